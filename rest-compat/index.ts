@@ -1,0 +1,80 @@
+// Registers the contract's REST routes on Fastify. Each request is executed as
+// its GraphQL operation in process, through Yoga's envelope (same plugins,
+// same context factory, same error masking), never as an HTTP call to ourselves.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import { AppError, forbidden } from '../src/errors.js';
+import { schemeOf, type Scheme } from '../src/auth/principal.js';
+import { mapGraphQLError, sendEnvelope } from './envelope.js';
+import type { RestRequest, RestRoute } from './route.js';
+import { routes as projectRoutes } from './routes/projects.js';
+
+export const ALL_ROUTES: RestRoute[] = [...projectRoutes];
+
+const SCHEME_NAMES: Record<Scheme, string> = {
+  apiKey: 'a project API key in the X-Service-Token header',
+  basic: 'basic credentials (Authorization: Basic base64(login:password))',
+  personalToken: 'a personal token in the Authorization header',
+};
+
+interface CompiledRoute { route: RestRoute; document: DocumentNode }
+
+export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES): CompiledRoute[] {
+  return routes.map((route) => {
+    const document = parse(route.document);
+    const errors = validate(schema, document);
+    if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+    return { route, document };
+  });
+}
+
+type AnyYoga = YogaServerInstance<any, any>;
+
+export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES): Promise<void> {
+  for (const { route, document } of compileRoutes(schema, routes)) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      schema: { summary: route.summary, deprecated: route.deprecated, hide: false } as object,
+      handler: (request, reply) => handle(route, document, yoga, schema, request, reply),
+    });
+  }
+}
+
+async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) headers.set(name, value.join(', '));
+  }
+  try {
+    // The scheme is checked before anything else: a valid credential of the
+    // wrong kind is refused like a missing one.
+    if (schemeOf(headers) !== route.auth) throw forbidden(`This endpoint needs ${SCHEME_NAMES[route.auth]}`);
+    const restRequest: RestRequest = {
+      params: (request.params ?? {}) as Record<string, string>,
+      query: (request.query ?? {}) as RestRequest['query'],
+      body: request.body,
+      raw: request,
+    };
+    const variables = await route.toVariables(restRequest, schema);
+    const enveloped = yoga.getEnveloped({ request: { headers, method: request.method, url: request.url }, restRequest });
+    const contextValue = await enveloped.contextFactory();
+    const result = (await enveloped.execute({ schema: enveloped.schema, document, variableValues: variables, contextValue })) as ExecutionResult;
+    if (result.errors?.length) {
+      const mapped = mapGraphQLError(result.errors[0]!);
+      if (mapped.status >= 500) request.log.error({ errors: result.errors }, 'REST operation failed');
+      return sendEnvelope(reply, mapped.status, mapped.msg, undefined, mapped.headers);
+    }
+    const { data, headers: extra } = route.toResponse(result.data as never, restRequest);
+    return sendEnvelope(reply, 200, 'OK', data, extra);
+  } catch (error) {
+    if (error instanceof AppError) {
+      const mapped = mapGraphQLError(error);
+      return sendEnvelope(reply, mapped.status, mapped.msg, undefined, mapped.headers);
+    }
+    request.log.error({ err: error }, 'REST handler failed');
+    return sendEnvelope(reply, 500, 'Internal server error');
+  }
+}

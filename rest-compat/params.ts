@@ -1,0 +1,55 @@
+// Reading query and body values for GraphQL variables, with 400 messages that
+// name the parameter. Enumerations are checked against the GraphQL schema, so
+// REST and GraphQL accept the same values.
+import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
+import { badRequest } from '../src/errors.js';
+
+type Query = Record<string, string | string[] | undefined>;
+
+export function queryString(query: Query, name: string, options: { maxLength?: number } = {}): string | undefined {
+  const raw = query[name];
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (value !== undefined && options.maxLength !== undefined && value.length > options.maxLength) {
+    throw badRequest(`${name} must have at most ${options.maxLength} characters`);
+  }
+  return value;
+}
+
+/** A repeatable parameter: `a=X&a=Y` or `a=X,Y`. */
+export function queryList(query: Query, name: string): string[] {
+  const raw = query[name];
+  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+export function queryInt(query: Query, name: string, options: { min?: number; max?: number; fallback?: number } = {}): number | undefined {
+  const value = queryString(query, name);
+  if (value === undefined || value === '') return options.fallback;
+  if (!/^-?\d+$/.test(value)) throw badRequest(`${name} must be an integer, got '${value}'`);
+  const n = Number(value);
+  if (options.min !== undefined && n < options.min) throw badRequest(`${name} must be at least ${options.min}`);
+  if (options.max !== undefined && n > options.max) throw badRequest(`${name} must be at most ${options.max}`);
+  return n;
+}
+
+/** Maps a REST value (any letter case) to the GraphQL enum value of the same name. */
+export function enumValue(schema: GraphQLSchema, typeName: string, param: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const type = schema.getType(typeName);
+  if (!(type instanceof GraphQLEnumType)) throw new Error(`${typeName} is not an enum`);
+  const names = type.getValues().map((v) => v.name);
+  const name = names.find((n) => n === value.toUpperCase());
+  if (!name) throw badRequest(`${param} must be one of ${names.map((n) => n.toLowerCase()).join(', ')}; got '${value}'`);
+  return name;
+}
+
+export function enumList(schema: GraphQLSchema, typeName: string, param: string, values: string[]): string[] {
+  return values.map((v) => enumValue(schema, typeName, param, v)!);
+}
+
+/** The JSON body as an object, or a 400. */
+export function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null || body === '') return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}

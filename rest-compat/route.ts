@@ -1,0 +1,40 @@
+// A REST route of the contract is a declaration: method, path, auth scheme, a
+// GraphQL document (parsed and validated at boot) and two mappings, request →
+// variables and data → envelope payload. Routes never touch the database.
+import type { FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { Scheme } from '../src/auth/principal.js';
+
+export interface RestRequest {
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  body: unknown;
+  raw: FastifyRequest;
+}
+
+export interface RestResult {
+  /** Omitted for delete operations: the envelope then carries only msg and status. */
+  data?: unknown;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+export interface RestRoute<Data = any> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  auth: Scheme;
+  deprecated?: boolean;
+  summary: string;
+  /** A GraphQL document with one operation. */
+  document: string;
+  /** Builds the operation's variables; throws AppError (400) for bad input. */
+  toVariables(request: RestRequest, schema: GraphQLSchema): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Maps the operation's data to the envelope payload. */
+  toResponse(data: Data, request: RestRequest): RestResult;
+  /** Requests with a multipart body (file uploads) read the file themselves. */
+  multipart?: boolean;
+}
+
+export function defineRoute<Data = any>(route: RestRoute<Data>): RestRoute<Data> {
+  return route;
+}

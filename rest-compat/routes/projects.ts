@@ -1,0 +1,49 @@
+// /api/v2/projects (personal token) and /api/v1/projects (basic credentials):
+// the same two operations, with the auth scheme of each version.
+import { bodyObject, enumValue, queryString } from '../params.js';
+import { defineRoute, type RestRoute } from '../route.js';
+
+const PROJECT_FIELDS = /* GraphQL */ `
+  fragment RestProject on Project {
+    name
+    languages { key name isDefault order }
+    customers { key description }
+    projectToken
+    apiKey
+    keys
+    unpublishedChanges
+    translatedPercentage
+    translatedKeysByLanguage
+  }`;
+
+const LIST = `query RestListProjects($sort: ProjectSort) { projects(sort: $sort) { ...RestProject } } ${PROJECT_FIELDS}`;
+const CREATE = `mutation RestCreateProject($name: String!) { createProject(name: $name) { ...RestProject } } ${PROJECT_FIELDS}`;
+
+function projectRoutes(version: 'v1' | 'v2', auth: 'basic' | 'personalToken'): RestRoute[] {
+  return [
+    defineRoute<{ projects: unknown[] }>({
+      method: 'GET',
+      path: `/api/${version}/projects`,
+      auth,
+      summary: 'List the projects of the authenticated account',
+      document: LIST,
+      toVariables: (req, schema) => ({ sort: enumValue(schema, 'ProjectSort', 'sort', queryString(req.query, 'sort')) }),
+      toResponse: (data) => ({ data: data.projects }),
+    }),
+    defineRoute<{ createProject: unknown }>({
+      method: 'POST',
+      path: `/api/${version}/projects`,
+      auth,
+      summary: 'Create a project',
+      document: CREATE,
+      toVariables: (req) => {
+        const { name } = bodyObject(req.body);
+        // The domain gives the message for a missing or empty name.
+        return { name: typeof name === 'string' ? name : '' };
+      },
+      toResponse: (data) => ({ data: data.createProject }),
+    }),
+  ];
+}
+
+export const routes: RestRoute[] = [...projectRoutes('v2', 'personalToken'), ...projectRoutes('v1', 'basic')];

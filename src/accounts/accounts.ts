@@ -1,0 +1,55 @@
+import { prisma } from '../db.js';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
+import { hashPassword, randomToken, sha256 } from '../auth/secrets.js';
+
+export interface CreateAccountInput {
+  email: string;
+  password: string;
+  planId?: string;
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+
+export async function createAccount(input: CreateAccountInput, defaultPlan: string): Promise<{ id: number; email: string }> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw badRequest('email must be an e-mail address');
+  if (input.password.length < 8) throw badRequest('password must have at least 8 characters');
+  const planId = input.planId ?? defaultPlan;
+  if (!(await prisma().plan.findUnique({ where: { id: planId } }))) throw notFound(`Plan '${planId}' does not exist`);
+  try {
+    return await prisma().account.create({
+      data: { email, passwordHash: await hashPassword(input.password), planId },
+      select: { id: true, email: true },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`An account with e-mail ${email} already exists`);
+    throw error;
+  }
+}
+
+export async function setAccountPlan(email: string, planId: string): Promise<void> {
+  if (!(await prisma().plan.findUnique({ where: { id: planId } }))) throw notFound(`Plan '${planId}' does not exist`);
+  const updated = await prisma().account.updateMany({ where: { email: email.toLowerCase() }, data: { planId } });
+  if (updated.count === 0) throw notFound(`No account with e-mail ${email}`);
+}
+
+/**
+ * Creates a personal token and returns it; only its hash is stored, so this is
+ * the one time it can be shown. A given value (ADMIN_TOKEN) is used as is.
+ */
+export async function createPersonalToken(accountId: number, name = '', value?: string): Promise<string> {
+  const token = value ?? randomToken('lms_pat_');
+  await prisma().personalToken.create({
+    data: { accountId, name, tokenHash: sha256(token), prefix: token.slice(0, 12) },
+  });
+  return token;
+}
+
+/** First start: with no account at all, create the admin from ADMIN_EMAIL / ADMIN_PASSWORD. */
+export async function bootstrapAdmin(admin: { email: string; password: string; token?: string } | undefined, defaultPlan: string): Promise<boolean> {
+  if (!admin) return false;
+  if ((await prisma().account.count()) > 0) return false;
+  const account = await createAccount({ email: admin.email, password: admin.password }, defaultPlan);
+  if (admin.token) await createPersonalToken(account.id, 'ADMIN_TOKEN', admin.token);
+  return true;
+}

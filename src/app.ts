@@ -1,0 +1,67 @@
+// Builds the whole service: database (PGlite by default, PostgreSQL with
+// DATABASE_URL), migrations, seed data, GraphQL, REST and health routes.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { openDatabase, type Database, type DatabaseOptions } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { setDatabase } from './db.js';
+import { seedPlans } from './plans/plans.js';
+import { bootstrapAdmin } from './accounts/accounts.js';
+import { schema } from './schema/index.js';
+import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/graphql.js';
+import { registerErrorHandlers } from './http/errors.js';
+import { registerHealth } from './http/health.js';
+import { registerRestRoutes } from '../rest-compat/index.js';
+
+export interface Service {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export function databaseOptions(config: Config): DatabaseOptions {
+  if (config.databaseUrl) return { kind: 'postgres', url: config.databaseUrl };
+  mkdirSync(config.dataDir, { recursive: true });
+  return { kind: 'pglite', dataDir: join(config.dataDir, 'pglite') };
+}
+
+/** Opens the database, migrates and seeds it. Tests pass an already open one. */
+export async function prepareDatabase(config: Config, db?: Database): Promise<Database> {
+  const opened = db ?? (await openDatabase(databaseOptions(config)));
+  setDatabase(opened);
+  await migrate(opened);
+  await seedPlans();
+  await bootstrapAdmin(config.admin, config.defaultPlan);
+  return opened;
+}
+
+export async function buildService(config: Config, options: { db?: Database; logger?: boolean } = {}): Promise<Service> {
+  const db = await prepareDatabase(config, options.db);
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 64 * 1024 * 1024,
+  });
+  // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandlers(app);
+  registerHealth(app);
+  const yoga = createGraphQLServer(schema, config);
+  registerGraphQL(app, yoga);
+  await registerRestRoutes(app, yoga, schema);
+  const ws = attachWebSocket(app, yoga);
+  return {
+    app,
+    db,
+    config,
+    async close() {
+      await ws.server.dispose();
+      ws.wss.close();
+      await app.close();
+      await db.close();
+      setDatabase(undefined);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// The one database of this process, opened at start-up (src/app.ts) and
+// imported by domain code. Tests open one per test file.
+import type { Database } from './db/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
+
+let current: Database | undefined;
+
+export function setDatabase(db: Database | undefined): void {
+  current = db;
+}
+
+export function database(): Database {
+  if (!current) throw new Error('The database is not open');
+  return current;
+}
+
+export function prisma(): PrismaClient {
+  return database().prisma;
+}
+
+/** A client or an interactive transaction: domain functions accept either. */
+export type Db = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'> & Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;

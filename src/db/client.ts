@@ -1,0 +1,50 @@
+// Builds the Prisma client on a driver adapter: PGlite in a data directory
+// (the embedded default) or a PostgreSQL server when a URL is given. Both share
+// one schema and one SQL dialect. `exec` runs multi-statement SQL (migrations)
+// on the underlying driver, which Prisma's prepared statements cannot.
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+export type Database = {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgres';
+  /** Runs SQL text that may hold several statements, outside Prisma. */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions =
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === 'pglite') {
+    const pglite = options.loadDataDir
+      ? new PGlite({ loadDataDir: options.loadDataDir })
+      : new PGlite(options.dataDir);
+    await pglite.waitReady;
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+    return {
+      prisma,
+      kind: 'pglite',
+      exec: async (sql) => { await pglite.exec(sql); },
+      close: async () => { await prisma.$disconnect(); await pglite.close(); },
+    };
+  }
+  const schema = options.schema;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  return {
+    prisma,
+    kind: 'postgres',
+    exec: async (sql) => { await pool.query(sql); },
+    close: async () => { await prisma.$disconnect(); await pool.end(); },
+  };
+}

@@ -1,0 +1,81 @@
+// Applies prisma/migrations/*/migration.sql in order at start-up, keeping
+// Prisma's own `_prisma_migrations` bookkeeping (same table, same SHA-256
+// checksums) so that `prisma migrate deploy` on a connected machine agrees.
+// An advisory lock serialises instances starting at the same time.
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from './client.js';
+
+const MIGRATIONS_DIR = join(import.meta.dirname, '..', '..', 'prisma', 'migrations');
+// The key Prisma's migrate uses for its own advisory lock.
+const ADVISORY_LOCK_KEY = 72707369;
+
+export interface Migration { name: string; sql: string; checksum: string }
+
+export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
+export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
+  const { prisma } = db;
+  await db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum" VARCHAR(64) NOT NULL,
+    "finished_at" TIMESTAMPTZ,
+    "migration_name" VARCHAR(255) NOT NULL,
+    "logs" TEXT,
+    "rolled_back_at" TIMESTAMPTZ,
+    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+  )`);
+  const applied: string[] = [];
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_KEY})`);
+    const done = await tx.$queryRawUnsafe<{ migration_name: string; checksum: string }[]>(
+      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const byName = new Map(done.map((r) => [r.migration_name, r.checksum]));
+    for (const m of migrations) {
+      const previous = byName.get(m.name);
+      if (previous) {
+        if (previous !== m.checksum) throw new Error(`Migration ${m.name} was modified after it was applied (checksum differs)`);
+        continue;
+      }
+      // Migration files hold several statements; run them as one simple-protocol batch.
+      for (const statement of splitStatements(m.sql)) await tx.$executeRawUnsafe(statement);
+      await tx.$executeRawUnsafe(
+        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), 1)`,
+        randomUUID(), m.checksum, m.name,
+      );
+      applied.push(m.name);
+    }
+  }, { timeout: 120_000, maxWait: 120_000 });
+  return applied;
+}
+
+/** Splits generated migration SQL on statement ends (no dollar-quoted bodies in Prisma output). */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let inString = false;
+  for (const line of sql.split('\n')) {
+    if (!inString && /^\s*--/.test(line)) continue;
+    for (const ch of line) {
+      if (ch === "'") inString = !inString;
+      current += ch;
+      if (ch === ';' && !inString) { if (current.trim() !== ';') out.push(current.trim()); current = ''; }
+    }
+    current += '\n';
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}

@@ -1,0 +1,33 @@
+// Every answer of the service is an envelope, including Fastify's own errors
+// (malformed JSON, wrong content type, body too large) and unknown paths or methods.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { sendEnvelope } from '../../rest-compat/envelope.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return sendEnvelope(reply, 500, 'Internal server error');
+    }
+    const msg =
+      error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `Unsupported content type '${request.headers['content-type'] ?? ''}'; send application/json`
+      : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty; send a JSON object'
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The request body is too large'
+      : error.message.startsWith('Unexpected') || error.message.includes('JSON') ? `Malformed JSON body: ${error.message}`
+      : error.message;
+    return sendEnvelope(reply, status, msg);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendEnvelope(reply, 405, `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`);
+    }
+    return sendEnvelope(reply, 404, `No endpoint ${request.method} ${path}`);
+  });
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { database } from '../db.js';
+
+export function registerHealth(app: FastifyInstance): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const checks: Record<string, string> = {};
+    try {
+      await database().prisma.$queryRawUnsafe('SELECT 1');
+      checks.database = 'ok';
+    } catch (error) {
+      checks.database = `unreachable: ${(error as Error).message}`;
+    }
+    const ready = Object.values(checks).every((v) => v === 'ok');
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+  });
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { prisma } from '../db.js';
+import { badRequest, paymentRequired } from '../errors.js';
+import { randomToken, sha256 } from '../auth/secrets.js';
+import { projectStats } from './stats.js';
+import { BUILT_IN_ENVIRONMENTS } from './environments-seed.js';
+
+export const PROJECT_SORTS = [
+  'alphabetical',
+  'translation_progress',
+  'number_of_keys',
+  'number_of_languages',
+  'number_of_members',
+  'last_edited',
+  'last_activity',
+  'created',
+] as const;
+export type ProjectSort = (typeof PROJECT_SORTS)[number];
+
+export const INITIAL_LANGUAGE = { key: 'en', name: 'English' };
+const MAX_NAME = 200;
+
+export interface CreateProjectInput {
+  accountId: number;
+  name: unknown;
+}
+
+export async function createProject({ accountId, name }: CreateProjectInput): Promise<{ id: number }> {
+  if (typeof name !== 'string' || name.trim() === '') throw badRequest('name is required and must be a non-empty string');
+  if (name.length > MAX_NAME) throw badRequest(`name must have at most ${MAX_NAME} characters`);
+  const account = await prisma().account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true, _count: { select: { memberships: { where: { role: 'OWNER' } } } } } });
+  if (account.plan.maxProjects != null && account._count.memberships >= account.plan.maxProjects) {
+    throw paymentRequired(`The ${account.plan.name} plan allows at most ${account.plan.maxProjects} projects`);
+  }
+  const apiKey = randomToken('lms_key_', 30);
+  return prisma().project.create({
+    data: {
+      name: name.trim(),
+      projectToken: randomBytes(16).toString('hex'),
+      apiKey,
+      apiKeyHash: sha256(apiKey),
+      ownerId: accountId,
+      members: { create: { accountId, role: 'OWNER' } },
+      languages: { create: { ...INITIAL_LANGUAGE, isDefault: true, order: 0 } },
+      environments: { create: BUILT_IN_ENVIRONMENTS.map((e) => ({ ...e, builtIn: true })) },
+    },
+    select: { id: true },
+  });
+}
+
+export function parseProjectSort(value: unknown): ProjectSort {
+  if (value === undefined || value === null || value === '') return 'alphabetical';
+  if (typeof value === 'string' && (PROJECT_SORTS as readonly string[]).includes(value)) return value as ProjectSort;
+  throw badRequest(`sort must be one of ${PROJECT_SORTS.join(', ')}; got '${String(value)}'`);
+}
+
+/** Ids of the account's projects in the requested order. */
+export async function listProjectIds(accountId: number, sort: ProjectSort): Promise<number[]> {
+  const projects = await prisma().project.findMany({
+    where: { members: { some: { accountId } } },
+    select: { id: true, name: true, createdAt: true },
+  });
+  if (projects.length === 0) return [];
+  const stats = sort === 'alphabetical' || sort === 'created' ? undefined : await projectStats(projects.map((p) => p.id));
+  const metric = (id: number): number => {
+    const s = stats!.get(id)!;
+    switch (sort) {
+      case 'translation_progress': return s.translatedPercentage;
+      case 'number_of_keys': return s.keys;
+      case 'number_of_languages': return s.languages;
+      case 'number_of_members': return s.members;
+      case 'last_edited': return s.lastEditedAt.getTime();
+      default: return s.lastActivityAt.getTime();
+    }
+  };
+  const byName = (a: { name: string; id: number }, b: { name: string; id: number }) =>
+    a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id - b.id;
+  const sorted = [...projects].sort((a, b) => {
+    if (sort === 'alphabetical') return byName(a, b);
+    if (sort === 'created') return b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
+    return metric(b.id) - metric(a.id) || byName(a, b);
+  });
+  return sorted.map((p) => p.id);
+}

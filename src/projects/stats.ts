@@ -1,0 +1,90 @@
+// Project counters of the contract, computed in SQL for a batch of projects at
+// once (the GraphQL layer calls this through a DataLoader).
+import { prisma, type Db } from '../db.js';
+
+export interface ProjectStats {
+  keys: number;
+  languages: number;
+  members: number;
+  unpublishedChanges: number;
+  translatedPercentage: number;
+  translatedKeysByLanguage: Record<string, number>;
+  lastEditedAt: Date;
+  lastActivityAt: Date;
+}
+
+interface StatsRow {
+  id: number;
+  keys: number;
+  languages: number;
+  members: number;
+  non_empty: number;
+  changed: number;
+  last_edited: Date;
+  last_activity: Date;
+}
+
+export async function projectStats(projectIds: readonly number[], db: Db = prisma()): Promise<Map<number, ProjectStats>> {
+  const ids = [...new Set(projectIds)];
+  const rows = await db.$queryRawUnsafe<StatsRow[]>(
+    `WITH pub AS (
+       SELECT e."projectId" AS id, p."createdAt" AS at
+         FROM "Environment" e JOIN "Publication" p ON p.id = e."currentPublicationId"
+        WHERE e.key = '_latest' AND e."projectId" = ANY($1::int[])
+     ), tr AS (
+       SELECT t."projectId" AS id,
+              count(*) FILTER (WHERE t.text <> '')::int AS non_empty,
+              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed,
+              max(t."lastModifiedAt") AS last_modified
+         FROM "Translation" t LEFT JOIN pub ON pub.id = t."projectId"
+        WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
+     ), ctr AS (
+       SELECT t."projectId" AS id,
+              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed,
+              max(t."lastModifiedAt") AS last_modified
+         FROM "CustomerTranslation" t LEFT JOIN pub ON pub.id = t."projectId"
+        WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
+     ), k AS (
+       SELECT "projectId" AS id, count(*)::int AS n, max("modifiedAt") AS last_modified
+         FROM "TranslationKey" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
+     )
+     SELECT p.id,
+            coalesce(k.n, 0) AS keys,
+            (SELECT count(*)::int FROM "Language" l WHERE l."projectId" = p.id) AS languages,
+            (SELECT count(*)::int FROM "ProjectMember" m WHERE m."projectId" = p.id) AS members,
+            coalesce(tr.non_empty, 0) AS non_empty,
+            coalesce(tr.changed, 0) + coalesce(ctr.changed, 0) AS changed,
+            greatest(p."updatedAt", k.last_modified, tr.last_modified, ctr.last_modified) AS last_edited,
+            greatest(p."lastActivityAt", p."updatedAt", k.last_modified, tr.last_modified, ctr.last_modified) AS last_activity
+       FROM "Project" p
+       LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id
+      WHERE p.id = ANY($1::int[])`,
+    ids,
+  );
+  const perLanguage = await db.$queryRawUnsafe<{ id: number; language: string; n: number }[]>(
+    `SELECT t."projectId" AS id, l.key AS language, count(*)::int AS n
+       FROM "Translation" t JOIN "Language" l ON l.id = t."languageId"
+      WHERE t."projectId" = ANY($1::int[]) AND t.text <> ''
+      GROUP BY t."projectId", l.key, l."order" ORDER BY l."order", l.key`,
+    ids,
+  );
+  const result = new Map<number, ProjectStats>();
+  for (const row of rows) {
+    const cells = row.keys * row.languages;
+    result.set(row.id, {
+      keys: row.keys,
+      languages: row.languages,
+      members: row.members,
+      unpublishedChanges: row.changed,
+      translatedPercentage: cells === 0 ? 0 : Math.round((row.non_empty / cells) * 10_000) / 10_000,
+      translatedKeysByLanguage: {},
+      lastEditedAt: row.last_edited,
+      lastActivityAt: row.last_activity,
+    });
+  }
+  for (const row of perLanguage) {
+    const stats = result.get(row.id);
+    if (stats) stats.translatedKeysByLanguage[row.language] = row.n;
+  }
+  return result;
+}

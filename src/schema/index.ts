@@ -1,0 +1,6 @@
+// Imports every domain's GraphQL types and builds the schema.
+import { builder } from '../builder.js';
+import './scalars.js';
+import './project.js';
+
+export const schema = builder.toSchema({ sortSchema: false });
