@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
 // test/unit: pure code, run once. test/api: the service on a database, run on
@@ -8,13 +9,16 @@ const dbProjects = [
 ];
 
 export default defineConfig({
+  // One graphql module instance: pothos and yoga load the CommonJS build.
+  // (Node resolves `graphql` to index.js for dependencies; Vite would pick index.mjs.)
+  resolve: { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] },
   test: {
-    globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Each API test file gets its own database; two files at a time suits 2 cores.
+    maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...dbProjects.map((p) => ({
+        extends: true,
         test: {
           name: p.name,
           include: ['test/api/**/*.test.ts'],
@@ -22,8 +26,6 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Each file gets its own database; two at a time suits 2 cores.
-          maxWorkers: 2,
         },
       })),
     ],

@@ -1,6 +1,8 @@
 // Starts the service: `npm start`.
 import { ConfigError, loadConfig } from './config.js';
 import { buildService } from './app.js';
+import { lockDataDir } from './db/lock.js';
+import { generateFirstAdmin } from './accounts/accounts.js';
 
 let config;
 try {
@@ -13,7 +15,21 @@ try {
   throw error;
 }
 
+let unlock = () => {};
+try {
+  if (!config.databaseUrl) unlock = lockDataDir(config.dataDir);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 const service = await buildService(config);
+const firstAdmin = await generateFirstAdmin(config.defaultPlan);
+if (firstAdmin) {
+  service.app.log.warn(
+    { email: firstAdmin.email, password: firstAdmin.password, personalToken: firstAdmin.token },
+    'First start: created an administrator account. These credentials are shown only this once; store them now.',
+  );
+}
 await service.app.listen({ port: config.port, host: config.host });
 service.app.log.info(
   { graphql: `${config.publicUrl}/graphql`, database: service.db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir },
@@ -27,6 +43,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     service.app.log.info({ signal }, 'shutting down');
     await service.close();
+    unlock();
     process.exit(0);
   });
 }

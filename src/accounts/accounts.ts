@@ -53,3 +53,17 @@ export async function bootstrapAdmin(admin: { email: string; password: string; t
   if (admin.token) await createPersonalToken(account.id, 'ADMIN_TOKEN', admin.token);
   return true;
 }
+
+/**
+ * First start with no account and no ADMIN_* variables: create admin@localhost
+ * with a random password and token, to be shown once in the log, so that the
+ * quick start needs no other step (the Jenkins-style initial admin).
+ */
+export async function generateFirstAdmin(defaultPlan: string): Promise<{ email: string; password: string; token: string } | undefined> {
+  if ((await prisma().account.count()) > 0) return undefined;
+  const email = 'admin@localhost';
+  const password = randomToken('', 12);
+  const account = await createAccount({ email, password }, defaultPlan);
+  const token = await createPersonalToken(account.id, 'first start');
+  return { email, password, token };
+}

@@ -14,6 +14,8 @@ export type Database = {
   /** Runs SQL text that may hold several statements, outside Prisma. */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball (test templates, backups). */
+  dumpDataDir?: () => Promise<Blob>;
 };
 
 export type DatabaseOptions =
@@ -32,6 +34,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'pglite',
       exec: async (sql) => { await pglite.exec(sql); },
       close: async () => { await prisma.$disconnect(); await pglite.close(); },
+      dumpDataDir: () => pglite.dumpDataDir('gzip') as Promise<Blob>,
     };
   }
   const schema = options.schema;

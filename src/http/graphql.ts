@@ -3,6 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+// GraphiQL bundled in the package: the page works with no internet access.
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { IncomingMessage } from 'node:http';
@@ -26,6 +28,7 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     logging: false,
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
+    renderGraphiQL,
     context: async (initial: any) => {
       const headers: Headers = initial.request?.headers ?? socketHeaders(initial.extra?.request, initial.connectionParams);
       return createContext(headers, config);

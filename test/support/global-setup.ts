@@ -1,2 +1,56 @@
-// Placeholder-free global setup: prepared by the database test support (see db-template.ts).
-export default async function setup() {}
+// Prepares migrated template databases once per run, so a test file gets a
+// fresh database in milliseconds instead of paying initdb and migrations:
+// a dumped PGlite data directory, and a PostgreSQL template database when
+// TEST_DATABASE_URL is set.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openDatabase } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { setDatabase } from '../../src/db.js';
+
+export const TEMPLATE_DIR = join(import.meta.dirname, '..', '..', '.test-data');
+export const PGLITE_TEMPLATE = join(TEMPLATE_DIR, 'pglite-template.tar.gz');
+export const PG_TEMPLATE_DB = `lms_template_${process.pid}`;
+
+export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
+  mkdirSync(TEMPLATE_DIR, { recursive: true });
+  const db = await openDatabase({ kind: 'pglite' });
+  setDatabase(db);
+  await migrate(db);
+  const dump = await dumpPglite(db);
+  writeFileSync(PGLITE_TEMPLATE, dump);
+  await db.close();
+  setDatabase(undefined);
+  provide('pgliteTemplate', PGLITE_TEMPLATE);
+
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${PG_TEMPLATE_DB}`);
+  await admin.query(`CREATE DATABASE ${PG_TEMPLATE_DB}`);
+  const templateUrl = withDatabase(url, PG_TEMPLATE_DB);
+  const pgDb = await openDatabase({ kind: 'postgres', url: templateUrl, poolSize: 1 });
+  setDatabase(pgDb);
+  await migrate(pgDb);
+  await pgDb.close();
+  setDatabase(undefined);
+  provide('pgTemplate', PG_TEMPLATE_DB);
+  return async () => {
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'lms_test_%' OR datname = $1`, [PG_TEMPLATE_DB]);
+    for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
+    await admin.end();
+  };
+}
+
+async function dumpPglite(db: Awaited<ReturnType<typeof openDatabase>>): Promise<Buffer> {
+  const blob = await db.dumpDataDir!();
+  return Buffer.from(await blob.arrayBuffer());
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has defaults that need no setting', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toMatch(/data$/);
+    expect(config.cdnUrl).toBe('http://localhost:8080/cdn');
+    expect(config.publishRateLimit).toBe(10);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer/],
+    [{ PORT: '70000' }, /PORT must be between/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use postgres/],
+    [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be a URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ ADMIN_EMAIL: 'a@b.c' }, /given together/],
+    [{ ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'longenough' }, /ADMIN_EMAIL must be an e-mail/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis/],
+    [{ PUBLISH_RATE_LIMIT: '0' }, /PUBLISH_RATE_LIMIT must be between/],
+  ])('refuses %o with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('derives CDN_URL from PUBLIC_URL and strips trailing slashes', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://l10n.example.com/' });
+    expect(config.publicUrl).toBe('https://l10n.example.com');
+    expect(config.cdnUrl).toBe('https://l10n.example.com/cdn');
+  });
+});
