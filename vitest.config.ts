@@ -18,7 +18,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...dbProjects.map((p) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name: p.name,
           include: ['test/api/**/*.test.ts'],

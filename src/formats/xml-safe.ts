@@ -84,7 +84,7 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
   const text = typeof input === 'string' ? input : decodeXmlBytes(input);
   const { text: body, entities } = readPrologAndDoctype(text, lim);
 
-  const syntax = XMLValidator.validate(body, { allowBooleanAttributes: false });
+  const syntax = XMLValidator.validate(forValidator(body), { allowBooleanAttributes: false });
   if (syntax !== true) {
     throw new FormatError(`Malformed XML: ${syntax.err.msg}`, { line: syntax.err.line, column: syntax.err.col });
   }
@@ -119,6 +119,18 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
     throw new FormatError(`Malformed XML: ${message}`);
   }
   return toDocument(raw, body);
+}
+
+/**
+ * fast-xml-parser's validator only accepts entity names of up to 20 ASCII word
+ * characters (real Android files use longer ones, e.g. &TERMUX_STYLING_APP_NAME;).
+ * Named references are swapped for same-length valid ones in the copy given
+ * to the validator, so reported columns stay right; the parser resolves the
+ * real names.
+ */
+function forValidator(body: string): string {
+  if (!body.includes('&')) return body;
+  return body.replace(/&[^\s&;<>"'#][^\s&;<>"']*;/g, (m) => (m.length === 3 ? '&x;' : m.length === 4 ? '&lt;' : `&amp;${' '.repeat(m.length - 5)}`));
 }
 
 /** Decodes XML bytes; latin1 only when the declaration names a single-byte encoding. */

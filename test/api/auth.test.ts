@@ -101,7 +101,7 @@ describe('GraphQL accepts the same credentials', () => {
     expect(create.json().errors[0].extensions.code).toBe('FORBIDDEN');
   });
   it('answers FORBIDDEN for a wrong or missing credential', async () => {
-    for (const headers of [{}, { authorization: 'bad' }, { 'x-service-token': 'bad' }]) {
+    for (const headers of [{}, { authorization: 'bad' }, { 'x-service-token': 'bad' }] as Record<string, string>[]) {
       const res = await gql(headers, query);
       expect(res.json().errors[0].extensions.code).toBe('FORBIDDEN');
     }
@@ -112,7 +112,7 @@ describe('every REST route', () => {
   it('answers 403 with the envelope for missing and wrong credentials', async () => {
     for (const route of ALL_ROUTES) {
       const url = route.path.replace(/:(\w+)/g, 'x');
-      for (const headers of [{}, { authorization: 'wrong' }, { 'x-service-token': 'wrong' }, { authorization: 'Basic d3Jvbmc6d3Jvbmc=' }]) {
+      for (const headers of [{}, { authorization: 'wrong' }, { 'x-service-token': 'wrong' }, { authorization: 'Basic d3Jvbmc6d3Jvbmc=' }] as Record<string, string>[]) {
         const res = await service.request({ method: route.method, url, headers, payload: {} });
         expect(res.statusCode, `${route.method} ${route.path} with ${JSON.stringify(headers)}`).toBe(403);
         expect(envelope(res).msg.length).toBeGreaterThan(0);

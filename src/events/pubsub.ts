@@ -1,0 +1,49 @@
+// Typed publish/subscribe for GraphQL subscriptions. Services publish after
+// their transaction commits. In process by default; a Redis-backed event target
+// replaces the in-process one when several instances run (see setEventTarget).
+import { createPubSub, type PubSub } from 'graphql-yoga';
+
+export interface JobEvent {
+  jobId: string;
+  projectId: number;
+  state: string;
+  progress: number;
+  message: string;
+  /** Monotonic per job, so subscribers can order events and drop stale ones. */
+  sequence: number;
+  at: string;
+}
+
+export interface PublicationEvent {
+  publicationId: number;
+  projectId: number;
+  environmentKey: string;
+  stage: string;
+  filesDone: number;
+  filesTotal: number;
+  state: string;
+  message: string;
+  at: string;
+}
+
+export type Topics = {
+  /** One job's events. */
+  'job': [jobId: string, event: JobEvent];
+  /** All job events of a project. */
+  'project-jobs': [projectId: number, event: JobEvent];
+  /** Publication progress of a project. */
+  'project-publications': [projectId: number, event: PublicationEvent];
+};
+
+type EventTarget = Parameters<typeof createPubSub>[0] extends infer O ? (O extends { eventTarget?: infer T } ? T : never) : never;
+
+let pubsub: PubSub<Topics> = createPubSub<Topics>();
+
+export function events(): PubSub<Topics> {
+  return pubsub;
+}
+
+/** Switches to another event target (Redis for several instances). */
+export function setEventTarget(eventTarget: EventTarget | undefined): void {
+  pubsub = eventTarget ? createPubSub<Topics>({ eventTarget }) : createPubSub<Topics>();
+}
