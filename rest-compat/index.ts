@@ -9,8 +9,9 @@ import { schemeOf, type Scheme } from '../src/auth/principal.js';
 import { mapGraphQLError, sendEnvelope } from './envelope.js';
 import type { RestRequest, RestRoute } from './route.js';
 import { routes as projectRoutes } from './routes/projects.js';
+import { routes as jobRoutes } from './routes/jobs.js';
 
-export const ALL_ROUTES: RestRoute[] = [...projectRoutes];
+export const ALL_ROUTES: RestRoute[] = [...projectRoutes, ...jobRoutes];
 
 const SCHEME_NAMES: Record<Scheme, string> = {
   apiKey: 'a project API key in the X-Service-Token header',

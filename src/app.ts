@@ -14,6 +14,8 @@ import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/gr
 import { registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRestRoutes } from '../rest-compat/index.js';
+import { JobWorker } from './jobs/worker.js';
+import { instanceId } from './instance.js';
 
 export interface Service {
   app: FastifyInstance;
@@ -38,7 +40,7 @@ export async function prepareDatabase(config: Config, db?: Database): Promise<Da
   return opened;
 }
 
-export async function buildService(config: Config, options: { db?: Database; logger?: boolean } = {}): Promise<Service> {
+export async function buildService(config: Config, options: { db?: Database; logger?: boolean; worker?: { leaseMs?: number; pollMs?: number } | false } = {}): Promise<Service> {
   const db = await prepareDatabase(config, options.db);
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
@@ -52,11 +54,14 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerGraphQL(app, yoga);
   await registerRestRoutes(app, yoga, schema);
   const ws = attachWebSocket(app, yoga);
+  const worker = options.worker === false ? undefined : new JobWorker({ owner: instanceId(), ...options.worker });
+  worker?.start();
   return {
     app,
     db,
     config,
     async close() {
+      await worker?.stop();
       await ws.server.dispose();
       ws.wss.close();
       await app.close();

@@ -2,5 +2,6 @@
 import { builder } from '../builder.js';
 import './scalars.js';
 import './project.js';
+import './job.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -97,11 +97,13 @@ export interface UpsertResult { inserted: number; updated: number }
 
 /**
  * Writes translation cells. New cells are inserted; existing ones are replaced
- * only with `replace` (and only when text or status actually changes, so
- * lastModifiedAt and unpublished-change counts stay truthful). Duplicate cells
- * in the input: the last one wins.
+ * with `replace: true`, or only where their text is empty with `replace:
+ * 'empty'` (machine translation fills gaps without racing an editor); and only
+ * when text or status actually changes, so lastModifiedAt and unpublished-change
+ * counts stay truthful. Duplicate cells in the input: the last one wins.
  */
-export async function upsertTranslations(db: Db, projectId: number, cells: Cell[], options: { replace: boolean }): Promise<UpsertResult> {
+export async function upsertTranslations(db: Db, projectId: number, cells: Cell[], options: { replace: boolean | 'empty' }): Promise<UpsertResult> {
+  const mode = options.replace === 'empty' ? 'empty' : options.replace ? 'always' : 'never';
   const deduped = new Map<string, Cell>();
   for (const c of cells) deduped.set(`${c.keyId}:${c.languageId}:${c.customerId ?? ''}`, c);
   const base = [...deduped.values()].filter((c) => c.customerId === null);
@@ -118,12 +120,13 @@ export async function upsertTranslations(db: Db, projectId: number, cells: Cell[
            SET text = EXCLUDED.text,
                "reviewStatus" = CASE WHEN $6 THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
                "lastModifiedAt" = now()
-           WHERE $7 AND (tr.text IS DISTINCT FROM EXCLUDED.text OR ($6 AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
+           WHERE ($7 = 'always' OR ($7 = 'empty' AND tr.text = ''))
+             AND (tr.text IS DISTINCT FROM EXCLUDED.text OR ($6 AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
          RETURNING (xmax = 0) AS inserted
        )
        SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written`,
       projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text), base.map((c) => c.reviewStatus ?? null),
-      base.some((c) => c.reviewStatus !== undefined), options.replace,
+      base.some((c) => c.reviewStatus !== undefined), mode,
     );
     result.inserted += row!.inserted;
     result.updated += row!.updated;
@@ -139,12 +142,13 @@ export async function upsertTranslations(db: Db, projectId: number, cells: Cell[
            SET text = EXCLUDED.text,
                "reviewStatus" = CASE WHEN $7 THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
                "lastModifiedAt" = now()
-           WHERE $8 AND (tr.text IS DISTINCT FROM EXCLUDED.text OR ($7 AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
+           WHERE ($8 = 'always' OR ($8 = 'empty' AND tr.text = ''))
+             AND (tr.text IS DISTINCT FROM EXCLUDED.text OR ($7 AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
          RETURNING (xmax = 0) AS inserted
        )
        SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written`,
       projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId), custom.map((c) => c.text),
-      custom.map((c) => c.reviewStatus ?? null), custom.some((c) => c.reviewStatus !== undefined), options.replace,
+      custom.map((c) => c.reviewStatus ?? null), custom.some((c) => c.reviewStatus !== undefined), mode,
     );
     result.inserted += row!.inserted;
     result.updated += row!.updated;

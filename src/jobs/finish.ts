@@ -1,0 +1,39 @@
+// Final state changes of a job. Each is conditional on this worker still
+// holding the job, so a worker that lost its lease cannot overwrite the result
+// of the one that took over.
+import { prisma } from '../db.js';
+import type { Job } from '../generated/prisma/client.js';
+import { publishJobEvent } from './events.js';
+import type { Checkpoint } from './run.js';
+
+async function finalize(jobId: string, owner: string | null, data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object }): Promise<void> {
+  const rows = await prisma().$queryRawUnsafe<Job[]>(
+    `UPDATE "Job" SET state = $3::"JobState", message = $4, progress = coalesce($5, progress),
+            metadata = coalesce($6::jsonb, metadata), "finishedAt" = now(), "updatedAt" = now(),
+            "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+            checkpoint = jsonb_set(checkpoint, '{sequence}', to_jsonb(coalesce((checkpoint->>'sequence')::int, 0) + 1))
+      WHERE id = $1 AND state = 'STARTED' AND ($2::text IS NULL OR "leaseOwner" = $2)
+      RETURNING *`,
+    jobId, owner, data.state, data.message, data.progress ?? null, data.metadata ? JSON.stringify(data.metadata) : null,
+  );
+  if (rows[0]) publishJobEvent(rows[0]);
+}
+
+export function succeedJob(job: Job, owner: string, message: string, metadata: object): Promise<void> {
+  return finalize(job.id, owner, { state: 'SUCCESS', message, progress: 1, metadata });
+}
+
+export function failJob(job: Pick<Job, 'id'>, owner: string | null, message: string): Promise<void> {
+  return finalize(job.id, owner, { state: 'FAILED', message });
+}
+
+export function cancelJobRow(jobId: string, owner: string | null): Promise<void> {
+  return finalize(jobId, owner, { state: 'CANCELLED', message: 'Cancelled' });
+}
+
+/** Summary message of a finished job (contract: number of texts and characters translated). */
+export function summary(checkpoint: Checkpoint): string {
+  const skipped = checkpoint.skippedOverLimit ? `; ${checkpoint.skippedOverLimit} not written because they exceed the key's characters limit` : '';
+  const failed = checkpoint.failedTexts ? `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large` : '';
+  return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${skipped}${failed}`;
+}

@@ -1,0 +1,147 @@
+// Runs one claimed auto-translation job: keys are taken in id order in
+// batches; each batch is translated, written and checkpointed in one
+// transaction, so a job resumed after a crash continues after the last
+// committed batch (at most one batch is sent to the provider twice).
+import { prisma } from '../db.js';
+import type { Job } from '../generated/prisma/client.js';
+import { MtProviderError } from '../mt/types.js';
+import { translateTexts, type TranslateTextsResult } from '../mt/index.js';
+import { upsertTranslations, type Cell } from '../translations/store.js';
+import type { AutoTranslateRequest } from './request.js';
+import { providerForProject } from './provider.js';
+import { publishJobEvent } from './events.js';
+import { failJob, succeedJob, summary } from './finish.js';
+
+export class LeaseLostError extends Error {
+  constructor() { super('The job lease was lost'); }
+}
+export class JobCancelledError extends Error {
+  constructor() { super('The job was cancelled'); }
+}
+
+export interface Checkpoint {
+  sequence: number;
+  /** Last key id whose batch is committed. */
+  cursor?: number;
+  total?: number;
+  processed?: number;
+  texts: number;
+  characters: number;
+  skippedOverLimit?: number;
+  /** Texts the provider layer could not translate safely (lost placeholders, too large). */
+  failedTexts?: number;
+}
+
+/** Keys per engine batch (the provider layer splits further by its own limits). */
+const BATCH = 100;
+
+interface Candidate { id: number; key: string; limit: number | null; source: string }
+
+function candidateSql(select: string, tail: string): string {
+  return `SELECT ${select}
+            FROM "TranslationKey" k
+            LEFT JOIN "Translation" src ON src."keyId" = k.id AND src."languageId" = $2
+            LEFT JOIN "Translation" tgt ON tgt."keyId" = k.id AND tgt."languageId" = $3
+           WHERE k."projectId" = $1 AND NOT k.lock
+             AND (coalesce(src.text, '') <> '' OR $4)
+             AND ($5 OR coalesce(tgt.text, '') = '')
+             ${tail}`;
+}
+
+export async function runJob(job: Job, context: { owner: string; signal: AbortSignal }): Promise<void> {
+  const request = job.request as unknown as AutoTranslateRequest;
+  const useKeys = request.options.includes('USE_TRANSLATION_KEYS');
+  const force = request.options.includes('FORCE_REPLACE');
+  const languages = await prisma().language.findMany({ where: { projectId: job.projectId, key: { in: [request.sourceProjectLanguage, request.targetProjectLanguage] } } });
+  const source = languages.find((l) => l.key === request.sourceProjectLanguage);
+  const target = languages.find((l) => l.key === request.targetProjectLanguage);
+  if (!source || !target) {
+    await failJob(job, context.owner, `Language ${!source ? request.sourceProjectLanguage : request.targetProjectLanguage} no longer exists in the project`);
+    return;
+  }
+  const { provider } = await providerForProject(job.projectId, request.translationProvider);
+  const options = provider.validateRequest({ sourceLanguage: request.sourceLanguage, targetLanguage: request.targetLanguage, formality: request.providerFormality, glossaryId: request.providerGlossaryId });
+  const saved = (job.checkpoint ?? {}) as unknown as Partial<Checkpoint>;
+  const checkpoint: Checkpoint = { texts: 0, characters: 0, ...saved, sequence: saved.sequence ?? 0 };
+  const params = [job.projectId, source.id, target.id, useKeys, force] as const;
+  if (checkpoint.total === undefined) {
+    const [row] = await prisma().$queryRawUnsafe<{ n: number }[]>(candidateSql('count(*)::int AS n', ''), ...params);
+    checkpoint.total = row!.n;
+    checkpoint.processed = 0;
+  }
+
+  for (;;) {
+    if (context.signal.aborted) throw context.signal.reason;
+    const batch = await prisma().$queryRawUnsafe<Candidate[]>(
+      candidateSql(`k.id, k.key, k."charactersLimit" AS limit, coalesce(src.text, '') AS source`, `AND k.id > $6 ORDER BY k.id LIMIT ${BATCH}`),
+      ...params, checkpoint.cursor ?? 0,
+    );
+    if (batch.length === 0) break;
+    const texts = batch.map((c) => (c.source !== '' ? c.source : c.key));
+    let result: TranslateTextsResult;
+    try {
+      result = await translateTexts(provider, texts, options, { signal: context.signal });
+    } catch (error) {
+      if (error instanceof MtProviderError && !context.signal.aborted) {
+        await failJob(job, context.owner, `${request.translationProvider}: ${error.providerMessage ?? error.message}`);
+        return;
+      }
+      throw error;
+    }
+    const cells: Cell[] = [];
+    let overLimit = 0;
+    let failed = 0;
+    result.outcomes.forEach((outcome, i) => {
+      if (!outcome.ok) { failed++; return; }
+      const limit = batch[i]!.limit;
+      if (limit !== null && [...outcome.text].length > limit) { overLimit++; return; }
+      cells.push({ keyId: batch[i]!.id, languageId: target.id, customerId: null, text: outcome.text });
+    });
+    checkpoint.cursor = batch[batch.length - 1]!.id;
+    checkpoint.processed = (checkpoint.processed ?? 0) + batch.length;
+    checkpoint.texts += cells.length;
+    checkpoint.characters += result.stats.characters;
+    checkpoint.skippedOverLimit = (checkpoint.skippedOverLimit ?? 0) + overLimit;
+    checkpoint.failedTexts = (checkpoint.failedTexts ?? 0) + failed;
+    checkpoint.sequence += 1;
+    const progress = Math.min(0.99, Math.max(job.progress, checkpoint.processed / Math.max(1, checkpoint.total)));
+    const updated = await prisma().$transaction(async (tx) => {
+      await upsertTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty' });
+      return tx.$queryRawUnsafe<Job[]>(
+        `UPDATE "Job" SET checkpoint = $3::jsonb, progress = $4, "updatedAt" = now()
+          WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED' RETURNING *`,
+        job.id, context.owner, JSON.stringify(checkpoint), progress,
+      ).then((rows) => {
+        // Another worker owns the job now: roll this batch back.
+        if (!rows[0]) throw new LeaseLostError();
+        return rows[0];
+      });
+    });
+    publishJobEvent(updated);
+    if (updated.cancelRequested) throw new JobCancelledError();
+  }
+
+  await succeedJob(job, context.owner, summary(checkpoint), {
+    targetProjectLanguage: request.targetProjectLanguage,
+    targetLanguage: request.targetLanguage,
+    sourceType: useKeys ? 'TRANSLATIONS_OR_KEYS' : 'TRANSLATIONS',
+    options: request.options.join(','),
+    translationProvider: request.translationProvider,
+    sourceProjectLanguage: request.sourceProjectLanguage,
+    sourceLanguage: request.sourceLanguage ?? '',
+  });
+  if (request.options.includes('AUTO_PUBLISH')) await autoPublish(job);
+}
+
+/** AUTO_PUBLISH: after success, publish _latest through the hosting domain; a refusal is noted on the job. */
+async function autoPublish(job: Job): Promise<void> {
+  try {
+    const { publishEnvironment } = await import('../hosting/publish.js');
+    await publishEnvironment({ projectId: job.projectId, environmentKey: '_latest' });
+  } catch (error) {
+    await prisma().job.update({
+      where: { id: job.id },
+      data: { message: `${(await prisma().job.findUniqueOrThrow({ where: { id: job.id } })).message}; AUTO_PUBLISH failed: ${(error as Error).message}` },
+    });
+  }
+}

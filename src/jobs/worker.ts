@@ -1,0 +1,145 @@
+// Job workers: every instance runs one. A worker claims a STARTED job whose
+// lease is free with FOR UPDATE SKIP LOCKED (so two workers never take the same
+// job), holds the lease with a heartbeat while it runs, and hands it back on
+// shutdown. A job whose worker died is claimed again once its lease expires
+// and continues from its checkpoint.
+import { prisma } from '../db.js';
+import type { Job } from '../generated/prisma/client.js';
+import { runJob, LeaseLostError, JobCancelledError } from './run.js';
+import { cancelJobRow, failJob } from './finish.js';
+
+export interface WorkerOptions {
+  /** Identifies this worker in `leaseOwner` (instance id). */
+  owner: string;
+  leaseMs?: number;
+  pollMs?: number;
+  /** Attempts after which a job that keeps failing unexpectedly is given up. */
+  maxAttempts?: number;
+}
+
+const workers = new Set<JobWorker>();
+
+/** Called after jobs are created, so an idle worker does not wait for its next poll. */
+export function wakeWorkers(): void {
+  for (const worker of workers) worker.wake();
+}
+
+export class JobWorker {
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly maxAttempts: number;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private wakeUp: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private current: AbortController | undefined;
+
+  constructor(private readonly options: WorkerOptions) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 2_000;
+    this.maxAttempts = options.maxAttempts ?? 5;
+  }
+
+  start(): void {
+    workers.add(this);
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming, aborts the running job and releases its lease so another instance continues it at once. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    workers.delete(this);
+    this.current?.abort(new Error('worker stopping'));
+    this.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let job: Job | undefined;
+      try {
+        job = await this.claim();
+      } catch (error) {
+        if (this.stopping) break;
+        console.error('job claim failed', error);
+      }
+      if (job) {
+        await this.execute(job);
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        this.wakeUp = resolve;
+        this.timer = setTimeout(resolve, this.pollMs);
+      });
+      clearTimeout(this.timer);
+      this.wakeUp = undefined;
+    }
+  }
+
+  private async claim(): Promise<Job | undefined> {
+    const rows = await prisma().$queryRawUnsafe<Job[]>(
+      `UPDATE "Job" SET "leaseOwner" = $1, "leaseExpiresAt" = now() + make_interval(secs => $2::float8 / 1000), attempts = attempts + 1, "updatedAt" = now()
+        WHERE id = (SELECT id FROM "Job"
+                     WHERE state = 'STARTED' AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())
+                     ORDER BY "startedAt", id
+                     FOR UPDATE SKIP LOCKED LIMIT 1)
+        RETURNING *`,
+      this.options.owner, this.leaseMs,
+    );
+    return rows[0];
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const controller = new AbortController();
+    this.current = controller;
+    const heartbeat = setInterval(() => {
+      this.renewLease(job.id).then((lease) => {
+        if (lease === 'lost') controller.abort(new LeaseLostError());
+        if (lease === 'cancel') controller.abort(new JobCancelledError());
+      }, () => {});
+    }, Math.max(200, Math.floor(this.leaseMs / 3)));
+    try {
+      if (job.attempts > this.maxAttempts) {
+        await failJob(job, this.options.owner, `Job given up after ${job.attempts - 1} attempts`);
+        return;
+      }
+      await runJob(job, { owner: this.options.owner, signal: controller.signal });
+    } catch (error) {
+      const reason = controller.signal.aborted ? controller.signal.reason : error;
+      if (reason instanceof JobCancelledError || error instanceof JobCancelledError) {
+        await cancelJobRow(job.id, this.options.owner);
+      } else if (this.stopping || reason instanceof LeaseLostError) {
+        await this.release(job.id);
+      } else {
+        // Unexpected (database, bug): hand the job back; it is retried until maxAttempts.
+        console.error(`job ${job.id} failed unexpectedly`, error);
+        await this.release(job.id);
+      }
+    } finally {
+      clearInterval(heartbeat);
+      this.current = undefined;
+    }
+  }
+
+  /** Extends the lease; tells when the lease was lost or cancellation was requested. */
+  private async renewLease(jobId: string): Promise<'ok' | 'lost' | 'cancel'> {
+    const rows = await prisma().$queryRawUnsafe<{ cancelRequested: boolean }[]>(
+      `UPDATE "Job" SET "leaseExpiresAt" = now() + make_interval(secs => $3::float8 / 1000)
+        WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED' RETURNING "cancelRequested"`,
+      jobId, this.options.owner, this.leaseMs,
+    );
+    if (rows.length === 0) return 'lost';
+    return rows[0]!.cancelRequested ? 'cancel' : 'ok';
+  }
+
+  private async release(jobId: string): Promise<void> {
+    await prisma().$executeRawUnsafe(
+      `UPDATE "Job" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED'`,
+      jobId, this.options.owner,
+    ).catch(() => {});
+  }
+}

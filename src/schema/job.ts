@@ -1,0 +1,151 @@
+import { builder } from '../builder.js';
+import { prisma } from '../db.js';
+import { events, type JobEvent } from '../events/pubsub.js';
+import { resolveProject } from '../projects/access.js';
+import { createAutoTranslateJobs } from '../jobs/create.js';
+import { cancelJob, FINAL_STATES, JOB_LIST_LIMIT, jobOfProject } from '../jobs/queries.js';
+import { setProviderApiKey } from '../jobs/provider-keys.js';
+
+export const JobStateEnum = builder.enumType('JobState', {
+  description: 'STARTED → SUCCESS | FAILED | CANCELLED (see docs/jobs.md).',
+  values: ['STARTED', 'SUCCESS', 'FAILED', 'CANCELLED'] as const,
+});
+
+export const JobType = builder.prismaObject('Job', {
+  description: 'An auto-translation job.',
+  fields: (t) => ({
+    jobId: t.exposeString('id'),
+    state: t.field({ type: JobStateEnum, resolve: (j) => j.state }),
+    progress: t.exposeFloat('progress', { description: 'Fraction: small at start, 1.0 when finished.' }),
+    started: t.expose('startedAt', { type: 'DateTime' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    message: t.exposeString('message'),
+    metadata: t.field({ type: 'JSON', description: 'Empty at start; the contract metadata afterwards.', resolve: (j) => j.metadata }),
+  }),
+});
+
+const JobEventType = builder.objectRef<JobEvent>('JobEvent').implement({
+  description: 'A state change or progress step of a job.',
+  fields: (t) => ({
+    jobId: t.exposeString('jobId'),
+    state: t.field({ type: JobStateEnum, resolve: (e) => e.state as 'STARTED' }),
+    progress: t.exposeFloat('progress'),
+    message: t.exposeString('message'),
+    sequence: t.exposeInt('sequence', { description: 'Increases with every event of the job.' }),
+    at: t.field({ type: 'DateTime', resolve: (e) => new Date(e.at) }),
+  }),
+});
+
+const TargetInput = builder.inputType('AutoTranslateTarget', {
+  fields: (t) => ({
+    targetProjectLanguage: t.string({ required: true, description: 'Language key of the project.' }),
+    targetLanguage: t.string({ required: true, description: "Language code in the provider's notation." }),
+  }),
+});
+
+const AutoTranslateInput = builder.inputType('AutoTranslateInput', {
+  fields: (t) => ({
+    translationProvider: t.string({ required: true, description: 'MT_PROVIDER_A, MT_PROVIDER_B or PSEUDO.' }),
+    targets: t.field({ type: [TargetInput], required: true, description: 'One job per target.' }),
+    sourceProjectLanguage: t.string({ required: false, description: "Defaults to the project's default language." }),
+    sourceLanguage: t.string({ required: false }),
+    options: t.stringList({ required: false, description: 'USE_TRANSLATION_KEYS, FORCE_REPLACE, AUTO_PUBLISH.' }),
+    providerGlossaryId: t.string({ required: false }),
+    providerFormality: t.string({ required: false }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  jobs: t.prismaField({
+    type: [JobType],
+    description: `Jobs of the project, newest first (at most ${JOB_LIST_LIMIT}).`,
+    args: { projectToken: t.arg.string({ required: false }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return prisma().job.findMany({ ...query, where: { projectId }, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: JOB_LIST_LIMIT });
+    },
+  }),
+  job: t.prismaField({
+    type: JobType,
+    args: { projectToken: t.arg.string({ required: false }), jobId: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      await jobOfProject(projectId, args.jobId);
+      return prisma().job.findUniqueOrThrow({ ...query, where: { id: args.jobId } });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  autoTranslate: t.prismaField({
+    type: [JobType],
+    description: 'Starts one auto-translation job per target; answers at once with the jobs in state STARTED.',
+    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: AutoTranslateInput, required: true }) },
+    resolve: async (query, _root, { projectToken, input }, ctx) => {
+      const projectId = await resolveProject(ctx.principal, projectToken);
+      const { targets, ...common } = input;
+      const jobs = await createAutoTranslateJobs(projectId, targets.map((target) => ({ ...common, ...target })));
+      const rows = await prisma().job.findMany({ ...query, where: { id: { in: jobs.map((j) => j.id) } } });
+      return jobs.map((j) => rows.find((r) => r.id === j.id)!);
+    },
+  }),
+  cancelJob: t.prismaField({
+    type: JobType,
+    args: { projectToken: t.arg.string({ required: false }), jobId: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      await cancelJob(projectId, args.jobId);
+      return prisma().job.findUniqueOrThrow({ ...query, where: { id: args.jobId } });
+    },
+  }),
+  setProviderApiKey: t.boolean({
+    description: "Sets (or with null removes) the project's own API key of a provider; it is never shown again.",
+    args: { projectToken: t.arg.string({ required: false }), provider: t.arg.string({ required: true }), apiKey: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      await setProviderApiKey(projectId, args.provider, args.apiKey ?? null);
+      return true;
+    },
+  }),
+}));
+
+/** Current state first, then every later event in order, ending with the final state. */
+async function* jobEventStream(projectId: number, jobId: string): AsyncGenerator<JobEvent> {
+  const iterator = events().subscribe('job', jobId)[Symbol.asyncIterator]();
+  // Start listening before reading the current state, so no event falls in between.
+  let pending = iterator.next();
+  try {
+    const job = await jobOfProject(projectId, jobId);
+    let last = Number((job.checkpoint as { sequence?: number }).sequence ?? 0);
+    yield { jobId, projectId, state: job.state, progress: job.progress, message: job.message, sequence: last, at: job.updatedAt.toISOString() };
+    if (FINAL_STATES.has(job.state)) return;
+    for (;;) {
+      const { value, done } = await pending;
+      if (done) return;
+      pending = iterator.next();
+      if (value.sequence <= last) continue;
+      last = value.sequence;
+      yield value;
+      if (FINAL_STATES.has(value.state)) return;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+builder.subscriptionFields((t) => ({
+  jobProgress: t.field({
+    type: JobEventType,
+    description: "One job's state and progress: the current state first, then every change, ending with the final state.",
+    args: { projectToken: t.arg.string({ required: false }), jobId: t.arg.string({ required: true }) },
+    subscribe: async (_root, args, ctx) => jobEventStream(await resolveProject(ctx.principal, args.projectToken), args.jobId),
+    resolve: (event) => event,
+  }),
+  projectJobEvents: t.field({
+    type: JobEventType,
+    description: 'Every job event of the project.',
+    args: { projectToken: t.arg.string({ required: false }) },
+    subscribe: async (_root, args, ctx) => events().subscribe('project-jobs', await resolveProject(ctx.principal, args.projectToken)),
+    resolve: (event) => event,
+  }),
+}));
