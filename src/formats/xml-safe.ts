@@ -18,7 +18,7 @@
 //   firstChild(el, name)      first direct child element with that name
 //   textContent(node)         text + CDATA of a node and its descendants
 //   serializeNodes(nodes)     XML source for nodes (e.g. an element's inner XML)
-//   escapeXmlText(s), escapeXmlAttribute(s)   writer helpers for serializers
+//   escapeXmlText(s), escapeXmlAttribute(s), cdata(s)   writer helpers for serializers
 //   xmlLineColumn(text, offset)               1-based line/column of an offset
 //
 // Safety rules:
@@ -28,8 +28,8 @@
 //     line (XLIFF 1.1 files carry one) is ignored, never fetched.
 //   - Internal entities (Android projects declare a few) are expanded, with
 //     bounded count, bounded expansion per entity, a bounded total per
-//     document, and recursion detected: a billion-laughs file fails in
-//     microseconds.
+//     document, and recursion detected: a billion-laughs file is refused
+//     before anything is expanded beyond the per-entity bound.
 //   - Entity values that contain markup are refused (we would otherwise have to
 //     re-parse them as XML).
 //   - Nesting depth is capped (64 by default).
@@ -84,7 +84,12 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
   const text = typeof input === 'string' ? input : decodeXmlBytes(input);
   const { text: body, entities } = readPrologAndDoctype(text, lim);
 
-  const syntax = XMLValidator.validate(forValidator(body), { allowBooleanAttributes: false });
+  let syntax: ReturnType<typeof XMLValidator.validate>;
+  try {
+    syntax = XMLValidator.validate(forValidator(body), { allowBooleanAttributes: false });
+  } catch (e) {
+    throw new FormatError(`Malformed XML: ${e instanceof Error ? e.message : String(e)}`);
+  }
   if (syntax !== true) {
     throw new FormatError(`Malformed XML: ${syntax.err.msg}`, { line: syntax.err.line, column: syntax.err.col });
   }
@@ -100,7 +105,7 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
     commentPropName: '#comment',
     cdataPropName: '#cdata',
     captureMetaData: true,
-    maxNestedTags: lim.maxDepth,
+    maxNestedTags: lim.maxDepth - 1, // the library counts from the root's children
     processEntities: true,
     entityDecoder: decoder,
   };
@@ -446,16 +451,19 @@ export function cdata(text: string): string {
 
 // Characters XML 1.0 cannot carry at all (even as references) become U+FFFD,
 // visibly, instead of producing a file no XML parser accepts.
-// eslint-disable-next-line no-control-regex
-const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+// Lone surrogates are not characters at all and get the same treatment.
+const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function cleanXmlChars(s: string): string {
-  return s.toWellFormed().replace(INVALID_XML_CHARS, '\uFFFD');
+  return s.replace(INVALID_XML_CHARS, '\uFFFD');
 }
 
-/** Escapes element text: `&`, `<`, `>` (the last so `]]>` never appears). */
+/**
+ * Escapes element text: `&`, `<`, `>` (the last so `]]>` never appears), and a
+ * carriage return as `&#13;` (a literal one would be read back as a newline).
+ */
 export function escapeXmlText(s: string): string {
-  return cleanXmlChars(s).replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+  return cleanXmlChars(s).replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'));
 }
 
 /** Escapes a double-quoted attribute value; tabs and newlines become references so they survive attribute normalisation. */

@@ -1,0 +1,250 @@
+// Android string values: what aapt2 makes of the XML content of a <string>,
+// <item> (plurals, string-array), and how to write a text back so aapt2 reads
+// the same text again.
+//
+// Reading follows aapt2's StringBuilder::AppendText:
+//   - outside double quotes, a run of ASCII whitespace becomes one space, and
+//     such a space at the very start or end of the value is dropped, unless
+//     the value contains an unescaped `"` anywhere (aapt2's observed output);
+//   - an unescaped `"` opens/closes a quoted run (whitespace kept as written)
+//     and is not part of the text;
+//   - `\n`, `\t`, `\uXXXX` are a newline, a tab and that code unit; any other
+//     escaped character (`\'`, `\"`, `\\`, `\@`, `\?`, ...) is the character
+//     itself;
+//   - an element boundary (inline markup) ends a quoted run;
+//   - CDATA content goes through the same processing (aapt2 sees it as text).
+//   Unescaped apostrophes, which aapt2 refuses, are kept as they are.
+//
+// Stored text:
+//   - a value made of text only is stored as plain text (no XML escaping);
+//   - a value with inline markup (<b>, <xliff:g>, <annotation>...) or CDATA is
+//     stored as an XML fragment: the elements and CDATA sections as written,
+//     text XML-escaped, Android escapes already resolved. E.g.
+//       <string name="x">Tom &amp; <b>Jerry\'s</b></string>  ->  Tom &amp; <b>Jerry's</b>
+//       <string name="y"><![CDATA[<b>%d</b>]]></string>      ->  <![CDATA[<b>%d</b>]]>
+//     CDATA stays CDATA because it means something else to Android than real
+//     markup (literal tags for Html.fromHtml versus styled text).
+//   - plain text that would itself read as markup (see markupNodes; e.g. the
+//     file says `from&lt;br /&gt;Google`) is stored XML-escaped
+//     (`from&lt;br /&gt;Google`), so that it is written back as text.
+// Writing: a text that parses as an XML fragment containing an element, a
+// CDATA section or an entity reference is written as markup; any other text is
+// written as plain text.
+import { cdata, escapeXmlAttribute, escapeXmlText, parseXml, type XmlElement, type XmlNode } from './xml-safe.js';
+
+/** Reads the content of a string-like element into the stored text (see above). */
+export function decodeAndroidValue(children: XmlNode[]): string {
+  const hasMarkup = children.some((c) => c.type === 'element' || c.type === 'cdata');
+  const reader = new AaptReader();
+  if (!hasMarkup) {
+    let raw = '';
+    for (const c of children) if (c.type === 'text') raw += c.value;
+    const r = reader.append(raw);
+    const text = reader.sawQuote ? r.value : trimCollapsed(r.value, r.lead, r.trail);
+    // Plain text that would read as markup on export (`a&lt;br/&gt;b` in the
+    // file gives `a<br/>b`) is stored XML-escaped, so export writes it back
+    // as text, not as a real element.
+    return markupNodes(text) ? escapeXmlText(text) : text;
+  }
+  const processed = new Map<XmlNode, string>();
+  const leadCollapsed = new Set<XmlNode>();
+  const trailCollapsed = new Set<XmlNode>();
+  const walk = (nodes: XmlNode[]): void => {
+    for (const n of nodes) {
+      if (n.type === 'text' || n.type === 'cdata') {
+        const r = reader.append(n.value);
+        processed.set(n, r.value);
+        if (r.lead) leadCollapsed.add(n);
+        if (r.trail) trailCollapsed.add(n);
+      } else if (n.type === 'element') {
+        reader.reset();
+        walk(n.children);
+        reader.reset();
+      }
+    }
+  };
+  walk(children);
+  const top = children.filter((c) => c.type !== 'comment');
+  const first = top[0];
+  const last = top[top.length - 1];
+  if (!reader.sawQuote) {
+    if (first && leadCollapsed.has(first)) processed.set(first, processed.get(first)!.slice(1));
+    if (last && trailCollapsed.has(last)) processed.set(last, processed.get(last)!.slice(0, -1));
+  }
+  return writeFragment(children, processed);
+}
+
+function writeFragment(nodes: XmlNode[], processed: Map<XmlNode, string>): string {
+  let out = '';
+  for (const n of nodes) {
+    if (n.type === 'text') out += escapeXmlText(processed.get(n) ?? '');
+    else if (n.type === 'cdata') out += cdata(processed.get(n) ?? '');
+    else if (n.type === 'element') out += openTag(n) + (n.children.length ? `${writeFragment(n.children, processed)}</${n.name}>` : '');
+  }
+  return out;
+}
+
+function openTag(el: XmlElement): string {
+  let tag = `<${el.name}`;
+  for (const [k, v] of Object.entries(el.attributes)) tag += ` ${k}="${escapeXmlAttribute(v)}"`;
+  return tag + (el.children.length ? '>' : '/>');
+}
+
+function trimCollapsed(value: string, lead: boolean, trail: boolean): string {
+  let v = value;
+  if (lead) v = v.slice(1);
+  if (trail && v.length) v = v.slice(0, -1);
+  return v;
+}
+
+/** aapt2's text state: quoted run and "last character was a collapsed space". */
+class AaptReader {
+  private quote = false;
+  private lastSpace = false;
+  /** An unescaped `"` was seen anywhere in the value. */
+  sawQuote = false;
+
+  reset(): void {
+    this.quote = false;
+    this.lastSpace = false;
+  }
+
+  /** Processes one text run; `lead`/`trail`: the value starts/ends with a collapsed space. */
+  append(raw: string): { value: string; lead: boolean; trail: boolean } {
+    let out = '';
+    let lead = false;
+    let trail = false;
+    for (let i = 0; i < raw.length; i++) {
+      const c = raw[i]!;
+      if (!this.quote && isAsciiSpace(c)) {
+        if (!this.lastSpace) {
+          if (out.length === 0) lead = true;
+          out += ' ';
+          trail = true;
+          this.lastSpace = true;
+        }
+        continue;
+      }
+      this.lastSpace = false;
+      if (c === '\\') {
+        if (i + 1 >= raw.length) continue; // a lone trailing backslash is dropped, as aapt2 does
+        const e = raw[++i]!;
+        if (e === 'n') out += '\n';
+        else if (e === 't') out += '\t';
+        else if (e === 'u') {
+          const hex = raw.slice(i + 1, i + 5);
+          if (/^[0-9A-Fa-f]{4}$/.test(hex)) {
+            out += String.fromCharCode(parseInt(hex, 16));
+            i += 4;
+          } else {
+            out += '\\u'; // aapt2 refuses a bad \u escape; we keep it literally
+          }
+        } else out += e;
+        trail = false;
+      } else if (c === '"') {
+        this.quote = !this.quote;
+        this.sawQuote = true;
+      } else {
+        out += c;
+        trail = false;
+      }
+    }
+    return { value: out, lead, trail };
+  }
+}
+
+function isAsciiSpace(c: string): boolean {
+  return c === ' ' || c === '\n' || c === '\t' || c === '\r' || c === '\v' || c === '\f';
+}
+
+// --- Writing ---------------------------------------------------------------
+
+/** XML content for a `<string>`/`<item>` element that aapt2 reads back as `text`. */
+export function encodeAndroidValue(text: string): string {
+  const nodes = markupNodes(text);
+  if (!nodes) return escapeXmlText(escapeRun(text, { first: true, leadSensitive: true, trailSensitive: true }));
+  const top = nodes.filter((n) => n.type !== 'comment');
+  return writeMarkup(top, true);
+}
+
+function writeMarkup(nodes: XmlNode[], topLevel: boolean): string {
+  const list = nodes.filter((n) => n.type !== 'comment');
+  let out = '';
+  list.forEach((n, i) => {
+    if (n.type === 'text' || n.type === 'cdata') {
+      const prev = list[i - 1];
+      const next = list[i + 1];
+      const ctx = {
+        first: topLevel && i === 0,
+        leadSensitive: (topLevel && i === 0) || prev?.type === 'text' || prev?.type === 'cdata',
+        trailSensitive: (topLevel && i === list.length - 1) || next?.type === 'text' || next?.type === 'cdata',
+      };
+      const escaped = escapeRun(n.value, ctx);
+      out += n.type === 'text' ? escapeXmlText(escaped) : cdata(escaped);
+    } else if (n.type === 'element') {
+      out += openTag(n) + (n.children.length ? `${writeMarkup(n.children, false)}</${n.name}>` : '');
+    }
+  });
+  return out;
+}
+
+/**
+ * The nodes of a stored text that is markup, else null. Markup: a well-formed
+ * XML fragment with an element, a CDATA section or an entity reference.
+ */
+function markupNodes(text: string): XmlNode[] | null {
+  if (!text.includes('<') && !text.includes('&')) return null;
+  try {
+    const nodes = parseXml(`<r>${text}</r>`).root.children;
+    return text.includes('&') || nodes.some((n) => n.type === 'element' || n.type === 'cdata') ? nodes : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Namespace prefixes used by the inline markup of a stored text (to declare them on <resources>). */
+export function markupPrefixes(text: string): string[] {
+  const nodes = markupNodes(text);
+  if (!nodes) return [];
+  const found = new Set<string>();
+  const visit = (list: XmlNode[]): void => {
+    for (const n of list) {
+      if (n.type !== 'element') continue;
+      const p = n.name.split(':');
+      if (p.length === 2) found.add(p[0]!);
+      for (const a of Object.keys(n.attributes)) {
+        const q = a.split(':');
+        if (q.length === 2 && q[0] !== 'xml' && q[0] !== 'xmlns') found.add(q[0]!);
+      }
+      visit(n.children);
+    }
+  };
+  visit(nodes);
+  return [...found];
+}
+
+// Resource references stay unescaped (thunderbird's <item>@string/setting_language_system</item>);
+// any other leading @ or ? is escaped so it stays literal text.
+const REFERENCE = /^(@\+?([\w.]+:)?[\w.-]+\/[\w.-]+|@null|@empty|\?([\w.]+:)?(attr\/)?[\w.-]+)$/;
+
+function escapeRun(value: string, ctx: { first: boolean; leadSensitive: boolean; trailSensitive: boolean }): string {
+  let s = '';
+  for (const c of value) {
+    switch (c) {
+      case '\\': s += '\\\\'; break;
+      case '"': s += '\\"'; break;
+      case "'": s += "\\'"; break;
+      case '\n': s += '\\n'; break;
+      case '\t': s += '\\t'; break;
+      case '\r': case '\v': case '\f':
+        s += `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+        break;
+      default: s += c;
+    }
+  }
+  if (ctx.first && /^[@?]/.test(value) && !(REFERENCE.test(value) && (value.includes('/') || value.includes(':') || value === '@null' || value === '@empty'))) {
+    s = '\\' + s;
+  }
+  const quote = value.includes('  ') || (ctx.leadSensitive && value.startsWith(' ')) || (ctx.trailSensitive && value.endsWith(' '));
+  return quote ? `"${s}"` : s;
+}

@@ -1,0 +1,217 @@
+// Qt Linguist .ts files (`qt-linguist`). A single-language format: the
+// language is the import's languageKey, else the file's <TS language="..">.
+//
+// Conventions:
+//   - <context><name> is the namespace; <message><source> is the key.
+//   - <translation>: no type -> reviewStatus REVIEWED; type="unfinished" ->
+//     NOT_REVIEWED; type="vanished" / "obsolete" (message gone from the code)
+//     -> the key is marked deprecated (REVIEWED / NOT_REVIEWED respectively).
+//     An empty translation is "not translated": the key is imported without one.
+//   - numerus="yes": the <numerusform>s become an ICU plural. Form i is the
+//     language's i-th CLDR category, except that the last form is always
+//     `other` (Qt's last form is the catch-all; CLDR may have more categories,
+//     e.g. Russian `other` for fractions, which ICU then falls back from).
+//     Export writes the categories in CLDR order up to the last one present
+//     (a missing one gets the `other` text), `other` last; exact `=N` branches
+//     have no Qt form and are not written.
+//   - <comment> is Qt's disambiguation, part of the message's identity: it is
+//     kept in the key's codeDescription and written back as <comment>.
+//     The description is <comment> and <extracomment> joined by a newline;
+//     <extracomment> is written back with INCLUDE_DESCRIPTIONS.
+//     Two messages of one context with the same source and different
+//     disambiguations get keys `source` and `source [comment]`; export strips
+//     the ` [comment]` suffix again.
+//   - <translatorcomment>, <location>, <oldsource>, <userdata> are not imported.
+//     Length variants: the first <lengthvariant> is the text.
+//   - <byte value="x1b"/> (Qt's way to carry control characters) is decoded,
+//     and written back for characters XML cannot carry.
+//   - A key without translation is exported as an empty unfinished
+//     translation, as lupdate does (numerus when another language's text of
+//     the key is plural or the source contains %n).
+import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { parseIcuPlural, pluralCategories, toIcuPlural, type PluralCategory } from './plural.js';
+import { keysForFile, singleLanguage } from './single-language.js';
+import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, type XmlElement } from './xml-safe.js';
+
+const ID = 'qt-linguist';
+
+async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
+  const { root } = parseXml(input);
+  if (root.name !== 'TS') throw new FormatError(`Not a Qt Linguist file: the root element is <${root.name}>, expected <TS>`, { line: root.line, column: root.column });
+  const language = options.languageKey?.trim() || root.attributes.language?.trim();
+  if (!language) throw new FormatError('The Qt Linguist file has no language attribute: a languageKey is required');
+  const categories = pluralCategories(language);
+  const keys: BundleKey[] = [];
+  const seen = new Set<string>();
+
+  for (const context of childElements(root, 'context')) {
+    const contextName = textOf(firstChild(context, 'name'));
+    const namespace = contextName || options.namespace || '';
+    for (const message of childElements(context, 'message')) {
+      const sourceEl = firstChild(message, 'source');
+      if (!sourceEl) throw new FormatError('<message> without <source>', { line: message.line, column: message.column });
+      const source = textOf(sourceEl);
+      const disambiguation = textOf(firstChild(message, 'comment'));
+      const extra = textOf(firstChild(message, 'extracomment'));
+      let key = source;
+      if (seen.has(`${namespace}\u0000${key}`)) key = `${source} [${disambiguation}]`;
+      if (seen.has(`${namespace}\u0000${key}`)) continue; // the same message twice
+      seen.add(`${namespace}\u0000${key}`);
+
+      const translationEl = firstChild(message, 'translation');
+      const type = translationEl?.attributes.type;
+      const text = translationEl ? translationText(translationEl, message.attributes.numerus === 'yes', categories) : undefined;
+      const status = type === 'unfinished' || type === 'obsolete' ? 'NOT_REVIEWED' : 'REVIEWED';
+      const description = [disambiguation, extra].filter(Boolean).join('\n');
+      keys.push({
+        key,
+        namespace,
+        ...(description ? { description } : {}),
+        ...(disambiguation ? { codeDescription: disambiguation } : {}),
+        ...(type === 'vanished' || type === 'obsolete' ? { deprecated: true } : {}),
+        translations: text === undefined ? {} : { [language]: { text, reviewStatus: status } },
+      });
+    }
+  }
+  return { keys, languages: [{ key: language }] };
+}
+
+function translationText(el: XmlElement, numerus: boolean, categories: PluralCategory[]): string | undefined {
+  if (!numerus) {
+    const text = variantText(el);
+    return text === '' ? undefined : text;
+  }
+  const forms = childElements(el, 'numerusform').map(variantText);
+  if (forms.every((f) => f === '')) return undefined;
+  const icu: Record<string, string> = {};
+  forms.forEach((form, i) => {
+    const category = i === forms.length - 1 || i >= categories.length - 1 ? 'other' : categories[i]!;
+    if (icu[category] === undefined) icu[category] = form;
+  });
+  return toIcuPlural(icu);
+}
+
+/** Text of a translation or numerus form; the first length variant when there are several. */
+function variantText(el: XmlElement): string {
+  const variant = el.attributes.variants === 'yes' ? firstChild(el, 'lengthvariant') : undefined;
+  return textOf(variant ?? el);
+}
+
+/** Text content, with Qt's <byte value="..."/> elements decoded. */
+function textOf(el: XmlElement | undefined): string {
+  if (!el) return '';
+  let out = '';
+  for (const c of el.children) {
+    if (c.type === 'text' || c.type === 'cdata') out += c.value;
+    else if (c.type === 'element' && c.name === 'byte') {
+      const v = c.attributes.value ?? '';
+      const code = /^x[0-9a-f]+$/i.test(v) ? parseInt(v.slice(1), 16) : /^\d+$/.test(v) ? parseInt(v, 10) : NaN;
+      if (Number.isNaN(code) || code > 0x10ffff) throw new FormatError(`Invalid <byte value="${v}">`, { line: c.line, column: c.column });
+      out += String.fromCodePoint(code);
+    }
+  }
+  return out;
+}
+
+// --- Export --------------------------------------------------------------------
+
+async function serializeQt(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+  const language = singleLanguage(options, ID);
+  const categories = pluralCategories(language);
+  const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
+  const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
+  const contexts = new Map<string, BundleKey[]>();
+  for (const key of keysForFile(bundle, options)) {
+    const list = contexts.get(key.namespace);
+    if (list) list.push(key);
+    else contexts.set(key.namespace, [key]);
+  }
+
+  const out = ['<?xml version="1.0" encoding="utf-8"?>', '<!DOCTYPE TS>', `<TS version="2.1" language="${escapeXmlAttribute(language)}">`];
+  for (const [name, keys] of contexts) {
+    out.push('<context>', `    <name>${qtText(name)}</name>`);
+    for (const key of keys) {
+      const translation: BundleTranslation | undefined = key.translations[language];
+      const text = translation?.text;
+      const plural = text !== undefined ? parseIcuPlural(text) : null;
+      const numerus = plural !== null || (text === undefined && untranslatedIsNumerus(key));
+      const disambiguation = key.codeDescription || undefined;
+      const suffix = disambiguation ? ` [${disambiguation}]` : '';
+      const source = suffix && key.key.endsWith(suffix) ? key.key.slice(0, -suffix.length) : key.key;
+      const extra = extraComment(key.description, disambiguation);
+
+      out.push(numerus ? '    <message numerus="yes">' : '    <message>');
+      out.push(`        <source>${qtText(source)}</source>`);
+      if (disambiguation) out.push(`        <comment>${qtText(disambiguation)}</comment>`);
+      if (withDescriptions && extra) out.push(`        <extracomment>${qtText(extra)}</extracomment>`);
+      const typeAttr = translationType(key, translation);
+      const value = (s: string): string => qtText(escapeNewLines ? s.replace(/\n/g, '\\n') : s);
+      if (!numerus) {
+        out.push(`        <translation${typeAttr}>${value(text ?? '')}</translation>`);
+      } else {
+        const forms = plural ? numerusForms(plural.forms, categories) : categories.map(() => '');
+        out.push(`        <translation${typeAttr}>`);
+        for (const form of forms) out.push(`            <numerusform>${value(form)}</numerusform>`);
+        out.push('        </translation>');
+      }
+      out.push('    </message>');
+    }
+    out.push('</context>');
+  }
+  out.push('</TS>', '');
+  return Buffer.from(out.join('\n'), 'utf8');
+}
+
+/**
+ * An untranslated message is numerus when another language's text is plural,
+ * or when the source uses %n (Qt only fills %n in tr() calls given a count,
+ * which lupdate marks numerus="yes").
+ */
+function untranslatedIsNumerus(key: BundleKey): boolean {
+  return key.key.includes('%n') || Object.values(key.translations).some((t) => parseIcuPlural(t.text) !== null);
+}
+
+function translationType(key: BundleKey, translation: BundleTranslation | undefined): string {
+  const unfinished = !translation || translation.text === '' || translation.reviewStatus === 'NOT_REVIEWED';
+  if (key.deprecated) return unfinished ? ' type="obsolete"' : ' type="vanished"';
+  return unfinished ? ' type="unfinished"' : '';
+}
+
+/** The <extracomment>: the description without the disambiguation line that import put first. */
+function extraComment(description: string | undefined, disambiguation: string | undefined): string | undefined {
+  if (!description) return undefined;
+  if (!disambiguation) return description;
+  if (description === disambiguation) return undefined;
+  return description.startsWith(`${disambiguation}\n`) ? description.slice(disambiguation.length + 1) : description;
+}
+
+/** Numerus forms in CLDR order up to the last category present, then `other`. */
+function numerusForms(forms: Record<string, string>, categories: PluralCategory[]): string[] {
+  const other = forms.other ?? '';
+  const inner = categories.filter((c) => c !== 'other');
+  let last = -1;
+  inner.forEach((c, i) => { if (forms[c] !== undefined) last = i; });
+  return [...inner.slice(0, last + 1).map((c) => forms[c] ?? other), other];
+}
+
+// XML cannot carry most control characters, even as references; Qt writes them as <byte/>.
+const BYTE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+
+function qtText(s: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(BYTE_CHARS)) {
+    out += escapeXmlText(s.slice(last, m.index)) + `<byte value="x${m[0].charCodeAt(0).toString(16)}"/>`;
+    last = m.index + 1;
+  }
+  return out + escapeXmlText(s.slice(last));
+}
+
+export const qtLinguist: FileFormat = {
+  id: ID,
+  multiLanguage: false,
+  extension: 'ts',
+  contentType: 'application/xml; charset=utf-8',
+  parse: parseQt,
+  serialize: serializeQt,
+};
