@@ -1,0 +1,3 @@
+export * from './common.js';
+export * from './google.js';
+export * from './deepl.js';
