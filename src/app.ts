@@ -54,7 +54,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerGraphQL(app, yoga);
   await registerRestRoutes(app, yoga, schema);
   const ws = attachWebSocket(app, yoga);
-  const worker = options.worker === false ? undefined : new JobWorker({ owner: instanceId(), ...options.worker });
+  const worker = options.worker === false ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
   worker?.start();
   return {
     app,

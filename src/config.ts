@@ -16,7 +16,16 @@ export interface Config {
   publishRateLimit: number;
   maxUploadBytes: number;
   exportTtlSeconds: number;
+  /** Where published files are stored (docs/hosting.md). */
+  storage: StorageConfig;
+  /** Job lease: how long a dead instance's job waits before another instance takes it over. */
+  jobLeaseMs: number;
+  jobPollMs: number;
 }
+
+export type StorageConfig =
+  | { kind: 'local'; dir: string }
+  | { kind: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; accessKeyId?: string; secretAccessKey?: string; prefix: string };
 
 export class ConfigError extends Error {}
 
@@ -44,6 +53,35 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string | undefined,
   return raw.replace(/\/+$/, '');
 }
 
+/** S3-compatible storage when S3_BUCKET is set; otherwise the local disk under DATA_DIR/cdn. */
+function storageConfig(env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
+  const bucket = env.S3_BUCKET;
+  if (!bucket) {
+    const stray = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'].find((name) => env[name]);
+    if (stray) throw new ConfigError(`${stray} needs S3_BUCKET`);
+    return { kind: 'local', dir: resolve(dataDir, 'cdn') };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots, hyphens), got "${bucket}"`);
+  const endpoint = url(env, 'S3_ENDPOINT', undefined, ['http:', 'https:']);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together');
+  const pathStyle = env.S3_FORCE_PATH_STYLE;
+  if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false') throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  const prefix = (env.S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
+  return {
+    kind: 's3',
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    endpoint,
+    // Most S3-compatible servers need path-style URLs; AWS itself prefers virtual hosts.
+    forcePathStyle: pathStyle ? pathStyle === 'true' : endpoint !== undefined,
+    accessKeyId,
+    secretAccessKey,
+    prefix: prefix ? `${prefix}/` : '',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -58,10 +96,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (password && password.length < 8) throw new ConfigError('ADMIN_PASSWORD must have at least 8 characters');
   if (env.ADMIN_TOKEN && !email) throw new ConfigError('ADMIN_TOKEN needs ADMIN_EMAIL and ADMIN_PASSWORD');
   if (env.ADMIN_TOKEN && env.ADMIN_TOKEN.length < 20) throw new ConfigError('ADMIN_TOKEN must have at least 20 characters');
+  const dataDir = resolve(env.DATA_DIR || './data');
   return {
     port,
     host,
-    dataDir: resolve(env.DATA_DIR || './data'),
+    dataDir,
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
     publicUrl,
     cdnUrl,
@@ -72,5 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publishRateLimit: int(env, 'PUBLISH_RATE_LIMIT', 10, 1, 100_000),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1024, 2 ** 31),
     exportTtlSeconds: int(env, 'EXPORT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    storage: storageConfig(env, dataDir),
+    jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),
+    jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
   };
 }

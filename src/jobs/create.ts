@@ -26,19 +26,15 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
     if (request.options.includes('AUTO_PUBLISH') && !plan.allowsPublishing) {
       throw paymentRequired(`AUTO_PUBLISH needs publishing, which is not included in the ${plan.name} plan`);
     }
-    const { provider, credentials } = await providerForProject(projectId, request.translationProvider);
+    const { provider } = await providerForProject(projectId, request.translationProvider);
     const options = provider.validateRequest({
       sourceLanguage: request.sourceLanguage,
       targetLanguage: request.targetLanguage,
       formality: request.providerFormality,
       glossaryId: request.providerGlossaryId,
     });
-    if (request.providerGlossaryId) {
-      if (credentials.keySource !== 'project') {
-        throw badRequest('providerGlossaryId needs the project\'s own MT_PROVIDER_B API key in the project settings');
-      }
-      await provider.checkGlossary(request.providerGlossaryId, options.sourceLanguage!, options.targetLanguage);
-    }
+    // validateRequest refuses a glossary without the project's own key or a source language.
+    if (options.glossaryId) await provider.checkGlossary(options.glossaryId, options.sourceLanguage!, options.targetLanguage);
     requests.push(request);
   }
   const jobs = await prisma().$transaction(
