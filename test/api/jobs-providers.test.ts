@@ -109,6 +109,27 @@ describe('MT_PROVIDER_B (DeepL API v2 protocol)', () => {
   });
 });
 
+describe('cancellation', () => {
+  const gql = (query: string, variables: object) =>
+    service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query, variables } }).then((r) => r.json());
+
+  it('stops a running job after the batch in flight', async () => {
+    deepl.setDelay(300);
+    try {
+      const job = envelope(await start({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE', options: ['FORCE_REPLACE'] })).data;
+      for (let i = 0; i < 200 && deepl.translateCalls().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      const cancelled = await gql('mutation($id: String!) { cancelJob(jobId: $id) { state } }', { id: job.jobId });
+      expect(cancelled.errors).toBeUndefined();
+      const done = await finish({ json: () => ({ msg: 'OK', status: 200, data: job }), statusCode: 200 } as never);
+      expect(done.state).toBe('CANCELLED');
+      expect(done.message).toBe('Cancelled');
+      expect(done.progress).toBeLessThan(1);
+    } finally {
+      deepl.setDelay(0);
+    }
+  });
+});
+
 describe('MT_PROVIDER_A (Google Cloud Translation Basic v2 protocol)', () => {
   it('translates with the service key and writes the results', async () => {
     const job = await finish(await start({ translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'de', targetLanguage: 'de', sourceLanguage: 'en', options: ['FORCE_REPLACE'] }));

@@ -188,3 +188,4 @@ describe('live progress over graphql-ws', () => {
     }
   });
 });
+

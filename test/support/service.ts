@@ -62,10 +62,10 @@ export interface TestAccount {
   project(name?: string): Promise<{ projectToken: string; apiKey: string; name: string; [k: string]: unknown }>;
 }
 
-export async function startTestService(options: { env?: Record<string, string>; listen?: boolean } = {}): Promise<TestService> {
+export async function startTestService(options: { env?: Record<string, string>; listen?: boolean; worker?: false } = {}): Promise<TestService> {
   const config: Config = loadConfig({ DATA_DIR: `.test-data/run-${process.pid}-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:8080', ...options.env });
   const db = await openTestDatabase();
-  const service = await buildService(config, { db, logger: false });
+  const service = await buildService(config, { db, logger: false, worker: options.worker });
   let url = '';
   if (options.listen) url = await service.app.listen({ port: 0, host: '127.0.0.1' });
   let counter = 0;
