@@ -13,7 +13,12 @@ import { schema } from './schema/index.js';
 import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/graphql.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { connectRedis, type RedisConnection } from './events/redis.js';
+import { registerDownloads } from './http/downloads.js';
 import { registerRestRoutes } from '../rest-compat/index.js';
+import { registerCdn } from './http/cdn.js';
+import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { instanceId } from './instance.js';
 
@@ -42,6 +47,8 @@ export async function prepareDatabase(config: Config, db?: Database): Promise<Da
 
 export async function buildService(config: Config, options: { db?: Database; logger?: boolean; worker?: { leaseMs?: number; pollMs?: number } | false } = {}): Promise<Service> {
   const db = await prepareDatabase(config, options.db);
+  const redis: RedisConnection | undefined = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const stopHosting = await startHosting(config);
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 64 * 1024 * 1024,
@@ -49,10 +56,13 @@ export async function buildService(config: Config, options: { db?: Database; log
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
-  registerHealth(app);
+  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: redis?.client, cdnPath: new URL(config.cdnUrl).pathname });
+  registerHealth(app, redis);
+  registerDownloads(app, config);
   const yoga = createGraphQLServer(schema, config);
   registerGraphQL(app, yoga);
-  await registerRestRoutes(app, yoga, schema);
+  await registerRestRoutes(app, yoga, schema, undefined, { maxUploadBytes: config.maxUploadBytes });
+  registerCdn(app, config);
   const ws = attachWebSocket(app, yoga);
   const worker = options.worker === false ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
   worker?.start();
@@ -65,6 +75,7 @@ export async function buildService(config: Config, options: { db?: Database; log
       await ws.server.dispose();
       ws.wss.close();
       await app.close();
+      await stopHosting();
       await db.close();
       setDatabase(undefined);
     },

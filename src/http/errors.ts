@@ -6,7 +6,9 @@ import { sendEnvelope } from '../../rest-compat/envelope.js';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export function registerErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError & { msg?: string }, request, reply) => {
+    // Plugins' own error answers (rate limit) come as {statusCode, msg}.
+    if (error.statusCode === 429) return sendEnvelope(reply, 429, error.msg ?? error.message ?? 'Too many requests');
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
