@@ -64,7 +64,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   await registerRestRoutes(app, yoga, schema, undefined, { maxUploadBytes: config.maxUploadBytes });
   registerCdn(app, config);
   const ws = attachWebSocket(app, yoga);
-  const worker = options.worker === false ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
+  const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
   worker?.start();
   return {
     app,

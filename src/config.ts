@@ -21,6 +21,8 @@ export interface Config {
   /** Job lease: how long a dead instance's job waits before another instance takes it over. */
   jobLeaseMs: number;
   jobPollMs: number;
+  /** 1: this instance runs a job worker (default); 0: API only. */
+  jobWorkers: number;
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
 }
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: storageConfig(env, dataDir),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
+    jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
   };
 }

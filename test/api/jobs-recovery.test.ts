@@ -13,7 +13,7 @@ import { readTranslations, seedTranslations } from '../support/content.js';
 const TOKEN = 'lms_pat_recovery_test_token_0123456789';
 const KEYS = 400;
 
-describe.runIf(process.env.TEST_DB_KIND === 'postgres')('jobs across processes', () => {
+describe.runIf(process.env.TEST_DB_KIND === 'postgres')('jobs across processes', { timeout: 180_000 }, () => {
   let deepl: FakeDeepl;
   let database: { url: string; drop(): Promise<void> };
   let db: Database;

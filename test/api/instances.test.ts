@@ -1,0 +1,149 @@
+// Several stateless instances behind one PostgreSQL and one Redis: events,
+// rate limits, job take-over and graceful shutdown hold across processes.
+// Runs in the postgres test project (a shared database server is the point).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startFakeDeepl, FAKE_DEEPL_KEY, type FakeDeepl } from '../support/fake-providers/index.js';
+import { createPostgresDatabase, startServiceProcess, type ServiceProcess } from '../support/process.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { setDatabase } from '../../src/db.js';
+import { seedTranslations } from '../support/content.js';
+
+const TOKEN = 'lms_pat_instances_test_token_0123456789';
+
+describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on PostgreSQL and Redis', { timeout: 180_000 }, () => {
+  let deepl: FakeDeepl;
+  let database: { url: string; drop(): Promise<void> };
+  let db: Database;
+  let env: Record<string, string>;
+  const running: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    deepl = await startFakeDeepl();
+    database = await createPostgresDatabase();
+    db = await openDatabase({ kind: 'postgres', url: database.url, poolSize: 2 });
+    setDatabase(db);
+    env = {
+      DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'ops-password', ADMIN_TOKEN: TOKEN,
+      MT_PROVIDER_B_URL: deepl.url, MT_PROVIDER_B_API_KEY: FAKE_DEEPL_KEY, JOB_LEASE_MS: '20000', JOB_POLL_MS: '100',
+    };
+  });
+  afterAll(async () => {
+    for (const p of running) await p.kill();
+    await db?.close();
+    await database?.drop();
+    await deepl?.close();
+  });
+
+  async function start(extra: Record<string, string> = {}) {
+    const p = await startServiceProcess({ ...env, ...extra });
+    running.push(p);
+    return p;
+  }
+  async function project(instance: ServiceProcess, name: string, keys: number) {
+    const res = await fetch(`${instance.url}/api/v2/projects`, { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    const data = (await res.json()).data;
+    await seedTranslations(db, { projectToken: data.projectToken, translations: { en: Object.fromEntries(Array.from({ length: keys }, (_, i) => [`${name}.${i}`, `${name} ${i}`])), de: {} } });
+    return data as { projectToken: string; apiKey: string };
+  }
+  async function startJob(instance: ServiceProcess, apiKey: string): Promise<string> {
+    const res = await fetch(`${instance.url}/api/v1/jobs/auto-translate`, { method: 'POST', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE' }) });
+    return (await res.json()).data.jobId;
+  }
+  function subscribe(client: Client, jobId: string) {
+    const events: any[] = [];
+    const done = new Promise<any[]>((resolve, reject) => {
+      client.subscribe({ query: 'subscription($id: String!) { jobProgress(jobId: $id) { state progress sequence } }', variables: { id: jobId } }, {
+        next: (v: any) => events.push(v.data?.jobProgress ?? v.errors), error: reject, complete: () => resolve(events),
+      });
+    });
+    return { events, done };
+  }
+  const wsClient = (instance: ServiceProcess, apiKey: string, onClose?: (code: number) => void) =>
+    createClient({ url: instance.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { 'X-Service-Token': apiKey }, lazy: false, retryAttempts: 0, on: { closed: (e: any) => onClose?.(e.code) } });
+
+  it('reports database and Redis readiness', async () => {
+    const a = await start({ JOB_WORKERS: '0' });
+    const ready = await (await fetch(`${a.url}/readyz`)).json();
+    expect(ready).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+  });
+
+  it('delivers to a subscriber on one instance the progress of a job run by another', async () => {
+    const api = running[0]!; // JOB_WORKERS=0: it never runs jobs
+    const worker = await start();
+    deepl.setDelay(30);
+    const { apiKey } = await project(api, 'events', 250);
+    const client = wsClient(api, apiKey);
+    try {
+      const jobId = await startJob(api, apiKey);
+      const { done } = subscribe(client, jobId);
+      const events = await done;
+      expect(events.at(-1)).toMatchObject({ state: 'SUCCESS', progress: 1 });
+      expect(events.length).toBeGreaterThanOrEqual(3);
+      const sequences = events.map((e) => e.sequence);
+      expect([...sequences].sort((x, y) => x - y)).toEqual(sequences);
+      const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+      expect(job.state).toBe('SUCCESS');
+      void worker;
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('counts the rate limit across instances', async () => {
+    const a = await start({ JOB_WORKERS: '0', RATE_LIMIT_PER_MINUTE: '8' });
+    const b = await start({ JOB_WORKERS: '0', RATE_LIMIT_PER_MINUTE: '8' });
+    const credential = `lms_pat_rate_${Date.now()}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${(i % 2 ? b : a).url}/api/v2/projects`, { headers: { authorization: credential } });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // 8 requests answered (403: unknown token), then refused on both instances.
+    expect(statuses.slice(0, 8).every((s) => s === 403)).toBe(true);
+    expect(statuses.slice(8)).toEqual([429, 429]);
+    await a.kill('SIGTERM');
+    await b.kill('SIGTERM');
+  });
+
+  it('drains on SIGTERM: hands its job back, closes subscriptions with 1001 and exits 0', async () => {
+    deepl.setDelay(150);
+    const a = await start();
+    const { apiKey } = await project(a, 'drain', 400);
+    let closeCode: number | undefined;
+    const client = wsClient(a, apiKey, (code) => (closeCode = code));
+    // Stop the other workers so that this instance takes the job.
+    for (const p of running.filter((p) => p !== a)) await p.kill('SIGTERM');
+    const jobId = await startJob(a, apiKey);
+    subscribe(client, jobId).done.catch(() => {});
+    for (let i = 0; i < 200; i++) {
+      const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+      if (job.leaseOwner && job.progress > 0.1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const t0 = Date.now();
+    expect(await a.kill('SIGTERM')).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(closeCode).toBe(1001);
+    const released = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+    expect(released.state).toBe('STARTED');
+    expect(released.leaseOwner).toBeNull();
+    // Another instance takes it over at once (no lease to wait for) and finishes it.
+    deepl.setDelay(0);
+    const b = await start();
+    for (let i = 0; i < 400; i++) {
+      const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+      if (job.state !== 'STARTED') {
+        expect(job.state).toBe('SUCCESS');
+        expect(job.attempts).toBe(2);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } })).state).toBe('SUCCESS');
+    await b.kill('SIGTERM');
+    await client.dispose();
+  });
+});
