@@ -1,0 +1,78 @@
+// JavaScript locale modules, one language per file.
+//   javascript:      export default { … };
+//   module-exports:  module.exports = { … };
+// Import reads the module without running it (./js-module-reader.ts): either
+// wrapper is accepted by both formats (each prefers its own), as is the
+// `const x = {…}; x.strings = {…}; module.exports = x` shape of Uppy locales.
+// - Every string literal in the exported object is imported; members whose
+//   value is code (functions such as Uppy's `pluralize`, calls, templates with
+//   ${…}) are skipped, and the file still imports. Nothing is executed.
+// - Nested objects give dotted keys, arrays `key[0]` (see ./nested-keys.ts);
+//   objects keyed '0', '1', '2' (Polyglot/Uppy plural objects) stay dotted keys
+//   `key.0` … rather than being guessed into ICU plurals.
+// - Numbers and booleans are imported as their text, null as "no translation".
+// - Comments on the lines directly above a member become its description.
+// Export: the matching wrapper around a JSON-compatible object literal (flat,
+// or nested with WRITE_NESTED), "" for a missing translation; with
+// INCLUDE_DESCRIPTIONS each description is written as `//` lines above its
+// member, which import reads back. Code such as functions is not written back.
+// ESCAPE_NEW_LINES does not apply: string literals always escape newlines.
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { JsLeaf, readJsModule } from './js-module-reader.js';
+import { firstOfEachKey, flatObject, flatten, unflatten } from './nested-keys.js';
+import { writeObjectLiteral } from './object-literal-writer.js';
+import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+import { decodeText } from './text.js';
+
+export const javascript: FileFormat = {
+  id: 'javascript',
+  multiLanguage: false,
+  extension: 'js',
+  contentType: 'text/javascript; charset=utf-8',
+  parse: async (input, options) => parseModule(input, options, 'default', 'javascript'),
+  serialize: async (bundle, options) => serializeModule(bundle, options, 'export default ', 'javascript'),
+};
+
+export const moduleExports: FileFormat = {
+  id: 'module-exports',
+  multiLanguage: false,
+  extension: 'js',
+  contentType: 'text/javascript; charset=utf-8',
+  parse: async (input, options) => parseModule(input, options, 'commonjs', 'module-exports'),
+  serialize: async (bundle, options) => serializeModule(bundle, options, 'module.exports = ', 'module-exports'),
+};
+
+function parseModule(input: Buffer, options: ParseOptions, prefer: 'default' | 'commonjs', formatId: string): Bundle {
+  const language = requireLanguageKey(options, formatId);
+  const module = readJsModule(decodeText(input));
+  // References to one object from several places are allowed, within a budget
+  // proportional to the file (so a few lines cannot expand into millions of keys).
+  const entries = flatten<unknown>(module.exported(prefer), { maxNodes: module.tokenCount * 8 + 1024 });
+  const keys = entries.map(({ key, value }): BundleKey => {
+    if (!(value instanceof JsLeaf)) throw new FormatError(`Unexpected value at "${key}"`);
+    const bundleKey: BundleKey = { key, namespace: options.namespace ?? '', translations: {} };
+    if (value.value !== null) bundleKey.translations[language] = { text: value.value };
+    if (value.description !== undefined) bundleKey.description = value.description;
+    return bundleKey;
+  });
+  return { keys, languages: [{ key: language }] };
+}
+
+/** A JSON string, with the two line separators escaped for older JavaScript tools. */
+function jsString(text: string): string {
+  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+function serializeModule(bundle: Bundle, options: SerializeOptions, wrapper: string, formatId: string): Buffer {
+  const language = singleLanguage(options, formatId);
+  const entries = firstOfEachKey(keysForFile(bundle, options)).map((k) => [k.key, k] as const);
+  const tree = options.options.has('WRITE_NESTED') ? unflatten(entries) : flatObject(entries);
+  const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
+  const body = writeObjectLiteral(tree, {
+    name: jsString,
+    leaf: (k) => jsString(k.translations[language]?.text ?? ''),
+    // Every kind of line break ends a `//` comment, so each becomes its own comment line.
+    comment: withDescriptions ? (k) => (k.description ? k.description.split(/\r\n|[\n\r\u2028\u2029]/) : undefined) : undefined,
+  });
+  return Buffer.from(`${wrapper}${body};\n`, 'utf8');
+}
