@@ -5,7 +5,8 @@
 // so this file runs in the postgres test project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDeepl, FAKE_DEEPL_KEY, type FakeDeepl } from '../support/fake-providers/index.js';
-import { createPostgresDatabase, startServiceProcess, type ServiceProcess } from '../support/process.js';
+import { startServiceProcess, type ServiceProcess } from '../support/process.js';
+import { createPostgresDatabase } from '../support/pg-database.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { setDatabase } from '../../src/db.js';
 import { readTranslations, seedTranslations } from '../support/content.js';
