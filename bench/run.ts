@@ -1,0 +1,64 @@
+// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory] [--db pglite,postgres]
+// Prints a table of figures with baselines measured in the same run and
+// writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
+// TEST_DATABASE_URL is set (postgres://postgres@127.0.0.1:5432/test here).
+import { parseArgs } from 'node:util';
+import { machine, save, table } from './lib/report.js';
+import { postgresUrl, startBenchService } from './lib/service.js';
+import type { Figure } from './lib/types.js';
+import { transferScenarios } from './scenarios/transfer.js';
+import { readScenarios } from './scenarios/reads.js';
+import { subscriptionScenario } from './scenarios/subscriptions.js';
+import { memoryScenario } from './scenarios/memory.js';
+import { multiLanguageJson } from './lib/data.js';
+
+const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory'];
+const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
+const only = new Set(values.only ? values.only.split(',') : ALL);
+for (const s of only) if (!ALL.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL.join(', ')}`);
+const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Figure['db'][];
+
+const figures: Figure[] = [];
+console.log(`machine: ${machine()}`);
+for (const db of dbs) {
+  if (['import', 'export', 'publish', 'rest', 'graphql'].some((s) => only.has(s))) {
+    const bench = await startBenchService(db);
+    try {
+      console.log(`[${db}] transfer scenarios`);
+      figures.push(...(await transferScenarios(bench, db, only)));
+      if (only.has('rest') || only.has('graphql')) {
+        console.log(`[${db}] read scenarios`);
+        const project = await bench.project('bench-reads');
+        const form = new FormData();
+        form.set('file', new Blob([new Uint8Array(multiLanguageJson(10_000))]), 'reads.json');
+        const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': project.apiKey }, body: form });
+        if (res.status !== 200) throw new Error(`import for reads failed: ${await res.text()}`);
+        figures.push(...(await readScenarios(bench, db, project.apiKey, project.projectToken, only)));
+      }
+    } finally {
+      await bench.close();
+    }
+  }
+  if (only.has('subscriptions')) {
+    console.log(`[${db}] subscriptions`);
+    const bench = await startBenchService(db);
+    try {
+      figures.push(...(await subscriptionScenario(bench, db)));
+    } finally {
+      await bench.close();
+    }
+  }
+  if (only.has('memory')) {
+    console.log(`[${db}] memory`);
+    let url: string | undefined;
+    if (db === 'postgres') {
+      const bench = await startBenchService('postgres');
+      url = undefined;
+      await bench.close();
+    }
+    figures.push(...(await memoryScenario(db, db === 'postgres' ? url : undefined)));
+  }
+}
+console.log(table(figures));
+save(figures);
+console.log('wrote bench/results.json');

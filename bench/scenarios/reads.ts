@@ -1,0 +1,87 @@
+// Scenarios 4 and 5: GET /api/v2/translations?size=500 under 32 concurrent
+// connections (autocannon in its own process) against a bare Fastify route
+// running the same kind of SQL; and the same data read through GraphQL, with
+// the SQL statements each request costs.
+import { spawn } from 'node:child_process';
+import Fastify from 'fastify';
+import type { BenchService } from '../lib/service.js';
+import type { Figure } from '../lib/types.js';
+import { observeSql } from '../../src/db/client.js';
+
+const DURATION_S = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+
+interface LoadResult { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+
+function autocannon(url: string, headers: Record<string, string>, options: { method?: string; body?: string } = {}): Promise<LoadResult> {
+  const args = ['-c', '32', '-d', String(DURATION_S), '-j', '--renderStatusCodes'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  if (options.method) args.push('-m', options.method);
+  if (options.body) args.push('-b', options.body);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(new URL('../../node_modules/.bin/autocannon', import.meta.url).pathname, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', () => {
+      try {
+        const r = JSON.parse(out);
+        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+      } catch (error) {
+        reject(new Error(`autocannon output: ${out.slice(0, 300)} ${error}`));
+      }
+    });
+  });
+}
+
+/** The bare route: one page of 500 key × language cells, straight from SQL. */
+async function bareRoute(bench: BenchService, projectId: number): Promise<{ url: string; close(): Promise<void> }> {
+  const app = Fastify({ logger: false });
+  const prisma = bench.service.db.prisma;
+  app.get('/bare', async () =>
+    prisma.$queryRawUnsafe(
+      `SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
+         FROM "TranslationKey" k CROSS JOIN "Language" l
+         LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id
+        WHERE k."projectId" = $1 AND l."projectId" = $1
+        ORDER BY k.namespace, k.key, l."order", l.key LIMIT 500`,
+      projectId,
+    ),
+  );
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url: `${url}/bare`, close: () => app.close() };
+}
+
+const GRAPHQL_READ = `query($first: Int!) { translationKeys(first: $first) { edges { node { key namespace translations { language text } } } } }`;
+
+export async function readScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string, only: Set<string>): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const [{ id: projectId }] = await bench.service.db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = $1`, projectToken);
+  const headers = { 'x-service-token': apiKey };
+  let rest: LoadResult | undefined;
+  if (only.has('rest')) {
+    const bare = await bareRoute(bench, projectId);
+    const baseline = await autocannon(bare.url, {});
+    await bare.close();
+    rest = await autocannon(`${bench.url}/api/v2/translations?size=500`, headers);
+    figures.push({ scenario: 'GET /api/v2/translations?size=500, 32 conn', db, metric: 'requests/s', value: rest.rps, unit: 'req/s', baseline: baseline.rps, ratio: rest.rps / baseline.rps, target: '≥ 0.5 × bare route', met: rest.rps / baseline.rps >= 0.5, note: `errors ${rest.errors + rest.non2xx}` });
+    figures.push({ scenario: 'GET /api/v2/translations?size=500, 32 conn', db, metric: 'latency p50 / p99', value: rest.p50, unit: 'ms', baseline: baseline.p50, note: `p99 ${rest.p99} ms (bare ${baseline.p99} ms)` });
+  }
+  if (only.has('graphql')) {
+    const body = (first: number) => JSON.stringify({ query: GRAPHQL_READ, variables: { first } });
+    // In process, so that the statements of this one request can be observed.
+    const statements = async (first: number) => {
+      let count = 0;
+      const res = await observeSql(() => count++, () => bench.service.app.inject({ method: 'POST', url: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, payload: body(first) }));
+      const json = res.json();
+      if (json.errors) throw new Error(JSON.stringify(json.errors));
+      return count;
+    };
+    const s10 = await statements(10);
+    const s100 = await statements(100);
+    const graphql = await autocannon(`${bench.url}/graphql`, { ...headers, 'content-type': 'application/json' }, { method: 'POST', body: body(100) });
+    figures.push({ scenario: 'GraphQL 100 keys × 10 languages', db, metric: 'SQL statements / request', value: s100, unit: 'statements', baseline: s10, target: 'constant (same as 10 keys)', met: s100 === s10 });
+    figures.push({ scenario: 'GraphQL 100 keys × 10 languages, 32 conn', db, metric: 'requests/s', value: graphql.rps, unit: 'req/s', baseline: rest?.rps, ratio: rest ? graphql.rps / rest.rps : undefined, target: '≥ 0.5 × REST', met: rest ? graphql.rps / rest.rps >= 0.5 : undefined, note: `p99 ${graphql.p99} ms` });
+  }
+  return figures;
+}
