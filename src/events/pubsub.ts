@@ -1,6 +1,7 @@
 // Typed publish/subscribe for GraphQL subscriptions. Services publish after
 // their transaction commits. In process by default; a Redis-backed event target
 // replaces the in-process one when several instances run (see setEventTarget).
+import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub } from 'graphql-yoga';
 
 export interface JobEvent {
@@ -37,7 +38,14 @@ export type Topics = {
 
 type EventTarget = Parameters<typeof createPubSub>[0] extends infer O ? (O extends { eventTarget?: infer T } ? T : never) : never;
 
-let pubsub: PubSub<Topics> = createPubSub<Topics>();
+/** In process: one EventTarget; thousands of subscribers to one topic are normal, not a leak. */
+function inProcess(): PubSub<Topics> {
+  const eventTarget = new EventTarget();
+  setMaxListeners(0, eventTarget);
+  return createPubSub<Topics>({ eventTarget });
+}
+
+let pubsub: PubSub<Topics> = inProcess();
 
 export function events(): PubSub<Topics> {
   return pubsub;
@@ -45,5 +53,5 @@ export function events(): PubSub<Topics> {
 
 /** Switches to another event target (Redis for several instances). */
 export function setEventTarget(eventTarget: EventTarget | undefined): void {
-  pubsub = eventTarget ? createPubSub<Topics>({ eventTarget }) : createPubSub<Topics>();
+  pubsub = eventTarget ? createPubSub<Topics>({ eventTarget }) : inProcess();
 }
