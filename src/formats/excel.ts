@@ -1,0 +1,178 @@
+// Excel workbooks (.xlsx, via exceljs). Multi-language.
+//
+// Each sheet is a translation table like CSV (translation-table.ts: `key`,
+// optional `namespace` / `description`, one column per language).
+//
+// Import: every sheet is read. With SHEETS_AS_NAMESPACES the sheet name is
+// the namespace of its rows (a namespace column is then ignored); otherwise
+// the namespace column, else the import's namespace, else ''. Cell values:
+// text and rich text as their text, numbers and booleans as written, dates as
+// ISO 8601, formulas as their cached result (what Excel showed). No
+// apostrophe is stripped: in .xlsx the "text" marker is a style, not part of
+// the value.
+//
+// Before exceljs sees the bytes, the archive is checked: it must be a zip,
+// with at most 10,000 entries, each entry and the total at most 200 MiB
+// uncompressed, and no entry over 1 MiB with a compression ratio above 200:1
+// (the sizes from the zip directory, then the real inflated sizes, which stop
+// as soon as an entry outgrows what it declared: a zip bomb is refused
+// without being inflated).
+//
+// Export: one sheet "Translations" with a namespace column when some key has
+// a namespace; when every key has a non-empty namespace that is a valid,
+// distinct sheet name, one sheet per namespace instead (named after it, with
+// the namespace column too), so the file reads back the same with or without
+// SHEETS_AS_NAMESPACES. Every cell is a text cell (shared string, text number
+// format): `=1+1` stays a string, never a formula.
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { addTable, hasNamespaces, tableRows, type TableRow } from './translation-table.js';
+import { keysForFile } from './single-language.js';
+
+export interface ZipLimits {
+  maxEntries: number;
+  maxEntryBytes: number;
+  maxTotalBytes: number;
+  /** Uncompressed/compressed ratio allowed for entries above ratioFloorBytes. */
+  maxRatio: number;
+  ratioFloorBytes: number;
+}
+
+const MiB = 1024 * 1024;
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxEntryBytes: 200 * MiB, maxTotalBytes: 200 * MiB, maxRatio: 200, ratioFloorBytes: MiB };
+
+interface JsZipEntryData { uncompressedSize?: number; compressedSize?: number }
+
+/** Refuses anything that is not a zip of reasonable uncompressed size. */
+export async function checkZipArchive(input: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<JSZip> {
+  if (input.length >= 8 && input.readUInt32BE(0) === 0xd0cf11e0) throw new FormatError('This is an old binary .xls workbook: save it as .xlsx');
+  if (input.length < 4 || input.readUInt32LE(0) !== 0x04034b50) throw new FormatError('Not an .xlsx file (an .xlsx file is a zip archive)');
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(input, { checkCRC32: false });
+  } catch (e) {
+    throw new FormatError(`Corrupt .xlsx archive: ${(e as Error).message}`);
+  }
+  const files = Object.values(zip.files).filter((f) => !f.dir);
+  if (files.length > limits.maxEntries) throw new FormatError(`The .xlsx archive has too many entries (${files.length})`);
+  let total = 0;
+  for (const f of files) {
+    const data = (f as unknown as { _data?: JsZipEntryData })._data ?? {};
+    const size = data.uncompressedSize ?? 0;
+    const compressed = data.compressedSize ?? 0;
+    total += size;
+    if (size > limits.maxEntryBytes || total > limits.maxTotalBytes) throw new FormatError(`The .xlsx archive is too large once uncompressed (${f.name})`);
+    if (size > limits.ratioFloorBytes && size > compressed * limits.maxRatio) throw new FormatError(`The .xlsx archive entry ${f.name} is compressed suspiciously well (zip bomb?)`);
+  }
+  // The directory's sizes are only claims: inflate each entry once, stopping as soon as it outgrows its claim.
+  for (const f of files) {
+    const declared = ((f as unknown as { _data?: JsZipEntryData })._data ?? {}).uncompressedSize ?? 0;
+    await new Promise<void>((resolve, reject) => {
+      let seen = 0;
+      const stream = f.nodeStream('nodebuffer');
+      stream
+        .on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > declared) {
+            stream.pause();
+            reject(new FormatError(`The .xlsx archive entry ${f.name} inflates beyond its declared size (zip bomb?)`));
+          }
+        })
+        .on('error', (e: Error) => reject(new FormatError(`Corrupt .xlsx archive entry ${f.name}: ${e.message}`)))
+        .on('end', () => resolve());
+    });
+  }
+  return zip;
+}
+
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    if ('richText' in value) return value.richText.map((r) => r.text).join('');
+    if ('formula' in value || 'sharedFormula' in value) return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
+    if ('text' in value) return cellText((value as { text: ExcelJS.CellValue }).text);
+    if ('error' in value) return '';
+  }
+  return String(value);
+}
+
+async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
+  const zip = await checkZipArchive(input);
+  if (!zip.file('[Content_Types].xml') || !Object.keys(zip.files).some((n) => /(^|\/)workbook\.xml$/.test(n))) {
+    throw new FormatError('Not an .xlsx workbook (the zip archive has no workbook part)');
+  }
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(input as unknown as ExcelJS.Buffer);
+  } catch (e) {
+    throw new FormatError(`Unreadable .xlsx workbook: ${(e as Error).message}`);
+  }
+  const bundle: Bundle = { keys: [], languages: [] };
+  const seen = new Set<string>();
+  const sheetsAsNamespaces = options.options.has('SHEETS_AS_NAMESPACES');
+  for (const ws of wb.worksheets) {
+    const rows: TableRow[] = [];
+    ws.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+      const cells: string[] = [];
+      for (let c = 1; c <= row.cellCount; c++) cells.push(cellText(row.getCell(c).value));
+      rows.push({ cells, line: rowNumber });
+    });
+    addTable(bundle, rows, options, {
+      unguard: false,
+      rows: true,
+      label: `sheet "${ws.name}"`,
+      ...(sheetsAsNamespaces ? { namespace: ws.name } : {}),
+    }, seen);
+  }
+  return bundle;
+}
+
+const INVALID_SHEET_NAME = /[[\]:*?/\\]/;
+
+function sheetNamesUsable(namespaces: string[]): boolean {
+  const lower = new Set<string>();
+  for (const n of namespaces) {
+    if (n === '' || n.length > 31 || INVALID_SHEET_NAME.test(n) || n.startsWith("'") || n.endsWith("'") || lower.has(n.toLowerCase())) return false;
+    lower.add(n.toLowerCase());
+  }
+  return true;
+}
+
+async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const keys = keysForFile(bundle, options);
+  const withNamespaces = hasNamespaces(keys);
+  const groups = new Map<string, BundleKey[]>();
+  for (const k of keys) {
+    const g = groups.get(k.namespace);
+    if (g) g.push(k);
+    else groups.set(k.namespace, [k]);
+  }
+  const perNamespace = keys.length > 0 && sheetNamesUsable([...groups.keys()]);
+  const sheets: [string, BundleKey[]][] = perNamespace ? [...groups] : [['Translations', keys]];
+  for (const [name, keys] of sheets) {
+    const ws = wb.addWorksheet(name);
+    for (const values of tableRows(keys, options, { guard: false }, withNamespaces)) {
+      const row = ws.addRow([]);
+      values.forEach((v, i) => {
+        const cell = row.getCell(i + 1);
+        cell.value = v; // a JS string is always written as a string cell, never a formula
+        cell.numFmt = '@';
+      });
+    }
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+export const excel: FileFormat = {
+  id: 'excel',
+  multiLanguage: true,
+  extension: 'xlsx',
+  contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  parse,
+  serialize,
+};

@@ -1,0 +1,344 @@
+// gettext PO / POT files.
+//
+// Import:
+// - msgctxt is the namespace, msgid the key, msgstr the text. The header entry
+//   (empty msgid, no msgctxt) is not a key; its Language and Plural-Forms are read.
+// - msgid_plural + msgstr[n] become an ICU plural. Index n is mapped to a CLDR
+//   category through the file's Plural-Forms expression (see gettext-plural.ts).
+//   ICU needs `other`; when the language's gettext forms do not include it
+//   (Russian: one/few/many) `other` gets the last form's text.
+//   A plural entry whose msgstr[n] are all empty (a POT) imports as ''.
+// - Translator comments (`# ...`) -> description; extracted comments (`#. ...`,
+//   written by developers in the source code) -> codeDescription. References
+//   (`#:`), previous strings (`#|`) and other flags are not kept; obsolete
+//   entries (`#~`) are not keys.
+// - `#, fuzzy` -> NOT_REVIEWED; otherwise REVIEWED when a msgstr is non-empty.
+//   An empty msgstr imports as an empty translation (a POT gives keys with '' texts).
+//
+// Export:
+// - A header with Language (language key, '-' written as '_' as gettext expects)
+//   and the standard Plural-Forms of the language.
+// - msgid is always the key (so a round trip keeps keys). For plurals,
+//   msgid_plural is the `other` form of the exported language (the key when
+//   that is empty) and msgstr[n] the form of the category mapped to index n.
+//   A key that is plural in another language of the bundle is written with
+//   msgid_plural and empty msgstr[n] when this language has no plural for it.
+// - msgctxt for a non-empty namespace, unless the file is the export of that
+//   one namespace (SerializeOptions.namespace).
+// - Descriptions with INCLUDE_DESCRIPTIONS (`#` and `#.`).
+// - `#, fuzzy` is never written: NOT_REVIEWED is the state of every new
+//   translation, and fuzzy entries are left out of compiled catalogs.
+// Note: `msgfmt -c` rejects an entry whose msgid and msgstr do not both begin
+// and end with a newline; a key and its translation that differ so are still
+// written as they are (valid PO, only that check complains).
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { parseIcuPlural, toIcuPlural, type PluralCategory } from './plural.js';
+import { decodeText } from './text.js';
+import { keysForFile, singleLanguage } from './single-language.js';
+import { indexCategories, parsePluralFormsHeader, pluralFormsHeaderFor } from './gettext-plural.js';
+
+interface PoEntry {
+  line: number;
+  translator: string[];
+  extracted: string[];
+  flags: string[];
+  msgctxt?: string;
+  msgid?: string;
+  msgidPlural?: string;
+  msgstr: string[];
+  /** Plain `msgstr` (not indexed) was seen. */
+  plainMsgstr: boolean;
+}
+
+type Field = 'msgctxt' | 'msgid' | 'msgid_plural' | 'msgstr';
+
+function newEntry(line: number): PoEntry {
+  return { line, translator: [], extracted: [], flags: [], msgstr: [], plainMsgstr: false };
+}
+
+/** Parses PO text into its entries (header included, obsolete entries excluded). */
+function parseEntries(text: string): PoEntry[] {
+  const entries: PoEntry[] = [];
+  const lines = text.split('\n');
+  let entry = newEntry(1);
+  let last: { field: Field; index: number } | null = null;
+
+  const started = () => entry.msgctxt !== undefined || entry.msgid !== undefined;
+  const complete = () => entry.msgstr.length > 0;
+  const finish = (line: number) => {
+    if (started()) {
+      if (!complete()) throw new FormatError(`Entry "${entry.msgid ?? ''}" has no msgstr`, { line: entry.line });
+      entries.push(entry);
+    }
+    entry = newEntry(line);
+    last = null;
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const lineNo = i + 1;
+    const raw = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+    const line = raw.trim();
+    const column = raw.length - raw.trimStart().length + 1;
+    if (line === '') continue;
+
+    if (line.startsWith('#')) {
+      if (complete()) finish(lineNo);
+      else if (started()) throw new FormatError('Comment inside an entry (msgstr missing before it)', { line: lineNo, column });
+      const kind = line[1];
+      if (kind === '~') {
+        // Obsolete entry: its comments were collected for nothing.
+        entry = newEntry(lineNo);
+      } else if (kind === '.') entry.extracted.push(line.slice(2).replace(/^ /, ''));
+      else if (kind === ',') entry.flags.push(...line.slice(2).split(',').map((f) => f.trim()).filter(Boolean));
+      else if (kind === ':' || kind === '|') { /* references and previous strings are not kept */ }
+      else entry.translator.push(raw.trimStart().slice(1).replace(/^ /, ''));
+      continue;
+    }
+
+    const kw = /^(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?(?=\s|")\s*/.exec(line);
+    if (kw) {
+      const field = kw[1] as Field;
+      const index = kw[2] !== undefined ? Number(kw[2]) : -1;
+      if ((field === 'msgctxt' || field === 'msgid') && complete()) finish(lineNo);
+      if (!started()) entry.line = lineNo;
+      if (index >= 0 && field !== 'msgstr') throw new FormatError(`${field} cannot have an index`, { line: lineNo, column });
+      const value = parseQuoted(line.slice(kw[0].length), lineNo, column + kw[0].length);
+      switch (field) {
+        case 'msgctxt':
+          if (started()) throw new FormatError('msgctxt must come before msgid', { line: lineNo, column });
+          entry.msgctxt = value;
+          break;
+        case 'msgid':
+          if (entry.msgid !== undefined) throw new FormatError('Second msgid in one entry', { line: lineNo, column });
+          entry.msgid = value;
+          break;
+        case 'msgid_plural':
+          if (entry.msgid === undefined || entry.msgidPlural !== undefined || complete()) throw new FormatError('msgid_plural must follow msgid', { line: lineNo, column });
+          entry.msgidPlural = value;
+          break;
+        case 'msgstr':
+          if (entry.msgid === undefined) throw new FormatError('msgstr without msgid', { line: lineNo, column });
+          if (entry.msgidPlural !== undefined) {
+            if (index !== entry.msgstr.length) throw new FormatError(index < 0 ? 'A plural entry needs msgstr[0], msgstr[1], ...' : `Expected msgstr[${entry.msgstr.length}]`, { line: lineNo, column });
+          } else if (index >= 0 || entry.plainMsgstr) {
+            throw new FormatError(index >= 0 ? 'msgstr[n] without msgid_plural' : 'Second msgstr in one entry', { line: lineNo, column });
+          } else entry.plainMsgstr = true;
+          entry.msgstr.push(value);
+          break;
+      }
+      last = { field, index: field === 'msgstr' ? entry.msgstr.length - 1 : -1 };
+      continue;
+    }
+
+    if (line.startsWith('"')) {
+      if (!last) throw new FormatError('String without a keyword before it', { line: lineNo, column });
+      const value = parseQuoted(line, lineNo, column);
+      const l: { field: Field; index: number } = last;
+      if (l.field === 'msgctxt') entry.msgctxt += value;
+      else if (l.field === 'msgid') entry.msgid += value;
+      else if (l.field === 'msgid_plural') entry.msgidPlural += value;
+      else entry.msgstr[l.index] += value;
+      continue;
+    }
+    throw new FormatError(`Unexpected text "${line.slice(0, 20)}"`, { line: lineNo, column });
+  }
+  finish(lines.length);
+  return entries;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '\\': '\\', '"': '"', "'": "'", '?': '?' };
+
+/** Parses one C string literal `"..."` that makes up the rest of a line. */
+function parseQuoted(s: string, line: number, column: number): string {
+  if (s[0] !== '"') throw new FormatError('Expected a quoted string', { line, column });
+  let out = '';
+  let i = 1;
+  while (i < s.length) {
+    const c = s[i]!;
+    if (c === '"') {
+      if (s.slice(i + 1).trim() !== '') throw new FormatError('Unexpected text after the closing quote', { line, column: column + i + 1 });
+      return out;
+    }
+    if (c !== '\\') { out += c; i++; continue; }
+    const e = s[i + 1];
+    if (e === undefined) break;
+    if (SIMPLE_ESCAPES[e] !== undefined) { out += SIMPLE_ESCAPES[e]; i += 2; continue; }
+    const oct = /^[0-7]{1,3}/.exec(s.slice(i + 1, i + 4));
+    if (oct) { out += String.fromCharCode(parseInt(oct[0], 8)); i += 1 + oct[0].length; continue; }
+    const hex = e === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(s.slice(i + 2, i + 4)) : null;
+    if (hex) { out += String.fromCharCode(parseInt(hex[0], 16)); i += 2 + hex[0].length; continue; }
+    throw new FormatError(`Invalid escape sequence \\${e}`, { line, column: column + i });
+  }
+  throw new FormatError('Unterminated string', { line, column });
+}
+
+function parseHeader(msgstr: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of msgstr.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) fields.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return fields;
+}
+
+function decodePo(input: Buffer): string {
+  try {
+    return decodeText(input);
+  } catch (e) {
+    // Not UTF-8: honour a declared legacy charset (e.g. ISO-8859-2) if there is one.
+    const declared = /charset\s*=\s*([\w.:-]+)/i.exec(input.subarray(0, 4096).toString('latin1'))?.[1];
+    if (!declared || /^utf-?8$/i.test(declared)) throw e;
+    try {
+      return new TextDecoder(declared, { fatal: true }).decode(input);
+    } catch {
+      throw new FormatError(`The file is not valid in its declared charset ${declared}`);
+    }
+  }
+}
+
+async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
+  const entries = parseEntries(decodePo(input));
+  const headerEntry = entries.find((e) => e.msgid === '' && e.msgctxt === undefined);
+  const header = headerEntry ? parseHeader(headerEntry.msgstr[0] ?? '') : new Map<string, string>();
+  const language = options.languageKey || header.get('language');
+  if (!language) throw new FormatError('The language of the PO file is unknown: give languageKey or a Language header');
+  const pluralHeader = parsePluralFormsHeader(header.get('plural-forms') ?? '');
+  // The index -> category mapping evaluates the expression for many numbers: once per form count.
+  const mappings = new Map<number, (PluralCategory | null)[]>();
+  const categoriesFor = (count: number) => {
+    let cats = mappings.get(count);
+    if (!cats) {
+      // The header's expression applies when it agrees with the entry's number of forms.
+      cats = indexCategories(pluralHeader && pluralHeader.nplurals === count ? pluralHeader : { nplurals: count, expression: null }, language);
+      mappings.set(count, cats);
+    }
+    return cats;
+  };
+
+  const keys: BundleKey[] = [];
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (e === headerEntry) continue;
+    const key = e.msgid!;
+    if (key === '') throw new FormatError('An entry with an empty msgid is not a key', { line: e.line });
+    const namespace = e.msgctxt ?? options.namespace ?? '';
+    const id = `${namespace}\u0000${key}`;
+    if (seen.has(id)) throw new FormatError(`Duplicate message "${key}"${e.msgctxt !== undefined ? ` in context "${e.msgctxt}"` : ''}`, { line: e.line });
+    seen.add(id);
+
+    const text = e.msgidPlural !== undefined ? pluralText(e.msgstr, categoriesFor(e.msgstr.length)) : e.msgstr[0]!;
+    const fuzzy = e.flags.includes('fuzzy');
+    const k: BundleKey = {
+      key,
+      namespace,
+      translations: {
+        [language]: fuzzy ? { text, reviewStatus: 'NOT_REVIEWED' } : e.msgstr.some((s) => s !== '') ? { text, reviewStatus: 'REVIEWED' } : { text },
+      },
+    };
+    if (e.translator.length) k.description = e.translator.join('\n');
+    if (e.extracted.length) k.codeDescription = e.extracted.join('\n');
+    keys.push(k);
+  }
+  return { keys, languages: [{ key: language }] };
+}
+
+function pluralText(msgstr: string[], cats: (PluralCategory | null)[]): string {
+  if (msgstr.every((s) => s === '')) return '';
+  const result: Record<string, string> = {};
+  cats.forEach((cat, i) => { if (cat) result[cat] = msgstr[i]!; });
+  if (result.other === undefined) result.other = msgstr[msgstr.length - 1]!;
+  return toIcuPlural(result);
+}
+
+// ---- Serializer ----
+
+function quote(text: string): string {
+  return '"' + text.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
+    switch (c) {
+      case '\\': return '\\\\';
+      case '"': return '\\"';
+      case '\n': return '\\n';
+      case '\t': return '\\t';
+      case '\r': return '\\r';
+      case '\x07': return '\\a';
+      case '\b': return '\\b';
+      case '\f': return '\\f';
+      case '\v': return '\\v';
+      default: return '\\' + c.charCodeAt(0).toString(8).padStart(3, '0');
+    }
+  }) + '"';
+}
+
+/** `keyword "text"`, or split after each newline when the text has several lines. */
+function field(keyword: string, text: string): string {
+  const nl = text.indexOf('\n');
+  if (nl < 0 || nl === text.length - 1) return `${keyword} ${quote(text)}\n`;
+  const parts = text.split(/(?<=\n)/);
+  return `${keyword} ""\n${parts.map((p) => quote(p)).join('\n')}\n`;
+}
+
+function comments(prefix: string, text: string | undefined): string {
+  if (!text) return '';
+  return text.split('\n').map((l) => (l === '' ? `${prefix}\n` : `${prefix} ${l}\n`)).join('');
+}
+
+function revisionDate(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}+0000`;
+}
+
+async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+  const language = singleLanguage(options, 'po-pot');
+  const pluralHeader = pluralFormsHeaderFor(language);
+  const cats = indexCategories(parsePluralFormsHeader(pluralHeader)!, language);
+  const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
+
+  const headerLines = [
+    'Project-Id-Version: \n',
+    `PO-Revision-Date: ${revisionDate(new Date())}\n`,
+    'Last-Translator: \n',
+    'Language-Team: \n',
+    'MIME-Version: 1.0\n',
+    'Content-Type: text/plain; charset=UTF-8\n',
+    'Content-Transfer-Encoding: 8bit\n',
+    `Language: ${language.replace(/-/g, '_')}\n`,
+    `Plural-Forms: ${pluralHeader}\n`,
+  ];
+  const chunks: string[] = [`msgid ""\nmsgstr ""\n${headerLines.map(quote).join('\n')}\n`];
+
+  for (const k of keysForFile(bundle, options)) {
+    let out = '\n';
+    if (withDescriptions) out += comments('#', k.description) + comments('#.', k.codeDescription);
+    if (k.namespace && k.namespace !== options.namespace) out += field('msgctxt', k.namespace);
+    out += field('msgid', k.key);
+    const text = k.translations[language]?.text ?? '';
+    const forms = parseIcuPlural(text)?.forms ?? (text === '' ? pluralElsewhere(k) : null);
+    if (forms) {
+      const own = text === '' ? {} : forms;
+      out += field('msgid_plural', own.other || k.key);
+      cats.forEach((cat, i) => { out += field(`msgstr[${i}]`, (cat && own[cat]) ?? own.other ?? ''); });
+    } else {
+      out += field('msgstr', text);
+    }
+    chunks.push(out);
+  }
+  return Buffer.from(chunks.join(''), 'utf8');
+}
+
+/** The plural forms of a key in some other language, to keep its plural shape in an untranslated file. */
+function pluralElsewhere(k: BundleKey): Record<string, string> | null {
+  for (const t of Object.values(k.translations)) {
+    const forms = parseIcuPlural(t.text)?.forms;
+    if (forms) return forms;
+  }
+  return null;
+}
+
+export const poPot: FileFormat = {
+  id: 'po-pot',
+  multiLanguage: false,
+  extension: 'po',
+  contentType: 'text/x-gettext-translation; charset=utf-8',
+  parse,
+  serialize,
+};

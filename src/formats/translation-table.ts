@@ -1,0 +1,149 @@
+// Translation tables shared by CSV, TSV and Excel: a header row with a key
+// column, optional namespace and description columns, then one column per
+// language (the header is the language key).
+//
+// Header spellings, any case: key column `key`, `keys`, `id` (or an empty
+// first header cell, as in Godot's CSV files); `namespace`; `description`,
+// `comment`, `comments`, `note`, `notes`. Every other non-empty header is a
+// language. A file without such a header but with two columns, imported with
+// a languageKey, is read as `source,translation` rows (Magento 2 i18n CSV).
+// Empty cells are missing translations, not empty ones. Cells beyond the
+// header's columns are ignored.
+//
+// Formula injection (CSV/TSV only; Excel cells are typed as text instead): on
+// export a cell that begins with =, +, -, @, tab or CR — after any number of
+// apostrophes — gets one apostrophe in front, so spreadsheet programs show it
+// as text; on import exactly one leading apostrophe is removed from a cell
+// that matches the same pattern. The two are inverse, so any text (including
+// one that really begins with "'=") survives export -> import unchanged.
+import { FormatError, type Bundle, type BundleKey, type ParseOptions, type SerializeOptions } from './model.js';
+
+export interface TableRow {
+  cells: string[];
+  /** For error messages: line (CSV) or row number (Excel). */
+  line: number;
+}
+
+export interface TableParseContext {
+  /** Excel with SHEETS_AS_NAMESPACES: the sheet name is every row's namespace. */
+  namespace?: string;
+  /** Remove the formula-injection apostrophe (CSV/TSV). */
+  unguard: boolean;
+  /** Where the table is, for messages (e.g. `sheet "Main"`). */
+  label?: string;
+  /** Excel: positions are spreadsheet rows, not text lines. */
+  rows?: boolean;
+}
+
+const GUARDED = /^'*[=+\-@\t\r]/;
+const GUARD_ADDED = /^'+[=+\-@\t\r]/;
+
+export function guardCell(text: string): string {
+  return GUARDED.test(text) ? `'${text}` : text;
+}
+
+export function unguardCell(text: string): string {
+  return GUARD_ADDED.test(text) ? text.slice(1) : text;
+}
+
+type Column = { kind: 'key' } | { kind: 'namespace' } | { kind: 'description' } | { kind: 'language'; language: string } | { kind: 'ignored' };
+
+function classify(header: string, index: number): Column {
+  const h = header.trim();
+  const lower = h.toLowerCase();
+  if (lower === 'key' || lower === 'keys' || lower === 'id' || (h === '' && index === 0)) return { kind: 'key' };
+  if (lower === 'namespace') return { kind: 'namespace' };
+  if (['description', 'comment', 'comments', 'note', 'notes'].includes(lower)) return { kind: 'description' };
+  if (h === '') return { kind: 'ignored' };
+  return { kind: 'language', language: h };
+}
+
+/**
+ * Adds the keys of one table to `into` (several Excel sheets share one bundle).
+ * Keys are identified by namespace and key; a second row for the same key is an error.
+ */
+export function addTable(into: Bundle, rows: TableRow[], options: ParseOptions, ctx: TableParseContext, seen: Set<string>): void {
+  const cell = (row: TableRow, i: number) => {
+    const v = row.cells[i] ?? '';
+    return ctx.unguard ? unguardCell(v) : v;
+  };
+  const at = ctx.label ? `${ctx.label}: ` : '';
+  const fail = (message: string, line: number, column?: number): never => {
+    if (!ctx.rows) throw new FormatError(`${at}${message}`, { line, ...(column !== undefined ? { column } : {}) });
+    throw new FormatError(`${at}${message} (row ${line}${column !== undefined ? `, column ${column}` : ''})`);
+  };
+  const data = rows.filter((r) => r.cells.some((c) => c !== ''));
+  if (!data.length) return;
+
+  let columns: Column[];
+  let body: TableRow[];
+  const header = data[0]!;
+  const classified = header.cells.map((h, i) => classify(ctx.unguard ? unguardCell(h) : h, i));
+  if (classified.some((c) => c.kind === 'key')) {
+    columns = classified;
+    body = data.slice(1);
+  } else if (options.languageKey && header.cells.filter((c) => c !== '').length <= 2 && header.cells.length <= 2) {
+    columns = [{ kind: 'key' }, { kind: 'language', language: options.languageKey }];
+    body = data;
+  } else {
+    return fail('No key column in the header row: name a column "key" (and the others after their languages)', header.line);
+  }
+  const keyColumn = columns.findIndex((c) => c.kind === 'key');
+  const seenLanguages = new Set<string>();
+  columns.forEach((c, i) => {
+    if (c.kind === 'key' && i !== keyColumn) fail('Two key columns in the header row', header.line, i + 1);
+    if (c.kind !== 'language') return;
+    if (seenLanguages.has(c.language)) fail(`Language "${c.language}" has two columns`, header.line, i + 1);
+    seenLanguages.add(c.language);
+    if (!into.languages.some((l) => l.key === c.language)) into.languages.push({ key: c.language });
+  });
+
+  for (const row of body) {
+    const key = cell(row, keyColumn);
+    if (key === '') fail('A row without a key', row.line);
+    let namespace = ctx.namespace;
+    let description: string | undefined;
+    const translations: BundleKey['translations'] = {};
+    columns.forEach((c, i) => {
+      const v = cell(row, i);
+      if (c.kind === 'namespace' && ctx.namespace === undefined && v !== '') namespace = v;
+      else if (c.kind === 'description' && v !== '') description = v;
+      else if (c.kind === 'language' && v !== '') translations[c.language] = { text: v };
+    });
+    namespace ??= options.namespace ?? '';
+    const id = `${namespace}\u0000${key}`;
+    if (seen.has(id)) fail(`Key "${key}"${namespace ? ` in namespace "${namespace}"` : ''} appears twice`, row.line);
+    seen.add(id);
+    into.keys.push({ key, namespace, translations, ...(description !== undefined ? { description } : {}) });
+  }
+}
+
+export interface TableWriteContext {
+  /** Apply the formula-injection apostrophe (CSV/TSV). */
+  guard: boolean;
+}
+
+/**
+ * Rows of a table for `keys`: header, then one row per key. The namespace
+ * column is written when a key has a namespace; the description column with
+ * INCLUDE_DESCRIPTIONS. A missing translation is an empty cell.
+ */
+export function tableRows(keys: BundleKey[], options: SerializeOptions, ctx: TableWriteContext, namespaceColumn: boolean): string[][] {
+  const languages = options.languages.map((l) => l.key);
+  const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
+  const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
+  const header = ['key', ...(namespaceColumn ? ['namespace'] : []), ...(withDescriptions ? ['description'] : []), ...languages];
+  const rows: string[][] = [header];
+  for (const k of keys) {
+    const texts = languages.map((l) => {
+      const t = k.translations[l]?.text ?? '';
+      return escapeNewLines ? t.replace(/\r?\n/g, '\\n') : t;
+    });
+    rows.push([k.key, ...(namespaceColumn ? [k.namespace] : []), ...(withDescriptions ? [k.description ?? ''] : []), ...texts]);
+  }
+  return ctx.guard ? rows.map((r) => r.map(guardCell)) : rows;
+}
+
+export function hasNamespaces(keys: BundleKey[]): boolean {
+  return keys.some((k) => k.namespace !== '');
+}

@@ -1,0 +1,192 @@
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { describe, expect, it } from 'vitest';
+import { checkZipArchive, DEFAULT_ZIP_LIMITS, excel } from '../../../src/formats/excel.js';
+import { FormatError, type Bundle, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
+import { toIcuPlural } from '../../../src/formats/plural.js';
+import { costRatio } from './support/linear-cost.js';
+
+/** n keys under shared prefixes, with plurals and descriptions. */
+const bundleOf = (n: number, languages = ['en']): Bundle => ({
+  languages: languages.map((key) => ({ key })),
+  keys: Array.from({ length: n }, (_, i) => ({
+    key: `group${i % 50}.item${i}`,
+    namespace: i % 3 ? '' : `ns${i % 7}`,
+    description: i % 5 ? undefined : `About item ${i}`,
+    translations: Object.fromEntries(languages.map((l) => [l, { text: i % 4 ? `Text ${i}, "quoted"` : toIcuPlural({ one: `# item ${i}`, other: `# items ${i}` }) }])),
+  })),
+});
+
+const parse = (input: Buffer, options: ImportOption[] = [], namespace?: string, languageKey?: string) =>
+  excel.parse(input, { languageKey, namespace, options: new Set(options) });
+const serialize = (bundle: Bundle, languages: string[], options: ExportOption[] = []) =>
+  excel.serialize(bundle, { languages: languages.map((key) => ({ key })), options: new Set(options) });
+const shape = (b: Bundle) => b.keys.map((k) => ({ key: k.key, namespace: k.namespace, description: k.description, translations: k.translations }));
+
+async function workbook(sheets: Record<string, ExcelJS.CellValue[][]>): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  for (const [name, rows] of Object.entries(sheets)) {
+    const ws = wb.addWorksheet(name);
+    for (const r of rows) ws.addRow(r);
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+async function load(buffer: Buffer): Promise<ExcelJS.Workbook> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buffer as unknown as ExcelJS.Buffer);
+  return wb;
+}
+
+describe('excel: import', () => {
+  it('reads the CSV columns on every sheet, with cell values as text', async () => {
+    const input = await workbook({
+      First: [
+        ['Key', 'Namespace', 'Description', 'en', 'de'],
+        ['hello', 'web', 'Greeting', 'Hello', { richText: [{ text: 'Hal' }, { font: { bold: true }, text: 'lo' }] }],
+        ['count', '', null, 42, true],
+        ['calc', '', null, { formula: 'A1&"x"', result: 'Keyx' }, null],
+        ['when', '', null, new Date(Date.UTC(2024, 0, 2)), { text: 'link', hyperlink: 'https://example.com' }],
+      ],
+      Empty: [],
+      Second: [['key', 'fr'], ['hello', 'Bonjour'], ['other', 'Autre']],
+    });
+    const b = await parse(input, [], 'default-ns');
+    expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }, { key: 'fr' }]);
+    expect(shape(b)).toEqual([
+      { key: 'hello', namespace: 'web', description: 'Greeting', translations: { en: { text: 'Hello' }, de: { text: 'Hallo' } } },
+      { key: 'count', namespace: 'default-ns', description: undefined, translations: { en: { text: '42' }, de: { text: 'true' } } },
+      { key: 'calc', namespace: 'default-ns', description: undefined, translations: { en: { text: 'Keyx' } } },
+      { key: 'when', namespace: 'default-ns', description: undefined, translations: { en: { text: '2024-01-02T00:00:00.000Z' }, de: { text: 'link' } } },
+      { key: 'hello', namespace: 'default-ns', description: undefined, translations: { fr: { text: 'Bonjour' } } },
+      { key: 'other', namespace: 'default-ns', description: undefined, translations: { fr: { text: 'Autre' } } },
+    ]);
+  });
+
+  it('SHEETS_AS_NAMESPACES: the sheet name is the namespace', async () => {
+    const input = await workbook({ Web: [['key', 'namespace', 'en'], ['a', 'ignored', 'A']], Mobile: [['key', 'en'], ['a', 'A2']] });
+    const b = await parse(input, ['SHEETS_AS_NAMESPACES']);
+    expect(b.keys.map((k) => [k.namespace, k.key, k.translations.en?.text])).toEqual([['Web', 'a', 'A'], ['Mobile', 'a', 'A2']]);
+  });
+
+  it('reports a sheet without key column, or a duplicate key, with sheet and row', async () => {
+    await expect(parse(await workbook({ Data: [['en', 'de'], ['x', 'y']] }))).rejects.toThrow(/sheet "Data": No key column.*\(row 1\)/);
+    await expect(parse(await workbook({ A: [['key', 'en'], ['k', '1']], B: [['key', 'en'], ['x', '1'], ['k', '2']] }))).rejects.toThrow(/sheet "B": Key "k" appears twice \(row 3\)/);
+  });
+
+  it('does not strip apostrophes (in .xlsx the text marker is a style, not part of the value)', async () => {
+    const b = await parse(await workbook({ S: [['key', 'en'], ['a', "'=quoted"]] }));
+    expect(b.keys[0]!.translations.en?.text).toBe("'=quoted");
+  });
+});
+
+describe('excel: export', () => {
+  const bundle: Bundle = {
+    languages: [{ key: 'en' }, { key: 'de' }],
+    keys: [
+      { key: 'formula', namespace: 'web', description: 'not a formula', translations: { en: { text: '=1+1' }, de: { text: '=SUM(A1)' } } },
+      { key: 'plus', namespace: 'web', translations: { en: { text: '+49 30 1234' }, de: { text: '@cmd' } } },
+      { key: 'number', namespace: 'app', translations: { en: { text: '007' }, de: { text: '1e3' } } },
+      { key: 'files', namespace: 'app', translations: { en: { text: toIcuPlural({ one: '# file', other: '# files' }) } } },
+      { key: 'multi', namespace: 'app', translations: { en: { text: 'line 1\nline 2' } } },
+    ],
+  };
+
+  it('writes every value as a text cell, never a formula or a number', async () => {
+    const out = await serialize(bundle, ['en', 'de'], ['INCLUDE_DESCRIPTIONS']);
+    const wb = await load(out);
+    const ws = wb.getWorksheet('web')!;
+    expect(ws.getRow(1).values).toEqual([undefined, 'key', 'namespace', 'description', 'en', 'de']);
+    const cell = ws.getRow(2).getCell(4);
+    expect(cell.value).toBe('=1+1');
+    expect(cell.type).toBe(ExcelJS.ValueType.String);
+    expect(cell.numFmt).toBe('@');
+    expect(wb.getWorksheet('app')!.getRow(2).getCell(4).type).toBe(ExcelJS.ValueType.String);
+    const zip = await JSZip.loadAsync(out);
+    for (const name of Object.keys(zip.files).filter((n) => n.startsWith('xl/worksheets/sheet'))) {
+      expect(await zip.file(name)!.async('string')).not.toContain('<f>');
+    }
+  });
+
+  it('one sheet per namespace when every key has one; the file reads back the same with or without SHEETS_AS_NAMESPACES', async () => {
+    const out = await serialize(bundle, ['en', 'de'], ['INCLUDE_DESCRIPTIONS']);
+    expect((await load(out)).worksheets.map((w) => w.name)).toEqual(['web', 'app']);
+    expect(shape(await parse(out))).toEqual(shape(bundle));
+    expect(shape(await parse(out, ['SHEETS_AS_NAMESPACES']))).toEqual(shape(bundle));
+  });
+
+  it('one "Translations" sheet with a namespace column when some keys have no namespace or names are not valid sheet names', async () => {
+    for (const ns of ['', 'a/b', 'x'.repeat(32)]) {
+      const b: Bundle = { languages: [{ key: 'en' }], keys: [...bundle.keys, { key: 'k', namespace: ns, translations: { en: { text: 'v' } } }] };
+      const out = await serialize(b, ['en']);
+      expect((await load(out)).worksheets.map((w) => w.name)).toEqual(['Translations']);
+      expect(shape(await parse(out))).toEqual(shape(b).map((k) => ({ ...k, description: undefined, translations: k.translations.en ? { en: k.translations.en } : {} })));
+    }
+  });
+
+  it('import -> export -> import keeps =SUM(A1) as text', async () => {
+    const input = await workbook({ S: [['key', 'en'], ['sum', '=SUM(A1)']] });
+    const first = await parse(input);
+    const again = await parse(await serialize(first, ['en']));
+    expect(again.keys[0]!.translations.en?.text).toBe('=SUM(A1)');
+  });
+
+  it('export and import cost grow linearly with the number of keys', async () => {
+    expect(await costRatio((n) => serialize(bundleOf(n, ['en', 'de']), ['en', 'de']), 200)).toBeLessThan(32);
+    expect(await costRatio(async (n) => parse(await serialize(bundleOf(n, ['en', 'de']), ['en', 'de'])), 200)).toBeLessThan(32);
+  }, 180_000);
+
+  it('ESCAPE_NEW_LINES writes newlines as \\n', async () => {
+    const out = await serialize(bundle, ['en'], ['ESCAPE_NEW_LINES']);
+    expect((await parse(out)).keys.find((k) => k.key === 'multi')?.translations.en?.text).toBe('line 1\\nline 2');
+  });
+});
+
+describe('excel: hostile input', () => {
+  it('refuses something that is not a zip, and an old .xls', async () => {
+    await expect(parse(Buffer.from('key,en\na,b\n'))).rejects.toThrow(/Not an .xlsx file/);
+    await expect(parse(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))).rejects.toThrow(/old binary .xls/);
+    await expect(parse(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]))).rejects.toThrow(FormatError);
+  });
+
+  it('refuses a zip that is not a workbook', async () => {
+    const zip = new JSZip();
+    zip.file('hello.txt', 'hi');
+    const err = await parse(await zip.generateAsync({ type: 'nodebuffer' })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FormatError);
+  });
+
+  it('refuses a zip bomb (a huge, highly compressible entry) before inflating it', async () => {
+    const zip = new JSZip();
+    zip.file('[Content_Types].xml', '<Types/>');
+    zip.file('xl/worksheets/sheet1.xml', Buffer.alloc(12 * 1024 * 1024, 0x20));
+    const bomb = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    expect(bomb.length).toBeLessThan(200_000);
+    const t = Date.now();
+    await expect(parse(bomb)).rejects.toThrow(/zip bomb/);
+    expect(Date.now() - t).toBeLessThan(3000);
+  }, 60_000);
+
+  it('refuses an entry that inflates beyond the size its header claims', async () => {
+    const zip = new JSZip();
+    zip.file('xl/worksheets/sheet1.xml', Buffer.alloc(4 * 1024 * 1024, 0x41));
+    const buf = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    // Lie about the uncompressed size in the local header and the central directory.
+    for (let i = 0; i < buf.length - 4; i++) {
+      const sig = buf.readUInt32LE(i);
+      if (sig === 0x04034b50) buf.writeUInt32LE(1000, i + 22);
+      if (sig === 0x02014b50) buf.writeUInt32LE(1000, i + 24);
+    }
+    await expect(checkZipArchive(buf)).rejects.toThrow(/inflates beyond its declared size/);
+  }, 30_000);
+
+  it('applies the total-size and entry-count caps', async () => {
+    const zip = new JSZip();
+    zip.file('a.xml', 'x'.repeat(600));
+    zip.file('b.xml', 'y'.repeat(600));
+    const buf = await zip.generateAsync({ type: 'nodebuffer' });
+    await expect(checkZipArchive(buf, { ...DEFAULT_ZIP_LIMITS, maxTotalBytes: 1000 })).rejects.toThrow(/too large/);
+    await expect(checkZipArchive(buf, { ...DEFAULT_ZIP_LIMITS, maxEntries: 1 })).rejects.toThrow(/too many entries/);
+    await expect(checkZipArchive(buf)).resolves.toBeDefined();
+  });
+});
