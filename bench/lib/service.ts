@@ -56,6 +56,9 @@ export async function startBenchService(kind: 'pglite' | 'postgres', env: Record
   const db = await openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl, poolSize: 10 } : { kind: 'pglite', dataDir: join(dataDir, 'pglite') });
   const service = await buildService(config, { db, logger: false });
   const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
+  // The port is known only now: download and CDN urls must point at this listener.
+  config.publicUrl = url;
+  config.cdnUrl = `${url}/cdn`;
   const account = await createAccount({ email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password' }, config.defaultPlan);
   const token = await createPersonalToken(account.id, 'bench');
   return {

@@ -1,7 +1,7 @@
 // Scenario 6: 1,000 graphql-ws subscribers to one job's progress; latency from
 // the moment the service published an event to its arrival at each subscriber.
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import type { BenchService } from '../lib/service.js';
 import { percentile } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
@@ -19,34 +19,13 @@ export async function subscriptionScenario(bench: BenchService, db: Figure['db']
   const langs = await ensureLanguages(prisma, projectId, [{ key: 'en' }, { key: 'de' }], { create: true });
   await upsertTranslations(prisma, projectId, refs.map((r, i) => ({ keyId: ids.get(keyRefId(r))!, languageId: langs.ids.get('en')!, customerId: null, text: `Text ${i}` })), { replace: true });
 
-  const wsUrl = bench.url.replace('http', 'ws') + '/graphql';
-  const clients: Client[] = [];
-  const latencies: number[] = [];
-  let connected = 0;
-  const finished: Promise<void>[] = [];
-  for (let i = 0; i < SUBSCRIBERS; i++) {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { 'X-Service-Token': project.apiKey }, lazy: false, on: { connected: () => connected++ } });
-    clients.push(client);
-    finished.push(new Promise<void>((resolve, reject) => {
-      const dispose = client.subscribe({ query: 'subscription { projectJobEvents { state at } }' }, {
-        next: (value: any) => {
-          const event = value.data?.projectJobEvents;
-          if (!event) return;
-          latencies.push(Date.now() - Date.parse(event.at));
-          if (event.state !== 'STARTED') { dispose(); resolve(); }
-        },
-        error: reject,
-        complete: resolve,
-      });
-    }));
-  }
-  while (connected < SUBSCRIBERS) await new Promise((r) => setTimeout(r, 50));
-  // Subscriptions are set up right after each connection is acknowledged.
-  await new Promise((r) => setTimeout(r, 1500));
+  // The subscribers run in a process of their own, like a load generator.
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../lib/ws-subscribers.ts', import.meta.url).pathname, bench.url.replace('http', 'ws') + '/graphql', project.apiKey, String(SUBSCRIBERS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  if ((await lines.next()).value !== 'ready') throw new Error('subscribers did not start');
   const res = await fetch(`${bench.url}/api/v1/jobs/auto-translate`, { method: 'POST', headers: { 'x-service-token': project.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de' }) });
   if (res.status !== 200) throw new Error(`job failed to start: ${await res.text()}`);
-  await Promise.all(finished);
-  await Promise.all(clients.map((c) => c.dispose()));
+  const latencies = JSON.parse((await lines.next()).value as string) as number[];
   const events = latencies.length / SUBSCRIBERS;
   const p99 = percentile(latencies, 99);
   return [
