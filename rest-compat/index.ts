@@ -2,16 +2,28 @@
 // its GraphQL operation in process, through Yoga's envelope (same plugins,
 // same context factory, same error masking), never as an HTTP call to ourselves.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, forbidden } from '../src/errors.js';
 import { schemeOf, type Scheme } from '../src/auth/principal.js';
+import type { Context } from '../src/context.js';
 import { mapGraphQLError, sendEnvelope } from './envelope.js';
 import type { RestRequest, RestRoute } from './route.js';
 import { routes as projectRoutes } from './routes/projects.js';
 import { routes as jobRoutes } from './routes/jobs.js';
+import { routes as hostingRoutes } from './routes/hosting.js';
+import { routes as transferRoutes } from './routes/transfer.js';
+import { routes as languageRoutes } from './routes/languages.js';
+import { routes as customerRoutes } from './routes/customers.js';
+import { routes as translationKeyRoutes } from './routes/translation-keys.js';
+import { routes as translationRoutes } from './routes/translations.js';
+import { readUpload } from './upload.js';
 
-export const ALL_ROUTES: RestRoute[] = [...projectRoutes, ...jobRoutes];
+export const ALL_ROUTES: RestRoute[] = [
+  ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
+  ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
+];
 
 const SCHEME_NAMES: Record<Scheme, string> = {
   apiKey: 'a project API key in the X-Service-Token header',
@@ -32,18 +44,32 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_R
 
 type AnyYoga = YogaServerInstance<any, any>;
 
-export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES): Promise<void> {
-  for (const { route, document } of compileRoutes(schema, routes)) {
-    app.route({
+export interface RestOptions {
+  /** Largest file a multipart route accepts (MAX_UPLOAD_BYTES). */
+  maxUploadBytes: number;
+}
+
+export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES, options: RestOptions = { maxUploadBytes: 50 * 1024 * 1024 }): Promise<void> {
+  const declare = (scope: FastifyInstance, { route, document }: CompiledRoute) =>
+    scope.route({
       method: route.method,
       url: route.path,
       schema: { summary: route.summary, deprecated: route.deprecated, hide: false } as object,
-      handler: (request, reply) => handle(route, document, yoga, schema, request, reply),
+      handler: (request, reply) => handle(route, document, yoga, schema, request, reply, options),
+    });
+  const compiled = compileRoutes(schema, routes);
+  for (const c of compiled.filter((c) => !c.route.multipart)) declare(app, c);
+  // Upload routes get the multipart parser in a scope of their own.
+  const uploads = compiled.filter((c) => c.route.multipart);
+  if (uploads.length) {
+    await app.register(async (scope) => {
+      await scope.register(multipart, { limits: { fileSize: options.maxUploadBytes, files: 1 } });
+      for (const c of uploads) declare(scope, c);
     });
   }
 }
 
-async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply) {
+async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply, options: RestOptions) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
@@ -59,9 +85,12 @@ async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, s
       body: request.body,
       raw: request,
     };
-    const variables = await route.toVariables(restRequest, schema);
     const enveloped = yoga.getEnveloped({ request: { headers, method: request.method, url: request.url }, restRequest });
     const contextValue = await enveloped.contextFactory();
+    // A wrong credential is refused before the input is read, like a missing one.
+    if ((contextValue as unknown as Context).principal.kind === 'invalid') throw forbidden('Invalid credentials');
+    if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes);
+    const variables = await route.toVariables(restRequest, schema);
     const result = (await enveloped.execute({ schema: enveloped.schema, document, variableValues: variables, contextValue })) as ExecutionResult;
     if (result.errors?.length) {
       const mapped = mapGraphQLError(result.errors[0]!);

@@ -53,3 +53,18 @@ export function bodyObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
   return body as Record<string, unknown>;
 }
+
+/** The named fields of a JSON body object that are present, for a GraphQL input (unknown fields are ignored). */
+export function bodyFields(body: unknown, fields: readonly string[]): Record<string, unknown> {
+  const object = bodyObject(body);
+  return Object.fromEntries(fields.filter((f) => object[f] !== undefined).map((f) => [f, object[f]]));
+}
+
+/** A body array of objects (e.g. `content`), each reduced to the named fields; 400 naming the position otherwise. */
+export function bodyList(value: unknown, name: string, fields: readonly string[]): Record<string, unknown>[] {
+  if (!Array.isArray(value)) throw badRequest(`${name} must be an array of objects`);
+  return value.map((item, i) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw badRequest(`${name}[${i}] must be an object`);
+    return bodyFields(item, fields);
+  });
+}

@@ -4,12 +4,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Scheme } from '../src/auth/principal.js';
+import type { UploadedFile } from './upload.js';
 
 export interface RestRequest {
   params: Record<string, string>;
   query: Record<string, string | string[] | undefined>;
   body: unknown;
   raw: FastifyRequest;
+  /** The uploaded file of a `multipart` route. */
+  file?: UploadedFile;
 }
 
 export interface RestResult {

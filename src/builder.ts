@@ -15,6 +15,8 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
     ID: { Input: string; Output: string | number };
+    /** A file of a multipart request (GraphQL multipart request spec), input only. */
+    Upload: { Input: Blob & { name?: string }; Output: never };
   };
 }>({
   defaultFieldNullability: false,

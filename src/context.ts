@@ -5,9 +5,11 @@ import DataLoader from 'dataloader';
 import { resolvePrincipal, type CredentialHeaders, type Principal } from './auth/principal.js';
 import type { Config } from './config.js';
 import { projectStats, type ProjectStats } from './projects/stats.js';
+import { createKeyCellsLoader } from './translations/loaders.js';
 
 export interface Loaders {
   projectStats: DataLoader<number, ProjectStats>;
+  keyCells: ReturnType<typeof createKeyCellsLoader>;
 }
 
 export interface Context {
@@ -23,6 +25,7 @@ function createLoaders(): Loaders {
       const stats = await projectStats(ids);
       return ids.map((id) => stats.get(id) ?? new Error(`Project ${id} not found`));
     }),
+    keyCells: createKeyCellsLoader(),
   };
 }
 

@@ -3,5 +3,9 @@ import { builder } from '../builder.js';
 import './scalars.js';
 import './project.js';
 import './job.js';
+import './transfer.js';
+import './hosting.js';
+import './translation.js';
+import './translation-key.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

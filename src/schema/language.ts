@@ -1,11 +1,66 @@
 import { builder } from '../builder.js';
+import { prisma } from '../db.js';
+import { createLanguage, deleteLanguage, updateLanguage } from '../languages/languages.js';
+import { resolveProject } from '../projects/access.js';
 
 export const LanguageType = builder.prismaObject('Language', {
   description: 'A language of a project.',
   fields: (t) => ({
-    key: t.exposeString('key'),
-    name: t.exposeString('name'),
-    isDefault: t.exposeBoolean('isDefault'),
+    key: t.exposeString('key', { description: 'Unique in the project, at most 20 characters.' }),
+    name: t.exposeString('name', { description: 'Display name, at most 200 characters (REST lists show it as `description`).' }),
+    isDefault: t.exposeBoolean('isDefault', { description: 'Exactly one language of a project is the default.' }),
     order: t.exposeInt('order'),
   }),
 });
+
+const LanguageInput = builder.inputType('LanguageInput', {
+  fields: (t) => ({
+    key: t.string({ required: false, description: 'Required on creation; renames the language on update (its translations follow).' }),
+    name: t.string({ required: false }),
+    isDefault: t.boolean({ required: false, description: 'true makes this the default language of the project.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  languages: t.prismaField({
+    type: [LanguageType],
+    description: 'The languages of the project, in their order.',
+    args: { projectToken: t.arg.string({ required: false }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return prisma().language.findMany({ ...query, where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createLanguage: t.prismaField({
+    type: LanguageType,
+    description: 'Adds a language after the existing ones.',
+    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: LanguageInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const { id } = await createLanguage(projectId, args.input);
+      return prisma().language.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  updateLanguage: t.prismaField({
+    type: LanguageType,
+    description: 'Renames a language (its translations follow), changes its name, or makes it the default.',
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: LanguageInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const { id } = await updateLanguage(projectId, args.key, args.input);
+      return prisma().language.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  deleteLanguage: t.boolean({
+    description: "Deletes a language with every translation in it. The project's last language cannot be deleted.",
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      await deleteLanguage(projectId, args.key);
+      return true;
+    },
+  }),
+}));

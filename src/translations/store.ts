@@ -5,6 +5,13 @@ import type { Db } from '../db.js';
 
 export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
 
+/**
+ * Options of the interactive transactions of bulk writes: a large request may
+ * take longer than Prisma's 5 s default, and on PGlite (one connection) other
+ * requests queue behind it rather than fail after 2 s.
+ */
+export const BULK_TRANSACTION = { maxWait: 60_000, timeout: 300_000 } as const;
+
 export interface KeyRef { key: string; namespace: string }
 
 const keyId = (k: KeyRef) => `${k.namespace}\u0000${k.key}`;
@@ -95,12 +102,16 @@ export interface Cell {
 
 export interface UpsertResult { inserted: number; updated: number }
 
+/** An empty, unreviewed cell is the same as no row: writing one where there is no row changes nothing. */
+const WORTH_A_ROW = `(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REVIEWED')`;
+
 /**
  * Writes translation cells. New cells are inserted; existing ones are replaced
  * with `replace: true`, or only where their text is empty with `replace:
  * 'empty'` (machine translation fills gaps without racing an editor); and only
  * when text or status actually changes, so lastModifiedAt and unpublished-change
- * counts stay truthful. Duplicate cells in the input: the last one wins.
+ * counts stay truthful; an empty unreviewed cell is not inserted where there is
+ * no row. Duplicate cells in the input: the last one wins.
  */
 export async function upsertTranslations(db: Db, projectId: number, cells: Cell[], options: { replace: boolean | 'empty' }): Promise<UpsertResult> {
   const mode = options.replace === 'empty' ? 'empty' : options.replace ? 'always' : 'never';
@@ -116,6 +127,7 @@ export async function upsertTranslations(db: Db, projectId: number, cells: Cell[
        ), written AS (
          INSERT INTO "Translation" AS tr ("keyId", "languageId", "projectId", text, "reviewStatus", "lastModifiedAt")
          SELECT key_id, language_id, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM input
+          WHERE ${WORTH_A_ROW} OR EXISTS (SELECT 1 FROM "Translation" x WHERE x."keyId" = key_id AND x."languageId" = language_id)
          ON CONFLICT ("keyId", "languageId") DO UPDATE
            SET text = EXCLUDED.text,
                "reviewStatus" = CASE WHEN $6 THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
@@ -138,6 +150,7 @@ export async function upsertTranslations(db: Db, projectId: number, cells: Cell[
        ), written AS (
          INSERT INTO "CustomerTranslation" AS tr ("keyId", "languageId", "customerId", "projectId", text, "reviewStatus", "lastModifiedAt")
          SELECT key_id, language_id, customer_id, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM input
+          WHERE ${WORTH_A_ROW} OR EXISTS (SELECT 1 FROM "CustomerTranslation" x WHERE x."keyId" = key_id AND x."languageId" = language_id AND x."customerId" = customer_id)
          ON CONFLICT ("keyId", "languageId", "customerId") DO UPDATE
            SET text = EXCLUDED.text,
                "reviewStatus" = CASE WHEN $7 THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,

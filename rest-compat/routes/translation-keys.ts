@@ -1,0 +1,75 @@
+// /api/v1/translation-keys (project API key): list (a page with metadata),
+// create, update and delete keys. Keys are addressed by the query parameters
+// key and namespace (default: the empty namespace).
+import { bodyFields, bodyList, bodyObject, enumValue, queryInt, queryString } from '../params.js';
+import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+
+const KEY_FIELDS = `fragment RestTranslationKey on TranslationKey {
+  key namespace description codeDescription tags charactersLimit lock deprecated lastSeenAt modifiedAt createdAt deprecatedAt
+}`;
+
+const INPUT_FIELDS = ['key', 'namespace', 'description', 'codeDescription', 'tags', 'charactersLimit', 'lock', 'deprecated'] as const;
+
+/** The key addressed by the query (`key` required, `namespace` default empty); the domain checks both. */
+const address = (req: RestRequest) => ({ key: queryString(req.query, 'key') ?? '', namespace: queryString(req.query, 'namespace') ?? '' });
+
+export const routes: RestRoute[] = [
+  defineRoute<{ translationKeyPage: unknown }>({
+    method: 'GET',
+    path: '/api/v1/translation-keys',
+    auth: 'apiKey',
+    summary: 'List translation keys, one page at a time',
+    document: `query RestTranslationKeys($filter: TranslationKeyFilter, $sort: TranslationKeySort, $page: Int, $size: Int) {
+      translationKeyPage(filter: $filter, sort: $sort, page: $page, size: $size) {
+        content { ...RestTranslationKey }
+        page { number size totalElements totalPages }
+      }
+    } ${KEY_FIELDS}`,
+    toVariables: (req, schema) => ({
+      filter: { key: queryString(req.query, 'key'), namespace: queryString(req.query, 'namespace') },
+      sort: enumValue(schema, 'TranslationKeySort', 'sort', queryString(req.query, 'sort')),
+      page: queryInt(req.query, 'page', { min: 0 }),
+      size: queryInt(req.query, 'size', { min: 0, max: 2500 }),
+    }),
+    toResponse: (data) => ({ data: data.translationKeyPage }),
+  }),
+  defineRoute<{ createTranslationKey: unknown }>({
+    method: 'POST',
+    path: '/api/v1/translation-keys',
+    auth: 'apiKey',
+    summary: 'Create a translation key',
+    document: `mutation RestCreateTranslationKey($input: TranslationKeyInput!) { createTranslationKey(input: $input) { ...RestTranslationKey } } ${KEY_FIELDS}`,
+    toVariables: (req) => ({ input: bodyFields(req.body, INPUT_FIELDS) }),
+    toResponse: (data) => ({ data: data.createTranslationKey }),
+  }),
+  defineRoute<{ updateTranslationKey: unknown }>({
+    method: 'PATCH',
+    path: '/api/v1/translation-keys',
+    auth: 'apiKey',
+    summary: 'Update the translation key addressed by key and namespace',
+    document: `mutation RestUpdateTranslationKey($key: String!, $namespace: String, $input: TranslationKeyInput!) {
+      updateTranslationKey(key: $key, namespace: $namespace, input: $input) { ...RestTranslationKey }
+    } ${KEY_FIELDS}`,
+    toVariables: (req) => ({ ...address(req), input: bodyFields(req.body, INPUT_FIELDS) }),
+    toResponse: (data) => ({ data: data.updateTranslationKey }),
+  }),
+  defineRoute<{ deleteTranslationKey: boolean }>({
+    method: 'DELETE',
+    path: '/api/v1/translation-keys',
+    auth: 'apiKey',
+    summary: 'Delete a translation key with its translations',
+    document: `mutation RestDeleteTranslationKey($key: String!, $namespace: String) { deleteTranslationKey(key: $key, namespace: $namespace) }`,
+    toVariables: address,
+    toResponse: () => ({}),
+  }),
+  defineRoute<{ deleteTranslationKeys: number }>({
+    method: 'DELETE',
+    path: '/api/v1/translation-keys/bulk',
+    auth: 'apiKey',
+    summary: 'Delete several translation keys with their translations, all or nothing',
+    document: `mutation RestDeleteTranslationKeys($translationKeys: [TranslationKeyRefInput!]!) { deleteTranslationKeys(translationKeys: $translationKeys) }`,
+    toVariables: (req) => ({ translationKeys: bodyList(bodyObject(req.body).translationKeys, 'translationKeys', ['key', 'namespace']) }),
+    toResponse: () => ({}),
+  }),
+];
+

@@ -1,0 +1,91 @@
+// Translations (project API key). v2: query cells with filters and update one
+// cell. v1 (deprecated, still served): bulk POST (add, creating keys and
+// languages) and bulk PATCH (update, per-element failures).
+import { badRequest } from '../../src/errors.js';
+import { bodyFields, bodyList, bodyObject, enumList, enumValue, queryInt, queryList, queryString } from '../params.js';
+import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import type { GraphQLSchema } from 'graphql';
+
+const TRANSLATION_FIELDS = `fragment RestTranslation on Translation { key namespace language text customerId reviewStatus lastModifiedAt }`;
+
+const ELEMENT_FIELDS = ['key', 'language', 'text', 'namespace', 'description', 'customerId'] as const;
+
+/** A body or query enum value in any letter case; anything but a string is refused. */
+function enumField(schema: GraphQLSchema, type: string, name: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${name} must be a string`);
+  return enumValue(schema, type, name, value);
+}
+
+const content = (req: RestRequest) => bodyList(bodyObject(req.body).content, 'content', ELEMENT_FIELDS);
+
+export const routes: RestRoute[] = [
+  defineRoute<{ translations: unknown[] }>({
+    method: 'GET',
+    path: '/api/v2/translations',
+    auth: 'apiKey',
+    summary: 'Query translations with filters, one page at a time',
+    document: `query RestTranslations($filter: TranslationFilter, $page: Int, $size: Int) {
+      translations(filter: $filter, page: $page, size: $size) { ...RestTranslation }
+    } ${TRANSLATION_FIELDS}`,
+    toVariables: (req, schema) => {
+      const q = req.query;
+      return {
+        filter: {
+          text: queryString(q, 'text'),
+          textStatus: enumValue(schema, 'TextStatus', 'textStatus', queryString(q, 'textStatus')),
+          reviewStatus: enumValue(schema, 'ReviewStatus', 'reviewsStatus', queryString(q, 'reviewsStatus')),
+          key: queryString(q, 'key'),
+          namespace: queryString(q, 'namespace'),
+          language: queryString(q, 'language'),
+          customerId: queryString(q, 'customerId'),
+        },
+        page: queryInt(q, 'page', { min: 0 }),
+        size: queryInt(q, 'size', { min: 0, max: 500 }),
+      };
+    },
+    toResponse: (data) => ({ data: data.translations }),
+  }),
+  defineRoute<{ updateTranslation: unknown }>({
+    method: 'PATCH',
+    path: '/api/v2/translations',
+    auth: 'apiKey',
+    summary: 'Update the text and/or review status of one translation',
+    document: `mutation RestUpdateTranslation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { ...RestTranslation } } ${TRANSLATION_FIELDS}`,
+    toVariables: (req, schema) => {
+      const input = bodyFields(req.body, ['key', 'namespace', 'language', 'customerId', 'text', 'reviewStatus']);
+      return { input: { ...input, reviewStatus: enumField(schema, 'ReviewStatus', 'reviewStatus', input.reviewStatus) } };
+    },
+    toResponse: (data) => ({ data: data.updateTranslation }),
+  }),
+  defineRoute<{ importTranslations: unknown }>({
+    method: 'POST',
+    path: '/api/v1/translations',
+    auth: 'apiKey',
+    deprecated: true,
+    summary: 'Add translations, creating missing keys and languages (deprecated: use v2)',
+    document: `mutation RestImportTranslations($content: [TranslationElementInput!]!, $options: [ImportTranslationsOption!]) {
+      importTranslations(content: $content, options: $options) { uniqueKeysProcessed processedWithWarnings message }
+    }`,
+    toVariables: (req, schema) => ({
+      content: content(req),
+      options: enumList(schema, 'ImportTranslationsOption', 'importOptions', queryList(req.query, 'importOptions')),
+    }),
+    toResponse: (data) => ({ data: data.importTranslations }),
+  }),
+  defineRoute<{ updateTranslations: unknown }>({
+    method: 'PATCH',
+    path: '/api/v1/translations',
+    auth: 'apiKey',
+    deprecated: true,
+    summary: 'Update translations of existing keys and languages (deprecated: use v2)',
+    document: `mutation RestUpdateTranslations($content: [TranslationElementInput!]!, $options: [UpdateTranslationsOption!]) {
+      updateTranslations(content: $content, options: $options) { numberOfUpdates numberOfFailures numberOfInserts failures }
+    }`,
+    toVariables: (req, schema) => ({
+      content: content(req),
+      options: enumList(schema, 'UpdateTranslationsOption', 'updateOptions', queryList(req.query, 'updateOptions')),
+    }),
+    toResponse: (data) => ({ data: data.updateTranslations }),
+  }),
+];

@@ -1,0 +1,75 @@
+// Customers of a project: owners of customer-specific translations. Overrides
+// reference a customer by id, so a renamed customer keeps them; deleting a
+// customer deletes its overrides (foreign-key cascade). The number of
+// customers per project is limited by the owner's plan.
+import { prisma, type Db } from '../db.js';
+import { conflict, isUniqueViolation, notFound, paymentRequired } from '../errors.js';
+import { planOfProject } from '../plans/plans.js';
+import { identifier, LIMITS, optionalText } from '../translations/fields.js';
+
+export interface CustomerInput {
+  key?: unknown;
+  description?: unknown;
+}
+
+export async function customerOfProject(projectId: number, key: string) {
+  const customer = await prisma().customer.findUnique({ where: { projectId_key: { projectId, key } } });
+  if (!customer) throw notFound(`customer '${key}' not found`);
+  return customer;
+}
+
+/** The id of a project's customer by key (404 when unknown), within a transaction when given one. */
+export async function customerIdOf(projectId: number, key: string, db: Db = prisma()): Promise<number> {
+  const rows = await db.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Customer" WHERE "projectId" = $1 AND key = $2`, projectId, key);
+  if (!rows[0]) throw notFound(`customer '${key}' not found`);
+  return rows[0].id;
+}
+
+const duplicate = (key: string) => conflict(`customer '${key}' already exists`);
+
+export async function createCustomer(projectId: number, input: CustomerInput): Promise<{ id: number }> {
+  const key = identifier(input.key, 'key', LIMITS.customerKey);
+  const description = optionalText(input.description, 'description', LIMITS.customerDescription) ?? '';
+  try {
+    return await prisma().$transaction(async (tx) => {
+      // Serializes creations within the project, so concurrent requests cannot pass the plan's limit together.
+      await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
+      if (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } })) throw duplicate(key);
+      const plan = await planOfProject(projectId, tx);
+      if (plan.maxCustomers !== null && (await tx.customer.count({ where: { projectId } })) >= plan.maxCustomers) {
+        throw paymentRequired(`The ${plan.name} plan allows at most ${plan.maxCustomers} customers per project (maxCustomers)`);
+      }
+      return tx.customer.create({ data: { projectId, key, description }, select: { id: true } });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(key);
+    throw error;
+  }
+}
+
+/** Renames the customer (its translations follow) and/or changes its description. */
+export async function updateCustomer(projectId: number, currentKey: string, input: CustomerInput): Promise<{ id: number }> {
+  const customer = await customerOfProject(projectId, currentKey);
+  const key = input.key === undefined || input.key === null ? undefined : identifier(input.key, 'key', LIMITS.customerKey);
+  const description = optionalText(input.description, 'description', LIMITS.customerDescription);
+  try {
+    await prisma().$transaction(async (tx) => {
+      if (key !== undefined && key !== customer.key && (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))) {
+        throw duplicate(key);
+      }
+      await tx.customer.update({
+        where: { id: customer.id },
+        data: { ...(key !== undefined ? { key } : {}), ...(description !== undefined ? { description } : {}) },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(key ?? currentKey);
+    throw error;
+  }
+  return { id: customer.id };
+}
+
+export async function deleteCustomer(projectId: number, key: string): Promise<void> {
+  const { count } = await prisma().customer.deleteMany({ where: { projectId, key } });
+  if (count === 0) throw notFound(`customer '${key}' not found`);
+}

@@ -1,0 +1,46 @@
+// Deleting translation keys with their translations and customer overrides
+// (foreign-key cascade). All or nothing: a missing or locked key fails the
+// whole request and deletes nothing.
+import { prisma } from '../db.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { describeKey, parseKeyAddress, type KeyAddress } from './write.js';
+
+const MAX_LISTED = 10;
+
+function listed(addresses: KeyAddress[]): string {
+  const shown = addresses.slice(0, MAX_LISTED).map(describeKey).join(', ');
+  return addresses.length > MAX_LISTED ? `${shown} and ${addresses.length - MAX_LISTED} more` : shown;
+}
+
+/** Validates the bulk list ({key, namespace} objects). */
+export function parseKeyList(value: unknown, field = 'translationKeys'): KeyAddress[] {
+  if (!Array.isArray(value)) throw badRequest(`${field} must be an array of {key, namespace}`);
+  return value.map((item, i) => {
+    if (typeof item !== 'object' || item === null) throw badRequest(`${field}[${i}] must be an object {key, namespace}`);
+    const { key, namespace } = item as Record<string, unknown>;
+    try {
+      return parseKeyAddress(key, namespace);
+    } catch (error) {
+      throw badRequest(`${field}[${i}].${(error as Error).message}`);
+    }
+  });
+}
+
+export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Promise<number> {
+  if (addresses.length === 0) return 0;
+  return prisma().$transaction(async (tx) => {
+    const rows = await tx.$queryRawUnsafe<{ id: number; key: string; namespace: string; lock: boolean }[]>(
+      `SELECT tk.id, tk.key, tk.namespace, tk.lock FROM "TranslationKey" tk
+         JOIN unnest($2::text[], $3::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
+        WHERE tk."projectId" = $1
+        FOR UPDATE OF tk`,
+      projectId, addresses.map((a) => a.key), addresses.map((a) => a.namespace),
+    );
+    const found = new Set(rows.map((r) => `${r.namespace}\u0000${r.key}`));
+    const missing = addresses.filter((a) => !found.has(`${a.namespace}\u0000${a.key}`));
+    if (missing.length) throw notFound(`${listed(missing)} not found; nothing was deleted`);
+    const lockedRows = rows.filter((r) => r.lock);
+    if (lockedRows.length) throw conflict(`${listed(lockedRows)} ${lockedRows.length === 1 ? 'is' : 'are'} locked; unlock before deleting; nothing was deleted`);
+    return tx.$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE id = ANY($1::int[])`, rows.map((r) => r.id));
+  });
+}

@@ -1,0 +1,113 @@
+// Validation of translation-key metadata (contract: Translation key, rules
+// 2–4), shared by create, update and the bulk translation paths.
+import { badRequest } from '../errors.js';
+import { charCount, lengthProblem, LIMITS, optionalText } from '../translations/fields.js';
+
+export interface KeyInput {
+  key?: unknown;
+  namespace?: unknown;
+  description?: unknown;
+  codeDescription?: unknown;
+  tags?: unknown;
+  charactersLimit?: unknown;
+  lock?: unknown;
+  deprecated?: unknown;
+}
+
+/** The values of an update; undefined leaves a field unchanged. */
+export interface KeyChanges {
+  key?: string;
+  namespace?: string;
+  description?: string;
+  codeDescription?: string;
+  tags?: string[];
+  /** null clears the limit. */
+  charactersLimit?: number | null;
+  lock?: boolean;
+  deprecated?: boolean;
+}
+
+/** The problem with a key name, or undefined. Blank counts as empty. */
+export function keyProblem(value: unknown, field = 'key'): string | undefined {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return `${field} is required and must not be empty`;
+  if (typeof value !== 'string') return `${field} must be a string`;
+  return lengthProblem(value, field, LIMITS.key);
+}
+
+export function namespaceProblem(value: string, field = 'namespace'): string | undefined {
+  return lengthProblem(value, field, LIMITS.namespace);
+}
+
+export function requireKeyName(value: unknown, field = 'key'): string {
+  const problem = keyProblem(value, field);
+  if (problem) throw badRequest(problem);
+  return value as string;
+}
+
+/** A namespace where absent, null or empty all mean the default (empty) namespace. */
+export function namespaceOrDefault(value: unknown, field = 'namespace'): string {
+  return optionalText(value, field, LIMITS.namespace) ?? '';
+}
+
+function tags(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((t) => typeof t !== 'string')) throw badRequest('tags must be an array of strings');
+  const list = [...new Set((value as string[]).map((t) => t.trim()).filter((t) => t !== ''))];
+  if (list.length > LIMITS.tags) throw badRequest(`tags must have at most ${LIMITS.tags} entries`);
+  const long = list.find((t) => charCount(t) > LIMITS.tag);
+  if (long !== undefined) throw badRequest(`each of tags must have at most ${LIMITS.tag} characters`);
+  return list;
+}
+
+function charactersLimit(value: unknown): number | null | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === -1) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw badRequest(`charactersLimit must be a positive integer, or -1 for no limit; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function flag(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw badRequest(`${field} must be a boolean`);
+  return value;
+}
+
+/** Metadata fields common to create and update: null leaves them unset. */
+function metadata(input: KeyInput): Omit<KeyChanges, 'key' | 'namespace'> {
+  return {
+    description: optionalText(input.description, 'description', LIMITS.description),
+    codeDescription: optionalText(input.codeDescription, 'codeDescription', LIMITS.codeDescription),
+    tags: tags(input.tags),
+    charactersLimit: charactersLimit(input.charactersLimit),
+    lock: flag(input.lock, 'lock'),
+    deprecated: flag(input.deprecated, 'deprecated'),
+  };
+}
+
+/** Create (rules 2–4): key required; null or empty namespace, description and codeDescription are ignored. */
+export function parseNewKey(input: KeyInput) {
+  const key = requireKeyName(input.key);
+  const namespace = namespaceOrDefault(input.namespace);
+  const meta = metadata(input);
+  return {
+    key,
+    namespace,
+    description: meta.description ?? '',
+    codeDescription: meta.codeDescription ?? '',
+    tags: meta.tags ?? [],
+    charactersLimit: meta.charactersLimit ?? null,
+    lock: meta.lock ?? false,
+    deprecated: meta.deprecated ?? false,
+  };
+}
+
+/** Update: absent or null fields stay unchanged; an empty namespace moves the key to the default namespace. */
+export function parseKeyChanges(input: KeyInput): KeyChanges {
+  return {
+    key: input.key === undefined || input.key === null ? undefined : requireKeyName(input.key),
+    namespace: optionalText(input.namespace, 'namespace', LIMITS.namespace),
+    ...metadata(input),
+  };
+}

@@ -1,0 +1,58 @@
+// Listing translation keys: exact key / namespace filters and the contract's
+// sorts, paginated in SQL. The REST page and the GraphQL connection share
+// these filters and orders.
+import { prisma } from '../db.js';
+import { badRequest } from '../errors.js';
+import type { Prisma } from '../generated/prisma/client.js';
+
+export const KEY_SORTS = ['last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as const;
+export type KeySort = (typeof KEY_SORTS)[number];
+
+export const KEY_PAGE = { defaultSize: 100, maxSize: 2500 } as const;
+
+export interface KeyFilter {
+  key?: string | null;
+  namespace?: string | null;
+}
+
+export function keyWhere(projectId: number, filter: KeyFilter = {}): Prisma.TranslationKeyWhereInput {
+  return {
+    projectId,
+    ...(filter.key != null ? { key: filter.key } : {}),
+    ...(filter.namespace != null ? { namespace: filter.namespace } : {}),
+  };
+}
+
+/**
+ * Without a sort: creation order (import order), oldest first. A sort puts
+ * the most recent first; keys never deprecated come last for deprecated_at.
+ * The id breaks ties so pages never overlap.
+ */
+export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByWithRelationInput[] {
+  switch (sort) {
+    case 'last_seen_at': return [{ lastSeenAt: 'desc' }, { id: 'asc' }];
+    case 'modified_at': return [{ modifiedAt: 'desc' }, { id: 'asc' }];
+    case 'created_at': return [{ createdAt: 'desc' }, { id: 'asc' }];
+    case 'deprecated_at': return [{ deprecatedAt: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }];
+    default: return [{ importOrder: 'asc' }, { id: 'asc' }];
+  }
+}
+
+export function checkPage(page: number, size: number, maxSize: number): void {
+  if (!Number.isInteger(page) || page < 0) throw badRequest(`page must be an integer of at least 0; got ${page}`);
+  if (!Number.isInteger(size) || size < 0 || size > maxSize) throw badRequest(`size must be an integer between 0 and ${maxSize}; got ${size}`);
+}
+
+export interface PageMetadata { number: number; size: number; totalElements: number; totalPages: number }
+
+/** One page of keys and the page metadata. */
+export async function listKeyPage(projectId: number, filter: KeyFilter, sort: KeySort | null | undefined, page: number, size: number) {
+  checkPage(page, size, KEY_PAGE.maxSize);
+  const where = keyWhere(projectId, filter);
+  const [rows, totalElements] = await Promise.all([
+    prisma().translationKey.findMany({ where, orderBy: keyOrderBy(sort), skip: page * size, take: size }),
+    prisma().translationKey.count({ where }),
+  ]);
+  const metadata: PageMetadata = { number: page, size, totalElements, totalPages: size === 0 ? 0 : Math.ceil(totalElements / size) };
+  return { content: rows, page: metadata };
+}

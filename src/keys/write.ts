@@ -1,0 +1,84 @@
+// Creating and updating translation keys (contract rules 1–6). A locked key
+// refuses any change except the one that unlocks it; an update that changes
+// nothing still records that the key was seen (rule 6).
+import { prisma } from '../db.js';
+import { conflict, isUniqueViolation, notFound } from '../errors.js';
+import type { TranslationKey } from '../generated/prisma/client.js';
+import { parseKeyChanges, parseNewKey, requireKeyName, namespaceOrDefault, type KeyChanges, type KeyInput } from './input.js';
+
+export interface KeyAddress { key: string; namespace: string }
+
+export const describeKey = ({ key, namespace }: KeyAddress) => (namespace === '' ? `key '${key}'` : `key '${key}' in namespace '${namespace}'`);
+
+const duplicate = (address: KeyAddress) => conflict(`${describeKey(address)} already exists`);
+const locked = (address: KeyAddress) => conflict(`${describeKey(address)} is locked; unlock it (lock: false) to modify it`);
+
+/** Validates the address of an existing key (query parameters key and namespace). */
+export function parseKeyAddress(key: unknown, namespace: unknown): KeyAddress {
+  return { key: requireKeyName(key), namespace: namespaceOrDefault(namespace) };
+}
+
+export async function keyOfProject(projectId: number, address: KeyAddress): Promise<TranslationKey> {
+  const row = await prisma().translationKey.findUnique({ where: { projectId_namespace_key: { projectId, ...address } } });
+  if (!row) throw notFound(`${describeKey(address)} not found`);
+  return row;
+}
+
+export async function createKey(projectId: number, input: KeyInput): Promise<{ id: number }> {
+  const { deprecated, ...data } = parseNewKey(input);
+  try {
+    return await prisma().$transaction(async (tx) => {
+      if (await tx.translationKey.findUnique({ where: { projectId_namespace_key: { projectId, key: data.key, namespace: data.namespace } }, select: { id: true } })) {
+        throw duplicate(data);
+      }
+      return tx.translationKey.create({
+        data: { projectId, ...data, deprecated, deprecatedAt: deprecated ? new Date() : null },
+        select: { id: true },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(data);
+    throw error;
+  }
+}
+
+/** The fields of `changes` whose value differs from the row. */
+function changedFields(row: TranslationKey, changes: KeyChanges): (keyof KeyChanges)[] {
+  return (Object.keys(changes) as (keyof KeyChanges)[]).filter((field) => {
+    const value = changes[field];
+    if (value === undefined) return false;
+    if (field === 'tags') return JSON.stringify(value) !== JSON.stringify(row.tags);
+    return value !== row[field];
+  });
+}
+
+export async function updateKey(projectId: number, address: KeyAddress, input: KeyInput): Promise<{ id: number }> {
+  const changes = parseKeyChanges(input);
+  const row = await keyOfProject(projectId, address);
+  const changed = changedFields(row, changes);
+  if (row.lock && changes.lock !== false && changed.some((f) => f !== 'lock')) throw locked(address);
+  const target = { key: changes.key ?? row.key, namespace: changes.namespace ?? row.namespace };
+  const now = new Date();
+  try {
+    await prisma().$transaction(async (tx) => {
+      if ((changed.includes('key') || changed.includes('namespace'))
+        && (await tx.translationKey.findUnique({ where: { projectId_namespace_key: { projectId, ...target } }, select: { id: true } }))) {
+        throw duplicate(target);
+      }
+      const data = Object.fromEntries(changed.map((f) => [f, changes[f]]));
+      await tx.translationKey.update({
+        where: { id: row.id },
+        data: {
+          ...data,
+          ...(changed.includes('deprecated') ? { deprecatedAt: changes.deprecated ? now : null } : {}),
+          ...(changed.length ? { modifiedAt: now } : {}),
+          lastSeenAt: now,
+        },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(target);
+    throw error;
+  }
+  return { id: row.id };
+}

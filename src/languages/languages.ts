@@ -1,0 +1,88 @@
+// The languages of a project. Translations reference a language by id, so a
+// renamed language keeps its translations; deleting one deletes its
+// translations (foreign-key cascade). A project always keeps one language,
+// and exactly one default language.
+import { prisma } from '../db.js';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
+import { identifier, LIMITS, optionalText } from '../translations/fields.js';
+
+export interface LanguageInput {
+  key?: unknown;
+  name?: unknown;
+  isDefault?: unknown;
+}
+
+async function languageOfProject(projectId: number, key: string) {
+  const language = await prisma().language.findUnique({ where: { projectId_key: { projectId, key } } });
+  if (!language) throw notFound(`language '${key}' not found`);
+  return language;
+}
+
+export async function createLanguage(projectId: number, input: LanguageInput): Promise<{ id: number }> {
+  const key = identifier(input.key, 'key', LIMITS.languageKey);
+  const name = optionalText(input.name, 'name', LIMITS.languageName) ?? '';
+  try {
+    return await prisma().$transaction(async (tx) => {
+      if (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } })) {
+        throw conflict(`language '${key}' already exists`);
+      }
+      const last = await tx.language.aggregate({ where: { projectId }, _max: { order: true }, _count: true });
+      return tx.language.create({
+        data: { projectId, key, name, order: (last._max.order ?? -1) + 1, isDefault: last._count === 0 },
+        select: { id: true },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`language '${key}' already exists`);
+    throw error;
+  }
+}
+
+/** Renames (translations follow), renames the display name, or makes the language the default one. */
+export async function updateLanguage(projectId: number, currentKey: string, input: LanguageInput): Promise<{ id: number }> {
+  const language = await languageOfProject(projectId, currentKey);
+  const key = input.key === undefined || input.key === null ? undefined : identifier(input.key, 'key', LIMITS.languageKey);
+  const name = optionalText(input.name, 'name', LIMITS.languageName);
+  if (input.isDefault !== undefined && input.isDefault !== null && typeof input.isDefault !== 'boolean') {
+    throw badRequest('isDefault must be a boolean');
+  }
+  if (input.isDefault === false && language.isDefault) {
+    throw badRequest("isDefault: a project needs a default language; make another language the default instead");
+  }
+  try {
+    await prisma().$transaction(async (tx) => {
+      if (key !== undefined && key !== language.key && (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))) {
+        throw conflict(`language '${key}' already exists`);
+      }
+      if (input.isDefault === true && !language.isDefault) {
+        await tx.language.updateMany({ where: { projectId, isDefault: true }, data: { isDefault: false } });
+      }
+      await tx.language.update({
+        where: { id: language.id },
+        data: { ...(key !== undefined ? { key } : {}), ...(name !== undefined ? { name } : {}), ...(input.isDefault === true ? { isDefault: true } : {}) },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`language '${key}' already exists`);
+    throw error;
+  }
+  return { id: language.id };
+}
+
+/** Deletes a language with every translation in it; the first remaining language becomes the default if needed. */
+export async function deleteLanguage(projectId: number, key: string): Promise<void> {
+  await prisma().$transaction(async (tx) => {
+    // Serializes deletions within the project, so two concurrent requests cannot remove the last two languages.
+    await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
+    const language = await tx.language.findUnique({ where: { projectId_key: { projectId, key } } });
+    if (!language) throw notFound(`language '${key}' not found`);
+    if ((await tx.language.count({ where: { projectId } })) === 1) {
+      throw conflict(`language '${key}' is the only language of the project; a project needs at least one language`);
+    }
+    await tx.language.delete({ where: { id: language.id } });
+    if (language.isDefault) {
+      const next = await tx.language.findFirstOrThrow({ where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { id: true } });
+      await tx.language.update({ where: { id: next.id }, data: { isDefault: true } });
+    }
+  });
+}

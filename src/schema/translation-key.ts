@@ -1,0 +1,180 @@
+import { builder } from '../builder.js';
+import { prisma } from '../db.js';
+import { deleteKeys, parseKeyList } from '../keys/delete.js';
+import { KEY_PAGE, KEY_SORTS, keyOrderBy, keyWhere, listKeyPage, type KeySort, type PageMetadata } from '../keys/list.js';
+import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../keys/write.js';
+import { resolveProject } from '../projects/access.js';
+import { TranslationType } from './translation.js';
+
+export const TranslationKeySortEnum = builder.enumType('TranslationKeySort', {
+  description: 'Most recent first; keys never deprecated come last for DEPRECATED_AT. Without a sort: creation order.',
+  values: Object.fromEntries(KEY_SORTS.map((s) => [s.toUpperCase(), { value: s }])) as Record<Uppercase<KeySort>, { value: KeySort }>,
+});
+
+export const TranslationKeyType = builder.prismaObject('TranslationKey', {
+  description: 'A translation key, unique by key and namespace within its project.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    namespace: t.exposeString('namespace', { description: 'The empty string is the default namespace.' }),
+    description: t.exposeString('description', { description: 'Editable in the editor as a key comment.' }),
+    codeDescription: t.exposeString('codeDescription', { description: 'Shown in the editor, not editable there.' }),
+    tags: t.exposeStringList('tags'),
+    charactersLimit: t.exposeInt('charactersLimit', { nullable: true, description: 'Longest accepted translation text; null for no limit.' }),
+    lock: t.exposeBoolean('lock', { description: 'A locked key refuses changes to its metadata and translations until unlocked.' }),
+    deprecated: t.exposeBoolean('deprecated'),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime' }),
+    modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'Last change of the metadata.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    deprecatedAt: t.expose('deprecatedAt', { type: 'DateTime', nullable: true }),
+    translations: t.field({
+      type: [TranslationType],
+      description: "The key's cells, one per language (or per given language), seen through a customer when customerId is given.",
+      args: {
+        languages: t.arg.stringList({ required: false, description: 'Language keys; default: every language of the project.' }),
+        customerId: t.arg.string({ required: false }),
+      },
+      resolve: async (key, args, ctx) => {
+        const cells = await ctx.loaders.keyCells.load({ projectId: key.projectId, keyId: key.id, customerKey: args.customerId || null });
+        return args.languages ? cells.filter((c) => args.languages!.includes(c.language)) : cells;
+      },
+    }),
+  }),
+});
+
+const PageMetadataType = builder.objectRef<PageMetadata>('PageMetadata').implement({
+  description: 'Position of a page: number (from 0), size, totalElements, totalPages.',
+  fields: (t) => ({
+    number: t.exposeInt('number'),
+    size: t.exposeInt('size'),
+    totalElements: t.exposeInt('totalElements'),
+    totalPages: t.exposeInt('totalPages'),
+  }),
+});
+
+const TranslationKeyPageType = builder
+  .objectRef<Awaited<ReturnType<typeof listKeyPage>>>('TranslationKeyPage')
+  .implement({
+    fields: (t) => ({
+      content: t.field({ type: [TranslationKeyType], resolve: (p) => p.content }),
+      page: t.field({ type: PageMetadataType, resolve: (p) => p.page }),
+    }),
+  });
+
+const TranslationKeyFilter = builder.inputType('TranslationKeyFilter', {
+  fields: (t) => ({
+    key: t.string({ required: false, description: 'Equals the key (case-sensitive).' }),
+    namespace: t.string({ required: false, description: 'Equals the namespace (case-sensitive).' }),
+  }),
+});
+
+const TranslationKeyInput = builder.inputType('TranslationKeyInput', {
+  description: 'On creation null or empty namespace, description and codeDescription are ignored; on update absent or null fields stay unchanged.',
+  fields: (t) => ({
+    key: t.string({ required: false, description: 'At most 500 characters; on update, renames the key.' }),
+    namespace: t.string({ required: false, description: 'At most 128 characters; on update, moves the key ("" is the default namespace).' }),
+    description: t.string({ required: false, description: 'At most 500 characters.' }),
+    codeDescription: t.string({ required: false, description: 'At most 500 characters.' }),
+    tags: t.stringList({ required: false }),
+    charactersLimit: t.int({ required: false, description: 'A positive number of characters; -1 clears the limit.' }),
+    lock: t.boolean({ required: false }),
+    deprecated: t.boolean({ required: false }),
+  }),
+});
+
+const TranslationKeyRefInput = builder.inputType('TranslationKeyRefInput', {
+  fields: (t) => ({
+    key: t.string({ required: false }),
+    namespace: t.string({ required: false }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  translationKeys: t.prismaConnection({
+    type: 'TranslationKey',
+    cursor: 'id',
+    defaultSize: KEY_PAGE.defaultSize,
+    maxSize: KEY_PAGE.maxSize,
+    description: 'The keys of the project as a connection, with exact filters and the contract sorts.',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      filter: t.arg({ type: TranslationKeyFilter, required: false }),
+      sort: t.arg({ type: TranslationKeySortEnum, required: false }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return prisma().translationKey.findMany({ ...query, where: keyWhere(projectId, args.filter ?? {}), orderBy: keyOrderBy(args.sort) });
+    },
+    totalCount: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return prisma().translationKey.count({ where: keyWhere(projectId, args.filter ?? {}) });
+    },
+  }),
+  translationKeyPage: t.field({
+    type: TranslationKeyPageType,
+    description: 'One page of keys with its metadata (the REST list).',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      filter: t.arg({ type: TranslationKeyFilter, required: false }),
+      sort: t.arg({ type: TranslationKeySortEnum, required: false }),
+      page: t.arg.int({ required: false, description: 'From 0.' }),
+      size: t.arg.int({ required: false, description: `Default ${KEY_PAGE.defaultSize}, at most ${KEY_PAGE.maxSize}.` }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return listKeyPage(projectId, args.filter ?? {}, args.sort, args.page ?? 0, args.size ?? KEY_PAGE.defaultSize);
+    },
+  }),
+  translationKey: t.prismaField({
+    type: TranslationKeyType,
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), namespace: t.arg.string({ required: false }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const { id } = await keyOfProject(projectId, parseKeyAddress(args.key, args.namespace));
+      return prisma().translationKey.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createTranslationKey: t.prismaField({
+    type: TranslationKeyType,
+    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: TranslationKeyInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const { id } = await createKey(projectId, args.input);
+      return prisma().translationKey.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  updateTranslationKey: t.prismaField({
+    type: TranslationKeyType,
+    description: 'Updates the key addressed by key and namespace (rename and move included); always records it as seen.',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      namespace: t.arg.string({ required: false }),
+      input: t.arg({ type: TranslationKeyInput, required: true }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const { id } = await updateKey(projectId, parseKeyAddress(args.key, args.namespace), args.input);
+      return prisma().translationKey.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  deleteTranslationKey: t.boolean({
+    description: 'Deletes a key with its translations.',
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), namespace: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      await deleteKeys(projectId, [parseKeyAddress(args.key, args.namespace)]);
+      return true;
+    },
+  }),
+  deleteTranslationKeys: t.int({
+    description: 'Deletes keys with their translations, all or nothing; returns how many were deleted.',
+    args: { projectToken: t.arg.string({ required: false }), translationKeys: t.arg({ type: [TranslationKeyRefInput], required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return deleteKeys(projectId, parseKeyList(args.translationKeys));
+    },
+  }),
+}));

@@ -1,0 +1,146 @@
+import { builder } from '../builder.js';
+import { resolveProject } from '../projects/access.js';
+import { countTranslations, queryTranslations, TRANSLATION_PAGE, type TranslationCell } from '../translations/cells.js';
+import { importTranslationsV1, type ImportV1Result } from '../translations/import-v1.js';
+import { updateTranslation } from '../translations/update-one.js';
+import { updateTranslationsV1, type UpdateV1Result } from '../translations/update-v1.js';
+
+export const ReviewStatusEnum = builder.enumType('ReviewStatus', { values: ['REVIEWED', 'NOT_REVIEWED'] as const });
+
+export const TextStatusEnum = builder.enumType('TextStatus', {
+  description: 'EMPTY: a cell without text (never written or emptied); NOT_EMPTY: a cell with text.',
+  values: ['EMPTY', 'NOT_EMPTY'] as const,
+});
+
+export const TranslationType = builder.objectRef<TranslationCell>('Translation').implement({
+  description: 'The translation cell of a key in a language: every key has one in every language of its project, possibly empty.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    namespace: t.exposeString('namespace'),
+    language: t.exposeString('language', { description: 'The language key.' }),
+    text: t.exposeString('text', { description: 'Empty for an empty cell.' }),
+    customerId: t.exposeString('customerId', { nullable: true, description: 'The customer key the cell is seen through; null for base translations.' }),
+    isOverride: t.exposeBoolean('isOverride', { description: "True when the text is the customer's own; false when it is the base translation." }),
+    reviewStatus: t.field({ type: ReviewStatusEnum, resolve: (c) => c.reviewStatus }),
+    lastModifiedAt: t.field({ type: 'DateTime', nullable: true, description: 'null for a cell that was never written.', resolve: (c) => c.lastModifiedAt }),
+  }),
+});
+
+const TranslationFilter = builder.inputType('TranslationFilter', {
+  fields: (t) => ({
+    text: t.string({ required: false, description: 'Contained in the text, ignoring case.' }),
+    textStatus: t.field({ type: TextStatusEnum, required: false }),
+    reviewStatus: t.field({ type: ReviewStatusEnum, required: false }),
+    key: t.string({ required: false, description: 'Equals the key.' }),
+    namespace: t.string({ required: false, description: 'Equals the namespace.' }),
+    language: t.string({ required: false, description: 'Equals the language key.' }),
+    customerId: t.string({ required: false, description: "Customer key: cells show that customer's text where it has one, else the base text." }),
+  }),
+});
+
+const UpdateTranslationInput = builder.inputType('UpdateTranslationInput', {
+  fields: (t) => ({
+    key: t.string({ required: false }),
+    namespace: t.string({ required: false, description: 'Default: the empty namespace.' }),
+    language: t.string({ required: false }),
+    customerId: t.string({ required: false, description: "Customer key: writes the customer's override; the base stays unchanged." }),
+    text: t.string({ required: false }),
+    reviewStatus: t.field({ type: ReviewStatusEnum, required: false }),
+  }),
+});
+
+const TranslationElementInput = builder.inputType('TranslationElementInput', {
+  description: 'One element of a bulk write (the v1 translation endpoints).',
+  fields: (t) => ({
+    key: t.string({ required: false }),
+    namespace: t.string({ required: false }),
+    language: t.string({ required: false }),
+    text: t.string({ required: false }),
+    description: t.string({ required: false, description: 'Description of a key the request creates.' }),
+    customerId: t.string({ required: false }),
+  }),
+});
+
+const ImportTranslationsOptionEnum = builder.enumType('ImportTranslationsOption', {
+  values: ['REPLACE_TRANSLATION_IF_FOUND', 'PUBLISH_AFTER_IMPORT'] as const,
+});
+
+const UpdateTranslationsOptionEnum = builder.enumType('UpdateTranslationsOption', { values: ['CREATE_KEY_IF_NOT_FOUND'] as const });
+
+const ImportTranslationsResultType = builder.objectRef<ImportV1Result>('ImportTranslationsResult').implement({
+  fields: (t) => ({
+    uniqueKeysProcessed: t.exposeInt('uniqueKeysProcessed'),
+    processedWithWarnings: t.exposeBoolean('processedWithWarnings', { description: 'True when an element was skipped or the publication failed; message says why.' }),
+    message: t.exposeString('message'),
+  }),
+});
+
+const UpdateTranslationsResultType = builder.objectRef<UpdateV1Result>('UpdateTranslationsResult').implement({
+  fields: (t) => ({
+    numberOfUpdates: t.exposeInt('numberOfUpdates', { description: 'Elements that replaced a non-empty text.' }),
+    numberOfFailures: t.exposeInt('numberOfFailures'),
+    numberOfInserts: t.exposeInt('numberOfInserts', { description: 'Elements that filled an empty cell.' }),
+    failures: t.exposeStringList('failures', { description: 'One message per failed element, naming its position: content[i].' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  translations: t.field({
+    type: [TranslationType],
+    description: 'Translation cells (keys × languages) ordered by namespace, key and language order, one page at a time.',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      filter: t.arg({ type: TranslationFilter, required: false }),
+      page: t.arg.int({ required: false, description: 'From 0.' }),
+      size: t.arg.int({ required: false, description: `Default ${TRANSLATION_PAGE.defaultSize}, at most ${TRANSLATION_PAGE.maxSize}.` }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return queryTranslations(projectId, args.filter ?? {}, args.page ?? 0, args.size ?? TRANSLATION_PAGE.defaultSize);
+    },
+  }),
+  translationCount: t.int({
+    description: 'Number of translation cells matching the filter.',
+    args: { projectToken: t.arg.string({ required: false }), filter: t.arg({ type: TranslationFilter, required: false }) },
+    resolve: async (_root, args, ctx) => countTranslations(await resolveProject(ctx.principal, args.projectToken), args.filter ?? {}),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateTranslation: t.field({
+    type: TranslationType,
+    description: 'Sets the text and/or review status of one cell of an existing key and language.',
+    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: UpdateTranslationInput, required: true }) },
+    resolve: async (_root, args, ctx) => updateTranslation(await resolveProject(ctx.principal, args.projectToken), args.input),
+  }),
+  importTranslations: t.field({
+    type: ImportTranslationsResultType,
+    description: 'Adds translations, creating missing keys and languages; existing translations are kept unless REPLACE_TRANSLATION_IF_FOUND.',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      content: t.arg({ type: [TranslationElementInput], required: true }),
+      options: t.arg({ type: [ImportTranslationsOptionEnum], required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const options = args.options ?? [];
+      return importTranslationsV1(projectId, args.content, {
+        replace: options.includes('REPLACE_TRANSLATION_IF_FOUND'),
+        publish: options.includes('PUBLISH_AFTER_IMPORT'),
+      });
+    },
+  }),
+  updateTranslations: t.field({
+    type: UpdateTranslationsResultType,
+    description: 'Sets translations of existing keys and languages; each failed element is reported in failures.',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      content: t.arg({ type: [TranslationElementInput], required: true }),
+      options: t.arg({ type: [UpdateTranslationsOptionEnum], required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      return updateTranslationsV1(projectId, args.content, { createKeys: (args.options ?? []).includes('CREATE_KEY_IF_NOT_FOUND') });
+    },
+  }),
+}));

@@ -1,0 +1,62 @@
+// Field rules shared by the content model (languages, customers, keys,
+// translations): the contract's length limits and the shape of identifiers.
+// Lengths count Unicode characters (code points), as a translator would.
+import { badRequest } from '../errors.js';
+
+export const LIMITS = {
+  languageKey: 20,
+  languageName: 200,
+  customerKey: 40,
+  customerDescription: 255,
+  key: 500,
+  namespace: 128,
+  description: 500,
+  codeDescription: 500,
+  tag: 100,
+  tags: 100,
+} as const;
+
+export function charCount(value: string): number {
+  let n = value.length;
+  // Each surrogate pair is one character but two UTF-16 units.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) n--;
+  }
+  return n;
+}
+
+/** The problem with a string field, or undefined when it is fine. */
+export function lengthProblem(value: string, field: string, max: number): string | undefined {
+  return charCount(value) > max ? `${field} must have at most ${max} characters` : undefined;
+}
+
+export function checkLength(value: string, field: string, max: number): string {
+  const problem = lengthProblem(value, field, max);
+  if (problem) throw badRequest(problem);
+  return value;
+}
+
+/** A string field that may be absent (undefined or null → undefined). */
+export function optionalText(value: unknown, field: string, max: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  return checkLength(value, field, max);
+}
+
+/**
+ * Language and customer keys appear in published file paths, so they are
+ * non-empty and hold no whitespace, slash or backslash.
+ */
+export function identifierProblem(value: unknown, field: string, max: number): string | undefined {
+  if (value === undefined || value === null || value === '') return `${field} is required`;
+  if (typeof value !== 'string') return `${field} must be a string`;
+  if (/[\s/\\]/.test(value)) return `${field} must not contain whitespace, '/' or '\\'; got '${value}'`;
+  return lengthProblem(value, field, max);
+}
+
+export function identifier(value: unknown, field: string, max: number): string {
+  const problem = identifierProblem(value, field, max);
+  if (problem) throw badRequest(problem);
+  return value as string;
+}

@@ -1,0 +1,72 @@
+// Updating one translation cell (PATCH /api/v2/translations): any existing key
+// and language of the project has a cell, possibly empty. Text and/or review
+// status are set; with a customer, its override is written and the base
+// translation stays unchanged.
+import { prisma } from '../db.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
+import { describeKey } from '../keys/write.js';
+import { customerIdOf } from '../customers/customers.js';
+import { cellsOfKeys, type TranslationCell } from './cells.js';
+import { limitProblem, lockProblem } from './rules.js';
+import { upsertTranslations, type ReviewStatus } from './store.js';
+
+export interface UpdateTranslationInput {
+  key?: unknown;
+  namespace?: unknown;
+  language?: unknown;
+  customerId?: unknown;
+  text?: unknown;
+  reviewStatus?: unknown;
+}
+
+const REVIEW_STATUSES: readonly ReviewStatus[] = ['REVIEWED', 'NOT_REVIEWED'];
+
+function parse(input: UpdateTranslationInput) {
+  const key = requireKeyName(input.key);
+  const namespace = namespaceOrDefault(input.namespace);
+  if (typeof input.language !== 'string' || input.language === '') throw badRequest('language is required');
+  if (input.customerId != null && typeof input.customerId !== 'string') throw badRequest('customerId must be a string');
+  if (input.text != null && typeof input.text !== 'string') throw badRequest('text must be a string');
+  if (input.reviewStatus != null && !REVIEW_STATUSES.includes(input.reviewStatus as ReviewStatus)) {
+    throw badRequest(`reviewStatus must be one of ${REVIEW_STATUSES.join(', ')}`);
+  }
+  const text = (input.text ?? undefined) as string | undefined;
+  const reviewStatus = (input.reviewStatus ?? undefined) as ReviewStatus | undefined;
+  if (text === undefined && reviewStatus === undefined) throw badRequest('text or reviewStatus is required');
+  const customerKey = input.customerId ? (input.customerId as string) : null;
+  return { key, namespace, language: input.language, customerKey, text, reviewStatus };
+}
+
+export async function updateTranslation(projectId: number, input: UpdateTranslationInput): Promise<TranslationCell> {
+  const request = parse(input);
+  const address = { key: request.key, namespace: request.namespace };
+  const { keyId, customer } = await prisma().$transaction(async (tx) => {
+    const key = await tx.translationKey.findUnique({ where: { projectId_namespace_key: { projectId, ...address } } });
+    if (!key) throw notFound(`${describeKey(address)} not found`);
+    const language = await tx.language.findUnique({ where: { projectId_key: { projectId, key: request.language } }, select: { id: true } });
+    if (!language) throw notFound(`language '${request.language}' not found`);
+    const customer = request.customerKey ? { id: await customerIdOf(projectId, request.customerKey, tx), key: request.customerKey } : null;
+    const locked = lockProblem(key);
+    if (locked) throw conflict(locked);
+    const tooLong = request.text === undefined ? undefined : limitProblem(key, request.text);
+    if (tooLong) throw badRequest(tooLong);
+    const current = customer
+      ? await tx.customerTranslation.findUnique({ where: { keyId_languageId_customerId: { keyId: key.id, languageId: language.id, customerId: customer.id } } })
+      : await tx.translation.findUnique({ where: { keyId_languageId: { keyId: key.id, languageId: language.id } } });
+    // An empty override means "use the base translation": there is no customer text to review.
+    if (customer && request.text === undefined && !current?.text) {
+      throw notFound(`customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`);
+    }
+    await upsertTranslations(tx, projectId, [{
+      keyId: key.id,
+      languageId: language.id,
+      customerId: customer?.id ?? null,
+      text: request.text ?? current?.text ?? '',
+      reviewStatus: request.reviewStatus,
+    }], { replace: true });
+    return { keyId: key.id, customer };
+  });
+  const [cell] = await cellsOfKeys(projectId, [keyId], customer, { language: request.language });
+  return cell!;
+}

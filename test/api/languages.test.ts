@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestAccount, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+
+let service: TestService;
+let account: TestAccount;
+let api: ProjectApi;
+
+beforeAll(async () => {
+  service = await startTestService();
+  account = await service.account();
+  api = await projectApi(service, account, 'Languages');
+});
+afterAll(() => service.close());
+
+const projectLanguages = async () => {
+  const { data } = await api.gql('{ project { languages { key name isDefault order } } }');
+  return data.project.languages;
+};
+
+describe('POST /api/v1/languages', () => {
+  it('creates a language after the existing ones and answers {key, name}', async () => {
+    const res = await api.post('/api/v1/languages', { key: 'de', name: 'German' });
+    expect(res).toEqual({ status: 200, msg: 'OK', data: { key: 'de', name: 'German' } });
+    const noName = await api.post('/api/v1/languages', { key: 'fr' });
+    expect(noName.data).toEqual({ key: 'fr', name: '' });
+    expect(await projectLanguages()).toEqual([
+      { key: 'en', name: 'English', isDefault: true, order: 0 },
+      { key: 'de', name: 'German', isDefault: false, order: 1 },
+      { key: 'fr', name: '', isDefault: false, order: 2 },
+    ]);
+  });
+
+  it.each([
+    ['a missing key', { name: 'x' }, 400, /key is required/],
+    ['an empty key', { key: '' }, 400, /key is required/],
+    ['a key over 20 characters', { key: 'x'.repeat(21) }, 400, /key must have at most 20 characters/],
+    ['a key with whitespace', { key: 'en US' }, 400, /key must not contain whitespace/],
+    ['a key with a slash', { key: 'en/US' }, 400, /key must not contain/],
+    ['a name over 200 characters', { key: 'it', name: 'x'.repeat(201) }, 400, /name must have at most 200 characters/],
+    ['a non-string key', { key: 42 }, 400, /key/],
+    ['an existing key', { key: 'de' }, 409, /language 'de' already exists/],
+  ])('refuses %s', async (_case, payload, status, msg) => {
+    const before = await projectLanguages();
+    const res = await api.post('/api/v1/languages', payload);
+    expect(res.status).toBe(status);
+    expect(res.msg).toMatch(msg);
+    expect(await projectLanguages()).toEqual(before);
+  });
+
+  it('accepts exactly 20 and 200 characters', async () => {
+    const res = await api.post('/api/v1/languages', { key: 'k'.repeat(20), name: 'n'.repeat(200) });
+    expect(res.status).toBe(200);
+    expect((await api.delete(`/api/v1/languages/${'k'.repeat(20)}`)).status).toBe(200);
+  });
+});
+
+describe('GET /api/v1/languages', () => {
+  it('lists the languages in order with key and description', async () => {
+    const res = await api.get('/api/v1/languages');
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual([{ key: 'en', description: 'English' }, { key: 'de', description: 'German' }, { key: 'fr', description: '' }]);
+  });
+
+  it('needs the project API key', async () => {
+    const res = await service.request({ url: '/api/v1/languages' });
+    expect(res.statusCode).toBe(403);
+    const wrong = await service.request({ url: '/api/v1/languages', headers: { 'x-service-token': 'lms_key_wrong' } });
+    expect(wrong.statusCode).toBe(403);
+    const personal = await service.request({ url: '/api/v1/languages', headers: { authorization: account.token } });
+    expect(personal.statusCode).toBe(403);
+  });
+
+  it("never shows or changes another project's languages", async () => {
+    const other = await projectApi(service, await service.account(), 'Other');
+    expect((await other.get('/api/v1/languages')).data).toEqual([{ key: 'en', description: 'English' }]);
+    expect((await other.patch('/api/v1/languages/de', { name: 'x' })).status).toBe(404);
+    expect((await other.delete('/api/v1/languages/fr')).status).toBe(404);
+    expect((await api.get('/api/v1/languages')).data).toHaveLength(3);
+  });
+});
+
+describe('PATCH /api/v1/languages/{languageKey}', () => {
+  it('renames a language; its translations follow it', async () => {
+    await api.post('/api/v1/translation-keys', { key: 'hello' });
+    expect((await api.patch('/api/v2/translations', { key: 'hello', language: 'fr', text: 'Bonjour' })).status).toBe(200);
+    const res = await api.patch('/api/v1/languages/fr', { key: 'fr-FR', name: 'French' });
+    expect(res).toEqual({ status: 200, msg: 'OK', data: { key: 'fr-FR', name: 'French' } });
+    const cells = await api.get('/api/v2/translations?key=hello&language=fr-FR');
+    expect(cells.data).toMatchObject([{ key: 'hello', language: 'fr-FR', text: 'Bonjour' }]);
+    expect((await api.get('/api/v2/translations?language=fr')).data).toEqual([]);
+    expect((await api.counters()).translatedKeysByLanguage).toEqual({ 'fr-FR': 1 });
+  });
+
+  it('changes only the name when only the name is given', async () => {
+    const res = await api.patch('/api/v1/languages/de', { name: 'Deutsch' });
+    expect(res.data).toEqual({ key: 'de', name: 'Deutsch' });
+  });
+
+  it('makes a language the default one', async () => {
+    expect((await api.patch('/api/v1/languages/de', { isDefault: true })).status).toBe(200);
+    expect((await projectLanguages()).filter((l: any) => l.isDefault).map((l: any) => l.key)).toEqual(['de']);
+    const refused = await api.patch('/api/v1/languages/de', { isDefault: false });
+    expect(refused.status).toBe(400);
+    expect(refused.msg).toMatch(/isDefault/);
+    await api.patch('/api/v1/languages/en', { isDefault: true });
+  });
+
+  it.each([
+    ['a rename to an existing key', 'de', { key: 'en' }, 409, /language 'en' already exists/],
+    ['a missing language', 'xx', { name: 'x' }, 404, /language 'xx' not found/],
+    ['a too long key', 'de', { key: 'x'.repeat(21) }, 400, /key must have at most 20/],
+    ['an empty key', 'de', { key: '' }, 400, /key is required/],
+    ['a too long name', 'de', { name: 'x'.repeat(201) }, 400, /name must have at most 200/],
+  ])('refuses %s', async (_case, language, payload, status, msg) => {
+    const before = await projectLanguages();
+    const res = await api.patch(`/api/v1/languages/${language}`, payload);
+    expect(res.status).toBe(status);
+    expect(res.msg).toMatch(msg);
+    expect(await projectLanguages()).toEqual(before);
+  });
+});
+
+describe('DELETE /api/v1/languages/{languageKey}', () => {
+  it('deletes the language and every translation in it; counters follow', async () => {
+    await api.patch('/api/v2/translations', { key: 'hello', language: 'en', text: 'Hello' });
+    expect(await api.counters()).toMatchObject({ keys: 1, translatedKeysByLanguage: { en: 1, 'fr-FR': 1 }, translatedPercentage: 0.6667 });
+    const res = await api.delete('/api/v1/languages/fr-FR');
+    expect(res).toEqual({ status: 200, msg: 'OK' });
+    expect((await api.get('/api/v1/languages')).data.map((l: any) => l.key)).toEqual(['en', 'de']);
+    const rows = await service.db.prisma.translation.count({ where: { language: { key: 'fr-FR' } } });
+    expect(rows).toBe(0);
+    expect(await api.counters()).toMatchObject({ keys: 1, translatedKeysByLanguage: { en: 1 }, translatedPercentage: 0.5 });
+  });
+
+  it('answers 404 for a missing language', async () => {
+    const res = await api.delete('/api/v1/languages/zz');
+    expect(res.status).toBe(404);
+    expect(res.msg).toMatch(/language 'zz' not found/);
+  });
+
+  it('makes the first remaining language the default when the default is deleted', async () => {
+    expect((await api.delete('/api/v1/languages/en')).status).toBe(200);
+    expect(await projectLanguages()).toEqual([{ key: 'de', name: 'Deutsch', isDefault: true, order: 1 }]);
+  });
+
+  it("refuses to delete the project's last language", async () => {
+    const res = await api.delete('/api/v1/languages/de');
+    expect(res.status).toBe(409);
+    expect(res.msg).toMatch(/at least one language/);
+    expect((await api.get('/api/v1/languages')).data).toEqual([{ key: 'de', description: 'Deutsch' }]);
+  });
+});
