@@ -69,3 +69,4 @@ for (const db of ['pglite', ...(postgresUrl() ? ['postgres'] : [])] as Figure['d
   }
 }
 console.log(table(figures));
+for (const f of figures.filter((f) => f.note)) console.log(`${f.db} · ${f.scenario}: ${f.note}`);

@@ -60,7 +60,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerHealth(app, redis);
   registerDownloads(app, config);
   const yoga = createGraphQLServer(schema, config);
-  registerGraphQL(app, yoga);
+  registerGraphQL(app, yoga, { maxUploadBytes: config.maxUploadBytes });
   await registerRestRoutes(app, yoga, schema, undefined, { maxUploadBytes: config.maxUploadBytes });
   registerCdn(app, config);
   const ws = attachWebSocket(app, yoga);

@@ -73,6 +73,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     max: options.poolSize ?? 10,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
+  // An idle connection closed by the server (restart, failover, a dropped
+  // database) surfaces as an 'error' event of the pool, which would end the
+  // process without a listener. The pool replaces the connection by itself.
+  pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: observed(new PrismaPg(pool, schema ? { schema } : undefined)) });
   return {
     prisma,

@@ -36,10 +36,17 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
   });
 }
 
-export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<ServerContext, object>): void {
+export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<ServerContext, object>, options: { maxUploadBytes?: number } = {}): void {
   app.register(async (scope) => {
-    // Yoga reads multipart uploads (GraphQL multipart request spec) from the raw stream.
-    scope.addContentTypeParser('multipart/form-data', {}, (_req, _payload, done) => done(null));
+    // Yoga reads multipart uploads (GraphQL multipart request spec) from the raw
+    // stream, whole: a body announced beyond MAX_UPLOAD_BYTES is refused unread.
+    scope.addContentTypeParser('multipart/form-data', {}, (req, _payload, done) => {
+      const length = Number(req.headers['content-length']);
+      if (options.maxUploadBytes !== undefined && length > options.maxUploadBytes + 64 * 1024) {
+        return done(Object.assign(new Error(`The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`), { statusCode: 413 }), undefined);
+      }
+      done(null);
+    });
     scope.route({
       url: yoga.graphqlEndpoint,
       method: ['GET', 'POST', 'OPTIONS'],

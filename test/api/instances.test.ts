@@ -147,4 +147,46 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on Po
     await b.kill('SIGTERM');
     await client.dispose();
   });
+
+  it('lets only one of two instances publish a project at a time', async () => {
+    const a = await start({ JOB_WORKERS: '0' });
+    const b = await start({ JOB_WORKERS: '0' });
+    const { apiKey, projectToken } = await project(a, 'publish', 6000);
+    await seedTranslations(db, { projectToken, translations: { fr: Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`publish.${i}`, `fr ${i}`])) } });
+    const publish = (instance: ServiceProcess) => fetch(`${instance.url}/api/v2/environments/_latest/publish`, { method: 'POST', headers: { 'x-service-token': apiKey } });
+    const answers = await Promise.all([publish(a), publish(b)]);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    const refused = answers.find((r) => r.status === 409)!;
+    expect((await refused.json()).msg).toMatch(/publish/i);
+    const publications = await db.prisma.publication.findMany({ where: { project: { projectToken }, state: 'COMPLETE' } });
+    expect(publications).toHaveLength(1);
+    await a.kill('SIGTERM');
+    await b.kill('SIGTERM');
+  });
+
+  it('finishes on the surviving instance a job whose instance was killed', async () => {
+    deepl.setDelay(100);
+    const a = await start({ JOB_LEASE_MS: '1500' });
+    const { apiKey } = await project(a, 'survivor', 400);
+    for (const p of running.filter((p) => p !== a)) await p.kill('SIGTERM');
+    const jobId = await startJob(a, apiKey);
+    for (let i = 0; i < 400; i++) {
+      const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+      if (job.leaseOwner && job.progress > 0.1) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const b = await start({ JOB_LEASE_MS: '1500' });
+    await a.kill('SIGKILL');
+    deepl.setDelay(0);
+    let finished;
+    for (let i = 0; i < 600 && !finished; i++) {
+      const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+      if (job.state !== 'STARTED') finished = job;
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(finished?.state).toBe('SUCCESS');
+    expect(finished?.attempts).toBe(2);
+    await b.kill('SIGTERM');
+  });
 });

@@ -1,0 +1,95 @@
+// Hosting (v2, project API key): environments, status and publish. Response
+// shapes the contract leaves open are documented in docs/hosting.md.
+import { badRequest } from '../../src/errors.js';
+import { bodyObject } from '../params.js';
+import { defineRoute, type RestRoute } from '../route.js';
+
+const ENVIRONMENT_FIELDS = /* GraphQL */ `
+  fragment RestEnvironment on Environment {
+    key name color builtIn position source publishing url
+    lastPublication { version label createdAt completedAt numberOfKeys numberOfLanguages numberOfNonEmptyTranslations numberOfResources }
+  }`;
+
+const STATUS = /* GraphQL */ `
+  query RestEnvironmentStatus($key: String!) {
+    environmentStatus(key: $key) {
+      numberOfKeys numberOfLanguages numberOfNonEmptyTranslations createdAt
+      resources { link size language namespace customer }
+    }
+  }`;
+
+const PUBLISH = /* GraphQL */ `
+  mutation RestPublish($key: String!, $label: String) {
+    publishEnvironment(key: $key, label: $label) {
+      environmentKey source version label createdAt completedAt
+      numberOfKeys numberOfLanguages numberOfNonEmptyTranslations numberOfResources
+    }
+  }`;
+
+/** A string field of the body: absent → undefined, wrong type → 400. */
+function optionalString(body: Record<string, unknown>, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  return value;
+}
+
+function onlyFields(body: Record<string, unknown>, allowed: string[], what: string): void {
+  const unknown = Object.keys(body).find((k) => !allowed.includes(k));
+  if (unknown) throw badRequest(`Unknown field '${unknown}' in the ${what} body; accepted: ${allowed.join(', ')}`);
+}
+
+/** Optional fields of the contract's resource entries are left out when they do not apply. */
+function compact<T extends Record<string, unknown>>(entry: T): Partial<T> {
+  return Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== null)) as Partial<T>;
+}
+
+export const routes: RestRoute[] = [
+  defineRoute<{ environments: unknown[] }>({
+    method: 'GET',
+    path: '/api/v2/environments',
+    auth: 'apiKey',
+    summary: 'List the hosting environments with their served publication',
+    document: `query RestEnvironments { environments { ...RestEnvironment } } ${ENVIRONMENT_FIELDS}`,
+    toVariables: () => ({}),
+    toResponse: (data) => ({ data: data.environments }),
+  }),
+  defineRoute<{ createEnvironment: unknown }>({
+    method: 'POST',
+    path: '/api/v2/environments',
+    auth: 'apiKey',
+    summary: 'Create a custom hosting environment',
+    document: `mutation RestCreateEnvironment($key: String!, $name: String!, $color: String) {
+      createEnvironment(key: $key, name: $name, color: $color) { ...RestEnvironment }
+    } ${ENVIRONMENT_FIELDS}`,
+    toVariables: (req) => {
+      const body = bodyObject(req.body);
+      onlyFields(body, ['key', 'name', 'color'], 'create-environment');
+      // The domain names a missing or empty field.
+      return { key: optionalString(body, 'key') ?? '', name: optionalString(body, 'name') ?? '', color: optionalString(body, 'color') };
+    },
+    toResponse: (data) => ({ data: data.createEnvironment }),
+  }),
+  defineRoute<{ environmentStatus: { resources: Record<string, unknown>[] } & Record<string, unknown> }>({
+    method: 'GET',
+    path: '/api/v2/environments/:environmentKey',
+    auth: 'apiKey',
+    summary: 'Get the status of an environment: counts and published files',
+    document: STATUS,
+    toVariables: (req) => ({ key: req.params.environmentKey }),
+    toResponse: (data) => ({ data: { ...data.environmentStatus, resources: data.environmentStatus.resources.map(compact) } }),
+  }),
+  defineRoute<{ publishEnvironment: unknown }>({
+    method: 'POST',
+    path: '/api/v2/environments/:environmentKey/publish',
+    auth: 'apiKey',
+    summary: 'Publish an environment from its source',
+    document: PUBLISH,
+    toVariables: (req) => {
+      const body = bodyObject(req.body);
+      onlyFields(body, ['label'], 'publish');
+      return { key: req.params.environmentKey, label: optionalString(body, 'label') };
+    },
+    toResponse: (data) => ({ data: data.publishEnvironment }),
+  }),
+];

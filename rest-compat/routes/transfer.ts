@@ -1,0 +1,101 @@
+// Import (v2, multipart) and export (v4, deprecated v3) of translation files,
+// executed as the importFile / exportTranslations GraphQL operations. The
+// uploaded file is handed to the mutation as a File variable, in process.
+import { badRequest } from '../../src/errors.js';
+import { enumList, enumValue, queryList, queryString } from '../params.js';
+import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+
+const IMPORT = `mutation RestImport($file: Upload!, $uploadFormat: String!, $importOptions: [ImportOption!], $languageKey: String,
+  $customerId: String, $namespace: String, $tags: [String!]) {
+  importFile(file: $file, uploadFormat: $uploadFormat, importOptions: $importOptions, languageKey: $languageKey,
+    customerId: $customerId, namespace: $namespace, tags: $tags) {
+    numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name }
+  }
+}`;
+
+const EXPORT = `mutation RestExport($downloadFormat: String!, $downloadOptions: [ExportOption!], $languageKeys: [String!],
+  $customerId: String, $sort: ExportSort, $singleFile: Boolean) {
+  exportTranslations(downloadFormat: $downloadFormat, downloadOptions: $downloadOptions, languageKeys: $languageKeys,
+    customerId: $customerId, sort: $sort, singleFile: $singleFile) {
+    files { url namespace language }
+  }
+}`;
+
+interface ExportData { exportTranslations: { files: { url: string; namespace: string | null; language: string | null }[] } }
+
+function required(req: RestRequest, name: string): string {
+  const value = queryString(req.query, name)?.trim();
+  if (!value) throw badRequest(`${name} is required`);
+  return value;
+}
+
+/** An optional query value: absent and empty are the same. */
+const optional = (req: RestRequest, name: string) => queryString(req.query, name) || undefined;
+
+export const routes: RestRoute[] = [
+  defineRoute<{ importFile: unknown }>({
+    method: 'POST',
+    path: '/api/v2/import',
+    auth: 'apiKey',
+    summary: 'Import a translation file (multipart form field `file`)',
+    multipart: true,
+    document: IMPORT,
+    toVariables: (req, schema) => {
+      const uploadFormat = required(req, 'uploadFormat');
+      const upload = req.file!;
+      return {
+        file: new File([upload.data as unknown as BlobPart], upload.fileName || 'upload', { type: upload.mimeType }),
+        uploadFormat,
+        importOptions: enumList(schema, 'ImportOption', 'importOptions', queryList(req.query, 'importOptions')),
+        languageKey: optional(req, 'languageKey'),
+        customerId: optional(req, 'customerId'),
+        namespace: optional(req, 'namespace'),
+        tags: queryList(req.query, 'tags'),
+      };
+    },
+    toResponse: (data) => ({ data: data.importFile }),
+  }),
+  defineRoute<ExportData>({
+    method: 'GET',
+    path: '/api/v4/export',
+    auth: 'apiKey',
+    summary: 'Export translations to files; each is downloaded from its url',
+    document: EXPORT,
+    toVariables: (req, schema) => ({
+      downloadFormat: required(req, 'downloadFormat'),
+      downloadOptions: enumList(schema, 'ExportOption', 'downloadOptions', queryList(req.query, 'downloadOptions')),
+      languageKeys: queryList(req.query, 'languageKeys'),
+      customerId: optional(req, 'customerId'),
+      sort: enumValue(schema, 'ExportSort', 'sort', queryString(req.query, 'sort')),
+    }),
+    toResponse: (data) => ({
+      data: {
+        files: data.exportTranslations.files.map((f) => ({
+          url: f.url,
+          ...(f.namespace !== null && { namespace: f.namespace }),
+          ...(f.language !== null && { language: f.language }),
+        })),
+      },
+    }),
+  }),
+  defineRoute<ExportData>({
+    method: 'GET',
+    path: '/api/v3/export',
+    auth: 'apiKey',
+    deprecated: true,
+    summary: 'Export translations to one file (deprecated: use /api/v4/export)',
+    document: EXPORT,
+    toVariables: (req, schema) => {
+      const languageKey = optional(req, 'languageKey');
+      return {
+        downloadFormat: required(req, 'downloadFormat'),
+        downloadOptions: enumList(schema, 'ExportOption', 'exportOptions', queryList(req.query, 'exportOptions')),
+        languageKeys: languageKey ? [languageKey] : [],
+        customerId: optional(req, 'customerId'),
+        sort: enumValue(schema, 'ExportSort', 'sort', queryString(req.query, 'sort')),
+        singleFile: true,
+      };
+    },
+    toResponse: (data) => ({ data: { url: data.exportTranslations.files[0]!.url } }),
+  }),
+];

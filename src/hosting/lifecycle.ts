@@ -1,0 +1,133 @@
+// The database side of a publication: claiming the project's one publish slot
+// (checked and taken in one transaction holding the project row, so it holds
+// across processes and instances), the lease that keeps the slot while work
+// progresses, and the fenced switch-over. A publisher that stops (killed,
+// crashed, frozen) stops renewing its lease; the next publish request then
+// marks it FAILED and proceeds.
+import { randomBytes } from 'node:crypto';
+import { prisma } from '../db.js';
+import { badRequest, conflict, tooManyRequests } from '../errors.js';
+import type { PublishedResource } from './layout.js';
+
+/** How long a publication keeps the slot without progress. */
+export const LEASE_SECONDS = 60;
+const RATE_WINDOW_SECONDS = 60;
+
+export interface ClaimedPublication {
+  id: number;
+  version: string;
+  createdAt: Date;
+  /** The source environment's served publication, read under the lock (null from the editor). */
+  sourcePublicationId: number | null;
+}
+
+export interface ClaimRequest {
+  projectId: number;
+  environmentId: number;
+  environmentKey: string;
+  /** The environment to copy from; undefined when publishing from the editor. */
+  source?: { id: number; key: string };
+  label: string | null;
+  /** Publications per project per minute. */
+  rateLimit: number;
+}
+
+function newVersion(): string {
+  // Sortable by time, unique by the random part.
+  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+export async function claimPublication(request: ClaimRequest): Promise<ClaimedPublication> {
+  return prisma().$transaction(async (tx) => {
+    // Serializes publish requests of one project (all instances share the row lock).
+    await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, request.projectId);
+    // Environments switch only at the end of a publication holding the slot, so
+    // the source read here stays served for the whole run.
+    let sourcePublicationId: number | null = null;
+    if (request.source) {
+      const [source] = await tx.$queryRawUnsafe<{ current: number | null }[]>(
+        `SELECT "currentPublicationId" AS current FROM "Environment" WHERE id = $1`, request.source.id,
+      );
+      if (!source?.current) {
+        throw badRequest(`${request.environmentKey} publishes from ${request.source.key}, which has no publication yet; publish ${request.source.key} first`);
+      }
+      sourcePublicationId = source.current;
+    }
+    await tx.$executeRawUnsafe(
+      `UPDATE "Publication" SET state = 'FAILED', message = 'The publisher stopped before finishing (lease expired)',
+              "completedAt" = now(), "leaseExpiresAt" = NULL
+        WHERE "projectId" = $1 AND state = 'RUNNING' AND "leaseExpiresAt" <= now()`,
+      request.projectId,
+    );
+    const running = await tx.$queryRawUnsafe<{ key: string }[]>(
+      `SELECT e.key
+         FROM "Publication" p JOIN "Environment" e ON e.id = p."environmentId"
+        WHERE p."projectId" = $1 AND p.state = 'RUNNING' LIMIT 1`,
+      request.projectId,
+    );
+    if (running[0]) {
+      throw conflict(`A publication to ${running[0].key} is running for this project; publish again when it has finished`);
+    }
+    // The rate: the oldest of the last `rateLimit` publications must be out of the window.
+    const window = await tx.$queryRawUnsafe<{ seconds: number }[]>(
+      `SELECT extract(epoch FROM "createdAt" + make_interval(secs => $3::float8) - now())::float8 AS seconds
+         FROM "Publication" WHERE "projectId" = $1 AND "createdAt" > now() - make_interval(secs => $3::float8)
+        ORDER BY "createdAt" DESC OFFSET $2::int - 1 LIMIT 1`,
+      request.projectId, request.rateLimit, RATE_WINDOW_SECONDS,
+    );
+    if (window[0]) {
+      const seconds = Math.max(1, Math.ceil(window[0].seconds));
+      throw tooManyRequests(`Too many publications: at most ${request.rateLimit} per minute per project; retry in ${seconds} s`, seconds);
+    }
+    const rows = await tx.$queryRawUnsafe<Omit<ClaimedPublication, 'sourcePublicationId'>[]>(
+      `INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt")
+       VALUES ($1, $2, $3, $4, $5, 'RUNNING', now() + make_interval(secs => $6::float8))
+       RETURNING id, version, "createdAt"`,
+      request.projectId, request.environmentId, sourcePublicationId, newVersion(), request.label, LEASE_SECONDS,
+    );
+    return { ...rows[0]!, sourcePublicationId };
+  });
+}
+
+/** Extends the lease; false when the publication lost its slot (it must stop). */
+export async function renewLease(publicationId: number): Promise<boolean> {
+  const count = await prisma().$executeRawUnsafe(
+    `UPDATE "Publication" SET "leaseExpiresAt" = now() + make_interval(secs => $2::float8) WHERE id = $1 AND state = 'RUNNING'`,
+    publicationId, LEASE_SECONDS,
+  );
+  return count === 1;
+}
+
+export interface CompletedContent {
+  numberOfKeys: number;
+  numberOfLanguages: number;
+  numberOfNonEmptyTranslations: number;
+  resources: PublishedResource[];
+}
+
+/**
+ * Marks the publication COMPLETE and points the environment at it, in one
+ * transaction. Fenced: returns false (and changes nothing) when the
+ * publication is no longer RUNNING, e.g. after its lease expired and a newer
+ * publication took the slot.
+ */
+export async function completePublication(publicationId: number, environmentId: number, content: CompletedContent): Promise<{ completedAt: Date } | undefined> {
+  return prisma().$transaction(async (tx) => {
+    const rows = await tx.$queryRawUnsafe<{ completedAt: Date }[]>(
+      `UPDATE "Publication" SET state = 'COMPLETE', "completedAt" = now(), "leaseExpiresAt" = NULL,
+              "numberOfKeys" = $2, "numberOfLanguages" = $3, "numberOfNonEmptyTranslations" = $4, resources = $5::jsonb
+        WHERE id = $1 AND state = 'RUNNING' RETURNING "completedAt"`,
+      publicationId, content.numberOfKeys, content.numberOfLanguages, content.numberOfNonEmptyTranslations, JSON.stringify(content.resources),
+    );
+    if (!rows[0]) return undefined;
+    await tx.$executeRawUnsafe(`UPDATE "Environment" SET "currentPublicationId" = $2 WHERE id = $1`, environmentId, publicationId);
+    return rows[0];
+  });
+}
+
+export async function failPublication(publicationId: number, message: string): Promise<void> {
+  await prisma().$executeRawUnsafe(
+    `UPDATE "Publication" SET state = 'FAILED', message = $2, "completedAt" = now(), "leaseExpiresAt" = NULL WHERE id = $1 AND state = 'RUNNING'`,
+    publicationId, message.slice(0, 1000),
+  );
+}

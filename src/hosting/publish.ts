@@ -1,0 +1,147 @@
+// Publishing an environment: the one entry point for REST, GraphQL,
+// PUBLISH_AFTER_IMPORT and AUTO_PUBLISH. Checks the plan (402), takes the
+// project's publish slot (409 while another runs, 429 over the rate), writes
+// the files to a new version folder and switches the environment to it only
+// when every file is stored. On any failure the previous publication keeps
+// serving and the partial version is removed.
+import { prisma } from '../db.js';
+import { badRequest, notFound } from '../errors.js';
+import { assertPublishingAllowed } from '../plans/plans.js';
+import { storage } from '../storage/index.js';
+import { EDITOR, LATEST, listEnvironments, type PublicationSummary } from './environments.js';
+import { editorSnapshot } from './editor-files.js';
+import { collectOldVersions } from './gc.js';
+import { versionPrefix, type PublishedResource } from './layout.js';
+import { claimPublication, completePublication, failPublication, LEASE_SECONDS, renewLease, type CompletedContent } from './lifecycle.js';
+import { ProgressReporter } from './progress.js';
+import { hostingSettings } from './runtime.js';
+import { forgetServed } from './served.js';
+import { copyFiles, writeFiles, type Target } from './writer.js';
+
+export const MAX_LABEL = 200;
+
+/** Test seams: called after each stored resource; may block or throw. */
+export interface PublishHooks {
+  afterResource?(done: number, total: number): Promise<void> | void;
+}
+
+export interface PublishOptions {
+  projectId: number;
+  environmentKey: string;
+  label?: string | null;
+  hooks?: PublishHooks;
+}
+
+export interface PublishResult extends PublicationSummary {
+  environmentKey: string;
+  /** 'editor' or the environment the files were taken from. */
+  source: string;
+}
+
+class LostSlotError extends Error {
+  constructor() {
+    super('The publication stopped renewing its lease and was replaced by a newer one');
+  }
+}
+
+function validateLabel(environmentKey: string, label: unknown): string | null {
+  if (label === undefined || label === null) return null;
+  if (environmentKey !== LATEST) throw badRequest(`label can only be given when publishing to ${LATEST}`);
+  if (typeof label !== 'string') throw badRequest('label must be a string');
+  const trimmed = label.trim();
+  if (trimmed.length > MAX_LABEL) throw badRequest(`label must have at most ${MAX_LABEL} characters`);
+  return trimmed === '' ? null : trimmed;
+}
+
+export async function publishEnvironment(options: PublishOptions): Promise<PublishResult> {
+  const { projectId, environmentKey, hooks } = options;
+  const environments = await listEnvironments(projectId);
+  const environment = environments.find((e) => e.key === environmentKey);
+  if (!environment) throw notFound(`Environment ${environmentKey} not found`);
+  const label = validateLabel(environmentKey, options.label);
+  await assertPublishingAllowed(projectId, 'Publishing');
+  const sourceEnvironment = environment.source === EDITOR ? undefined : environments.find((e) => e.key === environment.source)!;
+  const { projectToken } = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { projectToken: true } });
+
+  const claimed = await claimPublication({
+    projectId,
+    environmentId: environment.id,
+    environmentKey,
+    source: sourceEnvironment && { id: sourceEnvironment.id, key: sourceEnvironment.key },
+    label,
+    rateLimit: hostingSettings().publishRateLimit,
+  });
+  const target: Target = { projectToken, environmentKey, version: claimed.version };
+  const progress = new ProgressReporter({ publicationId: claimed.id, projectId, environmentKey });
+  progress.stageChanged('STARTED');
+
+  // The lease is renewed as files are stored: a publisher that stops making
+  // progress loses the slot within LEASE_SECONDS.
+  let renewedAt = Date.now();
+  let total = 0;
+  const onResource = async (done: number) => {
+    if (Date.now() - renewedAt > (LEASE_SECONDS * 1000) / 4) {
+      renewedAt = Date.now();
+      if (!(await renewLease(claimed.id))) throw new LostSlotError();
+    }
+    progress.fileDone(done);
+    await hooks?.afterResource?.(done, total);
+  };
+
+  let content: CompletedContent;
+  let completedAt: Date;
+  try {
+    progress.stageChanged('READING');
+    if (!sourceEnvironment) {
+      const snapshot = await editorSnapshot(projectId);
+      total = snapshot.total;
+      progress.stageChanged('WRITING', total);
+      const resources = await writeFiles(target, snapshot.files, onResource);
+      content = {
+        numberOfKeys: snapshot.numberOfKeys,
+        numberOfLanguages: snapshot.numberOfLanguages,
+        numberOfNonEmptyTranslations: snapshot.numberOfNonEmptyTranslations(),
+        resources,
+      };
+    } else {
+      const source = await prisma().publication.findUniqueOrThrow({ where: { id: claimed.sourcePublicationId! } });
+      const sourceResources = source.resources as unknown as PublishedResource[];
+      total = sourceResources.length;
+      progress.stageChanged('WRITING', total);
+      const resources = await copyFiles({ projectToken, environmentKey: sourceEnvironment.key, version: source.version }, target, sourceResources, onResource);
+      content = {
+        numberOfKeys: source.numberOfKeys,
+        numberOfLanguages: source.numberOfLanguages,
+        numberOfNonEmptyTranslations: source.numberOfNonEmptyTranslations,
+        resources,
+      };
+    }
+    progress.stageChanged('SWITCHING');
+    const completed = await completePublication(claimed.id, environment.id, content);
+    if (!completed) throw new LostSlotError();
+    completedAt = completed.completedAt;
+  } catch (error) {
+    const message = (error as Error).message || 'Publication failed';
+    await failPublication(claimed.id, message).catch((e) => console.error(`publication ${claimed.id}: recording the failure failed`, e));
+    // Never served: the partial version can go at once.
+    await storage().deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version)).catch((e) => console.error(`publication ${claimed.id}: removing partial files failed`, e));
+    progress.failed(message);
+    throw error;
+  }
+  forgetServed(projectToken, environmentKey);
+  progress.completed();
+  await collectOldVersions(projectToken, environment.id, environmentKey).catch((e) => console.error(`publication ${claimed.id}: removing old versions failed`, e));
+  return {
+    environmentKey,
+    source: environment.source,
+    id: claimed.id,
+    version: claimed.version,
+    label,
+    createdAt: claimed.createdAt,
+    completedAt,
+    numberOfKeys: content.numberOfKeys,
+    numberOfLanguages: content.numberOfLanguages,
+    numberOfNonEmptyTranslations: content.numberOfNonEmptyTranslations,
+    numberOfResources: content.resources.length,
+  };
+}

@@ -1,0 +1,177 @@
+// Hosting: environments, the publication order, publishing, the served
+// status, and live publication progress (graphql-ws). Resolvers call the
+// hosting domain (src/hosting/).
+import { builder } from '../builder.js';
+import { events, type PublicationEvent } from '../events/pubsub.js';
+import { resolveProject } from '../projects/access.js';
+import {
+  createEnvironment,
+  environmentDetails,
+  listEnvironments,
+  setEnvironmentOrder,
+  updateEnvironment,
+  type EnvironmentDetails,
+  type PublicationSummary,
+} from '../hosting/environments.js';
+import { publishEnvironment, type PublishResult } from '../hosting/publish.js';
+import { environmentStatus, type EnvironmentStatus } from '../hosting/status.js';
+import type { PublishedResource } from '../hosting/layout.js';
+
+const PublicationType = builder.objectRef<PublicationSummary>('Publication').implement({
+  description: 'A complete publication of an environment.',
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'Identifies the stored files of this publication.' }),
+    label: t.exposeString('label', { nullable: true, description: 'Given when publishing to _latest.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the publication started (its snapshot time).' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When the environment switched to it.' }),
+    numberOfKeys: t.exposeInt('numberOfKeys'),
+    numberOfLanguages: t.exposeInt('numberOfLanguages'),
+    numberOfNonEmptyTranslations: t.exposeInt('numberOfNonEmptyTranslations'),
+    numberOfResources: t.exposeInt('numberOfResources', { description: 'Number of files served.' }),
+  }),
+});
+
+const EnvironmentType = builder.objectRef<EnvironmentDetails>('Environment').implement({
+  description: 'A hosting environment: _latest, _production or a custom one, in the publication order.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'Fixed at creation; part of the CDN path.' }),
+    name: t.exposeString('name'),
+    color: t.exposeString('color'),
+    builtIn: t.exposeBoolean('builtIn'),
+    position: t.exposeInt('position', { description: 'Place in the publication order (1 = _latest).' }),
+    source: t.exposeString('source', { description: "What a publish takes its files from: 'editor' or another environment's key." }),
+    publishing: t.exposeBoolean('publishing', { description: 'True while a publication to this environment runs.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    url: t.string({
+      description: 'Base URL of the files: append a resource path (_index, en, en/common, ...).',
+      resolve: (e, _a, ctx) => `${ctx.config.cdnUrl}/${encodeURIComponent(e.projectToken)}/${encodeURIComponent(e.key)}`,
+    }),
+    lastPublication: t.field({ type: PublicationType, nullable: true, description: 'The publication being served.', resolve: (e) => e.lastPublication }),
+  }),
+});
+
+const HostedResourceType = builder.objectRef<PublishedResource>('HostedResource').implement({
+  description: 'A published file. Its full URL is {cdn_url}/ followed by link.',
+  fields: (t) => ({
+    link: t.exposeString('link'),
+    size: t.exposeInt('size', { description: 'Bytes of the JSON file (uncompressed).' }),
+    language: t.exposeString('language', { nullable: true }),
+    namespace: t.exposeString('namespace', { nullable: true }),
+    customer: t.exposeString('customer', { nullable: true }),
+    url: t.string({ resolve: (r, _a, ctx) => `${ctx.config.cdnUrl}/${r.link}` }),
+  }),
+});
+
+const EnvironmentStatusType = builder.objectRef<EnvironmentStatus>('EnvironmentStatus').implement({
+  description: "The contract's Environment status: the served publication's counts and files (zeros and no files before the first).",
+  fields: (t) => ({
+    environmentKey: t.exposeString('environmentKey'),
+    numberOfKeys: t.exposeInt('numberOfKeys'),
+    numberOfLanguages: t.exposeInt('numberOfLanguages'),
+    numberOfNonEmptyTranslations: t.exposeInt('numberOfNonEmptyTranslations'),
+    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
+    version: t.exposeString('version', { nullable: true }),
+    label: t.exposeString('label', { nullable: true }),
+    resources: t.field({ type: [HostedResourceType], resolve: (s) => s.resources }),
+  }),
+});
+
+const PublishResultType = builder.objectRef<PublishResult>('PublishResult').implement({
+  description: 'The publication a publish call made (the call returns when it is complete and served).',
+  fields: (t) => ({
+    environmentKey: t.exposeString('environmentKey'),
+    source: t.exposeString('source', { description: "'editor' or the environment the files were taken from." }),
+    version: t.exposeString('version'),
+    label: t.exposeString('label', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    numberOfKeys: t.exposeInt('numberOfKeys'),
+    numberOfLanguages: t.exposeInt('numberOfLanguages'),
+    numberOfNonEmptyTranslations: t.exposeInt('numberOfNonEmptyTranslations'),
+    numberOfResources: t.exposeInt('numberOfResources'),
+  }),
+});
+
+const PublicationProgressType = builder.objectRef<PublicationEvent>('PublicationProgress').implement({
+  description: 'A step of a running publication: STARTED, READING, WRITING (filesDone of filesTotal), SWITCHING, then COMPLETE or FAILED.',
+  fields: (t) => ({
+    publicationId: t.exposeInt('publicationId'),
+    environmentKey: t.exposeString('environmentKey'),
+    stage: t.exposeString('stage'),
+    filesDone: t.exposeInt('filesDone'),
+    filesTotal: t.exposeInt('filesTotal'),
+    state: t.exposeString('state', { description: 'RUNNING, COMPLETE or FAILED.' }),
+    message: t.exposeString('message', { description: 'Why it failed; empty otherwise.' }),
+    at: t.field({ type: 'DateTime', resolve: (e) => new Date(e.at) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  environments: t.field({
+    type: [EnvironmentType],
+    description: 'Environments of the project in publication order.',
+    args: { projectToken: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => listEnvironments(await resolveProject(ctx.principal, args.projectToken)),
+  }),
+  environment: t.field({
+    type: EnvironmentType,
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => environmentDetails(await resolveProject(ctx.principal, args.projectToken), args.key),
+  }),
+  environmentStatus: t.field({
+    type: EnvironmentStatusType,
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => environmentStatus(await resolveProject(ctx.principal, args.projectToken), args.key),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createEnvironment: t.field({
+    type: EnvironmentType,
+    description: 'Creates a custom environment at the end of the publication order (it then publishes from the environment before it).',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true, description: "1-40 of a-z, 0-9, '-', '_', not starting with '_'; fixed after creation." }),
+      name: t.arg.string({ required: true, description: 'At most 100 characters.' }),
+      color: t.arg.string({ required: false, description: 'Hex color, #rgb or #rrggbb; default #808080.' }),
+    },
+    resolve: async (_root, args, ctx) => createEnvironment(await resolveProject(ctx.principal, args.projectToken), args),
+  }),
+  updateEnvironment: t.field({
+    type: EnvironmentType,
+    description: "Changes an environment's name or color (its key cannot change).",
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      name: t.arg.string({ required: false }),
+      color: t.arg.string({ required: false }),
+    },
+    resolve: async (_root, { projectToken, key, ...input }, ctx) => updateEnvironment(await resolveProject(ctx.principal, projectToken), key, input),
+  }),
+  setEnvironmentOrder: t.field({
+    type: [EnvironmentType],
+    description: 'Sets the publication order (a project setting): every environment key once, _latest first. A custom environment publishes from the one before it; _production always publishes from _latest.',
+    args: { projectToken: t.arg.string({ required: false }), keys: t.arg.stringList({ required: true }) },
+    resolve: async (_root, args, ctx) => setEnvironmentOrder(await resolveProject(ctx.principal, args.projectToken), args.keys),
+  }),
+  publishEnvironment: t.field({
+    type: PublishResultType,
+    description: 'Publishes an environment from its source and returns when the new files are served. 402 without publishing in the plan, 409 while another publication of the project runs, 429 over PUBLISH_RATE_LIMIT per minute.',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      label: t.arg.string({ required: false, description: 'Only when publishing to _latest; at most 200 characters.' }),
+    },
+    resolve: async (_root, args, ctx) => publishEnvironment({ projectId: await resolveProject(ctx.principal, args.projectToken), environmentKey: args.key, label: args.label }),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  publicationProgress: t.field({
+    type: PublicationProgressType,
+    description: 'Progress of every publication of the project while it runs.',
+    args: { projectToken: t.arg.string({ required: false }) },
+    subscribe: async (_root, args, ctx) => events().subscribe('project-publications', await resolveProject(ctx.principal, args.projectToken)),
+    resolve: (event) => event,
+  }),
+}));

@@ -1,0 +1,140 @@
+// Reads the keys of an export page by page (keyset pagination in the order of
+// the requested sort), each page with its translations in the export's
+// languages, as BundleKeys. One page of rows is held at a time.
+import type { Db } from '../db.js';
+import type { BundleKey, ReviewStatus } from '../formats/model.js';
+import type { ExportSort } from './options.js';
+
+export const EXPORT_PAGE_SIZE = 1000;
+
+export interface ExportLanguage { id: number; key: string; name: string; isDefault: boolean }
+
+export interface ExportScope {
+  projectId: number;
+  /** The languages to read (of every file the pages feed). */
+  languages: ExportLanguage[];
+  /** Set when the export is split by namespace. */
+  namespace?: string;
+  /** A customer whose non-empty overrides replace the base texts. */
+  customerId: number | null;
+  /** Overrides of customers as customerTranslations (simplelocalize-json); restricted to customerId when set. */
+  customerTranslations: boolean;
+  sort: ExportSort;
+  pageSize?: number;
+}
+
+interface KeyRow {
+  id: number;
+  key: string;
+  namespace: string;
+  description: string;
+  codeDescription: string;
+  tags: string[];
+  charactersLimit: number | null;
+  lock: boolean;
+  deprecated: boolean;
+  importOrder: string;
+  createdAt: string;
+  /** JSON arrays of Cell / OverrideCell (text: parsed here, the same on every driver). */
+  cells: string | null;
+  overrides: string | null;
+}
+
+/** [languageId, text, reviewStatus] of the base texts; overrides add the customer key. */
+type Cell = [number, string, ReviewStatus];
+type OverrideCell = [number, string, ReviewStatus, string];
+
+/** ORDER BY and the keyset condition of each sort; the cursor is the last row's values. */
+const ORDERS: Record<ExportSort, { orderBy: string; after: (p: (v: unknown) => string, row: KeyRow) => string }> = {
+  IMPORT_ORDER: {
+    orderBy: 'k."importOrder"',
+    after: (p, r) => `k."importOrder" > ${p(r.importOrder)}::bigint`,
+  },
+  NEWEST_KEYS_LAST: {
+    orderBy: 'k."createdAt", k."importOrder"',
+    after: (p, r) => `(k."createdAt", k."importOrder") > (${p(r.createdAt)}::timestamp(3), ${p(r.importOrder)}::bigint)`,
+  },
+  NEWEST_KEYS_FIRST: {
+    orderBy: 'k."createdAt" DESC, k."importOrder" DESC',
+    after: (p, r) => `(k."createdAt", k."importOrder") < (${p(r.createdAt)}::timestamp(3), ${p(r.importOrder)}::bigint)`,
+  },
+  NAMESPACES: {
+    orderBy: 'k.namespace, k.key',
+    after: (p, r) => `(k.namespace, k.key) > (${p(r.namespace)}, ${p(r.key)})`,
+  },
+};
+
+/**
+ * One statement per page: the keys, each with its non-empty texts (and
+ * overrides) in the scope's languages aggregated by correlated subqueries on
+ * the primary keys — fewer rows through the driver than a row per cell.
+ */
+async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined): Promise<KeyRow[]> {
+  const params: unknown[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where = [`k."projectId" = ${p(scope.projectId)}`];
+  if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
+  const order = ORDERS[scope.sort];
+  if (after) where.push(order.after(p, after));
+  let cells = 'NULL';
+  let overrides = 'NULL';
+  if (scope.languages.length > 0) {
+    const languages = p(scope.languages.map((l) => l.id));
+    cells = `(SELECT json_agg(json_build_array(t."languageId", t.text, t."reviewStatus"))::text FROM "Translation" t
+               WHERE t."keyId" = k.id AND t."languageId" = ANY(${languages}::int[]) AND t.text <> '')`;
+    if (scope.customerId !== null || scope.customerTranslations) {
+      const customer = p(scope.customerId);
+      overrides = `(SELECT json_agg(json_build_array(ct."languageId", ct.text, ct."reviewStatus", c.key) ORDER BY c.key)::text
+                      FROM "CustomerTranslation" ct JOIN "Customer" c ON c.id = ct."customerId"
+                     WHERE ct."keyId" = k.id AND ct."languageId" = ANY(${languages}::int[]) AND ct.text <> ''
+                       AND (${customer}::int IS NULL OR ct."customerId" = ${customer}::int))`;
+    }
+  }
+  return db.$queryRawUnsafe<KeyRow[]>(
+    `SELECT k.id, k.key, k.namespace, k.description, k."codeDescription", k.tags, k."charactersLimit", k.lock, k.deprecated,
+            k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${cells} AS cells, ${overrides} AS overrides
+       FROM "TranslationKey" k
+      WHERE ${where.join(' AND ')}
+      ORDER BY ${order.orderBy}
+      LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)}`,
+    ...params,
+  );
+}
+
+function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, string>): BundleKey {
+  const key: BundleKey = { key: row.key, namespace: row.namespace, translations: {} };
+  if (row.description) key.description = row.description;
+  if (row.codeDescription) key.codeDescription = row.codeDescription;
+  if (row.tags.length) key.tags = row.tags;
+  if (row.charactersLimit !== null) key.charactersLimit = row.charactersLimit;
+  if (row.lock) key.lock = true;
+  if (row.deprecated) key.deprecated = true;
+  if (row.cells) {
+    for (const [languageId, text, reviewStatus] of JSON.parse(row.cells) as Cell[]) key.translations[languageKey.get(languageId)!] = { text, reviewStatus };
+  }
+  if (row.overrides) {
+    for (const [languageId, text, reviewStatus, customer] of JSON.parse(row.overrides) as OverrideCell[]) {
+      const language = languageKey.get(languageId)!;
+      // A customer's non-empty override replaces the base text, or is kept apart (simplelocalize-json).
+      if (scope.customerTranslations) ((key.customerTranslations ??= {})[customer] ??= {})[language] = { text, reviewStatus };
+      else key.translations[language] = { text, reviewStatus };
+    }
+  }
+  return key;
+}
+
+/** The keys of the file, one page at a time, in the order of the sort. */
+export async function* readKeyPages(db: Db, scope: ExportScope): AsyncGenerator<BundleKey[]> {
+  const languageKey = new Map(scope.languages.map((l) => [l.id, l.key]));
+  let after: KeyRow | undefined;
+  for (;;) {
+    const rows = await readKeyPage(db, scope, after);
+    if (rows.length === 0) return;
+    yield rows.map((r) => toBundleKey(r, scope, languageKey));
+    if (rows.length < (scope.pageSize ?? EXPORT_PAGE_SIZE)) return;
+    after = rows[rows.length - 1];
+  }
+}

@@ -1,0 +1,71 @@
+// Checks a parsed file against the field rules of the content model
+// (src/translations/fields.ts) before anything is written, so a bad file is
+// refused as a whole with a message naming the problem. PostgreSQL text cannot
+// hold U+0000: such text is refused here rather than failing in the transaction.
+import { badRequest } from '../errors.js';
+import type { Bundle } from '../formats/model.js';
+import { identifierProblem, lengthProblem, LIMITS } from '../translations/fields.js';
+
+const preview = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
+
+function check(problem: string | undefined): void {
+  if (problem) throw badRequest(problem);
+}
+
+function checkText(value: string | undefined, field: string, max?: number): void {
+  if (value === undefined || value === null) return;
+  if (value.includes('\u0000')) throw badRequest(`${field} contains a NUL character (U+0000), which cannot be stored`);
+  if (max !== undefined) check(lengthProblem(value, field, max));
+}
+
+export function checkLanguageKey(key: unknown, field: string): void {
+  check(identifierProblem(key, field, LIMITS.languageKey));
+  checkText(key as string, field);
+}
+
+function checkCustomerKey(key: unknown, field: string): void {
+  check(identifierProblem(key, field, LIMITS.customerKey));
+  checkText(key as string, field);
+}
+
+export function checkTags(tags: readonly string[], field: string): void {
+  if (tags.length > LIMITS.tags) throw badRequest(`${field} must hold at most ${LIMITS.tags} tags`);
+  for (const tag of tags) {
+    if (tag.trim() === '') throw badRequest(`${field} must not hold an empty tag`);
+    checkText(tag, `tag ${preview(tag)}`, LIMITS.tag);
+  }
+}
+
+export function validateBundle(bundle: Bundle): void {
+  for (const language of bundle.languages) {
+    checkLanguageKey(language.key, `The language key ${preview(String(language.key))}`);
+    checkText(language.name, `The name of language ${preview(language.key)}`, LIMITS.languageName);
+  }
+  for (const customer of bundle.customers ?? []) {
+    checkCustomerKey(customer.key, `The customer key ${preview(String(customer.key))}`);
+    checkText(customer.description, `The description of customer ${preview(customer.key)}`, LIMITS.customerDescription);
+  }
+  bundle.keys.forEach((k, index) => {
+    if (k.key === '') throw badRequest(`Key #${index + 1} of the file has an empty name`);
+    const name = `key ${preview(k.key)}`;
+    checkText(k.key, `The ${name}`, LIMITS.key);
+    checkText(k.namespace, `The namespace of ${name}`, LIMITS.namespace);
+    checkText(k.description, `The description of ${name}`, LIMITS.description);
+    checkText(k.codeDescription, `The codeDescription of ${name}`, LIMITS.codeDescription);
+    if (k.tags) checkTags(k.tags, `The tags of ${name}`);
+    if (k.charactersLimit != null && (!Number.isInteger(k.charactersLimit) || k.charactersLimit < 0 || k.charactersLimit > 2 ** 31 - 1)) {
+      throw badRequest(`The charactersLimit of ${name} must be a non-negative integer`);
+    }
+    for (const [language, t] of Object.entries(k.translations)) {
+      checkLanguageKey(language, `The language ${preview(language)} of ${name}`);
+      checkText(t.text, `The ${language} text of ${name}`);
+    }
+    for (const [customer, overrides] of Object.entries(k.customerTranslations ?? {})) {
+      checkCustomerKey(customer, `The customer key ${preview(customer)} of ${name}`);
+      for (const [language, t] of Object.entries(overrides)) {
+        checkLanguageKey(language, `The language ${preview(language)} of ${name}`);
+        checkText(t.text, `The ${language} text of customer ${preview(customer)} for ${name}`);
+      }
+    }
+  });
+}

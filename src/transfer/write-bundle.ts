@@ -1,0 +1,135 @@
+// Writes a parsed file into a project inside the caller's transaction, with a
+// constant number of set-based statements whatever the size of the file:
+// languages, keys (created in file order for IMPORT_ORDER, last-seen touched),
+// key metadata, customers (simplelocalize-json), then translation cells.
+import type { Db } from '../db.js';
+import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
+import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations, type Cell } from '../translations/store.js';
+import { ensureCustomers } from './customers.js';
+
+export interface WriteBundleOptions {
+  /** REPLACE_TRANSLATION_IF_FOUND: existing translations and key metadata are overwritten. */
+  replace: boolean;
+  /** Base translations of the file go to this customer's overrides. */
+  customerId: number | null;
+  /** Tags added to every key of the file. */
+  tags: readonly string[];
+}
+
+export interface WriteBundleResult {
+  languageIds: Map<string, number>;
+  languagesCreated: string[];
+  keysCreated: number;
+  translationsInserted: number;
+  translationsUpdated: number;
+}
+
+/** Languages of the file in file order, then any language only met in a translation. */
+export function languagesOfBundle(bundle: Bundle): BundleLanguage[] {
+  const found = new Map(bundle.languages.map((l) => [l.key, l]));
+  for (const key of bundle.keys) {
+    for (const language of Object.keys(key.translations)) if (!found.has(language)) found.set(language, { key: language });
+    for (const overrides of Object.values(key.customerTranslations ?? {})) {
+      for (const language of Object.keys(overrides)) if (!found.has(language)) found.set(language, { key: language });
+    }
+  }
+  return [...found.values()];
+}
+
+function customersOfBundle(bundle: Bundle): { key: string; description?: string }[] {
+  const found = new Map((bundle.customers ?? []).map((c) => [c.key, c]));
+  for (const key of bundle.keys) {
+    for (const customer of Object.keys(key.customerTranslations ?? {})) if (!found.has(customer)) found.set(customer, { key: customer });
+  }
+  return [...found.values()];
+}
+
+const unique = (values: readonly string[]) => [...new Set(values)];
+
+/**
+ * Key metadata of the file: it fills fields still at their default; with
+ * `replace` it overwrites them. Tags are always merged (existing ones first).
+ * Only rows whose values change are written.
+ */
+async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, number>, options: WriteBundleOptions): Promise<void> {
+  const rows = new Map<number, BundleKey & { mergedTags: string[] }>();
+  for (const k of keys) {
+    const id = ids.get(keyRefId(k))!;
+    if (rows.has(id)) continue;
+    const mergedTags = unique([...(k.tags ?? []), ...options.tags]);
+    const hasMetadata = !!k.description || !!k.codeDescription || mergedTags.length > 0 || k.charactersLimit != null || k.lock !== undefined || k.deprecated !== undefined;
+    if (hasMetadata) rows.set(id, { ...k, mergedTags });
+  }
+  if (rows.size === 0) return;
+  const list = [...rows.entries()];
+  await db.$executeRawUnsafe(
+    `WITH input AS (
+       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::boolean[], $7::boolean[])
+         AS t(id, description, code_description, tags, characters_limit, lock, deprecated)
+     ), computed AS (
+       SELECT tk.id,
+              CASE WHEN coalesce(i.description, '') <> '' AND ($8 OR tk.description = '') THEN i.description ELSE tk.description END AS description,
+              CASE WHEN coalesce(i.code_description, '') <> '' AND ($8 OR tk."codeDescription" = '') THEN i.code_description ELSE tk."codeDescription" END AS code_description,
+              tk.tags || ARRAY(SELECT e.x FROM jsonb_array_elements_text(i.tags::jsonb) WITH ORDINALITY AS e(x, o) WHERE e.x <> ALL(tk.tags) ORDER BY e.o) AS tags,
+              CASE WHEN i.characters_limit IS NOT NULL AND ($8 OR tk."charactersLimit" IS NULL) THEN i.characters_limit ELSE tk."charactersLimit" END AS characters_limit,
+              CASE WHEN i.lock IS NOT NULL AND ($8 OR NOT tk.lock) THEN i.lock ELSE tk.lock END AS lock,
+              CASE WHEN i.deprecated IS NOT NULL AND ($8 OR NOT tk.deprecated) THEN i.deprecated ELSE tk.deprecated END AS deprecated
+         FROM input i JOIN "TranslationKey" tk ON tk.id = i.id
+     )
+     UPDATE "TranslationKey" tk
+        SET description = c.description, "codeDescription" = c.code_description, tags = c.tags,
+            "charactersLimit" = c.characters_limit, lock = c.lock, deprecated = c.deprecated,
+            "deprecatedAt" = CASE WHEN NOT c.deprecated THEN NULL WHEN tk.deprecated THEN tk."deprecatedAt" ELSE now() END,
+            "modifiedAt" = now()
+       FROM computed c
+      WHERE tk.id = c.id
+        AND (tk.description, tk."codeDescription", tk.tags, tk."charactersLimit", tk.lock, tk.deprecated)
+            IS DISTINCT FROM (c.description, c.code_description, c.tags, c.characters_limit, c.lock, c.deprecated)`,
+    list.map(([id]) => id),
+    list.map(([, k]) => k.description ?? null),
+    list.map(([, k]) => k.codeDescription ?? null),
+    list.map(([, k]) => JSON.stringify(k.mergedTags)),
+    list.map(([, k]) => k.charactersLimit ?? null),
+    list.map(([, k]) => k.lock ?? null),
+    list.map(([, k]) => k.deprecated ?? null),
+    options.replace,
+  );
+}
+
+export async function writeBundle(db: Db, projectId: number, bundle: Bundle, options: WriteBundleOptions): Promise<WriteBundleResult> {
+  const languages = await ensureLanguages(db, projectId, languagesOfBundle(bundle), { create: true });
+  const { ids, created } = await ensureKeys(
+    db,
+    projectId,
+    bundle.keys.map((k) => ({ key: k.key, namespace: k.namespace })),
+    { create: true, touchLastSeen: true, descriptions: bundle.keys.map((k) => k.description || null) },
+  );
+  await writeKeyMetadata(db, bundle.keys, ids, options);
+  const customers = customersOfBundle(bundle);
+  const customerIds = customers.length > 0 ? await ensureCustomers(db, projectId, customers) : new Map<string, number>();
+
+  // An empty text in a file is "no translation": it never erases one.
+  const cells: Cell[] = [];
+  for (const k of bundle.keys) {
+    const keyId = ids.get(keyRefId(k))!;
+    for (const [language, t] of Object.entries(k.translations)) {
+      if (t.text === '') continue;
+      cells.push({ keyId, languageId: languages.ids.get(language)!, customerId: options.customerId, text: t.text, reviewStatus: t.reviewStatus });
+    }
+    for (const [customer, overrides] of Object.entries(k.customerTranslations ?? {})) {
+      for (const [language, t] of Object.entries(overrides)) {
+        if (t.text === '') continue;
+        cells.push({ keyId, languageId: languages.ids.get(language)!, customerId: customerIds.get(customer)!, text: t.text, reviewStatus: t.reviewStatus });
+      }
+    }
+  }
+  const written = await upsertTranslations(db, projectId, cells, { replace: options.replace });
+  await db.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
+  return {
+    languageIds: languages.ids,
+    languagesCreated: languages.created,
+    keysCreated: created,
+    translationsInserted: written.inserted,
+    translationsUpdated: written.updated,
+  };
+}
