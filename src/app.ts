@@ -50,6 +50,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   const redis: RedisConnection | undefined = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
   const app = Fastify({
+    // On close, end idle keep-alive connections at once instead of waiting for their timeout.
+    forceCloseConnections: true,
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 64 * 1024 * 1024,
   });

@@ -166,18 +166,23 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on Po
   });
 
   it('finishes on the surviving instance a job whose instance was killed', async () => {
-    deepl.setDelay(100);
+    for (const p of running) await p.kill('SIGTERM');
+    deepl.setDelay(150);
     const a = await start({ JOB_LEASE_MS: '1500' });
-    const { apiKey } = await project(a, 'survivor', 400);
-    for (const p of running.filter((p) => p !== a)) await p.kill('SIGTERM');
-    const jobId = await startJob(a, apiKey);
-    for (let i = 0; i < 400; i++) {
-      const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
-      if (job.leaseOwner && job.progress > 0.1) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
     const b = await start({ JOB_LEASE_MS: '1500' });
-    await a.kill('SIGKILL');
+    const { apiKey } = await project(a, 'survivor', 1500);
+    const jobId = await startJob(a, apiKey);
+    let owner: string | null = null;
+    for (let i = 0; i < 400 && !owner; i++) {
+      const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+      if (job.leaseOwner && job.progress > 0.05) owner = job.leaseOwner;
+      else await new Promise((r) => setTimeout(r, 25));
+    }
+    // The lease owner is `host-pid-random`: kill the instance that holds the job.
+    const pid = Number(owner!.split('-').at(-2));
+    const [victim, survivor] = a.child.pid === pid ? [a, b] : [b, a];
+    expect(victim.child.pid).toBe(pid);
+    await victim.kill('SIGKILL');
     deepl.setDelay(0);
     let finished;
     for (let i = 0; i < 600 && !finished; i++) {
@@ -187,6 +192,7 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on Po
     }
     expect(finished?.state).toBe('SUCCESS');
     expect(finished?.attempts).toBe(2);
-    await b.kill('SIGTERM');
+    expect(finished?.leaseOwner).toBeNull();
+    await survivor.kill('SIGTERM');
   });
 });
