@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { android, androidStrings, androidXml } from '../../../src/formats/android.js';
 import { FormatError, type Bundle, type BundleKey, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/android';
+const CORPUS = corpusPath('android');
 
 async function parse(xml: string | Buffer, languageKey = 'en', options: ImportOption[] = [], namespace?: string): Promise<Bundle> {
   return android.parse(Buffer.isBuffer(xml) ? xml : Buffer.from(xml), { languageKey, namespace, options: new Set(options) });

@@ -4,8 +4,9 @@ import { arb } from '../../../src/formats/arb.js';
 import { FormatError, type Bundle, type ExportOption } from '../../../src/formats/model.js';
 import { parseIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/arb';
+const CORPUS = corpusPath('arb');
 const parse = (input: string | Buffer | object, languageKey: string | null = 'en', namespace?: string) =>
   arb.parse(Buffer.isBuffer(input) ? input : Buffer.from(typeof input === 'string' ? input : JSON.stringify(input)), { languageKey: languageKey ?? undefined, namespace, options: new Set() });
 const serialize = async (bundle: Bundle, language: string, options: ExportOption[] = ['INCLUDE_DESCRIPTIONS']) =>

@@ -6,6 +6,7 @@ import { FormatError, type Bundle, type ExportOption, type FileFormat, type Impo
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { guardCell, unguardCell } from '../../../src/formats/translation-table.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
 const bundleOf = (n: number, languages = ['en']): Bundle => ({
@@ -18,7 +19,7 @@ const bundleOf = (n: number, languages = ['en']): Bundle => ({
   })),
 });
 
-const CORPUS = '/work/shared/corpus/csv';
+const CORPUS = corpusPath('csv');
 const parseWith = (format: FileFormat, text: string | Buffer, languageKey?: string, options: ImportOption[] = [], namespace?: string) =>
   format.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), { languageKey, namespace, options: new Set(options) });
 const parse = (text: string | Buffer, languageKey?: string, options: ImportOption[] = [], namespace?: string) => parseWith(csvTranslations, text, languageKey, options, namespace);

@@ -5,6 +5,7 @@ import { FormatError, type Bundle, type ExportOption } from '../../../src/format
 import { javaProperties } from '../../../src/formats/java-properties.js';
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
 const bundleOf = (n: number, languages = ['en']): Bundle => ({
@@ -17,7 +18,7 @@ const bundleOf = (n: number, languages = ['en']): Bundle => ({
   })),
 });
 
-const CORPUS = '/work/shared/corpus/properties';
+const CORPUS = corpusPath('properties');
 const parse = (text: string | Buffer, languageKey = 'en', namespace?: string) =>
   javaProperties.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), { languageKey, namespace, options: new Set() });
 const serialize = (bundle: Bundle, language = 'en', options: ExportOption[] = []) =>

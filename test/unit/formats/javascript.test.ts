@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { javascript, moduleExports } from '../../../src/formats/javascript.js';
 import { readJsModule } from '../../../src/formats/js-module-reader.js';
 import { FormatError, type Bundle, type ExportOption, type FileFormat } from '../../../src/formats/model.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/js';
+const CORPUS = corpusPath('js');
 const hasCorpus = existsSync(CORPUS);
 
 const parse = (source: string | Buffer, format: FileFormat = javascript, language = 'en', namespace?: string) =>

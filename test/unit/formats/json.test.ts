@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { multiLanguageJson, singleLanguageJson } from '../../../src/formats/json.js';
 import { FormatError, type Bundle, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/json';
+const CORPUS = corpusPath('json');
 const hasCorpus = existsSync(CORPUS);
 
 const parseSingle = (text: string | Buffer, options: ImportOption[] = [], languageKey = 'en', namespace?: string) =>

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { localizableStrings } from '../../../src/formats/localizable-strings.js';
 import { FormatError, type Bundle, type ExportOption } from '../../../src/formats/model.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/localizable-strings';
+const CORPUS = corpusPath('localizable-strings');
 const parse = (input: string | Buffer, languageKey = 'de', namespace?: string) =>
   localizableStrings.parse(typeof input === 'string' ? Buffer.from(input) : input, { languageKey, namespace, options: new Set() });
 const serialize = async (bundle: Bundle, language: string, options: ExportOption[] = []) =>

@@ -7,6 +7,7 @@ import { FormatError, type Bundle, type ExportOption } from '../../../src/format
 import { phpArray } from '../../../src/formats/php-array.js';
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
 const bundleOf = (n: number, languages = ['en']): Bundle => ({
@@ -19,7 +20,7 @@ const bundleOf = (n: number, languages = ['en']): Bundle => ({
   })),
 });
 
-const CORPUS = '/work/shared/corpus/php';
+const CORPUS = corpusPath('php');
 const hasPhp = (() => {
   try {
     execFileSync('php', ['--version'], { stdio: 'ignore' });

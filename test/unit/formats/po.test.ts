@@ -8,6 +8,7 @@ import { poPot } from '../../../src/formats/po.js';
 import { compilePluralExpression, indexCategories, parsePluralFormsHeader, pluralFormsHeaderFor } from '../../../src/formats/gettext-plural.js';
 import { parseIcuPlural, toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
 const bundleOf = (n: number, languages = ['en']): Bundle => ({
@@ -20,7 +21,7 @@ const bundleOf = (n: number, languages = ['en']): Bundle => ({
   })),
 });
 
-const CORPUS = '/work/shared/corpus/po';
+const CORPUS = corpusPath('po');
 const hasMsgfmt = (() => {
   try {
     execFileSync('msgfmt', ['--version'], { stdio: 'ignore' });

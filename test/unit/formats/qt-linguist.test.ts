@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, type Bundle, type BundleKey, type ExportOption } from '../../../src/formats/model.js';
 import { qtLinguist } from '../../../src/formats/qt-linguist.js';
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/qt-ts';
+const CORPUS = corpusPath('qt-ts');
 
 async function parse(xml: string | Buffer, languageKey?: string, namespace?: string): Promise<Bundle> {
   return qtLinguist.parse(Buffer.isBuffer(xml) ? xml : Buffer.from(xml), { languageKey, namespace, options: new Set() });

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, type Bundle, type ExportOption, type FileFormat } from '../../../src/formats/model.js';
 import { resx, stringResources } from '../../../src/formats/resx.js';
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/resx';
+const CORPUS = corpusPath('resx');
 
 async function parse(xml: string | Buffer, languageKey = 'en', format: FileFormat = resx, namespace?: string): Promise<Bundle> {
   return format.parse(Buffer.isBuffer(xml) ? xml : Buffer.from(xml), { languageKey, namespace, options: new Set() });

@@ -6,8 +6,9 @@ import { localizableStringsDict } from '../../../src/formats/stringsdict.js';
 import { parseXml, childElements, textContent } from '../../../src/formats/xml-safe.js';
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/stringsdict';
+const CORPUS = corpusPath('stringsdict');
 const parse = (input: string | Buffer, languageKey = 'en') =>
   localizableStringsDict.parse(typeof input === 'string' ? Buffer.from(input) : input, { languageKey, options: new Set() });
 const serialize = (bundle: Bundle, language: string, options: ExportOption[] = []) =>

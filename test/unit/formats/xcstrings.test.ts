@@ -4,8 +4,9 @@ import { FormatError, type Bundle, type BundleLanguage, type ExportOption } from
 import { parseIcuPlural } from '../../../src/formats/plural.js';
 import { localizableXcstrings } from '../../../src/formats/xcstrings.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/xcstrings';
+const CORPUS = corpusPath('xcstrings');
 const parse = (input: string | Buffer | object, namespace?: string) =>
   localizableXcstrings.parse(Buffer.isBuffer(input) ? input : Buffer.from(typeof input === 'string' ? input : JSON.stringify(input)), { namespace, options: new Set() });
 const serialize = (bundle: Bundle, languages: BundleLanguage[], options: ExportOption[] = ['INCLUDE_DESCRIPTIONS']) =>

@@ -4,8 +4,9 @@ import { FormatError, type Bundle, type BundleLanguage, type ExportOption, type 
 import { xliff12, xliff12Export, xliff20, xliff20Export } from '../../../src/formats/xliff.js';
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
 import { costRatio } from './support/linear-cost.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/xliff';
+const CORPUS = corpusPath('xliff');
 const parse = (input: string | Buffer, opts: { languageKey?: string; namespace?: string } = {}, format: FileFormat = xliff12) =>
   format.parse(typeof input === 'string' ? Buffer.from(input) : input, { ...opts, options: new Set() });
 const serialize = (format: FileFormat, bundle: Bundle, languages: BundleLanguage[], options: ExportOption[] = ['INCLUDE_DESCRIPTIONS']) =>

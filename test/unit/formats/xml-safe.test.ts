@@ -12,8 +12,9 @@ import {
   textContent,
   xmlLineColumn,
 } from '../../../src/formats/xml-safe.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const TERMUX = '/work/shared/corpus/android/termux_app_values_strings.xml';
+const TERMUX = corpusPath('android', 'termux_app_values_strings.xml');
 
 function formatError(fn: () => unknown): FormatError {
   try {

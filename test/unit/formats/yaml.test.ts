@@ -5,8 +5,9 @@ import YAML from 'yaml';
 import { FormatError, type Bundle, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
 import { parseIcuPlural, toIcuPlural } from '../../../src/formats/plural.js';
 import { yaml } from '../../../src/formats/yaml.js';
+import { corpusPath } from '../../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus/yaml';
+const CORPUS = corpusPath('yaml');
 const parse = (text: string | Buffer, languageKey?: string, options: ImportOption[] = [], namespace?: string) =>
   yaml.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), { languageKey, namespace, options: new Set(options) });
 const serialize = async (bundle: Bundle, languages: string[], options: string[] = []) =>

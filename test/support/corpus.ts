@@ -1,0 +1,9 @@
+// Real-world translation files live in ../shared/corpus beside the repository
+// (never copied into it); tests that read them skip when the folder is absent.
+import { join, resolve } from 'node:path';
+
+export const CORPUS_ROOT = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpus');
+
+export function corpusPath(...parts: string[]): string {
+  return join(CORPUS_ROOT, ...parts);
+}
