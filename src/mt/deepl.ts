@@ -10,7 +10,7 @@
 // large and 400 end the job. Limits: at most 50 texts and 128 KiB of request
 // body per request. Keys ending in ":fx" belong to api-free.deepl.com (config.ts).
 import { jsonElementBytes } from './batching.js';
-import { send, excerpt, type HttpOptions } from './http.js';
+import { send, excerpt, type HttpOptions, translationsOf } from './http.js';
 import { DEEPL_FORMALITY_TARGETS, DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES, deeplGlossaryLanguage } from './languages.js';
 import { parseRetryAfter, withRetry } from './retry.js';
 import {
@@ -191,16 +191,7 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
       );
       if (answer.status !== 200) throw deeplError(answer.status, answer.body, answer.text, answer.headers);
       const translations = (answer.body as { translations?: { text?: unknown }[] } | undefined)?.translations;
-      if (!Array.isArray(translations) || translations.length !== texts.length || translations.some((t) => typeof t?.text !== 'string')) {
-        throw new MtProviderError({
-          provider: PROVIDER,
-          kind: 'retryable',
-          reason: 'bad_response',
-          status: answer.status,
-          providerMessage: `unexpected answer: expected ${texts.length} translations`,
-        });
-      }
-      return translations.map((t) => t.text as string);
+      return translationsOf(PROVIDER, answer.status, translations, texts.length, 'text');
     },
   };
   return provider;

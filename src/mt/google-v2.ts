@@ -9,7 +9,7 @@
 // text segments per request, about 5,000 characters (code points) per
 // request recommended; a Basic request body must stay under 100K bytes.
 import { codePoints } from './batching.js';
-import { send, excerpt, type HttpOptions } from './http.js';
+import { send, excerpt, type HttpOptions, translationsOf } from './http.js';
 import { GOOGLE_LANGUAGES } from './languages.js';
 import { parseRetryAfter } from './retry.js';
 import { MtProviderError, MtValidationError, type ProviderCredentials, type TranslateOptions, type TranslationProvider, type TranslationRequest } from './types.js';
@@ -88,16 +88,7 @@ export function createGoogleProvider(credentials: ProviderCredentials, http: Htt
       );
       if (answer.status !== 200) throw googleError(answer.status, answer.body, answer.text, answer.headers);
       const translations = (answer.body as { data?: { translations?: { translatedText?: unknown }[] } } | undefined)?.data?.translations;
-      if (!Array.isArray(translations) || translations.length !== texts.length || translations.some((t) => typeof t?.translatedText !== 'string')) {
-        throw new MtProviderError({
-          provider: PROVIDER,
-          kind: 'retryable',
-          reason: 'bad_response',
-          status: answer.status,
-          providerMessage: `unexpected answer: expected ${texts.length} translations`,
-        });
-      }
-      return translations.map((t) => t.translatedText as string);
+      return translationsOf(PROVIDER, answer.status, translations, texts.length, 'translatedText');
     },
   };
   return provider;

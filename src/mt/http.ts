@@ -71,3 +71,14 @@ export function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
+
+/**
+ * The translated strings of a provider's answer, one per text sent, read from
+ * `field` of each item; any other shape is a retryable bad answer.
+ */
+export function translationsOf(provider: TranslationProviderId, status: number, items: unknown, count: number, field: string): string[] {
+  if (!Array.isArray(items) || items.length !== count || items.some((t) => typeof (t as Record<string, unknown> | null)?.[field] !== 'string')) {
+    throw new MtProviderError({ provider, kind: 'retryable', reason: 'bad_response', status, providerMessage: `unexpected answer: expected ${count} translations` });
+  }
+  return items.map((t) => (t as Record<string, string>)[field]!);
+}
