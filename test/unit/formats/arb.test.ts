@@ -5,6 +5,7 @@ import { FormatError, type Bundle, type ExportOption } from '../../../src/format
 import { parseIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { bilingualBundle } from './support/bundles.js';
 
 const CORPUS = corpusPath('arb');
 const parse = (input: string | Buffer | object, languageKey: string | null = 'en', namespace?: string) =>
@@ -14,18 +15,6 @@ const serialize = async (bundle: Bundle, language: string, options: ExportOption
 const get = (b: Bundle, key: string) => b.keys.find((k) => k.key === key)!;
 
 /** n keys with plurals, namespaces, descriptions and review states. */
-const bundleOf = (n: number): Bundle => ({
-  languages: [{ key: 'en' }, { key: 'de' }],
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `key.${i}`,
-    namespace: i % 3 ? '' : `ns${i % 5}`,
-    description: `Description ${i}`,
-    translations: {
-      en: { text: i % 2 ? `Text ${i} & <more>` : `{count, plural, one {%d file ${i}} other {%d files}}` },
-      de: { text: `Text ${i}`, reviewStatus: 'REVIEWED' as const },
-    },
-  })),
-});
 
 describe.skipIf(!existsSync(CORPUS))('arb: corpus', () => {
   it('reads the Aves template: ICU kept as is, placeholders in codeDescription', async () => {
@@ -154,6 +143,6 @@ describe('arb: bad input', () => {
 
 describe('arb: cost', () => {
   it('exports in time linear in the number of keys', async () => {
-    expect(await costRatio((n) => serialize(bundleOf(n), 'en'))).toBeLessThan(32);
+    expect(await costRatio((n) => serialize(bilingualBundle(n), 'en'))).toBeLessThan(32);
   }, 60_000);
 });

@@ -7,17 +7,9 @@ import { toIcuPlural } from '../../../src/formats/plural.js';
 import { guardCell, unguardCell } from '../../../src/formats/translation-table.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { generatedBundle } from './support/bundles.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
-const bundleOf = (n: number, languages = ['en']): Bundle => ({
-  languages: languages.map((key) => ({ key })),
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `group${i % 50}.item${i}`,
-    namespace: i % 3 ? '' : `ns${i % 7}`,
-    description: i % 5 ? undefined : `About item ${i}`,
-    translations: Object.fromEntries(languages.map((l) => [l, { text: i % 4 ? `Text ${i}, "quoted"` : toIcuPlural({ one: `# item ${i}`, other: `# items ${i}` }) }])),
-  })),
-});
 
 const CORPUS = corpusPath('csv');
 const parseWith = (format: FileFormat, text: string | Buffer, languageKey?: string, options: ImportOption[] = [], namespace?: string) =>
@@ -162,8 +154,8 @@ describe('csv-translations / tsv: export', () => {
   }
 
   it('export and import cost grow linearly with the number of keys', async () => {
-    expect(await costRatio((n) => serializeWith(csvTranslations, bundleOf(n, ['en', 'de']), ['en', 'de'], ['INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
-    expect(await costRatio(async (n) => parse(await serializeWith(csvTranslations, bundleOf(n, ['en', 'de']), ['en', 'de'])), 500)).toBeLessThan(32);
+    expect(await costRatio((n) => serializeWith(csvTranslations, generatedBundle(n, ['en', 'de']), ['en', 'de'], ['INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
+    expect(await costRatio(async (n) => parse(await serializeWith(csvTranslations, generatedBundle(n, ['en', 'de']), ['en', 'de'])), 500)).toBeLessThan(32);
   }, 120_000);
 
   it('tsv reads unquoted cells with quotes inside', async () => {

@@ -5,17 +5,9 @@ import { checkZipArchive, DEFAULT_ZIP_LIMITS, excel } from '../../../src/formats
 import { FormatError, type Bundle, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
+import { generatedBundle } from './support/bundles.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
-const bundleOf = (n: number, languages = ['en']): Bundle => ({
-  languages: languages.map((key) => ({ key })),
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `group${i % 50}.item${i}`,
-    namespace: i % 3 ? '' : `ns${i % 7}`,
-    description: i % 5 ? undefined : `About item ${i}`,
-    translations: Object.fromEntries(languages.map((l) => [l, { text: i % 4 ? `Text ${i}, "quoted"` : toIcuPlural({ one: `# item ${i}`, other: `# items ${i}` }) }])),
-  })),
-});
 
 const parse = (input: Buffer, options: ImportOption[] = [], namespace?: string, languageKey?: string) =>
   excel.parse(input, { languageKey, namespace, options: new Set(options) });
@@ -132,8 +124,8 @@ describe('excel: export', () => {
   });
 
   it('export and import cost grow linearly with the number of keys', async () => {
-    expect(await costRatio((n) => serialize(bundleOf(n, ['en', 'de']), ['en', 'de']), 200)).toBeLessThan(32);
-    expect(await costRatio(async (n) => parse(await serialize(bundleOf(n, ['en', 'de']), ['en', 'de'])), 200)).toBeLessThan(32);
+    expect(await costRatio((n) => serialize(generatedBundle(n, ['en', 'de']), ['en', 'de']), 200)).toBeLessThan(32);
+    expect(await costRatio(async (n) => parse(await serialize(generatedBundle(n, ['en', 'de']), ['en', 'de'])), 200)).toBeLessThan(32);
   }, 180_000);
 
   it('ESCAPE_NEW_LINES writes newlines as \\n', async () => {

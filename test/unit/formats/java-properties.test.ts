@@ -6,17 +6,9 @@ import { javaProperties } from '../../../src/formats/java-properties.js';
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { generatedBundle } from './support/bundles.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
-const bundleOf = (n: number, languages = ['en']): Bundle => ({
-  languages: languages.map((key) => ({ key })),
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `group${i % 50}.item${i}`,
-    namespace: i % 3 ? '' : `ns${i % 7}`,
-    description: i % 5 ? undefined : `About item ${i}`,
-    translations: Object.fromEntries(languages.map((l) => [l, { text: i % 4 ? `Text ${i}, "quoted"` : toIcuPlural({ one: `# item ${i}`, other: `# items ${i}` }) }])),
-  })),
-});
 
 const CORPUS = corpusPath('properties');
 const parse = (text: string | Buffer, languageKey = 'en', namespace?: string) =>
@@ -156,8 +148,8 @@ describe('java-properties: export', () => {
   });
 
   it('export and import cost grow linearly with the number of keys', async () => {
-    expect(await costRatio((n) => serialize(bundleOf(n), 'en', ['INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
-    expect(await costRatio(async (n) => parse(await serialize(bundleOf(n), 'en', ['INCLUDE_DESCRIPTIONS'])), 500)).toBeLessThan(32);
+    expect(await costRatio((n) => serialize(generatedBundle(n), 'en', ['INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
+    expect(await costRatio(async (n) => parse(await serialize(generatedBundle(n), 'en', ['INCLUDE_DESCRIPTIONS'])), 500)).toBeLessThan(32);
   }, 120_000);
 
   it('leaves descriptions out without INCLUDE_DESCRIPTIONS', async () => {

@@ -4,6 +4,7 @@ import { localizableStrings } from '../../../src/formats/localizable-strings.js'
 import { FormatError, type Bundle, type ExportOption } from '../../../src/formats/model.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { bilingualBundle } from './support/bundles.js';
 
 const CORPUS = corpusPath('localizable-strings');
 const parse = (input: string | Buffer, languageKey = 'de', namespace?: string) =>
@@ -13,18 +14,6 @@ const serialize = async (bundle: Bundle, language: string, options: ExportOption
 const get = (b: Bundle, key: string) => b.keys.find((k) => k.key === key);
 
 /** n keys with plurals, namespaces, descriptions and review states. */
-const bundleOf = (n: number): Bundle => ({
-  languages: [{ key: 'en' }, { key: 'de' }],
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `key.${i}`,
-    namespace: i % 3 ? '' : `ns${i % 5}`,
-    description: `Description ${i}`,
-    translations: {
-      en: { text: i % 2 ? `Text ${i} & <more>` : `{count, plural, one {%d file ${i}} other {%d files}}` },
-      de: { text: `Text ${i}`, reviewStatus: 'REVIEWED' as const },
-    },
-  })),
-});
 
 describe.skipIf(!existsSync(CORPUS))('localizable-strings: corpus', () => {
   it('reads the DuckDuckGo file: dotted keys, descriptions, escaped quotes around %@', async () => {
@@ -218,6 +207,6 @@ describe('localizable-strings: bad input', () => {
 
 describe('localizable-strings: cost', () => {
   it('exports in time linear in the number of keys', async () => {
-    expect(await costRatio((n) => serialize(bundleOf(n), 'en', ['INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
+    expect(await costRatio((n) => serialize(bilingualBundle(n), 'en', ['INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
   }, 60_000);
 });

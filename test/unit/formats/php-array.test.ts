@@ -8,17 +8,9 @@ import { phpArray } from '../../../src/formats/php-array.js';
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { generatedBundle } from './support/bundles.js';
 
 /** n keys under shared prefixes, with plurals and descriptions. */
-const bundleOf = (n: number, languages = ['en']): Bundle => ({
-  languages: languages.map((key) => ({ key })),
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `group${i % 50}.item${i}`,
-    namespace: i % 3 ? '' : `ns${i % 7}`,
-    description: i % 5 ? undefined : `About item ${i}`,
-    translations: Object.fromEntries(languages.map((l) => [l, { text: i % 4 ? `Text ${i}, "quoted"` : toIcuPlural({ one: `# item ${i}`, other: `# items ${i}` }) }])),
-  })),
-});
 
 const CORPUS = corpusPath('php');
 const hasPhp = (() => {
@@ -268,8 +260,8 @@ return [
   });
 
   it('export and import cost grow linearly with the number of keys', async () => {
-    expect(await costRatio((n) => serialize(bundleOf(n), 'en', ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
-    expect(await costRatio(async (n) => parse(await serialize(bundleOf(n), 'en', ['WRITE_NESTED'])), 500)).toBeLessThan(32);
+    expect(await costRatio((n) => serialize(generatedBundle(n), 'en', ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
+    expect(await costRatio(async (n) => parse(await serialize(generatedBundle(n), 'en', ['WRITE_NESTED'])), 500)).toBeLessThan(32);
   }, 120_000);
 
   it('keeps dotted keys whose prefix is a key deep in the tree', async () => {

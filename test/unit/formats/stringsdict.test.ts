@@ -7,6 +7,7 @@ import { parseXml, childElements, textContent } from '../../../src/formats/xml-s
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { bilingualBundle } from './support/bundles.js';
 
 const CORPUS = corpusPath('stringsdict');
 const parse = (input: string | Buffer, languageKey = 'en') =>
@@ -34,18 +35,6 @@ function plistObject(xml: Buffer): unknown {
 }
 
 /** n keys with plurals, namespaces, descriptions and review states. */
-const bundleOf = (n: number): Bundle => ({
-  languages: [{ key: 'en' }, { key: 'de' }],
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `key.${i}`,
-    namespace: i % 3 ? '' : `ns${i % 5}`,
-    description: `Description ${i}`,
-    translations: {
-      en: { text: i % 2 ? `Text ${i} & <more>` : `{count, plural, one {%d file ${i}} other {%d files}}` },
-      de: { text: `Text ${i}`, reviewStatus: 'REVIEWED' as const },
-    },
-  })),
-});
 
 describe.skipIf(!existsSync(CORPUS))('localizable-strings-dict: corpus', () => {
   it('reads the DuckDuckGo Russian file: one/few/many/other, positional tokens, nested variables', async () => {
@@ -232,6 +221,6 @@ describe('localizable-strings-dict: hostile and malformed input', () => {
 
 describe('localizable-strings-dict: cost', () => {
   it('exports in time linear in the number of keys', async () => {
-    expect(await costRatio((n) => serialize(bundleOf(n), 'en', ['INCLUDE_DESCRIPTIONS']), 500)).toBeLessThan(32);
+    expect(await costRatio((n) => serialize(bilingualBundle(n), 'en', ['INCLUDE_DESCRIPTIONS']), 500)).toBeLessThan(32);
   }, 60_000);
 });

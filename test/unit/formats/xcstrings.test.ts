@@ -5,6 +5,7 @@ import { parseIcuPlural } from '../../../src/formats/plural.js';
 import { localizableXcstrings } from '../../../src/formats/xcstrings.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { bilingualBundle } from './support/bundles.js';
 
 const CORPUS = corpusPath('xcstrings');
 const parse = (input: string | Buffer | object, namespace?: string) =>
@@ -15,18 +16,6 @@ const get = (b: Bundle, key: string) => b.keys.find((k) => k.key === key)!;
 const unit = (value: string, state = 'translated') => ({ stringUnit: { state, value } });
 
 /** n keys with plurals, namespaces, descriptions and review states. */
-const bundleOf = (n: number): Bundle => ({
-  languages: [{ key: 'en' }, { key: 'de' }],
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `key.${i}`,
-    namespace: i % 3 ? '' : `ns${i % 5}`,
-    description: `Description ${i}`,
-    translations: {
-      en: { text: i % 2 ? `Text ${i} & <more>` : `{count, plural, one {%d file ${i}} other {%d files}}` },
-      de: { text: `Text ${i}`, reviewStatus: 'REVIEWED' as const },
-    },
-  })),
-});
 
 describe.skipIf(!existsSync(CORPUS))('localizable-xcstrings: corpus', () => {
   it('reads CotEditor CommandBar: 18 languages, plural variations, comments, needs_review', async () => {
@@ -222,6 +211,6 @@ describe('localizable-xcstrings: bad input', () => {
 
 describe('localizable-xcstrings: cost', () => {
   it('exports in time linear in the number of keys', async () => {
-    expect(await costRatio((n) => serialize(bundleOf(n), [{ key: 'en' }, { key: 'de' }]), 500)).toBeLessThan(32);
+    expect(await costRatio((n) => serialize(bilingualBundle(n), [{ key: 'en' }, { key: 'de' }]), 500)).toBeLessThan(32);
   }, 60_000);
 });

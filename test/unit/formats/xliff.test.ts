@@ -5,6 +5,7 @@ import { xliff12, xliff12Export, xliff20, xliff20Export } from '../../../src/for
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
 import { costRatio } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
+import { bilingualBundle } from './support/bundles.js';
 
 const CORPUS = corpusPath('xliff');
 const parse = (input: string | Buffer, opts: { languageKey?: string; namespace?: string } = {}, format: FileFormat = xliff12) =>
@@ -19,18 +20,6 @@ const xliff20Doc = (units: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">\n<file id="f1">\n${units}\n</file>\n</xliff>`;
 
 /** n keys with plurals, namespaces, descriptions and review states. */
-const bundleOf = (n: number): Bundle => ({
-  languages: [{ key: 'en' }, { key: 'de' }],
-  keys: Array.from({ length: n }, (_, i) => ({
-    key: `key.${i}`,
-    namespace: i % 3 ? '' : `ns${i % 5}`,
-    description: `Description ${i}`,
-    translations: {
-      en: { text: i % 2 ? `Text ${i} & <more>` : `{count, plural, one {%d file ${i}} other {%d files}}` },
-      de: { text: `Text ${i}`, reviewStatus: 'REVIEWED' as const },
-    },
-  })),
-});
 
 describe('xliff identifiers', () => {
   it('exports one object per contract identifier', () => {
@@ -254,8 +243,8 @@ describe('xliff: hostile and malformed input', () => {
 describe('xliff: cost', () => {
   it('exports and imports in time linear in the number of keys', async () => {
     for (const format of [xliff12Export, xliff20Export]) {
-      expect(await costRatio((n) => serialize(format, bundleOf(n), [{ key: 'en' }, { key: 'de' }]), 500)).toBeLessThan(32);
+      expect(await costRatio((n) => serialize(format, bilingualBundle(n), [{ key: 'en' }, { key: 'de' }]), 500)).toBeLessThan(32);
     }
-    expect(await costRatio(async (n) => parse(await serialize(xliff12Export, bundleOf(n), [{ key: 'en' }, { key: 'de' }])), 250)).toBeLessThan(32);
+    expect(await costRatio(async (n) => parse(await serialize(xliff12Export, bilingualBundle(n), [{ key: 'en' }, { key: 'de' }])), 250)).toBeLessThan(32);
   }, 60_000);
 });
