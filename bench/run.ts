@@ -4,7 +4,7 @@
 // TEST_DATABASE_URL is set (postgres://postgres@127.0.0.1:5432/test here).
 import { parseArgs } from 'node:util';
 import { machine, save, table } from './lib/report.js';
-import { postgresUrl, startBenchService } from './lib/service.js';
+import { createBenchDatabase, postgresUrl, startBenchService } from './lib/service.js';
 import type { Figure } from './lib/types.js';
 import { transferScenarios } from './scenarios/transfer.js';
 import { readScenarios } from './scenarios/reads.js';
@@ -50,13 +50,12 @@ for (const db of dbs) {
   }
   if (only.has('memory')) {
     console.log(`[${db}] memory`);
-    let url: string | undefined;
-    if (db === 'postgres') {
-      const bench = await startBenchService('postgres');
-      url = undefined;
-      await bench.close();
+    const database = db === 'postgres' ? await createBenchDatabase() : undefined;
+    try {
+      figures.push(...(await memoryScenario(db, database?.url)));
+    } finally {
+      await database?.drop();
     }
-    figures.push(...(await memoryScenario(db, db === 'postgres' ? url : undefined)));
   }
 }
 console.log(table(figures));

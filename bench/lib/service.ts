@@ -29,25 +29,34 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+/** A new empty PostgreSQL database for one scenario. */
+export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = postgresUrl();
+  if (!base) throw new Error('postgres benchmarks need BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  const name = `lms_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    url: withDatabase(base, name),
+    async drop() {
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
 export async function startBenchService(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<BenchService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-bench-'));
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
   if (kind === 'postgres') {
-    const base = postgresUrl();
-    if (!base) throw new Error('postgres benchmarks need BENCH_DATABASE_URL or TEST_DATABASE_URL');
-    const name = `lms_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    databaseUrl = withDatabase(base, name);
-    dropDatabase = async () => {
-      const a = new pg.Client({ connectionString: base });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    };
+    const database = await createBenchDatabase();
+    databaseUrl = database.url;
+    dropDatabase = database.drop;
   }
   const config = loadConfig({
     DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '100000',

@@ -72,7 +72,8 @@ export async function readScenarios(bench: BenchService, db: Figure['db'], apiKe
     // In process, so that the statements of this one request can be observed.
     const statements = async (first: number) => {
       let count = 0;
-      const res = await observeSql(() => count++, () => bench.service.app.inject({ method: 'POST', url: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, payload: body(first) }));
+      // inject() dispatches when awaited: await it inside the observed context.
+      const res = await observeSql(() => count++, async () => await bench.service.app.inject({ method: 'POST', url: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, payload: body(first) }));
       const json = res.json();
       if (json.errors) throw new Error(JSON.stringify(json.errors));
       return count;

@@ -6,7 +6,7 @@ import { withDatabase } from './global-setup.js';
 /** A PostgreSQL database of its own, cloned from the migrated template (postgres test project only). */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL!;
-  const name = `lms_test_${randomBytes(6).toString('hex')}`;
+  const name = `${inject('pgRunPrefix')}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);

@@ -16,13 +16,15 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
     pgTemplate: string;
+    /** Databases of this run start with it; teardown drops only those. */
+    pgRunPrefix: string;
   }
 }
 
 export async function openTestDatabase(): Promise<Database> {
   if (process.env.TEST_DB_KIND === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
-    const name = `lms_test_${randomBytes(6).toString('hex')}`;
+    const name = `${inject('pgRunPrefix')}${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
