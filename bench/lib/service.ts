@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createDatabase } from '../../test/support/pg-admin.js';
 import { buildService, type Service } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
@@ -23,30 +23,12 @@ export function postgresUrl(): string | undefined {
   return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 /** A new empty PostgreSQL database for one scenario. */
 export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = postgresUrl();
   if (!base) throw new Error('postgres benchmarks need BENCH_DATABASE_URL or TEST_DATABASE_URL');
-  const name = `lms_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return {
-    url: withDatabase(base, name),
-    async drop() {
-      const a = new pg.Client({ connectionString: base });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
+  return createDatabase(base, `lms_bench_${randomBytes(4).toString('hex')}`);
 }
 
 export async function startBenchService(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<BenchService> {

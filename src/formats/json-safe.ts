@@ -4,6 +4,7 @@
 // position, so on failure a small validator finds it).
 import { FormatError } from './model.js';
 import { decodeText } from './text.js';
+import { lineColumn } from './text.js';
 
 export interface JsonLimits {
   /** Maximum nesting of objects and arrays. */
@@ -27,15 +28,7 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
+export { lineColumn };
 
 function checkDepth(text: string, maxDepth: number): void {
   let depth = 0;

@@ -58,9 +58,13 @@ function firstInvalidUtf8Offset(buf: Buffer): number {
   return i;
 }
 
-/** Line (1-based) of a character offset in a text, for error messages. */
-export function lineOfOffset(text: string, offset: number): number {
+/** 1-based line and column of a character offset in a text, for error messages. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
 }

@@ -36,6 +36,7 @@
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { FormatError } from './model.js';
 import { decodeText } from './text.js';
+import { lineColumn } from './text.js';
 
 export interface XmlElement {
   type: 'element';
@@ -481,13 +482,5 @@ export function escapeXmlAttribute(s: string): string {
   });
 }
 
-/** 1-based line and column of a character offset. */
-export function xmlLineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
+/** 1-based line and column of a character offset (the shared text helper). */
+export const xmlLineColumn = lineColumn;

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { setDatabase } from '../../src/db.js';
+import { withDatabase } from './pg-admin.js';
 
 export const TEMPLATE_DIR = join(import.meta.dirname, '..', '..', '.test-data');
 export const PGLITE_TEMPLATE = join(TEMPLATE_DIR, 'pglite-template.tar.gz');
@@ -48,10 +49,4 @@ export default async function setup({ provide }: { provide: (key: string, value:
 async function dumpPglite(db: Awaited<ReturnType<typeof openDatabase>>): Promise<Buffer> {
   const blob = await db.dumpDataDir!();
   return Buffer.from(await blob.arrayBuffer());
-}
-
-export function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
 }

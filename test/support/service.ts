@@ -3,14 +3,13 @@
 // project is `postgres` (TEST_DB_KIND).
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildService, type Service } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createAccount, createPersonalToken } from '../../src/accounts/accounts.js';
-import { withDatabase } from './global-setup.js';
+import { createPostgresDatabase } from './pg-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,24 +22,10 @@ declare module 'vitest' {
 
 export async function openTestDatabase(): Promise<Database> {
   if (process.env.TEST_DB_KIND === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL!;
-    const name = `${inject('pgRunPrefix')}${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-    await admin.end();
-    const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, name), poolSize: 5 });
+    const created = await createPostgresDatabase();
+    const db = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 5 });
     const close = db.close;
-    return {
-      ...db,
-      close: async () => {
-        await close();
-        const a = new pg.Client({ connectionString: url });
-        await a.connect();
-        await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await a.end();
-      },
-    };
+    return { ...db, close: async () => { await close(); await created.drop(); } };
   }
   const template = readFileSync(inject('pgliteTemplate'));
   return openDatabase({ kind: 'pglite', loadDataDir: new Blob([template]) });
