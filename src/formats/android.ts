@@ -8,26 +8,35 @@
 //     falls back to `other`). Exact ICU branches (`=0`) have no Android form
 //     and are not written.
 //   - <string-array name="k"><item>...  -> keys `k[0]`, `k[1]`, ...; export
-//     regroups every `name[N]` key into one <string-array name="name"> written
-//     where its first item appears, items in index order (an untranslated
-//     item is written empty so the positions stay right).
+//     regroups every `name[N]` key into one <string-array name="name">, items
+//     in index order (an untranslated item is written empty so the positions
+//     stay right). The items of an array can come on any page of a streamed
+//     export, so the arrays are written after the strings and plurals, in the
+//     order their first item came (the writer holds only the array items).
 //   - translatable="false" / formatted="false" -> key tags `translatable=false`
 //     / `formatted=false`, written back as attributes on export.
 //   - The XML comment right before an element (nothing but whitespace, and no
 //     blank line, in between) is the key's description; INCLUDE_DESCRIPTIONS
 //     writes it back (a `--` inside becomes `- -`, which XML comments need).
 //   - Values: see android-text.ts (escapes, quotes, whitespace, inline markup, CDATA).
+//     A namespace prefix used by inline markup (`<xliff:g>`) is declared on
+//     the resource element that uses it (<string>, <plurals>, <string-array>),
+//     not on <resources>: a streamed export writes <resources> before it has
+//     seen the texts. aapt2 resolves prefixes by their URI wherever declared.
 //   - Other resource types (dimen, color, integer-array, ...) are skipped, and
 //     other attributes (tools:*, product, Smartling's instruction) are not kept.
 //   - ESCAPE_NEW_LINES changes nothing: Android values always carry newlines as \n.
 //   - Duplicate names: the first one wins (later ones are e.g. product variants).
+//     Export gets one key per name (the format has no namespaces).
 //   - Export omits keys without a translation in the language: Android then
 //     falls back to the default values/ file, where an empty string would show
 //     an empty label.
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { PLURAL_CATEGORIES, parseIcuPlural, toIcuPlural, type PluralCategory } from './plural.js';
 import { decodeAndroidValue, encodeAndroidValue, markupPrefixes } from './android-text.js';
-import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+import { linesWriter } from './resx.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { escapeXmlAttribute, parseXml, type XmlElement } from './xml-safe.js';
 
 const FLAG_ATTRIBUTES = ['translatable', 'formatted'] as const;
@@ -114,83 +123,91 @@ function pluralText(el: XmlElement): string | undefined {
 
 // --- Export --------------------------------------------------------------------
 
-type Entry =
-  | { kind: 'single'; key: BundleKey }
-  | { kind: 'array'; name: string; items: { index: number; key: BundleKey }[] };
+/** An item of a <string-array>, held until end(): what writing it needs, nothing more. */
+interface ArrayItem {
+  index: number;
+  text: string | undefined;
+  description: string | undefined;
+  flags: string;
+}
 
-async function serializeAndroid(bundle: Bundle, options: SerializeOptions, formatId: string): Promise<Buffer> {
+/**
+ * Writes strings.xml. <string> and <plurals> are written as their keys come.
+ * The items of a <string-array> (keys `name[i]`) may come on any page in any
+ * order, so they alone are held, and the arrays are written at the end, in
+ * the order their first item came.
+ */
+function androidWriter(options: SerializeOptions, formatId: string): FormatWriter {
   const language = singleLanguage(options, formatId);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const entries: Entry[] = [];
-  const arrays = new Map<string, Extract<Entry, { kind: 'array' }>>();
-  for (const key of keysForFile(bundle, options)) {
-    const m = ARRAY_KEY.exec(key.key);
-    if (!m) {
-      entries.push({ kind: 'single', key });
-      continue;
-    }
-    let entry = arrays.get(m[1]!);
-    if (!entry) {
-      entry = { kind: 'array', name: m[1]!, items: [] };
-      arrays.set(m[1]!, entry);
-      entries.push(entry);
-    }
-    entry.items.push({ index: Number(m[2]), key });
-  }
-
-  const body: string[] = [];
-  const prefixes = new Set<string>();
-  const written = new Set<string>();
-  const textOf = (k: BundleKey): string | undefined => k.translations[language]?.text;
-  const note = (k: BundleKey, indent: string): void => {
-    if (withDescriptions && k.description?.trim()) body.push(`${indent}${xmlComment(k.description)}`);
-  };
-  const use = (text: string): string => {
-    for (const p of markupPrefixes(text)) prefixes.add(p);
-    return encodeAndroidValue(text);
+  const arrays = new Map<string, ArrayItem[]>();
+  const note = (description: string | undefined, indent: string, out: string[]): void => {
+    if (withDescriptions && description?.trim()) out.push(`${indent}${xmlComment(description)}`);
   };
 
-  for (const entry of entries) {
-    if (entry.kind === 'single') {
-      const text = textOf(entry.key);
-      if (text === undefined) continue;
-      const plural = parseIcuPlural(text);
-      const type = plural ? 'plurals' : 'string';
-      if (written.has(`${type}:${entry.key.key}`)) continue;
-      written.add(`${type}:${entry.key.key}`);
-      note(entry.key, '    ');
-      const attrs = `name="${escapeXmlAttribute(entry.key.key)}"${flagAttributes(entry.key)}`;
-      if (!plural) {
-        body.push(`    <string ${attrs}>${use(text)}</string>`);
-      } else {
-        body.push(`    <plurals ${attrs}>`);
-        for (const category of PLURAL_CATEGORIES) {
-          const form = plural.forms[category as PluralCategory];
-          if (form !== undefined) body.push(`        <item quantity="${category}">${use(form)}</item>`);
+  const resource = (key: BundleKey, out: string[]): void => {
+    const text = key.translations[language]?.text;
+    if (text === undefined) return;
+    const plural = parseIcuPlural(text);
+    note(key.description, '    ', out);
+    const name = `name="${escapeXmlAttribute(key.key)}"${flagAttributes(key)}`;
+    if (!plural) {
+      const value = values([text]);
+      out.push(`    <string ${name}${value.xmlns}>${value.xml[0]}</string>`);
+      return;
+    }
+    const categories = PLURAL_CATEGORIES.filter((c) => plural.forms[c as PluralCategory] !== undefined);
+    const forms = values(categories.map((c) => plural.forms[c as PluralCategory]!));
+    out.push(`    <plurals ${name}${forms.xmlns}>`);
+    categories.forEach((category, i) => out.push(`        <item quantity="${category}">${forms.xml[i]}</item>`));
+    out.push('    </plurals>');
+  };
+
+  const stringArray = (name: string, held: ArrayItem[], out: string[]): void => {
+    if (!held.some((i) => i.text !== undefined)) return;
+    // Sorting is stable: of two items with one index (`a[01]`, `a[1]`) the first come stays first and is the one written.
+    const items = held.sort((a, b) => a.index - b.index).filter((item, i, all) => item.index !== all[i - 1]?.index);
+    const head = items[0]!;
+    const value = values(items.map((i) => i.text ?? ''));
+    note(head.description, '    ', out);
+    out.push(`    <string-array name="${escapeXmlAttribute(name)}"${head.flags}${value.xmlns}>`);
+    items.forEach((item, i) => {
+      if (item !== head && item.description !== head.description) note(item.description, '        ', out);
+      out.push(`        <item>${value.xml[i]}</item>`);
+    });
+    out.push('    </string-array>');
+  };
+
+  return linesWriter(['<?xml version="1.0" encoding="utf-8"?>', '<resources>'], {
+    write(keys, out) {
+      for (const key of keys) {
+        const m = ARRAY_KEY.exec(key.key);
+        if (!m) {
+          resource(key, out);
+          continue;
         }
-        body.push('    </plurals>');
+        let items = arrays.get(m[1]!);
+        if (!items) arrays.set(m[1]!, (items = []));
+        items.push({ index: Number(m[2]), text: key.translations[language]?.text, description: key.description, flags: flagAttributes(key) });
       }
-    } else {
-      const items = [...entry.items].sort((a, b) => a.index - b.index);
-      if (!items.some((i) => textOf(i.key) !== undefined) || written.has(`array:${entry.name}`)) continue;
-      written.add(`array:${entry.name}`);
-      const head = items[0]!.key;
-      note(head, '    ');
-      body.push(`    <string-array name="${escapeXmlAttribute(entry.name)}"${flagAttributes(head)}>`);
-      let previousIndex: number | undefined;
-      for (const { index, key } of items) {
-        if (index === previousIndex) continue; // `a[01]` and `a[1]` name the same position
-        previousIndex = index;
-        if (key !== head && key.description !== head.description) note(key, '        ');
-        body.push(`        <item>${use(textOf(key) ?? '')}</item>`);
-      }
-      body.push('    </string-array>');
-    }
-  }
+    },
+    end(out) {
+      for (const [name, items] of arrays) stringArray(name, items, out);
+      arrays.clear();
+      out.push('</resources>');
+    },
+  });
+}
 
+/**
+ * The XML of the values of one resource element, and the declarations of the
+ * namespace prefixes their markup uses (`<xliff:g>`), for that element's
+ * start tag: a writer that streams cannot know them when it writes <resources>.
+ */
+function values(texts: string[]): { xml: string[]; xmlns: string } {
+  const prefixes = new Set(texts.flatMap(markupPrefixes));
   const xmlns = [...prefixes].sort().map((p) => ` xmlns:${p}="${escapeXmlAttribute(KNOWN_NAMESPACES[p] ?? `urn:x-android-markup:${p}`)}"`).join('');
-  const xml = ['<?xml version="1.0" encoding="utf-8"?>', `<resources${xmlns}>`, ...body, '</resources>', ''].join('\n');
-  return Buffer.from(xml, 'utf8');
+  return { xml: texts.map(encodeAndroidValue), xmlns };
 }
 
 function flagAttributes(key: BundleKey): string {
@@ -203,14 +220,16 @@ function xmlComment(text: string): string {
 }
 
 function androidFormat(id: string): FileFormat {
-  return {
+  return defineFormat({
     id,
     multiLanguage: false,
+    // Namespaces are not in the file: import gives its keys the request's namespace.
+    namespaces: false,
     extension: 'xml',
     contentType: 'application/xml; charset=utf-8',
     parse: (input, options) => parseAndroid(input, options, id),
-    serialize: (bundle, options) => serializeAndroid(bundle, options, id),
-  };
+    writer: (options) => androidWriter(options, id),
+  });
 }
 
 export const android: FileFormat = androidFormat('android');

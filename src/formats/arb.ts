@@ -18,19 +18,27 @@
 //   for every single-language format.
 // - A key without a translation in the exported language is left out:
 //   Flutter's gen-l10n falls back to the template and reports it untranslated.
-// - ARB has no namespaces; a key present in several namespaces is written once.
+//   So is a key whose name begins with `@`: ARB reserves those names for
+//   metadata (the import skips them, and `@x` would clash with x's metadata).
+// - ARB has no namespaces; a key present in several namespaces is written once
+//   (the export engine hands over one key per name).
+// - Export is streamed: `{` and `@@locale`, the members of each key, `}`.
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import { JsonMembers } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import type { Bundle, BundleKey, FileFormat, ParseOptions, SerializeOptions } from './model.js';
+import type { Bundle, BundleKey, FileFormat, FormatWriter, ParseOptions, SerializeOptions } from './model.js';
 import { FormatError } from './model.js';
 
-export const arb: FileFormat = {
+export const arb: FileFormat = defineFormat({
   id: 'arb',
   multiLanguage: false,
+  namespaces: false,
   extension: 'arb',
   contentType: 'application/json; charset=utf-8',
   parse: async (input, options) => parseArb(input, options),
-  serialize: async (bundle, options) => Buffer.from(serializeArb(bundle, options), 'utf8'),
-};
+  writer: arbWriter,
+});
 
 function parseArb(input: Buffer, options: ParseOptions): Bundle {
   const doc = parseJson(input);
@@ -55,25 +63,29 @@ function parseArb(input: Buffer, options: ParseOptions): Bundle {
   return { keys: [...keys.values()], languages: [{ key: language }] };
 }
 
-function serializeArb(bundle: Bundle, options: SerializeOptions): string {
+function arbWriter(options: SerializeOptions): FormatWriter {
   const language = options.languages[0]?.key;
   if (!language) throw new FormatError('arb export needs one language');
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  // A Map keeps keys such as "__proto__" as plain entries.
-  const out = new Map<string, unknown>([['@@locale', language]]);
-  for (const key of bundle.keys) {
+  const doc = new JsonMembers('object');
+
+  /** `"key": text` and, when it has metadata, `"@key": {...}`. */
+  const members = (key: BundleKey): string => {
     const t = key.translations[language];
-    if (!t || out.has(key.key)) continue;
-    out.set(key.key, t.text);
+    if (!t || key.key.startsWith('@')) return '';
     // Null prototype: a "__proto__" property from codeDescription stays an ordinary property.
     const meta = Object.create(null) as Record<string, unknown>;
     if (withDescriptions && key.description) meta.description = key.description;
     const extra = metadataOf(key.codeDescription);
     for (const [k, v] of Object.entries(extra)) if (k !== 'description' || meta.description === undefined) meta[k] = v;
-    if (Object.keys(meta).length) out.set(`@${key.key}`, meta);
-  }
-  const body = [...out].map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}`);
-  return `{\n${body.join(',\n')}\n}\n`;
+    return doc.member(key.key, t.text) + (Object.keys(meta).length ? doc.member(`@${key.key}`, meta) : '');
+  };
+
+  return entryWriter({
+    header: () => doc.open() + doc.member('@@locale', language),
+    entries: (keys) => keys.map(members).join(''),
+    footer: () => `${doc.close()}\n`,
+  });
 }
 
 function metadataOf(codeDescription: string | undefined): Record<string, unknown> {

@@ -14,15 +14,21 @@
 // - Export: a key without a translation gets "message": "" (the field is
 //   required). Key names are written as they are; browsers accept only
 //   [A-Za-z0-9_@] and ignore case, which the project's keys should respect.
+//   No namespaces: a name several namespaces share is written once (the export
+//   engine hands over one key per name). Streamed: `{`, a member per key, `}`.
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import { JsonMembers } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat } from './model.js';
-import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type SerializeOptions } from './model.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const ID = 'browser-extension-json';
 
-export const browserExtensionJson: FileFormat = {
+export const browserExtensionJson: FileFormat = defineFormat({
   id: ID,
   multiLanguage: false,
+  namespaces: false,
   extension: 'json',
   contentType: 'application/json',
   parse: async (input, options): Promise<Bundle> => {
@@ -45,23 +51,26 @@ export const browserExtensionJson: FileFormat = {
     });
     return { keys, languages: [{ key: language }] };
   },
-  serialize: async (bundle, options) => {
-    const language = singleLanguage(options, ID);
-    // Built as a Map and written member by member: an object would reorder numeric names.
-    const parts: string[] = [];
-    const written = new Set<string>();
-    for (const k of keysForFile(bundle, options)) {
-      if (written.has(k.key)) continue; // one message per name: the first namespace's
-      written.add(k.key);
-      const entry: Record<string, unknown> = { message: k.translations[language]?.text ?? '' };
-      if (k.description !== undefined) entry.description = k.description;
-      const placeholders = placeholdersOf(k.codeDescription);
-      if (placeholders) entry.placeholders = placeholders;
-      parts.push(`  ${JSON.stringify(k.key)}: ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n  ')}`);
-    }
-    return Buffer.from(parts.length ? `{\n${parts.join(',\n')}\n}\n` : '{}\n', 'utf8');
-  },
-};
+  writer,
+});
+
+function writer(options: SerializeOptions): FormatWriter {
+  const language = singleLanguage(options, ID);
+  // Written member by member in the given order: an object would put numeric names first.
+  const doc = new JsonMembers('object');
+  const message = (k: BundleKey): string => {
+    const entry: Record<string, unknown> = { message: k.translations[language]?.text ?? '' };
+    if (k.description !== undefined) entry.description = k.description;
+    const placeholders = placeholdersOf(k.codeDescription);
+    if (placeholders) entry.placeholders = placeholders;
+    return doc.member(k.key, entry);
+  };
+  return entryWriter({
+    header: () => doc.open(),
+    entries: (keys) => keys.map(message).join(''),
+    footer: () => `${doc.close()}\n`,
+  });
+}
 
 function placeholdersOf(codeDescription: string | undefined): Record<string, unknown> | undefined {
   if (!codeDescription?.startsWith('{')) return undefined;

@@ -12,13 +12,16 @@
 //
 // Import: UTF-8 (BOM accepted), RFC 4180 quoting (fields with quotes, commas,
 // tabs or newlines in double quotes, "" for a quote); CRLF, LF and mixed line
-// ends. Export: UTF-8 without BOM, LF line ends, fields quoted when needed.
+// ends. Export: UTF-8 without BOM, LF line ends, fields quoted when needed;
+// streamed: the header row (its columns decided from the options, see
+// TableColumns), then the rows of each page of keys.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { FormatError, type Bundle, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import { FormatError, type Bundle, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { decodeText } from './text.js';
-import { addTable, hasNamespaces, tableRows, type TableRow } from './translation-table.js';
-import { keysForFile } from './single-language.js';
+import { addTable, guardCell, TableColumns, type TableRow } from './translation-table.js';
 
 interface CsvRecord {
   record: string[];
@@ -26,9 +29,11 @@ interface CsvRecord {
 }
 
 function tableFormat(id: string, delimiter: string, extension: string, contentType: string): FileFormat {
-  return {
+  return defineFormat({
     id,
     multiLanguage: true,
+    // The namespace column.
+    namespaces: true,
     extension,
     contentType,
     async parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
@@ -57,12 +62,16 @@ function tableFormat(id: string, delimiter: string, extension: string, contentTy
       addTable(bundle, rows, options, { unguard: true }, new Set());
       return bundle;
     },
-    async serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
-      const keys = keysForFile(bundle, options);
-      const rows = tableRows(keys, options, { guard: true }, hasNamespaces(keys));
-      return Buffer.from(stringify(rows, { delimiter, record_delimiter: '\n', quoted_match: /\r/ }), 'utf8');
+    writer(options: SerializeOptions): FormatWriter {
+      const columns = new TableColumns(options);
+      // Records are independent, so the rows of each page stringify on their own.
+      const records = (rows: string[][]) => stringify(rows.map((r) => r.map(guardCell)), { delimiter, record_delimiter: '\n', quoted_match: /\r/ });
+      return entryWriter({
+        header: () => records([columns.header()]),
+        entries: (keys) => records(keys.map((k) => columns.row(k))),
+      });
     },
-  };
+  });
 }
 
 export const csvTranslations: FileFormat = tableFormat('csv-translations', ',', 'csv', 'text/csv; charset=utf-8');

@@ -22,13 +22,21 @@
 // a namespace; when every key has a non-empty namespace that is a valid,
 // distinct sheet name, one sheet per namespace instead (named after it, with
 // the namespace column too), so the file reads back the same with or without
-// SHEETS_AS_NAMESPACES. Every cell is a text cell (shared string, text number
-// format): `=1+1` stays a string, never a formula.
+// SHEETS_AS_NAMESPACES. Both are decided from the file's namespaces before the
+// first key (SerializeOptions.namespacesInFile); for sheets per namespace the
+// keys come grouped by namespace (keyOrder), so the sheets are in namespace
+// order. Every cell is a text cell (an inline string with the text number
+// format; inline, not shared, so memory does not grow with the texts):
+// `=1+1` stays a string, never a formula. The workbook is streamed row by row
+// (see writer below).
+import { once } from 'node:events';
+import { PassThrough, type Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
-import { addTable, hasNamespaces, tableRows, type TableRow } from './translation-table.js';
-import { keysForFile } from './single-language.js';
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import { addTable, TableColumns, type TableRow } from './translation-table.js';
 
 export interface ZipLimits {
   maxEntries: number;
@@ -133,7 +141,7 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
 
 const INVALID_SHEET_NAME = /[[\]:*?/\\]/;
 
-function sheetNamesUsable(namespaces: string[]): boolean {
+function sheetNamesUsable(namespaces: readonly string[]): boolean {
   const lower = new Set<string>();
   for (const n of namespaces) {
     if (n === '' || n.length > 31 || INVALID_SHEET_NAME.test(n) || n.startsWith("'") || n.endsWith("'") || lower.has(n.toLowerCase())) return false;
@@ -142,37 +150,95 @@ function sheetNamesUsable(namespaces: string[]): boolean {
   return true;
 }
 
-async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const keys = keysForFile(bundle, options);
-  const withNamespaces = hasNamespaces(keys);
-  const groups = new Map<string, BundleKey[]>();
-  for (const k of keys) {
-    const g = groups.get(k.namespace);
-    if (g) g.push(k);
-    else groups.set(k.namespace, [k]);
-  }
-  const perNamespace = keys.length > 0 && sheetNamesUsable([...groups.keys()]);
-  const sheets: [string, BundleKey[]][] = perNamespace ? [...groups] : [['Translations', keys]];
-  for (const [name, keys] of sheets) {
-    const ws = wb.addWorksheet(name);
-    for (const values of tableRows(keys, options, { guard: false }, withNamespaces)) {
-      const row = ws.addRow([]);
-      values.forEach((v, i) => {
-        const cell = row.getCell(i + 1);
-        cell.value = v; // a JS string is always written as a string cell, never a formula
-        cell.numFmt = '@';
-      });
-    }
-  }
-  return Buffer.from(await wb.xlsx.writeBuffer());
+/** One sheet per namespace: when the file has keys and every namespace can name a sheet. */
+function sheetPerNamespace(options: SerializeOptions): boolean {
+  return options.namespacesInFile.length > 0 && sheetNamesUsable(options.namespacesInFile);
 }
 
-export const excel: FileFormat = {
+/**
+ * Streams the workbook: exceljs's streaming writer zips each committed row
+ * into `out`, and every write() or end() returns the bytes that came out since
+ * the last call. Rows are committed as they are written and a sheet when the
+ * next one starts, so what is held is the zip's buffers, not the rows. Strings
+ * are inline, not shared: a shared-strings table would hold every text until
+ * the end.
+ */
+function writer(options: SerializeOptions): FormatWriter {
+  const columns = new TableColumns(options);
+  const perNamespace = sheetPerNamespace(options);
+  const out = new PassThrough();
+  const zipped: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => zipped.push(chunk));
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const started = new Set<string>();
+  let sheet: { name: string; ws: ExcelJS.Worksheet } | undefined;
+
+  const addRow = (ws: ExcelJS.Worksheet, values: string[]) => {
+    const row = ws.addRow([]);
+    values.forEach((v, i) => {
+      const cell = row.getCell(i + 1);
+      // An inline string: without shared strings exceljs writes a plain string
+      // as t="str", which its reader decodes twice ("&amp;" would come back "&").
+      cell.value = { richText: [{ text: v }] };
+      cell.numFmt = '@';
+    });
+    row.commit();
+  };
+  const sheetNamed = (name: string): ExcelJS.Worksheet => {
+    if (sheet?.name === name) return sheet.ws;
+    // keyOrder groups the keys by namespace: a sheet, once left, is complete.
+    if (started.has(name)) throw new Error(`Excel export: the keys of namespace "${name}" did not come grouped`);
+    sheet?.ws.commit();
+    started.add(name);
+    sheet = { name, ws: workbook.addWorksheet(name) };
+    addRow(sheet.ws, columns.header());
+    return sheet.ws;
+  };
+  const take = (): Buffer => Buffer.concat(zipped.splice(0));
+
+  return {
+    async write(keys) {
+      // The previous page is compressed while the engine reads this one: wait for it only now.
+      if (sheet) await drained(sheet.ws);
+      for (const k of keys) addRow(sheetNamed(perNamespace ? k.namespace : 'Translations'), columns.row(k));
+      return take();
+    },
+    async end() {
+      if (!sheet) sheetNamed('Translations');
+      await workbook.commit();
+      await finished(out);
+      return take();
+    },
+  };
+}
+
+/** What drained() relies on: exceljs's sheet buffer and the zip entry that reads it (archiver's PassThrough). */
+interface SheetStream {
+  stream?: { pipes?: (Writable & { _writableState?: { needDrain?: boolean } })[] };
+}
+
+/**
+ * exceljs writes a sheet's XML into a buffer its zip reads without
+ * back-pressure, and zlib compresses off the main thread: wait until the zip
+ * entry has taken in what the page wrote, so a page's XML leaves memory with
+ * its page. (exceljs offers no public way to wait for this; without the
+ * streams it looks for, nothing is awaited and the bytes come out later.)
+ */
+async function drained(ws: ExcelJS.Worksheet): Promise<void> {
+  for (const reader of (ws as unknown as SheetStream).stream?.pipes ?? []) {
+    while (reader._writableState?.needDrain) await once(reader, 'drain');
+  }
+}
+
+export const excel: FileFormat = defineFormat({
   id: 'excel',
   multiLanguage: true,
+  // The namespace column (or the sheet names).
+  namespaces: true,
   extension: 'xlsx',
   contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  // One sheet per namespace needs the keys grouped by namespace.
+  keyOrder: (options) => (sheetPerNamespace(options) ? 'namespace' : undefined),
   parse,
-  serialize,
-};
+  writer,
+});

@@ -12,11 +12,14 @@
 // backslashes in keys are escaped; a leading space of a value is escaped;
 // newlines are always written as \n. Descriptions with INCLUDE_DESCRIPTIONS as
 // `# ` comment lines. A key without a translation is written with an empty value.
-// A file has no namespaces: when several namespaces share a key name, the first is written.
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+// A file has no namespaces: when several namespaces share a key name, one is
+// written (the export engine hands over one key per name). No header or
+// footer: the file is its keys' lines, written page by page.
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { decodeText } from './text.js';
-import { firstOfEachKey } from './nested-keys.js';
-import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const WHITESPACE = new Set([' ', '\t', '\f']);
 
@@ -138,24 +141,26 @@ function escapeComment(line: string): string {
   return line.replace(/[^\x20-\x7e]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'));
 }
 
-async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+function writer(options: SerializeOptions): FormatWriter {
   const language = singleLanguage(options, 'java-properties');
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const lines: string[] = [];
-  for (const k of firstOfEachKey(keysForFile(bundle, options))) {
+  const entry = (k: BundleKey): string => {
+    let out = '';
     if (withDescriptions && k.description) {
-      for (const l of k.description.split('\n')) lines.push(l === '' ? '#' : `# ${escapeComment(l)}`);
+      for (const l of k.description.split('\n')) out += l === '' ? '#\n' : `# ${escapeComment(l)}\n`;
     }
-    lines.push(`${escapeKey(k.key)}=${escapeValue(k.translations[language]?.text ?? '')}`);
-  }
-  return Buffer.from(lines.length ? lines.join('\n') + '\n' : '', 'latin1');
+    return `${out}${escapeKey(k.key)}=${escapeValue(k.translations[language]?.text ?? '')}\n`;
+  };
+  // Every character is escaped to ASCII, so the text chunks (written as UTF-8) are ISO-8859-1 too.
+  return entryWriter({ entries: (keys) => keys.map(entry).join('') });
 }
 
-export const javaProperties: FileFormat = {
+export const javaProperties: FileFormat = defineFormat({
   id: 'java-properties',
   multiLanguage: false,
+  namespaces: false,
   extension: 'properties',
   contentType: 'text/x-java-properties; charset=ISO-8859-1',
   parse,
-  serialize,
-};
+  writer,
+});

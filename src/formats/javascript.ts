@@ -13,34 +13,33 @@
 // - Numbers and booleans are imported as their text, null as "no translation".
 // - Comments on the lines directly above a member become its description.
 // Export: the matching wrapper around a JSON-compatible object literal (flat,
-// or nested with WRITE_NESTED), "" for a missing translation; with
+// or nested with WRITE_NESTED, keys then in path order as in the JSON formats), "" for a missing translation; with
 // INCLUDE_DESCRIPTIONS each description is written as `//` lines above its
 // member, which import reads back. Code such as functions is not written back.
 // ESCAPE_NEW_LINES does not apply: string literals always escape newlines.
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { JsLeaf, readJsModule } from './js-module-reader.js';
-import { firstOfEachKey, flatObject, flatten, unflatten } from './nested-keys.js';
-import { writeObjectLiteral } from './object-literal-writer.js';
-import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+import { flatten } from './nested-keys.js';
+import { nestedKeyOrder, objectLiteralFileWriter } from './object-literal-writer.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { decodeText } from './text.js';
 
-export const javascript: FileFormat = {
-  id: 'javascript',
-  multiLanguage: false,
-  extension: 'js',
-  contentType: 'text/javascript; charset=utf-8',
-  parse: async (input, options) => parseModule(input, options, 'default', 'javascript'),
-  serialize: async (bundle, options) => serializeModule(bundle, options, 'export default ', 'javascript'),
-};
+export const javascript = moduleFormat('javascript', 'default', 'export default ');
+export const moduleExports = moduleFormat('module-exports', 'commonjs', 'module.exports = ');
 
-export const moduleExports: FileFormat = {
-  id: 'module-exports',
-  multiLanguage: false,
-  extension: 'js',
-  contentType: 'text/javascript; charset=utf-8',
-  parse: async (input, options) => parseModule(input, options, 'commonjs', 'module-exports'),
-  serialize: async (bundle, options) => serializeModule(bundle, options, 'module.exports = ', 'module-exports'),
-};
+function moduleFormat(id: string, prefer: 'default' | 'commonjs', wrapper: string): FileFormat {
+  return defineFormat({
+    id,
+    multiLanguage: false,
+    namespaces: false,
+    extension: 'js',
+    contentType: 'text/javascript; charset=utf-8',
+    keyOrder: nestedKeyOrder,
+    parse: async (input, options) => parseModule(input, options, prefer, id),
+    writer: (options) => moduleWriter(options, wrapper, id),
+  });
+}
 
 function parseModule(input: Buffer, options: ParseOptions, prefer: 'default' | 'commonjs', formatId: string): Bundle {
   const language = requireLanguageKey(options, formatId);
@@ -63,16 +62,14 @@ function jsString(text: string): string {
   return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-function serializeModule(bundle: Bundle, options: SerializeOptions, wrapper: string, formatId: string): Buffer {
+function moduleWriter(options: SerializeOptions, wrapper: string, formatId: string): FormatWriter {
   const language = singleLanguage(options, formatId);
-  const entries = firstOfEachKey(keysForFile(bundle, options)).map((k) => [k.key, k] as const);
-  const tree = options.options.has('WRITE_NESTED') ? unflatten(entries) : flatObject(entries);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const body = writeObjectLiteral(tree, {
+  const style = {
     name: jsString,
-    leaf: (k) => jsString(k.translations[language]?.text ?? ''),
+    leaf: (k: BundleKey) => jsString(k.translations[language]?.text ?? ''),
     // Every kind of line break ends a `//` comment, so each becomes its own comment line.
-    comment: withDescriptions ? (k) => (k.description ? k.description.split(/\r\n|[\n\r\u2028\u2029]/) : undefined) : undefined,
-  });
-  return Buffer.from(`${wrapper}${body};\n`, 'utf8');
+    comment: withDescriptions ? (k: BundleKey) => (k.description ? k.description.split(/\r\n|[\n\r\u2028\u2029]/) : undefined) : undefined,
+  };
+  return objectLiteralFileWriter(options, { prefix: wrapper, suffix: ';\n' }, style, (k: BundleKey) => ({ kind: 'leaf', value: k }), (k) => k);
 }

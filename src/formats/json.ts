@@ -15,10 +15,11 @@
 // - The import options MULTI_LANGUAGE and LANGUAGES_NESTED read the file in the
 //   multi-language layouts below.
 // - Export: flat by default, nested with WRITE_NESTED (a key that is both a leaf
-//   and a parent stays lossless: {"a": "x", "a.b": "y"}). A key without a
-//   translation is written as "". The file has no namespaces: when keys of
-//   several namespaces share a name, the first one is written (split the export
-//   by namespace to keep all). ESCAPE_NEW_LINES and INCLUDE_DESCRIPTIONS do not
+//   and a parent stays lossless: {"a": "x", "a.b": "y"}); a nested file lists
+//   its keys in path order (nested-keys.ts, pathSortKey), a flat one in the
+//   export's sort. A key without a translation is written as "". The file has
+//   no namespaces: when keys of several namespaces share a name, the key of
+//   the first namespace is written (split the export by namespace to keep all). ESCAPE_NEW_LINES and INCLUDE_DESCRIPTIONS do not
 //   apply (JSON always escapes newlines and has no comments).
 //
 // multi-language-json: {"key": {"en": "…", "de": "…"}}, key paths may nest.
@@ -38,47 +39,49 @@
 //   ("" when missing, so a key never becomes an empty object that would vanish
 //   on re-import); nested with WRITE_NESTED. Namespaces as for single-language.
 import { isJsonObject, parseJson } from './json-safe.js';
-import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
-import { firstOfEachKey, flatObject, flatten, mapLeaves, unflatten, type NestedNode } from './nested-keys.js';
-import { writeObjectLiteral } from './object-literal-writer.js';
-import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import { flatten, type NestedNode } from './nested-keys.js';
+import { nestedKeyOrder, objectLiteralFileWriter } from './object-literal-writer.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
 
-export const singleLanguageJson: FileFormat = {
+export const singleLanguageJson = defineFormat({
   id: 'single-language-json',
   multiLanguage: false,
+  namespaces: false,
   extension: 'json',
   contentType: 'application/json',
+  keyOrder: nestedKeyOrder,
   parse: async (input, options) => {
     if (options.options.has('LANGUAGES_NESTED')) return readLanguagesNested(parseJson(input), options);
     if (options.options.has('MULTI_LANGUAGE')) return readMultiLanguage(parseJson(input), options);
     return readSingleLanguage(parseJson(input), options);
   },
-  serialize: async (bundle, options) => {
+  writer: (options) => {
     const language = singleLanguage(options, 'single-language-json');
-    const entries = firstOfEachKey(keysForFile(bundle, options)).map((k) => [k.key, k.translations[language]?.text ?? ''] as const);
-    return toJsonFile(options.options.has('WRITE_NESTED') ? unflatten(entries) : flatObject(entries));
+    return jsonFileWriter(options, (text: string) => ({ kind: 'leaf', value: text }), (k) => k.translations[language]?.text ?? '');
   },
-};
+});
 
-export const multiLanguageJson: FileFormat = {
+export const multiLanguageJson = defineFormat({
   id: 'multi-language-json',
   multiLanguage: true,
+  namespaces: false,
   extension: 'json',
   contentType: 'application/json',
+  keyOrder: nestedKeyOrder,
   parse: async (input, options) =>
     options.options.has('LANGUAGES_NESTED') ? readLanguagesNested(parseJson(input), options) : readMultiLanguage(parseJson(input), options),
-  serialize: async (bundle, options) => {
+  writer: (options) => {
     const languages = options.languages.map((l) => l.key);
-    const entries = firstOfEachKey(keysForFile(bundle, options)).map((k) => [k.key, languageMap(k, languages)] as const);
-    const tree = options.options.has('WRITE_NESTED') ? mapLeaves(unflatten(entries), (map) => map) : mapLeaves(flatObject(entries), (map) => map);
-    return toJsonFile(tree);
+    return jsonFileWriter(options, (key: BundleKey) => languageMap(key, languages), (k) => k);
   },
-};
+});
 
-function toJsonFile(tree: NestedNode<string>): Buffer {
-  return Buffer.from(writeObjectLiteral(tree, { leaf: (text) => JSON.stringify(text) }) + '\n', 'utf8');
+function jsonFileWriter<V>(options: SerializeOptions, toNode: (value: V) => NestedNode<string>, valueOf: (key: BundleKey) => V): FormatWriter {
+  return objectLiteralFileWriter(options, { prefix: '', suffix: '\n' }, { leaf: (text: string) => JSON.stringify(text) }, toNode, valueOf);
 }
 
 function languageMap(key: BundleKey, languages: string[]): NestedNode<string> {

@@ -11,22 +11,28 @@
 //   blank line is a header or section comment). Consecutive `//` lines form one
 //   comment. Exported with INCLUDE_DESCRIPTIONS as `/* ... */`.
 // - A key repeated in the file: the last value wins (as on Apple platforms).
-// - Export is UTF-8 (Apple accepts it) with newlines, tabs and CRs escaped.
+// - Export is UTF-8 (Apple accepts it) with newlines, tabs and CRs escaped,
+//   one entry per key as the keys come (no header or footer).
 // - A key without a translation in the exported language is left out, so the
 //   app falls back to its development language instead of showing "".
 // - Plurals cannot be expressed in .strings: their ICU text is written as is.
-import type { Bundle, BundleKey, FileFormat, ParseOptions, SerializeOptions } from './model.js';
+// - No namespaces: a key name several namespaces share is written once (the
+//   export engine hands over one key per name, see FileFormat.namespaces).
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import type { Bundle, BundleKey, FileFormat, FormatWriter, ParseOptions, SerializeOptions } from './model.js';
 import { FormatError } from './model.js';
 import { decodeText } from './text.js';
 
-export const localizableStrings: FileFormat = {
+export const localizableStrings: FileFormat = defineFormat({
   id: 'localizable-strings',
   multiLanguage: false,
+  namespaces: false,
   extension: 'strings',
   contentType: 'text/plain; charset=utf-8',
   parse: async (input, options) => parseStrings(input, options),
-  serialize: async (bundle, options) => Buffer.from(serializeStrings(bundle, options), 'utf8'),
-};
+  writer: stringsWriter,
+});
 
 interface Entry { key: string; value: string; comment?: string }
 
@@ -178,20 +184,21 @@ class StringsReader {
   }
 }
 
-function serializeStrings(bundle: Bundle, options: SerializeOptions): string {
+function stringsWriter(options: SerializeOptions): FormatWriter {
   const language = options.languages[0]?.key;
   if (!language) throw new FormatError('localizable-strings export needs one language');
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const blocks: string[] = [];
-  for (const key of bundle.keys) {
+  // Entries are separated by a blank line: every entry but the file's first starts with one.
+  let first = true;
+  const entry = (key: BundleKey): string => {
     const t = key.translations[language];
-    if (!t) continue;
-    let block = '';
+    if (!t) return '';
+    let block = first ? '' : '\n';
+    first = false;
     if (withDescriptions && key.description) block += `/* ${key.description.replace(/\*\//g, '* /')} */\n`;
-    block += `"${escapeStrings(key.key)}" = "${escapeStrings(t.text)}";\n`;
-    blocks.push(block);
-  }
-  return blocks.join('\n');
+    return `${block}"${escapeStrings(key.key)}" = "${escapeStrings(t.text)}";\n`;
+  };
+  return entryWriter({ entries: (keys) => keys.map(entry).join('') });
 }
 
 export function escapeStrings(s: string): string {

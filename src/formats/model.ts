@@ -67,18 +67,70 @@ export interface SerializeOptions {
   options: Set<ExportOption>;
   /** Set when the export is split by namespace: the file holds this namespace only. */
   namespace?: string;
+  /**
+   * The distinct namespaces of the file's keys, in code-point order ('' first
+   * when present), known before the first key so a writer can choose its
+   * header (a namespace column, one sheet per namespace).
+   */
+  namespacesInFile: readonly string[];
+  /**
+   * The customers to declare (simplelocalize-json): the export passes the
+   * project's, serialize the bundle's; undefined: only those the keys use.
+   */
+  customers?: readonly { key: string; description?: string }[];
 }
+
+/** What a writer returns, to append to the file: text (written as UTF-8) or bytes. */
+export type FileChunk = string | Buffer;
+
+/**
+ * Writes one file incrementally. The export engine hands it the file's keys
+ * page by page and appends every returned chunk to the file, so memory follows
+ * the page, not the file. `write` is called zero or more times (a page may be
+ * empty), then `end` once. The keys it gets are exactly the file's keys: of
+ * the file's namespace when split, one key per name when the format has no
+ * namespaces and the export is not split, and in the order of the format's `keyOrder` when it has one.
+ */
+export interface FormatWriter {
+  write(keys: readonly BundleKey[]): WriterOutput | Promise<WriterOutput>;
+  end(): WriterOutput | Promise<WriterOutput>;
+}
+
+/**
+ * A chunk, or one chunk per section of a file whose parts each go over all
+ * the keys (YAML with one tree per language): the file is section 0, then
+ * section 1, and so on; the engine keeps each section apart until the end.
+ * A plain chunk belongs to section 0.
+ */
+export type WriterOutput = FileChunk | { sections: FileChunk[] };
 
 export interface FileFormat {
   /** The identifier of the contract (uploadFormat / downloadFormat). */
   id: string;
   /** True when one file carries several languages. */
   multiLanguage: boolean;
+  /**
+   * True when a file carries namespaces (PO msgctxt, Qt context, a CSV column, ...).
+   * Otherwise a file holds one value per key name: when keys of several
+   * namespaces share a name, the key of the namespace first in code-point
+   * order ('' first) is written, and the others only in a split export.
+   */
+  namespaces: boolean;
   /** File extension for exported files, without dot. */
   extension: string;
   contentType: string;
+  /**
+   * The order the writer needs the keys in, when it is not the export's sort:
+   * 'path' (nested writers: pathSortKey of nested-keys.ts, which ignores the
+   * namespace) or 'namespace' (grouped by namespace in code-point order, the
+   * export's sort within each).
+   */
+  keyOrder?(options: SerializeOptions): 'path' | 'namespace' | undefined;
   parse(input: Buffer, options: ParseOptions): Promise<Bundle>;
-  serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer>;
+  /** Starts writing one file. */
+  writer(options: SerializeOptions): FormatWriter;
+  /** The whole file of a bundle, through the writer (see defineFormat in define.ts). */
+  serialize(bundle: Bundle, options: Omit<SerializeOptions, 'namespacesInFile'>): Promise<Buffer>;
 }
 
 /** A file the parser cannot accept. `position` says where, for the error message. */

@@ -103,10 +103,12 @@ interface Trie<V> {
 
 const newTrie = <V>(): Trie<V> => ({ has: false, value: undefined, children: null, flat: false, arrayable: undefined });
 const isIndex = (id: string) => id.charCodeAt(0) === 46; /* . */
+/** A part of keyParts that is an array index (`.12`), not a member name. */
+export const isIndexPart = isIndex;
 const CANONICAL_INDEX = /^(?:0|[1-9]\d{0,8})$/;
 
 /** Fills `parts` with the child ids of a key; false when the key must stay flat (empty segment or too deep). */
-function keyParts(key: string, maxParts: number, parts: string[]): boolean {
+export function keyParts(key: string, maxParts: number, parts: string[]): boolean {
   parts.length = 0;
   for (const segment of key.split('.')) {
     if (segment === '') return false;
@@ -243,22 +245,6 @@ function arrayOf<V>(node: Trie<V>): NestedNode<V> {
   return { kind: 'array', items };
 }
 
-/** A one-level object of the given [key, value] pairs (flat export). */
-export function flatObject<V>(entries: Iterable<readonly [string, V]>): NestedNode<V> {
-  const out: [string, NestedNode<V>][] = [];
-  for (const [key, value] of entries) out.push([key, { kind: 'leaf', value }]);
-  return { kind: 'object', entries: out };
-}
-
-/**
- * The first item of each key name. A file without namespaces holds one value per
- * name, so when keys of several namespaces share a name the first one is written.
- */
-export function firstOfEachKey<T extends { key: string }>(items: readonly T[]): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => !seen.has(item.key) && seen.add(item.key));
-}
-
 /** Maps every leaf of a nested tree (e.g. a key's value to the node that writes it). */
 export function mapLeaves<V, W>(node: NestedNode<V>, f: (value: V) => NestedNode<W>): NestedNode<W> {
   if (node.kind === 'leaf') return f(node.value);
@@ -273,4 +259,44 @@ export function toPlain<V>(node: NestedNode<V>): unknown {
   const obj = Object.create(null) as Record<string, unknown>;
   for (const [name, child] of node.entries) obj[name] = toPlain(child);
   return obj;
+}
+
+const NAME_TERMINATOR = Buffer.from([0, 1]);
+const ESCAPED_ZERO = Buffer.from([0, 0xff]);
+
+/**
+ * The order nested writers need (nested-stream.ts), as bytes that compare
+ * like the order: keys written flat at the top level first (see the rules
+ * above), then the others by their parts, a parent before its descendants,
+ * every subtree contiguous, array items (by index) before object members (by
+ * code point). Distinct keys give distinct bytes, so it also names a key.
+ */
+export function pathSortKey(key: string, maxParts: number = MAX_NESTING): Buffer {
+  const parts: string[] = [];
+  if (!keyParts(key, maxParts, parts)) return Buffer.concat([Buffer.from([0]), escapeZeros(Buffer.from(key, 'utf8'))]);
+  const out: Buffer[] = [Buffer.from([1])];
+  for (const id of parts) {
+    if (isIndex(id)) {
+      const index = Buffer.alloc(5);
+      index[0] = 1;
+      index.writeUInt32BE(Number(id.slice(1)), 1);
+      out.push(index);
+    } else {
+      out.push(Buffer.from([2]), escapeZeros(Buffer.from(id, 'utf8')), NAME_TERMINATOR);
+    }
+  }
+  return Buffer.concat(out);
+}
+
+/** 0x00 -> 0x00 0xFF, so the terminator 0x00 0x01 sorts below any continuation of a name. */
+function escapeZeros(bytes: Buffer): Buffer {
+  if (!bytes.includes(0)) return bytes;
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let i = bytes.indexOf(0); i !== -1; i = bytes.indexOf(0, start)) {
+    out.push(bytes.subarray(start, i), ESCAPED_ZERO);
+    start = i + 1;
+  }
+  out.push(bytes.subarray(start));
+  return Buffer.concat(out);
 }

@@ -20,16 +20,20 @@
 // keeps the leaf at its level and the keys below it flat next to it:
 // `'a' => 'x', 'a.b' => 'y'`, so nothing is lost; keys with an empty segment
 // (`a..b`, `Done.`) stay flat at the top. `t[0]`-style keys (JSON arrays) keep
-// their literal names, since PHP would read a list back as `t.0`. A file has
-// no namespaces: when several namespaces share a key name, the first is
-// written. Strings are single-quoted. With ESCAPE_NEW_LINES, newlines are
+// their literal names, since PHP would read a list back as `t.0`. Nested files
+// list keys in path order (nested-keys.ts, pathSortKey), flat ones in the
+// export's sort. A file has no namespaces: when several namespaces share a
+// key name, the key of the first namespace (code-point order) is written. Strings are single-quoted. With ESCAPE_NEW_LINES, newlines are
 // written as the two characters \n.
 // Descriptions with INCLUDE_DESCRIPTIONS as `/** ... */` doc comments
 // (a `*/` inside is written `*\/`, and read back as `*/`).
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { decodeText } from './text.js';
-import { firstOfEachKey, flatObject, unflatten, type NestedNode } from './nested-keys.js';
-import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+import type { NestedNode } from './nested-keys.js';
+import { NestedStream } from './nested-stream.js';
+import { nestedKeyOrder } from './object-literal-writer.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const MAX_DEPTH = 64;
 
@@ -309,38 +313,48 @@ function docComment(description: string, indent: string): string {
   return `${indent}/**\n${lines.map((l) => `${indent} *${l === '' ? '' : ' ' + l}`).join('\n')}\n${indent} */\n`;
 }
 
-async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+/** A nested member at `depth` (0: the returned array) is indented one level more. */
+const phpIndent = (depth: number) => '    '.repeat(depth + 1);
+
+function phpWriter(options: SerializeOptions): FormatWriter {
   const language = singleLanguage(options, 'php-array');
   const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const keys = firstOfEachKey(keysForFile(bundle, options)).map((k) => [k.key, k] as const);
-  const tree = options.options.has('WRITE_NESTED') ? unflatten(keys) : flatObject(keys);
-  const out: string[] = ['<?php\n\nreturn [\n'];
-  const write = (name: string, node: NestedNode<BundleKey>, indent: string) => {
+  const write = (name: string, node: NestedNode<BundleKey>, indent: string): string => {
     if (node.kind === 'leaf') {
       const k = node.value;
-      if (withDescriptions && k.description) out.push(docComment(k.description, indent));
       const text = k.translations[language]?.text ?? '';
-      out.push(`${indent}${quote(name)} => ${quote(escapeNewLines ? text.replace(/\r?\n/g, '\\n') : text)},\n`);
-    } else if (node.kind === 'array') {
-      // `t[0]`-style keys (from JSON): PHP would renumber a list as t.0, so the names stay literal.
-      node.items.forEach((item, i) => write(`${name}[${i}]`, item, indent));
-    } else {
-      out.push(`${indent}${quote(name)} => [\n`);
-      for (const [n, child] of node.entries) write(n, child, indent + '    ');
-      out.push(`${indent}],\n`);
+      const doc = withDescriptions && k.description ? docComment(k.description, indent) : '';
+      return `${doc}${indent}${quote(name)} => ${quote(escapeNewLines ? text.replace(/\r?\n/g, '\\n') : text)},\n`;
     }
+    // `t[0]`-style keys (from JSON): PHP would renumber a list as t.0, so the names stay literal.
+    if (node.kind === 'array') return node.items.map((item, i) => write(`${name}[${i}]`, item, indent)).join('');
+    return `${indent}${quote(name)} => [\n${node.entries.map(([n, child]) => write(n, child, indent + '    ')).join('')}${indent}],\n`;
   };
-  if (tree.kind === 'object') for (const [name, child] of tree.entries) write(name, child, '    ');
-  out.push('];\n');
-  return Buffer.from(out.join(''), 'utf8');
+  const stream = new NestedStream<BundleKey>({
+    member: (name, node, depth) => write(name, node, phpIndent(depth)),
+    open: (name, depth) => `${phpIndent(depth)}${quote(name)} => [\n`,
+    close: (depth) => `${phpIndent(depth)}],\n`,
+  }, options.options.has('WRITE_NESTED'));
+  let started = false;
+  const head = () => (started ? '' : ((started = true), '<?php\n\nreturn [\n'));
+  return {
+    write(keys) {
+      let out = head();
+      for (const key of keys) out += stream.add(key.key, key);
+      return out;
+    },
+    end: () => `${head()}${stream.end()}];\n`,
+  };
 }
 
-export const phpArray: FileFormat = {
+export const phpArray = defineFormat({
   id: 'php-array',
   multiLanguage: false,
+  namespaces: false,
   extension: 'php',
   contentType: 'application/x-httpd-php; charset=utf-8',
+  keyOrder: nestedKeyOrder,
   parse,
-  serialize,
-};
+  writer: phpWriter,
+});

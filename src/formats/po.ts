@@ -15,7 +15,7 @@
 // - `#, fuzzy` -> NOT_REVIEWED; otherwise REVIEWED when a msgstr is non-empty.
 //   An empty msgstr imports as an empty translation (a POT gives keys with '' texts).
 //
-// Export:
+// Export (streamed: the header depends only on the options, then one entry per key):
 // - A header with Language (language key, '-' written as '_' as gettext expects)
 //   and the standard Plural-Forms of the language.
 // - msgid is always the key (so a round trip keeps keys). For plurals,
@@ -31,10 +31,12 @@
 // Note: `msgfmt -c` rejects an entry whose msgid and msgstr do not both begin
 // and end with a newline; a key and its translation that differ so are still
 // written as they are (valid PO, only that check complains).
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { parseIcuPlural, toIcuPlural, type PluralCategory } from './plural.js';
 import { decodeText } from './text.js';
-import { keysForFile, singleLanguage } from './single-language.js';
+import { singleLanguage } from './single-language.js';
 import { indexCategories, parsePluralFormsHeader, pluralFormsHeaderFor } from './gettext-plural.js';
 
 interface PoEntry {
@@ -250,7 +252,7 @@ function pluralText(msgstr: string[], cats: (PluralCategory | null)[]): string {
   return toIcuPlural(result);
 }
 
-// ---- Serializer ----
+// ---- Writer ----
 
 function quote(text: string): string {
   return '"' + text.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
@@ -287,26 +289,29 @@ function revisionDate(d: Date): string {
   return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}+0000`;
 }
 
-async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+function writer(options: SerializeOptions): FormatWriter {
   const language = singleLanguage(options, 'po-pot');
   const pluralHeader = pluralFormsHeaderFor(language);
   const cats = indexCategories(parsePluralFormsHeader(pluralHeader)!, language);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
+  const revised = new Date(); // when the export started
 
-  const headerLines = [
-    'Project-Id-Version: \n',
-    `PO-Revision-Date: ${revisionDate(new Date())}\n`,
-    'Last-Translator: \n',
-    'Language-Team: \n',
-    'MIME-Version: 1.0\n',
-    'Content-Type: text/plain; charset=UTF-8\n',
-    'Content-Transfer-Encoding: 8bit\n',
-    `Language: ${language.replace(/-/g, '_')}\n`,
-    `Plural-Forms: ${pluralHeader}\n`,
-  ];
-  const chunks: string[] = [`msgid ""\nmsgstr ""\n${headerLines.map(quote).join('\n')}\n`];
+  const header = (): string => {
+    const lines = [
+      'Project-Id-Version: \n',
+      `PO-Revision-Date: ${revisionDate(revised)}\n`,
+      'Last-Translator: \n',
+      'Language-Team: \n',
+      'MIME-Version: 1.0\n',
+      'Content-Type: text/plain; charset=UTF-8\n',
+      'Content-Transfer-Encoding: 8bit\n',
+      `Language: ${language.replace(/-/g, '_')}\n`,
+      `Plural-Forms: ${pluralHeader}\n`,
+    ];
+    return `msgid ""\nmsgstr ""\n${lines.map(quote).join('\n')}\n`;
+  };
 
-  for (const k of keysForFile(bundle, options)) {
+  const entry = (k: BundleKey): string => {
     let out = '\n';
     if (withDescriptions) out += comments('#', k.description) + comments('#.', k.codeDescription);
     if (k.namespace && k.namespace !== options.namespace) out += field('msgctxt', k.namespace);
@@ -320,9 +325,10 @@ async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buf
     } else {
       out += field('msgstr', text);
     }
-    chunks.push(out);
-  }
-  return Buffer.from(chunks.join(''), 'utf8');
+    return out;
+  };
+
+  return entryWriter({ header, entries: (keys) => keys.map(entry).join('') });
 }
 
 /** The plural forms of a key in some other language, to keep its plural shape in an untranslated file. */
@@ -334,11 +340,13 @@ function pluralElsewhere(k: BundleKey): Record<string, string> | null {
   return null;
 }
 
-export const poPot: FileFormat = {
+export const poPot: FileFormat = defineFormat({
   id: 'po-pot',
   multiLanguage: false,
+  // msgctxt carries the namespace.
+  namespaces: true,
   extension: 'po',
   contentType: 'text/x-gettext-translation; charset=utf-8',
   parse,
-  serialize,
-};
+  writer,
+});

@@ -2,7 +2,9 @@
 // language is the import's languageKey, else the file's <TS language="..">.
 //
 // Conventions:
-//   - <context><name> is the namespace; <message><source> is the key.
+//   - <context><name> is the namespace; <message><source> is the key. Export
+//     writes one <context> per namespace, in code-point order ('' first): the
+//     writer gets the keys grouped by namespace and streams them.
 //   - <translation>: no type -> reviewStatus REVIEWED; type="unfinished" ->
 //     NOT_REVIEWED; type="vanished" / "obsolete" (message gone from the code)
 //     -> the key is marked deprecated (REVIEWED / NOT_REVIEWED respectively).
@@ -28,9 +30,11 @@
 //   - A key without translation is exported as an empty unfinished
 //     translation, as lupdate does (numerus when another language's text of
 //     the key is plural or the source contains %n).
-import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { parseIcuPlural, pluralCategories, toIcuPlural, type PluralCategory } from './plural.js';
-import { keysForFile, singleLanguage } from './single-language.js';
+import { linesWriter, NamespaceRuns } from './resx.js';
+import { singleLanguage } from './single-language.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, type XmlElement } from './xml-safe.js';
 
 const ID = 'qt-linguist';
@@ -115,51 +119,61 @@ function textOf(el: XmlElement | undefined): string {
 
 // --- Export --------------------------------------------------------------------
 
-async function serializeQt(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+/**
+ * Writes a .ts file. Keys come grouped by namespace (keyOrder 'namespace'),
+ * so a <context> is opened when the namespace changes and closed at the next
+ * change or at the end: only the current context's name is held between pages.
+ */
+function qtWriter(options: SerializeOptions): FormatWriter {
   const language = singleLanguage(options, ID);
   const categories = pluralCategories(language);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
   const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
-  const contexts = new Map<string, BundleKey[]>();
-  for (const key of keysForFile(bundle, options)) {
-    const list = contexts.get(key.namespace);
-    if (list) list.push(key);
-    else contexts.set(key.namespace, [key]);
-  }
+  const value = (s: string): string => qtText(escapeNewLines ? s.replace(/\n/g, '\\n') : s);
+  const contexts = new NamespaceRuns(
+    (name, out) => out.push('<context>', `    <name>${qtText(name)}</name>`),
+    (_name, out) => out.push('</context>'),
+  );
 
-  const out = ['<?xml version="1.0" encoding="utf-8"?>', '<!DOCTYPE TS>', `<TS version="2.1" language="${escapeXmlAttribute(language)}">`];
-  for (const [name, keys] of contexts) {
-    out.push('<context>', `    <name>${qtText(name)}</name>`);
-    for (const key of keys) {
-      const translation: BundleTranslation | undefined = key.translations[language];
-      const text = translation?.text;
-      const plural = text !== undefined ? parseIcuPlural(text) : null;
-      const numerus = plural !== null || (text === undefined && untranslatedIsNumerus(key));
-      const disambiguation = key.codeDescription || undefined;
-      const suffix = disambiguation ? ` [${disambiguation}]` : '';
-      const source = suffix && key.key.endsWith(suffix) ? key.key.slice(0, -suffix.length) : key.key;
-      const extra = extraComment(key.description, disambiguation);
+  const message = (key: BundleKey, out: string[]): void => {
+    const translation: BundleTranslation | undefined = key.translations[language];
+    const text = translation?.text;
+    const plural = text !== undefined ? parseIcuPlural(text) : null;
+    const numerus = plural !== null || (text === undefined && untranslatedIsNumerus(key));
+    const disambiguation = key.codeDescription || undefined;
+    const suffix = disambiguation ? ` [${disambiguation}]` : '';
+    const source = suffix && key.key.endsWith(suffix) ? key.key.slice(0, -suffix.length) : key.key;
+    const extra = extraComment(key.description, disambiguation);
 
-      out.push(numerus ? '    <message numerus="yes">' : '    <message>');
-      out.push(`        <source>${qtText(source)}</source>`);
-      if (disambiguation) out.push(`        <comment>${qtText(disambiguation)}</comment>`);
-      if (withDescriptions && extra) out.push(`        <extracomment>${qtText(extra)}</extracomment>`);
-      const typeAttr = translationType(key, translation);
-      const value = (s: string): string => qtText(escapeNewLines ? s.replace(/\n/g, '\\n') : s);
-      if (!numerus) {
-        out.push(`        <translation${typeAttr}>${value(text ?? '')}</translation>`);
-      } else {
-        const forms = plural ? numerusForms(plural.forms, categories) : categories.map(() => '');
-        out.push(`        <translation${typeAttr}>`);
-        for (const form of forms) out.push(`            <numerusform>${value(form)}</numerusform>`);
-        out.push('        </translation>');
-      }
-      out.push('    </message>');
+    out.push(numerus ? '    <message numerus="yes">' : '    <message>');
+    out.push(`        <source>${qtText(source)}</source>`);
+    if (disambiguation) out.push(`        <comment>${qtText(disambiguation)}</comment>`);
+    if (withDescriptions && extra) out.push(`        <extracomment>${qtText(extra)}</extracomment>`);
+    const typeAttr = translationType(key, translation);
+    if (!numerus) {
+      out.push(`        <translation${typeAttr}>${value(text ?? '')}</translation>`);
+    } else {
+      const forms = plural ? numerusForms(plural.forms, categories) : categories.map(() => '');
+      out.push(`        <translation${typeAttr}>`);
+      for (const form of forms) out.push(`            <numerusform>${value(form)}</numerusform>`);
+      out.push('        </translation>');
     }
-    out.push('</context>');
-  }
-  out.push('</TS>', '');
-  return Buffer.from(out.join('\n'), 'utf8');
+    out.push('    </message>');
+  };
+
+  const header = ['<?xml version="1.0" encoding="utf-8"?>', '<!DOCTYPE TS>', `<TS version="2.1" language="${escapeXmlAttribute(language)}">`];
+  return linesWriter(header, {
+    write(keys, out) {
+      for (const key of keys) {
+        contexts.enter(key.namespace, out);
+        message(key, out);
+      }
+    },
+    end(out) {
+      contexts.finish(out);
+      out.push('</TS>');
+    },
+  });
 }
 
 /**
@@ -207,11 +221,13 @@ function qtText(s: string): string {
   return out + escapeXmlText(s.slice(last));
 }
 
-export const qtLinguist: FileFormat = {
+export const qtLinguist: FileFormat = defineFormat({
   id: ID,
   multiLanguage: false,
+  namespaces: true, // <context>
   extension: 'ts',
   contentType: 'application/xml; charset=utf-8',
+  keyOrder: () => 'namespace',
   parse: parseQt,
-  serialize: serializeQt,
-};
+  writer: qtWriter,
+});

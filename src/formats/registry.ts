@@ -33,11 +33,6 @@ export interface RegisteredFormat {
    * file per target language, the project's default language as the source.
    */
   bilingual?: boolean;
-  /**
-   * serialize(a + b) equals serialize(a) + serialize(b) for any split of the
-   * keys (independent lines, no header): an export writes it page by page.
-   */
-  pageConcatenation?: boolean;
   /** The file carries customers' overrides beside the base texts (simplelocalize-json). */
   customerTranslations?: boolean;
 }
@@ -49,7 +44,7 @@ const FORMATS: RegisteredFormat[] = [
   { format: csvTranslations },
   { format: tsv },
   { format: excel },
-  { format: javaProperties, pageConcatenation: true },
+  { format: javaProperties },
   { format: localizableXcstrings },
   { format: localizableStrings },
   { format: localizableStringsDict },

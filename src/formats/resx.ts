@@ -20,9 +20,11 @@
 //     on every <data>, the description as <comment> with INCLUDE_DESCRIPTIONS,
 //     and omits keys without a translation (.NET then falls back to the
 //     neutral resources instead of showing an empty string).
-//   - Duplicate names: the first one wins. Namespace: the import's namespace or ''.
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
-import { keysForFile, requireLanguageKey, singleLanguage } from './single-language.js';
+//   - Duplicate names: the first one wins. Namespace: the import's namespace or ''
+//     (no namespaces in the file, so export gets one key per name).
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, textContent } from './xml-safe.js';
 
 async function parseResx(input: Buffer, options: ParseOptions, formatId: string): Promise<Bundle> {
@@ -110,37 +112,101 @@ const RESHEADERS: [string, string][] = [
   ['writer', 'System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089'],
 ];
 
-async function serializeResx(bundle: Bundle, options: SerializeOptions, formatId: string): Promise<Buffer> {
+/** Writes a .resx/.resw: nothing is held between pages (keys come one per name). */
+function resxWriter(options: SerializeOptions, formatId: string): FormatWriter {
   const language = singleLanguage(options, formatId);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
   const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
-  const out = ['<?xml version="1.0" encoding="utf-8"?>', '<root>', SCHEMA];
-  for (const [name, value] of RESHEADERS) out.push(`  <resheader name="${name}">`, `    <value>${value}</value>`, '  </resheader>');
-  const written = new Set<string>();
-  for (const key of keysForFile(bundle, options)) {
-    const text = key.translations[language]?.text;
-    if (text === undefined || written.has(key.key)) continue;
-    written.add(key.key);
-    out.push(`  <data name="${escapeXmlAttribute(key.key)}" xml:space="preserve">`);
-    out.push(`    <value>${escapeXmlText(escapeNewLines ? text.replace(/\n/g, '\\n') : text)}</value>`);
-    if (withDescriptions && key.description) out.push(`    <comment>${escapeXmlText(key.description)}</comment>`);
-    out.push('  </data>');
-  }
-  out.push('</root>', '');
-  return Buffer.from(out.join('\n'), 'utf8');
+  const header = ['<?xml version="1.0" encoding="utf-8"?>', '<root>', SCHEMA];
+  for (const [name, value] of RESHEADERS) header.push(`  <resheader name="${name}">`, `    <value>${value}</value>`, '  </resheader>');
+  return linesWriter(header, {
+    write(keys, out) {
+      for (const key of keys) {
+        const text = key.translations[language]?.text;
+        if (text === undefined) continue;
+        out.push(`  <data name="${escapeXmlAttribute(key.key)}" xml:space="preserve">`);
+        out.push(`    <value>${escapeXmlText(escapeNewLines ? text.replace(/\n/g, '\\n') : text)}</value>`);
+        if (withDescriptions && key.description) out.push(`    <comment>${escapeXmlText(key.description)}</comment>`);
+        out.push('  </data>');
+      }
+    },
+    end(out) {
+      out.push('</root>');
+    },
+  });
 }
 
 function resxFormat(id: string, extension: string): FileFormat {
-  return {
+  return defineFormat({
     id,
     multiLanguage: false,
+    // Namespaces are not in the file: import gives its keys the request's namespace.
+    namespaces: false,
     extension,
     contentType: 'application/xml; charset=utf-8',
     parse: (input, options) => parseResx(input, options, id),
-    serialize: (bundle, options) => serializeResx(bundle, options, id),
-  };
+    writer: (options) => resxWriter(options, id),
+  });
 }
 
 export const resx: FileFormat = resxFormat('resx', 'resx');
 /** `string-resources`: Windows .resw string resources (same schema as .resx, see above). */
 export const stringResources: FileFormat = resxFormat('string-resources', 'resw');
+
+// --- Streaming XML writers -----------------------------------------------------
+// Shared by the line-based XML writers (.resx here, Android, Qt Linguist, XLIFF).
+// They live in this module, which depends on none of the others.
+
+/** What a line-based writer adds per page and at the end; lines are written newline-terminated. */
+export interface LinesBody {
+  write(keys: readonly BundleKey[], out: string[]): void;
+  end(out: string[]): void;
+}
+
+/**
+ * A FormatWriter that writes `header` with the first chunk (from write, or
+ * from end when no page came), then what `body` adds to each chunk.
+ */
+export function linesWriter(header: readonly string[], body: LinesBody): FormatWriter {
+  let started = false;
+  const chunk = (fill: (out: string[]) => void): string => {
+    const out = started ? [] : [...header];
+    started = true;
+    fill(out);
+    return out.length ? `${out.join('\n')}\n` : '';
+  };
+  return {
+    write: (keys) => chunk((out) => body.write(keys, out)),
+    end: () => chunk((out) => body.end(out)),
+  };
+}
+
+/**
+ * The runs of one namespace in keys that come grouped by namespace (keyOrder
+ * 'namespace'): `open` before a run's first key, `close` after its last. Holds
+ * only the current namespace.
+ */
+export class NamespaceRuns {
+  private current: string | undefined;
+
+  constructor(
+    private readonly open: (namespace: string, out: string[]) => void,
+    private readonly close: (namespace: string, out: string[]) => void,
+  ) {}
+
+  /** Call before writing each key. */
+  enter(namespace: string, out: string[]): void {
+    if (namespace === this.current) return;
+    if (this.current !== undefined) this.close(this.current, out);
+    this.open(namespace, out);
+    this.current = namespace;
+  }
+
+  /** Closes the last run; false when there was none (no key at all). */
+  finish(out: string[]): boolean {
+    if (this.current === undefined) return false;
+    this.close(this.current, out);
+    this.current = undefined;
+    return true;
+  }
+}

@@ -5,7 +5,6 @@
 //   "format": "simplelocalize-json",
 //   "version": 1,
 //   "languages": [{ "key": "en", "name"?: "English", "isDefault"?: true }],
-//   "customers"?: [{ "key": "acme", "description"?: "…" }],
 //   "keys": [{
 //     "key": "home.title",                      non-empty; (namespace, key) unique
 //     "namespace"?: "",                         default: the import's namespace, else ""
@@ -13,7 +12,8 @@
 //     "tags"?: ["…"], "charactersLimit"?: 40 | null, "lock"?: false, "deprecated"?: false,
 //     "translations"?: { "en": { "text": "…", "reviewStatus"?: "REVIEWED" | "NOT_REVIEWED" } },
 //     "customerTranslations"?: { "acme": { "en": { "text": "…", "reviewStatus"?: … } } }
-//   }]
+//   }],
+//   "customers"?: [{ "key": "acme", "description"?: "…" }]
 // }
 //
 // Parsing is strict: every field's type is checked, unknown fields are refused,
@@ -25,39 +25,62 @@
 // Export writes the requested languages (translations of other languages are
 // left out), the keys of the file's namespace when the export is split, and
 // declares every customer that has translations even if the bundle's customer
-// list misses it.
+// list misses it. It is streamed key by key, so "customers" comes after
+// "keys" (only the keys tell which customers have overrides); the reader
+// takes the members in any order. Files of earlier versions of this service,
+// with "customers" before "keys", read the same.
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import { JsonMembers } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FileFormat, type ReviewStatus } from './model.js';
-import { keysForFile } from './single-language.js';
+import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FileFormat, type FormatWriter, type ReviewStatus, type SerializeOptions } from './model.js';
 
 const FORMAT = 'simplelocalize-json';
 const VERSION = 1;
 const REVIEW_STATUSES: readonly ReviewStatus[] = ['REVIEWED', 'NOT_REVIEWED'];
 
-export const simplelocalizeJson: FileFormat = {
+export const simplelocalizeJson = defineFormat({
   id: FORMAT,
   multiLanguage: true,
+  // Every key carries its namespace.
+  namespaces: true,
   extension: 'json',
   contentType: 'application/json',
   parse: async (input, options) => readDocument(parseJson(input), options.namespace ?? ''),
-  serialize: async (bundle, options) => {
-    const languages = new Set(options.languages.map((l) => l.key));
-    const keys = keysForFile(bundle, options).map((k) => writeKey(k, languages));
-    const customers = [...(bundle.customers ?? [])];
-    const declared = new Set(customers.map((c) => c.key));
-    for (const k of keys) for (const customer of Object.keys(k.customerTranslations ?? {})) {
+  writer,
+});
+
+/**
+ * format, version and languages (from the options), the keys one by one,
+ * then the customers: the declared ones and any other a key has overrides of,
+ * which only the keys tell.
+ */
+function writer(options: SerializeOptions): FormatWriter {
+  const languages = new Set(options.languages.map((l) => l.key));
+  const customers = [...(options.customers ?? [])];
+  const declared = new Set(customers.map((c) => c.key));
+  const doc = new JsonMembers('object');
+  const keys = new JsonMembers('array', doc.inner);
+
+  const item = (k: BundleKey): string => {
+    for (const customer of Object.keys(k.customerTranslations ?? {})) {
       if (!declared.has(customer)) { declared.add(customer); customers.push({ key: customer }); }
     }
-    const doc = {
-      format: FORMAT,
-      version: VERSION,
-      languages: options.languages.map(writeLanguage),
-      ...(bundle.customers !== undefined || customers.length ? { customers: customers.map((c) => ({ key: c.key, ...(c.description !== undefined && { description: c.description }) })) } : {}),
-      keys,
-    };
-    return Buffer.from(JSON.stringify(doc, null, 2) + '\n', 'utf8');
-  },
-};
+    return keys.item(writeKey(k, languages));
+  };
+  const customersMember = (): string =>
+    options.customers !== undefined || customers.length
+      ? doc.member('customers', customers.map((c) => ({ key: c.key, ...(c.description !== undefined && { description: c.description }) })))
+      : '';
+
+  return entryWriter({
+    header: () =>
+      doc.open() + doc.member('format', FORMAT) + doc.member('version', VERSION) + doc.member('languages', options.languages.map(writeLanguage))
+      + doc.name('keys') + keys.open(),
+    entries: (page) => page.map(item).join(''),
+    footer: () => keys.close() + customersMember() + doc.close() + '\n',
+  });
+}
 
 function writeLanguage(l: BundleLanguage): BundleLanguage {
   return { key: l.key, ...(l.name !== undefined && { name: l.name }), ...(l.isDefault !== undefined && { isDefault: l.isDefault }) };

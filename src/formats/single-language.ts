@@ -1,5 +1,5 @@
 // Small helpers shared by single-language file formats (Android, Qt .ts, .resx, ...).
-import { FormatError, type Bundle, type BundleKey, type ParseOptions, type SerializeOptions } from './model.js';
+import { FormatError, type ParseOptions, type SerializeOptions } from './model.js';
 
 /** The language a single-language file is parsed into; the import endpoint always gives one. */
 export function requireLanguageKey(options: ParseOptions, formatId: string): string {
@@ -13,9 +13,4 @@ export function singleLanguage(options: SerializeOptions, formatId: string): str
   const lang = options.languages[0]?.key;
   if (!lang) throw new FormatError(`The ${formatId} format needs exactly one language to export`);
   return lang;
-}
-
-/** Keys that belong in the file: all of them, or those of the namespace of a split export. */
-export function keysForFile(bundle: Bundle, options: SerializeOptions): BundleKey[] {
-  return options.namespace === undefined ? bundle.keys : bundle.keys.filter((k) => k.namespace === options.namespace);
 }

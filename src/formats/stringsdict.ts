@@ -25,6 +25,8 @@
 //   ignore comments); written with INCLUDE_DESCRIPTIONS (`--` becomes `- -`).
 // - A key without a translation in the exported language is left out (the app
 //   then falls back to its development language).
+// - Export is streamed: the plist header, one entry per key, the footer. No
+//   namespaces: a key name several namespaces share is written once.
 // - Parsing goes through xml-safe.ts (no external entities, bounded expansion,
 //   depth cap); the `plist` package is not used because it parses with a DOM
 //   parser we would have to harden separately.
@@ -40,21 +42,24 @@ import {
   type VarSpec,
 } from './apple-plurals.js';
 import { buildIcuMessage, hasChoice, parseIcuMessage, plainText, type IcuChoice, type IcuPart } from './icu-embedded.js';
-import type { Bundle, BundleKey, FileFormat, ParseOptions, SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import type { Bundle, BundleKey, FileFormat, FormatWriter, ParseOptions, SerializeOptions } from './model.js';
 import { FormatError } from './model.js';
 import { escapeXmlText, parseXml, type XmlElement } from './xml-safe.js';
 
 /** Where an element starts, for error messages. */
 const at = (el: XmlElement): { line: number; column: number } => ({ line: el.line, column: el.column });
 
-export const localizableStringsDict: FileFormat = {
+export const localizableStringsDict: FileFormat = defineFormat({
   id: 'localizable-strings-dict',
   multiLanguage: false,
+  namespaces: false,
   extension: 'stringsdict',
   contentType: 'application/x-plist; charset=utf-8',
   parse: async (input, options) => parseStringsDict(input, options),
-  serialize: async (bundle, options) => Buffer.from(serializeStringsDict(bundle, options), 'utf8'),
-};
+  writer: stringsDictWriter,
+});
 
 // --- Reading --------------------------------------------------------------------
 
@@ -206,25 +211,30 @@ function entryParts(key: string, dict: PlistDict, specs: Map<string, VarSpec>, b
 
 // --- Writing --------------------------------------------------------------------
 
-function serializeStringsDict(bundle: Bundle, options: SerializeOptions): string {
+const PLIST_HEADER = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+  '<plist version="1.0">',
+  '<dict>',
+  '',
+].join('\n');
+
+function stringsDictWriter(options: SerializeOptions): FormatWriter {
   const language = options.languages[0]?.key;
   if (!language) throw new FormatError('localizable-strings-dict export needs one language');
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const out: string[] = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
-    '<plist version="1.0">',
-    '<dict>',
-  ];
-  for (const key of bundle.keys) {
-    const t = key.translations[language];
-    if (!t) continue;
-    if (withDescriptions && key.description) out.push(`\t<!-- ${xmlComment(key.description)} -->`);
-    out.push(`\t<key>${escapeXmlText(key.key)}</key>`);
-    writeEntry(out, t.text, decodeVarSpecs(key.codeDescription), '\t');
-  }
-  out.push('</dict>', '</plist>', '');
-  return out.join('\n');
+  const entries = (keys: readonly BundleKey[]): string => {
+    const out: string[] = [];
+    for (const key of keys) {
+      const t = key.translations[language];
+      if (!t) continue;
+      if (withDescriptions && key.description) out.push(`\t<!-- ${xmlComment(key.description)} -->`);
+      out.push(`\t<key>${escapeXmlText(key.key)}</key>`);
+      writeEntry(out, t.text, decodeVarSpecs(key.codeDescription), '\t');
+    }
+    return out.map((line) => `${line}\n`).join('');
+  };
+  return entryWriter({ header: () => PLIST_HEADER, entries, footer: () => '</dict>\n</plist>\n' });
 }
 
 function writeEntry(out: string[], text: string, specs: Map<string, VarSpec>, indent: string): void {

@@ -118,32 +118,38 @@ export function addTable(into: Bundle, rows: TableRow[], options: ParseOptions, 
   }
 }
 
-export interface TableWriteContext {
-  /** Apply the formula-injection apostrophe (CSV/TSV). */
-  guard: boolean;
-}
-
 /**
- * Rows of a table for `keys`: header, then one row per key. The namespace
- * column is written when a key has a namespace; the description column with
- * INCLUDE_DESCRIPTIONS. A missing translation is an empty cell.
+ * The columns of an exported table, decided from the options before the first
+ * key: key, namespace (when a key of the file has a namespace, known from
+ * namespacesInFile), description (with INCLUDE_DESCRIPTIONS), then the
+ * languages. A missing translation is an empty cell.
  */
-export function tableRows(keys: BundleKey[], options: SerializeOptions, ctx: TableWriteContext, namespaceColumn: boolean): string[][] {
-  const languages = options.languages.map((l) => l.key);
-  const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
-  const header = ['key', ...(namespaceColumn ? ['namespace'] : []), ...(withDescriptions ? ['description'] : []), ...languages];
-  const rows: string[][] = [header];
-  for (const k of keys) {
-    const texts = languages.map((l) => {
-      const t = k.translations[l]?.text ?? '';
-      return escapeNewLines ? t.replace(/\r?\n/g, '\\n') : t;
-    });
-    rows.push([k.key, ...(namespaceColumn ? [k.namespace] : []), ...(withDescriptions ? [k.description ?? ''] : []), ...texts]);
-  }
-  return ctx.guard ? rows.map((r) => r.map(guardCell)) : rows;
-}
+export class TableColumns {
+  private readonly languages: string[];
+  private readonly namespaceColumn: boolean;
+  private readonly descriptionColumn: boolean;
+  private readonly escapeNewLines: boolean;
 
-export function hasNamespaces(keys: BundleKey[]): boolean {
-  return keys.some((k) => k.namespace !== '');
+  constructor(options: SerializeOptions) {
+    this.languages = options.languages.map((l) => l.key);
+    this.namespaceColumn = options.namespacesInFile.some((n) => n !== '');
+    this.descriptionColumn = options.options.has('INCLUDE_DESCRIPTIONS');
+    this.escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
+  }
+
+  header(): string[] {
+    return ['key', ...this.optional('namespace', 'description'), ...this.languages];
+  }
+
+  row(k: BundleKey): string[] {
+    const texts = this.languages.map((l) => {
+      const t = k.translations[l]?.text ?? '';
+      return this.escapeNewLines ? t.replace(/\r?\n/g, '\\n') : t;
+    });
+    return [k.key, ...this.optional(k.namespace, k.description ?? ''), ...texts];
+  }
+
+  private optional(namespace: string, description: string): string[] {
+    return [...(this.namespaceColumn ? [namespace] : []), ...(this.descriptionColumn ? [description] : [])];
+  }
 }

@@ -28,7 +28,10 @@
 //   language among `languages`, else the first. A language without a
 //   translation of a key gets no localization (Xcode's "untranslated").
 // - String Catalogs have no namespaces; a key present in several namespaces is
-//   written once (its first occurrence).
+//   written once (the export engine hands over one key per name).
+// - Export is streamed: "sourceLanguage" (known from the options) and the
+//   opening of "strings", one member per key, then "version" after them (the
+//   properties stay in Xcode's sorted order).
 import {
   appleCategoryBranches,
   decodeVarSpecs,
@@ -41,18 +44,22 @@ import {
   type VarSpec,
 } from './apple-plurals.js';
 import { buildIcuMessage, hasChoice, parseIcuMessage, plainText, type IcuChoice, type IcuPart } from './icu-embedded.js';
+import { defineFormat } from './define.js';
+import { entryWriter } from './entry-writer.js';
+import { JsonMembers, type JsonLayout } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import type { Bundle, BundleKey, BundleLanguage, BundleTranslation, FileFormat, ParseOptions, ReviewStatus, SerializeOptions } from './model.js';
+import type { Bundle, BundleKey, BundleLanguage, BundleTranslation, FileFormat, FormatWriter, ParseOptions, ReviewStatus, SerializeOptions } from './model.js';
 import { FormatError } from './model.js';
 
-export const localizableXcstrings: FileFormat = {
+export const localizableXcstrings: FileFormat = defineFormat({
   id: 'localizable-xcstrings',
   multiLanguage: true,
+  namespaces: false,
   extension: 'xcstrings',
   contentType: 'application/json; charset=utf-8',
   parse: async (input, options) => parseXcstrings(input, options),
-  serialize: async (bundle, options) => Buffer.from(serializeXcstrings(bundle, options), 'utf8'),
-};
+  writer: xcstringsWriter,
+});
 
 type Json = Record<string, unknown>;
 
@@ -169,14 +176,16 @@ class LocalizationReader {
 
 // --- Writing --------------------------------------------------------------------
 
-function serializeXcstrings(bundle: Bundle, options: SerializeOptions): string {
+/** Xcode's JSON layout (see formatXcodeJson), for streamed objects. */
+const XCODE_LAYOUT: JsonLayout = { colon: ' : ', emptyInside: (indent) => `\n\n${indent}`, value: formatXcodeJson };
+
+function xcstringsWriter(options: SerializeOptions): FormatWriter {
   const source = (options.languages.find((l) => l.isDefault) ?? options.languages[0])?.key;
   if (!source) throw new FormatError('localizable-xcstrings export needs at least one language');
   const languages = [...new Set(options.languages.map((l) => l.key))].sort(xcodeOrder);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const strings = new Map<string, Json>();
-  for (const key of bundle.keys) {
-    if (strings.has(key.key)) continue;
+
+  const entryOf = (key: BundleKey): Json => {
     const entry: Json = {};
     if (withDescriptions && key.description) entry.comment = key.description;
     const extraction = key.deprecated ? 'stale' : key.tags?.find((t) => t.startsWith(EXTRACTION_TAG))?.slice(EXTRACTION_TAG.length);
@@ -189,11 +198,17 @@ function serializeXcstrings(bundle: Bundle, options: SerializeOptions): string {
     }
     if (Object.keys(localizations).length) entry.localizations = localizations;
     if (key.tags?.includes(NO_TRANSLATE_TAG)) entry.shouldTranslate = false;
-    strings.set(key.key, entry);
-  }
-  // Xcode sorts every object's properties; only the keys keep the given order.
-  const body = [...strings].map(([k, v]) => `    ${JSON.stringify(k)} : ${formatXcodeJson(v, '    ')}`).join(',\n');
-  return `{\n  "sourceLanguage" : ${JSON.stringify(source)},\n  "strings" : {${body ? `\n${body}\n  ` : '\n\n  '}},\n  "version" : "1.0"\n}`;
+    return entry;
+  };
+
+  // The top-level members in Xcode's (sorted) order; "strings" grows key by key, in the given order.
+  const doc = new JsonMembers('object', '', XCODE_LAYOUT);
+  const strings = new JsonMembers('object', doc.inner, XCODE_LAYOUT);
+  return entryWriter({
+    header: () => doc.open() + doc.member('sourceLanguage', source) + doc.name('strings') + strings.open(),
+    entries: (keys) => keys.map((k) => strings.member(k.key, entryOf(k))).join(''),
+    footer: () => strings.close() + doc.member('version', '1.0') + doc.close(),
+  });
 }
 
 class LocalizationWriter {

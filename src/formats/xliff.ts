@@ -25,10 +25,18 @@
 //   missing source translation -> empty <source/> (it is required).
 // - Text that is well-formed inline XLIFF markup is written as markup, any
 //   other text escaped, so imported markup round-trips and `a < b` stays text.
-// - Unit ids are unique per file (1.2: the key, 2.0: the key when it is an
-//   NMTOKEN); when the id is not the key, resname/name carries the key.
-import type { Bundle, BundleKey, BundleLanguage, FileFormat, ParseOptions, ReviewStatus, SerializeOptions } from './model.js';
+// - One <file> per namespace, namespaces in code-point order ('' first), the
+//   keys of a namespace other than '' inside its marked group; an export
+//   without keys has one empty <file>. The writer gets the keys grouped by
+//   namespace and streams them.
+// - Unit ids need only be unique in their <file>, where key names are unique,
+//   so the writer keeps no list of ids: 1.2 id = the key; 2.0 id = the key
+//   when it is an NMTOKEN not of the form u<digits>, else a numbered u<n>
+//   (groups get one too) with name = the key.
+import { defineFormat } from './define.js';
+import type { Bundle, BundleKey, BundleLanguage, FileFormat, FormatWriter, ParseOptions, ReviewStatus, SerializeOptions } from './model.js';
 import { FormatError } from './model.js';
+import { linesWriter, NamespaceRuns } from './resx.js';
 import {
   childElements,
   escapeXmlAttribute,
@@ -45,14 +53,16 @@ const at = (el: XmlElement): { line: number; column: number } => ({ line: el.lin
 type Version = '1.2' | '2.0';
 
 function xliffFormat(id: string, version: Version): FileFormat {
-  return {
+  return defineFormat({
     id,
     multiLanguage: true,
+    namespaces: true, // groups marked as namespaces
     extension: 'xlf',
     contentType: 'application/xliff+xml; charset=utf-8',
+    keyOrder: () => 'namespace',
     parse: async (input, options) => parseXliff(input, options),
-    serialize: async (bundle, options) => Buffer.from(version === '1.2' ? serialize12(bundle, options) : serialize20(bundle, options), 'utf8'),
-  };
+    writer: version === '1.2' ? writer12 : writer20,
+  });
 }
 
 /** Upload identifier `xliff-1.2`. */
@@ -215,113 +225,122 @@ function needsPreserve(...texts: (string | undefined)[]): boolean {
   return texts.some((t) => t !== undefined && (/^\s|\s$|\s\s|[\n\t\r]/.test(t)));
 }
 
-interface Block { namespace: string; keys: BundleKey[] }
-
-/** Keys by namespace, namespaces in order of first appearance, key order kept. */
-function blocks(bundle: Bundle): Block[] {
-  const map = new Map<string, Block>();
-  for (const key of bundle.keys) {
-    let b = map.get(key.namespace);
-    if (!b) { b = { namespace: key.namespace, keys: [] }; map.set(key.namespace, b); }
-    b.keys.push(key);
-  }
-  return [...map.values()];
-}
-
 function languagesOf(options: SerializeOptions, format: string): { src: string; tgt?: string } {
   const src = options.languages[0]?.key;
   if (!src) throw new FormatError(`${format} export needs at least one language`);
   return { src, tgt: options.languages[1]?.key };
 }
 
-/** Unique ids in one file: `preferred(key)` when free, else a numbered fallback. */
-class Ids {
-  private readonly used = new Set<string>();
-  private n = 0;
-  constructor(private readonly preferred: (key: string) => string | undefined, private readonly prefix: string) {}
-  forKey(key: string): string {
-    const id = this.preferred(key);
-    if (id === undefined || this.used.has(id)) return this.fresh();
-    this.used.add(id);
-    return id;
-  }
-  fresh(): string {
-    let id: string;
-    do id = `${this.prefix}${++this.n}`; while (this.used.has(id));
-    this.used.add(id);
-    return id;
-  }
+/** The parts of a version's document; `open`/`close` wrap one namespace's <file>. */
+interface Document {
+  header: string[];
+  open(namespace: string, out: string[]): void;
+  close(namespace: string, out: string[]): void;
+  unit(key: BundleKey, out: string[]): void;
+  footer: string[];
 }
 
-function serialize12(bundle: Bundle, options: SerializeOptions): string {
+/**
+ * Streams a document: one <file> per namespace (keys come grouped by
+ * namespace, keyOrder 'namespace'), one empty <file> when there is no key
+ * (XLIFF requires one). Holds the current namespace only.
+ */
+function documentWriter(doc: Document): FormatWriter {
+  const files = new NamespaceRuns(doc.open, doc.close);
+  return linesWriter(doc.header, {
+    write(keys, out) {
+      for (const key of keys) {
+        files.enter(key.namespace, out);
+        doc.unit(key, out);
+      }
+    },
+    end(out) {
+      if (!files.finish(out)) {
+        doc.open('', out);
+        doc.close('', out);
+      }
+      out.push(...doc.footer);
+    },
+  });
+}
+
+/** Indentation of a unit: one level deeper inside a namespace group. */
+const unitIndent = (key: BundleKey, base: string): string => (key.namespace ? `${base}  ` : base);
+
+function reviewState(status: ReviewStatus | undefined): string {
+  return status === 'REVIEWED' ? ' state="final"' : status === 'NOT_REVIEWED' ? ' state="translated"' : '';
+}
+
+function writer12(options: SerializeOptions): FormatWriter {
   const { src, tgt } = languagesOf(options, 'xliff12');
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const ids = new Ids((k) => k, 'unit-');
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">',
-    `  <file source-language="${escapeXmlAttribute(src)}"${tgt ? ` target-language="${escapeXmlAttribute(tgt)}"` : ''} datatype="plaintext" original="messages">`,
-    '    <body>',
-  ];
-  const unit = (key: BundleKey, indent: string): void => {
-    const id = ids.forKey(key.key);
-    const source = key.translations[src]?.text ?? '';
-    const target = tgt ? key.translations[tgt] : undefined;
-    const status = target?.reviewStatus;
-    let attrs = ` id="${escapeXmlAttribute(id)}"`;
-    if (id !== key.key) attrs += ` resname="${escapeXmlAttribute(key.key)}"`;
-    if (status === 'REVIEWED') attrs += ' approved="yes"';
-    if (needsPreserve(source, target?.text)) attrs += ' xml:space="preserve"';
-    out.push(`${indent}<trans-unit${attrs}>`, `${indent}  <source>${inline(source, '1.2')}</source>`);
-    if (target) {
-      const state = status === 'REVIEWED' ? ' state="final"' : status === 'NOT_REVIEWED' ? ' state="translated"' : '';
-      out.push(`${indent}  <target${state}>${inline(target.text, '1.2')}</target>`);
-    }
-    if (withDescriptions && key.description) out.push(`${indent}  <note>${escapeXmlText(key.description)}</note>`);
-    out.push(`${indent}</trans-unit>`);
-  };
-  for (const block of blocks(bundle)) {
-    if (!block.namespace) { for (const k of block.keys) unit(k, '      '); continue; }
-    out.push(`      <group resname="${escapeXmlAttribute(block.namespace)}" restype="${NS_RESTYPE}">`);
-    for (const k of block.keys) unit(k, '        ');
-    out.push('      </group>');
-  }
-  out.push('    </body>', '  </file>', '</xliff>', '');
-  return out.join('\n');
+  const languages = `source-language="${escapeXmlAttribute(src)}"${tgt ? ` target-language="${escapeXmlAttribute(tgt)}"` : ''}`;
+  return documentWriter({
+    header: ['<?xml version="1.0" encoding="UTF-8"?>', '<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">'],
+    open(namespace, out) {
+      out.push(`  <file ${languages} datatype="plaintext" original="messages">`, '    <body>');
+      if (namespace) out.push(`      <group resname="${escapeXmlAttribute(namespace)}" restype="${NS_RESTYPE}">`);
+    },
+    close(namespace, out) {
+      if (namespace) out.push('      </group>');
+      out.push('    </body>', '  </file>');
+    },
+    unit(key, out) {
+      // The id is the key: names are unique in a namespace, and a namespace has its own <file>.
+      const indent = unitIndent(key, '      ');
+      const source = key.translations[src]?.text ?? '';
+      const target = tgt ? key.translations[tgt] : undefined;
+      const status = target?.reviewStatus;
+      let attrs = ` id="${escapeXmlAttribute(key.key)}"`;
+      if (status === 'REVIEWED') attrs += ' approved="yes"';
+      if (needsPreserve(source, target?.text)) attrs += ' xml:space="preserve"';
+      out.push(`${indent}<trans-unit${attrs}>`, `${indent}  <source>${inline(source, '1.2')}</source>`);
+      if (target) out.push(`${indent}  <target${reviewState(status)}>${inline(target.text, '1.2')}</target>`);
+      if (withDescriptions && key.description) out.push(`${indent}  <note>${escapeXmlText(key.description)}</note>`);
+      out.push(`${indent}</trans-unit>`);
+    },
+    footer: ['</xliff>'],
+  });
 }
 
 const NMTOKEN = /^[\p{L}\p{N}._:\-\u00B7\u0300-\u036F\u203F\u2040]+$/u;
+/** Ids this writer numbers itself; a key of this form gets a numbered id too, so they never clash. */
+const NUMBERED_ID = /^u\d+$/;
 
-function serialize20(bundle: Bundle, options: SerializeOptions): string {
+function writer20(options: SerializeOptions): FormatWriter {
   const { src, tgt } = languagesOf(options, 'xliff20');
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const ids = new Ids((k) => (NMTOKEN.test(k) ? k : undefined), 'u');
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="${escapeXmlAttribute(src)}"${tgt ? ` trgLang="${escapeXmlAttribute(tgt)}"` : ''}>`,
-    '  <file id="f1">',
-  ];
-  const unit = (key: BundleKey, indent: string): void => {
-    const id = ids.forKey(key.key);
-    const source = key.translations[src]?.text ?? '';
-    const target = tgt ? key.translations[tgt] : undefined;
-    let attrs = ` id="${escapeXmlAttribute(id)}"`;
-    if (id !== key.key) attrs += ` name="${escapeXmlAttribute(key.key)}"`;
-    if (needsPreserve(source, target?.text)) attrs += ' xml:space="preserve"';
-    out.push(`${indent}<unit${attrs}>`);
-    if (withDescriptions && key.description) out.push(`${indent}  <notes>`, `${indent}    <note>${escapeXmlText(key.description)}</note>`, `${indent}  </notes>`);
-    const status = target?.reviewStatus;
-    const state = status === 'REVIEWED' ? ' state="final"' : status === 'NOT_REVIEWED' ? ' state="translated"' : '';
-    out.push(`${indent}  <segment${state}>`, `${indent}    <source>${inline(source, '2.0')}</source>`);
-    if (target) out.push(`${indent}    <target>${inline(target.text, '2.0')}</target>`);
-    out.push(`${indent}  </segment>`, `${indent}</unit>`);
-  };
-  for (const block of blocks(bundle)) {
-    if (!block.namespace) { for (const k of block.keys) unit(k, '    '); continue; }
-    out.push(`    <group id="${ids.fresh()}" name="${escapeXmlAttribute(block.namespace)}" type="${NS_TYPE}">`);
-    for (const k of block.keys) unit(k, '      ');
-    out.push('    </group>');
-  }
-  out.push('  </file>', '</xliff>', '');
-  return out.join('\n');
+  let files = 0;
+  let numbered = 0;
+  const nextId = (): string => `u${++numbered}`;
+  return documentWriter({
+    header: [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="${escapeXmlAttribute(src)}"${tgt ? ` trgLang="${escapeXmlAttribute(tgt)}"` : ''}>`,
+    ],
+    open(namespace, out) {
+      out.push(`  <file id="f${++files}">`);
+      if (namespace) out.push(`    <group id="${nextId()}" name="${escapeXmlAttribute(namespace)}" type="${NS_TYPE}">`);
+    },
+    close(namespace, out) {
+      if (namespace) out.push('    </group>');
+      out.push('  </file>');
+    },
+    unit(key, out) {
+      // Unique in the <file>: keys are unique in a namespace, numbered ids never look like a key used as id.
+      const id = NMTOKEN.test(key.key) && !NUMBERED_ID.test(key.key) ? key.key : nextId();
+      const indent = unitIndent(key, '    ');
+      const source = key.translations[src]?.text ?? '';
+      const target = tgt ? key.translations[tgt] : undefined;
+      let attrs = ` id="${escapeXmlAttribute(id)}"`;
+      if (id !== key.key) attrs += ` name="${escapeXmlAttribute(key.key)}"`;
+      if (needsPreserve(source, target?.text)) attrs += ' xml:space="preserve"';
+      out.push(`${indent}<unit${attrs}>`);
+      if (withDescriptions && key.description) out.push(`${indent}  <notes>`, `${indent}    <note>${escapeXmlText(key.description)}</note>`, `${indent}  </notes>`);
+      out.push(`${indent}  <segment${reviewState(target?.reviewStatus)}>`, `${indent}    <source>${inline(source, '2.0')}</source>`);
+      if (target) out.push(`${indent}    <target>${inline(target.text, '2.0')}</target>`);
+      out.push(`${indent}  </segment>`, `${indent}</unit>`);
+    },
+    footer: ['</xliff>'],
+  });
 }

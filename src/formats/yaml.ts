@@ -21,28 +21,54 @@
 //   alias bomb is refused); duplicate keys are an error (checked with a set:
 //   the parser's uniqueKeys option is quadratic in the size of a map).
 //
-// Export:
+// Export, written while the keys stream in page by page (FormatWriter): the
+// writer holds the path of open branches, a list being gathered (see
+// nested-stream.ts) and at most one held branch (rule 1), never the file.
 // - Layout: options may carry MULTI_LANGUAGE or LANGUAGES_NESTED (cast from
 //   the import option names); otherwise several languages give the
 //   LANGUAGES_NESTED layout and one language the single-language layout
 //   (without a root language key: use LANGUAGES_NESTED for a Rails file).
-// - WRITE_NESTED nests keys on '.', as for the other formats; without it keys
-//   are written flat (`a.b: text`). Nesting follows nested-keys.ts: a key that
-//   is both a leaf and a parent keeps its children flat next to it, `t[0]`,
-//   `t[1]` keys become a list, keys with an empty segment stay flat. A branch
-//   holding only category-named leaves (`x.one`, `x.other`) is also written
-//   flat, or it would read back as one plural key. A file has no namespaces:
-//   when several namespaces share a key name, the first is written.
+//   LANGUAGES_NESTED writes one tree per language, each a section of the file
+//   (model.ts, WriterOutput), since each goes over all the keys.
+// - WRITE_NESTED nests keys on '.', as for the other formats, from keys in
+//   path order (nested-stream.ts); without it keys are written flat
+//   (`a.b: text`) in the export's order. Nesting follows nested-keys.ts: a key
+//   that is both a leaf and a parent keeps its children flat next to it,
+//   `t[0]`, `t[1]` keys become a list, keys with an empty segment stay flat.
+//   A file has no namespaces: when several namespaces share a key name, the
+//   key of the first namespace in code-point order is written.
+// - Two rules keep nesting lossless on import, with bounded state:
+//   1. A branch holding only category-named leaves (`x.one`, `x.other`)
+//      would read back as one plural key, so it is written flat (`x.one:`,
+//      `x.other:`). Such a branch has at most 6 members: an opened branch is
+//      held back while all its members so far are category-named leaves; at
+//      its close it is written flat if `other` is among them, else as a
+//      branch; a member that breaks the pattern writes it out at once. A list
+//      item cannot be flat, so a list holding such an item is written as
+//      `t[0].one`, `t[1]` members. (MULTI_LANGUAGE leaves are language maps,
+//      never plurals: no rule needed.)
+//   2. A lone root branch named after the language (`en: {...}`) would be
+//      stripped as a Rails root on import. Whether it is lone is only known at
+//      the end, so in the single-language layout a root branch named like the
+//      language (any case, '-' or '_') is always written flat (`en.title:`),
+//      and a key so named is written as text, never as a plural map.
 // - ICU plurals become category maps when that is lossless (argument `count`,
 //   only category branches, canonical form); others are written as text.
 // - Descriptions as `#` comments with INCLUDE_DESCRIPTIONS; ESCAPE_NEW_LINES
 //   writes newlines as the two characters \n. A missing translation is ''.
+//   An empty file is `{}` (an empty language tree `lang: {}`).
+// - Each member is rendered by the `yaml` package (a document of that one
+//   member, indented to its depth), so quoting, block scalars and comments
+//   are as in one whole document; empty lines get no indentation.
 import YAML, { isAlias, isMap, isScalar, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode } from 'yaml';
-import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type ParseOptions, type SerializeOptions } from './model.js';
+import { defineFormat } from './define.js';
+import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import type { NestedNode } from './nested-keys.js';
+import { NestedStream, type NestedStyle } from './nested-stream.js';
+import { nestedKeyOrder } from './object-literal-writer.js';
 import { PLURAL_CATEGORIES, parseIcuPlural, toIcuPlural } from './plural.js';
 import { decodeText } from './text.js';
-import { firstOfEachKey, flatObject, unflatten, type NestedNode } from './nested-keys.js';
-import { keysForFile, requireLanguageKey } from './single-language.js';
+import { requireLanguageKey } from './single-language.js';
 
 const MAX_DEPTH = 64;
 const MAX_ALIASES = 1000;
@@ -285,6 +311,11 @@ function toValue(doc: YAML.Document.Parsed, lineCounter: YAML.LineCounter): YVal
 // ---- Export ----
 
 type Layout = 'single' | 'multi' | 'languages-nested';
+type KeyNode = NestedNode<BundleKey>;
+type KeyBranch = Extract<KeyNode, { kind: 'object' }>;
+type KeyList = Extract<KeyNode, { kind: 'array' }>;
+
+const isCategory = (name: string): boolean => (PLURAL_CATEGORIES as readonly string[]).includes(name);
 
 function pluralMapFor(text: string): [string, string][] | null {
   const p = parseIcuPlural(text);
@@ -294,19 +325,29 @@ function pluralMapFor(text: string): [string, string][] | null {
 }
 
 /** A branch of category-named texts would read back as one plural key. */
-function looksLikePlural(node: NestedNode<BundleKey>): boolean {
-  if (node.kind !== 'object') return false;
-  const names = node.entries.map(([n]) => n);
-  return names.includes('other') && node.entries.every(([n, c]) => c.kind === 'leaf' && (PLURAL_CATEGORIES as readonly string[]).includes(n));
+function looksLikePlural(node: KeyBranch): boolean {
+  return node.entries.some(([n]) => n === 'other') && node.entries.every(([n, c]) => c.kind === 'leaf' && isCategory(n));
 }
 
-class Writer {
+/** A list none of whose items (at any list depth) would read back as a plural. */
+function listSafe(node: KeyList): boolean {
+  return node.items.every((item) => (item.kind === 'object' ? !looksLikePlural(item) : item.kind !== 'array' || listSafe(item)));
+}
+
+/**
+ * Builds `yaml` nodes for members and renders them as text at their
+ * indentation level (2 spaces a level), so quoting, block scalars and
+ * comments are the package's, as if the whole file were one document.
+ */
+class YamlText {
+  /** One document, reused: only its contents change. */
+  private readonly doc = new YAML.Document();
+
   constructor(
     private readonly escapeNewLines: boolean,
     private readonly withDescriptions: boolean,
-    private readonly nested: boolean,
-    /** Single-language layouts: category-named branches must be kept flat. */
-    private readonly guardPlurals: boolean,
+    /** Single-language layouts: what would read back as a plural key is written flat. */
+    readonly guardPlurals: boolean,
   ) {}
 
   private scalar(text: string): Scalar {
@@ -318,23 +359,57 @@ class Writer {
     return node;
   }
 
-  /** A translation: a plural map when lossless, else a string. */
-  translation(t: BundleTranslation | undefined): YamlNode {
+  /** A translation: a plural map when lossless and `pluralMap` allows, else a string. */
+  translation(t: BundleTranslation | undefined, pluralMap = true): YamlNode {
     const text = t?.text ?? '';
-    const plural = pluralMapFor(text);
+    const plural = pluralMap ? pluralMapFor(text) : null;
     if (!plural) return this.scalar(text);
     const map = new YAMLMap();
     for (const [cat, form] of plural) map.items.push(new Pair(new Scalar(cat), this.scalar(form)));
     return map;
   }
 
-  /** The keys as a map, nested (WRITE_NESTED, see nested-keys.ts) or flat; `leaf` makes each key's value. */
-  keys(keys: BundleKey[], leaf: (k: BundleKey) => YamlNode): YamlNode {
-    const entries = keys.map((k) => [k.key, k] as const);
-    return this.node(this.nested ? unflatten(entries) : flatObject(entries), leaf);
+  /** `name: node` as text at `level`; `leaf` makes a key's value. */
+  member(name: string, node: KeyNode, level: number, leaf: (k: BundleKey) => YamlNode): string {
+    const map = new YAMLMap();
+    this.add(map, name, node, leaf);
+    return this.render(map, level);
   }
 
-  private node(node: NestedNode<BundleKey>, leaf: (k: BundleKey) => YamlNode): YamlNode {
+  /** The `name:` line of a branch whose members follow at level + 1. */
+  opening(name: string, level: number): string {
+    const sentinel = new YAMLMap();
+    sentinel.items.push(new Pair(new Scalar('x'), new Scalar('x')));
+    const text = this.render(pairMap(new Scalar(name), sentinel), 0);
+    let head: string;
+    if (text.endsWith(':\n  x: x\n')) head = text.slice(0, -'  x: x\n'.length);
+    // A key over 1024 characters is explicit (`? name`, then `: x: x`): its members go below the `:`.
+    else if (text.endsWith('\n: x: x\n')) head = text.slice(0, -' x: x\n'.length) + '\n';
+    else throw new Error(`Unexpected YAML for the branch "${name}"`);
+    return indent(head, level);
+  }
+
+  /** `name: {}`, a map without members. */
+  emptyMap(name: string): string {
+    return this.render(pairMap(new Scalar(name), new YAMLMap()), 0);
+  }
+
+  /** Adds `name: child` to a map, or flat members where nesting would not read back. */
+  private add(map: YAMLMap, name: string, child: KeyNode, leaf: (k: BundleKey) => YamlNode): void {
+    if (this.guardPlurals && child.kind === 'object' && looksLikePlural(child)) {
+      for (const [n, c] of child.entries) this.add(map, `${name}.${n}`, c, leaf);
+      return;
+    }
+    // A list item cannot be written flat: the list's items become `name[i]` members.
+    if (this.guardPlurals && child.kind === 'array' && !listSafe(child)) {
+      child.items.forEach((item, i) => this.add(map, `${name}[${i}]`, item, leaf));
+      return;
+    }
+    const key = this.comment(new Scalar(name), child.kind === 'leaf' ? child.value.description : undefined);
+    map.items.push(new Pair(key, this.node(child, leaf)));
+  }
+
+  private node(node: KeyNode, leaf: (k: BundleKey) => YamlNode): YamlNode {
     if (node.kind === 'leaf') return leaf(node.value);
     if (node.kind === 'array') {
       const seq = new YAMLSeq();
@@ -346,57 +421,180 @@ class Writer {
       return seq;
     }
     const map = new YAMLMap();
-    const add = (name: string, child: NestedNode<BundleKey>) => {
-      if (this.guardPlurals && looksLikePlural(child) && child.kind === 'object') {
-        for (const [n, c] of child.entries) add(`${name}.${n}`, c);
-        return;
-      }
-      const key = this.comment(new Scalar(name), child.kind === 'leaf' ? child.value.description : undefined);
-      map.items.push(new Pair(key, this.node(child, leaf)));
-    };
-    for (const [name, child] of node.entries) add(name, child);
+    for (const [name, child] of node.entries) this.add(map, name, child, leaf);
     return map;
+  }
+
+  private render(map: YAMLMap, level: number): string {
+    this.doc.contents = map;
+    return indent(this.doc.toString({ lineWidth: 0 }), level);
   }
 }
 
-async function serialize(bundle: Bundle, options: SerializeOptions): Promise<Buffer> {
+function pairMap(key: Scalar, value: YamlNode): YAMLMap {
+  const map = new YAMLMap();
+  map.items.push(new Pair(key, value));
+  return map;
+}
+
+/**
+ * Indents block YAML text by `level` steps. Empty lines stay empty: inside a
+ * block scalar they are content either way, and trailing spaces would not be.
+ */
+function indent(text: string, level: number): string {
+  if (level === 0) return text;
+  const pad = '  '.repeat(level);
+  return text.split('\n').map((line) => (line === '' ? line : pad + line)).join('\n');
+}
+
+/**
+ * Members of one tree as they stream in (see NestedStream), at `base` levels
+ * below the file's root, holding back a branch that may read back as a plural
+ * (rule 1 at the top of the file).
+ */
+class YamlStyle implements NestedStyle<BundleKey> {
+  /** An opened branch not written yet: all its members so far are category-named leaves (at most 6). */
+  private held: { name: string; depth: number; members: [string, KeyNode][] } | undefined;
+
+  constructor(
+    private readonly text: YamlText,
+    private readonly leaf: (k: BundleKey) => YamlNode,
+    private readonly base: number,
+    /** Single layout with WRITE_NESTED: the language's name, whose root branch stays flat (rule 2). */
+    private readonly rootLanguage?: string,
+  ) {}
+
+  member(name: string, node: KeyNode, depth: number): string {
+    const held = this.held;
+    if (held && depth === held.depth + 1 && node.kind === 'leaf' && isCategory(name)) {
+      held.members.push([name, node]);
+      return '';
+    }
+    return this.release() + this.write(name, node, depth);
+  }
+
+  open(name: string, depth: number): string {
+    const out = this.release();
+    if (!this.text.guardPlurals) return out + this.text.opening(name, depth + this.base);
+    this.held = { name, depth, members: [] };
+    return out;
+  }
+
+  close(): string {
+    const held = this.held;
+    // A block map needs no closing text. A held branch is always the innermost open one: it is the one closing.
+    if (!held) return '';
+    this.held = undefined;
+    if (!held.members.some(([n]) => n === 'other')) return this.branch(held.name, held.depth, held.members);
+    // It would read back as one plural key: its members go flat into the parent.
+    return held.members.map(([n, node]) => this.write(`${held.name}.${n}`, node, held.depth)).join('');
+  }
+
+  flatBranch(name: string): boolean {
+    return this.rootLanguage !== undefined && sameLanguage(name, this.rootLanguage);
+  }
+
+  /** Writes a held branch as an ordinary one: a member broke the plural pattern. */
+  private release(): string {
+    const held = this.held;
+    if (!held) return '';
+    this.held = undefined;
+    return this.branch(held.name, held.depth, held.members);
+  }
+
+  private branch(name: string, depth: number, members: [string, KeyNode][]): string {
+    return this.text.opening(name, depth + this.base) + members.map(([n, node]) => this.write(n, node, depth + 1)).join('');
+  }
+
+  private write(name: string, node: KeyNode, depth: number): string {
+    return this.text.member(name, node, depth + this.base, this.leaf);
+  }
+}
+
+/** One tree of keys (the file's root map, or one language's map), written as keys stream in. */
+class YamlTree {
+  private readonly stream: NestedStream<BundleKey>;
+
+  constructor(style: YamlStyle, nested: boolean) {
+    this.stream = new NestedStream(style, nested);
+  }
+
+  get members(): number {
+    return this.stream.rootMembers;
+  }
+
+  write(keys: readonly BundleKey[]): string {
+    let out = '';
+    for (const key of keys) out += this.stream.add(key.key, key);
+    return out;
+  }
+
+  end(): string {
+    return this.stream.end();
+  }
+}
+
+function writer(options: SerializeOptions): FormatWriter {
   const opts = options.options as Set<string>;
   const languages = options.languages.map((l) => l.key);
   if (!languages.length) throw new FormatError('The yaml format needs a language to export');
   const layout: Layout = opts.has('MULTI_LANGUAGE') ? 'multi' : opts.has('LANGUAGES_NESTED') || languages.length > 1 ? 'languages-nested' : 'single';
-  const w = new Writer(opts.has('ESCAPE_NEW_LINES'), opts.has('INCLUDE_DESCRIPTIONS'), opts.has('WRITE_NESTED'), layout !== 'multi');
-  const keys = firstOfEachKey(keysForFile(bundle, options));
+  const nested = opts.has('WRITE_NESTED');
+  const text = new YamlText(opts.has('ESCAPE_NEW_LINES'), opts.has('INCLUDE_DESCRIPTIONS'), layout !== 'multi');
 
-  let contents: YamlNode;
+  if (layout === 'languages-nested') {
+    // One section per language: `lang:` and its keys one level down, or `lang: {}`.
+    const trees = languages.map((language) => {
+      const tree = new YamlTree(new YamlStyle(text, (k) => text.translation(k.translations[language]), 1), nested);
+      let opened = false;
+      const section = (out: string) => {
+        if (out === '' || opened) return out;
+        opened = true;
+        return text.opening(language, 0) + out;
+      };
+      return {
+        write: (keys: readonly BundleKey[]) => section(tree.write(keys)),
+        end: () => {
+          const out = section(tree.end());
+          return tree.members === 0 ? text.emptyMap(language) : out;
+        },
+      };
+    });
+    return {
+      write: (keys) => ({ sections: trees.map((t) => t.write(keys)) }),
+      end: () => ({ sections: trees.map((t) => t.end()) }),
+    };
+  }
+
+  let style: YamlStyle;
   if (layout === 'single') {
     const language = languages[0]!;
-    contents = w.keys(keys, (k) => w.translation(k.translations[language]));
-    // A lone root branch named after the language would be stripped as a Rails root on import: stay flat.
-    if (contents instanceof YAMLMap && contents.items.length === 1 && contents.items[0]!.value instanceof YAMLMap && sameLanguage(String((contents.items[0]!.key as Scalar).value), language)) {
-      contents = new Writer(opts.has('ESCAPE_NEW_LINES'), opts.has('INCLUDE_DESCRIPTIONS'), false, true).keys(keys, (k) => w.translation(k.translations[language]));
-    }
-  } else if (layout === 'multi') {
-    contents = w.keys(keys, (k) => {
-      const map = new YAMLMap();
-      for (const l of languages) map.items.push(new Pair(new Scalar(l), w.translation(k.translations[l])));
-      return map;
-    });
+    // A lone root member named after the language would be stripped as a Rails root on import (rule 2).
+    style = new YamlStyle(text, (k) => text.translation(k.translations[language], !sameLanguage(k.key, language)), 0, nested ? language : undefined);
   } else {
-    const map = new YAMLMap();
-    for (const l of languages) map.items.push(new Pair(new Scalar(l), w.keys(keys, (k) => w.translation(k.translations[l]))));
-    contents = map;
+    style = new YamlStyle(text, (k) => {
+      const map = new YAMLMap();
+      for (const l of languages) map.items.push(new Pair(new Scalar(l), text.translation(k.translations[l])));
+      return map;
+    }, 0);
   }
-  const doc = new YAML.Document();
-  doc.contents = contents;
-  const text = keys.length || layout !== 'single' ? doc.toString({ lineWidth: 0 }) : '{}\n';
-  return Buffer.from(text, 'utf8');
+  const tree = new YamlTree(style, nested);
+  return {
+    write: (keys) => tree.write(keys),
+    end: () => {
+      const out = tree.end();
+      return tree.members === 0 ? '{}\n' : out;
+    },
+  };
 }
 
-export const yaml: FileFormat = {
+export const yaml = defineFormat({
   id: 'yaml',
   multiLanguage: false,
+  namespaces: false,
   extension: 'yml',
   contentType: 'application/yaml; charset=utf-8',
+  keyOrder: nestedKeyOrder,
   parse,
-  serialize,
-};
+  writer,
+});

@@ -26,6 +26,12 @@ export class LocalStorage implements Storage {
     await writeFile(path, bytes);
   }
 
+  async putFile(key: string, file: string, _options: PutOptions): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    await copyFile(file, path);
+  }
+
   async get(key: string): Promise<StoredObject | undefined> {
     const path = this.path(key);
     try {

@@ -1,6 +1,8 @@
 // S3-compatible object storage (AWS S3, MinIO, Ceph, R2, ...) through the AWS
-// SDK. Only the calls below are used: PutObject, GetObject, CopyObject,
+// SDK. Only the calls below are used: PutObject (from memory or a file stream), GetObject, CopyObject,
 // ListObjectsV2 and DeleteObjects.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
@@ -51,6 +53,19 @@ export class S3Storage implements Storage {
       Bucket: this.options.bucket,
       Key: this.key(key),
       Body: bytes,
+      ContentType: options.contentType,
+      ContentEncoding: options.contentEncoding,
+    }));
+  }
+
+  async putFile(key: string, path: string, options: PutOptions): Promise<void> {
+    // A file stream needs its length up front: S3 refuses unsized streaming bodies.
+    const { size } = await stat(path);
+    await this.client.send(new PutObjectCommand({
+      Bucket: this.options.bucket,
+      Key: this.key(key),
+      Body: createReadStream(path),
+      ContentLength: size,
       ContentType: options.contentType,
       ContentEncoding: options.contentEncoding,
     }));

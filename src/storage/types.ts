@@ -18,6 +18,8 @@ export interface PutOptions {
 export interface Storage {
   readonly kind: 'local' | 's3';
   put(key: string, bytes: Buffer, options: PutOptions): Promise<void>;
+  /** Stores a local file without reading it into memory (large export files). */
+  putFile(key: string, path: string, options: PutOptions): Promise<void>;
   /** undefined when the object does not exist. */
   get(key: string): Promise<StoredObject | undefined>;
   /** Server-side copy where the backend has one. */

@@ -16,7 +16,9 @@ type ExportConfig = Pick<Config, 'dataDir' | 'publicUrl' | 'exportTtlSeconds' | 
 export interface NewExportFile {
   fileName: string;
   contentType: string;
-  data: Buffer;
+  /** A local file holding the bytes (a temp file of the export). */
+  path: string;
+  size: number;
   language?: string;
   namespace?: string;
 }
@@ -46,7 +48,7 @@ export async function storeExportFile(config: ExportConfig, projectId: number, f
   const { storage, prefix } = exportStorage(config);
   // The key is built from the random id only: the file name never reaches a path.
   const storageKey = `${prefix}${id}/file`;
-  await storage.put(storageKey, file.data, { contentType: file.contentType });
+  await storage.putFile(storageKey, file.path, { contentType: file.contentType });
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + config.exportTtlSeconds * 1000);
   await prisma().exportFile.create({
@@ -58,7 +60,7 @@ export async function storeExportFile(config: ExportConfig, projectId: number, f
       language: file.language ?? null,
       namespace: file.namespace ?? null,
       storageKey,
-      size: file.data.length,
+      size: file.size,
       createdAt,
       expiresAt,
     },
@@ -68,7 +70,7 @@ export async function storeExportFile(config: ExportConfig, projectId: number, f
     url: downloadUrl(config, id, file.fileName),
     fileName: file.fileName,
     contentType: file.contentType,
-    size: file.data.length,
+    size: file.size,
     language: file.language,
     namespace: file.namespace,
     expiresAt,

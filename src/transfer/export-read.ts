@@ -1,6 +1,7 @@
 // Reads the keys of an export page by page (keyset pagination in the order of
-// the requested sort), each page with its translations in the export's
-// languages, as BundleKeys. One page of rows is held at a time.
+// the requested sort, or in path order through a prepared ExportKeyOrder run
+// for nested formats, see export-order.ts), each page with its translations in
+// the export's languages, as BundleKeys. One page of rows is held at a time.
 import type { Db } from '../db.js';
 import type { BundleKey, ReviewStatus } from '../formats/model.js';
 import type { ExportSort } from './options.js';
@@ -20,6 +21,10 @@ export interface ExportScope {
   /** Overrides of customers as customerTranslations (simplelocalize-json); restricted to customerId when set. */
   customerTranslations: boolean;
   sort: ExportSort;
+  /** Set for nested formats: the ExportKeyOrder run whose order replaces the sort. */
+  pathOrderRun?: string;
+  /** Formats without namespaces, unsplit: one key per name, the first namespace's (code-point order). */
+  oneKeyPerName: boolean;
   pageSize?: number;
 }
 
@@ -35,6 +40,8 @@ interface KeyRow {
   deprecated: boolean;
   importOrder: string;
   createdAt: string;
+  /** Hex of the ExportKeyOrder sort key (path order only). */
+  sortKey: string | null;
   /** JSON arrays of Cell / OverrideCell (text: parsed here, the same on every driver). */
   cells: string | null;
   overrides: string | null;
@@ -64,6 +71,17 @@ const ORDERS: Record<ExportSort, { orderBy: string; after: (p: (v: unknown) => s
   },
 };
 
+const PATH_ORDER = {
+  orderBy: 'o."sortKey"',
+  after: (p: (v: unknown) => string, r: KeyRow) => `o."sortKey" > decode(${p(r.sortKey)}, 'hex')`,
+};
+
+/** Keys of the project whose name a key of an earlier namespace (code-point order) already has. */
+export function laterNamespaceOfName(alias: string): string {
+  return `EXISTS (SELECT 1 FROM "TranslationKey" same WHERE same."projectId" = ${alias}."projectId" AND same.key = ${alias}.key
+                     AND same.namespace COLLATE "C" < ${alias}.namespace COLLATE "C")`;
+}
+
 /**
  * One statement per page: the keys, each with its non-empty texts (and
  * overrides) in the scope's languages aggregated by correlated subqueries on
@@ -76,8 +94,18 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
     return `$${params.length}`;
   };
   const where = [`k."projectId" = ${p(scope.projectId)}`];
-  if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
-  const order = ORDERS[scope.sort];
+  let from = '"TranslationKey" k';
+  let sortKey = 'NULL';
+  if (scope.pathOrderRun !== undefined) {
+    // The run holds exactly the file's keys (namespace and one-per-name applied when it was prepared).
+    from = `"ExportKeyOrder" o JOIN "TranslationKey" k ON k.id = o."keyId"`;
+    where.push(`o."runId" = ${p(scope.pathOrderRun)}`);
+    sortKey = `encode(o."sortKey", 'hex')`;
+  } else {
+    if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
+    if (scope.oneKeyPerName) where.push(`NOT ${laterNamespaceOfName('k')}`);
+  }
+  const order = scope.pathOrderRun !== undefined ? PATH_ORDER : ORDERS[scope.sort];
   if (after) where.push(order.after(p, after));
   let cells = 'NULL';
   let overrides = 'NULL';
@@ -95,8 +123,9 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
   }
   return db.$queryRawUnsafe<KeyRow[]>(
     `SELECT k.id, k.key, k.namespace, k.description, k."codeDescription", k.tags, k."charactersLimit", k.lock, k.deprecated,
-            k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${cells} AS cells, ${overrides} AS overrides
-       FROM "TranslationKey" k
+            k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${sortKey} AS "sortKey",
+            ${cells} AS cells, ${overrides} AS overrides
+       FROM ${from}
       WHERE ${where.join(' AND ')}
       ORDER BY ${order.orderBy}
       LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)}`,

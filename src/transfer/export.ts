@@ -1,19 +1,27 @@
 // GET /api/v4/export, /api/v3/export and the exportTranslations mutation: the
 // project's keys in one or several files of a format, stored for download
-// (export-files.ts). The keys are read page by page in the requested order
+// (export-files.ts). Exports stream: the keys are read page by page
 // (export-read.ts), once per namespace of a split export, each page feeding
-// every file. Serializers take a whole Bundle, so the files' keys are held
-// until they are written; formats whose output is the concatenation of their
-// pages' outputs are written page by page and hold only their bytes.
+// the writer of every file (FormatWriter, src/formats/model.ts), whose output
+// goes to a temp file (export-sink.ts). Memory follows the page, not the
+// project. Nested formats get their keys in path order (export-order.ts);
+// formats that group by namespace get them namespace by namespace.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
 import type { Config } from '../config.js';
 import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
-import { FormatError, type BundleKey } from '../formats/model.js';
+import { FormatError, type BundleKey, type SerializeOptions } from '../formats/model.js';
 import type { RegisteredFormat } from '../formats/registry.js';
 import { customerIdOf } from '../customers/customers.js';
 import { purgeExpiredExports, storeExportFile, type ExportedFile, type NewExportFile } from './export-files.js';
+import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order.js';
 import { readKeyPages, type ExportLanguage, type ExportScope } from './export-read.js';
+import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
 
 export interface ExportRequest {
@@ -109,28 +117,34 @@ interface FileContext {
   format: RegisteredFormat;
   options: ReadonlySet<ExportOption>;
   customers: { key: string; description?: string }[] | undefined;
+  /** The namespaces of the project (an unsplit file's keys come from them). */
+  namespaces: string[];
+  /** The temp folder of the export's files. */
+  dir: string;
 }
 
-/** One file being written: its keys (or, for page-concatenating formats, its serialized pages). */
-class FileWriter {
-  private readonly keys: BundleKey[] = [];
-  private readonly chunks: Buffer[] = [];
-  constructor(readonly file: PlannedFile, private readonly context: FileContext) {}
+type GroupScope = Omit<ExportScope, 'languages' | 'namespace' | 'oneKeyPerName' | 'pathOrderRun'>;
 
-  private write(keys: BundleKey[]): Promise<Buffer> {
-    const { format, options, customers } = this.context;
-    const languages = this.file.languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault }));
-    return format.format.serialize({ keys, languages, ...(customers && { customers }) }, { languages, options: serializerOptions(options), namespace: this.file.namespace });
+/** One file being written: its writer and the temp file behind it. */
+class FileWriter {
+  private readonly writer;
+  private readonly sink: FileSink;
+  constructor(readonly file: PlannedFile, readonly options: SerializeOptions, context: FileContext, index: number) {
+    this.writer = context.format.format.writer(options);
+    this.sink = new FileSink(tempFilePath(context.dir, index));
   }
 
   async add(keys: BundleKey[]): Promise<void> {
-    if (this.context.format.pageConcatenation) this.chunks.push(await this.write(keys));
-    else for (const key of keys) this.keys.push(key);
+    await this.sink.add(await this.writer.write(keys));
   }
 
-  async finish(): Promise<Buffer> {
-    if (this.context.format.pageConcatenation) return this.chunks.length ? Buffer.concat(this.chunks) : this.write([]);
-    return this.write(this.keys);
+  async finish(): Promise<WrittenFile> {
+    await this.sink.add(await this.writer.end());
+    return this.sink.finish();
+  }
+
+  abort(): void {
+    this.sink.abort();
   }
 }
 
@@ -139,37 +153,69 @@ class FileWriter {
  * single pass over the keys: each page is read once, in the languages of all
  * the files, and handed to each file in its own languages.
  */
-async function writeGroup(files: PlannedFile[], scope: Omit<ExportScope, 'languages' | 'namespace'>, context: FileContext, filter: Filter): Promise<Buffer[]> {
+async function writeGroup(files: PlannedFile[], scope: GroupScope, context: FileContext, filter: Filter, firstIndex: number): Promise<WrittenFile[]> {
   const languages = [...new Map(files.flatMap((f) => f.languages).map((l) => [l.id, l])).values()];
-  const writers = files.map((f) => new FileWriter(f, context));
+  const { format } = context.format;
+  const namespace = files[0]!.namespace;
+  const writers = files.map((f, i) => {
+    const options: SerializeOptions = {
+      languages: f.languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault })),
+      options: serializerOptions(context.options),
+      namespace,
+      namespacesInFile: namespace === undefined ? context.namespaces : [namespace],
+      ...(context.customers && { customers: context.customers }),
+    };
+    return new FileWriter(f, options, context, firstIndex + i);
+  });
+  const base: ExportScope = { ...scope, languages, namespace, oneKeyPerName: !format.namespaces && namespace === undefined };
+  const order = format.keyOrder?.(writers[0]!.options);
+  let run: string | undefined;
   try {
-    for await (const page of readKeyPages(prisma(), { ...scope, languages, namespace: files[0]!.namespace })) {
-      for (const writer of writers) {
-        const own = writer.file.languages;
-        await writer.add(page.filter((k) => keep(k, own, filter)).map((k) => forFile(k, own, own.length === languages.length)));
+    // Each pass reads the keys in the order the writers need.
+    const passes: ExportScope[] = order === 'namespace' && namespace === undefined
+      ? context.namespaces.map((ns) => ({ ...base, namespace: ns }))
+      : [base];
+    if (order === 'path') {
+      run = await preparePathOrder(prisma(), { projectId: scope.projectId, namespace, oneKeyPerName: base.oneKeyPerName });
+      passes[0] = { ...base, pathOrderRun: run };
+    }
+    for (const pass of passes) {
+      for await (const page of readKeyPages(prisma(), pass)) {
+        for (const writer of writers) {
+          const own = writer.file.languages;
+          await writer.add(page.filter((k) => keep(k, own, filter)).map((k) => forFile(k, own, own.length === languages.length)));
+        }
       }
     }
-    const out: Buffer[] = [];
+    const out: WrittenFile[] = [];
     for (const writer of writers) out.push(await writer.finish());
     return out;
   } catch (error) {
+    for (const writer of writers) writer.abort();
     // A text the format cannot represent is the request's problem, not a crash.
-    if (error instanceof FormatError) throw badRequest(`The export to ${context.format.format.id} failed: ${error.message}`);
+    if (error instanceof FormatError) throw badRequest(`The export to ${format.id} failed: ${error.message}`);
     throw error;
+  } finally {
+    if (run !== undefined) await dropPathOrder(prisma(), run);
   }
 }
 
-async function zipFiles(files: { zipPath: string; data: Buffer }[]): Promise<Buffer> {
+/** Zips the files into `path`, streaming each from its temp file. */
+async function zipFiles(files: { zipPath: string; path: string }[], path: string): Promise<WrittenFile> {
   const zip = new JSZip();
   const used = new Set<string>();
   for (const file of files) {
     // Two namespaces may sanitize to one folder name: keep both files.
-    let path = file.zipPath;
-    for (let n = 2; used.has(path); n++) path = file.zipPath.replace(/(\.[^./]+)?$/, `-${n}$1`);
-    used.add(path);
-    zip.file(path, file.data);
+    let name = file.zipPath;
+    for (let n = 2; used.has(name); n++) name = file.zipPath.replace(/(\.[^./]+)?$/, `-${n}$1`);
+    used.add(name);
+    zip.file(name, createReadStream(file.path));
   }
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
+  let size = 0;
+  const stream = zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE', compressionOptions: { level: 6 } });
+  stream.on('data', (chunk: Buffer) => { size += chunk.length; });
+  await pipeline(stream, createWriteStream(path));
+  return { path, size };
 }
 
 function checkOptions(options: ReadonlySet<ExportOption>, request: ExportRequest): void {
@@ -195,33 +241,39 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
         .map((c) => ({ key: c.key, ...(c.description && { description: c.description }) }))
     : undefined;
 
+  const projectNamespaceList = await projectNamespaces(projectId);
   const split = options.has('SPLIT_BY_NAMESPACES');
-  const namespaces: (string | undefined)[] = split ? await projectNamespaces(projectId) : [undefined];
+  const namespaces: (string | undefined)[] = split ? projectNamespaceList : [undefined];
   const perNamespace = planFiles(format, languages, all, options);
 
-  const context: FileContext = { format, options, customers };
-  const filter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';
-  const scope = { projectId, customerId, customerTranslations: withCustomers, sort: request.sort ?? DEFAULT_EXPORT_SORT };
-  const written: (NewExportFile & { zipPath: string })[] = [];
-  for (const namespace of namespaces) {
-    const files = perNamespace.map((file) => ({ ...file, namespace }));
-    if (files.length === 0) continue;
-    const contents = await writeGroup(files, scope, context, filter);
-    files.forEach((file, i) => {
-      const { fileName, zipPath } = namesOf(file, format.format.extension);
-      written.push({ fileName, zipPath, contentType: format.format.contentType, data: contents[i]!, language: file.language, namespace: file.namespace });
-    });
-  }
+  const dir = await mkdtemp(join(tmpdir(), 'export-'));
+  try {
+    const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, dir };
+    const filter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';
+    const scope: GroupScope = { projectId, customerId, customerTranslations: withCustomers, sort: request.sort ?? DEFAULT_EXPORT_SORT };
+    const written: (WrittenFile & { fileName: string; zipPath: string; language?: string; namespace?: string })[] = [];
+    for (const namespace of namespaces) {
+      const files = perNamespace.map((file) => ({ ...file, namespace }));
+      if (files.length === 0) continue;
+      const contents = await writeGroup(files, scope, context, filter, written.length);
+      files.forEach((file, i) => {
+        const { fileName, zipPath } = namesOf(file, format.format.extension);
+        written.push({ ...contents[i]!, fileName, zipPath, language: file.language, namespace: file.namespace });
+      });
+    }
 
-  if (request.singleFile && written.length === 0) throw badRequest('Nothing to export: the project has no language to write');
-  await purgeExpiredExports(request.config);
-  const zipped = options.has('ZIP_FILES') || (request.singleFile === true && written.length > 1);
-  if (zipped) {
-    const data = await zipFiles(written);
-    return [await storeExportFile(request.config, projectId, { fileName: `translations-${format.format.id}.zip`, contentType: 'application/zip', data })];
+    if (request.singleFile && written.length === 0) throw badRequest('Nothing to export: the project has no language to write');
+    await purgeExpiredExports(request.config);
+    await sweepPathOrders(prisma());
+    const zipped = options.has('ZIP_FILES') || (request.singleFile === true && written.length > 1);
+    if (zipped) {
+      const zip = await zipFiles(written, join(dir, 'translations.zip'));
+      return [await storeExportFile(request.config, projectId, { ...zip, fileName: `translations-${format.format.id}.zip`, contentType: 'application/zip' })];
+    }
+    const stored: ExportedFile[] = [];
+    for (const file of written) stored.push(await storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType }));
+    return stored;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  const stored: ExportedFile[] = [];
-  for (const file of written) stored.push(await storeExportFile(request.config, projectId, file));
-  return stored;
 }
-

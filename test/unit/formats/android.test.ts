@@ -27,10 +27,16 @@ function key(bundle: Bundle, name: string): BundleKey {
 
 const res = (body: string): string => `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n${body}\n</resources>\n`;
 
+/** The bundle as export writes it: string-array items after the strings and plurals (arrays come last). */
+function arraysLast(bundle: Bundle): Bundle {
+  const isItem = (k: BundleKey): boolean => /\[\d+\]$/.test(k.key);
+  return { ...bundle, keys: [...bundle.keys.filter((k) => !isItem(k)), ...bundle.keys.filter(isItem)] };
+}
+
 async function expectRoundTrip(bundle: Bundle): Promise<string> {
   const out = await serialize(bundle);
   const again = await parse(out, bundle.languages[0]!.key);
-  expect(again).toEqual(bundle);
+  expect(again).toEqual(arraysLast(bundle));
   if (hasXmllint) expect(xmllintErrors(Buffer.from(out))).toBe('');
   return out;
 }
@@ -145,7 +151,9 @@ describe('Android values (aapt2 rules)', () => {
       entity: 'a <b> c', // not a well-formed fragment: plain text
     });
     const out = await expectRoundTrip(b);
-    expect(out).toContain('<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">');
+    // The prefix is declared where it is used: a streamed export writes <resources> before the texts.
+    expect(out).toContain('<resources>\n');
+    expect(out).toContain('<string name="xliff" xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">Value: <xliff:g id="count" example="5">%1$d</xliff:g></string>');
     expect(out).toContain('<string name="bold">Hello <b>bold\\\'s</b> &amp; <i>it</i></string>');
     expect(out).toContain('<string name="cdata"><![CDATA[<a href=\\"https://x.example\\">link</a>]]></string>');
     expect(out).toContain('<string name="entity">a &lt;b&gt; c</string>');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../src/formats/model.js';
-import { firstOfEachKey, flatObject, flatten, toPlain, unflatten, type NestedNode } from '../../../src/formats/nested-keys.js';
+import { oneKeyPerName } from '../../../src/formats/define.js';
+import { flatten, toPlain, unflatten, type NestedNode } from '../../../src/formats/nested-keys.js';
 import { writeObjectLiteral } from '../../../src/formats/object-literal-writer.js';
 
 class Leaf<V> {
@@ -176,15 +177,15 @@ describe('unflatten', () => {
 });
 
 describe('helpers', () => {
-  it('firstOfEachKey keeps the first item of each key name', () => {
-    const items = [{ key: 'a', ns: '1' }, { key: 'b', ns: '1' }, { key: 'a', ns: '2' }];
-    expect(firstOfEachKey(items)).toEqual([{ key: 'a', ns: '1' }, { key: 'b', ns: '1' }]);
+  it('oneKeyPerName keeps, for each name, the key of the first namespace in code-point order', () => {
+    const keys = [{ key: 'a', namespace: 'web' }, { key: 'b', namespace: 'web' }, { key: 'a', namespace: 'Web' }, { key: 'a', namespace: 'zeta' }];
+    expect(oneKeyPerName(keys)).toEqual([{ key: 'b', namespace: 'web' }, { key: 'a', namespace: 'Web' }]);
   });
 
   it('writeObjectLiteral writes indented JSON with comments where asked', () => {
     const tree = unflatten([['a.b', 'x'], ['a.c', 'y'], ['t[0]', 'z'], ['e', '']]);
     const text = writeObjectLiteral(tree, { leaf: (v) => JSON.stringify(v), comment: (v) => (v === 'y' ? ['note', ''] : undefined) });
     expect(text).toBe('{\n  "a": {\n    "b": "x",\n    // note\n    //\n    "c": "y"\n  },\n  "t": [\n    "z"\n  ],\n  "e": ""\n}');
-    expect(writeObjectLiteral(flatObject<string>([]), { leaf: (v) => v })).toBe('{}');
+    expect(writeObjectLiteral(unflatten<string>([]), { leaf: (v) => v })).toBe('{}');
   });
 });

@@ -124,8 +124,10 @@ describe('xliff: rules', () => {
     expect(out).toContain('<trans-unit id="plain" approved="yes">\n        <source>Save</source>\n        <target state="final">Speichern</target>\n        <note>Shown &lt;here&gt; &amp; there</note>');
     expect(out).toContain('<target state="translated">a &lt; b</target>');
     expect(out).toContain('<group resname="app" restype="x-namespace">');
-    // The second "plain" (namespace app) cannot reuse the id.
-    expect(out).toContain('<trans-unit id="unit-1" resname="plain" xml:space="preserve">');
+    // Each namespace has its own <file>, where ids need to be unique: the second "plain" (namespace app) keeps its key as id.
+    expect(out.match(/<file /g)).toHaveLength(2);
+    expect(out).toContain('<group resname="app" restype="x-namespace">\n        <trans-unit id="plural">');
+    expect(out).toContain('<trans-unit id="plain" xml:space="preserve">');
     expect(out).toMatch(/<trans-unit id="untranslated">\s*<source>Only source<\/source>\s*<\/trans-unit>/);
     const noNotes = (await serialize(xliff12Export, bundle, bundle.languages, [])).toString();
     expect(noNotes).not.toContain('<note>');
@@ -137,6 +139,36 @@ describe('xliff: rules', () => {
     expect(out).toContain('<unit id="plain">\n      <notes>\n        <note>Shown &lt;here&gt; &amp; there</note>\n      </notes>\n      <segment state="final">');
     expect(out).toContain('<unit id="u1" name="with spaces &amp; &quot;quotes&quot;">');
     expect(out).toMatch(/<group id="u\d+" name="app" type="l10n:namespace">/);
+    expect(out.match(/<file id="f\d">/g)).toEqual(['<file id="f1">', '<file id="f2">']);
+  });
+
+  it('writes one <file> per namespace, in code-point order, and one empty <file> without keys', async () => {
+    const keys = [
+      { key: 'b', namespace: 'zeta', translations: { en: { text: 'B' } } },
+      { key: 'a', namespace: '', translations: { en: { text: 'A' } } },
+      { key: 'c', namespace: 'alpha', translations: { en: { text: 'C' } } },
+      { key: 'd', namespace: 'zeta', translations: { en: { text: 'D' } } },
+    ];
+    for (const format of [xliff12Export, xliff20Export]) {
+      const out = (await serialize(format, { keys, languages: [{ key: 'en' }] }, [{ key: 'en' }])).toString();
+      expect([...out.matchAll(/(?:resname|name)="(\w+)"(?= (?:restype|type))/g)].map((m) => m[1])).toEqual(['alpha', 'zeta']);
+      expect((await parse(out, {}, format)).keys.map((k) => `${k.namespace}/${k.key}`)).toEqual(['/a', 'alpha/c', 'zeta/b', 'zeta/d']);
+      const empty = (await serialize(format, { keys: [], languages: [{ key: 'en' }] }, [{ key: 'en' }])).toString();
+      expect(empty.match(/<file /g)).toHaveLength(1);
+      if (hasXmllint) expect(xmllintErrors(Buffer.from(empty))).toBe('');
+      expect((await parse(empty, {}, format)).keys).toEqual([]);
+    }
+  });
+
+  it('gives 2.0 keys that look like numbered ids a numbered id of their own', async () => {
+    const keys = [
+      { key: 'not an NMTOKEN', namespace: '', translations: { en: { text: 'x' } } },
+      { key: 'u1', namespace: '', translations: { en: { text: 'y' } } },
+      { key: 'u1x', namespace: '', translations: { en: { text: 'z' } } },
+    ];
+    const out = (await serialize(xliff20Export, { keys, languages: [{ key: 'en' }] }, [{ key: 'en' }])).toString();
+    expect([...out.matchAll(/<unit [^>]*>/g)].map((m) => m[0])).toEqual(['<unit id="u1" name="not an NMTOKEN">', '<unit id="u2" name="u1">', '<unit id="u1x">']);
+    expect((await parse(out, {}, xliff20)).keys.map((k) => k.key)).toEqual(['not an NMTOKEN', 'u1', 'u1x']);
   });
 
   it('writes the source only when one language is exported', async () => {
