@@ -46,13 +46,17 @@ async function engineFigures(bench: BenchService, db: Figure['db']): Promise<Fig
   clearInterval(sampler);
   const split = await timed(() => exportAndDownload(bench, project.apiKey, 'downloadFormat=single-language-json&downloadOptions=ZIP_FILES'));
   const properties = await timed(() => exportAndDownload(bench, project.apiKey, 'downloadFormat=java-properties'));
+  const flat = await timed(() => exportAndDownload(bench, project.apiKey, 'downloadFormat=single-language-json'));
+  const nested = await timed(() => exportAndDownload(bench, project.apiKey, 'downloadFormat=single-language-json&downloadOptions=WRITE_NESTED'));
   return [
     { scenario: 'import 10k×10, new project', db, metric: 'time', value: first.ms, unit: 'ms', note: `${Math.round(ROWS / (first.ms / 1000))} rows/s` },
     { scenario: 're-import unchanged (no option)', db, metric: 'time', value: unchanged.ms, unit: 'ms', note: 'parse + compare, nothing written' },
     { scenario: 'export v4 multi-language-json + download', db, metric: 'time', value: multi.ms, unit: 'ms', note: `${(multi.value.bytes / 2 ** 20).toFixed(1)} MiB, ${Math.round(ROWS / (multi.ms / 1000))} rows/s` },
     { scenario: 'heap growth during that export', db, metric: 'heap', value: (heapPeak - heapBefore) / 2 ** 20, unit: 'MiB' },
     { scenario: 'export single-language-json, ZIP_FILES', db, metric: 'time', value: split.ms, unit: 'ms', note: `10 files in one zip, ${(split.value.bytes / 2 ** 20).toFixed(1)} MiB` },
-    { scenario: 'export java-properties (page by page)', db, metric: 'time', value: properties.ms, unit: 'ms', note: `${properties.value.files} files` },
+    { scenario: 'export java-properties', db, metric: 'time', value: properties.ms, unit: 'ms', note: `${properties.value.files} files` },
+    { scenario: 'export single-language-json, flat', db, metric: 'time', value: flat.ms, unit: 'ms', note: `${flat.value.files} files` },
+    { scenario: 'the same with WRITE_NESTED (path order)', db, metric: 'time', value: nested.ms, unit: 'ms', note: `${nested.value.files} files; ${(nested.ms / flat.ms).toFixed(2)} × flat` },
   ];
 }
 

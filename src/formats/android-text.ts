@@ -188,12 +188,15 @@ function writeMarkup(nodes: XmlNode[], topLevel: boolean): string {
   return out;
 }
 
+/** `&amp;`, `&#38;`, `&#x26;`, `&name;`: without one of these or a `<`, a text is plain (a bare `&` often is). */
+const ENTITY_REFERENCE = /&(?:[A-Za-z_:][\w.:-]*|#[0-9]+|#x[0-9A-Fa-f]+);/;
+
 /**
  * The nodes of a stored text that is markup, else null. Markup: a well-formed
  * XML fragment with an element, a CDATA section or an entity reference.
  */
 function markupNodes(text: string): XmlNode[] | null {
-  if (!text.includes('<') && !text.includes('&')) return null;
+  if (!text.includes('<') && !ENTITY_REFERENCE.test(text)) return null;
   try {
     const nodes = parseXml(`<r>${text}</r>`).root.children;
     return text.includes('&') || nodes.some((n) => n.type === 'element' || n.type === 'cdata') ? nodes : null;
@@ -227,21 +230,11 @@ export function markupPrefixes(text: string): string[] {
 // any other leading @ or ? is escaped so it stays literal text.
 const REFERENCE = /^(@\+?([\w.]+:)?[\w.-]+\/[\w.-]+|@null|@empty|\?([\w.]+:)?(attr\/)?[\w.-]+)$/;
 
+const RUN_ESCAPES = /[\\"'\n\t\r\v\f]/g;
+const RUN_ESCAPE: Record<string, string> = { '\\': '\\\\', '"': '\\"', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\u000d', '\v': '\\u000b', '\f': '\\u000c' };
+
 function escapeRun(value: string, ctx: { first: boolean; leadSensitive: boolean; trailSensitive: boolean }): string {
-  let s = '';
-  for (const c of value) {
-    switch (c) {
-      case '\\': s += '\\\\'; break;
-      case '"': s += '\\"'; break;
-      case "'": s += "\\'"; break;
-      case '\n': s += '\\n'; break;
-      case '\t': s += '\\t'; break;
-      case '\r': case '\v': case '\f':
-        s += `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-        break;
-      default: s += c;
-    }
-  }
+  let s = value.replace(RUN_ESCAPES, (c) => RUN_ESCAPE[c]!);
   if (ctx.first && /^[@?]/.test(value) && !(REFERENCE.test(value) && (value.includes('/') || value.includes(':') || value === '@null' || value === '@empty'))) {
     s = '\\' + s;
   }

@@ -155,15 +155,21 @@ function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, s
   return key;
 }
 
-/** The keys of the file, one page at a time, in the order of the sort. */
+/**
+ * The keys of the file, one page at a time, in the order of the sort. The
+ * next page is read while the caller writes the current one (the keyset
+ * cursor is known as soon as a page arrives), so at most two pages are held.
+ */
 export async function* readKeyPages(db: Db, scope: ExportScope): AsyncGenerator<BundleKey[]> {
   const languageKey = new Map(scope.languages.map((l) => [l.id, l.key]));
-  let after: KeyRow | undefined;
-  for (;;) {
-    const rows = await readKeyPage(db, scope, after);
-    if (rows.length === 0) return;
+  const pageSize = scope.pageSize ?? EXPORT_PAGE_SIZE;
+  let rows = await readKeyPage(db, scope, undefined);
+  while (rows.length > 0) {
+    const next = rows.length < pageSize ? undefined : readKeyPage(db, scope, rows[rows.length - 1]);
+    // Awaited below; a caller that stops early leaves it to settle unobserved.
+    next?.catch(() => undefined);
     yield rows.map((r) => toBundleKey(r, scope, languageKey));
-    if (rows.length < (scope.pageSize ?? EXPORT_PAGE_SIZE)) return;
-    after = rows[rows.length - 1];
+    if (!next) return;
+    rows = await next;
   }
 }

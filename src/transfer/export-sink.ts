@@ -9,6 +9,9 @@ import type { FileChunk, WriterOutput } from '../formats/model.js';
 
 export interface WrittenFile { path: string; size: number }
 
+/** Bytes a file may have in flight to the disk before its writer waits: a few pages. */
+const BUFFER_BYTES = 1 << 20;
+
 export class FileSink {
   private readonly sections: WriteStream[] = [];
   private size = 0;
@@ -29,7 +32,7 @@ export class FileSink {
   }
 
   private section(i: number): WriteStream {
-    for (let n = this.sections.length; n <= i; n++) this.sections.push(createWriteStream(n === 0 ? this.path : `${this.path}.${n}`));
+    for (let n = this.sections.length; n <= i; n++) this.sections.push(createWriteStream(n === 0 ? this.path : `${this.path}.${n}`, { highWaterMark: BUFFER_BYTES }));
     return this.sections[i]!;
   }
 

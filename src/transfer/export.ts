@@ -167,7 +167,9 @@ async function writeGroup(files: PlannedFile[], scope: GroupScope, context: File
     };
     return new FileWriter(f, options, context, firstIndex + i);
   });
-  const base: ExportScope = { ...scope, languages, namespace, oneKeyPerName: !format.namespaces && namespace === undefined };
+  // Only a project with several namespaces can have two keys of one name.
+  const oneKeyPerName = !format.namespaces && namespace === undefined && context.namespaces.length > 1;
+  const base: ExportScope = { ...scope, languages, namespace, oneKeyPerName };
   const order = format.keyOrder?.(writers[0]!.options);
   let run: string | undefined;
   try {

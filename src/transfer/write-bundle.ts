@@ -1,7 +1,7 @@
-// Writes a parsed file into a project inside the caller's transaction, with a
-// constant number of set-based statements whatever the size of the file:
-// languages, keys (created in file order for IMPORT_ORDER, last-seen touched),
-// key metadata, customers (simplelocalize-json), then translation cells.
+// Writes a parsed file into a project inside the caller's transaction with
+// set-based statements: languages, keys (created in file order for
+// IMPORT_ORDER, last-seen touched), key metadata, customers
+// (simplelocalize-json), then translation cells, 50,000 per statement.
 import type { Db } from '../db.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations, type Cell } from '../translations/store.js';
@@ -14,6 +14,8 @@ export interface WriteBundleOptions {
   customerId: number | null;
   /** Tags added to every key of the file. */
   tags: readonly string[];
+  /** Translation cells per statement (CELL_CHUNK). */
+  cellChunk?: number;
 }
 
 export interface WriteBundleResult {
@@ -45,6 +47,19 @@ function customersOfBundle(bundle: Bundle): { key: string; description?: string 
 }
 
 const unique = (values: readonly string[]) => [...new Set(values)];
+
+/** Translation cells per statement: large enough to stay set-based, small enough to bound memory. */
+export const CELL_CHUNK = 50_000;
+
+function hasRepeatedKeys(keys: readonly BundleKey[]): boolean {
+  const seen = new Set<string>();
+  for (const k of keys) {
+    const id = keyRefId(k);
+    if (seen.has(id)) return true;
+    seen.add(id);
+  }
+  return false;
+}
 
 /**
  * Key metadata of the file: it fills fields still at their default; with
@@ -109,7 +124,18 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
   const customerIds = customers.length > 0 ? await ensureCustomers(db, projectId, customers) : new Map<string, number>();
 
   // An empty text in a file is "no translation": it never erases one.
-  const cells: Cell[] = [];
+  const written = { inserted: 0, updated: 0 };
+  // Cells go out in chunks, so a large file never has all its cells (and their
+  // statement parameters) in memory at once. A key given twice in the file
+  // keeps the whole-file rule (its last text wins), so such a file is one chunk.
+  const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : options.cellChunk ?? CELL_CHUNK;
+  let cells: Cell[] = [];
+  const flush = async () => {
+    const result = await upsertTranslations(db, projectId, cells, { replace: options.replace });
+    written.inserted += result.inserted;
+    written.updated += result.updated;
+    cells = [];
+  };
   for (const k of bundle.keys) {
     const keyId = ids.get(keyRefId(k))!;
     for (const [language, t] of Object.entries(k.translations)) {
@@ -122,8 +148,9 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
         cells.push({ keyId, languageId: languages.ids.get(language)!, customerId: customerIds.get(customer)!, text: t.text, reviewStatus: t.reviewStatus });
       }
     }
+    if (cells.length >= chunkSize) await flush();
   }
-  const written = await upsertTranslations(db, projectId, cells, { replace: options.replace });
+  if (cells.length > 0) await flush();
   await db.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
   return {
     languageIds: languages.ids,

@@ -8,6 +8,7 @@ import { envelope, startTestService, type TestService } from '../support/service
 import { projectIdOf, seedTranslations } from '../support/content.js';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3.js';
 import { publishEnvironment } from '../../src/hosting/publish.js';
+import { exportFiles, pathOf } from '../support/transfer.js';
 
 let s3: FakeS3;
 let client: S3Client;
@@ -93,4 +94,15 @@ describe('S3-compatible storage', () => {
     expect(await versionsIn('_latest')).toEqual(before);
     expect((await cdn(`${projectToken}/_latest/de`)).json()).toMatchObject({ 'key.0': 'Deutscher Text' });
   });
+
+  it('stores export files in the bucket under exports/, streamed from their temp files, and serves their downloads', async () => {
+    const files = await exportFiles(service, apiKey, { downloadFormat: 'single-language-json', downloadOptions: 'SPLIT_BY_NAMESPACES,WRITE_NESTED' });
+    const en = files.find((f) => f.language === 'en' && f.namespace === '')!;
+    expect(JSON.parse(en.content.toString('utf8')).key['42']).toBe('English text number 42, long enough to be worth compressing');
+    expect(files.find((f) => f.language === 'de' && f.namespace === 'common')!.content.toString('utf8')).toBe('{\n  "ok": "OK"\n}\n');
+    const stored = await keys('l10n/exports/');
+    expect(stored).toHaveLength(files.length);
+    for (const file of files) expect(stored).toContain(`l10n/exports/${pathOf(file.url).split('/')[2]}/file`);
+  });
 });
+

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations } from '../../src/translations/store.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { writeBundle } from '../../src/transfer/write-bundle.js';
+import type { Bundle } from '../../src/formats/model.js';
 
 let service: TestService;
 let projectId: number;
@@ -43,5 +45,42 @@ describe('set-based translation store', () => {
     const customer = await db.customer.create({ data: { projectId, key: 'acme' } });
     expect(await upsertTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: customer.id, text: 'Grüß Gott' }], { replace: false })).toEqual({ inserted: 1, updated: 0 });
     expect((await db.translation.findFirstOrThrow({ where: { keyId: k0 } })).text).toBe('Servus');
+  });
+});
+
+describe('writeBundle in chunks of cells', () => {
+  /** Writes a bundle into a new project with the given chunk size; returns its counts and cells. */
+  async function written(bundle: Bundle, cellChunk: number | undefined, replaceWith?: Bundle) {
+    const account = await service.account();
+    const project = await account.project(`chunks-${cellChunk}`);
+    const id = (await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } })).id;
+    const write = (b: Bundle, replace: boolean) => service.db.prisma.$transaction((tx) => writeBundle(tx, id, b, { replace, customerId: null, tags: [], cellChunk }));
+    const first = await write(bundle, false);
+    const second = replaceWith ? await write(replaceWith, true) : undefined;
+    const cells = await service.db.prisma.$queryRawUnsafe<{ key: string; language: string; text: string }[]>(
+      `SELECT k.key, l.key AS language, t.text FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId"
+        WHERE t."projectId" = $1 ORDER BY k."importOrder", l.key`, id);
+    const counts = (r: typeof first | undefined) => r && { inserted: r.translationsInserted, updated: r.translationsUpdated, keys: r.keysCreated };
+    return { first: counts(first), second: counts(second), cells };
+  }
+
+  const bundleOf = (n: number, prefix: string, repeat = false): Bundle => ({
+    languages: [{ key: 'en' }, { key: 'de' }],
+    keys: [
+      ...Array.from({ length: n }, (_, i) => ({ key: `k${i}`, namespace: '', translations: { en: { text: `${prefix} en ${i}` }, de: { text: i % 3 ? `${prefix} de ${i}` : '' } } })),
+      ...(repeat ? [{ key: 'k1', namespace: '', translations: { en: { text: `${prefix} en again` } } }] : []),
+    ],
+  });
+
+  it('writes and counts exactly what one statement writes, whatever the chunk size', async () => {
+    const whole = await written(bundleOf(40, 'a'), undefined, bundleOf(40, 'b'));
+    for (const chunk of [1, 7, 39]) expect(await written(bundleOf(40, 'a'), chunk, bundleOf(40, 'b'))).toEqual(whole);
+    expect(whole.first).toEqual({ inserted: 66, updated: 0, keys: 40 });
+    expect(whole.second).toEqual({ inserted: 0, updated: 66, keys: 0 });
+  });
+
+  it('keeps the last text of a key the file gives twice, as a single statement does', async () => {
+    const { cells } = await written(bundleOf(10, 'a', true), 2);
+    expect(cells.find((c) => c.key === 'k1' && c.language === 'en')!.text).toBe('a en again');
   });
 });
