@@ -35,7 +35,7 @@ import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { PLURAL_CATEGORIES, parseIcuPlural, toIcuPlural, type PluralCategory } from './plural.js';
 import { decodeAndroidValue, encodeAndroidValue, markupPrefixes } from './android-text.js';
-import { linesWriter } from './resx.js';
+import { linesWriter } from './entry-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { escapeXmlAttribute, parseXml, type XmlElement } from './xml-safe.js';
 

@@ -33,7 +33,7 @@
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { parseIcuPlural, pluralCategories, toIcuPlural, type PluralCategory } from './plural.js';
-import { linesWriter, NamespaceRuns } from './resx.js';
+import { linesWriter, NamespaceRuns } from './entry-writer.js';
 import { singleLanguage } from './single-language.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, type XmlElement } from './xml-safe.js';
 

@@ -22,6 +22,7 @@
 //     neutral resources instead of showing an empty string).
 //   - Duplicate names: the first one wins. Namespace: the import's namespace or ''
 //     (no namespaces in the file, so export gets one key per name).
+import { linesWriter } from './entry-writer.js';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
@@ -157,56 +158,3 @@ export const stringResources: FileFormat = resxFormat('string-resources', 'resw'
 // Shared by the line-based XML writers (.resx here, Android, Qt Linguist, XLIFF).
 // They live in this module, which depends on none of the others.
 
-/** What a line-based writer adds per page and at the end; lines are written newline-terminated. */
-export interface LinesBody {
-  write(keys: readonly BundleKey[], out: string[]): void;
-  end(out: string[]): void;
-}
-
-/**
- * A FormatWriter that writes `header` with the first chunk (from write, or
- * from end when no page came), then what `body` adds to each chunk.
- */
-export function linesWriter(header: readonly string[], body: LinesBody): FormatWriter {
-  let started = false;
-  const chunk = (fill: (out: string[]) => void): string => {
-    const out = started ? [] : [...header];
-    started = true;
-    fill(out);
-    return out.length ? `${out.join('\n')}\n` : '';
-  };
-  return {
-    write: (keys) => chunk((out) => body.write(keys, out)),
-    end: () => chunk((out) => body.end(out)),
-  };
-}
-
-/**
- * The runs of one namespace in keys that come grouped by namespace (keyOrder
- * 'namespace'): `open` before a run's first key, `close` after its last. Holds
- * only the current namespace.
- */
-export class NamespaceRuns {
-  private current: string | undefined;
-
-  constructor(
-    private readonly open: (namespace: string, out: string[]) => void,
-    private readonly close: (namespace: string, out: string[]) => void,
-  ) {}
-
-  /** Call before writing each key. */
-  enter(namespace: string, out: string[]): void {
-    if (namespace === this.current) return;
-    if (this.current !== undefined) this.close(this.current, out);
-    this.open(namespace, out);
-    this.current = namespace;
-  }
-
-  /** Closes the last run; false when there was none (no key at all). */
-  finish(out: string[]): boolean {
-    if (this.current === undefined) return false;
-    this.close(this.current, out);
-    this.current = undefined;
-    return true;
-  }
-}

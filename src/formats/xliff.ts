@@ -36,7 +36,7 @@
 import { defineFormat } from './define.js';
 import type { Bundle, BundleKey, BundleLanguage, FileFormat, FormatWriter, ParseOptions, ReviewStatus, SerializeOptions } from './model.js';
 import { FormatError } from './model.js';
-import { linesWriter, NamespaceRuns } from './resx.js';
+import { linesWriter, NamespaceRuns } from './entry-writer.js';
 import {
   childElements,
   escapeXmlAttribute,
