@@ -47,6 +47,8 @@ type AnyYoga = YogaServerInstance<any, any>;
 export interface RestOptions {
   /** Largest file a multipart route accepts (MAX_UPLOAD_BYTES). */
   maxUploadBytes: number;
+  /** Where uploads are streamed to while a request runs (the OS temp folder by default). */
+  uploadDir?: string;
 }
 
 export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES, options: RestOptions = { maxUploadBytes: 50 * 1024 * 1024 }): Promise<void> {
@@ -89,9 +91,14 @@ async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, s
     const contextValue = await enveloped.contextFactory();
     // A wrong credential is refused before the input is read, like a missing one.
     if ((contextValue as unknown as Context).principal.kind === 'invalid') throw forbidden('Invalid credentials');
-    if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes);
-    const variables = await route.toVariables(restRequest, schema);
-    const result = (await enveloped.execute({ schema: enveloped.schema, document, variableValues: variables, contextValue })) as ExecutionResult;
+    if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes, options.uploadDir);
+    let result: ExecutionResult;
+    try {
+      const variables = await route.toVariables(restRequest, schema);
+      result = (await enveloped.execute({ schema: enveloped.schema, document, variableValues: variables, contextValue })) as ExecutionResult;
+    } finally {
+      await restRequest.file?.remove();
+    }
     if (result.errors?.length) {
       const mapped = mapGraphQLError(result.errors[0]!);
       if (mapped.status >= 500) request.log.error({ errors: result.errors }, 'REST operation failed');

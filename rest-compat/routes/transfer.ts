@@ -44,7 +44,8 @@ export const routes: RestRoute[] = [
       const uploadFormat = required(req, 'uploadFormat');
       const upload = req.file!;
       return {
-        file: new File([upload.data as unknown as BlobPart], upload.fileName || 'upload', { type: upload.mimeType }),
+        // A File over the upload's Blob shares its bytes (no copy).
+        file: new File([upload.blob], upload.fileName || 'upload', { type: upload.mimeType }),
         uploadFormat,
         importOptions: enumList(schema, 'ImportOption', 'importOptions', queryList(req.query, 'importOptions')),
         languageKey: optional(req, 'languageKey'),

@@ -4,7 +4,6 @@
 // of formats. REST /api/v2/import, /api/v3/export and /api/v4/export run these.
 import { GraphQLError } from 'graphql';
 import { builder } from '../builder.js';
-import { payloadTooLarge } from '../errors.js';
 import { formatIds, registeredFormat } from '../formats/registry.js';
 import { resolveProject } from '../projects/access.js';
 import { exportTranslations } from '../transfer/export.js';
@@ -106,11 +105,11 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       const maxUploadBytes = ctx.config.maxUploadBytes;
-      if (args.file.size > maxUploadBytes) throw payloadTooLarge(`The file has ${args.file.size} bytes; the limit is ${maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`);
+      const { file } = args;
       return importFile({
         projectId,
         uploadFormat: args.uploadFormat,
-        data: Buffer.from(await args.file.arrayBuffer()),
+        file: { size: file.size, bytes: async () => Buffer.from(await file.arrayBuffer()) },
         options: args.importOptions ?? [],
         languageKey: args.languageKey,
         customerKey: args.customerId,

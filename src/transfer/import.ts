@@ -19,7 +19,8 @@ export const IMPORT_TRANSACTION_TIMEOUT_MS = 10 * 60_000;
 export interface ImportRequest {
   projectId: number;
   uploadFormat: string;
-  data: Buffer;
+  /** The uploaded file: its size, and its bytes read when the parser needs them (only then held in memory). */
+  file: { size: number; bytes(): Promise<Buffer> };
   options: readonly ImportOption[];
   languageKey?: string | null;
   /** The key of an existing customer: the file's translations become its overrides. */
@@ -41,8 +42,8 @@ export interface ImportResult {
 }
 
 function checkRequest(request: ImportRequest): void {
-  if (request.data.length > request.maxUploadBytes) {
-    throw payloadTooLarge(`The file has ${request.data.length} bytes; the limit is ${request.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`);
+  if (request.file.size > request.maxUploadBytes) {
+    throw payloadTooLarge(`The file has ${request.file.size} bytes; the limit is ${request.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`);
   }
   if (request.languageKey) checkLanguageKey(request.languageKey, 'languageKey');
   if (request.namespace) {
@@ -74,9 +75,10 @@ export async function importFile(request: ImportRequest): Promise<ImportResult> 
   const publish = options.has('PUBLISH_AFTER_IMPORT');
   if (publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
 
+  // The bytes are garbage once parsed: nothing keeps them through the write.
   const bundle = await parseUpload({
     format,
-    data: request.data,
+    data: await request.file.bytes(),
     languageKey: request.languageKey || undefined,
     namespace: request.namespace || undefined,
     options,

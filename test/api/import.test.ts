@@ -3,6 +3,8 @@
 // multipart request spec.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { contentOf, importOk, importRequest, keysOf, multipart, projectSnapshot } from '../support/transfer.js';
 
@@ -24,6 +26,17 @@ async function newProject(plan = 'business') {
 const json = (value: unknown) => JSON.stringify(value);
 
 describe('POST /api/v2/import', () => {
+  it('streams the upload to a temp file under DATA_DIR/tmp and removes it, whether the import succeeds or is refused', async () => {
+    const { apiKey } = await newProject();
+    const uploads = join(service.config.dataDir, 'tmp');
+    const left = () => (existsSync(uploads) ? readdirSync(uploads) : []);
+    await importOk(service, apiKey, json({ streamed: { en: 'Streamed' } }), { uploadFormat: 'multi-language-json' });
+    expect((await importRequest(service, apiKey, '{"broken": ', { uploadFormat: 'multi-language-json' })).statusCode).toBe(400);
+    expect((await importRequest(service, apiKey, json({ a: 'b' }), { uploadFormat: 'papyrus' })).statusCode).toBe(400);
+    expect(existsSync(uploads)).toBe(true);
+    expect(left()).toEqual([]);
+  });
+
   it('imports a multi-language file, creates missing languages and answers the Import result', async () => {
     const { apiKey, projectToken } = await newProject();
     const data = await importOk(service, apiKey, json({ hello: { en: 'Hello', de: 'Hallo', fr: 'Bonjour' }, bye: { en: 'Bye', de: 'Tschüss' } }), {
