@@ -62,8 +62,9 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerHealth(app, redis);
   registerDownloads(app, config);
   const yoga = createGraphQLServer(schema, config);
-  registerGraphQL(app, yoga, { maxUploadBytes: config.maxUploadBytes });
-  await registerRestRoutes(app, yoga, schema, undefined, { maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp') });
+  const uploads = { maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp') };
+  registerGraphQL(app, yoga, uploads);
+  await registerRestRoutes(app, yoga, schema, undefined, uploads);
   registerCdn(app, config);
   const ws = attachWebSocket(app, yoga);
   const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });

@@ -10,6 +10,7 @@ import { WebSocketServer } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { createContext } from '../context.js';
 import type { Config } from '../config.js';
+import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 
 interface ServerContext { req?: FastifyRequest; reply?: FastifyReply }
 
@@ -36,13 +37,13 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
   });
 }
 
-export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<ServerContext, object>, options: { maxUploadBytes?: number } = {}): void {
+export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<ServerContext, object>, options: MultipartOptions): void {
   app.register(async (scope) => {
-    // Yoga reads multipart uploads (GraphQL multipart request spec) from the raw
-    // stream, whole: a body announced beyond MAX_UPLOAD_BYTES is refused unread.
+    // Multipart uploads (GraphQL multipart request spec) are read from the raw
+    // stream by graphql-upload.ts: a body announced beyond MAX_UPLOAD_BYTES is refused unread.
     scope.addContentTypeParser('multipart/form-data', {}, (req, _payload, done) => {
       const length = Number(req.headers['content-length']);
-      if (options.maxUploadBytes !== undefined && length > options.maxUploadBytes + 64 * 1024) {
+      if (length > options.maxUploadBytes + 64 * 1024) {
         return done(Object.assign(new Error(`The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`), { statusCode: 413 }), undefined);
       }
       done(null);
@@ -51,6 +52,7 @@ export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<S
       url: yoga.graphqlEndpoint,
       method: ['GET', 'POST', 'OPTIONS'],
       handler: async (req, reply) => {
+        if (req.method === 'POST' && req.headers['content-type']?.startsWith('multipart/form-data')) return handleMultipart(req, reply, yoga, options);
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
         response.headers.forEach((value, key) => reply.header(key, value));
         reply.status(response.status);

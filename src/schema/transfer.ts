@@ -1,5 +1,5 @@
 // Import and export of translation files: the importFile mutation (a file
-// sent with the GraphQL multipart request spec, read by Yoga), the
+// sent with the GraphQL multipart request spec, read by src/http/graphql-upload.ts), the
 // exportTranslations mutation (it writes files, hence a mutation) and the list
 // of formats. REST /api/v2/import, /api/v3/export and /api/v4/export run these.
 import { GraphQLError } from 'graphql';

@@ -320,6 +320,34 @@ describe('importFile mutation (GraphQL multipart request spec)', () => {
     expect(await projectSnapshot(service, projectToken)).toEqual(before);
   });
 
+  it('reads the multipart request with graphql-upload-minimal, the file through a temp file under DATA_DIR/tmp that is removed', async () => {
+    const { apiKey, projectToken } = await newProject();
+    const uploads = join(service.config.dataDir, 'tmp');
+    const result = await upload({ 'x-service-token': apiKey }, json({ streamed: 'yes' }), { format: 'single-language-json', language: 'fr' });
+    expect(result.data.importFile.keysCreated).toBe(1);
+    expect(await contentOf(service, projectToken)).toEqual({ fr: { streamed: 'yes' } });
+    expect(readdirSync(uploads)).toEqual([]);
+  });
+
+  it('answers a malformed multipart request or a batch with 400 and a message, and writes nothing', async () => {
+    const { apiKey, projectToken } = await newProject();
+    const before = await projectSnapshot(service, projectToken);
+    const post = async (parts: Parameters<typeof multipart>[0]) => {
+      const body = multipart(parts);
+      const res = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, ...body.headers }, payload: body.payload });
+      return { status: res.statusCode, message: res.json().errors[0].message as string };
+    };
+    const file = { name: '0', fileName: 'a.json', content: json({ a: 'A' }) };
+    const operations = JSON.stringify({ query: MUTATION, variables: { file: null, format: 'single-language-json', language: 'de' } });
+    expect(await post([{ name: 'operations', content: '{not json' }, { name: 'map', content: '{}' }, file])).toMatchObject({ status: 400, message: expect.stringContaining("Invalid JSON in the 'operations'") });
+    expect(await post([{ name: 'operations', content: operations }, file])).toMatchObject({ status: 400, message: expect.stringContaining('Misordered multipart fields') });
+    expect(await post([{ name: 'operations', content: `[${operations}]` }, { name: 'map', content: JSON.stringify({ 0: ['0.variables.file'] }) }, file]))
+      .toEqual({ status: 400, message: 'Batched operations are not supported: send one operation per request' });
+    expect(await post([{ name: 'operations', content: JSON.stringify({ query: 'mutation {', variables: {} }) }, { name: 'map', content: '{}' }]))
+      .toMatchObject({ status: 400, message: expect.stringContaining('Syntax Error') });
+    expect(await projectSnapshot(service, projectToken)).toEqual(before);
+  });
+
   it('refuses an upload written into the query', async () => {
     const { apiKey } = await newProject();
     const res = await fetch(`${service.url}/graphql`, {
