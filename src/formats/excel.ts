@@ -226,7 +226,8 @@ interface SheetStream {
  */
 async function drained(ws: ExcelJS.Worksheet): Promise<void> {
   for (const reader of (ws as unknown as SheetStream).stream?.pipes ?? []) {
-    while (reader._writableState?.needDrain) await once(reader, 'drain');
+    // archiver's streams come from readable-stream 2, which lacks the public writableNeedDrain.
+    while (reader.writableNeedDrain ?? reader._writableState?.needDrain) await once(reader, 'drain');
   }
 }
 
