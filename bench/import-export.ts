@@ -6,6 +6,7 @@
 // of the engine itself: a re-import that changes nothing, a split and zipped
 // export, and the heap the export needed. On PGlite always, and on PostgreSQL
 // when BENCH_DATABASE_URL or TEST_DATABASE_URL is set. Not a test: it prints.
+import '../src/production.js';
 import { machine, table, timed } from './lib/report.js';
 import { postgresUrl, startBenchService, type BenchService } from './lib/service.js';
 import { LANGUAGES, multiLanguageJson } from './lib/data.js';

@@ -2,6 +2,7 @@
 // Prints a table of figures with baselines measured in the same run and
 // writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
 // TEST_DATABASE_URL is set (postgres://postgres@127.0.0.1:5432/test here).
+import '../src/production.js';
 import { parseArgs } from 'node:util';
 import { machine, save, table } from './lib/report.js';
 import { createBenchDatabase, postgresUrl, startBenchService } from './lib/service.js';

@@ -1,4 +1,5 @@
 // Starts the service: `npm start`.
+import './production.js';
 import { ConfigError, loadConfig } from './config.js';
 import { buildService } from './app.js';
 import { lockDataDir } from './db/lock.js';
