@@ -273,4 +273,24 @@ describe('large projects', () => {
     const properties = await exportText(service, big.apiKey, { downloadFormat: 'java-properties', downloadOptions: 'SELECTED_LANGUAGES', languageKeys: 'de' });
     expect(properties).toBe(names.map((n) => `${n}=Text ${n}\n`).join(''));
   });
+
+  it('writes nested files over several pages in path order, and leaves no ordering rows behind', async () => {
+    const nested = await (await service.account()).project('nested');
+    // 2,500 keys in 25 groups, imported group-interleaved so that import order and path order differ.
+    const names = Array.from({ length: 2500 }, (_, i) => `group${i % 25}.item${Math.floor(i / 25)}`);
+    const texts = Object.fromEntries(names.map((n) => [n, `text ${n}`]));
+    texts['group3'] = 'a leaf that is also a parent';
+    texts['list[0]'] = 'first';
+    texts['list[1]'] = 'second';
+    await importOk(service, nested.apiKey, json(texts), { uploadFormat: 'single-language-json', languageKey: 'en' });
+    const content = JSON.parse(await exportText(service, nested.apiKey, { downloadFormat: 'single-language-json', downloadOptions: 'WRITE_NESTED' }));
+    expect(Object.keys(content).slice(0, 4)).toEqual(['group0', 'group1', 'group10', 'group11']);
+    expect(Object.keys(content.group7)).toHaveLength(100);
+    expect(content.group7.item42).toBe('text group7.item42');
+    expect(content.group3).toBe('a leaf that is also a parent');
+    expect(content['group3.item0']).toBe('text group3.item0');
+    expect(content.list).toEqual(['first', 'second']);
+    const rows = await service.db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "ExportKeyOrder"`);
+    expect(rows[0]!.n).toBe(0);
+  });
 });
