@@ -14,6 +14,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
+import type { ServerContext } from './graphql.js';
 import { processRequest, Upload } from 'graphql-upload-minimal';
 
 export interface MultipartOptions {
@@ -85,7 +86,7 @@ async function readOperation(request: FastifyRequest, reply: FastifyReply, optio
 }
 
 /** Runs the request's operation; the temp files are removed before the answer is sent. */
-export async function handleMultipart(request: FastifyRequest, reply: FastifyReply, yoga: YogaServerInstance<any, any>, options: MultipartOptions): Promise<FastifyReply> {
+export async function handleMultipart(request: FastifyRequest, reply: FastifyReply, yoga: YogaServerInstance<ServerContext, object>, options: MultipartOptions): Promise<FastifyReply> {
   await mkdir(options.uploadDir, { recursive: true });
   const dir = await mkdtemp(join(options.uploadDir, 'upload-'));
   let answer: Answer;
@@ -97,7 +98,7 @@ export async function handleMultipart(request: FastifyRequest, reply: FastifyRep
   return reply.status(answer.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer.body));
 }
 
-async function run(request: FastifyRequest, reply: FastifyReply, yoga: YogaServerInstance<any, any>, options: MultipartOptions, dir: string): Promise<Answer> {
+async function run(request: FastifyRequest, reply: FastifyReply, yoga: YogaServerInstance<ServerContext, object>, options: MultipartOptions, dir: string): Promise<Answer> {
   let operation: Operation;
   try {
     operation = await readOperation(request, reply, options, dir);

@@ -12,7 +12,7 @@ import { createContext } from '../context.js';
 import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 
-interface ServerContext { req?: FastifyRequest; reply?: FastifyReply }
+export interface ServerContext { req?: FastifyRequest; reply?: FastifyReply }
 
 /** Headers of a WebSocket connection: the upgrade request's, overridden by connectionParams. */
 function socketHeaders(request: IncomingMessage | undefined, connectionParams: Record<string, unknown> | undefined): Headers {

@@ -20,9 +20,19 @@ export interface PathOrderScope {
 
 const STALE_RUN_MS = 24 * 60 * 60 * 1000;
 
-/** Fills a run with the sort keys of the scope's keys; returns its id. */
+/** Fills a run with the sort keys of the scope's keys; returns its id. A failed fill removes what it wrote. */
 export async function preparePathOrder(db: Db, scope: PathOrderScope): Promise<string> {
   const runId = randomUUID();
+  try {
+    await fillRun(db, runId, scope);
+  } catch (error) {
+    await dropPathOrder(db, runId).catch(() => undefined);
+    throw error;
+  }
+  return runId;
+}
+
+async function fillRun(db: Db, runId: string, scope: PathOrderScope): Promise<void> {
   const pageSize = scope.pageSize ?? EXPORT_PAGE_SIZE;
   let after = 0;
   for (;;) {
@@ -34,7 +44,7 @@ export async function preparePathOrder(db: Db, scope: PathOrderScope): Promise<s
       `SELECT k.id, k.key FROM "TranslationKey" k WHERE ${where.join(' AND ')} ORDER BY k.id LIMIT $3`,
       ...params,
     );
-    if (rows.length === 0) break;
+    if (rows.length === 0) return;
     await db.$executeRawUnsafe(
       `INSERT INTO "ExportKeyOrder" ("runId", "sortKey", "keyId")
        SELECT $1, decode(s, 'hex'), id FROM unnest($2::text[], $3::int[]) AS r(s, id)`,
@@ -42,10 +52,9 @@ export async function preparePathOrder(db: Db, scope: PathOrderScope): Promise<s
       rows.map((r) => pathSortKey(r.key).toString('hex')),
       rows.map((r) => r.id),
     );
-    if (rows.length < pageSize) break;
+    if (rows.length < pageSize) return;
     after = rows[rows.length - 1]!.id;
   }
-  return runId;
 }
 
 export async function dropPathOrder(db: Db, runId: string): Promise<void> {

@@ -3,12 +3,11 @@
 // (export-files.ts). Exports stream: the keys are read page by page
 // (export-read.ts), once per namespace of a split export, each page feeding
 // the writer of every file (FormatWriter, src/formats/model.ts), whose output
-// goes to a temp file (export-sink.ts). Memory follows the page, not the
-// project. Nested formats get their keys in path order (export-order.ts);
+// goes to a temp file under DATA_DIR/tmp (export-sink.ts). Memory follows the
+// page, not the project. Nested formats get their keys in path order (export-order.ts);
 // formats that group by namespace get them namespace by namespace.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
@@ -18,7 +17,7 @@ import { badRequest } from '../errors.js';
 import { FormatError, type BundleKey, type SerializeOptions } from '../formats/model.js';
 import type { RegisteredFormat } from '../formats/registry.js';
 import { customerIdOf } from '../customers/customers.js';
-import { purgeExpiredExports, storeExportFile, type ExportedFile, type NewExportFile } from './export-files.js';
+import { purgeExpiredExports, storeExportFile, type ExportedFile } from './export-files.js';
 import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order.js';
 import { readKeyPages, type ExportLanguage, type ExportScope } from './export-read.js';
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
@@ -248,7 +247,10 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
   const namespaces: (string | undefined)[] = split ? projectNamespaceList : [undefined];
   const perNamespace = planFiles(format, languages, all, options);
 
-  const dir = await mkdtemp(join(tmpdir(), 'export-'));
+  // The service's temp folder, as for uploads: removed below whatever happens.
+  const temp = join(request.config.dataDir, 'tmp');
+  await mkdir(temp, { recursive: true });
+  const dir = await mkdtemp(join(temp, 'export-'));
   try {
     const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, dir };
     const filter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';

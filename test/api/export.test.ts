@@ -3,6 +3,8 @@
 // the exportTranslations mutation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { download, exportFiles, exportRequest, exportText, importOk, pathOf } from '../support/transfer.js';
 
@@ -292,5 +294,7 @@ describe('large projects', () => {
     expect(content.list).toEqual(['first', 'second']);
     const rows = await service.db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "ExportKeyOrder"`);
     expect(rows[0]!.n).toBe(0);
+    // Nor temp files: an export writes under DATA_DIR/tmp and removes its folder.
+    expect(readdirSync(join(service.config.dataDir, 'tmp'))).toEqual([]);
   });
 });
