@@ -52,6 +52,8 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, uplo
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
     if (code?.startsWith('FST_')) throw badRequest(`The multipart body could not be read: ${(error as Error).message}`);
+    // The temp file could not be written (disk full, permissions): the service's problem, not the request's.
+    if ((error as { syscall?: string }).syscall !== undefined) throw error;
     if (error instanceof Error && !('extensions' in error)) throw badRequest(`The multipart body could not be read: ${error.message}`);
     throw error;
   }
