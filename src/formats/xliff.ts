@@ -132,6 +132,27 @@ function notesOf(notes: XmlElement[]): string[] {
   return notes.map((n) => textContent(n)).filter((t) => t.trim() !== '');
 }
 
+/** How a version names its units and marks the group that carries a namespace. */
+interface Layout { unit: string; namespaceOf(group: XmlElement): string | undefined }
+
+const V12: Layout = {
+  unit: 'trans-unit',
+  namespaceOf: (g) => (g.attributes.restype === NS_RESTYPE ? g.attributes.resname : undefined),
+};
+const V20: Layout = {
+  unit: 'unit',
+  namespaceOf: (g) => (g.attributes.type === NS_TYPE ? g.attributes.name : undefined),
+};
+
+/** Calls `onUnit` for every unit below `el`, with the namespace of its nearest marked group. */
+function walkUnits(el: XmlElement, ns: string | undefined, layout: Layout, onUnit: (unit: XmlElement, ns: string | undefined) => void): void {
+  for (const c of childElements(el)) {
+    const name = local(c.name);
+    if (name === 'group') walkUnits(c, layout.namespaceOf(c) ?? ns, layout, onUnit);
+    else if (name === layout.unit) onUnit(c, ns);
+  }
+}
+
 function read12(root: XmlElement, collector: Collector, options: ParseOptions): void {
   for (const file of children(root, 'file')) {
     const src = file.attributes['source-language'];
@@ -139,27 +160,19 @@ function read12(root: XmlElement, collector: Collector, options: ParseOptions): 
     const tgt = options.languageKey ?? file.attributes['target-language'];
     collector.language(src, true);
     if (tgt) collector.language(tgt, false);
-    const walk = (el: XmlElement, ns: string | undefined): void => {
-      for (const c of childElements(el)) {
-        const name = local(c.name);
-        if (name === 'group') {
-          const marked = c.attributes.restype === NS_RESTYPE && c.attributes.resname !== undefined;
-          walk(c, marked ? c.attributes.resname : ns);
-        } else if (name === 'trans-unit') {
-          const key = c.attributes.resname || c.attributes.id;
-          if (!key) throw new FormatError('<trans-unit> has neither id nor resname', at(c));
-          const target = child(c, 'target');
-          const state = target?.attributes.state;
-          const approved = c.attributes.approved;
-          // An explicit approved attribute wins over the state.
-          const status: ReviewStatus | undefined =
-            approved === 'yes' ? 'REVIEWED' : approved === 'no' ? 'NOT_REVIEWED' : state === 'final' || state === 'signed-off' ? 'REVIEWED' : state ? 'NOT_REVIEWED' : undefined;
-          collector.unit(c, ns, key, { source: content(child(c, 'source')), target: target ? content(target) : undefined, status, notes: notesOf(children(c, 'note')) }, src, tgt);
-        }
-      }
-    };
     const body = child(file, 'body');
-    if (body) walk(body, undefined);
+    if (!body) continue;
+    walkUnits(body, undefined, V12, (c, ns) => {
+      const key = c.attributes.resname || c.attributes.id;
+      if (!key) throw new FormatError('<trans-unit> has neither id nor resname', at(c));
+      const target = child(c, 'target');
+      const state = target?.attributes.state;
+      const approved = c.attributes.approved;
+      // An explicit approved attribute wins over the state.
+      const status: ReviewStatus | undefined =
+        approved === 'yes' ? 'REVIEWED' : approved === 'no' ? 'NOT_REVIEWED' : state === 'final' || state === 'signed-off' ? 'REVIEWED' : state ? 'NOT_REVIEWED' : undefined;
+      collector.unit(c, ns, key, { source: content(child(c, 'source')), target: target ? content(target) : undefined, status, notes: notesOf(children(c, 'note')) }, src, tgt);
+    });
   }
 }
 
@@ -169,33 +182,25 @@ function read20(root: XmlElement, collector: Collector, options: ParseOptions): 
   const tgt = options.languageKey ?? root.attributes.trgLang;
   collector.language(src, true);
   if (tgt) collector.language(tgt, false);
-  const walk = (el: XmlElement, ns: string | undefined): void => {
-    for (const c of childElements(el)) {
-      const name = local(c.name);
-      if (name === 'group') {
-        const marked = c.attributes.type === NS_TYPE && c.attributes.name !== undefined;
-        walk(c, marked ? c.attributes.name : ns);
-      } else if (name === 'unit') {
-        const key = c.attributes.name || c.attributes.id;
-        if (!key) throw new FormatError('<unit> has neither id nor name', at(c));
-        let source = '';
-        let target: string | undefined;
-        let state: string | undefined;
-        for (const seg of childElements(c)) {
-          const kind = local(seg.name);
-          if (kind !== 'segment' && kind !== 'ignorable') continue;
-          source += content(child(seg, 'source'));
-          const t = child(seg, 'target');
-          if (t) target = (target ?? '') + content(t);
-          state ??= kind === 'segment' ? seg.attributes.state : undefined;
-        }
-        const status: ReviewStatus | undefined = state === 'reviewed' || state === 'final' ? 'REVIEWED' : state ? 'NOT_REVIEWED' : undefined;
-        const notes = child(c, 'notes');
-        collector.unit(c, ns, key, { source, target, status, notes: notes ? notesOf(children(notes, 'note')) : [] }, src, tgt);
-      }
+  const readUnit = (c: XmlElement, ns: string | undefined): void => {
+    const key = c.attributes.name || c.attributes.id;
+    if (!key) throw new FormatError('<unit> has neither id nor name', at(c));
+    let source = '';
+    let target: string | undefined;
+    let state: string | undefined;
+    for (const seg of childElements(c)) {
+      const kind = local(seg.name);
+      if (kind !== 'segment' && kind !== 'ignorable') continue;
+      source += content(child(seg, 'source'));
+      const t = child(seg, 'target');
+      if (t) target = (target ?? '') + content(t);
+      state ??= kind === 'segment' ? seg.attributes.state : undefined;
     }
+    const status: ReviewStatus | undefined = state === 'reviewed' || state === 'final' ? 'REVIEWED' : state ? 'NOT_REVIEWED' : undefined;
+    const notes = child(c, 'notes');
+    collector.unit(c, ns, key, { source, target, status, notes: notes ? notesOf(children(notes, 'note')) : [] }, src, tgt);
   };
-  for (const file of children(root, 'file')) walk(file, undefined);
+  for (const file of children(root, 'file')) walkUnits(file, undefined, V20, readUnit);
 }
 
 // --- Writing --------------------------------------------------------------------
