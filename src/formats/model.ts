@@ -59,7 +59,11 @@ export interface ParseOptions {
 export type ExportOption =
   | 'WRITE_NESTED'
   | 'INCLUDE_DESCRIPTIONS'
-  | 'ESCAPE_NEW_LINES';
+  | 'ESCAPE_NEW_LINES'
+  | 'MULTI_LANGUAGE'
+  | 'LANGUAGES_NESTED'
+  | 'ESCAPE_SINGLE_QUOTES'
+  | 'SHEETS_AS_NAMESPACES';
 
 export interface SerializeOptions {
   /** Languages to write, in order. Single-language formats get exactly one. */

@@ -14,6 +14,9 @@ export const IMPORT_OPTIONS = [
   'SHEETS_AS_NAMESPACES',
   'MULTI_LANGUAGE',
   'LANGUAGES_NESTED',
+  // The official client's upload options (spec/real-clients.md).
+  'DELETE_NOT_PRESENT_KEYS',
+  'INCLUDE_FILE_PATH',
 ] as const;
 export type ImportOption = (typeof IMPORT_OPTIONS)[number];
 
@@ -27,6 +30,12 @@ export const EXPORT_OPTIONS = [
   'WRITE_NESTED',
   'ESCAPE_NEW_LINES',
   'ZIP_FILES',
+  // Sent by the vendor's clients (spec/real-clients.md).
+  'SPLIT_BY_CUSTOMERS',
+  'MULTI_LANGUAGE',
+  'LANGUAGES_NESTED',
+  'ESCAPE_SINGLE_QUOTES',
+  'SHEETS_AS_NAMESPACES',
 ] as const;
 export type ExportOption = (typeof EXPORT_OPTIONS)[number];
 
@@ -38,7 +47,9 @@ export const DEFAULT_EXPORT_SORT: ExportSort = 'IMPORT_ORDER';
 /** Import options the format parsers read themselves (ParseOptions.options). */
 const PARSER_OPTIONS: readonly ParserOption[] = ['SHEETS_AS_NAMESPACES', 'MULTI_LANGUAGE', 'LANGUAGES_NESTED'];
 /** Export options the serializers read themselves (SerializeOptions.options). */
-const SERIALIZER_OPTIONS: readonly SerializerOption[] = ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS', 'ESCAPE_NEW_LINES'];
+const SERIALIZER_OPTIONS: readonly SerializerOption[] = [
+  'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS', 'ESCAPE_NEW_LINES', 'MULTI_LANGUAGE', 'LANGUAGES_NESTED', 'ESCAPE_SINGLE_QUOTES', 'SHEETS_AS_NAMESPACES',
+];
 
 export function parserOptions(options: Iterable<ImportOption>): Set<ParserOption> {
   return new Set([...options].filter((o): o is ParserOption => (PARSER_OPTIONS as readonly string[]).includes(o)));
