@@ -1,5 +1,6 @@
 // Real-world translation files live in ../shared/corpus beside the repository
-// (never copied into it); tests that read them skip when the folder is absent.
+// (never copied into it); tests that read them skip when the folder is absent,
+// except in CI, where test/unit/corpus-present.test.ts fails the run.
 import { join, resolve } from 'node:path';
 
 export const CORPUS_ROOT = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpus');
