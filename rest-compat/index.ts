@@ -28,7 +28,7 @@ export const ALL_ROUTES: RestRoute[] = [
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {
-  apiKey: 'a project API key in the X-Service-Token header',
+  apiKey: 'a project API key in the X-Service-Token (or X-SimpleLocalize-Token) header',
   basic: 'basic credentials (Authorization: Basic base64(login:password))',
   personalToken: 'a personal token in the Authorization header',
 };
@@ -92,7 +92,8 @@ async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, s
     const enveloped = yoga.getEnveloped({ request: { headers, method: request.method, url: request.url }, restRequest });
     const contextValue = await enveloped.contextFactory();
     // A wrong credential is refused before the input is read, like a missing one.
-    if ((contextValue as unknown as Context).principal.kind === 'invalid') throw forbidden('Invalid credentials');
+    const principal = (contextValue as unknown as Context).principal;
+    if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
     if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes, options.uploadDir);
     let result: ExecutionResult;
     try {

@@ -1,7 +1,10 @@
 // Resolves the credentials of a request into a principal. The three schemes
 // of the contract: `X-Service-Token: <apiKey>` (one project), `Authorization:
 // Basic base64(login:password)` and `Authorization: <personal token>` (an
-// account). Lookups go through a hash index; the final comparison is constant-time.
+// account). The vendor's own clients send the project API key as
+// `X-SimpleLocalize-Token` (spec/real-clients.md): the same scheme, the same
+// rules; both headers with different values are refused rather than guessed.
+// Lookups go through a hash index; the final comparison is constant-time.
 import { prisma } from '../db.js';
 import { dummyPasswordHash, safeEqual, sha256, verifyPassword } from './secrets.js';
 
@@ -9,8 +12,8 @@ export type Scheme = 'apiKey' | 'basic' | 'personalToken';
 
 export type Principal =
   | { kind: 'anonymous' }
-  /** Credentials were given but are wrong. */
-  | { kind: 'invalid'; scheme: Scheme }
+  /** Credentials were given but are wrong (reason: why, when more than "invalid"). */
+  | { kind: 'invalid'; scheme: Scheme; reason?: string }
   | { kind: 'account'; accountId: number; scheme: 'basic' | 'personalToken' }
   | { kind: 'project'; projectId: number; scheme: 'apiKey' };
 
@@ -18,9 +21,25 @@ export interface CredentialHeaders {
   get(name: string): string | null;
 }
 
+/** The headers that carry a project API key: the contract's name and the vendor's. */
+export const API_KEY_HEADERS = ['x-service-token', 'x-simplelocalize-token'] as const;
+
+export const CONFLICTING_API_KEYS = 'Conflicting credentials: X-Service-Token and X-SimpleLocalize-Token carry different API keys; send one of them';
+
+/**
+ * The project API key of a request: undefined when no header carries one,
+ * `{conflict: true}` when the two headers carry different keys.
+ */
+export function apiKeyOf(headers: CredentialHeaders): { key: string } | { conflict: true } | undefined {
+  // A header is present when non-empty (as before: a blank value is then a wrong key, not a missing one).
+  const values = [...new Set(API_KEY_HEADERS.map((name) => headers.get(name)).filter((v): v is string => !!v).map((v) => v.trim()))];
+  if (values.length === 0) return undefined;
+  return values.length > 1 ? { conflict: true } : { key: values[0]! };
+}
+
 /** Which scheme the headers use, without touching the database. */
 export function schemeOf(headers: CredentialHeaders): Scheme | undefined {
-  if (headers.get('x-service-token')) return 'apiKey';
+  if (apiKeyOf(headers)) return 'apiKey';
   const authorization = headers.get('authorization');
   if (!authorization) return undefined;
   return /^Basic\s/i.test(authorization) ? 'basic' : 'personalToken';
@@ -30,7 +49,9 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
   const scheme = schemeOf(headers);
   if (!scheme) return { kind: 'anonymous' };
   if (scheme === 'apiKey') {
-    const key = headers.get('x-service-token')!.trim();
+    const apiKey = apiKeyOf(headers)!;
+    if ('conflict' in apiKey) return { kind: 'invalid', scheme, reason: CONFLICTING_API_KEYS };
+    const { key } = apiKey;
     const project = await prisma().project.findUnique({ where: { apiKeyHash: sha256(key) }, select: { id: true, apiKey: true } });
     if (project && safeEqual(project.apiKey, key)) return { kind: 'project', projectId: project.id, scheme };
     return { kind: 'invalid', scheme };

@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 
 function credentialKey(request: FastifyRequest): string {
-  const credential = (request.headers['x-service-token'] ?? request.headers.authorization) as string | undefined;
+  const credential = (request.headers['x-service-token'] ?? request.headers['x-simplelocalize-token'] ?? request.headers.authorization) as string | undefined;
   return credential ? `c:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
 }
 

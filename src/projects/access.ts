@@ -7,15 +7,15 @@ import type { Principal } from '../auth/principal.js';
 
 export function requireAccount(principal: Principal): number {
   if (principal.kind === 'account') return principal.accountId;
-  if (principal.kind === 'invalid') throw forbidden('Invalid credentials');
+  if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
   throw forbidden('This operation needs an account credential (personal token or basic credentials)');
 }
 
 /** The project an API key acts within. */
 export function requireProjectKey(principal: Principal): number {
   if (principal.kind === 'project') return principal.projectId;
-  if (principal.kind === 'invalid') throw forbidden('Invalid credentials');
-  throw forbidden('This operation needs a project API key (X-Service-Token)');
+  if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
+  throw forbidden('This operation needs a project API key (X-Service-Token or X-SimpleLocalize-Token)');
 }
 
 /**
