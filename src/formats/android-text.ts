@@ -17,13 +17,19 @@
 //
 // Stored text:
 //   - a value made of text only is stored as plain text (no XML escaping);
-//   - a value with inline markup (<b>, <xliff:g>, <annotation>...) or CDATA is
-//     stored as an XML fragment: the elements and CDATA sections as written,
-//     text XML-escaped, Android escapes already resolved. E.g.
+//   - a value with CDATA and no real markup is stored as its text, without
+//     the wrapper (Android escapes resolved, nothing XML-escaped):
+//       <string name="y"><![CDATA[<b>%d</b>]]></string>      ->  <b>%d</b>
+//       <string name="z">Skipped: <![CDATA[<b>%d</b>]]></string> -> Skipped: <b>%d</b>
+//     CDATA means something else to Android than real markup (literal tags
+//     for Html.fromHtml versus styled text), so the reader reports it
+//     (`cdata`) and android.ts tags the key `cdata=true`; the writer then
+//     writes each text of the key as one CDATA section (encodeAndroidCdata).
+//   - a value with inline markup (<b>, <xliff:g>, <annotation>...) is stored
+//     as an XML fragment: the elements (and CDATA sections, when mixed with
+//     elements) as written, text XML-escaped, Android escapes already
+//     resolved. E.g.
 //       <string name="x">Tom &amp; <b>Jerry\'s</b></string>  ->  Tom &amp; <b>Jerry's</b>
-//       <string name="y"><![CDATA[<b>%d</b>]]></string>      ->  <![CDATA[<b>%d</b>]]>
-//     CDATA stays CDATA because it means something else to Android than real
-//     markup (literal tags for Html.fromHtml versus styled text).
 //   - plain text that would itself read as markup (see markupNodes; e.g. the
 //     file says `from&lt;br /&gt;Google`) is stored XML-escaped
 //     (`from&lt;br /&gt;Google`), so that it is written back as text.
@@ -34,17 +40,25 @@ import { cdata, escapeXmlAttribute, escapeXmlText, parseXml, type XmlElement, ty
 
 /** Reads the content of a string-like element into the stored text (see above). */
 export function decodeAndroidValue(children: XmlNode[]): string {
-  const hasMarkup = children.some((c) => c.type === 'element' || c.type === 'cdata');
+  return readAndroidValue(children).text;
+}
+
+/** The stored text, and whether it came from CDATA (no real markup around it). */
+export function readAndroidValue(children: XmlNode[]): { text: string; cdata: boolean } {
+  const hasElement = children.some((c) => c.type === 'element');
+  const hasCdata = children.some((c) => c.type === 'cdata');
   const reader = new AaptReader();
-  if (!hasMarkup) {
+  if (!hasElement) {
+    // aapt2 reads CDATA content like text: one run through the same rules.
     let raw = '';
-    for (const c of children) if (c.type === 'text') raw += c.value;
+    for (const c of children) if (c.type === 'text' || c.type === 'cdata') raw += c.value;
     const r = reader.append(raw);
     const text = reader.sawQuote ? r.value : trimCollapsed(r.value, r.lead, r.trail);
+    if (hasCdata) return { text, cdata: true };
     // Plain text that would read as markup on export (`a&lt;br/&gt;b` in the
     // file gives `a<br/>b`) is stored XML-escaped, so export writes it back
     // as text, not as a real element.
-    return markupNodes(text) ? escapeXmlText(text) : text;
+    return { text: markupNodes(text) ? escapeXmlText(text) : text, cdata: false };
   }
   const processed = new Map<XmlNode, string>();
   const leadCollapsed = new Set<XmlNode>();
@@ -71,7 +85,7 @@ export function decodeAndroidValue(children: XmlNode[]): string {
     if (first && leadCollapsed.has(first)) processed.set(first, processed.get(first)!.slice(1));
     if (last && trailCollapsed.has(last)) processed.set(last, processed.get(last)!.slice(0, -1));
   }
-  return writeFragment(children, processed);
+  return { text: writeFragment(children, processed), cdata: false };
 }
 
 function writeFragment(nodes: XmlNode[], processed: Map<XmlNode, string>): string {
@@ -158,6 +172,17 @@ function isAsciiSpace(c: string): boolean {
 }
 
 // --- Writing ---------------------------------------------------------------
+
+/**
+ * The text as one CDATA section (a key read from CDATA): tags stay literal
+ * text for Html.fromHtml. Android escapes still apply inside CDATA. A text
+ * that is itself an XML fragment with CDATA (stored before CDATA lost its
+ * wrapper) is written as markup.
+ */
+export function encodeAndroidCdata(text: string): string {
+  if (text.includes('<![CDATA[')) return encodeAndroidValue(text);
+  return cdata(escapeRun(text, { first: true, leadSensitive: true, trailSensitive: true }));
+}
 
 /** XML content for a `<string>`/`<item>` element that aapt2 reads back as `text`. */
 export function encodeAndroidValue(text: string): string {

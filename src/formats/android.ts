@@ -6,7 +6,10 @@
 //   - <plurals name="k"><item quantity> -> key `k`, ICU plural text; a
 //     <plurals> without an `other` item gets `other` = its last item (Android
 //     falls back to `other`). Exact ICU branches (`=0`) have no Android form
-//     and are not written.
+//     and are not written. The number is `%d` in an item and `#` in ICU: the
+//     first `%d`/`%1$d` of an item reads as `#`, `#` is written as `%d`, a
+//     literal `%` is `%%` in an item (getQuantityString formats every item);
+//     see plural.ts for the whole mapping.
 //   - <string-array name="k"><item>...  -> keys `k[0]`, `k[1]`, ...; export
 //     regroups every `name[N]` key into one <string-array name="name">, items
 //     in index order (an untranslated item is written empty so the positions
@@ -19,6 +22,9 @@
 //     blank line, in between) is the key's description; INCLUDE_DESCRIPTIONS
 //     writes it back (a `--` inside becomes `- -`, which XML comments need).
 //   - Values: see android-text.ts (escapes, quotes, whitespace, inline markup, CDATA).
+//     A value given as CDATA (and no real markup) is stored without the
+//     wrapper, and its key tagged `cdata=true`; export writes every text of
+//     such a key as CDATA, so literal HTML stays literal for Html.fromHtml.
 //     A namespace prefix used by inline markup (`<xliff:g>`) is declared on
 //     the resource element that uses it (<string>, <plurals>, <string-array>),
 //     not on <resources>: a streamed export writes <resources> before it has
@@ -33,13 +39,15 @@
 //     an empty label.
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { PLURAL_CATEGORIES, parseIcuPlural, toIcuPlural, type PluralCategory } from './plural.js';
-import { decodeAndroidValue, encodeAndroidValue, markupPrefixes } from './android-text.js';
+import { ANDROID_NUMBER, PLURAL_CATEGORIES, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
+import { encodeAndroidCdata, encodeAndroidValue, markupPrefixes, readAndroidValue } from './android-text.js';
 import { linesWriter } from './entry-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { escapeXmlAttribute, parseXml, type XmlElement } from './xml-safe.js';
 
 const FLAG_ATTRIBUTES = ['translatable', 'formatted'] as const;
+/** A key whose values came as CDATA: written back as CDATA (see android-text.ts). */
+const CDATA_TAG = 'cdata=true';
 const ARRAY_KEY = /^(.+)\[(\d+)\]$/;
 
 const KNOWN_NAMESPACES: Record<string, string> = {
@@ -58,10 +66,12 @@ async function parseAndroid(input: Buffer, options: ParseOptions, formatId: stri
   }
   const keys: BundleKey[] = [];
   const seen = new Set<string>();
-  const add = (key: string, text: string | undefined, el: XmlElement, description: string | undefined): void => {
+  const add = (key: string, value: { text: string; cdata: boolean } | undefined, el: XmlElement, description: string | undefined): void => {
     if (seen.has(key)) return;
     seen.add(key);
+    const text = value?.text;
     const tags = FLAG_ATTRIBUTES.filter((a) => el.attributes[a] === 'false').map((a) => `${a}=false`);
+    if (value?.cdata) tags.push(CDATA_TAG);
     keys.push({
       key,
       namespace,
@@ -76,14 +86,14 @@ async function parseAndroid(input: Buffer, options: ParseOptions, formatId: stri
     if (el.name !== 'string' && el.name !== 'plurals' && el.name !== 'string-array') return;
     if (!name) throw new FormatError(`<${el.name}> without a name attribute`, { line: el.line, column: el.column });
     if (el.name === 'string') {
-      add(name, decodeAndroidValue(el.children), el, description);
+      add(name, readAndroidValue(el.children), el, description);
     } else if (el.name === 'plurals') {
       add(name, pluralText(el), el, description);
     } else {
       let index = 0;
       forEachDescribed(el, (item, itemDescription) => {
         if (item.name !== 'item') return;
-        add(`${name}[${index++}]`, decodeAndroidValue(item.children), el, itemDescription ?? description);
+        add(`${name}[${index++}]`, readAndroidValue(item.children), el, itemDescription ?? description);
       });
     }
   });
@@ -104,21 +114,24 @@ function forEachDescribed(parent: XmlElement, fn: (el: XmlElement, description: 
   }
 }
 
-function pluralText(el: XmlElement): string | undefined {
+function pluralText(el: XmlElement): { text: string; cdata: boolean } | undefined {
   const forms: Record<string, string> = {};
   let last: string | undefined;
+  let cdata = false;
   for (const item of el.children) {
     if (item.type !== 'element' || item.name !== 'item') continue;
     const quantity = item.attributes.quantity ?? '';
     if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity)) {
       throw new FormatError(`<plurals name="${el.attributes.name}">: invalid quantity "${quantity}" (expected one of ${PLURAL_CATEGORIES.join(', ')})`, { line: item.line, column: item.column });
     }
-    last = decodeAndroidValue(item.children);
+    const value = readAndroidValue(item.children);
+    last = value.text;
+    cdata ||= value.cdata;
     if (forms[quantity] === undefined) forms[quantity] = last;
   }
   if (last === undefined) return undefined;
   if (forms.other === undefined) forms.other = last;
-  return toIcuPlural(forms);
+  return { text: pluralFromPlatform(forms, ANDROID_NUMBER), cdata };
 }
 
 // --- Export --------------------------------------------------------------------
@@ -129,6 +142,7 @@ interface ArrayItem {
   text: string | undefined;
   description: string | undefined;
   flags: string;
+  cdata: boolean;
 }
 
 /**
@@ -148,16 +162,17 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
   const resource = (key: BundleKey, out: string[]): void => {
     const text = key.translations[language]?.text;
     if (text === undefined) return;
-    const plural = parseIcuPlural(text);
+    const plural = pluralToPlatform(text, ANDROID_NUMBER);
     note(key.description, '    ', out);
     const name = `name="${escapeXmlAttribute(key.key)}"${flagAttributes(key)}`;
+    const asCdata = isCdata(key);
     if (!plural) {
-      const value = values([text]);
+      const value = values([text], asCdata);
       out.push(`    <string ${name}${value.xmlns}>${value.xml[0]}</string>`);
       return;
     }
     const categories = PLURAL_CATEGORIES.filter((c) => plural.forms[c as PluralCategory] !== undefined);
-    const forms = values(categories.map((c) => plural.forms[c as PluralCategory]!));
+    const forms = values(categories.map((c) => plural.forms[c as PluralCategory]!), asCdata);
     out.push(`    <plurals ${name}${forms.xmlns}>`);
     categories.forEach((category, i) => out.push(`        <item quantity="${category}">${forms.xml[i]}</item>`));
     out.push('    </plurals>');
@@ -168,7 +183,7 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
     // Sorting is stable: of two items with one index (`a[01]`, `a[1]`) the first come stays first and is the one written.
     const items = held.sort((a, b) => a.index - b.index).filter((item, i, all) => item.index !== all[i - 1]?.index);
     const head = items[0]!;
-    const value = values(items.map((i) => i.text ?? ''));
+    const value = values(items.map((i) => i.text ?? ''), items.map((i) => i.cdata));
     note(head.description, '    ', out);
     out.push(`    <string-array name="${escapeXmlAttribute(name)}"${head.flags}${value.xmlns}>`);
     items.forEach((item, i) => {
@@ -188,7 +203,7 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
         }
         let items = arrays.get(m[1]!);
         if (!items) arrays.set(m[1]!, (items = []));
-        items.push({ index: Number(m[2]), text: key.translations[language]?.text, description: key.description, flags: flagAttributes(key) });
+        items.push({ index: Number(m[2]), text: key.translations[language]?.text, description: key.description, flags: flagAttributes(key), cdata: isCdata(key) });
       }
     },
     end(out) {
@@ -204,10 +219,15 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
  * namespace prefixes their markup uses (`<xliff:g>`), for that element's
  * start tag: a writer that streams cannot know them when it writes <resources>.
  */
-function values(texts: string[]): { xml: string[]; xmlns: string } {
-  const prefixes = new Set(texts.flatMap(markupPrefixes));
+function values(texts: string[], cdata: boolean | boolean[]): { xml: string[]; xmlns: string } {
+  const asCdata = (i: number): boolean => (Array.isArray(cdata) ? cdata[i]! : cdata) && !texts[i]!.includes('<![CDATA[');
+  const prefixes = new Set(texts.flatMap((t, i) => (asCdata(i) ? [] : markupPrefixes(t))));
   const xmlns = [...prefixes].sort().map((p) => ` xmlns:${p}="${escapeXmlAttribute(KNOWN_NAMESPACES[p] ?? `urn:x-android-markup:${p}`)}"`).join('');
-  return { xml: texts.map(encodeAndroidValue), xmlns };
+  return { xml: texts.map((t, i) => (asCdata(i) && t !== '' ? encodeAndroidCdata(t) : encodeAndroidValue(t))), xmlns };
+}
+
+function isCdata(key: BundleKey): boolean {
+  return key.tags?.includes(CDATA_TAG) ?? false;
 }
 
 function flagAttributes(key: BundleKey): string {

@@ -67,12 +67,13 @@ describe.skipIf(!existsSync(CORPUS))('Android corpus files', () => {
     expect(t.saveLoginDialogNotNow).toBe("Don't Save");
     expect(t.managementDisabledModeCta).toBe('<b>Set up in Settings</b>');
     expect(t.syncCredentialInvalidItemsWarningLink).toBe('<annotation type="manage_passwords">Manage Passwords</annotation>');
-    expect(t.credentialManagementDeleteAllPasswordsSnackbarConfirmation).toBe('{count, plural, one {%1$d password deleted} other {%1$d passwords deleted}}');
+    expect(t.credentialManagementDeleteAllPasswordsSnackbarConfirmation).toBe('{count, plural, one {# password deleted} other {# passwords deleted}}');
     expect(t.credentialManagementDeleteAllPasswordsDialogFirstInstructionNotSyncedPlural).toBe('{count, plural, other {Your passwords will be deleted from this device.}}');
     expect(t.syncCredentialInvalidItemsWarning).toContain('exceeds the character limit.\n\n} other {');
-    // CDATA wrapped in literal double quotes: the quotes are Android quoting, the CDATA stays.
-    expect(t.autofillManagementImportPasswordsImportFromDesktopInstructionTwo).toBe('<![CDATA[Go to <b>Settings</b> > <b>Passwords</b>]]>');
-    expect(t.importPasswordsProcessingResultDialogResultDuplicatesSkipped).toBe('Skipped (duplicate or invalid): <![CDATA[<b>%d</b>]]>');
+    // CDATA wrapped in literal double quotes: the quotes are Android quoting; CDATA is stored without its wrapper.
+    expect(t.autofillManagementImportPasswordsImportFromDesktopInstructionTwo).toBe('Go to <b>Settings</b> > <b>Passwords</b>');
+    expect(t.importPasswordsProcessingResultDialogResultDuplicatesSkipped).toBe('Skipped (duplicate or invalid): <b>%d</b>');
+    expect(key(b, 'importPasswordsProcessingResultDialogResultDuplicatesSkipped').tags).toEqual(['cdata=true']);
     // `&lt;br /&gt;` in the file is text, not markup, and must stay text on export.
     expect(t.passwords_import_promo_title).toBe('Bring your passwords from&lt;br /&gt;Google to DuckDuckGo');
     const survey = key(b, 'autofillManagementSurveyPromptTitle');
@@ -82,15 +83,19 @@ describe.skipIf(!existsSync(CORPUS))('Android corpus files', () => {
     expect(out).toContain('<string name="autofillManagementSurveyPromptTitle" translatable="false">Help us improve!</string>');
     expect(out).toContain('<string name="passwords_import_promo_title">Bring your passwords from&lt;br /&gt;Google to DuckDuckGo</string>');
     expect(out).toContain('<string name="saveLoginDialogNotNow">Don\\\'t Save</string>');
+    // Literal HTML stays literal: written back as one CDATA section.
+    expect(out).toContain('<string name="importPasswordsProcessingResultDialogResultDuplicatesSkipped"><![CDATA[Skipped (duplicate or invalid): <b>%d</b>]]></string>');
+    expect(out).toContain('<string name="autofillManagementImportPasswordsImportFromDesktopInstructionTwo"><![CDATA[Go to <b>Settings</b> > <b>Passwords</b>]]></string>');
   });
 
   it('duckduckgo (ru): four Russian plural forms', async () => {
     const b = await parse(file('duckduckgo_autofill_values-ru_strings.xml'), 'ru');
     expect(texts(b, 'ru').credentialManagementDeleteAllPasswordsSnackbarConfirmation).toBe(
-      '{count, plural, one {Удален %1$d пароль} few {Удалено %1$d пароля} many {Удалено %1$d паролей} other {Удалено паролей: %1$d}}',
+      '{count, plural, one {Удален # пароль} few {Удалено # пароля} many {Удалено # паролей} other {Удалено паролей: #}}',
     );
     const out = await expectRoundTrip(b);
-    expect(out).toContain('<item quantity="few">Удалено %1$d пароля</item>');
+    // The count is `%d` again (alone in its item, `%1$d` and `%d` are the same argument).
+    expect(out).toContain('<item quantity="few">Удалено %d пароля</item>');
   });
 
   it('thunderbird: string-arrays become name[i] keys and are regrouped on export', async () => {
@@ -135,7 +140,7 @@ describe('Android values (aapt2 rules)', () => {
     expect(out).toContain('<string name="quoted">"  two  spaces  "</string>');
   });
 
-  it('keeps inline markup and CDATA as an XML fragment', async () => {
+  it('keeps inline markup as an XML fragment, and CDATA content without its wrapper', async () => {
     const b = await parse(`<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">
     <string name="bold">Hello <b>bold\\'s</b> &amp; <i>it</i></string>
     <string name="xliff">Value: <xliff:g id="count" example="5">%1$d</xliff:g></string>
@@ -146,7 +151,7 @@ describe('Android values (aapt2 rules)', () => {
     expect(texts(b)).toEqual({
       bold: "Hello <b>bold's</b> &amp; <i>it</i>",
       xliff: 'Value: <xliff:g id="count" example="5">%1$d</xliff:g>',
-      cdata: '<![CDATA[<a href="https://x.example">link</a>]]>',
+      cdata: '<a href="https://x.example">link</a>',
       quoted_markup: ' <b>x</b> ',
       entity: 'a <b> c', // not a well-formed fragment: plain text
     });
@@ -155,6 +160,8 @@ describe('Android values (aapt2 rules)', () => {
     expect(out).toContain('<resources>\n');
     expect(out).toContain('<string name="xliff" xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">Value: <xliff:g id="count" example="5">%1$d</xliff:g></string>');
     expect(out).toContain('<string name="bold">Hello <b>bold\\\'s</b> &amp; <i>it</i></string>');
+    expect(key(b, 'cdata').tags).toEqual(['cdata=true']);
+    expect(key(b, 'bold').tags).toBeUndefined();
     expect(out).toContain('<string name="cdata"><![CDATA[<a href=\\"https://x.example\\">link</a>]]></string>');
     expect(out).toContain('<string name="entity">a &lt;b&gt; c</string>');
     expect(out).toContain('<string name="quoted_markup">" "<b>x</b>" "</string>');
@@ -205,7 +212,7 @@ describe('Android values (aapt2 rules)', () => {
     <dimen name="margin">4dp</dimen>
     <string name="empty"/>`));
     expect(texts(b)).toEqual({
-      apples: '{count, plural, one {%d apple} few {%d apples (few)} other {%d apples}}',
+      apples: '{count, plural, one {# apple} few {# apples (few)} other {# apples}}',
       no_other: '{count, plural, one {just one} other {just one}}',
       fmt: '100% %s',
       'planets[0]': 'Mercury',
@@ -301,8 +308,8 @@ describe('Android export', () => {
     const out = await serialize(b);
     expect(out).toBe(
       res(`    <plurals name="files">
-        <item quantity="one"># file</item>
-        <item quantity="other"># files</item>
+        <item quantity="one">%d file</item>
+        <item quantity="other">%d files</item>
     </plurals>
     <string-array name="list">
         <item>first</item>
@@ -370,5 +377,59 @@ describe('Android bad input', () => {
   it('refuses invalid UTF-8', async () => {
     const bytes = Buffer.concat([Buffer.from(res('<string name="a">caf')), Buffer.from([0xe9]), Buffer.from('</string>')]);
     expect((await error(bytes)).message).toMatch(/not valid UTF-8/);
+  });
+});
+
+describe('Android plural placeholders (ICU # <-> %d)', () => {
+  const one = (text: string): Bundle => ({ languages: [{ key: 'en' }], keys: [{ key: 'p', namespace: '', translations: { en: { text } } }] });
+  const items = (out: string): string[] => [...out.matchAll(/<item quantity="(\w+)">(.*?)<\/item>/g)].map((m) => `${m[1]}: ${m[2]}`);
+
+  it('writes # as %d and reads %d / %1$d back as #', async () => {
+    const out = await serialize(one('{count, plural, one {# file} other {# files}}'));
+    expect(items(out)).toEqual(['one: %d file', 'other: %d files']);
+    expect(out).not.toMatch(/>[^<]*#/);
+    const b = await parse(res('<plurals name="p"><item quantity="one">%1$d file</item><item quantity="other">%d files</item></plurals>'));
+    expect(texts(b).p).toBe('{count, plural, one {# file} other {# files}}');
+  });
+
+  it('takes only the first number placeholder of an item as the count', async () => {
+    const b = await parse(res('<plurals name="p"><item quantity="other">%1$d of %2$d, %1$d again, %s</item></plurals>'));
+    expect(texts(b).p).toBe('{count, plural, other {# of %2$d, # again, %s}}');
+    await expectRoundTrip(b);
+  });
+
+  it('uses a free position when the item has positional placeholders or the number twice (aapt refuses mixed ones)', async () => {
+    expect(items(await serialize(one('{count, plural, one {%1$s has # file} other {%1$s has # files}}')))).toEqual(['one: %1$s has %2$d file', 'other: %1$s has %2$d files']);
+    expect(items(await serialize(one('{count, plural, other {# of #}}')))).toEqual(['other: %1$d of %1$d']);
+    for (const text of ['{count, plural, one {%1$s has # file} other {%1$s has # files}}', '{count, plural, other {# of #}}']) {
+      expect(texts(await parse(await serialize(one(text)))).p).toBe(text);
+    }
+  });
+
+  it('round-trips literal #, %, apostrophes, named arguments and non-Latin text', async () => {
+    const cases = [
+      "{count, plural, one {'#'# item, 100% done} other {'#'# items, 100% done}}",
+      "{count, plural, one {{name} has # file} other {{name} has # files}}",
+      "{count, plural, one {It''s # \"file\" @home?} other {It''s # files}}",
+      '{count, plural, zero {لا ملفات} one {ملف #} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}',
+      '{count, plural, other {#個のファイル 😀}}',
+      '{count, plural, one {50% of #} other {%%d and %s}}',
+    ];
+    for (const text of cases) {
+      const out = await serialize(one(text));
+      expect(texts(await parse(out)).p, out).toBe(text);
+      if (hasXmllint) expect(xmllintErrors(Buffer.from(out))).toBe('');
+    }
+    const out = await serialize(one(cases[0]!));
+    expect(items(out)).toEqual(['one: #%d item, 100%% done', 'other: #%d items, 100%% done']);
+    expect(items(await serialize(one(cases[1]!)))).toEqual(['one: {name} has %d file', 'other: {name} has %d files']);
+    expect(items(await serialize(one(cases[5]!)))).toEqual(['one: 50%% of %d', 'other: %%d and %s']);
+    // A printf count already in the stored ICU text is normalized to #, not lost.
+    expect(texts(await parse(await serialize(one('{count, plural, one {%d file} other {%d files}}')))).p).toBe('{count, plural, one {# file} other {# files}}');
+  });
+
+  it('reads %% as a literal percent sign and a literal # as quoted ICU', async () => {
+    const b = await parse(res('<plurals name="p"><item quantity="one">%d%% #1</item><item quantity="other">%d%% {x} {</item></plurals>'));
+    expect(texts(b).p).toBe("{count, plural, one {#% '#'1} other {#% {x} '{'}}");
   });
 });
