@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TranslationKey" ADD COLUMN     "filePath" TEXT NOT NULL DEFAULT '';
