@@ -2,10 +2,11 @@
 //   Found {files, plural, one {%d file} other {%d files}} in {dirs, plural, ...}
 // plural.ts handles whole-text plurals only; Apple's .stringsdict and String
 // Catalogs put text around (and plurals inside) their plural variables, so
-// they need this. Quoting follows plural.ts exactly (`'` doubled, braces as
-// '{' and '}', `#` left as is), so a message that is a single flat plural is
-// built byte for byte like toIcuPlural() and parsed the same way by
-// parseIcuPlural().
+// they need this. Quoting follows plural.ts (`'` doubled, braces as '{' and
+// '}'). Inside a plural branch an unquoted `#` is the plural's number (a
+// `number` part) and a literal `#` is written quoted, `'#'`; elsewhere `#` is
+// plain text. A single flat plural without a literal `#` is built byte for
+// byte like toIcuPlural().
 import { PLURAL_CATEGORIES } from './plural.js';
 
 export type IcuPart =
@@ -13,6 +14,8 @@ export type IcuPart =
   | { type: 'text'; value: string }
   /** An argument we do not interpret (`{name}`, `{n, number}`), verbatim. */
   | { type: 'raw'; value: string }
+  /** `#` in a plural branch: the plural's number. */
+  | { type: 'number' }
   | IcuChoice;
 
 export interface IcuChoice {
@@ -48,29 +51,32 @@ export function hasChoice(parts: IcuPart[]): boolean {
 }
 
 /** Builds ICU source from parts (inverse of parseIcuMessage). */
-export function buildIcuMessage(parts: IcuPart[]): string {
+export function buildIcuMessage(parts: IcuPart[], inPlural = false): string {
   let out = '';
   for (const part of parts) {
-    if (part.type === 'text') out += quoteIcuText(part.value);
+    if (part.type === 'text') out += quoteIcuText(part.value, inPlural);
     else if (part.type === 'raw') out += part.value;
+    else if (part.type === 'number') out += '#';
     else {
       const branches = part.kind === 'select' ? part.branches : orderPluralBranches(part.branches);
       const offset = part.offset ? `offset:${part.offset} ` : '';
-      out += `{${part.argument}, ${part.kind}, ${offset}${branches.map((b) => `${b.key} {${buildIcuMessage(b.parts)}}`).join(' ')}}`;
+      const plural = part.kind !== 'select';
+      out += `{${part.argument}, ${part.kind}, ${offset}${branches.map((b) => `${b.key} {${buildIcuMessage(b.parts, plural)}}`).join(' ')}}`;
     }
   }
   return out;
 }
 
-/** Literal text as ICU source (same quoting as plural.ts). */
-export function quoteIcuText(text: string): string {
-  return text.replace(/'/g, "''").replace(/[{}]/g, (c) => `'${c}'`);
+/** Literal text as ICU source (same quoting as plural.ts; `#` quoted inside a plural branch). */
+export function quoteIcuText(text: string, inPlural = false): string {
+  const quoted = text.replace(/'/g, "''").replace(/[{}]/g, (c) => `'${c}'`);
+  return inPlural ? quoted.replace(/#/g, "'#'") : quoted;
 }
 
-/** Plain text of parts whose choices have already been replaced (raw parts verbatim). */
-export function plainText(parts: IcuPart[], choice: (c: IcuChoice) => string): string {
+/** Plain text of parts whose choices have already been replaced (raw parts verbatim, the number as `number`). */
+export function plainText(parts: IcuPart[], choice: (c: IcuChoice) => string, number = '#'): string {
   let out = '';
-  for (const part of parts) out += part.type === 'choice' ? choice(part) : part.value;
+  for (const part of parts) out += part.type === 'choice' ? choice(part) : part.type === 'number' ? number : part.value;
   return out;
 }
 
@@ -90,7 +96,7 @@ class Parser {
   constructor(private readonly s: string) {}
 
   /** Reads parts until the end, or until the `}` closing a branch (not consumed). */
-  message(depth: number, inBranch: boolean): IcuPart[] {
+  message(depth: number, inBranch: boolean, inPlural = false): IcuPart[] {
     if (depth > MAX_DEPTH) throw MALFORMED;
     const parts: IcuPart[] = [];
     let text = '';
@@ -105,6 +111,10 @@ class Parser {
       } else if (c === '}') {
         if (!inBranch) throw MALFORMED;
         break;
+      } else if (c === '#' && inPlural) {
+        if (text) { parts.push({ type: 'text', value: text }); text = ''; }
+        parts.push({ type: 'number' });
+        this.i++;
       } else {
         text += c;
         this.i++;
@@ -178,7 +188,7 @@ class Parser {
       this.skipSpace();
       if (s[this.i] !== '{') throw MALFORMED;
       this.i++;
-      const parts = this.message(depth + 1, true);
+      const parts = this.message(depth + 1, true, kind !== 'select');
       if (s[this.i] !== '}') throw MALFORMED;
       this.i++;
       node.branches.push({ key: sel[0], parts });

@@ -294,3 +294,13 @@ export function pluralFromPlatform(forms: Record<string, string>, spec: NumberPl
   const branches = Object.entries(forms).map(([key, text]) => ({ key, parts: branchFromPlatform(text, spec) }));
   return buildIcuMessage([{ type: 'choice', kind: 'plural', argument, branches }]);
 }
+
+/**
+ * The parts of a plural branch whose text parts are still platform text
+ * (Apple's variables expanded in place): the text parts read as ICU, the
+ * count found once for the whole branch.
+ */
+export function branchPartsFromPlatform(parts: IcuPart[], spec: NumberPlaceholder): IcuPart[] {
+  const state: { count?: string } = {};
+  return parts.flatMap((p) => (p.type === 'text' ? branchFromPlatform(p.value, spec, state) : [p]));
+}

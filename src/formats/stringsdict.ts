@@ -13,8 +13,15 @@
 //   occurrence defines it.
 // - Token positions (`%1$#@x@`) and NSStringFormatValueTypeKey go to the key's
 //   codeDescription (`Plural variables: {...}`), so export writes them back.
-// - A format without variables is imported as plain text and exported as a
-//   format string without variables (valid, and round-trips).
+// - A format without variables is imported as plain text. Export writes only
+//   keys whose text has a plural (or a device/width variant): plain texts
+//   belong in Localizable.strings, which Apple reads alongside.
+// - The number of a plural branch: `#` in ICU, `%lld` in the file (what
+//   Xcode writes for an Int), or `%<type>` when the variable's recorded
+//   NSStringFormatValueTypeKey is an integer type (`d` -> `%d`, so a file's
+//   own `%d` comes back as `%d`). Import reads the first non-positional
+//   integer placeholder of a branch (`%d`, `%i`, `%u`, `%ld`, `%lld`, ...) as
+//   `#`; a literal `%` in a branch is `%%` in the file. See plural.ts.
 // - NSStringDeviceSpecificRuleType -> `{device, select, iphone {...} ...}`,
 //   NSStringVariableWidthRuleType -> `{width, select, ...}` (the same select
 //   String Catalogs use for device variations).
@@ -42,6 +49,7 @@ import {
   type VarSpec,
 } from './apple-plurals.js';
 import { buildIcuMessage, hasChoice, parseIcuMessage, plainText, type IcuChoice, type IcuPart } from './icu-embedded.js';
+import { appleNumber, branchPartsFromPlatform, branchToPlatform } from './plural.js';
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import type { Bundle, BundleKey, FileFormat, FormatWriter, ParseOptions, SerializeOptions } from './model.js';
@@ -189,7 +197,7 @@ function entryParts(key: string, dict: PlistDict, specs: Map<string, VarSpec>, b
         }
         const branches: IcuChoice['branches'] = [];
         for (const [k, branch] of v.entries) {
-          if (isPluralCategory(k) && typeof branch === 'string') branches.push({ key: k, parts: expand(branch, [...chain, name]) });
+          if (isPluralCategory(k) && typeof branch === 'string') branches.push({ key: k, parts: branchPartsFromPlatform(expand(branch, [...chain, name]), appleNumber(specs.get(name)?.type)) });
         }
         if (!branches.length) return null;
         return { type: 'choice', kind: 'plural', argument: name, branches };
@@ -227,7 +235,8 @@ function stringsDictWriter(options: SerializeOptions): FormatWriter {
     const out: string[] = [];
     for (const key of keys) {
       const t = key.translations[language];
-      if (!t) continue;
+      // Only plurals (and device/width variants) belong here; plain texts go to Localizable.strings.
+      if (!t || !isStringsDictText(t.text)) continue;
       if (withDescriptions && key.description) out.push(`\t<!-- ${xmlComment(key.description)} -->`);
       out.push(`\t<key>${escapeXmlText(key.key)}</key>`);
       writeEntry(out, t.text, decodeVarSpecs(key.codeDescription), '\t');
@@ -252,18 +261,21 @@ function writeEntry(out: string[], text: string, specs: Map<string, VarSpec>, in
     out.push(`${i1}<key>${FORMAT_KEY}</key>`, `${i1}<string>${escapeXmlText(text)}</string>`);
   } else {
     const vars = new Map<string, { type: string; branches: [string, string][] }>();
-    const render = (ps: IcuPart[]): string =>
-      plainText(ps, (c) => {
-        if (c.kind === 'select') return buildIcuMessage([c]);
-        if (!vars.has(c.argument)) {
-          const entry = { type: '', branches: [] as [string, string][] };
-          vars.set(c.argument, entry);
-          entry.branches = appleCategoryBranches(c.branches).map((b) => [b.key, render(b.parts)]);
-          entry.type = specs.get(c.argument)?.type ?? inferValueType(entry.branches.map((b) => b[1]));
-        }
-        return variableToken(c.argument, specs.get(c.argument));
-      });
-    const format = render(parts);
+    const variable = (c: IcuChoice): string => {
+      if (c.kind === 'select') return buildIcuMessage([c]);
+      if (!vars.has(c.argument)) {
+        const entry = { type: '', branches: [] as [string, string][] };
+        vars.set(c.argument, entry);
+        // `#` is written as %lld (what Xcode writes for an Int), or as the recorded value type.
+        const recorded = specs.get(c.argument)?.type;
+        const hasNumber = c.branches.some((b) => b.parts.some((p) => p.type === 'number'));
+        const type = recorded ?? (hasNumber ? 'lld' : undefined);
+        entry.branches = appleCategoryBranches(c.branches).map((b) => [b.key, branchToPlatform(b.parts, appleNumber(type), variable)]);
+        entry.type = type ?? inferValueType(entry.branches.map((b) => b[1]));
+      }
+      return variableToken(c.argument, specs.get(c.argument));
+    };
+    const format = plainText(parts, variable);
     out.push(`${i1}<key>${FORMAT_KEY}</key>`, `${i1}<string>${escapeXmlText(format)}</string>`);
     for (const [name, v] of vars) {
       out.push(
@@ -279,6 +291,18 @@ function writeEntry(out: string[], text: string, specs: Map<string, VarSpec>, in
     }
   }
   out.push(`${indent}</dict>`);
+}
+
+/** A plural (anywhere in the text) or a device/width variant: what a .stringsdict entry is for. */
+function isStringsDictText(text: string): boolean {
+  const parts = parseIcuMessage(text);
+  if (!parts || !hasChoice(parts)) return false;
+  const single = parts.length === 1 && parts[0]!.type === 'choice' ? parts[0] : undefined;
+  return single?.kind !== 'select' || single.argument === 'device' || single.argument === 'width' || parts.some(containsPlural);
+}
+
+function containsPlural(part: IcuPart): boolean {
+  return part.type === 'choice' && (part.kind !== 'select' || part.branches.some((b) => b.parts.some(containsPlural)));
 }
 
 function xmlComment(s: string): string {

@@ -74,6 +74,7 @@ const FileFormatType = builder.objectRef<string>('FileFormat').implement({
   description: 'A file format of import and export.',
   fields: (t) => ({
     id: t.string({ description: 'The uploadFormat / downloadFormat identifier.', resolve: (id) => id }),
+    name: t.string({ description: 'The format\'s name for people.', resolve: (id) => registeredFormat(id)!.name }),
     multiLanguage: t.boolean({ resolve: (id) => registeredFormat(id)!.format.multiLanguage }),
     extension: t.string({ resolve: (id) => registeredFormat(id)!.format.extension }),
     contentType: t.string({ resolve: (id) => registeredFormat(id)!.format.contentType }),

@@ -21,9 +21,27 @@ describe('ICU messages with embedded plurals', () => {
     const n = parts[1]!;
     if (n.type !== 'choice') throw new Error('expected a choice');
     expect(n.argument).toBe('n');
-    expect(n.branches[0]!.parts[1]).toMatchObject({ type: 'choice', argument: 'm' });
+    // `#` in a plural branch is the number, not text.
+    expect(n.branches[0]!.parts[0]).toEqual({ type: 'number' });
+    expect(n.branches[0]!.parts[2]).toMatchObject({ type: 'choice', argument: 'm' });
     expect(parts[3]).toEqual({ type: 'raw', value: '{name}' });
     expect(buildIcuMessage(parts)).toBe(text);
+  });
+
+  it('tells the plural number # from a quoted literal # (plural branches only)', () => {
+    const text = "Tag '#'1: {n, plural, one {'#'# item} other {# items, #{x}}} and #";
+    const parts = parseIcuMessage(text)!;
+    expect(parts[0]).toEqual({ type: 'text', value: 'Tag #1: ' });
+    const n = parts[1]!;
+    if (n.type !== 'choice') throw new Error('expected a choice');
+    expect(n.branches[0]!.parts).toEqual([{ type: 'text', value: '#' }, { type: 'number' }, { type: 'text', value: ' item' }]);
+    expect(n.branches[1]!.parts).toEqual([{ type: 'number' }, { type: 'text', value: ' items, ' }, { type: 'number' }, { type: 'raw', value: '{x}' }]);
+    expect(parts[2]).toEqual({ type: 'text', value: ' and #' });
+    // Outside a plural a # is plain text and stays unquoted.
+    expect(buildIcuMessage(parts)).toBe("Tag #1: {n, plural, one {'#'# item} other {# items, #{x}}} and #");
+    // In a select nested in a plural, # is text.
+    const select = parseIcuMessage('{g, select, other {#}}')!;
+    expect(select[0]).toMatchObject({ branches: [{ parts: [{ type: 'text', value: '#' }] }] });
   });
 
   it('keeps select branches in source order and offsets', () => {

@@ -70,7 +70,8 @@ describe.skipIf(!existsSync(CORPUS))('localizable-strings-dict: corpus', () => {
     expect(b.keys).toHaveLength(30);
     const unread = parseIcuPlural(get(b, 'a11y.plural.count.unread.notification')!.translations.ar!.text)!;
     expect(Object.keys(unread.forms)).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
-    expect(unread.forms.few).toBe('%ld إشعارات غير مقروءة');
+    // The variable's number (%ld, its value type) is ICU's #.
+    expect(unread.forms.few).toBe('# إشعارات غير مقروءة');
     expect(get(b, 'a11y.plural.count.unread.notification')!.codeDescription).toBe('Plural variables: {"notification_count_unread_notification":{"type":"ld"}}');
     expect(get(b, 'plural.count.metric_formatted.post')!.translations.ar!.text).toBe(
       '%@ {post_count, plural, zero {لا منشور} one {منشور} two {منشوران} few {منشورات} many {منشورًا} other {منشور}}',
@@ -125,7 +126,8 @@ describe('localizable-strings-dict: rules', () => {
       },
     });
     const again = await parse(out);
-    expect(get(again, 'embedded')!.translations.en!.text).toBe("Found {files, plural, one {%u file} other {%u files}} in '{'dir'}'");
+    // The printf count of the stored text reads back as ICU's number.
+    expect(get(again, 'embedded')!.translations.en!.text).toBe("Found {files, plural, one {# file} other {# files}} in '{'dir'}'");
   });
 
   it('keeps formats without variables as plain text and reads device-specific rules as a select', async () => {
@@ -144,8 +146,11 @@ describe('localizable-strings-dict: rules', () => {
       ['unknown.var', 'Has %#@missing@ token'],
       ['device', '{device, select, iphone {Tap} mac {Click} other {Press}}'],
     ]);
-    const again = await parse(await serialize(b, 'en'));
-    expect(again.keys).toEqual(b.keys);
+    // Export writes plural/device entries only: plain texts belong in Localizable.strings.
+    const out = await serialize(b, 'en');
+    expect(Object.keys(plistObject(out) as object)).toEqual(['device']);
+    const again = await parse(out);
+    expect(again.keys).toEqual(b.keys.filter((k) => k.key === 'device'));
   });
 
   it('reads an XML comment before a key as description and writes it back with INCLUDE_DESCRIPTIONS', async () => {
@@ -155,7 +160,7 @@ describe('localizable-strings-dict: rules', () => {
       namespace: '',
       description: 'Shown in the toolbar',
       codeDescription: 'Plural variables: {"n":{"type":"d"}}',
-      translations: { en: { text: '{n, plural, one {one -- dash} other {%d}}' } },
+      translations: { en: { text: '{n, plural, one {one -- dash} other {#}}' } },
     });
     const plain = (await serialize(b, 'en')).toString();
     expect(plain).not.toContain('<!--');
@@ -207,7 +212,7 @@ describe('localizable-strings-dict: hostile and malformed input', () => {
 
   it('keeps a self-referencing variable as a literal token', async () => {
     const b = await parse(plist(entry('loop', '%#@a@', pluralVar('a', 'd', { other: 'again %#@a@' }))));
-    expect(b.keys[0]!.translations.en!.text).toBe('{a, plural, other {again %#@a@}}');
+    expect(b.keys[0]!.translations.en!.text).toBe("{a, plural, other {again %'#'@a@}}");
   });
 
   it('reports malformed XML and wrong plist structure with a position', async () => {
@@ -223,4 +228,41 @@ describe('localizable-strings-dict: cost', () => {
   it('exports in time linear in the number of keys', async () => {
     expect(await costRatio((n) => serialize(bilingualBundle(n), 'en', ['INCLUDE_DESCRIPTIONS']), 500)).toBeLessThan(32);
   }, 60_000);
+});
+
+describe('localizable-strings-dict: plural numbers (ICU # <-> %lld)', () => {
+  const one = (text: string, codeDescription?: string): Bundle => ({
+    languages: [{ key: 'en' }],
+    keys: [{ key: 'k', namespace: '', ...(codeDescription ? { codeDescription } : {}), translations: { en: { text } } }],
+  });
+
+  it('writes # as %lld (Xcode) with value type lld, and reads it back as #', async () => {
+    const text = "{count, plural, one {# file, 100% '#'1} other {# files, 100% '#'1 {name}}}";
+    const out = await serialize(one(text), 'en');
+    expect(plistObject(out)).toEqual({
+      k: {
+        NSStringLocalizedFormatKey: '%#@count@',
+        count: { NSStringFormatSpecTypeKey: 'NSStringPluralRuleType', NSStringFormatValueTypeKey: 'lld', one: '%lld file, 100%% #1', other: '%lld files, 100%% #1 {name}' },
+      },
+    });
+    expect((await parse(out)).keys[0]!.translations.en!.text).toBe(text);
+  });
+
+  it('reads %d, %i, %u, %ld and %lld as # and writes the recorded value type back', async () => {
+    for (const type of ['d', 'i', 'u', 'ld', 'lld']) {
+      const input = plist(entry('k', '%#@n@', pluralVar('n', type, { one: `%${type} item`, other: `%${type} items (%%)` })));
+      const b = await parse(input);
+      expect(b.keys[0]!.translations.en!.text).toBe('{n, plural, one {# item} other {# items (%)}}');
+      expect(plistObject(await serialize(b, 'en'))).toEqual(plistObject(Buffer.from(input)));
+    }
+  });
+
+  it('keeps the number in text around and inside nested variables', async () => {
+    const text = 'In {dirs, plural, one {# folder} other {# folders}}: {files, plural, one {# file} other {# files}}';
+    const out = await serialize(one(text), 'en');
+    const obj = plistObject(out) as Record<string, Record<string, Record<string, string>>>;
+    expect(obj.k!.dirs!.other).toBe('%lld folders');
+    expect(obj.k!.files!.one).toBe('%lld file');
+    expect((await parse(out)).keys[0]!.translations.en!.text).toBe(text);
+  });
 });
