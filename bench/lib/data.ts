@@ -9,12 +9,12 @@ export function textOf(language: string, i: number, version = 1): string {
   return `${language} text ${i} v${version} with {name} and some words`;
 }
 
-/** `{ key: { language: text } }` — the multi-language-json layout. */
+/** `{ language: { key: text } }` — the multi-language-json layout (languages on the first level). */
 export function multiLanguageJson(keys: number, languages = LANGUAGES, version = 1): Buffer {
-  const parts: string[] = [];
-  for (let i = 0; i < keys; i++) {
-    const inner = languages.map((l) => `${JSON.stringify(l)}:${JSON.stringify(textOf(l, i, version))}`).join(',');
-    parts.push(`${JSON.stringify(keyName(i))}:{${inner}}`);
-  }
-  return Buffer.from(`{${parts.join(',')}}`);
+  const sections = languages.map((l) => {
+    const parts: string[] = [];
+    for (let i = 0; i < keys; i++) parts.push(`${JSON.stringify(keyName(i))}:${JSON.stringify(textOf(l, i, version))}`);
+    return `${JSON.stringify(l)}:{${parts.join(',')}}`;
+  });
+  return Buffer.from(`{${sections.join(',')}}`);
 }

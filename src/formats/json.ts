@@ -13,39 +13,58 @@
 // - Property names that are array indices ("0", "1") come first within their
 //   object: JSON.parse orders them so. Only the order of such keys changes.
 // - The import options MULTI_LANGUAGE and LANGUAGES_NESTED read the file in the
-//   multi-language layouts below.
+//   multi-language layouts below (MULTI_LANGUAGE: language-first;
+//   LANGUAGES_NESTED, with or without MULTI_LANGUAGE: key-first), and the
+//   export options write them the same way (the file still holds the one
+//   exported language), so such a file reads back with the same options.
 // - Export: flat by default, nested with WRITE_NESTED (a key that is both a leaf
 //   and a parent stays lossless: {"a": "x", "a.b": "y"}); a nested file lists
 //   its keys in path order (nested-keys.ts, pathSortKey), a flat one in the
 //   export's sort. A key without a translation is written as "". The file has
 //   no namespaces: when keys of several namespaces share a name, the key of
-//   the first namespace is written (split the export by namespace to keep all). ESCAPE_NEW_LINES and INCLUDE_DESCRIPTIONS do not
-//   apply (JSON always escapes newlines and has no comments).
+//   the first namespace is written (split the export by namespace to keep all).
+//   ESCAPE_SINGLE_QUOTES writes every ' as \' (the inverse of the import
+//   option UNESCAPE_SINGLE_QUOTES). ESCAPE_NEW_LINES and INCLUDE_DESCRIPTIONS
+//   do not apply (JSON always escapes newlines and has no comments).
 //
-// multi-language-json: {"key": {"en": "…", "de": "…"}}, key paths may nest.
-// - The rule: every string (or number, boolean, null) value is a translation.
-//   Its property name is the language and the path of the object holding it is
-//   the key. Object values continue the key path. So {"a": {"en": "x",
-//   "b": {"en": "y"}}} holds `a` and `a.b`, with no guessing about which objects
-//   are "language maps".
-// - A language name must look like a language code: 2-3 letters, then subtags
-//   of letters or digits joined by '-' or '_' (en, pt-BR, zh_Hant_TW). A nested
-//   single-language file uploaded by mistake is refused with a message instead
-//   of creating languages named after its keys. An array holds language maps
-//   (or objects) as items `key[0]`, `key[1]`; a bare text in an array is refused.
-// - LANGUAGES_NESTED (import option): {"en": {…keys…}, "de": {…}}, each
-//   language holding a single-language tree as above.
-// - Export: {"key": {"en": …, "de": …}} with every exported language per key
-//   ("" when missing, so a key never becomes an empty object that would vanish
-//   on re-import); nested with WRITE_NESTED. Namespaces as for single-language.
+// multi-language-json, the vendor's documented shape and what i18next's
+// `resources` takes: languages on the first level, each holding a
+// single-language tree as above: {"en": {"home.title": "…"}, "de": {…}}, or
+// nested {"en": {"home": {"title": "…"}}} (the key `home.title`).
+// - A first-level name must look like a language code: 2-3 letters, then
+//   subtags of letters or digits joined by '-' or '_' (en, pt-BR, zh_Hant_TW),
+//   and hold an object. A key-first file ({"home.title": {"en": "…"}}) or a
+//   single-language file uploaded by mistake is refused with a message that
+//   shows the expected shape, instead of creating languages named after keys.
+// - MULTI_LANGUAGE changes nothing (the format is multi-language).
+//   LANGUAGES_NESTED reads the key-first layout, languages nested under each
+//   key: {"key": {"en": "…", "de": "…"}}, key paths may nest. There every
+//   string (or number, boolean, null) value is a translation; its property
+//   name is the language (checked as above) and the path of the object holding
+//   it is the key. Object values continue the key path, so {"a": {"en": "x",
+//   "b": {"en": "y"}}} holds `a` and `a.b`, with no guessing about which
+//   objects are "language maps". An array holds language maps (or objects) as
+//   items `key[0]`, `key[1]`; a bare text in an array is refused.
+// - Export: language-first, every exported language present, each with every
+//   key of the file ("" when missing, so no key vanishes on re-import); flat,
+//   or nested with WRITE_NESTED. Each language's object goes over all the keys
+//   as they stream in, so each is a section of the file (model.ts,
+//   WriterOutput): the engine appends the sections in language order at the
+//   end. With LANGUAGES_NESTED the key-first layout is written instead,
+//   {"key": {"en": …, "de": …}}. Namespaces and ESCAPE_SINGLE_QUOTES as for
+//   single-language-json.
 import { isJsonObject, parseJson } from './json-safe.js';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { flatten, type NestedNode } from './nested-keys.js';
-import { nestedKeyOrder, objectLiteralFileWriter } from './object-literal-writer.js';
+import { NestedStream } from './nested-stream.js';
+import { nestedKeyOrder, objectLiteralEnd, objectLiteralFileWriter, objectLiteralMembers } from './object-literal-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
+
+const LANGUAGE_FIRST_SHAPE = '{"en": {"home.title": "…"}, "pl": {…}}';
+const KEY_FIRST_SHAPE = '{"home.title": {"en": "…", "pl": "…"}}';
 
 export const singleLanguageJson = defineFormat({
   id: 'single-language-json',
@@ -55,13 +74,16 @@ export const singleLanguageJson = defineFormat({
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
   parse: async (input, options) => {
-    if (options.options.has('LANGUAGES_NESTED')) return readLanguagesNested(parseJson(input), options);
-    if (options.options.has('MULTI_LANGUAGE')) return readMultiLanguage(parseJson(input), options);
+    if (options.options.has('LANGUAGES_NESTED')) return readKeyFirst(parseJson(input), options);
+    if (options.options.has('MULTI_LANGUAGE')) return readLanguageFirst(parseJson(input), options);
     return readSingleLanguage(parseJson(input), options);
   },
   writer: (options) => {
     const language = singleLanguage(options, 'single-language-json');
-    return jsonFileWriter(options, (text: string) => ({ kind: 'leaf', value: text }), (k) => k.translations[language]?.text ?? '');
+    if (options.options.has('LANGUAGES_NESTED')) return keyFirstWriter(options, [language]);
+    if (options.options.has('MULTI_LANGUAGE')) return languageFirstWriter(options, [language]);
+    const text = textOf(options);
+    return jsonFileWriter(options, (t: string) => ({ kind: 'leaf', value: t }), (k) => text(k, language));
   },
 });
 
@@ -73,19 +95,67 @@ export const multiLanguageJson = defineFormat({
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
   parse: async (input, options) =>
-    options.options.has('LANGUAGES_NESTED') ? readLanguagesNested(parseJson(input), options) : readMultiLanguage(parseJson(input), options),
+    options.options.has('LANGUAGES_NESTED') ? readKeyFirst(parseJson(input), options) : readLanguageFirst(parseJson(input), options),
   writer: (options) => {
     const languages = options.languages.map((l) => l.key);
-    return jsonFileWriter(options, (key: BundleKey) => languageMap(key, languages), (k) => k);
+    return options.options.has('LANGUAGES_NESTED') ? keyFirstWriter(options, languages) : languageFirstWriter(options, languages);
   },
 });
 
-function jsonFileWriter<V>(options: SerializeOptions, toNode: (value: V) => NestedNode<string>, valueOf: (key: BundleKey) => V): FormatWriter {
-  return objectLiteralFileWriter(options, { prefix: '', suffix: '\n' }, { leaf: (text: string) => JSON.stringify(text) }, toNode, valueOf);
+/** A key's exported text in a language: "" when missing; ESCAPE_SINGLE_QUOTES applied. */
+function textOf(options: SerializeOptions): (key: BundleKey, language: string) => string {
+  const escape = options.options.has('ESCAPE_SINGLE_QUOTES');
+  return (key, language) => {
+    const text = key.translations[language]?.text ?? '';
+    return escape ? text.replace(/'/g, "\\'") : text;
+  };
 }
 
-function languageMap(key: BundleKey, languages: string[]): NestedNode<string> {
-  return { kind: 'object', entries: languages.map((lang) => [lang, { kind: 'leaf', value: key.translations[lang]?.text ?? '' }]) };
+const JSON_LEAF = { leaf: (text: string) => JSON.stringify(text) };
+
+function jsonFileWriter<V>(options: SerializeOptions, toNode: (value: V) => NestedNode<string>, valueOf: (key: BundleKey) => V): FormatWriter {
+  return objectLiteralFileWriter(options, { prefix: '', suffix: '\n' }, JSON_LEAF, toNode, valueOf);
+}
+
+/** {"key": {"en": …, "de": …}}: one language map per key. */
+function keyFirstWriter(options: SerializeOptions, languages: string[]): FormatWriter {
+  const text = textOf(options);
+  const languageMap = (key: BundleKey): NestedNode<string> => ({ kind: 'object', entries: languages.map((lang) => [lang, { kind: 'leaf', value: text(key, lang) }]) });
+  return jsonFileWriter(options, languageMap, (k) => k);
+}
+
+/**
+ * {"en": {…keys…}, "de": {…}}: one object per language, each written as the
+ * keys stream in, as section i of the file (the engine appends the sections in
+ * order at the end). Section 0 opens the file, the last one closes it.
+ */
+function languageFirstWriter(options: SerializeOptions, languages: string[]): FormatWriter {
+  if (!languages.length) return { write: () => '', end: () => '{}\n' };
+  const text = textOf(options);
+  const nested = options.options.has('WRITE_NESTED');
+  const trees = languages.map((language, i) => ({
+    language,
+    started: false,
+    stream: new NestedStream(objectLiteralMembers(JSON_LEAF, (t: string): NestedNode<string> => ({ kind: 'leaf', value: t }), 1), nested),
+    head(): string {
+      if (this.started) return '';
+      this.started = true;
+      return `${i === 0 ? '{' : ','}\n  ${JSON.stringify(language)}: {`;
+    },
+  }));
+  const last = trees.length - 1;
+  return {
+    write: (keys) => ({
+      sections: trees.map((tree) => {
+        let out = tree.head();
+        for (const key of keys) out += tree.stream.add(key.key, text(key, tree.language));
+        return out;
+      }),
+    }),
+    end: () => ({
+      sections: trees.map((tree, i) => tree.head() + tree.stream.end() + objectLiteralEnd(tree.stream.rootMembers, 1) + (i === last ? '\n}\n' : '')),
+    }),
+  };
 }
 
 /** A JSON scalar as a translation; null is "no translation". */
@@ -103,7 +173,7 @@ function topObject(tree: unknown, layout: string): Record<string, unknown> {
 
 function requireLanguageCode(name: string, where: string): void {
   if (!LANGUAGE_CODE.test(name)) {
-    throw new FormatError(`"${where}": "${name}" is not a language code. A multi-language JSON file maps each key to its languages, {"key": {"en": "text"}}`);
+    throw new FormatError(`"${where}": "${name}" is not a language code. With LANGUAGES_NESTED a multi-language JSON file has the languages under each key, ${KEY_FIRST_SHAPE}`);
   }
 }
 
@@ -138,27 +208,37 @@ function readSingleLanguage(tree: unknown, options: ParseOptions): Bundle {
   return { ...keys.bundle(), languages: [{ key: language }] };
 }
 
-function readLanguagesNested(tree: unknown, options: ParseOptions): Bundle {
+/** {"en": {…keys…}, "de": {…}}: the multi-language-json default. */
+function readLanguageFirst(tree: unknown, options: ParseOptions): Bundle {
   const keys = new KeyCollector(options.namespace ?? '');
   const languages: string[] = [];
-  for (const [language, subtree] of Object.entries(topObject(tree, 'A JSON file with LANGUAGES_NESTED'))) {
-    if (!LANGUAGE_CODE.test(language)) throw new FormatError(`With LANGUAGES_NESTED the top-level names are languages: "${language}" is not a language code`);
-    if (!isJsonObject(subtree)) throw new FormatError(`With LANGUAGES_NESTED each language holds an object of keys: "${language}" does not`);
+  const expected = `A multi-language JSON file has the languages on the first level, each holding its keys (flat or nested): ${LANGUAGE_FIRST_SHAPE}`;
+  for (const [language, subtree] of Object.entries(topObject(tree, 'A multi-language JSON file'))) {
+    if (!LANGUAGE_CODE.test(language)) {
+      const keyFirst = isJsonObject(subtree) && Object.keys(subtree).some((name) => LANGUAGE_CODE.test(name));
+      throw new FormatError(
+        `"${language}" on the first level is not a language code. ${expected}.`
+        + (keyFirst ? ` This file looks key-first (${KEY_FIRST_SHAPE}): import it with the option LANGUAGES_NESTED.` : ''),
+      );
+    }
+    if (!isJsonObject(subtree)) throw new FormatError(`"${language}" must hold an object of keys, not ${Array.isArray(subtree) ? 'an array' : subtree === null ? 'null' : typeof subtree}. ${expected}`);
     languages.push(language);
     for (const { key, value } of flatten(subtree)) keys.add(key, language, value, `${language}.${key}`);
   }
   return { ...keys.bundle(), languages: languages.map((key) => ({ key })) };
 }
 
-function readMultiLanguage(tree: unknown, options: ParseOptions): Bundle {
+/** {"key": {"en": "…"}} with nested key paths: LANGUAGES_NESTED. */
+function readKeyFirst(tree: unknown, options: ParseOptions): Bundle {
   const keys = new KeyCollector(options.namespace ?? '');
+  const shape = `with LANGUAGES_NESTED a multi-language JSON file maps each key to its languages, ${KEY_FIRST_SHAPE}`;
   // Depth is bounded by parseJson (64), so recursion is safe.
   const walk = (obj: Record<string, unknown>, path: string | null): void => {
     for (const [name, value] of Object.entries(obj)) {
       const where = path === null ? name : `${path}.${name}`;
       if (isJsonObject(value)) walk(value, where);
       else if (Array.isArray(value)) walkArray(value, where);
-      else if (path === null) throw new FormatError(`The top-level value "${name}" is not an object; a multi-language JSON file maps each key to its languages, {"key": {"en": "text"}}`);
+      else if (path === null) throw new FormatError(`The top-level value "${name}" is not an object; ${shape}`);
       else {
         requireLanguageCode(name, where);
         keys.add(path, name, value, where);
@@ -168,7 +248,7 @@ function readMultiLanguage(tree: unknown, options: ParseOptions): Bundle {
   // Keys written as `list[0]` (nested export of array-like keys) are arrays of language maps.
   const walkArray = (items: unknown[], path: string): void => {
     items.forEach((item, i) => {
-      if (!isJsonObject(item)) throw new FormatError(`"${path}[${i}]" is not an object; a multi-language JSON file maps each key to its languages, {"key": {"en": "text"}}`);
+      if (!isJsonObject(item)) throw new FormatError(`"${path}[${i}]" is not an object; ${shape}`);
       walk(item, `${path}[${i}]`);
     });
   };

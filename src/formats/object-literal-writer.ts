@@ -51,11 +51,13 @@ export function writeObjectLiteral<V>(root: NestedNode<V>, style: ObjectLiteralS
  * The same text written member by member (NestedStream in nested-stream.ts).
  * `toNode` turns a key's value into what its member holds (a text leaf, or a
  * multi-language JSON map of languages). The root braces are the caller's:
- * `{` before the members and objectLiteralEnd() after them.
+ * `{` before the members and objectLiteralEnd() after them. `baseDepth`: the
+ * levels the root object itself is nested at (1 for the object of one
+ * language inside a language-first JSON file).
  */
-export function objectLiteralMembers<V, L>(style: ObjectLiteralStyle<L>, toNode: (value: V) => NestedNode<L>): NestedStyle<V> {
+export function objectLiteralMembers<V, L>(style: ObjectLiteralStyle<L>, toNode: (value: V) => NestedNode<L>, baseDepth = 0): NestedStyle<V> {
   const name = style.name ?? ((n: string) => JSON.stringify(n));
-  const indent = (depth: number) => '  '.repeat(depth + 1);
+  const indent = (depth: number) => '  '.repeat(depth + 1 + baseDepth);
   const start = (member: string, depth: number, first: boolean, node?: NestedNode<L>) => {
     let out = first ? '\n' : ',\n';
     if (style.comment && node?.kind === 'leaf') for (const line of style.comment(node.value) ?? []) out += `${indent(depth)}${line === '' ? '//' : `// ${line}`}\n`;
@@ -72,8 +74,8 @@ export function objectLiteralMembers<V, L>(style: ObjectLiteralStyle<L>, toNode:
 }
 
 /** The root object's closing brace: `{}` when it has no member. */
-export function objectLiteralEnd(rootMembers: number): string {
-  return rootMembers === 0 ? '}' : '\n}';
+export function objectLiteralEnd(rootMembers: number, baseDepth = 0): string {
+  return rootMembers === 0 ? '}' : `\n${'  '.repeat(baseDepth)}}`;
 }
 
 /** Keys in path order for nested output (WRITE_NESTED). */

@@ -16,6 +16,7 @@ import { poPot } from './po.js';
 import { qtLinguist } from './qt-linguist.js';
 import { resx, stringResources } from './resx.js';
 import { localizableStringsDict } from './stringsdict.js';
+import { projectBackupJson } from './project-backup-json.js';
 import { simplelocalizeJson } from './simplelocalize-json.js';
 import { localizableXcstrings } from './xcstrings.js';
 import { xliff12, xliff12Export, xliff20, xliff20Export } from './xliff.js';
@@ -23,6 +24,8 @@ import { yaml } from './yaml.js';
 
 export interface RegisteredFormat {
   format: FileFormat;
+  /** The format's name for people (GraphQL FileFormat.name, docs). */
+  name: string;
   /**
    * A single-language file that may name its own language (PO `Language`
    * header, Qt `<TS language>`, ARB `@@locale`): languageKey is optional on import.
@@ -33,38 +36,39 @@ export interface RegisteredFormat {
    * file per target language, the project's default language as the source.
    */
   bilingual?: boolean;
-  /** The file carries customers' overrides beside the base texts (simplelocalize-json). */
+  /** The file carries customers' overrides beside the base texts (project-backup-json). */
   customerTranslations?: boolean;
 }
 
 const FORMATS: RegisteredFormat[] = [
-  { format: android },
-  { format: androidStrings },
-  { format: androidXml },
-  { format: csvTranslations },
-  { format: tsv },
-  { format: excel },
-  { format: javaProperties },
-  { format: localizableXcstrings },
-  { format: localizableStrings },
-  { format: localizableStringsDict },
-  { format: poPot, languageInFile: true },
-  { format: phpArray },
-  { format: stringResources },
-  { format: resx },
-  { format: simplelocalizeJson, customerTranslations: true },
-  { format: singleLanguageJson },
-  { format: multiLanguageJson },
-  { format: javascript },
-  { format: moduleExports },
-  { format: yaml },
-  { format: qtLinguist, languageInFile: true },
-  { format: xliff12, bilingual: true },
-  { format: xliff20, bilingual: true },
-  { format: xliff12Export, bilingual: true },
-  { format: xliff20Export, bilingual: true },
-  { format: arb, languageInFile: true },
-  { format: browserExtensionJson },
+  { format: android, name: 'Android strings.xml' },
+  { format: androidStrings, name: 'Android string resources' },
+  { format: androidXml, name: 'Android XML' },
+  { format: csvTranslations, name: 'CSV translations' },
+  { format: tsv, name: 'TSV translations' },
+  { format: excel, name: 'Excel workbook (.xlsx)' },
+  { format: javaProperties, name: 'Java properties' },
+  { format: localizableXcstrings, name: 'Apple String Catalog (.xcstrings)' },
+  { format: localizableStrings, name: 'Apple Localizable.strings' },
+  { format: localizableStringsDict, name: 'Apple Localizable.stringsdict' },
+  { format: poPot, name: 'gettext PO / POT', languageInFile: true },
+  { format: phpArray, name: 'PHP array' },
+  { format: stringResources, name: 'Windows string resources (.resw)' },
+  { format: resx, name: '.NET RESX' },
+  { format: simplelocalizeJson, name: 'SimpleLocalize JSON (FormatJS style)' },
+  { format: projectBackupJson, name: 'Project backup JSON', customerTranslations: true },
+  { format: singleLanguageJson, name: 'Single-language JSON' },
+  { format: multiLanguageJson, name: 'Multi-language JSON' },
+  { format: javascript, name: 'JavaScript (export default)' },
+  { format: moduleExports, name: 'JavaScript (module.exports)' },
+  { format: yaml, name: 'YAML' },
+  { format: qtLinguist, name: 'Qt Linguist (.ts)', languageInFile: true },
+  { format: xliff12, name: 'XLIFF 1.2', bilingual: true },
+  { format: xliff20, name: 'XLIFF 2.0', bilingual: true },
+  { format: xliff12Export, name: 'XLIFF 1.2', bilingual: true },
+  { format: xliff20Export, name: 'XLIFF 2.0', bilingual: true },
+  { format: arb, name: 'Flutter ARB', languageInFile: true },
+  { format: browserExtensionJson, name: 'Browser extension messages.json' },
 ];
 
 const BY_ID = new Map(FORMATS.map((f) => [f.format.id, f]));

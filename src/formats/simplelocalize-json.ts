@@ -1,234 +1,116 @@
-// simplelocalize-json: the service's own lossless JSON, a full backup that a
-// restore reads back field for field. Version 1:
+// simplelocalize-json: the vendor's JSON in FormatJS style, one language per
+// file (the import's languageKey; an export writes one file per language):
 //
-// {
-//   "format": "simplelocalize-json",
-//   "version": 1,
-//   "languages": [{ "key": "en", "name"?: "English", "isDefault"?: true }],
-//   "keys": [{
-//     "key": "home.title",                      non-empty; (namespace, key) unique
-//     "namespace"?: "",                         default: the import's namespace, else ""
-//     "description"?: "…", "codeDescription"?: "…",
-//     "tags"?: ["…"], "charactersLimit"?: 40 | null, "lock"?: false, "deprecated"?: false,
-//     "translations"?: { "en": { "text": "…", "reviewStatus"?: "REVIEWED" | "NOT_REVIEWED" } },
-//     "customerTranslations"?: { "acme": { "en": { "text": "…", "reviewStatus"?: … } } }
-//   }],
-//   "customers"?: [{ "key": "acme", "description"?: "…" }]
-// }
+//   {
+//     "home.title": { "message": "Welcome, {name}!" },
+//     "cart.items": { "defaultMessage": "{count, plural, one {# item} other {# items}}",
+//                     "description": "Badge on the cart icon",
+//                     "charactersLimit": 40, "tags": ["web", "checkout"] }
+//   }
 //
-// Parsing is strict: every field's type is checked, unknown fields are refused,
-// and languages and customers used by translations must be declared. Errors
-// name the JSON path: `keys[3].translations.de.text must be a string`.
-// A field absent from the model is absent from the file (and the other way
-// round), so parse(serialize(bundle)) equals the bundle exactly. Plurals are
-// ICU texts like every other text.
-// Export writes the requested languages (translations of other languages are
-// left out), the keys of the file's namespace when the export is split, and
-// declares every customer that has translations even if the bundle's customer
-// list misses it. It is streamed key by key, so "customers" comes after
-// "keys" (only the keys tell which customers have overrides); the reader
-// takes the members in any order. Files of earlier versions of this service,
-// with "customers" before "keys", read the same.
+// Import:
+// - The top level is an object of keys (FormatJS message ids, flat: dots do
+//   not nest); each value is an object. `message` is the text; FormatJS
+//   extract output (`formatjs extract`) has `defaultMessage` instead, read the
+//   same; when both are there, `message` wins (it is the translation). A key
+//   without either (or with null) is created without a translation.
+// - `description` is the key's code description (the description written by
+//   developers in code, as FormatJS extracts it); an object description
+//   (FormatJS allows one) is kept as its JSON text. `charactersLimit`: a whole
+//   number of 0 or more (or null); `tags`: an array of texts, merged into the
+//   key's tags. Other members (FormatJS's source locations `file`, `line`,
+//   `col`, `start`, `end`, an `id` repeating the key) are ignored.
+// - A value that is not an object (`{"key": "text"}`, a flat single-language
+//   file) is refused with a message showing the expected shape. Sizes and
+//   depth are bounded by json-safe.ts like every JSON format.
+// - No namespaces in the file: keys go to the import's namespace.
+// Export:
+// - `{"key": {"message": "…"}}`, plus `description` (the key's code
+//   description, so it reads back as one), `charactersLimit` and `tags` when
+//   the key has them, in that order. A missing translation is "". The
+//   translators' description is not written (it would read back as the code
+//   description). Laid out as JSON.stringify(…, null, 2), streamed key by key.
+// - No namespaces, as single-language-json: an unsplit export writes the key of
+//   the first namespace (code-point order) for a name shared by several;
+//   SPLIT_BY_NAMESPACES writes them all.
+// - ESCAPE_SINGLE_QUOTES writes every ' of a message as \'. WRITE_NESTED,
+//   ESCAPE_NEW_LINES and INCLUDE_DESCRIPTIONS do not apply (ids are flat, JSON
+//   escapes newlines, the description is always written).
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { JsonMembers } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FileFormat, type FormatWriter, type ReviewStatus, type SerializeOptions } from './model.js';
+import { FormatError, type Bundle, type BundleKey, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const FORMAT = 'simplelocalize-json';
-const VERSION = 1;
-const REVIEW_STATUSES: readonly ReviewStatus[] = ['REVIEWED', 'NOT_REVIEWED'];
+const SHAPE = '{"key": {"message": "…"}} or FormatJS extract output {"key": {"defaultMessage": "…", "description": "…"}}';
 
 export const simplelocalizeJson = defineFormat({
   id: FORMAT,
-  multiLanguage: true,
-  // Every key carries its namespace.
-  namespaces: true,
+  multiLanguage: false,
+  namespaces: false,
   extension: 'json',
   contentType: 'application/json',
-  parse: async (input, options) => readDocument(parseJson(input), options.namespace ?? ''),
+  parse: async (input, options) => read(parseJson(input), options),
   writer,
 });
 
-/**
- * format, version and languages (from the options), the keys one by one,
- * then the customers: the declared ones and any other a key has overrides of,
- * which only the keys tell.
- */
 function writer(options: SerializeOptions): FormatWriter {
-  const languages = new Set(options.languages.map((l) => l.key));
-  const customers = [...(options.customers ?? [])];
-  const declared = new Set(customers.map((c) => c.key));
+  const language = singleLanguage(options, FORMAT);
+  const escape = options.options.has('ESCAPE_SINGLE_QUOTES');
   const doc = new JsonMembers('object');
-  const keys = new JsonMembers('array', doc.inner);
-
-  const item = (k: BundleKey): string => {
-    for (const customer of Object.keys(k.customerTranslations ?? {})) {
-      if (!declared.has(customer)) { declared.add(customer); customers.push({ key: customer }); }
-    }
-    return keys.item(writeKey(k, languages));
+  const entry = (k: BundleKey): string => {
+    const text = k.translations[language]?.text ?? '';
+    const value: Record<string, unknown> = { message: escape ? text.replace(/'/g, "\\'") : text };
+    if (k.codeDescription) value.description = k.codeDescription;
+    if (k.charactersLimit !== undefined && k.charactersLimit !== null) value.charactersLimit = k.charactersLimit;
+    if (k.tags?.length) value.tags = k.tags;
+    return doc.member(k.key, value);
   };
-  const customersMember = (): string =>
-    options.customers !== undefined || customers.length
-      ? doc.member('customers', customers.map((c) => ({ key: c.key, ...(c.description !== undefined && { description: c.description }) })))
-      : '';
-
   return entryWriter({
-    header: () =>
-      doc.open() + doc.member('format', FORMAT) + doc.member('version', VERSION) + doc.member('languages', options.languages.map(writeLanguage))
-      + doc.name('keys') + keys.open(),
-    entries: (page) => page.map(item).join(''),
-    footer: () => keys.close() + customersMember() + doc.close() + '\n',
+    header: () => doc.open(),
+    entries: (page) => page.map(entry).join(''),
+    footer: () => `${doc.close()}\n`,
   });
 }
-
-function writeLanguage(l: BundleLanguage): BundleLanguage {
-  return { key: l.key, ...(l.name !== undefined && { name: l.name }), ...(l.isDefault !== undefined && { isDefault: l.isDefault }) };
-}
-
-function writeTranslations(translations: Record<string, BundleTranslation>, languages: Set<string>): Record<string, BundleTranslation> {
-  const out: Record<string, BundleTranslation> = {};
-  for (const [lang, t] of Object.entries(translations)) {
-    if (languages.has(lang)) out[lang] = { text: t.text, ...(t.reviewStatus !== undefined && { reviewStatus: t.reviewStatus }) };
-  }
-  return out;
-}
-
-function writeKey(k: BundleKey, languages: Set<string>): BundleKey {
-  const out: BundleKey = { key: k.key, namespace: k.namespace } as BundleKey;
-  if (k.description !== undefined) out.description = k.description;
-  if (k.codeDescription !== undefined) out.codeDescription = k.codeDescription;
-  if (k.tags !== undefined) out.tags = [...k.tags];
-  if (k.charactersLimit !== undefined) out.charactersLimit = k.charactersLimit;
-  if (k.lock !== undefined) out.lock = k.lock;
-  if (k.deprecated !== undefined) out.deprecated = k.deprecated;
-  out.translations = writeTranslations(k.translations, languages);
-  if (k.customerTranslations !== undefined) {
-    out.customerTranslations = {};
-    for (const [customer, translations] of Object.entries(k.customerTranslations)) out.customerTranslations[customer] = writeTranslations(translations, languages);
-  }
-  return out;
-}
-
-// ---- strict reading ----
 
 const fail = (message: string): never => {
-  throw new FormatError(`Invalid simplelocalize-json: ${message}`);
+  throw new FormatError(`Invalid ${FORMAT}: ${message}`);
 };
 
-/** `keys[3].translations.de` — map keys that are not plain words are quoted. */
-const member = (path: string, name: string) =>
-  /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) ? (path ? `${path}.${name}` : name) : `${path}[${JSON.stringify(name)}]`;
-
-function object(v: unknown, path: string, fields?: readonly string[]): Record<string, unknown> {
-  if (!isJsonObject(v)) return fail(`${path || 'the file'} must be an object`);
-  if (fields) for (const name of Object.keys(v)) if (!fields.includes(name)) fail(`${member(path, name)} is not a known field (expected one of: ${fields.join(', ')})`);
-  return v;
-}
-
-function array(v: unknown, path: string): unknown[] {
-  return Array.isArray(v) ? v : fail(`${path} must be an array`);
-}
-
-function string(v: unknown, path: string, nonEmpty = false): string {
-  if (typeof v !== 'string') return fail(`${path} must be a string`);
-  if (nonEmpty && v === '') fail(`${path} must not be empty`);
-  return v;
-}
-
-function boolean(v: unknown, path: string): boolean {
-  return typeof v === 'boolean' ? v : fail(`${path} must be true or false`);
-}
-
-/** A language or customer key: used as a property name, so `__proto__` is refused. */
-function identifier(v: unknown, path: string): string {
-  const key = string(v, path, true);
-  if (key === '__proto__') fail(`${path} must not be "__proto__"`);
-  return key;
-}
-
-function readDocument(doc: unknown, defaultNamespace: string): Bundle {
-  const root = object(doc, '', ['format', 'version', 'languages', 'customers', 'keys']);
-  if (root.format !== FORMAT) fail(`format must be "${FORMAT}"`);
-  if (root.version !== VERSION) fail(`version must be ${VERSION} (this service reads version ${VERSION})`);
-
-  const languages = array(root.languages, 'languages').map((item, i): BundleLanguage => {
-    const path = `languages[${i}]`;
-    const l = object(item, path, ['key', 'name', 'isDefault']);
-    const out: BundleLanguage = { key: identifier(l.key, `${path}.key`) };
-    if (l.name !== undefined) out.name = string(l.name, `${path}.name`);
-    if (l.isDefault !== undefined) out.isDefault = boolean(l.isDefault, `${path}.isDefault`);
-    return out;
-  });
-  const languageKeys = unique(languages.map((l) => l.key), 'languages', 'language');
-
-  let customers: Bundle['customers'];
-  if (root.customers !== undefined) {
-    customers = array(root.customers, 'customers').map((item, i) => {
-      const path = `customers[${i}]`;
-      const c = object(item, path, ['key', 'description']);
-      const out: { key: string; description?: string } = { key: identifier(c.key, `${path}.key`) };
-      if (c.description !== undefined) out.description = string(c.description, `${path}.description`);
-      return out;
-    });
+function read(doc: unknown, options: ParseOptions): Bundle {
+  const language = requireLanguageKey(options, FORMAT);
+  const namespace = options.namespace ?? '';
+  if (!isJsonObject(doc)) return fail(`the file must be an object of keys, ${SHAPE}`);
+  const keys: BundleKey[] = [];
+  for (const [name, value] of Object.entries(doc)) {
+    const at = JSON.stringify(name);
+    if (!isJsonObject(value)) {
+      fail(`the value of ${at} must be an object, ${SHAPE}${typeof value === 'string' ? ' (a file of {"key": "text"} is single-language-json)' : ''}`);
+    }
+    const v = value as Record<string, unknown>;
+    const key: BundleKey = { key: name, namespace, translations: {} };
+    const text = v.message ?? v.defaultMessage ?? null;
+    if (text !== null) {
+      if (typeof text !== 'string') fail(`${at}.${v.message !== undefined && v.message !== null ? 'message' : 'defaultMessage'} must be a string`);
+      key.translations[language] = { text: text as string };
+    }
+    if (v.description !== undefined && v.description !== null) {
+      if (typeof v.description === 'string') key.codeDescription = v.description;
+      else if (isJsonObject(v.description)) key.codeDescription = JSON.stringify(v.description);
+      else fail(`${at}.description must be a string`);
+    }
+    if (v.charactersLimit !== undefined) {
+      const limit = v.charactersLimit;
+      if (limit !== null && !(Number.isSafeInteger(limit) && (limit as number) >= 0)) fail(`${at}.charactersLimit must be a whole number of 0 or more`);
+      key.charactersLimit = limit as number | null;
+    }
+    if (v.tags !== undefined && v.tags !== null) {
+      if (!Array.isArray(v.tags) || v.tags.some((t) => typeof t !== 'string')) fail(`${at}.tags must be an array of texts`);
+      if ((v.tags as string[]).length) key.tags = v.tags as string[];
+    }
+    keys.push(key);
   }
-  const customerKeys = unique((customers ?? []).map((c) => c.key), 'customers', 'customer');
-
-  const seen = new Set<string>();
-  const keys = array(root.keys, 'keys').map((item, i): BundleKey => {
-    const path = `keys[${i}]`;
-    const k = object(item, path, ['key', 'namespace', 'description', 'codeDescription', 'tags', 'charactersLimit', 'lock', 'deprecated', 'translations', 'customerTranslations']);
-    const out: BundleKey = { key: string(k.key, `${path}.key`, true), namespace: k.namespace === undefined ? defaultNamespace : string(k.namespace, `${path}.namespace`), translations: {} };
-    const id = JSON.stringify([out.namespace, out.key]);
-    if (seen.has(id)) fail(`${path}: the key "${out.key}" appears twice in namespace "${out.namespace}"`);
-    seen.add(id);
-    if (k.description !== undefined) out.description = string(k.description, `${path}.description`);
-    if (k.codeDescription !== undefined) out.codeDescription = string(k.codeDescription, `${path}.codeDescription`);
-    if (k.tags !== undefined) out.tags = array(k.tags, `${path}.tags`).map((t, j) => string(t, `${path}.tags[${j}]`));
-    if (k.charactersLimit !== undefined) {
-      const limit = k.charactersLimit;
-      if (limit !== null && !(Number.isSafeInteger(limit) && (limit as number) >= 0)) fail(`${path}.charactersLimit must be a whole number of 0 or more, or null`);
-      out.charactersLimit = limit as number | null;
-    }
-    if (k.lock !== undefined) out.lock = boolean(k.lock, `${path}.lock`);
-    if (k.deprecated !== undefined) out.deprecated = boolean(k.deprecated, `${path}.deprecated`);
-    if (k.translations !== undefined) out.translations = readTranslations(k.translations, `${path}.translations`, languageKeys);
-    if (k.customerTranslations !== undefined) {
-      const byCustomer = object(k.customerTranslations, `${path}.customerTranslations`);
-      out.customerTranslations = {};
-      for (const [customer, translations] of Object.entries(byCustomer)) {
-        const customerPath = member(`${path}.customerTranslations`, customer);
-        if (!customerKeys.has(customer)) fail(`${customerPath}: customer "${customer}" is not declared in customers`);
-        out.customerTranslations[customer] = readTranslations(translations, customerPath, languageKeys);
-      }
-    }
-    return out;
-  });
-
-  return customers === undefined ? { keys, languages } : { keys, languages, customers };
-}
-
-function unique(keys: string[], path: string, what: string): Set<string> {
-  const set = new Set<string>();
-  keys.forEach((key, i) => {
-    if (set.has(key)) fail(`${path}[${i}].key: the ${what} "${key}" is declared twice`);
-    set.add(key);
-  });
-  return set;
-}
-
-function readTranslations(v: unknown, path: string, languages: Set<string>): Record<string, BundleTranslation> {
-  const out: Record<string, BundleTranslation> = {};
-  for (const [lang, item] of Object.entries(object(v, path))) {
-    const langPath = member(path, lang);
-    if (!languages.has(lang)) fail(`${langPath}: language "${lang}" is not declared in languages`);
-    const t = object(item, langPath, ['text', 'reviewStatus']);
-    const translation: BundleTranslation = { text: string(t.text, `${langPath}.text`) };
-    if (t.reviewStatus !== undefined) {
-      if (!REVIEW_STATUSES.includes(t.reviewStatus as ReviewStatus)) fail(`${langPath}.reviewStatus must be one of ${REVIEW_STATUSES.join(', ')}`);
-      translation.reviewStatus = t.reviewStatus as ReviewStatus;
-    }
-    out[lang] = translation;
-  }
-  return out;
+  return { keys, languages: [{ key: language }] };
 }

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const account = await service.account();
   ({ apiKey, projectToken } = await account.project('export'));
   await importOk(service, apiKey, json({
-    format: 'simplelocalize-json',
+    format: 'project-backup-json',
     version: 1,
     languages: [{ key: 'en' }, { key: 'de' }, { key: 'fr' }],
     customers: [{ key: 'acme' }],
@@ -31,9 +31,9 @@ beforeAll(async () => {
       { key: 'bye', translations: { en: { text: 'Bye' } } },
       { key: 'ok', namespace: 'common', translations: { en: { text: 'OK' }, de: { text: 'OK' } } },
     ],
-  }), { uploadFormat: 'simplelocalize-json' });
-  await importOk(service, apiKey, json({ 'menu.open': { en: 'Open', de: 'Öffnen' } }), { uploadFormat: 'multi-language-json' });
-  await importOk(service, apiKey, json({ about: { en: 'About\nus' } }), { uploadFormat: 'multi-language-json' });
+  }), { uploadFormat: 'project-backup-json' });
+  await importOk(service, apiKey, json({ en: { 'menu.open': 'Open' }, de: { 'menu.open': 'Öffnen' } }), { uploadFormat: 'multi-language-json' });
+  await importOk(service, apiKey, json({ en: { about: 'About\nus' } }), { uploadFormat: 'multi-language-json' });
 });
 afterAll(() => service.close());
 
@@ -47,9 +47,11 @@ describe('GET /api/v4/export', () => {
     expect(data.files).toHaveLength(1);
     expect(Object.keys(data.files[0])).toEqual(['url']);
     const content = parse(await download(service, data.files[0].url));
-    expect(Object.keys(content)).toEqual(['welcome', 'bye', 'ok', 'menu.open', 'about']);
-    expect(content.welcome).toEqual({ en: 'Welcome', de: 'Willkommen', fr: 'Bienvenue' });
-    expect(content.bye).toEqual({ en: 'Bye', de: '', fr: '' });
+    expect(Object.keys(content)).toEqual(['en', 'de', 'fr']);
+    expect(Object.keys(content.en)).toEqual(['welcome', 'bye', 'ok', 'menu.open', 'about']);
+    expect(content.en).toMatchObject({ welcome: 'Welcome', bye: 'Bye' });
+    expect(content.de).toMatchObject({ welcome: 'Willkommen', bye: '' });
+    expect(content.fr).toMatchObject({ welcome: 'Bienvenue', bye: '' });
   });
 
   it('needs downloadFormat and names an unknown one', async () => {
@@ -74,8 +76,8 @@ describe('GET /api/v4/export', () => {
   it('splits by namespace with SPLIT_BY_NAMESPACES', async () => {
     const multi = await exportFiles(service, apiKey, { downloadFormat: 'multi-language-json', downloadOptions: 'SPLIT_BY_NAMESPACES' });
     expect(multi.map((f) => [f.namespace, f.language])).toEqual([['', undefined], ['common', undefined]]);
-    expect(Object.keys(parse(multi[0]!.content))).toEqual(['welcome', 'bye', 'menu.open', 'about']);
-    expect(parse(multi[1]!.content)).toEqual({ ok: { en: 'OK', de: 'OK', fr: '' } });
+    expect(Object.keys(parse(multi[0]!.content).en)).toEqual(['welcome', 'bye', 'menu.open', 'about']);
+    expect(parse(multi[1]!.content)).toEqual({ en: { ok: 'OK' }, de: { ok: 'OK' }, fr: { ok: '' } });
     const single = await exportFiles(service, apiKey, { downloadFormat: 'java-properties', downloadOptions: 'SPLIT_BY_NAMESPACES' });
     expect(single.map((f) => [f.namespace, f.language])).toEqual([
       ['', 'en'], ['', 'de'], ['', 'fr'], ['common', 'en'], ['common', 'de'], ['common', 'fr'],
@@ -86,14 +88,16 @@ describe('GET /api/v4/export', () => {
   it('splits a multi-language format by language with SPLIT_BY_LANGUAGES', async () => {
     const files = await exportFiles(service, apiKey, { downloadFormat: 'multi-language-json', downloadOptions: 'SPLIT_BY_LANGUAGES' });
     expect(files.map((f) => f.language)).toEqual(['en', 'de', 'fr']);
-    expect(parse(files[2]!.content).welcome).toEqual({ fr: 'Bienvenue' });
+    expect(Object.keys(parse(files[2]!.content))).toEqual(['fr']);
+    expect(parse(files[2]!.content).fr.welcome).toBe('Bienvenue');
   });
 
   it('restricts the languages with SELECTED_LANGUAGES and languageKeys', async () => {
     const files = await exportFiles(service, apiKey, { downloadFormat: 'single-language-json', downloadOptions: 'SELECTED_LANGUAGES', languageKeys: 'fr,de' });
     expect(files.map((f) => f.language)).toEqual(['de', 'fr']);
     const multi = parse((await exportFiles(service, apiKey, { downloadFormat: 'multi-language-json', downloadOptions: 'SELECTED_LANGUAGES', languageKeys: 'de' }))[0]!.content);
-    expect(multi.welcome).toEqual({ de: 'Willkommen' });
+    expect(Object.keys(multi)).toEqual(['de']);
+    expect(multi.de.welcome).toBe('Willkommen');
     const noKeys = await exportRequest(service, apiKey, { downloadFormat: 'yaml', downloadOptions: 'SELECTED_LANGUAGES' });
     expect(noKeys.statusCode).toBe(400);
     expect(envelope(noKeys).msg).toContain('needs languageKeys');
@@ -115,7 +119,7 @@ describe('GET /api/v4/export', () => {
     expect(Object.keys(JSON.parse(await exportText(service, apiKey, { ...query, downloadOptions: 'SELECTED_LANGUAGES,ONLY_NOT_TRANSLATED' })))).toEqual(['bye', 'about']);
     // Multi-language file: translated in at least one of its languages / missing in at least one.
     const missing = JSON.parse(await exportText(service, apiKey, { downloadFormat: 'multi-language-json', downloadOptions: 'ONLY_NOT_TRANSLATED' }));
-    expect(Object.keys(missing)).toEqual(['bye', 'ok', 'menu.open', 'about']);
+    expect(Object.keys(missing.en)).toEqual(['bye', 'ok', 'menu.open', 'about']);
     const both = await exportRequest(service, apiKey, { downloadFormat: 'yaml', downloadOptions: 'ONLY_TRANSLATED,ONLY_NOT_TRANSLATED' });
     expect(both.statusCode).toBe(400);
     expect(envelope(both).msg).toContain('exclude each other');
@@ -152,14 +156,14 @@ describe('GET /api/v4/export', () => {
     expect(envelope(unknown).msg).toContain("customer 'globex' not found");
   });
 
-  it('writes everything, customers included, in simplelocalize-json', async () => {
-    const doc = JSON.parse(await exportText(service, apiKey, { downloadFormat: 'simplelocalize-json' }));
+  it('writes everything, customers included, in project-backup-json', async () => {
+    const doc = JSON.parse(await exportText(service, apiKey, { downloadFormat: 'project-backup-json' }));
     expect(doc.customers).toEqual([{ key: 'acme' }]);
     expect(doc.keys[0]).toMatchObject({ key: 'welcome', description: 'Shown on the home page', customerTranslations: { acme: { en: { text: 'Welcome to Acme' } } } });
   });
 
   it('orders keys by each sort', async () => {
-    const order = async (sort?: string) => Object.keys(JSON.parse(await exportText(service, apiKey, { downloadFormat: 'multi-language-json', sort })));
+    const order = async (sort?: string) => Object.keys(JSON.parse(await exportText(service, apiKey, { downloadFormat: 'multi-language-json', sort })).en);
     expect(await order()).toEqual(['welcome', 'bye', 'ok', 'menu.open', 'about']);
     expect(await order('IMPORT_ORDER')).toEqual(['welcome', 'bye', 'ok', 'menu.open', 'about']);
     expect(await order('NEWEST_KEYS_LAST')).toEqual(['welcome', 'bye', 'ok', 'menu.open', 'about']);
@@ -173,7 +177,8 @@ describe('GET /api/v4/export', () => {
   it('exports only the project of the API key', async () => {
     const other = await (await service.account()).project('other');
     const content = JSON.parse(await exportText(service, other.apiKey, { downloadFormat: 'multi-language-json' }));
-    expect(content).toEqual({});
+    // Its default language, without keys.
+    expect(content).toEqual({ en: {} });
     const noKey = await service.request({ url: '/api/v4/export?downloadFormat=yaml' });
     expect(noKey.statusCode).toBe(403);
   });
@@ -185,7 +190,7 @@ describe('GET /api/v3/export (deprecated)', () => {
     expect(res.statusCode).toBe(200);
     const { data } = envelope(res);
     expect(Object.keys(data)).toEqual(['url']);
-    expect(Object.keys(parse(await download(service, data.url)))).toHaveLength(5);
+    expect(Object.keys(parse(await download(service, data.url)).en)).toHaveLength(5);
   });
 
   it('writes one language with languageKey, and takes exportOptions', async () => {
@@ -254,9 +259,11 @@ describe('exportTranslations mutation', () => {
   });
 
   it('lists the formats', async () => {
-    const res = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: '{ fileFormats { id multiLanguage extension } }' } });
-    const formats = res.json().data.fileFormats as { id: string; multiLanguage: boolean }[];
-    expect(formats).toContainEqual({ id: 'multi-language-json', multiLanguage: true, extension: 'json' });
+    const res = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: '{ fileFormats { id name multiLanguage extension } }' } });
+    const formats = res.json().data.fileFormats as { id: string; name: string; multiLanguage: boolean }[];
+    expect(formats).toContainEqual({ id: 'multi-language-json', name: 'Multi-language JSON', multiLanguage: true, extension: 'json' });
+    expect(formats).toContainEqual({ id: 'simplelocalize-json', name: 'SimpleLocalize JSON (FormatJS style)', multiLanguage: false, extension: 'json' });
+    expect(formats).toContainEqual({ id: 'project-backup-json', name: 'Project backup JSON', multiLanguage: true, extension: 'json' });
     expect(formats.map((f) => f.id)).toContain('po-pot');
   });
 });
@@ -266,8 +273,8 @@ describe('large projects', () => {
     const big = await (await service.account()).project('big');
     const count = 2100;
     const names = Array.from({ length: count }, (_, i) => `key_${String((i * 7919) % count).padStart(5, '0')}`);
-    await importOk(service, big.apiKey, json(Object.fromEntries(names.map((n) => [n, { en: `text ${n}`, de: `Text ${n}` }]))), { uploadFormat: 'multi-language-json' });
-    const keysOf = async (query: Record<string, string>) => Object.keys(JSON.parse(await exportText(service, big.apiKey, query)));
+    await importOk(service, big.apiKey, json({ en: Object.fromEntries(names.map((n) => [n, `text ${n}`])), de: Object.fromEntries(names.map((n) => [n, `Text ${n}`])) }), { uploadFormat: 'multi-language-json' });
+    const keysOf = async (query: Record<string, string>) => Object.keys(JSON.parse(await exportText(service, big.apiKey, query)).de);
     expect(await keysOf({ downloadFormat: 'multi-language-json' })).toEqual(names);
     expect(await keysOf({ downloadFormat: 'multi-language-json', sort: 'NAMESPACES' })).toEqual([...names].sort());
     expect(await keysOf({ downloadFormat: 'multi-language-json', sort: 'NEWEST_KEYS_FIRST' })).toEqual([...names].reverse());

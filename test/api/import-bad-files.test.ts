@@ -20,7 +20,7 @@ beforeAll(async () => {
   service = await startTestService({ env: { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) } });
   const account = await service.account();
   ({ apiKey, projectToken } = await account.project('bad files'));
-  await importOk(service, apiKey, JSON.stringify({ hello: { en: 'Hello', de: 'Hallo' }, bye: { en: 'Bye' } }), { uploadFormat: 'multi-language-json' });
+  await importOk(service, apiKey, JSON.stringify({ en: { hello: 'Hello', bye: 'Bye' }, de: { hello: 'Hallo' } }), { uploadFormat: 'multi-language-json' });
   before = await projectSnapshot(service, projectToken);
 });
 afterAll(() => service.close());
@@ -73,7 +73,7 @@ describe('malformed files are refused with the position of the problem', () => {
 });
 
 describe('files over MAX_UPLOAD_BYTES', () => {
-  const big = JSON.stringify({ big: { en: 'x'.repeat(MAX_UPLOAD_BYTES) } });
+  const big = JSON.stringify({ en: { big: 'x'.repeat(MAX_UPLOAD_BYTES) } });
 
   it('are refused with 413 through REST', async () => {
     const msg = await refused(big, { uploadFormat: 'multi-language-json' }, 413);
@@ -163,7 +163,7 @@ describe('hostile files', () => {
   it('texts that cannot be stored (NUL characters), and keys over the limits', async () => {
     expect(await refused(JSON.stringify({ a: 'x\u0000y' }), { uploadFormat: 'single-language-json', languageKey: 'en' })).toContain('NUL character');
     expect(await refused(JSON.stringify({ ['k'.repeat(501)]: 'x' }), { uploadFormat: 'single-language-json', languageKey: 'en' })).toContain('at most 500 characters');
-    expect(await refused(JSON.stringify({ a: { 'en-this-is-far-too-long-for-a-language': 'x' } }), { uploadFormat: 'multi-language-json' })).toMatch(/language/);
+    expect(await refused(JSON.stringify({ 'en-this-is-far-too-long-for-a-language': { a: 'x' } }), { uploadFormat: 'multi-language-json' })).toMatch(/language/);
   });
 
   it('empty files', async () => {
@@ -179,7 +179,7 @@ describe('garbage never answers 500', () => {
       Buffer.from('\u00ff\u00fe<{["\'\\'),
       xlsx.subarray(0, 200),
       Buffer.from('<?xml version="1.0"?><a><b></a>'),
-      Buffer.from('{"format": "simplelocalize-json", "version": 99, "keys": 3}'),
+      Buffer.from('{"format": "project-backup-json", "version": 99, "keys": 3}'),
     ];
     const scratch = await (await service.account()).project('scratch');
     for (const format of formatIds()) {

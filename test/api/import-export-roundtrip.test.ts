@@ -25,7 +25,10 @@ beforeAll(async () => {
   service = await startTestService();
   account = await service.account();
   source = await account.project('round trip source');
-  await importOk(service, source.apiKey, JSON.stringify(CONTENT), { uploadFormat: 'multi-language-json' });
+  // multi-language-json is language-first: {"en": {key: text}, …}.
+  const byLanguage: Record<string, Record<string, string>> = {};
+  for (const [key, texts] of Object.entries(CONTENT)) for (const [language, text] of Object.entries(texts)) (byLanguage[language] ??= {})[key] = text;
+  await importOk(service, source.apiKey, JSON.stringify(byLanguage), { uploadFormat: 'multi-language-json' });
 });
 afterAll(() => service.close());
 

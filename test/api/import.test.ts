@@ -30,7 +30,7 @@ describe('POST /api/v2/import', () => {
     const { apiKey } = await newProject();
     const uploads = join(service.config.dataDir, 'tmp');
     const left = () => (existsSync(uploads) ? readdirSync(uploads) : []);
-    await importOk(service, apiKey, json({ streamed: { en: 'Streamed' } }), { uploadFormat: 'multi-language-json' });
+    await importOk(service, apiKey, json({ en: { streamed: 'Streamed' } }), { uploadFormat: 'multi-language-json' });
     expect((await importRequest(service, apiKey, '{"broken": ', { uploadFormat: 'multi-language-json' })).statusCode).toBe(400);
     expect((await importRequest(service, apiKey, json({ a: 'b' }), { uploadFormat: 'papyrus' })).statusCode).toBe(400);
     expect(existsSync(uploads)).toBe(true);
@@ -39,7 +39,7 @@ describe('POST /api/v2/import', () => {
 
   it('imports a multi-language file, creates missing languages and answers the Import result', async () => {
     const { apiKey, projectToken } = await newProject();
-    const data = await importOk(service, apiKey, json({ hello: { en: 'Hello', de: 'Hallo', fr: 'Bonjour' }, bye: { en: 'Bye', de: 'Tschüss' } }), {
+    const data = await importOk(service, apiKey, json({ en: { hello: 'Hello', bye: 'Bye' }, de: { hello: 'Hallo', bye: 'Tschüss' }, fr: { hello: 'Bonjour' } }), {
       uploadFormat: 'multi-language-json',
     });
     expect(data).toEqual({
@@ -122,15 +122,28 @@ describe('POST /api/v2/import', () => {
     expect(await contentOf(service, projectToken)).toEqual({ en: { trim: 'spaced', lines: 'one\ntwo\nthree', quote: "It's", all: "It's" } });
   });
 
-  it('reads other layouts with MULTI_LANGUAGE and LANGUAGES_NESTED', async () => {
+  it('reads other layouts with MULTI_LANGUAGE (languages first) and LANGUAGES_NESTED (languages under each key)', async () => {
     const { apiKey, projectToken } = await newProject();
-    await importOk(service, apiKey, json({ title: { en: 'Title', de: 'Titel' } }), { uploadFormat: 'single-language-json', importOptions: 'MULTI_LANGUAGE' });
-    await importOk(service, apiKey, json({ en: { menu: { open: 'Open' } }, de: { menu: { open: 'Öffnen' } } }), { uploadFormat: 'multi-language-json', importOptions: 'LANGUAGES_NESTED' });
-    await importOk(service, apiKey, 'en:\n  save: Save\nde:\n  save: Speichern\n', { uploadFormat: 'yaml', importOptions: 'LANGUAGES_NESTED' });
+    await importOk(service, apiKey, json({ en: { title: 'Title' }, de: { title: 'Titel' } }), { uploadFormat: 'single-language-json', importOptions: 'MULTI_LANGUAGE' });
+    await importOk(service, apiKey, json({ menu: { open: { en: 'Open', de: 'Öffnen' } } }), { uploadFormat: 'multi-language-json', importOptions: 'LANGUAGES_NESTED' });
+    await importOk(service, apiKey, 'en:\n  save: Save\nde:\n  save: Speichern\n', { uploadFormat: 'yaml', importOptions: 'MULTI_LANGUAGE' });
+    await importOk(service, apiKey, 'quit:\n  en: Quit\n  de: Beenden\n', { uploadFormat: 'yaml', importOptions: 'MULTI_LANGUAGE,LANGUAGES_NESTED' });
     expect(await contentOf(service, projectToken)).toEqual({
-      en: { title: 'Title', 'menu.open': 'Open', save: 'Save' },
-      de: { title: 'Titel', 'menu.open': 'Öffnen', save: 'Speichern' },
+      en: { title: 'Title', 'menu.open': 'Open', save: 'Save', quit: 'Quit' },
+      de: { title: 'Titel', 'menu.open': 'Öffnen', save: 'Speichern', quit: 'Beenden' },
     });
+  });
+
+  it('imports the documented multi-language-json shape, nested under each language, and refuses a key-first file with 400, changing nothing', async () => {
+    const { apiKey, projectToken } = await newProject();
+    await importOk(service, apiKey, json({ en: { home: { title: 'Home' }, 'nav.back': 'Back' }, pl: { home: { title: 'Strona główna' } } }), { uploadFormat: 'multi-language-json' });
+    expect(await contentOf(service, projectToken)).toEqual({ en: { 'home.title': 'Home', 'nav.back': 'Back' }, pl: { 'home.title': 'Strona główna' } });
+    const before = await projectSnapshot(service, projectToken);
+    const res = await importRequest(service, apiKey, json({ 'home.title': { en: 'Home!', de: 'Start' } }), { uploadFormat: 'multi-language-json' });
+    expect(res.statusCode).toBe(400);
+    expect(envelope(res).msg).toContain('{"en": {"home.title": "…"}, "pl": {…}}');
+    expect(envelope(res).msg).toContain('LANGUAGES_NESTED');
+    expect(await projectSnapshot(service, projectToken)).toEqual(before);
   });
 
   it('reads Excel sheets as namespaces with SHEETS_AS_NAMESPACES', async () => {
@@ -158,11 +171,11 @@ describe('POST /api/v2/import', () => {
     const { apiKey, projectToken } = await newProject();
     await importOk(service, apiKey, json({ a: 'A' }), { uploadFormat: 'single-language-json', languageKey: 'en', namespace: 'web', tags: ['imported', 'v1'] });
     // A namespace from the file wins over the parameter; tags merge with the key's own.
-    const file = json({ format: 'simplelocalize-json', version: 1, languages: [{ key: 'en' }], keys: [
+    const file = json({ format: 'project-backup-json', version: 1, languages: [{ key: 'en' }], keys: [
       { key: 'b', namespace: 'mobile', tags: ['own'], description: 'Button', translations: { en: { text: 'B' } } },
       { key: 'a', translations: { en: { text: 'A2' } } },
     ] });
-    await importOk(service, apiKey, file, { uploadFormat: 'simplelocalize-json', namespace: 'web', tags: 'v2,imported' });
+    await importOk(service, apiKey, file, { uploadFormat: 'project-backup-json', namespace: 'web', tags: 'v2,imported' });
     expect(await keysOf(service, projectToken)).toEqual([
       { key: 'a', namespace: 'web', description: '', tags: ['imported', 'v1', 'v2'] },
       { key: 'b', namespace: 'mobile', description: 'Button', tags: ['own', 'v2', 'imported'] },
@@ -193,10 +206,10 @@ describe('POST /api/v2/import', () => {
     expect(await projectSnapshot(service, projectToken)).toEqual(before);
   });
 
-  it('imports simplelocalize-json whole: customers, their overrides, review status', async () => {
+  it('imports project-backup-json whole: customers, their overrides, review status', async () => {
     const { apiKey, projectToken } = await newProject();
     const file = json({
-      format: 'simplelocalize-json',
+      format: 'project-backup-json',
       version: 1,
       languages: [{ key: 'en', name: 'English' }, { key: 'de', name: 'German' }],
       customers: [{ key: 'acme', description: 'Acme Corp' }],
@@ -206,7 +219,7 @@ describe('POST /api/v2/import', () => {
         customerTranslations: { acme: { en: { text: 'Order', reviewStatus: 'REVIEWED' } } },
       }],
     });
-    const data = await importOk(service, apiKey, file, { uploadFormat: 'simplelocalize-json' });
+    const data = await importOk(service, apiKey, file, { uploadFormat: 'project-backup-json' });
     expect(data.foundLanguages).toEqual([{ key: 'en', name: 'English' }, { key: 'de', name: 'German' }]);
     expect(await contentOf(service, projectToken)).toEqual({ en: { cta: 'Buy' }, de: { cta: 'Kaufen' } });
     expect(await contentOf(service, projectToken, 'acme')).toEqual({ en: { cta: 'Order' } });
@@ -220,11 +233,37 @@ describe('POST /api/v2/import', () => {
     expect(customers).toEqual([{ key: 'acme', description: 'Acme Corp' }]);
   });
 
+  it('imports simplelocalize-json in FormatJS style into languageKey: message or defaultMessage, description as code description, limit, tags', async () => {
+    const { apiKey, projectToken } = await newProject();
+    const file = json({
+      'home.title': { message: 'Welcome, {name}!', charactersLimit: 40, tags: ['web'] },
+      'app.greeting': { defaultMessage: 'Hello', description: 'Greeting on the dashboard', file: 'src/App.tsx', line: 7 },
+    });
+    const data = await importOk(service, apiKey, file, { uploadFormat: 'simplelocalize-json', languageKey: 'pl' });
+    expect(data).toMatchObject({ numberOfKeysFound: 2, foundLanguages: [{ key: 'pl' }] });
+    expect(await contentOf(service, projectToken)).toEqual({ pl: { 'home.title': 'Welcome, {name}!', 'app.greeting': 'Hello' } });
+    const keys = await service.db.prisma.$queryRawUnsafe<{ key: string; codeDescription: string; description: string; charactersLimit: number | null; tags: string[] }[]>(
+      `SELECT k.key, k."codeDescription", k.description, k."charactersLimit", k.tags FROM "TranslationKey" k JOIN "Project" p ON p.id = k."projectId"
+        WHERE p."projectToken" = $1 ORDER BY k."importOrder"`,
+      projectToken,
+    );
+    expect(keys).toEqual([
+      { key: 'home.title', codeDescription: '', description: '', charactersLimit: 40, tags: ['web'] },
+      { key: 'app.greeting', codeDescription: 'Greeting on the dashboard', description: '', charactersLimit: null, tags: [] },
+    ]);
+    // The old backup document is not this format: refused with the expected shape, nothing written.
+    const before = await projectSnapshot(service, projectToken);
+    const res = await importRequest(service, apiKey, json({ 'home.title': 'Welcome' }), { uploadFormat: 'simplelocalize-json', languageKey: 'pl' });
+    expect(res.statusCode).toBe(400);
+    expect(envelope(res).msg).toContain('{"key": {"message": "…"}}');
+    expect(await projectSnapshot(service, projectToken)).toEqual(before);
+  });
+
   it("refuses customers beyond the plan's limit and changes nothing (402)", async () => {
     const { apiKey, projectToken } = await newProject('free');
     const before = await projectSnapshot(service, projectToken);
-    const file = json({ format: 'simplelocalize-json', version: 1, languages: [{ key: 'en' }], customers: [{ key: 'acme' }], keys: [{ key: 'k', translations: { en: { text: 'K' } } }] });
-    const res = await importRequest(service, apiKey, file, { uploadFormat: 'simplelocalize-json' });
+    const file = json({ format: 'project-backup-json', version: 1, languages: [{ key: 'en' }], customers: [{ key: 'acme' }], keys: [{ key: 'k', translations: { en: { text: 'K' } } }] });
+    const res = await importRequest(service, apiKey, file, { uploadFormat: 'project-backup-json' });
     expect(res.statusCode).toBe(402);
     expect(envelope(res).msg).toContain('customers per project');
     expect(await projectSnapshot(service, projectToken)).toEqual(before);
@@ -232,7 +271,7 @@ describe('POST /api/v2/import', () => {
 
   it('publishes _latest after the import with PUBLISH_AFTER_IMPORT', async () => {
     const { apiKey, projectToken } = await newProject();
-    await importOk(service, apiKey, json({ hello: { en: 'Hello' } }), { uploadFormat: 'multi-language-json', importOptions: 'PUBLISH_AFTER_IMPORT' });
+    await importOk(service, apiKey, json({ en: { hello: 'Hello' } }), { uploadFormat: 'multi-language-json', importOptions: 'PUBLISH_AFTER_IMPORT' });
     const publications = await service.db.prisma.publication.findMany({ where: { project: { projectToken } }, include: { environment: true } });
     expect(publications.map((p) => [p.environment.key, p.state, p.numberOfKeys])).toEqual([['_latest', 'COMPLETE', 1]]);
   });
@@ -240,7 +279,7 @@ describe('POST /api/v2/import', () => {
   it('refuses PUBLISH_AFTER_IMPORT on a plan without publishing, before writing anything (402)', async () => {
     const { apiKey, projectToken } = await newProject('free');
     const before = await projectSnapshot(service, projectToken);
-    const res = await importRequest(service, apiKey, json({ hello: { en: 'Hello' } }), { uploadFormat: 'multi-language-json', importOptions: 'PUBLISH_AFTER_IMPORT' });
+    const res = await importRequest(service, apiKey, json({ en: { hello: 'Hello' } }), { uploadFormat: 'multi-language-json', importOptions: 'PUBLISH_AFTER_IMPORT' });
     expect(res.statusCode).toBe(402);
     expect(envelope(res).msg).toContain('PUBLISH_AFTER_IMPORT');
     expect(await projectSnapshot(service, projectToken)).toEqual(before);
@@ -248,7 +287,7 @@ describe('POST /api/v2/import', () => {
 
   it('names an unknown import option', async () => {
     const { apiKey } = await newProject();
-    const res = await importRequest(service, apiKey, json({ a: { en: 'A' } }), { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_EVERYTHING' });
+    const res = await importRequest(service, apiKey, json({ en: { a: 'A' } }), { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_EVERYTHING' });
     expect(res.statusCode).toBe(400);
     expect(envelope(res).msg).toContain("importOptions must be one of");
     expect(envelope(res).msg).toContain("'REPLACE_EVERYTHING'");
@@ -273,7 +312,7 @@ describe('POST /api/v2/import', () => {
   it('needs the project API key and reaches only its own project', async () => {
     const mine = await newProject();
     const other = await newProject();
-    const file = json({ a: { en: 'A' } });
+    const file = json({ en: { a: 'A' } });
     const noKey = await service.request({ method: 'POST', url: '/api/v2/import?uploadFormat=multi-language-json', ...multipartRequest(file) });
     expect(noKey.statusCode).toBe(403);
     const wrongKey = await importRequest(service, 'lms_key_wrong', file, { uploadFormat: 'multi-language-json' });

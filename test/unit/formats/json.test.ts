@@ -113,12 +113,14 @@ describe('single-language-json: import rules', () => {
     await formatError(singleLanguageJson.parse(Buffer.from('{}'), { options: new Set() }));
   });
 
-  it('reads the multi-language layouts when MULTI_LANGUAGE or LANGUAGES_NESTED is given', async () => {
-    const multi = await parseSingle('{"a": {"en": "A", "de": "Ä"}}', ['MULTI_LANGUAGE']);
+  it('reads the multi-language layouts: MULTI_LANGUAGE language-first, LANGUAGES_NESTED key-first', async () => {
+    const multi = await parseSingle('{"en": {"a": "A"}, "de": {"a": "Ä"}}', ['MULTI_LANGUAGE']);
     expect(multi.languages).toEqual([{ key: 'en' }, { key: 'de' }]);
     expect(texts(multi, 'de')).toEqual({ a: 'Ä' });
-    const nested = await parseSingle('{"en": {"a": "A"}, "de": {"a": "Ä"}}', ['LANGUAGES_NESTED']);
-    expect(texts(nested, 'de')).toEqual({ a: 'Ä' });
+    for (const options of [['LANGUAGES_NESTED'], ['MULTI_LANGUAGE', 'LANGUAGES_NESTED']] as ImportOption[][]) {
+      const keyFirst = await parseSingle('{"a": {"en": "A", "de": "Ä"}}', options);
+      expect(texts(keyFirst, 'de')).toEqual({ a: 'Ä' });
+    }
   });
 });
 
@@ -169,39 +171,61 @@ describe('single-language-json: export', () => {
     expect(JSON.parse(await exportSingle(b, 'en', [], 'admin'))).toEqual({ title: 'Admin' });
     expect(JSON.parse(await exportSingle(b, 'en'))).toEqual({ title: 'Admin' });
   });
+
+  it('writes the multi-language layouts with MULTI_LANGUAGE / LANGUAGES_NESTED, which read back with the same option', async () => {
+    const language = await exportSingle(bundle, 'de', ['MULTI_LANGUAGE', 'WRITE_NESTED']);
+    expect(JSON.parse(language)).toEqual({ de: { a: '', 'a.b': '', files: '', nav: { home: 'Start' }, multi: '' } });
+    expect(texts(await parseSingle(language, ['MULTI_LANGUAGE']), 'de')).toEqual({ a: '', 'a.b': '', files: '', 'nav.home': 'Start', multi: '' });
+    const keyFirst = await exportSingle(bundle, 'en', ['LANGUAGES_NESTED']);
+    expect(JSON.parse(keyFirst)).toMatchObject({ a: { en: 'leaf' }, 'nav.home': { en: 'Home' } });
+    expect(texts(await parseSingle(keyFirst, ['LANGUAGES_NESTED']), 'en')).toEqual(texts(bundle, 'en'));
+  });
+
+  it('ESCAPE_SINGLE_QUOTES writes every apostrophe as a backslash and an apostrophe', async () => {
+    const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: "It's Bob's" } } }] };
+    expect(JSON.parse(await exportSingle(b, 'en', ['ESCAPE_SINGLE_QUOTES']))).toEqual({ k: "It\\'s Bob\\'s" });
+    expect(JSON.parse(await exportSingle(b, 'en'))).toEqual({ k: "It's Bob's" });
+  });
 });
 
 describe('multi-language-json', () => {
-  it('reads {key: {lang: text}} with nested key paths and a key that is both leaf and parent', async () => {
-    const b = await parseMulti('{"home": {"title": {"en": "Hi", "de": "Hallo"}}, "a": {"en": "x", "b": {"en": "y", "pt-BR": "z"}}, "flat.key": {"en": "f"}}');
-    expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }, { key: 'pt-BR' }]);
-    expect(b.keys.map((k) => k.key)).toEqual(['home.title', 'a', 'a.b', 'flat.key']);
-    expect(b.keys[0]!.translations).toEqual({ en: { text: 'Hi' }, de: { text: 'Hallo' } });
+  it('reads the documented language-first shape, flat or nested under each language', async () => {
+    const b = await parseMulti('{"en": {"home.title": "Hi", "a": "x", "a.b": "y"}, "pl": {"home": {"title": "Cześć"}, "list": ["jeden", "dwa"]}, "pt-BR": {"a": {"b": "z"}}}');
+    expect(b.languages).toEqual([{ key: 'en' }, { key: 'pl' }, { key: 'pt-BR' }]);
+    expect(b.keys.map((k) => k.key)).toEqual(['home.title', 'a', 'a.b', 'list[0]', 'list[1]']);
+    expect(b.keys[0]!.translations).toEqual({ en: { text: 'Hi' }, pl: { text: 'Cześć' } });
     expect(b.keys[2]!.translations).toEqual({ en: { text: 'y' }, 'pt-BR': { text: 'z' } });
+    expect(texts(b, 'pl')).toMatchObject({ 'list[0]': 'jeden', 'list[1]': 'dwa' });
   });
 
-  it('uses null as "no translation" and reads arrays of language maps as key[i]', async () => {
-    const b = await parseMulti('{"a": {"en": "x", "de": null}, "list": [{"en": "one"}, {"en": "two"}]}');
-    expect(b.keys[0]!.translations).toEqual({ en: { text: 'x' } });
-    expect(texts(b, 'en')).toEqual({ a: 'x', 'list[0]': 'one', 'list[1]': 'two' });
-  });
-
-  it('refuses files that are not in the multi-language layout, naming the place', async () => {
-    expect((await formatError(parseMulti('{"title": "Hi"}'))).message).toMatch(/top-level value "title" is not an object/);
-    expect((await formatError(parseMulti('{"home": {"title": "Hi"}}'))).message).toMatch(/"home\.title": "title" is not a language code/);
-    expect((await formatError(parseMulti('{"a": {"en": ["x"]}}'))).message).toMatch(/"a\.en\[0\]" is not an object/);
-    expect((await formatError(parseMulti('{"a.b": {"en": "1"}, "a": {"b": {"en": "2"}}}'))).message).toMatch(/two "en" translations/);
-  });
-
-  it('reads the LANGUAGES_NESTED layout {lang: {key…}}', async () => {
-    const b = await parseMulti('{"en": {"home": {"title": "Hi"}, "bye": "Bye"}, "de": {"home": {"title": "Hallo"}}}', ['LANGUAGES_NESTED']);
+  it('uses null as "no translation" and reads an empty file as no keys', async () => {
+    const b = await parseMulti('{"en": {"a": "x"}, "de": {"a": null}}');
+    expect(b.keys).toEqual([{ key: 'a', namespace: '', translations: { en: { text: 'x' } } }]);
     expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }]);
-    expect(b.keys).toEqual([
-      { key: 'home.title', namespace: '', translations: { en: { text: 'Hi' }, de: { text: 'Hallo' } } },
-      { key: 'bye', namespace: '', translations: { en: { text: 'Bye' } } },
-    ]);
-    expect((await formatError(parseMulti('{"home": {"a": "x"}}', ['LANGUAGES_NESTED']))).message).toMatch(/"home" is not a language code/);
-    expect((await formatError(parseMulti('{"en": "x"}', ['LANGUAGES_NESTED']))).message).toMatch(/each language holds an object/);
+    expect(await parseMulti('{}')).toEqual({ keys: [], languages: [] });
+  });
+
+  it('refuses a key-first file with a message showing the expected shape and how to read it', async () => {
+    const keyFirst = (await formatError(parseMulti('{"home.title": {"en": "Hi", "de": "Hallo"}}'))).message;
+    expect(keyFirst).toContain('"home.title" on the first level is not a language code');
+    expect(keyFirst).toContain('{"en": {"home.title": "…"}, "pl": {…}}');
+    expect(keyFirst).toContain('LANGUAGES_NESTED');
+    // A nested single-language file uploaded by mistake: no language is created after its keys.
+    expect((await formatError(parseMulti('{"home": {"title": "Hi"}}'))).message).toMatch(/"home" on the first level is not a language code/);
+    expect((await formatError(parseMulti('{"en": "x"}'))).message).toMatch(/"en" must hold an object of keys, not string/);
+    expect((await formatError(parseMulti('[{"en": {}}]'))).message).toMatch(/top level, not an array/);
+    expect((await formatError(parseMulti('{"en": {"a.b": "1", "a": {"b": "2"}}}'))).message).toMatch(/"a\.b" is defined twice/);
+  });
+
+  it('LANGUAGES_NESTED reads the key-first layout {key: {lang: text}}, key paths nested', async () => {
+    const b = await parseMulti('{"home": {"title": {"en": "Hi", "de": "Hallo"}}, "a": {"en": "x", "b": {"en": "y", "pt-BR": "z"}}, "list": [{"en": "one"}, {"en": "two"}], "n": {"en": null}}', ['LANGUAGES_NESTED']);
+    expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }, { key: 'pt-BR' }]);
+    expect(b.keys.map((k) => k.key)).toEqual(['home.title', 'a', 'a.b', 'list[0]', 'list[1]', 'n']);
+    expect(b.keys[0]!.translations).toEqual({ en: { text: 'Hi' }, de: { text: 'Hallo' } });
+    expect(b.keys[5]!.translations).toEqual({});
+    expect((await formatError(parseMulti('{"title": "Hi"}', ['LANGUAGES_NESTED']))).message).toMatch(/top-level value "title" is not an object/);
+    expect((await formatError(parseMulti('{"home": {"title": "Hi"}}', ['LANGUAGES_NESTED']))).message).toMatch(/"home\.title": "title" is not a language code/);
+    expect((await formatError(parseMulti('{"a": {"en": ["x"]}}', ['LANGUAGES_NESTED']))).message).toMatch(/"a\.en\[0\]" is not an object/);
   });
 
   const bundle: Bundle = {
@@ -214,14 +238,40 @@ describe('multi-language-json', () => {
     ],
   };
 
-  it('writes every exported language for each key ("" when missing)', async () => {
-    expect(JSON.parse(await exportMulti(bundle, ['en', 'de']))).toEqual({
+  it('writes language-first with every exported language and every key ("" when missing), as JSON.stringify lays it out', async () => {
+    const expected = {
+      en: { a: 'x', 'a.b': 'y', plural: '{count, plural, one {# item} other {# items}}', 'list[0]': '' },
+      de: { a: 'X', 'a.b': '', plural: '{count, plural, one {# Element} other {# Elemente}}', 'list[0]': 'eins' },
+    };
+    const out = await exportMulti(bundle, ['en', 'de']);
+    expect(out).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+    const nested = await exportMulti(bundle, ['de', 'en'], ['WRITE_NESTED']);
+    expect(nested).toBe(`${JSON.stringify({
+      de: { a: 'X', 'a.b': '', list: ['eins'], plural: '{count, plural, one {# Element} other {# Elemente}}' },
+      en: { a: 'x', 'a.b': 'y', list: [''], plural: '{count, plural, one {# item} other {# items}}' },
+    }, null, 2)}\n`);
+    expect(await exportMulti({ keys: [], languages: [] }, ['en', 'de'])).toBe('{\n  "en": {},\n  "de": {}\n}\n');
+    expect(await exportMulti({ keys: [], languages: [] }, [])).toBe('{}\n');
+  });
+
+  it('writes the same bytes whatever the page split (one section per language)', async () => {
+    const { writePages, fileOf } = await import('../../../src/formats/define.js');
+    for (const options of [[], ['WRITE_NESTED']] as ExportOption[][]) {
+      const whole = await exportMulti(bundle, ['en', 'de'], options);
+      const { keys, options: serializeOptions } = fileOf(multiLanguageJson, bundle, { languages: [{ key: 'en' }, { key: 'de' }], options: new Set(options) });
+      const paged = await writePages(multiLanguageJson.writer(serializeOptions), keys.map((k) => [k]));
+      expect(paged.toString('utf8')).toBe(whole);
+    }
+  });
+
+  it('writes the key-first layout with LANGUAGES_NESTED', async () => {
+    expect(JSON.parse(await exportMulti(bundle, ['en', 'de'], ['LANGUAGES_NESTED']))).toEqual({
       a: { en: 'x', de: 'X' },
       'a.b': { en: 'y', de: '' },
       plural: { en: '{count, plural, one {# item} other {# items}}', de: '{count, plural, one {# Element} other {# Elemente}}' },
       'list[0]': { en: '', de: 'eins' },
     });
-    expect(JSON.parse(await exportMulti(bundle, ['de'], ['WRITE_NESTED']))).toEqual({
+    expect(JSON.parse(await exportMulti(bundle, ['de'], ['WRITE_NESTED', 'LANGUAGES_NESTED']))).toEqual({
       a: { de: 'X' },
       'a.b': { de: '' },
       plural: { de: '{count, plural, one {# Element} other {# Elemente}}' },
@@ -229,14 +279,20 @@ describe('multi-language-json', () => {
     });
   });
 
-  it('round-trips flat and nested', async () => {
-    for (const options of [[], ['WRITE_NESTED']] as ExportOption[][]) {
-      const again = await parseMulti(await exportMulti(bundle, ['en', 'de'], options));
+  it('round-trips flat and nested, in both layouts', async () => {
+    for (const options of [[], ['WRITE_NESTED'], ['LANGUAGES_NESTED'], ['WRITE_NESTED', 'LANGUAGES_NESTED']] as ExportOption[][]) {
+      const importOptions = options.filter((o) => o === 'LANGUAGES_NESTED') as ImportOption[];
+      const again = await parseMulti(await exportMulti(bundle, ['en', 'de'], options), importOptions);
       expect(again.languages).toEqual([{ key: 'en' }, { key: 'de' }]);
       for (const lang of ['en', 'de']) {
         expect(texts(again, lang)).toEqual(Object.fromEntries(bundle.keys.map((k) => [k.key, k.translations[lang]?.text ?? ''])));
       }
     }
+  });
+
+  it('ESCAPE_SINGLE_QUOTES applies to every language', async () => {
+    const b: Bundle = { languages: [{ key: 'en' }, { key: 'fr' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: "it's" }, fr: { text: "l'été" } } }] };
+    expect(JSON.parse(await exportMulti(b, ['en', 'fr'], ['ESCAPE_SINGLE_QUOTES']))).toEqual({ en: { k: "it\\'s" }, fr: { k: "l\\'été" } });
   });
 });
 
@@ -247,6 +303,7 @@ describe('JSON: hostile input', () => {
     expect(error.message).toMatch(/deeper than 64/);
     expect(error.position?.line).toBe(1);
     await formatError(parseMulti('{"a": '.repeat(100_000) + '1' + '}'.repeat(100_000)));
+    await formatError(parseMulti('{"en": ' + '{"a": '.repeat(100_000) + '1' + '}'.repeat(100_001)));
   });
 
   it('does not let __proto__ or constructor members pollute prototypes', async () => {
@@ -256,9 +313,13 @@ describe('JSON: hostile input', () => {
     const out = JSON.parse(await exportSingle(b, 'en', ['WRITE_NESTED'])) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['__proto__', 'constructor']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    const m = await parseMulti('{"k": {"__proto__": {"en": "x"}}}');
+    const m = await parseMulti('{"k": {"__proto__": {"en": "x"}}}', ['LANGUAGES_NESTED']);
     expect(m.keys.map((k) => k.key)).toEqual(['k.__proto__']);
-    await formatError(parseMulti('{"k": {"__proto__": "x"}}'));
+    await formatError(parseMulti('{"k": {"__proto__": "x"}}', ['LANGUAGES_NESTED']));
+    await formatError(parseMulti('{"__proto__": {"k": "x"}}'));
+    const first = await parseMulti('{"en": {"__proto__": "x"}}');
+    expect(first.keys.map((k) => k.key)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('reports the line and column of a syntax error', async () => {

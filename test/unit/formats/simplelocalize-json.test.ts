@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError, type Bundle, type BundleLanguage } from '../../../src/formats/model.js';
+import { FormatError, type Bundle, type ExportOption } from '../../../src/formats/model.js';
 import { simplelocalizeJson } from '../../../src/formats/simplelocalize-json.js';
 
-const parse = (source: string | Buffer | object, namespace?: string) =>
-  simplelocalizeJson.parse(Buffer.isBuffer(source) ? source : Buffer.from(typeof source === 'string' ? source : JSON.stringify(source)), { namespace, options: new Set() });
-const serialize = async (bundle: Bundle, languages: BundleLanguage[] = bundle.languages, namespace?: string) =>
-  (await simplelocalizeJson.serialize(bundle, { languages, options: new Set(), namespace })).toString('utf8');
+const parse = (source: unknown, languageKey: string | undefined = 'en', namespace?: string) =>
+  simplelocalizeJson.parse(Buffer.from(typeof source === 'string' ? source : JSON.stringify(source)), { languageKey, namespace, options: new Set() });
+const serialize = async (bundle: Bundle, language: string, options: ExportOption[] = [], namespace?: string) =>
+  (await simplelocalizeJson.serialize(bundle, { languages: [{ key: language }], options: new Set(options), namespace })).toString('utf8');
 
 async function formatError(promise: Promise<unknown>): Promise<FormatError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
@@ -13,158 +13,104 @@ async function formatError(promise: Promise<unknown>): Promise<FormatError> {
   return error as FormatError;
 }
 
-const full: Bundle = {
-  languages: [{ key: 'en', name: 'English', isDefault: true }, { key: 'de', name: 'Deutsch', isDefault: false }, { key: 'pt_BR' }],
-  customers: [{ key: 'acme', description: 'ACME Corp' }, { key: 'globex' }],
-  keys: [
-    {
-      key: 'home.title',
-      namespace: '',
-      description: 'Title of the home page',
-      codeDescription: 'src/Home.tsx:12',
-      tags: ['ui', 'home'],
-      charactersLimit: 40,
-      lock: true,
-      deprecated: false,
-      translations: { en: { text: 'Welcome', reviewStatus: 'REVIEWED' }, de: { text: 'Willkommen', reviewStatus: 'NOT_REVIEWED' }, pt_BR: { text: 'Bem-vindo' } },
-      customerTranslations: { acme: { en: { text: 'Welcome to ACME', reviewStatus: 'REVIEWED' } }, globex: {} },
-    },
-    {
-      key: 'files',
-      namespace: 'admin',
-      charactersLimit: null,
-      tags: [],
-      translations: { en: { text: '{count, plural, one {# file} other {# files}}' }, de: { text: "{count, plural, one {# Datei} other {# Dateien, '{'x'}'}}" } },
-    },
-    { key: 'files', namespace: 'app', translations: {} },
-    { key: 'multi\nline "key"', namespace: 'ns with spaces', description: '', translations: { en: { text: '' } } },
-  ],
-};
-
-describe('simplelocalize-json: lossless round trip', () => {
-  it('gives back every field of the model exactly', async () => {
-    expect(await parse(await serialize(full))).toStrictEqual(full);
-  });
-
-  it('keeps absent optional fields absent (no customers, no review status, no extras)', async () => {
-    const minimal: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'a', namespace: '', translations: { en: { text: 'x' } } }] };
-    const text = await serialize(minimal);
-    expect(JSON.parse(text)).toEqual({ format: 'simplelocalize-json', version: 1, languages: [{ key: 'en' }], keys: [{ key: 'a', namespace: '', translations: { en: { text: 'x' } } }] });
-    expect(await parse(text)).toStrictEqual(minimal);
-    const empty: Bundle = { languages: [], keys: [], customers: [] };
-    expect(await parse(await serialize(empty))).toStrictEqual(empty);
-  });
-
-  it('writes the documented, versioned shape', async () => {
-    const doc = JSON.parse(await serialize(full)) as Record<string, unknown>;
-    // Streamed: the customers come after the keys, whose overrides may name more of them.
-    expect(Object.keys(doc)).toEqual(['format', 'version', 'languages', 'keys', 'customers']);
-    expect(doc.format).toBe('simplelocalize-json');
-    expect(doc.version).toBe(1);
-    expect((doc.keys as Record<string, unknown>[])[0]).toEqual({
-      key: 'home.title', namespace: '', description: 'Title of the home page', codeDescription: 'src/Home.tsx:12', tags: ['ui', 'home'],
-      charactersLimit: 40, lock: true, deprecated: false,
-      translations: { en: { text: 'Welcome', reviewStatus: 'REVIEWED' }, de: { text: 'Willkommen', reviewStatus: 'NOT_REVIEWED' }, pt_BR: { text: 'Bem-vindo' } },
-      customerTranslations: { acme: { en: { text: 'Welcome to ACME', reviewStatus: 'REVIEWED' } }, globex: {} },
+describe('simplelocalize-json: import (FormatJS style, one language per file)', () => {
+  it('reads {"key": {"message": …}} into the languageKey', async () => {
+    const b = await parse({ 'home.title': { message: 'Welcome, {name}!' }, 'cart.items': { message: '{count, plural, one {# item} other {# items}}' } }, 'pl', 'web');
+    expect(b).toEqual({
+      languages: [{ key: 'pl' }],
+      keys: [
+        { key: 'home.title', namespace: 'web', translations: { pl: { text: 'Welcome, {name}!' } } },
+        { key: 'cart.items', namespace: 'web', translations: { pl: { text: '{count, plural, one {# item} other {# items}}' } } },
+      ],
     });
   });
+
+  it('reads FormatJS extract output: defaultMessage, description as the code description, source locations ignored', async () => {
+    const extracted = {
+      'app.greeting': { defaultMessage: 'Hello {name}', description: 'Greeting on the dashboard', file: 'src/App.tsx', start: 120, end: 188, line: 7, col: 4 },
+      'app.object': { defaultMessage: 'Hi', description: { context: 'menu', maxLength: 10 } },
+    };
+    const b = await parse(extracted);
+    expect(b.keys).toEqual([
+      { key: 'app.greeting', namespace: '', codeDescription: 'Greeting on the dashboard', translations: { en: { text: 'Hello {name}' } } },
+      { key: 'app.object', namespace: '', codeDescription: '{"context":"menu","maxLength":10}', translations: { en: { text: 'Hi' } } },
+    ]);
+  });
+
+  it('reads charactersLimit and tags; message wins over defaultMessage; a key without a text has no translation', async () => {
+    const b = await parse({
+      a: { message: 'Translated', defaultMessage: 'Source', charactersLimit: 40, tags: ['web', 'checkout'] },
+      b: { description: 'Only described' },
+      c: { message: null, charactersLimit: null, tags: [] },
+    });
+    expect(b.keys).toEqual([
+      { key: 'a', namespace: '', charactersLimit: 40, tags: ['web', 'checkout'], translations: { en: { text: 'Translated' } } },
+      { key: 'b', namespace: '', codeDescription: 'Only described', translations: {} },
+      { key: 'c', namespace: '', charactersLimit: null, translations: {} },
+    ]);
+  });
+
+  it('refuses other shapes with a message that shows the expected one', async () => {
+    const flat = (await formatError(parse({ 'home.title': 'Welcome' }))).message;
+    expect(flat).toContain('the value of "home.title" must be an object, {"key": {"message": "…"}}');
+    expect(flat).toContain('single-language-json');
+    expect((await formatError(parse('[]'))).message).toContain('the file must be an object of keys');
+    expect((await formatError(parse({ a: { message: 3 } }))).message).toContain('"a".message must be a string');
+    expect((await formatError(parse({ a: { defaultMessage: ['x'] } }))).message).toContain('"a".defaultMessage must be a string');
+    expect((await formatError(parse({ a: { message: 'x', charactersLimit: -1 } }))).message).toContain('"a".charactersLimit must be a whole number');
+    expect((await formatError(parse({ a: { message: 'x', tags: 'web' } }))).message).toContain('"a".tags must be an array of texts');
+    expect((await formatError(parse({ a: { message: 'x', description: 5 } }))).message).toContain('"a".description must be a string');
+    expect((await formatError(parse({ a: { message: 'x' } }, ''))).message).toContain('languageKey is required');
+  });
+
+  it('keeps the hostile-input limits of every JSON format', async () => {
+    expect((await formatError(parse(`{"a": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`))).message).toMatch(/deeper than 64/);
+    const b = await parse('{"__proto__": {"message": "x"}}');
+    expect(b.keys.map((k) => k.key)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).message).toBeUndefined();
+  });
 });
 
-describe('simplelocalize-json: export choices', () => {
-  it('writes only the requested languages', async () => {
-    const back = await parse(await serialize(full, [{ key: 'de', name: 'Deutsch', isDefault: false }]));
-    expect(back.languages).toEqual([{ key: 'de', name: 'Deutsch', isDefault: false }]);
-    expect(back.keys[0]!.translations).toEqual({ de: { text: 'Willkommen', reviewStatus: 'NOT_REVIEWED' } });
-    expect(back.keys[0]!.customerTranslations).toEqual({ acme: {}, globex: {} });
-  });
-
-  it('writes only the namespace of a split export', async () => {
-    const back = await parse(await serialize(full, full.languages, 'admin'));
-    expect(back.keys.map((k) => [k.namespace, k.key])).toEqual([['admin', 'files']]);
-  });
-
-  it('declares a customer that has translations but is missing from the list', async () => {
-    const bundle: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'a', namespace: '', translations: {}, customerTranslations: { initech: { en: { text: 'x' } } } }] };
-    const back = await parse(await serialize(bundle));
-    expect(back.customers).toEqual([{ key: 'initech' }]);
-    expect(back.keys[0]!.customerTranslations).toEqual({ initech: { en: { text: 'x' } } });
-  });
-});
-
-describe('simplelocalize-json: strict reading', () => {
-  const valid = () => JSON.parse(JSON.stringify({
-    format: 'simplelocalize-json', version: 1,
+describe('simplelocalize-json: export', () => {
+  const bundle: Bundle = {
     languages: [{ key: 'en' }, { key: 'de' }],
-    customers: [{ key: 'acme' }],
     keys: [
-      { key: 'a', namespace: '', translations: { en: { text: 'x' } } },
-      { key: 'b', translations: { en: { text: 'y' }, de: { text: 'z' } } },
-      { key: 'c', namespace: '', translations: {} },
-      { key: 'd', namespace: '', translations: { de: { text: 'w' } } },
+      { key: 'home.title', namespace: '', description: 'for translators', codeDescription: 'Dashboard title', charactersLimit: 30, tags: ['web'], translations: { en: { text: "It's {name}'s home" }, de: { text: 'Start' } } },
+      { key: 'cart.items', namespace: '', translations: { en: { text: '{count, plural, one {# item} other {# items}}' } } },
     ],
-  })) as { [k: string]: any };
+  };
 
-  it('uses the namespace of the request for keys without one', async () => {
-    const b = await parse(valid(), 'imported');
-    expect(b.keys.map((k) => k.namespace)).toEqual(['', 'imported', '', '']);
+  it('writes {"key": {"message", "description"?, "charactersLimit"?, "tags"?}} for one language, "" when missing', async () => {
+    const de = await serialize(bundle, 'de');
+    expect(de).toBe(`${JSON.stringify({
+      'home.title': { message: 'Start', description: 'Dashboard title', charactersLimit: 30, tags: ['web'] },
+      'cart.items': { message: '' },
+    }, null, 2)}\n`);
+    expect(await serialize({ keys: [], languages: [] }, 'en')).toBe('{}\n');
   });
 
-  it.each<[string, (d: any) => void, string]>([
-    ['keys not an array', (d) => { d.keys = 'x'; }, 'keys must be an array'],
-    ['wrong format name', (d) => { d.format = 'other'; }, 'format must be "simplelocalize-json"'],
-    ['unknown version', (d) => { d.version = 2; }, 'version must be 1'],
-    ['unknown top-level field', (d) => { d.extra = 1; }, 'extra is not a known field (expected one of: format, version, languages, customers, keys)'],
-    ['language without key', (d) => { d.languages[1] = { name: 'German' }; }, 'languages[1].key must be a string'],
-    ['language name type', (d) => { d.languages[0].name = 5; }, 'languages[0].name must be a string'],
-    ['language isDefault type', (d) => { d.languages[0].isDefault = 'yes'; }, 'languages[0].isDefault must be true or false'],
-    ['duplicate language', (d) => { d.languages.push({ key: 'en' }); }, 'languages[2].key: the language "en" is declared twice'],
-    ['__proto__ language', (d) => { d.languages.push({ key: '__proto__' }); }, 'languages[2].key must not be "__proto__"'],
-    ['customer description type', (d) => { d.customers[0].description = []; }, 'customers[0].description must be a string'],
-    ['key not an object', (d) => { d.keys[2] = 'c'; }, 'keys[2] must be an object'],
-    ['empty key', (d) => { d.keys[0].key = ''; }, 'keys[0].key must not be empty'],
-    ['key type', (d) => { d.keys[0].key = 7; }, 'keys[0].key must be a string'],
-    ['namespace type', (d) => { d.keys[1].namespace = null; }, 'keys[1].namespace must be a string'],
-    ['duplicate key', (d) => { d.keys[2].key = 'a'; }, 'keys[2]: the key "a" appears twice in namespace ""'],
-    ['unknown key field', (d) => { d.keys[3].translation = {}; }, 'keys[3].translation is not a known field'],
-    ['description type', (d) => { d.keys[0].description = 1; }, 'keys[0].description must be a string'],
-    ['codeDescription type', (d) => { d.keys[0].codeDescription = false; }, 'keys[0].codeDescription must be a string'],
-    ['tags type', (d) => { d.keys[0].tags = 'ui'; }, 'keys[0].tags must be an array'],
-    ['tag type', (d) => { d.keys[0].tags = ['ui', 3]; }, 'keys[0].tags[1] must be a string'],
-    ['negative limit', (d) => { d.keys[0].charactersLimit = -1; }, 'keys[0].charactersLimit must be a whole number of 0 or more, or null'],
-    ['fractional limit', (d) => { d.keys[0].charactersLimit = 1.5; }, 'keys[0].charactersLimit must be a whole number'],
-    ['lock type', (d) => { d.keys[0].lock = 'true'; }, 'keys[0].lock must be true or false'],
-    ['deprecated type', (d) => { d.keys[0].deprecated = 0; }, 'keys[0].deprecated must be true or false'],
-    ['translations type', (d) => { d.keys[1].translations = []; }, 'keys[1].translations must be an object'],
-    ['text type', (d) => { d.keys[3].translations.de.text = 5; }, 'keys[3].translations.de.text must be a string'],
-    ['translation as a string', (d) => { d.keys[3].translations.de = 'w'; }, 'keys[3].translations.de must be an object'],
-    ['review status', (d) => { d.keys[3].translations.de.reviewStatus = 'DONE'; }, 'keys[3].translations.de.reviewStatus must be one of REVIEWED, NOT_REVIEWED'],
-    ['undeclared language', (d) => { d.keys[3].translations.fr = { text: 'x' }; }, 'keys[3].translations.fr: language "fr" is not declared in languages'],
-    ['odd language name in path', (d) => { d.keys[3].translations['x y'] = { text: 'x' }; }, 'keys[3].translations["x y"]: language "x y" is not declared'],
-    ['undeclared customer', (d) => { d.keys[0].customerTranslations = { initech: {} }; }, 'keys[0].customerTranslations.initech: customer "initech" is not declared in customers'],
-    ['customer text type', (d) => { d.keys[0].customerTranslations = { acme: { en: { text: null } } }; }, 'keys[0].customerTranslations.acme.en.text must be a string'],
-  ])('refuses %s with the JSON path of the problem', async (_name, change, message) => {
-    const doc = valid();
-    change(doc);
-    const error = await formatError(parse(doc));
-    expect(error.message).toContain(message);
+  it('round-trips texts, code descriptions, limits and tags', async () => {
+    const back = await parse(await serialize(bundle, 'en'), 'en');
+    expect(back.keys).toEqual([
+      { key: 'home.title', namespace: '', codeDescription: 'Dashboard title', charactersLimit: 30, tags: ['web'], translations: { en: { text: "It's {name}'s home" } } },
+      { key: 'cart.items', namespace: '', translations: { en: { text: '{count, plural, one {# item} other {# items}}' } } },
+    ]);
   });
 
-  it('accepts the valid document those cases start from', async () => {
-    expect((await parse(valid())).keys).toHaveLength(4);
+  it('ESCAPE_SINGLE_QUOTES escapes apostrophes of the message only', async () => {
+    const out = JSON.parse(await serialize(bundle, 'en', ['ESCAPE_SINGLE_QUOTES']));
+    expect(out['home.title'].message).toBe("It\\'s {name}\\'s home");
   });
 
-  it('refuses a file that is not an object', async () => {
-    expect((await formatError(parse('[]'))).message).toBe('Invalid simplelocalize-json: the file must be an object');
-  });
-
-  it('refuses deep nesting, malformed JSON (with line and column) and a __proto__ translation', async () => {
-    await formatError(parse('{"keys": ' + '['.repeat(100_000) + ']'.repeat(100_000) + '}'));
-    const malformed = await formatError(parse('{\n  "format": "simplelocalize-json",\n  "version": 1,,\n}'));
-    expect(malformed.position).toMatchObject({ line: 3 });
-    expect(malformed.message).toMatch(/line 3, column \d+/);
-    const doc = valid();
-    doc.keys[0].translations = JSON.parse('{"__proto__": {"text": "x"}}');
-    expect((await formatError(parse(JSON.stringify(doc)))).message).toContain('language "__proto__" is not declared');
-    expect(({} as Record<string, unknown>).text).toBeUndefined();
+  it('writes one namespace of a split export; unsplit, the key of the first namespace', async () => {
+    const b: Bundle = {
+      languages: [{ key: 'en' }],
+      keys: [
+        { key: 'title', namespace: 'web', translations: { en: { text: 'Web' } } },
+        { key: 'title', namespace: 'app', translations: { en: { text: 'App' } } },
+      ],
+    };
+    expect(JSON.parse(await serialize(b, 'en', [], 'web'))).toEqual({ title: { message: 'Web' } });
+    expect(JSON.parse(await serialize(b, 'en'))).toEqual({ title: { message: 'App' } });
   });
 });

@@ -1,5 +1,5 @@
 // The streaming writers of PO, .strings, .stringsdict, .xcstrings, .properties,
-// CSV/TSV, Excel, ARB, browser-extension and simplelocalize-json: a file
+// CSV/TSV, Excel, ARB, browser-extension, simplelocalize-json and project-backup-json: a file
 // written page by page, as the export engine writes it, is the file
 // format.serialize gives for the same keys, and reads back to those keys.
 import ExcelJS from 'exceljs';
@@ -14,11 +14,12 @@ import { JsonMembers } from '../../../src/formats/json-object-writer.js';
 import { localizableStrings } from '../../../src/formats/localizable-strings.js';
 import type { Bundle, BundleKey, ExportOption, FileChunk, FileFormat, SerializeOptions } from '../../../src/formats/model.js';
 import { poPot } from '../../../src/formats/po.js';
+import { projectBackupJson } from '../../../src/formats/project-backup-json.js';
 import { simplelocalizeJson } from '../../../src/formats/simplelocalize-json.js';
 import { localizableStringsDict } from '../../../src/formats/stringsdict.js';
 import { localizableXcstrings } from '../../../src/formats/xcstrings.js';
 
-const FORMATS: FileFormat[] = [poPot, localizableStrings, localizableStringsDict, localizableXcstrings, javaProperties, csvTranslations, tsv, excel, arb, browserExtensionJson, simplelocalizeJson];
+const FORMATS: FileFormat[] = [poPot, localizableStrings, localizableStringsDict, localizableXcstrings, javaProperties, csvTranslations, tsv, excel, arb, browserExtensionJson, simplelocalizeJson, projectBackupJson];
 const LANGUAGES = [{ key: 'en', isDefault: true }, { key: 'de' }];
 
 type Given = Omit<SerializeOptions, 'namespacesInFile'>;
@@ -43,7 +44,7 @@ function givenOptions(format: FileFormat, b: Bundle, options: ExportOption[] = [
     languages: format.multiLanguage ? LANGUAGES : [LANGUAGES[0]!],
     options: new Set(options),
     ...(namespace !== undefined && { namespace }),
-    // The export engine passes the project's customers (simplelocalize-json declares them).
+    // The export engine passes the project's customers (project-backup-json declares them).
     customers: b.customers,
   };
 }

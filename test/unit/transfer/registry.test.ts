@@ -22,6 +22,13 @@ describe('format registry', () => {
     expect(new Set(formatIds()).size).toBe(formatIds().length);
   });
 
+  it('gives every format a name for people; the lossless backup has its own identifier and name', () => {
+    for (const id of formatIds()) expect(registeredFormat(id)!.name, id).toMatch(/\S/);
+    expect(registeredFormat('project-backup-json')).toMatchObject({ name: 'Project backup JSON', customerTranslations: true });
+    expect(registeredFormat('simplelocalize-json')!.name).not.toBe(registeredFormat('project-backup-json')!.name);
+    expect(registeredFormat('simplelocalize-json')!.customerTranslations).toBeUndefined();
+  });
+
   it('every format writes the same file whether its keys come in one page or many', async () => {
     const bundle = generatedBundle(120, ['en', 'de']);
     // Array items and a key that is also a parent exercise the nested writers.
