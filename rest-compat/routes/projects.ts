@@ -1,5 +1,6 @@
 // /api/v2/projects (personal token) and /api/v1/projects (basic credentials):
-// the same two operations, with the auth scheme of each version.
+// the same two operations, with the auth scheme of each version; and
+// /api/v2/project, the API key's own project.
 import { bodyObject, enumValue, queryString } from '../params.js';
 import { defineRoute, type RestRoute } from '../route.js';
 
@@ -46,4 +47,31 @@ function projectRoutes(version: 'v1' | 'v2', auth: 'basic' | 'personalToken'): R
   ];
 }
 
-export const routes: RestRoute[] = [...projectRoutes('v2', 'personalToken'), ...projectRoutes('v1', 'basic')];
+
+// GET /api/v2/project (project API key): the API key's own project with every
+// field the vendor's command-line client reads (status, publish, pull, purge).
+// A missing field crashes that client, so each one is always present (null
+// where unknown).
+const OWN_PROJECT = /* GraphQL */ `
+  query RestOwnProject {
+    project {
+      ...RestProject
+      environments { key name }
+      namespaces { name }
+      lastActivityAt
+      lastEditedAt
+      hostingResources { path key language namespace customerId }
+    }
+  } ${PROJECT_FIELDS}`;
+
+const ownProject = defineRoute<{ project: Record<string, unknown> }>({
+  method: 'GET',
+  path: '/api/v2/project',
+  auth: 'apiKey',
+  summary: "The API key's own project, with environments, namespaces, activity times and hosting resources",
+  document: OWN_PROJECT,
+  toVariables: () => ({}),
+  toResponse: (data) => ({ data: data.project }),
+});
+
+export const routes: RestRoute[] = [...projectRoutes('v2', 'personalToken'), ...projectRoutes('v1', 'basic'), ownProject];

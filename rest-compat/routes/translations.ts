@@ -1,6 +1,7 @@
 // Translations (project API key). v2: query cells with filters and update one
 // cell. v1 (deprecated, still served): bulk POST (add, creating keys and
-// languages) and bulk PATCH (update, per-element failures).
+// languages) and bulk PATCH (update, per-element failures). DELETE
+// /api/v1/translations/purge: the vendor client's purge.
 import { badRequest } from '../../src/errors.js';
 import { bodyFields, bodyList, bodyObject, enumList, enumValue, queryInt, queryList, queryString } from '../params.js';
 import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
@@ -87,5 +88,14 @@ export const routes: RestRoute[] = [
       options: enumList(schema, 'UpdateTranslationsOption', 'updateOptions', queryList(req.query, 'updateOptions')),
     }),
     toResponse: (data) => ({ data: data.updateTranslations }),
+  }),
+  defineRoute<{ purgeTranslations: unknown }>({
+    method: 'DELETE',
+    path: '/api/v1/translations/purge',
+    auth: 'apiKey',
+    summary: "Delete every translation key and translation of the project (the vendor client's purge; source=CLI is ignored)",
+    document: `mutation RestPurgeTranslations { purgeTranslations { keysDeleted translationsDeleted customerTranslationsDeleted } }`,
+    toVariables: () => ({}),
+    toResponse: (data) => ({ data: data.purgeTranslations }),
   }),
 ];

@@ -62,6 +62,7 @@ export async function listProjectIds(accountId: number, sort: ProjectSort): Prom
   });
   if (projects.length === 0) return [];
   const stats = sort === 'alphabetical' || sort === 'created' ? undefined : await projectStats(projects.map((p) => p.id));
+  const created = new Map(projects.map((p) => [p.id, p.createdAt.getTime()]));
   const metric = (id: number): number => {
     const s = stats!.get(id)!;
     switch (sort) {
@@ -69,8 +70,9 @@ export async function listProjectIds(accountId: number, sort: ProjectSort): Prom
       case 'number_of_keys': return s.keys;
       case 'number_of_languages': return s.languages;
       case 'number_of_members': return s.members;
-      case 'last_edited': return s.lastEditedAt.getTime();
-      default: return s.lastActivityAt.getTime();
+      // A project never edited (or with no activity) counts from its creation.
+      case 'last_edited': return s.lastEditedAt?.getTime() ?? created.get(id)!;
+      default: return s.lastActivityAt?.getTime() ?? created.get(id)!;
     }
   };
   const byName = (a: { name: string; id: number }, b: { name: string; id: number }) =>

@@ -9,9 +9,18 @@ export interface ProjectStats {
   unpublishedChanges: number;
   translatedPercentage: number;
   translatedKeysByLanguage: Record<string, number>;
-  lastEditedAt: Date;
-  lastActivityAt: Date;
+  /** See EDIT_DERIVATION; null when nothing was ever edited. */
+  lastEditedAt: Date | null;
+  /** See ACTIVITY_DERIVATION; null for a project with no activity. */
+  lastActivityAt: Date | null;
 }
+
+// There is no activity log yet: both times are derived from what the database
+// records today. The texts are the GraphQL descriptions of the two fields.
+export const EDIT_DERIVATION =
+  'Latest modification time of a translation key, a translation or a customer translation of the project (derived from those rows; no activity log yet). null when the project has none.';
+export const ACTIVITY_DERIVATION =
+  'Latest of: lastEditedAt; the last import, job request or purge (the project\'s activity mark, counted only when later than its creation); the latest start or end of an auto-translation job; the latest start or completion of a publication. null for a project with no activity.';
 
 interface StatsRow {
   id: number;
@@ -20,8 +29,8 @@ interface StatsRow {
   members: number;
   non_empty: number;
   changed: number;
-  last_edited: Date;
-  last_activity: Date;
+  last_edited: Date | null;
+  last_activity: Date | null;
 }
 
 export async function projectStats(projectIds: readonly number[], db: Db = prisma()): Promise<Map<number, ProjectStats>> {
@@ -47,6 +56,16 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
      ), k AS (
        SELECT "projectId" AS id, count(*)::int AS n, max("modifiedAt") AS last_modified
          FROM "TranslationKey" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
+     ), j AS (
+       SELECT "projectId" AS id, greatest(max("startedAt"), max("finishedAt")) AS last_at
+         FROM "Job" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
+     ), pb AS (
+       SELECT "projectId" AS id, greatest(max("createdAt"), max("completedAt")) AS last_at
+         FROM "Publication" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
+     ), e AS (
+       SELECT p.id, greatest(k.last_modified, tr.last_modified, ctr.last_modified) AS last_edited
+         FROM "Project" p LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id
+        WHERE p.id = ANY($1::int[])
      )
      SELECT p.id,
             coalesce(k.n, 0) AS keys,
@@ -54,10 +73,11 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
             (SELECT count(*)::int FROM "ProjectMember" m WHERE m."projectId" = p.id) AS members,
             coalesce(tr.non_empty, 0) AS non_empty,
             coalesce(tr.changed, 0) + coalesce(ctr.changed, 0) AS changed,
-            greatest(p."updatedAt", k.last_modified, tr.last_modified, ctr.last_modified) AS last_edited,
-            greatest(p."lastActivityAt", p."updatedAt", k.last_modified, tr.last_modified, ctr.last_modified) AS last_activity
-       FROM "Project" p
+            e.last_edited,
+            greatest(e.last_edited, CASE WHEN p."lastActivityAt" > p."createdAt" THEN p."lastActivityAt" END, j.last_at, pb.last_at) AS last_activity
+       FROM "Project" p JOIN e ON e.id = p.id
        LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id
+       LEFT JOIN j ON j.id = p.id LEFT JOIN pb ON pb.id = p.id
       WHERE p.id = ANY($1::int[])`,
     ids,
   );

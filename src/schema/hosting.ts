@@ -31,7 +31,7 @@ const PublicationType = builder.objectRef<PublicationSummary>('Publication').imp
   }),
 });
 
-const EnvironmentType = builder.objectRef<EnvironmentDetails>('Environment').implement({
+export const EnvironmentType = builder.objectRef<EnvironmentDetails>('Environment').implement({
   description: 'A hosting environment: _latest, _production or a custom one, in the publication order.',
   fields: (t) => ({
     key: t.exposeString('key', { description: 'Fixed at creation; part of the CDN path.' }),

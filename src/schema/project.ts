@@ -2,8 +2,32 @@ import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { requireAccount, resolveProject } from '../projects/access.js';
 import { createProject, listProjectIds, PROJECT_SORTS } from '../projects/projects.js';
+import { ACTIVITY_DERIVATION, EDIT_DERIVATION } from '../projects/stats.js';
+import { projectNamespaces, type ProjectNamespace } from '../projects/namespaces.js';
+import { hostingResources, type HostingResource } from '../projects/hosting-resources.js';
+import { listEnvironments } from '../hosting/environments.js';
+import { EnvironmentType } from './hosting.js';
 import './language.js';
 import './customer.js';
+
+const NamespaceType = builder.objectRef<ProjectNamespace>('Namespace').implement({
+  description: 'A namespace of the project (keys in the empty default namespace are not listed).',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    keys: t.exposeInt('keys', { description: 'Number of keys in the namespace.' }),
+  }),
+});
+
+const HostingResourceType = builder.objectRef<HostingResource>('HostingResource').implement({
+  description: "A file served by an environment now (its current publication), in the shape the vendor's command-line client reads for `pull`.",
+  fields: (t) => ({
+    path: t.exposeString('path', { description: '`{projectToken}/{environmentKey}/{resource path}`, unencoded; the file is at {cdn_url}/ followed by the URL-encoded segments, and `pull` saves it as the resource path plus `.json`.' }),
+    key: t.exposeString('key', { description: 'The environment key (_latest, _production or a custom one).' }),
+    language: t.exposeString('language', { nullable: true }),
+    namespace: t.exposeString('namespace', { nullable: true }),
+    customerId: t.exposeString('customerId', { nullable: true, description: 'The customer key of a customer-specific file.' }),
+  }),
+});
 
 export const ProjectSortEnum = builder.enumType('ProjectSort', {
   description: 'Orders of the project list (the REST `sort` values, in upper case).',
@@ -37,7 +61,15 @@ export const ProjectType = builder.prismaObject('Project', {
       resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).translatedKeysByLanguage,
     }),
     numberOfMembers: t.int({ resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).members }),
-    lastEditedAt: t.field({ type: 'DateTime', resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).lastEditedAt }),
+    lastEditedAt: t.field({ type: 'DateTime', nullable: true, description: EDIT_DERIVATION, resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).lastEditedAt }),
+    lastActivityAt: t.field({ type: 'DateTime', nullable: true, description: ACTIVITY_DERIVATION, resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).lastActivityAt }),
+    namespaces: t.field({ type: [NamespaceType], description: 'The non-empty namespaces of its keys, by name.', resolve: (p) => projectNamespaces(p.id) }),
+    environments: t.field({ type: [EnvironmentType], description: 'Hosting environments in publication order.', resolve: (p) => listEnvironments(p.id) }),
+    hostingResources: t.field({
+      type: [HostingResourceType],
+      description: 'Every file served now by every environment (each environment\'s current publication), environments in publication order; empty before the first publication.',
+      resolve: (p) => hostingResources(p.id),
+    }),
   }),
 });
 

@@ -4,6 +4,7 @@ import { countTranslations, queryTranslations, TRANSLATION_PAGE, type Translatio
 import { importTranslationsV1, type ImportV1Result } from '../translations/import-v1.js';
 import { updateTranslation } from '../translations/update-one.js';
 import { updateTranslationsV1, type UpdateV1Result } from '../translations/update-v1.js';
+import { purgeProjectContent, type PurgeResult } from '../translations/purge.js';
 
 export const ReviewStatusEnum = builder.enumType('ReviewStatus', { values: ['REVIEWED', 'NOT_REVIEWED'] as const });
 
@@ -84,6 +85,15 @@ const UpdateTranslationsResultType = builder.objectRef<UpdateV1Result>('UpdateTr
   }),
 });
 
+const PurgeResultType = builder.objectRef<PurgeResult>('PurgeResult').implement({
+  description: 'What purgeTranslations deleted.',
+  fields: (t) => ({
+    keysDeleted: t.exposeInt('keysDeleted'),
+    translationsDeleted: t.exposeInt('translationsDeleted', { description: 'Base translations (non-empty or emptied cells that had a row).' }),
+    customerTranslationsDeleted: t.exposeInt('customerTranslationsDeleted'),
+  }),
+});
+
 builder.queryFields((t) => ({
   translations: t.field({
     type: [TranslationType],
@@ -142,5 +152,11 @@ builder.mutationFields((t) => ({
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       return updateTranslationsV1(projectId, args.content, { createKeys: (args.options ?? []).includes('CREATE_KEY_IF_NOT_FOUND') });
     },
+  }),
+  purgeTranslations: t.field({
+    type: PurgeResultType,
+    description: "Deletes every translation key of the project with its translations and customer overrides, in one transaction (the vendor client's `purge`; locked keys included). Languages, customers, environments and published files stay.",
+    args: { projectToken: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => purgeProjectContent(await resolveProject(ctx.principal, args.projectToken)),
   }),
 }));

@@ -1,0 +1,18 @@
+// The namespaces of a project: the distinct non-empty namespaces of its keys.
+// The empty (default) namespace is not listed: it has no name.
+import { prisma, type Db } from '../db.js';
+
+export interface ProjectNamespace {
+  name: string;
+  /** Number of keys in the namespace. */
+  keys: number;
+}
+
+export async function projectNamespaces(projectId: number, db: Db = prisma()): Promise<ProjectNamespace[]> {
+  const rows = await db.$queryRawUnsafe<{ name: string; keys: number }[]>(
+    `SELECT namespace AS name, count(*)::int AS keys FROM "TranslationKey"
+      WHERE "projectId" = $1 AND namespace <> '' GROUP BY namespace ORDER BY namespace`,
+    projectId,
+  );
+  return rows;
+}

@@ -1,0 +1,30 @@
+// Purge: the vendor's command-line client `purge` (DELETE
+// /api/v1/translations/purge). The vendor documents it as removing all the
+// translations and translation keys of the project; here every translation
+// key is deleted with its translations and customer overrides, in one
+// transaction (all or nothing). Locks do not protect a key from it: like
+// deleting a language, purge is a reset of the project's content, asked for
+// explicitly. Languages, customers, environments and published files stay (a
+// project always keeps at least one language, and jobs and hosting refer to
+// them).
+import { prisma } from '../db.js';
+import { BULK_TRANSACTION } from './store.js';
+
+export interface PurgeResult {
+  keysDeleted: number;
+  translationsDeleted: number;
+  customerTranslationsDeleted: number;
+}
+
+export async function purgeProjectContent(projectId: number): Promise<PurgeResult> {
+  return prisma().$transaction(async (tx) => {
+    // Serializes with the other project-wide changes that lock the project row (languages, customers, publications).
+    await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
+    const customerTranslationsDeleted = await tx.$executeRawUnsafe(`DELETE FROM "CustomerTranslation" WHERE "projectId" = $1`, projectId);
+    const translationsDeleted = await tx.$executeRawUnsafe(`DELETE FROM "Translation" WHERE "projectId" = $1`, projectId);
+    const keysDeleted = await tx.$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE "projectId" = $1`, projectId);
+    // The project's activity mark (lastActivityAt): nothing else records a purge.
+    await tx.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
+    return { keysDeleted, translationsDeleted, customerTranslationsDeleted };
+  }, BULK_TRANSACTION);
+}
