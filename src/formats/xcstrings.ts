@@ -14,9 +14,21 @@
 //   (apple-plurals.ts). On export a whole-text plural becomes a substitution
 //   only when codeDescription says its argument was one; otherwise variations.
 // - `comment` <-> description (written with INCLUDE_DESCRIPTIONS).
-// - States: all string units `translated` -> REVIEWED, any other state
-//   (`needs_review`, `new`, ...) -> NOT_REVIEWED, no state -> none. Export:
-//   REVIEWED or none -> `translated`, NOT_REVIEWED -> `needs_review`.
+// - States. Review is the team's workflow in this service, not the app's:
+//   Xcode's `needs_review` is shown as a warning and a non-empty text is used
+//   by the app whatever its state, so export writes every non-empty text as
+//   `translated` (REVIEWED and NOT_REVIEWED alike) and leaves an empty one
+//   out (no localization: Xcode's "untranslated", the app falls back to the
+//   source language). So review status does not round-trip through the file:
+//   import gives a translation whose string units are all `translated` no
+//   review status (the service's own status is kept, NOT_REVIEWED for a new
+//   one), and one with any other state (`needs_review`, `new`, `stale`) is
+//   NOT_REVIEWED, so a state a translator set in Xcode is not lost.
+// - The number of a plural (a `variations.plural` case or a substitution):
+//   `#` in ICU, `%lld` in the catalog (what Xcode writes for an Int), or the
+//   substitution's integer formatSpecifier (`d` -> `%d`). Import reads the
+//   first non-positional integer placeholder of a case (`%d`, `%lld`, `%li`,
+//   `%u`...) as `#`; a literal `%` in a case is `%%`. See plural.ts.
 // - `extractionState: "stale"` <-> deprecated. Other extraction states are kept
 //   as a tag `extractionState:<value>` and `shouldTranslate: false` as the tag
 //   `shouldTranslate:false`, both written back on export.
@@ -44,6 +56,7 @@ import {
   type VarSpec,
 } from './apple-plurals.js';
 import { buildIcuMessage, hasChoice, parseIcuMessage, plainText, type IcuChoice, type IcuPart } from './icu-embedded.js';
+import { APPLE_NUMBER, appleNumber, branchPartsFromPlatform, branchToPlatform, type NumberPlaceholder } from './plural.js';
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { JsonMembers, type JsonLayout } from './json-object-writer.js';
@@ -121,7 +134,7 @@ class LocalizationReader {
   }
 
   /** The message of a localization (or of one of its variations), null when it has none. */
-  parts(loc: Json, chain: string[]): IcuPart[] | null {
+  parts(loc: Json, chain: string[], number?: NumberPlaceholder): IcuPart[] | null {
     const variations = loc.variations;
     if (isJsonObject(variations)) {
       for (const [kind, argument] of [['plural', 'count'], ['device', 'device']] as const) {
@@ -130,7 +143,7 @@ class LocalizationReader {
         const branches: IcuChoice['branches'] = [];
         for (const [k, v] of Object.entries(cases)) {
           if (kind === 'plural' ? !isPluralCategory(k) : !/^[^\s{}]+$/.test(k)) continue;
-          const parts = isJsonObject(v) ? this.parts(v, chain) : null;
+          const parts = isJsonObject(v) ? this.parts(v, chain, kind === 'plural' ? APPLE_NUMBER : undefined) : null;
           if (parts) branches.push({ key: k, parts });
         }
         if (branches.length) return [{ type: 'choice', kind: kind === 'plural' ? 'plural' : 'select', argument, branches }];
@@ -139,7 +152,8 @@ class LocalizationReader {
     const unit = loc.stringUnit;
     if (!isJsonObject(unit) || typeof unit.value !== 'string') return null;
     if (typeof unit.state === 'string') this.states.push(unit.state);
-    return this.expand(unit.value, chain);
+    const parts = this.expand(unit.value, chain);
+    return number ? branchPartsFromPlatform(parts, number) : parts;
   }
 
   private expand(value: string, chain: string[]): IcuPart[] {
@@ -161,7 +175,7 @@ class LocalizationReader {
       const branches: IcuChoice['branches'] = [];
       for (const [k, v] of Object.entries(cases)) {
         if (!isPluralCategory(k) || !isJsonObject(v)) continue;
-        const parts = this.parts(v, [...chain, name]);
+        const parts = this.parts(v, [...chain, name], appleNumber(this.specs.get(name)?.type));
         if (parts) branches.push({ key: k, parts });
       }
       return branches.length ? { type: 'choice', kind: 'plural', argument: name, branches } : null;
@@ -170,7 +184,7 @@ class LocalizationReader {
 
   status(): ReviewStatus | undefined {
     if (!this.states.length) return undefined;
-    return this.states.every((s) => s === 'translated') ? 'REVIEWED' : 'NOT_REVIEWED';
+    return this.states.every((s) => s === 'translated') ? undefined : 'NOT_REVIEWED';
   }
 }
 
@@ -194,7 +208,7 @@ function xcstringsWriter(options: SerializeOptions): FormatWriter {
     const localizations: Json = {};
     for (const lang of languages) {
       const t = key.translations[lang];
-      if (t) localizations[lang] = new LocalizationWriter(specs, t.reviewStatus === 'NOT_REVIEWED' ? 'needs_review' : 'translated').localization(t.text);
+      if (t && t.text !== '') localizations[lang] = new LocalizationWriter(specs, 'translated').localization(t.text);
     }
     if (Object.keys(localizations).length) entry.localizations = localizations;
     if (key.tags?.includes(NO_TRANSLATE_TAG)) entry.shouldTranslate = false;
@@ -227,11 +241,11 @@ class LocalizationWriter {
     return { state: this.state, value };
   }
 
-  private fromParts(parts: IcuPart[]): Json {
+  private fromParts(parts: IcuPart[], number?: NumberPlaceholder): Json {
     const only = parts.length === 1 && parts[0]!.type === 'choice' ? parts[0] : undefined;
     if (only && only.kind !== 'select' && this.specs.get(only.argument)?.argNum == null) {
       const plural: Json = {};
-      for (const b of appleCategoryBranches(only.branches)) plural[b.key] = this.fromParts(b.parts);
+      for (const b of appleCategoryBranches(only.branches)) plural[b.key] = this.fromParts(b.parts, APPLE_NUMBER);
       return { variations: { plural } };
     }
     if (only && only.kind === 'select' && only.argument === 'device') {
@@ -239,12 +253,15 @@ class LocalizationWriter {
       for (const b of only.branches) device[b.key] = this.fromParts(b.parts);
       return { variations: { device } };
     }
-    return { stringUnit: this.unit(this.render(parts)) };
+    return { stringUnit: this.unit(this.render(parts, number)) };
   }
 
-  /** Plain text with plurals replaced by substitution tokens (registered on the way). */
-  private render(parts: IcuPart[]): string {
-    return plainText(parts, (c) => {
+  /**
+   * Plain text with plurals replaced by substitution tokens (registered on
+   * the way); in a plural case (`number` given) `#` is the number.
+   */
+  private render(parts: IcuPart[], number?: NumberPlaceholder): string {
+    const choice = (c: IcuChoice): string => {
       if (c.kind === 'select') return buildIcuMessage([c]);
       const spec = this.specs.get(c.argument);
       if (!this.substitutions.has(c.argument)) {
@@ -252,18 +269,21 @@ class LocalizationWriter {
         this.substitutions.set(c.argument, sub);
         const plural: Json = {};
         const texts: string[] = [];
+        const hasNumber = c.branches.some((b) => b.parts.some((p) => p.type === 'number'));
+        const type = spec?.type ?? (hasNumber ? 'lld' : undefined);
         for (const b of appleCategoryBranches(c.branches)) {
-          const value = this.render(b.parts);
+          const value = this.render(b.parts, appleNumber(type));
           texts.push(value);
           plural[b.key] = { stringUnit: this.unit(value) };
         }
         const position = spec?.position ? parseInt(spec.position, 10) : NaN;
         sub.argNum = spec?.argNum ?? (Number.isNaN(position) ? this.substitutions.size : position);
-        sub.formatSpecifier = spec?.type ?? inferValueType(texts);
+        sub.formatSpecifier = type ?? inferValueType(texts);
         sub.variations = { plural };
       }
       return variableToken(c.argument, spec);
-    });
+    };
+    return number ? branchToPlatform(parts, number, choice) : plainText(parts, choice);
   }
 }
 

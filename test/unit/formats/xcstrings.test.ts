@@ -27,11 +27,13 @@ describe.skipIf(!existsSync(CORPUS))('localizable-xcstrings: corpus', () => {
     expect(found.description).toBe('VoiceOver announcement for when incrementally updating the command search result.');
     expect(parseIcuPlural(found.translations.cs!.text)).toEqual({
       argument: 'count',
-      forms: { zero: 'Nebyly nalezeny žádné příkazy', one: 'Nalezen %lld příkaz', few: 'Nalezeny %lld příkazy', many: 'Nalezeno %lld příkazu', other: 'Nalezeno %lld příkazů' },
+      forms: { zero: 'Nebyly nalezeny žádné příkazy', one: 'Nalezen # příkaz', few: 'Nalezeny # příkazy', many: 'Nalezeno # příkazu', other: 'Nalezeno # příkazů' },
     });
-    expect(found.translations.cs!.reviewStatus).toBe('REVIEWED');
+    expect(found.translations.cs!.text).toBe('{count, plural, zero {Nebyly nalezeny žádné příkazy} one {Nalezen # příkaz} few {Nalezeny # příkazy} many {Nalezeno # příkazu} other {Nalezeno # příkazů}}');
+    // `translated` says nothing about the team's review (no status); any other state is NOT_REVIEWED.
+    expect(found.translations.cs!.reviewStatus).toBeUndefined();
     expect(found.translations.fr!.reviewStatus).toBe('NOT_REVIEWED');
-    expect(get(b, 'Command').translations.de).toEqual({ text: 'Befehl', reviewStatus: 'REVIEWED' });
+    expect(get(b, 'Command').translations.de).toEqual({ text: 'Befehl' });
     // No source localization: the key is the English text; nothing is invented.
     expect(get(b, 'Command').translations.en).toBeUndefined();
     expect(get(b, 'Quick Actions').description).toBeUndefined();
@@ -46,7 +48,7 @@ describe.skipIf(!existsSync(CORPUS))('localizable-xcstrings: corpus', () => {
       namespace: '',
       description: 'Class = "NSTextFieldCell"; title = "ACTION NAME"; ObjectID = "0Uo-2F-m2T";',
       tags: ['extractionState:extracted_with_value', 'shouldTranslate:false'],
-      translations: { bg: { text: 'ИМЕ НА ДЕЙСТВИЕТО', reviewStatus: 'REVIEWED' }, en: { text: 'ACTION NAME', reviewStatus: 'NOT_REVIEWED' } },
+      translations: { bg: { text: 'ИМЕ НА ДЕЙСТВИЕТО' }, en: { text: 'ACTION NAME', reviewStatus: 'NOT_REVIEWED' } },
     });
     expect(get(b, '597-z1-wgd.headerCell.title').tags).toEqual(['extractionState:extracted_with_value']);
   });
@@ -62,22 +64,22 @@ describe.skipIf(!existsSync(CORPUS))('localizable-xcstrings: corpus', () => {
         translations: {
           en: {
             text: '{device, select, appletv {On My Apple TV} applevision {On My Apple Vision} applewatch {On My Apple Watch} ipad {On My iPad} iphone {On My iPhone} ipod {On My iPod} mac {On My Mac} other {On My Device}}',
-            reviewStatus: 'REVIEWED',
           },
         },
       },
     ]);
   });
 
-  it('exports the corpus files as Xcode writes them (only "new" becomes "needs_review")', async () => {
+  it('exports the corpus files as Xcode writes them (every non-empty text "translated": review is the team\'s workflow)', async () => {
     for (const file of ['coteditor_CommandBar.xcstrings', 'coteditor_ShortcutTreeView.xcstrings', 'netnewswire_DefaultAccountNames.xcstrings']) {
       const input = readFileSync(`${CORPUS}/${file}`, 'utf8');
       const b = await parse(input);
       const out = (await serialize(b, b.languages)).toString('utf8');
-      const expected = input.replace('"version" : "1.1"', '"version" : "1.0"').replace(/"state" : "new"/g, '"state" : "needs_review"');
+      const expected = input.replace('"version" : "1.1"', '"version" : "1.0"').replace(/"state" : "(new|needs_review)"/g, '"state" : "translated"');
       expect(out).toBe(expected);
       const again = await parse(out);
-      expect(again.keys).toEqual(b.keys);
+      const withoutStatus = b.keys.map((k) => ({ ...k, translations: Object.fromEntries(Object.entries(k.translations).map(([l, t]) => [l, { text: t.text }])) }));
+      expect(again.keys).toEqual(withoutStatus);
     }
   });
 });
@@ -103,12 +105,33 @@ describe('localizable-xcstrings: rules', () => {
     const k = get(b, 'files.in.folders');
     expect(k.translations.en).toEqual({
       text: 'Found {files, plural, one {%arg file} other {%arg files}} in {folders, plural, one {one folder} other {%arg folders}}',
-      reviewStatus: 'REVIEWED',
     });
     expect(k.codeDescription).toBe('Plural variables: {"files":{"position":"1$","type":"lld","argNum":1},"folders":{"type":"ld","argNum":2}}');
     const out = JSON.parse((await serialize(b, [{ key: 'en' }])).toString());
     expect(out).toEqual(input);
     expect(await parse(JSON.stringify(out))).toEqual(b);
+  });
+
+  it('reads the number of plural variations and substitutions (%lld, %d, %li, %u) as #', async () => {
+    const input = doc({
+      v: { localizations: { en: { variations: { plural: { one: unit('%d item'), other: unit('%li items, %u%%') } } } } },
+      s: {
+        localizations: {
+          en: {
+            stringUnit: { state: 'translated', value: 'Found %#@files@' },
+            substitutions: { files: { argNum: 1, formatSpecifier: 'd', variations: { plural: { one: unit('%d file'), other: unit('%d files') } } } },
+          },
+        },
+      },
+    });
+    const b = await parse(input);
+    // Only the first number placeholder of a case (and its repeats) is the count; %u here is another argument.
+    expect(get(b, 'v').translations.en!.text).toBe('{count, plural, one {# item} other {# items, %u%}}');
+    expect(get(b, 's').translations.en!.text).toBe('Found {files, plural, one {# file} other {# files}}');
+    const out = JSON.parse((await serialize(b, [{ key: 'en' }])).toString());
+    // A substitution keeps its recorded formatSpecifier: %d stays %d.
+    expect(out.strings.s).toEqual(input.strings.s);
+    expect(out.strings.v.localizations.en.variations.plural).toEqual({ one: unit('%lld item'), other: unit('%lld items, %u%%') });
   });
 
   it('imports the base value when a substitution is broken instead of failing', async () => {
@@ -132,7 +155,8 @@ describe('localizable-xcstrings: rules', () => {
         'b.key': {
           comment: 'Shown "here"',
           extractionState: 'manual',
-          localizations: { de: unit('Hallo', 'needs_review'), en: unit('Hello') },
+          // NOT_REVIEWED is written `translated` too: Xcode must not hold back a text nobody reviewed here.
+          localizations: { de: unit('Hallo'), en: unit('Hello') },
           shouldTranslate: false,
         },
         'a.key': { extractionState: 'stale', localizations: { en: unit('Old') } },
@@ -145,8 +169,15 @@ describe('localizable-xcstrings: rules', () => {
     expect(text).toContain('"sourceLanguage" : "en"');
     expect(text.endsWith('}')).toBe(true);
     const again = await parse(text);
-    expect(get(again, 'b.key')).toMatchObject({ description: 'Shown "here"', tags: ['extractionState:manual', 'shouldTranslate:false'], translations: bundle.keys[0]!.translations });
-    expect(get(again, 'a.key')).toMatchObject({ deprecated: true, translations: { en: { text: 'Old', reviewStatus: 'REVIEWED' } } });
+    expect(get(again, 'b.key')).toMatchObject({ description: 'Shown "here"', tags: ['extractionState:manual', 'shouldTranslate:false'], translations: { en: { text: 'Hello' }, de: { text: 'Hallo' } } });
+    expect(get(again, 'b.key').translations.de!.reviewStatus).toBeUndefined();
+    expect(get(again, 'a.key')).toMatchObject({ deprecated: true, translations: { en: { text: 'Old' } } });
+    // An empty translation is untranslated: no localization at all.
+    const empty = JSON.parse((await serialize({ languages: [{ key: 'en' }, { key: 'de' }], keys: [{ key: 'e', namespace: '', translations: { en: { text: 'E' }, de: { text: '' } } }] }, [{ key: 'en', isDefault: true }, { key: 'de' }])).toString());
+    expect(empty.strings.e.localizations).toEqual({ en: unit('E') });
+    // A state set in Xcode other than `translated` comes in as NOT_REVIEWED.
+    const states = await parse(doc({ k: { localizations: { de: unit('A', 'needs_review'), fr: unit('B', 'new'), it: unit('C') } } }));
+    expect(get(states, 'k').translations).toEqual({ de: { text: 'A', reviewStatus: 'NOT_REVIEWED' }, fr: { text: 'B', reviewStatus: 'NOT_REVIEWED' }, it: { text: 'C' } });
     const noComments = JSON.parse((await serialize(bundle, bundle.languages, [])).toString());
     expect(noComments.strings['b.key'].comment).toBeUndefined();
   });
@@ -155,13 +186,17 @@ describe('localizable-xcstrings: rules', () => {
     const bundle: Bundle = {
       languages: [{ key: 'en', isDefault: true }, { key: 'ru' }],
       keys: [
-        { key: 'files', namespace: 'ns', translations: { en: { text: '{count, plural, one {%lld file} other {%lld files}}', reviewStatus: 'REVIEWED' }, ru: { text: '{count, plural, one {%lld файл} few {%lld файла} many {%lld файлов} other {%lld файла}}', reviewStatus: 'NOT_REVIEWED' } } },
-        { key: 'device.plural', namespace: 'ns', translations: { en: { text: "{device, select, mac {{count, plural, one {Click once} other {Click %lld times}}} other {Tap it''s '{'x'}'}}", reviewStatus: 'REVIEWED' } } },
-        { key: 'quoted', namespace: 'ns', translations: { en: { text: "It's {plain}", reviewStatus: 'REVIEWED' } } },
+        { key: 'files', namespace: 'ns', translations: { en: { text: "{count, plural, one {# file, 100% '#'1} other {# files, 100% '#'1}}" }, ru: { text: '{count, plural, one {# файл} few {# файла} many {# файлов} other {# файла}}' } } },
+        { key: 'device.plural', namespace: 'ns', translations: { en: { text: "{device, select, mac {{count, plural, one {Click once} other {Click # times}}} other {Tap it''s '{'x'}'}}" } } },
+        { key: 'quoted', namespace: 'ns', translations: { en: { text: "It's {plain}" } } },
+        { key: 'named', namespace: 'ns', translations: { en: { text: '{count, plural, one {{name} has # file} other {{name} has # files}}' } } },
       ],
     };
     const out = await serialize(bundle, bundle.languages);
     const json = JSON.parse(out.toString());
+    // ICU's # is %lld in a plural variation (what Xcode writes for an Int); a literal % is %%.
+    expect(json.strings.files.localizations.en.variations.plural).toEqual({ one: unit('%lld file, 100%% #1'), other: unit('%lld files, 100%% #1') });
+    expect(json.strings.named.localizations.en.variations.plural.other).toEqual(unit('{name} has %lld files'));
     expect(json.strings['device.plural'].localizations.en.variations.device.mac.variations.plural.other).toEqual(unit('Click %lld times'));
     expect(json.strings['device.plural'].localizations.en.variations.device.other).toEqual(unit("Tap it's {x}"));
     expect(json.strings.quoted.localizations.en).toEqual(unit("It's {plain}"));
