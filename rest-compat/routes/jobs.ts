@@ -1,12 +1,38 @@
 // Auto-translation jobs. v1 POST takes one target in the body; v2 POST takes
-// the same body with a `targets` array (documented in docs/jobs.md) and returns
-// one job per target. Both run the GraphQL autoTranslate mutation.
+// the same body with a `targets` array (documented in docs/jobs.md), or the
+// vendor command-line client's body `{languageKeys, source, options}` (each
+// language like its last job), and returns one job per target. Both run the
+// GraphQL autoTranslate mutation. The job lists take `status` and `type`
+// filters (comma-joined or repeated), checked against the GraphQL enums.
+import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
-import { bodyObject } from '../params.js';
+import { bodyObject, queryList } from '../params.js';
 import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
 
 const JOB_FIELDS = `fragment RestJob on Job { jobId progress state started message metadata }`;
 const START = `mutation RestAutoTranslate($input: AutoTranslateInput!) { autoTranslate(input: $input) { ...RestJob } } ${JOB_FIELDS}`;
+const START_V2 = `mutation RestAutoTranslateV2($input: AutoTranslateInput, $likeLastJob: AutoTranslateLikeLastJobInput) {
+  autoTranslate(input: $input, likeLastJob: $likeLastJob) { ...RestJob }
+} ${JOB_FIELDS}`;
+const LIST = `query RestJobs($status: [JobStatusFilter!], $type: [JobKind!]) { jobs(status: $status, type: $type) { ...RestJob } } ${JOB_FIELDS}`;
+
+/** Values of a list filter, each one of the enum's names (any letter case); 400 listing them otherwise. */
+function enumFilter(schema: GraphQLSchema, typeName: string, req: RestRequest, param: string): string[] | undefined {
+  const values = queryList(req.query, param);
+  if (values.length === 0) return undefined;
+  const type = schema.getType(typeName) as GraphQLEnumType;
+  const names = type.getValues().map((v) => v.name);
+  return values.map((value) => {
+    const name = names.find((n) => n === value.toUpperCase());
+    if (!name) throw badRequest(`${param} must be one of ${names.join(', ')}; got '${value}'`);
+    return name;
+  });
+}
+
+const listVariables = (req: RestRequest, schema: GraphQLSchema) => ({
+  status: enumFilter(schema, 'JobStatusFilter', req, 'status'),
+  type: enumFilter(schema, 'JobKind', req, 'type'),
+});
 
 const COMMON = ['translationProvider', 'sourceProjectLanguage', 'sourceLanguage', 'options', 'providerGlossaryId', 'providerFormality'] as const;
 
@@ -26,8 +52,17 @@ function v1Input(req: RestRequest) {
   return { input: { ...commonInput(body), targets: [{ targetProjectLanguage: body.targetProjectLanguage, targetLanguage: body.targetLanguage }] } };
 }
 
+/** The vendor command-line client's body: `{languageKeys: [...], source: "CLI", options: [...]}` (source ignored). */
+function likeLastJobInput(body: Record<string, unknown>) {
+  const { languageKeys, options } = body;
+  if (!Array.isArray(languageKeys) || languageKeys.some((k) => typeof k !== 'string')) throw badRequest('languageKeys must be an array of language keys (empty: every language)');
+  if (options !== undefined && options !== null && (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))) throw badRequest('options must be an array of strings');
+  return { likeLastJob: { languageKeys, options: options ?? [] } };
+}
+
 function v2Input(req: RestRequest) {
   const body = bodyObject(req.body);
+  if (body.languageKeys !== undefined && body.targets === undefined) return likeLastJobInput(body);
   if (!Array.isArray(body.targets) || body.targets.length === 0) throw badRequest('targets must be a non-empty array of {targetProjectLanguage, targetLanguage}');
   body.targets.forEach((target: unknown, i) => {
     const t = target as Record<string, unknown>;
@@ -37,7 +72,7 @@ function v2Input(req: RestRequest) {
     }
   });
   const targets = (body.targets as Record<string, unknown>[]).map((t) => ({ targetProjectLanguage: t.targetProjectLanguage, targetLanguage: t.targetLanguage }));
-  return { input: { ...commonInput(body), targets } };
+  return { input: { ...commonInput(body), targets }, likeLastJob: null };
 }
 
 export const routes: RestRoute[] = [
@@ -54,20 +89,20 @@ export const routes: RestRoute[] = [
     method: 'POST',
     path: '/api/v2/jobs/auto-translate',
     auth: 'apiKey',
-    summary: 'Start auto-translation jobs for several languages',
-    document: START,
+    summary: "Start auto-translation jobs for several languages (targets spelled out, or languageKeys: like each language's last job)",
+    document: START_V2,
     toVariables: v2Input,
     toResponse: (data) => ({ data: data.autoTranslate }),
   }),
-  defineRoute<{ jobs: unknown[] }>({
+  ...(['v1', 'v2'] as const).map((version) => defineRoute<{ jobs: unknown[] }>({
     method: 'GET',
-    path: '/api/v1/jobs',
+    path: `/api/${version}/jobs`,
     auth: 'apiKey',
-    summary: 'List jobs, newest first',
-    document: `query RestJobs { jobs { ...RestJob } } ${JOB_FIELDS}`,
-    toVariables: () => ({}),
+    summary: 'List jobs, newest first; status (RUNNING, STARTED, SUCCESS, FAILED, CANCELLED) and type (AUTO_TRANSLATION) filters',
+    document: LIST,
+    toVariables: listVariables,
     toResponse: (data) => ({ data: data.jobs }),
-  }),
+  })),
   defineRoute<{ job: unknown }>({
     method: 'GET',
     path: '/api/v1/jobs/:jobId',

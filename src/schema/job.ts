@@ -3,7 +3,9 @@ import { prisma } from '../db.js';
 import { events, type JobEvent } from '../events/pubsub.js';
 import { resolveProject } from '../projects/access.js';
 import { createAutoTranslateJobs } from '../jobs/create.js';
-import { cancelJob, FINAL_STATES, JOB_LIST_LIMIT, jobOfProject } from '../jobs/queries.js';
+import { cancelJob, FINAL_STATES, JOB_LIST_LIMIT, JOB_STATUS_FILTERS, JOB_TYPES, jobListWhere, jobOfProject, jobTypeOf, type JobStatusFilter, type JobTypeName } from '../jobs/queries.js';
+import { likeLastJobInputs } from '../jobs/like-last.js';
+import { badRequest } from '../errors.js';
 import { setProviderApiKey } from '../jobs/provider-keys.js';
 
 export const JobStateEnum = builder.enumType('JobState', {
@@ -11,10 +13,21 @@ export const JobStateEnum = builder.enumType('JobState', {
   values: ['STARTED', 'SUCCESS', 'FAILED', 'CANCELLED'] as const,
 });
 
+export const JobStatusFilterEnum = builder.enumType('JobStatusFilter', {
+  description: 'Statuses of the job list filter: RUNNING (the vendor\'s name) and STARTED are every job not finished yet (waiting for a worker or being worked on); SUCCESS, FAILED, CANCELLED the final states.',
+  values: Object.keys(JOB_STATUS_FILTERS) as JobStatusFilter[],
+});
+
+export const JobKindEnum = builder.enumType('JobKind', {
+  description: 'Types of job: AUTO_TRANSLATION (machine translation into one language).',
+  values: Object.keys(JOB_TYPES) as JobTypeName[],
+});
+
 export const JobType = builder.prismaObject('Job', {
   description: 'An auto-translation job.',
   fields: (t) => ({
     jobId: t.exposeString('id'),
+    type: t.field({ type: JobKindEnum, resolve: (j) => jobTypeOf(j.kind) }),
     state: t.field({ type: JobStateEnum, resolve: (j) => j.state }),
     progress: t.exposeFloat('progress', { description: 'Fraction: small at start, 1.0 when finished.' }),
     started: t.expose('startedAt', { type: 'DateTime' }),
@@ -55,14 +68,33 @@ const AutoTranslateInput = builder.inputType('AutoTranslateInput', {
   }),
 });
 
+const LikeLastJobInput = builder.inputType('AutoTranslateLikeLastJobInput', {
+  description: "Jobs configured like each language's last job (the vendor command-line client's request).",
+  fields: (t) => ({
+    languageKeys: t.stringList({
+      required: true,
+      description: "Project languages to translate; empty: every language except those that are the source of another language's last job. A language without a previous job is refused (400) naming it.",
+    }),
+    options: t.stringList({
+      required: false,
+      description: 'Added to USE_TRANSLATION_KEYS / AUTO_PUBLISH of the last job (FORCE_REPLACE only when given here).',
+    }),
+  }),
+});
+
 builder.queryFields((t) => ({
   jobs: t.prismaField({
     type: [JobType],
-    description: `Jobs of the project, newest first (at most ${JOB_LIST_LIMIT}).`,
-    args: { projectToken: t.arg.string({ required: false }) },
+    description: `Jobs of the project, newest first (at most ${JOB_LIST_LIMIT}), optionally only those of the given statuses and types.`,
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      status: t.arg({ type: [JobStatusFilterEnum], required: false, description: 'Any of these statuses; none or empty: all.' }),
+      type: t.arg({ type: [JobKindEnum], required: false, description: 'Any of these types; none or empty: all.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
-      return prisma().job.findMany({ ...query, where: { projectId }, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: JOB_LIST_LIMIT });
+      const where = jobListWhere(projectId, { status: args.status, type: args.type });
+      return prisma().job.findMany({ ...query, where, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: JOB_LIST_LIMIT });
     },
   }),
   job: t.prismaField({
@@ -79,12 +111,23 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   autoTranslate: t.prismaField({
     type: [JobType],
-    description: 'Starts one auto-translation job per target; answers at once with the jobs in state STARTED.',
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: AutoTranslateInput, required: true }) },
-    resolve: async (query, _root, { projectToken, input }, ctx) => {
+    description: "Starts one auto-translation job per target; answers at once with the jobs in state STARTED. Give exactly one of input (provider, languages and options spelled out) and likeLastJob (each language like its last job).",
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      input: t.arg({ type: AutoTranslateInput, required: false }),
+      likeLastJob: t.arg({ type: LikeLastJobInput, required: false }),
+    },
+    resolve: async (query, _root, { projectToken, input, likeLastJob }, ctx) => {
       const projectId = await resolveProject(ctx.principal, projectToken);
-      const { targets, ...common } = input;
-      const jobs = await createAutoTranslateJobs(projectId, targets.map((target) => ({ ...common, ...target })));
+      if (!input === !likeLastJob) throw badRequest('Give exactly one of input and likeLastJob');
+      let requests;
+      if (input) {
+        const { targets, ...common } = input;
+        requests = targets.map((target) => ({ ...common, ...target }));
+      } else {
+        requests = await likeLastJobInputs(projectId, likeLastJob!.languageKeys, likeLastJob!.options);
+      }
+      const jobs = await createAutoTranslateJobs(projectId, requests);
       const rows = await prisma().job.findMany({ ...query, where: { id: { in: jobs.map((j) => j.id) } } });
       return jobs.map((j) => rows.find((r) => r.id === j.id)!);
     },
