@@ -130,7 +130,7 @@ describe('localizable-xcstrings: rules', () => {
     expect(get(b, 's').translations.en!.text).toBe('Found {files, plural, one {# file} other {# files}}');
     const out = JSON.parse((await serialize(b, [{ key: 'en' }])).toString());
     // A substitution keeps its recorded formatSpecifier: %d stays %d.
-    expect(out.strings.s).toEqual(input.strings.s);
+    expect(out.strings.s).toEqual((input.strings as Record<string, unknown>).s);
     expect(out.strings.v.localizations.en.variations.plural).toEqual({ one: unit('%lld item'), other: unit('%lld items, %u%%') });
   });
 
