@@ -5,9 +5,17 @@
 //   - <context><name> is the namespace; <message><source> is the key. Export
 //     writes one <context> per namespace, in code-point order ('' first): the
 //     writer gets the keys grouped by namespace and streams them.
-//   - <translation>: no type -> reviewStatus REVIEWED; type="unfinished" ->
-//     NOT_REVIEWED; type="vanished" / "obsolete" (message gone from the code)
-//     -> the key is marked deprecated (REVIEWED / NOT_REVIEWED respectively).
+//   - Review status. Review is the team's workflow in this service, not the
+//     app's: `lrelease -nounfinished` drops unfinished messages from the app,
+//     so export marks only an EMPTY translation `type="unfinished"`; every
+//     non-empty text is finished, REVIEWED and NOT_REVIEWED alike. Review
+//     status therefore does not round-trip through the file: import gives a
+//     finished translation no review status (the service keeps its own,
+//     NOT_REVIEWED for a new one), and a non-empty `type="unfinished"` one
+//     (a translator's "not done yet" in Linguist) NOT_REVIEWED.
+//     type="vanished" / "obsolete" (message gone from the code) -> the key is
+//     marked deprecated (obsolete = unfinished: NOT_REVIEWED); export writes
+//     a deprecated key `vanished`, or `obsolete` when its translation is empty.
 //     An empty translation is "not translated": the key is imported without one.
 //   - numerus="yes": the <numerusform>s become an ICU plural. Form i is the
 //     language's i-th CLDR category, except that the last form is always
@@ -15,7 +23,9 @@
 //     e.g. Russian `other` for fractions, which ICU then falls back from).
 //     Export writes the categories in CLDR order up to the last one present
 //     (a missing one gets the `other` text), `other` last; exact `=N` branches
-//     have no Qt form and are not written.
+//     have no Qt form and are not written. The number is `%n` in a numerus
+//     form (Qt substitutes only %n) and `#` in ICU, both ways; a literal `#`
+//     is ICU `'#'`, a `%` needs no escaping (see plural.ts).
 //   - <comment> is Qt's disambiguation, part of the message's identity: it is
 //     kept in the key's codeDescription and written back as <comment>.
 //     The description is <comment> and <extracomment> joined by a newline;
@@ -32,7 +42,7 @@
 //     the key is plural or the source contains %n).
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { parseIcuPlural, pluralCategories, toIcuPlural, type PluralCategory } from './plural.js';
+import { parseIcuPlural, pluralCategories, pluralFromPlatform, pluralToPlatform, QT_NUMBER, type PluralCategory } from './plural.js';
 import { linesWriter, NamespaceRuns } from './entry-writer.js';
 import { singleLanguage } from './single-language.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, type XmlElement } from './xml-safe.js';
@@ -65,7 +75,7 @@ async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
       const translationEl = firstChild(message, 'translation');
       const type = translationEl?.attributes.type;
       const text = translationEl ? translationText(translationEl, message.attributes.numerus === 'yes', categories) : undefined;
-      const status = type === 'unfinished' || type === 'obsolete' ? 'NOT_REVIEWED' : 'REVIEWED';
+      const status = type === 'unfinished' || type === 'obsolete' ? 'NOT_REVIEWED' : undefined;
       const description = [disambiguation, extra].filter(Boolean).join('\n');
       keys.push({
         key,
@@ -73,7 +83,7 @@ async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
         ...(description ? { description } : {}),
         ...(disambiguation ? { codeDescription: disambiguation } : {}),
         ...(type === 'vanished' || type === 'obsolete' ? { deprecated: true } : {}),
-        translations: text === undefined ? {} : { [language]: { text, reviewStatus: status } },
+        translations: text === undefined ? {} : { [language]: status ? { text, reviewStatus: status } : { text } },
       });
     }
   }
@@ -92,7 +102,7 @@ function translationText(el: XmlElement, numerus: boolean, categories: PluralCat
     const category = i === forms.length - 1 || i >= categories.length - 1 ? 'other' : categories[i]!;
     if (icu[category] === undefined) icu[category] = form;
   });
-  return toIcuPlural(icu);
+  return pluralFromPlatform(icu, QT_NUMBER);
 }
 
 /** Text of a translation or numerus form; the first length variant when there are several. */
@@ -138,7 +148,7 @@ function qtWriter(options: SerializeOptions): FormatWriter {
   const message = (key: BundleKey, out: string[]): void => {
     const translation: BundleTranslation | undefined = key.translations[language];
     const text = translation?.text;
-    const plural = text !== undefined ? parseIcuPlural(text) : null;
+    const plural = text !== undefined ? pluralToPlatform(text, QT_NUMBER) : null;
     const numerus = plural !== null || (text === undefined && untranslatedIsNumerus(key));
     const disambiguation = key.codeDescription || undefined;
     const suffix = disambiguation ? ` [${disambiguation}]` : '';
@@ -185,8 +195,9 @@ function untranslatedIsNumerus(key: BundleKey): boolean {
   return key.key.includes('%n') || Object.values(key.translations).some((t) => parseIcuPlural(t.text) !== null);
 }
 
+/** Only an empty translation is unfinished (see the header: review status is not written). */
 function translationType(key: BundleKey, translation: BundleTranslation | undefined): string {
-  const unfinished = !translation || translation.text === '' || translation.reviewStatus === 'NOT_REVIEWED';
+  const unfinished = !translation || translation.text === '';
   if (key.deprecated) return unfinished ? ' type="obsolete"' : ' type="vanished"';
   return unfinished ? ' type="unfinished"' : '';
 }

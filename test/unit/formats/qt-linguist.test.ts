@@ -39,14 +39,16 @@ describe.skipIf(!existsSync(CORPUS))('Qt Linguist corpus files', () => {
     expect(b.languages).toEqual([{ key: 'ar' }]);
     expect(b.keys).toHaveLength(170);
     expect(new Set(b.keys.map((k) => k.namespace)).size).toBe(11);
-    expect(find(b, 'AboutDialog', 'About').translations).toEqual({ ar: { text: 'عن', reviewStatus: 'REVIEWED' } });
+    expect(find(b, 'AboutDialog', 'About').translations).toEqual({ ar: { text: 'عن' } });
     const html = b.keys.find((k) => k.key.startsWith('<html><head/><body><p><span style=" font-size:16pt'));
     expect(html?.translations.ar?.text).toBe('<span style=" font-size:16pt; font-weight:600;">مؤرشف لكسكيوتي</span>');
     expect(find(b, 'MainWindow', '%n file(s)').translations.ar?.text).toBe(
-      '{count, plural, zero {ملف} one {%n ملف} two {ملفان} few {%n ملفات} many {%n ملفات} other {%n ملفات}}',
+      '{count, plural, zero {ملف} one {# ملف} two {ملفان} few {# ملفات} many {# ملفات} other {# ملفات}}',
     );
     const out = await expectRoundTrip(b);
     expect(out).toContain('<numerusform>ملفان</numerusform>');
+    expect(out).toContain('<numerusform>%n ملفات</numerusform>');
+    expect(out).not.toMatch(/<numerusform>[^<]*#/);
     // the languageKey of the import wins over the file's language attribute
     expect((await parse(file('lxqt-archiver_ar.ts'), 'ar-EG')).languages).toEqual([{ key: 'ar-EG' }]);
   });
@@ -59,7 +61,7 @@ describe.skipIf(!existsSync(CORPUS))('Qt Linguist corpus files', () => {
       namespace: 'Content',
       description: 'Label for CapsLock indicator',
       codeDescription: 'Label for CapsLock indicator',
-      translations: { de: { text: 'C', reviewStatus: 'REVIEWED' } },
+      translations: { de: { text: 'C' } },
     });
     expect(find(b, 'Content', 'ScrollLock').translations.de?.text).toBe('Rollen-Taste');
     expect(find(b, 'KbdStateConfig', 'Show Caps Lock').translations.de?.text).toBe('Feststelltaste anzeigen');
@@ -88,7 +90,7 @@ describe.skipIf(!existsSync(CORPUS))('Qt Linguist corpus files', () => {
 });
 
 describe('Qt Linguist rules', () => {
-  it('maps translation types to review status and deprecation', async () => {
+  it('maps translation types to review status and deprecation; only an empty translation is unfinished', async () => {
     const b = await parse(ts('de', `<context><name>Main</name>
     <message><source>Done</source><translation>Fertig</translation></message>
     <message><source>Draft</source><translation type="unfinished">Entwurf</translation></message>
@@ -97,16 +99,38 @@ describe('Qt Linguist rules', () => {
     <message><source>Old</source><translation type="obsolete">Alt</translation></message>
 </context>`));
     expect(b.keys).toEqual([
-      { key: 'Done', namespace: 'Main', translations: { de: { text: 'Fertig', reviewStatus: 'REVIEWED' } } },
+      // Finished says nothing about the team's review: no status (the service keeps its own).
+      { key: 'Done', namespace: 'Main', translations: { de: { text: 'Fertig' } } },
       { key: 'Draft', namespace: 'Main', translations: { de: { text: 'Entwurf', reviewStatus: 'NOT_REVIEWED' } } },
       { key: 'Empty', namespace: 'Main', translations: {} },
-      { key: 'Gone', namespace: 'Main', deprecated: true, translations: { de: { text: 'Weg', reviewStatus: 'REVIEWED' } } },
+      { key: 'Gone', namespace: 'Main', deprecated: true, translations: { de: { text: 'Weg' } } },
       { key: 'Old', namespace: 'Main', deprecated: true, translations: { de: { text: 'Alt', reviewStatus: 'NOT_REVIEWED' } } },
     ]);
-    const out = await expectRoundTrip(b);
+    const out = await serialize(b);
+    // A non-empty text is finished whatever its review status: lrelease -nounfinished keeps it.
+    expect(out).toContain('<source>Done</source>\n        <translation>Fertig</translation>');
+    expect(out).toContain('<source>Draft</source>\n        <translation>Entwurf</translation>');
+    expect(out).toContain('<source>Empty</source>\n        <translation type="unfinished"></translation>');
     expect(out).toContain('<translation type="vanished">Weg</translation>');
-    expect(out).toContain('<translation type="obsolete">Alt</translation>');
-    expect(out).toContain('<translation type="unfinished">Entwurf</translation>');
+    expect(out).toContain('<translation type="vanished">Alt</translation>');
+    expect(out).not.toContain('type="unfinished">E');
+    const again = await parse(out);
+    expect(again.keys.map((k) => [k.key, k.translations.de])).toEqual([
+      ['Done', { text: 'Fertig' }],
+      ['Draft', { text: 'Entwurf' }],
+      ['Empty', undefined],
+      ['Gone', { text: 'Weg' }],
+      ['Old', { text: 'Alt' }],
+    ]);
+    const reviewed: Bundle = { languages: [{ key: 'de' }], keys: [
+      { key: 'R', namespace: '', translations: { de: { text: 'Ja', reviewStatus: 'REVIEWED' } } },
+      { key: 'N', namespace: '', translations: { de: { text: 'Nein', reviewStatus: 'NOT_REVIEWED' } } },
+      { key: 'E', namespace: '', deprecated: true, translations: { de: { text: '', reviewStatus: 'REVIEWED' } } },
+    ] };
+    const written = await serialize(reviewed);
+    expect(written).toContain('<translation>Ja</translation>');
+    expect(written).toContain('<translation>Nein</translation>');
+    expect(written).toContain('<source>E</source>\n        <translation type="obsolete"></translation>');
   });
 
   it('keeps comments, extra comments and messages told apart only by disambiguation', async () => {
@@ -116,9 +140,9 @@ describe('Qt Linguist rules', () => {
     <message><source>Close</source><extracomment>Only for translators</extracomment><translation>Fermer</translation></message>
 </context>`));
     expect(b.keys).toEqual([
-      { key: 'Open', namespace: 'Menu', description: 'verb\nFile menu item', codeDescription: 'verb', translations: { fr: { text: 'Ouvrir', reviewStatus: 'REVIEWED' } } },
-      { key: 'Open [adjective]', namespace: 'Menu', description: 'adjective', codeDescription: 'adjective', translations: { fr: { text: 'Ouvert', reviewStatus: 'REVIEWED' } } },
-      { key: 'Close', namespace: 'Menu', description: 'Only for translators', translations: { fr: { text: 'Fermer', reviewStatus: 'REVIEWED' } } },
+      { key: 'Open', namespace: 'Menu', description: 'verb\nFile menu item', codeDescription: 'verb', translations: { fr: { text: 'Ouvrir' } } },
+      { key: 'Open [adjective]', namespace: 'Menu', description: 'adjective', codeDescription: 'adjective', translations: { fr: { text: 'Ouvert' } } },
+      { key: 'Close', namespace: 'Menu', description: 'Only for translators', translations: { fr: { text: 'Fermer' } } },
     ]);
     const out = await expectRoundTrip(b);
     expect(out).toContain('<source>Open</source>\n        <comment>adjective</comment>');
@@ -133,11 +157,12 @@ describe('Qt Linguist rules', () => {
     const numerus = (forms: string[]): string =>
       `<context><name>C</name><message numerus="yes"><source>%n file(s)</source><translation>${forms.map((f) => `<numerusform>${f}</numerusform>`).join('')}</translation></message></context>`;
     const ru = await parse(ts('ru', numerus(['%n файл', '%n файла', '%n файлов'])));
-    expect(ru.keys[0]!.translations.ru?.text).toBe('{count, plural, one {%n файл} few {%n файла} other {%n файлов}}');
+    // Qt's %n is ICU's #.
+    expect(ru.keys[0]!.translations.ru?.text).toBe('{count, plural, one {# файл} few {# файла} other {# файлов}}');
     const fr = await parse(ts('fr_FR', numerus(['%n fichier', '%n fichiers'])));
-    expect(fr.keys[0]!.translations.fr_FR?.text).toBe('{count, plural, one {%n fichier} other {%n fichiers}}');
+    expect(fr.keys[0]!.translations.fr_FR?.text).toBe('{count, plural, one {# fichier} other {# fichiers}}');
     const ja = await parse(ts('ja', numerus(['%n ファイル'])));
-    expect(ja.keys[0]!.translations.ja?.text).toBe('{count, plural, other {%n ファイル}}');
+    expect(ja.keys[0]!.translations.ja?.text).toBe('{count, plural, other {# ファイル}}');
     for (const b of [ru, fr, ja]) await expectRoundTrip(b);
     expect(await serialize(ru)).toContain('<numerusform>%n файл</numerusform>\n            <numerusform>%n файла</numerusform>\n            <numerusform>%n файлов</numerusform>\n        </translation>');
   });
@@ -152,12 +177,33 @@ describe('Qt Linguist rules', () => {
       languages: [{ key: 'pl' }],
     };
     const out = await serialize(bundle, ['INCLUDE_DESCRIPTIONS', 'ESCAPE_NEW_LINES']);
-    expect(out).toContain('<message numerus="yes">\n        <source>%n item(s)</source>\n        <translation>\n            <numerusform># element</numerusform>\n            <numerusform># elementy</numerusform>\n            <numerusform># elementów</numerusform>\n        </translation>');
+    expect(out).toContain('<message numerus="yes">\n        <source>%n item(s)</source>\n        <translation>\n            <numerusform>%n element</numerusform>\n            <numerusform>%n elementy</numerusform>\n            <numerusform>%n elementów</numerusform>\n        </translation>');
     expect(out).toContain('<context>\n    <name></name>\n    <message>\n        <source>Title</source>\n        <extracomment>Window title</extracomment>\n        <translation>Tytuł\\nnowy</translation>');
     expect(out).toContain('<source>Untranslated</source>\n        <translation type="unfinished"></translation>');
     if (hasXmllint) expect(xmllintErrors(Buffer.from(out))).toBe('');
     const split = await serialize(bundle, [], 'List');
     expect(split).not.toContain('Title');
+  });
+
+  it('round-trips plural numbers (# <-> %n), literal # and %, named arguments and apostrophes', async () => {
+    const texts = [
+      "{count, plural, one {'#'# item, 100% done} other {'#'# items, 100% done}}",
+      '{count, plural, one {{name} has # file} other {{name} has # files}}',
+      "{count, plural, one {It''s # \"file\" %1} other {It''s # files %1}}",
+      '{count, plural, other {#個のファイル 😀}}',
+    ];
+    for (const text of texts) {
+      const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: '%n file(s)', namespace: 'C', translations: { en: { text } } }] };
+      const out = await serialize(b);
+      expect(out).toContain('%n');
+      expect((await parse(out)).keys[0]!.translations.en?.text).toBe(text);
+      if (hasXmllint) expect(xmllintErrors(Buffer.from(out))).toBe('');
+    }
+    const out = await serialize({ languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: texts[0]! } } }] });
+    expect(out).toContain('<numerusform>#%n item, 100% done</numerusform>\n            <numerusform>#%n items, 100% done</numerusform>');
+    // Every %n of a form is the number (Qt fills them all).
+    const twice = await parse(ts('en', '<context><name>C</name><message numerus="yes"><source>s</source><translation><numerusform>%n of %n</numerusform><numerusform>%n of %n, %1</numerusform></translation></message></context>'));
+    expect(twice.keys[0]!.translations.en?.text).toBe('{count, plural, one {# of #} other {# of #, %1}}');
   });
 
   it('decodes <byte/> control characters and length variants, and writes bytes back', async () => {
