@@ -3,6 +3,8 @@
 // read it) and `DELETE /api/v1/translations/purge?source=CLI`, replayed as the
 // client sends them, asserting what it reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectIdOf, readTranslations, seedTranslations } from '../support/content.js';
 
@@ -16,7 +18,7 @@ const cli = (key = apiKey) => ({ 'x-SimpleLocalize-token': key, 'X-SimpleLocaliz
 const getProject = (key = apiKey) => service.request({ url: '/api/v2/project', headers: cli(key) });
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ listen: true });
   const account = await service.account();
   ({ apiKey, projectToken } = await account.project('CLI project'));
   other = await (await service.account()).project('Other project');
@@ -64,6 +66,24 @@ describe('the X-SimpleLocalize-Token header', () => {
     });
     expect(conflict.json().errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
     expect(conflict.json().errors[0].message).toMatch(/different API keys/);
+  });
+
+  it('works in graphql-ws connection params', async () => {
+    const ask = async (connectionParams: Record<string, string>) => {
+      const client = createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams, lazy: true });
+      try {
+        return await new Promise<any>((resolve, reject) => {
+          let result: any;
+          client.subscribe({ query: '{ project { name } }' }, { next: (value) => { result = value; }, error: reject, complete: () => resolve(result) });
+        });
+      } finally {
+        await client.dispose();
+      }
+    };
+    expect(await ask({ 'X-SimpleLocalize-Token': apiKey })).toEqual({ data: { project: { name: 'CLI project' } } });
+    expect(await ask({ 'x-simplelocalize-token': other.apiKey })).toEqual({ data: { project: { name: 'Other project' } } });
+    const refused = await ask({ 'X-SimpleLocalize-Token': apiKey, 'X-Service-Token': other.apiKey });
+    expect(refused.errors[0].message).toMatch(/different API keys/);
   });
 
   it('is refused where an account credential is needed', async () => {
