@@ -8,6 +8,10 @@
 //   ICU needs `other`; when the language's gettext forms do not include it
 //   (Russian: one/few/many) `other` gets the last form's text.
 //   A plural entry whose msgstr[n] are all empty (a POT) imports as ''.
+//   The number is `%d` in msgstr[n] and `#` in ICU: the first integer
+//   placeholder of a form (`%d`, `%i`, `%ld`, `%u`, `%2$d`...) reads as `#`,
+//   `#` is written `%d` (`%N$d` when the form has positional placeholders),
+//   a literal `%` is `%%` in a form (see plural.ts).
 // - Translator comments (`# ...`) -> description; extracted comments (`#. ...`,
 //   written by developers in the source code) -> codeDescription. References
 //   (`#:`), previous strings (`#|`) and other flags are not kept; obsolete
@@ -34,7 +38,7 @@
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { parseIcuPlural, toIcuPlural, type PluralCategory } from './plural.js';
+import { GETTEXT_NUMBER, parseIcuPlural, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
 import { decodeText } from './text.js';
 import { singleLanguage } from './single-language.js';
 import { indexCategories, parsePluralFormsHeader, pluralFormsHeaderFor } from './gettext-plural.js';
@@ -249,7 +253,7 @@ function pluralText(msgstr: string[], cats: (PluralCategory | null)[]): string {
   const result: Record<string, string> = {};
   cats.forEach((cat, i) => { if (cat) result[cat] = msgstr[i]!; });
   if (result.other === undefined) result.other = msgstr[msgstr.length - 1]!;
-  return toIcuPlural(result);
+  return pluralFromPlatform(result, GETTEXT_NUMBER);
 }
 
 // ---- Writer ----
@@ -317,7 +321,7 @@ function writer(options: SerializeOptions): FormatWriter {
     if (k.namespace && k.namespace !== options.namespace) out += field('msgctxt', k.namespace);
     out += field('msgid', k.key);
     const text = k.translations[language]?.text ?? '';
-    const forms = parseIcuPlural(text)?.forms ?? (text === '' ? pluralElsewhere(k) : null);
+    const forms = pluralToPlatform(text, GETTEXT_NUMBER)?.forms ?? (text === '' ? pluralElsewhere(k) : null);
     if (forms) {
       const own = text === '' ? {} : forms;
       out += field('msgid_plural', own.other || k.key);

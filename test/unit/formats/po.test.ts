@@ -156,13 +156,14 @@ msgstr ""
 
   it('maps Russian msgstr[n] to one/few/many and fills `other` (ICU needs it) from the last form', async () => {
     const b = await parse(file, 'ru');
-    expect(parseIcuPlural(find(b, '%d file')!.translations.ru!.text)?.forms).toEqual({ one: '%d файл', few: '%d файла', many: '%d файлов', other: '%d файлов' });
+    // gettext's %d is ICU's #.
+    expect(find(b, '%d file')!.translations.ru!.text).toBe('{count, plural, one {# файл} few {# файла} many {# файлов} other {# файлов}}');
   });
 
   it('maps French (n > 1) forms to one/other, not to CLDR position one/many', async () => {
     const fr = 'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\nmsgid "%d cat"\nmsgid_plural "%d cats"\nmsgstr[0] "%d chat"\nmsgstr[1] "%d chats"\n';
     const b = await parse(fr);
-    expect(parseIcuPlural(find(b, '%d cat')!.translations.fr!.text)?.forms).toEqual({ one: '%d chat', other: '%d chats' });
+    expect(parseIcuPlural(find(b, '%d cat')!.translations.fr!.text)?.forms).toEqual({ one: '# chat', other: '# chats' });
   });
 
   it('the languageKey option wins over the Language header; the import namespace applies without msgctxt', async () => {
@@ -201,7 +202,8 @@ describe('po-pot: export', () => {
     expect(out).toContain('"Language: ru\\n"');
     expect(out).toContain(`"Plural-Forms: ${pluralFormsHeaderFor('ru')}\\n"`);
     expect(out).toContain('# Shown in the menu\n#\n# second paragraph\n#. from code\nmsgctxt "menu"\nmsgid "Open"\nmsgstr "Открыть"\n');
-    expect(out).toContain('msgid "files"\nmsgid_plural "# файлов"\nmsgstr[0] "# файл"\nmsgstr[1] "# файла"\nmsgstr[2] "# файлов"\n');
+    expect(out).toContain('msgid "files"\nmsgid_plural "%d файлов"\nmsgstr[0] "%d файл"\nmsgstr[1] "%d файла"\nmsgstr[2] "%d файлов"\n');
+    expect(out).not.toMatch(/msgstr\[\d\] "[^"\n]*#/);
     expect(out).toContain('msgid "multi"\nmsgstr ""\n"line 1\\n"\n"line 2 \\"quoted\\" \\\\ back\\tslash"\n');
     // Plural in another language: plural shape with empty forms.
     expect(out).toContain('msgid "only-en-plural"\nmsgid_plural "only-en-plural"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n');
@@ -305,5 +307,30 @@ describe('po-pot: malformed input', () => {
     const b = await parse(big, 'en');
     expect(b.keys.length).toBe(50_000);
     expect(Date.now() - t).toBeLessThan(3000);
+  });
+});
+
+describe('po-pot: plural numbers (ICU # <-> %d)', () => {
+  const one = (text: string, language = 'en'): Bundle => ({ languages: [{ key: language }], keys: [{ key: 'k', namespace: '', translations: { [language]: { text } } }] });
+  const msgstrs = (out: string): string[] => [...out.matchAll(/^msgstr\[\d\] (".*")$/gm)].map((m) => JSON.parse(m[1]!) as string);
+
+  it('writes # as %d (a literal % as %%) and reads the first integer placeholder back as #', async () => {
+    const cases = [
+      "{count, plural, one {'#'# file, 100% done} other {'#'# files, 100% done}}",
+      '{count, plural, one {{name} has # file} other {{name} has # files}}',
+      '{count, plural, one {%1$s has # file} other {%1$s has # files}}',
+      "{count, plural, one {It''s # \"file\"} other {It''s # files}}",
+    ];
+    for (const text of cases) {
+      const out = await serialize(one(text), 'en');
+      expect(out).not.toMatch(/msgstr\[\d\] "[^"\n]*[^']#[^']/);
+      expect((await parse(out, 'en')).keys[0]!.translations.en!.text).toBe(text);
+    }
+    expect(msgstrs(await serialize(one(cases[0]!), 'en'))).toEqual(['#%d file, 100%% done', '#%d files, 100%% done']);
+    expect(msgstrs(await serialize(one(cases[2]!), 'en'))).toEqual(['%1$s has %2$d file', '%1$s has %2$d files']);
+    const ar = '{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}';
+    expect((await parse(await serialize(one(ar, 'ar'), 'ar'), 'ar')).keys[0]!.translations.ar!.text).toBe(ar);
+    const read = await parse('msgid ""\nmsgstr ""\n"Language: de\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "%ld Datei (%%)"\nmsgstr[1] "%ld Dateien, %s"\n', 'de');
+    expect(read.keys[0]!.translations.de!.text).toBe('{count, plural, one {# Datei (%)} other {# Dateien, %s}}');
   });
 });
