@@ -3,14 +3,24 @@
 // Import (the `yaml` package, failsafe schema so every scalar stays the text
 // it was written as: `yes`, `1.0`, `:day` are strings):
 // - Layouts: single-language nested keys (default) -> dotted keys;
-//   MULTI_LANGUAGE: `{key: {lang: text}}` (nested key paths whose leaves are
-//   maps of language -> text); LANGUAGES_NESTED: `{lang: {nested keys}}`.
+//   MULTI_LANGUAGE: languages on the first level, `{lang: {nested keys}}`
+//   (the vendor's documented shape); LANGUAGES_NESTED (with MULTI_LANGUAGE or
+//   alone): the languages under each key, `{key: {lang: text}}` (nested key
+//   paths whose leaves are maps of language -> text). Language names must
+//   look like language codes (2-3 letters, then subtags joined by '-' or '_',
+//   as for JSON): a file whose first level (MULTI_LANGUAGE) or leaf maps
+//   (LANGUAGES_NESTED) are not languages is refused with a message naming
+//   the layout, never read as languages named after keys.
 // - Rails files wrap a single-language file in its language (`en: {...}`):
 //   when the only root key equals languageKey ('-' and '_' alike, any case),
 //   it is stripped.
 // - Plurals: a map whose keys are all CLDR categories (zero/one/two/few/many/
 //   other), with `other` among them and texts as values, is one key whose text
-//   is an ICU plural (Rails' convention).
+//   is an ICU plural (Rails' convention). In its branches Rails' `%{count}`
+//   is the plural number, ICU `#` (plural.ts, the per-platform mapping): a
+//   branch `%{count} items` is `# items`; a literal `#` is ICU `'#'`; a named
+//   ICU argument (`{name}`) stays an argument; other `%{name}` stay as
+//   written.
 // - Lists become keys with their index in brackets, as in the JSON formats
 //   (`date.day_names[0]`, see nested-keys.ts); an empty or null value is an
 //   empty text.
@@ -24,12 +34,13 @@
 // Export, written while the keys stream in page by page (FormatWriter): the
 // writer holds the path of open branches, a list being gathered (see
 // nested-stream.ts) and at most one held branch (rule 1), never the file.
-// - Layout: options may carry MULTI_LANGUAGE or LANGUAGES_NESTED (cast from
-//   the import option names); otherwise several languages give the
-//   LANGUAGES_NESTED layout and one language the single-language layout
-//   (without a root language key: use LANGUAGES_NESTED for a Rails file).
-//   LANGUAGES_NESTED writes one tree per language, each a section of the file
-//   (model.ts, WriterOutput), since each goes over all the keys.
+// - Layout, as on import: LANGUAGES_NESTED writes the keys-first layout (a
+//   map of languages under each key); MULTI_LANGUAGE, or several languages,
+//   the languages-first layout; one language without either the
+//   single-language layout (without a root language key: MULTI_LANGUAGE
+//   gives a Rails file, `en:` then the keys). The languages-first layout
+//   writes one tree per language, each a section of the file (model.ts,
+//   WriterOutput), since each goes over all the keys.
 // - WRITE_NESTED nests keys on '.', as for the other formats, from keys in
 //   path order (nested-stream.ts); without it keys are written flat
 //   (`a.b: text`) in the export's order. Nesting follows nested-keys.ts: a key
@@ -45,7 +56,7 @@
 //      its close it is written flat if `other` is among them, else as a
 //      branch; a member that breaks the pattern writes it out at once. A list
 //      item cannot be flat, so a list holding such an item is written as
-//      `t[0].one`, `t[1]` members. (MULTI_LANGUAGE leaves are language maps,
+//      `t[0].one`, `t[1]` members. (Keys-first leaves are language maps,
 //      never plurals: no rule needed.)
 //   2. A lone root branch named after the language (`en: {...}`) would be
 //      stripped as a Rails root on import. Whether it is lone is only known at
@@ -53,7 +64,12 @@
 //      language (any case, '-' or '_') is always written flat (`en.title:`),
 //      and a key so named is written as text, never as a plural map.
 // - ICU plurals become category maps when that is lossless (argument `count`,
-//   only category branches, canonical form); others are written as text.
+//   only category branches, and the map reads back as exactly the same ICU
+//   text), with `#` written as `%{count}`, never a literal `#`; others (an
+//   argument other than `count`, `=0` branches, text around the plural) are
+//   written as their ICU text.
+// - ESCAPE_SINGLE_QUOTES writes every ' of a text as \' (the inverse of the
+//   import option UNESCAPE_SINGLE_QUOTES); such a text is never a plural map.
 // - Descriptions as `#` comments with INCLUDE_DESCRIPTIONS; ESCAPE_NEW_LINES
 //   writes newlines as the two characters \n. A missing translation is ''.
 //   An empty file is `{}` (an empty language tree `lang: {}`).
@@ -66,11 +82,21 @@ import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type 
 import type { NestedNode } from './nested-keys.js';
 import { NestedStream, type NestedStyle } from './nested-stream.js';
 import { nestedKeyOrder } from './object-literal-writer.js';
-import { PLURAL_CATEGORIES, parseIcuPlural, toIcuPlural } from './plural.js';
+import { PLURAL_CATEGORIES, pluralFromPlatform, pluralToPlatform, type NumberPlaceholder } from './plural.js';
 import { decodeText } from './text.js';
 import { requireLanguageKey } from './single-language.js';
 
 const MAX_DEPTH = 64;
+const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
+/** Rails i18n: `%{count}` is the plural number in a branch. */
+const YAML_NUMBER: NumberPlaceholder = { number: '%{count}', count: /%\{count\}/y, printf: false };
+
+/** The ICU plural of a category map (categories in CLDR order), branches read with YAML_NUMBER. */
+function pluralText(forms: Record<string, string>): string {
+  const ordered: Record<string, string> = {};
+  for (const c of PLURAL_CATEGORIES) if (forms[c] !== undefined) ordered[c] = forms[c];
+  return pluralFromPlatform(ordered, YAML_NUMBER);
+}
 const MAX_ALIASES = 1000;
 const MAX_NODES = 1_000_000;
 
@@ -160,7 +186,7 @@ function isPluralMap(v: YValue): v is YMap {
 
 function leafText(v: YValue): string | null {
   if (typeof v === 'string') return v;
-  if (isPluralMap(v)) return toIcuPlural(Object.fromEntries(v.entries.map((e) => [e.key, e.value as string])));
+  if (isPluralMap(v)) return pluralText(Object.fromEntries(v.entries.map((e) => [e.key, e.value as string])));
   return null;
 }
 
@@ -197,15 +223,22 @@ function collectKeys(c: Collected, v: YValue, path: string | null, language: str
   else for (const e of v.entries) collectKeys(c, e.value, path === null ? e.key : `${path}.${e.key}`, language, namespace, e.description, e.line);
 }
 
-/** MULTI_LANGUAGE tree: leaves are maps of language -> text or plural map. */
+const KEYS_FIRST = 'with LANGUAGES_NESTED the languages sit under each key (key:\n  en: text)';
+
+/** Keys-first tree (LANGUAGES_NESTED): leaves are maps of language -> text or plural map. */
 function collectMulti(c: Collected, v: YValue, path: string | null, namespace: string, description?: string, line = 0): void {
   const isLanguageMap = typeof v !== 'string' && v.kind === 'map' && path !== null && v.entries.every((e) => leafText(e.value) !== null);
   if (isLanguageMap) {
+    for (const e of (v as YMap).entries) {
+      if (!LANGUAGE_CODE.test(e.key)) {
+        throw new FormatError(`"${path}.${e.key}": "${e.key}" is not a language code; ${KEYS_FIRST}. A file with the languages on the first level is read with MULTI_LANGUAGE alone`, { line: e.line });
+      }
+    }
     if (!c.keys.has(path)) c.keys.set(path, { key: path, namespace, translations: {}, ...(description !== undefined ? { description } : {}) });
     for (const e of (v as YMap).entries) addTranslation(c, path, namespace, e.key, leafText(e.value)!, undefined, e.line);
     return;
   }
-  if (typeof v === 'string') throw new FormatError(`In the MULTI_LANGUAGE layout "${path ?? ''}" must be a map of languages to texts`, { line });
+  if (typeof v === 'string') throw new FormatError(`"${path ?? ''}" must be a map of languages to texts: ${KEYS_FIRST}`, { line });
   if (v.kind === 'list') v.items.forEach((e, i) => collectMulti(c, e.value, `${path ?? ''}[${i}]`, namespace, e.description, e.line));
   else for (const e of v.entries) collectMulti(c, e.value, path === null ? e.key : `${path}.${e.key}`, namespace, e.description, e.line);
 }
@@ -237,11 +270,13 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   if (root === null || root === '') return { keys: [], languages: options.languageKey ? [{ key: options.languageKey }] : [] };
   if (typeof root === 'string' || root.kind !== 'map') throw new FormatError('A YAML translation file must be a map of keys');
 
-  if (options.options.has('MULTI_LANGUAGE')) {
+  if (options.options.has('LANGUAGES_NESTED')) {
     collectMulti(c, root, null, namespace);
-  } else if (options.options.has('LANGUAGES_NESTED')) {
+  } else if (options.options.has('MULTI_LANGUAGE')) {
+    const shape = 'with MULTI_LANGUAGE the first level holds the languages, each a map of its keys (en:\n  home.title: text); a file with the languages under each key is read with MULTI_LANGUAGE,LANGUAGES_NESTED';
     for (const e of root.entries) {
-      if (typeof e.value === 'string' || e.value.kind !== 'map') throw new FormatError(`In the LANGUAGES_NESTED layout "${e.key}" must be a map of keys`, { line: e.line });
+      if (!LANGUAGE_CODE.test(e.key)) throw new FormatError(`"${e.key}" on the first level is not a language code: ${shape}`, { line: e.line });
+      if (typeof e.value === 'string' || e.value.kind !== 'map') throw new FormatError(`"${e.key}" must be a map of keys: ${shape}`, { line: e.line });
       if (!c.languages.includes(e.key)) c.languages.push(e.key);
       collectKeys(c, e.value, null, e.key, namespace);
     }
@@ -318,9 +353,10 @@ type KeyList = Extract<KeyNode, { kind: 'array' }>;
 const isCategory = (name: string): boolean => (PLURAL_CATEGORIES as readonly string[]).includes(name);
 
 function pluralMapFor(text: string): [string, string][] | null {
-  const p = parseIcuPlural(text);
-  if (!p || p.argument !== 'count' || Object.keys(p.forms).some((k) => k.startsWith('='))) return null;
-  if (toIcuPlural(p.forms) !== text) return null;
+  const p = pluralToPlatform(text, YAML_NUMBER);
+  if (!p || p.argument !== 'count' || Object.keys(p.forms).some((k) => !isCategory(k))) return null;
+  // Only what reads back as exactly this text (canonical order and quoting).
+  if (pluralText(p.forms) !== text) return null;
   return Object.entries(p.forms);
 }
 
@@ -345,13 +381,16 @@ class YamlText {
 
   constructor(
     private readonly escapeNewLines: boolean,
+    private readonly escapeSingleQuotes: boolean,
     private readonly withDescriptions: boolean,
     /** Single-language layouts: what would read back as a plural key is written flat. */
     readonly guardPlurals: boolean,
   ) {}
 
   private scalar(text: string): Scalar {
-    return new Scalar(this.escapeNewLines ? text.replace(/\r?\n/g, '\\n') : text);
+    let out = this.escapeNewLines ? text.replace(/\r?\n/g, '\\n') : text;
+    if (this.escapeSingleQuotes) out = out.replace(/'/g, "\\'");
+    return new Scalar(out);
   }
 
   private comment<N extends { commentBefore?: string | null }>(node: N, description: string | undefined): N {
@@ -362,7 +401,8 @@ class YamlText {
   /** A translation: a plural map when lossless and `pluralMap` allows, else a string. */
   translation(t: BundleTranslation | undefined, pluralMap = true): YamlNode {
     const text = t?.text ?? '';
-    const plural = pluralMap ? pluralMapFor(text) : null;
+    // Escaped apostrophes would not read back as the ICU quoting of a plural: written as text.
+    const plural = pluralMap && !(this.escapeSingleQuotes && text.includes("'")) ? pluralMapFor(text) : null;
     if (!plural) return this.scalar(text);
     const map = new YAMLMap();
     for (const [cat, form] of plural) map.items.push(new Pair(new Scalar(cat), this.scalar(form)));
@@ -538,9 +578,9 @@ function writer(options: SerializeOptions): FormatWriter {
   const opts = options.options as Set<string>;
   const languages = options.languages.map((l) => l.key);
   if (!languages.length) throw new FormatError('The yaml format needs a language to export');
-  const layout: Layout = opts.has('MULTI_LANGUAGE') ? 'multi' : opts.has('LANGUAGES_NESTED') || languages.length > 1 ? 'languages-nested' : 'single';
+  const layout: Layout = opts.has('LANGUAGES_NESTED') ? 'multi' : opts.has('MULTI_LANGUAGE') || languages.length > 1 ? 'languages-nested' : 'single';
   const nested = opts.has('WRITE_NESTED');
-  const text = new YamlText(opts.has('ESCAPE_NEW_LINES'), opts.has('INCLUDE_DESCRIPTIONS'), layout !== 'multi');
+  const text = new YamlText(opts.has('ESCAPE_NEW_LINES'), opts.has('ESCAPE_SINGLE_QUOTES'), opts.has('INCLUDE_DESCRIPTIONS'), layout !== 'multi');
 
   if (layout === 'languages-nested') {
     // One section per language: `lang:` and its keys one level down, or `lang: {}`.

@@ -134,6 +134,22 @@ describe('POST /api/v2/import', () => {
     });
   });
 
+  it('refuses a YAML file whose layout does not match MULTI_LANGUAGE / LANGUAGES_NESTED with 400, changing nothing', async () => {
+    const { apiKey, projectToken } = await newProject();
+    await importOk(service, apiKey, 'en:\n  home:\n    title: Home\npl:\n  home:\n    title: Start\n', { uploadFormat: 'yaml', importOptions: 'MULTI_LANGUAGE' });
+    expect(await contentOf(service, projectToken)).toEqual({ en: { 'home.title': 'Home' }, pl: { 'home.title': 'Start' } });
+    const before = await projectSnapshot(service, projectToken);
+    // Keys first, read as languages first.
+    const keysFirst = await importRequest(service, apiKey, 'home:\n  title:\n    en: Home!\n', { uploadFormat: 'yaml', importOptions: 'MULTI_LANGUAGE' });
+    expect(keysFirst.statusCode).toBe(400);
+    expect(envelope(keysFirst).msg).toContain('"home" on the first level is not a language code');
+    // Languages first, read as keys first: never languages named after keys.
+    const languagesFirst = await importRequest(service, apiKey, 'en:\n  title: Hi\n  body: Text\n', { uploadFormat: 'yaml', importOptions: 'MULTI_LANGUAGE,LANGUAGES_NESTED' });
+    expect(languagesFirst.statusCode).toBe(400);
+    expect(envelope(languagesFirst).msg).toContain('"title" is not a language code');
+    expect(await projectSnapshot(service, projectToken)).toEqual(before);
+  });
+
   it('imports the documented multi-language-json shape, nested under each language, and refuses a key-first file with 400, changing nothing', async () => {
     const { apiKey, projectToken } = await newProject();
     await importOk(service, apiKey, json({ en: { home: { title: 'Home' }, 'nav.back': 'Back' }, pl: { home: { title: 'Strona główna' } } }), { uploadFormat: 'multi-language-json' });

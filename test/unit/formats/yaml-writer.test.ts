@@ -41,7 +41,8 @@ async function streamed(bundle: Bundle, languages: string[], options: string[], 
 }
 
 const key = (name: string, en: string, extra: Partial<BundleKey> = {}): BundleKey => ({ key: name, namespace: '', translations: { en: { text: en } }, ...extra });
-const files = toIcuPlural({ one: '%{count} file', other: '%{count} files' });
+// ICU `#` is Rails' `%{count}` in a YAML plural map.
+const files = toIcuPlural({ one: '# file', other: '# files' });
 
 /** Keys for every path of the writer: held plural-looking branches, lists, leaf-and-parent, flat keys, block scalars, comments. */
 const bundle: Bundle = {
@@ -49,7 +50,7 @@ const bundle: Bundle = {
   keys: [
     key('app', 'leaf and parent'),
     key('app.title', 'My App', { description: 'Window title\n\nsecond paragraph', translations: { en: { text: 'My App' }, de: { text: 'Meine App' } } }),
-    key('app.files', files, { translations: { en: { text: files }, de: { text: toIcuPlural({ one: '%{count} Datei', other: '%{count} Dateien' }) } } }),
+    key('app.files', files, { translations: { en: { text: files }, de: { text: toIcuPlural({ one: '# Datei', other: '# Dateien' }) } } }),
     key('app.exact', '{count, plural, =0 {none} other {# files}}'),
     key('looks.one', 'not a plural', { description: 'singular' }),
     key('looks.other', 'either'),
@@ -81,8 +82,8 @@ const bundle: Bundle = {
 
 const layouts: [string, string[], string[]][] = [
   ['single', ['en'], []],
-  ['MULTI_LANGUAGE', ['en', 'de'], ['MULTI_LANGUAGE']],
-  ['LANGUAGES_NESTED', ['en', 'de'], ['LANGUAGES_NESTED']],
+  ['languages first (MULTI_LANGUAGE)', ['en', 'de'], ['MULTI_LANGUAGE']],
+  ['keys first (MULTI_LANGUAGE,LANGUAGES_NESTED)', ['en', 'de'], ['MULTI_LANGUAGE', 'LANGUAGES_NESTED']],
 ];
 const variants = [[], ['WRITE_NESTED'], ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['INCLUDE_DESCRIPTIONS', 'ESCAPE_NEW_LINES'], ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS', 'ESCAPE_NEW_LINES']];
 const pageSizes = [[1], [2], [3], [0, 1], [5, 0, 0, 2], [1000]];
@@ -100,7 +101,7 @@ describe('yaml writer: streaming gives the bytes of serialize', () => {
         }
       }
     }
-  });
+   }, 30_000);
 
   it('re-parses to the same keys and texts in every layout', async () => {
     const { keys } = fileOf(yaml, bundle, given(['en'], []));
@@ -126,7 +127,8 @@ describe('yaml writer: streaming gives the bytes of serialize', () => {
       }
     }
     expect(await serialize({ keys: [], languages: [] }, ['en'], ['WRITE_NESTED'])).toBe('{}\n');
-    expect(await serialize({ keys: [], languages: [] }, ['en', 'de'], ['MULTI_LANGUAGE'])).toBe('{}\n');
+    expect(await serialize({ keys: [], languages: [] }, ['en', 'de'], ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'])).toBe('{}\n');
+    expect(await serialize({ keys: [], languages: [] }, ['en', 'de'], ['MULTI_LANGUAGE'])).toBe('en: {}\nde: {}\n');
     expect(await serialize({ keys: [], languages: [] }, ['en', 'de'])).toBe('en: {}\nde: {}\n');
   });
 
@@ -194,7 +196,7 @@ de:
         next
       yes: "1.0"
 `);
-    expect(await streamed(b, ['en', 'de'], ['MULTI_LANGUAGE', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], [1])).toBe(`Done.:
+    expect(await streamed(b, ['en', 'de'], ['MULTI_LANGUAGE', 'LANGUAGES_NESTED', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], [1])).toBe(`Done.:
   en: "colon: and # hash"
   de: ""
 app:
@@ -243,10 +245,10 @@ deep:
       languages: [{ key: 'en' }],
       keys: [key('a.b.c.d', 'first\n\n\nfourth\n', { description: 'line\n\nafter a blank' }), key('a.b.c.e', 'kept\n\n'), key('a.b.list[0]', 'x\n\ny', { description: '\n' })],
     };
-    for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS', 'LANGUAGES_NESTED']]) {
+    for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS', 'MULTI_LANGUAGE']]) {
       const out = await streamed(b, ['en'], options, [1]);
       expect(out.split('\n').filter((line) => /\s$/.test(line))).toEqual([]);
-      const back = await parse(out, 'en', options.filter((o) => o === 'LANGUAGES_NESTED') as ImportOption[]);
+      const back = await parse(out, 'en', options.filter((o) => o === 'MULTI_LANGUAGE') as ImportOption[]);
       expect(back.keys.map((k) => [k.key, k.translations.en?.text, k.description])).toEqual([
         ['a.b.c.d', 'first\n\n\nfourth\n', 'line\n\nafter a blank'],
         ['a.b.c.e', 'kept\n\n', undefined],
@@ -285,10 +287,11 @@ describe('yaml writer: rule 1, a branch of category-named leaves is written flat
     expect(outputs).toEqual(['a: A\n', '', '', 'x.one: "1"\nx.other: "2"\n', '', 'y:\n  one: "3"\n  other: "4"\n  title: "5"\n', 'z: Z\n', '']);
   });
 
-  it('applies within each language of LANGUAGES_NESTED, not to MULTI_LANGUAGE language maps', async () => {
+  it('applies within each language of the languages-first layout, not to keys-first language maps', async () => {
     const b: Bundle = { languages: [{ key: 'en' }], keys: [key('x.one', '1'), key('x.other', '2')] };
     expect(await serialize(b, ['en', 'de'], ['WRITE_NESTED'])).toBe('en:\n  x.one: "1"\n  x.other: "2"\nde:\n  x.one: ""\n  x.other: ""\n');
-    expect(await serialize(b, ['en', 'de'], ['WRITE_NESTED', 'MULTI_LANGUAGE'])).toBe('x:\n  one:\n    en: "1"\n    de: ""\n  other:\n    en: "2"\n    de: ""\n');
+    expect(await serialize(b, ['en', 'de'], ['WRITE_NESTED', 'MULTI_LANGUAGE'])).toBe('en:\n  x.one: "1"\n  x.other: "2"\nde:\n  x.one: ""\n  x.other: ""\n');
+    expect(await serialize(b, ['en', 'de'], ['WRITE_NESTED', 'MULTI_LANGUAGE', 'LANGUAGES_NESTED'])).toBe('x:\n  one:\n    en: "1"\n    de: ""\n  other:\n    en: "2"\n    de: ""\n');
   });
 });
 
@@ -299,7 +302,7 @@ describe('yaml writer: rule 2, a root branch named like the language is written 
     expect(out).toBe('pt_BR.sub.x: X\npt_BR.title: T\nzz: Z\n');
     expect((await parse(out, 'pt-BR')).keys.map((k) => k.key)).toEqual(['pt_BR.sub.x', 'pt_BR.title', 'zz']);
     // Other layouts are never stripped on import: the branch nests.
-    expect(await serialize(b, ['pt-BR'], ['WRITE_NESTED', 'LANGUAGES_NESTED'])).toBe('pt-BR:\n  pt_BR:\n    sub:\n      x: X\n    title: T\n  zz: Z\n');
+    expect(await serialize(b, ['pt-BR'], ['WRITE_NESTED', 'MULTI_LANGUAGE'])).toBe('pt-BR:\n  pt_BR:\n    sub:\n      x: X\n    title: T\n  zz: Z\n');
   });
 
   it('a key named like the language is text, never a plural map that would be stripped', async () => {

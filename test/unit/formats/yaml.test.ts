@@ -27,7 +27,7 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
     expect(text(b, 'date.formats.default', 'ru')).toBe('%d.%m.%Y');
     expect(text(b, 'date.order[0]', 'ru')).toBe(':day');
     expect(parseIcuPlural(text(b, 'datetime.distance_in_words.about_x_hours', 'ru')!)?.forms).toEqual({
-      one: 'около %{count} часа', few: 'около %{count} часов', many: 'около %{count} часов', other: 'около %{count} часов',
+      one: 'около # часа', few: 'около # часов', many: 'около # часов', other: 'около # часов',
     });
   });
 
@@ -36,7 +36,7 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
     expect(text(b, 'devise.failure.invalid', 'en')).toBe('Invalid %{authentication_keys} or password.');
     expect(parseIcuPlural(text(b, 'errors.messages.not_saved', 'en')!)?.forms).toEqual({
       one: '1 error prohibited this %{resource} from being saved:',
-      other: '%{count} errors prohibited this %{resource} from being saved:',
+      other: '# errors prohibited this %{resource} from being saved:',
     });
     expect(b.keys.every((k) => k.description === undefined)).toBe(true);
   });
@@ -56,12 +56,18 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
     expect(text(b, 'active_admin.batch_actions.action_label', 'ja')).toBe('選択した行を%{title}');
   });
 
-  it('every corpus file round-trips (nested, flat, languages-nested)', async () => {
+  it('every corpus file round-trips (nested, flat, Rails root with MULTI_LANGUAGE), plural branches without a literal #', async () => {
     for (const [file, lang] of [['rails-i18n_ru.yml', 'ru'], ['devise_en.yml', 'en'], ['discourse-solved_client.ar.yml', 'ar'], ['discourse-solved_server.ar.yml', 'ar'], ['activeadmin_ja.yml', 'ja']]) {
       const b = await parse(readFileSync(join(CORPUS, file!)), lang);
-      for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], [], ['WRITE_NESTED', 'LANGUAGES_NESTED']]) {
-        const back = await parse(await serialize(b, [lang!], options), lang);
+      for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], [], ['WRITE_NESTED', 'MULTI_LANGUAGE']]) {
+        const out = await serialize(b, [lang!], options);
+        const back = await parse(out, lang);
         expect(sortedShape(back), `${file} ${options.join()}`).toEqual(sortedShape(b));
+        // Every plural map branch has Rails' %{count} where ICU has #.
+        for (const k of b.keys) {
+          const forms = parseIcuPlural(k.translations[lang!]!.text)?.forms;
+          if (forms && Object.values(forms).some((f) => f.includes('#'))) expect(out, k.key).not.toContain(Object.values(forms).find((f) => f.includes('#'))!);
+        }
       }
     }
   });
@@ -108,11 +114,11 @@ app:
 
   it('a map of CLDR categories with `other` is a plural; without `other` or with other keys it is not', async () => {
     const b = await parse('a:\n  one: "%{count} file"\n  other: "%{count} files"\nb:\n  one: x\n  few: y\nc:\n  one: x\n  other: y\n  label: z\n', 'en');
-    expect(text(b, 'a', 'en')).toBe(toIcuPlural({ one: '%{count} file', other: '%{count} files' }));
+    expect(text(b, 'a', 'en')).toBe(toIcuPlural({ one: '# file', other: '# files' }));
     expect(b.keys.map((k) => k.key)).toEqual(['a', 'b.one', 'b.few', 'c.one', 'c.other', 'c.label']);
   });
 
-  it('MULTI_LANGUAGE: {key: {lang: text}} with nested key paths and plurals', async () => {
+  it('MULTI_LANGUAGE,LANGUAGES_NESTED (or LANGUAGES_NESTED alone): {key: {lang: text}} with nested key paths and plurals', async () => {
     const b = await parse(`greeting:
   en: Hello
   de: Hallo
@@ -126,24 +132,36 @@ menu:
       one: "%{count} item"
       other: "%{count} items"
     de: "%{count} Elemente"
-`, undefined, ['MULTI_LANGUAGE'], 'ui');
+`, undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'], 'ui');
     expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }]);
     expect(shape(b)).toEqual([
       { key: 'greeting', namespace: 'ui', description: undefined, translations: { en: { text: 'Hello' }, de: { text: 'Hallo' } } },
       { key: 'menu.file', namespace: 'ui', description: 'The file menu', translations: { en: { text: 'File' }, de: { text: 'Datei' } } },
-      { key: 'menu.items', namespace: 'ui', description: undefined, translations: { en: { text: toIcuPlural({ one: '%{count} item', other: '%{count} items' }) }, de: { text: '%{count} Elemente' } } },
+      { key: 'menu.items', namespace: 'ui', description: undefined, translations: { en: { text: toIcuPlural({ one: '# item', other: '# items' }) }, de: { text: '%{count} Elemente' } } },
     ]);
-    await expect(parse('a: text\n', undefined, ['MULTI_LANGUAGE'])).rejects.toThrow(/map of languages/);
+    expect(shape(await parse('greeting:\n  en: Hello\n', undefined, ['LANGUAGES_NESTED']))).toEqual([{ key: 'greeting', namespace: '', description: undefined, translations: { en: { text: 'Hello' } } }]);
+    await expect(parse('a: text\n', undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'])).rejects.toThrow(/map of languages/);
+    // A languages-first file read keys-first: refused, never languages named after keys.
+    const error = await parse('en:\n  title: Hi\n  body: Text\n', undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED']).then(() => null, (e: unknown) => e as FormatError);
+    expect(error).toBeInstanceOf(FormatError);
+    expect(error!.message).toContain('"en.title": "title" is not a language code');
+    expect(error!.message).toContain('MULTI_LANGUAGE alone');
+    expect(error!.position?.line).toBe(2);
   });
 
-  it('LANGUAGES_NESTED: {lang: {nested keys}}', async () => {
-    const b = await parse('en:\n  a:\n    b: B\n  c: C\nde:\n  a:\n    b: B-de\n', undefined, ['LANGUAGES_NESTED']);
+  it('MULTI_LANGUAGE: languages on the first level, {lang: {nested keys}}', async () => {
+    const b = await parse('en:\n  a:\n    b: B\n  c: C\nde:\n  a:\n    b: B-de\n', undefined, ['MULTI_LANGUAGE']);
     expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }]);
     expect(b.keys.map((k) => [k.key, k.translations])).toEqual([
       ['a.b', { en: { text: 'B' }, de: { text: 'B-de' } }],
       ['c', { en: { text: 'C' } }],
     ]);
-    await expect(parse('en: text\n', undefined, ['LANGUAGES_NESTED'])).rejects.toThrow(/must be a map of keys/);
+    await expect(parse('en: text\n', undefined, ['MULTI_LANGUAGE'])).rejects.toThrow(/"en" must be a map of keys/);
+    // A keys-first file read languages-first: refused with the layout named, nothing read.
+    const error = await parse('home:\n  title:\n    en: Home\n', undefined, ['MULTI_LANGUAGE']).then(() => null, (e: unknown) => e as FormatError);
+    expect(error).toBeInstanceOf(FormatError);
+    expect(error!.message).toContain('"home" on the first level is not a language code');
+    expect(error!.message).toContain('MULTI_LANGUAGE,LANGUAGES_NESTED');
   });
 
   it('resolves ordinary aliases', async () => {
@@ -220,7 +238,7 @@ describe('yaml: export', () => {
     keys: [
       { key: 'app.title', namespace: '', description: 'Window title\n\nsecond paragraph', translations: { en: { text: 'My App' }, de: { text: 'Meine App' } } },
       { key: 'app', namespace: '', translations: { en: { text: 'leaf and parent' } } },
-      { key: 'app.files', namespace: '', translations: { en: { text: toIcuPlural({ one: '%{count} file', other: '%{count} files' }) }, de: { text: toIcuPlural({ one: '%{count} Datei', other: '%{count} Dateien' }) } } },
+      { key: 'app.files', namespace: '', translations: { en: { text: toIcuPlural({ one: '# file', other: '# files' }) }, de: { text: toIcuPlural({ one: '# Datei', other: '# Dateien' }) } } },
       { key: 'app.exact', namespace: '', translations: { en: { text: '{count, plural, =0 {none} other {# files}}' } } },
       { key: 'looks.one', namespace: '', translations: { en: { text: 'not a plural' } } },
       { key: 'looks.other', namespace: '', translations: { en: { text: 'either' } } },
@@ -260,16 +278,20 @@ describe('yaml: export', () => {
     }
   });
 
-  it('several languages give the LANGUAGES_NESTED layout; MULTI_LANGUAGE on request; both round-trip', async () => {
-    const nested = await serialize(bundle, ['en', 'de'], ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']);
-    expect(Object.keys(YAML.parse(nested))).toEqual(['en', 'de']);
-    expect(sortedShape(await parse(nested, undefined, ['LANGUAGES_NESTED']))).toEqual(sortedShape(expected(['en', 'de'])));
+  it('MULTI_LANGUAGE (or several languages) writes languages first; with LANGUAGES_NESTED keys first; both round-trip', async () => {
+    for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['MULTI_LANGUAGE', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['MULTI_LANGUAGE', 'INCLUDE_DESCRIPTIONS']]) {
+      const languagesFirst = await serialize(bundle, ['en', 'de'], options);
+      expect(Object.keys(YAML.parse(languagesFirst))).toEqual(['en', 'de']);
+      expect(sortedShape(await parse(languagesFirst, undefined, ['MULTI_LANGUAGE']))).toEqual(sortedShape(expected(['en', 'de'])));
+    }
 
-    const multi = await serialize(bundle, ['en', 'de'], ['MULTI_LANGUAGE', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']);
-    expect(YAML.parse(multi).scalars).toEqual({ en: 'yes', de: '1.0' });
-    expect(sortedShape(await parse(multi, undefined, ['MULTI_LANGUAGE']))).toEqual(sortedShape(expected(['en', 'de'])));
+    for (const options of [['MULTI_LANGUAGE', 'LANGUAGES_NESTED', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['LANGUAGES_NESTED', 'INCLUDE_DESCRIPTIONS']]) {
+      const keysFirst = await serialize(bundle, ['en', 'de'], options);
+      expect(YAML.parse(keysFirst).scalars).toEqual({ en: 'yes', de: '1.0' });
+      expect(sortedShape(await parse(keysFirst, undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED']))).toEqual(sortedShape(expected(['en', 'de'])));
+    }
 
-    const rails = await serialize(bundle, ['en'], ['LANGUAGES_NESTED', 'WRITE_NESTED']);
+    const rails = await serialize(bundle, ['en'], ['MULTI_LANGUAGE', 'WRITE_NESTED']);
     expect(rails.startsWith('en:\n')).toBe(true);
     expect((await parse(rails, 'en')).keys.map((k) => k.key).sort()).toEqual(bundle.keys.map((k) => k.key).sort());
   });
@@ -287,6 +309,38 @@ describe('yaml: export', () => {
     // Nested keys come in path order; a root branch named after the language is written flat.
     expect(out).toBe('en.sub: x\nen.title: first\n');
     expect((await parse(out, 'en')).keys.map((k) => [k.key, k.translations.en?.text])).toEqual([['en.sub', 'x'], ['en.title', 'first']]);
+  });
+
+  it('writes ICU plural branches with %{count}, never a literal #; keeps named arguments; reads them back', async () => {
+    const b: Bundle = {
+      languages: [{ key: 'en' }],
+      keys: [
+        { key: 'files', namespace: '', translations: { en: { text: '{count, plural, one {# file} other {# files}}' } } },
+        { key: 'owner', namespace: '', translations: { en: { text: "{count, plural, one {{name} has # file (#'#'1)} other {{name} has # files}}" } } },
+        { key: 'other_argument', namespace: '', translations: { en: { text: '{n, plural, one {# thing} other {# things}}' } } },
+      ],
+    };
+    for (const options of [[], ['WRITE_NESTED'], ['MULTI_LANGUAGE'], ['LANGUAGES_NESTED']]) {
+      const out = await serialize(b, ['en'], options);
+      const doc = YAML.parse(out);
+      const root = options.includes('MULTI_LANGUAGE') ? doc.en : doc;
+      const files = options.includes('LANGUAGES_NESTED') ? doc.files.en : root.files;
+      const owner = options.includes('LANGUAGES_NESTED') ? doc.owner.en : root.owner;
+      expect(files).toEqual({ one: '%{count} file', other: '%{count} files' });
+      expect(owner).toEqual({ one: '{name} has %{count} file (%{count}#1)', other: '{name} has %{count} files' });
+      // Not Rails' count argument: the ICU text as it is.
+      const other = options.includes('LANGUAGES_NESTED') ? doc.other_argument.en : root.other_argument;
+      expect(other).toBe('{n, plural, one {# thing} other {# things}}');
+      const importOptions = options.filter((o) => o !== 'WRITE_NESTED') as ImportOption[];
+      const back = await parse(out, 'en', importOptions);
+      expect(sortedShape(back), options.join()).toEqual(sortedShape(b));
+    }
+  });
+
+  it('ESCAPE_SINGLE_QUOTES writes every apostrophe as a backslash and an apostrophe', async () => {
+    const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: "It's" } } }] };
+    expect(YAML.parse(await serialize(b, ['en'], ['ESCAPE_SINGLE_QUOTES'])).k).toBe("It\\'s");
+    expect(YAML.parse(await serialize(b, ['en'])).k).toBe("It's");
   });
 
   it('ESCAPE_NEW_LINES writes newlines as \\n', async () => {
