@@ -8,7 +8,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, forbidden } from '../src/errors.js';
 import { schemeOf, type Scheme } from '../src/auth/principal.js';
 import type { Context } from '../src/context.js';
-import { mapGraphQLError, sendEnvelope } from './envelope.js';
+import { mapGraphQLError, sendEnvelope, sendRoot } from './envelope.js';
 import type { RestRequest, RestRoute } from './route.js';
 import { routes as projectRoutes } from './routes/projects.js';
 import { routes as jobRoutes } from './routes/jobs.js';
@@ -107,7 +107,8 @@ async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, s
       if (mapped.status >= 500) request.log.error({ errors: result.errors }, 'REST operation failed');
       return sendEnvelope(reply, mapped.status, mapped.msg, undefined, mapped.headers);
     }
-    const { data, headers: extra } = route.toResponse(result.data as never, restRequest);
+    const { data, headers: extra, root } = route.toResponse(result.data as never, restRequest);
+    if (root) return sendRoot(reply, root, extra);
     return sendEnvelope(reply, 200, 'OK', data, extra);
   } catch (error) {
     if (error instanceof AppError) {

@@ -68,3 +68,31 @@ export function bodyList(value: unknown, name: string, fields: readonly string[]
     return bodyFields(item, fields);
   });
 }
+
+/**
+ * The query of a URL as a client that joins it by hand sends it (the official
+ * command-line client: values not URL-encoded): `+` is a plus, not a space;
+ * valid percent escapes are decoded, anything else is taken as it is. A
+ * repeated name keeps every value (queryString takes the last).
+ */
+export function rawQuery(url: string): Query {
+  const out: Record<string, string | string[]> = {};
+  const start = url.indexOf('?');
+  if (start < 0) return out;
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  for (const pair of url.slice(start + 1).split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decode(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
+    const previous = out[name];
+    out[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return out;
+}

@@ -20,6 +20,12 @@ export interface RestResult {
   data?: unknown;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * Fields placed at the root of the body, next to msg and status, instead of
+   * a `data` envelope: for clients that read them there (the official
+   * command-line client's download reads `files` at the root).
+   */
+  root?: Record<string, unknown>;
 }
 
 export interface RestRoute<Data = any> {

@@ -1,4 +1,160 @@
-// The official command-line client's own calls under /cli (spec/real-clients.md).
-import type { RestRoute } from '../route.js';
+// The official command-line client's own calls under /cli (spec/real-clients.md),
+// declared like every route over the GraphQL operations the contract's
+// endpoints use: upload = importFile (the engine of /api/v2/import),
+// upload-preview = previewImport (the same import, rolled back), download =
+// exportTranslations (the engine of /api/v4/export), stacktrace =
+// reportClientError.
+//
+// The client joins its query strings by hand: values are not URL-encoded and
+// lists are comma-joined, so the query is read from the raw URL (rawQuery).
+// It treats anything but 200 as failure and shows `msg`; its download reads
+// `files` at the root of the body.
+import type { GraphQLSchema } from 'graphql';
+import { badRequest } from '../../src/errors.js';
+import { bodyObject, enumList, enumValue, queryList, queryString, rawQuery } from '../params.js';
+import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
 
-export const routes: RestRoute[] = [];
+const IMPORT_VARIABLES = `$file: Upload!, $uploadFormat: String!, $importOptions: [ImportOption!], $languageKey: String,
+  $customerId: String, $namespace: String, $tags: [String!], $filePath: String`;
+const IMPORT_ARGUMENTS = `file: $file, uploadFormat: $uploadFormat, importOptions: $importOptions, languageKey: $languageKey,
+    customerId: $customerId, namespace: $namespace, tags: $tags, filePath: $filePath`;
+
+const UPLOAD = `mutation CliUpload(${IMPORT_VARIABLES}) {
+  importFile(${IMPORT_ARGUMENTS}) {
+    numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name }
+    keysCreated keysDeleted languagesCreated translationsInserted translationsUpdated published
+  }
+}`;
+
+const PREVIEW = `mutation CliUploadPreview(${IMPORT_VARIABLES}) {
+  previewImport(${IMPORT_ARGUMENTS}) {
+    numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name }
+    languagesToCreate
+    keysToCreate { count keys { key namespace } }
+    keysToDelete { count keys { key namespace } }
+    translationsToInsert translationsToUpdate
+  }
+}`;
+
+const DOWNLOAD = `mutation CliDownload($downloadFormat: String!, $downloadOptions: [ExportOption!], $languageKeys: [String!],
+  $customerId: String, $namespace: String, $tags: [String!], $sort: ExportSort) {
+  exportTranslations(downloadFormat: $downloadFormat, downloadOptions: $downloadOptions, languageKeys: $languageKeys,
+    customerId: $customerId, namespace: $namespace, tags: $tags, sort: $sort) {
+    files { url language namespace customer remotePath }
+  }
+}`;
+
+const STACKTRACE = `mutation CliStacktrace($configuration: String, $message: String, $stacktrace: String) {
+  reportClientError(configuration: $configuration, message: $message, stacktrace: $stacktrace)
+}`;
+
+type ExportedFile = { url: string; language: string | null; namespace: string | null; customer: string | null; remotePath: string | null };
+
+/** The query as the client sent it. */
+const queryOf = (req: RestRequest) => rawQuery(req.raw.url);
+
+function required(query: ReturnType<typeof rawQuery>, name: string): string {
+  const value = queryString(query, name)?.trim();
+  if (!value) throw badRequest(`${name} is required`);
+  return value;
+}
+
+/** An optional value: absent and empty are the same. */
+const optional = (query: ReturnType<typeof rawQuery>, name: string) => queryString(query, name)?.trim() || undefined;
+
+/** The variables of importFile / previewImport from an upload request. */
+function uploadVariables(req: RestRequest, schema: GraphQLSchema): Record<string, unknown> {
+  const query = queryOf(req);
+  const uploadFormat = required(query, 'uploadFormat');
+  if (optional(query, 'translationKey')) {
+    throw badRequest('translationKey (a whole file as the text of one key) is not supported by this service; upload translation files');
+  }
+  const upload = req.file!;
+  // The client names the file in `fileName` (the part's filename is the same).
+  const fileName = optional(query, 'fileName') ?? (upload.fileName || 'upload');
+  return {
+    // A File over the upload's Blob shares its bytes (no copy); the client's part Content-Type may be the text `null`.
+    file: new File([upload.blob], fileName, { type: upload.mimeType === 'null' ? '' : upload.mimeType }),
+    uploadFormat,
+    importOptions: enumList(schema, 'ImportOption', 'uploadOptions', queryList(query, 'uploadOptions')),
+    languageKey: optional(query, 'languageKey'),
+    customerId: optional(query, 'customerId'),
+    namespace: optional(query, 'namespace'),
+    tags: queryList(query, 'tags'),
+    filePath: optional(query, 'path'),
+  };
+}
+
+export const routes: RestRoute[] = [
+  defineRoute<{ importFile: unknown }>({
+    method: 'POST',
+    path: '/cli/v2/upload',
+    auth: 'apiKey',
+    summary: "The command-line client's upload: import one file (multipart form field `file`); the engine of /api/v2/import",
+    multipart: true,
+    document: UPLOAD,
+    toVariables: uploadVariables,
+    toResponse: (data) => ({ data: data.importFile }),
+  }),
+  defineRoute<{ previewImport: unknown }>({
+    method: 'POST',
+    path: '/cli/v2/upload-preview',
+    auth: 'apiKey',
+    summary: "The command-line client's upload --preview: what the upload would change, writing nothing",
+    multipart: true,
+    document: PREVIEW,
+    toVariables: uploadVariables,
+    toResponse: (data) => ({ data: data.previewImport }),
+  }),
+  defineRoute<{ exportTranslations: { files: ExportedFile[] } }>({
+    method: 'GET',
+    path: '/cli/v2/download',
+    auth: 'apiKey',
+    summary: "The command-line client's download: export to files, listed in `files` at the root of the body; the engine of /api/v4/export",
+    document: DOWNLOAD,
+    toVariables: (req, schema) => {
+      const query = queryOf(req);
+      return {
+        downloadFormat: required(query, 'downloadFormat'),
+        downloadOptions: enumList(schema, 'ExportOption', 'downloadOptions', queryList(query, 'downloadOptions')),
+        languageKeys: queryList(query, 'languageKey'),
+        customerId: optional(query, 'customerId'),
+        namespace: optional(query, 'namespace'),
+        tags: queryList(query, 'tags'),
+        sort: enumValue(schema, 'ExportSort', 'sort', optional(query, 'sort')),
+      };
+    },
+    toResponse: (data) => ({
+      root: {
+        files: data.exportTranslations.files.map((f) => ({
+          url: f.url,
+          language: f.language,
+          namespace: f.namespace,
+          customer: f.customer,
+          // One file per key (the client's {translationKey}) is not a feature of this service.
+          translationKey: null,
+          remotePath: f.remotePath,
+        })),
+      },
+    }),
+  }),
+  defineRoute<{ reportClientError: boolean }>({
+    method: 'POST',
+    path: '/cli/v1/stacktrace',
+    auth: 'apiKey',
+    summary: "The command-line client's failure report {configuration, message, stacktrace}: logged at debug level",
+    document: STACKTRACE,
+    toVariables: (req) => {
+      const body = bodyObject(req.body);
+      const variables: Record<string, string> = {};
+      for (const field of ['configuration', 'message', 'stacktrace'] as const) {
+        const value = body[field];
+        if (value === undefined || value === null) continue;
+        if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+        variables[field] = value;
+      }
+      return variables;
+    },
+    toResponse: () => ({}),
+  }),
+];

@@ -9,19 +9,23 @@ const IMPORT = `mutation RestImport($file: Upload!, $uploadFormat: String!, $imp
   $customerId: String, $namespace: String, $tags: [String!]) {
   importFile(file: $file, uploadFormat: $uploadFormat, importOptions: $importOptions, languageKey: $languageKey,
     customerId: $customerId, namespace: $namespace, tags: $tags) {
-    numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name }
+    numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name } keysDeleted
   }
 }`;
 
 const EXPORT = `mutation RestExport($downloadFormat: String!, $downloadOptions: [ExportOption!], $languageKeys: [String!],
-  $customerId: String, $sort: ExportSort, $singleFile: Boolean) {
+  $customerId: String, $namespace: String, $tags: [String!], $sort: ExportSort, $singleFile: Boolean) {
   exportTranslations(downloadFormat: $downloadFormat, downloadOptions: $downloadOptions, languageKeys: $languageKeys,
-    customerId: $customerId, sort: $sort, singleFile: $singleFile) {
-    files { url namespace language }
+    customerId: $customerId, namespace: $namespace, tags: $tags, sort: $sort, singleFile: $singleFile) {
+    files { url namespace language customer }
   }
 }`;
 
-interface ExportData { exportTranslations: { files: { url: string; namespace: string | null; language: string | null }[] } }
+interface ExportData { exportTranslations: { files: { url: string; namespace: string | null; language: string | null; customer: string | null }[] } }
+
+interface ImportData {
+  importFile: { numberOfKeysFound: number; numberOfUniqueKeysFound: number; foundLanguages: { key: string; name: string }[]; keysDeleted: number };
+}
 
 function required(req: RestRequest, name: string): string {
   const value = queryString(req.query, name)?.trim();
@@ -33,7 +37,7 @@ function required(req: RestRequest, name: string): string {
 const optional = (req: RestRequest, name: string) => queryString(req.query, name) || undefined;
 
 export const routes: RestRoute[] = [
-  defineRoute<{ importFile: unknown }>({
+  defineRoute<ImportData>({
     method: 'POST',
     path: '/api/v2/import',
     auth: 'apiKey',
@@ -54,7 +58,10 @@ export const routes: RestRoute[] = [
         tags: queryList(req.query, 'tags'),
       };
     },
-    toResponse: (data) => ({ data: data.importFile }),
+    // The contract's Import result; keysDeleted only when DELETE_NOT_PRESENT_KEYS asked for deletions.
+    toResponse: ({ importFile: { keysDeleted, ...result } }, req) => ({
+      data: queryList(req.query, 'importOptions').some((o) => o.toUpperCase() === 'DELETE_NOT_PRESENT_KEYS') ? { ...result, keysDeleted } : result,
+    }),
   }),
   defineRoute<ExportData>({
     method: 'GET',
@@ -67,6 +74,8 @@ export const routes: RestRoute[] = [
       downloadOptions: enumList(schema, 'ExportOption', 'downloadOptions', queryList(req.query, 'downloadOptions')),
       languageKeys: queryList(req.query, 'languageKeys'),
       customerId: optional(req, 'customerId'),
+      namespace: optional(req, 'namespace'),
+      tags: queryList(req.query, 'tags'),
       sort: enumValue(schema, 'ExportSort', 'sort', queryString(req.query, 'sort')),
     }),
     toResponse: (data) => ({
@@ -75,6 +84,7 @@ export const routes: RestRoute[] = [
           url: f.url,
           ...(f.namespace !== null && { namespace: f.namespace }),
           ...(f.language !== null && { language: f.language }),
+          ...(f.customer !== null && { customer: f.customer }),
         })),
       },
     }),

@@ -4,12 +4,15 @@
 // of formats. REST /api/v2/import, /api/v3/export and /api/v4/export run these.
 import { GraphQLError } from 'graphql';
 import { builder } from '../builder.js';
+import type { FastifyRequest } from 'fastify';
+import type { Context } from '../context.js';
+import { reportClientError, type DebugLogger } from '../transfer/client-report.js';
 import { formatIds, registeredFormat } from '../formats/registry.js';
 import { resolveProject } from '../projects/access.js';
 import { exportTranslations } from '../transfer/export.js';
 import type { ExportedFile } from '../transfer/export-files.js';
-import { importFile, type ImportResult } from '../transfer/import.js';
-import { EXPORT_OPTIONS, EXPORT_SORTS, IMPORT_OPTIONS } from '../transfer/options.js';
+import { importFile, previewImport, PREVIEW_LIST_LIMIT, type ImportPreview, type ImportRequest, type ImportResult, type KeyAddressRef, type KeyChanges } from '../transfer/import.js';
+import { EXPORT_OPTIONS, EXPORT_SORTS, IMPORT_OPTIONS, type ImportOption } from '../transfer/options.js';
 
 const isBlob = (value: unknown): value is Blob =>
   typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function' && typeof (value as Blob).size === 'number';
@@ -49,7 +52,34 @@ const ImportResultType = builder.objectRef<ImportResult>('ImportResult').impleme
     languagesCreated: t.exposeStringList('languagesCreated'),
     translationsInserted: t.exposeInt('translationsInserted'),
     translationsUpdated: t.exposeInt('translationsUpdated', { description: 'Existing translations changed (REPLACE_TRANSLATION_IF_FOUND).' }),
+    keysDeleted: t.exposeInt('keysDeleted', { description: 'Keys of the uploaded scope the file lacks, deleted with DELETE_NOT_PRESENT_KEYS.' }),
     published: t.exposeBoolean('published', { description: 'True when PUBLISH_AFTER_IMPORT published _latest.' }),
+  }),
+});
+
+const ImportedKeyType = builder.objectRef<KeyAddressRef>('ImportedKey').implement({
+  fields: (t) => ({ key: t.exposeString('key'), namespace: t.exposeString('namespace') }),
+});
+
+const KeyChangesType = builder.objectRef<KeyChanges>('ImportKeyChanges').implement({
+  description: `Keys an import would create or delete: the exact count, and the first ${PREVIEW_LIST_LIMIT} by name (import order).`,
+  fields: (t) => ({
+    count: t.exposeInt('count'),
+    keys: t.field({ type: [ImportedKeyType], resolve: (c) => c.keys }),
+  }),
+});
+
+const ImportPreviewType = builder.objectRef<ImportPreview>('ImportPreview').implement({
+  description: 'What importFile would change with the same arguments; computed by running the import and rolling it back.',
+  fields: (t) => ({
+    numberOfKeysFound: t.exposeInt('numberOfKeysFound'),
+    numberOfUniqueKeysFound: t.exposeInt('numberOfUniqueKeysFound'),
+    foundLanguages: t.field({ type: [FoundLanguageType], resolve: (r) => r.foundLanguages }),
+    languagesToCreate: t.exposeStringList('languagesToCreate'),
+    keysToCreate: t.field({ type: KeyChangesType, resolve: (r) => r.keysToCreate }),
+    keysToDelete: t.field({ type: KeyChangesType, description: 'DELETE_NOT_PRESENT_KEYS.', resolve: (r) => r.keysToDelete }),
+    translationsToInsert: t.exposeInt('translationsToInsert'),
+    translationsToUpdate: t.exposeInt('translationsToUpdate'),
   }),
 });
 
@@ -62,6 +92,11 @@ const ExportedFileType = builder.objectRef<ExportedFile>('ExportedFile').impleme
     size: t.exposeInt('size', { description: 'Bytes.' }),
     language: t.exposeString('language', { nullable: true, description: 'Set when the file holds one language.' }),
     namespace: t.exposeString('namespace', { nullable: true, description: 'Set when the export is split by namespace ("" is the default namespace).' }),
+    customer: t.exposeString('customer', { nullable: true, description: 'Set when the export is split by customer (SPLIT_BY_CUSTOMERS): the key of the customer whose texts, merged over the base, the file holds.' }),
+    remotePath: t.exposeString('remotePath', {
+      nullable: true,
+      description: 'The file path recorded (INCLUDE_FILE_PATH) on the keys of the file, when they all have the same one.',
+    }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
   }),
 });
@@ -89,62 +124,107 @@ builder.queryFields((t) => ({
   }),
 }));
 
-builder.mutationFields((t) => ({
-  importFile: t.field({
-    type: ImportResultType,
-    description: 'Imports a translation file into the project, as one transaction (docs/import-export.md).',
-    args: {
-      projectToken: t.arg.string({ required: false }),
-      file: t.arg({ type: 'Upload', required: true }),
-      uploadFormat: t.arg.string({ required: true }),
-      importOptions: t.arg({ type: [ImportOptionEnum], required: false }),
-      languageKey: t.arg.string({ required: false, description: 'Language of a single-language file.' }),
-      customerId: t.arg.string({ required: false, description: "Key of an existing customer: the file's texts become its overrides." }),
-      namespace: t.arg.string({ required: false, description: 'Namespace of keys the file gives none.' }),
-      tags: t.arg.stringList({ required: false, description: 'Tags added to every key of the file.' }),
-    },
-    resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
-      const maxUploadBytes = ctx.config.maxUploadBytes;
-      const { file } = args;
-      return importFile({
-        projectId,
-        uploadFormat: args.uploadFormat,
-        file: { size: file.size, bytes: async () => Buffer.from(await file.arrayBuffer()) },
-        options: args.importOptions ?? [],
-        languageKey: args.languageKey,
-        customerKey: args.customerId,
-        namespace: args.namespace,
-        tags: args.tags,
-        maxUploadBytes,
-      });
-    },
-  }),
-  exportTranslations: t.field({
-    type: ExportResultType,
-    description: 'Writes the translations to files of a format; each file is downloaded from its url (docs/import-export.md).',
-    args: {
-      projectToken: t.arg.string({ required: false }),
-      downloadFormat: t.arg.string({ required: true }),
-      downloadOptions: t.arg({ type: [ExportOptionEnum], required: false }),
-      languageKeys: t.arg.stringList({ required: false, description: 'Languages to export (SELECTED_LANGUAGES); all when omitted.' }),
-      customerId: t.arg.string({ required: false, description: "Key of a customer whose overrides replace the base texts." }),
-      sort: t.arg({ type: ExportSortEnum, required: false }),
-      singleFile: t.arg.boolean({ required: false, description: 'Zip the files when there are several (the deprecated v3 export).' }),
-    },
-    resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
-      const files = await exportTranslations({
-        projectId,
-        downloadFormat: args.downloadFormat,
-        options: args.downloadOptions ?? [],
-        languageKeys: args.languageKeys,
-        customerKey: args.customerId,
-        sort: args.sort,
-        singleFile: args.singleFile ?? false,
-        config: ctx.config,
-      });
-      return { files };
-    },
-  }),
-}));
+/** The Fastify request logger of the operation: GraphQL over HTTP (req) or a REST route (restRequest.raw). */
+function requestLog(ctx: Context): DebugLogger | undefined {
+  const initial = ctx as Context & { req?: FastifyRequest; restRequest?: { raw?: FastifyRequest } };
+  return initial.req?.log ?? initial.restRequest?.raw?.log;
+}
+
+interface ImportArgs {
+  projectToken?: string | null;
+  file: Blob;
+  uploadFormat: string;
+  importOptions?: readonly ImportOption[] | null;
+  languageKey?: string | null;
+  customerId?: string | null;
+  namespace?: string | null;
+  tags?: readonly string[] | null;
+  filePath?: string | null;
+}
+
+builder.mutationFields((t) => {
+  /** The arguments of importFile and previewImport. */
+  const importArgs = {
+    projectToken: t.arg.string({ required: false }),
+    file: t.arg({ type: 'Upload', required: true }),
+    uploadFormat: t.arg.string({ required: true }),
+    importOptions: t.arg({ type: [ImportOptionEnum], required: false }),
+    languageKey: t.arg.string({ required: false, description: 'Language of a single-language file.' }),
+    customerId: t.arg.string({ required: false, description: "Key of an existing customer: the file's texts become its overrides." }),
+    namespace: t.arg.string({ required: false, description: 'Namespace of keys the file gives none; with DELETE_NOT_PRESENT_KEYS, the scope of the deletion.' }),
+    tags: t.arg.stringList({ required: false, description: 'Tags added to every key of the file.' }),
+    filePath: t.arg.string({ required: false, description: 'Path of the file on the client; recorded on its keys with INCLUDE_FILE_PATH (exports give it back as remotePath).' }),
+  };
+  const importRequestOf = async (args: ImportArgs, ctx: Context): Promise<ImportRequest> => {
+    const { file } = args;
+    return {
+      projectId: await resolveProject(ctx.principal, args.projectToken),
+      uploadFormat: args.uploadFormat,
+      file: { size: file.size, bytes: async () => Buffer.from(await file.arrayBuffer()) },
+      options: args.importOptions ?? [],
+      languageKey: args.languageKey,
+      customerKey: args.customerId,
+      namespace: args.namespace,
+      tags: args.tags,
+      filePath: args.filePath,
+      maxUploadBytes: ctx.config.maxUploadBytes,
+    };
+  };
+  return {
+    importFile: t.field({
+      type: ImportResultType,
+      description: 'Imports a translation file into the project, as one transaction (docs/import-export.md).',
+      args: importArgs,
+      resolve: async (_root, args, ctx) => importFile(await importRequestOf(args, ctx)),
+    }),
+    previewImport: t.field({
+      type: ImportPreviewType,
+      description: 'What importFile would change with the same arguments, changing nothing (the import runs in a transaction that is rolled back).',
+      args: importArgs,
+      resolve: async (_root, args, ctx) => previewImport(await importRequestOf(args, ctx)),
+    }),
+    reportClientError: t.boolean({
+      description: "Accepts the official command-line client's failure report (POST /cli/v1/stacktrace) and logs it at debug level; nothing is stored.",
+      args: {
+        configuration: t.arg.string({ required: false }),
+        message: t.arg.string({ required: false }),
+        stacktrace: t.arg.string({ required: false }),
+      },
+      resolve: async (_root, args, ctx) => {
+        const projectId = await resolveProject(ctx.principal, null);
+        return reportClientError(args, requestLog(ctx), projectId);
+      },
+    }),
+    exportTranslations: t.field({
+      type: ExportResultType,
+      description: 'Writes the translations to files of a format; each file is downloaded from its url (docs/import-export.md).',
+      args: {
+        projectToken: t.arg.string({ required: false }),
+        downloadFormat: t.arg.string({ required: true }),
+        downloadOptions: t.arg({ type: [ExportOptionEnum], required: false }),
+        languageKeys: t.arg.stringList({ required: false, description: 'Languages to export (SELECTED_LANGUAGES); all when omitted.' }),
+        customerId: t.arg.string({ required: false, description: "Key of a customer whose overrides replace the base texts." }),
+        namespace: t.arg.string({ required: false, description: 'Only the keys of this namespace.' }),
+        tags: t.arg.stringList({ required: false, description: 'Only the keys with at least one of these tags.' }),
+        sort: t.arg({ type: ExportSortEnum, required: false }),
+        singleFile: t.arg.boolean({ required: false, description: 'Zip the files when there are several (the deprecated v3 export).' }),
+      },
+      resolve: async (_root, args, ctx) => {
+        const projectId = await resolveProject(ctx.principal, args.projectToken);
+        const files = await exportTranslations({
+          projectId,
+          downloadFormat: args.downloadFormat,
+          options: args.downloadOptions ?? [],
+          languageKeys: args.languageKeys,
+          customerKey: args.customerId,
+          namespace: args.namespace,
+          tags: args.tags,
+          sort: args.sort,
+          singleFile: args.singleFile ?? false,
+          config: ctx.config,
+        });
+        return { files };
+      },
+    }),
+  };
+});

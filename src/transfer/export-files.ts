@@ -21,6 +21,10 @@ export interface NewExportFile {
   size: number;
   language?: string;
   namespace?: string;
+  /** SPLIT_BY_CUSTOMERS: the customer of the file. */
+  customer?: string;
+  /** The one file path (INCLUDE_FILE_PATH) of the file's keys. */
+  remotePath?: string;
 }
 
 export interface ExportedFile {
@@ -31,6 +35,8 @@ export interface ExportedFile {
   size: number;
   language?: string;
   namespace?: string;
+  customer?: string;
+  remotePath?: string;
   expiresAt: Date;
 }
 
@@ -73,6 +79,8 @@ export async function storeExportFile(config: ExportConfig, projectId: number, f
     size: file.size,
     language: file.language,
     namespace: file.namespace,
+    customer: file.customer,
+    remotePath: file.remotePath,
     expiresAt,
   };
 }

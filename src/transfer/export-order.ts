@@ -9,12 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db.js';
 import { pathSortKey } from '../formats/nested-keys.js';
-import { EXPORT_PAGE_SIZE, laterNamespaceOfName } from './export-read.js';
+import { EXPORT_PAGE_SIZE, keyFilterConditions, laterNamespaceOfName, type KeyFilter } from './export-read.js';
 
 export interface PathOrderScope {
   projectId: number;
   namespace?: string;
   oneKeyPerName: boolean;
+  filter?: KeyFilter;
   pageSize?: number;
 }
 
@@ -38,8 +39,10 @@ async function fillRun(db: Db, runId: string, scope: PathOrderScope): Promise<vo
   for (;;) {
     const params: unknown[] = [scope.projectId, after, pageSize];
     const where = [`k."projectId" = $1`, `k.id > $2`];
-    if (scope.namespace !== undefined) where.push(`k.namespace = $${params.push(scope.namespace)}`);
-    if (scope.oneKeyPerName) where.push(`NOT ${laterNamespaceOfName('k')}`);
+    const p = (value: unknown) => `$${params.push(value)}`;
+    if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
+    where.push(...keyFilterConditions('k', scope.filter, p));
+    if (scope.oneKeyPerName) where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
     const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
       `SELECT k.id, k.key FROM "TranslationKey" k WHERE ${where.join(' AND ')} ORDER BY k.id LIMIT $3`,
       ...params,

@@ -10,6 +10,26 @@ export const EXPORT_PAGE_SIZE = 1000;
 
 export interface ExportLanguage { id: number; key: string; name: string; isDefault: boolean }
 
+/** Which keys an export holds (the download's `namespace` and `tags` filters). */
+export interface KeyFilter {
+  /** Only the keys of this namespace. */
+  namespace?: string;
+  /** Only the keys that have at least one of these tags. */
+  tags?: readonly string[];
+}
+
+/**
+ * SQL conditions on the key `alias` for a filter; `p` adds a parameter. The
+ * tags condition is also applied to the `same` key of laterNamespaceOfName,
+ * so a key hidden by the filter never hides another of its name.
+ */
+export function keyFilterConditions(alias: string, filter: KeyFilter | undefined, p: (value: unknown) => string): string[] {
+  const out: string[] = [];
+  if (filter?.namespace !== undefined) out.push(`${alias}.namespace = ${p(filter.namespace)}`);
+  if (filter?.tags?.length) out.push(`${alias}.tags && ${p([...filter.tags])}::text[]`);
+  return out;
+}
+
 export interface ExportScope {
   projectId: number;
   /** The languages to read (of every file the pages feed). */
@@ -25,6 +45,8 @@ export interface ExportScope {
   pathOrderRun?: string;
   /** Formats without namespaces, unsplit: one key per name, the first namespace's (code-point order). */
   oneKeyPerName: boolean;
+  /** The download's filters (applied on top of namespace). */
+  filter?: KeyFilter;
   pageSize?: number;
 }
 
@@ -77,9 +99,9 @@ const PATH_ORDER = {
 };
 
 /** Keys of the project whose name a key of an earlier namespace (code-point order) already has. */
-export function laterNamespaceOfName(alias: string): string {
+export function laterNamespaceOfName(alias: string, sameConditions: string[] = []): string {
   return `EXISTS (SELECT 1 FROM "TranslationKey" same WHERE same."projectId" = ${alias}."projectId" AND same.key = ${alias}.key
-                     AND same.namespace COLLATE "C" < ${alias}.namespace COLLATE "C")`;
+                     AND same.namespace COLLATE "C" < ${alias}.namespace COLLATE "C"${sameConditions.map((c) => ` AND ${c}`).join('')})`;
 }
 
 /**
@@ -103,7 +125,8 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
     sortKey = `encode(o."sortKey", 'hex')`;
   } else {
     if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
-    if (scope.oneKeyPerName) where.push(`NOT ${laterNamespaceOfName('k')}`);
+    where.push(...keyFilterConditions('k', scope.filter, p));
+    if (scope.oneKeyPerName) where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
   }
   const order = scope.pathOrderRun !== undefined ? PATH_ORDER : ORDERS[scope.sort];
   if (after) where.push(order.after(p, after));

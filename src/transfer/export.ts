@@ -19,7 +19,7 @@ import type { RegisteredFormat } from '../formats/registry.js';
 import { customerIdOf } from '../customers/customers.js';
 import { purgeExpiredExports, storeExportFile, type ExportedFile } from './export-files.js';
 import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order.js';
-import { readKeyPages, type ExportLanguage, type ExportScope } from './export-read.js';
+import { keyFilterConditions, readKeyPages, type ExportLanguage, type ExportScope, type KeyFilter } from './export-read.js';
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
 
@@ -32,6 +32,10 @@ export interface ExportRequest {
   /** The key of a customer whose overrides are merged over the base texts. */
   customerKey?: string | null;
   sort?: ExportSort | null;
+  /** Only the keys of this namespace (the CLI's `namespace`). */
+  namespace?: string | null;
+  /** Only the keys with at least one of these tags (the CLI's `tags`). */
+  tags?: readonly string[] | null;
   /** Deprecated v3: several files are zipped into one. */
   singleFile?: boolean;
   config: Pick<Config, 'dataDir' | 'publicUrl' | 'exportTtlSeconds' | 'storage'>;
@@ -43,6 +47,8 @@ interface PlannedFile {
   /** Set when the file is one language's (single-language or split by language). */
   language?: string;
   namespace?: string;
+  /** SPLIT_BY_CUSTOMERS: the customer whose texts, merged over the base, the file holds. */
+  customer?: { id: number; key: string };
 }
 
 async function projectLanguages(projectId: number, keys: readonly string[] | null): Promise<ExportLanguage[]> {
@@ -80,12 +86,30 @@ function planFiles(format: RegisteredFormat, languages: ExportLanguage[], allLan
 
 const sanitize = (name: string) => name.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^\.+/, '_') || '_';
 
-/** A file's name in a download and its path inside a zip (namespace folders). */
+/**
+ * A file's name in a download, `[<customer>_][<namespace>_]<language>.<ext>`
+ * (the vendor's `<namespace>_<language>`), and its path inside a zip
+ * (customer and namespace folders).
+ */
 function namesOf(file: PlannedFile, extension: string): { fileName: string; zipPath: string } {
-  const base = file.language !== undefined ? sanitize(file.language) : 'translations';
-  if (file.namespace === undefined) return { fileName: `${base}.${extension}`, zipPath: `${base}.${extension}` };
-  const folder = file.namespace === '' ? '_default' : sanitize(file.namespace);
-  return { fileName: `${folder}-${base}.${extension}`, zipPath: `${folder}/${base}.${extension}` };
+  const folders: string[] = [];
+  if (file.customer !== undefined) folders.push(sanitize(file.customer.key));
+  if (file.namespace !== undefined) folders.push(file.namespace === '' ? '_default' : sanitize(file.namespace));
+  const language = file.language !== undefined ? sanitize(file.language) : undefined;
+  const fileName = [...folders, ...(language !== undefined ? [language] : [])].join('_') || 'translations';
+  return { fileName: `${fileName}.${extension}`, zipPath: [...folders, language ?? 'translations'].join('/') + `.${extension}` };
+}
+
+/** The file path recorded (INCLUDE_FILE_PATH) on the keys of a file's scope, when they all have the same one. */
+async function remotePathOf(projectId: number, namespace: string | undefined, filter: KeyFilter): Promise<string | undefined> {
+  const params: unknown[] = [projectId];
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const where = [`k."projectId" = $1`, ...(namespace !== undefined ? [`k.namespace = ${p(namespace)}`] : []), ...keyFilterConditions('k', filter, p)];
+  const rows = await prisma().$queryRawUnsafe<{ filePath: string }[]>(
+    `SELECT DISTINCT k."filePath" FROM "TranslationKey" k WHERE ${where.join(' AND ')} LIMIT 2`,
+    ...params,
+  );
+  return rows.length === 1 && rows[0]!.filePath !== '' ? rows[0]!.filePath : undefined;
 }
 
 type Filter = 'all' | 'translated' | 'not-translated';
@@ -177,7 +201,7 @@ async function writeGroup(files: PlannedFile[], scope: GroupScope, context: File
       ? context.namespaces.map((ns) => ({ ...base, namespace: ns }))
       : [base];
     if (order === 'path') {
-      run = await preparePathOrder(prisma(), { projectId: scope.projectId, namespace, oneKeyPerName: base.oneKeyPerName });
+      run = await preparePathOrder(prisma(), { projectId: scope.projectId, namespace, oneKeyPerName: base.oneKeyPerName, filter: scope.filter });
       passes[0] = { ...base, pathOrderRun: run };
     }
     for (const pass of passes) {
@@ -242,10 +266,19 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
         .map((c) => ({ key: c.key, ...(c.description && { description: c.description }) }))
     : undefined;
 
-  const projectNamespaceList = await projectNamespaces(projectId);
+  const filter: KeyFilter = {
+    ...(request.namespace != null && { namespace: request.namespace }),
+    ...(request.tags?.length && { tags: request.tags }),
+  };
+  // The namespace filter leaves one namespace (or none, when the project has no such namespace).
+  const projectNamespaceList = (await projectNamespaces(projectId)).filter((ns) => filter.namespace === undefined || ns === filter.namespace);
   const split = options.has('SPLIT_BY_NAMESPACES');
   const namespaces: (string | undefined)[] = split ? projectNamespaceList : [undefined];
   const perNamespace = planFiles(format, languages, all, options);
+  // SPLIT_BY_CUSTOMERS: the files once per customer (the one of customerId, or every customer of the project).
+  const splitCustomers: (PlannedFile['customer'])[] = options.has('SPLIT_BY_CUSTOMERS')
+    ? await prisma().customer.findMany({ where: { projectId, ...(customerId !== null && { id: customerId }) }, orderBy: { key: 'asc' }, select: { id: true, key: true } })
+    : [undefined];
 
   // The service's temp folder, as for uploads: removed below whatever happens.
   const temp = join(request.config.dataDir, 'tmp');
@@ -253,17 +286,20 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
   const dir = await mkdtemp(join(temp, 'export-'));
   try {
     const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, dir };
-    const filter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';
-    const scope: GroupScope = { projectId, customerId, customerTranslations: withCustomers, sort: request.sort ?? DEFAULT_EXPORT_SORT };
-    const written: (WrittenFile & { fileName: string; zipPath: string; language?: string; namespace?: string })[] = [];
-    for (const namespace of namespaces) {
-      const files = perNamespace.map((file) => ({ ...file, namespace }));
-      if (files.length === 0) continue;
-      const contents = await writeGroup(files, scope, context, filter, written.length);
-      files.forEach((file, i) => {
-        const { fileName, zipPath } = namesOf(file, format.format.extension);
-        written.push({ ...contents[i]!, fileName, zipPath, language: file.language, namespace: file.namespace });
-      });
+    const textFilter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';
+    const scope: GroupScope = { projectId, customerId, customerTranslations: withCustomers, sort: request.sort ?? DEFAULT_EXPORT_SORT, filter };
+    const written: (WrittenFile & { fileName: string; zipPath: string; language?: string; namespace?: string; customer?: string; remotePath?: string })[] = [];
+    for (const customer of splitCustomers) {
+      for (const namespace of namespaces) {
+        const files = perNamespace.map((file) => ({ ...file, namespace, customer }));
+        if (files.length === 0) continue;
+        const contents = await writeGroup(files, customer ? { ...scope, customerId: customer.id } : scope, context, textFilter, written.length);
+        const remotePath = await remotePathOf(projectId, namespace, filter);
+        files.forEach((file, i) => {
+          const { fileName, zipPath } = namesOf(file, format.format.extension);
+          written.push({ ...contents[i]!, fileName, zipPath, language: file.language, namespace: file.namespace, customer: file.customer?.key, remotePath });
+        });
+      }
     }
 
     if (request.singleFile && written.length === 0) throw badRequest('Nothing to export: the project has no language to write');

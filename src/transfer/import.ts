@@ -2,15 +2,18 @@
 // as one transaction. Everything that can refuse the request (format, size,
 // options, customer, plan, the file itself) is checked before the transaction
 // opens; the writes are set-based (write-bundle.ts). PUBLISH_AFTER_IMPORT
-// publishes _latest once the import has committed.
-import { prisma } from '../db.js';
+// publishes _latest once the import has committed. A preview (previewImport,
+// the CLI's upload-preview) runs the very same write and rolls it back, so the
+// preview and the import can never disagree.
+import { prisma, type Db } from '../db.js';
+import type { Bundle } from '../formats/model.js';
 import { AppError, badRequest, payloadTooLarge } from '../errors.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { customerIdOf } from '../customers/customers.js';
 import { formatOf, type ImportOption } from './options.js';
 import { parseUpload } from './parse-upload.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
-import { languagesOfBundle, writeBundle } from './write-bundle.js';
+import { languagesOfBundle, writeBundle, type WriteBundleResult } from './write-bundle.js';
 import { LIMITS, lengthProblem } from '../translations/fields.js';
 
 /** Large files on the embedded database take a while; a stuck transaction still ends. */
@@ -27,8 +30,21 @@ export interface ImportRequest {
   customerKey?: string | null;
   namespace?: string | null;
   tags?: readonly string[] | null;
+  /** The file's path on the client (the CLI's `path`), recorded on its keys with INCLUDE_FILE_PATH. */
+  filePath?: string | null;
   maxUploadBytes: number;
 }
+
+/** Longest recorded file path. */
+export const MAX_FILE_PATH = 1000;
+
+/** A client's file path as recorded: forward slashes, no leading `./`. */
+export function normalizeFilePath(path: string): string {
+  return path.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+}
+
+/** A key named in a preview. */
+export interface KeyAddressRef { key: string; namespace: string }
 
 export interface ImportResult {
   numberOfKeysFound: number;
@@ -38,7 +54,33 @@ export interface ImportResult {
   languagesCreated: string[];
   translationsInserted: number;
   translationsUpdated: number;
+  /** Keys deleted by DELETE_NOT_PRESENT_KEYS. */
+  keysDeleted: number;
   published: boolean;
+}
+
+/** Keys a preview lists by name: at most this many of each kind (the counts are exact). */
+export const PREVIEW_LIST_LIMIT = 1000;
+
+export interface KeyChanges { count: number; keys: KeyAddressRef[] }
+
+/** What an import would change, computed by running it and rolling it back. */
+export interface ImportPreview {
+  numberOfKeysFound: number;
+  numberOfUniqueKeysFound: number;
+  foundLanguages: { key: string; name: string }[];
+  languagesToCreate: string[];
+  keysToCreate: KeyChanges;
+  keysToDelete: KeyChanges;
+  translationsToInsert: number;
+  translationsToUpdate: number;
+}
+
+/** Thrown inside a preview's transaction to roll it back, carrying what it found. */
+class PreviewRollback extends Error {
+  constructor(readonly preview: { written: WriteBundleResult; createdKeys: KeyAddressRef[] }) {
+    super('preview rollback');
+  }
 }
 
 function checkRequest(request: ImportRequest): void {
@@ -51,6 +93,11 @@ function checkRequest(request: ImportRequest): void {
     if (problem) throw badRequest(problem);
   }
   if (request.tags) checkTags(request.tags, 'tags');
+  if (request.options.includes('INCLUDE_FILE_PATH')) {
+    const path = normalizeFilePath(request.filePath ?? '');
+    if (!path) throw badRequest('importOptions INCLUDE_FILE_PATH needs the path of the file (path)');
+    if (path.length > MAX_FILE_PATH) throw badRequest(`path must have at most ${MAX_FILE_PATH} characters`);
+  }
 }
 
 /** After the commit: publish _latest through the hosting domain (loaded lazily: it is large and rarely needed here). */
@@ -66,15 +113,19 @@ async function publishLatest(projectId: number): Promise<void> {
   }
 }
 
-export async function importFile(request: ImportRequest): Promise<ImportResult> {
+interface Prepared {
+  bundle: Bundle;
+  options: Set<ImportOption>;
+  customerId: number | null;
+}
+
+/** Everything that can refuse the request, before any transaction opens. */
+async function prepare(request: ImportRequest): Promise<Prepared> {
   const format = formatOf(request.uploadFormat, 'uploadFormat');
   checkRequest(request);
   const options = new Set(request.options);
-  const { projectId } = request;
-  const customerId = request.customerKey ? await customerIdOf(projectId, request.customerKey) : null;
-  const publish = options.has('PUBLISH_AFTER_IMPORT');
-  if (publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
-
+  const customerId = request.customerKey ? await customerIdOf(request.projectId, request.customerKey) : null;
+  if (options.has('PUBLISH_AFTER_IMPORT')) await assertPublishingAllowed(request.projectId, 'PUBLISH_AFTER_IMPORT');
   // The bytes are garbage once parsed: nothing keeps them through the write.
   const bundle = await parseUpload({
     format,
@@ -83,28 +134,87 @@ export async function importFile(request: ImportRequest): Promise<ImportResult> 
     namespace: request.namespace || undefined,
     options,
   });
+  return { bundle, options, customerId };
+}
 
-  const written = await prisma().$transaction(
-    (tx) => writeBundle(tx, projectId, bundle, { replace: options.has('REPLACE_TRANSLATION_IF_FOUND'), customerId, tags: request.tags ?? [] }),
-    { timeout: IMPORT_TRANSACTION_TIMEOUT_MS, maxWait: IMPORT_TRANSACTION_TIMEOUT_MS },
-  );
+function write(db: Db, request: ImportRequest, { bundle, options, customerId }: Prepared): Promise<WriteBundleResult> {
+  return writeBundle(db, request.projectId, bundle, {
+    replace: options.has('REPLACE_TRANSLATION_IF_FOUND'),
+    customerId,
+    tags: request.tags ?? [],
+    ...(options.has('DELETE_NOT_PRESENT_KEYS') && { deleteNotPresent: { namespace: request.namespace || null } }),
+    ...(options.has('INCLUDE_FILE_PATH') && { filePath: normalizeFilePath(request.filePath ?? '') }),
+  });
+}
 
+async function foundLanguages(projectId: number, bundle: Bundle): Promise<{ key: string; name: string }[]> {
   const found = languagesOfBundle(bundle);
   const names = await prisma().language.findMany({ where: { projectId, key: { in: found.map((l) => l.key) } }, select: { key: true, name: true } });
   const nameOf = new Map(names.map((l) => [l.key, l.name]));
+  return found.map((l) => ({ key: l.key, name: nameOf.get(l.key) || l.name || '' }));
+}
+
+const uniqueKeys = (bundle: Bundle) => new Set(bundle.keys.map((k) => `${k.namespace}\u0000${k.key}`)).size;
+
+const TRANSACTION = { timeout: IMPORT_TRANSACTION_TIMEOUT_MS, maxWait: IMPORT_TRANSACTION_TIMEOUT_MS };
+
+export async function importFile(request: ImportRequest): Promise<ImportResult> {
+  const prepared = await prepare(request);
+  const { projectId } = request;
+  const { bundle, options } = prepared;
+  const written = await prisma().$transaction((tx) => write(tx, request, prepared), TRANSACTION);
   const result: ImportResult = {
     numberOfKeysFound: bundle.keys.length,
-    numberOfUniqueKeysFound: new Set(bundle.keys.map((k) => `${k.namespace}\u0000${k.key}`)).size,
-    foundLanguages: found.map((l) => ({ key: l.key, name: nameOf.get(l.key) || l.name || '' })),
+    numberOfUniqueKeysFound: uniqueKeys(bundle),
+    foundLanguages: await foundLanguages(projectId, bundle),
     keysCreated: written.keysCreated,
     languagesCreated: written.languagesCreated,
     translationsInserted: written.translationsInserted,
     translationsUpdated: written.translationsUpdated,
+    keysDeleted: written.deletedKeys.length,
     published: false,
   };
-  if (publish) {
+  if (options.has('PUBLISH_AFTER_IMPORT')) {
     await publishLatest(projectId);
     result.published = true;
   }
   return result;
+}
+
+/**
+ * What importFile would change, without changing anything: the same checks,
+ * the same write in a transaction that is then rolled back. Nothing is
+ * published.
+ */
+export async function previewImport(request: ImportRequest): Promise<ImportPreview> {
+  const prepared = await prepare(request);
+  const { projectId } = request;
+  const { bundle } = prepared;
+  let found: PreviewRollback['preview'] | undefined;
+  try {
+    await prisma().$transaction(async (tx) => {
+      // Keys created by this transaction are those with a higher id than any before it.
+      const [{ max }] = (await tx.$queryRawUnsafe<{ max: number }[]>(`SELECT coalesce(max(id), 0)::int AS max FROM "TranslationKey"`)) as [{ max: number }];
+      const written = await write(tx, request, prepared);
+      const createdKeys = await tx.$queryRawUnsafe<KeyAddressRef[]>(
+        `SELECT key, namespace FROM "TranslationKey" WHERE "projectId" = $1 AND id > $2 ORDER BY "importOrder" LIMIT $3`,
+        projectId, max, PREVIEW_LIST_LIMIT,
+      );
+      throw new PreviewRollback({ written, createdKeys });
+    }, TRANSACTION);
+  } catch (error) {
+    if (!(error instanceof PreviewRollback)) throw error;
+    found = error.preview;
+  }
+  const { written, createdKeys } = found!;
+  return {
+    numberOfKeysFound: bundle.keys.length,
+    numberOfUniqueKeysFound: uniqueKeys(bundle),
+    foundLanguages: await foundLanguages(projectId, bundle),
+    languagesToCreate: written.languagesCreated,
+    keysToCreate: { count: written.keysCreated, keys: createdKeys },
+    keysToDelete: { count: written.deletedKeys.length, keys: written.deletedKeys.slice(0, PREVIEW_LIST_LIMIT) },
+    translationsToInsert: written.translationsInserted,
+    translationsToUpdate: written.translationsUpdated,
+  };
 }

@@ -16,6 +16,14 @@ export interface WriteBundleOptions {
   tags: readonly string[];
   /** Translation cells per statement (CELL_CHUNK). */
   cellChunk?: number;
+  /**
+   * DELETE_NOT_PRESENT_KEYS: keys of this scope (one namespace, or the whole
+   * project when null) that the file lacks are deleted, with their
+   * translations. Locked keys are kept.
+   */
+  deleteNotPresent?: { namespace: string | null };
+  /** INCLUDE_FILE_PATH: the path of the uploaded file, recorded on every key of the file. */
+  filePath?: string;
 }
 
 export interface WriteBundleResult {
@@ -24,6 +32,8 @@ export interface WriteBundleResult {
   keysCreated: number;
   translationsInserted: number;
   translationsUpdated: number;
+  /** Keys deleted by DELETE_NOT_PRESENT_KEYS, in import order. */
+  deletedKeys: { key: string; namespace: string }[];
 }
 
 /** Languages of the file in file order, then any language only met in a translation. */
@@ -120,6 +130,12 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
     { create: true, touchLastSeen: true, descriptions: bundle.keys.map((k) => k.description || null) },
   );
   await writeKeyMetadata(db, bundle.keys, ids, options);
+  if (options.filePath !== undefined && ids.size > 0) {
+    await db.$executeRawUnsafe(
+      `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
+      [...new Set(ids.values())], options.filePath,
+    );
+  }
   const customers = customersOfBundle(bundle);
   const customerIds = customers.length > 0 ? await ensureCustomers(db, projectId, customers) : new Map<string, number>();
 
@@ -151,6 +167,7 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
     if (cells.length >= chunkSize) await flush();
   }
   if (cells.length > 0) await flush();
+  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace) : [];
   await db.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
   return {
     languageIds: languages.ids,
@@ -158,5 +175,19 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
     keysCreated: created,
     translationsInserted: written.inserted,
     translationsUpdated: written.updated,
+    deletedKeys,
   };
+}
+
+/** Deletes the unlocked keys of the scope that are not among `keep` (the file's keys); returns them in import order. */
+async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null): Promise<{ key: string; namespace: string }[]> {
+  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
+    `DELETE FROM "TranslationKey"
+      WHERE "projectId" = $1 AND ($2::text IS NULL OR namespace = $2::text) AND NOT lock AND id <> ALL($3::int[])
+      RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
+    projectId, namespace, keep,
+  );
+  return rows
+    .sort((a, b) => (BigInt(a.importOrder) < BigInt(b.importOrder) ? -1 : 1))
+    .map((r) => ({ key: r.key, namespace: r.namespace }));
 }
