@@ -63,7 +63,7 @@ function likeLastJobInput(body: Record<string, unknown>) {
 function v2Input(req: RestRequest) {
   const body = bodyObject(req.body);
   if (body.languageKeys !== undefined && body.targets === undefined) return likeLastJobInput(body);
-  if (!Array.isArray(body.targets) || body.targets.length === 0) throw badRequest('targets must be a non-empty array of {targetProjectLanguage, targetLanguage}');
+  if (!Array.isArray(body.targets) || body.targets.length === 0) throw badRequest('targets must be a non-empty array of {targetProjectLanguage, targetLanguage} (or send languageKeys: each language like its last job)');
   body.targets.forEach((target: unknown, i) => {
     const t = target as Record<string, unknown>;
     if (typeof t !== 'object' || t === null) throw badRequest(`targets[${i}] must be an object`);
