@@ -252,7 +252,8 @@ export function markupPrefixes(text: string): string[] {
 }
 
 // Resource references stay unescaped (thunderbird's <item>@string/setting_language_system</item>);
-// any other leading @ or ? is escaped so it stays literal text.
+// any other leading @ or ? is escaped so it stays literal text, and so is a
+// leading # (aapt takes a plural item starting with # for a color).
 const REFERENCE = /^(@\+?([\w.]+:)?[\w.-]+\/[\w.-]+|@null|@empty|\?([\w.]+:)?(attr\/)?[\w.-]+)$/;
 
 const RUN_ESCAPES = /[\\"'\n\t\r\v\f]/g;
@@ -261,6 +262,9 @@ const RUN_ESCAPE: Record<string, string> = { '\\': '\\\\', '"': '\\"', "'": "\\'
 function escapeRun(value: string, ctx: { first: boolean; leadSensitive: boolean; trailSensitive: boolean }): string {
   let s = value.replace(RUN_ESCAPES, (c) => RUN_ESCAPE[c]!);
   if (ctx.first && /^[@?]/.test(value) && !(REFERENCE.test(value) && (value.includes('/') || value.includes(':') || value === '@null' || value === '@empty'))) {
+    s = '\\' + s;
+  } else if (ctx.first && value.startsWith('#')) {
+    // aapt reads a <plurals> item that starts with # as a color ("Color value not valid").
     s = '\\' + s;
   }
   const quote = value.includes('  ') || (ctx.leadSensitive && value.startsWith(' ')) || (ctx.trailSensitive && value.endsWith(' '));
