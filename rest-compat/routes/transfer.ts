@@ -6,9 +6,9 @@ import { enumList, enumValue, queryList, queryString } from '../params.js';
 import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
 
 const IMPORT = `mutation RestImport($file: Upload!, $uploadFormat: String!, $importOptions: [ImportOption!], $languageKey: String,
-  $customerId: String, $namespace: String, $tags: [String!]) {
+  $customerId: String, $namespace: String, $tags: [String!], $filePath: String) {
   importFile(file: $file, uploadFormat: $uploadFormat, importOptions: $importOptions, languageKey: $languageKey,
-    customerId: $customerId, namespace: $namespace, tags: $tags) {
+    customerId: $customerId, namespace: $namespace, tags: $tags, filePath: $filePath) {
     numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name } keysDeleted
   }
 }`;
@@ -56,6 +56,8 @@ export const routes: RestRoute[] = [
         customerId: optional(req, 'customerId'),
         namespace: optional(req, 'namespace'),
         tags: queryList(req.query, 'tags'),
+        // INCLUDE_FILE_PATH: the file's path, as the command-line client names it.
+        filePath: optional(req, 'path'),
       };
     },
     // The contract's Import result; keysDeleted only when DELETE_NOT_PRESENT_KEYS asked for deletions.

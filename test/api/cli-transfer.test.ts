@@ -321,6 +321,12 @@ describe('INCLUDE_FILE_PATH', () => {
     expect(res.body.files.map((f: any) => [f.namespace, f.remotePath])).toEqual([['home', 'src/locales/home.json'], ['misc', null], ['shop', 'src/features/shop/messages.json']]);
     const whole = await cliDownload(apiKey, 'downloadFormat=single-language-json&languageKey=en');
     expect(whole.body.files.map((f: any) => f.remotePath)).toEqual([null]);
+
+    // The contract's import takes the client's `path` too, and a later upload's path replaces a key's.
+    const v2 = await importRequest(service, apiKey, json({ misc: 'Misc' }), { uploadFormat: 'single-language-json', languageKey: 'en', namespace: 'misc', importOptions: 'INCLUDE_FILE_PATH', path: 'lib\\misc.json' });
+    expect(v2.statusCode).toBe(200);
+    const misc = await service.db.prisma.translationKey.findFirstOrThrow({ where: { project: { projectToken }, key: 'misc' }, select: { filePath: true } });
+    expect(misc.filePath).toBe('lib/misc.json');
   });
 });
 
