@@ -18,14 +18,22 @@
 // as soon as an entry outgrows what it declared: a zip bomb is refused
 // without being inflated).
 //
-// Export: one sheet "Translations" with a namespace column when some key has
-// a namespace; when every key has a non-empty namespace that is a valid,
-// distinct sheet name, one sheet per namespace instead (named after it, with
-// the namespace column too), so the file reads back the same with or without
-// SHEETS_AS_NAMESPACES. Both are decided from the file's namespaces before the
-// first key (SerializeOptions.namespacesInFile); for sheets per namespace the
-// keys come grouped by namespace (keyOrder), so the sheets are in namespace
-// order. Every cell is a text cell (an inline string with the text number
+// Export: the columns of translation-table.ts (`key`, the languages,
+// `description` with INCLUDE_DESCRIPTIONS, `namespace` when some key has a
+// namespace). Without SHEETS_AS_NAMESPACES, one sheet "Translations". With
+// the export option SHEETS_AS_NAMESPACES, one sheet per namespace, in
+// namespace order, named after its namespace; a namespace that cannot name a
+// sheet gets a name derived from it: the default namespace's sheet is
+// "Translations", characters Excel refuses ([ ] : * ? / \) become `_`, names
+// are cut to 31 characters, leading and trailing apostrophes dropped, and a
+// name already taken (Excel ignores case) gets " (2)", " (3)"... Every sheet
+// keeps the namespace column, so the workbook reads back exactly without the
+// import option; read with SHEETS_AS_NAMESPACES, the sheet names are the
+// namespaces (exact when every namespace names its own sheet). Both are
+// decided from the file's namespaces before the first key
+// (SerializeOptions.namespacesInFile); for sheets per namespace the keys come
+// grouped by namespace (keyOrder). ESCAPE_NEW_LINES and ESCAPE_SINGLE_QUOTES
+// as for CSV. Every cell is a text cell (an inline string with the text number
 // format; inline, not shared, so memory does not grow with the texts):
 // `=1+1` stays a string, never a formula. The workbook is streamed row by row
 // (see writer below).
@@ -139,20 +147,28 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   return bundle;
 }
 
-const INVALID_SHEET_NAME = /[[\]:*?/\\]/;
+const INVALID_SHEET_CHARACTERS = /[[\]:*?/\\]/g;
+const DEFAULT_SHEET = 'Translations';
+const MAX_SHEET_NAME = 31;
 
-function sheetNamesUsable(namespaces: readonly string[]): boolean {
-  const lower = new Set<string>();
-  for (const n of namespaces) {
-    if (n === '' || n.length > 31 || INVALID_SHEET_NAME.test(n) || n.startsWith("'") || n.endsWith("'") || lower.has(n.toLowerCase())) return false;
-    lower.add(n.toLowerCase());
-  }
-  return true;
+/** One sheet per namespace: with SHEETS_AS_NAMESPACES, when the file has keys. */
+function sheetPerNamespace(options: SerializeOptions): boolean {
+  return options.options.has('SHEETS_AS_NAMESPACES') && options.namespacesInFile.length > 0;
 }
 
-/** One sheet per namespace: when the file has keys and every namespace can name a sheet. */
-function sheetPerNamespace(options: SerializeOptions): boolean {
-  return options.namespacesInFile.length > 0 && sheetNamesUsable(options.namespacesInFile);
+/** The sheet name of each namespace (see the header): the namespace itself when Excel allows it. */
+export function sheetNames(namespaces: readonly string[]): Map<string, string> {
+  const taken = new Set<string>();
+  const names = new Map<string, string>();
+  for (const namespace of namespaces) {
+    let base = namespace === '' ? DEFAULT_SHEET : namespace.replace(INVALID_SHEET_CHARACTERS, '_').slice(0, MAX_SHEET_NAME).replace(/^'+|'+$/g, '');
+    if (base === '') base = '_';
+    let name = base;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base.slice(0, MAX_SHEET_NAME - ` (${n})`.length)} (${n})`;
+    taken.add(name.toLowerCase());
+    names.set(namespace, name);
+  }
+  return names;
 }
 
 /**
@@ -165,7 +181,7 @@ function sheetPerNamespace(options: SerializeOptions): boolean {
  */
 function writer(options: SerializeOptions): FormatWriter {
   const columns = new TableColumns(options);
-  const perNamespace = sheetPerNamespace(options);
+  const perNamespace = sheetPerNamespace(options) ? sheetNames(options.namespacesInFile) : null;
   const out = new PassThrough();
   const zipped: Buffer[] = [];
   out.on('data', (chunk: Buffer) => zipped.push(chunk));
@@ -200,11 +216,11 @@ function writer(options: SerializeOptions): FormatWriter {
     async write(keys) {
       // The previous page is compressed while the engine reads this one: wait for it only now.
       if (sheet) await drained(sheet.ws);
-      for (const k of keys) addRow(sheetNamed(perNamespace ? k.namespace : 'Translations'), columns.row(k));
+      for (const k of keys) addRow(sheetNamed(perNamespace?.get(k.namespace) ?? DEFAULT_SHEET), columns.row(k));
       return take();
     },
     async end() {
-      if (!sheet) sheetNamed('Translations');
+      if (!sheet) sheetNamed(DEFAULT_SHEET);
       await workbook.commit();
       await finished(out);
       return take();

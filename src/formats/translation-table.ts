@@ -1,6 +1,8 @@
 // Translation tables shared by CSV, TSV and Excel: a header row with a key
-// column, optional namespace and description columns, then one column per
-// language (the header is the language key).
+// column, one column per language (the header is the language key), and
+// optional description and namespace columns; the vendor's documented order
+// is `key, <languages…>, description, namespace`, which the export writes.
+// Import finds the columns by their header, in any order.
 //
 // Header spellings, any case: key column `key`, `keys`, `id` (or an empty
 // first header cell, as in Godot's CSV files); `namespace`; `description`,
@@ -120,36 +122,43 @@ export function addTable(into: Bundle, rows: TableRow[], options: ParseOptions, 
 
 /**
  * The columns of an exported table, decided from the options before the first
- * key: key, namespace (when a key of the file has a namespace, known from
- * namespacesInFile), description (with INCLUDE_DESCRIPTIONS), then the
- * languages. A missing translation is an empty cell.
+ * key, in the vendor's order: key, the languages, description (with
+ * INCLUDE_DESCRIPTIONS), namespace (when a key of the file has a namespace,
+ * known from namespacesInFile). A missing translation is an empty cell.
+ * ESCAPE_NEW_LINES writes line breaks as \n and ESCAPE_SINGLE_QUOTES every '
+ * as \' (the inverses of the import options UNESCAPE_NEW_LINES and
+ * UNESCAPE_SINGLE_QUOTES), in the language cells.
  */
 export class TableColumns {
   private readonly languages: string[];
   private readonly namespaceColumn: boolean;
   private readonly descriptionColumn: boolean;
   private readonly escapeNewLines: boolean;
+  private readonly escapeSingleQuotes: boolean;
 
   constructor(options: SerializeOptions) {
     this.languages = options.languages.map((l) => l.key);
     this.namespaceColumn = options.namespacesInFile.some((n) => n !== '');
     this.descriptionColumn = options.options.has('INCLUDE_DESCRIPTIONS');
     this.escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
+    this.escapeSingleQuotes = options.options.has('ESCAPE_SINGLE_QUOTES');
   }
 
   header(): string[] {
-    return ['key', ...this.optional('namespace', 'description'), ...this.languages];
+    return ['key', ...this.languages, ...this.optional('description', 'namespace')];
   }
 
   row(k: BundleKey): string[] {
     const texts = this.languages.map((l) => {
-      const t = k.translations[l]?.text ?? '';
-      return this.escapeNewLines ? t.replace(/\r?\n/g, '\\n') : t;
+      let t = k.translations[l]?.text ?? '';
+      if (this.escapeNewLines) t = t.replace(/\r?\n/g, '\\n');
+      if (this.escapeSingleQuotes) t = t.replace(/'/g, "\\'");
+      return t;
     });
-    return [k.key, ...this.optional(k.namespace, k.description ?? ''), ...texts];
+    return [k.key, ...texts, ...this.optional(k.description ?? '', k.namespace)];
   }
 
-  private optional(namespace: string, description: string): string[] {
-    return [...(this.namespaceColumn ? [namespace] : []), ...(this.descriptionColumn ? [description] : [])];
+  private optional(description: string, namespace: string): string[] {
+    return [...(this.descriptionColumn ? [description] : []), ...(this.namespaceColumn ? [namespace] : [])];
   }
 }

@@ -128,11 +128,11 @@ describe('csv-translations / tsv: export', () => {
     ],
   };
 
-  it('writes key, namespace, description, then the languages; quotes where needed', async () => {
+  it('writes the documented order key, languages, description, namespace; quotes where needed', async () => {
     const out = await serializeWith(csvTranslations, bundle, ['en', 'de'], ['INCLUDE_DESCRIPTIONS']);
-    expect(out.split('\n')[0]).toBe('key,namespace,description,en,de');
-    expect(out).toContain('greeting,web,"On the home page, ""big""","Hello, world","Hallo\nWelt"\n');
-    expect(out).toContain('files,,,"{count, plural, one {# file} other {# files}}",\n');
+    expect(out.split('\n')[0]).toBe('key,en,de,description,namespace');
+    expect(out).toContain('greeting,"Hello, world","Hallo\nWelt","On the home page, ""big""",web\n');
+    expect(out).toContain('files,"{count, plural, one {# file} other {# files}}",,,\n');
   });
 
   it('leaves the namespace column out when no key has a namespace, the description column without INCLUDE_DESCRIPTIONS', async () => {
@@ -142,7 +142,12 @@ describe('csv-translations / tsv: export', () => {
 
   it('ESCAPE_NEW_LINES writes newlines as \\n', async () => {
     const out = await serializeWith(csvTranslations, bundle, ['de'], ['ESCAPE_NEW_LINES']);
-    expect(out).toContain('greeting,web,Hallo\\nWelt\n');
+    expect(out).toContain('greeting,Hallo\\nWelt,web\n');
+  });
+
+  it('ESCAPE_SINGLE_QUOTES writes every apostrophe of a text as a backslash and an apostrophe', async () => {
+    const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: "It's" } } }] };
+    expect(await serializeWith(csvTranslations, b, ['en'], ['ESCAPE_SINGLE_QUOTES'])).toBe("key,en\nk,It\\'s\n");
   });
 
   for (const format of [csvTranslations, tsv]) {
@@ -158,8 +163,55 @@ describe('csv-translations / tsv: export', () => {
     expect(await costRatio(async (n) => parse(await serializeWith(csvTranslations, generatedBundle(n, ['en', 'de']), ['en', 'de'])), 500)).toBeLessThan(32);
   }, 120_000);
 
+  it('quotes texts that would read back as single-quoted, so they round-trip', async () => {
+    const texts = ["'tis", "'quoted'", "'", "''", "'a, b'", "x'", "'=x'", "it's"];
+    const b: Bundle = { languages: [{ key: 'en' }], keys: texts.map((t, i) => ({ key: `k${i}`, namespace: '', translations: { en: { text: t } } })) };
+    const out = await serializeWith(csvTranslations, b, ['en']);
+    expect(out).toContain(`k0,"'tis"\n`);
+    expect(out).toContain(`k7,it's\n`);
+    expect((await parse(out)).keys.map((k) => k.translations.en?.text)).toEqual(texts);
+  });
+
   it('tsv reads unquoted cells with quotes inside', async () => {
     const b = await parseWith(tsv, 'key\ten\na\tsay "hi"\n');
     expect(b.keys[0]!.translations.en?.text).toBe('say "hi"');
+  });
+});
+
+describe('csv-translations: values wrapped in single or double quotes', () => {
+  it('reads the documented header key, languages, description, namespace', async () => {
+    const b = await parse('key,en,pl,description,namespace\nhome.title,Home,Strona,"Title, big",web\nbye,Bye,,,\n');
+    expect(b.languages).toEqual([{ key: 'en' }, { key: 'pl' }]);
+    expect(shape(b)).toEqual([
+      { key: 'home.title', namespace: 'web', description: 'Title, big', translations: { en: { text: 'Home' }, pl: { text: 'Strona' } } },
+      { key: 'bye', namespace: '', description: undefined, translations: { en: { text: 'Bye' } } },
+    ]);
+  });
+
+  it('reads a single-quoted value with commas as one value, in a file that quotes with single quotes', async () => {
+    const b = await parse("key,en,de,description,namespace\ngreeting,'Hello, world','Hallo, Welt','On the home page, big',web\nits,'It''s','Es ist',,\nplain,Plain,Schlicht,,\n");
+    expect(b.keys.map((k) => [k.key, k.translations.en?.text, k.translations.de?.text, k.description, k.namespace])).toEqual([
+      ['greeting', 'Hello, world', 'Hallo, Welt', 'On the home page, big', 'web'],
+      ['its', "It's", 'Es ist', undefined, ''],
+      ['plain', 'Plain', 'Schlicht', undefined, ''],
+    ]);
+    // Also a multi-line single-quoted value, and in TSV.
+    expect((await parse("key,en\nk,'line 1\nline 2, still'\n")).keys[0]!.translations.en?.text).toBe('line 1\nline 2, still');
+    expect((await parseWith(tsv, "key\ten\nk\t'a\tb'\n")).keys[0]!.translations.en?.text).toBe('a\tb');
+  });
+
+  it('unwraps single-quoted values in a file that also quotes with double quotes; double-quoted apostrophes stay', async () => {
+    const b = await parse(`key,en,de\na,"Hello, ""world""",'Hallo'\nb,"'kept'",'It''s'\nc,'=x,'+1\n`);
+    expect(b.keys.map((k) => [k.key, k.translations.en?.text, k.translations.de?.text])).toEqual([
+      ['a', 'Hello, "world"', 'Hallo'],
+      ['b', "'kept'", "It's"],
+      // The formula guard's apostrophe is removed, never read as a quote.
+      ['c', '=x', '+1'],
+    ]);
+  });
+
+  it('keeps the double-quote reading when the file is not single-quoted after all', async () => {
+    const b = await parse("key,en\na,'tis the season\nb,rock 'n' roll\n");
+    expect(b.keys.map((k) => [k.key, k.translations.en?.text])).toEqual([['a', "'tis the season"], ['b', "rock 'n' roll"]]);
   });
 });

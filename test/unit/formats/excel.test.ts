@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { checkZipArchive, DEFAULT_ZIP_LIMITS, excel } from '../../../src/formats/excel.js';
+import { checkZipArchive, DEFAULT_ZIP_LIMITS, excel, sheetNames } from '../../../src/formats/excel.js';
 import { FormatError, type Bundle, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio } from './support/linear-cost.js';
@@ -86,37 +86,46 @@ describe('excel: export', () => {
   };
 
   it('writes every value as a text cell, never a formula or a number', async () => {
-    const out = await serialize(bundle, ['en', 'de'], ['INCLUDE_DESCRIPTIONS']);
+    const out = await serialize(bundle, ['en', 'de'], ['INCLUDE_DESCRIPTIONS', 'SHEETS_AS_NAMESPACES']);
     const wb = await load(out);
     const ws = wb.getWorksheet('web')!;
     const texts = (row: ExcelJS.Row) => Array.from({ length: row.cellCount }, (_, i) => row.getCell(i + 1).text);
-    expect(texts(ws.getRow(1))).toEqual(['key', 'namespace', 'description', 'en', 'de']);
+    expect(texts(ws.getRow(1))).toEqual(['key', 'en', 'de', 'description', 'namespace']);
     // Inline strings (exceljs reads them as rich text of one run), with the text number format.
-    const cell = ws.getRow(2).getCell(4);
+    const cell = ws.getRow(2).getCell(2);
     expect(cell.value).toEqual({ richText: [{ text: '=1+1' }] });
     expect(cell.type).toBe(ExcelJS.ValueType.RichText);
     expect(cell.numFmt).toBe('@');
-    expect(wb.getWorksheet('app')!.getRow(2).getCell(4).value).toEqual({ richText: [{ text: '007' }] });
+    expect(wb.getWorksheet('app')!.getRow(2).getCell(2).value).toEqual({ richText: [{ text: '007' }] });
     const zip = await JSZip.loadAsync(out);
     for (const name of Object.keys(zip.files).filter((n) => n.startsWith('xl/worksheets/sheet'))) {
       expect(await zip.file(name)!.async('string')).not.toContain('<f>');
     }
   });
 
-  it('one sheet per namespace when every key has one; the file reads back the same with or without SHEETS_AS_NAMESPACES', async () => {
+  it('without SHEETS_AS_NAMESPACES: one "Translations" sheet with a namespace column', async () => {
     const out = await serialize(bundle, ['en', 'de'], ['INCLUDE_DESCRIPTIONS']);
+    const wb = await load(out);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Translations']);
+    expect(wb.worksheets[0]!.getRow(1).getCell(5).text).toBe('namespace');
+    expect(shape(await parse(out))).toEqual(shape(bundle));
+  });
+
+  it('SHEETS_AS_NAMESPACES: one sheet per namespace named after it; reads back the same with or without the import option', async () => {
+    const out = await serialize(bundle, ['en', 'de'], ['INCLUDE_DESCRIPTIONS', 'SHEETS_AS_NAMESPACES']);
     expect((await load(out)).worksheets.map((w) => w.name)).toEqual(['app', 'web']);
     expect(shape(await parse(out))).toEqual(shape(bundle));
     expect(shape(await parse(out, ['SHEETS_AS_NAMESPACES']))).toEqual(shape(bundle));
   });
 
-  it('one "Translations" sheet with a namespace column when some keys have no namespace or names are not valid sheet names', async () => {
-    for (const ns of ['', 'a/b', 'x'.repeat(32)]) {
-      const b: Bundle = { languages: [{ key: 'en' }], keys: [...bundle.keys, { key: 'k', namespace: ns, translations: { en: { text: 'v' } } }] };
-      const out = await serialize(b, ['en']);
-      expect((await load(out)).worksheets.map((w) => w.name)).toEqual(['Translations']);
-      expect(shape(await parse(out))).toEqual(shape(b).map((k) => ({ ...k, description: undefined, translations: k.translations.en ? { en: k.translations.en } : {} })));
-    }
+  it('SHEETS_AS_NAMESPACES: a namespace that cannot name a sheet gets a derived name; the namespace column keeps the file lossless', async () => {
+    expect([...sheetNames(['', 'APP', 'a/b', 'app', 'x'.repeat(40), "'q'"]).values()]).toEqual(['Translations', 'APP', 'a_b', 'app (2)', 'x'.repeat(31), 'q']);
+    const b: Bundle = { languages: [{ key: 'en' }], keys: [...bundle.keys, { key: 'k', namespace: '', translations: { en: { text: 'v' } } }, { key: 'k', namespace: 'a/b', translations: { en: { text: 'w' } } }] };
+    const out = await serialize(b, ['en'], ['SHEETS_AS_NAMESPACES']);
+    expect((await load(out)).worksheets.map((w) => w.name)).toEqual(['Translations', 'a_b', 'app', 'web']);
+    // Sheets in namespace order ('' first): the rows come grouped by namespace.
+    const byNamespace = <T extends { namespace: string }>(rows: T[]) => [...rows].sort((x, y) => (x.namespace < y.namespace ? -1 : x.namespace > y.namespace ? 1 : 0));
+    expect(shape(await parse(out))).toEqual(byNamespace(shape(b).map((k) => ({ ...k, description: undefined, translations: k.translations.en ? { en: k.translations.en } : {} }))));
   });
 
   it('import -> export -> import keeps =SUM(A1) as text', async () => {

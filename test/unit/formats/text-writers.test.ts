@@ -148,9 +148,9 @@ describe('streaming writers', () => {
     });
   });
 
-  it('excel: one sheet per namespace, pages crossing from one namespace to the next', async () => {
+  it('excel: one sheet per namespace with SHEETS_AS_NAMESPACES, pages crossing from one namespace to the next', async () => {
     const b = bundle(30, ['app', 'Web', 'zeta']);
-    const given = givenOptions(excel, b);
+    const given = givenOptions(excel, b, ['SHEETS_AS_NAMESPACES']);
     const { options, keys } = asTheEngine(excel, b, given);
     expect(excel.keyOrder?.(options)).toBe('namespace');
     const paged = await writePaged(excel, options, keys, [4, 0, 9, 10, 1]);
@@ -176,7 +176,7 @@ describe('streaming writers', () => {
   });
 
   it('excel: a namespace whose keys do not come together is refused, not written as a second sheet', async () => {
-    const writer = excel.writer({ languages: [{ key: 'en' }], options: new Set(), namespacesInFile: ['a', 'b'] });
+    const writer = excel.writer({ languages: [{ key: 'en' }], options: new Set(['SHEETS_AS_NAMESPACES']), namespacesInFile: ['a', 'b'] });
     const key = (namespace: string): BundleKey => ({ key: 'k', namespace, translations: { en: { text: 'x' } } });
     await writer.write([key('a'), key('b')]);
     await expect(writer.write([key('a')])).rejects.toThrow(/did not come grouped/);
@@ -185,8 +185,8 @@ describe('streaming writers', () => {
   it('csv: the namespace column follows the namespaces of the file, not those of a page', async () => {
     const keys: BundleKey[] = [{ key: 'a', namespace: '', translations: { en: { text: 'A' } } }, { key: 'b', namespace: 'web', translations: { en: { text: 'B' } } }];
     const writer = csvTranslations.writer({ languages: [{ key: 'en' }], options: new Set(), namespacesInFile: ['', 'web'] });
-    expect(await writer.write(keys.slice(0, 1))).toBe('key,namespace,en\na,,A\n');
-    expect(await writer.write(keys.slice(1))).toBe('b,web,B\n');
+    expect(await writer.write(keys.slice(0, 1))).toBe('key,en,namespace\na,A,\n');
+    expect(await writer.write(keys.slice(1))).toBe('b,B,web\n');
     expect(await writer.end()).toBe('');
   });
 });
