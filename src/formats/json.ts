@@ -15,8 +15,9 @@
 // - The import options MULTI_LANGUAGE and LANGUAGES_NESTED read the file in the
 //   multi-language layouts below (MULTI_LANGUAGE: language-first;
 //   LANGUAGES_NESTED, with or without MULTI_LANGUAGE: key-first), and the
-//   export options write them the same way (the file still holds the one
-//   exported language), so such a file reads back with the same options.
+//   export options write them the same way (with the languages the export
+//   gives the file: one per file, as for every single-language format), so
+//   such a file reads back with the same options.
 // - Export: flat by default, nested with WRITE_NESTED (a key that is both a leaf
 //   and a parent stays lossless: {"a": "x", "a.b": "y"}); a nested file lists
 //   its keys in path order (nested-keys.ts, pathSortKey), a flat one in the
@@ -80,8 +81,10 @@ export const singleLanguageJson = defineFormat({
   },
   writer: (options) => {
     const language = singleLanguage(options, 'single-language-json');
-    if (options.options.has('LANGUAGES_NESTED')) return keyFirstWriter(options, [language]);
-    if (options.options.has('MULTI_LANGUAGE')) return languageFirstWriter(options, [language]);
+    // The multi-language layouts hold every language the export gives the file (one, when split by language).
+    const languages = options.languages.map((l) => l.key);
+    if (options.options.has('LANGUAGES_NESTED')) return keyFirstWriter(options, languages);
+    if (options.options.has('MULTI_LANGUAGE')) return languageFirstWriter(options, languages);
     const text = textOf(options);
     return jsonFileWriter(options, (t: string) => ({ kind: 'leaf', value: t }), (k) => text(k, language));
   },

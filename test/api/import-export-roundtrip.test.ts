@@ -2,6 +2,7 @@
 // content exported in the format, imported into a new project and exported
 // again gives the same files, and the new project holds the same texts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { formatIds, registeredFormat } from '../../src/formats/registry.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { contentOf, exportFiles, importOk } from '../support/transfer.js';
@@ -54,4 +55,95 @@ describe('import → export → import, for each registered format', () => {
       }
     });
   }
+});
+
+/** Merges the per-language files of a single-language format back into one tree. */
+function merge(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, value] of Object.entries(from)) {
+    const current = into[name];
+    into[name] = current && typeof current === 'object' && value && typeof value === 'object' ? merge(current as Record<string, unknown>, value as Record<string, unknown>) : value;
+  }
+  return into;
+}
+
+describe('the documented file shapes: imported, then exported back the same', () => {
+  it('multi-language-json, languages first, nested under each language (WRITE_NESTED) and flat', async () => {
+    const project = await account.project('shape multi-language-json');
+    const file = {
+      en: { home: { title: 'Home', subtitle: 'Hello, {name}!' }, nav: { back: 'Back' }, items: '{count, plural, one {# item} other {# items}}' },
+      pl: { home: { title: 'Strona główna', subtitle: 'Cześć, {name}!' }, nav: { back: 'Wstecz' }, items: '{count, plural, one {# element} few {# elementy} many {# elementów} other {# elementu}}' },
+    };
+    await importOk(service, project.apiKey, JSON.stringify(file), { uploadFormat: 'multi-language-json' });
+    const nested = await exportFiles(service, project.apiKey, { downloadFormat: 'multi-language-json', downloadOptions: 'WRITE_NESTED' });
+    expect(nested).toHaveLength(1);
+    expect(JSON.parse(nested[0]!.content.toString('utf8'))).toEqual(file);
+    const flat = JSON.parse((await exportFiles(service, project.apiKey, { downloadFormat: 'multi-language-json' }))[0]!.content.toString('utf8'));
+    expect(Object.keys(flat)).toEqual(['en', 'pl']);
+    expect(flat.pl).toEqual({ 'home.title': 'Strona główna', 'home.subtitle': 'Cześć, {name}!', 'nav.back': 'Wstecz', items: file.pl.items });
+    // The key-first layout, on request, both ways.
+    const keyFirst = JSON.parse((await exportFiles(service, project.apiKey, { downloadFormat: 'multi-language-json', downloadOptions: 'LANGUAGES_NESTED' }))[0]!.content.toString('utf8'));
+    expect(keyFirst['nav.back']).toEqual({ en: 'Back', pl: 'Wstecz' });
+    const copy = await account.project('shape multi-language-json key-first');
+    await importOk(service, copy.apiKey, JSON.stringify(keyFirst), { uploadFormat: 'multi-language-json', importOptions: 'LANGUAGES_NESTED' });
+    expect(await contentOf(service, copy.projectToken)).toEqual(await contentOf(service, project.projectToken));
+  });
+
+  it('yaml with MULTI_LANGUAGE (languages first) and MULTI_LANGUAGE,LANGUAGES_NESTED (keys first), plurals with %{count}', async () => {
+    const project = await account.project('shape yaml');
+    const languagesFirst = [
+      'en:',
+      '  home:',
+      '    title: Home',
+      '  items:',
+      '    one: "%{count} item"',
+      '    other: "%{count} items"',
+      'pl:',
+      '  home:',
+      '    title: Strona główna',
+      '  items:',
+      '    one: "%{count} element"',
+      '    few: "%{count} elementy"',
+      '    many: "%{count} elementów"',
+      '    other: "%{count} elementu"',
+      '',
+    ].join('\n');
+    await importOk(service, project.apiKey, languagesFirst, { uploadFormat: 'yaml', importOptions: 'MULTI_LANGUAGE' });
+    expect((await contentOf(service, project.projectToken)).en).toEqual({ 'home.title': 'Home', items: '{count, plural, one {# item} other {# items}}' });
+    const files = await exportFiles(service, project.apiKey, { downloadFormat: 'yaml', downloadOptions: 'MULTI_LANGUAGE,WRITE_NESTED' });
+    expect(files.map((f) => f.language)).toEqual(['en', 'pl']);
+    for (const f of files) expect(f.content.toString('utf8')).not.toMatch(/\{count, plural|#/);
+    expect(files.map((f) => f.content.toString('utf8')).join('')).toBe(languagesFirst);
+
+    const keysFirst = 'home:\n  title:\n    en: Home\n    pl: Strona główna\n';
+    const other = await account.project('shape yaml keys first');
+    await importOk(service, other.apiKey, keysFirst, { uploadFormat: 'yaml', importOptions: 'MULTI_LANGUAGE,LANGUAGES_NESTED' });
+    const back = await exportFiles(service, other.apiKey, { downloadFormat: 'yaml', downloadOptions: 'MULTI_LANGUAGE,LANGUAGES_NESTED,WRITE_NESTED' });
+    const tree = back.reduce((all, f) => merge(all, YAML.parse(f.content.toString('utf8')) as Record<string, unknown>), {} as Record<string, unknown>);
+    expect(tree).toEqual(YAML.parse(keysFirst));
+  });
+
+  it('simplelocalize-json (FormatJS style), one language per file', async () => {
+    const project = await account.project('shape simplelocalize-json');
+    const file = {
+      'home.title': { message: 'Welcome, {name}!', description: 'Title of the home page', charactersLimit: 40, tags: ['web', 'home'] },
+      'cart.items': { message: '{count, plural, one {# item} other {# items}}' },
+    };
+    await importOk(service, project.apiKey, JSON.stringify(file), { uploadFormat: 'simplelocalize-json', languageKey: 'pl' });
+    const [pl] = await exportFiles(service, project.apiKey, { downloadFormat: 'simplelocalize-json', downloadOptions: 'SELECTED_LANGUAGES', languageKeys: 'pl' });
+    expect(pl!.language).toBe('pl');
+    expect(pl!.content.toString('utf8')).toBe(`${JSON.stringify(file, null, 2)}\n`);
+    // FormatJS extract output reads the same; its defaultMessage comes back as message.
+    const extracted = await account.project('shape formatjs extract');
+    await importOk(service, extracted.apiKey, JSON.stringify({ 'home.title': { defaultMessage: 'Welcome, {name}!', description: 'Title of the home page' } }), { uploadFormat: 'simplelocalize-json', languageKey: 'en' });
+    const [en] = await exportFiles(service, extracted.apiKey, { downloadFormat: 'simplelocalize-json', downloadOptions: 'SELECTED_LANGUAGES', languageKeys: 'en' });
+    expect(JSON.parse(en!.content.toString('utf8'))).toEqual({ 'home.title': { message: 'Welcome, {name}!', description: 'Title of the home page' } });
+  });
+
+  it('csv-translations: key, languages, description, namespace; single-quoted values', async () => {
+    const project = await account.project('shape csv');
+    const file = "key,en,pl,description,namespace\nhome.title,'Home, sweet home','Dom, słodki dom','Title, big',web\nbye,Bye,Pa,,\n";
+    await importOk(service, project.apiKey, file, { uploadFormat: 'csv-translations' });
+    const out = await exportFiles(service, project.apiKey, { downloadFormat: 'csv-translations', downloadOptions: 'INCLUDE_DESCRIPTIONS' });
+    expect(out[0]!.content.toString('utf8')).toBe('key,en,pl,description,namespace\nhome.title,"Home, sweet home","Dom, słodki dom","Title, big",web\nbye,Bye,Pa,,\n');
+  });
 });
