@@ -16,6 +16,7 @@ import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { connectRedis, type RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
+import { WebSocketOnlyUpgrades } from './http/upgrade.js';
 import { registerRestRoutes } from '../rest-compat/index.js';
 import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
@@ -54,6 +55,8 @@ export async function buildService(config: Config, options: { db?: Database; log
     forceCloseConnections: true,
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 64 * 1024 * 1024,
+    // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
+    http: { IncomingMessage: WebSocketOnlyUpgrades },
   });
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');

@@ -7,6 +7,7 @@
 // preview, `files[]` at the root of a download, a 200 for each file fetch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { contentOf, importRequest, keysOf, projectSnapshot } from '../support/transfer.js';
 
@@ -130,6 +131,53 @@ describe('POST /cli/v2/upload', () => {
     expect(wrongKey.status).toBe(403);
     expect(typeof wrongKey.body.msg).toBe('string');
     expect(await projectSnapshot(service, projectToken)).toEqual(before);
+  });
+});
+
+/**
+ * A request as Java's HttpClient (the client's) sends it over plain http: it
+ * asks to switch to HTTP/2 (`Upgrade: h2c`), which the server must ignore and
+ * answer as HTTP/1.1. (fetch cannot send these headers; node:http can.)
+ */
+function javaRequest(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: Buffer): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${service.url}${path}`, {
+      method,
+      headers: {
+        Connection: 'Upgrade, HTTP2-Settings',
+        'HTTP2-Settings': 'AAEAAEAAAAIAAAABAAMAAABkAAQBAAAAAAUAAEAA',
+        Upgrade: 'h2c',
+        'User-Agent': 'Java-http-client/17.0.15',
+        ...headers,
+        ...(body && { 'Content-Length': String(body.length) }),
+      },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+        resolve({ status: res.statusCode!, body: parsed, text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe("Java's HttpClient asking for Upgrade: h2c", () => {
+  it('is answered as HTTP/1.1: upload with its body, download, file fetch', async () => {
+    const { apiKey, projectToken } = await account.project('cli h2c');
+    const { body, contentType } = clientMultipart('en.json', json({ hello: 'Hello' }));
+    const upload = await javaRequest('POST', '/cli/v2/upload?uploadFormat=single-language-json&languageKey=en', { ...clientHeaders(apiKey), 'Content-Type': contentType }, body);
+    expect(upload.status, upload.text).toBe(200);
+    expect(await contentOf(service, projectToken)).toEqual({ en: { hello: 'Hello' } });
+    const listed = await javaRequest('GET', '/cli/v2/download?downloadFormat=single-language-json&languageKey=en', clientHeaders(apiKey));
+    expect(listed.status, listed.text).toBe(200);
+    const file = await javaRequest('GET', new URL(listed.body.files[0].url).pathname, clientHeaders(apiKey));
+    expect(file.status).toBe(200);
+    expect(JSON.parse(file.text)).toEqual({ hello: 'Hello' });
   });
 });
 
