@@ -31,7 +31,7 @@ function bundle(n: number, namespaces = ['', 'app', 'web']): Bundle {
     namespace: namespaces[i % namespaces.length]!,
     ...(i % 3 === 0 && { description: `About "item" ${i}\nsecond line` }),
     translations: Object.fromEntries(LANGUAGES.map(({ key: l }) => [l, {
-      text: i % 4 === 1 ? `{count, plural, one {%d ${l} item} other {%d ${l} items}}` : `${l} ${i}: "quoted", tab\there, =1+1, <b>&amp;</b> ü 😀\nnext line `,
+      text: i % 4 === 1 ? `{count, plural, one {# ${l} item} other {# ${l} items}}` : `${l} ${i}: "quoted", tab\there, =1+1, <b>&amp;</b> ü 😀\nnext line `,
     }])),
     ...(i % 7 === 2 && { customerTranslations: { acme: { en: { text: `ACME ${i}` } } } }),
   }));
@@ -82,7 +82,9 @@ const PAGINGS: [string, number[]][] = [
 /** What a file of `keys` should read back as: names, namespaces when the format has them, the file's texts. */
 function expected(format: FileFormat, keys: readonly BundleKey[], given: Given) {
   const languages = given.languages.map((l) => l.key);
-  return keys.map((k) => ({
+  // A .stringsdict holds plurals only (plain texts belong in Localizable.strings).
+  const inFile = format === localizableStringsDict ? keys.filter((k) => k.translations[languages[0]!]?.text.includes(', plural,')) : keys;
+  return inFile.map((k) => ({
     key: k.key,
     namespace: format.namespaces || given.namespace !== undefined ? k.namespace : '',
     texts: languages.map((l) => k.translations[l]?.text),
