@@ -193,11 +193,14 @@ export async function previewImport(request: ImportRequest): Promise<ImportPrevi
   let found: PreviewRollback['preview'] | undefined;
   try {
     await prisma().$transaction(async (tx) => {
-      // Keys created by this transaction are those with a higher id than any before it.
+      // Keys created by this transaction: written by it (xmin) with a higher id than any before it
+      // (the file's existing keys are written too, their last-seen date).
       const [{ max }] = (await tx.$queryRawUnsafe<{ max: number }[]>(`SELECT coalesce(max(id), 0)::int AS max FROM "TranslationKey"`)) as [{ max: number }];
       const written = await write(tx, request, prepared);
       const createdKeys = await tx.$queryRawUnsafe<KeyAddressRef[]>(
-        `SELECT key, namespace FROM "TranslationKey" WHERE "projectId" = $1 AND id > $2 ORDER BY "importOrder" LIMIT $3`,
+        `SELECT key, namespace FROM "TranslationKey"
+          WHERE "projectId" = $1 AND id > $2 AND xmin = xid(pg_current_xact_id())
+          ORDER BY "importOrder" LIMIT $3`,
         projectId, max, PREVIEW_LIST_LIMIT,
       );
       throw new PreviewRollback({ written, createdKeys });
