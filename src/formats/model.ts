@@ -22,7 +22,7 @@ export interface BundleKey {
   deprecated?: boolean;
   /** Language key -> translation. */
   translations: Record<string, BundleTranslation>;
-  /** Customer key -> language key -> override (simplelocalize-json only). */
+  /** Customer key -> language key -> override (project-backup-json only). */
   customerTranslations?: Record<string, Record<string, BundleTranslation>>;
 }
 
@@ -36,7 +36,7 @@ export interface Bundle {
   keys: BundleKey[];
   /** Languages found in the file, in file order. */
   languages: BundleLanguage[];
-  /** Customers found (simplelocalize-json only). */
+  /** Customers found (project-backup-json only). */
   customers?: { key: string; description?: string }[];
 }
 
@@ -78,7 +78,7 @@ export interface SerializeOptions {
    */
   namespacesInFile: readonly string[];
   /**
-   * The customers to declare (simplelocalize-json): the export passes the
+   * The customers to declare (project-backup-json): the export passes the
    * project's, serialize the bundle's; undefined: only those the keys use.
    */
   customers?: readonly { key: string; description?: string }[];
