@@ -293,7 +293,9 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
       for (const namespace of namespaces) {
         const files = perNamespace.map((file) => ({ ...file, namespace, customer }));
         if (files.length === 0) continue;
-        const contents = await writeGroup(files, customer ? { ...scope, customerId: customer.id } : scope, context, textFilter, written.length);
+        const contents = customer
+          ? await writeGroup(files, { ...scope, customerId: customer.id }, { ...context, customers: context.customers?.filter((c) => c.key === customer.key) }, textFilter, written.length)
+          : await writeGroup(files, scope, context, textFilter, written.length);
         const remotePath = await remotePathOf(projectId, namespace, filter);
         files.forEach((file, i) => {
           const { fileName, zipPath } = namesOf(file, format.format.extension);

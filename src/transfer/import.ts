@@ -93,6 +93,10 @@ function checkRequest(request: ImportRequest): void {
     if (problem) throw badRequest(problem);
   }
   if (request.tags) checkTags(request.tags, 'tags');
+  if (request.options.includes('DELETE_NOT_PRESENT_KEYS') && request.customerKey) {
+    // A customer's file holds its overrides, usually of a few keys: deleting every other key of the project would be a disaster.
+    throw badRequest('importOptions DELETE_NOT_PRESENT_KEYS cannot be combined with customerId: a customer\'s file holds overrides, not the project\'s keys');
+  }
   if (request.options.includes('INCLUDE_FILE_PATH')) {
     const path = normalizeFilePath(request.filePath ?? '');
     if (!path) throw badRequest('importOptions INCLUDE_FILE_PATH needs the path of the file (path)');

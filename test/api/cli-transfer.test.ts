@@ -121,6 +121,7 @@ describe('POST /cli/v2/upload', () => {
       ['uploadFormat=single-language-json', json({ a: 'A' }), /languageKey is required/],
       ['uploadFormat=single-language-json&languageKey=en&uploadOptions=INCLUDE_FILE_PATH', json({ a: 'A' }), /INCLUDE_FILE_PATH needs the path/],
       ['uploadFormat=single-language-json&languageKey=en&translationKey=blog.post', json({ a: 'A' }), /translationKey/],
+      ['uploadFormat=single-language-json&languageKey=en&customerId=acme&uploadOptions=DELETE_NOT_PRESENT_KEYS', json({ a: 'A' }), /cannot be combined with customerId/],
     ];
     for (const [query, content, msg] of cases) {
       const res = await cliUpload('upload', apiKey, query, 'en.json', content);
