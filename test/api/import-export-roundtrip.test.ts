@@ -46,7 +46,12 @@ describe('import → export → import, for each registered format', () => {
       const target = await account.project(`round trip ${format}`);
       const first = await copy(format, source, target);
       expect(first.length).toBeGreaterThan(0);
-      expect(await contentOf(service, target.projectToken)).toEqual(await contentOf(service, source.projectToken));
+      const sourceContent = await contentOf(service, source.projectToken);
+      // A .stringsdict holds the plurals only (plain texts belong in Localizable.strings).
+      const expected = format === 'localizable-strings-dict'
+        ? Object.fromEntries(Object.entries(sourceContent).map(([language, texts]) => [language, Object.fromEntries(Object.entries(texts).filter(([, text]) => text.includes(', plural,')))]))
+        : sourceContent;
+      expect(await contentOf(service, target.projectToken)).toEqual(expected);
       const second = await exportFiles(service, target.apiKey, { downloadFormat: format });
       expect(second.map((f) => [f.language, f.namespace])).toEqual(first.map((f) => [f.language, f.namespace]));
       // Spreadsheets carry creation times in their metadata; every other format is compared byte for byte.
