@@ -332,6 +332,19 @@ describe('GET /cli/v2/download', () => {
     expect(both.map((f) => f.content)).toEqual([{}]);
   });
 
+  it('applies the tags filter before choosing one key per name, in key order and in path order (WRITE_NESTED)', async () => {
+    const project = await account.project('cli tags one per name');
+    // `title` in namespace "aaa" (untagged) comes first in code-point order; the tagged one is in "home".
+    await uploadOk(project.apiKey, 'uploadFormat=single-language-json&languageKey=en&namespace=aaa', 'aaa.json', json({ title: 'Untagged', 'menu.open': 'Open' }));
+    await uploadOk(project.apiKey, 'uploadFormat=single-language-json&languageKey=en&namespace=home&tags=web', 'home.json', json({ title: 'Tagged', 'menu.close': 'Close' }));
+    for (const options of ['', '&downloadOptions=WRITE_NESTED']) {
+      const res = await cliDownload(project.apiKey, `downloadFormat=single-language-json&languageKey=en&tags=web${options}`);
+      expect(res.status).toBe(200);
+      const fetched = await fetchFile(project.apiKey, res.body.files[0].url);
+      expect(JSON.parse(fetched.text), options).toEqual(options ? { title: 'Tagged', menu: { close: 'Close' } } : { title: 'Tagged', 'menu.close': 'Close' });
+    }
+  });
+
   it('splits by customer ({customer} in the path): one file per customer, its texts merged over the base, customer filled', async () => {
     const files = await downloaded('downloadFormat=single-language-json&languageKey=en&namespace=home&downloadOptions=SPLIT_BY_CUSTOMERS,SPLIT_BY_LANGUAGES');
     expect(files.map((f) => [f.file.customer, f.file.language, new URL(f.file.url as string).pathname.split('/').pop(), f.content])).toEqual([
