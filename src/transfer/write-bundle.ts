@@ -1,7 +1,9 @@
 // Writes a parsed file into a project inside the caller's transaction with
 // set-based statements: languages, keys (created in file order for
-// IMPORT_ORDER, last-seen touched), key metadata, customers
-// (simplelocalize-json), then translation cells, 50,000 per statement.
+// IMPORT_ORDER, last-seen touched), key metadata and file path
+// (INCLUDE_FILE_PATH), customers (simplelocalize-json), translation cells,
+// 50,000 per statement, then the deletion of keys the file lacks
+// (DELETE_NOT_PRESENT_KEYS).
 import type { Db } from '../db.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations, type Cell } from '../translations/store.js';
