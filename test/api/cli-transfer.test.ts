@@ -416,6 +416,42 @@ describe('POST /cli/v1/stacktrace', () => {
   });
 });
 
+describe('previewImport and importFile over GraphQL (multipart request spec)', () => {
+  async function gqlUpload(apiKey: string, query: string, variables: Record<string, unknown>, content: string) {
+    const form = new FormData();
+    form.set('operations', JSON.stringify({ query, variables: { file: null, ...variables } }));
+    form.set('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.set('0', new Blob([content], { type: 'application/json' }), 'home.json');
+    const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+    return (await res.json()) as { data?: any; errors?: { message: string }[] };
+  }
+  const ARGS = `$file: Upload!, $options: [ImportOption!], $path: String`;
+  const CALL = `file: $file, uploadFormat: "single-language-json", languageKey: "en", namespace: "home", importOptions: $options, filePath: $path`;
+
+  it('previews, then imports with the same arguments: the same changes', async () => {
+    const { apiKey, projectToken } = await account.project('gql preview');
+    await uploadOk(apiKey, 'uploadFormat=single-language-json&languageKey=en&namespace=home', 'home.json', json({ a: 'A', b: 'B' }));
+    const before = await projectSnapshot(service, projectToken);
+    const variables = { options: ['DELETE_NOT_PRESENT_KEYS', 'REPLACE_TRANSLATION_IF_FOUND', 'INCLUDE_FILE_PATH'], path: 'web/home.json' };
+    const file = json({ a: 'A2', c: 'C' });
+    const preview = await gqlUpload(apiKey, `mutation (${ARGS}) { previewImport(${CALL}) {
+      keysToCreate { count keys { key namespace } } keysToDelete { count keys { key } } translationsToInsert translationsToUpdate languagesToCreate } }`, variables, file);
+    expect(preview.errors).toBeUndefined();
+    expect(preview.data.previewImport).toEqual({
+      keysToCreate: { count: 1, keys: [{ key: 'c', namespace: 'home' }] },
+      keysToDelete: { count: 1, keys: [{ key: 'b' }] },
+      translationsToInsert: 1, translationsToUpdate: 1, languagesToCreate: [],
+    });
+    expect(await projectSnapshot(service, projectToken)).toEqual(before);
+    const done = await gqlUpload(apiKey, `mutation (${ARGS}) { importFile(${CALL}) { keysCreated keysDeleted translationsInserted translationsUpdated languagesCreated } }`, variables, file);
+    expect(done.errors).toBeUndefined();
+    expect(done.data.importFile).toEqual({ keysCreated: 1, keysDeleted: 1, translationsInserted: 1, translationsUpdated: 1, languagesCreated: [] });
+    expect(await contentOf(service, projectToken)).toEqual({ en: { 'home/a': 'A2', 'home/c': 'C' } });
+    const paths = await service.db.prisma.translationKey.findMany({ where: { project: { projectToken } }, select: { filePath: true } });
+    expect(paths.map((k) => k.filePath)).toEqual(['web/home.json', 'web/home.json']);
+  });
+});
+
 describe('the same options on /api/v4/export and GraphQL', () => {
   it('SPLIT_BY_CUSTOMERS, namespace and tags filters, customer and remotePath of the files', async () => {
     const { apiKey } = await account.project('v4 options');
