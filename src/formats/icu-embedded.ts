@@ -69,8 +69,26 @@ export function buildIcuMessage(parts: IcuPart[], inPlural = false): string {
 
 /** Literal text as ICU source (same quoting as plural.ts; `#` quoted inside a plural branch). */
 export function quoteIcuText(text: string, inPlural = false): string {
-  const quoted = text.replace(/'/g, "''").replace(/[{}]/g, (c) => `'${c}'`);
-  return inPlural ? quoted.replace(/#/g, "'#'") : quoted;
+  const special = inPlural ? /[{}#]/ : /[{}]/;
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    if (!special.test(c)) {
+      out += c === "'" ? "''" : c;
+      i++;
+      continue;
+    }
+    // A quoted run: special characters, and the apostrophes right after them
+    // (as '' inside the run: a closing quote followed by '' would read as
+    // one more apostrophe inside it).
+    out += "'";
+    while (i < text.length && (special.test(text[i]!) || text[i] === "'")) {
+      out += text[i] === "'" ? "''" : text[i];
+      i++;
+    }
+    out += "'";
+  }
+  return out;
 }
 
 /** Plain text of parts whose choices have already been replaced (raw parts verbatim, the number as `number`). */

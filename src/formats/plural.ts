@@ -35,7 +35,7 @@ export function categoryForIndex(language: string, index: number): PluralCategor
 }
 
 function quoteBranch(text: string): string {
-  return text.replace(/'/g, "''").replace(/[{}]/g, (c) => `'${c}'`);
+  return quoteIcuText(text);
 }
 
 /** Builds `{count, plural, one {...} other {...}}` from forms, in canonical order. */
@@ -78,8 +78,20 @@ export function parseIcuPlural(text: string): IcuPlural | null {
       const c = text[i]!;
       if (c === "'") {
         if (text[i + 1] === "'") { out += "'"; i += 2; continue; }
-        const close = text.indexOf("'", i + 1);
-        if (close > i + 1 && /[{}#|]/.test(text[i + 1]!)) { out += text.slice(i + 1, close); i = close + 1; continue; }
+        if (/[{}#|]/.test(text[i + 1] ?? '')) {
+          // A quoted literal, '' inside it being an apostrophe; unclosed, it runs to the end (ICU's rule).
+          let j = i + 1;
+          while (j < n) {
+            if (text[j] === "'") {
+              if (text[j + 1] === "'") { out += "'"; j += 2; continue; }
+              break;
+            }
+            out += text[j];
+            j++;
+          }
+          i = j + 1;
+          continue;
+        }
         out += c; i++; continue;
       }
       if (c === '{') depth++;
@@ -134,11 +146,12 @@ export function pluralForms(text: string): Record<string, string> | null {
 //     (`%%d` stays `%%d`).
 //   - a named ICU argument in a branch (`{name}`, `{count}`, `{n, number}`)
 //     is written as it is and read back as an argument; a nested plural or
-//     select stays ICU text. Other braces are literal (quoted in ICU).
+//     select stays ICU text both ways. Other braces are literal (quoted in
+//     ICU); a literal `{word}` therefore reads back as an argument.
 //   - a printf count placeholder already in the stored ICU text (`%d` where
 //     `#` was meant, e.g. from a JSON import) is written as it is and reads
 //     back as `#`: the stored text is normalized, not lost.
-import { buildIcuMessage, parseIcuMessage, type IcuPart } from './icu-embedded.js';
+import { buildIcuMessage, parseIcuMessage, quoteIcuText, type IcuPart } from './icu-embedded.js';
 
 export interface NumberPlaceholder {
   /** What the ICU number `#` is written as. */
@@ -176,6 +189,27 @@ function matchAt(re: RegExp, text: string, i: number): string | null {
 
 /** A named ICU argument in platform text: `{name}`, `{n, number}`, `{d, date, short}`. */
 const NAMED_ARGUMENT = /\{\s*[A-Za-z_][\w]*\s*(?:,[^{}]*)?\}/y;
+
+/**
+ * An ICU argument starting at `i` in platform text, verbatim: a named one
+ * (`{name}`), or a nested plural/select (`{kind, select, a {A} other {B}}`)
+ * that parses as one ICU argument. Null for any other brace.
+ */
+function icuArgumentAt(text: string, i: number): string | null {
+  const simple = matchAt(NAMED_ARGUMENT, text, i);
+  if (simple) return simple;
+  if (!/^\{\s*[A-Za-z_]\w*\s*,/.test(text.slice(i, i + 200))) return null;
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    if (text[j] === '{') depth++;
+    else if (text[j] === '}' && --depth === 0) {
+      const candidate = text.slice(i, j + 1);
+      const parts = parseIcuMessage(candidate);
+      return parts?.length === 1 && parts[0]!.type === 'choice' ? candidate : null;
+    }
+  }
+  return null;
+}
 
 /** The ICU parts of one plural branch read from platform text (see above). */
 export function branchFromPlatform(text: string, spec: NumberPlaceholder, state: { count?: string } = {}): IcuPart[] {
@@ -215,7 +249,7 @@ export function branchFromPlatform(text: string, spec: NumberPlaceholder, state:
       continue;
     }
     if (c === '{') {
-      const arg = matchAt(NAMED_ARGUMENT, text, i);
+      const arg = icuArgumentAt(text, i);
       if (arg) {
         flush();
         parts.push({ type: 'raw', value: arg });
