@@ -52,6 +52,7 @@ const TOOLS = {
   lrelease: findTool(['lrelease', '/usr/lib/qt5/bin/lrelease'], ['-version']),
   lconvert: findTool(['lconvert', '/usr/lib/qt5/bin/lconvert'], ['-h']),
   msgfmt: findTool(['msgfmt'], ['--version']),
+  msgunfmt: findTool(['msgunfmt'], ['--version']),
   plistutil: findTool(['plistutil'], ['-h']),
   php: findTool(['php'], ['-v']),
   xmllint: findTool(['xmllint'], ['--version']),
@@ -325,7 +326,7 @@ describe('Qt: lrelease compiles every translation', () => {
 // ---- gettext -----------------------------------------------------------------
 
 describe('gettext: msgfmt -c compiles every translation', () => {
-  withTools(['msgfmt'], 'po-pot: msgfmt -c accepts every language and counts every translation', async () => {
+  withTools(['msgfmt', 'msgunfmt'], 'po-pot: msgfmt -c accepts every language and counts every translation; msgunfmt reads %d back', async () => {
     const files = await exportByLanguage('po-pot');
     expect([...files.keys()]).toEqual(LANGUAGES);
     for (const language of LANGUAGES) {
@@ -338,7 +339,12 @@ describe('gettext: msgfmt -c compiles every translation', () => {
       const n = translated(language).length;
       const untranslated = KEYS.length - n;
       expect(r.stderr.trim()).toBe(`${n} translated messages${untranslated ? `, ${untranslated} untranslated messages` : ''}.`);
-      expect(existsSync(join(d, 'app.mo'))).toBe(true);
+      // The compiled catalog, read back by gettext itself: the plural forms carry %d.
+      const back = run('msgunfmt', ['app.mo'], d);
+      expect(back.status, back.stderr).toBe(0);
+      const plural = language === 'en' ? ['msgstr[0] "%d file"', 'msgstr[1] "%d files"'] : language === 'ja' ? ['msgstr[0] "%d個のファイル"'] : ['msgstr[3] "%d ملفات"', 'msgstr[5] "%d ملف"'];
+      for (const line of plural) expect(back.stdout).toContain(line);
+      expect(back.stdout).toContain(language === 'ar' ? 'msgstr[1] "عنصر #%d"' : language === 'en' ? 'msgstr[1] "#%d items, 100%% done"' : 'msgstr[0] "#%d 件、100%% 完了"');
     }
   });
 
