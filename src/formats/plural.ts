@@ -1,10 +1,15 @@
 // Plural texts are stored as ICU MessageFormat plural messages:
-//   {count, plural, one {%d file} other {%d files}}
+//   {count, plural, one {# file} other {# files}}
 // Each platform format converts its own plural structure (Android <plurals>,
 // gettext msgstr[n], .stringsdict, Qt numerus forms, xcstrings variations)
-// to and from this one representation. Branch texts are kept verbatim
-// (platform placeholders such as %d stay as they are); ICU's special
-// characters inside a branch are quoted with apostrophes.
+// to and from this one representation, and its number placeholder to and
+// from ICU's `#` with the one mapping at the end of this module
+// (pluralToPlatform / pluralFromPlatform). Other placeholders (%s, %1$s,
+// {name}) stay as they are; ICU's special characters inside a branch are
+// quoted with apostrophes.
+//
+// toIcuPlural / parseIcuPlural build and read a plural from forms taken as
+// they are (`#` in a form is the number); ICU-native formats use them.
 
 export const PLURAL_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
 export type PluralCategory = (typeof PLURAL_CATEGORIES)[number];
@@ -117,12 +122,15 @@ export function pluralForms(text: string): Record<string, string> | null {
 //
 //   platform          `#` is written as        read back as `#`
 //   Android <plurals> %d (%N$d, see below)     the first %d or %N$d of a branch
+//                     (a leading # is escaped \# by android-text.ts: aapt takes
+//                     an item starting with # for a color)
 //   gettext msgstr[n] %d                       the first %d, %i, %ld, %lu, %u, %2$d, ...
 //   Qt numerusform    %n                       %n (Qt substitutes only %n)
 //   Apple (stringsdict variables, xcstrings plural variations)
 //                     %lld (what Xcode writes for an Int; a .stringsdict
 //                     variable written with NSStringFormatValueTypeKey `d`
-//                     gets %d)                 the first %d, %i, %u, %ld, %lld, %lu, %llu, %qd, %zd (non-positional)
+//                     gets %d)                 the first %d, %i, %u, %ld, %lld, %lu, %llu, %qd, %zd
+//                                              (non-positional: %1$d stays, another argument)
 //
 // "The first ... and every other occurrence of that same token": a branch
 // `%1$d of %1$d` reads `# of #`; a second, different number placeholder
