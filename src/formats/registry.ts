@@ -38,6 +38,11 @@ export interface RegisteredFormat {
   bilingual?: boolean;
   /** The file carries customers' overrides beside the base texts (project-backup-json). */
   customerTranslations?: boolean;
+  /**
+   * A single-language format with multi-language layouts, chosen by the
+   * options MULTI_LANGUAGE / LANGUAGES_NESTED on import and export alike.
+   */
+  multiLanguageLayouts?: boolean;
 }
 
 const FORMATS: RegisteredFormat[] = [
@@ -57,11 +62,11 @@ const FORMATS: RegisteredFormat[] = [
   { format: resx, name: '.NET RESX' },
   { format: simplelocalizeJson, name: 'SimpleLocalize JSON (FormatJS style)' },
   { format: projectBackupJson, name: 'Project backup JSON', customerTranslations: true },
-  { format: singleLanguageJson, name: 'Single-language JSON' },
+  { format: singleLanguageJson, name: 'Single-language JSON', multiLanguageLayouts: true },
   { format: multiLanguageJson, name: 'Multi-language JSON' },
   { format: javascript, name: 'JavaScript (export default)' },
   { format: moduleExports, name: 'JavaScript (module.exports)' },
-  { format: yaml, name: 'YAML' },
+  { format: yaml, name: 'YAML', multiLanguageLayouts: true },
   { format: qtLinguist, name: 'Qt Linguist (.ts)', languageInFile: true },
   { format: xliff12, name: 'XLIFF 1.2', bilingual: true },
   { format: xliff20, name: 'XLIFF 2.0', bilingual: true },
@@ -81,4 +86,14 @@ export function registeredFormat(id: string): RegisteredFormat | undefined {
 /** Every identifier, in registration order. */
 export function formatIds(): string[] {
   return FORMATS.map((f) => f.format.id);
+}
+
+/**
+ * True when a file of the format holds several languages: a multi-language
+ * format, or one read and written in a multi-language layout. Import (no
+ * languageKey needed) and export (one file for all languages) ask this alike.
+ */
+export function holdsSeveralLanguages(format: RegisteredFormat, options: ReadonlySet<string>): boolean {
+  if (format.format.multiLanguage) return true;
+  return format.multiLanguageLayouts === true && (options.has('MULTI_LANGUAGE') || options.has('LANGUAGES_NESTED'));
 }

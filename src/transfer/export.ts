@@ -15,7 +15,7 @@ import type { Config } from '../config.js';
 import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
 import { FormatError, type BundleKey, type SerializeOptions } from '../formats/model.js';
-import type { RegisteredFormat } from '../formats/registry.js';
+import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registry.js';
 import { customerIdOf } from '../customers/customers.js';
 import { purgeExpiredExports, storeExportFile, type ExportedFile } from './export-files.js';
 import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order.js';
@@ -80,7 +80,7 @@ function planFiles(format: RegisteredFormat, languages: ExportLanguage[], allLan
     if (targets.length === 0) return languages.length ? [{ languages: [source], language: source.key }] : [];
     return targets.map((t) => ({ languages: [source, t], language: t.key }));
   }
-  if (!format.format.multiLanguage || options.has('SPLIT_BY_LANGUAGES')) return languages.map((l) => ({ languages: [l], language: l.key }));
+  if (!holdsSeveralLanguages(format, options) || options.has('SPLIT_BY_LANGUAGES')) return languages.map((l) => ({ languages: [l], language: l.key }));
   return [{ languages }];
 }
 

@@ -4,7 +4,7 @@
 // a bad file never answers 500.
 import { AppError, badRequest } from '../errors.js';
 import type { Bundle } from '../formats/model.js';
-import type { RegisteredFormat } from '../formats/registry.js';
+import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registry.js';
 import { parserOptions, type ImportOption } from './options.js';
 import { applyTextOptions } from './text-options.js';
 import { validateBundle } from './validate-bundle.js';
@@ -15,11 +15,6 @@ export interface ParseUploadRequest {
   languageKey?: string;
   namespace?: string;
   options: ReadonlySet<ImportOption>;
-}
-
-/** True when the file is read as holding several languages (so no languageKey is needed). */
-export function readsSeveralLanguages(format: RegisteredFormat, options: ReadonlySet<ImportOption>): boolean {
-  return format.format.multiLanguage || options.has('MULTI_LANGUAGE') || options.has('LANGUAGES_NESTED');
 }
 
 function parseFailure(formatId: string, error: unknown): AppError {
@@ -34,8 +29,9 @@ function parseFailure(formatId: string, error: unknown): AppError {
 export async function parseUpload({ format, data, languageKey, namespace, options }: ParseUploadRequest): Promise<Bundle> {
   const id = format.format.id;
   if (data.length === 0) throw badRequest('The file is empty');
-  if (!languageKey && !format.languageInFile && !readsSeveralLanguages(format, options)) {
-    throw badRequest(`languageKey is required: ${id} is a single-language format (or import it with the MULTI_LANGUAGE option when it holds several)`);
+  if (!languageKey && !format.languageInFile && !holdsSeveralLanguages(format, options)) {
+    const layouts = format.multiLanguageLayouts ? ' (or import it with the MULTI_LANGUAGE option when it holds several)' : '';
+    throw badRequest(`languageKey is required: ${id} is a single-language format${layouts}`);
   }
   let bundle: Bundle;
   try {

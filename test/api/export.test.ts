@@ -6,7 +6,7 @@ import JSZip from 'jszip';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { envelope, startTestService, type TestService } from '../support/service.js';
-import { download, exportFiles, exportRequest, exportText, importOk, pathOf } from '../support/transfer.js';
+import { download, exportFiles, exportRequest, exportText, importOk, importRequest, pathOf } from '../support/transfer.js';
 
 let service: TestService;
 let apiKey: string;
@@ -90,6 +90,24 @@ describe('GET /api/v4/export', () => {
     expect(files.map((f) => f.language)).toEqual(['en', 'de', 'fr']);
     expect(Object.keys(parse(files[2]!.content))).toEqual(['fr']);
     expect(parse(files[2]!.content).fr.welcome).toBe('Bienvenue');
+  });
+
+  it('writes yaml and single-language-json in one file for all languages with MULTI_LANGUAGE / LANGUAGES_NESTED', async () => {
+    const languageFirst = await exportText(service, apiKey, { downloadFormat: 'single-language-json', downloadOptions: 'MULTI_LANGUAGE' });
+    expect(Object.keys(parse(Buffer.from(languageFirst)))).toEqual(['en', 'de', 'fr']);
+    expect(parse(Buffer.from(languageFirst)).de).toMatchObject({ welcome: 'Willkommen', 'menu.open': 'Öffnen' });
+    const keyFirst = parse(Buffer.from(await exportText(service, apiKey, { downloadFormat: 'single-language-json', downloadOptions: 'LANGUAGES_NESTED' })));
+    expect(keyFirst.welcome).toEqual({ en: 'Welcome', de: 'Willkommen', fr: 'Bienvenue' });
+    const yamlFile = await exportText(service, apiKey, { downloadFormat: 'yaml', downloadOptions: 'MULTI_LANGUAGE' });
+    expect(yamlFile).toMatch(/^en:\n/m);
+    expect(yamlFile).toMatch(/^de:\n/m);
+    expect(yamlFile).toMatch(/^fr:\n/m);
+    // Without the option each language is a file of its own.
+    expect(await exportFiles(service, apiKey, { downloadFormat: 'yaml' })).toHaveLength(3);
+    // A format without multi-language layouts still needs languageKey on import, whatever the option says.
+    const refused = await importRequest(service, apiKey, '<resources/>', { uploadFormat: 'android', importOptions: 'MULTI_LANGUAGE' });
+    expect(refused.statusCode).toBe(400);
+    expect(envelope(refused).msg).toBe('languageKey is required: android is a single-language format');
   });
 
   it('restricts the languages with SELECTED_LANGUAGES and languageKeys', async () => {
