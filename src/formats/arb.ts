@@ -14,8 +14,8 @@
 //   not kept.
 // - `@@locale` is written on export; other `@@` globals (`@@last_modified`,
 //   `@@author`, ...) are not translations and are not imported. The language
-//   of an import is the request's languageKey (the endpoint requires it), as
-//   for every single-language format.
+//   of an import is the request's languageKey, else the file's `@@locale`
+//   (a file with neither is refused).
 // - A key without a translation in the exported language is left out:
 //   Flutter's gen-l10n falls back to the template and reports it untranslated.
 //   So is a key whose name begins with `@`: ARB reserves those names for
