@@ -22,6 +22,7 @@ import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { instanceId } from './instance.js';
+import { setLogger } from './log.js';
 
 export interface Service {
   app: FastifyInstance;
@@ -58,6 +59,8 @@ export async function buildService(config: Config, options: { db?: Database; log
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
     http: { IncomingMessage: WebSocketOnlyUpgrades },
   });
+  // Job workers and publication log through the service's logger (src/log.ts).
+  const restoreLogger = setLogger(app.log);
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
@@ -84,6 +87,7 @@ export async function buildService(config: Config, options: { db?: Database; log
       await stopHosting();
       await db.close();
       setDatabase(undefined);
+      restoreLogger();
     },
   };
 }

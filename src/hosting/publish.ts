@@ -17,6 +17,7 @@ import { ProgressReporter } from './progress.js';
 import { hostingSettings } from './runtime.js';
 import { forgetServed } from './served.js';
 import { copyFiles, writeFiles, type Target } from './writer.js';
+import { logger } from '../log.js';
 
 export const MAX_LABEL = 200;
 
@@ -122,15 +123,15 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
     completedAt = completed.completedAt;
   } catch (error) {
     const message = (error as Error).message || 'Publication failed';
-    await failPublication(claimed.id, message).catch((e) => console.error(`publication ${claimed.id}: recording the failure failed`, e));
+    await failPublication(claimed.id, message).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: recording the failure failed'));
     // Never served: the partial version can go at once.
-    await storage().deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version)).catch((e) => console.error(`publication ${claimed.id}: removing partial files failed`, e));
+    await storage().deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version)).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: removing partial files failed'));
     progress.failed(message);
     throw error;
   }
   forgetServed(projectToken, environmentKey);
   progress.completed();
-  await collectOldVersions(projectToken, environment.id, environmentKey).catch((e) => console.error(`publication ${claimed.id}: removing old versions failed`, e));
+  await collectOldVersions(projectToken, environment.id, environmentKey).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: removing old versions failed'));
   return {
     environmentKey,
     source: environment.source,

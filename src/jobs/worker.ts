@@ -4,6 +4,7 @@
 // shutdown. A job whose worker died is claimed again once its lease expires
 // and continues from its checkpoint.
 import { prisma } from '../db.js';
+import { logger } from '../log.js';
 import type { Job } from '../generated/prisma/client.js';
 import { runJob, LeaseLostError, JobCancelledError } from './run.js';
 import { cancelJobRow, failJob } from './finish.js';
@@ -65,7 +66,7 @@ export class JobWorker {
         job = await this.claim();
       } catch (error) {
         if (this.stopping) break;
-        console.error('job claim failed', error);
+        logger().error({ err: error }, 'job claim failed');
       }
       if (job) {
         await this.execute(job);
@@ -116,7 +117,7 @@ export class JobWorker {
         await this.release(job.id);
       } else {
         // Unexpected (database, bug): hand the job back; it is retried until maxAttempts.
-        console.error(`job ${job.id} failed unexpectedly`, error);
+        logger().error({ err: error, jobId: job.id }, 'job failed unexpectedly');
         await this.release(job.id);
       }
     } finally {
