@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServiceProcess } from '../../test/support/process.js';
+import { startServiceProcess } from '../../scripts/lib/service-process.js';
 import { multiLanguageJson, LANGUAGES } from '../lib/data.js';
 import { timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
