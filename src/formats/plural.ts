@@ -54,60 +54,27 @@ export function toIcuPlural(forms: Record<string, string>, argument = 'count'): 
   return `{${argument}, plural, ${branches.join(' ')}}`;
 }
 
+const PLURAL_SELECTOR = /^(?:=\d+|zero|one|two|few|many|other)$/;
+
 /**
- * Parses a whole-text ICU plural message. Returns null when the text is not
- * exactly one plural message (plain text, select, or text around the plural).
+ * Parses a whole-text ICU plural message (read by icu-message.ts). Returns
+ * null when the text is not exactly one plural message (plain text, select,
+ * text around the plural, a selector that is not a CLDR category or `=N`,
+ * no `other`). Branch texts are unquoted; `#` (the number) stays `#`, and
+ * arguments and nested plurals/selects are ICU source. An offset is dropped.
  */
 export function parseIcuPlural(text: string): IcuPlural | null {
-  const head = /^\{\s*([A-Za-z0-9_]+)\s*,\s*plural\s*,/.exec(text);
-  if (!head) return null;
-  let i = head[0].length;
+  if (!/^\{\s*[A-Za-z0-9_]+\s*,\s*plural\s*,/.test(text)) return null;
+  const parts = parseIcuMessage(text);
+  const plural = parts?.[0];
+  if (!plural || plural.type !== 'choice' || plural.kind !== 'plural') return null;
+  if (parts!.slice(1).some((p) => p.type !== 'text' || p.value.trim() !== '')) return null;
   const forms: Record<string, string> = {};
-  const n = text.length;
-  while (i < n) {
-    while (i < n && /\s/.test(text[i]!)) i++;
-    if (text[i] === '}') {
-      if (text.slice(i + 1).trim() !== '') return null;
-      return Object.keys(forms).length && forms.other !== undefined ? { argument: head[1]!, forms } : null;
-    }
-    const sel = /^(=\d+|zero|one|two|few|many|other|offset:\d+)/.exec(text.slice(i));
-    if (!sel) return null;
-    i += sel[0].length;
-    if (sel[0].startsWith('offset:')) continue;
-    while (i < n && /\s/.test(text[i]!)) i++;
-    if (text[i] !== '{') return null;
-    i++;
-    let depth = 1;
-    let out = '';
-    while (i < n && depth > 0) {
-      const c = text[i]!;
-      if (c === "'") {
-        if (text[i + 1] === "'") { out += "'"; i += 2; continue; }
-        if (/[{}#|]/.test(text[i + 1] ?? '')) {
-          // A quoted literal, '' inside it being an apostrophe; unclosed, it runs to the end (ICU's rule).
-          let j = i + 1;
-          while (j < n) {
-            if (text[j] === "'") {
-              if (text[j + 1] === "'") { out += "'"; j += 2; continue; }
-              break;
-            }
-            out += text[j];
-            j++;
-          }
-          i = j + 1;
-          continue;
-        }
-        out += c; i++; continue;
-      }
-      if (c === '{') depth++;
-      if (c === '}') { depth--; if (depth === 0) { i++; break; } }
-      out += c;
-      i++;
-    }
-    if (depth !== 0) return null;
-    forms[sel[0]] = out;
+  for (const b of plural.branches) {
+    if (!PLURAL_SELECTOR.test(b.key)) return null;
+    forms[b.key] = b.parts.map((p) => (p.type === 'number' ? '#' : p.type === 'choice' ? buildIcuMessage([p]) : p.value)).join('');
   }
-  return null;
+  return forms.other !== undefined ? { argument: plural.argument, forms } : null;
 }
 
 /** Returns the forms of a plural text, or null for plain text. */

@@ -29,7 +29,7 @@ describe('ICU messages with embedded plurals', () => {
   });
 
   it('tells the plural number # from a quoted literal # (plural branches only)', () => {
-    const text = "Tag '#'1: {n, plural, one {'#'# item} other {# items, #{x}}} and #";
+    const text = "Tag #1: {n, plural, one {'#'# item} other {# items, #{x}}} and #";
     const parts = parseIcuMessage(text)!;
     expect(parts[0]).toEqual({ type: 'text', value: 'Tag #1: ' });
     const n = parts[1]!;
@@ -39,7 +39,9 @@ describe('ICU messages with embedded plurals', () => {
     expect(parts[2]).toEqual({ type: 'text', value: ' and #' });
     // Outside a plural a # is plain text and stays unquoted.
     expect(buildIcuMessage(parts)).toBe("Tag #1: {n, plural, one {'#'# item} other {# items, #{x}}} and #");
-    // In a select nested in a plural, # is text.
+    // ICU's rule: an apostrophe quotes `#` only inside a plural branch; elsewhere it is literal.
+    expect(parseIcuMessage("Tag '#'1")).toEqual([{ type: 'text', value: "Tag '#'1" }]);
+    // In a select at the top level, # is text.
     const select = parseIcuMessage('{g, select, other {#}}')!;
     expect(select[0]).toMatchObject({ branches: [{ parts: [{ type: 'text', value: '#' }] }] });
   });
