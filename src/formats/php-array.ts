@@ -1,19 +1,25 @@
 // PHP array translation files (Laravel, CodeIgniter style):
 //   <?php return ['key' => 'text', 'group' => ['nested' => 'text']];
 //
-// Import: a small tokenizer and recursive-descent parser, never PHP itself.
+// Import: php-parser (glayzzle's PHP parser, never PHP itself) reads the
+// file; a small static evaluator then accepts only literal data.
 // Accepted: `<?php`, an optional `declare(strict_types=1);`, then
-// `return <array>;` (optional `?>`). Arrays as `[...]` or `array(...)`, keys
-// as strings or integers (items without a key get PHP's next integer index),
-// values as strings, numbers, nested arrays, or a concatenation `'a' . 'b'` of
-// literals. Single- and double-quoted strings follow PHP's escape rules; a
-// double-quoted string with variable interpolation is refused. Comments `//`,
-// `#`, `/* */` are skipped; a doc comment `/** ... */` directly before a
-// non-array entry is its description (plain comments are often section
-// headings, so they are not). Nested arrays become dotted keys. Laravel's pipe
-// plurals ("one|many") are kept verbatim. Anything else (function calls,
-// constants, variables, heredoc, true/false/null) is refused with its line and
-// column. Single-language.
+// `return <array>;` (optional `?>`, the rest after it being outside PHP).
+// Arrays as `[...]` or `array(...)`, keys as strings or integers (items
+// without a key get PHP's next integer index), values as strings, numbers
+// (written as in the file; a leading `-` kept), nested arrays, or a
+// concatenation `'a' . 'b'` of literals. Strings follow PHP's escape rules (the
+// parser's). A double-quoted string with variable interpolation is refused.
+// Comments `//`, `#`, `/* */` are skipped; a doc comment `/** ... */` directly
+// before a non-array entry (no blank line, no other comment between) is its
+// description (plain comments are often section headings, so they are not).
+// Nested arrays become dotted keys. Laravel's pipe plurals ("one|many") are
+// kept verbatim. Anything else (function calls, constants, variables,
+// heredoc, true/false/null, other statements) is refused with its line and
+// column. Before parsing, the token stream (php-parser's lexer) is checked:
+// unterminated strings and comments, heredoc, and brackets nested deeper than
+// 64 levels are refused there, so the recursive parser never sees a file that
+// could exhaust its stack. Single-language.
 //
 // Export: a flat `'a.b' => '...'` list; with WRITE_NESTED, nested arrays
 // (nested-keys.ts). A key that is both a leaf and a parent (`a` and `a.b`)
@@ -27,6 +33,7 @@
 // written as the two characters \n.
 // Descriptions with INCLUDE_DESCRIPTIONS as `/** ... */` doc comments
 // (a `*/` inside is written `*\/`, and read back as `*/`).
+import { Engine } from 'php-parser';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { decodeText } from './text.js';
@@ -37,136 +44,155 @@ import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const MAX_DEPTH = 64;
 
-type TokenType = 'string' | 'number' | 'word' | 'punct' | 'doc' | 'end';
-interface Token {
-  type: TokenType;
-  value: string;
-  line: number;
-  column: number;
-  /** Doc comment text directly before this token (no blank line between). */
-  doc?: string;
+const engine = new Engine({ parser: { extractDoc: true, php8: true, suppressErrors: false }, ast: { withPositions: true }, lexer: { short_tags: false } });
+
+/** The parts of php-parser's AST the evaluator reads. */
+interface PhpNode {
+  kind: string;
+  loc: { start: { line: number; column: number; offset: number }; end: { offset: number } };
+  leadingComments?: { kind: string; value: string; offset: number }[];
+  [field: string]: unknown;
 }
 
-class Lexer {
-  private i = 0;
-  private line = 1;
-  private lineStart = 0;
+type PhpValue = { kind: 'scalar'; text: string } | { kind: 'array'; entries: PhpEntry[] };
+interface PhpEntry { key: string; value: PhpValue; node: PhpNode; doc?: string }
 
-  constructor(private readonly src: string) {}
+function fail(message: string, node: { loc: PhpNode['loc'] } | { line: number; column: number }): never {
+  const at = 'loc' in node ? { line: node.loc.start.line, column: node.loc.start.column + 1 } : node;
+  throw new FormatError(message, at);
+}
 
-  private error(message: string, at = this.i): never {
-    const line = this.src.slice(0, at).split('\n').length;
-    const column = at - this.src.lastIndexOf('\n', at - 1);
-    throw new FormatError(message, { line, column });
+/**
+ * The lexer's pass over the file: refuses what the parser would misreport
+ * (unterminated strings and comments), heredoc, and nesting deep enough to
+ * matter, each at its line and column.
+ */
+function checkTokens(src: string): void {
+  let line = 1;
+  let lineStart = 0;
+  let offset = 0;
+  let depth = 0;
+  let openQuote: { line: number; column: number } | null = null;
+  for (const token of engine.tokenGetAll(src)) {
+    const [name, text] = typeof token === 'string' ? [token, token] : [token[0]!, token[1]!];
+    const at = { line, column: offset - lineStart + 1 };
+    if (name === 'T_CONSTANT_ENCAPSED_STRING' && (text.length < 2 || text[text.length - 1] !== text[0])) fail('Unterminated string', at);
+    if ((name === 'T_COMMENT' || name === 'T_DOC_COMMENT') && text.startsWith('/*') && (text.length < 4 || !text.endsWith('*/'))) fail('Unterminated comment', at);
+    if (name === 'T_START_HEREDOC') fail('Heredoc strings are not supported', at);
+    if (name === '"') openQuote = openQuote ? null : at;
+    if (!openQuote) {
+      if (name === '[' || name === '(') {
+        if (++depth > MAX_DEPTH + 1) fail(`Arrays nested deeper than ${MAX_DEPTH} levels`, at);
+      } else if (name === ']' || name === ')') depth--;
+    }
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) { line++; lineStart = offset + i + 1; }
+    offset += text.length;
   }
+  if (openQuote) fail('Unterminated string', openQuote);
+}
 
-  /** Skips `<?php` at the start. */
-  openTag(): void {
-    const m = /^\s*<\?php\b/.exec(this.src);
-    if (!m) this.error('A PHP file must start with <?php', 0);
-    this.advanceTo(m[0].length);
+function parseProgram(src: string): PhpNode[] {
+  try {
+    return (engine.parseCode(src, 'input.php') as unknown as { children: PhpNode[] }).children;
+  } catch (e) {
+    const err = e as { message?: string; lineNumber?: number; columnNumber?: number };
+    if (typeof err.lineNumber !== 'number') throw e;
+    const at = { line: err.lineNumber, column: (err.columnNumber ?? 0) + 1 };
+    const detail = (err.message ?? '').replace(/^Parse Error : /, '').replace(/ on line \d+$/, '');
+    // "syntax error, unexpected 'c' (T_CONSTANT_ENCAPSED_STRING), expecting ']'"
+    const expecting = /^syntax error, (?:unexpected (.+?)(?: \(T_\w+\))?, )?expecting '([\])])'$/.exec(detail);
+    if (expecting) fail(`Expected "," or "${expecting[2]}" but found ${expecting[1] ?? 'the end of the file'}`, at);
+    fail(`PHP syntax error: ${detail}`, at);
   }
+}
 
-  private advanceTo(j: number): void {
-    for (; this.i < j; this.i++) {
-      if (this.src.charCodeAt(this.i) === 10) { this.line++; this.lineStart = this.i + 1; }
+/** The evaluator: the returned array of a file that holds only literal data. */
+function evaluateFile(src: string, children: PhpNode[]): PhpValue {
+  let i = 0;
+  if (children[i]?.kind === 'declare') i++;
+  const ret = children[i];
+  if (!ret || ret.kind !== 'return') {
+    if (!ret) fail('Expected "return [...]" but found the end of the file', { line: 1, column: 1 });
+    fail(`Expected "return [...]" but found ${describe(ret, src)}`, ret);
+  }
+  const expr = ret.expr as PhpNode | null;
+  if (!expr) fail('The file must return an array', ret);
+  const value = evaluate(src, expr, 0);
+  if (value.kind !== 'array') fail('The file must return an array', ret);
+  for (const rest of children.slice(i + 1)) {
+    // Text after `?>` is outside PHP.
+    if (rest.kind !== 'inline') fail(`Unexpected ${describe(rest, src)} after the returned array`, rest);
+  }
+  return value;
+}
+
+function describe(node: PhpNode, src: string): string {
+  return `"${src.slice(node.loc.start.offset, Math.min(node.loc.end.offset, node.loc.start.offset + 20)).split(/[\s(;]/)[0]}"`;
+}
+
+function evaluate(src: string, node: PhpNode, depth: number): PhpValue {
+  if (depth > MAX_DEPTH) fail(`Arrays nested deeper than ${MAX_DEPTH} levels`, node);
+  if (node.kind === 'array') return { kind: 'array', entries: entries(src, node, depth) };
+  return { kind: 'scalar', text: literal(src, node) };
+}
+
+function literal(src: string, node: PhpNode): string {
+  switch (node.kind) {
+    case 'string':
+      return node.value as string;
+    case 'number':
+      return node.value as string;
+    case 'unary': {
+      const what = node.what as PhpNode;
+      if (node.type === '-' && what.kind === 'number') return `-${what.value as string}`;
+      break;
+    }
+    case 'bin':
+      if (node.type === '.') return literal(src, node.left as PhpNode) + literal(src, node.right as PhpNode);
+      break;
+    case 'encapsed': {
+      const variable = (node.value as { kind: string; expression: PhpNode }[]).find((p) => p.expression.kind !== 'string');
+      if (node.type === 'string') fail('Variables in double-quoted strings are not supported', variable?.expression ?? node);
+      break;
+    }
+    case 'call': {
+      const what = node.what as PhpNode;
+      fail(`Function calls are not supported (${describe(what, src).slice(1, -1)})`, node);
     }
   }
+  fail(`Only string and number literals are supported, found ${describe(node, src)}`, node);
+}
 
-  tokenize(): Token[] {
-    const tokens: Token[] = [];
-    let doc: string | undefined;
-    const s = this.src;
-    while (this.i < s.length) {
-      const c = s[this.i]!;
-      if (c === '\n') {
-        // A blank line between a doc comment and the next token detaches it.
-        if (doc !== undefined && /^\s*$/.test(s.slice(this.lineStart, this.i))) doc = undefined;
-        this.advanceTo(this.i + 1);
-        continue;
-      }
-      if (/\s/.test(c)) { this.i++; continue; }
-      if (c === '#' || (c === '/' && s[this.i + 1] === '/')) {
-        let j = this.i;
-        while (j < s.length && s[j] !== '\n' && !(s[j] === '?' && s[j + 1] === '>')) j++;
-        this.advanceTo(j);
-        doc = undefined;
-        continue;
-      }
-      if (c === '/' && s[this.i + 1] === '*') {
-        const end = s.indexOf('*/', this.i + 2);
-        if (end < 0) this.error('Unterminated comment');
-        const body = s.slice(this.i, end + 2);
-        doc = body.startsWith('/**') && body.length > 4 ? docText(body) : undefined;
-        this.advanceTo(end + 2);
-        continue;
-      }
-      const line = this.line;
-      const column = this.i - this.lineStart + 1;
-      const push = (type: TokenType, value: string, end: number) => {
-        tokens.push({ type, value, line, column, ...(doc !== undefined ? { doc } : {}) });
-        doc = undefined;
-        this.advanceTo(end);
-      };
-      if (c === "'") { const [v, end] = this.singleQuoted(); push('string', v, end); continue; }
-      if (c === '"') { const [v, end] = this.doubleQuoted(); push('string', v, end); continue; }
-      if (c === '<' && s.startsWith('<<<', this.i)) this.error('Heredoc strings are not supported');
-      const num = /^[+-]?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(s.slice(this.i, this.i + 64));
-      if (num && /\d/.test(c)) { push('number', num[0], this.i + num[0].length); continue; }
-      const word = /^[A-Za-z_\\][A-Za-z0-9_\\]*/.exec(s.slice(this.i, this.i + 256));
-      if (word) { push('word', word[0], this.i + word[0].length); continue; }
-      const punct = /^(?:=>|\?>|[[\](),;.=-])/.exec(s.slice(this.i, this.i + 2));
-      if (punct) {
-        push('punct', punct[0], this.i + punct[0].length);
-        if (punct[0] === '?>') break; // the rest is outside PHP
-        continue;
-      }
-      this.error(`Unexpected character "${c}"`);
-    }
-    tokens.push({ type: 'end', value: '', line: this.line, column: this.i - this.lineStart + 1 });
-    return tokens;
+function entries(src: string, array: PhpNode, depth: number): PhpEntry[] {
+  const out: PhpEntry[] = [];
+  let nextIndex = 0;
+  for (const item of array.items as (PhpNode | null)[]) {
+    if (!item) fail('Empty array items are not supported', array);
+    const entry = item.kind === 'entry' ? item : null;
+    if (entry && (entry.byRef || entry.unpack)) fail('References and unpacking are not supported', entry);
+    const valueNode = entry ? (entry.value as PhpNode) : item;
+    const keyNode = entry ? (entry.key as PhpNode | null) : null;
+    let key: string;
+    if (keyNode) {
+      if (keyNode.kind === 'array') fail('An array cannot be a key', keyNode);
+      key = literal(src, keyNode);
+      // PHP casts integer-like string keys to integers; the next index follows them.
+      if (/^(0|-?[1-9]\d*)$/.test(key)) nextIndex = Math.max(nextIndex, Number(key) + 1);
+    } else key = String(nextIndex++);
+    const value = evaluate(src, valueNode, depth + 1);
+    const doc = docBefore(src, item);
+    out.push({ key, value, node: item, ...(doc !== undefined ? { doc } : {}) });
   }
+  return out;
+}
 
-  private singleQuoted(): [string, number] {
-    const s = this.src;
-    let out = '';
-    for (let j = this.i + 1; j < s.length; j++) {
-      const c = s[j]!;
-      if (c === "'") return [out, j + 1];
-      if (c === '\\' && (s[j + 1] === "'" || s[j + 1] === '\\')) { out += s[j + 1]; j++; continue; }
-      out += c;
-    }
-    this.error('Unterminated string');
-  }
-
-  private doubleQuoted(): [string, number] {
-    const s = this.src;
-    let out = '';
-    for (let j = this.i + 1; j < s.length; j++) {
-      const c = s[j]!;
-      if (c === '"') return [out, j + 1];
-      if (c === '$' && /[A-Za-z_{]/.test(s[j + 1] ?? '')) this.error('Variables in double-quoted strings are not supported', j);
-      if (c === '{' && s[j + 1] === '$') this.error('Variables in double-quoted strings are not supported', j);
-      if (c !== '\\') { out += c; continue; }
-      const e = s[j + 1];
-      const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', v: '\v', e: '\x1b', f: '\f', '\\': '\\', $: '$', '"': '"' };
-      if (e !== undefined && simple[e] !== undefined) { out += simple[e]; j++; continue; }
-      const oct = /^[0-7]{1,3}/.exec(s.slice(j + 1, j + 4));
-      if (oct) { out += String.fromCharCode(parseInt(oct[0], 8) & 0xff); j += oct[0].length; continue; }
-      const hex = e === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(s.slice(j + 2, j + 4)) : null;
-      if (hex) { out += String.fromCharCode(parseInt(hex[0], 16)); j += 1 + hex[0].length; continue; }
-      const uni = e === 'u' ? /^\{([0-9a-fA-F]{1,6})\}/.exec(s.slice(j + 2, j + 10)) : null;
-      if (uni) {
-        const cp = parseInt(uni[1]!, 16);
-        if (cp > 0x10ffff) this.error('Invalid \\u{} escape', j);
-        out += String.fromCodePoint(cp);
-        j += 1 + uni[0].length;
-        continue;
-      }
-      out += c; // PHP keeps an unknown escape as written
-    }
-    this.error('Unterminated string');
-  }
+/** The description of an entry: a doc comment right before it (no blank line, no other comment between). */
+function docBefore(src: string, item: PhpNode): string | undefined {
+  const last = item.leadingComments?.[item.leadingComments.length - 1];
+  if (!last || last.kind !== 'commentblock' || !last.value.startsWith('/**') || last.value.length <= 4) return undefined;
+  const between = src.slice(last.offset + last.value.length, item.loc.start.offset);
+  if (/\n[ \t\r]*\n/.test(between) || between.trim() !== '') return undefined;
+  return docText(last.value);
 }
 
 /** The text of a `/** ... *\/` comment: without the markers and the leading ` * ` of each line. */
@@ -179,106 +205,12 @@ function docText(body: string): string | undefined {
   return text === '' ? undefined : text;
 }
 
-type PhpValue = { kind: 'scalar'; text: string; token: Token } | { kind: 'array'; entries: { key: string; value: PhpValue; token: Token }[] };
-
-class Parser {
-  private pos = 0;
-  constructor(private readonly tokens: Token[]) {}
-
-  private peek(offset = 0): Token { return this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)]!; }
-  private next(): Token { const t = this.peek(); if (this.pos < this.tokens.length - 1) this.pos++; return t; }
-  private fail(t: Token, message: string): never { throw new FormatError(message, { line: t.line, column: t.column }); }
-  private expect(value: string): Token {
-    const t = this.next();
-    if (t.value !== value || (t.type !== 'punct' && t.type !== 'word')) this.fail(t, `Expected "${value}" but found ${describe(t)}`);
-    return t;
-  }
-
-  file(): PhpValue {
-    if (this.peek().type === 'word' && this.peek().value.toLowerCase() === 'declare') {
-      this.next();
-      this.expect('(');
-      while (this.peek().value !== ')' && this.peek().type !== 'end') this.next();
-      this.expect(')');
-      this.expect(';');
-    }
-    const r = this.next();
-    if (r.type !== 'word' || r.value.toLowerCase() !== 'return') this.fail(r, `Expected "return [...]" but found ${describe(r)}`);
-    const value = this.value(0);
-    if (value.kind !== 'array') this.fail(r, 'The file must return an array');
-    const t = this.next();
-    if (t.value !== ';' && t.type !== 'end' && t.value !== '?>') this.fail(t, `Expected ";" but found ${describe(t)}`);
-    if (t.value === ';' && this.peek().value === '?>') this.next();
-    const rest = this.peek();
-    if (rest.type !== 'end' && rest.value !== '?>') this.fail(rest, `Unexpected ${describe(rest)} after the returned array`);
-    return value;
-  }
-
-  private value(depth: number): PhpValue {
-    if (depth > MAX_DEPTH) this.fail(this.peek(), `Arrays nested deeper than ${MAX_DEPTH} levels`);
-    const t = this.peek();
-    if (t.value === '[' && t.type === 'punct') return this.array(depth, ']');
-    if (t.type === 'word' && t.value.toLowerCase() === 'array' && this.peek(1).value === '(') {
-      this.next();
-      return this.array(depth, ')');
-    }
-    let text = this.literal();
-    while (this.peek().type === 'punct' && this.peek().value === '.') {
-      this.next();
-      text += this.literal();
-    }
-    return { kind: 'scalar', text, token: t };
-  }
-
-  private literal(): string {
-    const t = this.next();
-    if (t.type === 'string') return t.value;
-    if (t.type === 'number') return t.value.startsWith('+') ? t.value.slice(1) : t.value;
-    if (t.type === 'punct' && t.value === '-' && this.peek().type === 'number') return '-' + this.next().value;
-    if (t.type === 'word' && this.peek().value === '(') this.fail(t, `Function calls are not supported (${t.value})`);
-    this.fail(t, `Only string and number literals are supported, found ${describe(t)}`);
-  }
-
-  private array(depth: number, close: string): PhpValue {
-    this.next(); // [ or (
-    const entries: { key: string; value: PhpValue; token: Token }[] = [];
-    let nextIndex = 0;
-    while (!(this.peek().type === 'punct' && this.peek().value === close)) {
-      const start = this.peek();
-      if (start.type === 'end') this.fail(start, `Missing "${close}" at the end of the array`);
-      let key: string;
-      const first = this.value(depth + 1);
-      if (this.peek().type === 'punct' && this.peek().value === '=>') {
-        this.next();
-        if (first.kind !== 'scalar') this.fail(start, 'An array cannot be a key');
-        key = first.text;
-        // PHP casts integer-like string keys to integers; the next index follows them.
-        if (/^(0|-?[1-9]\d*)$/.test(key)) nextIndex = Math.max(nextIndex, Number(key) + 1);
-        const value = this.value(depth + 1);
-        entries.push({ key, value, token: start });
-      } else {
-        entries.push({ key: String(nextIndex++), value: first, token: start });
-      }
-      const sep = this.peek();
-      if (sep.type === 'punct' && sep.value === ',') { this.next(); continue; }
-      if (!(sep.type === 'punct' && sep.value === close)) this.fail(sep, `Expected "," or "${close}" but found ${describe(sep)}`);
-    }
-    this.next();
-    return { kind: 'array', entries };
-  }
-}
-
-function describe(t: Token): string {
-  if (t.type === 'end') return 'the end of the file';
-  if (t.type === 'string') return 'a string';
-  return `"${t.value}"`;
-}
-
 async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   const language = requireLanguageKey(options, 'php-array');
-  const lexer = new Lexer(decodeText(input));
-  lexer.openTag();
-  const root = new Parser(lexer.tokenize()).file();
+  const src = decodeText(input);
+  if (!/^\s*<\?php\b/.test(src)) fail('A PHP file must start with <?php', { line: 1, column: 1 });
+  checkTokens(src);
+  const root = evaluateFile(src, parseProgram(src));
 
   const keys: BundleKey[] = [];
   const seen = new Set<string>();
@@ -286,15 +218,15 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   const walk = (value: PhpValue, path: string | null) => {
     if (value.kind !== 'array') return;
     // PHP keeps the last value of a duplicate key, at the first one's position.
-    const last = new Map<string, (typeof value.entries)[number]>();
+    const last = new Map<string, PhpEntry>();
     for (const e of value.entries) last.set(e.key, e);
     for (const e of last.values()) {
       const key = path === null ? e.key : `${path}.${e.key}`;
       if (e.value.kind === 'array') { walk(e.value, key); continue; }
-      if (seen.has(key)) throw new FormatError(`Key "${key}" is defined twice (once nested, once with dots)`, { line: e.token.line, column: e.token.column });
+      if (seen.has(key)) fail(`Key "${key}" is defined twice (once nested, once with dots)`, e.node);
       seen.add(key);
       const k: BundleKey = { key, namespace, translations: { [language]: { text: e.value.text } } };
-      if (e.token.doc !== undefined) k.description = e.token.doc;
+      if (e.doc !== undefined) k.description = e.doc;
       keys.push(k);
     }
   };
