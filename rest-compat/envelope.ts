@@ -1,18 +1,7 @@
-// The response envelope of the contract: {msg, status, data?}.
-import type { FastifyReply } from 'fastify';
+// REST's reading of a GraphQL error: the HTTP status and msg of the envelope
+// (the envelope itself is written by src/http/envelope.ts).
 import type { GraphQLError } from 'graphql';
 import { HTTP_STATUS, isErrorCode } from '../src/errors.js';
-
-export function sendEnvelope(reply: FastifyReply, status: number, msg: string, data?: unknown, headers: Record<string, string> = {}): FastifyReply {
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply.status(status).type('application/json; charset=utf-8').send(data === undefined ? { msg, status } : { msg, status, data });
-}
-
-/** A 200 whose fields sit at the root of the body beside msg and status (RestResult.root). */
-export function sendRoot(reply: FastifyReply, fields: Record<string, unknown>, headers: Record<string, string> = {}): FastifyReply {
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply.status(200).type('application/json; charset=utf-8').send({ msg: 'OK', status: 200, ...fields });
-}
 
 export interface MappedError {
   status: number;

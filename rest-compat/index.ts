@@ -1,14 +1,15 @@
 // Registers the contract's REST routes on Fastify. Each request is executed as
-// its GraphQL operation in process, through Yoga's envelope (same plugins,
-// same context factory, same error masking), never as an HTTP call to ourselves.
+// its GraphQL operation in process, through Yoga's envelope (src/http/execute.ts:
+// the one execution path, with the same plugins, context factory and error
+// masking as GraphQL over HTTP and WebSocket), never as an HTTP call to ourselves.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, forbidden } from '../src/errors.js';
 import { schemeOf, type Scheme } from '../src/auth/principal.js';
-import type { Context } from '../src/context.js';
-import { mapGraphQLError, sendEnvelope, sendRoot } from './envelope.js';
+import { openOperation, requestHeaders, type AnyYoga } from '../src/http/execute.js';
+import { mapGraphQLError } from './envelope.js';
+import { sendEnvelope, sendRoot } from '../src/http/envelope.js';
 import type { RestRequest, RestRoute } from './route.js';
 import { routes as projectRoutes } from './routes/projects.js';
 import { routes as jobRoutes } from './routes/jobs.js';
@@ -44,8 +45,6 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_R
   });
 }
 
-type AnyYoga = YogaServerInstance<any, any>;
-
 export interface RestOptions {
   /** Largest file a multipart route accepts (MAX_UPLOAD_BYTES). */
   maxUploadBytes: number;
@@ -74,11 +73,7 @@ export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, sc
 }
 
 async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply, options: RestOptions) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(', '));
-  }
+  const headers = requestHeaders(request.headers);
   try {
     // The scheme is checked before anything else: a valid credential of the
     // wrong kind is refused like a missing one.
@@ -89,16 +84,15 @@ async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, s
       body: request.body,
       raw: request,
     };
-    const enveloped = yoga.getEnveloped({ request: { headers, method: request.method, url: request.url }, restRequest });
-    const contextValue = await enveloped.contextFactory();
+    const operation = await openOperation(yoga, headers, { method: request.method, url: request.url, restRequest });
     // A wrong credential is refused before the input is read, like a missing one.
-    const principal = (contextValue as unknown as Context).principal;
+    const principal = operation.context.principal;
     if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
     if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes, options.uploadDir);
     let result: ExecutionResult;
     try {
       const variables = await route.toVariables(restRequest, schema);
-      result = (await enveloped.execute({ schema: enveloped.schema, document, variableValues: variables, contextValue })) as ExecutionResult;
+      result = await operation.execute({ document, variables });
     } finally {
       await restRequest.file?.remove();
     }

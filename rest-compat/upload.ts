@@ -1,22 +1,14 @@
 // Reads the file of a multipart REST request (routes declared `multipart`),
 // the contract's form field `file`, within MAX_UPLOAD_BYTES. The file is
-// streamed to a temp file and handed on as a Blob backed by that file, so the
-// upload is not held in memory (once, where the importer reads it).
-import { createWriteStream, openAsBlob } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+// streamed to a temp file (src/transfer/uploaded-file.ts) and handed to the
+// importFile mutation as it is; rest-compat/index.ts removes it when the
+// request ends.
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, payloadTooLarge } from '../src/errors.js';
+import { saveUpload, type UploadedFile } from '../src/transfer/uploaded-file.js';
 
-export interface UploadedFile {
-  fileName: string;
-  mimeType: string;
-  /** The bytes, backed by a temp file until `remove()`. */
-  blob: Blob;
-  remove(): Promise<void>;
-}
+export type { UploadedFile };
 
 const FIELD = 'file';
 
@@ -36,18 +28,12 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, uplo
       part.file.resume();
       throw badRequest(`The file must be sent in a form field named '${FIELD}', not '${part.fieldname}'`);
     }
-    await mkdir(uploadDir, { recursive: true });
-    const dir = await mkdtemp(join(uploadDir, 'upload-'));
-    const remove = () => rm(dir, { recursive: true, force: true });
-    try {
-      const path = join(dir, 'file');
-      await pipeline(part.file, createWriteStream(path));
-      if (part.file.truncated) throw tooLarge(maxBytes);
-      return { fileName: part.filename, mimeType: part.mimetype, blob: await openAsBlob(path, { type: part.mimetype }), remove };
-    } catch (error) {
-      await remove();
-      throw error;
+    const file = await saveUpload(part.file, uploadDir, part.filename, part.mimetype);
+    if (part.file.truncated) {
+      await file.remove();
+      throw tooLarge(maxBytes);
     }
+    return file;
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);

@@ -5,6 +5,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
 import type { Context } from './context.js';
+import type { UploadedFile } from './transfer/uploaded-file.js';
 import { prisma } from './db.js';
 
 export const builder = new SchemaBuilder<{
@@ -16,7 +17,7 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
     ID: { Input: string; Output: string | number };
     /** A file of a multipart request (GraphQL multipart request spec), input only. */
-    Upload: { Input: Blob & { name?: string }; Output: never };
+    Upload: { Input: UploadedFile; Output: never };
   };
 }>({
   defaultFieldNullability: false,

@@ -71,10 +71,10 @@ function uploadVariables(req: RestRequest, schema: GraphQLSchema): Record<string
   }
   const upload = req.file!;
   // The client names the file in `fileName` (the part's filename is the same).
-  const fileName = optional(query, 'fileName') ?? (upload.fileName || 'upload');
+  const fileName = optional(query, 'fileName') ?? upload.name;
   return {
-    // A File over the upload's Blob shares its bytes (no copy); the client's part Content-Type may be the text `null`.
-    file: new File([upload.blob], fileName, { type: upload.mimeType === 'null' ? '' : upload.mimeType }),
+    // The same temp file under the client's name; the client's part Content-Type may be the text `null`.
+    file: upload.describedAs(fileName, upload.type === 'null' ? '' : upload.type),
     uploadFormat,
     importOptions: enumList(schema, 'ImportOption', 'uploadOptions', queryList(query, 'uploadOptions')),
     languageKey: optional(query, 'languageKey'),

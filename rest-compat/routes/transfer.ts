@@ -1,6 +1,6 @@
 // Import (v2, multipart) and export (v4, deprecated v3) of translation files,
 // executed as the importFile / exportTranslations GraphQL operations. The
-// uploaded file is handed to the mutation as a File variable, in process.
+// uploaded file (a temp file, rest-compat/upload.ts) is the Upload variable, in process.
 import { badRequest } from '../../src/errors.js';
 import { enumList, enumValue, queryList, queryString } from '../params.js';
 import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
@@ -46,10 +46,9 @@ export const routes: RestRoute[] = [
     document: IMPORT,
     toVariables: (req, schema) => {
       const uploadFormat = required(req, 'uploadFormat');
-      const upload = req.file!;
       return {
-        // A File over the upload's Blob shares its bytes (no copy).
-        file: new File([upload.blob], upload.fileName || 'upload', { type: upload.mimeType }),
+        // The uploaded file (a temp file, rest-compat/upload.ts) is the Upload variable as it is.
+        file: req.file!,
         uploadFormat,
         importOptions: enumList(schema, 'ImportOption', 'importOptions', queryList(req.query, 'importOptions')),
         languageKey: optional(req, 'languageKey'),

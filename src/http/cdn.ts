@@ -6,7 +6,7 @@
 // Accept-Encoding. HEAD answers from the publication's metadata alone.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { sendEnvelope } from '../../rest-compat/envelope.js';
+import { sendEnvelope } from './envelope.js';
 import { storage } from '../storage/index.js';
 import { objectKey, type Encoding, type PublishedResource } from '../hosting/layout.js';
 import { forgetServed, servedEnvironment } from '../hosting/served.js';

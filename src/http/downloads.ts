@@ -3,7 +3,7 @@
 // it has expired (EXPORT_TTL_SECONDS). A sweeper deletes expired files.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { sendEnvelope } from '../../rest-compat/envelope.js';
+import { sendEnvelope } from './envelope.js';
 import { openDownload, purgeExpiredExports } from '../transfer/export-files.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;

@@ -1,7 +1,7 @@
 // Every answer of the service is an envelope, including Fastify's own errors
 // (malformed JSON, wrong content type, body too large) and unknown paths or methods.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { sendEnvelope } from '../../rest-compat/envelope.js';
+import { sendEnvelope } from './envelope.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

@@ -1,26 +1,20 @@
-// GraphQL over HTTP (graphql-yoga, GraphiQL in a browser) and over WebSocket
-// (graphql-ws on the same path), both building their context with createContext.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// GraphQL over HTTP (graphql-yoga, GraphiQL in a browser), multipart uploads
+// (graphql-upload.ts) and WebSocket (graphql-ws on the same path). Yoga's
+// context option is the one context factory (createContext, from the request's
+// headers); every path runs through Yoga's envelope (execute.ts).
+import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 // GraphiQL bundled in the package: the page works with no internet access.
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { IncomingMessage } from 'node:http';
 import { createContext } from '../context.js';
 import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
+import { openOperation, requestHeaders, type ServerContext } from './execute.js';
 
-export interface ServerContext { req?: FastifyRequest; reply?: FastifyReply }
-
-/** Headers of a WebSocket connection: the upgrade request's, overridden by connectionParams. */
-function socketHeaders(request: IncomingMessage | undefined, connectionParams: Record<string, unknown> | undefined): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request?.headers ?? {})) if (typeof value === 'string') headers.set(name, value);
-  for (const [name, value] of Object.entries(connectionParams ?? {})) if (typeof value === 'string') headers.set(name, value);
-  return headers;
-}
+export type { ServerContext };
 
 export function createGraphQLServer(schema: GraphQLSchema, config: Config): YogaServerInstance<ServerContext, object> {
   return createYoga<ServerContext>({
@@ -30,10 +24,8 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
-    context: async (initial: any) => {
-      const headers: Headers = initial.request?.headers ?? socketHeaders(initial.extra?.request, initial.connectionParams);
-      return createContext(headers, config);
-    },
+    // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
+    context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
   });
 }
 
@@ -71,23 +63,13 @@ export function attachWebSocket(app: FastifyInstance, yoga: YogaServerInstance<S
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, params) => {
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params,
-        });
-        const args = {
-          schema,
-          operationName: params.operationName,
-          document: parse(params.query),
-          variableValues: params.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args;
+        // The upgrade request's headers, overridden by connectionParams (a browser cannot set WebSocket headers).
+        const operation = await openOperation(yoga, requestHeaders(ctx.extra.request.headers, ctx.connectionParams), { method: 'GET', socket: ctx.extra.socket, params });
+        const document = operation.parse(params.query);
+        if (document instanceof Error) return [document];
+        const errors = operation.validate(document);
+        if (errors.length) return [...errors];
+        return operation.executionArgs({ document, variables: params.variables, operationName: params.operationName });
       },
     },
     wss,

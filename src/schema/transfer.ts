@@ -13,9 +13,7 @@ import { exportTranslations } from '../transfer/export.js';
 import type { ExportedFile } from '../transfer/export-files.js';
 import { importFile, previewImport, PREVIEW_LIST_LIMIT, type ImportPreview, type ImportRequest, type ImportResult, type KeyAddressRef, type KeyChanges } from '../transfer/import.js';
 import { EXPORT_OPTIONS, EXPORT_SORTS, IMPORT_OPTIONS, type ImportOption } from '../transfer/options.js';
-
-const isBlob = (value: unknown): value is Blob =>
-  typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function' && typeof (value as Blob).size === 'number';
+import { UploadedFile } from '../transfer/uploaded-file.js';
 
 builder.scalarType('Upload', {
   description: 'A file sent as a part of a multipart request (GraphQL multipart request spec). Input only.',
@@ -23,7 +21,8 @@ builder.scalarType('Upload', {
     throw new GraphQLError('Upload is an input-only scalar');
   },
   parseValue: (value) => {
-    if (!isBlob(value)) throw new GraphQLError('Upload must be a file sent with the GraphQL multipart request spec');
+    // The HTTP layer stores every uploaded file as an UploadedFile (a temp file) before the operation runs.
+    if (!(value instanceof UploadedFile)) throw new GraphQLError('Upload must be a file sent with the GraphQL multipart request spec');
     return value;
   },
   parseLiteral: () => {
@@ -132,7 +131,7 @@ function requestLog(ctx: Context): DebugLogger | undefined {
 
 interface ImportArgs {
   projectToken?: string | null;
-  file: Blob;
+  file: UploadedFile;
   uploadFormat: string;
   importOptions?: readonly ImportOption[] | null;
   languageKey?: string | null;
@@ -156,11 +155,10 @@ builder.mutationFields((t) => {
     filePath: t.arg.string({ required: false, description: 'Path of the file on the client; recorded on its keys with INCLUDE_FILE_PATH (exports give it back as remotePath).' }),
   };
   const importRequestOf = async (args: ImportArgs, ctx: Context): Promise<ImportRequest> => {
-    const { file } = args;
     return {
       projectId: await resolveProject(ctx.principal, args.projectToken),
       uploadFormat: args.uploadFormat,
-      file: { size: file.size, bytes: async () => Buffer.from(await file.arrayBuffer()) },
+      file: args.file,
       options: args.importOptions ?? [],
       languageKey: args.languageKey,
       customerKey: args.customerId,

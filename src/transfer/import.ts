@@ -5,6 +5,7 @@
 // publishes _latest once the import has committed. A preview (previewImport,
 // the CLI's upload-preview) runs the very same write and rolls it back, so the
 // preview and the import can never disagree.
+import { buffer } from 'node:stream/consumers';
 import { prisma, type Db } from '../db.js';
 import type { Bundle } from '../formats/model.js';
 import { AppError, badRequest, payloadTooLarge } from '../errors.js';
@@ -12,6 +13,7 @@ import { assertPublishingAllowed } from '../plans/plans.js';
 import { customerIdOf } from '../customers/customers.js';
 import { formatOf, type ImportOption } from './options.js';
 import { parseUpload } from './parse-upload.js';
+import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
 import { languagesOfBundle, writeBundle, type WriteBundleResult } from './write-bundle.js';
 import { LIMITS, lengthProblem } from '../translations/fields.js';
@@ -22,8 +24,8 @@ export const IMPORT_TRANSACTION_TIMEOUT_MS = 10 * 60_000;
 export interface ImportRequest {
   projectId: number;
   uploadFormat: string;
-  /** The uploaded file: its size, and its bytes read when the parser needs them (only then held in memory). */
-  file: { size: number; bytes(): Promise<Buffer> };
+  /** The uploaded file (a temp file, read as a stream when the parser needs its bytes: only then held in memory). */
+  file: UploadedFile;
   options: readonly ImportOption[];
   languageKey?: string | null;
   /** The key of an existing customer: the file's translations become its overrides. */
@@ -133,7 +135,7 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
   // The bytes are garbage once parsed: nothing keeps them through the write.
   const bundle = await parseUpload({
     format,
-    data: await request.file.bytes(),
+    data: await buffer(request.file.stream()),
     languageKey: request.languageKey || undefined,
     namespace: request.namespace || undefined,
     options,
