@@ -27,7 +27,7 @@
 // - A comment directly above a leaf key (no blank line between) is its
 //   description; a comment separated from the key by a blank line is not.
 // - Hostile input: nesting deeper than 64 levels is refused before the parser
-//   sees it (the parser recurses); aliases are resolved with a budget (an
+//   sees it (the parser recurses), from the tokens of yaml's own Lexer; aliases are resolved with a budget (an
 //   alias bomb is refused); duplicate keys are an error (checked with a set:
 //   the parser's uniqueKeys option is quadratic in the size of a map).
 //
@@ -76,7 +76,7 @@
 // - Each member is rendered by the `yaml` package (a document of that one
 //   member, indented to its depth), so quoting, block scalars and comments
 //   are as in one whole document; empty lines get no indentation.
-import YAML, { isAlias, isMap, isScalar, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode } from 'yaml';
+import YAML, { CST, isAlias, isMap, isScalar, isSeq, Lexer, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode } from 'yaml';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import type { NestedNode } from './nested-keys.js';
@@ -110,55 +110,47 @@ interface YMap { kind: 'map'; entries: (YEntry & { key: string })[] }
 /**
  * Rejects flow collections ([ {) or compact sequences (- - -) nested deeper
  * than the limit, before the parser (which recurses, and takes seconds on a
- * megabyte of brackets) sees them. Quoted strings, comments and block scalars
- * are skipped; an over-estimate only refuses what the depth check after
- * parsing would refuse anyway.
+ * megabyte of brackets) sees them. Reads the tokens of yaml's own Lexer (a
+ * state machine, no recursion), so quoted strings, comments and block scalars
+ * are what the parser will take them for; it stops at the first token past
+ * the limit. Indicators (`-`, `?`, `:`) count only in a row at the start of a
+ * line, outside flow collections.
  */
 function checkNesting(text: string): void {
-  const lines = text.split('\n');
-  const blockHeader = /[|>][-+0-9]*[ \t]*(?:#.*)?$/y;
+  let line = 1;
   let flow = 0;
-  let quote: string | null = null;
-  let blockIndent = -1; // inside a block scalar: lines indented more than this belong to it
-  let lineIndent = 0;
-  for (let ln = 0; ln < lines.length; ln++) {
-    const l = lines[ln]!.endsWith('\r') ? lines[ln]!.slice(0, -1) : lines[ln]!;
-    const tooDeep = (): never => { throw new FormatError(`YAML nested deeper than ${MAX_DEPTH} levels`, { line: ln + 1 }); };
-    let j = 0;
-    if (quote === null && flow === 0) {
-      let indent = 0;
-      while (l[indent] === ' ') indent++;
-      if (blockIndent >= 0) {
-        if (indent === l.length || indent > blockIndent) continue;
-        blockIndent = -1;
-      }
-      const compact = /^(?:[-?:][ \t]+)+/.exec(l.slice(indent, indent + 4 * MAX_DEPTH + 8));
-      if (compact && compact[0].replace(/\s/g, '').length > MAX_DEPTH) tooDeep();
-      j = indent;
-      lineIndent = indent;
+  let compact = 0;
+  let lineStart = true;
+  const tooDeep = (): never => { throw new FormatError(`YAML nested deeper than ${MAX_DEPTH} levels`, { line }); };
+  for (const token of new Lexer().lex(text)) {
+    switch (CST.tokenType(token)) {
+      case 'flow-map-start':
+      case 'flow-seq-start':
+        if (++flow > MAX_DEPTH) tooDeep();
+        lineStart = false;
+        break;
+      case 'flow-map-end':
+      case 'flow-seq-end':
+        if (flow > 0) flow--;
+        lineStart = false;
+        break;
+      case 'seq-item-ind':
+      case 'explicit-key-ind':
+      case 'map-value-ind':
+        if (lineStart && flow === 0 && ++compact > MAX_DEPTH) tooDeep();
+        break;
+      case 'newline':
+        lineStart = true;
+        compact = 0;
+        break;
+      case 'space':
+      case 'doc-mode':
+      case undefined: // the lexer's markers before scalars and documents
+        break;
+      default:
+        lineStart = false;
     }
-    let tokenStart = true;
-    for (; j < l.length; j++) {
-      const c = l[j]!;
-      if (quote !== null) {
-        if (quote === '"' && c === '\\') { j++; continue; }
-        if (c === quote) {
-          if (quote === "'" && l[j + 1] === "'") { j++; continue; }
-          quote = null;
-          tokenStart = false;
-        }
-        continue;
-      }
-      if (c === '#' && tokenStart) break;
-      if ((c === '"' || c === "'") && tokenStart) { quote = c; continue; }
-      if ((c === '[' || c === '{') && tokenStart) { if (++flow > MAX_DEPTH) tooDeep(); continue; }
-      if ((c === ']' || c === '}') && flow > 0) { flow--; tokenStart = false; continue; }
-      if ((c === '|' || c === '>') && tokenStart && flow === 0) {
-        blockHeader.lastIndex = j;
-        if (blockHeader.test(l)) { blockIndent = lineIndent; break; }
-      }
-      tokenStart = c === ' ' || c === '\t' || c === ',' || ((c === '-' || c === ':' || c === '?') && /\s/.test(l[j + 1] ?? ' '));
-    }
+    for (let i = token.indexOf('\n'); i >= 0; i = token.indexOf('\n', i + 1)) line++;
   }
 }
 
