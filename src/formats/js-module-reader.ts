@@ -23,6 +23,14 @@
 //
 // Safety: no eval/Function/vm; nesting of literals is capped at 64; skipped code
 // is stepped over with counters (no recursion), so any nesting there is fine.
+//
+// Why not a library parser (acorn, @babel/parser): both are recursive descent
+// and refuse a module whose skipped code nests deeply (acorn: "Not enough
+// stack space to parse input" at 100,000 parentheses inside a function or
+// 10,000 nested template substitutions; @babel/parser: a stack overflow),
+// where this reader steps over it and imports the literals; both also reject
+// a whole file for one syntax error in code this reader steps over, and
+// TypeScript needs @babel/parser's plugin or a third-party acorn plugin.
 import { FormatError } from './model.js';
 import { MAX_NESTING } from './nested-keys.js';
 

@@ -32,6 +32,12 @@
 // - Descriptions with INCLUDE_DESCRIPTIONS (`#` and `#.`).
 // - `#, fuzzy` is never written: NOT_REVIEWED is the state of every new
 //   translation, and fuzzy entries are left out of compiled catalogs.
+// Reading is this module's own, not gettext-parser's po.parse, which drops
+// octal/hex and \a \b \f \v escapes (\101 reads as "101"), strips the
+// indentation of translator comments, groups entries by msgctxt (file order
+// lost), gives no line for structural errors and accepts orphan strings,
+// invalid escapes and msgstr[n] without msgid_plural. Its compile is
+// whole-document; the writer here streams page by page (FormatWriter).
 // Note: `msgfmt -c` rejects an entry whose msgid and msgstr do not both begin
 // and end with a newline; a key and its translation that differ so are still
 // written as they are (valid PO, only that check complains).
