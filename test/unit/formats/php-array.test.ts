@@ -184,12 +184,18 @@ return [
     await expectError("<?php\nreturn ['a' => <<<EOT\nx\nEOT];", /Heredoc/, 2, 16);
     await expectError("<?php\nreturn ['a' => ['b' => 'c'], 'a.b' => 'd'];", /defined twice/, 2, 30);
     await expectError('no php tag', /must start with <\?php/, 1, 1);
+    await expectError("<?php\nreturn ['a' => 'b']; /* open", /Unterminated comment/, 2, 22);
+    await expectError("<?php\nreturn ['a' => \"open];", /Unterminated string/, 2, 16);
   });
 
   it('refuses nesting deeper than 64 levels quickly, without a stack overflow', async () => {
     const deep = `<?php return ${'['.repeat(100_000)}${']'.repeat(100_000)};`;
     const t = cpuClock();
     await expect(parse(deep)).rejects.toThrow(/nested deeper/);
+    await expect(parse(`<?php return ${'array('.repeat(100_000)}${')'.repeat(100_000)};`)).rejects.toThrow(/nested deeper/);
+    // 64 levels below the returned array are fine.
+    expect(pairs(await parse(`<?php return ${'['.repeat(64)}'x'${']'.repeat(64)};`))).toEqual([[Array(64).fill('0').join('.'), 'x']]);
+    await expect(parse(`<?php return ${'['.repeat(65)}'x'${']'.repeat(65)};`)).rejects.toThrow(/nested deeper than 64/);
     expect(cpuClock() - t).toBeLessThan(PATHOLOGICAL_CPU_MS);
   }, HOSTILE_TEST_TIMEOUT);
 
