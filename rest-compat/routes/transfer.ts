@@ -9,7 +9,7 @@ const IMPORT = `mutation RestImport($file: Upload!, $uploadFormat: String!, $imp
   $customerId: String, $namespace: String, $tags: [String!], $filePath: String) {
   importFile(file: $file, uploadFormat: $uploadFormat, importOptions: $importOptions, languageKey: $languageKey,
     customerId: $customerId, namespace: $namespace, tags: $tags, filePath: $filePath) {
-    numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name } keysDeleted
+    numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name } keysDeleted translationsRefused warnings
   }
 }`;
 
@@ -24,7 +24,10 @@ const EXPORT = `mutation RestExport($downloadFormat: String!, $downloadOptions: 
 interface ExportData { exportTranslations: { files: { url: string; namespace: string | null; language: string | null; customer: string | null }[] } }
 
 interface ImportData {
-  importFile: { numberOfKeysFound: number; numberOfUniqueKeysFound: number; foundLanguages: { key: string; name: string }[]; keysDeleted: number };
+  importFile: {
+    numberOfKeysFound: number; numberOfUniqueKeysFound: number; foundLanguages: { key: string; name: string }[]; keysDeleted: number;
+    translationsRefused: number; warnings: string[];
+  };
 }
 
 function required(req: RestRequest, name: string): string {
@@ -59,9 +62,15 @@ export const routes: RestRoute[] = [
         filePath: optional(req, 'path'),
       };
     },
-    // The contract's Import result; keysDeleted only when DELETE_NOT_PRESENT_KEYS asked for deletions.
-    toResponse: ({ importFile: { keysDeleted, ...result } }, req) => ({
-      data: queryList(req.query, 'importOptions').some((o) => o.toUpperCase() === 'DELETE_NOT_PRESENT_KEYS') ? { ...result, keysDeleted } : result,
+    // The contract's Import result; keysDeleted only when DELETE_NOT_PRESENT_KEYS asked for deletions;
+    // translationsRefused and warnings beside them only when there is something to report (refused
+    // translations, a failed PUBLISH_AFTER_IMPORT: the import is committed either way).
+    toResponse: ({ importFile: { keysDeleted, translationsRefused, warnings, ...result } }, req) => ({
+      data: {
+        ...result,
+        ...(queryList(req.query, 'importOptions').some((o) => o.toUpperCase() === 'DELETE_NOT_PRESENT_KEYS') && { keysDeleted }),
+        ...(warnings.length > 0 && { translationsRefused, warnings }),
+      },
     }),
   }),
   defineRoute<ExportData>({

@@ -4,7 +4,6 @@
 import { prisma } from '../db.js';
 import type { Job } from '../generated/prisma/client.js';
 import { publishJobEvent } from './events.js';
-import type { Checkpoint } from './run.js';
 
 async function finalize(jobId: string, owner: string | null, data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object }): Promise<void> {
   const rows = await prisma().$queryRawUnsafe<Job[]>(
@@ -29,11 +28,4 @@ export function failJob(job: Pick<Job, 'id'>, owner: string | null, message: str
 
 export function cancelJobRow(jobId: string, owner: string | null): Promise<void> {
   return finalize(jobId, owner, { state: 'CANCELLED', message: 'Cancelled' });
-}
-
-/** Summary message of a finished job (contract: number of texts and characters translated). */
-export function summary(checkpoint: Checkpoint): string {
-  const skipped = checkpoint.skippedOverLimit ? `; ${checkpoint.skippedOverLimit} not written because they exceed the key's characters limit` : '';
-  const failed = checkpoint.failedTexts ? `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large` : '';
-  return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${skipped}${failed}`;
 }

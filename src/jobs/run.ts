@@ -6,11 +6,14 @@ import { prisma } from '../db.js';
 import type { Job } from '../generated/prisma/client.js';
 import { MtProviderError } from '../mt/types.js';
 import { translateTexts, type TranslateTextsResult } from '../mt/index.js';
-import { upsertTranslations, type Cell } from '../translations/store.js';
+import { writeTranslations } from '../translations/gate.js';
+import { publishAfterWrite } from '../translations/publish-after-import.js';
+import type { Cell } from '../translations/store.js';
 import type { AutoTranslateRequest } from './request.js';
 import { providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
-import { failJob, succeedJob, summary } from './finish.js';
+import { failJob, succeedJob } from './finish.js';
+import { summary, type Checkpoint } from './checkpoint.js';
 
 export class LeaseLostError extends Error {
   constructor() { super('The job lease was lost'); }
@@ -19,30 +22,22 @@ export class JobCancelledError extends Error {
   constructor() { super('The job was cancelled'); }
 }
 
-export interface Checkpoint {
-  sequence: number;
-  /** Last key id whose batch is committed. */
-  cursor?: number;
-  total?: number;
-  processed?: number;
-  texts: number;
-  characters: number;
-  skippedOverLimit?: number;
-  /** Texts the provider layer could not translate safely (lost placeholders, too large). */
-  failedTexts?: number;
-}
-
 /** Keys per engine batch (the provider layer splits further by its own limits). */
 const BATCH = 100;
 
-interface Candidate { id: number; key: string; limit: number | null; source: string }
+interface Candidate { id: number; key: string; source: string }
 
+/**
+ * Keys with something to translate. Locked keys are never sent to the
+ * provider (they would be refused by the write gate anyway, after being paid
+ * for): the count up front says how many were left out, for the summary.
+ */
 function candidateSql(select: string, tail: string): string {
   return `SELECT ${select}
             FROM "TranslationKey" k
             LEFT JOIN "Translation" src ON src."keyId" = k.id AND src."languageId" = $2
             LEFT JOIN "Translation" tgt ON tgt."keyId" = k.id AND tgt."languageId" = $3
-           WHERE k."projectId" = $1 AND NOT k.lock
+           WHERE k."projectId" = $1
              AND (coalesce(src.text, '') <> '' OR $4)
              AND ($5 OR coalesce(tgt.text, '') = '')
              ${tail}`;
@@ -65,15 +60,18 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   const checkpoint: Checkpoint = { texts: 0, characters: 0, ...saved, sequence: saved.sequence ?? 0 };
   const params = [job.projectId, source.id, target.id, useKeys, force] as const;
   if (checkpoint.total === undefined) {
-    const [row] = await prisma().$queryRawUnsafe<{ n: number }[]>(candidateSql('count(*)::int AS n', ''), ...params);
+    const [row] = await prisma().$queryRawUnsafe<{ n: number; locked: number }[]>(
+      candidateSql('count(*) FILTER (WHERE NOT k.lock)::int AS n, count(*) FILTER (WHERE k.lock)::int AS locked', ''), ...params,
+    );
     checkpoint.total = row!.n;
+    checkpoint.skippedLocked = row!.locked;
     checkpoint.processed = 0;
   }
 
   for (;;) {
     if (context.signal.aborted) throw context.signal.reason;
     const batch = await prisma().$queryRawUnsafe<Candidate[]>(
-      candidateSql(`k.id, k.key, k."charactersLimit" AS limit, coalesce(src.text, '') AS source`, `AND k.id > $6 ORDER BY k.id LIMIT ${BATCH}`),
+      candidateSql(`k.id, k.key, coalesce(src.text, '') AS source`, `AND NOT k.lock AND k.id > $6 ORDER BY k.id LIMIT ${BATCH}`),
       ...params, checkpoint.cursor ?? 0,
     );
     if (batch.length === 0) break;
@@ -89,24 +87,25 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       throw error;
     }
     const cells: Cell[] = [];
-    let overLimit = 0;
     let failed = 0;
     result.outcomes.forEach((outcome, i) => {
       if (!outcome.ok) { failed++; return; }
-      const limit = batch[i]!.limit;
-      if (limit !== null && [...outcome.text].length > limit) { overLimit++; return; }
       cells.push({ keyId: batch[i]!.id, languageId: target.id, customerId: null, text: outcome.text });
     });
-    checkpoint.cursor = batch[batch.length - 1]!.id;
-    checkpoint.processed = (checkpoint.processed ?? 0) + batch.length;
-    checkpoint.texts += cells.length;
-    checkpoint.characters += result.stats.characters;
-    checkpoint.skippedOverLimit = (checkpoint.skippedOverLimit ?? 0) + overLimit;
-    checkpoint.failedTexts = (checkpoint.failedTexts ?? 0) + failed;
-    checkpoint.sequence += 1;
-    const progress = Math.min(0.99, Math.max(job.progress, checkpoint.processed / Math.max(1, checkpoint.total)));
+    const cursor = batch[batch.length - 1]!.id;
+    const processed = (checkpoint.processed ?? 0) + batch.length;
+    const progress = Math.min(0.99, Math.max(job.progress, processed / Math.max(1, checkpoint.total)));
     const updated = await prisma().$transaction(async (tx) => {
-      await upsertTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty' });
+      // The write gate refuses texts over the key's charactersLimit (and keys locked since the batch was read): counted, not written.
+      const written = await writeTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty', listRefusals: 0 });
+      checkpoint.cursor = cursor;
+      checkpoint.processed = processed;
+      checkpoint.texts += cells.length - written.refused.LOCKED - written.refused.CHARACTERS_LIMIT;
+      checkpoint.characters += result.stats.characters;
+      checkpoint.skippedOverLimit = (checkpoint.skippedOverLimit ?? 0) + written.refused.CHARACTERS_LIMIT;
+      checkpoint.skippedLocked = (checkpoint.skippedLocked ?? 0) + written.refused.LOCKED;
+      checkpoint.failedTexts = (checkpoint.failedTexts ?? 0) + failed;
+      checkpoint.sequence += 1;
       return tx.$queryRawUnsafe<Job[]>(
         `UPDATE "Job" SET checkpoint = $3::jsonb, progress = $4, "updatedAt" = now()
           WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED' RETURNING *`,
@@ -133,15 +132,12 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   if (request.options.includes('AUTO_PUBLISH')) await autoPublish(job);
 }
 
-/** AUTO_PUBLISH: after success, publish _latest through the hosting domain; a refusal is noted on the job. */
+/** AUTO_PUBLISH: after success, publish _latest (publish-after-import.ts); a failure is noted on the job. */
 async function autoPublish(job: Job): Promise<void> {
-  try {
-    const { publishEnvironment } = await import('../hosting/publish.js');
-    await publishEnvironment({ projectId: job.projectId, environmentKey: '_latest' });
-  } catch (error) {
-    await prisma().job.update({
-      where: { id: job.id },
-      data: { message: `${(await prisma().job.findUniqueOrThrow({ where: { id: job.id } })).message}; AUTO_PUBLISH failed: ${(error as Error).message}` },
-    });
-  }
+  const outcome = await publishAfterWrite(job.projectId, 'AUTO_PUBLISH');
+  if (outcome.published) return;
+  await prisma().job.update({
+    where: { id: job.id },
+    data: { message: `${(await prisma().job.findUniqueOrThrow({ where: { id: job.id } })).message}; ${outcome.warning}` },
+  });
 }

@@ -52,7 +52,9 @@ const ImportResultType = builder.objectRef<ImportResult>('ImportResult').impleme
     translationsInserted: t.exposeInt('translationsInserted'),
     translationsUpdated: t.exposeInt('translationsUpdated', { description: 'Existing translations changed (REPLACE_TRANSLATION_IF_FOUND).' }),
     keysDeleted: t.exposeInt('keysDeleted', { description: 'Keys of the uploaded scope the file lacks, deleted with DELETE_NOT_PRESENT_KEYS.' }),
-    published: t.exposeBoolean('published', { description: 'True when PUBLISH_AFTER_IMPORT published _latest.' }),
+    translationsRefused: t.exposeInt('translationsRefused', { description: 'Translations of the file not written because their key is locked or the text exceeds its charactersLimit (see warnings).' }),
+    published: t.exposeBoolean('published', { description: 'True when PUBLISH_AFTER_IMPORT published _latest; false with a warning when publishing failed (the import stays committed).' }),
+    warnings: t.exposeStringList('warnings', { description: 'Refused translations (one line per reason, with counts) and a failed PUBLISH_AFTER_IMPORT; empty when there is nothing to report.' }),
   }),
 });
 

@@ -1,14 +1,17 @@
 // POST /api/v2/import and the importFile mutation: one file into one project,
 // as one transaction. Everything that can refuse the request (format, size,
 // options, customer, plan, the file itself) is checked before the transaction
-// opens; the writes are set-based (write-bundle.ts). PUBLISH_AFTER_IMPORT
-// publishes _latest once the import has committed. A preview (previewImport,
+// opens; the writes are set-based (write-bundle.ts) and translations go
+// through the write gate: cells it refuses (locked key, over the key's
+// charactersLimit) are counted in translationsRefused and described in
+// warnings. PUBLISH_AFTER_IMPORT publishes _latest once the import has
+// committed; a failed publication is a warning (publish-after-import.ts). A preview (previewImport,
 // the CLI's upload-preview) runs the very same write and rolls it back, so the
 // preview and the import can never disagree.
 import { buffer } from 'node:stream/consumers';
 import { prisma, type Db } from '../db.js';
 import type { Bundle } from '../formats/model.js';
-import { AppError, badRequest, payloadTooLarge } from '../errors.js';
+import { badRequest, payloadTooLarge } from '../errors.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { customerIdOf } from '../customers/customers.js';
 import { formatOf, type ImportOption } from './options.js';
@@ -17,6 +20,8 @@ import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
 import { languagesOfBundle, writeBundle, type WriteBundleResult } from './write-bundle.js';
 import { LIMITS, lengthProblem } from '../translations/fields.js';
+import { publishAfterWrite } from '../translations/publish-after-import.js';
+import { refusalWarnings } from '../translations/rules.js';
 
 /** Large files on the embedded database take a while; a stuck transaction still ends. */
 export const IMPORT_TRANSACTION_TIMEOUT_MS = 10 * 60_000;
@@ -58,7 +63,11 @@ export interface ImportResult {
   translationsUpdated: number;
   /** Keys deleted by DELETE_NOT_PRESENT_KEYS. */
   keysDeleted: number;
+  /** Translations the write gate refused (locked key, over the key's charactersLimit): not written. */
+  translationsRefused: number;
   published: boolean;
+  /** What the client should know although the import succeeded: refused translations, a failed PUBLISH_AFTER_IMPORT. */
+  warnings: string[];
 }
 
 /** Keys a preview lists by name: at most this many of each kind (the counts are exact). */
@@ -103,19 +112,6 @@ function checkRequest(request: ImportRequest): void {
     const path = normalizeFilePath(request.filePath ?? '');
     if (!path) throw badRequest('importOptions INCLUDE_FILE_PATH needs the path of the file (path)');
     if (path.length > MAX_FILE_PATH) throw badRequest(`path must have at most ${MAX_FILE_PATH} characters`);
-  }
-}
-
-/** After the commit: publish _latest through the hosting domain (loaded lazily: it is large and rarely needed here). */
-async function publishLatest(projectId: number): Promise<void> {
-  try {
-    const { publishEnvironment } = await import('../hosting/publish.js');
-    await publishEnvironment({ projectId, environmentKey: '_latest' });
-  } catch (error) {
-    // The import stays committed: say so, with the status of the refusal.
-    const reason = error instanceof Error ? error.message : String(error);
-    const code = error instanceof AppError ? error.code : 'INTERNAL';
-    throw new AppError(code, `The file was imported, but publishing after import failed: ${reason}`);
   }
 }
 
@@ -178,11 +174,14 @@ export async function importFile(request: ImportRequest): Promise<ImportResult> 
     translationsInserted: written.translationsInserted,
     translationsUpdated: written.translationsUpdated,
     keysDeleted: written.deletedKeys.length,
+    translationsRefused: written.translationsRefused.LOCKED + written.translationsRefused.CHARACTERS_LIMIT,
     published: false,
+    warnings: refusalWarnings(written.translationsRefused, written.refusals),
   };
   if (options.has('PUBLISH_AFTER_IMPORT')) {
-    await publishLatest(projectId);
-    result.published = true;
+    const outcome = await publishAfterWrite(projectId);
+    result.published = outcome.published;
+    if (!outcome.published) result.warnings.push(outcome.warning);
   }
   return result;
 }

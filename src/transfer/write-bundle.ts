@@ -1,12 +1,16 @@
 // Writes a parsed file into a project inside the caller's transaction with
 // set-based statements: languages, keys (created in file order for
-// IMPORT_ORDER, last-seen touched), key metadata and file path
-// (INCLUDE_FILE_PATH), customers (simplelocalize-json), translation cells,
-// 50,000 per statement, then the deletion of keys the file lacks
-// (DELETE_NOT_PRESENT_KEYS).
+// IMPORT_ORDER, last-seen touched), customers (simplelocalize-json),
+// translation cells through the write gate (50,000 per statement; a locked
+// key or a text over its charactersLimit is refused and counted, never
+// written), then key metadata and file path (INCLUDE_FILE_PATH), then the
+// deletion of keys the file lacks (DELETE_NOT_PRESENT_KEYS). Cells are written
+// before the metadata, so the lock and limit the key had before the import
+// decide, not the ones the file sets.
 import type { Db } from '../db.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
-import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations, type Cell } from '../translations/store.js';
+import { addRefusals, DEFAULT_LISTED_REFUSALS, writeTranslations, type GateResult, type Refusal } from '../translations/gate.js';
+import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
 import { ensureCustomers } from './customers.js';
 
 export interface WriteBundleOptions {
@@ -34,6 +38,10 @@ export interface WriteBundleResult {
   keysCreated: number;
   translationsInserted: number;
   translationsUpdated: number;
+  /** Cells the write gate refused, per reason (locked key, over the key's charactersLimit). */
+  translationsRefused: GateResult['refused'];
+  /** The first refused cells (at most DEFAULT_LISTED_REFUSALS). */
+  refusals: Refusal[];
   /** Keys deleted by DELETE_NOT_PRESENT_KEYS, in import order. */
   deletedKeys: { key: string; namespace: string }[];
 }
@@ -131,27 +139,24 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
     bundle.keys.map((k) => ({ key: k.key, namespace: k.namespace })),
     { create: true, touchLastSeen: true, descriptions: bundle.keys.map((k) => k.description || null) },
   );
-  await writeKeyMetadata(db, bundle.keys, ids, options);
-  if (options.filePath !== undefined && ids.size > 0) {
-    await db.$executeRawUnsafe(
-      `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
-      [...new Set(ids.values())], options.filePath,
-    );
-  }
   const customers = customersOfBundle(bundle);
   const customerIds = customers.length > 0 ? await ensureCustomers(db, projectId, customers) : new Map<string, number>();
 
   // An empty text in a file is "no translation": it never erases one.
   const written = { inserted: 0, updated: 0 };
+  const refused: GateResult['refused'] = { LOCKED: 0, CHARACTERS_LIMIT: 0 };
+  const refusals: Refusal[] = [];
   // Cells go out in chunks, so a large file never has all its cells (and their
   // statement parameters) in memory at once. A key given twice in the file
   // keeps the whole-file rule (its last text wins), so such a file is one chunk.
   const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : options.cellChunk ?? CELL_CHUNK;
   let cells: Cell[] = [];
   const flush = async () => {
-    const result = await upsertTranslations(db, projectId, cells, { replace: options.replace });
+    const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length });
     written.inserted += result.inserted;
     written.updated += result.updated;
+    addRefusals(refused, result.refused);
+    refusals.push(...result.refusals);
     cells = [];
   };
   for (const k of bundle.keys) {
@@ -169,6 +174,13 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
     if (cells.length >= chunkSize) await flush();
   }
   if (cells.length > 0) await flush();
+  await writeKeyMetadata(db, bundle.keys, ids, options);
+  if (options.filePath !== undefined && ids.size > 0) {
+    await db.$executeRawUnsafe(
+      `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
+      [...new Set(ids.values())], options.filePath,
+    );
+  }
   const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace) : [];
   await db.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
   return {
@@ -177,6 +189,8 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
     keysCreated: created,
     translationsInserted: written.inserted,
     translationsUpdated: written.updated,
+    translationsRefused: refused,
+    refusals,
     deletedKeys,
   };
 }

@@ -3,11 +3,12 @@
 // One transaction of set-based statements, whatever the number of elements;
 // visible as soon as the request returns.
 import { prisma } from '../db.js';
-import { AppError } from '../errors.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
-import { lockProblem, limitProblem } from './rules.js';
-import { BULK_TRANSACTION, ensureKeys, ensureLanguages, keyRefId, upsertTranslations, type Cell } from './store.js';
-import { at, checkElements, customerIds, describeProblems, elementKeyId, keyGuards, type V1Element } from './v1-elements.js';
+import { writeTranslations } from './gate.js';
+import { publishAfterWrite } from './publish-after-import.js';
+import { refusalMessage } from './rules.js';
+import { BULK_TRANSACTION, ensureKeys, ensureLanguages, keyRefId, type Cell } from './store.js';
+import { at, checkElements, customerIds, describeProblems, elementKeyId, refusalsByElement, type V1Element } from './v1-elements.js';
 
 export interface ImportV1Options {
   /** REPLACE_TRANSLATION_IF_FOUND */
@@ -22,23 +23,11 @@ export interface ImportV1Result {
   message: string;
 }
 
-type Publisher = (options: { projectId: number; environmentKey: string }) => Promise<unknown>;
-
-/** The hosting domain's publish function, loaded only when an import asks to publish. */
-async function loadPublisher(): Promise<Publisher> {
-  try {
-    return (await import('../hosting/publish.js')).publishEnvironment;
-  } catch (error) {
-    throw new AppError('INTERNAL', `PUBLISH_AFTER_IMPORT is unavailable: the hosting module could not be loaded (${(error as Error).message})`);
-  }
-}
-
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export async function importTranslationsV1(projectId: number, content: V1Element[], options: ImportV1Options): Promise<ImportV1Result> {
   // Rule 7: the plan is checked before anything is written.
   if (options.publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
-  const publish = options.publish ? await loadPublisher() : undefined;
   const { valid, problems } = checkElements(content, { languageMustExist: false });
   const outcome = await prisma().$transaction(async (tx) => {
     const customers = await customerIds(tx, projectId, valid);
@@ -51,22 +40,17 @@ export async function importTranslationsV1(projectId: number, content: V1Element
     // Rules 1–3: missing languages and keys are created; every key's last-seen is updated.
     const languages = await ensureLanguages(tx, projectId, accepted.map((e) => ({ key: e.language })), { create: true });
     const keys = await ensureKeys(tx, projectId, accepted, { create: true, touchLastSeen: true, descriptions: accepted.map((e) => e.description) });
-    const guards = await keyGuards(tx, accepted.map((e) => elementKeyId(keys.ids, e)!));
-    const cells: Cell[] = [];
+    const cells: (Cell & { index: number })[] = [];
     for (const e of accepted) {
       // Without REPLACE an empty text could change nothing; an element without text only registers its key.
       if (e.text === null || (e.text === '' && !options.replace)) continue;
       const keyId = elementKeyId(keys.ids, e)!;
-      const guard = guards.get(keyId);
-      const problem = guard && (lockProblem(guard) ?? limitProblem(guard, e.text));
-      if (problem) {
-        problems.push(at(e.index, problem));
-        continue;
-      }
-      cells.push({ keyId, languageId: languages.ids.get(e.language)!, customerId: e.customerKey ? customers.get(e.customerKey)! : null, text: e.text });
+      cells.push({ index: e.index, keyId, languageId: languages.ids.get(e.language)!, customerId: e.customerKey ? customers.get(e.customerKey)! : null, text: e.text });
     }
     // Rule 4: existing translations are replaced only with REPLACE_TRANSLATION_IF_FOUND.
-    const written = await upsertTranslations(tx, projectId, cells, { replace: options.replace });
+    // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a warning of its element.
+    const written = await writeTranslations(tx, projectId, cells, { replace: options.replace, listRefusals: cells.length });
+    for (const [index, refusal] of refusalsByElement(cells, written.refusals)) problems.push(at(index, refusalMessage(refusal)));
     return { uniqueKeys: new Set(accepted.map(keyRefId)).size, createdKeys: keys.created, createdLanguages: languages.created, written };
   }, BULK_TRANSACTION);
 
@@ -78,14 +62,11 @@ export async function importTranslationsV1(projectId: number, content: V1Element
     `${outcome.written.updated} replaced`,
   ].filter(Boolean);
   let message = parts.join(', ');
-  if (publish) {
-    try {
-      await publish({ projectId, environmentKey: '_latest' });
-      message += '; published to _latest';
-    } catch (error) {
-      // The import is committed; a failed publication is reported, not turned into a failed request.
-      problems.push({ index: -1, message: `PUBLISH_AFTER_IMPORT failed: ${(error as Error).message}` });
-    }
+  if (options.publish) {
+    // The import is committed; a failed publication is a warning (publish-after-import.ts).
+    const published = await publishAfterWrite(projectId);
+    if (published.published) message += '; published to _latest';
+    else problems.push({ index: -1, message: published.warning });
   }
   if (problems.length) {
     const elementProblems = problems.filter((p) => p.index >= 0).sort((a, b) => a.index - b.index);

@@ -1,27 +1,30 @@
-// Rules every translation write obeys, whatever the path (v2 PATCH, v1 POST
-// and PATCH): a locked key keeps its translations, and a text may not be
-// longer than its key's charactersLimit.
-import { describeKey, type KeyAddress } from '../keys/write.js';
-import { charCount } from './fields.js';
+// How the write gate's refusals (gate.ts) read: one sentence per refused
+// cell (v1 failures, v2/GraphQL errors) and one warning per reason with its
+// count (import results, job summaries). The rules themselves live in the
+// gate and nowhere else.
+import { describeKey } from '../keys/write.js';
+import type { Refusal, RefusalReason } from './gate.js';
 
-export interface KeyGuard extends KeyAddress {
-  lock: boolean;
-  charactersLimit: number | null;
+export function refusalMessage(refusal: Refusal): string {
+  return refusal.reason === 'LOCKED'
+    ? `${describeKey(refusal)} is locked; its translations cannot be changed`
+    : `text has ${refusal.length} characters, more than the charactersLimit of ${refusal.charactersLimit} of ${describeKey(refusal)}`;
 }
 
-export function lockProblem(key: KeyGuard): string | undefined {
-  return key.lock ? `${describeKey(key)} is locked; its translations cannot be changed` : undefined;
-}
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function limitProblem(key: KeyGuard, text: string): string | undefined {
-  if (key.charactersLimit === null) return undefined;
-  const length = charCount(text);
-  return length > key.charactersLimit
-    ? `text has ${length} characters, more than the charactersLimit of ${key.charactersLimit} of ${describeKey(key)}`
-    : undefined;
-}
-
-/** Why this text may not be written to this key, or undefined when it may. */
-export function writeProblem(key: KeyGuard, text: string): string | undefined {
-  return lockProblem(key) ?? limitProblem(key, text);
+/** One warning per reason with refusals, naming up to `examples` keys. */
+export function refusalWarnings(refused: Record<RefusalReason, number>, refusals: readonly Refusal[], examples = 5): string[] {
+  const warnings: string[] = [];
+  const named = (reason: RefusalReason) => {
+    const keys = [...new Set(refusals.filter((r) => r.reason === reason).map((r) => describeKey(r)))];
+    return keys.length ? ` (${keys.slice(0, examples).join(', ')}${keys.length > examples ? ', …' : ''})` : '';
+  };
+  if (refused.LOCKED) {
+    warnings.push(`${plural(refused.LOCKED, 'translation was', 'translations were')} not written because the key is locked${named('LOCKED')}`);
+  }
+  if (refused.CHARACTERS_LIMIT) {
+    warnings.push(`${plural(refused.CHARACTERS_LIMIT, 'translation was', 'translations were')} not written: longer than the key's charactersLimit${named('CHARACTERS_LIMIT')}`);
+  }
+  return warnings;
 }

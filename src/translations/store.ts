@@ -1,6 +1,7 @@
-// Set-based writes shared by every bulk path (v1 translations, import,
-// machine translation): one statement per step, whatever the number of rows.
-// Callers run them inside one transaction and validate rows first.
+// Set-based key and language lookups shared by every bulk path (v1
+// translations, import, machine translation): one statement per step, whatever
+// the number of rows. Translation cells are written through the write gate
+// (gate.ts) only. Callers run them inside one transaction.
 import type { Db } from '../db.js';
 
 export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
@@ -98,73 +99,4 @@ export interface Cell {
   text: string;
   /** Omitted: NOT_REVIEWED for new rows, unchanged for existing ones. */
   reviewStatus?: ReviewStatus;
-}
-
-export interface UpsertResult { inserted: number; updated: number }
-
-/** An empty, unreviewed cell is the same as no row: writing one where there is no row changes nothing. */
-const WORTH_A_ROW = `(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REVIEWED')`;
-
-/**
- * Writes translation cells. New cells are inserted; existing ones are replaced
- * with `replace: true`, or only where their text is empty with `replace:
- * 'empty'` (machine translation fills gaps without racing an editor); and only
- * when text or status actually changes, so lastModifiedAt and unpublished-change
- * counts stay truthful; an empty unreviewed cell is not inserted where there is
- * no row. Duplicate cells in the input: the last one wins.
- */
-export async function upsertTranslations(db: Db, projectId: number, cells: Cell[], options: { replace: boolean | 'empty' }): Promise<UpsertResult> {
-  const mode = options.replace === 'empty' ? 'empty' : options.replace ? 'always' : 'never';
-  const deduped = new Map<string, Cell>();
-  for (const c of cells) deduped.set(`${c.keyId}:${c.languageId}:${c.customerId ?? ''}`, c);
-  const base = [...deduped.values()].filter((c) => c.customerId === null);
-  const custom = [...deduped.values()].filter((c) => c.customerId !== null);
-  const result: UpsertResult = { inserted: 0, updated: 0 };
-  if (base.length) {
-    const [row] = await db.$queryRawUnsafe<{ inserted: number; updated: number }[]>(
-      `WITH input AS (
-         SELECT * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[]) AS t(key_id, language_id, text, status)
-       ), written AS (
-         INSERT INTO "Translation" AS tr ("keyId", "languageId", "projectId", text, "reviewStatus", "lastModifiedAt")
-         SELECT key_id, language_id, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM input
-          WHERE ${WORTH_A_ROW} OR EXISTS (SELECT 1 FROM "Translation" x WHERE x."keyId" = key_id AND x."languageId" = language_id)
-         ON CONFLICT ("keyId", "languageId") DO UPDATE
-           SET text = EXCLUDED.text,
-               "reviewStatus" = CASE WHEN $6 THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
-               "lastModifiedAt" = now()
-           WHERE ($7 = 'always' OR ($7 = 'empty' AND tr.text = ''))
-             AND (tr.text IS DISTINCT FROM EXCLUDED.text OR ($6 AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
-         RETURNING (xmax = 0) AS inserted
-       )
-       SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written`,
-      projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text), base.map((c) => c.reviewStatus ?? null),
-      base.some((c) => c.reviewStatus !== undefined), mode,
-    );
-    result.inserted += row!.inserted;
-    result.updated += row!.updated;
-  }
-  if (custom.length) {
-    const [row] = await db.$queryRawUnsafe<{ inserted: number; updated: number }[]>(
-      `WITH input AS (
-         SELECT * FROM unnest($2::int[], $3::int[], $4::int[], $5::text[], $6::text[]) AS t(key_id, language_id, customer_id, text, status)
-       ), written AS (
-         INSERT INTO "CustomerTranslation" AS tr ("keyId", "languageId", "customerId", "projectId", text, "reviewStatus", "lastModifiedAt")
-         SELECT key_id, language_id, customer_id, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM input
-          WHERE ${WORTH_A_ROW} OR EXISTS (SELECT 1 FROM "CustomerTranslation" x WHERE x."keyId" = key_id AND x."languageId" = language_id AND x."customerId" = customer_id)
-         ON CONFLICT ("keyId", "languageId", "customerId") DO UPDATE
-           SET text = EXCLUDED.text,
-               "reviewStatus" = CASE WHEN $7 THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
-               "lastModifiedAt" = now()
-           WHERE ($8 = 'always' OR ($8 = 'empty' AND tr.text = ''))
-             AND (tr.text IS DISTINCT FROM EXCLUDED.text OR ($7 AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
-         RETURNING (xmax = 0) AS inserted
-       )
-       SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written`,
-      projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId), custom.map((c) => c.text),
-      custom.map((c) => c.reviewStatus ?? null), custom.some((c) => c.reviewStatus !== undefined), mode,
-    );
-    result.inserted += row!.inserted;
-    result.updated += row!.updated;
-  }
-  return result;
 }

@@ -8,8 +8,9 @@ import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
 import { customerIdOf } from '../customers/customers.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
-import { limitProblem, lockProblem } from './rules.js';
-import { upsertTranslations, type ReviewStatus } from './store.js';
+import { writeTranslations } from './gate.js';
+import { refusalMessage } from './rules.js';
+import type { ReviewStatus } from './store.js';
 
 export interface UpdateTranslationInput {
   key?: unknown;
@@ -47,10 +48,6 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     const language = await tx.language.findUnique({ where: { projectId_key: { projectId, key: request.language } }, select: { id: true } });
     if (!language) throw notFound(`language '${request.language}' not found`);
     const customer = request.customerKey ? { id: await customerIdOf(projectId, request.customerKey, tx), key: request.customerKey } : null;
-    const locked = lockProblem(key);
-    if (locked) throw conflict(locked);
-    const tooLong = request.text === undefined ? undefined : limitProblem(key, request.text);
-    if (tooLong) throw badRequest(tooLong);
     const current = customer
       ? await tx.customerTranslation.findUnique({ where: { keyId_languageId_customerId: { keyId: key.id, languageId: language.id, customerId: customer.id } } })
       : await tx.translation.findUnique({ where: { keyId_languageId: { keyId: key.id, languageId: language.id } } });
@@ -58,13 +55,16 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     if (customer && request.text === undefined && !current?.text) {
       throw notFound(`customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`);
     }
-    await upsertTranslations(tx, projectId, [{
+    const written = await writeTranslations(tx, projectId, [{
       keyId: key.id,
       languageId: language.id,
       customerId: customer?.id ?? null,
       text: request.text ?? current?.text ?? '',
       reviewStatus: request.reviewStatus,
     }], { replace: true });
+    // The gate refused the cell: nothing was written; a locked key is a conflict, a text too long a bad request.
+    const [refusal] = written.refusals;
+    if (refusal) throw refusal.reason === 'LOCKED' ? conflict(refusalMessage(refusal)) : badRequest(refusalMessage(refusal));
     return { keyId: key.id, customer };
   });
   const [cell] = await cellsOfKeys(projectId, [keyId], customer, { language: request.language });

@@ -4,9 +4,10 @@
 // transaction of set-based statements.
 import { prisma, type Db } from '../db.js';
 import { describeKey } from '../keys/write.js';
-import { writeProblem } from './rules.js';
-import { BULK_TRANSACTION, ensureKeys, ensureLanguages, upsertTranslations, type Cell } from './store.js';
-import { at, checkElements, customerIds, describeProblems, elementKeyId, keyGuards, type V1Element } from './v1-elements.js';
+import { writeTranslations } from './gate.js';
+import { refusalMessage } from './rules.js';
+import { BULK_TRANSACTION, ensureKeys, ensureLanguages, type Cell } from './store.js';
+import { at, checkElements, customerIds, describeProblems, elementKeyId, refusalsByElement, type V1Element } from './v1-elements.js';
 
 export interface UpdateV1Result {
   /** Elements that replaced a non-empty translation. */
@@ -32,7 +33,6 @@ export async function updateTranslationsV1(projectId: number, content: V1Element
       return !problem;
     });
     const keys = await ensureKeys(tx, projectId, candidates, { create: options.createKeys, descriptions: candidates.map((e) => e.description) });
-    const guards = await keyGuards(tx, [...keys.ids.values()]);
     const cells: (Cell & { index: number })[] = [];
     for (const e of candidates) {
       const keyId = elementKeyId(keys.ids, e);
@@ -40,19 +40,17 @@ export async function updateTranslationsV1(projectId: number, content: V1Element
         problems.push(at(e.index, `${describeKey(e)} is not in the project`));
         continue;
       }
-      const guard = guards.get(keyId);
-      const problem = guard && writeProblem(guard, e.text!);
-      if (problem) {
-        problems.push(at(e.index, problem));
-        continue;
-      }
       cells.push({ index: e.index, keyId, languageId: languages.ids.get(e.language)!, customerId: e.customerKey ? customers.get(e.customerKey)! : null, text: e.text! });
     }
     // Each element is counted against the state before the request: filling an empty cell is an insert.
     const filled = await filledCells(tx, cells);
-    await upsertTranslations(tx, projectId, cells, { replace: true });
-    const updates = cells.filter((c) => filled.has(cellId(c))).length;
-    return { updates, inserts: cells.length - updates };
+    // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a failure of its element.
+    const written = await writeTranslations(tx, projectId, cells, { replace: true, listRefusals: cells.length });
+    const refused = refusalsByElement(cells, written.refusals);
+    for (const [index, refusal] of refused) problems.push(at(index, refusalMessage(refusal)));
+    const accepted = cells.filter((c) => !refused.has(c.index));
+    const updates = accepted.filter((c) => filled.has(cellId(c))).length;
+    return { updates, inserts: accepted.length - updates };
   }, BULK_TRANSACTION);
   return {
     numberOfUpdates: counts.updates,

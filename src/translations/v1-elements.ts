@@ -5,7 +5,8 @@
 import type { Db } from '../db.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
-import type { KeyGuard } from './rules.js';
+import type { Refusal } from './gate.js';
+import type { Cell } from './store.js';
 import { keyRefId } from './store.js';
 
 export interface V1Element {
@@ -79,13 +80,18 @@ export async function customerIds(db: Db, projectId: number, elements: ValidElem
 }
 
 /** Lock and charactersLimit of those of the given keys that have either, by id. */
-export async function keyGuards(db: Db, keyIds: number[]): Promise<Map<number, KeyGuard>> {
-  if (keyIds.length === 0) return new Map();
-  const rows = await db.$queryRawUnsafe<(KeyGuard & { id: number })[]>(
-    `SELECT id, key, namespace, lock, "charactersLimit" FROM "TranslationKey"
-      WHERE id = ANY($1::int[]) AND (lock OR "charactersLimit" IS NOT NULL)`, [...new Set(keyIds)],
-  );
-  return new Map(rows.map((r) => [r.id, r]));
+/**
+ * The gate's refusals by element index: every element whose cell was refused
+ * (an element given twice shares its cell's refusal).
+ */
+export function refusalsByElement(cells: readonly (Cell & { index: number })[], refusals: readonly Refusal[]): Map<number, Refusal> {
+  const byCell = new Map(refusals.map((r) => [`${r.keyId}:${r.languageId}:${r.customerId ?? ''}`, r]));
+  const found = new Map<number, Refusal>();
+  for (const c of cells) {
+    const refusal = byCell.get(`${c.keyId}:${c.languageId}:${c.customerId ?? ''}`);
+    if (refusal) found.set(c.index, refusal);
+  }
+  return found;
 }
 
 export const elementKeyId = (ids: Map<string, number>, e: ValidElement) => ids.get(keyRefId(e));

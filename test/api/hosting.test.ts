@@ -9,7 +9,8 @@ import i18next from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectIdOf, seedTranslations } from '../support/content.js';
-import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations } from '../../src/translations/store.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
+import { writeTranslations } from '../../src/translations/gate.js';
 
 let service: TestService;
 let apiKey: string;
@@ -46,7 +47,7 @@ async function seedOverrides(token: string, overrides: Record<string, Record<str
     const cells = Object.entries(languages).flatMap(([language, texts]) => Object.entries(texts).map(([key, text]) => ({
       keyId: ids.get(keyRefId({ key, namespace }))!, languageId: langs.ids.get(language)!, customerId: customer.id, text,
     })));
-    await upsertTranslations(service.db.prisma, projectId, cells, { replace: true });
+    await writeTranslations(service.db.prisma, projectId, cells, { replace: true });
   }
 }
 

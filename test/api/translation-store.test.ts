@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations } from '../../src/translations/store.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
+import { writeTranslations } from '../../src/translations/gate.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { writeBundle } from '../../src/transfer/write-bundle.js';
 import type { Bundle } from '../../src/formats/model.js';
@@ -35,15 +36,15 @@ describe('set-based translation store', () => {
     const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
     const k0 = ids.get(keyRefId({ key: 'k0', namespace: '' }))!;
     const k1 = ids.get(keyRefId({ key: 'k1', namespace: 'ns' }))!;
-    expect(await upsertTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Hallo' }], { replace: false })).toEqual({ inserted: 1, updated: 0 });
-    expect(await upsertTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus' }, { keyId: k1, languageId: de, customerId: null, text: 'Welt' }], { replace: false })).toEqual({ inserted: 1, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Hallo' }], { replace: false })).toMatchObject({ inserted: 1, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus' }, { keyId: k1, languageId: de, customerId: null, text: 'Welt' }], { replace: false })).toMatchObject({ inserted: 1, updated: 0 });
     expect((await db.translation.findFirstOrThrow({ where: { keyId: k0 } })).text).toBe('Hallo');
-    expect(await upsertTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true })).toEqual({ inserted: 0, updated: 1 });
-    expect(await upsertTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true })).toEqual({ inserted: 0, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true })).toMatchObject({ inserted: 0, updated: 1 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true })).toMatchObject({ inserted: 0, updated: 0 });
     const row = await db.translation.findFirstOrThrow({ where: { keyId: k0 } });
     expect(row).toMatchObject({ text: 'Servus', reviewStatus: 'REVIEWED' });
     const customer = await db.customer.create({ data: { projectId, key: 'acme' } });
-    expect(await upsertTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: customer.id, text: 'Grüß Gott' }], { replace: false })).toEqual({ inserted: 1, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: customer.id, text: 'Grüß Gott' }], { replace: false })).toMatchObject({ inserted: 1, updated: 0 });
     expect((await db.translation.findFirstOrThrow({ where: { keyId: k0 } })).text).toBe('Servus');
   });
 });

@@ -1,7 +1,8 @@
 // Small data builders for API tests: keys and translations written through the
 // set-based store, the same path the bulk endpoints use.
 import type { Database } from '../../src/db/client.js';
-import { ensureKeys, ensureLanguages, keyRefId, upsertTranslations, type Cell } from '../../src/translations/store.js';
+import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../../src/translations/store.js';
+import { writeTranslations } from '../../src/translations/gate.js';
 
 export interface SeedOptions {
   projectToken: string;
@@ -25,7 +26,7 @@ export async function seedTranslations(db: Database, { projectToken, translation
       if (text !== '') cells.push({ keyId: ids.get(keyRefId({ key, namespace }))!, languageId: langs.ids.get(language)!, customerId: null, text });
     }
   }
-  await upsertTranslations(db.prisma, projectId, cells, { replace: true });
+  await writeTranslations(db.prisma, projectId, cells, { replace: true });
   return projectId;
 }
 

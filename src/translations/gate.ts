@@ -1,0 +1,163 @@
+// The write gate: the one function through which every path writes
+// translation text — v1 POST/PATCH, v2 PATCH and the GraphQL mutation, file
+// import, auto-translation, and whatever comes later (revert, the editor).
+// It applies, set-based (one statement per table per call, whatever the
+// number of cells):
+//   - replace or keep: new cells are inserted; existing ones replaced with
+//     `replace: true`, only where empty with `replace: 'empty'`, never with
+//     `replace: false`;
+//   - the lock: a locked key keeps its translations (base and customer
+//     overrides alike);
+//   - the characters limit: a new text longer than its key's charactersLimit
+//     (counted in code points) is not written;
+//   - review status: given, it is set; omitted, new rows are NOT_REVIEWED and
+//     existing ones keep theirs;
+//   - last-modified bookkeeping: only rows whose text or status actually
+//     changes are written (lastModifiedAt, unpublished-change counts stay
+//     truthful); an empty unreviewed cell is not inserted where there is no row.
+// Refused cells are never written and never dropped silently: they come back
+// with a reason, and each API reports them its own way. A cell the mode would
+// keep anyway (an existing text without replace) is kept, not refused.
+// Callers run the gate inside their transaction.
+import type { Db } from '../db.js';
+import type { Cell } from './store.js';
+
+export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
+
+export interface Refusal {
+  keyId: number;
+  languageId: number;
+  customerId: number | null;
+  key: string;
+  namespace: string;
+  reason: RefusalReason;
+  /** Characters of the refused text. */
+  length: number;
+  charactersLimit: number | null;
+}
+
+export interface GateResult {
+  inserted: number;
+  updated: number;
+  /** Refused cells per reason (exact counts). */
+  refused: Record<RefusalReason, number>;
+  /** The refused cells, in input order, at most `listRefusals` of them. */
+  refusals: Refusal[];
+}
+
+export interface GateOptions {
+  replace: boolean | 'empty';
+  /** How many refused cells to list (the counts are always exact); default 100. */
+  listRefusals?: number;
+}
+
+/** Refused cells listed by default; counts are exact whatever this is. */
+export const DEFAULT_LISTED_REFUSALS = 100;
+
+/** An empty, unreviewed cell is the same as no row: writing one where there is no row changes nothing. */
+const WORTH_A_ROW = `(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REVIEWED')`;
+
+interface Table {
+  name: '"Translation"' | '"CustomerTranslation"';
+  /** Extra key column of the table (the customer), or none. */
+  customer: boolean;
+}
+
+/**
+ * One statement: the input arrays, the rules (refusal per cell), the write of
+ * the accepted cells, and the counts. Parameters: $1 project, $2 keys,
+ * $3 languages, [$n customers], then texts, statuses, whether any status is
+ * given, the mode, the number of refusals to list.
+ */
+function gateSql(table: Table): string {
+  const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
+  const customerInput = table.customer ? `, $4::int[]` : '';
+  const customerColumn = table.customer ? ', customer_id' : '';
+  const customerMatch = table.customer ? ` AND x."customerId" = i.customer_id` : '';
+  const conflict = table.customer ? `("keyId", "languageId", "customerId")` : `("keyId", "languageId")`;
+  const [text, status, anyStatus, mode, listed] = [p(4), p(5), p(6), p(7), p(8)];
+  return `WITH input AS (
+      SELECT * FROM unnest($2::int[], $3::int[]${customerInput}, ${text}::text[], ${status}::text[]) WITH ORDINALITY
+        AS t(key_id, language_id${customerColumn}, text, status, ord)
+    ), checked AS (
+      SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit,
+             char_length(i.text) AS length, x."keyId" IS NOT NULL AS present,
+             CASE
+               WHEN x."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND x.text = '')) THEN NULL
+               WHEN k.lock THEN 'LOCKED'
+               WHEN k."charactersLimit" IS NOT NULL AND char_length(i.text) > k."charactersLimit" AND i.text IS DISTINCT FROM x.text THEN 'CHARACTERS_LIMIT'
+             END AS refusal
+        FROM input i
+        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
+        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}
+    ), written AS (
+      INSERT INTO ${table.name} AS tr ("keyId", "languageId"${table.customer ? ', "customerId"' : ''}, "projectId", text, "reviewStatus", "lastModifiedAt")
+      SELECT key_id, language_id${customerColumn}, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM checked
+       WHERE refusal IS NULL AND (${WORTH_A_ROW} OR present)
+      ON CONFLICT ${conflict} DO UPDATE
+        SET text = EXCLUDED.text,
+            "reviewStatus" = CASE WHEN ${anyStatus} THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
+            "lastModifiedAt" = now()
+        WHERE (${mode} = 'always' OR (${mode} = 'empty' AND tr.text = ''))
+          AND (tr.text IS DISTINCT FROM EXCLUDED.text OR (${anyStatus} AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
+      RETURNING (xmax = 0) AS inserted
+    )
+    SELECT (SELECT count(*) FILTER (WHERE inserted)::int FROM written) AS inserted,
+           (SELECT count(*) FILTER (WHERE NOT inserted)::int FROM written) AS updated,
+           (SELECT count(*) FILTER (WHERE refusal = 'LOCKED')::int FROM checked) AS locked,
+           (SELECT count(*) FILTER (WHERE refusal = 'CHARACTERS_LIMIT')::int FROM checked) AS over_limit,
+           (SELECT coalesce(json_agg(json_build_object(
+                     'keyId', key_id, 'languageId', language_id, 'customerId', ${table.customer ? 'customer_id' : 'NULL'},
+                     'key', key_name, 'namespace', key_namespace, 'reason', refusal, 'length', length, 'charactersLimit', chars_limit)
+                   ORDER BY ord), '[]')::text
+              FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${listed}::int) r) AS refusals`;
+}
+
+const BASE = gateSql({ name: '"Translation"', customer: false });
+const CUSTOM = gateSql({ name: '"CustomerTranslation"', customer: true });
+
+interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
+
+/**
+ * Writes translation cells through the rules above. Duplicate cells in the
+ * input: the last one wins. Returns what was written and what was refused.
+ */
+export async function writeTranslations(db: Db, projectId: number, cells: readonly Cell[], options: GateOptions): Promise<GateResult> {
+  const mode = options.replace === 'empty' ? 'empty' : options.replace ? 'always' : 'never';
+  const listed = options.listRefusals ?? DEFAULT_LISTED_REFUSALS;
+  const deduped = new Map<string, Cell>();
+  for (const c of cells) deduped.set(`${c.keyId}:${c.languageId}:${c.customerId ?? ''}`, c);
+  const base = [...deduped.values()].filter((c) => c.customerId === null);
+  const custom = [...deduped.values()].filter((c) => c.customerId !== null);
+  const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };
+  const add = (row: Row) => {
+    result.inserted += row.inserted;
+    result.updated += row.updated;
+    result.refused.LOCKED += row.locked;
+    result.refused.CHARACTERS_LIMIT += row.over_limit;
+    const refusals = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
+    result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
+  };
+  const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
+  if (base.length) {
+    const [row] = await db.$queryRawUnsafe<Row[]>(
+      BASE, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
+      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null,
+    );
+    add(row!);
+  }
+  if (custom.length) {
+    const [row] = await db.$queryRawUnsafe<Row[]>(
+      CUSTOM, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
+      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null,
+    );
+    add(row!);
+  }
+  return result;
+}
+
+/** Adds the refusals of one gate call to a running total (chunked writes). */
+export function addRefusals(total: GateResult['refused'], more: GateResult['refused']): void {
+  total.LOCKED += more.LOCKED;
+  total.CHARACTERS_LIMIT += more.CHARACTERS_LIMIT;
+}

@@ -1,0 +1,219 @@
+// The write gate (src/translations/gate.ts): every path that writes
+// translation text keeps a locked key's translations and refuses a text longer
+// than the key's charactersLimit, and each API reports the refusal its own
+// way — v1 POST/PATCH in their warnings/failures, v2 PATCH and the GraphQL
+// mutation as an error, the file import (base and customer overrides) in
+// translationsRefused and warnings, auto-translation in its job summary.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envelope, startTestService, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { importRequest } from '../support/transfer.js';
+
+let service: TestService;
+let api: ProjectApi;
+
+/** The texts every test tries to overwrite and must find unchanged. */
+const BEFORE = {
+  locked: { en: 'Locked', de: 'Gesperrt' },
+  short: { en: 'Hello there', de: 'Hallo' },
+  acme: { locked: { de: 'Acme gesperrt' }, short: { de: 'Acme' } },
+};
+
+async function text(key: string, language: string, customer?: string): Promise<string> {
+  const res = await api.get(`/api/v2/translations?key=${key}&language=${language}${customer ? `&customerId=${customer}` : ''}`);
+  expect(res.status).toBe(200);
+  return res.data[0].text;
+}
+
+/** Every guarded cell still holds its text from before. */
+async function expectUnchanged(): Promise<void> {
+  for (const key of ['locked', 'short'] as const) {
+    for (const language of ['en', 'de'] as const) expect(await text(key, language)).toBe(BEFORE[key][language]);
+    expect(await text(key, 'de', 'acme')).toBe(BEFORE.acme[key].de);
+  }
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  api = await projectApi(service, await service.account(), 'Write gate');
+  expect((await api.post('/api/v1/customers', { key: 'acme' })).status).toBe(200);
+  const seeded = await api.post('/api/v1/translations', {
+    content: [
+      ...(['locked', 'short'] as const).flatMap((key) => (['en', 'de'] as const).map((language) => ({ key, language, text: BEFORE[key][language] }))),
+      { key: 'locked', language: 'de', customerId: 'acme', text: BEFORE.acme.locked.de },
+      { key: 'short', language: 'de', customerId: 'acme', text: BEFORE.acme.short.de },
+    ],
+  });
+  expect(seeded.data.processedWithWarnings).toBe(false);
+  // The rules are set after the texts: 'short' already holds a text over its limit (en), which the gate never rewrites on its own.
+  expect((await api.patch('/api/v1/translation-keys?key=locked', { lock: true })).status).toBe(200);
+  expect((await api.patch('/api/v1/translation-keys?key=short', { charactersLimit: 5 })).status).toBe(200);
+  await expectUnchanged();
+});
+afterAll(() => service.close());
+
+const LOCKED = /key 'locked' is locked; its translations cannot be changed/;
+const TOO_LONG = /text has 9 characters, more than the charactersLimit of 5 of key 'short'/;
+
+describe('v1', () => {
+  it('POST /api/v1/translations with REPLACE_TRANSLATION_IF_FOUND: refused elements are warnings, the others are written', async () => {
+    const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
+      content: [
+        { key: 'locked', language: 'de', text: 'Neu' },
+        { key: 'short', language: 'de', text: 'Zu lange!' },
+        { key: 'locked', language: 'de', customerId: 'acme', text: 'Neu' },
+        { key: 'short', language: 'de', customerId: 'acme', text: 'Zu lange!' },
+        { key: 'free', language: 'de', text: 'Frei' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.data.processedWithWarnings).toBe(true);
+    expect(res.data.message).toMatch(new RegExp(`content\\[0\\]: ${LOCKED.source}`));
+    expect(res.data.message).toMatch(new RegExp(`content\\[1\\]: ${TOO_LONG.source}`));
+    expect(res.data.message).toMatch(new RegExp(`content\\[2\\]: ${LOCKED.source}`));
+    expect(res.data.message).toMatch(new RegExp(`content\\[3\\]: ${TOO_LONG.source}`));
+    expect(res.data.message).toMatch(/4 warnings/);
+    expect(res.data.message).toMatch(/1 translation added/);
+    await expectUnchanged();
+    expect(await text('free', 'de')).toBe('Frei');
+  });
+
+  it('POST without REPLACE keeps existing texts: a locked key that would not be written anyway is not a refusal', async () => {
+    const res = await api.post('/api/v1/translations', { content: [{ key: 'locked', language: 'de', text: 'Neu' }] });
+    expect(res.data).toMatchObject({ processedWithWarnings: false });
+    expect(res.data.message).toMatch(/0 translations added, 0 replaced/);
+    await expectUnchanged();
+  });
+
+  it('PATCH /api/v1/translations: each refused element is a failure and is not counted as written', async () => {
+    const res = await api.patch('/api/v1/translations', {
+      content: [
+        { key: 'locked', language: 'en', text: 'New' },
+        { key: 'short', language: 'en', text: 'Too long!' },
+        { key: 'short', language: 'de', customerId: 'acme', text: 'Zu lange!' },
+        { key: 'short', language: 'de', text: 'Ja' },
+      ],
+    });
+    expect(res.data).toEqual({
+      numberOfUpdates: 1,
+      numberOfFailures: 3,
+      numberOfInserts: 0,
+      failures: [
+        "content[0]: key 'locked' is locked; its translations cannot be changed",
+        "content[1]: text has 9 characters, more than the charactersLimit of 5 of key 'short'",
+        "content[2]: text has 9 characters, more than the charactersLimit of 5 of key 'short'",
+      ],
+    });
+    expect(await text('short', 'de')).toBe('Ja');
+    expect((await api.patch('/api/v1/translations', { content: [{ key: 'short', language: 'de', text: BEFORE.short.de }] })).data.numberOfUpdates).toBe(1);
+    await expectUnchanged();
+  });
+});
+
+describe('v2 and GraphQL', () => {
+  it('PATCH /api/v2/translations: a locked key is a conflict (text or review status), a text too long a bad request', async () => {
+    const locked = await api.patch('/api/v2/translations', { key: 'locked', language: 'de', text: 'Neu' });
+    expect(locked.status).toBe(409);
+    expect(locked.msg).toMatch(LOCKED);
+    const reviewed = await api.patch('/api/v2/translations', { key: 'locked', language: 'de', reviewStatus: 'REVIEWED' });
+    expect(reviewed.status).toBe(409);
+    const override = await api.patch('/api/v2/translations', { key: 'locked', language: 'de', customerId: 'acme', text: 'Neu' });
+    expect(override.status).toBe(409);
+    const tooLong = await api.patch('/api/v2/translations', { key: 'short', language: 'de', text: 'Zu lange!' });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.msg).toMatch(TOO_LONG);
+    // A review of a text already over a limit lowered later is not a new text: the limit does not refuse it.
+    const review = await api.patch('/api/v2/translations', { key: 'short', language: 'en', reviewStatus: 'REVIEWED' });
+    expect(review.status).toBe(200);
+    expect(review.data).toMatchObject({ text: BEFORE.short.en, reviewStatus: 'REVIEWED' });
+    await expectUnchanged();
+  });
+
+  it('GraphQL updateTranslation answers an error; updateTranslations and importTranslations report each refused element', async () => {
+    const one = await api.gql(`mutation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
+      { input: { key: 'locked', language: 'en', text: 'New' } });
+    expect(one.errors?.[0]).toMatchObject({ message: expect.stringMatching(LOCKED), extensions: { code: 'CONFLICT' } });
+    const long = await api.gql(`mutation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
+      { input: { key: 'short', language: 'en', customerId: 'acme', text: 'Too long!' } });
+    expect(long.errors?.[0]).toMatchObject({ message: expect.stringMatching(TOO_LONG) });
+    const many = await api.gql(`mutation($content: [TranslationElementInput!]!) { updateTranslations(content: $content) { numberOfFailures failures } }`,
+      { content: [{ key: 'locked', language: 'de', text: 'Neu' }, { key: 'short', language: 'de', text: 'Zu lange!' }] });
+    expect(many.data.updateTranslations).toEqual({
+      numberOfFailures: 2,
+      failures: ["content[0]: key 'locked' is locked; its translations cannot be changed", "content[1]: text has 9 characters, more than the charactersLimit of 5 of key 'short'"],
+    });
+    const imported = await api.gql(`mutation($content: [TranslationElementInput!]!) { importTranslations(content: $content, options: [REPLACE_TRANSLATION_IF_FOUND]) { processedWithWarnings message } }`,
+      { content: [{ key: 'locked', language: 'de', text: 'Neu' }] });
+    expect(imported.data.importTranslations).toMatchObject({ processedWithWarnings: true, message: expect.stringMatching(LOCKED) });
+    await expectUnchanged();
+  });
+});
+
+describe('file import', () => {
+  it('POST /api/v2/import with REPLACE_TRANSLATION_IF_FOUND writes neither a locked key nor a text over the limit, and says so', async () => {
+    const res = await importRequest(service, api.apiKey, JSON.stringify({ de: { locked: 'Neu', short: 'Zu lange!', free: 'Wieder frei' } }),
+      { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    expect(res.statusCode).toBe(200);
+    const data = envelope(res).data;
+    expect(data.translationsRefused).toBe(2);
+    expect(data.warnings).toEqual([
+      "1 translation was not written because the key is locked (key 'locked')",
+      "1 translation was not written: longer than the key's charactersLimit (key 'short')",
+    ]);
+    expect(await text('free', 'de')).toBe('Wieder frei');
+    await expectUnchanged();
+  });
+
+  it("a customer's override file obeys the same lock and limit", async () => {
+    const res = await importRequest(service, api.apiKey, JSON.stringify({ locked: 'Acme neu', short: 'Acme zu lang' }),
+      { uploadFormat: 'single-language-json', languageKey: 'de', customerId: 'acme', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    expect(res.statusCode).toBe(200);
+    expect(envelope(res).data).toMatchObject({ translationsRefused: 2, warnings: [expect.stringMatching(/locked/), expect.stringMatching(/charactersLimit/)] });
+    await expectUnchanged();
+  });
+
+  it('the importFile mutation answers translationsRefused and warnings; an import with nothing refused has none', async () => {
+    const fields = 'translationsRefused warnings translationsUpdated';
+    const query = `mutation($file: Upload!) { importFile(file: $file, uploadFormat: "single-language-json", languageKey: "en", importOptions: [REPLACE_TRANSLATION_IF_FOUND]) { ${fields} } }`;
+    const send = async (content: string) => {
+      const boundary = 'gate';
+      const body = [
+        `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query, variables: { file: null } })}\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n${JSON.stringify({ 0: ['variables.file'] })}\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="en.json"\r\nContent-Type: application/json\r\n\r\n${content}\r\n`,
+        `--${boundary}--\r\n`,
+      ].join('');
+      const res = await service.request({
+        method: 'POST', url: '/graphql', payload: body,
+        headers: { 'x-service-token': api.apiKey, 'content-type': `multipart/form-data; boundary=${boundary}`, 'graphql-require-preflight': '1' },
+      });
+      return res.json();
+    };
+    const refused = await send(JSON.stringify({ locked: 'New', short: 'Too long!' }));
+    expect(refused.data.importFile).toEqual({ translationsRefused: 2, translationsUpdated: 0, warnings: [expect.stringMatching(/locked/), expect.stringMatching(/charactersLimit/)] });
+    const fine = await send(JSON.stringify({ free: 'Free' }));
+    expect(fine.data.importFile).toEqual({ translationsRefused: 0, translationsUpdated: 0, warnings: [] });
+    await expectUnchanged();
+  });
+});
+
+describe('auto-translation', () => {
+  it('FORCE_REPLACE neither translates a locked key nor writes a translation over the limit; the summary counts both', async () => {
+    const res = await api.post('/api/v1/jobs/auto-translate', {
+      translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['FORCE_REPLACE'],
+    });
+    expect(res.status).toBe(200);
+    let job: any;
+    for (let i = 0; i < 400; i++) {
+      job = (await api.get(`/api/v1/jobs/${res.data.jobId}`)).data;
+      if (job.state !== 'STARTED') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(job.state).toBe('SUCCESS');
+    expect(job.message).toMatch(/1 not written because they exceed the key's characters limit/);
+    expect(job.message).toMatch(/1 not written because their key is locked/);
+    // 'free' (written by the import above) is translated: the job did run.
+    expect(await text('free', 'de')).not.toBe('Wieder frei');
+    await expectUnchanged();
+  });
+});
