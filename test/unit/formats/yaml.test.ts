@@ -190,6 +190,15 @@ describe('yaml: hostile and malformed input', () => {
     }
   }, HOSTILE_TEST_TIMEOUT);
 
+  it('counts only real nesting: brackets and dashes in block scalars, quoted strings, plain scalars and comments are text', async () => {
+    const b = '['.repeat(100) + ']'.repeat(100);
+    const b2 = `a: |\n  ${b}\n  ${'- '.repeat(100)}\nb: "${b}"\nc: '${b}' # ${b}\nd: x ${b}\n`;
+    const texts = (await parse(b2, 'en')).keys.map((k) => k.translations.en!.text);
+    expect(texts).toEqual([`${b}\n${'- '.repeat(100)}\n`, b, b, `x ${b}`]);
+    const err = await parse(`a: 1\nb: ${'['.repeat(65)}`, 'en').catch((e: unknown) => e);
+    expect(err).toMatchObject({ message: expect.stringMatching(/nested deeper than 64/), position: { line: 2 } });
+  });
+
   it('does not mistake brackets in strings, comments and block scalars for nesting', async () => {
     const brackets = '['.repeat(100);
     const b = await parse(`a: "${brackets}"\nb: '${brackets}'\n# ${brackets}\nc: |\n  ${brackets}\nd: x${brackets}\n`, 'en');
