@@ -8,8 +8,7 @@
 // plain text. A single flat plural without a literal `#` is built byte for
 // byte like toIcuPlural().
 // Reading is icu-message.ts (the one ICU reader); this module builds messages.
-import { PLURAL_CATEGORIES } from './plural.js';
-import type { IcuChoice, IcuPart } from './icu-message.js';
+import { PLURAL_CATEGORIES, type IcuChoice, type IcuPart } from './icu-message.js';
 
 export { parseIcuMessage, type IcuChoice, type IcuPart } from './icu-message.js';
 

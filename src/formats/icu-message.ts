@@ -43,6 +43,9 @@ export interface IcuChoice {
   branches: { key: string; parts: IcuPart[] }[];
 }
 
+/** CLDR plural categories in canonical order (the order plural branches are written in). */
+export const PLURAL_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+
 /** Choices nested deeper than this make a text "not a message". */
 export const MAX_ICU_DEPTH = 32;
 

@@ -11,7 +11,9 @@
 // toIcuPlural / parseIcuPlural build and read a plural from forms taken as
 // they are (`#` in a form is the number); ICU-native formats use them.
 
-export const PLURAL_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+import { PLURAL_CATEGORIES } from './icu-message.js';
+
+export { PLURAL_CATEGORIES };
 export type PluralCategory = (typeof PLURAL_CATEGORIES)[number];
 export type PluralForms = Partial<Record<PluralCategory, string>> & { other?: string };
 
