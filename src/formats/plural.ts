@@ -66,17 +66,22 @@ const PLURAL_SELECTOR = /^(?:=\d+|zero|one|two|few|many|other)$/;
  * arguments and nested plurals/selects are ICU source. An offset is dropped.
  */
 export function parseIcuPlural(text: string): IcuPlural | null {
+  return readWholePlural(text)?.plural ?? null;
+}
+
+/** parseIcuPlural, with the parts it was read from (one parse for both). */
+function readWholePlural(text: string): { plural: IcuPlural; parts: IcuPart[] } | null {
   if (!/^\{\s*[A-Za-z0-9_]+\s*,\s*plural\s*,/.test(text)) return null;
   const parts = parseIcuMessage(text);
-  const plural = parts?.[0];
-  if (!plural || plural.type !== 'choice' || plural.kind !== 'plural') return null;
+  const choice = parts?.[0];
+  if (!choice || choice.type !== 'choice' || choice.kind !== 'plural') return null;
   if (parts!.slice(1).some((p) => p.type !== 'text' || p.value.trim() !== '')) return null;
   const forms: Record<string, string> = {};
-  for (const b of plural.branches) {
+  for (const b of choice.branches) {
     if (!PLURAL_SELECTOR.test(b.key)) return null;
     forms[b.key] = b.parts.map((p) => (p.type === 'number' ? '#' : p.type === 'choice' ? buildIcuMessage([p]) : p.value)).join('');
   }
-  return forms.other !== undefined ? { argument: plural.argument, forms } : null;
+  return forms.other !== undefined ? { plural: { argument: choice.argument, forms }, parts: parts! } : null;
 }
 
 /** Returns the forms of a plural text, or null for plain text. */
@@ -290,10 +295,10 @@ function escapePercent(text: string): string {
  * Null when the text is not exactly one plural.
  */
 export function pluralToPlatform(text: string, spec: NumberPlaceholder): IcuPlural | null {
-  const plural = parseIcuPlural(text);
-  if (!plural) return null;
-  const parts = parseIcuMessage(text);
-  const only = parts?.length === 1 && parts[0]!.type === 'choice' && parts[0].kind === 'plural' ? parts[0] : null;
+  const read = readWholePlural(text);
+  if (!read) return null;
+  const { plural, parts } = read;
+  const only = parts.length === 1 && parts[0]!.type === 'choice' && parts[0].kind === 'plural' ? parts[0] : null;
   if (!only) return plural; // not a message icu-embedded reads: the branches as written
   const forms: Record<string, string> = {};
   for (const b of only.branches) if (forms[b.key] === undefined) forms[b.key] = branchToPlatform(b.parts, spec);
