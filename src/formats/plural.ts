@@ -299,7 +299,7 @@ export function pluralToPlatform(text: string, spec: NumberPlaceholder): IcuPlur
   if (!read) return null;
   const { plural, parts } = read;
   const only = parts.length === 1 && parts[0]!.type === 'choice' && parts[0].kind === 'plural' ? parts[0] : null;
-  if (!only) return plural; // not a message icu-embedded reads: the branches as written
+  if (!only) return plural; // whitespace after the plural: the branches as written
   const forms: Record<string, string> = {};
   for (const b of only.branches) if (forms[b.key] === undefined) forms[b.key] = branchToPlatform(b.parts, spec);
   return { argument: only.argument, forms };
