@@ -80,20 +80,26 @@ function gateSql(table: Table): string {
       SELECT * FROM unnest($2::int[], $3::int[]${customerInput}, ${text}::text[], ${status}::text[]) WITH ORDINALITY
         AS t(key_id, language_id${customerColumn}, text, status, ord)
     ), checked AS (
-      SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit,
-             char_length(i.text) AS length, x."keyId" IS NOT NULL AS present,
+      -- Only a cell of a locked key or with a text over the limit looks at the existing row
+      -- (whether the mode would keep it anyway, whether the text changes): the common case costs one key lookup.
+      SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              CASE
-               WHEN x."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND x.text = '')) THEN NULL
-               WHEN k.lock THEN 'LOCKED'
-               WHEN k."charactersLimit" IS NOT NULL AND char_length(i.text) > k."charactersLimit" AND i.text IS DISTINCT FROM x.text THEN 'CHARACTERS_LIMIT'
+               WHEN NOT k.lock AND (k."charactersLimit" IS NULL OR char_length(i.text) <= k."charactersLimit") THEN NULL
+               ELSE (SELECT CASE
+                              WHEN x."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND x.text = '')) THEN NULL
+                              WHEN k.lock THEN 'LOCKED'
+                              WHEN i.text IS DISTINCT FROM x.text THEN 'CHARACTERS_LIMIT'
+                            END
+                       FROM (SELECT 1) AS one
+                       LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch})
              END AS refusal
         FROM input i
         JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
-        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}
     ), written AS (
       INSERT INTO ${table.name} AS tr ("keyId", "languageId"${table.customer ? ', "customerId"' : ''}, "projectId", text, "reviewStatus", "lastModifiedAt")
       SELECT key_id, language_id${customerColumn}, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM checked
-       WHERE refusal IS NULL AND (${WORTH_A_ROW} OR present)
+       WHERE refusal IS NULL
+         AND (${WORTH_A_ROW} OR EXISTS (SELECT 1 FROM ${table.name} x WHERE x."keyId" = key_id AND x."languageId" = language_id${table.customer ? ' AND x."customerId" = customer_id' : ''}))
       ON CONFLICT ${conflict} DO UPDATE
         SET text = EXCLUDED.text,
             "reviewStatus" = CASE WHEN ${anyStatus} THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
