@@ -5,6 +5,9 @@
 // mutation as an error, the file import (base and customer overrides) in
 // translationsRefused and warnings, auto-translation in its job summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observeSql } from '../../src/db/client.js';
+import { DEFAULT_LISTED_REFUSALS, writeTranslations } from '../../src/translations/gate.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
@@ -215,5 +218,34 @@ describe('auto-translation', () => {
     // 'free' (written by the import above) is translated: the job did run.
     expect(await text('free', 'de')).not.toBe('Wieder frei');
     await expectUnchanged();
+  });
+});
+
+describe('the gate itself', () => {
+  it('checks and writes 10,000 base cells and 10,000 overrides in one statement per table, counting every refusal', async () => {
+    const N = 10_000;
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const refs = Array.from({ length: N }, (_, i) => ({ key: `bulk.${i}`, namespace: 'gate' }));
+    const { ids } = await ensureKeys(db, projectId, refs, { create: true });
+    // Every fourth key locked, every fourth (other) key limited to 3 characters.
+    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET lock = true WHERE "projectId" = $1 AND namespace = 'gate' AND substr(key, 6)::int % 4 = 0`, projectId);
+    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET "charactersLimit" = 3 WHERE "projectId" = $1 AND namespace = 'gate' AND substr(key, 6)::int % 4 = 1`, projectId);
+    const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
+    const acme = (await db.customer.findFirstOrThrow({ where: { projectId, key: 'acme' } })).id;
+    const cells = refs.flatMap((r, i) => [
+      { keyId: ids.get(keyRefId(r))!, languageId: de, customerId: null, text: `Text ${i}` },
+      { keyId: ids.get(keyRefId(r))!, languageId: de, customerId: acme, text: `Acme ${i}` },
+    ]);
+    const statements: string[] = [];
+    const result = await observeSql((sql) => statements.push(sql), () => writeTranslations(db, projectId, cells, { replace: true }));
+    expect(statements).toHaveLength(2);
+    expect(result).toMatchObject({ inserted: N, updated: 0, refused: { LOCKED: N / 2, CHARACTERS_LIMIT: N / 2 } });
+    expect(result.refusals).toHaveLength(DEFAULT_LISTED_REFUSALS);
+    expect(result.refusals[0]).toMatchObject({ key: 'bulk.0', namespace: 'gate', reason: 'LOCKED', customerId: null });
+    expect(result.refusals[1]).toMatchObject({ key: 'bulk.1', reason: 'CHARACTERS_LIMIT', length: 6, charactersLimit: 3 });
+    const written = await db.translation.count({ where: { projectId, key: { namespace: 'gate' }, text: { not: '' } } });
+    const overrides = await db.customerTranslation.count({ where: { projectId, key: { namespace: 'gate' } } });
+    expect([written, overrides]).toEqual([N / 2, N / 2]);
   });
 });
