@@ -4,7 +4,6 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { FileChunk, WriterOutput } from '../formats/model.js';
 
 export interface WrittenFile { path: string; size: number }
@@ -43,7 +42,10 @@ export class FileSink {
       const part = this.sections[n]!;
       part.end();
       await once(part, 'close');
-      await pipeline(createReadStream(`${this.path}.${n}`), main, { end: false });
+      // Copied chunk by chunk (pipeline with end: false would leave listeners on `main` per section).
+      for await (const chunk of createReadStream(`${this.path}.${n}`)) {
+        if (!main.write(chunk)) await once(main, 'drain');
+      }
     }
     main.end();
     await once(main, 'close');
