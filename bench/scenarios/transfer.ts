@@ -67,8 +67,9 @@ async function baselineExport(bench: BenchService, projectToken: string, perLang
     }
     for (const [language, texts] of byLanguage) writeFileSync(join(dir, `${language}.json`), JSON.stringify(texts));
   } else {
+    // multi-language-json's documented shape: languages first.
     const all: Record<string, Record<string, string>> = {};
-    for (const r of rows) (all[r.key] ??= {})[r.language] = r.text;
+    for (const r of rows) (all[r.language] ??= {})[r.key] = r.text;
     writeFileSync(join(dir, 'all.json'), JSON.stringify(all));
   }
   rmSync(dir, { recursive: true, force: true });

@@ -139,7 +139,8 @@ function languageFirstWriter(options: SerializeOptions, languages: string[]): Fo
   const trees = languages.map((language, i) => ({
     language,
     started: false,
-    stream: new NestedStream(objectLiteralMembers(JSON_LEAF, (t: string): NestedNode<string> => ({ kind: 'leaf', value: t }), 1), nested),
+    // Flat files skip the nesting machinery: ten languages make ten members per key, and its per-member cost showed in the export benchmark.
+    stream: nested ? new NestedStream(objectLiteralMembers(JSON_LEAF, (t: string): NestedNode<string> => ({ kind: 'leaf', value: t }), 1), true) : new FlatMembers(),
     head(): string {
       if (this.started) return '';
       this.started = true;
@@ -159,6 +160,19 @@ function languageFirstWriter(options: SerializeOptions, languages: string[]): Fo
       sections: trees.map((tree, i) => tree.head() + tree.stream.end() + objectLiteralEnd(tree.stream.rootMembers, 1) + (i === last ? '\n}\n' : '')),
     }),
   };
+}
+
+/** The members of a flat language object, written as NestedStream writes them at depth 0 under a language. */
+class FlatMembers {
+  rootMembers = 0;
+
+  add(key: string, text: string): string {
+    return `${this.rootMembers++ === 0 ? '\n' : ',\n'}    ${JSON.stringify(key)}: ${JSON.stringify(text)}`;
+  }
+
+  end(): string {
+    return '';
+  }
 }
 
 /** A JSON scalar as a translation; null is "no translation". */
