@@ -1,7 +1,7 @@
 // JavaScript locale modules, one language per file.
 //   javascript:      export default { … };
 //   module-exports:  module.exports = { … };
-// Import reads the module without running it (./js-module-reader.ts): either
+// Import reads the module without running it (./js-module-reader.ts, over @babel/parser): either
 // wrapper is accepted by both formats (each prefers its own), as is the
 // `const x = {…}; x.strings = {…}; module.exports = x` shape of Uppy locales.
 // - Every string literal in the exported object is imported; members whose
@@ -46,7 +46,7 @@ function parseModule(input: Buffer, options: ParseOptions, prefer: 'default' | '
   const module = readJsModule(decodeText(input));
   // References to one object from several places are allowed, within a budget
   // proportional to the file (so a few lines cannot expand into millions of keys).
-  const entries = flatten<unknown>(module.exported(prefer), { maxNodes: module.tokenCount * 8 + 1024 });
+  const entries = flatten<unknown>(module.exported(prefer), { maxNodes: module.valueBound * 2 + 1024 });
   const keys = entries.map(({ key, value }): BundleKey => {
     if (!(value instanceof JsLeaf)) throw new FormatError(`Unexpected value at "${key}"`);
     const bundleKey: BundleKey = { key, namespace: options.namespace ?? '', translations: {} };
