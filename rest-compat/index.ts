@@ -4,7 +4,7 @@
 // masking as GraphQL over HTTP and WebSocket), never as an HTTP call to ourselves.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { AppError, forbidden } from '../src/errors.js';
 import { schemeOf, type Scheme } from '../src/auth/principal.js';
 import { openOperation, requestHeaders, type AnyYoga } from '../src/http/execute.js';
@@ -21,6 +21,7 @@ import { routes as translationKeyRoutes } from './routes/translation-keys.js';
 import { routes as translationRoutes } from './routes/translations.js';
 import { routes as cliRoutes } from './routes/cli.js';
 import { readUpload } from './upload.js';
+import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
 export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
@@ -34,14 +35,15 @@ const SCHEME_NAMES: Record<Scheme, string> = {
   personalToken: 'a personal token in the Authorization header',
 };
 
-interface CompiledRoute { route: RestRoute; document: DocumentNode }
+interface CompiledRoute { route: RestRoute; document: DocumentNode; operation: OperationDefinitionNode }
 
 export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES): CompiledRoute[] {
   return routes.map((route) => {
     const document = parse(route.document);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-    return { route, document };
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    return { route, document, operation };
   });
 }
 
@@ -53,12 +55,12 @@ export interface RestOptions {
 }
 
 export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES, options: RestOptions = { maxUploadBytes: 50 * 1024 * 1024 }): Promise<void> {
-  const declare = (scope: FastifyInstance, { route, document }: CompiledRoute) =>
+  const declare = (scope: FastifyInstance, route: CompiledRoute) =>
     scope.route({
-      method: route.method,
-      url: route.path,
-      schema: { summary: route.summary, deprecated: route.deprecated, hide: false } as object,
-      handler: (request, reply) => handle(route, document, yoga, schema, request, reply, options),
+      method: route.route.method,
+      url: route.route.path,
+      schema: { summary: route.route.summary, deprecated: route.route.deprecated, hide: false } as object,
+      handler: (request, reply) => handle(route, yoga, schema, request, reply, options),
     });
   const compiled = compileRoutes(schema, routes);
   for (const c of compiled.filter((c) => !c.route.multipart)) declare(app, c);
@@ -72,7 +74,7 @@ export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, sc
   }
 }
 
-async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply, options: RestOptions) {
+async function handle({ route, document, operation: definition }: CompiledRoute, yoga: AnyYoga, schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply, options: RestOptions) {
   const headers = requestHeaders(request.headers);
   try {
     // The scheme is checked before anything else: a valid credential of the
@@ -92,6 +94,7 @@ async function handle(route: RestRoute, document: DocumentNode, yoga: AnyYoga, s
     let result: ExecutionResult;
     try {
       const variables = await route.toVariables(restRequest, schema);
+      checkVariables(schema, definition, variables, route.naming ?? DEFAULT_NAMING);
       result = await operation.execute({ document, variables });
     } finally {
       await restRequest.file?.remove();

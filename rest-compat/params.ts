@@ -3,6 +3,7 @@
 // REST and GraphQL accept the same values.
 import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { badRequest } from '../src/errors.js';
+import { formatOf } from '../src/transfer/options.js';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -95,4 +96,25 @@ export function rawQuery(url: string): Query {
     out[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
   return out;
+}
+
+/** A required query value (trimmed); 400 `<name> is required` when absent or blank. */
+export function requiredQuery(query: Query, name: string): string {
+  const value = queryString(query, name)?.trim();
+  if (!value) throw badRequest(`${name} is required`);
+  return value;
+}
+
+/** An optional query value (trimmed): absent and blank are the same. */
+export const optionalQuery = (query: Query, name: string) => queryString(query, name)?.trim() || undefined;
+
+/**
+ * A format identifier of the contract (`single-language-json`) as the
+ * FormatId enum value of the schema (SINGLE_LANGUAGE_JSON); an unknown one
+ * gets the engine's own 400 listing the formats.
+ */
+export function formatParam(schema: GraphQLSchema, param: 'uploadFormat' | 'downloadFormat', id: string): string {
+  const { format } = formatOf(id, param);
+  const type = schema.getType('FormatId') as GraphQLEnumType;
+  return type.getValues().find((v) => v.value === format.id)!.name;
 }

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Scheme } from '../src/auth/principal.js';
 import type { UploadedFile } from './upload.js';
+import type { VariableNaming } from './variables.js';
 
 export interface RestRequest {
   params: Record<string, string>;
@@ -40,6 +41,11 @@ export interface RestRoute<Data = any> {
   toVariables(request: RestRequest, schema: GraphQLSchema): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Maps the operation's data to the envelope payload. */
   toResponse(data: Data, request: RestRequest): RestResult;
+  /**
+   * How the operation's variables are named in the request, for the 400 that
+   * a value of the wrong type gets (rest-compat/variables.ts); default: `$input` is the body.
+   */
+  naming?: VariableNaming;
   /** Requests with a multipart body (file uploads) read the file themselves. */
   multipart?: boolean;
 }

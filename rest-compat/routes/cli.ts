@@ -11,13 +11,14 @@
 // `files` at the root of the body.
 import type { GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
-import { bodyObject, enumList, enumValue, queryList, queryString, rawQuery } from '../params.js';
+import { bodyObject, enumList, enumValue, formatParam, optionalQuery, queryList, queryString, rawQuery, requiredQuery } from '../params.js';
+import { CUSTOMER_ID_NAMING } from '../variables.js';
 import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
 
-const IMPORT_VARIABLES = `$file: Upload!, $uploadFormat: String!, $importOptions: [ImportOption!], $languageKey: String,
-  $customerId: String, $namespace: String, $tags: [String!], $filePath: String`;
+const IMPORT_VARIABLES = `$file: Upload!, $uploadFormat: FormatId!, $importOptions: [ImportOption!], $languageKey: String,
+  $customerKey: String, $namespace: String, $tags: [String!], $filePath: String`;
 const IMPORT_ARGUMENTS = `file: $file, uploadFormat: $uploadFormat, importOptions: $importOptions, languageKey: $languageKey,
-    customerId: $customerId, namespace: $namespace, tags: $tags, filePath: $filePath`;
+    customerKey: $customerKey, namespace: $namespace, tags: $tags, filePath: $filePath`;
 
 const UPLOAD = `mutation CliUpload(${IMPORT_VARIABLES}) {
   importFile(${IMPORT_ARGUMENTS}) {
@@ -36,10 +37,10 @@ const PREVIEW = `mutation CliUploadPreview(${IMPORT_VARIABLES}) {
   }
 }`;
 
-const DOWNLOAD = `mutation CliDownload($downloadFormat: String!, $downloadOptions: [ExportOption!], $languageKeys: [String!],
-  $customerId: String, $namespace: String, $tags: [String!], $sort: ExportSort) {
+const DOWNLOAD = `mutation CliDownload($downloadFormat: FormatId!, $downloadOptions: [ExportOption!], $languageKeys: [String!],
+  $customerKey: String, $namespace: String, $tags: [String!], $sort: ExportSort) {
   exportTranslations(downloadFormat: $downloadFormat, downloadOptions: $downloadOptions, languageKeys: $languageKeys,
-    customerId: $customerId, namespace: $namespace, tags: $tags, sort: $sort) {
+    customerKey: $customerKey, namespace: $namespace, tags: $tags, sort: $sort) {
     files { url language namespace customer remotePath }
   }
 }`;
@@ -53,19 +54,13 @@ type ExportedFile = { url: string; language: string | null; namespace: string | 
 /** The query as the client sent it. */
 const queryOf = (req: RestRequest) => rawQuery(req.raw.url);
 
-function required(query: ReturnType<typeof rawQuery>, name: string): string {
-  const value = queryString(query, name)?.trim();
-  if (!value) throw badRequest(`${name} is required`);
-  return value;
-}
-
-/** An optional value: absent and empty are the same. */
-const optional = (query: ReturnType<typeof rawQuery>, name: string) => queryString(query, name)?.trim() || undefined;
+const required = requiredQuery;
+const optional = optionalQuery;
 
 /** The variables of importFile / previewImport from an upload request. */
 function uploadVariables(req: RestRequest, schema: GraphQLSchema): Record<string, unknown> {
   const query = queryOf(req);
-  const uploadFormat = required(query, 'uploadFormat');
+  const uploadFormat = formatParam(schema, 'uploadFormat', required(query, 'uploadFormat'));
   if (optional(query, 'translationKey')) {
     throw badRequest('translationKey (a whole file as the text of one key) is not supported by this service; upload translation files');
   }
@@ -78,7 +73,7 @@ function uploadVariables(req: RestRequest, schema: GraphQLSchema): Record<string
     uploadFormat,
     importOptions: enumList(schema, 'ImportOption', 'uploadOptions', queryList(query, 'uploadOptions')),
     languageKey: optional(query, 'languageKey'),
-    customerId: optional(query, 'customerId'),
+    customerKey: optional(query, 'customerId'),
     namespace: optional(query, 'namespace'),
     tags: queryList(query, 'tags'),
     filePath: optional(query, 'path'),
@@ -93,6 +88,7 @@ export const routes: RestRoute[] = [
     summary: "The command-line client's upload: import one file (multipart form field `file`); the engine of /api/v2/import",
     multipart: true,
     document: UPLOAD,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: uploadVariables,
     toResponse: (data) => ({ data: data.importFile }),
   }),
@@ -103,6 +99,7 @@ export const routes: RestRoute[] = [
     summary: "The command-line client's upload --preview: what the upload would change, writing nothing",
     multipart: true,
     document: PREVIEW,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: uploadVariables,
     toResponse: (data) => ({ data: data.previewImport }),
   }),
@@ -112,13 +109,14 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: "The command-line client's download: export to files, listed in `files` at the root of the body; the engine of /api/v4/export",
     document: DOWNLOAD,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
       const query = queryOf(req);
       return {
-        downloadFormat: required(query, 'downloadFormat'),
+        downloadFormat: formatParam(schema, 'downloadFormat', required(query, 'downloadFormat')),
         downloadOptions: enumList(schema, 'ExportOption', 'downloadOptions', queryList(query, 'downloadOptions')),
         languageKeys: queryList(query, 'languageKey'),
-        customerId: optional(query, 'customerId'),
+        customerKey: optional(query, 'customerId'),
         namespace: optional(query, 'namespace'),
         tags: queryList(query, 'tags'),
         sort: enumValue(schema, 'ExportSort', 'sort', optional(query, 'sort')),

@@ -91,6 +91,7 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: "Start auto-translation jobs for several languages (targets spelled out, or languageKeys: like each language's last job)",
     document: START_V2,
+    naming: { bodyVariables: ['input', 'likeLastJob'] },
     toVariables: v2Input,
     toResponse: (data) => ({ data: data.autoTranslate }),
   }),

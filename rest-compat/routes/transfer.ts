@@ -1,22 +1,23 @@
 // Import (v2, multipart) and export (v4, deprecated v3) of translation files,
 // executed as the importFile / exportTranslations GraphQL operations. The
 // uploaded file (a temp file, rest-compat/upload.ts) is the Upload variable, in process.
-import { badRequest } from '../../src/errors.js';
-import { enumList, enumValue, queryList, queryString } from '../params.js';
+import type { GraphQLSchema } from 'graphql';
+import { enumList, enumValue, formatParam, optionalQuery, queryList, queryString, requiredQuery } from '../params.js';
+import { CUSTOMER_ID_NAMING } from '../variables.js';
 import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
 
-const IMPORT = `mutation RestImport($file: Upload!, $uploadFormat: String!, $importOptions: [ImportOption!], $languageKey: String,
-  $customerId: String, $namespace: String, $tags: [String!], $filePath: String) {
+const IMPORT = `mutation RestImport($file: Upload!, $uploadFormat: FormatId!, $importOptions: [ImportOption!], $languageKey: String,
+  $customerKey: String, $namespace: String, $tags: [String!], $filePath: String) {
   importFile(file: $file, uploadFormat: $uploadFormat, importOptions: $importOptions, languageKey: $languageKey,
-    customerId: $customerId, namespace: $namespace, tags: $tags, filePath: $filePath) {
+    customerKey: $customerKey, namespace: $namespace, tags: $tags, filePath: $filePath) {
     numberOfKeysFound numberOfUniqueKeysFound foundLanguages { key name } keysDeleted translationsRefused warnings
   }
 }`;
 
-const EXPORT = `mutation RestExport($downloadFormat: String!, $downloadOptions: [ExportOption!], $languageKeys: [String!],
-  $customerId: String, $namespace: String, $tags: [String!], $sort: ExportSort, $singleFile: Boolean) {
+const EXPORT = `mutation RestExport($downloadFormat: FormatId!, $downloadOptions: [ExportOption!], $languageKeys: [String!],
+  $customerKey: String, $namespace: String, $tags: [String!], $sort: ExportSort, $singleFile: Boolean) {
   exportTranslations(downloadFormat: $downloadFormat, downloadOptions: $downloadOptions, languageKeys: $languageKeys,
-    customerId: $customerId, namespace: $namespace, tags: $tags, sort: $sort, singleFile: $singleFile) {
+    customerKey: $customerKey, namespace: $namespace, tags: $tags, sort: $sort, singleFile: $singleFile) {
     files { url namespace language customer }
   }
 }`;
@@ -30,14 +31,8 @@ interface ImportData {
   };
 }
 
-function required(req: RestRequest, name: string): string {
-  const value = queryString(req.query, name)?.trim();
-  if (!value) throw badRequest(`${name} is required`);
-  return value;
-}
-
-/** An optional query value: absent and empty are the same. */
-const optional = (req: RestRequest, name: string) => queryString(req.query, name) || undefined;
+const optional = (req: RestRequest, name: string) => optionalQuery(req.query, name);
+const format = (req: RestRequest, schema: GraphQLSchema, param: 'uploadFormat' | 'downloadFormat') => formatParam(schema, param, requiredQuery(req.query, param));
 
 export const routes: RestRoute[] = [
   defineRoute<ImportData>({
@@ -47,15 +42,16 @@ export const routes: RestRoute[] = [
     summary: 'Import a translation file (multipart form field `file`)',
     multipart: true,
     document: IMPORT,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
-      const uploadFormat = required(req, 'uploadFormat');
+      const uploadFormat = format(req, schema, 'uploadFormat');
       return {
         // The uploaded file (a temp file, rest-compat/upload.ts) is the Upload variable as it is.
         file: req.file!,
         uploadFormat,
         importOptions: enumList(schema, 'ImportOption', 'importOptions', queryList(req.query, 'importOptions')),
         languageKey: optional(req, 'languageKey'),
-        customerId: optional(req, 'customerId'),
+        customerKey: optional(req, 'customerId'),
         namespace: optional(req, 'namespace'),
         tags: queryList(req.query, 'tags'),
         // INCLUDE_FILE_PATH: the file's path, as the command-line client names it.
@@ -79,11 +75,12 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: 'Export translations to files; each is downloaded from its url',
     document: EXPORT,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => ({
-      downloadFormat: required(req, 'downloadFormat'),
+      downloadFormat: format(req, schema, 'downloadFormat'),
       downloadOptions: enumList(schema, 'ExportOption', 'downloadOptions', queryList(req.query, 'downloadOptions')),
       languageKeys: queryList(req.query, 'languageKeys'),
-      customerId: optional(req, 'customerId'),
+      customerKey: optional(req, 'customerId'),
       namespace: optional(req, 'namespace'),
       tags: queryList(req.query, 'tags'),
       sort: enumValue(schema, 'ExportSort', 'sort', queryString(req.query, 'sort')),
@@ -106,13 +103,14 @@ export const routes: RestRoute[] = [
     deprecated: true,
     summary: 'Export translations to one file (deprecated: use /api/v4/export)',
     document: EXPORT,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
       const languageKey = optional(req, 'languageKey');
       return {
-        downloadFormat: required(req, 'downloadFormat'),
+        downloadFormat: format(req, schema, 'downloadFormat'),
         downloadOptions: enumList(schema, 'ExportOption', 'exportOptions', queryList(req.query, 'exportOptions')),
         languageKeys: languageKey ? [languageKey] : [],
-        customerId: optional(req, 'customerId'),
+        customerKey: optional(req, 'customerId'),
         sort: enumValue(schema, 'ExportSort', 'sort', queryString(req.query, 'sort')),
         singleFile: true,
       };

@@ -38,7 +38,7 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translation-keys',
     auth: 'apiKey',
     summary: 'Create a translation key',
-    document: `mutation RestCreateTranslationKey($input: TranslationKeyInput!) { createTranslationKey(input: $input) { ...RestTranslationKey } } ${KEY_FIELDS}`,
+    document: `mutation RestCreateTranslationKey($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { ...RestTranslationKey } } ${KEY_FIELDS}`,
     toVariables: (req) => ({ input: bodyFields(req.body, INPUT_FIELDS) }),
     toResponse: (data) => ({ data: data.createTranslationKey }),
   }),
@@ -47,7 +47,7 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translation-keys',
     auth: 'apiKey',
     summary: 'Update the translation key addressed by key and namespace',
-    document: `mutation RestUpdateTranslationKey($key: String!, $namespace: String, $input: TranslationKeyInput!) {
+    document: `mutation RestUpdateTranslationKey($key: String!, $namespace: String, $input: UpdateTranslationKeyInput!) {
       updateTranslationKey(key: $key, namespace: $namespace, input: $input) { ...RestTranslationKey }
     } ${KEY_FIELDS}`,
     toVariables: (req) => ({ ...address(req), input: bodyFields(req.body, INPUT_FIELDS) }),

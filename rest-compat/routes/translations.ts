@@ -4,10 +4,12 @@
 // /api/v1/translations/purge: the vendor client's purge.
 import { badRequest } from '../../src/errors.js';
 import { bodyFields, bodyList, bodyObject, enumList, enumValue, queryInt, queryList, queryString } from '../params.js';
+import { CUSTOMER_ID_NAMING } from '../variables.js';
 import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
 import type { GraphQLSchema } from 'graphql';
 
-const TRANSLATION_FIELDS = `fragment RestTranslation on Translation { key namespace language text customerId reviewStatus lastModifiedAt }`;
+// The contract calls a customer's key `customerId`; GraphQL calls it customerKey.
+const TRANSLATION_FIELDS = `fragment RestTranslation on Translation { key namespace language text customerId: customerKey reviewStatus lastModifiedAt }`;
 
 const ELEMENT_FIELDS = ['key', 'language', 'text', 'namespace', 'description', 'customerId'] as const;
 
@@ -18,7 +20,18 @@ function enumField(schema: GraphQLSchema, type: string, name: string, value: unk
   return enumValue(schema, type, name, value);
 }
 
-const content = (req: RestRequest) => bodyList(bodyObject(req.body).content, 'content', ELEMENT_FIELDS);
+/**
+ * The v1 elements as GraphQL elements: an element without key or language is
+ * not a bad request in the contract but a failure of that element alone, so
+ * it goes on with an empty one (reported as "key is empty").
+ */
+const content = (req: RestRequest) =>
+  bodyList(bodyObject(req.body).content, 'content', ELEMENT_FIELDS).map(({ customerId, ...element }) => ({
+    ...element,
+    key: element.key ?? '',
+    language: element.language ?? '',
+    customerKey: customerId,
+  }));
 
 export const routes: RestRoute[] = [
   defineRoute<{ translations: unknown[] }>({
@@ -39,7 +52,7 @@ export const routes: RestRoute[] = [
           key: queryString(q, 'key'),
           namespace: queryString(q, 'namespace'),
           language: queryString(q, 'language'),
-          customerId: queryString(q, 'customerId'),
+          customerKey: queryString(q, 'customerId'),
         },
         page: queryInt(q, 'page', { min: 0 }),
         size: queryInt(q, 'size', { min: 0, max: 500 }),
@@ -53,9 +66,10 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: 'Update the text and/or review status of one translation',
     document: `mutation RestUpdateTranslation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { ...RestTranslation } } ${TRANSLATION_FIELDS}`,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
-      const input = bodyFields(req.body, ['key', 'namespace', 'language', 'customerId', 'text', 'reviewStatus']);
-      return { input: { ...input, reviewStatus: enumField(schema, 'ReviewStatus', 'reviewStatus', input.reviewStatus) } };
+      const { customerId, ...input } = bodyFields(req.body, ['key', 'namespace', 'language', 'customerId', 'text', 'reviewStatus']);
+      return { input: { ...input, customerKey: customerId, reviewStatus: enumField(schema, 'ReviewStatus', 'reviewStatus', input.reviewStatus) } };
     },
     toResponse: (data) => ({ data: data.updateTranslation }),
   }),
@@ -68,6 +82,7 @@ export const routes: RestRoute[] = [
     document: `mutation RestImportTranslations($content: [TranslationElementInput!]!, $options: [ImportTranslationsOption!]) {
       importTranslations(content: $content, options: $options) { uniqueKeysProcessed processedWithWarnings message }
     }`,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => ({
       content: content(req),
       options: enumList(schema, 'ImportTranslationsOption', 'importOptions', queryList(req.query, 'importOptions')),
@@ -83,6 +98,7 @@ export const routes: RestRoute[] = [
     document: `mutation RestUpdateTranslations($content: [TranslationElementInput!]!, $options: [UpdateTranslationsOption!]) {
       updateTranslations(content: $content, options: $options) { numberOfUpdates numberOfFailures numberOfInserts failures }
     }`,
+    naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => ({
       content: content(req),
       options: enumList(schema, 'UpdateTranslationsOption', 'updateOptions', queryList(req.query, 'updateOptions')),

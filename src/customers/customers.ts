@@ -8,8 +8,8 @@ import { planOfProject } from '../plans/plans.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 
 export interface CustomerInput {
-  key?: unknown;
-  description?: unknown;
+  key?: string | null;
+  description?: string | null;
 }
 
 export async function customerOfProject(projectId: number, key: string) {

@@ -122,13 +122,13 @@ export async function environmentDetails(projectId: number, key: string, db: Db 
 }
 
 export interface EnvironmentInput {
-  key?: unknown;
-  name?: unknown;
-  color?: unknown;
+  key: string;
+  name: string;
+  color?: string | null;
 }
 
-export function validateEnvironmentKey(key: unknown): string {
-  if (typeof key !== 'string' || key === '') throw badRequest('key is required');
+export function validateEnvironmentKey(key: string): string {
+  if (key === '') throw badRequest('key is required');
   if (RESERVED_KEYS.includes(key)) throw badRequest(`key ${key} is reserved for a built-in environment`);
   if (!ENVIRONMENT_KEY_PATTERN.test(key)) {
     throw badRequest(`key must be 1-40 lowercase letters, digits, '-' or '_', starting with a letter or digit; got '${key}'`);
@@ -136,14 +136,14 @@ export function validateEnvironmentKey(key: unknown): string {
   return key;
 }
 
-function validateName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim() === '') throw badRequest('name is required and must be a non-empty string');
+function validateName(name: string): string {
+  if (name.trim() === '') throw badRequest('name is required and must be a non-empty string');
   if (name.trim().length > MAX_ENVIRONMENT_NAME) throw badRequest(`name must have at most ${MAX_ENVIRONMENT_NAME} characters`);
   return name.trim();
 }
 
-function validateColor(color: unknown): string {
-  if (typeof color !== 'string' || !COLOR_PATTERN.test(color)) throw badRequest(`color must be a hex color like #1a2b3c or #abc; got '${String(color)}'`);
+function validateColor(color: string): string {
+  if (!COLOR_PATTERN.test(color)) throw badRequest(`color must be a hex color like #1a2b3c or #abc; got '${color}'`);
   return color.toLowerCase();
 }
 
@@ -163,7 +163,7 @@ export async function createEnvironment(projectId: number, input: EnvironmentInp
 }
 
 /** Renames or recolors an environment; its key never changes. */
-export async function updateEnvironment(projectId: number, key: string, input: { name?: unknown; color?: unknown }): Promise<EnvironmentDetails> {
+export async function updateEnvironment(projectId: number, key: string, input: { name?: string | null; color?: string | null }): Promise<EnvironmentDetails> {
   const data: { name?: string; color?: string } = {};
   if (input.name !== undefined && input.name !== null) data.name = validateName(input.name);
   if (input.color !== undefined && input.color !== null) data.color = validateColor(input.color);

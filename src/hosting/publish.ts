@@ -45,10 +45,9 @@ class LostSlotError extends Error {
   }
 }
 
-function validateLabel(environmentKey: string, label: unknown): string | null {
+function validateLabel(environmentKey: string, label: string | null | undefined): string | null {
   if (label === undefined || label === null) return null;
   if (environmentKey !== LATEST) throw badRequest(`label can only be given when publishing to ${LATEST}`);
-  if (typeof label !== 'string') throw badRequest('label must be a string');
   const trimmed = label.trim();
   if (trimmed.length > MAX_LABEL) throw badRequest(`label must have at most ${MAX_LABEL} characters`);
   return trimmed === '' ? null : trimmed;

@@ -5,7 +5,7 @@
 // language's last auto-translation job (any final state; the newest by start).
 import { prisma } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { JOB_OPTIONS, type AutoTranslateInput, type AutoTranslateRequest, type JobOption } from './request.js';
+import { type AutoTranslateInput, type AutoTranslateRequest, type JobOption } from './request.js';
 
 /** Options that are settings of a language's translation and carry over from its last job; FORCE_REPLACE is asked for each time. */
 const CARRIED_OPTIONS: readonly JobOption[] = ['USE_TRANSLATION_KEYS', 'AUTO_PUBLISH'];
@@ -21,14 +21,6 @@ export async function lastJobRequests(projectId: number): Promise<Map<string, Au
   return new Map(rows.map((r) => [r.request.targetProjectLanguage, r.request]));
 }
 
-function optionList(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.some((o) => typeof o !== 'string')) throw badRequest('options must be an array of strings');
-  const unknown = value.filter((o) => !(JOB_OPTIONS as readonly string[]).includes(o));
-  if (unknown.length) throw badRequest(`options: unknown value '${unknown[0]}'; allowed: ${JOB_OPTIONS.join(', ')}`);
-  return value as string[];
-}
-
 /**
  * The job requests for `languageKeys` (every language when empty), each like
  * that language's last job, with `options` added. With an empty list, the
@@ -36,8 +28,8 @@ function optionList(value: unknown): string[] {
  * is not translated from itself). A language without a previous job is a 400
  * naming it: nothing says which provider and notation to use.
  */
-export async function likeLastJobInputs(projectId: number, languageKeys: readonly string[], options?: unknown): Promise<AutoTranslateInput[]> {
-  const asked = optionList(options);
+export async function likeLastJobInputs(projectId: number, languageKeys: readonly string[], options?: readonly JobOption[] | null): Promise<AutoTranslateInput[]> {
+  const asked = options ?? [];
   const languages = (await prisma().language.findMany({ where: { projectId }, select: { key: true }, orderBy: [{ order: 'asc' }, { id: 'asc' }] })).map((l) => l.key);
   const last = await lastJobRequests(projectId);
   let targets: string[];

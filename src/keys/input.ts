@@ -3,15 +3,16 @@
 import { badRequest } from '../errors.js';
 import { charCount, lengthProblem, LIMITS, optionalText } from '../translations/fields.js';
 
+/** A key's fields as the schema gives them: absent or null is "not given". */
 export interface KeyInput {
-  key?: unknown;
-  namespace?: unknown;
-  description?: unknown;
-  codeDescription?: unknown;
-  tags?: unknown;
-  charactersLimit?: unknown;
-  lock?: unknown;
-  deprecated?: unknown;
+  key?: string | null;
+  namespace?: string | null;
+  description?: string | null;
+  codeDescription?: string | null;
+  tags?: readonly string[] | null;
+  charactersLimit?: number | null;
+  lock?: boolean | null;
+  deprecated?: boolean | null;
 }
 
 /** The values of an update; undefined leaves a field unchanged. */
@@ -49,30 +50,24 @@ export function namespaceOrDefault(value: unknown, field = 'namespace'): string 
   return optionalText(value, field, LIMITS.namespace) ?? '';
 }
 
-function tags(value: unknown): string[] | undefined {
+function tags(value: readonly string[] | null | undefined): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.some((t) => typeof t !== 'string')) throw badRequest('tags must be an array of strings');
-  const list = [...new Set((value as string[]).map((t) => t.trim()).filter((t) => t !== ''))];
+  const list = [...new Set(value.map((t) => t.trim()).filter((t) => t !== ''))];
   if (list.length > LIMITS.tags) throw badRequest(`tags must have at most ${LIMITS.tags} entries`);
   const long = list.find((t) => charCount(t) > LIMITS.tag);
   if (long !== undefined) throw badRequest(`each of tags must have at most ${LIMITS.tag} characters`);
   return list;
 }
 
-function charactersLimit(value: unknown): number | null | undefined {
+function charactersLimit(value: number | null | undefined): number | null | undefined {
   if (value === undefined || value === null) return undefined;
   if (value === -1) return null;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+  if (value < 1) {
     throw badRequest(`charactersLimit must be a positive integer, or -1 for no limit; got ${JSON.stringify(value)}`);
   }
   return value;
 }
 
-function flag(value: unknown, field: string): boolean | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw badRequest(`${field} must be a boolean`);
-  return value;
-}
 
 /** Metadata fields common to create and update: null leaves them unset. */
 function metadata(input: KeyInput): Omit<KeyChanges, 'key' | 'namespace'> {
@@ -81,8 +76,8 @@ function metadata(input: KeyInput): Omit<KeyChanges, 'key' | 'namespace'> {
     codeDescription: optionalText(input.codeDescription, 'codeDescription', LIMITS.codeDescription),
     tags: tags(input.tags),
     charactersLimit: charactersLimit(input.charactersLimit),
-    lock: flag(input.lock, 'lock'),
-    deprecated: flag(input.deprecated, 'deprecated'),
+    lock: input.lock ?? undefined,
+    deprecated: input.deprecated ?? undefined,
   };
 }
 

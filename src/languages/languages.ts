@@ -7,9 +7,9 @@ import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js'
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 
 export interface LanguageInput {
-  key?: unknown;
-  name?: unknown;
-  isDefault?: unknown;
+  key?: string | null;
+  name?: string | null;
+  isDefault?: boolean | null;
 }
 
 async function languageOfProject(projectId: number, key: string) {
@@ -43,9 +43,6 @@ export async function updateLanguage(projectId: number, currentKey: string, inpu
   const language = await languageOfProject(projectId, currentKey);
   const key = input.key === undefined || input.key === null ? undefined : identifier(input.key, 'key', LIMITS.languageKey);
   const name = optionalText(input.name, 'name', LIMITS.languageName);
-  if (input.isDefault !== undefined && input.isDefault !== null && typeof input.isDefault !== 'boolean') {
-    throw badRequest('isDefault must be a boolean');
-  }
   if (input.isDefault === false && language.isDefault) {
     throw badRequest("isDefault: a project needs a default language; make another language the default instead");
   }

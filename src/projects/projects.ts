@@ -22,11 +22,11 @@ const MAX_NAME = 200;
 
 export interface CreateProjectInput {
   accountId: number;
-  name: unknown;
+  name: string;
 }
 
 export async function createProject({ accountId, name }: CreateProjectInput): Promise<{ id: number }> {
-  if (typeof name !== 'string' || name.trim() === '') throw badRequest('name is required and must be a non-empty string');
+  if (name.trim() === '') throw badRequest('name is required and must be a non-empty string');
   if (name.length > MAX_NAME) throw badRequest(`name must have at most ${MAX_NAME} characters`);
   const account = await prisma().account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true, _count: { select: { memberships: { where: { role: 'OWNER' } } } } } });
   if (account.plan.maxProjects != null && account._count.memberships >= account.plan.maxProjects) {

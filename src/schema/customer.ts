@@ -11,10 +11,18 @@ export const CustomerType = builder.prismaObject('Customer', {
   }),
 });
 
-const CustomerInput = builder.inputType('CustomerInput', {
+const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
   fields: (t) => ({
-    key: t.string({ required: false, description: 'Required on creation; renames the customer on update (its translations follow).' }),
-    description: t.string({ required: false }),
+    key: t.string({ required: true, description: "1-40 characters without whitespace, '/' or '\\'; unique in the project." }),
+    description: t.string({ required: false, description: 'At most 255 characters.' }),
+  }),
+});
+
+const UpdateCustomerInput = builder.inputType('UpdateCustomerInput', {
+  description: 'Absent or null fields stay unchanged.',
+  fields: (t) => ({
+    key: t.string({ required: false, description: 'Renames the customer (its translations follow).' }),
+    description: t.string({ required: false, description: 'At most 255 characters.' }),
   }),
 });
 
@@ -43,7 +51,7 @@ builder.mutationFields((t) => ({
   createCustomer: t.prismaField({
     type: CustomerType,
     description: "Creates a customer, within the plan's number of customers per project.",
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CustomerInput, required: true }) },
+    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateCustomerInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       const { id } = await createCustomer(projectId, args.input);
@@ -53,7 +61,7 @@ builder.mutationFields((t) => ({
   updateCustomer: t.prismaField({
     type: CustomerType,
     description: 'Renames a customer (its translations follow) and/or changes its description.',
-    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: CustomerInput, required: true }) },
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: UpdateCustomerInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       const { id } = await updateCustomer(projectId, args.key, args.input);

@@ -7,6 +7,18 @@ import { cancelJob, FINAL_STATES, JOB_LIST_LIMIT, JOB_STATUS_FILTERS, JOB_TYPES,
 import { likeLastJobInputs } from '../jobs/like-last.js';
 import { badRequest } from '../errors.js';
 import { setProviderApiKey } from '../jobs/provider-keys.js';
+import { JOB_OPTIONS } from '../jobs/request.js';
+import { TRANSLATION_PROVIDER_IDS } from '../mt/types.js';
+
+export const TranslationProviderEnum = builder.enumType('TranslationProvider', {
+  description: 'A machine-translation provider (docs/jobs.md); PSEUDO writes pseudo-translations, for testing layouts.',
+  values: TRANSLATION_PROVIDER_IDS,
+});
+
+const JobOptionEnum = builder.enumType('JobOption', {
+  description: 'USE_TRANSLATION_KEYS: translate the key where the source text is empty; FORCE_REPLACE: overwrite existing translations; AUTO_PUBLISH: publish to _latest when done.',
+  values: JOB_OPTIONS,
+});
 
 export const JobStateEnum = builder.enumType('JobState', {
   description: 'STARTED → SUCCESS | FAILED | CANCELLED (see docs/jobs.md).',
@@ -58,11 +70,11 @@ const TargetInput = builder.inputType('AutoTranslateTarget', {
 
 const AutoTranslateInput = builder.inputType('AutoTranslateInput', {
   fields: (t) => ({
-    translationProvider: t.string({ required: true, description: 'MT_PROVIDER_A, MT_PROVIDER_B or PSEUDO.' }),
+    translationProvider: t.field({ type: TranslationProviderEnum, required: true }),
     targets: t.field({ type: [TargetInput], required: true, description: 'One job per target.' }),
     sourceProjectLanguage: t.string({ required: false, description: "Defaults to the project's default language." }),
     sourceLanguage: t.string({ required: false }),
-    options: t.stringList({ required: false, description: 'USE_TRANSLATION_KEYS, FORCE_REPLACE, AUTO_PUBLISH.' }),
+    options: t.field({ type: [JobOptionEnum], required: false }),
     providerGlossaryId: t.string({ required: false }),
     providerFormality: t.string({ required: false }),
   }),
@@ -75,7 +87,8 @@ const LikeLastJobInput = builder.inputType('AutoTranslateLikeLastJobInput', {
       required: true,
       description: "Project languages to translate; empty: every language except those that are the source of another language's last job. A language without a previous job is refused (400) naming it.",
     }),
-    options: t.stringList({
+    options: t.field({
+      type: [JobOptionEnum],
       required: false,
       description: 'Added to USE_TRANSLATION_KEYS / AUTO_PUBLISH of the last job (FORCE_REPLACE only when given here).',
     }),
@@ -143,7 +156,7 @@ builder.mutationFields((t) => ({
   }),
   setProviderApiKey: t.boolean({
     description: "Sets (or with null removes) the project's own API key of a provider; it is never shown again.",
-    args: { projectToken: t.arg.string({ required: false }), provider: t.arg.string({ required: true }), apiKey: t.arg.string({ required: false }) },
+    args: { projectToken: t.arg.string({ required: false }), provider: t.arg({ type: TranslationProviderEnum, required: true }), apiKey: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       await setProviderApiKey(projectId, args.provider, args.apiKey ?? null);

@@ -13,11 +13,19 @@ export const LanguageType = builder.prismaObject('Language', {
   }),
 });
 
-const LanguageInput = builder.inputType('LanguageInput', {
+const CreateLanguageInput = builder.inputType('CreateLanguageInput', {
   fields: (t) => ({
-    key: t.string({ required: false, description: 'Required on creation; renames the language on update (its translations follow).' }),
-    name: t.string({ required: false }),
-    isDefault: t.boolean({ required: false, description: 'true makes this the default language of the project.' }),
+    key: t.string({ required: true, description: "1-20 characters without whitespace, '/' or '\\'; unique in the project." }),
+    name: t.string({ required: false, description: 'Display name, at most 200 characters.' }),
+  }),
+});
+
+const UpdateLanguageInput = builder.inputType('UpdateLanguageInput', {
+  description: 'Absent or null fields stay unchanged.',
+  fields: (t) => ({
+    key: t.string({ required: false, description: 'Renames the language (its translations follow).' }),
+    name: t.string({ required: false, description: 'Display name, at most 200 characters.' }),
+    isDefault: t.boolean({ required: false, description: 'true makes this the default language of the project (false is refused: make another one the default).' }),
   }),
 });
 
@@ -37,7 +45,7 @@ builder.mutationFields((t) => ({
   createLanguage: t.prismaField({
     type: LanguageType,
     description: 'Adds a language after the existing ones.',
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: LanguageInput, required: true }) },
+    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateLanguageInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       const { id } = await createLanguage(projectId, args.input);
@@ -47,7 +55,7 @@ builder.mutationFields((t) => ({
   updateLanguage: t.prismaField({
     type: LanguageType,
     description: 'Renames a language (its translations follow), changes its name, or makes it the default.',
-    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: LanguageInput, required: true }) },
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: UpdateLanguageInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       const { id } = await updateLanguage(projectId, args.key, args.input);

@@ -30,6 +30,14 @@ builder.scalarType('Upload', {
   },
 });
 
+/** A format id as a GraphQL enum name: single-language-json → SINGLE_LANGUAGE_JSON, xliff-1.2 → XLIFF_1_2. */
+const formatEnumName = (id: string) => id.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+export const FormatIdEnum = builder.enumType('FormatId', {
+  description: "A file format of import and export: the REST contract's uploadFormat / downloadFormat identifier in capitals, `-` and `.` as `_` (fileFormats lists them with both spellings).",
+  values: Object.fromEntries(formatIds().map((id) => [formatEnumName(id), { value: id, description: registeredFormat(id)!.name }])),
+});
+
 export const ImportOptionEnum = builder.enumType('ImportOption', { values: IMPORT_OPTIONS });
 export const ExportOptionEnum = builder.enumType('ExportOption', { values: EXPORT_OPTIONS });
 export const ExportSortEnum = builder.enumType('ExportSort', {
@@ -109,7 +117,8 @@ const ExportResultType = builder.objectRef<{ files: ExportedFile[] }>('ExportRes
 const FileFormatType = builder.objectRef<string>('FileFormat').implement({
   description: 'A file format of import and export.',
   fields: (t) => ({
-    id: t.string({ description: 'The uploadFormat / downloadFormat identifier.', resolve: (id) => id }),
+    id: t.string({ description: 'The uploadFormat / downloadFormat identifier of the REST contract.', resolve: (id) => id }),
+    format: t.field({ type: FormatIdEnum, description: 'The same format as the GraphQL enum value.', resolve: (id) => id }),
     name: t.string({ description: 'The format\'s name for people.', resolve: (id) => registeredFormat(id)!.name }),
     multiLanguage: t.boolean({ resolve: (id) => registeredFormat(id)!.format.multiLanguage }),
     extension: t.string({ resolve: (id) => registeredFormat(id)!.format.extension }),
@@ -137,7 +146,7 @@ interface ImportArgs {
   uploadFormat: string;
   importOptions?: readonly ImportOption[] | null;
   languageKey?: string | null;
-  customerId?: string | null;
+  customerKey?: string | null;
   namespace?: string | null;
   tags?: readonly string[] | null;
   filePath?: string | null;
@@ -148,10 +157,10 @@ builder.mutationFields((t) => {
   const importArgs = {
     projectToken: t.arg.string({ required: false }),
     file: t.arg({ type: 'Upload', required: true }),
-    uploadFormat: t.arg.string({ required: true }),
+    uploadFormat: t.arg({ type: FormatIdEnum, required: true }),
     importOptions: t.arg({ type: [ImportOptionEnum], required: false }),
     languageKey: t.arg.string({ required: false, description: 'Language of a single-language file.' }),
-    customerId: t.arg.string({ required: false, description: "Key of an existing customer: the file's texts become its overrides." }),
+    customerKey: t.arg.string({ required: false, description: "An existing customer: the file's texts become its overrides." }),
     namespace: t.arg.string({ required: false, description: 'Namespace of keys the file gives none; with DELETE_NOT_PRESENT_KEYS, the scope of the deletion.' }),
     tags: t.arg.stringList({ required: false, description: 'Tags added to every key of the file.' }),
     filePath: t.arg.string({ required: false, description: 'Path of the file on the client; recorded on its keys with INCLUDE_FILE_PATH (exports give it back as remotePath).' }),
@@ -163,7 +172,7 @@ builder.mutationFields((t) => {
       file: args.file,
       options: args.importOptions ?? [],
       languageKey: args.languageKey,
-      customerKey: args.customerId,
+      customerKey: args.customerKey,
       namespace: args.namespace,
       tags: args.tags,
       filePath: args.filePath,
@@ -200,10 +209,10 @@ builder.mutationFields((t) => {
       description: 'Writes the translations to files of a format; each file is downloaded from its url (docs/import-export.md).',
       args: {
         projectToken: t.arg.string({ required: false }),
-        downloadFormat: t.arg.string({ required: true }),
+        downloadFormat: t.arg({ type: FormatIdEnum, required: true }),
         downloadOptions: t.arg({ type: [ExportOptionEnum], required: false }),
         languageKeys: t.arg.stringList({ required: false, description: 'Languages to export (SELECTED_LANGUAGES); all when omitted.' }),
-        customerId: t.arg.string({ required: false, description: "Key of a customer whose overrides replace the base texts." }),
+        customerKey: t.arg.string({ required: false, description: 'A customer whose overrides replace the base texts.' }),
         namespace: t.arg.string({ required: false, description: 'Only the keys of this namespace.' }),
         tags: t.arg.stringList({ required: false, description: 'Only the keys with at least one of these tags.' }),
         sort: t.arg({ type: ExportSortEnum, required: false }),
@@ -216,7 +225,7 @@ builder.mutationFields((t) => {
           downloadFormat: args.downloadFormat,
           options: args.downloadOptions ?? [],
           languageKeys: args.languageKeys,
-          customerKey: args.customerId,
+          customerKey: args.customerKey,
           namespace: args.namespace,
           tags: args.tags,
           sort: args.sort,

@@ -28,13 +28,13 @@ export const TranslationKeyType = builder.prismaObject('TranslationKey', {
     deprecatedAt: t.expose('deprecatedAt', { type: 'DateTime', nullable: true }),
     translations: t.field({
       type: [TranslationType],
-      description: "The key's cells, one per language (or per given language), seen through a customer when customerId is given.",
+      description: "The key's cells, one per language (or per given language), seen through a customer when customerKey is given.",
       args: {
         languages: t.arg.stringList({ required: false, description: 'Language keys; default: every language of the project.' }),
-        customerId: t.arg.string({ required: false }),
+        customerKey: t.arg.string({ required: false }),
       },
       resolve: async (key, args, ctx) => {
-        const cells = await ctx.loaders.keyCells.load({ projectId: key.projectId, keyId: key.id, customerKey: args.customerId || null });
+        const cells = await ctx.loaders.keyCells.load({ projectId: key.projectId, keyId: key.id, customerKey: args.customerKey || null });
         return args.languages ? cells.filter((c) => args.languages!.includes(c.language)) : cells;
       },
     }),
@@ -67,24 +67,38 @@ const TranslationKeyFilter = builder.inputType('TranslationKeyFilter', {
   }),
 });
 
-const TranslationKeyInput = builder.inputType('TranslationKeyInput', {
-  description: 'On creation null or empty namespace, description and codeDescription are ignored; on update absent or null fields stay unchanged.',
+// The metadata of a key, shared by create and update; update adds nothing
+// required, create requires the key.
+const keyMetadataFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => ({
+  namespace: t.string({ required: false, description: 'At most 128 characters; on update, moves the key ("" is the default namespace).' }),
+  description: t.string({ required: false, description: 'At most 500 characters.' }),
+  codeDescription: t.string({ required: false, description: 'At most 500 characters.' }),
+  tags: t.stringList({ required: false, description: 'At most 100 tags of at most 100 characters; blank and repeated tags are dropped.' }),
+  charactersLimit: t.int({ required: false, description: 'A positive number of characters; -1 clears the limit.' }),
+  lock: t.boolean({ required: false }),
+  deprecated: t.boolean({ required: false }),
+});
+
+const CreateTranslationKeyInput = builder.inputType('CreateTranslationKeyInput', {
+  description: 'A new key; null or empty namespace, description and codeDescription are ignored.',
   fields: (t) => ({
-    key: t.string({ required: false, description: 'At most 500 characters; on update, renames the key.' }),
-    namespace: t.string({ required: false, description: 'At most 128 characters; on update, moves the key ("" is the default namespace).' }),
-    description: t.string({ required: false, description: 'At most 500 characters.' }),
-    codeDescription: t.string({ required: false, description: 'At most 500 characters.' }),
-    tags: t.stringList({ required: false }),
-    charactersLimit: t.int({ required: false, description: 'A positive number of characters; -1 clears the limit.' }),
-    lock: t.boolean({ required: false }),
-    deprecated: t.boolean({ required: false }),
+    key: t.string({ required: true, description: 'At most 500 characters, not blank.' }),
+    ...keyMetadataFields(t),
+  }),
+});
+
+const UpdateTranslationKeyInput = builder.inputType('UpdateTranslationKeyInput', {
+  description: 'Changes to a key: absent or null fields stay unchanged.',
+  fields: (t) => ({
+    key: t.string({ required: false, description: 'Renames the key; at most 500 characters, not blank.' }),
+    ...keyMetadataFields(t),
   }),
 });
 
 const TranslationKeyRefInput = builder.inputType('TranslationKeyRefInput', {
   fields: (t) => ({
-    key: t.string({ required: false }),
-    namespace: t.string({ required: false }),
+    key: t.string({ required: true }),
+    namespace: t.string({ required: false, description: 'Default: the empty namespace.' }),
   }),
 });
 
@@ -138,7 +152,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createTranslationKey: t.prismaField({
     type: TranslationKeyType,
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: TranslationKeyInput, required: true }) },
+    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateTranslationKeyInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);
       const { id } = await createKey(projectId, args.input);
@@ -152,7 +166,7 @@ builder.mutationFields((t) => ({
       projectToken: t.arg.string({ required: false }),
       key: t.arg.string({ required: true }),
       namespace: t.arg.string({ required: false }),
-      input: t.arg({ type: TranslationKeyInput, required: true }),
+      input: t.arg({ type: UpdateTranslationKeyInput, required: true }),
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken);

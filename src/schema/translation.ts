@@ -20,7 +20,7 @@ export const TranslationType = builder.objectRef<TranslationCell>('Translation')
     namespace: t.exposeString('namespace'),
     language: t.exposeString('language', { description: 'The language key.' }),
     text: t.exposeString('text', { description: 'Empty for an empty cell.' }),
-    customerId: t.exposeString('customerId', { nullable: true, description: 'The customer key the cell is seen through; null for base translations.' }),
+    customerKey: t.exposeString('customerKey', { nullable: true, description: 'The customer the cell is seen through; null for base translations.' }),
     isOverride: t.exposeBoolean('isOverride', { description: "True when the text is the customer's own; false when it is the base translation." }),
     reviewStatus: t.field({ type: ReviewStatusEnum, resolve: (c) => c.reviewStatus }),
     lastModifiedAt: t.field({ type: 'DateTime', nullable: true, description: 'null for a cell that was never written.', resolve: (c) => c.lastModifiedAt }),
@@ -35,30 +35,31 @@ const TranslationFilter = builder.inputType('TranslationFilter', {
     key: t.string({ required: false, description: 'Equals the key.' }),
     namespace: t.string({ required: false, description: 'Equals the namespace.' }),
     language: t.string({ required: false, description: 'Equals the language key.' }),
-    customerId: t.string({ required: false, description: "Customer key: cells show that customer's text where it has one, else the base text." }),
+    customerKey: t.string({ required: false, description: "Cells show that customer's text where it has one, else the base text." }),
   }),
 });
 
 const UpdateTranslationInput = builder.inputType('UpdateTranslationInput', {
+  description: 'One cell of an existing key and language; give text, reviewStatus or both.',
   fields: (t) => ({
-    key: t.string({ required: false }),
+    key: t.string({ required: true }),
     namespace: t.string({ required: false, description: 'Default: the empty namespace.' }),
-    language: t.string({ required: false }),
-    customerId: t.string({ required: false, description: "Customer key: writes the customer's override; the base stays unchanged." }),
+    language: t.string({ required: true, description: 'The language key.' }),
+    customerKey: t.string({ required: false, description: "Writes the customer's override; the base stays unchanged." }),
     text: t.string({ required: false }),
     reviewStatus: t.field({ type: ReviewStatusEnum, required: false }),
   }),
 });
 
 const TranslationElementInput = builder.inputType('TranslationElementInput', {
-  description: 'One element of a bulk write (the v1 translation endpoints).',
+  description: 'One element of a bulk write (the v1 translation endpoints). An element that breaks a rule (empty key, unknown language …) is reported in the result and never fails the others.',
   fields: (t) => ({
-    key: t.string({ required: false }),
+    key: t.string({ required: true }),
     namespace: t.string({ required: false }),
-    language: t.string({ required: false }),
-    text: t.string({ required: false }),
+    language: t.string({ required: true, description: 'The language key.' }),
+    text: t.string({ required: false, description: 'Absent: only the key is registered (importTranslations).' }),
     description: t.string({ required: false, description: 'Description of a key the request creates.' }),
-    customerId: t.string({ required: false }),
+    customerKey: t.string({ required: false, description: "Writes the customer's override." }),
   }),
 });
 

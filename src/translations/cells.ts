@@ -18,8 +18,8 @@ export interface TranslationCell {
   reviewStatus: ReviewStatus;
   /** null for a cell that was never written. */
   lastModifiedAt: Date | null;
-  /** The customer key the cell is seen through, null for base translations. */
-  customerId: string | null;
+  /** The customer the cell is seen through (its key), null for base translations. */
+  customerKey: string | null;
   /** True when the text is the customer's own override. */
   isOverride: boolean;
 }
@@ -32,8 +32,8 @@ export interface TranslationFilter {
   key?: string | null;
   namespace?: string | null;
   language?: string | null;
-  /** Customer key: show that customer's translations. */
-  customerId?: string | null;
+  /** Show that customer's translations. */
+  customerKey?: string | null;
 }
 
 export const TRANSLATION_PAGE = { defaultSize: 100, maxSize: 500 } as const;
@@ -51,7 +51,7 @@ class Sql {
 }
 
 /**
- * The cells of a project seen as base translations (customerId null) or
+ * The cells of a project seen as base translations (customerKey null) or
  * through one customer (its numeric id), with the filter's conditions.
  */
 function cellsQuery(projectId: number, customer: { id: number; key: string } | null, filter: TranslationFilter, keyIds?: number[]): Sql & { from: string } {
@@ -74,7 +74,7 @@ function cellsQuery(projectId: number, customer: { id: number; key: string } | n
            ${pick('ct.text', `coalesce(t.text, '')`)} AS text,
            ${pick('ct."reviewStatus"::text', `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`)} AS "reviewStatus",
            ${pick('ct."lastModifiedAt"', 't."lastModifiedAt"')} AS "lastModifiedAt",
-           ${customerKey} AS "customerId",
+           ${customerKey} AS "customerKey",
            (${override}) IS TRUE AS "isOverride"
       FROM "TranslationKey" k
       JOIN "Language" l ON l."projectId" = k."projectId"
@@ -91,7 +91,7 @@ function cellsQuery(projectId: number, customer: { id: number; key: string } | n
 
 const whereClause = (sql: Sql) => (sql.conditions.length ? `WHERE ${sql.conditions.join(' AND ')}` : '');
 const ORDER = `ORDER BY c.namespace, c.key, c."languageOrder", c.language`;
-const COLUMNS = `c."keyId", c."languageId", c.key, c.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt", c."customerId", c."isOverride"`;
+const COLUMNS = `c."keyId", c."languageId", c.key, c.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt", c."customerKey", c."isOverride"`;
 
 async function customerOf(projectId: number, key: string | null | undefined, db: Db) {
   if (key == null || key === '') return null;
@@ -101,7 +101,7 @@ async function customerOf(projectId: number, key: string | null | undefined, db:
 /** One page of cells, ordered by namespace, key and language order. */
 export async function queryTranslations(projectId: number, filter: TranslationFilter, page: number, size: number, db: Db = prisma()): Promise<TranslationCell[]> {
   checkPage(page, size, TRANSLATION_PAGE.maxSize);
-  const sql = cellsQuery(projectId, await customerOf(projectId, filter.customerId, db), filter);
+  const sql = cellsQuery(projectId, await customerOf(projectId, filter.customerKey, db), filter);
   const limit = sql.param(size);
   const offset = sql.param(page * size);
   return db.$queryRawUnsafe<TranslationCell[]>(
@@ -111,7 +111,7 @@ export async function queryTranslations(projectId: number, filter: TranslationFi
 }
 
 export async function countTranslations(projectId: number, filter: TranslationFilter, db: Db = prisma()): Promise<number> {
-  const sql = cellsQuery(projectId, await customerOf(projectId, filter.customerId, db), filter);
+  const sql = cellsQuery(projectId, await customerOf(projectId, filter.customerKey, db), filter);
   const [row] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${sql.from} ${whereClause(sql)}`, ...sql.params);
   return row!.n;
 }

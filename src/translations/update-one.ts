@@ -13,30 +13,22 @@ import { refusalMessage } from './rules.js';
 import type { ReviewStatus } from './store.js';
 
 export interface UpdateTranslationInput {
-  key?: unknown;
-  namespace?: unknown;
-  language?: unknown;
-  customerId?: unknown;
-  text?: unknown;
-  reviewStatus?: unknown;
+  key: string;
+  namespace?: string | null;
+  language: string;
+  customerKey?: string | null;
+  text?: string | null;
+  reviewStatus?: ReviewStatus | null;
 }
-
-const REVIEW_STATUSES: readonly ReviewStatus[] = ['REVIEWED', 'NOT_REVIEWED'];
 
 function parse(input: UpdateTranslationInput) {
   const key = requireKeyName(input.key);
   const namespace = namespaceOrDefault(input.namespace);
-  if (typeof input.language !== 'string' || input.language === '') throw badRequest('language is required');
-  if (input.customerId != null && typeof input.customerId !== 'string') throw badRequest('customerId must be a string');
-  if (input.text != null && typeof input.text !== 'string') throw badRequest('text must be a string');
-  if (input.reviewStatus != null && !REVIEW_STATUSES.includes(input.reviewStatus as ReviewStatus)) {
-    throw badRequest(`reviewStatus must be one of ${REVIEW_STATUSES.join(', ')}`);
-  }
-  const text = (input.text ?? undefined) as string | undefined;
-  const reviewStatus = (input.reviewStatus ?? undefined) as ReviewStatus | undefined;
+  if (input.language === '') throw badRequest('language is required');
+  const text = input.text ?? undefined;
+  const reviewStatus = input.reviewStatus ?? undefined;
   if (text === undefined && reviewStatus === undefined) throw badRequest('text or reviewStatus is required');
-  const customerKey = input.customerId ? (input.customerId as string) : null;
-  return { key, namespace, language: input.language, customerKey, text, reviewStatus };
+  return { key, namespace, language: input.language, customerKey: input.customerKey || null, text, reviewStatus };
 }
 
 export async function updateTranslation(projectId: number, input: UpdateTranslationInput): Promise<TranslationCell> {

@@ -10,12 +10,12 @@ import type { Cell } from './store.js';
 import { keyRefId } from './store.js';
 
 export interface V1Element {
-  key?: string | null;
-  language?: string | null;
+  key: string;
+  language: string;
   text?: string | null;
   namespace?: string | null;
   description?: string | null;
-  customerId?: string | null;
+  customerKey?: string | null;
 }
 
 export interface ValidElement {
@@ -45,8 +45,7 @@ export function checkElements(content: V1Element[], options: { languageMustExist
   const valid: ValidElement[] = [];
   const problems: Problem[] = [];
   content.forEach((element, index) => {
-    const key = element.key ?? '';
-    const language = element.language ?? '';
+    const { key, language } = element;
     const namespace = element.namespace ?? '';
     if (key.trim() === '') return problems.push(at(index, 'key is empty'));
     if (language === '') return problems.push(at(index, 'language is empty'));
@@ -63,7 +62,7 @@ export function checkElements(content: V1Element[], options: { languageMustExist
       language,
       text: element.text ?? null,
       description: element.description || null,
-      customerKey: element.customerId || null,
+      customerKey: element.customerKey || null,
     });
   });
   return { valid, problems };

@@ -210,7 +210,7 @@ describe('GraphQL', () => {
     expect(like.data.autoTranslate).toHaveLength(1);
     await waitForJob(like.data.autoTranslate[0].jobId);
     const both = await gql(`mutation { autoTranslate(
-      input: { translationProvider: "PSEUDO", targets: [{ targetProjectLanguage: "de", targetLanguage: "de" }] },
+      input: { translationProvider: PSEUDO, targets: [{ targetProjectLanguage: "de", targetLanguage: "de" }] },
       likeLastJob: { languageKeys: ["de"] }) { jobId } }`);
     expect(both.errors[0]).toMatchObject({ message: 'Give exactly one of input and likeLastJob', extensions: { code: 'BAD_REQUEST' } });
     const neither = await gql('mutation { autoTranslate { jobId } }');

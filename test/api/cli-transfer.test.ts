@@ -426,7 +426,7 @@ describe('previewImport and importFile over GraphQL (multipart request spec)', (
     return (await res.json()) as { data?: any; errors?: { message: string }[] };
   }
   const ARGS = `$file: Upload!, $options: [ImportOption!], $path: String`;
-  const CALL = `file: $file, uploadFormat: "single-language-json", languageKey: "en", namespace: "home", importOptions: $options, filePath: $path`;
+  const CALL = `file: $file, uploadFormat: SINGLE_LANGUAGE_JSON, languageKey: "en", namespace: "home", importOptions: $options, filePath: $path`;
 
   it('previews, then imports with the same arguments: the same changes', async () => {
     const { apiKey, projectToken } = await account.project('gql preview');
@@ -464,7 +464,7 @@ describe('the same options on /api/v4/export and GraphQL', () => {
 
     const gql = await service.request({
       method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
-      payload: { query: `mutation { exportTranslations(downloadFormat: "single-language-json", namespace: "home", tags: ["web"], downloadOptions: [SPLIT_BY_NAMESPACES]) { files { fileName language namespace customer remotePath } } }` },
+      payload: { query: `mutation { exportTranslations(downloadFormat: SINGLE_LANGUAGE_JSON, namespace: "home", tags: ["web"], downloadOptions: [SPLIT_BY_NAMESPACES]) { files { fileName language namespace customer remotePath } } }` },
     });
     expect(gql.json().data.exportTranslations.files).toEqual([{ fileName: 'home_en.json', language: 'en', namespace: 'home', customer: null, remotePath: 'locales/home.json' }]);
   });

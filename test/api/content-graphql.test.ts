@@ -39,7 +39,9 @@ describe('languages', () => {
 
   it('reports failures with their code', async () => {
     expect(await errorCode('mutation { createLanguage(input: {key: "de"}) { key } }')).toEqual({ code: 'CONFLICT', message: "language 'de' already exists" });
-    expect((await errorCode('mutation { createLanguage(input: {name: "x"}) { key } }')).code).toBe('BAD_REQUEST');
+    // The schema requires the key; the domain refuses an empty one.
+    expect((await errorCode('mutation { createLanguage(input: {name: "x"}) { key } }')).code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(await errorCode('mutation { createLanguage(input: {key: "", name: "x"}) { key } }')).toEqual({ code: 'BAD_REQUEST', message: 'key is required' });
     expect((await errorCode('mutation { deleteLanguage(key: "zz") }')).code).toBe('NOT_FOUND');
   });
 });
@@ -58,7 +60,7 @@ describe('customers', () => {
 
 describe('translation keys', () => {
   it('creates, updates and reads a key', async () => {
-    const created = await run(`mutation($input: TranslationKeyInput!) { createTranslationKey(input: $input) { key namespace tags charactersLimit lock deprecated deprecatedAt } }`,
+    const created = await run(`mutation($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { key namespace tags charactersLimit lock deprecated deprecatedAt } }`,
       { input: { key: 'title', namespace: 'home', tags: ['ui'], charactersLimit: 10 } });
     expect(created.createTranslationKey).toEqual({ key: 'title', namespace: 'home', tags: ['ui'], charactersLimit: 10, lock: false, deprecated: false, deprecatedAt: null });
     const updated = await run(`mutation { updateTranslationKey(key: "title", namespace: "home", input: {description: "Page title", charactersLimit: -1, deprecated: true}) { description charactersLimit deprecated deprecatedAt } }`);
@@ -101,20 +103,20 @@ describe('translation keys', () => {
 describe('translations', () => {
   it('reads cells per key, per language and through a customer', async () => {
     await run('mutation { updateTranslation(input: {key: "k1", language: "de", text: "K1 de", reviewStatus: REVIEWED}) { text } }');
-    await run('mutation { updateTranslation(input: {key: "k1", language: "en", customerId: "acme-inc", text: "Acme K1"}) { text } }');
+    await run('mutation { updateTranslation(input: {key: "k1", language: "en", customerKey: "acme-inc", text: "Acme K1"}) { text } }');
     const key = await run(`{ translationKey(key: "k1") {
-      all: translations { language text reviewStatus isOverride customerId }
+      all: translations { language text reviewStatus isOverride customerKey }
       de: translations(languages: ["de"]) { text }
-      acme: translations(customerId: "acme-inc") { language text isOverride customerId }
+      acme: translations(customerKey: "acme-inc") { language text isOverride customerKey }
     } }`);
     expect(key.translationKey.all).toEqual([
-      { language: 'en', text: 'K1', reviewStatus: 'NOT_REVIEWED', isOverride: false, customerId: null },
-      { language: 'de', text: 'K1 de', reviewStatus: 'REVIEWED', isOverride: false, customerId: null },
+      { language: 'en', text: 'K1', reviewStatus: 'NOT_REVIEWED', isOverride: false, customerKey: null },
+      { language: 'de', text: 'K1 de', reviewStatus: 'REVIEWED', isOverride: false, customerKey: null },
     ]);
     expect(key.translationKey.de).toEqual([{ text: 'K1 de' }]);
     expect(key.translationKey.acme).toEqual([
-      { language: 'en', text: 'Acme K1', isOverride: true, customerId: 'acme-inc' },
-      { language: 'de', text: 'K1 de', isOverride: false, customerId: 'acme-inc' },
+      { language: 'en', text: 'Acme K1', isOverride: true, customerKey: 'acme-inc' },
+      { language: 'de', text: 'K1 de', isOverride: false, customerKey: 'acme-inc' },
     ]);
     const german = await run('{ translations(filter: {language: "de", textStatus: NOT_EMPTY}) { key text } translationCount(filter: {language: "de"}) }');
     expect(german).toEqual({ translations: [{ key: 'k1', text: 'K1 de' }], translationCount: 3 });
@@ -160,7 +162,7 @@ describe('reading keys with their translations', () => {
     await reader.patch('/api/v1/translations', { content: [{ key: 'key.005', language: 'de', customerId: 'acme', text: 'Acme 5' }] });
     const query = `query($n: Int) { translationKeys(first: $n) { totalCount edges { node { key namespace
       translations { language text reviewStatus lastModifiedAt }
-      acme: translations(customerId: "acme") { text isOverride } } } } }`;
+      acme: translations(customerKey: "acme") { text isOverride } } } } }`;
     const statementsFor = async (n: number) => {
       const statements: string[] = [];
       let data: any;

@@ -264,7 +264,7 @@ describe('exportTranslations mutation', () => {
       method: 'POST',
       url: '/graphql',
       headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
-      payload: { query: `mutation { exportTranslations(downloadFormat: "android", languageKeys: ["fr"]) { files { url fileName contentType size language namespace expiresAt } } }` },
+      payload: { query: `mutation { exportTranslations(downloadFormat: ANDROID, languageKeys: ["fr"]) { files { url fileName contentType size language namespace expiresAt } } }` },
     });
     const { data, errors } = res.json();
     expect(errors).toBeUndefined();

@@ -84,7 +84,7 @@ describe('files over MAX_UPLOAD_BYTES', () => {
 
   it('are refused with PAYLOAD_TOO_LARGE through GraphQL', async () => {
     const body = multipart([
-      { name: 'operations', content: JSON.stringify({ query: 'mutation ($f: Upload!) { importFile(file: $f, uploadFormat: "multi-language-json") { numberOfKeysFound } }', variables: { f: null } }) },
+      { name: 'operations', content: JSON.stringify({ query: 'mutation ($f: Upload!) { importFile(file: $f, uploadFormat: MULTI_LANGUAGE_JSON) { numberOfKeysFound } }', variables: { f: null } }) },
       { name: 'map', content: JSON.stringify({ 0: ['variables.f'] }) },
       { name: '0', fileName: 'big.json', content: big },
     ]);

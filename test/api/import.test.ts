@@ -345,7 +345,7 @@ function multipartRequest(content: string) {
 }
 
 describe('importFile mutation (GraphQL multipart request spec)', () => {
-  const MUTATION = `mutation ($file: Upload!, $format: String!, $language: String) {
+  const MUTATION = `mutation ($file: Upload!, $format: FormatId!, $language: String) {
     importFile(file: $file, uploadFormat: $format, languageKey: $language) { numberOfKeysFound foundLanguages { key } keysCreated translationsInserted }
   }`;
 
@@ -360,7 +360,7 @@ describe('importFile mutation (GraphQL multipart request spec)', () => {
 
   it('imports an uploaded file as the project of the API key', async () => {
     const { apiKey, projectToken } = await newProject();
-    const result = await upload({ 'x-service-token': apiKey }, json({ a: 'A', b: 'B' }), { format: 'single-language-json', language: 'de' });
+    const result = await upload({ 'x-service-token': apiKey }, json({ a: 'A', b: 'B' }), { format: 'SINGLE_LANGUAGE_JSON', language: 'de' });
     expect(result.errors).toBeUndefined();
     expect(result.data.importFile).toEqual({ numberOfKeysFound: 2, foundLanguages: [{ key: 'de' }], keysCreated: 2, translationsInserted: 2 });
     expect(await contentOf(service, projectToken)).toEqual({ de: { a: 'A', b: 'B' } });
@@ -369,7 +369,7 @@ describe('importFile mutation (GraphQL multipart request spec)', () => {
   it('answers a bad file with a BAD_REQUEST error', async () => {
     const { apiKey, projectToken } = await newProject();
     const before = await projectSnapshot(service, projectToken);
-    const result = await upload({ 'x-service-token': apiKey }, '{"a": [', { format: 'single-language-json', language: 'de' });
+    const result = await upload({ 'x-service-token': apiKey }, '{"a": [', { format: 'SINGLE_LANGUAGE_JSON', language: 'de' });
     expect(result.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     expect(result.errors?.[0]?.message).toMatch(/line 1/);
     expect(await projectSnapshot(service, projectToken)).toEqual(before);
@@ -378,7 +378,7 @@ describe('importFile mutation (GraphQL multipart request spec)', () => {
   it('reads the multipart request with graphql-upload-minimal, the file through a temp file under DATA_DIR/tmp that is removed', async () => {
     const { apiKey, projectToken } = await newProject();
     const uploads = join(service.config.dataDir, 'tmp');
-    const result = await upload({ 'x-service-token': apiKey }, json({ streamed: 'yes' }), { format: 'single-language-json', language: 'fr' });
+    const result = await upload({ 'x-service-token': apiKey }, json({ streamed: 'yes' }), { format: 'SINGLE_LANGUAGE_JSON', language: 'fr' });
     expect(result.data.importFile.keysCreated).toBe(1);
     expect(await contentOf(service, projectToken)).toEqual({ fr: { streamed: 'yes' } });
     expect(readdirSync(uploads)).toEqual([]);
@@ -393,7 +393,7 @@ describe('importFile mutation (GraphQL multipart request spec)', () => {
       return { status: res.statusCode, message: res.json().errors[0].message as string };
     };
     const file = { name: '0', fileName: 'a.json', content: json({ a: 'A' }) };
-    const operations = JSON.stringify({ query: MUTATION, variables: { file: null, format: 'single-language-json', language: 'de' } });
+    const operations = JSON.stringify({ query: MUTATION, variables: { file: null, format: 'SINGLE_LANGUAGE_JSON', language: 'de' } });
     expect(await post([{ name: 'operations', content: '{not json' }, { name: 'map', content: '{}' }, file])).toMatchObject({ status: 400, message: expect.stringContaining("Invalid JSON in the 'operations'") });
     expect(await post([{ name: 'operations', content: operations }, file])).toMatchObject({ status: 400, message: expect.stringContaining('Misordered multipart fields') });
     expect(await post([{ name: 'operations', content: `[${operations}]` }, { name: 'map', content: JSON.stringify({ 0: ['0.variables.file'] }) }, file]))
@@ -408,7 +408,7 @@ describe('importFile mutation (GraphQL multipart request spec)', () => {
     const res = await fetch(`${service.url}/graphql`, {
       method: 'POST',
       headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `mutation { importFile(file: "text", uploadFormat: "yaml") { numberOfKeysFound } }` }),
+      body: JSON.stringify({ query: `mutation { importFile(file: "text", uploadFormat: YAML) { numberOfKeysFound } }` }),
     });
     const body = (await res.json()) as { errors: { message: string }[] };
     expect(body.errors[0]!.message).toContain('send the file as a multipart request');

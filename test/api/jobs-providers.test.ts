@@ -92,7 +92,7 @@ describe('MT_PROVIDER_B (DeepL API v2 protocol)', () => {
     const noOwnKey = await start({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE', sourceLanguage: 'EN', providerGlossaryId: 'g-en-de' });
     expect(noOwnKey.statusCode).toBe(400);
     expect(envelope(noOwnKey).msg).toMatch(/own MT_PROVIDER_B key/);
-    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: 'mutation { setProviderApiKey(provider: "MT_PROVIDER_B", apiKey: "project-own-key") }' } });
+    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: 'mutation { setProviderApiKey(provider: MT_PROVIDER_B, apiKey: "project-own-key") }' } });
     const noSource = await start({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE', providerGlossaryId: 'g-en-de' });
     expect(noSource.statusCode).toBe(400);
     expect(envelope(noSource).msg).toMatch(/sourceLanguage/);
@@ -105,7 +105,7 @@ describe('MT_PROVIDER_B (DeepL API v2 protocol)', () => {
     expect(ok.state).toBe('SUCCESS');
     const calls = deepl.translateCalls();
     expect(calls.every((c) => c.glossary_id === 'g-en-de' && c.formality === 'more' && c.authKey === 'project-own-key')).toBe(true);
-    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: 'mutation { setProviderApiKey(provider: "MT_PROVIDER_B", apiKey: null) }' } });
+    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: 'mutation { setProviderApiKey(provider: MT_PROVIDER_B, apiKey: null) }' } });
   });
 });
 

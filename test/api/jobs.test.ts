@@ -88,7 +88,7 @@ describe('POST /api/v1/jobs/auto-translate', () => {
     [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'de' }, 400, /targetLanguage is required/],
     [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'xx', targetLanguage: 'de' }, 404, /targetProjectLanguage 'xx'/],
     [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: 'FORCE_REPLACE' }, 400, /options must be an array/],
-    [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['FAST'] }, 400, /unknown value 'FAST'/],
+    [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['FAST'] }, 400, /options\[0\] must be one of USE_TRANSLATION_KEYS, FORCE_REPLACE, AUTO_PUBLISH; got 'FAST'/],
     [{ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'de-DE' }, 400, /targetLanguage/],
     [{ translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'de', targetLanguage: 'DE_de' }, 400, /targetLanguage/],
     [{ translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'de', targetLanguage: 'de', providerFormality: 'more' }, 400, /Formality|formality/],
@@ -109,7 +109,7 @@ describe('POST /api/v2/jobs/auto-translate', () => {
     });
     // 'fr' is not a language of the project: nothing is created.
     expect(res.statusCode).toBe(404);
-    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: 'mutation { setProviderApiKey(provider: "MT_PROVIDER_B", apiKey: "k") }' } });
+    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: 'mutation { setProviderApiKey(provider: MT_PROVIDER_B, apiKey: "k") }' } });
     await seedTranslations(service.db, { projectToken, translations: { fr: { greeting: '' } } });
     const ok = await post('/api/v2/jobs/auto-translate', {
       translationProvider: 'PSEUDO', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }, { targetProjectLanguage: 'fr', targetLanguage: 'fr' }],

@@ -137,7 +137,7 @@ describe('v2 and GraphQL', () => {
       { input: { key: 'locked', language: 'en', text: 'New' } });
     expect(one.errors?.[0]).toMatchObject({ message: expect.stringMatching(LOCKED), extensions: { code: 'CONFLICT' } });
     const long = await api.gql(`mutation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
-      { input: { key: 'short', language: 'en', customerId: 'acme', text: 'Too long!' } });
+      { input: { key: 'short', language: 'en', customerKey: 'acme', text: 'Too long!' } });
     expect(long.errors?.[0]).toMatchObject({ message: expect.stringMatching(TOO_LONG) });
     const many = await api.gql(`mutation($content: [TranslationElementInput!]!) { updateTranslations(content: $content) { numberOfFailures failures } }`,
       { content: [{ key: 'locked', language: 'de', text: 'Neu' }, { key: 'short', language: 'de', text: 'Zu lange!' }] });
@@ -177,7 +177,7 @@ describe('file import', () => {
 
   it('the importFile mutation answers translationsRefused and warnings; an import with nothing refused has none', async () => {
     const fields = 'translationsRefused warnings translationsUpdated';
-    const query = `mutation($file: Upload!) { importFile(file: $file, uploadFormat: "single-language-json", languageKey: "en", importOptions: [REPLACE_TRANSLATION_IF_FOUND]) { ${fields} } }`;
+    const query = `mutation($file: Upload!) { importFile(file: $file, uploadFormat: SINGLE_LANGUAGE_JSON, languageKey: "en", importOptions: [REPLACE_TRANSLATION_IF_FOUND]) { ${fields} } }`;
     const send = async (content: string) => {
       const boundary = 'gate';
       const body = [
