@@ -6,7 +6,7 @@
 // concurrent changes cannot leave a project without an owner.
 import { prisma, type Db } from '../db.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { MemberGrant, Role } from './permissions.js';
+import { allows, type MemberGrant, type Role } from './permissions.js';
 
 export interface MemberView {
   accountId: number;
@@ -70,7 +70,7 @@ export async function listMembers(projectId: number): Promise<MemberView[]> {
       name: m.account.name,
       role: m.role as Role,
       languages: m.languageIds.flatMap((id) => (keyOf.has(id) ? [keyOf.get(id)!] : [])),
-      canReview: m.role === 'TRANSLATOR' ? m.canReview : true,
+      canReview: allows({ role: m.role as Role, languageIds: m.languageIds, canReview: m.canReview }, 'REVIEW'),
       joinedAt: m.createdAt,
     }))
     .sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.email.localeCompare(b.email));
