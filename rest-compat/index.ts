@@ -20,13 +20,14 @@ import { routes as customerRoutes } from './routes/customers.js';
 import { routes as translationKeyRoutes } from './routes/translation-keys.js';
 import { routes as translationRoutes } from './routes/translations.js';
 import { routes as cliRoutes } from './routes/cli.js';
+import { routes as memberRoutes } from './routes/members.js';
 import { readUpload } from './upload.js';
 import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
 export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
   ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
-  ...cliRoutes,
+  ...cliRoutes, ...memberRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {

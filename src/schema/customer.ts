@@ -2,6 +2,7 @@ import { builder } from '../builder.js';
 import { createCustomer, customerOfProject, deleteCustomer, updateCustomer } from '../customers/customers.js';
 import { prisma } from '../db.js';
 import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 
 export const CustomerType = builder.prismaObject('Customer', {
   description: 'A customer: the owner of customer-specific translations.',
@@ -32,7 +33,7 @@ builder.queryFields((t) => ({
     description: 'The customers of the project, by key.',
     args: { projectToken: t.arg.string({ required: false }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('customers'));
       return prisma().customer.findMany({ ...query, where: { projectId }, orderBy: [{ key: 'asc' }] });
     },
   }),
@@ -40,7 +41,7 @@ builder.queryFields((t) => ({
     type: CustomerType,
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('customer'));
       const { id } = await customerOfProject(projectId, args.key);
       return prisma().customer.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -53,7 +54,7 @@ builder.mutationFields((t) => ({
     description: "Creates a customer, within the plan's number of customers per project.",
     args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateCustomerInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('createCustomer'));
       const { id } = await createCustomer(projectId, args.input);
       return prisma().customer.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -63,7 +64,7 @@ builder.mutationFields((t) => ({
     description: 'Renames a customer (its translations follow) and/or changes its description.',
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: UpdateCustomerInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateCustomer'));
       const { id } = await updateCustomer(projectId, args.key, args.input);
       return prisma().customer.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -72,7 +73,7 @@ builder.mutationFields((t) => ({
     description: 'Deletes a customer and its customer-specific translations.',
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('deleteCustomer'));
       await deleteCustomer(projectId, args.key);
       return true;
     },

@@ -4,6 +4,7 @@
 import { builder } from '../builder.js';
 import { events, type PublicationEvent } from '../events/pubsub.js';
 import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 import {
   createEnvironment,
   environmentDetails,
@@ -111,17 +112,17 @@ builder.queryFields((t) => ({
     type: [EnvironmentType],
     description: 'Environments of the project in publication order.',
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => listEnvironments(await resolveProject(ctx.principal, args.projectToken)),
+    resolve: async (_root, args, ctx) => listEnvironments(await resolveProject(ctx.principal, args.projectToken, need('environments'))),
   }),
   environment: t.field({
     type: EnvironmentType,
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => environmentDetails(await resolveProject(ctx.principal, args.projectToken), args.key),
+    resolve: async (_root, args, ctx) => environmentDetails(await resolveProject(ctx.principal, args.projectToken, need('environment')), args.key),
   }),
   environmentStatus: t.field({
     type: EnvironmentStatusType,
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => environmentStatus(await resolveProject(ctx.principal, args.projectToken), args.key),
+    resolve: async (_root, args, ctx) => environmentStatus(await resolveProject(ctx.principal, args.projectToken, need('environmentStatus')), args.key),
   }),
 }));
 
@@ -135,7 +136,7 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, description: 'At most 100 characters.' }),
       color: t.arg.string({ required: false, description: 'Hex color, #rgb or #rrggbb; default #808080.' }),
     },
-    resolve: async (_root, args, ctx) => createEnvironment(await resolveProject(ctx.principal, args.projectToken), args),
+    resolve: async (_root, args, ctx) => createEnvironment(await resolveProject(ctx.principal, args.projectToken, need('createEnvironment')), args),
   }),
   updateEnvironment: t.field({
     type: EnvironmentType,
@@ -146,13 +147,13 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: false }),
       color: t.arg.string({ required: false }),
     },
-    resolve: async (_root, { projectToken, key, ...input }, ctx) => updateEnvironment(await resolveProject(ctx.principal, projectToken), key, input),
+    resolve: async (_root, { projectToken, key, ...input }, ctx) => updateEnvironment(await resolveProject(ctx.principal, projectToken, need('updateEnvironment')), key, input),
   }),
   setEnvironmentOrder: t.field({
     type: [EnvironmentType],
     description: 'Sets the publication order (a project setting): every environment key once, _latest first. A custom environment publishes from the one before it; _production always publishes from _latest.',
     args: { projectToken: t.arg.string({ required: false }), keys: t.arg.stringList({ required: true }) },
-    resolve: async (_root, args, ctx) => setEnvironmentOrder(await resolveProject(ctx.principal, args.projectToken), args.keys),
+    resolve: async (_root, args, ctx) => setEnvironmentOrder(await resolveProject(ctx.principal, args.projectToken, need('setEnvironmentOrder')), args.keys),
   }),
   publishEnvironment: t.field({
     type: PublishResultType,
@@ -162,7 +163,7 @@ builder.mutationFields((t) => ({
       key: t.arg.string({ required: true }),
       label: t.arg.string({ required: false, description: 'Only when publishing to _latest; at most 200 characters.' }),
     },
-    resolve: async (_root, args, ctx) => publishEnvironment({ projectId: await resolveProject(ctx.principal, args.projectToken), environmentKey: args.key, label: args.label }),
+    resolve: async (_root, args, ctx) => publishEnvironment({ projectId: await resolveProject(ctx.principal, args.projectToken, need('publishEnvironment')), environmentKey: args.key, label: args.label }),
   }),
 }));
 
@@ -171,7 +172,7 @@ builder.subscriptionFields((t) => ({
     type: PublicationProgressType,
     description: 'Progress of every publication of the project while it runs.',
     args: { projectToken: t.arg.string({ required: false }) },
-    subscribe: async (_root, args, ctx) => events().subscribe('project-publications', await resolveProject(ctx.principal, args.projectToken)),
+    subscribe: async (_root, args, ctx) => events().subscribe('project-publications', await resolveProject(ctx.principal, args.projectToken, need('publicationProgress'))),
     resolve: (event) => event,
   }),
 }));

@@ -2,6 +2,7 @@ import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { events, type JobEvent } from '../events/pubsub.js';
 import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 import { createAutoTranslateJobs } from '../jobs/create.js';
 import { cancelJob, FINAL_STATES, JOB_LIST_LIMIT, JOB_STATUS_FILTERS, JOB_TYPES, jobListWhere, jobOfProject, jobTypeOf, type JobStatusFilter, type JobTypeName } from '../jobs/queries.js';
 import { likeLastJobInputs } from '../jobs/like-last.js';
@@ -105,7 +106,7 @@ builder.queryFields((t) => ({
       type: t.arg({ type: [JobKindEnum], required: false, description: 'Any of these types; none or empty: all.' }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('jobs'));
       const where = jobListWhere(projectId, { status: args.status, type: args.type });
       return prisma().job.findMany({ ...query, where, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: JOB_LIST_LIMIT });
     },
@@ -114,7 +115,7 @@ builder.queryFields((t) => ({
     type: JobType,
     args: { projectToken: t.arg.string({ required: false }), jobId: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('job'));
       await jobOfProject(projectId, args.jobId);
       return prisma().job.findUniqueOrThrow({ ...query, where: { id: args.jobId } });
     },
@@ -131,7 +132,7 @@ builder.mutationFields((t) => ({
       likeLastJob: t.arg({ type: LikeLastJobInput, required: false }),
     },
     resolve: async (query, _root, { projectToken, input, likeLastJob }, ctx) => {
-      const projectId = await resolveProject(ctx.principal, projectToken);
+      const projectId = await resolveProject(ctx.principal, projectToken, need('autoTranslate'));
       if (!input === !likeLastJob) throw badRequest('Give exactly one of input and likeLastJob');
       let requests;
       if (input) {
@@ -149,7 +150,7 @@ builder.mutationFields((t) => ({
     type: JobType,
     args: { projectToken: t.arg.string({ required: false }), jobId: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('cancelJob'));
       await cancelJob(projectId, args.jobId);
       return prisma().job.findUniqueOrThrow({ ...query, where: { id: args.jobId } });
     },
@@ -158,7 +159,7 @@ builder.mutationFields((t) => ({
     description: "Sets (or with null removes) the project's own API key of a provider; it is never shown again.",
     args: { projectToken: t.arg.string({ required: false }), provider: t.arg({ type: TranslationProviderEnum, required: true }), apiKey: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('setProviderApiKey'));
       await setProviderApiKey(projectId, args.provider, args.apiKey ?? null);
       return true;
     },
@@ -194,14 +195,14 @@ builder.subscriptionFields((t) => ({
     type: JobEventType,
     description: "One job's state and progress: the current state first, then every change, ending with the final state.",
     args: { projectToken: t.arg.string({ required: false }), jobId: t.arg.string({ required: true }) },
-    subscribe: async (_root, args, ctx) => jobEventStream(await resolveProject(ctx.principal, args.projectToken), args.jobId),
+    subscribe: async (_root, args, ctx) => jobEventStream(await resolveProject(ctx.principal, args.projectToken, need('jobProgress')), args.jobId),
     resolve: (event) => event,
   }),
   projectJobEvents: t.field({
     type: JobEventType,
     description: 'Every job event of the project.',
     args: { projectToken: t.arg.string({ required: false }) },
-    subscribe: async (_root, args, ctx) => events().subscribe('project-jobs', await resolveProject(ctx.principal, args.projectToken)),
+    subscribe: async (_root, args, ctx) => events().subscribe('project-jobs', await resolveProject(ctx.principal, args.projectToken, need('projectJobEvents'))),
     resolve: (event) => event,
   }),
 }));

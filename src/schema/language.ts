@@ -2,6 +2,7 @@ import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { createLanguage, deleteLanguage, updateLanguage } from '../languages/languages.js';
 import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 
 export const LanguageType = builder.prismaObject('Language', {
   description: 'A language of a project.',
@@ -35,7 +36,7 @@ builder.queryFields((t) => ({
     description: 'The languages of the project, in their order.',
     args: { projectToken: t.arg.string({ required: false }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('languages'));
       return prisma().language.findMany({ ...query, where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
     },
   }),
@@ -47,7 +48,7 @@ builder.mutationFields((t) => ({
     description: 'Adds a language after the existing ones.',
     args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateLanguageInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('createLanguage'));
       const { id } = await createLanguage(projectId, args.input);
       return prisma().language.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -57,7 +58,7 @@ builder.mutationFields((t) => ({
     description: 'Renames a language (its translations follow), changes its name, or makes it the default.',
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: UpdateLanguageInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateLanguage'));
       const { id } = await updateLanguage(projectId, args.key, args.input);
       return prisma().language.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -66,7 +67,7 @@ builder.mutationFields((t) => ({
     description: "Deletes a language with every translation in it. The project's last language cannot be deleted.",
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('deleteLanguage'));
       await deleteLanguage(projectId, args.key);
       return true;
     },

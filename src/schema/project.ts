@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
-import { requireAccount, resolveProject } from '../projects/access.js';
+import { mayInProject, requireAccount, resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 import { createProject, listProjectIds, PROJECT_SORTS } from '../projects/projects.js';
 import { ACTIVITY_DERIVATION, EDIT_DERIVATION } from '../projects/stats.js';
 import { projectNamespaces, type ProjectNamespace } from '../projects/namespaces.js';
@@ -39,7 +40,11 @@ export const ProjectType = builder.prismaObject('Project', {
   fields: (t) => ({
     name: t.exposeString('name'),
     projectToken: t.exposeString('projectToken', { description: 'The project identifier.' }),
-    apiKey: t.exposeString('apiKey', { description: 'The project API key (header X-Service-Token).' }),
+    apiKey: t.string({
+      nullable: true,
+      description: 'The project API key (header X-Service-Token); null for members whose role does not include SETTINGS (translators, viewers), since the key grants full project access.',
+      resolve: async (p, _a, ctx) => ((await mayInProject(ctx.principal, p.id, 'SETTINGS')) ? p.apiKey : null),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     languages: t.relation('languages', { query: { orderBy: [{ order: 'asc' }, { id: 'asc' }] } }),
     customers: t.relation('customers', { query: { orderBy: [{ key: 'asc' }] } }),
@@ -93,7 +98,7 @@ builder.queryFields((t) => ({
     description: 'One project: by projectToken for an account; the own project for an API key.',
     args: { projectToken: t.arg.string({ required: false }) },
     resolve: async (query, _root, args, ctx) => {
-      const id = await resolveProject(ctx.principal, args.projectToken);
+      const id = await resolveProject(ctx.principal, args.projectToken, need('project'));
       return prisma().project.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

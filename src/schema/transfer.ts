@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { reportClientError, type DebugLogger } from '../transfer/client-report.js';
 import { formatIds, registeredFormat } from '../formats/registry.js';
 import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 import { exportTranslations } from '../transfer/export.js';
 import type { ExportedFile } from '../transfer/export-files.js';
 import { importFile, previewImport, PREVIEW_LIST_LIMIT, type ImportPreview, type ImportRequest, type ImportResult, type KeyAddressRef, type KeyChanges } from '../transfer/import.js';
@@ -167,7 +168,7 @@ builder.mutationFields((t) => {
   };
   const importRequestOf = async (args: ImportArgs, ctx: Context): Promise<ImportRequest> => {
     return {
-      projectId: await resolveProject(ctx.principal, args.projectToken),
+      projectId: await resolveProject(ctx.principal, args.projectToken, need('importFile')),
       uploadFormat: args.uploadFormat,
       file: args.file,
       options: args.importOptions ?? [],
@@ -200,7 +201,7 @@ builder.mutationFields((t) => {
         stacktrace: t.arg.string({ required: false }),
       },
       resolve: async (_root, args, ctx) => {
-        const projectId = await resolveProject(ctx.principal, null);
+        const projectId = await resolveProject(ctx.principal, null, need('reportClientError'));
         return reportClientError(args, requestLog(ctx), projectId);
       },
     }),
@@ -219,7 +220,7 @@ builder.mutationFields((t) => {
         singleFile: t.arg.boolean({ required: false, description: 'Zip the files when there are several (the deprecated v3 export).' }),
       },
       resolve: async (_root, args, ctx) => {
-        const projectId = await resolveProject(ctx.principal, args.projectToken);
+        const projectId = await resolveProject(ctx.principal, args.projectToken, need('exportTranslations'));
         const files = await exportTranslations({
           projectId,
           downloadFormat: args.downloadFormat,

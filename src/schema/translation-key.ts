@@ -4,6 +4,7 @@ import { deleteKeys, parseKeyList } from '../keys/delete.js';
 import { KEY_PAGE, KEY_SORTS, keyOrderBy, keyWhere, listKeyPage, type KeySort, type PageMetadata } from '../keys/list.js';
 import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../keys/write.js';
 import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 import { TranslationType } from './translation.js';
 
 export const TranslationKeySortEnum = builder.enumType('TranslationKeySort', {
@@ -115,11 +116,11 @@ builder.queryFields((t) => ({
       sort: t.arg({ type: TranslationKeySortEnum, required: false }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
       return prisma().translationKey.findMany({ ...query, where: keyWhere(projectId, args.filter ?? {}), orderBy: keyOrderBy(args.sort) });
     },
     totalCount: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
       return prisma().translationKey.count({ where: keyWhere(projectId, args.filter ?? {}) });
     },
   }),
@@ -134,7 +135,7 @@ builder.queryFields((t) => ({
       size: t.arg.int({ required: false, description: `Default ${KEY_PAGE.defaultSize}, at most ${KEY_PAGE.maxSize}.` }),
     },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeyPage'));
       return listKeyPage(projectId, args.filter ?? {}, args.sort, args.page ?? 0, args.size ?? KEY_PAGE.defaultSize);
     },
   }),
@@ -142,7 +143,7 @@ builder.queryFields((t) => ({
     type: TranslationKeyType,
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), namespace: t.arg.string({ required: false }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKey'));
       const { id } = await keyOfProject(projectId, parseKeyAddress(args.key, args.namespace));
       return prisma().translationKey.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -154,7 +155,7 @@ builder.mutationFields((t) => ({
     type: TranslationKeyType,
     args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateTranslationKeyInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('createTranslationKey'));
       const { id } = await createKey(projectId, args.input);
       return prisma().translationKey.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -169,7 +170,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateTranslationKeyInput, required: true }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateTranslationKey'));
       const { id } = await updateKey(projectId, parseKeyAddress(args.key, args.namespace), args.input);
       return prisma().translationKey.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -178,7 +179,7 @@ builder.mutationFields((t) => ({
     description: 'Deletes a key with its translations.',
     args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), namespace: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('deleteTranslationKey'));
       await deleteKeys(projectId, [parseKeyAddress(args.key, args.namespace)]);
       return true;
     },
@@ -187,7 +188,7 @@ builder.mutationFields((t) => ({
     description: 'Deletes keys with their translations, all or nothing; returns how many were deleted.',
     args: { projectToken: t.arg.string({ required: false }), translationKeys: t.arg({ type: [TranslationKeyRefInput], required: true }) },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('deleteTranslationKeys'));
       return deleteKeys(projectId, parseKeyList(args.translationKeys));
     },
   }),

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
 import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
 import { countTranslations, queryTranslations, TRANSLATION_PAGE, type TranslationCell } from '../translations/cells.js';
 import { importTranslationsV1, type ImportV1Result } from '../translations/import-v1.js';
 import { updateTranslation } from '../translations/update-one.js';
@@ -106,14 +107,14 @@ builder.queryFields((t) => ({
       size: t.arg.int({ required: false, description: `Default ${TRANSLATION_PAGE.defaultSize}, at most ${TRANSLATION_PAGE.maxSize}.` }),
     },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('translations'));
       return queryTranslations(projectId, args.filter ?? {}, args.page ?? 0, args.size ?? TRANSLATION_PAGE.defaultSize);
     },
   }),
   translationCount: t.int({
     description: 'Number of translation cells matching the filter.',
     args: { projectToken: t.arg.string({ required: false }), filter: t.arg({ type: TranslationFilter, required: false }) },
-    resolve: async (_root, args, ctx) => countTranslations(await resolveProject(ctx.principal, args.projectToken), args.filter ?? {}),
+    resolve: async (_root, args, ctx) => countTranslations(await resolveProject(ctx.principal, args.projectToken, need('translationCount')), args.filter ?? {}),
   }),
 }));
 
@@ -122,7 +123,13 @@ builder.mutationFields((t) => ({
     type: TranslationType,
     description: 'Sets the text and/or review status of one cell of an existing key and language.',
     args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: UpdateTranslationInput, required: true }) },
-    resolve: async (_root, args, ctx) => updateTranslation(await resolveProject(ctx.principal, args.projectToken), args.input),
+    resolve: async (_root, args, ctx) => {
+      // The language written is checked against a translator's languages; a review status needs REVIEW as well.
+      const access = { languages: typeof args.input.language === 'string' ? [args.input.language] : [] };
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateTranslation'), access);
+      if (args.input.reviewStatus != null) await resolveProject(ctx.principal, args.projectToken, 'REVIEW', access);
+      return updateTranslation(projectId, args.input);
+    },
   }),
   importTranslations: t.field({
     type: ImportTranslationsResultType,
@@ -133,7 +140,7 @@ builder.mutationFields((t) => ({
       options: t.arg({ type: [ImportTranslationsOptionEnum], required: false }),
     },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('importTranslations'));
       const options = args.options ?? [];
       return importTranslationsV1(projectId, args.content, {
         replace: options.includes('REPLACE_TRANSLATION_IF_FOUND'),
@@ -150,14 +157,17 @@ builder.mutationFields((t) => ({
       options: t.arg({ type: [UpdateTranslationsOptionEnum], required: false }),
     },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken);
-      return updateTranslationsV1(projectId, args.content, { createKeys: (args.options ?? []).includes('CREATE_KEY_IF_NOT_FOUND') });
+      const languages = args.content.flatMap((e) => (typeof e.language === 'string' ? [e.language] : []));
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateTranslations'), { languages });
+      const createKeys = (args.options ?? []).includes('CREATE_KEY_IF_NOT_FOUND');
+      if (createKeys) await resolveProject(ctx.principal, args.projectToken, 'KEYS');
+      return updateTranslationsV1(projectId, args.content, { createKeys });
     },
   }),
   purgeTranslations: t.field({
     type: PurgeResultType,
     description: "Deletes every translation key of the project with its translations and customer overrides, in one transaction (the vendor client's `purge`; locked keys included). Languages, customers, environments and published files stay.",
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => purgeProjectContent(await resolveProject(ctx.principal, args.projectToken)),
+    resolve: async (_root, args, ctx) => purgeProjectContent(await resolveProject(ctx.principal, args.projectToken, need('purgeTranslations'))),
   }),
 }));

@@ -1,0 +1,68 @@
+// Project members over REST (personal token), for scripts that manage teams
+// where the contract's project list lives (/api/v2/projects/{projectToken}/…).
+// The GraphQL operations decide everything (roles: docs/teams.md).
+import { badRequest } from '../../src/errors.js';
+import { bodyObject, enumValue } from '../params.js';
+import { defineRoute, type RestRoute } from '../route.js';
+
+const MEMBER_FIELDS = 'email name role languages canReview joinedAt';
+
+/** A grant from the body: role (any letter case), languages, canReview. */
+function grantOf(body: unknown, schema: Parameters<RestRoute['toVariables']>[1]) {
+  const { role, languages, canReview } = bodyObject(body);
+  if (typeof role !== 'string') throw badRequest('role is required: one of admin, translator, viewer');
+  if (languages !== undefined && (!Array.isArray(languages) || languages.some((l) => typeof l !== 'string'))) throw badRequest('languages must be an array of language keys');
+  if (canReview !== undefined && typeof canReview !== 'boolean') throw badRequest('canReview must be true or false');
+  return { role: enumValue(schema, 'MemberRole', 'role', role), languages, canReview };
+}
+
+const emailOf = (body: unknown) => {
+  const { email } = bodyObject(body);
+  if (typeof email !== 'string' || email === '') throw badRequest('email is required');
+  return email;
+};
+
+export const routes: RestRoute[] = [
+  defineRoute<{ members: unknown[] }>({
+    method: 'GET',
+    path: '/api/v2/projects/:projectToken/members',
+    auth: 'personalToken',
+    summary: 'List the members of a project with their roles and languages',
+    document: `query RestMembers($projectToken: String!) { members(projectToken: $projectToken) { ${MEMBER_FIELDS} } }`,
+    toVariables: (req) => ({ projectToken: req.params.projectToken }),
+    toResponse: (data) => ({ data: data.members }),
+  }),
+  defineRoute<{ inviteMember: { invitation: unknown; link: string | null; emailSent: boolean } }>({
+    method: 'POST',
+    path: '/api/v2/projects/:projectToken/invitations',
+    auth: 'personalToken',
+    summary: 'Invite an e-mail address with a role (the link is e-mailed, or returned when SMTP is not configured)',
+    document: `mutation RestInvite($projectToken: String!, $email: String!, $role: MemberRole!, $languages: [String!], $canReview: Boolean) {
+      inviteMember(projectToken: $projectToken, email: $email, role: $role, languages: $languages, canReview: $canReview) {
+        invitation { id email role languages canReview expiresAt } link emailSent
+      }
+    }`,
+    toVariables: (req, schema) => ({ projectToken: req.params.projectToken, email: emailOf(req.body), ...grantOf(req.body, schema) }),
+    toResponse: (data) => ({ data: { ...(data.inviteMember.invitation as object), link: data.inviteMember.link, emailSent: data.inviteMember.emailSent } }),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/v2/projects/:projectToken/members/:email',
+    auth: 'personalToken',
+    summary: "Change a member's role (and a translator's languages and review permission)",
+    document: `mutation RestUpdateMember($projectToken: String!, $email: String!, $role: MemberRole!, $languages: [String!], $canReview: Boolean) {
+      updateMember(projectToken: $projectToken, email: $email, role: $role, languages: $languages, canReview: $canReview)
+    }`,
+    toVariables: (req, schema) => ({ projectToken: req.params.projectToken, email: req.params.email, ...grantOf(req.body, schema) }),
+    toResponse: () => ({}),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/v2/projects/:projectToken/members/:email',
+    auth: 'personalToken',
+    summary: 'Remove a member (the last owner cannot be removed)',
+    document: 'mutation RestRemoveMember($projectToken: String!, $email: String!) { removeMember(projectToken: $projectToken, email: $email) }',
+    toVariables: (req) => ({ projectToken: req.params.projectToken, email: req.params.email }),
+    toResponse: () => ({}),
+  }),
+];

@@ -1,0 +1,158 @@
+// The permission matrix: what each role of a project member may do, and which
+// permission each GraphQL operation needs. The access check
+// (src/projects/access.ts) decides by this table and nothing else; docs/teams.md
+// prints it; tests iterate over it.
+import type { MemberRole } from '../generated/prisma/enums.js';
+
+export const ROLES = ['OWNER', 'ADMIN', 'TRANSLATOR', 'VIEWER'] as const satisfies readonly MemberRole[];
+export type Role = (typeof ROLES)[number];
+
+/** The classes of operations a project has. */
+export const PERMISSIONS = [
+  /** Read the project, keys, translations, languages, customers, environments, jobs; subscriptions. */
+  'READ',
+  /** Export files (a read that produces a download). */
+  'EXPORT',
+  /** Write translation text (a translator: in its languages only). */
+  'TRANSLATE',
+  /** Set the review status (a translator: only with canReview, in its languages). */
+  'REVIEW',
+  /** Create, rename, update and delete keys; purge. */
+  'KEYS',
+  'LANGUAGES',
+  'CUSTOMERS',
+  /** Import files and v1 bulk imports (they create keys and languages). */
+  'IMPORT',
+  /** Start and cancel auto-translation jobs. */
+  'JOBS',
+  'PUBLISH',
+  /** Create, update and reorder hosting environments. */
+  'ENVIRONMENTS',
+  /** Project settings: provider API keys; reading the project API key. */
+  'SETTINGS',
+  /** Invite, change roles, remove members; role links. */
+  'MEMBERS',
+  /** Hand the owner role to another member (the owner becomes an administrator). */
+  'TRANSFER_OWNERSHIP',
+  'DELETE_PROJECT',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const ALL_BUT = (...excluded: Permission[]): readonly Permission[] => PERMISSIONS.filter((p) => !excluded.includes(p));
+
+/**
+ * Permissions per role. A translator's TRANSLATE and REVIEW are further
+ * limited by its languages, and REVIEW by its canReview flag (see
+ * `allows`).
+ */
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  OWNER: PERMISSIONS,
+  ADMIN: ALL_BUT('TRANSFER_OWNERSHIP', 'DELETE_PROJECT'),
+  TRANSLATOR: ['READ', 'EXPORT', 'TRANSLATE', 'REVIEW'],
+  VIEWER: ['READ', 'EXPORT'],
+};
+
+/**
+ * A project API key keeps the contract's full project access: everything
+ * but the account matters (members, deleting the project), which need a
+ * person's credential.
+ */
+export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
+
+/** What the access check knows about a member. */
+export interface MemberGrant {
+  role: Role;
+  /** Language ids a translator may write; empty: every language. */
+  languageIds: readonly number[];
+  canReview: boolean;
+}
+
+/** Whether a member's role grants a permission (languages are checked separately). */
+export function allows(grant: MemberGrant, permission: Permission): boolean {
+  if (!ROLE_PERMISSIONS[grant.role].includes(permission)) return false;
+  if (permission === 'REVIEW' && grant.role === 'TRANSLATOR') return grant.canReview;
+  return true;
+}
+
+/** Whether the grant limits writes to some languages. */
+export function languageScoped(grant: MemberGrant): boolean {
+  return grant.role === 'TRANSLATOR' && grant.languageIds.length > 0;
+}
+
+/**
+ * The permission each GraphQL root field needs (the REST routes execute these
+ * operations, so they need the same). Account-level fields (projects,
+ * createProject, invitation acceptance) are not project operations and are
+ * not listed. A unit test checks this list against the schema.
+ */
+export const OPERATION_PERMISSIONS = {
+  // queries
+  project: 'READ',
+  languages: 'READ',
+  customers: 'READ',
+  customer: 'READ',
+  translationKeys: 'READ',
+  translationKeyPage: 'READ',
+  translationKey: 'READ',
+  translations: 'READ',
+  translationCount: 'READ',
+  environments: 'READ',
+  environment: 'READ',
+  environmentStatus: 'READ',
+  jobs: 'READ',
+  job: 'READ',
+  members: 'READ',
+  roleLinks: 'MEMBERS',
+  invitations: 'MEMBERS',
+  // subscriptions
+  jobProgress: 'READ',
+  projectJobEvents: 'READ',
+  publicationProgress: 'READ',
+  // mutations
+  reportClientError: 'READ',
+  exportTranslations: 'EXPORT',
+  updateTranslation: 'TRANSLATE',
+  updateTranslations: 'TRANSLATE',
+  importTranslations: 'IMPORT',
+  importFile: 'IMPORT',
+  previewImport: 'IMPORT',
+  purgeTranslations: 'KEYS',
+  createTranslationKey: 'KEYS',
+  updateTranslationKey: 'KEYS',
+  deleteTranslationKey: 'KEYS',
+  deleteTranslationKeys: 'KEYS',
+  createLanguage: 'LANGUAGES',
+  updateLanguage: 'LANGUAGES',
+  deleteLanguage: 'LANGUAGES',
+  createCustomer: 'CUSTOMERS',
+  updateCustomer: 'CUSTOMERS',
+  deleteCustomer: 'CUSTOMERS',
+  autoTranslate: 'JOBS',
+  cancelJob: 'JOBS',
+  publishEnvironment: 'PUBLISH',
+  createEnvironment: 'ENVIRONMENTS',
+  updateEnvironment: 'ENVIRONMENTS',
+  setEnvironmentOrder: 'ENVIRONMENTS',
+  setProviderApiKey: 'SETTINGS',
+  inviteMember: 'MEMBERS',
+  cancelInvitation: 'MEMBERS',
+  resetRoleLink: 'MEMBERS',
+  disableRoleLink: 'MEMBERS',
+  updateMember: 'MEMBERS',
+  removeMember: 'MEMBERS',
+  leaveProject: 'READ',
+  transferOwnership: 'TRANSFER_OWNERSHIP',
+  deleteProject: 'DELETE_PROJECT',
+} as const satisfies Record<string, Permission>;
+export type ProjectOperation = keyof typeof OPERATION_PERMISSIONS;
+
+/** Fields whose permission depends on the input (see the resolver): the base one is listed above. */
+export const INPUT_DEPENDENT = {
+  updateTranslation: 'REVIEW when reviewStatus is given; TRANSLATE in the language written',
+  updateTranslations: 'KEYS too with CREATE_KEY_IF_NOT_FOUND; TRANSLATE in every language written',
+} as const;
+
+/** The permission a project operation needs. */
+export function need(operation: ProjectOperation): Permission {
+  return OPERATION_PERMISSIONS[operation];
+}
