@@ -1,7 +1,7 @@
 // Builds the whole service: database (PGlite by default, PostgreSQL with
 // DATABASE_URL), migrations, seed data, GraphQL, REST and health routes.
 import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/client.js';
@@ -17,12 +17,16 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { connectRedis, type RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
-import { registerRestRoutes } from '../rest-compat/index.js';
+import { ALL_ROUTES, registerRestRoutes } from '../rest-compat/index.js';
+import { buildOpenApi } from '../rest-compat/openapi.js';
+import { registerDocs } from './http/docs.js';
 import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { instanceId } from './instance.js';
 import { setLogger } from './log.js';
+
+const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 export interface Service {
   app: FastifyInstance;
@@ -70,7 +74,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   const yoga = createGraphQLServer(schema, config);
   const uploads = { maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp') };
   registerGraphQL(app, yoga, uploads);
-  await registerRestRoutes(app, yoga, schema, undefined, uploads);
+  await registerRestRoutes(app, yoga, schema, ALL_ROUTES, uploads);
+  registerDocs(app, buildOpenApi(schema, ALL_ROUTES, { serverUrl: config.publicUrl, version: SERVICE_VERSION }));
   registerCdn(app, config);
   const ws = attachWebSocket(app, yoga);
   const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });

@@ -12,7 +12,18 @@
 import type { GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
 import { bodyObject, enumList, enumValue, queryList, queryString, rawQuery } from '../params.js';
-import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import { defineRoute, type QueryParameter, type RestRequest, type RestRoute } from '../route.js';
+
+const UPLOAD_QUERY: QueryParameter[] = [
+  { name: 'uploadFormat', required: true, description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)' },
+  { name: 'uploadOptions', list: true, enum: 'ImportOption' },
+  { name: 'languageKey', description: 'The language of a single-language file' },
+  { name: 'customerId' },
+  { name: 'namespace' },
+  { name: 'tags', list: true, description: 'Tags given to the keys found' },
+  { name: 'path', description: "The file's path (INCLUDE_FILE_PATH)" },
+  { name: 'fileName', description: "The file's name (default: the multipart part's)" },
+];
 
 const IMPORT_VARIABLES = `$file: Upload!, $uploadFormat: String!, $importOptions: [ImportOption!], $languageKey: String,
   $customerId: String, $namespace: String, $tags: [String!], $filePath: String`;
@@ -92,6 +103,7 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: "The command-line client's upload: import one file (multipart form field `file`); the engine of /api/v2/import",
     multipart: true,
+    query: UPLOAD_QUERY,
     document: UPLOAD,
     toVariables: uploadVariables,
     toResponse: (data) => ({ data: data.importFile }),
@@ -102,6 +114,7 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: "The command-line client's upload --preview: what the upload would change, writing nothing",
     multipart: true,
+    query: UPLOAD_QUERY,
     document: PREVIEW,
     toVariables: uploadVariables,
     toResponse: (data) => ({ data: data.previewImport }),
@@ -111,6 +124,35 @@ export const routes: RestRoute[] = [
     path: '/cli/v2/download',
     auth: 'apiKey',
     summary: "The command-line client's download: export to files, listed in `files` at the root of the body; the engine of /api/v4/export",
+    query: [
+      { name: 'downloadFormat', required: true, description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)' },
+      { name: 'downloadOptions', list: true, enum: 'ExportOption' },
+      { name: 'languageKey', list: true, description: 'Languages to export' },
+      { name: 'customerId' },
+      { name: 'namespace' },
+      { name: 'tags', list: true },
+      { name: 'sort', enum: 'ExportSort' },
+    ],
+    response: {
+      root: {
+        files: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              url: { type: 'string' },
+              language: { type: ['string', 'null'] },
+              namespace: { type: ['string', 'null'] },
+              customer: { type: ['string', 'null'] },
+              translationKey: { type: 'null' },
+              remotePath: { type: ['string', 'null'] },
+            },
+            required: ['url', 'language', 'namespace', 'customer', 'translationKey', 'remotePath'],
+            additionalProperties: false,
+          },
+        },
+      },
+    },
     document: DOWNLOAD,
     toVariables: (req, schema) => {
       const query = queryOf(req);
@@ -143,6 +185,9 @@ export const routes: RestRoute[] = [
     path: '/cli/v1/stacktrace',
     auth: 'apiKey',
     summary: "The command-line client's failure report {configuration, message, stacktrace}: logged at debug level",
+    body: { type: 'object', properties: { configuration: { type: 'string' }, message: { type: 'string' }, stacktrace: { type: 'string' } } },
+    bodyRequired: false,
+    response: { data: null },
     document: STACKTRACE,
     toVariables: (req) => {
       const body = bodyObject(req.body);

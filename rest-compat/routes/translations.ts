@@ -4,7 +4,13 @@
 // /api/v1/translations/purge: the vendor client's purge.
 import { badRequest } from '../../src/errors.js';
 import { bodyFields, bodyList, bodyObject, enumList, enumValue, queryInt, queryList, queryString } from '../params.js';
-import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
+
+const CONTENT_BODY: JsonSchema = {
+  type: 'object',
+  properties: { content: { type: 'array', items: { $ref: '#/components/schemas/TranslationElementInput' } } },
+  required: ['content'],
+};
 import type { GraphQLSchema } from 'graphql';
 
 const TRANSLATION_FIELDS = `fragment RestTranslation on Translation { key namespace language text customerId reviewStatus lastModifiedAt }`;
@@ -26,6 +32,17 @@ export const routes: RestRoute[] = [
     path: '/api/v2/translations',
     auth: 'apiKey',
     summary: 'Query translations with filters, one page at a time',
+    query: [
+      { name: 'text', description: 'Contains, ignoring case' },
+      { name: 'textStatus', enum: 'TextStatus' },
+      { name: 'reviewsStatus', enum: 'ReviewStatus' },
+      { name: 'key', description: 'Equals' },
+      { name: 'namespace', description: 'Equals' },
+      { name: 'language', description: 'Equals' },
+      { name: 'customerId', description: "Equals: the customer's texts where it has them" },
+      { name: 'page', type: 'integer', minimum: 0, default: 0 },
+      { name: 'size', type: 'integer', minimum: 0, maximum: 500 },
+    ],
     document: `query RestTranslations($filter: TranslationFilter, $page: Int, $size: Int) {
       translations(filter: $filter, page: $page, size: $size) { ...RestTranslation }
     } ${TRANSLATION_FIELDS}`,
@@ -52,6 +69,7 @@ export const routes: RestRoute[] = [
     path: '/api/v2/translations',
     auth: 'apiKey',
     summary: 'Update the text and/or review status of one translation',
+    body: { $ref: '#/components/schemas/UpdateTranslationInput' },
     document: `mutation RestUpdateTranslation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { ...RestTranslation } } ${TRANSLATION_FIELDS}`,
     toVariables: (req, schema) => {
       const input = bodyFields(req.body, ['key', 'namespace', 'language', 'customerId', 'text', 'reviewStatus']);
@@ -65,6 +83,8 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     deprecated: true,
     summary: 'Add translations, creating missing keys and languages (deprecated: use v2)',
+    query: [{ name: 'importOptions', list: true, enum: 'ImportTranslationsOption' }],
+    body: CONTENT_BODY,
     document: `mutation RestImportTranslations($content: [TranslationElementInput!]!, $options: [ImportTranslationsOption!]) {
       importTranslations(content: $content, options: $options) { uniqueKeysProcessed processedWithWarnings message }
     }`,
@@ -80,6 +100,8 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     deprecated: true,
     summary: 'Update translations of existing keys and languages (deprecated: use v2)',
+    query: [{ name: 'updateOptions', list: true, enum: 'UpdateTranslationsOption' }],
+    body: CONTENT_BODY,
     document: `mutation RestUpdateTranslations($content: [TranslationElementInput!]!, $options: [UpdateTranslationsOption!]) {
       updateTranslations(content: $content, options: $options) { numberOfUpdates numberOfFailures numberOfInserts failures }
     }`,
