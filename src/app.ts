@@ -20,6 +20,7 @@ import { WebSocketOnlyUpgrades } from './http/upgrade.js';
 import { ALL_ROUTES, registerRestRoutes } from '../rest-compat/index.js';
 import { buildOpenApi } from '../rest-compat/openapi.js';
 import { registerDocs } from './http/docs.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
@@ -68,6 +69,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
+  await registerMetrics(app, config.metrics);
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: redis?.client, cdnPath: new URL(config.cdnUrl).pathname });
   registerHealth(app, redis);
   registerDownloads(app, config);

@@ -25,6 +25,8 @@ export interface Config {
   jobWorkers: number;
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
+  /** /metrics: a bearer token on the public port, and/or a port of its own (src/http/metrics.ts). */
+  metrics: { token?: string; port?: number; host: string };
 }
 
 export type StorageConfig =
@@ -86,6 +88,14 @@ function storageConfig(env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
   };
 }
 
+function metricsConfig(env: NodeJS.ProcessEnv, port: number): Config['metrics'] {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token && token.length < 16) throw new ConfigError('METRICS_TOKEN must have at least 16 characters');
+  const metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
+  return { token, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -120,5 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
+    metrics: metricsConfig(env, port),
   };
 }
