@@ -21,6 +21,7 @@ import { ALL_ROUTES, registerRestRoutes } from '../rest-compat/index.js';
 import { buildOpenApi } from '../rest-compat/openapi.js';
 import { registerDocs } from './http/docs.js';
 import { registerMetrics } from './http/metrics.js';
+import { registerAdmin } from './http/admin.js';
 import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
@@ -77,6 +78,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   const uploads = { maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp') };
   registerGraphQL(app, yoga, uploads);
   await registerRestRoutes(app, yoga, schema, ALL_ROUTES, uploads);
+  registerAdmin(app, config);
   registerDocs(app, buildOpenApi(schema, ALL_ROUTES, { serverUrl: config.publicUrl, version: SERVICE_VERSION }));
   registerCdn(app, config);
   const ws = attachWebSocket(app, yoga);
