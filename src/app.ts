@@ -1,6 +1,6 @@
 // Builds the whole service: database (PGlite by default, PostgreSQL with
 // DATABASE_URL), migrations, seed data, GraphQL, REST and health routes.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
@@ -26,7 +26,7 @@ import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { instanceId } from './instance.js';
-import { setLogger } from './log.js';
+import { createLogger, setLogger } from './log.js';
 
 const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -60,7 +60,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: true,
-    logger: options.logger === false ? false : { level: config.logLevel },
+    // Pretty lines on a terminal, JSON otherwise (src/log.ts).
+    ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config.logLevel) as FastifyBaseLogger }),
     bodyLimit: 64 * 1024 * 1024,
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
     http: { IncomingMessage: WebSocketOnlyUpgrades },
