@@ -15,6 +15,7 @@ import type { Plugin } from 'graphql-yoga';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { database } from '../db.js';
 import { recordGraphQLOperation, registry } from '../metrics.js';
+import { logger } from '../log.js';
 import { operatorTokenMatches } from '../auth/principal.js';
 import { sendEnvelope } from './envelope.js';
 
@@ -38,13 +39,19 @@ new Gauge({
   labelNames: ['state'] as const,
   registers: [registry],
   async collect() {
-    const rows = await database().prisma.$queryRawUnsafe<{ queued: number; running: number }[]>(
-      `SELECT count(*) FILTER (WHERE "leaseOwner" IS NULL OR "leaseExpiresAt" < now())::int AS queued,
-              count(*) FILTER (WHERE "leaseOwner" IS NOT NULL AND "leaseExpiresAt" >= now())::int AS running
-         FROM "Job" WHERE state = 'STARTED'`,
-    );
-    this.set({ state: 'queued' }, rows[0]?.queued ?? 0);
-    this.set({ state: 'running' }, rows[0]?.running ?? 0);
+    this.reset();
+    try {
+      const rows = await database().prisma.$queryRawUnsafe<{ queued: number; running: number }[]>(
+        `SELECT count(*) FILTER (WHERE "leaseOwner" IS NULL OR "leaseExpiresAt" < now())::int AS queued,
+                count(*) FILTER (WHERE "leaseOwner" IS NOT NULL AND "leaseExpiresAt" >= now())::int AS running
+           FROM "Job" WHERE state = 'STARTED'`,
+      );
+      this.set({ state: 'queued' }, rows[0]?.queued ?? 0);
+      this.set({ state: 'running' }, rows[0]?.running ?? 0);
+    } catch (error) {
+      // The database is unreachable: the other metrics are still served (/readyz says why).
+      logger().warn({ err: error }, 'metrics: reading the job queue failed');
+    }
   },
 });
 

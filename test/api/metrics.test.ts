@@ -9,6 +9,8 @@ import { startTestService, type TestService } from '../support/service.js';
 import { seedTranslations } from '../support/content.js';
 import { loadConfig } from '../../src/config.js';
 import { recordWebhookDelivery } from '../../src/metrics.js';
+import { database, setDatabase } from '../../src/db.js';
+import type { Database } from '../../src/db/client.js';
 
 const TOKEN = 'metrics-token-0123456789';
 let service: TestService;
@@ -120,6 +122,20 @@ describe('/metrics', () => {
     expect(res.status).toBe(200);
     expect(sample(await res.text(), 'http_requests_total', { route: '/api/v1/languages', status: '200' })).toBeGreaterThanOrEqual(2);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/api/v1/languages`)).status).toBe(404);
+  });
+
+  it('still answers while the database is unreachable, without the job queue', async () => {
+    const real = database();
+    setDatabase({ ...real, prisma: { $queryRawUnsafe: () => Promise.reject(new Error('connection refused')) } } as unknown as Database);
+    try {
+      const res = await scrape();
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(sample(text, 'job_queue_depth')).toBeUndefined();
+      expect(sample(text, 'http_requests_total', { route: '/api/v1/languages', status: '200' })).toBe(2);
+    } finally {
+      setDatabase(real);
+    }
   });
 
   it('checks the metrics settings at start-up', () => {
