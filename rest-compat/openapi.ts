@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import type { Scheme } from '../src/auth/principal.js';
 import type { JsonSchema, QueryParameter, RestRoute } from './route.js';
+import { INPUT_FIELD_LIMITS, PATH_PARAMETERS } from './openapi-limits.js';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, JsonSchema>; [part: string]: unknown } };
 
@@ -57,6 +58,15 @@ function nullable(schema: JsonSchema): JsonSchema {
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
+/** A field's schema with the domain's limits added (lists: to the list and its items). */
+function withLimits(schema: JsonSchema, limits: JsonSchema | undefined): JsonSchema {
+  if (!limits) return schema;
+  const { items, ...own } = limits;
+  const out: JsonSchema = { ...schema, ...own };
+  if (items) out.items = { ...(schema.items as JsonSchema), ...(items as JsonSchema) };
+  return out;
+}
+
 class Generator {
   readonly components: Record<string, JsonSchema> = {};
 
@@ -81,7 +91,7 @@ class Generator {
       const properties: Record<string, JsonSchema> = {};
       const required: string[] = [];
       for (const field of Object.values(type.getFields())) {
-        const schema = this.inputType(field.type);
+        const schema = withLimits(this.inputType(field.type), INPUT_FIELD_LIMITS[type.name]?.[field.name]);
         properties[field.name] = field.description ? { ...schema, description: field.description } : schema;
         if (field.type instanceof GraphQLNonNull && field.defaultValue === undefined) required.push(field.name);
       }
@@ -244,7 +254,10 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], options
       ...(route.deprecated && { deprecated: true }),
       security: SECURITY[route.auth],
       parameters: [
-        ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+        ...pathParams.map((name) => {
+          const { description, ...schema } = PATH_PARAMETERS[name] ?? { type: 'string' };
+          return { name, in: 'path', required: true, ...(description !== undefined && { description }), schema };
+        }),
         ...(route.query ?? []).map((p) => generator.parameter(p)),
       ],
       responses,

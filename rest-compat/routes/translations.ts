@@ -116,6 +116,7 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translations/purge',
     auth: 'apiKey',
     summary: "Delete every translation key and translation of the project (the vendor client's purge; source=CLI is ignored)",
+    query: [{ name: 'source', description: 'Ignored (the vendor client sends source=CLI)' }],
     document: `mutation RestPurgeTranslations { purgeTranslations { keysDeleted translationsDeleted customerTranslationsDeleted } }`,
     toVariables: () => ({}),
     toResponse: (data) => ({ data: data.purgeTranslations }),

@@ -191,7 +191,9 @@ describe('the OpenAPI description', () => {
     expect(options.schema.items.enum).toContain('REPLACE_TRANSLATION_IF_FOUND');
     expect(doc.paths['/api/v2/import'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
     expect(doc.paths['/api/v1/customers'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CustomerInput' });
-    expect(doc.components.schemas.CustomerInput.properties).toHaveProperty('key');
+    expect(doc.components.schemas.CustomerInput.properties.key).toMatchObject({ maxLength: 40 });
+    expect(doc.components.schemas.TranslationKeyInput.properties.tags).toMatchObject({ maxItems: 100, items: { type: 'string', maxLength: 100 } });
+    expect(doc.paths['/api/v1/languages/{languageKey}'].patch.parameters[0]).toMatchObject({ name: 'languageKey', in: 'path', required: true, schema: { maxLength: 20 } });
     expect(doc.paths['/api/v3/export'].get.deprecated).toBe(true);
     expect(doc.paths['/api/v1/translations'].post.deprecated).toBe(true);
     for (const status of ['400', '402', '403', '404', '409', '429', '500']) {
@@ -205,6 +207,31 @@ describe('the OpenAPI description', () => {
   it('has a sample here for every operation it describes', () => {
     const described = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(samples.map((s) => s.operation).sort()).toEqual(described.sort());
+  });
+});
+
+describe('the samples against the description', () => {
+  it('send only declared query parameters, with declared values, and declared bodies', () => {
+    for (const sample of [...samples, ...errorSamples.filter((s) => s.status === 200)]) {
+      const [method, path] = sample.operation.split(' ') as [string, string];
+      const declared = doc.paths[path][method.toLowerCase()];
+      const url = new URL(sample.url, 'http://x');
+      for (const [name, value] of url.searchParams) {
+        const parameter = declared.parameters.find((p: any) => p.in === 'query' && p.name === name);
+        expect(parameter, `${sample.operation}: query parameter ${name} is not declared`).toBeDefined();
+        const schema = parameter.schema.type === 'array' ? parameter.schema.items : parameter.schema;
+        const values = parameter.schema.type === 'array' ? value.split(',') : [value];
+        const validate = ajv.compile(rewriteRefs(schema));
+        for (const v of values) expect(validate(schema.type === 'integer' ? Number(v) : v), `${sample.operation} ${name}=${v}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+      if (sample.body !== undefined) {
+        const schema = declared.requestBody?.content['application/json']?.schema;
+        expect(schema, `${sample.operation} declares no JSON body`).toBeDefined();
+        const validate = ajv.compile(rewriteRefs(schema));
+        expect(validate(sample.body), `${sample.operation} body: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+      if (sample.file) expect(declared.requestBody.content).toHaveProperty('multipart/form-data');
+    }
   });
 });
 
