@@ -250,6 +250,30 @@ describe('the running service against its description', () => {
   it('answers bad input, unknown resources and conflicts with the declared error envelopes', async () => {
     for (const sample of errorSamples) await expectConforms(sample);
   });
+
+  it('refuses with 400 every query value outside its declared enum or limits', async () => {
+    let checked = 0;
+    for (const sample of samples) {
+      const [method, path] = sample.operation.split(' ') as [string, string];
+      for (const parameter of doc.paths[path][method.toLowerCase()].parameters.filter((p: any) => p.in === 'query')) {
+        const schema = parameter.schema.type === 'array' ? parameter.schema.items : parameter.schema;
+        const wrong = [
+          ...(schema.enum ? ['NOT_A_VALUE'] : []),
+          ...(schema.maximum !== undefined ? [String(schema.maximum + 1)] : []),
+          ...(schema.minimum !== undefined ? [String(schema.minimum - 1)] : []),
+          ...(schema.type === 'integer' ? ['ten'] : []),
+          ...(schema.maxLength !== undefined ? ['x'.repeat(schema.maxLength + 1)] : []),
+        ];
+        for (const value of wrong) {
+          const url = new URL(sample.url, 'http://x');
+          url.searchParams.set(parameter.name, value);
+          await expectConforms({ ...sample, url: `${url.pathname}${url.search}` }, true, 400);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
 });
 
 describe('the reference page', () => {
