@@ -16,7 +16,7 @@ const LONG_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600];
 
 const graphqlOperations = new Counter({
   name: 'graphql_operations_total',
-  help: 'GraphQL operations executed (REST requests included: each runs one), by operation name, type and outcome',
+  help: 'GraphQL operations (REST requests included: each runs one), by operation name, type and outcome (success, error; invalid: refused by validation)',
   labelNames: ['operation', 'type', 'outcome'] as const,
   registers: [registry],
 });
@@ -76,7 +76,7 @@ function operationLabel(name: string | undefined): string {
   return name;
 }
 
-export function recordGraphQLOperation(name: string | undefined, type: string, outcome: 'success' | 'error', seconds: number): void {
+export function recordGraphQLOperation(name: string | undefined, type: string, outcome: 'success' | 'error' | 'invalid', seconds: number): void {
   const labels = { operation: operationLabel(name), type, outcome };
   graphqlOperations.inc(labels);
   graphqlDuration.observe(labels, seconds);

@@ -13,7 +13,6 @@ const ASSET_DIR: string = createRequire(import.meta.url)('swagger-ui-dist').getA
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
   'favicon-32x32.png': 'image/png',
 };
 
@@ -29,20 +28,20 @@ const PAGE = `<!doctype html>
 <body>
   <div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
-  <script src="/docs/swagger-ui-standalone-preset.js"></script>
   <script src="/docs/init.js"></script>
 </body>
 </html>
 `;
 
-// validatorUrl null: Swagger UI would otherwise send the document to an online validator.
+// validatorUrl null: Swagger UI would otherwise send the document to an online
+// validator. BaseLayout: no top bar for loading other documents.
 const INIT = `window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   validatorUrl: null,
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-  layout: 'StandaloneLayout',
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
 });
 `;
 

@@ -138,6 +138,15 @@ async function listenForMetrics(port: number, host: string): Promise<Server> {
  */
 export function useOperationMetrics(): Plugin {
   return {
+    // Operations refused by validation never execute: counted as 'invalid'.
+    onValidate({ params }) {
+      const start = performance.now();
+      return ({ valid }) => {
+        if (valid) return;
+        const operation = getOperationAST(params.documentAST);
+        recordGraphQLOperation(operation?.name?.value, operation?.operation ?? 'unknown', 'invalid', (performance.now() - start) / 1000);
+      };
+    },
     onExecute({ args }) {
       const start = performance.now();
       const operation = getOperationAST(args.document, args.operationName);
