@@ -63,6 +63,7 @@ beforeAll(async () => {
   await api('POST', '/graphql', { query: 'query MetricsProbe { languages { key } }' });
   await api('POST', '/graphql', { query: 'query MetricsBroken { customer(key: "nobody") { key } }' });
   await api('POST', '/graphql', { query: 'query MetricsInvalid { noSuchField }' });
+  await api('POST', '/graphql', { query: 'query MetricsInvalid { noSuchField }' });
   const job = (await (await api('POST', '/api/v1/jobs/auto-translate', { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', sourceProjectLanguage: 'en' })).json()).data;
   expect((await waitForJob(job.jobId)).state).toBe('SUCCESS');
   expect((await api('POST', '/api/v2/environments/_latest/publish', {})).status).toBe(200);
@@ -95,7 +96,7 @@ describe('/metrics', () => {
 
     expect(sample(text, 'graphql_operations_total', { operation: 'MetricsProbe', type: 'query', outcome: 'success' })).toBe(1);
     expect(sample(text, 'graphql_operations_total', { operation: 'MetricsBroken', type: 'query', outcome: 'error' })).toBe(1);
-    expect(sample(text, 'graphql_operations_total', { operation: 'MetricsInvalid', type: 'query', outcome: 'invalid' })).toBe(1);
+    expect(sample(text, 'graphql_operations_total', { operation: 'MetricsInvalid', type: 'query', outcome: 'invalid' })).toBe(2);
     // REST requests run their GraphQL operation through the same path.
     expect(sample(text, 'graphql_operations_total', { operation: 'RestLanguages', outcome: 'success' })).toBe(2);
     expect(sample(text, 'graphql_operation_duration_seconds_count', { operation: 'MetricsProbe' })).toBe(1);
