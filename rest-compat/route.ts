@@ -29,12 +29,49 @@ export interface RestResult {
   root?: Record<string, unknown>;
 }
 
+/** A JSON Schema (OpenAPI 3.1). `$ref: '#/components/schemas/<name>'` may name a GraphQL input or enum type. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A query parameter as the OpenAPI description states it; toVariables reads and checks it. */
+export interface QueryParameter {
+  name: string;
+  description?: string;
+  required?: boolean;
+  /** Default: string. */
+  type?: 'string' | 'integer';
+  /** Repeatable: `a=X&a=Y` or comma-joined `a=X,Y`. */
+  list?: boolean;
+  /** The accepted values are those of this GraphQL enum (in any letter case). */
+  enum?: string;
+  /** The contract spells the enum's values in lower case. */
+  lowerCase?: boolean;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  default?: string | number;
+}
+
 export interface RestRoute<Data = any> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   auth: Scheme;
   deprecated?: boolean;
   summary: string;
+  /** Longer prose for the API reference. */
+  description?: string;
+  /** The query parameters (OpenAPI description, rest-compat/openapi.ts). */
+  query?: QueryParameter[];
+  /** The JSON body's schema (OpenAPI description). */
+  body?: JsonSchema;
+  /** Whether a JSON body must be sent (default true when `body` is declared). */
+  bodyRequired?: boolean;
+  /**
+   * The success body, for the OpenAPI description, when toResponse reshapes
+   * the operation's result. By default `data` is the operation's one root
+   * field as the document selects it. `data: null`: no data (deletes);
+   * a function: derived from that selected shape.
+   */
+  response?: { data: JsonSchema | null | ((selected: JsonSchema) => JsonSchema) } | { root: Record<string, JsonSchema> };
   /** A GraphQL document with one operation. */
   document: string;
   /** Builds the operation's variables; throws AppError (400) for bad input. */

@@ -1,7 +1,7 @@
 // Builds the whole service: database (PGlite by default, PostgreSQL with
 // DATABASE_URL), migrations, seed data, GraphQL, REST and health routes.
-import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdirSync } from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/client.js';
@@ -17,12 +17,18 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { connectRedis, type RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
-import { registerRestRoutes } from '../rest-compat/index.js';
+import { ALL_ROUTES, registerRestRoutes } from '../rest-compat/index.js';
+import { buildOpenApi } from '../rest-compat/openapi.js';
+import { registerDocs } from './http/docs.js';
+import { registerMetrics } from './http/metrics.js';
+import { registerAdmin } from './http/admin.js';
 import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { instanceId } from './instance.js';
-import { setLogger } from './log.js';
+import { createLogger, setLogger } from './log.js';
+
+const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 export interface Service {
   app: FastifyInstance;
@@ -54,7 +60,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: true,
-    logger: options.logger === false ? false : { level: config.logLevel },
+    // Pretty lines on a terminal, JSON otherwise (src/log.ts).
+    ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config.logLevel) as FastifyBaseLogger }),
     bodyLimit: 64 * 1024 * 1024,
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
     http: { IncomingMessage: WebSocketOnlyUpgrades },
@@ -64,13 +71,16 @@ export async function buildService(config: Config, options: { db?: Database; log
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
+  await registerMetrics(app, config.metrics);
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: redis?.client, cdnPath: new URL(config.cdnUrl).pathname });
   registerHealth(app, redis);
   registerDownloads(app, config);
   const yoga = createGraphQLServer(schema, config);
   const uploads = { maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp') };
   registerGraphQL(app, yoga, uploads);
-  await registerRestRoutes(app, yoga, schema, undefined, uploads);
+  await registerRestRoutes(app, yoga, schema, ALL_ROUTES, uploads);
+  registerAdmin(app, config);
+  registerDocs(app, buildOpenApi(schema, ALL_ROUTES, { serverUrl: config.publicUrl, version: SERVICE_VERSION }));
   registerCdn(app, config);
   const ws = attachWebSocket(app, yoga);
   const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });

@@ -29,6 +29,8 @@ export interface Config {
   smtpUrl?: string;
   /** Sender of invitation e-mails. */
   mailFrom: string;
+  /** /metrics: a bearer token on the public port, and/or a port of its own (src/http/metrics.ts). */
+  metrics: { token?: string; port?: number; host: string };
 }
 
 export type StorageConfig =
@@ -90,6 +92,14 @@ function storageConfig(env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
   };
 }
 
+function metricsConfig(env: NodeJS.ProcessEnv, port: number): Config['metrics'] {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token && token.length < 16) throw new ConfigError('METRICS_TOKEN must have at least 16 characters');
+  const metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
+  return { token, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -126,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || `Localization service <noreply@${new URL(publicUrl).hostname}>`,
+    metrics: metricsConfig(env, port),
   };
 }

@@ -4,13 +4,14 @@ import { ConfigError, loadConfig } from './config.js';
 import { buildService } from './app.js';
 import { lockDataDir } from './db/lock.js';
 import { generateFirstAdmin } from './accounts/accounts.js';
+import { logger } from './log.js';
 
 let config;
 try {
   config = loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
-    console.error(`Configuration error: ${error.message}`);
+    logger().error({}, `Configuration error: ${error.message}`);
     process.exit(2);
   }
   throw error;
@@ -20,7 +21,7 @@ let unlock = () => {};
 try {
   if (!config.databaseUrl) unlock = lockDataDir(config.dataDir);
 } catch (error) {
-  console.error((error as Error).message);
+  logger().error({}, (error as Error).message);
   process.exit(2);
 }
 const service = await buildService(config);

@@ -13,7 +13,18 @@ import type { GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
 import { bodyObject, enumList, enumValue, formatParam, optionalQuery, queryList, queryString, rawQuery, requiredQuery } from '../params.js';
 import { CUSTOMER_ID_NAMING } from '../variables.js';
-import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import { defineRoute, type QueryParameter, type RestRequest, type RestRoute } from '../route.js';
+
+const UPLOAD_QUERY: QueryParameter[] = [
+  { name: 'uploadFormat', required: true, description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)' },
+  { name: 'uploadOptions', list: true, enum: 'ImportOption' },
+  { name: 'languageKey', description: 'The language of a single-language file' },
+  { name: 'customerId' },
+  { name: 'namespace' },
+  { name: 'tags', list: true, description: 'Tags given to the keys found' },
+  { name: 'path', description: "The file's path (INCLUDE_FILE_PATH)" },
+  { name: 'fileName', description: "The file's name (default: the multipart part's)" },
+];
 
 const IMPORT_VARIABLES = `$file: Upload!, $uploadFormat: FormatId!, $importOptions: [ImportOption!], $languageKey: String,
   $customerKey: String, $namespace: String, $tags: [String!], $filePath: String`;
@@ -87,6 +98,7 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: "The command-line client's upload: import one file (multipart form field `file`); the engine of /api/v2/import",
     multipart: true,
+    query: UPLOAD_QUERY,
     document: UPLOAD,
     naming: CUSTOMER_ID_NAMING,
     toVariables: uploadVariables,
@@ -98,6 +110,7 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: "The command-line client's upload --preview: what the upload would change, writing nothing",
     multipart: true,
+    query: UPLOAD_QUERY,
     document: PREVIEW,
     naming: CUSTOMER_ID_NAMING,
     toVariables: uploadVariables,
@@ -108,6 +121,35 @@ export const routes: RestRoute[] = [
     path: '/cli/v2/download',
     auth: 'apiKey',
     summary: "The command-line client's download: export to files, listed in `files` at the root of the body; the engine of /api/v4/export",
+    query: [
+      { name: 'downloadFormat', required: true, description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)' },
+      { name: 'downloadOptions', list: true, enum: 'ExportOption' },
+      { name: 'languageKey', list: true, description: 'Languages to export' },
+      { name: 'customerId' },
+      { name: 'namespace' },
+      { name: 'tags', list: true },
+      { name: 'sort', enum: 'ExportSort' },
+    ],
+    response: {
+      root: {
+        files: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              url: { type: 'string' },
+              language: { type: ['string', 'null'] },
+              namespace: { type: ['string', 'null'] },
+              customer: { type: ['string', 'null'] },
+              translationKey: { type: 'null' },
+              remotePath: { type: ['string', 'null'] },
+            },
+            required: ['url', 'language', 'namespace', 'customer', 'translationKey', 'remotePath'],
+            additionalProperties: false,
+          },
+        },
+      },
+    },
     document: DOWNLOAD,
     naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
@@ -141,6 +183,9 @@ export const routes: RestRoute[] = [
     path: '/cli/v1/stacktrace',
     auth: 'apiKey',
     summary: "The command-line client's failure report {configuration, message, stacktrace}: logged at debug level",
+    body: { type: 'object', properties: { configuration: { type: 'string' }, message: { type: 'string' }, stacktrace: { type: 'string' } } },
+    bodyRequired: false,
+    response: { data: null },
     document: STACKTRACE,
     toVariables: (req) => {
       const body = bodyObject(req.body);

@@ -3,6 +3,7 @@
 import { badRequest } from '../../src/errors.js';
 import { bodyObject } from '../params.js';
 import { defineRoute, type RestRoute } from '../route.js';
+import { itemsOf, nullsLeftOut, propertyOf } from '../openapi-schema.js';
 
 const ENVIRONMENT_FIELDS = /* GraphQL */ `
   fragment RestEnvironment on Environment {
@@ -59,6 +60,12 @@ export const routes: RestRoute[] = [
     path: '/api/v2/environments',
     auth: 'apiKey',
     summary: 'Create a custom hosting environment',
+    body: {
+      type: 'object',
+      properties: { key: { type: 'string', description: 'Unique in the project; not _latest or _production; fixed once created' }, name: { type: 'string' }, color: { type: 'string' } },
+      required: ['key', 'name'],
+      additionalProperties: false,
+    },
     document: `mutation RestCreateEnvironment($key: String!, $name: String!, $color: String) {
       createEnvironment(key: $key, name: $name, color: $color) { ...RestEnvironment }
     } ${ENVIRONMENT_FIELDS}`,
@@ -75,6 +82,12 @@ export const routes: RestRoute[] = [
     path: '/api/v2/environments/:environmentKey',
     auth: 'apiKey',
     summary: 'Get the status of an environment: counts and published files',
+    response: {
+      data: (selected) => {
+        const resources = propertyOf(selected, 'resources');
+        return { ...selected, properties: { ...(selected.properties as object), resources: { ...resources, items: nullsLeftOut(itemsOf(resources)) } } };
+      },
+    },
     document: STATUS,
     toVariables: (req) => ({ key: req.params.environmentKey }),
     toResponse: (data) => ({ data: { ...data.environmentStatus, resources: data.environmentStatus.resources.map(compact) } }),
@@ -84,6 +97,8 @@ export const routes: RestRoute[] = [
     path: '/api/v2/environments/:environmentKey/publish',
     auth: 'apiKey',
     summary: 'Publish an environment from its source',
+    body: { type: 'object', properties: { label: { type: 'string', description: 'Only when publishing to _latest' } }, additionalProperties: false },
+    bodyRequired: false,
     document: PUBLISH,
     toVariables: (req) => {
       const body = bodyObject(req.body);

@@ -7,7 +7,22 @@
 import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
 import { bodyObject, queryList } from '../params.js';
-import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
+import { itemsOf } from '../openapi-schema.js';
+
+const OPTIONS_SCHEMA: JsonSchema = { type: 'array', items: { type: 'string', enum: ['USE_TRANSLATION_KEYS', 'FORCE_REPLACE', 'AUTO_PUBLISH'] } };
+const COMMON_SCHEMA: Record<string, JsonSchema> = {
+  translationProvider: { type: 'string', description: 'MT_PROVIDER_A, MT_PROVIDER_B or PSEUDO (docs/jobs.md)' },
+  sourceProjectLanguage: { type: 'string', description: 'A language key of the project' },
+  sourceLanguage: { type: 'string', description: "The source language in the provider's notation" },
+  options: OPTIONS_SCHEMA,
+  providerGlossaryId: { type: 'string' },
+  providerFormality: { type: 'string', enum: ['default', 'more', 'less'] },
+};
+const TARGET_SCHEMA: Record<string, JsonSchema> = {
+  targetProjectLanguage: { type: 'string', minLength: 1, description: 'A language key of the project' },
+  targetLanguage: { type: 'string', minLength: 1, description: "The target language in the provider's notation" },
+};
 
 const JOB_FIELDS = `fragment RestJob on Job { jobId progress state started message metadata }`;
 const START = `mutation RestAutoTranslate($input: AutoTranslateInput!) { autoTranslate(input: $input) { ...RestJob } } ${JOB_FIELDS}`;
@@ -81,6 +96,8 @@ export const routes: RestRoute[] = [
     path: '/api/v1/jobs/auto-translate',
     auth: 'apiKey',
     summary: 'Start an auto-translation job for one language',
+    body: { type: 'object', properties: { ...COMMON_SCHEMA, ...TARGET_SCHEMA }, required: ['translationProvider', 'targetProjectLanguage', 'targetLanguage'] },
+    response: { data: itemsOf },
     document: START,
     toVariables: v1Input,
     toResponse: (data) => ({ data: data.autoTranslate[0] }),
@@ -90,6 +107,23 @@ export const routes: RestRoute[] = [
     path: '/api/v2/jobs/auto-translate',
     auth: 'apiKey',
     summary: "Start auto-translation jobs for several languages (targets spelled out, or languageKeys: like each language's last job)",
+    body: {
+      oneOf: [
+        {
+          type: 'object',
+          title: 'Targets',
+          properties: { ...COMMON_SCHEMA, targets: { type: 'array', minItems: 1, items: { type: 'object', properties: TARGET_SCHEMA, required: ['targetProjectLanguage', 'targetLanguage'] } } },
+          required: ['translationProvider', 'targets'],
+        },
+        {
+          type: 'object',
+          title: 'Like the last job',
+          description: "The vendor command-line client's body: each language like its last job",
+          properties: { languageKeys: { type: 'array', items: { type: 'string' }, description: 'Empty: every language' }, source: { type: 'string', description: 'Ignored' }, options: OPTIONS_SCHEMA },
+          required: ['languageKeys'],
+        },
+      ],
+    },
     document: START_V2,
     naming: { bodyVariables: ['input', 'likeLastJob'] },
     toVariables: v2Input,
@@ -100,6 +134,7 @@ export const routes: RestRoute[] = [
     path: `/api/${version}/jobs`,
     auth: 'apiKey',
     summary: 'List jobs, newest first; status (RUNNING, STARTED, SUCCESS, FAILED, CANCELLED) and type (AUTO_TRANSLATION) filters',
+    query: [{ name: 'status', list: true, enum: 'JobStatusFilter' }, { name: 'type', list: true, enum: 'JobKind' }],
     document: LIST,
     toVariables: listVariables,
     toResponse: (data) => ({ data: data.jobs }),

@@ -3,7 +3,13 @@
 // The GraphQL operations decide everything (roles: docs/teams.md).
 import { badRequest } from '../../src/errors.js';
 import { bodyObject, enumValue } from '../params.js';
-import { defineRoute, type RestRoute } from '../route.js';
+import { defineRoute, type JsonSchema, type RestRoute } from '../route.js';
+
+const GRANT_BODY: Record<string, JsonSchema> = {
+  role: { type: 'string', enum: ['admin', 'translator', 'viewer'], description: 'Any letter case' },
+  languages: { type: 'array', items: { type: 'string' }, description: "A translator's languages (default: every language)" },
+  canReview: { type: 'boolean', description: 'A translator may set REVIEWED' },
+};
 
 const MEMBER_FIELDS = 'email name role languages canReview joinedAt';
 
@@ -37,6 +43,20 @@ export const routes: RestRoute[] = [
     path: '/api/v2/projects/:projectToken/invitations',
     auth: 'personalToken',
     summary: 'Invite an e-mail address with a role (the link is e-mailed, or returned when SMTP is not configured)',
+    body: { type: 'object', properties: { email: { type: 'string', format: 'email' }, ...GRANT_BODY }, required: ['email', 'role'] },
+    response: {
+      data: (selected) => {
+        const invitation = ((selected.properties as Record<string, JsonSchema>).invitation as JsonSchema & { anyOf?: JsonSchema[] });
+        const object = (invitation.anyOf?.find((s) => s.type === 'object') ?? invitation) as JsonSchema;
+        const props = selected.properties as Record<string, JsonSchema>;
+        return {
+          type: 'object',
+          properties: { ...(object.properties as object), link: props.link!, emailSent: props.emailSent! },
+          required: [...((object.required as string[]) ?? []), 'link', 'emailSent'],
+          additionalProperties: false,
+        };
+      },
+    },
     document: `mutation RestInvite($projectToken: String!, $email: String!, $role: MemberRole!, $languages: [String!], $canReview: Boolean) {
       inviteMember(projectToken: $projectToken, email: $email, role: $role, languages: $languages, canReview: $canReview) {
         invitation { id email role languages canReview expiresAt } link emailSent
@@ -50,6 +70,8 @@ export const routes: RestRoute[] = [
     path: '/api/v2/projects/:projectToken/members/:email',
     auth: 'personalToken',
     summary: "Change a member's role (and a translator's languages and review permission)",
+    body: { type: 'object', properties: GRANT_BODY, required: ['role'] },
+    response: { data: null },
     document: `mutation RestUpdateMember($projectToken: String!, $email: String!, $role: MemberRole!, $languages: [String!], $canReview: Boolean) {
       updateMember(projectToken: $projectToken, email: $email, role: $role, languages: $languages, canReview: $canReview)
     }`,
@@ -61,6 +83,7 @@ export const routes: RestRoute[] = [
     path: '/api/v2/projects/:projectToken/members/:email',
     auth: 'personalToken',
     summary: 'Remove a member (the last owner cannot be removed)',
+    response: { data: null },
     document: 'mutation RestRemoveMember($projectToken: String!, $email: String!) { removeMember(projectToken: $projectToken, email: $email) }',
     toVariables: (req) => ({ projectToken: req.params.projectToken, email: req.params.email }),
     toResponse: () => ({}),

@@ -27,6 +27,7 @@ function projectRoutes(version: 'v1' | 'v2', auth: 'basic' | 'personalToken'): R
       path: `/api/${version}/projects`,
       auth,
       summary: 'List the projects of the authenticated account',
+      query: [{ name: 'sort', enum: 'ProjectSort', lowerCase: true, default: 'alphabetical' }],
       document: LIST,
       toVariables: (req, schema) => ({ sort: enumValue(schema, 'ProjectSort', 'sort', queryString(req.query, 'sort')) }),
       toResponse: (data) => ({ data: data.projects }),
@@ -36,6 +37,7 @@ function projectRoutes(version: 'v1' | 'v2', auth: 'basic' | 'personalToken'): R
       path: `/api/${version}/projects`,
       auth,
       summary: 'Create a project',
+      body: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] },
       document: CREATE,
       toVariables: (req) => {
         const { name } = bodyObject(req.body);

@@ -4,7 +4,12 @@
 import type { GraphQLSchema } from 'graphql';
 import { enumList, enumValue, formatParam, optionalQuery, queryList, queryString, requiredQuery } from '../params.js';
 import { CUSTOMER_ID_NAMING } from '../variables.js';
-import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
+import { optionalFields } from '../openapi-schema.js';
+
+const FORMAT_DESCRIPTION = 'The file format, e.g. multi-language-json (docs/import-export.md lists them)';
+
+const optionalString: JsonSchema = { type: 'string' };
 
 const IMPORT = `mutation RestImport($file: Upload!, $uploadFormat: FormatId!, $importOptions: [ImportOption!], $languageKey: String,
   $customerKey: String, $namespace: String, $tags: [String!], $filePath: String) {
@@ -41,6 +46,16 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     summary: 'Import a translation file (multipart form field `file`)',
     multipart: true,
+    query: [
+      { name: 'uploadFormat', required: true, description: FORMAT_DESCRIPTION },
+      { name: 'importOptions', list: true, enum: 'ImportOption' },
+      { name: 'languageKey', description: 'The language of a single-language file' },
+      { name: 'customerId' },
+      { name: 'namespace' },
+      { name: 'tags', list: true, description: 'Tags given to the keys found' },
+      { name: 'path', description: "The file's path (INCLUDE_FILE_PATH)" },
+    ],
+    response: { data: (selected) => optionalFields(selected, ['keysDeleted', 'translationsRefused', 'warnings']) },
     document: IMPORT,
     naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
@@ -74,6 +89,33 @@ export const routes: RestRoute[] = [
     path: '/api/v4/export',
     auth: 'apiKey',
     summary: 'Export translations to files; each is downloaded from its url',
+    query: [
+      { name: 'downloadFormat', required: true, description: FORMAT_DESCRIPTION },
+      { name: 'downloadOptions', list: true, enum: 'ExportOption' },
+      { name: 'languageKeys', list: true, description: 'Languages to export (with SELECTED_LANGUAGES)' },
+      { name: 'customerId' },
+      { name: 'namespace' },
+      { name: 'tags', list: true },
+      { name: 'sort', enum: 'ExportSort' },
+    ],
+    response: {
+      data: {
+        type: 'object',
+        properties: {
+          files: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { url: { type: 'string' }, namespace: optionalString, language: optionalString, customer: optionalString },
+              required: ['url'],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ['files'],
+        additionalProperties: false,
+      },
+    },
     document: EXPORT,
     naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => ({
@@ -102,6 +144,14 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     deprecated: true,
     summary: 'Export translations to one file (deprecated: use /api/v4/export)',
+    query: [
+      { name: 'downloadFormat', required: true, description: FORMAT_DESCRIPTION },
+      { name: 'exportOptions', list: true, enum: 'ExportOption' },
+      { name: 'languageKey', description: 'The one language to export' },
+      { name: 'customerId' },
+      { name: 'sort', enum: 'ExportSort' },
+    ],
+    response: { data: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'], additionalProperties: false } },
     document: EXPORT,
     naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {

@@ -2,7 +2,12 @@
 // create, update and delete keys. Keys are addressed by the query parameters
 // key and namespace (default: the empty namespace).
 import { bodyFields, bodyList, bodyObject, enumValue, queryInt, queryString } from '../params.js';
-import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import { defineRoute, type QueryParameter, type RestRequest, type RestRoute } from '../route.js';
+
+const ADDRESS_QUERY: QueryParameter[] = [
+  { name: 'key', required: true, maxLength: 500 },
+  { name: 'namespace', maxLength: 128, default: '' },
+];
 
 const KEY_FIELDS = `fragment RestTranslationKey on TranslationKey {
   key namespace description codeDescription tags charactersLimit lock deprecated lastSeenAt modifiedAt createdAt deprecatedAt
@@ -19,6 +24,13 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translation-keys',
     auth: 'apiKey',
     summary: 'List translation keys, one page at a time',
+    query: [
+      { name: 'key', description: 'Exact, case-sensitive match' },
+      { name: 'namespace', description: 'Exact, case-sensitive match' },
+      { name: 'sort', enum: 'TranslationKeySort', lowerCase: true },
+      { name: 'page', type: 'integer', minimum: 0, default: 0 },
+      { name: 'size', type: 'integer', minimum: 0, maximum: 2500, default: 100 },
+    ],
     document: `query RestTranslationKeys($filter: TranslationKeyFilter, $sort: TranslationKeySort, $page: Int, $size: Int) {
       translationKeyPage(filter: $filter, sort: $sort, page: $page, size: $size) {
         content { ...RestTranslationKey }
@@ -38,6 +50,7 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translation-keys',
     auth: 'apiKey',
     summary: 'Create a translation key',
+    body: { $ref: '#/components/schemas/CreateTranslationKeyInput' },
     document: `mutation RestCreateTranslationKey($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { ...RestTranslationKey } } ${KEY_FIELDS}`,
     toVariables: (req) => ({ input: bodyFields(req.body, INPUT_FIELDS) }),
     toResponse: (data) => ({ data: data.createTranslationKey }),
@@ -47,6 +60,8 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translation-keys',
     auth: 'apiKey',
     summary: 'Update the translation key addressed by key and namespace',
+    query: ADDRESS_QUERY,
+    body: { $ref: '#/components/schemas/UpdateTranslationKeyInput' },
     document: `mutation RestUpdateTranslationKey($key: String!, $namespace: String, $input: UpdateTranslationKeyInput!) {
       updateTranslationKey(key: $key, namespace: $namespace, input: $input) { ...RestTranslationKey }
     } ${KEY_FIELDS}`,
@@ -58,6 +73,8 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translation-keys',
     auth: 'apiKey',
     summary: 'Delete a translation key with its translations',
+    query: ADDRESS_QUERY,
+    response: { data: null },
     document: `mutation RestDeleteTranslationKey($key: String!, $namespace: String) { deleteTranslationKey(key: $key, namespace: $namespace) }`,
     toVariables: address,
     toResponse: () => ({}),
@@ -67,6 +84,12 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translation-keys/bulk',
     auth: 'apiKey',
     summary: 'Delete several translation keys with their translations, all or nothing',
+    body: {
+      type: 'object',
+      properties: { translationKeys: { type: 'array', items: { $ref: '#/components/schemas/TranslationKeyRefInput' } } },
+      required: ['translationKeys'],
+    },
+    response: { data: null },
     document: `mutation RestDeleteTranslationKeys($translationKeys: [TranslationKeyRefInput!]!) { deleteTranslationKeys(translationKeys: $translationKeys) }`,
     toVariables: (req) => ({ translationKeys: bodyList(bodyObject(req.body).translationKeys, 'translationKeys', ['key', 'namespace']) }),
     toResponse: () => ({}),

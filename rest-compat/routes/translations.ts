@@ -5,7 +5,13 @@
 import { badRequest } from '../../src/errors.js';
 import { bodyFields, bodyList, bodyObject, enumList, enumValue, queryInt, queryList, queryString } from '../params.js';
 import { CUSTOMER_ID_NAMING } from '../variables.js';
-import { defineRoute, type RestRequest, type RestRoute } from '../route.js';
+import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
+
+const CONTENT_BODY: JsonSchema = {
+  type: 'object',
+  properties: { content: { type: 'array', items: { $ref: '#/components/schemas/TranslationElementInput' } } },
+  required: ['content'],
+};
 import type { GraphQLSchema } from 'graphql';
 
 // The contract calls a customer's key `customerId`; GraphQL calls it customerKey.
@@ -39,6 +45,17 @@ export const routes: RestRoute[] = [
     path: '/api/v2/translations',
     auth: 'apiKey',
     summary: 'Query translations with filters, one page at a time',
+    query: [
+      { name: 'text', description: 'Contains, ignoring case' },
+      { name: 'textStatus', enum: 'TextStatus' },
+      { name: 'reviewsStatus', enum: 'ReviewStatus' },
+      { name: 'key', description: 'Equals' },
+      { name: 'namespace', description: 'Equals' },
+      { name: 'language', description: 'Equals' },
+      { name: 'customerId', description: "Equals: the customer's texts where it has them" },
+      { name: 'page', type: 'integer', minimum: 0, default: 0 },
+      { name: 'size', type: 'integer', minimum: 0, maximum: 500 },
+    ],
     document: `query RestTranslations($filter: TranslationFilter, $page: Int, $size: Int) {
       translations(filter: $filter, page: $page, size: $size) { ...RestTranslation }
     } ${TRANSLATION_FIELDS}`,
@@ -65,6 +82,7 @@ export const routes: RestRoute[] = [
     path: '/api/v2/translations',
     auth: 'apiKey',
     summary: 'Update the text and/or review status of one translation',
+    body: { $ref: '#/components/schemas/UpdateTranslationInput' },
     document: `mutation RestUpdateTranslation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { ...RestTranslation } } ${TRANSLATION_FIELDS}`,
     naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
@@ -79,6 +97,8 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     deprecated: true,
     summary: 'Add translations, creating missing keys and languages (deprecated: use v2)',
+    query: [{ name: 'importOptions', list: true, enum: 'ImportTranslationsOption' }],
+    body: CONTENT_BODY,
     document: `mutation RestImportTranslations($content: [TranslationElementInput!]!, $options: [ImportTranslationsOption!]) {
       importTranslations(content: $content, options: $options) { uniqueKeysProcessed processedWithWarnings message }
     }`,
@@ -95,6 +115,8 @@ export const routes: RestRoute[] = [
     auth: 'apiKey',
     deprecated: true,
     summary: 'Update translations of existing keys and languages (deprecated: use v2)',
+    query: [{ name: 'updateOptions', list: true, enum: 'UpdateTranslationsOption' }],
+    body: CONTENT_BODY,
     document: `mutation RestUpdateTranslations($content: [TranslationElementInput!]!, $options: [UpdateTranslationsOption!]) {
       updateTranslations(content: $content, options: $options) { numberOfUpdates numberOfFailures numberOfInserts failures }
     }`,
@@ -110,6 +132,7 @@ export const routes: RestRoute[] = [
     path: '/api/v1/translations/purge',
     auth: 'apiKey',
     summary: "Delete every translation key and translation of the project (the vendor client's purge; source=CLI is ignored)",
+    query: [{ name: 'source', description: 'Ignored (the vendor client sends source=CLI)' }],
     document: `mutation RestPurgeTranslations { purgeTranslations { keysDeleted translationsDeleted customerTranslationsDeleted } }`,
     toVariables: () => ({}),
     toResponse: (data) => ({ data: data.purgeTranslations }),

@@ -37,7 +37,7 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'http',
-    description: 'HTTP transport: the GraphQL execution path (Yoga envelope over HTTP, multipart and WebSocket), the response envelope, error handlers, CDN and downloads',
+    description: 'HTTP transport: the GraphQL execution path (Yoga envelope over HTTP, multipart and WebSocket), the response envelope, error handlers, CDN and downloads, metrics, the API reference page, the admin API',
     holds: under('src/http'),
   },
   {
@@ -47,7 +47,7 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'domain',
-    description: 'the rules of the service, plain functions: src/<domain>/ and the shared src/*.ts (errors, config, log)',
+    description: 'the rules of the service, plain functions: src/<domain>/ and the shared src/*.ts (errors, config, log, metrics)',
     holds: (file) => file.startsWith('src/') && !under('src/db', 'src/generated')(file) && file !== 'src/db.ts',
   },
   {

@@ -45,6 +45,15 @@ export function schemeOf(headers: CredentialHeaders): Scheme | undefined {
   return /^Basic\s/i.test(authorization) ? 'basic' : 'personalToken';
 }
 
+/**
+ * An operator secret (METRICS_TOKEN, ADMIN_TOKEN) sent as `Authorization:
+ * Bearer <secret>` (or the bare value), compared in constant time.
+ */
+export function operatorTokenMatches(authorization: string | undefined, secret: string): boolean {
+  if (!authorization) return false;
+  return safeEqual(authorization.trim().replace(/^Bearer\s+/i, ''), secret);
+}
+
 export async function resolvePrincipal(headers: CredentialHeaders): Promise<Principal> {
   const scheme = schemeOf(headers);
   if (!scheme) return { kind: 'anonymous' };

@@ -15,6 +15,8 @@ export type Database = {
   /** Runs SQL text that may hold several statements, outside Prisma. */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the connection pool's use (metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   /** PGlite only: the data directory as a tarball (test templates, backups). */
   dumpDataDir?: () => Promise<Blob>;
 };
@@ -81,6 +83,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     prisma,
     kind: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     exec: async (sql) => { await pool.query(sql); },
     close: async () => { await prisma.$disconnect(); await pool.end(); },
   };

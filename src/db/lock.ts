@@ -12,15 +12,21 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The live process (other than this one) that holds the data directory, if any. */
+export function dataDirHolder(dataDir: string): number | undefined {
+  const file = join(dataDir, 'service.pid');
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8'));
+  return pid && pid !== process.pid && alive(pid) ? pid : undefined;
+}
+
 /** Takes the data directory; throws when another live process holds it. */
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'service.pid');
-  if (existsSync(file)) {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && alive(pid)) {
-      throw new Error(`The data directory ${dataDir} is in use by process ${pid}. Stop the service first (the embedded database allows one process), or run the service on PostgreSQL (DATABASE_URL).`);
-    }
+  const pid = dataDirHolder(dataDir);
+  if (pid) {
+    throw new Error(`The data directory ${dataDir} is in use by process ${pid}. Stop the service first (the embedded database allows one process), or run the service on PostgreSQL (DATABASE_URL).`);
   }
   writeFileSync(file, String(process.pid));
   return () => rmSync(file, { force: true });

@@ -18,6 +18,7 @@ import { hostingSettings } from './runtime.js';
 import { forgetServed } from './served.js';
 import { copyFiles, writeFiles, type Target } from './writer.js';
 import { logger } from '../log.js';
+import { recordPublication } from '../metrics.js';
 
 export const MAX_LABEL = 200;
 
@@ -71,6 +72,7 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
     label,
     rateLimit: hostingSettings().publishRateLimit,
   });
+  const started = performance.now();
   const target: Target = { projectToken, environmentKey, version: claimed.version };
   const progress = new ProgressReporter({ publicationId: claimed.id, projectId, environmentKey });
   progress.stageChanged('STARTED');
@@ -126,10 +128,12 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
     // Never served: the partial version can go at once.
     await storage().deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version)).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: removing partial files failed'));
     progress.failed(message);
+    recordPublication('failed', (performance.now() - started) / 1000);
     throw error;
   }
   forgetServed(projectToken, environmentKey);
   progress.completed();
+  recordPublication('success', (performance.now() - started) / 1000);
   await collectOldVersions(projectToken, environment.id, environmentKey).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: removing old versions failed'));
   return {
     environmentKey,

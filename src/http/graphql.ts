@@ -13,6 +13,7 @@ import { createContext } from '../context.js';
 import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
+import { useOperationMetrics } from './metrics.js';
 
 export type { ServerContext };
 
@@ -24,6 +25,7 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
+    plugins: [useOperationMetrics()],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
     context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
   });

@@ -4,6 +4,7 @@
 import { prisma } from '../db.js';
 import type { Job } from '../generated/prisma/client.js';
 import { publishJobEvent } from './events.js';
+import { recordJob } from '../metrics.js';
 
 async function finalize(jobId: string, owner: string | null, data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object }): Promise<void> {
   const rows = await prisma().$queryRawUnsafe<Job[]>(
@@ -15,7 +16,10 @@ async function finalize(jobId: string, owner: string | null, data: { state: 'SUC
       RETURNING *`,
     jobId, owner, data.state, data.message, data.progress ?? null, data.metadata ? JSON.stringify(data.metadata) : null,
   );
-  if (rows[0]) publishJobEvent(rows[0]);
+  const job = rows[0];
+  if (!job) return;
+  publishJobEvent(job);
+  recordJob(job.kind, job.state, (new Date(job.finishedAt ?? Date.now()).getTime() - new Date(job.startedAt).getTime()) / 1000);
 }
 
 export function succeedJob(job: Job, owner: string, message: string, metadata: object): Promise<void> {
