@@ -8,12 +8,15 @@
 // before the metadata, so the lock and limit the key had before the import
 // decide, not the ones the file sets.
 import type { Db } from '../db.js';
+import type { Change } from '../history/changes.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import { addRefusals, DEFAULT_LISTED_REFUSALS, writeTranslations, type GateResult, type Refusal } from '../translations/gate.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
 import { ensureCustomers } from './customers.js';
 
 export interface WriteBundleOptions {
+  /** The import's change: its cells are recorded in it. */
+  change: Change;
   /** REPLACE_TRANSLATION_IF_FOUND: existing translations and key metadata are overwritten. */
   replace: boolean;
   /** Base translations of the file go to this customer's overrides. */
@@ -152,7 +155,7 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
   const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : options.cellChunk ?? CELL_CHUNK;
   let cells: Cell[] = [];
   const flush = async () => {
-    const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length });
+    const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length, change: options.change });
     written.inserted += result.inserted;
     written.updated += result.updated;
     addRefusals(refused, result.refused);
@@ -182,7 +185,6 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
     );
   }
   const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace) : [];
-  await db.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
   return {
     languageIds: languages.ids,
     languagesCreated: languages.created,
