@@ -20,12 +20,14 @@ import { routes as customerRoutes } from './routes/customers.js';
 import { routes as translationKeyRoutes } from './routes/translation-keys.js';
 import { routes as translationRoutes } from './routes/translations.js';
 import { routes as cliRoutes } from './routes/cli.js';
+import { routes as activityRoutes } from './routes/activity.js';
+import { routes as webhookRoutes } from './routes/webhooks.js';
 import { readUpload } from './upload.js';
 
 export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
   ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
-  ...cliRoutes,
+  ...cliRoutes, ...activityRoutes, ...webhookRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {

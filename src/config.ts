@@ -25,6 +25,21 @@ export interface Config {
   jobWorkers: number;
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
+  /** Webhook delivery (docs/history-and-webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE: deliver to loopback, private, link-local and metadata addresses too. */
+  allowPrivate: boolean;
+  /** First retry delay; doubles with each failed attempt (capped at an hour). */
+  retryBaseMs: number;
+  /** How long a delivery is retried before it is given up. */
+  retryForMs: number;
+  /** Failed deliveries in a row after which a webhook is disabled. */
+  disableAfterFailures: number;
+  /** Time allowed for one HTTP attempt. */
+  timeoutMs: number;
 }
 
 export type StorageConfig =
@@ -86,6 +101,13 @@ function storageConfig(env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
   };
 }
 
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, got "${value}"`);
+  return value === 'true';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -120,5 +142,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
+    webhooks: {
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+      retryForMs: int(env, 'WEBHOOK_RETRY_FOR_MS', 24 * 3_600_000, 1_000, 7 * 24 * 3_600_000),
+      disableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20, 1, 10_000),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
   };
 }

@@ -7,5 +7,7 @@ import './transfer.js';
 import './hosting.js';
 import './translation.js';
 import './translation-key.js';
+import './activity.js';
+import './webhook.js';
 
 export const schema = builder.toSchema({ sortSchema: false });
