@@ -105,6 +105,15 @@ export interface CellEvent {
 export const CELL_EVENT_COLUMNS = `c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
   c."oldText", c."newText", c."oldStatus"::text AS "oldStatus", c."newStatus"::text AS "newStatus", c.at,
   a.kind, a."actorKind", a."actorId", acc.email AS "actorName", a.source`;
+/**
+ * The cells of one activity (its id in `param`): within the activity's id
+ * range, so the primary key finds them.
+ */
+export function ofActivity(alias: string, param: string): string {
+  return `${alias}.id BETWEEN (SELECT "firstCellId" FROM "Activity" WHERE id = ${param}::bigint) AND (SELECT "lastCellId" FROM "Activity" WHERE id = ${param}::bigint)
+    AND ${alias}."activityId" = ${param}::bigint`;
+}
+
 export const CELL_EVENT_FROM = `"CellChange" c JOIN "Activity" a ON a.id = c."activityId"
   LEFT JOIN "Language" l ON l.id = c."languageId" LEFT JOIN "Customer" cu ON cu.id = c."customerId" ${ACCOUNT_JOIN}`;
 
@@ -112,7 +121,7 @@ export const CELL_EVENT_FROM = `"CellChange" c JOIN "Activity" a ON a.id = c."ac
 export async function cellsOfActivity(projectId: number, activityId: bigint, page: number, size: number, db: Db = prisma()): Promise<CellEvent[]> {
   checkActivityPage(page, size);
   return db.$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE c."activityId" = $1::bigint AND c."projectId" = $2 ORDER BY c.id LIMIT $3 OFFSET $4`,
+    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE ${ofActivity('c', '$1')} AND c."projectId" = $2 ORDER BY c.id LIMIT $3 OFFSET $4`,
     activityId, projectId, size, page * size,
   );
 }

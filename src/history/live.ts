@@ -6,7 +6,7 @@
 import { prisma } from '../db.js';
 import { AppError } from '../errors.js';
 import { events } from '../events/pubsub.js';
-import { activityEntry, CELL_EVENT_COLUMNS, CELL_EVENT_FROM, type ActivityEntry, type CellEvent } from './activity-log.js';
+import { activityEntry, CELL_EVENT_COLUMNS, CELL_EVENT_FROM, ofActivity, type ActivityEntry, type CellEvent } from './activity-log.js';
 
 /** The most events a reconnecting subscriber is sent to catch up. */
 export const REPLAY_LIMIT = 10_000;
@@ -37,7 +37,7 @@ function cellsAfter(projectId: number, after: bigint, limit: number): Promise<Ce
 
 function cellsOf(projectId: number, activityId: bigint, after: bigint): Promise<CellEvent[]> {
   return prisma().$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE c."activityId" = $1::bigint AND c."projectId" = $2 AND c.id > $3::bigint ORDER BY c.id LIMIT ${PAGE}`,
+    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE ${ofActivity('c', '$1')} AND c."projectId" = $2 AND c.id > $3::bigint ORDER BY c.id LIMIT ${PAGE}`,
     activityId, projectId, after,
   );
 }

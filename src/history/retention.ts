@@ -32,7 +32,7 @@ export async function pruneHistory(): Promise<{ cells: number; activities: numbe
   );
   const activities = await db.$executeRawUnsafe(
     `DELETE FROM "Activity" a USING (${projects}) p WHERE a."projectId" = p.id AND a.at < now() - make_interval(days => p.days)
-        AND NOT EXISTS (SELECT 1 FROM "CellChange" c WHERE c."activityId" = a.id)`,
+        AND NOT EXISTS (SELECT 1 FROM "CellChange" c WHERE c.id BETWEEN a."firstCellId" AND a."lastCellId" AND c."activityId" = a.id)`,
   );
   const deliveries = await db.$executeRawUnsafe(
     `DELETE FROM "WebhookDelivery" WHERE state <> 'PENDING' AND "createdAt" < now() - make_interval(days => ${DELIVERY_LOG_DAYS})`,

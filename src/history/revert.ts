@@ -14,6 +14,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { writeTranslations, type GateResult } from '../translations/gate.js';
 import { BULK_TRANSACTION, type Cell, type ReviewStatus } from '../translations/store.js';
 import { amendChange, openChange } from './changes.js';
+import { ofActivity } from './activity-log.js';
 
 export interface RevertResult {
   /** The REVERT entry of the activity log. */
@@ -66,7 +67,7 @@ function eventCells(tx: Db, projectId: number, where: string, param: bigint): Pr
               (array_agg("oldText" ORDER BY id))[1] AS "oldText", (array_agg("oldStatus"::text ORDER BY id))[1] AS "oldStatus",
               (array_agg("newText" ORDER BY id DESC))[1] AS new_text, (array_agg("newStatus"::text ORDER BY id DESC))[1] AS new_status,
               min(id) AS first
-         FROM "CellChange" WHERE ${where} AND "projectId" = $2
+         FROM "CellChange" c WHERE ${where} AND "projectId" = $2
         GROUP BY "keyId", "languageId", "customerId"
      )
      SELECT ev."keyId", ev."languageId", ev."customerId", ev."oldText", ev."oldStatus",
@@ -92,7 +93,7 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
     );
     if (!target) throw notFound(`change ${activityId} not found`);
     if (target.cells === 0) throw badRequest(`change ${activityId} wrote no translation cells; there is nothing to revert`);
-    const cells = await eventCells(tx, projectId, `"activityId" = $1::bigint`, activityId);
+    const cells = await eventCells(tx, projectId, ofActivity('c', '$1'), activityId);
     const change = await openChange(tx, projectId, 'REVERT', { activityId: String(activityId) }, { revertOf: activityId });
     const eligible = cells.filter((c) => c.exists && c.unchanged);
     const { written, refused } = await writeBack(tx, projectId, eligible, change);

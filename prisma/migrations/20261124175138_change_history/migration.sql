@@ -17,6 +17,8 @@ CREATE TABLE "Activity" (
     "edits" INTEGER NOT NULL DEFAULT 0,
     "details" JSONB NOT NULL DEFAULT '{}',
     "revertOf" BIGINT,
+    "firstCellId" BIGINT,
+    "lastCellId" BIGINT,
 
     CONSTRAINT "Activity_pkey" PRIMARY KEY ("id")
 );
@@ -87,9 +89,6 @@ CREATE TABLE "WebhookAttempt" (
 
 -- CreateIndex
 CREATE INDEX "Activity_projectId_at_idx" ON "Activity"("projectId", "at");
-
--- CreateIndex
-CREATE INDEX "CellChange_activityId_idx" ON "CellChange"("activityId");
 
 -- CreateIndex
 CREATE INDEX "CellChange_keyId_languageId_idx" ON "CellChange"("keyId", "languageId");
