@@ -126,6 +126,37 @@ describe('change events of every write path', () => {
     expect((await projects('last_edited')).map((p) => p.projectToken).slice(0, 2)).toEqual([api.projectToken, other.projectToken]);
   });
 
+  it('records a job’s start, its cells (as the job, from the starter’s source) and its end; settings name their keys only; a job reverts as one change', async () => {
+    const jobs = await projectApi(service, account, 'Jobs');
+    await importOk(service, jobs.apiKey, json({ en: { one: 'One', two: 'Two' }, de: {} }), { uploadFormat: 'multi-language-json' });
+    const started = await jobs.post('/api/v1/jobs/auto-translate', { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', sourceProjectLanguage: 'en' });
+    const jobId = started.data.jobId as string;
+    const [end] = await (async () => {
+      for (let i = 0; i < 400; i++) {
+        const found = (await jobs.get('/api/v2/activity?kind=JOB_FINISHED')).data;
+        if (found.length) return found;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('the job did not finish');
+    })();
+    expect(end).toMatchObject({ trigger: 'AUTO_TRANSLATION_SUCCESS', actor: { kind: 'JOB', id: jobId }, details: { jobId, state: 'SUCCESS' } });
+    const [start] = (await jobs.get('/api/v2/activity?kind=JOB_STARTED')).data;
+    expect(start).toMatchObject({ actor: { kind: 'API_KEY' }, source: 'API', details: { jobId, targetLanguage: 'de', provider: 'PSEUDO' } });
+    const [written] = (await jobs.get(`/api/v2/activity?kind=AUTO_TRANSLATION&actorKind=JOB&actorId=${jobId}`)).data;
+    expect(written).toMatchObject({ source: 'API', cellsChanged: 2, trigger: 'CHANGE', details: { jobId } });
+    expect(end.details.activityId).toBe(written.id);
+    const translated = (await jobs.get('/api/v2/translations?language=de')).data.map((c: any) => c.text);
+    expect(translated.every((t: string) => t !== '')).toBe(true);
+    expect((await jobs.post(`/api/v2/activity/${written.id}/revert`)).data).toMatchObject({ reverted: 2 });
+    expect((await jobs.get('/api/v2/translations?language=de')).data.map((c: any) => c.text)).toEqual(['', '']);
+
+    const key = await jobs.gql('mutation { setProviderApiKey(provider: "MT_PROVIDER_A", apiKey: "very-secret-key") }');
+    expect(key.errors).toBeUndefined();
+    const [settings] = (await jobs.get('/api/v2/activity?kind=SETTINGS')).data;
+    expect(settings).toMatchObject({ source: 'GRAPHQL', details: { settings: ['providerApiKeys'] } });
+    expect(JSON.stringify(settings)).not.toContain('very-secret-key');
+  });
+
   it('a failed import leaves neither events nor an activity entry', async () => {
     const failing = await projectApi(service, account, 'Failing');
     const projectId = await projectIdOf(service.db, failing.projectToken);
