@@ -64,7 +64,8 @@ export interface OpenOptions {
 /** Opens a change in the caller's transaction (one statement, webhooks queued with it). */
 export async function openChange(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): Promise<Change> {
   const origin = options.origin ?? currentOrigin();
-  const trigger = triggerOf(kind, details);
+  // A job's cells are told about once the job has ended (queueWebhooks from its end), not while it still writes.
+  const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
   const [row] = await db.$queryRawUnsafe<{ id: bigint }[]>(
     `WITH activity AS (
        INSERT INTO "Activity" ("projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf")
@@ -79,6 +80,15 @@ export async function openChange(db: Db, projectId: number, kind: ChangeKind, de
   );
   noteOpened(projectId, row!.id);
   return { id: row!.id, projectId };
+}
+
+/** Queues the project's webhooks that want `trigger` for a change opened earlier (a job's cells, when the job ends). */
+export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): Promise<void> {
+  await db.$executeRawUnsafe(
+    `INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
+     SELECT id, $2::bigint, $3 FROM "Webhook" WHERE "projectId" = $1 AND enabled AND $3 = ANY(triggers) ORDER BY id`,
+    change.projectId, change.id, trigger,
+  );
 }
 
 /** Adds to a change's details (top-level merge) and its edit count, in the caller's transaction. */

@@ -59,17 +59,24 @@ export async function* translationChangeStream(projectId: number, after: bigint 
       const [row] = await prisma().$queryRawUnsafe<{ max: bigint }[]>(`SELECT coalesce(max(id), 0)::bigint AS max FROM "CellChange"`);
       seen = BigInt(row!.max);
     }
+    // Per change, the last cell sent: a job announces its change after every batch.
+    const sent = new Map<string, bigint>();
     for (;;) {
       const note = await source.next();
       if (note.done) return;
-      // All the cells of the committed change, page by page; cells already sent while catching up are skipped.
-      let cursor = 0n;
+      const activityId = note.value.activityId;
+      // The cells of the committed change not sent yet, page by page; cells already sent while catching up are skipped.
+      let cursor = sent.get(activityId) ?? 0n;
       for (;;) {
-        const page = await cellsOf(projectId, BigInt(note.value.activityId), cursor);
+        const page = await cellsOf(projectId, BigInt(activityId), cursor);
         for (const event of page) if (event.id > seen) yield event;
+        if (page.length) cursor = page.at(-1)!.id;
         if (page.length < PAGE) break;
-        cursor = page.at(-1)!.id;
       }
+      sent.delete(activityId);
+      sent.set(activityId, cursor);
+      // Bounded: the oldest changes are forgotten first.
+      if (sent.size > 1000) sent.delete(sent.keys().next().value!);
     }
   } finally {
     await source.close();

@@ -4,7 +4,7 @@
 import { prisma } from '../db.js';
 import type { Job } from '../generated/prisma/client.js';
 import { publishJobEvent } from './events.js';
-import { openChange } from '../history/changes.js';
+import { openChange, queueWebhooks } from '../history/changes.js';
 
 async function finalize(jobId: string, owner: string | null, data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object }): Promise<void> {
   // The end of the job and its activity entry (AUTO_TRANSLATION_SUCCESS webhooks) commit together.
@@ -21,6 +21,8 @@ async function finalize(jobId: string, owner: string | null, data: { state: 'SUC
     const job = ended[0];
     if (job) {
       const checkpoint = job.checkpoint as { activityId?: string };
+      // The cells the job wrote (whatever its outcome) are one CHANGE, told about now that it has ended.
+      if (checkpoint.activityId) await queueWebhooks(tx, { id: BigInt(checkpoint.activityId), projectId: job.projectId }, 'CHANGE');
       await openChange(tx, job.projectId, 'JOB_FINISHED', { jobId: job.id, jobKind: job.kind, state: job.state, message: job.message, activityId: checkpoint.activityId ?? null });
     }
     return ended;

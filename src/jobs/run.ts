@@ -8,6 +8,7 @@ import { MtProviderError } from '../mt/types.js';
 import { translateTexts, type TranslateTextsResult } from '../mt/index.js';
 import { writeTranslations } from '../translations/gate.js';
 import { openChange } from '../history/changes.js';
+import { announceChanges } from '../history/notify.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
 import type { Cell } from '../translations/store.js';
 import type { AutoTranslateRequest } from './request.js';
@@ -123,6 +124,8 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       });
     });
     publishJobEvent(updated);
+    // Live editors see the batch now, not when the job ends.
+    await announceChanges([{ projectId: job.projectId, id: BigInt(checkpoint.activityId!) }]);
     if (updated.cancelRequested) throw new JobCancelledError();
   }
 
