@@ -53,13 +53,15 @@ export function noteOpened(projectId: number, id: bigint): void {
 
 /**
  * The source of a request: the REST routes are the API, except the official
- * command-line client's own routes (/cli/…); GraphQL otherwise. The console
- * marks its requests as WEB with its session principal or the
- * `X-Change-Source: WEB` header.
+ * command-line client's calls (its own /cli/… routes, and the contract's
+ * routes it calls with its version header or `source=CLI`); GraphQL
+ * otherwise. The console marks its requests as WEB with its session principal
+ * or the `X-Change-Source: WEB` header.
  */
-export function sourceOfRequest(request: { url?: string; rest: boolean; principalScheme?: string; sourceHeader?: string | null }): ChangeSource {
+export function sourceOfRequest(request: { url?: string; rest: boolean; principalScheme?: string; sourceHeader?: string | null; cliVersionHeader?: string | null }): ChangeSource {
   if (request.principalScheme === 'session' || request.sourceHeader?.trim().toUpperCase() === 'WEB') return 'WEB';
   if (!request.rest) return 'GRAPHQL';
-  const path = request.url ? new URL(request.url, 'http://x').pathname : '';
-  return path.startsWith('/cli/') ? 'CLI' : 'API';
+  const url = new URL(request.url ?? '/', 'http://x');
+  const cli = url.pathname.startsWith('/cli/') || !!request.cliVersionHeader || url.searchParams.get('source')?.toUpperCase() === 'CLI';
+  return cli ? 'CLI' : 'API';
 }

@@ -19,6 +19,7 @@ export function originOf(context: ExecutionContext): Origin {
     rest: context.restRequest !== undefined,
     principalScheme: principal && 'scheme' in principal ? principal.scheme : undefined,
     sourceHeader: context.request?.headers?.get('x-change-source'),
+    cliVersionHeader: context.request?.headers?.get('x-simplelocalize-cli-version'),
   });
   if (principal?.kind === 'account') return { actorKind: 'ACCOUNT', actorId: String(principal.accountId), source };
   if (principal?.kind === 'project') return { actorKind: 'API_KEY', actorId: null, source };

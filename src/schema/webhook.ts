@@ -37,7 +37,7 @@ const DeliveryType = builder.objectRef<DeliveryView>('WebhookDelivery').implemen
   }),
 });
 
-const WebhookType = builder.objectRef<WebhookView & { projectId?: number }>('Webhook').implement({
+const WebhookType = builder.objectRef<WebhookView>('Webhook').implement({
   description: 'An HTTP endpoint told about changes of the project. The signing secret is shown once, at creation.',
   fields: (t) => ({
     id: t.exposeInt('id'),

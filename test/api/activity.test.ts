@@ -39,8 +39,10 @@ describe('change events of every write path', () => {
     expect((await api.patch('/api/v2/translations', { key: 'hello', language: 'en', text: 'Hello!', reviewStatus: 'REVIEWED' })).status).toBe(200);
     expect((await api.post('/api/v1/translations', { content: [{ key: 'bye', language: 'de', text: 'Tschüss' }, { key: 'bye', language: 'de', customerId: 'acme', text: 'Servus' }] })).status).toBe(200);
     await importOk(service, api.apiKey, json({ en: { a: 'A', b: 'B' }, de: { a: 'Ä' } }), { uploadFormat: 'multi-language-json' });
-    expect((await service.request({ url: '/api/v4/export?downloadFormat=multi-language-json', headers: { 'x-service-token': api.apiKey } })).statusCode).toBe(200);
-    expect((await api.post('/api/v2/environments/_latest/publish')).status).toBe(200);
+    expect((await service.request({ url: '/api/v4/export?downloadFormat=multi-language-json&source=CLI', headers: { 'x-service-token': api.apiKey } })).statusCode).toBe(200);
+    // The official client's calls of the contract's routes are the CLI too (its version header, or source=CLI).
+    const published = await service.request({ method: 'POST', url: '/api/v2/environments/_latest/publish', headers: { 'x-simplelocalize-token': api.apiKey, 'x-simplelocalize-cli-version': '2.11.0' } });
+    expect(published.statusCode).toBe(200);
     expect((await api.delete('/api/v1/translation-keys?key=b')).status).toBe(200);
     // GraphQL with the owner's personal token; the console marks its requests as WEB.
     const gql = (query: string, headers: Record<string, string> = {}) =>
@@ -66,8 +68,8 @@ describe('change events of every write path', () => {
     expect(web).toMatchObject({ source: 'WEB', actor: { kind: 'ACCOUNT', id: String(account.id), name: account.email }, cellsChanged: 1, trigger: 'CHANGE' });
     expect(graphql).toMatchObject({ source: 'GRAPHQL', actor: { kind: 'ACCOUNT', name: account.email }, cellsChanged: 1 });
     expect(deleted).toMatchObject({ source: 'API', edits: 1, details: { action: 'DELETE_KEY', keys: [{ key: 'b', namespace: '' }] } });
-    expect(publication).toMatchObject({ trigger: 'PUBLICATION', details: { environment: '_latest' } });
-    expect(exported).toMatchObject({ trigger: 'EXPORT', cellsChanged: 0, details: { downloadFormat: 'multi-language-json' } });
+    expect(publication).toMatchObject({ trigger: 'PUBLICATION', source: 'CLI', details: { environment: '_latest' } });
+    expect(exported).toMatchObject({ trigger: 'EXPORT', source: 'CLI', cellsChanged: 0, details: { downloadFormat: 'multi-language-json' } });
     // One import is one entry with its counts; its cells are each in the history.
     expect(fileImport).toMatchObject({ source: 'API', actor: { kind: 'API_KEY', id: null }, cellsChanged: 3, details: { keysCreated: 2, translationsInserted: 3 } });
     const cells = envelope(await service.request({ url: `/api/v2/activity/${fileImport.id}/cells`, headers: { 'x-service-token': api.apiKey } })).data;
@@ -106,7 +108,7 @@ describe('change events of every write path', () => {
     }
     // GraphQL: the same log.
     const gql = await api.gql('{ activity(size: 2, filter: { kinds: [EXPORT] }) { total entries { kind actor { kind } source } } }');
-    expect(gql.data.activity).toEqual({ total: 1, entries: [{ kind: 'EXPORT', actor: { kind: 'API_KEY' }, source: 'API' }] });
+    expect(gql.data.activity).toEqual({ total: 1, entries: [{ kind: 'EXPORT', actor: { kind: 'API_KEY' }, source: 'CLI' }] });
   });
 
   it('derives lastActivityAt, lastEditedAt and the last_activity / last_edited sorts from the log', async () => {

@@ -94,6 +94,9 @@ CREATE INDEX "Activity_projectId_at_idx" ON "Activity"("projectId", "at");
 CREATE INDEX "CellChange_keyId_languageId_idx" ON "CellChange"("keyId", "languageId");
 
 -- CreateIndex
+CREATE INDEX "Webhook_projectId_idx" ON "Webhook"("projectId");
+
+-- CreateIndex
 CREATE INDEX "WebhookDelivery_webhookId_id_idx" ON "WebhookDelivery"("webhookId", "id");
 
 -- CreateIndex
