@@ -159,6 +159,21 @@ describe('change events of every write path', () => {
     expect(JSON.stringify(settings)).not.toContain('very-secret-key');
   });
 
+  it('the service’s own dispatcher works the outbox, refusing a loopback target by default', async () => {
+    const hooked = await projectApi(service, account, 'Hooked');
+    const hook = (await hooked.post('/api/v2/webhooks', { url: 'http://127.0.0.1:9/hook', triggers: ['CHANGE'] })).data;
+    await hooked.post('/api/v1/translation-keys', { key: 'k' });
+    for (let i = 0; i < 200; i++) {
+      const [delivery] = (await hooked.get(`/api/v2/webhooks/${hook.id}/deliveries`)).data;
+      if (delivery?.log.length) {
+        expect(delivery.log[0]).toMatchObject({ url: 'http://127.0.0.1:9/hook', status: null, error: expect.stringMatching(/WEBHOOK_ALLOW_PRIVATE/) });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('no delivery attempt');
+  });
+
   it('a failed import leaves neither events nor an activity entry', async () => {
     const failing = await projectApi(service, account, 'Failing');
     const projectId = await projectIdOf(service.db, failing.projectToken);
