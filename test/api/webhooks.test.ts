@@ -18,7 +18,7 @@ interface Received { headers: IncomingMessage['headers']; body: string; payload:
 /** A loopback receiver answering each request with the next scripted reply (200 once the script is used up). */
 async function startReceiver() {
   const received: Received[] = [];
-  const script: ('500' | 'drop' | '200')[] = [];
+  const script: ('500' | 'drop' | '302' | '200')[] = [];
   let always: '500' | undefined;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -27,7 +27,8 @@ async function startReceiver() {
       const body = Buffer.concat(chunks).toString('utf8');
       const reply = always ?? script.shift() ?? '200';
       if (reply === 'drop') return req.socket.destroy();
-      received.push({ headers: req.headers, body, payload: JSON.parse(body) });
+      received.push({ headers: req.headers, body, payload: req.url === '/hook' ? JSON.parse(body) : { redirected: req.url } });
+      if (reply === '302') return res.writeHead(302, { location: '/elsewhere' }).end();
       res.writeHead(reply === '500' ? 500 : 200, { 'content-type': 'text/plain' });
       res.end(reply === '500' ? 'down for maintenance' : `ok ${'x'.repeat(3000)}`);
     });
@@ -158,21 +159,21 @@ describe('deliveries', () => {
     await api.delete(`/api/v2/webhooks/${hook.id}`);
   });
 
-  it('retries after a 500 and after a dropped connection, keeping the order', async () => {
+  it('retries after a 500, a dropped connection and a redirect (never followed), keeping the order', async () => {
     const api = await projectApi(service, account, 'Retries');
     const hook = await createHook(api, receiver.url, ['CHANGE']);
     receiver.received.length = 0;
-    receiver.script.push('500', 'drop');
+    receiver.script.push('500', 'drop', '302');
     await api.post('/api/v1/translation-keys', { key: 'first' });
     await api.post('/api/v1/translation-keys', { key: 'second' });
     dispatch({ WEBHOOK_ALLOW_PRIVATE: 'true' });
-    const received = await until(() => receiver.received, (r) => r.length >= 3);
-    // The 500 was received (and logged); the dropped one never answered; then both in order.
-    expect(received.map((r) => r.payload.changes[0].key)).toEqual(['first', 'first', 'second']);
+    const received = await until(() => receiver.received, (r) => r.length >= 4);
+    // The 500 was received (and logged); the dropped one never answered; the redirect was not followed; then both in order.
+    expect(received.map((r) => r.payload.changes?.[0].key ?? r.payload.redirected)).toEqual(['first', 'first', 'first', 'second']);
     const log = (await api.get(`/api/v2/webhooks/${hook.id}/deliveries`)).data;
-    const first = log.find((d: any) => d.attempts === 3);
+    const first = log.find((d: any) => d.attempts === 4);
     expect(first.state).toBe('DELIVERED');
-    expect(first.log.map((a: any) => a.status)).toEqual([500, null, 200]);
+    expect(first.log.map((a: any) => a.status)).toEqual([500, null, 302, 200]);
     expect(first.log[0].response).toBe('down for maintenance');
     expect(first.log[1].error).toMatch(/socket hang up|ECONNRESET|closed/i);
     expect((await api.get(`/api/v2/webhooks/${hook.id}`)).data).toMatchObject({ enabled: true, consecutiveFailures: 0 });
