@@ -43,18 +43,16 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
      ), tr AS (
        SELECT t."projectId" AS id,
               count(*) FILTER (WHERE t.text <> '')::int AS non_empty,
-              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed,
-              max(t."lastModifiedAt") AS last_modified
+              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
          FROM "Translation" t LEFT JOIN pub ON pub.id = t."projectId"
         WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
      ), ctr AS (
        SELECT t."projectId" AS id,
-              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed,
-              max(t."lastModifiedAt") AS last_modified
+              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
          FROM "CustomerTranslation" t LEFT JOIN pub ON pub.id = t."projectId"
         WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
      ), k AS (
-       SELECT "projectId" AS id, count(*)::int AS n, max("modifiedAt") AS last_modified
+       SELECT "projectId" AS id, count(*)::int AS n
          FROM "TranslationKey" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
      )
      SELECT p.id,
