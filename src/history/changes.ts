@@ -91,6 +91,32 @@ export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): P
   );
 }
 
+/**
+ * Records, before they are deleted with their key or language, the texts of
+ * the cells that go (new text empty): one statement, whatever their number.
+ */
+export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds: number[] } | { languageId: number }): Promise<void> {
+  const where = 'keyIds' in scope ? `t."keyId" = ANY($3::int[])` : `t."languageId" = $3`;
+  await db.$executeRawUnsafe(
+    `WITH gone AS (
+       SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = $2 AND ${where}
+       UNION ALL
+       SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = $2 AND ${where}
+     ), events AS (
+       INSERT INTO "CellChange" ("activityId", "projectId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus")
+       SELECT $1::bigint, $2, g."keyId", g."languageId", g."customerId", k.key, k.namespace, g.text, '', g."reviewStatus", 'NOT_REVIEWED'
+         FROM gone g JOIN "TranslationKey" k ON k.id = g."keyId"
+        ORDER BY g."keyId", g."languageId", g."customerId" NULLS FIRST
+       RETURNING id
+     )
+     UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM events),
+            "firstCellId" = coalesce("firstCellId", (SELECT min(id) FROM events)),
+            "lastCellId" = greatest("lastCellId", (SELECT max(id) FROM events))
+      WHERE id = $1::bigint`,
+    change.id, change.projectId, 'keyIds' in scope ? scope.keyIds : scope.languageId,
+  );
+}
+
 /** Adds to a change's details (top-level merge) and its edit count, in the caller's transaction. */
 export async function amendChange(db: Db, change: Change, details: Record<string, unknown>, edits = 0): Promise<void> {
   await db.$executeRawUnsafe(

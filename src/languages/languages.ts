@@ -4,7 +4,7 @@
 // and exactly one default language.
 import { prisma } from '../db.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
-import { openChange } from '../history/changes.js';
+import { openChange, recordDeletedCells } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 
 export interface LanguageInput {
@@ -85,7 +85,8 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
     if ((await tx.language.count({ where: { projectId } })) === 1) {
       throw conflict(`language '${key}' is the only language of the project; a project needs at least one language`);
     }
-    await openChange(tx, projectId, 'LANGUAGES', { action: 'DELETE_LANGUAGE', language: key }, { edits: 1 });
+    const change = await openChange(tx, projectId, 'LANGUAGES', { action: 'DELETE_LANGUAGE', language: key }, { edits: 1 });
+    await recordDeletedCells(tx, change, { languageId: language.id });
     await tx.language.delete({ where: { id: language.id } });
     if (language.isDefault) {
       const next = await tx.language.findFirstOrThrow({ where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { id: true } });

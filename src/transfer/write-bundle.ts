@@ -8,7 +8,7 @@
 // before the metadata, so the lock and limit the key had before the import
 // decide, not the ones the file sets.
 import type { Db } from '../db.js';
-import type { Change } from '../history/changes.js';
+import { recordDeletedCells, type Change } from '../history/changes.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import { addRefusals, DEFAULT_LISTED_REFUSALS, writeTranslations, type GateResult, type Refusal } from '../translations/gate.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
@@ -184,7 +184,7 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
       [...new Set(ids.values())], options.filePath,
     );
   }
-  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace) : [];
+  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace, options.change) : [];
   return {
     languageIds: languages.ids,
     languagesCreated: languages.created,
@@ -198,12 +198,19 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
 }
 
 /** Deletes the unlocked keys of the scope that are not among `keep` (the file's keys); returns them in import order. */
-async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null): Promise<{ key: string; namespace: string }[]> {
-  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
-    `DELETE FROM "TranslationKey"
+async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null, change: Change): Promise<{ key: string; namespace: string }[]> {
+  const doomed = await db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT id FROM "TranslationKey"
       WHERE "projectId" = $1 AND ($2::text IS NULL OR namespace = $2::text) AND NOT lock AND id <> ALL($3::int[])
-      RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
+      FOR UPDATE`,
     projectId, namespace, keep,
+  );
+  if (doomed.length === 0) return [];
+  // Their texts go into the import's history before they go.
+  await recordDeletedCells(db, change, { keyIds: doomed.map((k) => k.id) });
+  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
+    `DELETE FROM "TranslationKey" WHERE id = ANY($1::int[]) RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
+    doomed.map((k) => k.id),
   );
   return rows
     .sort((a, b) => (BigInt(a.importOrder) < BigInt(b.importOrder) ? -1 : 1))

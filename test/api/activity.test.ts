@@ -67,7 +67,10 @@ describe('change events of every write path', () => {
     expect(cliImport).toMatchObject({ source: 'CLI', actor: { kind: 'API_KEY' }, cellsChanged: 1, trigger: 'IMPORT' });
     expect(web).toMatchObject({ source: 'WEB', actor: { kind: 'ACCOUNT', id: String(account.id), name: account.email }, cellsChanged: 1, trigger: 'CHANGE' });
     expect(graphql).toMatchObject({ source: 'GRAPHQL', actor: { kind: 'ACCOUNT', name: account.email }, cellsChanged: 1 });
-    expect(deleted).toMatchObject({ source: 'API', edits: 1, details: { action: 'DELETE_KEY', keys: [{ key: 'b', namespace: '' }] } });
+    expect(deleted).toMatchObject({ source: 'API', edits: 1, cellsChanged: 1, details: { action: 'DELETE_KEY', keys: [{ key: 'b', namespace: '' }] } });
+    // The deleted key's texts are in the history of its deletion.
+    const gone = envelope(await service.request({ url: `/api/v2/activity/${deleted.id}/cells`, headers: { 'x-service-token': api.apiKey } })).data;
+    expect(gone).toMatchObject([{ key: 'b', language: 'en', oldText: 'B', newText: '' }]);
     expect(publication).toMatchObject({ trigger: 'PUBLICATION', source: 'CLI', details: { environment: '_latest' } });
     expect(exported).toMatchObject({ trigger: 'EXPORT', source: 'CLI', cellsChanged: 0, details: { downloadFormat: 'multi-language-json' } });
     // One import is one entry with its counts; its cells are each in the history.

@@ -120,6 +120,17 @@ describe('cell history and revert', () => {
     void customerImport;
   });
 
+  it('a deleted language takes its texts with it, into the history; reverting that change finds them gone', async () => {
+    await api.post('/api/v1/languages', { key: 'fr' });
+    await api.patch('/api/v2/translations', { key: 'title', language: 'fr', text: 'Titre' });
+    expect((await api.delete('/api/v1/languages/fr')).status).toBe(200);
+    const [entry] = (await api.get('/api/v2/activity?kind=LANGUAGES&size=1')).data;
+    expect(entry).toMatchObject({ details: { action: 'DELETE_LANGUAGE', language: 'fr' }, cellsChanged: 1 });
+    const cellsOf = (await api.get(`/api/v2/activity/${entry.id}/cells`)).data;
+    expect(cellsOf).toMatchObject([{ key: 'title', language: null, oldText: 'Titre', newText: '' }]);
+    expect((await api.post(`/api/v2/activity/${entry.id}/revert`)).data).toMatchObject({ reverted: 0, gone: 1 });
+  });
+
   it('the GraphQL history of a customer override and its revert', async () => {
     const { data } = await api.gql('{ translationHistory(key: "a", language: "en", customerId: "acme") { id newText customerId actor { kind } } }');
     expect(data.translationHistory).toMatchObject([{ newText: 'Acme A', customerId: 'acme', actor: { kind: 'API_KEY' } }]);
