@@ -1,4 +1,4 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory,history] [--db pglite,postgres]
 // Prints a table of figures with baselines measured in the same run and
 // writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
 // TEST_DATABASE_URL is set (postgres://postgres@127.0.0.1:5432/test here).
@@ -11,9 +11,10 @@ import { transferScenarios } from './scenarios/transfer.js';
 import { readScenarios } from './scenarios/reads.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
+import { historyScenario } from './scenarios/history.js';
 import { multiLanguageJson } from './lib/data.js';
 
-const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory'];
+const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory', 'history'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 const only = new Set(values.only ? values.only.split(',') : ALL);
 for (const s of only) if (!ALL.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL.join(', ')}`);
@@ -45,6 +46,15 @@ for (const db of dbs) {
     const bench = await startBenchService(db);
     try {
       figures.push(...(await subscriptionScenario(bench, db)));
+    } finally {
+      await bench.close();
+    }
+  }
+  if (only.has('history')) {
+    console.log(`[${db}] history`);
+    const bench = await startBenchService(db);
+    try {
+      figures.push(...(await historyScenario(bench, db)));
     } finally {
       await bench.close();
     }

@@ -21,13 +21,15 @@ import { routes as translationKeyRoutes } from './routes/translation-keys.js';
 import { routes as translationRoutes } from './routes/translations.js';
 import { routes as cliRoutes } from './routes/cli.js';
 import { routes as memberRoutes } from './routes/members.js';
+import { routes as activityRoutes } from './routes/activity.js';
+import { routes as webhookRoutes } from './routes/webhooks.js';
 import { readUpload } from './upload.js';
 import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
 export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
   ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
-  ...cliRoutes, ...memberRoutes,
+  ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {

@@ -25,6 +25,7 @@ import { registerAdmin } from './http/admin.js';
 import { registerCdn } from './http/cdn.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { instanceId } from './instance.js';
 import { createLogger, setLogger } from './log.js';
 
@@ -85,12 +86,16 @@ export async function buildService(config: Config, options: { db?: Database; log
   const ws = attachWebSocket(app, yoga);
   const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
   worker?.start();
+  // Webhook deliveries go out from the job workers' instances (the outbox, src/webhooks/).
+  const dispatcher = worker ? new WebhookDispatcher({ pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.webhooks.timeoutMs * 3, config: config.webhooks }) : undefined;
+  dispatcher?.start();
   return {
     app,
     db,
     config,
     async close() {
       await worker?.stop();
+      await dispatcher?.stop();
       await ws.server.dispose();
       ws.wss.close();
       await app.close();

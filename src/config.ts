@@ -31,6 +31,21 @@ export interface Config {
   mailFrom: string;
   /** /metrics: a bearer token on the public port, and/or a port of its own (src/http/metrics.ts). */
   metrics: { token?: string; port?: number; host: string };
+  /** Webhook delivery (docs/history-and-webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE: deliver to loopback, private, link-local and metadata addresses too. */
+  allowPrivate: boolean;
+  /** First retry delay; doubles with each failed attempt (capped at an hour). */
+  retryBaseMs: number;
+  /** How long a delivery is retried before it is given up. */
+  retryForMs: number;
+  /** Failed deliveries in a row after which a webhook is disabled. */
+  disableAfterFailures: number;
+  /** Time allowed for one HTTP attempt. */
+  timeoutMs: number;
 }
 
 export type StorageConfig =
@@ -100,6 +115,13 @@ function metricsConfig(env: NodeJS.ProcessEnv, port: number): Config['metrics'] 
   return { token, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' };
 }
 
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, got "${value}"`);
+  return value === 'true';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -137,5 +159,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || `Localization service <noreply@${new URL(publicUrl).hostname}>`,
     metrics: metricsConfig(env, port),
+    webhooks: {
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+      retryForMs: int(env, 'WEBHOOK_RETRY_FOR_MS', 24 * 3_600_000, 1_000, 7 * 24 * 3_600_000),
+      disableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20, 1, 10_000),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
   };
 }

@@ -7,6 +7,7 @@ import { percentile } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
 import { writeTranslations } from '../../src/translations/gate.js';
+import { openChange } from '../../src/history/changes.js';
 
 const SUBSCRIBERS = 1000;
 const KEYS = 3000;
@@ -18,7 +19,7 @@ export async function subscriptionScenario(bench: BenchService, db: Figure['db']
   const refs = Array.from({ length: KEYS }, (_, i) => ({ key: `k${i}`, namespace: '' }));
   const { ids } = await ensureKeys(prisma, projectId, refs, { create: true });
   const langs = await ensureLanguages(prisma, projectId, [{ key: 'en' }, { key: 'de' }], { create: true });
-  await writeTranslations(prisma, projectId, refs.map((r, i) => ({ keyId: ids.get(keyRefId(r))!, languageId: langs.ids.get('en')!, customerId: null, text: `Text ${i}` })), { replace: true });
+  await writeTranslations(prisma, projectId, refs.map((r, i) => ({ keyId: ids.get(keyRefId(r))!, languageId: langs.ids.get('en')!, customerId: null, text: `Text ${i}` })), { replace: true, change: await openChange(prisma, projectId, 'TRANSLATIONS') });
 
   // The subscribers run in a process of their own, like a load generator.
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('../lib/ws-subscribers.ts', import.meta.url).pathname, bench.url.replace('http', 'ws') + '/graphql', project.apiKey, String(SUBSCRIBERS)], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -5,6 +5,7 @@
 import { prisma, type Db } from '../db.js';
 import { conflict, isUniqueViolation, notFound, paymentRequired } from '../errors.js';
 import { planOfProject } from '../plans/plans.js';
+import { openChange } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 
 export interface CustomerInput {
@@ -39,6 +40,7 @@ export async function createCustomer(projectId: number, input: CustomerInput): P
       if (plan.maxCustomers !== null && (await tx.customer.count({ where: { projectId } })) >= plan.maxCustomers) {
         throw paymentRequired(`The ${plan.name} plan allows at most ${plan.maxCustomers} customers per project (maxCustomers)`);
       }
+      await openChange(tx, projectId, 'CUSTOMERS', { action: 'CREATE_CUSTOMER', customer: key }, { edits: 1 });
       return tx.customer.create({ data: { projectId, key, description }, select: { id: true } });
     });
   } catch (error) {
@@ -57,6 +59,9 @@ export async function updateCustomer(projectId: number, currentKey: string, inpu
       if (key !== undefined && key !== customer.key && (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))) {
         throw duplicate(key);
       }
+      await openChange(tx, projectId, 'CUSTOMERS', {
+        action: 'CHANGE_CUSTOMER', customer: customer.key, ...(key !== undefined && key !== customer.key ? { newKey: key } : {}),
+      }, { edits: 1 });
       await tx.customer.update({
         where: { id: customer.id },
         data: { ...(key !== undefined ? { key } : {}), ...(description !== undefined ? { description } : {}) },
@@ -70,6 +75,9 @@ export async function updateCustomer(projectId: number, currentKey: string, inpu
 }
 
 export async function deleteCustomer(projectId: number, key: string): Promise<void> {
-  const { count } = await prisma().customer.deleteMany({ where: { projectId, key } });
-  if (count === 0) throw notFound(`customer '${key}' not found`);
+  await prisma().$transaction(async (tx) => {
+    const { count } = await tx.customer.deleteMany({ where: { projectId, key } });
+    if (count === 0) throw notFound(`customer '${key}' not found`);
+    await openChange(tx, projectId, 'CUSTOMERS', { action: 'DELETE_CUSTOMER', customer: key }, { edits: 1 });
+  });
 }

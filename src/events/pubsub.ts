@@ -27,7 +27,16 @@ export interface PublicationEvent {
   at: string;
 }
 
+/** A change (activity) of a project has committed; subscribers read its events from the database. */
+export interface ActivityEvent {
+  projectId: number;
+  /** The activity id, as a string (bigint). */
+  activityId: string;
+}
+
 export type Topics = {
+  /** Committed changes of a project (src/history/notify.ts). */
+  'project-activity': [projectId: number, event: ActivityEvent];
   /** One job's events. */
   'job': [jobId: string, event: JobEvent];
   /** All job events of a project. */

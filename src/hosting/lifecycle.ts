@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { prisma } from '../db.js';
 import { badRequest, conflict, tooManyRequests } from '../errors.js';
 import type { PublishedResource } from './layout.js';
+import { openChange } from '../history/changes.js';
 
 /** How long a publication keeps the slot without progress. */
 export const LEASE_SECONDS = 60;
@@ -120,7 +121,14 @@ export async function completePublication(publicationId: number, environmentId: 
       publicationId, content.numberOfKeys, content.numberOfLanguages, content.numberOfNonEmptyTranslations, JSON.stringify(content.resources),
     );
     if (!rows[0]) return undefined;
-    await tx.$executeRawUnsafe(`UPDATE "Environment" SET "currentPublicationId" = $2 WHERE id = $1`, environmentId, publicationId);
+    const [environment] = await tx.$queryRawUnsafe<{ key: string; projectId: number }[]>(
+      `UPDATE "Environment" SET "currentPublicationId" = $2 WHERE id = $1 RETURNING key, "projectId"`, environmentId, publicationId,
+    );
+    // The publication is an activity of its project (PUBLICATION / ENVIRONMENT_PUBLICATION webhooks), committed with it.
+    await openChange(tx, environment!.projectId, 'PUBLICATION', {
+      environment: environment!.key, publicationId, numberOfKeys: content.numberOfKeys, numberOfLanguages: content.numberOfLanguages,
+      numberOfNonEmptyTranslations: content.numberOfNonEmptyTranslations,
+    });
     return rows[0];
   });
 }

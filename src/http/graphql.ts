@@ -10,6 +10,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { createContext } from '../context.js';
+import { useChangeOrigin } from '../schema/change-origin.js';
 import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
@@ -25,7 +26,8 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
-    plugins: [useOperationMetrics()],
+    // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts).
+    plugins: [useChangeOrigin(), useOperationMetrics()],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
     context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
   });

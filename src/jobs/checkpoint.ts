@@ -17,6 +17,8 @@ export interface Checkpoint {
   skippedLocked?: number;
   /** Texts the provider layer could not translate safely (lost placeholders, too large). */
   failedTexts?: number;
+  /** The job's change (activity id): every batch records its cells in it, so the job can be reverted as one. */
+  activityId?: string;
 }
 
 /** Summary message of a finished job (contract: number of texts and characters translated). */

@@ -10,6 +10,8 @@ import { normalizeRequest, type AutoTranslateInput, type AutoTranslateRequest } 
 import { providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
 import { wakeWorkers } from './worker.js';
+import { openChange } from '../history/changes.js';
+import { currentOrigin } from '../history/origin.js';
 
 /** The small progress a new job shows (contract: "small value at start"). */
 export const INITIAL_PROGRESS = 0.01;
@@ -37,14 +39,19 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
     if (options.glossaryId) await provider.checkGlossary(options.glossaryId, options.sourceLanguage!, options.targetLanguage);
     requests.push(request);
   }
-  const jobs = await prisma().$transaction(
-    requests.map((request) =>
-      prisma().job.create({
-        data: { id: randomUUID(), projectId, request: request as object, progress: INITIAL_PROGRESS, message: 'OK', checkpoint: { sequence: 0 } },
-      }),
-    ),
-  );
-  await prisma().project.update({ where: { id: projectId }, data: { lastActivityAt: new Date() } });
+  // The job acts for whoever started it: its writes are recorded as the job's, from the starter's source.
+  const origin = currentOrigin();
+  const jobs = await prisma().$transaction(async (tx) => {
+    const created = [];
+    for (const request of requests) {
+      const job = await tx.job.create({
+        data: { id: randomUUID(), projectId, request: request as object, progress: INITIAL_PROGRESS, message: 'OK', checkpoint: { sequence: 0 }, origin: { ...origin } },
+      });
+      await openChange(tx, projectId, 'JOB_STARTED', { jobId: job.id, jobKind: job.kind, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider });
+      created.push(job);
+    }
+    return created;
+  });
   for (const job of jobs) publishJobEvent(job);
   wakeWorkers();
   return jobs;

@@ -7,6 +7,8 @@ import type { Job } from '../generated/prisma/client.js';
 import { MtProviderError } from '../mt/types.js';
 import { translateTexts, type TranslateTextsResult } from '../mt/index.js';
 import { writeTranslations } from '../translations/gate.js';
+import { openChange } from '../history/changes.js';
+import { announceChanges } from '../history/notify.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
 import type { Cell } from '../translations/store.js';
 import type { AutoTranslateRequest } from './request.js';
@@ -97,7 +99,12 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
     const progress = Math.min(0.99, Math.max(job.progress, processed / Math.max(1, checkpoint.total)));
     const updated = await prisma().$transaction(async (tx) => {
       // The write gate refuses texts over the key's charactersLimit (and keys locked since the batch was read): counted, not written.
-      const written = await writeTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty', listRefusals: 0 });
+      // The first committed batch opens the job's change; later batches (and a resumed job) add to it.
+      const change = checkpoint.activityId
+        ? { id: BigInt(checkpoint.activityId), projectId: job.projectId }
+        : await openChange(tx, job.projectId, 'AUTO_TRANSLATION', { jobId: job.id, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider });
+      const written = await writeTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty', listRefusals: 0, change });
+      checkpoint.activityId = String(change.id);
       checkpoint.cursor = cursor;
       checkpoint.processed = processed;
       checkpoint.texts += cells.length - written.refused.LOCKED - written.refused.CHARACTERS_LIMIT;
@@ -117,6 +124,8 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       });
     });
     publishJobEvent(updated);
+    // Live editors see the batch now, not when the job ends.
+    await announceChanges([{ projectId: job.projectId, id: BigInt(checkpoint.activityId!) }]);
     if (updated.cancelRequested) throw new JobCancelledError();
   }
 

@@ -8,6 +8,8 @@ import { logger } from '../log.js';
 import type { Job } from '../generated/prisma/client.js';
 import { runJob, LeaseLostError, JobCancelledError } from './run.js';
 import { cancelJobRow, failJob } from './finish.js';
+import { withOrigin, type ChangeSource } from '../history/origin.js';
+import { announceChanges } from '../history/notify.js';
 
 export interface WorkerOptions {
   /** Identifies this worker in `leaseOwner` (instance id). */
@@ -94,7 +96,13 @@ export class JobWorker {
     return rows[0];
   }
 
-  private async execute(job: Job): Promise<void> {
+  /** A job's writes are the job's own, from the source that started it (src/history/). */
+  private execute(job: Job): Promise<void> {
+    const source = ((job.origin ?? {}) as { source?: ChangeSource }).source ?? 'SYSTEM';
+    return withOrigin({ actorKind: 'JOB', actorId: job.id, source }, () => this.executeJob(job), announceChanges);
+  }
+
+  private async executeJob(job: Job): Promise<void> {
     const controller = new AbortController();
     this.current = controller;
     const heartbeat = setInterval(() => {

@@ -3,6 +3,7 @@
 // whole request and deletes nothing.
 import { prisma } from '../db.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { openChange, recordDeletedCells } from '../history/changes.js';
 import { describeKey, parseKeyAddress, type KeyAddress } from './write.js';
 
 const MAX_LISTED = 10;
@@ -41,6 +42,10 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
     if (missing.length) throw notFound(`${listed(missing)} not found; nothing was deleted`);
     const lockedRows = rows.filter((r) => r.lock);
     if (lockedRows.length) throw conflict(`${listed(lockedRows)} ${lockedRows.length === 1 ? 'is' : 'are'} locked; unlock before deleting; nothing was deleted`);
+    const change = await openChange(tx, projectId, 'KEYS', {
+      action: 'DELETE_KEY', count: rows.length, keys: rows.slice(0, 100).map((r) => ({ key: r.key, namespace: r.namespace })),
+    }, { edits: rows.length });
+    await recordDeletedCells(tx, change, { keyIds: rows.map((r) => r.id) });
     return tx.$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE id = ANY($1::int[])`, rows.map((r) => r.id));
   });
 }

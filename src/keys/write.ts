@@ -4,6 +4,7 @@
 import { prisma } from '../db.js';
 import { conflict, isUniqueViolation, notFound } from '../errors.js';
 import type { TranslationKey } from '../generated/prisma/client.js';
+import { openChange } from '../history/changes.js';
 import { parseKeyChanges, parseNewKey, requireKeyName, namespaceOrDefault, type KeyChanges, type KeyInput } from './input.js';
 
 export interface KeyAddress { key: string; namespace: string }
@@ -31,6 +32,7 @@ export async function createKey(projectId: number, input: KeyInput): Promise<{ i
       if (await tx.translationKey.findUnique({ where: { projectId_namespace_key: { projectId, key: data.key, namespace: data.namespace } }, select: { id: true } })) {
         throw duplicate(data);
       }
+      await openChange(tx, projectId, 'KEYS', { action: 'CREATE_KEY', key: data.key, namespace: data.namespace }, { edits: 1 });
       return tx.translationKey.create({
         data: { projectId, ...data, deprecated, deprecatedAt: deprecated ? new Date() : null },
         select: { id: true },
@@ -66,6 +68,13 @@ export async function updateKey(projectId: number, address: KeyAddress, input: K
         throw duplicate(target);
       }
       const data = Object.fromEntries(changed.map((f) => [f, changes[f]]));
+      // Seen without a change (rule 6) is no change of content.
+      if (changed.length) {
+        await openChange(tx, projectId, 'KEYS', {
+          action: 'CHANGE_KEY', key: row.key, namespace: row.namespace, fields: changed,
+          ...(target.key !== row.key || target.namespace !== row.namespace ? { newKey: target.key, newNamespace: target.namespace } : {}),
+        }, { edits: 1 });
+      }
       await tx.translationKey.update({
         where: { id: row.id },
         data: {

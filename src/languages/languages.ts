@@ -4,6 +4,7 @@
 // and exactly one default language.
 import { prisma } from '../db.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
+import { openChange, recordDeletedCells } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 
 export interface LanguageInput {
@@ -27,6 +28,7 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
         throw conflict(`language '${key}' already exists`);
       }
       const last = await tx.language.aggregate({ where: { projectId }, _max: { order: true }, _count: true });
+      await openChange(tx, projectId, 'LANGUAGES', { action: 'CREATE_LANGUAGE', language: key, name }, { edits: 1 });
       return tx.language.create({
         data: { projectId, key, name, order: (last._max.order ?? -1) + 1, isDefault: last._count === 0 },
         select: { id: true },
@@ -51,6 +53,10 @@ export async function updateLanguage(projectId: number, currentKey: string, inpu
       if (key !== undefined && key !== language.key && (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))) {
         throw conflict(`language '${key}' already exists`);
       }
+      await openChange(tx, projectId, 'LANGUAGES', {
+        action: 'CHANGE_LANGUAGE', language: language.key,
+        ...(key !== undefined && key !== language.key ? { newKey: key } : {}), ...(name !== undefined ? { name } : {}), ...(input.isDefault === true ? { isDefault: true } : {}),
+      }, { edits: 1 });
       if (input.isDefault === true && !language.isDefault) {
         await tx.language.updateMany({ where: { projectId, isDefault: true }, data: { isDefault: false } });
       }
@@ -76,6 +82,8 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
     if ((await tx.language.count({ where: { projectId } })) === 1) {
       throw conflict(`language '${key}' is the only language of the project; a project needs at least one language`);
     }
+    const change = await openChange(tx, projectId, 'LANGUAGES', { action: 'DELETE_LANGUAGE', language: key }, { edits: 1 });
+    await recordDeletedCells(tx, change, { languageId: language.id });
     await tx.language.delete({ where: { id: language.id } });
     if (language.isDefault) {
       const next = await tx.language.findFirstOrThrow({ where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { id: true } });

@@ -2,6 +2,7 @@
 // keys; updates merge at the top level in SQL so concurrent writers of
 // different keys do not overwrite each other.
 import { prisma, type Db } from '../db.js';
+import { openChange } from '../history/changes.js';
 
 export interface ProjectSettings {
   /** Provider API keys of the project, used instead of the service's (MT_PROVIDER_A / MT_PROVIDER_B). */
@@ -14,11 +15,18 @@ export async function readSettings(projectId: number, db: Db = prisma()): Promis
   return rows[0]?.settings ?? {};
 }
 
-/** Merges `patch` into the settings; a key set to null is removed. */
-export async function updateSettings(projectId: number, patch: Record<string, unknown>, db: Db = prisma()): Promise<ProjectSettings> {
-  const rows = await db.$queryRawUnsafe<{ settings: ProjectSettings }[]>(
-    `UPDATE "Project" SET settings = jsonb_strip_nulls(settings || $2::jsonb), "updatedAt" = now() WHERE id = $1 RETURNING settings`,
-    projectId, JSON.stringify(patch),
-  );
-  return rows[0]?.settings ?? {};
+/**
+ * Merges `patch` into the settings; a key set to null is removed. Recorded as
+ * a SETTINGS change naming the keys, never their values (they may be secrets).
+ */
+export async function updateSettings(projectId: number, patch: Record<string, unknown>, db?: Db): Promise<ProjectSettings> {
+  const write = async (tx: Db) => {
+    const rows = await tx.$queryRawUnsafe<{ settings: ProjectSettings }[]>(
+      `UPDATE "Project" SET settings = jsonb_strip_nulls(settings || $2::jsonb), "updatedAt" = now() WHERE id = $1 RETURNING settings`,
+      projectId, JSON.stringify(patch),
+    );
+    await openChange(tx, projectId, 'SETTINGS', { settings: Object.keys(patch) });
+    return rows[0]?.settings ?? {};
+  };
+  return db ? write(db) : prisma().$transaction(write);
 }

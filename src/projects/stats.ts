@@ -15,12 +15,12 @@ export interface ProjectStats {
   lastActivityAt: Date | null;
 }
 
-// There is no activity log yet: both times are derived from what the database
-// records today. The texts are the GraphQL descriptions of the two fields.
+// Both times come from the activity log (src/history/). The texts are the
+// GraphQL descriptions of the two fields.
 export const EDIT_DERIVATION =
-  'Latest modification time of a translation key, a translation or a customer translation of the project (derived from those rows; no activity log yet). null when the project has none.';
+  'Time of the latest entry of the activity log that changed content (translations, keys, languages, customers; imports, jobs and reverts that wrote something). null when nothing was ever edited.';
 export const ACTIVITY_DERIVATION =
-  'Latest of: lastEditedAt; the last import, job request or purge (the project\'s activity mark, counted only when later than its creation); the latest start or end of an auto-translation job; the latest start or completion of a publication. null for a project with no activity.';
+  'Time of the latest entry of the activity log: any write or project-level action (import, export, publication, job start or end, settings). null for a project with no activity.';
 
 interface StatsRow {
   id: number;
@@ -43,29 +43,17 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
      ), tr AS (
        SELECT t."projectId" AS id,
               count(*) FILTER (WHERE t.text <> '')::int AS non_empty,
-              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed,
-              max(t."lastModifiedAt") AS last_modified
+              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
          FROM "Translation" t LEFT JOIN pub ON pub.id = t."projectId"
         WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
      ), ctr AS (
        SELECT t."projectId" AS id,
-              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed,
-              max(t."lastModifiedAt") AS last_modified
+              count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
          FROM "CustomerTranslation" t LEFT JOIN pub ON pub.id = t."projectId"
         WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
      ), k AS (
-       SELECT "projectId" AS id, count(*)::int AS n, max("modifiedAt") AS last_modified
+       SELECT "projectId" AS id, count(*)::int AS n
          FROM "TranslationKey" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
-     ), j AS (
-       SELECT "projectId" AS id, greatest(max("startedAt"), max("finishedAt")) AS last_at
-         FROM "Job" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
-     ), pb AS (
-       SELECT "projectId" AS id, greatest(max("createdAt"), max("completedAt")) AS last_at
-         FROM "Publication" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
-     ), e AS (
-       SELECT p.id, greatest(k.last_modified, tr.last_modified, ctr.last_modified) AS last_edited
-         FROM "Project" p LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id
-        WHERE p.id = ANY($1::int[])
      )
      SELECT p.id,
             coalesce(k.n, 0) AS keys,
@@ -73,11 +61,11 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
             (SELECT count(*)::int FROM "ProjectMember" m WHERE m."projectId" = p.id) AS members,
             coalesce(tr.non_empty, 0) AS non_empty,
             coalesce(tr.changed, 0) + coalesce(ctr.changed, 0) AS changed,
-            e.last_edited,
-            greatest(e.last_edited, CASE WHEN p."lastActivityAt" > p."createdAt" THEN p."lastActivityAt" END, j.last_at, pb.last_at) AS last_activity
-       FROM "Project" p JOIN e ON e.id = p.id
+            -- Newest first along the ("projectId", at) index: the first matching entry ends the scan.
+            (SELECT a.at FROM "Activity" a WHERE a."projectId" = p.id AND (a.cells > 0 OR a.edits > 0) ORDER BY a.at DESC LIMIT 1) AS last_edited,
+            (SELECT a.at FROM "Activity" a WHERE a."projectId" = p.id ORDER BY a.at DESC LIMIT 1) AS last_activity
+       FROM "Project" p
        LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id
-       LEFT JOIN j ON j.id = p.id LEFT JOIN pb ON pb.id = p.id
       WHERE p.id = ANY($1::int[])`,
     ids,
   );

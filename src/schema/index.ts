@@ -8,5 +8,7 @@ import './hosting.js';
 import './translation.js';
 import './translation-key.js';
 import './team.js';
+import './activity.js';
+import './webhook.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -104,7 +104,16 @@ export const OPERATION_PERMISSIONS = {
   members: 'READ',
   roleLinks: 'MEMBERS',
   invitations: 'MEMBERS',
+  activity: 'READ',
+  activityEntry: 'READ',
+  translationHistory: 'READ',
+  historyRetentionDays: 'READ',
+  webhooks: 'SETTINGS',
+  webhook: 'SETTINGS',
+  webhookDeliveries: 'SETTINGS',
   // subscriptions
+  translationChanges: 'READ',
+  projectActivity: 'READ',
   jobProgress: 'READ',
   projectJobEvents: 'READ',
   publicationProgress: 'READ',
@@ -134,6 +143,13 @@ export const OPERATION_PERMISSIONS = {
   updateEnvironment: 'ENVIRONMENTS',
   setEnvironmentOrder: 'ENVIRONMENTS',
   setProviderApiKey: 'SETTINGS',
+  revertChange: 'IMPORT',
+  revertTranslation: 'TRANSLATE',
+  setHistoryRetention: 'SETTINGS',
+  createWebhook: 'SETTINGS',
+  updateWebhook: 'SETTINGS',
+  deleteWebhook: 'SETTINGS',
+  testWebhook: 'SETTINGS',
   inviteMember: 'MEMBERS',
   cancelInvitation: 'MEMBERS',
   resetRoleLink: 'MEMBERS',
@@ -150,6 +166,7 @@ export type ProjectOperation = keyof typeof OPERATION_PERMISSIONS;
 export const INPUT_DEPENDENT = {
   updateTranslation: 'REVIEW when reviewStatus is given; TRANSLATE in the language written',
   updateTranslations: 'KEYS too with CREATE_KEY_IF_NOT_FOUND; TRANSLATE in every language written',
+  revertTranslation: 'TRANSLATE in the language of the cell',
 } as const;
 
 /** The permission a project operation needs. */

@@ -22,6 +22,7 @@ import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order
 import { keyFilterConditions, readKeyPages, type ExportLanguage, type ExportScope, type KeyFilter } from './export-read.js';
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
+import { openChange } from '../history/changes.js';
 
 export interface ExportRequest {
   projectId: number;
@@ -308,12 +309,17 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
     await purgeExpiredExports(request.config);
     await sweepPathOrders(prisma());
     const zipped = options.has('ZIP_FILES') || (request.singleFile === true && written.length > 1);
+    const stored: ExportedFile[] = [];
     if (zipped) {
       const zip = await zipFiles(written, join(dir, 'translations.zip'));
-      return [await storeExportFile(request.config, projectId, { ...zip, fileName: `translations-${format.format.id}.zip`, contentType: 'application/zip' })];
+      stored.push(await storeExportFile(request.config, projectId, { ...zip, fileName: `translations-${format.format.id}.zip`, contentType: 'application/zip' }));
+    } else {
+      for (const file of written) stored.push(await storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType }));
     }
-    const stored: ExportedFile[] = [];
-    for (const file of written) stored.push(await storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType }));
+    // An export writes no content: its activity entry (EXPORT webhooks) is one statement once its files are stored.
+    await openChange(prisma(), projectId, 'EXPORT', {
+      downloadFormat: request.downloadFormat, options: [...options], files: stored.length, languages: languages.map((l) => l.key),
+    });
     return stored;
   } finally {
     await rm(dir, { recursive: true, force: true });

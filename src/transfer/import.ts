@@ -20,6 +20,7 @@ import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
 import { languagesOfBundle, writeBundle, type WriteBundleResult } from './write-bundle.js';
 import { LIMITS, lengthProblem } from '../translations/fields.js';
+import { amendChange, openChange } from '../history/changes.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
 import { refusalWarnings } from '../translations/rules.js';
 
@@ -139,14 +140,30 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
   return { bundle, options, customerId };
 }
 
-function write(db: Db, request: ImportRequest, { bundle, options, customerId }: Prepared): Promise<WriteBundleResult> {
-  return writeBundle(db, request.projectId, bundle, {
+/** One import is one change: its cells are events of it, its counts in its details. */
+async function write(db: Db, request: ImportRequest, { bundle, options, customerId }: Prepared): Promise<WriteBundleResult> {
+  const change = await openChange(db, request.projectId, 'IMPORT', {
+    uploadFormat: request.uploadFormat, fileName: request.file.name, options: [...options], customer: request.customerKey || null, namespace: request.namespace || null,
+  });
+  const written = await writeBundle(db, request.projectId, bundle, {
+    change,
     replace: options.has('REPLACE_TRANSLATION_IF_FOUND'),
     customerId,
     tags: request.tags ?? [],
     ...(options.has('DELETE_NOT_PRESENT_KEYS') && { deleteNotPresent: { namespace: request.namespace || null } }),
     ...(options.has('INCLUDE_FILE_PATH') && { filePath: normalizeFilePath(request.filePath ?? '') }),
   });
+  await amendChange(db, change, {
+    keysFound: bundle.keys.length,
+    keysCreated: written.keysCreated,
+    languagesCreated: written.languagesCreated,
+    translationsInserted: written.translationsInserted,
+    translationsUpdated: written.translationsUpdated,
+    translationsRefused: written.translationsRefused,
+    keysDeleted: written.deletedKeys.length,
+    deletedKeys: written.deletedKeys.slice(0, 100),
+  }, written.keysCreated + written.languagesCreated.length + written.deletedKeys.length);
+  return written;
 }
 
 async function foundLanguages(projectId: number, bundle: Bundle): Promise<{ key: string; name: string }[]> {

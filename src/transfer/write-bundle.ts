@@ -8,12 +8,15 @@
 // before the metadata, so the lock and limit the key had before the import
 // decide, not the ones the file sets.
 import type { Db } from '../db.js';
+import { recordDeletedCells, type Change } from '../history/changes.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import { addRefusals, DEFAULT_LISTED_REFUSALS, writeTranslations, type GateResult, type Refusal } from '../translations/gate.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
 import { ensureCustomers } from './customers.js';
 
 export interface WriteBundleOptions {
+  /** The import's change: its cells are recorded in it. */
+  change: Change;
   /** REPLACE_TRANSLATION_IF_FOUND: existing translations and key metadata are overwritten. */
   replace: boolean;
   /** Base translations of the file go to this customer's overrides. */
@@ -152,7 +155,7 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
   const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : options.cellChunk ?? CELL_CHUNK;
   let cells: Cell[] = [];
   const flush = async () => {
-    const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length });
+    const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length, change: options.change });
     written.inserted += result.inserted;
     written.updated += result.updated;
     addRefusals(refused, result.refused);
@@ -181,8 +184,7 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
       [...new Set(ids.values())], options.filePath,
     );
   }
-  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace) : [];
-  await db.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
+  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace, options.change) : [];
   return {
     languageIds: languages.ids,
     languagesCreated: languages.created,
@@ -196,12 +198,19 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
 }
 
 /** Deletes the unlocked keys of the scope that are not among `keep` (the file's keys); returns them in import order. */
-async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null): Promise<{ key: string; namespace: string }[]> {
-  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
-    `DELETE FROM "TranslationKey"
+async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null, change: Change): Promise<{ key: string; namespace: string }[]> {
+  const doomed = await db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT id FROM "TranslationKey"
       WHERE "projectId" = $1 AND ($2::text IS NULL OR namespace = $2::text) AND NOT lock AND id <> ALL($3::int[])
-      RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
+      FOR UPDATE`,
     projectId, namespace, keep,
+  );
+  if (doomed.length === 0) return [];
+  // Their texts go into the import's history before they go.
+  await recordDeletedCells(db, change, { keyIds: doomed.map((k) => k.id) });
+  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
+    `DELETE FROM "TranslationKey" WHERE id = ANY($1::int[]) RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
+    doomed.map((k) => k.id),
   );
   return rows
     .sort((a, b) => (BigInt(a.importOrder) < BigInt(b.importOrder) ? -1 : 1))

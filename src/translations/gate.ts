@@ -12,6 +12,8 @@
 //     (counted in code points) is not written;
 //   - review status: given, it is set; omitted, new rows are NOT_REVIEWED and
 //     existing ones keep theirs;
+//   - change events: every written cell is a CellChange row of the caller's
+//     change (old and new text and status), written by the same statement;
 //   - last-modified bookkeeping: only rows whose text or status actually
 //     changes are written (lastModifiedAt, unpublished-change counts stay
 //     truthful); an empty unreviewed cell is not inserted where there is no row.
@@ -20,6 +22,7 @@
 // keep anyway (an existing text without replace) is kept, not refused.
 // Callers run the gate inside their transaction.
 import type { Db } from '../db.js';
+import type { Change } from '../history/changes.js';
 import type { Cell } from './store.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
@@ -47,6 +50,8 @@ export interface GateResult {
 
 export interface GateOptions {
   replace: boolean | 'empty';
+  /** The change (activity) the written cells are recorded in, opened by the caller in the same transaction. */
+  change: Change;
   /** How many refused cells to list (the counts are always exact); default 100. */
   listRefusals?: number;
 }
@@ -67,21 +72,33 @@ interface Table {
  * One statement: the input arrays, the rules (refusal per cell), the write of
  * the accepted cells, and the counts. Parameters: $1 project, $2 keys,
  * $3 languages, [$n customers], then texts, statuses, whether any status is
- * given, the mode, the number of refusals to list.
+ * given, the mode, the number of refusals to list, the change (activity id).
  */
-function gateSql(table: Table): string {
+function gateSql(table: Table, events = true): string {
   const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
   const customerInput = table.customer ? `, $4::int[]` : '';
   const customerColumn = table.customer ? ', customer_id' : '';
   const customerMatch = table.customer ? ` AND x."customerId" = i.customer_id` : '';
   const conflict = table.customer ? `("keyId", "languageId", "customerId")` : `("keyId", "languageId")`;
-  const [text, status, anyStatus, mode, listed] = [p(4), p(5), p(6), p(7), p(8)];
+  const [text, status, anyStatus, mode, listed, change] = [p(4), p(5), p(6), p(7), p(8), p(9)];
+  const customerOut = table.customer ? ', "customerId"' : '';
   return `WITH input AS (
       SELECT * FROM unnest($2::int[], $3::int[]${customerInput}, ${text}::text[], ${status}::text[]) WITH ORDINALITY
         AS t(key_id, language_id${customerColumn}, text, status, ord)
-    ), checked AS (
-      -- Only a cell of a locked key or with a text over the limit looks at the existing row
-      -- (whether the mode would keep it anyway, whether the text changes): the common case costs one key lookup.
+    ), checked AS (${events ? `
+      -- The existing row (one primary-key lookup per cell) decides refusals and is the old value of the change event.
+      SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
+             x."keyId" IS NOT NULL AS had_row, x.text AS old_text, x."reviewStatus" AS old_status,
+             CASE
+               WHEN NOT k.lock AND (k."charactersLimit" IS NULL OR char_length(i.text) <= k."charactersLimit") THEN NULL
+               WHEN x."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND x.text = '')) THEN NULL
+               WHEN k.lock THEN 'LOCKED'
+               WHEN i.text IS DISTINCT FROM x.text THEN 'CHARACTERS_LIMIT'
+             END AS refusal
+        FROM input i
+        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
+        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}` : `
+      -- Without events, only a cell of a locked key or with a text over the limit looks at the existing row.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              CASE
                WHEN NOT k.lock AND (k."charactersLimit" IS NULL OR char_length(i.text) <= k."charactersLimit") THEN NULL
@@ -94,19 +111,32 @@ function gateSql(table: Table): string {
                        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch})
              END AS refusal
         FROM input i
-        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
+        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1`}
     ), written AS (
       INSERT INTO ${table.name} AS tr ("keyId", "languageId"${table.customer ? ', "customerId"' : ''}, "projectId", text, "reviewStatus", "lastModifiedAt")
       SELECT key_id, language_id${customerColumn}, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM checked
        WHERE refusal IS NULL
-         AND (${WORTH_A_ROW} OR EXISTS (SELECT 1 FROM ${table.name} x WHERE x."keyId" = key_id AND x."languageId" = language_id${table.customer ? ' AND x."customerId" = customer_id' : ''}))
+         AND (${WORTH_A_ROW} OR ${events ? 'had_row' : `EXISTS (SELECT 1 FROM ${table.name} x WHERE x."keyId" = key_id AND x."languageId" = language_id${table.customer ? ' AND x."customerId" = customer_id' : ''})`})
       ON CONFLICT ${conflict} DO UPDATE
         SET text = EXCLUDED.text,
             "reviewStatus" = CASE WHEN ${anyStatus} THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
             "lastModifiedAt" = now()
         WHERE (${mode} = 'always' OR (${mode} = 'empty' AND tr.text = ''))
           AND (tr.text IS DISTINCT FROM EXCLUDED.text OR (${anyStatus} AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
-      RETURNING (xmax = 0) AS inserted
+      RETURNING "keyId", "languageId"${customerOut}, text, "reviewStatus", (xmax = 0) AS inserted
+    )${events ? `, events AS (
+      -- The change events of the written cells (src/history/changes.ts), in this same statement.
+      INSERT INTO "CellChange" ("activityId", "projectId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus")
+      SELECT ${change}::bigint, $1, w."keyId", w."languageId", ${table.customer ? 'w."customerId"' : 'NULL'}, c.key_name, c.key_namespace,
+             c.old_text, w.text, c.old_status, w."reviewStatus"
+        FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}
+      RETURNING id
+    )` : ''}, counted AS (
+      -- The change's cell count and the id range of its events (readers find them through the primary key).
+      UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written)${events ? `,
+             "firstCellId" = coalesce("firstCellId", (SELECT min(id) FROM events)),
+             "lastCellId" = greatest("lastCellId", (SELECT max(id) FROM events))` : ''}
+       WHERE id = ${change}::bigint
     )
     SELECT (SELECT count(*) FILTER (WHERE inserted)::int FROM written) AS inserted,
            (SELECT count(*) FILTER (WHERE NOT inserted)::int FROM written) AS updated,
@@ -119,8 +149,25 @@ function gateSql(table: Table): string {
               FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${listed}::int) r) AS refusals`;
 }
 
-const BASE = gateSql({ name: '"Translation"', customer: false });
-const CUSTOM = gateSql({ name: '"CustomerTranslation"', customer: true });
+const BASE_TABLE: Table = { name: '"Translation"', customer: false };
+const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
+const WITH_EVENTS = { base: gateSql(BASE_TABLE), custom: gateSql(CUSTOM_TABLE) };
+const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
+let statements = WITH_EVENTS;
+
+/**
+ * Runs `fn` with the gate as it was before change events (no per-cell events,
+ * no existing-row lookup for them), to measure what the history costs
+ * (bench/scenarios/history.ts). The service never calls it.
+ */
+export async function withoutCellEventsForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
+  statements = WITHOUT_EVENTS;
+  try {
+    return await fn();
+  } finally {
+    statements = WITH_EVENTS;
+  }
+}
 
 interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
 
@@ -147,15 +194,15 @@ export async function writeTranslations(db: Db, projectId: number, cells: readon
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
   if (base.length) {
     const [row] = await db.$queryRawUnsafe<Row[]>(
-      BASE, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
-      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null,
+      statements.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
+      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id,
     );
     add(row!);
   }
   if (custom.length) {
     const [row] = await db.$queryRawUnsafe<Row[]>(
-      CUSTOM, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
-      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null,
+      statements.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
+      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id,
     );
     add(row!);
   }

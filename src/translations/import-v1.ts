@@ -5,6 +5,7 @@
 import { prisma } from '../db.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { writeTranslations } from './gate.js';
+import { amendChange, openChange } from '../history/changes.js';
 import { publishAfterWrite } from './publish-after-import.js';
 import { refusalMessage } from './rules.js';
 import { BULK_TRANSACTION, ensureKeys, ensureLanguages, keyRefId, type Cell } from './store.js';
@@ -30,6 +31,7 @@ export async function importTranslationsV1(projectId: number, content: V1Element
   if (options.publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
   const { valid, problems } = checkElements(content, { languageMustExist: false });
   const outcome = await prisma().$transaction(async (tx) => {
+    const change = await openChange(tx, projectId, 'TRANSLATIONS', { operation: 'IMPORT_TRANSLATIONS_V1', elements: content.length });
     const customers = await customerIds(tx, projectId, valid);
     // Rule 5: an unknown customer is not created; its element is skipped.
     const accepted = valid.filter((e) => {
@@ -49,7 +51,8 @@ export async function importTranslationsV1(projectId: number, content: V1Element
     }
     // Rule 4: existing translations are replaced only with REPLACE_TRANSLATION_IF_FOUND.
     // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a warning of its element.
-    const written = await writeTranslations(tx, projectId, cells, { replace: options.replace, listRefusals: cells.length });
+    const written = await writeTranslations(tx, projectId, cells, { replace: options.replace, listRefusals: cells.length, change });
+    if (keys.created || languages.created.length) await amendChange(tx, change, { keysCreated: keys.created, languagesCreated: languages.created }, keys.created + languages.created.length);
     for (const [index, refusal] of refusalsByElement(cells, written.refusals)) problems.push(at(index, refusalMessage(refusal)));
     return { uniqueKeys: new Set(accepted.map(keyRefId)).size, createdKeys: keys.created, createdLanguages: languages.created, written };
   }, BULK_TRANSACTION);

@@ -8,6 +8,7 @@
 // project always keeps at least one language, and jobs and hosting refer to
 // them).
 import { prisma } from '../db.js';
+import { openChange } from '../history/changes.js';
 import { BULK_TRANSACTION } from './store.js';
 
 export interface PurgeResult {
@@ -23,8 +24,9 @@ export async function purgeProjectContent(projectId: number): Promise<PurgeResul
     const customerTranslationsDeleted = await tx.$executeRawUnsafe(`DELETE FROM "CustomerTranslation" WHERE "projectId" = $1`, projectId);
     const translationsDeleted = await tx.$executeRawUnsafe(`DELETE FROM "Translation" WHERE "projectId" = $1`, projectId);
     const keysDeleted = await tx.$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE "projectId" = $1`, projectId);
-    // The project's activity mark (lastActivityAt): nothing else records a purge.
-    await tx.$executeRawUnsafe(`UPDATE "Project" SET "lastActivityAt" = now() WHERE id = $1`, projectId);
-    return { keysDeleted, translationsDeleted, customerTranslationsDeleted };
+    const result = { keysDeleted, translationsDeleted, customerTranslationsDeleted };
+    // Recorded as one change with its counts (the deleted texts are not kept: purge is an explicit reset).
+    await openChange(tx, projectId, 'PURGE', result, { edits: keysDeleted + translationsDeleted + customerTranslationsDeleted });
+    return result;
   }, BULK_TRANSACTION);
 }

@@ -8,6 +8,7 @@ import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
 import { customerIdOf } from '../customers/customers.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
+import { openChange } from '../history/changes.js';
 import { writeTranslations } from './gate.js';
 import { refusalMessage } from './rules.js';
 import type { ReviewStatus } from './store.js';
@@ -47,13 +48,14 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     if (customer && request.text === undefined && !current?.text) {
       throw notFound(`customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`);
     }
+    const change = await openChange(tx, projectId, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
     const written = await writeTranslations(tx, projectId, [{
       keyId: key.id,
       languageId: language.id,
       customerId: customer?.id ?? null,
       text: request.text ?? current?.text ?? '',
       reviewStatus: request.reviewStatus,
-    }], { replace: true });
+    }], { replace: true, change });
     // The gate refused the cell: nothing was written; a locked key is a conflict, a text too long a bad request.
     const [refusal] = written.refusals;
     if (refusal) throw refusal.reason === 'LOCKED' ? conflict(refusalMessage(refusal)) : badRequest(refusalMessage(refusal));

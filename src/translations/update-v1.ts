@@ -4,6 +4,7 @@
 // transaction of set-based statements.
 import { prisma, type Db } from '../db.js';
 import { describeKey } from '../keys/write.js';
+import { openChange } from '../history/changes.js';
 import { writeTranslations } from './gate.js';
 import { refusalMessage } from './rules.js';
 import { BULK_TRANSACTION, ensureKeys, ensureLanguages, type Cell } from './store.js';
@@ -45,7 +46,8 @@ export async function updateTranslationsV1(projectId: number, content: V1Element
     // Each element is counted against the state before the request: filling an empty cell is an insert.
     const filled = await filledCells(tx, cells);
     // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a failure of its element.
-    const written = await writeTranslations(tx, projectId, cells, { replace: true, listRefusals: cells.length });
+    const change = await openChange(tx, projectId, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATIONS_V1', elements: content.length });
+    const written = await writeTranslations(tx, projectId, cells, { replace: true, listRefusals: cells.length, change });
     const refused = refusalsByElement(cells, written.refusals);
     for (const [index, refusal] of refused) problems.push(at(index, refusalMessage(refusal)));
     const accepted = cells.filter((c) => !refused.has(c.index));

@@ -186,14 +186,14 @@ describe('DELETE /api/v1/translations/purge?source=CLI', () => {
     const translations = await count('Translation', projectId);
     expect(keys).toBe(3);
     expect(translations).toBeGreaterThan(0);
-    // Make the purge's last step (the project's activity mark) fail.
+    // Make the purge's last step (its entry in the activity log) fail.
     await service.db.prisma.$executeRawUnsafe(`CREATE FUNCTION purge_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'purge test failure'; END $$`);
-    await service.db.prisma.$executeRawUnsafe(`CREATE TRIGGER purge_test_fail BEFORE UPDATE OF "lastActivityAt" ON "Project" FOR EACH ROW EXECUTE FUNCTION purge_test_fail()`);
+    await service.db.prisma.$executeRawUnsafe(`CREATE TRIGGER purge_test_fail BEFORE INSERT ON "Activity" FOR EACH ROW WHEN (NEW.kind = 'PURGE') EXECUTE FUNCTION purge_test_fail()`);
     try {
       const res = await service.request({ method: 'DELETE', url: '/api/v1/translations/purge?source=CLI', headers: cli() });
       expect(res.statusCode).toBe(500);
     } finally {
-      await service.db.prisma.$executeRawUnsafe(`DROP TRIGGER purge_test_fail ON "Project"`);
+      await service.db.prisma.$executeRawUnsafe(`DROP TRIGGER purge_test_fail ON "Activity"`);
       await service.db.prisma.$executeRawUnsafe(`DROP FUNCTION purge_test_fail()`);
     }
     expect(await count('TranslationKey', projectId)).toBe(keys);
@@ -227,9 +227,9 @@ describe('DELETE /api/v1/translations/purge?source=CLI', () => {
     expect(data.languages.map((l: any) => l.key)).toEqual(['en', 'de']);
     expect(data.customers.map((c: any) => c.key)).toEqual(['acme']);
     expect(data.environments.map((e: any) => e.key)).toEqual(['_latest', '_production']);
-    // The purge is activity; with no key or translation left, nothing is edited.
-    expect(data.lastEditedAt).toBeNull();
+    // The purge is activity and an edit (it deleted content): both times are the purge's entry in the log.
     expect(new Date(data.lastActivityAt).getTime()).toBeGreaterThan(new Date(before).getTime());
+    expect(data.lastEditedAt).toBe(data.lastActivityAt);
   });
 
   it('a purge of an empty project answers 200 too; a wrong key is a 403 and deletes nothing', async () => {

@@ -11,6 +11,7 @@ import { envelope, startTestService, type TestService } from '../support/service
 import { projectIdOf, seedTranslations } from '../support/content.js';
 import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
 import { writeTranslations } from '../../src/translations/gate.js';
+import { openChange } from '../../src/history/changes.js';
 
 let service: TestService;
 let apiKey: string;
@@ -47,7 +48,7 @@ async function seedOverrides(token: string, overrides: Record<string, Record<str
     const cells = Object.entries(languages).flatMap(([language, texts]) => Object.entries(texts).map(([key, text]) => ({
       keyId: ids.get(keyRefId({ key, namespace }))!, languageId: langs.ids.get(language)!, customerId: customer.id, text,
     })));
-    await writeTranslations(service.db.prisma, projectId, cells, { replace: true });
+    await writeTranslations(service.db.prisma, projectId, cells, { replace: true, change: await openChange(service.db.prisma, projectId, 'TRANSLATIONS') });
   }
 }
 

@@ -16,6 +16,9 @@ let apiKey: string;
 let doc: any;
 let jobId = '';
 let projectToken = '';
+let activityId = '';
+let cellChangeId = '';
+let webhookId = '';
 
 interface Sample {
   /** `METHOD /path/{param}` as the description names the operation. */
@@ -86,6 +89,18 @@ const samples: Sample[] = [
   { operation: 'DELETE /api/v1/translation-keys/bulk', url: '/api/v1/translation-keys/bulk', body: { translationKeys: [{ key: 'imported_a' }, { key: 'imported_b' }] } },
   { operation: 'DELETE /api/v1/customers/{customerKey}', url: '/api/v1/customers/acme' },
   { operation: 'DELETE /api/v1/languages/{languageKey}', url: '/api/v1/languages/it' },
+  { operation: 'GET /api/v2/translations/history', url: '/api/v2/translations/history?key=k2&language=en', after: (data) => (cellChangeId = data[0].id) },
+  { operation: 'POST /api/v2/translations/history/{cellChangeId}/revert', url: '/api/v2/translations/history/{cellChangeId}/revert' },
+  { operation: 'GET /api/v2/activity', url: '/api/v2/activity?kind=TRANSLATIONS&size=5', after: (data) => (activityId = data[0].id) },
+  { operation: 'GET /api/v2/activity/{activityId}/cells', url: '/api/v2/activity/{activityId}/cells?size=10' },
+  { operation: 'POST /api/v2/activity/{activityId}/revert', url: '/api/v2/activity/{activityId}/revert' },
+  { operation: 'POST /api/v2/webhooks', url: '/api/v2/webhooks', body: { url: 'https://hooks.example.com/translations', triggers: ['CHANGE', 'PUBLICATION'] }, after: (data) => (webhookId = String(data.id)) },
+  { operation: 'GET /api/v2/webhooks', url: '/api/v2/webhooks' },
+  { operation: 'GET /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}' },
+  { operation: 'PATCH /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}', body: { enabled: false } },
+  { operation: 'POST /api/v2/webhooks/{webhookId}/test', url: '/api/v2/webhooks/{webhookId}/test' },
+  { operation: 'GET /api/v2/webhooks/{webhookId}/deliveries', url: '/api/v2/webhooks/{webhookId}/deliveries?size=10' },
+  { operation: 'DELETE /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}' },
   { operation: 'GET /api/v2/projects/{projectToken}/members', url: '/api/v2/projects/{projectToken}/members', auth: 'personalToken' },
   {
     operation: 'POST /api/v2/projects/{projectToken}/invitations',
@@ -129,7 +144,7 @@ async function send(sample: Sample, withCredentials = true): Promise<{ status: n
     headers['content-type'] = 'application/json';
     body = JSON.stringify(sample.body);
   }
-  const res = await fetch(`${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{ownerEmail}', encodeURIComponent(account.email))}`, { method, headers, body });
+  const res = await fetch(`${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{activityId}', activityId).replace('{cellChangeId}', cellChangeId).replace('{webhookId}', webhookId).replace('{ownerEmail}', encodeURIComponent(account.email))}`, { method, headers, body });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.json() };
 }
 

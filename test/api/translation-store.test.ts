@@ -4,6 +4,7 @@ import { writeTranslations } from '../../src/translations/gate.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { writeBundle } from '../../src/transfer/write-bundle.js';
 import type { Bundle } from '../../src/formats/model.js';
+import { openChange } from '../../src/history/changes.js';
 
 let service: TestService;
 let projectId: number;
@@ -36,15 +37,15 @@ describe('set-based translation store', () => {
     const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
     const k0 = ids.get(keyRefId({ key: 'k0', namespace: '' }))!;
     const k1 = ids.get(keyRefId({ key: 'k1', namespace: 'ns' }))!;
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Hallo' }], { replace: false })).toMatchObject({ inserted: 1, updated: 0 });
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus' }, { keyId: k1, languageId: de, customerId: null, text: 'Welt' }], { replace: false })).toMatchObject({ inserted: 1, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Hallo' }], { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 1, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus' }, { keyId: k1, languageId: de, customerId: null, text: 'Welt' }], { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 1, updated: 0 });
     expect((await db.translation.findFirstOrThrow({ where: { keyId: k0 } })).text).toBe('Hallo');
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true })).toMatchObject({ inserted: 0, updated: 1 });
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true })).toMatchObject({ inserted: 0, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 0, updated: 1 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 0, updated: 0 });
     const row = await db.translation.findFirstOrThrow({ where: { keyId: k0 } });
     expect(row).toMatchObject({ text: 'Servus', reviewStatus: 'REVIEWED' });
     const customer = await db.customer.create({ data: { projectId, key: 'acme' } });
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: customer.id, text: 'Grüß Gott' }], { replace: false })).toMatchObject({ inserted: 1, updated: 0 });
+    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: customer.id, text: 'Grüß Gott' }], { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 1, updated: 0 });
     expect((await db.translation.findFirstOrThrow({ where: { keyId: k0 } })).text).toBe('Servus');
   });
 });
@@ -55,7 +56,7 @@ describe('writeBundle in chunks of cells', () => {
     const account = await service.account();
     const project = await account.project(`chunks-${cellChunk}`);
     const id = (await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } })).id;
-    const write = (b: Bundle, replace: boolean) => service.db.prisma.$transaction((tx) => writeBundle(tx, id, b, { replace, customerId: null, tags: [], cellChunk }));
+    const write = (b: Bundle, replace: boolean) => service.db.prisma.$transaction(async (tx) => writeBundle(tx, id, b, { replace, customerId: null, tags: [], cellChunk, change: await openChange(tx, id, 'IMPORT') }));
     const first = await write(bundle, false);
     const second = replaceWith ? await write(replaceWith, true) : undefined;
     const cells = await service.db.prisma.$queryRawUnsafe<{ key: string; language: string; text: string }[]>(

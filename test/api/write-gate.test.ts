@@ -11,6 +11,7 @@ import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/st
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
+import { openChange } from '../../src/history/changes.js';
 
 let service: TestService;
 let api: ProjectApi;
@@ -238,7 +239,8 @@ describe('the gate itself', () => {
       { keyId: ids.get(keyRefId(r))!, languageId: de, customerId: acme, text: `Acme ${i}` },
     ]);
     const statements: string[] = [];
-    const result = await observeSql((sql) => statements.push(sql), () => writeTranslations(db, projectId, cells, { replace: true }));
+    const change = await openChange(db, projectId, 'TRANSLATIONS');
+    const result = await observeSql((sql) => statements.push(sql), () => writeTranslations(db, projectId, cells, { replace: true, change }));
     expect(statements).toHaveLength(2);
     expect(result).toMatchObject({ inserted: N, updated: 0, refused: { LOCKED: N / 2, CHARACTERS_LIMIT: N / 2 } });
     expect(result.refusals).toHaveLength(DEFAULT_LISTED_REFUSALS);

@@ -3,6 +3,7 @@
 import type { Database } from '../../src/db/client.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../../src/translations/store.js';
 import { writeTranslations } from '../../src/translations/gate.js';
+import { openChange } from '../../src/history/changes.js';
 
 export interface SeedOptions {
   projectToken: string;
@@ -26,7 +27,7 @@ export async function seedTranslations(db: Database, { projectToken, translation
       if (text !== '') cells.push({ keyId: ids.get(keyRefId({ key, namespace }))!, languageId: langs.ids.get(language)!, customerId: null, text });
     }
   }
-  await writeTranslations(db.prisma, projectId, cells, { replace: true });
+  await writeTranslations(db.prisma, projectId, cells, { replace: true, change: await openChange(db.prisma, projectId, 'TRANSLATIONS') });
   return projectId;
 }
 

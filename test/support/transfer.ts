@@ -78,7 +78,9 @@ export async function projectSnapshot(service: TestService, projectToken: string
   const rows = (table: string, order: string) =>
     db.$queryRawUnsafe<{ row: unknown }[]>(`SELECT row_to_json(t)::text AS row FROM "${table}" t WHERE "projectId" = $1 ORDER BY ${order}`, id);
   return {
-    project: await db.$queryRawUnsafe(`SELECT "lastActivityAt"::text, "updatedAt"::text FROM "Project" WHERE id = $1`, id),
+    project: await db.$queryRawUnsafe(`SELECT "updatedAt"::text FROM "Project" WHERE id = $1`, id),
+    activity: await rows('Activity', 'id'),
+    cellChanges: await rows('CellChange', 'id'),
     languages: await rows('Language', 'id'),
     customers: await rows('Customer', 'id'),
     keys: await rows('TranslationKey', 'id'),

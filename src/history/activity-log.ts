@@ -1,0 +1,127 @@
+// Reading the activity log: a project's entries newest first, paged and
+// filtered in SQL, and the cells of one entry.
+import { prisma, type Db } from '../db.js';
+import { badRequest } from '../errors.js';
+import type { ChangeKind } from './changes.js';
+import type { ActorKind, ChangeSource } from './origin.js';
+
+export interface ActivityEntry {
+  id: bigint;
+  projectId: number;
+  kind: ChangeKind;
+  actorKind: ActorKind;
+  actorId: string | null;
+  /** The account's email for ACCOUNT actors (null when the account is gone). */
+  actorName: string | null;
+  source: ChangeSource;
+  at: Date;
+  cells: number;
+  edits: number;
+  details: Record<string, unknown>;
+  revertOf: bigint | null;
+}
+
+export interface ActivityFilter {
+  actorKind?: ActorKind | null;
+  actorId?: string | null;
+  kinds?: readonly ChangeKind[] | null;
+  /** Entries at or after this time. */
+  from?: Date | null;
+  /** Entries before this time. */
+  to?: Date | null;
+}
+
+export const ACTIVITY_PAGE = { defaultSize: 50, maxSize: 500 } as const;
+
+function whereOf(projectId: number, filter: ActivityFilter): { sql: string; params: unknown[] } {
+  const params: unknown[] = [projectId];
+  const conditions = [`a."projectId" = $1`];
+  const add = (condition: (p: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  if (filter.actorKind) add((p) => `a."actorKind" = ${p}`, filter.actorKind);
+  if (filter.actorId) add((p) => `a."actorId" = ${p}`, filter.actorId);
+  if (filter.kinds?.length) add((p) => `a.kind = ANY(${p}::text[])`, filter.kinds);
+  if (filter.from) add((p) => `a.at >= ${p}::timestamp`, filter.from);
+  if (filter.to) add((p) => `a.at < ${p}::timestamp`, filter.to);
+  return { sql: conditions.join(' AND '), params };
+}
+
+const ENTRY_COLUMNS = `a.id, a."projectId", a.kind, a."actorKind", a."actorId", acc.email AS "actorName", a.source, a.at, a.cells, a.edits, a.details, a."revertOf"`;
+const ACCOUNT_JOIN = `LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"`;
+
+export function checkActivityPage(page: number, size: number): void {
+  if (!Number.isInteger(page) || page < 0) throw badRequest('page must be an integer of at least 0');
+  if (!Number.isInteger(size) || size < 1 || size > ACTIVITY_PAGE.maxSize) throw badRequest(`size must be between 1 and ${ACTIVITY_PAGE.maxSize}`);
+}
+
+export async function listActivity(projectId: number, filter: ActivityFilter, page: number, size: number, db: Db = prisma()): Promise<{ entries: ActivityEntry[]; total: number }> {
+  checkActivityPage(page, size);
+  const where = whereOf(projectId, filter);
+  const n = where.params.length;
+  const [entries, [count]] = await Promise.all([
+    db.$queryRawUnsafe<ActivityEntry[]>(
+      `SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE ${where.sql} ORDER BY a.at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      ...where.params, size, page * size,
+    ),
+    db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "Activity" a WHERE ${where.sql}`, ...where.params),
+  ]);
+  return { entries, total: count!.n };
+}
+
+export async function activityEntry(projectId: number, id: bigint, db: Db = prisma()): Promise<ActivityEntry | undefined> {
+  const rows = await db.$queryRawUnsafe<ActivityEntry[]>(
+    `SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE a.id = $1::bigint AND a."projectId" = $2`, id, projectId,
+  );
+  return rows[0];
+}
+
+/** One cell's change event, with where it came from. */
+export interface CellEvent {
+  id: bigint;
+  activityId: bigint;
+  keyId: number;
+  languageId: number;
+  customerId: number | null;
+  key: string;
+  namespace: string;
+  /** The language key today (null when the language is gone). */
+  language: string | null;
+  /** The customer key today (null for base translations or a deleted customer). */
+  customer: string | null;
+  oldText: string | null;
+  newText: string;
+  oldStatus: 'REVIEWED' | 'NOT_REVIEWED' | null;
+  newStatus: 'REVIEWED' | 'NOT_REVIEWED';
+  at: Date;
+  kind: ChangeKind;
+  actorKind: ActorKind;
+  actorId: string | null;
+  actorName: string | null;
+  source: ChangeSource;
+}
+
+export const CELL_EVENT_COLUMNS = `c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
+  c."oldText", c."newText", c."oldStatus"::text AS "oldStatus", c."newStatus"::text AS "newStatus", c.at,
+  a.kind, a."actorKind", a."actorId", acc.email AS "actorName", a.source`;
+/**
+ * The cells of one activity (its id in `param`): within the activity's id
+ * range, so the primary key finds them.
+ */
+export function ofActivity(alias: string, param: string): string {
+  return `${alias}.id BETWEEN (SELECT "firstCellId" FROM "Activity" WHERE id = ${param}::bigint) AND (SELECT "lastCellId" FROM "Activity" WHERE id = ${param}::bigint)
+    AND ${alias}."activityId" = ${param}::bigint`;
+}
+
+export const CELL_EVENT_FROM = `"CellChange" c JOIN "Activity" a ON a.id = c."activityId"
+  LEFT JOIN "Language" l ON l.id = c."languageId" LEFT JOIN "Customer" cu ON cu.id = c."customerId" ${ACCOUNT_JOIN}`;
+
+/** The cells one entry wrote, in the order they were written. */
+export async function cellsOfActivity(projectId: number, activityId: bigint, page: number, size: number, db: Db = prisma()): Promise<CellEvent[]> {
+  checkActivityPage(page, size);
+  return db.$queryRawUnsafe<CellEvent[]>(
+    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE ${ofActivity('c', '$1')} AND c."projectId" = $2 ORDER BY c.id LIMIT $3 OFFSET $4`,
+    activityId, projectId, size, page * size,
+  );
+}

@@ -1,0 +1,126 @@
+// Change events: every write of content and every project-level action opens
+// one Activity row in its own transaction (`openChange`), before it writes.
+// The write gate then records each cell it writes as a CellChange row of that
+// activity, in the statement that writes the cell (gate.ts), so a chunk of
+// 50,000 cells costs no statement more. Opening a change also queues the
+// project's webhooks that want its trigger (the outbox, src/webhooks/), in the
+// same statement: one statement per change, whatever its size.
+import type { Db } from '../db.js';
+import { currentOrigin, noteOpened, type Origin } from './origin.js';
+
+/** What a change did. */
+export type ChangeKind =
+  | 'TRANSLATIONS' // v1 POST/PATCH, v2 PATCH, the GraphQL mutation
+  | 'KEYS' // create, update, delete keys
+  | 'LANGUAGES'
+  | 'CUSTOMERS'
+  | 'IMPORT'
+  | 'EXPORT'
+  | 'PUBLICATION'
+  | 'JOB_STARTED'
+  | 'AUTO_TRANSLATION' // the cells a job wrote
+  | 'JOB_FINISHED'
+  | 'SETTINGS'
+  | 'PURGE'
+  | 'REVERT';
+
+export const CHANGE_KINDS: readonly ChangeKind[] = [
+  'TRANSLATIONS', 'KEYS', 'LANGUAGES', 'CUSTOMERS', 'IMPORT', 'EXPORT', 'PUBLICATION',
+  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT',
+];
+
+/** Webhook triggers (the vendor's names). */
+export type Trigger = 'CHANGE' | 'IMPORT' | 'EXPORT' | 'PUBLICATION' | 'ENVIRONMENT_PUBLICATION' | 'AUTO_TRANSLATION_SUCCESS' | 'REVERT';
+
+export const TRIGGERS: readonly Trigger[] = ['CHANGE', 'IMPORT', 'EXPORT', 'PUBLICATION', 'ENVIRONMENT_PUBLICATION', 'AUTO_TRANSLATION_SUCCESS', 'REVERT'];
+
+/** The webhook trigger a change fires, if any. */
+export function triggerOf(kind: ChangeKind, details: Record<string, unknown>): Trigger | null {
+  switch (kind) {
+    case 'TRANSLATIONS': case 'KEYS': case 'LANGUAGES': case 'CUSTOMERS': case 'PURGE': case 'AUTO_TRANSLATION': return 'CHANGE';
+    case 'IMPORT': return 'IMPORT';
+    case 'EXPORT': return 'EXPORT';
+    case 'PUBLICATION': return details.environment === '_latest' ? 'PUBLICATION' : 'ENVIRONMENT_PUBLICATION';
+    case 'JOB_FINISHED': return details.state === 'SUCCESS' ? 'AUTO_TRANSLATION_SUCCESS' : null;
+    case 'REVERT': return 'REVERT';
+    default: return null;
+  }
+}
+
+/** An open change: the activity its events belong to. */
+export interface Change {
+  id: bigint;
+  projectId: number;
+}
+
+export interface OpenOptions {
+  /** Defaults to the current origin (origin.ts). */
+  origin?: Origin;
+  /** Content edits that are not cells (keys, languages, customers): they count for lastEditedAt. */
+  edits?: number;
+  revertOf?: bigint;
+}
+
+/** Opens a change in the caller's transaction (one statement, webhooks queued with it). */
+export async function openChange(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): Promise<Change> {
+  const origin = options.origin ?? currentOrigin();
+  // A job's cells are told about once the job has ended (queueWebhooks from its end), not while it still writes.
+  const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
+  const [row] = await db.$queryRawUnsafe<{ id: bigint }[]>(
+    `WITH activity AS (
+       INSERT INTO "Activity" ("projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf")
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::bigint) RETURNING id
+     ), queued AS (
+       INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
+       SELECT w.id, activity.id, $9::text FROM activity JOIN "Webhook" w ON w."projectId" = $1 AND w.enabled AND $9::text = ANY(w.triggers)
+        ORDER BY w.id
+     )
+     SELECT id FROM activity`,
+    projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger,
+  );
+  noteOpened(projectId, row!.id);
+  return { id: row!.id, projectId };
+}
+
+/** Queues the project's webhooks that want `trigger` for a change opened earlier (a job's cells, when the job ends). */
+export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): Promise<void> {
+  await db.$executeRawUnsafe(
+    `INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
+     SELECT id, $2::bigint, $3 FROM "Webhook" WHERE "projectId" = $1 AND enabled AND $3 = ANY(triggers) ORDER BY id`,
+    change.projectId, change.id, trigger,
+  );
+}
+
+/**
+ * Records, before they are deleted with their key or language, the texts of
+ * the cells that go (new text empty): one statement, whatever their number.
+ */
+export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds: number[] } | { languageId: number }): Promise<void> {
+  const where = 'keyIds' in scope ? `t."keyId" = ANY($3::int[])` : `t."languageId" = $3`;
+  await db.$executeRawUnsafe(
+    `WITH gone AS (
+       SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = $2 AND ${where}
+       UNION ALL
+       SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = $2 AND ${where}
+     ), events AS (
+       INSERT INTO "CellChange" ("activityId", "projectId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus")
+       SELECT $1::bigint, $2, g."keyId", g."languageId", g."customerId", k.key, k.namespace, g.text, '', g."reviewStatus", 'NOT_REVIEWED'
+         FROM gone g JOIN "TranslationKey" k ON k.id = g."keyId"
+        ORDER BY g."keyId", g."languageId", g."customerId" NULLS FIRST
+       RETURNING id
+     )
+     UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM events),
+            "firstCellId" = coalesce("firstCellId", (SELECT min(id) FROM events)),
+            "lastCellId" = greatest("lastCellId", (SELECT max(id) FROM events))
+      WHERE id = $1::bigint`,
+    change.id, change.projectId, 'keyIds' in scope ? scope.keyIds : scope.languageId,
+  );
+}
+
+/** Adds to a change's details (top-level merge) and its edit count, in the caller's transaction. */
+export async function amendChange(db: Db, change: Change, details: Record<string, unknown>, edits = 0): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "Activity" SET details = details || $2::jsonb, edits = edits + $3 WHERE id = $1::bigint`,
+    change.id, JSON.stringify(details), edits,
+  );
+}

@@ -1,0 +1,27 @@
+// Announcing changes: once the work that opened changes has ended (origin.ts),
+// they are published on their project's 'project-activity' topic (through
+// Redis across instances). The message is small — which activity — and every
+// subscriber reads the events themselves from the database, so a change of
+// 100,000 cells never travels through the event bus and nobody diverges from
+// what was stored. A change that rolled back has no rows: its announcement
+// finds nothing and yields nothing, so no query is needed to tell them apart.
+import { events } from '../events/pubsub.js';
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+/** Called after each announcement (the webhook dispatcher wakes up instead of waiting for its poll). */
+export function onCommittedChanges(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export async function announceChanges(opened: readonly { projectId: number; id: bigint }[]): Promise<void> {
+  try {
+    for (const change of opened) await events().publish('project-activity', change.projectId, { projectId: change.projectId, activityId: String(change.id) });
+  } catch {
+    // Best effort: subscribers catch up from the database on their next event or reconnect.
+  }
+  if (opened.length) for (const listener of listeners) listener();
+}
+

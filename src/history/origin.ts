@@ -1,0 +1,67 @@
+// Who is acting and through what: every change event records its origin. The
+// GraphQL execution (every API: REST, GraphQL, the CLI routes, the console)
+// and the job worker run their work inside `withOrigin`, so a domain function
+// deep in a write path reads the origin here instead of every signature
+// carrying it. Outside any origin (start-up, maintenance) the system acts.
+//
+// The scope also collects the changes opened while it runs, so that once the
+// work has finished (its transactions committed or rolled back) they can be
+// announced to live subscribers (notify.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export type ActorKind = 'ACCOUNT' | 'API_KEY' | 'JOB' | 'SYSTEM';
+export type ChangeSource = 'API' | 'GRAPHQL' | 'WEB' | 'CLI' | 'SYSTEM';
+
+export const ACTOR_KINDS: readonly ActorKind[] = ['ACCOUNT', 'API_KEY', 'JOB', 'SYSTEM'];
+export const CHANGE_SOURCES: readonly ChangeSource[] = ['API', 'GRAPHQL', 'WEB', 'CLI', 'SYSTEM'];
+
+export interface Origin {
+  actorKind: ActorKind;
+  /** Account id or job id; null for a project API key and the system. */
+  actorId: string | null;
+  source: ChangeSource;
+}
+
+export const SYSTEM: Origin = { actorKind: 'SYSTEM', actorId: null, source: 'SYSTEM' };
+
+interface Scope {
+  origin: Origin;
+  /** Activity ids opened in this scope, announced when it ends. */
+  opened: { projectId: number; id: bigint }[];
+}
+
+const storage = new AsyncLocalStorage<Scope>();
+
+/** Runs `fn` as `origin`; `done` gets the changes opened meanwhile (after `fn` settled). */
+export async function withOrigin<T>(origin: Origin, fn: () => Promise<T>, done?: (opened: Scope['opened']) => Promise<void> | void): Promise<T> {
+  const scope: Scope = { origin, opened: [] };
+  try {
+    return await storage.run(scope, fn);
+  } finally {
+    if (done && scope.opened.length) await done(scope.opened);
+  }
+}
+
+export function currentOrigin(): Origin {
+  return storage.getStore()?.origin ?? SYSTEM;
+}
+
+/** Records that a change was opened in the current scope (for the announcement after commit). */
+export function noteOpened(projectId: number, id: bigint): void {
+  storage.getStore()?.opened.push({ projectId, id });
+}
+
+/**
+ * The source of a request: the REST routes are the API, except the official
+ * command-line client's calls (its own /cli/… routes, and the contract's
+ * routes it calls with its version header or `source=CLI`); GraphQL
+ * otherwise. The console marks its requests as WEB with its session principal
+ * or the `X-Change-Source: WEB` header.
+ */
+export function sourceOfRequest(request: { url?: string; rest: boolean; principalScheme?: string; sourceHeader?: string | null; cliVersionHeader?: string | null }): ChangeSource {
+  if (request.principalScheme === 'session' || request.sourceHeader?.trim().toUpperCase() === 'WEB') return 'WEB';
+  if (!request.rest) return 'GRAPHQL';
+  const url = new URL(request.url ?? '/', 'http://x');
+  const cli = url.pathname.startsWith('/cli/') || !!request.cliVersionHeader || url.searchParams.get('source')?.toUpperCase() === 'CLI';
+  return cli ? 'CLI' : 'API';
+}

@@ -1,0 +1,136 @@
+// Reverting: one cell to the value it had before one of its change events,
+// or a whole change (an import, a job, a bulk v1 POST …) in one transaction.
+// The old values are written back through the write gate, so locks and
+// character limits still apply (refused cells are counted, never written),
+// and the revert is itself a change (kind REVERT, trigger REVERT) whose cells
+// are in the history like any other.
+//
+// A whole change is reverted only where its cells still hold what it wrote: a
+// cell changed since keeps the newer text and is counted as changed since, so
+// a revert never silently undoes later work. Keys, languages and customers the
+// change created stay (with empty cells); deleted ones are not recreated.
+import { prisma, type Db } from '../db.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { writeTranslations, type GateResult } from '../translations/gate.js';
+import { BULK_TRANSACTION, type Cell, type ReviewStatus } from '../translations/store.js';
+import { amendChange, openChange } from './changes.js';
+import { ofActivity } from './activity-log.js';
+
+export interface RevertResult {
+  /** The REVERT entry of the activity log. */
+  activityId: bigint;
+  /** Cells written back. */
+  reverted: number;
+  /** Cells changed since the reverted change: kept. */
+  changedSince: number;
+  /** Cells refused by the write gate (locked key, over the characters limit). */
+  refused: GateResult['refused'];
+  /** Cells whose key or language no longer exists. */
+  gone: number;
+}
+
+interface EventCell {
+  keyId: number;
+  languageId: number;
+  customerId: number | null;
+  oldText: string | null;
+  oldStatus: ReviewStatus | null;
+  /** Whether the cell still holds what the change wrote. */
+  unchanged: boolean;
+  /** Whether the key and language still exist. */
+  exists: boolean;
+}
+
+/** Cells per gate call: as the import (write-bundle.ts). */
+const CHUNK = 50_000;
+
+async function writeBack(tx: Db, projectId: number, cells: EventCell[], change: { id: bigint; projectId: number }): Promise<{ written: number; refused: GateResult['refused'] }> {
+  const refused = { LOCKED: 0, CHARACTERS_LIMIT: 0 };
+  let written = 0;
+  for (let i = 0; i < cells.length; i += CHUNK) {
+    const chunk: Cell[] = cells.slice(i, i + CHUNK).map((c) => ({
+      keyId: c.keyId, languageId: c.languageId, customerId: c.customerId, text: c.oldText ?? '', reviewStatus: c.oldStatus ?? 'NOT_REVIEWED',
+    }));
+    const result = await writeTranslations(tx, projectId, chunk, { replace: true, listRefusals: 0, change });
+    written += result.inserted + result.updated;
+    refused.LOCKED += result.refused.LOCKED;
+    refused.CHARACTERS_LIMIT += result.refused.CHARACTERS_LIMIT;
+  }
+  return { written, refused };
+}
+
+/** The cells of a change: first old value, last new value, and whether the cell still holds the latter (one statement). */
+function eventCells(tx: Db, projectId: number, where: string, param: bigint): Promise<EventCell[]> {
+  return tx.$queryRawUnsafe<EventCell[]>(
+    `WITH ev AS (
+       SELECT "keyId", "languageId", "customerId",
+              (array_agg("oldText" ORDER BY id))[1] AS "oldText", (array_agg("oldStatus"::text ORDER BY id))[1] AS "oldStatus",
+              (array_agg("newText" ORDER BY id DESC))[1] AS new_text, (array_agg("newStatus"::text ORDER BY id DESC))[1] AS new_status,
+              min(id) AS first
+         FROM "CellChange" c WHERE ${where} AND "projectId" = $2
+        GROUP BY "keyId", "languageId", "customerId"
+     )
+     SELECT ev."keyId", ev."languageId", ev."customerId", ev."oldText", ev."oldStatus",
+            coalesce(CASE WHEN ev."customerId" IS NULL THEN t.text ELSE ct.text END, '') = ev.new_text
+              AND coalesce(CASE WHEN ev."customerId" IS NULL THEN t."reviewStatus" ELSE ct."reviewStatus" END::text, 'NOT_REVIEWED') = ev.new_status AS unchanged,
+            k.id IS NOT NULL AND l.id IS NOT NULL AND (ev."customerId" IS NULL OR cu.id IS NOT NULL) AS exists
+       FROM ev
+       LEFT JOIN "TranslationKey" k ON k.id = ev."keyId" AND k."projectId" = $2
+       LEFT JOIN "Language" l ON l.id = ev."languageId"
+       LEFT JOIN "Customer" cu ON cu.id = ev."customerId"
+       LEFT JOIN "Translation" t ON ev."customerId" IS NULL AND t."keyId" = ev."keyId" AND t."languageId" = ev."languageId"
+       LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = ev."keyId" AND ct."languageId" = ev."languageId" AND ct."customerId" = ev."customerId"
+      ORDER BY ev.first`,
+    param, projectId,
+  );
+}
+
+/** The language (key) of a cell change of the project, for the access check of its revert; null when unknown. */
+export async function cellChangeLanguage(projectId: number, cellChangeId: bigint): Promise<string | null> {
+  const rows = await prisma().$queryRawUnsafe<{ key: string }[]>(
+    `SELECT l.key FROM "CellChange" c JOIN "Language" l ON l.id = c."languageId" WHERE c.id = $1::bigint AND c."projectId" = $2`,
+    cellChangeId, projectId,
+  );
+  return rows[0]?.key ?? null;
+}
+
+/** Reverts every cell a change wrote, where it still holds what the change wrote. */
+export async function revertChange(projectId: number, activityId: bigint): Promise<RevertResult> {
+  return prisma().$transaction(async (tx) => {
+    const [target] = await tx.$queryRawUnsafe<{ id: bigint; cells: number }[]>(
+      `SELECT id, cells FROM "Activity" WHERE id = $1::bigint AND "projectId" = $2 FOR UPDATE`, activityId, projectId,
+    );
+    if (!target) throw notFound(`change ${activityId} not found`);
+    if (target.cells === 0) throw badRequest(`change ${activityId} wrote no translation cells; there is nothing to revert`);
+    const cells = await eventCells(tx, projectId, ofActivity('c', '$1'), activityId);
+    const change = await openChange(tx, projectId, 'REVERT', { activityId: String(activityId) }, { revertOf: activityId });
+    const eligible = cells.filter((c) => c.exists && c.unchanged);
+    const { written, refused } = await writeBack(tx, projectId, eligible, change);
+    const result = {
+      reverted: written,
+      changedSince: cells.filter((c) => c.exists && !c.unchanged).length,
+      refused,
+      gone: cells.filter((c) => !c.exists).length,
+    };
+    await amendChange(tx, change, result);
+    return { activityId: change.id, ...result };
+  }, BULK_TRANSACTION);
+}
+
+/** Sets one cell back to the value it had before one of its change events. */
+export async function revertCellChange(projectId: number, cellChangeId: bigint): Promise<RevertResult> {
+  return prisma().$transaction(async (tx) => {
+    const cells = await eventCells(tx, projectId, `id = $1::bigint`, cellChangeId);
+    const cell = cells[0];
+    if (!cell) throw notFound(`cell change ${cellChangeId} not found`);
+    if (!cell.exists) throw notFound(`the key, language or customer of cell change ${cellChangeId} no longer exists`);
+    const change = await openChange(tx, projectId, 'REVERT', { cellChangeId: String(cellChangeId) });
+    const { written, refused } = await writeBack(tx, projectId, [cell], change);
+    // One cell asked for explicitly: a refusal is the answer (as PATCH /api/v2/translations), and nothing is recorded.
+    if (refused.LOCKED) throw conflict(`the key of cell change ${cellChangeId} is locked; its translations cannot be changed`);
+    if (refused.CHARACTERS_LIMIT) throw badRequest(`the earlier text of cell change ${cellChangeId} is longer than its key's charactersLimit`);
+    const result = { reverted: written, changedSince: 0, refused, gone: 0 };
+    await amendChange(tx, change, result);
+    return { activityId: change.id, ...result };
+  });
+}
