@@ -13,6 +13,7 @@ import { createContext } from '../context.js';
 import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
+import { graphqlLimitPlugins } from './limits-graphql.js';
 
 export type { ServerContext };
 
@@ -24,6 +25,8 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
+    // Aliases, depth, tokens, directives and cost, on every path through the envelope (limits-graphql.ts).
+    plugins: graphqlLimitPlugins(config.graphqlLimits),
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
     context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
   });
