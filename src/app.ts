@@ -23,6 +23,8 @@ import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { instanceId } from './instance.js';
 import { setLogger } from './log.js';
+import { openSecrets } from './auth/sealed-secrets.js';
+import { sealStoredProviderKeys } from './jobs/provider-keys.js';
 
 export interface Service {
   app: FastifyInstance;
@@ -42,6 +44,9 @@ export async function prepareDatabase(config: Config, db?: Database): Promise<Da
   const opened = db ?? (await openDatabase(databaseOptions(config)));
   setDatabase(opened);
   await migrate(opened);
+  // The server key (SECRET_KEY), checked against the database; then the data migration to sealed provider keys.
+  await openSecrets(config);
+  await sealStoredProviderKeys();
   await seedPlans();
   await bootstrapAdmin(config.admin, config.defaultPlan);
   return opened;
