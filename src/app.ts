@@ -14,6 +14,7 @@ import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/gr
 import { registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerBodyLimits, serverLimits } from './http/limits-request.js';
 import { connectRedis, type RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
@@ -56,24 +57,31 @@ export async function buildService(config: Config, options: { db?: Database; log
   const db = await prepareDatabase(config, options.db);
   const redis: RedisConnection | undefined = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
+  const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: true,
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 64 * 1024 * 1024,
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
-    http: { IncomingMessage: WebSocketOnlyUpgrades },
+    http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize },
+    clientErrorHandler,
   });
   // Job workers and publication log through the service's logger (src/log.ts).
   const restoreLogger = setLogger(app.log);
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
+  // Body limits per route class, for every route declared from here on (src/http/limits-request.ts).
+  registerBodyLimits(app, config.requestLimits);
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: redis?.client, cdnPath: new URL(config.cdnUrl).pathname });
   registerHealth(app, redis);
   registerDownloads(app, config);
   const yoga = createGraphQLServer(schema, config);
-  const uploads = { maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp') };
+  const uploads = {
+    maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp'),
+    maxFields: config.requestLimits.multipartFields, maxFiles: config.requestLimits.multipartFiles, maxFieldBytes: config.requestLimits.bodyBytes,
+  };
   registerGraphQL(app, yoga, uploads);
   await registerRestRoutes(app, yoga, schema, undefined, uploads);
   registerCdn(app, config);

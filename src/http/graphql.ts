@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
 import { graphqlLimitPlugins } from './limits-graphql.js';
+import { heavyOperationsPlugin } from './limits-heavy.js';
 
 export type { ServerContext };
 
@@ -25,8 +26,9 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
-    // Aliases, depth, tokens, directives and cost, on every path through the envelope (limits-graphql.ts).
-    plugins: graphqlLimitPlugins(config.graphqlLimits),
+    // Aliases, depth, tokens, directives and cost, and the cap on expensive operations per
+    // credential, on every path through the envelope (limits-graphql.ts, limits-heavy.ts).
+    plugins: [...graphqlLimitPlugins(config.graphqlLimits), heavyOperationsPlugin(config.requestLimits.heavyOperationsPerCredential)],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
     context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
   });
