@@ -53,11 +53,12 @@ describe('the issue’s attacks are refused quickly', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.data).toBeUndefined();
       expect(answer.body.errors![0]!.message).toMatch(/exceeds the tokens limit.*\(GRAPHQL_MAX_TOKENS\)/);
-      expect(answer.ms).toBeLessThan(1500);
+      // Before the limits each took 11–12.5 s and /healthz 11 s; the bounds leave room for a loaded CI machine.
+      expect(answer.ms).toBeLessThan(4000);
     }
     const h = await health;
     expect(h.status).toBe(200);
-    expect(h.ms).toBeLessThan(1000);
+    expect(h.ms).toBeLessThan(3000);
   });
 
   it('a 150-level nested introspection query: 400 naming the depth limit', async () => {
@@ -65,7 +66,7 @@ describe('the issue’s attacks are refused quickly', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.errors![0]!.message).toMatch(/exceeds the depth limit: Query depth limit of 20 exceeded, found 150 \(GRAPHQL_MAX_DEPTH\)/);
     expect(answer.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', limit: 'depth', setting: 'GRAPHQL_MAX_DEPTH' });
-    expect(answer.ms).toBeLessThan(1000);
+    expect(answer.ms).toBeLessThan(3000);
   });
 
   it('introspection within the depth limit but fanning out (fields of types of fields…) answers no data', async () => {
@@ -108,7 +109,7 @@ describe('each limit, named in a 400', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
     expect(answer.body.data.__schema.types.length).toBeGreaterThan(20);
-    expect(answer.ms).toBeLessThan(2000);
+    expect(answer.ms).toBeLessThan(3000);
   });
 });
 
