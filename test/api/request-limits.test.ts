@@ -57,6 +57,13 @@ describe('body size per route class', () => {
     const graphqlMedium = await post('/graphql', json({ query: '{ projects { name } }', variables: { padding: 'x'.repeat(100_000) } }));
     expect(graphqlMedium.status).toBe(200);
   });
+
+  it('uploads are held to MAX_UPLOAD_BYTES, not to the JSON body limits', async () => {
+    const file = json(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`upload.${i}`, `Uploaded text ${i}`])));
+    expect(file.length).toBeGreaterThan(2 * 65536);
+    const res = await importRequest(service, apiKey, file, { uploadFormat: 'single-language-json', languageKey: 'en' });
+    expect(res.statusCode).toBe(200);
+  });
 });
 
 describe('header size', () => {
