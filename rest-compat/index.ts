@@ -55,6 +55,8 @@ export interface RestOptions {
   maxUploadBytes: number;
   /** Where uploads are streamed to while a request runs (the OS temp folder by default). */
   uploadDir?: string;
+  /** Non-file fields of an upload (MAX_MULTIPART_FIELDS). */
+  maxFields?: number;
 }
 
 export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES, options: RestOptions = { maxUploadBytes: 50 * 1024 * 1024 }): Promise<void> {
@@ -93,7 +95,7 @@ async function handle({ route, document, operation: definition }: CompiledRoute,
     // A wrong credential is refused before the input is read, like a missing one.
     const principal = operation.context.principal;
     if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
-    if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes, options.uploadDir);
+    if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes, options.uploadDir, options.maxFields);
     let result: ExecutionResult;
     try {
       const variables = await route.toVariables(restRequest, schema);

@@ -16,13 +16,20 @@ function tooLarge(maxBytes: number) {
   return payloadTooLarge(`The file is larger than ${maxBytes} bytes (MAX_UPLOAD_BYTES)`);
 }
 
-export async function readUpload(request: FastifyRequest, maxBytes: number, uploadDir = tmpdir()): Promise<UploadedFile> {
+/** The multipart limits (other than the file's size) Fastify's parser names by code. */
+const COUNT_LIMITS: Record<string, (maxFields: number) => string> = {
+  FST_FIELDS_LIMIT: (n) => `Too many form fields: at most ${n} (MAX_MULTIPART_FIELDS)`,
+  FST_PARTS_LIMIT: (n) => `Too many form parts: at most ${n} fields and one file (MAX_MULTIPART_FIELDS)`,
+  FST_FILES_LIMIT: () => `Too many files: send one, in the form field '${FIELD}'`,
+};
+
+export async function readUpload(request: FastifyRequest, maxBytes: number, uploadDir = tmpdir(), maxFields = 20): Promise<UploadedFile> {
   if (!request.isMultipart()) throw badRequest(`Send the file as multipart/form-data in a form field named '${FIELD}'`);
   const declared = Number(request.headers['content-length']);
   // A body far beyond the limit is refused before it is read (multipart framing costs little).
   if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) throw tooLarge(maxBytes);
   try {
-    const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 20, parts: 25 } });
+    const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: maxFields, parts: maxFields + 1 } });
     if (!part) throw badRequest(`The request has no file: send it in a form field named '${FIELD}'`);
     if (part.fieldname !== FIELD) {
       part.file.resume();
@@ -37,6 +44,7 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, uplo
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
+    if (code && COUNT_LIMITS[code]) throw payloadTooLarge(COUNT_LIMITS[code](maxFields));
     if (code?.startsWith('FST_')) throw badRequest(`The multipart body could not be read: ${(error as Error).message}`);
     // The temp file could not be written (disk full, permissions): the service's problem, not the request's.
     if ((error as { syscall?: string }).syscall !== undefined) throw error;

@@ -14,6 +14,7 @@ import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/gr
 import { registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerBodyLimits, serverLimits } from './http/limits-request.js';
 import { connectRedis, type RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
@@ -28,6 +29,8 @@ import { JobWorker } from './jobs/worker.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { instanceId } from './instance.js';
 import { createLogger, setLogger } from './log.js';
+import { openSecrets } from './auth/sealed-secrets.js';
+import { sealStoredProviderKeys } from './jobs/provider-keys.js';
 
 const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -49,6 +52,9 @@ export async function prepareDatabase(config: Config, db?: Database): Promise<Da
   const opened = db ?? (await openDatabase(databaseOptions(config)));
   setDatabase(opened);
   await migrate(opened);
+  // The server key (SECRET_KEY), checked against the database; then the data migration to sealed provider keys.
+  await openSecrets(config);
+  await sealStoredProviderKeys();
   await seedPlans();
   await bootstrapAdmin(config.admin, config.defaultPlan);
   return opened;
@@ -58,6 +64,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   const db = await prepareDatabase(config, options.db);
   const redis: RedisConnection | undefined = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
+  const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: true,
@@ -65,7 +72,8 @@ export async function buildService(config: Config, options: { db?: Database; log
     ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config.logLevel) as FastifyBaseLogger }),
     bodyLimit: 64 * 1024 * 1024,
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
-    http: { IncomingMessage: WebSocketOnlyUpgrades },
+    http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize },
+    clientErrorHandler,
   });
   // Job workers and publication log through the service's logger (src/log.ts).
   const restoreLogger = setLogger(app.log);
@@ -73,11 +81,16 @@ export async function buildService(config: Config, options: { db?: Database; log
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
   await registerMetrics(app, config.metrics);
+  // Body limits per route class, for every route declared from here on (src/http/limits-request.ts).
+  registerBodyLimits(app, config.requestLimits);
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: redis?.client, cdnPath: new URL(config.cdnUrl).pathname });
   registerHealth(app, redis);
   registerDownloads(app, config);
   const yoga = createGraphQLServer(schema, config);
-  const uploads = { maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp') };
+  const uploads = {
+    maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp'),
+    maxFields: config.requestLimits.multipartFields, maxFiles: config.requestLimits.multipartFiles, maxFieldBytes: config.requestLimits.bodyBytes,
+  };
   registerGraphQL(app, yoga, uploads);
   await registerRestRoutes(app, yoga, schema, ALL_ROUTES, uploads);
   registerAdmin(app, config);

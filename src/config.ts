@@ -33,6 +33,38 @@ export interface Config {
   metrics: { token?: string; port?: number; host: string };
   /** Webhook delivery (docs/history-and-webhooks.md). */
   webhooks: WebhookConfig;
+  /** Limits on GraphQL documents (src/http/limits-graphql.ts). */
+  graphqlLimits: GraphQLLimits;
+  /** Limits on HTTP requests (src/http/limits-request.ts). */
+  requestLimits: RequestLimits;
+  /** SECRET_KEY as given (32 bytes, base64 or hex); absent: generated into DATA_DIR (src/auth/sealed-secrets.ts). */
+  secretKey?: Buffer;
+}
+
+export interface GraphQLLimits {
+  maxAliases: number;
+  maxDepth: number;
+  maxTokens: number;
+  maxDirectives: number;
+  /** Largest cost: every field counts 1, times the page size of the lists above it. */
+  maxCost: number;
+  /** The size assumed for a list without a page-size argument. */
+  listSize: number;
+}
+
+export interface RequestLimits {
+  /** JSON body of an ordinary REST route. */
+  bodyBytes: number;
+  /** JSON body of the bulk routes (GraphQL, v1 translations, bulk key delete). */
+  bulkBodyBytes: number;
+  /** Request line and headers together. */
+  headerBytes: number;
+  /** Non-file fields of a multipart request. */
+  multipartFields: number;
+  /** Files of one GraphQL multipart request (REST uploads take exactly one). */
+  multipartFiles: number;
+  /** Imports, exports, publications and auto-translations running at once per credential; 0: no cap. */
+  heavyOperationsPerCredential: number;
 }
 
 export interface WebhookConfig {
@@ -122,6 +154,15 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   return value === 'true';
 }
 
+/** SECRET_KEY: 32 bytes as base64 (44 characters) or hex (64 characters). */
+function secretKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const raw = env.SECRET_KEY?.trim();
+  if (!raw) return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (key?.length !== 32) throw new ConfigError('SECRET_KEY must be 32 random bytes as 64 hex digits or 44 base64 characters (openssl rand -base64 32)');
+  return key;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -166,5 +207,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20, 1, 10_000),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     },
+    graphqlLimits: {
+      maxAliases: int(env, 'GRAPHQL_MAX_ALIASES', 100, 1, 100_000),
+      maxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 20, 2, 1_000),
+      maxTokens: int(env, 'GRAPHQL_MAX_TOKENS', 20_000, 100, 10_000_000),
+      maxDirectives: int(env, 'GRAPHQL_MAX_DIRECTIVES', 50, 1, 100_000),
+      maxCost: int(env, 'GRAPHQL_MAX_COST', 1_000_000, 100, 1_000_000_000),
+      listSize: int(env, 'GRAPHQL_LIST_SIZE', 10, 1, 100_000),
+    },
+    requestLimits: {
+      bodyBytes: int(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 2 ** 31),
+      bulkBodyBytes: int(env, 'MAX_BULK_BODY_BYTES', 32 * 1024 * 1024, 1024, 2 ** 31),
+      headerBytes: int(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
+      multipartFields: int(env, 'MAX_MULTIPART_FIELDS', 20, 1, 10_000),
+      multipartFiles: int(env, 'MAX_MULTIPART_FILES', 10, 1, 1_000),
+      heavyOperationsPerCredential: int(env, 'MAX_HEAVY_OPERATIONS', 4, 0, 10_000),
+    },
+    secretKey: secretKey(env),
   };
 }

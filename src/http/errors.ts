@@ -2,6 +2,7 @@
 // (malformed JSON, wrong content type, body too large) and unknown paths or methods.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { sendEnvelope } from './envelope.js';
+import { bodyTooLargeMessage } from './limits-request.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -17,7 +18,7 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     const msg =
       error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `Unsupported content type '${request.headers['content-type'] ?? ''}'; send application/json`
       : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty; send a JSON object'
-      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The request body is too large'
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? bodyTooLargeMessage(request)
       : error.message.startsWith('Unexpected') || error.message.includes('JSON') ? `Malformed JSON body: ${error.message}`
       : error.message;
     return sendEnvelope(reply, status, msg);

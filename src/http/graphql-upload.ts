@@ -17,10 +17,13 @@ export interface MultipartOptions {
   maxUploadBytes: number;
   /** Where files are streamed while the request runs. */
   uploadDir: string;
+  /** Files per request (MAX_MULTIPART_FILES): the schema takes one per import. */
+  maxFiles?: number;
+  /** Size of the `operations` and `map` fields (MAX_BODY_BYTES). */
+  maxFieldBytes?: number;
 }
 
-/** At most this many files per request: the schema takes one per import. */
-const MAX_FILES = 10;
+const DEFAULT_MAX_FILES = 10;
 
 interface Operation { query?: unknown; variables?: unknown; operationName?: unknown }
 
@@ -55,11 +58,16 @@ async function storeUploads(value: unknown, dir: string, saved: UploadedFile[]):
 
 async function readOperation(request: FastifyRequest, reply: FastifyReply, options: MultipartOptions, saved: UploadedFile[]): Promise<Operation> {
   let operations: unknown;
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   try {
-    operations = await processRequest(request.raw, reply.raw, { maxFileSize: options.maxUploadBytes, maxFiles: MAX_FILES });
+    operations = await processRequest(request.raw, reply.raw, { maxFileSize: options.maxUploadBytes, maxFiles: maxFiles, maxFieldSize: options.maxFieldBytes });
   } catch (error) {
     const status = (error as { status?: number }).status ?? 400;
-    throw new RequestProblem(status, status === 413 ? `The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)` : (error as Error).message);
+    const message = (error as Error).message;
+    // graphql-upload-minimal's 413s: too many files, a field too large, a file too large.
+    if (status === 413 && /max file uploads exceeded/.test(message)) throw new RequestProblem(413, `Too many files: at most ${maxFiles} per request (MAX_MULTIPART_FILES)`);
+    if (status === 413 && /field value exceeds/.test(message)) throw new RequestProblem(413, `A multipart field is larger than ${options.maxFieldBytes} bytes (MAX_BODY_BYTES)`);
+    throw new RequestProblem(status, status === 413 ? `The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)` : message);
   }
   if (Array.isArray(operations)) throw new RequestProblem(400, 'Batched operations are not supported: send one operation per request');
   const operation = operations as Operation;

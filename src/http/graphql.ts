@@ -15,6 +15,8 @@ import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
 import { useOperationMetrics } from './metrics.js';
+import { graphqlLimitPlugins } from './limits-graphql.js';
+import { heavyOperationsPlugin } from './limits-heavy.js';
 
 export type { ServerContext };
 
@@ -26,8 +28,15 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
-    // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts).
-    plugins: [useChangeOrigin(), useOperationMetrics()],
+    // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts);
+    // aliases, depth, tokens, directives and cost, and the cap on expensive operations per
+    // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts).
+    plugins: [
+      useChangeOrigin(),
+      useOperationMetrics(),
+      ...graphqlLimitPlugins(config.graphqlLimits),
+      heavyOperationsPlugin(config.requestLimits.heavyOperationsPerCredential),
+    ],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
     context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
   });

@@ -136,7 +136,7 @@ export class WebhookDispatcher {
     const result = await postSigned(d.url, body, {
       [DELIVERY_HEADER]: String(d.id),
       [TIMESTAMP_HEADER]: String(timestamp),
-      [SIGNATURE_HEADER]: signature(openSecret(d.secretSealed), timestamp, body),
+      [SIGNATURE_HEADER]: signature(openSecret(d.secretSealed, d.projectId), timestamp, body),
     }, { allowPrivate: this.options.config.allowPrivate, timeoutMs: this.options.config.timeoutMs });
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const { retryBaseMs, retryForMs, disableAfterFailures } = this.options.config;

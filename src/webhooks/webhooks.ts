@@ -60,7 +60,7 @@ export async function createWebhook(projectId: number, input: WebhookInput): Pro
   }
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   const webhook = await prisma().webhook.create({
-    data: { projectId, url, triggers, enabled: input.enabled ?? true, secretSealed: sealSecret(secret) },
+    data: { projectId, url, triggers, enabled: input.enabled ?? true, secretSealed: sealSecret(secret, projectId) },
     select: VIEW,
   });
   return { webhook: webhook as WebhookView, secret };

@@ -21,6 +21,11 @@ describe('configuration', () => {
     [{ ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'longenough' }, /ADMIN_EMAIL must be an e-mail/],
     [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis/],
     [{ PUBLISH_RATE_LIMIT: '0' }, /PUBLISH_RATE_LIMIT must be between/],
+    [{ GRAPHQL_MAX_DEPTH: '1' }, /GRAPHQL_MAX_DEPTH must be between/],
+    [{ GRAPHQL_MAX_COST: 'lots' }, /GRAPHQL_MAX_COST must be an integer/],
+    [{ MAX_BODY_BYTES: '10' }, /MAX_BODY_BYTES must be between/],
+    [{ MAX_HEADER_BYTES: '99999999' }, /MAX_HEADER_BYTES must be between/],
+    [{ SECRET_KEY: 'too-short' }, /SECRET_KEY must be 32 random bytes/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -6,6 +6,8 @@ import { triggerOf } from '../../src/history/changes.js';
 import { retryDelay } from '../../src/webhooks/dispatcher.js';
 import { signature, verifySignature } from '../../src/webhooks/signature.js';
 import { openSecret, sealSecret } from '../../src/webhooks/secret-store.js';
+import { useSecretKey } from '../../src/auth/sealed-secrets.js';
+import { randomBytes } from 'node:crypto';
 
 describe('change sources', () => {
   it('tells the API, the CLI, GraphQL and the console apart', () => {
@@ -45,9 +47,12 @@ describe('webhook delivery', () => {
     expect(sig).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(verifySignature('whsec_a', { timestamp: '1700000000', signature: sig }, body, { now: 1_700_000_100 })).toBe(true);
     expect(verifySignature('whsec_a', { timestamp: '1700000001', signature: sig }, body, { now: 1_700_000_100 })).toBe(false);
-    const sealed = sealSecret('whsec_a');
+    useSecretKey(randomBytes(32));
+    const sealed = sealSecret('whsec_a', 7);
     expect(sealed).not.toContain('whsec_a');
-    expect(sealSecret('whsec_a')).not.toBe(sealed);
-    expect(openSecret(sealed)).toBe('whsec_a');
+    expect(sealSecret('whsec_a', 7)).not.toBe(sealed);
+    expect(openSecret(sealed, 7)).toBe('whsec_a');
+    // Bound to its project: the same value under another project's webhook does not open.
+    expect(() => openSecret(sealed, 8)).toThrow(/does not open/);
   });
 });
