@@ -25,6 +25,8 @@ export interface Config {
   jobWorkers: number;
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
+  /** ALLOW_SIGNUP: anyone may create an account (signUp); default: accounts come from the operator and invitations. */
+  allowSignup: boolean;
   /** SMTP server for invitation e-mails (smtp:// or smtps://); unset: links are handed to the inviter. */
   smtpUrl?: string;
   /** Sender of invitation e-mails. */
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
+    allowSignup: bool(env, 'ALLOW_SIGNUP', false),
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || `Localization service <noreply@${new URL(publicUrl).hostname}>`,
     metrics: metricsConfig(env, port),

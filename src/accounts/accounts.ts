@@ -1,11 +1,13 @@
 import { prisma } from '../db.js';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../errors.js';
 import { hashPassword, randomToken, sha256 } from '../auth/secrets.js';
 
 export interface CreateAccountInput {
   email: string;
   password: string;
   planId?: string;
+  /** Display name (`accountName` in activity and webhooks). */
+  name?: string;
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
@@ -18,7 +20,7 @@ export async function createAccount(input: CreateAccountInput, defaultPlan: stri
   if (!(await prisma().plan.findUnique({ where: { id: planId } }))) throw notFound(`Plan '${planId}' does not exist`);
   try {
     return await prisma().account.create({
-      data: { email, passwordHash: await hashPassword(input.password), planId },
+      data: { email, passwordHash: await hashPassword(input.password), planId, name: input.name?.trim().slice(0, 200) ?? '' },
       select: { id: true, email: true },
     });
   } catch (error) {
@@ -66,4 +68,15 @@ export async function generateFirstAdmin(defaultPlan: string): Promise<{ email: 
   const account = await createAccount({ email, password }, defaultPlan);
   const token = await createPersonalToken(account.id, 'first start');
   return { email, password, token };
+}
+
+/**
+ * Self-service sign-up, when the operator allows it (ALLOW_SIGNUP=true):
+ * a new account on the default plan and its first personal token (shown
+ * once). Otherwise accounts come from the operator's CLI or invitations.
+ */
+export async function signUp(input: { email: string; password: string; name?: string | null }, options: { allowSignup: boolean; defaultPlan: string }): Promise<{ email: string; personalToken: string }> {
+  if (!options.allowSignup) throw forbidden('Sign-up is switched off on this service: ask its operator for an account or an invitation (ALLOW_SIGNUP=true enables it)');
+  const account = await createAccount({ email: input.email, password: input.password, name: input.name ?? undefined }, options.defaultPlan);
+  return { email: account.email, personalToken: await createPersonalToken(account.id, 'sign-up') };
 }

@@ -11,8 +11,10 @@ export interface ActivityEntry {
   kind: ChangeKind;
   actorKind: ActorKind;
   actorId: string | null;
-  /** The account's email for ACCOUNT actors (null when the account is gone). */
+  /** The account's display name (its e-mail address when it has none) for ACCOUNT actors; null otherwise or when the account is gone. */
   actorName: string | null;
+  /** The account's e-mail address for ACCOUNT actors. */
+  actorEmail: string | null;
   source: ChangeSource;
   at: Date;
   cells: number;
@@ -48,7 +50,7 @@ function whereOf(projectId: number, filter: ActivityFilter): { sql: string; para
   return { sql: conditions.join(' AND '), params };
 }
 
-const ENTRY_COLUMNS = `a.id, a."projectId", a.kind, a."actorKind", a."actorId", acc.email AS "actorName", a.source, a.at, a.cells, a.edits, a.details, a."revertOf"`;
+const ENTRY_COLUMNS = `a.id, a."projectId", a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", a.source, a.at, a.cells, a.edits, a.details, a."revertOf"`;
 const ACCOUNT_JOIN = `LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"`;
 
 export function checkActivityPage(page: number, size: number): void {
@@ -99,12 +101,13 @@ export interface CellEvent {
   actorKind: ActorKind;
   actorId: string | null;
   actorName: string | null;
+  actorEmail: string | null;
   source: ChangeSource;
 }
 
 export const CELL_EVENT_COLUMNS = `c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
   c."oldText", c."newText", c."oldStatus"::text AS "oldStatus", c."newStatus"::text AS "newStatus", c.at,
-  a.kind, a."actorKind", a."actorId", acc.email AS "actorName", a.source`;
+  a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", a.source`;
 /**
  * The cells of one activity (its id in `param`): within the activity's id
  * range, so the primary key finds them.

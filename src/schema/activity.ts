@@ -32,15 +32,16 @@ export function parseId(value: string, name: string): bigint {
   return BigInt(value);
 }
 
-const ActorType = builder.objectRef<{ kind: ActorKind; id: string | null; name: string | null }>('Actor').implement({
+const ActorType = builder.objectRef<{ kind: ActorKind; id: string | null; name: string | null; email: string | null }>('Actor').implement({
   fields: (t) => ({
     kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind }),
     id: t.exposeString('id', { nullable: true, description: 'Account id or job id; null for the API key and the system.' }),
-    name: t.exposeString('name', { nullable: true, description: "The account's e-mail address." }),
+    name: t.exposeString('name', { nullable: true, description: "The account's display name (its e-mail address when it has none); null for the API key, a job and the system." }),
+    email: t.exposeString('email', { nullable: true, description: "The account's e-mail address." }),
   }),
 });
 
-const actorOf = (e: { actorKind: ActorKind; actorId: string | null; actorName: string | null }) => ({ kind: e.actorKind, id: e.actorId, name: e.actorName });
+const actorOf = (e: { actorKind: ActorKind; actorId: string | null; actorName: string | null; actorEmail: string | null }) => ({ kind: e.actorKind, id: e.actorId, name: e.actorName, email: e.actorEmail });
 
 export const CellChangeType = builder.objectRef<CellEvent>('CellChange').implement({
   description: 'One change of one translation cell: old → new text and review status, who, when, through what.',
@@ -69,6 +70,7 @@ export const ActivityEntryType = builder.objectRef<ActivityEntry>('ActivityEntry
     kind: t.field({ type: ChangeKindEnum, resolve: (e) => e.kind }),
     trigger: t.string({ nullable: true, description: 'The webhook trigger it fired, if any.', resolve: (e) => triggerOf(e.kind, e.details) }),
     actor: t.field({ type: ActorType, resolve: actorOf }),
+    accountName: t.string({ nullable: true, description: "The display name of the account that made the change (the vendor's accountName); null when an API key, a job or the system made it.", resolve: (e) => e.actorName }),
     source: t.field({ type: ChangeSourceEnum, resolve: (e) => e.source }),
     at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
     cellsChanged: t.exposeInt('cells', { description: 'Translation cells written (each in the history).' }),

@@ -10,5 +10,6 @@ import './translation-key.js';
 import './team.js';
 import './activity.js';
 import './webhook.js';
+import './signup.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

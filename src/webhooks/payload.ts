@@ -31,7 +31,7 @@ export interface Payload {
   activityId: string | null;
   kind: string | null;
   at: string;
-  actor: { kind: string; id: string | null; name: string | null } | null;
+  actor: { kind: string; id: string | null; name: string | null; email: string | null } | null;
   source: string | null;
   details: Record<string, unknown>;
   changes: PayloadChange[];
@@ -52,14 +52,15 @@ function keyActions(details: Record<string, unknown>): PayloadChange[] {
 export async function buildPayload(delivery: { id: bigint; trigger: string; activityId: bigint | null }, projectId: number): Promise<Payload | undefined> {
   const project = await prisma().project.findUniqueOrThrow({
     where: { id: projectId },
-    select: { projectToken: true, name: true, members: { where: { role: 'OWNER' }, take: 1, select: { account: { select: { email: true } } } } },
+    select: { projectToken: true, name: true, members: { where: { role: 'OWNER' }, take: 1, select: { account: { select: { email: true, name: true } } } } },
   });
   const base = {
     deliveryId: String(delivery.id),
     trigger: delivery.trigger,
     projectToken: project.projectToken,
     projectName: project.name,
-    accountName: project.members[0]?.account.email ?? null,
+    // The account that made the change (below); a test delivery names the owner.
+    accountName: project.members[0] ? project.members[0].account.name || project.members[0].account.email : null,
   };
   if (delivery.activityId === null) {
     return { ...base, jobId: null, environment: null, activityId: null, kind: null, at: new Date().toISOString(), actor: null, source: null, details: {}, changes: [], changesCount: 0, changesTruncated: false };
@@ -79,12 +80,13 @@ export async function buildPayload(delivery: { id: bigint; trigger: string; acti
   const changesCount = keyActionCount + entry.cells;
   return {
     ...base,
+    ...(entry.actorKind === 'ACCOUNT' && { accountName: entry.actorName }),
     jobId: typeof entry.details.jobId === 'string' ? entry.details.jobId : null,
     environment: typeof entry.details.environment === 'string' ? entry.details.environment : null,
     activityId: String(entry.id),
     kind: entry.kind,
     at: entry.at.toISOString(),
-    actor: { kind: entry.actorKind, id: entry.actorId, name: entry.actorName },
+    actor: { kind: entry.actorKind, id: entry.actorId, name: entry.actorName, email: entry.actorEmail },
     source: entry.source,
     details: entry.details,
     changes,
