@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check, type FuzzInput } from '../../scripts/fuzz-check.js';
-import { runFuzz } from '../../scripts/fuzz-runner.js';
+import { judgeInputs, runFuzz } from '../../scripts/fuzz-runner.js';
 import { defineFormat } from '../../src/formats/define.js';
 import { FormatError, type Bundle } from '../../src/formats/model.js';
 import { formatIds, type RegisteredFormat } from '../../src/formats/registry.js';
@@ -45,6 +45,12 @@ describe('inputs the fuzzer found (regressions)', () => {
   it('PHP: a character the lexer has no token for (NUL) is a FormatError at its line, not a plain Error', async () => {
     const file = "<?php\nreturn [\n  'a' => 'x',\n\u0000 'b' => 'y',\n];\n";
     expect(await check(input('php-array', file, 'de'))).toMatchObject({ verdict: 'rejected', detail: 'FormatError: PHP syntax error: Bad terminal sequence "\\0" (a NUL character) (line 4)' });
+  });
+
+  it('PHP: white space at the end of an unclosed attribute (`#[`) no longer hangs php-parser\'s lexer', { timeout: 60_000 }, async () => {
+    const files = ["<?php\n\nreturn [\n    'group' =>#[\n        'sub1' => [\n        ],\n    ", '<?php #[\n', "<?php return ['a' => #[ [] \n\t "];
+    const results = await judgeInputs(files.map((file) => input('php-array', file, 'de')), { timeoutMs: 5000 });
+    expect(results.map((r) => r.verdict)).toEqual(['rejected', 'rejected', 'rejected']);
   });
 
   it('an escape that decodes to half a surrogate pair is refused (the database would store U+FFFD)', async () => {
