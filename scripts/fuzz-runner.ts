@@ -225,3 +225,19 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   report.seconds = Math.round((performance.now() - started) / 100) / 10;
   return report;
 }
+
+/**
+ * Judges given inputs (a finding's file, a regression) under the same time
+ * and heap limits, one worker process: a hang or crash is a verdict here too,
+ * never a stuck caller.
+ */
+export async function judgeInputs(inputs: FuzzInput[], options: Pick<FuzzOptions, 'timeoutMs' | 'heapMb' | 'checkModule'> = {}): Promise<CheckResult[]> {
+  const worker = new Worker(options.heapMb ?? 256, options.timeoutMs ?? 10_000, options.checkModule);
+  try {
+    const results: CheckResult[] = [];
+    for (const [i, input] of inputs.entries()) results.push(await worker.run({ caseNumber: i, input, origin: 'given', mutations: [] }));
+    return results;
+  } finally {
+    worker.close();
+  }
+}

@@ -3,9 +3,11 @@
 // corpus and every format's own exports, runs every parser of src/formats on
 // them (scripts/fuzz-runner.ts) and exits 1 on any hang, crash, untyped
 // exception, failing export or round trip that changes the data. The files of
-// findings are written to --out; `--seed s --case n` replays one.
+// findings are written to --out; `--seed s --case n` replays one, and
+// `--file f --format id [--language de]` judges a file as it is.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runFuzz } from './fuzz-runner.js';
+import { judgeInputs, runFuzz } from './fuzz-runner.js';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +20,8 @@ const { values } = parseArgs({
     case: { type: 'string' },
     out: { type: 'string' },
     json: { type: 'boolean', default: false },
+    file: { type: 'string' },
+    language: { type: 'string' },
   },
 });
 
@@ -27,6 +31,13 @@ const number = (name: string, value: string | undefined) => {
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got ${value}`);
   return n;
 };
+
+if (values.file) {
+  if (!values.format) throw new Error('--file needs --format');
+  const [result] = await judgeInputs([{ formatId: values.format, bytes: readFileSync(values.file), languageKey: values.language, options: [] }], { timeoutMs: number('timeout-ms', values['timeout-ms']) });
+  console.log(JSON.stringify(result, null, 2));
+  process.exit(['accepted', 'rejected'].includes(result!.verdict) ? 0 : 1);
+}
 
 const report = await runFuzz({
   count: number('count', values.count)!,
