@@ -158,6 +158,17 @@ async function main() {
       for (const r of rows) console.log(`| ${r.kind} | ${r.requests} | ${r.ok} | ${r.tooMany} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.max.toFixed(0)} |`);
       for (const line of [...lostExamples, ...unexpected.slice(0, 10)]) console.log(`  ${line}`);
     }
+    // The service's own account of unexpected answers (its error log lines).
+    if (unexpected.length) {
+      const errors = service.output().split('\n').filter((line) => line.includes('"level":50'));
+      console.log(`service errors (${errors.length}, distinct messages):`);
+      const distinct = new Map<string, string>();
+      for (const line of errors) {
+        const message = /"message":"([^"]*)"/.exec(line)?.[1] ?? /"msg":"([^"]*)"/.exec(line)?.[1] ?? line;
+        if (!distinct.has(message)) distinct.set(message, line);
+      }
+      for (const line of [...distinct.values()].slice(0, 5)) console.log(`  ${line.slice(0, 1500)}`);
+    }
     process.exitCode = lost || unexpected.length ? 1 : 0;
   } finally {
     await service.kill('SIGTERM');
