@@ -11,7 +11,7 @@
 // Hangs, heap exhaustion and crashes are judged by the runner around this.
 import { AppError } from '../src/errors.js';
 import { FormatError, type Bundle, type BundleLanguage, type ImportOption as ParserOption } from '../src/formats/model.js';
-import { parseIcuPlural, toIcuPlural } from '../src/formats/plural.js';
+import { parseIcuPlural, pluralCategories, toIcuPlural } from '../src/formats/plural.js';
 import { isStringsDictText } from '../src/formats/stringsdict.js';
 import { holdsSeveralLanguages, registeredFormat, type RegisteredFormat } from '../src/formats/registry.js';
 import type { ImportOption } from '../src/transfer/options.js';
@@ -76,7 +76,7 @@ export function unstorableText(bundle: Bundle): string | undefined {
 }
 
 /**
- * A text as what it shows: in an ICU plural, a category whose branch is the
+ * A text as what it shows in its language: in an ICU plural, a category whose branch is the
  * same as `other` says nothing `other` does not (ICU falls back to it), so
  * `{n, plural, one {X} other {X}}` and `{n, plural, other {X}}` are one text.
  * (A gettext or Qt file must write every form of its language; read back, the
@@ -84,14 +84,17 @@ export function unstorableText(bundle: Bundle): string | undefined {
  */
 const COUNT_PLACEHOLDER = /%(?:hh|h|ll|l|q|j|z|t)?[diu]/g;
 
-export function meaningOf(text: string): string {
+export function meaningOf(text: string, language: string): string {
   const plural = parseIcuPlural(text);
   if (!plural) return text;
+  // A category the language does not have is never chosen (`one` in Thai):
+  // gettext and Qt, which write the language's forms, rightly drop it.
+  const categories = new Set<string>(pluralCategories(language));
   // A printf count placeholder stored in a branch (`%d` where `#` was meant)
   // is written as it is by the platform formats and read back as `#`: the
   // documented normalization of plural.ts, not a loss.
   const branches = Object.fromEntries(Object.entries(plural.forms).map(([category, branch]) => [category, branch.replace(COUNT_PLACEHOLDER, '#')]));
-  const forms = Object.fromEntries(Object.entries(branches).filter(([category, branch]) => category === 'other' || category.startsWith('=') || branch !== branches.other));
+  const forms = Object.fromEntries(Object.entries(branches).filter(([category, branch]) => category === 'other' || category.startsWith('=') || (branch !== branches.other && categories.has(category))));
   return toIcuPlural(forms, plural.argument);
 }
 
@@ -103,7 +106,7 @@ export function contentOf(bundle: Bundle, languages: readonly string[]): Map<str
     const texts = content.get(id) ?? new Map<string, string>();
     for (const language of languages) {
       const text = key.translations[language]?.text;
-      if (text) texts.set(language, meaningOf(text));
+      if (text) texts.set(language, meaningOf(text, language));
     }
     if (texts.size) content.set(id, texts);
   }
