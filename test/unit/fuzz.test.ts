@@ -112,7 +112,8 @@ describe('the runner', () => {
       count: 8,
       seed: 1,
       workers: 2,
-      timeoutMs: 3000,
+      // Long enough for the allocating case to exhaust 48 MiB first on a loaded machine.
+      timeoutMs: 6000,
       heapMb: 48,
       formats: ['android', 'android-strings', 'android-xml', 'yaml'],
       checkModule: join(import.meta.dirname, 'fuzz-fixture-check.ts'),
