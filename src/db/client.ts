@@ -54,13 +54,22 @@ export type DatabaseOptions =
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
+/**
+ * Defaults of every interactive transaction that names none. Prisma's own
+ * (wait 2 s for a connection, run at most 5 s) made a write fail with a 500
+ * ("Unable to start a transaction in the given time") as soon as the pool was
+ * busy for two seconds: 200 concurrent clients of one project did that (npm
+ * run soak). A write now waits its turn, as a plain query does.
+ */
+export const TRANSACTION_DEFAULTS = { maxWait: 60_000, timeout: 60_000 } as const;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     const pglite = options.loadDataDir
       ? new PGlite({ loadDataDir: options.loadDataDir })
       : new PGlite(options.dataDir);
     await pglite.waitReady;
-    const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)) });
+    const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS });
     return {
       prisma,
       kind: 'pglite',
@@ -79,7 +88,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // database) surfaces as an 'error' event of the pool, which would end the
   // process without a listener. The pool replaces the connection by itself.
   pool.on('error', () => {});
-  const prisma = new PrismaClient({ adapter: observed(new PrismaPg(pool, schema ? { schema } : undefined)) });
+  const prisma = new PrismaClient({ adapter: observed(new PrismaPg(pool, schema ? { schema } : undefined)), transactionOptions: TRANSACTION_DEFAULTS });
   return {
     prisma,
     kind: 'postgres',

@@ -30,10 +30,14 @@ interface LogicalLine {
   starts: [number, number, number][];
 }
 
-function endsWithOddBackslashes(s: string): boolean {
+function trailingBackslashes(s: string): number {
   let n = 0;
   for (let i = s.length - 1; i >= 0 && s[i] === '\\'; i--) n++;
-  return n % 2 === 1;
+  return n;
+}
+
+function endsWithOddBackslashes(s: string): boolean {
+  return trailingBackslashes(s) % 2 === 1;
 }
 
 function unescape(s: string, where: (offset: number) => { line: number; column: number }): string {
@@ -72,15 +76,29 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
     if (start === first.length) { comments = []; continue; }
     if (first[start] === '#' || first[start] === '!') { comments.push(commentText(first.slice(start))); continue; }
 
-    const logical: LogicalLine = { text: first.slice(start), line: i + 1, starts: [[0, i + 1, start + 1]] };
-    while (endsWithOddBackslashes(logical.text) && i + 1 < natural.length) {
-      logical.text = logical.text.slice(0, -1);
+    // The physical lines of a logical line are collected, then joined once:
+    // appending to the string and looking at its end on every line made a
+    // file of many continued lines cost quadratic time (found by the fuzzer).
+    const pieces = [first.slice(start)];
+    const starts: LogicalLine['starts'] = [[0, i + 1, start + 1]];
+    let length = pieces[0]!.length;
+    // The backslashes that end the text joined so far.
+    let trailing = trailingBackslashes(pieces[0]!);
+    while (trailing % 2 === 1 && i + 1 < natural.length) {
+      pieces[pieces.length - 1] = pieces[pieces.length - 1]!.slice(0, -1);
+      length--;
+      trailing--;
       const next = natural[++i]!;
       let s = 0;
       while (s < next.length && WHITESPACE.has(next[s]!)) s++;
-      logical.starts.push([logical.text.length, i + 1, s + 1]);
-      logical.text += next.slice(s);
+      const piece = next.slice(s);
+      starts.push([length, i + 1, s + 1]);
+      pieces.push(piece);
+      length += piece.length;
+      const own = trailingBackslashes(piece);
+      trailing = own === piece.length ? trailing + own : own;
     }
+    const logical: LogicalLine = { text: pieces.join(''), line: starts[0]![1], starts };
     if (endsWithOddBackslashes(logical.text)) logical.text = logical.text.slice(0, -1);
 
     const where = (offset: number) => {

@@ -68,12 +68,18 @@ function fail(message: string, node: { loc: PhpNode['loc'] } | { line: number; c
  * matter, each at its line and column.
  */
 function checkTokens(src: string): void {
+  let tokens: ReturnType<typeof engine.tokenGetAll>;
+  try {
+    tokens = engine.tokenGetAll(src);
+  } catch (e) {
+    throw lexerFailure(e);
+  }
   let line = 1;
   let lineStart = 0;
   let offset = 0;
   let depth = 0;
   let openQuote: { line: number; column: number } | null = null;
-  for (const token of engine.tokenGetAll(src)) {
+  for (const token of tokens) {
     const [name, text] = typeof token === 'string' ? [token, token] : [token[0]!, token[1]!];
     const at = { line, column: offset - lineStart + 1 };
     if (name === 'T_CONSTANT_ENCAPSED_STRING' && (text.length < 2 || text[text.length - 1] !== text[0])) fail('Unterminated string', at);
@@ -91,12 +97,24 @@ function checkTokens(src: string): void {
   if (openQuote) fail('Unterminated string', openQuote);
 }
 
+/**
+ * php-parser's lexer throws plain Errors ('Bad terminal sequence "\0" at line
+ * 10 (offset 230)' for a character PHP has no token for): a FormatError at
+ * that line.
+ */
+function lexerFailure(e: unknown): FormatError {
+  const message = e instanceof Error ? e.message : String(e);
+  const line = /at line (\d+)/.exec(message)?.[1];
+  const detail = message.replace(/ at line \d+ \(offset \d+\)$/, '').replace(/"\0"/, '"\\0" (a NUL character)');
+  return new FormatError(`PHP syntax error: ${detail}`, line ? { line: Number(line) } : undefined);
+}
+
 function parseProgram(src: string): PhpNode[] {
   try {
     return (engine.parseCode(src, 'input.php') as unknown as { children: PhpNode[] }).children;
   } catch (e) {
     const err = e as { message?: string; lineNumber?: number; columnNumber?: number };
-    if (typeof err.lineNumber !== 'number') throw e;
+    if (typeof err.lineNumber !== 'number') throw lexerFailure(e);
     const at = { line: err.lineNumber, column: (err.columnNumber ?? 0) + 1 };
     const detail = (err.message ?? '').replace(/^Parse Error : /, '').replace(/ on line \d+$/, '');
     // "syntax error, unexpected 'c' (T_CONSTANT_ENCAPSED_STRING), expecting ']'"
@@ -207,7 +225,10 @@ function docText(body: string): string | undefined {
 
 async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   const language = requireLanguageKey(options, 'php-array');
-  const src = decodeText(input);
+  // Trailing white space means nothing in a data file, and php-parser's lexer
+  // loops forever on white space at the very end of an unclosed attribute
+  // (`'a' => #[` then a newline: found by the fuzzer), so it never gets any.
+  const src = decodeText(input).trimEnd();
   if (!/^\s*<\?php\b/.test(src)) fail('A PHP file must start with <?php', { line: 1, column: 1 });
   checkTokens(src);
   const root = evaluateFile(src, parseProgram(src));

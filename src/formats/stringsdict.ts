@@ -294,7 +294,7 @@ function writeEntry(out: string[], text: string, specs: Map<string, VarSpec>, in
 }
 
 /** A plural (anywhere in the text) or a device/width variant: what a .stringsdict entry is for. */
-function isStringsDictText(text: string): boolean {
+export function isStringsDictText(text: string): boolean {
   const parts = parseIcuMessage(text);
   if (!parts || !hasChoice(parts)) return false;
   const single = parts.length === 1 && parts[0]!.type === 'choice' ? parts[0] : undefined;

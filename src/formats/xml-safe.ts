@@ -83,6 +83,7 @@ const NAME = /^[A-Za-z_:\u00C0-\uFFFF][\w.:\-\u00B7\u00C0-\uFFFF]*$/;
 export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDocument {
   const lim = { ...DEFAULT_LIMITS, ...limits };
   const text = typeof input === 'string' ? input : decodeXmlBytes(input);
+  refuseInvalidChars(text);
   const { text: body, entities } = readPrologAndDoctype(text, lim);
 
   let syntax: ReturnType<typeof XMLValidator.validate>;
@@ -125,6 +126,20 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
     throw new FormatError(`Malformed XML: ${message}`);
   }
   return toDocument(raw, body);
+}
+
+/**
+ * XML 1.0 has no place for C0 controls other than tab and line breaks, for
+ * U+FFFE/U+FFFF or for lone surrogates: a file carrying them raw is not
+ * well-formed. fast-xml-parser lets them through, and the writers (which
+ * cannot write them either) would turn them into U+FFFD, so an import and an
+ * export would change the text: they are refused here, with their position.
+ */
+function refuseInvalidChars(text: string): void {
+  const match = INVALID_XML_CHARS_ONE.exec(text);
+  if (!match) return;
+  const code = match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  throw new FormatError(`Malformed XML: the character U+${code} is not allowed in XML`, xmlLineColumn(text, match.index));
 }
 
 /**
@@ -454,6 +469,8 @@ export function cdata(text: string): string {
 // visibly, instead of producing a file no XML parser accepts.
 // Lone surrogates are not characters at all and get the same treatment.
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const INVALID_XML_CHARS_ONE = new RegExp(INVALID_XML_CHARS.source);
 
 function cleanXmlChars(s: string): string {
   return s.replace(INVALID_XML_CHARS, '\uFFFD');

@@ -6,6 +6,8 @@ import { badRequest } from '../errors.js';
 import type { Bundle } from '../formats/model.js';
 import { identifierProblem, lengthProblem, LIMITS } from '../translations/fields.js';
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const preview = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 function check(problem: string | undefined): void {
@@ -15,6 +17,10 @@ function check(problem: string | undefined): void {
 function checkText(value: string | undefined, field: string, max?: number): void {
   if (value === undefined || value === null) return;
   if (value.includes('\u0000')) throw badRequest(`${field} contains a NUL character (U+0000), which cannot be stored`);
+  // An escape such as \uD800 in a file decodes to half a character; UTF-8 has
+  // no bytes for it, so the database would silently store U+FFFD instead.
+  const surrogate = LONE_SURROGATE.exec(value);
+  if (surrogate) throw badRequest(`${field} contains half of a UTF-16 surrogate pair (U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}), which is not a character`);
   if (max !== undefined) check(lengthProblem(value, field, max));
 }
 

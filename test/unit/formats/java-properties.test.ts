@@ -152,6 +152,14 @@ describe('java-properties: export', () => {
     expect(await costRatio(async (n) => parse(await serialize(generatedBundle(n), 'en', ['INCLUDE_DESCRIPTIONS'])), 500)).toBeLessThan(32);
   }, 120_000);
 
+  // Found by the fuzzer: a value continued over thousands of lines (a repeated
+  // `text \` line) took seconds, the joined text being re-read at every line.
+  it('reads a value continued over many lines in linear time, backslash runs across lines included', async () => {
+    expect(await costRatio((n) => parse(`k = ${'word \\\n    '.repeat(n)}end\n`), 4000)).toBeLessThan(32);
+    const b = await parse('a = one \\\n  two \\\\\n b = x\nc = \\\n\\\n\\\\\nd = y\n');
+    expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([['a', 'one two \\'], ['b', 'x'], ['c', '\\'], ['d', 'y']]);
+  }, 120_000);
+
   it('leaves descriptions out without INCLUDE_DESCRIPTIONS', async () => {
     expect((await serialize(bundle, 'de')).toString('latin1')).not.toContain('# Shown');
   });

@@ -152,6 +152,19 @@ describe('parseXml: hostile and broken input', () => {
     expect(e.position?.line).toBe(2);
   });
 
+  // Found by the fuzzer (scripts/fuzz.ts): such characters were accepted, then
+  // written back as U+FFFD, so an import and an export changed the text.
+  it('refuses characters XML 1.0 forbids (C0 controls, U+FFFE, lone surrogates) with their position', () => {
+    for (const [input, code] of [['<r>\nab\u001fc</r>', '001F'], ['<r>\nab\uFFFEc</r>', 'FFFE'], ['<r>\nab\uD800c</r>', 'D800'], ['<r a="\u0001"/>', '0001']] as const) {
+      const e = formatError(() => parseXml(input));
+      expect(e.message).toContain(`U+${code} is not allowed in XML`);
+      if (input.startsWith('<r>\n')) expect(e.position).toEqual({ line: 2, column: 3 });
+    }
+    expect(formatError(() => parseXml(Buffer.from('<r>a\uFFFFb</r>', 'utf8'))).message).toMatch(/U\+FFFF/);
+    // Tab, line breaks and the characters around the forbidden ranges stay.
+    expect(() => parseXml('<r>\t\r\n \uFFFD \uD83D\uDE00 \uE000</r>')).not.toThrow();
+  });
+
   it('throws only FormatError for truncated and garbled files', () => {
     const source = existsSync(TERMUX) ? readFileSync(TERMUX, 'utf8') : billionLaughs;
     for (let cut = 1; cut < source.length; cut += Math.ceil(source.length / 60)) {
