@@ -19,6 +19,7 @@ import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
 import { registerRestRoutes } from '../rest-compat/index.js';
 import { registerCdn } from './http/cdn.js';
+import { registerConsole } from './http/console.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { instanceId } from './instance.js';
@@ -72,6 +73,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerGraphQL(app, yoga, uploads);
   await registerRestRoutes(app, yoga, schema, undefined, uploads);
   registerCdn(app, config);
+  await registerConsole(app);
   const ws = attachWebSocket(app, yoga);
   const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
   worker?.start();

@@ -25,6 +25,8 @@ export interface Config {
   jobWorkers: number;
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
+  /** Web console sessions: lifetime, and failed sign-ins allowed per account and per address in 15 minutes. */
+  session: { ttlSeconds: number; failuresPerAccount: number; failuresPerAddress: number };
 }
 
 export type StorageConfig =
@@ -120,5 +122,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
+    session: {
+      ttlSeconds: int(env, 'SESSION_TTL_SECONDS', 12 * 3600, 1, 90 * 24 * 3600),
+      failuresPerAccount: int(env, 'SIGN_IN_FAILURES_PER_ACCOUNT', 5, 1, 10_000),
+      failuresPerAddress: int(env, 'SIGN_IN_FAILURES_PER_ADDRESS', 20, 1, 100_000),
+    },
   };
 }

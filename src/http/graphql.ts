@@ -13,6 +13,7 @@ import { createContext } from '../context.js';
 import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
+import { httpExchange, useSessionCsrf } from './console-session.js';
 
 export type { ServerContext };
 
@@ -24,8 +25,11 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
+    // Origins are reflected but never with credentials: the console's session cookie works on its own origin only.
+    cors: { credentials: false },
+    plugins: [useSessionCsrf()],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
-    context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
+    context: async (initial: { request: { headers: Headers } } & ServerContext) => createContext(initial.request.headers, config, httpExchange(initial, config)),
   });
 }
 

@@ -7,5 +7,6 @@ import './transfer.js';
 import './hosting.js';
 import './translation.js';
 import './translation-key.js';
+import './console.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,74 @@
+// The translation editor's rows: the keys of a project matching the editor's
+// filters, in namespace and key order, one window at a time (the grid asks for
+// the window it scrolls to, so offsets, not cursors). Key filters apply to the
+// key; cell filters (text, empty, review status) hold when at least one cell of
+// the chosen languages, seen through the customer when one is given, matches.
+import { customerIdOf } from '../customers/customers.js';
+import { prisma } from '../db.js';
+import { badRequest } from '../errors.js';
+
+export const EDITOR_PAGE = { defaultSize: 50, maxSize: 100 } as const;
+
+export interface EditorFilter {
+  /** Contained in the key, ignoring case. */
+  keyContains?: string | null;
+  /** Equals the key. */
+  key?: string | null;
+  namespace?: string | null;
+  /** Keys with at least one of these tags. */
+  tags?: string[] | null;
+  deprecated?: boolean | null;
+  /** Contained in a cell's text, ignoring case. */
+  text?: string | null;
+  textStatus?: 'EMPTY' | 'NOT_EMPTY' | null;
+  reviewStatus?: 'REVIEWED' | 'NOT_REVIEWED' | null;
+  /** The languages the cell filters look at; all when empty. */
+  languages?: string[] | null;
+  customerId?: string | null;
+}
+
+export interface EditorRows {
+  totalCount: number;
+  keyIds: number[];
+}
+
+export async function editorRows(projectId: number, filter: EditorFilter, offset: number, limit: number): Promise<EditorRows> {
+  if (!Number.isInteger(offset) || offset < 0) throw badRequest(`offset must be an integer of at least 0; got ${offset}`);
+  if (!Number.isInteger(limit) || limit < 0 || limit > EDITOR_PAGE.maxSize) throw badRequest(`limit must be an integer between 0 and ${EDITOR_PAGE.maxSize}; got ${limit}`);
+  const params: unknown[] = [];
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const where = [`k."projectId" = ${p(projectId)}`];
+  if (filter.key != null) where.push(`k.key = ${p(filter.key)}`);
+  if (filter.keyContains) where.push(`strpos(lower(k.key), lower(${p(filter.keyContains)}::text)) > 0`);
+  if (filter.namespace != null) where.push(`k.namespace = ${p(filter.namespace)}`);
+  if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
+  if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
+
+  const cell: string[] = [];
+  const customer = filter.customerId ? await customerIdOf(projectId, filter.customerId) : null;
+  const text = customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
+  const review = customer != null
+    ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
+    : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
+  if (filter.text) cell.push(`strpos(lower(${text}), lower(${p(filter.text)}::text)) > 0`);
+  if (filter.textStatus === 'EMPTY') cell.push(`${text} = ''`);
+  if (filter.textStatus === 'NOT_EMPTY') cell.push(`${text} <> ''`);
+  if (filter.reviewStatus) cell.push(`${review} = ${p(filter.reviewStatus)}`);
+  if (cell.length) {
+    if (filter.languages?.length) cell.push(`l.key = ANY(${p(filter.languages)}::text[])`);
+    const customerJoin = customer != null ? `LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${p(customer)}` : '';
+    where.push(`EXISTS (SELECT 1 FROM "Language" l
+      LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id ${customerJoin}
+      WHERE l."projectId" = k."projectId" AND ${cell.join(' AND ')})`);
+  }
+  const condition = where.join(' AND ');
+  const db = prisma();
+  const countParams = [...params];
+  const [rows, [count]] = await Promise.all([
+    limit === 0
+      ? Promise.resolve([])
+      : db.$queryRawUnsafe<{ id: number }[]>(`SELECT k.id FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}`, ...params),
+    db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "TranslationKey" k WHERE ${condition}`, ...countParams),
+  ]);
+  return { totalCount: count!.n, keyIds: rows.map((r) => r.id) };
+}
