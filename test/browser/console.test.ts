@@ -202,9 +202,22 @@ describe('editor', () => {
     await page.getByLabel('Tags', { exact: true }).first().fill('home');
     await expect.poll(() => page.locator('.count').textContent()).toBe('1 keys');
     await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
     await page.getByLabel('New key').fill('brand.new');
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect.poll(() => page.locator('.count').textContent()).toBe('32 keys');
+    // Rename it, then delete it (confirmed in the browser's dialog).
+    await page.getByRole('rowheader', { name: /^brand.new/ }).click();
+    const created = page.getByRole('complementary', { name: 'Key brand.new' });
+    await created.getByLabel('Key', { exact: true }).fill('brand.renamed');
+    await created.getByRole('button', { name: 'Save key' }).click();
+    const renamed = page.getByRole('complementary', { name: 'Key brand.renamed' });
+    await renamed.waitFor();
+    expect(await prisma().translationKey.count({ where: { key: 'brand.renamed' } })).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await renamed.getByRole('button', { name: 'Delete key' }).click();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
+    expect(await prisma().translationKey.count({ where: { key: { startsWith: 'brand.' } } })).toBe(0);
   });
 });
 
