@@ -3,7 +3,7 @@
 // filters of the v2 query plus tags and deprecated, inline editing through
 // updateTranslation (the write gate) with optimistic concurrency on the cell's
 // lastModifiedAt, keyboard navigation, checks while typing, live updates.
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from 'urql';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { client } from './client';
@@ -64,7 +64,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
   const [failure, setFailure] = useState('');
   const defaultLanguage = project?.languages.find((l) => l.isDefault)?.key ?? project?.languages[0]?.key ?? '';
   const languages = chosen ?? project?.languages.map((l) => l.key) ?? [];
-  const typed = useDebounced(filters, 150);
+  const typed = useDebounced(filters, 80);
 
   const variables: RowsVariables | undefined = useMemo(() => {
     if (!project) return undefined;
@@ -215,6 +215,19 @@ export function Editor({ projectToken }: { projectToken: string }) {
     setStatus(`${row.key} (${language}) ${reviewStatus === 'REVIEWED' ? 'reviewed' : 'not reviewed'}`);
   };
 
+  // One stable object of cell actions, so that memoized cells re-render only when their own props change.
+  const latest = { setActive, startEditing, setEditing, save, focusCell, toggleReview };
+  const latestRef = useRef(latest);
+  latestRef.current = latest;
+  const actions: CellActions = useMemo(() => ({
+    focus: (row, col) => latestRef.current.setActive({ row, col }),
+    start: (row, language) => latestRef.current.startEditing(row, language),
+    draft: (text) => latestRef.current.setEditing((e) => (e ? { ...e, draft: text } : e)),
+    save: (edit) => void latestRef.current.save(edit),
+    cancel: (row, col) => { latestRef.current.setEditing(null); latestRef.current.focusCell({ row, col }); },
+    toggleReview: (row, language) => void latestRef.current.toggleReview(row, language),
+  }), []);
+
   const onGridKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (editing || (event.target as HTMLElement).closest('textarea, input, button, dialog')) return;
     const move = (row: number, col: number) => {
@@ -337,12 +350,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
                             defaultLanguage={defaultLanguage} customer={filters.customerId}
                             active={active.row === item.index && active.col === i + 1}
                             editing={editing && editing.row === item.index && editing.language === language ? editing : null}
-                            onFocus={() => setActive({ row: item.index, col: i + 1 })}
-                            onStart={() => startEditing(item.index, language)}
-                            onDraft={(draft) => setEditing((e) => (e ? { ...e, draft } : e))}
-                            onSave={(e) => void save(e)}
-                            onCancel={() => { setEditing(null); focusCell({ row: item.index, col: i + 1 }); }}
-                            onToggleReview={() => void toggleReview(item.index, language)} />
+                            actions={actions} />
                         ))}
                       </>
                     ) : <div role="gridcell" className="placeholder" aria-busy="true">Loading…</div>}
@@ -367,6 +375,15 @@ export function Editor({ projectToken }: { projectToken: string }) {
   );
 }
 
+interface CellActions {
+  focus(row: number, col: number): void;
+  start(row: number, language: string): void;
+  draft(text: string): void;
+  save(edit: Editing): void;
+  cancel(row: number, col: number): void;
+  toggleReview(row: number, language: string): void;
+}
+
 interface GridCellProps {
   row: Row;
   rowIndex: number;
@@ -376,15 +393,16 @@ interface GridCellProps {
   customer: string;
   active: boolean;
   editing: Editing | null;
-  onFocus(): void;
-  onStart(): void;
-  onDraft(text: string): void;
-  onSave(edit: Editing): void;
-  onCancel(): void;
-  onToggleReview(): void;
+  actions: CellActions;
 }
 
-function GridCell({ row, rowIndex, col, language, defaultLanguage, customer, active, editing, onFocus, onStart, onDraft, onSave, onCancel, onToggleReview }: GridCellProps) {
+const GridCell = memo(function GridCell({ row, rowIndex, col, language, defaultLanguage, customer, active, editing, actions }: GridCellProps) {
+  const onFocus = () => actions.focus(rowIndex, col);
+  const onStart = () => actions.start(rowIndex, language);
+  const onDraft = actions.draft;
+  const onSave = actions.save;
+  const onCancel = () => actions.cancel(rowIndex, col);
+  const onToggleReview = () => actions.toggleReview(rowIndex, language);
   const cell = row.translations.find((c) => c.language === language);
   const base = row.base?.find((c) => c.language === language);
   const source = language === defaultLanguage ? '' : row.translations.find((c) => c.language === defaultLanguage)?.text ?? '';
@@ -436,7 +454,7 @@ function GridCell({ row, rowIndex, col, language, defaultLanguage, customer, act
       </span>
     </div>
   );
-}
+});
 
 function ConflictDialog({ mine, theirs, onKeepMine, onTakeTheirs }: { mine: string; theirs: string; onKeepMine(): void; onTakeTheirs(): void }) {
   const first = useRef<HTMLButtonElement>(null);

@@ -56,8 +56,22 @@ export function icuError(text: string): string | undefined {
 
 const edges = (text: string) => [/^\s*/.exec(text)![0], /\s*$/.exec(text)![0]];
 
+// Rendering a window of cells checks the same texts again and again (ICU parsing is the cost).
+const memo = new Map<string, string[]>();
+
 /** The problems of a text; empty when there is none. */
 export function checkText(text: string, context: CheckContext): string[] {
+  const id = `${context.charactersLimit ?? ''}\u0001${context.source}\u0001${text}`;
+  let problems = memo.get(id);
+  if (!problems) {
+    if (memo.size > 20_000) memo.clear();
+    problems = computeProblems(text, context);
+    memo.set(id, problems);
+  }
+  return problems;
+}
+
+function computeProblems(text: string, context: CheckContext): string[] {
   const problems: string[] = [];
   if (context.charactersLimit != null && text.length > context.charactersLimit) problems.push(`Over the limit: ${text.length} of ${context.charactersLimit} characters`);
   if (text === '') return problems;
