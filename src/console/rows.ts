@@ -46,14 +46,25 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
 
   const cell: string[] = [];
   const customer = filter.customerId ? await customerIdOf(projectId, filter.customerId) : null;
+  // Conditions only a written, non-empty base cell can meet (a text to contain, NOT_EMPTY, REVIEWED):
+  // one scan of the project's translations joined as a set, instead of a lookup per key.
+  const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
+  if (onWrittenCells) {
+    const conditions = [`t."projectId" = ${p(projectId)}`];
+    if (filter.text) conditions.push(`strpos(lower(t.text), lower(${p(filter.text)}::text)) > 0`);
+    if (filter.textStatus === 'NOT_EMPTY') conditions.push(`t.text <> ''`);
+    if (filter.reviewStatus === 'REVIEWED') conditions.push(`t."reviewStatus" = 'REVIEWED'`);
+    if (filter.languages?.length) conditions.push(`t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
+    where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${conditions.join(' AND ')})`);
+  }
   const text = customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
   const review = customer != null
     ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
     : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
-  if (filter.text) cell.push(`strpos(lower(${text}), lower(${p(filter.text)}::text)) > 0`);
+  if (filter.text && !onWrittenCells) cell.push(`strpos(lower(${text}), lower(${p(filter.text)}::text)) > 0`);
   if (filter.textStatus === 'EMPTY') cell.push(`${text} = ''`);
-  if (filter.textStatus === 'NOT_EMPTY') cell.push(`${text} <> ''`);
-  if (filter.reviewStatus) cell.push(`${review} = ${p(filter.reviewStatus)}`);
+  if (filter.textStatus === 'NOT_EMPTY' && !onWrittenCells) cell.push(`${text} <> ''`);
+  if (filter.reviewStatus && !onWrittenCells) cell.push(`${review} = ${p(filter.reviewStatus)}`);
   if (cell.length) {
     if (filter.languages?.length) cell.push(`l.key = ANY(${p(filter.languages)}::text[])`);
     const customerJoin = customer != null ? `LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${p(customer)}` : '';
@@ -63,12 +74,15 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   }
   const condition = where.join(' AND ');
   const db = prisma();
-  const countParams = [...params];
-  const [rows, [count]] = await Promise.all([
-    limit === 0
-      ? Promise.resolve([])
-      : db.$queryRawUnsafe<{ id: number }[]>(`SELECT k.id FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}`, ...params),
-    db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "TranslationKey" k WHERE ${condition}`, ...countParams),
-  ]);
-  return { totalCount: count!.n, keyIds: rows.map((r) => r.id) };
+  const filterParams = [...params];
+  const count = async () => (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "TranslationKey" k WHERE ${condition}`, ...filterParams))[0]!.n;
+  if (limit === 0) return { totalCount: await count(), keyIds: [] };
+  // The window and the total in one scan (a filter over every cell of a large project is the cost).
+  const rows = await db.$queryRawUnsafe<{ id: number; total: number }[]>(
+    `SELECT k.id, (count(*) OVER ())::int AS total FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}`,
+    ...params,
+  );
+  // A window past the end has no row to carry the total.
+  const totalCount = rows[0]?.total ?? (offset === 0 ? 0 : await count());
+  return { totalCount, keyIds: rows.map((r) => r.id) };
 }

@@ -48,6 +48,9 @@ describe('editorRows', () => {
   it('lists keys in namespace and key order, a window at a time', async () => {
     expect(await rows({})).toEqual({ total: 4, keys: ['a.title', 'b.body', 'c.old', 'nav:menu'] });
     expect(await rows({}, 1, 2)).toEqual({ total: 4, keys: ['b.body', 'c.old'] });
+    expect(await rows({}, 10, 2)).toEqual({ total: 4, keys: [] });
+    expect(await rows({ text: 'nothing like it' })).toEqual({ total: 0, keys: [] });
+    expect(await rows({}, 0, 0)).toEqual({ total: 4, keys: [] });
   });
 
   it.each([
