@@ -18,6 +18,8 @@ export interface HttpExchange {
   address: string;
   /** Reached over HTTPS: cookies get the Secure attribute. */
   secure: boolean;
+  /** The body is JSON: no HTML form of another site can send it (forms send urlencoded, multipart or text). */
+  jsonBody: boolean;
   setCookie(value: string): void;
 }
 

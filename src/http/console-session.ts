@@ -18,6 +18,7 @@ export function httpExchange(initial: { req?: FastifyRequest; reply?: FastifyRep
   return {
     address: req.ip,
     secure,
+    jsonBody: /^application\/(graphql-response\+)?json\b/i.test(req.headers['content-type'] ?? ''),
     // Fastify appends repeated set-cookie headers instead of replacing them.
     setCookie: (value) => void reply.header('set-cookie', value),
   };

@@ -93,10 +93,11 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   signIn: t.field({
     type: ViewerType,
-    description: 'Opens a web console session: sets an HttpOnly session cookie and a CSRF cookie (send its value as X-CSRF-Token on mutations). Over HTTP POST /graphql only.',
+    description: 'Opens a web console session: sets an HttpOnly session cookie and a CSRF cookie (send its value as X-CSRF-Token on mutations). Over HTTP POST /graphql with a JSON body only.',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      if (!ctx.http) throw badRequest('signIn works over HTTP POST /graphql only');
+      // A JSON body only: another site's form could otherwise sign the browser in to the attacker's account.
+      if (!ctx.http?.jsonBody) throw badRequest('signIn works over HTTP POST /graphql with a JSON body only');
       const session = await signIn(args.email, args.password, ctx.http.address, ctx.config.session);
       if (!session) throw forbidden('Wrong email or password');
       for (const cookie of sessionCookies(session, ctx.http.secure)) ctx.http.setCookie(cookie);

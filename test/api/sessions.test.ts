@@ -65,6 +65,17 @@ describe('sign-in', () => {
     for (const cookie of setCookie) expect(cookie).toMatch(/; Secure/);
   });
 
+  it('is refused from a form post (multipart: what another site could send)', async () => {
+    const boundary = 'x-boundary';
+    const body = [
+      `--${boundary}`, 'Content-Disposition: form-data; name="operations"', '', JSON.stringify({ query: SIGN_IN, variables: { email: alice.email, password: alice.password } }),
+      `--${boundary}`, 'Content-Disposition: form-data; name="map"', '', '{}', `--${boundary}--`, '',
+    ].join('\r\n');
+    const res = await service.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
+    expect(res.json().errors[0]).toMatchObject({ message: expect.stringMatching(/JSON body/), extensions: { code: 'BAD_REQUEST' } });
+    expect(setCookies(res)).toEqual([]);
+  });
+
   it('refuses a wrong password and an unknown account alike, without cookies', async () => {
     for (const [email, password] of [[alice.email, 'wrong password'], ['nobody@example.com', 'whatever1']]) {
       const res = await gql(SIGN_IN, { email, password }, {}, '10.0.0.9');
