@@ -88,7 +88,7 @@ try {
     await page.keyboard.press('Enter');
     const box = page.getByRole('textbox', { name: 'Translation of key.000005 in l1' });
     await box.fill(`Saved ${i} {name}`);
-    await page.waitForTimeout(100);
+    await page.locator('.cell.editing .counter', { hasText: `${`Saved ${i} {name}`.length} characters` }).waitFor();
     const started = Date.now();
     await box.press('Enter');
     // Confirmed: the cell shows the text the mutation answered.

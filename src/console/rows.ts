@@ -6,6 +6,8 @@
 import { customerIdOf } from '../customers/customers.js';
 import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
+import { cellsOfKeys } from '../translations/cells.js';
+import { checkText } from './checks.js';
 
 export const EDITOR_PAGE = { defaultSize: 50, maxSize: 100 } as const;
 
@@ -25,6 +27,8 @@ export interface EditorFilter {
   /** The languages the cell filters look at; all when empty. */
   languages?: string[] | null;
   customerId?: string | null;
+  /** Keys with a cell (of the chosen languages) that fails a check of checks.ts. */
+  problems?: boolean | null;
 }
 
 export interface EditorRows {
@@ -74,6 +78,10 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   }
   const condition = where.join(' AND ');
   const db = prisma();
+  if (filter.problems) {
+    const ids = await keysWithProblems(projectId, condition, params, filter.languages ?? [], customer == null ? null : { id: customer, key: filter.customerId! });
+    return { totalCount: ids.length, keyIds: ids.slice(offset, offset + limit) };
+  }
   const filterParams = [...params];
   const count = async () => (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "TranslationKey" k WHERE ${condition}`, ...filterParams))[0]!.n;
   if (limit === 0) return { totalCount: await count(), keyIds: [] };
@@ -85,4 +93,38 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   // A window past the end has no row to carry the total.
   const totalCount = rows[0]?.total ?? (offset === 0 ? 0 : await count());
   return { totalCount, keyIds: rows.map((r) => r.id) };
+}
+
+const PROBLEM_BATCH = 2000;
+
+/**
+ * The keys (of the SQL condition, in order) with a cell failing a check: the
+ * checks are code (ICU parsing), so the cells are read in batches and checked
+ * here; the cost grows with the project (docs/console.md).
+ */
+async function keysWithProblems(projectId: number, condition: string, params: unknown[], languages: string[], customer: { id: number; key: string } | null): Promise<number[]> {
+  const db = prisma();
+  const keys = await db.$queryRawUnsafe<{ id: number; charactersLimit: number | null }[]>(
+    `SELECT k.id, k."charactersLimit" FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key`,
+    ...params,
+  );
+  const [defaultLanguage] = await db.$queryRawUnsafe<{ key: string }[]>(`SELECT key FROM "Language" WHERE "projectId" = $1 ORDER BY "isDefault" DESC, "order", id LIMIT 1`, projectId);
+  const shown = new Set(languages);
+  const found: number[] = [];
+  for (let i = 0; i < keys.length; i += PROBLEM_BATCH) {
+    const batch = keys.slice(i, i + PROBLEM_BATCH);
+    const cells = new Map<number, { language: string; text: string }[]>();
+    for (const cell of await cellsOfKeys(projectId, batch.map((k) => k.id), customer)) {
+      const list = cells.get(cell.keyId);
+      if (list) list.push(cell);
+      else cells.set(cell.keyId, [cell]);
+    }
+    for (const key of batch) {
+      const list = cells.get(key.id) ?? [];
+      const source = list.find((c) => c.language === defaultLanguage?.key)?.text ?? '';
+      const failing = list.some((c) => (shown.size === 0 || shown.has(c.language)) && checkText(c.text, { source: c.language === defaultLanguage?.key ? '' : source, charactersLimit: key.charactersLimit }).length > 0);
+      if (failing) found.push(key.id);
+    }
+  }
+  return found;
 }

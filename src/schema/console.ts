@@ -35,6 +35,7 @@ const EditorFilterInput = builder.inputType('EditorFilter', {
     reviewStatus: t.field({ type: ReviewStatusEnum, required: false }),
     languages: t.stringList({ required: false, description: 'Languages the cell filters look at; all when empty.' }),
     customerId: t.string({ required: false, description: "Cells seen through this customer's texts." }),
+    problems: t.boolean({ required: false, description: 'Keys with a cell that fails a check (placeholders differing from the default language, ICU syntax, over the characters limit, edge spaces differing); reads every key the other filters leave.' }),
   }),
 });
 

@@ -71,6 +71,21 @@ describe('editorRows', () => {
     expect((await rows(filter)).keys).toEqual(expected);
   });
 
+  it('filters keys with problems, by the same checks as the console shows while typing', async () => {
+    await api.post('/api/v1/translations', {
+      content: [
+        { key: 'p.placeholder', language: 'en', text: 'Hi {name}' }, { key: 'p.placeholder', language: 'de', text: 'Hallo' },
+        { key: 'p.icu', language: 'en', text: 'Fine' }, { key: 'p.icu', language: 'de', text: '{count, plural, one {x}' },
+        { key: 'p.spaces', language: 'en', text: 'Save' }, { key: 'p.spaces', language: 'de', text: 'Speichern ' },
+        { key: 'p.ok', language: 'en', text: 'Hi {name}' }, { key: 'p.ok', language: 'de', text: 'Hallo {name}' },
+      ],
+    });
+    expect((await rows({ problems: true, keyContains: 'p.' })).keys).toEqual(['p.icu', 'p.placeholder', 'p.spaces']);
+    expect((await rows({ problems: true, keyContains: 'p.', languages: ['en'] })).keys).toEqual([]);
+    expect(await rows({ problems: true, keyContains: 'p.' }, 1, 1)).toEqual({ total: 3, keys: ['p.placeholder'] });
+    await api.delete('/api/v1/translation-keys/bulk', { translationKeys: ['p.placeholder', 'p.icu', 'p.spaces', 'p.ok'].map((key) => ({ key })) });
+  });
+
   it('refuses windows over 100 rows and unknown customers', async () => {
     const tooLarge = await api.gql(ROWS, { limit: 101 });
     expect(tooLarge.errors![0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });

@@ -119,9 +119,12 @@ describe('editor', () => {
 
   it('edits a cell by keyboard: Enter edits, Enter saves, Esc cancels, arrows move', async () => {
     await cell('greeting', 'de').click();
+    // Keys go to the cell once the grid shows it as the active one.
+    await expect.poll(() => cell('greeting', 'de').getAttribute('class')).toMatch(/\bactive\b/);
     await page.keyboard.press('Enter');
     const box = page.getByRole('textbox', { name: 'Translation of greeting in de' });
     await box.fill('Servus {name}');
+    await expect.poll(() => page.locator('.cell.editing .counter').textContent()).toBe('13 characters');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Saved greeting (de)');
     expect(await cellText('greeting', 'de')).toBe('Servus {name}');
@@ -190,6 +193,13 @@ describe('editor', () => {
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Keep mine' }).click();
     await expect.poll(() => cellText('item.06', 'de')).toBe('Meine Fassung');
+    // Both German texts written here lack {name}: the problems filter finds them.
+    await page.getByLabel('Only keys with problems').check();
+    // With item.01, whose English text is over its limit of 12 characters.
+    await expect.poll(() => page.locator('.count').textContent()).toBe('3 keys');
+    expect(await page.getByRole('rowheader').allTextContents()).toEqual(['item.01', 'item.04', 'item.06']);
+    await page.getByLabel('Only keys with problems').uncheck();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
   });
 
   it('edits a key in the key panel, creates and deletes a key', async () => {

@@ -9,7 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { client } from './client';
 import { CellUpdates, ProjectMeta, UpdateTranslation, type Cell, type Row } from './documents';
 import { useRows, type RowsVariables } from './rows';
-import { checkText } from './checks';
+import { checkText } from '../../src/console/checks';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
 
 const ROW_HEIGHT = 64;
@@ -24,9 +24,10 @@ interface Filters {
   tags: string;
   deprecated: '' | 'true' | 'false';
   customerId: string;
+  problems: boolean;
 }
 
-const NO_FILTERS: Filters = { keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '' };
+const NO_FILTERS: Filters = { keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false };
 
 interface Editing {
   row: number;
@@ -85,6 +86,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         deprecated: f.deprecated === '' ? null : f.deprecated === 'true',
         languages,
         customerId: f.customerId || null,
+        problems: f.problems || null,
       },
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -301,6 +303,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
             {project.customers.map((c) => <option key={c.key} value={c.key}>{c.key}</option>)}
           </select>
         </label>
+        <label className="check"><input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} /> Only keys with problems</label>
         <fieldset className="languages">
           <legend>Languages</legend>
           {project.languages.map((l) => (

@@ -2,6 +2,8 @@
 // text of the same key: placeholders that differ ({name} and ICU arguments,
 // printf %s %d %1$s, {{x}}, HTML tags), an ICU syntax error, a text over the
 // key's characters limit, leading or trailing spaces that differ.
+// One rule for both sides: the web console runs it while typing (web/ imports
+// this file), editorRows runs it for the "with problems" filter.
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 export interface CheckContext {
