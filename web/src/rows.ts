@@ -24,7 +24,9 @@ export interface Rows {
 
 export function useRows(variables: RowsVariables | undefined): Rows {
   const [, setTick] = useState(0);
-  const state = useRef({ generation: 0, total: null as number | null, error: '', pages: new Map<number, Row[]>(), loading: new Set<number>() });
+  // stale: the pages shown belong to the previous filter; they stay on screen (and keep the focused
+  // cell in the page) until the new filter's first window arrives.
+  const state = useRef({ generation: 0, total: null as number | null, error: '', pages: new Map<number, Row[]>(), loading: new Set<number>(), stale: false });
   const rerender = useCallback(() => setTick((t) => t + 1), []);
   const key = JSON.stringify(variables);
 
@@ -38,6 +40,10 @@ export function useRows(variables: RowsVariables | undefined): Rows {
       s.loading.delete(page);
       if (result.error) s.error = result.error.graphQLErrors[0]?.message ?? result.error.message;
       else if (result.data) {
+        if (s.stale) {
+          s.stale = false;
+          s.pages = new Map();
+        }
         s.error = '';
         s.total = result.data.editorRows.totalCount;
         s.pages.set(page, result.data.editorRows.keys);
@@ -51,7 +57,7 @@ export function useRows(variables: RowsVariables | undefined): Rows {
   const reset = useCallback(() => {
     const s = state.current;
     s.generation++;
-    s.pages = new Map();
+    s.stale = s.pages.size > 0;
     s.loading = new Set();
     void load(0, s.generation);
   }, [load]);
@@ -67,6 +73,7 @@ export function useRows(variables: RowsVariables | undefined): Rows {
     error: s.error,
     row: (index) => s.pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE],
     ensure(start, end) {
+      if (s.stale) return;
       for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
         if (!s.pages.has(page) && !s.loading.has(page)) void load(page, s.generation);
       }
