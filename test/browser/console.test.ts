@@ -205,6 +205,8 @@ describe('editor', () => {
   it('edits a key in the key panel, creates and deletes a key', async () => {
     await page.getByRole('rowheader', { name: /^greeting/ }).click();
     const panel = page.getByRole('complementary', { name: 'Key greeting' });
+    await panel.getByLabel('Description').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await panel.getByLabel('Description').fill('Shown on the home page');
     await panel.getByLabel('Tags').fill('home, ui');
     await panel.getByRole('button', { name: 'Save key' }).click();
