@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 // test/unit: pure code, run once. test/api: the service on a database, run on
 // PGlite always and on PostgreSQL too when TEST_DATABASE_URL is set.
+// test/browser: the web console in headless Chromium, on PGlite.
 const dbProjects = [
   { name: 'pglite', env: { TEST_DB_KIND: 'pglite' } },
   ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', env: { TEST_DB_KIND: 'postgres' } }] : []),
@@ -28,6 +29,18 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       })),
+      // The web console in headless Chromium against the real service (PGlite).
+      {
+        extends: true as const,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          env: { TEST_DB_KIND: 'pglite' },
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -36,6 +36,7 @@ const SCHEME_NAMES: Record<Scheme, string> = {
   apiKey: 'a project API key in the X-Service-Token (or X-SimpleLocalize-Token) header',
   basic: 'basic credentials (Authorization: Basic base64(login:password))',
   personalToken: 'a personal token in the Authorization header',
+  session: 'a web console session',
 };
 
 interface CompiledRoute { route: RestRoute; document: DocumentNode; operation: OperationDefinitionNode }

@@ -34,6 +34,8 @@ const SECURITY: Record<Scheme, Record<string, string[]>[]> = {
   apiKey: [{ apiKey: [] }, { apiKeyVendorHeader: [] }],
   basic: [{ basic: [] }],
   personalToken: [{ personalToken: [] }],
+  // The console's cookie session is for GraphQL only; no REST route takes it.
+  session: [],
 };
 
 const SCALARS: Record<string, JsonSchema> = {

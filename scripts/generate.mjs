@@ -9,4 +9,7 @@ const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SC
 // The pothos generator is a bin of @pothos/plugin-prisma.
 env.PATH = `${resolve('node_modules/.bin')}${delimiter}${env.PATH ?? ''}`;
 const result = spawnSync(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], { stdio: 'inherit', env });
-process.exit(result.status ?? 1);
+if (result.status !== 0) process.exit(result.status ?? 1);
+// The web console (web/ → web/dist), skipped when up to date.
+const web = spawnSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
+process.exit(web.status ?? 1);

@@ -24,6 +24,7 @@ import { registerDocs } from './http/docs.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerAdmin } from './http/admin.js';
 import { registerCdn } from './http/cdn.js';
+import { registerConsole } from './http/console.js';
 import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -96,6 +97,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerAdmin(app, config);
   registerDocs(app, buildOpenApi(schema, ALL_ROUTES, { serverUrl: config.publicUrl, version: SERVICE_VERSION }));
   registerCdn(app, config);
+  await registerConsole(app);
   const ws = attachWebSocket(app, yoga);
   const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
   worker?.start();

@@ -41,6 +41,8 @@ export interface Config {
   requestLimits: RequestLimits;
   /** SECRET_KEY as given (32 bytes, base64 or hex); absent: generated into DATA_DIR (src/auth/sealed-secrets.ts). */
   secretKey?: Buffer;
+  /** Web console sessions: lifetime, and failed sign-ins allowed per account and per address in 15 minutes. */
+  session: { ttlSeconds: number; failuresPerAccount: number; failuresPerAddress: number };
 }
 
 export interface GraphQLLimits {
@@ -227,5 +229,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heavyOperationsPerCredential: int(env, 'MAX_HEAVY_OPERATIONS', 4, 0, 10_000),
     },
     secretKey: secretKey(env),
+    session: {
+      ttlSeconds: int(env, 'SESSION_TTL_SECONDS', 12 * 3600, 1, 90 * 24 * 3600),
+      failuresPerAccount: int(env, 'SIGN_IN_FAILURES_PER_ACCOUNT', 5, 1, 10_000),
+      failuresPerAddress: int(env, 'SIGN_IN_FAILURES_PER_ADDRESS', 20, 1, 100_000),
+    },
   };
 }

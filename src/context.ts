@@ -12,11 +12,23 @@ export interface Loaders {
   keyCells: ReturnType<typeof createKeyCellsLoader>;
 }
 
+/** The HTTP exchange behind a GraphQL request over HTTP (absent on WebSocket and REST): what sign-in needs. */
+export interface HttpExchange {
+  /** The client's address (rate limit of failed sign-ins). */
+  address: string;
+  /** Reached over HTTPS: cookies get the Secure attribute. */
+  secure: boolean;
+  /** The body is JSON: no HTML form of another site can send it (forms send urlencoded, multipart or text). */
+  jsonBody: boolean;
+  setCookie(value: string): void;
+}
+
 export interface Context {
   requestId: string;
   principal: Principal;
   config: Config;
   loaders: Loaders;
+  http?: HttpExchange;
 }
 
 function createLoaders(): Loaders {
@@ -29,8 +41,9 @@ function createLoaders(): Loaders {
   };
 }
 
-export async function createContext(headers: CredentialHeaders, config: Config): Promise<Context> {
+export async function createContext(headers: CredentialHeaders, config: Config, http?: HttpExchange): Promise<Context> {
   return {
+    http,
     requestId: headers.get('x-request-id') ?? randomUUID(),
     principal: await resolvePrincipal(headers),
     config,

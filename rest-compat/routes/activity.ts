@@ -6,9 +6,9 @@ import { enumList, enumValue, queryInt, queryList, queryString } from '../params
 import { CUSTOMER_ID_NAMING } from '../variables.js';
 import { defineRoute, type JsonSchema, type QueryParameter, type RestRoute } from '../route.js';
 
-const ENTRY = `fragment RestActivity on ActivityEntry { id kind trigger actor { kind id name } source at cellsChanged edits details revertOf }`;
+const ENTRY = `fragment RestActivity on ActivityEntry { id kind trigger actor { kind id name email } accountName source at cellsChanged edits details revertOf }`;
 const CELL = `fragment RestCellChange on CellChange {
-  id activityId key namespace language customerId: customerKey oldText newText oldReviewStatus newReviewStatus at kind actor { kind id name } source
+  id activityId key namespace language customerId: customerKey oldText newText oldReviewStatus newReviewStatus at kind actor { kind id name email } source
 }`;
 const REVERT = `fragment RestRevert on RevertResult { activityId reverted changedSince refusedLocked refusedCharactersLimit gone }`;
 

@@ -5,16 +5,23 @@
 // `X-SimpleLocalize-Token` (spec/real-clients.md): the same scheme, the same
 // rules; both headers with different values are refused rather than guessed.
 // Lookups go through a hash index; the final comparison is constant-time.
+// The web console signs in to a session (sessions.ts): its cookie is the
+// account's credential when the request carries no other, and only on GraphQL
+// (REST routes name their scheme, and a session is none of them).
+import { parseCookie as parseCookies } from 'cookie';
 import { prisma } from '../db.js';
 import { dummyPasswordHash, safeEqual, sha256, verifyPassword } from './secrets.js';
+import { CSRF_HEADER, findSession, SESSION_COOKIE } from './sessions.js';
 
-export type Scheme = 'apiKey' | 'basic' | 'personalToken';
+export type Scheme = 'apiKey' | 'basic' | 'personalToken' | 'session';
 
 export type Principal =
   | { kind: 'anonymous' }
   /** Credentials were given but are wrong (reason: why, when more than "invalid"). */
   | { kind: 'invalid'; scheme: Scheme; reason?: string }
   | { kind: 'account'; accountId: number; scheme: 'basic' | 'personalToken' }
+  /** csrf: the request carried the session's CSRF token (mutations need it: src/http/console-session.ts). */
+  | { kind: 'account'; accountId: number; scheme: 'session'; sessionId: number; csrf: boolean }
   | { kind: 'project'; projectId: number; scheme: 'apiKey' };
 
 export interface CredentialHeaders {
@@ -41,7 +48,7 @@ export function apiKeyOf(headers: CredentialHeaders): { key: string } | { confli
 export function schemeOf(headers: CredentialHeaders): Scheme | undefined {
   if (apiKeyOf(headers)) return 'apiKey';
   const authorization = headers.get('authorization');
-  if (!authorization) return undefined;
+  if (!authorization) return sessionTokenOf(headers) ? 'session' : undefined;
   return /^Basic\s/i.test(authorization) ? 'basic' : 'personalToken';
 }
 
@@ -54,9 +61,22 @@ export function operatorTokenMatches(authorization: string | undefined, secret: 
   return safeEqual(authorization.trim().replace(/^Bearer\s+/i, ''), secret);
 }
 
+function sessionTokenOf(headers: CredentialHeaders): string | undefined {
+  const cookie = headers.get('cookie');
+  return cookie ? parseCookies(cookie)[SESSION_COOKIE] || undefined : undefined;
+}
+
 export async function resolvePrincipal(headers: CredentialHeaders): Promise<Principal> {
   const scheme = schemeOf(headers);
   if (!scheme) return { kind: 'anonymous' };
+  if (scheme === 'session') {
+    const session = await findSession(sessionTokenOf(headers)!, headers.get(CSRF_HEADER));
+    if (!session) return { kind: 'invalid', scheme, reason: 'The session has expired or ended; sign in again' };
+    // A WebSocket is not bound by the same-origin policy: another site's page could open one with the
+    // cookie, so a socket needs the CSRF token (the console sends it in connectionParams) for any operation.
+    if (headers.get('upgrade')?.toLowerCase() === 'websocket' && !session.csrf) return { kind: 'invalid', scheme, reason: 'A WebSocket signed in by session needs the X-CSRF-Token connection parameter' };
+    return { kind: 'account', accountId: session.accountId, scheme, sessionId: session.id, csrf: session.csrf };
+  }
   if (scheme === 'apiKey') {
     const apiKey = apiKeyOf(headers)!;
     if ('conflict' in apiKey) return { kind: 'invalid', scheme, reason: CONFLICTING_API_KEYS };

@@ -17,6 +17,7 @@ import { openOperation, requestHeaders, type ServerContext } from './execute.js'
 import { useOperationMetrics } from './metrics.js';
 import { graphqlLimitPlugins } from './limits-graphql.js';
 import { heavyOperationsPlugin } from './limits-heavy.js';
+import { httpExchange, useSessionCsrf } from './console-session.js';
 
 export type { ServerContext };
 
@@ -28,17 +29,21 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     renderGraphiQL,
+    // Origins are reflected but never with credentials: the console's session cookie works on its own origin only.
+    cors: { credentials: false },
     // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts);
     // aliases, depth, tokens, directives and cost, and the cap on expensive operations per
-    // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts).
+    // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts);
+    // cookie-authenticated mutations need the console's CSRF token (console-session.ts).
     plugins: [
+      useSessionCsrf(),
       useChangeOrigin(),
       useOperationMetrics(),
       ...graphqlLimitPlugins(config.graphqlLimits),
       heavyOperationsPlugin(config.requestLimits.heavyOperationsPerCredential),
     ],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
-    context: async (initial: { request: { headers: Headers } }) => createContext(initial.request.headers, config),
+    context: async (initial: { request: { headers: Headers } } & ServerContext) => createContext(initial.request.headers, config, httpExchange(initial, config)),
   });
 }
 

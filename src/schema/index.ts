@@ -11,5 +11,6 @@ import './team.js';
 import './activity.js';
 import './webhook.js';
 import './signup.js';
+import './console.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

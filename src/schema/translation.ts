@@ -49,6 +49,11 @@ const UpdateTranslationInput = builder.inputType('UpdateTranslationInput', {
     customerKey: t.string({ required: false, description: "Writes the customer's override; the base stays unchanged." }),
     text: t.string({ required: false }),
     reviewStatus: t.field({ type: ReviewStatusEnum, required: false }),
+    expectedLastModifiedAt: t.field({
+      type: 'DateTime',
+      required: false,
+      description: "Optimistic concurrency: the cell's lastModifiedAt as last read (1970-01-01T00:00:00Z for a cell never written); CONFLICT, with the current cell in extensions.current, when it changed since.",
+    }),
   }),
 });
 

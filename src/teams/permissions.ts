@@ -111,8 +111,10 @@ export const OPERATION_PERMISSIONS = {
   webhooks: 'SETTINGS',
   webhook: 'SETTINGS',
   webhookDeliveries: 'SETTINGS',
+  editorRows: 'READ',
   // subscriptions
   translationChanges: 'READ',
+  cellUpdates: 'READ',
   projectActivity: 'READ',
   jobProgress: 'READ',
   projectJobEvents: 'READ',

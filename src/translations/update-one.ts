@@ -3,7 +3,7 @@
 // status are set; with a customer, its override is written and the base
 // translation stays unchanged.
 import { prisma } from '../db.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
 import { customerIdOf } from '../customers/customers.js';
@@ -20,6 +20,8 @@ export interface UpdateTranslationInput {
   customerKey?: string | null;
   text?: string | null;
   reviewStatus?: ReviewStatus | null;
+  /** The cell's lastModifiedAt the writer last read (epoch 0: never written); absent: no check. */
+  expectedLastModifiedAt?: Date | null;
 }
 
 function parse(input: UpdateTranslationInput) {
@@ -44,6 +46,15 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     const current = customer
       ? await tx.customerTranslation.findUnique({ where: { keyId_languageId_customerId: { keyId: key.id, languageId: language.id, customerId: customer.id } } })
       : await tx.translation.findUnique({ where: { keyId_languageId: { keyId: key.id, languageId: language.id } } });
+    // Optimistic concurrency (the web console): refuse to overwrite a cell that changed since the writer read it.
+    if (input.expectedLastModifiedAt) {
+      const actual = current?.lastModifiedAt?.getTime() ?? 0;
+      if (actual !== input.expectedLastModifiedAt.getTime()) {
+        throw new AppError('CONFLICT', `${describeKey(address)} in '${request.language}' changed since it was read`, {
+          current: { text: current?.text ?? '', reviewStatus: current?.reviewStatus ?? 'NOT_REVIEWED', lastModifiedAt: current?.lastModifiedAt?.toISOString() ?? null },
+        });
+      }
+    }
     // An empty override means "use the base translation": there is no customer text to review.
     if (customer && request.text === undefined && !current?.text) {
       throw notFound(`customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`);

@@ -1,0 +1,66 @@
+// Regenerates the console's screenshots in docs/ (the README shows them):
+//   npm run screenshots
+// Starts the service on a temporary embedded database, fills a demo project
+// through the REST API, and photographs the dashboard and the editor in
+// headless Chromium (scripts/lib/chromium.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildService } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createAccount, createPersonalToken } from '../src/accounts/accounts.js';
+import { launchChromium } from './lib/chromium.js';
+
+const docs = resolve(import.meta.dirname, '..', 'docs');
+const dataDir = mkdtempSync(join(tmpdir(), 'lms-screenshots-'));
+const service = await buildService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' }), { logger: false, worker: false });
+const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
+const browser = await launchChromium();
+try {
+  const email = 'translator@example.com';
+  const password = 'screenshots-password';
+  const account = await createAccount({ email, password }, service.config.defaultPlan);
+  const token = await createPersonalToken(account.id, 'screenshots');
+  const rest = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
+    const res = await fetch(url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()).data;
+  };
+  const shop = await rest('POST', '/api/v2/projects', { name: 'Web shop' }, { authorization: token });
+  await rest('POST', '/api/v2/projects', { name: 'Mobile app' }, { authorization: token });
+  const key = { 'x-service-token': shop.apiKey };
+  for (const [k, name] of [['de', 'German'], ['fr', 'French'], ['pl', 'Polish']]) await rest('POST', '/api/v1/languages', { key: k, name }, key);
+  const texts: Record<string, [string, string, string, string]> = {
+    'cart.title': ['Your cart', 'Ihr Warenkorb', 'Votre panier', 'Twój koszyk'],
+    'cart.items': ['{count, plural, one {# item} other {# items}}', '{count, plural, one {# Artikel} other {# Artikel}}', '{count, plural, one {# article} other {# articles}}', ''],
+    'cart.checkout': ['Checkout', 'Zur Kasse', 'Paiement', 'Do kasy'],
+    'cart.empty': ['Your cart is empty', 'Ihr Warenkorb ist leer', '', ''],
+    'home.greeting': ['Hello {name}!', 'Hallo {name}!', 'Bonjour !', 'Cześć {name}!'],
+    'home.sale': ['<b>{percent}%</b> off today', '<b>{percent} %</b> Rabatt heute', '', ''],
+    'nav.account': ['Account', 'Konto', 'Compte', 'Konto'],
+    'nav.orders': ['Orders', 'Bestellungen', 'Commandes', 'Zamówienia'],
+    'product.add': ['Add to cart', 'In den Warenkorb', 'Ajouter au panier', 'Dodaj do koszyka'],
+    'product.stock': ['Only %d left', 'Nur noch %d', 'Plus que %d', ''],
+  };
+  const content = Object.entries(texts).flatMap(([k, values]) => ['en', 'de', 'fr', 'pl'].map((language, i) => ({ key: k, language, text: values[i] })).filter((c) => c.text));
+  await rest('POST', '/api/v1/translations', { content }, key);
+  await rest('PATCH', '/api/v1/translation-keys?key=home.greeting', { description: 'Shown on the home page', tags: ['home'] }, key);
+  await rest('PATCH', '/api/v1/translation-keys?key=cart.checkout', { charactersLimit: 12, lock: true }, key);
+
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 })).newPage();
+  await page.goto(url + '/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Web shop' }).waitFor();
+  await page.screenshot({ path: join(docs, 'console-dashboard.png') });
+  await page.getByRole('link', { name: 'Web shop' }).click();
+  await page.getByRole('gridcell', { name: /^home.greeting in fr:/ }).dblclick();
+  await page.getByRole('textbox', { name: 'Translation of home.greeting in fr' }).fill('Bonjour {nom} !');
+  await page.screenshot({ path: join(docs, 'console-editor.png') });
+  console.log(`wrote ${join(docs, 'console-dashboard.png')} and console-editor.png`);
+} finally {
+  await browser.close();
+  await service.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

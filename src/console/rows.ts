@@ -1,0 +1,130 @@
+// The translation editor's rows: the keys of a project matching the editor's
+// filters, in namespace and key order, one window at a time (the grid asks for
+// the window it scrolls to, so offsets, not cursors). Key filters apply to the
+// key; cell filters (text, empty, review status) hold when at least one cell of
+// the chosen languages, seen through the customer when one is given, matches.
+import { customerIdOf } from '../customers/customers.js';
+import { prisma } from '../db.js';
+import { badRequest } from '../errors.js';
+import { cellsOfKeys } from '../translations/cells.js';
+import { checkText } from './checks.js';
+
+export const EDITOR_PAGE = { defaultSize: 50, maxSize: 100 } as const;
+
+export interface EditorFilter {
+  /** Contained in the key, ignoring case. */
+  keyContains?: string | null;
+  /** Equals the key. */
+  key?: string | null;
+  namespace?: string | null;
+  /** Keys with at least one of these tags. */
+  tags?: string[] | null;
+  deprecated?: boolean | null;
+  /** Contained in a cell's text, ignoring case. */
+  text?: string | null;
+  textStatus?: 'EMPTY' | 'NOT_EMPTY' | null;
+  reviewStatus?: 'REVIEWED' | 'NOT_REVIEWED' | null;
+  /** The languages the cell filters look at; all when empty. */
+  languages?: string[] | null;
+  customerKey?: string | null;
+  /** Keys with a cell (of the chosen languages) that fails a check of checks.ts. */
+  problems?: boolean | null;
+}
+
+export interface EditorRows {
+  totalCount: number;
+  keyIds: number[];
+}
+
+export async function editorRows(projectId: number, filter: EditorFilter, offset: number, limit: number): Promise<EditorRows> {
+  if (!Number.isInteger(offset) || offset < 0) throw badRequest(`offset must be an integer of at least 0; got ${offset}`);
+  if (!Number.isInteger(limit) || limit < 0 || limit > EDITOR_PAGE.maxSize) throw badRequest(`limit must be an integer between 0 and ${EDITOR_PAGE.maxSize}; got ${limit}`);
+  const params: unknown[] = [];
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const where = [`k."projectId" = ${p(projectId)}`];
+  if (filter.key != null) where.push(`k.key = ${p(filter.key)}`);
+  if (filter.keyContains) where.push(`strpos(lower(k.key), lower(${p(filter.keyContains)}::text)) > 0`);
+  if (filter.namespace != null) where.push(`k.namespace = ${p(filter.namespace)}`);
+  if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
+  if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
+
+  const cell: string[] = [];
+  const customer = filter.customerKey ? await customerIdOf(projectId, filter.customerKey) : null;
+  // Conditions only a written, non-empty base cell can meet (a text to contain, NOT_EMPTY, REVIEWED):
+  // one scan of the project's translations joined as a set, instead of a lookup per key.
+  const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
+  if (onWrittenCells) {
+    const conditions = [`t."projectId" = ${p(projectId)}`];
+    if (filter.text) conditions.push(`strpos(lower(t.text), lower(${p(filter.text)}::text)) > 0`);
+    if (filter.textStatus === 'NOT_EMPTY') conditions.push(`t.text <> ''`);
+    if (filter.reviewStatus === 'REVIEWED') conditions.push(`t."reviewStatus" = 'REVIEWED'`);
+    if (filter.languages?.length) conditions.push(`t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
+    where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${conditions.join(' AND ')})`);
+  }
+  const text = customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
+  const review = customer != null
+    ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
+    : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
+  if (filter.text && !onWrittenCells) cell.push(`strpos(lower(${text}), lower(${p(filter.text)}::text)) > 0`);
+  if (filter.textStatus === 'EMPTY') cell.push(`${text} = ''`);
+  if (filter.textStatus === 'NOT_EMPTY' && !onWrittenCells) cell.push(`${text} <> ''`);
+  if (filter.reviewStatus && !onWrittenCells) cell.push(`${review} = ${p(filter.reviewStatus)}`);
+  if (cell.length) {
+    if (filter.languages?.length) cell.push(`l.key = ANY(${p(filter.languages)}::text[])`);
+    const customerJoin = customer != null ? `LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${p(customer)}` : '';
+    where.push(`EXISTS (SELECT 1 FROM "Language" l
+      LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id ${customerJoin}
+      WHERE l."projectId" = k."projectId" AND ${cell.join(' AND ')})`);
+  }
+  const condition = where.join(' AND ');
+  const db = prisma();
+  if (filter.problems) {
+    const ids = await keysWithProblems(projectId, condition, params, filter.languages ?? [], customer == null ? null : { id: customer, key: filter.customerKey! });
+    return { totalCount: ids.length, keyIds: ids.slice(offset, offset + limit) };
+  }
+  const filterParams = [...params];
+  const count = async () => (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "TranslationKey" k WHERE ${condition}`, ...filterParams))[0]!.n;
+  if (limit === 0) return { totalCount: await count(), keyIds: [] };
+  // The window and the total in one scan (a filter over every cell of a large project is the cost).
+  const rows = await db.$queryRawUnsafe<{ id: number; total: number }[]>(
+    `SELECT k.id, (count(*) OVER ())::int AS total FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}`,
+    ...params,
+  );
+  // A window past the end has no row to carry the total.
+  const totalCount = rows[0]?.total ?? (offset === 0 ? 0 : await count());
+  return { totalCount, keyIds: rows.map((r) => r.id) };
+}
+
+const PROBLEM_BATCH = 2000;
+
+/**
+ * The keys (of the SQL condition, in order) with a cell failing a check: the
+ * checks are code (ICU parsing), so the cells are read in batches and checked
+ * here; the cost grows with the project (docs/console.md).
+ */
+async function keysWithProblems(projectId: number, condition: string, params: unknown[], languages: string[], customer: { id: number; key: string } | null): Promise<number[]> {
+  const db = prisma();
+  const keys = await db.$queryRawUnsafe<{ id: number; charactersLimit: number | null }[]>(
+    `SELECT k.id, k."charactersLimit" FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key`,
+    ...params,
+  );
+  const [defaultLanguage] = await db.$queryRawUnsafe<{ key: string }[]>(`SELECT key FROM "Language" WHERE "projectId" = $1 ORDER BY "isDefault" DESC, "order", id LIMIT 1`, projectId);
+  const shown = new Set(languages);
+  const found: number[] = [];
+  for (let i = 0; i < keys.length; i += PROBLEM_BATCH) {
+    const batch = keys.slice(i, i + PROBLEM_BATCH);
+    const cells = new Map<number, { language: string; text: string }[]>();
+    for (const cell of await cellsOfKeys(projectId, batch.map((k) => k.id), customer)) {
+      const list = cells.get(cell.keyId);
+      if (list) list.push(cell);
+      else cells.set(cell.keyId, [cell]);
+    }
+    for (const key of batch) {
+      const list = cells.get(key.id) ?? [];
+      const source = list.find((c) => c.language === defaultLanguage?.key)?.text ?? '';
+      const failing = list.some((c) => (shown.size === 0 || shown.has(c.language)) && checkText(c.text, { source: c.language === defaultLanguage?.key ? '' : source, charactersLimit: key.charactersLimit }).length > 0);
+      if (failing) found.push(key.id);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,36 @@
+// Serves the web console (built from web/ into web/dist by scripts/build-web.mjs,
+// which `npm start` and `npm test` run first) at `/`, the same origin as /graphql.
+// Only the built files are routes: every other path keeps the API's 404 envelope
+// (the console routes with the URL hash). No asset comes from elsewhere: a
+// Content-Security-Policy says so to the browser.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export const CONSOLE_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): Promise<void> {
+  if (!existsSync(`${dist}index.html`)) {
+    app.get('/', async (_req, reply) => reply.status(503).type('text/plain').send('The web console is not built: run `npm run generate` (npm start and npm test do it).'));
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: dist,
+    prefix: '/',
+    // One route per built file, read at start: unknown paths stay the API's 404.
+    wildcard: false,
+    index: ['index.html'],
+    setHeaders: (res, path) => {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.header(name, value);
+      // Hashed asset names never change content; index.html must be revalidated.
+      res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}

@@ -1,0 +1,180 @@
+// The GraphQL the web console's editor uses: editorRows (key and cell filters,
+// windows of at most 100), updateTranslation's optimistic concurrency, and the
+// cellUpdates subscription over graphql-ws with a session (CSRF token in the
+// connection parameters, refused without it).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
+import { startTestService, type TestAccount, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+
+let service: TestService;
+let alice: TestAccount;
+let api: ProjectApi;
+
+beforeAll(async () => {
+  service = await startTestService({ listen: true, worker: false });
+  alice = await service.account();
+  api = await projectApi(service, alice, 'Editor');
+  expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
+  expect((await api.post('/api/v1/customers', { key: 'acme', description: 'Acme' })).status).toBe(200);
+  const content = [
+    { key: 'a.title', language: 'en', text: 'Welcome home' },
+    { key: 'a.title', language: 'de', text: 'Willkommen' },
+    { key: 'b.body', language: 'en', text: 'Body text' },
+    { key: 'c.old', language: 'en', text: 'Old text' },
+    { key: 'c.old', language: 'de', text: 'Alter Text' },
+    { key: 'menu', namespace: 'nav', language: 'en', text: 'Menu' },
+  ];
+  expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+  expect((await api.patch('/api/v1/translation-keys?key=a.title', { tags: ['home', 'ui'] })).status).toBe(200);
+  expect((await api.patch('/api/v1/translation-keys?key=c.old', { deprecated: true })).status).toBe(200);
+  expect((await api.post('/api/v1/translations', { content: [{ key: 'b.body', language: 'de', text: 'Acme-Text', customerId: 'acme' }] })).status).toBe(200);
+  await api.patch('/api/v2/translations', { key: 'a.title', language: 'de', reviewStatus: 'REVIEWED' });
+});
+afterAll(() => service.close());
+
+const ROWS = `query ($filter: EditorFilter, $offset: Int, $limit: Int) {
+  editorRows(filter: $filter, offset: $offset, limit: $limit) { totalCount keys { key namespace translations { language text } } }
+}`;
+
+async function rows(filter: object, offset = 0, limit = 50): Promise<{ total: number; keys: string[] }> {
+  const { data, errors } = await api.gql(ROWS, { filter, offset, limit });
+  expect(errors).toBeUndefined();
+  return { total: data.editorRows.totalCount, keys: data.editorRows.keys.map((k: { key: string; namespace: string }) => (k.namespace ? `${k.namespace}:${k.key}` : k.key)) };
+}
+
+describe('editorRows', () => {
+  it('lists keys in namespace and key order, a window at a time', async () => {
+    expect(await rows({})).toEqual({ total: 4, keys: ['a.title', 'b.body', 'c.old', 'nav:menu'] });
+    expect(await rows({}, 1, 2)).toEqual({ total: 4, keys: ['b.body', 'c.old'] });
+    expect(await rows({}, 10, 2)).toEqual({ total: 4, keys: [] });
+    expect(await rows({ text: 'nothing like it' })).toEqual({ total: 0, keys: [] });
+    expect(await rows({}, 0, 0)).toEqual({ total: 4, keys: [] });
+  });
+
+  it.each([
+    [{ text: 'TEXT' }, ['b.body', 'c.old']],
+    [{ text: 'text', languages: ['de'] }, ['c.old']],
+    [{ textStatus: 'EMPTY' }, ['b.body', 'nav:menu']],
+    [{ textStatus: 'EMPTY', languages: ['en'] }, []],
+    [{ reviewStatus: 'REVIEWED' }, ['a.title']],
+    [{ keyContains: 'O' }, ['b.body', 'c.old']],
+    [{ key: 'menu' }, ['nav:menu']],
+    [{ namespace: '' }, ['a.title', 'b.body', 'c.old']],
+    [{ tags: ['ui', 'other'] }, ['a.title']],
+    [{ deprecated: true }, ['c.old']],
+    [{ deprecated: false, textStatus: 'NOT_EMPTY', languages: ['de'] }, ['a.title']],
+    [{ customerKey: 'acme', text: 'acme' }, ['b.body']],
+    [{ text: 'acme' }, []],
+  ])('filters %j', async (filter, expected) => {
+    expect((await rows(filter)).keys).toEqual(expected);
+  });
+
+  it('filters keys with problems, by the same checks as the console shows while typing', async () => {
+    await api.post('/api/v1/translations', {
+      content: [
+        { key: 'p.placeholder', language: 'en', text: 'Hi {name}' }, { key: 'p.placeholder', language: 'de', text: 'Hallo' },
+        { key: 'p.icu', language: 'en', text: 'Fine' }, { key: 'p.icu', language: 'de', text: '{count, plural, one {x}' },
+        { key: 'p.spaces', language: 'en', text: 'Save' }, { key: 'p.spaces', language: 'de', text: 'Speichern ' },
+        { key: 'p.ok', language: 'en', text: 'Hi {name}' }, { key: 'p.ok', language: 'de', text: 'Hallo {name}' },
+      ],
+    });
+    expect((await rows({ problems: true, keyContains: 'p.' })).keys).toEqual(['p.icu', 'p.placeholder', 'p.spaces']);
+    expect((await rows({ problems: true, keyContains: 'p.', languages: ['en'] })).keys).toEqual([]);
+    expect(await rows({ problems: true, keyContains: 'p.' }, 1, 1)).toEqual({ total: 3, keys: ['p.placeholder'] });
+    await api.delete('/api/v1/translation-keys/bulk', { translationKeys: ['p.placeholder', 'p.icu', 'p.spaces', 'p.ok'].map((key) => ({ key })) });
+  });
+
+  it('refuses windows over 100 rows and unknown customers', async () => {
+    const tooLarge = await api.gql(ROWS, { limit: 101 });
+    expect(tooLarge.errors![0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
+    const unknown = await api.gql(ROWS, { filter: { customerKey: 'nobody' } });
+    expect(unknown.errors![0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('updateTranslation with expectedLastModifiedAt', () => {
+  const UPDATE = `mutation ($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text lastModifiedAt } }`;
+
+  it('saves when the cell is as read, refuses with the current cell when it changed', async () => {
+    const read = await api.gql(`{ translationKey(key: "a.title") { translations(languages: ["en"]) { text lastModifiedAt } } }`);
+    const version = read.data.translationKey.translations[0].lastModifiedAt;
+    const saved = await api.gql(UPDATE, { input: { key: 'a.title', language: 'en', text: 'Mine', expectedLastModifiedAt: version } });
+    expect(saved.data.updateTranslation.text).toBe('Mine');
+    const stale = await api.gql(UPDATE, { input: { key: 'a.title', language: 'en', text: 'Stale', expectedLastModifiedAt: version } });
+    expect(stale.errors![0]).toMatchObject({
+      extensions: { code: 'CONFLICT', current: { text: 'Mine', reviewStatus: 'NOT_REVIEWED', lastModifiedAt: saved.data.updateTranslation.lastModifiedAt } },
+    });
+    const cells = await api.get('/api/v2/translations?key=a.title&language=en');
+    expect(cells.data[0].text).toBe('Mine');
+  });
+
+  it('treats the epoch as a cell never written', async () => {
+    const never = '1970-01-01T00:00:00.000Z';
+    const first = await api.gql(UPDATE, { input: { key: 'nav:menu'.slice(4), namespace: 'nav', language: 'de', text: 'Menü', expectedLastModifiedAt: never } });
+    expect(first.data.updateTranslation.text).toBe('Menü');
+    const again = await api.gql(UPDATE, { input: { key: 'menu', namespace: 'nav', language: 'de', text: 'Menue', expectedLastModifiedAt: never } });
+    expect(again.errors![0].extensions.code).toBe('CONFLICT');
+  });
+});
+
+describe('cellUpdates over graphql-ws with a session', () => {
+  async function session(): Promise<{ cookie: string; csrf: string }> {
+    const res = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation ($e: String!, $p: String!) { signIn(email: $e, password: $p) { email } }', variables: { e: alice.email, p: alice.password } }),
+    });
+    const cookies = res.headers.getSetCookie();
+    const token = /lms_session=([^;]+)/.exec(cookies.join('\n'))![1]!;
+    const csrf = /lms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
+    return { cookie: `lms_session=${token}; lms_csrf=${csrf}`, csrf };
+  }
+
+  function socket(cookie: string, params: Record<string, string>) {
+    class CookieSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { cookie } });
+      }
+    }
+    return createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: CookieSocket, connectionParams: params, retryAttempts: 0 });
+  }
+
+  const SUBSCRIBE = `subscription ($p: String!) { cellUpdates(projectToken: $p) { key language text lastModifiedAt } }`;
+
+  it('delivers writes made through REST within a second', async () => {
+    const { cookie, csrf } = await session();
+    const client = socket(cookie, { 'x-csrf-token': csrf });
+    const received: { key: string; text: string }[][] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      client.subscribe({ query: SUBSCRIBE, variables: { p: api.projectToken } }, {
+        next: (value) => {
+          received.push((value.data as { cellUpdates: { key: string; text: string }[] }).cellUpdates);
+          resolve();
+        },
+        error: reject,
+        complete: () => {},
+      });
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    expect((await api.patch('/api/v2/translations', { key: 'b.body', language: 'de', text: 'Live' })).status).toBe(200);
+    await done;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(received.flat()).toContainEqual(expect.objectContaining({ key: 'b.body', language: 'de', text: 'Live' }));
+    await client.dispose();
+  });
+
+  it('refuses a session socket without the CSRF token', async () => {
+    const { cookie } = await session();
+    const client = socket(cookie, {});
+    const error = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query: SUBSCRIBE, variables: { p: api.projectToken } }, { next: resolve, error: resolve, complete: () => resolve('completed') });
+    });
+    expect(error).toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
+    expect(JSON.stringify(error)).toMatch(/X-CSRF-Token/);
+    expect(error).not.toHaveProperty('data.cellUpdates');
+    await client.dispose();
+  });
+});

@@ -1,0 +1,255 @@
+// The web console in headless Chromium against the real service on a fresh
+// database: sign-in (wrong password, rate limit), the dashboard, the editor
+// (filters, editing by keyboard, refusals of the write gate, review toggle,
+// live update from a REST write, the conflict dialog, a large project) and
+// axe-core checks of every screen.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { prisma } from '../../src/db.js';
+import { startTestService, type TestAccount, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { launchBrowser, signIn } from '../support/browser.js';
+
+let service: TestService;
+let browser: Browser;
+let alice: TestAccount;
+let api: ProjectApi;
+let page: Page;
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function axeViolations(target: Page): Promise<string[]> {
+  await target.addScriptTag({ content: AXE });
+  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function cellText(key: string, language: string): Promise<string> {
+  const [row] = await prisma().$queryRawUnsafe<{ text: string }[]>(
+    `SELECT t.text FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId" WHERE k.key = $1 AND l.key = $2 AND k."projectId" = (SELECT id FROM "Project" WHERE "projectToken" = $3)`,
+    key, language, api.projectToken,
+  );
+  return row?.text ?? '';
+}
+
+const cell = (key: string, language: string) => page.getByRole('gridcell', { name: new RegExp(`^${key} in ${language}:`) });
+
+beforeAll(async () => {
+  service = await startTestService({ listen: true, worker: false, env: { SIGN_IN_FAILURES_PER_ACCOUNT: '3' } });
+  browser = await launchBrowser();
+  alice = await service.account({ email: 'alice@example.com' });
+  api = await projectApi(service, alice, 'Shop app');
+  expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
+  const content = [];
+  for (let i = 0; i < 30; i++) {
+    const key = `item.${String(i).padStart(2, '0')}`;
+    content.push({ key, language: 'en', text: `Item ${i} {name}` });
+    if (i % 2 === 0) content.push({ key, language: 'de', text: `Artikel ${i} {name}` });
+  }
+  content.push({ key: 'greeting', language: 'en', text: 'Hello {name}' }, { key: 'greeting', language: 'de', text: 'Hallo {name}' });
+  expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+  expect((await api.patch('/api/v1/translation-keys?key=item.01', { charactersLimit: 12 })).status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+describe('sign-in', () => {
+  it('shows a wrong password, then the rate limit, and passes the axe check', async () => {
+    const mallory = await service.account({ email: 'mallory@example.com' });
+    const context = await browser.newContext({ bypassCSP: true });
+    const p = await context.newPage();
+    await p.goto(service.url + '/');
+    expect(await axeViolations(p)).toEqual([]);
+    await p.getByLabel('Email').fill(mallory.email);
+    for (let i = 0; i < 3; i++) {
+      await p.getByLabel('Password').fill('not the password');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => p.getByRole('alert').textContent()).toBe('Wrong email or password');
+      await p.getByRole('alert').evaluate((el) => { el.textContent = ''; });
+    }
+    await p.getByLabel('Password').fill(mallory.password);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => p.getByRole('alert').textContent()).toMatch(/Too many failed sign-ins/);
+    // The session cookie is HttpOnly: no script sees it.
+    expect(await p.evaluate(() => document.cookie)).not.toMatch(/lms_session/);
+    await context.close();
+  });
+});
+
+describe('dashboard', () => {
+  it('lists the projects with keys, progress per language and unpublished changes; creates a project', async () => {
+    page = await signIn(browser, service, alice);
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Shop app' }) });
+    await expect.poll(() => card.textContent()).toMatch(/31 keys/);
+    expect(await card.textContent()).toMatch(/unpublished changes/);
+    expect(await page.getByRole('progressbar', { name: 'English (en) translated' }).getAttribute('value')).toBe('100');
+    expect(await page.getByRole('progressbar', { name: 'German (de) translated' }).getAttribute('value')).toBe('52');
+    expect(await page.evaluate(() => document.cookie)).not.toMatch(/lms_session/);
+    await page.getByLabel('New project name').fill('Second app');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'Second app' }).waitFor();
+    await page.getByLabel('Sort by').selectOption('ALPHABETICAL');
+    await expect.poll(async () => (await page.getByRole('list', { name: 'Projects' }).getByRole('heading').allTextContents())).toEqual(['Second app', 'Shop app']);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe('editor', () => {
+  it('opens the project, filters, and passes the axe check', async () => {
+    await page.getByRole('link', { name: 'Shop app' }).click();
+    await expect.poll(() => page.getByText('31 keys').count()).toBe(1);
+    await cell('greeting', 'de').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel('Text contains').fill('artikel 1');
+    // German texts exist for the even items: Artikel 10, 12, 14, 16, 18.
+    await expect.poll(() => page.locator('.count').textContent()).toBe('5 keys');
+    await page.getByLabel('Text contains').fill('');
+    await page.getByLabel('Text status').selectOption('EMPTY');
+    await expect.poll(() => page.locator('.count').textContent()).toBe('15 keys');
+    await page.getByLabel('Key contains').fill('item.0');
+    await expect.poll(() => page.locator('.count').textContent()).toBe('5 keys');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
+  });
+
+  it('edits a cell by keyboard: Enter edits, Enter saves, Esc cancels, arrows move', async () => {
+    await cell('greeting', 'de').click();
+    // Keys go to the cell once the grid shows it as the active one.
+    await expect.poll(() => cell('greeting', 'de').getAttribute('class')).toMatch(/\bactive\b/);
+    await page.keyboard.press('Enter');
+    const box = page.getByRole('textbox', { name: 'Translation of greeting in de' });
+    await box.fill('Servus {name}');
+    await expect.poll(() => page.locator('.cell.editing .counter').textContent()).toBe('13 characters');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Saved greeting (de)');
+    expect(await cellText('greeting', 'de')).toBe('Servus {name}');
+    // Esc cancels.
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'Translation of greeting in de' }).fill('Not this');
+    await page.keyboard.press('Escape');
+    expect(await cellText('greeting', 'de')).toBe('Servus {name}');
+    await expect.poll(() => cell('greeting', 'de').getAttribute('aria-label')).toMatch(/Servus/);
+    // Down goes to the next row (item.00), left to its English cell.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'Translation of item.00 in en' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Translation of item.00 in en');
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^item.00 in en: Item 0/);
+  });
+
+  it('shows checks while typing and the write gate refusing a text over the limit', async () => {
+    await cell('item.01', 'de').dblclick();
+    const box = page.getByRole('textbox', { name: 'Translation of item.01 in de' });
+    await box.fill(' Artikel eins ohne');
+    const foot = page.locator('.cell.editing .cell-foot');
+    await expect.poll(() => foot.textContent()).toMatch(/18 \/ 12 characters/);
+    expect(await foot.textContent()).toMatch(/Placeholders differ.*missing \{name\}/);
+    expect(await foot.textContent()).toMatch(/Leading or trailing spaces differ/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Not saved: .*(limit|characters)/i);
+    expect(await cellText('item.01', 'de')).toBe('');
+  });
+
+  it('toggles the review status', async () => {
+    await page.getByRole('button', { name: 'Reviewed: item.00 in en' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Reviewed: item.00 in en' }).getAttribute('aria-pressed')).toBe('true');
+    const [row] = await prisma().$queryRawUnsafe<{ s: string }[]>(`SELECT t."reviewStatus"::text AS s FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId" WHERE k.key = 'item.00' AND l.key = 'en'`);
+    expect(row!.s).toBe('REVIEWED');
+  });
+
+  it('shows the lock refusal of a key locked elsewhere', async () => {
+    expect((await api.patch('/api/v1/translation-keys?key=item.02', { lock: true })).status).toBe(200);
+    await cell('item.02', 'en').dblclick();
+    await page.getByRole('textbox', { name: 'Translation of item.02 in en' }).fill('Changed');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Not saved: .*lock/i);
+    expect(await cellText('item.02', 'en')).toBe('Item 2 {name}');
+  });
+
+  it('shows a REST write within a second', async () => {
+    const started = Date.now();
+    expect((await api.patch('/api/v2/translations', { key: 'item.04', language: 'de', text: 'Von REST' })).status).toBe(200);
+    await expect.poll(() => cell('item.04', 'de').getAttribute('aria-label'), { timeout: 3000 }).toMatch(/Von REST/);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('shows both texts when the cell changed under the edit, and keeps the chosen one', async () => {
+    await cell('item.06', 'de').dblclick();
+    await page.getByRole('textbox', { name: 'Translation of item.06 in de' }).fill('Meine Fassung');
+    expect((await api.patch('/api/v2/translations', { key: 'item.06', language: 'de', text: 'Ihre Fassung' })).status).toBe(200);
+    await expect.poll(() => page.locator('.cell.editing').textContent(), { timeout: 3000 }).toMatch(/Changed meanwhile by someone else: “Ihre Fassung”/);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'This text changed while you edited it' });
+    await dialog.waitFor();
+    expect(await dialog.getByRole('region', { name: 'Your text' }).textContent()).toMatch(/Meine Fassung/);
+    expect(await dialog.getByRole('region', { name: 'Their text' }).textContent()).toMatch(/Ihre Fassung/);
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Keep mine' }).click();
+    await expect.poll(() => cellText('item.06', 'de')).toBe('Meine Fassung');
+    // Both German texts written here lack {name}: the problems filter finds them.
+    await page.getByLabel('Only keys with problems').check();
+    // With item.01, whose English text is over its limit of 12 characters.
+    await expect.poll(() => page.locator('.count').textContent()).toBe('3 keys');
+    expect(await page.getByRole('rowheader').allTextContents()).toEqual(['item.01', 'item.04', 'item.06']);
+    await page.getByLabel('Only keys with problems').uncheck();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
+  });
+
+  it('edits a key in the key panel, creates and deletes a key', async () => {
+    await page.getByRole('rowheader', { name: /^greeting/ }).click();
+    const panel = page.getByRole('complementary', { name: 'Key greeting' });
+    await panel.getByLabel('Description').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await panel.getByLabel('Description').fill('Shown on the home page');
+    await panel.getByLabel('Tags').fill('home, ui');
+    await panel.getByRole('button', { name: 'Save key' }).click();
+    await expect.poll(() => prisma().translationKey.findFirst({ where: { key: 'greeting' }, select: { description: true, tags: true } })).toEqual({ description: 'Shown on the home page', tags: ['home', 'ui'] });
+    await page.getByLabel('Tags', { exact: true }).first().fill('home');
+    await expect.poll(() => page.locator('.count').textContent()).toBe('1 keys');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
+    await page.getByLabel('New key').fill('brand.new');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('32 keys');
+    // Rename it, then delete it (confirmed in the browser's dialog).
+    await page.getByRole('rowheader', { name: /^brand.new/ }).click();
+    const created = page.getByRole('complementary', { name: 'Key brand.new' });
+    await created.getByLabel('Key', { exact: true }).fill('brand.renamed');
+    await created.getByRole('button', { name: 'Save key' }).click();
+    const renamed = page.getByRole('complementary', { name: 'Key brand.renamed' });
+    await renamed.waitFor();
+    expect(await prisma().translationKey.count({ where: { key: 'brand.renamed' } })).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await renamed.getByRole('button', { name: 'Delete key' }).click();
+    await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
+    expect(await prisma().translationKey.count({ where: { key: { startsWith: 'brand.' } } })).toBe(0);
+  });
+});
+
+describe('a large project', () => {
+  it('scrolls through 5,000 keys, loading only what is in view', async () => {
+    const big = await projectApi(service, alice, 'Big app');
+    const { id } = await prisma().project.findFirstOrThrow({ where: { projectToken: big.projectToken }, select: { id: true } });
+    await prisma().$executeRawUnsafe(`INSERT INTO "TranslationKey" ("projectId", key) SELECT $1, 'key.' || lpad(n::text, 5, '0') FROM generate_series(0, 4999) n`, id);
+    await prisma().$executeRawUnsafe(`INSERT INTO "Translation" ("keyId", "languageId", "projectId", text) SELECT k.id, l.id, $1, 'Text ' || k.key FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId" WHERE k."projectId" = $1`, id);
+    const requests: string[] = [];
+    page.on('request', (r) => { if (r.url().endsWith('/graphql') && r.postData()?.includes('EditorRows')) requests.push(r.postData()!); });
+    await page.goto(`${service.url}/#/projects/${big.projectToken}`);
+    await expect.poll(() => page.locator('.count').textContent()).toBe('5,000 keys');
+    await cell('key.00000', 'en').waitFor();
+    const rowsInPage = await page.getByRole('row').count();
+    expect(rowsInPage).toBeLessThan(60);
+    await page.getByTestId('grid-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await cell('key.04999', 'en').waitFor();
+    expect(await cell('key.04999', 'en').getAttribute('aria-label')).toMatch(/Text key.04999/);
+    // Two windows of 100 rows: the first and the last, nothing in between.
+    expect(requests.length).toBeLessThanOrEqual(3);
+  });
+});

@@ -1,0 +1,52 @@
+// The console's screens, routed by the URL hash (#/ the projects, #/projects/<token>
+// the editor) so that only `/` and the built assets are paths of the service.
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from 'urql';
+import { client, resetSocket } from './client';
+import { graphql } from './graphql';
+import { SignIn } from './SignIn';
+import { Dashboard } from './Dashboard';
+import { Editor } from './Editor';
+
+const ViewerQuery = graphql(`query Viewer { viewer { email sessionExpiresAt } }`);
+const SignOut = graphql(`mutation SignOut { signOut }`);
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const update = () => setHash(location.hash);
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return hash;
+}
+
+export function App() {
+  const [{ data, fetching }, refetch] = useQuery({ query: ViewerQuery });
+  const hash = useHash();
+  const signedIn = useCallback(() => {
+    resetSocket();
+    refetch({ requestPolicy: 'network-only' });
+  }, [refetch]);
+  const signOut = async () => {
+    await client.mutation(SignOut, {}).toPromise();
+    resetSocket();
+    location.hash = '#/';
+    refetch({ requestPolicy: 'network-only' });
+  };
+  if (fetching && !data) return <main className="loading" aria-busy="true">Loading…</main>;
+  if (!data?.viewer) return <SignIn onSignedIn={signedIn} />;
+  const project = /^#\/projects\/([^/]+)/.exec(hash)?.[1];
+  return (
+    <div className="app">
+      <header className="topbar">
+        <a href="#/" className="brand">Localization service</a>
+        <nav aria-label="Account">
+          <span className="who">{data.viewer.email}</span>
+          <button type="button" onClick={signOut}>Sign out</button>
+        </nav>
+      </header>
+      {project ? <Editor key={project} projectToken={decodeURIComponent(project)} /> : <Dashboard />}
+    </div>
+  );
+}

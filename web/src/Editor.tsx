@@ -1,0 +1,480 @@
+// The translation editor: keys × chosen languages in a virtualized grid (only
+// the rows in view are in the page, and only their windows are loaded), the
+// filters of the v2 query plus tags and deprecated, inline editing through
+// updateTranslation (the write gate) with optimistic concurrency on the cell's
+// lastModifiedAt, keyboard navigation, checks while typing, live updates.
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useQuery } from 'urql';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { client } from './client';
+import { CellUpdates, ProjectMeta, UpdateTranslation, type Cell, type Row } from './documents';
+import { useRows, type RowsVariables } from './rows';
+import { checkText } from '../../src/console/checks';
+import { KeyPanel, NewKeyForm } from './KeyPanel';
+
+const ROW_HEIGHT = 64;
+const NEVER = '1970-01-01T00:00:00.000Z';
+
+interface Filters {
+  keyContains: string;
+  text: string;
+  textStatus: '' | 'EMPTY' | 'NOT_EMPTY';
+  reviewStatus: '' | 'REVIEWED' | 'NOT_REVIEWED';
+  namespace: string;
+  tags: string;
+  deprecated: '' | 'true' | 'false';
+  customerId: string;
+  problems: boolean;
+}
+
+const NO_FILTERS: Filters = { keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false };
+
+interface Editing {
+  row: number;
+  language: string;
+  draft: string;
+  /** The cell as read when editing started (its version is sent with the save). */
+  base: { text: string; lastModifiedAt: string | null };
+  /** The cell as someone else wrote it meanwhile (live update or a refused save). */
+  theirs?: { text: string; lastModifiedAt: string | null; reviewStatus?: string };
+  dialog?: boolean;
+}
+
+type Address = { row: number; col: number };
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+const errorOf = (error: { graphQLErrors: { message: string; extensions?: Record<string, unknown> }[]; message: string }) => error.graphQLErrors[0] ?? { message: error.message, extensions: {} };
+
+export function Editor({ projectToken }: { projectToken: string }) {
+  const [{ data: meta, error: metaError }, refetchMeta] = useQuery({ query: ProjectMeta, variables: { projectToken } });
+  const project = meta?.project;
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const [active, setActive] = useState<Address>({ row: 0, col: 1 });
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [selected, setSelected] = useState<{ key: string; namespace: string } | null>(null);
+  const [status, setStatus] = useState('');
+  const [failure, setFailure] = useState('');
+  const defaultLanguage = project?.languages.find((l) => l.isDefault)?.key ?? project?.languages[0]?.key ?? '';
+  const languages = chosen ?? project?.languages.map((l) => l.key) ?? [];
+  const typed = useDebounced(filters, 80);
+
+  const variables: RowsVariables | undefined = useMemo(() => {
+    if (!project) return undefined;
+    const f = typed;
+    const fetched = [...new Set([...languages, defaultLanguage])];
+    return {
+      projectToken,
+      languages: fetched,
+      customerKey: f.customerId || null,
+      withBase: !!f.customerId,
+      filter: {
+        keyContains: f.keyContains || null,
+        text: f.text || null,
+        textStatus: f.textStatus || null,
+        reviewStatus: f.reviewStatus || null,
+        namespace: f.namespace === '' ? null : f.namespace === '(default)' ? '' : f.namespace,
+        tags: f.tags.trim() ? f.tags.split(',').map((t) => t.trim()).filter(Boolean) : null,
+        deprecated: f.deprecated === '' ? null : f.deprecated === 'true',
+        languages,
+        customerKey: f.customerId || null,
+        problems: f.problems || null,
+      },
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [project, typed, languages.join(','), defaultLanguage, projectToken]);
+
+  const rows = useRows(variables);
+  const total = rows.total ?? 0;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (total > 0) rows.ensure(first, last);
+  });
+
+  // Live: cells written elsewhere replace the shown ones; the cell being edited keeps the draft and shows theirs.
+  const editingRef = useRef(editing);
+  editingRef.current = editing;
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  useEffect(() => {
+    const subscription = client.subscription(CellUpdates, { projectToken }).subscribe((result) => {
+      const rows = rowsRef.current;
+      for (const update of result.data?.cellUpdates ?? []) {
+        const row = rows.findRow(update.key, update.namespace);
+        const cell = row?.translations.find((c) => c.language === update.language);
+        if (!row || !cell || cell.isOverride) continue;
+        if (cell.lastModifiedAt && update.lastModifiedAt <= cell.lastModifiedAt) continue;
+        const edit = editingRef.current;
+        const editedRow = edit ? rows.row(edit.row) : undefined;
+        if (edit && editedRow === row && edit.language === update.language) {
+          if (update.lastModifiedAt !== edit.base.lastModifiedAt && update.text !== edit.draft) setEditing({ ...edit, theirs: update });
+          continue;
+        }
+        rows.setCell(update.key, update.namespace, { language: update.language, text: update.text, reviewStatus: update.reviewStatus, lastModifiedAt: update.lastModifiedAt });
+      }
+    });
+    return () => subscription.unsubscribe();
+  }, [projectToken]);
+
+  const columns = ['', ...languages];
+  // A cell to focus once it is rendered (it may first need to be scrolled into the window).
+  const pendingFocus = useRef<Address | null>(null);
+  const [, setFocusTick] = useState(0);
+  const focusCell = useCallback((address: Address) => {
+    setActive(address);
+    pendingFocus.current = address;
+    virtualizer.scrollToIndex(address.row, { align: 'auto' });
+    setFocusTick((t) => t + 1);
+  }, [virtualizer]);
+  useEffect(() => {
+    const address = pendingFocus.current;
+    if (!address) return;
+    const element = document.querySelector<HTMLElement>(`[data-cell="${address.row}:${address.col}"]`);
+    if (element) {
+      pendingFocus.current = null;
+      element.focus();
+    }
+  });
+
+  const startEditing = (rowIndex: number, language: string) => {
+    const row = rows.row(rowIndex);
+    const cell = row?.translations.find((c) => c.language === language);
+    if (!row || !cell) return;
+    if (row.lock) {
+      setFailure(`The key ${row.key} is locked: unlock it in the key panel to edit.`);
+      return;
+    }
+    const text = filters.customerId && !cell.isOverride ? '' : cell.text;
+    setFailure('');
+    setEditing({ row: rowIndex, language, draft: text, base: { text, lastModifiedAt: cell.isOverride || !filters.customerId ? cell.lastModifiedAt : null } });
+  };
+
+  const save = async (edit: Editing, expected?: string | null) => {
+    const row = rows.row(edit.row);
+    if (!row) return setEditing(null);
+    if (expected === undefined && edit.draft === edit.base.text) return setEditing(null);
+    setStatus(`Saving ${row.key} (${edit.language})…`);
+    const result = await client.mutation(UpdateTranslation, {
+      projectToken,
+      input: {
+        key: row.key,
+        namespace: row.namespace,
+        language: edit.language,
+        text: edit.draft,
+        customerKey: filters.customerId || null,
+        expectedLastModifiedAt: (expected === undefined ? edit.base.lastModifiedAt : expected) ?? NEVER,
+      },
+    }).toPromise();
+    if (result.error) {
+      const error = errorOf(result.error);
+      const current = (error.extensions as { current?: Editing['theirs'] } | undefined)?.current;
+      if (current) {
+        setStatus('');
+        setEditing({ ...edit, theirs: current, dialog: true });
+        return;
+      }
+      setStatus('');
+      setFailure(`Not saved: ${error.message}`);
+      setEditing(null);
+      return;
+    }
+    const cell = result.data!.updateTranslation;
+    rows.setCell(row.key, row.namespace, cell);
+    setStatus(`Saved ${row.key} (${edit.language})`);
+    setFailure('');
+    setEditing(null);
+    focusCell({ row: edit.row, col: columns.indexOf(edit.language) });
+  };
+
+  const takeTheirs = (edit: Editing) => {
+    const row = rows.row(edit.row);
+    if (row && edit.theirs) rows.setCell(row.key, row.namespace, { language: edit.language, text: edit.theirs.text, lastModifiedAt: edit.theirs.lastModifiedAt, ...(edit.theirs.reviewStatus ? { reviewStatus: edit.theirs.reviewStatus as Cell['reviewStatus'] } : {}) });
+    setEditing(null);
+    setStatus('Kept their text');
+    focusCell({ row: edit.row, col: columns.indexOf(edit.language) });
+  };
+
+  const toggleReview = async (rowIndex: number, language: string) => {
+    const row = rows.row(rowIndex);
+    const cell = row?.translations.find((c) => c.language === language);
+    if (!row || !cell) return;
+    const reviewStatus = cell.reviewStatus === 'REVIEWED' ? 'NOT_REVIEWED' : 'REVIEWED';
+    const result = await client.mutation(UpdateTranslation, { projectToken, input: { key: row.key, namespace: row.namespace, language, reviewStatus, customerKey: filters.customerId || null } }).toPromise();
+    if (result.error) return setFailure(`Not saved: ${errorOf(result.error).message}`);
+    rows.setCell(row.key, row.namespace, result.data!.updateTranslation);
+    setStatus(`${row.key} (${language}) ${reviewStatus === 'REVIEWED' ? 'reviewed' : 'not reviewed'}`);
+  };
+
+  // One stable object of cell actions, so that memoized cells re-render only when their own props change.
+  const latest = { setActive, startEditing, setEditing, save, focusCell, toggleReview };
+  const latestRef = useRef(latest);
+  latestRef.current = latest;
+  const actions: CellActions = useMemo(() => ({
+    focus: (row, col) => latestRef.current.setActive({ row, col }),
+    start: (row, language) => latestRef.current.startEditing(row, language),
+    draft: (text) => latestRef.current.setEditing((e) => (e ? { ...e, draft: text } : e)),
+    save: (edit) => void latestRef.current.save(edit),
+    cancel: (row, col) => { latestRef.current.setEditing(null); latestRef.current.focusCell({ row, col }); },
+    toggleReview: (row, language) => void latestRef.current.toggleReview(row, language),
+  }), []);
+
+  const onGridKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (editing || (event.target as HTMLElement).closest('textarea, input, button, dialog')) return;
+    const move = (row: number, col: number) => {
+      event.preventDefault();
+      focusCell({ row: Math.max(0, Math.min(total - 1, row)), col: Math.max(0, Math.min(columns.length - 1, col)) });
+    };
+    const { row, col } = active;
+    switch (event.key) {
+      case 'ArrowDown': return move(row + 1, col);
+      case 'ArrowUp': return move(row - 1, col);
+      case 'ArrowLeft': return move(row, col - 1);
+      case 'ArrowRight': return move(row, col + 1);
+      case 'PageDown': return move(row + 10, col);
+      case 'PageUp': return move(row - 10, col);
+      case 'Home': return move(event.ctrlKey ? 0 : row, 0);
+      case 'End': return move(event.ctrlKey ? total - 1 : row, columns.length - 1);
+      case 'Enter':
+      case 'F2': {
+        event.preventDefault();
+        const r = rows.row(row);
+        if (col === 0) { if (r) setSelected({ key: r.key, namespace: r.namespace }); }
+        else startEditing(row, columns[col]!);
+        return;
+      }
+      case ' ':
+        if (col > 0) { event.preventDefault(); void toggleReview(row, columns[col]!); }
+        return;
+    }
+  };
+
+  if (metaError) return <main><p role="alert" className="error">{metaError.graphQLErrors[0]?.message ?? metaError.message}</p></main>;
+  if (!project) return <main aria-busy="true">Loading…</main>;
+  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
+  const template = `minmax(220px, 1.2fr) repeat(${languages.length}, minmax(200px, 1fr))`;
+
+  return (
+    <main className="editor">
+      <div className="editor-head">
+        <h1>{project.name}</h1>
+        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${total.toLocaleString('en')} keys`}</p>
+        <NewKeyForm projectToken={projectToken} onCreated={() => { rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
+      </div>
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <label>Key contains <input type="search" value={filters.keyContains} onChange={(e) => set({ keyContains: e.target.value })} /></label>
+        <label>Text contains <input type="search" value={filters.text} onChange={(e) => set({ text: e.target.value })} /></label>
+        <label>Text status
+          <select value={filters.textStatus} onChange={(e) => set({ textStatus: e.target.value as Filters['textStatus'] })}>
+            <option value="">Any</option><option value="EMPTY">Empty</option><option value="NOT_EMPTY">Not empty</option>
+          </select>
+        </label>
+        <label>Review status
+          <select value={filters.reviewStatus} onChange={(e) => set({ reviewStatus: e.target.value as Filters['reviewStatus'] })}>
+            <option value="">Any</option><option value="REVIEWED">Reviewed</option><option value="NOT_REVIEWED">Not reviewed</option>
+          </select>
+        </label>
+        <label>Namespace
+          <select value={filters.namespace} onChange={(e) => set({ namespace: e.target.value })}>
+            <option value="">All</option><option value="(default)">(default)</option>
+            {project.namespaces.map((n) => <option key={n.name} value={n.name}>{n.name}</option>)}
+          </select>
+        </label>
+        <label>Tags <input value={filters.tags} placeholder="tag1, tag2" onChange={(e) => set({ tags: e.target.value })} /></label>
+        <label>Deprecated
+          <select value={filters.deprecated} onChange={(e) => set({ deprecated: e.target.value as Filters['deprecated'] })}>
+            <option value="">Any</option><option value="true">Deprecated</option><option value="false">Not deprecated</option>
+          </select>
+        </label>
+        <label>Customer
+          <select value={filters.customerId} onChange={(e) => set({ customerId: e.target.value })}>
+            <option value="">Base texts</option>
+            {project.customers.map((c) => <option key={c.key} value={c.key}>{c.key}</option>)}
+          </select>
+        </label>
+        <label className="check"><input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} /> Only keys with problems</label>
+        <fieldset className="languages">
+          <legend>Languages</legend>
+          {project.languages.map((l) => (
+            <label key={l.key} className="check">
+              <input
+                type="checkbox"
+                checked={languages.includes(l.key)}
+                onChange={(e) => setChosen(e.target.checked ? project.languages.map((x) => x.key).filter((k) => k === l.key || languages.includes(k)) : languages.filter((k) => k !== l.key))}
+              />
+              {l.key}
+            </label>
+          ))}
+        </fieldset>
+        <button type="button" onClick={() => setFilters(NO_FILTERS)}>Clear filters</button>
+      </form>
+      <p className="status" role="status">{status}</p>
+      {(failure || rows.error) && <p className="error" role="alert">{failure || rows.error}</p>}
+      <div className="editor-body">
+        <div className="grid" role="grid" aria-label="Translations" aria-rowcount={total + 1} aria-colcount={columns.length} onKeyDown={onGridKeyDown}>
+          <div className="grid-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+            <div role="columnheader">Key</div>
+            {languages.map((l) => <div role="columnheader" key={l}>{project.languages.find((x) => x.key === l)?.name ?? l} ({l})</div>)}
+          </div>
+          <div className="grid-scroll" ref={scroller} data-testid="grid-scroll">
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="rowgroup">
+              {items.map((item) => {
+                const row = rows.row(item.index);
+                return (
+                  <div key={item.key} role="row" aria-rowindex={item.index + 2} className={`grid-row${row?.lock ? ' locked' : ''}`}
+                    style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
+                    {row ? (
+                      <>
+                        <div role="rowheader" className={`key-cell${active.row === item.index && active.col === 0 ? ' active' : ''}`}
+                          tabIndex={active.row === item.index && active.col === 0 ? 0 : -1} data-cell={`${item.index}:0`}
+                          onFocus={() => setActive({ row: item.index, col: 0 })} onClick={() => setSelected({ key: row.key, namespace: row.namespace })}
+                          aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}>
+                          <span className="key-name">{row.key}</span>
+                          <span className="key-meta">
+                            {row.namespace && <span className="badge">{row.namespace}</span>}
+                            {row.lock && <span className="badge lock">locked</span>}
+                            {row.deprecated && <span className="badge deprecated">deprecated</span>}
+                            {row.tags.map((t) => <span key={t} className="badge tag">{t}</span>)}
+                          </span>
+                        </div>
+                        {languages.map((language, i) => (
+                          <GridCell key={language} row={row} rowIndex={item.index} col={i + 1} language={language}
+                            defaultLanguage={defaultLanguage} customer={filters.customerId}
+                            active={active.row === item.index && active.col === i + 1}
+                            editing={editing && editing.row === item.index && editing.language === language ? editing : null}
+                            actions={actions} />
+                        ))}
+                      </>
+                    ) : <div role="gridcell" className="placeholder" aria-busy="true">Loading…</div>}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        </div>
+        {selected && (
+          <KeyPanel projectToken={projectToken} address={selected} row={rows.findRow(selected.key, selected.namespace)}
+            onClose={() => setSelected(null)}
+            onChanged={(address) => { setSelected(address); rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
+        )}
+      </div>
+      {editing?.dialog && editing.theirs && (
+        <ConflictDialog mine={editing.draft} theirs={editing.theirs.text}
+          onKeepMine={() => void save({ ...editing, dialog: false }, editing.theirs!.lastModifiedAt)}
+          onTakeTheirs={() => takeTheirs(editing)} />
+      )}
+    </main>
+  );
+}
+
+interface CellActions {
+  focus(row: number, col: number): void;
+  start(row: number, language: string): void;
+  draft(text: string): void;
+  save(edit: Editing): void;
+  cancel(row: number, col: number): void;
+  toggleReview(row: number, language: string): void;
+}
+
+interface GridCellProps {
+  row: Row;
+  rowIndex: number;
+  col: number;
+  language: string;
+  defaultLanguage: string;
+  customer: string;
+  active: boolean;
+  editing: Editing | null;
+  actions: CellActions;
+}
+
+const GridCell = memo(function GridCell({ row, rowIndex, col, language, defaultLanguage, customer, active, editing, actions }: GridCellProps) {
+  const onFocus = () => actions.focus(rowIndex, col);
+  const onStart = () => actions.start(rowIndex, language);
+  const onDraft = actions.draft;
+  const onSave = actions.save;
+  const onCancel = () => actions.cancel(rowIndex, col);
+  const onToggleReview = () => actions.toggleReview(rowIndex, language);
+  const cell = row.translations.find((c) => c.language === language);
+  const base = row.base?.find((c) => c.language === language);
+  const source = language === defaultLanguage ? '' : row.translations.find((c) => c.language === defaultLanguage)?.text ?? '';
+  const shown = editing ? editing.draft : cell?.text ?? '';
+  const problems = useMemo(() => checkText(shown, { source, charactersLimit: row.charactersLimit ?? null }), [shown, source, row.charactersLimit]);
+  // Saved or cancelled: the blur that follows must not save again.
+  const finished = useRef(false);
+  const wasEditing = useRef(false);
+  if (!!editing !== wasEditing.current) {
+    wasEditing.current = !!editing;
+    if (editing) finished.current = false;
+  }
+  const label = `${row.key} in ${language}`;
+  if (editing) {
+    return (
+      <div role="gridcell" className="cell editing" aria-rowindex={rowIndex + 2} aria-colindex={col + 1}>
+        <textarea autoFocus aria-label={`Translation of ${label}`} value={editing.draft}
+          aria-invalid={problems.length > 0} aria-describedby={`problems-${rowIndex}-${col}`}
+          onChange={(e) => onDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); finished.current = true; onSave(editing); }
+            else if (e.key === 'Escape') { e.preventDefault(); finished.current = true; onCancel(); }
+          }}
+          onBlur={() => { if (!finished.current && !editing.dialog) { finished.current = true; onSave(editing); } }} />
+        <div className="cell-foot" id={`problems-${rowIndex}-${col}`}>
+          <span className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}>
+            {editing.draft.length}{row.charactersLimit != null ? ` / ${row.charactersLimit}` : ''} characters
+          </span>
+          {problems.map((p) => <span key={p} className="problem">{p}</span>)}
+          {editing.theirs && <span className="problem" role="alert">Changed meanwhile by someone else: “{editing.theirs.text}”</span>}
+        </div>
+      </div>
+    );
+  }
+  const text = cell?.text ?? '';
+  const inherited = customer && cell && !cell.isOverride;
+  return (
+    <div role="gridcell" className={`cell${active ? ' active' : ''}${problems.length ? ' has-problems' : ''}`} tabIndex={active ? 0 : -1}
+      data-cell={`${rowIndex}:${col}`} aria-rowindex={rowIndex + 2} aria-colindex={col + 1} aria-readonly={row.lock}
+      aria-label={`${label}: ${text || 'empty'}${cell?.reviewStatus === 'REVIEWED' ? ', reviewed' : ''}${problems.length ? `, ${problems.join('; ')}` : ''}`}
+      onFocus={onFocus} onDoubleClick={onStart}>
+      <span className={`text${text ? '' : ' empty'}${inherited ? ' inherited' : ''}`}>{text || 'empty'}</span>
+      {customer && cell?.isOverride && base && <span className="base-text">base: {base.text}</span>}
+      {inherited && <span className="base-text">(base text)</span>}
+      <span className="cell-tools">
+        {problems.length > 0 && <span className="warn" title={problems.join('\n')} aria-hidden="true">⚠</span>}
+        <button type="button" tabIndex={-1} className={`review${cell?.reviewStatus === 'REVIEWED' ? ' on' : ''}`}
+          aria-pressed={cell?.reviewStatus === 'REVIEWED'} aria-label={`Reviewed: ${label}`} onClick={onToggleReview}>✓</button>
+      </span>
+    </div>
+  );
+});
+
+function ConflictDialog({ mine, theirs, onKeepMine, onTakeTheirs }: { mine: string; theirs: string; onKeepMine(): void; onTakeTheirs(): void }) {
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <div className="backdrop">
+      <div role="dialog" aria-modal="true" aria-labelledby="conflict-title" className="dialog">
+        <h2 id="conflict-title">This text changed while you edited it</h2>
+        <div className="versions">
+          <section aria-label="Your text"><h3>Your text</h3><p className="version mine">{mine}</p></section>
+          <section aria-label="Their text"><h3>Their text</h3><p className="version theirs">{theirs}</p></section>
+        </div>
+        <div className="actions">
+          <button type="button" ref={first} onClick={onKeepMine}>Keep mine</button>
+          <button type="button" onClick={onTakeTheirs}>Take theirs</button>
+        </div>
+      </div>
+    </div>
+  );
+}

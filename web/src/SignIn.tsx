@@ -1,0 +1,41 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { graphql } from './graphql';
+
+const SignInMutation = graphql(`
+  mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { email } }
+`);
+
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [{ fetching }, signIn] = useMutation(SignInMutation);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError('');
+    const result = await signIn({ email, password });
+    if (result.error) {
+      setError(result.error.graphQLErrors[0]?.message ?? result.error.message);
+      return;
+    }
+    onSignedIn();
+  };
+  return (
+    <main className="signin">
+      <h1>Sign in</h1>
+      <form onSubmit={submit}>
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        {error && <p role="alert" className="error">{error}</p>}
+        <button type="submit" disabled={fetching}>Sign in</button>
+      </form>
+    </main>
+  );
+}

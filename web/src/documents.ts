@@ -1,0 +1,55 @@
+// The editor's GraphQL documents (small: at most 100 keys a window, four levels deep).
+import { graphql, type ResultOf } from './graphql';
+
+export const ProjectMeta = graphql(`
+  query ProjectMeta($projectToken: String!) {
+    project(projectToken: $projectToken) {
+      name projectToken keys
+      languages { key name isDefault }
+      customers { key description }
+      namespaces { name }
+    }
+  }
+`);
+
+export const EditorRowsQuery = graphql(`
+  query EditorRows($projectToken: String!, $filter: EditorFilter, $offset: Int!, $limit: Int!, $languages: [String!], $customerKey: String, $withBase: Boolean!) {
+    editorRows(projectToken: $projectToken, filter: $filter, offset: $offset, limit: $limit) {
+      totalCount
+      keys {
+        key namespace description codeDescription tags charactersLimit lock deprecated deprecatedAt createdAt modifiedAt
+        translations(languages: $languages, customerKey: $customerKey) { language text reviewStatus lastModifiedAt isOverride }
+        base: translations(languages: $languages) @include(if: $withBase) { language text }
+      }
+    }
+  }
+`);
+
+export type Row = ResultOf<typeof EditorRowsQuery>['editorRows']['keys'][number];
+export type Cell = Row['translations'][number];
+
+export const UpdateTranslation = graphql(`
+  mutation UpdateTranslation($projectToken: String!, $input: UpdateTranslationInput!) {
+    updateTranslation(projectToken: $projectToken, input: $input) { language text reviewStatus lastModifiedAt isOverride }
+  }
+`);
+
+export const CellUpdates = graphql(`
+  subscription CellUpdates($projectToken: String!) {
+    cellUpdates(projectToken: $projectToken) { key namespace language text reviewStatus lastModifiedAt }
+  }
+`);
+
+export const CreateKey = graphql(`
+  mutation CreateKey($projectToken: String!, $input: CreateTranslationKeyInput!) { createTranslationKey(projectToken: $projectToken, input: $input) { key namespace } }
+`);
+
+export const UpdateKey = graphql(`
+  mutation UpdateKey($projectToken: String!, $key: String!, $namespace: String, $input: UpdateTranslationKeyInput!) {
+    updateTranslationKey(projectToken: $projectToken, key: $key, namespace: $namespace, input: $input) { key namespace }
+  }
+`);
+
+export const DeleteKey = graphql(`
+  mutation DeleteKey($projectToken: String!, $key: String!, $namespace: String) { deleteTranslationKey(projectToken: $projectToken, key: $key, namespace: $namespace) }
+`);
