@@ -62,6 +62,23 @@ export const DEFAULT_LISTED_REFUSALS = 100;
 /** An empty, unreviewed cell is the same as no row: writing one where there is no row changes nothing. */
 const WORTH_A_ROW = `(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REVIEWED')`;
 
+/**
+ * The rules as one SQL expression: the refusal of a cell (NULL, 'LOCKED' or
+ * 'CHARACTERS_LIMIT'), given its key row, its new text, its existing row (a
+ * left join: NULL columns when there is none) and the mode. The gate's
+ * statement applies it; update-one.ts asks it ahead of its batch, so that a
+ * refused one-cell write opens no change.
+ */
+export function refusalSql(at: { key: string; text: string; existing: string; mode: string }): string {
+  const { key: k, text, existing: x, mode } = at;
+  return `CASE
+               WHEN NOT ${k}.lock AND (${k}."charactersLimit" IS NULL OR char_length(${text}) <= ${k}."charactersLimit") THEN NULL
+               WHEN ${x}."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND ${x}.text = '')) THEN NULL
+               WHEN ${k}.lock THEN 'LOCKED'
+               WHEN ${text} IS DISTINCT FROM ${x}.text THEN 'CHARACTERS_LIMIT'
+             END`;
+}
+
 interface Table {
   name: '"Translation"' | '"CustomerTranslation"';
   /** Extra key column of the table (the customer), or none. */
@@ -89,12 +106,7 @@ function gateSql(table: Table, events = true): string {
       -- The existing row (one primary-key lookup per cell) decides refusals and is the old value of the change event.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              x."keyId" IS NOT NULL AS had_row, x.text AS old_text, x."reviewStatus" AS old_status,
-             CASE
-               WHEN NOT k.lock AND (k."charactersLimit" IS NULL OR char_length(i.text) <= k."charactersLimit") THEN NULL
-               WHEN x."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND x.text = '')) THEN NULL
-               WHEN k.lock THEN 'LOCKED'
-               WHEN i.text IS DISTINCT FROM x.text THEN 'CHARACTERS_LIMIT'
-             END AS refusal
+             ${refusalSql({ key: 'k', text: 'i.text', existing: 'x', mode })} AS refusal
         FROM input i
         JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
         LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}` : `
@@ -153,7 +165,7 @@ const BASE_TABLE: Table = { name: '"Translation"', customer: false };
 const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
 const WITH_EVENTS = { base: gateSql(BASE_TABLE), custom: gateSql(CUSTOM_TABLE) };
 const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
-let statements = WITH_EVENTS;
+let gateSqlInUse = WITH_EVENTS;
 
 /**
  * Runs `fn` with the gate as it was before change events (no per-cell events,
@@ -161,52 +173,68 @@ let statements = WITH_EVENTS;
  * (bench/scenarios/history.ts). The service never calls it.
  */
 export async function withoutCellEventsForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
-  statements = WITHOUT_EVENTS;
+  gateSqlInUse = WITHOUT_EVENTS;
   try {
     return await fn();
   } finally {
-    statements = WITH_EVENTS;
+    gateSqlInUse = WITH_EVENTS;
   }
 }
 
-interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
+export interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
 
 /**
  * Writes translation cells through the rules above. Duplicate cells in the
  * input: the last one wins. Returns what was written and what was refused.
  */
 export async function writeTranslations(db: Db, projectId: number, cells: readonly Cell[], options: GateOptions): Promise<GateResult> {
+  const gate = gateStatements(db, projectId, cells, options);
+  const rows: Row[][] = [];
+  for (const statement of gate.statements) rows.push(await statement);
+  return gate.result(rows);
+}
+
+/**
+ * The gate's statements (one per table with cells), not yet sent, and how to
+ * read their answers: for a caller that sends them in a batched transaction
+ * with the statement opening the change (update-one.ts), in this order.
+ */
+export function gateStatements(db: Db, projectId: number, cells: readonly Cell[], options: GateOptions) {
   const mode = options.replace === 'empty' ? 'empty' : options.replace ? 'always' : 'never';
   const listed = options.listRefusals ?? DEFAULT_LISTED_REFUSALS;
   const deduped = new Map<string, Cell>();
   for (const c of cells) deduped.set(`${c.keyId}:${c.languageId}:${c.customerId ?? ''}`, c);
   const base = [...deduped.values()].filter((c) => c.customerId === null);
   const custom = [...deduped.values()].filter((c) => c.customerId !== null);
-  const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };
-  const add = (row: Row) => {
-    result.inserted += row.inserted;
-    result.updated += row.updated;
-    result.refused.LOCKED += row.locked;
-    result.refused.CHARACTERS_LIMIT += row.over_limit;
-    const refusals = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
-    result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
-  };
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
+  const statements = [];
   if (base.length) {
-    const [row] = await db.$queryRawUnsafe<Row[]>(
-      statements.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
+    statements.push(db.$queryRawUnsafe<Row[]>(
+      gateSqlInUse.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
       base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id,
-    );
-    add(row!);
+    ));
   }
   if (custom.length) {
-    const [row] = await db.$queryRawUnsafe<Row[]>(
-      statements.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
+    statements.push(db.$queryRawUnsafe<Row[]>(
+      gateSqlInUse.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
       custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id,
-    );
-    add(row!);
+    ));
   }
-  return result;
+  return {
+    statements,
+    result(rows: Row[][]): GateResult {
+      const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };
+      for (const [row] of rows) {
+        result.inserted += row!.inserted;
+        result.updated += row!.updated;
+        result.refused.LOCKED += row!.locked;
+        result.refused.CHARACTERS_LIMIT += row!.over_limit;
+        const refusals = typeof row!.refusals === 'string' ? (JSON.parse(row!.refusals) as Refusal[]) : row!.refusals;
+        result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
+      }
+      return result;
+    },
+  };
 }
 
 /** Adds the refusals of one gate call to a running total (chunked writes). */
