@@ -77,11 +77,15 @@ export const NEXT_CHANGE_ID = `nextval(pg_get_serial_sequence('"Activity"', 'id'
 
 /**
  * Opening a change with an id taken earlier (NEXT_CHANGE_ID), not yet sent: the
- * caller runs it in a batched transaction before the gate's statements.
+ * caller runs the statement it builds in a batched transaction before the
+ * gate's statements, possibly more than once (batched-writes.ts retries a
+ * failed group one write at a time) and outside the request's scope — so the
+ * origin is read, and the change noted for its announcement, here and now.
  */
 export function openChangeInBatch(db: Db, change: Change, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}) {
+  const origin = options.origin ?? currentOrigin();
   noteOpened(change.projectId, change.id);
-  return openChangeStatement(db, change.projectId, kind, details, { ...options, id: change.id });
+  return () => openChangeStatement(db, change.projectId, kind, details, { ...options, origin, id: change.id });
 }
 
 function openChangeStatement(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions & { id?: bigint }) {

@@ -8,6 +8,7 @@ import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
 import { NEXT_CHANGE_ID, openChangeInBatch } from '../history/changes.js';
+import { runBatched } from './batched-writes.js';
 import { gateStatements, refusalSql, type Refusal, type Row } from './gate.js';
 import { refusalMessage } from './rules.js';
 import type { ReviewStatus } from './store.js';
@@ -67,8 +68,9 @@ const LOOKUP = `
 /**
  * Three statements and no interactive transaction: the lookup above, then
  * opening the change and the write gate as one batched transaction (BEGIN,
- * both, COMMIT without waiting for the service in between), then the cell as
- * the answer. The gate applies its rules again in its own statement: a key
+ * both, COMMIT without waiting for the service in between; on PGlite grouped
+ * with the one-cell writes that arrive meanwhile, batched-writes.ts), then
+ * the cell as the answer. The gate applies its rules again in its own statement: a key
  * locked in between is still refused (its change then records no cell).
  */
 export async function updateTranslation(projectId: number, input: UpdateTranslationInput): Promise<TranslationCell> {
@@ -89,16 +91,18 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     throw refuse({ keyId: found!.key_id, languageId: found!.language_id, customerId: customer?.id ?? null, ...address, reason: found!.refusal, length: found!.length, charactersLimit: found!.chars_limit });
   }
   const change = { id: BigInt(found!.change_id!), projectId };
-  const gate = gateStatements(db, projectId, [{
+  const cell = {
     keyId: found!.key_id,
     languageId: found!.language_id,
     customerId: customer?.id ?? null,
     text: request.text ?? found!.current_text ?? '',
     reviewStatus: request.reviewStatus,
-  }], { replace: true, change });
-  const [, ...rows] = await db.$transaction([openChangeInBatch(db, change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' }), ...gate.statements]);
-  const [refusal] = gate.result(rows as Row[][]).refusals;
+  };
+  const open = openChangeInBatch(db, change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
+  const gate = () => gateStatements(db, projectId, [cell], { replace: true, change });
+  const [, ...rows] = await runBatched(() => [open(), ...gate().statements]);
+  const [refusal] = gate().result(rows as Row[][]).refusals;
   if (refusal) throw refuse(refusal);
-  const [cell] = await cellsOfKeys(projectId, [found!.key_id], customer, { language: request.language });
-  return cell!;
+  const [answer] = await cellsOfKeys(projectId, [found!.key_id], customer, { language: request.language });
+  return answer!;
 }
