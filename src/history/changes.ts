@@ -76,16 +76,36 @@ export async function openChange(db: Db, projectId: number, kind: ChangeKind, de
 export const NEXT_CHANGE_ID = `nextval(pg_get_serial_sequence('"Activity"', 'id'))`;
 
 /**
- * Opening a change with an id taken earlier (NEXT_CHANGE_ID), not yet sent: the
- * caller runs the statement it builds in a batched transaction before the
- * gate's statements, possibly more than once (batched-writes.ts retries a
- * failed group one write at a time) and outside the request's scope — so the
- * origin is read, and the change noted for its announcement, here and now.
+ * Opening a change inside the statement that writes its cells (the write
+ * gate's, for a one-cell write: update-one.ts), with an id taken earlier
+ * (NEXT_CHANGE_ID): the parameters, read now — the origin from the request's
+ * scope, where the change is also noted for its announcement — and the SQL
+ * of the common table expressions (openChangeCtes) that take them.
  */
-export function openChangeInBatch(db: Db, change: Change, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}) {
+export function openChangeParams(change: Change, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): unknown[] {
   const origin = options.origin ?? currentOrigin();
   noteOpened(change.projectId, change.id);
-  return () => openChangeStatement(db, change.projectId, kind, details, { ...options, origin, id: change.id });
+  const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
+  return [change.id, change.projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger];
+}
+
+/**
+ * CTEs `activity` and `queued` opening a change (as openChange does) with the
+ * parameters of openChangeParams from $first on; the change's cell count and
+ * event range are SQL expressions of the enclosing statement (its events are
+ * written by sibling CTEs: the row cannot be updated in the same statement).
+ */
+export function openChangeCtes(first: number, counts: { cells: string; firstCellId: string; lastCellId: string }): string {
+  const $ = (n: number) => `$${first + n - 1}`;
+  return `activity AS (
+       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells, "firstCellId", "lastCellId")
+       VALUES (${$(1)}::bigint, ${$(2)}::int, ${$(3)}::text, ${$(4)}::text, ${$(5)}::text, ${$(6)}::text, ${$(7)}::jsonb, ${$(8)}::int, ${$(9)}::bigint,
+               ${counts.cells}, ${counts.firstCellId}, ${counts.lastCellId}) RETURNING id
+     ), queued AS (
+       INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
+       SELECT w.id, activity.id, ${$(10)}::text FROM activity JOIN "Webhook" w ON w."projectId" = ${$(2)}::int AND w.enabled AND ${$(10)}::text = ANY(w.triggers)
+        ORDER BY w.id
+     )`;
 }
 
 function openChangeStatement(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions & { id?: bigint }) {

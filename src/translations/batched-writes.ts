@@ -1,4 +1,4 @@
-// One-cell writes as batched transactions (update-one.ts). On PGlite, which
+// One-cell writes (update-one.ts: one statement each) and their grouping. On PGlite, which
 // runs one statement at a time and commits one transaction at a time, the
 // writes that arrive while a transaction is running wait in a queue, in
 // arrival order, and go together as the next transaction: one BEGIN/COMMIT
@@ -24,7 +24,7 @@ let draining = false;
 /** Runs the statements as one transaction (in a group on PGlite); resolves with their results in order. */
 export function runBatched(build: BuildStatements): Promise<unknown[]> {
   const db = database();
-  if (db.kind !== 'pglite') return db.prisma.$transaction(build());
+  if (db.kind !== 'pglite') return runAlone(build);
   return new Promise((resolve, reject) => {
     queue.push({ build, resolve, reject });
     if (!draining) {
@@ -49,6 +49,7 @@ async function drain(): Promise<void> {
 
 async function runGroup(group: Pending[]): Promise<void> {
   const prisma = database().prisma;
+  if (group.length === 1) return runAlone(group[0]!.build).then(group[0]!.resolve, group[0]!.reject);
   const built = group.map((p) => p.build());
   try {
     const results = await prisma.$transaction(built.flat());
@@ -56,6 +57,12 @@ async function runGroup(group: Pending[]): Promise<void> {
     group.forEach((p, i) => p.resolve(results.slice(offset, (offset += built[i]!.length))));
   } catch (error) {
     if (group.length === 1) return group[0]!.reject(error);
-    for (const p of group) await prisma.$transaction(p.build()).then(p.resolve, p.reject);
+    for (const p of group) await runAlone(p.build).then(p.resolve, p.reject);
   }
+}
+
+/** One write: a single statement needs no transaction (it is atomic by itself). */
+async function runAlone(build: BuildStatements): Promise<unknown[]> {
+  const statements = build();
+  return statements.length === 1 ? [await statements[0]] : database().prisma.$transaction(statements);
 }

@@ -22,7 +22,7 @@
 // keep anyway (an existing text without replace) is kept, not refused.
 // Callers run the gate inside their transaction.
 import type { Db } from '../db.js';
-import type { Change } from '../history/changes.js';
+import { openChangeCtes, type Change } from '../history/changes.js';
 import type { Cell } from './store.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
@@ -54,6 +54,11 @@ export interface GateOptions {
   change: Change;
   /** How many refused cells to list (the counts are always exact); default 100. */
   listRefusals?: number;
+  /**
+   * The change is opened by the gate's own statement, with these parameters
+   * (openChangeParams): one statement for a whole write, no transaction needed.
+   */
+  opening?: unknown[];
 }
 
 /** Refused cells listed by default; counts are exact whatever this is. */
@@ -91,7 +96,7 @@ interface Table {
  * $3 languages, [$n customers], then texts, statuses, whether any status is
  * given, the mode, the number of refusals to list, the change (activity id).
  */
-function gateSql(table: Table, events = true): string {
+function gateSql(table: Table, events = true, opening = false): string {
   const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
   const customerInput = table.customer ? `, $4::int[]` : '';
   const customerColumn = table.customer ? ', customer_id' : '';
@@ -143,13 +148,16 @@ function gateSql(table: Table, events = true): string {
              c.old_text, w.text, c.old_status, w."reviewStatus"
         FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}
       RETURNING id
-    )` : ''}, counted AS (
+    )` : ''}, ${opening ? openChangeCtes(table.customer ? 11 : 10, {
+      // The change is opened here, with its counts (its events are written by the CTEs above).
+      cells: '(SELECT count(*)::int FROM written)', firstCellId: '(SELECT min(id) FROM events)', lastCellId: '(SELECT max(id) FROM events)',
+    }) : `counted AS (
       -- The change's cell count and the id range of its events (readers find them through the primary key).
       UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written)${events ? `,
              "firstCellId" = coalesce("firstCellId", (SELECT min(id) FROM events)),
              "lastCellId" = greatest("lastCellId", (SELECT max(id) FROM events))` : ''}
        WHERE id = ${change}::bigint
-    )
+    )`}
     SELECT (SELECT count(*) FILTER (WHERE inserted)::int FROM written) AS inserted,
            (SELECT count(*) FILTER (WHERE NOT inserted)::int FROM written) AS updated,
            (SELECT count(*) FILTER (WHERE refusal = 'LOCKED')::int FROM checked) AS locked,
@@ -164,6 +172,7 @@ function gateSql(table: Table, events = true): string {
 const BASE_TABLE: Table = { name: '"Translation"', customer: false };
 const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
 const WITH_EVENTS = { base: gateSql(BASE_TABLE), custom: gateSql(CUSTOM_TABLE) };
+const OPENING = { base: gateSql(BASE_TABLE, true, true), custom: gateSql(CUSTOM_TABLE, true, true) };
 const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
 let gateSqlInUse = WITH_EVENTS;
 
@@ -208,16 +217,19 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   const custom = [...deduped.values()].filter((c) => c.customerId !== null);
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
   const statements = [];
+  const sql = options.opening ? OPENING : gateSqlInUse;
+  const opening = options.opening ?? [];
+  if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
   if (base.length) {
     statements.push(db.$queryRawUnsafe<Row[]>(
-      gateSqlInUse.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
-      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id,
+      sql.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
+      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
     ));
   }
   if (custom.length) {
     statements.push(db.$queryRawUnsafe<Row[]>(
-      gateSqlInUse.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
-      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id,
+      sql.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
+      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
     ));
   }
   return {

@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
-import { NEXT_CHANGE_ID, openChangeInBatch } from '../history/changes.js';
+import { NEXT_CHANGE_ID, openChangeParams } from '../history/changes.js';
 import { runBatched } from './batched-writes.js';
 import { gateStatements, refusalSql, type Refusal, type Row } from './gate.js';
 import { refusalMessage } from './rules.js';
@@ -66,12 +66,13 @@ const LOOKUP = `
     ) r`;
 
 /**
- * Three statements and no interactive transaction: the lookup above, then
- * opening the change and the write gate as one batched transaction (BEGIN,
- * both, COMMIT without waiting for the service in between; on PGlite grouped
- * with the one-cell writes that arrive meanwhile, batched-writes.ts), then
- * the cell as the answer. The gate applies its rules again in its own statement: a key
- * locked in between is still refused (its change then records no cell).
+ * Three statements and no transaction: the lookup above; the write gate's
+ * statement, which also opens the change (its Activity row, webhooks queued,
+ * cell count and event range) — one statement is atomic by itself; on PGlite
+ * grouped with the one-cell writes that arrive meanwhile (batched-writes.ts);
+ * then the cell as the answer. The gate applies its rules again in its own
+ * statement: a key locked in between is still refused (its change then
+ * records no cell).
  */
 export async function updateTranslation(projectId: number, input: UpdateTranslationInput): Promise<TranslationCell> {
   const request = parse(input);
@@ -98,9 +99,9 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     text: request.text ?? found!.current_text ?? '',
     reviewStatus: request.reviewStatus,
   };
-  const open = openChangeInBatch(db, change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
-  const gate = () => gateStatements(db, projectId, [cell], { replace: true, change });
-  const [, ...rows] = await runBatched(() => [open(), ...gate().statements]);
+  const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
+  const gate = () => gateStatements(db, projectId, [cell], { replace: true, change, opening });
+  const rows = await runBatched(() => gate().statements);
   const [refusal] = gate().result(rows as Row[][]).refusals;
   if (refusal) throw refuse(refusal);
   const [answer] = await cellsOfKeys(projectId, [found!.key_id], customer, { language: request.language });

@@ -147,7 +147,8 @@ describe('deliveries', () => {
       expect(verifySignature(hook.secret, headers, r.body, { now: Number(headers.timestamp) + 600 })).toBe(false);
     }
     // The delivery log: time, URL, duration, status and the first 2 KiB of the answer.
-    const log = (await api.get(`/api/v2/webhooks/${hook.id}/deliveries`)).data;
+    // The receiver answers before the dispatcher records the delivery: wait for the record.
+    const log = await until(async () => (await api.get(`/api/v2/webhooks/${hook.id}/deliveries`)).data, (d: any[]) => d.every((x) => x.state === 'DELIVERED'));
     expect(log.map((d: any) => d.state)).toEqual(['DELIVERED', 'DELIVERED', 'DELIVERED']);
     expect(log[0].log[0]).toMatchObject({ url: receiver.url, status: 200, error: null });
     expect(log[0].log[0].response).toHaveLength(2048);
@@ -196,7 +197,7 @@ describe('deliveries', () => {
     const enabled = await api.patch(`/api/v2/webhooks/${hook.id}`, { enabled: true });
     expect(enabled.data).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0 });
     await until(() => receiver.received, (r) => r.length >= 4);
-    const [delivery] = (await api.get(`/api/v2/webhooks/${hook.id}/deliveries`)).data;
+    const [delivery] = await until(async () => (await api.get(`/api/v2/webhooks/${hook.id}/deliveries`)).data, (d: any[]) => d[0]?.state === 'DELIVERED');
     expect(delivery).toMatchObject({ state: 'DELIVERED', attempts: 4 });
     await api.delete(`/api/v2/webhooks/${hook.id}`);
   });
