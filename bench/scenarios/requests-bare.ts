@@ -54,6 +54,12 @@ const UPSERT = `INSERT INTO "Translation" ("keyId", "languageId", "projectId", t
   ON CONFLICT ("keyId", "languageId") DO UPDATE SET text = EXCLUDED.text, "lastModifiedAt" = now()`;
 const LANGUAGES = `SELECT key, name FROM "Language" WHERE "projectId" = $1 ORDER BY "order", key`;
 const PROJECT = `SELECT id, name, "projectToken", "createdAt" FROM "Project" WHERE id = $1`;
+// GET /api/v2/project also reports the project's figures: the same aggregates over its keys and cells.
+const PROJECT_FIGURES = [
+  `SELECT l.key AS language, count(*)::int AS n FROM "Translation" t JOIN "Language" l ON l.id = t."languageId" WHERE t."projectId" = $1 AND t.text <> '' GROUP BY l.key`,
+  `SELECT namespace AS name, count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = $1 AND namespace <> '' GROUP BY namespace ORDER BY namespace`,
+  `SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = $1`,
+];
 const PAGE = `SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus", 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
   FROM "TranslationKey" k CROSS JOIN "Language" l LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id
  WHERE k."projectId" = $1 AND l."projectId" = $1 ORDER BY k.namespace, k.key, l."order", l.key LIMIT 100`;
@@ -77,13 +83,17 @@ if (options.mode === 'driver') {
   process.exit(0);
 }
 
-const reads: Record<string, string> = { '/languages': LANGUAGES, '/project': PROJECT, '/page': PAGE };
+const reads: Record<string, string> = { '/languages': LANGUAGES, '/page': PAGE };
 const server = createServer((req, res) => {
   const answer = (rows: unknown) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: 200, msg: 'OK', data: rows }));
   };
   const fail = (error: unknown) => { res.writeHead(500); res.end(String(error)); };
+  if (req.method === 'GET' && req.url === '/project') {
+    Promise.all([query(PROJECT, [1]), ...PROJECT_FIGURES.map((sql) => query(sql, [1]))]).then(answer, fail);
+    return;
+  }
   if (req.method === 'GET' && reads[req.url!]) {
     query(reads[req.url!]!, [1]).then(answer, fail);
     return;

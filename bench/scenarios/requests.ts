@@ -95,12 +95,13 @@ export async function requestScenarios(bench: BenchService, db: Figure['db'], da
     }
     const reads = [
       { name: 'GET /api/v1/languages', path: '/api/v1/languages', bare: '/languages' },
-      { name: 'GET /api/v2/project', path: '/api/v2/project', bare: '/project' },
+      // The bare handler: the project row and its figures (cells per language, namespaces, keys), 4 statements side by side.
+      { name: 'GET /api/v2/project', path: '/api/v2/project', bare: '/project', bareStatements: 4 },
       { name: 'GET /api/v2/translations?size=100', path: '/api/v2/translations?size=100', bare: '/page' },
     ];
     for (const r of reads) {
       const sql = await countSql(bench, { method: 'GET', url: r.path, headers: auth });
-      figures.push(...sqlRows(r.name, db, sql));
+      figures.push(...sqlRows(r.name, db, sql, 'bareStatements' in r ? r.bareStatements : 1));
       for (const clients of CLIENTS) {
         const service = await load(`${bench.url}${r.path}`, 'GET', auth, undefined, clients, LANGUAGES);
         const baseline = await load(`${bare.url}${r.bare}`, 'GET', {}, undefined, clients, LANGUAGES);
@@ -115,11 +116,11 @@ export async function requestScenarios(bench: BenchService, db: Figure['db'], da
   return figures;
 }
 
-function sqlRows(scenario: string, db: Figure['db'], sql: { statements: number; roundTrips: number }): Figure[] {
+function sqlRows(scenario: string, db: Figure['db'], sql: { statements: number; roundTrips: number }, bareStatements = 1): Figure[] {
   scenario = `request: ${scenario}`;
   return [
-    { scenario, db, metric: 'SQL statements / request', value: sql.statements, unit: 'statements', baseline: 1, note: 'baseline: the bare handler' },
-    { scenario, db, metric: 'round trips / request', value: sql.roundTrips, unit: 'round trips', baseline: 1, note: 'statements + BEGIN/COMMIT' },
+    { scenario, db, metric: 'SQL statements / request', value: sql.statements, unit: 'statements', baseline: bareStatements, note: 'baseline: the bare handler' },
+    { scenario, db, metric: 'round trips / request', value: sql.roundTrips, unit: 'round trips', baseline: bareStatements, note: 'statements + BEGIN/COMMIT' },
   ];
 }
 
