@@ -1,4 +1,4 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory,history] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory,history,requests] [--db pglite,postgres]
 // Prints a table of figures with baselines measured in the same run and
 // writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
 // TEST_DATABASE_URL is set (postgres://postgres@127.0.0.1:5432/test here).
@@ -12,9 +12,11 @@ import { readScenarios } from './scenarios/reads.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { historyScenario } from './scenarios/history.js';
+import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
+import { writeReadmeTable } from './lib/readme.js';
 
-const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory', 'history'];
+const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory', 'history', 'requests'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 const only = new Set(values.only ? values.only.split(',') : ALL);
 for (const s of only) if (!ALL.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL.join(', ')}`);
@@ -59,6 +61,15 @@ for (const db of dbs) {
       await bench.close();
     }
   }
+  if (only.has('requests')) {
+    console.log(`[${db}] per-request path`);
+    const bench = await startBenchService(db);
+    try {
+      figures.push(...(await requestScenarios(bench, db, bench.databaseUrl)));
+    } finally {
+      await bench.close();
+    }
+  }
   if (only.has('memory')) {
     console.log(`[${db}] memory`);
     const database = db === 'postgres' ? await createBenchDatabase() : undefined;
@@ -70,5 +81,7 @@ for (const db of dbs) {
   }
 }
 console.log(table(figures));
-save(figures);
+const saved = save(figures);
+const requestFigures = saved.filter((f) => f.scenario.startsWith('request: '));
+if (writeReadmeTable('requests', requestFigures, `Last run: ${machine()}, ${new Date().toISOString().slice(0, 16)} UTC.`)) console.log('wrote the per-request table into README.md');
 console.log('wrote bench/results.json');

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Figure } from './types.js';
 
@@ -18,9 +18,23 @@ export function table(figures: Figure[]): string {
   return [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-export function save(figures: Figure[], file = new URL('../results.json', import.meta.url)): void {
+/**
+ * Writes the run's figures into results.json, keeping the figures of
+ * scenarios this run did not measure (`--only`, `--db`). Returns them all.
+ */
+export function save(figures: Figure[], file = new URL('../results.json', import.meta.url)): Figure[] {
   mkdirSync(new URL('.', file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ machine: machine(), at: new Date().toISOString(), figures }, null, 2) + '\n');
+  const id = (f: Figure) => `${f.scenario}|${f.db}|${f.metric}`;
+  const measured = new Set(figures.map(id));
+  let kept: Figure[] = [];
+  try {
+    kept = (JSON.parse(readFileSync(file, 'utf8')) as { figures: Figure[] }).figures.filter((f) => !measured.has(id(f)));
+  } catch {
+    // No earlier results.
+  }
+  const all = [...kept, ...figures];
+  writeFileSync(file, JSON.stringify({ machine: machine(), at: new Date().toISOString(), figures: all }, null, 2) + '\n');
+  return all;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -14,6 +14,8 @@ export interface BenchService {
   service: Service;
   url: string;
   token: string;
+  /** The PostgreSQL database of this service (undefined on PGlite). */
+  databaseUrl?: string;
   /** Creates a project and returns its REST data (apiKey, projectToken). */
   project(name: string): Promise<{ apiKey: string; projectToken: string }>;
   close(): Promise<void>;
@@ -56,6 +58,7 @@ export async function startBenchService(kind: 'pglite' | 'postgres', env: Record
     service,
     url,
     token,
+    databaseUrl,
     async project(name) {
       const res = await fetch(`${url}/api/v2/projects`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
       return (await res.json()).data;

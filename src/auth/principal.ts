@@ -12,6 +12,7 @@ import { parseCookie as parseCookies } from 'cookie';
 import { prisma } from '../db.js';
 import { dummyPasswordHash, safeEqual, sha256, verifyPassword } from './secrets.js';
 import { CSRF_HEADER, findSession, SESSION_COOKIE } from './sessions.js';
+import { cachedCredential } from './credential-cache.js';
 
 export type Scheme = 'apiKey' | 'basic' | 'personalToken' | 'session';
 
@@ -81,7 +82,9 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
     const apiKey = apiKeyOf(headers)!;
     if ('conflict' in apiKey) return { kind: 'invalid', scheme, reason: CONFLICTING_API_KEYS };
     const { key } = apiKey;
-    const project = await prisma().project.findUnique({ where: { apiKeyHash: sha256(key) }, select: { id: true, apiKey: true } });
+    // Cached by the key's hash (credential-cache.ts); the key itself is compared each time.
+    const project = await cachedCredential(`apiKey:${sha256(key)}`, () =>
+      prisma().project.findUnique({ where: { apiKeyHash: sha256(key) }, select: { id: true, apiKey: true } }).then((p) => p ?? undefined));
     if (project && safeEqual(project.apiKey, key)) return { kind: 'project', projectId: project.id, scheme };
     return { kind: 'invalid', scheme };
   }
@@ -99,8 +102,12 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
   // GraphQL clients commonly send `Bearer <token>`; the contract's REST form has no prefix.
   const token = authorization.replace(/^Bearer\s+/i, '');
   const hash = sha256(token);
-  const row = await prisma().personalToken.findUnique({ where: { tokenHash: hash }, select: { id: true, accountId: true, tokenHash: true } });
+  // Cached (credential-cache.ts): lastUsedAt is written when the token is looked up, so it is exact to the cache's minute.
+  const row = await cachedCredential(`personalToken:${hash}`, async () => {
+    const found = await prisma().personalToken.findUnique({ where: { tokenHash: hash }, select: { id: true, accountId: true, tokenHash: true } });
+    if (found) await prisma().personalToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
+    return found ?? undefined;
+  });
   if (!row || !safeEqual(row.tokenHash, hash)) return { kind: 'invalid', scheme };
-  await prisma().personalToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   return { kind: 'account', accountId: row.accountId, scheme };
 }

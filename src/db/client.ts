@@ -42,8 +42,21 @@ function observed<T extends object>(target: T): T {
           return value.call(object, query);
         };
       }
-      if (property === 'connect' || property === 'startTransaction') {
-        return async (...args: unknown[]) => observed(await value.apply(object, args));
+      if (property === 'connect') return async (...args: unknown[]) => observed(await value.apply(object, args));
+      // BEGIN and COMMIT are round trips too (the benchmark counts them), but
+      // the adapters send BEGIN themselves, and PGlite's also COMMIT/ROLLBACK
+      // (its transactions use "phantom" queries the engine does not send).
+      if (property === 'startTransaction') {
+        return async (...args: unknown[]) => {
+          sqlObservers.getStore()?.('BEGIN');
+          return observed(await value.apply(object, args));
+        };
+      }
+      if ((property === 'commit' || property === 'rollback') && (object as { options?: { usePhantomQuery?: boolean } }).options?.usePhantomQuery) {
+        return (...args: unknown[]) => {
+          sqlObservers.getStore()?.(property === 'commit' ? 'COMMIT' : 'ROLLBACK');
+          return value.apply(object, args);
+        };
       }
       return value.bind(object);
     },

@@ -4,6 +4,7 @@
 import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { setEventTarget } from './pubsub.js';
+import { connectCredentialBroadcast } from '../auth/credential-cache.js';
 
 export interface RedisConnection {
   /** General-purpose client (rate limit counters, health checks). */
@@ -18,6 +19,8 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
   const subscribeClient = new Redis(url, options);
   await Promise.all([publishClient.connect(), subscribeClient.connect()]);
   setEventTarget(createRedisEventTarget({ publishClient, subscribeClient }));
+  // A credential ended on one instance is forgotten by the caches of all (src/auth/credential-cache.ts).
+  const stopCredentialBroadcast = await connectCredentialBroadcast(publishClient);
   return {
     client: publishClient,
     async ping() {
@@ -29,6 +32,7 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
     },
     async close() {
       setEventTarget(undefined);
+      await stopCredentialBroadcast();
       subscribeClient.disconnect();
       await publishClient.quit().catch(() => publishClient.disconnect());
     },

@@ -63,23 +63,67 @@ export interface OpenOptions {
 
 /** Opens a change in the caller's transaction (one statement, webhooks queued with it). */
 export async function openChange(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): Promise<Change> {
+  const [row] = await openChangeStatement(db, projectId, kind, details, options);
+  noteOpened(projectId, row!.id);
+  return { id: row!.id, projectId };
+}
+
+/**
+ * A new change's id, taken before the change is opened, so that opening it
+ * and writing its cells can go to the database as one batch (update-one.ts).
+ * Part of a statement the caller already sends: `SELECT ${NEXT_CHANGE_ID} AS change_id`.
+ */
+export const NEXT_CHANGE_ID = `nextval(pg_get_serial_sequence('"Activity"', 'id'))`;
+
+/**
+ * Opening a change inside the statement that writes its cells (the write
+ * gate's, for a one-cell write: update-one.ts), with an id taken earlier
+ * (NEXT_CHANGE_ID): the parameters, read now — the origin from the request's
+ * scope, where the change is also noted for its announcement — and the SQL
+ * of the common table expressions (openChangeCtes) that take them.
+ */
+export function openChangeParams(change: Change, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): unknown[] {
+  const origin = options.origin ?? currentOrigin();
+  noteOpened(change.projectId, change.id);
+  const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
+  return [change.id, change.projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger];
+}
+
+/**
+ * CTEs `activity` and `queued` opening a change (as openChange does) with the
+ * parameters of openChangeParams from $first on; the change's cell count and
+ * event range are SQL expressions of the enclosing statement (its events are
+ * written by sibling CTEs: the row cannot be updated in the same statement).
+ */
+export function openChangeCtes(first: number, counts: { cells: string; firstCellId: string; lastCellId: string }): string {
+  const $ = (n: number) => `$${first + n - 1}`;
+  return `activity AS (
+       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells, "firstCellId", "lastCellId")
+       VALUES (${$(1)}::bigint, ${$(2)}::int, ${$(3)}::text, ${$(4)}::text, ${$(5)}::text, ${$(6)}::text, ${$(7)}::jsonb, ${$(8)}::int, ${$(9)}::bigint,
+               ${counts.cells}, ${counts.firstCellId}, ${counts.lastCellId}) RETURNING id
+     ), queued AS (
+       INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
+       SELECT w.id, activity.id, ${$(10)}::text FROM activity JOIN "Webhook" w ON w."projectId" = ${$(2)}::int AND w.enabled AND ${$(10)}::text = ANY(w.triggers)
+        ORDER BY w.id
+     )`;
+}
+
+function openChangeStatement(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions & { id?: bigint }) {
   const origin = options.origin ?? currentOrigin();
   // A job's cells are told about once the job has ended (queueWebhooks from its end), not while it still writes.
   const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
-  const [row] = await db.$queryRawUnsafe<{ id: bigint }[]>(
+  return db.$queryRawUnsafe<{ id: bigint }[]>(
     `WITH activity AS (
-       INSERT INTO "Activity" ("projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf")
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::bigint) RETURNING id
+       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf")
+       VALUES (coalesce($10::bigint, ${NEXT_CHANGE_ID}), $1, $2, $3, $4, $5, $6::jsonb, $7, $8::bigint) RETURNING id
      ), queued AS (
        INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
        SELECT w.id, activity.id, $9::text FROM activity JOIN "Webhook" w ON w."projectId" = $1 AND w.enabled AND $9::text = ANY(w.triggers)
         ORDER BY w.id
      )
      SELECT id FROM activity`,
-    projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger,
+    projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger, options.id ?? null,
   );
-  noteOpened(projectId, row!.id);
-  return { id: row!.id, projectId };
 }
 
 /** Queues the project's webhooks that want `trigger` for a change opened earlier (a job's cells, when the job ends). */

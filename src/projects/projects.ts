@@ -4,6 +4,7 @@ import { badRequest, paymentRequired } from '../errors.js';
 import { randomToken, sha256 } from '../auth/secrets.js';
 import { projectStats } from './stats.js';
 import { BUILT_IN_ENVIRONMENTS } from './environments-seed.js';
+import { forgetCredentials } from '../auth/credential-cache.js';
 import { storage } from '../storage/index.js';
 
 export const PROJECT_SORTS = [
@@ -89,6 +90,8 @@ export async function listProjectIds(accountId: number, sort: ProjectSort): Prom
 /** Deletes a project with everything in it, its published files included. */
 export async function deleteProject(projectId: number): Promise<void> {
   const project = await prisma().project.delete({ where: { id: projectId }, select: { projectToken: true } });
+  // Its API key ends with it, on every instance.
+  await forgetCredentials();
   // The rows went first, so the CDN no longer finds a publication to serve from these files.
   await storage().deletePrefix(`${project.projectToken}/`);
 }

@@ -22,7 +22,7 @@
 // keep anyway (an existing text without replace) is kept, not refused.
 // Callers run the gate inside their transaction.
 import type { Db } from '../db.js';
-import type { Change } from '../history/changes.js';
+import { openChangeCtes, type Change } from '../history/changes.js';
 import type { Cell } from './store.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
@@ -54,6 +54,11 @@ export interface GateOptions {
   change: Change;
   /** How many refused cells to list (the counts are always exact); default 100. */
   listRefusals?: number;
+  /**
+   * The change is opened by the gate's own statement, with these parameters
+   * (openChangeParams): one statement for a whole write, no transaction needed.
+   */
+  opening?: unknown[];
 }
 
 /** Refused cells listed by default; counts are exact whatever this is. */
@@ -61,6 +66,23 @@ export const DEFAULT_LISTED_REFUSALS = 100;
 
 /** An empty, unreviewed cell is the same as no row: writing one where there is no row changes nothing. */
 const WORTH_A_ROW = `(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REVIEWED')`;
+
+/**
+ * The rules as one SQL expression: the refusal of a cell (NULL, 'LOCKED' or
+ * 'CHARACTERS_LIMIT'), given its key row, its new text, its existing row (a
+ * left join: NULL columns when there is none) and the mode. The gate's
+ * statement applies it; update-one.ts asks it ahead of its batch, so that a
+ * refused one-cell write opens no change.
+ */
+export function refusalSql(at: { key: string; text: string; existing: string; mode: string }): string {
+  const { key: k, text, existing: x, mode } = at;
+  return `CASE
+               WHEN NOT ${k}.lock AND (${k}."charactersLimit" IS NULL OR char_length(${text}) <= ${k}."charactersLimit") THEN NULL
+               WHEN ${x}."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND ${x}.text = '')) THEN NULL
+               WHEN ${k}.lock THEN 'LOCKED'
+               WHEN ${text} IS DISTINCT FROM ${x}.text THEN 'CHARACTERS_LIMIT'
+             END`;
+}
 
 interface Table {
   name: '"Translation"' | '"CustomerTranslation"';
@@ -74,7 +96,7 @@ interface Table {
  * $3 languages, [$n customers], then texts, statuses, whether any status is
  * given, the mode, the number of refusals to list, the change (activity id).
  */
-function gateSql(table: Table, events = true): string {
+function gateSql(table: Table, events = true, opening = false): string {
   const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
   const customerInput = table.customer ? `, $4::int[]` : '';
   const customerColumn = table.customer ? ', customer_id' : '';
@@ -89,12 +111,7 @@ function gateSql(table: Table, events = true): string {
       -- The existing row (one primary-key lookup per cell) decides refusals and is the old value of the change event.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              x."keyId" IS NOT NULL AS had_row, x.text AS old_text, x."reviewStatus" AS old_status,
-             CASE
-               WHEN NOT k.lock AND (k."charactersLimit" IS NULL OR char_length(i.text) <= k."charactersLimit") THEN NULL
-               WHEN x."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND x.text = '')) THEN NULL
-               WHEN k.lock THEN 'LOCKED'
-               WHEN i.text IS DISTINCT FROM x.text THEN 'CHARACTERS_LIMIT'
-             END AS refusal
+             ${refusalSql({ key: 'k', text: 'i.text', existing: 'x', mode })} AS refusal
         FROM input i
         JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
         LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}` : `
@@ -131,13 +148,16 @@ function gateSql(table: Table, events = true): string {
              c.old_text, w.text, c.old_status, w."reviewStatus"
         FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}
       RETURNING id
-    )` : ''}, counted AS (
+    )` : ''}, ${opening ? openChangeCtes(table.customer ? 11 : 10, {
+      // The change is opened here, with its counts (its events are written by the CTEs above).
+      cells: '(SELECT count(*)::int FROM written)', firstCellId: '(SELECT min(id) FROM events)', lastCellId: '(SELECT max(id) FROM events)',
+    }) : `counted AS (
       -- The change's cell count and the id range of its events (readers find them through the primary key).
       UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written)${events ? `,
              "firstCellId" = coalesce("firstCellId", (SELECT min(id) FROM events)),
              "lastCellId" = greatest("lastCellId", (SELECT max(id) FROM events))` : ''}
        WHERE id = ${change}::bigint
-    )
+    )`}
     SELECT (SELECT count(*) FILTER (WHERE inserted)::int FROM written) AS inserted,
            (SELECT count(*) FILTER (WHERE NOT inserted)::int FROM written) AS updated,
            (SELECT count(*) FILTER (WHERE refusal = 'LOCKED')::int FROM checked) AS locked,
@@ -152,8 +172,9 @@ function gateSql(table: Table, events = true): string {
 const BASE_TABLE: Table = { name: '"Translation"', customer: false };
 const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
 const WITH_EVENTS = { base: gateSql(BASE_TABLE), custom: gateSql(CUSTOM_TABLE) };
+const OPENING = { base: gateSql(BASE_TABLE, true, true), custom: gateSql(CUSTOM_TABLE, true, true) };
 const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
-let statements = WITH_EVENTS;
+let gateSqlInUse = WITH_EVENTS;
 
 /**
  * Runs `fn` with the gate as it was before change events (no per-cell events,
@@ -161,52 +182,71 @@ let statements = WITH_EVENTS;
  * (bench/scenarios/history.ts). The service never calls it.
  */
 export async function withoutCellEventsForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
-  statements = WITHOUT_EVENTS;
+  gateSqlInUse = WITHOUT_EVENTS;
   try {
     return await fn();
   } finally {
-    statements = WITH_EVENTS;
+    gateSqlInUse = WITH_EVENTS;
   }
 }
 
-interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
+export interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
 
 /**
  * Writes translation cells through the rules above. Duplicate cells in the
  * input: the last one wins. Returns what was written and what was refused.
  */
 export async function writeTranslations(db: Db, projectId: number, cells: readonly Cell[], options: GateOptions): Promise<GateResult> {
+  const gate = gateStatements(db, projectId, cells, options);
+  const rows: Row[][] = [];
+  for (const statement of gate.statements) rows.push(await statement);
+  return gate.result(rows);
+}
+
+/**
+ * The gate's statements (one per table with cells), not yet sent, and how to
+ * read their answers: for a caller that sends them in a batched transaction
+ * with the statement opening the change (update-one.ts), in this order.
+ */
+export function gateStatements(db: Db, projectId: number, cells: readonly Cell[], options: GateOptions) {
   const mode = options.replace === 'empty' ? 'empty' : options.replace ? 'always' : 'never';
   const listed = options.listRefusals ?? DEFAULT_LISTED_REFUSALS;
   const deduped = new Map<string, Cell>();
   for (const c of cells) deduped.set(`${c.keyId}:${c.languageId}:${c.customerId ?? ''}`, c);
   const base = [...deduped.values()].filter((c) => c.customerId === null);
   const custom = [...deduped.values()].filter((c) => c.customerId !== null);
-  const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };
-  const add = (row: Row) => {
-    result.inserted += row.inserted;
-    result.updated += row.updated;
-    result.refused.LOCKED += row.locked;
-    result.refused.CHARACTERS_LIMIT += row.over_limit;
-    const refusals = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
-    result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
-  };
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
+  const statements = [];
+  const sql = options.opening ? OPENING : gateSqlInUse;
+  const opening = options.opening ?? [];
+  if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
   if (base.length) {
-    const [row] = await db.$queryRawUnsafe<Row[]>(
-      statements.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
-      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id,
-    );
-    add(row!);
+    statements.push(db.$queryRawUnsafe<Row[]>(
+      sql.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
+      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
+    ));
   }
   if (custom.length) {
-    const [row] = await db.$queryRawUnsafe<Row[]>(
-      statements.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
-      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id,
-    );
-    add(row!);
+    statements.push(db.$queryRawUnsafe<Row[]>(
+      sql.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
+      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
+    ));
   }
-  return result;
+  return {
+    statements,
+    result(rows: Row[][]): GateResult {
+      const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };
+      for (const [row] of rows) {
+        result.inserted += row!.inserted;
+        result.updated += row!.updated;
+        result.refused.LOCKED += row!.locked;
+        result.refused.CHARACTERS_LIMIT += row!.over_limit;
+        const refusals = typeof row!.refusals === 'string' ? (JSON.parse(row!.refusals) as Refusal[]) : row!.refusals;
+        result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
+      }
+      return result;
+    },
+  };
 }
 
 /** Adds the refusals of one gate call to a running total (chunked writes). */

@@ -6,10 +6,10 @@ import { prisma } from '../db.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
-import { customerIdOf } from '../customers/customers.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
-import { openChange } from '../history/changes.js';
-import { writeTranslations } from './gate.js';
+import { NEXT_CHANGE_ID, openChangeParams } from '../history/changes.js';
+import { runBatched } from './batched-writes.js';
+import { gateStatements, refusalSql, type Refusal, type Row } from './gate.js';
 import { refusalMessage } from './rules.js';
 import type { ReviewStatus } from './store.js';
 
@@ -34,44 +34,88 @@ function parse(input: UpdateTranslationInput) {
   return { key, namespace, language: input.language, customerKey: input.customerKey || null, text, reviewStatus };
 }
 
+interface Lookup {
+  key_id: number | null;
+  language_id: number | null;
+  customer_id: number | null;
+  current_text: string | null;
+  current_status: 'REVIEWED' | 'NOT_REVIEWED' | null;
+  current_modified: Date | null;
+  refusal: 'LOCKED' | 'CHARACTERS_LIMIT' | null;
+  length: number;
+  chars_limit: number | null;
+  change_id: bigint | null;
+}
+
+/**
+ * One statement: the key, the language, the customer, the cell as it is, what
+ * the write gate's rules say about the new text (refusalSql), and the id of
+ * the change to open — taken only when the write can go ahead.
+ */
+const LOOKUP = `
+  SELECT k.id AS key_id, l.id AS language_id, c.id AS customer_id,
+         CASE WHEN $5::text IS NULL THEN t.text ELSE ct.text END AS current_text,
+         CASE WHEN $5::text IS NULL THEN t."reviewStatus" ELSE ct."reviewStatus" END::text AS current_status,
+         CASE WHEN $5::text IS NULL THEN t."lastModifiedAt" ELSE ct."lastModifiedAt" END AS current_modified,
+         r.refusal, char_length(r.text)::int AS length, k."charactersLimit" AS chars_limit,
+         CASE WHEN k.id IS NOT NULL AND l.id IS NOT NULL AND ($5::text IS NULL OR c.id IS NOT NULL) AND r.refusal IS NULL THEN ${NEXT_CHANGE_ID} END AS change_id
+    FROM (SELECT 1) one
+    LEFT JOIN "TranslationKey" k ON k."projectId" = $1 AND k.namespace = $2 AND k.key = $3
+    LEFT JOIN "Language" l ON l."projectId" = $1 AND l.key = $4
+    LEFT JOIN "Customer" c ON $5::text IS NOT NULL AND c."projectId" = $1 AND c.key = $5
+    LEFT JOIN "Translation" t ON $5::text IS NULL AND t."keyId" = k.id AND t."languageId" = l.id
+    LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = c.id
+    CROSS JOIN LATERAL (
+      SELECT x.text, ${refusalSql({ key: 'k', text: 'x.text', existing: 'e', mode: `'always'` })} AS refusal
+        FROM (SELECT coalesce($6::text, CASE WHEN $5::text IS NULL THEN t.text ELSE ct.text END, '') AS text) x
+        LEFT JOIN (SELECT coalesce(t."keyId", ct."keyId") AS "keyId", CASE WHEN $5::text IS NULL THEN t.text ELSE ct.text END AS text) e ON true
+    ) r`;
+
+/**
+ * Three statements and no transaction: the lookup above; the write gate's
+ * statement, which also opens the change (its Activity row, webhooks queued,
+ * cell count and event range) — one statement is atomic by itself; on PGlite
+ * grouped with the one-cell writes that arrive meanwhile (batched-writes.ts);
+ * then the cell as the answer. The gate applies its rules again in its own
+ * statement: a key locked in between is still refused (its change then
+ * records no cell).
+ */
 export async function updateTranslation(projectId: number, input: UpdateTranslationInput): Promise<TranslationCell> {
   const request = parse(input);
   const address = { key: request.key, namespace: request.namespace };
-  const { keyId, customer } = await prisma().$transaction(async (tx) => {
-    const key = await tx.translationKey.findUnique({ where: { projectId_namespace_key: { projectId, ...address } } });
-    if (!key) throw notFound(`${describeKey(address)} not found`);
-    const language = await tx.language.findUnique({ where: { projectId_key: { projectId, key: request.language } }, select: { id: true } });
-    if (!language) throw notFound(`language '${request.language}' not found`);
-    const customer = request.customerKey ? { id: await customerIdOf(projectId, request.customerKey, tx), key: request.customerKey } : null;
-    const current = customer
-      ? await tx.customerTranslation.findUnique({ where: { keyId_languageId_customerId: { keyId: key.id, languageId: language.id, customerId: customer.id } } })
-      : await tx.translation.findUnique({ where: { keyId_languageId: { keyId: key.id, languageId: language.id } } });
-    // Optimistic concurrency (the web console): refuse to overwrite a cell that changed since the writer read it.
-    if (input.expectedLastModifiedAt) {
-      const actual = current?.lastModifiedAt?.getTime() ?? 0;
-      if (actual !== input.expectedLastModifiedAt.getTime()) {
-        throw new AppError('CONFLICT', `${describeKey(address)} in '${request.language}' changed since it was read`, {
-          current: { text: current?.text ?? '', reviewStatus: current?.reviewStatus ?? 'NOT_REVIEWED', lastModifiedAt: current?.lastModifiedAt?.toISOString() ?? null },
-        });
-      }
-    }
-    // An empty override means "use the base translation": there is no customer text to review.
-    if (customer && request.text === undefined && !current?.text) {
-      throw notFound(`customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`);
-    }
-    const change = await openChange(tx, projectId, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
-    const written = await writeTranslations(tx, projectId, [{
-      keyId: key.id,
-      languageId: language.id,
-      customerId: customer?.id ?? null,
-      text: request.text ?? current?.text ?? '',
-      reviewStatus: request.reviewStatus,
-    }], { replace: true, change });
-    // The gate refused the cell: nothing was written; a locked key is a conflict, a text too long a bad request.
-    const [refusal] = written.refusals;
-    if (refusal) throw refusal.reason === 'LOCKED' ? conflict(refusalMessage(refusal)) : badRequest(refusalMessage(refusal));
-    return { keyId: key.id, customer };
-  });
-  const [cell] = await cellsOfKeys(projectId, [keyId], customer, { language: request.language });
-  return cell!;
+  const db = prisma();
+  const [found] = await db.$queryRawUnsafe<Lookup[]>(LOOKUP, projectId, request.namespace, request.key, request.language, request.customerKey, request.text ?? null);
+  if (found!.key_id === null) throw notFound(`${describeKey(address)} not found`);
+  if (found!.language_id === null) throw notFound(`language '${request.language}' not found`);
+  if (request.customerKey && found!.customer_id === null) throw notFound(`customer '${request.customerKey}' not found`);
+  const customer = request.customerKey ? { id: found!.customer_id!, key: request.customerKey } : null;
+  // An empty override means "use the base translation": there is no customer text to review.
+  if (customer && request.text === undefined && !found!.current_text) {
+    throw notFound(`customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`);
+  }
+  // Optimistic concurrency (the web console): refuse to overwrite a cell that changed since the writer read it.
+  if (input.expectedLastModifiedAt && (found!.current_modified?.getTime() ?? 0) !== input.expectedLastModifiedAt.getTime()) {
+    throw new AppError('CONFLICT', `${describeKey(address)} in '${request.language}' changed since it was read`, {
+      current: { text: found!.current_text ?? '', reviewStatus: found!.current_status ?? 'NOT_REVIEWED', lastModifiedAt: found!.current_modified?.toISOString() ?? null },
+    });
+  }
+  const refuse = (refusal: Refusal) => (refusal.reason === 'LOCKED' ? conflict(refusalMessage(refusal)) : badRequest(refusalMessage(refusal)));
+  if (found!.refusal) {
+    throw refuse({ keyId: found!.key_id, languageId: found!.language_id, customerId: customer?.id ?? null, ...address, reason: found!.refusal, length: found!.length, charactersLimit: found!.chars_limit });
+  }
+  const change = { id: BigInt(found!.change_id!), projectId };
+  const cell = {
+    keyId: found!.key_id,
+    languageId: found!.language_id,
+    customerId: customer?.id ?? null,
+    text: request.text ?? found!.current_text ?? '',
+    reviewStatus: request.reviewStatus,
+  };
+  const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
+  const gate = () => gateStatements(db, projectId, [cell], { replace: true, change, opening });
+  const rows = await runBatched(() => gate().statements);
+  const [refusal] = gate().result(rows as Row[][]).refusals;
+  if (refusal) throw refuse(refusal);
+  const [answer] = await cellsOfKeys(projectId, [found!.key_id], customer, { language: request.language });
+  return answer!;
 }

@@ -1,0 +1,48 @@
+// Child process of the request benchmark: the load generator (autocannon,
+// programmatic, so that every write carries a new text for a random cell —
+// writing the same text again is no change and the write gate skips it).
+// Argument: JSON { url, method, headers, body?: 'v2patch' | 'v1post' | 'bare',
+// keys, languages, connections, seconds }. Prints { rps, p50, p99, errors, non2xx }.
+// @ts-expect-error autocannon ships no types
+import autocannon from 'autocannon';
+import { keyName } from '../lib/data.js';
+
+interface Options {
+  url: string;
+  method: 'GET' | 'POST' | 'PATCH';
+  headers: Record<string, string>;
+  body?: 'v2patch' | 'v1post' | 'bare';
+  keys: number;
+  languages: string[];
+  connections: number;
+  seconds: number;
+}
+
+const options = JSON.parse(process.argv[2]!) as Options;
+let n = 0;
+
+/** A new text for a random cell of the project. */
+function body(): string | undefined {
+  const i = Math.floor(Math.random() * options.keys);
+  const l = Math.floor(Math.random() * options.languages.length);
+  const language = options.languages[l]!;
+  const text = `edited ${process.pid}-${n++}`;
+  switch (options.body) {
+    case 'v2patch': return JSON.stringify({ key: keyName(i), language, text });
+    case 'v1post': return JSON.stringify({ content: [{ key: keyName(i), language, text }] });
+    case 'bare': return JSON.stringify({ key: i + 1, language: l + 1, text });
+    default: return undefined;
+  }
+}
+
+const result = await autocannon({
+  url: options.url,
+  connections: options.connections,
+  duration: options.seconds,
+  requests: [{
+    method: options.method,
+    headers: { ...options.headers, ...(options.body ? { 'content-type': 'application/json' } : {}) },
+    setupRequest: (request: Record<string, unknown>) => (options.body ? { ...request, body: body() } : request),
+  }],
+});
+process.stdout.write(JSON.stringify({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx }) + '\n');

@@ -1,0 +1,68 @@
+// One-cell writes (update-one.ts: one statement each) and their grouping. On PGlite, which
+// runs one statement at a time and commits one transaction at a time, the
+// writes that arrive while a transaction is running wait in a queue, in
+// arrival order, and go together as the next transaction: one BEGIN/COMMIT
+// for the group instead of one per write, and no write waits behind more
+// than one group. Each write still gets its own answer: should a statement of
+// the group fail (which rolls back the whole group), every write of the group
+// runs again alone and gets its own result or its own error. PostgreSQL runs
+// transactions side by side: there, each write is its own batch.
+import type { Prisma } from '../generated/prisma/client.js';
+import { database } from '../db.js';
+
+/** Builds a write's statements; called again for the retry alone (a statement runs once). */
+export type BuildStatements = () => Prisma.PrismaPromise<unknown>[];
+
+interface Pending { build: BuildStatements; resolve(rows: unknown[]): void; reject(error: unknown): void }
+
+/** Writes per group: enough for every editor of a busy project, small enough to keep a group short. */
+const MAX_GROUP = 32;
+
+let queue: Pending[] = [];
+let draining = false;
+
+/** Runs the statements as one transaction (in a group on PGlite); resolves with their results in order. */
+export function runBatched(build: BuildStatements): Promise<unknown[]> {
+  const db = database();
+  if (db.kind !== 'pglite') return runAlone(build);
+  return new Promise((resolve, reject) => {
+    queue.push({ build, resolve, reject });
+    if (!draining) {
+      draining = true;
+      // Writes of the same turn of the event loop join the first group.
+      setImmediate(() => void drain());
+    }
+  });
+}
+
+async function drain(): Promise<void> {
+  try {
+    while (queue.length) {
+      const group = queue.slice(0, MAX_GROUP);
+      queue = queue.slice(group.length);
+      await runGroup(group);
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+async function runGroup(group: Pending[]): Promise<void> {
+  const prisma = database().prisma;
+  if (group.length === 1) return runAlone(group[0]!.build).then(group[0]!.resolve, group[0]!.reject);
+  const built = group.map((p) => p.build());
+  try {
+    const results = await prisma.$transaction(built.flat());
+    let offset = 0;
+    group.forEach((p, i) => p.resolve(results.slice(offset, (offset += built[i]!.length))));
+  } catch (error) {
+    if (group.length === 1) return group[0]!.reject(error);
+    for (const p of group) await runAlone(p.build).then(p.resolve, p.reject);
+  }
+}
+
+/** One write: a single statement needs no transaction (it is atomic by itself). */
+async function runAlone(build: BuildStatements): Promise<unknown[]> {
+  const statements = build();
+  return statements.length === 1 ? [await statements[0]] : database().prisma.$transaction(statements);
+}
