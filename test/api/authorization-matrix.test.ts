@@ -63,6 +63,8 @@ interface Operation {
   languages?: string[];
   /** The owner acts through a web console session (signOut). */
   session?: boolean;
+  /** The permission the sample needs (GraphQLSample.needs), else the field's. */
+  needs?: Permission;
   /** A project field only a person may call (see GraphQLSample.accountOnly). */
   accountOnly?: boolean;
   /** Puts back what an allowed run changed (Sample.restore). */
@@ -102,9 +104,10 @@ interface World {
   doomedWebhookId: number;
   /** A pending invitation cancelInvitation cancels (restored with a new id). */
   invitationId: number;
-  /** A change of the victim's French text, and its cell change. */
+  /** A change of the victim's French text, and its cell change; a cell change of its German text. */
   activityId: string;
   cellChangeId: string;
+  germanCellChangeId: string;
   /** A role link to the attacker's project: the link is the credential of acceptInvitation. */
   roleLinkToken: string;
   /** The id of German, the translator's language. */
@@ -219,6 +222,8 @@ interface GraphQLSample {
   languages?: string[];
   /** The owner's run uses the web console session (signOut needs one). */
   session?: boolean;
+  /** The permission the sample's input needs when it is not the field's own (INPUT_DEPENDENT in src/teams/permissions.ts). */
+  needs?: Permission;
   /** A project field that needs a person's credential: an API key is refused before the project is looked up (403, not 404). */
   accountOnly?: boolean;
   /** Static data every caller may read. */
@@ -272,7 +277,8 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.updateCustomer': () => ({ args: { key: 'victim-customer', input: { description: 'Changed by GraphQL' } } }),
   'Mutation.updateEnvironment': () => ({ args: { key: 'victim-env', name: 'Renamed' } }),
   'Mutation.updateLanguage': () => ({ args: { key: 'fr', input: { name: 'French' } } }),
-  'Mutation.updateTranslation': () => ({ args: { input: { key: 'victim.key', language: 'de', text: 'Neu' } }, languages: ['de'] }),
+  // In the translator's language, but with a review status: REVIEW too (INPUT_DEPENDENT), which the translator lacks.
+  'Mutation.updateTranslation': () => ({ args: { input: { key: 'victim.key', language: 'de', text: 'Neu', reviewStatus: 'REVIEWED' } }, languages: ['de'], needs: 'REVIEW' }),
   'Mutation.updateTranslationKey': () => ({ args: { key: 'victim.key', input: { description: 'Changed by GraphQL' } } }),
   // English: outside the translator's language.
   'Mutation.updateTranslations': () => ({ args: { content: [{ key: 'victim.key', language: 'en', text: 'Updated by GraphQL' }] }, languages: ['en'] }),
@@ -302,7 +308,8 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.historyRetentionDays': () => ({}),
   'Mutation.setHistoryRetention': () => ({ args: { days: 400 } }),
   'Mutation.revertChange': (w) => ({ args: { activityId: w.activityId }, restore: rewriteFrench }),
-  'Mutation.revertTranslation': (w) => ({ args: { cellChangeId: w.cellChangeId }, languages: ['fr'], restore: rewriteFrench }),
+  // A German cell: the translator may revert it.
+  'Mutation.revertTranslation': (w) => ({ args: { cellChangeId: w.germanCellChangeId }, languages: ['de'], restore: rewriteGerman }),
   'Subscription.translationChanges': () => ({}),
   'Subscription.projectActivity': () => ({}),
   'Query.webhooks': () => ({}),
@@ -354,7 +361,7 @@ function memberOutcome(role: MemberRole, op: Operation): Outcome {
   } else if (!op.projectScoped) {
     return op.caller === 'project-key' ? 'not-found' : 'own';
   }
-  const permission = OPERATION_PERMISSIONS[op.field as ProjectOperation] as Permission | undefined;
+  const permission = op.needs ?? (OPERATION_PERMISSIONS[op.field as ProjectOperation] as Permission | undefined);
   if (!permission) throw new Error(`${op.id}: ${op.field} has no permission in OPERATION_PERMISSIONS`);
   // languageIds is not empty for the translator: `allows` leaves languages to the caller, as the access check does.
   if (!allows({ role, languageIds: role === 'TRANSLATOR' ? [0] : [], canReview: false }, permission)) return 'forbidden';
@@ -496,6 +503,9 @@ async function resetViewerLink(w: World): Promise<void> {
 async function rewriteFrench(): Promise<void> {
   await asKey('PATCH', '/api/v2/translations', { key: 'victim.key', language: 'fr', text: `${SECRET} fr` });
 }
+async function rewriteGerman(): Promise<void> {
+  await asKey('PATCH', '/api/v2/translations', { key: 'victim.key', language: 'de', text: `${SECRET} de changed` });
+}
 
 async function recreateDoomedWebhook(w: World): Promise<void> {
   const created = await asKey('POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/doomed', triggers: ['change'] });
@@ -534,9 +544,12 @@ beforeAll(async () => {
   // Team members (added as an accepted invitation would), a second owner, a member to change and one to remove.
   const [coOwner, target, doomed, viewer, translator, admin] = [await service.account(), await service.account(), await service.account(), await service.account(), await service.account(), await service.account()];
   const germanId = (await prisma.language.findFirstOrThrow({ where: { projectId: projectRow.id, key: 'de' }, select: { id: true } })).id;
-  // The French text changed once: an activity entry and a cell change to revert.
+  // The French and German texts changed once: activity entries and cell changes to revert.
   await ok(await service.request({ method: 'PATCH', url: '/api/v2/translations', headers: key, payload: { key: 'victim.key', language: 'fr', text: `${SECRET} fr` } }), 'french');
-  const log = await gql({ 'x-service-token': project.apiKey }, 'query { activity(size: 1) { entries { id cells { id } } } }');
+  await ok(await service.request({ method: 'PATCH', url: '/api/v2/translations', headers: key, payload: { key: 'victim.key', language: 'de', text: `${SECRET} de changed` } }), 'german');
+  const log = await gql({ 'x-service-token': project.apiKey }, 'query { activity(size: 2) { entries { id cells { id language } } } }');
+  const [germanEntry, frenchEntry] = log.activity.entries;
+  if (germanEntry.cells[0].language !== 'de' || frenchEntry.cells[0].language !== 'fr') throw new Error(`activity: ${JSON.stringify(log)}`);
   const webhook = async (name: string) => Number((await ok(await service.request({ method: 'POST', url: '/api/v2/webhooks', headers: key, payload: { url: `https://hooks.example.com/${name}`, triggers: ['change'] } }), 'webhook')).data.id);
   const attackerLink = await gql({ authorization: attacker.token }, 'mutation($p: String!) { resetRoleLink(projectToken: $p, role: VIEWER) { link } }', { p: attackerProject.projectToken });
   world = {
@@ -550,8 +563,9 @@ beforeAll(async () => {
     webhookId: await webhook('matrix'),
     doomedWebhookId: await webhook('doomed'),
     invitationId: 0,
-    activityId: log.activity.entries[0].id,
-    cellChangeId: log.activity.entries[0].cells[0].id,
+    activityId: frenchEntry.id,
+    cellChangeId: frenchEntry.cells[0].id,
+    germanCellChangeId: germanEntry.cells[0].id,
     roleLinkToken: decodeURIComponent((attackerLink.resetRoleLink.link as string).split('/').pop()!),
   };
   await restoreMembers(world);
@@ -675,7 +689,7 @@ function graphqlOperation(kind: 'query' | 'mutation' | 'subscription', field: Gr
   const given = sample?.(placeholderWorld) ?? {};
   const op: Operation = {
     id, kind, projectScoped, isPublic: given.isPublic === true, namesVictimResource: given.victimResource === true, caller: given.caller,
-    field: field.name, languages: given.languages, session: given.session, accountOnly: given.accountOnly,
+    field: field.name, languages: given.languages, session: given.session, accountOnly: given.accountOnly, needs: given.needs,
     async restore() {
       await sample!(world).restore?.(world);
     },
