@@ -796,6 +796,17 @@ const REFUSAL: Record<'forbidden' | 'not-found', { status: number; code: string 
 let lastFingerprint: Partial<Record<'all' | 'victim', Record<string, string>>> = {};
 
 async function check(op: Operation, credential: Credential): Promise<string | undefined> {
+  const problem = await verdict(op, credential);
+  if (problem) {
+    // A refusal that did not refuse may have changed the world: put it back and
+    // fingerprint afresh, so that one failure does not cascade into the next rows.
+    lastFingerprint = {};
+    if (credential.expect(op) !== 'allowed') await op.restore().catch(() => undefined);
+  }
+  return problem;
+}
+
+async function verdict(op: Operation, credential: Credential): Promise<string | undefined> {
   const expected = credential.expect(op);
   const scope = expected === 'own' ? 'victim' : 'all';
   const before = expected === 'allowed' ? undefined : (lastFingerprint[scope] ?? (await fingerprint(scope)));
