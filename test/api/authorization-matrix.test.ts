@@ -12,9 +12,14 @@
 // Credentials are rows (CREDENTIALS): a name, the headers it sends, and the
 // outcome expected for each operation. The last row, the owner, must be
 // allowed everywhere: it proves the sample arguments are right, so that a
-// refusal above it is the credential's and not a bad sample's. New kinds of
-// credential (team roles: viewer, translator, admin) are new rows whose
-// `expect` says, per operation, 'allowed' or the refusal.
+// refusal above it is the credential's and not a bad sample's. The team
+// roles (viewer, a translator of German without review, admin) are rows whose
+// outcome is derived from the permission table (src/teams/permissions.ts):
+// allowed where the role grants the operation's permission, 403 and no
+// change where it does not.
+//
+// One world serves every row: an allowed run that changes what the next row
+// needs (deletes, creates, membership changes) puts it back (`restore`).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
@@ -24,6 +29,7 @@ import { ALL_ROUTES } from '../../rest-compat/index.js';
 import type { RestRoute } from '../../rest-compat/route.js';
 import { schema } from '../../src/schema/index.js';
 import { createPersonalToken } from '../../src/accounts/accounts.js';
+import { OPERATION_PERMISSIONS, allows, type Permission, type ProjectOperation } from '../../src/teams/permissions.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { multipart, queryString } from '../support/transfer.js';
 
@@ -54,6 +60,20 @@ interface Operation {
   caller?: GraphQLSample['caller'];
   /** REST: a path parameter or argument names something only the victim's project has. */
   namesVictimResource: boolean;
+  /** The GraphQL root field the operation executes (a REST route: the one of its document). */
+  field?: string;
+  /** REST: the path names the project (/api/v2/projects/:projectToken/…). */
+  namesProject?: boolean;
+  /** Languages the operation writes (see Sample.languages). */
+  languages?: string[];
+  /** The owner acts through a web console session (signOut). */
+  session?: boolean;
+  /** The permission the sample needs (GraphQLSample.needs), else the field's. */
+  needs?: Permission;
+  /** A project field only a person may call (see GraphQLSample.accountOnly). */
+  accountOnly?: boolean;
+  /** Puts back what an allowed run changed (Sample.restore). */
+  restore(): Promise<void>;
   run(headers: Record<string, string>): Promise<Answer>;
 }
 
@@ -76,12 +96,35 @@ interface World {
   deletedProjectKey: string;
   /** Strings only the victim's data holds. */
   secrets: string[];
+  /** Members of the victim's project: one row each (a translator limited to German, without review). */
+  members: Record<MemberRole, TestAccount>;
+  /** A second owner, so that the owner may leave; `target` is changed (role, ownership), `doomed` removed. */
+  coOwner: TestAccount;
+  target: TestAccount;
+  doomed: TestAccount;
+  /** The victim's web console session (cookie and CSRF headers). */
+  session: Record<string, string>;
+  webhookId: number;
+  /** A webhook deleteWebhook removes (restored with a new id). */
+  doomedWebhookId: number;
+  /** A pending invitation cancelInvitation cancels (restored with a new id). */
+  invitationId: number;
+  /** A change of the victim's French text, and its cell change; a cell change of its German text. */
+  activityId: string;
+  cellChangeId: string;
+  germanCellChangeId: string;
+  /** A role link to the attacker's project: the link is the credential of acceptInvitation. */
+  roleLinkToken: string;
+  /** The id of German, the translator's language. */
+  germanId: number;
 }
 
 interface Credential {
   name: string;
   headers(op: Operation, w: World): Record<string, string>;
   expect(op: Operation): Outcome;
+  /** What of the victim's must not be in its answers (default: world.secrets). */
+  secrets?(w: World): string[];
 }
 
 const SECRET = `victim-secret-${randomBytes(6).toString('hex')}`;
@@ -101,6 +144,15 @@ interface RestSample {
   victimResource?: boolean;
   /** Run after every other operation (it removes what others use). */
   last?: boolean;
+  /** Run at the very end (deleting the project). */
+  final?: boolean;
+  /**
+   * Puts back what an allowed run changed, so that the next row (a team role,
+   * then the owner) and the next operations find the same world.
+   */
+  restore?: (w: World) => Promise<void>;
+  /** Languages a TRANSLATE or REVIEW operation writes (a translator may write only its own). */
+  languages?: string[];
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -146,6 +198,22 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'POST /cli/v2/upload-preview': () => ({ query: { uploadFormat: 'single-language-json', languageKey: 'en' }, file: { name: 'en.json', content: json({ 'cli.preview': 'Previewed' }) } }),
   'GET /cli/v2/download': () => ({ query: { downloadFormat: 'multi-language-json' } }),
   'POST /cli/v1/stacktrace': () => ({ body: { message: 'matrix' } }),
+  'GET /api/v2/projects/:projectToken/members': (w) => ({ params: { projectToken: w.project.projectToken } }),
+  'POST /api/v2/projects/:projectToken/invitations': (w) => ({ params: { projectToken: w.project.projectToken }, body: { email: 'rest-invitee@example.com', role: 'viewer' }, restore: dropInvitations('rest-invitee@example.com') }),
+  'PATCH /api/v2/projects/:projectToken/members/:email': (w) => ({ params: { projectToken: w.project.projectToken, email: w.target.email }, body: { role: 'viewer' }, restore: restoreMembers }),
+  'DELETE /api/v2/projects/:projectToken/members/:email': (w) => ({ params: { projectToken: w.project.projectToken, email: w.doomed.email }, restore: restoreMembers }),
+  'GET /api/v2/activity': () => ({}),
+  'GET /api/v2/activity/:activityId/cells': (w) => ({ params: { activityId: w.activityId }, victimResource: true }),
+  'POST /api/v2/activity/:activityId/revert': (w) => ({ params: { activityId: w.activityId }, victimResource: true, restore: rewriteFrench }),
+  'GET /api/v2/translations/history': () => ({ query: { key: 'victim.key', language: 'de' }, victimResource: true }),
+  'POST /api/v2/translations/history/:cellChangeId/revert': (w) => ({ params: { cellChangeId: w.cellChangeId }, victimResource: true, languages: ['fr'], restore: rewriteFrench }),
+  'GET /api/v2/webhooks': () => ({}),
+  'POST /api/v2/webhooks': () => ({ body: { url: 'https://hooks.example.com/rest', triggers: ['change'] } }),
+  'GET /api/v2/webhooks/:webhookId': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
+  'PATCH /api/v2/webhooks/:webhookId': (w) => ({ params: { webhookId: String(w.webhookId) }, body: { enabled: true }, victimResource: true }),
+  'DELETE /api/v2/webhooks/:webhookId': (w) => ({ params: { webhookId: String(w.doomedWebhookId) }, victimResource: true, restore: recreateDoomedWebhook }),
+  'POST /api/v2/webhooks/:webhookId/test': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
+  'GET /api/v2/webhooks/:webhookId/deliveries': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
 };
 
 // GraphQL: the arguments besides projectToken (added for every field that
@@ -154,6 +222,15 @@ interface GraphQLSample {
   args?: Record<string, unknown>;
   victimResource?: boolean;
   last?: boolean;
+  final?: boolean;
+  restore?: (w: World) => Promise<void>;
+  languages?: string[];
+  /** The owner's run uses the web console session (signOut needs one). */
+  session?: boolean;
+  /** The permission the sample's input needs when it is not the field's own (INPUT_DEPENDENT in src/teams/permissions.ts). */
+  needs?: Permission;
+  /** A project field that needs a person's credential: an API key is refused before the project is looked up (403, not 404). */
+  accountOnly?: boolean;
   /** Static data every caller may read. */
   isPublic?: boolean;
   /**
@@ -184,34 +261,84 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.translations': () => ({}),
   'Mutation.autoTranslate': () => ({ args: { input: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }] } } }),
   'Mutation.cancelJob': (w) => ({ args: { jobId: w.jobId }, last: true }),
-  'Mutation.createCustomer': () => ({ args: { input: { key: 'gql-customer' } } }),
-  'Mutation.createEnvironment': () => ({ args: { key: 'gql-env', name: 'GraphQL env' } }),
-  'Mutation.createLanguage': () => ({ args: { input: { key: 'nl', name: 'Dutch' } } }),
+  'Mutation.createCustomer': () => ({ args: { input: { key: 'gql-customer' } }, restore: () => asKey('DELETE', '/api/v1/customers/gql-customer') }),
+  'Mutation.createEnvironment': () => ({ args: { key: 'gql-env', name: 'GraphQL env' }, restore: (w) => service.db.prisma.environment.deleteMany({ where: { projectId: w.project.id, key: 'gql-env' } }).then(() => undefined) }),
+  'Mutation.createLanguage': () => ({ args: { input: { key: 'nl', name: 'Dutch' } }, restore: () => asKey('DELETE', '/api/v1/languages/nl') }),
   'Mutation.createProject': () => ({ args: { name: 'matrix gql' }, caller: 'account' }),
-  'Mutation.createTranslationKey': () => ({ args: { input: { key: 'gql.created' } } }),
-  'Mutation.deleteCustomer': () => ({ args: { key: 'doomed-customer-2' } }),
-  'Mutation.deleteLanguage': () => ({ args: { key: 'es' } }),
-  'Mutation.deleteTranslationKey': () => ({ args: { key: 'doomed.three' } }),
-  'Mutation.deleteTranslationKeys': () => ({ args: { translationKeys: [{ key: 'doomed.four' }] } }),
-  'Mutation.exportTranslations': () => ({ args: { downloadFormat: 'multi-language-json' } }),
-  'Mutation.importFile': () => ({ args: { file: UPLOAD, uploadFormat: 'single-language-json', languageKey: 'en' } }),
+  'Mutation.createTranslationKey': () => ({ args: { input: { key: 'gql.created' } }, restore: () => asKey('DELETE', '/api/v1/translation-keys?key=gql.created') }),
+  'Mutation.deleteCustomer': () => ({ args: { key: 'doomed-customer-2' }, restore: () => asKey('POST', '/api/v1/customers', { key: 'doomed-customer-2', description: `${SECRET} customer` }) }),
+  'Mutation.deleteLanguage': () => ({ args: { key: 'es' }, restore: () => asKey('POST', '/api/v1/languages', { key: 'es', name: 'Spanish' }) }),
+  'Mutation.deleteTranslationKey': () => ({ args: { key: 'doomed.three' }, restore: () => asKey('POST', '/api/v1/translations', { content: [{ key: 'doomed.three', language: 'en', text: `${SECRET} doomed.three` }] }) }),
+  'Mutation.deleteTranslationKeys': () => ({ args: { translationKeys: [{ key: 'doomed.four' }] }, restore: () => asKey('POST', '/api/v1/translations', { content: [{ key: 'doomed.four', language: 'en', text: `${SECRET} doomed.four` }] }) }),
+  'Mutation.exportTranslations': () => ({ args: { downloadFormat: 'MULTI_LANGUAGE_JSON' } }),
+  'Mutation.importFile': () => ({ args: { file: UPLOAD, uploadFormat: 'SINGLE_LANGUAGE_JSON', languageKey: 'en' } }),
   'Mutation.importTranslations': () => ({ args: { content: [{ key: 'gql.added', language: 'en', text: 'Added' }] } }),
-  'Mutation.previewImport': () => ({ args: { file: UPLOAD, uploadFormat: 'single-language-json', languageKey: 'en' } }),
+  'Mutation.previewImport': () => ({ args: { file: UPLOAD, uploadFormat: 'SINGLE_LANGUAGE_JSON', languageKey: 'en' } }),
   'Mutation.publishEnvironment': () => ({ args: { key: '_latest' } }),
   'Mutation.purgeTranslations': () => ({ last: true }),
   'Mutation.reportClientError': () => ({ args: { message: 'matrix' }, caller: 'project-key' }),
-  'Mutation.setEnvironmentOrder': () => ({ args: { keys: ['_latest', '_production', 'victim-env', 'rest-env', 'gql-env'] } }),
+  'Mutation.setEnvironmentOrder': () => ({ args: { keys: ['_latest', '_production', 'victim-env', 'rest-env'] } }),
   'Mutation.setProviderApiKey': () => ({ args: { provider: 'MT_PROVIDER_A', apiKey: 'matrix-provider-key' } }),
   'Mutation.updateCustomer': () => ({ args: { key: 'victim-customer', input: { description: 'Changed by GraphQL' } } }),
   'Mutation.updateEnvironment': () => ({ args: { key: 'victim-env', name: 'Renamed' } }),
   'Mutation.updateLanguage': () => ({ args: { key: 'fr', input: { name: 'French' } } }),
-  'Mutation.updateTranslation': () => ({ args: { input: { key: 'victim.key', language: 'de', text: 'Neu' } } }),
+  // In the translator's language, but with a review status: REVIEW too (INPUT_DEPENDENT), which the translator lacks.
+  'Mutation.updateTranslation': () => ({ args: { input: { key: 'victim.key', language: 'de', text: 'Neu', reviewStatus: 'REVIEWED' } }, languages: ['de'], needs: 'REVIEW' }),
   'Mutation.updateTranslationKey': () => ({ args: { key: 'victim.key', input: { description: 'Changed by GraphQL' } } }),
-  'Mutation.updateTranslations': () => ({ args: { content: [{ key: 'victim.key', language: 'en', text: 'Updated by GraphQL' }] } }),
+  // English: outside the translator's language.
+  'Mutation.updateTranslations': () => ({ args: { content: [{ key: 'victim.key', language: 'en', text: 'Updated by GraphQL' }] }, languages: ['en'] }),
   'Subscription.jobProgress': (w) => ({ args: { jobId: w.jobId } }),
   'Subscription.projectJobEvents': () => ({}),
   'Subscription.publicationProgress': () => ({}),
+  // Teams (src/schema/team.ts)
+  'Query.members': () => ({}),
+  'Query.invitations': () => ({}),
+  'Query.roleLinks': () => ({}),
+  // An invitation's preview answers whoever holds the link; so does accepting it (the account joins, or a new one is made).
+  'Query.invitation': (w) => ({ args: { token: w.roleLinkToken }, isPublic: true }),
+  'Mutation.acceptInvitation': (w) => ({ args: { token: w.roleLinkToken }, isPublic: true }),
+  'Mutation.inviteMember': () => ({ args: { email: 'gql-invitee@example.com', role: 'VIEWER' }, restore: dropInvitations('gql-invitee@example.com') }),
+  'Mutation.cancelInvitation': (w) => ({ args: { id: w.invitationId }, restore: recreateInvitation }),
+  'Mutation.resetRoleLink': () => ({ args: { role: 'TRANSLATOR', languages: ['de'] } }),
+  'Mutation.disableRoleLink': () => ({ args: { role: 'VIEWER' }, restore: resetViewerLink }),
+  'Mutation.updateMember': (w) => ({ args: { email: w.target.email, role: 'VIEWER' }, restore: restoreMembers }),
+  'Mutation.removeMember': (w) => ({ args: { email: w.doomed.email }, restore: restoreMembers }),
+  'Mutation.leaveProject': () => ({ accountOnly: true, restore: restoreMembers }),
+  'Mutation.transferOwnership': (w) => ({ args: { email: w.target.email }, restore: restoreMembers }),
+  'Mutation.deleteProject': () => ({ final: true }),
+  // History and webhooks (src/schema/activity.ts, webhook.ts)
+  'Query.activity': () => ({}),
+  'Query.activityEntry': (w) => ({ args: { id: w.activityId } }),
+  'Query.translationHistory': () => ({ args: { key: 'victim.key', language: 'de' } }),
+  'Query.historyRetentionDays': () => ({}),
+  'Mutation.setHistoryRetention': () => ({ args: { days: 400 } }),
+  'Mutation.revertChange': (w) => ({ args: { activityId: w.activityId }, restore: rewriteFrench }),
+  // A German cell: the translator may revert it.
+  'Mutation.revertTranslation': (w) => ({ args: { cellChangeId: w.germanCellChangeId }, languages: ['de'], restore: rewriteGerman }),
+  'Subscription.translationChanges': () => ({}),
+  'Subscription.projectActivity': () => ({}),
+  'Query.webhooks': () => ({}),
+  'Query.webhook': (w) => ({ args: { id: w.webhookId } }),
+  'Query.webhookDeliveries': (w) => ({ args: { id: w.webhookId } }),
+  'Mutation.createWebhook': () => ({ args: { input: { url: 'https://hooks.example.com/gql', triggers: ['CHANGE'] } } }),
+  'Mutation.updateWebhook': (w) => ({ args: { id: w.webhookId, input: { enabled: true } } }),
+  'Mutation.deleteWebhook': (w) => ({ args: { id: w.doomedWebhookId }, restore: recreateDoomedWebhook }),
+  'Mutation.testWebhook': (w) => ({ args: { id: w.webhookId } }),
+  // The web console (src/schema/console.ts) and accounts (src/schema/signup.ts)
+  'Query.editorRows': () => ({ args: { limit: 10 } }),
+  'Subscription.cellUpdates': () => ({}),
+  // The account of the credential, null for anyone else.
+  'Query.viewer': () => ({ isPublic: true }),
+  // Anyone may sign in with an account's password (the attacker's here: the answer holds its e-mail).
+  'Mutation.signIn': (w) => ({ args: { email: w.attacker.email, password: PASSWORD }, isPublic: true }),
+  'Mutation.signOut': () => ({ caller: 'account', session: true }),
+  // ALLOW_SIGNUP=true below: anyone may make an account.
+  'Mutation.signUp': () => ({ args: { email: `signup-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }, isPublic: true }),
+  'Mutation.setDisplayName': () => ({ args: { name: 'Matrix' }, caller: 'account' }),
 };
+
+/** The password of every test account (test/support/service.ts). */
+const PASSWORD = 'correct horse battery';
 
 // --- Credentials (rows) -----------------------------------------------------------
 
@@ -220,11 +347,46 @@ const accountScheme = (op: Operation) => op.kind === 'rest' && op.auth !== 'apiK
 /** What a credential that must not reach the victim gets: the public operations answer anyone. */
 const denied = (outcome: (op: Operation) => Outcome) => (op: Operation): Outcome => (op.isPublic ? 'own' : outcome(op));
 
-// A team role is one more row, its member's token in `headers` and its rights
-// in `expect`, e.g. a viewer of the victim's project:
-//   { name: 'a viewer of the project', headers: (_op, w) => ({ authorization: w.viewer.token }),
-//     expect: (op) => (op.kind === 'query' || op.kind === 'subscription' || (op.kind === 'rest' && op.id.startsWith('GET ')) ? 'allowed' : 'forbidden') }
-// (with the member added to World in beforeAll). Rows run in order, the owner last.
+type MemberRole = 'VIEWER' | 'TRANSLATOR' | 'ADMIN';
+/** The translator's languages (it may not review). */
+const TRANSLATOR_LANGUAGES = ['de'];
+
+/**
+ * What a member of the victim's project gets, by the permission table
+ * (src/teams/permissions.ts): a project operation is allowed when the role
+ * grants its permission (a translator: in its languages only), refused with
+ * 403 otherwise. REST routes of the API key refuse a member's token as the
+ * wrong scheme; account-level operations act on the member's own account.
+ */
+function memberOutcome(role: MemberRole, op: Operation): Outcome {
+  if (op.isPublic) return 'own';
+  if (op.kind === 'rest') {
+    if (op.auth === 'apiKey') return 'forbidden';
+    if (!op.namesProject) return 'own';
+  } else if (!op.projectScoped) {
+    return op.caller === 'project-key' ? 'not-found' : 'own';
+  }
+  const permission = op.needs ?? (OPERATION_PERMISSIONS[op.field as ProjectOperation] as Permission | undefined);
+  if (!permission) throw new Error(`${op.id}: ${op.field} has no permission in OPERATION_PERMISSIONS`);
+  // languageIds is not empty for the translator: `allows` leaves languages to the caller, as the access check does.
+  if (!allows({ role, languageIds: role === 'TRANSLATOR' ? [0] : [], canReview: false }, permission)) return 'forbidden';
+  if (role === 'TRANSLATOR' && (permission === 'TRANSLATE' || permission === 'REVIEW')) {
+    if (!op.languages) throw new Error(`${op.id}: a ${permission} operation must say which languages its sample writes`);
+    if (op.languages.some((l) => !TRANSLATOR_LANGUAGES.includes(l))) return 'forbidden';
+  }
+  return 'allowed';
+}
+
+const memberRow = (role: MemberRole): Credential => ({
+  name: `a member of the project (${role})`,
+  headers: (op, w) => ({ authorization: op.kind === 'rest' && op.auth === 'basic' ? w.members[role].basic : w.members[role].token }),
+  expect: (op) => memberOutcome(role, op),
+  // A member reads the project (its texts, the members' e-mails: the projects list holds them);
+  // the API key only with SETTINGS.
+  secrets: (w) => (allows({ role, languageIds: [], canReview: false }, 'SETTINGS') ? [] : [w.project.apiKey]),
+});
+
+// Rows run in order, the owner last (the team roles before it).
 const CREDENTIALS: Credential[] = [
   {
     name: 'no credential',
@@ -250,7 +412,7 @@ const CREDENTIALS: Credential[] = [
     headers: (_op, w) => ({ 'x-service-token': w.attackerProject.apiKey }),
     expect: denied((op) => {
       if (op.kind === 'rest') return accountScheme(op) ? 'forbidden' : op.namesVictimResource ? 'not-found' : 'own';
-      if (op.projectScoped) return 'not-found';
+      if (op.projectScoped) return op.accountOnly ? 'forbidden' : 'not-found';
       return op.caller === 'account' ? 'forbidden' : 'own';
     }),
   },
@@ -273,9 +435,13 @@ const CREDENTIALS: Credential[] = [
     headers: (_op, w) => ({ 'x-service-token': w.deletedProjectKey }),
     expect: denied(() => 'forbidden'),
   },
+  memberRow('VIEWER'),
+  memberRow('TRANSLATOR'),
+  memberRow('ADMIN'),
   {
     name: 'the owner (the samples are right)',
     headers: (op, w): Record<string, string> => {
+      if (op.session) return w.session;
       const usesKey = op.kind === 'rest' ? op.auth === 'apiKey' : op.caller === 'project-key';
       if (usesKey) return { 'x-service-token': w.project.apiKey };
       return { authorization: op.kind === 'rest' && op.auth === 'basic' ? w.victim.basic : w.victim.token };
@@ -294,8 +460,65 @@ async function ok(res: { statusCode: number; body: string }, what: string) {
   return JSON.parse(res.body);
 }
 
+/** The data of a GraphQL operation that must succeed. */
+async function gql(headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  const res = await service.request({ method: 'POST', url: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify({ query, variables }) });
+  const body = JSON.parse(res.body);
+  if (body.errors) throw new Error(`${query}: ${res.body}`);
+  return body.data;
+}
+
+/** A request with the victim's API key that must succeed (restoring what an operation changed). */
+async function asKey(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object): Promise<any> {
+  return ok(await service.request({ method, url, headers: { 'x-service-token': world.project.apiKey }, payload }), `${method} ${url}`);
+}
+
+// --- Restoring what an allowed run changed -----------------------------------------
+
+/** Every membership of the victim's project as set up (after a member left, was removed, changed, or the ownership moved). */
+async function restoreMembers(w: World): Promise<void> {
+  const memberships: [TestAccount, 'OWNER' | MemberRole, number[]][] = [
+    [w.victim, 'OWNER', []], [w.coOwner, 'OWNER', []],
+    [w.members.ADMIN, 'ADMIN', []], [w.members.TRANSLATOR, 'TRANSLATOR', [w.germanId]], [w.members.VIEWER, 'VIEWER', []],
+    [w.target, 'TRANSLATOR', []], [w.doomed, 'VIEWER', []],
+  ];
+  for (const [account, role, languageIds] of memberships) {
+    await service.db.prisma.projectMember.upsert({
+      where: { projectId_accountId: { projectId: w.project.id, accountId: account.id } },
+      create: { projectId: w.project.id, accountId: account.id, role, languageIds, canReview: false },
+      update: { role, languageIds, canReview: false },
+    });
+  }
+}
+
+const dropInvitations = (email: string) => async (w: World) => {
+  await service.db.prisma.invitation.deleteMany({ where: { projectId: w.project.id, email } });
+};
+
+async function recreateInvitation(w: World): Promise<void> {
+  const data = await gql({ authorization: w.victim.token }, 'mutation($p: String!) { inviteMember(projectToken: $p, email: "pending@example.com", role: VIEWER) { invitation { id } } }', { p: w.project.projectToken });
+  w.invitationId = Number(data.inviteMember.invitation.id);
+}
+
+async function resetViewerLink(w: World): Promise<void> {
+  await gql({ authorization: w.victim.token }, 'mutation($p: String!) { resetRoleLink(projectToken: $p, role: VIEWER) { link } }', { p: w.project.projectToken });
+}
+
+/** Writes the victim's French text again (the change reverts undo). */
+async function rewriteFrench(): Promise<void> {
+  await asKey('PATCH', '/api/v2/translations', { key: 'victim.key', language: 'fr', text: `${SECRET} fr` });
+}
+async function rewriteGerman(): Promise<void> {
+  await asKey('PATCH', '/api/v2/translations', { key: 'victim.key', language: 'de', text: `${SECRET} de changed` });
+}
+
+async function recreateDoomedWebhook(w: World): Promise<void> {
+  const created = await asKey('POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/doomed', triggers: ['change'] });
+  w.doomedWebhookId = Number(created.data.id);
+}
+
 beforeAll(async () => {
-  service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000' } });
+  service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000', ALLOW_SIGNUP: 'true' } });
   const victim = await service.account();
   const attacker = await service.account();
   const project = await victim.project('Victim project');
@@ -323,12 +546,42 @@ beforeAll(async () => {
   // A deleted project: created, then deleted with everything in it.
   const deleted = await victim.project('Deleted project');
   await prisma.project.deleteMany({ where: { projectToken: deleted.projectToken } });
+  // Team members (added as an accepted invitation would), a second owner, a member to change and one to remove.
+  const [coOwner, target, doomed, viewer, translator, admin] = [await service.account(), await service.account(), await service.account(), await service.account(), await service.account(), await service.account()];
+  const germanId = (await prisma.language.findFirstOrThrow({ where: { projectId: projectRow.id, key: 'de' }, select: { id: true } })).id;
+  // The French and German texts changed once: activity entries and cell changes to revert.
+  await ok(await service.request({ method: 'PATCH', url: '/api/v2/translations', headers: key, payload: { key: 'victim.key', language: 'fr', text: `${SECRET} fr` } }), 'french');
+  await ok(await service.request({ method: 'PATCH', url: '/api/v2/translations', headers: key, payload: { key: 'victim.key', language: 'de', text: `${SECRET} de changed` } }), 'german');
+  const log = await gql({ 'x-service-token': project.apiKey }, 'query { activity(size: 2) { entries { id cells { id language } } } }');
+  const [germanEntry, frenchEntry] = log.activity.entries;
+  if (germanEntry.cells[0].language !== 'de' || frenchEntry.cells[0].language !== 'fr') throw new Error(`activity: ${JSON.stringify(log)}`);
+  const webhook = async (name: string) => Number((await ok(await service.request({ method: 'POST', url: '/api/v2/webhooks', headers: key, payload: { url: `https://hooks.example.com/${name}`, triggers: ['change'] } }), 'webhook')).data.id);
+  const attackerLink = await gql({ authorization: attacker.token }, 'mutation($p: String!) { resetRoleLink(projectToken: $p, role: VIEWER) { link } }', { p: attackerProject.projectToken });
   world = {
     victim, attacker, attackerProject, revokedToken, jobId,
     project: { ...project, id: projectRow.id },
     deletedProjectKey: deleted.apiKey,
     secrets: [SECRET, project.apiKey, victim.email],
+    members: { VIEWER: viewer, TRANSLATOR: translator, ADMIN: admin },
+    coOwner, target, doomed, germanId,
+    session: {},
+    webhookId: await webhook('matrix'),
+    doomedWebhookId: await webhook('doomed'),
+    invitationId: 0,
+    activityId: frenchEntry.id,
+    cellChangeId: frenchEntry.cells[0].id,
+    germanCellChangeId: germanEntry.cells[0].id,
+    roleLinkToken: decodeURIComponent((attackerLink.resetRoleLink.link as string).split('/').pop()!),
   };
+  await restoreMembers(world);
+  await recreateInvitation(world);
+  await resetViewerLink(world);
+  // The victim's web console session: its cookies, and the CSRF token as the header a mutation needs.
+  const signIn = await service.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { email } }', variables: { e: victim.email, p: PASSWORD } }) });
+  const cookies = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
+  const csrf = cookies.find((c) => c.startsWith('lms_csrf='))?.slice('lms_csrf='.length);
+  if (!csrf) throw new Error(`signIn: ${signIn.body}`);
+  world.session = { cookie: cookies.join('; '), 'x-csrf-token': csrf };
 }, 120_000);
 afterAll(() => service?.close());
 
@@ -385,6 +638,12 @@ function restOperation(route: RestRoute): Operation {
   const op: Operation = {
     id, kind: 'rest', auth: route.auth, projectScoped: route.auth === 'apiKey', isPublic: false,
     namesVictimResource: false,
+    field: /^\s*(?:query|mutation|subscription)\b[^{]*\{\s*(\w+)/.exec(route.document)?.[1],
+    namesProject: route.path.includes(':projectToken'),
+    languages: sample?.(placeholderWorld).languages,
+    async restore() {
+      await sample!(world).restore?.(world);
+    },
     async run(headers) {
       const s = sample!(world);
       const url = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(s.params?.[name] ?? 'x')) + queryString(s.query ?? {});
@@ -435,6 +694,10 @@ function graphqlOperation(kind: 'query' | 'mutation' | 'subscription', field: Gr
   const given = sample?.(placeholderWorld) ?? {};
   const op: Operation = {
     id, kind, projectScoped, isPublic: given.isPublic === true, namesVictimResource: given.victimResource === true, caller: given.caller,
+    field: field.name, languages: given.languages, session: given.session, accountOnly: given.accountOnly, needs: given.needs,
+    async restore() {
+      await sample!(world).restore?.(world);
+    },
     async run(headers) {
       const s = sample!(world);
       const args: Record<string, unknown> = { ...s.args, ...(projectScoped && { projectToken: world.project.projectToken }) };
@@ -489,10 +752,15 @@ function operations(): Operation[] {
     .flatMap(([kind, type]) => Object.values(type?.getFields() ?? {}).map((field) => graphqlOperation(kind, field)));
   const all = [...rest, ...graphql];
   for (const op of rest) op.namesVictimResource = REST_SAMPLES[op.id]?.(placeholderWorld).victimResource === true;
-  const last = (op: Operation) => (op.kind === 'rest' ? REST_SAMPLES[op.id]?.(placeholderWorld).last : GRAPHQL_SAMPLES[op.id]?.(placeholderWorld).last) === true;
-  return [...all.filter((op) => !last(op)), ...all.filter(last)];
+  const given = (op: Operation) => (op.kind === 'rest' ? REST_SAMPLES[op.id]?.(placeholderWorld) : GRAPHQL_SAMPLES[op.id]?.(placeholderWorld));
+  const order = (op: Operation) => (given(op)?.final ? 2 : given(op)?.last ? 1 : 0);
+  return [0, 1, 2].flatMap((rank) => all.filter((op) => order(op) === rank));
 }
-const placeholderWorld = { jobId: 'job' } as World;
+const placeholderAccount = { id: 0, email: 'placeholder@example.com', token: '', basic: '' } as TestAccount;
+const placeholderWorld = {
+  jobId: 'job', attacker: placeholderAccount, target: placeholderAccount, doomed: placeholderAccount,
+  project: { projectToken: 'p', apiKey: 'k', id: 0 }, webhookId: 0, doomedWebhookId: 0, activityId: '0', cellChangeId: '0',
+} as World;
 
 // --- The tests ---------------------------------------------------------------------------
 
@@ -520,15 +788,37 @@ const REFUSAL: Record<'forbidden' | 'not-found', { status: number; code: string 
   'not-found': { status: 404, code: 'NOT_FOUND' },
 };
 
+/**
+ * The last fingerprints taken, while nothing may have changed since: a refused
+ * run changes nothing, so its "after" is the next run's "before" (half the
+ * fingerprinting). Dropped by whatever may write.
+ */
+let lastFingerprint: Partial<Record<'all' | 'victim', Record<string, string>>> = {};
+
 async function check(op: Operation, credential: Credential): Promise<string | undefined> {
+  const problem = await verdict(op, credential);
+  if (problem) {
+    // A refusal that did not refuse may have changed the world: put it back and
+    // fingerprint afresh, so that one failure does not cascade into the next rows.
+    lastFingerprint = {};
+    if (credential.expect(op) !== 'allowed') await op.restore().catch(() => undefined);
+  }
+  return problem;
+}
+
+async function verdict(op: Operation, credential: Credential): Promise<string | undefined> {
   const expected = credential.expect(op);
   const scope = expected === 'own' ? 'victim' : 'all';
-  const before = expected === 'allowed' ? undefined : await fingerprint(scope);
+  const before = expected === 'allowed' ? undefined : (lastFingerprint[scope] ?? (await fingerprint(scope)));
+  // An allowed run writes; an 'own' one may write outside the victim's rows.
+  lastFingerprint = expected === 'allowed' ? {} : expected === 'own' ? { victim: lastFingerprint.victim } : lastFingerprint;
   const answer = await op.run(credential.headers(op, world));
   const what = `${expected}, got ${answer.status}${answer.code ? ` ${answer.code}` : ''}: ${answer.body.slice(0, 300)}`;
   if (expected === 'allowed') {
     const refused = op.kind === 'rest' ? answer.status !== 200 : answer.code !== undefined;
-    return refused ? `expected ${what}` : undefined;
+    if (refused) return `expected ${what}`;
+    await op.restore();
+    return undefined;
   }
   if (expected === 'forbidden' || expected === 'not-found') {
     const { status, code } = REFUSAL[expected];
@@ -536,9 +826,10 @@ async function check(op: Operation, credential: Credential): Promise<string | un
     if (answer.data !== undefined) return `refused with data: ${answer.body.slice(0, 300)}`;
   }
   if (answer.status >= 500) return `expected ${what}`;
-  const leaked = world.secrets.find((secret) => answer.body.includes(secret));
+  const leaked = (credential.secrets?.(world) ?? world.secrets).find((secret) => answer.body.includes(secret));
   if (leaked) return `the answer holds the victim's ${leaked === SECRET ? 'texts' : leaked === world.project.apiKey ? 'API key' : 'e-mail'}: ${answer.body.slice(0, 300)}`;
   const after = await fingerprint(scope);
+  if (op.kind !== 'subscription') lastFingerprint = { [scope]: after };
   const changed = Object.keys(before!).filter((table) => before![table] !== after[table]);
   if (changed.length) return `changed ${scope === 'victim' ? "the victim's rows of " : ''}${changed.join(', ')}`;
   return undefined;
@@ -548,6 +839,12 @@ describe('every operation × every credential', () => {
   it(`${OPERATIONS.length} operations × ${CREDENTIALS.length} credentials: refused as the contract says, no data, no change; the owner allowed`, { timeout: 300_000 }, async () => {
     const failures: string[] = [];
     for (const op of OPERATIONS) {
+      if (op.kind === 'subscription') {
+        // A subscription writes nothing and an allowed one is only known by staying open a while: every row at once.
+        const problems = await Promise.all(CREDENTIALS.map((credential) => check(op, credential)));
+        problems.forEach((problem, i) => problem && failures.push(`${op.id} with ${CREDENTIALS[i]!.name}: ${problem}`));
+        continue;
+      }
       for (const credential of CREDENTIALS) {
         const problem = await check(op, credential);
         if (problem) failures.push(`${op.id} with ${credential.name}: ${problem}`);
