@@ -13,6 +13,7 @@ import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { historyScenario } from './scenarios/history.js';
 import { multiLanguageJson } from './lib/data.js';
+import { writeReadme } from './lib/readme.js';
 
 const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory', 'history'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
@@ -70,5 +71,5 @@ for (const db of dbs) {
   }
 }
 console.log(table(figures));
-save(figures);
-console.log('wrote bench/results.json');
+writeReadme(save(figures));
+console.log('wrote bench/results.json and the README\'s table');

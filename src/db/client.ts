@@ -19,6 +19,8 @@ export type Database = {
   poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   /** PGlite only: the data directory as a tarball (test templates, backups). */
   dumpDataDir?: () => Promise<Blob>;
+  /** The driver underneath Prisma, for what Prisma cannot express (COPY). */
+  driver: { kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; pool: pg.Pool };
 };
 
 // Statements sent to the database by the code running inside observeSql(),
@@ -67,6 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       exec: async (sql) => { await pglite.exec(sql); },
       close: async () => { await prisma.$disconnect(); await pglite.close(); },
       dumpDataDir: () => pglite.dumpDataDir('gzip') as Promise<Blob>,
+      driver: { kind: 'pglite', pglite },
     };
   }
   const schema = options.schema;
@@ -86,5 +89,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     exec: async (sql) => { await pool.query(sql); },
     close: async () => { await prisma.$disconnect(); await pool.end(); },
+    driver: { kind: 'postgres', pool },
   };
 }
