@@ -20,7 +20,10 @@ export type Database = {
   /** PGlite only: the data directory as a tarball (test templates, backups). */
   dumpDataDir?: () => Promise<Blob>;
   /** The driver underneath Prisma, for what Prisma cannot express (COPY). */
-  driver: { kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; pool: pg.Pool };
+  driver:
+    | { kind: 'pglite'; pglite: PGlite }
+    /** `connectionOf`: the pool's connection to the server process `pid` (pg_backend_pid()), if it is one of ours. */
+    | { kind: 'postgres'; pool: pg.Pool; connectionOf(pid: number): pg.PoolClient | undefined };
 };
 
 // Statements sent to the database by the code running inside observeSql(),
@@ -82,6 +85,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // database) surfaces as an 'error' event of the pool, which would end the
   // process without a listener. The pool replaces the connection by itself.
   pool.on('error', () => {});
+  // The pool's connections by server process: a transaction's statements can
+  // find the connection they run on (COPY into it, src/db/copy.ts).
+  const connections = new Map<number, pg.PoolClient>();
+  const pid = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
+  pool.on('connect', (client) => connections.set(pid(client), client));
+  pool.on('remove', (client) => connections.delete(pid(client)));
   const prisma = new PrismaClient({ adapter: observed(new PrismaPg(pool, schema ? { schema } : undefined)) });
   return {
     prisma,
@@ -89,6 +98,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     exec: async (sql) => { await pool.query(sql); },
     close: async () => { await prisma.$disconnect(); await pool.end(); },
-    driver: { kind: 'postgres', pool },
+    driver: { kind: 'postgres', pool, connectionOf: (id) => connections.get(id) },
   };
 }

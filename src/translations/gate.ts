@@ -20,8 +20,11 @@
 // Refused cells are never written and never dropped silently: they come back
 // with a reason, and each API reports them its own way. A cell the mode would
 // keep anyway (an existing text without replace) is kept, not refused.
-// Callers run the gate inside their transaction.
+// Callers run the gate inside their transaction. On PostgreSQL a large write
+// (STAGE_FROM_CELLS and more, in a transaction) sends its cells by COPY into a
+// staging table that the same statement reads instead of array parameters.
 import type { Db } from '../db.js';
+import { csvField, transactionConnection } from '../db/copy.js';
 import type { Change } from '../history/changes.js';
 import type { Cell } from './store.js';
 
@@ -73,18 +76,22 @@ interface Table {
  * the accepted cells, and the counts. Parameters: $1 project, $2 keys,
  * $3 languages, [$n customers], then texts, statuses, whether any status is
  * given, the mode, the number of refusals to list, the change (activity id).
+ * Staged, the input is the staging table instead of the arrays.
  */
-function gateSql(table: Table, events = true): string {
-  const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
-  const customerInput = table.customer ? `, $4::int[]` : '';
+function gateSql(table: Table, events = true, staged = false): string {
   const customerColumn = table.customer ? ', customer_id' : '';
   const customerMatch = table.customer ? ` AND x."customerId" = i.customer_id` : '';
   const conflict = table.customer ? `("keyId", "languageId", "customerId")` : `("keyId", "languageId")`;
-  const [text, status, anyStatus, mode, listed, change] = [p(4), p(5), p(6), p(7), p(8), p(9)];
+  // Staged: the cells are rows of pg_temp.gate_input (COPY), and the parameters after $1 are the options.
+  const first = staged ? 2 : table.customer ? 7 : 6;
+  const [anyStatus, mode, listed, change] = [first, first + 1, first + 2, first + 3].map((n) => `$${n}`);
   const customerOut = table.customer ? ', "customerId"' : '';
+  const input = staged
+    ? `SELECT key_id, language_id${customerColumn}, text, status, ord FROM pg_temp.gate_input`
+    : `SELECT * FROM unnest($2::int[], $3::int[]${table.customer ? ', $4::int[], $5::text[], $6::text[]' : ', $4::text[], $5::text[]'}) WITH ORDINALITY
+        AS t(key_id, language_id${customerColumn}, text, status, ord)`;
   return `WITH input AS (
-      SELECT * FROM unnest($2::int[], $3::int[]${customerInput}, ${text}::text[], ${status}::text[]) WITH ORDINALITY
-        AS t(key_id, language_id${customerColumn}, text, status, ord)
+      ${input}
     ), checked AS (${events ? `
       -- The existing row (one primary-key lookup per cell) decides refusals and is the old value of the change event.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
@@ -151,8 +158,12 @@ function gateSql(table: Table, events = true): string {
 
 const BASE_TABLE: Table = { name: '"Translation"', customer: false };
 const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
-const WITH_EVENTS = { base: gateSql(BASE_TABLE), custom: gateSql(CUSTOM_TABLE) };
-const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
+const statementsOf = (events: boolean) => ({
+  base: gateSql(BASE_TABLE, events), custom: gateSql(CUSTOM_TABLE, events),
+  stagedBase: gateSql(BASE_TABLE, events, true), stagedCustom: gateSql(CUSTOM_TABLE, events, true),
+});
+const WITH_EVENTS = statementsOf(true);
+const WITHOUT_EVENTS = statementsOf(false);
 let statements = WITH_EVENTS;
 
 /**
@@ -167,6 +178,34 @@ export async function withoutCellEventsForBenchmark<T>(fn: () => Promise<T>): Pr
   } finally {
     statements = WITH_EVENTS;
   }
+}
+
+/** From this many cells on, a write on PostgreSQL sends them by COPY into a staging table rather than as array parameters. */
+export const STAGE_FROM_CELLS = 1_000;
+
+/**
+ * Puts the cells into pg_temp.gate_input (dropped at commit) by COPY, in input
+ * order; false where that cannot be done (PGlite, not in a transaction, few
+ * cells), and the caller sends them as arrays. PGlite has no wire to stream
+ * over: its arrays go straight into the WebAssembly heap.
+ */
+async function stage(db: Db, cells: Cell[], customer: boolean): Promise<boolean> {
+  if (cells.length < STAGE_FROM_CELLS) return false;
+  const connection = await transactionConnection(db);
+  if (!connection) return false;
+  await db.$executeRawUnsafe(
+    `CREATE TEMP TABLE IF NOT EXISTS gate_input (key_id int, language_id int, customer_id int, text text, status text, ord int) ON COMMIT DROP`,
+  );
+  await db.$executeRawUnsafe(`TRUNCATE pg_temp.gate_input`);
+  await connection.copyIn('pg_temp.gate_input', (function* () {
+    let ord = 0;
+    for (const c of cells) {
+      yield `${c.keyId},${c.languageId},${customer ? csvField(c.customerId) : ''},${csvField(c.text)},${csvField(c.reviewStatus ?? null)},${++ord}\n`;
+    }
+  })());
+  // The planner's row estimates for the join with the keys and the existing rows.
+  await db.$executeRawUnsafe(`ANALYZE pg_temp.gate_input`);
+  return true;
 }
 
 interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
@@ -192,18 +231,20 @@ export async function writeTranslations(db: Db, projectId: number, cells: readon
     result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
   };
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
+  const settings = (list: Cell[]) => [anyStatus(list), mode, Number.isFinite(listed) ? listed : null, options.change.id];
   if (base.length) {
-    const [row] = await db.$queryRawUnsafe<Row[]>(
-      statements.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
-      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id,
-    );
+    const [row] = await (await stage(db, base, false))
+      ? await db.$queryRawUnsafe<Row[]>(statements.stagedBase, projectId, ...settings(base))
+      : await db.$queryRawUnsafe<Row[]>(statements.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text), base.map((c) => c.reviewStatus ?? null), ...settings(base));
     add(row!);
   }
   if (custom.length) {
-    const [row] = await db.$queryRawUnsafe<Row[]>(
-      statements.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
-      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id,
-    );
+    const [row] = await (await stage(db, custom, true))
+      ? await db.$queryRawUnsafe<Row[]>(statements.stagedCustom, projectId, ...settings(custom))
+      : await db.$queryRawUnsafe<Row[]>(
+        statements.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
+        custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), ...settings(custom),
+      );
     add(row!);
   }
   return result;
