@@ -19,11 +19,13 @@ export function table(figures: Figure[]): string {
   return [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** The commit measured, `+dirty` when the work tree had changes. */
+/** The commit measured, `+dirty` when the work tree had changes (beyond results.json and the README's table). */
 export function commit(): string {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8' }).trim();
   try {
-    return `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '+dirty' : ''}`;
+    // The benchmark's own outputs do not make a run dirty.
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.json', ':!README.md');
+    return `${git('rev-parse', '--short=12', 'HEAD')}${changed ? '+dirty' : ''}`;
   } catch {
     return 'unknown';
   }
