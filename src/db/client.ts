@@ -3,6 +3,10 @@
 // one schema and one SQL dialect. `exec` runs multi-statement SQL (migrations)
 // on the underlying driver, which Prisma's prepared statements cannot.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -59,8 +63,19 @@ export type DatabaseOptions =
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
+/**
+ * A new embedded database is created by a child process: initdb grows the
+ * WebAssembly heap by hundreds of MiB that a process never gives back, so a
+ * service that ran it itself would keep that memory until restarted.
+ */
+async function initEmbedded(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  await promisify(execFile)(process.execPath, [new URL('./pglite-initdb.mjs', import.meta.url).pathname, dataDir]);
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
+    if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
     const pglite = options.loadDataDir
       ? new PGlite({ loadDataDir: options.loadDataDir })
       : new PGlite(options.dataDir);
