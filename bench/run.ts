@@ -14,7 +14,7 @@ import { memoryScenario } from './scenarios/memory.js';
 import { historyScenario } from './scenarios/history.js';
 import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
-import { writeReadmeTable } from './lib/readme.js';
+import { writeReadme } from './lib/readme.js';
 
 const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory', 'history', 'requests'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
@@ -81,7 +81,5 @@ for (const db of dbs) {
   }
 }
 console.log(table(figures));
-const saved = save(figures);
-const requestFigures = saved.filter((f) => f.scenario.startsWith('request: '));
-if (writeReadmeTable('requests', requestFigures, `Last run: ${machine()}, ${new Date().toISOString().slice(0, 16)} UTC.`)) console.log('wrote the per-request table into README.md');
-console.log('wrote bench/results.json');
+writeReadme(save(figures));
+console.log('wrote bench/results.json and the README\'s table');

@@ -1,19 +1,42 @@
-// Writes a group of figures into the README between its markers
-// (<!-- bench:NAME --> … <!-- /bench:NAME -->), so the published table is
-// always the last run's output, never edited by hand.
+// The README's benchmark table is generated from bench/results.json (the only
+// copy of the figures): `npm run bench` rewrites it after a run,
+// `npm run bench:readme` from the file as it is. A unit test keeps the two in step.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { table } from './report.js';
-import type { Figure } from './types.js';
+import { load } from './report.js';
+import type { Results } from './types.js';
 
-const README = new URL('../../README.md', import.meta.url);
+export const README_FILE = new URL('../../README.md', import.meta.url);
+const START = '<!-- bench-results: generated from bench/results.json by `npm run bench:readme`; do not edit -->';
+const END = '<!-- /bench-results -->';
 
-export function writeReadmeTable(name: string, figures: Figure[], intro: string): boolean {
-  const text = readFileSync(README, 'utf8');
-  const start = `<!-- bench:${name} -->`;
-  const end = `<!-- /bench:${name} -->`;
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from || figures.length === 0) return false;
-  writeFileSync(README, `${text.slice(0, from + start.length)}\n${intro}\n\n${table(figures)}\n${text.slice(to)}`);
-  return true;
+const fmt = (n: number | undefined) => (n === undefined ? '' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+export function resultsTable(results: Results): string {
+  const lines = [
+    '| scenario | db | metric | value | baseline | ratio | target | met | note | commit, date |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const f of results.figures) {
+    lines.push(`| ${[
+      f.scenario, f.db, f.metric, `${fmt(f.value)} ${f.unit}`, f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`, fmt(f.ratio),
+      f.target ?? '', f.met === undefined ? '' : f.met ? 'yes' : '**no**', f.note ?? '', `${f.commit ?? ''}, ${f.at?.slice(0, 10) ?? ''}`,
+    ].map(cell).join(' | ')} |`);
+  }
+  const machines = [...new Set(results.figures.map((f) => f.machine).filter(Boolean))];
+  lines.push('', `Machine: ${machines.join('; ') || 'unknown'}.`);
+  return lines.join('\n');
 }
+
+/** The README with its generated section replaced by the table of `results`. */
+export function readmeWith(readme: string, results: Results): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the generated benchmark section (${START} … ${END})`);
+  return `${readme.slice(0, start + START.length)}\n${resultsTable(results)}\n${readme.slice(end)}`;
+}
+
+export function writeReadme(results: Results = load()): void {
+  writeFileSync(README_FILE, readmeWith(readFileSync(README_FILE, 'utf8'), results));
+}
+

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import type { Figure } from './types.js';
+import type { Figure, Results } from './types.js';
 
 const fmt = (n: number | undefined) => (n === undefined ? '' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
 
@@ -18,23 +19,39 @@ export function table(figures: Figure[]): string {
   return [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-/**
- * Writes the run's figures into results.json, keeping the figures of
- * scenarios this run did not measure (`--only`, `--db`). Returns them all.
- */
-export function save(figures: Figure[], file = new URL('../results.json', import.meta.url)): Figure[] {
-  mkdirSync(new URL('.', file), { recursive: true });
-  const id = (f: Figure) => `${f.scenario}|${f.db}|${f.metric}`;
-  const measured = new Set(figures.map(id));
-  let kept: Figure[] = [];
+/** The commit measured, `+dirty` when the work tree had changes (beyond results.json and the README's table). */
+export function commit(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8' }).trim();
   try {
-    kept = (JSON.parse(readFileSync(file, 'utf8')) as { figures: Figure[] }).figures.filter((f) => !measured.has(id(f)));
+    // The benchmark's own outputs do not make a run dirty.
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.json', ':!README.md');
+    return `${git('rev-parse', '--short=12', 'HEAD')}${changed ? '+dirty' : ''}`;
   } catch {
-    // No earlier results.
+    return 'unknown';
   }
-  const all = [...kept, ...figures];
-  writeFileSync(file, JSON.stringify({ machine: machine(), at: new Date().toISOString(), figures: all }, null, 2) + '\n');
-  return all;
+}
+
+export const RESULTS_FILE = new URL('../results.json', import.meta.url);
+
+export function load(file = RESULTS_FILE): Results {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : { figures: [] };
+}
+
+/**
+ * Writes this run's figures into results.json, each stamped with the commit,
+ * machine and date; figures of scenarios this run did not measure (--only,
+ * --db) are kept with their own stamps.
+ */
+export function save(figures: Figure[], file = RESULTS_FILE): Results {
+  const stamp = { commit: commit(), machine: machine(), at: new Date().toISOString() };
+  const id = (f: Figure) => `${f.db}\u0000${f.scenario}\u0000${f.metric}`;
+  const fresh = figures.map((f) => ({ ...f, ...stamp }));
+  const measured = new Set(fresh.map(id));
+  const kept = load(file).figures.filter((f) => f.commit && !measured.has(id(f)));
+  const results: Results = { figures: [...kept, ...fresh] };
+  mkdirSync(new URL('.', file), { recursive: true });
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  return results;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -11,4 +11,13 @@ export interface Figure {
   target?: string;
   met?: boolean;
   note?: string;
+  /** Stamped when saved: the commit measured (`+dirty` with uncommitted changes), the machine, the date. */
+  commit?: string;
+  machine?: string;
+  at?: string;
+}
+
+/** bench/results.json: the figures of the latest runs; the README's table is generated from it. */
+export interface Results {
+  figures: Figure[];
 }

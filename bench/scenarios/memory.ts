@@ -1,55 +1,62 @@
-// Scenario 7: peak resident memory of a service process (embedded database,
-// default settings) while importing a 1,000,000-translation file.
-import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+// Scenario 7: resident memory of a service process with V8's default settings.
+// The baseline is the same service restarted on its data and left idle (not
+// the peak of a first start, which on the embedded database includes initdb);
+// the figure is the peak while that service imports a 1,000,000-translation
+// file (100,000 keys × 10 languages).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServiceProcess } from '../../scripts/lib/service-process.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startServiceProcess, type ServiceProcess } from '../../scripts/lib/service-process.js';
 import { multiLanguageJson, LANGUAGES } from '../lib/data.js';
 import { timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 
 const KEYS = 100_000;
+/** How long a restarted service is left alone before its idle RSS is read. */
+const SETTLE_MS = 5_000;
 
-function peakRss(pid: number): number {
+function rss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
 }
 
-/** Peak RSS of an import with V8's default heap sizing, and with the old space capped as an operator would size it. */
 export async function memoryScenario(db: Figure['db'], databaseUrl?: string): Promise<Figure[]> {
-  return [...(await importPeak(db, databaseUrl)), ...(await importPeak(db, databaseUrl, HEAP_CAP_MIB))];
-}
-
-/** An old-space cap that leaves the live set of this import room (it needs under 400 MiB). */
-const HEAP_CAP_MIB = 512;
-
-async function importPeak(db: Figure['db'], databaseUrl: string | undefined, heapCapMib?: number): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-bench-mem-'));
   const token = 'lms_pat_bench_memory_token_0123456789';
-  const instance = await startServiceProcess({
+  const env = {
     DATA_DIR: dataDir, ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password', ADMIN_TOKEN: token,
-    RATE_LIMIT_PER_MINUTE: '0', MAX_UPLOAD_BYTES: String(1024 ** 3), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    NODE_OPTIONS: heapCapMib ? `--max-old-space-size=${heapCapMib}` : '',
-  });
+    RATE_LIMIT_PER_MINUTE: '0', MAX_UPLOAD_BYTES: String(1024 ** 3), NODE_OPTIONS: '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  let instance: ServiceProcess | undefined;
   try {
+    // First start (creates the database), then a restart on the same data: the state a running service is in.
+    const first = await startServiceProcess(env);
+    const firstStart = rss(first.child.pid!, 'VmRSS');
+    await first.kill('SIGTERM');
+    instance = await startServiceProcess(env);
     const pid = instance.child.pid!;
-    const idle = peakRss(pid);
+    await sleep(SETTLE_MS);
+    const idle = rss(pid, 'VmRSS');
     const project = (await (await fetch(`${instance.url}/api/v2/projects`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'memory' }) })).json()).data;
     const file = multiLanguageJson(KEYS);
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(file)]), 'big.json');
     const upload = await timed(async () => {
-      const res = await fetch(`${instance.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': project.apiKey }, body: form });
+      const res = await fetch(`${instance!.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': project.apiKey }, body: form });
       if (res.status !== 200) throw new Error(`import failed: ${res.status} ${(await res.text()).slice(0, 300)}`);
     });
-    const peak = peakRss(pid);
-    return [{
-      scenario: `import 1,000,000 translations (${(file.length / 2 ** 20).toFixed(0)} MiB)${heapCapMib ? `, heap capped at ${heapCapMib} MiB` : ''}`, db, metric: 'peak RSS', value: peak, unit: 'MiB', baseline: idle,
-      target: '< 1024 MiB', met: peak < 1024, note: `${((KEYS * LANGUAGES.length) / (upload.ms / 1000)).toFixed(0)} rows/s`,
+    const peak = rss(pid, 'VmHWM');
+    const figures: Figure[] = [{
+      scenario: 'service idle after a restart', db, metric: 'RSS', value: idle, unit: 'MiB',
+      ...(db === 'pglite' && { target: '< 300 MiB', met: idle < 300 }), note: `first start: ${firstStart.toFixed(0)} MiB`,
+    }, {
+      scenario: `import 1,000,000 translations (${(file.length / 2 ** 20).toFixed(0)} MiB), default V8`, db, metric: 'peak RSS', value: peak, unit: 'MiB', baseline: idle,
+      ...(db === 'postgres' && { target: '< 512 MiB', met: peak < 512 }), note: `${((KEYS * LANGUAGES.length) / (upload.ms / 1000)).toFixed(0)} rows/s; baseline: idle after restart`,
     }];
+    return figures;
   } finally {
-    await instance.kill('SIGTERM');
+    await instance?.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 // Scenarios 4 and 5: GET /api/v2/translations?size=500 under 32 concurrent
 // connections (autocannon in its own process) against a bare Fastify route
-// running the same kind of SQL; and the same data read through GraphQL, with
-// the SQL statements each request costs.
+// running the same kind of SQL; and the same 500 cells (50 keys × 10
+// languages) read through GraphQL, with the SQL statements each request costs.
 import { spawn } from 'node:child_process';
 import Fastify from 'fastify';
 import type { BenchService } from '../lib/service.js';
@@ -80,9 +80,10 @@ export async function readScenarios(bench: BenchService, db: Figure['db'], apiKe
     };
     const s10 = await statements(10);
     const s100 = await statements(100);
-    const graphql = await autocannon(`${bench.url}/graphql`, { ...headers, 'content-type': 'application/json' }, { method: 'POST', body: body(100) });
+    // The cells of one REST page: 50 keys × 10 languages = 500.
+    const graphql = await autocannon(`${bench.url}/graphql`, { ...headers, 'content-type': 'application/json' }, { method: 'POST', body: body(50) });
     figures.push({ scenario: 'GraphQL 100 keys × 10 languages', db, metric: 'SQL statements / request', value: s100, unit: 'statements', baseline: s10, target: 'constant (same as 10 keys)', met: s100 === s10 });
-    figures.push({ scenario: 'GraphQL 100 keys × 10 languages, 32 conn', db, metric: 'requests/s', value: graphql.rps, unit: 'req/s', baseline: rest?.rps, ratio: rest ? graphql.rps / rest.rps : undefined, target: '≥ 0.5 × REST', met: rest ? graphql.rps / rest.rps >= 0.5 : undefined, note: `p99 ${graphql.p99} ms` });
+    figures.push({ scenario: 'GraphQL 50 keys × 10 languages (the REST page\'s 500 cells), 32 conn', db, metric: 'requests/s', value: graphql.rps, unit: 'req/s', baseline: rest?.rps, ratio: rest ? graphql.rps / rest.rps : undefined, target: '≥ 0.8 × REST', met: rest ? graphql.rps / rest.rps >= 0.8 : undefined, note: `p99 ${graphql.p99} ms` });
   }
   return figures;
 }

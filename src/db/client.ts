@@ -3,6 +3,10 @@
 // one schema and one SQL dialect. `exec` runs multi-statement SQL (migrations)
 // on the underlying driver, which Prisma's prepared statements cannot.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -19,6 +23,10 @@ export type Database = {
   poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   /** PGlite only: the data directory as a tarball (test templates, backups). */
   dumpDataDir?: () => Promise<Blob>;
+  /** The driver underneath Prisma, for what Prisma cannot express (the benchmark's COPY baselines). */
+  driver:
+    | { kind: 'pglite'; pglite: PGlite }
+    | { kind: 'postgres'; pool: pg.Pool };
 };
 
 // Statements sent to the database by the code running inside observeSql(),
@@ -76,8 +84,19 @@ export type DatabaseOptions =
  */
 export const TRANSACTION_DEFAULTS = { maxWait: 60_000, timeout: 60_000 } as const;
 
+/**
+ * A new embedded database is created by a child process: initdb grows the
+ * WebAssembly heap by hundreds of MiB that a process never gives back, so a
+ * service that ran it itself would keep that memory until restarted.
+ */
+async function initEmbedded(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  await promisify(execFile)(process.execPath, [new URL('./pglite-initdb.mjs', import.meta.url).pathname, dataDir]);
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
+    if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
     const pglite = options.loadDataDir
       ? new PGlite({ loadDataDir: options.loadDataDir })
       : new PGlite(options.dataDir);
@@ -89,6 +108,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       exec: async (sql) => { await pglite.exec(sql); },
       close: async () => { await prisma.$disconnect(); await pglite.close(); },
       dumpDataDir: () => pglite.dumpDataDir('gzip') as Promise<Blob>,
+      driver: { kind: 'pglite', pglite },
     };
   }
   const schema = options.schema;
@@ -108,5 +128,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     exec: async (sql) => { await pool.query(sql); },
     close: async () => { await prisma.$disconnect(); await pool.end(); },
+    driver: { kind: 'postgres', pool },
   };
 }

@@ -251,3 +251,66 @@ describe('the gate itself', () => {
     expect([written, overrides]).toEqual([N / 2, N / 2]);
   });
 });
+
+describe('the gate on a large write inside a transaction', () => {
+  it('keeps every rule on thousands of cells at once: lock, limit, replace-or-keep, review status, one event per written cell', async () => {
+    const N = 3_000;
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const refs = Array.from({ length: N }, (_, i) => ({ key: `staged.${i}`, namespace: 'staged' }));
+    const { ids } = await ensureKeys(db, projectId, refs, { create: true });
+    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET lock = true WHERE "projectId" = $1 AND namespace = 'staged' AND substr(key, 8)::int % 4 = 0`, projectId);
+    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET "charactersLimit" = 3 WHERE "projectId" = $1 AND namespace = 'staged' AND substr(key, 8)::int % 4 = 1`, projectId);
+    const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
+    const acme = (await db.customer.findFirstOrThrow({ where: { projectId, key: 'acme' } })).id;
+    const keyId = (i: number) => ids.get(keyRefId(refs[i]!))!;
+    // Existing texts: every key but the locked ones gets 'Alt' first (every fifth key an empty text).
+    await db.$executeRawUnsafe(
+      `INSERT INTO "Translation" ("keyId", "languageId", "projectId", text, "reviewStatus")
+       SELECT k.id, $2, $1, CASE WHEN substr(k.key, 8)::int % 5 = 0 THEN '' ELSE 'Alt' END, 'REVIEWED'
+         FROM "TranslationKey" k WHERE k."projectId" = $1 AND k.namespace = 'staged' AND substr(k.key, 8)::int % 4 = 2`,
+      projectId, de,
+    );
+    const cells = refs.flatMap((_, i) => [
+      { keyId: keyId(i), languageId: de, customerId: null, text: `Text "${i}", ok` },
+      { keyId: keyId(i), languageId: de, customerId: acme, text: `Acme ${i}`, reviewStatus: 'REVIEWED' as const },
+    ]);
+    const statements: string[] = [];
+    const run = (replace: boolean | 'empty') => db.$transaction(async (tx) => {
+      const change = await openChange(tx, projectId, 'TRANSLATIONS');
+      const result = await observeSql((sql) => statements.push(sql), () => writeTranslations(tx, projectId, cells, { replace, change }));
+      return { result, change };
+    });
+
+    // Keep: the existing 'Alt' texts stay; the empty ones count as existing rows too.
+    const kept = await run(false);
+    const existing = N / 4; // keys ≡ 2 mod 4 have a row
+    expect(kept.result).toMatchObject({ inserted: N / 2 - existing + N / 2, updated: 0, refused: { LOCKED: N / 2, CHARACTERS_LIMIT: N / 2 } });
+    expect(kept.result.refusals[0]).toMatchObject({ key: 'staged.0', namespace: 'staged', reason: 'LOCKED', customerId: null });
+    expect(kept.result.refusals[1]).toMatchObject({ key: 'staged.1', reason: 'CHARACTERS_LIMIT', charactersLimit: 3, customerId: null });
+
+    // Only where empty, then always: the texts, statuses and events follow the mode.
+    const empty = await run('empty');
+    const emptyOnes = refs.filter((_, i) => i % 4 === 2 && i % 5 === 0).length;
+    expect(empty.result).toMatchObject({ inserted: 0, updated: emptyOnes });
+    const always = await run(true);
+    expect(always.result).toMatchObject({ inserted: 0, updated: existing - emptyOnes });
+
+    const texts = await db.translation.findMany({ where: { projectId, key: { namespace: 'staged' } }, select: { text: true, reviewStatus: true, key: { select: { key: true } } } });
+    const byKey = new Map(texts.map((t) => [t.key.key, t]));
+    expect(byKey.get('staged.2')).toEqual({ text: 'Text "2", ok', reviewStatus: 'REVIEWED', key: { key: 'staged.2' } });
+    expect(byKey.has('staged.0')).toBe(false);
+    expect(byKey.has('staged.1')).toBe(false);
+    expect(byKey.get('staged.3')).toMatchObject({ text: 'Text "3", ok', reviewStatus: 'NOT_REVIEWED' });
+
+    // One event per written cell, with the old and new text, in the change of the write.
+    for (const { change, result } of [kept, empty, always]) {
+      const events = await db.cellChange.count({ where: { activityId: change.id } });
+      expect(events).toBe(result.inserted + result.updated);
+    }
+    const event = await db.cellChange.findFirstOrThrow({ where: { activityId: always.change.id, key: 'staged.6', customerId: null } });
+    expect(event).toMatchObject({ oldText: 'Alt', newText: 'Text "6", ok', oldStatus: 'REVIEWED', newStatus: 'REVIEWED' });
+    const activity = await db.activity.findUniqueOrThrow({ where: { id: always.change.id } });
+    expect(activity.cells).toBe(always.result.inserted + always.result.updated);
+  });
+});
