@@ -95,6 +95,8 @@ export function Editor({ projectToken }: { projectToken: string }) {
   const rows = useRows(variables);
   const total = rows.total ?? 0;
   const scroller = useRef<HTMLDivElement>(null);
+  // The header is outside the scrolled rows: it follows their horizontal scroll (narrow screens, many languages).
+  const header = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -323,11 +325,12 @@ export function Editor({ projectToken }: { projectToken: string }) {
       {(failure || rows.error) && <p className="error" role="alert">{failure || rows.error}</p>}
       <div className="editor-body">
         <div className="grid" role="grid" aria-label="Translations" aria-rowcount={total + 1} aria-colcount={columns.length} onKeyDown={onGridKeyDown}>
-          <div className="grid-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+          <div className="grid-header" ref={header} role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
             <div role="columnheader">Key</div>
             {languages.map((l) => <div role="columnheader" key={l}>{project.languages.find((x) => x.key === l)?.name ?? l} ({l})</div>)}
           </div>
-          <div className="grid-scroll" ref={scroller} data-testid="grid-scroll">
+          <div className="grid-scroll" ref={scroller} data-testid="grid-scroll"
+            onScroll={(e) => { if (header.current) header.current.scrollLeft = e.currentTarget.scrollLeft; }}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="rowgroup">
               {items.map((item) => {
                 const row = rows.row(item.index);
