@@ -1,12 +1,12 @@
 // The console's screens, routed by the URL hash (#/ the projects, #/projects/<token>
-// the editor) so that only `/` and the built assets are paths of the service.
+// a project's screens, the editor first) so that only `/` and the built assets are paths of the service.
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { client, resetSocket } from './client';
 import { graphql } from './graphql';
 import { SignIn } from './SignIn';
 import { Dashboard } from './Dashboard';
-import { Editor } from './Editor';
+import { ProjectLayout } from './ProjectLayout';
 
 const ViewerQuery = graphql(`query Viewer { viewer { email sessionExpiresAt } }`);
 const SignOut = graphql(`mutation SignOut { signOut }`);
@@ -36,7 +36,7 @@ export function App() {
   };
   if (fetching && !data) return <main className="loading" aria-busy="true">Loading…</main>;
   if (!data?.viewer) return <SignIn onSignedIn={signedIn} />;
-  const project = /^#\/projects\/([^/]+)/.exec(hash)?.[1];
+  const [, project, section] = /^#\/projects\/([^/]+)(?:\/([a-z-]+))?/.exec(hash) ?? [];
   return (
     <div className="app">
       <header className="topbar">
@@ -46,7 +46,7 @@ export function App() {
           <button type="button" onClick={signOut}>Sign out</button>
         </nav>
       </header>
-      {project ? <Editor key={project} projectToken={decodeURIComponent(project)} /> : <Dashboard />}
+      {project ? <ProjectLayout projectToken={decodeURIComponent(project)} section={section} /> : <Dashboard />}
     </div>
   );
 }

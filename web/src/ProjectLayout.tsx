@@ -1,0 +1,29 @@
+// A project's screens under #/projects/<token>/<section>, with links between
+// them. Each screen is one entry of `sections`; the first is the default.
+import type { ReactNode } from 'react';
+import { Editor } from './Editor';
+
+interface Section {
+  id: string;
+  label: string;
+  render: (projectToken: string) => ReactNode;
+}
+
+const sections: Section[] = [
+  { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+];
+
+export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
+  const current = sections.find((s) => s.id === section) ?? sections[0]!;
+  const base = `#/projects/${encodeURIComponent(projectToken)}`;
+  return (
+    <div className="project">
+      <nav className="project-nav" aria-label="Project">
+        {sections.map((s) => (
+          <a key={s.id} href={`${base}/${s.id}`} aria-current={s === current ? 'page' : undefined}>{s.label}</a>
+        ))}
+      </nav>
+      <div className="project-main">{current.render(projectToken)}</div>
+    </div>
+  );
+}
