@@ -26,7 +26,9 @@ export default defineConfig({
           env: p.env,
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Set-ups that start service processes and databases: generous, since
+          // only a hang should fail here, not a slow machine.
+          hookTimeout: 180_000,
         },
       })),
       // The web console in headless Chromium against the real service (PGlite).

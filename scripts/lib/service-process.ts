@@ -34,11 +34,19 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 300; i++) {
+  // A deadline, not a count of tries: on a loaded machine a start (a first one
+  // runs initdb) can take far longer than usual, and a caller must never get a
+  // service that is not listening yet.
+  const deadline = Date.now() + 180_000;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`service not ready after 180 s: ${output}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -1,5 +1,5 @@
 // MT_PROVIDER_A (Google Cloud Translation v2) against the fake server on loopback.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getProvider, MtProviderError, MtValidationError, resolveCredentials, translateTexts } from '../../../src/mt/index.js';
 import { parseIcu } from '../../../src/mt/icu.js';
 import { FAKE_GOOGLE_KEY, startFakeGoogle, type FakeGoogle } from '../../support/fake-providers/google.js';
@@ -127,13 +127,16 @@ describe('MT_PROVIDER_A errors', () => {
   });
 
   it('retries a request that times out (slow provider)', async () => {
-    fake.setDelay(300);
+    // The provider answers long after the client's timeout. Generous numbers on
+    // both sides: on a loaded machine a 50 ms timeout can fire before the request
+    // is even written, and a late request would leak into the next test.
+    fake.setDelay(1_500);
     try {
       const creds = resolveCredentials('MT_PROVIDER_A', { env: { MT_PROVIDER_A_URL: fake.url, MT_PROVIDER_A_API_KEY: FAKE_GOOGLE_KEY } });
-      const p = getProvider('MT_PROVIDER_A', creds, { timeoutMs: 50 });
+      const p = getProvider('MT_PROVIDER_A', creds, { timeoutMs: 300 });
       const error = await translateTexts(p, ['Hello'], { targetLanguage: 'de' }, { retry: { ...retry, maxAttempts: 2 } }).catch((e) => e);
       expect(error).toMatchObject({ kind: 'retryable', reason: 'timeout', status: 0 });
-      expect(fake.requests).toHaveLength(2);
+      await vi.waitFor(() => expect(fake.requests).toHaveLength(2), { timeout: 5_000 });
     } finally {
       fake.setDelay(0);
     }

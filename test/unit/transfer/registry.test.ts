@@ -53,5 +53,5 @@ describe('format registry', () => {
         }
       }
     }
-  });
+  }, 30_000);
 });
