@@ -140,7 +140,7 @@ function gateSql(table: Table, events = true, opening = false): string {
             "lastModifiedAt" = now()
         WHERE (${mode} = 'always' OR (${mode} = 'empty' AND tr.text = ''))
           AND (tr.text IS DISTINCT FROM EXCLUDED.text OR (${anyStatus} AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
-      RETURNING "keyId", "languageId"${customerOut}, text, "reviewStatus", (xmax = 0) AS inserted
+      RETURNING "keyId", "languageId"${customerOut}, text, "reviewStatus", "lastModifiedAt", (xmax = 0) AS inserted
     )${events ? `, events AS (
       -- The change events of the written cells (src/history/changes.ts), in this same statement.
       INSERT INTO "CellChange" ("activityId", "projectId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus")
@@ -166,7 +166,10 @@ function gateSql(table: Table, events = true, opening = false): string {
                      'keyId', key_id, 'languageId', language_id, 'customerId', ${table.customer ? 'customer_id' : 'NULL'},
                      'key', key_name, 'namespace', key_namespace, 'reason', refusal, 'length', length, 'charactersLimit', chars_limit)
                    ORDER BY ord), '[]')::text
-              FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${listed}::int) r) AS refusals`;
+              FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${listed}::int) r) AS refusals,
+           -- A one-cell write answers with the row it wrote (update-one.ts): no statement to read it back.
+           w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified
+      FROM (SELECT 1) one LEFT JOIN (SELECT * FROM written LIMIT 1) w ON true`;
 }
 
 const BASE_TABLE: Table = { name: '"Translation"', customer: false };
@@ -190,7 +193,17 @@ export async function withoutCellEventsForBenchmark<T>(fn: () => Promise<T>): Pr
   }
 }
 
-export interface Row { inserted: number; updated: number; locked: number; over_limit: number; refusals: string | Refusal[] }
+export interface Row {
+  inserted: number;
+  updated: number;
+  locked: number;
+  over_limit: number;
+  refusals: string | Refusal[];
+  /** One of the written rows (null when none was written): what a one-cell write answers with. */
+  written_text: string | null;
+  written_status: 'REVIEWED' | 'NOT_REVIEWED' | null;
+  written_modified: Date | null;
+}
 
 /**
  * Writes translation cells through the rules above. Duplicate cells in the

@@ -72,11 +72,11 @@ const LOOKUP = `
     ) r`;
 
 /**
- * Three statements and no transaction: the lookup above; the write gate's
+ * Two statements and no transaction: the lookup above; the write gate's
  * statement, which also opens the change (its Activity row, webhooks queued,
- * cell count and event range) — one statement is atomic by itself; on PGlite
- * grouped with the one-cell writes that arrive meanwhile (batched-writes.ts);
- * then the cell as the answer. The gate applies its rules again in its own
+ * cell count and event range) and returns the written row as the answer — one
+ * statement is atomic by itself; on PGlite grouped with the one-cell writes
+ * that arrive meanwhile (batched-writes.ts). The gate applies its rules again in its own
  * statement: a key locked in between is still refused (its change then
  * records no cell).
  */
@@ -113,9 +113,27 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   };
   const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
   const gate = () => gateStatements(db, projectId, [cell], { replace: true, change, opening });
-  const rows = await runBatched(() => gate().statements);
-  const [refusal] = gate().result(rows as Row[][]).refusals;
+  const rows = (await runBatched(() => gate().statements)) as Row[][];
+  const [refusal] = gate().result(rows).refusals;
   if (refusal) throw refuse(refusal);
-  const [answer] = await cellsOfKeys(projectId, [found!.key_id], customer, { language: request.language });
-  return answer!;
+  const written = rows[0]![0]!;
+  // The row the gate wrote is the answer. Read the cell back only when nothing
+  // was written (the same text again, or a writer in between) or when an empty
+  // customer text lets the base translation show through.
+  if (written.written_text === null || (customer && written.written_text === '')) {
+    const [answer] = await cellsOfKeys(projectId, [found!.key_id], customer, { language: request.language });
+    return answer!;
+  }
+  return {
+    keyId: found!.key_id,
+    languageId: found!.language_id,
+    key: request.key,
+    namespace: request.namespace,
+    language: request.language,
+    text: written.written_text,
+    reviewStatus: written.written_status!,
+    lastModifiedAt: written.written_modified,
+    customerKey: customer?.key ?? null,
+    isOverride: customer !== null,
+  };
 }

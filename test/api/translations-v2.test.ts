@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observeSql } from '../../src/db/client.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 
@@ -167,5 +168,18 @@ describe('GET /api/v2/translations pages', () => {
     expect(page).toMatchObject([{ key: 'page.150', language: 'en', text: 't150' }]);
     const second = await get('?text=t1&size=2&page=1');
     expect(second.map((c: any) => c.text)).toEqual(['t11', 't12']);
+  });
+});
+
+describe('the one-cell write', () => {
+  it('a one-cell write costs two statements (the lookup, the gate), and its answer is what a read then shows', async () => {
+    await api.patch('/api/v2/translations', { key: 'b.title', language: 'en', text: 'warm-up' });
+    const statements: string[] = [];
+    const res = await observeSql((sql) => statements.push(sql), () => api.patch('/api/v2/translations', { key: 'b.title', language: 'en', text: 'B title', reviewStatus: 'REVIEWED' }));
+    expect(res.status).toBe(200);
+    // No statement for the credential (cached), no BEGIN/COMMIT, no read-back.
+    expect(statements).toHaveLength(2);
+    expect((await get('?key=b.title&namespace=&language=en'))[0]).toEqual(res.data);
+    expect(res.data).toMatchObject({ text: 'B title', reviewStatus: 'REVIEWED', customerId: null });
   });
 });
