@@ -77,6 +77,9 @@ function actorOf(actor: Entry['actor']): string {
   }
 }
 
+/** "1 cell", "3 cells". */
+const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
 const timeOf = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** The form's fields as the API's filter ("" is no condition; times are the browser's local time). */
@@ -209,7 +212,7 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
 }
 
 function summaryOf(e: Entry): string {
-  const counts = [e.cellsChanged ? `${e.cellsChanged.toLocaleString('en')} cells` : '', e.edits ? `${e.edits.toLocaleString('en')} edits` : ''].filter(Boolean).join(', ');
+  const counts = [e.cellsChanged ? count(e.cellsChanged, 'cell') : '', e.edits ? count(e.edits, 'edit') : ''].filter(Boolean).join(', ');
   return `${KIND_LABEL[e.kind]} by ${actorOf(e.actor)} via ${SOURCE_LABEL[e.source]}${counts ? ` — ${counts}` : ''}`;
 }
 
@@ -243,13 +246,13 @@ function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entr
   }, [entry.cellsChanged, loadCells]);
 
   const revert = async () => {
-    if (!confirm(`Revert this change? Its ${entry.cellsChanged} cells get back their earlier texts where they still hold what it wrote; cells changed since keep the newer text.`)) return;
+    if (!confirm(`Revert this change? Its ${count(entry.cellsChanged, 'cell')} get back their earlier texts where they still hold what it wrote; cells changed since keep the newer text.`)) return;
     setFailure('');
     const result = await client.mutation(RevertChange, { projectToken, activityId: entry.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
     const r = result.data!.revertChange;
     const refused = r.refusedLocked + r.refusedCharactersLimit;
-    setOutcome([`Reverted ${r.reverted} cells`, r.changedSince && `${r.changedSince} changed since (kept)`, refused && `${refused} refused (locked key or over the characters limit)`, r.gone && `${r.gone} gone`].filter(Boolean).join('; ') + '.');
+    setOutcome([`Reverted ${count(r.reverted, 'cell')}`, r.changedSince && `${count(r.changedSince, 'cell')} changed since (kept)`, refused && `${count(refused, 'cell')} refused (locked key or over the characters limit)`, r.gone && `${count(r.gone, 'cell')} gone (key, language or customer deleted)`].filter(Boolean).join('; ') + '.');
   };
   const details = Object.entries(entry.details ?? {});
   return (

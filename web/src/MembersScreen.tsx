@@ -122,18 +122,20 @@ function MemberRow({ projectToken, member, me, canManage, canTransfer, languages
       {!canManage && <td>{role === 'TRANSLATOR' ? (member.languages.length ? member.languages.join(', ') : 'all') : '—'}</td>}
       {!canManage && <td>{member.canReview ? 'yes' : 'no'}</td>}
       <td>{dateOf(member.joinedAt)}</td>
-      <td className="row-actions">
-        {editable && <button type="button" disabled={sameGrant(grant, stored)} onClick={save}>Save <span className="sr-only">{member.email}</span></button>}
-        {editable && !me && (
-          <button type="button" className="danger" onClick={() => confirm(`Remove ${who} from the project?`) && act(() => client.mutation(RemoveMember, { projectToken, email: member.email }).toPromise(), `Removed ${member.email}`)}>
-            Remove <span className="sr-only">{member.email}</span>
-          </button>
-        )}
-        {canTransfer && !me && (
-          <button type="button" onClick={() => confirm(`Make ${who} the owner of this project? You become an administrator, and only the new owner can give ownership back.`) && act(() => client.mutation(TransferOwnership, { projectToken, email: member.email }).toPromise(), `${member.email} owns the project now`)}>
-            Make owner <span className="sr-only">{member.email}</span>
-          </button>
-        )}
+      <td>
+        <div className="row-actions">
+          {editable && <button type="button" disabled={sameGrant(grant, stored)} onClick={save}>Save <span className="sr-only">{member.email}</span></button>}
+          {editable && !me && (
+            <button type="button" className="danger" onClick={() => confirm(`Remove ${who} from the project?`) && act(() => client.mutation(RemoveMember, { projectToken, email: member.email }).toPromise(), `Removed ${member.email}`)}>
+              Remove <span className="sr-only">{member.email}</span>
+            </button>
+          )}
+          {canTransfer && !me && (
+            <button type="button" onClick={() => confirm(`Make ${who} the owner of this project? You become an administrator, and only the new owner can give ownership back.`) && act(() => client.mutation(TransferOwnership, { projectToken, email: member.email }).toPromise(), `${member.email} owns the project now`)}>
+              Make owner <span className="sr-only">{member.email}</span>
+            </button>
+          )}
+        </div>
       </td>
     </tr>
   );
@@ -312,13 +314,15 @@ function RoleLinkRow({ projectToken, link, languages, act, onLink }: { projectTo
       <th scope="row">{label}</th>
       <td>{link.enabled ? `enabled since ${dateOf(link.createdAt)}` : link.createdAt ? 'disabled' : 'none yet'}</td>
       <td>{role === 'TRANSLATOR' ? <GrantFields grant={grant} onChange={setGrant} languages={languages} about="of the translator link" roles={['TRANSLATOR']} /> : '—'}</td>
-      <td className="row-actions">
-        <button type="button" onClick={reset}>{link.createdAt ? 'Reset' : 'Create'} <span className="sr-only">the {label.toLowerCase()} link</span></button>
-        {link.enabled && (
-          <button type="button" className="danger" onClick={() => act(() => client.mutation(DisableRoleLink, { projectToken, role }).toPromise(), `The ${label.toLowerCase()} link is disabled`)}>
-            Disable <span className="sr-only">the {label.toLowerCase()} link</span>
-          </button>
-        )}
+      <td>
+        <div className="row-actions">
+          <button type="button" onClick={reset}>{link.createdAt ? 'Reset' : 'Create'} <span className="sr-only">the {label.toLowerCase()} link</span></button>
+          {link.enabled && (
+            <button type="button" className="danger" onClick={() => act(() => client.mutation(DisableRoleLink, { projectToken, role }).toPromise(), `The ${label.toLowerCase()} link is disabled`)}>
+              Disable <span className="sr-only">the {label.toLowerCase()} link</span>
+            </button>
+          )}
+        </div>
       </td>
     </tr>
   );
