@@ -4,13 +4,11 @@
 // the owner changing its languages, a reset role link refusing the old one;
 // the Activity screen (an edit's cells, the kind filter, revert, a REST write
 // arriving live); axe-core checks of the three screens.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { axeViolations, launchBrowser, newPage, signIn } from '../support/browser.js';
 
 let service: TestService;
 let browser: Browser;
@@ -18,20 +16,6 @@ let alice: TestAccount;
 let api: ProjectApi;
 let owner: Page;
 let ana: Page;
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axeViolations(target: Page): Promise<string[]> {
-  await target.addScriptTag({ content: AXE });
-  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** A fresh browser context, signed out (bypassCSP: axe-core is injected). */
-async function anonymousPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
-  return context.newPage();
-}
 
 /** Links carry PUBLIC_URL; the test service listens elsewhere. */
 const local = (link: string) => link.replace('http://localhost:8080', service.url);
@@ -80,7 +64,7 @@ describe('members and invitations', () => {
     await owner.getByRole('button', { name: 'Cancel the invitation of ana@example.com' }).waitFor();
     expect(await axeViolations(owner)).toEqual([]);
 
-    ana = await anonymousPage();
+    ana = await newPage(browser);
     await ana.goto(local(link));
     await ana.getByRole('heading', { name: 'Join Team app' }).waitFor();
     expect(await ana.locator('main').textContent()).toMatch(/as a translator \(invitation for ana@example\.com\)/);
@@ -92,7 +76,7 @@ describe('members and invitations', () => {
     expect(await ana.locator('.who').textContent()).toBe('ana@example.com');
     expect(await membersOf()).toContainEqual({ email: 'ana@example.com', role: 'TRANSLATOR', languages: [], canReview: false });
     // Used once: the link now explains itself.
-    const again = await anonymousPage();
+    const again = await newPage(browser);
     await again.goto(local(link));
     await expect.poll(() => again.getByRole('alert').textContent()).toMatch(/already been used/);
     await again.context().close();
@@ -132,7 +116,7 @@ describe('members and invitations', () => {
     await owner.getByRole('button', { name: 'Reset the viewer link' }).click();
     await expect.poll(() => box.inputValue()).not.toBe(first);
     const second = await box.inputValue();
-    const visitor = await anonymousPage();
+    const visitor = await newPage(browser);
     await visitor.goto(local(first));
     await expect.poll(() => visitor.getByRole('alert').textContent()).toMatch(/not valid/);
     await visitor.goto(local(second));

@@ -31,6 +31,17 @@ interface Props {
   onSignOut: () => void;
 }
 
+/** The invited address (an e-mail invitation), or a field for it (a role link). */
+function EmailField({ invited, value, onChange }: { invited: string | null; value: string; onChange: (v: string) => void }) {
+  if (invited) return <p>E-mail: {invited}</p>;
+  return (
+    <label>
+      Email
+      <input type="email" autoComplete="username" required value={value} onChange={(e) => onChange(e.target.value)} />
+    </label>
+  );
+}
+
 export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Props) {
   const [{ data, error, fetching }] = useQuery({ query: InvitationQuery, variables: { token } });
   const [mode, setMode] = useState<'create' | 'signin' | null>(null);
@@ -121,12 +132,7 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
       ) : chosen === 'create' ? (
         <form onSubmit={create}>
           <h2>Create your account</h2>
-          {offer.email ? <p>E-mail: {offer.email}</p> : (
-            <label>
-              Email
-              <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-            </label>
-          )}
+          <EmailField invited={offer.email ?? null} value={email} onChange={setEmail} />
           <label>
             Name
             <input autoComplete="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
@@ -141,12 +147,7 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
       ) : (
         <form onSubmit={signInAndAccept}>
           <h2>Sign in to accept</h2>
-          {offer.email ? <p>E-mail: {offer.email}</p> : (
-            <label>
-              Email
-              <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-            </label>
-          )}
+          <EmailField invited={offer.email ?? null} value={email} onChange={setEmail} />
           <label>
             Password
             <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
