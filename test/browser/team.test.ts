@@ -170,3 +170,17 @@ describe('activity', () => {
     expect(await ana.getByRole('button', { name: 'Revert this change' }).count()).toBe(0);
   });
 });
+
+// Last: it changes who owns the project.
+describe('ownership', () => {
+  it('the owner hands the project to the translator after confirming, and is an administrator then', async () => {
+    await owner.getByRole('link', { name: 'Members' }).click();
+    await owner.getByRole('button', { name: 'Make owner ana@example.com' }).click();
+    await expect.poll(() => owner.getByRole('status').first().textContent()).toBe('ana@example.com owns the project now');
+    expect((await membersOf()).map((m) => [m.email, m.role])).toEqual([['ana@example.com', 'OWNER'], ['alice@example.com', 'ADMIN']]);
+    // An administrator: manages members, transfers nothing, may leave.
+    await owner.getByRole('button', { name: 'Leave project' }).waitFor();
+    expect(await owner.getByRole('button', { name: /^Make owner/ }).count()).toBe(0);
+    expect(await owner.getByRole('button', { name: 'Invite', exact: true }).count()).toBe(1);
+  });
+});
