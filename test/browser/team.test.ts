@@ -108,7 +108,7 @@ describe('members and invitations', () => {
     expect(await owner.getByRole('button', { name: /Cancel the invitation/ }).count()).toBe(0);
   });
 
-  it('a reset role link makes the old link refused', async () => {
+  it('a reset role link makes the old link refused; an existing account signs in on the new one and joins', async () => {
     await owner.getByRole('button', { name: 'Create the viewer link' }).click();
     const box = owner.getByLabel('Viewer link');
     await box.waitFor();
@@ -123,6 +123,14 @@ describe('members and invitations', () => {
     await visitor.reload();
     await visitor.getByRole('heading', { name: 'Join Team app' }).waitFor();
     expect(await visitor.locator('main').textContent()).toMatch(/as a viewer/);
+    // An existing account signs in on the page, and joins as itself.
+    const bob = await service.account({ email: 'bob@example.com' });
+    await visitor.getByRole('button', { name: 'I already have an account' }).click();
+    await visitor.getByLabel('Email').fill(bob.email);
+    await visitor.getByLabel('Password').fill(bob.password);
+    await visitor.getByRole('button', { name: 'Sign in and join' }).click();
+    await visitor.getByRole('heading', { name: 'Team app', exact: true }).waitFor();
+    expect(await membersOf()).toContainEqual({ email: 'bob@example.com', role: 'VIEWER', languages: [], canReview: false });
     await visitor.context().close();
   });
 });
@@ -177,7 +185,7 @@ describe('ownership', () => {
     await owner.getByRole('link', { name: 'Members' }).click();
     await owner.getByRole('button', { name: 'Make owner ana@example.com' }).click();
     await expect.poll(() => owner.getByRole('status').first().textContent()).toBe('ana@example.com owns the project now');
-    expect((await membersOf()).map((m) => [m.email, m.role])).toEqual([['ana@example.com', 'OWNER'], ['alice@example.com', 'ADMIN']]);
+    expect((await membersOf()).map((m) => [m.email, m.role])).toEqual([['ana@example.com', 'OWNER'], ['alice@example.com', 'ADMIN'], ['bob@example.com', 'VIEWER']]);
     // An administrator: manages members, transfers nothing, may leave.
     await owner.getByRole('button', { name: 'Leave project' }).waitFor();
     expect(await owner.getByRole('button', { name: /^Make owner/ }).count()).toBe(0);
