@@ -181,7 +181,7 @@ describe('activity', () => {
 
 // Last: it changes who owns the project.
 describe('ownership', () => {
-  it('the owner hands the project to the translator after confirming, and is an administrator then', async () => {
+  it('the owner hands the project to the translator after confirming, is an administrator then, and leaves', async () => {
     await owner.getByRole('link', { name: 'Members' }).click();
     await owner.getByRole('button', { name: 'Make owner ana@example.com' }).click();
     await expect.poll(() => owner.getByRole('status').first().textContent()).toBe('ana@example.com owns the project now');
@@ -190,5 +190,10 @@ describe('ownership', () => {
     await owner.getByRole('button', { name: 'Leave project' }).waitFor();
     expect(await owner.getByRole('button', { name: /^Make owner/ }).count()).toBe(0);
     expect(await owner.getByRole('button', { name: 'Invite', exact: true }).count()).toBe(1);
+    // No longer the owner, it may leave (confirmed): back on the projects, without this one.
+    await owner.getByRole('button', { name: 'Leave project' }).click();
+    await owner.getByRole('heading', { name: 'Projects' }).waitFor();
+    await expect.poll(() => owner.getByRole('heading', { name: 'Team app' }).count()).toBe(0);
+    expect((await service.request({ method: 'POST', url: '/graphql', headers: { authorization: alice.token, 'content-type': 'application/json' }, payload: { query: '{ projects { name } }' } })).json().data.projects).toEqual([]);
   });
 });

@@ -122,7 +122,7 @@ function MemberRow({ projectToken, member, me, canManage, canTransfer, languages
       {!canManage && <td>{role === 'TRANSLATOR' ? (member.languages.length ? member.languages.join(', ') : 'all') : '—'}</td>}
       {!canManage && <td>{member.canReview ? 'yes' : 'no'}</td>}
       <td>{dateOf(member.joinedAt)}</td>
-      <td>
+      {(canManage || canTransfer) && <td>
         <div className="row-actions">
           {editable && <button type="button" disabled={sameGrant(grant, stored)} onClick={save}>Save <span className="sr-only">{member.email}</span></button>}
           {editable && !me && (
@@ -136,7 +136,7 @@ function MemberRow({ projectToken, member, me, canManage, canTransfer, languages
             </button>
           )}
         </div>
-      </td>
+      </td>}
     </tr>
   );
 }
@@ -145,6 +145,7 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
   const [{ data, error }, refetch] = useQuery({ query: MembersQuery, variables: { projectToken } });
   const permissions = data?.project.myPermissions ?? [];
   const canManage = permissions.includes('MEMBERS');
+  const canTransfer = permissions.includes('TRANSFER_OWNERSHIP');
   const [{ data: manage }, refetchManage] = useQuery({ query: ManageQuery, variables: { projectToken }, pause: !canManage });
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
@@ -168,8 +169,13 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
   const languages = data.project.languages;
   const me = data.viewer?.email;
   const myRole = data.project.myRole as Role | null;
-  const leave = () => confirm('Leave this project? You lose access to it until someone invites you again.')
-    && act(() => client.mutation(LeaveProject, { projectToken }).toPromise(), 'You left the project', () => { location.hash = '#/'; });
+  const leave = async () => {
+    if (!confirm('Leave this project? You lose access to it until someone invites you again.')) return;
+    const result = await client.mutation(LeaveProject, { projectToken }).toPromise();
+    if (result.error) return setFailure(messageOf(result.error));
+    // Not a member any more: nothing of the project to show.
+    location.hash = '#/';
+  };
 
   return (
     <main className="team">
@@ -186,14 +192,14 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
             <th scope="col">Member</th>
             {canManage ? <th scope="col">Role and languages</th> : <><th scope="col">Role</th><th scope="col">Languages</th><th scope="col">May review</th></>}
             <th scope="col">Joined</th>
-            <th scope="col"><span className="sr-only">Actions</span></th>
+            {(canManage || canTransfer) && <th scope="col"><span className="sr-only">Actions</span></th>}
           </tr>
         </thead>
         <tbody>
           {data.members.map((m) => (
             <MemberRow
               key={`${m.email}:${m.role}:${m.languages.join()}:${m.canReview}`}
-              projectToken={projectToken} member={m} me={m.email === me} canManage={canManage} canTransfer={permissions.includes('TRANSFER_OWNERSHIP')} languages={languages} act={act}
+              projectToken={projectToken} member={m} me={m.email === me} canManage={canManage} canTransfer={canTransfer} languages={languages} act={act}
             />
           ))}
         </tbody>
