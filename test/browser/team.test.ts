@@ -161,7 +161,7 @@ describe('activity', () => {
     expect(await textOf('greeting', 'en')).toBe('Hello');
   });
 
-  it('shows a REST write live, in the filtered list', async () => {
+  it('shows a REST write live, in the filtered list; filters by actor', async () => {
     const before = await summaries().count();
     expect((await api.patch('/api/v2/translations', { key: 'farewell', language: 'en', text: 'Goodbye' })).status).toBe(200);
     await expect.poll(() => summaries().count(), { timeout: 5000 }).toBe(before + 1);
@@ -169,6 +169,11 @@ describe('activity', () => {
     // The revert is an entry too (filtered out above).
     await owner.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => summaries().allTextContents()).toContainEqual(expect.stringMatching(/Revert by alice@example\.com via console — 1 cell/));
+    // By actor: the member's account id (Member.accountId) is the entries' actor id.
+    const actor = owner.getByLabel('Actor');
+    await actor.selectOption((await actor.locator('option', { hasText: 'alice@example.com' }).getAttribute('value'))!);
+    await expect.poll(() => summaries().count()).toBe(1);
+    expect(await summaries().first().textContent()).toMatch(/Revert by alice@example\.com/);
   });
 
   it('offers the translator no revert', async () => {
