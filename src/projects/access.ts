@@ -6,7 +6,7 @@
 import { prisma } from '../db.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
-import { allows, API_KEY_PERMISSIONS, languageScoped, type MemberGrant, type Permission } from '../teams/permissions.js';
+import { allows, API_KEY_PERMISSIONS, languageScoped, PERMISSIONS, type MemberGrant, type Permission } from '../teams/permissions.js';
 
 export function requireAccount(principal: Principal): number {
   if (principal.kind === 'account') return principal.accountId;
@@ -120,4 +120,11 @@ export async function mayInProject(principal: Principal, projectId: number, perm
 export async function membershipOf(principal: Principal, projectId: number): Promise<Membership | null> {
   if (principal.kind !== 'account') return null;
   return membership(principal, { id: projectId });
+}
+
+/** Every permission the principal has in a project it reached (what a client may offer its user). */
+export async function permissionsInProject(principal: Principal, projectId: number): Promise<Permission[]> {
+  if (principal.kind === 'project') return principal.projectId === projectId ? [...API_KEY_PERMISSIONS] : [];
+  const member = await membershipOf(principal, projectId);
+  return member ? PERMISSIONS.filter((p) => allows(member, p)) : [];
 }

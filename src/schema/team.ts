@@ -4,9 +4,9 @@
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
-import { forgetRoles, membershipOf, requireAccount, resolveProject } from '../projects/access.js';
+import { forgetRoles, membershipOf, permissionsInProject, requireAccount, resolveProject } from '../projects/access.js';
 import { deleteProject } from '../projects/projects.js';
-import { need, ROLES } from '../teams/permissions.js';
+import { need, PERMISSIONS, ROLES } from '../teams/permissions.js';
 import { languageKeys, leaveProject, listMembers, removeMember, transferOwnership, updateMember, type MemberView } from '../teams/members.js';
 import {
   acceptInvitation, cancelInvitation, disableRoleLink, inviteMember, listInvitations, previewInvitation, resetRoleLink, roleLinks,
@@ -19,9 +19,15 @@ export const MemberRoleEnum = builder.enumType('MemberRole', {
   values: ROLES,
 });
 
+export const PermissionEnum = builder.enumType('ProjectPermission', {
+  description: 'A class of project operations (the permission matrix of docs/teams.md).',
+  values: PERMISSIONS,
+});
+
 const MemberType = builder.objectRef<MemberView>('Member').implement({
   description: 'A member of a project.',
   fields: (t) => ({
+    accountId: t.field({ type: 'ID', description: "The account's id (Actor.id of its entries in the activity log).", resolve: (m) => String(m.accountId) }),
     email: t.exposeString('email'),
     name: t.exposeString('name', { description: 'Display name ("" when not set).' }),
     role: t.field({ type: MemberRoleEnum, resolve: (m) => m.role }),
@@ -92,6 +98,11 @@ builder.prismaObjectFields(ProjectType, (t) => ({
     nullable: true,
     description: "The authenticated account's role in the project (null for a project API key).",
     resolve: async (p, _a, ctx) => (await membershipOf(ctx.principal, p.id))?.role ?? null,
+  }),
+  myPermissions: t.field({
+    type: [PermissionEnum],
+    description: 'What the credential may do in the project (its role\'s permissions; a translator\'s REVIEW only with canReview): a client offers only these. Language limits are in myLanguages.',
+    resolve: (p, _a, ctx) => permissionsInProject(ctx.principal, p.id),
   }),
   myLanguages: t.stringList({
     description: 'Language keys the authenticated account may write; empty: every language.',

@@ -17,9 +17,12 @@ export const INVITABLE_ROLES = ['ADMIN', 'TRANSLATOR', 'VIEWER'] as const satisf
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
-/** The page that accepts an invitation: the console serves it; acceptInvitation is what it calls. */
+/**
+ * The page that accepts an invitation: the console's (it routes by the URL
+ * hash, so the token never reaches a server log); acceptInvitation is what it calls.
+ */
 export function invitationLink(publicUrl: string, token: string): string {
-  return `${publicUrl}/invitations/${encodeURIComponent(token)}`;
+  return `${publicUrl}/#/invitations/${encodeURIComponent(token)}`;
 }
 
 export interface InvitationView {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { SMTPServer } from 'smtp-server';
-import { ROLES, ROLE_PERMISSIONS, allows, type Permission, type Role } from '../../src/teams/permissions.js';
+import { API_KEY_PERMISSIONS, PERMISSIONS, ROLES, ROLE_PERMISSIONS, allows, type Permission, type Role } from '../../src/teams/permissions.js';
+import { prisma } from '../../src/db.js';
 import { envelope, startTestService, type TestAccount, type TestService } from '../support/service.js';
 
 let service: TestService;
@@ -109,6 +110,21 @@ describe('members', () => {
     expect(mine.project).toEqual({ myRole: 'TRANSLATOR', myLanguages: ['de'], numberOfMembers: 5 });
   });
 
+  it("Project.myPermissions tells each credential what it may do: its role's permissions, REVIEW only with canReview", async () => {
+    const permissions = async (token: string) => (await ok(token, 'query($p: String) { project(projectToken: $p) { myPermissions } }', { p: project.projectToken })).project.myPermissions;
+    expect(await permissions(owner.token)).toEqual([...PERMISSIONS]);
+    expect(await permissions(members.ADMIN.token)).toEqual(PERMISSIONS.filter((p) => p !== 'TRANSFER_OWNERSHIP' && p !== 'DELETE_PROJECT'));
+    expect(await permissions(members.TRANSLATOR.token)).toEqual(['READ', 'EXPORT', 'TRANSLATE']);
+    expect(await permissions(reviewer.token)).toEqual(['READ', 'EXPORT', 'TRANSLATE', 'REVIEW']);
+    expect(await permissions(members.VIEWER.token)).toEqual(['READ', 'EXPORT']);
+    const byKey = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': project.apiKey, 'content-type': 'application/json' }, payload: { query: '{ project { myPermissions } }' } });
+    expect(byKey.json().data.project.myPermissions).toEqual([...API_KEY_PERMISSIONS]);
+    // A member's account id is the actor id of its entries in the activity log.
+    const listed = (await ok(members.VIEWER.token, 'query($p: String!) { members(projectToken: $p) { accountId email } }', { p: project.projectToken })).members;
+    const row = await prisma().account.findUniqueOrThrow({ where: { email: members.VIEWER.email }, select: { id: true } });
+    expect(listed.find((m: { email: string }) => m.email === members.VIEWER.email).accountId).toBe(String(row.id));
+  });
+
   it('REST: lists members for any member, invites only with the MEMBERS permission (403 in the envelope otherwise)', async () => {
     const url = `/api/v2/projects/${project.projectToken}/members`;
     const listed = await service.request({ url, headers: { authorization: members.VIEWER.token } });
@@ -125,7 +141,8 @@ describe('members', () => {
     const res = await invite(members.ADMIN.token);
     expect(res.statusCode).toBe(200);
     expect(envelope(res).data).toMatchObject({ email: 'rest-invitee@example.com', role: 'VIEWER', emailSent: false });
-    expect(envelope(res).data.link).toMatch(/^http:\/\/localhost:8080\/invitations\/lms_inv_/);
+    // The console's page (it routes by the hash).
+    expect(envelope(res).data.link).toMatch(/^http:\/\/localhost:8080\/#\/invitations\/lms_inv_/);
     const stranger = await service.account();
     expect((await service.request({ url, headers: { authorization: stranger.token } })).statusCode).toBe(404);
     const bad = await service.request({ method: 'POST', url: `/api/v2/projects/${project.projectToken}/invitations`, headers: { authorization: owner.token }, payload: { email: 'x@example.com', role: 'boss' } });
@@ -409,7 +426,7 @@ describe('invitation e-mails over SMTP', () => {
     expect(received[0]!.to).toEqual(['friend@example.com']);
     expect(received[0]!.body).toMatch(/^From: Team <team@example\.com>/m);
     expect(received[0]!.body).toMatch(/Subject: Invitation to Mailed project/);
-    const link = /http:\/\/localhost:8080\/invitations\/(\S+)/.exec(received[0]!.body.replace(/=\r?\n/g, ''))![1]!;
+    const link = /http:\/\/localhost:8080\/#\/invitations\/(\S+)/.exec(received[0]!.body.replace(/=\r?\n/g, ''))![1]!;
     const accept = await mailService.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: { query: ACCEPT, variables: { token: decodeURIComponent(link), password: 'a long password' } } });
     expect(accept.json().data.acceptInvitation).toMatchObject({ email: 'friend@example.com', role: 'TRANSLATOR' });
   });

@@ -1,19 +1,36 @@
-// The console's browser tests: Chromium from scripts/lib/chromium.ts, and sign-in.
+// The console's browser tests: Chromium from scripts/lib/chromium.ts, sign-in,
+// and the axe-core check of a screen.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/lib/chromium.js';
 import type { TestService } from './service.js';
 
 export const launchBrowser = launchChromium;
 
-/** Opens the console and signs in. */
-export async function signIn(browser: Browser, service: TestService, account: { email: string; password: string }): Promise<Page> {
+/** A page in a fresh browser context (its own cookies: signed out). */
+export async function newPage(browser: Browser): Promise<Page> {
   // bypassCSP: the tests inject axe-core, which the console's Content-Security-Policy would refuse.
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
-  const page = await context.newPage();
+  return context.newPage();
+}
+
+/** Opens the console and signs in. */
+export async function signIn(browser: Browser, service: TestService, account: { email: string; password: string }): Promise<Page> {
+  const page = await newPage(browser);
   await page.goto(service.url + '/');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Projects' }).waitFor();
   return page;
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The serious and critical axe-core violations of the page as it is. */
+export async function axeViolations(target: Page): Promise<string[]> {
+  await target.addScriptTag({ content: AXE });
+  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }

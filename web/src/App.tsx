@@ -7,6 +7,7 @@ import { graphql } from './graphql';
 import { SignIn } from './SignIn';
 import { Dashboard } from './Dashboard';
 import { ProjectLayout } from './ProjectLayout';
+import { InvitationPage } from './InvitationPage';
 
 const ViewerQuery = graphql(`query Viewer { viewer { email sessionExpiresAt } }`);
 const SignOut = graphql(`mutation SignOut { signOut }`);
@@ -35,6 +36,9 @@ export function App() {
     refetch({ requestPolicy: 'network-only' });
   };
   if (fetching && !data) return <main className="loading" aria-busy="true">Loading…</main>;
+  // An invitation link works signed out too: it is handled before the sign-in gate.
+  const [, invitation] = /^#\/invitations\/([^/]+)/.exec(hash) ?? [];
+  if (invitation) return <InvitationPage token={decodeURIComponent(invitation)} viewerEmail={data?.viewer?.email ?? null} onSignedIn={signedIn} onSignOut={signOut} />;
   if (!data?.viewer) return <SignIn onSignedIn={signedIn} />;
   const [, project, section] = /^#\/projects\/([^/]+)(?:\/([a-z-]+))?/.exec(hash) ?? [];
   return (

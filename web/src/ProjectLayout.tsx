@@ -2,6 +2,8 @@
 // them. Each screen is one entry of `sections`; the first is the default.
 import type { ReactNode } from 'react';
 import { Editor } from './Editor';
+import { MembersScreen } from './MembersScreen';
+import { ActivityScreen } from './ActivityScreen';
 
 interface Section {
   id: string;
@@ -11,6 +13,8 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'members', label: 'Members', render: (projectToken) => <MembersScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'activity', label: 'Activity', render: (projectToken) => <ActivityScreen key={projectToken} projectToken={projectToken} /> },
 ];
 
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
