@@ -2,6 +2,8 @@
 // them. Each screen is one entry of `sections`; the first is the default.
 import type { ReactNode } from 'react';
 import { Editor } from './Editor';
+import { AutoTranslateScreen } from './AutoTranslateScreen';
+import { HostingScreen } from './HostingScreen';
 
 interface Section {
   id: string;
@@ -11,6 +13,8 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'auto-translate', label: 'Auto-translate', render: (projectToken) => <AutoTranslateScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'hosting', label: 'Hosting', render: (projectToken) => <HostingScreen key={projectToken} projectToken={projectToken} /> },
 ];
 
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
