@@ -6,17 +6,16 @@
 // (held in the publisher's hook), creating, reordering (buttons and drag and
 // drop) and editing a custom environment, the publication history, and
 // axe-core checks of both screens.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { axeViolations, launchBrowser, signIn } from '../support/browser.js';
 import { startFakeGoogle, FAKE_GOOGLE_KEY, type FakeGoogle } from '../support/fake-providers/index.js';
 import { projectIdOf, readTranslations } from '../support/content.js';
 import { isSealed } from '../../src/auth/sealed-secrets.js';
 import { publishEnvironment } from '../../src/hosting/publish.js';
+import { gate } from '../support/gate.js';
 
 let service: TestService;
 let browser: Browser;
@@ -26,23 +25,6 @@ let api: ProjectApi;
 let page: Page;
 
 const KEYS = 250;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axeViolations(target: Page): Promise<string[]> {
-  await target.addScriptTag({ content: AXE });
-  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** A gate for the publisher's hook: `wait()` blocks until `open()`; `reached` resolves when something waits. */
-function gate() {
-  let open!: () => void;
-  let reached!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  const arrived = new Promise<void>((r) => (reached = r));
-  return { open, reached: arrived, wait: async () => { reached(); await opened; } };
-}
-
 const environmentOrder = async () => (await api.get('/api/v2/environments')).data.map((e: { key: string }) => e.key);
 
 beforeAll(async () => {
