@@ -1,6 +1,7 @@
 // The console's Auto-translate and Hosting screens in headless Chromium
 // against the real service (with its job worker) and a fake Google provider
-// on loopback: a job's live progress to its summary, cancelling a job, a
+// on loopback: a job's live progress to its summary, a job started through
+// REST shown live and cancelled, a
 // provider key entered and shown only as set (stored sealed), publishing with
 // live progress and the new status, the 409 of a publish while another runs
 // (held in the publisher's hook), creating, reordering (buttons and drag and
@@ -71,11 +72,9 @@ describe('auto-translate', () => {
     await expect.poll(() => recent.textContent()).toMatch(/en → de.*Provider A.*SUCCESS.*100%.*Translated 250 texts/);
   });
 
-  it('cancels a running job', async () => {
+  it('shows a job started elsewhere (REST) live, and cancels it', async () => {
     google.setDelay(1_000);
-    await page.getByRole('checkbox', { name: 'German (de)' }).uncheck();
-    await page.getByRole('checkbox', { name: 'French (fr)' }).check();
-    await page.getByRole('button', { name: 'Start auto-translation' }).click();
+    expect((await api.post('/api/v1/jobs/auto-translate', { translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'fr', targetLanguage: 'fr' })).status).toBe(200);
     const card = page.getByRole('listitem', { name: 'Job en → fr' });
     await card.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => card.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/^Cancelled:/);

@@ -2,7 +2,7 @@
 // notation, options), follow each with a live progress bar (jobProgress),
 // cancel, read the summary; the recent jobs; the project's own provider keys,
 // which are write-only (the service only says whether one is set).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
 
@@ -48,21 +48,32 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
   const client = useClient();
   const [{ data: meta }] = useQuery({ query: LanguagesQuery, variables: { projectToken } });
   const [{ data: jobsData, error: jobsError }, refetchJobs] = useQuery({ query: JobsQuery, variables: { projectToken } });
-  // Jobs started here, followed live until they end (newest first).
+  // Jobs started here, followed live until they end and kept with their summary (newest first).
   const [watched, setWatched] = useState<string[]>([]);
   const refreshJobs = () => refetchJobs({ requestPolicy: 'network-only' });
 
-  // The recent list follows every job of the project (also those started elsewhere).
+  // The recent list follows every job of the project (also those started elsewhere): read again when one starts or ends.
+  const listed = useRef(new Set<string>());
+  listed.current = new Set(jobsData?.jobs.map((j) => j.jobId));
   useEffect(() => {
     const subscription = client.subscription(ProjectJobEvents, { projectToken }).subscribe((result) => {
       const event = result.data?.projectJobEvents;
-      if (event && (FINAL.has(event.state) || !jobsData?.jobs.some((j) => j.jobId === event.jobId))) refreshJobs();
+      if (event && (FINAL.has(event.state) || !listed.current.has(event.jobId))) refreshJobs();
     });
     return () => subscription.unsubscribe();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, projectToken, jobsData]);
+  }, [client, projectToken]);
 
   const languages = meta?.project.languages ?? [];
+  // A card per job started here and per job seen running, wherever it was started; it stays with its summary.
+  useEffect(() => {
+    const running = jobsData?.jobs.filter((j) => j.state === 'STARTED').map((j) => j.jobId) ?? [];
+    setWatched((w) => {
+      const added = running.filter((id) => !w.includes(id));
+      return added.length ? [...added, ...w] : w;
+    });
+  }, [jobsData]);
+  const cards = watched.slice(0, 20);
   return (
     <main className="ops auto-translate">
       <h1>Auto-translate</h1>
@@ -70,14 +81,14 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
         <StartForm
           projectToken={projectToken}
           languages={languages}
-          onStarted={(jobs) => { setWatched((w) => [...jobs.map((j) => j.jobId), ...w]); refreshJobs(); }}
+          onStarted={(jobs) => { setWatched((w) => [...jobs.map((j) => j.jobId).filter((id) => !w.includes(id)), ...w]); refreshJobs(); }}
         />
       )}
-      {watched.length > 0 && (
+      {cards.length > 0 && (
         <section aria-labelledby="running-heading">
-          <h2 id="running-heading">Started here</h2>
+          <h2 id="running-heading">Running and started here</h2>
           <ul className="job-cards">
-            {watched.map((jobId) => <JobCard key={jobId} projectToken={projectToken} jobId={jobId} onFinished={refreshJobs} />)}
+            {cards.map((jobId) => <JobCard key={jobId} projectToken={projectToken} jobId={jobId} onFinished={refreshJobs} />)}
           </ul>
         </section>
       )}

@@ -262,13 +262,15 @@ function CreateEnvironmentForm({ projectToken, onCreated }: { projectToken: stri
     onCreated();
   };
   return (
-    <form className="ops-form ops-row" onSubmit={submit} aria-labelledby="create-env-heading">
+    <form className="ops-form" onSubmit={submit} aria-labelledby="create-env-heading">
       <h2 id="create-env-heading">New environment</h2>
-      <label>Environment key<input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={40} pattern="[a-z0-9][a-z0-9_\-]{0,39}" title="a-z, 0-9, - and _, not starting with _" /></label>
-      <label>Environment name<input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} /></label>
-      <label>Color<input type="color" value={color} onChange={(e) => setColor(e.target.value)} /></label>
-      <button type="submit">Create environment</button>
-      {error && <p role="alert" className="error">{error}</p>}
+      <div className="ops-row">
+        <label>Environment key<input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={40} pattern="[a-z0-9][a-z0-9_\-]{0,39}" title="a-z, 0-9, - and _, not starting with _" /></label>
+        <label>Environment name<input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} /></label>
+        <label>Color<input type="color" value={color} onChange={(e) => setColor(e.target.value)} /></label>
+        <button type="submit">Create environment</button>
+        {error && <p role="alert" className="error">{error}</p>}
+      </div>
     </form>
   );
 }
