@@ -300,7 +300,9 @@ function ProviderKeysSection({ projectToken }: { projectToken: string }) {
     <section aria-labelledby="keys-heading" className="provider-keys">
       <h2 id="keys-heading">Provider API keys of this project</h2>
       <p className="hint">Used instead of the service's keys. A key is never shown again once saved.</p>
-      {error && <p role="alert" className="error">{errorText(error)}</p>}
+      {error && (error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN'
+        ? <p>Only the project's owners and administrators manage its provider keys.</p>
+        : <p role="alert" className="error">{errorText(error)}</p>)}
       <ul>
         {data?.providerApiKeys.map(({ provider, set }) => (
           <li key={provider}>
