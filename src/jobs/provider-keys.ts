@@ -21,6 +21,12 @@ export async function setProviderApiKey(projectId: number, provider: string, api
   await updateSettings(projectId, { providerApiKeys: JSON.parse(JSON.stringify(next)) });
 }
 
+/** Which providers the project has its own key of: only whether it is set, never any part of it. */
+export async function providerKeyStatus(projectId: number): Promise<{ provider: ProviderWithKey; set: boolean }[]> {
+  const stored = (await readSettings(projectId)).providerApiKeys ?? {};
+  return PROVIDERS_WITH_KEYS.map((provider) => ({ provider, set: typeof stored[provider] === 'string' }));
+}
+
 /** The project's own key of a provider, opened; undefined when it has none. */
 export function providerApiKey(projectId: number, settings: ProjectSettings, provider: string): string | undefined {
   const stored = settings.providerApiKeys?.[provider as ProviderWithKey];

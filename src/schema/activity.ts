@@ -32,7 +32,7 @@ export function parseId(value: string, name: string): bigint {
   return BigInt(value);
 }
 
-const ActorType = builder.objectRef<{ kind: ActorKind; id: string | null; name: string | null; email: string | null }>('Actor').implement({
+export const ActorType = builder.objectRef<{ kind: ActorKind; id: string | null; name: string | null; email: string | null }>('Actor').implement({
   fields: (t) => ({
     kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind }),
     id: t.exposeString('id', { nullable: true, description: 'Account id or job id; null for the API key and the system.' }),

@@ -17,6 +17,8 @@ import {
 import { publishEnvironment, type PublishResult } from '../hosting/publish.js';
 import { environmentStatus, type EnvironmentStatus } from '../hosting/status.js';
 import type { PublishedResource } from '../hosting/layout.js';
+import { listPublications, PUBLICATION_LIST, type PublicationRecord } from '../hosting/publications.js';
+import { ActorType, ChangeSourceEnum } from './activity.js';
 
 const PublicationType = builder.objectRef<PublicationSummary>('Publication').implement({
   description: 'A complete publication of an environment.',
@@ -107,7 +109,38 @@ const PublicationProgressType = builder.objectRef<PublicationEvent>('Publication
   }),
 });
 
+const PublicationRecordType = builder.objectRef<PublicationRecord>('PublicationRecord').implement({
+  description: 'A publication of the history: running, complete or failed, with where its files came from and who published it.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    environmentKey: t.exposeString('environmentKey'),
+    source: t.exposeString('source', { description: "'editor' or the environment whose publication was copied." }),
+    version: t.exposeString('version'),
+    label: t.exposeString('label', { nullable: true }),
+    state: t.exposeString('state', { description: 'RUNNING, COMPLETE or FAILED.' }),
+    message: t.exposeString('message', { description: 'Why it failed; empty otherwise.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it started.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it completed or failed.' }),
+    numberOfKeys: t.exposeInt('numberOfKeys'),
+    numberOfLanguages: t.exposeInt('numberOfLanguages'),
+    numberOfNonEmptyTranslations: t.exposeInt('numberOfNonEmptyTranslations'),
+    publishedBy: t.field({
+      type: ActorType,
+      nullable: true,
+      description: 'Who published it (from the activity log); null when it did not complete.',
+      resolve: (p) => (p.actorKind ? { kind: p.actorKind, id: p.actorId, name: p.actorName, email: p.actorEmail } : null),
+    }),
+    changeSource: t.field({ type: ChangeSourceEnum, nullable: true, description: 'Through what it was published (API, GRAPHQL, WEB, CLI, SYSTEM).', resolve: (p) => p.changeSource }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  publications: t.field({
+    type: [PublicationRecordType],
+    description: `The project's publications (of one environment when given), newest first; at most ${PUBLICATION_LIST.maxLimit}, default ${PUBLICATION_LIST.defaultLimit}.`,
+    args: { projectToken: t.arg.string({ required: false }), environmentKey: t.arg.string({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: async (_root, args, ctx) => listPublications(await resolveProject(ctx.principal, args.projectToken, need('publications')), args),
+  }),
   environments: t.field({
     type: [EnvironmentType],
     description: 'Environments of the project in publication order.',

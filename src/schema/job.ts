@@ -7,8 +7,8 @@ import { createAutoTranslateJobs } from '../jobs/create.js';
 import { cancelJob, FINAL_STATES, JOB_LIST_LIMIT, JOB_STATUS_FILTERS, JOB_TYPES, jobListWhere, jobOfProject, jobTypeOf, type JobStatusFilter, type JobTypeName } from '../jobs/queries.js';
 import { likeLastJobInputs } from '../jobs/like-last.js';
 import { badRequest } from '../errors.js';
-import { setProviderApiKey } from '../jobs/provider-keys.js';
-import { JOB_OPTIONS } from '../jobs/request.js';
+import { providerKeyStatus, setProviderApiKey } from '../jobs/provider-keys.js';
+import { JOB_OPTIONS, type AutoTranslateRequest } from '../jobs/request.js';
 import { TRANSLATION_PROVIDER_IDS } from '../mt/types.js';
 
 export const TranslationProviderEnum = builder.enumType('TranslationProvider', {
@@ -47,6 +47,10 @@ export const JobType = builder.prismaObject('Job', {
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     message: t.exposeString('message'),
     metadata: t.field({ type: 'JSON', description: 'Empty at start; the contract metadata afterwards.', resolve: (j) => j.metadata }),
+    // From the accepted request, so a running job (empty metadata) still says what it does.
+    translationProvider: t.field({ type: TranslationProviderEnum, resolve: (j) => (j.request as unknown as AutoTranslateRequest).translationProvider }),
+    sourceProjectLanguage: t.string({ resolve: (j) => (j.request as unknown as AutoTranslateRequest).sourceProjectLanguage }),
+    targetProjectLanguage: t.string({ resolve: (j) => (j.request as unknown as AutoTranslateRequest).targetProjectLanguage }),
   }),
 });
 
@@ -96,7 +100,21 @@ const LikeLastJobInput = builder.inputType('AutoTranslateLikeLastJobInput', {
   }),
 });
 
+const ProviderApiKeyStatusType = builder.objectRef<{ provider: (typeof TRANSLATION_PROVIDER_IDS)[number]; set: boolean }>('ProviderApiKeyStatus').implement({
+  description: 'Whether the project has its own API key of a provider (the key itself is write-only).',
+  fields: (t) => ({
+    provider: t.field({ type: TranslationProviderEnum, resolve: (s) => s.provider }),
+    set: t.exposeBoolean('set'),
+  }),
+});
+
 builder.queryFields((t) => ({
+  providerApiKeys: t.field({
+    type: [ProviderApiKeyStatusType],
+    description: 'The providers that take a project key (setProviderApiKey), each with whether one is set; no part of a key is ever returned.',
+    args: { projectToken: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => providerKeyStatus(await resolveProject(ctx.principal, args.projectToken, need('providerApiKeys'))),
+  }),
   jobs: t.prismaField({
     type: [JobType],
     description: `Jobs of the project, newest first (at most ${JOB_LIST_LIMIT}), optionally only those of the given statuses and types.`,

@@ -251,6 +251,8 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.fileFormats': () => ({ isPublic: true }),
   'Query.job': (w) => ({ args: { jobId: w.jobId } }),
   'Query.jobs': () => ({}),
+  'Query.providerApiKeys': () => ({}),
+  'Query.publications': () => ({}),
   'Query.languages': () => ({}),
   'Query.project': () => ({}),
   'Query.projects': () => ({ caller: 'any' }),

@@ -15,6 +15,7 @@ import { projectIdOf, seedTranslations } from '../support/content.js';
 import { publishEnvironment } from '../../src/hosting/publish.js';
 import { editorSnapshot } from '../../src/hosting/editor-files.js';
 import { events } from '../../src/events/pubsub.js';
+import { gate } from '../support/gate.js';
 
 let service: TestService;
 let accountToken: string;
@@ -33,15 +34,6 @@ const versionsOn = (projectToken: string, environmentKey: string) => {
 };
 const servedVersion = async (projectId: number, environmentKey = '_latest') =>
   (await service.db.prisma.environment.findUniqueOrThrow({ where: { projectId_key: { projectId, key: environmentKey } }, select: { currentPublication: { select: { version: true } } } })).currentPublication?.version;
-
-/** A gate for hooks: `wait()` blocks until `open()`; `reached` resolves when something waits. */
-function gate() {
-  let open!: () => void;
-  let reached!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  const arrived = new Promise<void>((r) => (reached = r));
-  return { open, reached: arrived, wait: async () => { reached(); await opened; } };
-}
 
 beforeAll(async () => {
   service = await startTestService({ listen: true });

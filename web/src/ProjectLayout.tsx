@@ -4,6 +4,8 @@ import type { ReactNode } from 'react';
 import { Editor } from './Editor';
 import { MembersScreen } from './MembersScreen';
 import { ActivityScreen } from './ActivityScreen';
+import { AutoTranslateScreen } from './AutoTranslateScreen';
+import { HostingScreen } from './HostingScreen';
 
 interface Section {
   id: string;
@@ -13,6 +15,8 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'auto-translate', label: 'Auto-translate', render: (projectToken) => <AutoTranslateScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'hosting', label: 'Hosting', render: (projectToken) => <HostingScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'members', label: 'Members', render: (projectToken) => <MembersScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'activity', label: 'Activity', render: (projectToken) => <ActivityScreen key={projectToken} projectToken={projectToken} /> },
 ];

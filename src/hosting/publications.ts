@@ -1,0 +1,65 @@
+// The publication history of a project: its Publication rows (running, complete
+// and failed), newest first, with the environment each was copied from and who
+// published it — the account or key recorded in the activity log when the
+// publication completed (lifecycle.ts); failed and running ones have no entry.
+import { prisma, type Db } from '../db.js';
+import { badRequest, notFound } from '../errors.js';
+import type { ActorKind, ChangeSource } from '../history/origin.js';
+import { EDITOR } from './environments.js';
+
+export const PUBLICATION_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
+
+export interface PublicationRecord {
+  id: number;
+  environmentKey: string;
+  /** 'editor' or the key of the environment whose publication was copied. */
+  source: string;
+  version: string;
+  label: string | null;
+  state: 'RUNNING' | 'COMPLETE' | 'FAILED';
+  message: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  numberOfKeys: number;
+  numberOfLanguages: number;
+  numberOfNonEmptyTranslations: number;
+  /** From the activity log: null when the publication did not complete. */
+  actorKind: ActorKind | null;
+  actorId: string | null;
+  actorName: string | null;
+  actorEmail: string | null;
+  changeSource: ChangeSource | null;
+}
+
+/**
+ * Publications of the project (of one environment when given), newest first.
+ * The activity entry is looked up in the index range of the publication's own
+ * run (its completedAt is the entry's time: both are now() of one transaction).
+ */
+export async function listPublications(projectId: number, options: { environmentKey?: string | null; limit?: number | null } = {}, db: Db = prisma()): Promise<PublicationRecord[]> {
+  const limit = options.limit ?? PUBLICATION_LIST.defaultLimit;
+  if (!Number.isInteger(limit) || limit < 1 || limit > PUBLICATION_LIST.maxLimit) throw badRequest(`limit must be between 1 and ${PUBLICATION_LIST.maxLimit}`);
+  if (options.environmentKey != null && !(await db.environment.findUnique({ where: { projectId_key: { projectId, key: options.environmentKey } }, select: { id: true } }))) {
+    throw notFound(`Environment ${options.environmentKey} not found`);
+  }
+  return db.$queryRawUnsafe<PublicationRecord[]>(
+    `SELECT p.id, e.key AS "environmentKey", coalesce(se.key, $4) AS source, p.version, p.label, p.state::text AS state, p.message,
+            p."createdAt", p."completedAt", p."numberOfKeys", p."numberOfLanguages", p."numberOfNonEmptyTranslations",
+            a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", a.source AS "changeSource"
+       FROM "Publication" p
+       JOIN "Environment" e ON e.id = p."environmentId"
+       LEFT JOIN "Publication" sp ON sp.id = p."sourcePublicationId"
+       LEFT JOIN "Environment" se ON se.id = sp."environmentId"
+       LEFT JOIN LATERAL (
+         SELECT a."actorKind", a."actorId", a.source FROM "Activity" a
+          WHERE p.state = 'COMPLETE' AND a."projectId" = p."projectId" AND a.at BETWEEN p."createdAt" AND p."completedAt"
+            AND a.kind = 'PUBLICATION' AND a.details->>'publicationId' = p.id::text
+          LIMIT 1
+       ) a ON true
+       LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"
+      WHERE p."projectId" = $1 AND ($2::text IS NULL OR e.key = $2::text)
+      ORDER BY p."createdAt" DESC, p.id DESC
+      LIMIT $3`,
+    projectId, options.environmentKey ?? null, limit, EDITOR,
+  );
+}

@@ -1,0 +1,327 @@
+// Auto-translation: start jobs (provider, source, targets in the provider's
+// notation, options), follow each with a live progress bar (jobProgress),
+// cancel, read the summary; the recent jobs; the project's own provider keys,
+// which are write-only (the service only says whether one is set).
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useClient, useMutation, useQuery } from 'urql';
+import { graphql, type ResultOf } from './graphql';
+
+const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
+const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
+const JobQuery = graphql(`query OneJob($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
+const AutoTranslate = graphql(`mutation StartAutoTranslate($projectToken: String!, $input: AutoTranslateInput!) { autoTranslate(projectToken: $projectToken, input: $input) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
+const CancelJob = graphql(`mutation CancelJob($projectToken: String!, $jobId: String!) { cancelJob(projectToken: $projectToken, jobId: $jobId) { jobId state } }`);
+const JobProgress = graphql(`subscription JobProgress($projectToken: String!, $jobId: String!) { jobProgress(projectToken: $projectToken, jobId: $jobId) { jobId state progress message sequence } }`);
+const ProjectJobEvents = graphql(`subscription ProjectJobEvents($projectToken: String!) { projectJobEvents(projectToken: $projectToken) { jobId state } }`);
+const ProviderKeys = graphql(`query ProviderKeys($projectToken: String!) { providerApiKeys(projectToken: $projectToken) { provider set } }`);
+const SetProviderKey = graphql(`mutation SetProviderKey($projectToken: String!, $provider: TranslationProvider!, $apiKey: String) { setProviderApiKey(projectToken: $projectToken, provider: $provider, apiKey: $apiKey) }`);
+
+type Job = ResultOf<typeof JobsQuery>['jobs'][number];
+type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO';
+type JobOption = 'USE_TRANSLATION_KEYS' | 'FORCE_REPLACE' | 'AUTO_PUBLISH';
+
+const PROVIDERS: [Provider, string][] = [
+  ['MT_PROVIDER_A', 'Provider A (Google Cloud Translation)'],
+  ['MT_PROVIDER_B', 'Provider B (DeepL)'],
+  ['PSEUDO', 'Pseudo-localization (offline)'],
+];
+const providerName = (p: string) => PROVIDERS.find(([id]) => id === p)?.[1] ?? p;
+const OPTIONS: [JobOption, string][] = [
+  ['USE_TRANSLATION_KEYS', 'Use the key where the source text is empty'],
+  ['FORCE_REPLACE', 'Replace existing translations'],
+  ['AUTO_PUBLISH', 'Publish to _latest when done'],
+];
+const FINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
+
+/** A first guess of a project language's code in the provider's notation (the service names the closest code when it is wrong). */
+function providerCode(provider: Provider, key: string): string {
+  const [language = key, region] = key.split(/[-_]/);
+  if (provider === 'MT_PROVIDER_B') return (region ? `${language}-${region}` : language).toUpperCase();
+  return region ? `${language.toLowerCase()}-${region.toUpperCase()}` : language.toLowerCase();
+}
+
+const errorText = (error: { graphQLErrors: { message: string }[]; message: string }) => error.graphQLErrors[0]?.message ?? error.message;
+const percent = (progress: number) => Math.round(progress * 100);
+const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
+
+export function AutoTranslateScreen({ projectToken }: { projectToken: string }) {
+  const client = useClient();
+  const [{ data: meta }] = useQuery({ query: LanguagesQuery, variables: { projectToken } });
+  const [{ data: jobsData, error: jobsError }, refetchJobs] = useQuery({ query: JobsQuery, variables: { projectToken } });
+  // Jobs started here, followed live until they end and kept with their summary (newest first).
+  const [watched, setWatched] = useState<string[]>([]);
+  const refreshJobs = () => refetchJobs({ requestPolicy: 'network-only' });
+
+  // The recent list follows every job of the project (also those started elsewhere): read again when one starts or ends.
+  const listed = useRef(new Set<string>());
+  listed.current = new Set(jobsData?.jobs.map((j) => j.jobId));
+  useEffect(() => {
+    const subscription = client.subscription(ProjectJobEvents, { projectToken }).subscribe((result) => {
+      const event = result.data?.projectJobEvents;
+      if (event && (FINAL.has(event.state) || !listed.current.has(event.jobId))) refreshJobs();
+    });
+    return () => subscription.unsubscribe();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, projectToken]);
+
+  const languages = meta?.project.languages ?? [];
+  // A card per job started here and per job seen running, wherever it was started; it stays with its summary.
+  useEffect(() => {
+    const running = jobsData?.jobs.filter((j) => j.state === 'STARTED').map((j) => j.jobId) ?? [];
+    setWatched((w) => {
+      const added = running.filter((id) => !w.includes(id));
+      return added.length ? [...added, ...w] : w;
+    });
+  }, [jobsData]);
+  const cards = watched.slice(0, 20);
+  return (
+    <main className="ops auto-translate">
+      <h1>Auto-translate</h1>
+      {languages.length > 0 && (
+        <StartForm
+          projectToken={projectToken}
+          languages={languages}
+          onStarted={(jobs) => { setWatched((w) => [...jobs.map((j) => j.jobId).filter((id) => !w.includes(id)), ...w]); refreshJobs(); }}
+        />
+      )}
+      {cards.length > 0 && (
+        <section aria-labelledby="running-heading">
+          <h2 id="running-heading">Running and started here</h2>
+          <ul className="job-cards">
+            {cards.map((jobId) => <JobCard key={jobId} projectToken={projectToken} jobId={jobId} onFinished={refreshJobs} />)}
+          </ul>
+        </section>
+      )}
+      <ProviderKeysSection projectToken={projectToken} />
+      <section aria-labelledby="recent-heading">
+        <h2 id="recent-heading">Recent jobs</h2>
+        {jobsError && <p role="alert" className="error">{errorText(jobsError)}</p>}
+        {jobsData && jobsData.jobs.length === 0 && <p>No job yet.</p>}
+        {jobsData && jobsData.jobs.length > 0 && (
+          <table className="ops-table">
+            <caption className="visually-hidden">Recent auto-translation jobs, newest first</caption>
+            <thead><tr><th scope="col">Started</th><th scope="col">Languages</th><th scope="col">Provider</th><th scope="col">State</th><th scope="col">Progress</th><th scope="col">Summary</th></tr></thead>
+            <tbody>
+              {jobsData.jobs.slice(0, 50).map((job) => (
+                <tr key={job.jobId}>
+                  <td>{time(job.started)}</td>
+                  <td>{job.sourceProjectLanguage} → {job.targetProjectLanguage}</td>
+                  <td>{providerName(job.translationProvider)}</td>
+                  <td><span className={`state state-${job.state.toLowerCase()}`}>{job.state}</span></td>
+                  <td>{percent(job.progress)}%</td>
+                  <td>{job.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </main>
+  );
+}
+
+function StartForm({ projectToken, languages, onStarted }: {
+  projectToken: string;
+  languages: { key: string; name: string; isDefault: boolean }[];
+  onStarted: (jobs: Job[]) => void;
+}) {
+  const [provider, setProvider] = useState<Provider>('MT_PROVIDER_A');
+  const [source, setSource] = useState(() => languages.find((l) => l.isDefault)?.key ?? languages[0]!.key);
+  const [sourceCode, setSourceCode] = useState('');
+  const [targets, setTargets] = useState<Record<string, boolean>>({});
+  const [codes, setCodes] = useState<Record<string, string>>({});
+  const [options, setOptions] = useState<JobOption[]>([]);
+  const [formality, setFormality] = useState('');
+  const [glossary, setGlossary] = useState('');
+  const [error, setError] = useState('');
+  const [starting, setStarting] = useState(false);
+  const [, start] = useMutation(AutoTranslate);
+  const candidates = languages.filter((l) => l.key !== source);
+  const codeOf = (key: string) => codes[key] ?? providerCode(provider, key);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = candidates.filter((l) => targets[l.key]);
+    if (chosen.length === 0) return setError('Choose at least one target language');
+    setStarting(true);
+    const result = await start({
+      projectToken,
+      input: {
+        translationProvider: provider,
+        sourceProjectLanguage: source,
+        sourceLanguage: sourceCode.trim() || null,
+        targets: chosen.map((l) => ({ targetProjectLanguage: l.key, targetLanguage: codeOf(l.key) })),
+        options,
+        ...(provider === 'MT_PROVIDER_B' ? { providerFormality: formality || null, providerGlossaryId: glossary.trim() || null } : {}),
+      },
+    });
+    setStarting(false);
+    if (result.error) return setError(errorText(result.error));
+    setError('');
+    onStarted(result.data!.autoTranslate);
+  };
+
+  return (
+    <form className="ops-form" onSubmit={submit} aria-labelledby="start-heading">
+      <h2 id="start-heading">New auto-translation</h2>
+      <div className="ops-row">
+        <label>
+          Provider
+          <select value={provider} onChange={(e) => { setProvider(e.target.value as Provider); setCodes({}); }}>
+            {PROVIDERS.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+          </select>
+        </label>
+        <label>
+          Source language
+          <select value={source} onChange={(e) => setSource(e.target.value)}>
+            {languages.map((l) => <option key={l.key} value={l.key}>{l.name || l.key} ({l.key})</option>)}
+          </select>
+        </label>
+        <label>
+          Source code at the provider (empty: detected)
+          <input value={sourceCode} onChange={(e) => setSourceCode(e.target.value)} maxLength={100} placeholder={provider === 'PSEUDO' ? '' : providerCode(provider, source)} />
+        </label>
+      </div>
+      <fieldset>
+        <legend>Target languages</legend>
+        {candidates.length === 0 && <p>Add a second language to the project first.</p>}
+        {candidates.map((l) => (
+          <div key={l.key} className="target">
+            <label className="check">
+              <input type="checkbox" checked={!!targets[l.key]} onChange={(e) => setTargets((t) => ({ ...t, [l.key]: e.target.checked }))} />
+              {l.name || l.key} ({l.key})
+            </label>
+            <input
+              aria-label={`Provider code for ${l.name || l.key} (${l.key})`}
+              value={codeOf(l.key)}
+              onChange={(e) => setCodes((c) => ({ ...c, [l.key]: e.target.value }))}
+              maxLength={100}
+            />
+          </div>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Options</legend>
+        {OPTIONS.map(([id, label]) => (
+          <label key={id} className="check">
+            <input type="checkbox" checked={options.includes(id)} onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {provider === 'MT_PROVIDER_B' && (
+        <div className="ops-row">
+          <label>
+            Formality
+            <select value={formality} onChange={(e) => setFormality(e.target.value)}>
+              <option value="">Provider default</option>
+              {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => <option key={f} value={f}>{f}</option>)}
+            </select>
+          </label>
+          <label>
+            Glossary id (needs the project's own key and a source code)
+            <input value={glossary} onChange={(e) => setGlossary(e.target.value)} maxLength={100} />
+          </label>
+        </div>
+      )}
+      <div className="ops-row">
+        <button type="submit" disabled={starting}>Start auto-translation</button>
+        {error && <p role="alert" className="error">{error}</p>}
+      </div>
+    </form>
+  );
+}
+
+/** One job followed live: the current state first, then every change, until the final state. */
+function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jobId: string; onFinished: () => void }) {
+  const client = useClient();
+  const [live, setLive] = useState<{ state: string; progress: number; message: string } | undefined>();
+  const [job, setJob] = useState<Job | undefined>();
+  const [error, setError] = useState('');
+  const [, cancel] = useMutation(CancelJob);
+
+  useEffect(() => {
+    void client.query(JobQuery, { projectToken, jobId }).toPromise().then((r) => r.data && setJob(r.data.job));
+    const subscription = client.subscription(JobProgress, { projectToken, jobId }).subscribe((result) => {
+      const event = result.data?.jobProgress;
+      if (!event) return;
+      setLive(event);
+      if (FINAL.has(event.state)) {
+        // The final job row carries the summary the event's message has, and the finish time.
+        void client.query(JobQuery, { projectToken, jobId }).toPromise().then((r) => r.data && setJob(r.data.job));
+        onFinished();
+      }
+    });
+    return () => subscription.unsubscribe();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, projectToken, jobId]);
+
+  const state = live?.state ?? job?.state ?? 'STARTED';
+  const progress = live?.progress ?? job?.progress ?? 0;
+  const finished = FINAL.has(state);
+  const message = (finished ? job?.message ?? live?.message : live?.message) ?? '';
+  const name = job ? `${job.sourceProjectLanguage} → ${job.targetProjectLanguage}` : jobId;
+  const doCancel = async () => {
+    const result = await cancel({ projectToken, jobId });
+    setError(result.error ? errorText(result.error) : '');
+  };
+  return (
+    <li className="job-card" aria-label={`Job ${name}`}>
+      <div className="job-head">
+        <strong>{name}</strong>
+        {job && <span>{providerName(job.translationProvider)}</span>}
+        <span className={`state state-${state.toLowerCase()}`}>{state}</span>
+        {!finished && <button type="button" className="danger" onClick={doCancel}>Cancel</button>}
+      </div>
+      <progress max={100} value={percent(progress)} aria-label={`Progress of ${name}`}>{percent(progress)}%</progress>
+      <p className="job-summary" role={finished ? 'status' : undefined}>
+        {finished ? `${state === 'SUCCESS' ? 'Done' : state === 'FAILED' ? 'Failed' : 'Cancelled'}: ${message}` : `${percent(progress)}%`}
+      </p>
+      {error && <p role="alert" className="error">{error}</p>}
+    </li>
+  );
+}
+
+function ProviderKeysSection({ projectToken }: { projectToken: string }) {
+  const [{ data, error }, refetch] = useQuery({ query: ProviderKeys, variables: { projectToken } });
+  const [, save] = useMutation(SetProviderKey);
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState('');
+  const [failure, setFailure] = useState('');
+  const write = async (provider: Provider, apiKey: string | null) => {
+    const result = await save({ projectToken, provider, apiKey });
+    if (result.error) return setFailure(errorText(result.error));
+    setFailure('');
+    setDrafts((d) => ({ ...d, [provider]: '' }));
+    setMessage(apiKey === null ? `Removed the key of ${providerName(provider)}` : `Saved the key of ${providerName(provider)}`);
+    refetch({ requestPolicy: 'network-only' });
+  };
+  return (
+    <section aria-labelledby="keys-heading" className="provider-keys">
+      <h2 id="keys-heading">Provider API keys of this project</h2>
+      <p className="hint">Used instead of the service's keys. A key is never shown again once saved.</p>
+      {error && (error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN'
+        ? <p>Only the project's owners and administrators manage its provider keys.</p>
+        : <p role="alert" className="error">{errorText(error)}</p>)}
+      <ul>
+        {data?.providerApiKeys.map(({ provider, set }) => (
+          <li key={provider}>
+            <form onSubmit={(e) => { e.preventDefault(); if (drafts[provider]?.trim()) void write(provider, drafts[provider]!); }}>
+              <span className="provider-name">{providerName(provider)}</span>
+              <span className={`key-state ${set ? 'set' : 'unset'}`}>{set ? 'Key set' : 'Key not set'}</span>
+              <input
+                type="password" autoComplete="off" maxLength={500} placeholder={set ? 'New key' : 'Key'}
+                value={drafts[provider] ?? ''} onChange={(e) => setDrafts((d) => ({ ...d, [provider]: e.target.value }))}
+                aria-label={`API key of ${providerName(provider)}`}
+              />
+              <button type="submit">Save key</button>
+              {set && <button type="button" className="danger" onClick={() => void write(provider, null)}>Remove key</button>}
+            </form>
+          </li>
+        ))}
+      </ul>
+      <p role="status" className="status">{message}</p>
+      {failure && <p role="alert" className="error">{failure}</p>}
+    </section>
+  );
+}
