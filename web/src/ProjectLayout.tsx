@@ -2,6 +2,8 @@
 // them. Each screen is one entry of `sections`; the first is the default.
 import type { ReactNode } from 'react';
 import { Editor } from './Editor';
+import { ImportScreen } from './ImportScreen';
+import { ExportScreen } from './ExportScreen';
 
 interface Section {
   id: string;
@@ -11,6 +13,8 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'import', label: 'Import', render: (projectToken) => <ImportScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },
 ];
 
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
