@@ -7,7 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { ProjectMeta } from './documents';
-import { FileFormatsQuery, type FileFormat } from './ImportScreen';
+import { FileFormatsQuery, fileSize, layoutOptionsOf } from './formats';
 
 const ExportTranslations = graphql(`
   mutation ExportTranslations($projectToken: String!, $downloadFormat: FormatId!, $downloadOptions: [ExportOption!], $languageKeys: [String!], $customerKey: String, $namespace: String, $tags: [String!], $sort: ExportSort) {
@@ -44,20 +44,10 @@ const OPTION_HELP: Record<Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILE
 type OfferedOption = keyof typeof OPTION_HELP;
 const GENERAL: OfferedOption[] = ['SPLIT_BY_NAMESPACES', 'SPLIT_BY_LANGUAGES', 'SPLIT_BY_CUSTOMERS', 'ONLY_TRANSLATED', 'ONLY_NOT_TRANSLATED', 'INCLUDE_DESCRIPTIONS', 'WRITE_NESTED', 'ESCAPE_NEW_LINES', 'ESCAPE_SINGLE_QUOTES'];
 
-/** The options of a format's layouts (the same choice as on import). */
-function layoutOptions(format: FileFormat | undefined): OfferedOption[] {
-  if (!format) return [];
-  if (format.id === 'excel') return ['SHEETS_AS_NAMESPACES'];
-  if (format.multiLanguageLayouts) return ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'];
-  if (format.id === 'multi-language-json') return ['LANGUAGES_NESTED'];
-  return [];
-}
-
 const SORTS: [ExportSort, string][] = [['IMPORT_ORDER', 'Import order'], ['NAMESPACES', 'Namespaces'], ['NEWEST_KEYS_FIRST', 'Newest keys first'], ['NEWEST_KEYS_LAST', 'Newest keys last']];
 
 /** The path of a download url: the file is fetched from the origin the console came from. */
 const localHref = (url: string) => { const u = new URL(url, location.href); return u.pathname + u.search; };
-const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 
 export function ExportScreen({ projectToken }: { projectToken: string }) {
   const [{ data: meta }] = useQuery({ query: ProjectMeta, variables: { projectToken } });
@@ -75,7 +65,7 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
   const [error, setError] = useState('');
   const [{ fetching }, exportNow] = useMutation(ExportTranslations);
   const format = formats.find((f) => f.id === formatId);
-  const layouts = layoutOptions(format);
+  const layouts: OfferedOption[] = layoutOptionsOf(format);
   // All languages are chosen until the user unticks one.
   const allLanguages = project?.languages.map((l) => l.key) ?? [];
   const chosen = languages ?? allLanguages;
@@ -178,12 +168,12 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
           <h2>{exported.files.length === 1 ? '1 file' : `${exported.files.length} files`}</h2>
           {exported.files.length === 0 && <p>Nothing to export with these choices.</p>}
           {exported.zip && (
-            <p><a className="download-all" href={localHref(exported.zip.url)} download={exported.zip.fileName}>Download all as zip ({bytes(exported.zip.size)})</a></p>
+            <p><a className="download-all" href={localHref(exported.zip.url)} download={exported.zip.fileName}>Download all as zip ({fileSize(exported.zip.size)})</a></p>
           )}
           <ul>
             {exported.files.map((f) => (
               <li key={f.url}>
-                <a href={localHref(f.url)} download={f.fileName}>{f.fileName}</a> <span className="file-size">{bytes(f.size)}</span>
+                <a href={localHref(f.url)} download={f.fileName}>{f.fileName}</a> <span className="file-size">{fileSize(f.size)}</span>
               </li>
             ))}
           </ul>

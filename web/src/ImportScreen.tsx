@@ -10,11 +10,7 @@ import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { ProjectMeta } from './documents';
 import { uploadOperation, type UploadProgress } from './upload';
 import { suggestFormat } from '../../src/formats/suggest';
-
-export const FileFormatsQuery = graphql(`
-  query FileFormats { fileFormats { id format name multiLanguage multiLanguageLayouts languageInFile extension } }
-`);
-export type FileFormat = ResultOf<typeof FileFormatsQuery>['fileFormats'][number];
+import { FileFormatsQuery, fileSize, layoutOptionsOf, type FileFormat, type LayoutOption } from './formats';
 
 const PreviewImport = graphql(`
   mutation PreviewImport($projectToken: String!, $file: Upload!, $uploadFormat: FormatId!, $importOptions: [ImportOption!], $languageKey: String, $customerKey: String, $namespace: String, $tags: [String!], $filePath: String) {
@@ -44,8 +40,7 @@ type ImportOption = NonNullable<ImportVariables['importOptions']>[number];
 type Preview = ResultOf<typeof PreviewImport>['previewImport'];
 type Result = ResultOf<typeof ImportFile>['importFile'];
 
-/** Options that choose how a file is read: set per file, next to its format. */
-type LayoutOption = Extract<ImportOption, 'MULTI_LANGUAGE' | 'LANGUAGES_NESTED' | 'SHEETS_AS_NAMESPACES'>;
+/** Options that choose how a file is read (LayoutOption) are set per file, next to its format. */
 type GeneralOption = Exclude<ImportOption, LayoutOption>;
 
 /** Every import option of the API, with what it does (the Record makes the list exactly the API's). */
@@ -62,15 +57,6 @@ const OPTION_HELP: Record<ImportOption, { label: string; help: string }> = {
   SHEETS_AS_NAMESPACES: { label: 'Sheets as namespaces', help: "Each sheet's name is the namespace of its rows." },
 };
 const GENERAL_OPTIONS: GeneralOption[] = ['REPLACE_TRANSLATION_IF_FOUND', 'TRIM_LEADING_TRAILING_SPACES', 'UNESCAPE_NEW_LINES', 'UNESCAPE_SINGLE_QUOTES', 'DELETE_NOT_PRESENT_KEYS', 'INCLUDE_FILE_PATH', 'PUBLISH_AFTER_IMPORT'];
-
-/** The layout options that apply to a format. */
-export function layoutOptionsOf(format: FileFormat | undefined): LayoutOption[] {
-  if (!format) return [];
-  if (format.id === 'excel') return ['SHEETS_AS_NAMESPACES'];
-  if (format.multiLanguageLayouts) return ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'];
-  if (format.id === 'multi-language-json') return ['LANGUAGES_NESTED'];
-  return [];
-}
 
 /** True when a file of the format, read with these options, holds one language that it does not name itself. */
 function needsLanguage(format: FileFormat | undefined, layout: LayoutOption[]): boolean {
@@ -107,7 +93,6 @@ async function suggestionOf(file: File) {
   return suggestFormat({ fileName: file.webkitRelativePath || file.name, head });
 }
 
-const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 const count = (n: number) => n.toLocaleString('en');
 
 export function ImportScreen({ projectToken }: { projectToken: string }) {
@@ -290,7 +275,7 @@ function FileItem({ item, formats, languages, busy, onEdit, onRemove }: {
     <li className={`import-file ${item.stage}`} aria-label={name}>
       <div className="file-head">
         <strong className="file-name">{name}</strong>
-        <span className="file-size">{bytes(item.file.size)}</span>
+        <span className="file-size">{fileSize(item.file.size)}</span>
         {!locked && <button type="button" onClick={onRemove} aria-label={`Remove ${name}`}>Remove</button>}
       </div>
       <div className="file-fields">
@@ -330,7 +315,7 @@ function Progress({ name, progress, importing }: { name: string; progress: Uploa
     return (
       <p className="progress-line">
         <progress max={progress.total || 1} value={progress.sent} aria-label={`Upload of ${name}`} />
-        <span>Uploading {bytes(progress.sent)} of {bytes(progress.total)} ({percent}%)</span>
+        <span>Uploading {fileSize(progress.sent)} of {fileSize(progress.total)} ({percent}%)</span>
       </p>
     );
   }
