@@ -201,7 +201,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
         </label>
       </div>
 
-      <fieldset className="import-options">
+      <fieldset className="import-options" disabled={busy}>
         <legend>Options for every file</legend>
         <div className="option-fields">
           <label>
@@ -210,6 +210,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
             <span id="namespace-help" className="help">Of the keys the file gives none; the scope of “Delete keys not in the file”.</span>
           </label>
           <datalist id="import-namespaces">{project?.namespaces.map((n) => <option key={n.name} value={n.name} />)}</datalist>
+          <datalist id="import-languages">{project?.languages.map((l) => <option key={l.key} value={l.key}>{l.name}</option>)}</datalist>
           <label>
             Customer
             <select value={customerKey} onChange={(e) => editShared(() => setCustomerKey(e.target.value))} aria-describedby="customer-help">
@@ -241,7 +242,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
       {items.length > 0 && (
         <ul className="import-files" aria-label="Files to import">
           {items.map((item) => (
-            <FileItem key={item.id} item={item} formats={formats} languages={project?.languages ?? []} busy={busy}
+            <FileItem key={item.id} item={item} formats={formats} busy={busy}
               onEdit={(change) => edit(item.id, change)}
               onRemove={() => setItems((list) => list.filter((i) => i.id !== item.id))} />
           ))}
@@ -258,10 +259,9 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
   );
 }
 
-function FileItem({ item, formats, languages, busy, onEdit, onRemove }: {
+function FileItem({ item, formats, busy, onEdit, onRemove }: {
   item: Item;
   formats: FileFormat[];
-  languages: readonly { key: string; name: string }[];
   busy: boolean;
   onEdit: (change: Partial<Item>) => void;
   onRemove: () => void;
@@ -291,7 +291,6 @@ function FileItem({ item, formats, languages, busy, onEdit, onRemove }: {
           <input value={item.languageKey} disabled={locked} list="import-languages" placeholder={needsLanguage(format, item.layout) ? 'required' : 'from the file'}
             onChange={(e) => onEdit({ languageKey: e.target.value })} />
         </label>
-        <datalist id="import-languages">{languages.map((l) => <option key={l.key} value={l.key}>{l.name}</option>)}</datalist>
         {layouts.map((o) => (
           <label key={o} className="check" title={OPTION_HELP[o].help}>
             <input type="checkbox" disabled={locked} checked={item.layout.includes(o)}
