@@ -292,11 +292,14 @@ function FileItem({ item, formats, busy, onEdit, onRemove }: {
             onChange={(e) => onEdit({ languageKey: e.target.value })} />
         </label>
         {layouts.map((o) => (
-          <label key={o} className="check" title={OPTION_HELP[o].help}>
-            <input type="checkbox" disabled={locked} checked={item.layout.includes(o)}
-              onChange={(e) => onEdit({ layout: e.target.checked ? [...item.layout, o] : item.layout.filter((x) => x !== o) })} />
-            {OPTION_HELP[o].label} <span className="help">({OPTION_HELP[o].help})</span>
-          </label>
+          <span key={o} className="layout-option">
+            <label className="check">
+              <input type="checkbox" disabled={locked} checked={item.layout.includes(o)} aria-describedby={`help-${item.id}-${o}`}
+                onChange={(e) => onEdit({ layout: e.target.checked ? [...item.layout, o] : item.layout.filter((x) => x !== o) })} />
+              {OPTION_HELP[o].label}
+            </label>
+            <span id={`help-${item.id}-${o}`} className="help">{OPTION_HELP[o].help}</span>
+          </span>
         ))}
       </div>
       <p className="reason">{item.reason}</p>
