@@ -21,8 +21,9 @@ function newest(path) {
   return latest;
 }
 
-// web/ also bundles the checks shared with the service (src/console/checks.ts).
-const inputs = [web, join(root, 'src', 'console', 'checks.ts'), join(root, 'schema.graphql'), join(root, 'package-lock.json')];
+// web/ also bundles the checks and the format suggestion shared with the service (src/console/checks.ts, src/formats/suggest.ts).
+const shared = ['console/checks.ts', 'formats/suggest.ts', 'formats/language-code.ts'].map((file) => join(root, 'src', file));
+const inputs = [web, ...shared, join(root, 'schema.graphql'), join(root, 'package-lock.json')];
 const stamp = String(Math.max(...inputs.filter(existsSync).map(newest)));
 const envTypes = join(web, 'src', 'graphql-env.d.ts');
 if (existsSync(stampFile) && existsSync(envTypes) && readFileSync(stampFile, 'utf8') === stamp && !process.argv.includes('--force')) {

@@ -61,8 +61,8 @@ import { flatten, type NestedNode } from './nested-keys.js';
 import { NestedStream } from './nested-stream.js';
 import { nestedKeyOrder, objectLiteralEnd, objectLiteralFileWriter, objectLiteralMembers } from './object-literal-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
+import { LANGUAGE_CODE } from './language-code.js';
 
-const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
 
 const LANGUAGE_FIRST_SHAPE = '{"en": {"home.title": "…"}, "pl": {…}}';
 const KEY_FIRST_SHAPE = '{"home.title": {"en": "…", "pl": "…"}}';

@@ -85,9 +85,9 @@ import { nestedKeyOrder } from './object-literal-writer.js';
 import { PLURAL_CATEGORIES, pluralFromPlatform, pluralToPlatform, type NumberPlaceholder } from './plural.js';
 import { decodeText } from './text.js';
 import { requireLanguageKey } from './single-language.js';
+import { LANGUAGE_CODE } from './language-code.js';
 
 const MAX_DEPTH = 64;
-const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
 /** Rails i18n: `%{count}` is the plural number in a branch. */
 const YAML_NUMBER: NumberPlaceholder = { number: '%{count}', count: /%\{count\}/y, printf: false };
 

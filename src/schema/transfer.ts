@@ -12,7 +12,7 @@ import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { exportTranslations } from '../transfer/export.js';
 import type { ExportedFile } from '../transfer/export-files.js';
-import { importFile, previewImport, PREVIEW_LIST_LIMIT, type ImportPreview, type ImportRequest, type ImportResult, type KeyAddressRef, type KeyChanges } from '../transfer/import.js';
+import { importFile, previewImport, PREVIEW_LIST_LIMIT, type ImportPreview, type ImportRequest, type ImportResult, type KeyAddressRef, type KeyChanges, type PreviewRefusal } from '../transfer/import.js';
 import { EXPORT_OPTIONS, EXPORT_SORTS, IMPORT_OPTIONS, type ImportOption } from '../transfer/options.js';
 import { UploadedFile } from '../transfer/uploaded-file.js';
 
@@ -79,6 +79,22 @@ const KeyChangesType = builder.objectRef<KeyChanges>('ImportKeyChanges').impleme
   }),
 });
 
+const RefusalReasonEnum = builder.enumType('RefusalReason', {
+  description: "Why the write gate refuses a translation: its key is locked, or the text is longer than the key's charactersLimit.",
+  values: ['LOCKED', 'CHARACTERS_LIMIT'] as const,
+});
+
+const ImportRefusalType = builder.objectRef<PreviewRefusal>('ImportRefusal').implement({
+  description: 'A translation of the file that the import would not write.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    namespace: t.exposeString('namespace'),
+    language: t.exposeString('language'),
+    reason: t.expose('reason', { type: RefusalReasonEnum }),
+    message: t.exposeString('message', { description: 'The refusal as a sentence.' }),
+  }),
+});
+
 const ImportPreviewType = builder.objectRef<ImportPreview>('ImportPreview').implement({
   description: 'What importFile would change with the same arguments; computed by running the import and rolling it back.',
   fields: (t) => ({
@@ -90,6 +106,9 @@ const ImportPreviewType = builder.objectRef<ImportPreview>('ImportPreview').impl
     keysToDelete: t.field({ type: KeyChangesType, description: 'DELETE_NOT_PRESENT_KEYS.', resolve: (r) => r.keysToDelete }),
     translationsToInsert: t.exposeInt('translationsToInsert'),
     translationsToUpdate: t.exposeInt('translationsToUpdate'),
+    translationsToRefuse: t.exposeInt('translationsToRefuse', { description: 'Translations the import would refuse (locked key, over the charactersLimit): exact.' }),
+    refusals: t.field({ type: [ImportRefusalType], description: 'The first 100 refused translations, each with its reason.', resolve: (r) => r.refusals }),
+    warnings: t.exposeStringList('warnings', { description: "The refusals as importFile's warnings word them (one line per reason)." }),
   }),
 });
 
@@ -111,8 +130,16 @@ const ExportedFileType = builder.objectRef<ExportedFile>('ExportedFile').impleme
   }),
 });
 
-const ExportResultType = builder.objectRef<{ files: ExportedFile[] }>('ExportResult').implement({
-  fields: (t) => ({ files: t.field({ type: [ExportedFileType], resolve: (r) => r.files }) }),
+const ExportResultType = builder.objectRef<{ files: ExportedFile[]; zip?: ExportedFile }>('ExportResult').implement({
+  fields: (t) => ({
+    files: t.field({ type: [ExportedFileType], resolve: (r) => r.files }),
+    zip: t.field({
+      type: ExportedFileType,
+      nullable: true,
+      description: 'With withZip and several files: the same files in one zip (customers and namespaces as folders).',
+      resolve: (r) => r.zip ?? null,
+    }),
+  }),
 });
 
 const FileFormatType = builder.objectRef<string>('FileFormat').implement({
@@ -124,6 +151,14 @@ const FileFormatType = builder.objectRef<string>('FileFormat').implement({
     multiLanguage: t.boolean({ resolve: (id) => registeredFormat(id)!.format.multiLanguage }),
     extension: t.string({ resolve: (id) => registeredFormat(id)!.format.extension }),
     contentType: t.string({ resolve: (id) => registeredFormat(id)!.format.contentType }),
+    languageInFile: t.boolean({
+      description: 'A single-language file that may name its own language (PO Language header, Qt, ARB @@locale, XLIFF): languageKey is optional on import.',
+      resolve: (id) => { const f = registeredFormat(id)!; return f.languageInFile === true || f.bilingual === true; },
+    }),
+    multiLanguageLayouts: t.boolean({
+      description: 'A single-language format whose MULTI_LANGUAGE / LANGUAGES_NESTED layouts hold several languages.',
+      resolve: (id) => registeredFormat(id)!.multiLanguageLayouts === true,
+    }),
   }),
 });
 
@@ -218,10 +253,11 @@ builder.mutationFields((t) => {
         tags: t.arg.stringList({ required: false, description: 'Only the keys with at least one of these tags.' }),
         sort: t.arg({ type: ExportSortEnum, required: false }),
         singleFile: t.arg.boolean({ required: false, description: 'Zip the files when there are several (the deprecated v3 export).' }),
+        withZip: t.arg.boolean({ required: false, description: 'Besides the files, store them zipped into one (ExportResult.zip) when there are several.' }),
       },
       resolve: async (_root, args, ctx) => {
         const projectId = await resolveProject(ctx.principal, args.projectToken, need('exportTranslations'));
-        const files = await exportTranslations({
+        return exportTranslations({
           projectId,
           downloadFormat: args.downloadFormat,
           options: args.downloadOptions ?? [],
@@ -231,9 +267,9 @@ builder.mutationFields((t) => {
           tags: args.tags,
           sort: args.sort,
           singleFile: args.singleFile ?? false,
+          withZip: args.withZip ?? false,
           config: ctx.config,
         });
-        return { files };
       },
     }),
   };

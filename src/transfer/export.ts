@@ -39,6 +39,8 @@ export interface ExportRequest {
   tags?: readonly string[] | null;
   /** Deprecated v3: several files are zipped into one. */
   singleFile?: boolean;
+  /** Besides the files, the same files zipped into one when there are several (the console's "download all"). */
+  withZip?: boolean;
   config: Pick<Config, 'dataDir' | 'publicUrl' | 'exportTtlSeconds' | 'storage'>;
 }
 
@@ -253,7 +255,13 @@ function checkOptions(options: ReadonlySet<ExportOption>, request: ExportRequest
   }
 }
 
-export async function exportTranslations(request: ExportRequest): Promise<ExportedFile[]> {
+export interface ExportResult {
+  files: ExportedFile[];
+  /** withZip and several files: all of them in one zip. */
+  zip?: ExportedFile;
+}
+
+export async function exportTranslations(request: ExportRequest): Promise<ExportResult> {
   const format = formatOf(request.downloadFormat, 'downloadFormat');
   const options = new Set(request.options);
   checkOptions(options, request);
@@ -309,18 +317,23 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
     await purgeExpiredExports(request.config);
     await sweepPathOrders(prisma());
     const zipped = options.has('ZIP_FILES') || (request.singleFile === true && written.length > 1);
-    const stored: ExportedFile[] = [];
-    if (zipped) {
+    const storeZip = async () => {
       const zip = await zipFiles(written, join(dir, 'translations.zip'));
-      stored.push(await storeExportFile(request.config, projectId, { ...zip, fileName: `translations-${format.format.id}.zip`, contentType: 'application/zip' }));
+      return storeExportFile(request.config, projectId, { ...zip, fileName: `translations-${format.format.id}.zip`, contentType: 'application/zip' });
+    };
+    const stored: ExportedFile[] = [];
+    let zip: ExportedFile | undefined;
+    if (zipped) {
+      stored.push(await storeZip());
     } else {
       for (const file of written) stored.push(await storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType }));
+      if (request.withZip && written.length > 1) zip = await storeZip();
     }
     // An export writes no content: its activity entry (EXPORT webhooks) is one statement once its files are stored.
     await openChange(prisma(), projectId, 'EXPORT', {
       downloadFormat: request.downloadFormat, options: [...options], files: stored.length, languages: languages.map((l) => l.key),
     });
-    return stored;
+    return { files: stored, ...(zip && { zip }) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

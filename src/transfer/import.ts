@@ -22,7 +22,8 @@ import { languagesOfBundle, writeBundle, type WriteBundleResult } from './write-
 import { LIMITS, lengthProblem } from '../translations/fields.js';
 import { amendChange, openChange } from '../history/changes.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
-import { refusalWarnings } from '../translations/rules.js';
+import { refusalMessage, refusalWarnings } from '../translations/rules.js';
+import type { RefusalReason } from '../translations/gate.js';
 
 /** Large files on the embedded database take a while; a stuck transaction still ends. */
 export const IMPORT_TRANSACTION_TIMEOUT_MS = 10 * 60_000;
@@ -86,6 +87,19 @@ export interface ImportPreview {
   keysToDelete: KeyChanges;
   translationsToInsert: number;
   translationsToUpdate: number;
+  /** Translations the write gate would refuse (exact count). */
+  translationsToRefuse: number;
+  /** The first refused cells (DEFAULT_LISTED_REFUSALS), each with its reason. */
+  refusals: PreviewRefusal[];
+  /** The import's warnings about the refusals, worded as importFile words them. */
+  warnings: string[];
+}
+
+/** A cell of the file the write gate would refuse. */
+export interface PreviewRefusal extends KeyAddressRef {
+  language: string;
+  reason: RefusalReason;
+  message: string;
 }
 
 /** Thrown inside a preview's transaction to roll it back, carrying what it found. */
@@ -232,6 +246,7 @@ export async function previewImport(request: ImportRequest): Promise<ImportPrevi
     found = error.preview;
   }
   const { written, createdKeys } = found!;
+  const languageOf = new Map([...written.languageIds].map(([key, id]) => [id, key]));
   return {
     numberOfKeysFound: bundle.keys.length,
     numberOfUniqueKeysFound: uniqueKeys(bundle),
@@ -241,5 +256,8 @@ export async function previewImport(request: ImportRequest): Promise<ImportPrevi
     keysToDelete: { count: written.deletedKeys.length, keys: written.deletedKeys.slice(0, PREVIEW_LIST_LIMIT) },
     translationsToInsert: written.translationsInserted,
     translationsToUpdate: written.translationsUpdated,
+    translationsToRefuse: written.translationsRefused.LOCKED + written.translationsRefused.CHARACTERS_LIMIT,
+    refusals: written.refusals.map((r) => ({ key: r.key, namespace: r.namespace, language: languageOf.get(r.languageId) ?? '', reason: r.reason, message: refusalMessage(r) })),
+    warnings: refusalWarnings(written.translationsRefused, written.refusals),
   };
 }

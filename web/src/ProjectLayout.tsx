@@ -6,6 +6,8 @@ import { MembersScreen } from './MembersScreen';
 import { ActivityScreen } from './ActivityScreen';
 import { AutoTranslateScreen } from './AutoTranslateScreen';
 import { HostingScreen } from './HostingScreen';
+import { ImportScreen } from './ImportScreen';
+import { ExportScreen } from './ExportScreen';
 
 interface Section {
   id: string;
@@ -15,6 +17,8 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'import', label: 'Import', render: (projectToken) => <ImportScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'auto-translate', label: 'Auto-translate', render: (projectToken) => <AutoTranslateScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'hosting', label: 'Hosting', render: (projectToken) => <HostingScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'members', label: 'Members', render: (projectToken) => <MembersScreen key={projectToken} projectToken={projectToken} /> },

@@ -5,7 +5,7 @@ import type { introspection } from './graphql-env.d.ts';
 
 export const graphql = initGraphQLTada<{
   introspection: introspection;
-  scalars: { DateTime: string; JSON: Record<string, number> };
+  scalars: { DateTime: string; JSON: Record<string, number>; Upload: File };
 }>();
 
 export type { FragmentOf, ResultOf, VariablesOf } from 'gql.tada';

@@ -1,0 +1,22 @@
+// What the Import and Export screens share about file formats: the list the
+// service gives (fileFormats), the layout options each format has (the same
+// choice on import and export), and file sizes for people.
+import { graphql, type ResultOf } from './graphql';
+
+export const FileFormatsQuery = graphql(`
+  query FileFormats { fileFormats { id format name multiLanguage multiLanguageLayouts languageInFile extension } }
+`);
+export type FileFormat = ResultOf<typeof FileFormatsQuery>['fileFormats'][number];
+
+export type LayoutOption = 'MULTI_LANGUAGE' | 'LANGUAGES_NESTED' | 'SHEETS_AS_NAMESPACES';
+
+/** The options that choose a format's layout: JSON and YAML languages, Excel sheets. */
+export function layoutOptionsOf(format: FileFormat | undefined): LayoutOption[] {
+  if (!format) return [];
+  if (format.id === 'excel') return ['SHEETS_AS_NAMESPACES'];
+  if (format.multiLanguageLayouts) return ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'];
+  if (format.id === 'multi-language-json') return ['LANGUAGES_NESTED'];
+  return [];
+}
+
+export const fileSize = (n: number) => (n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
