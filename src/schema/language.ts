@@ -69,7 +69,7 @@ builder.mutationFields((t) => ({
   }),
   setLanguageOrder: t.prismaField({
     type: [LanguageType],
-    description: 'Sets the order of the languages (editor columns, language lists, exports): every language key once. Returns the languages in the new order.',
+    description: 'Sets the order of the languages (editor columns, language lists, exports): the keys listed come first, in that order (each once), the others follow in their order so far. Returns the languages in the new order.',
     args: { projectToken: t.arg.string({ required: false }), keys: t.arg.stringList({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('setLanguageOrder'));

@@ -109,13 +109,16 @@ describe('languages', () => {
     ]);
   });
 
-  it('reorders (every key once), and REST lists follow the order; bad lists and viewers are refused', async () => {
+  it('reorders (the keys listed first), and REST lists follow the order; bad lists and viewers are refused', async () => {
     const reorder = 'mutation($p: String!, $k: [String!]!) { setLanguageOrder(projectToken: $p, keys: $k) { key } }';
     const done = await gql({ authorization: owner.token }, reorder, { p: project.projectToken, k: ['fr', 'en', 'de'] });
     expect(done.data.setLanguageOrder.map((l: { key: string }) => l.key)).toEqual(['fr', 'en', 'de']);
     expect(envelope(await asKey(project.apiKey, 'GET', '/api/v1/languages')).data.map((l: { key: string }) => l.key)).toEqual(['fr', 'en', 'de']);
-    expect(code(await gql({ authorization: owner.token }, reorder, { p: project.projectToken, k: ['fr', 'en'] }))).toBe('BAD_REQUEST');
+    // The languages not listed follow in their order.
+    expect((await gql({ authorization: owner.token }, reorder, { p: project.projectToken, k: ['de'] })).data.setLanguageOrder.map((l: { key: string }) => l.key)).toEqual(['de', 'fr', 'en']);
+    expect((await gql({ authorization: owner.token }, reorder, { p: project.projectToken, k: ['fr', 'en'] })).data.setLanguageOrder.map((l: { key: string }) => l.key)).toEqual(['fr', 'en', 'de']);
     expect(code(await gql({ authorization: owner.token }, reorder, { p: project.projectToken, k: ['fr', 'en', 'de', 'de'] }))).toBe('BAD_REQUEST');
+    expect(code(await gql({ authorization: owner.token }, reorder, { p: project.projectToken, k: ['xx'] }))).toBe('NOT_FOUND');
     expect(code(await gql({ authorization: members.VIEWER.token }, reorder, { p: project.projectToken, k: ['en', 'de', 'fr'] }))).toBe('FORBIDDEN');
     expect(code(await gql({ authorization: members.TRANSLATOR.token }, reorder, { p: project.projectToken, k: ['en', 'de', 'fr'] }))).toBe('FORBIDDEN');
     // A new language goes after the others.

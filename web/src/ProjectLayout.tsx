@@ -2,6 +2,7 @@
 // them. Each screen is one entry of `sections`; the first is the default.
 import type { ReactNode } from 'react';
 import { Editor } from './Editor';
+import { ProjectSettings } from './ProjectSettings';
 
 interface Section {
   id: string;
@@ -11,6 +12,7 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'settings', label: 'Settings', render: (projectToken) => <ProjectSettings key={projectToken} projectToken={projectToken} /> },
 ];
 
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
