@@ -133,7 +133,7 @@ function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; re
                 <td>{when(t.createdAt)}</td>
                 <td>{when(t.lastUsedAt, 'never')}</td>
                 <td>{t.expired ? <span className="badge expired">expired</span> : when(t.expiresAt, 'never')}</td>
-                <td><button type="button" className="danger" onClick={() => setDoomed(t)}>Revoke</button></td>
+                <td><button type="button" className="danger" aria-label={`Revoke ${t.name}`} onClick={() => setDoomed(t)}>Revoke</button></td>
               </tr>
             ))}
           </tbody>

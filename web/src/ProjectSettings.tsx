@@ -67,7 +67,7 @@ function NameSection({ project, refresh }: SectionProps) {
           Project name
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
-        <button type="submit">Rename</button>
+        <button type="submit">Rename project</button>
         <span role="status">{saved}</span>
       </form>
       {error && <p role="alert" className="error">{error}</p>}
@@ -111,20 +111,20 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
                 {canEdit ? (
                   <form className="inline-form" onSubmit={(e) => { e.preventDefault(); void run(update({ projectToken, key: l.key, input: { name: names[l.key] ?? l.name } })); }}>
                     <input aria-label={`Name of ${l.key}`} value={names[l.key] ?? l.name} maxLength={200} onChange={(e) => setNames({ ...names, [l.key]: e.target.value })} />
-                    <button type="submit">Rename</button>
+                    <button type="submit" aria-label={`Rename ${l.key}`}>Rename</button>
                   </form>
                 ) : l.name}
               </td>
               <td>{l.translationCount}</td>
               <td>
                 {l.isDefault ? <span className="badge">Default</span>
-                  : canEdit && <button type="button" onClick={() => void run(update({ projectToken, key: l.key, input: { isDefault: true } }))}>Make default</button>}
+                  : canEdit && <button type="button" aria-label={`Make default ${l.key}`} onClick={() => void run(update({ projectToken, key: l.key, input: { isDefault: true } }))}>Make default</button>}
               </td>
               {canEdit && (
                 <td className="row-actions">
                   <button type="button" aria-label={`Move ${l.key} up`} disabled={i === 0} onClick={() => move(i, -1)}>↑</button>
                   <button type="button" aria-label={`Move ${l.key} down`} disabled={i === languages.length - 1} onClick={() => move(i, 1)}>↓</button>
-                  <button type="button" className="danger" disabled={languages.length === 1} onClick={() => setDoomed(l)}>Delete</button>
+                  <button type="button" className="danger" aria-label={`Delete ${l.key}`} disabled={languages.length === 1} onClick={() => setDoomed(l)}>Delete</button>
                 </td>
               )}
             </tr>
@@ -134,7 +134,7 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
       {canEdit && (
         <form className="inline-form" onSubmit={add}>
           <label>Language key<input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={20} placeholder="de-DE" /></label>
-          <label>Name<input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="German" /></label>
+          <label>Language name<input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="German" /></label>
           <button type="submit">Add language</button>
         </form>
       )}
@@ -188,8 +188,8 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
                       <td><input aria-label={`Key of customer ${c.key}`} value={edit.key} form={`customer-${c.key}`} onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, key: e.target.value } })} /></td>
                       <td><input aria-label={`Description of customer ${c.key}`} value={edit.description} form={`customer-${c.key}`} onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, description: e.target.value } })} /></td>
                       <td className="row-actions">
-                        <form id={`customer-${c.key}`} onSubmit={save}><button type="submit">Save</button></form>
-                        <button type="button" className="danger" onClick={() => setDoomed(c.key)}>Delete</button>
+                        <form id={`customer-${c.key}`} onSubmit={save}><button type="submit" aria-label={`Save customer ${c.key}`}>Save</button></form>
+                        <button type="button" className="danger" aria-label={`Delete customer ${c.key}`} onClick={() => setDoomed(c.key)}>Delete</button>
                       </td>
                     </>
                   ) : (
