@@ -3,28 +3,18 @@
 // (filters, editing by keyboard, refusals of the write gate, review toggle,
 // live update from a REST write, the conflict dialog, a large project) and
 // axe-core checks of every screen.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { prisma } from '../../src/db.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { axeViolations, launchBrowser, signIn } from '../support/browser.js';
 
 let service: TestService;
 let browser: Browser;
 let alice: TestAccount;
 let api: ProjectApi;
 let page: Page;
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axeViolations(target: Page): Promise<string[]> {
-  await target.addScriptTag({ content: AXE });
-  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function cellText(key: string, language: string): Promise<string> {
   const [row] = await prisma().$queryRawUnsafe<{ text: string }[]>(

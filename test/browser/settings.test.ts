@@ -4,28 +4,18 @@
 // account's (a personal token made, used through REST, revoked and refused;
 // the password change with a wrong and a right current password), with an
 // axe-core check of both screens.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { prisma } from '../../src/db.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { axeViolations, launchBrowser, signIn } from '../support/browser.js';
 
 let service: TestService;
 let browser: Browser;
 let alice: TestAccount;
 let api: ProjectApi;
 let page: Page;
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axeViolations(target: Page): Promise<string[]> {
-  await target.addScriptTag({ content: AXE });
-  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 const rest = (url: string, headers: Record<string, string>) => service.request({ method: 'GET', url, headers }).then((r) => r.statusCode);
 const languageKeys = async (apiKey: string) => (await service.request({ method: 'GET', url: '/api/v1/languages', headers: { 'x-service-token': apiKey } })).json().data.map((l: { key: string }) => l.key);

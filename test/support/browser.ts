@@ -1,4 +1,6 @@
-// The console's browser tests: Chromium from scripts/lib/chromium.ts, and sign-in.
+// The console's browser tests: Chromium from scripts/lib/chromium.ts, sign-in, and the axe-core check.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/lib/chromium.js';
 import type { TestService } from './service.js';
@@ -16,4 +18,13 @@ export async function signIn(browser: Browser, service: TestService, account: { 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Projects' }).waitFor();
   return page;
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (the page's context needs bypassCSP). */
+export async function axeViolations(target: Page): Promise<string[]> {
+  await target.addScriptTag({ content: AXE });
+  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
