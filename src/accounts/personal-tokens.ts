@@ -23,6 +23,8 @@ export interface PersonalTokenSummary {
   expiresAt: Date | null;
 }
 
+const SUMMARY = { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true } as const;
+
 export async function issuePersonalToken(accountId: number, input: { name: string; expiresAt?: Date | null }): Promise<{ token: string; personalToken: PersonalTokenSummary }> {
   const name = input.name.trim();
   if (name === '') throw badRequest('name is required: say what the token is for');
@@ -36,8 +38,6 @@ export async function issuePersonalToken(accountId: number, input: { name: strin
   const personalToken = await prisma().personalToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) }, select: SUMMARY });
   return { token, personalToken };
 }
-
-const SUMMARY = { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true } as const;
 
 /** The account's tokens, newest first (expired ones too, marked by expiresAt, until revoked). */
 export async function listPersonalTokens(accountId: number): Promise<PersonalTokenSummary[]> {
