@@ -133,4 +133,18 @@ describe('console sessions', () => {
     expect(code(await gql(c, '{ sessions { id } }'))).toBe('FORBIDDEN');
     expect((await gql(a, '{ sessions { userAgent current } }')).data.sessions).toEqual([{ userAgent: 'Browser A', current: true }]);
   });
+
+  it('records the last use of a session at most once a minute', async () => {
+    const frank = await service.account();
+    const session = await signIn(frank);
+    const row = () => prisma().session.findFirstOrThrow({ where: { accountId: frank.id }, select: { id: true, lastUsedAt: true } });
+    const { id } = await row();
+    const recent = new Date(Date.now() - 30_000);
+    await prisma().session.update({ where: { id }, data: { lastUsedAt: recent } });
+    await gql(session, '{ viewer { email } }');
+    expect((await row()).lastUsedAt).toEqual(recent);
+    await prisma().session.update({ where: { id }, data: { lastUsedAt: new Date(Date.now() - 90_000) } });
+    await gql(session, '{ viewer { email } }');
+    expect(Date.now() - (await row()).lastUsedAt.getTime()).toBeLessThan(10_000);
+  });
 });
