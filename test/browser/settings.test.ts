@@ -1,9 +1,9 @@
 // The settings screens in headless Chromium against the real service: a
 // project's settings (rename, add / reorder / delete a language with the count
-// in the confirmation, replace the API key: REST refuses the old one) and the
-// account's (a personal token made, used through REST, revoked and refused;
-// the password change with a wrong and a right current password), with an
-// axe-core check of both screens.
+// in the confirmation, add / change / delete a customer, replace the API key:
+// REST refuses the old one) and the account's (a personal token made, used
+// through REST, revoked and refused; the password change with a wrong and a
+// right current password), with an axe-core check of both screens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { prisma } from '../../src/db.js';
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('project settings', () => {
-  it('renames, adds, reorders and deletes a language (the confirmation counts its translations), replaces the API key', async () => {
+  it('renames, adds, reorders and deletes a language (the confirmation counts its translations), manages a customer, replaces the API key', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/settings`);
     await page.getByRole('heading', { name: 'Project settings' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
@@ -59,6 +59,16 @@ describe('project settings', () => {
     expect(await dialog.textContent()).toContain('3 translations in German will be deleted');
     await dialog.getByRole('button', { name: 'Delete language' }).click();
     await expect.poll(() => languageKeys(api.apiKey)).toEqual(['en', 'fr']);
+
+    await page.getByLabel('Customer key').fill('acme');
+    await page.getByLabel('Description', { exact: true }).fill('Acme');
+    await page.getByRole('button', { name: 'Add customer' }).click();
+    await page.getByLabel('Description of customer acme').fill('Acme Inc.');
+    await page.getByRole('button', { name: 'Save customer acme' }).click();
+    await expect.poll(async () => (await api.get('/api/v1/customers')).data).toEqual([{ key: 'acme', description: 'Acme Inc.' }]);
+    await page.getByRole('button', { name: 'Delete customer acme' }).click();
+    await page.getByRole('dialog', { name: 'Delete customer acme?' }).getByRole('button', { name: 'Delete customer' }).click();
+    await expect.poll(async () => (await api.get('/api/v1/customers')).data).toEqual([]);
 
     const old = api.apiKey;
     expect(await page.getByTestId('api-key').textContent()).toBe(old);
