@@ -1,7 +1,7 @@
 // The settings screens in headless Chromium against the real service: a
 // project's settings (rename, add / reorder / delete a language with the count
 // in the confirmation, add / change / delete a customer, replace the API key:
-// REST refuses the old one) and the account's (a personal token made, used
+// REST refuses the old one; deleting the project) and the account's (a personal token made, used
 // through REST, revoked and refused; the password change with a wrong and a
 // right current password), with an axe-core check of both screens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,21 @@ describe('project settings', () => {
     expect(await rest('/api/v2/project', { 'x-service-token': old })).toBe(403);
     expect(await rest('/api/v2/project', { 'x-service-token': fresh })).toBe(200);
     expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe('deleting a project', () => {
+  it('needs the project name typed, then deletes it and returns to the projects', async () => {
+    const doomed = await alice.project('Old site');
+    await page.goto(`${service.url}/#/projects/${doomed.projectToken}/settings`);
+    await page.getByRole('button', { name: 'Delete project…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Old site?' });
+    const confirm = dialog.getByRole('button', { name: 'Delete project' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel(/Type Old site to confirm/).fill('Old site');
+    await confirm.click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    expect(await prisma().project.count({ where: { projectToken: doomed.projectToken } })).toBe(0);
   });
 });
 
