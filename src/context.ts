@@ -16,6 +16,8 @@ export interface Loaders {
 export interface HttpExchange {
   /** The client's address (rate limit of failed sign-ins). */
   address: string;
+  /** The User-Agent header (shown in the account's list of sessions). */
+  userAgent: string;
   /** Reached over HTTPS: cookies get the Secure attribute. */
   secure: boolean;
   /** The body is JSON: no HTML form of another site can send it (forms send urlencoded, multipart or text). */

@@ -12,10 +12,15 @@ export interface CreateAccountInput {
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
+/** The password rule of every account (created, invited, changed). */
+export function checkNewPassword(password: string, field = 'password'): void {
+  if (password.length < 8) throw badRequest(`${field} must have at least 8 characters`);
+}
+
 export async function createAccount(input: CreateAccountInput, defaultPlan: string): Promise<{ id: number; email: string }> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw badRequest('email must be an e-mail address');
-  if (input.password.length < 8) throw badRequest('password must have at least 8 characters');
+  checkNewPassword(input.password);
   const planId = input.planId ?? defaultPlan;
   if (!(await prisma().plan.findUnique({ where: { id: planId } }))) throw notFound(`Plan '${planId}' does not exist`);
   try {
@@ -39,10 +44,10 @@ export async function setAccountPlan(email: string, planId: string): Promise<voi
  * Creates a personal token and returns it; only its hash is stored, so this is
  * the one time it can be shown. A given value (ADMIN_TOKEN) is used as is.
  */
-export async function createPersonalToken(accountId: number, name = '', value?: string): Promise<string> {
+export async function createPersonalToken(accountId: number, name = '', value?: string, expiresAt: Date | null = null): Promise<string> {
   const token = value ?? randomToken('lms_pat_');
   await prisma().personalToken.create({
-    data: { accountId, name, tokenHash: sha256(token), prefix: token.slice(0, 12) },
+    data: { accountId, name, tokenHash: sha256(token), prefix: token.slice(0, 12), expiresAt },
   });
   return token;
 }

@@ -104,10 +104,14 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
   const hash = sha256(token);
   // Cached (credential-cache.ts): lastUsedAt is written when the token is looked up, so it is exact to the cache's minute.
   const row = await cachedCredential(`personalToken:${hash}`, async () => {
-    const found = await prisma().personalToken.findUnique({ where: { tokenHash: hash }, select: { id: true, accountId: true, tokenHash: true } });
-    if (found) await prisma().personalToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
+    const found = await prisma().personalToken.findUnique({ where: { tokenHash: hash }, select: { id: true, accountId: true, tokenHash: true, expiresAt: true } });
+    if (found && !expired(found.expiresAt)) await prisma().personalToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
     return found ?? undefined;
   });
   if (!row || !safeEqual(row.tokenHash, hash)) return { kind: 'invalid', scheme };
+  // The expiry is checked on every request, cached entry or not: a token ends at its time exactly.
+  if (expired(row.expiresAt)) return { kind: 'invalid', scheme, reason: 'The personal token has expired' };
   return { kind: 'account', accountId: row.accountId, scheme };
 }
+
+const expired = (expiresAt: Date | null): boolean => expiresAt !== null && expiresAt.getTime() <= Date.now();

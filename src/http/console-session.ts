@@ -17,6 +17,7 @@ export function httpExchange(initial: { req?: FastifyRequest; reply?: FastifyRep
   const secure = config.publicUrl.startsWith('https:') || req.protocol === 'https' || (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim() === 'https');
   return {
     address: req.ip,
+    userAgent: req.headers['user-agent'] ?? '',
     secure,
     jsonBody: /^application\/(graphql-response\+)?json\b/i.test(req.headers['content-type'] ?? ''),
     // Fastify appends repeated set-cookie headers instead of replacing them.

@@ -91,3 +91,35 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
     }
   });
 }
+
+/**
+ * Sets the order of the project's languages (the editor's columns, the order
+ * of language lists in REST and GraphQL answers and of exports): the languages
+ * listed come first, in that order; the others follow in their order so far.
+ */
+export async function setLanguageOrder(projectId: number, keys: readonly string[]): Promise<void> {
+  await prisma().$transaction(async (tx) => {
+    const existing = (await tx.language.findMany({ where: { projectId }, select: { key: true }, orderBy: [{ order: 'asc' }, { id: 'asc' }] })).map((l) => l.key);
+    const duplicate = keys.find((k, i) => keys.indexOf(k) !== i);
+    if (duplicate) throw badRequest(`keys lists language '${duplicate}' more than once`);
+    const unknown = keys.find((k) => !existing.includes(k));
+    if (unknown) throw notFound(`language '${unknown}' not found`);
+    const order = [...keys, ...existing.filter((k) => !keys.includes(k))];
+    await openChange(tx, projectId, 'LANGUAGES', { action: 'REORDER_LANGUAGES', languages: order });
+    await tx.$executeRawUnsafe(
+      `UPDATE "Language" l SET "order" = t.ord - 1 FROM unnest($2::text[]) WITH ORDINALITY AS t(key, ord)
+        WHERE l."projectId" = $1 AND l.key = t.key`,
+      projectId, order,
+    );
+  });
+}
+
+/** Non-empty texts in a language (base and customer-specific): what deleting it removes. */
+export async function languageTranslationCount(projectId: number, languageId: number): Promise<number> {
+  const [row] = await prisma().$queryRawUnsafe<{ n: number }[]>(
+    `SELECT ((SELECT count(*) FROM "Translation" WHERE "projectId" = $1 AND "languageId" = $2 AND text <> '')
+           + (SELECT count(*) FROM "CustomerTranslation" WHERE "projectId" = $1 AND "languageId" = $2 AND text <> ''))::int AS n`,
+    projectId, languageId,
+  );
+  return row!.n;
+}

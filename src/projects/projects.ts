@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { prisma } from '../db.js';
 import { badRequest, paymentRequired } from '../errors.js';
 import { randomToken, sha256 } from '../auth/secrets.js';
+import { openChange } from '../history/changes.js';
 import { projectStats } from './stats.js';
 import { BUILT_IN_ENVIRONMENTS } from './environments-seed.js';
 import { forgetCredentials } from '../auth/credential-cache.js';
@@ -27,20 +28,27 @@ export interface CreateProjectInput {
   name: string;
 }
 
-export async function createProject({ accountId, name }: CreateProjectInput): Promise<{ id: number }> {
+function checkName(name: string): void {
   if (name.trim() === '') throw badRequest('name is required and must be a non-empty string');
   if (name.length > MAX_NAME) throw badRequest(`name must have at most ${MAX_NAME} characters`);
+}
+
+const newApiKey = (): { apiKey: string; apiKeyHash: string } => {
+  const apiKey = randomToken('lms_key_', 30);
+  return { apiKey, apiKeyHash: sha256(apiKey) };
+};
+
+export async function createProject({ accountId, name }: CreateProjectInput): Promise<{ id: number }> {
+  checkName(name);
   const account = await prisma().account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true, _count: { select: { memberships: { where: { role: 'OWNER' } } } } } });
   if (account.plan.maxProjects != null && account._count.memberships >= account.plan.maxProjects) {
     throw paymentRequired(`The ${account.plan.name} plan allows at most ${account.plan.maxProjects} projects`);
   }
-  const apiKey = randomToken('lms_key_', 30);
   return prisma().project.create({
     data: {
       name: name.trim(),
       projectToken: randomBytes(16).toString('hex'),
-      apiKey,
-      apiKeyHash: sha256(apiKey),
+      ...newApiKey(),
       ownerId: accountId,
       members: { create: { accountId, role: 'OWNER' } },
       languages: { create: { ...INITIAL_LANGUAGE, isDefault: true, order: 0 } },
@@ -85,6 +93,31 @@ export async function listProjectIds(accountId: number, sort: ProjectSort): Prom
     return metric(b.id) - metric(a.id) || byName(a, b);
   });
   return sorted.map((p) => p.id);
+}
+
+/** Renames a project (recorded in its activity log as a SETTINGS change). */
+export async function renameProject(projectId: number, name: string): Promise<void> {
+  checkName(name);
+  await prisma().$transaction(async (tx) => {
+    const before = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+    await openChange(tx, projectId, 'SETTINGS', { action: 'RENAME_PROJECT', from: before.name, to: name.trim() });
+    await tx.project.update({ where: { id: projectId }, data: { name: name.trim(), updatedAt: new Date() } });
+  });
+}
+
+/**
+ * Replaces the project API key and returns the new one. The old key stops
+ * working at once, on every instance (forgetCredentials, before the answer
+ * leaves). Recorded in the activity log as a SETTINGS change, without either key.
+ */
+export async function rotateApiKey(projectId: number): Promise<string> {
+  const key = newApiKey();
+  await prisma().$transaction(async (tx) => {
+    await openChange(tx, projectId, 'SETTINGS', { action: 'ROTATE_API_KEY' });
+    await tx.project.update({ where: { id: projectId }, data: { ...key, updatedAt: new Date() } });
+  });
+  await forgetCredentials();
+  return key.apiKey;
 }
 
 /** Deletes a project with everything in it, its published files included. */

@@ -13,12 +13,13 @@ import { watchProjectCells, type CellUpdate } from '../console/live.js';
 import { TranslationKeyType } from './translation-key.js';
 import { ReviewStatusEnum, TextStatusEnum } from './translation.js';
 
-interface Viewer { accountId: number; email: string; sessionExpiresAt: Date | null }
+interface Viewer { accountId: number; email: string; name: string; sessionExpiresAt: Date | null }
 
 const ViewerType = builder.objectRef<Viewer>('Viewer').implement({
   description: 'The signed-in account.',
   fields: (t) => ({
     email: t.exposeString('email'),
+    name: t.exposeString('name', { description: 'The display name (setDisplayName); empty when none is set.' }),
     sessionExpiresAt: t.field({ type: 'DateTime', nullable: true, description: 'End of the web console session; null for other credentials.', resolve: (v) => v.sessionExpiresAt }),
   }),
 });
@@ -74,9 +75,9 @@ builder.queryFields((t) => ({
     description: 'The account of the credential (a session, a personal token or basic credentials); null otherwise.',
     resolve: async (_root, _args, ctx) => {
       if (ctx.principal.kind !== 'account') return null;
-      const account = await prisma().account.findUniqueOrThrow({ where: { id: ctx.principal.accountId }, select: { email: true } });
+      const account = await prisma().account.findUniqueOrThrow({ where: { id: ctx.principal.accountId }, select: { email: true, name: true } });
       const session = ctx.principal.scheme === 'session' ? await prisma().session.findUnique({ where: { id: ctx.principal.sessionId }, select: { expiresAt: true } }) : null;
-      return { accountId: ctx.principal.accountId, email: account.email, sessionExpiresAt: session?.expiresAt ?? null };
+      return { accountId: ctx.principal.accountId, email: account.email, name: account.name, sessionExpiresAt: session?.expiresAt ?? null };
     },
   }),
   editorRows: t.field({
@@ -100,10 +101,10 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       // A JSON body only: another site's form could otherwise sign the browser in to the attacker's account.
       if (!ctx.http?.jsonBody) throw badRequest('signIn works over HTTP POST /graphql with a JSON body only');
-      const session = await signIn(args.email, args.password, ctx.http.address, ctx.config.session);
+      const session = await signIn(args.email, args.password, ctx.http.address, ctx.config.session, ctx.http.userAgent);
       if (!session) throw forbidden('Wrong email or password');
       for (const cookie of sessionCookies(session, ctx.http.secure)) ctx.http.setCookie(cookie);
-      return { accountId: session.accountId, email: session.email, sessionExpiresAt: session.expiresAt };
+      return { accountId: session.accountId, email: session.email, name: session.name, sessionExpiresAt: session.expiresAt };
     },
   }),
   signOut: t.boolean({

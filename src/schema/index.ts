@@ -11,6 +11,7 @@ import './team.js';
 import './activity.js';
 import './webhook.js';
 import './signup.js';
+import './account.js';
 import './console.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

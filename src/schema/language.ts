@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
-import { createLanguage, deleteLanguage, updateLanguage } from '../languages/languages.js';
+import { createLanguage, deleteLanguage, languageTranslationCount, setLanguageOrder, updateLanguage } from '../languages/languages.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 
@@ -10,7 +10,11 @@ export const LanguageType = builder.prismaObject('Language', {
     key: t.exposeString('key', { description: 'Unique in the project, at most 20 characters.' }),
     name: t.exposeString('name', { description: 'Display name, at most 200 characters (REST lists show it as `description`).' }),
     isDefault: t.exposeBoolean('isDefault', { description: 'Exactly one language of a project is the default.' }),
-    order: t.exposeInt('order'),
+    order: t.exposeInt('order', { description: 'Position among the languages (setLanguageOrder), from 0.' }),
+    translationCount: t.int({
+      description: 'Non-empty texts in this language, base and customer-specific: what deleteLanguage deletes with it.',
+      resolve: (l) => languageTranslationCount(l.projectId, l.id),
+    }),
   }),
 });
 
@@ -61,6 +65,16 @@ builder.mutationFields((t) => ({
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateLanguage'));
       const { id } = await updateLanguage(projectId, args.key, args.input);
       return prisma().language.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  setLanguageOrder: t.prismaField({
+    type: [LanguageType],
+    description: 'Sets the order of the languages (editor columns, language lists, exports): the keys listed come first, in that order (each once), the others follow in their order so far. Returns the languages in the new order.',
+    args: { projectToken: t.arg.string({ required: false }), keys: t.arg.stringList({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('setLanguageOrder'));
+      await setLanguageOrder(projectId, args.keys);
+      return prisma().language.findMany({ ...query, where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
     },
   }),
   deleteLanguage: t.boolean({

@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { mayInProject, requireAccount, resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
-import { createProject, listProjectIds, PROJECT_SORTS } from '../projects/projects.js';
+import { createProject, listProjectIds, PROJECT_SORTS, renameProject, rotateApiKey } from '../projects/projects.js';
 import { ACTIVITY_DERIVATION, EDIT_DERIVATION } from '../projects/stats.js';
 import { projectNamespaces, type ProjectNamespace } from '../projects/namespaces.js';
 import { hostingResources, type HostingResource } from '../projects/hosting-resources.js';
@@ -104,7 +104,34 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const RotatedApiKeyType = builder.objectRef<{ apiKey: string; projectToken: string }>('RotatedApiKey').implement({
+  description: 'The new project API key, shown here once (project answers show it too, to members with SETTINGS).',
+  fields: (t) => ({
+    projectToken: t.exposeString('projectToken'),
+    apiKey: t.exposeString('apiKey', { description: 'The new key; the old one is refused from now on, on every instance.' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  renameProject: t.prismaField({
+    type: ProjectType,
+    description: 'Renames the project (1-200 characters); recorded in the activity log.',
+    args: { projectToken: t.arg.string({ required: false }), name: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await resolveProject(ctx.principal, args.projectToken, need('renameProject'));
+      await renameProject(id, args.name);
+      return prisma().project.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  rotateProjectApiKey: t.field({
+    type: RotatedApiKeyType,
+    description: 'Replaces the project API key: the old key stops working at once, on every instance. Owner and administrators, with an account credential (a key cannot replace itself); recorded in the activity log.',
+    args: { projectToken: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const id = await resolveProject(ctx.principal, args.projectToken, need('rotateProjectApiKey'));
+      return { apiKey: await rotateApiKey(id), projectToken: args.projectToken };
+    },
+  }),
   createProject: t.prismaField({
     type: ProjectType,
     description: 'Creates a project owned by the authenticated account, with one initial language.',

@@ -10,6 +10,7 @@ import { hashPassword, randomToken, safeEqual, sha256 } from '../auth/secrets.js
 import { sendInvitationMail } from './mail.js';
 import { languageKeys, storedGrant, type GrantInput } from './members.js';
 import type { Role } from './permissions.js';
+import { checkNewPassword } from '../accounts/accounts.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Roles an invitation or a role link can give (the owner is one, and changes only by a transfer). */
@@ -260,7 +261,8 @@ export async function acceptInvitation(input: AcceptInput): Promise<AcceptResult
   } else {
     const email = (invitation.email ?? input.email ?? '').trim().toLowerCase();
     if (!EMAIL.test(email)) throw badRequest('email is required to create an account with this link');
-    if (typeof input.password !== 'string' || input.password.length < 8) throw badRequest('password must have at least 8 characters');
+    if (typeof input.password !== 'string') throw badRequest('password must have at least 8 characters');
+    checkNewPassword(input.password);
     if (await prisma().account.findUnique({ where: { email }, select: { id: true } })) {
       throw forbidden(`An account with e-mail ${email} exists: sign in (Authorization header) to accept the invitation`);
     }

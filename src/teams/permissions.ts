@@ -28,8 +28,10 @@ export const PERMISSIONS = [
   'PUBLISH',
   /** Create, update and reorder hosting environments. */
   'ENVIRONMENTS',
-  /** Project settings: provider API keys; reading the project API key. */
+  /** Project settings: its name, provider API keys; reading the project API key. */
   'SETTINGS',
+  /** Replace the project API key (a person's credential: the key cannot replace itself). */
+  'ROTATE_API_KEY',
   /** Invite, change roles, remove members; role links. */
   'MEMBERS',
   /** Hand the owner role to another member (the owner becomes an administrator). */
@@ -54,10 +56,10 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 
 /**
  * A project API key keeps the contract's full project access: everything
- * but the account matters (members, deleting the project), which need a
- * person's credential.
+ * but the account matters (members, deleting the project) and replacing
+ * itself, which need a person's credential.
  */
-export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
+export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'ROTATE_API_KEY', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
 
 /** What the access check knows about a member. */
 export interface MemberGrant {
@@ -137,6 +139,7 @@ export const OPERATION_PERMISSIONS = {
   createLanguage: 'LANGUAGES',
   updateLanguage: 'LANGUAGES',
   deleteLanguage: 'LANGUAGES',
+  setLanguageOrder: 'LANGUAGES',
   createCustomer: 'CUSTOMERS',
   updateCustomer: 'CUSTOMERS',
   deleteCustomer: 'CUSTOMERS',
@@ -147,6 +150,8 @@ export const OPERATION_PERMISSIONS = {
   updateEnvironment: 'ENVIRONMENTS',
   setEnvironmentOrder: 'ENVIRONMENTS',
   setProviderApiKey: 'SETTINGS',
+  renameProject: 'SETTINGS',
+  rotateProjectApiKey: 'ROTATE_API_KEY',
   revertChange: 'IMPORT',
   revertTranslation: 'TRANSLATE',
   setHistoryRetention: 'SETTINGS',

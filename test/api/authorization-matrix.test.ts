@@ -29,6 +29,8 @@ import { ALL_ROUTES } from '../../rest-compat/index.js';
 import type { RestRoute } from '../../rest-compat/route.js';
 import { schema } from '../../src/schema/index.js';
 import { createPersonalToken } from '../../src/accounts/accounts.js';
+import { sha256 } from '../../src/auth/secrets.js';
+import { forgetCredentials } from '../../src/auth/credential-cache.js';
 import { OPERATION_PERMISSIONS, allows, type Permission, type ProjectOperation } from '../../src/teams/permissions.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { multipart, queryString } from '../support/transfer.js';
@@ -117,6 +119,11 @@ interface World {
   roleLinkToken: string;
   /** The id of German, the translator's language. */
   germanId: number;
+  /** Another project of the victim with the same members (deleted by DELETE /api/v2/projects/:projectToken, then made again). */
+  doomedProject: string;
+  /** A personal token and a console session of the victim that revoking / signing out ends (restored with new ids). */
+  doomedTokenId: number;
+  doomedSessionId: number;
 }
 
 interface Credential {
@@ -163,6 +170,10 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'GET /api/v1/projects': () => ({}),
   'POST /api/v1/projects': () => ({ body: { name: 'matrix v1' } }),
   'GET /api/v2/project': () => ({}),
+  'PATCH /api/v2/projects/:projectToken': (w) => ({ params: { projectToken: w.project.projectToken }, body: { name: 'Victim project' } }),
+  // Another project of the victim, with the same members: deleting it leaves the world as it was.
+  'DELETE /api/v2/projects/:projectToken': (w) => ({ params: { projectToken: w.doomedProject }, restore: createDoomedProject }),
+  'POST /api/v2/projects/:projectToken/api-key/rotate': (w) => ({ params: { projectToken: w.project.projectToken }, restore: restoreApiKey }),
   'POST /api/v1/jobs/auto-translate': () => ({ body: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targetProjectLanguage: 'de', targetLanguage: 'de' }, victimResource: true }),
   'POST /api/v2/jobs/auto-translate': () => ({ body: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }] }, victimResource: true }),
   'GET /api/v1/jobs': () => ({}),
@@ -337,6 +348,20 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   // ALLOW_SIGNUP=true below: anyone may make an account.
   'Mutation.signUp': () => ({ args: { email: `signup-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }, isPublic: true }),
   'Mutation.setDisplayName': () => ({ args: { name: 'Matrix' }, caller: 'account' }),
+  // Project settings (src/schema/project.ts, language.ts)
+  'Mutation.renameProject': () => ({ args: { name: 'Victim project' } }),
+  'Mutation.rotateProjectApiKey': () => ({ restore: restoreApiKey }),
+  'Mutation.setLanguageOrder': () => ({ args: { keys: ['en', 'de'] } }),
+  // Account settings (src/schema/account.ts): each acts on the credential's own account.
+  'Query.personalTokens': () => ({ caller: 'account' }),
+  'Query.sessions': () => ({ caller: 'account' }),
+  // A personal token may not issue tokens: the owner issues one from its console session.
+  'Mutation.createPersonalToken': () => ({ args: { name: 'matrix' }, caller: 'account', session: true }),
+  'Mutation.revokePersonalToken': (w) => ({ args: { id: w.doomedTokenId }, caller: 'account', restore: createDoomedToken }),
+  // The same password again: the rule holds, and later rows keep their basic credentials; other sessions end.
+  'Mutation.changePassword': () => ({ args: { currentPassword: PASSWORD, newPassword: PASSWORD }, caller: 'account', restore: renewSession }),
+  'Mutation.signOutOtherSessions': () => ({ caller: 'account', restore: renewSession }),
+  'Mutation.signOutSession': (w) => ({ args: { id: w.doomedSessionId }, caller: 'account', restore: createDoomedSession }),
 };
 
 /** The password of every test account (test/support/service.ts). */
@@ -514,6 +539,42 @@ async function rewriteGerman(): Promise<void> {
   await asKey('PATCH', '/api/v2/translations', { key: 'victim.key', language: 'de', text: `${SECRET} de changed` });
 }
 
+/** Puts the victim's original API key back after a rotation (the cache was told by the rotation). */
+async function restoreApiKey(w: World): Promise<void> {
+  await service.db.prisma.project.update({ where: { id: w.project.id }, data: { apiKey: w.project.apiKey, apiKeyHash: sha256(w.project.apiKey) } });
+  await forgetCredentials();
+}
+
+async function createDoomedProject(w: World): Promise<void> {
+  const doomed = await w.victim.project('Doomed project');
+  const { id } = await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: doomed.projectToken }, select: { id: true } });
+  for (const role of ['ADMIN', 'TRANSLATOR', 'VIEWER'] as const) {
+    await service.db.prisma.projectMember.create({ data: { projectId: id, accountId: w.members[role].id, role, languageIds: role === 'TRANSLATOR' ? [w.germanId] : [] } });
+  }
+  w.doomedProject = doomed.projectToken;
+}
+
+async function createDoomedToken(w: World): Promise<void> {
+  const token = await createPersonalToken(w.victim.id, 'doomed');
+  w.doomedTokenId = (await service.db.prisma.personalToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) }, select: { id: true } })).id;
+}
+
+async function createDoomedSession(w: World): Promise<void> {
+  const row = await service.db.prisma.session.create({ data: { accountId: w.victim.id, tokenHash: sha256(randomBytes(16).toString('hex')), csrfToken: 'doomed', expiresAt: new Date(Date.now() + 3_600_000) } });
+  w.doomedSessionId = row.id;
+}
+
+/** A new console session of the victim (after its sessions were signed out). */
+async function renewSession(w: World): Promise<void> {
+  const signIn = await service.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { email } }', variables: { e: w.victim.email, p: PASSWORD } }) });
+  const cookies = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
+  const csrf = cookies.find((c) => c.startsWith('lms_csrf='))?.slice('lms_csrf='.length);
+  if (!csrf) throw new Error(`signIn: ${signIn.body}`);
+  w.session = { cookie: cookies.join('; '), 'x-csrf-token': csrf };
+  // The doomed session went with the others.
+  if (!(await service.db.prisma.session.count({ where: { id: w.doomedSessionId } }))) await createDoomedSession(w);
+}
+
 async function recreateDoomedWebhook(w: World): Promise<void> {
   const created = await asKey('POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/doomed', triggers: ['change'] });
   w.doomedWebhookId = Number(created.data.id);
@@ -574,16 +635,16 @@ beforeAll(async () => {
     cellChangeId: frenchEntry.cells[0].id,
     germanCellChangeId: germanEntry.cells[0].id,
     roleLinkToken: decodeURIComponent((attackerLink.resetRoleLink.link as string).split('/').pop()!),
+    doomedProject: '', doomedTokenId: 0, doomedSessionId: 0,
   };
   await restoreMembers(world);
   await recreateInvitation(world);
   await resetViewerLink(world);
   // The victim's web console session: its cookies, and the CSRF token as the header a mutation needs.
-  const signIn = await service.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { email } }', variables: { e: victim.email, p: PASSWORD } }) });
-  const cookies = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
-  const csrf = cookies.find((c) => c.startsWith('lms_csrf='))?.slice('lms_csrf='.length);
-  if (!csrf) throw new Error(`signIn: ${signIn.body}`);
-  world.session = { cookie: cookies.join('; '), 'x-csrf-token': csrf };
+  await createDoomedSession(world);
+  await renewSession(world);
+  await createDoomedToken(world);
+  await createDoomedProject(world);
 }, 120_000);
 afterAll(() => service?.close());
 

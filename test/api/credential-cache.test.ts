@@ -75,4 +75,25 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('credential cache across
     expect(refused.status).toBe(403);
     expect((await refused.json()).msg).toBe('Invalid credentials');
   });
+
+  it('a rotated API key and a revoked personal token are refused by the other instance on the next request', async () => {
+    const [a, b] = running as [ServiceProcess, ServiceProcess];
+    const post = (url: string, headers: Record<string, string>, body: unknown) =>
+      fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const project = (await post(`${a.url}/api/v2/projects`, { authorization: TOKEN }, { name: 'Rotated' })).data as { apiKey: string; projectToken: string };
+    const languagesOnB = (key: string) => fetch(`${b.url}/api/v1/languages`, { headers: { 'x-service-token': key } }).then((r) => r.status);
+    expect(await languagesOnB(project.apiKey)).toBe(200);
+    const rotated = await fetch(`${a.url}/api/v2/projects/${project.projectToken}/api-key/rotate`, { method: 'POST', headers: { authorization: TOKEN } }).then((r) => r.json());
+    expect(await languagesOnB(project.apiKey)).toBe(403);
+    expect(await languagesOnB(rotated.data.apiKey)).toBe(200);
+
+    const basic = `Basic ${Buffer.from('ops@example.com:ops-password').toString('base64')}`;
+    const issued = (await post(`${a.url}/graphql`, { authorization: basic }, { query: 'mutation { createPersonalToken(name: "shared") { token personalToken { id } } }' })).data.createPersonalToken;
+    const projectsOnB = () => fetch(`${b.url}/api/v2/projects`, { headers: { authorization: issued.token } }).then((r) => r.status);
+    expect(await projectsOnB()).toBe(200);
+    expect(await projectsOnB()).toBe(200);
+    const revoked = await post(`${a.url}/graphql`, { authorization: TOKEN }, { query: 'mutation($id: Int!) { revokePersonalToken(id: $id) }', variables: { id: issued.personalToken.id } });
+    expect(revoked.data).toEqual({ revokePersonalToken: true });
+    expect(await projectsOnB()).toBe(403);
+  });
 });

@@ -19,6 +19,7 @@ let projectToken = '';
 let activityId = '';
 let cellChangeId = '';
 let webhookId = '';
+let secondProjectToken = '';
 
 interface Sample {
   /** `METHOD /path/{param}` as the description names the operation. */
@@ -38,7 +39,7 @@ const FILE = { name: 'en.json', content: JSON.stringify({ imported_a: 'A', impor
 // One sample per operation, in an order where each finds what it needs.
 const samples: Sample[] = [
   { operation: 'GET /api/v2/projects', url: '/api/v2/projects?sort=created', auth: 'personalToken' },
-  { operation: 'POST /api/v2/projects', url: '/api/v2/projects', body: { name: 'second' }, auth: 'personalToken' },
+  { operation: 'POST /api/v2/projects', url: '/api/v2/projects', body: { name: 'second' }, auth: 'personalToken', after: (data) => (secondProjectToken = data.projectToken) },
   { operation: 'GET /api/v1/projects', url: '/api/v1/projects', auth: 'basic' },
   { operation: 'POST /api/v1/projects', url: '/api/v1/projects', body: { name: 'third' }, auth: 'basic' },
   { operation: 'GET /api/v2/project', url: '/api/v2/project', auth: 'vendorHeader' },
@@ -111,6 +112,9 @@ const samples: Sample[] = [
   { operation: 'PATCH /api/v2/projects/{projectToken}/members/{email}', url: '/api/v2/projects/{projectToken}/members/{ownerEmail}', body: { role: 'admin' }, auth: 'personalToken', status: 409 },
   { operation: 'DELETE /api/v2/projects/{projectToken}/members/{email}', url: '/api/v2/projects/{projectToken}/members/nobody@example.com', auth: 'personalToken', status: 404 },
   { operation: 'DELETE /api/v1/translations/purge', url: '/api/v1/translations/purge?source=CLI' },
+  { operation: 'PATCH /api/v2/projects/{projectToken}', url: '/api/v2/projects/{projectToken}', body: { name: 'described again' }, auth: 'personalToken' },
+  { operation: 'POST /api/v2/projects/{projectToken}/api-key/rotate', url: '/api/v2/projects/{projectToken}/api-key/rotate', auth: 'personalToken', after: (data) => (apiKey = data.apiKey) },
+  { operation: 'DELETE /api/v2/projects/{projectToken}', url: '/api/v2/projects/{secondProjectToken}', auth: 'personalToken' },
 ];
 
 // Error answers the description declares, one per status the service can be made to give here.
@@ -144,7 +148,7 @@ async function send(sample: Sample, withCredentials = true): Promise<{ status: n
     headers['content-type'] = 'application/json';
     body = JSON.stringify(sample.body);
   }
-  const res = await fetch(`${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{activityId}', activityId).replace('{cellChangeId}', cellChangeId).replace('{webhookId}', webhookId).replace('{ownerEmail}', encodeURIComponent(account.email))}`, { method, headers, body });
+  const res = await fetch(`${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{activityId}', activityId).replace('{cellChangeId}', cellChangeId).replace('{webhookId}', webhookId).replace('{secondProjectToken}', secondProjectToken).replace('{ownerEmail}', encodeURIComponent(account.email))}`, { method, headers, body });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.json() };
 }
 

@@ -1,5 +1,5 @@
 // The console's screens, routed by the URL hash (#/ the projects, #/projects/<token>
-// a project's screens, the editor first) so that only `/` and the built assets are paths of the service.
+// a project's screens, the editor first, #/account the account's settings) so that only `/` and the built assets are paths of the service.
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { client, resetSocket } from './client';
@@ -8,6 +8,7 @@ import { SignIn } from './SignIn';
 import { Dashboard } from './Dashboard';
 import { ProjectLayout } from './ProjectLayout';
 import { InvitationPage } from './InvitationPage';
+import { AccountSettings } from './AccountSettings';
 
 const ViewerQuery = graphql(`query Viewer { viewer { email sessionExpiresAt } }`);
 const SignOut = graphql(`mutation SignOut { signOut }`);
@@ -47,10 +48,12 @@ export function App() {
         <a href="#/" className="brand">Localization service</a>
         <nav aria-label="Account">
           <span className="who">{data.viewer.email}</span>
+          <a href="#/account" className="account-link" aria-current={hash.startsWith('#/account') ? 'page' : undefined}>Account settings</a>
           <button type="button" onClick={signOut}>Sign out</button>
         </nav>
       </header>
-      {project ? <ProjectLayout projectToken={decodeURIComponent(project)} section={section} /> : <Dashboard />}
+      {project ? <ProjectLayout projectToken={decodeURIComponent(project)} section={section} />
+        : hash.startsWith('#/account') ? <AccountSettings /> : <Dashboard />}
     </div>
   );
 }

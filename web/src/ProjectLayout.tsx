@@ -8,6 +8,7 @@ import { AutoTranslateScreen } from './AutoTranslateScreen';
 import { HostingScreen } from './HostingScreen';
 import { ImportScreen } from './ImportScreen';
 import { ExportScreen } from './ExportScreen';
+import { ProjectSettings } from './ProjectSettings';
 
 interface Section {
   id: string;
@@ -23,6 +24,7 @@ const sections: Section[] = [
   { id: 'hosting', label: 'Hosting', render: (projectToken) => <HostingScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'members', label: 'Members', render: (projectToken) => <MembersScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'activity', label: 'Activity', render: (projectToken) => <ActivityScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'settings', label: 'Settings', render: (projectToken) => <ProjectSettings key={projectToken} projectToken={projectToken} /> },
 ];
 
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {

@@ -1,0 +1,132 @@
+// The settings screens in headless Chromium against the real service: a
+// project's settings (rename, add / reorder / delete a language with the count
+// in the confirmation, add / change / delete a customer, replace the API key:
+// REST refuses the old one; deleting the project) and the account's (a personal token made, used
+// through REST, revoked and refused; the password change with a wrong and a
+// right current password), with an axe-core check of both screens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { prisma } from '../../src/db.js';
+import { startTestService, type TestAccount, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { axeViolations, launchBrowser, signIn } from '../support/browser.js';
+
+let service: TestService;
+let browser: Browser;
+let alice: TestAccount;
+let api: ProjectApi;
+let page: Page;
+
+const rest = (url: string, headers: Record<string, string>) => service.request({ method: 'GET', url, headers }).then((r) => r.statusCode);
+const languageKeys = async (apiKey: string) => (await service.request({ method: 'GET', url: '/api/v1/languages', headers: { 'x-service-token': apiKey } })).json().data.map((l: { key: string }) => l.key);
+const languageRow = (key: string) => page.locator('tr').filter({ has: page.locator('code', { hasText: new RegExp(`^${key}$`) }) });
+
+beforeAll(async () => {
+  service = await startTestService({ listen: true, worker: false });
+  browser = await launchBrowser();
+  alice = await service.account({ email: 'settings@example.com' });
+  api = await projectApi(service, alice, 'Shop app');
+  expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
+  const content = ['a', 'b', 'c'].flatMap((key) => [{ key, language: 'en', text: key }, { key, language: 'de', text: `${key} de` }]);
+  expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+  page = await signIn(browser, service, alice);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+describe('project settings', () => {
+  it('renames, adds, reorders and deletes a language (the confirmation counts its translations), manages a customer, replaces the API key', async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/settings`);
+    await page.getByRole('heading', { name: 'Project settings' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Project name').fill('Shop app (renamed)');
+    await page.getByRole('button', { name: 'Rename project' }).click();
+    await expect.poll(async () => (await prisma().project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).name).toBe('Shop app (renamed)');
+
+    await page.getByLabel('Language key').fill('fr');
+    await page.getByLabel('Language name').fill('French');
+    await page.getByRole('button', { name: 'Add language' }).click();
+    await languageRow('fr').waitFor();
+    await page.getByRole('button', { name: 'Move fr up' }).click();
+    await expect.poll(() => languageKeys(api.apiKey)).toEqual(['en', 'fr', 'de']);
+
+    await page.getByRole('button', { name: 'Delete de' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete language de?' });
+    expect(await dialog.textContent()).toContain('3 translations in German will be deleted');
+    await dialog.getByRole('button', { name: 'Delete language' }).click();
+    await expect.poll(() => languageKeys(api.apiKey)).toEqual(['en', 'fr']);
+
+    await page.getByLabel('Customer key').fill('acme');
+    await page.getByLabel('Description', { exact: true }).fill('Acme');
+    await page.getByRole('button', { name: 'Add customer' }).click();
+    await page.getByLabel('Description of customer acme').fill('Acme Inc.');
+    await page.getByRole('button', { name: 'Save customer acme' }).click();
+    await expect.poll(async () => (await api.get('/api/v1/customers')).data).toEqual([{ key: 'acme', description: 'Acme Inc.' }]);
+    await page.getByRole('button', { name: 'Delete customer acme' }).click();
+    await page.getByRole('dialog', { name: 'Delete customer acme?' }).getByRole('button', { name: 'Delete customer' }).click();
+    await expect.poll(async () => (await api.get('/api/v1/customers')).data).toEqual([]);
+
+    const old = api.apiKey;
+    expect(await page.getByTestId('api-key').textContent()).toBe(old);
+    await page.getByRole('button', { name: 'Replace API key…' }).click();
+    await page.getByRole('dialog', { name: 'Replace the API key?' }).getByRole('button', { name: 'Replace API key' }).click();
+    const fresh = (await page.getByTestId('new-api-key').textContent())!;
+    expect(fresh).toMatch(/^lms_key_/);
+    expect(await rest('/api/v2/project', { 'x-service-token': old })).toBe(403);
+    expect(await rest('/api/v2/project', { 'x-service-token': fresh })).toBe(200);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe('deleting a project', () => {
+  it('needs the project name typed, then deletes it and returns to the projects', async () => {
+    const doomed = await alice.project('Old site');
+    await page.goto(`${service.url}/#/projects/${doomed.projectToken}/settings`);
+    await page.getByRole('button', { name: 'Delete project…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Old site?' });
+    const confirm = dialog.getByRole('button', { name: 'Delete project' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel(/Type Old site to confirm/).fill('Old site');
+    await confirm.click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    expect(await prisma().project.count({ where: { projectToken: doomed.projectToken } })).toBe(0);
+  });
+});
+
+describe('account settings', () => {
+  it('makes a personal token that works through REST, revokes it, and changes the password', async () => {
+    await page.getByRole('link', { name: 'Account settings' }).click();
+    await page.getByRole('heading', { name: 'Account settings' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Token name').fill('CI');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.getByTestId('new-token').textContent())!;
+    expect(token).toMatch(/^lms_pat_/);
+    expect(await rest('/api/v2/projects', { authorization: token })).toBe(200);
+    const row = page.locator('tr', { hasText: 'CI' });
+    await page.getByRole('button', { name: 'Revoke CI' }).click();
+    await page.getByRole('dialog', { name: 'Revoke token CI?' }).getByRole('button', { name: 'Revoke token' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await rest('/api/v2/projects', { authorization: token })).toBe(403);
+
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel(/New password/).fill('a brand new password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The current password is wrong.');
+    await page.getByLabel('Current password').fill(alice.password);
+    await page.getByLabel(/New password/).fill('a brand new password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByText(/^Password changed/).count()).toBe(1);
+    const basic = (password: string) => `Basic ${Buffer.from(`${alice.email}:${password}`).toString('base64')}`;
+    expect(await rest('/api/v1/projects', { authorization: basic(alice.password) })).toBe(403);
+    expect(await rest('/api/v1/projects', { authorization: basic('a brand new password') })).toBe(200);
+    // This session stays signed in.
+    expect(await page.getByText('this session').count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

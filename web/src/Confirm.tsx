@@ -1,0 +1,62 @@
+// A modal confirmation for the settings screens: says what will happen, and
+// optionally asks for a typed word (the project's name) before it may proceed.
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+
+export interface ConfirmProps {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  /** The text the user must type to enable the confirm button. */
+  typed?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+export function Confirm({ title, children, confirmLabel, typed, onConfirm, onCancel }: ConfirmProps) {
+  const id = useId();
+  const [value, setValue] = useState('');
+  const first = useRef<HTMLButtonElement & HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <div className="backdrop" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{title}</h2>
+        <div>{children}</div>
+        {typed !== undefined && (
+          <label>
+            Type <strong>{typed}</strong> to confirm
+            <input ref={first} value={value} onChange={(e) => setValue(e.target.value)} />
+          </label>
+        )}
+        <div className="actions">
+          <button type="button" className="danger" ref={typed === undefined ? first : undefined} disabled={typed !== undefined && value !== typed} onClick={onConfirm}>{confirmLabel}</button>
+          <button type="button" onClick={onCancel}>Cancel</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Copies a value to the clipboard, telling whether it worked. */
+export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const [done, setDone] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setDone('Copied');
+    } catch {
+      setDone('Copy failed: select the text and copy it');
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={copy}>{label}</button>
+      <span role="status" className="copy-status">{done}</span>
+    </>
+  );
+}
+
+/** The message of a failed operation (the service's, when it gave one). */
+export function messageOf(error: { graphQLErrors: readonly { message: string }[]; message: string }): string {
+  return error.graphQLErrors[0]?.message ?? error.message;
+}
