@@ -2,7 +2,8 @@
 // personal tokens (shown once when made), and console sessions.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Confirm, CopyButton, messageOf } from './Confirm';
+import { Confirm } from './Confirm';
+import { CopyButton, messageOf } from './feedback';
 import { AccountQuery, ChangePassword, CreatePersonalToken, RevokePersonalToken, SetDisplayName, SignOutOtherSessions, SignOutSession, type AccountData } from './settings-documents';
 
 const when = (value: string | null | undefined, none = '—') => (value ? new Date(value).toLocaleString() : none);

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
+import { messageOf } from './feedback';
 
 const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
 const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
@@ -40,7 +41,6 @@ function providerCode(provider: Provider, key: string): string {
   return region ? `${language.toLowerCase()}-${region.toUpperCase()}` : language.toLowerCase();
 }
 
-const errorText = (error: { graphQLErrors: { message: string }[]; message: string }) => error.graphQLErrors[0]?.message ?? error.message;
 const percent = (progress: number) => Math.round(progress * 100);
 const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
@@ -95,7 +95,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
       <ProviderKeysSection projectToken={projectToken} />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">Recent jobs</h2>
-        {jobsError && <p role="alert" className="error">{errorText(jobsError)}</p>}
+        {jobsError && <p role="alert" className="error">{messageOf(jobsError)}</p>}
         {jobsData && jobsData.jobs.length === 0 && <p>No job yet.</p>}
         {jobsData && jobsData.jobs.length > 0 && (
           <table className="ops-table">
@@ -156,7 +156,7 @@ function StartForm({ projectToken, languages, onStarted }: {
       },
     });
     setStarting(false);
-    if (result.error) return setError(errorText(result.error));
+    if (result.error) return setError(messageOf(result.error));
     setError('');
     onStarted(result.data!.autoTranslate);
   };
@@ -263,7 +263,7 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
   const name = job ? `${job.sourceProjectLanguage} → ${job.targetProjectLanguage}` : jobId;
   const doCancel = async () => {
     const result = await cancel({ projectToken, jobId });
-    setError(result.error ? errorText(result.error) : '');
+    setError(result.error ? messageOf(result.error) : '');
   };
   return (
     <li className="job-card" aria-label={`Job ${name}`}>
@@ -290,7 +290,7 @@ function ProviderKeysSection({ projectToken }: { projectToken: string }) {
   const [failure, setFailure] = useState('');
   const write = async (provider: Provider, apiKey: string | null) => {
     const result = await save({ projectToken, provider, apiKey });
-    if (result.error) return setFailure(errorText(result.error));
+    if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
     setDrafts((d) => ({ ...d, [provider]: '' }));
     setMessage(apiKey === null ? `Removed the key of ${providerName(provider)}` : `Saved the key of ${providerName(provider)}`);
@@ -302,7 +302,7 @@ function ProviderKeysSection({ projectToken }: { projectToken: string }) {
       <p className="hint">Used instead of the service's keys. A key is never shown again once saved.</p>
       {error && (error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN'
         ? <p>Only the project's owners and administrators manage its provider keys.</p>
-        : <p role="alert" className="error">{errorText(error)}</p>)}
+        : <p role="alert" className="error">{messageOf(error)}</p>)}
       <ul>
         {data?.providerApiKeys.map(({ provider, set }) => (
           <li key={provider}>

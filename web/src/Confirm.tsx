@@ -36,27 +36,3 @@ export function Confirm({ title, children, confirmLabel, typed, onConfirm, onCan
     </div>
   );
 }
-
-/** Copies a value to the clipboard, telling whether it worked. */
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
-  const [done, setDone] = useState('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setDone('Copied');
-    } catch {
-      setDone('Copy failed: select the text and copy it');
-    }
-  };
-  return (
-    <>
-      <button type="button" onClick={copy}>{label}</button>
-      <span role="status" className="copy-status">{done}</span>
-    </>
-  );
-}
-
-/** The message of a failed operation (the service's, when it gave one). */
-export function messageOf(error: { graphQLErrors: readonly { message: string }[]; message: string }): string {
-  return error.graphQLErrors[0]?.message ?? error.message;
-}

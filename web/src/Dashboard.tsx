@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
+import { messageOf } from './feedback';
 
 const ProjectsQuery = graphql(`
   query Projects($sort: ProjectSort) {
@@ -35,7 +36,7 @@ export function Dashboard() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await create({ name });
-    if (result.error) return setCreateError(result.error.graphQLErrors[0]?.message ?? result.error.message);
+    if (result.error) return setCreateError(messageOf(result.error));
     setName('');
     setCreateError('');
     refetch({ requestPolicy: 'network-only' });

@@ -8,6 +8,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { ProjectMeta } from './documents';
 import { FileFormatsQuery, fileSize, layoutOptionsOf } from './formats';
+import { messageOf } from './feedback';
 
 const ExportTranslations = graphql(`
   mutation ExportTranslations($projectToken: String!, $downloadFormat: FormatId!, $downloadOptions: [ExportOption!], $languageKeys: [String!], $customerKey: String, $namespace: String, $tags: [String!], $sort: ExportSort) {
@@ -89,7 +90,7 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
     });
     if (result.error) {
       setExported(null);
-      return setError(result.error.graphQLErrors[0]?.message ?? result.error.message);
+      return setError(messageOf(result.error));
     }
     setError('');
     setExported(result.data!.exportTranslations);

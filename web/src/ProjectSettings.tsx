@@ -3,7 +3,8 @@
 // key (copy, replace) and, for the owner, deleting the project.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Confirm, CopyButton, messageOf } from './Confirm';
+import { Confirm } from './Confirm';
+import { CopyButton, messageOf } from './feedback';
 import {
   CreateCustomer, CreateLanguage, DeleteCustomer, DeleteLanguage, DeleteProject, ProjectSettingsQuery, RenameProject, RotateApiKey,
   SetLanguageOrder, UpdateCustomer, UpdateLanguage, type SettingsProject,

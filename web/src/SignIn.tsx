@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from './graphql';
+import { messageOf } from './feedback';
 
 const SignInMutation = graphql(`
   mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { email } }
@@ -16,7 +17,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setError('');
     const result = await signIn({ email, password });
     if (result.error) {
-      setError(result.error.graphQLErrors[0]?.message ?? result.error.message);
+      setError(messageOf(result.error));
       return;
     }
     onSignedIn();

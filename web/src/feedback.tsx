@@ -1,35 +1,46 @@
-// Small pieces the team screens share: the message of a failed operation, and
-// a link shown once with a copy button.
+// Small pieces the console's screens share: the message of a failed
+// operation, and copying a value shown once (a link, a key, a token).
 import { useRef, useState } from 'react';
-import type { CombinedError } from 'urql';
 
 /** The service's own message (the first GraphQL error), else the transport's. */
-export function messageOf(error: CombinedError): string {
+export function messageOf(error: { graphQLErrors: readonly { message: string }[]; message: string }): string {
   return error.graphQLErrors[0]?.message ?? error.message;
+}
+
+/** Puts text on the clipboard; without the clipboard API (a page not served over HTTPS), the old way through a selection. */
+async function copyText(value: string, field?: HTMLInputElement | null): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(value);
+    return true;
+  } catch {
+    if (!field) return false;
+    field.select();
+    return document.execCommand('copy');
+  }
+}
+
+/** Copies a value to the clipboard, telling whether it worked. */
+export function CopyButton({ value, label = 'Copy', field }: { value: string; label?: string; field?: () => HTMLInputElement | null }) {
+  const [done, setDone] = useState('');
+  const copy = async () => setDone((await copyText(value, field?.())) ? 'Copied' : 'Copy failed: select the text and copy it');
+  return (
+    <>
+      <button type="button" onClick={copy}>{label}</button>
+      <span role="status" className="copy-status">{done}</span>
+    </>
+  );
 }
 
 /** A link to pass on (shown once by the service): read-only, selectable, with a copy button. */
 export function CopyLink({ label, link }: { label: string; link: string }) {
   const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      // No clipboard API (a page not served over HTTPS): select the text and copy it the old way.
-      input.current?.select();
-      document.execCommand('copy');
-    }
-    setCopied(true);
-  };
   return (
     <div className="copy-link">
       <label>
         {label}
         <input ref={input} readOnly value={link} onFocus={(e) => e.target.select()} size={60} />
       </label>
-      <button type="button" onClick={copy}>Copy link</button>
-      <span role="status">{copied ? 'Copied' : ''}</span>
+      <CopyButton value={link} label="Copy link" field={() => input.current} />
     </div>
   );
 }
