@@ -3,6 +3,7 @@
 // every path), update, the bulk translation paths and file import all ask
 // these functions.
 import { badRequest } from '../errors.js';
+import type { TranslationKey } from '../generated/prisma/client.js';
 import { charCount, lengthProblem, LIMITS, optionalText, storableTextProblem } from '../translations/fields.js';
 
 /** A key's fields as the schema gives them: absent or null is "not given". */
@@ -89,16 +90,8 @@ function metadata(input: KeyInput): Omit<KeyChanges, 'key' | 'namespace'> {
 declare const checked: unique symbol;
 
 /** A key that passed the key rules: only parseNewKey makes one, and createKeys takes only these. */
-export type NewKey = {
-  key: string;
-  namespace: string;
-  description: string;
-  codeDescription: string;
-  tags: string[];
-  charactersLimit: number | null;
-  lock: boolean;
-  deprecated: boolean;
-} & { readonly [checked]: true };
+export type NewKey = Pick<TranslationKey, 'key' | 'namespace' | 'description' | 'codeDescription' | 'tags' | 'charactersLimit' | 'lock' | 'deprecated'>
+  & { readonly [checked]: true };
 
 /** Create (rules 2–4): key required; null or empty namespace, description and codeDescription are ignored. */
 export function parseNewKey(input: KeyInput): NewKey {
