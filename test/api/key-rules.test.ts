@@ -22,6 +22,7 @@ const CASES: { name: string; key: string; namespace?: string; problem: RegExp }[
   { name: 'a blank key', key: '   ', problem: /key is required|key is empty|empty name/ },
   { name: 'a key holding U+0000', key: 'a\u0000b', problem: /NUL character/ },
   { name: 'a key holding half a surrogate pair', key: 'a\uD800b', problem: /surrogate pair/ },
+  { name: 'a namespace holding U+0000', key: 'fine', namespace: 'n\u0000s', problem: /namespace contains a NUL character/ },
   { name: 'a namespace over 128 characters', key: 'fine', namespace: 'n'.repeat(129), problem: /namespace must have at most 128 characters/ },
 ];
 
