@@ -32,12 +32,23 @@
 // - Descriptions with INCLUDE_DESCRIPTIONS (`#` and `#.`).
 // - `#, fuzzy` is never written: NOT_REVIEWED is the state of every new
 //   translation, and fuzzy entries are left out of compiled catalogs.
-// Reading is this module's own, not gettext-parser's po.parse, which drops
-// octal/hex and \a \b \f \v escapes (\101 reads as "101"), strips the
-// indentation of translator comments, groups entries by msgctxt (file order
-// lost), gives no line for structural errors and accepts orphan strings,
-// invalid escapes and msgstr[n] without msgid_plural. Its compile is
-// whole-document; the writer here streams page by page (FormatWriter).
+// Reading and writing are this module's own, not a library's: measured against
+// gettext-parser 10.0.0 (the most used; pofile 1.1.4 reports no errors at all)
+// on the corpus and this module's tests, its po.parse loses data a user would
+// notice and no mapping can restore from its output:
+// - file order: entries are grouped by msgctxt, so keys of a file that mixes
+//   contexts (2 of the 4 corpus files) import in another order (IMPORT_ORDER);
+// - escapes: \101 reads as "101", \x41 as "x41", \a as "a" (\b \f \v alike);
+//   an invalid escape \q reads as "q";
+// - malformed input is accepted silently: msgstr[1] without msgstr[0] becomes
+//   form 0, msgstr[n] without msgid_plural, orphan strings dropped; with its
+//   `validation` option 5 of the 10 malformed cases of the tests still pass,
+//   and only 2 errors carry a line;
+// - translator comments lose their indentation.
+// On the corpus the texts, comments and fuzzy flags otherwise agree (429 keys).
+// Its po.compile writes control characters (\a \b \f \v, U+0001...) raw and
+// compiles a whole document; the writer here escapes them and streams page by
+// page (FormatWriter).
 // Note: `msgfmt -c` rejects an entry whose msgid and msgstr do not both begin
 // and end with a newline; a key and its translation that differ so are still
 // written as they are (valid PO, only that check complains).

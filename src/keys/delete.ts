@@ -1,9 +1,12 @@
 // Deleting translation keys with their translations and customer overrides
-// (foreign-key cascade). All or nothing: a missing or locked key fails the
-// whole request and deletes nothing.
-import { prisma } from '../db.js';
+// (foreign-key cascade). removeKeys is the one place keys go, for the key API
+// (deleteKeys: all or nothing, a missing or locked key fails the whole request
+// and deletes nothing) and import's DELETE_NOT_PRESENT_KEYS (locked keys are
+// kept): a locked key is never deleted, and the texts of a deleted key are
+// recorded in the change's history first.
+import { prisma, type Db } from '../db.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { openChange, recordDeletedCells } from '../history/changes.js';
+import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
 import { describeKey, parseKeyAddress, type KeyAddress } from './write.js';
 
 const MAX_LISTED = 10;
@@ -45,7 +48,23 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
     const change = await openChange(tx, projectId, 'KEYS', {
       action: 'DELETE_KEY', count: rows.length, keys: rows.slice(0, 100).map((r) => ({ key: r.key, namespace: r.namespace })),
     }, { edits: rows.length });
-    await recordDeletedCells(tx, change, { keyIds: rows.map((r) => r.id) });
-    return tx.$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE id = ANY($1::int[])`, rows.map((r) => r.id));
+    return (await removeKeys(tx, change, rows.map((r) => r.id))).length;
   });
+}
+
+/**
+ * Deletes the keys (by id) that are not locked, after recording their texts
+ * in `change`; callers pick the keys (and lock them FOR UPDATE) in the same
+ * transaction. Returns the deleted keys in import order.
+ */
+export async function removeKeys(db: Db, change: Change, keyIds: number[]): Promise<{ key: string; namespace: string }[]> {
+  if (keyIds.length === 0) return [];
+  await recordDeletedCells(db, change, { keyIds });
+  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
+    `DELETE FROM "TranslationKey" WHERE id = ANY($1::int[]) AND NOT lock RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
+    keyIds,
+  );
+  return rows
+    .sort((a, b) => (BigInt(a.importOrder) < BigInt(b.importOrder) ? -1 : 1))
+    .map((r) => ({ key: r.key, namespace: r.namespace }));
 }

@@ -1,7 +1,10 @@
-// Validation of translation-key metadata (contract: Translation key, rules
-// 2–4), shared by create, update and the bulk translation paths.
+// The rules of a translation key's name, namespace and metadata (contract:
+// Translation key, rules 2–4), in one place: key creation (keys/create.ts,
+// every path), update, the bulk translation paths and file import all ask
+// these functions.
 import { badRequest } from '../errors.js';
-import { charCount, lengthProblem, LIMITS, optionalText } from '../translations/fields.js';
+import type { TranslationKey } from '../generated/prisma/client.js';
+import { charCount, lengthProblem, LIMITS, optionalText, storableTextProblem } from '../translations/fields.js';
 
 /** A key's fields as the schema gives them: absent or null is "not given". */
 export interface KeyInput {
@@ -32,11 +35,11 @@ export interface KeyChanges {
 export function keyProblem(value: unknown, field = 'key'): string | undefined {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return `${field} is required and must not be empty`;
   if (typeof value !== 'string') return `${field} must be a string`;
-  return lengthProblem(value, field, LIMITS.key);
+  return storableTextProblem(value, field) ?? lengthProblem(value, field, LIMITS.key);
 }
 
 export function namespaceProblem(value: string, field = 'namespace'): string | undefined {
-  return lengthProblem(value, field, LIMITS.namespace);
+  return storableTextProblem(value, field) ?? lengthProblem(value, field, LIMITS.namespace);
 }
 
 export function requireKeyName(value: unknown, field = 'key'): string {
@@ -47,7 +50,10 @@ export function requireKeyName(value: unknown, field = 'key'): string {
 
 /** A namespace where absent, null or empty all mean the default (empty) namespace. */
 export function namespaceOrDefault(value: unknown, field = 'namespace'): string {
-  return optionalText(value, field, LIMITS.namespace) ?? '';
+  const namespace = optionalText(value, field, LIMITS.namespace) ?? '';
+  const problem = namespaceProblem(namespace, field);
+  if (problem) throw badRequest(problem);
+  return namespace;
 }
 
 function tags(value: readonly string[] | null | undefined): string[] | undefined {
@@ -81,8 +87,14 @@ function metadata(input: KeyInput): Omit<KeyChanges, 'key' | 'namespace'> {
   };
 }
 
+declare const checked: unique symbol;
+
+/** A key that passed the key rules: only parseNewKey makes one, and createKeys takes only these. */
+export type NewKey = Pick<TranslationKey, 'key' | 'namespace' | 'description' | 'codeDescription' | 'tags' | 'charactersLimit' | 'lock' | 'deprecated'>
+  & { readonly [checked]: true };
+
 /** Create (rules 2–4): key required; null or empty namespace, description and codeDescription are ignored. */
-export function parseNewKey(input: KeyInput) {
+export function parseNewKey(input: KeyInput): NewKey {
   const key = requireKeyName(input.key);
   const namespace = namespaceOrDefault(input.namespace);
   const meta = metadata(input);
@@ -95,14 +107,14 @@ export function parseNewKey(input: KeyInput) {
     charactersLimit: meta.charactersLimit ?? null,
     lock: meta.lock ?? false,
     deprecated: meta.deprecated ?? false,
-  };
+  } as NewKey;
 }
 
 /** Update: absent or null fields stay unchanged; an empty namespace moves the key to the default namespace. */
 export function parseKeyChanges(input: KeyInput): KeyChanges {
   return {
     key: input.key === undefined || input.key === null ? undefined : requireKeyName(input.key),
-    namespace: optionalText(input.namespace, 'namespace', LIMITS.namespace),
+    namespace: input.namespace === undefined || input.namespace === null ? undefined : namespaceOrDefault(input.namespace),
     ...metadata(input),
   };
 }

@@ -5,6 +5,7 @@ import { prisma } from '../db.js';
 import { conflict, isUniqueViolation, notFound } from '../errors.js';
 import type { TranslationKey } from '../generated/prisma/client.js';
 import { openChange } from '../history/changes.js';
+import { createKeys } from './create.js';
 import { parseKeyChanges, parseNewKey, requireKeyName, namespaceOrDefault, type KeyChanges, type KeyInput } from './input.js';
 
 export interface KeyAddress { key: string; namespace: string }
@@ -26,22 +27,13 @@ export async function keyOfProject(projectId: number, address: KeyAddress): Prom
 }
 
 export async function createKey(projectId: number, input: KeyInput): Promise<{ id: number }> {
-  const { deprecated, ...data } = parseNewKey(input);
-  try {
-    return await prisma().$transaction(async (tx) => {
-      if (await tx.translationKey.findUnique({ where: { projectId_namespace_key: { projectId, key: data.key, namespace: data.namespace } }, select: { id: true } })) {
-        throw duplicate(data);
-      }
-      await openChange(tx, projectId, 'KEYS', { action: 'CREATE_KEY', key: data.key, namespace: data.namespace }, { edits: 1 });
-      return tx.translationKey.create({
-        data: { projectId, ...data, deprecated, deprecatedAt: deprecated ? new Date() : null },
-        select: { id: true },
-      });
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(data);
-    throw error;
-  }
+  const key = parseNewKey(input);
+  return prisma().$transaction(async (tx) => {
+    const [created] = await createKeys(tx, projectId, [key]);
+    if (!created) throw duplicate(key);
+    await openChange(tx, projectId, 'KEYS', { action: 'CREATE_KEY', key: key.key, namespace: key.namespace }, { edits: 1 });
+    return { id: created };
+  });
 }
 
 /** The fields of `changes` whose value differs from the row. */

@@ -19,7 +19,7 @@ import { parseUpload } from './parse-upload.js';
 import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
 import { languagesOfBundle, writeBundle, type WriteBundleResult } from './write-bundle.js';
-import { LIMITS, lengthProblem } from '../translations/fields.js';
+import { namespaceProblem } from '../keys/input.js';
 import { amendChange, openChange } from '../history/changes.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
 import { refusalMessage, refusalWarnings } from '../translations/rules.js';
@@ -115,7 +115,7 @@ function checkRequest(request: ImportRequest): void {
   }
   if (request.languageKey) checkLanguageKey(request.languageKey, 'languageKey');
   if (request.namespace) {
-    const problem = lengthProblem(request.namespace, 'namespace', LIMITS.namespace);
+    const problem = namespaceProblem(request.namespace);
     if (problem) throw badRequest(problem);
   }
   if (request.tags) checkTags(request.tags, 'tags');

@@ -1,12 +1,12 @@
 // Checks a parsed file against the field rules of the content model
-// (src/translations/fields.ts) before anything is written, so a bad file is
-// refused as a whole with a message naming the problem. PostgreSQL text cannot
-// hold U+0000: such text is refused here rather than failing in the transaction.
+// (src/translations/fields.ts, the key rules of src/keys/input.ts) before
+// anything is written, so a bad file is refused as a whole with a message
+// naming the problem. Text the database cannot store (U+0000, lone
+// surrogates) is refused here rather than failing in the transaction.
 import { badRequest } from '../errors.js';
 import type { Bundle } from '../formats/model.js';
-import { identifierProblem, lengthProblem, LIMITS } from '../translations/fields.js';
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+import { keyProblem, namespaceProblem } from '../keys/input.js';
+import { identifierProblem, lengthProblem, LIMITS, storableTextProblem } from '../translations/fields.js';
 
 const preview = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
@@ -16,11 +16,7 @@ function check(problem: string | undefined): void {
 
 function checkText(value: string | undefined, field: string, max?: number): void {
   if (value === undefined || value === null) return;
-  if (value.includes('\u0000')) throw badRequest(`${field} contains a NUL character (U+0000), which cannot be stored`);
-  // An escape such as \uD800 in a file decodes to half a character; UTF-8 has
-  // no bytes for it, so the database would silently store U+FFFD instead.
-  const surrogate = LONE_SURROGATE.exec(value);
-  if (surrogate) throw badRequest(`${field} contains half of a UTF-16 surrogate pair (U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}), which is not a character`);
+  check(storableTextProblem(value, field));
   if (max !== undefined) check(lengthProblem(value, field, max));
 }
 
@@ -52,10 +48,11 @@ export function validateBundle(bundle: Bundle): void {
     checkText(customer.description, `The description of customer ${preview(customer.key)}`, LIMITS.customerDescription);
   }
   bundle.keys.forEach((k, index) => {
-    if (k.key === '') throw badRequest(`Key #${index + 1} of the file has an empty name`);
+    // The key rules of every path that creates keys (src/keys/input.ts).
+    if (typeof k.key !== 'string' || k.key.trim() === '') throw badRequest(`Key #${index + 1} of the file has an empty name`);
     const name = `key ${preview(k.key)}`;
-    checkText(k.key, `The ${name}`, LIMITS.key);
-    checkText(k.namespace, `The namespace of ${name}`, LIMITS.namespace);
+    check(keyProblem(k.key, `The ${name}`));
+    check(namespaceProblem(k.namespace, `The namespace of ${name}`));
     checkText(k.description, `The description of ${name}`, LIMITS.description);
     checkText(k.codeDescription, `The codeDescription of ${name}`, LIMITS.codeDescription);
     if (k.tags) checkTags(k.tags, `The tags of ${name}`);

@@ -8,7 +8,8 @@
 // before the metadata, so the lock and limit the key had before the import
 // decide, not the ones the file sets.
 import type { Db } from '../db.js';
-import { recordDeletedCells, type Change } from '../history/changes.js';
+import type { Change } from '../history/changes.js';
+import { removeKeys } from '../keys/delete.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import { addRefusals, DEFAULT_LISTED_REFUSALS, writeTranslations, type GateResult, type Refusal } from '../translations/gate.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
@@ -205,14 +206,6 @@ async function deleteNotPresent(db: Db, projectId: number, keep: number[], names
       FOR UPDATE`,
     projectId, namespace, keep,
   );
-  if (doomed.length === 0) return [];
-  // Their texts go into the import's history before they go.
-  await recordDeletedCells(db, change, { keyIds: doomed.map((k) => k.id) });
-  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
-    `DELETE FROM "TranslationKey" WHERE id = ANY($1::int[]) RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
-    doomed.map((k) => k.id),
-  );
-  return rows
-    .sort((a, b) => (BigInt(a.importOrder) < BigInt(b.importOrder) ? -1 : 1))
-    .map((r) => ({ key: r.key, namespace: r.namespace }));
+  // removeKeys records their texts in the import's history before they go.
+  return removeKeys(db, change, doomed.map((k) => k.id));
 }

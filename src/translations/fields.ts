@@ -26,6 +26,20 @@ export function charCount(value: string): number {
   return n;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text the database cannot store as given: PostgreSQL text cannot hold
+ * U+0000, and half of a UTF-16 surrogate pair (an escape such as \uD800 in
+ * JSON) has no UTF-8 bytes, so it would silently become U+FFFD.
+ */
+export function storableTextProblem(value: string, field: string): string | undefined {
+  if (value.includes('\u0000')) return `${field} contains a NUL character (U+0000), which cannot be stored`;
+  const surrogate = LONE_SURROGATE.exec(value);
+  if (surrogate) return `${field} contains half of a UTF-16 surrogate pair (U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}), which is not a character`;
+  return undefined;
+}
+
 /** The problem with a string field, or undefined when it is fine. */
 export function lengthProblem(value: string, field: string, max: number): string | undefined {
   return charCount(value) > max ? `${field} must have at most ${max} characters` : undefined;

@@ -3,6 +3,8 @@
 // the number of rows. Translation cells are written through the write gate
 // (gate.ts) only. Callers run them inside one transaction.
 import type { Db } from '../db.js';
+import { createKeys } from '../keys/create.js';
+import { parseNewKey } from '../keys/input.js';
 
 export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
 
@@ -19,8 +21,11 @@ const keyId = (k: KeyRef) => `${k.namespace}\u0000${k.key}`;
 
 /**
  * Returns the ids of the given keys, creating the missing ones when `create`
- * is set (in the given order, so their import order follows the file). With
- * `touchLastSeen`, last-seen of every given key is set to now.
+ * is set (through createKeys, in the given order, so their import order
+ * follows the file). The key rules apply: callers that report problems per
+ * element check them first (keyProblem); a key that breaks them here is a
+ * request error, never created. With `touchLastSeen`, last-seen of every
+ * given key is set to now.
  */
 export async function ensureKeys(
   db: Db,
@@ -37,13 +42,7 @@ export async function ensureKeys(
   const namespaces = list.map((k) => k.ref.namespace);
   let created = 0;
   if (options.create && list.length > 0) {
-    created = await db.$executeRawUnsafe(
-      `INSERT INTO "TranslationKey" ("projectId", key, namespace, description)
-       SELECT $1, k, ns, coalesce(d, '') FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
-       ORDER BY ord
-       ON CONFLICT ("projectId", namespace, key) DO NOTHING`,
-      projectId, names, namespaces, list.map((k) => k.description),
-    );
+    created = (await createKeys(db, projectId, list.map((k) => parseNewKey({ ...k.ref, description: k.description })))).length;
   }
   const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
     options.touchLastSeen

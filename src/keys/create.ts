@@ -1,0 +1,51 @@
+// Creating translation keys: the one function through which every path makes
+// keys — REST v1 and GraphQL createTranslationKey, v1 POST/PATCH translations
+// (missing keys, CREATE_KEY_IF_NOT_FOUND), file import. The key rules (name,
+// namespace, limits, defaults) are parseNewKey's (input.ts): createKeys takes
+// only keys that passed them. Set-based, as the write gate: one statement per
+// chunk of keys, whatever their number. Callers run it inside their
+// transaction and record the change themselves.
+import type { Db } from '../db.js';
+import type { NewKey } from './input.js';
+
+/** Keys per statement: the arrays are parameters, so this only bounds memory. */
+export const KEY_CHUNK = 50_000;
+
+const keyId = (k: { key: string; namespace: string }) => `${k.namespace}\u0000${k.key}`;
+
+/**
+ * Inserts the keys that do not exist yet, in the given order (their import
+ * order follows it); an existing key (or a repeat in `keys`) is left as it
+ * is. Returns the ids of the created keys.
+ */
+export async function createKeys(db: Db, projectId: number, keys: readonly NewKey[]): Promise<number[]> {
+  // A repeated key is created once, as its first occurrence gives it.
+  const seen = new Set<string>();
+  const first = keys.filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
+  const created: number[] = [];
+  for (let start = 0; start < first.length; start += KEY_CHUNK) {
+    const chunk = first.slice(start, start + KEY_CHUNK);
+    // Keys with only a name, namespace and description (bulk paths) leave the rest to the table's defaults: fewer arrays to send.
+    const plain = chunk.every((k) => k.codeDescription === '' && k.tags.length === 0 && k.charactersLimit === null && !k.lock && !k.deprecated);
+    const rows = await db.$queryRawUnsafe<{ id: number }[]>(
+      plain
+        ? `INSERT INTO "TranslationKey" ("projectId", key, namespace, description)
+           SELECT $1, k, ns, d FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
+            ORDER BY ord
+           ON CONFLICT ("projectId", namespace, key) DO NOTHING
+           RETURNING id`
+        : `INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "codeDescription", tags, "charactersLimit", lock, deprecated, "deprecatedAt")
+           SELECT $1, k, ns, d, cd, ARRAY(SELECT jsonb_array_elements_text(tg::jsonb)), cl, lk, dp, CASE WHEN dp THEN now() END
+             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::boolean[], $9::boolean[])
+                  WITH ORDINALITY AS t(k, ns, d, cd, tg, cl, lk, dp, ord)
+            ORDER BY ord
+           ON CONFLICT ("projectId", namespace, key) DO NOTHING
+           RETURNING id`,
+      projectId,
+      chunk.map((k) => k.key), chunk.map((k) => k.namespace), chunk.map((k) => k.description),
+      ...(plain ? [] : [chunk.map((k) => k.codeDescription), chunk.map((k) => JSON.stringify(k.tags)), chunk.map((k) => k.charactersLimit), chunk.map((k) => k.lock), chunk.map((k) => k.deprecated)]),
+    );
+    for (const row of rows) created.push(row.id);
+  }
+  return created;
+}
