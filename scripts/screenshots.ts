@@ -1,9 +1,10 @@
 // Regenerates the console's screenshots in docs/ (the README shows them):
 //   npm run screenshots
 // Starts the service on a temporary embedded database, fills a demo project
-// through the REST API, and photographs the dashboard and the editor in
-// headless Chromium (scripts/lib/chromium.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
+// through the REST API, and photographs the dashboard, the editor, the import
+// preview, hosting, the activity log and the project settings in headless
+// Chromium (scripts/lib/chromium.ts).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildService } from '../src/app.js';
@@ -58,7 +59,42 @@ try {
   await page.getByRole('gridcell', { name: /^home.greeting in fr:/ }).dblclick();
   await page.getByRole('textbox', { name: 'Translation of home.greeting in fr' }).fill('Bonjour {nom} !');
   await page.screenshot({ path: join(docs, 'console-editor.png') });
-  console.log(`wrote ${join(docs, 'console-dashboard.png')} and console-editor.png`);
+  await page.keyboard.press('Enter');
+  await page.getByRole('gridcell', { name: /^home.greeting in fr: Bonjour \{nom\} !/ }).waitFor();
+
+  // Import: a file with one new key and one changed text, previewed.
+  const file = join(dataDir, 'de.json');
+  writeFileSync(file, JSON.stringify({ 'cart.title': 'Dein Warenkorb', 'cart.saved': 'Für später gemerkt' }, null, 2));
+  const project = `${url}/#/projects/${encodeURIComponent(shop.projectToken)}`;
+  await page.goto(`${project}/import`);
+  await page.getByLabel('Choose files to import').setInputFiles(file);
+  await page.getByRole('checkbox', { name: 'Replace existing translations' }).check();
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  await page.getByRole('heading', { name: 'What the import will change' }).waitFor();
+  // Tall enough for the options, the file and its preview.
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.screenshot({ path: join(docs, 'console-import.png') });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByRole('button', { name: 'Apply import' }).click();
+  await page.getByText(/imported/i).first().waitFor();
+
+  // Hosting: _latest published.
+  await page.goto(`${project}/hosting`);
+  const latest = page.getByRole('listitem', { name: 'Latest (_latest)' });
+  await latest.getByRole('button', { name: 'Publish _latest' }).click();
+  await latest.getByRole('status').filter({ hasText: 'Published _latest' }).waitFor();
+  await page.screenshot({ path: join(docs, 'console-hosting.png') });
+
+  // The activity log: the edit, the import and the publication.
+  await page.goto(`${project}/activity`);
+  await page.getByRole('heading', { name: 'Activity of Web shop' }).waitFor();
+  await page.locator('li.entry').filter({ hasText: 'Publication' }).first().waitFor();
+  await page.screenshot({ path: join(docs, 'console-activity.png') });
+
+  await page.goto(`${project}/settings`);
+  await page.getByRole('heading', { name: 'Project settings' }).waitFor();
+  await page.screenshot({ path: join(docs, 'console-settings.png') });
+  console.log(`wrote console-dashboard.png, console-editor.png, console-import.png, console-hosting.png, console-activity.png and console-settings.png in ${docs}`);
 } finally {
   await browser.close();
   await service.close();
