@@ -2,12 +2,15 @@
 // token in an HttpOnly cookie (only its SHA-256 digest is stored), and a CSRF
 // token the console reads from a second, script-readable cookie and sends back
 // in the X-CSRF-Token header (double submit, bound to the session).
-// Failed sign-ins are limited per account and per client address.
+// Failed sign-ins are limited per account and per client address
+// (sign-in-limit.ts). A session that ends closes its live subscriptions on
+// every instance (the 'session-ended' event, src/http/session-sockets.ts).
 import { randomBytes } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
 import { prisma } from '../db.js';
-import { tooManyRequests } from '../errors.js';
+import { events } from '../events/pubsub.js';
 import { dummyPasswordHash, safeEqual, sha256, verifyPassword } from './secrets.js';
+import { countSignInAttempt } from './sign-in-limit.js';
 
 export const SESSION_COOKIE = 'lms_session';
 export const CSRF_COOKIE = 'lms_csrf';
@@ -17,32 +20,6 @@ export interface SessionLimits {
   ttlSeconds: number;
   failuresPerAccount: number;
   failuresPerAddress: number;
-}
-
-const FAILURE_WINDOW_MS = 15 * 60_000;
-
-/**
- * Failed sign-ins in the current window, per key ("a:<email>", "ip:<address>").
- * In process: each instance counts its own (a note in docs/console.md).
- */
-const failures = new Map<string, { count: number; resetAt: number }>();
-
-function failureCount(key: string, now: number): { count: number; resetAt: number } {
-  const entry = failures.get(key);
-  if (!entry || entry.resetAt <= now) return { count: 0, resetAt: now + FAILURE_WINDOW_MS };
-  return entry;
-}
-
-function recordFailure(key: string, now: number): void {
-  const entry = failureCount(key, now);
-  failures.set(key, { count: entry.count + 1, resetAt: entry.resetAt });
-  // Keep the map from growing without bound under a spray of addresses.
-  if (failures.size > 100_000) for (const [k, v] of failures) if (v.resetAt <= now) failures.delete(k);
-}
-
-/** Forgets the counted failures (tests). */
-export function resetSignInFailures(): void {
-  failures.clear();
 }
 
 export interface NewSession {
@@ -55,31 +32,18 @@ export interface NewSession {
 
 /**
  * Checks the password and opens a session. Refused with TOO_MANY_REQUESTS once
- * the account or the address has had too many failures in 15 minutes (checked
+ * the account or the address has had too many failures in the window (checked
  * before the password, so a correct guess then does not tell either); a wrong
  * login and a wrong password answer the same, in the same time.
  */
 export async function signIn(email: string, password: string, address: string, limits: SessionLimits): Promise<NewSession | undefined> {
   const login = email.trim().toLowerCase();
-  const now = Date.now();
-  const keys = [
-    { key: `a:${login}`, max: limits.failuresPerAccount },
-    { key: `ip:${address}`, max: limits.failuresPerAddress },
-  ];
-  for (const { key, max } of keys) {
-    const entry = failureCount(key, now);
-    if (entry.count >= max) {
-      const retry = Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
-      throw tooManyRequests(`Too many failed sign-ins; retry in ${retry} s`, retry);
-    }
-  }
+  const succeeded = await countSignInAttempt(login, address, limits);
   const account = await prisma().account.findUnique({ where: { email: login }, select: { id: true, email: true, passwordHash: true } });
   const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
-  if (!account || !ok) {
-    for (const { key } of keys) recordFailure(key, now);
-    return undefined;
-  }
-  failures.delete(`a:${login}`);
+  if (!account || !ok) return undefined;
+  await succeeded();
+  const now = Date.now();
   const token = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now + limits.ttlSeconds * 1000);
@@ -104,8 +68,14 @@ export async function findSession(token: string, csrfHeader: string | null): Pro
   return { id: row.id, accountId: row.accountId, csrf: !!csrfHeader && safeEqual(row.csrfToken, csrfHeader) };
 }
 
+/** Ends a session: its row goes, and its open WebSockets are closed on every instance. */
 export async function endSession(id: number): Promise<void> {
   await prisma().session.deleteMany({ where: { id } });
+  try {
+    events().publish('session-ended', { sessionId: id });
+  } catch {
+    // Redis down: the instances' sweep (src/http/session-sockets.ts) finds the row gone.
+  }
 }
 
 /** Set-Cookie values of a new session (secure: the service is reached over HTTPS). */
