@@ -317,3 +317,11 @@ describe('a narrow screen (390 × 844)', () => {
     expect(await horizontalOverflow(page)).toEqual([]);
   });
 });
+
+describe('a session ended elsewhere', () => {
+  it('takes the open editor back to the sign-in (the service closed its socket)', async () => {
+    await prisma().session.deleteMany({ where: { accountId: alice.id } });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 8000 });
+    expect(await page.getByRole('grid').count()).toBe(0);
+  });
+});

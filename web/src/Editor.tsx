@@ -6,7 +6,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from 'urql';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { client } from './client';
+import { client, onReconnected } from './client';
 import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type Row } from './documents';
 import { useRows, type RowsVariables } from './rows';
 import { checkText } from '../../src/console/checks';
@@ -157,9 +157,12 @@ export function Editor({ projectToken }: { projectToken: string }) {
     const edits = client.subscription(ContentEdits, { projectToken }).subscribe((result) => {
       if ((result.data?.projectActivity.edits ?? 0) > 0) reloadSoon();
     });
+    // Back after a drop: what changed meanwhile is read again.
+    const stopReconnected = onReconnected(reloadSoon);
     return () => {
       cells.unsubscribe();
       edits.unsubscribe();
+      stopReconnected();
       clearTimeout(reloadTimer.current);
     };
   }, [projectToken, reloadSoon]);
