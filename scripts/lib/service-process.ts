@@ -34,11 +34,16 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 300; i++) {
+  // Up to two minutes: a start under a loaded machine (tsx compiling, migrations) can take half of one.
+  for (const deadline = Date.now() + 120_000; ;) {
     if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`service not up after 120 s: ${output}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }

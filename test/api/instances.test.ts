@@ -125,10 +125,12 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on Po
     return email;
   };
   const limits = { JOB_WORKERS: '0', SIGN_IN_FAILURES_PER_ACCOUNT: '4', SIGN_IN_FAILURES_PER_ADDRESS: '1000' };
+  // Two instances on Redis for the session tests (started once: a start is seconds).
+  let sessionPair: ServiceProcess[] | undefined;
+  const redisPair = async () => (sessionPair ??= [await start(limits), await start(limits)]);
 
   it('shares the failed sign-in limit between instances (Redis)', async () => {
-    const a = await start(limits);
-    const b = await start(limits);
+    const [a, b] = (await redisPair()) as [ServiceProcess, ServiceProcess];
     const email = await newAccount();
     // Two failures on each: four in all, the account's limit.
     for (const instance of [a, b, a, b]) expect((await signIn(instance, email, 'wrong')).code).toBe('FORBIDDEN');
@@ -136,8 +138,6 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on Po
     expect((await signIn(b, email, 'right password')).code).toBe('TOO_MANY_REQUESTS');
     // Another account is not limited.
     expect((await signIn(b, await newAccount(), 'right password')).code).toBe('OK');
-    await a.kill('SIGTERM');
-    await b.kill('SIGTERM');
   });
 
   it('keeps the failed sign-in count over a restart without Redis (database)', async () => {
@@ -151,8 +151,7 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on Po
   });
 
   it("closes a session's subscriptions on every instance when it signs out", async () => {
-    const a = await start({ JOB_WORKERS: '0' });
-    const b = await start({ JOB_WORKERS: '0' });
+    const [a, b] = (await redisPair()) as [ServiceProcess, ServiceProcess];
     const { apiKey, projectToken } = await project(a, 'signout', 1);
     const session = await signIn(a, 'ops@example.com', 'ops-password');
     expect(session.code).toBe('OK');
