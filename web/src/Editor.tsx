@@ -7,7 +7,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import { useQuery } from 'urql';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { client, onReconnected } from './client';
-import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type Row } from './documents';
+import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type CellChange, type Row } from './documents';
 import { useRows, type RowsVariables } from './rows';
 import { checkText } from '../../src/console/checks';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
@@ -134,9 +134,8 @@ export function Editor({ projectToken }: { projectToken: string }) {
     if (!editing) reloadLive();
   }, [editing, reloadLive]);
   useEffect(() => {
-    const cells = client.subscription(TranslationChanges, { projectToken }).subscribe((result) => {
-      const change = result.data?.translationChanges;
-      if (!change?.language) return;
+    const apply = (change: CellChange) => {
+      if (!change.language) return;
       const rows = rowsRef.current;
       const view = viewRef.current;
       const row = rows.findRow(change.key, change.namespace);
@@ -153,6 +152,19 @@ export function Editor({ projectToken }: { projectToken: string }) {
         return;
       }
       rows.setCell(change.key, change.namespace, { language: change.language, ...theirs, ...(change.customerKey !== null ? { isOverride: true } : {}) });
+    };
+    // Changes come one message each: a burst (a job's batch, an import) is applied together, in one render.
+    let pending: CellChange[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const cells = client.subscription(TranslationChanges, { projectToken }).subscribe((result) => {
+      if (!result.data) return;
+      pending.push(result.data.translationChanges);
+      flushTimer ??= setTimeout(() => {
+        flushTimer = undefined;
+        const batch = pending;
+        pending = [];
+        for (const change of batch) apply(change);
+      }, 30);
     });
     const edits = client.subscription(ContentEdits, { projectToken }).subscribe((result) => {
       if ((result.data?.projectActivity.edits ?? 0) > 0) reloadSoon();
@@ -163,6 +175,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
       cells.unsubscribe();
       edits.unsubscribe();
       stopReconnected();
+      clearTimeout(flushTimer);
       clearTimeout(reloadTimer.current);
     };
   }, [projectToken, reloadSoon]);

@@ -43,6 +43,8 @@ export const TranslationChanges = graphql(`
   }
 `);
 
+export type CellChange = ResultOf<typeof TranslationChanges>['translationChanges'];
+
 export const ContentEdits = graphql(`
   subscription ContentEdits($projectToken: String!) {
     projectActivity(projectToken: $projectToken) { kind edits }
