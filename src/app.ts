@@ -111,6 +111,7 @@ export async function buildService(config: Config, options: { db?: Database; log
     async close() {
       await worker?.stop();
       await dispatcher?.stop();
+      await ws.sessions.stop();
       await ws.server.dispose();
       ws.wss.close();
       await app.close();

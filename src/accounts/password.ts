@@ -1,5 +1,5 @@
 // Changing an account's password: the current one is required (a wrong one
-// counts as a failed sign-in for the limiter of src/auth/sessions.ts), the new
+// counts as a failed sign-in for the limiter of src/auth/sign-in-limit.ts), the new
 // one follows the rule of every account and is hashed as the CLI does; the
 // account's other console sessions end, since whoever knew the old password
 // may hold one. Basic credentials change with the password (they are checked
@@ -7,7 +7,8 @@
 import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
 import { hashPassword, verifyPassword } from '../auth/secrets.js';
-import { checkPasswordAttempts, endOtherSessions, recordPasswordFailure, type SessionLimits } from '../auth/sessions.js';
+import { announceEndedSessions, endOtherSessions, type SessionLimits } from '../auth/sessions.js';
+import { countSignInAttempt } from '../auth/sign-in-limit.js';
 import { checkNewPassword } from './accounts.js';
 
 export interface PasswordChange {
@@ -23,15 +24,15 @@ export interface PasswordChange {
 /** Changes the password; returns how many other sessions were signed out. */
 export async function changePassword(change: PasswordChange, limits: SessionLimits): Promise<number> {
   const account = await prisma().account.findUniqueOrThrow({ where: { id: change.accountId }, select: { email: true, passwordHash: true } });
-  checkPasswordAttempts(account.email, change.address, limits);
-  if (!(await verifyPassword(change.currentPassword, account.passwordHash))) {
-    recordPasswordFailure(account.email, change.address, limits);
-    throw badRequest('currentPassword is wrong');
-  }
+  const succeeded = await countSignInAttempt(account.email, change.address, limits);
+  if (!(await verifyPassword(change.currentPassword, account.passwordHash))) throw badRequest('currentPassword is wrong');
+  await succeeded();
   checkNewPassword(change.newPassword, 'newPassword');
   const passwordHash = await hashPassword(change.newPassword);
-  return prisma().$transaction(async (tx) => {
+  const ended = await prisma().$transaction(async (tx) => {
     await tx.account.update({ where: { id: change.accountId }, data: { passwordHash } });
     return endOtherSessions(change.accountId, change.keepSession, tx);
   });
+  announceEndedSessions(ended);
+  return ended.length;
 }

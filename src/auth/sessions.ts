@@ -2,12 +2,15 @@
 // token in an HttpOnly cookie (only its SHA-256 digest is stored), and a CSRF
 // token the console reads from a second, script-readable cookie and sends back
 // in the X-CSRF-Token header (double submit, bound to the session).
-// Failed sign-ins are limited per account and per client address.
+// Failed sign-ins are limited per account and per client address
+// (sign-in-limit.ts). A session that ends closes its live subscriptions on
+// every instance (the 'session-ended' event, src/http/session-sockets.ts).
 import { randomBytes } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
 import { prisma, type Db } from '../db.js';
-import { tooManyRequests } from '../errors.js';
+import { events } from '../events/pubsub.js';
 import { dummyPasswordHash, safeEqual, sha256, verifyPassword } from './secrets.js';
+import { countSignInAttempt } from './sign-in-limit.js';
 
 export const SESSION_COOKIE = 'lms_session';
 export const CSRF_COOKIE = 'lms_csrf';
@@ -19,32 +22,6 @@ export interface SessionLimits {
   failuresPerAddress: number;
 }
 
-const FAILURE_WINDOW_MS = 15 * 60_000;
-
-/**
- * Failed sign-ins in the current window, per key ("a:<email>", "ip:<address>").
- * In process: each instance counts its own (a note in docs/console.md).
- */
-const failures = new Map<string, { count: number; resetAt: number }>();
-
-function failureCount(key: string, now: number): { count: number; resetAt: number } {
-  const entry = failures.get(key);
-  if (!entry || entry.resetAt <= now) return { count: 0, resetAt: now + FAILURE_WINDOW_MS };
-  return entry;
-}
-
-function recordFailure(key: string, now: number): void {
-  const entry = failureCount(key, now);
-  failures.set(key, { count: entry.count + 1, resetAt: entry.resetAt });
-  // Keep the map from growing without bound under a spray of addresses.
-  if (failures.size > 100_000) for (const [k, v] of failures) if (v.resetAt <= now) failures.delete(k);
-}
-
-/** Forgets the counted failures (tests). */
-export function resetSignInFailures(): void {
-  failures.clear();
-}
-
 export interface NewSession {
   accountId: number;
   email: string;
@@ -54,52 +31,20 @@ export interface NewSession {
   expiresAt: Date;
 }
 
-/** The failure counters a password attempt of an account from an address is limited by. */
-function attemptKeys(login: string, address: string, limits: SessionLimits) {
-  return [
-    { key: `a:${login}`, max: limits.failuresPerAccount },
-    { key: `ip:${address}`, max: limits.failuresPerAddress },
-  ];
-}
-
 /**
- * Refuses a password attempt with TOO_MANY_REQUESTS once the account or the
- * address has had too many failures in 15 minutes (checked before the
- * password, so a correct guess then does not tell either).
- */
-export function checkPasswordAttempts(email: string, address: string, limits: SessionLimits): void {
-  const now = Date.now();
-  for (const { key, max } of attemptKeys(email.trim().toLowerCase(), address, limits)) {
-    const entry = failureCount(key, now);
-    if (entry.count >= max) {
-      const retry = Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
-      throw tooManyRequests(`Too many failed sign-ins; retry in ${retry} s`, retry);
-    }
-  }
-}
-
-/** Counts a wrong password (a sign-in, or the current password of a password change). */
-export function recordPasswordFailure(email: string, address: string, limits: SessionLimits): void {
-  const now = Date.now();
-  for (const { key } of attemptKeys(email.trim().toLowerCase(), address, limits)) recordFailure(key, now);
-}
-
-/**
- * Checks the password and opens a session. Refused with TOO_MANY_REQUESTS as
- * checkPasswordAttempts says; a wrong login and a wrong password answer the
- * same, in the same time.
+ * Checks the password and opens a session. Refused with TOO_MANY_REQUESTS once
+ * the account or the address has had too many failures in the window (checked
+ * before the password, so a correct guess then does not tell either); a wrong
+ * login and a wrong password answer the same, in the same time.
  */
 export async function signIn(email: string, password: string, address: string, limits: SessionLimits, userAgent = ''): Promise<NewSession | undefined> {
   const login = email.trim().toLowerCase();
-  const now = Date.now();
-  checkPasswordAttempts(login, address, limits);
+  const succeeded = await countSignInAttempt(login, address, limits);
   const account = await prisma().account.findUnique({ where: { email: login }, select: { id: true, email: true, name: true, passwordHash: true } });
   const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
-  if (!account || !ok) {
-    recordPasswordFailure(login, address, limits);
-    return undefined;
-  }
-  failures.delete(`a:${login}`);
+  if (!account || !ok) return undefined;
+  await succeeded();
+  const now = Date.now();
   const token = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now + limits.ttlSeconds * 1000);
@@ -131,8 +76,24 @@ export async function findSession(token: string, csrfHeader: string | null): Pro
   return { id: row.id, accountId: row.accountId, csrf: !!csrfHeader && safeEqual(row.csrfToken, csrfHeader) };
 }
 
+/**
+ * Tells every instance that sessions ended, so that their open WebSockets are
+ * closed (src/http/session-sockets.ts). Called after the rows are gone.
+ */
+export function announceEndedSessions(ids: readonly number[]): void {
+  for (const sessionId of ids) {
+    try {
+      events().publish('session-ended', { sessionId });
+    } catch {
+      // Redis down: the instances' sweep finds the rows gone.
+    }
+  }
+}
+
+/** Ends a session: its row goes, and its open WebSockets are closed on every instance. */
 export async function endSession(id: number): Promise<void> {
   await prisma().session.deleteMany({ where: { id } });
+  announceEndedSessions([id]);
 }
 
 export interface SessionSummary {
@@ -152,14 +113,24 @@ export async function listSessions(accountId: number): Promise<SessionSummary[]>
   });
 }
 
-/** Ends one session of the account; false when it has no such session. */
+/** Ends one session of the account (its sockets closed everywhere); false when it has no such session. */
 export async function endAccountSession(accountId: number, id: number): Promise<boolean> {
-  return (await prisma().session.deleteMany({ where: { id, accountId } })).count > 0;
+  const ended = (await prisma().session.deleteMany({ where: { id, accountId } })).count > 0;
+  if (ended) announceEndedSessions([id]);
+  return ended;
 }
 
-/** Ends every session of the account but `keep` (the request's own, if any); the number ended. */
-export async function endOtherSessions(accountId: number, keep: number | undefined, db: Db = prisma()): Promise<number> {
-  return (await db.session.deleteMany({ where: { accountId, ...(keep !== undefined ? { id: { not: keep } } : {}) } })).count;
+/**
+ * Deletes every session of the account but `keep` (the request's own, if any)
+ * and returns their ids. In a transaction (`db`), the caller announces them
+ * (announceEndedSessions) once it has committed.
+ */
+export async function endOtherSessions(accountId: number, keep: number | undefined, db: Db = prisma()): Promise<number[]> {
+  const where = { accountId, ...(keep !== undefined ? { id: { not: keep } } : {}) };
+  const ids = (await db.session.findMany({ where, select: { id: true } })).map((s) => s.id);
+  await db.session.deleteMany({ where: { id: { in: ids } } });
+  if (db === prisma()) announceEndedSessions(ids);
+  return ids;
 }
 
 /** Set-Cookie values of a new session (secure: the service is reached over HTTPS). */

@@ -34,6 +34,11 @@ export interface ActivityEvent {
   activityId: string;
 }
 
+/** A web console session ended (sign-out): its sockets close (src/http/session-sockets.ts). */
+export interface SessionEndedEvent {
+  sessionId: number;
+}
+
 export type Topics = {
   /** Committed changes of a project (src/history/notify.ts). */
   'project-activity': [projectId: number, event: ActivityEvent];
@@ -43,6 +48,8 @@ export type Topics = {
   'project-jobs': [projectId: number, event: JobEvent];
   /** Publication progress of a project. */
   'project-publications': [projectId: number, event: PublicationEvent];
+  /** Sessions ended on any instance. */
+  'session-ended': [event: SessionEndedEvent];
 };
 
 type EventTarget = Parameters<typeof createPubSub>[0] extends infer O ? (O extends { eventTarget?: infer T } ? T : never) : never;

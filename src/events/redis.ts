@@ -5,9 +5,10 @@ import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { setEventTarget } from './pubsub.js';
 import { connectCredentialBroadcast } from '../auth/credential-cache.js';
+import { redisFailureStore, useFailureStore } from '../auth/sign-in-limit.js';
 
 export interface RedisConnection {
-  /** General-purpose client (rate limit counters, health checks). */
+  /** General-purpose client (rate limit and sign-in failure counters, health checks). */
   client: Redis;
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -21,6 +22,8 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
   setEventTarget(createRedisEventTarget({ publishClient, subscribeClient }));
   // A credential ended on one instance is forgotten by the caches of all (src/auth/credential-cache.ts).
   const stopCredentialBroadcast = await connectCredentialBroadcast(publishClient);
+  // Failed sign-ins are counted where every instance sees them (src/auth/sign-in-limit.ts).
+  useFailureStore(redisFailureStore(publishClient));
   return {
     client: publishClient,
     async ping() {
@@ -32,6 +35,7 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
     },
     async close() {
       setEventTarget(undefined);
+      useFailureStore(undefined);
       await stopCredentialBroadcast();
       subscribeClient.disconnect();
       await publishClient.quit().catch(() => publishClient.disconnect());

@@ -18,6 +18,7 @@ import { useOperationMetrics } from './metrics.js';
 import { graphqlLimitPlugins } from './limits-graphql.js';
 import { heavyOperationsPlugin } from './limits-heavy.js';
 import { httpExchange, useSessionCsrf } from './console-session.js';
+import { watchSessionSockets } from './session-sockets.js';
 
 export type { ServerContext };
 
@@ -73,9 +74,13 @@ export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<S
   });
 }
 
-/** graphql-ws on the HTTP server's upgrade requests to /graphql. */
+/**
+ * graphql-ws on the HTTP server's upgrade requests to /graphql. A socket
+ * signed in by a web console session closes when the session ends (session-sockets.ts).
+ */
 export function attachWebSocket(app: FastifyInstance, yoga: YogaServerInstance<ServerContext, object>) {
   const wss = new WebSocketServer({ server: app.server, path: yoga.graphqlEndpoint });
+  const sessions = watchSessionSockets();
   const server = useServer(
     {
       execute: (args: any) => args.rootValue.execute(args),
@@ -83,6 +88,8 @@ export function attachWebSocket(app: FastifyInstance, yoga: YogaServerInstance<S
       onSubscribe: async (ctx, _id, params) => {
         // The upgrade request's headers, overridden by connectionParams (a browser cannot set WebSocket headers).
         const operation = await openOperation(yoga, requestHeaders(ctx.extra.request.headers, ctx.connectionParams), { method: 'GET', socket: ctx.extra.socket, params });
+        const principal = operation.context.principal;
+        if (principal.kind === 'account' && principal.scheme === 'session') sessions.track(principal.sessionId, ctx.extra.socket);
         const document = operation.parse(params.query);
         if (document instanceof Error) return [document];
         const errors = operation.validate(document);
@@ -92,5 +99,5 @@ export function attachWebSocket(app: FastifyInstance, yoga: YogaServerInstance<S
     },
     wss,
   );
-  return { wss, server };
+  return { wss, server, sessions };
 }

@@ -97,7 +97,7 @@ builder.mutationFields((t) => ({
   }),
   signOutOtherSessions: t.int({
     description: "Ends every web console session of the account but the request's own; returns how many ended.",
-    resolve: (_root, _args, ctx) => endOtherSessions(requireAccount(ctx.principal), currentSession(ctx)),
+    resolve: async (_root, _args, ctx) => (await endOtherSessions(requireAccount(ctx.principal), currentSession(ctx))).length,
   }),
   signOutSession: t.boolean({
     description: "Ends one web console session of the account (signOut ends the request's own and removes its cookies).",

@@ -1,7 +1,7 @@
 // What the web console needs beyond the API: sign-in to a session (cookies set
-// on the HTTP exchange, src/auth/sessions.ts), the signed-in account, the
-// editor's window of rows, and live cell updates.
-import { Repeater } from 'graphql-yoga';
+// on the HTTP exchange, src/auth/sessions.ts), the signed-in account and the
+// editor's window of rows. (Its live updates are the change subscriptions,
+// translationChanges and projectActivity: src/schema/activity.ts.)
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { badRequest, forbidden } from '../errors.js';
@@ -9,7 +9,6 @@ import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { clearedCookies, endSession, sessionCookies, signIn } from '../auth/sessions.js';
 import { EDITOR_PAGE, editorRows } from '../console/rows.js';
-import { watchProjectCells, type CellUpdate } from '../console/live.js';
 import { TranslationKeyType } from './translation-key.js';
 import { ReviewStatusEnum, TextStatusEnum } from './translation.js';
 
@@ -53,18 +52,6 @@ const EditorRowsType = builder.objectRef<{ totalCount: number; keyIds: number[] 
         return rows.keyIds.map((id) => byId.get(id)).filter((k) => k !== undefined);
       },
     }),
-  }),
-});
-
-const CellUpdateType = builder.objectRef<CellUpdate>('CellUpdate').implement({
-  description: 'A translation cell as written.',
-  fields: (t) => ({
-    key: t.exposeString('key'),
-    namespace: t.exposeString('namespace'),
-    language: t.exposeString('language'),
-    text: t.exposeString('text'),
-    reviewStatus: t.field({ type: ReviewStatusEnum, resolve: (c) => c.reviewStatus as 'REVIEWED' | 'NOT_REVIEWED' }),
-    lastModifiedAt: t.field({ type: 'DateTime', resolve: (c) => c.lastModifiedAt }),
   }),
 });
 
@@ -115,22 +102,5 @@ builder.mutationFields((t) => ({
       if (ctx.http) for (const cookie of clearedCookies(ctx.http.secure)) ctx.http.setCookie(cookie);
       return true;
     },
-  }),
-}));
-
-builder.subscriptionFields((t) => ({
-  cellUpdates: t.field({
-    type: [CellUpdateType],
-    description: 'Translation cells of the project as they are written from now on (by anyone, any path), in batches, within about a second.',
-    args: { projectToken: t.arg.string({ required: false }) },
-    subscribe: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken, need('cellUpdates'));
-      return new Repeater<CellUpdate[]>(async (push, stop) => {
-        const unwatch = watchProjectCells(projectId, (updates) => void push(updates));
-        await stop;
-        unwatch();
-      });
-    },
-    resolve: (updates) => updates,
   }),
 }));

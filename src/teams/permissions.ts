@@ -118,7 +118,6 @@ export const OPERATION_PERMISSIONS = {
   editorRows: 'READ',
   // subscriptions
   translationChanges: 'READ',
-  cellUpdates: 'READ',
   projectActivity: 'READ',
   jobProgress: 'READ',
   projectJobEvents: 'READ',

@@ -339,7 +339,6 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.testWebhook': (w) => ({ args: { id: w.webhookId } }),
   // The web console (src/schema/console.ts) and accounts (src/schema/signup.ts)
   'Query.editorRows': () => ({ args: { limit: 10 } }),
-  'Subscription.cellUpdates': () => ({}),
   // The account of the credential, null for anyone else.
   'Query.viewer': () => ({ isPublic: true }),
   // Anyone may sign in with an account's password (the attacker's here: the answer holds its e-mail).

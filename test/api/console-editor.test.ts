@@ -1,10 +1,12 @@
 // The GraphQL the web console's editor uses: editorRows (key and cell filters,
 // windows of at most 100), updateTranslation's optimistic concurrency, and the
-// cellUpdates subscription over graphql-ws with a session (CSRF token in the
-// connection parameters, refused without it).
+// change subscription over graphql-ws with a session (CSRF token in the
+// connection parameters, refused without it; closed when the session ends).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
+import { prisma } from '../../src/db.js';
+import { sha256 } from '../../src/auth/secrets.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 
@@ -119,8 +121,8 @@ describe('updateTranslation with expectedLastModifiedAt', () => {
   });
 });
 
-describe('cellUpdates over graphql-ws with a session', () => {
-  async function session(): Promise<{ cookie: string; csrf: string }> {
+describe('live changes over graphql-ws with a session', () => {
+  async function session(): Promise<{ cookie: string; csrf: string; token: string }> {
     const res = await fetch(`${service.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -129,40 +131,53 @@ describe('cellUpdates over graphql-ws with a session', () => {
     const cookies = res.headers.getSetCookie();
     const token = /lms_session=([^;]+)/.exec(cookies.join('\n'))![1]!;
     const csrf = /lms_csrf=([^;]+)/.exec(cookies.join('\n'))![1]!;
-    return { cookie: `lms_session=${token}; lms_csrf=${csrf}`, csrf };
+    return { cookie: `lms_session=${token}; lms_csrf=${csrf}`, csrf, token };
   }
 
-  function socket(cookie: string, params: Record<string, string>) {
+  function socket(cookie: string, params: Record<string, string>, closed: number[] = []) {
     class CookieSocket extends WebSocket {
       constructor(url: string, protocols?: string | string[]) {
         super(url, protocols, { headers: { cookie } });
       }
     }
-    return createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: CookieSocket, connectionParams: params, retryAttempts: 0 });
+    return createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: CookieSocket, connectionParams: params, retryAttempts: 0, on: { closed: (e) => void closed.push((e as { code: number }).code) } });
   }
 
-  const SUBSCRIBE = `subscription ($p: String!) { cellUpdates(projectToken: $p) { key language text lastModifiedAt } }`;
+  const SUBSCRIBE = `subscription ($p: String!) { translationChanges(projectToken: $p) { key language customerKey newText newReviewStatus } }`;
+  type Change = { key: string; language: string; customerKey: string | null; newText: string; newReviewStatus: string };
 
-  it('delivers writes made through REST within a second', async () => {
-    const { cookie, csrf } = await session();
-    const client = socket(cookie, { 'x-csrf-token': csrf });
-    const received: { key: string; text: string }[][] = [];
-    const done = new Promise<void>((resolve, reject) => {
+  /** Subscribes and waits until the subscription is live (a write made meanwhile arrives). */
+  async function subscribed(client: ReturnType<typeof socket>) {
+    const received: Change[] = [];
+    const ended = new Promise<unknown>((resolve) => {
       client.subscribe({ query: SUBSCRIBE, variables: { p: api.projectToken } }, {
-        next: (value) => {
-          received.push((value.data as { cellUpdates: { key: string; text: string }[] }).cellUpdates);
-          resolve();
-        },
-        error: reject,
-        complete: () => {},
+        next: (value) => void received.push((value.data as { translationChanges: Change }).translationChanges),
+        error: resolve,
+        complete: () => resolve('completed'),
       });
     });
-    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 50 && received.length === 0; i++) {
+      expect((await api.patch('/api/v2/translations', { key: 'menu', namespace: 'nav', language: 'de', text: `Menü ${Date.now()}` })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(received.length).toBeGreaterThan(0);
+    return { received, ended };
+  }
+
+  it("delivers a customer's text and a review change made through REST within a second", async () => {
+    const { cookie, csrf } = await session();
+    const client = socket(cookie, { 'x-csrf-token': csrf });
+    const { received } = await subscribed(client);
+    received.length = 0;
     const started = Date.now();
-    expect((await api.patch('/api/v2/translations', { key: 'b.body', language: 'de', text: 'Live' })).status).toBe(200);
-    await done;
+    expect((await api.patch('/api/v2/translations', { key: 'b.body', language: 'de', text: 'Acme live', customerId: 'acme' })).status).toBe(200);
+    expect((await api.patch('/api/v2/translations', { key: 'b.body', language: 'en', reviewStatus: 'REVIEWED' })).status).toBe(200);
+    await expect.poll(() => received.length, { timeout: 3000, interval: 20 }).toBe(2);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(received.flat()).toContainEqual(expect.objectContaining({ key: 'b.body', language: 'de', text: 'Live' }));
+    expect(received).toEqual([
+      { key: 'b.body', language: 'de', customerKey: 'acme', newText: 'Acme live', newReviewStatus: 'NOT_REVIEWED' },
+      { key: 'b.body', language: 'en', customerKey: null, newText: 'Body text', newReviewStatus: 'REVIEWED' },
+    ]);
     await client.dispose();
   });
 
@@ -174,7 +189,45 @@ describe('cellUpdates over graphql-ws with a session', () => {
     });
     expect(error).toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
     expect(JSON.stringify(error)).toMatch(/X-CSRF-Token/);
-    expect(error).not.toHaveProperty('data.cellUpdates');
+    expect(error).not.toHaveProperty('data.translationChanges');
     await client.dispose();
+  });
+
+  it('closes the socket at sign-out and refuses new subscriptions of the session', async () => {
+    const { cookie, csrf } = await session();
+    const closed: number[] = [];
+    const client = socket(cookie, { 'x-csrf-token': csrf }, closed);
+    const { received, ended } = await subscribed(client);
+    const out = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }, body: JSON.stringify({ query: 'mutation { signOut }' }) });
+    expect((await out.json()).data).toEqual({ signOut: true });
+    expect(await ended).toMatchObject({ code: 4401, reason: expect.stringMatching(/session has ended/) });
+    expect(closed).toEqual([4401]);
+    const count = received.length;
+    expect((await api.patch('/api/v2/translations', { key: 'menu', namespace: 'nav', language: 'de', text: 'After sign-out' })).status).toBe(200);
+    // A new socket with the ended session's cookie: the subscription is refused.
+    const again = socket(cookie, { 'x-csrf-token': csrf });
+    const refused = await new Promise<unknown>((resolve) => {
+      again.subscribe({ query: SUBSCRIBE, variables: { p: api.projectToken } }, { next: resolve, error: resolve, complete: () => resolve('completed') });
+    });
+    expect(refused).toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' }, message: expect.stringMatching(/sign in again/) }] });
+    expect(received).toHaveLength(count);
+    await again.dispose();
+    await client.dispose();
+  });
+
+  it('closes the socket when the session expires or is deleted', async () => {
+    for (const end of [
+      (token: string) => prisma().session.update({ where: { tokenHash: sha256(token) }, data: { expiresAt: new Date(Date.now() - 1000) } }),
+      (token: string) => prisma().session.delete({ where: { tokenHash: sha256(token) } }),
+    ]) {
+      const { cookie, csrf, token } = await session();
+      const client = socket(cookie, { 'x-csrf-token': csrf });
+      const { ended } = await subscribed(client);
+      await end(token);
+      const t0 = Date.now();
+      expect(await ended).toMatchObject({ code: 4401 });
+      expect(Date.now() - t0).toBeLessThan(5000);
+      await client.dispose();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { createPostgresDatabase } from '../support/pg-database.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { setDatabase } from '../../src/db.js';
 import { seedTranslations } from '../support/content.js';
+import { createAccount } from '../../src/accounts/accounts.js';
 
 const TOKEN = 'lms_pat_instances_test_token_0123456789';
 
@@ -105,6 +106,86 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('several instances on Po
     // 8 requests answered (403: unknown token), then refused on both instances.
     expect(statuses.slice(0, 8).every((s) => s === 403)).toBe(true);
     expect(statuses.slice(8)).toEqual([429, 429]);
+    await a.kill('SIGTERM');
+    await b.kill('SIGTERM');
+  });
+
+  // Sign-in failures: counted in Redis (shared by the instances) or, without Redis, in the database (kept over a restart).
+  const SIGN_IN = 'mutation ($e: String!, $p: String!) { signIn(email: $e, password: $p) { email } }';
+  async function signIn(instance: ServiceProcess, email: string, password: string) {
+    const res = await fetch(`${instance.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: SIGN_IN, variables: { e: email, p: password } }) });
+    const body = await res.json();
+    const cookies = res.headers.getSetCookie().join('\n');
+    return { code: body.errors?.[0]?.extensions?.code ?? 'OK', cookie: `lms_session=${/lms_session=([^;]*)/.exec(cookies)?.[1]}; lms_csrf=${/lms_csrf=([^;]*)/.exec(cookies)?.[1]}`, csrf: /lms_csrf=([^;]*)/.exec(cookies)?.[1] ?? '' };
+  }
+  // Unique per run: the Redis counters outlive the test's database.
+  const newAccount = async () => {
+    const email = `limit-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    await createAccount({ email, password: 'right password' }, 'business');
+    return email;
+  };
+  const limits = { JOB_WORKERS: '0', SIGN_IN_FAILURES_PER_ACCOUNT: '4', SIGN_IN_FAILURES_PER_ADDRESS: '1000' };
+  // Two instances on Redis for the session tests (started once: a start is seconds).
+  let sessionPair: ServiceProcess[] | undefined;
+  const redisPair = async () => (sessionPair ??= [await start(limits), await start(limits)]);
+
+  it('shares the failed sign-in limit between instances (Redis)', async () => {
+    const [a, b] = (await redisPair()) as [ServiceProcess, ServiceProcess];
+    const email = await newAccount();
+    // Two failures on each: four in all, the account's limit.
+    for (const instance of [a, b, a, b]) expect((await signIn(instance, email, 'wrong')).code).toBe('FORBIDDEN');
+    expect((await signIn(a, email, 'right password')).code).toBe('TOO_MANY_REQUESTS');
+    expect((await signIn(b, email, 'right password')).code).toBe('TOO_MANY_REQUESTS');
+    // Another account is not limited.
+    expect((await signIn(b, await newAccount(), 'right password')).code).toBe('OK');
+  });
+
+  it('keeps the failed sign-in count over a restart without Redis (database)', async () => {
+    const email = await newAccount();
+    const a = await start({ ...limits, REDIS_URL: '' });
+    for (let i = 0; i < 4; i++) expect((await signIn(a, email, 'wrong')).code).toBe('FORBIDDEN');
+    await a.kill('SIGTERM');
+    const b = await start({ ...limits, REDIS_URL: '' });
+    expect((await signIn(b, email, 'right password')).code).toBe('TOO_MANY_REQUESTS');
+    await b.kill('SIGTERM');
+  });
+
+  it("closes a session's subscriptions on every instance when it signs out", async () => {
+    const [a, b] = (await redisPair()) as [ServiceProcess, ServiceProcess];
+    const { apiKey, projectToken } = await project(a, 'signout', 1);
+    const session = await signIn(a, 'ops@example.com', 'ops-password');
+    expect(session.code).toBe('OK');
+    class CookieSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { cookie: session.cookie } });
+      }
+    }
+    const closed: number[] = [];
+    const client = createClient({ url: b.url.replace('http', 'ws') + '/graphql', webSocketImpl: CookieSocket, connectionParams: { 'x-csrf-token': session.csrf }, retryAttempts: 0, on: { closed: (e: any) => closed.push(e.code) } });
+    const received: string[] = [];
+    const ended = new Promise<unknown>((resolve) => {
+      client.subscribe({ query: 'subscription ($p: String) { translationChanges(projectToken: $p) { newText } }', variables: { p: projectToken } }, {
+        next: (v: any) => received.push(v.data?.translationChanges?.newText ?? JSON.stringify(v.errors)), error: resolve, complete: () => resolve('complete'),
+      });
+    });
+    const write = (text: string) => fetch(`${a.url}/api/v2/translations`, { method: 'PATCH', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ key: 'signout.0', language: 'de', text }) });
+    // Subscribed once a write made on the other instance arrives.
+    for (let i = 0; i < 50 && received.length === 0; i++) {
+      expect((await write(`before ${i}`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(received[0]).toMatch(/^before/);
+    const out = await fetch(`${a.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-csrf-token': session.csrf }, body: JSON.stringify({ query: 'mutation { signOut }' }) });
+    expect((await out.json()).data).toEqual({ signOut: true });
+    const t0 = Date.now();
+    expect(await ended).toMatchObject({ code: 4401 });
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(closed).toEqual([4401]);
+    const count = received.length;
+    expect((await write('after')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(received).toHaveLength(count);
+    await client.dispose();
     await a.kill('SIGTERM');
     await b.kill('SIGTERM');
   });

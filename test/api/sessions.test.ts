@@ -173,4 +173,23 @@ describe('rate limit of failed sign-ins', () => {
     expect(res.json().errors[0].extensions.code).toBe('TOO_MANY_REQUESTS');
     await signIn(alice.email, alice.password, {}, '10.2.0.2');
   });
+
+  it('counts parallel guesses before checking them: no more than the limit get a verdict', async () => {
+    const dave = await service.account();
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => gql(SIGN_IN, { email: dave.email, password: `guess ${i}` }, {}, `10.4.0.${i}`)));
+    const codes = answers.map((r) => r.json().errors[0].extensions.code).sort();
+    expect(codes).toEqual([...Array(3).fill('FORBIDDEN'), ...Array(5).fill('TOO_MANY_REQUESTS')]);
+  });
+
+  it('takes back the attempt of a successful sign-in; keeps the counters in the database, by digest', async () => {
+    // More successful sign-ins from one address than it may fail: none is refused.
+    for (let i = 0; i < 8; i++) await signIn(alice.email, alice.password, {}, '10.3.0.1');
+    const res = await gql(SIGN_IN, { email: 'carol@example.com', password: 'wrong' }, {}, '10.3.0.1');
+    expect(res.json().errors[0].extensions.code).toBe('FORBIDDEN');
+    // No Redis here: the database counts (so a restart keeps them), under digests, never the e-mail or the address.
+    const rows = await prisma().signInFailure.findMany();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => /^[\w-]{43}$/.test(r.key))).toBe(true);
+    expect(rows.some((r) => r.count === 1 && r.resetAt.getTime() > Date.now() + 14 * 60_000)).toBe(true);
+  });
 });

@@ -1,14 +1,15 @@
 // The web console in headless Chromium against the real service on a fresh
 // database: sign-in (wrong password, rate limit), the dashboard, the editor
 // (filters, editing by keyboard, refusals of the write gate, review toggle,
-// live update from a REST write, the conflict dialog, a large project) and
-// axe-core checks of every screen.
+// live updates from REST writes and an import, the conflict dialog, a large
+// project), a narrow screen, and axe-core checks of every screen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { prisma } from '../../src/db.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { axeViolations, launchBrowser, signIn } from '../support/browser.js';
+import { importOk } from '../support/transfer.js';
 
 let service: TestService;
 let browser: Browser;
@@ -26,6 +27,22 @@ async function cellText(key: string, language: string): Promise<string> {
 
 const cell = (key: string, language: string) => page.getByRole('gridcell', { name: new RegExp(`^${key} in ${language}:`) });
 
+/** Elements sticking out of the viewport sideways (or a page that scrolls sideways); the grid's own scrolling boxes may be wider. */
+async function horizontalOverflow(target: Page): Promise<string[]> {
+  return target.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    if (document.documentElement.scrollWidth > width) found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    const scrollsByDesign = '.grid-header, [data-testid="grid-scroll"], .project-nav';
+    for (const element of document.body.querySelectorAll('*')) {
+      if (element.parentElement?.closest(scrollsByDesign)) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5)) found.push(`${element.tagName.toLowerCase()}.${String(element.className).replace(/ /g, '.')} ${Math.round(box.left)}..${Math.round(box.right)}`);
+    }
+    return found.slice(0, 10);
+  });
+}
+
 beforeAll(async () => {
   service = await startTestService({ listen: true, worker: false, env: { SIGN_IN_FAILURES_PER_ACCOUNT: '3' } });
   browser = await launchBrowser();
@@ -41,6 +58,7 @@ beforeAll(async () => {
   content.push({ key: 'greeting', language: 'en', text: 'Hello {name}' }, { key: 'greeting', language: 'de', text: 'Hallo {name}' });
   expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
   expect((await api.patch('/api/v1/translation-keys?key=item.01', { charactersLimit: 12 })).status).toBe(200);
+  expect((await api.post('/api/v1/customers', { key: 'acme', description: 'Acme' })).status).toBe(200);
 }, 120_000);
 
 afterAll(async () => {
@@ -154,13 +172,17 @@ describe('editor', () => {
     expect(row!.s).toBe('REVIEWED');
   });
 
-  it('shows the lock refusal of a key locked elsewhere', async () => {
-    expect((await api.patch('/api/v1/translation-keys?key=item.02', { lock: true })).status).toBe(200);
+  it('shows the lock refusal of a key locked elsewhere during the edit, then the lock', async () => {
     await cell('item.02', 'en').dblclick();
     await page.getByRole('textbox', { name: 'Translation of item.02 in en' }).fill('Changed');
+    expect((await api.patch('/api/v1/translation-keys?key=item.02', { lock: true })).status).toBe(200);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Not saved: .*lock/i);
     expect(await cellText('item.02', 'en')).toBe('Item 2 {name}');
+    // The lock reaches the grid live, once the edit has ended (rows are not reloaded under an edit).
+    await expect.poll(() => page.getByRole('rowheader', { name: /^item.02/ }).getAttribute('aria-label'), { timeout: 3000 }).toMatch(/, locked/);
+    await cell('item.02', 'en').dblclick();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/item.02 is locked/);
   });
 
   it('shows a REST write within a second', async () => {
@@ -221,6 +243,32 @@ describe('editor', () => {
     await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
     expect(await prisma().translationKey.count({ where: { key: { startsWith: 'brand.' } } })).toBe(0);
   });
+  it("shows a review change and a customer's text made through REST within a second", async () => {
+    const review = page.getByRole('button', { name: 'Reviewed: item.03 in en' });
+    expect(await review.getAttribute('aria-pressed')).toBe('false');
+    let started = Date.now();
+    expect((await api.patch('/api/v2/translations', { key: 'item.03', language: 'en', reviewStatus: 'REVIEWED' })).status).toBe(200);
+    await expect.poll(() => review.getAttribute('aria-pressed'), { timeout: 3000, interval: 20 }).toBe('true');
+    expect(Date.now() - started).toBeLessThan(1500);
+    // The customer's view: a text of that customer arrives; one of another customer or the base would not be its.
+    await page.getByLabel('Customer').selectOption('acme');
+    await expect.poll(() => cell('item.05', 'de').getAttribute('aria-label')).toBe('item.05 in de: empty');
+    started = Date.now();
+    expect((await api.post('/api/v1/translations', { content: [{ key: 'item.05', language: 'de', text: 'Acme Artikel', customerId: 'acme' }] })).status).toBe(200);
+    await expect.poll(() => cell('item.05', 'de').getAttribute('aria-label'), { timeout: 3000, interval: 20 }).toMatch(/^item.05 in de: Acme Artikel/);
+    expect(Date.now() - started).toBeLessThan(1500);
+    await page.getByLabel('Customer').selectOption('');
+    await expect.poll(() => cell('item.05', 'de').getAttribute('aria-label')).toBe('item.05 in de: empty');
+  });
+
+  it('shows an import within a second: its texts and the keys it created', async () => {
+    const started = Date.now();
+    await importOk(service, api.apiKey, JSON.stringify({ 'item.07': 'Importiert', imported_key: 'Neu' }), { uploadFormat: 'single-language-json', languageKey: 'de' });
+    await expect.poll(() => page.locator('.count').textContent(), { timeout: 3000, interval: 20 }).toBe('32 keys');
+    await expect.poll(() => cell('item.07', 'de').getAttribute('aria-label'), { timeout: 3000, interval: 20 }).toMatch(/^item.07 in de: Importiert/);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(await cell('imported_key', 'de').getAttribute('aria-label')).toMatch(/^imported_key in de: Neu/);
+  });
 });
 
 describe('a large project', () => {
@@ -241,5 +289,29 @@ describe('a large project', () => {
     expect(await cell('key.04999', 'en').getAttribute('aria-label')).toMatch(/Text key.04999/);
     // Two windows of 100 rows: the first and the last, nothing in between.
     expect(requests.length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('a narrow screen (390 × 844)', () => {
+  it('lays out the dashboard, the editor and the key panel without sideways overflow', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${service.url}/#/`);
+    await page.getByRole('heading', { name: 'Shop app' }).waitFor();
+    expect(await horizontalOverflow(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Shop app' }).click();
+    await cell('greeting', 'en').waitFor();
+    await page.getByRole('button', { name: 'Create key' }).waitFor();
+    expect(await horizontalOverflow(page)).toEqual([]);
+    await page.getByRole('rowheader', { name: /^greeting/ }).click();
+    await page.getByRole('complementary', { name: 'Key greeting' }).waitFor();
+    expect(await horizontalOverflow(page)).toEqual([]);
+  });
+});
+
+describe('a session ended elsewhere', () => {
+  it('takes the open editor back to the sign-in (the service closed its socket)', async () => {
+    await prisma().session.deleteMany({ where: { accountId: alice.id } });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 8000 });
+    expect(await page.getByRole('grid').count()).toBe(0);
   });
 });

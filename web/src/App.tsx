@@ -2,7 +2,7 @@
 // a project's screens, the editor first, #/account the account's settings) so that only `/` and the built assets are paths of the service.
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
-import { client, resetSocket } from './client';
+import { client, onSessionEnded, resetSocket } from './client';
 import { graphql } from './graphql';
 import { SignIn } from './SignIn';
 import { Dashboard } from './Dashboard';
@@ -30,6 +30,8 @@ export function App() {
     resetSocket();
     refetch({ requestPolicy: 'network-only' });
   }, [refetch]);
+  // Signed out elsewhere, or the session expired: the service closed the socket; back to the sign-in.
+  useEffect(() => onSessionEnded(() => refetch({ requestPolicy: 'network-only' })), [refetch]);
   const signOut = async () => {
     await client.mutation(SignOut, {}).toPromise();
     resetSocket();

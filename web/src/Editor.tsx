@@ -6,8 +6,8 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from 'urql';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { client } from './client';
-import { CellUpdates, ProjectMeta, UpdateTranslation, type Cell, type Row } from './documents';
+import { client, onReconnected } from './client';
+import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type CellChange, type Row } from './documents';
 import { useRows, type RowsVariables } from './rows';
 import { checkText } from '../../src/console/checks';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
@@ -105,30 +105,80 @@ export function Editor({ projectToken }: { projectToken: string }) {
     if (total > 0) rows.ensure(first, last);
   });
 
-  // Live: cells written elsewhere replace the shown ones; the cell being edited keeps the draft and shows theirs.
+  // Live (the change subscriptions): cells written elsewhere replace the shown ones in the view they
+  // belong to (base texts, or the shown customer's); the cell being edited keeps the draft and shows theirs.
+  // Content edits (keys created, renamed, locked or deleted, languages, customers) reload the rows, once
+  // the edit in progress has ended (a reload may move rows under the edited one's index).
   const editingRef = useRef(editing);
   editingRef.current = editing;
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
+  const viewRef = useRef<string | null>(null);
+  viewRef.current = variables?.customerKey ?? null;
+  const reloadWanted = useRef(false);
+  const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const refetchMetaRef = useRef(refetchMeta);
+  refetchMetaRef.current = refetchMeta;
+  const reloadLive = useCallback(() => {
+    if (!reloadWanted.current || editingRef.current) return;
+    reloadWanted.current = false;
+    rowsRef.current.reload();
+    refetchMetaRef.current({ requestPolicy: 'network-only' });
+  }, []);
+  const reloadSoon = useCallback(() => {
+    reloadWanted.current = true;
+    clearTimeout(reloadTimer.current);
+    reloadTimer.current = setTimeout(reloadLive, 100);
+  }, [reloadLive]);
   useEffect(() => {
-    const subscription = client.subscription(CellUpdates, { projectToken }).subscribe((result) => {
+    if (!editing) reloadLive();
+  }, [editing, reloadLive]);
+  useEffect(() => {
+    const apply = (change: CellChange) => {
+      if (!change.language) return;
       const rows = rowsRef.current;
-      for (const update of result.data?.cellUpdates ?? []) {
-        const row = rows.findRow(update.key, update.namespace);
-        const cell = row?.translations.find((c) => c.language === update.language);
-        if (!row || !cell || cell.isOverride) continue;
-        if (cell.lastModifiedAt && update.lastModifiedAt <= cell.lastModifiedAt) continue;
-        const edit = editingRef.current;
-        const editedRow = edit ? rows.row(edit.row) : undefined;
-        if (edit && editedRow === row && edit.language === update.language) {
-          if (update.lastModifiedAt !== edit.base.lastModifiedAt && update.text !== edit.draft) setEditing({ ...edit, theirs: update });
-          continue;
-        }
-        rows.setCell(update.key, update.namespace, { language: update.language, text: update.text, reviewStatus: update.reviewStatus, lastModifiedAt: update.lastModifiedAt });
+      const view = viewRef.current;
+      const row = rows.findRow(change.key, change.namespace);
+      const cell = row?.translations.find((c) => c.language === change.language);
+      if (!row || !cell) return;
+      if (change.customerKey !== null && change.customerKey !== view) return;
+      // A base text under the shown customer's own text: the "base:" line, which only a reload refreshes.
+      if (change.customerKey === null && view !== null && cell.isOverride) return reloadSoon();
+      if (cell.lastModifiedAt && Date.parse(change.at) <= Date.parse(cell.lastModifiedAt)) return;
+      const theirs = { text: change.newText, reviewStatus: change.newReviewStatus, lastModifiedAt: change.at };
+      const edit = editingRef.current;
+      if (edit && rows.row(edit.row) === row && edit.language === change.language && change.customerKey === view) {
+        if (theirs.lastModifiedAt !== edit.base.lastModifiedAt && theirs.text !== edit.draft) setEditing({ ...edit, theirs });
+        return;
       }
+      rows.setCell(change.key, change.namespace, { language: change.language, ...theirs, ...(change.customerKey !== null ? { isOverride: true } : {}) });
+    };
+    // Changes come one message each: a burst (a job's batch, an import) is applied together, in one render.
+    let pending: CellChange[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const cells = client.subscription(TranslationChanges, { projectToken }).subscribe((result) => {
+      if (!result.data) return;
+      pending.push(result.data.translationChanges);
+      flushTimer ??= setTimeout(() => {
+        flushTimer = undefined;
+        const batch = pending;
+        pending = [];
+        for (const change of batch) apply(change);
+      }, 30);
     });
-    return () => subscription.unsubscribe();
-  }, [projectToken]);
+    const edits = client.subscription(ContentEdits, { projectToken }).subscribe((result) => {
+      if ((result.data?.projectActivity.edits ?? 0) > 0) reloadSoon();
+    });
+    // Back after a drop: what changed meanwhile is read again.
+    const stopReconnected = onReconnected(reloadSoon);
+    return () => {
+      cells.unsubscribe();
+      edits.unsubscribe();
+      stopReconnected();
+      clearTimeout(flushTimer);
+      clearTimeout(reloadTimer.current);
+    };
+  }, [projectToken, reloadSoon]);
 
   const columns = ['', ...languages];
   // A cell to focus once it is rendered (it may first need to be scrolled into the window).

@@ -12,14 +12,45 @@ export function csrfToken(): string {
 
 let ws: WsClient | undefined;
 
+/** The service closes a session's sockets with 4401 when the session ends (sign-out elsewhere, expiry). */
+const SESSION_ENDED = 4401;
+const reconnected = new Set<() => void>();
+const sessionEnded = new Set<() => void>();
+
+/** Calls `listener` when the socket connects again after a drop (subscriptions missed what happened meanwhile). */
+export function onReconnected(listener: () => void): () => void {
+  reconnected.add(listener);
+  return () => void reconnected.delete(listener);
+}
+
+/** Calls `listener` when the service ends the socket because the session ended. */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEnded.add(listener);
+  return () => void sessionEnded.delete(listener);
+}
+
 function socket(): WsClient {
-  ws ??= createWsClient({
+  ws ??= openSocket();
+  return ws;
+}
+
+function openSocket(): WsClient {
+  let connectedBefore = false;
+  return createWsClient({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
     connectionParams: () => ({ 'x-csrf-token': csrfToken() }),
     lazy: true,
     retryAttempts: Infinity,
+    on: {
+      connected: () => {
+        if (connectedBefore) for (const listener of reconnected) listener();
+        connectedBefore = true;
+      },
+      closed: (event) => {
+        if ((event as CloseEvent | undefined)?.code === SESSION_ENDED) for (const listener of sessionEnded) listener();
+      },
+    },
   });
-  return ws;
 }
 
 /** Closes the socket (after sign-in or sign-out: the next one carries the new cookie). */

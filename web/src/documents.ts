@@ -34,9 +34,20 @@ export const UpdateTranslation = graphql(`
   }
 `);
 
-export const CellUpdates = graphql(`
-  subscription CellUpdates($projectToken: String!) {
-    cellUpdates(projectToken: $projectToken) { key namespace language text reviewStatus lastModifiedAt }
+// Live: the project's cell changes as they commit (any path: REST, import, a job, another browser),
+// and its activity entries, whose content edits (keys created, renamed, locked or deleted; languages,
+// customers) the editor answers by reloading its rows.
+export const TranslationChanges = graphql(`
+  subscription TranslationChanges($projectToken: String!) {
+    translationChanges(projectToken: $projectToken) { key namespace language customerKey newText newReviewStatus at }
+  }
+`);
+
+export type CellChange = ResultOf<typeof TranslationChanges>['translationChanges'];
+
+export const ContentEdits = graphql(`
+  subscription ContentEdits($projectToken: String!) {
+    projectActivity(projectToken: $projectToken) { kind edits }
   }
 `);
 
