@@ -62,10 +62,13 @@ describe('provider API keys', () => {
       expect(res.body).not.toContain(PLAIN);
       expect(res.body).not.toContain('sealed:v1:');
     }
-    // Nothing in the schema reads the project settings back (only the mutation that sets a key names them).
-    const schema = (await gql('{ __schema { types { name fields { name } } } }')).json().data.__schema.types;
-    const names = schema.filter((t: any) => t.name !== 'Mutation').flatMap((t: any) => (t.fields ?? []).map((f: any) => f.name as string));
-    expect(names.filter((n: string) => /settings|providerApiKey$|apiKeys/i.test(n))).toEqual([]);
+    // Nothing in the schema reads the project settings back: only the mutation
+    // that sets a key names them, and `providerApiKeys` says whether one is set.
+    const schema = (await gql('{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }')).json().data.__schema.types;
+    const fields = schema.filter((t: any) => t.name !== 'Mutation').flatMap((t: any) => (t.fields ?? []).map((f: any) => ({ owner: t.name as string, ...f })));
+    const typeName = (t: any): string => t.name ?? typeName(t.ofType);
+    expect(fields.filter((f: any) => /settings|providerApiKey$|apiKeys/i.test(f.name)).map((f: any) => `${f.owner}.${f.name}: ${typeName(f.type)}`)).toEqual(['Query.providerApiKeys: ProviderApiKeyStatus']);
+    expect(schema.find((t: any) => t.name === 'ProviderApiKeyStatus').fields.map((f: any) => f.name).sort()).toEqual(['provider', 'set']);
   });
 
   it('stored in plain text by an older version are sealed by the start-up data migration', async () => {
