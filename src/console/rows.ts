@@ -5,6 +5,7 @@
 // the chosen languages, seen through the customer when one is given, matches.
 import { customerIdOf } from '../customers/customers.js';
 import { prisma } from '../db.js';
+import { containsPattern } from '../db/contains.js';
 import { badRequest } from '../errors.js';
 import { cellsOfKeys } from '../translations/cells.js';
 import { checkText } from './checks.js';
@@ -32,9 +33,21 @@ export interface EditorFilter {
 }
 
 export interface EditorRows {
+  /** Keys matching the filter; a lower bound when totalIsExact is false. */
   totalCount: number;
+  /** False when counting stopped COUNT_AHEAD keys past the window (more keys match). */
+  totalIsExact: boolean;
   keyIds: number[];
 }
+
+/**
+ * How far past the window a filtered count goes. An exact count of a text
+ * filter over a 2,000,000-cell project reads every matching cell (seconds, on
+ * every keystroke); the window needs only its own rows, so the count stops a
+ * thousand keys further and says so ("1,100+ keys"). A window further on
+ * counts further: the grid grows as it scrolls.
+ */
+export const COUNT_AHEAD = 1000;
 
 export async function editorRows(projectId: number, filter: EditorFilter, offset: number, limit: number): Promise<EditorRows> {
   if (!Number.isInteger(offset) || offset < 0) throw badRequest(`offset must be an integer of at least 0; got ${offset}`);
@@ -43,7 +56,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const p = (value: unknown) => `$${params.push(value)}`;
   const where = [`k."projectId" = ${p(projectId)}`];
   if (filter.key != null) where.push(`k.key = ${p(filter.key)}`);
-  if (filter.keyContains) where.push(`strpos(lower(k.key), lower(${p(filter.keyContains)}::text)) > 0`);
+  if (filter.keyContains) where.push(`k.key ILIKE ${p(containsPattern(filter.keyContains))}`);
   if (filter.namespace != null) where.push(`k.namespace = ${p(filter.namespace)}`);
   if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
   if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
@@ -55,7 +68,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
   if (onWrittenCells) {
     const conditions = [`t."projectId" = ${p(projectId)}`];
-    if (filter.text) conditions.push(`strpos(lower(t.text), lower(${p(filter.text)}::text)) > 0`);
+    if (filter.text) conditions.push(`t.text ILIKE ${p(containsPattern(filter.text))}`);
     if (filter.textStatus === 'NOT_EMPTY') conditions.push(`t.text <> ''`);
     if (filter.reviewStatus === 'REVIEWED') conditions.push(`t."reviewStatus" = 'REVIEWED'`);
     if (filter.languages?.length) conditions.push(`t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
@@ -65,7 +78,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const review = customer != null
     ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
     : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
-  if (filter.text && !onWrittenCells) cell.push(`strpos(lower(${text}), lower(${p(filter.text)}::text)) > 0`);
+  if (filter.text && !onWrittenCells) cell.push(`${text} ILIKE ${p(containsPattern(filter.text))}`);
   if (filter.textStatus === 'EMPTY') cell.push(`${text} = ''`);
   if (filter.textStatus === 'NOT_EMPTY' && !onWrittenCells) cell.push(`${text} <> ''`);
   if (filter.reviewStatus && !onWrittenCells) cell.push(`${review} = ${p(filter.reviewStatus)}`);
@@ -80,19 +93,31 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const db = prisma();
   if (filter.problems) {
     const ids = await keysWithProblems(projectId, condition, params, filter.languages ?? [], customer == null ? null : { id: customer, key: filter.customerKey! });
-    return { totalCount: ids.length, keyIds: ids.slice(offset, offset + limit) };
+    return { totalCount: ids.length, totalIsExact: true, keyIds: ids.slice(offset, offset + limit) };
   }
-  const filterParams = [...params];
-  const count = async () => (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "TranslationKey" k WHERE ${condition}`, ...filterParams))[0]!.n;
-  if (limit === 0) return { totalCount: await count(), keyIds: [] };
-  // The window and the total in one scan (a filter over every cell of a large project is the cost).
-  const rows = await db.$queryRawUnsafe<{ id: number; total: number }[]>(
-    `SELECT k.id, (count(*) OVER ())::int AS total FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}`,
+  const keys = `FROM "TranslationKey" k WHERE ${condition}`;
+  if (where.length === 1) {
+    // No filter: the project's keys, counted exactly from the key index.
+    const rows = await db.$queryRawUnsafe<{ id: number | null; total: number }[]>(
+      `SELECT w.id, (SELECT count(*) FROM "TranslationKey" WHERE "projectId" = $1)::int AS total
+         FROM (SELECT 1) one LEFT JOIN (SELECT k.id ${keys} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}) w ON true`,
+      ...params,
+    );
+    return { totalCount: rows[0]!.total, totalIsExact: true, keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])) };
+  }
+  // Filtered: the matching keys in order up to COUNT_AHEAD past the window, in one statement: the
+  // window is read from them and the count is theirs (exact when fewer than that matched).
+  const reach = offset + limit + COUNT_AHEAD;
+  const rows = await db.$queryRawUnsafe<{ id: number | null; total: number }[]>(
+    `WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${p(reach)}),
+          n AS (SELECT m.id, row_number() OVER (ORDER BY m.namespace, m.key) AS i FROM m)
+     SELECT w.id, (SELECT count(*) FROM m)::int AS total
+       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${p(offset)} ORDER BY n.i LIMIT ${p(limit)}) w ON true
+      ORDER BY w.i`,
     ...params,
   );
-  // A window past the end has no row to carry the total.
-  const totalCount = rows[0]?.total ?? (offset === 0 ? 0 : await count());
-  return { totalCount, keyIds: rows.map((r) => r.id) };
+  const total = rows[0]!.total;
+  return { totalCount: total, totalIsExact: total < reach, keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])) };
 }
 
 const PROBLEM_BATCH = 2000;

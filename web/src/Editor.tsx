@@ -271,7 +271,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     <main className="editor">
       <div className="editor-head">
         <h1>{project.name}</h1>
-        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${total.toLocaleString('en')} keys`}</p>
+        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${total.toLocaleString('en')} keys`}</p>
         <NewKeyForm projectToken={projectToken} onCreated={() => { rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
       </div>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
