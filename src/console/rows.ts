@@ -43,8 +43,9 @@ export interface EditorRows {
 /**
  * How far past the window a filtered count goes. An exact count of a text
  * filter over a 2,000,000-cell project reads every matching cell (seconds, on
- * every keystroke); the window needs only its own rows, so the count stops a
- * thousand keys further and says so ("1,100+ keys"). A window further on
+ * every keystroke); the window needs only its own rows, so counting stops a
+ * thousand keys past it (keys probed in order, or matching keys when the
+ * term is rare) and says so ("at least 1,100 keys"). A window further on
  * counts further: the grid grows as it scrolls.
  */
 export const COUNT_AHEAD = 1000;
@@ -66,13 +67,16 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   // Conditions only a written, non-empty base cell can meet (a text to contain, NOT_EMPTY, REVIEWED):
   // one scan of the project's translations joined as a set, instead of a lookup per key.
   const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
+  const keyConditions = where.join(' AND ');
+  let written = '';
   if (onWrittenCells) {
     const conditions = [`t."projectId" = ${p(projectId)}`];
     if (filter.text) conditions.push(`t.text ILIKE ${p(containsPattern(filter.text))}`);
     if (filter.textStatus === 'NOT_EMPTY') conditions.push(`t.text <> ''`);
     if (filter.reviewStatus === 'REVIEWED') conditions.push(`t."reviewStatus" = 'REVIEWED'`);
     if (filter.languages?.length) conditions.push(`t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
-    where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${conditions.join(' AND ')})`);
+    written = conditions.join(' AND ');
+    where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${written})`);
   }
   const text = customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
   const review = customer != null
@@ -105,19 +109,42 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     );
     return { totalCount: rows[0]!.total, totalIsExact: true, keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])) };
   }
-  // Filtered: the matching keys in order up to COUNT_AHEAD past the window, in one statement: the
-  // window is read from them and the count is theirs (exact when fewer than that matched).
+  // Each statement below adds its own parameters after the filter's.
+  const statement = <T>(build: (q: (value: unknown) => string) => string) => {
+    const own = [...params];
+    return db.$queryRawUnsafe<T[]>(build((value) => `$${own.push(value)}`), ...own);
+  };
   const reach = offset + limit + COUNT_AHEAD;
-  const rows = await db.$queryRawUnsafe<{ id: number | null; total: number }[]>(
-    `WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${p(reach)}),
+  // The window of the matching keys `m` (in order, at most `reach` of them) and their count, in one statement.
+  const windowOf = (matches: string, q: (value: unknown) => string) => `${matches},
           n AS (SELECT m.id, row_number() OVER (ORDER BY m.namespace, m.key) AS i FROM m)
-     SELECT w.id, (SELECT count(*) FROM m)::int AS total
-       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${p(offset)} ORDER BY n.i LIMIT ${p(limit)}) w ON true
-      ORDER BY w.i`,
-    ...params,
-  );
-  const total = rows[0]!.total;
-  return { totalCount: total, totalIsExact: total < reach, keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])) };
+     SELECT w.id, (SELECT count(*) FROM m)::int AS total, (SELECT count(*) FROM s)::int AS scanned
+       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${q(offset)} ORDER BY n.i LIMIT ${q(limit)}) w ON true
+      ORDER BY w.i`;
+  type Window = { id: number | null; total: number; scanned: number };
+  const idsOf = (rows: Window[]) => rows.flatMap((r) => (r.id == null ? [] : [r.id]));
+  if (filter.text && written) {
+    // A text filter. Which plan is fast depends on how many keys match, which the planner cannot tell
+    // from a pattern (it walked 180,000 keys for a term found in 1% of them). So: first the keys in
+    // order, each probed for a matching cell, at most COUNT_AHEAD keys past the window: enough when the term
+    // is common. Otherwise the matching cells first, from the trigram index: few when it is rare.
+    const walk = offset + limit + COUNT_AHEAD;
+    const walked = await statement<Window>((q) => windowOf(
+      `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(walk)}),
+          m AS (SELECT k.id, k.namespace, k.key FROM s k CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${written} LIMIT 1) hit)`, q));
+    const { total, scanned } = walked[0]!;
+    // Every key was probed: the count is exact. The window is full: the count is what the walk found.
+    if (scanned < walk || total >= offset + limit) return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
+    const rows = await statement<Window>((q) => windowOf(
+      `WITH s AS MATERIALIZED (SELECT DISTINCT t."keyId" AS id FROM "Translation" t WHERE ${written}),
+          m AS (SELECT k.id, k.namespace, k.key FROM s JOIN "TranslationKey" k ON k.id = s.id WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(reach)})`, q));
+    return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
+  }
+  // Other filters: the matching keys in order up to COUNT_AHEAD past the window; the window is read
+  // from them and the count is theirs (exact when fewer than that matched).
+  const rows = await statement<Window>((q) => windowOf(
+    `WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${q(reach)}), s AS (SELECT 1)`, q));
+  return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
 }
 
 const PROBLEM_BATCH = 2000;

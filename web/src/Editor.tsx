@@ -330,7 +330,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
             {languages.map((l) => <div role="columnheader" key={l}>{project.languages.find((x) => x.key === l)?.name ?? l} ({l})</div>)}
           </div>
           <div className="grid-scroll" ref={scroller} data-testid="grid-scroll"
-            onScroll={(e) => { if (header.current) header.current.scrollLeft = e.currentTarget.scrollLeft; }}>
+            onScroll={(e) => { const left = e.currentTarget.scrollLeft; if (header.current && header.current.scrollLeft !== left) header.current.scrollLeft = left; }}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="rowgroup">
               {items.map((item) => {
                 const row = rows.row(item.index);

@@ -9,6 +9,8 @@ import { EditorRowsQuery, type Cell, type Row } from './documents';
 import type { VariablesOf } from './graphql';
 
 export const PAGE_SIZE = 100;
+/** Pages read ahead of the rows in view, in the direction of the scroll. */
+const READ_AHEAD = 2;
 
 export type RowsVariables = Omit<VariablesOf<typeof EditorRowsQuery>, 'offset' | 'limit'>;
 
@@ -34,6 +36,8 @@ export function useRows(variables: RowsVariables | undefined): Rows {
     generation: 0, total: null as number | null, exact: true, error: '', pages: new Map<number, Row[]>(), loading: new Set<number>(), stale: false,
     /** Cancels the requests in flight (a newer filter makes them useless). */
     inFlight: new Set<() => void>(),
+    /** The first row in view at the last ensure (the scroll's direction). */
+    lastStart: 0,
   });
   const rerender = useCallback(() => setTick((t) => t + 1), []);
   const key = JSON.stringify(variables);
@@ -100,7 +104,13 @@ export function useRows(variables: RowsVariables | undefined): Rows {
     row: (index) => s.pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE],
     ensure(start, end) {
       if (s.stale) return;
-      for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
+      // Read ahead in the direction of the scroll, so that rows arrive before they are in view: rows
+      // mounted a few at a time as they scroll in, not a window's worth at once when its page lands.
+      const down = start >= s.lastStart;
+      s.lastStart = start;
+      const from = Math.max(0, start - (down ? 1 : READ_AHEAD) * PAGE_SIZE);
+      const to = s.total === null ? end : Math.min(s.total - 1, end + (down ? READ_AHEAD : 1) * PAGE_SIZE);
+      for (let page = Math.floor(from / PAGE_SIZE); page <= Math.floor(to / PAGE_SIZE); page++) {
         if (!s.pages.has(page) && !s.loading.has(page)) void load(page, s.generation);
       }
     },
