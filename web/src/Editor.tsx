@@ -384,7 +384,7 @@ interface GridRowProps {
 // every row in the page (the languages array is compared by content: the editor rebuilds it).
 const GridRow = memo(function GridRow({ index, start, row, languages, template, defaultLanguage, customer, activeCol, editing, actions, onActivate, onSelect }: GridRowProps) {
   return (
-    <div role="row" aria-rowindex={index + 2} className={`grid-row${row?.lock ? ' locked' : ''}`}
+    <div role="row" aria-rowindex={index + 2} className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
       style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
       {row ? (
         <>
