@@ -100,6 +100,9 @@ try {
   results.push(['cell save to confirmed', `${median(saves)} ms`, '< 150 ms']);
 
   // Scroll through 10,000 rows: 100 px per frame-sized step, like a wheel.
+  // BENCH_CONSOLE_PROFILE=1 records a CPU profile of the scroll and prints where its time went.
+  const cdp = process.env.BENCH_CONSOLE_PROFILE ? await context.newCDPSession(page) : undefined;
+  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
   await page.evaluate(() => { (window as unknown as { longTasks: number[] }).longTasks = []; });
   const scrolled = Date.now();
   await page.evaluate(async () => {
@@ -112,6 +115,18 @@ try {
   });
   await page.getByRole('gridcell', { name: /in en: en:/ }).first().waitFor();
   const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const interval = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples?.length ?? 1);
+    const self = new Map<string, number>();
+    for (const node of profile.nodes) {
+      const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+      const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}:${columnNumber + 1}`;
+      self.set(name, (self.get(name) ?? 0) + (node.hitCount ?? 0) * interval);
+    }
+    console.log('scroll profile, self time (ms):');
+    for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
+  }
   results.push([
     'scroll through 10,000 rows',
     `${((Date.now() - scrolled) / 1000).toFixed(1)} s, longest task ${longTasks.length ? Math.round(Math.max(...longTasks)) : 0} ms (${longTasks.length} over 50 ms)`,

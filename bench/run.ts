@@ -1,4 +1,5 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory,history,requests] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory,history,requests,large] [--db pglite,postgres]
+// `large` (a project grown to 2,000,000 translations, tens of minutes) runs only when named.
 // Prints a table of figures with baselines measured in the same run and
 // writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
 // TEST_DATABASE_URL is set (postgres://postgres@127.0.0.1:5432/test here).
@@ -12,14 +13,16 @@ import { readScenarios } from './scenarios/reads.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { historyScenario } from './scenarios/history.js';
+import { largeScenario } from './scenarios/large.js';
 import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
 import { writeReadme } from './lib/readme.js';
 
 const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory', 'history', 'requests'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
+const KNOWN = [...ALL, 'large'];
 const only = new Set(values.only ? values.only.split(',') : ALL);
-for (const s of only) if (!ALL.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL.join(', ')}`);
+for (const s of only) if (!KNOWN.includes(s)) throw new Error(`unknown scenario ${s}; known: ${KNOWN.join(', ')}`);
 const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Figure['db'][];
 
 const figures: Figure[] = [];
@@ -66,6 +69,15 @@ for (const db of dbs) {
     const bench = await startBenchService(db);
     try {
       figures.push(...(await requestScenarios(bench, db, bench.databaseUrl)));
+    } finally {
+      await bench.close();
+    }
+  }
+  if (only.has('large')) {
+    console.log(`[${db}] large project`);
+    const bench = await startBenchService(db);
+    try {
+      figures.push(...(await largeScenario(bench, db)));
     } finally {
       await bench.close();
     }

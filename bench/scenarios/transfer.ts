@@ -86,7 +86,7 @@ async function copyReimport(bench: BenchService, projectId: number): Promise<voi
   }
 }
 
-async function exportFiles(bench: BenchService, apiKey: string, format: string): Promise<{ files: number; bytes: number }> {
+export async function exportFiles(bench: BenchService, apiKey: string, format: string): Promise<{ files: number; bytes: number }> {
   const res = await fetch(`${bench.url}/api/v4/export?${new URLSearchParams({ downloadFormat: format })}`, { headers: { 'x-service-token': apiKey } });
   if (res.status !== 200) throw new Error(`export failed: ${res.status} ${await res.text()}`);
   const { files } = (await res.json()).data as { files: { url: string }[] };
@@ -132,7 +132,7 @@ const publishedJsonSql = (projectId: number, language?: string) => language
        SELECT language, json_object_agg(key, text ORDER BY key COLLATE "C") AS texts FROM (${cells(projectId)}) c GROUP BY language) l`;
 
 /** The export baseline: the same rows rendered in SQL, in the same format, streamed to files by COPY. */
-async function sqlExport(bench: BenchService, projectId: number, format: 'multi-language-json' | 'android-strings' | 'publish'): Promise<{ files: number; bytes: number }> {
+export async function sqlExport(bench: BenchService, projectId: number, format: 'multi-language-json' | 'android-strings' | 'publish'): Promise<{ files: number; bytes: number }> {
   const sql = await bulkSql(bench.service.db);
   const dir = mkdtempSync(join(tmpdir(), 'lms-bench-export-'));
   let files = 0;

@@ -25,8 +25,21 @@ function icuArguments(elements: MessageFormatElement[], into: string[]): void {
   }
 }
 
+// A row's default-language text is the source of each of its cells: parsed once, not once per cell.
+const placeholderMemo = new Map<string, string[]>();
+
 /** Placeholders of a text, sorted (a multiset): ICU arguments or {name}, printf, {{x}}, HTML tags. */
 export function placeholders(text: string): string[] {
+  let found = placeholderMemo.get(text);
+  if (!found) {
+    if (placeholderMemo.size > 20_000) placeholderMemo.clear();
+    found = findPlaceholders(text);
+    placeholderMemo.set(text, found);
+  }
+  return found;
+}
+
+function findPlaceholders(text: string): string[] {
   const found: string[] = [];
   const mustache = text.match(/\{\{\s*[\w.-]+\s*\}\}/g) ?? [];
   found.push(...mustache.map((m) => m.replace(/\s+/g, '')));

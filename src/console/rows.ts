@@ -5,6 +5,7 @@
 // the chosen languages, seen through the customer when one is given, matches.
 import { customerIdOf } from '../customers/customers.js';
 import { prisma } from '../db.js';
+import { containsPattern } from '../db/contains.js';
 import { badRequest } from '../errors.js';
 import { cellsOfKeys } from '../translations/cells.js';
 import { checkText } from './checks.js';
@@ -32,9 +33,22 @@ export interface EditorFilter {
 }
 
 export interface EditorRows {
+  /** Keys matching the filter; a lower bound when totalIsExact is false. */
   totalCount: number;
+  /** False when counting stopped COUNT_AHEAD keys past the window (more keys match). */
+  totalIsExact: boolean;
   keyIds: number[];
 }
+
+/**
+ * How far past the window a filtered count goes. An exact count of a text
+ * filter over a 2,000,000-cell project reads every matching cell (seconds, on
+ * every keystroke); the window needs only its own rows, so counting stops a
+ * thousand keys past it (keys probed in order, or matching keys when the
+ * term is rare) and says so ("at least 1,100 keys"). A window further on
+ * counts further: the grid grows as it scrolls.
+ */
+export const COUNT_AHEAD = 1000;
 
 export async function editorRows(projectId: number, filter: EditorFilter, offset: number, limit: number): Promise<EditorRows> {
   if (!Number.isInteger(offset) || offset < 0) throw badRequest(`offset must be an integer of at least 0; got ${offset}`);
@@ -43,7 +57,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const p = (value: unknown) => `$${params.push(value)}`;
   const where = [`k."projectId" = ${p(projectId)}`];
   if (filter.key != null) where.push(`k.key = ${p(filter.key)}`);
-  if (filter.keyContains) where.push(`strpos(lower(k.key), lower(${p(filter.keyContains)}::text)) > 0`);
+  if (filter.keyContains) where.push(`k.key ILIKE ${p(containsPattern(filter.keyContains))}`);
   if (filter.namespace != null) where.push(`k.namespace = ${p(filter.namespace)}`);
   if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
   if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
@@ -53,19 +67,22 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   // Conditions only a written, non-empty base cell can meet (a text to contain, NOT_EMPTY, REVIEWED):
   // one scan of the project's translations joined as a set, instead of a lookup per key.
   const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
+  const keyConditions = where.join(' AND ');
+  let written = '';
   if (onWrittenCells) {
     const conditions = [`t."projectId" = ${p(projectId)}`];
-    if (filter.text) conditions.push(`strpos(lower(t.text), lower(${p(filter.text)}::text)) > 0`);
+    if (filter.text) conditions.push(`t.text ILIKE ${p(containsPattern(filter.text))}`);
     if (filter.textStatus === 'NOT_EMPTY') conditions.push(`t.text <> ''`);
     if (filter.reviewStatus === 'REVIEWED') conditions.push(`t."reviewStatus" = 'REVIEWED'`);
     if (filter.languages?.length) conditions.push(`t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
-    where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${conditions.join(' AND ')})`);
+    written = conditions.join(' AND ');
+    where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${written})`);
   }
   const text = customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
   const review = customer != null
     ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
     : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
-  if (filter.text && !onWrittenCells) cell.push(`strpos(lower(${text}), lower(${p(filter.text)}::text)) > 0`);
+  if (filter.text && !onWrittenCells) cell.push(`${text} ILIKE ${p(containsPattern(filter.text))}`);
   if (filter.textStatus === 'EMPTY') cell.push(`${text} = ''`);
   if (filter.textStatus === 'NOT_EMPTY' && !onWrittenCells) cell.push(`${text} <> ''`);
   if (filter.reviewStatus && !onWrittenCells) cell.push(`${review} = ${p(filter.reviewStatus)}`);
@@ -80,19 +97,54 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const db = prisma();
   if (filter.problems) {
     const ids = await keysWithProblems(projectId, condition, params, filter.languages ?? [], customer == null ? null : { id: customer, key: filter.customerKey! });
-    return { totalCount: ids.length, keyIds: ids.slice(offset, offset + limit) };
+    return { totalCount: ids.length, totalIsExact: true, keyIds: ids.slice(offset, offset + limit) };
   }
-  const filterParams = [...params];
-  const count = async () => (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "TranslationKey" k WHERE ${condition}`, ...filterParams))[0]!.n;
-  if (limit === 0) return { totalCount: await count(), keyIds: [] };
-  // The window and the total in one scan (a filter over every cell of a large project is the cost).
-  const rows = await db.$queryRawUnsafe<{ id: number; total: number }[]>(
-    `SELECT k.id, (count(*) OVER ())::int AS total FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}`,
-    ...params,
-  );
-  // A window past the end has no row to carry the total.
-  const totalCount = rows[0]?.total ?? (offset === 0 ? 0 : await count());
-  return { totalCount, keyIds: rows.map((r) => r.id) };
+  const keys = `FROM "TranslationKey" k WHERE ${condition}`;
+  if (where.length === 1) {
+    // No filter: the project's keys, counted exactly from the key index.
+    const rows = await db.$queryRawUnsafe<{ id: number | null; total: number }[]>(
+      `SELECT w.id, (SELECT count(*) FROM "TranslationKey" WHERE "projectId" = $1)::int AS total
+         FROM (SELECT 1) one LEFT JOIN (SELECT k.id ${keys} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}) w ON true`,
+      ...params,
+    );
+    return { totalCount: rows[0]!.total, totalIsExact: true, keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])) };
+  }
+  // Each statement below adds its own parameters after the filter's.
+  const statement = <T>(build: (q: (value: unknown) => string) => string) => {
+    const own = [...params];
+    return db.$queryRawUnsafe<T[]>(build((value) => `$${own.push(value)}`), ...own);
+  };
+  const reach = offset + limit + COUNT_AHEAD;
+  // The window of the matching keys `m` (in order, at most `reach` of them) and their count, in one statement.
+  const windowOf = (matches: string, q: (value: unknown) => string) => `${matches},
+          n AS (SELECT m.id, row_number() OVER (ORDER BY m.namespace, m.key) AS i FROM m)
+     SELECT w.id, (SELECT count(*) FROM m)::int AS total, (SELECT count(*) FROM s)::int AS scanned
+       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${q(offset)} ORDER BY n.i LIMIT ${q(limit)}) w ON true
+      ORDER BY w.i`;
+  type Window = { id: number | null; total: number; scanned: number };
+  const idsOf = (rows: Window[]) => rows.flatMap((r) => (r.id == null ? [] : [r.id]));
+  if (filter.text && written) {
+    // A text filter. Which plan is fast depends on how many keys match, which the planner cannot tell
+    // from a pattern (it walked 180,000 keys for a term found in 1% of them). So: first the keys in
+    // order, each probed for a matching cell, at most COUNT_AHEAD keys past the window: enough when the term
+    // is common. Otherwise the matching cells first, from the trigram index: few when it is rare.
+    const walk = offset + limit + COUNT_AHEAD;
+    const walked = await statement<Window>((q) => windowOf(
+      `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(walk)}),
+          m AS (SELECT k.id, k.namespace, k.key FROM s k CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${written} LIMIT 1) hit)`, q));
+    const { total, scanned } = walked[0]!;
+    // Every key was probed: the count is exact. The window is full: the count is what the walk found.
+    if (scanned < walk || total >= offset + limit) return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
+    const rows = await statement<Window>((q) => windowOf(
+      `WITH s AS MATERIALIZED (SELECT DISTINCT t."keyId" AS id FROM "Translation" t WHERE ${written}),
+          m AS (SELECT k.id, k.namespace, k.key FROM s JOIN "TranslationKey" k ON k.id = s.id WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(reach)})`, q));
+    return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
+  }
+  // Other filters: the matching keys in order up to COUNT_AHEAD past the window; the window is read
+  // from them and the count is theirs (exact when fewer than that matched).
+  const rows = await statement<Window>((q) => windowOf(
+    `WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${q(reach)}), s AS (SELECT 1)`, q));
+  return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
 }
 
 const PROBLEM_BATCH = 2000;

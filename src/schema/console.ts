@@ -8,7 +8,7 @@ import { badRequest, forbidden } from '../errors.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { clearedCookies, endSession, sessionCookies, signIn } from '../auth/sessions.js';
-import { EDITOR_PAGE, editorRows } from '../console/rows.js';
+import { COUNT_AHEAD, EDITOR_PAGE, editorRows, type EditorRows } from '../console/rows.js';
 import { TranslationKeyType } from './translation-key.js';
 import { ReviewStatusEnum, TextStatusEnum } from './translation.js';
 
@@ -40,10 +40,11 @@ const EditorFilterInput = builder.inputType('EditorFilter', {
   }),
 });
 
-const EditorRowsType = builder.objectRef<{ totalCount: number; keyIds: number[] }>('EditorRows').implement({
+const EditorRowsType = builder.objectRef<EditorRows>('EditorRows').implement({
   description: 'A window of the editor rows.',
   fields: (t) => ({
-    totalCount: t.exposeInt('totalCount', { description: 'Keys matching the filter.' }),
+    totalCount: t.exposeInt('totalCount', { description: `Keys matching the filter; with a filter, counted up to ${COUNT_AHEAD} keys past the window (see totalIsExact).` }),
+    totalIsExact: t.exposeBoolean('totalIsExact', { description: 'False when more keys match than were counted: totalCount is then a lower bound, and a window further on counts further.' }),
     keys: t.prismaField({
       type: [TranslationKeyType],
       resolve: async (query, rows) => {

@@ -9,6 +9,7 @@ import { prisma } from '../../src/db.js';
 import { sha256 } from '../../src/auth/secrets.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { COUNT_AHEAD } from '../../src/console/rows.js';
 
 let service: TestService;
 let alice: TestAccount;
@@ -93,6 +94,50 @@ describe('editorRows', () => {
     expect(tooLarge.errors![0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
     const unknown = await api.gql(ROWS, { filter: { customerKey: 'nobody' } });
     expect(unknown.errors![0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
+  });
+
+  it('takes % _ and \\ in a contains filter literally and ignores the case of non-ASCII letters', async () => {
+    const texts = { 'lit.percent': '100% sure', 'lit.digits': '100 sure', 'lit.under': 'snake_case', 'lit.other': 'snakeXcase', 'lit.slash': 'C:\\temp', 'lit.ecole': 'École Über', 'lit.plain': 'ecole uber' };
+    expect((await api.post('/api/v1/translations', { content: Object.entries(texts).map(([key, text]) => ({ key, namespace: 'lit', language: 'en', text })) })).status).toBe(200);
+    const lit = async (filter: object) => (await rows({ namespace: 'lit', ...filter })).keys;
+    for (const through of [{}, { customerKey: 'acme' }]) {
+      expect(await lit({ text: '0%', ...through })).toEqual(['lit:lit.percent']);
+      expect(await lit({ text: '_', ...through })).toEqual(['lit:lit.under']);
+      expect(await lit({ text: '\\', ...through })).toEqual(['lit:lit.slash']);
+      expect(await lit({ text: 'éCOLE üB', ...through })).toEqual(['lit:lit.ecole']);
+      expect(await lit({ text: 'ÉCOLE', ...through })).toEqual(['lit:lit.ecole']);
+    }
+    expect(await lit({ keyContains: '_' })).toEqual([]);
+    expect(await lit({ keyContains: 'T.P' })).toEqual(['lit:lit.percent', 'lit:lit.plain']);
+    await api.delete('/api/v1/translation-keys/bulk', { translationKeys: Object.keys(texts).map((key) => ({ key, namespace: 'lit' })) });
+  });
+
+  it(`counts a filter exactly up to ${COUNT_AHEAD} keys past the window, and says when the total is a lower bound`, async () => {
+    const many = COUNT_AHEAD + 100;
+    const content = Array.from({ length: many }, (_, i) => ({ key: `bulk.${String(i).padStart(5, '0')}`, namespace: 'bulk', language: 'en', text: `Bulk row ${i}` }));
+    expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+    const page = async (filter: object, offset: number, limit: number) => {
+      const { data, errors } = await api.gql(`query ($filter: EditorFilter, $offset: Int, $limit: Int) {
+        editorRows(filter: $filter, offset: $offset, limit: $limit) { totalCount totalIsExact keys { key } }
+      }`, { filter, offset, limit });
+      expect(errors).toBeUndefined();
+      return { total: data.editorRows.totalCount, exact: data.editorRows.totalIsExact, first: data.editorRows.keys[0]?.key, n: data.editorRows.keys.length };
+    };
+    // The first window: counted no further than 1,000 keys past it, a lower bound.
+    const first = await page({ text: 'BULK ROW' }, 0, 50);
+    expect(first).toMatchObject({ exact: false, first: 'bulk.00000', n: 50 });
+    expect(first.total).toBeGreaterThanOrEqual(50);
+    expect(first.total).toBeLessThanOrEqual(50 + COUNT_AHEAD);
+    // A rare term (a few matches among many keys) is counted exactly.
+    expect(await page({ text: 'row 1099' }, 0, 50)).toEqual({ total: 1, exact: true, first: 'bulk.01099', n: 1 });
+    // A window near the end: every match counted.
+    expect(await page({ text: 'bulk row' }, many - 10, 100)).toEqual({ total: many, exact: true, first: `bulk.${String(many - 10).padStart(5, '0')}`, n: 10 });
+    // Past the end: the exact total, no keys.
+    expect(await page({ text: 'bulk row' }, many + 500, 100)).toEqual({ total: many, exact: true, first: undefined, n: 0 });
+    // Without a filter the project's keys are counted exactly.
+    expect(await page({}, 0, 10)).toMatchObject({ total: many + 4, exact: true, first: 'a.title' });
+    expect(await page({ keyContains: 'bulk.0000' }, 0, 100)).toEqual({ total: 10, exact: true, first: 'bulk.00000', n: 10 });
+    await api.delete('/api/v1/translation-keys/bulk', { translationKeys: content.map(({ key }) => ({ key, namespace: 'bulk' })) });
   });
 });
 

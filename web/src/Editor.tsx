@@ -321,7 +321,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     <main className="editor">
       <div className="editor-head">
         <h1>{project.name}</h1>
-        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${total.toLocaleString('en')} keys`}</p>
+        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${total.toLocaleString('en')} keys`}</p>
         <NewKeyForm projectToken={projectToken} onCreated={() => { rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
       </div>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
@@ -380,39 +380,13 @@ export function Editor({ projectToken }: { projectToken: string }) {
             {languages.map((l) => <div role="columnheader" key={l}>{project.languages.find((x) => x.key === l)?.name ?? l} ({l})</div>)}
           </div>
           <div className="grid-scroll" ref={scroller} data-testid="grid-scroll"
-            onScroll={(e) => { if (header.current) header.current.scrollLeft = e.currentTarget.scrollLeft; }}>
+            onScroll={(e) => { const left = e.currentTarget.scrollLeft; if (header.current && header.current.scrollLeft !== left) header.current.scrollLeft = left; }}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="rowgroup">
-              {items.map((item) => {
-                const row = rows.row(item.index);
-                return (
-                  <div key={item.key} role="row" aria-rowindex={item.index + 2} className={`grid-row${row?.lock ? ' locked' : ''}`}
-                    style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
-                    {row ? (
-                      <>
-                        <div role="rowheader" className={`key-cell${active.row === item.index && active.col === 0 ? ' active' : ''}`}
-                          tabIndex={active.row === item.index && active.col === 0 ? 0 : -1} data-cell={`${item.index}:0`}
-                          onFocus={() => setActive({ row: item.index, col: 0 })} onClick={() => setSelected({ key: row.key, namespace: row.namespace })}
-                          aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}>
-                          <span className="key-name">{row.key}</span>
-                          <span className="key-meta">
-                            {row.namespace && <span className="badge">{row.namespace}</span>}
-                            {row.lock && <span className="badge lock">locked</span>}
-                            {row.deprecated && <span className="badge deprecated">deprecated</span>}
-                            {row.tags.map((t) => <span key={t} className="badge tag">{t}</span>)}
-                          </span>
-                        </div>
-                        {languages.map((language, i) => (
-                          <GridCell key={language} row={row} rowIndex={item.index} col={i + 1} language={language}
-                            defaultLanguage={defaultLanguage} customer={filters.customerId}
-                            active={active.row === item.index && active.col === i + 1}
-                            editing={editing && editing.row === item.index && editing.language === language ? editing : null}
-                            actions={actions} />
-                        ))}
-                      </>
-                    ) : <div role="gridcell" className="placeholder" aria-busy="true">Loading…</div>}
-                  </div>
-                );
-              })}
+              {items.map((item) => (
+                <GridRow key={item.key} index={item.index} start={item.start} row={rows.row(item.index)} languages={languages} template={template}
+                  defaultLanguage={defaultLanguage} customer={filters.customerId} activeCol={active.row === item.index ? active.col : -1}
+                  editing={editing && editing.row === item.index ? editing : null} actions={actions} onActivate={setActive} onSelect={setSelected} />
+              ))}
             </div>
           </div>
         </div>
@@ -439,6 +413,60 @@ interface CellActions {
   cancel(row: number, col: number): void;
   toggleReview(row: number, language: string): void;
 }
+
+interface GridRowProps {
+  index: number;
+  start: number;
+  row: Row | undefined;
+  languages: string[];
+  template: string;
+  defaultLanguage: string;
+  customer: string;
+  /** The active column when the active cell is in this row, else -1. */
+  activeCol: number;
+  editing: Editing | null;
+  actions: CellActions;
+  onActivate(address: Address): void;
+  onSelect(address: { key: string; namespace: string }): void;
+}
+
+// A row re-renders only when its own props change: scrolling renders the rows coming into view, not
+// every row in the page (the languages array is compared by content: the editor rebuilds it).
+const GridRow = memo(function GridRow({ index, start, row, languages, template, defaultLanguage, customer, activeCol, editing, actions, onActivate, onSelect }: GridRowProps) {
+  return (
+    <div role="row" aria-rowindex={index + 2} className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
+      {row ? (
+        <>
+          <div role="rowheader" className={`key-cell${activeCol === 0 ? ' active' : ''}`}
+            tabIndex={activeCol === 0 ? 0 : -1} data-cell={`${index}:0`}
+            onFocus={() => onActivate({ row: index, col: 0 })} onClick={() => onSelect({ key: row.key, namespace: row.namespace })}
+            aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}>
+            <span className="key-name">{row.key}</span>
+            <span className="key-meta">
+              {row.namespace && <span className="badge">{row.namespace}</span>}
+              {row.lock && <span className="badge lock">locked</span>}
+              {row.deprecated && <span className="badge deprecated">deprecated</span>}
+              {row.tags.map((t) => <span key={t} className="badge tag">{t}</span>)}
+            </span>
+          </div>
+          {languages.map((language, i) => (
+            <GridCell key={language} row={row} rowIndex={index} col={i + 1} language={language}
+              defaultLanguage={defaultLanguage} customer={customer}
+              active={activeCol === i + 1}
+              editing={editing && editing.language === language ? editing : null}
+              actions={actions} />
+          ))}
+        </>
+      ) : <div role="gridcell" className="placeholder" aria-busy="true">Loading…</div>}
+    </div>
+  );
+}, (a, b) => {
+  for (const key of Object.keys(a) as (keyof GridRowProps)[]) {
+    if (key === 'languages' ? a.languages.join('\u0000') !== b.languages.join('\u0000') : a[key] !== b[key]) return false;
+  }
+  return true;
+});
 
 interface GridCellProps {
   row: Row;

@@ -15,7 +15,7 @@ export const ProjectMeta = graphql(`
 export const EditorRowsQuery = graphql(`
   query EditorRows($projectToken: String!, $filter: EditorFilter, $offset: Int!, $limit: Int!, $languages: [String!], $customerKey: String, $withBase: Boolean!) {
     editorRows(projectToken: $projectToken, filter: $filter, offset: $offset, limit: $limit) {
-      totalCount
+      totalCount totalIsExact
       keys {
         key namespace description codeDescription tags charactersLimit lock deprecated deprecatedAt createdAt modifiedAt
         translations(languages: $languages, customerKey: $customerKey) { language text reviewStatus lastModifiedAt isOverride }
