@@ -6,7 +6,6 @@
 import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import { SchemaEngine } from '@prisma/schema-engine-wasm';
@@ -28,12 +27,8 @@ const migrationDirectories = readdirSync(migrationsDir, { withFileTypes: true })
     migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: readFileSync(join(migrationsDir, dir, 'migration.sql'), 'utf8') } },
   }));
 
-// The extensions the migrations create (the shadow database replays them).
-const pglite = new PGlite({ extensions: { pg_trgm } });
-const adapter = new PrismaPGlite(pglite);
-// The adapter's own shadow database would lack the extensions.
-adapter.connectToShadowDb = () => new PrismaPGlite(new PGlite({ dataDir: 'memory://shadow', extensions: { pg_trgm } })).connect();
-const factory = bindMigrationAwareSqlAdapterFactory(adapter);
+const pglite = new PGlite();
+const factory = bindMigrationAwareSqlAdapterFactory(new PrismaPGlite(pglite));
 const engine = await SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, factory);
 const from = migrationDirectories.length
   ? {

@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -98,11 +97,9 @@ async function initEmbedded(dataDir: string): Promise<void> {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
-    // pg_trgm backs the text filters' trigram indexes (a migration creates the extension).
-    const extensions = { pg_trgm };
     const pglite = options.loadDataDir
-      ? new PGlite({ loadDataDir: options.loadDataDir, extensions })
-      : new PGlite({ dataDir: options.dataDir, extensions });
+      ? new PGlite({ loadDataDir: options.loadDataDir })
+      : new PGlite(options.dataDir);
     await pglite.waitReady;
     const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS });
     return {

@@ -62,17 +62,25 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
   return applied;
 }
 
-/** Splits generated migration SQL on statement ends (no dollar-quoted bodies in Prisma output). */
+/** Splits migration SQL on statement ends, outside quoted strings and dollar-quoted ($$) bodies. */
 export function splitStatements(sql: string): string[] {
   const out: string[] = [];
   let current = '';
   let inString = false;
+  let inDollar = false;
   for (const line of sql.split('\n')) {
     if (!inString && /^\s*--/.test(line)) continue;
-    for (const ch of line) {
-      if (ch === "'") inString = !inString;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i]!;
+      if (!inString && ch === '$' && line[i + 1] === '$') {
+        inDollar = !inDollar;
+        current += '$$';
+        i++;
+        continue;
+      }
+      if (ch === "'" && !inDollar) inString = !inString;
       current += ch;
-      if (ch === ';' && !inString) { if (current.trim() !== ';') out.push(current.trim()); current = ''; }
+      if (ch === ';' && !inString && !inDollar) { if (current.trim() !== ';') out.push(current.trim()); current = ''; }
     }
     current += '\n';
   }
