@@ -221,6 +221,12 @@ describe('editor', () => {
     expect(await axeViolations(page)).toEqual([]);
     await panel.getByLabel('Description').fill('Shown on the home page');
     await panel.getByLabel('Tags').fill('home, ui');
+    // A change of the key made elsewhere reloads the rows live: what was typed stays.
+    expect((await api.patch('/api/v1/translation-keys?key=greeting', { charactersLimit: 5 })).status).toBe(200);
+    // The reloaded row: its texts are now over the key's limit.
+    await expect.poll(() => cell('greeting', 'en').getAttribute('class'), { timeout: 5000 }).toContain('has-problems');
+    expect(await panel.getByLabel('Description').inputValue()).toBe('Shown on the home page');
+    expect(await panel.getByLabel('Tags').inputValue()).toBe('home, ui');
     await panel.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => prisma().translationKey.findFirst({ where: { key: 'greeting' }, select: { description: true, tags: true } })).toEqual({ description: 'Shown on the home page', tags: ['home', 'ui'] });
     await page.getByLabel('Tags', { exact: true }).first().fill('home');

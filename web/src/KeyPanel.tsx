@@ -1,10 +1,10 @@
 // The key panel (description, code description, tags, characters limit, lock,
 // deprecated, timestamps; rename and delete) and the new-key form.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { client } from './client';
 import { CreateKey, DeleteKey, UpdateKey, type Row } from './documents';
+import { messageOf } from './feedback';
 
-const messageOf = (error: { graphQLErrors: { message: string }[]; message: string }) => error.graphQLErrors[0]?.message ?? error.message;
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
 export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
@@ -20,8 +20,21 @@ export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
   const [limit, setLimit] = useState('');
   const [lock, setLock] = useState(false);
   const [message, setMessage] = useState('');
+  // What the user typed and has not saved yet. The row changes under the panel
+  // (live updates reload it): an untouched form follows it, an edited one keeps
+  // the user's input until it is saved or another key is opened.
+  const edited = useRef(false);
+  const shown = useRef<string | null>(null);
+  const edit = <T,>(set: (value: T) => void) => (value: T) => {
+    edited.current = true;
+    set(value);
+  };
   useEffect(() => {
     if (!row) return;
+    const identity = `${row.namespace}\u0000${row.key}`;
+    if (edited.current && shown.current === identity) return;
+    shown.current = identity;
+    edited.current = false;
     setName(row.key);
     setDescription(row.description);
     setTags(row.tags.join(', '));
@@ -42,6 +55,7 @@ export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
     // A locked key refuses metadata changes: unlock first, on its own.
     const result = await client.mutation(UpdateKey, { projectToken, key: row.key, namespace: row.namespace, input: row.lock && !lock ? { lock: false } : input }).toPromise();
     if (result.error) return setMessage(`Not saved: ${messageOf(result.error)}`);
+    edited.current = false;
     setMessage('Key saved');
     onChanged(result.data!.updateTranslationKey);
   };
@@ -60,16 +74,16 @@ export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
       </div>
       {row.deprecated && <p className="badge deprecated">Deprecated since {when(row.deprecatedAt)}</p>}
       <form onSubmit={submit}>
-        <label>Key <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={500} disabled={row.lock} /></label>
+        <label>Key <input value={name} onChange={(e) => edit(setName)(e.target.value)} required maxLength={500} disabled={row.lock} /></label>
         <p>Namespace: {row.namespace || '(default)'}</p>
-        <label>Description <textarea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} disabled={row.lock} /></label>
+        <label>Description <textarea value={description} onChange={(e) => edit(setDescription)(e.target.value)} maxLength={500} disabled={row.lock} /></label>
         <div className="field">
           <span className="field-label">Code description</span>
           <p className="readonly">{row.codeDescription || '—'}</p>
         </div>
-        <label>Tags <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder="tag1, tag2" disabled={row.lock} /></label>
-        <label>Characters limit <input type="number" min={1} value={limit} onChange={(e) => setLimit(e.target.value)} disabled={row.lock} /></label>
-        <label className="check"><input type="checkbox" checked={lock} onChange={(e) => setLock(e.target.checked)} /> Locked (translations read-only)</label>
+        <label>Tags <input value={tags} onChange={(e) => edit(setTags)(e.target.value)} placeholder="tag1, tag2" disabled={row.lock} /></label>
+        <label>Characters limit <input type="number" min={1} value={limit} onChange={(e) => edit(setLimit)(e.target.value)} disabled={row.lock} /></label>
+        <label className="check"><input type="checkbox" checked={lock} onChange={(e) => edit(setLock)(e.target.checked)} /> Locked (translations read-only)</label>
         <p className="times">Created {when(row.createdAt)} · modified {when(row.modifiedAt)}</p>
         <div className="actions">
           <button type="submit">Save key</button>
