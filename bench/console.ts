@@ -100,9 +100,13 @@ try {
   results.push(['cell save to confirmed', `${median(saves)} ms`, '< 150 ms']);
 
   // Scroll through 10,000 rows: 400 px per frame, like a fast wheel.
-  // BENCH_CONSOLE_PROFILE=1 records a CPU profile of the scroll and prints where its time went.
+  // BENCH_CONSOLE_PROFILE=1 records a CPU profile of the scroll and prints where its time went;
+  // BENCH_CONSOLE_TRACE=1 records a browser trace and prints the main thread's time by kind of work
+  // (script, style, layout, paint…), which a CPU profile shows only as "(program)".
   const cdp = process.env.BENCH_CONSOLE_PROFILE ? await context.newCDPSession(page) : undefined;
   if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
+  const tracing = !!process.env.BENCH_CONSOLE_TRACE;
+  if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await page.evaluate(() => { (window as unknown as { longTasks: number[] }).longTasks = []; });
   const scrolled = Date.now();
   await page.evaluate(async () => {
@@ -129,6 +133,7 @@ try {
     console.log('scroll profile, self time (ms):');
     for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
   }
+  if (tracing) printTraceBreakdown(await browser.stopTracing());
   results.push([
     'scroll through 10,000 rows',
     `${((Date.now() - scrolled) / 1000).toFixed(1)} s, longest task ${longTasks.length ? Math.round(Math.max(...longTasks)) : 0} ms (${longTasks.length} over 50 ms)`,
@@ -140,4 +145,26 @@ try {
 } finally {
   await browser.close();
   await bench.close();
+}
+
+/** Main-thread time of a trace by event name (self time: nested events are subtracted from their parent). */
+function printTraceBreakdown(trace: Buffer): void {
+  type Event = { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Event[] }).traceEvents;
+  // The renderer's main thread: the thread with the most RunTask time.
+  const busy = new Map<string, number>();
+  for (const e of events) if (e.ph === 'X' && e.name === 'RunTask') busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+  const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const complete = events.filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === main && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const self = new Map<string, number>();
+  const stack: Event[] = [];
+  for (const e of complete) {
+    while (stack.length && stack[stack.length - 1]!.ts + stack[stack.length - 1]!.dur! <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur!);
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur!);
+    stack.push(e);
+  }
+  console.log('scroll trace, main thread self time (ms):');
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(us / 1000).toFixed(0).padStart(7)}  ${name}`);
 }

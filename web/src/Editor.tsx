@@ -3,16 +3,14 @@
 // filters of the v2 query plus tags and deprecated, inline editing through
 // updateTranslation (the write gate) with optimistic concurrency on the cell's
 // lastModifiedAt, keyboard navigation, checks while typing, live updates.
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from 'urql';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { client, onReconnected } from './client';
-import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type CellChange, type Row } from './documents';
+import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type CellChange } from './documents';
 import { useRows, type RowsVariables } from './rows';
-import { checkText } from '../../src/console/checks';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
+import { EditorGrid, type Address, type CellActions, type Editing, type GridHandle } from './EditorGrid';
 
-const ROW_HEIGHT = 64;
 const NEVER = '1970-01-01T00:00:00.000Z';
 
 interface Filters {
@@ -28,19 +26,6 @@ interface Filters {
 }
 
 const NO_FILTERS: Filters = { keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false };
-
-interface Editing {
-  row: number;
-  language: string;
-  draft: string;
-  /** The cell as read when editing started (its version is sent with the save). */
-  base: { text: string; lastModifiedAt: string | null };
-  /** The cell as someone else wrote it meanwhile (live update or a refused save). */
-  theirs?: { text: string; lastModifiedAt: string | null; reviewStatus?: string };
-  dialog?: boolean;
-}
-
-type Address = { row: number; col: number };
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -65,15 +50,17 @@ export function Editor({ projectToken }: { projectToken: string }) {
   const [failure, setFailure] = useState('');
   const defaultLanguage = project?.languages.find((l) => l.isDefault)?.key ?? project?.languages[0]?.key ?? '';
   const languages = chosen ?? project?.languages.map((l) => l.key) ?? [];
+  const languageNames = useMemo(() => new Map((project?.languages ?? []).map((l) => [l.key, l.name])), [project]);
   const typed = useDebounced(filters, 80);
 
+  // Every language (the editor opens so): the rows' query needs nothing from the project's metadata,
+  // so both queries go out at once. Chosen languages are fetched with the default one (the checks' source).
   const variables: RowsVariables | undefined = useMemo(() => {
-    if (!project) return undefined;
+    if (chosen !== null && !project) return undefined;
     const f = typed;
-    const fetched = [...new Set([...languages, defaultLanguage])];
     return {
       projectToken,
-      languages: fetched,
+      languages: chosen === null ? null : [...new Set([...chosen, defaultLanguage])],
       customerKey: f.customerId || null,
       withBase: !!f.customerId,
       filter: {
@@ -84,27 +71,16 @@ export function Editor({ projectToken }: { projectToken: string }) {
         namespace: f.namespace === '' ? null : f.namespace === '(default)' ? '' : f.namespace,
         tags: f.tags.trim() ? f.tags.split(',').map((t) => t.trim()).filter(Boolean) : null,
         deprecated: f.deprecated === '' ? null : f.deprecated === 'true',
-        languages,
+        languages: chosen,
         customerKey: f.customerId || null,
         problems: f.problems || null,
       },
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [project, typed, languages.join(','), defaultLanguage, projectToken]);
+  }, [chosen === null || !!project, typed, chosen?.join(','), defaultLanguage, projectToken]);
 
   const rows = useRows(variables);
   const total = rows.total ?? 0;
-  const scroller = useRef<HTMLDivElement>(null);
-  // The header is outside the scrolled rows: it follows their horizontal scroll (narrow screens, many languages).
-  const header = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
-  useEffect(() => {
-    if (total > 0) rows.ensure(first, last);
-  });
-
   // Live (the change subscriptions): cells written elsewhere replace the shown ones in the view they
   // belong to (base texts, or the shown customer's); the cell being edited keeps the draft and shows theirs.
   // Content edits (keys created, renamed, locked or deleted, languages, customers) reload the rows, once
@@ -181,24 +157,11 @@ export function Editor({ projectToken }: { projectToken: string }) {
   }, [projectToken, reloadSoon]);
 
   const columns = ['', ...languages];
-  // A cell to focus once it is rendered (it may first need to be scrolled into the window).
-  const pendingFocus = useRef<Address | null>(null);
-  const [, setFocusTick] = useState(0);
+  const grid = useRef<GridHandle>(null);
   const focusCell = useCallback((address: Address) => {
     setActive(address);
-    pendingFocus.current = address;
-    virtualizer.scrollToIndex(address.row, { align: 'auto' });
-    setFocusTick((t) => t + 1);
-  }, [virtualizer]);
-  useEffect(() => {
-    const address = pendingFocus.current;
-    if (!address) return;
-    const element = document.querySelector<HTMLElement>(`[data-cell="${address.row}:${address.col}"]`);
-    if (element) {
-      pendingFocus.current = null;
-      element.focus();
-    }
-  });
+    grid.current?.focusCell(address);
+  }, []);
 
   const startEditing = (rowIndex: number, language: string) => {
     const row = rows.row(rowIndex);
@@ -315,7 +278,6 @@ export function Editor({ projectToken }: { projectToken: string }) {
   if (metaError) return <main><p role="alert" className="error">{metaError.graphQLErrors[0]?.message ?? metaError.message}</p></main>;
   if (!project) return <main aria-busy="true">Loading…</main>;
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
-  const template = `minmax(220px, 1.2fr) repeat(${languages.length}, minmax(200px, 1fr))`;
 
   return (
     <main className="editor">
@@ -374,22 +336,9 @@ export function Editor({ projectToken }: { projectToken: string }) {
       <p className="status" role="status">{status}</p>
       {(failure || rows.error) && <p className="error" role="alert">{failure || rows.error}</p>}
       <div className="editor-body">
-        <div className="grid" role="grid" aria-label="Translations" aria-rowcount={total + 1} aria-colcount={columns.length} onKeyDown={onGridKeyDown}>
-          <div className="grid-header" ref={header} role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
-            <div role="columnheader">Key</div>
-            {languages.map((l) => <div role="columnheader" key={l}>{project.languages.find((x) => x.key === l)?.name ?? l} ({l})</div>)}
-          </div>
-          <div className="grid-scroll" ref={scroller} data-testid="grid-scroll"
-            onScroll={(e) => { const left = e.currentTarget.scrollLeft; if (header.current && header.current.scrollLeft !== left) header.current.scrollLeft = left; }}>
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="rowgroup">
-              {items.map((item) => (
-                <GridRow key={item.key} index={item.index} start={item.start} row={rows.row(item.index)} languages={languages} template={template}
-                  defaultLanguage={defaultLanguage} customer={filters.customerId} activeCol={active.row === item.index ? active.col : -1}
-                  editing={editing && editing.row === item.index ? editing : null} actions={actions} onActivate={setActive} onSelect={setSelected} />
-              ))}
-            </div>
-          </div>
-        </div>
+        <EditorGrid ref={grid} rows={rows} total={total} languages={languages} languageNames={languageNames}
+          defaultLanguage={defaultLanguage} customer={filters.customerId} active={active} editing={editing}
+          actions={actions} onActivate={setActive} onSelect={setSelected} onKeyDown={onGridKeyDown} />
         {selected && (
           <KeyPanel projectToken={projectToken} address={selected} row={rows.findRow(selected.key, selected.namespace)}
             onClose={() => setSelected(null)}
@@ -404,141 +353,6 @@ export function Editor({ projectToken }: { projectToken: string }) {
     </main>
   );
 }
-
-interface CellActions {
-  focus(row: number, col: number): void;
-  start(row: number, language: string): void;
-  draft(text: string): void;
-  save(edit: Editing): void;
-  cancel(row: number, col: number): void;
-  toggleReview(row: number, language: string): void;
-}
-
-interface GridRowProps {
-  index: number;
-  start: number;
-  row: Row | undefined;
-  languages: string[];
-  template: string;
-  defaultLanguage: string;
-  customer: string;
-  /** The active column when the active cell is in this row, else -1. */
-  activeCol: number;
-  editing: Editing | null;
-  actions: CellActions;
-  onActivate(address: Address): void;
-  onSelect(address: { key: string; namespace: string }): void;
-}
-
-// A row re-renders only when its own props change: scrolling renders the rows coming into view, not
-// every row in the page (the languages array is compared by content: the editor rebuilds it).
-const GridRow = memo(function GridRow({ index, start, row, languages, template, defaultLanguage, customer, activeCol, editing, actions, onActivate, onSelect }: GridRowProps) {
-  return (
-    <div role="row" aria-rowindex={index + 2} className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
-      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
-      {row ? (
-        <>
-          <div role="rowheader" className={`key-cell${activeCol === 0 ? ' active' : ''}`}
-            tabIndex={activeCol === 0 ? 0 : -1} data-cell={`${index}:0`}
-            onFocus={() => onActivate({ row: index, col: 0 })} onClick={() => onSelect({ key: row.key, namespace: row.namespace })}
-            aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}>
-            <span className="key-name">{row.key}</span>
-            <span className="key-meta">
-              {row.namespace && <span className="badge">{row.namespace}</span>}
-              {row.lock && <span className="badge lock">locked</span>}
-              {row.deprecated && <span className="badge deprecated">deprecated</span>}
-              {row.tags.map((t) => <span key={t} className="badge tag">{t}</span>)}
-            </span>
-          </div>
-          {languages.map((language, i) => (
-            <GridCell key={language} row={row} rowIndex={index} col={i + 1} language={language}
-              defaultLanguage={defaultLanguage} customer={customer}
-              active={activeCol === i + 1}
-              editing={editing && editing.language === language ? editing : null}
-              actions={actions} />
-          ))}
-        </>
-      ) : <div role="gridcell" className="placeholder" aria-busy="true">Loading…</div>}
-    </div>
-  );
-}, (a, b) => {
-  for (const key of Object.keys(a) as (keyof GridRowProps)[]) {
-    if (key === 'languages' ? a.languages.join('\u0000') !== b.languages.join('\u0000') : a[key] !== b[key]) return false;
-  }
-  return true;
-});
-
-interface GridCellProps {
-  row: Row;
-  rowIndex: number;
-  col: number;
-  language: string;
-  defaultLanguage: string;
-  customer: string;
-  active: boolean;
-  editing: Editing | null;
-  actions: CellActions;
-}
-
-const GridCell = memo(function GridCell({ row, rowIndex, col, language, defaultLanguage, customer, active, editing, actions }: GridCellProps) {
-  const onFocus = () => actions.focus(rowIndex, col);
-  const onStart = () => actions.start(rowIndex, language);
-  const onDraft = actions.draft;
-  const onSave = actions.save;
-  const onCancel = () => actions.cancel(rowIndex, col);
-  const onToggleReview = () => actions.toggleReview(rowIndex, language);
-  const cell = row.translations.find((c) => c.language === language);
-  const base = row.base?.find((c) => c.language === language);
-  const source = language === defaultLanguage ? '' : row.translations.find((c) => c.language === defaultLanguage)?.text ?? '';
-  const shown = editing ? editing.draft : cell?.text ?? '';
-  const problems = useMemo(() => checkText(shown, { source, charactersLimit: row.charactersLimit ?? null }), [shown, source, row.charactersLimit]);
-  // Saved or cancelled: the blur that follows must not save again.
-  const finished = useRef(false);
-  const wasEditing = useRef(false);
-  if (!!editing !== wasEditing.current) {
-    wasEditing.current = !!editing;
-    if (editing) finished.current = false;
-  }
-  const label = `${row.key} in ${language}`;
-  if (editing) {
-    return (
-      <div role="gridcell" className="cell editing" aria-rowindex={rowIndex + 2} aria-colindex={col + 1}>
-        <textarea autoFocus aria-label={`Translation of ${label}`} value={editing.draft}
-          aria-invalid={problems.length > 0} aria-describedby={`problems-${rowIndex}-${col}`}
-          onChange={(e) => onDraft(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); finished.current = true; onSave(editing); }
-            else if (e.key === 'Escape') { e.preventDefault(); finished.current = true; onCancel(); }
-          }}
-          onBlur={() => { if (!finished.current && !editing.dialog) { finished.current = true; onSave(editing); } }} />
-        <div className="cell-foot" id={`problems-${rowIndex}-${col}`}>
-          <span className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}>
-            {editing.draft.length}{row.charactersLimit != null ? ` / ${row.charactersLimit}` : ''} characters
-          </span>
-          {problems.map((p) => <span key={p} className="problem">{p}</span>)}
-          {editing.theirs && <span className="problem" role="alert">Changed meanwhile by someone else: “{editing.theirs.text}”</span>}
-        </div>
-      </div>
-    );
-  }
-  const text = cell?.text ?? '';
-  const inherited = customer && cell && !cell.isOverride;
-  return (
-    <div role="gridcell" className={`cell${active ? ' active' : ''}${problems.length ? ' has-problems' : ''}`} tabIndex={active ? 0 : -1}
-      data-cell={`${rowIndex}:${col}`} aria-rowindex={rowIndex + 2} aria-colindex={col + 1} aria-readonly={row.lock}
-      aria-label={`${label}: ${text || 'empty'}${cell?.reviewStatus === 'REVIEWED' ? ', reviewed' : ''}${problems.length ? `, ${problems.join('; ')}` : ''}`}
-      onFocus={onFocus} onDoubleClick={onStart}>
-      <span className={`text${text ? '' : ' empty'}${inherited ? ' inherited' : ''}`}>{text || 'empty'}</span>
-      {customer && cell?.isOverride && base && <span className="base-text">base: {base.text}</span>}
-      {inherited && <span className="base-text">(base text)</span>}
-      <span className="cell-tools">
-        {problems.length > 0 && <span className="warn" title={problems.join('\n')} aria-hidden="true">⚠</span>}
-        <button type="button" tabIndex={-1} className={`review${cell?.reviewStatus === 'REVIEWED' ? ' on' : ''}`}
-          aria-pressed={cell?.reviewStatus === 'REVIEWED'} aria-label={`Reviewed: ${label}`} onClick={onToggleReview}>✓</button>
-      </span>
-    </div>
-  );
-});
 
 function ConflictDialog({ mine, theirs, onKeepMine, onTakeTheirs }: { mine: string; theirs: string; onKeepMine(): void; onTakeTheirs(): void }) {
   const first = useRef<HTMLButtonElement>(null);

@@ -1,0 +1,245 @@
+// The editor's grid: the column headers and the virtualized rows (only the
+// rows in view are in the page). Its own component, so that a scroll renders
+// the grid alone, not the editor around it (filters, key panel); the editor
+// keeps the state (active cell, the edit) and moves the focus through
+// GridHandle.focusCell.
+import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Row } from './documents';
+import type { Rows } from './rows';
+import { checkText } from '../../src/console/checks';
+
+export const ROW_HEIGHT = 64;
+/** The header row's height: it sticks to the top of the scrolled box, so scrolling to a row leaves room for it. */
+const HEADER_HEIGHT = 32;
+/** The narrowest the key column and a language column get (the columns' template says the same). */
+const KEY_COLUMN_MIN = 220;
+const LANGUAGE_COLUMN_MIN = 200;
+
+export interface Editing {
+  row: number;
+  language: string;
+  draft: string;
+  /** The cell as read when editing started (its version is sent with the save). */
+  base: { text: string; lastModifiedAt: string | null };
+  /** The cell as someone else wrote it meanwhile (live update or a refused save). */
+  theirs?: { text: string; lastModifiedAt: string | null; reviewStatus?: string };
+  dialog?: boolean;
+}
+
+export type Address = { row: number; col: number };
+
+export interface GridHandle {
+  /** Scrolls the cell into view and focuses it once it is rendered. */
+  focusCell(address: Address): void;
+}
+
+interface EditorGridProps {
+  ref: Ref<GridHandle>;
+  rows: Rows;
+  total: number;
+  languages: string[];
+  /** Column header text of each language. */
+  languageNames: Map<string, string>;
+  defaultLanguage: string;
+  customer: string;
+  active: Address;
+  editing: Editing | null;
+  actions: CellActions;
+  onActivate(address: Address): void;
+  onSelect(address: { key: string; namespace: string }): void;
+  onKeyDown(event: KeyboardEvent<HTMLDivElement>): void;
+}
+
+export function EditorGrid({ ref, rows, total, languages, languageNames, defaultLanguage, customer, active, editing, actions, onActivate, onSelect, onKeyDown }: EditorGridProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // The header is the first child of the scrolled box (sticky): it follows a horizontal scroll without script.
+  const virtualizer = useVirtualizer({
+    count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8,
+    scrollMargin: HEADER_HEIGHT, scrollPaddingStart: HEADER_HEIGHT,
+    // Rows of a scroll render in React's next task instead of synchronously inside the scroll event:
+    // the event stays short; overscan covers the frame in between.
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (total > 0) rows.ensure(first, last);
+  });
+
+  // A cell to focus once it is rendered (it may first need to be scrolled into the window).
+  const pendingFocus = useRef<Address | null>(null);
+  const [, setFocusTick] = useState(0);
+  const focusCell = useCallback((address: Address) => {
+    pendingFocus.current = address;
+    virtualizer.scrollToIndex(address.row, { align: 'auto' });
+    setFocusTick((t) => t + 1);
+  }, [virtualizer]);
+  useImperativeHandle(ref, () => ({ focusCell }), [focusCell]);
+  useEffect(() => {
+    const address = pendingFocus.current;
+    if (!address) return;
+    const element = document.querySelector<HTMLElement>(`[data-cell="${address.row}:${address.col}"]`);
+    if (element) {
+      pendingFocus.current = null;
+      element.focus();
+    }
+  });
+
+  const template = `minmax(${KEY_COLUMN_MIN}px, 1.2fr) repeat(${languages.length}, minmax(${LANGUAGE_COLUMN_MIN}px, 1fr))`;
+  // Rows are as wide as their columns need (narrow screens scroll sideways), so each row can contain its own painting.
+  const minWidth = KEY_COLUMN_MIN + LANGUAGE_COLUMN_MIN * languages.length;
+  return (
+    <div className="grid" role="grid" aria-label="Translations" aria-rowcount={total + 1} aria-colcount={languages.length + 1} onKeyDown={onKeyDown}>
+      <div className="grid-scroll" ref={scroller} data-testid="grid-scroll" style={{ scrollPaddingTop: HEADER_HEIGHT }}>
+        <div className="grid-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template, height: HEADER_HEIGHT, minWidth }}>
+          <div role="columnheader">Key</div>
+          {languages.map((l) => <div role="columnheader" key={l}>{languageNames.get(l) ?? l} ({l})</div>)}
+        </div>
+        <div style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth, position: 'relative' }} role="rowgroup">
+          {items.map((item) => (
+            <GridRow key={item.key} index={item.index} start={item.start - HEADER_HEIGHT} row={rows.row(item.index)} languages={languages} template={template}
+              defaultLanguage={defaultLanguage} customer={customer} activeCol={active.row === item.index ? active.col : -1}
+              editing={editing && editing.row === item.index ? editing : null} actions={actions} onActivate={onActivate} onSelect={onSelect} />
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export interface CellActions {
+  focus(row: number, col: number): void;
+  start(row: number, language: string): void;
+  draft(text: string): void;
+  save(edit: Editing): void;
+  cancel(row: number, col: number): void;
+  toggleReview(row: number, language: string): void;
+}
+
+interface GridRowProps {
+  index: number;
+  start: number;
+  row: Row | undefined;
+  languages: string[];
+  template: string;
+  defaultLanguage: string;
+  customer: string;
+  /** The active column when the active cell is in this row, else -1. */
+  activeCol: number;
+  editing: Editing | null;
+  actions: CellActions;
+  onActivate(address: Address): void;
+  onSelect(address: { key: string; namespace: string }): void;
+}
+
+// A row re-renders only when its own props change: scrolling renders the rows coming into view, not
+// every row in the page (the languages array is compared by content: the editor rebuilds it).
+const GridRow = memo(function GridRow({ index, start, row, languages, template, defaultLanguage, customer, activeCol, editing, actions, onActivate, onSelect }: GridRowProps) {
+  return (
+    <div role="row" aria-rowindex={index + 2} className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
+      {row ? (
+        <>
+          <div role="rowheader" className={`key-cell${activeCol === 0 ? ' active' : ''}`}
+            tabIndex={activeCol === 0 ? 0 : -1} data-cell={`${index}:0`}
+            onFocus={() => onActivate({ row: index, col: 0 })} onClick={() => onSelect({ key: row.key, namespace: row.namespace })}
+            aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}>
+            <span className="key-name">{row.key}</span>
+            <span className="key-meta">
+              {row.namespace && <span className="badge">{row.namespace}</span>}
+              {row.lock && <span className="badge lock">locked</span>}
+              {row.deprecated && <span className="badge deprecated">deprecated</span>}
+              {row.tags.map((t) => <span key={t} className="badge tag">{t}</span>)}
+            </span>
+          </div>
+          {languages.map((language, i) => (
+            <GridCell key={language} row={row} rowIndex={index} col={i + 1} language={language}
+              defaultLanguage={defaultLanguage} customer={customer}
+              active={activeCol === i + 1}
+              editing={editing && editing.language === language ? editing : null}
+              actions={actions} />
+          ))}
+        </>
+      ) : <div role="gridcell" className="placeholder" aria-busy="true">Loading…</div>}
+    </div>
+  );
+}, (a, b) => {
+  for (const key of Object.keys(a) as (keyof GridRowProps)[]) {
+    if (key === 'languages' ? a.languages.join('\u0000') !== b.languages.join('\u0000') : a[key] !== b[key]) return false;
+  }
+  return true;
+});
+
+interface GridCellProps {
+  row: Row;
+  rowIndex: number;
+  col: number;
+  language: string;
+  defaultLanguage: string;
+  customer: string;
+  active: boolean;
+  editing: Editing | null;
+  actions: CellActions;
+}
+
+const GridCell = memo(function GridCell({ row, rowIndex, col, language, defaultLanguage, customer, active, editing, actions }: GridCellProps) {
+  const onFocus = () => actions.focus(rowIndex, col);
+  const onStart = () => actions.start(rowIndex, language);
+  const onDraft = actions.draft;
+  const onSave = actions.save;
+  const onCancel = () => actions.cancel(rowIndex, col);
+  const onToggleReview = () => actions.toggleReview(rowIndex, language);
+  const cell = row.translations.find((c) => c.language === language);
+  const base = row.base?.find((c) => c.language === language);
+  const source = language === defaultLanguage ? '' : row.translations.find((c) => c.language === defaultLanguage)?.text ?? '';
+  const shown = editing ? editing.draft : cell?.text ?? '';
+  const problems = useMemo(() => checkText(shown, { source, charactersLimit: row.charactersLimit ?? null }), [shown, source, row.charactersLimit]);
+  // Saved or cancelled: the blur that follows must not save again.
+  const finished = useRef(false);
+  const wasEditing = useRef(false);
+  if (!!editing !== wasEditing.current) {
+    wasEditing.current = !!editing;
+    if (editing) finished.current = false;
+  }
+  const label = `${row.key} in ${language}`;
+  if (editing) {
+    return (
+      <div role="gridcell" className="cell editing" aria-rowindex={rowIndex + 2} aria-colindex={col + 1}>
+        <textarea autoFocus aria-label={`Translation of ${label}`} value={editing.draft}
+          aria-invalid={problems.length > 0} aria-describedby={`problems-${rowIndex}-${col}`}
+          onChange={(e) => onDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); finished.current = true; onSave(editing); }
+            else if (e.key === 'Escape') { e.preventDefault(); finished.current = true; onCancel(); }
+          }}
+          onBlur={() => { if (!finished.current && !editing.dialog) { finished.current = true; onSave(editing); } }} />
+        <div className="cell-foot" id={`problems-${rowIndex}-${col}`}>
+          <span className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}>
+            {editing.draft.length}{row.charactersLimit != null ? ` / ${row.charactersLimit}` : ''} characters
+          </span>
+          {problems.map((p) => <span key={p} className="problem">{p}</span>)}
+          {editing.theirs && <span className="problem" role="alert">Changed meanwhile by someone else: “{editing.theirs.text}”</span>}
+        </div>
+      </div>
+    );
+  }
+  const text = cell?.text ?? '';
+  const inherited = customer && cell && !cell.isOverride;
+  return (
+    <div role="gridcell" className={`cell${active ? ' active' : ''}${problems.length ? ' has-problems' : ''}`} tabIndex={active ? 0 : -1}
+      data-cell={`${rowIndex}:${col}`} aria-rowindex={rowIndex + 2} aria-colindex={col + 1} aria-readonly={row.lock}
+      aria-label={`${label}: ${text || 'empty'}${cell?.reviewStatus === 'REVIEWED' ? ', reviewed' : ''}${problems.length ? `, ${problems.join('; ')}` : ''}`}
+      onFocus={onFocus} onDoubleClick={onStart}>
+      <span className={`text${text ? '' : ' empty'}${inherited ? ' inherited' : ''}`}>{text || 'empty'}</span>
+      {customer && cell?.isOverride && base && <span className="base-text">base: {base.text}</span>}
+      {inherited && <span className="base-text">(base text)</span>}
+      <span className="cell-tools">
+        {problems.length > 0 && <span className="warn" title={problems.join('\n')} aria-hidden="true">⚠</span>}
+        <button type="button" tabIndex={-1} className={`review${cell?.reviewStatus === 'REVIEWED' ? ' on' : ''}`}
+          aria-pressed={cell?.reviewStatus === 'REVIEWED'} aria-label={`Reviewed: ${label}`} onClick={onToggleReview}>✓</button>
+      </span>
+    </div>
+  );
+});
