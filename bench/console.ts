@@ -167,4 +167,15 @@ function printTraceBreakdown(trace: Buffer): void {
   }
   console.log('scroll trace, main thread self time (ms):');
   for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(us / 1000).toFixed(0).padStart(7)}  ${name}`);
+  // The long tasks, each with what it spent its time on (the events directly inside it).
+  const long = complete.filter((e) => e.name === 'RunTask' && e.dur! > 50_000).sort((a, b) => b.dur! - a.dur!).slice(0, 8);
+  for (const task of long) {
+    const inside = new Map<string, number>();
+    for (const e of complete) {
+      if (e === task || e.ts < task.ts || e.ts + e.dur! > task.ts + task.dur!) continue;
+      const parent = complete.find((p) => p !== e && p !== task && p.ts <= e.ts && p.ts + p.dur! >= e.ts + e.dur! && p.ts >= task.ts && p.dur! > e.dur!);
+      if (!parent) inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur!);
+    }
+    console.log(`  long task ${(task.dur! / 1000).toFixed(0)} ms: ${[...inside].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, us]) => `${n} ${(us / 1000).toFixed(0)}`).join(', ')}`);
+  }
 }
