@@ -57,6 +57,25 @@ describe('project settings', () => {
     await page.getByRole('button', { name: 'Delete de' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete language de?' });
     expect(await dialog.textContent()).toContain('3 translations in German will be deleted');
+    // A modal dialog keeps the focus: Tab cycles through its buttons (and the browser's own controls,
+    // where the page has no focus), never to the page behind it.
+    const focused: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      focused.push(await page.evaluate(() => {
+        const element = document.activeElement;
+        if (!element || element === document.body) return 'none';
+        return element.closest('dialog[open]') ? `dialog: ${element.textContent}` : `page: ${element.outerHTML.slice(0, 80)}`;
+      }));
+      await page.keyboard.press('Tab');
+    }
+    expect(focused.filter((f) => f.startsWith('page:'))).toEqual([]);
+    expect(new Set(focused.filter((f) => f.startsWith('dialog:')))).toEqual(new Set(['dialog: Delete language', 'dialog: Cancel']));
+    // Escape cancels, and the focus goes back to the button that opened the dialog.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Delete de' }).evaluate((b) => document.activeElement === b)).toBe(true);
+    expect(await languageKeys(api.apiKey)).toEqual(['en', 'fr', 'de']);
+    await page.getByRole('button', { name: 'Delete de' }).click();
     await dialog.getByRole('button', { name: 'Delete language' }).click();
     await expect.poll(() => languageKeys(api.apiKey)).toEqual(['en', 'fr']);
 

@@ -1,6 +1,7 @@
 // A modal confirmation for the settings screens: says what will happen, and
 // optionally asks for a typed word (the project's name) before it may proceed.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Modal } from './Modal';
 
 export interface ConfirmProps {
   title: string;
@@ -18,21 +19,19 @@ export function Confirm({ title, children, confirmLabel, typed, onConfirm, onCan
   const first = useRef<HTMLButtonElement & HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
-    <div className="backdrop" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
-        <h2 id={`${id}-title`}>{title}</h2>
-        <div>{children}</div>
-        {typed !== undefined && (
-          <label>
-            Type <strong>{typed}</strong> to confirm
-            <input ref={first} value={value} onChange={(e) => setValue(e.target.value)} />
-          </label>
-        )}
-        <div className="actions">
-          <button type="button" className="danger" ref={typed === undefined ? first : undefined} disabled={typed !== undefined && value !== typed} onClick={onConfirm}>{confirmLabel}</button>
-          <button type="button" onClick={onCancel}>Cancel</button>
-        </div>
+    <Modal labelledBy={`${id}-title`} onCancel={onCancel}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <div>{children}</div>
+      {typed !== undefined && (
+        <label>
+          Type <strong>{typed}</strong> to confirm
+          <input ref={first} value={value} onChange={(e) => setValue(e.target.value)} />
+        </label>
+      )}
+      <div className="actions">
+        <button type="button" className="danger" ref={typed === undefined ? first : undefined} disabled={typed !== undefined && value !== typed} onClick={onConfirm}>{confirmLabel}</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -9,6 +9,7 @@ import { client, onReconnected } from './client';
 import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type CellChange } from './documents';
 import { useRows, type RowsVariables } from './rows';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
+import { Modal } from './Modal';
 import { EditorGrid, type Address, type CellActions, type Editing, type GridHandle } from './EditorGrid';
 
 const NEVER = '1970-01-01T00:00:00.000Z';
@@ -358,18 +359,17 @@ function ConflictDialog({ mine, theirs, onKeepMine, onTakeTheirs }: { mine: stri
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
-    <div className="backdrop">
-      <div role="dialog" aria-modal="true" aria-labelledby="conflict-title" className="dialog">
-        <h2 id="conflict-title">This text changed while you edited it</h2>
-        <div className="versions">
-          <section aria-label="Your text"><h3>Your text</h3><p className="version mine">{mine}</p></section>
-          <section aria-label="Their text"><h3>Their text</h3><p className="version theirs">{theirs}</p></section>
-        </div>
-        <div className="actions">
-          <button type="button" ref={first} onClick={onKeepMine}>Keep mine</button>
-          <button type="button" onClick={onTakeTheirs}>Take theirs</button>
-        </div>
+    // No Escape: both texts stay until the user keeps one of them.
+    <Modal labelledBy="conflict-title">
+      <h2 id="conflict-title">This text changed while you edited it</h2>
+      <div className="versions">
+        <section aria-label="Your text"><h3>Your text</h3><p className="version mine">{mine}</p></section>
+        <section aria-label="Their text"><h3>Their text</h3><p className="version theirs">{theirs}</p></section>
       </div>
-    </div>
+      <div className="actions">
+        <button type="button" ref={first} onClick={onKeepMine}>Keep mine</button>
+        <button type="button" onClick={onTakeTheirs}>Take theirs</button>
+      </div>
+    </Modal>
   );
 }
