@@ -154,7 +154,7 @@ describe('activity', () => {
     const cells = owner.getByRole('table', { name: /Cells of entry/ });
     await cells.waitFor();
     const row = cells.getByRole('row', { name: /greeting/ });
-    expect(await row.getByRole('cell').allTextContents()).toEqual(['en', 'Hello', '→ Hi there']);
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['en', 'Hello', '→ Hi there', 'Revert']);
     expect(await axeViolations(owner)).toEqual([]);
     await entries().first().getByRole('button', { name: 'Revert this change' }).click();
     await expect.poll(() => entries().first().getByRole('status').textContent()).toBe('Reverted 1 cell.');
@@ -176,11 +176,29 @@ describe('activity', () => {
     expect(await summaries().first().textContent()).toMatch(/Revert by alice@example\.com/);
   });
 
-  it('offers the translator no revert', async () => {
+  it('reverts one cell of an entry', async () => {
+    // The newest entry: the PATCH of farewell (Bye → Goodbye).
+    await owner.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(async () => (await summaries().first().textContent()) ?? '').toMatch(/Translations written by API key via REST API — 1 cell/);
+    await summaries().first().click();
+    const revert = owner.getByRole('button', { name: 'Revert farewell in en' });
+    // The revert arrives live as a new entry above: the opened one is found by its button.
+    const opened = entries().filter({ has: revert });
+    await revert.click();
+    await expect.poll(() => opened.getByRole('status').textContent()).toBe('farewell in en: set back to its earlier text.');
+    expect(await textOf('farewell', 'en')).toBe('Bye');
+  });
+
+  it('offers the translator no revert of a change, and of one cell only in its languages', async () => {
     await ana.getByRole('link', { name: 'Activity' }).click();
     await ana.getByRole('list', { name: 'Activity entries' }).locator('.entry-summary').first().click();
+    // The owner's revert of farewell in en.
     await ana.getByRole('table', { name: /Cells of entry/ }).waitFor();
     expect(await ana.getByRole('button', { name: 'Revert this change' }).count()).toBe(0);
+    // The first three cells, in en and de: ana translates de only.
+    await ana.getByRole('list', { name: 'Activity entries' }).locator('.entry-summary', { hasText: '3 cells' }).click();
+    await ana.getByRole('button', { name: 'Revert greeting in de' }).waitFor();
+    expect(await ana.getByRole('button', { name: /^Revert .* in en$/ }).count()).toBe(0);
   });
 });
 

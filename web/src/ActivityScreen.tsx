@@ -1,9 +1,10 @@
 // A project's activity log: newest first, a page at a time ("Load more"),
 // filtered by actor, kind and time; an entry opens its counts and the cells it
 // wrote (old → new text); a change that wrote cells can be reverted where the
-// viewer may (revertChange needs IMPORT). New entries arrive live through the
-// projectActivity subscription.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// viewer may (revertChange needs IMPORT), and so can one of its cells
+// (revertTranslation: TRANSLATE in the cell's language). New entries arrive
+// live through the projectActivity subscription.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { readFragment } from 'gql.tada';
 import { client } from './client';
@@ -18,7 +19,7 @@ const EntryFields = graphql(`
 `);
 const ActivityMeta = graphql(`
   query ActivityMeta($projectToken: String!) {
-    project(projectToken: $projectToken) { name myPermissions }
+    project(projectToken: $projectToken) { name myPermissions myLanguages }
     members(projectToken: $projectToken) { accountId email name }
   }
 `);
@@ -37,6 +38,11 @@ const ActivityCells = graphql(`
 const LiveActivity = graphql(`
   subscription LiveActivity($projectToken: String!) { projectActivity(projectToken: $projectToken) { ...ActivityEntryFields } }
 `, [EntryFields]);
+const RevertTranslation = graphql(`
+  mutation RevertTranslation($projectToken: String!, $cellChangeId: ID!) {
+    revertTranslation(projectToken: $projectToken, cellChangeId: $cellChangeId) { reverted }
+  }
+`);
 const RevertChange = graphql(`
   mutation RevertChange($projectToken: String!, $activityId: ID!) {
     revertChange(projectToken: $projectToken, activityId: $activityId) { reverted changedSince refusedLocked refusedCharactersLimit gone }
@@ -80,6 +86,19 @@ function actorOf(actor: Entry['actor']): string {
 /** "1 cell", "3 cells". */
 const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 
+type RevertOutcome = ResultOf<typeof RevertChange>['revertChange'];
+
+/** What a revert did: "Reverted 3 cells; 1 cell changed since (kept)." */
+function describeRevert(r: RevertOutcome): string {
+  const refused = r.refusedLocked + r.refusedCharactersLimit;
+  return [
+    `Reverted ${count(r.reverted, 'cell')}`,
+    r.changedSince && `${count(r.changedSince, 'cell')} changed since (kept)`,
+    refused && `${count(refused, 'cell')} refused (locked key or over the characters limit)`,
+    r.gone && `${count(r.gone, 'cell')} gone (key, language or customer deleted)`,
+  ].filter(Boolean).join('; ') + '.';
+}
+
 const timeOf = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** The form's fields as the API's filter ("" is no condition; times are the browser's local time). */
@@ -118,7 +137,15 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
   const [loading, setLoading] = useState(false);
   const [failure, setFailure] = useState('');
   const [open, setOpen] = useState<string | null>(null);
-  const mayRevert = meta?.project.myPermissions.includes('IMPORT') ?? false;
+  // What the viewer may revert: a whole change with IMPORT; one cell with TRANSLATE in the cell's language.
+  const mayRevert: MayRevert = useMemo(() => {
+    const permissions = meta?.project.myPermissions ?? [];
+    const languages = meta?.project.myLanguages ?? [];
+    return {
+      change: permissions.includes('IMPORT'),
+      cell: (language) => language !== null && permissions.includes('TRANSLATE') && (languages.length === 0 || languages.includes(language)),
+    };
+  }, [meta]);
 
   /** Loads one page; later pages are appended (entries that arrived live meanwhile shift the pages: kept once). */
   const generation = useRef(0);
@@ -216,7 +243,12 @@ function summaryOf(e: Entry): string {
   return `${KIND_LABEL[e.kind]} by ${actorOf(e.actor)} via ${SOURCE_LABEL[e.source]}${counts ? ` — ${counts}` : ''}`;
 }
 
-function EntryItem({ entry, projectToken, mayRevert, open, onToggle }: { entry: Entry; projectToken: string; mayRevert: boolean; open: boolean; onToggle: () => void }) {
+interface MayRevert {
+  change: boolean;
+  cell(language: string | null): boolean;
+}
+
+function EntryItem({ entry, projectToken, mayRevert, open, onToggle }: { entry: Entry; projectToken: string; mayRevert: MayRevert; open: boolean; onToggle: () => void }) {
   const detailsId = `entry-${entry.id}`;
   return (
     <li className="entry">
@@ -231,7 +263,7 @@ function EntryItem({ entry, projectToken, mayRevert, open, onToggle }: { entry: 
 
 const show = (value: unknown) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
 
-function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entry: Entry; projectToken: string; mayRevert: boolean }) {
+function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entry: Entry; projectToken: string; mayRevert: MayRevert }) {
   const [cells, setCells] = useState<Cell[]>([]);
   const [failure, setFailure] = useState('');
   const [outcome, setOutcome] = useState('');
@@ -250,9 +282,16 @@ function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entr
     setFailure('');
     const result = await client.mutation(RevertChange, { projectToken, activityId: entry.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
-    const r = result.data!.revertChange;
-    const refused = r.refusedLocked + r.refusedCharactersLimit;
-    setOutcome([`Reverted ${count(r.reverted, 'cell')}`, r.changedSince && `${count(r.changedSince, 'cell')} changed since (kept)`, refused && `${count(refused, 'cell')} refused (locked key or over the characters limit)`, r.gone && `${count(r.gone, 'cell')} gone (key, language or customer deleted)`].filter(Boolean).join('; ') + '.');
+    setOutcome(describeRevert(result.data!.revertChange));
+  };
+  const revertCell = async (cell: Cell) => {
+    const name = `${cell.key} in ${cell.language}`;
+    // Unlike a whole change's revert, one cell is set back whatever it holds now (the history keeps that text).
+    if (!confirm(`Set ${name} back to ${cell.oldText ? `“${cell.oldText}”` : 'empty'}, its text before this entry? What it holds now is replaced (and stays in the history).`)) return;
+    setFailure('');
+    const result = await client.mutation(RevertTranslation, { projectToken, cellChangeId: cell.id }).toPromise();
+    if (result.error) return setFailure(messageOf(result.error));
+    setOutcome(`${name}: ${result.data!.revertTranslation.reverted ? 'set back to its earlier text' : 'already holds its earlier text'}.`);
   };
   const details = Object.entries(entry.details ?? {});
   return (
@@ -265,14 +304,14 @@ function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entr
         {entry.trigger && <div><dt>Webhook trigger</dt><dd>{entry.trigger}</dd></div>}
         {details.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{show(v)}</dd></div>)}
       </dl>
-      {mayRevert && entry.cellsChanged > 0 && <button type="button" className="danger" onClick={revert}>Revert this change</button>}
+      {mayRevert.change && entry.cellsChanged > 0 && <button type="button" className="danger" onClick={revert}>Revert this change</button>}
       <p role="status">{outcome}</p>
       {failure && <p role="alert" className="error">{failure}</p>}
       {cells.length > 0 && (
         <table className="cells">
           <caption>Cells of entry #{entry.id}</caption>
           <thead>
-            <tr><th scope="col">Key</th><th scope="col">Language</th><th scope="col">Old text</th><th scope="col">New text</th></tr>
+            <tr><th scope="col">Key</th><th scope="col">Language</th><th scope="col">Old text</th><th scope="col">New text</th><th scope="col"><span className="visually-hidden">Revert</span></th></tr>
           </thead>
           <tbody>
             {cells.map((c) => (
@@ -281,6 +320,7 @@ function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entr
                 <td>{c.language ?? '(deleted)'}</td>
                 <td className="old-text">{c.oldText === null ? <em>never written</em> : c.oldText}{c.oldReviewStatus === 'REVIEWED' && ' (reviewed)'}</td>
                 <td className="new-text"><span aria-hidden="true">→ </span>{c.newText}{c.newReviewStatus === 'REVIEWED' && ' (reviewed)'}</td>
+                <td>{mayRevert.cell(c.language) && <button type="button" aria-label={`Revert ${c.key} in ${c.language}`} onClick={() => void revertCell(c)}>Revert</button>}</td>
               </tr>
             ))}
           </tbody>
