@@ -9,6 +9,7 @@ import { prisma } from '../db.js';
 import { badRequest, conflict, tooManyRequests } from '../errors.js';
 import type { PublishedResource } from './layout.js';
 import { openChange } from '../history/changes.js';
+import { currentOrigin } from '../history/origin.js';
 
 /** How long a publication keeps the slot without progress. */
 export const LEASE_SECONDS = 60;
@@ -39,6 +40,8 @@ function newVersion(): string {
 }
 
 export async function claimPublication(request: ClaimRequest): Promise<ClaimedPublication> {
+  // Who publishes, recorded from the start (a publication that fails or is still running has an author too).
+  const origin = currentOrigin();
   return prisma().$transaction(async (tx) => {
     // Serializes publish requests of one project (all instances share the row lock).
     await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, request.projectId);
@@ -81,10 +84,10 @@ export async function claimPublication(request: ClaimRequest): Promise<ClaimedPu
       throw tooManyRequests(`Too many publications: at most ${request.rateLimit} per minute per project; retry in ${seconds} s`, seconds);
     }
     const rows = await tx.$queryRawUnsafe<Omit<ClaimedPublication, 'sourcePublicationId'>[]>(
-      `INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt")
-       VALUES ($1, $2, $3, $4, $5, 'RUNNING', now() + make_interval(secs => $6::float8))
+      `INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt", "actorKind", "actorId", source)
+       VALUES ($1, $2, $3, $4, $5, 'RUNNING', now() + make_interval(secs => $6::float8), $7, $8, $9)
        RETURNING id, version, "createdAt"`,
-      request.projectId, request.environmentId, sourcePublicationId, newVersion(), request.label, LEASE_SECONDS,
+      request.projectId, request.environmentId, sourcePublicationId, newVersion(), request.label, LEASE_SECONDS, origin.actorKind, origin.actorId, origin.source,
     );
     return { ...rows[0]!, sourcePublicationId };
   });

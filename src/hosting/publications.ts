@@ -1,7 +1,7 @@
 // The publication history of a project: its Publication rows (running, complete
 // and failed), newest first, with the environment each was copied from and who
-// published it — the account or key recorded in the activity log when the
-// publication completed (lifecycle.ts); failed and running ones have no entry.
+// published it through what (recorded on the row when the publication starts,
+// lifecycle.ts).
 import { prisma, type Db } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
 import type { ActorKind, ChangeSource } from '../history/origin.js';
@@ -23,19 +23,14 @@ export interface PublicationRecord {
   numberOfKeys: number;
   numberOfLanguages: number;
   numberOfNonEmptyTranslations: number;
-  /** From the activity log: null when the publication did not complete. */
-  actorKind: ActorKind | null;
+  actorKind: ActorKind;
   actorId: string | null;
   actorName: string | null;
   actorEmail: string | null;
-  changeSource: ChangeSource | null;
+  changeSource: ChangeSource;
 }
 
-/**
- * Publications of the project (of one environment when given), newest first.
- * The activity entry is looked up in the index range of the publication's own
- * run (its completedAt is the entry's time: both are now() of one transaction).
- */
+/** Publications of the project (of one environment when given), newest first. */
 export async function listPublications(projectId: number, options: { environmentKey?: string | null; limit?: number | null } = {}, db: Db = prisma()): Promise<PublicationRecord[]> {
   const limit = options.limit ?? PUBLICATION_LIST.defaultLimit;
   if (!Number.isInteger(limit) || limit < 1 || limit > PUBLICATION_LIST.maxLimit) throw badRequest(`limit must be between 1 and ${PUBLICATION_LIST.maxLimit}`);
@@ -45,18 +40,12 @@ export async function listPublications(projectId: number, options: { environment
   return db.$queryRawUnsafe<PublicationRecord[]>(
     `SELECT p.id, e.key AS "environmentKey", coalesce(se.key, $4) AS source, p.version, p.label, p.state::text AS state, p.message,
             p."createdAt", p."completedAt", p."numberOfKeys", p."numberOfLanguages", p."numberOfNonEmptyTranslations",
-            a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", a.source AS "changeSource"
+            p."actorKind", p."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", p.source AS "changeSource"
        FROM "Publication" p
        JOIN "Environment" e ON e.id = p."environmentId"
        LEFT JOIN "Publication" sp ON sp.id = p."sourcePublicationId"
        LEFT JOIN "Environment" se ON se.id = sp."environmentId"
-       LEFT JOIN LATERAL (
-         SELECT a."actorKind", a."actorId", a.source FROM "Activity" a
-          WHERE p.state = 'COMPLETE' AND a."projectId" = p."projectId" AND a.at BETWEEN p."createdAt" AND p."completedAt"
-            AND a.kind = 'PUBLICATION' AND a.details->>'publicationId' = p.id::text
-          LIMIT 1
-       ) a ON true
-       LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"
+       LEFT JOIN "Account" acc ON p."actorKind" = 'ACCOUNT' AND acc.id::text = p."actorId"
       WHERE p."projectId" = $1 AND ($2::text IS NULL OR e.key = $2::text)
       ORDER BY p."createdAt" DESC, p.id DESC
       LIMIT $3`,

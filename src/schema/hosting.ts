@@ -126,11 +126,10 @@ const PublicationRecordType = builder.objectRef<PublicationRecord>('PublicationR
     numberOfNonEmptyTranslations: t.exposeInt('numberOfNonEmptyTranslations'),
     publishedBy: t.field({
       type: ActorType,
-      nullable: true,
-      description: 'Who published it (from the activity log); null when it did not complete.',
-      resolve: (p) => (p.actorKind ? { kind: p.actorKind, id: p.actorId, name: p.actorName, email: p.actorEmail } : null),
+      description: 'Who started the publication (also of one that failed or is still running).',
+      resolve: (p) => ({ kind: p.actorKind, id: p.actorId, name: p.actorName, email: p.actorEmail }),
     }),
-    changeSource: t.field({ type: ChangeSourceEnum, nullable: true, description: 'Through what it was published (API, GRAPHQL, WEB, CLI, SYSTEM).', resolve: (p) => p.changeSource }),
+    changeSource: t.field({ type: ChangeSourceEnum, description: 'Through what it was published (API, GRAPHQL, WEB, CLI, SYSTEM).', resolve: (p) => p.changeSource }),
   }),
 });
 

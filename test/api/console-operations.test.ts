@@ -7,6 +7,7 @@ import { startTestService, type TestAccount, type TestService } from '../support
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { isSealed } from '../../src/auth/sealed-secrets.js';
 import { publishEnvironment } from '../../src/hosting/publish.js';
+import { withOrigin } from '../../src/history/origin.js';
 import { projectIdOf } from '../support/content.js';
 
 let service: TestService;
@@ -61,13 +62,14 @@ describe('publications', () => {
     const published = await asAccount(`mutation($p: String!) { publishEnvironment(projectToken: $p, key: "_latest", label: "v1") { version } }`, { p: api.projectToken });
     expect(published.errors).toBeUndefined();
     expect((await api.post('/api/v2/environments/_production/publish')).status).toBe(200);
-    // A failed publication stays in the history, without an author (its activity entry is written only on completion).
+    // A failed publication stays in the history with its author (recorded when it started; the activity entry is written only on completion).
     const projectId = await projectIdOf(service.db, api.projectToken);
-    await expect(publishEnvironment({ projectId, environmentKey: '_latest', hooks: { afterResource: () => { throw new Error('disk full (simulated)'); } } })).rejects.toThrow();
+    const failing = () => publishEnvironment({ projectId, environmentKey: '_latest', hooks: { afterResource: () => { throw new Error('disk full (simulated)'); } } });
+    await expect(withOrigin({ actorKind: 'ACCOUNT', actorId: String(owner.id), source: 'WEB' }, failing)).rejects.toThrow();
 
     const { data } = await asAccount(LIST, { p: api.projectToken });
     expect(data.publications).toMatchObject([
-      { environmentKey: '_latest', source: 'editor', state: 'FAILED', message: expect.stringMatching(/disk full/), publishedBy: null, changeSource: null },
+      { environmentKey: '_latest', source: 'editor', state: 'FAILED', message: expect.stringMatching(/disk full/), publishedBy: { kind: 'ACCOUNT', name: 'owner@example.com' }, changeSource: 'WEB' },
       { environmentKey: '_production', source: '_latest', state: 'COMPLETE', numberOfKeys: 1, publishedBy: { kind: 'API_KEY', name: null }, changeSource: 'API' },
       { environmentKey: '_latest', source: 'editor', state: 'COMPLETE', label: 'v1', publishedBy: { kind: 'ACCOUNT', name: 'owner@example.com', email: 'owner@example.com' }, changeSource: 'GRAPHQL' },
     ]);

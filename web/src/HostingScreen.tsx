@@ -154,7 +154,7 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
                   <td>{time(p.createdAt)}</td>
                   <td>{p.environmentKey}</td>
                   <td>{p.source}</td>
-                  <td>{p.publishedBy ? `${p.publishedBy.name ?? (p.publishedBy.kind === 'API_KEY' ? 'project API key' : p.publishedBy.kind.toLowerCase())}${p.changeSource ? ` (${p.changeSource.toLowerCase()})` : ''}` : '—'}</td>
+                  <td>{`${p.publishedBy.name ?? (p.publishedBy.kind === 'API_KEY' ? 'project API key' : p.publishedBy.kind.toLowerCase())} (${p.changeSource.toLowerCase()})`}</td>
                   <td><span className={`state state-${p.state.toLowerCase()}`}>{p.state}</span>{p.message && <span className="error"> {p.message}</span>}</td>
                   <td>{p.label ?? ''}</td>
                 </tr>
