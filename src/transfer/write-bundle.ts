@@ -8,6 +8,7 @@
 // before the metadata, so the lock and limit the key had before the import
 // decide, not the ones the file sets.
 import type { Db } from '../db.js';
+import { releaseStatementHistory } from '../db/statement-history.js';
 import type { Change } from '../history/changes.js';
 import { removeKeys } from '../keys/delete.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
@@ -230,6 +231,8 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
         [...new Set(ids.values())], options.filePath,
       );
     }
+    // The chunk's statement parameters would otherwise outlive it (statement-history.ts).
+    releaseStatementHistory();
   }
   for (const { keys, ids } of lockingMetadata) await writeKeyMetadata(db, keys, ids, options);
   const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...keyIds], options.deleteNotPresent.namespace, options.change) : [];
