@@ -8,10 +8,15 @@
 //   excalidraw key) is not a plural form.
 // - Numbers and booleans are imported as their text; null means "no translation"
 //   (the key is created without one). Empty objects and arrays give no key.
-// - A property repeated inside one object: the last wins (JSON.parse). A dotted
-//   name that equals a nested path ({"a.b": …, "a": {"b": …}}) is refused.
-// - Property names that are array indices ("0", "1") come first within their
-//   object: JSON.parse orders them so. Only the order of such keys changes.
+// - Files are read as a stream (json-stream.ts), by parse() and parseStream()
+//   alike, so an import holds a chunk, not the file. Hence, unlike JSON.parse:
+//   keys come in document order, index-like names ("0", "10") included (JSON.parse
+//   moves them first); a text given twice for the same key and language is
+//   refused, whether a property is repeated or a dotted name equals a nested
+//   path ({"a.b": …, "a": {"b": …}}), since the first may be written already;
+//   a repeated property holding an object (or a language given twice) adds
+//   its keys to the first. Errors come in document order: a semantic one
+//   (not a language code) before a syntax error further down.
 // - The import options MULTI_LANGUAGE and LANGUAGES_NESTED read the file in the
 //   multi-language layouts below (MULTI_LANGUAGE: language-first;
 //   LANGUAGES_NESTED, with or without MULTI_LANGUAGE: key-first), and the

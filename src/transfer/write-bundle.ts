@@ -1,12 +1,14 @@
-// Writes a parsed file into a project inside the caller's transaction with
-// set-based statements: languages, keys (created in file order for
+// Writes a parsed file, a whole bundle or a streamed file's chunks
+// (writeBundles), into a project inside the caller's transaction with
+// set-based statements, chunk after chunk: languages, keys (created in file order for
 // IMPORT_ORDER, last-seen touched), customers (simplelocalize-json),
 // translation cells through the write gate (50,000 per statement; a locked
 // key or a text over its charactersLimit is refused and counted, never
 // written), then key metadata and file path (INCLUDE_FILE_PATH), then the
-// deletion of keys the file lacks (DELETE_NOT_PRESENT_KEYS). Cells are written
-// before the metadata, so the lock and limit the key had before the import
-// decide, not the ones the file sets.
+// deletion of keys the file lacks (DELETE_NOT_PRESENT_KEYS), once all chunks
+// are written. Cells are written before the metadata that sets a lock or a
+// limit, so the lock and limit the key had before the import decide, not the
+// ones the file sets.
 import type { Db } from '../db.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import type { Change } from '../history/changes.js';
