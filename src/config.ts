@@ -15,6 +15,8 @@ export interface Config {
   defaultPlan: string;
   publishRateLimit: number;
   maxUploadBytes: number;
+  /** Texts per chunk of an import read as a stream (JSON): its memory follows the chunk. */
+  importChunkCells: number;
   exportTtlSeconds: number;
   /** Where published files are stored (docs/hosting.md). */
   storage: StorageConfig;
@@ -195,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPlan: env.DEFAULT_PLAN || 'business',
     publishRateLimit: int(env, 'PUBLISH_RATE_LIMIT', 10, 1, 100_000),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1024, 2 ** 31),
+    importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', 50_000, 1, 10_000_000),
     exportTtlSeconds: int(env, 'EXPORT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     storage: storageConfig(env, dataDir),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),

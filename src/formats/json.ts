@@ -8,10 +8,15 @@
 //   excalidraw key) is not a plural form.
 // - Numbers and booleans are imported as their text; null means "no translation"
 //   (the key is created without one). Empty objects and arrays give no key.
-// - A property repeated inside one object: the last wins (JSON.parse). A dotted
-//   name that equals a nested path ({"a.b": …, "a": {"b": …}}) is refused.
-// - Property names that are array indices ("0", "1") come first within their
-//   object: JSON.parse orders them so. Only the order of such keys changes.
+// - Files are read as a stream (json-stream.ts), by parse() and parseStream()
+//   alike, so an import holds a chunk, not the file. Hence, unlike JSON.parse:
+//   keys come in document order, index-like names ("0", "10") included (JSON.parse
+//   moves them first); a text given twice for the same key and language is
+//   refused, whether a property is repeated or a dotted name equals a nested
+//   path ({"a.b": …, "a": {"b": …}}), since the first may be written already;
+//   a repeated property holding an object (or a language given twice) adds
+//   its keys to the first. Errors come in document order: a semantic one
+//   (not a language code) before a syntax error further down.
 // - The import options MULTI_LANGUAGE and LANGUAGES_NESTED read the file in the
 //   multi-language layouts below (MULTI_LANGUAGE: language-first;
 //   LANGUAGES_NESTED, with or without MULTI_LANGUAGE: key-first), and the
@@ -54,10 +59,10 @@
 //   end. With LANGUAGES_NESTED the key-first layout is written instead,
 //   {"key": {"en": …, "de": …}}. Namespaces and ESCAPE_SINGLE_QUOTES as for
 //   single-language-json.
-import { isJsonObject, parseJson } from './json-safe.js';
+import { childPath, decodeStream, JsonReader, type JsonFrame, type JsonVisitor } from './json-stream.js';
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { flatten, type NestedNode } from './nested-keys.js';
+import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import type { NestedNode } from './nested-keys.js';
 import { NestedStream } from './nested-stream.js';
 import { nestedKeyOrder, objectLiteralEnd, objectLiteralFileWriter, objectLiteralMembers } from './object-literal-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
@@ -74,11 +79,8 @@ export const singleLanguageJson = defineFormat({
   extension: 'json',
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
-  parse: async (input, options) => {
-    if (options.options.has('LANGUAGES_NESTED')) return readKeyFirst(parseJson(input), options);
-    if (options.options.has('MULTI_LANGUAGE')) return readLanguageFirst(parseJson(input), options);
-    return readSingleLanguage(parseJson(input), options);
-  },
+  parse: (input, options) => readJson(input, layoutOf(options.options, false), options),
+  parseStream: (input, options, chunkCells) => readJsonChunks(input, layoutOf(options.options, false), options, chunkCells),
   writer: (options) => {
     const language = singleLanguage(options, 'single-language-json');
     // The multi-language layouts hold every language the export gives the file (one, when split by language).
@@ -97,8 +99,8 @@ export const multiLanguageJson = defineFormat({
   extension: 'json',
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
-  parse: async (input, options) =>
-    options.options.has('LANGUAGES_NESTED') ? readKeyFirst(parseJson(input), options) : readLanguageFirst(parseJson(input), options),
+  parse: (input, options) => readJson(input, layoutOf(options.options, true), options),
+  parseStream: (input, options, chunkCells) => readJsonChunks(input, layoutOf(options.options, true), options, chunkCells),
   writer: (options) => {
     const languages = options.languages.map((l) => l.key);
     return options.options.has('LANGUAGES_NESTED') ? keyFirstWriter(options, languages) : languageFirstWriter(options, languages);
@@ -176,16 +178,18 @@ class FlatMembers {
 }
 
 /** A JSON scalar as a translation; null is "no translation". */
-function translationOf(value: unknown, where: string): BundleTranslation | null {
+function translationOf(value: JsonScalar): BundleTranslation | null {
   if (value === null) return null;
-  if (typeof value === 'string') return { text: value };
-  if (typeof value === 'number' || typeof value === 'boolean') return { text: String(value) };
-  throw new FormatError(`Unexpected value at "${where}"`);
+  return { text: typeof value === 'string' ? value : String(value) };
 }
 
-function topObject(tree: unknown, layout: string): Record<string, unknown> {
-  if (!isJsonObject(tree)) throw new FormatError(`${layout} must hold a JSON object at the top level, not ${Array.isArray(tree) ? 'an array' : typeof tree}`);
-  return tree;
+type JsonScalar = string | number | boolean | null;
+
+/** How today's whole-tree readers named a value that is not an object: typeof, 'an array'. */
+const kindOf = (value: JsonScalar | 'array') => (value === 'array' ? 'an array' : typeof value);
+
+function topObjectError(layout: string, value: JsonScalar | 'array'): FormatError {
+  return new FormatError(`${layout} must hold a JSON object at the top level, not ${kindOf(value)}`);
 }
 
 function requireLanguageCode(name: string, where: string): void {
@@ -194,81 +198,198 @@ function requireLanguageCode(name: string, where: string): void {
   }
 }
 
-/** Keys in first-seen order; `translate` adds one language's value to a key. */
-class KeyCollector {
-  private readonly keys = new Map<string, BundleKey>();
-  private readonly languages = new Set<string>();
-  constructor(private readonly namespace: string) {}
-
-  add(path: string, language: string, value: unknown, where: string): void {
-    let key = this.keys.get(path);
-    if (!key) {
-      key = { key: path, namespace: this.namespace, translations: {} };
-      this.keys.set(path, key);
+/** A growable bit set: which keys (by index) already have a text in one language. */
+class BitSet {
+  private bits = new Uint8Array(1024);
+  /** Sets bit `i`; false when it was already set. */
+  add(i: number): boolean {
+    if (i >> 3 >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(this.bits.length * 2, (i >> 3) + 1));
+      grown.set(this.bits);
+      this.bits = grown;
     }
-    this.languages.add(language);
-    const translation = translationOf(value, where);
-    if (!translation) return;
-    if (Object.hasOwn(key.translations, language)) throw new FormatError(`The key "${path}" has two "${language}" translations (once nested and once with dots in its name)`);
-    key.translations[language] = translation;
-  }
-
-  bundle(): Bundle {
-    return { keys: [...this.keys.values()], languages: [...this.languages].map((key) => ({ key })) };
+    const mask = 1 << (i & 7);
+    if (this.bits[i >> 3]! & mask) return false;
+    this.bits[i >> 3]! |= mask;
+    return true;
   }
 }
 
-function readSingleLanguage(tree: unknown, options: ParseOptions): Bundle {
-  const language = requireLanguageKey(options, 'single-language-json');
+/**
+ * The file's keys as they are read, handed out in chunks (see FileFormat.
+ * parseStream): a chunk holds the keys that got a text (or were first met)
+ * since the previous one, and the languages first met. Across the file it
+ * keeps only an index per key name and a bit per key and language, to refuse
+ * a text given twice.
+ */
+class KeyCollector {
+  private readonly keyIndex = new Map<string, number>();
+  private readonly languageIndex = new Map<string, number>();
+  private readonly seen: BitSet[] = [];
+  private chunk = new Map<string, BundleKey>();
+  private chunkLanguages: BundleLanguage[] = [];
+  /** Texts in the current chunk. */
+  cells = 0;
+  constructor(private readonly namespace: string) {}
+
+  language(language: string): number {
+    let index = this.languageIndex.get(language);
+    if (index === undefined) {
+      index = this.seen.length;
+      this.languageIndex.set(language, index);
+      this.seen.push(new BitSet());
+      this.chunkLanguages.push({ key: language });
+    }
+    return index;
+  }
+
+  add(path: string, language: string, value: JsonScalar): void {
+    const languageIndex = this.language(language);
+    let index = this.keyIndex.get(path);
+    const isNew = index === undefined;
+    if (isNew) this.keyIndex.set(path, (index = this.keyIndex.size));
+    const translation = translationOf(value);
+    if (!translation && !isNew) return;
+    let key = this.chunk.get(path);
+    if (!key) {
+      key = { key: path, namespace: this.namespace, translations: {} };
+      this.chunk.set(path, key);
+    }
+    if (!translation) return;
+    if (!this.seen[languageIndex]!.add(index!)) {
+      throw new FormatError(`The key "${path}" is defined twice in "${language}" (a repeated property, or once nested and once with dots in its name)`);
+    }
+    key.translations[language] = translation;
+    this.cells++;
+  }
+
+  /** The chunk so far; the next one starts empty. */
+  take(): Bundle {
+    const bundle = { keys: [...this.chunk.values()], languages: this.chunkLanguages };
+    this.chunk = new Map();
+    this.chunkLanguages = [];
+    this.cells = 0;
+    return bundle;
+  }
+}
+
+type Layout = 'single' | 'language-first' | 'key-first';
+
+/** Reads a JSON file in chunks of about `chunkCells` texts (a whole file: chunkCells Infinity, one chunk). */
+async function* readJsonChunks(input: AsyncIterable<Buffer>, layout: Layout, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
   const keys = new KeyCollector(options.namespace ?? '');
-  for (const { key, value } of flatten(topObject(tree, 'A single-language JSON file'))) keys.add(key, language, value, key);
-  return { ...keys.bundle(), languages: [{ key: language }] };
+  const reader = new JsonReader(
+    layout === 'single' ? singleLanguageVisitor(keys, options) : layout === 'language-first' ? languageFirstVisitor(keys) : keyFirstVisitor(keys),
+    { keyDepth: layout === 'language-first' ? 2 : 1 },
+  );
+  const full = () => keys.cells >= chunkCells;
+  for await (const text of decodeStream(input)) {
+    reader.write(text);
+    while (reader.run(full)) yield keys.take();
+  }
+  reader.end();
+  yield keys.take();
+}
+
+function layoutOf(formatOptions: ParseOptions['options'], multiLanguageFormat: boolean): Layout {
+  if (formatOptions.has('LANGUAGES_NESTED')) return 'key-first';
+  return multiLanguageFormat || formatOptions.has('MULTI_LANGUAGE') ? 'language-first' : 'single';
+}
+
+/** The whole file as one chunk. */
+async function readJson(input: Buffer, layout: Layout, options: ParseOptions): Promise<Bundle> {
+  const chunks: Bundle[] = [];
+  for await (const chunk of readJsonChunks(oneBuffer(input), layout, options, Number.POSITIVE_INFINITY)) chunks.push(chunk);
+  return chunks[0]!;
+}
+
+async function* oneBuffer(input: Buffer): AsyncGenerator<Buffer> {
+  yield input;
+}
+
+function singleLanguageVisitor(keys: KeyCollector, options: ParseOptions): JsonVisitor {
+  const language = requireLanguageKey(options, 'single-language-json');
+  keys.language(language);
+  const layout = 'A single-language JSON file';
+  return {
+    open(frame, parent) {
+      if (!parent && frame.kind === 'array') throw topObjectError(layout, 'array');
+    },
+    scalar(value, parent, name) {
+      if (!parent) throw topObjectError(layout, value);
+      keys.add(childPath(parent, name!), language, value);
+    },
+  };
 }
 
 /** {"en": {…keys…}, "de": {…}}: the multi-language-json default. */
-function readLanguageFirst(tree: unknown, options: ParseOptions): Bundle {
-  const keys = new KeyCollector(options.namespace ?? '');
-  const languages: string[] = [];
+function languageFirstVisitor(keys: KeyCollector): JsonVisitor {
   const expected = `A multi-language JSON file has the languages on the first level, each holding its keys (flat or nested): ${LANGUAGE_FIRST_SHAPE}`;
-  for (const [language, subtree] of Object.entries(topObject(tree, 'A multi-language JSON file'))) {
-    if (!LANGUAGE_CODE.test(language)) {
-      const keyFirst = isJsonObject(subtree) && Object.keys(subtree).some((name) => LANGUAGE_CODE.test(name));
-      throw new FormatError(
-        `"${language}" on the first level is not a language code. ${expected}.`
-        + (keyFirst ? ` This file looks key-first (${KEY_FIRST_SHAPE}): import it with the option LANGUAGES_NESTED.` : ''),
-      );
-    }
-    if (!isJsonObject(subtree)) throw new FormatError(`"${language}" must hold an object of keys, not ${Array.isArray(subtree) ? 'an array' : subtree === null ? 'null' : typeof subtree}. ${expected}`);
-    languages.push(language);
-    for (const { key, value } of flatten(subtree)) keys.add(key, language, value, `${language}.${key}`);
-  }
-  return { ...keys.bundle(), languages: languages.map((key) => ({ key })) };
+  const notLanguage = (name: string, keyFirst: boolean) => new FormatError(
+    `"${name}" on the first level is not a language code. ${expected}.`
+    + (keyFirst ? ` This file looks key-first (${KEY_FIRST_SHAPE}): import it with the option LANGUAGES_NESTED.` : ''),
+  );
+  const notObject = (language: string, value: JsonScalar | 'array') =>
+    new FormatError(`"${language}" must hold an object of keys, not ${value === null ? 'null' : kindOf(value)}. ${expected}`);
+  // A first-level name that is not a language code, holding an object: its member names tell whether the
+  // file looks key-first. The error comes when that object closes, so a syntax error inside it comes first.
+  let misplaced: string | null = null;
+  let looksKeyFirst = false;
+  const inspect = (parent: JsonFrame, name: string | number) => {
+    if (parent.depth === 2 && typeof name === 'string' && LANGUAGE_CODE.test(name)) looksKeyFirst = true;
+  };
+  let current = '';
+  return {
+    open(frame, parent) {
+      if (!parent) {
+        if (frame.kind === 'array') throw topObjectError('A multi-language JSON file', 'array');
+        return;
+      }
+      if (misplaced !== null) return inspect(parent, frame.name!);
+      if (parent.depth !== 1) return;
+      const name = frame.name as string;
+      if (!LANGUAGE_CODE.test(name)) {
+        if (frame.kind === 'array') throw notLanguage(name, false);
+        misplaced = name;
+        return;
+      }
+      if (frame.kind === 'array') throw notObject(name, 'array');
+      keys.language(name);
+      current = name;
+    },
+    close(frame) {
+      if (misplaced !== null && frame.depth === 2) throw notLanguage(misplaced, looksKeyFirst);
+    },
+    scalar(value, parent, name) {
+      if (!parent) throw topObjectError('A multi-language JSON file', value);
+      if (misplaced !== null) return inspect(parent, name!);
+      if (parent.depth === 1) {
+        if (!LANGUAGE_CODE.test(name as string)) throw notLanguage(name as string, false);
+        throw notObject(name as string, value);
+      }
+      keys.add(childPath(parent, name!, 2), current, value);
+    },
+  };
 }
 
 /** {"key": {"en": "…"}} with nested key paths: LANGUAGES_NESTED. */
-function readKeyFirst(tree: unknown, options: ParseOptions): Bundle {
-  const keys = new KeyCollector(options.namespace ?? '');
+function keyFirstVisitor(keys: KeyCollector): JsonVisitor {
   const shape = `with LANGUAGES_NESTED a multi-language JSON file maps each key to its languages, ${KEY_FIRST_SHAPE}`;
-  // Depth is bounded by parseJson (64), so recursion is safe.
-  const walk = (obj: Record<string, unknown>, path: string | null): void => {
-    for (const [name, value] of Object.entries(obj)) {
-      const where = path === null ? name : `${path}.${name}`;
-      if (isJsonObject(value)) walk(value, where);
-      else if (Array.isArray(value)) walkArray(value, where);
-      else if (path === null) throw new FormatError(`The top-level value "${name}" is not an object; ${shape}`);
-      else {
-        requireLanguageCode(name, where);
-        keys.add(path, name, value, where);
+  return {
+    open(frame, parent) {
+      if (!parent) {
+        if (frame.kind === 'array') throw topObjectError('A multi-language JSON file', 'array');
+        return;
       }
-    }
+      // Keys written as `list[0]` (nested export of array-like keys) are arrays of language maps.
+      if (parent.kind === 'array' && frame.kind !== 'object') throw new FormatError(`"${frame.path}" is not an object; ${shape}`);
+    },
+    scalar(value, parent, name) {
+      if (!parent) throw topObjectError('A multi-language JSON file', value);
+      if (parent.kind === 'array') throw new FormatError(`"${childPath(parent, name!)}" is not an object; ${shape}`);
+      if (parent.depth === 1) throw new FormatError(`The top-level value "${name as string}" is not an object; ${shape}`);
+      requireLanguageCode(name as string, `${parent.path}.${name as string}`);
+      keys.add(parent.path, name as string, value);
+    },
   };
-  // Keys written as `list[0]` (nested export of array-like keys) are arrays of language maps.
-  const walkArray = (items: unknown[], path: string): void => {
-    items.forEach((item, i) => {
-      if (!isJsonObject(item)) throw new FormatError(`"${path}[${i}]" is not an object; ${shape}`);
-      walk(item, `${path}[${i}]`);
-    });
-  };
-  walk(topObject(tree, 'A multi-language JSON file'), null);
-  return keys.bundle();
 }

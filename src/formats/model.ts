@@ -131,6 +131,17 @@ export interface FileFormat {
    */
   keyOrder?(options: SerializeOptions): 'path' | 'namespace' | undefined;
   parse(input: Buffer, options: ParseOptions): Promise<Bundle>;
+  /**
+   * The same reader as parse, over the file as it streams in, in chunks of
+   * about `chunkCells` texts, so an import holds a chunk, not the file (only
+   * the JSON formats have one). A chunk holds the keys that got a text, or
+   * were first met, since the previous chunk (a key may come back in a later
+   * chunk with other languages, never with a text it already had) and the
+   * languages first met, in file order. The importer validates each chunk,
+   * defaults its namespace and applies the text options, as for a whole
+   * bundle. The last chunk may be empty.
+   */
+  parseStream?(input: AsyncIterable<Buffer>, options: ParseOptions, chunkCells: number): AsyncIterable<Bundle>;
   /** Starts writing one file. */
   writer(options: SerializeOptions): FormatWriter;
   /** The whole file of a bundle, through the writer (see defineFormat in define.ts). */

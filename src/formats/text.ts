@@ -42,7 +42,8 @@ function strictUtf8(input: Buffer, options: DecodeOptions): string {
   }
 }
 
-function firstInvalidUtf8Offset(buf: Buffer): number {
+/** Offset of the first byte that does not start (or end) a valid UTF-8 character. */
+export function firstInvalidUtf8Offset(buf: Buffer): number {
   let i = 0;
   while (i < buf.length) {
     const b = buf[i]!;

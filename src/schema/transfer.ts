@@ -213,6 +213,7 @@ builder.mutationFields((t) => {
       tags: args.tags,
       filePath: args.filePath,
       maxUploadBytes: ctx.config.maxUploadBytes,
+      chunkCells: ctx.config.importChunkCells,
     };
   };
   return {

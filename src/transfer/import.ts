@@ -10,15 +10,15 @@
 // preview and the import can never disagree.
 import { buffer } from 'node:stream/consumers';
 import { prisma, type Db } from '../db.js';
-import type { Bundle } from '../formats/model.js';
+import type { Bundle, BundleLanguage } from '../formats/model.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { customerIdOf } from '../customers/customers.js';
 import { formatOf, type ImportOption } from './options.js';
-import { parseUpload } from './parse-upload.js';
+import { checkUpload, parseUpload, streams, streamUpload } from './parse-upload.js';
 import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
-import { languagesOfBundle, writeBundle, type WriteBundleResult } from './write-bundle.js';
+import { CELL_CHUNK, writeBundles, type FoundInFile, type WriteBundleResult } from './write-bundle.js';
 import { namespaceProblem } from '../keys/input.js';
 import { amendChange, openChange } from '../history/changes.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
@@ -42,6 +42,8 @@ export interface ImportRequest {
   /** The file's path on the client (the CLI's `path`), recorded on its keys with INCLUDE_FILE_PATH. */
   filePath?: string | null;
   maxUploadBytes: number;
+  /** Texts per chunk of a streamed file (IMPORT_CHUNK_CELLS; default CELL_CHUNK). */
+  chunkCells?: number;
 }
 
 /** Longest recorded file path. */
@@ -104,7 +106,7 @@ export interface PreviewRefusal extends KeyAddressRef {
 
 /** Thrown inside a preview's transaction to roll it back, carrying what it found. */
 class PreviewRollback extends Error {
-  constructor(readonly preview: { written: WriteBundleResult; createdKeys: KeyAddressRef[] }) {
+  constructor(readonly preview: { written: Written; createdKeys: KeyAddressRef[] }) {
     super('preview rollback');
   }
 }
@@ -131,44 +133,53 @@ function checkRequest(request: ImportRequest): void {
 }
 
 interface Prepared {
-  bundle: Bundle;
+  /** The file's bundles: one whole bundle, or a streamed file's chunks (read when the transaction writes them). */
+  chunks: () => Iterable<Bundle> | AsyncIterable<Bundle>;
   options: Set<ImportOption>;
   customerId: number | null;
 }
 
-/** Everything that can refuse the request, before any transaction opens. */
+/**
+ * Everything that can refuse the request before any transaction opens. A
+ * whole-file format is parsed here; a streamed one (JSON) is read inside the
+ * transaction, chunk by chunk, so a file broken after its first chunks rolls
+ * back what they wrote.
+ */
 async function prepare(request: ImportRequest): Promise<Prepared> {
   const format = formatOf(request.uploadFormat, 'uploadFormat');
   checkRequest(request);
   const options = new Set(request.options);
   const customerId = request.customerKey ? await customerIdOf(request.projectId, request.customerKey) : null;
   if (options.has('PUBLISH_AFTER_IMPORT')) await assertPublishingAllowed(request.projectId, 'PUBLISH_AFTER_IMPORT');
+  const parse = { format, languageKey: request.languageKey || undefined, namespace: request.namespace || undefined, options };
+  if (streams(format)) {
+    checkUpload({ ...parse, size: request.file.size });
+    const chunkCells = request.chunkCells ?? CELL_CHUNK;
+    return { chunks: () => streamUpload({ ...parse, input: request.file.stream(), chunkCells }), options, customerId };
+  }
   // The bytes are garbage once parsed: nothing keeps them through the write.
-  const bundle = await parseUpload({
-    format,
-    data: await buffer(request.file.stream()),
-    languageKey: request.languageKey || undefined,
-    namespace: request.namespace || undefined,
-    options,
-  });
-  return { bundle, options, customerId };
+  const bundle = await parseUpload({ ...parse, data: await buffer(request.file.stream()) });
+  return { chunks: () => [bundle], options, customerId };
 }
 
+type Written = WriteBundleResult & FoundInFile;
+
 /** One import is one change: its cells are events of it, its counts in its details. */
-async function write(db: Db, request: ImportRequest, { bundle, options, customerId }: Prepared): Promise<WriteBundleResult> {
+async function write(db: Db, request: ImportRequest, { chunks, options, customerId }: Prepared): Promise<Written> {
   const change = await openChange(db, request.projectId, 'IMPORT', {
     uploadFormat: request.uploadFormat, fileName: request.file.name, options: [...options], customer: request.customerKey || null, namespace: request.namespace || null,
   });
-  const written = await writeBundle(db, request.projectId, bundle, {
+  const written = await writeBundles(db, request.projectId, chunks(), {
     change,
     replace: options.has('REPLACE_TRANSLATION_IF_FOUND'),
     customerId,
     tags: request.tags ?? [],
+    ...(request.chunkCells !== undefined && { cellChunk: request.chunkCells }),
     ...(options.has('DELETE_NOT_PRESENT_KEYS') && { deleteNotPresent: { namespace: request.namespace || null } }),
     ...(options.has('INCLUDE_FILE_PATH') && { filePath: normalizeFilePath(request.filePath ?? '') }),
   });
   await amendChange(db, change, {
-    keysFound: bundle.keys.length,
+    keysFound: written.keysFound,
     keysCreated: written.keysCreated,
     languagesCreated: written.languagesCreated,
     translationsInserted: written.translationsInserted,
@@ -180,26 +191,23 @@ async function write(db: Db, request: ImportRequest, { bundle, options, customer
   return written;
 }
 
-async function foundLanguages(projectId: number, bundle: Bundle): Promise<{ key: string; name: string }[]> {
-  const found = languagesOfBundle(bundle);
+async function foundLanguages(projectId: number, found: BundleLanguage[]): Promise<{ key: string; name: string }[]> {
   const names = await prisma().language.findMany({ where: { projectId, key: { in: found.map((l) => l.key) } }, select: { key: true, name: true } });
   const nameOf = new Map(names.map((l) => [l.key, l.name]));
   return found.map((l) => ({ key: l.key, name: nameOf.get(l.key) || l.name || '' }));
 }
-
-const uniqueKeys = (bundle: Bundle) => new Set(bundle.keys.map((k) => `${k.namespace}\u0000${k.key}`)).size;
 
 const TRANSACTION = { timeout: IMPORT_TRANSACTION_TIMEOUT_MS, maxWait: IMPORT_TRANSACTION_TIMEOUT_MS };
 
 export async function importFile(request: ImportRequest): Promise<ImportResult> {
   const prepared = await prepare(request);
   const { projectId } = request;
-  const { bundle, options } = prepared;
+  const { options } = prepared;
   const written = await prisma().$transaction((tx) => write(tx, request, prepared), TRANSACTION);
   const result: ImportResult = {
-    numberOfKeysFound: bundle.keys.length,
-    numberOfUniqueKeysFound: uniqueKeys(bundle),
-    foundLanguages: await foundLanguages(projectId, bundle),
+    numberOfKeysFound: written.keysFound,
+    numberOfUniqueKeysFound: written.uniqueKeysFound,
+    foundLanguages: await foundLanguages(projectId, written.languagesFound),
     keysCreated: written.keysCreated,
     languagesCreated: written.languagesCreated,
     translationsInserted: written.translationsInserted,
@@ -225,7 +233,6 @@ export async function importFile(request: ImportRequest): Promise<ImportResult> 
 export async function previewImport(request: ImportRequest): Promise<ImportPreview> {
   const prepared = await prepare(request);
   const { projectId } = request;
-  const { bundle } = prepared;
   let found: PreviewRollback['preview'] | undefined;
   try {
     await prisma().$transaction(async (tx) => {
@@ -248,9 +255,9 @@ export async function previewImport(request: ImportRequest): Promise<ImportPrevi
   const { written, createdKeys } = found!;
   const languageOf = new Map([...written.languageIds].map(([key, id]) => [id, key]));
   return {
-    numberOfKeysFound: bundle.keys.length,
-    numberOfUniqueKeysFound: uniqueKeys(bundle),
-    foundLanguages: await foundLanguages(projectId, bundle),
+    numberOfKeysFound: written.keysFound,
+    numberOfUniqueKeysFound: written.uniqueKeysFound,
+    foundLanguages: await foundLanguages(projectId, written.languagesFound),
     languagesToCreate: written.languagesCreated,
     keysToCreate: { count: written.keysCreated, keys: createdKeys },
     keysToDelete: { count: written.deletedKeys.length, keys: written.deletedKeys.slice(0, PREVIEW_LIST_LIMIT) },

@@ -1,7 +1,10 @@
-// Reads an uploaded file into a Bundle, before any transaction opens. Whatever
+// Reads an uploaded file into a Bundle, before any transaction opens, or, for
+// the formats that stream (the JSON ones, FileFormat.parseStream), into
+// chunks read inside the import's transaction as they are written. Whatever
 // goes wrong while parsing (a FormatError with its line, or any exception a
 // parser lets escape, a stack overflow included) is a 400 naming the format:
-// a bad file never answers 500.
+// a bad file never answers 500. Each bundle or chunk then gets the same
+// treatment: namespace default, validateBundle, text options.
 import { AppError, badRequest } from '../errors.js';
 import type { Bundle } from '../formats/model.js';
 import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registry.js';
@@ -26,22 +29,59 @@ function parseFailure(formatId: string, error: unknown): AppError {
   return badRequest(`The file is not a valid ${formatId} file: ${message}`);
 }
 
-export async function parseUpload({ format, data, languageKey, namespace, options }: ParseUploadRequest): Promise<Bundle> {
-  const id = format.format.id;
-  if (data.length === 0) throw badRequest('The file is empty');
+/** The checks that need no parsing: an empty file, a single-language file without its language. */
+export function checkUpload({ format, size, languageKey, options }: { format: RegisteredFormat; size: number; languageKey?: string; options: ReadonlySet<ImportOption> }): void {
+  if (size === 0) throw badRequest('The file is empty');
   if (!languageKey && !format.languageInFile && !holdsSeveralLanguages(format, options)) {
     const layouts = format.multiLanguageLayouts ? ' (or import it with the MULTI_LANGUAGE option when it holds several)' : '';
-    throw badRequest(`languageKey is required: ${id} is a single-language format${layouts}`);
+    throw badRequest(`languageKey is required: ${format.format.id} is a single-language format${layouts}`);
   }
-  let bundle: Bundle;
-  try {
-    bundle = await format.format.parse(data, { languageKey, namespace, options: parserOptions(options) });
-  } catch (error) {
-    throw parseFailure(id, error);
-  }
+}
+
+/** What the importer does to every parsed bundle, whole file or chunk: namespace default, validation, text options. */
+function finish(bundle: Bundle, namespace: string | undefined, options: ReadonlySet<ImportOption>): Bundle {
   // The request's namespace is the default of keys the file gives none.
   if (namespace) for (const key of bundle.keys) if (key.namespace === '') key.namespace = namespace;
   validateBundle(bundle);
   applyTextOptions(bundle, options);
   return bundle;
+}
+
+export async function parseUpload({ format, data, languageKey, namespace, options }: ParseUploadRequest): Promise<Bundle> {
+  checkUpload({ format, size: data.length, languageKey, options });
+  let bundle: Bundle;
+  try {
+    bundle = await format.format.parse(data, { languageKey, namespace, options: parserOptions(options) });
+  } catch (error) {
+    throw parseFailure(format.format.id, error);
+  }
+  return finish(bundle, namespace, options);
+}
+
+/** A format that reads an upload as it streams in (FileFormat.parseStream). */
+export const streams = (format: RegisteredFormat): boolean => format.format.parseStream !== undefined;
+
+export interface StreamUploadRequest extends Omit<ParseUploadRequest, 'data'> {
+  input: AsyncIterable<Buffer>;
+  /** Texts per chunk. */
+  chunkCells: number;
+}
+
+/**
+ * The upload as chunks, each checked and finished as a whole file is; a
+ * failure at any point (the file broken at its very end included) is the same
+ * 400 parseUpload gives. checkUpload has run before.
+ */
+export async function* streamUpload({ format, input, languageKey, namespace, options, chunkCells }: StreamUploadRequest): AsyncGenerator<Bundle> {
+  const chunks = format.format.parseStream!(input, { languageKey, namespace, options: parserOptions(options) }, chunkCells)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Bundle>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      throw parseFailure(format.format.id, error);
+    }
+    if (next.done) return;
+    yield finish(next.value, namespace, options);
+  }
 }

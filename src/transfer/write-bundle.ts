@@ -1,13 +1,16 @@
-// Writes a parsed file into a project inside the caller's transaction with
-// set-based statements: languages, keys (created in file order for
+// Writes a parsed file, a whole bundle or a streamed file's chunks
+// (writeBundles), into a project inside the caller's transaction with
+// set-based statements, chunk after chunk: languages, keys (created in file order for
 // IMPORT_ORDER, last-seen touched), customers (simplelocalize-json),
 // translation cells through the write gate (50,000 per statement; a locked
 // key or a text over its charactersLimit is refused and counted, never
 // written), then key metadata and file path (INCLUDE_FILE_PATH), then the
-// deletion of keys the file lacks (DELETE_NOT_PRESENT_KEYS). Cells are written
-// before the metadata, so the lock and limit the key had before the import
-// decide, not the ones the file sets.
+// deletion of keys the file lacks (DELETE_NOT_PRESENT_KEYS), once all chunks
+// are written. Cells are written before the metadata that sets a lock or a
+// limit, so the lock and limit the key had before the import decide, not the
+// ones the file sets.
 import type { Db } from '../db.js';
+import { releaseStatementHistory } from '../db/statement-history.js';
 import type { Change } from '../history/changes.js';
 import { removeKeys } from '../keys/delete.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
@@ -135,68 +138,123 @@ async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, numb
   );
 }
 
-export async function writeBundle(db: Db, projectId: number, bundle: Bundle, options: WriteBundleOptions): Promise<WriteBundleResult> {
-  const languages = await ensureLanguages(db, projectId, languagesOfBundle(bundle), { create: true });
-  const { ids, created } = await ensureKeys(
-    db,
-    projectId,
-    bundle.keys.map((k) => ({ key: k.key, namespace: k.namespace })),
-    { create: true, touchLastSeen: true, descriptions: bundle.keys.map((k) => k.description || null) },
-  );
-  const customers = customersOfBundle(bundle);
-  const customerIds = customers.length > 0 ? await ensureCustomers(db, projectId, customers) : new Map<string, number>();
+/** What a written file held: its counts, as the import result reports them. */
+export interface FoundInFile {
+  /** Keys of the file (a key given twice in a whole bundle counts twice; a key met again in a later chunk does not). */
+  keysFound: number;
+  /** Distinct keys (namespace and name) of the file. */
+  uniqueKeysFound: number;
+  /** Languages of the file in file order, then any language only met in a translation (languagesOfBundle over the chunks). */
+  languagesFound: BundleLanguage[];
+}
 
+/** A whole bundle: one chunk. */
+export async function writeBundle(db: Db, projectId: number, bundle: Bundle, options: WriteBundleOptions): Promise<WriteBundleResult & FoundInFile> {
+  return writeBundles(db, projectId, [bundle], options);
+}
+
+/**
+ * Writes a file given as chunks (FileFormat.parseStream, or one whole bundle)
+ * as they come, each as a whole bundle is written: its languages, keys,
+ * customers, cells and key metadata. Across chunks it keeps the ids of the
+ * keys written (for DELETE_NOT_PRESENT_KEYS and the counts), the languages and
+ * customers, and the metadata that sets a lock or a charactersLimit: that is
+ * written after every chunk's cells, so the lock and limit a key had before
+ * the import decide for all of its cells.
+ */
+export async function writeBundles(db: Db, projectId: number, chunks: Iterable<Bundle> | AsyncIterable<Bundle>, options: WriteBundleOptions): Promise<WriteBundleResult & FoundInFile> {
+  const languageIds = new Map<string, number>();
+  const languagesFound = new Map<string, BundleLanguage>();
+  const languagesCreated: string[] = [];
+  const customerIds = new Map<string, number>();
+  const keyIds = new Set<number>();
+  let keysCreated = 0;
+  let keysFound = 0;
   // An empty text in a file is "no translation": it never erases one.
   const written = { inserted: 0, updated: 0 };
   const refused: GateResult['refused'] = { LOCKED: 0, CHARACTERS_LIMIT: 0 };
   const refusals: Refusal[] = [];
-  // Cells go out in chunks, so a large file never has all its cells (and their
-  // statement parameters) in memory at once. A key given twice in the file
-  // keeps the whole-file rule (its last text wins), so such a file is one chunk.
-  const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : options.cellChunk ?? CELL_CHUNK;
-  let cells: Cell[] = [];
-  const flush = async () => {
-    const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length, change: options.change });
-    written.inserted += result.inserted;
-    written.updated += result.updated;
-    addRefusals(refused, result.refused);
-    refusals.push(...result.refusals);
-    cells = [];
-  };
-  for (const k of bundle.keys) {
-    const keyId = ids.get(keyRefId(k))!;
-    for (const [language, t] of Object.entries(k.translations)) {
-      if (t.text === '') continue;
-      cells.push({ keyId, languageId: languages.ids.get(language)!, customerId: options.customerId, text: t.text, reviewStatus: t.reviewStatus });
+  const lockingMetadata: { keys: BundleKey[]; ids: Map<string, number> }[] = [];
+  for await (const bundle of chunks) {
+    const newLanguages = languagesOfBundle(bundle).filter((l) => !languagesFound.has(l.key));
+    for (const l of newLanguages) languagesFound.set(l.key, l);
+    if (newLanguages.length > 0) {
+      const languages = await ensureLanguages(db, projectId, newLanguages, { create: true });
+      for (const [key, id] of languages.ids) languageIds.set(key, id);
+      languagesCreated.push(...languages.created);
     }
-    for (const [customer, overrides] of Object.entries(k.customerTranslations ?? {})) {
-      for (const [language, t] of Object.entries(overrides)) {
-        if (t.text === '') continue;
-        cells.push({ keyId, languageId: languages.ids.get(language)!, customerId: customerIds.get(customer)!, text: t.text, reviewStatus: t.reviewStatus });
-      }
-    }
-    if (cells.length >= chunkSize) await flush();
-  }
-  if (cells.length > 0) await flush();
-  await writeKeyMetadata(db, bundle.keys, ids, options);
-  if (options.filePath !== undefined && ids.size > 0) {
-    await db.$executeRawUnsafe(
-      `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
-      [...new Set(ids.values())], options.filePath,
+    if (bundle.keys.length === 0) continue;
+    const { ids, created } = await ensureKeys(
+      db,
+      projectId,
+      bundle.keys.map((k) => ({ key: k.key, namespace: k.namespace })),
+      { create: true, touchLastSeen: true, descriptions: bundle.keys.map((k) => k.description || null) },
     );
+    keysCreated += created;
+    for (const k of bundle.keys) if (!keyIds.has(ids.get(keyRefId(k))!)) keysFound++;
+    for (const id of ids.values()) keyIds.add(id);
+    const newCustomers = customersOfBundle(bundle).filter((c) => !customerIds.has(c.key));
+    if (newCustomers.length > 0) for (const [key, id] of await ensureCustomers(db, projectId, newCustomers)) customerIds.set(key, id);
+
+    // Cells go out in chunks, so a large file never has all its cells (and their
+    // statement parameters) in memory at once. A key given twice in the bundle
+    // keeps the whole-file rule (its last text wins), so such a bundle is one chunk.
+    const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : options.cellChunk ?? CELL_CHUNK;
+    let cells: Cell[] = [];
+    const flush = async () => {
+      const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length, change: options.change });
+      written.inserted += result.inserted;
+      written.updated += result.updated;
+      addRefusals(refused, result.refused);
+      refusals.push(...result.refusals);
+      cells = [];
+    };
+    for (const k of bundle.keys) {
+      const keyId = ids.get(keyRefId(k))!;
+      for (const [language, t] of Object.entries(k.translations)) {
+        if (t.text === '') continue;
+        cells.push({ keyId, languageId: languageIds.get(language)!, customerId: options.customerId, text: t.text, reviewStatus: t.reviewStatus });
+      }
+      for (const [customer, overrides] of Object.entries(k.customerTranslations ?? {})) {
+        for (const [language, t] of Object.entries(overrides)) {
+          if (t.text === '') continue;
+          cells.push({ keyId, languageId: languageIds.get(language)!, customerId: customerIds.get(customer)!, text: t.text, reviewStatus: t.reviewStatus });
+        }
+      }
+      if (cells.length >= chunkSize) await flush();
+    }
+    if (cells.length > 0) await flush();
+    const locking = bundle.keys.filter(setsLockOrLimit);
+    if (locking.length > 0) lockingMetadata.push({ keys: locking, ids });
+    await writeKeyMetadata(db, locking.length > 0 ? bundle.keys.filter((k) => !setsLockOrLimit(k)) : bundle.keys, ids, options);
+    if (options.filePath !== undefined && ids.size > 0) {
+      await db.$executeRawUnsafe(
+        `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
+        [...new Set(ids.values())], options.filePath,
+      );
+    }
+    // The chunk's statement parameters would otherwise outlive it (statement-history.ts).
+    releaseStatementHistory();
   }
-  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...new Set(ids.values())], options.deleteNotPresent.namespace, options.change) : [];
+  for (const { keys, ids } of lockingMetadata) await writeKeyMetadata(db, keys, ids, options);
+  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...keyIds], options.deleteNotPresent.namespace, options.change) : [];
   return {
-    languageIds: languages.ids,
-    languagesCreated: languages.created,
-    keysCreated: created,
+    languageIds,
+    languagesCreated,
+    keysCreated,
     translationsInserted: written.inserted,
     translationsUpdated: written.updated,
     translationsRefused: refused,
     refusals,
     deletedKeys,
+    keysFound,
+    uniqueKeysFound: keyIds.size,
+    languagesFound: [...languagesFound.values()],
   };
 }
+
+/** Key metadata the write gate reads: written after all the file's cells. */
+const setsLockOrLimit = (k: BundleKey) => k.lock !== undefined || k.charactersLimit != null;
 
 /** Deletes the unlocked keys of the scope that are not among `keep` (the file's keys); returns them in import order. */
 async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null, change: Change): Promise<{ key: string; namespace: string }[]> {
