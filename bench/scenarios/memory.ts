@@ -51,7 +51,7 @@ export async function memoryScenario(db: Figure['db'], databaseUrl?: string, opt
     const idleFigure: Figure = {
       scenario: 'service idle after a restart', db, metric: 'RSS', value: idle, unit: 'MiB',
       ...(db === 'pglite' && { target: '< 300 MiB', met: idle < 300 }),
-      note: `first start: ${firstStart.toFixed(0)} MiB; WebAssembly memories ${parts.wasm.reduce((a, b) => a + b, 0)} MiB, mapped files ${parts.file} MiB, other ${parts.otherAnon} MiB`,
+      note: `first start: ${firstStart.toFixed(0)} MiB; mapped files ${parts.file} MiB, anonymous ${parts.anonymous} MiB`,
     };
     if (options.idleOnly) return [idleFigure];
     const project = (await (await fetch(`${instance.url}/api/v2/projects`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'memory' }) })).json()).data;

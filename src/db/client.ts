@@ -7,10 +7,10 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+// Each driver is loaded only when it is the one opened: an embedded service
+// never loads pg, a PostgreSQL one never loads PGlite.
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PROJECT_DIR } from '../paths.js';
 
@@ -104,11 +104,11 @@ async function initEmbedded(dataDir: string): Promise<void> {
  */
 export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
-const embeddedStartParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
-
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+    const embeddedStartParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
     const pglite = options.loadDataDir
       ? new PGlite({ loadDataDir: options.loadDataDir, startParams: embeddedStartParams })
       : new PGlite(options.dataDir, { startParams: embeddedStartParams });
@@ -123,6 +123,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       driver: { kind: 'pglite', pglite },
     };
   }
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
   const schema = options.schema;
   const pool = new pg.Pool({
     connectionString: options.url,
