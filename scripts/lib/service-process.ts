@@ -1,4 +1,4 @@
-// Runs the service as a real child process (npm start's entry point), for tests
+// Runs the service as a real child process (src/main.ts through tsx, or the bundle npm start runs), for tests
 // and benchmarks that kill, restart or run several instances. Shared dev tooling:
 // test/ and bench/ both import it; nothing under src/ does.
 import { spawn, type ChildProcess } from 'node:child_process';
