@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
+import { PROJECT_DIR } from './paths.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { setDatabase } from './db.js';
@@ -15,7 +16,7 @@ import { registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerBodyLimits, serverLimits } from './http/limits-request.js';
-import { connectRedis, type RedisConnection } from './events/redis.js';
+import type { RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
 import { ALL_ROUTES, registerRestRoutes } from '../rest-compat/index.js';
@@ -33,7 +34,7 @@ import { createLogger, setLogger } from './log.js';
 import { openSecrets } from './auth/sealed-secrets.js';
 import { sealStoredProviderKeys } from './jobs/provider-keys.js';
 
-const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const SERVICE_VERSION: string = JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')).version;
 
 export interface Service {
   app: FastifyInstance;
@@ -63,7 +64,8 @@ export async function prepareDatabase(config: Config, db?: Database): Promise<Da
 
 export async function buildService(config: Config, options: { db?: Database; logger?: boolean; worker?: { leaseMs?: number; pollMs?: number } | false } = {}): Promise<Service> {
   const db = await prepareDatabase(config, options.db);
-  const redis: RedisConnection | undefined = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  // Redis's client is loaded only when one is configured.
+  const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
   const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
   const app = Fastify({

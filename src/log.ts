@@ -7,7 +7,11 @@
 // level, format and destination; before that (start-up errors, scripts, a bare
 // domain call) a logger on stderr stands in.
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
+import { lazyRequire } from './lazy-module.js';
+
+// Loaded only for a terminal: a service writing JSON never needs it.
+const pretty = lazyRequire<typeof pinoPretty>('pino-pretty');
 
 type LogFn = (object: object, message: string) => void;
 /** What this code needs of a pino logger (Fastify's app.log is one). */
@@ -25,7 +29,7 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   const tty = destination === 1 ? process.stdout.isTTY : destination === 2 ? process.stderr.isTTY : false;
   if (options.pretty ?? tty) {
     // Written synchronously: a terminal's volume is small, and a line logged just before exit is not lost.
-    return pino({ level }, pretty({ colorize: tty || options.pretty === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination, sync: true }));
+    return pino({ level }, pretty()({ colorize: tty || options.pretty === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination, sync: true }));
   }
   return pino({ level }, typeof destination === 'number' ? pino.destination({ dest: destination, sync: true }) : destination);
 }

@@ -1,4 +1,4 @@
-// Runs the service as a real child process (npm start's entry point), for tests
+// Runs the service as a real child process (src/main.ts through tsx, or the bundle npm start runs), for tests
 // and benchmarks that kill, restart or run several instances. Shared dev tooling:
 // test/ and bench/ both import it; nothing under src/ does.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,10 +22,17 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * `sources` runs src/main.ts through tsx (no build step: what the tests use);
+ * `build` runs what `npm start` runs, the bundle dist/main.js, which the
+ * caller builds first (scripts/build.mjs; the memory benchmark does).
+ */
+export type ServiceEntry = 'sources' | 'build';
+
+export async function startServiceProcess(env: Record<string, string>, entry: ServiceEntry = 'sources'): Promise<ServiceProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, entry === 'build' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

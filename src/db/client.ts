@@ -7,11 +7,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+// Each driver is loaded only when it is the one opened: an embedded service
+// never loads pg, a PostgreSQL one never loads PGlite.
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { PROJECT_DIR } from '../paths.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -91,15 +92,26 @@ export const TRANSACTION_DEFAULTS = { maxWait: 60_000, timeout: 60_000 } as cons
  */
 async function initEmbedded(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
-  await promisify(execFile)(process.execPath, [new URL('./pglite-initdb.mjs', import.meta.url).pathname, dataDir]);
+  await promisify(execFile)(process.execPath, [join(PROJECT_DIR, 'src', 'db', 'pglite-initdb.mjs'), dataDir]);
 }
+
+/**
+ * The embedded PostgreSQL's buffer cache. initdb writes PostgreSQL's default
+ * (128 MB) into postgresql.conf, and PGlite touches all of it at start: with
+ * it an idle service held about 120 MiB more. Its data files are ordinary
+ * files, so a page that is not in this cache comes from the operating
+ * system's page cache at the cost of a read call, not from a disk.
+ */
+export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+    const embeddedStartParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
     const pglite = options.loadDataDir
-      ? new PGlite({ loadDataDir: options.loadDataDir })
-      : new PGlite(options.dataDir);
+      ? new PGlite({ loadDataDir: options.loadDataDir, startParams: embeddedStartParams })
+      : new PGlite(options.dataDir, { startParams: embeddedStartParams });
     await pglite.waitReady;
     const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS });
     return {
@@ -111,6 +123,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       driver: { kind: 'pglite', pglite },
     };
   }
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
   const schema = options.schema;
   const pool = new pg.Pool({
     connectionString: options.url,

@@ -6,8 +6,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from './client.js';
+import { PROJECT_DIR } from '../paths.js';
 
-const MIGRATIONS_DIR = join(import.meta.dirname, '..', '..', 'prisma', 'migrations');
+const MIGRATIONS_DIR = join(PROJECT_DIR, 'prisma', 'migrations');
 // The key Prisma's migrate uses for its own advisory lock.
 const ADVISORY_LOCK_KEY = 72707369;
 

@@ -40,11 +40,15 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
+import type * as ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { addTable, TableColumns, type TableRow } from './translation-table.js';
+import { lazyRequire } from '../lazy-module.js';
+
+// exceljs is loaded when a workbook is first read or written (src/lazy-module.ts).
+const excelJs = lazyRequire<typeof ExcelJS>('exceljs');
 
 export interface ZipLimits {
   maxEntries: number;
@@ -121,7 +125,7 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   if (!zip.file('[Content_Types].xml') || !Object.keys(zip.files).some((n) => /(^|\/)workbook\.xml$/.test(n))) {
     throw new FormatError('Not an .xlsx workbook (the zip archive has no workbook part)');
   }
-  const wb = new ExcelJS.Workbook();
+  const wb = new (excelJs().Workbook)();
   try {
     await wb.xlsx.load(input as unknown as ExcelJS.Buffer);
   } catch (e) {
@@ -185,7 +189,7 @@ function writer(options: SerializeOptions): FormatWriter {
   const out = new PassThrough();
   const zipped: Buffer[] = [];
   out.on('data', (chunk: Buffer) => zipped.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new (excelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
   const started = new Set<string>();
   let sheet: { name: string; ws: ExcelJS.Worksheet } | undefined;
 

@@ -26,10 +26,15 @@
 // Safety: nothing is executed; literals nest at most 64 levels; references and
 // spreads are budgeted so a few lines cannot expand into billions of values; a
 // module nested too deeply for the parser's recursion is refused, not crashed on.
-import { parse, type ParseResult } from '@babel/parser';
+import type * as babel from '@babel/parser';
+import type { ParseResult } from '@babel/parser';
 import type * as t from '@babel/types';
+import { lazyRequire } from '../lazy-module.js';
 import { FormatError } from './model.js';
 import { MAX_NESTING } from './nested-keys.js';
+
+// @babel/parser is loaded when a JavaScript file is first read (src/lazy-module.ts).
+const babelParser = lazyRequire<typeof babel>('@babel/parser');
 
 /** A translation value; `value` null means "no translation". */
 export class JsLeaf {
@@ -68,7 +73,7 @@ const position = (node: t.Node) => ({ line: node.loc!.start.line, column: node.l
 function parseModule(text: string): ParseResult<t.File> {
   let ast: ParseResult<t.File>;
   try {
-    ast = parse(text, {
+    ast = babelParser().parse(text, {
       sourceType: 'unambiguous',
       plugins: ['typescript'],
       // Recoverable mistakes are collected instead of thrown; any is still refused below.

@@ -33,7 +33,8 @@
 // written as the two characters \n.
 // Descriptions with INCLUDE_DESCRIPTIONS as `/** ... */` doc comments
 // (a `*/` inside is written `*\/`, and read back as `*/`).
-import { Engine } from 'php-parser';
+import type { Engine } from 'php-parser';
+import { lazyRequire } from '../lazy-module.js';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { decodeText } from './text.js';
@@ -44,7 +45,11 @@ import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const MAX_DEPTH = 64;
 
-const engine = new Engine({ parser: { extractDoc: true, php8: true, suppressErrors: false }, ast: { withPositions: true }, lexer: { short_tags: false } });
+// php-parser is loaded when a PHP file is first read (src/lazy-module.ts).
+const phpParser = lazyRequire<{ Engine: typeof Engine }>('php-parser');
+let phpEngine: Engine | undefined;
+const engine = (): Engine =>
+  (phpEngine ??= new (phpParser().Engine)({ parser: { extractDoc: true, php8: true, suppressErrors: false }, ast: { withPositions: true }, lexer: { short_tags: false } }));
 
 /** The parts of php-parser's AST the evaluator reads. */
 interface PhpNode {
@@ -68,9 +73,9 @@ function fail(message: string, node: { loc: PhpNode['loc'] } | { line: number; c
  * matter, each at its line and column.
  */
 function checkTokens(src: string): void {
-  let tokens: ReturnType<typeof engine.tokenGetAll>;
+  let tokens: ReturnType<Engine['tokenGetAll']>;
   try {
-    tokens = engine.tokenGetAll(src);
+    tokens = engine().tokenGetAll(src);
   } catch (e) {
     throw lexerFailure(e);
   }
@@ -111,7 +116,7 @@ function lexerFailure(e: unknown): FormatError {
 
 function parseProgram(src: string): PhpNode[] {
   try {
-    return (engine.parseCode(src, 'input.php') as unknown as { children: PhpNode[] }).children;
+    return (engine().parseCode(src, 'input.php') as unknown as { children: PhpNode[] }).children;
   } catch (e) {
     const err = e as { message?: string; lineNumber?: number; columnNumber?: number };
     if (typeof err.lineNumber !== 'number') throw lexerFailure(e);

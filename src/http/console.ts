@@ -4,11 +4,12 @@
 // (the console routes with the URL hash). No asset comes from elsewhere: a
 // Content-Security-Policy says so to the browser.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { PROJECT_DIR } from '../paths.js';
 
-export const CONSOLE_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const CONSOLE_DIST = join(PROJECT_DIR, 'web', 'dist') + sep;
 
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
-const ASSET_DIR: string = createRequire(import.meta.url)('swagger-ui-dist').getAbsoluteFSPath();
+// Only the package's directory: its main module would load Swagger UI's browser bundle into the service.
+const ASSET_DIR: string = createRequire(import.meta.url)('swagger-ui-dist/absolute-path.js')();
 
 /** The files of swagger-ui-dist the page loads, and their content types. */
 const ASSETS: Record<string, string> = {

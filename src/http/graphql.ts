@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 // GraphiQL bundled in the package: the page works with no internet access.
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { createContext } from '../context.js';
@@ -29,7 +28,8 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     logging: false,
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
-    renderGraphiQL,
+    // GraphiQL's page (megabytes of script) is loaded when a browser first asks for it.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     // Origins are reflected but never with credentials: the console's session cookie works on its own origin only.
     cors: { credentials: false },
     // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts);

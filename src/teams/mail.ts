@@ -1,12 +1,17 @@
 // Invitation e-mails, sent with nodemailer to the SMTP server of SMTP_URL
 // (smtp://user:pass@host:port, or smtps:// for implicit TLS).
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 const transports = new Map<string, Transporter>();
 
-function transport(smtpUrl: string): Transporter {
+async function transport(smtpUrl: string): Promise<Transporter> {
   let t = transports.get(smtpUrl);
-  if (!t) transports.set(smtpUrl, (t = nodemailer.createTransport(smtpUrl)));
+  if (!t) {
+    // Loaded on the first invitation: most installations never send one.
+    const { default: nodemailer } = await import('nodemailer');
+    t = transports.get(smtpUrl) ?? nodemailer.createTransport(smtpUrl);
+    transports.set(smtpUrl, t);
+  }
   return t;
 }
 
@@ -29,7 +34,7 @@ export async function sendInvitationMail(mail: InvitationMail): Promise<void> {
     '',
     `The link works once and expires on ${mail.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
   ].join('\n');
-  await transport(mail.smtpUrl).sendMail({
+  await (await transport(mail.smtpUrl)).sendMail({
     from: mail.from,
     to: mail.to,
     subject: `Invitation to ${mail.projectName}`,
