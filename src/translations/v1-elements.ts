@@ -3,6 +3,7 @@
 // its position and never fails the others. Lookups of languages, customers
 // and key guards are one statement each, whatever the number of elements.
 import type { Db } from '../db.js';
+import { NEXT_CHANGE_ID } from '../history/changes.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
 import type { Refusal } from './gate.js';
@@ -78,7 +79,47 @@ export async function customerIds(db: Db, projectId: number, elements: ValidElem
   return new Map(rows.map((r) => [r.key, r.id]));
 }
 
-/** Lock and charactersLimit of those of the given keys that have either, by id. */
+/** What the elements name that exists now, by name, and the id of the change a write opens. */
+export interface ElementLookup {
+  /** keyRefId → id */
+  keys: Map<string, number>;
+  /** language key → id */
+  languages: Map<string, number>;
+  /** customer key → id */
+  customers: Map<string, number>;
+  /** Taken from the Activity sequence (NEXT_CHANGE_ID): the write opens its change with it. */
+  changeId: bigint;
+}
+
+const LOOKUP = `
+  SELECT (SELECT coalesce(json_agg(json_build_array(k.id, k.namespace, k.key)), '[]')
+            FROM "TranslationKey" k JOIN unnest($2::text[], $3::text[]) AS t(ns, name) ON k.namespace = t.ns AND k.key = t.name
+           WHERE k."projectId" = $1)::text AS keys,
+         (SELECT coalesce(json_agg(json_build_array(l.id, l.key)), '[]') FROM "Language" l WHERE l."projectId" = $1 AND l.key = ANY($4::text[]))::text AS languages,
+         (SELECT coalesce(json_agg(json_build_array(c.id, c.key)), '[]') FROM "Customer" c WHERE c."projectId" = $1 AND c.key = ANY($5::text[]))::text AS customers,
+         ${NEXT_CHANGE_ID} AS change_id`;
+
+/**
+ * One statement, whatever the number of elements: the ids of the keys,
+ * languages and customers the elements name that exist, and the id of the
+ * change the write will open (so that opening it can go in the write's batch).
+ */
+export async function lookupElements(db: Db, projectId: number, elements: readonly ValidElement[]): Promise<ElementLookup> {
+  const keys = [...new Map(elements.map((e) => [keyRefId(e), e])).values()];
+  const languages = [...new Set(elements.map((e) => e.language))];
+  const customers = [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))];
+  const [row] = await db.$queryRawUnsafe<{ keys: string; languages: string; customers: string; change_id: bigint }[]>(
+    LOOKUP, projectId, keys.map((k) => k.namespace), keys.map((k) => k.key), languages, customers,
+  );
+  const pairs = (json: string) => (JSON.parse(json) as [number, string][]).map(([id, key]) => [key, id] as const);
+  return {
+    keys: new Map((JSON.parse(row!.keys) as [number, string, string][]).map(([id, namespace, key]) => [keyRefId({ namespace, key }), id])),
+    languages: new Map(pairs(row!.languages)),
+    customers: new Map(pairs(row!.customers)),
+    changeId: BigInt(row!.change_id),
+  };
+}
+
 /**
  * The gate's refusals by element index: every element whose cell was refused
  * (an element given twice shares its cell's refusal).

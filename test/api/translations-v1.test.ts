@@ -207,3 +207,43 @@ describe('bulk paths', () => {
     expect((await api.get(`/api/v2/translations?namespace=bulk&key=bulk.9999&language=en`)).data).toMatchObject([{ text: 'Updated 9999' }]);
   });
 });
+
+describe('one element (the per-request path)', () => {
+  const sqlOf = async (request: () => Promise<any>) => {
+    const sql: string[] = [];
+    const res = await observeSql((s) => sql.push(s), request);
+    return { res, statements: sql.filter((s) => !/^(BEGIN|COMMIT|ROLLBACK)$/.test(s.trim())), roundTrips: sql.length };
+  };
+  const lastChange = async () => (await api.get('/api/v2/activity?size=1')).data[0];
+
+  it('of an existing key and language: a lookup, then last-seen and the gate (which opens the change) in one batch', async () => {
+    await api.post('/api/v1/translations', { content: [{ key: 'one.cell', language: 'en', text: 'first' }] });
+    const before = await key('one.cell');
+    const { res, statements, roundTrips } = await sqlOf(() => api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', { content: [{ key: 'one.cell', language: 'en', text: 'second' }] }));
+    expect(res.data).toEqual({ uniqueKeysProcessed: 1, processedWithWarnings: false, message: '1 unique key processed, 0 keys created, 0 translations added, 1 replaced' });
+    // No credential lookup (cached), no interactive transaction: 3 statements, at most BEGIN/COMMIT around the batch.
+    expect(statements).toHaveLength(3);
+    expect(roundTrips).toBeLessThanOrEqual(5);
+    expect((await texts('&key=one.cell&language=en'))['/one.cell/en']).toBe('second');
+    expect(Date.parse((await key('one.cell')).lastSeenAt)).toBeGreaterThan(Date.parse(before.lastSeenAt));
+    const change = await lastChange();
+    expect(change).toMatchObject({ kind: 'TRANSLATIONS', cellsChanged: 1, edits: 0, details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1 } });
+    expect(change.details).not.toHaveProperty('keysCreated');
+  });
+
+  it('refused by the gate: the change is opened with no cell, the refusal is a warning, last-seen is still set', async () => {
+    await api.post('/api/v1/translation-keys', { key: 'one.locked', lock: true });
+    const { res, statements } = await sqlOf(() => api.post('/api/v1/translations', { content: [{ key: 'one.locked', language: 'en', text: 'no' }] }));
+    expect(res.data).toMatchObject({ processedWithWarnings: true, message: expect.stringMatching(/0 translations added, 0 replaced; 1 warning: content\[0\]: .*lock/) });
+    expect(statements).toHaveLength(3);
+    expect(await lastChange()).toMatchObject({ cellsChanged: 0, details: { operation: 'IMPORT_TRANSLATIONS_V1' } });
+  });
+
+  it('of a new key and language: created first in one transaction, recorded in the change', async () => {
+    const { res, statements } = await sqlOf(() => api.post('/api/v1/translations', { content: [{ key: 'one.new', language: 'one-lang', text: 'new' }] }));
+    expect(res.data.message).toBe('1 unique key processed, 1 key created, languages created: one-lang, 1 translation added, 0 replaced');
+    // The lookup; the language (its insert returns its id); the keys (insert; last-seen, returning the ids); the gate.
+    expect(statements).toHaveLength(5);
+    expect(await lastChange()).toMatchObject({ cellsChanged: 1, edits: 2, details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1, keysCreated: 1, languagesCreated: ['one-lang'] } });
+  });
+});
