@@ -239,6 +239,15 @@ describe('one element (the per-request path)', () => {
     expect(await lastChange()).toMatchObject({ cellsChanged: 0, details: { operation: 'IMPORT_TRANSLATIONS_V1' } });
   });
 
+  it('PATCH of an existing cell: a lookup (ids, the cells that hold text, the change id), then the gate alone, no transaction', async () => {
+    const { res, statements, roundTrips } = await sqlOf(() => api.patch('/api/v1/translations', { content: [{ key: 'one.cell', language: 'en', text: 'third' }] }));
+    expect(res.data).toEqual({ numberOfUpdates: 1, numberOfFailures: 0, numberOfInserts: 0, failures: [] });
+    expect(statements).toHaveLength(2);
+    expect(roundTrips).toBe(2);
+    expect((await texts('&key=one.cell&language=en'))['/one.cell/en']).toBe('third');
+    expect(await lastChange()).toMatchObject({ cellsChanged: 1, details: { operation: 'UPDATE_TRANSLATIONS_V1', elements: 1 } });
+  });
+
   it('of a new key and language: created first in one transaction, recorded in the change', async () => {
     const { res, statements } = await sqlOf(() => api.post('/api/v1/translations', { content: [{ key: 'one.new', language: 'one-lang', text: 'new' }] }));
     expect(res.data.message).toBe('1 unique key processed, 1 key created, languages created: one-lang, 1 translation added, 0 replaced');
