@@ -58,6 +58,11 @@ export async function ensureKeys(
   return { ids: new Map(rows.map((r) => [keyId(r), r.id])), created };
 }
 
+/** Sets the last-seen time of the project's keys whose ids are parameter `$ids` (an int[]); $1 is the project. */
+export function touchKeysSql(ids: number): string {
+  return `UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = $1 AND id = ANY($${ids}::int[])`;
+}
+
 export function keyRefId(k: KeyRef): string {
   return keyId(k);
 }

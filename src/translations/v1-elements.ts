@@ -9,7 +9,7 @@ import { runBatched } from './batched-writes.js';
 import { gateStatements, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
-import { BULK_TRANSACTION, keyRefId, type Cell } from './store.js';
+import { BULK_TRANSACTION, keyRefId, touchKeysSql, type Cell } from './store.js';
 
 export interface V1Element {
   key: string;
@@ -133,9 +133,10 @@ export type ElementCell = Cell & { index: number };
 /**
  * The write of elements' cells, as statements not yet sent: `touchKeyIds`'
  * last-seen (POST's rule 2); the change; the cells through the write gate,
- * which records each written cell in the change. The change is opened by the
- * gate's own statement when the cells are of one table (always, for one
- * element), otherwise by a statement of its own. `statements` builds them
+ * which records each written cell in the change. When the cells are of one
+ * table (always, for one element) the gate's own statement also opens the
+ * change and sets last-seen: one statement, no transaction; otherwise each
+ * is a statement of its own, in one batched transaction. `statements` builds them
  * (again for a retry: a statement runs once); `result` reads their answers.
  */
 export function planElementWrite(projectId: number, cells: ElementCell[], change: Change, options: {
@@ -144,14 +145,16 @@ export function planElementWrite(projectId: number, cells: ElementCell[], change
   const opening = openChangeParams(change, 'TRANSLATIONS', options.details, { edits: options.edits ?? 0 });
   const oneTable = cells.length > 0 && cells.every((c) => (c.customerId === null) === (cells[0]!.customerId === null));
   const touch = options.touchKeyIds ?? [];
-  const gate = (db: Db) => gateStatements(db, projectId, cells, { replace: options.replace, listRefusals: cells.length, change, ...(oneTable ? { opening } : {}) });
+  // One table: the gate's statement opens the change and sets last-seen too — the whole write is one statement.
+  const gate = (db: Db) => gateStatements(db, projectId, cells, { replace: options.replace, listRefusals: cells.length, change, ...(oneTable ? { opening, touchKeyIds: touch } : {}) });
+  const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
   return {
     statements: (db: Db) => [
-      ...(touch.length ? [db.$executeRawUnsafe(`UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = $1 AND id = ANY($2::int[])`, projectId, touch)] : []),
+      ...(!oneTable && touch.length ? [db.$executeRawUnsafe(touchKeysSql(2), projectId, touch)] : []),
       ...(oneTable ? [] : [openChangeQuery(db, opening)]),
       ...gate(db).statements,
     ],
-    result: (rows: unknown[]) => gate(prisma()).result(rows.slice((touch.length ? 1 : 0) + (oneTable ? 0 : 1)) as Row[][]),
+    result: (rows: unknown[]) => gate(prisma()).result(rows.slice(before) as Row[][]),
   };
 }
 
