@@ -108,6 +108,17 @@ export function openChangeCtes(first: number, counts: { cells: string; firstCell
      )`;
 }
 
+/**
+ * The statement opening a change by itself, with the parameters of
+ * openChangeParams, not yet sent: for a caller that sends it in one batched
+ * transaction with the statements writing the change's content (import-v1.ts).
+ */
+export function openChangeQuery(db: Db, opening: unknown[]) {
+  return db.$queryRawUnsafe<{ id: bigint }[]>(OPEN_CHANGE_SQL, ...opening);
+}
+
+const OPEN_CHANGE_SQL = `WITH ${openChangeCtes(1, { cells: '0', firstCellId: 'NULL', lastCellId: 'NULL' })} SELECT id FROM activity`;
+
 function openChangeStatement(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions & { id?: bigint }) {
   const origin = options.origin ?? currentOrigin();
   // A job's cells are told about once the job has ended (queueWebhooks from its end), not while it still writes.

@@ -9,7 +9,7 @@
 // Introspection is held to the same depth and cost: the standard
 // introspection query passes, a nested one is refused before it runs.
 // A refusal is a 400 whose message names the limit and its setting.
-import { GraphQLError, getNullableType, isListType, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { BREAK, GraphQLError, getNullableType, isListType, visit, type ASTNode, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -74,19 +74,69 @@ export function costEstimator(listSize: number): ComplexityEstimator {
 
 /** The cost of an operation; Infinity when the document is too large to count. */
 export function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined, listSize: number): number {
+  return count(schema, document, variables, operationName, listSize).cost;
+}
+
+function count(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined, listSize: number): { cost: number; counted: boolean } {
   try {
-    return getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [costEstimator(listSize)], maxQueryNodes: 100_000 });
+    return { cost: getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [costEstimator(listSize)], maxQueryNodes: 100_000 }), counted: true };
   } catch (error) {
     // Too many nodes to count is a refusal; bad variables are left to execution, which names them.
-    if (error instanceof GraphQLError && /maximum query nodes/i.test(error.message)) return Infinity;
-    return 0;
+    if (error instanceof GraphQLError && /maximum query nodes/i.test(error.message)) return { cost: Infinity, counted: false };
+    return { cost: 0, counted: false };
   }
+}
+
+/**
+ * Whether an operation's cost can change with its variables: only a page-size
+ * argument (`first`, `last`, `size`) or a directive (@include, @skip) given a
+ * variable changes what the estimator counts.
+ */
+function dependsOnVariables(document: DocumentNode): boolean {
+  const hasVariable = (node: ASTNode) => {
+    let found = false;
+    visit(node, { Variable() { found = true; return BREAK; } });
+    return found;
+  };
+  let depends = false;
+  visit(document, {
+    Field(node) {
+      if (node.arguments?.some((a) => (PAGE_ARGUMENTS as readonly string[]).includes(a.name.value) && hasVariable(a.value))) { depends = true; return BREAK; }
+      return undefined;
+    },
+    Directive(node) {
+      if (node.arguments?.some((a) => hasVariable(a.value))) { depends = true; return BREAK; }
+      return undefined;
+    },
+  });
+  return depends;
+}
+
+/**
+ * Costs of documents that do not depend on their variables, counted once per
+ * document: the REST routes' documents are parsed at boot and Yoga reuses the
+ * document of a query it has seen, so the usual request costs a lookup. Only
+ * a count that succeeded is kept (bad variables are not the document's).
+ */
+const knownCosts = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, number> | 'variables'>>();
+
+function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined, listSize: number): number {
+  const ofSchema = knownCosts.get(schema) ?? knownCosts.set(schema, new WeakMap()).get(schema)!;
+  let known = ofSchema.get(document);
+  if (known === undefined) ofSchema.set(document, (known = dependsOnVariables(document) ? 'variables' : new Map()));
+  if (known === 'variables') return costOf(schema, document, variables, operationName, listSize);
+  const key = `${listSize}\u0000${operationName ?? ''}`;
+  const cached = known.get(key);
+  if (cached !== undefined) return cached;
+  const { cost, counted } = count(schema, document, variables, operationName, listSize);
+  if (counted) known.set(key, cost);
+  return cost;
 }
 
 interface ExecutionArgsLike { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null; operationName?: string | null }
 
 function costRefusal(args: ExecutionArgsLike, limits: GraphQLLimits): GraphQLError | undefined {
-  const cost = costOf(args.schema, args.document, args.variableValues ?? undefined, args.operationName ?? undefined, limits.listSize);
+  const cost = operationCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName ?? undefined, limits.listSize);
   if (cost <= limits.maxCost) return undefined;
   const found = Number.isFinite(cost) ? `cost ${cost}` : 'too many fields to count';
   return limitError('cost', `${found}, at most ${limits.maxCost}; ask for smaller pages or fewer fields`);

@@ -1,5 +1,5 @@
-// Project counters of the contract, computed in SQL for a batch of projects at
-// once (the GraphQL layer calls this through a DataLoader).
+// Project counters of the contract, computed in one SQL statement for a batch
+// of projects at once (the GraphQL layer calls this through a DataLoader).
 import { prisma, type Db } from '../db.js';
 
 export interface ProjectStats {
@@ -29,6 +29,8 @@ interface StatsRow {
   members: number;
   non_empty: number;
   changed: number;
+  /** [language key, non-empty cells] of the languages with any, in the project's order. */
+  by_language: string | null;
   last_edited: Date | null;
   last_activity: Date | null;
 }
@@ -40,12 +42,18 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
        SELECT e."projectId" AS id, p."createdAt" AS at
          FROM "Environment" e JOIN "Publication" p ON p.id = e."currentPublicationId"
         WHERE e.key = '_latest' AND e."projectId" = ANY($1::int[])
-     ), tr AS (
-       SELECT t."projectId" AS id,
+     ), per_language AS (
+       -- One scan of the project's cells gives every figure of its base translations: per language, then summed.
+       SELECT t."projectId" AS id, t."languageId",
               count(*) FILTER (WHERE t.text <> '')::int AS non_empty,
               count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
          FROM "Translation" t LEFT JOIN pub ON pub.id = t."projectId"
-        WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
+        WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId", t."languageId"
+     ), tr AS (
+       SELECT pl.id, sum(pl.non_empty)::int AS non_empty, sum(pl.changed)::int AS changed,
+              (json_agg(json_build_array(l.key, pl.non_empty) ORDER BY l."order", l.key) FILTER (WHERE pl.non_empty > 0))::text AS by_language
+         FROM per_language pl JOIN "Language" l ON l.id = pl."languageId"
+        GROUP BY pl.id
      ), ctr AS (
        SELECT t."projectId" AS id,
               count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
@@ -61,19 +69,13 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
             (SELECT count(*)::int FROM "ProjectMember" m WHERE m."projectId" = p.id) AS members,
             coalesce(tr.non_empty, 0) AS non_empty,
             coalesce(tr.changed, 0) + coalesce(ctr.changed, 0) AS changed,
+            tr.by_language,
             -- Newest first along the ("projectId", at) index: the first matching entry ends the scan.
             (SELECT a.at FROM "Activity" a WHERE a."projectId" = p.id AND (a.cells > 0 OR a.edits > 0) ORDER BY a.at DESC LIMIT 1) AS last_edited,
             (SELECT a.at FROM "Activity" a WHERE a."projectId" = p.id ORDER BY a.at DESC LIMIT 1) AS last_activity
        FROM "Project" p
        LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id
       WHERE p.id = ANY($1::int[])`,
-    ids,
-  );
-  const perLanguage = await db.$queryRawUnsafe<{ id: number; language: string; n: number }[]>(
-    `SELECT t."projectId" AS id, l.key AS language, count(*)::int AS n
-       FROM "Translation" t JOIN "Language" l ON l.id = t."languageId"
-      WHERE t."projectId" = ANY($1::int[]) AND t.text <> ''
-      GROUP BY t."projectId", l.key, l."order" ORDER BY l."order", l.key`,
     ids,
   );
   const result = new Map<number, ProjectStats>();
@@ -85,14 +87,10 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
       members: row.members,
       unpublishedChanges: row.changed,
       translatedPercentage: cells === 0 ? 0 : Math.round((row.non_empty / cells) * 10_000) / 10_000,
-      translatedKeysByLanguage: {},
+      translatedKeysByLanguage: Object.fromEntries(row.by_language ? (JSON.parse(row.by_language) as [string, number][]) : []),
       lastEditedAt: row.last_edited,
       lastActivityAt: row.last_activity,
     });
-  }
-  for (const row of perLanguage) {
-    const stats = result.get(row.id);
-    if (stats) stats.translatedKeysByLanguage[row.language] = row.n;
   }
   return result;
 }

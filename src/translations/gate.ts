@@ -23,7 +23,7 @@
 // Callers run the gate inside their transaction.
 import type { Db } from '../db.js';
 import { openChangeCtes, type Change } from '../history/changes.js';
-import type { Cell } from './store.js';
+import { touchKeysSql, type Cell } from './store.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
 
@@ -59,6 +59,12 @@ export interface GateOptions {
    * (openChangeParams): one statement for a whole write, no transaction needed.
    */
   opening?: unknown[];
+  /**
+   * With `opening`: keys whose last-seen time the same statement sets (v1
+   * POST's rule 2, touchKeysSql), so that a write of existing keys is one
+   * statement.
+   */
+  touchKeyIds?: number[];
 }
 
 /** Refused cells listed by default; counts are exact whatever this is. */
@@ -96,7 +102,7 @@ interface Table {
  * $3 languages, [$n customers], then texts, statuses, whether any status is
  * given, the mode, the number of refusals to list, the change (activity id).
  */
-function gateSql(table: Table, events = true, opening = false): string {
+function gateSql(table: Table, events = true, opening = false, touch = false): string {
   const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
   const customerInput = table.customer ? `, $4::int[]` : '';
   const customerColumn = table.customer ? ', customer_id' : '';
@@ -148,7 +154,7 @@ function gateSql(table: Table, events = true, opening = false): string {
              c.old_text, w.text, c.old_status, w."reviewStatus"
         FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}
       RETURNING id
-    )` : ''}, ${opening ? openChangeCtes(table.customer ? 11 : 10, {
+    )` : ''}, ${touch ? `touched AS (${touchKeysSql(table.customer ? 21 : 20)}), ` : ''}${opening ? openChangeCtes(table.customer ? 11 : 10, {
       // The change is opened here, with its counts (its events are written by the CTEs above).
       cells: '(SELECT count(*)::int FROM written)', firstCellId: '(SELECT min(id) FROM events)', lastCellId: '(SELECT max(id) FROM events)',
     }) : `counted AS (
@@ -176,6 +182,7 @@ const BASE_TABLE: Table = { name: '"Translation"', customer: false };
 const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
 const WITH_EVENTS = { base: gateSql(BASE_TABLE), custom: gateSql(CUSTOM_TABLE) };
 const OPENING = { base: gateSql(BASE_TABLE, true, true), custom: gateSql(CUSTOM_TABLE, true, true) };
+const OPENING_TOUCHING = { base: gateSql(BASE_TABLE, true, true, true), custom: gateSql(CUSTOM_TABLE, true, true, true) };
 const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
 let gateSqlInUse = WITH_EVENTS;
 
@@ -230,8 +237,9 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   const custom = [...deduped.values()].filter((c) => c.customerId !== null);
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
   const statements = [];
-  const sql = options.opening ? OPENING : gateSqlInUse;
-  const opening = options.opening ?? [];
+  const touching = !!options.opening && !!options.touchKeyIds?.length;
+  const sql = touching ? OPENING_TOUCHING : options.opening ? OPENING : gateSqlInUse;
+  const opening = [...options.opening ?? [], ...(touching ? [options.touchKeyIds] : [])];
   if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
   if (base.length) {
     statements.push(db.$queryRawUnsafe<Row[]>(

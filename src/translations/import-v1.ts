@@ -1,15 +1,18 @@
 // POST /api/v1/translations (deprecated, still served): adds translations,
 // creating missing keys and languages (behaviour rules 1–7 of the contract).
-// One transaction of set-based statements, whatever the number of elements;
-// visible as soon as the request returns.
+// Set-based, whatever the number of elements; visible as soon as the request
+// returns. The usual request names keys and languages that exist: one lookup,
+// then one batched transaction (no round trip waits on another inside it):
+// last-seen, and the gate's statement, which opens the change, writes the
+// cells, their change events and last-modified. Only when something must be
+// created is the transaction interactive: the new ids come first.
 import { prisma } from '../db.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
-import { writeTranslations } from './gate.js';
-import { amendChange, openChange } from '../history/changes.js';
+import type { Change } from '../history/changes.js';
 import { publishAfterWrite } from './publish-after-import.js';
 import { refusalMessage } from './rules.js';
-import { BULK_TRANSACTION, ensureKeys, ensureLanguages, keyRefId, type Cell } from './store.js';
-import { at, checkElements, customerIds, describeProblems, elementKeyId, refusalsByElement, type V1Element } from './v1-elements.js';
+import { ensureKeys, ensureLanguages, keyRefId } from './store.js';
+import { at, checkElements, describeProblems, elementKeyId, lookupElements, planElementWrite, refusalsByElement, runElementWrite, type ElementCell, type ElementLookup, type V1Element } from './v1-elements.js';
 
 export interface ImportV1Options {
   /** REPLACE_TRANSLATION_IF_FOUND */
@@ -30,37 +33,48 @@ export async function importTranslationsV1(projectId: number, content: V1Element
   // Rule 7: the plan is checked before anything is written.
   if (options.publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
   const { valid, problems } = checkElements(content, { languageMustExist: false });
-  const outcome = await prisma().$transaction(async (tx) => {
-    const change = await openChange(tx, projectId, 'TRANSLATIONS', { operation: 'IMPORT_TRANSLATIONS_V1', elements: content.length });
-    const customers = await customerIds(tx, projectId, valid);
-    // Rule 5: an unknown customer is not created; its element is skipped.
-    const accepted = valid.filter((e) => {
-      if (e.customerKey === null || customers.has(e.customerKey)) return true;
-      problems.push(at(e.index, `customer '${e.customerKey}' not found; customers are not created automatically`));
-      return false;
-    });
-    // Rules 1–3: missing languages and keys are created; every key's last-seen is updated.
-    const languages = await ensureLanguages(tx, projectId, accepted.map((e) => ({ key: e.language })), { create: true });
-    const keys = await ensureKeys(tx, projectId, accepted, { create: true, touchLastSeen: true, descriptions: accepted.map((e) => e.description) });
-    const cells: (Cell & { index: number })[] = [];
+  const found = await lookupElements(prisma(), projectId, valid);
+  // Rule 5: an unknown customer is not created; its element is skipped.
+  const accepted = valid.filter((e) => {
+    if (e.customerKey === null || found.customers.has(e.customerKey)) return true;
+    problems.push(at(e.index, `customer '${e.customerKey}' not found; customers are not created automatically`));
+    return false;
+  });
+  const change: Change = { id: found.changeId, projectId };
+  const missingLanguages = [...new Set(accepted.map((e) => e.language))].filter((l) => !found.languages.has(l));
+  const missingKeys = accepted.filter((e) => !found.keys.has(keyRefId(e)));
+  const plan = (ids: Pick<ElementLookup, 'keys' | 'languages'>, created = { keys: 0, languages: [] as string[], touched: false }) => {
+    const cells: ElementCell[] = [];
     for (const e of accepted) {
       // Without REPLACE an empty text could change nothing; an element without text only registers its key.
       if (e.text === null || (e.text === '' && !options.replace)) continue;
-      const keyId = elementKeyId(keys.ids, e)!;
-      cells.push({ index: e.index, keyId, languageId: languages.ids.get(e.language)!, customerId: e.customerKey ? customers.get(e.customerKey)! : null, text: e.text });
+      cells.push({ index: e.index, keyId: elementKeyId(ids.keys, e)!, languageId: ids.languages.get(e.language)!, customerId: e.customerKey ? found.customers.get(e.customerKey)! : null, text: e.text });
     }
-    // Rule 4: existing translations are replaced only with REPLACE_TRANSLATION_IF_FOUND.
-    // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a warning of its element.
-    const written = await writeTranslations(tx, projectId, cells, { replace: options.replace, listRefusals: cells.length, change });
-    if (keys.created || languages.created.length) await amendChange(tx, change, { keysCreated: keys.created, languagesCreated: languages.created }, keys.created + languages.created.length);
-    for (const [index, refusal] of refusalsByElement(cells, written.refusals)) problems.push(at(index, refusalMessage(refusal)));
-    return { uniqueKeys: new Set(accepted.map(keyRefId)).size, createdKeys: keys.created, createdLanguages: languages.created, written };
-  }, BULK_TRANSACTION);
+    // Keys and languages created are recorded in the change: its details and its edit count.
+    const edits = created.keys + created.languages.length;
+    const details = { operation: 'IMPORT_TRANSLATIONS_V1', elements: content.length, ...(edits ? { keysCreated: created.keys, languagesCreated: created.languages } : {}) };
+    // Rule 4: existing translations are replaced only with REPLACE_TRANSLATION_IF_FOUND; rule 2: every key's last-seen.
+    const write = planElementWrite(projectId, cells, change, {
+      replace: options.replace, details, edits,
+      touchKeyIds: created.touched ? [] : [...new Set(accepted.map((e) => elementKeyId(ids.keys, e)!))],
+    });
+    return { ...write, cells, created };
+  };
+  const { plan: write, rows } = await runElementWrite(!missingLanguages.length && !missingKeys.length ? plan(found) : async (tx) => {
+    // Rules 1 and 3: missing languages and keys are created (keys in the order of the elements).
+    const languages = missingLanguages.length ? await ensureLanguages(tx, projectId, missingLanguages.map((key) => ({ key })), { create: true }) : { ids: new Map<string, number>(), created: [] };
+    // Rule 2 then comes with the keys' ids (the statement after their creation sets last-seen and returns them).
+    const keys = missingKeys.length ? await ensureKeys(tx, projectId, accepted, { create: true, touchLastSeen: true, descriptions: accepted.map((e) => e.description) }) : null;
+    return plan({ keys: keys?.ids ?? found.keys, languages: new Map([...found.languages, ...languages.ids]) }, { keys: keys?.created ?? 0, languages: languages.created, touched: keys !== null });
+  });
+  // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a warning of its element.
+  const outcome = { created: write.created, written: write.result(rows) };
+  for (const [index, refusal] of refusalsByElement(write.cells, outcome.written.refusals)) problems.push(at(index, refusalMessage(refusal)));
 
   const parts = [
-    `${plural(outcome.uniqueKeys, 'unique key')} processed`,
-    `${plural(outcome.createdKeys, 'key')} created`,
-    outcome.createdLanguages.length ? `languages created: ${outcome.createdLanguages.join(', ')}` : '',
+    `${plural(new Set(accepted.map(keyRefId)).size, 'unique key')} processed`,
+    `${plural(outcome.created.keys, 'key')} created`,
+    outcome.created.languages.length ? `languages created: ${outcome.created.languages.join(', ')}` : '',
     `${plural(outcome.written.inserted, 'translation')} added`,
     `${outcome.written.updated} replaced`,
   ].filter(Boolean);
@@ -76,5 +90,5 @@ export async function importTranslationsV1(projectId: number, content: V1Element
     const other = problems.filter((p) => p.index < 0).map((p) => p.message);
     message += `; ${plural(problems.length, 'warning')}: ${[...describeProblems(elementProblems), ...other].join('; ')}`;
   }
-  return { uniqueKeysProcessed: outcome.uniqueKeys, processedWithWarnings: problems.length > 0, message };
+  return { uniqueKeysProcessed: new Set(accepted.map(keyRefId)).size, processedWithWarnings: problems.length > 0, message };
 }

@@ -58,6 +58,11 @@ export async function ensureKeys(
   return { ids: new Map(rows.map((r) => [keyId(r), r.id])), created };
 }
 
+/** Sets the last-seen time of the project's keys whose ids are parameter `$ids` (an int[]); $1 is the project. */
+export function touchKeysSql(ids: number): string {
+  return `UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = $1 AND id = ANY($${ids}::int[])`;
+}
+
 export function keyRefId(k: KeyRef): string {
   return keyId(k);
 }
@@ -71,23 +76,30 @@ export async function ensureLanguages(
 ): Promise<{ ids: Map<string, number>; created: string[] }> {
   const unique = [...new Map(languages.map((l) => [l.key, l])).values()];
   let created: string[] = [];
+  const ids = new Map<string, number>();
   if (options.create && unique.length > 0) {
-    const rows = await db.$queryRawUnsafe<{ key: string }[]>(
+    const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
       `INSERT INTO "Language" ("projectId", key, name, "order")
        SELECT $1, k, coalesce(n, ''), (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = $1) + row_number() OVER (ORDER BY ord)
          FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(k, n, ord)
         WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = $1 AND l.key = t.k)
        ON CONFLICT ("projectId", key) DO NOTHING
-       RETURNING key`,
+       RETURNING id, key`,
       projectId, unique.map((l) => l.key), unique.map((l) => l.name ?? null),
     );
     created = rows.map((r) => r.key);
+    for (const r of rows) ids.set(r.key, r.id);
   }
-  const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
-    `SELECT id, key FROM "Language" WHERE "projectId" = $1 AND key = ANY($2::text[])`,
-    projectId, unique.map((l) => l.key),
-  );
-  return { ids: new Map(rows.map((r) => [r.key, r.id])), created };
+  // The ids of the languages that existed (none left when every one was just created: no statement).
+  const existing = unique.filter((l) => !ids.has(l.key));
+  if (existing.length) {
+    const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
+      `SELECT id, key FROM "Language" WHERE "projectId" = $1 AND key = ANY($2::text[])`,
+      projectId, existing.map((l) => l.key),
+    );
+    for (const r of rows) ids.set(r.key, r.id);
+  }
+  return { ids, created };
 }
 
 export interface Cell {

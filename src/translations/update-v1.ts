@@ -1,14 +1,17 @@
 // PATCH /api/v1/translations (deprecated, still served): sets translations of
 // existing keys and languages. Per-element problems are failures in the
-// answer, never a request error; the successful elements are written in one
-// transaction of set-based statements.
-import { prisma, type Db } from '../db.js';
+// answer, never a request error. One lookup statement, then the successful
+// elements are written by the gate's statement, which also opens the change
+// (no transaction: one statement is atomic); with CREATE_KEY_IF_NOT_FOUND and
+// a missing key, the keys are created first in one interactive transaction.
+import { prisma } from '../db.js';
 import { describeKey } from '../keys/write.js';
-import { openChange } from '../history/changes.js';
-import { writeTranslations } from './gate.js';
 import { refusalMessage } from './rules.js';
-import { BULK_TRANSACTION, ensureKeys, ensureLanguages, type Cell } from './store.js';
-import { at, checkElements, customerIds, describeProblems, elementKeyId, refusalsByElement, type V1Element } from './v1-elements.js';
+import { ensureKeys, keyRefId } from './store.js';
+import {
+  at, cellId, checkElements, describeProblems, elementKeyId, lookupElements, planElementWrite, refusalsByElement, runElementWrite,
+  type ElementCell, type Problem, type V1Element,
+} from './v1-elements.js';
 
 export interface UpdateV1Result {
   /** Elements that replaced a non-empty translation. */
@@ -21,69 +24,43 @@ export interface UpdateV1Result {
 
 export async function updateTranslationsV1(projectId: number, content: V1Element[], options: { createKeys: boolean }): Promise<UpdateV1Result> {
   const { valid, problems } = checkElements(content, { languageMustExist: true });
-  const counts = await prisma().$transaction(async (tx) => {
-    const languages = await ensureLanguages(tx, projectId, valid.map((e) => ({ key: e.language })), { create: false });
-    const customers = await customerIds(tx, projectId, valid);
-    const candidates = valid.filter((e) => {
-      const problem = !languages.ids.has(e.language)
-        ? `language '${e.language}' is not in the project`
-        : e.customerKey !== null && !customers.has(e.customerKey)
-          ? `customer '${e.customerKey}' not found`
-          : e.text === null ? 'text is missing' : undefined;
-      if (problem) problems.push(at(e.index, problem));
-      return !problem;
-    });
-    const keys = await ensureKeys(tx, projectId, candidates, { create: options.createKeys, descriptions: candidates.map((e) => e.description) });
-    const cells: (Cell & { index: number })[] = [];
+  // Each element is counted against the state before the request: filling an empty cell is an insert (`filled`).
+  const found = await lookupElements(prisma(), projectId, valid, { filled: true });
+  const candidates = valid.filter((e) => {
+    const problem = !found.languages.has(e.language)
+      ? `language '${e.language}' is not in the project`
+      : e.customerKey !== null && !found.customers.has(e.customerKey)
+        ? `customer '${e.customerKey}' not found`
+        : e.text === null ? 'text is missing' : undefined;
+    if (problem) problems.push(at(e.index, problem));
+    return !problem;
+  });
+  const plan = (keys: Map<string, number>) => {
+    const cells: ElementCell[] = [];
+    const missing: Problem[] = [];
     for (const e of candidates) {
-      const keyId = elementKeyId(keys.ids, e);
-      if (keyId === undefined) {
-        problems.push(at(e.index, `${describeKey(e)} is not in the project`));
-        continue;
-      }
-      cells.push({ index: e.index, keyId, languageId: languages.ids.get(e.language)!, customerId: e.customerKey ? customers.get(e.customerKey)! : null, text: e.text! });
+      const keyId = elementKeyId(keys, e);
+      if (keyId === undefined) missing.push(at(e.index, `${describeKey(e)} is not in the project`));
+      else cells.push({ index: e.index, keyId, languageId: found.languages.get(e.language)!, customerId: e.customerKey ? found.customers.get(e.customerKey)! : null, text: e.text! });
     }
-    // Each element is counted against the state before the request: filling an empty cell is an insert.
-    const filled = await filledCells(tx, cells);
-    // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a failure of its element.
-    const change = await openChange(tx, projectId, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATIONS_V1', elements: content.length });
-    const written = await writeTranslations(tx, projectId, cells, { replace: true, listRefusals: cells.length, change });
-    const refused = refusalsByElement(cells, written.refusals);
-    for (const [index, refusal] of refused) problems.push(at(index, refusalMessage(refusal)));
-    const accepted = cells.filter((c) => !refused.has(c.index));
-    const updates = accepted.filter((c) => filled.has(cellId(c))).length;
-    return { updates, inserts: accepted.length - updates };
-  }, BULK_TRANSACTION);
+    const details = { operation: 'UPDATE_TRANSLATIONS_V1', elements: content.length };
+    return { ...planElementWrite(projectId, cells, { id: found.changeId, projectId }, { replace: true, details }), cells, missing };
+  };
+  const missingKeys = options.createKeys ? candidates.filter((e) => !found.keys.has(keyRefId(e))) : [];
+  const { plan: write, rows } = await runElementWrite(!missingKeys.length ? plan(found.keys) : async (tx) => {
+    const keys = await ensureKeys(tx, projectId, missingKeys, { create: true, descriptions: missingKeys.map((e) => e.description) });
+    return plan(new Map([...found.keys, ...keys.ids]));
+  });
+  problems.push(...write.missing);
+  // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a failure of its element.
+  const refused = refusalsByElement(write.cells, write.result(rows).refusals);
+  for (const [index, refusal] of refused) problems.push(at(index, refusalMessage(refusal)));
+  const accepted = write.cells.filter((c) => !refused.has(c.index));
+  const updates = accepted.filter((c) => found.filled.has(cellId(c))).length;
   return {
-    numberOfUpdates: counts.updates,
+    numberOfUpdates: updates,
     numberOfFailures: problems.length,
-    numberOfInserts: counts.inserts,
+    numberOfInserts: accepted.length - updates,
     failures: describeProblems(problems.sort((a, b) => a.index - b.index), Number.POSITIVE_INFINITY),
   };
-}
-
-const cellId = (c: Pick<Cell, 'keyId' | 'languageId' | 'customerId'>) => `${c.keyId}:${c.languageId}:${c.customerId ?? ''}`;
-
-/** Which of the cells hold a non-empty text now (one statement per table). */
-async function filledCells(tx: Db, cells: Cell[]): Promise<Set<string>> {
-  const base = cells.filter((c) => c.customerId === null);
-  const custom = cells.filter((c) => c.customerId !== null);
-  const rows: { keyId: number; languageId: number; customerId: number | null }[] = [];
-  if (base.length) {
-    rows.push(...await tx.$queryRawUnsafe<typeof rows>(
-      `SELECT t."keyId", t."languageId", NULL::int AS "customerId" FROM "Translation" t
-         JOIN unnest($1::int[], $2::int[]) AS i(k, l) ON t."keyId" = i.k AND t."languageId" = i.l
-        WHERE t.text <> ''`,
-      base.map((c) => c.keyId), base.map((c) => c.languageId),
-    ));
-  }
-  if (custom.length) {
-    rows.push(...await tx.$queryRawUnsafe<typeof rows>(
-      `SELECT t."keyId", t."languageId", t."customerId" FROM "CustomerTranslation" t
-         JOIN unnest($1::int[], $2::int[], $3::int[]) AS i(k, l, c) ON t."keyId" = i.k AND t."languageId" = i.l AND t."customerId" = i.c
-        WHERE t.text <> ''`,
-      custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
-    ));
-  }
-  return new Set(rows.map(cellId));
 }

@@ -1,13 +1,15 @@
 // The elements of the deprecated v1 translation endpoints (POST and PATCH
 // /api/v1/translations), checked one by one: a bad element is reported with
-// its position and never fails the others. Lookups of languages, customers
-// and key guards are one statement each, whatever the number of elements.
-import type { Db } from '../db.js';
+// its position and never fails the others. What the elements name is looked
+// up in one statement, whatever their number; their cells are written through
+// the write gate in one batched transaction when nothing must be created first.
+import { prisma, type Db } from '../db.js';
+import { NEXT_CHANGE_ID, openChangeParams, openChangeQuery, type Change } from '../history/changes.js';
+import { runBatched } from './batched-writes.js';
+import { gateStatements, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
-import type { Refusal } from './gate.js';
-import type { Cell } from './store.js';
-import { keyRefId } from './store.js';
+import { BULK_TRANSACTION, keyRefId, touchKeysSql, type Cell } from './store.js';
 
 export interface V1Element {
   key: string;
@@ -68,22 +70,117 @@ export function checkElements(content: V1Element[], options: { languageMustExist
   return { valid, problems };
 }
 
-/** Customer key → id for the customers the elements name. */
-export async function customerIds(db: Db, projectId: number, elements: ValidElement[]): Promise<Map<string, number>> {
-  const keys = [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))];
-  if (keys.length === 0) return new Map();
-  const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
-    `SELECT id, key FROM "Customer" WHERE "projectId" = $1 AND key = ANY($2::text[])`, projectId, keys,
-  );
-  return new Map(rows.map((r) => [r.key, r.id]));
+/** What the elements name that exists now, by name, and the id of the change a write opens. */
+export interface ElementLookup {
+  /** keyRefId → id */
+  keys: Map<string, number>;
+  /** language key → id */
+  languages: Map<string, number>;
+  /** customer key → id */
+  customers: Map<string, number>;
+  /** Taken from the Activity sequence (NEXT_CHANGE_ID): the write opens its change with it. */
+  changeId: bigint;
+  /** With `filled`: the elements' cells that hold a non-empty text now (cellId). */
+  filled: Set<string>;
 }
 
-/** Lock and charactersLimit of those of the given keys that have either, by id. */
+const LOOKUP = `
+  SELECT (SELECT coalesce(json_agg(json_build_array(k.id, k.namespace, k.key)), '[]')
+            FROM "TranslationKey" k JOIN unnest($2::text[], $3::text[]) AS t(ns, name) ON k.namespace = t.ns AND k.key = t.name
+           WHERE k."projectId" = $1)::text AS keys,
+         (SELECT coalesce(json_agg(json_build_array(l.id, l.key)), '[]') FROM "Language" l WHERE l."projectId" = $1 AND l.key = ANY($4::text[]))::text AS languages,
+         (SELECT coalesce(json_agg(json_build_array(c.id, c.key)), '[]') FROM "Customer" c WHERE c."projectId" = $1 AND c.key = ANY($5::text[]))::text AS customers,
+         (SELECT coalesce(json_agg(json_build_array(k.id, l.id, c.id)), '[]')
+            FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS e(ns, name, language, customer)
+            JOIN "TranslationKey" k ON k."projectId" = $1 AND k.namespace = e.ns AND k.key = e.name
+            JOIN "Language" l ON l."projectId" = $1 AND l.key = e.language
+            LEFT JOIN "Customer" c ON c."projectId" = $1 AND c.key = e.customer
+           WHERE CASE WHEN e.customer IS NULL
+                      THEN EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND t."languageId" = l.id AND t.text <> '')
+                      ELSE EXISTS (SELECT 1 FROM "CustomerTranslation" t WHERE t."keyId" = k.id AND t."languageId" = l.id AND t."customerId" = c.id AND t.text <> '')
+                 END)::text AS filled,
+         ${NEXT_CHANGE_ID} AS change_id`;
+
+/**
+ * One statement, whatever the number of elements: the ids of the keys,
+ * languages and customers the elements name that exist, the id of the change
+ * the write will open (so that opening it can go in the write's batch), and
+ * with `filled` which of their cells hold a text.
+ */
+export async function lookupElements(db: Db, projectId: number, elements: readonly ValidElement[], options: { filled?: boolean } = {}): Promise<ElementLookup> {
+  const keys = [...new Map(elements.map((e) => [keyRefId(e), e])).values()];
+  const languages = [...new Set(elements.map((e) => e.language))];
+  const customers = [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))];
+  const cells = options.filled ? elements : [];
+  const [row] = await db.$queryRawUnsafe<{ keys: string; languages: string; customers: string; filled: string; change_id: bigint }[]>(
+    LOOKUP, projectId, keys.map((k) => k.namespace), keys.map((k) => k.key), languages, customers,
+    cells.map((e) => e.namespace), cells.map((e) => e.key), cells.map((e) => e.language), cells.map((e) => e.customerKey),
+  );
+  const pairs = (json: string) => (JSON.parse(json) as [number, string][]).map(([id, key]) => [key, id] as const);
+  return {
+    keys: new Map((JSON.parse(row!.keys) as [number, string, string][]).map(([id, namespace, key]) => [keyRefId({ namespace, key }), id])),
+    languages: new Map(pairs(row!.languages)),
+    customers: new Map(pairs(row!.customers)),
+    changeId: BigInt(row!.change_id),
+    filled: new Set((JSON.parse(row!.filled) as [number, number, number | null][]).map(([keyId, languageId, customerId]) => cellId({ keyId, languageId, customerId }))),
+  };
+}
+
+export const cellId = (c: Pick<Cell, 'keyId' | 'languageId' | 'customerId'>) => `${c.keyId}:${c.languageId}:${c.customerId ?? ''}`;
+
+export type ElementCell = Cell & { index: number };
+
+/**
+ * The write of elements' cells, as statements not yet sent: `touchKeyIds`'
+ * last-seen (POST's rule 2); the change; the cells through the write gate,
+ * which records each written cell in the change. When the cells are of one
+ * table (always, for one element) the gate's own statement also opens the
+ * change and sets last-seen: one statement, no transaction; otherwise each
+ * is a statement of its own, in one batched transaction. `statements` builds them
+ * (again for a retry: a statement runs once); `result` reads their answers.
+ */
+export function planElementWrite(projectId: number, cells: ElementCell[], change: Change, options: {
+  replace: boolean; details: Record<string, unknown>; edits?: number; touchKeyIds?: number[];
+}) {
+  const opening = openChangeParams(change, 'TRANSLATIONS', options.details, { edits: options.edits ?? 0 });
+  const oneTable = cells.length > 0 && cells.every((c) => (c.customerId === null) === (cells[0]!.customerId === null));
+  const touch = options.touchKeyIds ?? [];
+  // One table: the gate's statement opens the change and sets last-seen too — the whole write is one statement.
+  const gate = (db: Db) => gateStatements(db, projectId, cells, { replace: options.replace, listRefusals: cells.length, change, ...(oneTable ? { opening, touchKeyIds: touch } : {}) });
+  const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
+  return {
+    statements: (db: Db) => [
+      ...(!oneTable && touch.length ? [db.$executeRawUnsafe(touchKeysSql(2), projectId, touch)] : []),
+      ...(oneTable ? [] : [openChangeQuery(db, opening)]),
+      ...gate(db).statements,
+    ],
+    result: (rows: unknown[]) => gate(prisma()).result(rows.slice(before) as Row[][]),
+  };
+}
+
+type Plan = ReturnType<typeof planElementWrite>;
+
+/**
+ * Runs a write planned with the ids the lookup found, in one batched
+ * transaction (grouped with other one-cell writes on PGlite); or, when keys or
+ * languages must be created first (`prepare` creates them and plans the
+ * write with their ids), in one interactive transaction.
+ */
+export async function runElementWrite<P extends Plan>(plan: P | ((tx: Db) => Promise<P>)): Promise<{ plan: P; rows: unknown[] }> {
+  if (typeof plan !== 'function') return { plan, rows: await runBatched(() => plan.statements(prisma())) };
+  return prisma().$transaction(async (tx) => {
+    const planned = await plan(tx);
+    const rows: unknown[] = [];
+    for (const statement of planned.statements(tx)) rows.push(await statement);
+    return { plan: planned, rows };
+  }, BULK_TRANSACTION);
+}
+
 /**
  * The gate's refusals by element index: every element whose cell was refused
  * (an element given twice shares its cell's refusal).
  */
-export function refusalsByElement(cells: readonly (Cell & { index: number })[], refusals: readonly Refusal[]): Map<number, Refusal> {
+export function refusalsByElement(cells: readonly ElementCell[], refusals: readonly Refusal[]): Map<number, Refusal> {
   const byCell = new Map(refusals.map((r) => [`${r.keyId}:${r.languageId}:${r.customerId ?? ''}`, r]));
   const found = new Map<number, Refusal>();
   for (const c of cells) {

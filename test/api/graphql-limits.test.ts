@@ -104,6 +104,18 @@ describe('each limit, named in a 400', () => {
     expect(huge.body.errors![0]!.message).toMatch(/exceeds the cost limit: cost 5000001, at most 1000000; ask for smaller pages or fewer fields \(GRAPHQL_MAX_COST\)/);
   });
 
+  it('a document counted once is held to its cost every time; one whose directives take variables is counted each time', async () => {
+    const keys = (first: number) => `translationKeys(projectToken: "${projectToken}", first: ${first}) { edges { node { key } } }`;
+    // The same text is the same parsed document (Yoga's cache): its cost is counted once, and refuses every time.
+    for (let i = 0; i < 2; i++) expect((await post(`{ ${keys(1_000_000)} }`)).status).toBe(400);
+    const query = `query ($big: Boolean!) { small: ${keys(10)} big: ${keys(1_000_000).replace(') {', ') @include(if: $big) {')} }`;
+    expect((await post(query, { big: false })).status).toBe(200);
+    const refused = await post(query, { big: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors![0]!.message).toMatch(/exceeds the cost limit/);
+    expect((await post(query, { big: false })).status).toBe(200);
+  });
+
   it('introspection stays available and cheap: the standard query answers at once', async () => {
     const answer = await post(getIntrospectionQuery());
     expect(answer.status).toBe(200);

@@ -207,3 +207,65 @@ describe('bulk paths', () => {
     expect((await api.get(`/api/v2/translations?namespace=bulk&key=bulk.9999&language=en`)).data).toMatchObject([{ text: 'Updated 9999' }]);
   });
 });
+
+describe('one element (the per-request path)', () => {
+  const sqlOf = async (request: () => Promise<any>) => {
+    const sql: string[] = [];
+    const res = await observeSql((s) => sql.push(s), request);
+    return { res, statements: sql.filter((s) => !/^(BEGIN|COMMIT|ROLLBACK)$/.test(s.trim())), roundTrips: sql.length };
+  };
+  const lastChange = async () => (await api.get('/api/v2/activity?size=1')).data[0];
+
+  it('of an existing key and language: a lookup, then the gate\'s statement (which opens the change and sets last-seen), no transaction', async () => {
+    await api.post('/api/v1/translations', { content: [{ key: 'one.cell', language: 'en', text: 'first' }] });
+    const before = await key('one.cell');
+    const { res, statements, roundTrips } = await sqlOf(() => api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', { content: [{ key: 'one.cell', language: 'en', text: 'second' }] }));
+    expect(res.data).toEqual({ uniqueKeysProcessed: 1, processedWithWarnings: false, message: '1 unique key processed, 0 keys created, 0 translations added, 1 replaced' });
+    // No credential lookup (cached), no transaction: one statement is atomic by itself.
+    expect(statements).toHaveLength(2);
+    expect(roundTrips).toBe(2);
+    expect((await texts('&key=one.cell&language=en'))['/one.cell/en']).toBe('second');
+    expect(Date.parse((await key('one.cell')).lastSeenAt)).toBeGreaterThan(Date.parse(before.lastSeenAt));
+    const change = await lastChange();
+    expect(change).toMatchObject({ kind: 'TRANSLATIONS', cellsChanged: 1, edits: 0, details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1 } });
+    expect(change.details).not.toHaveProperty('keysCreated');
+  });
+
+  it('refused by the gate: the change is opened with no cell, the refusal is a warning, last-seen is still set', async () => {
+    await api.post('/api/v1/translation-keys', { key: 'one.locked', lock: true });
+    const created = await key('one.locked');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { res, statements } = await sqlOf(() => api.post('/api/v1/translations', { content: [{ key: 'one.locked', language: 'en', text: 'no' }] }));
+    expect(res.data).toMatchObject({ processedWithWarnings: true, message: expect.stringMatching(/0 translations added, 0 replaced; 1 warning: content\[0\]: .*lock/) });
+    expect(statements).toHaveLength(2);
+    expect(Date.parse((await key('one.locked')).lastSeenAt)).toBeGreaterThan(Date.parse(created.lastSeenAt));
+    expect(await lastChange()).toMatchObject({ cellsChanged: 0, details: { operation: 'IMPORT_TRANSLATIONS_V1' } });
+  });
+
+  it('PATCH of an existing cell: a lookup (ids, the cells that hold text, the change id), then the gate alone, no transaction', async () => {
+    const { res, statements, roundTrips } = await sqlOf(() => api.patch('/api/v1/translations', { content: [{ key: 'one.cell', language: 'en', text: 'third' }] }));
+    expect(res.data).toEqual({ numberOfUpdates: 1, numberOfFailures: 0, numberOfInserts: 0, failures: [] });
+    expect(statements).toHaveLength(2);
+    expect(roundTrips).toBe(2);
+    expect((await texts('&key=one.cell&language=en'))['/one.cell/en']).toBe('third');
+    expect(await lastChange()).toMatchObject({ cellsChanged: 1, details: { operation: 'UPDATE_TRANSLATIONS_V1', elements: 1 } });
+  });
+
+  it('base text and a customer\'s in one request: last-seen, the change and each table\'s gate in one batched transaction', async () => {
+    const { res, statements, roundTrips } = await sqlOf(() => api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
+      content: [{ key: 'one.cell', language: 'en', text: 'base' }, { key: 'one.cell', language: 'en', customerId: 'acme', text: 'acme' }],
+    }));
+    expect(res.data.message).toBe('1 unique key processed, 0 keys created, 1 translation added, 1 replaced');
+    expect(statements).toHaveLength(5);
+    expect(roundTrips).toBe(7);
+    expect(await lastChange()).toMatchObject({ cellsChanged: 2, details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 2 } });
+  });
+
+  it('of a new key and language: created first in one transaction, recorded in the change', async () => {
+    const { res, statements } = await sqlOf(() => api.post('/api/v1/translations', { content: [{ key: 'one.new', language: 'one-lang', text: 'new' }] }));
+    expect(res.data.message).toBe('1 unique key processed, 1 key created, languages created: one-lang, 1 translation added, 0 replaced');
+    // The lookup; the language (its insert returns its id); the keys (insert; last-seen, returning the ids); the gate.
+    expect(statements).toHaveLength(5);
+    expect(await lastChange()).toMatchObject({ cellsChanged: 1, edits: 2, details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1, keysCreated: 1, languagesCreated: ['one-lang'] } });
+  });
+});

@@ -183,3 +183,24 @@ describe('the one-cell write', () => {
     expect(res.data).toMatchObject({ text: 'B title', reviewStatus: 'REVIEWED', customerId: null });
   });
 });
+
+describe('GET /api/v2/project', () => {
+  it('costs one statement per part it reports; its figures (counts, per language, unpublished changes, times) are one', async () => {
+    await api.patch('/api/v2/translations', { key: 'a.title', language: 'de', text: 'Titel' });
+    await api.get('/api/v2/project');
+    const sql: string[] = [];
+    const res = await observeSql((s) => sql.push(s), () => api.get('/api/v2/project'));
+    expect(res.status).toBe(200);
+    // The project, its languages, customers, environments, namespaces, hosting resources; its figures. No credential lookup (cached).
+    expect(sql).toHaveLength(7);
+    expect(sql.filter((s) => /"Translation"/.test(s))).toHaveLength(1);
+    // The figures are what the cells say: non-empty base cells per language, in the project's language order.
+    const filled = async (language: string) => (await get(`?language=${language}&textStatus=NOT_EMPTY&size=500`)).length;
+    const [en, de, keys] = [await filled('en'), await filled('de'), (await get('?language=en&size=500')).length];
+    expect(de).toBeGreaterThan(0);
+    expect(Object.entries(res.data.translatedKeysByLanguage)).toEqual([['en', en], ['de', de]]);
+    expect(res.data.keys).toBe(keys);
+    expect(res.data.translatedPercentage).toBeCloseTo((en + de) / (2 * keys), 4);
+    expect(res.data.unpublishedChanges).toBeGreaterThan(0);
+  });
+});
