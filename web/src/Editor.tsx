@@ -341,7 +341,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
           defaultLanguage={defaultLanguage} customer={filters.customerId} active={active} editing={editing}
           actions={actions} onActivate={setActive} onSelect={setSelected} onKeyDown={onGridKeyDown} />
         {selected && (
-          <KeyPanel projectToken={projectToken} address={selected} row={rows.findRow(selected.key, selected.namespace)}
+          <KeyPanel key={`${selected.namespace}\u0000${selected.key}`} projectToken={projectToken} address={selected} row={rows.findRow(selected.key, selected.namespace)}
             onClose={() => setSelected(null)}
             onChanged={(address) => { setSelected(address); rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
         )}

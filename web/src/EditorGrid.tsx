@@ -3,7 +3,7 @@
 // the grid alone, not the editor around it (filters, key panel); the editor
 // keeps the state (active cell, the edit) and moves the focus through
 // GridHandle.focusCell.
-import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { memo, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Row } from './documents';
 import type { Rows } from './rows';
@@ -77,7 +77,9 @@ export function EditorGrid({ ref, rows, total, languages, languageNames, default
     setFocusTick((t) => t + 1);
   }, [virtualizer]);
   useImperativeHandle(ref, () => ({ focusCell }), [focusCell]);
-  useEffect(() => {
+  // A layout effect: the focus is back on the cell in the same task as the render that ends an edit,
+  // so a key pressed right after the save or Esc goes to the grid, not to the page.
+  useLayoutEffect(() => {
     const address = pendingFocus.current;
     if (!address) return;
     const element = document.querySelector<HTMLElement>(`[data-cell="${address.row}:${address.col}"]`);

@@ -14,17 +14,19 @@ export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
   onClose(): void;
   onChanged(address: { key: string; namespace: string } | null): void;
 }) {
-  const [name, setName] = useState(address.key);
-  const [description, setDescription] = useState('');
-  const [tags, setTags] = useState('');
-  const [limit, setLimit] = useState('');
-  const [lock, setLock] = useState(false);
+  // The form starts from the row as it is when the panel opens (the editor mounts a panel per key), so
+  // what the user types at once is never replaced by a late copy of the row.
+  const [name, setName] = useState(row?.key ?? address.key);
+  const [description, setDescription] = useState(row?.description ?? '');
+  const [tags, setTags] = useState(row?.tags.join(', ') ?? '');
+  const [limit, setLimit] = useState(row?.charactersLimit == null ? '' : String(row.charactersLimit));
+  const [lock, setLock] = useState(row?.lock ?? false);
   const [message, setMessage] = useState('');
   // What the user typed and has not saved yet. The row changes under the panel
   // (live updates reload it): an untouched form follows it, an edited one keeps
-  // the user's input until it is saved or another key is opened.
+  // the user's input until it is saved.
   const edited = useRef(false);
-  const shown = useRef<string | null>(null);
+  const shown = useRef<string | null>(row ? `${row.namespace}\u0000${row.key}` : null);
   const edit = <T,>(set: (value: T) => void) => (value: T) => {
     edited.current = true;
     set(value);
