@@ -41,7 +41,7 @@ import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type * as ExcelJS from 'exceljs';
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { addTable, TableColumns, type TableRow } from './translation-table.js';
@@ -70,7 +70,9 @@ export async function checkZipArchive(input: Buffer, limits: ZipLimits = DEFAULT
   if (input.length < 4 || input.readUInt32LE(0) !== 0x04034b50) throw new FormatError('Not an .xlsx file (an .xlsx file is a zip archive)');
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(input, { checkCRC32: false });
+    // Loaded on first use, like exceljs: only Excel files need it.
+    const { default: loader } = await import('jszip');
+    zip = await loader.loadAsync(input, { checkCRC32: false });
   } catch (e) {
     throw new FormatError(`Corrupt .xlsx archive: ${(e as Error).message}`);
   }

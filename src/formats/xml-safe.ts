@@ -33,7 +33,11 @@
 //   - Entity values that contain markup are refused (we would otherwise have to
 //     re-parse them as XML).
 //   - Nesting depth is capped (64 by default).
-import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
+import type { X2jOptions } from 'fast-xml-parser';
+import { lazyRequire } from '../lazy-module.js';
+
+// Loaded on first use: the service starts without it until an XML file is read (docs/architecture.md, "Memory").
+const xmlParser = lazyRequire<typeof import('fast-xml-parser')>('fast-xml-parser');
 import { FormatError } from './model.js';
 import { decodeText } from './text.js';
 import { lineColumn } from './text.js';
@@ -86,6 +90,7 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
   refuseInvalidChars(text);
   const { text: body, entities } = readPrologAndDoctype(text, lim);
 
+  const { XMLValidator } = xmlParser();
   let syntax: ReturnType<typeof XMLValidator.validate>;
   try {
     syntax = XMLValidator.validate(forValidator(body), { allowBooleanAttributes: false });
@@ -113,7 +118,7 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
   };
   let raw: unknown[];
   try {
-    raw = new XMLParser(options).parse(body) as unknown[];
+    raw = new (xmlParser().XMLParser)(options).parse(body) as unknown[];
   } catch (e) {
     if (e instanceof FormatError) throw e;
     const message = e instanceof Error ? e.message : String(e);
@@ -375,7 +380,9 @@ class BoundedEntityDecoder {
 
 // --- Tree conversion ---------------------------------------------------------
 
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+/** The symbol under which the parser keeps an element's position. */
+let meta: symbol | undefined;
+const metaSymbol = () => (meta ??= xmlParser().XMLParser.getMetaDataSymbol() as unknown as symbol);
 
 function toDocument(raw: unknown[], text: string): XmlDocument {
   const lineStarts = [0];
@@ -416,7 +423,7 @@ function convertNodes(raw: unknown[], position: (offset: number) => { line: numb
         const attrs = (item[':@'] ?? {}) as Record<string, unknown>;
         const attributes: Record<string, string> = Object.create(null) as Record<string, string>;
         for (const [name, v] of Object.entries(attrs)) attributes[name] = String(v);
-        const meta = (item as Record<symbol, { startIndex?: number } | undefined>)[META];
+        const meta = (item as Record<symbol, { startIndex?: number } | undefined>)[metaSymbol()];
         const { line, column } = position(meta?.startIndex ?? 0);
         out.push({ type: 'element', name: key, attributes, children: convertNodes(value as unknown[], position), line, column });
       }

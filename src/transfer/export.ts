@@ -10,7 +10,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import JSZip from 'jszip';
 import type { Config } from '../config.js';
 import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
@@ -230,6 +229,8 @@ async function writeGroup(files: PlannedFile[], scope: GroupScope, context: File
 
 /** Zips the files into `path`, streaming each from its temp file. */
 async function zipFiles(files: { zipPath: string; path: string }[], path: string): Promise<WrittenFile> {
+  // Loaded on first use: only zipped exports need it (docs/architecture.md, "Memory").
+  const { default: JSZip } = await import('jszip');
   const zip = new JSZip();
   const used = new Set<string>();
   for (const file of files) {
