@@ -76,12 +76,20 @@
 // - Each member is rendered by the `yaml` package (a document of that one
 //   member, indented to its depth), so quoting, block scalars and comments
 //   are as in one whole document; empty lines get no indentation.
-import YAML, { CST, isAlias, isMap, isScalar, isSeq, Lexer, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode } from 'yaml';
+import type { Document, LineCounter, Node as YamlNode, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { lazyRequire } from '../lazy-module.js';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import type { NestedNode } from './nested-keys.js';
 import { NestedStream, type NestedStyle } from './nested-stream.js';
 import { nestedKeyOrder } from './object-literal-writer.js';
+
+/** yaml loads with the first YAML file read or written (about 8 MiB an idle service need not hold). */
+const yamlLib = lazyRequire<typeof import('yaml')>('yaml');
+const scalarNode = (value: unknown): Scalar => new (yamlLib().Scalar)(value);
+const mapNode = (): YAMLMap => new (yamlLib().YAMLMap)();
+const seqNode = (): YAMLSeq => new (yamlLib().YAMLSeq)();
+const pairNode = (key: unknown, value: unknown): Pair => new (yamlLib().Pair)(key, value);
 import { PLURAL_CATEGORIES, pluralFromPlatform, pluralToPlatform, type NumberPlaceholder } from './plural.js';
 import { decodeText } from './text.js';
 import { requireLanguageKey } from './single-language.js';
@@ -122,8 +130,8 @@ function checkNesting(text: string): void {
   let compact = 0;
   let lineStart = true;
   const tooDeep = (): never => { throw new FormatError(`YAML nested deeper than ${MAX_DEPTH} levels`, { line }); };
-  for (const token of new Lexer().lex(text)) {
-    switch (CST.tokenType(token)) {
+  for (const token of new (yamlLib().Lexer)().lex(text)) {
+    switch (yamlLib().CST.tokenType(token)) {
       case 'flow-map-start':
       case 'flow-seq-start':
         if (++flow > MAX_DEPTH) tooDeep();
@@ -158,7 +166,7 @@ function scalarText(node: Scalar): string {
   const v = node.value;
   if (v === null || v === undefined) return '';
   const s = String(v);
-  if (node.type === Scalar.PLAIN && /^(?:~|null|Null|NULL)$/.test(s)) return '';
+  if (node.type === yamlLib().Scalar.PLAIN && /^(?:~|null|Null|NULL)$/.test(s)) return '';
   return s;
 }
 
@@ -238,10 +246,10 @@ function collectMulti(c: Collected, v: YValue, path: string | null, namespace: s
 async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   const text = decodeText(input);
   checkNesting(text);
-  let doc: YAML.Document.Parsed;
-  const lineCounter = new YAML.LineCounter();
+  let doc: Document.Parsed;
+  const lineCounter = new (yamlLib().LineCounter)();
   try {
-    doc = YAML.parseDocument(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false, lineCounter });
+    doc = yamlLib().parseDocument(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false, lineCounter });
   } catch (e) {
     throw new FormatError(`Invalid YAML: ${(e as Error).message}`);
   }
@@ -283,7 +291,7 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
 }
 
 /** Converts the parsed document, resolving aliases within a budget and a depth limit. */
-function toValue(doc: YAML.Document.Parsed, lineCounter: YAML.LineCounter): YValue | null {
+function toValue(doc: Document.Parsed, lineCounter: LineCounter): YValue | null {
   let nodes = 0;
   let aliases = 0;
   const lineOf = (node: unknown) => {
@@ -293,14 +301,14 @@ function toValue(doc: YAML.Document.Parsed, lineCounter: YAML.LineCounter): YVal
   const convert = (node: unknown, depth: number): YValue => {
     if (++nodes > MAX_NODES) throw new FormatError('The YAML document expands to too many nodes (alias bomb?)');
     if (depth > MAX_DEPTH) throw new FormatError(`YAML nested deeper than ${MAX_DEPTH} levels`, { line: lineOf(node) });
-    if (isAlias(node)) {
+    if (yamlLib().isAlias(node)) {
       if (++aliases > MAX_ALIASES) throw new FormatError('Too many YAML aliases (alias bomb?)', { line: lineOf(node) });
       const target = node.resolve(doc);
       if (!target) throw new FormatError(`Unknown YAML alias *${node.source}`, { line: lineOf(node) });
       return convert(target, depth + 1);
     }
-    if (isScalar(node)) return scalarText(node);
-    if (isSeq(node)) {
+    if (yamlLib().isScalar(node)) return scalarText(node);
+    if (yamlLib().isSeq(node)) {
       return {
         kind: 'list',
         items: node.items.map((item, index) => {
@@ -310,18 +318,18 @@ function toValue(doc: YAML.Document.Parsed, lineCounter: YAML.LineCounter): YVal
         }),
       };
     }
-    if (isMap(node)) {
+    if (yamlLib().isMap(node)) {
       const map: YMap = { kind: 'map', entries: [] };
       // Duplicate keys are checked here: the parser's own check is quadratic in the map size.
       const keys = new Set<string>();
       node.items.forEach((pair, index) => {
         let keyNode: unknown = pair.key;
-        if (isAlias(keyNode)) keyNode = keyNode.resolve(doc);
-        if (keyNode !== null && !isScalar(keyNode)) throw new FormatError('Only text keys are supported in YAML maps', { line: lineOf(pair.key) });
+        if (yamlLib().isAlias(keyNode)) keyNode = keyNode.resolve(doc);
+        if (keyNode !== null && !yamlLib().isScalar(keyNode)) throw new FormatError('Only text keys are supported in YAML maps', { line: lineOf(pair.key) });
         const key = keyNode === null ? '' : scalarText(keyNode as Scalar);
         if (keys.has(key)) throw new FormatError(`Duplicate key "${key}"`, { line: lineOf(pair.key) });
         keys.add(key);
-        const keyComment = isScalar(pair.key) ? pair.key.commentBefore : undefined;
+        const keyComment = yamlLib().isScalar(pair.key) ? pair.key.commentBefore : undefined;
         // The parser puts the comment above a nested map's first key on the map itself.
         const comment = keyComment ?? (index === 0 ? node.commentBefore : undefined);
         const description = descriptionOf(comment);
@@ -369,7 +377,7 @@ function listSafe(node: KeyList): boolean {
  */
 class YamlText {
   /** One document, reused: only its contents change. */
-  private readonly doc = new YAML.Document();
+  private readonly doc = new (yamlLib().Document)();
 
   constructor(
     private readonly escapeNewLines: boolean,
@@ -382,7 +390,7 @@ class YamlText {
   private scalar(text: string): Scalar {
     let out = this.escapeNewLines ? text.replace(/\r?\n/g, '\\n') : text;
     if (this.escapeSingleQuotes) out = out.replace(/'/g, "\\'");
-    return new Scalar(out);
+    return scalarNode(out);
   }
 
   private comment<N extends { commentBefore?: string | null }>(node: N, description: string | undefined): N {
@@ -396,23 +404,23 @@ class YamlText {
     // Escaped apostrophes would not read back as the ICU quoting of a plural: written as text.
     const plural = pluralMap && !(this.escapeSingleQuotes && text.includes("'")) ? pluralMapFor(text) : null;
     if (!plural) return this.scalar(text);
-    const map = new YAMLMap();
-    for (const [cat, form] of plural) map.items.push(new Pair(new Scalar(cat), this.scalar(form)));
+    const map = mapNode();
+    for (const [cat, form] of plural) map.items.push(pairNode(scalarNode(cat), this.scalar(form)));
     return map;
   }
 
   /** `name: node` as text at `level`; `leaf` makes a key's value. */
   member(name: string, node: KeyNode, level: number, leaf: (k: BundleKey) => YamlNode): string {
-    const map = new YAMLMap();
+    const map = mapNode();
     this.add(map, name, node, leaf);
     return this.render(map, level);
   }
 
   /** The `name:` line of a branch whose members follow at level + 1. */
   opening(name: string, level: number): string {
-    const sentinel = new YAMLMap();
-    sentinel.items.push(new Pair(new Scalar('x'), new Scalar('x')));
-    const text = this.render(pairMap(new Scalar(name), sentinel), 0);
+    const sentinel = mapNode();
+    sentinel.items.push(pairNode(scalarNode('x'), scalarNode('x')));
+    const text = this.render(pairMap(scalarNode(name), sentinel), 0);
     let head: string;
     if (text.endsWith(':\n  x: x\n')) head = text.slice(0, -'  x: x\n'.length);
     // A key over 1024 characters is explicit (`? name`, then `: x: x`): its members go below the `:`.
@@ -423,7 +431,7 @@ class YamlText {
 
   /** `name: {}`, a map without members. */
   emptyMap(name: string): string {
-    return this.render(pairMap(new Scalar(name), new YAMLMap()), 0);
+    return this.render(pairMap(scalarNode(name), mapNode()), 0);
   }
 
   /** Adds `name: child` to a map, or flat members where nesting would not read back. */
@@ -437,14 +445,14 @@ class YamlText {
       child.items.forEach((item, i) => this.add(map, `${name}[${i}]`, item, leaf));
       return;
     }
-    const key = this.comment(new Scalar(name), child.kind === 'leaf' ? child.value.description : undefined);
-    map.items.push(new Pair(key, this.node(child, leaf)));
+    const key = this.comment(scalarNode(name), child.kind === 'leaf' ? child.value.description : undefined);
+    map.items.push(pairNode(key, this.node(child, leaf)));
   }
 
   private node(node: KeyNode, leaf: (k: BundleKey) => YamlNode): YamlNode {
     if (node.kind === 'leaf') return leaf(node.value);
     if (node.kind === 'array') {
-      const seq = new YAMLSeq();
+      const seq = seqNode();
       for (const item of node.items) {
         const value = this.node(item, leaf);
         if (item.kind === 'leaf') this.comment(value as Scalar | YAMLMap, item.value.description);
@@ -452,7 +460,7 @@ class YamlText {
       }
       return seq;
     }
-    const map = new YAMLMap();
+    const map = mapNode();
     for (const [name, child] of node.entries) this.add(map, name, child, leaf);
     return map;
   }
@@ -464,8 +472,8 @@ class YamlText {
 }
 
 function pairMap(key: Scalar, value: YamlNode): YAMLMap {
-  const map = new YAMLMap();
-  map.items.push(new Pair(key, value));
+  const map = mapNode();
+  map.items.push(pairNode(key, value));
   return map;
 }
 
@@ -605,8 +613,8 @@ function writer(options: SerializeOptions): FormatWriter {
     style = new YamlStyle(text, (k) => text.translation(k.translations[language], !sameLanguage(k.key, language)), 0, nested ? language : undefined);
   } else {
     style = new YamlStyle(text, (k) => {
-      const map = new YAMLMap();
-      for (const l of languages) map.items.push(new Pair(new Scalar(l), text.translation(k.translations[l])));
+      const map = mapNode();
+      for (const l of languages) map.items.push(pairNode(scalarNode(l), text.translation(k.translations[l])));
       return map;
     }, 0);
   }
