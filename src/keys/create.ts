@@ -6,6 +6,7 @@
 // chunk of keys, whatever their number. Callers run it inside their
 // transaction and record the change themselves.
 import type { Db } from '../db.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import type { NewKey } from './input.js';
 
 /** Keys per statement: the arrays are parameters, so this only bounds memory. */
@@ -42,8 +43,11 @@ export async function createKeys(db: Db, projectId: number, keys: readonly NewKe
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
            RETURNING id`,
       projectId,
-      chunk.map((k) => k.key), chunk.map((k) => k.namespace), chunk.map((k) => k.description),
-      ...(plain ? [] : [chunk.map((k) => k.codeDescription), chunk.map((k) => JSON.stringify(k.tags)), chunk.map((k) => k.charactersLimit), chunk.map((k) => k.lock), chunk.map((k) => k.deprecated)]),
+      arrayLiteral(chunk, (k) => k.key), arrayLiteral(chunk, (k) => k.namespace), arrayLiteral(chunk, (k) => k.description),
+      ...(plain ? [] : [
+        arrayLiteral(chunk, (k) => k.codeDescription), arrayLiteral(chunk, (k) => JSON.stringify(k.tags)), arrayLiteral(chunk, (k) => k.charactersLimit),
+        arrayLiteral(chunk, (k) => k.lock), arrayLiteral(chunk, (k) => k.deprecated),
+      ]),
     );
     for (const row of rows) created.push(row.id);
   }

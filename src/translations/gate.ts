@@ -22,6 +22,7 @@
 // keep anyway (an existing text without replace) is kept, not refused.
 // Callers run the gate inside their transaction.
 import type { Db } from '../db.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import { openChangeCtes, type Change } from '../history/changes.js';
 import { touchKeysSql, type Cell } from './store.js';
 
@@ -243,14 +244,14 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
   if (base.length) {
     statements.push(db.$queryRawUnsafe<Row[]>(
-      sql.base, projectId, base.map((c) => c.keyId), base.map((c) => c.languageId), base.map((c) => c.text),
-      base.map((c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
+      sql.base, projectId, arrayLiteral(base, (c) => c.keyId), arrayLiteral(base, (c) => c.languageId), arrayLiteral(base, (c) => c.text),
+      arrayLiteral(base, (c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
     ));
   }
   if (custom.length) {
     statements.push(db.$queryRawUnsafe<Row[]>(
-      sql.custom, projectId, custom.map((c) => c.keyId), custom.map((c) => c.languageId), custom.map((c) => c.customerId),
-      custom.map((c) => c.text), custom.map((c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
+      sql.custom, projectId, arrayLiteral(custom, (c) => c.keyId), arrayLiteral(custom, (c) => c.languageId), arrayLiteral(custom, (c) => c.customerId),
+      arrayLiteral(custom, (c) => c.text), arrayLiteral(custom, (c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
     ));
   }
   return {

@@ -3,6 +3,7 @@
 // the number of rows. Translation cells are written through the write gate
 // (gate.ts) only. Callers run them inside one transaction.
 import type { Db } from '../db.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import { createKeys } from '../keys/create.js';
 import { parseNewKey } from '../keys/input.js';
 
@@ -35,14 +36,13 @@ export async function ensureKeys(
 ): Promise<{ ids: Map<string, number>; created: number }> {
   const unique = new Map<string, { ref: KeyRef; description: string | null }>();
   keys.forEach((k, i) => {
-    if (!unique.has(keyId(k))) unique.set(keyId(k), { ref: k, description: options.descriptions?.[i] ?? null });
+    const id = keyId(k);
+    if (!unique.has(id)) unique.set(id, { ref: k, description: options.descriptions?.[i] ?? null });
   });
   const list = [...unique.values()];
-  const names = list.map((k) => k.ref.key);
-  const namespaces = list.map((k) => k.ref.namespace);
   let created = 0;
   if (options.create && list.length > 0) {
-    created = (await createKeys(db, projectId, list.map((k) => parseNewKey({ ...k.ref, description: k.description })))).length;
+    created = (await createKeys(db, projectId, list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description })))).length;
   }
   const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
     options.touchLastSeen
@@ -53,7 +53,7 @@ export async function ensureKeys(
       : `SELECT tk.id, tk.key, tk.namespace FROM "TranslationKey" tk
            JOIN unnest($2::text[], $3::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
           WHERE tk."projectId" = $1`,
-    projectId, names, namespaces,
+    projectId, arrayLiteral(list, (k) => k.ref.key), arrayLiteral(list, (k) => k.ref.namespace),
   );
   return { ids: new Map(rows.map((r) => [keyId(r), r.id])), created };
 }
