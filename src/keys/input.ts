@@ -4,7 +4,7 @@
 // these functions.
 import { badRequest } from '../errors.js';
 import type { TranslationKey } from '../generated/prisma/client.js';
-import { charCount, lengthProblem, LIMITS, optionalText, storableTextProblem } from '../translations/fields.js';
+import { charCount, lengthProblem, LIMITS, nameOf, optionalText, storableTextProblem, type FieldName } from '../translations/fields.js';
 
 /** A key's fields as the schema gives them: absent or null is "not given". */
 export interface KeyInput {
@@ -32,13 +32,13 @@ export interface KeyChanges {
 }
 
 /** The problem with a key name, or undefined. Blank counts as empty. */
-export function keyProblem(value: unknown, field = 'key'): string | undefined {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return `${field} is required and must not be empty`;
-  if (typeof value !== 'string') return `${field} must be a string`;
+export function keyProblem(value: unknown, field: FieldName = 'key'): string | undefined {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return `${nameOf(field)} is required and must not be empty`;
+  if (typeof value !== 'string') return `${nameOf(field)} must be a string`;
   return storableTextProblem(value, field) ?? lengthProblem(value, field, LIMITS.key);
 }
 
-export function namespaceProblem(value: string, field = 'namespace'): string | undefined {
+export function namespaceProblem(value: string, field: FieldName = 'namespace'): string | undefined {
   return storableTextProblem(value, field) ?? lengthProblem(value, field, LIMITS.namespace);
 }
 

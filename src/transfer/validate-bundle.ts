@@ -6,7 +6,7 @@
 import { badRequest } from '../errors.js';
 import type { Bundle } from '../formats/model.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
-import { identifierProblem, lengthProblem, LIMITS, storableTextProblem } from '../translations/fields.js';
+import { identifierProblem, lengthProblem, LIMITS, storableTextProblem, type FieldName } from '../translations/fields.js';
 
 const preview = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
@@ -14,7 +14,7 @@ function check(problem: string | undefined): void {
   if (problem) throw badRequest(problem);
 }
 
-function checkText(value: string | undefined, field: string, max?: number): void {
+function checkText(value: string | undefined, field: FieldName, max?: number): void {
   if (value === undefined || value === null) return;
   check(storableTextProblem(value, field));
   if (max !== undefined) check(lengthProblem(value, field, max));
@@ -47,27 +47,40 @@ export function validateBundle(bundle: Bundle): void {
     checkCustomerKey(customer.key, `The customer key ${preview(String(customer.key))}`);
     checkText(customer.description, `The description of customer ${preview(customer.key)}`, LIMITS.customerDescription);
   }
+  // Names in messages are functions, built only for a value with a problem; each language
+  // and customer key is checked once (a large file repeats them in every key).
+  const languagesChecked = new Set<string>();
+  const customersChecked = new Set<string>();
   bundle.keys.forEach((k, index) => {
     // The key rules of every path that creates keys (src/keys/input.ts).
     if (typeof k.key !== 'string' || k.key.trim() === '') throw badRequest(`Key #${index + 1} of the file has an empty name`);
-    const name = `key ${preview(k.key)}`;
-    check(keyProblem(k.key, `The ${name}`));
-    check(namespaceProblem(k.namespace, `The namespace of ${name}`));
-    checkText(k.description, `The description of ${name}`, LIMITS.description);
-    checkText(k.codeDescription, `The codeDescription of ${name}`, LIMITS.codeDescription);
-    if (k.tags) checkTags(k.tags, `The tags of ${name}`);
+    const name = () => `key ${preview(k.key)}`;
+    const checkLanguage = (language: string) => {
+      if (languagesChecked.has(language)) return;
+      checkLanguageKey(language, `The language ${preview(language)} of ${name()}`);
+      languagesChecked.add(language);
+    };
+    check(keyProblem(k.key, () => `The ${name()}`));
+    check(namespaceProblem(k.namespace, () => `The namespace of ${name()}`));
+    checkText(k.description, () => `The description of ${name()}`, LIMITS.description);
+    checkText(k.codeDescription, () => `The codeDescription of ${name()}`, LIMITS.codeDescription);
+    if (k.tags) checkTags(k.tags, `The tags of ${name()}`);
     if (k.charactersLimit != null && (!Number.isInteger(k.charactersLimit) || k.charactersLimit < 0 || k.charactersLimit > 2 ** 31 - 1)) {
-      throw badRequest(`The charactersLimit of ${name} must be a non-negative integer`);
+      throw badRequest(`The charactersLimit of ${name()} must be a non-negative integer`);
     }
-    for (const [language, t] of Object.entries(k.translations)) {
-      checkLanguageKey(language, `The language ${preview(language)} of ${name}`);
-      checkText(t.text, `The ${language} text of ${name}`);
+    for (const language in k.translations) {
+      checkLanguage(language);
+      checkText(k.translations[language]!.text, () => `The ${language} text of ${name()}`);
     }
-    for (const [customer, overrides] of Object.entries(k.customerTranslations ?? {})) {
-      checkCustomerKey(customer, `The customer key ${preview(customer)} of ${name}`);
-      for (const [language, t] of Object.entries(overrides)) {
-        checkLanguageKey(language, `The language ${preview(language)} of ${name}`);
-        checkText(t.text, `The ${language} text of customer ${preview(customer)} for ${name}`);
+    for (const customer in k.customerTranslations ?? {}) {
+      if (!customersChecked.has(customer)) {
+        checkCustomerKey(customer, `The customer key ${preview(customer)} of ${name()}`);
+        customersChecked.add(customer);
+      }
+      const overrides = k.customerTranslations![customer]!;
+      for (const language in overrides) {
+        checkLanguage(language);
+        checkText(overrides[language]!.text, () => `The ${language} text of customer ${preview(customer)} for ${name()}`);
       }
     }
   });

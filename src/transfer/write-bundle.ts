@@ -10,6 +10,7 @@
 // limit, so the lock and limit the key had before the import decide, not the
 // ones the file sets.
 import type { Db } from '../db.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import type { Change } from '../history/changes.js';
 import { removeKeys } from '../keys/delete.js';
@@ -74,6 +75,7 @@ function customersOfBundle(bundle: Bundle): { key: string; description?: string 
 }
 
 const unique = (values: readonly string[]) => [...new Set(values)];
+const NO_TAGS: string[] = [];
 
 /** Translation cells per statement: large enough to stay set-based, small enough to bound memory. */
 export const CELL_CHUNK = 50_000;
@@ -98,7 +100,8 @@ async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, numb
   for (const k of keys) {
     const id = ids.get(keyRefId(k))!;
     if (rows.has(id)) continue;
-    const mergedTags = unique([...(k.tags ?? []), ...options.tags]);
+    // Most keys of a large file have no tags: no arrays or sets made for them.
+    const mergedTags = k.tags?.length || options.tags.length ? unique([...(k.tags ?? []), ...options.tags]) : NO_TAGS;
     const hasMetadata = !!k.description || !!k.codeDescription || mergedTags.length > 0 || k.charactersLimit != null || k.lock !== undefined || k.deprecated !== undefined;
     if (hasMetadata) rows.set(id, { ...k, mergedTags });
   }
@@ -127,13 +130,13 @@ async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, numb
       WHERE tk.id = c.id
         AND (tk.description, tk."codeDescription", tk.tags, tk."charactersLimit", tk.lock, tk.deprecated)
             IS DISTINCT FROM (c.description, c.code_description, c.tags, c.characters_limit, c.lock, c.deprecated)`,
-    list.map(([id]) => id),
-    list.map(([, k]) => k.description ?? null),
-    list.map(([, k]) => k.codeDescription ?? null),
-    list.map(([, k]) => JSON.stringify(k.mergedTags)),
-    list.map(([, k]) => k.charactersLimit ?? null),
-    list.map(([, k]) => k.lock ?? null),
-    list.map(([, k]) => k.deprecated ?? null),
+    arrayLiteral(list, ([id]) => id),
+    arrayLiteral(list, ([, k]) => k.description ?? null),
+    arrayLiteral(list, ([, k]) => k.codeDescription ?? null),
+    arrayLiteral(list, ([, k]) => JSON.stringify(k.mergedTags)),
+    arrayLiteral(list, ([, k]) => k.charactersLimit ?? null),
+    arrayLiteral(list, ([, k]) => k.lock ?? null),
+    arrayLiteral(list, ([, k]) => k.deprecated ?? null),
     options.replace,
   );
 }

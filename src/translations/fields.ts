@@ -26,6 +26,15 @@ export function charCount(value: string): number {
   return n;
 }
 
+/**
+ * What a message calls the checked value. A function is called only when
+ * there is a problem: a file of a million cells checks each one, and naming
+ * each up front cost more than the checks.
+ */
+export type FieldName = string | (() => string);
+
+export const nameOf = (field: FieldName): string => (typeof field === 'string' ? field : field());
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -33,16 +42,16 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * U+0000, and half of a UTF-16 surrogate pair (an escape such as \uD800 in
  * JSON) has no UTF-8 bytes, so it would silently become U+FFFD.
  */
-export function storableTextProblem(value: string, field: string): string | undefined {
-  if (value.includes('\u0000')) return `${field} contains a NUL character (U+0000), which cannot be stored`;
+export function storableTextProblem(value: string, field: FieldName): string | undefined {
+  if (value.includes('\u0000')) return `${nameOf(field)} contains a NUL character (U+0000), which cannot be stored`;
   const surrogate = LONE_SURROGATE.exec(value);
-  if (surrogate) return `${field} contains half of a UTF-16 surrogate pair (U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}), which is not a character`;
+  if (surrogate) return `${nameOf(field)} contains half of a UTF-16 surrogate pair (U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}), which is not a character`;
   return undefined;
 }
 
 /** The problem with a string field, or undefined when it is fine. */
-export function lengthProblem(value: string, field: string, max: number): string | undefined {
-  return charCount(value) > max ? `${field} must have at most ${max} characters` : undefined;
+export function lengthProblem(value: string, field: FieldName, max: number): string | undefined {
+  return charCount(value) > max ? `${nameOf(field)} must have at most ${max} characters` : undefined;
 }
 
 export function checkLength(value: string, field: string, max: number): string {
