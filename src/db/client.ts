@@ -13,6 +13,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PROJECT_DIR } from '../paths.js';
+import { compilerFromFile } from './query-compiler.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -113,7 +114,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ? new PGlite({ loadDataDir: options.loadDataDir, startParams: embeddedStartParams })
       : new PGlite(options.dataDir, { startParams: embeddedStartParams });
     await pglite.waitReady;
-    const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS });
+    const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile });
     return {
       prisma,
       kind: 'pglite',
@@ -134,7 +135,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // database) surfaces as an 'error' event of the pool, which would end the
   // process without a listener. The pool replaces the connection by itself.
   pool.on('error', () => {});
-  const prisma = new PrismaClient({ adapter: observed(new PrismaPg(pool, schema ? { schema } : undefined)), transactionOptions: TRANSACTION_DEFAULTS });
+  const prisma = new PrismaClient({ adapter: observed(new PrismaPg(pool, schema ? { schema } : undefined)), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile });
   return {
     prisma,
     kind: 'postgres',
