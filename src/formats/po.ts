@@ -219,6 +219,10 @@ function decodePo(input: Buffer): string {
   }
 }
 
+// Parsed whole, not as a stream (FileFormat.parseStream) yet: the header entry,
+// whose language and plural forms every entry needs, may stand anywhere in the
+// file, and a declared legacy charset decides the decoding; a first pass would
+// settle both, as java-properties settles its encoding.
 async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   const entries = parseEntries(decodePo(input));
   const headerEntry = entries.find((e) => e.msgid === '' && e.msgctxt === undefined);
