@@ -5,12 +5,16 @@
 import { FormatError, type OpenFile } from './model.js';
 import { firstInvalidUtf8Offset } from './text.js';
 
-/** Bytes held in memory as an OpenFile: a whole-file parse goes through the same reader as a stream. */
+/** Pieces of bytes in memory: the size of a file stream's. */
+const PIECE = 64 * 1024;
+
+/** Bytes held in memory as an OpenFile: a whole-file parse goes through the same reader as a stream, in the same pieces. */
 export function inMemory(input: Buffer): OpenFile {
   return async function* () {
-    yield input;
+    for (let i = 0; i < input.length; i += PIECE) yield input.subarray(i, i + PIECE);
   };
 }
+
 
 /**
  * Decodes a byte stream as a whole-file decodeText would (BOM: UTF-8, UTF-16
