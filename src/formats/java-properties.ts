@@ -19,7 +19,7 @@
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
-import { latin1Fallback, lineBatches } from './text-stream.js';
+import { detached, latin1Fallback, readLines, type LineReader } from './text-stream.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const WHITESPACE = new Set([' ', '\t', '\f']);
@@ -74,7 +74,7 @@ interface Entry {
  * hands each logical line over as an Entry. It holds the comment lines before
  * a key and the pieces of a logical line still being continued.
  */
-class PropertiesReader {
+class PropertiesReader implements LineReader {
   private line = 0;
   private comments: string[] = [];
   /**
@@ -144,25 +144,7 @@ class PropertiesReader {
 }
 
 /** The entries of a file, a batch per piece of text read. */
-async function* entries(texts: AsyncIterable<string>): AsyncGenerator<Entry[]> {
-  let batch: Entry[] = [];
-  const reader = new PropertiesReader((entry) => batch.push(entry));
-  for await (const lines of lineBatches(texts)) {
-    for (const line of lines) reader.add(line);
-    if (batch.length) {
-      yield batch;
-      batch = [];
-    }
-  }
-  reader.end();
-  if (batch.length) yield batch;
-}
-
-/**
- * A copy of a key that does not keep alive the text it was cut from (V8 keeps
- * the whole text behind a slice: a key held across the file would hold it all).
- */
-const detached = (key: string) => (` ${key}`).slice(1);
+const entries = (texts: AsyncIterable<string>) => readLines<Entry>(texts, (entry) => new PropertiesReader(entry));
 
 /** Key -> how many times it is given again after its first line. */
 async function givenAgain(texts: AsyncIterable<string>): Promise<Map<string, number>> {

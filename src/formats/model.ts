@@ -137,13 +137,13 @@ export interface FileFormat {
   /**
    * The same reader as parse, over the file as it streams in, in chunks of
    * about `chunkCells` texts, so an import holds a chunk, not the file (the
-   * JSON formats, java-properties, CSV and TSV have one). `open` reads the
+   * JSON formats, java-properties, CSV, TSV and PO have one). `open` reads the
    * file from its start at each call: a format may read it first to decide
    * what holds for the whole file (java-properties: its encoding, the keys
-   * given twice; CSV: its quote character). A chunk holds the keys that got a text, or
-   * were first met, since the previous chunk (a key may come back in a later
-   * chunk with other languages, never with a text it already had) and the
-   * languages first met, in file order. The importer validates each chunk,
+   * given twice; CSV: its quote character; PO: its header entry). A chunk
+   * holds the keys that got a text, or were first met, since the previous
+   * chunk (a key may come back in a later chunk with other languages, never
+   * with a text it already had) and the languages first met, in file order. The importer validates each chunk,
    * defaults its namespace and applies the text options, as for a whole
    * bundle. The last chunk may be empty.
    */

@@ -167,15 +167,14 @@ async function* latin1(input: AsyncIterable<Buffer>): AsyncGenerator<string> {
 
 /**
  * The lines of a text as it streams in, a batch per piece, as
- * text.split(/\r\n|\r|\n/) cuts the whole text: the last line (after the
- * last line end, '' when the text ends with one) comes too. A line over
- * several pieces is joined once, when it ends.
+ * text.split(lineEnd) cuts the whole text (lineEnd: /\r\n|\r|\n/g, or /\n/g
+ * for PO): the last line (after the last line end, '' when the text ends with
+ * one) comes too. A line over several pieces is joined once, when it ends.
  */
-export async function* lineBatches(texts: AsyncIterable<string>): AsyncGenerator<string[]> {
+export async function* lineBatches(texts: AsyncIterable<string>, lineEnd: RegExp = /\r\n|\r|\n/g): AsyncGenerator<string[]> {
   let open: string[] = [];
   // The previous piece ended with \r: a \n starting this one is the same line end.
   let afterCr = false;
-  const lineEnd = /\r\n|\r|\n/g;
   for await (const text of texts) {
     if (!text) continue;
     let start = afterCr && text.charCodeAt(0) === 10 ? 1 : 0;
@@ -194,6 +193,48 @@ export async function* lineBatches(texts: AsyncIterable<string>): AsyncGenerator
   }
   yield [open.join('')];
 }
+
+/** Reads a text line by line, handing over what it makes of the lines (PropertiesReader, PoReader). */
+export interface LineReader {
+  add(line: string): void;
+  /** The text ended. */
+  end(): void;
+}
+
+/** What a LineReader, made with the function it hands its items to, makes of a text as it streams in: a batch per piece read. */
+export async function* readLines<T>(texts: AsyncIterable<string>, reader: (item: (item: T) => void) => LineReader, lineEnd?: RegExp): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  const lines = reader((item) => batch.push(item));
+  for await (const piece of lineBatches(texts, lineEnd)) {
+    for (const line of piece) lines.add(line);
+    if (batch.length) {
+      yield batch;
+      batch = [];
+    }
+  }
+  lines.end();
+  if (batch.length) yield batch;
+}
+
+/** The first `n` bytes of a stream (all of them when it is shorter). */
+export async function firstBytes(input: AsyncIterable<Buffer>, n: number): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  let length = 0;
+  for await (const piece of input) {
+    pieces.push(piece);
+    length += piece.length;
+    if (length >= n) break;
+  }
+  return Buffer.concat(pieces).subarray(0, n);
+}
+
+/**
+ * A copy of a string cut from the text read that does not keep that text
+ * alive: V8 keeps the whole string behind a slice, so a key name held across
+ * the file (to find or refuse one given twice) would hold all of it. The
+ * concatenation is flattened into a string of its own by slice().
+ */
+export const detached = (s: string): string => ` ${s}`.slice(1);
 
 /** Reads a stream to its end, for its errors only (a first pass). */
 export async function readToEnd(items: AsyncIterable<unknown>): Promise<void> {

@@ -142,8 +142,8 @@ interface Prepared {
 /**
  * Everything that can refuse the request before any transaction opens. A
  * whole-file format is parsed here; a streamed one (JSON, java-properties,
- * CSV, TSV) is read inside the transaction, chunk by chunk, so a file broken
- * after its first chunks rolls back what they wrote.
+ * CSV, TSV, PO) is read inside the transaction, chunk by chunk, so a file
+ * broken after its first chunks rolls back what they wrote.
  */
 async function prepare(request: ImportRequest): Promise<Prepared> {
   const format = formatOf(request.uploadFormat, 'uploadFormat');

@@ -1,5 +1,5 @@
 // Reads an uploaded file into a Bundle, before any transaction opens, or, for
-// the formats that stream (JSON, java-properties, CSV, TSV:
+// the formats that stream (JSON, java-properties, CSV, TSV, PO:
 // FileFormat.parseStream), into chunks read inside the import's transaction
 // as they are written. Whatever goes wrong while parsing (a FormatError with
 // its line, or any exception a parser lets escape, a stack overflow included)

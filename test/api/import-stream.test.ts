@@ -1,4 +1,4 @@
-// Imports of the formats read as a stream (JSON, java-properties, CSV, TSV;
+// Imports of the formats read as a stream (JSON, java-properties, CSV, TSV, PO;
 // IMPORT_CHUNK_CELLS texts per chunk, written as they come inside the
 // import's transaction): the project ends as a one-chunk import leaves it,
 // with the same result and history, and a file that fails after chunks were
@@ -143,6 +143,20 @@ function properties(n: number, variant: string, extra: string[] = []): string {
   return [...lines, ...extra].join('\n') + '\n';
 }
 
+/** A PO file of `n` keys: comments, plurals, continued strings, the header entry last; `extra` entries at the end. */
+function po(n: number, variant: string, extra: [string, string][] = []): string {
+  const entries: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const comment = i % 3 === 0 ? `# note ${i}\n` : '';
+    entries.push(i % 5 === 0
+      ? `${comment}msgid "section${i % 4}.key${i}"\nmsgid_plural "many"\nmsgstr[0] "%d ${variant} one ${i}"\nmsgstr[1] "%d ${variant} "\n"other ${i}"`
+      : `${comment}msgid "section${i % 4}.key${i}"\nmsgstr " ${variant} ${i} "`);
+  }
+  for (const [key, text] of extra) entries.push(`msgid "${key}"\nmsgstr "${text}"`);
+  entries.push('msgid ""\nmsgstr ""\n"Language: en\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"');
+  return entries.join('\n\n') + '\n';
+}
+
 interface LineFormat {
   uploadFormat: string;
   languageKey?: string;
@@ -161,6 +175,8 @@ const LINE_FORMATS: LineFormat[] = [
     // A key given twice: the later line wins, as in Java, and the key moves there.
     file: (n, variant, extra) => properties(n, variant, [...Object.entries(extra).map(([k, t]) => `${k}=${t}`), `section1.key1 = ${variant} again`]),
   },
+  // Its language comes from the header entry, at the end of the file.
+  { uploadFormat: 'po-pot', file: (n, variant, extra) => po(n, variant, Object.entries(extra)) },
 ];
 
 describe('line formats read as a stream', () => {
@@ -195,6 +211,8 @@ describe('line formats read as a stream', () => {
     ['java-properties', 'properties/jenkins_hudson_model_Messages_fr.properties', 'fr'],
     ['java-properties', 'properties/jenkins_LogRecorder_index_da.latin1.properties', 'da'],
     ['java-properties', 'properties/hibernate-validator_ValidationMessages_ja.properties', 'ja'],
+    ['po-pot', 'po/gnome-clocks_th.po'],
+    ['po-pot', 'po/uranium.pot', 'en'],
   ];
   it.skipIf(!existsSync(corpusPath()))('imports the corpus files in chunks as in one', async () => {
     for (const [uploadFormat, path, languageKey] of CORPUS) {
@@ -212,7 +230,16 @@ describe('line formats read as a stream', () => {
     }
   });
 
+  const poMore = (extra: [string, string][] = [], after = '') => `${po(100, 'v2', extra).replace(/key(\d+)/g, 'new$1')}${after}`;
   const BROKEN: Record<string, [string, string | Buffer, RegExp][]> = {
+    'po-pot': [
+      ['a message given twice', poMore([['section0.key0', 'again']]), /^The file is not a valid po-pot file: Duplicate message "section0\.new0" \(line \d+\)$/],
+      ['a string not closed', poMore([], '\nmsgid "last"\nmsgstr "open\n'), /Unterminated string \(line \d+, column \d+\)/],
+      ['a second header entry', poMore([], '\nmsgid ""\nmsgstr "z"\n'), /An entry with an empty msgid is not a key/],
+      ['invalid UTF-8', Buffer.concat([Buffer.from(poMore([], '\nmsgid "last"\nmsgstr "')), Buffer.from([0xc3, 0x28]), Buffer.from('"\n')]), /The file is not valid UTF-8: invalid byte at offset \d+/],
+      ['a text that cannot be stored', poMore([['last', 'nul \\0']]), /cannot|NUL|U\+0000/i],
+      ['a key too long', poMore([['k'.repeat(501), 'x']]), /must have at most 500 characters/],
+    ],
     'csv-translations': csvBroken(','),
     tsv: csvBroken('\t'),
     'java-properties': [

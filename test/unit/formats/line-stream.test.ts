@@ -1,14 +1,15 @@
-// The line formats read as a stream (java-properties, CSV, TSV:
+// The line formats read as a stream (java-properties, CSV, TSV, PO:
 // FileFormat.parseStream): chunks of at most the asked texts whatever the
 // byte split, the same bundle as a whole-file parse (corpus files included),
 // the whole-file decisions taken by first passes (encoding, a key given
-// twice, the quote character), and a heap that follows the chunk, not the file.
+// twice, the quote character, PO's header entry), and a heap that follows the chunk, not the file.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { csvTranslations, tsv } from '../../../src/formats/csv.js';
 import { javaProperties } from '../../../src/formats/java-properties.js';
 import { FormatError, type Bundle, type FileFormat } from '../../../src/formats/model.js';
+import { poPot } from '../../../src/formats/po.js';
 import { lineBatches } from '../../../src/formats/text-stream.js';
 import { corpusPath } from '../../support/corpus.js';
 
@@ -17,7 +18,7 @@ async function* pieces(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-async function chunksOf(format: FileFormat, bytes: Buffer, { size = 1, cells = 3, languageKey = 'en' as string | undefined } = {}): Promise<Bundle[]> {
+async function chunksOf(format: FileFormat, bytes: Buffer, { size = 1, cells = 3, languageKey = undefined as string | undefined } = {}): Promise<Bundle[]> {
   const out: Bundle[] = [];
   for await (const chunk of format.parseStream!(() => pieces(bytes, size), { languageKey, options: new Set() }, cells)) out.push(chunk);
   return out;
@@ -77,8 +78,8 @@ describe('java-properties read as a stream', () => {
     const latin1 = Buffer.concat([utf8, Buffer.from([0xe9])]);
     for (const size of [1, 2, 4096]) {
       const texts = (b: Bundle) => [b.keys[0]!.translations.en!.text, b.keys.at(-1)!.translations.en!.text];
-      expect(texts(joined(await chunksOf(javaProperties, utf8, { size })))).toEqual(['é', 'caf']);
-      expect(texts(joined(await chunksOf(javaProperties, latin1, { size })))).toEqual(['Ã©', 'café']);
+      expect(texts(joined(await chunksOf(javaProperties, utf8, { size, languageKey: 'en' })))).toEqual(['é', 'caf']);
+      expect(texts(joined(await chunksOf(javaProperties, latin1, { size, languageKey: 'en' })))).toEqual(['Ã©', 'café']);
     }
     await expectSameInChunks(javaProperties, latin1, [1, 7], 'en');
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a=1\nb=ü\nc=3\nd=4\ne=5\nf=6\ng=7\n', 'utf16le')]);
@@ -98,12 +99,15 @@ describe('java-properties read as a stream', () => {
 });
 
 describe.skipIf(!existsSync(corpusPath()))('line formats read as a stream: corpus files', () => {
-  it('the properties and CSV files of the corpus give the whole-file bundle in chunks', async () => {
+  it('the properties, CSV and PO files of the corpus give the whole-file bundle in chunks', async () => {
     for (const [name, language] of [['hibernate-validator_ValidationMessages_ja.properties', 'ja'], ['jenkins_LogRecorder_index_da.latin1.properties', 'da'], ['jenkins_hudson_model_Messages_fr.properties', 'fr']]) {
       await expectSameInChunks(javaProperties, readFileSync(corpusPath('properties', name!)), [7, 4096], language);
     }
     await expectSameInChunks(csvTranslations, readFileSync(corpusPath('csv', 'mollie-magento2_de_DE.csv')), [7, 4096], 'de_DE');
     await expectSameInChunks(csvTranslations, readFileSync(corpusPath('csv', 'godot-demo-projects_translation_text.csv')), [1, 64]);
+    for (const [name, language] of [['gnome-clocks_th.po'], ['wtforms_ar.po'], ['uranium.pot', 'en'], ['wtforms.pot', 'en']]) {
+      await expectSameInChunks(poPot, readFileSync(corpusPath('po', name!)), [7, 4096], language);
+    }
   });
 });
 
@@ -147,6 +151,80 @@ describe('CSV and TSV read as a stream', () => {
   });
 });
 
+const PO = [
+  'msgid "a"',
+  'msgstr "A"',
+  '',
+  '#, fuzzy',
+  '# translator note',
+  'msgctxt "ctx"',
+  'msgid "b"',
+  'msgstr ""',
+  '"B \\"line\\"\\n"',
+  '"second"',
+  '',
+  'msgid "file"',
+  'msgid_plural "files"',
+  'msgstr[0] "%d plik"',
+  'msgstr[1] "%d pliki"',
+  'msgstr[2] "%d plików"',
+  '',
+  '#~ msgid "obsolete"',
+  '#~ msgstr "gone"',
+  '',
+  'msgid "c"',
+  'msgstr "C\r"',
+  '',
+  'msgid "d"',
+  'msgstr ""',
+  '',
+  '# The header entry may come last: its language and plural forms apply to every entry.',
+  'msgid ""',
+  'msgstr ""',
+  '"Language: pl\\n"',
+  '"Content-Type: text/plain; charset=ISO-8859-2\\n"',
+  '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"',
+].join('\r\n');
+
+describe('gettext PO read as a stream', () => {
+  it('gives the whole-file bundle in chunks, whatever the byte split: the header entry last, plurals, continued strings, CRLF', async () => {
+    await expectSameInChunks(poPot, Buffer.from(PO), [1, 2, 3, 64]);
+    const whole = await poPot.parse(Buffer.from(PO), { options: new Set() });
+    expect(whole.languages).toEqual([{ key: 'pl' }]);
+    expect(whole.keys.map((k) => [k.key, k.namespace, k.translations.pl?.text])).toEqual([
+      ['a', '', 'A'],
+      ['b', 'ctx', 'B "line"\nsecond'],
+      ['file', '', '{count, plural, one {# plik} few {# pliki} many {# plików} other {# plików}}'],
+      // A lone \r does not end a PO line: it is a character of the string.
+      ['c', '', 'C\r'],
+      ['d', '', ''],
+    ]);
+  });
+
+  it('decodes a file in the legacy charset it declares, decided for the whole file', async () => {
+    const latin2 = Buffer.from(PO.replace('msgstr "C\r"', 'msgstr "\u00b1\r"'), 'latin1');
+    await expectSameInChunks(poPot, latin2, [1, 7]);
+    expect((await poPot.parse(latin2, { options: new Set() })).keys.find((k) => k.key === 'c')!.translations.pl!.text).toBe('ą\r');
+  });
+
+  it('refuses a syntax error before the first chunk, a message given twice where it stands', async () => {
+    const entries = Array.from({ length: 20 }, (_, i) => `msgid "k${i}"\nmsgstr "v${i}"\n`).join('\n');
+    for (const [text, message, line, afterChunks] of [
+      [`${entries}\nmsgid "last"\nmsgstr "open\n`, /^Unterminated string/, 62, false],
+      [`${entries}\nmsgid "k3"\nmsgstr "again"\n`, /^Duplicate message "k3"/, 61, true],
+    ] as const) {
+      const chunks: Bundle[] = [];
+      const error = await (async () => {
+        for await (const chunk of poPot.parseStream!(() => pieces(Buffer.from(text), 16), { languageKey: 'en', options: new Set() }, 3)) chunks.push(chunk);
+      })().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FormatError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as FormatError).position?.line).toBe(line);
+      expect(chunks.length > 0).toBe(afterChunks);
+    }
+  });
+});
+
 describe('lineBatches', () => {
   it('cuts lines as split(/\\r\\n|\\r|\\n/) does, whatever the pieces', async () => {
     for (const text of ['a\r\nb\rc\nd', 'a\r\n', '\r\r\n\n', '', 'x\r']) {
@@ -164,7 +242,7 @@ describe('lineBatches', () => {
 
 describe('line formats read as a stream: memory', () => {
   it('parse files of about 40 MB, generated as they are read, in a process whose heap is capped far below the file', () => {
-    for (const [format, cells] of [['csv-translations', 500_000], ['java-properties', 200_000]] as const) {
+    for (const [format, cells] of [['csv-translations', 500_000], ['java-properties', 200_000], ['po-pot', 200_000]] as const) {
       const out = execFileSync(process.execPath, ['--max-old-space-size=64', '--import', 'tsx', 'test/support/line-stream-memory.ts', format], { encoding: 'utf8', timeout: 240_000 });
       expect(JSON.parse(out), format).toEqual({ cells, maxChunkCells: 10_000 });
     }
