@@ -15,7 +15,6 @@ export function inMemory(input: Buffer): OpenFile {
   };
 }
 
-
 /**
  * Decodes a byte stream as a whole-file decodeText would (BOM: UTF-8, UTF-16
  * LE/BE; otherwise strict UTF-8), piece by piece: a character split between
