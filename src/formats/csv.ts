@@ -25,18 +25,22 @@
 //   double-quote reading stands. The formula guard's apostrophe (`'=x`,
 //   below) never counts as an opening quote.
 // A file mixing both kinds of quoting fields with delimiters is read with
-// double quotes. Export: UTF-8 without BOM, LF line ends, fields quoted with
+// double quotes. Files are read as a stream (readTable below), by parse() and
+// parseStream() alike, after first passes that settle the encoding, syntax
+// errors and the quote character, so errors come as a whole-file reading
+// gives them. Export: UTF-8 without BOM, LF line ends, fields quoted with
 // double quotes when needed and when they would read back as single-quoted
 // (`'tis`, `'quoted'`; not the formula guard's `'=x`); streamed: the header
 // row (its columns decided from the options, see TableColumns), then the rows
 // of each page of keys.
-import { parse as parseCsv } from 'csv-parse/sync';
+import { pipeline, Readable } from 'node:stream';
+import { parse as csvParser } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
-import { FormatError, type Bundle, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { decodeText } from './text.js';
-import { addTable, guardCell, TableColumns, type TableRow } from './translation-table.js';
+import { FormatError, type Bundle, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
+import { decodeStream, readToEnd } from './text-stream.js';
+import { guardCell, TableColumns, TableReader, type TableRow } from './translation-table.js';
 
 interface CsvRecord {
   record: string[];
@@ -46,17 +50,22 @@ interface CsvRecord {
 const GUARD = /^'+[=+\-@\t\r]/;
 const SINGLE_WRAPPED = /^'([\s\S]*)'$/;
 
-interface Reading {
-  records: CsvRecord[];
+/** How a reading found the fields quoted. */
+interface Quoting {
   /** Fields in double quotes. */
   doubleQuoted: number;
   /** Unquoted fields that open a single quote and do not close it. */
   openSingle: number;
 }
 
-function read(text: string, delimiter: string, quote: '"' | "'"): Reading {
-  const reading: Reading = { records: [], doubleQuoted: 0, openSingle: 0 };
-  reading.records = parseCsv(text, {
+/**
+ * The rows of a text read by csv-parse with `quote`, as they come; its syntax
+ * errors as FormatErrors. With `quoting`, a double-quote reading looks at each
+ * field (unwraps single-quoted ones, counts into `quoting`): only a file with
+ * an apostrophe needs it, and it costs csv-parse an object per field.
+ */
+async function* csvRows(texts: AsyncIterable<string>, name: string, delimiter: string, quote: '"' | "'", quoting?: Quoting): AsyncGenerator<TableRow> {
+  const parser = csvParser({
     delimiter,
     quote,
     escape: quote,
@@ -65,17 +74,88 @@ function read(text: string, delimiter: string, quote: '"' | "'"): Reading {
     // The single-quote reading is strict: an apostrophe inside an unquoted value, or a closing quote not followed by a delimiter, makes it fail.
     relax_quotes: quote === '"',
     record_delimiter: ['\r\n', '\n', '\r'],
-    cast: (value: string, context: { quoting: boolean }) => {
-      if (quote === "'") return value;
-      if (context.quoting) { reading.doubleQuoted++; return value; }
-      if (!value.startsWith("'") || GUARD.test(value)) return value;
-      const wrapped = value.length >= 2 ? SINGLE_WRAPPED.exec(value) : null;
-      if (wrapped) return wrapped[1]!.replace(/''/g, "'");
-      reading.openSingle++;
-      return value;
-    },
-  }) as unknown as CsvRecord[];
-  return reading;
+    ...(quote === '"' && quoting && {
+      cast: (value: string, context: { quoting: boolean }) => {
+        if (context.quoting) { quoting.doubleQuoted++; return value; }
+        if (!value.startsWith("'") || GUARD.test(value)) return value;
+        const wrapped = value.length >= 2 ? SINGLE_WRAPPED.exec(value) : null;
+        if (wrapped) return wrapped[1]!.replace(/''/g, "'");
+        quoting.openSingle++;
+        return value;
+      },
+    }),
+  });
+  // The reader below gets any error of the text or the parser.
+  const records = pipeline(Readable.from(texts), parser, () => {}) as AsyncIterable<CsvRecord>;
+  // info.lines is the line a record ends on; it starts after the previous one.
+  let previousEnd = 0;
+  try {
+    for await (const r of records) {
+      yield { cells: r.record, line: previousEnd + 1 };
+      previousEnd = r.info.lines;
+    }
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    const err = e as Error & { lines?: number };
+    throw new FormatError(`Invalid ${name}: ${err.message.replace(/ at line \d+.*$/, '')}`, err.lines ? { line: err.lines } : undefined);
+  }
+}
+
+/**
+ * A table in chunks of about `chunkCells` texts (a whole file: unbounded, one
+ * chunk). First passes settle what holds for the whole file and give its
+ * errors in the order a whole-file reading does: the bytes are decoded (an
+ * invalid one is the first error; whether the file has an apostrophe is
+ * noted), read with double quotes (a syntax error is the next), then, in a
+ * file with an apostrophe, the quote character is chosen (quoteOf). The last
+ * pass reads the rows with it and hands the keys over as they come; only the
+ * table's own rules (a key given twice, a row without a key) can fail there,
+ * where the row stands.
+ */
+async function* readTable(open: OpenFile, id: string, delimiter: string, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
+  const name = id === 'tsv' ? 'TSV' : 'CSV';
+  const bytes = { apostrophe: false };
+  await readToEnd(decodeStream(noting(open(), bytes)));
+  await readToEnd(csvRows(decodeStream(open()), name, delimiter, '"'));
+  // Without an apostrophe no field is single-quoted: the reading that does not look at each field gives the same rows.
+  const quote = bytes.apostrophe ? await quoteOf(open, name, delimiter) : '"';
+  const quoting = bytes.apostrophe && quote === '"' ? { doubleQuoted: 0, openSingle: 0 } : undefined;
+  const table = new TableReader({ keys: [], languages: [] }, options, { unguard: true }, new Set());
+  for await (const row of csvRows(decodeStream(open()), name, delimiter, quote, quoting)) {
+    table.add(row);
+    if (table.cells >= chunkCells) yield table.take();
+  }
+  yield table.take();
+}
+
+/**
+ * The quote character of a file with an apostrophe (see the header): double
+ * quotes as soon as the double-quote reading meets a double-quoted field;
+ * else, when it opened a single quote it did not close, single quotes if the
+ * whole file reads with them.
+ */
+async function quoteOf(open: OpenFile, name: string, delimiter: string): Promise<'"' | "'"> {
+  const double: Quoting = { doubleQuoted: 0, openSingle: 0 };
+  for await (const row of csvRows(decodeStream(open()), name, delimiter, '"', double)) {
+    void row;
+    if (double.doubleQuoted > 0) return '"';
+  }
+  if (double.openSingle === 0) return '"';
+  try {
+    await readToEnd(csvRows(decodeStream(open()), name, delimiter, "'"));
+    return "'";
+  } catch {
+    // Not single-quoted after all: the double-quote reading stands.
+    return '"';
+  }
+}
+
+/** The bytes as they are, noting whether an apostrophe is among them. */
+async function* noting(input: AsyncIterable<Buffer>, seen: { apostrophe: boolean }): AsyncGenerator<Buffer> {
+  for await (const piece of input) {
+    if (!seen.apostrophe && piece.includes(0x27)) seen.apostrophe = true;
+    yield piece;
+  }
 }
 
 function tableFormat(id: string, delimiter: string, extension: string, contentType: string): FileFormat {
@@ -86,34 +166,7 @@ function tableFormat(id: string, delimiter: string, extension: string, contentTy
     namespaces: true,
     extension,
     contentType,
-    async parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
-      const text = decodeText(input);
-      let records: CsvRecord[];
-      try {
-        const double = read(text, delimiter, '"');
-        records = double.records;
-        if (double.doubleQuoted === 0 && double.openSingle > 0) {
-          try {
-            records = read(text, delimiter, "'").records;
-          } catch {
-            // Not single-quoted after all: the double-quote reading stands.
-          }
-        }
-      } catch (e) {
-        const err = e as Error & { lines?: number; column?: number };
-        throw new FormatError(`Invalid ${id === 'tsv' ? 'TSV' : 'CSV'}: ${err.message.replace(/ at line \d+.*$/, '')}`, err.lines ? { line: err.lines } : undefined);
-      }
-      // info.lines is the line a record ends on; it starts after the previous one.
-      let previousEnd = 0;
-      const rows: TableRow[] = records.map((r) => {
-        const row = { cells: r.record, line: previousEnd + 1 };
-        previousEnd = r.info.lines;
-        return row;
-      });
-      const bundle: Bundle = { keys: [], languages: [] };
-      addTable(bundle, rows, options, { unguard: true }, new Set());
-      return bundle;
-    },
+    parseStream: (open, options, chunkCells) => readTable(open, id, delimiter, options, chunkCells),
     writer(options: SerializeOptions): FormatWriter {
       const columns = new TableColumns(options);
       // Records are independent, so the rows of each page stringify on their own.

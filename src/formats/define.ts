@@ -1,10 +1,15 @@
 // defineFormat: a FileFormat from its parser and writer. serialize(bundle) is
 // derived from the writer, so an in-memory serialization and a streamed export
-// give the same bytes for the same keys in the same order.
+// give the same bytes for the same keys in the same order; a format that
+// streams gets parse(bytes) from its parseStream, so an upload read whole and
+// one read as a stream go through the same reader.
 import type { Bundle, BundleKey, FileChunk, FileFormat, FormatWriter, SerializeOptions, WriterOutput } from './model.js';
 import { pathSortKey } from './nested-keys.js';
+import { inMemory } from './text-stream.js';
 
-export type FormatDefinition = Omit<FileFormat, 'serialize'>;
+/** A format's parts: parse, or parseStream alone (parse is then derived from it). */
+export type FormatDefinition = Omit<FileFormat, 'serialize' | 'parse' | 'parseStream'> &
+  ({ parse: FileFormat['parse']; parseStream?: FileFormat['parseStream'] } | { parse?: undefined; parseStream: NonNullable<FileFormat['parseStream']> });
 
 /**
  * One file of a bundle as the export engine hands it to the writer: the
@@ -70,11 +75,20 @@ class SectionedChunks {
 }
 
 export function defineFormat(definition: FormatDefinition): FileFormat {
+  const { parseStream } = definition;
   return {
     ...definition,
+    parse: definition.parse ?? ((input, options) => wholeFile(parseStream!(inMemory(input), options, Number.POSITIVE_INFINITY))),
     async serialize(bundle, given) {
       const { keys, options } = fileOf(definition, bundle, given);
       return writePages(definition.writer(options), [keys]);
     },
   };
+}
+
+/** The one chunk of a file read with chunks of unbounded size. */
+async function wholeFile(chunks: AsyncIterable<Bundle>): Promise<Bundle> {
+  let whole: Bundle | undefined;
+  for await (const chunk of chunks) whole ??= chunk;
+  return whole!;
 }

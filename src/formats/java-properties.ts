@@ -5,7 +5,8 @@
 // `!`) directly before a key, with no blank line between, become its
 // description (one leading space after the comment mark is dropped; \uXXXX in
 // comments is decoded, as Properties.store writes them). A later duplicate key
-// replaces the earlier value, as in Java. Single-language.
+// replaces the earlier value, as in Java. Single-language. Files are read as
+// a stream (readProperties below), by parse() and parseStream() alike.
 //
 // Export: ASCII only (every other character as \uXXXX), so the file is valid
 // ISO-8859-1 and UTF-8 at once. `key=value`; spaces, `=`, `:`, `#`, `!` and
@@ -17,18 +18,14 @@
 // footer: the file is its keys' lines, written page by page.
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { decodeText } from './text.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
+import { detached, latin1Fallback, readLines, type LineReader } from './text-stream.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const WHITESPACE = new Set([' ', '\t', '\f']);
 
-interface LogicalLine {
-  text: string;
-  line: number;
-  /** Where each piece of `text` came from, for error columns: [offset in text, line, column]. */
-  starts: [number, number, number][];
-}
+/** Where each piece of a logical line came from, for error columns: [offset in its text, line, column]. */
+type PieceStarts = [number, number, number][];
 
 function trailingBackslashes(s: string): number {
   let n = 0;
@@ -36,25 +33,28 @@ function trailingBackslashes(s: string): number {
   return n;
 }
 
-function endsWithOddBackslashes(s: string): boolean {
-  return trailingBackslashes(s) % 2 === 1;
-}
-
 function unescape(s: string, where: (offset: number) => { line: number; column: number }): string {
+  // Runs of plain characters are copied whole: a text built character by character is a chain of as many string pieces.
   let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c !== '\\') { out += c; continue; }
-    const e = s[++i];
-    if (e === undefined) break;
+  let from = 0;
+  for (let i = s.indexOf('\\'); i >= 0; i = s.indexOf('\\', from)) {
+    out += s.slice(from, i);
+    const e = s[i + 1];
+    if (e === undefined) {
+      from = s.length;
+      break;
+    }
     if (e === 'u') {
-      const hex = s.slice(i + 1, i + 5);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new FormatError('Malformed \\uXXXX escape', where(i - 1));
+      const hex = s.slice(i + 2, i + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new FormatError('Malformed \\uXXXX escape', where(i));
       out += String.fromCharCode(parseInt(hex, 16));
-      i += 4;
-    } else out += e === 't' ? '\t' : e === 'n' ? '\n' : e === 'r' ? '\r' : e === 'f' ? '\f' : e;
+      from = i + 6;
+    } else {
+      out += e === 't' ? '\t' : e === 'n' ? '\n' : e === 'r' ? '\r' : e === 'f' ? '\f' : e;
+      from = i + 2;
+    }
   }
-  return out;
+  return out + s.slice(from);
 }
 
 function commentText(line: string): string {
@@ -62,61 +62,135 @@ function commentText(line: string): string {
   return line.slice(1).replace(/^ /, '').replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
-  const language = requireLanguageKey(options, 'java-properties');
-  const text = decodeText(input, { fallback: 'latin1' });
-  const natural = text.split(/\r\n|\r|\n/);
+/** A key of the file: its logical line's key and value, the comment lines before it. */
+interface Entry {
+  key: string;
+  value: string;
+  description?: string;
+}
 
-  const byKey = new Map<string, BundleKey>();
-  let comments: string[] = [];
-  for (let i = 0; i < natural.length; i++) {
-    const first = natural[i]!;
+/**
+ * Reads a file line by line (physical lines, as split at \r\n, \r or \n) and
+ * hands each logical line over as an Entry. It holds the comment lines before
+ * a key and the pieces of a logical line still being continued.
+ */
+class PropertiesReader implements LineReader {
+  private line = 0;
+  private comments: string[] = [];
+  /**
+   * The logical line being read: its physical lines' pieces, joined once at
+   * its end (appending to a string and looking at its end on every line made
+   * a file of many continued lines cost quadratic time; found by the fuzzer),
+   * its length and the backslashes that end it.
+   */
+  private open: { pieces: string[]; starts: PieceStarts; length: number; trailing: number } | undefined;
+
+  constructor(private readonly entry: (entry: Entry) => void) {}
+
+  add(physical: string): void {
+    const line = ++this.line;
     let start = 0;
-    while (start < first.length && WHITESPACE.has(first[start]!)) start++;
-    if (start === first.length) { comments = []; continue; }
-    if (first[start] === '#' || first[start] === '!') { comments.push(commentText(first.slice(start))); continue; }
-
-    // The physical lines of a logical line are collected, then joined once:
-    // appending to the string and looking at its end on every line made a
-    // file of many continued lines cost quadratic time (found by the fuzzer).
-    const pieces = [first.slice(start)];
-    const starts: LogicalLine['starts'] = [[0, i + 1, start + 1]];
-    let length = pieces[0]!.length;
-    // The backslashes that end the text joined so far.
-    let trailing = trailingBackslashes(pieces[0]!);
-    while (trailing % 2 === 1 && i + 1 < natural.length) {
-      pieces[pieces.length - 1] = pieces[pieces.length - 1]!.slice(0, -1);
-      length--;
-      trailing--;
-      const next = natural[++i]!;
-      let s = 0;
-      while (s < next.length && WHITESPACE.has(next[s]!)) s++;
-      const piece = next.slice(s);
-      starts.push([length, i + 1, s + 1]);
-      pieces.push(piece);
-      length += piece.length;
+    while (start < physical.length && WHITESPACE.has(physical[start]!)) start++;
+    const piece = physical.slice(start);
+    const open = this.open;
+    if (open) {
+      // A continuation line is taken whole, blank or starting with # or !, its leading whitespace dropped.
+      open.starts.push([open.length, line, start + 1]);
+      open.pieces.push(piece);
+      open.length += piece.length;
       const own = trailingBackslashes(piece);
-      trailing = own === piece.length ? trailing + own : own;
+      open.trailing = own === piece.length ? open.trailing + own : own;
+    } else if (start === physical.length) {
+      this.comments = [];
+      return;
+    } else if (piece[0] === '#' || piece[0] === '!') {
+      this.comments.push(commentText(piece));
+      return;
+    } else {
+      this.open = { pieces: [piece], starts: [[0, line, start + 1]], length: piece.length, trailing: trailingBackslashes(piece) };
     }
-    const logical: LogicalLine = { text: pieces.join(''), line: starts[0]![1], starts };
-    if (endsWithOddBackslashes(logical.text)) logical.text = logical.text.slice(0, -1);
+    const logical = this.open!;
+    if (logical.trailing % 2 === 0) return this.finish();
+    // An odd backslash at the end continues the line on the next one; at the end of the file it is dropped.
+    const last = logical.pieces.length - 1;
+    logical.pieces[last] = logical.pieces[last]!.slice(0, -1);
+    logical.length--;
+    logical.trailing--;
+  }
 
+  /** The end of the file: a line still continued ends here. */
+  end(): void {
+    if (this.open) this.finish();
+  }
+
+  private finish(): void {
+    const { pieces, starts } = this.open!;
+    this.open = undefined;
+    const text = pieces.join('');
     const where = (offset: number) => {
-      let piece = logical.starts[0]!;
-      for (const s of logical.starts) if (s[0] <= offset) piece = s;
+      let piece = starts[0]!;
+      for (const s of starts) if (s[0] <= offset) piece = s;
       return { line: piece[1], column: piece[2] + offset - piece[0] };
     };
-    const { key, value, valueOffset } = splitKeyValue(logical.text);
+    const { key, value, valueOffset } = splitKeyValue(text);
     const k = unescape(key, where);
-    if (k === '') throw new FormatError('Empty key', { line: logical.line, column: 1 });
+    if (k === '') throw new FormatError('Empty key', { line: starts[0]![1], column: 1 });
     const v = unescape(value, (o) => where(valueOffset + o));
-    const entry: BundleKey = { key: k, namespace: options.namespace ?? '', translations: { [language]: { text: v } } };
-    if (comments.length) entry.description = comments.join('\n');
-    byKey.delete(k);
-    byKey.set(k, entry);
-    comments = [];
+    const entry: Entry = { key: k, value: v };
+    if (this.comments.length) entry.description = this.comments.join('\n');
+    this.comments = [];
+    this.entry(entry);
   }
-  return { keys: [...byKey.values()], languages: [{ key: language }] };
+}
+
+/** The entries of a file, a batch per piece of text read. */
+const entries = (texts: AsyncIterable<string>) => readLines<Entry>(texts, (entry) => new PropertiesReader(entry));
+
+/** Key -> how many times it is given again after its first line. */
+async function givenAgain(texts: AsyncIterable<string>): Promise<Map<string, number>> {
+  const again = new Map<string, number>();
+  const seen = new Set<string>();
+  for await (const batch of entries(texts)) {
+    for (const { key } of batch) {
+      if (!seen.has(key)) seen.add(detached(key));
+      else again.set(detached(key), (again.get(key) ?? 0) + 1);
+    }
+  }
+  return again;
+}
+
+/**
+ * A file in chunks of `chunkCells` keys (a whole file: unbounded, one chunk),
+ * in three passes: the encoding (latin1Fallback); every rule, to find the keys
+ * given more than once (only their names are held, then only those given
+ * again); then the keys, each where it is last given, with that value and
+ * comment, as the whole-file reading gave them (a later duplicate replaces the
+ * earlier). A broken file fails before the first chunk.
+ */
+async function* readProperties(open: OpenFile, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
+  const language = requireLanguageKey(options, 'java-properties');
+  const texts = await latin1Fallback(open);
+  const again = await givenAgain(texts());
+  const namespace = options.namespace ?? '';
+  let chunk: Bundle = { keys: [], languages: [{ key: language }] };
+  for await (const batch of entries(texts())) {
+    for (const { key, value, description } of batch) {
+      const later = again.get(key);
+      if (later) {
+        if (later === 1) again.delete(key);
+        else again.set(key, later - 1);
+        continue;
+      }
+      const entry: BundleKey = { key, namespace, translations: { [language]: { text: value } } };
+      if (description !== undefined) entry.description = description;
+      chunk.keys.push(entry);
+      if (chunk.keys.length >= chunkCells) {
+        yield chunk;
+        chunk = { keys: [], languages: [] };
+      }
+    }
+  }
+  yield chunk;
 }
 
 /** Key up to the first unescaped `=`, `:` or whitespace; then optional whitespace, one separator, whitespace. */
@@ -179,6 +253,6 @@ export const javaProperties: FileFormat = defineFormat({
   namespaces: false,
   extension: 'properties',
   contentType: 'text/x-java-properties; charset=ISO-8859-1',
-  parse,
+  parseStream: readProperties,
   writer,
 });

@@ -1,8 +1,7 @@
 // A streaming JSON reader for uploaded files, so an import holds the chunk it
-// writes, not the file: bytes are decoded as they come (a BOM chooses UTF-8 or
-// UTF-16; UTF-8 is strict, as text.ts decodes whole files) and read as events
-// (a scalar with the path of the container holding it, containers opening and
-// closing). Nothing of the document is kept but the open containers.
+// writes, not the file: text decoded as it comes (decodeStream, text-stream.ts)
+// is read as events (a scalar with the path of the container holding it,
+// containers opening and closing). Nothing of the document is kept but the open containers.
 //
 // Same rules as json-safe.ts: nesting deeper than 64 levels is refused when it
 // is met (no recursion, so 100,000 levels cost nothing), and a syntax error is
@@ -16,7 +15,6 @@
 // @streamparser/json took 1.5 s just to tokenize it where this reader reads
 // it, paths included, in 0.4-0.7 s (a loaded 2-core machine).
 import { FormatError } from './model.js';
-import { firstInvalidUtf8Offset } from './text.js';
 
 export const MAX_JSON_DEPTH = 64;
 
@@ -271,95 +269,4 @@ export class JsonReader {
     this.counted = Math.max(this.counted, this.base + end);
   }
 
-}
-
-/**
- * Decodes a byte stream as a whole-file decodeText would (BOM: UTF-8, UTF-16
- * LE/BE; otherwise strict UTF-8), piece by piece: a character split between
- * two pieces is completed with the next one.
- */
-export async function* decodeStream(input: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<string> {
-  let decode: Decoder | undefined;
-  // The first bytes, until there are enough to see a BOM.
-  let head = Buffer.alloc(0);
-  for await (const piece of input) {
-    const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-    let text: string;
-    if (decode) text = decode(bytes, false);
-    else {
-      head = Buffer.concat([head, bytes]);
-      if (head.length < 3) continue;
-      const chosen = decoderFor(head);
-      decode = chosen.decode;
-      text = decode(chosen.rest, false);
-    }
-    if (text) yield text;
-  }
-  let text: string;
-  if (decode) text = decode(Buffer.alloc(0), true);
-  else {
-    const chosen = decoderFor(head);
-    text = chosen.decode(chosen.rest, true);
-  }
-  if (text) yield text;
-}
-
-type Decoder = (bytes: Buffer, last: boolean) => string;
-
-function decoderFor(head: Buffer): { decode: Decoder; rest: Buffer } {
-  if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { decode: utf8Decoder(), rest: head.subarray(3) };
-  for (const [b0, b1, encoding] of [[0xff, 0xfe, 'utf-16le'], [0xfe, 0xff, 'utf-16be']] as const) {
-    if (head.length >= 2 && head[0] === b0 && head[1] === b1) return { decode: utf16Decoder(encoding), rest: head.subarray(2) };
-  }
-  return { decode: utf8Decoder(), rest: head };
-}
-
-function utf16Decoder(encoding: 'utf-16le' | 'utf-16be'): Decoder {
-  const decoder = new TextDecoder(encoding, { fatal: true });
-  let total = 0;
-  return (bytes, last) => {
-    total += bytes.length;
-    if (last && total % 2 !== 0) throw new FormatError(`Invalid ${encoding.toUpperCase()} file: odd number of bytes`);
-    try {
-      return decoder.decode(bytes, { stream: !last });
-    } catch {
-      throw new FormatError(`Invalid ${encoding.toUpperCase()} text`);
-    }
-  };
-}
-
-/** Strict UTF-8, the error naming the byte offset (and line) of the first invalid byte, as text.ts does. */
-function utf8Decoder(): Decoder {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let carry = Buffer.alloc(0);
-  let offset = 0;
-  let lines = 0;
-  return (bytes, last) => {
-    const all = carry.length ? Buffer.concat([carry, bytes]) : bytes;
-    const cut = last ? all.length : completeLength(all);
-    const whole = all.subarray(0, cut);
-    carry = Buffer.from(all.subarray(cut));
-    try {
-      const text = decoder.decode(whole);
-      for (let n = whole.indexOf(10); n >= 0; n = whole.indexOf(10, n + 1)) lines++;
-      offset += whole.length;
-      return text;
-    } catch {
-      const bad = firstInvalidUtf8Offset(whole);
-      let line = lines + 1;
-      for (let n = whole.indexOf(10); n >= 0 && n < bad; n = whole.indexOf(10, n + 1)) line++;
-      throw new FormatError(`The file is not valid UTF-8: invalid byte at offset ${offset + bad}`, { line, offset: offset + bad });
-    }
-  };
-}
-
-/** Length of `bytes` without a UTF-8 sequence left unfinished at its end. */
-function completeLength(bytes: Buffer): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
 }

@@ -59,9 +59,10 @@
 //   end. With LANGUAGES_NESTED the key-first layout is written instead,
 //   {"key": {"en": …, "de": …}}. Namespaces and ESCAPE_SINGLE_QUOTES as for
 //   single-language-json.
-import { childPath, decodeStream, JsonReader, type JsonFrame, type JsonVisitor } from './json-stream.js';
+import { childPath, JsonReader, type JsonFrame, type JsonVisitor } from './json-stream.js';
+import { decodeStream } from './text-stream.js';
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
 import type { NestedNode } from './nested-keys.js';
 import { NestedStream } from './nested-stream.js';
 import { nestedKeyOrder, objectLiteralEnd, objectLiteralFileWriter, objectLiteralMembers } from './object-literal-writer.js';
@@ -79,7 +80,6 @@ export const singleLanguageJson = defineFormat({
   extension: 'json',
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
-  parse: (input, options) => readJson(input, layoutOf(options.options, false), options),
   parseStream: (input, options, chunkCells) => readJsonChunks(input, layoutOf(options.options, false), options, chunkCells),
   writer: (options) => {
     const language = singleLanguage(options, 'single-language-json');
@@ -99,7 +99,6 @@ export const multiLanguageJson = defineFormat({
   extension: 'json',
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
-  parse: (input, options) => readJson(input, layoutOf(options.options, true), options),
   parseStream: (input, options, chunkCells) => readJsonChunks(input, layoutOf(options.options, true), options, chunkCells),
   writer: (options) => {
     const languages = options.languages.map((l) => l.key);
@@ -276,14 +275,14 @@ class KeyCollector {
 type Layout = 'single' | 'language-first' | 'key-first';
 
 /** Reads a JSON file in chunks of about `chunkCells` texts (a whole file: chunkCells Infinity, one chunk). */
-async function* readJsonChunks(input: AsyncIterable<Buffer>, layout: Layout, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
+async function* readJsonChunks(open: OpenFile, layout: Layout, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
   const keys = new KeyCollector(options.namespace ?? '');
   const reader = new JsonReader(
     layout === 'single' ? singleLanguageVisitor(keys, options) : layout === 'language-first' ? languageFirstVisitor(keys) : keyFirstVisitor(keys),
     { keyDepth: layout === 'language-first' ? 2 : 1 },
   );
   const full = () => keys.cells >= chunkCells;
-  for await (const text of decodeStream(input)) {
+  for await (const text of decodeStream(open())) {
     reader.write(text);
     while (reader.run(full)) yield keys.take();
   }
@@ -294,17 +293,6 @@ async function* readJsonChunks(input: AsyncIterable<Buffer>, layout: Layout, opt
 function layoutOf(formatOptions: ParseOptions['options'], multiLanguageFormat: boolean): Layout {
   if (formatOptions.has('LANGUAGES_NESTED')) return 'key-first';
   return multiLanguageFormat || formatOptions.has('MULTI_LANGUAGE') ? 'language-first' : 'single';
-}
-
-/** The whole file as one chunk. */
-async function readJson(input: Buffer, layout: Layout, options: ParseOptions): Promise<Bundle> {
-  const chunks: Bundle[] = [];
-  for await (const chunk of readJsonChunks(oneBuffer(input), layout, options, Number.POSITIVE_INFINITY)) chunks.push(chunk);
-  return chunks[0]!;
-}
-
-async function* oneBuffer(input: Buffer): AsyncGenerator<Buffer> {
-  yield input;
 }
 
 function singleLanguageVisitor(keys: KeyCollector, options: ParseOptions): JsonVisitor {

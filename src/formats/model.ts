@@ -84,6 +84,9 @@ export interface SerializeOptions {
   customers?: readonly { key: string; description?: string }[];
 }
 
+/** An uploaded file's bytes from its start, read anew at each call (FileFormat.parseStream). */
+export type OpenFile = () => AsyncIterable<Buffer>;
+
 /** What a writer returns, to append to the file: text (written as UTF-8) or bytes. */
 export type FileChunk = string | Buffer;
 
@@ -133,15 +136,18 @@ export interface FileFormat {
   parse(input: Buffer, options: ParseOptions): Promise<Bundle>;
   /**
    * The same reader as parse, over the file as it streams in, in chunks of
-   * about `chunkCells` texts, so an import holds a chunk, not the file (only
-   * the JSON formats have one). A chunk holds the keys that got a text, or
-   * were first met, since the previous chunk (a key may come back in a later
-   * chunk with other languages, never with a text it already had) and the
-   * languages first met, in file order. The importer validates each chunk,
+   * about `chunkCells` texts, so an import holds a chunk, not the file (the
+   * JSON formats, java-properties, CSV, TSV and PO have one). `open` reads the
+   * file from its start at each call: a format may read it first to decide
+   * what holds for the whole file (java-properties: its encoding, the keys
+   * given twice; CSV: its quote character; PO: its header entry). A chunk
+   * holds the keys that got a text, or were first met, since the previous
+   * chunk (a key may come back in a later chunk with other languages, never
+   * with a text it already had) and the languages first met, in file order. The importer validates each chunk,
    * defaults its namespace and applies the text options, as for a whole
    * bundle. The last chunk may be empty.
    */
-  parseStream?(input: AsyncIterable<Buffer>, options: ParseOptions, chunkCells: number): AsyncIterable<Bundle>;
+  parseStream?(open: OpenFile, options: ParseOptions, chunkCells: number): AsyncIterable<Bundle>;
   /** Starts writing one file. */
   writer(options: SerializeOptions): FormatWriter;
   /** The whole file of a bundle, through the writer (see defineFormat in define.ts). */

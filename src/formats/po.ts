@@ -1,6 +1,6 @@
 // gettext PO / POT files.
 //
-// Import:
+// Import (read as a stream, by parse() and parseStream() alike: readPo below):
 // - msgctxt is the namespace, msgid the key, msgstr the text. The header entry
 //   (empty msgid, no msgctxt) is not a key; its Language and Plural-Forms are read.
 // - msgid_plural + msgstr[n] become an ICU plural. Index n is mapped to a CLDR
@@ -54,9 +54,9 @@
 // written as they are (valid PO, only that check complains).
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
 import { GETTEXT_NUMBER, parseIcuPlural, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
-import { decodeText } from './text.js';
+import { decodeStream, detached, firstBytes, readLines, readToEnd, type LineReader } from './text-stream.js';
 import { singleLanguage } from './single-language.js';
 import { indexCategories, parsePluralFormsHeader, pluralFormsHeaderFor } from './gettext-plural.js';
 
@@ -79,95 +79,115 @@ function newEntry(line: number): PoEntry {
   return { line, translator: [], extracted: [], flags: [], msgstr: [], plainMsgstr: false };
 }
 
-/** Parses PO text into its entries (header included, obsolete entries excluded). */
-function parseEntries(text: string): PoEntry[] {
-  const entries: PoEntry[] = [];
-  const lines = text.split('\n');
-  let entry = newEntry(1);
-  let last: { field: Field; index: number } | null = null;
+/**
+ * Reads PO text line by line (lines end at \n, a \r before it is dropped)
+ * and hands over its entries (header included, obsolete entries excluded) as
+ * each is complete. It holds the entry being read.
+ */
+class PoReader implements LineReader {
+  private lineNo = 0;
+  private entry = newEntry(1);
+  private last: { field: Field; index: number } | null = null;
 
-  const started = () => entry.msgctxt !== undefined || entry.msgid !== undefined;
-  const complete = () => entry.msgstr.length > 0;
-  const finish = (line: number) => {
-    if (started()) {
-      if (!complete()) throw new FormatError(`Entry "${entry.msgid ?? ''}" has no msgstr`, { line: entry.line });
-      entries.push(entry);
+  constructor(private readonly onEntry: (entry: PoEntry) => void) {}
+
+  private started(): boolean {
+    return this.entry.msgctxt !== undefined || this.entry.msgid !== undefined;
+  }
+
+  private complete(): boolean {
+    return this.entry.msgstr.length > 0;
+  }
+
+  private finish(line: number): void {
+    const entry = this.entry;
+    if (this.started()) {
+      if (!this.complete()) throw new FormatError(`Entry "${entry.msgid ?? ''}" has no msgstr`, { line: entry.line });
+      this.onEntry(entry);
     }
-    entry = newEntry(line);
-    last = null;
-  };
+    this.entry = newEntry(line);
+    this.last = null;
+  }
 
-  for (let i = 0; i < lines.length; i++) {
-    const lineNo = i + 1;
-    const raw = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+  /** The end of the text: the last entry ends. */
+  end(): void {
+    this.finish(this.lineNo);
+  }
+
+  add(text: string): void {
+    const lineNo = ++this.lineNo;
+    const entry = this.entry;
+    const raw = text.endsWith('\r') ? text.slice(0, -1) : text;
     const line = raw.trim();
     const column = raw.length - raw.trimStart().length + 1;
-    if (line === '') continue;
+    if (line === '') return;
 
     if (line.startsWith('#')) {
-      if (complete()) finish(lineNo);
-      else if (started()) throw new FormatError('Comment inside an entry (msgstr missing before it)', { line: lineNo, column });
+      if (this.complete()) this.finish(lineNo);
+      else if (this.started()) throw new FormatError('Comment inside an entry (msgstr missing before it)', { line: lineNo, column });
       const kind = line[1];
       if (kind === '~') {
         // Obsolete entry: its comments were collected for nothing.
-        entry = newEntry(lineNo);
-      } else if (kind === '.') entry.extracted.push(line.slice(2).replace(/^ /, ''));
-      else if (kind === ',') entry.flags.push(...line.slice(2).split(',').map((f) => f.trim()).filter(Boolean));
+        this.entry = newEntry(lineNo);
+      } else if (kind === '.') this.entry.extracted.push(line.slice(2).replace(/^ /, ''));
+      else if (kind === ',') this.entry.flags.push(...line.slice(2).split(',').map((f) => f.trim()).filter(Boolean));
       else if (kind === ':' || kind === '|') { /* references and previous strings are not kept */ }
-      else entry.translator.push(raw.trimStart().slice(1).replace(/^ /, ''));
-      continue;
+      else this.entry.translator.push(raw.trimStart().slice(1).replace(/^ /, ''));
+      return;
     }
 
     const kw = /^(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?(?=\s|")\s*/.exec(line);
     if (kw) {
       const field = kw[1] as Field;
       const index = kw[2] !== undefined ? Number(kw[2]) : -1;
-      if ((field === 'msgctxt' || field === 'msgid') && complete()) finish(lineNo);
-      if (!started()) entry.line = lineNo;
+      if ((field === 'msgctxt' || field === 'msgid') && this.complete()) this.finish(lineNo);
+      const e = this.entry;
+      if (!this.started()) e.line = lineNo;
       if (index >= 0 && field !== 'msgstr') throw new FormatError(`${field} cannot have an index`, { line: lineNo, column });
       const value = parseQuoted(line.slice(kw[0].length), lineNo, column + kw[0].length);
       switch (field) {
         case 'msgctxt':
-          if (started()) throw new FormatError('msgctxt must come before msgid', { line: lineNo, column });
-          entry.msgctxt = value;
+          if (this.started()) throw new FormatError('msgctxt must come before msgid', { line: lineNo, column });
+          e.msgctxt = value;
           break;
         case 'msgid':
-          if (entry.msgid !== undefined) throw new FormatError('Second msgid in one entry', { line: lineNo, column });
-          entry.msgid = value;
+          if (e.msgid !== undefined) throw new FormatError('Second msgid in one entry', { line: lineNo, column });
+          e.msgid = value;
           break;
         case 'msgid_plural':
-          if (entry.msgid === undefined || entry.msgidPlural !== undefined || complete()) throw new FormatError('msgid_plural must follow msgid', { line: lineNo, column });
-          entry.msgidPlural = value;
+          if (e.msgid === undefined || e.msgidPlural !== undefined || this.complete()) throw new FormatError('msgid_plural must follow msgid', { line: lineNo, column });
+          e.msgidPlural = value;
           break;
         case 'msgstr':
-          if (entry.msgid === undefined) throw new FormatError('msgstr without msgid', { line: lineNo, column });
-          if (entry.msgidPlural !== undefined) {
-            if (index !== entry.msgstr.length) throw new FormatError(index < 0 ? 'A plural entry needs msgstr[0], msgstr[1], ...' : `Expected msgstr[${entry.msgstr.length}]`, { line: lineNo, column });
-          } else if (index >= 0 || entry.plainMsgstr) {
+          if (e.msgid === undefined) throw new FormatError('msgstr without msgid', { line: lineNo, column });
+          if (e.msgidPlural !== undefined) {
+            if (index !== e.msgstr.length) throw new FormatError(index < 0 ? 'A plural entry needs msgstr[0], msgstr[1], ...' : `Expected msgstr[${e.msgstr.length}]`, { line: lineNo, column });
+          } else if (index >= 0 || e.plainMsgstr) {
             throw new FormatError(index >= 0 ? 'msgstr[n] without msgid_plural' : 'Second msgstr in one entry', { line: lineNo, column });
-          } else entry.plainMsgstr = true;
-          entry.msgstr.push(value);
+          } else e.plainMsgstr = true;
+          e.msgstr.push(value);
           break;
       }
-      last = { field, index: field === 'msgstr' ? entry.msgstr.length - 1 : -1 };
-      continue;
+      this.last = { field, index: field === 'msgstr' ? e.msgstr.length - 1 : -1 };
+      return;
     }
 
     if (line.startsWith('"')) {
-      if (!last) throw new FormatError('String without a keyword before it', { line: lineNo, column });
+      if (!this.last) throw new FormatError('String without a keyword before it', { line: lineNo, column });
       const value = parseQuoted(line, lineNo, column);
-      const l: { field: Field; index: number } = last;
+      const l = this.last;
       if (l.field === 'msgctxt') entry.msgctxt += value;
       else if (l.field === 'msgid') entry.msgid += value;
       else if (l.field === 'msgid_plural') entry.msgidPlural += value;
       else entry.msgstr[l.index] += value;
-      continue;
+      return;
     }
     throw new FormatError(`Unexpected text "${line.slice(0, 20)}"`, { line: lineNo, column });
   }
-  finish(lines.length);
-  return entries;
 }
+
+/** The entries of PO text, a batch per piece of text read. */
+const poEntries = (texts: AsyncIterable<string>) => readLines<PoEntry>(texts, (entry) => new PoReader(entry), /\n/g);
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '\\': '\\', '"': '"', "'": "'", '?': '?' };
 
@@ -177,12 +197,19 @@ function parseQuoted(s: string, line: number, column: number): string {
   let out = '';
   let i = 1;
   while (i < s.length) {
+    // A run of plain characters is copied whole: a text built character by character is a chain of as many string pieces.
+    let plain = i;
+    while (plain < s.length && s[plain] !== '"' && s[plain] !== '\\') plain++;
+    if (plain > i) {
+      out += s.slice(i, plain);
+      i = plain;
+      continue;
+    }
     const c = s[i]!;
     if (c === '"') {
       if (s.slice(i + 1).trim() !== '') throw new FormatError('Unexpected text after the closing quote', { line, column: column + i + 1 });
       return out;
     }
-    if (c !== '\\') { out += c; i++; continue; }
     const e = s[i + 1];
     if (e === undefined) break;
     if (SIMPLE_ESCAPES[e] !== undefined) { out += SIMPLE_ESCAPES[e]; i += 2; continue; }
@@ -204,24 +231,57 @@ function parseHeader(msgstr: string): Map<string, string> {
   return fields;
 }
 
-function decodePo(input: Buffer): string {
+/**
+ * How the file is decoded, settled by a first pass as decodeText would: UTF-8
+ * (or UTF-16 by its BOM); if not, a legacy charset the file declares (e.g.
+ * ISO-8859-2), checked whole. Returns the reader of each later pass.
+ */
+async function poTexts(open: OpenFile): Promise<() => AsyncIterable<string>> {
   try {
-    return decodeText(input);
+    await readToEnd(decodeStream(open()));
+    return () => decodeStream(open());
   } catch (e) {
     // Not UTF-8: honour a declared legacy charset (e.g. ISO-8859-2) if there is one.
-    const declared = /charset\s*=\s*([\w.:-]+)/i.exec(input.subarray(0, 4096).toString('latin1'))?.[1];
+    const declared = /charset\s*=\s*([\w.:-]+)/i.exec((await firstBytes(open(), 4096)).toString('latin1'))?.[1];
     if (!declared || /^utf-?8$/i.test(declared)) throw e;
-    try {
-      return new TextDecoder(declared, { fatal: true }).decode(input);
-    } catch {
-      throw new FormatError(`The file is not valid in its declared charset ${declared}`);
-    }
+    const decode = (input: AsyncIterable<Buffer>) => decodeCharset(input, declared);
+    await readToEnd(decode(open()));
+    return () => decode(open());
   }
 }
 
-async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
-  const entries = parseEntries(decodePo(input));
-  const headerEntry = entries.find((e) => e.msgid === '' && e.msgctxt === undefined);
+async function* decodeCharset(input: AsyncIterable<Buffer>, charset: string): AsyncGenerator<string> {
+  const invalid = () => new FormatError(`The file is not valid in its declared charset ${charset}`);
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw invalid();
+  }
+  const decode = (bytes?: Buffer) => {
+    try {
+      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+    } catch {
+      throw invalid();
+    }
+  };
+  for await (const piece of input) yield decode(piece);
+  yield decode();
+}
+
+/**
+ * A PO file in chunks of `chunkCells` keys (a whole file: unbounded, one
+ * chunk). First passes settle what holds for the whole file and give its
+ * errors in the order a whole-file reading does: the decoding (poTexts), then
+ * every entry, for its syntax errors and the header entry, wherever it stands
+ * (its Language and Plural-Forms apply to every entry). The last pass hands
+ * the keys over as they come; an empty msgid or a message given twice fails
+ * where it stands.
+ */
+async function* readPo(open: OpenFile, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
+  const texts = await poTexts(open);
+  let headerEntry: PoEntry | undefined;
+  for await (const batch of poEntries(texts())) headerEntry ??= batch.find(isHeader);
   const header = headerEntry ? parseHeader(headerEntry.msgstr[0] ?? '') : new Map<string, string>();
   const language = options.languageKey || header.get('language');
   if (!language) throw new FormatError('The language of the PO file is unknown: give languageKey or a Language header');
@@ -238,32 +298,45 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
     return cats;
   };
 
-  const keys: BundleKey[] = [];
+  let chunk: Bundle = { keys: [], languages: [{ key: language }] };
   const seen = new Set<string>();
-  for (const e of entries) {
-    if (e === headerEntry) continue;
-    const key = e.msgid!;
-    if (key === '') throw new FormatError('An entry with an empty msgid is not a key', { line: e.line });
-    const namespace = e.msgctxt ?? options.namespace ?? '';
-    const id = `${namespace}\u0000${key}`;
-    if (seen.has(id)) throw new FormatError(`Duplicate message "${key}"${e.msgctxt !== undefined ? ` in context "${e.msgctxt}"` : ''}`, { line: e.line });
-    seen.add(id);
+  let headerPassed = false;
+  for await (const batch of poEntries(texts())) {
+    for (const e of batch) {
+      // The first header entry is the header; another is an entry with an empty msgid.
+      if (!headerPassed && isHeader(e)) {
+        headerPassed = true;
+        continue;
+      }
+      const key = e.msgid!;
+      if (key === '') throw new FormatError('An entry with an empty msgid is not a key', { line: e.line });
+      const namespace = e.msgctxt ?? options.namespace ?? '';
+      const id = `${namespace}\u0000${key}`;
+      if (seen.has(id)) throw new FormatError(`Duplicate message "${key}"${e.msgctxt !== undefined ? ` in context "${e.msgctxt}"` : ''}`, { line: e.line });
+      seen.add(detached(id));
 
-    const text = e.msgidPlural !== undefined ? pluralText(e.msgstr, categoriesFor(e.msgstr.length)) : e.msgstr[0]!;
-    const fuzzy = e.flags.includes('fuzzy');
-    const k: BundleKey = {
-      key,
-      namespace,
-      translations: {
-        [language]: fuzzy ? { text, reviewStatus: 'NOT_REVIEWED' } : e.msgstr.some((s) => s !== '') ? { text, reviewStatus: 'REVIEWED' } : { text },
-      },
-    };
-    if (e.translator.length) k.description = e.translator.join('\n');
-    if (e.extracted.length) k.codeDescription = e.extracted.join('\n');
-    keys.push(k);
+      const text = e.msgidPlural !== undefined ? pluralText(e.msgstr, categoriesFor(e.msgstr.length)) : e.msgstr[0]!;
+      const fuzzy = e.flags.includes('fuzzy');
+      const k: BundleKey = {
+        key,
+        namespace,
+        translations: {
+          [language]: fuzzy ? { text, reviewStatus: 'NOT_REVIEWED' } : e.msgstr.some((s) => s !== '') ? { text, reviewStatus: 'REVIEWED' } : { text },
+        },
+      };
+      if (e.translator.length) k.description = e.translator.join('\n');
+      if (e.extracted.length) k.codeDescription = e.extracted.join('\n');
+      chunk.keys.push(k);
+      if (chunk.keys.length >= chunkCells) {
+        yield chunk;
+        chunk = { keys: [], languages: [] };
+      }
+    }
   }
-  return { keys, languages: [{ key: language }] };
+  yield chunk;
 }
+
+const isHeader = (e: PoEntry) => e.msgid === '' && e.msgctxt === undefined;
 
 function pluralText(msgstr: string[], cats: (PluralCategory | null)[]): string {
   if (msgstr.every((s) => s === '')) return '';
@@ -368,6 +441,6 @@ export const poPot: FileFormat = defineFormat({
   namespaces: true,
   extension: 'po',
   contentType: 'text/x-gettext-translation; charset=utf-8',
-  parse,
+  parseStream: readPo,
   writer,
 });

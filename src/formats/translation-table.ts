@@ -65,58 +65,94 @@ function classify(header: string, index: number): Column {
  * Keys are identified by namespace and key; a second row for the same key is an error.
  */
 export function addTable(into: Bundle, rows: TableRow[], options: ParseOptions, ctx: TableParseContext, seen: Set<string>): void {
-  const cell = (row: TableRow, i: number) => {
-    const v = row.cells[i] ?? '';
-    return ctx.unguard ? unguardCell(v) : v;
-  };
-  const at = ctx.label ? `${ctx.label}: ` : '';
-  const fail = (message: string, line: number, column?: number): never => {
-    if (!ctx.rows) throw new FormatError(`${at}${message}`, { line, ...(column !== undefined ? { column } : {}) });
-    throw new FormatError(`${at}${message} (row ${line}${column !== undefined ? `, column ${column}` : ''})`);
-  };
-  const data = rows.filter((r) => r.cells.some((c) => c !== ''));
-  if (!data.length) return;
+  const table = new TableReader(into, options, ctx, seen);
+  for (const row of rows) table.add(row);
+}
 
-  let columns: Column[];
-  let body: TableRow[];
-  const header = data[0]!;
-  const classified = header.cells.map((h, i) => classify(ctx.unguard ? unguardCell(h) : h, i));
-  if (classified.some((c) => c.kind === 'key')) {
-    columns = classified;
-    body = data.slice(1);
-  } else if (options.languageKey && header.cells.filter((c) => c !== '').length <= 2 && header.cells.length <= 2) {
-    columns = [{ kind: 'key' }, { kind: 'language', language: options.languageKey }];
-    body = data;
-  } else {
-    return fail('No key column in the header row: name a column "key" (and the others after their languages)', header.line);
+/**
+ * Reads a table row by row, as addTable does, for a file read as a stream:
+ * blank rows are skipped, the first other row is the header, each following
+ * one a key added to the current bundle; take() hands that bundle over and
+ * starts an empty one. Across the table it keeps the columns and `seen`.
+ */
+export class TableReader {
+  /** Texts added since the last take(). */
+  cells = 0;
+  private columns: Column[] | undefined;
+  private keyColumn = -1;
+
+  constructor(private into: Bundle, private readonly options: ParseOptions, private readonly ctx: TableParseContext, private readonly seen: Set<string>) {}
+
+  add(row: TableRow): void {
+    if (!row.cells.some((c) => c !== '')) return;
+    if (!this.columns) this.header(row);
+    else this.key(row);
   }
-  const keyColumn = columns.findIndex((c) => c.kind === 'key');
-  const seenLanguages = new Set<string>();
-  columns.forEach((c, i) => {
-    if (c.kind === 'key' && i !== keyColumn) fail('Two key columns in the header row', header.line, i + 1);
-    if (c.kind !== 'language') return;
-    if (seenLanguages.has(c.language)) fail(`Language "${c.language}" has two columns`, header.line, i + 1);
-    seenLanguages.add(c.language);
-    if (!into.languages.some((l) => l.key === c.language)) into.languages.push({ key: c.language });
-  });
 
-  for (const row of body) {
-    const key = cell(row, keyColumn);
-    if (key === '') fail('A row without a key', row.line);
-    let namespace = ctx.namespace;
+  /** The keys and languages added since the last call. */
+  take(): Bundle {
+    const bundle = this.into;
+    this.into = { keys: [], languages: [] };
+    this.cells = 0;
+    return bundle;
+  }
+
+  private cell(row: TableRow, i: number): string {
+    const v = row.cells[i] ?? '';
+    return this.ctx.unguard ? unguardCell(v) : v;
+  }
+
+  private fail(message: string, line: number, column?: number): never {
+    const at = this.ctx.label ? `${this.ctx.label}: ` : '';
+    if (!this.ctx.rows) throw new FormatError(`${at}${message}`, { line, ...(column !== undefined ? { column } : {}) });
+    throw new FormatError(`${at}${message} (row ${line}${column !== undefined ? `, column ${column}` : ''})`);
+  }
+
+  private header(header: TableRow): void {
+    const classified = header.cells.map((h, i) => classify(this.ctx.unguard ? unguardCell(h) : h, i));
+    let columns: Column[];
+    if (classified.some((c) => c.kind === 'key')) {
+      columns = classified;
+    } else if (this.options.languageKey && header.cells.filter((c) => c !== '').length <= 2 && header.cells.length <= 2) {
+      columns = [{ kind: 'key' }, { kind: 'language', language: this.options.languageKey }];
+    } else {
+      return this.fail('No key column in the header row: name a column "key" (and the others after their languages)', header.line);
+    }
+    const keyColumn = columns.findIndex((c) => c.kind === 'key');
+    const seenLanguages = new Set<string>();
+    columns.forEach((c, i) => {
+      if (c.kind === 'key' && i !== keyColumn) this.fail('Two key columns in the header row', header.line, i + 1);
+      if (c.kind !== 'language') return;
+      if (seenLanguages.has(c.language)) this.fail(`Language "${c.language}" has two columns`, header.line, i + 1);
+      seenLanguages.add(c.language);
+      if (!this.into.languages.some((l) => l.key === c.language)) this.into.languages.push({ key: c.language });
+    });
+    this.columns = columns;
+    this.keyColumn = keyColumn;
+    // A headerless source,translation file: its first row is a key.
+    if (columns !== classified) this.key(header);
+  }
+
+  private key(row: TableRow): void {
+    const key = this.cell(row, this.keyColumn);
+    if (key === '') this.fail('A row without a key', row.line);
+    let namespace = this.ctx.namespace;
     let description: string | undefined;
     const translations: BundleKey['translations'] = {};
-    columns.forEach((c, i) => {
-      const v = cell(row, i);
-      if (c.kind === 'namespace' && ctx.namespace === undefined && v !== '') namespace = v;
+    this.columns!.forEach((c, i) => {
+      const v = this.cell(row, i);
+      if (c.kind === 'namespace' && this.ctx.namespace === undefined && v !== '') namespace = v;
       else if (c.kind === 'description' && v !== '') description = v;
-      else if (c.kind === 'language' && v !== '') translations[c.language] = { text: v };
+      else if (c.kind === 'language' && v !== '') {
+        translations[c.language] = { text: v };
+        this.cells++;
+      }
     });
-    namespace ??= options.namespace ?? '';
+    namespace ??= this.options.namespace ?? '';
     const id = `${namespace}\u0000${key}`;
-    if (seen.has(id)) fail(`Key "${key}"${namespace ? ` in namespace "${namespace}"` : ''} appears twice`, row.line);
-    seen.add(id);
-    into.keys.push({ key, namespace, translations, ...(description !== undefined ? { description } : {}) });
+    if (this.seen.has(id)) this.fail(`Key "${key}"${namespace ? ` in namespace "${namespace}"` : ''} appears twice`, row.line);
+    this.seen.add(id);
+    this.into.keys.push({ key, namespace, translations, ...(description !== undefined ? { description } : {}) });
   }
 }
 

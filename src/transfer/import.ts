@@ -141,9 +141,9 @@ interface Prepared {
 
 /**
  * Everything that can refuse the request before any transaction opens. A
- * whole-file format is parsed here; a streamed one (JSON) is read inside the
- * transaction, chunk by chunk, so a file broken after its first chunks rolls
- * back what they wrote.
+ * whole-file format is parsed here; a streamed one (JSON, java-properties,
+ * CSV, TSV, PO) is read inside the transaction, chunk by chunk, so a file
+ * broken after its first chunks rolls back what they wrote.
  */
 async function prepare(request: ImportRequest): Promise<Prepared> {
   const format = formatOf(request.uploadFormat, 'uploadFormat');
@@ -155,7 +155,7 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
   if (streams(format)) {
     checkUpload({ ...parse, size: request.file.size });
     const chunkCells = request.chunkCells ?? CELL_CHUNK;
-    return { chunks: () => streamUpload({ ...parse, input: request.file.stream(), chunkCells }), options, customerId };
+    return { chunks: () => streamUpload({ ...parse, open: () => request.file.stream(), chunkCells }), options, customerId };
   }
   // The bytes are garbage once parsed: nothing keeps them through the write.
   const bundle = await parseUpload({ ...parse, data: await buffer(request.file.stream()) });

@@ -1,12 +1,13 @@
 // Reads an uploaded file into a Bundle, before any transaction opens, or, for
-// the formats that stream (the JSON ones, FileFormat.parseStream), into
-// chunks read inside the import's transaction as they are written. Whatever
-// goes wrong while parsing (a FormatError with its line, or any exception a
-// parser lets escape, a stack overflow included) is a 400 naming the format:
-// a bad file never answers 500. Each bundle or chunk then gets the same
-// treatment: namespace default, validateBundle, text options.
+// the formats that stream (JSON, java-properties, CSV, TSV, PO:
+// FileFormat.parseStream), into chunks read inside the import's transaction
+// as they are written. Whatever goes wrong while parsing (a FormatError with
+// its line, or any exception a parser lets escape, a stack overflow included)
+// is a 400 naming the format: a bad file never answers 500. Each bundle or
+// chunk then gets the same treatment: namespace default, validateBundle, text
+// options.
 import { AppError, badRequest } from '../errors.js';
-import type { Bundle } from '../formats/model.js';
+import type { Bundle, OpenFile } from '../formats/model.js';
 import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registry.js';
 import { parserOptions, type ImportOption } from './options.js';
 import { applyTextOptions } from './text-options.js';
@@ -39,10 +40,10 @@ export function checkUpload({ format, size, languageKey, options }: { format: Re
 }
 
 /** What the importer does to every parsed bundle, whole file or chunk: namespace default, validation, text options. */
-function finish(bundle: Bundle, namespace: string | undefined, options: ReadonlySet<ImportOption>): Bundle {
+function finish(bundle: Bundle, namespace: string | undefined, options: ReadonlySet<ImportOption>, keysBefore = 0): Bundle {
   // The request's namespace is the default of keys the file gives none.
   if (namespace) for (const key of bundle.keys) if (key.namespace === '') key.namespace = namespace;
-  validateBundle(bundle);
+  validateBundle(bundle, keysBefore);
   applyTextOptions(bundle, options);
   return bundle;
 }
@@ -62,7 +63,8 @@ export async function parseUpload({ format, data, languageKey, namespace, option
 export const streams = (format: RegisteredFormat): boolean => format.format.parseStream !== undefined;
 
 export interface StreamUploadRequest extends Omit<ParseUploadRequest, 'data'> {
-  input: AsyncIterable<Buffer>;
+  /** Reads the upload from its start (a format may read it more than once). */
+  open: OpenFile;
   /** Texts per chunk. */
   chunkCells: number;
 }
@@ -72,8 +74,10 @@ export interface StreamUploadRequest extends Omit<ParseUploadRequest, 'data'> {
  * failure at any point (the file broken at its very end included) is the same
  * 400 parseUpload gives. checkUpload has run before.
  */
-export async function* streamUpload({ format, input, languageKey, namespace, options, chunkCells }: StreamUploadRequest): AsyncGenerator<Bundle> {
-  const chunks = format.format.parseStream!(input, { languageKey, namespace, options: parserOptions(options) }, chunkCells)[Symbol.asyncIterator]();
+export async function* streamUpload({ format, open, languageKey, namespace, options, chunkCells }: StreamUploadRequest): AsyncGenerator<Bundle> {
+  const chunks = format.format.parseStream!(open, { languageKey, namespace, options: parserOptions(options) }, chunkCells)[Symbol.asyncIterator]();
+  // Keys of the chunks before, for the numbers in messages (a JSON key met again in a later chunk counts again).
+  let keysBefore = 0;
   for (;;) {
     let next: IteratorResult<Bundle>;
     try {
@@ -82,6 +86,7 @@ export async function* streamUpload({ format, input, languageKey, namespace, opt
       throw parseFailure(format.format.id, error);
     }
     if (next.done) return;
-    yield finish(next.value, namespace, options);
+    yield finish(next.value, namespace, options, keysBefore);
+    keysBefore += next.value.keys.length;
   }
 }

@@ -38,7 +38,8 @@ export function checkTags(tags: readonly string[], field: string): void {
   }
 }
 
-export function validateBundle(bundle: Bundle): void {
+/** `keysBefore`: keys of the file's earlier chunks, so a key's number in a message counts from the file's start. */
+export function validateBundle(bundle: Bundle, keysBefore = 0): void {
   for (const language of bundle.languages) {
     checkLanguageKey(language.key, `The language key ${preview(String(language.key))}`);
     checkText(language.name, `The name of language ${preview(language.key)}`, LIMITS.languageName);
@@ -53,7 +54,7 @@ export function validateBundle(bundle: Bundle): void {
   const customersChecked = new Set<string>();
   bundle.keys.forEach((k, index) => {
     // The key rules of every path that creates keys (src/keys/input.ts).
-    if (typeof k.key !== 'string' || k.key.trim() === '') throw badRequest(`Key #${index + 1} of the file has an empty name`);
+    if (typeof k.key !== 'string' || k.key.trim() === '') throw badRequest(`Key #${keysBefore + index + 1} of the file has an empty name`);
     const name = () => `key ${preview(k.key)}`;
     const checkLanguage = (language: string) => {
       if (languagesChecked.has(language)) return;

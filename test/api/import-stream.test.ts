@@ -1,8 +1,10 @@
-// Imports of the JSON formats read as a stream (IMPORT_CHUNK_CELLS texts per
-// chunk, written as they come inside the import's transaction): the project
-// ends as a one-chunk import leaves it, with the same result and history, and
-// a file that fails after chunks were written leaves the project unchanged.
+// Imports of the formats read as a stream (JSON, java-properties, CSV, TSV, PO;
+// IMPORT_CHUNK_CELLS texts per chunk, written as they come inside the
+// import's transaction): the project ends as a one-chunk import leaves it,
+// with the same result and history, and a file that fails after chunks were
+// written leaves the project unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { envelope, startTestService, type TestService } from '../support/service.js';
@@ -10,6 +12,7 @@ import { importRequest, projectSnapshot } from '../support/transfer.js';
 import { saveUpload } from '../../src/transfer/uploaded-file.js';
 import { importFile, previewImport, type ImportRequest } from '../../src/transfer/import.js';
 import type { ImportOption } from '../../src/transfer/options.js';
+import { corpusPath } from '../support/corpus.js';
 
 let service: TestService;
 let account: Awaited<ReturnType<TestService['account']>>;
@@ -27,8 +30,8 @@ async function newProject() {
 }
 
 /** importFile's request for a file, as the HTTP layer builds it (a temp file). */
-async function request(projectId: number, content: string, chunkCells: number, extra: Partial<ImportRequest> = {}): Promise<ImportRequest> {
-  const file = await saveUpload(Readable.from([Buffer.from(content)]), join(service.config.dataDir, 'tmp'), 'file.json', 'application/json');
+async function request(projectId: number, content: string | Buffer, chunkCells: number, extra: Partial<ImportRequest> = {}): Promise<ImportRequest> {
+  const file = await saveUpload(Readable.from([Buffer.from(content)]), join(service.config.dataDir, 'tmp'), 'file', 'application/octet-stream');
   return { projectId, uploadFormat: 'multi-language-json', file, options: [], maxUploadBytes: 1 << 30, chunkCells, ...extra };
 }
 
@@ -117,4 +120,167 @@ describe('an import read as a stream', () => {
     expect(after.statusCode).toBe(200);
     expect((await maxKeyId()) - idBefore).toBeGreaterThan(100);
   });
+});
+
+/** A CSV or TSV file of `n` keys: empty cells, quoted commas, quotes and line breaks, descriptions, CRLF; `extra` rows at the end. */
+function table(delimiter: string, n: number, variant: string, extra: string[][] = []): string {
+  const cell = (text: string) => (/[",\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  const rows = [['key', ...LANGUAGES, 'description', 'namespace']];
+  for (let i = 0; i < n; i++) {
+    const texts = LANGUAGES.map((l) => (i % 7 === 3 && l !== 'en' ? '' : ` ${variant} ${l} ${i}${i % 5 === 0 ? ', "quoted"\nsecond line' : ''} `));
+    rows.push([`section${i % 4}.key${i}`, ...texts, i % 3 === 0 ? `note ${i}` : '', '']);
+  }
+  return [...rows, ...extra].map((r) => r.map(cell).join(delimiter)).join('\r\n') + '\r\n';
+}
+
+/** A .properties file of `n` keys: comments, continued lines, escapes; `extra` lines at the end. */
+function properties(n: number, variant: string, extra: string[] = []): string {
+  const lines = ['# A header, not a description', ''];
+  for (let i = 0; i < n; i++) {
+    if (i % 3 === 0) lines.push(`# note ${i}`);
+    lines.push(i % 5 === 0 ? `section${i % 4}.key${i} = ${variant} \\\n    continued ${i} caf\\u00e9 ` : `section${i % 4}.key${i}=${variant} ${i} `);
+  }
+  return [...lines, ...extra].join('\n') + '\n';
+}
+
+/** A PO file of `n` keys: comments, plurals, continued strings, the header entry last; `extra` entries at the end. */
+function po(n: number, variant: string, extra: [string, string][] = []): string {
+  const entries: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const comment = i % 3 === 0 ? `# note ${i}\n` : '';
+    entries.push(i % 5 === 0
+      ? `${comment}msgid "section${i % 4}.key${i}"\nmsgid_plural "many"\nmsgstr[0] "%d ${variant} one ${i}"\nmsgstr[1] "%d ${variant} "\n"other ${i}"`
+      : `${comment}msgid "section${i % 4}.key${i}"\nmsgstr " ${variant} ${i} "`);
+  }
+  for (const [key, text] of extra) entries.push(`msgid "${key}"\nmsgstr "${text}"`);
+  entries.push('msgid ""\nmsgstr ""\n"Language: en\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"');
+  return entries.join('\n\n') + '\n';
+}
+
+interface LineFormat {
+  uploadFormat: string;
+  languageKey?: string;
+  file(n: number, variant: string, extra: Record<string, string>): string;
+}
+
+/** The formats read line by line, each with a generator of files; `extra` maps keys to their en text, added at the end. */
+const LINE_FORMATS: LineFormat[] = [
+  ...([['csv-translations', ','], ['tsv', '\t']] as const).map(([uploadFormat, delimiter]) => ({
+    uploadFormat,
+    file: (n: number, variant: string, extra: Record<string, string>) => table(delimiter, n, variant, Object.entries(extra).map(([k, t]) => [k, t, '', '', '', ''])),
+  })),
+  {
+    uploadFormat: 'java-properties',
+    languageKey: 'en',
+    // A key given twice: the later line wins, as in Java, and the key moves there.
+    file: (n, variant, extra) => properties(n, variant, [...Object.entries(extra).map(([k, t]) => `${k}=${t}`), `section1.key1 = ${variant} again`]),
+  },
+  // Its language comes from the header entry, at the end of the file.
+  { uploadFormat: 'po-pot', file: (n, variant, extra) => po(n, variant, Object.entries(extra)) },
+];
+
+describe('line formats read as a stream', () => {
+  for (const format of LINE_FORMATS) {
+    it(`${format.uploadFormat}: leaves the project as a one-chunk import does, with the same result, preview and history`, async () => {
+      const options: ImportOption[] = ['REPLACE_TRANSLATION_IF_FOUND', 'DELETE_NOT_PRESENT_KEYS', 'TRIM_LEADING_TRAILING_SPACES'];
+      const main = format.file(40, 'new', { locked: 'changed', limited: 'far too long for the limit' });
+      const outcomes = [];
+      for (const chunkCells of [5, Number.POSITIVE_INFINITY]) {
+        const project = await newProject();
+        const base = { uploadFormat: format.uploadFormat, ...(format.languageKey && { languageKey: format.languageKey }), namespace: 'app' };
+        await importFile(await request(project.id, format.file(20, 'old', { locked: 'kept', limited: 'ok', gone: 'bye' }), chunkCells, base));
+        await service.db.prisma.translationKey.updateMany({ where: { projectId: project.id, key: 'locked' }, data: { lock: true } });
+        await service.db.prisma.translationKey.updateMany({ where: { projectId: project.id, key: 'limited' }, data: { charactersLimit: 5 } });
+        const args = { ...base, options, tags: ['imported'] };
+        const preview = await previewImport(await request(project.id, main, chunkCells, args));
+        const result = await importFile(await request(project.id, main, chunkCells, args));
+        outcomes.push({ preview, result, state: await state(project.id) });
+      }
+      const [streamed, whole] = outcomes;
+      expect(streamed).toEqual(whole);
+      expect(streamed!.result).toMatchObject({ numberOfKeysFound: 42, numberOfUniqueKeysFound: 42, keysCreated: 20, keysDeleted: 1, translationsRefused: 2 });
+      expect(streamed!.preview.keysToCreate.count).toBe(20);
+      const keys = streamed!.state.keys as { key: string; tags: string[]; description: string }[];
+      expect(keys.find((k) => k.key === 'section0.key0')).toMatchObject({ tags: ['imported'], description: 'note 0' });
+    });
+  }
+
+  const CORPUS: [string, string, string?][] = [
+    ['csv-translations', 'csv/mollie-magento2_de_DE.csv', 'de_DE'],
+    ['csv-translations', 'csv/godot-demo-projects_translation_text.csv'],
+    ['java-properties', 'properties/jenkins_hudson_model_Messages_fr.properties', 'fr'],
+    ['java-properties', 'properties/jenkins_LogRecorder_index_da.latin1.properties', 'da'],
+    ['java-properties', 'properties/hibernate-validator_ValidationMessages_ja.properties', 'ja'],
+    ['po-pot', 'po/gnome-clocks_th.po'],
+    ['po-pot', 'po/uranium.pot', 'en'],
+  ];
+  it.skipIf(!existsSync(corpusPath()))('imports the corpus files in chunks as in one', async () => {
+    for (const [uploadFormat, path, languageKey] of CORPUS) {
+      const content = readFileSync(corpusPath(path));
+      const outcomes = [];
+      for (const chunkCells of [5, Number.POSITIVE_INFINITY]) {
+        const project = await newProject();
+        const args = { uploadFormat, ...(languageKey && { languageKey }) };
+        const preview = await previewImport(await request(project.id, content, chunkCells, args));
+        const result = await importFile(await request(project.id, content, chunkCells, args));
+        outcomes.push({ preview, result, state: await state(project.id) });
+      }
+      expect(outcomes[0], path).toEqual(outcomes[1]);
+      expect(outcomes[0]!.result.numberOfKeysFound, path).toBeGreaterThan(2);
+    }
+  });
+
+  const poMore = (extra: [string, string][] = [], after = '') => `${po(100, 'v2', extra).replace(/key(\d+)/g, 'new$1')}${after}`;
+  const BROKEN: Record<string, [string, string | Buffer, RegExp][]> = {
+    'po-pot': [
+      ['a message given twice', poMore([['section0.key0', 'again']]), /^The file is not a valid po-pot file: Duplicate message "section0\.new0" \(line \d+\)$/],
+      ['a string not closed', poMore([], '\nmsgid "last"\nmsgstr "open\n'), /Unterminated string \(line \d+, column \d+\)/],
+      ['a second header entry', poMore([], '\nmsgid ""\nmsgstr "z"\n'), /An entry with an empty msgid is not a key/],
+      ['invalid UTF-8', Buffer.concat([Buffer.from(poMore([], '\nmsgid "last"\nmsgstr "')), Buffer.from([0xc3, 0x28]), Buffer.from('"\n')]), /The file is not valid UTF-8: invalid byte at offset \d+/],
+      ['a text that cannot be stored', poMore([['last', 'nul \\0']]), /cannot|NUL|U\+0000/i],
+      ['a key too long', poMore([['k'.repeat(501), 'x']]), /must have at most 500 characters/],
+    ],
+    'csv-translations': csvBroken(','),
+    tsv: csvBroken('\t'),
+    'java-properties': [
+      ['a malformed escape', properties(100, 'v2', ['last=x\\u12G4']).replace(/key(\d+)/g, 'new$1'), /^The file is not a valid java-properties file: Malformed \\uXXXX escape \(line \d+, column 7\)$/],
+      ['an empty key', properties(100, 'v2', ['=value']).replace(/key(\d+)/g, 'new$1'), /Empty key \(line \d+, column 1\)/],
+      ['odd UTF-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(properties(100, 'v2').replace(/key(\d+)/g, 'new$1'), 'utf16le'), Buffer.from([0x41])]), /Invalid UTF-16LE file: odd number of bytes/],
+      ['a text that cannot be stored', properties(100, 'v2', ['last=nul \\u0000']).replace(/key(\d+)/g, 'new$1'), /cannot|NUL|U\+0000/i],
+      ['a key too long', properties(100, 'v2', [`${'k'.repeat(501)}=x`]).replace(/key(\d+)/g, 'new$1'), /must have at most 500 characters/],
+    ],
+  };
+
+  function csvBroken(delimiter: string): [string, string | Buffer, RegExp][] {
+    const name = delimiter === ',' ? 'CSV' : 'TSV';
+    const more = (extra: string[][] = []) => table(delimiter, 100, 'v2', extra).replace(/key(\d+)/g, 'new$1');
+    return [
+      ['a key given twice', more([['section0.key0', 'again', '', '', '', '']]), /^The file is not a valid .+ file: Key "section0\.new0" appears twice \(line \d+\)$/],
+      ['a quote not closed', `${more()}last${delimiter}"open\r\n`, new RegExp(`Invalid ${name}: Quote Not Closed`)],
+      ['invalid UTF-8', Buffer.concat([Buffer.from(more()), Buffer.from('last'), Buffer.from(delimiter), Buffer.from([0xc3, 0x28]), Buffer.from('\r\n')]), /The file is not valid UTF-8: invalid byte at offset \d+/],
+      ['a text that cannot be stored', more([['last', 'nul \u0000', '', '', '', '']]), /cannot|NUL|U\+0000/i],
+      ['a row without a key', more([['', 'orphan', '', '', '', '']]), /A row without a key \(line \d+\)/],
+      ['a key too long', more([['k'.repeat(501), 'x', '', '', '', '']]), /must have at most 500 characters/],
+    ];
+  }
+
+  for (const format of LINE_FORMATS) {
+    it(`${format.uploadFormat}: refuses a file broken after its first chunks, leaving the project unchanged`, async () => {
+      const project = await newProject();
+      const query = { uploadFormat: format.uploadFormat, ...(format.languageKey && { languageKey: format.languageKey }) };
+      expect((await importRequest(service, project.apiKey, format.file(100, 'v1', {}), query)).statusCode).toBe(200);
+      const before = await projectSnapshot(service, project.projectToken);
+      const maxKeyId = async () => (await service.db.prisma.translationKey.aggregate({ where: { projectId: project.id }, _max: { id: true } }))._max.id!;
+      const idBefore = await maxKeyId();
+      for (const [what, content, message] of BROKEN[format.uploadFormat]!) {
+        const res = await importRequest(service, project.apiKey, content, { ...query, importOptions: ['REPLACE_TRANSLATION_IF_FOUND', 'DELETE_NOT_PRESENT_KEYS'] });
+        expect(res.statusCode, what).toBe(400);
+        expect(envelope(res).msg, what).toMatch(message);
+        expect(await projectSnapshot(service, project.projectToken), what).toEqual(before);
+      }
+      // The keys of the first chunks were created, then rolled back: their ids are spent.
+      expect((await importRequest(service, project.apiKey, format.file(1, 'fresh', {}).replace(/key0/g, 'fresh'), query)).statusCode).toBe(200);
+      expect((await maxKeyId()) - idBefore).toBeGreaterThan(100);
+    });
+  }
 });

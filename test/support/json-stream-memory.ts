@@ -24,7 +24,7 @@ async function* file(): AsyncGenerator<Buffer> {
 let cells = 0;
 let maxChunkCells = 0;
 const keys = new Set<number>();
-for await (const chunk of multiLanguageJson.parseStream!(file(), { options: new Set() }, 50_000)) {
+for await (const chunk of multiLanguageJson.parseStream!(file, { options: new Set() }, 50_000)) {
   let n = 0;
   for (const k of chunk.keys) {
     n += Object.keys(k.translations).length;

@@ -15,7 +15,7 @@ async function* pieces(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
 async function chunksOf(format: FileFormat, text: string | Buffer, { size = 1, cells = 3, options = [] as ImportOption[], languageKey = 'en' } = {}): Promise<Bundle[]> {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   const out: Bundle[] = [];
-  for await (const chunk of format.parseStream!(pieces(bytes, size), { languageKey, options: new Set(options) }, cells)) out.push(chunk);
+  for await (const chunk of format.parseStream!(() => pieces(bytes, size), { languageKey, options: new Set(options) }, cells)) out.push(chunk);
   return out;
 }
 
@@ -104,7 +104,7 @@ describe('JSON read as a stream', () => {
     const text = `{\n  "en": {\n${lines.join(',\n')},\n    "last": tru\n  }\n}\n`;
     const chunks: Bundle[] = [];
     const error = await formatError((async () => {
-      for await (const chunk of multiLanguageJson.parseStream!(pieces(Buffer.from(text), 4096), { options: new Set() }, 50)) chunks.push(chunk);
+      for await (const chunk of multiLanguageJson.parseStream!(() => pieces(Buffer.from(text), 4096), { options: new Set() }, 50)) chunks.push(chunk);
     })());
     expect(chunks.length).toBe(10);
     expect(error.message).toBe('Malformed JSON: unexpected character "t" (line 503, column 13)');
