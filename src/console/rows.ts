@@ -149,15 +149,19 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     const more = Math.ceil((1.5 * (need - total) * walk) / total);
     if (total > 0 && more <= walk) {
       const from = Math.max(offset - total, 0);
+      // Fewer keys than `enough` (at the walk's rate, fewer than `reach` would match): no proof tried, as it
+      // would read every match (a scan, on PGlite) only to fail.
+      const enough = Math.ceil((reach * walk) / total);
       const [further, proof] = await Promise.all([
         statement<Window>((q) => windowOf(
           `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} AND (k.namespace, k.key) > (${q(lastNamespace)}, ${q(lastKey)})
                                     ORDER BY k.namespace, k.key LIMIT ${q(more)}),
               m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`, q, from, need - total - from)),
-        statement<{ found: number }>((q) => `SELECT count(*)::int AS found FROM (
-            SELECT 1 FROM (SELECT t."keyId", max(t."keyId") OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
-                             FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions} WHERE ${written}) c
-             WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${q(reach)}) p`),
+        statement<{ found: number }>((q) => `SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM "TranslationKey" k WHERE ${keyConditions} LIMIT ${q(enough)}) x) < ${q(enough)} THEN 0
+            ELSE (SELECT count(*) FROM (
+              SELECT 1 FROM (SELECT t."keyId", max(t."keyId") OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+                               FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions} WHERE ${written}) c
+               WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${q(reach)}) p) END::int AS found`),
       ]);
       const matched = total + further[0]!.total;
       const exhausted = further[0]!.scanned < more;

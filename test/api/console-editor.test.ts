@@ -178,7 +178,7 @@ describe('editorRows', () => {
     // With a key filter, 1,200 keys: the walk further reaches the last key, the count is exact.
     expect(await page({ text: 'needle', namespace: 'tail' }, 0, 100)).toEqual({ total: 80, exact: true, keys: every15th('tail', 0, 80), read: 'further' });
     await prisma().$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE "projectId" = $1 AND namespace IN ('mid', 'tail')`, projectId);
-  });
+  }, 60_000);
 });
 
 describe('updateTranslation with expectedLastModifiedAt', () => {
