@@ -128,7 +128,8 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     // A text filter. Which plan is fast depends on how many keys match, which the planner cannot tell
     // from a pattern (it walked 180,000 keys for a term found in 1% of them). So: first the keys in
     // order, each probed for a matching cell, at most COUNT_AHEAD keys past the window: enough when the term
-    // is common. Otherwise the matching cells first, from the trigram index: few when it is rare.
+    // is common. Otherwise the matching cells first, from the trigram index: few when it is rare; in
+    // between, the walk goes on (below). bench/text-filter.ts times each kind of term.
     const need = offset + limit;
     const walk = reach;
     const probe = `CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${written} LIMIT 1) hit`;
@@ -140,17 +141,19 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     const { total, scanned, lastNamespace, lastKey } = walked[0]!;
     // Every key was probed: the count is exact. The window is full: the count is what the walk found.
     if (scanned < walk || total >= need) return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
-    // Some matches, too few for the window: a term in a few percent of the keys. The index reads every
-    // matching cell, each on a page of its own (12,500 keys of 2,000,000 cells: 13,000 pages, 190 ms), only
-    // to order them. When the walk's rate says the window fills within another `walk` keys, those keys are
-    // probed instead (from the last one walked), while the count, which is then at least `reach` keys
-    // (the index's rule), is proven from the index reading matches only until `reach` distinct keys are
-    // seen (counting a key when its id exceeds every id before it, so no key counts twice).
+    // Some matches, too few for the window: a term in a few percent of the keys, so the index's rule holds
+    // (the window, and the matching keys counted up to `reach`). Reading every match from the index to
+    // order them costs a page each (12,500 keys of 2,000,000 cells: 13,000 pages, 190 ms). When the walk's
+    // rate says the window fills within another `walk` keys (with half as many again for the rate's
+    // error), those keys are probed instead, from the last one walked; meanwhile the count is proven to
+    // reach `reach` from the index, which stops once it has seen that many distinct keys (a cell's key
+    // counts when its id exceeds every id before it: no key twice; the cells come in table order, which is
+    // mostly key order). The statements give the rows and count that reading every match would.
     const more = Math.ceil((1.5 * (need - total) * walk) / total);
     if (total > 0 && more <= walk) {
       const from = Math.max(offset - total, 0);
-      // Fewer keys than `enough` (at the walk's rate, fewer than `reach` would match): no proof tried, as it
-      // would read every match (a scan, on PGlite) only to fail.
+      // With fewer keys than `enough`, fewer than `reach` would match at the walk's rate: the proof is not
+      // tried, as it would read every match (every cell, on PGlite) only to fail.
       const enough = Math.ceil((reach * walk) / total);
       const [further, proof] = await Promise.all([
         statement<Window>((q) => windowOf(
@@ -166,7 +169,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
       const matched = total + further[0]!.total;
       const exhausted = further[0]!.scanned < more;
       if (exhausted || (matched >= need && proof[0]!.found >= reach)) {
-        // Exhausted: every key probed, the count exact up to `reach`, as the index counts.
+        // Exhausted: every key was probed; the count is theirs, exact below `reach` as the index's.
         return { totalCount: exhausted ? Math.min(matched, reach) : reach, totalIsExact: exhausted && matched < reach, keyIds: [...idsOf(walked), ...idsOf(further)] };
       }
     }
