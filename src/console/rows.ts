@@ -68,6 +68,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   // one scan of the project's translations joined as a set, instead of a lookup per key.
   const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
   const keyConditions = where.join(' AND ');
+  const keyFiltered = where.length > 1;
   let written = '';
   if (onWrittenCells) {
     const conditions = [`t."projectId" = ${p(projectId)}`];
@@ -155,6 +156,8 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
       // With fewer keys than `enough`, fewer than `reach` would match at the walk's rate: the proof is not
       // tried, as it would read every match (every cell, on PGlite) only to fail.
       const enough = Math.ceil((reach * walk) / total);
+      // The cells' keys are looked up only for key filters: the cells carry their project.
+      const byKey = keyFiltered ? `JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions}` : '';
       const [further, proof] = await Promise.all([
         statement<Window>((q) => windowOf(
           `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} AND (k.namespace, k.key) > (${q(lastNamespace)}, ${q(lastKey)})
@@ -163,7 +166,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
         statement<{ found: number }>((q) => `SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM "TranslationKey" k WHERE ${keyConditions} LIMIT ${q(enough)}) x) < ${q(enough)} THEN 0
             ELSE (SELECT count(*) FROM (
               SELECT 1 FROM (SELECT t."keyId", max(t."keyId") OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
-                               FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions} WHERE ${written}) c
+                               FROM "Translation" t ${byKey} WHERE ${written}) c
                WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${q(reach)}) p) END::int AS found`),
       ]);
       const matched = total + further[0]!.total;

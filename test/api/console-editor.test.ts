@@ -170,6 +170,8 @@ describe('editorRows', () => {
     expect(await page({ text: 'NEEDLE', languages: ['en'] }, 0, 100)).toEqual({ total: 100 + COUNT_AHEAD, exact: false, keys: every15th('mid', 0, 100), read: 'further' });
     expect(await page({ text: 'needle' }, 20, 100)).toEqual({ total: 120 + COUNT_AHEAD, exact: false, keys: every15th('mid', 20, 100), read: 'further' });
     expect(await page({ text: 'needle' }, 100, 10)).toEqual({ total: 110 + COUNT_AHEAD, exact: false, keys: every15th('mid', 100, 10), read: 'further' });
+    // A key filter too: the proof reads only its keys' cells.
+    expect(await page({ text: 'needle', namespace: 'mid' }, 0, 100)).toEqual({ total: 100 + COUNT_AHEAD, exact: false, keys: every15th('mid', 0, 100), read: 'further' });
     // Further on, the walk's rate would need too many keys: every match is read.
     expect(await page({ text: 'needle' }, 50, 100)).toEqual({ total: 150 + COUNT_AHEAD, exact: false, keys: every15th('mid', 50, 100), read: 'all' });
     // 134 matching keys, as frequent among the first ones: the proof fails, every match is read, the count exact.
