@@ -134,12 +134,12 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     const need = offset + limit;
     const walk = reach;
     const probe = `CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${written} LIMIT 1) hit`;
-    const last = `(SELECT s.%s FROM s ORDER BY s.namespace DESC, s.key DESC LIMIT 1)`;
-    const walked = await statement<Window & { lastNamespace: string | null; lastKey: string | null }>((q) => windowOf(
+    const last = (column: string) => `(SELECT s.${column} FROM s ORDER BY s.namespace DESC, s.key DESC LIMIT 1) AS "${column}"`;
+    const walked = await statement<Window & { namespace: string | null; key: string | null }>((q) => windowOf(
       `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(walk)}),
           m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`, q, offset, limit,
-      `, ${last.replace('%s', 'namespace')} AS "lastNamespace", ${last.replace('%s', 'key')} AS "lastKey"`));
-    const { total, scanned, lastNamespace, lastKey } = walked[0]!;
+      `, ${last('namespace')}, ${last('key')}`));
+    const { total, scanned, namespace: lastNamespace, key: lastKey } = walked[0]!;
     // Every key was probed: the count is exact. The window is full: the count is what the walk found.
     if (scanned < walk || total >= need) return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
     // Some matches, too few for the window: a term in a few percent of the keys, so the index's rule holds
