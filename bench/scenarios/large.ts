@@ -28,7 +28,7 @@ import { growthChart } from '../lib/chart.js';
 const SIZES = (process.env.BENCH_LARGE_SIZES ?? '10000,100000,1000000,2000000').split(',').map(Number);
 const SKIP_MS = Number(process.env.LARGE_EXPORT_SKIP_MS ?? 60_000);
 /** Rare (a key's own name), common (every cell), in between, absent, and non-ASCII in another case. */
-const TERMS = ['key.0000042', 'with {name}', 'welcome', 'Straße', 'ÉCOLE', 'de: cancel', 'order of screen1', 'no such text'];
+export const TERMS = ['key.0000042', 'with {name}', 'welcome', 'Straße', 'ÉCOLE', 'de: cancel', 'order of screen1', 'no such text'];
 const ROUNDS = 3;
 
 /** The console's own editorRows document, read from its source (the web build's types do not load here). */

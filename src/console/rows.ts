@@ -68,6 +68,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   // one scan of the project's translations joined as a set, instead of a lookup per key.
   const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
   const keyConditions = where.join(' AND ');
+  const keyFiltered = where.length > 1;
   let written = '';
   if (onWrittenCells) {
     const conditions = [`t."projectId" = ${p(projectId)}`];
@@ -115,11 +116,12 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     return db.$queryRawUnsafe<T[]>(build((value) => `$${own.push(value)}`), ...own);
   };
   const reach = offset + limit + COUNT_AHEAD;
-  // The window of the matching keys `m` (in order, at most `reach` of them) and their count, in one statement.
-  const windowOf = (matches: string, q: (value: unknown) => string) => `${matches},
+  // The window of the matching keys `m` (in order, at most `reach` of them) and their count, in one statement:
+  // matches `from` + 1 to `from` + `size` (the request's window unless a statement reads only part of it).
+  const windowOf = (matches: string, q: (value: unknown) => string, from = offset, size = limit, more = '') => `${matches},
           n AS (SELECT m.id, row_number() OVER (ORDER BY m.namespace, m.key) AS i FROM m)
-     SELECT w.id, (SELECT count(*) FROM m)::int AS total, (SELECT count(*) FROM s)::int AS scanned
-       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${q(offset)} ORDER BY n.i LIMIT ${q(limit)}) w ON true
+     SELECT w.id, (SELECT count(*) FROM m)::int AS total, (SELECT count(*) FROM s)::int AS scanned${more}
+       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${q(from)} ORDER BY n.i LIMIT ${q(size)}) w ON true
       ORDER BY w.i`;
   type Window = { id: number | null; total: number; scanned: number };
   const idsOf = (rows: Window[]) => rows.flatMap((r) => (r.id == null ? [] : [r.id]));
@@ -127,14 +129,53 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     // A text filter. Which plan is fast depends on how many keys match, which the planner cannot tell
     // from a pattern (it walked 180,000 keys for a term found in 1% of them). So: first the keys in
     // order, each probed for a matching cell, at most COUNT_AHEAD keys past the window: enough when the term
-    // is common. Otherwise the matching cells first, from the trigram index: few when it is rare.
-    const walk = offset + limit + COUNT_AHEAD;
-    const walked = await statement<Window>((q) => windowOf(
+    // is common. Otherwise the matching cells first, from the trigram index: few when it is rare; in
+    // between, the walk goes on (below). bench/text-filter.ts times each kind of term.
+    const need = offset + limit;
+    const walk = reach;
+    const probe = `CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${written} LIMIT 1) hit`;
+    const last = (column: string) => `(SELECT s.${column} FROM s ORDER BY s.namespace DESC, s.key DESC LIMIT 1) AS "${column}"`;
+    const walked = await statement<Window & { namespace: string | null; key: string | null }>((q) => windowOf(
       `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(walk)}),
-          m AS (SELECT k.id, k.namespace, k.key FROM s k CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${written} LIMIT 1) hit)`, q));
-    const { total, scanned } = walked[0]!;
+          m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`, q, offset, limit,
+      `, ${last('namespace')}, ${last('key')}`));
+    const { total, scanned, namespace: lastNamespace, key: lastKey } = walked[0]!;
     // Every key was probed: the count is exact. The window is full: the count is what the walk found.
-    if (scanned < walk || total >= offset + limit) return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
+    if (scanned < walk || total >= need) return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
+    // Some matches, too few for the window: a term in a few percent of the keys, so the index's rule holds
+    // (the window, and the matching keys counted up to `reach`). Reading every match from the index to
+    // order them costs a page each (12,500 keys of 2,000,000 cells: 13,000 pages, 190 ms). When the walk's
+    // rate says the window fills within another `walk` keys (with half as many again for the rate's
+    // error), those keys are probed instead, from the last one walked; meanwhile the count is proven to
+    // reach `reach` from the index, which stops once it has seen that many distinct keys (a cell's key
+    // counts when its id exceeds every id before it: no key twice; the cells come in table order, which is
+    // mostly key order). The statements give the rows and count that reading every match would.
+    const more = Math.ceil((1.5 * (need - total) * walk) / total);
+    if (total > 0 && more <= walk) {
+      const from = Math.max(offset - total, 0);
+      // With fewer keys than `enough`, fewer than `reach` would match at the walk's rate: the proof is not
+      // tried, as it would read every match (every cell, on PGlite) only to fail.
+      const enough = Math.ceil((reach * walk) / total);
+      // The cells' keys are looked up only for key filters: the cells carry their project.
+      const byKey = keyFiltered ? `JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions}` : '';
+      const [further, proof] = await Promise.all([
+        statement<Window>((q) => windowOf(
+          `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} AND (k.namespace, k.key) > (${q(lastNamespace)}, ${q(lastKey)})
+                                    ORDER BY k.namespace, k.key LIMIT ${q(more)}),
+              m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`, q, from, need - total - from)),
+        statement<{ found: number }>((q) => `SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM "TranslationKey" k WHERE ${keyConditions} LIMIT ${q(enough)}) x) < ${q(enough)} THEN 0
+            ELSE (SELECT count(*) FROM (
+              SELECT 1 FROM (SELECT t."keyId", max(t."keyId") OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+                               FROM "Translation" t ${byKey} WHERE ${written}) c
+               WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${q(reach)}) p) END::int AS found`),
+      ]);
+      const matched = total + further[0]!.total;
+      const exhausted = further[0]!.scanned < more;
+      if (exhausted || (matched >= need && proof[0]!.found >= reach)) {
+        // Exhausted: every key was probed; the count is theirs, exact below `reach` as the index's.
+        return { totalCount: exhausted ? Math.min(matched, reach) : reach, totalIsExact: exhausted && matched < reach, keyIds: [...idsOf(walked), ...idsOf(further)] };
+      }
+    }
     const rows = await statement<Window>((q) => windowOf(
       `WITH s AS MATERIALIZED (SELECT DISTINCT t."keyId" AS id FROM "Translation" t WHERE ${written}),
           m AS (SELECT k.id, k.namespace, k.key FROM s JOIN "TranslationKey" k ON k.id = s.id WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(reach)})`, q));

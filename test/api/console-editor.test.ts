@@ -10,6 +10,7 @@ import { sha256 } from '../../src/auth/secrets.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { COUNT_AHEAD } from '../../src/console/rows.js';
+import { observeSql } from '../../src/db/client.js';
 
 let service: TestService;
 let alice: TestAccount;
@@ -139,6 +140,47 @@ describe('editorRows', () => {
     expect(await page({ keyContains: 'bulk.0000' }, 0, 100)).toEqual({ total: 10, exact: true, first: 'bulk.00000', n: 10 });
     await api.delete('/api/v1/translation-keys/bulk', { translationKeys: content.map(({ key }) => ({ key, namespace: 'bulk' })) });
   });
+
+  it('gives a term in a few percent of many keys the same window and count as the documented rules, whichever statements answer it', async () => {
+    // Written in SQL: 17,000 keys through the API would take most of the test's time.
+    const [{ id: projectId }] = await prisma().$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = $1`, api.projectToken);
+    const seed = (namespace: string, count: number, text: string) => prisma().$executeRawUnsafe(
+      `WITH k AS (INSERT INTO "TranslationKey" ("projectId", namespace, key) SELECT $1, $2, $2 || '.' || lpad(i::text, 5, '0') FROM generate_series(0, $3 - 1) i RETURNING id, key)
+       INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+       SELECT k.id, l.id, $1, ${text} FROM k, "Language" l WHERE l."projectId" = $1 AND l.key = 'en'`,
+      projectId, namespace, count);
+    const i = `substr(k.key, length(k.key) - 4)::int`;
+    // Every 15th key has "needle"; "early" only among the first 2,000.
+    await seed('mid', 17_000, `'Row ' || ${i} || CASE WHEN ${i} % 15 = 0 THEN ' needle' ELSE '' END || CASE WHEN ${i} % 15 = 0 AND ${i} < 2000 THEN ' early' ELSE '' END`);
+    await seed('tail', 1200, `CASE WHEN ${i} % 15 = 0 THEN 'Needle ' ELSE 'Hay ' END || ${i}`);
+    // Which statements answered: the walk further with the count proven ('further'), or every match read ('all').
+    const page = async (filter: object, offset: number, limit: number) => {
+      const statements: string[] = [];
+      const { data, errors } = await observeSql((sql) => statements.push(sql), () => api.gql(`query ($filter: EditorFilter, $offset: Int, $limit: Int) {
+        editorRows(filter: $filter, offset: $offset, limit: $limit) { totalCount totalIsExact keys { key } }
+      }`, { filter, offset, limit }));
+      expect(errors).toBeUndefined();
+      const read = statements.some((sql) => sql.includes('SELECT DISTINCT t."keyId"')) ? 'all' : statements.some((sql) => sql.includes('max(t."keyId") OVER')) ? 'further' : 'walk';
+      return { total: data.editorRows.totalCount, exact: data.editorRows.totalIsExact, keys: data.editorRows.keys.map((k: { key: string }) => k.key), read };
+    };
+    const every15th = (namespace: string, from: number, count: number) => Array.from({ length: count }, (_, n) => `${namespace}.${String((from + n) * 15).padStart(5, '0')}`);
+    // 1,134 matching keys, 74 of them among the first 1,100 keys walked (and 80 more in 'tail'): the window
+    // is the first 100 matches, the next keys walked fill it, and at least COUNT_AHEAD more keys match, so
+    // the count stops there, as when every match is read and ordered.
+    expect(await page({ text: 'NEEDLE', languages: ['en'] }, 0, 100)).toEqual({ total: 100 + COUNT_AHEAD, exact: false, keys: every15th('mid', 0, 100), read: 'further' });
+    expect(await page({ text: 'needle' }, 20, 100)).toEqual({ total: 120 + COUNT_AHEAD, exact: false, keys: every15th('mid', 20, 100), read: 'further' });
+    expect(await page({ text: 'needle' }, 100, 10)).toEqual({ total: 110 + COUNT_AHEAD, exact: false, keys: every15th('mid', 100, 10), read: 'further' });
+    // A key filter too: the proof reads only its keys' cells.
+    expect(await page({ text: 'needle', namespace: 'mid' }, 0, 100)).toEqual({ total: 100 + COUNT_AHEAD, exact: false, keys: every15th('mid', 0, 100), read: 'further' });
+    // Further on, the walk's rate would need too many keys: every match is read.
+    expect(await page({ text: 'needle' }, 50, 100)).toEqual({ total: 150 + COUNT_AHEAD, exact: false, keys: every15th('mid', 50, 100), read: 'all' });
+    // 134 matching keys, as frequent among the first ones: the proof fails, every match is read, the count exact.
+    expect(await page({ text: 'early' }, 0, 100)).toEqual({ total: 134, exact: true, keys: every15th('mid', 0, 100), read: 'all' });
+    expect(await page({ text: 'early' }, 100, 100)).toEqual({ total: 134, exact: true, keys: every15th('mid', 100, 34), read: 'all' });
+    // With a key filter, 1,200 keys: the walk further reaches the last key, the count is exact.
+    expect(await page({ text: 'needle', namespace: 'tail' }, 0, 100)).toEqual({ total: 80, exact: true, keys: every15th('tail', 0, 80), read: 'further' });
+    await prisma().$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE "projectId" = $1 AND namespace IN ('mid', 'tail')`, projectId);
+  }, 60_000);
 });
 
 describe('updateTranslation with expectedLastModifiedAt', () => {
