@@ -171,6 +171,7 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
   const languagesCreated: string[] = [];
   const customerIds = new Map<string, number>();
   const keyIds = new Set<number>();
+  const keysTouched = new Set<number>();
   let keysCreated = 0;
   let keysFound = 0;
   // An empty text in a file is "no translation": it never erases one.
@@ -191,7 +192,7 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
       db,
       projectId,
       bundle.keys.map((k) => ({ key: k.key, namespace: k.namespace })),
-      { create: true, touchLastSeen: true, descriptions: bundle.keys.map((k) => k.description || null) },
+      { create: true, touchLastSeen: true, touched: keysTouched, descriptions: bundle.keys.map((k) => k.description || null) },
     );
     keysCreated += created;
     for (const k of bundle.keys) if (!keyIds.has(ids.get(keyRefId(k))!)) keysFound++;

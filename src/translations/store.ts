@@ -21,41 +21,69 @@ export interface KeyRef { key: string; namespace: string }
 const keyId = (k: KeyRef) => `${k.namespace}\u0000${k.key}`;
 
 /**
+ * The project's keys named by the arrays $2 (names) and $3 (namespaces); $1 is the project.
+ * One lookup in the unique index per name: the cost follows the names given, not the project's
+ * size (joined as sets, the planner hashed every key of the project, once per chunk of an import).
+ */
+const FIND_KEYS = `SELECT tk.id, tk.key, tk.namespace FROM unnest($2::text[], $3::text[]) AS t(k, ns)
+          CROSS JOIN LATERAL (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = $1 AND namespace = t.ns AND key = t.k) tk`;
+
+export interface EnsureKeysOptions {
+  create: boolean;
+  /** Set every given key's last-seen time to now. */
+  touchLastSeen?: boolean;
+  /**
+   * With touchLastSeen: ids of keys already touched in this transaction (an
+   * earlier chunk of the same file), left alone; the ids touched here are
+   * added. A file laid out by language names every key again in each
+   * language's chunk: without this each chunk rewrote the row of every key.
+   */
+  touched?: Set<number>;
+  descriptions?: (string | null)[];
+}
+
+/**
  * Returns the ids of the given keys, creating the missing ones when `create`
  * is set (through createKeys, in the given order, so their import order
  * follows the file). The key rules apply: callers that report problems per
  * element check them first (keyProblem); a key that breaks them here is a
  * request error, never created. With `touchLastSeen`, last-seen of every
- * given key is set to now.
+ * given key is set to now (a key created here has it already: the column's
+ * default is the transaction's now()).
  */
-export async function ensureKeys(
-  db: Db,
-  projectId: number,
-  keys: KeyRef[],
-  options: { create: boolean; touchLastSeen?: boolean; descriptions?: (string | null)[] },
-): Promise<{ ids: Map<string, number>; created: number }> {
+export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], options: EnsureKeysOptions): Promise<{ ids: Map<string, number>; created: number }> {
   const unique = new Map<string, { ref: KeyRef; description: string | null }>();
   keys.forEach((k, i) => {
     const id = keyId(k);
     if (!unique.has(id)) unique.set(id, { ref: k, description: options.descriptions?.[i] ?? null });
   });
   const list = [...unique.values()];
-  let created = 0;
+  let created: number[] = [];
   if (options.create && list.length > 0) {
-    created = (await createKeys(db, projectId, list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description })))).length;
+    created = await createKeys(db, projectId, list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description })));
   }
-  const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
-    options.touchLastSeen
-      ? `UPDATE "TranslationKey" tk SET "lastSeenAt" = now()
-           FROM unnest($2::text[], $3::text[]) AS t(k, ns)
-          WHERE tk."projectId" = $1 AND tk.key = t.k AND tk.namespace = t.ns
-        RETURNING tk.id, tk.key, tk.namespace`
-      : `SELECT tk.id, tk.key, tk.namespace FROM "TranslationKey" tk
-           JOIN unnest($2::text[], $3::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
-          WHERE tk."projectId" = $1`,
-    projectId, arrayLiteral(list, (k) => k.ref.key), arrayLiteral(list, (k) => k.ref.namespace),
-  );
-  return { ids: new Map(rows.map((r) => [keyId(r), r.id])), created };
+  const names = [arrayLiteral(list, (k) => k.ref.key), arrayLiteral(list, (k) => k.ref.namespace)];
+  let rows: { id: number; key: string; namespace: string }[];
+  if (options.touchLastSeen && !options.touched) {
+    // One statement: the rows found are updated by id (the primary key), less the ones just created.
+    rows = await db.$queryRawUnsafe(
+      `WITH found AS MATERIALIZED (${FIND_KEYS}),
+            touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now()
+                         WHERE id = ANY(ARRAY(SELECT id FROM found EXCEPT SELECT unnest($4::int[]))))
+       SELECT id, key, namespace FROM found`,
+      projectId, ...names, arrayLiteral(created),
+    );
+  } else {
+    rows = await db.$queryRawUnsafe(FIND_KEYS, projectId, ...names);
+    if (options.touchLastSeen) {
+      // Across the chunks of a file the keys already touched are known here, not sent each time.
+      const justCreated = new Set(created);
+      const stale = rows.filter((r) => !justCreated.has(r.id) && !options.touched!.has(r.id)).map((r) => r.id);
+      if (stale.length > 0) await db.$executeRawUnsafe(touchKeysSql(2), projectId, arrayLiteral(stale));
+      for (const r of rows) options.touched!.add(r.id);
+    }
+  }
+  return { ids: new Map(rows.map((r) => [keyId(r), r.id])), created: created.length };
 }
 
 /** Sets the last-seen time of the project's keys whose ids are parameter `$ids` (an int[]); $1 is the project. */

@@ -5,6 +5,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { writeBundle } from '../../src/transfer/write-bundle.js';
 import type { Bundle } from '../../src/formats/model.js';
 import { openChange } from '../../src/history/changes.js';
+import { observeSql } from '../../src/db/client.js';
 
 let service: TestService;
 let projectId: number;
@@ -72,6 +73,31 @@ describe('writeBundle in chunks of cells', () => {
       ...Array.from({ length: n }, (_, i) => ({ key: `k${i}`, namespace: '', translations: { en: { text: `${prefix} en ${i}` }, de: { text: i % 3 ? `${prefix} de ${i}` : '' } } })),
       ...(repeat ? [{ key: 'k1', namespace: '', translations: { en: { text: `${prefix} en again` } } }] : []),
     ],
+  });
+
+  it('sets last-seen of the keys it finds, leaving keys it created and keys already touched in the transaction', async () => {
+    const db = service.db.prisma;
+    const refs = ['seen.a', 'seen.b', 'seen.c'].map((key) => ({ key, namespace: '' }));
+    const { ids } = await ensureKeys(db, projectId, refs.slice(0, 2), { create: true });
+    const [a, b] = refs.map((r) => ids.get(keyRefId(r))!);
+    const old = new Date('2020-01-01T00:00:00Z');
+    await db.translationKey.updateMany({ where: { id: { in: [a!, b!] } }, data: { lastSeenAt: old } });
+    const statements: string[] = [];
+    const touched = new Set([b!]);
+    const result = await db.$transaction(async (tx) => observeSql((sql) => statements.push(sql), () => ensureKeys(tx, projectId, refs, { create: true, touchLastSeen: true, touched })));
+    const c = result.ids.get(keyRefId(refs[2]!))!;
+    expect(result.created).toBe(1);
+    expect([...touched].sort()).toEqual([a!, b!, c].sort());
+    const seen = new Map((await db.translationKey.findMany({ where: { id: { in: [a!, b!, c] } } })).map((k) => [k.id, k.lastSeenAt.getTime()]));
+    expect(seen.get(a!)).toBeGreaterThan(old.getTime());
+    expect(seen.get(b!)).toBe(old.getTime());
+    // Only the key found and not yet touched is updated: one UPDATE, by id.
+    expect(statements.filter((sql) => /UPDATE "TranslationKey" SET "lastSeenAt"/.test(sql))).toHaveLength(1);
+    // Without the set, one statement finds and touches what it did not create.
+    await db.translationKey.updateMany({ where: { id: { in: [a!, b!, c] } }, data: { lastSeenAt: old } });
+    await ensureKeys(db, projectId, refs, { create: true, touchLastSeen: true });
+    const again = await db.translationKey.findMany({ where: { id: { in: [a!, b!, c] } } });
+    expect(again.every((k) => k.lastSeenAt.getTime() > old.getTime())).toBe(true);
   });
 
   it('writes and counts exactly what one statement writes, whatever the chunk size', async () => {
