@@ -12,7 +12,6 @@ import { linkOf, objectKey, type Encoding, type PublishedResource } from './layo
 import { contentLeaves, type BuiltFile } from './editor-files.js';
 import { brotliOptions } from './compression.js';
 import { deflatePart, gzipOfParts, type DeflatedPart } from './gzip-parts.js';
-import { pool } from '../pool.js';
 
 const brotliAsync = promisify(brotliCompress);
 
@@ -61,6 +60,36 @@ async function storeContent(target: Target, hash: string, bytes: Buffer, leaves:
   return sizes;
 }
 
+/** Runs `worker` over the items of an async source with at most `limit` in flight; stops at the first error. */
+async function pool<T>(source: AsyncIterable<T>, limit: number, worker: (item: T, index: number) => Promise<void>): Promise<void> {
+  const iterator = source[Symbol.asyncIterator]();
+  let pulled = 0;
+  let failed: unknown;
+  let hasFailed = false;
+  // The source is an async generator: pulls must not overlap, and each gets its index in order.
+  let pulling = Promise.resolve();
+  const next = (): Promise<{ result: IteratorResult<T>; index: number }> => {
+    const index = pulled++;
+    const result = pulling.then(() => iterator.next()).then((r) => ({ result: r, index }));
+    pulling = result.then(() => undefined, () => undefined);
+    return result;
+  };
+  const lane = async () => {
+    while (!hasFailed) {
+      const { result, index } = await next();
+      if (result.done) return;
+      await worker(result.value, index);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, () => lane().catch((error) => {
+    if (!hasFailed) { hasFailed = true; failed = error; }
+  })));
+  if (hasFailed) {
+    await iterator.return?.(undefined);
+    throw failed;
+  }
+}
+
 export async function writeFiles(target: Target, files: AsyncIterable<BuiltFile>, onResource: OnResource): Promise<PublishedResource[]> {
   const resources: PublishedResource[] = [];
   const stored = new Map<string, Promise<{ gzip?: number; br?: number }>>();
@@ -100,7 +129,8 @@ export async function copyFiles(source: Target, target: Target, resources: Publi
   };
   const out: PublishedResource[] = [];
   let done = 0;
-  await pool(resources, CONCURRENCY, async (r, index) => {
+  async function* items() { yield* resources; }
+  await pool(items(), CONCURRENCY, async (r, index) => {
     let copying = copied.get(r.hash);
     if (!copying) copied.set(r.hash, (copying = copyContent(r)));
     await copying;

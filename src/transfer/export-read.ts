@@ -1,8 +1,7 @@
 // Reads the keys of an export page by page (keyset pagination in the order of
 // the requested sort, or in path order through a prepared ExportKeyOrder run
 // for nested formats, see export-order.ts), each page with its translations in
-// the export's languages, as BundleKeys. A few pages are held at a time: the
-// one being written and the next ones being read (readKeyPages).
+// the export's languages, as BundleKeys. One page of rows is held at a time.
 import type { Db } from '../db.js';
 import type { BundleKey, ReviewStatus } from '../formats/model.js';
 import type { ExportSort } from './options.js';
@@ -105,8 +104,12 @@ export function laterNamespaceOfName(alias: string, sameConditions: string[] = [
                      AND same.namespace COLLATE "C" < ${alias}.namespace COLLATE "C"${sameConditions.map((c) => ` AND ${c}`).join('')})`;
 }
 
-/** A page's keys, in the order of the sort, without their texts (readTexts adds them). */
-async function readKeyRows(db: Db, scope: ExportScope, after: KeyRow | undefined): Promise<KeyRow[]> {
+/**
+ * One statement per page: the keys, each with its non-empty texts (and
+ * overrides) in the scope's languages aggregated by correlated subqueries on
+ * the primary keys — fewer rows through the driver than a row per cell.
+ */
+async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined): Promise<KeyRow[]> {
   const params: unknown[] = [];
   const p = (value: unknown) => {
     params.push(value);
@@ -127,48 +130,30 @@ async function readKeyRows(db: Db, scope: ExportScope, after: KeyRow | undefined
   }
   const order = scope.pathOrderRun !== undefined ? PATH_ORDER : ORDERS[scope.sort];
   if (after) where.push(order.after(p, after));
+  let cells = 'NULL';
+  let overrides = 'NULL';
+  if (scope.languages.length > 0) {
+    const languages = p(scope.languages.map((l) => l.id));
+    cells = `(SELECT json_agg(json_build_array(t."languageId", t.text, t."reviewStatus"))::text FROM "Translation" t
+               WHERE t."keyId" = k.id AND t."languageId" = ANY(${languages}::int[]) AND t.text <> '')`;
+    if (scope.customerId !== null || scope.customerTranslations) {
+      const customer = p(scope.customerId);
+      overrides = `(SELECT json_agg(json_build_array(ct."languageId", ct.text, ct."reviewStatus", c.key) ORDER BY c.key)::text
+                      FROM "CustomerTranslation" ct JOIN "Customer" c ON c.id = ct."customerId"
+                     WHERE ct."keyId" = k.id AND ct."languageId" = ANY(${languages}::int[]) AND ct.text <> ''
+                       AND (${customer}::int IS NULL OR ct."customerId" = ${customer}::int))`;
+    }
+  }
   return db.$queryRawUnsafe<KeyRow[]>(
     `SELECT k.id, k.key, k.namespace, k.description, k."codeDescription", k.tags, k."charactersLimit", k.lock, k.deprecated,
             k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${sortKey} AS "sortKey",
-            NULL AS cells, NULL AS overrides
+            ${cells} AS cells, ${overrides} AS overrides
        FROM ${from}
       WHERE ${where.join(' AND ')}
       ORDER BY ${order.orderBy}
       LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)}`,
     ...params,
   );
-}
-
-/**
- * The non-empty texts (and overrides) of a page's keys in the scope's
- * languages, aggregated per key — fewer rows through the driver than a row
- * per cell — set on the rows.
- */
-async function readTexts(db: Db, scope: ExportScope, rows: KeyRow[]): Promise<KeyRow[]> {
-  if (rows.length === 0 || scope.languages.length === 0) return rows;
-  const ids = rows.map((r) => r.id);
-  const languages = scope.languages.map((l) => l.id);
-  const cells = db.$queryRawUnsafe<{ id: number; cells: string }[]>(
-    `SELECT t."keyId" AS id, json_agg(json_build_array(t."languageId", t.text, t."reviewStatus") ORDER BY t."languageId")::text AS cells
-       FROM "Translation" t
-      WHERE t."keyId" = ANY($1::int[]) AND t."languageId" = ANY($2::int[]) AND t.text <> ''
-      GROUP BY t."keyId"`,
-    ids, languages,
-  );
-  const overrides = scope.customerId !== null || scope.customerTranslations
-    ? db.$queryRawUnsafe<{ id: number; overrides: string }[]>(
-      `SELECT ct."keyId" AS id, json_agg(json_build_array(ct."languageId", ct.text, ct."reviewStatus", c.key) ORDER BY c.key, ct."languageId")::text AS overrides
-         FROM "CustomerTranslation" ct JOIN "Customer" c ON c.id = ct."customerId"
-        WHERE ct."keyId" = ANY($1::int[]) AND ct."languageId" = ANY($2::int[]) AND ct.text <> ''
-          AND ($3::int IS NULL OR ct."customerId" = $3::int)
-        GROUP BY ct."keyId"`,
-      ids, languages, scope.customerId,
-    )
-    : undefined;
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const c of await cells) byId.get(c.id)!.cells = c.cells;
-  for (const o of (await overrides) ?? []) byId.get(o.id)!.overrides = o.overrides;
-  return rows;
 }
 
 function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, string>): BundleKey {
@@ -193,35 +178,21 @@ function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, s
   return key;
 }
 
-/** Pages read ahead of the one the caller writes: their texts are read at once, on connections of their own. */
-const PAGES_AHEAD = 2;
-
 /**
- * The keys of the file, one page at a time, in the order of the sort. A
- * page's keys come first (the keyset cursor of the next page is known then)
- * and its texts second, so the keys of the next pages are read while texts
- * are: while the caller writes a page, the next PAGES_AHEAD are being read,
- * and at most PAGES_AHEAD + 1 pages are held.
+ * The keys of the file, one page at a time, in the order of the sort. The
+ * next page is read while the caller writes the current one (the keyset
+ * cursor is known as soon as a page arrives), so at most two pages are held.
  */
 export async function* readKeyPages(db: Db, scope: ExportScope): AsyncGenerator<BundleKey[]> {
   const languageKey = new Map(scope.languages.map((l) => [l.id, l.key]));
   const pageSize = scope.pageSize ?? EXPORT_PAGE_SIZE;
-  let lastKeys: Promise<KeyRow[] | undefined> = Promise.resolve(undefined);
-  const pending: Promise<KeyRow[]>[] = [];
-  const readNext = () => {
-    // After a short page there is nothing more to read.
-    const keys = lastKeys.then((previous) => (previous && previous.length < pageSize ? [] : readKeyRows(db, scope, previous?.[previous.length - 1])));
-    lastKeys = keys;
-    const page = keys.then((rows) => readTexts(db, scope, rows));
+  let rows = await readKeyPage(db, scope, undefined);
+  while (rows.length > 0) {
+    const next = rows.length < pageSize ? undefined : readKeyPage(db, scope, rows[rows.length - 1]);
     // Awaited below; a caller that stops early leaves it to settle unobserved.
-    page.catch(() => undefined);
-    pending.push(page);
-  };
-  for (let i = 0; i <= PAGES_AHEAD; i++) readNext();
-  for (;;) {
-    const rows = await pending.shift()!;
-    if (rows.length === 0) return;
-    readNext();
+    next?.catch(() => undefined);
     yield rows.map((r) => toBundleKey(r, scope, languageKey));
+    if (!next) return;
+    rows = await next;
   }
 }

@@ -22,9 +22,6 @@ import { keyFilterConditions, readKeyPages, type ExportLanguage, type ExportScop
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
 import { openChange } from '../history/changes.js';
-import { pool } from '../pool.js';
-
-const STORE_CONCURRENCY = 4;
 
 export interface ExportRequest {
   projectId: number;
@@ -330,10 +327,7 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
     if (zipped) {
       stored.push(await storeZip());
     } else {
-      // A few at a time: each is a copy (or an upload) and a row.
-      await pool(written, STORE_CONCURRENCY, async (file, i) => {
-        stored[i] = await storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType });
-      });
+      for (const file of written) stored.push(await storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType }));
       if (request.withZip && written.length > 1) zip = await storeZip();
     }
     // An export writes no content: its activity entry (EXPORT webhooks) is one statement once its files are stored.
