@@ -8,7 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, gzip } from 'node:zlib';
+import { brotliOptions, GZIP_OPTIONS } from '../../src/hosting/compression.js';
 import { bulkSql, csv, type BulkSql } from '../lib/copy.js';
 import type { BenchService } from '../lib/service.js';
 import { LANGUAGES, keyName, multiLanguageJson, textOf } from '../lib/data.js';
@@ -152,8 +153,8 @@ export async function sqlExport(bench: BenchService, projectId: number, format: 
         const name = l ?? '_index';
         const content = await write(publishedJsonSql(projectId, l), `${name}.json`);
         const [gz, br] = await Promise.all([
-          gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
-          brotliAsync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 7, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+          gzipAsync(content, GZIP_OPTIONS),
+          brotliAsync(content, brotliOptions(content.length)),
         ]);
         await writeFile(join(dir, `${name}.json.gz`), gz);
         await writeFile(join(dir, `${name}.json.br`), br);

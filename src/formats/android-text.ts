@@ -259,8 +259,11 @@ const REFERENCE = /^(@\+?([\w.]+:)?[\w.-]+\/[\w.-]+|@null|@empty|\?([\w.]+:)?(at
 const RUN_ESCAPES = /[\\"'\n\t\r\v\f]/g;
 const RUN_ESCAPE: Record<string, string> = { '\\': '\\\\', '"': '\\"', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\u000d', '\v': '\\u000b', '\f': '\\u000c' };
 
+/** Module-level: a callback created per call costs more than the escaping (one call per text). */
+const runEscape = (c: string) => RUN_ESCAPE[c]!;
+
 function escapeRun(value: string, ctx: { first: boolean; leadSensitive: boolean; trailSensitive: boolean }): string {
-  let s = value.replace(RUN_ESCAPES, (c) => RUN_ESCAPE[c]!);
+  let s = value.replace(RUN_ESCAPES, runEscape);
   if (ctx.first && /^[@?]/.test(value) && !(REFERENCE.test(value) && (value.includes('/') || value.includes(':') || value === '@null' || value === '@empty'))) {
     s = '\\' + s;
   } else if (ctx.first && value.startsWith('#')) {

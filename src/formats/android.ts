@@ -196,7 +196,7 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
   return linesWriter(['<?xml version="1.0" encoding="utf-8"?>', '<resources>'], {
     write(keys, out) {
       for (const key of keys) {
-        const m = ARRAY_KEY.exec(key.key);
+        const m = key.key.endsWith(']') ? ARRAY_KEY.exec(key.key) : null;
         if (!m) {
           resource(key, out);
           continue;
@@ -218,12 +218,21 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
  * The XML of the values of one resource element, and the declarations of the
  * namespace prefixes their markup uses (`<xliff:g>`), for that element's
  * start tag: a writer that streams cannot know them when it writes <resources>.
+ * Written with loops: it runs once per text, and callbacks created per call
+ * cost more than the work.
  */
 function values(texts: string[], cdata: boolean | boolean[]): { xml: string[]; xmlns: string } {
-  const asCdata = (i: number): boolean => (Array.isArray(cdata) ? cdata[i]! : cdata) && !texts[i]!.includes('<![CDATA[');
-  const prefixes = new Set(texts.flatMap((t, i) => (asCdata(i) ? [] : markupPrefixes(t))));
-  const xmlns = [...prefixes].sort().map((p) => ` xmlns:${p}="${escapeXmlAttribute(KNOWN_NAMESPACES[p] ?? `urn:x-android-markup:${p}`)}"`).join('');
-  return { xml: texts.map((t, i) => (asCdata(i) && t !== '' ? encodeAndroidCdata(t) : encodeAndroidValue(t))), xmlns };
+  const xml: string[] = [];
+  let prefixes: Set<string> | undefined;
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!;
+    const asCdata = (Array.isArray(cdata) ? cdata[i]! : cdata) && !text.includes('<![CDATA[');
+    if (!asCdata) for (const prefix of markupPrefixes(text)) (prefixes ??= new Set()).add(prefix);
+    xml.push(asCdata && text !== '' ? encodeAndroidCdata(text) : encodeAndroidValue(text));
+  }
+  let xmlns = '';
+  if (prefixes) for (const p of [...prefixes].sort()) xmlns += ` xmlns:${p}="${escapeXmlAttribute(KNOWN_NAMESPACES[p] ?? `urn:x-android-markup:${p}`)}"`;
+  return { xml, xmlns };
 }
 
 function isCdata(key: BundleKey): boolean {
@@ -231,7 +240,10 @@ function isCdata(key: BundleKey): boolean {
 }
 
 function flagAttributes(key: BundleKey): string {
-  return FLAG_ATTRIBUTES.filter((a) => key.tags?.includes(`${a}=false`)).map((a) => ` ${a}="false"`).join('');
+  if (!key.tags?.length) return '';
+  let out = '';
+  for (const a of FLAG_ATTRIBUTES) if (key.tags.includes(`${a}=false`)) out += ` ${a}="false"`;
+  return out;
 }
 
 /** An XML comment for a description; `--` cannot appear inside a comment. */

@@ -150,13 +150,19 @@ function languageFirstWriter(options: SerializeOptions, languages: string[]): Fo
   }));
   const last = trees.length - 1;
   return {
-    write: (keys) => ({
-      sections: trees.map((tree) => {
-        let out = tree.head();
-        for (const key of keys) out += tree.stream.add(key.key, text(key, tree.language));
-        return out;
-      }),
-    }),
+    write: (keys) => {
+      // A flat file writes each key's name in every language: encoded once per page.
+      const names = nested ? [] : keys.map((key) => JSON.stringify(key.key));
+      return {
+        sections: trees.map((tree) => {
+          let out = tree.head();
+          const { stream } = tree;
+          if (stream instanceof FlatMembers) for (let i = 0; i < keys.length; i++) out += stream.add(names[i]!, text(keys[i]!, tree.language));
+          else for (const key of keys) out += stream.add(key.key, text(key, tree.language));
+          return out;
+        }),
+      };
+    },
     end: () => ({
       sections: trees.map((tree, i) => tree.head() + tree.stream.end() + objectLiteralEnd(tree.stream.rootMembers, 1) + (i === last ? '\n}\n' : '')),
     }),
@@ -167,8 +173,9 @@ function languageFirstWriter(options: SerializeOptions, languages: string[]): Fo
 class FlatMembers {
   rootMembers = 0;
 
-  add(key: string, text: string): string {
-    return `${this.rootMembers++ === 0 ? '\n' : ',\n'}    ${JSON.stringify(key)}: ${JSON.stringify(text)}`;
+  /** A member; `name` is the key's name already JSON-encoded (once per page for every language). */
+  add(name: string, text: string): string {
+    return `${this.rootMembers++ === 0 ? '\n' : ',\n'}    ${name}: ${JSON.stringify(text)}`;
   }
 
   end(): string {

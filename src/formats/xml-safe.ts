@@ -483,27 +483,24 @@ function cleanXmlChars(s: string): string {
   return s.replace(INVALID_XML_CHARS, '\uFFFD');
 }
 
+// The replacements are module-level functions: writers call these once per
+// text, and a callback created per call costs more than the escaping itself.
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
+const ATTRIBUTE_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', '\t': '&#9;', '\n': '&#10;' };
+const textEscape = (c: string) => TEXT_ESCAPES[c]!;
+const attributeEscape = (c: string) => ATTRIBUTE_ESCAPES[c]!;
+
 /**
  * Escapes element text: `&`, `<`, `>` (the last so `]]>` never appears), and a
  * carriage return as `&#13;` (a literal one would be read back as a newline).
  */
 export function escapeXmlText(s: string): string {
-  return cleanXmlChars(s).replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'));
+  return cleanXmlChars(s).replace(/[&<>\r]/g, textEscape);
 }
 
 /** Escapes a double-quoted attribute value; tabs and newlines become references so they survive attribute normalisation. */
 export function escapeXmlAttribute(s: string): string {
-  return cleanXmlChars(s).replace(/[&<>"\t\n\r]/g, (c) => {
-    switch (c) {
-      case '&': return '&amp;';
-      case '<': return '&lt;';
-      case '>': return '&gt;';
-      case '"': return '&quot;';
-      case '\t': return '&#9;';
-      case '\n': return '&#10;';
-      default: return '&#13;';
-    }
-  });
+  return cleanXmlChars(s).replace(/[&<>"\t\n\r]/g, attributeEscape);
 }
 
 /** 1-based line and column of a character offset (the shared text helper). */

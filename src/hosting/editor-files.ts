@@ -1,23 +1,41 @@
 // The files of a publication taken from the editor (the database), read
 // set-based: a few metadata queries, then per language one query for its base
 // translations and one for its customer overrides. Languages are produced one
-// at a time, so memory holds one language's rows plus the serialized files
-// that `_index` files are assembled from.
+// at a time (the next one's query runs while the current one's files are
+// written), so memory holds one language's rows plus the files that `_index`
+// files are assembled from.
 //
 // JSON shapes (docs/hosting.md): a language file has the keys of the default
 // namespace at the top level and one object per named namespace; empty
 // translations are left out so apps fall back to another language. Keys and
 // namespaces are sorted by code point, so unchanged content gives identical
 // bytes (and ETags) across publications.
+//
+// The bytes are those of JSON.stringify on objects built key by key (as the
+// service always wrote them), but the database renders each namespace's
+// members (PostgreSQL's to_json of a text is JSON.stringify's string, escapes
+// included), in the order such an object enumerates its names: array-index
+// names ("0", "42") first by value, then the others in insertion (code-point)
+// order. That costs the database less than sending the rows, and this process
+// next to nothing. A language file is then its default namespace's members and
+// the namespace files themselves, and `_index` the language files
+// (FileContent), which the writer uses to compress shared parts once
+// (gzip-parts.ts).
 import { prisma, type Db } from '../db.js';
 import { paths } from './layout.js';
+
+/**
+ * A file's JSON: its bytes, or the bytes and earlier files it is made of, in
+ * order (a file standing for its own content).
+ */
+export type FileContent = Buffer | readonly (Buffer | BuiltFile)[];
 
 export interface BuiltFile {
   path: string;
   language?: string;
   namespace?: string;
   customer?: string;
-  json: string;
+  content: FileContent;
 }
 
 export interface EditorSnapshot {
@@ -29,6 +47,11 @@ export interface EditorSnapshot {
   files: AsyncGenerator<BuiltFile>;
 }
 
+/** The pieces of bytes a content is made of, in order. */
+export function contentLeaves(content: FileContent): Buffer[] {
+  return Buffer.isBuffer(content) ? [content] : content.flatMap((piece) => (Buffer.isBuffer(piece) ? [piece] : contentLeaves(piece.content)));
+}
+
 type Texts = Record<string, string>;
 
 interface Language { id: number; key: string; name: string; isDefault: boolean }
@@ -38,6 +61,12 @@ interface Customer { id: number; key: string; description: string }
 type LanguageTexts = Map<string, Texts>;
 
 const dict = (): Texts => Object.create(null) as Texts;
+
+/** A name JavaScript objects enumerate before the others, by value (an array index, below 2^32 − 1). */
+const isArrayIndex = (name: string) => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
+
+/** That order in SQL; the array-index part only for projects that have such a key (nested CASE: the cast runs only on digits). */
+const memberOrder = (indexKeys: boolean) => `${indexKeys ? `CASE WHEN k.key ~ '^(0|[1-9][0-9]{0,9})$' THEN CASE WHEN k.key::bigint < 4294967295 THEN k.key::bigint END END, ` : ''}k.key COLLATE "C"`;
 
 function languageObject(texts: LanguageTexts, namespaces: string[]): Record<string, unknown> {
   const out = Object.create(null) as Record<string, unknown>;
@@ -60,9 +89,31 @@ function mergeOverrides(base: LanguageTexts, overrides: { namespace: string; key
   return merged;
 }
 
-/** `{"en": <file>, "de": <file>}` from already serialized language files. */
-function indexJson(languages: Language[], files: Map<string, string>): string {
-  return `{${languages.map((l) => `${JSON.stringify(l.key)}:${files.get(l.key)}`).join(',')}}`;
+/** `{"en": <file>, "de": <file>}` of language files. */
+function indexContent(languages: Language[], files: Map<string, BuiltFile>): FileContent {
+  if (languages.length === 0) return Buffer.from('{}');
+  return [
+    ...languages.flatMap((l, i) => [Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(l.key)}:`), files.get(l.key)!]),
+    Buffer.from('}'),
+  ];
+}
+
+/**
+ * A language file from its default namespace's members and its namespace
+ * files: `{<members>,"ns":<file>,…}`, what JSON.stringify(languageObject)
+ * gives when no namespace is named like a default-namespace key or an array
+ * index (the caller checks).
+ */
+function languageContent(defaultMembers: string | undefined, namespaceFiles: BuiltFile[]): FileContent {
+  if (namespaceFiles.length === 0) return Buffer.from(`{${defaultMembers ?? ''}}`);
+  let text = `{${defaultMembers ?? ''}`;
+  const pieces: (Buffer | BuiltFile)[] = [];
+  namespaceFiles.forEach((file, i) => {
+    pieces.push(Buffer.from(`${text}${i > 0 || defaultMembers !== undefined ? ',' : ''}${JSON.stringify(file.namespace)}:`), file);
+    text = '';
+  });
+  pieces.push(Buffer.from('}'));
+  return pieces;
 }
 
 export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRawUnsafe'> = prisma()): Promise<EditorSnapshot> {
@@ -72,42 +123,58 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRawU
   const customers = await db.$queryRawUnsafe<Customer[]>(
     `SELECT id, key, description FROM "Customer" WHERE "projectId" = $1 ORDER BY key COLLATE "C"`, projectId,
   );
-  const [meta] = await db.$queryRawUnsafe<{ keys: number; namespaces: string[] }[]>(
+  const [meta] = await db.$queryRawUnsafe<{ keys: number; namespaces: string[]; indexKeys: boolean }[]>(
     `SELECT count(*)::int AS keys,
-            coalesce(array_agg(DISTINCT namespace ORDER BY namespace) FILTER (WHERE namespace <> ''), '{}') AS namespaces
+            coalesce(array_agg(DISTINCT namespace ORDER BY namespace) FILTER (WHERE namespace <> ''), '{}') AS namespaces,
+            coalesce(bool_or(key ~ '^(0|[1-9][0-9]{0,9})$'), false) AS "indexKeys"
        FROM "TranslationKey" WHERE "projectId" = $1`,
     projectId,
   );
   const namespaces = [...meta!.namespaces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // A namespace that a language object would not simply append after the default namespace's keys.
+  const [{ shadowed }] = await db.$queryRawUnsafe<{ shadowed: boolean }[]>(
+    `SELECT EXISTS (SELECT 1 FROM "TranslationKey" WHERE "projectId" = $1 AND namespace = '' AND key = ANY($2::text[])) AS shadowed`,
+    projectId, namespaces,
+  );
+  const composed = !shadowed && !namespaces.some(isArrayIndex);
   const L = languages.length;
   const C = customers.length;
   let nonEmpty = 0;
 
+  const readLanguage = (language: Language) => db.$queryRawUnsafe<{ namespace: string; texts: number; members: string }[]>(
+    `SELECT k.namespace, count(*)::int AS texts,
+            string_agg(to_json(k.key)::text || ':' || to_json(t.text)::text, ',' ORDER BY ${memberOrder(meta!.indexKeys)}) AS members
+       FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId"
+      WHERE t."projectId" = $1 AND t."languageId" = $2 AND t.text <> ''
+      GROUP BY k.namespace`,
+    projectId, language.id,
+  );
+
   async function* files(): AsyncGenerator<BuiltFile> {
-    yield { path: paths.languages(), json: JSON.stringify(languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault }))) };
-    yield { path: paths.customers(), json: JSON.stringify(customers.map((c) => ({ key: c.key, description: c.description }))) };
-    const languageFiles = new Map<string, string>();
-    const customerFiles = new Map<string, Map<string, string>>(customers.map((c) => [c.key, new Map()]));
-    for (const language of languages) {
-      const rows = await db.$queryRawUnsafe<{ namespace: string; key: string; text: string }[]>(
-        `SELECT k.namespace, k.key, t.text FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId"
-          WHERE t."projectId" = $1 AND t."languageId" = $2 AND t.text <> ''
-          ORDER BY k.namespace COLLATE "C", k.key COLLATE "C"`,
-        projectId, language.id,
-      );
-      nonEmpty += rows.length;
-      const texts: LanguageTexts = new Map();
-      for (const r of rows) {
-        let ns = texts.get(r.namespace);
-        if (!ns) texts.set(r.namespace, (ns = dict()));
-        ns[r.key] = r.text;
-      }
-      const json = JSON.stringify(languageObject(texts, namespaces));
-      languageFiles.set(language.key, json);
-      yield { path: paths.language(language.key), language: language.key, json };
-      for (const ns of namespaces) {
-        yield { path: paths.namespace(language.key, ns), language: language.key, namespace: ns, json: JSON.stringify(texts.get(ns) ?? {}) };
-      }
+    yield { path: paths.languages(), content: Buffer.from(JSON.stringify(languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault })))) };
+    yield { path: paths.customers(), content: Buffer.from(JSON.stringify(customers.map((c) => ({ key: c.key, description: c.description })))) };
+    const languageFiles = new Map<string, BuiltFile>();
+    const customerFiles = new Map<string, Map<string, BuiltFile>>(customers.map((c) => [c.key, new Map()]));
+    let next = L > 0 ? readLanguage(languages[0]!) : undefined;
+    for (let i = 0; i < L; i++) {
+      const language = languages[i]!;
+      const rows = await next!;
+      next = i + 1 < L ? readLanguage(languages[i + 1]!) : undefined;
+      // Awaited on the next turn; a publication that stops early leaves it to settle unobserved.
+      next?.catch(() => undefined);
+      const members = new Map(rows.map((r) => [r.namespace, r.members]));
+      for (const r of rows) nonEmpty += r.texts;
+      // The language's texts as objects, for what the members alone cannot give (shadowing, customers' overrides).
+      let parsed: LanguageTexts | undefined;
+      const texts = (): LanguageTexts => (parsed ??= new Map(rows.map((r) => [r.namespace, Object.assign(dict(), JSON.parse(`{${r.members}}`) as Texts)])));
+      const namespaceFiles = namespaces.map((ns): BuiltFile => ({
+        path: paths.namespace(language.key, ns), language: language.key, namespace: ns, content: Buffer.from(`{${members.get(ns) ?? ''}}`),
+      }));
+      const content = composed ? languageContent(members.get(''), namespaceFiles) : Buffer.from(JSON.stringify(languageObject(texts(), namespaces)));
+      const file: BuiltFile = { path: paths.language(language.key), language: language.key, content };
+      languageFiles.set(language.key, file);
+      yield file;
+      yield* namespaceFiles;
       if (C === 0) continue;
       const overrides = await db.$queryRawUnsafe<{ customer: number; namespace: string; key: string; text: string }[]>(
         `SELECT ct."customerId" AS customer, k.namespace, k.key, ct.text
@@ -124,15 +191,18 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRawU
       }
       for (const customer of customers) {
         const own = byCustomer.get(customer.id);
-        // Without overrides the customer's file is the base file (same string, no extra memory).
-        const customerJson = own ? JSON.stringify(languageObject(mergeOverrides(texts, own), namespaces)) : json;
-        customerFiles.get(customer.key)!.set(language.key, customerJson);
-        yield { path: paths.customerLanguage(language.key, customer.key), language: language.key, customer: customer.key, json: customerJson };
+        // Without overrides the customer's file is the base file (same content, no extra memory).
+        const customerFile: BuiltFile = {
+          path: paths.customerLanguage(language.key, customer.key), language: language.key, customer: customer.key,
+          content: own ? Buffer.from(JSON.stringify(languageObject(mergeOverrides(texts(), own), namespaces))) : content,
+        };
+        customerFiles.get(customer.key)!.set(language.key, customerFile);
+        yield customerFile;
       }
     }
-    yield { path: paths.index(), json: indexJson(languages, languageFiles) };
+    yield { path: paths.index(), content: indexContent(languages, languageFiles) };
     for (const customer of customers) {
-      yield { path: paths.customerIndex(customer.key), customer: customer.key, json: indexJson(languages, customerFiles.get(customer.key)!) };
+      yield { path: paths.customerIndex(customer.key), customer: customer.key, content: indexContent(languages, customerFiles.get(customer.key)!) };
     }
   }
 

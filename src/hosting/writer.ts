@@ -1,14 +1,18 @@
 // Writes a publication's files into its version folder: each distinct content
-// once (named by hash), with gzip and brotli variants when they are smaller,
-// a few files at a time. Progress is reported per resource.
+// once (named by hash), with gzip and brotli variants when they are smaller
+// (compression.ts), a few files at a time. Progress is reported per resource.
+// The gzip variant of a file made of others (a language file of its namespace
+// files, `_index` of the language files) reuses their deflated bytes
+// (gzip-parts.ts): each byte is deflated once per publication.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress } from 'node:zlib';
 import { storage } from '../storage/index.js';
 import { linkOf, objectKey, type Encoding, type PublishedResource } from './layout.js';
-import type { BuiltFile } from './editor-files.js';
+import { contentLeaves, type BuiltFile } from './editor-files.js';
+import { brotliOptions } from './compression.js';
+import { deflatePart, gzipOfParts, type DeflatedPart } from './gzip-parts.js';
 
-const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -29,7 +33,16 @@ export function contentHash(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
 }
 
-async function storeContent(target: Target, hash: string, bytes: Buffer): Promise<{ gzip?: number; br?: number }> {
+/** Each piece of content deflated, once whichever file asks first; gone with the piece. */
+type DeflatedPieces = WeakMap<Buffer, Promise<DeflatedPart>>;
+
+function deflated(pieces: DeflatedPieces, piece: Buffer): Promise<DeflatedPart> {
+  let part = pieces.get(piece);
+  if (!part) pieces.set(piece, (part = deflatePart(piece)));
+  return part;
+}
+
+async function storeContent(target: Target, hash: string, bytes: Buffer, leaves: Buffer[], pieces: DeflatedPieces): Promise<{ gzip?: number; br?: number }> {
   const sizes: { gzip?: number; br?: number } = {};
   const put = (encoding: Encoding, body: Buffer) => storage().put(objectKey(target.projectToken, target.environmentKey, target.version, hash, encoding), body, {
     contentType: JSON_TYPE,
@@ -38,8 +51,8 @@ async function storeContent(target: Target, hash: string, bytes: Buffer): Promis
   await put('identity', bytes);
   if (bytes.length >= COMPRESS_MIN_BYTES) {
     const [gz, br] = await Promise.all([
-      gzipAsync(bytes, { level: constants.Z_BEST_COMPRESSION }),
-      brotliAsync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 7, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+      Promise.all(leaves.map((leaf) => deflated(pieces, leaf))).then(gzipOfParts),
+      brotliAsync(bytes, brotliOptions(bytes.length)),
     ]);
     if (gz.length < bytes.length) { await put('gzip', gz); sizes.gzip = gz.length; }
     if (br.length < bytes.length) { await put('br', br); sizes.br = br.length; }
@@ -80,12 +93,14 @@ async function pool<T>(source: AsyncIterable<T>, limit: number, worker: (item: T
 export async function writeFiles(target: Target, files: AsyncIterable<BuiltFile>, onResource: OnResource): Promise<PublishedResource[]> {
   const resources: PublishedResource[] = [];
   const stored = new Map<string, Promise<{ gzip?: number; br?: number }>>();
+  const pieces: DeflatedPieces = new WeakMap();
   let done = 0;
   await pool(files, CONCURRENCY, async (file, index) => {
-    const bytes = Buffer.from(file.json, 'utf8');
+    const leaves = contentLeaves(file.content);
+    const bytes = leaves.length === 1 ? leaves[0]! : Buffer.concat(leaves);
     const hash = contentHash(bytes);
     let writing = stored.get(hash);
-    if (!writing) stored.set(hash, (writing = storeContent(target, hash, bytes)));
+    if (!writing) stored.set(hash, (writing = storeContent(target, hash, bytes, leaves, pieces)));
     const sizes = await writing;
     resources[index] = {
       link: linkOf(target.projectToken, target.environmentKey, file),

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -263,6 +264,48 @@ describe('large projects', () => {
     expect(de.shop['key.0']).toBe('de shop text 0');
     expect(Object.keys(await cdnJson(`${large.projectToken}/_latest/fr/common`))).toHaveLength(2000);
     expect(await cdnJson(`${large.projectToken}/_latest/fr_globex`)).toEqual(await cdnJson(`${large.projectToken}/_latest/fr`));
+  });
+});
+
+describe('file bytes', () => {
+  const raw = async (path: string, encoding?: string) => {
+    const res = await service.request({ url: `/cdn/${path}`, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    expect(res.statusCode, path).toBe(200);
+    return res.rawPayload;
+  };
+  // The members JSON.stringify gives an object built key by key: array-index names first by value, then code-point order.
+  const texts = (lang: string, names: string[]) => Object.fromEntries(names.map((n) => [n, `${lang} ${n} "q" \\ \u0001 😀`]));
+  const names = ['b', '10', 'a', '9', '0', '01', '4294967295', 'Z', 'é', '\u{1F600}', 'x'.repeat(400)];
+  const member = (lang: string, n: string) => `${JSON.stringify(n)}:${JSON.stringify(`${lang} ${n} "q" \\ \u0001 😀`)}`;
+  const ordered = ['0', '9', '10', '01', '4294967295', 'Z', 'a', 'b', 'x'.repeat(400), 'é', '\u{1F600}'];
+
+  it('writes each file as JSON.stringify of its object, its gzip and brotli variants decoding to the same bytes', async () => {
+    const p = await newProject('bytes');
+    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: texts('en', names), de: texts('de', names) } });
+    await seedTranslations(service.db, { projectToken: p.projectToken, namespace: 'shop', translations: { en: texts('en', ['1', 'z']), de: {} } });
+    expect(envelope(await publish('_latest', p.apiKey)).data.numberOfNonEmptyTranslations).toBe(24);
+    const en = `{${ordered.map((n) => member('en', n)).join(',')},"shop":{${member('en', '1')},${member('en', 'z')}}}`;
+    const de = `{${ordered.map((n) => member('de', n)).join(',')},"shop":{}}`;
+    const files: [string, string][] = [['en', en], ['de', de], [`en/shop`, `{${member('en', '1')},${member('en', 'z')}}`], ['_index', `{"en":${en},"de":${de}}`]];
+    for (const [path, json] of files) {
+      const bytes = await raw(`${p.projectToken}/_latest/${path}`);
+      expect(bytes.toString('utf8'), path).toBe(json);
+      // Files under 1 KiB have no compressed variants.
+      if (bytes.length < 1024) continue;
+      expect(gunzipSync(await raw(`${p.projectToken}/_latest/${path}`, 'gzip')).equals(bytes), path).toBe(true);
+      expect(brotliDecompressSync(await raw(`${p.projectToken}/_latest/${path}`, 'br')).equals(bytes), path).toBe(true);
+    }
+  });
+
+  it('lets a namespace replace a default-namespace key of its name where that key stood', async () => {
+    const p = await newProject('shadowed');
+    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { b: 'B', shop: 'a key', a: 'A', '2': 'two' } } });
+    await seedTranslations(service.db, { projectToken: p.projectToken, namespace: 'shop', translations: { en: { cart: 'Cart' } } });
+    await seedTranslations(service.db, { projectToken: p.projectToken, namespace: '7', translations: { en: { k: 'K' } } });
+    expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
+    const en = '{"2":"two","7":{"k":"K"},"a":"A","b":"B","shop":{"cart":"Cart"}}';
+    expect((await raw(`${p.projectToken}/_latest/en`)).toString('utf8')).toBe(en);
+    expect((await raw(`${p.projectToken}/_latest/_index`)).toString('utf8')).toBe(`{"en":${en}}`);
   });
 });
 
