@@ -197,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPlan: env.DEFAULT_PLAN || 'business',
     publishRateLimit: int(env, 'PUBLISH_RATE_LIMIT', 10, 1, 100_000),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1024, 2 ** 31),
-    importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', 50_000, 1, 10_000_000),
+    importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', 10_000, 1, 10_000_000), // the default is CELL_CHUNK's (src/transfer/write-bundle.ts, why it is that size)
     exportTtlSeconds: int(env, 'EXPORT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     storage: storageConfig(env, dataDir),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),

@@ -77,8 +77,15 @@ function customersOfBundle(bundle: Bundle): { key: string; description?: string 
 const unique = (values: readonly string[]) => [...new Set(values)];
 const NO_TAGS: string[] = [];
 
-/** Translation cells per statement: large enough to stay set-based, small enough to bound memory. */
-export const CELL_CHUNK = 50_000;
+/**
+ * Translation cells per statement and per chunk of a streamed file: large
+ * enough to stay set-based, small enough to bound memory. Measured on an
+ * import of 1,000,000 translations (PostgreSQL, default V8): peak RSS 650 MiB
+ * with 50,000, 575 with 20,000, 490 with 10,000, in the same 44-45 s. What a
+ * chunk holds is live while it is written, and V8's default sizing lets the
+ * heap grow to a multiple of what is live before it collects.
+ */
+export const CELL_CHUNK = 10_000;
 
 function hasRepeatedKeys(keys: readonly BundleKey[]): boolean {
   const seen = new Set<string>();
