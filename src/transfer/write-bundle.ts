@@ -177,15 +177,16 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
   const languagesFound = new Map<string, BundleLanguage>();
   const languagesCreated: string[] = [];
   const customerIds = new Map<string, number>();
-  const keyIds = new Set<number>();
-  const keysTouched = new Set<number>();
+  // Every key written so far, by keyRefId. A file laid out by language names each key again in
+  // every language's chunk: known keys are not looked up, created or touched again.
+  const keyIds = new Map<string, number>();
   let keysCreated = 0;
   let keysFound = 0;
   // An empty text in a file is "no translation": it never erases one.
   const written = { inserted: 0, updated: 0 };
   const refused: GateResult['refused'] = { LOCKED: 0, CHARACTERS_LIMIT: 0 };
   const refusals: Refusal[] = [];
-  const lockingMetadata: { keys: BundleKey[]; ids: Map<string, number> }[] = [];
+  const lockingMetadata: BundleKey[][] = [];
   for await (const bundle of chunks) {
     const newLanguages = languagesOfBundle(bundle).filter((l) => !languagesFound.has(l.key));
     for (const l of newLanguages) languagesFound.set(l.key, l);
@@ -195,15 +196,19 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
       languagesCreated.push(...languages.created);
     }
     if (bundle.keys.length === 0) continue;
-    const { ids, created } = await ensureKeys(
-      db,
-      projectId,
-      bundle.keys.map((k) => ({ key: k.key, namespace: k.namespace })),
-      { create: true, touchLastSeen: true, touched: keysTouched, descriptions: bundle.keys.map((k) => k.description || null) },
-    );
-    keysCreated += created;
-    for (const k of bundle.keys) if (!keyIds.has(ids.get(keyRefId(k))!)) keysFound++;
-    for (const id of ids.values()) keyIds.add(id);
+    const refs = bundle.keys.map(keyRefId);
+    const fresh = bundle.keys.filter((_, i) => !keyIds.has(refs[i]!));
+    keysFound += fresh.length;
+    if (fresh.length > 0) {
+      const { ids, created } = await ensureKeys(
+        db,
+        projectId,
+        fresh.map((k) => ({ key: k.key, namespace: k.namespace })),
+        { create: true, touchLastSeen: true, descriptions: fresh.map((k) => k.description || null) },
+      );
+      keysCreated += created;
+      for (const [ref, id] of ids) keyIds.set(ref, id);
+    }
     const newCustomers = customersOfBundle(bundle).filter((c) => !customerIds.has(c.key));
     if (newCustomers.length > 0) for (const [key, id] of await ensureCustomers(db, projectId, newCustomers)) customerIds.set(key, id);
 
@@ -220,8 +225,8 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
       refusals.push(...result.refusals);
       cells = [];
     };
-    for (const k of bundle.keys) {
-      const keyId = ids.get(keyRefId(k))!;
+    for (const [i, k] of bundle.keys.entries()) {
+      const keyId = keyIds.get(refs[i]!)!;
       for (const [language, t] of Object.entries(k.translations)) {
         if (t.text === '') continue;
         cells.push({ keyId, languageId: languageIds.get(language)!, customerId: options.customerId, text: t.text, reviewStatus: t.reviewStatus });
@@ -236,19 +241,19 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
     }
     if (cells.length > 0) await flush();
     const locking = bundle.keys.filter(setsLockOrLimit);
-    if (locking.length > 0) lockingMetadata.push({ keys: locking, ids });
-    await writeKeyMetadata(db, locking.length > 0 ? bundle.keys.filter((k) => !setsLockOrLimit(k)) : bundle.keys, ids, options);
-    if (options.filePath !== undefined && ids.size > 0) {
+    if (locking.length > 0) lockingMetadata.push(locking);
+    await writeKeyMetadata(db, locking.length > 0 ? bundle.keys.filter((k) => !setsLockOrLimit(k)) : bundle.keys, keyIds, options);
+    if (options.filePath !== undefined) {
       await db.$executeRawUnsafe(
         `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
-        [...new Set(ids.values())], options.filePath,
+        arrayLiteral([...new Set(refs.map((ref) => keyIds.get(ref)!))]), options.filePath,
       );
     }
     // The chunk's statement parameters would otherwise outlive it (statement-history.ts).
     releaseStatementHistory();
   }
-  for (const { keys, ids } of lockingMetadata) await writeKeyMetadata(db, keys, ids, options);
-  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...keyIds], options.deleteNotPresent.namespace, options.change) : [];
+  for (const keys of lockingMetadata) await writeKeyMetadata(db, keys, keyIds, options);
+  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...keyIds.values()], options.deleteNotPresent.namespace, options.change) : [];
   return {
     languageIds,
     languagesCreated,
@@ -270,10 +275,12 @@ const setsLockOrLimit = (k: BundleKey) => k.lock !== undefined || k.charactersLi
 /** Deletes the unlocked keys of the scope that are not among `keep` (the file's keys); returns them in import order. */
 async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null, change: Change): Promise<{ key: string; namespace: string }[]> {
   const doomed = await db.$queryRawUnsafe<{ id: number }[]>(
-    `SELECT id FROM "TranslationKey"
-      WHERE "projectId" = $1 AND ($2::text IS NULL OR namespace = $2::text) AND NOT lock AND id <> ALL($3::int[])
-      FOR UPDATE`,
-    projectId, namespace, keep,
+    // An anti-join (hashed), not `id <> ALL(...)`, which compares every key with every kept id.
+    `SELECT tk.id FROM "TranslationKey" tk
+      WHERE tk."projectId" = $1 AND ($2::text IS NULL OR tk.namespace = $2::text) AND NOT tk.lock
+        AND NOT EXISTS (SELECT 1 FROM unnest($3::int[]) AS kept(id) WHERE kept.id = tk.id)
+      FOR UPDATE OF tk`,
+    projectId, namespace, arrayLiteral(keep),
   );
   // removeKeys records their texts in the import's history before they go.
   return removeKeys(db, change, doomed.map((k) => k.id));

@@ -32,13 +32,6 @@ export interface EnsureKeysOptions {
   create: boolean;
   /** Set every given key's last-seen time to now. */
   touchLastSeen?: boolean;
-  /**
-   * With touchLastSeen: ids of keys already touched in this transaction (an
-   * earlier chunk of the same file), left alone; the ids touched here are
-   * added. A file laid out by language names every key again in each
-   * language's chunk: without this each chunk rewrote the row of every key.
-   */
-  touched?: Set<number>;
   descriptions?: (string | null)[];
 }
 
@@ -63,26 +56,16 @@ export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], opti
     created = await createKeys(db, projectId, list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description })));
   }
   const names = [arrayLiteral(list, (k) => k.ref.key), arrayLiteral(list, (k) => k.ref.namespace)];
-  let rows: { id: number; key: string; namespace: string }[];
-  if (options.touchLastSeen && !options.touched) {
-    // One statement: the rows found are updated by id (the primary key), less the ones just created.
-    rows = await db.$queryRawUnsafe(
-      `WITH found AS MATERIALIZED (${FIND_KEYS}),
-            touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now()
-                         WHERE id = ANY(ARRAY(SELECT id FROM found EXCEPT SELECT unnest($4::int[]))))
-       SELECT id, key, namespace FROM found`,
-      projectId, ...names, arrayLiteral(created),
-    );
-  } else {
-    rows = await db.$queryRawUnsafe(FIND_KEYS, projectId, ...names);
-    if (options.touchLastSeen) {
-      // Across the chunks of a file the keys already touched are known here, not sent each time.
-      const justCreated = new Set(created);
-      const stale = rows.filter((r) => !justCreated.has(r.id) && !options.touched!.has(r.id)).map((r) => r.id);
-      if (stale.length > 0) await db.$executeRawUnsafe(touchKeysSql(2), projectId, arrayLiteral(stale));
-      for (const r of rows) options.touched!.add(r.id);
-    }
-  }
+  // Found keys are updated by id (the primary key), less the ones just created, in the same statement.
+  const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
+    options.touchLastSeen
+      ? `WITH found AS MATERIALIZED (${FIND_KEYS}),
+              touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now()
+                           WHERE id = ANY(ARRAY(SELECT id FROM found EXCEPT SELECT unnest($4::int[]))))
+         SELECT id, key, namespace FROM found`
+      : FIND_KEYS,
+    projectId, ...names, ...(options.touchLastSeen ? [arrayLiteral(created)] : []),
+  );
   return { ids: new Map(rows.map((r) => [keyId(r), r.id])), created: created.length };
 }
 
