@@ -131,6 +131,10 @@ describe('editorRows', () => {
     expect(first.total).toBeLessThanOrEqual(50 + COUNT_AHEAD);
     // A rare term (a few matches among many keys) is counted exactly.
     expect(await page({ text: 'row 1099' }, 0, 50)).toEqual({ total: 1, exact: true, first: 'bulk.01099', n: 1 });
+    // Past the walk too, the case of non-ASCII letters is ignored as lower() does (ß is not ss).
+    expect((await api.post('/api/v1/translations', { content: [{ key: 'bulk.01099', namespace: 'bulk', language: 'de', text: 'École Straße' }] })).status).toBe(200);
+    expect(await page({ text: 'éCOLE STRAßE' }, 0, 50)).toEqual({ total: 1, exact: true, first: 'bulk.01099', n: 1 });
+    expect(await page({ text: 'strasse' }, 0, 50)).toEqual({ total: 0, exact: true, first: undefined, n: 0 });
     // A window near the end: every match counted.
     expect(await page({ text: 'bulk row' }, many - 10, 100)).toEqual({ total: many, exact: true, first: `bulk.${String(many - 10).padStart(5, '0')}`, n: 10 });
     // Past the end: the exact total, no keys.
