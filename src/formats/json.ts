@@ -60,7 +60,7 @@
 //   {"key": {"en": …, "de": …}}. Namespaces and ESCAPE_SINGLE_QUOTES as for
 //   single-language-json.
 import { childPath, JsonReader, type JsonFrame, type JsonVisitor } from './json-stream.js';
-import { decodeStream } from './text-stream.js';
+import { decodeStream, detached } from './text-stream.js';
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
 import type { NestedNode } from './nested-keys.js';
@@ -253,7 +253,9 @@ class KeyCollector {
     const languageIndex = this.language(language);
     let index = this.keyIndex.get(path);
     const isNew = index === undefined;
-    if (isNew) this.keyIndex.set(path, (index = this.keyIndex.size));
+    // The index keeps the name for the whole file (and the import keeps the chunk's key): a copy,
+    // not a slice of the text read, which would keep that text alive with it.
+    if (isNew) this.keyIndex.set((path = detached(path)), (index = this.keyIndex.size));
     const translation = translationOf(value);
     if (!translation && !isNew) return;
     let key = this.chunk.get(path);

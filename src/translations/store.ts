@@ -18,7 +18,12 @@ export const BULK_TRANSACTION = { maxWait: 60_000, timeout: 300_000 } as const;
 
 export interface KeyRef { key: string; namespace: string }
 
-const keyId = (k: KeyRef) => `${k.namespace}\u0000${k.key}`;
+/**
+ * A key's identity as one string. A name cannot hold U+0000 (fields.ts), so a
+ * namespaced id always holds one and a default-namespace key is its own name:
+ * no new string for it (an import keeps one per key of the file).
+ */
+const keyId = (k: KeyRef) => (k.namespace === '' ? k.key : `${k.namespace}\u0000${k.key}`);
 
 /**
  * The project's keys named by the arrays $2 (names) and $3 (namespaces); $1 is the project.
