@@ -297,6 +297,14 @@ describe('file bytes', () => {
     }
   });
 
+  it('publishes a text that starts with U+FEFF with that character', async () => {
+    // PGlite's driver dropped a leading U+FEFF from text it read back (taken for a byte-order mark).
+    const p = await newProject('bom');
+    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { bom: '\uFEFFstarts with a BOM', mid: 'a\uFEFFb' } } });
+    expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
+    expect((await raw(`${p.projectToken}/_latest/en`)).toString('utf8')).toBe(JSON.stringify({ bom: '\uFEFFstarts with a BOM', mid: 'a\uFEFFb' }));
+  });
+
   it('lets a namespace replace a default-namespace key of its name where that key stood', async () => {
     const p = await newProject('shadowed');
     await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { b: 'B', shop: 'a key', a: 'A', '2': 'two' } } });
