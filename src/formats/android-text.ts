@@ -184,8 +184,31 @@ export function encodeAndroidCdata(text: string): string {
   return cdata(escapeRun(text, { first: true, leadSensitive: true, trailSensitive: true }));
 }
 
+/**
+ * Characters that make a text more than its own XML content: Android escapes
+ * and quoting (escapeRun), XML escapes and markup (`&`, `<`, `>`), and what
+ * XML cannot carry (cleanXmlChars); a leading `@`, `?`, `#` or space and a
+ * trailing space are checked apart.
+ */
+const NOT_PLAIN = /[\\"'&<>\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/**
+ * True when a text is written exactly as it is (most texts are): the export
+ * then skips the escaping passes and the markup check, each a scan of the
+ * text, once per text of the file.
+ */
+export function isPlainAndroidText(text: string): boolean {
+  if (text === '') return true;
+  const first = text.charCodeAt(0);
+  // @ ? # and a space at the start, a space at the end: see escapeRun.
+  if (first === 0x40 || first === 0x3f || first === 0x23 || first === 0x20 || text.charCodeAt(text.length - 1) === 0x20) return false;
+  // Two spaces are quoted (escapeRun); a separate test keeps the class a plain scan.
+  return !NOT_PLAIN.test(text) && !text.includes('  ');
+}
+
 /** XML content for a `<string>`/`<item>` element that aapt2 reads back as `text`. */
 export function encodeAndroidValue(text: string): string {
+  if (isPlainAndroidText(text)) return text;
   const nodes = markupNodes(text);
   if (!nodes) return escapeXmlText(escapeRun(text, { first: true, leadSensitive: true, trailSensitive: true }));
   const top = nodes.filter((n) => n.type !== 'comment');
@@ -232,6 +255,7 @@ function markupNodes(text: string): XmlNode[] | null {
 
 /** Namespace prefixes used by the inline markup of a stored text (to declare them on <resources>). */
 export function markupPrefixes(text: string): string[] {
+  if (isPlainAndroidText(text)) return [];
   const nodes = markupNodes(text);
   if (!nodes) return [];
   const found = new Set<string>();

@@ -40,7 +40,7 @@
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
 import { ANDROID_NUMBER, PLURAL_CATEGORIES, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
-import { encodeAndroidCdata, encodeAndroidValue, markupPrefixes, readAndroidValue } from './android-text.js';
+import { encodeAndroidCdata, encodeAndroidValue, isPlainAndroidText, markupPrefixes, readAndroidValue } from './android-text.js';
 import { linesWriter } from './entry-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { escapeXmlAttribute, parseXml, type XmlElement } from './xml-safe.js';
@@ -227,6 +227,10 @@ function values(texts: string[], cdata: boolean | boolean[]): { xml: string[]; x
   for (let i = 0; i < texts.length; i++) {
     const text = texts[i]!;
     const asCdata = (Array.isArray(cdata) ? cdata[i]! : cdata) && !text.includes('<![CDATA[');
+    if (!asCdata && isPlainAndroidText(text)) {
+      xml.push(text);
+      continue;
+    }
     if (!asCdata) for (const prefix of markupPrefixes(text)) (prefixes ??= new Set()).add(prefix);
     xml.push(asCdata && text !== '' ? encodeAndroidCdata(text) : encodeAndroidValue(text));
   }

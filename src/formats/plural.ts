@@ -71,7 +71,8 @@ export function parseIcuPlural(text: string): IcuPlural | null {
 
 /** parseIcuPlural, with the parts it was read from (one parse for both). */
 function readWholePlural(text: string): { plural: IcuPlural; parts: IcuPart[] } | null {
-  if (!/^\{\s*[A-Za-z0-9_]+\s*,\s*plural\s*,/.test(text)) return null;
+  // Most texts do not start with `{`: the first character tells without running the regex (once per exported text).
+  if (text.charCodeAt(0) !== 0x7b || !/^\{\s*[A-Za-z0-9_]+\s*,\s*plural\s*,/.test(text)) return null;
   const parts = parseIcuMessage(text);
   const choice = parts?.[0];
   if (!choice || choice.type !== 'choice' || choice.kind !== 'plural') return null;

@@ -488,6 +488,10 @@ function cleanXmlChars(s: string): string {
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 const ATTRIBUTE_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', '\t': '&#9;', '\n': '&#10;' };
 const textEscape = (c: string) => TEXT_ESCAPES[c]!;
+// Most texts and names need neither escaping nor cleaning: one scan tells, instead of two replace passes.
+// A superset of what the passes change (every control character, every surrogate).
+const NEEDS_TEXT_ESCAPE = /[&<>\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const NEEDS_ATTRIBUTE_ESCAPE = /[&<>"\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 const attributeEscape = (c: string) => ATTRIBUTE_ESCAPES[c]!;
 
 /**
@@ -495,12 +499,12 @@ const attributeEscape = (c: string) => ATTRIBUTE_ESCAPES[c]!;
  * carriage return as `&#13;` (a literal one would be read back as a newline).
  */
 export function escapeXmlText(s: string): string {
-  return cleanXmlChars(s).replace(/[&<>\r]/g, textEscape);
+  return NEEDS_TEXT_ESCAPE.test(s) ? cleanXmlChars(s).replace(/[&<>\r]/g, textEscape) : s;
 }
 
 /** Escapes a double-quoted attribute value; tabs and newlines become references so they survive attribute normalisation. */
 export function escapeXmlAttribute(s: string): string {
-  return cleanXmlChars(s).replace(/[&<>"\t\n\r]/g, attributeEscape);
+  return NEEDS_ATTRIBUTE_ESCAPE.test(s) ? cleanXmlChars(s).replace(/[&<>"\t\n\r]/g, attributeEscape) : s;
 }
 
 /** 1-based line and column of a character offset (the shared text helper). */

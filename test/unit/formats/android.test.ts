@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { android, androidStrings, androidXml } from '../../../src/formats/android.js';
+import { isPlainAndroidText } from '../../../src/formats/android-text.js';
 import { FormatError, type Bundle, type BundleKey, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
 import { corpusPath } from '../../support/corpus.js';
@@ -267,6 +268,25 @@ describe('Android export', () => {
     expect(out).toContain('<string name="i">Press <b>OK</b></string>');
     expect(texts(await parse(out))).toEqual(texts(b));
     if (hasXmllint) expect(xmllintErrors(Buffer.from(out))).toBe('');
+  });
+
+  it('writes a text as it is only when nothing in it needs escaping, quoting or reads as markup', async () => {
+    // Every ASCII character, a few others, and the places where aapt2 treats them apart (first, last, doubled).
+    const units = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), '\u00a0', 'é', '😀', '\ud800', '\udc00', '\ufffe', '\uffff'];
+    const candidates = units.flatMap((c) => [c, `a${c}b`, `${c}x`, `x${c}`, `x${c}${c}y`]);
+    const plain = candidates.filter(isPlainAndroidText);
+    const out = await serialize(bundle(plain.map((text, i) => ({ key: `k${i}`, translations: en(text) }))));
+    const read = texts(await parse(out));
+    plain.forEach((text, i) => {
+      expect(out).toContain(`<string name="k${i}">${text}</string>`);
+      expect(read[`k${i}`]).toBe(text);
+    });
+    // What the escaping changes is never let through.
+    for (const text of ['It\'s', 'a"b', 'a\\b', 'a&b', 'a<b', 'a>b', 'a\nb', 'a\tb', 'a\rb', '@x', '?x', '#x', ' x', 'x ', 'a  b', 'a\ufffeb', 'a\ud800b']) {
+      expect(isPlainAndroidText(text), JSON.stringify(text)).toBe(false);
+    }
+    expect(plain).toContain('aéb');
+    expect(plain).toContain('a{b');
   });
 
   it('reads back every plain text exactly, and markup after one normalisation (seeded fuzz)', async () => {

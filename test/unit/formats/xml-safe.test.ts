@@ -201,6 +201,22 @@ describe('XML writer helpers', () => {
     expect(escapeXmlText('😀')).toBe('😀');
   });
 
+  it('reads back every code unit as written, or U+FFFD where XML cannot carry it (the no-escape shortcut included)', () => {
+    const invalid = (c: number) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff || (c >= 0xd800 && c <= 0xdfff);
+    const wrong: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const s = `a${String.fromCharCode(c)}b`;
+      const expected = invalid(c) ? 'a\uFFFDb' : s;
+      const { root } = parseXml(`<r k="${escapeXmlAttribute(s)}">${escapeXmlText(s)}</r>`);
+      if (root.attributes.k !== expected || textContent(root) !== expected) wrong.push(c.toString(16));
+    }
+    expect(wrong).toEqual([]);
+    // A text with nothing to escape is returned as it is.
+    const plain = 'screen1.label_2 {name} é 😀';
+    expect(escapeXmlText(plain)).toBe(plain);
+    expect(escapeXmlAttribute(plain)).toBe(plain);
+  });
+
   it('serializes nodes back to equivalent XML', () => {
     const { root } = parseXml('<r>x &amp; <b id="1&lt;">y</b><br/><![CDATA[<z>]]><!-- c --></r>');
     const inner = serializeNodes(root.children);
