@@ -2,6 +2,7 @@
 // the requested sort, or in path order through a prepared ExportKeyOrder run
 // for nested formats, see export-order.ts), each page with its translations in
 // the export's languages, as BundleKeys. One page of rows is held at a time.
+import { setImmediate } from 'node:timers/promises';
 import type { Db } from '../db.js';
 import type { BundleKey, ReviewStatus } from '../formats/model.js';
 import type { ExportSort } from './options.js';
@@ -189,8 +190,15 @@ export async function* readKeyPages(db: Db, scope: ExportScope): AsyncGenerator<
   let rows = await readKeyPage(db, scope, undefined);
   while (rows.length > 0) {
     const next = rows.length < pageSize ? undefined : readKeyPage(db, scope, rows[rows.length - 1]);
-    // Awaited below; a caller that stops early leaves it to settle unobserved.
-    next?.catch(() => undefined);
+    if (next) {
+      // Awaited below; a caller that stops early leaves it to settle unobserved.
+      next.catch(() => undefined);
+      // The query leaves for the database only on a later turn of the event
+      // loop (the pool hands out its connection asynchronously), and a caller
+      // writing a page does not yield one: without this turn the next page
+      // was read after the current one was written, not while.
+      await setImmediate();
+    }
     yield rows.map((r) => toBundleKey(r, scope, languageKey));
     if (!next) return;
     rows = await next;
