@@ -167,6 +167,11 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
     const name = `name="${escapeXmlAttribute(key.key)}"${flagAttributes(key)}`;
     const asCdata = isCdata(key);
     if (!plural) {
+      // Most texts: written as they are, without values()'s arrays (one line per text of the file).
+      if (!asCdata && isPlainAndroidText(text)) {
+        out.push(`    <string ${name}>${text}</string>`);
+        return;
+      }
       const value = values([text], asCdata);
       out.push(`    <string ${name}${value.xmlns}>${value.xml[0]}</string>`);
       return;
