@@ -144,6 +144,8 @@ interface FileContext {
   customers: { key: string; description?: string }[] | undefined;
   /** The namespaces of the project (an unsplit file's keys come from them). */
   namespaces: string[];
+  /** How many languages the project has (an export of all of them reads the texts without a language condition). */
+  projectLanguages: number;
   /** The temp folder of the export's files. */
   dir: string;
 }
@@ -194,7 +196,7 @@ async function writeGroup(files: PlannedFile[], scope: GroupScope, context: File
   });
   // Only a project with several namespaces can have two keys of one name.
   const oneKeyPerName = !format.namespaces && namespace === undefined && context.namespaces.length > 1;
-  const base: ExportScope = { ...scope, languages, namespace, oneKeyPerName };
+  const base: ExportScope = { ...scope, languages, everyLanguage: languages.length === context.projectLanguages, namespace, oneKeyPerName };
   const order = format.keyOrder?.(writers[0]!.options);
   let run: string | undefined;
   try {
@@ -295,7 +297,7 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
   await mkdir(temp, { recursive: true });
   const dir = await mkdtemp(join(temp, 'export-'));
   try {
-    const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, dir };
+    const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, projectLanguages: all.length, dir };
     const textFilter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';
     const scope: GroupScope = { projectId, customerId, customerTranslations: withCustomers, sort: request.sort ?? DEFAULT_EXPORT_SORT, filter };
     const written: (WrittenFile & { fileName: string; zipPath: string; language?: string; namespace?: string; customer?: string; remotePath?: string })[] = [];

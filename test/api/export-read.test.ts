@@ -39,6 +39,16 @@ describe('export page reader', () => {
     expect(names).toEqual(Array.from({ length: 25 }, (_, i) => `k${i}`));
   });
 
+  it('reads the texts of the scope’s languages only, also when it reads every language without a condition', async () => {
+    const en = languages.filter((l) => l.key === 'en');
+    for (const everyLanguage of [false, true]) {
+      // everyLanguage with fewer languages than the project has: a language added after the export began.
+      for await (const page of readKeyPages(service.db.prisma, { ...scope(), languages: en, everyLanguage })) {
+        for (const key of page) expect(Object.keys(key.translations)).toEqual(['en']);
+      }
+    }
+  });
+
   it('has sent the next page’s query when it hands out a page, so the database reads while the caller writes', async () => {
     const sent: string[] = [];
     await observeSql((sql) => sent.push(sql), async () => {
