@@ -3,7 +3,7 @@
 // for nested formats, see export-order.ts), each page with its translations in
 // the export's languages, as BundleKeys. One page of rows is held at a time.
 import { setImmediate } from 'node:timers/promises';
-import type { Db } from '../db.js';
+import { database, type Db } from '../db.js';
 import type { BundleKey, ReviewStatus } from '../formats/model.js';
 import type { ExportSort } from './options.js';
 
@@ -72,9 +72,9 @@ interface KeyRow {
   createdAt: string;
   /** Hex of the ExportKeyOrder sort key (path order only). */
   sortKey: string | null;
-  /** JSON arrays of Cell / OverrideCell (text: parsed here, the same on every driver). */
-  cells: string | null;
-  overrides: string | null;
+  /** The key's Cells / OverrideCells (JSON text from PostgreSQL until readKeyPage parses it). */
+  cells: Cell[] | null;
+  overrides: OverrideCell[] | null;
 }
 
 /** [languageId, text, reviewStatus] of the base texts; overrides add the customer key. */
@@ -142,26 +142,39 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
   let overrides = 'NULL';
   if (scope.languages.length > 0) {
     const inLanguages = (alias: string) => (scope.everyLanguage ? '' : ` AND ${alias}."languageId" = ANY(${p(scope.languages.map((l) => l.id))}::int[])`);
-    cells = `(SELECT json_agg(json_build_array(t."languageId", t.text, t."reviewStatus"))::text FROM "Translation" t
+    cells = `(SELECT json_agg(json_build_array(t."languageId", t.text, t."reviewStatus")) FROM "Translation" t
                WHERE t."keyId" = k.id${inLanguages('t')} AND t.text <> '')`;
     if (scope.customerId !== null || scope.customerTranslations) {
       const customer = p(scope.customerId);
-      overrides = `(SELECT json_agg(json_build_array(ct."languageId", ct.text, ct."reviewStatus", c.key) ORDER BY c.key)::text
+      overrides = `(SELECT json_agg(json_build_array(ct."languageId", ct.text, ct."reviewStatus", c.key) ORDER BY c.key)
                       FROM "CustomerTranslation" ct JOIN "Customer" c ON c.id = ct."customerId"
                      WHERE ct."keyId" = k.id${inLanguages('ct')} AND ct.text <> ''
                        AND (${customer}::int IS NULL OR ct."customerId" = ${customer}::int))`;
     }
   }
-  return db.$queryRawUnsafe<KeyRow[]>(
-    `SELECT k.id, k.key, k.namespace, k.description, k."codeDescription", k.tags, k."charactersLimit", k.lock, k.deprecated,
-            k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${sortKey} AS "sortKey",
-            ${cells} AS cells, ${overrides} AS overrides
-       FROM ${from}
-      WHERE ${where.join(' AND ')}
-      ORDER BY ${order.orderBy}
-      LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)}`,
-    ...params,
-  );
+  const keys = (json: (column: string) => string, numbered: boolean) => `
+       SELECT k.id, k.key, k.namespace, k.description, k."codeDescription", k.tags, k."charactersLimit", k.lock, k.deprecated,
+              k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${sortKey} AS "sortKey",
+              ${json(cells)} AS cells, ${json(overrides)} AS overrides${numbered ? `, row_number() OVER (ORDER BY ${order.orderBy}) AS n` : ''}
+         FROM ${from}
+        WHERE ${where.join(' AND ')}
+        ORDER BY ${order.orderBy}
+        LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)}`;
+  if (database().kind === 'pglite') {
+    // The page as one JSON text: PGlite's driver copies each field's bytes
+    // apart, which cost more than the export's writing (an android-strings
+    // export of 100,000 texts: 636 → 440 ms). `n` keeps the page's order.
+    const [{ page }] = await db.$queryRawUnsafe<{ page: string | null }[]>(`SELECT json_agg(p ORDER BY p.n)::text AS page FROM (${keys((c) => c, true)}) p`, ...params);
+    return page === null ? [] : (JSON.parse(page) as KeyRow[]);
+  }
+  // PostgreSQL: a row per key, its texts as JSON text (parsed here, not by the
+  // driver). The page as one JSON text costs the server more than it saves here.
+  const rows = await db.$queryRawUnsafe<KeyRow[]>(keys((c) => `(${c})::text`, false), ...params);
+  for (const row of rows) {
+    if (typeof row.cells === 'string') row.cells = JSON.parse(row.cells) as Cell[];
+    if (typeof row.overrides === 'string') row.overrides = JSON.parse(row.overrides) as OverrideCell[];
+  }
+  return rows;
 }
 
 function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, string>): BundleKey {
@@ -174,13 +187,13 @@ function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, s
   if (row.deprecated) key.deprecated = true;
   // A language added since the export began (everyLanguage reads without a language condition) is not in the files.
   if (row.cells) {
-    for (const [languageId, text, reviewStatus] of JSON.parse(row.cells) as Cell[]) {
+    for (const [languageId, text, reviewStatus] of row.cells) {
       const language = languageKey.get(languageId);
       if (language !== undefined) key.translations[language] = { text, reviewStatus };
     }
   }
   if (row.overrides) {
-    for (const [languageId, text, reviewStatus, customer] of JSON.parse(row.overrides) as OverrideCell[]) {
+    for (const [languageId, text, reviewStatus, customer] of row.overrides) {
       const language = languageKey.get(languageId);
       if (language === undefined) continue;
       // A customer's non-empty override replaces the base text, or is kept apart (simplelocalize-json).
