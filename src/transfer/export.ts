@@ -329,7 +329,8 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
     if (zipped) {
       stored.push(await storeZip());
     } else {
-      for (const file of written) stored.push(await storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType }));
+      // Stored side by side (a copy and an insert each); the list keeps the files' order.
+      stored.push(...(await Promise.all(written.map((file) => storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType })))));
       if (request.withZip && written.length > 1) zip = await storeZip();
     }
     // An export writes no content: its activity entry (EXPORT webhooks) is one statement once its files are stored.
