@@ -14,34 +14,36 @@ export const KEY_CHUNK = 50_000;
 
 const keyId = (k: { key: string; namespace: string }) => `${k.namespace}\u0000${k.key}`;
 
+export interface CreatedKey { id: number; key: string; namespace: string }
+
 /**
  * Inserts the keys that do not exist yet, in the given order (their import
  * order follows it); an existing key (or a repeat in `keys`) is left as it
- * is. Returns the ids of the created keys.
+ * is. Returns the created keys (id, name and namespace).
  */
-export async function createKeys(db: Db, projectId: number, keys: readonly NewKey[]): Promise<number[]> {
+export async function createKeys(db: Db, projectId: number, keys: readonly NewKey[]): Promise<CreatedKey[]> {
   // A repeated key is created once, as its first occurrence gives it.
   const seen = new Set<string>();
   const first = keys.filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
-  const created: number[] = [];
+  const created: CreatedKey[] = [];
   for (let start = 0; start < first.length; start += KEY_CHUNK) {
     const chunk = first.slice(start, start + KEY_CHUNK);
     // Keys with only a name, namespace and description (bulk paths) leave the rest to the table's defaults: fewer arrays to send.
     const plain = chunk.every((k) => k.codeDescription === '' && k.tags.length === 0 && k.charactersLimit === null && !k.lock && !k.deprecated);
-    const rows = await db.$queryRawUnsafe<{ id: number }[]>(
+    const rows = await db.$queryRawUnsafe<CreatedKey[]>(
       plain
         ? `INSERT INTO "TranslationKey" ("projectId", key, namespace, description)
            SELECT $1, k, ns, d FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
             ORDER BY ord
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
-           RETURNING id`
+           RETURNING id, key, namespace`
         : `INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "codeDescription", tags, "charactersLimit", lock, deprecated, "deprecatedAt")
            SELECT $1, k, ns, d, cd, ARRAY(SELECT jsonb_array_elements_text(tg::jsonb)), cl, lk, dp, CASE WHEN dp THEN now() END
              FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::boolean[], $9::boolean[])
                   WITH ORDINALITY AS t(k, ns, d, cd, tg, cl, lk, dp, ord)
             ORDER BY ord
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
-           RETURNING id`,
+           RETURNING id, key, namespace`,
       projectId,
       arrayLiteral(chunk, (k) => k.key), arrayLiteral(chunk, (k) => k.namespace), arrayLiteral(chunk, (k) => k.description),
       ...(plain ? [] : [
@@ -49,7 +51,7 @@ export async function createKeys(db: Db, projectId: number, keys: readonly NewKe
         arrayLiteral(chunk, (k) => k.lock), arrayLiteral(chunk, (k) => k.deprecated),
       ]),
     );
-    for (const row of rows) created.push(row.id);
+    for (const row of rows) created.push(row);
   }
   return created;
 }

@@ -32,7 +32,7 @@ export async function createKey(projectId: number, input: KeyInput): Promise<{ i
     const [created] = await createKeys(tx, projectId, [key]);
     if (!created) throw duplicate(key);
     await openChange(tx, projectId, 'KEYS', { action: 'CREATE_KEY', key: key.key, namespace: key.namespace }, { edits: 1 });
-    return { id: created };
+    return { id: created.id };
   });
 }
 

@@ -48,6 +48,12 @@ export interface EnsureKeysOptions {
  * request error, never created. With `touchLastSeen`, last-seen of every
  * given key is set to now (a key created here has it already: the column's
  * default is the transaction's now()).
+ *
+ * The existing keys are looked up (and touched) first, and only the missing
+ * ones go to createKeys: a file of known keys (a re-import) sends no INSERT,
+ * whose every row would take values of the id and import-order sequences and
+ * probe the unique index for nothing (50 ms of a re-import of 10,000 keys on
+ * PGlite). A fresh file costs the same two statements as before.
  */
 export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], options: EnsureKeysOptions): Promise<{ ids: Map<string, number>; created: number }> {
   const unique = new Map<string, { ref: KeyRef; description: string | null }>();
@@ -56,22 +62,29 @@ export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], opti
     if (!unique.has(id)) unique.set(id, { ref: k, description: options.descriptions?.[i] ?? null });
   });
   const list = [...unique.values()];
-  let created: number[] = [];
-  if (options.create && list.length > 0) {
-    created = await createKeys(db, projectId, list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description })));
-  }
-  const names = [arrayLiteral(list, (k) => k.ref.key), arrayLiteral(list, (k) => k.ref.namespace)];
-  // Found keys are updated by id (the primary key), less the ones just created, in the same statement.
-  const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
-    options.touchLastSeen
-      ? `WITH found AS MATERIALIZED (${FIND_KEYS}),
-              touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now()
-                           WHERE id = ANY(ARRAY(SELECT id FROM found EXCEPT SELECT unnest($4::int[]))))
-         SELECT id, key, namespace FROM found`
-      : FIND_KEYS,
-    projectId, ...names, ...(options.touchLastSeen ? [arrayLiteral(created)] : []),
-  );
-  return { ids: new Map(rows.map((r) => [keyId(r), r.id])), created: created.length };
+  const ids = new Map<string, number>();
+  if (list.length === 0) return { ids, created: 0 };
+  // Every key is checked against the rules, found or not, before anything is written.
+  const parsed = options.create ? list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description })) : [];
+  const find = async (refs: typeof list) => {
+    const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
+      // Found keys are updated by id (the primary key) in the same statement.
+      options.touchLastSeen
+        ? `WITH found AS MATERIALIZED (${FIND_KEYS}),
+                touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE id = ANY(ARRAY(SELECT id FROM found)))
+           SELECT id, key, namespace FROM found`
+        : FIND_KEYS,
+      projectId, arrayLiteral(refs, (k) => k.ref.key), arrayLiteral(refs, (k) => k.ref.namespace),
+    );
+    for (const r of rows) ids.set(keyId(r), r.id);
+  };
+  await find(list);
+  if (!options.create || ids.size === list.length) return { ids, created: 0 };
+  const created = await createKeys(db, projectId, parsed.filter((_, i) => !ids.has(keyId(list[i]!.ref))));
+  for (const r of created) ids.set(keyId(r), r.id);
+  // A key another transaction created since the lookup (PostgreSQL runs them side by side) was not created here: found now.
+  if (ids.size < list.length) await find(list.filter((k) => !ids.has(keyId(k.ref))));
+  return { ids, created: created.length };
 }
 
 /** Sets the last-seen time of the project's keys whose ids are parameter `$ids` (an int[]); $1 is the project. */

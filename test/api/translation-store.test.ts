@@ -86,8 +86,14 @@ describe('writeBundle in chunks of cells', () => {
     const result = await observeSql((sql) => statements.push(sql), () => ensureKeys(db, projectId, refs, { create: true, touchLastSeen: true }));
     expect(result.created).toBe(1);
     expect((await db.translationKey.findUniqueOrThrow({ where: { id: a } })).lastSeenAt.getTime()).toBeGreaterThan(old.getTime());
-    // The creation, then one statement that finds both and touches the one it did not create.
+    // One statement that finds and touches the existing key, then the creation of the other.
     expect(statements).toHaveLength(2);
+    expect(statements[1]).toContain('INSERT INTO "TranslationKey"');
+    // Keys that all exist (a re-import) cost that one statement: no INSERT.
+    statements.length = 0;
+    expect(await observeSql((sql) => statements.push(sql), () => ensureKeys(db, projectId, refs, { create: true, touchLastSeen: true }))).toMatchObject({ created: 0 });
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain('"lastSeenAt" = now()');
   });
 
   it('looks up, creates and touches a key once across the chunks of a file', async () => {
