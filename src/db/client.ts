@@ -14,6 +14,7 @@ import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PROJECT_DIR } from '../paths.js';
 import { compilerFromFile } from './query-compiler.js';
+import { EMBEDDED_MAX_WAL_SIZE, startCheckpoints } from './pglite-checkpoints.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -109,17 +110,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.kind === 'pglite') {
     if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
     const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
-    const embeddedStartParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
+    const embeddedStartParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`, '-c', `max_wal_size=${EMBEDDED_MAX_WAL_SIZE}`];
     const pglite = options.loadDataDir
       ? new PGlite({ loadDataDir: options.loadDataDir, startParams: embeddedStartParams })
       : new PGlite(options.dataDir, { startParams: embeddedStartParams });
     await pglite.waitReady;
+    const checkpoints = startCheckpoints(pglite);
     const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile });
     return {
       prisma,
       kind: 'pglite',
       exec: async (sql) => { await pglite.exec(sql); },
-      close: async () => { await prisma.$disconnect(); await pglite.close(); },
+      close: async () => { await checkpoints.stop(); await prisma.$disconnect(); await pglite.close(); },
       dumpDataDir: () => pglite.dumpDataDir('gzip') as Promise<Blob>,
       driver: { kind: 'pglite', pglite },
     };

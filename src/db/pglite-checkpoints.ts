@@ -1,0 +1,57 @@
+// Checkpoints of the embedded database. PGlite runs PostgreSQL as a
+// single-user backend: no checkpointer process. When the WAL written since
+// the last checkpoint reaches about max_wal_size / 1.9 (540 MB at the default
+// 1 GB), PostgreSQL asks for a checkpoint, which a single-user backend runs
+// inline, and PGlite then spins forever inside XLogInsert (found 2026-11-25:
+// repeated 100,000-row upserts hang at 522 MiB of WAL; a CHECKPOINT issued
+// between statements takes milliseconds and avoids it). So the embedded
+// database starts with a max_wal_size it never reaches, and the service
+// checkpoints itself: every CHECK_MS it reads how much WAL the last checkpoint
+// is behind and checkpoints from CHECKPOINT_BYTES on, between transactions
+// (PGlite runs a statement only when no transaction holds it). This also
+// bounds the WAL kept on disk and the replay after a crash.
+import type { PGlite } from '@electric-sql/pglite';
+import { logger } from '../log.js';
+
+/** A max_wal_size no embedded workload reaches: the automatic checkpoint never runs. */
+export const EMBEDDED_MAX_WAL_SIZE = '1TB';
+
+const CHECK_MS = 10_000;
+const CHECKPOINT_BYTES = 64 * 2 ** 20;
+
+export interface Checkpoints {
+  /** One check now: checkpoints when the WAL since the last checkpoint reaches the threshold; true when it did. */
+  check(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export function startCheckpoints(pglite: PGlite, options: { checkMs?: number; checkpointBytes?: number } = {}): Checkpoints {
+  const threshold = options.checkpointBytes ?? CHECKPOINT_BYTES;
+  let running: Promise<boolean> | undefined;
+  const check = (): Promise<boolean> => {
+    running ??= (async () => {
+      try {
+        const { rows } = await pglite.query<{ behind: number }>(
+          'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 AS behind FROM pg_control_checkpoint()',
+        );
+        if ((rows[0]?.behind ?? 0) < threshold) return false;
+        await pglite.exec('CHECKPOINT');
+        return true;
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+  const timer = setInterval(() => {
+    check().catch((error: unknown) => logger().warn({ err: error }, 'checkpoint of the embedded database failed'));
+  }, options.checkMs ?? CHECK_MS);
+  timer.unref();
+  return {
+    check,
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
