@@ -11,7 +11,6 @@
 // (PGlite runs a statement only when no transaction holds it). This also
 // bounds the WAL kept on disk and the replay after a crash.
 import type { PGlite } from '@electric-sql/pglite';
-import { logger } from '../log.js';
 
 /** A max_wal_size no embedded workload reaches: the automatic checkpoint never runs. */
 export const EMBEDDED_MAX_WAL_SIZE = '1TB';
@@ -44,7 +43,8 @@ export function startCheckpoints(pglite: PGlite, options: { checkMs?: number; ch
     return running;
   };
   const timer = setInterval(() => {
-    check().catch((error: unknown) => logger().warn({ err: error }, 'checkpoint of the embedded database failed'));
+    // The next check tries again; the db layer has no logger (docs/architecture.md, "Layers"), so Node prints it.
+    check().catch((error: unknown) => process.emitWarning(`checkpoint of the embedded database failed: ${(error as Error).message}`));
   }, options.checkMs ?? CHECK_MS);
   timer.unref();
   return {
