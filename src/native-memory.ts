@@ -1,0 +1,34 @@
+// Native (malloc) memory the process gives back. glibc's malloc maps a large
+// block apart (from 128 KiB) and unmaps it when it is freed, but each such free
+// raises that threshold to the block's size (up to 32 MiB): later blocks of
+// that size come from its arenas, which keep them resident once freed. Starting
+// the service frees many large blocks (compiling PGlite's and Prisma's
+// WebAssembly, among others), so a restarted idle embedded service held
+// 260–340 MiB, depending on what had been freed where. With the threshold fixed
+// at glibc's starting value it holds 230–260 MiB, and import and export run as
+// fast (measured 2026-11-25; docs/architecture.md, "Memory").
+import { createRequire } from 'node:module';
+
+/** glibc's starting mmap threshold: blocks from this size on are mapped apart and returned when freed. */
+export const MMAP_THRESHOLD_BYTES = 128 * 1024;
+/** mallopt's parameter number for the threshold (malloc.h). */
+const M_MMAP_THRESHOLD = -3;
+
+export type MmapThresholdOutcome = 'fixed' | 'set by MALLOC_MMAP_THRESHOLD_' | 'not glibc';
+
+/**
+ * Fixes glibc's mmap threshold (mallopt), unless the environment already sets
+ * it. Elsewhere (macOS, musl) it does nothing: only glibc adapts its threshold.
+ * Call it first thing: it applies to blocks allocated from then on.
+ */
+export function fixMmapThreshold(): MmapThresholdOutcome {
+  if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined) return 'set by MALLOC_MMAP_THRESHOLD_';
+  const report = process.platform === 'linux' ? (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined) : undefined;
+  if (!report?.header?.glibcVersionRuntime) return 'not glibc';
+  // koffi calls into libc without a compiled addon of ours (prebuilt binaries from the npm registry).
+  const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
+  const mallopt = koffi.load('libc.so.6').func('int mallopt(int param, int value)') as (param: number, value: number) => number;
+  // mallopt answers 1 on success; it refuses only values out of range, which this one is not.
+  if (mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) !== 1) throw new Error('mallopt(M_MMAP_THRESHOLD) refused the value');
+  return 'fixed';
+}
