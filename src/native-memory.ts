@@ -14,21 +14,34 @@ export const MMAP_THRESHOLD_BYTES = 128 * 1024;
 /** mallopt's parameter number for the threshold (malloc.h). */
 const M_MMAP_THRESHOLD = -3;
 
-export type MmapThresholdOutcome = 'fixed' | 'set by MALLOC_MMAP_THRESHOLD_' | 'not glibc';
+export type MmapThresholdOutcome = 'fixed' | 'set by MALLOC_MMAP_THRESHOLD_' | 'not glibc' | 'unavailable';
+
+type Mallopt = (param: number, value: number) => number;
+
+/** glibc's mallopt, through koffi: a call into libc without a compiled addon of ours (prebuilt binaries from the npm registry). */
+function libcMallopt(): Mallopt {
+  const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
+  return koffi.load('libc.so.6').func('int mallopt(int param, int value)') as Mallopt;
+}
 
 /**
  * Fixes glibc's mmap threshold (mallopt), unless the environment already sets
  * it. Elsewhere (macOS, musl) it does nothing: only glibc adapts its threshold.
- * Call it first thing: it applies to blocks allocated from then on.
+ * Call it first thing: it applies to blocks allocated from then on. If koffi
+ * cannot load (no binary for the platform), it warns and the service runs on.
  */
-export function fixMmapThreshold(): MmapThresholdOutcome {
+export function fixMmapThreshold(openMallopt: () => Mallopt = libcMallopt): MmapThresholdOutcome {
   if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined) return 'set by MALLOC_MMAP_THRESHOLD_';
   const report = process.platform === 'linux' ? (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined) : undefined;
   if (!report?.header?.glibcVersionRuntime) return 'not glibc';
-  // koffi calls into libc without a compiled addon of ours (prebuilt binaries from the npm registry).
-  const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-  const mallopt = koffi.load('libc.so.6').func('int mallopt(int param, int value)') as (param: number, value: number) => number;
-  // mallopt answers 1 on success; it refuses only values out of range, which this one is not.
-  if (mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) !== 1) throw new Error('mallopt(M_MMAP_THRESHOLD) refused the value');
+  try {
+    const mallopt = openMallopt();
+    // mallopt answers 1 on success; it refuses only values out of range, which this one is not.
+    if (mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) !== 1) throw new Error('mallopt refused the value');
+  } catch (error) {
+    // Memory, not correctness: the service runs without it, and says so.
+    process.emitWarning(`glibc's mmap threshold could not be fixed (${(error as Error).message}): an idle service may hold some 50 MiB more`);
+    return 'unavailable';
+  }
   return 'fixed';
 }

@@ -3,7 +3,7 @@
 // case runs in a child process of its own (the setting is process-wide).
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { MMAP_THRESHOLD_BYTES } from '../../src/native-memory.js';
+import { fixMmapThreshold, MMAP_THRESHOLD_BYTES } from '../../src/native-memory.js';
 
 const glibc = !!(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
 
@@ -52,5 +52,19 @@ describe.runIf(glibc)('fixMmapThreshold (glibc)', () => {
 
   it('leaves a threshold the environment sets alone', () => {
     expect(retainedAfterFrees(true, { MALLOC_MMAP_THRESHOLD_: '4194304' }).outcome).toBe('set by MALLOC_MMAP_THRESHOLD_');
+  });
+
+  it('warns and lets the service run on when libc cannot be reached', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      expect(fixMmapThreshold(() => { throw new Error('no koffi binary for this platform'); })).toBe('unavailable');
+      // A process warning is emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([expect.stringContaining('no koffi binary for this platform')]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
