@@ -1,5 +1,7 @@
 // The export's page reader: keys in order, page by page, and the next page's
-// query already sent while the caller writes the current page.
+// query already sent while the caller writes the current page; a page past
+// statistics taken when the project was smaller reads that page, not every
+// key past it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureKeys, ensureLanguages } from '../../src/translations/store.js';
 import { writeTranslations } from '../../src/translations/gate.js';
@@ -59,5 +61,59 @@ describe('export page reader', () => {
       expect(sent.filter((sql) => sql.includes('"TranslationKey" k'))).toHaveLength(2);
       await pages.return(undefined);
     });
+  });
+
+  describe('a project grown since its statistics were taken', () => {
+    const PAGE = 500;
+    const HALF = 20_000;
+    let grownId: number;
+    beforeAll(async () => {
+      const db = service.db.prisma;
+      const account = await service.account();
+      const project = await account.project('export-read-grown');
+      grownId = (await db.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } })).id;
+      // Five namespaces (formats without namespaces read one key per name): half the keys, the statistics, then the rest.
+      const insert = (from: number, to: number) => db.$executeRawUnsafe(
+        `INSERT INTO "TranslationKey" ("projectId", key, namespace)
+         SELECT $1, 'screen' || (n / 50) || '.key.' || lpad(n::text, 7, '0'), 'ns' || (n % 5) FROM generate_series($2::int, $3::int) n`,
+        grownId, from, to,
+      );
+      await insert(1, HALF);
+      await db.$executeRawUnsafe('ANALYZE "TranslationKey"');
+      await insert(HALF + 1, 2 * HALF);
+    });
+
+    /** Rows each scan of TranslationKey read (over all its loops), by alias, in a plan of EXPLAIN (ANALYZE, FORMAT JSON). */
+    function keyRowsRead(plan: Record<string, unknown>, out = new Map<string, number>()): Map<string, number> {
+      if (plan['Relation Name'] === 'TranslationKey') {
+        const alias = plan['Alias'] as string;
+        out.set(alias, (out.get(alias) ?? 0) + (plan['Actual Rows'] as number) * (plan['Actual Loops'] as number));
+      }
+      for (const child of (plan['Plans'] as Record<string, unknown>[] | undefined) ?? []) keyRowsRead(child, out);
+      return out;
+    }
+
+    for (const sort of ['IMPORT_ORDER', 'NAMESPACES'] as const) {
+      for (const oneKeyPerName of [false, true]) {
+        it(`${sort}${oneKeyPerName ? ', one key per name' : ''}: a page past the statistics reads about a page of keys`, async () => {
+          const prisma = service.db.prisma;
+          const statements: [string, unknown[]][] = [];
+          const recording = { $queryRawUnsafe: (sql: string, ...params: unknown[]) => { statements.push([sql, params]); return prisma.$queryRawUnsafe(sql, ...params); } };
+          for await (const page of readKeyPages(recording as never, { projectId: grownId, languages: [], customerId: null, customerTranslations: false, sort, oneKeyPerName, pageSize: PAGE })) {
+            expect(page.length).toBeGreaterThan(0);
+          }
+          // Every page, those just past the keys the statistics know above all (where they see none).
+          const worst = new Map<string, number>();
+          for (const [sql, params] of statements) {
+            const [{ 'QUERY PLAN': plan }] = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, ...params);
+            const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: Record<string, unknown> }[])[0]!.Plan;
+            for (const [alias, rows] of keyRowsRead(root)) worst.set(alias, Math.max(worst.get(alias) ?? 0, rows));
+          }
+          // The page's keys (and, for one key per name, a lookup of each one's name), not every key past the cursor.
+          expect(worst.get('k')).toBeLessThanOrEqual(2 * PAGE);
+          expect(worst.get('same') ?? 0).toBeLessThanOrEqual(2 * PAGE);
+        });
+      }
+    }
   });
 });
