@@ -2,23 +2,14 @@
 // asked for when the WAL reaches about max_wal_size / 1.9, hangs PGlite's
 // single-user backend for good (see src/db/pglite-checkpoints.ts).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/client.js';
 import { startCheckpoints } from '../../../src/db/pglite-checkpoints.js';
+import { tempDirs } from '../../support/temp-dirs.js';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lms-checkpoints-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('lms-checkpoints-');
 
 describe('embedded database checkpoints', () => {
   let db: Database;

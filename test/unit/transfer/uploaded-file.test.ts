@@ -1,22 +1,13 @@
 // The one shape of an uploaded file (src/transfer/uploaded-file.ts): a temp
 // file with its name, type and size, read as a stream, removed by its owner.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveUpload } from '../../../src/transfer/uploaded-file.js';
+import { tempDirs } from '../../support/temp-dirs.js';
 
-const dirs: string[] = [];
-const uploadDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'uploaded-file-test-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const uploadDir = tempDirs('uploaded-file-test-', afterEach);
 
 describe('saveUpload', () => {
   it('writes the stream to a temp file with its name, type and size, read back as a stream', async () => {
