@@ -15,6 +15,7 @@ import { PrismaClient } from '../generated/prisma/client.js';
 import { PROJECT_DIR } from '../paths.js';
 import { compilerFromFile } from './query-compiler.js';
 import { EMBEDDED_MAX_WAL_SIZE, startCheckpoints } from './pglite-checkpoints.js';
+import { startVacuum } from './pglite-vacuum.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -115,13 +116,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ? new PGlite({ loadDataDir: options.loadDataDir, startParams: embeddedStartParams })
       : new PGlite(options.dataDir, { startParams: embeddedStartParams });
     await pglite.waitReady;
+    // No checkpointer and no autovacuum in a single-user backend: the service runs both itself.
     const checkpoints = startCheckpoints(pglite);
+    const vacuum = startVacuum(pglite);
     const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile });
     return {
       prisma,
       kind: 'pglite',
       exec: async (sql) => { await pglite.exec(sql); },
-      close: async () => { await checkpoints.stop(); await prisma.$disconnect(); await pglite.close(); },
+      close: async () => { await Promise.all([checkpoints.stop(), vacuum.stop()]); await prisma.$disconnect(); await pglite.close(); },
       dumpDataDir: () => pglite.dumpDataDir('gzip') as Promise<Blob>,
       driver: { kind: 'pglite', pglite },
     };

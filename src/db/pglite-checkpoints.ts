@@ -11,6 +11,7 @@
 // (PGlite runs a statement only when no transaction holds it). This also
 // bounds the WAL kept on disk and the replay after a crash.
 import type { PGlite } from '@electric-sql/pglite';
+import { periodicPass, type PeriodicPass } from './periodic-pass.js';
 
 /** A max_wal_size no embedded workload reaches: the automatic checkpoint never runs. */
 export const EMBEDDED_MAX_WAL_SIZE = '1TB';
@@ -18,40 +19,17 @@ export const EMBEDDED_MAX_WAL_SIZE = '1TB';
 const CHECK_MS = 10_000;
 const CHECKPOINT_BYTES = 64 * 2 ** 20;
 
-export interface Checkpoints {
-  /** One check now: checkpoints when the WAL since the last checkpoint reaches the threshold; true when it did. */
-  check(): Promise<boolean>;
-  stop(): Promise<void>;
-}
+export type Checkpoints = PeriodicPass<boolean>;
 
+/** Checks every `checkMs` and checkpoints when the WAL since the last checkpoint reaches the threshold; check() answers whether it did. */
 export function startCheckpoints(pglite: PGlite, options: { checkMs?: number; checkpointBytes?: number } = {}): Checkpoints {
   const threshold = options.checkpointBytes ?? CHECKPOINT_BYTES;
-  let running: Promise<boolean> | undefined;
-  const check = (): Promise<boolean> => {
-    running ??= (async () => {
-      try {
-        const { rows } = await pglite.query<{ behind: number }>(
-          'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 AS behind FROM pg_control_checkpoint()',
-        );
-        if ((rows[0]?.behind ?? 0) < threshold) return false;
-        await pglite.exec('CHECKPOINT');
-        return true;
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
-  };
-  const timer = setInterval(() => {
-    // The next check tries again; the db layer has no logger (docs/architecture.md, "Layers"), so Node prints it.
-    check().catch((error: unknown) => process.emitWarning(`checkpoint of the embedded database failed: ${(error as Error).message}`));
-  }, options.checkMs ?? CHECK_MS);
-  timer.unref();
-  return {
-    check,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  return periodicPass('checkpoint', options.checkMs ?? CHECK_MS, async () => {
+    const { rows } = await pglite.query<{ behind: number }>(
+      'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 AS behind FROM pg_control_checkpoint()',
+    );
+    if ((rows[0]?.behind ?? 0) < threshold) return false;
+    await pglite.exec('CHECKPOINT');
+    return true;
+  });
 }
