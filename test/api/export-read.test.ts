@@ -93,7 +93,7 @@ describe('export page reader', () => {
       return out;
     }
 
-    for (const sort of ['IMPORT_ORDER', 'NAMESPACES'] as const) {
+    for (const sort of ['IMPORT_ORDER', 'NAMESPACES', 'NEWEST_KEYS_LAST', 'NEWEST_KEYS_FIRST'] as const) {
       for (const oneKeyPerName of [false, true]) {
         it(`${sort}${oneKeyPerName ? ', one key per name' : ''}: a page past the statistics reads about a page of keys`, async () => {
           const prisma = service.db.prisma;
