@@ -246,6 +246,8 @@ describe('editor', () => {
     await created.getByRole('button', { name: 'Save key' }).click();
     const renamed = page.getByRole('complementary', { name: 'Key brand.renamed' });
     await renamed.waitFor();
+    // The renamed key's panel is a new one: it still says how the save went.
+    expect(await renamed.getByRole('status').textContent()).toBe('Key saved');
     expect(await prisma().translationKey.count({ where: { key: 'brand.renamed' } })).toBe(1);
     page.once('dialog', (dialog) => void dialog.accept());
     await renamed.getByRole('button', { name: 'Delete key' }).click();

@@ -46,7 +46,13 @@ export function Editor({ projectToken }: { projectToken: string }) {
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [active, setActive] = useState<Address>({ row: 0, col: 1 });
   const [editing, setEditing] = useState<Editing | null>(null);
-  const [selected, setSelected] = useState<{ key: string; namespace: string } | null>(null);
+  const [selected, setSelectedKey] = useState<{ key: string; namespace: string } | null>(null);
+  // What the key panel opens with: the outcome of a save that renamed its key (the renamed key gets a new panel).
+  const [panelNotice, setPanelNotice] = useState<string>();
+  const setSelected = useCallback((address: { key: string; namespace: string } | null, notice?: string) => {
+    setPanelNotice(notice);
+    setSelectedKey(address);
+  }, []);
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
   const defaultLanguage = project?.languages.find((l) => l.isDefault)?.key ?? project?.languages[0]?.key ?? '';
@@ -339,11 +345,11 @@ export function Editor({ projectToken }: { projectToken: string }) {
       <div className="editor-body">
         <EditorGrid ref={grid} rows={rows} total={total} languages={languages} languageNames={languageNames}
           defaultLanguage={defaultLanguage} customer={filters.customerId} active={active} editing={editing}
-          actions={actions} onActivate={setActive} onSelect={setSelected} onKeyDown={onGridKeyDown} />
+          actions={actions} onActivate={setActive} onSelect={(address) => setSelected(address)} onKeyDown={onGridKeyDown} />
         {selected && (
           <KeyPanel key={`${selected.namespace}\u0000${selected.key}`} projectToken={projectToken} address={selected} row={rows.findRow(selected.key, selected.namespace)}
-            onClose={() => setSelected(null)}
-            onChanged={(address) => { setSelected(address); rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
+            notice={panelNotice} onClose={() => setSelected(null)}
+            onChanged={(address, notice) => { setSelected(address, notice); rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
         )}
       </div>
       {editing?.dialog && editing.theirs && (

@@ -7,12 +7,14 @@ import { messageOf } from './feedback';
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
-export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
+export function KeyPanel({ projectToken, address, row, notice, onClose, onChanged }: {
   projectToken: string;
   address: { key: string; namespace: string };
   row: Row | undefined;
+  /** A message to open with: the outcome of the save that renamed the key (a renamed key gets a new panel). */
+  notice?: string;
   onClose(): void;
-  onChanged(address: { key: string; namespace: string } | null): void;
+  onChanged(address: { key: string; namespace: string } | null, notice?: string): void;
 }) {
   // The form starts from the row as it is when the panel opens (the editor mounts a panel per key), so
   // what the user types at once is never replaced by a late copy of the row.
@@ -21,7 +23,7 @@ export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
   const [tags, setTags] = useState(row?.tags.join(', ') ?? '');
   const [limit, setLimit] = useState(row?.charactersLimit == null ? '' : String(row.charactersLimit));
   const [lock, setLock] = useState(row?.lock ?? false);
-  const [message, setMessage] = useState('');
+  const [message, setMessage] = useState(notice ?? '');
   // What the user typed and has not saved yet. The row changes under the panel
   // (live updates reload it): an untouched form follows it, an edited one keeps
   // the user's input until it is saved.
@@ -59,7 +61,7 @@ export function KeyPanel({ projectToken, address, row, onClose, onChanged }: {
     if (result.error) return setMessage(`Not saved: ${messageOf(result.error)}`);
     edited.current = false;
     setMessage('Key saved');
-    onChanged(result.data!.updateTranslationKey);
+    onChanged(result.data!.updateTranslationKey, 'Key saved');
   };
   const remove = async () => {
     if (!window.confirm(`Delete the key ${row.key} with its translations?`)) return;
