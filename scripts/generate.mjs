@@ -10,6 +10,9 @@ const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SC
 env.PATH = `${resolve('node_modules/.bin')}${delimiter}${env.PATH ?? ''}`;
 const result = spawnSync(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], { stdio: 'inherit', env });
 if (result.status !== 0) process.exit(result.status ?? 1);
+// PGlite's text decoding keeps a leading U+FEFF (scripts/patch-pglite.mjs).
+const pglite = spawnSync(process.execPath, ['scripts/patch-pglite.mjs'], { stdio: 'inherit' });
+if (pglite.status !== 0) process.exit(pglite.status ?? 1);
 // The web console (web/ → web/dist), skipped when up to date.
 const web = spawnSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
 process.exit(web.status ?? 1);
