@@ -24,6 +24,13 @@ export interface BundleKey {
   translations: Record<string, BundleTranslation>;
   /** Customer key -> language key -> override (project-backup-json only). */
   customerTranslations?: Record<string, Record<string, BundleTranslation>>;
+  /**
+   * In an export's file of some of the languages read: whether the key has a
+   * plural text in a language left out of the file. A single-language format
+   * with plural entries keeps an untranslated message's plural shape with it
+   * (isPluralKey, src/formats/plural.ts).
+   */
+  pluralElsewhere?: boolean;
 }
 
 export interface BundleLanguage {

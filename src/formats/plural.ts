@@ -12,6 +12,7 @@
 // they are (`#` in a form is the number); ICU-native formats use them.
 
 import { PLURAL_CATEGORIES } from './icu-message.js';
+import type { BundleKey } from './model.js';
 
 export { PLURAL_CATEGORIES };
 export type PluralCategory = (typeof PLURAL_CATEGORIES)[number];
@@ -67,6 +68,17 @@ const PLURAL_SELECTOR = /^(?:=\d+|zero|one|two|few|many|other)$/;
  */
 export function parseIcuPlural(text: string): IcuPlural | null {
   return readWholePlural(text)?.plural ?? null;
+}
+
+/**
+ * Whether a key is a plural message, for a file that has no text of it: one
+ * of its texts in the file is a plural (a file of several languages), or one
+ * in a language the export read but left out of the file (pluralElsewhere).
+ * An untranslated PO entry keeps msgid_plural with it, a Qt message numerus,
+ * so that a translator fills in every form.
+ */
+export function isPluralKey(key: BundleKey): boolean {
+  return key.pluralElsewhere === true || Object.values(key.translations).some((t) => parseIcuPlural(t.text) !== null);
 }
 
 /** parseIcuPlural, with the parts it was read from (one parse for both). */

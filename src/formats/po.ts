@@ -55,7 +55,7 @@
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
-import { GETTEXT_NUMBER, parseIcuPlural, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
+import { GETTEXT_NUMBER, isPluralKey, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
 import { decodeStream, detached, firstBytes, readLines, readToEnd, type LineReader } from './text-stream.js';
 import { singleLanguage } from './single-language.js';
 import { indexCategories, parsePluralFormsHeader, pluralFormsHeaderFor } from './gettext-plural.js';
@@ -411,7 +411,7 @@ function writer(options: SerializeOptions): FormatWriter {
     if (k.namespace && k.namespace !== options.namespace) out += field('msgctxt', k.namespace);
     out += field('msgid', k.key);
     const text = k.translations[language]?.text ?? '';
-    const forms = pluralToPlatform(text, GETTEXT_NUMBER)?.forms ?? (text === '' ? pluralElsewhere(k) : null);
+    const forms = pluralToPlatform(text, GETTEXT_NUMBER)?.forms ?? (text === '' && isPluralKey(k) ? {} : null);
     if (forms) {
       const own = text === '' ? {} : forms;
       out += field('msgid_plural', own.other || k.key);
@@ -423,15 +423,6 @@ function writer(options: SerializeOptions): FormatWriter {
   };
 
   return entryWriter({ header, entries: (keys) => keys.map(entry).join('') });
-}
-
-/** The plural forms of a key in some other language, to keep its plural shape in an untranslated file. */
-function pluralElsewhere(k: BundleKey): Record<string, string> | null {
-  for (const t of Object.values(k.translations)) {
-    const forms = parseIcuPlural(t.text)?.forms;
-    if (forms) return forms;
-  }
-  return null;
 }
 
 export const poPot: FileFormat = defineFormat({

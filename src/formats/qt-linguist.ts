@@ -42,7 +42,7 @@
 //     the key is plural or the source contains %n).
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { parseIcuPlural, pluralCategories, pluralFromPlatform, pluralToPlatform, QT_NUMBER, type PluralCategory } from './plural.js';
+import { isPluralKey, pluralCategories, pluralFromPlatform, pluralToPlatform, QT_NUMBER, type PluralCategory } from './plural.js';
 import { linesWriter, NamespaceRuns } from './entry-writer.js';
 import { singleLanguage } from './single-language.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, type XmlElement } from './xml-safe.js';
@@ -187,12 +187,12 @@ function qtWriter(options: SerializeOptions): FormatWriter {
 }
 
 /**
- * An untranslated message is numerus when another language's text is plural,
- * or when the source uses %n (Qt only fills %n in tr() calls given a count,
- * which lupdate marks numerus="yes").
+ * An untranslated message is numerus when the key is a plural in another
+ * language, or when the source uses %n (Qt only fills %n in tr() calls given
+ * a count, which lupdate marks numerus="yes").
  */
 function untranslatedIsNumerus(key: BundleKey): boolean {
-  return key.key.includes('%n') || Object.values(key.translations).some((t) => parseIcuPlural(t.text) !== null);
+  return key.key.includes('%n') || isPluralKey(key);
 }
 
 /** Only an empty translation is unfinished (see the header: review status is not written). */

@@ -43,6 +43,13 @@ export interface RegisteredFormat {
    * options MULTI_LANGUAGE / LANGUAGES_NESTED on import and export alike.
    */
   multiLanguageLayouts?: boolean;
+  /**
+   * A single-language format with plural entries (PO msgid_plural, Qt
+   * numerus): an untranslated message keeps the plural shape its key has in
+   * another language. An export reads the project's default language for it
+   * too, and tells each file (BundleKey.pluralElsewhere).
+   */
+  pluralShapeOfUntranslated?: boolean;
 }
 
 const FORMATS: RegisteredFormat[] = [
@@ -56,7 +63,7 @@ const FORMATS: RegisteredFormat[] = [
   { format: localizableXcstrings, name: 'Apple String Catalog (.xcstrings)' },
   { format: localizableStrings, name: 'Apple Localizable.strings' },
   { format: localizableStringsDict, name: 'Apple Localizable.stringsdict' },
-  { format: poPot, name: 'gettext PO / POT', languageInFile: true },
+  { format: poPot, name: 'gettext PO / POT', languageInFile: true, pluralShapeOfUntranslated: true },
   { format: phpArray, name: 'PHP array' },
   { format: stringResources, name: 'Windows string resources (.resw)' },
   { format: resx, name: '.NET RESX' },
@@ -67,7 +74,7 @@ const FORMATS: RegisteredFormat[] = [
   { format: javascript, name: 'JavaScript (export default)' },
   { format: moduleExports, name: 'JavaScript (module.exports)' },
   { format: yaml, name: 'YAML', multiLanguageLayouts: true },
-  { format: qtLinguist, name: 'Qt Linguist (.ts)', languageInFile: true },
+  { format: qtLinguist, name: 'Qt Linguist (.ts)', languageInFile: true, pluralShapeOfUntranslated: true },
   { format: xliff12, name: 'XLIFF 1.2', bilingual: true },
   { format: xliff20, name: 'XLIFF 2.0', bilingual: true },
   { format: xliff12Export, name: 'XLIFF 1.2', bilingual: true },

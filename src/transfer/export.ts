@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
 import { FormatError, type BundleKey, type SerializeOptions } from '../formats/model.js';
+import { parseIcuPlural } from '../formats/plural.js';
 import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registry.js';
 import { customerIdOf } from '../customers/customers.js';
 import { purgeExpiredExports, storeExportFile, type ExportedFile } from './export-files.js';
@@ -128,10 +129,28 @@ function pick<T>(byLanguage: Record<string, T>, languages: ExportLanguage[]): Re
   return out;
 }
 
-/** The key as one file holds it: only the file's languages. */
-function forFile(key: BundleKey, languages: ExportLanguage[], all: boolean): BundleKey {
+/** The languages in which a key's text is a plural, found once per key read (each file of an export asks). */
+const pluralLanguages = new WeakMap<BundleKey, string[]>();
+function pluralLanguagesOf(key: BundleKey): string[] {
+  let found = pluralLanguages.get(key);
+  if (!found) {
+    found = Object.entries(key.translations).filter(([, t]) => parseIcuPlural(t.text) !== null).map(([language]) => language);
+    pluralLanguages.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * The key as one file holds it: only the file's languages. With `pluralShape`
+ * (RegisteredFormat.pluralShapeOfUntranslated), a key the file has no text of
+ * says whether it is a plural in a language left out.
+ */
+function forFile(key: BundleKey, languages: ExportLanguage[], all: boolean, pluralShape: boolean): BundleKey {
   if (all) return key;
   const copy: BundleKey = { ...key, translations: pick(key.translations, languages) };
+  if (pluralShape && languages.some((l) => !key.translations[l.key]?.text)) {
+    copy.pluralElsewhere = pluralLanguagesOf(key).some((language) => !languages.some((l) => l.key === language));
+  }
   if (key.customerTranslations) {
     copy.customerTranslations = Object.fromEntries(Object.entries(key.customerTranslations).map(([c, t]) => [c, pick(t, languages)]));
   }
@@ -146,6 +165,8 @@ interface FileContext {
   namespaces: string[];
   /** How many languages the project has (an export of all of them reads the texts without a language condition). */
   projectLanguages: number;
+  /** The project's default language (read for pluralShapeOfUntranslated). */
+  defaultLanguage: ExportLanguage | undefined;
   /** The temp folder of the export's files. */
   dir: string;
 }
@@ -178,10 +199,15 @@ class FileWriter {
 /**
  * Writes the files of one namespace scope (or of the whole export) from a
  * single pass over the keys: each page is read once, in the languages of all
- * the files, and handed to each file in its own languages.
+ * the files (and the default language, for pluralShapeOfUntranslated), and
+ * handed to each file in its own languages.
  */
 async function writeGroup(files: PlannedFile[], scope: GroupScope, context: FileContext, filter: Filter, firstIndex: number): Promise<WrittenFile[]> {
-  const languages = [...new Map(files.flatMap((f) => f.languages).map((l) => [l.id, l])).values()];
+  const inFiles = [...new Map(files.flatMap((f) => f.languages).map((l) => [l.id, l])).values()];
+  // An untranslated message keeps its key's plural shape (PO, Qt): the default language is read for it too.
+  const pluralShape = context.format.pluralShapeOfUntranslated === true;
+  const hint = pluralShape ? context.defaultLanguage : undefined;
+  const languages = hint && !inFiles.some((l) => l.id === hint.id) ? [...inFiles, hint] : inFiles;
   const { format } = context.format;
   const namespace = files[0]!.namespace;
   const writers = files.map((f, i) => {
@@ -212,7 +238,7 @@ async function writeGroup(files: PlannedFile[], scope: GroupScope, context: File
       for await (const page of readKeyPages(prisma(), pass)) {
         for (const writer of writers) {
           const own = writer.file.languages;
-          await writer.add(page.filter((k) => keep(k, own, filter)).map((k) => forFile(k, own, own.length === languages.length)));
+          await writer.add(page.filter((k) => keep(k, own, filter)).map((k) => forFile(k, own, own.length === languages.length, pluralShape)));
         }
       }
     }
@@ -297,7 +323,7 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
   await mkdir(temp, { recursive: true });
   const dir = await mkdtemp(join(temp, 'export-'));
   try {
-    const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, projectLanguages: all.length, dir };
+    const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, projectLanguages: all.length, defaultLanguage: all.find((l) => l.isDefault) ?? all[0], dir };
     const textFilter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';
     const scope: GroupScope = { projectId, customerId, customerTranslations: withCustomers, sort: request.sort ?? DEFAULT_EXPORT_SORT, filter };
     const written: (WrittenFile & { fileName: string; zipPath: string; language?: string; namespace?: string; customer?: string; remotePath?: string })[] = [];
