@@ -16,6 +16,7 @@ import { assertPublishingAllowed } from '../plans/plans.js';
 import { customerIdOf } from '../customers/customers.js';
 import { formatOf, type ImportOption } from './options.js';
 import { checkUpload, parseUpload, streams, streamUpload } from './parse-upload.js';
+import { readAhead } from './read-ahead.js';
 import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
 import { CELL_CHUNK, writeBundles, type FoundInFile, type WriteBundleResult } from './write-bundle.js';
@@ -155,7 +156,7 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
   if (streams(format)) {
     checkUpload({ ...parse, size: request.file.size });
     const chunkCells = request.chunkCells ?? CELL_CHUNK;
-    return { chunks: () => streamUpload({ ...parse, open: () => request.file.stream(), chunkCells }), options, customerId };
+    return { chunks: () => readAhead(streamUpload({ ...parse, open: () => request.file.stream(), chunkCells })), options, customerId };
   }
   // The bytes are garbage once parsed: nothing keeps them through the write.
   const bundle = await parseUpload({ ...parse, data: await buffer(request.file.stream()) });
