@@ -100,7 +100,12 @@ export function indexCategories(forms: GettextPluralForms, language: string | un
   return Array.from({ length: nplurals }, (_, i) => byCount[i] ?? null);
 }
 
-function mapByExpression(expression: string, nplurals: number, language: string): PluralCategory[] | null {
+/**
+ * The CLDR category of each index of a plural expression: the category most
+ * of the index's sample numbers fall into; null when two indices would get
+ * the same one (or the expression does not compile or gives no index).
+ */
+export function mapByExpression(expression: string, nplurals: number, language: string): PluralCategory[] | null {
   let evaluate: (n: number) => number;
   let rules: Intl.PluralRules;
   try {

@@ -18,12 +18,16 @@
 //     a deprecated key `vanished`, or `obsolete` when its translation is empty.
 //     An empty translation is "not translated": the key is imported without one.
 //   - numerus="yes": the <numerusform>s become an ICU plural. Form i is the
-//     language's i-th CLDR category, except that the last form is always
-//     `other` (Qt's last form is the catch-all; CLDR may have more categories,
-//     e.g. Russian `other` for fractions, which ICU then falls back from).
-//     Export writes the categories in CLDR order up to the last one present
-//     (a missing one gets the `other` text), `other` last; exact `=N` branches
-//     have no Qt form and are not written. The number is `%n` in a numerus
+//     CLDR category of Qt's i-th form for the language (qt-numerus.ts: French
+//     has two, one and other, where CLDR adds many; Latvian's first form is
+//     one, CLDR's first category zero), and where none of Qt's forms is
+//     `other` (Russian's third is `many`; CLDR's `other` is for fractions)
+//     the last one is, which ICU needs and falls back to. Export writes one
+//     form per Qt form, a category the text lacks getting its `other` text.
+//     For a language Qt has no rules for, the forms follow the CLDR
+//     categories, the last always `other`, and export writes them up to the
+//     last one present, `other` last. Exact `=N` branches have no Qt form and
+//     are not written. The number is `%n` in a numerus
 //     form (Qt substitutes only %n) and `#` in ICU, both ways; a literal `#`
 //     is ICU `'#'`, a `%` needs no escaping (see plural.ts).
 //   - <comment> is Qt's disambiguation, part of the message's identity: it is
@@ -42,6 +46,7 @@
 //     the key is plural or the source contains %n).
 import { defineFormat } from './define.js';
 import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import { qtNumerusCategories } from './qt-numerus.js';
 import { isPluralKey, pluralCategories, pluralFromPlatform, pluralToPlatform, QT_NUMBER, type PluralCategory } from './plural.js';
 import { linesWriter, NamespaceRuns } from './entry-writer.js';
 import { singleLanguage } from './single-language.js';
@@ -54,7 +59,7 @@ async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
   if (root.name !== 'TS') throw new FormatError(`Not a Qt Linguist file: the root element is <${root.name}>, expected <TS>`, { line: root.line, column: root.column });
   const language = options.languageKey?.trim() || root.attributes.language?.trim();
   if (!language) throw new FormatError('The Qt Linguist file has no language attribute: a languageKey is required');
-  const categories = pluralCategories(language);
+  const forms = numerusFormsOf(language);
   const keys: BundleKey[] = [];
   const seen = new Set<string>();
 
@@ -74,7 +79,7 @@ async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
 
       const translationEl = firstChild(message, 'translation');
       const type = translationEl?.attributes.type;
-      const text = translationEl ? translationText(translationEl, message.attributes.numerus === 'yes', categories) : undefined;
+      const text = translationEl ? translationText(translationEl, message.attributes.numerus === 'yes', forms) : undefined;
       const status = type === 'unfinished' || type === 'obsolete' ? 'NOT_REVIEWED' : undefined;
       const description = [disambiguation, extra].filter(Boolean).join('\n');
       keys.push({
@@ -90,17 +95,32 @@ async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
   return { keys, languages: [{ key: language }] };
 }
 
-function translationText(el: XmlElement, numerus: boolean, categories: PluralCategory[]): string | undefined {
+/** The CLDR category of each numerus form of a language: Qt's forms where Qt has rules for it, else CLDR's categories. */
+interface NumerusForms {
+  categories: PluralCategory[];
+  /** Whether they are Qt's (one per form lrelease keeps), not CLDR's. */
+  qt: boolean;
+}
+
+function numerusFormsOf(language: string): NumerusForms {
+  const qt = qtNumerusCategories(language);
+  return qt ? { categories: qt, qt: true } : { categories: pluralCategories(language), qt: false };
+}
+
+function translationText(el: XmlElement, numerus: boolean, { categories }: NumerusForms): string | undefined {
   if (!numerus) {
     const text = variantText(el);
     return text === '' ? undefined : text;
   }
   const forms = childElements(el, 'numerusform').map(variantText);
   if (forms.every((f) => f === '')) return undefined;
+  // Qt's last form is its catch-all: `other` where no form of the language is (ICU needs one).
+  const byIndex = categories.includes('other') ? categories : [...categories.slice(0, -1), 'other' as const];
   const icu: Record<string, string> = {};
   forms.forEach((form, i) => {
-    const category = i === forms.length - 1 || i >= categories.length - 1 ? 'other' : categories[i]!;
-    if (icu[category] === undefined) icu[category] = form;
+    // A file with fewer forms than the language has: its last form is the catch-all.
+    const category = i === forms.length - 1 && forms.length < byIndex.length ? 'other' : byIndex[i];
+    if (category && icu[category] === undefined) icu[category] = form;
   });
   return pluralFromPlatform(icu, QT_NUMBER);
 }
@@ -136,7 +156,7 @@ function textOf(el: XmlElement | undefined): string {
  */
 function qtWriter(options: SerializeOptions): FormatWriter {
   const language = singleLanguage(options, ID);
-  const categories = pluralCategories(language);
+  const languageForms = numerusFormsOf(language);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
   const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
   const value = (s: string): string => qtText(escapeNewLines ? s.replace(/\n/g, '\\n') : s);
@@ -163,7 +183,7 @@ function qtWriter(options: SerializeOptions): FormatWriter {
     if (!numerus) {
       out.push(`        <translation${typeAttr}>${value(text ?? '')}</translation>`);
     } else {
-      const forms = plural ? numerusForms(plural.forms, categories) : categories.map(() => '');
+      const forms = plural ? numerusForms(plural.forms, languageForms) : languageForms.categories.map(() => '');
       out.push(`        <translation${typeAttr}>`);
       for (const form of forms) out.push(`            <numerusform>${value(form)}</numerusform>`);
       out.push('        </translation>');
@@ -210,9 +230,14 @@ function extraComment(description: string | undefined, disambiguation: string | 
   return description.startsWith(`${disambiguation}\n`) ? description.slice(disambiguation.length + 1) : description;
 }
 
-/** Numerus forms in CLDR order up to the last category present, then `other`. */
-function numerusForms(forms: Record<string, string>, categories: PluralCategory[]): string[] {
+/**
+ * The numerus forms of a plural: one per Qt form (a category the text lacks
+ * gets its `other` text); for a language Qt has no rules for, CLDR order up
+ * to the last category present, then `other`.
+ */
+function numerusForms(forms: Record<string, string>, { categories, qt }: NumerusForms): string[] {
   const other = forms.other ?? '';
+  if (qt) return categories.map((c) => forms[c] ?? other);
   const inner = categories.filter((c) => c !== 'other');
   let last = -1;
   inner.forEach((c, i) => { if (forms[c] !== undefined) last = i; });

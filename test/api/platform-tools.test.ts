@@ -316,6 +316,35 @@ describe('Qt: lrelease compiles every translation', () => {
     }
   });
 
+  withTools(['lrelease', 'lconvert'], "qt-linguist: plurals have Qt's forms where its rules are not CLDR's (French, Latvian, Hungarian): lrelease removes none, and reads back each form's text", async () => {
+    const plurals: [string, string, string[]][] = [
+      // CLDR's many (a million "de fichiers") has no Qt form: lrelease dropped the real plural after it.
+      ['fr', '{count, plural, one {# fichier} many {# de fichiers} other {# fichiers}}', ['%n fichier', '%n fichiers']],
+      // Qt's first Latvian form is the singular, its last n = 0.
+      ['lv', '{count, plural, zero {# failu} one {# fails} other {# faili}}', ['%n fails', '%n faili', '%n failu']],
+      // One Qt form.
+      ['hu', '{count, plural, one {# fájl} other {# fájl}}', ['%n fájl']],
+    ];
+    const { apiKey } = await (await service.account()).project('qt-numerus-rules');
+    await importOk(service, apiKey, JSON.stringify({
+      format: 'project-backup-json', version: 1,
+      languages: plurals.map(([language]) => ({ key: language })),
+      keys: [{ key: '%n file(s)', translations: Object.fromEntries(plurals.map(([language, text]) => [language, { text }])) }],
+    }), { uploadFormat: 'project-backup-json' });
+    const files = await exportFiles(service, apiKey, { downloadFormat: 'qt-linguist' });
+    for (const [language, , expected] of plurals) {
+      const compiled = lrelease(files.find((f) => f.language === language)!.content);
+      expect(compiled.output).not.toMatch(/Removed plural forms/);
+      const back = dir('qt-rules');
+      const conv = run('lconvert', ['-i', compiled.qm, '-o', join(back, 'back.ts')]);
+      expect(conv.status, conv.stderr).toBe(0);
+      const { root } = parseXml(readFileSync(join(back, 'back.ts')));
+      const translation = elements(root, 'translation')[0]!;
+      const forms = elements(translation, 'numerusform').length ? elements(translation, 'numerusform').map(text) : [text(translation)];
+      expect(forms, language).toEqual(expected);
+    }
+  });
+
   withTools(['lrelease'], 'the check fails on the old export (non-empty NOT_REVIEWED texts marked unfinished are dropped by -nounfinished)', () => {
     const old = `<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de">\n<context>\n    <name></name>\n    <message>\n        <source>a</source>\n        <translation type="unfinished">A</translation>\n    </message>\n    <message>\n        <source>b</source>\n        <translation>B</translation>\n    </message>\n</context>\n</TS>\n`;
     expect(lrelease(old)).toMatchObject({ generated: 2, unfinished: 1 });

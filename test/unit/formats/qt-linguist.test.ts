@@ -168,6 +168,25 @@ describe('Qt Linguist rules', () => {
     expect(await serialize(ru)).toContain('<numerusform>%n файл</numerusform>\n            <numerusform>%n файла</numerusform>\n            <numerusform>%n файлов</numerusform>\n        </translation>');
   });
 
+  it("writes one numerus form per Qt form of the language, by Qt's rules where they differ from CLDR's", async () => {
+    const plural = (language: string, text: string): Bundle => ({ languages: [{ key: language }], keys: [{ key: '%n file(s)', namespace: '', translations: { [language]: { text } } }] });
+    const forms = (out: string) => [...out.matchAll(/<numerusform>([^<]*)<\/numerusform>/g)].map((m) => m[1]);
+    // French: Qt's forms are n <= 1 and the rest; CLDR's many (a million "de fichiers") has no form of its own.
+    const fr = await serialize(plural('fr', '{count, plural, one {# fichier} many {# de fichiers} other {# fichiers}}'));
+    expect(forms(fr)).toEqual(['%n fichier', '%n fichiers']);
+    // Latvian: Qt's first form is the singular, its third n = 0 (CLDR orders zero, one, other).
+    const lv = await serialize(plural('lv', '{count, plural, zero {# failu} one {# fails} other {# faili}}'));
+    expect(forms(lv)).toEqual(['%n fails', '%n faili', '%n failu']);
+    expect((await parse(lv)).keys[0]!.translations.lv?.text).toBe('{count, plural, zero {# failu} one {# fails} other {# faili}}');
+    // Hungarian: one Qt form (CLDR has one and other).
+    expect(forms(await serialize(plural('hu', '{count, plural, one {# fájl} other {# fájl}}')))).toEqual(['%n fájl']);
+    // Russian: Qt's third form is CLDR's many; a text without many gives it its other.
+    expect(forms(await serialize(plural('ru', '{count, plural, one {# файл} few {# файла} other {# файлов}}')))).toEqual(['%n файл', '%n файла', '%n файлов']);
+    // An untranslated numerus message has Qt's number of forms.
+    const untranslated = await serialize({ languages: [{ key: 'fr' }], keys: [{ key: '%n file(s)', namespace: '', translations: {} }] });
+    expect(forms(untranslated)).toEqual(['', '']);
+  });
+
   it('writes ICU plurals from other formats as numerus forms of the target language', async () => {
     const bundle: Bundle = {
       keys: [
@@ -187,20 +206,21 @@ describe('Qt Linguist rules', () => {
   });
 
   it('round-trips plural numbers (# <-> %n), literal # and %, named arguments and apostrophes', async () => {
-    const texts = [
-      "{count, plural, one {'#'# item, 100% done} other {'#'# items, 100% done}}",
-      '{count, plural, one {{name} has # file} other {{name} has # files}}',
-      "{count, plural, one {It''s # \"file\" %1} other {It''s # files %1}}",
-      '{count, plural, other {#個のファイル 😀}}',
+    const texts: [string, string][] = [
+      ['en', "{count, plural, one {'#'# item, 100% done} other {'#'# items, 100% done}}"],
+      ['en', '{count, plural, one {{name} has # file} other {{name} has # files}}'],
+      ['en', "{count, plural, one {It''s # \"file\" %1} other {It''s # files %1}}"],
+      // Japanese has one Qt form.
+      ['ja', '{count, plural, other {#個のファイル 😀}}'],
     ];
-    for (const text of texts) {
-      const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: '%n file(s)', namespace: 'C', translations: { en: { text } } }] };
+    for (const [language, text] of texts) {
+      const b: Bundle = { languages: [{ key: language }], keys: [{ key: '%n file(s)', namespace: 'C', translations: { [language]: { text } } }] };
       const out = await serialize(b);
       expect(out).toContain('%n');
-      expect((await parse(out)).keys[0]!.translations.en?.text).toBe(text);
+      expect((await parse(out)).keys[0]!.translations[language]?.text).toBe(text);
       if (hasXmllint) expect(xmllintErrors(Buffer.from(out))).toBe('');
     }
-    const out = await serialize({ languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: texts[0]! } } }] });
+    const out = await serialize({ languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: texts[0]![1] } } }] });
     expect(out).toContain('<numerusform>#%n item, 100% done</numerusform>\n            <numerusform>#%n items, 100% done</numerusform>');
     // Every %n of a form is the number (Qt fills them all).
     const twice = await parse(ts('en', '<context><name>C</name><message numerus="yes"><source>s</source><translation><numerusform>%n of %n</numerusform><numerusform>%n of %n, %1</numerusform></translation></message></context>'));
