@@ -3,6 +3,7 @@
 import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import type { ChangeKind } from './changes.js';
+import { cellEvents, selectEvents, type EventSelection } from './cell-events.js';
 import type { ActorKind, ChangeSource } from './origin.js';
 
 export interface ActivityEntry {
@@ -108,23 +109,17 @@ export interface CellEvent {
 export const CELL_EVENT_COLUMNS = `c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
   c."oldText", c."newText", c."oldStatus"::text AS "oldStatus", c."newStatus"::text AS "newStatus", c.at,
   a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", a.source`;
-/**
- * The cells of one activity (its id in `param`): within the activity's id
- * range, so the primary key finds them.
- */
-export function ofActivity(alias: string, param: string): string {
-  return `${alias}.id BETWEEN (SELECT "firstCellId" FROM "Activity" WHERE id = ${param}::bigint) AND (SELECT "lastCellId" FROM "Activity" WHERE id = ${param}::bigint)
-    AND ${alias}."activityId" = ${param}::bigint`;
-}
-
-export const CELL_EVENT_FROM = `"CellChange" c JOIN "Activity" a ON a.id = c."activityId"
+/** The selected events (cell-events.ts) as `c`, with their activity, language, customer and account. */
+export function cellEventsFrom(selection: EventSelection): string {
+  return `${cellEvents(selection)} c JOIN "Activity" a ON a.id = c."activityId"
   LEFT JOIN "Language" l ON l.id = c."languageId" LEFT JOIN "Customer" cu ON cu.id = c."customerId" ${ACCOUNT_JOIN}`;
+}
 
 /** The cells one entry wrote, in the order they were written. */
 export async function cellsOfActivity(projectId: number, activityId: bigint, page: number, size: number, db: Db = prisma()): Promise<CellEvent[]> {
   checkActivityPage(page, size);
   return db.$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE ${ofActivity('c', '$1')} AND c."projectId" = $2 ORDER BY c.id LIMIT $3 OFFSET $4`,
+    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.page(`b."activityId" = $1::bigint AND b."projectId" = $2`, { skip: '$4', take: '$3' }))} ORDER BY c.id`,
     activityId, projectId, size, page * size,
   );
 }

@@ -4,7 +4,8 @@
 import { prisma, type Db } from '../db.js';
 import { notFound } from '../errors.js';
 import { describeKey } from '../keys/write.js';
-import { CELL_EVENT_COLUMNS, CELL_EVENT_FROM, checkActivityPage, type CellEvent } from './activity-log.js';
+import { CELL_EVENT_COLUMNS, cellEventsFrom, checkActivityPage, type CellEvent } from './activity-log.js';
+import { selectEvents } from './cell-events.js';
 
 export interface CellAddress {
   key: string;
@@ -32,8 +33,8 @@ export async function cellHistory(projectId: number, address: CellAddress, page:
   checkActivityPage(page, size);
   const ids = await cellIds(projectId, address, db);
   return db.$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM}
-      WHERE c."keyId" = $1 AND c."languageId" = $2 AND c."customerId" IS NOT DISTINCT FROM $3::int AND c."projectId" = $4
+    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.ofCell('$1', '$2', '$4'))}
+      WHERE c."customerId" IS NOT DISTINCT FROM $3::int
       ORDER BY c.id DESC LIMIT $5 OFFSET $6`,
     ids.keyId, ids.languageId, ids.customerId, projectId, size, page * size,
   );

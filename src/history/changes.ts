@@ -1,11 +1,12 @@
 // Change events: every write of content and every project-level action opens
 // one Activity row in its own transaction (`openChange`), before it writes.
-// The write gate then records each cell it writes as a CellChange row of that
-// activity, in the statement that writes the cell (gate.ts), so a chunk of
-// 50,000 cells costs no statement more. Opening a change also queues the
+// The write gate then records the cells it writes as events of that activity
+// (one batch row per statement: cell-events.ts), in the statement that writes
+// them (gate.ts), so a chunk of 50,000 cells costs no statement more. Opening a change also queues the
 // project's webhooks that want its trigger (the outbox, src/webhooks/), in the
 // same statement: one statement per change, whatever its size.
 import type { Db } from '../db.js';
+import { insertCellEvents } from './cell-events.js';
 import { currentOrigin, noteOpened, type Origin } from './origin.js';
 
 /** What a change did. */
@@ -91,16 +92,16 @@ export function openChangeParams(change: Change, kind: ChangeKind, details: Reco
 
 /**
  * CTEs `activity` and `queued` opening a change (as openChange does) with the
- * parameters of openChangeParams from $first on; the change's cell count and
- * event range are SQL expressions of the enclosing statement (its events are
- * written by sibling CTEs: the row cannot be updated in the same statement).
+ * parameters of openChangeParams from $first on; the change's cell count is an
+ * SQL expression of the enclosing statement (its events are written by
+ * sibling CTEs: the row cannot be updated in the same statement).
  */
-export function openChangeCtes(first: number, counts: { cells: string; firstCellId: string; lastCellId: string }): string {
+export function openChangeCtes(first: number, counts: { cells: string }): string {
   const $ = (n: number) => `$${first + n - 1}`;
   return `activity AS (
-       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells, "firstCellId", "lastCellId")
+       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells)
        VALUES (${$(1)}::bigint, ${$(2)}::int, ${$(3)}::text, ${$(4)}::text, ${$(5)}::text, ${$(6)}::text, ${$(7)}::jsonb, ${$(8)}::int, ${$(9)}::bigint,
-               ${counts.cells}, ${counts.firstCellId}, ${counts.lastCellId}) RETURNING id
+               ${counts.cells}) RETURNING id
      ), queued AS (
        INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
        SELECT w.id, activity.id, ${$(10)}::text FROM activity JOIN "Webhook" w ON w."projectId" = ${$(2)}::int AND w.enabled AND ${$(10)}::text = ANY(w.triggers)
@@ -117,7 +118,7 @@ export function openChangeQuery(db: Db, opening: unknown[]) {
   return db.$queryRawUnsafe<{ id: bigint }[]>(OPEN_CHANGE_SQL, ...opening);
 }
 
-const OPEN_CHANGE_SQL = `WITH ${openChangeCtes(1, { cells: '0', firstCellId: 'NULL', lastCellId: 'NULL' })} SELECT id FROM activity`;
+const OPEN_CHANGE_SQL = `WITH ${openChangeCtes(1, { cells: '0' })} SELECT id FROM activity`;
 
 function openChangeStatement(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions & { id?: bigint }) {
   const origin = options.origin ?? currentOrigin();
@@ -158,16 +159,14 @@ export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds
        UNION ALL
        SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = $2 AND ${where}
      ), events AS (
-       INSERT INTO "CellChange" ("activityId", "projectId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus")
-       SELECT $1::bigint, $2, g."keyId", g."languageId", g."customerId", k.key, k.namespace, g.text, '', g."reviewStatus", 'NOT_REVIEWED'
-         FROM gone g JOIN "TranslationKey" k ON k.id = g."keyId"
-        ORDER BY g."keyId", g."languageId", g."customerId" NULLS FIRST
-       RETURNING id
+       ${insertCellEvents({
+         activity: '$1::bigint', project: '$2', split: true, cells: `
+         SELECT row_number() OVER (ORDER BY g."keyId", g."languageId", g."customerId" NULLS FIRST) AS ord, g."keyId", g."languageId", g."customerId",
+                k.key, k.namespace, g.text AS "oldText", ''::text AS "newText", g."reviewStatus" AS "oldStatus", 'NOT_REVIEWED'::"ReviewStatus" AS "newStatus"
+           FROM gone g JOIN "TranslationKey" k ON k.id = g."keyId"`,
+       })}
      )
-     UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM events),
-            "firstCellId" = coalesce("firstCellId", (SELECT min(id) FROM events)),
-            "lastCellId" = greatest("lastCellId", (SELECT max(id) FROM events))
-      WHERE id = $1::bigint`,
+     UPDATE "Activity" SET cells = cells + (SELECT coalesce(sum(n), 0)::int FROM events) WHERE id = $1::bigint`,
     change.id, change.projectId, 'keyIds' in scope ? scope.keyIds : scope.languageId,
   );
 }

@@ -6,7 +6,8 @@
 import { prisma } from '../db.js';
 import { AppError } from '../errors.js';
 import { events } from '../events/pubsub.js';
-import { activityEntry, CELL_EVENT_COLUMNS, CELL_EVENT_FROM, ofActivity, type ActivityEntry, type CellEvent } from './activity-log.js';
+import { activityEntry, CELL_EVENT_COLUMNS, cellEventsFrom, type ActivityEntry, type CellEvent } from './activity-log.js';
+import { batchesAfter, NEWEST_EVENT_ID, selectEvents } from './cell-events.js';
 
 /** The most events a reconnecting subscriber is sent to catch up. */
 export const REPLAY_LIMIT = 10_000;
@@ -30,14 +31,14 @@ function listen(projectId: number) {
 
 function cellsAfter(projectId: number, after: bigint, limit: number): Promise<CellEvent[]> {
   return prisma().$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE c.id > $1::bigint AND c."projectId" = $2 ORDER BY c.id LIMIT $3`,
+    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.page(batchesAfter('$1', '$2'), { from: '$1::bigint - b.id + 2', take: '$3' }))} ORDER BY c.id`,
     after, projectId, limit,
   );
 }
 
 function cellsOf(projectId: number, activityId: bigint, after: bigint): Promise<CellEvent[]> {
   return prisma().$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${CELL_EVENT_FROM} WHERE ${ofActivity('c', '$1')} AND c."projectId" = $2 AND c.id > $3::bigint ORDER BY c.id LIMIT ${PAGE}`,
+    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.page(`b."activityId" = $1::bigint AND b."projectId" = $2`, { from: '$3::bigint - b.id + 2', take: String(PAGE) }))} ORDER BY c.id`,
     activityId, projectId, after,
   );
 }
@@ -56,7 +57,7 @@ export async function* translationChangeStream(projectId: number, after: bigint 
       for (const event of missed) yield event;
       seen = missed.at(-1)?.id ?? after;
     } else {
-      const [row] = await prisma().$queryRawUnsafe<{ max: bigint }[]>(`SELECT coalesce(max(id), 0)::bigint AS max FROM "CellChange"`);
+      const [row] = await prisma().$queryRawUnsafe<{ max: bigint }[]>(NEWEST_EVENT_ID);
       seen = BigInt(row!.max);
     }
     // Per change, the last cell sent: a job announces its change after every batch.

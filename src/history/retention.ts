@@ -27,12 +27,15 @@ export async function setHistoryRetention(projectId: number, days: number | null
 export async function pruneHistory(): Promise<{ cells: number; activities: number; deliveries: number }> {
   const db = prisma();
   const projects = `SELECT id, (settings->>'${RETENTION_SETTING}')::int AS days FROM "Project" WHERE settings ? '${RETENTION_SETTING}'`;
-  const cells = await db.$executeRawUnsafe(
-    `DELETE FROM "CellChange" c USING (${projects}) p WHERE c."projectId" = p.id AND c.at < now() - make_interval(days => p.days)`,
+  const [{ n: cells }] = await db.$queryRawUnsafe<[{ n: number }]>(
+    `WITH gone AS (
+       DELETE FROM "CellChangeBatch" b USING (${projects}) p WHERE b."projectId" = p.id AND b.at < now() - make_interval(days => p.days)
+       RETURNING b.cells AS n
+     ) SELECT coalesce(sum(n), 0)::int AS n FROM gone`,
   );
   const activities = await db.$executeRawUnsafe(
     `DELETE FROM "Activity" a USING (${projects}) p WHERE a."projectId" = p.id AND a.at < now() - make_interval(days => p.days)
-        AND NOT EXISTS (SELECT 1 FROM "CellChange" c WHERE c.id BETWEEN a."firstCellId" AND a."lastCellId" AND c."activityId" = a.id)`,
+        AND NOT EXISTS (SELECT 1 FROM "CellChangeBatch" b WHERE b."activityId" = a.id)`,
   );
   const deliveries = await db.$executeRawUnsafe(
     `DELETE FROM "WebhookDelivery" WHERE state <> 'PENDING' AND "createdAt" < now() - make_interval(days => ${DELIVERY_LOG_DAYS})`,

@@ -14,7 +14,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { writeTranslations, type GateResult } from '../translations/gate.js';
 import { BULK_TRANSACTION, type Cell, type ReviewStatus } from '../translations/store.js';
 import { amendChange, openChange } from './changes.js';
-import { ofActivity } from './activity-log.js';
+import { cellEvents, selectEvents, type EventSelection } from './cell-events.js';
 
 export interface RevertResult {
   /** The REVERT entry of the activity log. */
@@ -60,14 +60,14 @@ async function writeBack(tx: Db, projectId: number, cells: EventCell[], change: 
 }
 
 /** The cells of a change: first old value, last new value, and whether the cell still holds the latter (one statement). */
-function eventCells(tx: Db, projectId: number, where: string, param: bigint): Promise<EventCell[]> {
+function eventCells(tx: Db, projectId: number, selection: EventSelection, param: bigint): Promise<EventCell[]> {
   return tx.$queryRawUnsafe<EventCell[]>(
     `WITH ev AS (
        SELECT "keyId", "languageId", "customerId",
               (array_agg("oldText" ORDER BY id))[1] AS "oldText", (array_agg("oldStatus"::text ORDER BY id))[1] AS "oldStatus",
               (array_agg("newText" ORDER BY id DESC))[1] AS new_text, (array_agg("newStatus"::text ORDER BY id DESC))[1] AS new_status,
               min(id) AS first
-         FROM "CellChange" c WHERE ${where} AND "projectId" = $2
+         FROM ${cellEvents(selection)} c
         GROUP BY "keyId", "languageId", "customerId"
      )
      SELECT ev."keyId", ev."languageId", ev."customerId", ev."oldText", ev."oldStatus",
@@ -88,7 +88,7 @@ function eventCells(tx: Db, projectId: number, where: string, param: bigint): Pr
 /** The language (key) of a cell change of the project, for the access check of its revert; null when unknown. */
 export async function cellChangeLanguage(projectId: number, cellChangeId: bigint): Promise<string | null> {
   const rows = await prisma().$queryRawUnsafe<{ key: string }[]>(
-    `SELECT l.key FROM "CellChange" c JOIN "Language" l ON l.id = c."languageId" WHERE c.id = $1::bigint AND c."projectId" = $2`,
+    `SELECT l.key FROM ${cellEvents(selectEvents.one('$1', '$2'))} c JOIN "Language" l ON l.id = c."languageId"`,
     cellChangeId, projectId,
   );
   return rows[0]?.key ?? null;
@@ -102,7 +102,7 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
     );
     if (!target) throw notFound(`change ${activityId} not found`);
     if (target.cells === 0) throw badRequest(`change ${activityId} wrote no translation cells; there is nothing to revert`);
-    const cells = await eventCells(tx, projectId, ofActivity('c', '$1'), activityId);
+    const cells = await eventCells(tx, projectId, selectEvents.ofActivity('$1', '$2'), activityId);
     const change = await openChange(tx, projectId, 'REVERT', { activityId: String(activityId) }, { revertOf: activityId });
     const eligible = cells.filter((c) => c.exists && c.unchanged);
     const { written, refused } = await writeBack(tx, projectId, eligible, change);
@@ -120,7 +120,7 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
 /** Sets one cell back to the value it had before one of its change events. */
 export async function revertCellChange(projectId: number, cellChangeId: bigint): Promise<RevertResult> {
   return prisma().$transaction(async (tx) => {
-    const cells = await eventCells(tx, projectId, `id = $1::bigint`, cellChangeId);
+    const cells = await eventCells(tx, projectId, selectEvents.one('$1', '$2'), cellChangeId);
     const cell = cells[0];
     if (!cell) throw notFound(`cell change ${cellChangeId} not found`);
     if (!cell.exists) throw notFound(`the key, language or customer of cell change ${cellChangeId} no longer exists`);

@@ -12,8 +12,9 @@
 //     (counted in code points) is not written;
 //   - review status: given, it is set; omitted, new rows are NOT_REVIEWED and
 //     existing ones keep theirs;
-//   - change events: every written cell is a CellChange row of the caller's
-//     change (old and new text and status), written by the same statement;
+//   - change events: every written cell is an event of the caller's change
+//     (old and new text and status), written by the same statement as one
+//     batch (src/history/cell-events.ts);
 //   - last-modified bookkeeping: only rows whose text or status actually
 //     changes are written (lastModifiedAt, unpublished-change counts stay
 //     truthful); an empty unreviewed cell is not inserted where there is no row.
@@ -24,6 +25,7 @@
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { openChangeCtes, type Change } from '../history/changes.js';
+import { BATCH_SPAN, insertCellEvents } from '../history/cell-events.js';
 import { touchKeysSql, type Cell } from './store.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
@@ -149,26 +151,21 @@ function gateSql(table: Table, events = true, opening = false, touch = false): s
           AND (tr.text IS DISTINCT FROM EXCLUDED.text OR (${anyStatus} AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
       RETURNING "keyId", "languageId"${customerOut}, text, "reviewStatus", "lastModifiedAt", (xmax = 0) AS inserted
     )${events ? `, events AS (
-      -- The change events of the written cells (src/history/changes.ts), in this same statement.
-      INSERT INTO "CellChange" ("activityId", "projectId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus")
-      SELECT ${change}::bigint, $1, w."keyId", w."languageId", ${table.customer ? 'w."customerId"' : 'NULL'}, c.key_name, c.key_namespace,
-             c.old_text, w.text, c.old_status, w."reviewStatus"
-        FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}
-      RETURNING id
+      -- The change events of the written cells (src/history/cell-events.ts), in this same statement.
+      ${insertCellEvents({
+        activity: `${change}::bigint`, project: '$1', cells: `
+        SELECT c.ord, w."keyId", w."languageId", ${table.customer ? 'w."customerId"' : 'NULL::int'} AS "customerId", c.key_name AS key, c.key_namespace AS namespace,
+               c.old_text AS "oldText", w.text AS "newText", c.old_status AS "oldStatus", w."reviewStatus" AS "newStatus"
+          FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}`,
+      })}
     )` : ''}, ${touch ? `touched AS (${touchKeysSql(table.customer ? 21 : 20)}), ` : ''}${opening ? openChangeCtes(table.customer ? 11 : 10, {
-      // The change is opened here, with its counts (its events are written by the CTEs above).
-      cells: '(SELECT count(*)::int FROM written)', firstCellId: '(SELECT min(id) FROM events)', lastCellId: '(SELECT max(id) FROM events)',
+      // The change is opened here, with its cell count (its events are written by the CTEs above).
+      cells: '(SELECT count(*)::int FROM written)',
     }) : `counted AS (
-      -- The change's cell count and the id range of its events (readers find them through the primary key).
-      UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written)${events ? `,
-             "firstCellId" = coalesce("firstCellId", (SELECT min(id) FROM events)),
-             "lastCellId" = greatest("lastCellId", (SELECT max(id) FROM events))` : ''}
-       WHERE id = ${change}::bigint
+      -- The change's cell count.
+      UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written) WHERE id = ${change}::bigint
     )`}
-    SELECT (SELECT count(*) FILTER (WHERE inserted)::int FROM written) AS inserted,
-           (SELECT count(*) FILTER (WHERE NOT inserted)::int FROM written) AS updated,
-           (SELECT count(*) FILTER (WHERE refusal = 'LOCKED')::int FROM checked) AS locked,
-           (SELECT count(*) FILTER (WHERE refusal = 'CHARACTERS_LIMIT')::int FROM checked) AS over_limit,
+    SELECT w_counts.inserted, w_counts.updated, c_counts.locked, c_counts.over_limit,
            (SELECT coalesce(json_agg(json_build_object(
                      'keyId', key_id, 'languageId', language_id, 'customerId', ${table.customer ? 'customer_id' : 'NULL'},
                      'key', key_name, 'namespace', key_namespace, 'reason', refusal, 'length', length, 'charactersLimit', chars_limit)
@@ -176,7 +173,9 @@ function gateSql(table: Table, events = true, opening = false, touch = false): s
               FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${listed}::int) r) AS refusals,
            -- A one-cell write answers with the row it wrote (update-one.ts): no statement to read it back.
            w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified
-      FROM (SELECT 1) one LEFT JOIN (SELECT * FROM written LIMIT 1) w ON true`;
+      FROM (SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written) w_counts
+      CROSS JOIN (SELECT count(*) FILTER (WHERE refusal = 'LOCKED')::int AS locked, count(*) FILTER (WHERE refusal = 'CHARACTERS_LIMIT')::int AS over_limit FROM checked) c_counts
+      LEFT JOIN (SELECT * FROM written LIMIT 1) w ON true`;
 }
 
 const BASE_TABLE: Table = { name: '"Translation"', customer: false };
@@ -242,6 +241,8 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   const sql = touching ? OPENING_TOUCHING : options.opening ? OPENING : gateSqlInUse;
   const opening = [...options.opening ?? [], ...(touching ? [options.touchKeyIds] : [])];
   if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
+  // A statement's events are one batch (src/history/cell-events.ts); callers write in chunks far below this.
+  if (base.length > BATCH_SPAN || custom.length > BATCH_SPAN) throw new Error(`more than ${BATCH_SPAN} cells in one gate call`);
   if (base.length) {
     statements.push(db.$queryRawUnsafe<Row[]>(
       sql.base, projectId, arrayLiteral(base, (c) => c.keyId), arrayLiteral(base, (c) => c.languageId), arrayLiteral(base, (c) => c.text),

@@ -10,6 +10,9 @@ import { envelope, startTestService, type TestAccount, type TestService } from '
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk, importRequest, multipart } from '../support/transfer.js';
 import { projectIdOf } from '../support/content.js';
+import { storedCellEvents } from '../support/cell-events.js';
+import { cellsOfActivity } from '../../src/history/activity-log.js';
+import { translationChangeStream } from '../../src/history/live.js';
 
 let service: TestService;
 let account: TestAccount;
@@ -192,7 +195,7 @@ describe('change events of every write path', () => {
       await service.db.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_boom ON "Translation"`);
     }
     expect(await service.db.prisma.activity.count({ where: { projectId } })).toBe(0);
-    expect(await service.db.prisma.cellChange.count({ where: { projectId } })).toBe(0);
+    expect(await storedCellEvents(service.db.prisma, { projectId })).toHaveLength(0);
     expect(await service.db.prisma.translation.count({ where: { projectId } })).toBe(0);
   });
 });
@@ -208,14 +211,30 @@ describe('a 100,000-cell import', () => {
     expect(await service.db.prisma.translation.count({ where: { projectId } })).toBe(100_000);
     // One gate statement per CELL_CHUNK cells, each writing its cells and their events; a few per chunk besides.
     const chunks = Math.ceil(100_000 / CELL_CHUNK);
-    expect(statements.filter((s) => s.includes('INSERT INTO "CellChange"'))).toHaveLength(chunks);
+    expect(statements.filter((s) => s.includes('INSERT INTO "CellChangeBatch"'))).toHaveLength(chunks);
     expect(statements.filter((s) => s.includes('INSERT INTO "Activity"'))).toHaveLength(1);
     expect(statements.length).toBeLessThan(20 + 5 * chunks);
     const entries = await service.db.prisma.activity.findMany({ where: { projectId } });
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ kind: 'IMPORT', cells: 100_000, actorKind: 'API_KEY', source: 'API' });
-    expect(await service.db.prisma.cellChange.count({ where: { activityId: entries[0]!.id } })).toBe(100_000);
-    const sample = await service.db.prisma.cellChange.findFirstOrThrow({ where: { activityId: entries[0]!.id, key: 'key.9999' }, orderBy: { id: 'desc' } });
+    // One batch of events per gate statement, one event per cell.
+    expect(await service.db.prisma.cellChangeBatch.count({ where: { activityId: entries[0]!.id } })).toBe(chunks);
+    const events = await storedCellEvents(service.db.prisma, { activityId: entries[0]!.id });
+    expect(events).toHaveLength(100_000);
+    expect(new Set(events.map((e) => e.id)).size).toBe(100_000);
+    const sample = events.filter((e) => e.key === 'key.9999').at(-1);
     expect(sample).toMatchObject({ oldText: null, newText: 'da text 9999', newStatus: 'NOT_REVIEWED' });
+    // A page read across the boundary of two batches, in the order written.
+    const page = await cellsOfActivity(projectId, entries[0]!.id, 333, 30, service.db.prisma);
+    expect(page.map((e) => [e.id, e.key, e.newText])).toEqual(events.slice(9_990, 10_020).map((e) => [e.id, e.key, e.newText]));
+    expect(await cellsOfActivity(projectId, entries[0]!.id, 3_333, 30, service.db.prisma)).toHaveLength(10);
+
+    // A subscriber catching up from inside one change gets the rest of it and the next one, once each, in order.
+    await importOk(service, api.apiKey, json({ en: { 'key.0': 'again', 'key.1': 'again' } }), { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    const stream = translationChangeStream(projectId, events[95_000]!.id);
+    const caught = [];
+    for await (const event of stream) if (caught.push(event) === 4_999 + 2) break;
+    expect(caught.slice(0, 4_999).map((e) => e.id)).toEqual(events.slice(95_001).map((e) => e.id));
+    expect(caught.slice(4_999).map((e) => [e.key, e.oldText, e.newText])).toEqual([['key.0', 'en text 0', 'again'], ['key.1', 'en text 1', 'again']]);
   });
 });

@@ -8,6 +8,7 @@ import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
 import { projectIdOf } from '../support/content.js';
 import { pruneHistory } from '../../src/history/retention.js';
+import { storedCellEvents } from '../support/cell-events.js';
 
 let service: TestService;
 let account: TestAccount;
@@ -60,6 +61,24 @@ describe('cell history and revert', () => {
     const stranger = await projectApi(service, await service.account(), 'Stranger');
     expect((await stranger.post(`/api/v2/translations/history/${before[1].id}/revert`)).status).toBe(404);
     expect((await stranger.get('/api/v2/translations/history?key=title&language=de')).status).toBe(404);
+  });
+
+  it('finds one cell among the other cells its changes were written with', async () => {
+    // Each import writes its cells in one statement: other keys, the same key in other languages, a customer's override.
+    const file = (n: number) => json({ en: { 'one.a': `A${n}`, 'one.b': `B${n}` }, de: { 'one.a': `A-de${n}`, 'one.b': `B-de${n}` } });
+    await importOk(service, api.apiKey, file(1), { uploadFormat: 'multi-language-json' });
+    await importOk(service, api.apiKey, file(2), { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    await api.post('/api/v1/customers', { key: 'solo' });
+    await importOk(service, api.apiKey, json({ de: { 'one.a': 'A-solo' } }), { uploadFormat: 'multi-language-json', customerId: 'solo' });
+    const de = await history(api, 'key=one.a&language=de');
+    expect(de.map((h) => [h.language, h.oldText, h.newText])).toEqual([['de', 'A-de1', 'A-de2'], ['de', null, 'A-de1']]);
+    expect((await history(api, 'key=one.b&language=en')).map((h) => h.newText)).toEqual(['B2', 'B1']);
+    expect((await history(api, 'key=one.a&language=de&page=1&size=1')).map((h) => h.newText)).toEqual(['A-de1']);
+    // A cell event is reverted by its own id, whichever position it has in its batch.
+    const res = await api.post(`/api/v2/translations/history/${de[0].id}/revert`);
+    expect(res.data).toMatchObject({ reverted: 1 });
+    expect((await cells(api))['one.a/de']).toEqual(['A-de1', 'NOT_REVIEWED']);
+    expect((await cells(api))['one.b/de']).toEqual(['B-de2', 'NOT_REVIEWED']);
   });
 
   it('a locked key refuses a cell revert (409) and records nothing', async () => {
@@ -146,10 +165,10 @@ describe('retention', () => {
     const projectId = await projectIdOf(service.db, api.projectToken);
     await importOk(service, api.apiKey, json({ en: { old: 'Old', kept: 'Kept' } }), { uploadFormat: 'multi-language-json' });
     await service.db.prisma.$executeRawUnsafe(`UPDATE "Activity" SET at = at - interval '40 days' WHERE "projectId" = $1`, projectId);
-    await service.db.prisma.$executeRawUnsafe(`UPDATE "CellChange" SET at = at - interval '40 days' WHERE "projectId" = $1`, projectId);
+    await service.db.prisma.$executeRawUnsafe(`UPDATE "CellChangeBatch" SET at = at - interval '40 days' WHERE "projectId" = $1`, projectId);
     await api.patch('/api/v2/translations', { key: 'kept', language: 'en', text: 'Kept!' });
     await pruneHistory();
-    expect(await service.db.prisma.cellChange.count({ where: { projectId } })).toBe(3);
+    expect(await storedCellEvents(service.db.prisma, { projectId })).toHaveLength(3);
 
     expect((await api.gql('mutation { setHistoryRetention(days: 0) }')).errors?.[0].extensions.code).toBe('BAD_REQUEST');
     expect((await api.gql('mutation { setHistoryRetention(days: 30) }')).data.setHistoryRetention).toBe(30);

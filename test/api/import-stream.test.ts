@@ -13,6 +13,7 @@ import { saveUpload } from '../../src/transfer/uploaded-file.js';
 import { importFile, previewImport, type ImportRequest } from '../../src/transfer/import.js';
 import type { ImportOption } from '../../src/transfer/options.js';
 import { corpusPath } from '../support/corpus.js';
+import { cellEvents } from '../../src/history/cell-events.js';
 
 let service: TestService;
 let account: Awaited<ReturnType<TestService['account']>>;
@@ -47,8 +48,8 @@ async function state(projectId: number) {
          JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId"
         WHERE t."projectId" = $1 ORDER BY k."importOrder", l."order"`, projectId),
     history: await db.$queryRawUnsafe(
-      `SELECT c.key, c.namespace, l.key AS language, c."oldText", c."newText" FROM "CellChange" c JOIN "Language" l ON l.id = c."languageId"
-        WHERE c."projectId" = $1 ORDER BY c.key, l.key, c.id`, projectId),
+      `SELECT c.key, c.namespace, l.key AS language, c."oldText", c."newText" FROM ${cellEvents({ where: 'b."projectId" = $1' })} c JOIN "Language" l ON l.id = c."languageId"
+        ORDER BY c.key, l.key, c.id`, projectId),
     changes: await db.$queryRawUnsafe(`SELECT kind, cells, edits, details::text FROM "Activity" WHERE "projectId" = $1 ORDER BY id`, projectId),
   };
 }

@@ -80,7 +80,7 @@ export async function projectSnapshot(service: TestService, projectToken: string
   return {
     project: await db.$queryRawUnsafe(`SELECT "updatedAt"::text FROM "Project" WHERE id = $1`, id),
     activity: await rows('Activity', 'id'),
-    cellChanges: await rows('CellChange', 'id'),
+    cellChanges: await rows('CellChangeBatch', 'id'),
     languages: await rows('Language', 'id'),
     customers: await rows('Customer', 'id'),
     keys: await rows('TranslationKey', 'id'),

@@ -1,0 +1,112 @@
+// Cell change events as stored: one CellChangeBatch row per statement that
+// wrote cells, the cells as parallel arrays in the order written (one row per
+// cell made the history most of a re-import's cost on PGlite). Each cell
+// still has its own event id, batch id + position - 1: a batch's id is a
+// multiple of 2^24 taken from its own sequence and a batch holds at most 2^24
+// cells, so ids never overlap and grow with every write. Writers insert
+// batches with insertCellEvents; readers get one row per cell from cellEvents,
+// reading of each batch only the positions they need (array slices: a batch's
+// arrays are read once per query, not once per cell).
+
+/** Cells per batch at most, and the step between the ids of two new batches. */
+export const BATCH_SPAN = 2 ** 24;
+
+/**
+ * An INSERT of the change events of `cells` (a SELECT with the columns ord,
+ * "keyId", "languageId", "customerId", key, namespace, "oldText", "newText",
+ * "oldStatus", "newStatus"; ord gives the order), as batches of `activity` in
+ * `project` (SQL expressions). Returns each batch's id and cell count n.
+ * One batch unless `split`: a caller whose cells may number more than
+ * BATCH_SPAN splits them (grouping costs a sort; the gate's chunks are far
+ * smaller and it checks that they are).
+ */
+export function insertCellEvents(at: { activity: string; project: string; cells: string; split?: boolean }): string {
+  const agg = (column: string) => `array_agg(${column} ORDER BY ord)`;
+  return `INSERT INTO "CellChangeBatch" (id, "activityId", "projectId", cells, "keyIds", "languageIds", "customerIds", keys, namespaces, "oldTexts", "newTexts", "oldStatuses", "newStatuses")
+      SELECT nextval('"CellChangeBatch_seq"') * ${BATCH_SPAN}, ${at.activity}, ${at.project}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
+             CASE WHEN bool_or("customerId" IS NOT NULL) THEN ${agg('"customerId"')} END, ${agg('key')}, ${agg('namespace')},
+             ${agg('"oldText"')}, ${agg('"newText"')}, ${agg('"oldStatus"')}, ${agg('"newStatus"')}
+        FROM (${at.cells}) cells
+       ${at.split ? `GROUP BY (ord - 1) / ${BATCH_SPAN}` : 'HAVING count(*) > 0'}
+      RETURNING id, cells AS n`;
+}
+
+/** Which events to read: batches `b` and, of each, which positions. */
+export interface EventSelection {
+  /** A condition on the batch `b` (and on the relations of `join`). */
+  where: string;
+  /** Relations joined to `b` before its cells are read. */
+  join?: string;
+  /** First and last position read in each batch (SQL, from 1, bounds past the end cut off); every position when omitted. */
+  slice?: { from: string; to: string };
+}
+
+const ARRAYS = ['"keyIds"', '"languageIds"', '"customerIds"', 'keys', 'namespaces', '"oldTexts"', '"newTexts"', '"oldStatuses"', '"newStatuses"'];
+
+/**
+ * One row per selected cell event: id, "activityId", "projectId", at, and the
+ * cell's columns ("keyId", "languageId", "customerId", key, namespace,
+ * "oldText", "newText", "oldStatus", "newStatus").
+ */
+export function cellEvents(s: EventSelection): string {
+  // Positions are integers within a batch; an id far past a batch's end must not overflow them.
+  const position = (sql: string) => `greatest(0, least(${sql}, ${BATCH_SPAN + 1}))::int`;
+  const from = s.slice ? position(`greatest(1, ${s.slice.from})`) : '1';
+  const arrays = ARRAYS.map((a) => (s.slice ? `b.${a}[${from}:${position(s.slice.to)}]` : `b.${a}`)).join(', ');
+  return `(SELECT b.id + ${from} - 1 + e.ord - 1 AS id, b."activityId", b."projectId", b.at,
+          e."keyId", e."languageId", e."customerId", e.key, e.namespace, e."oldText", e."newText", e."oldStatus", e."newStatus"
+     FROM "CellChangeBatch" b ${s.join ?? ''}
+    CROSS JOIN LATERAL unnest(${arrays})
+          WITH ORDINALITY AS e("keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus", ord)
+    WHERE ${s.where})`;
+}
+
+/** Selections for cellEvents (parameters are SQL expressions). */
+export const selectEvents = {
+  /** Every event of a change. */
+  ofActivity: (activity: string, project: string): EventSelection => ({ where: `b."activityId" = ${activity}::bigint AND b."projectId" = ${project}` }),
+
+  /**
+   * The events of one cell (any customer): batches that hold both its key and
+   * its language (GIN indexes), and in each, the positions of the key whose
+   * language it is.
+   */
+  ofCell: (key: string, language: string, project: string): EventSelection => ({
+    join: `CROSS JOIN LATERAL unnest(array_positions(b."keyIds", ${key}::int)) AS p(pos)`,
+    where: `b."keyIds" @> ARRAY[${key}::int] AND b."languageIds" @> ARRAY[${language}::int] AND b."projectId" = ${project} AND b."languageIds"[p.pos] = ${language}::int`,
+    slice: { from: 'p.pos', to: 'p.pos' },
+  }),
+
+  /** The event with id `event` (none when no batch holds it). */
+  one: (event: string, project: string): EventSelection => ({
+    where: `b.id = (SELECT max(id) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${project}`,
+    slice: { from: `${event}::bigint - b.id + 1`, to: `${event}::bigint - b.id + 1` },
+  }),
+
+  /**
+   * A page of the events of the batches matching `where` (on `b`), in id
+   * order: from position `from` of each batch (SQL on `b`; default 1), `skip`
+   * of them skipped, then `take`. Only the batches the page falls in are
+   * read, and only the page of each.
+   */
+  page: (where: string, page: { from?: string; skip?: string; take: string }): EventSelection => {
+    const skip = `(${page.skip ?? '0'})::bigint`;
+    const take = `(${page.take})::bigint`;
+    return {
+      join: `JOIN (
+        SELECT id, lo, n, sum(n - lo + 1) OVER (ORDER BY id) - (n - lo + 1) AS before
+          FROM (SELECT b.id, greatest(1, ${page.from ?? '1'}::bigint) AS lo, b.cells::bigint AS n FROM "CellChangeBatch" b WHERE ${where}) x
+         WHERE n >= lo
+      ) r ON r.id = b.id`,
+      where: `r.before < ${skip} + ${take} AND r.before + r.n - r.lo + 1 > ${skip}`,
+      slice: { from: `r.lo + greatest(0, ${skip} - r.before)`, to: `r.lo + ${skip} + ${take} - r.before - 1` },
+    };
+  },
+};
+
+/** A condition on batches `b`: those that may hold events after event `event` of `project`. */
+export const batchesAfter = (event: string, project: string) =>
+  `b.id >= (SELECT coalesce(max(id), 0) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${project}`;
+
+/** The id of the newest event (0 when there is none). */
+export const NEWEST_EVENT_ID = `SELECT coalesce((SELECT id + cells - 1 FROM "CellChangeBatch" ORDER BY id DESC LIMIT 1), 0)::bigint AS max`;
