@@ -226,8 +226,14 @@ describe('the permission matrix, through GraphQL', () => {
     expect(code(await apiKey('mutation($p: String!) { inviteMember(projectToken: $p, email: "k@example.com", role: VIEWER) { emailSent } }', { p: project.projectToken }))).toBe('FORBIDDEN');
     expect((await apiKey('{ project { apiKey myRole } }')).data.project).toEqual({ apiKey: project.apiKey, myRole: null });
     const doomed = await owner.project('Doomed');
+    const { id: doomedId } = await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: doomed.projectToken } });
+    const write = await service.request({ method: 'POST', url: '/api/v1/translations', headers: { 'x-service-token': doomed.apiKey, 'content-type': 'application/json' }, payload: { content: [{ key: 'secret', language: 'en', text: 'Gone with the project' }] } });
+    expect(write.statusCode).toBe(200);
+    expect(await service.db.prisma.cellChangeBatch.count({ where: { projectId: doomedId } })).toBe(1);
     expect(await ok(owner.token, 'mutation($p: String!) { deleteProject(projectToken: $p) }', { p: doomed.projectToken })).toEqual({ deleteProject: true });
     expect(await service.db.prisma.project.findUnique({ where: { projectToken: doomed.projectToken } })).toBeNull();
+    // Its history goes with it: no text of a deleted project stays behind.
+    expect(await service.db.prisma.cellChangeBatch.count({ where: { projectId: doomedId } })).toBe(0);
   });
 
   it('the matrix table matches allows() for every role and permission', () => {
