@@ -3,10 +3,21 @@
 // through a customer, a cell shows the customer's override when its text is
 // not empty, and the base translation otherwise. Filters, order and pages are
 // all applied in SQL.
+//
+// A page reads only its own rows. Cells are ordered by (namespace, key) and
+// then by language order, so without a filter on the cells themselves the
+// n-th cell is key n / L, language n % L (L languages): the page's keys are
+// skipped to along the key index and only they are joined to their cells.
+// With a filter on text or status, the keys are walked in index order and
+// each key's cells filtered until the page is full (an incremental sort keeps
+// the walk in order), instead of sorting every cell of the project.
 import { customerIdOf } from '../customers/customers.js';
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { checkPage } from '../keys/list.js';
 import type { ReviewStatus } from './store.js';
+
+const { sql, join, empty } = Prisma;
 
 export interface TranslationCell {
   keyId: number;
@@ -38,87 +49,145 @@ export interface TranslationFilter {
 
 export const TRANSLATION_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
-class Sql {
-  params: unknown[] = [];
-  conditions: string[] = [];
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-  where(condition: string): void {
-    this.conditions.push(condition);
-  }
+type Customer = { id: number; key: string } | null;
+
+const and = (conditions: Prisma.Sql[]) => (conditions.length ? join(conditions, ' AND ') : sql`true`);
+
+/** The project's keys that the key-level filters keep (alias k, or the one given). */
+function keyConditions(projectId: number, filter: TranslationFilter, keyIds?: number[], alias = 'k'): Prisma.Sql {
+  const k = Prisma.raw(alias);
+  const conditions = [sql`${k}."projectId" = ${projectId}`];
+  if (keyIds) conditions.push(sql`${k}.id = ANY(${keyIds}::int[])`);
+  if (filter.key != null) conditions.push(sql`${k}.key = ${filter.key}`);
+  if (filter.namespace != null) conditions.push(sql`${k}.namespace = ${filter.namespace}`);
+  return and(conditions);
+}
+
+/** The project's languages that the language filter keeps (alias l). */
+function languageConditions(projectId: number, filter: TranslationFilter): Prisma.Sql {
+  const conditions = [sql`l."projectId" = ${projectId}`];
+  if (filter.language != null) conditions.push(sql`l.key = ${filter.language}`);
+  return and(conditions);
 }
 
 /**
- * The cells of a project seen as base translations (customerKey null) or
- * through one customer (its numeric id), with the filter's conditions.
+ * The cell of key ks and language l (both in scope), as the columns of a
+ * TranslationCell plus the orders; a customer's override where it has text.
  */
-function cellsQuery(projectId: number, customer: { id: number; key: string } | null, filter: TranslationFilter, keyIds?: number[]): Sql & { from: string } {
-  const sql = new Sql();
-  const project = sql.param(projectId);
-  const override = customer ? `ct.text <> ''` : 'false';
-  // Without a customer there is no override table to read from.
-  const pick = (overrideColumn: string, base: string) => (customer ? `CASE WHEN ${override} THEN ${overrideColumn} ELSE ${base} END` : base);
-  const customerJoin = customer
-    ? `LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${sql.param(customer.id)}`
-    : '';
-  const customerKey = customer ? `${sql.param(customer.key)}::text` : 'NULL::text';
-  const inner: string[] = [`k."projectId" = ${project}`];
-  if (keyIds) inner.push(`k.id = ANY(${sql.param(keyIds)}::int[])`);
-  if (filter.key != null) inner.push(`k.key = ${sql.param(filter.key)}`);
-  if (filter.namespace != null) inner.push(`k.namespace = ${sql.param(filter.namespace)}`);
-  if (filter.language != null) inner.push(`l.key = ${sql.param(filter.language)}`);
-  const from = `(
-    SELECT k.id AS "keyId", l.id AS "languageId", k.key, k.namespace, l.key AS language, l."order" AS "languageOrder",
-           ${pick('ct.text', `coalesce(t.text, '')`)} AS text,
-           ${pick('ct."reviewStatus"::text', `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`)} AS "reviewStatus",
-           ${pick('ct."lastModifiedAt"', 't."lastModifiedAt"')} AS "lastModifiedAt",
-           ${customerKey} AS "customerKey",
-           (${override}) IS TRUE AS "isOverride"
-      FROM "TranslationKey" k
-      JOIN "Language" l ON l."projectId" = k."projectId"
-      LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id
-      ${customerJoin}
-     WHERE ${inner.join(' AND ')}
-  ) c`;
-  if (filter.text != null && filter.text !== '') sql.where(`strpos(lower(c.text), lower(${sql.param(filter.text)}::text)) > 0`);
-  if (filter.textStatus === 'EMPTY') sql.where(`c.text = ''`);
-  if (filter.textStatus === 'NOT_EMPTY') sql.where(`c.text <> ''`);
-  if (filter.reviewStatus != null) sql.where(`c."reviewStatus" = ${sql.param(filter.reviewStatus)}`);
-  return Object.assign(sql, { from });
+function cellColumns(customer: Customer): { columns: Prisma.Sql; joins: Prisma.Sql } {
+  const overrideJoin = customer
+    ? sql`LEFT JOIN LATERAL (SELECT ct.text, ct."reviewStatus", ct."lastModifiedAt" FROM "CustomerTranslation" ct
+           WHERE ct."keyId" = ks.id AND ct."languageId" = l.id AND ct."customerId" = ${customer.id} LIMIT 1) ct ON true`
+    : empty;
+  const override = customer ? sql`ct.text <> ''` : sql`false`;
+  const pick = (overrideColumn: Prisma.Sql, base: Prisma.Sql) => (customer ? sql`CASE WHEN ${override} THEN ${overrideColumn} ELSE ${base} END` : base);
+  return {
+    columns: sql`ks.id AS "keyId", l.id AS "languageId", ks.key, ks.namespace, l.key AS language,
+      ${pick(sql`ct.text`, sql`coalesce(t.text, '')`)} AS text,
+      ${pick(sql`ct."reviewStatus"::text`, sql`coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`)} AS "reviewStatus",
+      ${pick(sql`ct."lastModifiedAt"`, sql`t."lastModifiedAt"`)} AS "lastModifiedAt",
+      ${customer ? sql`${customer.key}::text` : sql`NULL::text`} AS "customerKey",
+      (${override}) IS TRUE AS "isOverride"`,
+    // LATERAL with LIMIT 1 (never flattened into a join): one primary-key
+    // lookup per cell, whatever the planner guesses
+    // of how many keys a page has (its bounds are known only at run time).
+    joins: sql`LEFT JOIN LATERAL (SELECT t.text, t."reviewStatus", t."lastModifiedAt" FROM "Translation" t
+                WHERE t."keyId" = ks.id AND t."languageId" = l.id LIMIT 1) t ON true ${overrideJoin}`,
+  };
 }
 
-const whereClause = (sql: Sql) => (sql.conditions.length ? `WHERE ${sql.conditions.join(' AND ')}` : '');
-const ORDER = `ORDER BY c.namespace, c.key, c."languageOrder", c.language`;
-const COLUMNS = `c."keyId", c."languageId", c.key, c.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt", c."customerKey", c."isOverride"`;
+/** The filters on a cell's own text and status (over the columns of cellColumns, alias c); null when there are none. */
+function cellConditions(filter: TranslationFilter): Prisma.Sql | null {
+  const conditions: Prisma.Sql[] = [];
+  if (filter.text != null && filter.text !== '') conditions.push(sql`strpos(lower(c.text), lower(${filter.text}::text)) > 0`);
+  if (filter.textStatus === 'EMPTY') conditions.push(sql`c.text = ''`);
+  if (filter.textStatus === 'NOT_EMPTY') conditions.push(sql`c.text <> ''`);
+  if (filter.reviewStatus != null) conditions.push(sql`c."reviewStatus" = ${filter.reviewStatus}`);
+  return conditions.length ? and(conditions) : null;
+}
 
-async function customerOf(projectId: number, key: string | null | undefined, db: Db) {
+const CELL = sql`c."keyId", c."languageId", c.key, c.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt", c."customerKey", c."isOverride"`;
+
+async function customerOf(projectId: number, key: string | null | undefined, db: Db): Promise<Customer> {
   if (key == null || key === '') return null;
   return { id: await customerIdOf(projectId, key, db), key };
 }
 
+/**
+ * The cells of the keys in `keys` (a subquery of TranslationKey columns id,
+ * key, namespace) and the filtered languages, as TranslationCell columns plus
+ * "languageOrder" (alias c is for the caller).
+ */
+function cellsOf(customer: Customer, keys: Prisma.Sql, languages: Prisma.Sql): Prisma.Sql {
+  const { columns, joins } = cellColumns(customer);
+  return sql`(SELECT ${columns}, l."order" AS "languageOrder" FROM ${keys} ks CROSS JOIN ${languages} l ${joins})`;
+}
+
+const keysWhere = (projectId: number, filter: TranslationFilter, keyIds?: number[]) =>
+  sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${keyConditions(projectId, filter, keyIds)})`;
+const languagesWhere = (projectId: number, filter: TranslationFilter) =>
+  sql`(SELECT l.id, l.key, l."order" FROM "Language" l WHERE ${languageConditions(projectId, filter)})`;
+const ORDER = sql`ORDER BY c.namespace, c.key, c."languageOrder", c.language`;
+
 /** One page of cells, ordered by namespace, key and language order. */
 export async function queryTranslations(projectId: number, filter: TranslationFilter, page: number, size: number, db: Db = prisma()): Promise<TranslationCell[]> {
   checkPage(page, size, TRANSLATION_PAGE.maxSize);
-  const sql = cellsQuery(projectId, await customerOf(projectId, filter.customerKey, db), filter);
-  const limit = sql.param(size);
-  const offset = sql.param(page * size);
-  return db.$queryRawUnsafe<TranslationCell[]>(
-    `SELECT ${COLUMNS} FROM ${sql.from} ${whereClause(sql)} ${ORDER} LIMIT ${limit} OFFSET ${offset}`,
-    ...sql.params,
-  );
+  if (size === 0) return [];
+  const customer = await customerOf(projectId, filter.customerKey, db);
+  const offset = page * size;
+  const onCells = cellConditions(filter);
+  if (onCells === null) {
+    // Key n / L and language n % L: skip whole keys along the key index, then
+    // the first cells of the first key. The language count is an InitPlan, so
+    // the skip is computed once, before the key scan starts.
+    // The first key is found by an index-only skip over (namespace, key);
+    // only the page's keys are then read from the table.
+    const keys = keyConditions(projectId, filter);
+    const pageKeys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k
+       WHERE ${keys} AND (k.namespace, k.key) >= (SELECT skip.namespace, skip.key FROM "TranslationKey" skip WHERE ${keyConditions(projectId, filter, undefined, 'skip')}
+                                                   ORDER BY skip.namespace, skip.key OFFSET (SELECT ${offset}::bigint / n FROM n) LIMIT 1)
+       ORDER BY k.namespace, k.key
+       LIMIT (SELECT (${offset}::bigint % n + ${size} + n - 1) / n FROM n))`;
+    return db.$queryRaw<TranslationCell[]>(sql`/* translations:page-by-position */
+      WITH langs AS MATERIALIZED ${languagesWhere(projectId, filter)},
+           n AS (SELECT greatest(count(*), 1)::bigint AS n FROM langs)
+      SELECT ${CELL} FROM ${cellsOf(customer, pageKeys, sql`langs`)} c
+      ${ORDER}
+      OFFSET (SELECT ${offset}::bigint % n FROM n) LIMIT ${size}`);
+  }
+  // Filtered cells: walk the keys along the key index, each key's cells
+  // filtered as it comes (LATERAL), so that an incremental sort on the
+  // languages keeps the walk in order and stops when the page is full.
+  const { columns, joins } = cellColumns(customer);
+  return db.$queryRaw<TranslationCell[]>(sql`/* translations:page-filtered */
+    WITH langs AS MATERIALIZED ${languagesWhere(projectId, filter)}
+    SELECT ${CELL} FROM ${keysWhere(projectId, filter)} k
+     CROSS JOIN LATERAL (SELECT ${columns}, l."order" AS "languageOrder" FROM (SELECT k.id, k.key, k.namespace) ks CROSS JOIN langs l ${joins}) c
+     WHERE ${onCells}
+     ORDER BY k.namespace, k.key, c."languageOrder", c.language
+    OFFSET ${offset} LIMIT ${size}`);
 }
 
 export async function countTranslations(projectId: number, filter: TranslationFilter, db: Db = prisma()): Promise<number> {
-  const sql = cellsQuery(projectId, await customerOf(projectId, filter.customerKey, db), filter);
-  const [row] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${sql.from} ${whereClause(sql)}`, ...sql.params);
+  const customer = await customerOf(projectId, filter.customerKey, db);
+  const onCells = cellConditions(filter);
+  const [row] = await db.$queryRaw<{ n: number }[]>(
+    onCells === null
+      ? sql`/* translations:count-by-position */
+        SELECT ((SELECT count(*) FROM "TranslationKey" k WHERE ${keyConditions(projectId, filter)})
+              * (SELECT count(*) FROM "Language" l WHERE ${languageConditions(projectId, filter)}))::int AS n`
+      : sql`/* translations:count-filtered */
+        SELECT count(*)::int AS n FROM ${cellsOf(customer, keysWhere(projectId, filter), languagesWhere(projectId, filter))} c WHERE ${onCells}`,
+  );
   return row!.n;
 }
 
 /** Every cell of the given keys (one statement whatever their number), seen through a customer when given. */
-export async function cellsOfKeys(projectId: number, keyIds: number[], customer: { id: number; key: string } | null, filter: TranslationFilter = {}, db: Db = prisma()): Promise<TranslationCell[]> {
+export async function cellsOfKeys(projectId: number, keyIds: number[], customer: Customer, filter: TranslationFilter = {}, db: Db = prisma()): Promise<TranslationCell[]> {
   if (keyIds.length === 0) return [];
-  const sql = cellsQuery(projectId, customer, filter, keyIds);
-  return db.$queryRawUnsafe<TranslationCell[]>(`SELECT ${COLUMNS} FROM ${sql.from} ${whereClause(sql)} ${ORDER}`, ...sql.params);
+  const onCells = cellConditions(filter);
+  return db.$queryRaw<TranslationCell[]>(sql`/* translations:cells-of-keys */
+    SELECT ${CELL} FROM ${cellsOf(customer, keysWhere(projectId, filter, keyIds), languagesWhere(projectId, filter))} c
+    ${onCells ? sql`WHERE ${onCells}` : empty}
+    ${ORDER}`);
 }

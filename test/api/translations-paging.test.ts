@@ -1,0 +1,181 @@
+// GET /api/v2/translations pages: every filter of the contract gives the
+// cells a reference computed here from the data written, page by page and
+// whatever the page size; a page costs the same statements wherever it is;
+// and a page of the unfiltered cells reads only its own rows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observeSql } from '../../src/db/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { queryTranslations } from '../../src/translations/cells.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+
+let service: TestService;
+let api: ProjectApi;
+
+// Languages in the project's order (fr moved before de), keys in three namespaces.
+const LANGUAGES = ['en', 'fr', 'de'];
+const NAMESPACES = ['', 'app', 'web'];
+const KEYS = Array.from({ length: 20 }, (_, i) => `k.${String(i).padStart(3, '0')}`);
+
+interface Cell { key: string; namespace: string; language: string; text: string; reviewStatus: string; customerId: string | null }
+
+/** What the data below writes: a text where base(key, language) says so; an override for acme where override says so. */
+const base = (ns: number, k: number, language: string): string => {
+  if (language === 'en') return k % 7 === 3 ? '' : `en ${ns}.${k}`;
+  if (language === 'de') return k % 3 === 0 ? `de ${ns}.${k}` : '';
+  return k % 5 === 1 ? `fr ${ns}.${k}` : '';
+};
+const reviewed = (ns: number, k: number, language: string) => language === 'en' && base(ns, k, language) !== '' && k % 4 === 0;
+const override = (ns: number, k: number, language: string) => (language === 'de' && ns === 1 && k % 2 === 0 ? `acme de ${k}` : '');
+
+function reference(customer: string | null): Cell[] {
+  const cells: Cell[] = [];
+  for (const [ns, namespace] of NAMESPACES.entries()) {
+    for (const [k, key] of KEYS.entries()) {
+      for (const language of LANGUAGES) {
+        const own = customer ? override(ns, k, language) : '';
+        cells.push({
+          key, namespace, language, customerId: customer,
+          text: own || base(ns, k, language),
+          reviewStatus: !own && reviewed(ns, k, language) ? 'REVIEWED' : 'NOT_REVIEWED',
+        });
+      }
+    }
+  }
+  return cells;
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  api = await projectApi(service, await service.account(), 'Paging');
+  for (const language of ['fr', 'de']) await api.post('/api/v1/languages', { key: language });
+  const order = await api.gql(`mutation { setLanguageOrder(keys: ["en", "fr", "de"]) { key } }`);
+  expect(order.errors).toBeUndefined();
+  await api.post('/api/v1/customers', { key: 'acme' });
+  const content = NAMESPACES.flatMap((namespace, ns) =>
+    KEYS.flatMap((key, k) => LANGUAGES.map((language) => ({ key, namespace, language, text: base(ns, k, language) }))));
+  expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+  for (const [ns, namespace] of NAMESPACES.entries()) {
+    for (const [k, key] of KEYS.entries()) {
+      for (const language of LANGUAGES) {
+        if (reviewed(ns, k, language)) expect((await api.patch('/api/v2/translations', { key, namespace, language, reviewStatus: 'REVIEWED' })).status).toBe(200);
+        const text = override(ns, k, language);
+        if (text) expect((await api.patch('/api/v2/translations', { key, namespace, language, customerId: 'acme', text })).status).toBe(200);
+      }
+    }
+  }
+}, 120_000);
+afterAll(() => service.close());
+
+const strip = ({ key, namespace, language, text, reviewStatus, customerId }: Cell): Cell => ({ key, namespace, language, text, reviewStatus, customerId });
+
+const FILTERS: [string, (c: Cell) => boolean, string | null][] = [
+  ['', () => true, null],
+  ['language=de', (c) => c.language === 'de', null],
+  ['namespace=app', (c) => c.namespace === 'app', null],
+  ['key=k.005', (c) => c.key === 'k.005', null],
+  ['key=k.005&namespace=web&language=fr', (c) => c.key === 'k.005' && c.namespace === 'web' && c.language === 'fr', null],
+  ['language=nope', () => false, null],
+  ['textStatus=EMPTY', (c) => c.text === '', null],
+  ['textStatus=NOT_EMPTY', (c) => c.text !== '', null],
+  ['text=N%201.1', (c) => c.text.toLowerCase().includes('n 1.1'), null],
+  ['reviewsStatus=REVIEWED', (c) => c.reviewStatus === 'REVIEWED', null],
+  ['reviewsStatus=NOT_REVIEWED&language=en', (c) => c.reviewStatus === 'NOT_REVIEWED' && c.language === 'en', null],
+  ['customerId=acme', () => true, 'acme'],
+  ['customerId=acme&language=de&textStatus=NOT_EMPTY', (c) => c.language === 'de' && c.text !== '', 'acme'],
+  ['customerId=acme&namespace=app&reviewsStatus=NOT_REVIEWED', (c) => c.namespace === 'app' && c.reviewStatus === 'NOT_REVIEWED', 'acme'],
+];
+
+describe('every page of every filter', () => {
+  for (const [query, keep, customer] of FILTERS) {
+    it(`?${query || '(no filter)'}`, async () => {
+      const expected = reference(customer).filter(keep);
+      for (const size of [4, 25, 500]) {
+        const got: Cell[] = [];
+        for (let page = 0; ; page++) {
+          const res = await api.get(`/api/v2/translations?${query}&size=${size}&page=${page}`);
+          expect(res.status).toBe(200);
+          expect(res.data.length).toBeLessThanOrEqual(size);
+          got.push(...res.data.map(strip));
+          if (res.data.length < size) break;
+        }
+        expect(got).toEqual(expected);
+        // A page past the end is empty, not an error.
+        expect((await api.get(`/api/v2/translations?${query}&size=${size}&page=${Math.ceil(expected.length / size) + 3}`)).data).toEqual([]);
+      }
+      const count = await api.gql(`query ($filter: TranslationFilter) { translationCount(filter: $filter) }`, { filter: filterOf(query) });
+      expect(count.data.translationCount).toBe(expected.length);
+    });
+  }
+});
+
+/** The REST query as the GraphQL filter. */
+function filterOf(query: string): Record<string, string> {
+  const names: Record<string, string> = { customerId: 'customerKey', reviewsStatus: 'reviewStatus' };
+  const params = new URLSearchParams(query);
+  return Object.fromEntries([...params].map(([name, value]) => [names[name] ?? name, value]));
+}
+
+describe('what a page costs', () => {
+  it('the same statements for the first and the last page, filtered or not', async () => {
+    const statements = async (query: string) => {
+      const sql: string[] = [];
+      const res = await observeSql((s) => sql.push(s), () => api.get(`/api/v2/translations?${query}`));
+      expect(res.status).toBe(200);
+      expect(res.data.length).toBeGreaterThan(0);
+      return sql;
+    };
+    for (const filter of ['', 'textStatus=NOT_EMPTY', 'customerId=acme']) {
+      const first = await statements(`${filter}&size=10&page=0`);
+      const last = await statements(`${filter}&size=10&page=${filter === 'textStatus=NOT_EMPTY' ? 8 : 17}`);
+      expect(last).toEqual(first);
+      expect(first.length).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('a page of the unfiltered cells reads its own rows only, wherever it is', async () => {
+    const prisma = service.db.prisma;
+    const project = await prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } });
+    // 3,000 more keys in a namespace of their own, with a text in each language for half of them.
+    await prisma.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace)
+      SELECT ${project.id}, 'bulk.' || lpad(n::text, 5, '0'), 'zz' FROM generate_series(1, 3000) n`;
+    await prisma.$executeRaw`INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+      SELECT k.id, l.id, k."projectId", 'text ' || k.key FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId"
+       WHERE k."projectId" = ${project.id} AND k.namespace = 'zz' AND right(k.key, 1) IN ('0', '2', '4', '6', '8')`;
+    const cells = (60 + 3000) * 3;
+    const size = 100;
+    for (const page of [0, Math.floor(cells / size / 2), Math.ceil(cells / size) - 1]) {
+      const queries: Prisma.Sql[] = [];
+      const recording = { $queryRaw: (query: Prisma.Sql) => { queries.push(query); return prisma.$queryRaw(query); } };
+      const rows = await queryTranslations(project.id, {}, page, size, recording as never);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(queries).toHaveLength(1);
+      const [{ 'QUERY PLAN': plan }] = await prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${queries[0]!}`);
+      const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
+      const reads = rowsRead(root);
+      // One lookup per cell of the page's keys; the page's keys from the table; the skip along the index alone.
+      expect(reads.get('Translation t')).toBeLessThanOrEqual(size + 3);
+      expect(reads.get('TranslationKey k')).toBeLessThanOrEqual(size / 3 + 2);
+      expect(scans(root).filter((s) => s.relation === 'Translation').every((s) => s.type === 'Index Scan')).toBe(true);
+      expect(scans(root).find((s) => s.alias === 'skip')?.type).toBe('Index Only Scan');
+    }
+  });
+});
+
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
+function scans(plan: PlanNode, out: { relation: string; alias: string; type: string }[] = []) {
+  if (plan['Relation Name']) out.push({ relation: plan['Relation Name'] as string, alias: plan['Alias'] as string, type: plan['Node Type'] as string });
+  for (const child of plan.Plans ?? []) scans(child, out);
+  return out;
+}
+
+/** Rows each scan read over all its loops, by "relation alias". */
+function rowsRead(plan: PlanNode, out = new Map<string, number>()): Map<string, number> {
+  if (plan['Relation Name']) {
+    const name = `${plan['Relation Name']} ${plan['Alias']}`;
+    out.set(name, (out.get(name) ?? 0) + (plan['Actual Rows'] as number) * (plan['Actual Loops'] as number));
+  }
+  for (const child of plan.Plans ?? []) rowsRead(child, out);
+  return out;
+}
