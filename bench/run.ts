@@ -1,4 +1,4 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,subscriptions,memory,history,requests,large,idle] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,history,requests,large,idle] [--db pglite,postgres]
 // `large` (a project grown to 2,000,000 translations, tens of minutes) runs only when named.
 // Prints a table of figures with baselines measured in the same run and
 // writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
@@ -10,6 +10,7 @@ import { createBenchDatabase, postgresUrl, startBenchService } from './lib/servi
 import type { Figure } from './lib/types.js';
 import { transferScenarios } from './scenarios/transfer.js';
 import { readScenarios } from './scenarios/reads.js';
+import { pageScenarios } from './scenarios/pages.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { historyScenario } from './scenarios/history.js';
@@ -18,7 +19,7 @@ import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
 import { writeReadme } from './lib/readme.js';
 
-const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'subscriptions', 'memory', 'history', 'requests'];
+const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'history', 'requests'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 // `idle` is the first part of `memory` alone: the restarted idle service, without the 1,000,000-translation import.
 const KNOWN = [...ALL, 'large', 'idle'];
@@ -29,12 +30,12 @@ const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? [
 const figures: Figure[] = [];
 console.log(`machine: ${machine()}`);
 for (const db of dbs) {
-  if (['import', 'export', 'publish', 'rest', 'graphql'].some((s) => only.has(s))) {
+  if (['import', 'export', 'publish', 'rest', 'graphql', 'pages'].some((s) => only.has(s))) {
     const bench = await startBenchService(db);
     try {
       console.log(`[${db}] transfer scenarios`);
       figures.push(...(await transferScenarios(bench, db, only)));
-      if (only.has('rest') || only.has('graphql')) {
+      if (only.has('rest') || only.has('graphql') || only.has('pages')) {
         console.log(`[${db}] read scenarios`);
         const project = await bench.project('bench-reads');
         const form = new FormData();
@@ -42,6 +43,7 @@ for (const db of dbs) {
         const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': project.apiKey }, body: form });
         if (res.status !== 200) throw new Error(`import for reads failed: ${await res.text()}`);
         figures.push(...(await readScenarios(bench, db, project.apiKey, project.projectToken, only)));
+        if (only.has('pages')) figures.push(...(await pageScenarios(bench, db, project.apiKey, project.projectToken)));
       }
     } finally {
       await bench.close();
