@@ -33,8 +33,10 @@ for (const db of dbs) {
   if (['import', 'export', 'publish', 'rest', 'graphql', 'pages'].some((s) => only.has(s))) {
     const bench = await startBenchService(db);
     try {
-      console.log(`[${db}] transfer scenarios`);
-      figures.push(...(await transferScenarios(bench, db, only)));
+      if (['import', 'export', 'publish'].some((s) => only.has(s))) {
+        console.log(`[${db}] transfer scenarios`);
+        figures.push(...(await transferScenarios(bench, db, only)));
+      }
       if (only.has('rest') || only.has('graphql') || only.has('pages')) {
         console.log(`[${db}] read scenarios`);
         const project = await bench.project('bench-reads');
