@@ -236,7 +236,7 @@ describe('POST /cli/v2/upload-preview', () => {
     expect(preview.body.data).toEqual({
       numberOfKeysFound: 2,
       numberOfUniqueKeysFound: 2,
-      foundLanguages: [{ key: 'fr', name: '' }],
+      foundLanguages: [{ key: 'fr', name: 'French' }],
       languagesToCreate: ['fr'],
       keysToCreate: { count: 1, keys: [{ key: 'added', namespace: 'home' }] },
       keysToDelete: { count: 2, keys: [{ key: 'old', namespace: 'home' }, { key: 'gone', namespace: 'home' }] },
