@@ -16,7 +16,7 @@ import { languageNameOrDefault } from '../languages/language-name.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { customerIdOf } from '../customers/customers.js';
 import { formatOf, type ImportOption } from './options.js';
-import { checkUpload, parseUpload, streams, streamUpload } from './parse-upload.js';
+import { checkUpload, parseUpload, streams, streamUpload, uploadHead } from './parse-upload.js';
 import { readAhead } from './read-ahead.js';
 import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
@@ -155,7 +155,7 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
   if (options.has('PUBLISH_AFTER_IMPORT')) await assertPublishingAllowed(request.projectId, 'PUBLISH_AFTER_IMPORT');
   const parse = { format, languageKey: request.languageKey || undefined, namespace: request.namespace || undefined, options };
   if (streams(format)) {
-    checkUpload({ ...parse, size: request.file.size });
+    checkUpload({ ...parse, size: request.file.size, head: await uploadHead(() => request.file.stream()) });
     const chunkCells = request.chunkCells ?? CELL_CHUNK;
     const read = () => streamUpload({ ...parse, open: () => request.file.stream(), chunkCells });
     // Read ahead where the database works in another process (PostgreSQL): the parse of the next chunk
