@@ -11,6 +11,7 @@
 // `files` at the root of the body.
 import type { GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
+import { DEFAULT_NAMESPACE_FILE_NAME } from '../../src/transfer/file-names.js';
 import { bodyObject, enumList, enumValue, formatParam, optionalQuery, queryList, queryString, rawQuery, requiredQuery } from '../params.js';
 import { CUSTOMER_ID_NAMING } from '../variables.js';
 import { defineRoute, type QueryParameter, type RestRequest, type RestRoute } from '../route.js';
@@ -60,7 +61,17 @@ const STACKTRACE = `mutation CliStacktrace($configuration: String, $message: Str
   reportClientError(configuration: $configuration, message: $message, stacktrace: $stacktrace)
 }`;
 
-type ExportedFile = { url: string; language: string | null; namespace: string | null; customer: string | null; remotePath: string | null };
+type ExportedFile = { url: string; language: string | null; namespace: string | null; customer: string | null; remotePath: string };
+
+/**
+ * The client's namespace parameter: its `{ns}` gives the default namespace's
+ * files the name `_default` (the name downloads give them), read back here as
+ * the default namespace.
+ */
+function namespaceParam(query: ReturnType<typeof queryOf>): string | undefined {
+  const namespace = optional(query, 'namespace');
+  return namespace === DEFAULT_NAMESPACE_FILE_NAME ? '' : namespace;
+}
 
 /** The query as the client sent it. */
 const queryOf = (req: RestRequest) => rawQuery(req.raw.url);
@@ -85,7 +96,7 @@ function uploadVariables(req: RestRequest, schema: GraphQLSchema): Record<string
     importOptions: enumList(schema, 'ImportOption', 'uploadOptions', queryList(query, 'uploadOptions')),
     languageKey: optional(query, 'languageKey'),
     customerKey: optional(query, 'customerId'),
-    namespace: optional(query, 'namespace'),
+    namespace: namespaceParam(query),
     tags: queryList(query, 'tags'),
     filePath: optional(query, 'path'),
   };
@@ -142,7 +153,7 @@ export const routes: RestRoute[] = [
               namespace: { type: ['string', 'null'] },
               customer: { type: ['string', 'null'] },
               translationKey: { type: 'null' },
-              remotePath: { type: ['string', 'null'] },
+              remotePath: { type: 'string' },
             },
             required: ['url', 'language', 'namespace', 'customer', 'translationKey', 'remotePath'],
             additionalProperties: false,
@@ -159,7 +170,7 @@ export const routes: RestRoute[] = [
         downloadOptions: enumList(schema, 'ExportOption', 'downloadOptions', queryList(query, 'downloadOptions')),
         languageKeys: queryList(query, 'languageKey'),
         customerKey: optional(query, 'customerId'),
-        namespace: optional(query, 'namespace'),
+        namespace: namespaceParam(query),
         tags: queryList(query, 'tags'),
         sort: enumValue(schema, 'ExportSort', 'sort', optional(query, 'sort')),
       };
@@ -169,7 +180,8 @@ export const routes: RestRoute[] = [
         files: data.exportTranslations.files.map((f) => ({
           url: f.url,
           language: f.language,
-          namespace: f.namespace,
+          // The client fills `{ns}` from it: the default namespace's file needs a name.
+          namespace: f.namespace === '' ? DEFAULT_NAMESPACE_FILE_NAME : f.namespace,
           customer: f.customer,
           // One file per key (the client's {translationKey}) is not a feature of this service.
           translationKey: null,

@@ -11,6 +11,7 @@ import { javascript, moduleExports } from './javascript.js';
 import { multiLanguageJson, singleLanguageJson } from './json.js';
 import { localizableStrings } from './localizable-strings.js';
 import type { FileFormat } from './model.js';
+import type { ContentKind } from './sniff.js';
 import { phpArray } from './php-array.js';
 import { poPot } from './po.js';
 import { qtLinguist } from './qt-linguist.js';
@@ -24,6 +25,8 @@ import { yaml } from './yaml.js';
 
 export interface RegisteredFormat {
   format: FileFormat;
+  /** The kinds of content the format reads; a file plainly of another kind is refused (sniff.ts). */
+  reads: readonly ContentKind[];
   /** The format's name for people (GraphQL FileFormat.name, docs). */
   name: string;
   /**
@@ -52,35 +55,52 @@ export interface RegisteredFormat {
   pluralShapeOfUntranslated?: boolean;
 }
 
+// What each format reads (sniff.ts): a file plainly of another kind is refused before it is parsed.
+const XML: ContentKind[] = ['xml'];
+const JSON_TEXT: ContentKind[] = ['json'];
+const CSV: ContentKind[] = ['csv'];
+const TSV: ContentKind[] = ['tsv'];
+const ZIP: ContentKind[] = ['zip'];
+const PROPERTIES: ContentKind[] = ['properties'];
+const STRINGS: ContentKind[] = ['strings'];
+const PO: ContentKind[] = ['po'];
+const PHP: ContentKind[] = ['php'];
+const JAVASCRIPT: ContentKind[] = ['javascript'];
+const STRING_CATALOG: ContentKind[] = ['string-catalog', 'json'];
+const PROJECT_BACKUP: ContentKind[] = ['project-backup', 'json'];
+const ARB: ContentKind[] = ['arb', 'json'];
+// YAML 1.2 is a superset of JSON: a JSON file is a YAML file.
+const YAML: ContentKind[] = ['yaml', 'json'];
+
 const FORMATS: RegisteredFormat[] = [
-  { format: android, name: 'Android strings.xml' },
-  { format: androidStrings, name: 'Android string resources' },
-  { format: androidXml, name: 'Android XML' },
-  { format: csvTranslations, name: 'CSV translations' },
-  { format: tsv, name: 'TSV translations' },
-  { format: excel, name: 'Excel workbook (.xlsx)' },
-  { format: javaProperties, name: 'Java properties' },
-  { format: localizableXcstrings, name: 'Apple String Catalog (.xcstrings)' },
-  { format: localizableStrings, name: 'Apple Localizable.strings' },
-  { format: localizableStringsDict, name: 'Apple Localizable.stringsdict' },
-  { format: poPot, name: 'gettext PO / POT', languageInFile: true, pluralShapeOfUntranslated: true },
-  { format: phpArray, name: 'PHP array' },
-  { format: stringResources, name: 'Windows string resources (.resw)' },
-  { format: resx, name: '.NET RESX' },
-  { format: simplelocalizeJson, name: 'SimpleLocalize JSON (FormatJS style)' },
-  { format: projectBackupJson, name: 'Project backup JSON', customerTranslations: true },
-  { format: singleLanguageJson, name: 'Single-language JSON', multiLanguageLayouts: true },
-  { format: multiLanguageJson, name: 'Multi-language JSON' },
-  { format: javascript, name: 'JavaScript (export default)' },
-  { format: moduleExports, name: 'JavaScript (module.exports)' },
-  { format: yaml, name: 'YAML', multiLanguageLayouts: true },
-  { format: qtLinguist, name: 'Qt Linguist (.ts)', languageInFile: true, pluralShapeOfUntranslated: true },
-  { format: xliff12, name: 'XLIFF 1.2', bilingual: true },
-  { format: xliff20, name: 'XLIFF 2.0', bilingual: true },
-  { format: xliff12Export, name: 'XLIFF 1.2', bilingual: true },
-  { format: xliff20Export, name: 'XLIFF 2.0', bilingual: true },
-  { format: arb, name: 'Flutter ARB', languageInFile: true },
-  { format: browserExtensionJson, name: 'Browser extension messages.json' },
+  { format: android, reads: XML, name: 'Android strings.xml' },
+  { format: androidStrings, reads: XML, name: 'Android string resources' },
+  { format: androidXml, reads: XML, name: 'Android XML' },
+  { format: csvTranslations, reads: CSV, name: 'CSV translations' },
+  { format: tsv, reads: TSV, name: 'TSV translations' },
+  { format: excel, reads: ZIP, name: 'Excel workbook (.xlsx)' },
+  { format: javaProperties, reads: PROPERTIES, name: 'Java properties' },
+  { format: localizableXcstrings, reads: STRING_CATALOG, name: 'Apple String Catalog (.xcstrings)' },
+  { format: localizableStrings, reads: STRINGS, name: 'Apple Localizable.strings' },
+  { format: localizableStringsDict, reads: XML, name: 'Apple Localizable.stringsdict' },
+  { format: poPot, reads: PO, name: 'gettext PO / POT', languageInFile: true, pluralShapeOfUntranslated: true },
+  { format: phpArray, reads: PHP, name: 'PHP array' },
+  { format: stringResources, reads: XML, name: 'Windows string resources (.resw)' },
+  { format: resx, reads: XML, name: '.NET RESX' },
+  { format: simplelocalizeJson, reads: JSON_TEXT, name: 'SimpleLocalize JSON (FormatJS style)' },
+  { format: projectBackupJson, reads: PROJECT_BACKUP, name: 'Project backup JSON', customerTranslations: true },
+  { format: singleLanguageJson, reads: JSON_TEXT, name: 'Single-language JSON', multiLanguageLayouts: true },
+  { format: multiLanguageJson, reads: JSON_TEXT, name: 'Multi-language JSON' },
+  { format: javascript, reads: JAVASCRIPT, name: 'JavaScript (export default)' },
+  { format: moduleExports, reads: JAVASCRIPT, name: 'JavaScript (module.exports)' },
+  { format: yaml, reads: YAML, name: 'YAML', multiLanguageLayouts: true },
+  { format: qtLinguist, reads: XML, name: 'Qt Linguist (.ts)', languageInFile: true, pluralShapeOfUntranslated: true },
+  { format: xliff12, reads: XML, name: 'XLIFF 1.2', bilingual: true },
+  { format: xliff20, reads: XML, name: 'XLIFF 2.0', bilingual: true },
+  { format: xliff12Export, reads: XML, name: 'XLIFF 1.2', bilingual: true },
+  { format: xliff20Export, reads: XML, name: 'XLIFF 2.0', bilingual: true },
+  { format: arb, reads: ARB, name: 'Flutter ARB', languageInFile: true },
+  { format: browserExtensionJson, reads: JSON_TEXT, name: 'Browser extension messages.json' },
 ];
 
 const BY_ID = new Map(FORMATS.map((f) => [f.format.id, f]));

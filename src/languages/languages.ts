@@ -6,6 +6,7 @@ import { prisma } from '../db.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
 import { openChange, recordDeletedCells } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
+import { languageNameOrDefault } from './language-name.js';
 
 export interface LanguageInput {
   key?: string | null;
@@ -21,7 +22,7 @@ async function languageOfProject(projectId: number, key: string) {
 
 export async function createLanguage(projectId: number, input: LanguageInput): Promise<{ id: number }> {
   const key = identifier(input.key, 'key', LIMITS.languageKey);
-  const name = optionalText(input.name, 'name', LIMITS.languageName) ?? '';
+  const name = languageNameOrDefault(key, optionalText(input.name, 'name', LIMITS.languageName));
   try {
     return await prisma().$transaction(async (tx) => {
       if (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } })) {

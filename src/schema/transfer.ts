@@ -123,8 +123,7 @@ const ExportedFileType = builder.objectRef<ExportedFile>('ExportedFile').impleme
     namespace: t.exposeString('namespace', { nullable: true, description: 'Set when the export is split by namespace ("" is the default namespace).' }),
     customer: t.exposeString('customer', { nullable: true, description: 'Set when the export is split by customer (SPLIT_BY_CUSTOMERS): the key of the customer whose texts, merged over the base, the file holds.' }),
     remotePath: t.exposeString('remotePath', {
-      nullable: true,
-      description: 'The file path recorded (INCLUDE_FILE_PATH) on the keys of the file, when they all have the same one.',
+      description: "Where the official client writes the file (`{remotePath}`): the file path recorded (INCLUDE_FILE_PATH) on the file's keys when they all have the same one, else the file's name.",
     }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
   }),

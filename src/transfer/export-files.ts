@@ -36,7 +36,13 @@ export interface ExportedFile {
   language?: string;
   namespace?: string;
   customer?: string;
-  remotePath?: string;
+  /**
+   * Where the official client writes the file with `{remotePath}`: the path
+   * recorded on its keys (INCLUDE_FILE_PATH), else its own name
+   * (`<namespace>_<language>.<ext>`, as the vendor names split files). Never
+   * empty: the client cannot write to a folder.
+   */
+  remotePath: string;
   expiresAt: Date;
 }
 
@@ -80,7 +86,7 @@ export async function storeExportFile(config: ExportConfig, projectId: number, f
     language: file.language,
     namespace: file.namespace,
     customer: file.customer,
-    remotePath: file.remotePath,
+    remotePath: file.remotePath ?? file.fileName,
     expiresAt,
   };
 }

@@ -22,6 +22,7 @@ import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order
 import { keyFilterConditions, readKeyPages, type ExportLanguage, type ExportScope, type KeyFilter } from './export-read.js';
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
+import { DEFAULT_NAMESPACE_FILE_NAME } from './file-names.js';
 import { openChange } from '../history/changes.js';
 
 export interface ExportRequest {
@@ -97,7 +98,7 @@ const sanitize = (name: string) => name.replace(/[^\p{L}\p{N}._-]+/gu, '_').repl
 function namesOf(file: PlannedFile, extension: string): { fileName: string; zipPath: string } {
   const folders: string[] = [];
   if (file.customer !== undefined) folders.push(sanitize(file.customer.key));
-  if (file.namespace !== undefined) folders.push(file.namespace === '' ? '_default' : sanitize(file.namespace));
+  if (file.namespace !== undefined) folders.push(file.namespace === '' ? DEFAULT_NAMESPACE_FILE_NAME : sanitize(file.namespace));
   const language = file.language !== undefined ? sanitize(file.language) : undefined;
   const fileName = [...folders, ...(language !== undefined ? [language] : [])].join('_') || 'translations';
   return { fileName: `${fileName}.${extension}`, zipPath: [...folders, language ?? 'translations'].join('/') + `.${extension}` };

@@ -12,10 +12,11 @@ import { buffer } from 'node:stream/consumers';
 import { database, prisma, type Db } from '../db.js';
 import type { Bundle, BundleLanguage } from '../formats/model.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
+import { languageNameOrDefault } from '../languages/language-name.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { customerIdOf } from '../customers/customers.js';
 import { formatOf, type ImportOption } from './options.js';
-import { checkUpload, parseUpload, streams, streamUpload } from './parse-upload.js';
+import { checkUpload, parseUpload, streams, streamUpload, uploadHead } from './parse-upload.js';
 import { readAhead } from './read-ahead.js';
 import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
@@ -154,7 +155,7 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
   if (options.has('PUBLISH_AFTER_IMPORT')) await assertPublishingAllowed(request.projectId, 'PUBLISH_AFTER_IMPORT');
   const parse = { format, languageKey: request.languageKey || undefined, namespace: request.namespace || undefined, options };
   if (streams(format)) {
-    checkUpload({ ...parse, size: request.file.size });
+    checkUpload({ ...parse, size: request.file.size, head: await uploadHead(() => request.file.stream()) });
     const chunkCells = request.chunkCells ?? CELL_CHUNK;
     const read = () => streamUpload({ ...parse, open: () => request.file.stream(), chunkCells });
     // Read ahead where the database works in another process (PostgreSQL): the parse of the next chunk
@@ -199,7 +200,8 @@ async function write(db: Db, request: ImportRequest, { chunks, options, customer
 async function foundLanguages(projectId: number, found: BundleLanguage[]): Promise<{ key: string; name: string }[]> {
   const names = await prisma().language.findMany({ where: { projectId, key: { in: found.map((l) => l.key) } }, select: { key: true, name: true } });
   const nameOf = new Map(names.map((l) => [l.key, l.name]));
-  return found.map((l) => ({ key: l.key, name: nameOf.get(l.key) || l.name || '' }));
+  // A language still to create is shown with the name it will get.
+  return found.map((l) => ({ key: l.key, name: nameOf.get(l.key) || languageNameOrDefault(l.key, l.name) }));
 }
 
 const TRANSACTION = { timeout: IMPORT_TRANSACTION_TIMEOUT_MS, maxWait: IMPORT_TRANSACTION_TIMEOUT_MS };

@@ -5,10 +5,13 @@
 // its line, or any exception a parser lets escape, a stack overflow included)
 // is a 400 naming the format: a bad file never answers 500. Each bundle or
 // chunk then gets the same treatment: namespace default, validateBundle, text
-// options.
+// options. Before any of it, a file plainly of another kind than the format
+// reads (a JSON file uploaded as java-properties) is refused, naming both
+// (src/formats/sniff.ts).
 import { AppError, badRequest } from '../errors.js';
 import type { Bundle, OpenFile } from '../formats/model.js';
 import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registry.js';
+import { contentMismatch, SNIFF_BYTES } from '../formats/sniff.js';
 import { parserOptions, type ImportOption } from './options.js';
 import { applyTextOptions } from './text-options.js';
 import { validateBundle } from './validate-bundle.js';
@@ -30,13 +33,32 @@ function parseFailure(formatId: string, error: unknown): AppError {
   return badRequest(`The file is not a valid ${formatId} file: ${message}`);
 }
 
-/** The checks that need no parsing: an empty file, a single-language file without its language. */
-export function checkUpload({ format, size, languageKey, options }: { format: RegisteredFormat; size: number; languageKey?: string; options: ReadonlySet<ImportOption> }): void {
+/**
+ * The checks that need no parsing: an empty file, a file plainly of another
+ * kind than the format reads (`head`: its first bytes), a single-language file
+ * without its language.
+ */
+export function checkUpload({ format, size, head, languageKey, options }: { format: RegisteredFormat; size: number; head: Uint8Array; languageKey?: string; options: ReadonlySet<ImportOption> }): void {
   if (size === 0) throw badRequest('The file is empty');
+  const mismatch = contentMismatch(head, format.format.id, format.reads);
+  if (mismatch) throw badRequest(mismatch);
   if (!languageKey && !format.languageInFile && !holdsSeveralLanguages(format, options)) {
     const layouts = format.multiLanguageLayouts ? ' (or import it with the MULTI_LANGUAGE option when it holds several)' : '';
     throw badRequest(`languageKey is required: ${format.format.id} is a single-language format${layouts}`);
   }
+}
+
+/** The first bytes of an upload, as much as checkUpload looks at. */
+export async function uploadHead(open: OpenFile): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early closes the stream.
+  for await (const chunk of open()) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= SNIFF_BYTES) break;
+  }
+  return Buffer.concat(chunks).subarray(0, SNIFF_BYTES);
 }
 
 /** What the importer does to every parsed bundle, whole file or chunk: namespace default, validation, text options. */
@@ -49,7 +71,7 @@ function finish(bundle: Bundle, namespace: string | undefined, options: Readonly
 }
 
 export async function parseUpload({ format, data, languageKey, namespace, options }: ParseUploadRequest): Promise<Bundle> {
-  checkUpload({ format, size: data.length, languageKey, options });
+  checkUpload({ format, size: data.length, head: data.subarray(0, SNIFF_BYTES), languageKey, options });
   let bundle: Bundle;
   try {
     bundle = await format.format.parse(data, { languageKey, namespace, options: parserOptions(options) });

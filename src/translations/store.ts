@@ -5,6 +5,7 @@
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { createKeys } from '../keys/create.js';
+import { languageNameOrDefault } from '../languages/language-name.js';
 import { parseNewKey } from '../keys/input.js';
 
 export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
@@ -109,12 +110,12 @@ export async function ensureLanguages(
   if (options.create && unique.length > 0) {
     const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
       `INSERT INTO "Language" ("projectId", key, name, "order")
-       SELECT $1, k, coalesce(n, ''), (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = $1) + row_number() OVER (ORDER BY ord)
+       SELECT $1, k, n, (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = $1) + row_number() OVER (ORDER BY ord)
          FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(k, n, ord)
         WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = $1 AND l.key = t.k)
        ON CONFLICT ("projectId", key) DO NOTHING
        RETURNING id, key`,
-      projectId, unique.map((l) => l.key), unique.map((l) => l.name ?? null),
+      projectId, unique.map((l) => l.key), unique.map((l) => languageNameOrDefault(l.key, l.name)),
     );
     created = rows.map((r) => r.key);
     for (const r of rows) ids.set(r.key, r.id);

@@ -236,7 +236,7 @@ describe('POST /cli/v2/upload-preview', () => {
     expect(preview.body.data).toEqual({
       numberOfKeysFound: 2,
       numberOfUniqueKeysFound: 2,
-      foundLanguages: [{ key: 'fr', name: '' }],
+      foundLanguages: [{ key: 'fr', name: 'French' }],
       languagesToCreate: ['fr'],
       keysToCreate: { count: 1, keys: [{ key: 'added', namespace: 'home' }] },
       keysToDelete: { count: 2, keys: [{ key: 'old', namespace: 'home' }, { key: 'gone', namespace: 'home' }] },
@@ -300,8 +300,8 @@ describe('GET /cli/v2/download', () => {
     expect(Object.keys(res.body).sort()).toEqual(['files', 'msg', 'status']);
     expect(res.body.data).toBeUndefined();
     expect(res.body.files.map((f: any) => ({ ...f, url: typeof f.url }))).toEqual([
-      { url: 'string', language: 'en', namespace: null, customer: null, translationKey: null, remotePath: null },
-      { url: 'string', language: 'fr', namespace: null, customer: null, translationKey: null, remotePath: null },
+      { url: 'string', language: 'en', namespace: null, customer: null, translationKey: null, remotePath: 'en.json' },
+      { url: 'string', language: 'fr', namespace: null, customer: null, translationKey: null, remotePath: 'fr.json' },
     ]);
     const files = await downloaded('downloadFormat=single-language-json&languageKey=en,fr&downloadOptions=SPLIT_BY_LANGUAGES');
     expect(files.map((f) => f.content)).toEqual([
@@ -313,7 +313,7 @@ describe('GET /cli/v2/download', () => {
   it('splits by namespace and language ({ns} and {lang} in the client\'s path) into <namespace>_<language> files', async () => {
     const files = await downloaded('downloadFormat=single-language-json&languageKey=en&downloadOptions=SPLIT_BY_NAMESPACES,SPLIT_BY_LANGUAGES&sort=NAMESPACES');
     expect(files.map((f) => [f.file.namespace, f.file.language, new URL(f.file.url as string).pathname.split('/').pop()])).toEqual([
-      ['', 'en', '_default_en.json'],
+      ['_default', 'en', '_default_en.json'],
       ['home', 'en', 'home_en.json'],
       ['shop', 'en', 'shop_en.json'],
     ]);
@@ -380,15 +380,59 @@ describe('INCLUDE_FILE_PATH', () => {
 
     const res = await cliDownload(apiKey, 'downloadFormat=single-language-json&languageKey=en&downloadOptions=SPLIT_BY_NAMESPACES&sort=NAMESPACES');
     expect(res.status).toBe(200);
-    expect(res.body.files.map((f: any) => [f.namespace, f.remotePath])).toEqual([['home', 'src/locales/home.json'], ['misc', null], ['shop', 'src/features/shop/messages.json']]);
+    expect(res.body.files.map((f: any) => [f.namespace, f.remotePath])).toEqual([['home', 'src/locales/home.json'], ['misc', 'misc_en.json'], ['shop', 'src/features/shop/messages.json']]);
     const whole = await cliDownload(apiKey, 'downloadFormat=single-language-json&languageKey=en');
-    expect(whole.body.files.map((f: any) => f.remotePath)).toEqual([null]);
+    expect(whole.body.files.map((f: any) => f.remotePath)).toEqual(['en.json']);
 
     // The contract's import takes the client's `path` too, and a later upload's path replaces a key's.
     const v2 = await importRequest(service, apiKey, json({ misc: 'Misc' }), { uploadFormat: 'single-language-json', languageKey: 'en', namespace: 'misc', importOptions: 'INCLUDE_FILE_PATH', path: 'lib\\misc.json' });
     expect(v2.statusCode).toBe(200);
     const misc = await service.db.prisma.translationKey.findFirstOrThrow({ where: { project: { projectToken }, key: 'misc' }, select: { filePath: true } });
     expect(misc.filePath).toBe('lib/misc.json');
+  });
+});
+
+describe('{remotePath} and {ns} downloads: every file has a path the client can write', () => {
+  /** The client's path for a file: its downloadPath with {remotePath}, {ns}, {lang} filled as the client fills them (null: ''). */
+  const clientPath = (pattern: string, file: any) =>
+    pattern.replace('{remotePath}', file.remotePath ?? '').replace('{ns}', file.namespace ?? '').replace('{lang}', file.language ?? '');
+  const writable = (path: string) => !path.endsWith('/') && !/(^|\/)\.[^/]*$/.test(path) && !path.split('/').includes('');
+
+  it('keys uploaded without INCLUDE_FILE_PATH, across namespaces and languages, the default namespace included', async () => {
+    const { apiKey, projectToken } = await account.project('cli remote paths');
+    await uploadOk(apiKey, 'uploadFormat=single-language-json&languageKey=en&namespace=home', 'home.json', json({ title: 'Home' }));
+    await uploadOk(apiKey, 'uploadFormat=single-language-json&languageKey=fr&namespace=home', 'home.json', json({ title: 'Accueil' }));
+    await uploadOk(apiKey, 'uploadFormat=single-language-json&languageKey=en', 'common.json', json({ ok: 'OK' }));
+    await uploadOk(apiKey, 'uploadFormat=single-language-json&languageKey=en&namespace=shop&uploadOptions=INCLUDE_FILE_PATH&path=src/shop/en.json', 'en.json', json({ cart: 'Cart' }));
+
+    const split = await cliDownload(apiKey, 'downloadFormat=single-language-json&languageKey=en,fr&downloadOptions=SPLIT_BY_NAMESPACES,SPLIT_BY_LANGUAGES&sort=NAMESPACES');
+    expect(split.status, split.text).toBe(200);
+    expect(split.body.files.map((f: any) => [f.namespace, f.language, f.remotePath])).toEqual([
+      ['_default', 'en', '_default_en.json'], ['_default', 'fr', '_default_fr.json'],
+      ['home', 'en', 'home_en.json'], ['home', 'fr', 'home_fr.json'],
+      ['shop', 'en', 'src/shop/en.json'], ['shop', 'fr', 'src/shop/en.json'],
+    ]);
+    // {remotePath}: a file path for each; {ns}/{lang}: the default namespace's file has a name, not `.json`.
+    const remote = split.body.files.map((f: any) => clientPath('./locales/{remotePath}', f));
+    expect(remote.every(writable), remote.join(', ')).toBe(true);
+    const byNamespace = split.body.files.map((f: any) => clientPath('./locales/{lang}/{ns}.json', f));
+    expect(byNamespace.slice(0, 2)).toEqual(['./locales/en/_default.json', './locales/fr/_default.json']);
+    expect(new Set(byNamespace).size).toBe(byNamespace.length);
+
+    // Whole-project and zipped downloads name their file too.
+    const multi = await cliDownload(apiKey, 'downloadFormat=multi-language-json');
+    expect(multi.body.files.map((f: any) => f.remotePath)).toEqual(['translations.json']);
+    const zip = await cliDownload(apiKey, 'downloadFormat=single-language-json&downloadOptions=ZIP_FILES');
+    expect(zip.body.files.map((f: any) => f.remotePath)).toEqual(['translations-single-language-json.zip']);
+
+    // The client's {ns} upload of `_default.json` goes back to the default namespace, and its download filter reads it alike.
+    const before = await keysOf(service, projectToken);
+    await uploadOk(apiKey, 'uploadFormat=single-language-json&languageKey=en&namespace=_default&uploadOptions=REPLACE_TRANSLATION_IF_FOUND', '_default.json', json({ ok: 'Okay' }));
+    expect(await keysOf(service, projectToken)).toEqual(before);
+    const onlyDefault = await cliDownload(apiKey, 'downloadFormat=single-language-json&languageKey=en&namespace=_default&downloadOptions=SPLIT_BY_NAMESPACES');
+    expect(onlyDefault.body.files.map((f: any) => [f.namespace, f.remotePath])).toEqual([['_default', '_default_en.json']]);
+    const [file] = onlyDefault.body.files;
+    expect(JSON.parse((await fetchFile(apiKey, file.url)).text)).toEqual({ ok: 'Okay' });
   });
 });
 

@@ -141,7 +141,7 @@ describe('publishing _latest from the editor', () => {
     expect(await cdnJson(`${p}/en/common`)).toEqual({ cancel: 'Cancel', ok: 'OK' });
     expect(await cdnJson(`${p}/de/common`)).toEqual({ ok: 'OK' });
     expect(await cdnJson(`${p}/_index`)).toEqual({ en: await cdnJson(`${p}/en`), de: await cdnJson(`${p}/de`) });
-    expect(await cdnJson(`${p}/_languages`)).toEqual([{ key: 'en', name: 'English', isDefault: true }, { key: 'de', name: '', isDefault: false }]);
+    expect(await cdnJson(`${p}/_languages`)).toEqual([{ key: 'en', name: 'English', isDefault: true }, { key: 'de', name: 'German', isDefault: false }]);
     expect(await cdnJson(`${p}/_customers`)).toEqual([{ key: 'acme', description: '' }, { key: 'plain', description: 'No overrides' }]);
     // Overrides merged over the base; a customer without one falls back to the base.
     expect(await cdnJson(`${p}/en_acme`)).toEqual({ bye: 'Bye', hello: 'Howdy', 'menu.title': 'Menu', common: { cancel: 'Cancel', ok: 'OK' } });

@@ -45,7 +45,7 @@ describe('POST /api/v2/import', () => {
     expect(data).toEqual({
       numberOfKeysFound: 2,
       numberOfUniqueKeysFound: 2,
-      foundLanguages: [{ key: 'en', name: 'English' }, { key: 'de', name: '' }, { key: 'fr', name: '' }],
+      foundLanguages: [{ key: 'en', name: 'English' }, { key: 'de', name: 'German' }, { key: 'fr', name: 'French' }],
     });
     expect(await contentOf(service, projectToken)).toEqual({
       en: { hello: 'Hello', bye: 'Bye' },
@@ -76,7 +76,7 @@ describe('POST /api/v2/import', () => {
     expect(envelope(bad).msg).toContain('languageKey');
 
     const data = await importOk(service, apiKey, json({ a: 'A', nested: { b: 'B' } }), { uploadFormat: 'single-language-json', languageKey: 'pt-BR' });
-    expect(data.foundLanguages).toEqual([{ key: 'pt-BR', name: '' }]);
+    expect(data.foundLanguages).toEqual([{ key: 'pt-BR', name: 'Brazilian Portuguese' }]);
     expect(await contentOf(service, projectToken)).toEqual({ 'pt-BR': { a: 'A', 'nested.b': 'B' } });
   });
 
@@ -84,7 +84,7 @@ describe('POST /api/v2/import', () => {
     const { apiKey, projectToken } = await newProject();
     const po = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "save"\nmsgstr "Speichern"\n';
     const data = await importOk(service, apiKey, po, { uploadFormat: 'po-pot' });
-    expect(data.foundLanguages).toEqual([{ key: 'de', name: '' }]);
+    expect(data.foundLanguages).toEqual([{ key: 'de', name: 'German' }]);
     expect(await contentOf(service, projectToken)).toEqual({ de: { save: 'Speichern' } });
   });
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { importOk } from '../support/transfer.js';
+import { nameUnnamedLanguages } from '../../src/languages/language-name.js';
 
 let service: TestService;
 let account: TestAccount;
@@ -23,11 +25,11 @@ describe('POST /api/v1/languages', () => {
     const res = await api.post('/api/v1/languages', { key: 'de', name: 'German' });
     expect(res).toEqual({ status: 200, msg: 'OK', data: { key: 'de', name: 'German' } });
     const noName = await api.post('/api/v1/languages', { key: 'fr' });
-    expect(noName.data).toEqual({ key: 'fr', name: '' });
+    expect(noName.data).toEqual({ key: 'fr', name: 'French' });
     expect(await projectLanguages()).toEqual([
       { key: 'en', name: 'English', isDefault: true, order: 0 },
       { key: 'de', name: 'German', isDefault: false, order: 1 },
-      { key: 'fr', name: '', isDefault: false, order: 2 },
+      { key: 'fr', name: 'French', isDefault: false, order: 2 },
     ]);
   });
 
@@ -55,11 +57,51 @@ describe('POST /api/v1/languages', () => {
   });
 });
 
+describe('a language created without a name gets its English (CLDR) name', () => {
+  let named: ProjectApi;
+  beforeAll(async () => {
+    named = await projectApi(service, account, 'Names');
+  });
+  const names = async () => Object.fromEntries((await named.gql('{ project { languages { key name } } }')).data.project.languages.map((l: { key: string; name: string }) => [l.key, l.name]));
+
+  it('through REST, from its key; a blank name counts as none, a given name is kept', async () => {
+    expect((await named.post('/api/v1/languages', { key: 'pt-BR' })).data).toEqual({ key: 'pt-BR', name: 'Brazilian Portuguese' });
+    expect((await named.post('/api/v1/languages', { key: 'zh-Hant', name: '  ' })).data).toEqual({ key: 'zh-Hant', name: 'Traditional Chinese' });
+    expect((await named.post('/api/v1/languages', { key: 'en_US' })).data).toEqual({ key: 'en_US', name: 'American English' });
+    expect((await named.post('/api/v1/languages', { key: 'de-CH', name: 'Schwiizerdütsch' })).data).toEqual({ key: 'de-CH', name: 'Schwiizerdütsch' });
+  });
+
+  it('a key CLDR does not know is named by itself', async () => {
+    expect((await named.post('/api/v1/languages', { key: 'my-lang' })).data).toEqual({ key: 'my-lang', name: 'my-lang' });
+    expect((await named.post('/api/v1/languages', { key: 'fr-XX' })).data).toEqual({ key: 'fr-XX', name: 'fr-XX' });
+  });
+
+  it('through GraphQL', async () => {
+    const { data } = await named.gql('mutation { createLanguage(input: { key: "sr-Latn" }) { key name } }');
+    expect(data.createLanguage).toEqual({ key: 'sr-Latn', name: 'Serbian (Latin)' });
+  });
+
+  it('created by a file import or by POST /api/v1/translations', async () => {
+    await importOk(service, named.apiKey, JSON.stringify({ es: { hello: 'Hola' }, 'es-419': { hello: 'Hola' } }), { uploadFormat: 'multi-language-json' });
+    expect((await named.post('/api/v1/translations', { content: [{ key: 'hello', language: 'ja', text: 'こんにちは' }] })).status).toBe(200);
+    expect(await names()).toMatchObject({ es: 'Spanish', 'es-419': 'Latin American Spanish', ja: 'Japanese' });
+  });
+
+  it('languages left without a name before are named on start', async () => {
+    expect((await named.patch('/api/v1/languages/ja', { name: '' })).status).toBe(200);
+    expect((await named.patch('/api/v1/languages/my-lang', { name: '' })).status).toBe(200);
+    expect(await names()).toMatchObject({ ja: '', 'my-lang': '' });
+    expect(await nameUnnamedLanguages()).toBe(2);
+    expect(await names()).toMatchObject({ ja: 'Japanese', 'my-lang': 'my-lang' });
+    expect(await nameUnnamedLanguages()).toBe(0);
+  });
+});
+
 describe('GET /api/v1/languages', () => {
   it('lists the languages in order with key and description', async () => {
     const res = await api.get('/api/v1/languages');
     expect(res.status).toBe(200);
-    expect(res.data).toEqual([{ key: 'en', description: 'English' }, { key: 'de', description: 'German' }, { key: 'fr', description: '' }]);
+    expect(res.data).toEqual([{ key: 'en', description: 'English' }, { key: 'de', description: 'German' }, { key: 'fr', description: 'French' }]);
   });
 
   it('needs the project API key', async () => {

@@ -29,7 +29,7 @@ describe('POST /api/v1/translations', () => {
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ uniqueKeysProcessed: 2, processedWithWarnings: false, message: expect.stringMatching(/^2 unique keys processed, 2 keys created, languages created: de, 3 translations added, 0 replaced$/) });
     expect(await texts()).toEqual({ '/hello/en': 'Hello', '/hello/de': 'Hallo', 'common/bye/en': 'Bye', 'common/bye/de': '' });
-    expect((await api.get('/api/v1/languages')).data).toEqual([{ key: 'en', description: 'English' }, { key: 'de', description: '' }]);
+    expect((await api.get('/api/v1/languages')).data).toEqual([{ key: 'en', description: 'English' }, { key: 'de', description: 'German' }]);
     expect((await key('bye', 'common')).description).toBe('Farewell');
     expect(await api.counters()).toMatchObject({ keys: 2, translatedPercentage: 0.75, translatedKeysByLanguage: { en: 2, de: 1 }, unpublishedChanges: 3 });
   });

@@ -71,7 +71,7 @@ function fakeFormat(parse: (input: Buffer) => Promise<Bundle>, write: (keys: Bun
       return { write: (page) => (keys.push(...page), ''), end: () => write(keys) };
     },
   });
-  return { format, name: 'fake' };
+  return { format, reads: ['json'], name: 'fake' };
 }
 const bundleOf = (texts: Record<string, unknown>): Bundle => ({ languages: [{ key: 'de' }], keys: Object.entries(texts).map(([key, text]) => ({ key, namespace: '', translations: { de: { text: text as string } } })) });
 const parseJson = async (b: Buffer) => bundleOf(JSON.parse(b.toString()));
