@@ -34,6 +34,7 @@ import { instanceId } from './instance.js';
 import { createLogger, setLogger } from './log.js';
 import { openSecrets } from './auth/sealed-secrets.js';
 import { sealStoredProviderKeys } from './jobs/provider-keys.js';
+import { startUploadSweeper } from './transfer/upload-sweep.js';
 
 const SERVICE_VERSION: string = JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')).version;
 
@@ -92,8 +93,11 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerHealth(app, redis);
   registerDownloads(app, config);
   const yoga = createGraphQLServer(schema, config);
+  const uploadDir = join(config.dataDir, 'tmp');
+  // On the embedded database no other process shares DATA_DIR (src/db/lock.ts).
+  const stopUploadSweeper = await startUploadSweeper(uploadDir, { intervalMs: config.uploadSweepMs, exclusive: !config.databaseUrl });
   const uploads = {
-    maxUploadBytes: config.maxUploadBytes, uploadDir: join(config.dataDir, 'tmp'),
+    maxUploadBytes: config.maxUploadBytes, uploadDir,
     maxFields: config.requestLimits.multipartFields, maxFiles: config.requestLimits.multipartFiles, maxFieldBytes: config.requestLimits.bodyBytes,
   };
   registerGraphQL(app, yoga, uploads);
@@ -113,6 +117,7 @@ export async function buildService(config: Config, options: { db?: Database; log
     db,
     config,
     async close() {
+      stopUploadSweeper();
       await worker?.stop();
       await dispatcher?.stop();
       await ws.sessions.stop();

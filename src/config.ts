@@ -15,6 +15,8 @@ export interface Config {
   defaultPlan: string;
   publishRateLimit: number;
   maxUploadBytes: number;
+  /** Period of the pass removing upload temp folders left by killed imports (src/transfer/upload-sweep.ts). */
+  uploadSweepMs: number;
   /** Texts per chunk of an import read as a stream (JSON): its memory follows the chunk. */
   importChunkCells: number;
   exportTtlSeconds: number;
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPlan: env.DEFAULT_PLAN || 'business',
     publishRateLimit: int(env, 'PUBLISH_RATE_LIMIT', 10, 1, 100_000),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1024, 2 ** 31),
+    uploadSweepMs: int(env, 'UPLOAD_SWEEP_MS', 10 * 60_000, 100, 24 * 3_600_000),
     importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', 10_000, 1, 10_000_000), // the default is CELL_CHUNK's (src/transfer/write-bundle.ts, why it is that size)
     exportTtlSeconds: int(env, 'EXPORT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     storage: storageConfig(env, dataDir),

@@ -10,7 +10,10 @@ const ENTRY = `fragment RestActivity on ActivityEntry { id kind trigger actor { 
 const CELL = `fragment RestCellChange on CellChange {
   id activityId key namespace language customerId: customerKey oldText newText oldReviewStatus newReviewStatus at kind actor { kind id name email } source
 }`;
-const REVERT = `fragment RestRevert on RevertResult { activityId reverted changedSince refusedLocked refusedCharactersLimit gone }`;
+const REVERT = `fragment RestRevert on RevertResult {
+  activityId reverted changedSince refusedLocked refusedCharactersLimit gone
+  deletedKeys deletedLanguages deletedCustomers removed kept { kind key namespace reason } keptCount
+}`;
 
 function time(query: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = queryString(query, name);
@@ -90,7 +93,7 @@ export const routes: RestRoute[] = [
     method: 'POST',
     path: '/api/v2/activity/:activityId/revert',
     auth: 'apiKey',
-    summary: 'Revert every cell a change wrote (where unchanged since), in one transaction',
+    summary: 'Revert every cell a change wrote (where unchanged since) and delete what it created (unless written or edited since), in one transaction',
     document: `mutation RestRevertChange($id: ID!) { revertChange(activityId: $id) { ...RestRevert } } ${REVERT}`,
     toVariables: (req) => ({ id: id(req.params.activityId, 'activityId') }),
     toResponse: (data) => ({ data: data.revertChange }),

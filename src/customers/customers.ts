@@ -5,7 +5,9 @@
 import { prisma, type Db } from '../db.js';
 import { conflict, isUniqueViolation, notFound, paymentRequired } from '../errors.js';
 import { planOfProject } from '../plans/plans.js';
-import { openChange } from '../history/changes.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 
 export interface CustomerInput {
@@ -40,8 +42,8 @@ export async function createCustomer(projectId: number, input: CustomerInput): P
       if (plan.maxCustomers !== null && (await tx.customer.count({ where: { projectId } })) >= plan.maxCustomers) {
         throw paymentRequired(`The ${plan.name} plan allows at most ${plan.maxCustomers} customers per project (maxCustomers)`);
       }
-      await openChange(tx, projectId, 'CUSTOMERS', { action: 'CREATE_CUSTOMER', customer: key }, { edits: 1 });
-      return tx.customer.create({ data: { projectId, key, description }, select: { id: true } });
+      const change = await openChange(tx, projectId, 'CUSTOMERS', { action: 'CREATE_CUSTOMER', customer: key }, { edits: 1 });
+      return tx.customer.create({ data: { projectId, key, description, createdByChange: change.id }, select: { id: true } });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(key);
@@ -72,6 +74,16 @@ export async function updateCustomer(projectId: number, currentKey: string, inpu
     throw error;
   }
   return { id: customer.id };
+}
+
+/**
+ * Deletes customers (by id) with their overrides, after recording the texts in
+ * `change`; callers pick them in the same transaction.
+ */
+export async function removeCustomers(db: Db, change: Change, customerIds: number[]): Promise<void> {
+  if (customerIds.length === 0) return;
+  await recordDeletedCells(db, change, { customerIds });
+  await db.$executeRaw(Prisma.sql`/* customers:remove */ DELETE FROM "Customer" WHERE id = ANY(${arrayLiteral(customerIds)}::int[])`);
 }
 
 export async function deleteCustomer(projectId: number, key: string): Promise<void> {

@@ -148,16 +148,18 @@ export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): P
 }
 
 /**
- * Records, before they are deleted with their key or language, the texts of
+ * Records, before they are deleted with their key, language or customer, the texts of
  * the cells that go (new text empty): one statement, whatever their number.
  */
-export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds: number[] } | { languageId: number }): Promise<void> {
-  const where = 'keyIds' in scope ? `t."keyId" = ANY($3::int[])` : `t."languageId" = $3`;
+export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds: number[] } | { languageId: number } | { customerIds: number[] }): Promise<void> {
+  const where = 'keyIds' in scope ? `t."keyId" = ANY($3::int[])` : 'languageId' in scope ? `t."languageId" = $3` : `t."customerId" = ANY($3::int[])`;
+  // A customer's cells are its overrides only.
+  const base = 'customerIds' in scope ? '' : `SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = $2 AND ${where}
+       UNION ALL
+       `;
   await db.$executeRawUnsafe(
     `WITH gone AS (
-       SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = $2 AND ${where}
-       UNION ALL
-       SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = $2 AND ${where}
+       ${base}SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = $2 AND ${where}
      ), events AS (
        ${insertCellEvents({
          activity: '$1::bigint', project: '$2', split: true, cells: `
@@ -167,7 +169,7 @@ export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds
        })}
      )
      UPDATE "Activity" SET cells = cells + (SELECT coalesce(sum(n), 0)::int FROM events) WHERE id = $1::bigint`,
-    change.id, change.projectId, 'keyIds' in scope ? scope.keyIds : scope.languageId,
+    change.id, change.projectId, 'keyIds' in scope ? scope.keyIds : 'languageId' in scope ? scope.languageId : scope.customerIds,
   );
 }
 

@@ -8,13 +8,19 @@
 // A whole change is reverted only where its cells still hold what it wrote: a
 // cell changed since keeps the newer text and is counted as changed since, so
 // a revert never silently undoes later work. Keys, languages and customers the
-// change created stay (with empty cells); deleted ones are not recreated.
+// change created are deleted with it unless someone else made them theirs
+// since (revert-created.ts: kept, with the reason); deleted ones are not
+// recreated. Cells given back their published text count as published again
+// (revert-published.ts).
+import { Prisma } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { writeTranslations, type GateResult } from '../translations/gate.js';
 import { BULK_TRANSACTION, type Cell, type ReviewStatus } from '../translations/store.js';
 import { amendChange, openChange } from './changes.js';
 import { cellEvents, selectEvents, type EventSelection } from './cell-events.js';
+import { decideCreated, goesWithCreated, KEPT_LISTED, removeCreated, type KeptEntity } from './revert-created.js';
+import { markPublishedAgain } from './revert-published.js';
 
 export interface RevertResult {
   /** The REVERT entry of the activity log. */
@@ -27,7 +33,18 @@ export interface RevertResult {
   refused: GateResult['refused'];
   /** Cells whose key or language no longer exists. */
   gone: number;
+  /** Keys, languages (their keys) and customers (their keys) the change created, deleted by the revert. */
+  deletedKeys: number;
+  deletedLanguages: string[];
+  deletedCustomers: string[];
+  /** Cells that went with them (their texts are in the revert's history). */
+  removed: number;
+  /** What the change created and the revert kept, with why: the first KEPT_LISTED; keptCount is exact. */
+  kept: KeptEntity[];
+  keptCount: number;
 }
+
+const NOTHING_CREATED = { deletedKeys: 0, deletedLanguages: [], deletedCustomers: [], removed: 0, kept: [], keptCount: 0 };
 
 interface EventCell {
   keyId: number;
@@ -94,6 +111,12 @@ export async function cellChangeLanguage(projectId: number, cellChangeId: bigint
   return rows[0]?.key ?? null;
 }
 
+/** The cells recorded in a change so far. */
+async function cellCount(tx: Db, change: bigint): Promise<number> {
+  const [row] = await tx.$queryRaw<[{ cells: number }]>(Prisma.sql`/* revert:cell-count */ SELECT cells FROM "Activity" WHERE id = ${change}`);
+  return row.cells;
+}
+
 /** Reverts every cell a change wrote, where it still holds what the change wrote. */
 export async function revertChange(projectId: number, activityId: bigint): Promise<RevertResult> {
   return prisma().$transaction(async (tx) => {
@@ -101,18 +124,34 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
       `SELECT id, cells FROM "Activity" WHERE id = $1::bigint AND "projectId" = $2 FOR UPDATE`, activityId, projectId,
     );
     if (!target) throw notFound(`change ${activityId} not found`);
-    if (target.cells === 0) throw badRequest(`change ${activityId} wrote no translation cells; there is nothing to revert`);
+    const created = await decideCreated(tx, projectId, activityId);
+    const createdAny = created.kept.length + created.delete.keyIds.length + created.delete.languageIds.length + created.delete.customerIds.length > 0;
+    if (target.cells === 0 && !createdAny) throw badRequest(`change ${activityId} wrote no translation cells and created nothing that still exists; there is nothing to revert`);
     const cells = await eventCells(tx, projectId, selectEvents.ofActivity('$1', '$2'), activityId);
     const change = await openChange(tx, projectId, 'REVERT', { activityId: String(activityId) }, { revertOf: activityId });
-    const eligible = cells.filter((c) => c.exists && c.unchanged);
+    // Cells of what goes are not written back: they go with it, their texts recorded as they go.
+    const goes = goesWithCreated(created);
+    const eligible = cells.filter((c) => c.exists && c.unchanged && !goes(c));
     const { written, refused } = await writeBack(tx, projectId, eligible, change);
+    const before = await cellCount(tx, change.id);
+    const deletedKeys = await removeCreated(tx, change, created);
+    const after = await cellCount(tx, change.id);
+    await markPublishedAgain(tx, projectId, activityId, eligible.map((c) => ({
+      keyId: c.keyId, languageId: c.languageId, customerId: c.customerId, text: c.oldText ?? '', status: c.oldStatus ?? 'NOT_REVIEWED',
+    })));
     const result = {
       reverted: written,
-      changedSince: cells.filter((c) => c.exists && !c.unchanged).length,
+      changedSince: cells.filter((c) => c.exists && !c.unchanged && !goes(c)).length,
       refused,
       gone: cells.filter((c) => !c.exists).length,
+      deletedKeys,
+      deletedLanguages: created.languages,
+      deletedCustomers: created.customers,
+      removed: after - before,
+      kept: created.kept.slice(0, KEPT_LISTED),
+      keptCount: created.kept.length,
     };
-    await amendChange(tx, change, result);
+    await amendChange(tx, change, result, deletedKeys + created.languages.length + created.customers.length);
     return { activityId: change.id, ...result };
   }, BULK_TRANSACTION);
 }
@@ -129,7 +168,7 @@ export async function revertCellChange(projectId: number, cellChangeId: bigint):
     // One cell asked for explicitly: a refusal is the answer (as PATCH /api/v2/translations), and nothing is recorded.
     if (refused.LOCKED) throw conflict(`the key of cell change ${cellChangeId} is locked; its translations cannot be changed`);
     if (refused.CHARACTERS_LIMIT) throw badRequest(`the earlier text of cell change ${cellChangeId} is longer than its key's charactersLimit`);
-    const result = { reverted: written, changedSince: 0, refused, gone: 0 };
+    const result = { reverted: written, changedSince: 0, refused, gone: 0, ...NOTHING_CREATED };
     await amendChange(tx, change, result);
     return { activityId: change.id, ...result };
   });

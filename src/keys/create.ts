@@ -4,7 +4,8 @@
 // namespace, limits, defaults) are parseNewKey's (input.ts): createKeys takes
 // only keys that passed them. Set-based, as the write gate: one statement per
 // chunk of keys, whatever their number. Callers run it inside their
-// transaction and record the change themselves.
+// transaction and record the change themselves; each key records the change
+// that created it (createdByChange), which a revert of that change deletes.
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import type { NewKey } from './input.js';
@@ -21,7 +22,7 @@ export interface CreatedKey { id: number; key: string; namespace: string }
  * order follows it); an existing key (or a repeat in `keys`) is left as it
  * is. Returns the created keys (id, name and namespace).
  */
-export async function createKeys(db: Db, projectId: number, keys: readonly NewKey[]): Promise<CreatedKey[]> {
+export async function createKeys(db: Db, projectId: number, keys: readonly NewKey[], change: { id: bigint } | null): Promise<CreatedKey[]> {
   // A repeated key is created once, as its first occurrence gives it.
   const seen = new Set<string>();
   const first = keys.filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
@@ -32,13 +33,13 @@ export async function createKeys(db: Db, projectId: number, keys: readonly NewKe
     const plain = chunk.every((k) => k.codeDescription === '' && k.tags.length === 0 && k.charactersLimit === null && !k.lock && !k.deprecated);
     const rows = await db.$queryRawUnsafe<CreatedKey[]>(
       plain
-        ? `INSERT INTO "TranslationKey" ("projectId", key, namespace, description)
-           SELECT $1, k, ns, d FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
+        ? `INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "createdByChange")
+           SELECT $1, k, ns, d, $5::bigint FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
             ORDER BY ord
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
            RETURNING id, key, namespace`
-        : `INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "codeDescription", tags, "charactersLimit", lock, deprecated, "deprecatedAt")
-           SELECT $1, k, ns, d, cd, ARRAY(SELECT jsonb_array_elements_text(tg::jsonb)), cl, lk, dp, CASE WHEN dp THEN now() END
+        : `INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "codeDescription", tags, "charactersLimit", lock, deprecated, "deprecatedAt", "createdByChange")
+           SELECT $1, k, ns, d, cd, ARRAY(SELECT jsonb_array_elements_text(tg::jsonb)), cl, lk, dp, CASE WHEN dp THEN now() END, $10::bigint
              FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::boolean[], $9::boolean[])
                   WITH ORDINALITY AS t(k, ns, d, cd, tg, cl, lk, dp, ord)
             ORDER BY ord
@@ -50,6 +51,7 @@ export async function createKeys(db: Db, projectId: number, keys: readonly NewKe
         arrayLiteral(chunk, (k) => k.codeDescription), arrayLiteral(chunk, (k) => JSON.stringify(k.tags)), arrayLiteral(chunk, (k) => k.charactersLimit),
         arrayLiteral(chunk, (k) => k.lock), arrayLiteral(chunk, (k) => k.deprecated),
       ]),
+      change?.id ?? null,
     );
     for (const row of rows) created.push(row);
   }

@@ -29,9 +29,10 @@ export async function keyOfProject(projectId: number, address: KeyAddress): Prom
 export async function createKey(projectId: number, input: KeyInput): Promise<{ id: number }> {
   const key = parseNewKey(input);
   return prisma().$transaction(async (tx) => {
-    const [created] = await createKeys(tx, projectId, [key]);
+    // The change first: the key records it (a failed creation rolls both back).
+    const change = await openChange(tx, projectId, 'KEYS', { action: 'CREATE_KEY', key: key.key, namespace: key.namespace }, { edits: 1 });
+    const [created] = await createKeys(tx, projectId, [key], change);
     if (!created) throw duplicate(key);
-    await openChange(tx, projectId, 'KEYS', { action: 'CREATE_KEY', key: key.key, namespace: key.namespace }, { edits: 1 });
     return { id: created.id };
   });
 }

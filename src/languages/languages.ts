@@ -2,9 +2,11 @@
 // renamed language keeps its translations; deleting one deletes its
 // translations (foreign-key cascade). A project always keeps one language,
 // and exactly one default language.
-import { prisma } from '../db.js';
+import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
-import { openChange, recordDeletedCells } from '../history/changes.js';
+import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 import { languageNameOrDefault } from './language-name.js';
 
@@ -29,9 +31,9 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
         throw conflict(`language '${key}' already exists`);
       }
       const last = await tx.language.aggregate({ where: { projectId }, _max: { order: true }, _count: true });
-      await openChange(tx, projectId, 'LANGUAGES', { action: 'CREATE_LANGUAGE', language: key, name }, { edits: 1 });
+      const change = await openChange(tx, projectId, 'LANGUAGES', { action: 'CREATE_LANGUAGE', language: key, name }, { edits: 1 });
       return tx.language.create({
-        data: { projectId, key, name, order: (last._max.order ?? -1) + 1, isDefault: last._count === 0 },
+        data: { projectId, key, name, order: (last._max.order ?? -1) + 1, isDefault: last._count === 0, createdByChange: change.id },
         select: { id: true },
       });
     });
@@ -84,13 +86,22 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
       throw conflict(`language '${key}' is the only language of the project; a project needs at least one language`);
     }
     const change = await openChange(tx, projectId, 'LANGUAGES', { action: 'DELETE_LANGUAGE', language: key }, { edits: 1 });
-    await recordDeletedCells(tx, change, { languageId: language.id });
-    await tx.language.delete({ where: { id: language.id } });
+    await removeLanguages(tx, change, [language.id]);
     if (language.isDefault) {
       const next = await tx.language.findFirstOrThrow({ where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { id: true } });
       await tx.language.update({ where: { id: next.id }, data: { isDefault: true } });
     }
   });
+}
+
+/**
+ * Deletes languages (by id) with their translations, after recording the texts
+ * in `change`; callers pick them (never every language of the project) and
+ * make another language the default if one of them was, in the same transaction.
+ */
+export async function removeLanguages(db: Db, change: Change, languageIds: number[]): Promise<void> {
+  for (const languageId of languageIds) await recordDeletedCells(db, change, { languageId });
+  if (languageIds.length) await db.$executeRaw(Prisma.sql`/* languages:remove */ DELETE FROM "Language" WHERE id = ANY(${arrayLiteral(languageIds)}::int[])`);
 }
 
 /**

@@ -11,6 +11,7 @@ import { activityStream, REPLAY_LIMIT, translationChangeStream } from '../histor
 import { ACTOR_KINDS, CHANGE_SOURCES, type ActorKind, type ChangeSource } from '../history/origin.js';
 import { historyRetentionDays, setHistoryRetention } from '../history/retention.js';
 import { cellChangeLanguage, revertCellChange, revertChange, type RevertResult } from '../history/revert.js';
+import { KEPT_LISTED, type KeptEntity } from '../history/revert-created.js';
 import { ReviewStatusEnum } from './translation.js';
 
 export const ChangeKindEnum = builder.enumType('ChangeKind', {
@@ -105,6 +106,26 @@ const ActivityFilterInput = builder.inputType('ActivityFilter', {
   }),
 });
 
+const CreatedKindEnum = builder.enumType('CreatedKind', { values: ['KEY', 'LANGUAGE', 'CUSTOMER'] as const });
+const KeptReasonEnum = builder.enumType('KeptReason', {
+  values: {
+    WRITTEN_SINCE: { description: 'Another change wrote one of its texts.' },
+    EDITED_SINCE: { description: 'Renamed or edited (a key\'s settings) since.' },
+    LOCKED: { description: 'A locked key is never deleted.' },
+    DEFAULT_LANGUAGE: { description: "The project's default language." },
+    LAST_LANGUAGE: { description: 'A project keeps at least one language.' },
+  } as const,
+});
+const RevertKeptType = builder.objectRef<KeptEntity>('RevertKept').implement({
+  description: 'Something a reverted change created that its revert kept.',
+  fields: (t) => ({
+    kind: t.field({ type: CreatedKindEnum, resolve: (k) => k.kind }),
+    key: t.exposeString('key', { description: 'The key, language or customer key.' }),
+    namespace: t.exposeString('namespace', { description: "A key's namespace ('' otherwise)." }),
+    reason: t.field({ type: KeptReasonEnum, resolve: (k) => k.reason }),
+  }),
+});
+
 const RevertResultType = builder.objectRef<RevertResult>('RevertResult').implement({
   fields: (t) => ({
     activityId: t.field({ type: 'ID', description: 'The REVERT entry of the activity log.', resolve: (r) => String(r.activityId) }),
@@ -113,6 +134,16 @@ const RevertResultType = builder.objectRef<RevertResult>('RevertResult').impleme
     refusedLocked: t.int({ description: 'Cells of locked keys: not written.', resolve: (r) => r.refused.LOCKED }),
     refusedCharactersLimit: t.int({ description: "Earlier texts over their key's charactersLimit: not written.", resolve: (r) => r.refused.CHARACTERS_LIMIT }),
     gone: t.exposeInt('gone', { description: 'Cells whose key, language or customer was deleted since.' }),
+    deletedKeys: t.exposeInt('deletedKeys', { description: 'Keys the change created, deleted by the revert with their texts.' }),
+    deletedLanguages: t.exposeStringList('deletedLanguages', { description: 'Languages (keys) the change created, deleted by the revert with their texts.' }),
+    deletedCustomers: t.exposeStringList('deletedCustomers', { description: 'Customers (keys) the change created, deleted by the revert with their texts.' }),
+    removed: t.exposeInt('removed', { description: 'Cells that went with the deleted keys, languages and customers (their texts are in the history of the revert).' }),
+    kept: t.field({
+      type: [RevertKeptType],
+      description: `Keys, languages and customers the change created that the revert kept, with why: the first ${KEPT_LISTED}.`,
+      resolve: (r) => r.kept,
+    }),
+    keptCount: t.exposeInt('keptCount', { description: 'How many keys, languages and customers the change created were kept.' }),
   }),
 });
 
@@ -173,7 +204,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   revertChange: t.field({
     type: RevertResultType,
-    description: 'Reverts every cell a change (an import, a job, a bulk write …) wrote, in one transaction, where the cell still holds what the change wrote. Locks and character limits apply. Recorded as a REVERT change.',
+    description: 'Reverts every cell a change (an import, a job, a bulk write …) wrote, in one transaction, where the cell still holds what the change wrote, and deletes the keys, languages and customers it created unless another change wrote or edited them since (kept). Locks and character limits apply. Recorded as a REVERT change.',
     args: { projectToken: t.arg.string({ required: false }), activityId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => revertChange(await resolveProject(ctx.principal, args.projectToken, need('revertChange')), parseId(String(args.activityId), 'activityId')),
   }),

@@ -7,7 +7,7 @@ import { paymentRequired } from '../errors.js';
 import { planOfProject } from '../plans/plans.js';
 
 /** Customer key → id, creating the missing ones (402 beyond the plan's customers per project). */
-export async function ensureCustomers(db: Db, projectId: number, customers: { key: string; description?: string }[]): Promise<Map<string, number>> {
+export async function ensureCustomers(db: Db, projectId: number, customers: { key: string; description?: string }[], change: { id: bigint } | null): Promise<Map<string, number>> {
   const unique = [...new Map(customers.map((c) => [c.key, c])).values()];
   if (unique.length === 0) return new Map();
   const existing = await db.$queryRawUnsafe<{ key: string }[]>(
@@ -29,10 +29,10 @@ export async function ensureCustomers(db: Db, projectId: number, customers: { ke
       }
     }
     await db.$executeRawUnsafe(
-      `INSERT INTO "Customer" ("projectId", key, description)
-       SELECT $1, k, coalesce(d, '') FROM unnest($2::text[], $3::text[]) AS t(k, d)
+      `INSERT INTO "Customer" ("projectId", key, description, "createdByChange")
+       SELECT $1, k, coalesce(d, ''), $4::bigint FROM unnest($2::text[], $3::text[]) AS t(k, d)
        ON CONFLICT ("projectId", key) DO NOTHING`,
-      projectId, missing.map((c) => c.key), missing.map((c) => c.description ?? null),
+      projectId, missing.map((c) => c.key), missing.map((c) => c.description ?? null), change?.id ?? null,
     );
   }
   const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(

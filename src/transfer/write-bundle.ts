@@ -191,7 +191,7 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
     const newLanguages = languagesOfBundle(bundle).filter((l) => !languagesFound.has(l.key));
     for (const l of newLanguages) languagesFound.set(l.key, l);
     if (newLanguages.length > 0) {
-      const languages = await ensureLanguages(db, projectId, newLanguages, { create: true });
+      const languages = await ensureLanguages(db, projectId, newLanguages, { create: true, change: options.change });
       for (const [key, id] of languages.ids) languageIds.set(key, id);
       languagesCreated.push(...languages.created);
     }
@@ -204,13 +204,13 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
         db,
         projectId,
         fresh.map((k) => ({ key: k.key, namespace: k.namespace })),
-        { create: true, touchLastSeen: true, descriptions: fresh.map((k) => k.description || null) },
+        { create: true, touchLastSeen: true, descriptions: fresh.map((k) => k.description || null), change: options.change },
       );
       keysCreated += created;
       for (const [ref, id] of ids) keyIds.set(ref, id);
     }
     const newCustomers = customersOfBundle(bundle).filter((c) => !customerIds.has(c.key));
-    if (newCustomers.length > 0) for (const [key, id] of await ensureCustomers(db, projectId, newCustomers)) customerIds.set(key, id);
+    if (newCustomers.length > 0) for (const [key, id] of await ensureCustomers(db, projectId, newCustomers, options.change)) customerIds.set(key, id);
 
     // Cells go out in chunks, so a large file never has all its cells (and their
     // statement parameters) in memory at once. A key given twice in the bundle

@@ -62,9 +62,9 @@ export async function importTranslationsV1(projectId: number, content: V1Element
   };
   const { plan: write, rows } = await runElementWrite(!missingLanguages.length && !missingKeys.length ? plan(found) : async (tx) => {
     // Rules 1 and 3: missing languages and keys are created (keys in the order of the elements).
-    const languages = missingLanguages.length ? await ensureLanguages(tx, projectId, missingLanguages.map((key) => ({ key })), { create: true }) : { ids: new Map<string, number>(), created: [] };
+    const languages = missingLanguages.length ? await ensureLanguages(tx, projectId, missingLanguages.map((key) => ({ key })), { create: true, change }) : { ids: new Map<string, number>(), created: [] };
     // Rule 2 then comes with the keys' ids (the statement after their creation sets last-seen and returns them).
-    const keys = missingKeys.length ? await ensureKeys(tx, projectId, accepted, { create: true, touchLastSeen: true, descriptions: accepted.map((e) => e.description) }) : null;
+    const keys = missingKeys.length ? await ensureKeys(tx, projectId, accepted, { create: true, touchLastSeen: true, descriptions: accepted.map((e) => e.description), change }) : null;
     return plan({ keys: keys?.ids ?? found.keys, languages: new Map([...found.languages, ...languages.ids]) }, { keys: keys?.created ?? 0, languages: languages.created, touched: keys !== null });
   });
   // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a warning of its element.

@@ -36,6 +36,8 @@ const FIND_KEYS = `SELECT tk.id, tk.key, tk.namespace FROM unnest($2::text[], $3
 
 export interface EnsureKeysOptions {
   create: boolean;
+  /** The change that creates the missing keys (recorded with them, for its revert). */
+  change?: { id: bigint };
   /** Set every given key's last-seen time to now. */
   touchLastSeen?: boolean;
   descriptions?: (string | null)[];
@@ -81,7 +83,7 @@ export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], opti
   };
   await find(list);
   if (!options.create || ids.size === list.length) return { ids, created: 0 };
-  const created = await createKeys(db, projectId, parsed.filter((_, i) => !ids.has(keyId(list[i]!.ref))));
+  const created = await createKeys(db, projectId, parsed.filter((_, i) => !ids.has(keyId(list[i]!.ref))), options.change ?? null);
   for (const r of created) ids.set(keyId(r), r.id);
   // A key another transaction created since the lookup (PostgreSQL runs them side by side) was not created here: found now.
   if (ids.size < list.length) await find(list.filter((k) => !ids.has(keyId(k.ref))));
@@ -102,20 +104,20 @@ export async function ensureLanguages(
   db: Db,
   projectId: number,
   languages: { key: string; name?: string }[],
-  options: { create: boolean },
+  options: { create: boolean; change?: { id: bigint } },
 ): Promise<{ ids: Map<string, number>; created: string[] }> {
   const unique = [...new Map(languages.map((l) => [l.key, l])).values()];
   let created: string[] = [];
   const ids = new Map<string, number>();
   if (options.create && unique.length > 0) {
     const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
-      `INSERT INTO "Language" ("projectId", key, name, "order")
-       SELECT $1, k, n, (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = $1) + row_number() OVER (ORDER BY ord)
+      `INSERT INTO "Language" ("projectId", key, name, "order", "createdByChange")
+       SELECT $1, k, n, (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = $1) + row_number() OVER (ORDER BY ord), $4::bigint
          FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(k, n, ord)
         WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = $1 AND l.key = t.k)
        ON CONFLICT ("projectId", key) DO NOTHING
        RETURNING id, key`,
-      projectId, unique.map((l) => l.key), unique.map((l) => languageNameOrDefault(l.key, l.name)),
+      projectId, unique.map((l) => l.key), unique.map((l) => languageNameOrDefault(l.key, l.name)), options.change?.id ?? null,
     );
     created = rows.map((r) => r.key);
     for (const r of rows) ids.set(r.key, r.id);

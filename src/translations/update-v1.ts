@@ -48,7 +48,7 @@ export async function updateTranslationsV1(projectId: number, content: V1Element
   };
   const missingKeys = options.createKeys ? candidates.filter((e) => !found.keys.has(keyRefId(e))) : [];
   const { plan: write, rows } = await runElementWrite(!missingKeys.length ? plan(found.keys) : async (tx) => {
-    const keys = await ensureKeys(tx, projectId, missingKeys, { create: true, descriptions: missingKeys.map((e) => e.description) });
+    const keys = await ensureKeys(tx, projectId, missingKeys, { create: true, descriptions: missingKeys.map((e) => e.description), change: { id: found.changeId } });
     return plan(new Map([...found.keys, ...keys.ids]));
   });
   problems.push(...write.missing);

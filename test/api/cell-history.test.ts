@@ -105,34 +105,35 @@ describe('cell history and revert', () => {
     const [customerImport, bigImport] = (await api.get('/api/v2/activity?kind=IMPORT&size=2')).data;
     expect(bigImport.cellsChanged).toBe(7);
 
-    // Reverting the whole import restores every cell exactly (texts and review status).
+    // Reverting the whole import restores every cell exactly (texts and review status), and deletes the key it created.
     const res = await api.post(`/api/v2/activity/${bigImport.id}/revert`);
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ reverted: 7, changedSince: 0, refusedLocked: 0, gone: 0 });
+    expect(res.data).toMatchObject({ reverted: 6, changedSince: 0, refusedLocked: 0, gone: 0, deletedKeys: 1, removed: 1 });
     const restored = await cells(api);
     for (const [cell, value] of Object.entries(original)) expect([cell, restored[cell]]).toEqual([cell, value]);
-    expect(restored['e/en']).toEqual(['', 'NOT_REVIEWED']);
+    expect(restored['e/en']).toBeUndefined();
     expect(restored['c/de']).toEqual(['', 'NOT_REVIEWED']);
     // The customer's import is another change: untouched.
     expect((await cells(api, 'acme'))['a/en']).toEqual(['Acme A', 'NOT_REVIEWED']);
     const [revert] = (await api.get('/api/v2/activity?size=1')).data;
-    expect(revert).toMatchObject({ kind: 'REVERT', revertOf: bigImport.id, cellsChanged: 7, details: { reverted: 7 } });
-    // Reverting the revert brings the import back.
-    expect((await api.post(`/api/v2/activity/${revert.id}/revert`)).data.reverted).toBe(7);
-    expect((await cells(api))['e/en']).toEqual(['E2', 'NOT_REVIEWED']);
+    expect(revert).toMatchObject({ kind: 'REVERT', revertOf: bigImport.id, cellsChanged: 7, details: { reverted: 6, deletedKeys: 1 } });
+    // Reverting the revert brings the import's texts back; the deleted key is not recreated.
+    expect((await api.post(`/api/v2/activity/${revert.id}/revert`)).data).toMatchObject({ reverted: 6, gone: 1 });
+    expect((await cells(api))['a/en']).toEqual(['A2', 'NOT_REVIEWED']);
+    expect((await cells(api))['e/en']).toBeUndefined();
 
     // A cell changed after the change keeps its newer text; a locked key keeps its text.
     await api.patch('/api/v2/translations', { key: 'c', language: 'en', text: 'Mine' });
     await api.patch('/api/v1/translation-keys?key=a', { lock: true });
     const again = await api.post(`/api/v2/activity/${bigImport.id}/revert`);
-    // The first revert is itself reverted: the import's cells hold its texts again, except c/en (changed) and a (locked).
-    expect(again.data).toMatchObject({ changedSince: 1, refusedLocked: 2, reverted: 4 });
+    // The first revert is itself reverted: the import's cells hold its texts again, except c/en (changed), a (locked) and e (deleted).
+    expect(again.data).toMatchObject({ changedSince: 1, refusedLocked: 2, reverted: 3, gone: 1 });
     const partly = await cells(api);
     expect(partly['c/en']).toEqual(['Mine', 'NOT_REVIEWED']);
     expect(partly['a/en']).toEqual(['A2', 'NOT_REVIEWED']);
     expect(partly['b/de']).toEqual(['B-de', 'REVIEWED']);
     await api.patch('/api/v1/translation-keys?key=a', { lock: false });
-    // A change without cells has nothing to revert; an unknown one is 404.
+    // A change without cells that created nothing has nothing to revert; an unknown one is 404.
     const [keyChange] = (await api.get('/api/v2/activity?kind=KEYS&size=1')).data;
     expect((await api.post(`/api/v2/activity/${keyChange.id}/revert`)).status).toBe(400);
     expect((await api.post('/api/v2/activity/987654321/revert')).status).toBe(404);

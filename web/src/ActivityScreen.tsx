@@ -45,7 +45,9 @@ const RevertTranslation = graphql(`
 `);
 const RevertChange = graphql(`
   mutation RevertChange($projectToken: String!, $activityId: ID!) {
-    revertChange(projectToken: $projectToken, activityId: $activityId) { reverted changedSince refusedLocked refusedCharactersLimit gone }
+    revertChange(projectToken: $projectToken, activityId: $activityId) {
+      reverted changedSince refusedLocked refusedCharactersLimit gone deletedKeys deletedLanguages deletedCustomers keptCount kept { kind key namespace reason }
+    }
   }
 `);
 
@@ -88,6 +90,13 @@ const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n
 
 type RevertOutcome = ResultOf<typeof RevertChange>['revertChange'];
 
+/** Entries without cells that created something, which their revert deletes. */
+const CREATING = new Set(['CREATE_KEY', 'CREATE_LANGUAGE', 'CREATE_CUSTOMER']);
+
+const KEPT_REASONS: Record<RevertOutcome['kept'][number]['reason'], string> = {
+  WRITTEN_SINCE: 'written since', EDITED_SINCE: 'edited since', LOCKED: 'locked', DEFAULT_LANGUAGE: 'default language', LAST_LANGUAGE: 'last language',
+};
+
 /** What a revert did: "Reverted 3 cells; 1 cell changed since (kept)." */
 function describeRevert(r: RevertOutcome): string {
   const refused = r.refusedLocked + r.refusedCharactersLimit;
@@ -96,6 +105,10 @@ function describeRevert(r: RevertOutcome): string {
     r.changedSince && `${count(r.changedSince, 'cell')} changed since (kept)`,
     refused && `${count(refused, 'cell')} refused (locked key or over the characters limit)`,
     r.gone && `${count(r.gone, 'cell')} gone (key, language or customer deleted)`,
+    r.deletedKeys && `deleted ${count(r.deletedKeys, 'key')} it created`,
+    r.deletedLanguages.length && `deleted the languages ${r.deletedLanguages.join(', ')}`,
+    r.deletedCustomers.length && `deleted the customers ${r.deletedCustomers.join(', ')}`,
+    r.keptCount && `kept ${r.keptCount} it created: ${r.kept.map((k) => `${k.namespace ? `${k.namespace}/` : ''}${k.key} (${KEPT_REASONS[k.reason]})`).join(', ')}${r.keptCount > r.kept.length ? ' …' : ''}`,
   ].filter(Boolean).join('; ') + '.';
 }
 
@@ -278,7 +291,7 @@ function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entr
   }, [entry.cellsChanged, loadCells]);
 
   const revert = async () => {
-    if (!confirm(`Revert this change? Its ${count(entry.cellsChanged, 'cell')} get back their earlier texts where they still hold what it wrote; cells changed since keep the newer text.`)) return;
+    if (!confirm(`Revert this change? Its ${count(entry.cellsChanged, 'cell')} get back their earlier texts where they still hold what it wrote; cells changed since keep the newer text. Keys, languages and customers it created are deleted unless written or edited since.`)) return;
     setFailure('');
     const result = await client.mutation(RevertChange, { projectToken, activityId: entry.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
@@ -304,7 +317,7 @@ function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entr
         {entry.trigger && <div><dt>Webhook trigger</dt><dd>{entry.trigger}</dd></div>}
         {details.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{show(v)}</dd></div>)}
       </dl>
-      {mayRevert.change && entry.cellsChanged > 0 && <button type="button" className="danger" onClick={revert}>Revert this change</button>}
+      {mayRevert.change && (entry.cellsChanged > 0 || CREATING.has(String(entry.details?.action))) && <button type="button" className="danger" onClick={revert}>Revert this change</button>}
       <p role="status">{outcome}</p>
       {failure && <p role="alert" className="error">{failure}</p>}
       {cells.length > 0 && (
