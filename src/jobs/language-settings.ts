@@ -148,9 +148,9 @@ function checkedString(value: string | null | undefined, field: string, max: num
 
 /**
  * Saves a language's settings, replacing what was saved before (each field
- * null or absent: its default). Codes are checked against the provider's
- * notation when a provider is known; the glossary and the provider key are
- * checked when a job starts.
+ * null or absent: its default). Codes are checked against the notation of the
+ * provider that will use them, when there is one; the glossary and the
+ * provider key are checked when a job starts.
  */
 export async function saveLanguageSettings(projectId: number, languageKey: string, input: LanguageSettingsInput): Promise<void> {
   const languages = await prisma().language.findMany({ where: { projectId }, select: { id: true, key: true } });
@@ -169,9 +169,11 @@ export async function saveLanguageSettings(projectId: number, languageKey: strin
   const options = [...new Set(input.options ?? [])];
   const wrong = options.filter((o) => !(SETTING_OPTIONS as readonly string[]).includes(o));
   if (wrong.length) throw badRequest(`options may hold ${SETTING_OPTIONS.join(', ')} (FORCE_REPLACE is asked for with each request); got ${wrong.join(', ')}`);
-  if (provider && targetCode) {
-    const { provider: mt } = await providerForProject(projectId, provider);
-    mt.validateLanguages({ sourceLanguage: sourceCode ?? undefined, targetLanguage: targetCode });
+  // Codes given are checked in the notation of the provider that will use them (the instance's when none is set).
+  const user = provider ?? instanceProvider(new Set(Object.keys((await readSettings(projectId)).providerApiKeys ?? {})));
+  if (user && (targetCode || sourceCode)) {
+    const { provider: mt } = await providerForProject(projectId, user);
+    mt.validateLanguages({ sourceLanguage: sourceCode ?? undefined, targetLanguage: targetCode ?? providerCodeFor(user, languageKey, 'target') ?? languageKey });
   }
   const data = { provider, sourceLanguageId: source?.id ?? null, sourceCode, targetCode, formality, glossaryId, options, updatedAt: new Date() };
   await prisma().$transaction(async (tx) => {

@@ -208,6 +208,9 @@ describe('settings through GraphQL', () => {
     const p = await freshProject('bad settings', ['en', 'de']);
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ translationProvider: 'MT_PROVIDER_B', targetLanguage: 'de-DE' }, /targetLanguage "de-DE"/],
+      // No provider given: the instance's (DeepL here) checks the code.
+      [{ targetLanguage: 'de' }, /targetLanguage "de"/],
+      [{ translationProvider: 'MT_PROVIDER_A', sourceLanguage: 'EN' }, /sourceLanguage "EN"/],
       [{ providerFormality: 'very' }, /^providerFormality must be one of default, more, less, prefer_more, prefer_less$/],
       [{ sourceProjectLanguage: 'de' }, /^sourceProjectLanguage must differ from the language translated into$/],
       [{ targetLanguage: 'x'.repeat(101) }, /^targetLanguage must have at most 100 characters$/],
