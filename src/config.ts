@@ -186,6 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.ADMIN_TOKEN && !email) throw new ConfigError('ADMIN_TOKEN needs ADMIN_EMAIL and ADMIN_PASSWORD');
   if (env.ADMIN_TOKEN && env.ADMIN_TOKEN.length < 20) throw new ConfigError('ADMIN_TOKEN must have at least 20 characters');
   const dataDir = resolve(env.DATA_DIR || './data');
+  // Read where it is used (src/mt/config.ts instanceProvider), checked here so a typo stops the start.
+  const mtDefault = env.MT_DEFAULT_PROVIDER?.trim();
+  if (mtDefault && !['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO'].includes(mtDefault)) throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of MT_PROVIDER_A, MT_PROVIDER_B, PSEUDO, got "${mtDefault}"`);
   return {
     port,
     host,

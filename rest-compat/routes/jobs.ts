@@ -1,7 +1,7 @@
 // Auto-translation jobs. v1 POST takes one target in the body; v2 POST takes
 // the same body with a `targets` array (documented in docs/jobs.md), or the
 // vendor command-line client's body `{languageKeys, source, options}` (each
-// language like its last job), and returns one job per target. Both run the
+// language by its auto-translation settings), and returns one job per target. Both run the
 // GraphQL autoTranslate mutation. The job lists take `status` and `type`
 // filters (comma-joined or repeated), checked against the GraphQL enums.
 import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
@@ -26,8 +26,8 @@ const TARGET_SCHEMA: Record<string, JsonSchema> = {
 
 const JOB_FIELDS = `fragment RestJob on Job { jobId progress state started message metadata }`;
 const START = `mutation RestAutoTranslate($input: AutoTranslateInput!) { autoTranslate(input: $input) { ...RestJob } } ${JOB_FIELDS}`;
-const START_V2 = `mutation RestAutoTranslateV2($input: AutoTranslateInput, $likeLastJob: AutoTranslateLikeLastJobInput) {
-  autoTranslate(input: $input, likeLastJob: $likeLastJob) { ...RestJob }
+const START_V2 = `mutation RestAutoTranslateV2($input: AutoTranslateInput, $bySettings: AutoTranslateBySettingsInput) {
+  autoTranslate(input: $input, bySettings: $bySettings) { ...RestJob }
 } ${JOB_FIELDS}`;
 const LIST = `query RestJobs($status: [JobStatusFilter!], $type: [JobKind!]) { jobs(status: $status, type: $type) { ...RestJob } } ${JOB_FIELDS}`;
 
@@ -68,17 +68,17 @@ function v1Input(req: RestRequest) {
 }
 
 /** The vendor command-line client's body: `{languageKeys: [...], source: "CLI", options: [...]}` (source ignored). */
-function likeLastJobInput(body: Record<string, unknown>) {
+function bySettingsInput(body: Record<string, unknown>) {
   const { languageKeys, options } = body;
   if (!Array.isArray(languageKeys) || languageKeys.some((k) => typeof k !== 'string')) throw badRequest('languageKeys must be an array of language keys (empty: every language)');
   if (options !== undefined && options !== null && (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))) throw badRequest('options must be an array of strings');
-  return { likeLastJob: { languageKeys, options: options ?? [] } };
+  return { bySettings: { languageKeys, options: options ?? [] } };
 }
 
 function v2Input(req: RestRequest) {
   const body = bodyObject(req.body);
-  if (body.languageKeys !== undefined && body.targets === undefined) return likeLastJobInput(body);
-  if (!Array.isArray(body.targets) || body.targets.length === 0) throw badRequest('targets must be a non-empty array of {targetProjectLanguage, targetLanguage} (or send languageKeys: each language like its last job)');
+  if (body.languageKeys !== undefined && body.targets === undefined) return bySettingsInput(body);
+  if (!Array.isArray(body.targets) || body.targets.length === 0) throw badRequest('targets must be a non-empty array of {targetProjectLanguage, targetLanguage} (or send languageKeys: each language by its auto-translation settings)');
   body.targets.forEach((target: unknown, i) => {
     const t = target as Record<string, unknown>;
     if (typeof t !== 'object' || t === null) throw badRequest(`targets[${i}] must be an object`);
@@ -87,7 +87,7 @@ function v2Input(req: RestRequest) {
     }
   });
   const targets = (body.targets as Record<string, unknown>[]).map((t) => ({ targetProjectLanguage: t.targetProjectLanguage, targetLanguage: t.targetLanguage }));
-  return { input: { ...commonInput(body), targets }, likeLastJob: null };
+  return { input: { ...commonInput(body), targets }, bySettings: null };
 }
 
 export const routes: RestRoute[] = [
@@ -106,7 +106,7 @@ export const routes: RestRoute[] = [
     method: 'POST',
     path: '/api/v2/jobs/auto-translate',
     auth: 'apiKey',
-    summary: "Start auto-translation jobs for several languages (targets spelled out, or languageKeys: like each language's last job)",
+    summary: "Start auto-translation jobs for several languages (targets spelled out, or languageKeys: each by its auto-translation settings)",
     body: {
       oneOf: [
         {
@@ -117,15 +117,15 @@ export const routes: RestRoute[] = [
         },
         {
           type: 'object',
-          title: 'Like the last job',
-          description: "The vendor command-line client's body: each language like its last job",
-          properties: { languageKeys: { type: 'array', items: { type: 'string' }, description: 'Empty: every language' }, source: { type: 'string', description: 'Ignored' }, options: OPTIONS_SCHEMA },
+          title: 'By settings',
+          description: "The vendor command-line client's body: each language by its auto-translation settings; one it cannot serve is a job FAILED at once, saying why",
+          properties: { languageKeys: { type: 'array', items: { type: 'string' }, description: 'Empty: every language except the source ones' }, source: { type: 'string', description: 'Ignored' }, options: OPTIONS_SCHEMA },
           required: ['languageKeys'],
         },
       ],
     },
     document: START_V2,
-    naming: { bodyVariables: ['input', 'likeLastJob'] },
+    naming: { bodyVariables: ['input', 'bySettings'] },
     toVariables: v2Input,
     toResponse: (data) => ({ data: data.autoTranslate }),
   }),

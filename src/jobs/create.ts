@@ -1,10 +1,13 @@
 // Creating auto-translation jobs: every request of a call is validated (our
 // languages, the provider's notation and options, the glossary at the provider,
 // the plan) before any job is written; then all jobs are inserted in one
-// transaction and the worker is woken.
+// transaction and the worker is woken. Requests built from settings
+// (from-settings.ts) skip a language whose request is refused instead of
+// refusing them all: it is written as a job that ended FAILED, saying why.
 import { randomUUID } from 'node:crypto';
-import { prisma } from '../db.js';
-import { badRequest, paymentRequired } from '../errors.js';
+import { prisma, type Db } from '../db.js';
+import { AppError, badRequest, paymentRequired } from '../errors.js';
+import type { TranslationProviderId } from '../mt/types.js';
 import { planOfProject } from '../plans/plans.js';
 import { normalizeRequest, type AutoTranslateInput, type AutoTranslateRequest } from './request.js';
 import { providerForProject } from './provider.js';
@@ -17,28 +20,46 @@ import { currentOrigin } from '../history/origin.js';
 export const INITIAL_PROGRESS = 0.01;
 const MAX_JOBS_PER_CALL = 50;
 
-export async function createAutoTranslateJobs(projectId: number, inputs: AutoTranslateInput[]) {
-  if (inputs.length === 0) throw badRequest('At least one target language is required');
-  if (inputs.length > MAX_JOBS_PER_CALL) throw badRequest(`At most ${MAX_JOBS_PER_CALL} target languages per request`);
+/** A target language left out of a request built from settings, and why. */
+export interface SkippedTarget {
+  targetProjectLanguage: string;
+  translationProvider: TranslationProviderId | null;
+  targetLanguage: string | null;
+  sourceProjectLanguage: string;
+  reason: string;
+}
+
+/**
+ * Validates and creates the jobs. With `skipped` (requests built from
+ * settings), a request refused as bad (400) joins those skipped, and the call
+ * is refused only when nothing is left to start; otherwise one bad request
+ * refuses all.
+ */
+export async function createAutoTranslateJobs(projectId: number, inputs: AutoTranslateInput[], settings?: { skipped: SkippedTarget[] }) {
+  const skipped = settings ? [...settings.skipped] : [];
+  if (inputs.length + skipped.length === 0) throw badRequest('At least one target language is required');
+  if (inputs.length + skipped.length > MAX_JOBS_PER_CALL) throw badRequest(`At most ${MAX_JOBS_PER_CALL} target languages per request`);
   const plan = await planOfProject(projectId);
   if (!plan.autoTranslation) throw paymentRequired(`Auto-translation is not included in the ${plan.name} plan`);
   const requests: AutoTranslateRequest[] = [];
   for (const input of inputs) {
-    const request = await normalizeRequest(projectId, input);
+    let request: AutoTranslateRequest;
+    try {
+      request = await validatedRequest(projectId, input);
+    } catch (error) {
+      if (!settings || !(error instanceof AppError) || error.code !== 'BAD_REQUEST') throw error;
+      skipped.push({
+        targetProjectLanguage: input.targetProjectLanguage, translationProvider: input.translationProvider, targetLanguage: input.targetLanguage,
+        sourceProjectLanguage: input.sourceProjectLanguage ?? '', reason: `${input.translationProvider} cannot translate into '${input.targetProjectLanguage}': ${error.message}`,
+      });
+      continue;
+    }
     if (request.options.includes('AUTO_PUBLISH') && !plan.allowsPublishing) {
       throw paymentRequired(`AUTO_PUBLISH needs publishing, which is not included in the ${plan.name} plan`);
     }
-    const { provider } = await providerForProject(projectId, request.translationProvider);
-    const options = provider.validateRequest({
-      sourceLanguage: request.sourceLanguage,
-      targetLanguage: request.targetLanguage,
-      formality: request.providerFormality,
-      glossaryId: request.providerGlossaryId,
-    });
-    // validateRequest refuses a glossary without the project's own key or a source language.
-    if (options.glossaryId) await provider.checkGlossary(options.glossaryId, options.sourceLanguage!, options.targetLanguage);
     requests.push(request);
   }
+  if (requests.length === 0) throw badRequest(`No language can be auto-translated: ${skipped.map((s) => s.reason).join('; ')}`);
   // The job acts for whoever started it: its writes are recorded as the job's, from the starter's source.
   const origin = currentOrigin();
   const jobs = await prisma().$transaction(async (tx) => {
@@ -50,9 +71,45 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
       await openChange(tx, projectId, 'JOB_STARTED', { jobId: job.id, jobKind: job.kind, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider });
       created.push(job);
     }
+    for (const target of skipped) created.push(await createSkippedJob(tx, projectId, target, origin));
     return created;
   });
   for (const job of jobs) publishJobEvent(job);
   wakeWorkers();
   return jobs;
+}
+
+async function validatedRequest(projectId: number, input: AutoTranslateInput): Promise<AutoTranslateRequest> {
+  const request = await normalizeRequest(projectId, input);
+  const { provider } = await providerForProject(projectId, request.translationProvider);
+  const options = provider.validateRequest({
+    sourceLanguage: request.sourceLanguage,
+    targetLanguage: request.targetLanguage,
+    formality: request.providerFormality,
+    glossaryId: request.providerGlossaryId,
+  });
+  // validateRequest refuses a glossary without the project's own key or a source language.
+  if (options.glossaryId) await provider.checkGlossary(options.glossaryId, options.sourceLanguage!, options.targetLanguage);
+  return request;
+}
+
+/**
+ * A skipped language's report: a job that ended FAILED when it was created
+ * (no worker takes it; the client's RUNNING poll does not wait for it), its
+ * message saying why, its metadata what it would have used.
+ */
+async function createSkippedJob(tx: Db, projectId: number, target: SkippedTarget, origin: object) {
+  const message = `Skipped: ${target.reason}`;
+  const job = await tx.job.create({
+    data: {
+      id: randomUUID(), projectId, state: 'FAILED', progress: 0, message, finishedAt: new Date(), checkpoint: { sequence: 1 }, origin: { ...origin },
+      request: { ...target, options: [], skipped: true },
+      metadata: {
+        targetProjectLanguage: target.targetProjectLanguage, targetLanguage: target.targetLanguage ?? '', sourceType: 'TRANSLATIONS', options: '',
+        translationProvider: target.translationProvider ?? '', sourceProjectLanguage: target.sourceProjectLanguage, sourceLanguage: '',
+      },
+    },
+  });
+  await openChange(tx, projectId, 'JOB_FINISHED', { jobId: job.id, jobKind: job.kind, state: job.state, message, activityId: null });
+  return job;
 }

@@ -6,7 +6,7 @@
 // ending in ":fx" is a DeepL API Free key and goes to api-free.deepl.com
 // unless MT_PROVIDER_B_URL says otherwise.
 import { ConfigError } from '../config.js';
-import type { ProviderCredentials, TranslationProviderId } from './types.js';
+import { isTranslationProviderId, type ProviderCredentials, type TranslationProviderId } from './types.js';
 
 export const GOOGLE_DEFAULT_URL = 'https://translation.googleapis.com';
 export const DEEPL_PRO_URL = 'https://api.deepl.com';
@@ -59,4 +59,20 @@ export function resolveCredentials(provider: TranslationProviderId, sources: Cre
     url = rawUrl ? baseUrl(names.url, rawUrl, /\/v2(\/translate)?$/) : isDeeplFreeKey(apiKey) ? DEEPL_FREE_URL : DEEPL_PRO_URL;
   }
   return { url, apiKey, keySource };
+}
+
+/**
+ * The instance's provider, for languages whose auto-translation settings name
+ * none: MT_DEFAULT_PROVIDER when set, else the first external provider that
+ * has a key (the project's own or the service's), the dedicated one first:
+ * MT_PROVIDER_B, then MT_PROVIDER_A. Undefined when none has a key: PSEUDO
+ * is never chosen unasked (it would write pseudo-text into real languages).
+ */
+export function instanceProvider(projectKeys: ReadonlySet<string>, env: NodeJS.ProcessEnv = process.env): TranslationProviderId | undefined {
+  const configured = env.MT_DEFAULT_PROVIDER?.trim();
+  if (configured) {
+    if (!isTranslationProviderId(configured)) throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of MT_PROVIDER_A, MT_PROVIDER_B, PSEUDO, got "${configured}"`);
+    return configured;
+  }
+  return (['MT_PROVIDER_B', 'MT_PROVIDER_A'] as const).find((id) => projectKeys.has(id) || !!env[ENV_NAMES[id].key]?.trim());
 }

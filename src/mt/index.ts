@@ -27,4 +27,4 @@ export { translateTexts, type TextOutcome, type TextFailure, type TranslateTexts
 export { pseudoLocalize } from './pseudo.js';
 export { withRetry, type RetryOptions } from './retry.js';
 export type { HttpOptions } from './http.js';
-export { GOOGLE_LANGUAGES, DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES, DEEPL_FORMALITY_TARGETS } from './languages.js';
+export { GOOGLE_LANGUAGES, DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES, DEEPL_FORMALITY_TARGETS, providerCodeFor } from './languages.js';

@@ -81,3 +81,40 @@ export function closestCode(code: string, table: ReadonlySet<string>): string | 
   for (const entry of table) if (norm(entry) === wanted) return entry;
   return undefined;
 }
+
+/** Language keys whose provider code is not their own spelling (lower case, `-`). */
+const DEEPL_TARGET_ALIASES: Record<string, string> = {
+  en: 'EN-US', pt: 'PT-PT', zh: 'ZH-HANS', 'zh-cn': 'ZH-HANS', 'zh-sg': 'ZH-HANS', 'zh-hans': 'ZH-HANS',
+  'zh-tw': 'ZH-HANT', 'zh-hk': 'ZH-HANT', 'zh-mo': 'ZH-HANT', 'zh-hant': 'ZH-HANT', no: 'NB', nn: 'NB', iw: 'HE',
+};
+const DEEPL_SOURCE_ALIASES: Record<string, string> = { no: 'NB', nn: 'NB', iw: 'HE' };
+const GOOGLE_ALIASES: Record<string, string> = {
+  'zh-hans': 'zh-CN', 'zh-sg': 'zh-CN', 'zh-hant': 'zh-TW', 'zh-hk': 'zh-TW', 'zh-mo': 'zh-TW', nb: 'no', nn: 'no',
+};
+
+/**
+ * A project language key in a provider's notation, as the default when a
+ * language has no code of its own: the key itself where the provider lists it
+ * (any letter case, `_` for `-`), a known alias (`zh-tw` → `ZH-HANT`), else its
+ * base language (`de-at` → `DE`). Undefined when the provider serves neither.
+ * PSEUDO takes any key as it is.
+ */
+export function providerCodeFor(provider: 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO', languageKey: string, role: 'source' | 'target'): string | undefined {
+  const key = languageKey.trim().toLowerCase().replace(/_/g, '-');
+  const base = key.split('-')[0]!;
+  if (provider === 'PSEUDO') return role === 'target' ? languageKey : undefined;
+  if (provider === 'MT_PROVIDER_A') {
+    const alias = GOOGLE_ALIASES[key];
+    if (alias) return alias;
+    return closestCode(key, GOOGLE_LANGUAGES) ?? closestCode(base, GOOGLE_LANGUAGES);
+  }
+  if (role === 'source') {
+    const code = DEEPL_SOURCE_ALIASES[base] ?? base.toUpperCase();
+    return DEEPL_SOURCE_LANGUAGES.has(code) ? code : undefined;
+  }
+  const alias = DEEPL_TARGET_ALIASES[key];
+  if (alias) return alias;
+  if (DEEPL_TARGET_LANGUAGES.has(key.toUpperCase())) return key.toUpperCase();
+  const fallback = DEEPL_TARGET_ALIASES[base] ?? base.toUpperCase();
+  return DEEPL_TARGET_LANGUAGES.has(fallback) ? fallback : undefined;
+}

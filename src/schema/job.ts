@@ -5,7 +5,8 @@ import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { createAutoTranslateJobs } from '../jobs/create.js';
 import { cancelJob, FINAL_STATES, JOB_LIST_LIMIT, JOB_STATUS_FILTERS, JOB_TYPES, jobListWhere, jobOfProject, jobTypeOf, type JobStatusFilter, type JobTypeName } from '../jobs/queries.js';
-import { likeLastJobInputs } from '../jobs/like-last.js';
+import { startJobsFromSettings } from '../jobs/from-settings.js';
+import { resetLanguageSettings, resolveLanguageSettings, saveLanguageSettings, SETTING_OPTIONS, type LanguageSettings } from '../jobs/language-settings.js';
 import { badRequest } from '../errors.js';
 import { providerKeyStatus, setProviderApiKey } from '../jobs/provider-keys.js';
 import { JOB_OPTIONS, type AutoTranslateRequest } from '../jobs/request.js';
@@ -48,7 +49,11 @@ export const JobType = builder.prismaObject('Job', {
     message: t.exposeString('message'),
     metadata: t.field({ type: 'JSON', description: 'Empty at start; the contract metadata afterwards.', resolve: (j) => j.metadata }),
     // From the accepted request, so a running job (empty metadata) still says what it does.
-    translationProvider: t.field({ type: TranslationProviderEnum, resolve: (j) => (j.request as unknown as AutoTranslateRequest).translationProvider }),
+    translationProvider: t.field({
+      type: TranslationProviderEnum, nullable: true,
+      description: 'null only for a language skipped because no provider is configured for it.',
+      resolve: (j) => (j.request as unknown as AutoTranslateRequest).translationProvider ?? null,
+    }),
     sourceProjectLanguage: t.string({ resolve: (j) => (j.request as unknown as AutoTranslateRequest).sourceProjectLanguage }),
     targetProjectLanguage: t.string({ resolve: (j) => (j.request as unknown as AutoTranslateRequest).targetProjectLanguage }),
   }),
@@ -85,18 +90,58 @@ const AutoTranslateInput = builder.inputType('AutoTranslateInput', {
   }),
 });
 
-const LikeLastJobInput = builder.inputType('AutoTranslateLikeLastJobInput', {
-  description: "Jobs configured like each language's last job (the vendor command-line client's request).",
+const BySettingsInput = builder.inputType('AutoTranslateBySettingsInput', {
+  description: "Jobs configured by each language's auto-translation settings (the vendor command-line client's request).",
   fields: (t) => ({
     languageKeys: t.stringList({
       required: true,
-      description: "Project languages to translate; empty: every language except those that are the source of another language's last job. A language without a previous job is refused (400) naming it.",
+      description: 'Project languages to translate; empty: every language except the source ones (those another language is translated from). A language its settings cannot serve is skipped: reported as a job that ended FAILED saying why.',
     }),
     options: t.field({
       type: [JobOptionEnum],
       required: false,
-      description: 'Added to USE_TRANSLATION_KEYS / AUTO_PUBLISH of the last job (FORCE_REPLACE only when given here).',
+      description: "Added to the options of each language's settings (FORCE_REPLACE only when given here).",
     }),
+  }),
+});
+
+const SettingOptionEnum = builder.enumType('AutoTranslationSettingOption', {
+  description: 'Options kept in a language\'s auto-translation settings (FORCE_REPLACE is asked for with each request).',
+  values: SETTING_OPTIONS,
+});
+
+const SettingsOriginEnum = builder.enumType('AutoTranslationSettingsOrigin', {
+  description: "SAVED: set for the language; LAST_JOB: none saved, taken from the language's last job; DEFAULT: neither, the instance's provider and codes from the language key.",
+  values: ['SAVED', 'LAST_JOB', 'DEFAULT'] as const,
+});
+
+const LanguageSettingsType = builder.objectRef<LanguageSettings>('AutoTranslationSettings').implement({
+  description: 'How a language is auto-translated when a request only names it (docs/jobs.md): the values a job would use now.',
+  fields: (t) => ({
+    languageKey: t.exposeString('languageKey'),
+    origin: t.field({ type: SettingsOriginEnum, resolve: (s) => s.origin }),
+    translationProvider: t.field({ type: TranslationProviderEnum, nullable: true, description: 'null: none set and none configured for the instance.', resolve: (s) => s.translationProvider }),
+    sourceProjectLanguage: t.exposeString('sourceProjectLanguage'),
+    sourceLanguage: t.exposeString('sourceLanguage', { nullable: true, description: "In the provider's notation; null: detected by the provider." }),
+    targetLanguage: t.exposeString('targetLanguage', { nullable: true, description: "In the provider's notation; null: the provider has no code for the language." }),
+    providerFormality: t.exposeString('providerFormality', { nullable: true }),
+    providerGlossaryId: t.exposeString('providerGlossaryId', { nullable: true }),
+    options: t.field({ type: [SettingOptionEnum], resolve: (s) => s.options }),
+    isSource: t.exposeBoolean('isSource', { description: 'Another language is translated from this one: an empty languageKeys leaves it out.' }),
+    problem: t.exposeString('problem', { nullable: true, description: 'Why no job can start for the language with these settings (it would be skipped); null when one can.' }),
+  }),
+});
+
+const SettingsInput = builder.inputType('AutoTranslationSettingsInput', {
+  description: 'A language\'s auto-translation settings; a field left out or null takes its default.',
+  fields: (t) => ({
+    translationProvider: t.field({ type: TranslationProviderEnum, required: false, description: "Default: the instance's provider." }),
+    sourceProjectLanguage: t.string({ required: false, description: "Default: the project's default language." }),
+    sourceLanguage: t.string({ required: false, description: "The source in the provider's notation; default: made from the source language's key." }),
+    targetLanguage: t.string({ required: false, description: "The target in the provider's notation; default: made from the language's key." }),
+    providerFormality: t.string({ required: false, description: 'MT_PROVIDER_B: default, more, less, prefer_more, prefer_less.' }),
+    providerGlossaryId: t.string({ required: false, description: "MT_PROVIDER_B, with the project's own key and a source code." }),
+    options: t.field({ type: [SettingOptionEnum], required: false }),
   }),
 });
 
@@ -109,6 +154,12 @@ const ProviderApiKeyStatusType = builder.objectRef<{ provider: (typeof TRANSLATI
 });
 
 builder.queryFields((t) => ({
+  autoTranslationSettings: t.field({
+    type: [LanguageSettingsType],
+    description: 'Every language of the project with the auto-translation settings a job for it would use, in the project\'s language order.',
+    args: { projectToken: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => resolveLanguageSettings(await resolveProject(ctx.principal, args.projectToken, need('autoTranslationSettings'))),
+  }),
   providerApiKeys: t.field({
     type: [ProviderApiKeyStatusType],
     description: 'The providers that take a project key (setProviderApiKey), each with whether one is set; no part of a key is ever returned.',
@@ -143,23 +194,22 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   autoTranslate: t.prismaField({
     type: [JobType],
-    description: "Starts one auto-translation job per target; answers at once with the jobs in state STARTED. Give exactly one of input (provider, languages and options spelled out) and likeLastJob (each language like its last job).",
+    description: "Starts one auto-translation job per target; answers at once with the jobs in state STARTED. Give exactly one of input (provider, languages and options spelled out: all or nothing) and bySettings (each language by its auto-translation settings; a language they cannot serve is a job FAILED at once, after the started ones).",
     args: {
       projectToken: t.arg.string({ required: false }),
       input: t.arg({ type: AutoTranslateInput, required: false }),
-      likeLastJob: t.arg({ type: LikeLastJobInput, required: false }),
+      bySettings: t.arg({ type: BySettingsInput, required: false }),
     },
-    resolve: async (query, _root, { projectToken, input, likeLastJob }, ctx) => {
+    resolve: async (query, _root, { projectToken, input, bySettings }, ctx) => {
       const projectId = await resolveProject(ctx.principal, projectToken, need('autoTranslate'));
-      if (!input === !likeLastJob) throw badRequest('Give exactly one of input and likeLastJob');
-      let requests;
+      if (!input === !bySettings) throw badRequest('Give exactly one of input and bySettings');
+      let jobs;
       if (input) {
         const { targets, ...common } = input;
-        requests = targets.map((target) => ({ ...common, ...target }));
+        jobs = await createAutoTranslateJobs(projectId, targets.map((target) => ({ ...common, ...target })));
       } else {
-        requests = await likeLastJobInputs(projectId, likeLastJob!.languageKeys, likeLastJob!.options);
+        jobs = await startJobsFromSettings(projectId, bySettings!.languageKeys, bySettings!.options);
       }
-      const jobs = await createAutoTranslateJobs(projectId, requests);
       const rows = await prisma().job.findMany({ ...query, where: { id: { in: jobs.map((j) => j.id) } } });
       return jobs.map((j) => rows.find((r) => r.id === j.id)!);
     },
@@ -171,6 +221,26 @@ builder.mutationFields((t) => ({
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('cancelJob'));
       await cancelJob(projectId, args.jobId);
       return prisma().job.findUniqueOrThrow({ ...query, where: { id: args.jobId } });
+    },
+  }),
+  setAutoTranslationSettings: t.field({
+    type: LanguageSettingsType,
+    description: "Saves a language's auto-translation settings (replacing those saved before; a field left out takes its default) and answers what a job would now use.",
+    args: { projectToken: t.arg.string({ required: false }), languageKey: t.arg.string({ required: true }), settings: t.arg({ type: SettingsInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('setAutoTranslationSettings'));
+      await saveLanguageSettings(projectId, args.languageKey, args.settings);
+      return (await resolveLanguageSettings(projectId)).find((s) => s.languageKey === args.languageKey)!;
+    },
+  }),
+  resetAutoTranslationSettings: t.field({
+    type: LanguageSettingsType,
+    description: "Forgets a language's saved auto-translation settings: its last job's, else the defaults, apply again.",
+    args: { projectToken: t.arg.string({ required: false }), languageKey: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('resetAutoTranslationSettings'));
+      await resetLanguageSettings(projectId, args.languageKey);
+      return (await resolveLanguageSettings(projectId)).find((s) => s.languageKey === args.languageKey)!;
     },
   }),
   setProviderApiKey: t.boolean({

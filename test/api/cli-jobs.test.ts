@@ -1,7 +1,9 @@
 // The vendor command-line client's auto-translate (spec/real-clients.md):
 // `GET /api/v2/jobs?status=RUNNING&type=AUTO_TRANSLATION` polled while `data`
 // is non-empty, and `POST /api/v2/jobs/auto-translate` with
-// `{languageKeys, source, options}`: each language like its last job. Against
+// `{languageKeys, source, options}`: each language by its auto-translation
+// settings, which are its last job's until some are saved (more in
+// auto-translate-settings.test.ts). Against
 // the fake DeepL server (test/support/fake-providers) and the PSEUDO provider.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeDeepl, FAKE_DEEPL_KEY, type FakeDeepl } from '../support/fake-providers/index.js';
@@ -91,16 +93,6 @@ describe('GET /api/v2/jobs filters', () => {
 });
 
 describe('POST /api/v2/jobs/auto-translate with the client body', () => {
-  it('a language without a previous job: 400 naming it, no job created', async () => {
-    const res = await clientStart(['de', 'fr']);
-    expect(res.statusCode).toBe(400);
-    expect(envelope(res).msg).toMatch(/^No previous auto-translation job for languages 'de', 'fr': nothing says which provider/);
-    const all = await clientStart([]);
-    expect(all.statusCode).toBe(400);
-    expect(envelope(all).msg).toMatch(/'en', 'de', 'fr', 'pt-br'/);
-    expect(envelope(await service.request({ url: '/api/v2/jobs', headers: cli() })).data).toEqual([]);
-  });
-
   it('an unknown language is refused naming it', async () => {
     const res = await clientStart(['xx']);
     expect(res.statusCode).toBe(404);
@@ -173,12 +165,12 @@ describe('POST /api/v2/jobs/auto-translate with the client body', () => {
     expect(done.metadata).toMatchObject({ targetProjectLanguage: 'fr', translationProvider: 'PSEUDO', options: '' });
   });
 
-  it("another project's key sees none of these jobs and has no history to repeat", async () => {
+  it("another project's key sees none of these jobs; its only language is the source", async () => {
     expect(envelope(await poll(other.apiKey)).data).toEqual([]);
     expect(envelope(await service.request({ url: '/api/v2/jobs', headers: cli(other.apiKey) })).data).toEqual([]);
     const res = await clientStart([], [], other.apiKey);
     expect(res.statusCode).toBe(400);
-    expect(envelope(res).msg).toMatch(/No previous auto-translation job for language 'en'/);
+    expect(envelope(res).msg).toBe('No language to auto-translate: the project has no language besides its source language');
   });
 
   it('the targets body of v2 keeps working', async () => {
@@ -205,15 +197,15 @@ describe('GraphQL', () => {
     expect((await gql('{ jobs(status: [PENDING]) { jobId } }')).errors[0].message).toMatch(/PENDING/);
   });
 
-  it('autoTranslate takes likeLastJob, or input, never both', async () => {
-    const like = await gql('mutation { autoTranslate(likeLastJob: { languageKeys: ["de"] }) { jobId state } }');
+  it('autoTranslate takes bySettings, or input, never both', async () => {
+    const like = await gql('mutation { autoTranslate(bySettings: { languageKeys: ["de"] }) { jobId state } }');
     expect(like.data.autoTranslate).toHaveLength(1);
     await waitForJob(like.data.autoTranslate[0].jobId);
     const both = await gql(`mutation { autoTranslate(
       input: { translationProvider: PSEUDO, targets: [{ targetProjectLanguage: "de", targetLanguage: "de" }] },
-      likeLastJob: { languageKeys: ["de"] }) { jobId } }`);
-    expect(both.errors[0]).toMatchObject({ message: 'Give exactly one of input and likeLastJob', extensions: { code: 'BAD_REQUEST' } });
+      bySettings: { languageKeys: ["de"] }) { jobId } }`);
+    expect(both.errors[0]).toMatchObject({ message: 'Give exactly one of input and bySettings', extensions: { code: 'BAD_REQUEST' } });
     const neither = await gql('mutation { autoTranslate { jobId } }');
-    expect(neither.errors[0].message).toBe('Give exactly one of input and likeLastJob');
+    expect(neither.errors[0].message).toBe('Give exactly one of input and bySettings');
   });
 });

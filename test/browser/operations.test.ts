@@ -68,7 +68,7 @@ describe('auto-translate', () => {
     await expect.poll(() => card.getByRole('status').textContent()).toMatch(new RegExp(`^Done: Translated ${KEYS} texts`));
     expect(await card.textContent()).toMatch(/SUCCESS/);
     expect((await readTranslations(service.db, api.projectToken)).de?.k007).toBe('[de] Hello {name} number 7');
-    const recent = page.getByRole('table').getByRole('row').nth(1);
+    const recent = page.getByRole('table', { name: 'Recent auto-translation jobs, newest first' }).getByRole('row').nth(1);
     await expect.poll(() => recent.textContent()).toMatch(/en → de.*Provider A.*SUCCESS.*100%.*Translated 250 texts/);
   });
 

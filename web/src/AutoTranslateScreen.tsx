@@ -1,11 +1,13 @@
 // Auto-translation: start jobs (provider, source, targets in the provider's
 // notation, options), follow each with a live progress bar (jobProgress),
-// cancel, read the summary; the recent jobs; the project's own provider keys,
-// which are write-only (the service only says whether one is set).
+// cancel, read the summary; the recent jobs; the settings per language
+// (AutoTranslateSettings.tsx); the project's own provider keys, which are
+// write-only (the service only says whether one is set).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
 import { messageOf } from './feedback';
+import { AutoTranslateSettings } from './AutoTranslateSettings';
 
 const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
 const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
@@ -26,7 +28,7 @@ const PROVIDERS: [Provider, string][] = [
   ['MT_PROVIDER_B', 'Provider B (DeepL)'],
   ['PSEUDO', 'Pseudo-localization (offline)'],
 ];
-const providerName = (p: string) => PROVIDERS.find(([id]) => id === p)?.[1] ?? p;
+const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'No provider');
 const OPTIONS: [JobOption, string][] = [
   ['USE_TRANSLATION_KEYS', 'Use the key where the source text is empty'],
   ['FORCE_REPLACE', 'Replace existing translations'],
@@ -92,6 +94,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
           </ul>
         </section>
       )}
+      <AutoTranslateSettings projectToken={projectToken} />
       <ProviderKeysSection projectToken={projectToken} />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">Recent jobs</h2>

@@ -1,0 +1,206 @@
+// Auto-translation settings per language: what a job uses when a request only
+// names the language (the vendor's command-line client, `auto-translate`).
+// A table of every language with the provider, source and codes a job would
+// use now, where they come from (saved, the last job, the defaults) and why a
+// language would be skipped; a form to save or reset one language's settings.
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql, type ResultOf } from './graphql';
+import { messageOf } from './feedback';
+
+const SettingsQuery = graphql(`query AutoTranslationSettings($projectToken: String!) {
+  autoTranslationSettings(projectToken: $projectToken) { languageKey origin translationProvider sourceProjectLanguage sourceLanguage targetLanguage providerFormality providerGlossaryId options isSource problem }
+  project(projectToken: $projectToken) { myRole languages { key name } }
+}`);
+const SaveSettings = graphql(`mutation SaveAutoTranslationSettings($projectToken: String!, $languageKey: String!, $settings: AutoTranslationSettingsInput!) {
+  setAutoTranslationSettings(projectToken: $projectToken, languageKey: $languageKey, settings: $settings) { languageKey origin }
+}`);
+const ResetSettings = graphql(`mutation ResetAutoTranslationSettings($projectToken: String!, $languageKey: String!) {
+  resetAutoTranslationSettings(projectToken: $projectToken, languageKey: $languageKey) { languageKey origin }
+}`);
+
+type Settings = ResultOf<typeof SettingsQuery>['autoTranslationSettings'][number];
+type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO';
+type SettingOption = 'USE_TRANSLATION_KEYS' | 'AUTO_PUBLISH';
+
+const PROVIDERS: [Provider, string][] = [
+  ['MT_PROVIDER_A', 'Provider A (Google Cloud Translation)'],
+  ['MT_PROVIDER_B', 'Provider B (DeepL)'],
+  ['PSEUDO', 'Pseudo-localization (offline)'],
+];
+const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'None');
+const ORIGINS: Record<string, string> = { SAVED: 'Saved', LAST_JOB: 'From the last job', DEFAULT: 'Defaults' };
+const OPTIONS: [SettingOption, string][] = [
+  ['USE_TRANSLATION_KEYS', 'Use the key where the source text is empty'],
+  ['AUTO_PUBLISH', 'Publish to _latest when done'],
+];
+
+export function AutoTranslateSettings({ projectToken }: { projectToken: string }) {
+  const [{ data, error }, refetch] = useQuery({ query: SettingsQuery, variables: { projectToken } });
+  const [editing, setEditing] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const languages = data?.project.languages ?? [];
+  const nameOf = (key: string) => `${languages.find((l) => l.key === key)?.name || key} (${key})`;
+  const canEdit = data?.project.myRole === 'OWNER' || data?.project.myRole === 'ADMIN';
+  const current = data?.autoTranslationSettings.find((s) => s.languageKey === editing);
+  return (
+    <section aria-labelledby="language-settings-heading">
+      <h2 id="language-settings-heading">Settings per language</h2>
+      <p className="hint">
+        Used when a request only names languages, as the command-line client's <code>auto-translate</code> does. All languages means
+        every language but the source ones. Without saved settings a language takes those of its last job, else the service's
+        provider and codes made from its key; a language its settings cannot serve is skipped and reported as a failed job.
+      </p>
+      {error && <p role="alert" className="error">{messageOf(error)}</p>}
+      {data && (
+        <table className="ops-table">
+          <caption className="visually-hidden">Auto-translation settings of each language</caption>
+          <thead>
+            <tr><th scope="col">Language</th><th scope="col">Provider</th><th scope="col">From</th><th scope="col">Codes at the provider</th><th scope="col">Options</th><th scope="col">Settings</th><th scope="col">Status</th>{canEdit && <th scope="col"><span className="visually-hidden">Actions</span></th>}</tr>
+          </thead>
+          <tbody>
+            {data.autoTranslationSettings.map((s) => (
+              <tr key={s.languageKey}>
+                <th scope="row">{nameOf(s.languageKey)}</th>
+                <td>{s.sourceProjectLanguage === s.languageKey ? '—' : providerName(s.translationProvider)}</td>
+                <td>{s.sourceProjectLanguage === s.languageKey ? '—' : s.sourceProjectLanguage}</td>
+                <td>{s.sourceProjectLanguage === s.languageKey ? '—' : `${s.sourceLanguage ?? 'detected'} → ${s.targetLanguage ?? 'none'}${s.providerFormality ? `, formality ${s.providerFormality}` : ''}${s.providerGlossaryId ? `, glossary ${s.providerGlossaryId}` : ''}`}</td>
+                <td>{s.options.join(', ')}</td>
+                <td>{ORIGINS[s.origin]}</td>
+                <td>{s.isSource ? 'Source language' : s.problem ? <span className="error">Skipped: {s.problem}</span> : 'Ready'}</td>
+                {canEdit && (
+                  <td>
+                    <button type="button" onClick={() => { setEditing(s.languageKey); setStatus(''); }} aria-label={`Edit settings of ${nameOf(s.languageKey)}`}>Edit</button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {canEdit && current && (
+        <SettingsForm
+          key={`${current.languageKey}:${current.origin}`}
+          projectToken={projectToken}
+          settings={current}
+          languages={languages}
+          title={nameOf(current.languageKey)}
+          onDone={(message) => { setStatus(message); setEditing(null); refresh(); }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      <p role="status" className="status">{status}</p>
+    </section>
+  );
+}
+
+function SettingsForm({ projectToken, settings, languages, title, onDone, onCancel }: {
+  projectToken: string;
+  settings: Settings;
+  languages: { key: string; name: string }[];
+  title: string;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+}) {
+  const self = settings.sourceProjectLanguage === settings.languageKey;
+  const [provider, setProvider] = useState<string>(settings.origin === 'DEFAULT' ? '' : settings.translationProvider ?? '');
+  const [source, setSource] = useState(self ? '' : settings.sourceProjectLanguage);
+  const [sourceCode, setSourceCode] = useState(settings.sourceLanguage ?? '');
+  const [targetCode, setTargetCode] = useState(settings.targetLanguage ?? '');
+  const [formality, setFormality] = useState(settings.providerFormality ?? '');
+  const [glossary, setGlossary] = useState(settings.providerGlossaryId ?? '');
+  const [options, setOptions] = useState<SettingOption[]>(settings.options as SettingOption[]);
+  const [error, setError] = useState('');
+  const [, save] = useMutation(SaveSettings);
+  const [, reset] = useMutation(ResetSettings);
+  const changeProvider = (value: string) => {
+    // Codes are in each provider's notation: a new provider starts again from the language keys.
+    setProvider(value);
+    setSourceCode('');
+    setTargetCode('');
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await save({
+      projectToken,
+      languageKey: settings.languageKey,
+      settings: {
+        translationProvider: (provider || null) as Provider | null,
+        sourceProjectLanguage: source || null,
+        sourceLanguage: sourceCode.trim() || null,
+        targetLanguage: targetCode.trim() || null,
+        providerFormality: formality || null,
+        providerGlossaryId: glossary.trim() || null,
+        options,
+      },
+    });
+    if (result.error) return setError(messageOf(result.error));
+    onDone(`Saved the settings of ${title}`);
+  };
+  const doReset = async () => {
+    const result = await reset({ projectToken, languageKey: settings.languageKey });
+    if (result.error) return setError(messageOf(result.error));
+    onDone(`Reset the settings of ${title}`);
+  };
+
+  return (
+    <form className="ops-form" onSubmit={submit} aria-labelledby="language-settings-form-heading">
+      <h3 id="language-settings-form-heading">Settings of {title}</h3>
+      <div className="ops-row">
+        <label>
+          Provider
+          <select value={provider} onChange={(e) => changeProvider(e.target.value)}>
+            <option value="">The service's default</option>
+            {PROVIDERS.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+          </select>
+        </label>
+        <label>
+          Translate from
+          <select value={source} onChange={(e) => setSource(e.target.value)}>
+            <option value="">The project's default language</option>
+            {languages.filter((l) => l.key !== settings.languageKey).map((l) => <option key={l.key} value={l.key}>{l.name || l.key} ({l.key})</option>)}
+          </select>
+        </label>
+      </div>
+      <div className="ops-row">
+        <label>
+          Source code at the provider
+          <input value={sourceCode} onChange={(e) => setSourceCode(e.target.value)} maxLength={100} placeholder="From the key, or detected" />
+        </label>
+        <label>
+          Target code at the provider
+          <input value={targetCode} onChange={(e) => setTargetCode(e.target.value)} maxLength={100} placeholder="From the key" />
+        </label>
+        <label>
+          Formality
+          <select value={formality} onChange={(e) => setFormality(e.target.value)}>
+            <option value="">Provider default</option>
+            {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => <option key={f} value={f}>{f}</option>)}
+          </select>
+        </label>
+        <label>
+          Glossary id
+          <input value={glossary} onChange={(e) => setGlossary(e.target.value)} maxLength={200} />
+        </label>
+      </div>
+      <fieldset>
+        <legend>Options</legend>
+        {OPTIONS.map(([id, label]) => (
+          <label key={id} className="check">
+            <input type="checkbox" checked={options.includes(id)} onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <p className="hint">Formality and glossaries are Provider B's; a glossary needs the project's own key and a source code.</p>
+      <div className="ops-row">
+        <button type="submit">Save settings</button>
+        {settings.origin === 'SAVED' && <button type="button" onClick={doReset}>Reset to defaults</button>}
+        <button type="button" onClick={onCancel}>Cancel</button>
+        {error && <p role="alert" className="error">{error}</p>}
+      </div>
+    </form>
+  );
+}
