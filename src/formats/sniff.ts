@@ -50,10 +50,13 @@ function headText(head: Uint8Array): string {
   return new TextDecoder('utf-8').decode(b).replace(/^\uFEFF/, '').replace(/\uFFFD$/, '');
 }
 
-/** NUL, or many control characters other than whitespace: not a text file. */
+/**
+ * Many NULs or control characters other than whitespace: not a text file. A
+ * few in a text file are its texts' problem, which the import names with
+ * the key (a NUL cannot be stored).
+ */
 function looksBinary(text: string): boolean {
-  if (text.includes('\0')) return true;
-  const controls = text.match(/[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f]/g)?.length ?? 0;
+  const controls = text.match(/[\0-\x08\x0e-\x1a\x1c-\x1f\x7f]/g)?.length ?? 0;
   return controls > 8 && controls > text.length / 100;
 }
 

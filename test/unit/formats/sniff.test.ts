@@ -52,6 +52,11 @@ describe('sniffContent', () => {
     expect(sniffContent(text('[{"key": "a"}]'))).toBe('json');
   });
 
+  it('a NUL or two in a text file leave it a text file (the import names the key that holds it)', () => {
+    expect(sniffContent(text('key,en\na,x\u0000y\nb,z\n'))).toBe('csv');
+    expect(sniffContent(Buffer.concat([text('a=b\n'), Buffer.alloc(64)]))).toBe('binary');
+  });
+
   it('leaves ambiguous or unknown shapes to the parser', () => {
     // `key: value` lines are YAML and Java properties alike; plain lines are anything.
     expect(sniffContent(text('hello: Hello\nbye: Bye\n'))).toBeUndefined();
