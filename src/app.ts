@@ -30,7 +30,8 @@ import { startHosting } from './hosting/runtime.js';
 import { JobWorker } from './jobs/worker.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { instanceId } from './instance.js';
-import { createLogger, setLogger } from './log.js';
+import { createLogger, logger, setLogger } from './log.js';
+import { onConnectionRetry } from './db/connection-loss.js';
 import { openSecrets } from './auth/sealed-secrets.js';
 import { sealStoredProviderKeys } from './jobs/provider-keys.js';
 
@@ -80,6 +81,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   });
   // Job workers and publication log through the service's logger (src/log.ts).
   const restoreLogger = setLogger(app.log);
+  // A statement or transaction sent again after a lost database connection (src/db/connection-loss.ts).
+  onConnectionRetry((retry) => logger().warn(retry, 'database connection lost: retried'));
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
