@@ -35,7 +35,7 @@ await withBuildLock(root, async () => {
       splitting: true,
       format: 'esm',
       platform: 'node',
-      target: 'node20',
+      target: 'node22',
       packages: 'external',
       // Stack traces name the bundle's lines; the code is not minified, so they read as the sources do.
       sourcemap: false,

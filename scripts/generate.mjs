@@ -14,6 +14,14 @@ import { hashInputs } from './lib/switched-build.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
+// The supported Node lines (package.json's engines; docs/architecture.md, "Runtime").
+// npm's scripts find node_modules/.bin/node (Node 24, installed on Linux x64) first.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 15)) {
+  console.error(`Node.js ${process.version} is not supported: use Node 22 (22.15 or later) or 24. On Linux x64, \`npm install\` installs Node 24 into node_modules, which \`npm start\` and \`npm test\` use.`);
+  process.exit(1);
+}
+
 function run(script, args = [], env = process.env) {
   const result = spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
