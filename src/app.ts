@@ -27,6 +27,7 @@ import { registerAdmin } from './http/admin.js';
 import { registerCdn } from './http/cdn.js';
 import { registerConsole } from './http/console.js';
 import { startHosting } from './hosting/runtime.js';
+import { startPublicationTakeover } from './hosting/takeover.js';
 import { JobWorker } from './jobs/worker.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { instanceId } from './instance.js';
@@ -68,6 +69,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   // Redis's client is loaded only when one is configured.
   const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
+  // Publications whose instance died are taken over (src/hosting/takeover.ts).
+  const stopTakeover = startPublicationTakeover(config.publicationLeaseSeconds);
   const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
@@ -120,6 +123,7 @@ export async function buildService(config: Config, options: { db?: Database; log
       await ws.server.dispose();
       ws.wss.close();
       await app.close();
+      await stopTakeover();
       await stopHosting();
       await db.close();
       setDatabase(undefined);
