@@ -107,7 +107,8 @@ async function handle({ route, document, operation: definition }: CompiledRoute,
     }
     if (result.errors?.length) {
       const mapped = mapGraphQLError(result.errors[0]!);
-      if (mapped.status >= 500) request.log.error({ errors: result.errors }, 'REST operation failed');
+      // A 503 (lost database connection) was logged with its cause where it was mapped (src/http/database-unavailable.ts).
+      if (mapped.status >= 500 && mapped.status !== 503) request.log.error({ errors: result.errors }, 'REST operation failed');
       return sendEnvelope(reply, mapped.status, mapped.msg, undefined, mapped.headers);
     }
     const { data, headers: extra, root } = route.toResponse(result.data as never, restRequest);

@@ -7,23 +7,40 @@
 // loaded from node_modules as usual; the modules a feature loads on first use
 // (dynamic imports) become chunks of their own, so they still load only then.
 // Run after scripts/generate.mjs (npm's prestart does both).
-import { rmSync } from 'node:fs';
+//
+// Built only when the sources changed, into a fresh folder that dist/ is then
+// switched to (scripts/lib/switched-build.mjs): a service already running from
+// the previous build keeps its chunks, and two `npm start` of one checkout at
+// once build one after the other (scripts/lib/build-lock.mjs).
+// `--root DIR` builds another checkout's src/main.ts (the tests' small fixture).
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { withBuildLock } from './lib/build-lock.mjs';
+import { hashInputs, switchedBuild } from './lib/switched-build.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-const outdir = join(root, 'dist');
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [join(root, 'src', 'main.ts')],
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  // Stack traces name the bundle's lines; the code is not minified, so they read as the sources do.
-  sourcemap: false,
-  logLevel: 'warning',
+const rootArgument = process.argv.indexOf('--root');
+const root = rootArgument > 0 ? resolve(process.argv[rootArgument + 1]) : resolve(import.meta.dirname, '..');
+
+await withBuildLock(root, async () => {
+  const inputs = ['src', 'package.json', 'package-lock.json', 'tsconfig.json'].map((input) => join(root, input));
+  // This script's options are an input too.
+  const hash = hashInputs(root, [...inputs, import.meta.filename]);
+  const { folder, built } = await switchedBuild({
+    link: join(root, 'dist'),
+    hash,
+    build: (outdir) => build({
+      entryPoints: [join(root, 'src', 'main.ts')],
+      outdir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      packages: 'external',
+      // Stack traces name the bundle's lines; the code is not minified, so they read as the sources do.
+      sourcemap: false,
+      logLevel: 'warning',
+    }),
+  });
+  if (!built) console.log(`dist/ is up to date (${folder.slice(root.length + 1)})`);
 });

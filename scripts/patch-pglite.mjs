@@ -8,7 +8,7 @@
 // generate (npm start, npm test), leaves a patched file alone, and fails when
 // the reader is no longer found, so that an upgrade is checked again
 // (test/api/text-fidelity.test.ts).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DIST = 'node_modules/@electric-sql/pglite/dist';
@@ -24,7 +24,11 @@ for (const name of readdirSync(DIST)) {
   if (PATCHED.test(text)) { found++; continue; }
   const patched = text.replace(READER, 'new TextDecoder($1,{ignoreBOM:!0})');
   if (patched === text) continue;
-  writeFileSync(file, patched);
+  // Written beside and renamed over: node_modules may be shared by checkouts that
+  // generate at the same time, and none may read a half-written file.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, patched);
+  renameSync(temporary, file);
   found++;
 }
 if (found === 0) {

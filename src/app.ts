@@ -28,10 +28,12 @@ import { registerAdmin } from './http/admin.js';
 import { registerCdn } from './http/cdn.js';
 import { registerConsole } from './http/console.js';
 import { startHosting } from './hosting/runtime.js';
+import { startPublicationTakeover } from './hosting/takeover.js';
 import { JobWorker } from './jobs/worker.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { instanceId } from './instance.js';
-import { createLogger, setLogger } from './log.js';
+import { createLogger, logger, setLogger } from './log.js';
+import { onConnectionRetry } from './db/connection-loss.js';
 import { openSecrets } from './auth/sealed-secrets.js';
 import { sealStoredProviderKeys } from './jobs/provider-keys.js';
 import { startUploadSweeper } from './transfer/upload-sweep.js';
@@ -70,6 +72,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   // Redis's client is loaded only when one is configured.
   const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
+  // Publications whose instance died are taken over (src/hosting/takeover.ts).
+  const stopTakeover = startPublicationTakeover(config.publicationLeaseSeconds);
   const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
@@ -83,6 +87,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   });
   // Job workers and publication log through the service's logger (src/log.ts).
   const restoreLogger = setLogger(app.log);
+  // A statement or transaction sent again after a lost database connection (src/db/connection-loss.ts).
+  onConnectionRetry((retry) => logger().warn(retry, 'database connection lost: retried'));
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
@@ -124,6 +130,7 @@ export async function buildService(config: Config, options: { db?: Database; log
       await ws.server.dispose();
       ws.wss.close();
       await app.close();
+      await stopTakeover();
       await stopHosting();
       await db.close();
       setDatabase(undefined);

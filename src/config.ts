@@ -14,6 +14,8 @@ export interface Config {
   admin?: { email: string; password: string; token?: string };
   defaultPlan: string;
   publishRateLimit: number;
+  /** A publication's lease: its instance renews it every third of it; another instance takes over a publication whose lease ran out (docs/hosting.md). */
+  publicationLeaseSeconds: number;
   maxUploadBytes: number;
   /** Period of the pass removing upload temp folders left by killed imports (src/transfer/upload-sweep.ts). */
   uploadSweepMs: number;
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: email && password ? { email, password, token: env.ADMIN_TOKEN || undefined } : undefined,
     defaultPlan: env.DEFAULT_PLAN || 'business',
     publishRateLimit: int(env, 'PUBLISH_RATE_LIMIT', 10, 1, 100_000),
+    publicationLeaseSeconds: int(env, 'PUBLICATION_LEASE_SECONDS', 6, 2, 3_600),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1024, 2 ** 31),
     uploadSweepMs: int(env, 'UPLOAD_SWEEP_MS', 10 * 60_000, 100, 24 * 3_600_000),
     importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', 10_000, 1, 10_000_000), // the default is CELL_CHUNK's (src/transfer/write-bundle.ts, why it is that size)

@@ -12,6 +12,8 @@ export const HTTP_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
+  /** The database could not be reached or its connection was lost where a retry was not safe (src/db/connection-loss.ts). */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof HTTP_STATUS;
@@ -34,6 +36,8 @@ export const forbidden = (message = 'Invalid or missing credentials') => new App
 export const paymentRequired = (message: string) => new AppError('PAYMENT_REQUIRED', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError('TOO_MANY_REQUESTS', message, { retryAfter: retryAfterSeconds });
+export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
+  new AppError('SERVICE_UNAVAILABLE', message, { retryAfter: retryAfterSeconds });
 export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
 
 export function isErrorCode(code: unknown): code is ErrorCode {

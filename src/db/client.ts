@@ -16,6 +16,7 @@ import { PROJECT_DIR } from '../paths.js';
 import { compilerFromFile } from './query-compiler.js';
 import { EMBEDDED_MAX_WAL_SIZE, startCheckpoints } from './pglite-checkpoints.js';
 import { startVacuum } from './pglite-vacuum.js';
+import { replayTransactions, retryingFactory } from './connection-loss.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -142,7 +143,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // database) surfaces as an 'error' event of the pool, which would end the
   // process without a listener. The pool replaces the connection by itself.
   pool.on('error', () => {});
-  const prisma = new PrismaClient({ adapter: observed(new PrismaPg(pool, schema ? { schema } : undefined)), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile });
+  // So can a connection in use: the server's notice that it ends the session
+  // (57P01 when a backend is terminated) may arrive between two statements of
+  // a transaction, when no query is there to receive it, and a client emits it
+  // as an 'error' event, which without a listener ends the process. The
+  // statement that needed the connection gets the failure itself.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  // A connection lost under a statement: retried, or the transaction replayed, when safe (connection-loss.ts).
+  const prisma = replayTransactions(new PrismaClient({ adapter: observed(retryingFactory(new PrismaPg(pool, schema ? { schema } : undefined))), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile }));
   return {
     prisma,
     kind: 'postgres',

@@ -40,6 +40,8 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
   )`);
   const applied: string[] = [];
   await prisma.$transaction(async (tx) => {
+    // From the start on each run: a transaction whose connection was lost is replayed (connection-loss.ts).
+    applied.length = 0;
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_KEY})`);
     const done = await tx.$queryRawUnsafe<{ migration_name: string; checksum: string }[]>(
       `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,

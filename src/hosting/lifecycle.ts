@@ -1,18 +1,21 @@
 // The database side of a publication: claiming the project's one publish slot
 // (checked and taken in one transaction holding the project row, so it holds
-// across processes and instances), the lease that keeps the slot while work
-// progresses, and the fenced switch-over. A publisher that stops (killed,
-// crashed, frozen) stops renewing its lease; the next publish request then
-// marks it FAILED and proceeds.
+// across processes and instances), the lease that keeps the slot while the
+// publisher lives (renewed every third of PUBLICATION_LEASE_SECONDS, whatever
+// its progress), and the fenced switch-over. A publisher that stops (killed,
+// crashed, frozen) stops renewing its lease; once it has run out, an instance
+// takes the publication over (takeOverExpired, run by every instance: takeover.ts)
+// and publishes it again under a new version.
 import { randomBytes } from 'node:crypto';
 import { prisma } from '../db.js';
 import { badRequest, conflict, tooManyRequests } from '../errors.js';
 import type { PublishedResource } from './layout.js';
 import { openChange } from '../history/changes.js';
 import { currentOrigin } from '../history/origin.js';
+import { hostingSettings } from './runtime.js';
 
-/** How long a publication keeps the slot without progress. */
-export const LEASE_SECONDS = 60;
+/** How long a publication keeps the slot without its publisher renewing it (PUBLICATION_LEASE_SECONDS). */
+export const leaseSeconds = (): number => hostingSettings().leaseSeconds;
 const RATE_WINDOW_SECONDS = 60;
 
 export interface ClaimedPublication {
@@ -57,12 +60,7 @@ export async function claimPublication(request: ClaimRequest): Promise<ClaimedPu
       }
       sourcePublicationId = source.current;
     }
-    await tx.$executeRawUnsafe(
-      `UPDATE "Publication" SET state = 'FAILED', message = 'The publisher stopped before finishing (lease expired)',
-              "completedAt" = now(), "leaseExpiresAt" = NULL
-        WHERE "projectId" = $1 AND state = 'RUNNING' AND "leaseExpiresAt" <= now()`,
-      request.projectId,
-    );
+    // A publication whose lease ran out still holds the slot: an instance takes it over (takeOverExpired).
     const running = await tx.$queryRawUnsafe<{ key: string }[]>(
       `SELECT e.key
          FROM "Publication" p JOIN "Environment" e ON e.id = p."environmentId"
@@ -87,19 +85,49 @@ export async function claimPublication(request: ClaimRequest): Promise<ClaimedPu
       `INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt", "actorKind", "actorId", source)
        VALUES ($1, $2, $3, $4, $5, 'RUNNING', now() + make_interval(secs => $6::float8), $7, $8, $9)
        RETURNING id, version, "createdAt"`,
-      request.projectId, request.environmentId, sourcePublicationId, newVersion(), request.label, LEASE_SECONDS, origin.actorKind, origin.actorId, origin.source,
+      request.projectId, request.environmentId, sourcePublicationId, newVersion(), request.label, leaseSeconds(), origin.actorKind, origin.actorId, origin.source,
     );
     return { ...rows[0]!, sourcePublicationId };
   });
 }
 
 /** Extends the lease; false when the publication lost its slot (it must stop). */
-export async function renewLease(publicationId: number): Promise<boolean> {
+export async function renewLease(publicationId: number, version: string): Promise<boolean> {
   const count = await prisma().$executeRawUnsafe(
-    `UPDATE "Publication" SET "leaseExpiresAt" = now() + make_interval(secs => $2::float8) WHERE id = $1 AND state = 'RUNNING'`,
-    publicationId, LEASE_SECONDS,
+    `UPDATE "Publication" SET "leaseExpiresAt" = now() + make_interval(secs => $2::float8) WHERE id = $1 AND version = $3 AND state = 'RUNNING'`,
+    publicationId, leaseSeconds(), version,
   );
   return count === 1;
+}
+
+export interface ExpiredPublication extends ClaimedPublication {
+  projectId: number;
+  environmentId: number;
+  label: string | null;
+  /** The version its stopped publisher was writing: partial files to remove. */
+  abandonedVersion: string;
+}
+
+/**
+ * Takes over one publication whose publisher stopped renewing its lease: a
+ * new lease for this instance and a new version to write (the stopped
+ * publisher's partial files are the abandoned version's). SKIP LOCKED: two
+ * instances looking at once take different ones. The stopped publisher, should
+ * it wake up, no longer holds the version the row names and cannot complete it.
+ */
+export async function takeOverExpired(): Promise<ExpiredPublication | undefined> {
+  const rows = await prisma().$queryRawUnsafe<ExpiredPublication[]>(
+    `/* hosting:take-over */
+     UPDATE "Publication" p SET "leaseExpiresAt" = now() + make_interval(secs => $1::float8), version = $2
+       FROM (SELECT id, version FROM "Publication"
+              WHERE state = 'RUNNING' AND "leaseExpiresAt" <= now()
+              ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) expired
+      WHERE p.id = expired.id
+      RETURNING p.id, p.version, p."createdAt", p."sourcePublicationId", p."projectId", p."environmentId", p.label,
+                expired.version AS "abandonedVersion"`,
+    leaseSeconds(), newVersion(),
+  );
+  return rows[0];
 }
 
 export interface CompletedContent {
@@ -115,13 +143,13 @@ export interface CompletedContent {
  * publication is no longer RUNNING, e.g. after its lease expired and a newer
  * publication took the slot.
  */
-export async function completePublication(publicationId: number, environmentId: number, content: CompletedContent): Promise<{ completedAt: Date } | undefined> {
+export async function completePublication(publicationId: number, version: string, environmentId: number, content: CompletedContent): Promise<{ completedAt: Date } | undefined> {
   return prisma().$transaction(async (tx) => {
     const rows = await tx.$queryRawUnsafe<{ completedAt: Date }[]>(
       `UPDATE "Publication" SET state = 'COMPLETE', "completedAt" = now(), "leaseExpiresAt" = NULL,
               "numberOfKeys" = $2, "numberOfLanguages" = $3, "numberOfNonEmptyTranslations" = $4, resources = $5::jsonb
-        WHERE id = $1 AND state = 'RUNNING' RETURNING "completedAt"`,
-      publicationId, content.numberOfKeys, content.numberOfLanguages, content.numberOfNonEmptyTranslations, JSON.stringify(content.resources),
+        WHERE id = $1 AND version = $6 AND state = 'RUNNING' RETURNING "completedAt"`,
+      publicationId, content.numberOfKeys, content.numberOfLanguages, content.numberOfNonEmptyTranslations, JSON.stringify(content.resources), version,
     );
     if (!rows[0]) return undefined;
     const [environment] = await tx.$queryRawUnsafe<{ key: string; projectId: number }[]>(
@@ -136,9 +164,9 @@ export async function completePublication(publicationId: number, environmentId: 
   });
 }
 
-export async function failPublication(publicationId: number, message: string): Promise<void> {
+export async function failPublication(publicationId: number, version: string, message: string): Promise<void> {
   await prisma().$executeRawUnsafe(
-    `UPDATE "Publication" SET state = 'FAILED', message = $2, "completedAt" = now(), "leaseExpiresAt" = NULL WHERE id = $1 AND state = 'RUNNING'`,
-    publicationId, message.slice(0, 1000),
+    `UPDATE "Publication" SET state = 'FAILED', message = $2, "completedAt" = now(), "leaseExpiresAt" = NULL WHERE id = $1 AND version = $3 AND state = 'RUNNING'`,
+    publicationId, message.slice(0, 1000), version,
   );
 }

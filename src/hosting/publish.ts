@@ -12,7 +12,7 @@ import { EDITOR, LATEST, listEnvironments, type PublicationSummary } from './env
 import { editorSnapshot } from './editor-files.js';
 import { collectOldVersions } from './gc.js';
 import { versionPrefix, type PublishedResource } from './layout.js';
-import { claimPublication, completePublication, failPublication, LEASE_SECONDS, renewLease, type CompletedContent } from './lifecycle.js';
+import { claimPublication, completePublication, failPublication, leaseSeconds, renewLease, type ClaimedPublication, type CompletedContent, type ExpiredPublication } from './lifecycle.js';
 import { ProgressReporter } from './progress.js';
 import { hostingSettings } from './runtime.js';
 import { forgetServed } from './served.js';
@@ -72,20 +72,54 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
     label,
     rateLimit: hostingSettings().publishRateLimit,
   });
+  return runPublication({ claimed, projectId, projectToken, environment, sourceEnvironment, label, hooks });
+}
+
+/**
+ * Publishes again a publication whose publisher stopped (its lease ran out;
+ * takeOverExpired claimed it for this instance under a new version): the
+ * stopped publisher's partial files go, and the files are written anew from
+ * what the publication was to copy (the editor's current content, or the
+ * source environment's publication read when it started).
+ */
+export async function resumePublication(expired: ExpiredPublication, hooks?: PublishHooks): Promise<PublishResult> {
+  const environments = await listEnvironments(expired.projectId);
+  const environment = environments.find((e) => e.id === expired.environmentId)!;
+  const sourceEnvironment = environment.source === EDITOR ? undefined : environments.find((e) => e.key === environment.source)!;
+  const { projectToken } = await prisma().project.findUniqueOrThrow({ where: { id: expired.projectId }, select: { projectToken: true } });
+  await storage().deletePrefix(versionPrefix(projectToken, environment.key, expired.abandonedVersion));
+  return runPublication({ claimed: expired, projectId: expired.projectId, projectToken, environment, sourceEnvironment, label: expired.label, hooks });
+}
+
+interface Run {
+  claimed: ClaimedPublication;
+  projectId: number;
+  projectToken: string;
+  environment: { id: number; key: string; source: string };
+  sourceEnvironment?: { key: string };
+  label: string | null;
+  hooks?: PublishHooks;
+}
+
+/** Writes the files of a claimed publication and switches its environment to them, renewing its lease meanwhile. */
+async function runPublication({ claimed, projectId, projectToken, environment, sourceEnvironment, label, hooks }: Run): Promise<PublishResult> {
+  const environmentKey = environment.key;
   const started = performance.now();
   const target: Target = { projectToken, environmentKey, version: claimed.version };
   const progress = new ProgressReporter({ publicationId: claimed.id, projectId, environmentKey });
   progress.stageChanged('STARTED');
 
-  // The lease is renewed as files are stored: a publisher that stops making
-  // progress loses the slot within LEASE_SECONDS.
-  let renewedAt = Date.now();
+  // The lease is renewed every third of its length while this publisher
+  // lives, whatever its progress (a large file may take longer than a lease):
+  // a publisher that stops (killed, crashed) loses the slot within one lease.
+  let lost = false;
+  const heartbeat = setInterval(() => {
+    renewLease(claimed.id, claimed.version).then((held) => { if (!held) lost = true; }, (e) => logger().warn({ err: e, publicationId: claimed.id }, 'publication: renewing the lease failed'));
+  }, (leaseSeconds() * 1000) / 3);
+  heartbeat.unref();
   let total = 0;
   const onResource = async (done: number) => {
-    if (Date.now() - renewedAt > (LEASE_SECONDS * 1000) / 4) {
-      renewedAt = Date.now();
-      if (!(await renewLease(claimed.id))) throw new LostSlotError();
-    }
+    if (lost) throw new LostSlotError();
     progress.fileDone(done);
     await hooks?.afterResource?.(done, total);
   };
@@ -119,17 +153,19 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
       };
     }
     progress.stageChanged('SWITCHING');
-    const completed = await completePublication(claimed.id, environment.id, content);
+    const completed = await completePublication(claimed.id, claimed.version, environment.id, content);
     if (!completed) throw new LostSlotError();
     completedAt = completed.completedAt;
   } catch (error) {
     const message = (error as Error).message || 'Publication failed';
-    await failPublication(claimed.id, message).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: recording the failure failed'));
+    await failPublication(claimed.id, claimed.version, message).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: recording the failure failed'));
     // Never served: the partial version can go at once.
     await storage().deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version)).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: removing partial files failed'));
     progress.failed(message);
     recordPublication('failed', (performance.now() - started) / 1000);
     throw error;
+  } finally {
+    clearInterval(heartbeat);
   }
   forgetServed(projectToken, environmentKey);
   progress.completed();

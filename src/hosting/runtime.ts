@@ -7,6 +7,8 @@ import { createStorage, setStorage } from '../storage/index.js';
 export interface HostingSettings {
   cdnUrl: string;
   publishRateLimit: number;
+  /** PUBLICATION_LEASE_SECONDS (src/hosting/lifecycle.ts). */
+  leaseSeconds: number;
 }
 
 let settings: HostingSettings | undefined;
@@ -20,7 +22,7 @@ export function hostingSettings(): HostingSettings {
 export async function startHosting(config: Config): Promise<() => Promise<void>> {
   const store = await createStorage(config);
   setStorage(store);
-  settings = { cdnUrl: config.cdnUrl, publishRateLimit: config.publishRateLimit };
+  settings = { cdnUrl: config.cdnUrl, publishRateLimit: config.publishRateLimit, leaseSeconds: config.publicationLeaseSeconds };
   return async () => {
     setStorage(undefined);
     settings = undefined;

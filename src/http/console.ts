@@ -3,7 +3,7 @@
 // Only the built files are routes: every other path keeps the API's 404 envelope
 // (the console routes with the URL hash). No asset comes from elsewhere: a
 // Content-Security-Policy says so to the browser.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -23,7 +23,9 @@ export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST)
     return;
   }
   await app.register(fastifyStatic, {
-    root: dist,
+    // The build itself, not the link web/dist: a later build switches the link
+    // (scripts/build-web.mjs), and this process keeps serving the files it routed.
+    root: realpathSync(dist) + sep,
     prefix: '/',
     // One route per built file, read at start: unknown paths stay the API's 404.
     wildcard: false,

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { sendEnvelope } from './envelope.js';
 import { bodyTooLargeMessage } from './limits-request.js';
+import { databaseUnavailable, RETRY_AFTER_SECONDS } from './database-unavailable.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -10,6 +11,11 @@ export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { msg?: string }, request, reply) => {
     // Plugins' own error answers (rate limit) come as {statusCode, msg}.
     if (error.statusCode === 429) return sendEnvelope(reply, 429, error.msg ?? error.message ?? 'Too many requests');
+    const unavailable = databaseUnavailable(error, request.log, { method: request.method, url: request.url });
+    if (unavailable) {
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return sendEnvelope(reply, 503, unavailable.message);
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

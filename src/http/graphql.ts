@@ -3,8 +3,8 @@
 // context option is the one context factory (createContext, from the request's
 // headers); every path runs through Yoga's envelope (execute.ts).
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 // GraphiQL bundled in the package: the page works with no internet access.
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
@@ -18,6 +18,8 @@ import { graphqlLimitPlugins } from './limits-graphql.js';
 import { heavyOperationsPlugin } from './limits-heavy.js';
 import { httpExchange, useSessionCsrf } from './console-session.js';
 import { watchSessionSockets } from './session-sockets.js';
+import { databaseUnavailable, RETRY_AFTER_SECONDS } from './database-unavailable.js';
+import { logger } from '../log.js';
 
 export type { ServerContext };
 
@@ -26,6 +28,7 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     schema,
     graphqlEndpoint: '/graphql',
     logging: false,
+    maskedErrors: { maskError: maskUnexpected },
     landingPage: false,
     graphiql: { subscriptionsProtocol: 'WS', title: 'Localization service' },
     // GraphiQL's page (megabytes of script) is loaded when a browser first asks for it.
@@ -45,6 +48,29 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     ],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
     context: async (initial: { request: { headers: Headers } } & ServerContext) => createContext(initial.request.headers, config, httpExchange(initial, config)),
+  });
+}
+
+/**
+ * Yoga's masking of errors that are not the schema's own (INTERNAL_SERVER_ERROR),
+ * with two additions: each is logged with its cause, and a lost database
+ * connection is SERVICE_UNAVAILABLE (503 with Retry-After over REST) instead.
+ */
+function maskUnexpected(error: unknown, message: string, isDev?: boolean): Error {
+  const masked = maskError(error, message, isDev);
+  if (masked === error) return masked;
+  const located = error instanceof GraphQLError ? error : undefined;
+  const original = located?.originalError ?? error;
+  const path = located?.path?.join('.');
+  const unavailable = databaseUnavailable(original, logger(), { path });
+  if (!unavailable) {
+    logger().error({ err: original, path }, 'GraphQL operation failed: answered INTERNAL_SERVER_ERROR');
+    return masked;
+  }
+  return new GraphQLError(unavailable.message, {
+    nodes: located?.nodes,
+    path: located?.path,
+    extensions: { ...unavailable.extensions, http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, spec: false } },
   });
 }
 

@@ -97,32 +97,37 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
     const cursor = batch[batch.length - 1]!.id;
     const processed = (checkpoint.processed ?? 0) + batch.length;
     const progress = Math.min(0.99, Math.max(job.progress, processed / Math.max(1, checkpoint.total)));
-    const updated = await prisma().$transaction(async (tx) => {
+    // The callback leaves `checkpoint` alone until the transaction has committed: a
+    // transaction whose connection was lost is replayed from the start (src/db/connection-loss.ts).
+    const { updated, next } = await prisma().$transaction(async (tx) => {
       // The write gate refuses texts over the key's charactersLimit (and keys locked since the batch was read): counted, not written.
       // The first committed batch opens the job's change; later batches (and a resumed job) add to it.
       const change = checkpoint.activityId
         ? { id: BigInt(checkpoint.activityId), projectId: job.projectId }
         : await openChange(tx, job.projectId, 'AUTO_TRANSLATION', { jobId: job.id, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider });
       const written = await writeTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty', listRefusals: 0, change });
-      checkpoint.activityId = String(change.id);
-      checkpoint.cursor = cursor;
-      checkpoint.processed = processed;
-      checkpoint.texts += cells.length - written.refused.LOCKED - written.refused.CHARACTERS_LIMIT;
-      checkpoint.characters += result.stats.characters;
-      checkpoint.skippedOverLimit = (checkpoint.skippedOverLimit ?? 0) + written.refused.CHARACTERS_LIMIT;
-      checkpoint.skippedLocked = (checkpoint.skippedLocked ?? 0) + written.refused.LOCKED;
-      checkpoint.failedTexts = (checkpoint.failedTexts ?? 0) + failed;
-      checkpoint.sequence += 1;
-      return tx.$queryRawUnsafe<Job[]>(
+      const next = {
+        ...checkpoint,
+        activityId: String(change.id),
+        cursor,
+        processed,
+        texts: checkpoint.texts + cells.length - written.refused.LOCKED - written.refused.CHARACTERS_LIMIT,
+        characters: checkpoint.characters + result.stats.characters,
+        skippedOverLimit: (checkpoint.skippedOverLimit ?? 0) + written.refused.CHARACTERS_LIMIT,
+        skippedLocked: (checkpoint.skippedLocked ?? 0) + written.refused.LOCKED,
+        failedTexts: (checkpoint.failedTexts ?? 0) + failed,
+        sequence: checkpoint.sequence + 1,
+      };
+      const rows = await tx.$queryRawUnsafe<Job[]>(
         `UPDATE "Job" SET checkpoint = $3::jsonb, progress = $4, "updatedAt" = now()
           WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED' RETURNING *`,
-        job.id, context.owner, JSON.stringify(checkpoint), progress,
-      ).then((rows) => {
-        // Another worker owns the job now: roll this batch back.
-        if (!rows[0]) throw new LeaseLostError();
-        return rows[0];
-      });
+        job.id, context.owner, JSON.stringify(next), progress,
+      );
+      // Another worker owns the job now: roll this batch back.
+      if (!rows[0]) throw new LeaseLostError();
+      return { updated: rows[0], next };
     });
+    Object.assign(checkpoint, next);
     publishJobEvent(updated);
     // Live editors see the batch now, not when the job ends.
     await announceChanges([{ projectId: job.projectId, id: BigInt(checkpoint.activityId!) }]);
