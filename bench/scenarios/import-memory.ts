@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/lib/service-process.js';
 import { processMemory } from '../lib/process-memory.js';
 import { productJson, LANGUAGES } from '../lib/data.js';
+import { postForm } from '../lib/post-form.js';
 import { timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 import { buildBundle, rss } from './memory.js';
@@ -54,9 +55,8 @@ async function importOnce(db: Figure['db'], databaseUrl: string | undefined, lan
     form.set('file', new Blob([new Uint8Array(file)]), single ? 'en.json' : 'all.json');
     const query = single ? 'uploadFormat=single-language-json&languageKey=en' : 'uploadFormat=multi-language-json';
     const upload = await timed(async () => {
-      const res = await fetch(`${instance!.url}/api/v2/import?${query}`, { method: 'POST', headers: { 'x-service-token': project.apiKey }, body: form });
-      const body = await res.text();
-      if (res.status !== 200) throw new Error(`import failed: ${res.status} ${body.slice(0, 300)}`);
+      const { status, body } = await postForm(`${instance!.url}/api/v2/import?${query}`, { 'x-service-token': project.apiKey }, form);
+      if (status !== 200) throw new Error(`import failed: ${status} ${body.slice(0, 300)}`);
       return JSON.parse(body).data as { translationsInserted?: number };
     });
     const peak = rss(pid, 'VmHWM');
