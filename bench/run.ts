@@ -1,4 +1,4 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,history,requests,large,idle] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,history,requests,large,idle] [--db pglite,postgres]
 // `large` (a project grown to 2,000,000 translations, tens of minutes) runs only when named.
 // Prints a table of figures with baselines measured in the same run and
 // writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
@@ -13,13 +13,14 @@ import { readScenarios } from './scenarios/reads.js';
 import { pageScenarios } from './scenarios/pages.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
+import { importMemoryScenario } from './scenarios/import-memory.js';
 import { historyScenario } from './scenarios/history.js';
 import { largeScenario } from './scenarios/large.js';
 import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
 import { writeReadme } from './lib/readme.js';
 
-const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'history', 'requests'];
+const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'import-memory', 'history', 'requests'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 // `idle` is the first part of `memory` alone: the restarted idle service, without the 1,000,000-translation import.
 const KNOWN = [...ALL, 'large', 'idle'];
@@ -95,6 +96,10 @@ for (const db of dbs) {
     } finally {
       await database?.drop();
     }
+  }
+  if (only.has('import-memory')) {
+    console.log(`[${db}] memory of a 50 MiB import`);
+    figures.push(...(await importMemoryScenario(db, async () => (db === 'postgres' ? createBenchDatabase() : undefined))));
   }
 }
 console.log(table(figures));

@@ -21,18 +21,19 @@ const SETTLE_MS = 5_000;
 /** When it is read again, idle for longer. */
 const SETTLED_MS = 40_000;
 
-function rss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+export function rss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
 }
 
-function build(): void {
+/** Builds dist/main.js, what `npm start` runs. */
+export function buildBundle(): void {
   const result = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('../..', import.meta.url).pathname, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('scripts/build.mjs failed');
 }
 
 export async function memoryScenario(db: Figure['db'], databaseUrl?: string, options: { idleOnly?: boolean } = {}): Promise<Figure[]> {
-  build();
+  buildBundle();
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-bench-mem-'));
   const token = 'lms_pat_bench_memory_token_0123456789';
   const env = {

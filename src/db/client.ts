@@ -17,6 +17,7 @@ import { compilerFromFile } from './query-compiler.js';
 import { EMBEDDED_MAX_WAL_SIZE, startCheckpoints } from './pglite-checkpoints.js';
 import { startVacuum } from './pglite-vacuum.js';
 import { replayTransactions, retryingFactory } from './connection-loss.js';
+import { releaseHistoryOf } from './statement-history.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -112,6 +113,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.kind === 'pglite') {
     if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
     const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+    // It logs its queries to a copy of Prisma's debug history of its own.
+    await releaseHistoryOf('pglite-prisma-adapter');
     const embeddedStartParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`, '-c', `max_wal_size=${EMBEDDED_MAX_WAL_SIZE}`];
     const pglite = options.loadDataDir
       ? new PGlite({ loadDataDir: options.loadDataDir, startParams: embeddedStartParams })
