@@ -16,6 +16,7 @@ import { registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerBodyLimits, serverLimits } from './http/limits-request.js';
+import { registerInputText } from './http/input-text.js';
 import type { RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
@@ -83,6 +84,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
+  // Text no route can store (NUL) is refused at the edge: URL, headers, JSON bodies (src/http/input-text.ts).
+  registerInputText(app, '/graphql');
   await registerMetrics(app, config.metrics);
   // Body limits per route class, for every route declared from here on (src/http/limits-request.ts).
   registerBodyLimits(app, config.requestLimits);
