@@ -12,7 +12,7 @@ import { seedPlans } from './plans/plans.js';
 import { bootstrapAdmin } from './accounts/accounts.js';
 import { schema } from './schema/index.js';
 import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/graphql.js';
-import { registerErrorHandlers } from './http/errors.js';
+import { frameworkErrors, registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerBodyLimits, serverLimits } from './http/limits-request.js';
@@ -78,6 +78,7 @@ export async function buildService(config: Config, options: { db?: Database; log
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
     http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize },
     clientErrorHandler,
+    frameworkErrors,
   });
   // Job workers and publication log through the service's logger (src/log.ts).
   const restoreLogger = setLogger(app.log);

@@ -1,9 +1,15 @@
 // One rule for the text a request carries, applied at the edge before any of
-// it reaches a resolver or the database: a NUL character (U+0000, which
-// PostgreSQL text cannot hold) is refused with a 400, wherever it comes:
+// it reaches a resolver or the database: text that cannot be stored as given
+// is refused with a 400, wherever it comes. That is a NUL character (U+0000,
+// which PostgreSQL text cannot hold), half of a UTF-16 surrogate pair (a JSON
+// escape such as \ud800, which would become U+FFFD) and bytes that are not
+// UTF-8 (which a decoder would turn into U+FFFD): the rules imports apply to
+// files (storableTextProblem in translations/fields.ts, strict UTF-8 in
+// formats/text.ts). It is checked in:
 //   - the URL (path and query parameters, percent-encoded or not) and the
 //     headers, Basic credentials decoded: an onRequest hook;
-//   - JSON bodies (every string and property name): the JSON body parser;
+//   - JSON bodies: the bytes before they are decoded (invalid UTF-8 would be
+//     replaced by then), every string and property name after: the JSON body parser;
 //   - GraphQL: variables and inline string literals, on every path through
 //     Yoga's envelope (HTTP, multipart, WebSocket, the REST routes), as a
 //     GraphQL error with code BAD_REQUEST.
@@ -12,14 +18,33 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { nameOf, type FieldName } from '../translations/fields.js';
+import { nameOf, storableTextProblem, type FieldName } from '../translations/fields.js';
+import { firstInvalidUtf8Offset } from '../formats/text.js';
 import { UploadedFile } from '../transfer/uploaded-file.js';
+
+/** Whether a string can be stored as it is (checked natively: String.prototype.isWellFormed). */
+const fine = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000');
 
 /** The problem with one string, or undefined; `field` names it in the message. */
 export function textProblem(value: string, field: FieldName): string | undefined {
-  if (!value.includes('\u0000')) return undefined;
-  return `${nameOf(field)} contains a NUL character (U+0000), which cannot be stored`;
+  // The usual text, checked natively; the message is worked out only for a problem.
+  if (fine(value)) return undefined;
+  return storableTextProblem(value, field);
 }
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bytes as text, or the problem: not UTF-8 (the offset of the first bad byte), or text that cannot be stored. */
+function decodeBytes(bytes: Uint8Array, field: FieldName): { text: string; problem?: undefined } | { problem: string } {
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    return { problem: `${nameOf(field)} is not valid UTF-8: invalid byte at offset ${firstInvalidUtf8Offset(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))}` };
+  }
+  return { text };
+}
+
 
 const isPlainObject = (value: object): value is Record<string, unknown> => {
   const prototype = Object.getPrototypeOf(value);
@@ -27,11 +52,39 @@ const isPlainObject = (value: object): value is Record<string, unknown> => {
 };
 
 /**
- * The first problem in a JSON-like value: strings and property names of plain
- * objects and arrays, and the names of uploaded files (anything else is not text). The walk
- * keeps its own stack: a body may nest deeper than the call stack goes.
+ * Whether every string and property name of a JSON-like value is fine: the
+ * quick pass over a bulk body, which builds no names. The walk keeps its own
+ * stack: a body may nest deeper than the call stack goes.
+ */
+function allFine(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (!fine(value)) return false;
+    } else if (typeof value !== 'object' || value === null) {
+      continue;
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push(value[i]);
+    } else if (value instanceof UploadedFile) {
+      if (!fine(value.name)) return false;
+    } else if (isPlainObject(value)) {
+      for (const key in value) {
+        if (!fine(key)) return false;
+        stack.push(value[key]);
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * The first problem in a JSON-like value, named by its path (`content[0].text`,
+ * `$input.key` with prefix `$`): strings and property names of plain objects
+ * and arrays, and the names of uploaded files (anything else is not text).
  */
 export function valueProblem(root: unknown, prefix = ''): string | undefined {
+  if (allFine(root)) return undefined;
   const stack: [unknown, string][] = [[root, '']];
   while (stack.length > 0) {
     const [value, path] = stack.pop()!;
@@ -59,7 +112,8 @@ export function valueProblem(root: unknown, prefix = ''): string | undefined {
 
 /** The problem with text received as bytes (a URL's parts, Basic credentials). */
 export function bytesProblem(bytes: Buffer, field: FieldName): string | undefined {
-  return textProblem(bytes.toString('utf8'), field);
+  const decoded = decodeBytes(bytes, field);
+  return decoded.problem ?? textProblem(decoded.text, field);
 }
 
 /** Percent-decodes a part of a URL to its bytes (any other character is taken as is; `+` is a space in a query). */
@@ -103,6 +157,9 @@ export function headersProblem(headers: FastifyRequest['headers']): string | und
   return basic && bytesProblem(basic, 'The Basic credentials');
 }
 
+/** A JSON escape that may stand for text that cannot be stored: \u0000 or half of a surrogate pair (pairs match too: the walk decides). */
+const STORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
+
 const badRequest = (statusCode: number, message: string) => Object.assign(new Error(message), { statusCode });
 
 /**
@@ -116,10 +173,13 @@ export function registerInputText(app: FastifyInstance, graphqlEndpoint: string)
   });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const decoded = decodeBytes(body as Buffer, 'The body');
+    if (decoded.problem !== undefined) return done(badRequest(400, decoded.problem), undefined);
+    parseJson(request, decoded.text, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
-      const problem = request.routeOptions.url === graphqlEndpoint ? undefined : valueProblem(value);
+      // JSON text decoded from UTF-8 holds NUL or half a surrogate pair only as an escape: without one, nothing to walk.
+      const problem = request.routeOptions.url === graphqlEndpoint || !STORABLE_ESCAPE.test(decoded.text) ? undefined : valueProblem(value);
       if (problem) return done(badRequest(400, problem), undefined);
       done(null, value);
     });

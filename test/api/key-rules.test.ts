@@ -3,7 +3,7 @@
 // v1 POST translations, v1 PATCH translations with CREATE_KEY_IF_NOT_FOUND and
 // file import. Each path reports a broken key its own way (400, GraphQL error,
 // v1 warning or failure, import refused as a whole); none creates it. Text no
-// key can hold (NUL) is refused at the edge (src/http/input-text.ts): the bulk
+// key can hold (NUL, half a surrogate pair) is refused at the edge (src/http/input-text.ts): the bulk
 // paths answer 400 for the whole request instead of a warning for the item.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, startTestService, type TestService } from '../support/service.js';
@@ -23,7 +23,7 @@ const CASES: { name: string; key: string; namespace?: string; problem: RegExp; e
   { name: 'a key over 500 characters', key: 'k'.repeat(501), problem: /key\b.*must have at most 500 characters/ },
   { name: 'a blank key', key: '   ', problem: /key is required|key is empty|empty name/ },
   { name: 'a key holding U+0000', key: 'a\u0000b', problem: /NUL character/, edge: true },
-  { name: 'a key holding half a surrogate pair', key: 'a\uD800b', problem: /surrogate pair/ },
+  { name: 'a key holding half a surrogate pair', key: 'a\uD800b', problem: /surrogate pair/, edge: true },
   { name: 'a namespace holding U+0000', key: 'fine', namespace: 'n\u0000s', problem: /namespace contains a NUL character/, edge: true },
   { name: 'a namespace over 128 characters', key: 'fine', namespace: 'n'.repeat(129), problem: /namespace must have at most 128 characters/ },
 ];
