@@ -17,6 +17,7 @@ import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerBodyLimits, serverLimits } from './http/limits-request.js';
 import { registerInputText } from './http/input-text.js';
+import { registerBodyIdleTimeout, serverTimeouts } from './http/timeouts.js';
 import type { RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
@@ -69,6 +70,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
   const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
+  // Slow or stalled clients are disconnected (src/http/timeouts.ts).
+  const { http: httpTimeouts, ...timeouts } = serverTimeouts(config.timeouts);
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: true,
@@ -76,7 +79,8 @@ export async function buildService(config: Config, options: { db?: Database; log
     ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config.logLevel) as FastifyBaseLogger }),
     bodyLimit: 64 * 1024 * 1024,
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
-    http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize },
+    http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize, ...httpTimeouts },
+    ...timeouts,
     clientErrorHandler,
     frameworkErrors,
   });
@@ -85,6 +89,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
+  registerBodyIdleTimeout(app, config.timeouts);
   // Text no route can store (NUL) is refused at the edge: URL, headers, JSON bodies (src/http/input-text.ts).
   registerInputText(app, '/graphql');
   await registerMetrics(app, config.metrics);
