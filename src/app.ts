@@ -13,10 +13,12 @@ import { seedPlans } from './plans/plans.js';
 import { bootstrapAdmin } from './accounts/accounts.js';
 import { schema } from './schema/index.js';
 import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/graphql.js';
-import { registerErrorHandlers } from './http/errors.js';
+import { frameworkErrors, registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerBodyLimits, serverLimits } from './http/limits-request.js';
+import { registerInputText } from './http/input-text.js';
+import { registerBodyIdleTimeout, serverTimeouts } from './http/timeouts.js';
 import type { RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
@@ -75,6 +77,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   // Publications whose instance died are taken over (src/hosting/takeover.ts).
   const stopTakeover = startPublicationTakeover(config.publicationLeaseSeconds);
   const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
+  // Slow or stalled clients are disconnected (src/http/timeouts.ts).
+  const { http: httpTimeouts, ...timeouts } = serverTimeouts(config.timeouts);
   const app = Fastify({
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: true,
@@ -82,8 +86,10 @@ export async function buildService(config: Config, options: { db?: Database; log
     ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config.logLevel) as FastifyBaseLogger }),
     bodyLimit: 64 * 1024 * 1024,
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
-    http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize },
+    http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize, ...httpTimeouts },
+    ...timeouts,
     clientErrorHandler,
+    frameworkErrors,
   });
   // Job workers and publication log through the service's logger (src/log.ts).
   const restoreLogger = setLogger(app.log);
@@ -92,6 +98,9 @@ export async function buildService(config: Config, options: { db?: Database; log
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
+  registerBodyIdleTimeout(app, config.timeouts);
+  // Text no route can store (NUL) is refused at the edge: URL, headers, JSON bodies (src/http/input-text.ts).
+  registerInputText(app, '/graphql');
   await registerMetrics(app, config.metrics);
   // Body limits per route class, for every route declared from here on (src/http/limits-request.ts).
   registerBodyLimits(app, config.requestLimits);

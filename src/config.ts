@@ -45,6 +45,8 @@ export interface Config {
   graphqlLimits: GraphQLLimits;
   /** Limits on HTTP requests (src/http/limits-request.ts). */
   requestLimits: RequestLimits;
+  /** How long a client may take to send a request, and keep an idle connection (src/http/timeouts.ts). */
+  timeouts: Timeouts;
   /** SECRET_KEY as given (32 bytes, base64 or hex); absent: generated into DATA_DIR (src/auth/sealed-secrets.ts). */
   secretKey?: Buffer;
   /** Web console sessions: lifetime, and failed sign-ins allowed per account and per address in 15 minutes. */
@@ -60,6 +62,17 @@ export interface GraphQLLimits {
   maxCost: number;
   /** The size assumed for a list without a page-size argument. */
   listSize: number;
+}
+
+export interface Timeouts {
+  /** HEADERS_TIMEOUT_MS: from the connection (or the previous answer) to the end of a request's headers. */
+  headersMs: number;
+  /** BODY_IDLE_TIMEOUT_MS: the longest pause while a body is being received (a stalled upload). */
+  bodyIdleMs: number;
+  /** REQUEST_TIMEOUT_MS: the whole request, headers and body, received within this. */
+  requestMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
 }
 
 export interface RequestLimits {
@@ -239,6 +252,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       multipartFields: int(env, 'MAX_MULTIPART_FIELDS', 20, 1, 10_000),
       multipartFiles: int(env, 'MAX_MULTIPART_FILES', 10, 1, 1_000),
       heavyOperationsPerCredential: int(env, 'MAX_HEAVY_OPERATIONS', 4, 0, 10_000),
+    },
+    timeouts: {
+      headersMs: int(env, 'HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
+      bodyIdleMs: int(env, 'BODY_IDLE_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      requestMs: int(env, 'REQUEST_TIMEOUT_MS', 900_000, 100, 24 * 3_600_000),
+      keepAliveMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     },
     secretKey: secretKey(env),
     session: {

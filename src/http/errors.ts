@@ -1,9 +1,20 @@
 // Every answer of the service is an envelope, including Fastify's own errors
 // (malformed JSON, wrong content type, body too large) and unknown paths or methods.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendEnvelope } from './envelope.js';
 import { bodyTooLargeMessage } from './limits-request.js';
 import { databaseUnavailable, RETRY_AFTER_SECONDS } from './database-unavailable.js';
+import { urlProblem } from './input-text.js';
+
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals, before any hook runs
+ * (a path parameter that does not decode, one too long), in the envelope.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const msg = error.code === 'FST_ERR_BAD_URL' ? urlProblem(request.raw.url ?? '') ?? 'The path is not a valid URL' : error.message;
+  sendEnvelope(reply, status, msg);
+}
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

@@ -15,6 +15,7 @@ import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
 import { useOperationMetrics } from './metrics.js';
 import { graphqlLimitPlugins } from './limits-graphql.js';
+import { textInputPlugin } from './input-text.js';
 import { heavyOperationsPlugin } from './limits-heavy.js';
 import { httpExchange, useSessionCsrf } from './console-session.js';
 import { watchSessionSockets } from './session-sockets.js';
@@ -37,13 +38,15 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     cors: { credentials: false },
     // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts);
     // aliases, depth, tokens, directives and cost, and the cap on expensive operations per
-    // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts);
+    // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts), and so
+    // does the refusal of text that cannot be stored in variables and literals (input-text.ts);
     // cookie-authenticated mutations need the console's CSRF token (console-session.ts).
     plugins: [
       useSessionCsrf(),
       useChangeOrigin(),
       useOperationMetrics(),
       ...graphqlLimitPlugins(config.graphqlLimits),
+      textInputPlugin(),
       heavyOperationsPlugin(config.requestLimits.heavyOperationsPerCredential),
     ],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).

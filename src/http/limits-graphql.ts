@@ -1,6 +1,9 @@
 // Limits on GraphQL documents, as Yoga/envelop plugins, so that every entry
 // point running through Yoga's envelope (execute.ts: HTTP POST and GET,
 // multipart uploads, graphql-ws, the REST routes) is held to them:
+//   - nesting: brackets ({ [ () nested deeper than MAX_NESTING, found by a
+//     scan of the raw text before parsing (graphql's parser is recursive: a
+//     document 2,000 deep overflows the stack before any rule could run);
 //   - aliases, depth, directives (GraphQL Armor validation rules) and tokens
 //     (GraphQL Armor's parser, which stops counting at the limit: a huge
 //     document is refused before it is parsed whole);
@@ -48,6 +51,44 @@ const report = (limit: GraphQLLimit) => ({
   propagateOnRejection: false,
   onReject: [(context: { reportError(error: GraphQLError): void } | null, error: GraphQLError) => context?.reportError(limitError(limit, detailOf(error)))],
 });
+
+/**
+ * Brackets a document may nest: far beyond the selection depth allowed
+ * (GRAPHQL_MAX_DEPTH, 20 by default) plus the input literals of an argument,
+ * far below what the parser's recursion survives (about 1,500 on Node's stack).
+ */
+export const MAX_NESTING = 256;
+
+/**
+ * Whether a document nests brackets ({ [ ( ) deeper than `max`: one pass over
+ * the text, skipping strings, block strings and comments, that stops at the
+ * first bracket too deep. Unbalanced text is left to the parser to report.
+ */
+export function nestsDeeperThan(source: string, max: number): boolean {
+  let depth = 0;
+  const n = source.length;
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b || c === 0x28) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d || c === 0x29) {
+      depth--;
+    } else if (c === 0x23) {
+      // A comment runs to the end of the line.
+      while (i < n && source.charCodeAt(i) !== 0x0a && source.charCodeAt(i) !== 0x0d) i++;
+    } else if (c === 0x22) {
+      if (source.startsWith('"""', i)) {
+        // A block string ends at the next unescaped """.
+        i += 3;
+        while (i < n && !(source.startsWith('"""', i) && source.charCodeAt(i - 1) !== 0x5c)) i++;
+        i += 2;
+      } else {
+        for (i++; i < n && source.charCodeAt(i) !== 0x22 && source.charCodeAt(i) !== 0x0a; i++) if (source.charCodeAt(i) === 0x5c) i++;
+      }
+    }
+  }
+  return false;
+}
 
 /** Page-size arguments: the list they bound holds at most that many items. */
 const PAGE_ARGUMENTS = ['first', 'last', 'size'] as const;
@@ -145,6 +186,13 @@ function costRefusal(args: ExecutionArgsLike, limits: GraphQLLimits): GraphQLErr
 /** Yoga plugins enforcing the limits (createYoga's `plugins`). */
 export function graphqlLimitPlugins(limits: GraphQLLimits): Plugin[] {
   return [
+    {
+      // First of the parse hooks: a document too deep is refused before any parser sees it.
+      onParse({ params }) {
+        const source = typeof params.source === 'string' ? params.source : params.source.body;
+        if (nestsDeeperThan(source, MAX_NESTING)) throw limitError('depth', `brackets nested more than ${MAX_NESTING} deep, refused before parsing`);
+      },
+    },
     maxTokensPlugin({
       n: limits.maxTokens,
       exposeLimits: true,

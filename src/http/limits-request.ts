@@ -57,6 +57,8 @@ export function serverLimits(limits: RequestLimits) {
       if (!socket.writable) return void socket.destroy();
       const answer = error.code === 'HPE_HEADER_OVERFLOW'
         ? envelopeResponse(431, 'Request Header Fields Too Large', `The request line and headers are larger than ${limits.headerBytes} bytes (MAX_HEADER_BYTES)`)
+        // Node's headers and request timeouts (src/http/timeouts.ts).
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? envelopeResponse(408, 'Request Timeout', 'The request was not received in time')
         : envelopeResponse(400, 'Bad Request', 'Malformed HTTP request');
       socket.end(answer, () => socket.destroy());
     },

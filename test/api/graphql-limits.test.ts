@@ -11,7 +11,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { schema } from '../../src/schema/index.js';
 import { ALL_ROUTES } from '../../rest-compat/index.js';
 import { loadConfig } from '../../src/config.js';
-import { costOf, graphqlLimitPlugins } from '../../src/http/limits-graphql.js';
+import { costOf, graphqlLimitPlugins, MAX_NESTING, nestsDeeperThan } from '../../src/http/limits-graphql.js';
 
 let service: TestService;
 let apiKey: string;
@@ -59,6 +59,35 @@ describe('the issue’s attacks are refused quickly', () => {
     const h = await health;
     expect(h.status).toBe(200);
     expect(h.ms).toBeLessThan(3000);
+  });
+
+  it('documents nested thousands deep (list and object literals 2,000, selections 5,000), without any credential: 400 before parsing', async () => {
+    const anonymous = (query: string) => fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    for (const query of [
+      `{ projects(sort: ${'['.repeat(2000)}1${']'.repeat(2000)}) { name } }`,
+      `query { projects(filter: ${'{a:'.repeat(2000)}1${'}'.repeat(2000)}) { name } }`,
+      `${'{ a '.repeat(5000)}${'}'.repeat(5000)}`,
+    ]) {
+      const res = await anonymous(query);
+      const body = (await res.json()) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] };
+      expect(res.status).toBe(400);
+      expect(body.data).toBeUndefined();
+      expect(body.errors[0]!.message).toBe(`The query exceeds the depth limit: brackets nested more than ${MAX_NESTING} deep, refused before parsing (GRAPHQL_MAX_DEPTH)`);
+      expect(body.errors[0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', limit: 'depth' });
+    }
+    const get = await fetch(`${service.url}/graphql?query=${encodeURIComponent(`{ a(x: ${'['.repeat(2000)}1${']'.repeat(2000)}) }`)}`, { headers: { accept: 'application/json' } });
+    expect(get.status).toBe(400);
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+  });
+
+  it('the nesting scan counts brackets of the document, not of its strings and comments', () => {
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    expect(nestsDeeperThan(`{ a(x: ${deep(10)}) }`, 12)).toBe(false);
+    expect(nestsDeeperThan(`{ a(x: ${deep(11)}) }`, 12)).toBe(true);
+    expect(nestsDeeperThan(`{ a(x: "${deep(50)}\\" y: \\"${deep(50)}") }`, 3)).toBe(false);
+    expect(nestsDeeperThan(`{ a(x: """ ${deep(50)} \\""" ${deep(50)} """) }`, 3)).toBe(false);
+    expect(nestsDeeperThan(`{ a # ${deep(50)}\n b }`, 3)).toBe(false);
+    expect(nestsDeeperThan(`{ a(x: """ ${deep(50)} """ y: ${deep(5)}) }`, 3)).toBe(true);
   });
 
   it('a 150-level nested introspection query: 400 naming the depth limit', async () => {
