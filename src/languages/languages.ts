@@ -2,6 +2,7 @@
 // renamed language keeps its translations; deleting one deletes its
 // translations (foreign-key cascade). A project always keeps one language,
 // and exactly one default language.
+import { forgetMemoryIndex } from '../memory/ngram-index.js';
 import { prisma } from '../db.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
 import { openChange, recordDeletedCells } from '../history/changes.js';
@@ -69,6 +70,8 @@ export async function updateLanguage(projectId: number, currentKey: string, inpu
     if (isUniqueViolation(error)) throw conflict(`language '${key}' already exists`);
     throw error;
   }
+  // Another default language changes every source text of the project's translation memory.
+  if (input.isDefault === true && !language.isDefault) forgetMemoryIndex();
   return { id: language.id };
 }
 
