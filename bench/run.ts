@@ -1,5 +1,6 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,history,requests,large,idle] [--db pglite,postgres]
-// `large` (a project grown to 2,000,000 translations, tens of minutes) runs only when named.
+// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,history,requests,large,idle,tm] [--db pglite,postgres]
+// `large` (a project grown to 2,000,000 translations, tens of minutes) and `tm` (translation memory at 2,000,000 /
+// 500,000 pairs) run only when named.
 // Prints a table of figures with baselines measured in the same run and
 // writes bench/results.json. PostgreSQL runs when BENCH_DATABASE_URL or
 // TEST_DATABASE_URL is set (postgres://postgres@127.0.0.1:5432/test here).
@@ -16,6 +17,7 @@ import { memoryScenario } from './scenarios/memory.js';
 import { importMemoryScenario } from './scenarios/import-memory.js';
 import { historyScenario } from './scenarios/history.js';
 import { largeScenario } from './scenarios/large.js';
+import { translationMemoryScenario } from './scenarios/translation-memory.js';
 import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
 import { writeReadme } from './lib/readme.js';
@@ -23,7 +25,7 @@ import { writeReadme } from './lib/readme.js';
 const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'import-memory', 'history', 'requests'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 // `idle` is the first part of `memory` alone: the restarted idle service, without the 1,000,000-translation import.
-const KNOWN = [...ALL, 'large', 'idle'];
+const KNOWN = [...ALL, 'large', 'idle', 'tm'];
 const only = new Set(values.only ? values.only.split(',') : ALL);
 for (const s of only) if (!KNOWN.includes(s)) throw new Error(`unknown scenario ${s}; known: ${KNOWN.join(', ')}`);
 const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Figure['db'][];
@@ -84,6 +86,15 @@ for (const db of dbs) {
     const bench = await startBenchService(db);
     try {
       figures.push(...(await largeScenario(bench, db)));
+    } finally {
+      await bench.close();
+    }
+  }
+  if (only.has('tm')) {
+    console.log(`[${db}] translation memory`);
+    const bench = await startBenchService(db);
+    try {
+      figures.push(...(await translationMemoryScenario(bench, db)));
     } finally {
       await bench.close();
     }

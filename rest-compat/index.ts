@@ -23,13 +23,14 @@ import { routes as cliRoutes } from './routes/cli.js';
 import { routes as memberRoutes } from './routes/members.js';
 import { routes as activityRoutes } from './routes/activity.js';
 import { routes as webhookRoutes } from './routes/webhooks.js';
+import { routes as memoryRoutes } from './routes/translation-memory.js';
 import { readUpload } from './upload.js';
 import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
 export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
   ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
-  ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes,
+  ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes, ...memoryRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {

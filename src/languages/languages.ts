@@ -5,6 +5,7 @@
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
+import { forgetMemoryIndex } from '../memory/ngram-index.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
 import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
@@ -72,6 +73,8 @@ export async function updateLanguage(projectId: number, currentKey: string, inpu
     if (isUniqueViolation(error)) throw conflict(`language '${key}' already exists`);
     throw error;
   }
+  // Another default language changes every source text of the project's translation memory.
+  if (input.isDefault === true && !language.isDefault) forgetMemoryIndex();
   return { id: language.id };
 }
 

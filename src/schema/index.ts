@@ -13,5 +13,6 @@ import './webhook.js';
 import './signup.js';
 import './account.js';
 import './console.js';
+import './memory.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

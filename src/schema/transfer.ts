@@ -112,7 +112,7 @@ const ImportPreviewType = builder.objectRef<ImportPreview>('ImportPreview').impl
   }),
 });
 
-const ExportedFileType = builder.objectRef<ExportedFile>('ExportedFile').implement({
+export const ExportedFileType = builder.objectRef<ExportedFile>('ExportedFile').implement({
   description: 'A file of an export, downloadable without credentials from its url until it expires.',
   fields: (t) => ({
     url: t.exposeString('url'),

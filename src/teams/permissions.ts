@@ -34,6 +34,8 @@ export const PERMISSIONS = [
   'ROTATE_API_KEY',
   /** Invite, change roles, remove members; role links. */
   'MEMBERS',
+  /** Share the project's translation memory with shared memories, attach them, import TMX files into it. */
+  'MEMORY',
   /** Hand the owner role to another member (the owner becomes an administrator). */
   'TRANSFER_OWNERSHIP',
   'DELETE_PROJECT',
@@ -59,7 +61,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
  * but the account matters (members, deleting the project) and replacing
  * itself, which need a person's credential.
  */
-export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'ROTATE_API_KEY', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
+export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'ROTATE_API_KEY', 'MEMORY', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
 
 /** What the access check knows about a member. */
 export interface MemberGrant {
@@ -117,6 +119,7 @@ export const OPERATION_PERMISSIONS = {
   webhook: 'SETTINGS',
   webhookDeliveries: 'SETTINGS',
   editorRows: 'READ',
+  memorySuggestions: 'READ',
   // subscriptions
   translationChanges: 'READ',
   projectActivity: 'READ',
@@ -124,6 +127,9 @@ export const OPERATION_PERMISSIONS = {
   projectJobEvents: 'READ',
   publicationProgress: 'READ',
   // mutations
+  setProjectMemoryLink: 'MEMORY',
+  importTranslationMemory: 'MEMORY',
+  exportTranslationMemory: 'EXPORT',
   reportClientError: 'READ',
   exportTranslations: 'EXPORT',
   updateTranslation: 'TRANSLATE',

@@ -27,6 +27,7 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { openChangeCtes, type Change } from '../history/changes.js';
 import { BATCH_SPAN, insertCellEvents } from '../history/cell-events.js';
 import { touchKeysSql, type Cell } from './store.js';
+import { noteWrittenKeys } from '../memory/ngram-index.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
 
@@ -244,6 +245,8 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   // A statement's events are one batch (src/history/cell-events.ts); callers write in chunks far below this.
   if (base.length > BATCH_SPAN || custom.length > BATCH_SPAN) throw new Error(`more than ${BATCH_SPAN} cells in one gate call`);
   if (base.length) {
+    // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
+    noteWrittenKeys(base.map((c) => c.keyId));
     statements.push(db.$queryRawUnsafe<Row[]>(
       sql.base, projectId, arrayLiteral(base, (c) => c.keyId), arrayLiteral(base, (c) => c.languageId), arrayLiteral(base, (c) => c.text),
       arrayLiteral(base, (c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,

@@ -124,6 +124,9 @@ interface World {
   /** A personal token and a console session of the victim that revoking / signing out ends (restored with new ids). */
   doomedTokenId: number;
   doomedSessionId: number;
+  /** A shared memory of the victim the victim's project shares into and reads; one deleteSharedMemory removes (restored with a new id). */
+  memoryId: number;
+  doomedMemoryId: number;
 }
 
 interface Credential {
@@ -225,6 +228,7 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'DELETE /api/v2/webhooks/:webhookId': (w) => ({ params: { webhookId: String(w.doomedWebhookId) }, victimResource: true, restore: recreateDoomedWebhook }),
   'POST /api/v2/webhooks/:webhookId/test': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
   'GET /api/v2/webhooks/:webhookId/deliveries': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
+  'GET /api/v2/translation-memory/suggestions': () => ({ query: { targetLanguage: 'de', key: 'victim.key' }, victimResource: true }),
 };
 
 // GraphQL: the arguments besides projectToken (added for every field that
@@ -251,6 +255,7 @@ interface GraphQLSample {
    */
   caller?: 'account' | 'project-key' | 'any';
 }
+const TMX = '<tmx version="1.4"><header srclang="en" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="x" creationtoolversion="1"/><body><tu><tuv xml:lang="en"><seg>Matrix</seg></tuv><tuv xml:lang="de"><seg>Matrix de</seg></tuv></tu></body></tmx>';
 const UPLOAD = { upload: true, name: 'en.json', content: json({ 'gql.import': 'Imported' }) };
 
 const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
@@ -342,6 +347,16 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.testWebhook': (w) => ({ args: { id: w.webhookId } }),
   // The web console (src/schema/console.ts) and accounts (src/schema/signup.ts)
   'Query.editorRows': () => ({ args: { limit: 10 } }),
+  'Query.memorySuggestions': () => ({ args: { sourceText: 'victim key', targetLanguage: 'de' } }),
+  'Query.sharedMemories': () => ({ caller: 'account' }),
+  'Mutation.createSharedMemory': () => ({ args: { name: 'matrix memory' }, caller: 'account' }),
+  'Mutation.renameSharedMemory': (w) => ({ args: { id: w.memoryId, name: 'Matrix memory' }, caller: 'account' }),
+  'Mutation.deleteSharedMemory': (w) => ({ args: { id: w.doomedMemoryId }, caller: 'account', restore: createDoomedMemory }),
+  // The memory belongs to the victim, the project's owner: an administrator has MEMORY in the project but may not
+  // change another account's memory (403), so the sample needs what only the owner has here.
+  'Mutation.importTranslationMemory': () => ({ args: { file: { upload: true, name: 'memory.tmx', content: TMX } } }),
+  'Mutation.exportTranslationMemory': () => ({}),
+  'Mutation.setProjectMemoryLink': (w) => ({ args: { memoryId: w.memoryId, shares: true, reads: true }, accountOnly: true, needs: 'TRANSFER_OWNERSHIP' }),
   // The account of the credential, null for anyone else.
   'Query.viewer': () => ({ isPublic: true }),
   // Anyone may sign in with an account's password (the attacker's here: the answer holds its e-mail).
@@ -561,6 +576,12 @@ async function createDoomedToken(w: World): Promise<void> {
   w.doomedTokenId = (await service.db.prisma.personalToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) }, select: { id: true } })).id;
 }
 
+async function createDoomedMemory(w: World): Promise<void> {
+  const memory = await service.db.prisma.translationMemory.create({ data: { name: 'doomed memory', ownerId: w.victim.id } });
+  await service.db.prisma.translationMemoryLink.create({ data: { memoryId: memory.id, projectId: w.project.id, shares: true, reads: true } });
+  w.doomedMemoryId = memory.id;
+}
+
 async function createDoomedSession(w: World): Promise<void> {
   const row = await service.db.prisma.session.create({ data: { accountId: w.victim.id, tokenHash: sha256(randomBytes(16).toString('hex')), csrfToken: 'doomed', expiresAt: new Date(Date.now() + 3_600_000) } });
   w.doomedSessionId = row.id;
@@ -637,8 +658,10 @@ beforeAll(async () => {
     cellChangeId: frenchEntry.cells[0].id,
     germanCellChangeId: germanEntry.cells[0].id,
     roleLinkToken: decodeURIComponent((attackerLink.resetRoleLink.link as string).split('/').pop()!),
-    doomedProject: '', doomedTokenId: 0, doomedSessionId: 0,
+    doomedProject: '', doomedTokenId: 0, doomedSessionId: 0, doomedMemoryId: 0,
+    memoryId: (await prisma.translationMemory.create({ data: { name: 'matrix memory', ownerId: victim.id, links: { create: { projectId: projectRow.id, shares: true, reads: true } } } })).id,
   };
+  await createDoomedMemory(world);
   await restoreMembers(world);
   await recreateInvitation(world);
   await resetViewerLink(world);

@@ -102,6 +102,7 @@ const samples: Sample[] = [
   { operation: 'POST /api/v2/webhooks/{webhookId}/test', url: '/api/v2/webhooks/{webhookId}/test' },
   { operation: 'GET /api/v2/webhooks/{webhookId}/deliveries', url: '/api/v2/webhooks/{webhookId}/deliveries?size=10' },
   { operation: 'DELETE /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}' },
+  { operation: 'GET /api/v2/translation-memory/suggestions', url: '/api/v2/translation-memory/suggestions?targetLanguage=de&text=Hello&limit=5&minScore=40' },
   { operation: 'GET /api/v2/projects/{projectToken}/members', url: '/api/v2/projects/{projectToken}/members', auth: 'personalToken' },
   {
     operation: 'POST /api/v2/projects/{projectToken}/invitations',

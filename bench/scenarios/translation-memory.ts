@@ -1,0 +1,151 @@
+// Translation memory (#35): what keeping it current costs an import, and how
+// fast suggestions are at scale.
+//   - Import: 10,000 keys × 10 languages through REST, with the memory kept
+//     current (on PGlite the write gate notes the keys for the in-process
+//     index, which was built before) against the same import without
+//     (withoutMemoryNotesForBenchmark). Alternated, median of three. On
+//     PostgreSQL the memory reads Translation through the text filter's
+//     trigram index, so its write path is the gate's own.
+//   - Lookups: one project grown to SEGMENTS (source, target) pairs — keys
+//     in 10 languages, texts of 1–12 words from a vocabulary, written straight
+//     in SQL — then suggestions for queries of 5, 15 and 40 characters cut
+//     from stored source texts, p95 per length. Baseline, in the same run,
+//     the database's own part: on PostgreSQL the raw pg_trgm query by hand
+//     (`text % q ORDER BY similarity LIMIT 100` on the trigram index), on
+//     PGlite the lookup's statement by hand for the same candidates (the rows
+//     read by id).
+import { Prisma } from '../../src/generated/prisma/client.js';
+import type { BenchService } from '../lib/service.js';
+import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
+import { percentile, timed } from '../lib/report.js';
+import type { Figure } from '../lib/types.js';
+import { currentIndex, withoutMemoryNotesForBenchmark } from '../../src/memory/ngram-index.js';
+import { suggest } from '../../src/memory/suggest.js';
+import { arrayLiteral } from '../../src/db/array-literal.js';
+
+const KEYS = 10_000;
+const RUNS = 3;
+const ROUNDS = 5;
+
+const WORDS = `account add all allow and archive back before cancel change changes check choose clear click close
+  confirm connection continue copy create current data date default delete details device disable download edit email
+  enable enter error export failed file files filter find folder for from help hide history home image import in invalid
+  invite is item items language last link list load loading log manage message messages more move name network new next
+  no not notification now of on open order page password payment please preview previous print profile project read
+  remove rename report required reset restore retry save saved search select send server settings share show sign size
+  start status stop submit success sync team the this time to try update upload user view was welcome with your`.split(/\s+/).filter(Boolean);
+
+async function importFile(bench: BenchService, apiKey: string, file: Buffer): Promise<void> {
+  const form = new FormData();
+  form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
+  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+  if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
+}
+
+async function importOverhead(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
+  const prisma = bench.service.db.prisma;
+  const file = multiLanguageJson(KEYS);
+  const warm = await bench.project('tm-warmup');
+  await importFile(bench, warm.apiKey, file);
+  // The memory's index exists (PGlite): from here on every gate call notes its keys.
+  if (db === 'pglite') await currentIndex(prisma);
+  const on: number[] = [];
+  const off: number[] = [];
+  const refresh: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    off.push((await timed(async () => withoutMemoryNotesForBenchmark(async () => importFile(bench, (await bench.project(`tm-off-${i}`)).apiKey, file)))).ms);
+    on.push((await timed(async () => importFile(bench, (await bench.project(`tm-on-${i}`)).apiKey, file))).ms);
+    if (db === 'pglite') refresh.push((await timed(() => currentIndex(prisma))).ms);
+  }
+  const value = percentile(on, 50);
+  const baseline = percentile(off, 50);
+  return [{
+    scenario: 'translation memory: import 10k×10 kept current', db, metric: 'time', value, unit: 'ms', baseline, ratio: value / baseline,
+    target: 'ratio ≤ 1.1 (baseline: the same import without the memory)', met: value / baseline <= 1.1,
+    note: db === 'pglite'
+      ? `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the index then reads the 10,000 source texts again on the next lookup: ${refresh.map(Math.round).join('/')} ms`
+      : `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the memory reads Translation through the existing trigram index, nothing more to write`,
+  }];
+}
+
+/** Grows one project to `keys` keys × 10 languages of generated sentences, in SQL. */
+async function seed(bench: BenchService, projectId: number, keys: number): Promise<void> {
+  const prisma = bench.service.db.prisma;
+  await prisma.$executeRaw(Prisma.sql`/* bench:tm-languages */
+    INSERT INTO "Language" ("projectId", key, name, "order", "isDefault")
+    SELECT ${projectId}, k, 'Language ' || k, o, false FROM unnest(${arrayLiteral(LANGUAGES)}::text[]) WITH ORDINALITY AS t(k, o) ON CONFLICT DO NOTHING`);
+  const step = 50_000;
+  for (let from = 1; from <= keys; from += step) {
+    const to = Math.min(keys, from + step - 1);
+    await prisma.$executeRaw(Prisma.sql`/* bench:tm-keys */
+      INSERT INTO "TranslationKey" ("projectId", key, namespace) SELECT ${projectId}, 'tm.' || lpad(n::text, 7, '0'), '' FROM generate_series(${from}::int, ${to}::int) n`);
+    // Each key's sentence: 1–12 words picked by a hash of the key; each language's text is the sentence with its code.
+    await prisma.$executeRaw(Prisma.sql`/* bench:tm-texts */
+      WITH w AS (SELECT ${arrayLiteral(WORDS)}::text[] AS words),
+      s AS (
+        SELECT k.id, (SELECT string_agg(w.words[1 + abs(hashint4(k.id * 31 + i)) % array_length(w.words, 1)], ' ' ORDER BY i)
+                        FROM generate_series(1, 1 + abs(hashint4(k.id)) % 12) i) AS sentence
+          FROM "TranslationKey" k, w WHERE k."projectId" = ${projectId} AND k.key BETWEEN ${`tm.${String(from).padStart(7, '0')}`} AND ${`tm.${String(to).padStart(7, '0')}`}
+      )
+      INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+      SELECT s.id, l.id, ${projectId}, CASE WHEN l."isDefault" THEN initcap(s.sentence) ELSE l.key || ': ' || s.sentence END
+        FROM s JOIN "Language" l ON l."projectId" = ${projectId}`);
+  }
+  await prisma.$executeRawUnsafe('ANALYZE');
+}
+
+async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Promise<Figure[]> {
+  const prisma = bench.service.db.prisma;
+  const project = await bench.project('tm-large');
+  const [{ id: projectId }] = await prisma.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT id FROM "Project" WHERE "projectToken" = ${project.projectToken}`);
+  const keys = Math.ceil(pairs / (LANGUAGES.length - 1));
+  const seeded = await timed(() => seed(bench, projectId, keys));
+  console.log(`  seeded ${keys} keys × ${LANGUAGES.length} languages (${pairs} pairs) in ${(seeded.ms / 1000).toFixed(1)} s`);
+  const built = db === 'pglite' ? await timed(() => currentIndex(prisma)) : null;
+  if (built) console.log(`  in-process index built in ${(built.ms / 1000).toFixed(1)} s`);
+  // Queries cut from stored source texts (every 997th key), trimmed to whole characters of each length.
+  const samples = await prisma.$queryRaw<{ text: string }[]>(Prisma.sql`/* bench:tm-samples */
+    SELECT t.text FROM "Translation" t JOIN "Language" l ON l.id = t."languageId" AND l."isDefault"
+     WHERE t."projectId" = ${projectId} AND char_length(t.text) >= 40 ORDER BY t."keyId" LIMIT 20 OFFSET 100`);
+  const scope = { projectId, projectIds: [projectId], memoryIds: [] };
+  const figures: Figure[] = [];
+  for (const length of [5, 15, 40]) {
+    const queries = samples.map((s) => s.text.slice(0, length).trimEnd()).filter((q) => q.length >= Math.min(length, 4));
+    const times: number[] = [];
+    const base: number[] = [];
+    let found = 0;
+    await suggest(scope, { text: queries[0]!, sourceLanguage: 'en', targetLanguage: 'de' }); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const q of queries) {
+        const run = await timed(() => suggest(scope, { text: q, sourceLanguage: 'en', targetLanguage: 'de' }));
+        times.push(run.ms);
+        found += run.value.length;
+        if (db === 'postgres') {
+          base.push((await timed(() => prisma.$queryRaw(Prisma.sql`/* bench:tm-raw-trigram */
+            SELECT "keyId", similarity(text, ${q}) AS s FROM "Translation" WHERE text % ${q} ORDER BY s DESC LIMIT 100`))).ms);
+        } else {
+          const index = await currentIndex(prisma);
+          const ids = index.search(q, () => true, 200, 0.3).map((c) => c.ref);
+          base.push((await timed(() => prisma.$queryRaw(Prisma.sql`/* bench:tm-rows-by-id */
+            SELECT s."keyId", s.text, t.text FROM "Translation" s JOIN "Translation" t ON t."keyId" = s."keyId"
+              JOIN "Language" tl ON tl.id = t."languageId" AND tl.key = 'de' WHERE s."keyId" = ANY(${arrayLiteral(ids)}::int[]) AND s."languageId" = (SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND "isDefault")`))).ms);
+        }
+      }
+    }
+    const value = percentile(times, 95);
+    const baseline = percentile(base, 95);
+    const limit = db === 'postgres' ? 50 : 100;
+    figures.push({
+      scenario: `translation memory: suggestions, ${length}-character query, ${pairs.toLocaleString('en')} pairs`, db, metric: 'p95', value, unit: 'ms', baseline, ratio: value / baseline,
+      target: `p95 < ${limit} ms`, met: value < limit,
+      note: `${queries.length} queries × ${ROUNDS} rounds, p50 ${percentile(times, 50).toFixed(1)} ms, ${(found / times.length).toFixed(1)} suggestions each; baseline: ${db === 'postgres' ? 'the raw pg_trgm query by hand' : 'the candidates’ rows read by id by hand'}`,
+    });
+  }
+  return figures;
+}
+
+export async function translationMemoryScenario(bench: BenchService, db: Figure['db'], pairs = Number(process.env.TM_PAIRS ?? (db === 'postgres' ? 2_000_000 : 500_000))): Promise<Figure[]> {
+  // TM_PARTS=import or TM_PARTS=lookups runs one half (each takes minutes).
+  const parts = (process.env.TM_PARTS ?? 'import,lookups').split(',');
+  return [...(parts.includes('import') ? await importOverhead(bench, db) : []), ...(parts.includes('lookups') ? await lookups(bench, db, pairs) : [])];
+}

@@ -1,0 +1,204 @@
+// The embedded database's trigram index of the memory's source texts, kept in
+// this process (docs/translation-memory.md). On PGlite a pg_trgm GIN index
+// kept current during bulk writes made a 100,000-cell re-import run for over
+// ten minutes (migration 20261124201410_text_filter_trigram), so the write
+// path only notes which keys it wrote (`noteWrittenKeys`, one call in the
+// write gate: a Set insert per cell) and the index reads those keys' texts
+// again before the next lookup. PGlite belongs to one process, so every write
+// passes through here. It only proposes candidates: the lookup reads each
+// candidate's current text from the database and scores that, so an entry
+// that went stale (a deleted key or project, another default language) can
+// cost a candidate, never give a wrong answer.
+import { Prisma } from '../generated/prisma/client.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { database, type Db } from '../db.js';
+import type { Database } from '../db/client.js';
+import { trigrams } from './normalize.js';
+
+/** A document: a key's source text (ref = key id) or an imported segment (ref = -segment id). */
+interface Candidate {
+  ref: number;
+  similarity: number;
+}
+
+class NgramIndex {
+  private refs: number[] = [];
+  /** The project (> 0) or shared memory (< 0, negated) a document belongs to. */
+  private owners: number[] = [];
+  private sizes: number[] = [];
+  private alive: boolean[] = [];
+  private byRef = new Map<number, number>();
+  private postings = new Map<string, number[]>();
+  private counts = new Uint16Array(0);
+  private dead = 0;
+  /** Keys written since the last refresh. */
+  readonly dirtyKeys = new Set<number>();
+  segmentsAfter = 0;
+
+  set(ref: number, owner: number, text: string): void {
+    this.remove(ref);
+    const grams = trigrams(text);
+    if (!grams.size) return;
+    const ord = this.refs.length;
+    this.refs.push(ref);
+    this.owners.push(owner);
+    this.sizes.push(grams.size);
+    this.alive.push(true);
+    this.byRef.set(ref, ord);
+    for (const g of grams) {
+      const list = this.postings.get(g);
+      if (list) list.push(ord);
+      else this.postings.set(g, [ord]);
+    }
+  }
+
+  remove(ref: number): void {
+    const ord = this.byRef.get(ref);
+    if (ord === undefined) return;
+    this.alive[ord] = false;
+    this.byRef.delete(ref);
+    this.dead++;
+  }
+
+  get live(): number {
+    return this.byRef.size;
+  }
+
+  /** Whether dropped documents outnumber live ones (then a rebuild is cheaper than carrying them). */
+  get wasteful(): boolean {
+    return this.dead > 10_000 && this.dead > this.byRef.size;
+  }
+
+  /** The documents of allowed owners sharing the most trigrams with `text` (pg_trgm's similarity), best first. */
+  search(text: string, allowed: (owner: number) => boolean, limit: number, threshold: number): Candidate[] {
+    const grams = trigrams(text);
+    if (!grams.size) return [];
+    if (this.counts.length < this.refs.length) this.counts = new Uint16Array(Math.max(this.refs.length, this.counts.length * 2, 1024));
+    const counts = this.counts;
+    const touched: number[] = [];
+    for (const g of grams) {
+      for (const ord of this.postings.get(g) ?? []) {
+        if (counts[ord]++ === 0) touched.push(ord);
+      }
+    }
+    const found: Candidate[] = [];
+    for (const ord of touched) {
+      const shared = counts[ord]!;
+      counts[ord] = 0;
+      if (!this.alive[ord] || !allowed(this.owners[ord]!)) continue;
+      const similarity = shared / (grams.size + this.sizes[ord]! - shared);
+      if (similarity >= threshold) found.push({ ref: this.refs[ord]!, similarity });
+    }
+    found.sort((a, b) => b.similarity - a.similarity);
+    return found.slice(0, limit);
+  }
+}
+
+interface Held {
+  index: NgramIndex;
+  loading?: Promise<void>;
+}
+
+const indexes = new WeakMap<Database, Held>();
+
+/** The source texts of keys: each key's text in its project's default language. */
+const SOURCE_TEXTS = Prisma.sql`SELECT s."keyId" AS ref, s."projectId" AS owner, s.text
+  FROM "Translation" s JOIN "Language" l ON l.id = s."languageId" AND l."isDefault"
+ WHERE s.text <> ''`;
+
+async function loadSegments(db: Db, index: NgramIndex): Promise<void> {
+  const rows = await db.$queryRaw<{ id: number; owner: number; source: string }[]>(Prisma.sql`/* memory:index-segments */
+    SELECT id, coalesce("projectId", -"memoryId") AS owner, source FROM "MemorySegment" WHERE id > ${index.segmentsAfter} ORDER BY id`);
+  for (const r of rows) {
+    index.set(-r.id, r.owner, r.source);
+    index.segmentsAfter = r.id;
+  }
+}
+
+async function build(db: Db): Promise<NgramIndex> {
+  const index = new NgramIndex();
+  const rows = await db.$queryRaw<{ ref: number; owner: number; text: string }[]>(Prisma.sql`/* memory:index-build */ ${SOURCE_TEXTS}`);
+  for (const r of rows) index.set(r.ref, r.owner, r.text);
+  await loadSegments(db, index);
+  return index;
+}
+
+/** Whether this process keeps the memory's index (the embedded database) rather than asking pg_trgm. */
+export function inProcessIndex(): boolean {
+  return database().kind === 'pglite';
+}
+
+/**
+ * Called by the write gate with the keys of the base cells it was given (it
+ * need not know which were written): their source texts are read again
+ * before the next lookup. Nothing to do while no index was built.
+ */
+export function noteWrittenKeys(keyIds: Iterable<number>): void {
+  const held = indexes.get(database());
+  if (!held || notesOff) return;
+  for (const id of keyIds) held.index.dirtyKeys.add(id);
+}
+
+let notesOff = false;
+
+/**
+ * Runs `fn` with the write gate's notes off, to measure what keeping the
+ * memory current costs an import (bench/scenarios/translation-memory.ts).
+ * The service never calls it.
+ */
+export async function withoutMemoryNotesForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
+  notesOff = true;
+  try {
+    return await fn();
+  } finally {
+    notesOff = false;
+  }
+}
+
+/** Drops the index (another default language changes every source text of a project): rebuilt on the next lookup. */
+export function forgetMemoryIndex(): void {
+  indexes.delete(database());
+}
+
+/** The index, built on first use and brought up to date with the writes noted since. */
+export async function currentIndex(db: Db): Promise<NgramIndex> {
+  const owner = database();
+  let held = indexes.get(owner);
+  if (!held || held.index.wasteful) {
+    const fresh: Held = { index: new NgramIndex() };
+    fresh.loading = build(db).then((index) => {
+      // Writes noted while it was read stay noted.
+      for (const id of fresh.index.dirtyKeys) index.dirtyKeys.add(id);
+      fresh.index = index;
+    });
+    indexes.set(owner, fresh);
+    held = fresh;
+  }
+  if (held.loading) {
+    try {
+      await held.loading;
+    } catch (error) {
+      if (indexes.get(owner) === held) indexes.delete(owner);
+      throw error;
+    } finally {
+      held.loading = undefined;
+    }
+  }
+  const index = held.index;
+  if (index.dirtyKeys.size) {
+    const keys = [...index.dirtyKeys];
+    index.dirtyKeys.clear();
+    const rows = await db.$queryRaw<{ ref: number; owner: number; text: string }[]>(Prisma.sql`/* memory:index-refresh */
+      ${SOURCE_TEXTS} AND s."keyId" = ANY(${arrayLiteral(keys)}::int[])`);
+    const seen = new Set<number>();
+    for (const r of rows) {
+      index.set(r.ref, r.owner, r.text);
+      seen.add(r.ref);
+    }
+    for (const k of keys) if (!seen.has(k)) index.remove(k);
+  }
+  await loadSegments(db, index);
+  return index;
+}
+
+export type { NgramIndex, Candidate };

@@ -1,0 +1,216 @@
+// Translation-memory suggestions for one source text and one target language
+// (docs/translation-memory.md). The memory is the instance's own texts — each
+// key's text in its project's default language paired with its text in the
+// target language, read from Translation as the write gate left it — and the
+// segments imported from TMX files. Candidates come from a trigram index
+// (pg_trgm on PostgreSQL, the in-process index on PGlite), are read with their
+// current texts, and are scored by edit distance on the normalised texts,
+// with placeholders, numbers and tags of the query substituted into the
+// suggested translation.
+import { Prisma } from '../generated/prisma/client.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { prisma, type Db } from '../db.js';
+import { badRequest } from '../errors.js';
+import { currentIndex, inProcessIndex } from './ngram-index.js';
+import { normalise, similarityScore, substitute, type Substitution } from './normalize.js';
+import type { MemoryScope } from './scope.js';
+
+export interface SuggestionQuery {
+  /** The text to translate. */
+  text: string;
+  sourceLanguage: string;
+  targetLanguage: string;
+  /** The key being translated: its own cell is no suggestion, and matches from a key of the same name rank first. */
+  key?: { id: number; key: string; namespace: string } | null;
+  /** At most this many suggestions (default 10, at most 50). */
+  limit?: number;
+  /** Only suggestions scoring at least this (0–100, default 50). */
+  minScore?: number;
+}
+
+export interface Suggestion {
+  /** 0–100: 100 for the same text, or one differing only in tokens that were substituted. */
+  score: number;
+  /** The stored source text is the query, character for character. */
+  exact: boolean;
+  /** The suggested translation, with the query's tokens substituted. */
+  text: string;
+  /** The stored pair. */
+  source: string;
+  target: string;
+  /** Placeholders, numbers and tags replaced in `text` (query's in place of the stored source's). */
+  substitutions: Substitution[];
+  /** The origin: a project's key, or an imported segment of a shared or project memory. */
+  origin: {
+    kind: 'PROJECT' | 'IMPORTED';
+    projectId: number | null;
+    projectName: string | null;
+    keyId: number | null;
+    key: string | null;
+    namespace: string | null;
+    languageId: number | null;
+    language: string;
+    memoryId: number | null;
+    memoryName: string | null;
+    segmentId: number | null;
+    lastEditedAt: Date;
+    /** Imported segments: the file's changeid / creationid. Project texts: read from the history on demand. */
+    lastEditedBy: string | null;
+    reviewed: boolean;
+  };
+  /** The key has the asked key's name and namespace (in whichever project). */
+  sameKey: boolean;
+}
+
+/** Candidates read per kind before scoring. */
+const CANDIDATES = 100;
+/** pg_trgm's default similarity threshold, used by the in-process index too. */
+const TRIGRAM_THRESHOLD = 0.3;
+const MAX_QUERY = 2000;
+
+/** Language codes compare without case and with `_` as `-`; `en` matches `en-us` and back. */
+export function languageCode(key: string): string {
+  return key.trim().toLowerCase().replace(/_/g, '-');
+}
+function sameLanguage(column: Prisma.Sql, code: string): Prisma.Sql {
+  const primary = code.split('-')[0]!;
+  return Prisma.sql`(lower(replace(${column}, '_', '-')) = ${code} OR lower(replace(${column}, '_', '-')) = ${primary} OR split_part(lower(replace(${column}, '_', '-')), '-', 1) = ${code})`;
+}
+
+interface KeyRow {
+  keyId: number;
+  projectId: number;
+  projectName: string;
+  key: string;
+  namespace: string;
+  source: string;
+  target: string;
+  languageId: number;
+  language: string;
+  lastModifiedAt: Date;
+  reviewStatus: string;
+}
+interface SegmentRow {
+  id: number;
+  memoryId: number | null;
+  memoryName: string | null;
+  projectId: number | null;
+  projectName: string | null;
+  source: string;
+  target: string;
+  language: string;
+  lastModifiedAt: Date;
+  changedBy: string;
+}
+
+function keyMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, candidates: Prisma.Sql, order: Prisma.Sql): Promise<KeyRow[]> {
+  return db.$queryRaw<KeyRow[]>(Prisma.sql`/* memory:key-matches */
+    SELECT s."keyId", s."projectId", p.name AS "projectName", k.key, k.namespace, s.text AS source, t.text AS target,
+           t."languageId", tl.key AS language, t."lastModifiedAt", t."reviewStatus"::text AS "reviewStatus"
+      FROM "Translation" s
+      JOIN "Language" sl ON sl.id = s."languageId" AND sl."isDefault"
+      JOIN "Language" tl ON tl."projectId" = s."projectId" AND tl.id <> sl.id
+      JOIN "Translation" t ON t."keyId" = s."keyId" AND t."languageId" = tl.id AND t.text <> ''
+      JOIN "TranslationKey" k ON k.id = s."keyId"
+      JOIN "Project" p ON p.id = s."projectId"
+     WHERE ${candidates}
+       AND s."projectId" = ANY(${arrayLiteral(scope.projectIds)}::int[])
+       AND ${sameLanguage(Prisma.sql`sl.key`, languageCode(q.sourceLanguage))}
+       AND ${sameLanguage(Prisma.sql`tl.key`, languageCode(q.targetLanguage))}
+       AND s."keyId" <> ${q.key?.id ?? 0}
+     ${order} LIMIT ${CANDIDATES}`);
+}
+
+function segmentMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, candidates: Prisma.Sql, order: Prisma.Sql): Promise<SegmentRow[]> {
+  return db.$queryRaw<SegmentRow[]>(Prisma.sql`/* memory:segment-matches */
+    SELECT g.id, g."memoryId", m.name AS "memoryName", g."projectId", p.name AS "projectName", g.source, g.target,
+           g."targetLanguage" AS language, coalesce(g."changedAt", g."createdAt") AS "lastModifiedAt", g."changedBy"
+      FROM "MemorySegment" g
+      LEFT JOIN "TranslationMemory" m ON m.id = g."memoryId"
+      LEFT JOIN "Project" p ON p.id = g."projectId"
+     WHERE ${candidates}
+       AND (g."memoryId" = ANY(${arrayLiteral(scope.memoryIds)}::int[]) OR g."projectId" = ANY(${arrayLiteral(scope.projectIds)}::int[]))
+       AND ${sameLanguage(Prisma.sql`g."sourceLanguage"`, languageCode(q.sourceLanguage))}
+       AND ${sameLanguage(Prisma.sql`g."targetLanguage"`, languageCode(q.targetLanguage))}
+     ${order} LIMIT ${CANDIDATES}`);
+}
+
+/** The stored pairs whose source text is close to the query's, read with their current texts. */
+async function candidates(db: Db, scope: MemoryScope, q: SuggestionQuery): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
+  if (inProcessIndex()) {
+    const index = await currentIndex(db);
+    const projects = new Set(scope.projectIds);
+    const memories = new Set(scope.memoryIds);
+    const found = index.search(q.text, (owner) => (owner > 0 ? projects.has(owner) : memories.has(-owner)), CANDIDATES * 2, TRIGRAM_THRESHOLD);
+    const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
+    const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
+    const none = Prisma.empty;
+    const [keys, segments] = [
+      keyIds.length ? await keyMatches(db, scope, q, Prisma.sql`s."keyId" = ANY(${arrayLiteral(keyIds)}::int[])`, none) : [],
+      segmentIds.length ? await segmentMatches(db, scope, q, Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`, none) : [],
+    ];
+    return { keys, segments };
+  }
+  const keys = await keyMatches(db, scope, q, Prisma.sql`s.text % ${q.text}`, Prisma.sql`ORDER BY similarity(s.text, ${q.text}) DESC`);
+  const segments = scope.memoryIds.length || (await hasSegments(db, scope))
+    ? await segmentMatches(db, scope, q, Prisma.sql`g.source % ${q.text}`, Prisma.sql`ORDER BY similarity(g.source, ${q.text}) DESC`)
+    : [];
+  return { keys, segments };
+}
+
+/** Whether any project in scope has imported segments of its own (most have none: one index probe saves a trigram scan). */
+async function hasSegments(db: Db, scope: MemoryScope): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ any: boolean }[]>(Prisma.sql`/* memory:has-segments */
+    SELECT EXISTS (SELECT 1 FROM "MemorySegment" WHERE "projectId" = ANY(${arrayLiteral(scope.projectIds)}::int[])) AS any`);
+  return !!row?.any;
+}
+
+/** Suggestions for a text, best first (see Suggestion for the ranking's fields). */
+export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = prisma()): Promise<Suggestion[]> {
+  const limit = q.limit ?? 10;
+  const minScore = q.minScore ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw badRequest('limit: between 1 and 50');
+  if (!Number.isFinite(minScore) || minScore < 0 || minScore > 100) throw badRequest('minScore: between 0 and 100');
+  if ([...q.text].length > MAX_QUERY) throw badRequest(`text: at most ${MAX_QUERY} characters`);
+  if (!q.text.trim()) return [];
+  const found = await candidates(db, scope, q);
+  const query = normalise(q.text);
+  const out: Suggestion[] = [];
+  for (const r of found.keys) {
+    out.push(scored(query, q, r.source, r.target, {
+      kind: 'PROJECT', projectId: r.projectId, projectName: r.projectName, keyId: r.keyId, key: r.key, namespace: r.namespace,
+      languageId: r.languageId, language: r.language, memoryId: null, memoryName: null, segmentId: null,
+      lastEditedAt: r.lastModifiedAt, lastEditedBy: null, reviewed: r.reviewStatus === 'REVIEWED',
+    }));
+  }
+  for (const r of found.segments) {
+    out.push(scored(query, q, r.source, r.target, {
+      kind: 'IMPORTED', projectId: r.projectId, projectName: r.projectName, keyId: null, key: null, namespace: null,
+      languageId: null, language: r.language, memoryId: r.memoryId, memoryName: r.memoryName, segmentId: r.id,
+      lastEditedAt: r.lastModifiedAt, lastEditedBy: r.changedBy || null, reviewed: false,
+    }));
+  }
+  return rank(out.filter((s) => s.score >= minScore)).slice(0, limit);
+}
+
+function scored(query: ReturnType<typeof normalise>, q: SuggestionQuery, source: string, target: string, origin: Suggestion['origin']): Suggestion {
+  const sameKey = !!q.key && origin.key === q.key.key && origin.namespace === q.key.namespace;
+  if (source === q.text) return { score: 100, exact: true, text: target, source, target, substitutions: [], origin, sameKey };
+  const stored = normalise(source);
+  const sub = substitute(query, stored, target);
+  const equal = stored.text === query.text;
+  // 100 only when the normalised texts are equal and every differing token was carried into the translation.
+  const score = equal && sub.complete ? 100 : Math.min(99, similarityScore(query.text, stored.text));
+  return { score, exact: false, text: sub.text, source, target, substitutions: sub.substitutions, origin, sameKey };
+}
+
+/** Best first: score, then an exact match from the same key, any exact match, the same key, reviewed, most recent. */
+export function rank(list: Suggestion[]): Suggestion[] {
+  const flags = (s: Suggestion) => [s.score, s.exact && s.sameKey ? 1 : 0, s.exact ? 1 : 0, s.sameKey ? 1 : 0, s.origin.reviewed ? 1 : 0, s.origin.lastEditedAt.getTime()];
+  return list.sort((a, b) => {
+    const x = flags(a);
+    const y = flags(b);
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return y[i]! - x[i]!;
+    return 0;
+  });
+}

@@ -1,0 +1,72 @@
+// Translation-memory matching: normalisation of placeholders, numbers, tags
+// and whitespace, their substitution into a suggestion, the score, and the
+// ranking (src/memory/normalize.ts, src/memory/suggest.ts).
+import { describe, expect, it } from 'vitest';
+import { editDistance, normalise, similarityScore, substitute, trigrams } from '../../src/memory/normalize.js';
+import { rank, type Suggestion } from '../../src/memory/suggest.js';
+
+describe('normalise', () => {
+  it('turns placeholders, numbers and tags into one marker each and collapses whitespace', () => {
+    const a = normalise('  You have {count}  new <b>messages</b> since 12.5 %s ');
+    const b = normalise('You have {n} new <strong>messages</strong> since 3 %d');
+    expect(a.text).toBe(b.text);
+    expect(a.tokens.map((t) => [t.kind, t.value])).toEqual([
+      ['placeholder', '{count}'], ['tag', '<b>'], ['tag', '</b>'], ['number', '12.5'], ['placeholder', '%s'],
+    ]);
+    expect(normalise('Hello {{name}}, ${total} and %1$s').tokens.map((t) => t.value)).toEqual(['{{name}}', '${total}', '%1$s']);
+  });
+});
+
+describe('substitute', () => {
+  it('carries the query’s numbers and placeholders into the stored translation, wherever the translation puts them', () => {
+    const query = normalise('Delete 12 files from {folder}?');
+    const stored = normalise('Delete 3 files from {dir}?');
+    const out = substitute(query, stored, '{dir}: 3 Dateien löschen?');
+    expect(out).toEqual({
+      text: '{folder}: 12 Dateien löschen?',
+      complete: true,
+      substitutions: [{ kind: 'placeholder', from: '{dir}', to: '{folder}' }, { kind: 'number', from: '3', to: '12' }],
+    });
+  });
+
+  it('keeps the translation’s tags and replaces differing ones pairwise', () => {
+    const out = substitute(normalise('Click <a href="/x">here</a>'), normalise('Click <a href="/y">here</a>'), 'Klicken Sie <a href="/y">hier</a>');
+    expect(out.text).toBe('Klicken Sie <a href="/x">hier</a>');
+    expect(out.complete).toBe(true);
+  });
+
+  it('says when a differing token is not in the translation (a number written as a word)', () => {
+    const out = substitute(normalise('1 item'), normalise('2 items'), 'zwei Elemente');
+    expect(out.complete).toBe(false);
+    expect(out.text).toBe('zwei Elemente');
+  });
+
+  it('does not chain swapped placeholders', () => {
+    const out = substitute(normalise('{b} before {a}'), normalise('{a} before {b}'), '{b} nach {a}');
+    expect(out.text).toBe('{a} nach {b}');
+  });
+});
+
+describe('score', () => {
+  it('is 100 minus the edit distance share of the longer text', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(similarityScore('kitten', 'sitting')).toBe(57);
+    expect(similarityScore('same', 'same')).toBe(100);
+    expect(similarityScore('Straße', 'Strasse')).toBe(71);
+  });
+
+  it('trigrams are of words, lower case, without tokens', () => {
+    expect([...trigrams('Go {x} 42')].sort()).toEqual(['  g', ' go', 'go '].sort());
+  });
+});
+
+describe('rank', () => {
+  const suggestion = (score: number, exact: boolean, sameKey: boolean, at: number, reviewed = false): Suggestion => ({
+    score, exact, sameKey, text: '', source: '', target: `${score}-${exact}-${sameKey}-${at}`, substitutions: [],
+    origin: { kind: 'PROJECT', projectId: 1, projectName: '', keyId: 1, key: '', namespace: '', languageId: 1, language: 'de', memoryId: null, memoryName: null, segmentId: null, lastEditedAt: new Date(at), lastEditedBy: null, reviewed },
+  });
+  it('puts an exact match of the same key first, then exact ones, then substituted 100 % ones, then by score', () => {
+    const list = rank([suggestion(80, false, true, 5), suggestion(100, false, true, 9), suggestion(100, true, false, 9), suggestion(100, true, true, 1), suggestion(95, false, false, 9)]);
+    expect(list.map((s) => s.origin && `${s.score}-${s.exact}-${s.sameKey}`)).toEqual(['100-true-true', '100-true-false', '100-false-true', '95-false-false', '80-false-true']);
+  });
+});
