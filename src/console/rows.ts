@@ -221,7 +221,7 @@ async function keysWithProblems(projectId: number, condition: string, params: un
     for (const key of batch) {
       const list = cells.get(key.id) ?? [];
       const source = list.find((c) => c.language === defaultLanguage?.key)?.text ?? '';
-      const failing = list.some((c) => (shown.size === 0 || shown.has(c.language)) && checkText(c.text, { source: c.language === defaultLanguage?.key ? '' : source, charactersLimit: key.charactersLimit }).length > 0);
+      const failing = list.some((c) => (shown.size === 0 || shown.has(c.language)) && checkText(c.text, { source: c.language === defaultLanguage?.key ? '' : source, charactersLimit: key.charactersLimit, sourceLanguage: defaultLanguage?.key, targetLanguage: c.language }).length > 0);
       if (failing) found.push(key.id);
     }
   }

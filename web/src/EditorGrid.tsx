@@ -197,7 +197,7 @@ const GridCell = memo(function GridCell({ row, rowIndex, col, language, defaultL
   const base = row.base?.find((c) => c.language === language);
   const source = language === defaultLanguage ? '' : row.translations.find((c) => c.language === defaultLanguage)?.text ?? '';
   const shown = editing ? editing.draft : cell?.text ?? '';
-  const problems = useMemo(() => checkText(shown, { source, charactersLimit: row.charactersLimit ?? null }), [shown, source, row.charactersLimit]);
+  const problems = useMemo(() => checkText(shown, { source, charactersLimit: row.charactersLimit ?? null, sourceLanguage: defaultLanguage, targetLanguage: language }), [shown, source, row.charactersLimit, defaultLanguage, language]);
   // Saved or cancelled: the blur that follows must not save again.
   const finished = useRef(false);
   const wasEditing = useRef(false);

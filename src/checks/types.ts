@@ -1,0 +1,94 @@
+// The vocabulary of the quality checks (src/checks/): what a check is given,
+// what it finds. Pure data: the web console imports this module too.
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/**
+ * A placeholder dialect. `auto` (the default) recognises every dialect whose
+ * syntax cannot be mistaken for prose; Laravel's `:name` and printf's space
+ * flag (`% d`) only when named, because "Note:it" and "100% sure" are prose.
+ */
+export type Dialect =
+  | 'auto' | 'icu' | 'printf' | 'python' | 'python-brace' | 'i18next' | 'ruby' | 'laravel'
+  | 'angular' | 'qt' | 'ios' | 'dotnet' | 'gettext';
+
+export const DIALECTS: readonly Dialect[] = ['auto', 'icu', 'printf', 'python', 'python-brace', 'i18next', 'ruby', 'laravel', 'angular', 'qt', 'ios', 'dotnet', 'gettext'];
+
+/** One cell to check: its text, the source text of the same key, and what is known of the key. */
+export interface CheckInput {
+  /** The source (default language) text of the key. */
+  source: string;
+  /** The text checked. */
+  target: string;
+  sourceLanguage: string;
+  targetLanguage: string;
+  /** The key's characters limit, null when none. */
+  charactersLimit?: number | null;
+  /** The placeholder dialect of the key or project; `auto` when unknown. */
+  dialect?: Dialect;
+}
+
+/** Where in the target text a finding is (UTF-16 offsets, end excluded). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface Finding {
+  check: string;
+  severity: Severity;
+  /** What is wrong and what to do, in one sentence. */
+  message: string;
+  /** The part of the target text concerned; null when it is about something absent (a missing placeholder). */
+  span: Span | null;
+}
+
+/** What a check returns: its findings without the check's id and severity (the registry adds them). */
+export interface Problem {
+  message: string;
+  span?: Span | null;
+}
+
+export type CheckCategory = 'placeholders' | 'plurals' | 'markup' | 'text';
+
+export interface CheckDefinition {
+  id: string;
+  category: CheckCategory;
+  /** A short name for lists and filters. */
+  title: string;
+  severity: Severity;
+  /** False for checks too noisy to run unless a project turns them on (docs/quality-checks.md). */
+  enabled: boolean;
+  run(pair: Pair): Problem[];
+}
+
+export interface Token {
+  /** Identity across languages: syntax and name; '' for unnumbered tokens (identified by order). */
+  key: string;
+  /** What must not change: printf conversion with its length, an ICU argument's type, a format. */
+  type: string;
+  raw: string;
+  start: number;
+  end: number;
+  /** The token is an ICU argument (compared as a set: a plural branch may repeat or drop it). */
+  icu?: boolean;
+}
+
+export interface Reading {
+  tokens: Token[];
+  /** The formatjs parse of the text, when it is an ICU message (else null). */
+  icu: MessageFormatElement[] | null;
+  /** The parse error when the text has braces and is not ICU. */
+  icuError: string | null;
+  /** The text with every token blanked (NUL characters, offsets kept): what the text checks read as prose. */
+  prose: string;
+}
+
+/** A cell read once for all checks: both texts with their placeholders and prose (pairOf, src/checks/index.ts). */
+export interface Pair extends Required<CheckInput> {
+  sourceReading: Reading;
+  targetReading: Reading;
+}
