@@ -158,8 +158,8 @@ describe('editor', () => {
     await box.fill(' Artikel eins ohne');
     const foot = page.locator('.cell.editing .cell-foot');
     await expect.poll(() => foot.textContent()).toMatch(/18 \/ 12 characters/);
-    expect(await foot.textContent()).toMatch(/Placeholders differ.*missing \{name\}/);
-    expect(await foot.textContent()).toMatch(/Leading or trailing spaces differ/);
+    expect(await foot.textContent()).toMatch(/Missing placeholder \{name\}: keep it in the translation/);
+    expect(await foot.textContent()).toMatch(/The source starts with 0 spaces, the translation with 1/);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Not saved: .*(limit|characters)/i);
     expect(await cellText('item.01', 'de')).toBe('');
