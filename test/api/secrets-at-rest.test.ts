@@ -67,7 +67,12 @@ describe('provider API keys', () => {
     const schema = (await gql('{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }')).json().data.__schema.types;
     const fields = schema.filter((t: any) => t.name !== 'Mutation').flatMap((t: any) => (t.fields ?? []).map((f: any) => ({ owner: t.name as string, ...f })));
     const typeName = (t: any): string => t.name ?? typeName(t.ofType);
-    expect(fields.filter((f: any) => /settings|providerApiKey$|apiKeys/i.test(f.name)).map((f: any) => `${f.owner}.${f.name}: ${typeName(f.type)}`)).toEqual(['Query.providerApiKeys: ProviderApiKeyStatus']);
+    expect(fields.filter((f: any) => /settings|providerApiKey$|apiKeys/i.test(f.name)).map((f: any) => `${f.owner}.${f.name}: ${typeName(f.type)}`)).toEqual([
+      'Query.autoTranslationSettings: AutoTranslationSettings',
+      'Query.providerApiKeys: ProviderApiKeyStatus',
+    ]);
+    // The per-language auto-translation settings name providers and codes, never a key.
+    expect(schema.find((t: any) => t.name === 'AutoTranslationSettings').fields.map((f: any) => f.name).filter((n: string) => /key$|secret|token/i.test(n))).toEqual(['languageKey']);
     expect(schema.find((t: any) => t.name === 'ProviderApiKeyStatus').fields.map((f: any) => f.name).sort()).toEqual(['provider', 'set']);
   });
 
