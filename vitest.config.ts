@@ -17,7 +17,8 @@ export default defineConfig({
     // Each API test file gets its own database; two files at a time suits 2 cores.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // Some unit tests open an embedded database in their set-up: only a hang should fail there.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], hookTimeout: 60_000 } },
       ...dbProjects.map((p) => ({
         extends: true as const,
         test: {

@@ -14,6 +14,11 @@ export function database(): Database {
   return current;
 }
 
+/** The database of this process when one is open (code that must not fail without one). */
+export function databaseIfOpen(): Database | undefined {
+  return current;
+}
+
 export function prisma(): PrismaClient {
   return database().prisma;
 }

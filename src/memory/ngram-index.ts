@@ -11,7 +11,7 @@
 // cost a candidate, never give a wrong answer.
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { database, type Db } from '../db.js';
+import { database, databaseIfOpen, type Db } from '../db.js';
 import type { Database } from '../db/client.js';
 import { trigrams } from './normalize.js';
 
@@ -134,7 +134,10 @@ export function inProcessIndex(): boolean {
  * before the next lookup. Nothing to do while no index was built.
  */
 export function noteWrittenKeys(keyIds: Iterable<number>): void {
-  const held = indexes.get(database());
+  // A test or script may write through the gate with a client of its own,
+  // with no database of the process open (and so no index).
+  const db = databaseIfOpen();
+  const held = db && indexes.get(db);
   if (!held || notesOff) return;
   for (const id of keyIds) held.index.dirtyKeys.add(id);
 }
