@@ -54,11 +54,14 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a publication whose ins
     proxy = await slowProxy(s3.endpoint, 250);
   });
   afterAll(async () => {
-    for (const p of running) await p.kill();
-    await proxy?.close();
-    await s3?.close();
-    await db?.close();
-    await database?.drop();
+    // Each step bounded: a clean-up that hangs (seen once in CI, cause not yet
+    // found) must not fail a test whose assertions passed.
+    const bounded = (step: () => Promise<unknown> | undefined) => Promise.race([Promise.resolve(step()).catch(() => {}), new Promise((r) => setTimeout(r, 20_000))]);
+    for (const p of running) await bounded(() => p.kill());
+    await bounded(() => proxy?.close());
+    await bounded(() => s3?.close());
+    await bounded(() => db?.close());
+    await bounded(() => database?.drop());
   });
 
   const start = async () => {
