@@ -15,7 +15,7 @@ import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
 import { useOperationMetrics } from './metrics.js';
 import { graphqlLimitPlugins } from './limits-graphql.js';
-import { textInputPlugin } from './input-text.js';
+import { connectionParamsProblem, graphqlRefusal, textInputPlugin } from './input-text.js';
 import { heavyOperationsPlugin } from './limits-heavy.js';
 import { httpExchange, useSessionCsrf } from './console-session.js';
 import { watchSessionSockets } from './session-sockets.js';
@@ -115,7 +115,10 @@ export function attachWebSocket(app: FastifyInstance, yoga: YogaServerInstance<S
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, params) => {
-        // The upgrade request's headers, overridden by connectionParams (a browser cannot set WebSocket headers).
+        // The upgrade request's headers, overridden by connectionParams (a browser cannot set WebSocket headers);
+        // the upgrade request's own passed the edge rule, connectionParams meet it here.
+        const problem = connectionParamsProblem(ctx.connectionParams);
+        if (problem) return [graphqlRefusal(problem)];
         const operation = await openOperation(yoga, requestHeaders(ctx.extra.request.headers, ctx.connectionParams), { method: 'GET', socket: ctx.extra.socket, params });
         const principal = operation.context.principal;
         if (principal.kind === 'account' && principal.scheme === 'session') sessions.track(principal.sessionId, ctx.extra.socket);

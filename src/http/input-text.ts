@@ -157,6 +157,22 @@ export function headersProblem(headers: FastifyRequest['headers']): string | und
   return basic && bytesProblem(basic, 'The Basic credentials');
 }
 
+/**
+ * The problem with graphql-ws connectionParams, which stand in for headers on
+ * a WebSocket (requestHeaders in execute.ts): the headers' rule, names lower-cased
+ * as Node gives headers; values that are not strings are not used as headers.
+ */
+export function connectionParamsProblem(params: Readonly<Record<string, unknown>> | undefined | null): string | undefined {
+  if (!params) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    const nameProblem = textProblem(name, 'A connectionParams name');
+    if (nameProblem) return nameProblem;
+    if (typeof value === 'string') headers[name.toLowerCase()] = value;
+  }
+  return headersProblem(headers);
+}
+
 /** A JSON escape that may stand for text that cannot be stored: \u0000 or half of a surrogate pair (pairs match too: the walk decides). */
 const STORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 
@@ -187,7 +203,7 @@ export function registerInputText(app: FastifyInstance, graphqlEndpoint: string)
 }
 
 /** A refusal to GraphQL clients: code BAD_REQUEST, and a 400 whatever the Accept header (as limits-graphql.ts). */
-function graphqlRefusal(message: string): GraphQLError {
+export function graphqlRefusal(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400, spec: false } } });
 }
 
@@ -202,12 +218,29 @@ function literalTextRule(context: ValidationContext): ASTVisitor {
 }
 
 /** The rule in Yoga's envelope: literals when a document is validated, variables before it runs. */
+/** graphql's message for an escape it cannot decode, when the escape is half of a surrogate pair (\uD800 or \u{D800}). */
+const LONE_SURROGATE_ESCAPE = /Invalid Unicode escape sequence: "\\u\{?0*([dD][89a-fA-F][0-9a-fA-F]{2})/;
+
 export function textInputPlugin(): Plugin {
   const variablesRefusal = (variables: unknown) => {
     const problem = valueProblem(variables ?? {}, '$');
     return problem ? graphqlRefusal(problem) : undefined;
   };
   return {
+    // graphql's parser refuses an escape of half a surrogate pair itself, as a syntax error (a 200 for
+    // application/json clients): here it is the text rule's refusal, a 400 like every other path.
+    onParse() {
+      return ({ result, replaceParseResult }) => {
+        const escape = result instanceof Error ? LONE_SURROGATE_ESCAPE.exec(result.message) : null;
+        if (escape) replaceParseResult(graphqlRefusal(`A string in the query contains half of a UTF-16 surrogate pair (U+${escape[1]!.toUpperCase()}), which is not a character`));
+      };
+    },
+    onResultProcess({ result }) {
+      for (const error of (result as { errors?: readonly GraphQLError[] }).errors ?? []) {
+        const http = (error.extensions as { code?: string; http?: { spec?: boolean } } | undefined);
+        if (http?.code === 'BAD_REQUEST' && http.http) http.http.spec = false;
+      }
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(literalTextRule);
     },
