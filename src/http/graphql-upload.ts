@@ -9,9 +9,11 @@
 // and the answer is GraphQL JSON.
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExecutionResult } from 'graphql';
 import { processRequest, Upload } from 'graphql-upload-minimal';
 import { saveUpload, type UploadedFile } from '../transfer/uploaded-file.js';
 import { openOperation, requestHeaders, type AnyYoga } from './execute.js';
+import { keepLeadingBytes, leadingFieldsProblem } from './multipart-fields.js';
 
 export interface MultipartOptions {
   maxUploadBytes: number;
@@ -24,6 +26,8 @@ export interface MultipartOptions {
 }
 
 const DEFAULT_MAX_FILES = 10;
+/** graphql-upload-minimal's own default for maxFieldSize. */
+const DEFAULT_MAX_FIELD_BYTES = 1_000_000;
 
 interface Operation { query?: unknown; variables?: unknown; operationName?: unknown }
 
@@ -59,15 +63,24 @@ async function storeUploads(value: unknown, dir: string, saved: UploadedFile[]):
 async function readOperation(request: FastifyRequest, reply: FastifyReply, options: MultipartOptions, saved: UploadedFile[]): Promise<Operation> {
   let operations: unknown;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  // operations and map, each at most maxFieldBytes, come first (multipart-fields.ts).
+  const leading = keepLeadingBytes(request.raw, 2 * (options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES) + 64 * 1024);
   try {
     operations = await processRequest(request.raw, reply.raw, { maxFileSize: options.maxUploadBytes, maxFiles: maxFiles, maxFieldSize: options.maxFieldBytes });
   } catch (error) {
+    leading.take();
     const status = (error as { status?: number }).status ?? 400;
     const message = (error as Error).message;
     // graphql-upload-minimal's 413s: too many files, a field too large, a file too large.
     if (status === 413 && /max file uploads exceeded/.test(message)) throw new RequestProblem(413, `Too many files: at most ${maxFiles} per request (MAX_MULTIPART_FILES)`);
     if (status === 413 && /field value exceeds/.test(message)) throw new RequestProblem(413, `A multipart field is larger than ${options.maxFieldBytes} bytes (MAX_BODY_BYTES)`);
     throw new RequestProblem(status, status === 413 ? `The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)` : message);
+  }
+  const kept = leading.take();
+  // Decoded leniently, a byte that is not UTF-8 became U+FFFD: only then are the bytes looked at.
+  if (JSON.stringify(operations).includes('\uFFFD')) {
+    const problem = leadingFieldsProblem(kept, request.headers['content-type'] ?? '');
+    if (problem) throw new RequestProblem(400, problem);
   }
   if (Array.isArray(operations)) throw new RequestProblem(400, 'Batched operations are not supported: send one operation per request');
   const operation = operations as Operation;
@@ -111,5 +124,20 @@ async function run(request: FastifyRequest, reply: FastifyReply, yoga: AnyYoga, 
     variables: operation.variables as Record<string, unknown>,
     operationName: typeof operation.operationName === 'string' ? operation.operationName : undefined,
   });
-  return { status: 200, body: result };
+  return answerOf(result);
+}
+
+/**
+ * The answer to an executed operation, as Yoga's HTTP handler gives it: a
+ * refusal without data carries its HTTP status in extensions.http (a 400 for
+ * text that cannot be stored), which decides the status and is not sent.
+ */
+function answerOf(result: ExecutionResult): Answer {
+  let status = 200;
+  const errors = result.errors?.map((error) => {
+    const { http, ...extensions } = (error.extensions ?? {}) as { http?: { status?: number } };
+    if (result.data == null && http?.status) status = Math.max(status, http.status);
+    return http ? { ...error.toJSON(), extensions } : error;
+  });
+  return { status, body: errors ? { ...result, errors } : result };
 }

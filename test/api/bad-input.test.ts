@@ -152,6 +152,19 @@ describe.each(BAD)('$name', (bad) => {
       expect(await everything()).toEqual(before);
     });
 
+    it('in the operations field of a multipart request (the form an upload is sent in)', async () => {
+      const before = await everything();
+      const operations = encode(JSON.stringify({ query: 'mutation ($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { key } }', variables: { input: { key: 'new', description: bad.text } } }));
+      const form = multipart([{ name: 'operations', content: operations }, { name: 'map', content: '{}' }]);
+      const res = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, ...form.headers }, payload: form.payload });
+      const body = res.json() as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+      expect(res.statusCode, res.body).toBe(400);
+      expect(body.data ?? null).toBeNull();
+      expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+      expect(body.errors?.[0]?.message).toMatch(bad.problem);
+      expect(await everything()).toEqual(before);
+    });
+
     it('in WebSocket connectionParams: the Basic credentials and a header value, refused before any account is looked up', async () => {
       const bytes = Buffer.from(bad.url.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
       const basic = `Basic ${Buffer.concat([Buffer.from(account.email), bytes, Buffer.from(`:${account.password}`)]).toString('base64')}`;
