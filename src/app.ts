@@ -70,7 +70,16 @@ export async function prepareDatabase(config: Config, db?: Database): Promise<Da
 }
 
 export async function buildService(config: Config, options: { db?: Database; logger?: boolean; worker?: { leaseMs?: number; pollMs?: number } | false } = {}): Promise<Service> {
-  const db = await prepareDatabase(config, options.db);
+  // The service's logger from the start, so start-up (the server key, migrations) logs at its level too (src/log.ts).
+  const log = createLogger(options.logger === false ? 'silent' : config.logLevel);
+  const restoreLogger = setLogger(log);
+  let db: Database;
+  try {
+    db = await prepareDatabase(config, options.db);
+  } catch (error) {
+    restoreLogger();
+    throw error;
+  }
   // Redis's client is loaded only when one is configured.
   const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
@@ -83,7 +92,7 @@ export async function buildService(config: Config, options: { db?: Database; log
     // On close, end idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: true,
     // Pretty lines on a terminal, JSON otherwise (src/log.ts).
-    ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config.logLevel) as FastifyBaseLogger }),
+    ...(options.logger === false ? { logger: false } : { loggerInstance: log as FastifyBaseLogger }),
     bodyLimit: 64 * 1024 * 1024,
     // Only WebSocket handshakes are upgrades: Java clients' `Upgrade: h2c` requests are served as HTTP/1.1 (src/http/upgrade.ts).
     http: { IncomingMessage: WebSocketOnlyUpgrades, maxHeaderSize, ...httpTimeouts },
@@ -91,8 +100,6 @@ export async function buildService(config: Config, options: { db?: Database; log
     clientErrorHandler,
     frameworkErrors,
   });
-  // Job workers and publication log through the service's logger (src/log.ts).
-  const restoreLogger = setLogger(app.log);
   // A statement or transaction sent again after a lost database connection (src/db/connection-loss.ts).
   onConnectionRetry((retry) => logger().warn(retry, 'database connection lost: retried'));
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).

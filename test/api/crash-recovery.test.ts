@@ -14,7 +14,7 @@ import { startServiceProcess, type ServiceProcess } from '../support/process.js'
 import { createPostgresDatabase } from '../support/pg-database.js';
 
 const TOKEN = 'lms_pat_crash_recovery_token_0123456789';
-const ROUNDS = Number(process.env.CRASH_ROUNDS) || (process.env.TEST_DB_KIND === 'postgres' ? 12 : 8);
+const ROUNDS = Number(process.env.CRASH_ROUNDS) || (process.env.TEST_DB_KIND === 'postgres' ? 10 : 6);
 /** Keys per import: enough for the import to take a while, few enough to keep the test short. */
 const KEYS = 800;
 
