@@ -219,7 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicationLeaseSeconds: int(env, 'PUBLICATION_LEASE_SECONDS', 6, 2, 3_600),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1024, 2 ** 31),
     uploadSweepMs: int(env, 'UPLOAD_SWEEP_MS', 10 * 60_000, 100, 24 * 3_600_000),
-    importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', 10_000, 1, 10_000_000), // the default is CELL_CHUNK's (src/transfer/write-bundle.ts, why it is that size)
+    // The defaults are CELL_CHUNK's and EMBEDDED_CELL_CHUNK's (src/transfer/write-bundle.ts says why they are that size).
+    importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', env.DATABASE_URL ? 10_000 : 5_000, 1, 10_000_000),
     exportTtlSeconds: int(env, 'EXPORT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     storage: storageConfig(env, dataDir),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),

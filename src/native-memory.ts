@@ -45,3 +45,24 @@ export function fixMmapThreshold(openMallopt: () => Mallopt = libcMallopt): Mmap
   }
   return 'fixed';
 }
+
+let trim: ((pad: number) => number) | undefined | null;
+
+/**
+ * Gives the free memory of glibc's arenas back to the system (malloc_trim):
+ * after a large import, what its statements and buffers freed stays resident
+ * in the arenas otherwise. Does nothing where it is not glibc or koffi cannot load.
+ */
+export function trimNativeHeap(): boolean {
+  if (trim === undefined) {
+    const report = process.platform === 'linux' ? (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined) : undefined;
+    try {
+      trim = report?.header?.glibcVersionRuntime
+        ? (createRequire(import.meta.url)('koffi') as typeof import('koffi')).load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number
+        : null;
+    } catch {
+      trim = null;
+    }
+  }
+  return trim ? trim(0) === 1 : false;
+}

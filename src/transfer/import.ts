@@ -9,6 +9,7 @@
 // the CLI's upload-preview) runs the very same write and rolls it back, so the
 // preview and the import can never disagree.
 import { buffer } from 'node:stream/consumers';
+import { withHeapBound } from '../heap-slack.js';
 import { database, prisma, type Db } from '../db.js';
 import type { Bundle, BundleLanguage } from '../formats/model.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
@@ -161,7 +162,8 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
     // Read ahead where the database works in another process (PostgreSQL): the parse of the next chunk
     // overlaps its work. PGlite works in this thread, where a chunk read ahead only adds to the memory held
     // (a 1,000,000-translation import peaked at 609 MiB with it, 491 without).
-    return { chunks: () => (database().kind === 'postgres' ? readAhead(read()) : read()), options, customerId };
+    // What the written chunks leave is collected before the heap grows far past what is kept (src/heap-slack.ts).
+    return { chunks: () => withHeapBound(database().kind === 'postgres' ? readAhead(read()) : read()), options, customerId };
   }
   // The bytes are garbage once parsed: nothing keeps them through the write.
   const bundle = await parseUpload({ ...parse, data: await buffer(request.file.stream()) });

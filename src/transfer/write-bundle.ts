@@ -86,6 +86,13 @@ const NO_TAGS: string[] = [];
  * heap grow to a multiple of what is live before it collects.
  */
 export const CELL_CHUNK = 10_000;
+/**
+ * On the embedded database, whose memory is the process's own: what a
+ * statement needs inside PGlite stays resident once touched. The 50 MiB
+ * one-language import (280,000 texts, 2026-11-29) peaked at 516 MiB with
+ * 10,000 cells a chunk and 490 with 5,000 (bench/scenarios/import-memory.ts).
+ */
+export const EMBEDDED_CELL_CHUNK = 5_000;
 
 function hasRepeatedKeys(keys: readonly BundleKey[]): boolean {
   const seen = new Set<string>();

@@ -1,0 +1,63 @@
+// V8 collects its old generation when the heap has grown to a multiple of what
+// was reachable after the last collection, a multiple chosen for throughput.
+// A streamed import allocates fast and keeps little (one chunk, the names of
+// the keys met: docs/import-export.md, "Large files"), so with V8's defaults
+// the 50 MiB import's heap reached four times what was reachable and the
+// embedded service peaked near 690 MiB. Between the chunks of a large import a
+// full collection runs once the heap has grown past 1.25 times what the last
+// one left (at least HEAP_FLOOR_BYTES): a small import never reaches that and
+// pays nothing. After a large import, one more collection and a trim of
+// glibc's arenas give back what it used (native-memory.ts).
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { trimNativeHeap } from './native-memory.js';
+
+/** Below this the heap is left to V8: an idle service uses about 60 MiB. */
+export const HEAP_FLOOR_BYTES = 128 * 2 ** 20;
+const GROWTH = 1.25;
+
+let collect: (() => void) | undefined;
+
+/** V8's gc(), exposed at run time (the flag is read when a context is created). */
+function gc(): () => void {
+  if (!collect) {
+    setFlagsFromString('--expose-gc');
+    collect = runInNewContext('gc') as () => void;
+  }
+  return collect;
+}
+
+/** Collects garbage when the heap has grown past its bound since the last collection made here. */
+export class HeapBound {
+  private bound = HEAP_FLOOR_BYTES;
+  collections = 0;
+  ms = 0;
+
+  check(): void {
+    if (getHeapStatistics().used_heap_size >= this.bound) this.collect();
+  }
+
+  /** At the end of the work: when it was large enough to collect during, what it left goes back to the system. */
+  finish(): void {
+    if (this.collections === 0) return;
+    this.collect();
+    trimNativeHeap();
+  }
+
+  private collect(): void {
+    const started = performance.now();
+    gc()();
+    this.ms += performance.now() - started;
+    this.collections++;
+    this.bound = Math.max(HEAP_FLOOR_BYTES, getHeapStatistics().used_heap_size * GROWTH);
+  }
+}
+
+/** The items of `source`, with the heap checked before each next one is read. */
+export async function* withHeapBound<T>(source: Iterable<T> | AsyncIterable<T>, bound = new HeapBound()): AsyncIterable<T> {
+  for await (const item of source) {
+    yield item;
+    bound.check();
+  }
+  bound.finish();
+}
