@@ -29,9 +29,13 @@ function gc(): () => void {
 
 /** Collects garbage when the heap has grown past its bound since the last collection made here. */
 export class HeapBound {
-  private bound = HEAP_FLOOR_BYTES;
+  private bound: number;
   collections = 0;
   ms = 0;
+
+  constructor(private readonly floor = HEAP_FLOOR_BYTES) {
+    this.bound = floor;
+  }
 
   check(): void {
     if (getHeapStatistics().used_heap_size >= this.bound) this.collect();
@@ -49,7 +53,7 @@ export class HeapBound {
     gc()();
     this.ms += performance.now() - started;
     this.collections++;
-    this.bound = Math.max(HEAP_FLOOR_BYTES, getHeapStatistics().used_heap_size * GROWTH);
+    this.bound = Math.max(this.floor, getHeapStatistics().used_heap_size * GROWTH);
   }
 }
 

@@ -1,0 +1,46 @@
+// The heap bound of large imports (src/heap-slack.ts): garbage past the bound
+// is collected between chunks; below it nothing runs.
+import { getHeapStatistics } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { HeapBound, withHeapBound } from '../../src/heap-slack.js';
+
+const used = () => getHeapStatistics().used_heap_size;
+
+/** Garbage: about `mib` MiB of strings, dropped at once. */
+function litter(mib: number): number {
+  let length = 0;
+  for (let i = 0; i < mib * 16; i++) length += Array.from({ length: 1024 }, (_, j) => `${i}:${j}:`.padEnd(32, 'x')).length;
+  return length;
+}
+
+describe('HeapBound', () => {
+  it('collects once the heap has grown past its bound, and not below it', () => {
+    const bound = new HeapBound(used() + 512 * 2 ** 20);
+    bound.check();
+    expect(bound.collections).toBe(0);
+    const low = new HeapBound(1);
+    litter(32);
+    const before = used();
+    low.check();
+    expect(low.collections).toBe(1);
+    expect(used()).toBeLessThan(before);
+  });
+
+  it('runs between the items of a stream and once more at its end when it collected at all', async () => {
+    const bound = new HeapBound(1);
+    const seen: number[] = [];
+    let atLast = 0;
+    for await (const item of withHeapBound([1, 2, 3], bound)) {
+      seen.push(item);
+      // Only the first item leaves garbage: a collection after the last is the end's.
+      if (item === 1) litter(4);
+      else atLast = bound.collections;
+    }
+    expect(seen).toEqual([1, 2, 3]);
+    expect(atLast).toBeGreaterThanOrEqual(1);
+    expect(bound.collections).toBe(atLast + 1);
+    const idle = new HeapBound(Number.MAX_SAFE_INTEGER);
+    for await (const _ of withHeapBound([1, 2], idle)) litter(1);
+    expect(idle.collections).toBe(0);
+  });
+});
