@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { notFound, payloadTooLarge } from '../errors.js';
-import type { UploadedFile } from '../transfer/uploaded-file.js';
 import { checkImage } from './image.js';
 import { deleteScreenshotFolder, getScreenshotObject, imageLimits, projectFolder, putScreenshotObject, type ScreenshotObject } from './storage.js';
 import { queueFolderDeletion, sweepScreenshotDeletions } from './sweep.js';
@@ -23,7 +22,8 @@ export interface UploadScreenshot {
   projectId: number;
   /** The uploading account; null for a project API key. */
   accountId: number | null;
-  file: UploadedFile;
+  /** The uploaded file (an UploadedFile of src/transfer: a temp file with the client's name). */
+  file: { path: string; name: string; size: number };
   /** Shown in the console; default: the file's name. */
   name?: string | null;
 }

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { importRequest } from '../support/transfer.js';
 import { bombPng, CORPUS_SCREENSHOTS, pngZipPolyglot, screenshotBytes, uploadGraphQL, uploadRest } from '../support/screenshots.js';
 import { checkImage } from '../../src/screenshots/image.js';
 
@@ -278,6 +279,20 @@ describe('deleting keys, screenshots and projects', () => {
     const kept = envelope(await service.request({ url: `/api/v2/screenshots/${shared.id}`, headers: { 'x-service-token': api.apiKey } })).data;
     expect(kept.links.map((l: any) => l.key.key)).toEqual(['countries']);
     expect(await service.db.prisma.screenshot.count({ where: { id: unlinked.id } })).toBe(1);
+    expect(await queued()).toBe(0);
+  });
+
+  it('an import with DELETE_NOT_PRESENT_KEYS deletes the screenshots of the keys it removes', async () => {
+    const project = await projectApi(service, owner, 'Imported');
+    expect((await project.post('/api/v1/translations', { content: [{ key: 'kept', language: 'en', text: 'Kept' }, { key: 'dropped', language: 'en', text: 'Dropped' }] })).status).toBe(200);
+    const shot = await uploadOk(screenshotBytes('aves_ar_phoneScreenshots_5.png'), 'dropped.png', project.apiKey);
+    expect((await project.post(`/api/v2/screenshots/${shot.id}/links`, { key: 'dropped', x: 1, y: 1, width: 10, height: 10 })).status).toBe(200);
+    const folder = (await service.db.prisma.screenshot.findUniqueOrThrow({ where: { id: shot.id } })).storageFolder;
+    const imported = await importRequest(service, project.apiKey, JSON.stringify({ kept: 'Kept' }), { uploadFormat: 'single-language-json', languageKey: 'en', importOptions: 'DELETE_NOT_PRESENT_KEYS' }, 'en.json');
+    expect(imported.statusCode).toBe(200);
+    expect(envelope(imported).data.keysDeleted).toBe(1);
+    expect(await service.db.prisma.screenshot.count({ where: { id: shot.id } })).toBe(0);
+    expect((await storedFiles()).filter((f) => f.startsWith(folder))).toEqual([]);
     expect(await queued()).toBe(0);
   });
 
