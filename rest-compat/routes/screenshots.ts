@@ -118,13 +118,12 @@ export const routes: RestRoute[] = [
     summary: 'Move a marked rectangle (x, y, width, height) and/or give it another key (key, namespace)',
     description: EXTENSION,
     body: rectangleBody,
-    document: `mutation RestUpdateScreenshotLink($linkId: Int!, $key: String, $namespace: String, $rectangle: ScreenshotRectangleInput) {
-      updateScreenshotLink(linkId: $linkId, key: $key, namespace: $namespace, rectangle: $rectangle) { ...RestScreenshotLink } } ${LINK}`,
+    document: `mutation RestUpdateScreenshotLink($screenshotId: Int!, $linkId: Int!, $key: String, $namespace: String, $rectangle: ScreenshotRectangleInput) {
+      updateScreenshotLink(screenshotId: $screenshotId, linkId: $linkId, key: $key, namespace: $namespace, rectangle: $rectangle) { ...RestScreenshotLink } } ${LINK}`,
     naming: { bodyVariables: ['rectangle'] },
     toVariables: (req) => {
-      intParam(req, 'screenshotId');
       const { key, namespace } = bodyObject(req.body);
-      return { linkId: intParam(req, 'linkId'), key, namespace, rectangle: rectangleOf(req.body, false) };
+      return { screenshotId: intParam(req, 'screenshotId'), linkId: intParam(req, 'linkId'), key, namespace, rectangle: rectangleOf(req.body, false) };
     },
     toResponse: (data) => ({ data: data.updateScreenshotLink }),
   }),
@@ -135,11 +134,8 @@ export const routes: RestRoute[] = [
     summary: 'Remove a marked rectangle (the screenshot stays)',
     description: EXTENSION,
     response: { data: null },
-    document: `mutation RestUnlinkScreenshotKey($linkId: Int!) { unlinkScreenshotKey(linkId: $linkId) }`,
-    toVariables: (req) => {
-      intParam(req, 'screenshotId');
-      return { linkId: intParam(req, 'linkId') };
-    },
+    document: `mutation RestUnlinkScreenshotKey($screenshotId: Int!, $linkId: Int!) { unlinkScreenshotKey(screenshotId: $screenshotId, linkId: $linkId) }`,
+    toVariables: (req) => ({ screenshotId: intParam(req, 'screenshotId'), linkId: intParam(req, 'linkId') }),
     toResponse: () => ({}),
   }),
 ];

@@ -147,6 +147,7 @@ builder.mutationFields((t) => ({
     args: {
       projectToken: t.arg.string({ required: false }),
       linkId: t.arg.int({ required: true }),
+      screenshotId: t.arg.int({ required: false, description: 'When given, the link must be on this screenshot.' }),
       rectangle: t.arg({ type: RectangleInput, required: false }),
       key: t.arg.string({ required: false }),
       namespace: t.arg.string({ required: false }),
@@ -154,15 +155,19 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateScreenshotLink'));
       const key = args.key != null ? { key: args.key, namespace: args.namespace } : null;
-      const { id } = await updateLink(projectId, args.linkId, { rectangle: args.rectangle, key });
+      const { id } = await updateLink(projectId, args.linkId, { rectangle: args.rectangle, key, screenshotId: args.screenshotId });
       return prisma().keyScreenshot.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   unlinkScreenshotKey: t.boolean({
     description: 'Removes a marked rectangle; the screenshot stays.',
-    args: { projectToken: t.arg.string({ required: false }), linkId: t.arg.int({ required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      linkId: t.arg.int({ required: true }),
+      screenshotId: t.arg.int({ required: false, description: 'When given, the link must be on this screenshot.' }),
+    },
     resolve: async (_root, args, ctx) => {
-      await unlink(await resolveProject(ctx.principal, args.projectToken, need('unlinkScreenshotKey')), args.linkId);
+      await unlink(await resolveProject(ctx.principal, args.projectToken, need('unlinkScreenshotKey')), args.linkId, args.screenshotId);
       return true;
     },
   }),

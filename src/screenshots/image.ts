@@ -71,10 +71,12 @@ export async function checkImage(bytes: Buffer, limits: ImageLimits): Promise<Ch
     if (/pixel limit/i.test(message)) throw tooManyPixels(width, height, limits);
     throw badRequest(`The image cannot be decoded: ${message}`);
   }
+  // Rectangles are drawn on the image as browsers show it: with its EXIF orientation applied.
+  const shown = metadata.autoOrient ?? { width, height };
   return {
     mimeType: MIME_TYPES[container.format],
-    width,
-    height,
+    width: shown.width,
+    height: shown.height,
     thumbnail: { bytes: thumbnail.data, width: thumbnail.info.width, height: thumbnail.info.height },
   };
 }

@@ -31,28 +31,44 @@ async function keyId(projectId: number, ref: KeyRef): Promise<number> {
   return row.id;
 }
 
+/** A screenshot, key or link deleted by someone else between the lookup and the write: the same 404 as before it. */
+async function orGone<T>(write: Promise<T>, what: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'P2003' || code === 'P2025') throw notFound(`${what} not found`);
+    throw error;
+  }
+}
+
 export async function linkKey(projectId: number, screenshotId: number, ref: KeyRef, rectangle: Rectangle) {
   const screenshot = await screenshotOfProject(projectId, screenshotId);
   const area = checkRectangle(rectangle, screenshot);
-  return prisma().keyScreenshot.create({ data: { screenshotId, keyId: await keyId(projectId, ref), ...area } });
+  const data = { screenshotId, keyId: await keyId(projectId, ref), ...area };
+  return orGone(prisma().keyScreenshot.create({ data }), `Screenshot ${screenshotId} or key ${ref.key}`);
 }
 
-async function linkOfProject(projectId: number, linkId: number) {
-  const link = await prisma().keyScreenshot.findFirst({ where: { id: linkId, screenshot: { projectId } }, include: { screenshot: { select: { width: true, height: true } } } });
-  if (!link) throw notFound(`Screenshot link ${linkId} not found`);
+/** A link of the project (and of `screenshotId` when given: a REST path names both). */
+async function linkOfProject(projectId: number, linkId: number, screenshotId?: number | null) {
+  const link = await prisma().keyScreenshot.findFirst({
+    where: { id: linkId, screenshot: { projectId }, ...(screenshotId != null && { screenshotId }) },
+    include: { screenshot: { select: { width: true, height: true } } },
+  });
+  if (!link) throw notFound(`Screenshot link ${linkId} not found${screenshotId != null ? ` on screenshot ${screenshotId}` : ''}`);
   return link;
 }
 
 /** Moves a link's rectangle and/or points it at another key. */
-export async function updateLink(projectId: number, linkId: number, change: { rectangle?: Rectangle | null; key?: KeyRef | null }) {
-  const link = await linkOfProject(projectId, linkId);
+export async function updateLink(projectId: number, linkId: number, change: { rectangle?: Rectangle | null; key?: KeyRef | null; screenshotId?: number | null }) {
+  const link = await linkOfProject(projectId, linkId, change.screenshotId);
   const area = change.rectangle ? checkRectangle(change.rectangle, link.screenshot) : {};
   const key = change.key ? { keyId: await keyId(projectId, change.key) } : {};
-  return prisma().keyScreenshot.update({ where: { id: linkId }, data: { ...area, ...key } });
+  return orGone(prisma().keyScreenshot.update({ where: { id: linkId }, data: { ...area, ...key } }), `Screenshot link ${linkId}`);
 }
 
 /** Removes a link; the screenshot stays (it may be linked again). */
-export async function unlink(projectId: number, linkId: number): Promise<void> {
-  await linkOfProject(projectId, linkId);
-  await prisma().keyScreenshot.delete({ where: { id: linkId } });
+export async function unlink(projectId: number, linkId: number, screenshotId?: number | null): Promise<void> {
+  await linkOfProject(projectId, linkId, screenshotId);
+  await orGone(prisma().keyScreenshot.delete({ where: { id: linkId } }), `Screenshot link ${linkId}`);
 }

@@ -90,6 +90,16 @@ describe('uploading real screenshots', () => {
     expect(data.screenshot.uploadedBy).toBe(owner.email);
   });
 
+  it('gives the size of a JPEG as shown, its EXIF orientation applied', async () => {
+    // 120 × 40 pixels stored, orientation 6 (rotate 90° clockwise to show): shown 40 × 120.
+    const jpeg = await sharp({ create: { width: 120, height: 40, channels: 3, background: '#3366aa' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    expect(await sharp(jpeg).metadata()).toMatchObject({ width: 120, height: 40, orientation: 6 });
+    const shot = await uploadOk(jpeg, 'rotated.jpg');
+    expect(shot).toMatchObject({ mimeType: 'image/jpeg', width: 40, height: 120, thumbnailWidth: 40, thumbnailHeight: 120 });
+    expect((await api.post(`/api/v2/screenshots/${shot.id}/links`, { key: 'title', x: 0, y: 100, width: 40, height: 20 })).status).toBe(200);
+    expect((await api.delete(`/api/v2/screenshots/${shot.id}`)).status).toBe(200);
+  });
+
   it('lists the screenshots newest first', async () => {
     const list = envelope(await service.request({ url: '/api/v2/screenshots', headers: { 'x-service-token': api.apiKey } })).data;
     expect(list.totalCount).toBe(CORPUS_SCREENSHOTS.length + 1);
@@ -175,6 +185,9 @@ describe('marking keys on screenshots', () => {
   it('moves a rectangle, gives it another key, and unlinks it', async () => {
     const { data } = await api.gql(`mutation ($id: Int!) { linkScreenshotKey(screenshotId: $id, key: "countries", rectangle: {x: 0, y: 100, width: 200, height: 40}) { id } }`, { id: shot.id });
     const linkId = data.linkScreenshotKey.id;
+    // The path names the screenshot: a link of another screenshot is not found there.
+    expect((await api.patch(`/api/v2/screenshots/${second.id}/links/${linkId}`, { x: 20, y: 120, width: 180, height: 40 })).status).toBe(404);
+    expect((await api.delete(`/api/v2/screenshots/${second.id}/links/${linkId}`)).status).toBe(404);
     const moved = await api.patch(`/api/v2/screenshots/${shot.id}/links/${linkId}`, { x: 20, y: 120, width: 180, height: 40 });
     expect(moved).toMatchObject({ status: 200, data: { x: 20, y: 120, width: 180, height: 40, key: { key: 'countries' } } });
     const outside = await api.gql(`mutation ($id: Int!) { updateScreenshotLink(linkId: $id, rectangle: {x: 300, y: 0, width: 100, height: 10}) { id } }`, { id: linkId });
@@ -293,6 +306,26 @@ describe('deleting keys, screenshots and projects', () => {
     expect(envelope(imported).data.keysDeleted).toBe(1);
     expect(await service.db.prisma.screenshot.count({ where: { id: shot.id } })).toBe(0);
     expect((await storedFiles()).filter((f) => f.startsWith(folder))).toEqual([]);
+    expect(await queued()).toBe(0);
+  });
+
+  it('the sweep removes queued folders once due (what a crashed upload or deletion left), not before', async () => {
+    const { putScreenshotObject } = await import('../../src/screenshots/storage.js');
+    const { sweepScreenshotDeletions } = await import('../../src/screenshots/sweep.js');
+    await putScreenshotObject(`${projectId}/left-by-a-crash/`, 'image', Buffer.from('x'), 'image/png');
+    await putScreenshotObject(`${projectId}/upload-in-progress/`, 'image', Buffer.from('x'), 'image/png');
+    await service.db.prisma.screenshotDeletion.createMany({ data: [
+      { folder: `${projectId}/left-by-a-crash/`, notBefore: new Date(Date.now() - 1000) },
+      { folder: `${projectId}/upload-in-progress/`, notBefore: new Date(Date.now() + 3_600_000) },
+    ] });
+    expect(await sweepScreenshotDeletions()).toBe(1);
+    const files = await storedFiles();
+    expect(files).not.toContain(`${projectId}/left-by-a-crash/image`);
+    expect(files).toContain(`${projectId}/upload-in-progress/image`);
+    expect((await service.db.prisma.screenshotDeletion.findMany()).map((d) => d.folder)).toEqual([`${projectId}/upload-in-progress/`]);
+    await service.db.prisma.screenshotDeletion.updateMany({ data: { notBefore: new Date(Date.now() - 1000) } });
+    expect(await sweepScreenshotDeletions()).toBe(1);
+    expect(await storedFiles()).not.toContain(`${projectId}/upload-in-progress/image`);
     expect(await queued()).toBe(0);
   });
 
