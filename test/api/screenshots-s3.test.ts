@@ -7,7 +7,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { envelope, startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3.js';
-import { screenshotBytes, uploadRest } from '../support/screenshots.js';
+import { screenshotBytes, uploadRest, corpusScreenshotsPresent } from '../support/screenshots.js';
 
 let s3: FakeS3;
 let client: S3Client;
@@ -53,7 +53,7 @@ afterAll(async () => {
   await s3?.close();
 });
 
-describe('screenshots on S3', () => {
+describe.skipIf(!corpusScreenshotsPresent)('screenshots on S3', () => {
   it('stores the image and thumbnail in the bucket and serves them from there', async () => {
     const bytes = screenshotBytes('simplytranslate-mobile_en-US_phoneScreenshots_3.webp');
     const shot = await upload(api, 'simplytranslate-mobile_en-US_phoneScreenshots_3.webp');

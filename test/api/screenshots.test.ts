@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
-import { bombPng, CORPUS_SCREENSHOTS, pngZipPolyglot, screenshotBytes, uploadGraphQL, uploadRest } from '../support/screenshots.js';
+import { bombPng, CORPUS_SCREENSHOTS, pngZipPolyglot, screenshotBytes, uploadGraphQL, uploadRest, corpusScreenshotsPresent } from '../support/screenshots.js';
 import { checkImage } from '../../src/screenshots/image.js';
 
 let service: TestService;
@@ -54,7 +54,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-describe('uploading real screenshots', () => {
+describe.skipIf(!corpusScreenshotsPresent)('uploading real screenshots', () => {
   it.each(CORPUS_SCREENSHOTS)('stores $file with its size, type and a WebP thumbnail, and serves both', async (expected) => {
     const bytes = screenshotBytes(expected.file);
     const before = await storedFiles();
@@ -108,7 +108,7 @@ describe('uploading real screenshots', () => {
   });
 });
 
-describe('refusing what is not really an image', () => {
+describe.skipIf(!corpusScreenshotsPresent)('refusing what is not really an image', () => {
   const hostile: { name: string; make: () => Buffer | Promise<Buffer>; status: number; message: RegExp }[] = [
     { name: 'bomb.png', make: () => bombPng(8000), status: 413, message: /8000 × 8000 = 64000000 pixels, more than 40000000 \(SCREENSHOT_MAX_PIXELS\)/ },
     { name: 'huge-header.png', make: () => bombPng(100_000, 1), status: 413, message: /100000 × 100000/ },
@@ -144,7 +144,7 @@ describe('refusing what is not really an image', () => {
   });
 });
 
-describe('marking keys on screenshots', () => {
+describe.skipIf(!corpusScreenshotsPresent)('marking keys on screenshots', () => {
   let shot: any;
   let second: any;
   const LINK = 'id x y width height key { key namespace }';
@@ -216,7 +216,7 @@ describe('marking keys on screenshots', () => {
   });
 });
 
-describe('who may see and change screenshots', () => {
+describe.skipIf(!corpusScreenshotsPresent)('who may see and change screenshots', () => {
   let shot: any;
   let viewer: TestAccount;
   let translator: TestAccount;
@@ -272,7 +272,7 @@ describe('who may see and change screenshots', () => {
   });
 });
 
-describe('deleting keys, screenshots and projects', () => {
+describe.skipIf(!corpusScreenshotsPresent)('deleting keys, screenshots and projects', () => {
   it("deletes a key's links, and the screenshots only it was marked on with their files", async () => {
     const only = await uploadOk(screenshotBytes('aves_ar_phoneScreenshots_5.png'), 'only-plain.png');
     const shared = await uploadOk(screenshotBytes('aves_ja_phoneScreenshots_5.png'), 'plain-and-countries.png');

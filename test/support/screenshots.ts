@@ -1,7 +1,7 @@
 // Helpers of the screenshot tests: the real screenshots of the corpus (read
 // from ../shared/corpus, never copied), hostile files made from them, and
 // uploads over REST and GraphQL multipart.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import JSZip from 'jszip';
@@ -17,6 +17,9 @@ export const CORPUS_SCREENSHOTS = [
 ] as const;
 
 export const screenshotBytes = (file: string): Buffer => readFileSync(corpusPath('screenshots', file));
+
+/** Without ../shared/corpus (a checkout without shared/) the screenshot tests skip; CI fails instead (test/unit/corpus-present.test.ts). */
+export const corpusScreenshotsPresent = existsSync(corpusPath('screenshots'));
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
