@@ -24,13 +24,14 @@ import { routes as memberRoutes } from './routes/members.js';
 import { routes as activityRoutes } from './routes/activity.js';
 import { routes as webhookRoutes } from './routes/webhooks.js';
 import { routes as memoryRoutes } from './routes/translation-memory.js';
+import { routes as screenshotRoutes } from './routes/screenshots.js';
 import { readUpload } from './upload.js';
 import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
 export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
   ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
-  ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes, ...memoryRoutes,
+  ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes, ...memoryRoutes, ...screenshotRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {

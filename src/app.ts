@@ -21,6 +21,7 @@ import { registerInputText } from './http/input-text.js';
 import { registerBodyIdleTimeout, serverTimeouts } from './http/timeouts.js';
 import type { RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
+import { registerScreenshotFiles } from './http/screenshot-files.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
 import { ALL_ROUTES, registerRestRoutes } from '../rest-compat/index.js';
 import { buildOpenApi } from '../rest-compat/openapi.js';
@@ -30,6 +31,7 @@ import { registerAdmin } from './http/admin.js';
 import { registerCdn } from './http/cdn.js';
 import { registerConsole } from './http/console.js';
 import { startHosting } from './hosting/runtime.js';
+import { startScreenshots } from './screenshots/runtime.js';
 import { startPublicationTakeover } from './hosting/takeover.js';
 import { JobWorker } from './jobs/worker.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -83,6 +85,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   // Redis's client is loaded only when one is configured.
   const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
   const stopHosting = await startHosting(config);
+  const stopScreenshots = startScreenshots(config);
   // Publications whose instance died are taken over (src/hosting/takeover.ts).
   const stopTakeover = startPublicationTakeover(config.publicationLeaseSeconds);
   const { maxHeaderSize, clientErrorHandler } = serverLimits(config.requestLimits);
@@ -114,6 +117,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: redis?.client, cdnPath: new URL(config.cdnUrl).pathname });
   registerHealth(app, redis);
   registerDownloads(app, config);
+  registerScreenshotFiles(app);
   const yoga = createGraphQLServer(schema, config);
   const uploadDir = join(config.dataDir, 'tmp');
   // On the embedded database no other process shares DATA_DIR (src/db/lock.ts).
@@ -147,6 +151,7 @@ export async function buildService(config: Config, options: { db?: Database; log
       ws.wss.close();
       await app.close();
       await stopTakeover();
+      stopScreenshots();
       await stopHosting();
       await db.close();
       setDatabase(undefined);

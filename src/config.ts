@@ -24,6 +24,8 @@ export interface Config {
   exportTtlSeconds: number;
   /** Where published files are stored (docs/hosting.md). */
   storage: StorageConfig;
+  /** Limits of uploaded screenshots (docs/screenshots.md). */
+  screenshots: { maxBytes: number; maxPixels: number };
   /** Job lease: how long a dead instance's job waits before another instance takes it over. */
   jobLeaseMs: number;
   jobPollMs: number;
@@ -223,6 +225,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importChunkCells: int(env, 'IMPORT_CHUNK_CELLS', env.DATABASE_URL ? 10_000 : 5_000, 1, 10_000_000),
     exportTtlSeconds: int(env, 'EXPORT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     storage: storageConfig(env, dataDir),
+    screenshots: {
+      maxBytes: int(env, 'SCREENSHOT_MAX_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31),
+      // 40 megapixels: an 8K screen (33 MP) fits; decoding one takes about 160 MB.
+      maxPixels: int(env, 'SCREENSHOT_MAX_PIXELS', 40_000_000, 1, 1_000_000_000),
+    },
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),

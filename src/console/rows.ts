@@ -30,6 +30,8 @@ export interface EditorFilter {
   customerKey?: string | null;
   /** Keys with a cell (of the chosen languages) that fails a check of checks.ts. */
   problems?: boolean | null;
+  /** Keys marked on a screenshot (true) or on none (false). */
+  screenshots?: boolean | null;
 }
 
 export interface EditorRows {
@@ -61,6 +63,7 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   if (filter.namespace != null) where.push(`k.namespace = ${p(filter.namespace)}`);
   if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
   if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
+  if (filter.screenshots != null) where.push(`${filter.screenshots ? '' : 'NOT '}EXISTS (SELECT 1 FROM "KeyScreenshot" ks WHERE ks."keyId" = k.id)`);
 
   const cell: string[] = [];
   const customer = filter.customerKey ? await customerIdOf(projectId, filter.customerKey) : null;

@@ -21,6 +21,7 @@ import { amendChange, openChange } from './changes.js';
 import { cellEvents, selectEvents, type EventSelection } from './cell-events.js';
 import { decideCreated, goesWithCreated, KEPT_LISTED, removeCreated, type KeptEntity } from './revert-created.js';
 import { markPublishedAgain } from './revert-published.js';
+import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
 
 export interface RevertResult {
   /** The REVERT entry of the activity log. */
@@ -119,7 +120,7 @@ async function cellCount(tx: Db, change: bigint): Promise<number> {
 
 /** Reverts every cell a change wrote, where it still holds what the change wrote. */
 export async function revertChange(projectId: number, activityId: bigint): Promise<RevertResult> {
-  return prisma().$transaction(async (tx) => {
+  const reverted = await prisma().$transaction(async (tx) => {
     const [target] = await tx.$queryRawUnsafe<{ id: bigint; cells: number }[]>(
       `SELECT id, cells FROM "Activity" WHERE id = $1::bigint AND "projectId" = $2 FOR UPDATE`, activityId, projectId,
     );
@@ -154,6 +155,9 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
     await amendChange(tx, change, result, deletedKeys + created.languages.length + created.customers.length);
     return { activityId: change.id, ...result };
   }, BULK_TRANSACTION);
+  // The storage folders of screenshots that went with the keys it deleted.
+  if (reverted.deletedKeys > 0) await sweepScreenshotDeletions();
+  return reverted;
 }
 
 /** Sets one cell back to the value it had before one of its change events. */

@@ -5,8 +5,10 @@
 // kept): a locked key is never deleted, and the texts of a deleted key are
 // recorded in the change's history first.
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
+import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
 import { describeKey, parseKeyAddress, type KeyAddress } from './write.js';
 
 const MAX_LISTED = 10;
@@ -32,7 +34,7 @@ export function parseKeyList(value: unknown, field = 'translationKeys'): KeyAddr
 
 export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Promise<number> {
   if (addresses.length === 0) return 0;
-  return prisma().$transaction(async (tx) => {
+  const deleted = await prisma().$transaction(async (tx) => {
     const rows = await tx.$queryRawUnsafe<{ id: number; key: string; namespace: string; lock: boolean }[]>(
       `SELECT tk.id, tk.key, tk.namespace, tk.lock FROM "TranslationKey" tk
          JOIN unnest($2::text[], $3::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
@@ -50,6 +52,9 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
     }, { edits: rows.length });
     return (await removeKeys(tx, change, rows.map((r) => r.id))).length;
   });
+  // The storage folders of screenshots that went with the keys.
+  await sweepScreenshotDeletions();
+  return deleted;
 }
 
 /**
@@ -60,10 +65,18 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
 export async function removeKeys(db: Db, change: Change, keyIds: number[]): Promise<{ key: string; namespace: string }[]> {
   if (keyIds.length === 0) return [];
   await recordDeletedCells(db, change, { keyIds });
-  const rows = await db.$queryRawUnsafe<{ key: string; namespace: string; importOrder: string }[]>(
-    `DELETE FROM "TranslationKey" WHERE id = ANY($1::int[]) AND NOT lock RETURNING key, namespace, "importOrder"::text AS "importOrder"`,
-    keyIds,
-  );
+  // The same statement deletes the screenshots whose every link is on these keys (the links
+  // themselves go by cascade) and queues their storage folders, removed once the caller's
+  // transaction has committed (src/screenshots/sweep.ts; docs/screenshots.md). Its parts all
+  // see the links as they were before it.
+  const rows = await db.$queryRaw<{ key: string; namespace: string; importOrder: string }[]>(Prisma.sql`/* keys:remove */
+    WITH doomed AS (DELETE FROM "TranslationKey" WHERE id = ANY(${keyIds}::int[]) AND NOT lock RETURNING id, key, namespace, "importOrder"),
+      touched AS (SELECT DISTINCT ks."screenshotId" AS id FROM "KeyScreenshot" ks WHERE ks."keyId" IN (SELECT id FROM doomed)),
+      unused AS (SELECT t.id FROM touched t WHERE NOT EXISTS (
+        SELECT 1 FROM "KeyScreenshot" l WHERE l."screenshotId" = t.id AND l."keyId" NOT IN (SELECT id FROM doomed))),
+      gone AS (DELETE FROM "Screenshot" s WHERE s.id IN (SELECT id FROM unused) RETURNING s."storageFolder"),
+      queued AS (INSERT INTO "ScreenshotDeletion" (folder) SELECT "storageFolder" FROM gone ON CONFLICT (folder) DO NOTHING)
+    SELECT key, namespace, "importOrder"::text AS "importOrder" FROM doomed`);
   return rows
     .sort((a, b) => (BigInt(a.importOrder) < BigInt(b.importOrder) ? -1 : 1))
     .map((r) => ({ key: r.key, namespace: r.namespace }));

@@ -7,6 +7,8 @@ import { projectStats } from './stats.js';
 import { BUILT_IN_ENVIRONMENTS } from './environments-seed.js';
 import { forgetCredentials } from '../auth/credential-cache.js';
 import { storage } from '../storage/index.js';
+import { projectFolder } from '../screenshots/storage.js';
+import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
 
 export const PROJECT_SORTS = [
   'alphabetical',
@@ -122,9 +124,15 @@ export async function rotateApiKey(projectId: number): Promise<string> {
 
 /** Deletes a project with everything in it, its published files included. */
 export async function deleteProject(projectId: number): Promise<void> {
-  const project = await prisma().project.delete({ where: { id: projectId }, select: { projectToken: true } });
+  // Its screenshots' rows go with it (cascade); their folder is queued in the same transaction
+  // and removed by the caller's sweep once this has committed (src/screenshots/sweep.ts).
+  const [, project] = await prisma().$transaction([
+    prisma().screenshotDeletion.upsert({ where: { folder: projectFolder(projectId) }, create: { folder: projectFolder(projectId) }, update: {} }),
+    prisma().project.delete({ where: { id: projectId }, select: { projectToken: true } }),
+  ]);
   // Its API key ends with it, on every instance.
   await forgetCredentials();
   // The rows went first, so the CDN no longer finds a publication to serve from these files.
   await storage().deletePrefix(`${project.projectToken}/`);
+  await sweepScreenshotDeletions();
 }

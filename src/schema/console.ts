@@ -36,6 +36,7 @@ const EditorFilterInput = builder.inputType('EditorFilter', {
     reviewStatus: t.field({ type: ReviewStatusEnum, required: false }),
     languages: t.stringList({ required: false, description: 'Languages the cell filters look at; all when empty.' }),
     customerKey: t.string({ required: false, description: "Cells seen through this customer's texts." }),
+    screenshots: t.boolean({ required: false, description: 'Keys marked on at least one screenshot (true) or on none (false).' }),
     problems: t.boolean({ required: false, description: 'Keys with a cell that fails a check (placeholders differing from the default language, ICU syntax, over the characters limit, edge spaces differing); reads every key the other filters leave.' }),
   }),
 });

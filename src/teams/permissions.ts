@@ -120,6 +120,8 @@ export const OPERATION_PERMISSIONS = {
   webhookDeliveries: 'SETTINGS',
   editorRows: 'READ',
   memorySuggestions: 'READ',
+  screenshots: 'READ',
+  screenshot: 'READ',
   // subscriptions
   translationChanges: 'READ',
   projectActivity: 'READ',
@@ -176,6 +178,11 @@ export const OPERATION_PERMISSIONS = {
   leaveProject: 'READ',
   transferOwnership: 'TRANSFER_OWNERSHIP',
   deleteProject: 'DELETE_PROJECT',
+  uploadScreenshot: 'KEYS',
+  deleteScreenshot: 'KEYS',
+  linkScreenshotKey: 'KEYS',
+  updateScreenshotLink: 'KEYS',
+  unlinkScreenshotKey: 'KEYS',
 } as const satisfies Record<string, Permission>;
 export type ProjectOperation = keyof typeof OPERATION_PERMISSIONS;
 

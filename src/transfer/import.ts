@@ -27,6 +27,7 @@ import { amendChange, openChange } from '../history/changes.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
 import { refusalMessage, refusalWarnings } from '../translations/rules.js';
 import type { RefusalReason } from '../translations/gate.js';
+import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
 
 /** Large files on the embedded database take a while; a stuck transaction still ends. */
 export const IMPORT_TRANSACTION_TIMEOUT_MS = 10 * 60_000;
@@ -213,6 +214,8 @@ export async function importFile(request: ImportRequest): Promise<ImportResult> 
   const { projectId } = request;
   const { options } = prepared;
   const written = await prisma().$transaction((tx) => write(tx, request, prepared), TRANSACTION);
+  // DELETE_NOT_PRESENT_KEYS: the storage folders of screenshots that went with the keys.
+  if (written.deletedKeys.length > 0) await sweepScreenshotDeletions();
   const result: ImportResult = {
     numberOfKeysFound: written.keysFound,
     numberOfUniqueKeysFound: written.uniqueKeysFound,

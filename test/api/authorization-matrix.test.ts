@@ -34,6 +34,7 @@ import { forgetCredentials } from '../../src/auth/credential-cache.js';
 import { OPERATION_PERMISSIONS, allows, type Permission, type ProjectOperation } from '../../src/teams/permissions.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { multipart, queryString } from '../support/transfer.js';
+import { bombPng } from '../support/screenshots.js';
 
 type Outcome =
   /** 200, the operation did its work (REST envelope msg OK; GraphQL without errors). */
@@ -127,6 +128,11 @@ interface World {
   /** A shared memory of the victim the victim's project shares into and reads; one deleteSharedMemory removes (restored with a new id). */
   memoryId: number;
   doomedMemoryId: number;
+  /** A screenshot of the victim's project (its name holds the secret) with a key marked on it; one deleteScreenshot removes, one link unlinking removes (restored with new ids). */
+  screenshotId: number;
+  linkId: number;
+  doomedScreenshotId: number;
+  doomedLinkId: number;
 }
 
 interface Credential {
@@ -150,7 +156,7 @@ interface RestSample {
   query?: Record<string, string | string[]>;
   body?: unknown;
   /** A multipart upload (the file field). */
-  file?: { name: string; content: string };
+  file?: { name: string; content: string | Buffer };
   victimResource?: boolean;
   /** Run after every other operation (it removes what others use). */
   last?: boolean;
@@ -229,6 +235,14 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'POST /api/v2/webhooks/:webhookId/test': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
   'GET /api/v2/webhooks/:webhookId/deliveries': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
   'GET /api/v2/translation-memory/suggestions': () => ({ query: { targetLanguage: 'de', key: 'victim.key' }, victimResource: true }),
+  // Screenshots (rest-compat/routes/screenshots.ts, an extension of the contract)
+  'POST /api/v2/screenshots': () => ({ file: { name: 'rest.png', content: PNG } }),
+  'GET /api/v2/screenshots': () => ({}),
+  'GET /api/v2/screenshots/:screenshotId': (w) => ({ params: { screenshotId: String(w.screenshotId) }, victimResource: true }),
+  'DELETE /api/v2/screenshots/:screenshotId': (w) => ({ params: { screenshotId: String(w.doomedScreenshotId) }, victimResource: true, restore: createDoomedScreenshot }),
+  'POST /api/v2/screenshots/:screenshotId/links': (w) => ({ params: { screenshotId: String(w.screenshotId) }, body: { key: 'victim.key', ...RECTANGLE }, victimResource: true }),
+  'PATCH /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.linkId) }, body: { x: 2, y: 2, width: 8, height: 8 }, victimResource: true }),
+  'DELETE /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.doomedLinkId) }, victimResource: true, restore: createDoomedLink }),
 };
 
 // GraphQL: the arguments besides projectToken (added for every field that
@@ -255,8 +269,12 @@ interface GraphQLSample {
    */
   caller?: 'account' | 'project-key' | 'any';
 }
+/** A real, small PNG (32 × 32 grey) for the screenshot uploads. */
+const PNG = bombPng(32);
+const SCREENSHOT_UPLOAD = { upload: true, name: 'matrix.png', content: PNG };
+const RECTANGLE = { x: 1, y: 1, width: 8, height: 8 };
 const TMX = '<tmx version="1.4"><header srclang="en" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="x" creationtoolversion="1"/><body><tu><tuv xml:lang="en"><seg>Matrix</seg></tuv><tuv xml:lang="de"><seg>Matrix de</seg></tuv></tu></body></tmx>';
-const UPLOAD = { upload: true, name: 'en.json', content: json({ 'gql.import': 'Imported' }) };
+const UPLOAD: { upload: true; name: string; content: string | Buffer } = { upload: true, name: 'en.json', content: json({ 'gql.import': 'Imported' }) };
 
 const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.customer': () => ({ args: { key: 'victim-customer' } }),
@@ -379,6 +397,14 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.changePassword': () => ({ args: { currentPassword: PASSWORD, newPassword: PASSWORD }, caller: 'account', restore: renewSession }),
   'Mutation.signOutOtherSessions': () => ({ caller: 'account', restore: renewSession }),
   'Mutation.signOutSession': (w) => ({ args: { id: w.doomedSessionId }, caller: 'account', restore: createDoomedSession }),
+  // Screenshots (src/schema/screenshot.ts)
+  'Query.screenshots': () => ({ args: { first: 10 } }),
+  'Query.screenshot': (w) => ({ args: { id: w.screenshotId } }),
+  'Mutation.uploadScreenshot': () => ({ args: { file: SCREENSHOT_UPLOAD } }),
+  'Mutation.deleteScreenshot': (w) => ({ args: { id: w.doomedScreenshotId }, restore: createDoomedScreenshot }),
+  'Mutation.linkScreenshotKey': (w) => ({ args: { screenshotId: w.screenshotId, key: 'victim.key', rectangle: RECTANGLE } }),
+  'Mutation.updateScreenshotLink': (w) => ({ args: { linkId: w.linkId, rectangle: { ...RECTANGLE, x: 3 } } }),
+  'Mutation.unlinkScreenshotKey': (w) => ({ args: { linkId: w.doomedLinkId }, restore: createDoomedLink }),
 };
 
 /** The password of every test account (test/support/service.ts). */
@@ -598,6 +624,21 @@ async function renewSession(w: World): Promise<void> {
   if (!(await service.db.prisma.session.count({ where: { id: w.doomedSessionId } }))) await createDoomedSession(w);
 }
 
+async function uploadVictimScreenshot(name: string): Promise<number> {
+  const body = multipart([{ name: 'file', fileName: name, content: PNG }]);
+  const res = await service.request({ method: 'POST', url: '/api/v2/screenshots', headers: { 'x-service-token': world.project.apiKey, ...body.headers }, payload: body.payload });
+  return Number((await ok(res, 'screenshot')).data.id);
+}
+
+async function createDoomedScreenshot(w: World): Promise<void> {
+  w.doomedScreenshotId = await uploadVictimScreenshot(`${SECRET} doomed.png`);
+}
+
+async function createDoomedLink(w: World): Promise<void> {
+  const created = await asKey('POST', `/api/v2/screenshots/${w.screenshotId}/links`, { key: 'victim.key', ...RECTANGLE });
+  w.doomedLinkId = Number(created.data.id);
+}
+
 async function recreateDoomedWebhook(w: World): Promise<void> {
   const created = await asKey('POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/doomed', triggers: ['change'] });
   w.doomedWebhookId = Number(created.data.id);
@@ -659,6 +700,7 @@ beforeAll(async () => {
     germanCellChangeId: germanEntry.cells[0].id,
     roleLinkToken: decodeURIComponent((attackerLink.resetRoleLink.link as string).split('/').pop()!),
     doomedProject: '', doomedTokenId: 0, doomedSessionId: 0, doomedMemoryId: 0,
+    screenshotId: 0, linkId: 0, doomedScreenshotId: 0, doomedLinkId: 0,
     memoryId: (await prisma.translationMemory.create({ data: { name: 'matrix memory', ownerId: victim.id, links: { create: { projectId: projectRow.id, shares: true, reads: true } } } })).id,
   };
   await createDoomedMemory(world);
@@ -670,6 +712,11 @@ beforeAll(async () => {
   await renewSession(world);
   await createDoomedToken(world);
   await createDoomedProject(world);
+  world.screenshotId = await uploadVictimScreenshot(`${SECRET} screenshot.png`);
+  await createDoomedLink(world);
+  world.linkId = world.doomedLinkId;
+  await createDoomedLink(world);
+  await createDoomedScreenshot(world);
 }, 120_000);
 afterAll(() => service?.close());
 

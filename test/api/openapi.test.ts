@@ -4,6 +4,7 @@
 // JSON Schema 2020-12), and so does its answer without credentials. /docs
 // serves the reference page with its assets from the service itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bombPng } from '../support/screenshots.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -20,6 +21,8 @@ let activityId = '';
 let cellChangeId = '';
 let webhookId = '';
 let secondProjectToken = '';
+let screenshotId = '';
+let linkId = '';
 
 interface Sample {
   /** `METHOD /path/{param}` as the description names the operation. */
@@ -27,7 +30,7 @@ interface Sample {
   url: string;
   body?: unknown;
   /** A file sent as multipart form field `file`. */
-  file?: { name: string; content: string };
+  file?: { name: string; content: string | Buffer };
   auth?: 'apiKey' | 'vendorHeader' | 'basic' | 'personalToken';
   /** The expected status (200 unless said). */
   status?: number;
@@ -112,6 +115,13 @@ const samples: Sample[] = [
   },
   { operation: 'PATCH /api/v2/projects/{projectToken}/members/{email}', url: '/api/v2/projects/{projectToken}/members/{ownerEmail}', body: { role: 'admin' }, auth: 'personalToken', status: 409 },
   { operation: 'DELETE /api/v2/projects/{projectToken}/members/{email}', url: '/api/v2/projects/{projectToken}/members/nobody@example.com', auth: 'personalToken', status: 404 },
+  { operation: 'POST /api/v2/screenshots', url: '/api/v2/screenshots?name=Home', file: { name: 'home.png', content: bombPng(40) }, after: (data) => (screenshotId = String(data.id)) },
+  { operation: 'GET /api/v2/screenshots', url: '/api/v2/screenshots?linked=false&limit=10' },
+  { operation: 'GET /api/v2/screenshots/{screenshotId}', url: '/api/v2/screenshots/{screenshotId}' },
+  { operation: 'POST /api/v2/screenshots/{screenshotId}/links', url: '/api/v2/screenshots/{screenshotId}/links', body: { key: 'greeting', x: 1, y: 2, width: 30, height: 10 }, after: (data) => (linkId = String(data.id)) },
+  { operation: 'PATCH /api/v2/screenshots/{screenshotId}/links/{linkId}', url: '/api/v2/screenshots/{screenshotId}/links/{linkId}', body: { x: 2, y: 2, width: 30, height: 10 } },
+  { operation: 'DELETE /api/v2/screenshots/{screenshotId}/links/{linkId}', url: '/api/v2/screenshots/{screenshotId}/links/{linkId}' },
+  { operation: 'DELETE /api/v2/screenshots/{screenshotId}', url: '/api/v2/screenshots/{screenshotId}' },
   { operation: 'DELETE /api/v1/translations/purge', url: '/api/v1/translations/purge?source=CLI' },
   { operation: 'PATCH /api/v2/projects/{projectToken}', url: '/api/v2/projects/{projectToken}', body: { name: 'described again' }, auth: 'personalToken' },
   { operation: 'POST /api/v2/projects/{projectToken}/api-key/rotate', url: '/api/v2/projects/{projectToken}/api-key/rotate', auth: 'personalToken', after: (data) => (apiKey = data.apiKey) },
@@ -143,13 +153,13 @@ async function send(sample: Sample, withCredentials = true): Promise<{ status: n
   let body: BodyInit | undefined;
   if (sample.file) {
     const form = new FormData();
-    form.append('file', new Blob([sample.file.content], { type: 'application/json' }), sample.file.name);
+    form.append('file', new Blob([typeof sample.file.content === 'string' ? sample.file.content : new Uint8Array(sample.file.content)], { type: typeof sample.file.content === 'string' ? 'application/json' : 'image/png' }), sample.file.name);
     body = form;
   } else if (sample.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(sample.body);
   }
-  const res = await fetch(`${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{activityId}', activityId).replace('{cellChangeId}', cellChangeId).replace('{webhookId}', webhookId).replace('{secondProjectToken}', secondProjectToken).replace('{ownerEmail}', encodeURIComponent(account.email))}`, { method, headers, body });
+  const res = await fetch(`${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{activityId}', activityId).replace('{cellChangeId}', cellChangeId).replace('{webhookId}', webhookId).replace('{secondProjectToken}', secondProjectToken).replace('{screenshotId}', screenshotId).replace('{linkId}', linkId).replace('{ownerEmail}', encodeURIComponent(account.email))}`, { method, headers, body });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.json() };
 }
 

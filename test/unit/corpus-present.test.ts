@@ -6,10 +6,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORPUS_ROOT, corpusPath } from '../support/corpus.js';
 
-/** Every corpus folder a format test reads. */
+/** Every corpus folder a format test (or the screenshot tests) reads. */
 const FOLDERS = [
   'android', 'arb', 'csv', 'js', 'json', 'localizable-strings', 'php', 'po', 'properties',
-  'qt-ts', 'resx', 'stringsdict', 'xcstrings', 'xliff', 'yaml',
+  'qt-ts', 'resx', 'stringsdict', 'xcstrings', 'xliff', 'yaml', 'screenshots',
 ];
 
 const inCI = process.env.CI === 'true';

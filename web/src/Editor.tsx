@@ -24,9 +24,10 @@ interface Filters {
   deprecated: '' | 'true' | 'false';
   customerId: string;
   problems: boolean;
+  screenshots: '' | 'true' | 'false';
 }
 
-const NO_FILTERS: Filters = { keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false };
+const NO_FILTERS: Filters = { keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false, screenshots: '' };
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -81,6 +82,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         languages: chosen,
         customerKey: f.customerId || null,
         problems: f.problems || null,
+        screenshots: f.screenshots === '' ? null : f.screenshots === 'true',
       },
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -322,6 +324,11 @@ export function Editor({ projectToken }: { projectToken: string }) {
           <select value={filters.customerId} onChange={(e) => set({ customerId: e.target.value })}>
             <option value="">Base texts</option>
             {project.customers.map((c) => <option key={c.key} value={c.key}>{c.key}</option>)}
+          </select>
+        </label>
+        <label>Screenshots
+          <select value={filters.screenshots} onChange={(e) => set({ screenshots: e.target.value as Filters['screenshots'] })}>
+            <option value="">Any</option><option value="true">With a screenshot</option><option value="false">Without a screenshot</option>
           </select>
         </label>
         <label className="check"><input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} /> Only keys with problems</label>

@@ -1,9 +1,10 @@
 // The key panel (description, code description, tags, characters limit, lock,
-// deprecated, timestamps; rename and delete) and the new-key form.
+// deprecated, timestamps; rename and delete; the screenshots it is marked on) and the new-key form.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { client } from './client';
 import { CreateKey, DeleteKey, UpdateKey, type Row } from './documents';
 import { messageOf } from './feedback';
+import { KeyScreenshots } from './KeyScreenshots';
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
@@ -95,6 +96,7 @@ export function KeyPanel({ projectToken, address, row, notice, onClose, onChange
         </div>
         {message && <p role="status">{message}</p>}
       </form>
+      <KeyScreenshots projectToken={projectToken} keyName={row.key} namespace={row.namespace} />
     </aside>
   );
 }

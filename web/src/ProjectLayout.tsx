@@ -9,6 +9,7 @@ import { HostingScreen } from './HostingScreen';
 import { ImportScreen } from './ImportScreen';
 import { ExportScreen } from './ExportScreen';
 import { ProjectSettings } from './ProjectSettings';
+import { ScreenshotsScreen } from './ScreenshotsScreen';
 
 interface Section {
   id: string;
@@ -18,6 +19,7 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'screenshots', label: 'Screenshots', render: (projectToken) => <ScreenshotsScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'import', label: 'Import', render: (projectToken) => <ImportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'auto-translate', label: 'Auto-translate', render: (projectToken) => <AutoTranslateScreen key={projectToken} projectToken={projectToken} /> },
