@@ -57,9 +57,10 @@ function hasSelectOrdinal(elements: MessageFormatElement[] | null): boolean {
 export function formatRules(source: string, targetLanguage: string): Record<string, unknown> {
   const reading = readPlaceholders(source, 'auto');
   const rules: Record<string, unknown> = {};
-  const placeholders = [...new Set(reading.tokens.filter((t) => !t.icu).map((t) => t.raw))];
+  // Simple ICU arguments ({name}) are placeholders too; plural/select heads and # are covered by the ICU rules.
+  const placeholders = [...new Set(reading.tokens.filter((t) => !t.icu || (t.raw.startsWith('{') && !t.raw.endsWith('…}'))).map((t) => t.raw))];
   if (placeholders.length) rules.placeholders = placeholders;
-  if (reading.icu && reading.icu.some((e) => e.type !== TYPE.literal)) {
+  if (reading.icu && reading.icu.some((e) => e.type === TYPE.plural || e.type === TYPE.select || pluralElements([e]).length > 0)) {
     const args = [...new Set(reading.tokens.filter((t) => t.icu && t.key !== 'icu:#').map((t) => t.key.replace(/^icu:/, '')))];
     rules.icu = { arguments: args, note: 'ICU MessageFormat: keep argument names, types and keywords (plural, select, selectordinal, offset, #) unchanged; translate only the texts inside the branches' };
     const plurals = pluralElements(reading.icu);

@@ -1,0 +1,114 @@
+// The editor's assistant on one cell: "suggest" translates the key's source
+// text with the same context and checks as a job; "rephrase", "shorten",
+// "more formal" and "less formal" rewrite the text being edited. Nothing is
+// written: the answer is a proposal naming the provider and model it came
+// from, with the problems the quality checks still find in it.
+import { prisma } from '../db.js';
+import { notFound, badRequest } from '../errors.js';
+import type { LlmClient } from '../mt/llm/client.js';
+import { contextFor } from './context-settings.js';
+import { loadKeyContexts, projectMemoryScope } from './context.js';
+import { formatRules } from './prompt.js';
+import { translateWithContext } from './translate.js';
+import { blockingProblems } from './validate.js';
+
+export const REWRITE_MODES = ['REPHRASE', 'SHORTEN', 'MORE_FORMAL', 'LESS_FORMAL'] as const;
+export type RewriteMode = (typeof REWRITE_MODES)[number];
+
+export interface Proposal {
+  /** null when the model gave nothing usable (see problems). */
+  text: string | null;
+  provider: string;
+  model: string;
+  /** Errors the quality checks find in the text (a suggestion that failed them twice has text null). */
+  problems: string[];
+  inputTokens: number;
+  outputTokens: number;
+}
+
+async function cellOf(projectId: number, keyId: number, languageKey: string) {
+  const [key, languages] = await Promise.all([
+    prisma().translationKey.findFirst({ where: { id: keyId, projectId }, select: { id: true, key: true, charactersLimit: true } }),
+    prisma().language.findMany({ where: { projectId }, select: { id: true, key: true, isDefault: true } }),
+  ]);
+  if (!key) throw notFound(`key ${keyId} not found`);
+  const target = languages.find((l) => l.key === languageKey);
+  if (!target) throw notFound(`language '${languageKey}' not found`);
+  const source = languages.find((l) => l.isDefault) ?? languages[0]!;
+  if (source.id === target.id) throw badRequest(`'${languageKey}' is the project's default language: there is nothing to translate it from`);
+  const sourceText = (await prisma().translation.findUnique({ where: { keyId_languageId: { keyId, languageId: source.id } }, select: { text: true } }))?.text ?? '';
+  return { key, source, target, sourceText };
+}
+
+export async function suggestTranslation(client: LlmClient, input: { projectId: number; keyId: number; languageKey: string; signal?: AbortSignal }): Promise<Proposal> {
+  const cell = await cellOf(input.projectId, input.keyId, input.languageKey);
+  if (!cell.sourceText.trim()) throw badRequest(`key ${input.keyId} has no text in the default language '${cell.source.key}' to translate`);
+  const context = await contextFor(input.projectId, cell.target.id);
+  const result = await translateWithContext({
+    client,
+    pair: { projectId: input.projectId, sourceLanguageId: cell.source.id, sourceLanguage: cell.source.key, targetLanguageId: cell.target.id, targetLanguage: cell.target.key },
+    header: { projectDescription: context.description, style: context.style, sourceLanguage: cell.source.key, targetLanguage: cell.target.key },
+    keys: [{ id: cell.key.id, source: cell.sourceText }],
+    scope: await projectMemoryScope(input.projectId),
+    signal: input.signal,
+  });
+  const outcome = result.outcomes.get(cell.key.id);
+  return {
+    text: outcome?.ok ? outcome.text : null,
+    provider: client.config.provider,
+    model: client.config.model,
+    problems: outcome && !outcome.ok ? [outcome.message] : [],
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+  };
+}
+
+const INSTRUCTIONS: Record<RewriteMode, (limit: number | null) => string> = {
+  REPHRASE: () => 'Rephrase the text: same meaning and register, different wording, natural for the language.',
+  SHORTEN: (limit) => (limit !== null ? `Shorten the text to at most ${limit} characters, keeping its meaning.` : 'Shorten the text noticeably, keeping its meaning.'),
+  MORE_FORMAL: () => 'Rewrite the text in a more formal register (e.g. the polite form of address where the language has one).',
+  LESS_FORMAL: () => 'Rewrite the text in a less formal, friendlier register (e.g. the familiar form of address where the language has one).',
+};
+
+export async function rewriteText(client: LlmClient, input: { projectId: number; keyId: number; languageKey: string; text: string; mode: RewriteMode; signal?: AbortSignal }): Promise<Proposal> {
+  if (!input.text.trim()) throw badRequest('text must not be empty');
+  if (input.text.length > 10_000) throw badRequest('text must have at most 10000 characters');
+  const cell = await cellOf(input.projectId, input.keyId, input.languageKey);
+  const context = await contextFor(input.projectId, cell.target.id);
+  const [keyContext] = await loadKeyContexts(
+    { projectId: input.projectId, sourceLanguageId: cell.source.id, sourceLanguage: cell.source.key, targetLanguageId: cell.target.id, targetLanguage: cell.target.key },
+    [{ id: cell.key.id, source: cell.sourceText }],
+    { projectId: input.projectId, projectIds: [input.projectId], memoryIds: [] },
+  );
+  const limit = cell.key.charactersLimit;
+  const document = {
+    ...(context.description && { project: { description: context.description } }),
+    ...(context.style && { styleInstructions: context.style }),
+    language: cell.target.key,
+    key: cell.key.key,
+    ...(keyContext?.description && { description: keyContext.description }),
+    ...(limit !== null && { maxCharacters: limit }),
+    sourceText: cell.sourceText,
+    rules: formatRules(input.text, cell.target.key),
+    text: input.text,
+  };
+  const prompt = {
+    system: [
+      `You edit user-interface texts in ${cell.target.key}. ${INSTRUCTIONS[input.mode](limit)}`,
+      'Keep every placeholder, ICU argument and tag of the text exactly as written. The user message is a JSON document with the text and its context.',
+      'Reply with only a JSON object {"text": "<the rewritten text>"}.',
+    ].join('\n'),
+    user: JSON.stringify(document, null, 1),
+    schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+    schemaName: 'rewrite',
+  };
+  const result = await client.completeJson(prompt, (json) => {
+    const text = (json as { text?: unknown })?.text;
+    if (typeof text !== 'string') throw new Error('no "text" string');
+    return text;
+  }, input.signal);
+  const problems = cell.sourceText
+    ? blockingProblems({ source: cell.sourceText, target: result.value, sourceLanguage: cell.source.key, targetLanguage: cell.target.key, charactersLimit: limit })
+    : [];
+  return { text: result.value, provider: client.config.provider, model: client.config.model, problems, inputTokens: result.inputTokens, outputTokens: result.outputTokens };
+}
