@@ -26,23 +26,30 @@ export interface Proposal {
   outputTokens: number;
 }
 
-async function cellOf(projectId: number, keyId: number, languageKey: string) {
+export interface CellRef {
+  projectId: number;
+  key: string;
+  namespace?: string | null;
+  languageKey: string;
+}
+
+async function cellOf({ projectId, key: name, namespace, languageKey }: CellRef) {
   const [key, languages] = await Promise.all([
-    prisma().translationKey.findFirst({ where: { id: keyId, projectId }, select: { id: true, key: true, charactersLimit: true } }),
+    prisma().translationKey.findFirst({ where: { projectId, key: name, namespace: namespace ?? '' }, select: { id: true, key: true, charactersLimit: true } }),
     prisma().language.findMany({ where: { projectId }, select: { id: true, key: true, isDefault: true } }),
   ]);
-  if (!key) throw notFound(`key ${keyId} not found`);
+  if (!key) throw notFound(`key '${name}'${namespace ? ` in namespace '${namespace}'` : ''} not found`);
   const target = languages.find((l) => l.key === languageKey);
   if (!target) throw notFound(`language '${languageKey}' not found`);
   const source = languages.find((l) => l.isDefault) ?? languages[0]!;
   if (source.id === target.id) throw badRequest(`'${languageKey}' is the project's default language: there is nothing to translate it from`);
-  const sourceText = (await prisma().translation.findUnique({ where: { keyId_languageId: { keyId, languageId: source.id } }, select: { text: true } }))?.text ?? '';
+  const sourceText = (await prisma().translation.findUnique({ where: { keyId_languageId: { keyId: key.id, languageId: source.id } }, select: { text: true } }))?.text ?? '';
   return { key, source, target, sourceText };
 }
 
-export async function suggestTranslation(client: LlmClient, input: { projectId: number; keyId: number; languageKey: string; signal?: AbortSignal }): Promise<Proposal> {
-  const cell = await cellOf(input.projectId, input.keyId, input.languageKey);
-  if (!cell.sourceText.trim()) throw badRequest(`key ${input.keyId} has no text in the default language '${cell.source.key}' to translate`);
+export async function suggestTranslation(client: LlmClient, input: CellRef & { signal?: AbortSignal }): Promise<Proposal> {
+  const cell = await cellOf(input);
+  if (!cell.sourceText.trim()) throw badRequest(`key '${input.key}' has no text in the default language '${cell.source.key}' to translate`);
   const context = await contextFor(input.projectId, cell.target.id);
   const result = await translateWithContext({
     client,
@@ -70,10 +77,10 @@ const INSTRUCTIONS: Record<RewriteMode, (limit: number | null) => string> = {
   LESS_FORMAL: () => 'Rewrite the text in a less formal, friendlier register (e.g. the familiar form of address where the language has one).',
 };
 
-export async function rewriteText(client: LlmClient, input: { projectId: number; keyId: number; languageKey: string; text: string; mode: RewriteMode; signal?: AbortSignal }): Promise<Proposal> {
+export async function rewriteText(client: LlmClient, input: CellRef & { text: string; mode: RewriteMode; signal?: AbortSignal }): Promise<Proposal> {
   if (!input.text.trim()) throw badRequest('text must not be empty');
   if (input.text.length > 10_000) throw badRequest('text must have at most 10000 characters');
-  const cell = await cellOf(input.projectId, input.keyId, input.languageKey);
+  const cell = await cellOf(input);
   const context = await contextFor(input.projectId, cell.target.id);
   const [keyContext] = await loadKeyContexts(
     { projectId: input.projectId, sourceLanguageId: cell.source.id, sourceLanguage: cell.source.key, targetLanguageId: cell.target.id, targetLanguage: cell.target.key },

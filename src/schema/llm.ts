@@ -121,14 +121,15 @@ builder.mutationFields((t) => ({
     description: "A language model's translation of a key into a language, with the key's context and checked like a job's; nothing is written.",
     args: {
       projectToken: t.arg.string({ required: false }),
-      keyId: t.arg.int({ required: true }),
+      key: t.arg.string({ required: true }),
+      namespace: t.arg.string({ required: false }),
       languageKey: t.arg.string({ required: true }),
       provider: t.arg({ type: LlmProviderEnum, required: false }),
     },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken, need('suggestTranslation'));
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('suggestTranslation'), { languages: [args.languageKey] });
       const client = await llmClientForProject(projectId, await editorProvider(projectId, args.languageKey, args.provider), { jobId: null });
-      return suggestTranslation(client, { projectId, keyId: args.keyId, languageKey: args.languageKey });
+      return suggestTranslation(client, { projectId, key: args.key, namespace: args.namespace, languageKey: args.languageKey });
     },
   }),
   rewriteTranslation: t.field({
@@ -136,16 +137,17 @@ builder.mutationFields((t) => ({
     description: 'A language model rewrites a text of a cell (REPHRASE, SHORTEN to the key\'s limit, MORE_FORMAL, LESS_FORMAL); nothing is written.',
     args: {
       projectToken: t.arg.string({ required: false }),
-      keyId: t.arg.int({ required: true }),
+      key: t.arg.string({ required: true }),
+      namespace: t.arg.string({ required: false }),
       languageKey: t.arg.string({ required: true }),
       text: t.arg.string({ required: true }),
       mode: t.arg({ type: RewriteModeEnum, required: true }),
       provider: t.arg({ type: LlmProviderEnum, required: false }),
     },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken, need('rewriteTranslation'));
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('rewriteTranslation'), { languages: [args.languageKey] });
       const client = await llmClientForProject(projectId, await editorProvider(projectId, args.languageKey, args.provider), { jobId: null });
-      return rewriteText(client, { projectId, keyId: args.keyId, languageKey: args.languageKey, text: args.text, mode: args.mode });
+      return rewriteText(client, { projectId, key: args.key, namespace: args.namespace, languageKey: args.languageKey, text: args.text, mode: args.mode });
     },
   }),
 }));

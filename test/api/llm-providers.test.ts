@@ -314,12 +314,10 @@ describe('Anthropic messages', () => {
 });
 
 describe('editor assistant', () => {
-  const keyId = async (key: string) => (await service.db.prisma.translationKey.findFirstOrThrow({ where: { projectId, key } })).id;
-
   it('suggests a translation for a cell, saying where it came from, without writing it', async () => {
     const before = (await readTranslations(service.db, projectToken)).pl!.welcome;
     fake.translate = () => 'Witaj z powrotem, {name}!';
-    const res = await gql(`mutation($keyId: Int!) { suggestTranslation(keyId: $keyId, languageKey: "pl", provider: LLM_OPENAI) { text provider model source problems } }`, { keyId: await keyId('welcome') });
+    const res = await gql(`mutation($key: String!) { suggestTranslation(key: $key, languageKey: "pl", provider: LLM_OPENAI) { text provider model source problems } }`, { key: 'welcome' });
     expect(res.errors).toBeUndefined();
     expect(res.data.suggestTranslation).toEqual({ text: 'Witaj z powrotem, {name}!', provider: 'LLM_OPENAI', model: 'local-model', source: 'OpenAI-compatible model local-model', problems: [] });
     expect(itemsOf(0)[0].memoryMatches[0].source).toBe('Welcome back, {user}!');
@@ -328,7 +326,7 @@ describe('editor assistant', () => {
 
   it('rewrites a text (shorten to the limit) and reports what the checks find', async () => {
     fake.script.push({ content: JSON.stringify({ text: 'Cześć, <b>{count}</b> nowych' }) });
-    const res = await gql(`mutation($keyId: Int!) { rewriteTranslation(keyId: $keyId, languageKey: "pl", text: "Cześć {name}, masz <b>{count}</b> nowych wiadomości", mode: SHORTEN, provider: LLM_ANTHROPIC) { text source problems } }`, { keyId: await keyId('greet') });
+    const res = await gql(`mutation($key: String!) { rewriteTranslation(key: $key, languageKey: "pl", text: "Cześć {name}, masz <b>{count}</b> nowych wiadomości", mode: SHORTEN, provider: LLM_ANTHROPIC) { text source problems } }`, { key: 'greet' });
     expect(res.errors).toBeUndefined();
     expect(res.data.rewriteTranslation.text).toBe('Cześć, <b>{count}</b> nowych');
     expect(res.data.rewriteTranslation.source).toBe('Anthropic model claude-test');
@@ -338,7 +336,7 @@ describe('editor assistant', () => {
   });
 
   it("refuses another project's credential and a bad provider choice", async () => {
-    const res = await gql(`mutation($keyId: Int!) { suggestTranslation(keyId: $keyId, languageKey: "pl", provider: LLM_OPENAI) { text } }`, { keyId: await keyId('welcome') }, other.apiKey);
+    const res = await gql(`mutation($key: String!) { suggestTranslation(key: $key, languageKey: "pl", provider: LLM_OPENAI) { text } }`, { key: 'welcome' }, other.apiKey);
     expect(res.errors[0].extensions.code).toMatch(/NOT_FOUND/);
     const cross = await gql(`mutation($p: String) { setTranslationContext(projectToken: $p, description: "x") { description } }`, { p: projectToken }, other.apiKey);
     expect(cross.errors).toBeDefined();
