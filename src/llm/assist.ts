@@ -4,7 +4,8 @@
 // written: the answer is a proposal naming the provider and model it came
 // from, with the problems the quality checks still find in it.
 import { prisma } from '../db.js';
-import { notFound, badRequest } from '../errors.js';
+import { AppError, notFound, badRequest, serviceUnavailable } from '../errors.js';
+import { MtProviderError } from '../mt/types.js';
 import type { LlmClient } from '../mt/llm/client.js';
 import { contextFor } from './context-settings.js';
 import { loadKeyContexts, projectMemoryScope } from './context.js';
@@ -47,7 +48,30 @@ async function cellOf({ projectId, key: name, namespace, languageKey }: CellRef)
   return { key, source, target, sourceText };
 }
 
-export async function suggestTranslation(client: LlmClient, input: CellRef & { signal?: AbortSignal }): Promise<Proposal> {
+/**
+ * A provider's failure as the editor's error: still failing after the retries
+ * (rate limit, server, timeout) is 503 with a retry hint; refused (key, model,
+ * request, an address not allowed) is 400 with the provider's message.
+ */
+async function asAppError<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof MtProviderError)) throw error;
+    if (error.kind === 'retryable') return Promise.reject(serviceUnavailable(error.message, Math.ceil((error.retryAfterMs ?? 10_000) / 1000)));
+    throw new AppError('BAD_REQUEST', error.message, { provider: error.provider, reason: error.reason });
+  }
+}
+
+export function suggestTranslation(client: LlmClient, input: CellRef & { signal?: AbortSignal }): Promise<Proposal> {
+  return asAppError(() => suggestCell(client, input));
+}
+
+export function rewriteText(client: LlmClient, input: CellRef & { text: string; mode: RewriteMode; signal?: AbortSignal }): Promise<Proposal> {
+  return asAppError(() => rewriteCell(client, input));
+}
+
+async function suggestCell(client: LlmClient, input: CellRef & { signal?: AbortSignal }): Promise<Proposal> {
   const cell = await cellOf(input);
   if (!cell.sourceText.trim()) throw badRequest(`key '${input.key}' has no text in the default language '${cell.source.key}' to translate`);
   const context = await contextFor(input.projectId, cell.target.id);
@@ -77,7 +101,7 @@ const INSTRUCTIONS: Record<RewriteMode, (limit: number | null) => string> = {
   LESS_FORMAL: () => 'Rewrite the text in a less formal, friendlier register (e.g. the familiar form of address where the language has one).',
 };
 
-export async function rewriteText(client: LlmClient, input: CellRef & { text: string; mode: RewriteMode; signal?: AbortSignal }): Promise<Proposal> {
+async function rewriteCell(client: LlmClient, input: CellRef & { text: string; mode: RewriteMode; signal?: AbortSignal }): Promise<Proposal> {
   if (!input.text.trim()) throw badRequest('text must not be empty');
   if (input.text.length > 10_000) throw badRequest('text must have at most 10000 characters');
   const cell = await cellOf(input);

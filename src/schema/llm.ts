@@ -13,6 +13,9 @@ import { LLM_PROVIDER_IDS, isLlmProviderId, type LlmProviderId } from '../mt/typ
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 
+/** Someone is waiting in the editor: one retry, no long waits for Retry-After. */
+const EDITOR_RETRY = { maxAttempts: 2, maxRetryAfterMs: 5_000 };
+
 const LlmProviderEnum = builder.enumType('LlmProvider', {
   description: 'LLM_OPENAI: OpenAI-compatible chat completions (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio); LLM_ANTHROPIC: Anthropic messages.',
   values: LLM_PROVIDER_IDS,
@@ -128,7 +131,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('suggestTranslation'), { languages: [args.languageKey] });
-      const client = await llmClientForProject(projectId, await editorProvider(projectId, args.languageKey, args.provider), { jobId: null });
+      const client = await llmClientForProject(projectId, await editorProvider(projectId, args.languageKey, args.provider), { jobId: null, retry: EDITOR_RETRY });
       return suggestTranslation(client, { projectId, key: args.key, namespace: args.namespace, languageKey: args.languageKey });
     },
   }),
@@ -146,7 +149,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('rewriteTranslation'), { languages: [args.languageKey] });
-      const client = await llmClientForProject(projectId, await editorProvider(projectId, args.languageKey, args.provider), { jobId: null });
+      const client = await llmClientForProject(projectId, await editorProvider(projectId, args.languageKey, args.provider), { jobId: null, retry: EDITOR_RETRY });
       return rewriteText(client, { projectId, key: args.key, namespace: args.namespace, languageKey: args.languageKey, text: args.text, mode: args.mode });
     },
   }),

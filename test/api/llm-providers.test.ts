@@ -335,6 +335,17 @@ describe('editor assistant', () => {
     expect(fake.requests[0]!.document.text).toBe('Cześć {name}, masz <b>{count}</b> nowych wiadomości');
   });
 
+  it("reports the model server's refusal as 400 and its unavailability as 503, not a 500", async () => {
+    fake.script.push({ status: 401, raw: JSON.stringify({ error: { message: 'Incorrect API key provided' } }) });
+    const refused = await gql(`mutation { suggestTranslation(key: "welcome", languageKey: "pl", provider: LLM_OPENAI) { text } }`);
+    expect(refused.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(refused.errors[0].message).toMatch(/Incorrect API key provided \(HTTP 401\)/);
+    fake.script.push({ status: 503 }, { status: 503 });
+    const down = await gql(`mutation { rewriteTranslation(key: "welcome", languageKey: "pl", text: "Witaj", mode: REPHRASE, provider: LLM_OPENAI) { text } }`);
+    expect(down.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+    expect(fake.requests).toHaveLength(3);
+  });
+
   it("refuses another project's credential and a bad provider choice", async () => {
     const res = await gql(`mutation($key: String!) { suggestTranslation(key: $key, languageKey: "pl", provider: LLM_OPENAI) { text } }`, { key: 'welcome' }, other.apiKey);
     expect(res.errors[0].extensions.code).toMatch(/NOT_FOUND/);
