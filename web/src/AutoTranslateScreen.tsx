@@ -20,13 +20,15 @@ const ProviderKeys = graphql(`query ProviderKeys($projectToken: String!) { provi
 const SetProviderKey = graphql(`mutation SetProviderKey($projectToken: String!, $provider: TranslationProvider!, $apiKey: String) { setProviderApiKey(projectToken: $projectToken, provider: $provider, apiKey: $apiKey) }`);
 
 type Job = ResultOf<typeof JobsQuery>['jobs'][number];
-type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO';
+type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC';
 type JobOption = 'USE_TRANSLATION_KEYS' | 'FORCE_REPLACE' | 'AUTO_PUBLISH';
 
 const PROVIDERS: [Provider, string][] = [
   ['MT_PROVIDER_A', 'Provider A (Google Cloud Translation)'],
   ['MT_PROVIDER_B', 'Provider B (DeepL)'],
   ['PSEUDO', 'Pseudo-localization (offline)'],
+  ['LLM_OPENAI', 'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)'],
+  ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
 ];
 const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'No provider');
 const OPTIONS: [JobOption, string][] = [
@@ -39,6 +41,8 @@ const FINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
 /** A first guess of a project language's code in the provider's notation (the service names the closest code when it is wrong). */
 function providerCode(provider: Provider, key: string): string {
   const [language = key, region] = key.split(/[-_]/);
+  // Language models take the BCP 47 tag as it is.
+  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC') return key;
   if (provider === 'MT_PROVIDER_B') return (region ? `${language}-${region}` : language).toUpperCase();
   return region ? `${language.toLowerCase()}-${region.toUpperCase()}` : language.toLowerCase();
 }
