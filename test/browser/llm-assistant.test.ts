@@ -3,7 +3,7 @@
 // "Suggest" shows the model's translation naming its source, Enter on the
 // focused "Insert" writes it; "Shorten" sends the cell's current text and shows
 // what the checks find in the answer; the language-model providers are offered
-// in the auto-translation screen.
+// in the auto-translation screen, and a job's tokens and refused texts shown there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { prisma } from '../../src/db.js';
@@ -26,7 +26,7 @@ async function cellText(key: string, language: string): Promise<string> {
 beforeAll(async () => {
   fake = await startFakeLlm();
   Object.assign(process.env, { LLM_OPENAI_URL: fake.url, LLM_OPENAI_MODEL: 'console-model', LLM_ALLOW_PRIVATE: 'true' });
-  service = await startTestService({ listen: true, worker: false });
+  service = await startTestService({ listen: true });
   browser = await launchBrowser();
   const alice = await service.account({ email: 'assistant@example.com' });
   api = await projectApi(service, alice, 'Assistant app');
@@ -81,5 +81,21 @@ describe('the key panel assistant', () => {
     await select.waitFor();
     const options = await select.locator('option').allTextContents();
     expect(options).toEqual(expect.arrayContaining(['Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)', 'Language model (Anthropic)']));
+  });
+
+  it("shows a finished job's tokens and the texts it left untranslated", async () => {
+    // greeting loses its placeholder twice: reported, not written; farewell is written.
+    fake.translate = (x) => (x.key === 'greeting' ? 'Cześć' : 'Żegnaj, {name}');
+    const started = await api.gql(`mutation { autoTranslate(input: { translationProvider: LLM_OPENAI, targets: [{ targetProjectLanguage: "pl", targetLanguage: "pl" }], options: [FORCE_REPLACE] }) { jobId } }`);
+    expect(started.errors).toBeUndefined();
+    const jobId = started.data.autoTranslate[0].jobId;
+    await expect.poll(async () => (await prisma().job.findUniqueOrThrow({ where: { id: jobId } })).state, { timeout: 20_000 }).toBe('SUCCESS');
+    expect(await cellText('farewell', 'pl')).toBe('Żegnaj, {name}');
+    expect(await cellText('greeting', 'pl')).toBe('Cześć {name}, witaj w sklepie');
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: 'left untranslated' }).first();
+    await row.waitFor();
+    expect(await row.locator('.job-usage').textContent()).toBe('console-model: 2000 tokens in, 100 out');
+    expect(await row.textContent()).toMatch(/greeting: placeholders-missing/);
   });
 });
