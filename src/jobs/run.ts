@@ -3,6 +3,7 @@
 // transaction, so a job resumed after a crash continues after the last
 // committed batch (at most one batch is sent to the provider twice).
 import { prisma } from '../db.js';
+import { AppError } from '../errors.js';
 import type { Job } from '../generated/prisma/client.js';
 import { MtProviderError, isLlmProviderId } from '../mt/types.js';
 import type { LlmClient } from '../mt/llm/client.js';
@@ -67,13 +68,21 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   // Language models translate each text with its context (src/llm/), checked before it is written.
   let llm: { client: LlmClient; scope: MemoryScope; header: { projectDescription: string; style: string; sourceLanguage: string; targetLanguage: string } } | undefined;
   if (isLlmProviderId(request.translationProvider)) {
-    const client = await llmClientForProject(job.projectId, request.translationProvider, { jobId: job.id });
+    let client: LlmClient;
+    try {
+      client = await llmClientForProject(job.projectId, request.translationProvider, { jobId: job.id });
+    } catch (error) {
+      // A configuration the operator or the project got wrong: retrying the job would not help.
+      if (!(error instanceof AppError)) throw error;
+      await failJob(job, context.owner, error.message);
+      return;
+    }
     await pruneExchanges(client.config.logRetentionDays);
-    const context = await contextFor(job.projectId, target.id);
+    const told = await contextFor(job.projectId, target.id);
     llm = {
       client,
       scope: await projectMemoryScope(job.projectId),
-      header: { projectDescription: context.description, style: context.style, sourceLanguage: request.sourceLanguage ?? source.key, targetLanguage: request.targetLanguage },
+      header: { projectDescription: told.description, style: told.style, sourceLanguage: request.sourceLanguage ?? source.key, targetLanguage: request.targetLanguage },
     };
   }
   const saved = (job.checkpoint ?? {}) as unknown as Partial<Checkpoint>;

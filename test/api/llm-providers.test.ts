@@ -265,6 +265,18 @@ describe('OpenAI-compatible chat completions', () => {
     }
   });
 
+  it('fails a job at once, saying why, when the configuration is wrong', async () => {
+    process.env.LLM_OPENAI_HEADERS = '{"X-Team": 5}';
+    try {
+      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+      expect(job.state).toBe('FAILED');
+      expect(job.message).toMatch(/LLM_OPENAI is not configured correctly: LLM_OPENAI_HEADERS must be a JSON object/);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      process.env.LLM_OPENAI_HEADERS = '{"X-Team":"l10n"}';
+    }
+  });
+
   it('refuses a model server on a private address unless LLM_ALLOW_PRIVATE is set', async () => {
     process.env.LLM_ALLOW_PRIVATE = 'false';
     try {
