@@ -83,6 +83,18 @@ describe('the key panel assistant', () => {
     expect(options).toEqual(expect.arrayContaining(['Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)', 'Language model (Anthropic)']));
   });
 
+  it('edits the project description and a language style, which the next prompt carries', async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
+    const form = page.getByRole('form', { name: 'Language model context' });
+    await form.getByLabel('Project description').fill('A shop for garden tools');
+    await form.getByLabel('Style for Polish (pl)').fill('Formal: use "Pan/Pani".');
+    await form.getByRole('button', { name: 'Save context' }).click();
+    await page.getByText('Saved what language models are told').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const saved = await api.gql('{ translationContext { description styles { languageKey instructions } } }');
+    expect(saved.data.translationContext).toEqual({ description: 'A shop for garden tools', styles: [{ languageKey: 'pl', instructions: 'Formal: use "Pan/Pani".' }] });
+  });
+
   it("shows a finished job's tokens and the texts it left untranslated", async () => {
     // greeting loses its placeholder twice: reported, not written; farewell is written.
     fake.translate = (x) => (x.key === 'greeting' ? 'Cześć' : 'Żegnaj, {name}');
@@ -97,5 +109,6 @@ describe('the key panel assistant', () => {
     await row.waitFor();
     expect(await row.locator('.job-usage').textContent()).toBe('console-model: 2000 tokens in, 100 out');
     expect(await row.textContent()).toMatch(/greeting: placeholders-missing/);
+    expect(fake.requests.at(-1)!.document).toMatchObject({ project: { description: 'A shop for garden tools' }, styleInstructions: 'Formal: use "Pan/Pani".' });
   });
 });

@@ -8,6 +8,7 @@ import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
 import { messageOf } from './feedback';
 import { AutoTranslateSettings } from './AutoTranslateSettings';
+import { TranslationContextSection } from './TranslationContextSection';
 
 const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
 const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`);
@@ -103,6 +104,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
         </section>
       )}
       <AutoTranslateSettings projectToken={projectToken} />
+      <TranslationContextSection projectToken={projectToken} />
       <ProviderKeysSection projectToken={projectToken} />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">Recent jobs</h2>
