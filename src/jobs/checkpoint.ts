@@ -19,12 +19,51 @@ export interface Checkpoint {
   failedTexts?: number;
   /** The job's change (activity id): every batch records its cells in it, so the job can be reverted as one. */
   activityId?: string;
+  /** Language models: tokens per provider and model ("provider model"), with the estimated cost when prices are configured. */
+  llmUsage?: Record<string, LlmUsage>;
+  /** Language models: the first texts left unwritten because the answer failed the checks twice, and why. */
+  llmFailures?: { key: string; message: string }[];
+  /** Language models: texts that passed the checks on the second attempt. */
+  llmRetriedTexts?: number;
+}
+
+export interface LlmUsage {
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  requests: number;
+  /** In the unit of the configured prices; absent when none is configured. */
+  estimatedCost?: number;
+}
+
+export const MAX_LISTED_FAILURES = 100;
+
+/** The job's usage with one more batch's added (cost from prices per million tokens). */
+export function addUsage(
+  current: Record<string, LlmUsage> | undefined,
+  config: { provider: string; model: string; price?: { input: number; output: number } },
+  batch: { inputTokens: number; outputTokens: number; requests: number },
+): Record<string, LlmUsage> {
+  const id = `${config.provider} ${config.model}`;
+  const before = current?.[id] ?? { provider: config.provider, model: config.model, inputTokens: 0, outputTokens: 0, requests: 0 };
+  const next: LlmUsage = {
+    ...before,
+    inputTokens: before.inputTokens + batch.inputTokens,
+    outputTokens: before.outputTokens + batch.outputTokens,
+    requests: before.requests + batch.requests,
+  };
+  if (config.price) next.estimatedCost = (next.inputTokens * config.price.input + next.outputTokens * config.price.output) / 1_000_000;
+  return { ...current, [id]: next };
 }
 
 /** Summary message of a finished job (contract: number of texts and characters translated). */
 export function summary(checkpoint: Checkpoint): string {
   const skipped = checkpoint.skippedOverLimit ? `; ${checkpoint.skippedOverLimit} not written because they exceed the key's characters limit` : '';
   const locked = checkpoint.skippedLocked ? `; ${checkpoint.skippedLocked} not written because their key is locked` : '';
-  const failed = checkpoint.failedTexts ? `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large` : '';
+  const named = (checkpoint.llmFailures ?? []).slice(0, 3).map((f) => `${f.key}: ${f.message}`).join(' | ');
+  const failed = !checkpoint.failedTexts ? ''
+    : checkpoint.llmUsage ? `; ${checkpoint.failedTexts} left untranslated because the model's answer failed the checks twice (${named}${checkpoint.failedTexts > 3 ? ' | …' : ''})`
+    : `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large`;
   return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${skipped}${locked}${failed}`;
 }

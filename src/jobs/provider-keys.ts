@@ -6,7 +6,7 @@ import { prisma } from '../db.js';
 import { isSealed, open, seal } from '../auth/sealed-secrets.js';
 import { readSettings, updateSettings, type ProjectSettings } from '../projects/settings.js';
 
-const PROVIDERS_WITH_KEYS = ['MT_PROVIDER_A', 'MT_PROVIDER_B'] as const;
+const PROVIDERS_WITH_KEYS = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'LLM_OPENAI', 'LLM_ANTHROPIC'] as const;
 type ProviderWithKey = (typeof PROVIDERS_WITH_KEYS)[number];
 
 /** The associated data of a sealed key: it opens only for this project and provider. */

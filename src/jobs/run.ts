@@ -3,8 +3,15 @@
 // transaction, so a job resumed after a crash continues after the last
 // committed batch (at most one batch is sent to the provider twice).
 import { prisma } from '../db.js';
+import { AppError } from '../errors.js';
 import type { Job } from '../generated/prisma/client.js';
-import { MtProviderError } from '../mt/types.js';
+import { MtProviderError, isLlmProviderId } from '../mt/types.js';
+import type { LlmClient } from '../mt/llm/client.js';
+import { contextFor } from '../llm/context-settings.js';
+import { projectMemoryScope } from '../llm/context.js';
+import { pruneExchanges } from '../llm/log.js';
+import { translateWithContext, type ContextualResult } from '../llm/translate.js';
+import type { MemoryScope } from '../memory/scope.js';
 import { translateTexts, type TranslateTextsResult } from '../mt/index.js';
 import { writeTranslations } from '../translations/gate.js';
 import { openChange } from '../history/changes.js';
@@ -12,10 +19,10 @@ import { announceChanges } from '../history/notify.js';
 import { publishAfterWrite } from '../translations/publish-after-import.js';
 import type { Cell } from '../translations/store.js';
 import type { AutoTranslateRequest } from './request.js';
-import { providerForProject } from './provider.js';
+import { llmClientForProject, providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
 import { failJob, succeedJob } from './finish.js';
-import { summary, type Checkpoint } from './checkpoint.js';
+import { addUsage, MAX_LISTED_FAILURES, summary, type Checkpoint } from './checkpoint.js';
 
 export class LeaseLostError extends Error {
   constructor() { super('The job lease was lost'); }
@@ -58,6 +65,26 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   }
   const { provider } = await providerForProject(job.projectId, request.translationProvider);
   const options = provider.validateRequest({ sourceLanguage: request.sourceLanguage, targetLanguage: request.targetLanguage, formality: request.providerFormality, glossaryId: request.providerGlossaryId });
+  // Language models translate each text with its context (src/llm/), checked before it is written.
+  let llm: { client: LlmClient; scope: MemoryScope; header: { projectDescription: string; style: string; sourceLanguage: string; targetLanguage: string } } | undefined;
+  if (isLlmProviderId(request.translationProvider)) {
+    let client: LlmClient;
+    try {
+      client = await llmClientForProject(job.projectId, request.translationProvider, { jobId: job.id });
+    } catch (error) {
+      // A configuration the operator or the project got wrong: retrying the job would not help.
+      if (!(error instanceof AppError)) throw error;
+      await failJob(job, context.owner, error.message);
+      return;
+    }
+    await pruneExchanges(client.config.logRetentionDays);
+    const told = await contextFor(job.projectId, target.id);
+    llm = {
+      client,
+      scope: await projectMemoryScope(job.projectId),
+      header: { projectDescription: told.description, style: told.style, sourceLanguage: request.sourceLanguage ?? source.key, targetLanguage: request.targetLanguage },
+    };
+  }
   const saved = (job.checkpoint ?? {}) as unknown as Partial<Checkpoint>;
   const checkpoint: Checkpoint = { texts: 0, characters: 0, ...saved, sequence: saved.sequence ?? 0 };
   const params = [job.projectId, source.id, target.id, useKeys, force] as const;
@@ -78,9 +105,18 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
     );
     if (batch.length === 0) break;
     const texts = batch.map((c) => (c.source !== '' ? c.source : c.key));
-    let result: TranslateTextsResult;
+    let result: TranslateTextsResult | undefined;
+    let contextual: ContextualResult | undefined;
     try {
-      result = await translateTexts(provider, texts, options, { signal: context.signal });
+      if (llm) {
+        contextual = await translateWithContext({
+          client: llm.client, header: llm.header, scope: llm.scope, signal: context.signal,
+          pair: { projectId: job.projectId, sourceLanguageId: source.id, sourceLanguage: source.key, targetLanguageId: target.id, targetLanguage: target.key },
+          keys: batch.map((c, i) => ({ id: c.id, source: texts[i]! })),
+        });
+      } else {
+        result = await translateTexts(provider, texts, options, { signal: context.signal });
+      }
     } catch (error) {
       if (error instanceof MtProviderError && !context.signal.aborted) {
         await failJob(job, context.owner, `${request.translationProvider}: ${error.providerMessage ?? error.message}`);
@@ -90,10 +126,26 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
     }
     const cells: Cell[] = [];
     let failed = 0;
-    result.outcomes.forEach((outcome, i) => {
-      if (!outcome.ok) { failed++; return; }
-      cells.push({ keyId: batch[i]!.id, languageId: target.id, customerId: null, text: outcome.text });
-    });
+    let characters = result?.stats.characters ?? 0;
+    const failures: { key: string; message: string }[] = [];
+    if (contextual) {
+      for (const [i, candidate] of batch.entries()) {
+        const outcome = contextual.outcomes.get(candidate.id);
+        if (outcome?.ok) {
+          // A model's text is a proposal: never reviewed, whatever the cell was.
+          cells.push({ keyId: candidate.id, languageId: target.id, customerId: null, text: outcome.text, reviewStatus: 'NOT_REVIEWED' });
+          characters += [...texts[i]!].length;
+        } else {
+          failed++;
+          failures.push({ key: candidate.key, message: outcome?.message ?? 'the key was not found' });
+        }
+      }
+    } else {
+      result!.outcomes.forEach((outcome, i) => {
+        if (!outcome.ok) { failed++; return; }
+        cells.push({ keyId: batch[i]!.id, languageId: target.id, customerId: null, text: outcome.text });
+      });
+    }
     const cursor = batch[batch.length - 1]!.id;
     const processed = (checkpoint.processed ?? 0) + batch.length;
     const progress = Math.min(0.99, Math.max(job.progress, processed / Math.max(1, checkpoint.total)));
@@ -104,7 +156,7 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       // The first committed batch opens the job's change; later batches (and a resumed job) add to it.
       const change = checkpoint.activityId
         ? { id: BigInt(checkpoint.activityId), projectId: job.projectId }
-        : await openChange(tx, job.projectId, 'AUTO_TRANSLATION', { jobId: job.id, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider });
+        : await openChange(tx, job.projectId, 'AUTO_TRANSLATION', { jobId: job.id, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider, ...(llm && { model: llm.client.config.model }) });
       const written = await writeTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty', listRefusals: 0, change });
       const next = {
         ...checkpoint,
@@ -112,11 +164,16 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
         cursor,
         processed,
         texts: checkpoint.texts + cells.length - written.refused.LOCKED - written.refused.CHARACTERS_LIMIT,
-        characters: checkpoint.characters + result.stats.characters,
+        characters: checkpoint.characters + characters,
         skippedOverLimit: (checkpoint.skippedOverLimit ?? 0) + written.refused.CHARACTERS_LIMIT,
         skippedLocked: (checkpoint.skippedLocked ?? 0) + written.refused.LOCKED,
         failedTexts: (checkpoint.failedTexts ?? 0) + failed,
         sequence: checkpoint.sequence + 1,
+        ...(llm && contextual && {
+          llmUsage: addUsage(checkpoint.llmUsage, llm.client.config, contextual.usage),
+          llmFailures: [...checkpoint.llmFailures ?? [], ...failures].slice(0, MAX_LISTED_FAILURES),
+          llmRetriedTexts: (checkpoint.llmRetriedTexts ?? 0) + contextual.retriedTexts,
+        }),
       };
       const rows = await tx.$queryRawUnsafe<Job[]>(
         `UPDATE "Job" SET checkpoint = $3::jsonb, progress = $4, "updatedAt" = now()

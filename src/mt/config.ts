@@ -6,7 +6,7 @@
 // ending in ":fx" is a DeepL API Free key and goes to api-free.deepl.com
 // unless MT_PROVIDER_B_URL says otherwise.
 import { ConfigError } from '../config.js';
-import { isTranslationProviderId, type ProviderCredentials, type TranslationProviderId } from './types.js';
+import { TRANSLATION_PROVIDER_IDS, isTranslationProviderId, type ProviderCredentials, type TranslationProviderId } from './types.js';
 
 export const GOOGLE_DEFAULT_URL = 'https://translation.googleapis.com';
 export const DEEPL_PRO_URL = 'https://api.deepl.com';
@@ -45,6 +45,8 @@ export function isDeeplFreeKey(key: string | undefined): boolean {
 
 export function resolveCredentials(provider: TranslationProviderId, sources: CredentialSources = {}): ProviderCredentials {
   if (provider === 'PSEUDO') return { url: 'pseudo:', keySource: 'none' };
+  // Language models have their own configuration (src/mt/llm/config.ts).
+  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC') return { url: 'llm:', keySource: 'none' };
   const env = sources.env ?? process.env;
   const names = ENV_NAMES[provider];
   const projectKey = sources.projectApiKey?.trim() || undefined;
@@ -71,7 +73,7 @@ export function resolveCredentials(provider: TranslationProviderId, sources: Cre
 export function instanceProvider(projectKeys: ReadonlySet<string>, env: NodeJS.ProcessEnv = process.env): TranslationProviderId | undefined {
   const configured = env.MT_DEFAULT_PROVIDER?.trim();
   if (configured) {
-    if (!isTranslationProviderId(configured)) throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of MT_PROVIDER_A, MT_PROVIDER_B, PSEUDO, got "${configured}"`);
+    if (!isTranslationProviderId(configured)) throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of ${TRANSLATION_PROVIDER_IDS.join(', ')}, got "${configured}"`);
     return configured;
   }
   return (['MT_PROVIDER_B', 'MT_PROVIDER_A'] as const).find((id) => projectKeys.has(id) || !!env[ENV_NAMES[id].key]?.trim());

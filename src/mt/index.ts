@@ -9,12 +9,14 @@ import { createDeeplProvider } from './deepl.js';
 import { createGoogleProvider } from './google-v2.js';
 import type { HttpOptions } from './http.js';
 import { createPseudoProvider } from './pseudo.js';
-import { MtValidationError, isTranslationProviderId, type ProviderCredentials, type TranslationProvider, type TranslationProviderId } from './types.js';
+import { createLlmProvider } from './llm/provider.js';
+import { MtValidationError, TRANSLATION_PROVIDER_IDS, isLlmProviderId, isTranslationProviderId, type ProviderCredentials, type TranslationProvider, type TranslationProviderId } from './types.js';
 
 export function getProvider(id: TranslationProviderId, credentials?: ProviderCredentials, http: HttpOptions = {}): TranslationProvider {
   if (!isTranslationProviderId(id)) {
-    throw new MtValidationError('translationProvider', `translationProvider "${String(id)}" is not one of MT_PROVIDER_A, MT_PROVIDER_B, PSEUDO`);
+    throw new MtValidationError('translationProvider', `translationProvider "${String(id)}" is not one of ${TRANSLATION_PROVIDER_IDS.join(', ')}`);
   }
+  if (isLlmProviderId(id)) return createLlmProvider(id);
   const creds = credentials ?? resolveCredentials(id);
   if (id === 'MT_PROVIDER_A') return createGoogleProvider(creds, http);
   if (id === 'MT_PROVIDER_B') return createDeeplProvider(creds, http);

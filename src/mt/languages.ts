@@ -1,6 +1,7 @@
 // Static tables of the language codes each provider accepts, in its own
 // notation. The providers add languages from time to time; extend these tables
 // when they do (a code missing here is refused before any request is sent).
+import type { TranslationProviderId } from './types.js';
 
 /**
  * MT_PROVIDER_A (Google Cloud Translation, Basic v2): the codes of the
@@ -97,9 +98,11 @@ const GOOGLE_ALIASES: Record<string, string> = {
  * language has no code of its own: the key itself where the provider lists it
  * (any letter case, `_` for `-`), a known alias (`zh-tw` → `ZH-HANT`), else its
  * base language (`de-at` → `DE`). Undefined when the provider serves neither.
- * PSEUDO takes any key as it is.
+ * PSEUDO takes any key as it is; so do the language models.
  */
-export function providerCodeFor(provider: 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO', languageKey: string, role: 'source' | 'target'): string | undefined {
+export function providerCodeFor(provider: TranslationProviderId, languageKey: string, role: 'source' | 'target'): string | undefined {
+  // Language models take BCP 47 tags as they are (the key itself; the prompt names the language).
+  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC') return languageKey;
   const key = languageKey.trim().toLowerCase().replace(/_/g, '-');
   const base = key.split('-')[0]!;
   if (provider === 'PSEUDO') return role === 'target' ? languageKey : undefined;

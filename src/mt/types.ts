@@ -5,11 +5,19 @@
 // batching, retries); the job engine only needs getProvider() + translateTexts().
 import { AppError } from '../errors.js';
 
-export const TRANSLATION_PROVIDER_IDS = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO'] as const;
+export const TRANSLATION_PROVIDER_IDS = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC'] as const;
 export type TranslationProviderId = (typeof TRANSLATION_PROVIDER_IDS)[number];
 
 export function isTranslationProviderId(value: unknown): value is TranslationProviderId {
   return typeof value === 'string' && (TRANSLATION_PROVIDER_IDS as readonly string[]).includes(value);
+}
+
+/** Language-model providers (src/mt/llm/): OpenAI-compatible chat completions and Anthropic messages. */
+export const LLM_PROVIDER_IDS = ['LLM_OPENAI', 'LLM_ANTHROPIC'] as const;
+export type LlmProviderId = (typeof LLM_PROVIDER_IDS)[number];
+
+export function isLlmProviderId(value: unknown): value is LlmProviderId {
+  return value === 'LLM_OPENAI' || value === 'LLM_ANTHROPIC';
 }
 
 /** Where the API key in use came from: the project's settings, the service environment, or nowhere. */
@@ -137,8 +145,7 @@ export class MtProviderError extends Error {
     retryAfterMs?: number;
     cause?: unknown;
   }) {
-    const label = { MT_PROVIDER_A: 'MT_PROVIDER_A', MT_PROVIDER_B: 'MT_PROVIDER_B', PSEUDO: 'PSEUDO' }[init.provider];
-    super(`${label}: ${init.providerMessage}${init.status ? ` (HTTP ${init.status})` : ''}`, { cause: init.cause });
+    super(`${init.provider}: ${init.providerMessage}${init.status ? ` (HTTP ${init.status})` : ''}`, { cause: init.cause });
     this.name = 'MtProviderError';
     this.provider = init.provider;
     this.kind = init.kind;

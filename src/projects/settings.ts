@@ -5,8 +5,8 @@ import { prisma, type Db } from '../db.js';
 import { openChange } from '../history/changes.js';
 
 export interface ProjectSettings {
-  /** Provider API keys of the project, used instead of the service's (MT_PROVIDER_A / MT_PROVIDER_B). */
-  providerApiKeys?: Partial<Record<'MT_PROVIDER_A' | 'MT_PROVIDER_B', string>>;
+  /** Provider API keys of the project, sealed, used instead of the service's (MT_PROVIDER_A / MT_PROVIDER_B / LLM_OPENAI / LLM_ANTHROPIC). */
+  providerApiKeys?: Partial<Record<'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'LLM_OPENAI' | 'LLM_ANTHROPIC', string>>;
   [key: string]: unknown;
 }
 

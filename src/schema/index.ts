@@ -15,5 +15,6 @@ import './account.js';
 import './console.js';
 import './memory.js';
 import './screenshot.js';
+import './llm.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -11,6 +11,41 @@ import { badRequest } from '../errors.js';
 import { providerKeyStatus, setProviderApiKey } from '../jobs/provider-keys.js';
 import { JOB_OPTIONS, type AutoTranslateRequest } from '../jobs/request.js';
 import { TRANSLATION_PROVIDER_IDS } from '../mt/types.js';
+import type { Checkpoint, LlmUsage } from '../jobs/checkpoint.js';
+import { exchangesOfJob, JOB_LOG_LIMIT } from '../llm/log.js';
+
+const JobUsageType = builder.objectRef<LlmUsage>('JobUsage').implement({
+  description: 'Tokens a job used at one language-model provider and model (as the provider reported them).',
+  fields: (t) => ({
+    provider: t.exposeString('provider'),
+    model: t.exposeString('model'),
+    inputTokens: t.exposeInt('inputTokens'),
+    outputTokens: t.exposeInt('outputTokens'),
+    requests: t.exposeInt('requests', { description: 'HTTP requests, retries included.' }),
+    estimatedCost: t.float({ nullable: true, description: 'From the prices per million tokens configured (LLM_<PROVIDER>_PRICE_INPUT / _OUTPUT or the project\'s); null when none is.', resolve: (u) => u.estimatedCost ?? null }),
+  }),
+});
+
+const JobFailureType = builder.objectRef<{ key: string; message: string }>('JobTextFailure').implement({
+  description: 'A text a language model could not translate acceptably (it failed the quality checks twice): left unwritten.',
+  fields: (t) => ({ key: t.exposeString('key'), message: t.exposeString('message') }),
+});
+
+const LlmExchangeType = builder.prismaObject('LlmExchange', {
+  description: 'One request to a language model and its reply (kept LLM_LOG_RETENTION_DAYS): the body sent, never the headers.',
+  fields: (t) => ({
+    provider: t.exposeString('provider'),
+    model: t.exposeString('model'),
+    request: t.field({ type: 'JSON', resolve: (e) => e.request }),
+    status: t.exposeInt('status', { description: 'HTTP status; 0 when no answer arrived.' }),
+    reply: t.exposeString('reply'),
+    error: t.exposeString('error', { nullable: true }),
+    inputTokens: t.exposeInt('inputTokens'),
+    outputTokens: t.exposeInt('outputTokens'),
+    durationMs: t.exposeInt('durationMs'),
+    at: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
 
 export const TranslationProviderEnum = builder.enumType('TranslationProvider', {
   description: 'A machine-translation provider (docs/jobs.md); PSEUDO writes pseudo-translations, for testing layouts.',
@@ -56,6 +91,21 @@ export const JobType = builder.prismaObject('Job', {
     }),
     sourceProjectLanguage: t.string({ resolve: (j) => (j.request as unknown as AutoTranslateRequest).sourceProjectLanguage }),
     targetProjectLanguage: t.string({ resolve: (j) => (j.request as unknown as AutoTranslateRequest).targetProjectLanguage }),
+    usage: t.field({
+      type: [JobUsageType],
+      description: 'Language models: tokens in and out per provider and model, with an estimated cost where prices are configured; empty for other providers.',
+      resolve: (j) => Object.values((j.checkpoint as unknown as Checkpoint).llmUsage ?? {}),
+    }),
+    failedTexts: t.field({
+      type: [JobFailureType],
+      description: 'Language models: the texts left unwritten because the answer failed the quality checks twice, and why (the first 100).',
+      resolve: (j) => (j.checkpoint as unknown as Checkpoint).llmFailures ?? [],
+    }),
+    llmLog: t.field({
+      type: [LlmExchangeType],
+      description: `Language models: the job's requests and replies, oldest first (at most ${JOB_LOG_LIMIT}; kept LLM_LOG_RETENTION_DAYS).`,
+      resolve: (j) => exchangesOfJob(j.id),
+    }),
   }),
 });
 

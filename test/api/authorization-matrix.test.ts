@@ -35,6 +35,7 @@ import { OPERATION_PERMISSIONS, allows, type Permission, type ProjectOperation }
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { multipart, queryString } from '../support/transfer.js';
 import { bombPng } from '../support/screenshots.js';
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
 
 type Outcome =
   /** 200, the operation did its work (REST envelope msg OK; GraphQL without errors). */
@@ -366,6 +367,14 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   // The web console (src/schema/console.ts) and accounts (src/schema/signup.ts)
   'Query.editorRows': () => ({ args: { limit: 10 } }),
   'Query.memorySuggestions': () => ({ args: { sourceText: 'victim key', targetLanguage: 'de' } }),
+  // Language models (src/schema/llm.ts), against the model server on loopback started below.
+  'Query.translationContext': () => ({}),
+  'Query.llmProviderSettings': () => ({ args: { provider: 'LLM_OPENAI' } }),
+  'Mutation.setTranslationContext': () => ({ args: { description: 'Matrix description' } }),
+  'Mutation.setLlmProviderSettings': () => ({ args: { provider: 'LLM_ANTHROPIC', settings: { model: 'matrix-model' } } }),
+  // A translator gets proposals only in the languages it may write.
+  'Mutation.suggestTranslation': () => ({ args: { key: 'victim.key', languageKey: 'de', provider: 'LLM_OPENAI' }, languages: ['de'] }),
+  'Mutation.rewriteTranslation': () => ({ args: { key: 'victim.key', languageKey: 'fr', text: 'Matrix', mode: 'REPHRASE', provider: 'LLM_OPENAI' }, languages: ['fr'] }),
   'Query.sharedMemories': () => ({ caller: 'account' }),
   'Mutation.createSharedMemory': () => ({ args: { name: 'matrix memory' }, caller: 'account' }),
   'Mutation.renameSharedMemory': (w) => ({ args: { id: w.memoryId, name: 'Matrix memory' }, caller: 'account' }),
@@ -644,7 +653,10 @@ async function recreateDoomedWebhook(w: World): Promise<void> {
   w.doomedWebhookId = Number(created.data.id);
 }
 
+let model: FakeLlm;
 beforeAll(async () => {
+  model = await startFakeLlm();
+  Object.assign(process.env, { LLM_OPENAI_URL: model.url, LLM_ALLOW_PRIVATE: 'true' });
   service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000', ALLOW_SIGNUP: 'true' } });
   const victim = await service.account();
   const attacker = await service.account();
@@ -718,7 +730,10 @@ beforeAll(async () => {
   await createDoomedLink(world);
   await createDoomedScreenshot(world);
 }, 120_000);
-afterAll(() => service?.close());
+afterAll(async () => {
+  await service?.close();
+  await model?.close();
+});
 
 // --- Database fingerprints ----------------------------------------------------------
 

@@ -34,11 +34,15 @@ describe('providerApiKeys', () => {
   it('says which providers have a key, stores it sealed and never returns any part of it', async () => {
     expect((await asAccount(STATUS, { p: api.projectToken })).data.providerApiKeys).toEqual([
       { provider: 'MT_PROVIDER_A', set: false }, { provider: 'MT_PROVIDER_B', set: false },
+      { provider: 'LLM_OPENAI', set: false }, { provider: 'LLM_ANTHROPIC', set: false },
     ]);
     const secret = 'deepl-key-0123456789abcdef:fx';
     expect((await asAccount(SET, { p: api.projectToken, provider: 'MT_PROVIDER_B', key: secret })).data.setProviderApiKey).toBe(true);
     const after = await asAccount(STATUS, { p: api.projectToken });
-    expect(after.data.providerApiKeys).toEqual([{ provider: 'MT_PROVIDER_A', set: false }, { provider: 'MT_PROVIDER_B', set: true }]);
+    expect(after.data.providerApiKeys).toEqual([
+      { provider: 'MT_PROVIDER_A', set: false }, { provider: 'MT_PROVIDER_B', set: true },
+      { provider: 'LLM_OPENAI', set: false }, { provider: 'LLM_ANTHROPIC', set: false },
+    ]);
     expect(after.body).not.toContain('abcdef');
     const { settings } = await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken }, select: { settings: true } });
     const stored = (settings as { providerApiKeys: Record<string, string> }).providerApiKeys.MT_PROVIDER_B!;

@@ -101,7 +101,10 @@ describe('auto-translate', () => {
     expect(isSealed(stored)).toBe(true);
     expect(stored).not.toContain('9f8e7d6c5b4a');
     const status = await api.gql('{ providerApiKeys { provider set } }');
-    expect(status.data.providerApiKeys).toEqual([{ provider: 'MT_PROVIDER_A', set: false }, { provider: 'MT_PROVIDER_B', set: true }]);
+    expect(status.data.providerApiKeys).toEqual([
+      { provider: 'MT_PROVIDER_A', set: false }, { provider: 'MT_PROVIDER_B', set: true },
+      { provider: 'LLM_OPENAI', set: false }, { provider: 'LLM_ANTHROPIC', set: false },
+    ]);
     expect(JSON.stringify(status)).not.toContain('9f8e7d6c5b4a');
   });
 });

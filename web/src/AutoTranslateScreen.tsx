@@ -8,11 +8,12 @@ import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
 import { messageOf } from './feedback';
 import { AutoTranslateSettings } from './AutoTranslateSettings';
+import { TranslationContextSection } from './TranslationContextSection';
 
 const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
-const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
-const JobQuery = graphql(`query OneJob($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
-const AutoTranslate = graphql(`mutation StartAutoTranslate($projectToken: String!, $input: AutoTranslateInput!) { autoTranslate(projectToken: $projectToken, input: $input) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage } }`);
+const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`);
+const JobQuery = graphql(`query OneJob($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } failedTexts { key message } } }`);
+const AutoTranslate = graphql(`mutation StartAutoTranslate($projectToken: String!, $input: AutoTranslateInput!) { autoTranslate(projectToken: $projectToken, input: $input) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`);
 const CancelJob = graphql(`mutation CancelJob($projectToken: String!, $jobId: String!) { cancelJob(projectToken: $projectToken, jobId: $jobId) { jobId state } }`);
 const JobProgress = graphql(`subscription JobProgress($projectToken: String!, $jobId: String!) { jobProgress(projectToken: $projectToken, jobId: $jobId) { jobId state progress message sequence } }`);
 const ProjectJobEvents = graphql(`subscription ProjectJobEvents($projectToken: String!) { projectJobEvents(projectToken: $projectToken) { jobId state } }`);
@@ -20,13 +21,15 @@ const ProviderKeys = graphql(`query ProviderKeys($projectToken: String!) { provi
 const SetProviderKey = graphql(`mutation SetProviderKey($projectToken: String!, $provider: TranslationProvider!, $apiKey: String) { setProviderApiKey(projectToken: $projectToken, provider: $provider, apiKey: $apiKey) }`);
 
 type Job = ResultOf<typeof JobsQuery>['jobs'][number];
-type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO';
+type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC';
 type JobOption = 'USE_TRANSLATION_KEYS' | 'FORCE_REPLACE' | 'AUTO_PUBLISH';
 
 const PROVIDERS: [Provider, string][] = [
   ['MT_PROVIDER_A', 'Provider A (Google Cloud Translation)'],
   ['MT_PROVIDER_B', 'Provider B (DeepL)'],
   ['PSEUDO', 'Pseudo-localization (offline)'],
+  ['LLM_OPENAI', 'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)'],
+  ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
 ];
 const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'No provider');
 const OPTIONS: [JobOption, string][] = [
@@ -39,9 +42,15 @@ const FINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
 /** A first guess of a project language's code in the provider's notation (the service names the closest code when it is wrong). */
 function providerCode(provider: Provider, key: string): string {
   const [language = key, region] = key.split(/[-_]/);
+  // Language models take the BCP 47 tag as it is.
+  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC') return key;
   if (provider === 'MT_PROVIDER_B') return (region ? `${language}-${region}` : language).toUpperCase();
   return region ? `${language.toLowerCase()}-${region.toUpperCase()}` : language.toLowerCase();
 }
+
+/** A language model's tokens (and estimated cost) for the job's summary; empty for other providers. */
+const usageText = (usage: readonly { model: string; inputTokens: number; outputTokens: number; estimatedCost: number | null }[] | undefined) =>
+  (usage ?? []).map((u) => `${u.model}: ${u.inputTokens} tokens in, ${u.outputTokens} out${u.estimatedCost !== null ? `, about ${u.estimatedCost.toFixed(4)}` : ''}`).join('; ');
 
 const percent = (progress: number) => Math.round(progress * 100);
 const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
@@ -95,6 +104,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
         </section>
       )}
       <AutoTranslateSettings projectToken={projectToken} />
+      <TranslationContextSection projectToken={projectToken} />
       <ProviderKeysSection projectToken={projectToken} />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">Recent jobs</h2>
@@ -112,7 +122,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
                   <td>{providerName(job.translationProvider)}</td>
                   <td><span className={`state state-${job.state.toLowerCase()}`}>{job.state}</span></td>
                   <td>{percent(job.progress)}%</td>
-                  <td>{job.message}</td>
+                  <td>{job.message}{usageText(job.usage) && <><br /><span className="job-usage">{usageText(job.usage)}</span></>}</td>
                 </tr>
               ))}
             </tbody>
@@ -239,7 +249,7 @@ function StartForm({ projectToken, languages, onStarted }: {
 function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jobId: string; onFinished: () => void }) {
   const client = useClient();
   const [live, setLive] = useState<{ state: string; progress: number; message: string } | undefined>();
-  const [job, setJob] = useState<Job | undefined>();
+  const [job, setJob] = useState<ResultOf<typeof JobQuery>['job'] | undefined>();
   const [error, setError] = useState('');
   const [, cancel] = useMutation(CancelJob);
 
@@ -280,6 +290,13 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
       <p className="job-summary" role={finished ? 'status' : undefined}>
         {finished ? `${state === 'SUCCESS' ? 'Done' : state === 'FAILED' ? 'Failed' : 'Cancelled'}: ${message}` : `${percent(progress)}%`}
       </p>
+      {finished && usageText(job?.usage) && <p className="job-usage">{usageText(job?.usage)}</p>}
+      {finished && !!job?.failedTexts.length && (
+        <details className="job-failures">
+          <summary>{job.failedTexts.length} texts left untranslated</summary>
+          <ul>{job.failedTexts.map((f) => <li key={f.key}><code>{f.key}</code>: {f.message}</li>)}</ul>
+        </details>
+      )}
       {error && <p role="alert" className="error">{error}</p>}
     </li>
   );

@@ -20,13 +20,15 @@ const ResetSettings = graphql(`mutation ResetAutoTranslationSettings($projectTok
 }`);
 
 type Settings = ResultOf<typeof SettingsQuery>['autoTranslationSettings'][number];
-type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO';
+type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC';
 type SettingOption = 'USE_TRANSLATION_KEYS' | 'AUTO_PUBLISH';
 
 const PROVIDERS: [Provider, string][] = [
   ['MT_PROVIDER_A', 'Provider A (Google Cloud Translation)'],
   ['MT_PROVIDER_B', 'Provider B (DeepL)'],
   ['PSEUDO', 'Pseudo-localization (offline)'],
+  ['LLM_OPENAI', 'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)'],
+  ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
 ];
 const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'None');
 const ORIGINS: Record<string, string> = { SAVED: 'Saved', LAST_JOB: 'From the last job', DEFAULT: 'Defaults' };

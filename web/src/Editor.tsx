@@ -354,7 +354,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
           defaultLanguage={defaultLanguage} customer={filters.customerId} active={active} editing={editing}
           actions={actions} onActivate={setActive} onSelect={(address) => setSelected(address)} onKeyDown={onGridKeyDown} />
         {selected && (
-          <KeyPanel key={`${selected.namespace}\u0000${selected.key}`} projectToken={projectToken} address={selected} row={rows.findRow(selected.key, selected.namespace)}
+          <KeyPanel key={`${selected.namespace}\u0000${selected.key}`} projectToken={projectToken} address={selected} defaultLanguage={defaultLanguage} row={rows.findRow(selected.key, selected.namespace)}
             notice={panelNotice} onClose={() => setSelected(null)}
             onChanged={(address, notice) => { setSelected(address, notice); rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
         )}

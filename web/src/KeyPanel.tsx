@@ -5,11 +5,14 @@ import { client } from './client';
 import { CreateKey, DeleteKey, UpdateKey, type Row } from './documents';
 import { messageOf } from './feedback';
 import { KeyScreenshots } from './KeyScreenshots';
+import { CellAssistant } from './CellAssistant';
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
-export function KeyPanel({ projectToken, address, row, notice, onClose, onChanged }: {
+export function KeyPanel({ projectToken, address, row, notice, defaultLanguage, onClose, onChanged }: {
   projectToken: string;
+  /** The project's default language: the assistant's source, not one of its targets. */
+  defaultLanguage: string;
   address: { key: string; namespace: string };
   row: Row | undefined;
   /** A message to open with: the outcome of the save that renamed the key (a renamed key gets a new panel). */
@@ -97,6 +100,7 @@ export function KeyPanel({ projectToken, address, row, notice, onClose, onChange
         {message && <p role="status">{message}</p>}
       </form>
       <KeyScreenshots projectToken={projectToken} keyName={row.key} namespace={row.namespace} />
+      <CellAssistant projectToken={projectToken} row={row} defaultLanguage={defaultLanguage} onInserted={() => onChanged({ key: row.key, namespace: row.namespace })} />
     </aside>
   );
 }

@@ -64,3 +64,16 @@ export const UpdateKey = graphql(`
 export const DeleteKey = graphql(`
   mutation DeleteKey($projectToken: String!, $key: String!, $namespace: String) { deleteTranslationKey(projectToken: $projectToken, key: $key, namespace: $namespace) }
 `);
+
+// The language model's proposals for a cell (docs/llm-translation.md): nothing is written until inserted.
+export const SuggestTranslation = graphql(`
+  mutation SuggestTranslation($projectToken: String!, $key: String!, $namespace: String, $languageKey: String!) {
+    suggestTranslation(projectToken: $projectToken, key: $key, namespace: $namespace, languageKey: $languageKey) { text source problems }
+  }
+`);
+
+export const RewriteTranslation = graphql(`
+  mutation RewriteTranslation($projectToken: String!, $key: String!, $namespace: String, $languageKey: String!, $text: String!, $mode: RewriteMode!) {
+    rewriteTranslation(projectToken: $projectToken, key: $key, namespace: $namespace, languageKey: $languageKey, text: $text, mode: $mode) { text source problems }
+  }
+`);

@@ -1,0 +1,104 @@
+// The context sent with each text, chosen per key (docs/llm-translation.md):
+// the key (name, namespace, description, characters limit), its reviewed texts
+// in the other languages, a few neighbouring keys of its namespace with their
+// translations, and the translation-memory matches of this text only. Read
+// set-based for a batch of keys (one statement for keys and languages, one for
+// neighbours); the memory is asked once per text (src/memory/suggest.ts).
+//
+// Glossary: the project has none yet. When it has, its terms that occur in a
+// text are looked up here, per text like the memory, into KeyContext.glossary
+// (prompt.ts already sends the field when present and validate.ts is where a
+// term check joins the blocking ones). Never the whole glossary.
+import { Prisma } from '../generated/prisma/client.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { prisma } from '../db.js';
+import { memoryScope, type MemoryScope } from '../memory/scope.js';
+import { suggest } from '../memory/suggest.js';
+
+export interface KeyContext {
+  keyId: number;
+  key: string;
+  namespace: string;
+  description: string;
+  charactersLimit: number | null;
+  /** The text to translate. */
+  source: string;
+  /** Reviewed texts of the key in languages other than source and target. */
+  otherLanguages: { language: string; text: string }[];
+  /** Keys next to this one (by name) in its namespace. */
+  neighbours: { key: string; source: string; translation: string | null }[];
+  /** Memory matches for this text (score ≥ MEMORY_MIN_SCORE). */
+  memory: { source: string; translation: string; score: number }[];
+  /** Glossary terms found in this text: none until the project has a glossary (see above). */
+  glossary?: { term: string; translation: string }[];
+}
+
+export interface LanguagePair {
+  projectId: number;
+  sourceLanguageId: number;
+  sourceLanguage: string;
+  targetLanguageId: number;
+  targetLanguage: string;
+}
+
+const NEIGHBOURS_EACH_SIDE = 2;
+const MEMORY_MATCHES = 3;
+export const MEMORY_MIN_SCORE = 75;
+const OTHER_LANGUAGES = 5;
+
+/** The project's memory as the project itself sees it (its texts and the memories it reads). */
+export function projectMemoryScope(projectId: number): Promise<MemoryScope> {
+  return memoryScope({ kind: 'project', projectId, scheme: 'apiKey' }, projectId);
+}
+
+/** Context of each key, in the order of `keys`; `source` is the text to translate (the key's source text or its name). */
+export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: number; source: string }[], scope: MemoryScope): Promise<KeyContext[]> {
+  if (keys.length === 0) return [];
+  const ids = arrayLiteral(keys.map((k) => k.id));
+  const [meta, others, neighbours, defaultLanguage] = await Promise.all([
+    prisma().$queryRaw<{ id: number; key: string; namespace: string; description: string; charactersLimit: number | null }[]>(Prisma.sql`/* llm:key-context */
+      SELECT id, key, namespace, description, "charactersLimit" FROM "TranslationKey"
+       WHERE "projectId" = ${pair.projectId} AND id = ANY(${ids}::int[])`),
+    prisma().$queryRaw<{ keyId: number; language: string; text: string }[]>(Prisma.sql`/* llm:other-languages */
+      SELECT t."keyId", l.key AS language, t.text FROM "Translation" t JOIN "Language" l ON l.id = t."languageId"
+       WHERE t."projectId" = ${pair.projectId} AND t."keyId" = ANY(${ids}::int[])
+         AND t."reviewStatus" = 'REVIEWED' AND t.text <> ''
+         AND t."languageId" NOT IN (${pair.sourceLanguageId}, ${pair.targetLanguageId})
+       ORDER BY t."keyId", l."order", l.id`),
+    prisma().$queryRaw<{ forKey: number; key: string; source: string; translation: string | null }[]>(Prisma.sql`/* llm:neighbours */
+      SELECT b.id AS "forKey", n.key, coalesce(s.text, '') AS source, nullif(t.text, '') AS translation
+        FROM "TranslationKey" b
+        CROSS JOIN LATERAL (
+          (SELECT k.id, k.key FROM "TranslationKey" k WHERE k."projectId" = b."projectId" AND k.namespace = b.namespace AND k.key < b.key ORDER BY k.key DESC LIMIT ${NEIGHBOURS_EACH_SIDE})
+          UNION ALL
+          (SELECT k.id, k.key FROM "TranslationKey" k WHERE k."projectId" = b."projectId" AND k.namespace = b.namespace AND k.key > b.key ORDER BY k.key LIMIT ${NEIGHBOURS_EACH_SIDE})
+        ) n
+        LEFT JOIN "Translation" s ON s."keyId" = n.id AND s."languageId" = ${pair.sourceLanguageId}
+        LEFT JOIN "Translation" t ON t."keyId" = n.id AND t."languageId" = ${pair.targetLanguageId}
+       WHERE b."projectId" = ${pair.projectId} AND b.id = ANY(${ids}::int[])
+       ORDER BY b.id, n.key`),
+    prisma().language.findFirst({ where: { projectId: pair.projectId, isDefault: true }, select: { id: true } }),
+  ]);
+  const metaOf = new Map(meta.map((m) => [m.id, m]));
+  const contexts: KeyContext[] = [];
+  for (const { id, source } of keys) {
+    const m = metaOf.get(id);
+    if (!m) continue;
+    // The memory pairs the default language with the target: only a job from the default language can use it.
+    const memory = defaultLanguage?.id === pair.sourceLanguageId && source.trim()
+      ? await suggest(scope, { text: source, sourceLanguage: pair.sourceLanguage, targetLanguage: pair.targetLanguage, key: { id, key: m.key, namespace: m.namespace }, limit: MEMORY_MATCHES, minScore: MEMORY_MIN_SCORE })
+      : [];
+    contexts.push({
+      keyId: id,
+      key: m.key,
+      namespace: m.namespace,
+      description: m.description,
+      charactersLimit: m.charactersLimit,
+      source,
+      otherLanguages: others.filter((o) => o.keyId === id).slice(0, OTHER_LANGUAGES).map((o) => ({ language: o.language, text: o.text })),
+      neighbours: neighbours.filter((n) => n.forKey === id).map((n) => ({ key: n.key, source: n.source, translation: n.translation })),
+      memory: memory.map((s) => ({ source: s.source, translation: s.text, score: s.score })),
+    });
+  }
+  return contexts;
+}

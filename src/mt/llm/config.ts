@@ -1,0 +1,139 @@
+// Configuration of the language-model providers, per instance (environment)
+// and per project (settings, sealed where secret). A project's own value wins
+// over the instance's, field by field.
+//
+//   LLM_OPENAI_URL        base URL, default https://api.openai.com (Ollama: http://127.0.0.1:11434)
+//   LLM_OPENAI_API_KEY    sent as Authorization: Bearer (optional: Ollama needs none)
+//   LLM_OPENAI_MODEL      default gpt-4o-mini
+//   LLM_OPENAI_HEADERS    JSON object of extra headers (Azure: {"api-key": "…"})
+//   LLM_OPENAI_RESPONSE_FORMAT  json_schema (default) | json_object | none: how structured output is asked
+//   LLM_ANTHROPIC_URL     default https://api.anthropic.com
+//   LLM_ANTHROPIC_API_KEY sent as x-api-key
+//   LLM_ANTHROPIC_MODEL   default claude-sonnet-4-5
+//   LLM_ANTHROPIC_VERSION anthropic-version header, default 2023-06-01
+//   LLM_ANTHROPIC_HEADERS JSON object of extra headers
+//   LLM_<P>_PRICE_INPUT / LLM_<P>_PRICE_OUTPUT   price per million tokens (any currency), for the job's estimate
+//   LLM_ALLOW_PRIVATE     true: the model server may be on a loopback or private address (self-hosted)
+//   LLM_TIMEOUT_MS        per request, default 120000
+//   LLM_TOKEN_BUDGET      estimated input tokens per request, default 6000 (a token ≈ 4 characters)
+//   LLM_MAX_OUTPUT_TOKENS default 4096
+//   LLM_LOG_RETENTION_DAYS  how long prompts and replies are kept for the job's log, default 30
+import { ConfigError } from '../../config.js';
+import type { KeySource, LlmProviderId } from '../types.js';
+
+export const RESPONSE_FORMATS = ['json_schema', 'json_object', 'none'] as const;
+export type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
+
+export interface LlmConfig {
+  provider: LlmProviderId;
+  /** Base URL without the /v1/... path and without a trailing slash. */
+  url: string;
+  apiKey?: string;
+  keySource: KeySource;
+  model: string;
+  headers: Record<string, string>;
+  /** OpenAI-compatible servers only. */
+  responseFormat: ResponseFormat;
+  /** Anthropic only. */
+  anthropicVersion: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Estimated input tokens per request (prompt included). */
+  tokenBudget: number;
+  maxOutputTokens: number;
+  /** Per million tokens; undefined when not configured (no cost estimate). */
+  price?: { input: number; output: number };
+  logRetentionDays: number;
+}
+
+/** What a project may set for a provider (settings.llmProviders; the API key is stored with the other provider keys). */
+export interface ProjectLlmSettings {
+  url?: string | null;
+  model?: string | null;
+  /** Opened (the stored form is sealed). */
+  headers?: Record<string, string> | null;
+  responseFormat?: ResponseFormat | null;
+  priceInput?: number | null;
+  priceOutput?: number | null;
+}
+
+const DEFAULTS = {
+  LLM_OPENAI: { url: 'https://api.openai.com', model: 'gpt-4o-mini' },
+  LLM_ANTHROPIC: { url: 'https://api.anthropic.com', model: 'claude-sonnet-4-5' },
+} as const;
+
+/** A base URL as given (the API root or the full endpoint), checked and cut to the root. */
+export function llmBaseUrl(name: string, raw: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must use http: or https:, got "${parsed.protocol}"`);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) throw new ConfigError(`${name} must not have a query, fragment or credentials`);
+  return raw.trim().replace(/\/+$/, '').replace(/\/v1(\/chat\/completions|\/messages)?$/, '');
+}
+
+export function parseHeaders(name: string, raw: string | undefined): Record<string, string> {
+  if (!raw?.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a JSON object of header names and values`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+    throw new ConfigError(`${name} must be a JSON object of header names and string values`);
+  }
+  return value as Record<string, string>;
+}
+
+function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function price(env: NodeJS.ProcessEnv, prefix: string, project?: ProjectLlmSettings | null): LlmConfig['price'] {
+  const input = project?.priceInput ?? (env[`${prefix}_PRICE_INPUT`]?.trim() ? num(env, `${prefix}_PRICE_INPUT`, 0, 0, 1e9) : undefined);
+  const output = project?.priceOutput ?? (env[`${prefix}_PRICE_OUTPUT`]?.trim() ? num(env, `${prefix}_PRICE_OUTPUT`, 0, 0, 1e9) : undefined);
+  return input === undefined && output === undefined ? undefined : { input: input ?? 0, output: output ?? 0 };
+}
+
+export function resolveLlmConfig(
+  provider: LlmProviderId,
+  sources: { projectApiKey?: string | null; project?: ProjectLlmSettings | null; env?: NodeJS.ProcessEnv } = {},
+): LlmConfig {
+  const env = sources.env ?? process.env;
+  const prefix = provider;
+  const project = sources.project ?? {};
+  const projectKey = sources.projectApiKey?.trim() || undefined;
+  const envKey = env[`${prefix}_API_KEY`]?.trim() || undefined;
+  const responseFormat = (project.responseFormat ?? env[`${prefix}_RESPONSE_FORMAT`]?.trim() ?? 'json_schema') as ResponseFormat;
+  if (!(RESPONSE_FORMATS as readonly string[]).includes(responseFormat)) throw new ConfigError(`${prefix}_RESPONSE_FORMAT must be one of ${RESPONSE_FORMATS.join(', ')}`);
+  return {
+    provider,
+    url: project.url ? llmBaseUrl('url', project.url) : env[`${prefix}_URL`]?.trim() ? llmBaseUrl(`${prefix}_URL`, env[`${prefix}_URL`]!) : DEFAULTS[provider].url,
+    apiKey: projectKey ?? envKey,
+    keySource: projectKey ? 'project' : envKey ? 'environment' : 'none',
+    model: project.model?.trim() || env[`${prefix}_MODEL`]?.trim() || DEFAULTS[provider].model,
+    // The project's headers are added to the instance's (same name: the project's).
+    headers: { ...parseHeaders(`${prefix}_HEADERS`, env[`${prefix}_HEADERS`]), ...(project.headers ?? {}) },
+    responseFormat,
+    anthropicVersion: env.LLM_ANTHROPIC_VERSION?.trim() || '2023-06-01',
+    timeoutMs: num(env, 'LLM_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    allowPrivate: ['1', 'true', 'yes'].includes((env.LLM_ALLOW_PRIVATE ?? '').trim().toLowerCase()),
+    tokenBudget: num(env, 'LLM_TOKEN_BUDGET', 6_000, 200, 2_000_000),
+    maxOutputTokens: num(env, 'LLM_MAX_OUTPUT_TOKENS', 4_096, 16, 1_000_000),
+    price: price(env, prefix, project),
+    logRetentionDays: num(env, 'LLM_LOG_RETENTION_DAYS', 30, 0, 3650),
+  };
+}
+
+/** Rough token count of a text: a token is about four characters of English (documented in docs/llm-translation.md). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

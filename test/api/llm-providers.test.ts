@@ -1,0 +1,370 @@
+// Language-model providers end to end (docs/llm-translation.md) against a real
+// model server on loopback speaking both protocols (test/support/fake-llm.ts):
+// request shape (model, messages, structured-output schema, headers, no
+// streaming), the context sent per text (description, style, reviewed texts,
+// only this text's memory matches, format rules with the plural categories of
+// Polish and Arabic), answers checked by the quality checks and retried once
+// with the failure named, refusals reported and left unwritten, malformed,
+// rate-limited and slow replies retried, locked keys untouched, tokens and
+// cost counted, API keys never in the log; the vendor client's auto-translate
+// with a model chosen in the language settings; the editor's suggest/rewrite.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeLlm, INPUT_TOKENS, OUTPUT_TOKENS, type FakeLlm } from '../support/fake-llm.js';
+import { envelope, startTestService, type TestService } from '../support/service.js';
+import { projectIdOf, readTranslations, seedTranslations } from '../support/content.js';
+
+const OPENAI_KEY = 'sk-secret-openai-1234567890';
+const ANTHROPIC_KEY = 'ant-secret-anthropic-0987654321';
+const PROJECT_KEY = 'sk-project-own-key-555';
+
+let fake: FakeLlm;
+let service: TestService;
+let apiKey: string;
+let projectToken: string;
+let projectId: number;
+let other: { apiKey: string; projectToken: string };
+
+const cli = (key = apiKey) => ({ 'X-SIMPLELOCALIZE-token': key, 'X-SimpleLocalize-Cli-Version': '2.11.0', 'content-type': 'application/json; charset=utf-8' });
+const gql = async (query: string, variables: Record<string, unknown> = {}, key = apiKey) =>
+  (await service.request({ method: 'POST', url: '/graphql', headers: cli(key), payload: { query, variables } })).json();
+
+const JOB_FIELDS = 'jobId state message usage { provider model inputTokens outputTokens requests estimatedCost } failedTexts { key message } llmLog { provider model request status reply error inputTokens outputTokens }';
+
+async function waitForJob(jobId: string): Promise<any> {
+  for (let i = 0; i < 800; i++) {
+    const job = envelope(await service.request({ url: `/api/v1/jobs/${jobId}`, headers: cli() })).data;
+    if (job.state !== 'STARTED') break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const res = await gql(`query($jobId: String!) { job(jobId: $jobId) { ${JOB_FIELDS} } }`, { jobId });
+  expect(res.errors).toBeUndefined();
+  return res.data.job;
+}
+
+async function translate(provider: string, language: string, options: string[] = []): Promise<any> {
+  const res = await gql(`mutation($input: AutoTranslateInput!) { autoTranslate(input: $input) { jobId } }`, {
+    input: { translationProvider: provider, targets: [{ targetProjectLanguage: language, targetLanguage: language }], options },
+  });
+  expect(res.errors).toBeUndefined();
+  return waitForJob(res.data.autoTranslate[0].jobId);
+}
+
+const itemsOf = (i = 0) => fake.requests[i]!.document.items as any[];
+const allItems = () => fake.requests.flatMap((r) => (r.document?.items ?? []) as any[]);
+const item = (key: string) => allItems().find((x) => x.key === key);
+
+const POLISH_FILES = '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}';
+const ARABIC_FILES = '{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}';
+
+beforeAll(async () => {
+  fake = await startFakeLlm();
+  Object.assign(process.env, {
+    LLM_ALLOW_PRIVATE: 'true',
+    LLM_OPENAI_URL: fake.url,
+    LLM_OPENAI_API_KEY: OPENAI_KEY,
+    LLM_OPENAI_MODEL: 'local-model',
+    LLM_OPENAI_HEADERS: '{"X-Team":"l10n"}',
+    LLM_OPENAI_PRICE_INPUT: '2',
+    LLM_OPENAI_PRICE_OUTPUT: '8',
+    LLM_ANTHROPIC_URL: `${fake.url}/v1/messages`,
+    LLM_ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+    LLM_ANTHROPIC_MODEL: 'claude-test',
+    LLM_TIMEOUT_MS: '400',
+  });
+  service = await startTestService();
+  const account = await service.account();
+  ({ apiKey, projectToken } = await account.project('llm'));
+  other = await account.project('other');
+  projectId = await seedTranslations(service.db, {
+    projectToken,
+    translations: {
+      en: {
+        greet: 'Hello {name}, you have <b>{count}</b> new messages',
+        files: '{count, plural, one {# file} other {# files}}',
+        welcome: 'Welcome back, {name}!',
+        welcome_old: 'Welcome back, {user}!',
+        account_delete: 'Delete account',
+        locked_key: 'Locked text',
+      },
+      pl: { welcome_old: 'Witaj ponownie, {user}!', account_delete: 'Usuń konto' },
+      ar: {},
+      de: { greet: 'Hallo {name}, du hast <b>{count}</b> neue Nachrichten' },
+    },
+  });
+  await service.db.prisma.translationKey.updateMany({ where: { projectId, key: 'greet' }, data: { description: 'Greeting in the dashboard header', charactersLimit: 80 } });
+  await service.db.prisma.translationKey.updateMany({ where: { projectId, key: 'locked_key' }, data: { lock: true } });
+  const de = await service.db.prisma.language.findFirstOrThrow({ where: { projectId, key: 'de' } });
+  await service.db.prisma.translation.updateMany({ where: { projectId, languageId: de.id }, data: { reviewStatus: 'REVIEWED' } });
+  const context = await gql(`mutation($styles: [LanguageStyleInput!]) { setTranslationContext(description: "Budgeting app for families", styles: $styles) { description styles { languageKey instructions } } }`, {
+    styles: [{ languageKey: 'pl', instructions: 'Informal: use "ty". Keep the brand name Budgetly.' }],
+  });
+  expect(context.errors).toBeUndefined();
+  expect(context.data.setTranslationContext.styles).toEqual([{ languageKey: 'pl', instructions: 'Informal: use "ty". Keep the brand name Budgetly.' }]);
+});
+afterAll(async () => {
+  await service.close();
+  await fake.close();
+});
+beforeEach(() => fake.reset());
+
+describe('OpenAI-compatible chat completions', () => {
+  it('sends each text with its context and format rules, writes checked texts as not reviewed, never a locked key, and counts tokens', async () => {
+    fake.translate = (x, doc) => (x.rules?.pluralCategories ? POLISH_FILES : `[${doc.targetLanguage}] ${x.source}`);
+    const job = await translate('LLM_OPENAI', 'pl');
+    expect(job.state).toBe('SUCCESS');
+    expect(job.message).toBe(`Translated 3 texts (${[...'Hello {name}, you have <b>{count}</b> new messages{count, plural, one {# file} other {# files}}Welcome back, {name}!'].length} characters); 1 not written because their key is locked`);
+
+    const request = fake.requests[0]!;
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    expect(request.headers['x-team']).toBe('l10n');
+    expect(request.body.model).toBe('local-model');
+    expect(request.body.stream).toBe(false);
+    expect(request.body.messages.map((m: any) => m.role)).toEqual(['system', 'user']);
+    expect(request.body.response_format.type).toBe('json_schema');
+    expect(request.body.response_format.json_schema.schema.required).toEqual(['translations']);
+    expect(request.body.response_format.json_schema.strict).toBe(true);
+
+    const doc = request.document;
+    expect(doc.project.description).toBe('Budgeting app for families');
+    expect(doc.styleInstructions).toContain('Budgetly');
+    expect(doc.targetLanguage).toBe('pl');
+    const keys = allItems().map((x) => x.key).sort();
+    expect(keys).toEqual(['files', 'greet', 'welcome']);
+    expect(keys).not.toContain('locked_key');
+
+    const greet = item('greet');
+    expect(greet.description).toBe('Greeting in the dashboard header');
+    expect(greet.maxCharacters).toBe(80);
+    expect(greet.rules.placeholders).toEqual(expect.arrayContaining(['{name}', '{count}']));
+    expect(greet.rules.tags).toEqual(['<b>', '</b>']);
+    expect(greet.reviewedTranslations).toEqual([{ language: 'de', text: 'Hallo {name}, du hast <b>{count}</b> neue Nachrichten' }]);
+    expect(item('files').rules.pluralCategories).toEqual(['one', 'few', 'many', 'other']);
+    // The memory match of this text only: the similar welcome, not the unrelated "Delete account".
+    expect(item('welcome').memoryMatches).toEqual([expect.objectContaining({ source: 'Welcome back, {user}!', translation: 'Witaj ponownie, {name}!' })]);
+    expect(greet.memoryMatches).toBeUndefined();
+    expect(JSON.stringify(allItems().map((x) => x.memoryMatches ?? []))).not.toContain('Usuń konto');
+    expect(allItems().filter((x) => x.memoryMatches).map((x) => x.key)).toEqual(['welcome']);
+    expect(item('welcome').neighbouringKeys.map((n: any) => n.key)).toEqual(expect.arrayContaining(['welcome_old']));
+
+    const pl = (await readTranslations(service.db, projectToken)).pl!;
+    expect(pl.greet).toBe('[pl] Hello {name}, you have <b>{count}</b> new messages');
+    expect(pl.files).toBe(POLISH_FILES);
+    expect(pl.locked_key).toBeUndefined();
+    const statuses = await service.db.prisma.translation.findMany({ where: { projectId, key: { key: { in: ['greet', 'files', 'welcome'] } }, language: { key: 'pl' } }, select: { reviewStatus: true } });
+    expect(statuses.map((s) => s.reviewStatus)).toEqual(['NOT_REVIEWED', 'NOT_REVIEWED', 'NOT_REVIEWED']);
+
+    const n = fake.requests.length;
+    expect(job.usage).toEqual([{ provider: 'LLM_OPENAI', model: 'local-model', inputTokens: n * INPUT_TOKENS, outputTokens: n * OUTPUT_TOKENS, requests: n, estimatedCost: (n * INPUT_TOKENS * 2 + n * OUTPUT_TOKENS * 8) / 1e6 }]);
+    expect(job.llmLog).toHaveLength(n);
+    expect(job.llmLog[0].request.model).toBe('local-model');
+    expect(JSON.stringify(job)).not.toContain(OPENAI_KEY);
+    // The history names the job's provider and model.
+    const change = await service.db.prisma.activity.findFirstOrThrow({ where: { projectId, kind: 'AUTO_TRANSLATION' }, orderBy: { id: 'desc' } });
+    expect(change.details).toMatchObject({ jobId: job.jobId, provider: 'LLM_OPENAI', model: 'local-model' });
+    expect(change.actorKind).toBe('JOB');
+  });
+
+  it('packs texts into requests within LLM_TOKEN_BUDGET', async () => {
+    fake.translate = (x, doc) => (x.rules?.pluralCategories ? POLISH_FILES : `[${doc.targetLanguage}] ${x.source}`);
+    process.env.LLM_TOKEN_BUDGET = '700';
+    try {
+      const job = await translate('LLM_OPENAI', 'pl', ['FORCE_REPLACE']);
+      expect(job.state).toBe('SUCCESS');
+    } finally {
+      delete process.env.LLM_TOKEN_BUDGET;
+    }
+    expect(fake.requests.length).toBeGreaterThan(1);
+    for (const r of fake.requests) {
+      // The documented estimate: characters / 4 of system and user messages.
+      if (r.document.items.length > 1) expect(Math.ceil((r.system.length + r.body.messages[1].content.length) / 4)).toBeLessThanOrEqual(700);
+    }
+    expect(allItems().map((x) => x.key).sort()).toEqual(['account_delete', 'files', 'greet', 'welcome', 'welcome_old']);
+  });
+
+  it('retries a text whose answer breaks a placeholder, naming the failure, and writes the fixed answer', async () => {
+    fake.translate = (x, doc) => {
+      if (x.rules?.pluralCategories) return POLISH_FILES;
+      if (x.key === 'greet' && !x.previousAttempt) return 'Cześć, masz <b>{count}</b> nowych wiadomości';
+      return x.key === 'greet' ? 'Cześć {name}, masz <b>{count}</b> nowych wiadomości' : `[${doc.targetLanguage}] ${x.source}`;
+    };
+    const job = await translate('LLM_OPENAI', 'pl', ['FORCE_REPLACE']);
+    expect(job.state).toBe('SUCCESS');
+    expect(fake.requests).toHaveLength(2);
+    expect(itemsOf(1)).toHaveLength(1);
+    expect(itemsOf(1)[0].previousAttempt.text).toBe('Cześć, masz <b>{count}</b> nowych wiadomości');
+    expect(itemsOf(1)[0].previousAttempt.rejectedBecause.join(' ')).toMatch(/placeholders-missing.*\{name\}/);
+    expect((await readTranslations(service.db, projectToken)).pl!.greet).toBe('Cześć {name}, masz <b>{count}</b> nowych wiadomości');
+    expect(job.failedTexts).toEqual([]);
+  });
+
+  it('reports a text that fails the checks twice and leaves it unwritten', async () => {
+    const before = (await readTranslations(service.db, projectToken)).pl!.greet;
+    fake.translate = (x, doc) => (x.rules?.pluralCategories ? '{count, plural, one {# plik} other {# pliki}}' : x.key === 'greet' ? 'Cześć' : `[${doc.targetLanguage}] ${x.source}`);
+    const job = await translate('LLM_OPENAI', 'pl', ['FORCE_REPLACE']);
+    expect(job.state).toBe('SUCCESS');
+    expect(job.failedTexts.map((f: any) => f.key).sort()).toEqual(['files', 'greet']);
+    expect(job.failedTexts.find((f: any) => f.key === 'files').message).toMatch(/plural-missing/);
+    expect(job.failedTexts.find((f: any) => f.key === 'greet').message).toMatch(/placeholders-missing/);
+    expect(job.message).toMatch(/2 left untranslated because the model's answer failed the checks twice/);
+    const pl = (await readTranslations(service.db, projectToken)).pl!;
+    expect(pl.greet).toBe(before);
+    expect(pl.files).toBe(POLISH_FILES);
+  });
+
+  it('retries a malformed reply, a 429 after its Retry-After, and a slow reply after the timeout', async () => {
+    fake.translate = (x, doc) => (x.rules?.pluralCategories ? POLISH_FILES : `[${doc.targetLanguage}] ${x.source}`);
+    fake.script.push({ content: 'Sure! Here are your translations: {"translations": [' }, { status: 429, headers: { 'retry-after': '1' } }, { delayMs: 1500 });
+    const job = await translate('LLM_OPENAI', 'pl', ['FORCE_REPLACE']);
+    expect(job.state).toBe('SUCCESS');
+    expect(fake.requests).toHaveLength(4);
+    const gap = (await Promise.resolve(job.llmLog)).length;
+    expect(gap).toBe(4);
+    expect(job.llmLog[0].error).toMatch(/unusable reply: the reply is not JSON/);
+    expect(job.llmLog[1]).toMatchObject({ status: 429 });
+    expect(job.llmLog[2].error).toMatch(/no answer within 400 ms/);
+    expect(job.llmLog[3].error).toBeNull();
+    // Tokens of the malformed reply were paid for too.
+    expect(job.usage[0].inputTokens).toBe(2 * INPUT_TOKENS);
+    expect(job.usage[0].requests).toBe(4);
+    expect((await readTranslations(service.db, projectToken)).pl!.greet).toBe('[pl] Hello {name}, you have <b>{count}</b> new messages');
+  });
+
+  it('honours Retry-After: the retry waits at least its seconds', async () => {
+    fake.script.push({ status: 429, headers: { 'retry-after': '1' } });
+    const started = Date.now();
+    const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+    expect(job.state).toBe('SUCCESS');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("uses the project's own key, URL and headers; the key is stored sealed and never logged", async () => {
+    const set = await gql(`mutation { setProviderApiKey(provider: LLM_OPENAI, apiKey: "${PROJECT_KEY}") }`);
+    expect(set.errors).toBeUndefined();
+    const settings = await gql(`mutation($s: LlmProviderSettingsInput!) { setLlmProviderSettings(provider: LLM_OPENAI, settings: $s) { url model headerNames responseFormat } }`, {
+      s: { url: `${fake.url}/v1/chat/completions`, model: 'project-model', headers: { 'X-Secret-Header': 'hdr-secret-1' }, responseFormat: 'json_object' },
+    });
+    expect(settings.data.setLlmProviderSettings).toEqual({ url: fake.url, model: 'project-model', headerNames: ['X-Secret-Header'], responseFormat: 'json_object' });
+    try {
+      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+      expect(job.state).toBe('SUCCESS');
+      expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${PROJECT_KEY}`);
+      expect(fake.requests[0]!.headers['x-secret-header']).toBe('hdr-secret-1');
+      expect(fake.requests[0]!.headers['x-team']).toBe('l10n');
+      expect(fake.requests[0]!.body.model).toBe('project-model');
+      expect(fake.requests[0]!.body.response_format).toEqual({ type: 'json_object' });
+      const stored = JSON.stringify((await service.db.prisma.project.findUniqueOrThrow({ where: { id: projectId } })).settings);
+      expect(stored).not.toContain(PROJECT_KEY);
+      expect(stored).not.toContain('hdr-secret-1');
+      const logs = JSON.stringify(await service.db.prisma.llmExchange.findMany({ where: { projectId } }), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+      for (const secret of [PROJECT_KEY, OPENAI_KEY, ANTHROPIC_KEY, 'hdr-secret-1']) expect(logs).not.toContain(secret);
+    } finally {
+      await gql(`mutation { setProviderApiKey(provider: LLM_OPENAI, apiKey: null) }`);
+      await gql(`mutation { setLlmProviderSettings(provider: LLM_OPENAI, settings: {}) { model } }`);
+    }
+  });
+
+  it('fails a job at once, saying why, when the configuration is wrong', async () => {
+    process.env.LLM_OPENAI_HEADERS = '{"X-Team": 5}';
+    try {
+      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+      expect(job.state).toBe('FAILED');
+      expect(job.message).toMatch(/LLM_OPENAI is not configured correctly: LLM_OPENAI_HEADERS must be a JSON object/);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      process.env.LLM_OPENAI_HEADERS = '{"X-Team":"l10n"}';
+    }
+  });
+
+  it('refuses a model server on a private address unless LLM_ALLOW_PRIVATE is set', async () => {
+    process.env.LLM_ALLOW_PRIVATE = 'false';
+    try {
+      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+      expect(job.state).toBe('FAILED');
+      expect(job.message).toMatch(/127\.0\.0\.1.*LLM_ALLOW_PRIVATE/);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      process.env.LLM_ALLOW_PRIVATE = 'true';
+    }
+  });
+});
+
+describe('Anthropic messages', () => {
+  it('speaks the messages protocol and sends the six Arabic plural categories', async () => {
+    fake.translate = (x, doc) => (x.rules?.pluralCategories ? ARABIC_FILES : `[${doc.targetLanguage}] ${x.source}`);
+    const job = await translate('LLM_ANTHROPIC', 'ar');
+    expect(job.state).toBe('SUCCESS');
+    const request = fake.requests[0]!;
+    expect(request.path).toBe('/v1/messages');
+    expect(request.headers['x-api-key']).toBe(ANTHROPIC_KEY);
+    expect(request.headers['anthropic-version']).toBe('2023-06-01');
+    expect(request.headers.authorization).toBeUndefined();
+    expect(request.body).toMatchObject({ model: 'claude-test', stream: false, max_tokens: 4096 });
+    expect(typeof request.body.system).toBe('string');
+    expect(request.body.messages.map((m: any) => m.role)).toEqual(['user']);
+    expect(item('files').rules.pluralCategories).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
+    expect((await readTranslations(service.db, projectToken)).ar!.files).toBe(ARABIC_FILES);
+    const n = fake.requests.length;
+    expect(job.usage).toEqual([{ provider: 'LLM_ANTHROPIC', model: 'claude-test', inputTokens: n * INPUT_TOKENS, outputTokens: n * OUTPUT_TOKENS, requests: n, estimatedCost: null }]);
+    expect(JSON.stringify(job)).not.toContain(ANTHROPIC_KEY);
+  });
+
+  it("the vendor client's auto-translate uses the model chosen in the language's settings", async () => {
+    const saved = await gql(`mutation { setAutoTranslationSettings(languageKey: "ar", settings: { translationProvider: LLM_ANTHROPIC }) { translationProvider targetLanguage problem } }`);
+    expect(saved.data.setAutoTranslationSettings).toEqual({ translationProvider: 'LLM_ANTHROPIC', targetLanguage: 'ar', problem: null });
+    fake.translate = (x, doc) => (x.rules?.pluralCategories ? ARABIC_FILES : `(${doc.targetLanguage}) ${x.source}`);
+    const res = await service.request({ method: 'POST', url: '/api/v2/jobs/auto-translate', headers: cli(), payload: JSON.stringify({ languageKeys: ['ar'], source: 'CLI', options: ['FORCE_REPLACE'] }) });
+    expect(res.statusCode).toBe(200);
+    const [started] = envelope(res).data;
+    const job = await waitForJob(started.jobId);
+    expect(job.state, job.message).toBe('SUCCESS');
+    expect(job.message, JSON.stringify(job.failedTexts)).toMatch(/^Translated 5 texts/);
+    expect(fake.requests.every((r) => r.path === '/v1/messages')).toBe(true);
+    expect((await readTranslations(service.db, projectToken)).ar!.greet).toBe("(ar) Hello {name}, you have <b>{count}</b> new messages");
+  });
+});
+
+describe('editor assistant', () => {
+  it('suggests a translation for a cell, saying where it came from, without writing it', async () => {
+    const before = (await readTranslations(service.db, projectToken)).pl!.welcome;
+    fake.translate = () => 'Witaj z powrotem, {name}!';
+    const res = await gql(`mutation($key: String!) { suggestTranslation(key: $key, languageKey: "pl", provider: LLM_OPENAI) { text provider model source problems } }`, { key: 'welcome' });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.suggestTranslation).toEqual({ text: 'Witaj z powrotem, {name}!', provider: 'LLM_OPENAI', model: 'local-model', source: 'OpenAI-compatible model local-model', problems: [] });
+    expect(itemsOf(0)[0].memoryMatches[0].source).toBe('Welcome back, {user}!');
+    expect((await readTranslations(service.db, projectToken)).pl!.welcome).toBe(before);
+  });
+
+  it('rewrites a text (shorten to the limit) and reports what the checks find', async () => {
+    fake.script.push({ content: JSON.stringify({ text: 'Cześć, <b>{count}</b> nowych' }) });
+    const res = await gql(`mutation($key: String!) { rewriteTranslation(key: $key, languageKey: "pl", text: "Cześć {name}, masz <b>{count}</b> nowych wiadomości", mode: SHORTEN, provider: LLM_ANTHROPIC) { text source problems } }`, { key: 'greet' });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.rewriteTranslation.text).toBe('Cześć, <b>{count}</b> nowych');
+    expect(res.data.rewriteTranslation.source).toBe('Anthropic model claude-test');
+    expect(res.data.rewriteTranslation.problems.join(' ')).toMatch(/placeholders-missing/);
+    expect(fake.requests[0]!.system).toMatch(/at most 80 characters/);
+    expect(fake.requests[0]!.document.text).toBe('Cześć {name}, masz <b>{count}</b> nowych wiadomości');
+  });
+
+  it("reports the model server's refusal as 400 and its unavailability as 503, not a 500", async () => {
+    fake.script.push({ status: 401, raw: JSON.stringify({ error: { message: 'Incorrect API key provided' } }) });
+    const refused = await gql(`mutation { suggestTranslation(key: "welcome", languageKey: "pl", provider: LLM_OPENAI) { text } }`);
+    expect(refused.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(refused.errors[0].message).toMatch(/Incorrect API key provided \(HTTP 401\)/);
+    fake.script.push({ status: 503 }, { status: 503 });
+    const down = await gql(`mutation { rewriteTranslation(key: "welcome", languageKey: "pl", text: "Witaj", mode: REPHRASE, provider: LLM_OPENAI) { text } }`);
+    expect(down.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("refuses another project's credential and a bad provider choice", async () => {
+    const res = await gql(`mutation($key: String!) { suggestTranslation(key: $key, languageKey: "pl", provider: LLM_OPENAI) { text } }`, { key: 'welcome' }, other.apiKey);
+    expect(res.errors[0].extensions.code).toMatch(/NOT_FOUND/);
+    const cross = await gql(`mutation($p: String) { setTranslationContext(projectToken: $p, description: "x") { description } }`, { p: projectToken }, other.apiKey);
+    expect(cross.errors).toBeDefined();
+    expect(fake.requests).toHaveLength(0);
+    const bad = await gql(`mutation { autoTranslate(input: { translationProvider: LLM_OPENAI, targets: [{ targetProjectLanguage: "pl", targetLanguage: "pl" }], providerFormality: "more" }) { jobId } }`);
+    expect(bad.errors[0].message).toMatch(/providerFormality is for MT_PROVIDER_B only/);
+  });
+});

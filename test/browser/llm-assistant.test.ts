@@ -1,0 +1,114 @@
+// The key panel's language-model assistant in headless Chromium against the
+// real service and a model server on loopback (test/support/fake-llm.ts):
+// "Suggest" shows the model's translation naming its source, Enter on the
+// focused "Insert" writes it; "Shorten" sends the cell's current text and shows
+// what the checks find in the answer; the language-model providers are offered
+// in the auto-translation screen, and a job's tokens and refused texts shown there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { prisma } from '../../src/db.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { axeViolations, launchBrowser, signIn } from '../support/browser.js';
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
+
+let fake: FakeLlm;
+let service: TestService;
+let browser: Browser;
+let api: ProjectApi;
+let page: Page;
+
+async function cellText(key: string, language: string): Promise<string> {
+  const row = await prisma().translation.findFirst({ where: { key: { key, project: { projectToken: api.projectToken } }, language: { key: language } }, select: { text: true, reviewStatus: true } });
+  return row?.text ?? '';
+}
+
+beforeAll(async () => {
+  fake = await startFakeLlm();
+  Object.assign(process.env, { LLM_OPENAI_URL: fake.url, LLM_OPENAI_MODEL: 'console-model', LLM_ALLOW_PRIVATE: 'true' });
+  service = await startTestService({ listen: true });
+  browser = await launchBrowser();
+  const alice = await service.account({ email: 'assistant@example.com' });
+  api = await projectApi(service, alice, 'Assistant app');
+  expect((await api.post('/api/v1/languages', { key: 'pl', name: 'Polish' })).status).toBe(200);
+  const content = [
+    { key: 'greeting', language: 'en', text: 'Hello {name}, welcome to the shop' },
+    { key: 'greeting', language: 'pl', text: 'Cześć {name}, witaj w sklepie' },
+    { key: 'farewell', language: 'en', text: 'Goodbye {name}' },
+  ];
+  expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+  expect((await api.gql(`mutation { setAutoTranslationSettings(languageKey: "pl", settings: { translationProvider: LLM_OPENAI }) { languageKey } }`)).errors).toBeUndefined();
+  page = await signIn(browser, service, alice);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await fake?.close();
+});
+
+describe('the key panel assistant', () => {
+  it('suggests a translation with its source and inserts it with one key', async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}`);
+    await page.getByRole('rowheader', { name: /^farewell/ }).click();
+    const assistant = page.getByRole('complementary', { name: 'Key farewell' }).getByRole('region', { name: 'Language model assistant' });
+    fake.translate = () => 'Do widzenia, {name}';
+    await assistant.getByRole('button', { name: 'Suggest' }).click();
+    await assistant.getByText('From OpenAI-compatible model console-model').waitFor();
+    expect(await assistant.locator('.proposal-text').textContent()).toBe('Do widzenia, {name}');
+    expect(fake.requests[0]!.document.items[0].key).toBe('farewell');
+    expect(await axeViolations(page)).toEqual([]);
+    // The Insert button has the focus: Enter writes the proposal.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cellText('farewell', 'pl')).toBe('Do widzenia, {name}');
+  });
+
+  it('shortens the current text and shows what the checks find', async () => {
+    await page.getByRole('rowheader', { name: /^greeting/ }).click();
+    const assistant = page.getByRole('complementary', { name: 'Key greeting' }).getByRole('region', { name: 'Language model assistant' });
+    fake.script.push({ content: JSON.stringify({ text: 'Cześć, witaj' }) });
+    await assistant.getByRole('button', { name: 'Shorten' }).click();
+    await assistant.locator('.proposal-text').waitFor();
+    expect(await assistant.locator('.proposal-text').textContent()).toBe('Cześć, witaj');
+    expect(await assistant.locator('.proposal .error').first().textContent()).toMatch(/placeholders-missing/);
+    expect(fake.requests.at(-1)!.document.text).toBe('Cześć {name}, witaj w sklepie');
+    expect(await cellText('greeting', 'pl')).toBe('Cześć {name}, witaj w sklepie');
+  });
+
+  it('offers the language models in the auto-translation screen', async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
+    const select = page.getByRole('combobox', { name: 'Provider' }).first();
+    await select.waitFor();
+    const options = await select.locator('option').allTextContents();
+    expect(options).toEqual(expect.arrayContaining(['Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)', 'Language model (Anthropic)']));
+  });
+
+  it('edits the project description and a language style, which the next prompt carries', async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
+    const form = page.getByRole('form', { name: 'Language model context' });
+    await form.getByLabel('Project description').fill('A shop for garden tools');
+    await form.getByLabel('Style for Polish (pl)').fill('Formal: use "Pan/Pani".');
+    await form.getByRole('button', { name: 'Save context' }).click();
+    await page.getByText('Saved what language models are told').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const saved = await api.gql('{ translationContext { description styles { languageKey instructions } } }');
+    expect(saved.data.translationContext).toEqual({ description: 'A shop for garden tools', styles: [{ languageKey: 'pl', instructions: 'Formal: use "Pan/Pani".' }] });
+  });
+
+  it("shows a finished job's tokens and the texts it left untranslated", async () => {
+    // greeting loses its placeholder twice: reported, not written; farewell is written.
+    fake.translate = (x) => (x.key === 'greeting' ? 'Cześć' : 'Żegnaj, {name}');
+    const started = await api.gql(`mutation { autoTranslate(input: { translationProvider: LLM_OPENAI, targets: [{ targetProjectLanguage: "pl", targetLanguage: "pl" }], options: [FORCE_REPLACE] }) { jobId } }`);
+    expect(started.errors).toBeUndefined();
+    const jobId = started.data.autoTranslate[0].jobId;
+    await expect.poll(async () => (await prisma().job.findUniqueOrThrow({ where: { id: jobId } })).state, { timeout: 20_000 }).toBe('SUCCESS');
+    expect(await cellText('farewell', 'pl')).toBe('Żegnaj, {name}');
+    expect(await cellText('greeting', 'pl')).toBe('Cześć {name}, witaj w sklepie');
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: 'left untranslated' }).first();
+    await row.waitFor();
+    expect(await row.locator('.job-usage').textContent()).toBe('console-model: 2000 tokens in, 100 out');
+    expect(await row.textContent()).toMatch(/greeting: placeholders-missing/);
+    expect(fake.requests.at(-1)!.document).toMatchObject({ project: { description: 'A shop for garden tools' }, styleInstructions: 'Formal: use "Pan/Pani".' });
+  });
+});

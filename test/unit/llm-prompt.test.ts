@@ -1,0 +1,70 @@
+// The pure parts of the language-model providers: reading a reply's JSON
+// (fenced, after prose), the format rules a prompt states per text, packing
+// items within the token budget, and the status-to-error mapping.
+import { describe, expect, it } from 'vitest';
+import { jsonOfReply } from '../../src/mt/llm/client.js';
+import { estimateTokens, llmBaseUrl, resolveLlmConfig } from '../../src/mt/llm/config.js';
+import { statusError } from '../../src/mt/llm/protocol.js';
+import { formatRules, readTranslations, translationPrompt } from '../../src/llm/prompt.js';
+import { packByBudget } from '../../src/llm/translate.js';
+import type { KeyContext } from '../../src/llm/context.js';
+
+const context = (keyId: number, source: string): KeyContext => ({
+  keyId, key: `k${keyId}`, namespace: '', description: '', charactersLimit: null, source, otherLanguages: [], neighbours: [], memory: [],
+});
+const header = { projectDescription: 'An app', style: '', sourceLanguage: 'en', targetLanguage: 'pl' };
+
+describe('replies', () => {
+  it('reads JSON as is, in a code fence, or after prose; refuses anything else', () => {
+    expect(jsonOfReply('{"translations":[]}')).toEqual({ translations: [] });
+    expect(jsonOfReply('```json\n{"translations":[{"id":"t1","text":"a"}]}\n```')).toEqual({ translations: [{ id: 't1', text: 'a' }] });
+    expect(jsonOfReply('Here you go: {"text":"x"} Enjoy!')).toEqual({ text: 'x' });
+    expect(() => jsonOfReply('Sure! {"translations": [')).toThrow('the reply is not JSON');
+    expect(() => readTranslations({ translations: 'no' })).toThrow('no "translations" array');
+    expect([...readTranslations({ translations: [{ id: 't1', text: 'a' }, { id: 2, text: 'b' }] })]).toEqual([['t1', 'a']]);
+  });
+
+  it('maps statuses: 429 and 5xx retried with Retry-After, 401 fatal with the message', () => {
+    const limited = statusError('LLM_OPENAI', { status: 429, headers: { 'retry-after': '7' }, text: '', body: { error: { message: 'slow' } } });
+    expect(limited).toMatchObject({ kind: 'retryable', reason: 'rate_limit', retryAfterMs: 7000, providerMessage: 'slow' });
+    expect(statusError('LLM_ANTHROPIC', { status: 529, headers: {}, text: 'overloaded', body: undefined })).toMatchObject({ kind: 'retryable', reason: 'server', providerMessage: 'overloaded' });
+    expect(statusError('LLM_OPENAI', { status: 401, headers: {}, text: '', body: { error: { message: 'bad key' } } })).toMatchObject({ kind: 'fatal', reason: 'auth', message: 'LLM_OPENAI: bad key (HTTP 401)' });
+  });
+});
+
+describe('prompts', () => {
+  it('names printf and brace placeholders, tags, and the plural categories of the target language', () => {
+    expect(formatRules('Deleted %d files in %s', 'pl')).toEqual({ placeholders: ['%d', '%s'] });
+    expect(formatRules('Hi <a href="/x">{name}</a>', 'de')).toEqual({ placeholders: ['{name}'], tags: ['<a href="/x">', '</a>'] });
+    const plural = formatRules('{n, plural, one {# day} other {# days}}', 'ru');
+    expect(plural.pluralCategories).toEqual(['one', 'few', 'many', 'other']);
+    expect(formatRules('{n, plural, one {# day} other {# days}}', 'ja').pluralCategories).toEqual(['other']);
+    expect(formatRules('{g, select, male {He} other {They}}', 'fr')).toMatchObject({ icu: { arguments: ['g'] } });
+    expect(formatRules('{g, select, male {He} other {They}}', 'fr').pluralCategories).toBeUndefined();
+  });
+
+  it('packs items so that each request stays within the budget (characters / 4), a large item alone', () => {
+    const items = Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, context: context(i, `Text number ${i} with some words in it`) }));
+    items.push({ id: 'big', context: context(99, 'x'.repeat(4000)) });
+    const batches = packByBudget(header, items, 800);
+    expect(batches.flat()).toHaveLength(41);
+    expect(batches.at(-1)!.map((i) => i.id)).toEqual(['big']);
+    for (const batch of batches.slice(0, -1)) {
+      const prompt = translationPrompt(header, batch);
+      expect(estimateTokens(prompt.system + prompt.user)).toBeLessThanOrEqual(800);
+    }
+    expect(batches.length).toBeGreaterThan(2);
+  });
+});
+
+describe('configuration', () => {
+  it('takes the project settings over the environment, field by field, and cuts endpoint URLs to the base', () => {
+    expect(llmBaseUrl('x', 'http://h:11434/v1/chat/completions')).toBe('http://h:11434');
+    expect(llmBaseUrl('x', 'https://r.openai.azure.com/openai/v1/')).toBe('https://r.openai.azure.com/openai');
+    const env = { LLM_OPENAI_URL: 'http://env:1', LLM_OPENAI_MODEL: 'env-model', LLM_OPENAI_API_KEY: 'env-key', LLM_OPENAI_HEADERS: '{"A":"1","B":"2"}' };
+    const config = resolveLlmConfig('LLM_OPENAI', { env, projectApiKey: 'p-key', project: { model: 'p-model', headers: { B: '3' } } });
+    expect(config).toMatchObject({ url: 'http://env:1', model: 'p-model', apiKey: 'p-key', keySource: 'project', headers: { A: '1', B: '3' }, allowPrivate: false, price: undefined });
+    expect(() => resolveLlmConfig('LLM_OPENAI', { env: { LLM_OPENAI_HEADERS: '[1]' } })).toThrow(/LLM_OPENAI_HEADERS must be a JSON object/);
+    expect(resolveLlmConfig('LLM_ANTHROPIC', { env: { LLM_ANTHROPIC_PRICE_INPUT: '3' } }).price).toEqual({ input: 3, output: 0 });
+  });
+});
