@@ -14,5 +14,6 @@ import './signup.js';
 import './account.js';
 import './console.js';
 import './memory.js';
+import './glossary.js';
 
 export const schema = builder.toSchema({ sortSchema: false });
