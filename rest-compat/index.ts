@@ -24,6 +24,7 @@ import { routes as memberRoutes } from './routes/members.js';
 import { routes as activityRoutes } from './routes/activity.js';
 import { routes as webhookRoutes } from './routes/webhooks.js';
 import { routes as memoryRoutes } from './routes/translation-memory.js';
+import { routes as glossaryRoutes } from './routes/glossary.js';
 import { readUpload } from './upload.js';
 import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
@@ -31,6 +32,7 @@ export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
   ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
   ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes, ...memoryRoutes,
+  ...glossaryRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {

@@ -7,6 +7,8 @@ import { prisma } from '../db.js';
 import { badRequest } from '../errors.js';
 import { glossaryMatches, type GlossaryMatch } from '../glossary/index.js';
 import { createTerm, deleteTerm, listTerms, updateTerm, type TermPage, type TermView } from '../glossary/terms.js';
+import { exportGlossaryFile, importGlossary, type GlossaryImportResult } from '../glossary/files.js';
+import { ExportedFileType } from './transfer.js';
 import { createSharedGlossary, deleteSharedGlossary, linkProjectGlossary, listSharedGlossaries, projectGlossaries, type GlossaryView } from '../glossary/shared.js';
 
 const TermTranslationType = builder.objectRef<{ language: string; text: string }>('GlossaryTermTranslation').implement({
@@ -138,7 +140,31 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const GlossaryFormatEnum = builder.enumType('GlossaryFormat', {
+  values: { TBX: { description: 'TBX (ISO 30042): reads TBX v2 (martif, TBX-Basic) and v3 core; writes TBX-Basic.' }, CSV: { description: 'term, description, partOfSpeech, flags, one column per language.' } } as const,
+});
+
+const ImportResultType = builder.objectRef<GlossaryImportResult>('GlossaryImportResult').implement({
+  fields: (t) => ({
+    created: t.exposeInt('created'),
+    updated: t.exposeInt('updated', { description: 'Terms already in the glossary (same text and part of speech), given the fields and translations of the file.' }),
+    skipped: t.exposeInt('skipped', { description: "TBX entries without a term in the glossary's source language." }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  importGlossary: t.field({
+    type: ImportResultType,
+    description: "Imports a TBX or CSV file into the project's glossary (projectToken) or a shared glossary its caller owns (glossaryId). All or nothing. The format is taken from format, else the file name, else the content.",
+    args: { projectToken: t.arg.string({ required: false }), glossaryId: t.arg.int({ required: false }), file: t.arg({ type: 'Upload', required: true }), format: t.arg({ type: GlossaryFormatEnum, required: false }) },
+    resolve: (_root, args, ctx) => importGlossary(ctx.principal, { projectToken: args.projectToken, glossaryId: args.glossaryId }, args.file, args.format),
+  }),
+  exportGlossary: t.field({
+    type: ExportedFileType,
+    description: "The project's glossary, or a shared glossary linked to it (glossaryId), as a TBX or CSV file to download.",
+    args: { projectToken: t.arg.string({ required: false }), glossaryId: t.arg.int({ required: false }), format: t.arg({ type: GlossaryFormatEnum, required: true }) },
+    resolve: (_root, args, ctx) => exportGlossaryFile(ctx.principal, ctx.config, { projectToken: args.projectToken, glossaryId: args.glossaryId }, args.format),
+  }),
   createGlossaryTerm: t.field({
     type: TermType,
     description: "Adds a term to the project's glossary (projectToken) or to a shared glossary its caller owns (glossaryId).",

@@ -138,6 +138,8 @@ export const OPERATION_PERMISSIONS = {
   createGlossaryTerm: 'GLOSSARY',
   updateGlossaryTerm: 'GLOSSARY',
   deleteGlossaryTerm: 'GLOSSARY',
+  importGlossary: 'GLOSSARY',
+  exportGlossary: 'EXPORT',
   setProjectGlossaryLink: 'GLOSSARY',
   reportClientError: 'READ',
   exportTranslations: 'EXPORT',

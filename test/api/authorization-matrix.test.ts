@@ -234,6 +234,10 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'POST /api/v2/webhooks/:webhookId/test': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
   'GET /api/v2/webhooks/:webhookId/deliveries': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
   'GET /api/v2/translation-memory/suggestions': () => ({ query: { targetLanguage: 'de', key: 'victim.key' }, victimResource: true }),
+  'GET /api/v2/glossary/terms': () => ({}),
+  'GET /api/v2/glossary/matches': () => ({ query: { text: 'the victim term', targetLanguage: 'de' } }),
+  'POST /api/v2/glossary/import': () => ({ file: { name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } }),
+  'GET /api/v2/glossary/export': () => ({ query: { format: 'CSV' } }),
 };
 
 // GraphQL: the arguments besides projectToken (added for every field that
@@ -367,6 +371,8 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.glossaryTerms': () => ({}),
   'Query.glossaryMatches': () => ({ args: { text: 'the victim term', targetLanguage: 'de' } }),
   'Query.sharedGlossaries': () => ({ caller: 'account' }),
+  'Mutation.importGlossary': () => ({ args: { file: { upload: true, name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } } }),
+  'Mutation.exportGlossary': () => ({ args: { format: 'TBX' } }),
   'Mutation.createGlossaryTerm': () => ({ args: { input: { term: 'matrix term' } }, restore: (w) => service.db.prisma.glossaryTerm.deleteMany({ where: { term: 'matrix term', glossary: { projectId: w.project.id } } }).then(() => undefined) }),
   'Mutation.updateGlossaryTerm': (w) => ({ args: { id: w.glossaryTermId, input: { term: 'victim term', description: 'changed' } } }),
   'Mutation.deleteGlossaryTerm': (w) => ({ args: { id: w.doomedTermId }, restore: createDoomedTerm }),
