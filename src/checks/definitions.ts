@@ -11,6 +11,7 @@ import {
   repeatedWords, unbalancedPair, urls, type EndMark,
 } from './text.js';
 import type { CheckDefinition, Pair, Problem } from './types.js';
+import { glossaryCheck } from './glossary.js';
 
 const list = (items: string[]) => items.map((i) => `"${i}"`).join(', ');
 const span = (start: number, end: number) => ({ start, end });
@@ -534,4 +535,5 @@ export const CHECKS: readonly CheckDefinition[] = [
   tags, tagsUnbalanced, tagAttributes, entities, markdown,
   charactersLimit, blank, sameAsSource, leadingSpace, trailingSpace, newlines, doubleSpace, endPunctuation, spanishMarks, frenchSpacing,
   brackets, repeated, urlCheck, emailCheck, numberCheck, lengthRatio, invisible, mixedScripts,
+  glossaryCheck,
 ];

@@ -16,5 +16,6 @@ import './console.js';
 import './memory.js';
 import './screenshot.js';
 import './llm.js';
+import './glossary.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -36,6 +36,8 @@ export const PERMISSIONS = [
   'MEMBERS',
   /** Share the project's translation memory with shared memories, attach them, import TMX files into it. */
   'MEMORY',
+  /** Add, change and delete glossary terms, import glossary files, link the project to a shared glossary. */
+  'GLOSSARY',
   /** Hand the owner role to another member (the owner becomes an administrator). */
   'TRANSFER_OWNERSHIP',
   'DELETE_PROJECT',
@@ -124,6 +126,9 @@ export const OPERATION_PERMISSIONS = {
   screenshot: 'READ',
   translationContext: 'READ',
   llmProviderSettings: 'SETTINGS',
+  glossaries: 'READ',
+  glossaryTerms: 'READ',
+  glossaryMatches: 'READ',
   // subscriptions
   translationChanges: 'READ',
   projectActivity: 'READ',
@@ -134,6 +139,12 @@ export const OPERATION_PERMISSIONS = {
   setProjectMemoryLink: 'MEMORY',
   importTranslationMemory: 'MEMORY',
   exportTranslationMemory: 'EXPORT',
+  createGlossaryTerm: 'GLOSSARY',
+  updateGlossaryTerm: 'GLOSSARY',
+  deleteGlossaryTerm: 'GLOSSARY',
+  importGlossary: 'GLOSSARY',
+  exportGlossary: 'EXPORT',
+  setProjectGlossaryLink: 'GLOSSARY',
   reportClientError: 'READ',
   exportTranslations: 'EXPORT',
   updateTranslation: 'TRANSLATE',

@@ -134,6 +134,11 @@ interface World {
   linkId: number;
   doomedScreenshotId: number;
   doomedLinkId: number;
+  /** A term of the victim project's glossary; one deleteGlossaryTerm removes (restored with a new id); a shared glossary of the victim linked to the project, and one deleteSharedGlossary removes. */
+  glossaryTermId: number;
+  doomedTermId: number;
+  glossaryId: number;
+  doomedGlossaryId: number;
 }
 
 interface Credential {
@@ -244,6 +249,10 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'POST /api/v2/screenshots/:screenshotId/links': (w) => ({ params: { screenshotId: String(w.screenshotId) }, body: { key: 'victim.key', ...RECTANGLE }, victimResource: true }),
   'PATCH /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.linkId) }, body: { x: 2, y: 2, width: 8, height: 8 }, victimResource: true }),
   'DELETE /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.doomedLinkId) }, victimResource: true, restore: createDoomedLink }),
+  'GET /api/v2/glossary/terms': () => ({}),
+  'GET /api/v2/glossary/matches': () => ({ query: { text: 'the victim term', targetLanguage: 'de' } }),
+  'POST /api/v2/glossary/import': () => ({ file: { name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } }),
+  'GET /api/v2/glossary/export': () => ({ query: { format: 'CSV' } }),
 };
 
 // GraphQL: the arguments besides projectToken (added for every field that
@@ -384,6 +393,20 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.importTranslationMemory': () => ({ args: { file: { upload: true, name: 'memory.tmx', content: TMX } } }),
   'Mutation.exportTranslationMemory': () => ({}),
   'Mutation.setProjectMemoryLink': (w) => ({ args: { memoryId: w.memoryId, shares: true, reads: true }, accountOnly: true, needs: 'TRANSFER_OWNERSHIP' }),
+  // Glossary (src/schema/glossary.ts)
+  'Query.glossaries': () => ({}),
+  'Query.glossaryTerms': () => ({}),
+  'Query.glossaryMatches': () => ({ args: { text: 'the victim term', targetLanguage: 'de' } }),
+  'Query.sharedGlossaries': () => ({ caller: 'account' }),
+  'Mutation.importGlossary': () => ({ args: { file: { upload: true, name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } } }),
+  'Mutation.exportGlossary': () => ({ args: { format: 'TBX' } }),
+  'Mutation.createGlossaryTerm': () => ({ args: { input: { term: 'matrix term' } }, restore: (w) => service.db.prisma.glossaryTerm.deleteMany({ where: { term: 'matrix term', glossary: { projectId: w.project.id } } }).then(() => undefined) }),
+  'Mutation.updateGlossaryTerm': (w) => ({ args: { id: w.glossaryTermId, input: { term: 'victim term', description: 'changed' } } }),
+  'Mutation.deleteGlossaryTerm': (w) => ({ args: { id: w.doomedTermId }, restore: createDoomedTerm }),
+  'Mutation.createSharedGlossary': () => ({ args: { name: 'matrix glossary', sourceLanguage: 'en' }, caller: 'account' }),
+  'Mutation.deleteSharedGlossary': (w) => ({ args: { id: w.doomedGlossaryId }, caller: 'account', restore: createDoomedGlossary }),
+  // Like setProjectMemoryLink: the shared glossary is the victim's (the owner's), an administrator may not link it.
+  'Mutation.setProjectGlossaryLink': (w) => ({ args: { glossaryId: w.glossaryId, linked: true }, accountOnly: true, needs: 'TRANSFER_OWNERSHIP' }),
   // The account of the credential, null for anyone else.
   'Query.viewer': () => ({ isPublic: true }),
   // Anyone may sign in with an account's password (the attacker's here: the answer holds its e-mail).
@@ -617,6 +640,15 @@ async function createDoomedMemory(w: World): Promise<void> {
   w.doomedMemoryId = memory.id;
 }
 
+async function createDoomedTerm(w: World): Promise<void> {
+  const glossary = await service.db.prisma.glossary.upsert({ where: { projectId: w.project.id }, create: { name: 'victim', sourceLanguage: 'en', projectId: w.project.id }, update: {} });
+  w.doomedTermId = (await service.db.prisma.glossaryTerm.create({ data: { glossaryId: glossary.id, term: 'doomed term' } })).id;
+}
+
+async function createDoomedGlossary(w: World): Promise<void> {
+  w.doomedGlossaryId = (await service.db.prisma.glossary.create({ data: { name: 'doomed glossary', sourceLanguage: 'en', ownerId: w.victim.id, links: { create: { projectId: w.project.id } } } })).id;
+}
+
 async function createDoomedSession(w: World): Promise<void> {
   const row = await service.db.prisma.session.create({ data: { accountId: w.victim.id, tokenHash: sha256(randomBytes(16).toString('hex')), csrfToken: 'doomed', expiresAt: new Date(Date.now() + 3_600_000) } });
   w.doomedSessionId = row.id;
@@ -714,8 +746,14 @@ beforeAll(async () => {
     doomedProject: '', doomedTokenId: 0, doomedSessionId: 0, doomedMemoryId: 0,
     screenshotId: 0, linkId: 0, doomedScreenshotId: 0, doomedLinkId: 0,
     memoryId: (await prisma.translationMemory.create({ data: { name: 'matrix memory', ownerId: victim.id, links: { create: { projectId: projectRow.id, shares: true, reads: true } } } })).id,
+    glossaryTermId: (await prisma.glossaryTerm.create({ data: { term: 'victim term', glossary: { create: { name: 'victim', sourceLanguage: 'en', projectId: projectRow.id } } } })).id,
+    doomedTermId: 0,
+    glossaryId: (await prisma.glossary.create({ data: { name: 'matrix glossary', sourceLanguage: 'en', ownerId: victim.id, links: { create: { projectId: projectRow.id } } } })).id,
+    doomedGlossaryId: 0,
   };
   await createDoomedMemory(world);
+  await createDoomedTerm(world);
+  await createDoomedGlossary(world);
   await restoreMembers(world);
   await recreateInvitation(world);
   await resetViewerLink(world);

@@ -106,6 +106,10 @@ const samples: Sample[] = [
   { operation: 'GET /api/v2/webhooks/{webhookId}/deliveries', url: '/api/v2/webhooks/{webhookId}/deliveries?size=10' },
   { operation: 'DELETE /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}' },
   { operation: 'GET /api/v2/translation-memory/suggestions', url: '/api/v2/translation-memory/suggestions?targetLanguage=de&text=Hello&limit=5&minScore=40' },
+  { operation: 'POST /api/v2/glossary/import', url: '/api/v2/glossary/import?format=CSV', file: { name: 'glossary.csv', content: 'term,description,de\nhello,A greeting,Hallo\n' } },
+  { operation: 'GET /api/v2/glossary/terms', url: '/api/v2/glossary/terms?search=hel&size=10' },
+  { operation: 'GET /api/v2/glossary/matches', url: '/api/v2/glossary/matches?targetLanguage=de&text=Hello%20there' },
+  { operation: 'GET /api/v2/glossary/export', url: '/api/v2/glossary/export?format=TBX' },
   { operation: 'GET /api/v2/projects/{projectToken}/members', url: '/api/v2/projects/{projectToken}/members', auth: 'personalToken' },
   {
     operation: 'POST /api/v2/projects/{projectToken}/invitations',

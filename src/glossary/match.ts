@@ -1,0 +1,190 @@
+// Finding glossary terms in a text (docs/glossary.md). Pure: no database here
+// (src/glossary/matches.ts loads a project's glossaries and caches the
+// compiled matcher); the quality check (src/checks/glossary.ts) uses it too.
+//
+// How a term is found:
+//   - Text and term are split into words with Intl.Segmenter (granularity
+//     "word", the text's language), so matches fall on word boundaries in
+//     every script, including those written without spaces (Japanese,
+//     Chinese, Thai), and "cat" is never found inside "concatenate".
+//   - A multi-word term matches the same words in a row; what lies between the
+//     words (spaces, a hyphen, an apostrophe) is not compared.
+//   - Case-insensitive (Unicode lower case of NFC text), unless the term is
+//     case-sensitive. Abbreviations and case-sensitive terms match only their
+//     exact words.
+//   - The prefix rule, for plurals and simple inflections: a word of the text
+//     matches a word of the term when it starts with the term's word and adds
+//     at most 3 letters (file → files, index → indexes, click → clicked,
+//     Datei → Dateien), provided the term's word has at least 3 letters; or
+//     when it starts with all but the last letter of a term's word of at least
+//     4 letters and adds at most 3 (entry → entries, make → making). For
+//     words of scripts without spaces (Han, Hiragana, Katakana) the segmenter
+//     already separates okurigana and particles, so the rule applies from one
+//     character on and adds at most 2. This is deliberately crude — no
+//     dictionary, no stemming per language — and errs on the side of finding
+//     a term: a match that is not one costs a translator a glance, a missed
+//     forbidden term costs a wrong release. ("cat" does match "cater".)
+
+export interface MatchableTerm {
+  id: number;
+  term: string;
+  caseSensitive: boolean;
+  abbreviation: boolean;
+}
+
+export interface TermOccurrence<T extends MatchableTerm = MatchableTerm> {
+  term: T;
+  /** UTF-16 offsets of the occurrence in the text, end excluded. */
+  start: number;
+  end: number;
+  /** The text as written there. */
+  text: string;
+}
+
+interface Word {
+  /** As written (NFC). */
+  raw: string;
+  /** Lower case. */
+  folded: string;
+  start: number;
+  end: number;
+}
+
+interface Compiled<T> {
+  term: T;
+  words: Word[];
+  /** Exact words only (case-sensitive, abbreviation). */
+  exact: boolean;
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function segmenter(locale: string): Intl.Segmenter {
+  let found = segmenters.get(locale);
+  if (!found) {
+    let safe: string;
+    try {
+      safe = Intl.getCanonicalLocales(locale.replace(/_/g, '-'))[0] ?? 'und';
+    } catch {
+      safe = 'und';
+    }
+    found = new Intl.Segmenter(safe, { granularity: 'word' });
+    segmenters.set(locale, found);
+  }
+  return found;
+}
+
+/** The words of a text (letters and numbers; punctuation and spaces are not words). */
+export function words(text: string, locale = 'und'): Word[] {
+  const out: Word[] = [];
+  for (const s of segmenter(locale).segment(text)) {
+    if (!s.isWordLike) continue;
+    const raw = s.segment.normalize('NFC');
+    out.push({ raw, folded: raw.toLowerCase(), start: s.index, end: s.index + s.segment.length });
+  }
+  return out;
+}
+
+const NO_SPACE_SCRIPT = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** Whether a word of the text is a form of a term's word (see the prefix rule above). */
+function sameWord(text: Word, term: Word, exact: boolean, caseSensitive: boolean): boolean {
+  const t = caseSensitive ? text.raw : text.folded;
+  const w = caseSensitive ? term.raw : term.folded;
+  if (t === w) return true;
+  if (exact) return false;
+  const noSpace = NO_SPACE_SCRIPT.test(w);
+  const extra = t.length - w.length;
+  if (noSpace) return extra > 0 && extra <= 2 && t.startsWith(w);
+  if (extra > 0 && extra <= 3 && w.length >= 3 && t.startsWith(w) && /^\p{L}+$/u.test(t.slice(w.length))) return true;
+  if (w.length >= 4) {
+    const stem = w.slice(0, -1);
+    const rest = t.length - stem.length;
+    if (rest > 0 && rest <= 3 && t.startsWith(stem) && /^\p{L}+$/u.test(t.slice(stem.length))) return true;
+  }
+  return false;
+}
+
+/** The index keys under which a word of the text looks for terms: itself, and its shorter forms the prefix rule allows. */
+function lookupKeys(word: string): string[] {
+  const keys = [word];
+  for (let cut = 1; cut <= 3 && word.length - cut >= 1; cut++) keys.push(word.slice(0, -cut));
+  return keys;
+}
+
+export interface Matcher<T extends MatchableTerm> {
+  /** Terms by the folded first word, and by that word without its last letter (the stem rule). */
+  readonly byWord: Map<string, Compiled<T>[]>;
+  readonly byStem: Map<string, Compiled<T>[]>;
+  readonly size: number;
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Compiles terms (in the glossary's source language) for repeated matching. */
+export function compileMatcher<T extends MatchableTerm>(terms: readonly T[], locale = 'und'): Matcher<T> {
+  const byWord = new Map<string, Compiled<T>[]>();
+  const byStem = new Map<string, Compiled<T>[]>();
+  let size = 0;
+  for (const term of terms) {
+    const ws = words(term.term, locale);
+    if (!ws.length) continue;
+    const compiled: Compiled<T> = { term, words: ws, exact: term.caseSensitive || term.abbreviation };
+    const first = ws[0]!.folded;
+    push(byWord, first, compiled);
+    if (!compiled.exact && first.length >= 4 && !NO_SPACE_SCRIPT.test(first)) push(byStem, first.slice(0, -1), compiled);
+    size++;
+  }
+  return { byWord, byStem, size };
+}
+
+/**
+ * Every occurrence of a term in the text, in text order; where two terms
+ * overlap, the longer one wins ("translation memory" over "translation").
+ * Each term is reported at each place it occurs.
+ */
+export function findTerms<T extends MatchableTerm>(matcher: Matcher<T>, text: string, locale = 'und'): TermOccurrence<T>[] {
+  if (!matcher.size || !text) return [];
+  const ws = words(text, locale);
+  const found: TermOccurrence<T>[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const candidates = new Set<Compiled<T>>();
+    for (const key of lookupKeys(ws[i]!.folded)) {
+      for (const c of matcher.byWord.get(key) ?? []) candidates.add(c);
+      for (const c of matcher.byStem.get(key) ?? []) candidates.add(c);
+    }
+    for (const c of candidates) {
+      if (i + c.words.length > ws.length) continue;
+      let all = true;
+      for (let j = 0; j < c.words.length && all; j++) all = sameWord(ws[i + j]!, c.words[j]!, c.exact, c.term.caseSensitive);
+      if (!all) continue;
+      const start = ws[i]!.start;
+      const end = ws[i + c.words.length - 1]!.end;
+      found.push({ term: c.term, start, end, text: text.slice(start, end) });
+    }
+  }
+  // Longest first at each start; drop what a longer occurrence covers.
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: TermOccurrence<T>[] = [];
+  let coveredTo = -1;
+  let coveredFrom = -1;
+  for (const o of found) {
+    if (o.start >= coveredFrom && o.end <= coveredTo && !(o.start === coveredFrom && o.end === coveredTo)) continue;
+    kept.push(o);
+    if (o.end > coveredTo) {
+      coveredFrom = o.start;
+      coveredTo = o.end;
+    }
+  }
+  return kept;
+}
+
+/** Whether `needle` occurs in the text as whole words (with the same inflection rule), e.g. a required translation in a target text. */
+export function containsTerm(text: string, needle: string, locale: string, options: { caseSensitive?: boolean; exact?: boolean } = {}): TermOccurrence | null {
+  const matcher = compileMatcher([{ id: 0, term: needle, caseSensitive: options.caseSensitive ?? false, abbreviation: options.exact ?? false }], locale);
+  return findTerms(matcher, text, locale)[0] ?? null;
+}

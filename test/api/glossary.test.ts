@@ -1,0 +1,156 @@
+// The glossary over GraphQL: terms of a project's glossary (create, list,
+// search, update, delete, each change in the activity log), shared glossaries
+// linked to projects, the terms found in a text; and who may do what — a
+// viewer and a translator read but do not write, another project's API key
+// and a non-member reach nothing, a shared glossary is changed by its owner only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestAccount, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+
+let service: TestService;
+let owner: TestAccount;
+let viewer: TestAccount;
+let translator: TestAccount;
+let stranger: TestAccount;
+let a: ProjectApi;
+let b: ProjectApi;
+
+async function gql(auth: Record<string, string>, query: string, variables: Record<string, unknown> = {}) {
+  const res = await service.request({ method: 'POST', url: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, payload: { query, variables } });
+  return res.json() as { data?: any; errors?: any[] };
+}
+const as = (account: TestAccount) => ({ authorization: account.token });
+const key = (api: ProjectApi) => ({ 'x-service-token': api.apiKey });
+const code = (out: { errors?: any[] }) => out.errors?.[0]?.extensions?.code;
+
+const TERM = 'id glossaryId term description partOfSpeech forbidden doNotTranslate caseSensitive abbreviation translations { language text }';
+const CREATE = `mutation($p: String, $g: Int, $input: GlossaryTermInput!) { createGlossaryTerm(projectToken: $p, glossaryId: $g, input: $input) { ${TERM} } }`;
+const UPDATE = `mutation($p: String, $id: Int!, $input: GlossaryTermInput!) { updateGlossaryTerm(projectToken: $p, id: $id, input: $input) { ${TERM} } }`;
+const DELETE = 'mutation($p: String, $id: Int!) { deleteGlossaryTerm(projectToken: $p, id: $id) }';
+const LIST = `query($p: String, $g: Int, $s: String) { glossaryTerms(projectToken: $p, glossaryId: $g, search: $s) { glossaryId sourceLanguage total terms { ${TERM} } } }`;
+const MATCHES = 'query($p: String, $t: String!, $l: String!) { glossaryMatches(projectToken: $p, text: $t, targetLanguage: $l) { term translation start end text occurrences forbidden doNotTranslate } }';
+
+const termCount = () => service.db.prisma.glossaryTerm.count();
+
+beforeAll(async () => {
+  service = await startTestService();
+  owner = await service.account();
+  [viewer, translator, stranger] = [await service.account(), await service.account(), await service.account()];
+  a = await projectApi(service, owner, 'Glossary A');
+  b = await projectApi(service, owner, 'Glossary B');
+  await a.post('/api/v1/languages', { key: 'de' });
+  const projectA = await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: a.projectToken } });
+  await service.db.prisma.projectMember.create({ data: { projectId: projectA.id, accountId: viewer.id, role: 'VIEWER' } });
+  await service.db.prisma.projectMember.create({ data: { projectId: projectA.id, accountId: translator.id, role: 'TRANSLATOR' } });
+});
+afterAll(() => service.close());
+
+describe('terms of a project glossary', () => {
+  let fileId: number;
+  it('creates terms with flags and translations, lists and searches them', async () => {
+    const created = await gql(as(owner), CREATE, { p: a.projectToken, input: { term: ' file ', description: 'A document on disk', partOfSpeech: 'noun', translations: [{ language: 'de', text: 'Datei' }] } });
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createGlossaryTerm).toMatchObject({ term: 'file', description: 'A document on disk', partOfSpeech: 'noun', forbidden: false, translations: [{ language: 'de', text: 'Datei' }] });
+    fileId = created.data.createGlossaryTerm.id;
+    // The project's API key writes too (scripts), like the other project content.
+    const byKey = await gql(key(a), CREATE, { input: { term: 'Acme', doNotTranslate: true, caseSensitive: true } });
+    expect(byKey.errors).toBeUndefined();
+    expect((await gql(as(owner), CREATE, { p: a.projectToken, input: { term: 'kill', forbidden: true } })).errors).toBeUndefined();
+    const list = (await gql(as(viewer), LIST, { p: a.projectToken })).data.glossaryTerms;
+    expect(list).toMatchObject({ sourceLanguage: 'en', total: 3 });
+    expect(list.terms.map((t: any) => t.term)).toEqual(['Acme', 'file', 'kill']);
+    const searched = (await gql(key(a), LIST, { s: 'datei' })).data.glossaryTerms;
+    expect(searched.terms.map((t: any) => t.term)).toEqual(['file']);
+  });
+
+  it('refuses a duplicate term (same part of speech), an empty one and contradictory flags with 4xx codes, writing nothing', async () => {
+    const before = await termCount();
+    expect(code(await gql(as(owner), CREATE, { p: a.projectToken, input: { term: 'file', partOfSpeech: 'noun' } }))).toBe('CONFLICT');
+    expect(code(await gql(as(owner), CREATE, { p: a.projectToken, input: { term: '   ' } }))).toBe('BAD_REQUEST');
+    expect(code(await gql(as(owner), CREATE, { p: a.projectToken, input: { term: 'x', forbidden: true, doNotTranslate: true } }))).toBe('BAD_REQUEST');
+    expect(code(await gql(as(owner), CREATE, { p: a.projectToken, input: { term: 'x', translations: [{ language: 'not a key', text: 'y' }] } }))).toBe('BAD_REQUEST');
+    expect(await termCount()).toBe(before);
+  });
+
+  it('updates and deletes, each change in the activity log', async () => {
+    const updated = await gql(as(owner), UPDATE, { p: a.projectToken, id: fileId, input: { term: 'file', description: 'Stored document', translations: [{ language: 'de', text: 'Datei' }, { language: 'fr', text: 'fichier' }] } });
+    expect(updated.errors).toBeUndefined();
+    expect(updated.data.updateGlossaryTerm.translations).toEqual([{ language: 'de', text: 'Datei' }, { language: 'fr', text: 'fichier' }]);
+    const temp = (await gql(as(owner), CREATE, { p: a.projectToken, input: { term: 'temporary' } })).data.createGlossaryTerm.id;
+    expect((await gql(as(owner), DELETE, { p: a.projectToken, id: temp })).data.deleteGlossaryTerm).toBe(true);
+    const activity = (await a.get('/api/v2/activity?size=3')).data;
+    expect(activity.map((e: any) => e.kind)).toEqual(['SETTINGS', 'SETTINGS', 'SETTINGS']);
+    expect(JSON.stringify(activity)).toContain('temporary');
+  });
+
+  it('finds the terms of a text with their translation, on word boundaries and with plurals', async () => {
+    const out = await gql(as(translator), MATCHES, { p: a.projectToken, t: 'Kill the process, then copy both Files to ACME and acme. Profile stays.', l: 'de' });
+    expect(out.errors).toBeUndefined();
+    const found = out.data.glossaryMatches;
+    expect(found.map((m: any) => [m.term, m.text, m.translation])).toEqual([['kill', 'Kill', null], ['file', 'Files', 'Datei']]);
+    expect(found[0]).toMatchObject({ start: 0, end: 4, forbidden: true });
+    // "Acme" is case-sensitive: neither ACME nor acme; "Profile" holds "file" but not as a word.
+    const exact = (await gql(key(a), MATCHES, { t: 'Acme files', l: 'fr' })).data.glossaryMatches;
+    expect(exact.map((m: any) => [m.term, m.translation])).toEqual([['Acme', 'Acme'], ['file', 'fichier']]);
+  });
+});
+
+describe('who may write', () => {
+  it('refuses writes to a viewer and a translator (FORBIDDEN) and reads to a non-member (NOT_FOUND), changing nothing', async () => {
+    const before = await termCount();
+    const [first] = (await gql(as(owner), LIST, { p: a.projectToken })).data.glossaryTerms.terms;
+    for (const account of [viewer, translator]) {
+      expect(code(await gql(as(account), CREATE, { p: a.projectToken, input: { term: 'refused' } }))).toBe('FORBIDDEN');
+      expect(code(await gql(as(account), UPDATE, { p: a.projectToken, id: first.id, input: { term: 'refused' } }))).toBe('FORBIDDEN');
+      expect(code(await gql(as(account), DELETE, { p: a.projectToken, id: first.id }))).toBe('FORBIDDEN');
+    }
+    expect(code(await gql(as(stranger), LIST, { p: a.projectToken }))).toBe('NOT_FOUND');
+    expect(code(await gql(as(stranger), DELETE, { p: a.projectToken, id: first.id }))).toBe('NOT_FOUND');
+    expect(await termCount()).toBe(before);
+    expect((await gql(as(owner), LIST, { p: a.projectToken })).data.glossaryTerms.terms[0]).toEqual(first);
+  });
+
+  it("refuses another project's API key: A's terms are not found, reads and writes", async () => {
+    const before = await termCount();
+    const [first] = (await gql(as(owner), LIST, { p: a.projectToken })).data.glossaryTerms.terms;
+    expect(code(await gql(key(b), UPDATE, { id: first.id, input: { term: 'stolen' } }))).toBe('NOT_FOUND');
+    expect(code(await gql(key(b), DELETE, { id: first.id }))).toBe('NOT_FOUND');
+    expect(code(await gql(key(b), CREATE, { p: a.projectToken, input: { term: 'stolen' } }))).toBe('NOT_FOUND');
+    expect(code(await gql(key(b), LIST, { g: first.glossaryId }))).toBe('NOT_FOUND');
+    expect((await gql(key(b), LIST, {})).data.glossaryTerms.total).toBe(0);
+    expect((await gql(key(b), MATCHES, { t: 'file', l: 'de' })).data.glossaryMatches).toEqual([]);
+    expect(await termCount()).toBe(before);
+  });
+});
+
+describe('shared glossaries', () => {
+  it('are changed by their owner only, and read by the projects linked to them', async () => {
+    const created = await gql(as(owner), 'mutation { createSharedGlossary(name: "Brand", sourceLanguage: "en") { id shared } }');
+    expect(created.data.createSharedGlossary.shared).toBe(true);
+    const g = created.data.createSharedGlossary.id;
+    expect((await gql(as(owner), CREATE, { g, input: { term: 'dashboard', translations: [{ language: 'de', text: 'Übersicht' }] } })).errors).toBeUndefined();
+    // Not linked yet: B's key neither sees nor matches it.
+    expect((await gql(key(b), MATCHES, { t: 'Open the dashboard', l: 'de' })).data.glossaryMatches).toEqual([]);
+    expect(code(await gql(key(b), LIST, { g }))).toBe('NOT_FOUND');
+    const link = 'mutation($g: Int!, $p: String!, $l: Boolean!) { setProjectGlossaryLink(glossaryId: $g, projectToken: $p, linked: $l) { projects { projectToken } } }';
+    // A project's key cannot link (a person's decision), nor a viewer of the project.
+    expect(code(await gql(key(b), link, { g, p: b.projectToken, l: true }))).toBe('FORBIDDEN');
+    expect((await gql(as(owner), link, { g, p: b.projectToken, l: true })).data.setProjectGlossaryLink.projects).toEqual([{ projectToken: b.projectToken }]);
+    const found = (await gql(key(b), MATCHES, { t: 'Open the dashboards', l: 'de' })).data.glossaryMatches;
+    expect(found.map((m: any) => [m.term, m.translation])).toEqual([['dashboard', 'Übersicht']]);
+    expect((await gql(key(b), LIST, { g })).data.glossaryTerms.total).toBe(1);
+    // Read, not write: B's key and a member of a linked project who is not the owner are refused.
+    expect(code(await gql(key(b), CREATE, { g, input: { term: 'intruder' } }))).toBe('FORBIDDEN');
+    const projectB = await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: b.projectToken } });
+    await service.db.prisma.projectMember.create({ data: { projectId: projectB.id, accountId: stranger.id, role: 'ADMIN' } });
+    expect(code(await gql(as(stranger), CREATE, { g, input: { term: 'intruder' } }))).toBe('FORBIDDEN');
+    expect(code(await gql(as(stranger), 'mutation($g: Int!) { deleteSharedGlossary(id: $g) }', { g }))).toBe('FORBIDDEN');
+    expect(code(await gql(as(viewer), 'mutation($g: Int!) { deleteSharedGlossary(id: $g) }', { g }))).toBe('NOT_FOUND');
+    expect((await gql(as(stranger), 'query { sharedGlossaries { id } }')).data.sharedGlossaries).toEqual([{ id: g }]);
+    // B's own glossary (made when its key first read it) and the shared one.
+    expect((await gql(key(b), `query { glossaries { shared projectToken terms } }`)).data.glossaries).toEqual([
+      { shared: false, projectToken: b.projectToken, terms: 0 },
+      { shared: true, projectToken: null, terms: 1 },
+    ]);
+  });
+});
