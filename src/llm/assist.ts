@@ -9,7 +9,7 @@ import { MtProviderError } from '../mt/types.js';
 import type { LlmClient } from '../mt/llm/client.js';
 import { contextFor } from './context-settings.js';
 import { loadKeyContexts, projectMemoryScope } from './context.js';
-import { formatRules } from './prompt.js';
+import { formatRules, glossaryEntry } from './prompt.js';
 import { translateWithContext } from './translate.js';
 import { blockingProblems } from './validate.js';
 
@@ -121,6 +121,7 @@ async function rewriteCell(client: LlmClient, input: CellRef & { text: string; m
     ...(limit !== null && { maxCharacters: limit }),
     sourceText: cell.sourceText,
     rules: formatRules(input.text, cell.target.key),
+    ...(keyContext?.glossary.length && { glossary: keyContext.glossary.map(glossaryEntry) }),
     text: input.text,
   };
   const prompt = {
@@ -139,7 +140,7 @@ async function rewriteCell(client: LlmClient, input: CellRef & { text: string; m
     return text;
   }, input.signal);
   const problems = cell.sourceText
-    ? blockingProblems({ source: cell.sourceText, target: result.value, sourceLanguage: cell.source.key, targetLanguage: cell.target.key, charactersLimit: limit })
+    ? blockingProblems({ source: cell.sourceText, target: result.value, sourceLanguage: cell.source.key, targetLanguage: cell.target.key, charactersLimit: limit, glossary: keyContext?.glossary })
     : [];
   return { text: result.value, provider: client.config.provider, model: client.config.model, problems, inputTokens: result.inputTokens, outputTokens: result.outputTokens };
 }

@@ -5,15 +5,17 @@
 // set-based for a batch of keys (one statement for keys and languages, one for
 // neighbours); the memory is asked once per text (src/memory/suggest.ts).
 //
-// Glossary: the project has none yet. When it has, its terms that occur in a
-// text are looked up here, per text like the memory, into KeyContext.glossary
-// (prompt.ts already sends the field when present and validate.ts is where a
-// term check joins the blocking ones). Never the whole glossary.
+// Glossary: the terms that occur in the text (src/glossary, glossaryMatches),
+// per text like the memory, never the whole glossary; prompt.ts sends them and
+// validate.ts blocks a translation that misses a required term or uses a
+// forbidden one (the glossary check of src/checks).
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma } from '../db.js';
 import { memoryScope, type MemoryScope } from '../memory/scope.js';
 import { suggest } from '../memory/suggest.js';
+import { glossaryMatches } from '../glossary/index.js';
+import type { GlossaryCheckTerm } from '../checks/glossary.js';
 
 export interface KeyContext {
   keyId: number;
@@ -29,8 +31,8 @@ export interface KeyContext {
   neighbours: { key: string; source: string; translation: string | null }[];
   /** Memory matches for this text (score ≥ MEMORY_MIN_SCORE). */
   memory: { source: string; translation: string; score: number }[];
-  /** Glossary terms found in this text: none until the project has a glossary (see above). */
-  glossary?: { term: string; translation: string }[];
+  /** Glossary terms found in this text (see above). */
+  glossary: (GlossaryCheckTerm & { description: string })[];
 }
 
 export interface LanguagePair {
@@ -88,6 +90,7 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
     const memory = defaultLanguage?.id === pair.sourceLanguageId && source.trim()
       ? await suggest(scope, { text: source, sourceLanguage: pair.sourceLanguage, targetLanguage: pair.targetLanguage, key: { id, key: m.key, namespace: m.namespace }, limit: MEMORY_MATCHES, minScore: MEMORY_MIN_SCORE })
       : [];
+    const glossary = source.trim() ? await glossaryMatches(pair.projectId, pair.sourceLanguage, pair.targetLanguage, source) : [];
     contexts.push({
       keyId: id,
       key: m.key,
@@ -98,6 +101,10 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
       otherLanguages: others.filter((o) => o.keyId === id).slice(0, OTHER_LANGUAGES).map((o) => ({ language: o.language, text: o.text })),
       neighbours: neighbours.filter((n) => n.forKey === id).map((n) => ({ key: n.key, source: n.source, translation: n.translation })),
       memory: memory.map((s) => ({ source: s.source, translation: s.text, score: s.score })),
+      glossary: glossary.map(({ term, translation }) => ({
+        term: term.term, translation, forbidden: term.forbidden, doNotTranslate: term.doNotTranslate,
+        caseSensitive: term.caseSensitive, abbreviation: term.abbreviation, description: term.description,
+      })),
     });
   }
   return contexts;

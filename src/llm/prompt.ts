@@ -75,6 +75,16 @@ export function formatRules(source: string, targetLanguage: string): Record<stri
   return rules;
 }
 
+/** A glossary term as the model reads it: what to write, or what never to write. */
+export function glossaryEntry(term: KeyContext['glossary'][number]): Record<string, unknown> {
+  const out: Record<string, unknown> = { term: term.term };
+  if (term.forbidden) out.rule = 'forbidden: never use this term in the translation';
+  else if (term.doNotTranslate) out.rule = 'keep as written, do not translate';
+  else if (term.translation !== null) out.translation = term.translation;
+  if (term.description) out.description = term.description;
+  return out;
+}
+
 function itemOf(item: PromptItem, targetLanguage: string): Record<string, unknown> {
   const c = item.context;
   const out: Record<string, unknown> = { id: item.id, key: c.key };
@@ -86,7 +96,7 @@ function itemOf(item: PromptItem, targetLanguage: string): Record<string, unknow
   if (Object.keys(rules).length) out.rules = rules;
   if (c.otherLanguages.length) out.reviewedTranslations = c.otherLanguages;
   if (c.memory.length) out.memoryMatches = c.memory;
-  if (c.glossary?.length) out.glossary = c.glossary;
+  if (c.glossary.length) out.glossary = c.glossary.map(glossaryEntry);
   if (c.neighbours.length) out.neighbouringKeys = c.neighbours.map((n) => (n.translation === null ? { key: n.key, source: n.source } : n));
   if (item.previous) {
     out.previousAttempt = { text: item.previous.text, rejectedBecause: item.previous.problems };
@@ -97,13 +107,14 @@ function itemOf(item: PromptItem, targetLanguage: string): Record<string, unknow
 export function translationPrompt(header: PromptHeader, items: readonly PromptItem[]): LlmPrompt {
   const system = [
     `You are a professional software localizer. Translate user-interface texts from ${languageName(header.sourceLanguage)} to ${languageName(header.targetLanguage)}.`,
-    'The user message is a JSON document: the project, style instructions, and items, each with the source text and its context (key name, description, reviewed translations in other languages, neighbouring keys, translation-memory matches).',
+    'The user message is a JSON document: the project, style instructions, and items, each with the source text and its context (key name, description, reviewed translations in other languages, neighbouring keys, translation-memory matches, glossary terms).',
     'Rules:',
     '- Keep every placeholder listed in an item\'s rules.placeholders exactly as written (same characters); move it where the grammar needs it.',
     '- Keep HTML/XML tags listed in rules.tags, with their attributes, properly nested.',
     '- ICU MessageFormat: keep argument names and keywords; write exactly the plural categories listed in rules.pluralCategories.',
     '- Respect maxCharacters when given (count characters of the whole translation).',
     '- Use the memory matches and reviewed translations for consistent terminology; follow the style instructions.',
+    '- An item\'s glossary is binding: write each term as its translation, keep terms marked "keep as written" unchanged, never use a forbidden term.',
     '- When an item has previousAttempt, that answer was rejected for the reasons given: fix them.',
     'Reply with only a JSON object {"translations": [{"id": "<item id>", "text": "<translation>"}]}, one entry per item, no commentary.',
   ].join('\n');

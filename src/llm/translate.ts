@@ -79,7 +79,7 @@ export async function translateWithContext(input: ContextualInput): Promise<Cont
         const text = result.value.get(item.id);
         const problems = text === undefined
           ? ['the reply had no translation for this item']
-          : blockingProblems({ source: item.context.source, target: text, sourceLanguage: header.sourceLanguage, targetLanguage: header.targetLanguage, charactersLimit: item.context.charactersLimit });
+          : blockingProblems({ source: item.context.source, target: text, sourceLanguage: header.sourceLanguage, targetLanguage: header.targetLanguage, charactersLimit: item.context.charactersLimit, glossary: item.context.glossary });
         if (problems.length === 0) {
           outcomes.set(item.context.keyId, { ok: true, text: text! });
           if (item.previous) retriedTexts++;

@@ -336,6 +336,26 @@ describe('editor assistant', () => {
     expect((await readTranslations(service.db, projectToken)).pl!.welcome).toBe(before);
   });
 
+  it('sends only the glossary terms found in the text, and reports a suggestion that misses one', async () => {
+    const create = 'mutation($input: GlossaryTermInput!) { createGlossaryTerm(input: $input) { id } }';
+    for (const input of [
+      { term: 'welcome', description: 'a greeting', translations: [{ language: 'pl', text: 'Witaj' }] },
+      { term: 'invoice', translations: [{ language: 'pl', text: 'faktura' }] },
+    ]) expect((await gql(create, { input })).errors).toBeUndefined();
+    fake.translate = () => 'Cześć ponownie, {name}!';
+    const res = await gql(`mutation { suggestTranslation(key: "welcome", languageKey: "pl", provider: LLM_OPENAI) { text problems } }`);
+    expect(res.errors).toBeUndefined();
+    expect(itemsOf(0)[0].glossary).toEqual([{ term: 'welcome', translation: 'Witaj', description: 'a greeting' }]);
+    expect(fake.requests[0]!.system).toMatch(/glossary is binding/);
+    // Rejected, retried with the reason named, rejected again: no text, the reason reported.
+    expect(res.data.suggestTranslation.text).toBeNull();
+    expect(res.data.suggestTranslation.problems).toEqual([expect.stringMatching(/glossary: .*"welcome".*"Witaj"/)]);
+    expect(itemsOf(1)[0].previousAttempt.rejectedBecause.join(' ')).toMatch(/glossary/);
+    fake.reset();
+    fake.translate = () => 'Witaj ponownie, {name}!';
+    expect((await gql(`mutation { suggestTranslation(key: "welcome", languageKey: "pl", provider: LLM_OPENAI) { text problems } }`)).data.suggestTranslation).toEqual({ text: 'Witaj ponownie, {name}!', problems: [] });
+  });
+
   it('rewrites a text (shorten to the limit) and reports what the checks find', async () => {
     fake.script.push({ content: JSON.stringify({ text: 'Cześć, <b>{count}</b> nowych' }) });
     const res = await gql(`mutation($key: String!) { rewriteTranslation(key: $key, languageKey: "pl", text: "Cześć {name}, masz <b>{count}</b> nowych wiadomości", mode: SHORTEN, provider: LLM_ANTHROPIC) { text source problems } }`, { key: 'greet' });

@@ -8,9 +8,10 @@ import { statusError } from '../../src/mt/llm/protocol.js';
 import { formatRules, readTranslations, translationPrompt } from '../../src/llm/prompt.js';
 import { packByBudget } from '../../src/llm/translate.js';
 import type { KeyContext } from '../../src/llm/context.js';
+import { blockingProblems } from '../../src/llm/validate.js';
 
 const context = (keyId: number, source: string): KeyContext => ({
-  keyId, key: `k${keyId}`, namespace: '', description: '', charactersLimit: null, source, otherLanguages: [], neighbours: [], memory: [],
+  keyId, key: `k${keyId}`, namespace: '', description: '', charactersLimit: null, source, otherLanguages: [], neighbours: [], memory: [], glossary: [],
 });
 const header = { projectDescription: 'An app', style: '', sourceLanguage: 'en', targetLanguage: 'pl' };
 
@@ -66,5 +67,29 @@ describe('configuration', () => {
     expect(config).toMatchObject({ url: 'http://env:1', model: 'p-model', apiKey: 'p-key', keySource: 'project', headers: { A: '1', B: '3' }, allowPrivate: false, price: undefined });
     expect(() => resolveLlmConfig('LLM_OPENAI', { env: { LLM_OPENAI_HEADERS: '[1]' } })).toThrow(/LLM_OPENAI_HEADERS must be a JSON object/);
     expect(resolveLlmConfig('LLM_ANTHROPIC', { env: { LLM_ANTHROPIC_PRICE_INPUT: '3' } }).price).toEqual({ input: 3, output: 0 });
+  });
+});
+
+describe('glossary', () => {
+  const term = (over: Partial<KeyContext['glossary'][number]>): KeyContext['glossary'][number] => ({
+    term: 'file', translation: 'Datei', forbidden: false, doNotTranslate: false, caseSensitive: false, abbreviation: false, description: '', ...over,
+  });
+
+  it('sends the terms found in the text: a translation, a term kept as written, a forbidden one', () => {
+    const prompt = translationPrompt({ ...header, targetLanguage: 'de' }, [{ id: '1', context: { ...context(1, 'Save the file to Acme Cloud'), glossary: [term({ description: 'a document' }), term({ term: 'Acme Cloud', translation: 'Acme Cloud', doNotTranslate: true }), term({ term: 'stuff', translation: null, forbidden: true })] } }]);
+    const item = JSON.parse(prompt.user).items[0];
+    expect(item.glossary).toEqual([
+      { term: 'file', translation: 'Datei', description: 'a document' },
+      { term: 'Acme Cloud', rule: 'keep as written, do not translate' },
+      { term: 'stuff', rule: 'forbidden: never use this term in the translation' },
+    ]);
+    expect(JSON.parse(translationPrompt(header, [{ id: '1', context: context(1, 'Save it') }]).user).items[0].glossary).toBeUndefined();
+  });
+
+  it('blocks a translation that misses a required term, and lets one that uses it through', () => {
+    const input = { source: 'Save the file', sourceLanguage: 'en', targetLanguage: 'de', charactersLimit: null, glossary: [term({})] };
+    expect(blockingProblems({ ...input, target: 'Das Dokument speichern' })).toEqual([expect.stringMatching(/^glossary: .*"file".*"Datei"/)]);
+    expect(blockingProblems({ ...input, target: 'Die Datei speichern' })).toEqual([]);
+    expect(blockingProblems({ ...input, target: 'Das Dokument speichern', glossary: [] })).toEqual([]);
   });
 });
