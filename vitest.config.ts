@@ -10,9 +10,17 @@ const dbProjects = [
     ? [{
         name: 'postgres',
         env: { TEST_DB_KIND: 'postgres' },
-        // Matrices of requests refused at the edge, before any statement: the
-        // database plays no part in them, so one run (on PGlite) covers them.
-        exclude: ['test/api/bad-input.test.ts', 'test/api/import-format-mismatch.test.ts'],
+        // Where the database plays no part, one run (on PGlite) covers it: requests
+        // refused at the edge or by the one authorization check before any statement,
+        // file formats read and written, the API's description. Each file costs
+        // seconds of start-up besides its tests (the suite's largest cost).
+        exclude: [
+          'test/api/bad-input.test.ts', 'test/api/import-format-mismatch.test.ts', 'test/api/import-bad-files.test.ts',
+          'test/api/authorization-matrix.test.ts', 'test/api/graphql-limits.test.ts', 'test/api/request-limits.test.ts',
+          'test/api/slow-clients.test.ts', 'test/api/http.test.ts', 'test/api/openapi.test.ts',
+          'test/api/platform-tools.test.ts', 'test/api/import-export-roundtrip.test.ts', 'test/api/export-plural-shape.test.ts',
+          'test/api/glossary-files.test.ts',
+        ],
       }]
     : []),
 ];

@@ -209,8 +209,8 @@ describe('a 100,000-cell import', () => {
     const statements: string[] = [];
     await observeSql((sql) => statements.push(sql), () => importOk(service, api.apiKey, json(file), { uploadFormat: 'multi-language-json' }));
     expect(await service.db.prisma.translation.count({ where: { projectId } })).toBe(100_000);
-    // One gate statement per CELL_CHUNK cells, each writing its cells and their events; a few per chunk besides.
-    const chunks = Math.ceil(100_000 / CELL_CHUNK);
+    // One gate statement per chunk (IMPORT_CHUNK_CELLS: 10,000 on PostgreSQL, 5,000 embedded), each writing its cells and their events; a few per chunk besides.
+    const chunks = Math.ceil(100_000 / service.config.importChunkCells);
     expect(statements.filter((s) => s.includes('INSERT INTO "CellChangeBatch"'))).toHaveLength(chunks);
     expect(statements.filter((s) => s.includes('INSERT INTO "Activity"'))).toHaveLength(1);
     expect(statements.length).toBeLessThan(20 + 5 * chunks);
