@@ -6,17 +6,10 @@ import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { glossariesOfProject } from './access.js';
 import { compileMatcher, findTerms, type Matcher } from './match.js';
+import type { GlossaryTermFields } from './term-fields.js';
 
-export interface GlossaryTermRecord {
-  id: number;
+export interface GlossaryTermRecord extends GlossaryTermFields {
   glossaryId: number;
-  term: string;
-  description: string;
-  partOfSpeech: string;
-  forbidden: boolean;
-  doNotTranslate: boolean;
-  caseSensitive: boolean;
-  abbreviation: boolean;
   /** Language key → translation. */
   translations: Record<string, string>;
 }

@@ -18,6 +18,7 @@
 import { FormatError } from '../formats/model.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, parseXml, textContent, type XmlElement } from '../formats/xml-safe.js';
 import type { TermInput } from './terms.js';
+import type { GlossaryTermFields } from './term-fields.js';
 
 export interface ParsedGlossary {
   /** The file's own language (martif/tbx xml:lang), if it names one. */
@@ -128,15 +129,7 @@ export function parseTbx(input: Buffer, sourceLanguage: string, limits: { maxTer
   return { language: fileLanguage, terms, skipped };
 }
 
-export interface ExportTerm {
-  id: number;
-  term: string;
-  description: string;
-  partOfSpeech: string;
-  forbidden: boolean;
-  doNotTranslate: boolean;
-  caseSensitive: boolean;
-  abbreviation: boolean;
+export interface ExportTerm extends GlossaryTermFields {
   translations: { language: string; text: string }[];
 }
 

@@ -8,6 +8,7 @@ import { prisma, type Db } from '../db.js';
 import { badRequest, conflict, isUniqueViolation } from '../errors.js';
 import { openChange } from '../history/changes.js';
 import { reachGlossary, reachTerm, type GlossaryTarget, type ReachedGlossary } from './access.js';
+import type { GlossaryTermFields } from './term-fields.js';
 
 export const TERM_LIMITS = { term: 500, description: 2000, partOfSpeech: 50, translation: 500, languages: 200 };
 const LANGUAGE_KEY = /^[A-Za-z0-9][A-Za-z0-9_@.-]{0,34}$/;
@@ -24,16 +25,8 @@ export interface TermInput {
   translations?: { language: string; text: string }[] | null;
 }
 
-export interface TermView {
-  id: number;
+export interface TermView extends GlossaryTermFields {
   glossaryId: number;
-  term: string;
-  description: string;
-  partOfSpeech: string;
-  forbidden: boolean;
-  doNotTranslate: boolean;
-  caseSensitive: boolean;
-  abbreviation: boolean;
   updatedAt: Date;
   translations: { language: string; text: string }[];
 }
