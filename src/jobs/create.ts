@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { prisma, type Db } from '../db.js';
 import { AppError, badRequest, paymentRequired } from '../errors.js';
-import type { TranslationProviderId } from '../mt/types.js';
+import { isLlmProviderId, type TranslationProviderId } from '../mt/types.js';
 import { planOfProject } from '../plans/plans.js';
 import { normalizeRequest, type AutoTranslateInput, type AutoTranslateRequest } from './request.js';
-import { providerForProject } from './provider.js';
+import { llmClientForProject, providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
 import { wakeWorkers } from './worker.js';
 import { openChange } from '../history/changes.js';
@@ -82,6 +82,8 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
 async function validatedRequest(projectId: number, input: AutoTranslateInput): Promise<AutoTranslateRequest> {
   const request = await normalizeRequest(projectId, input);
   const { provider } = await providerForProject(projectId, request.translationProvider);
+  // A language model's configuration (URL, headers, prices, response format) is refused now, not when the job runs.
+  if (isLlmProviderId(request.translationProvider)) await llmClientForProject(projectId, request.translationProvider, { jobId: null });
   const options = provider.validateRequest({
     sourceLanguage: request.sourceLanguage,
     targetLanguage: request.targetLanguage,

@@ -6,7 +6,7 @@
 import { badRequest } from '../errors.js';
 import { isSealed, open, seal } from '../auth/sealed-secrets.js';
 import { ConfigError } from '../config.js';
-import { llmBaseUrl, RESPONSE_FORMATS, type ProjectLlmSettings, type ResponseFormat } from '../mt/llm/config.js';
+import { isResponseFormat, llmBaseUrl, RESPONSE_FORMATS, type ProjectLlmSettings, type ResponseFormat } from '../mt/llm/config.js';
 import type { LlmProviderId } from '../mt/types.js';
 import { readSettings, updateSettings, type ProjectSettings } from '../projects/settings.js';
 
@@ -18,6 +18,7 @@ interface Stored {
   responseFormat?: ResponseFormat;
   priceInput?: number;
   priceOutput?: number;
+  screenshots?: boolean;
 }
 
 export interface LlmSettingsInput {
@@ -27,6 +28,7 @@ export interface LlmSettingsInput {
   responseFormat?: string | null;
   priceInput?: number | null;
   priceOutput?: number | null;
+  screenshots?: boolean | null;
 }
 
 export interface LlmSettingsView {
@@ -38,6 +40,7 @@ export interface LlmSettingsView {
   responseFormat: ResponseFormat | null;
   priceInput: number | null;
   priceOutput: number | null;
+  screenshots: boolean | null;
 }
 
 const purpose = (projectId: number, provider: string) => `llm-headers:${projectId}:${provider}`;
@@ -54,7 +57,7 @@ function openHeaders(projectId: number, provider: LlmProviderId, stored: Stored)
 /** The project's settings of a provider, opened, for resolveLlmConfig. */
 export function projectLlmSettings(projectId: number, settings: ProjectSettings, provider: LlmProviderId): ProjectLlmSettings {
   const stored = storedOf(settings, provider);
-  return { url: stored.url, model: stored.model, headers: openHeaders(projectId, provider, stored), responseFormat: stored.responseFormat, priceInput: stored.priceInput, priceOutput: stored.priceOutput };
+  return { url: stored.url, model: stored.model, headers: openHeaders(projectId, provider, stored), responseFormat: stored.responseFormat, priceInput: stored.priceInput, priceOutput: stored.priceOutput, screenshots: stored.screenshots };
 }
 
 export async function readLlmSettings(projectId: number, provider: LlmProviderId): Promise<LlmSettingsView> {
@@ -63,6 +66,7 @@ export async function readLlmSettings(projectId: number, provider: LlmProviderId
   return {
     provider, url: stored.url ?? null, model: stored.model ?? null, headerNames: Object.keys(openHeaders(projectId, provider, stored)),
     responseFormat: stored.responseFormat ?? null, priceInput: stored.priceInput ?? null, priceOutput: stored.priceOutput ?? null,
+    screenshots: stored.screenshots ?? null,
   };
 }
 
@@ -98,9 +102,10 @@ export async function setLlmSettings(projectId: number, provider: LlmProviderId,
     if (Object.keys(headers).length) next.headers = seal(JSON.stringify(headers), purpose(projectId, provider));
   }
   if (input.responseFormat) {
-    if (!(RESPONSE_FORMATS as readonly string[]).includes(input.responseFormat)) throw badRequest(`responseFormat must be one of ${RESPONSE_FORMATS.join(', ')}`);
-    next.responseFormat = input.responseFormat as ResponseFormat;
+    if (!isResponseFormat(provider, input.responseFormat)) throw badRequest(`responseFormat of ${provider} must be one of ${RESPONSE_FORMATS[provider].join(', ')}`);
+    next.responseFormat = input.responseFormat;
   }
+  if (input.screenshots !== null && input.screenshots !== undefined) next.screenshots = input.screenshots;
   next.priceInput = price(input.priceInput, 'priceInput');
   next.priceOutput = price(input.priceOutput, 'priceOutput');
   const all = { ...((await readSettings(projectId)).llmProviders as Record<string, Stored> | undefined ?? {}), [provider]: JSON.parse(JSON.stringify(next)) };

@@ -3,6 +3,7 @@
 // transaction, so a job resumed after a crash continues after the last
 // committed batch (at most one batch is sent to the provider twice).
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import type { Job } from '../generated/prisma/client.js';
 import { MtProviderError, isLlmProviderId } from '../mt/types.js';
@@ -119,6 +120,13 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       }
     } catch (error) {
       if (error instanceof MtProviderError && !context.signal.aborted) {
+        // The failed batch's requests were billed too: they count in the job's usage.
+        if (llm && error.spent?.requests) {
+          const usage = addUsage(checkpoint.llmUsage, llm.client.config, error.spent);
+          await prisma().$executeRaw(Prisma.sql`/* jobs:record-failed-usage */
+            UPDATE "Job" SET checkpoint = jsonb_set(checkpoint, '{llmUsage}', ${JSON.stringify(usage)}::jsonb), "updatedAt" = now()
+             WHERE id = ${job.id} AND "leaseOwner" = ${context.owner} AND state = 'STARTED'`);
+        }
         await failJob(job, context.owner, `${request.translationProvider}: ${error.providerMessage ?? error.message}`);
         return;
       }

@@ -9,6 +9,10 @@
 // per text like the memory, never the whole glossary; prompt.ts sends them and
 // validate.ts blocks a translation that misses a required term or uses a
 // forbidden one (the glossary check of src/checks).
+//
+// Screenshots: when the provider sends images (LLM_<P>_SCREENSHOTS), the two
+// latest screenshots marking each key, with the key's rectangle; translate.ts
+// sends each screenshot once per request (screenshots/for-model.ts).
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma } from '../db.js';
@@ -33,6 +37,16 @@ export interface KeyContext {
   memory: { source: string; translation: string; score: number }[];
   /** Glossary terms found in this text (see above). */
   glossary: (GlossaryCheckTerm & { description: string })[];
+  /** Screenshots showing the key (empty unless asked for). */
+  screenshots: KeyScreenshotRef[];
+}
+
+export interface KeyScreenshotRef {
+  screenshotId: number;
+  storageFolder: string;
+  width: number;
+  height: number;
+  rectangle: { x: number; y: number; width: number; height: number };
 }
 
 export interface LanguagePair {
@@ -47,6 +61,7 @@ const NEIGHBOURS_EACH_SIDE = 2;
 const MEMORY_MATCHES = 3;
 export const MEMORY_MIN_SCORE = 75;
 const OTHER_LANGUAGES = 5;
+const SCREENSHOTS_PER_KEY = 2;
 
 /** The project's memory as the project itself sees it (its texts and the memories it reads). */
 export function projectMemoryScope(projectId: number): Promise<MemoryScope> {
@@ -54,10 +69,10 @@ export function projectMemoryScope(projectId: number): Promise<MemoryScope> {
 }
 
 /** Context of each key, in the order of `keys`; `source` is the text to translate (the key's source text or its name). */
-export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: number; source: string }[], scope: MemoryScope): Promise<KeyContext[]> {
+export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: number; source: string }[], scope: MemoryScope, options: { screenshots?: boolean } = {}): Promise<KeyContext[]> {
   if (keys.length === 0) return [];
   const ids = arrayLiteral(keys.map((k) => k.id));
-  const [meta, others, neighbours, defaultLanguage] = await Promise.all([
+  const [meta, others, neighbours, defaultLanguage, shots] = await Promise.all([
     prisma().$queryRaw<{ id: number; key: string; namespace: string; description: string; charactersLimit: number | null }[]>(Prisma.sql`/* llm:key-context */
       SELECT id, key, namespace, description, "charactersLimit" FROM "TranslationKey"
        WHERE "projectId" = ${pair.projectId} AND id = ANY(${ids}::int[])`),
@@ -80,6 +95,14 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
        WHERE b."projectId" = ${pair.projectId} AND b.id = ANY(${ids}::int[])
        ORDER BY b.id, n.key`),
     prisma().language.findFirst({ where: { projectId: pair.projectId, isDefault: true }, select: { id: true } }),
+    options.screenshots
+      ? prisma().$queryRaw<{ keyId: number; screenshotId: number; storageFolder: string; width: number; height: number; x: number; y: number; w: number; h: number }[]>(Prisma.sql`/* llm:key-screenshots */
+        SELECT ks."keyId", s.id AS "screenshotId", s."storageFolder", s.width, s.height, ks.x, ks.y, ks.width AS w, ks.height AS h
+          FROM (SELECT *, row_number() OVER (PARTITION BY "keyId" ORDER BY id DESC) AS rank FROM "KeyScreenshot" WHERE "keyId" = ANY(${ids}::int[])) ks
+          JOIN "Screenshot" s ON s.id = ks."screenshotId"
+         WHERE ks.rank <= ${SCREENSHOTS_PER_KEY} AND s."projectId" = ${pair.projectId}
+         ORDER BY ks."keyId", ks.id DESC`)
+      : Promise.resolve([]),
   ]);
   const metaOf = new Map(meta.map((m) => [m.id, m]));
   const contexts: KeyContext[] = [];
@@ -104,6 +127,9 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
       glossary: glossary.map(({ term, translation }) => ({
         term: term.term, translation, forbidden: term.forbidden, doNotTranslate: term.doNotTranslate,
         caseSensitive: term.caseSensitive, abbreviation: term.abbreviation, description: term.description,
+      })),
+      screenshots: shots.filter((r) => r.keyId === id).map((r) => ({
+        screenshotId: r.screenshotId, storageFolder: r.storageFolder, width: r.width, height: r.height, rectangle: { x: r.x, y: r.y, width: r.w, height: r.h },
       })),
     });
   }

@@ -6,7 +6,7 @@ import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-par
 import { readTags } from '../checks/markup.js';
 import { readPlaceholders } from '../checks/placeholders.js';
 import { pluralElements, pluralNeeds } from '../checks/plurals.js';
-import type { LlmPrompt } from '../mt/llm/protocol.js';
+import type { LlmPrompt, PromptImage } from '../mt/llm/protocol.js';
 import type { KeyContext } from './context.js';
 
 export interface PromptHeader {
@@ -21,6 +21,8 @@ export interface PromptItem {
   context: KeyContext;
   /** A previous answer that failed validation, and why: the retry names the failure. */
   previous?: { text: string; problems: string[] };
+  /** The request's images showing this text: image number (1-based) and the box around the text, in that image's pixels. */
+  screenshots?: { image: number; box: { x: number; y: number; width: number; height: number } }[];
 }
 
 export const REPLY_SCHEMA = {
@@ -97,6 +99,7 @@ function itemOf(item: PromptItem, targetLanguage: string): Record<string, unknow
   if (c.otherLanguages.length) out.reviewedTranslations = c.otherLanguages;
   if (c.memory.length) out.memoryMatches = c.memory;
   if (c.glossary.length) out.glossary = c.glossary.map(glossaryEntry);
+  if (item.screenshots?.length) out.screenshots = item.screenshots;
   if (c.neighbours.length) out.neighbouringKeys = c.neighbours.map((n) => (n.translation === null ? { key: n.key, source: n.source } : n));
   if (item.previous) {
     out.previousAttempt = { text: item.previous.text, rejectedBecause: item.previous.problems };
@@ -104,7 +107,7 @@ function itemOf(item: PromptItem, targetLanguage: string): Record<string, unknow
   return out;
 }
 
-export function translationPrompt(header: PromptHeader, items: readonly PromptItem[]): LlmPrompt {
+export function translationPrompt(header: PromptHeader, items: readonly PromptItem[], images: readonly PromptImage[] = []): LlmPrompt {
   const system = [
     `You are a professional software localizer. Translate user-interface texts from ${languageName(header.sourceLanguage)} to ${languageName(header.targetLanguage)}.`,
     'The user message is a JSON document: the project, style instructions, and items, each with the source text and its context (key name, description, reviewed translations in other languages, neighbouring keys, translation-memory matches, glossary terms).',
@@ -116,6 +119,7 @@ export function translationPrompt(header: PromptHeader, items: readonly PromptIt
     '- Use the memory matches and reviewed translations for consistent terminology; follow the style instructions.',
     '- An item\'s glossary is binding: write each term as its translation, keep terms marked "keep as written" unchanged, never use a forbidden term.',
     '- When an item has previousAttempt, that answer was rejected for the reasons given: fix them.',
+    ...(images.length ? ['- Images are screenshots of the application, numbered from 1 in the order attached. An item\'s screenshots give the image and the box (pixels) where its text appears, also outlined on the image and labelled with the item id: use them to understand where the text is shown and how much room it has.'] : []),
     'Reply with only a JSON object {"translations": [{"id": "<item id>", "text": "<translation>"}]}, one entry per item, no commentary.',
   ].join('\n');
   const document: Record<string, unknown> = {};
@@ -124,7 +128,7 @@ export function translationPrompt(header: PromptHeader, items: readonly PromptIt
   document.sourceLanguage = header.sourceLanguage;
   document.targetLanguage = header.targetLanguage;
   document.items = items.map((i) => itemOf(i, header.targetLanguage));
-  return { system, user: JSON.stringify(document, null, 1), schema: REPLY_SCHEMA as unknown as Record<string, unknown>, schemaName: 'translations' };
+  return { system, user: JSON.stringify(document, null, 1), ...(images.length ? { images } : {}), schema: REPLY_SCHEMA as unknown as Record<string, unknown>, schemaName: 'translations' };
 }
 
 /** The translations of a reply by item id; throws when the reply does not have the expected shape. */

@@ -135,6 +135,8 @@ export class MtProviderError extends Error {
   readonly providerMessage: string;
   /** From Retry-After, when the provider sent one. */
   readonly retryAfterMs?: number;
+  /** Language models: the tokens the failed call had already been billed for (its earlier attempts' replies). */
+  spent?: { inputTokens: number; outputTokens: number; requests: number };
 
   constructor(init: {
     provider: TranslationProviderId;

@@ -52,6 +52,7 @@ const LlmSettingsType = builder.objectRef<LlmSettingsView>('LlmProviderSettings'
     responseFormat: t.exposeString('responseFormat', { nullable: true }),
     priceInput: t.exposeFloat('priceInput', { nullable: true, description: 'Per million input tokens.' }),
     priceOutput: t.exposeFloat('priceOutput', { nullable: true, description: 'Per million output tokens.' }),
+    screenshots: t.exposeBoolean('screenshots', { nullable: true, description: "Whether the keys' screenshots are sent as images; null: the instance's setting." }),
   }),
 });
 
@@ -60,9 +61,10 @@ const LlmSettingsInput = builder.inputType('LlmProviderSettingsInput', {
     url: t.string({ required: false, description: 'Base URL (e.g. http://ollama.internal:11434); a private address needs LLM_ALLOW_PRIVATE on the instance.' }),
     model: t.string({ required: false }),
     headers: t.field({ type: 'JSON', required: false, description: 'Extra headers, an object of names and values (stored sealed).' }),
-    responseFormat: t.string({ required: false, description: 'LLM_OPENAI: json_schema, json_object or none.' }),
+    responseFormat: t.string({ required: false, description: 'LLM_OPENAI: json_schema, json_object or none. LLM_ANTHROPIC: tool or none.' }),
     priceInput: t.float({ required: false }),
     priceOutput: t.float({ required: false }),
+    screenshots: t.boolean({ required: false, description: "Send the keys' screenshots as images (a vision model); null: the instance's setting." }),
   }),
 });
 

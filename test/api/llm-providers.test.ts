@@ -12,6 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, INPUT_TOKENS, OUTPUT_TOKENS, type FakeLlm } from '../support/fake-llm.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectIdOf, readTranslations, seedTranslations } from '../support/content.js';
+import sharp from 'sharp';
+import { corpusScreenshotsPresent, screenshotBytes, uploadRest } from '../support/screenshots.js';
 
 const OPENAI_KEY = 'sk-secret-openai-1234567890';
 const ANTHROPIC_KEY = 'ant-secret-anthropic-0987654321';
@@ -222,7 +224,7 @@ describe('OpenAI-compatible chat completions', () => {
     expect(gap).toBe(4);
     expect(job.llmLog[0].error).toMatch(/unusable reply: the reply is not JSON/);
     expect(job.llmLog[1]).toMatchObject({ status: 429 });
-    expect(job.llmLog[2].error).toMatch(/no answer within 400 ms/);
+    expect(job.llmLog[2].error).toMatch(/within 400 ms/);
     expect(job.llmLog[3].error).toBeNull();
     // Tokens of the malformed reply were paid for too.
     expect(job.usage[0].inputTokens).toBe(2 * INPUT_TOKENS);
@@ -265,16 +267,36 @@ describe('OpenAI-compatible chat completions', () => {
     }
   });
 
-  it('fails a job at once, saying why, when the configuration is wrong', async () => {
+  it('refuses to start a job, saying why, when the configuration is wrong', async () => {
     process.env.LLM_OPENAI_HEADERS = '{"X-Team": 5}';
     try {
-      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
-      expect(job.state).toBe('FAILED');
-      expect(job.message).toMatch(/LLM_OPENAI is not configured correctly: LLM_OPENAI_HEADERS must be a JSON object/);
+      const jobs = await service.db.prisma.job.count({ where: { projectId } });
+      const res = await gql(`mutation($input: AutoTranslateInput!) { autoTranslate(input: $input) { jobId } }`, {
+        input: { translationProvider: 'LLM_OPENAI', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }], options: ['FORCE_REPLACE'] },
+      });
+      expect(res.errors[0].extensions.code).toBe('BAD_REQUEST');
+      expect(res.errors[0].message).toMatch(/LLM_OPENAI is not configured correctly: LLM_OPENAI_HEADERS must be a JSON object/);
+      expect(await service.db.prisma.job.count({ where: { projectId } })).toBe(jobs);
       expect(fake.requests).toHaveLength(0);
     } finally {
       process.env.LLM_OPENAI_HEADERS = '{"X-Team":"l10n"}';
     }
+  });
+
+  it('gives up on a server that trickles its answer past LLM_TIMEOUT_MS, and retries', async () => {
+    fake.script.push({ trickleMs: 50 });
+    const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+    expect(job.state).toBe('SUCCESS');
+    expect(job.llmLog[0].error).toMatch(/the answer was not complete within 400 ms/);
+    expect(job.llmLog.at(-1).error).toBeNull();
+  });
+
+  it("counts the tokens of a failed job's billed replies in its usage", async () => {
+    fake.script.push({ content: 'not json at all' }, { status: 401, raw: JSON.stringify({ error: { message: 'key revoked' } }) });
+    const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+    expect(job.state).toBe('FAILED');
+    expect(job.message).toMatch(/key revoked/);
+    expect(job.usage).toEqual([{ provider: 'LLM_OPENAI', model: 'local-model', inputTokens: INPUT_TOKENS, outputTokens: OUTPUT_TOKENS, requests: 2, estimatedCost: (INPUT_TOKENS * 2 + OUTPUT_TOKENS * 8) / 1e6 }]);
   });
 
   it('refuses a model server on a private address unless LLM_ALLOW_PRIVATE is set', async () => {
@@ -303,6 +325,9 @@ describe('Anthropic messages', () => {
     expect(request.body).toMatchObject({ model: 'claude-test', stream: false, max_tokens: 4096 });
     expect(typeof request.body.system).toBe('string');
     expect(request.body.messages.map((m: any) => m.role)).toEqual(['user']);
+    // Structured output: a forced tool whose input schema is the reply's.
+    expect(request.body.tool_choice).toEqual({ type: 'tool', name: 'translations' });
+    expect(request.body.tools[0].input_schema.required).toEqual(['translations']);
     expect(item('files').rules.pluralCategories).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
     expect((await readTranslations(service.db, projectToken)).ar!.files).toBe(ARABIC_FILES);
     const n = fake.requests.length;
@@ -322,6 +347,59 @@ describe('Anthropic messages', () => {
     expect(job.message, JSON.stringify(job.failedTexts)).toMatch(/^Translated 5 texts/);
     expect(fake.requests.every((r) => r.path === '/v1/messages')).toBe(true);
     expect((await readTranslations(service.db, projectToken)).ar!.greet).toBe("(ar) Hello {name}, you have <b>{count}</b> new messages");
+  });
+});
+
+describe.skipIf(!corpusScreenshotsPresent)('screenshots as images', () => {
+  it("sends a key's screenshot once per request, scaled, its box drawn and given in the item; the log keeps no image bytes", async () => {
+    // pontoon_tm_tab.png is 2054 × 1118: sent as 1024 × 557.
+    const upload = envelope(await uploadRest(service, apiKey, screenshotBytes('pontoon_tm_tab.png'), 'tm-tab.png')).data;
+    for (const [key, rectangle] of [['greet', { x: 200, y: 100, width: 400, height: 60 }], ['welcome', { x: 1000, y: 600, width: 300, height: 40 }]] as const) {
+      const link = await service.request({ method: 'POST', url: `/api/v2/screenshots/${upload.id}/links`, headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { key, ...rectangle } });
+      expect(link.statusCode).toBe(200);
+    }
+    process.env.LLM_OPENAI_SCREENSHOTS = 'true';
+    try {
+      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+      expect(job.state).toBe('SUCCESS');
+      const [request] = fake.requests;
+      expect(fake.requests).toHaveLength(1);
+      expect(request!.images).toHaveLength(1);
+      expect(request!.images[0]!.mediaType).toBe('image/jpeg');
+      const meta = await sharp(request!.images[0]!.bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1024, 557]);
+      const scale = 1024 / 2054;
+      expect(item('greet').screenshots).toEqual([{ image: 1, box: { x: Math.round(200 * scale), y: Math.round(100 * scale), width: Math.round(400 * scale), height: Math.round(60 * scale) } }]);
+      expect(item('welcome').screenshots[0].image).toBe(1);
+      expect(item('account_delete').screenshots).toBeUndefined();
+      expect(request!.system).toMatch(/Images are screenshots of the application/);
+      // The box is drawn: the pixels on its outline are the marking colour, not the screenshot's.
+      const { data, info } = await sharp(request!.images[0]!.bytes).raw().toBuffer({ resolveWithObject: true });
+      const box = item('greet').screenshots[0].box;
+      const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
+      const [r, g, b] = at(box.x + box.width / 2 | 0, box.y + 1);
+      expect(r).toBeGreaterThan(180);
+      expect(g).toBeLessThan(80);
+      expect(b).toBeGreaterThan(70);
+      const logged = JSON.stringify(job.llmLog[0].request);
+      expect(logged).toContain('<image 1: 1024×557 image/jpeg');
+      expect(logged.length).toBeLessThan(20_000);
+    } finally {
+      delete process.env.LLM_OPENAI_SCREENSHOTS;
+    }
+    // A self-hosted server (not the vendor's URL) gets no images unless asked.
+    fake.reset();
+    expect((await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE'])).state).toBe('SUCCESS');
+    expect(fake.requests.every((r) => r.images.length === 0)).toBe(true);
+    // Anthropic takes the image before the text.
+    fake.reset();
+    process.env.LLM_ANTHROPIC_SCREENSHOTS = 'true';
+    try {
+      expect((await translate('LLM_ANTHROPIC', 'de', ['FORCE_REPLACE'])).state).toBe('SUCCESS');
+      expect(fake.requests[0]!.body.messages[0].content.map((p: any) => p.type)).toEqual(['image', 'text']);
+    } finally {
+      delete process.env.LLM_ANTHROPIC_SCREENSHOTS;
+    }
   });
 });
 

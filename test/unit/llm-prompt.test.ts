@@ -6,12 +6,15 @@ import { jsonOfReply } from '../../src/mt/llm/client.js';
 import { estimateTokens, llmBaseUrl, resolveLlmConfig } from '../../src/mt/llm/config.js';
 import { statusError } from '../../src/mt/llm/protocol.js';
 import { formatRules, readTranslations, translationPrompt } from '../../src/llm/prompt.js';
-import { packByBudget } from '../../src/llm/translate.js';
+import { imageTokens, packByBudget } from '../../src/llm/translate.js';
+import { anthropicBody } from '../../src/mt/llm/anthropic.js';
+import { openAiBody } from '../../src/mt/llm/openai.js';
+import { promptForLog } from '../../src/mt/llm/protocol.js';
 import type { KeyContext } from '../../src/llm/context.js';
 import { blockingProblems } from '../../src/llm/validate.js';
 
 const context = (keyId: number, source: string): KeyContext => ({
-  keyId, key: `k${keyId}`, namespace: '', description: '', charactersLimit: null, source, otherLanguages: [], neighbours: [], memory: [], glossary: [],
+  keyId, key: `k${keyId}`, namespace: '', description: '', charactersLimit: null, source, otherLanguages: [], neighbours: [], memory: [], glossary: [], screenshots: [],
 });
 const header = { projectDescription: 'An app', style: '', sourceLanguage: 'en', targetLanguage: 'pl' };
 
@@ -56,6 +59,45 @@ describe('prompts', () => {
     }
     expect(batches.length).toBeGreaterThan(2);
   });
+
+  it('counts each screenshot once per request against the budget, at most maxImages of them', () => {
+    const shot = (screenshotId: number) => ({ screenshotId, storageFolder: `1/${screenshotId}/`, width: 2048, height: 1024, rectangle: { x: 0, y: 0, width: 10, height: 10 } });
+    // 2048×1024 is sent as 1024×512: 700 tokens.
+    expect(imageTokens({ width: 2048, height: 1024 })).toBe(700);
+    const items = Array.from({ length: 6 }, (_, i) => ({ id: `t${i}`, context: { ...context(i, `Short text ${i}`), screenshots: [shot(i < 3 ? 1 : 2)] } }));
+    // Both screenshots fit a large budget: one request.
+    expect(packByBudget(header, items, 6000, 4)).toHaveLength(1);
+    // One image fits beside the texts, two do not: the second screenshot's items start a request.
+    const split = packByBudget(header, items, 1100, 4);
+    expect(split.map((b) => b.map((i) => i.id))).toEqual([['t0', 't1', 't2'], ['t3', 't4', 't5']]);
+    // Without images the same budget holds them all.
+    expect(packByBudget(header, items, 1100, 0)).toHaveLength(1);
+  });
+});
+
+describe('wire bodies', () => {
+  const prompt = { system: 'sys', user: '{"items":[]}', schema: { type: 'object' }, schemaName: 'translations', images: [{ mediaType: 'image/jpeg' as const, data: 'QUJD', width: 4, height: 3 }] };
+
+  it('asks Anthropic for a forced tool call with the schema, images before the text', () => {
+    const config = resolveLlmConfig('LLM_ANTHROPIC', { env: {} });
+    expect(config.responseFormat).toBe('tool');
+    const body = anthropicBody(config, prompt) as any;
+    expect(body.tools).toEqual([{ name: 'translations', description: expect.any(String), input_schema: { type: 'object' } }]);
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'translations' });
+    expect(body.messages[0].content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: 'QUJD' } }, { type: 'text', text: '{"items":[]}' }]);
+    const plain = anthropicBody(resolveLlmConfig('LLM_ANTHROPIC', { env: { LLM_ANTHROPIC_RESPONSE_FORMAT: 'none' } }), { ...prompt, images: [] }) as any;
+    expect(plain.tools).toBeUndefined();
+    expect(plain.messages[0].content).toBe('{"items":[]}');
+    expect(() => resolveLlmConfig('LLM_ANTHROPIC', { env: { LLM_ANTHROPIC_RESPONSE_FORMAT: 'json_schema' } })).toThrow('LLM_ANTHROPIC_RESPONSE_FORMAT must be one of tool, none');
+  });
+
+  it('sends OpenAI images as data URLs; the log keeps what they were, not their bytes', () => {
+    const body = openAiBody(resolveLlmConfig('LLM_OPENAI', { env: {} }), prompt) as any;
+    expect(body.messages[1].content).toEqual([{ type: 'text', text: '{"items":[]}' }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,QUJD' } }]);
+    const logged = openAiBody(resolveLlmConfig('LLM_OPENAI', { env: {} }), promptForLog(prompt)) as any;
+    expect(JSON.stringify(logged)).not.toContain('QUJD');
+    expect(logged.messages[1].content[1].image_url.url).toContain('<image 1: 4×3 image/jpeg');
+  });
 });
 
 describe('configuration', () => {
@@ -67,6 +109,23 @@ describe('configuration', () => {
     expect(config).toMatchObject({ url: 'http://env:1', model: 'p-model', apiKey: 'p-key', keySource: 'project', headers: { A: '1', B: '3' }, allowPrivate: false, price: undefined });
     expect(() => resolveLlmConfig('LLM_OPENAI', { env: { LLM_OPENAI_HEADERS: '[1]' } })).toThrow(/LLM_OPENAI_HEADERS must be a JSON object/);
     expect(resolveLlmConfig('LLM_ANTHROPIC', { env: { LLM_ANTHROPIC_PRICE_INPUT: '3' } }).price).toEqual({ input: 3, output: 0 });
+  });
+
+  it("prices by model: the configured model's entry wins over the provider's price, the project's over both", () => {
+    const env = { LLM_OPENAI_PRICE_INPUT: '9', LLM_OPENAI_PRICE_OUTPUT: '9', LLM_OPENAI_PRICES: '{"gpt-4o-mini": {"input": 0.15, "output": 0.6}, "gpt-4o": {"input": 2.5, "output": 10}}' };
+    expect(resolveLlmConfig('LLM_OPENAI', { env }).price).toEqual({ input: 0.15, output: 0.6 });
+    expect(resolveLlmConfig('LLM_OPENAI', { env: { ...env, LLM_OPENAI_MODEL: 'gpt-4o' } }).price).toEqual({ input: 2.5, output: 10 });
+    expect(resolveLlmConfig('LLM_OPENAI', { env: { ...env, LLM_OPENAI_MODEL: 'other' } }).price).toEqual({ input: 9, output: 9 });
+    expect(resolveLlmConfig('LLM_OPENAI', { env, project: { model: 'gpt-4o', priceOutput: 7 } }).price).toEqual({ input: 2.5, output: 7 });
+    expect(() => resolveLlmConfig('LLM_OPENAI', { env: { LLM_OPENAI_PRICES: '{"m": {"input": -1, "output": 1}}' } })).toThrow(/LLM_OPENAI_PRICES: the price of "m"/);
+  });
+
+  it("sends screenshots by default only to the vendors' own servers; a setting says otherwise", () => {
+    expect(resolveLlmConfig('LLM_OPENAI', { env: {} }).screenshots).toBe(true);
+    expect(resolveLlmConfig('LLM_OPENAI', { env: { LLM_OPENAI_URL: 'http://127.0.0.1:11434' } }).screenshots).toBe(false);
+    expect(resolveLlmConfig('LLM_OPENAI', { env: { LLM_OPENAI_URL: 'http://127.0.0.1:11434', LLM_OPENAI_SCREENSHOTS: 'true' } }).screenshots).toBe(true);
+    expect(resolveLlmConfig('LLM_ANTHROPIC', { env: { LLM_ANTHROPIC_SCREENSHOTS: 'false' }, project: { screenshots: true } }).screenshots).toBe(true);
+    expect(() => resolveLlmConfig('LLM_ANTHROPIC', { env: { LLM_ANTHROPIC_SCREENSHOTS: 'maybe' } })).toThrow('LLM_ANTHROPIC_SCREENSHOTS must be true or false');
   });
 });
 

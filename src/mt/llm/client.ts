@@ -2,13 +2,15 @@
 // retries of the other providers (retry.ts: 429, 5xx, timeouts, network and
 // unreadable replies, with backoff, never sooner than Retry-After), the reply
 // read as a JSON object, and every attempt reported to `onExchange` (the
-// job's log) with the body sent and the reply, never the headers (keys).
+// job's log) with the body sent and the reply, never the headers (keys) nor
+// the images' bytes. A call that fails for good still says which tokens its
+// attempts were billed for (MtProviderError.spent).
 import { withRetry, type RetryOptions } from '../retry.js';
 import { MtProviderError } from '../types.js';
 import { anthropicBody, anthropicComplete } from './anthropic.js';
 import type { LlmConfig } from './config.js';
 import { openAiBody, openAiComplete } from './openai.js';
-import { badAnswer, type LlmPrompt } from './protocol.js';
+import { badAnswer, promptForLog, type LlmPrompt } from './protocol.js';
 
 export interface LlmExchange {
   provider: string;
@@ -63,15 +65,17 @@ export function createLlmClient(config: LlmConfig, hooks: { onExchange?: (exchan
   return {
     config,
     async completeJson(prompt, read, signal) {
-      const body = config.provider === 'LLM_OPENAI' ? openAiBody(config, prompt) : anthropicBody(config, prompt);
+      const bodyOf = (p: LlmPrompt) => (config.provider === 'LLM_OPENAI' ? openAiBody(config, p) : anthropicBody(config, p));
+      const body = bodyOf(prompt);
+      const logged = prompt.images?.length ? bodyOf(promptForLog(prompt)) : body;
       let inputTokens = 0;
       let outputTokens = 0;
       let requests = 0;
-      const value = await withRetry(async () => {
+      const attempt = async () => {
         requests++;
         const started = Date.now();
         const record = async (status: number, reply: string, tokens: { in: number; out: number }, error: string | null) => {
-          await hooks.onExchange?.({ provider: config.provider, model: config.model, request: body, status, reply, inputTokens: tokens.in, outputTokens: tokens.out, durationMs: Date.now() - started, error });
+          await hooks.onExchange?.({ provider: config.provider, model: config.model, request: logged, status, reply, inputTokens: tokens.in, outputTokens: tokens.out, durationMs: Date.now() - started, error });
         };
         let answer;
         try {
@@ -92,7 +96,14 @@ export function createLlmClient(config: LlmConfig, hooks: { onExchange?: (exchan
           await record(answer.status, answer.raw, { in: answer.inputTokens, out: answer.outputTokens }, message);
           throw badAnswer(config.provider, answer.status, message);
         }
-      }, { maxAttempts: 4, ...hooks.retry, signal });
+      };
+      let value;
+      try {
+        value = await withRetry(attempt, { maxAttempts: 4, ...hooks.retry, signal });
+      } catch (error) {
+        if (error instanceof MtProviderError) error.spent = { inputTokens, outputTokens, requests };
+        throw error;
+      }
       return { value, inputTokens, outputTokens, requests };
     },
   };

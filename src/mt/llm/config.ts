@@ -7,12 +7,18 @@
 //   LLM_OPENAI_MODEL      default gpt-4o-mini
 //   LLM_OPENAI_HEADERS    JSON object of extra headers (Azure: {"api-key": "…"})
 //   LLM_OPENAI_RESPONSE_FORMAT  json_schema (default) | json_object | none: how structured output is asked
+//   LLM_ANTHROPIC_RESPONSE_FORMAT  tool (default: the reply is a forced tool call whose input follows the schema) | none
 //   LLM_ANTHROPIC_URL     default https://api.anthropic.com
 //   LLM_ANTHROPIC_API_KEY sent as x-api-key
 //   LLM_ANTHROPIC_MODEL   default claude-sonnet-4-5
 //   LLM_ANTHROPIC_VERSION anthropic-version header, default 2023-06-01
 //   LLM_ANTHROPIC_HEADERS JSON object of extra headers
 //   LLM_<P>_PRICE_INPUT / LLM_<P>_PRICE_OUTPUT   price per million tokens (any currency), for the job's estimate
+//   LLM_<P>_PRICES        JSON object of prices by model, {"gpt-4o-mini": {"input": 0.15, "output": 0.6}}:
+//                         the configured model's entry wins over the two above (a project's own prices win over both)
+//   LLM_<P>_SCREENSHOTS   true | false: send the screenshots of a key as images (vision models); default true
+//                         for the vendor's own URL, false for any other server (a text-only model would refuse them)
+//   LLM_MAX_IMAGES        screenshots per request, default 4
 //   LLM_ALLOW_PRIVATE     true: the model server may be on a loopback or private address (self-hosted)
 //   LLM_TIMEOUT_MS        per request, default 120000
 //   LLM_TOKEN_BUDGET      estimated input tokens per request, default 6000 (a token ≈ 4 characters)
@@ -21,8 +27,16 @@
 import { ConfigError } from '../../config.js';
 import type { KeySource, LlmProviderId } from '../types.js';
 
-export const RESPONSE_FORMATS = ['json_schema', 'json_object', 'none'] as const;
-export type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
+/** How each protocol is asked for structured output. */
+export const RESPONSE_FORMATS = {
+  LLM_OPENAI: ['json_schema', 'json_object', 'none'],
+  LLM_ANTHROPIC: ['tool', 'none'],
+} as const satisfies Record<LlmProviderId, readonly string[]>;
+export type ResponseFormat = (typeof RESPONSE_FORMATS)[LlmProviderId][number];
+
+export function isResponseFormat(provider: LlmProviderId, value: string): value is ResponseFormat {
+  return (RESPONSE_FORMATS[provider] as readonly string[]).includes(value);
+}
 
 export interface LlmConfig {
   provider: LlmProviderId;
@@ -32,12 +46,17 @@ export interface LlmConfig {
   keySource: KeySource;
   model: string;
   headers: Record<string, string>;
-  /** OpenAI-compatible servers only. */
+  /** Structured output: json_schema, json_object or none (OpenAI-compatible); tool or none (Anthropic). */
   responseFormat: ResponseFormat;
   /** Anthropic only. */
   anthropicVersion: string;
+  /** The whole request, first byte to last (a server that trickles its answer does not hold a job forever). */
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Send the key's screenshots as images. */
+  screenshots: boolean;
+  /** Images per request at most. */
+  maxImages: number;
   /** Estimated input tokens per request (prompt included). */
   tokenBudget: number;
   maxOutputTokens: number;
@@ -55,6 +74,7 @@ export interface ProjectLlmSettings {
   responseFormat?: ResponseFormat | null;
   priceInput?: number | null;
   priceOutput?: number | null;
+  screenshots?: boolean | null;
 }
 
 const DEFAULTS = {
@@ -97,10 +117,40 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return n;
 }
 
-function price(env: NodeJS.ProcessEnv, prefix: string, project?: ProjectLlmSettings | null): LlmConfig['price'] {
-  const input = project?.priceInput ?? (env[`${prefix}_PRICE_INPUT`]?.trim() ? num(env, `${prefix}_PRICE_INPUT`, 0, 0, 1e9) : undefined);
-  const output = project?.priceOutput ?? (env[`${prefix}_PRICE_OUTPUT`]?.trim() ? num(env, `${prefix}_PRICE_OUTPUT`, 0, 0, 1e9) : undefined);
+/** The instance's prices by model (LLM_<P>_PRICES). */
+export function parsePrices(name: string, raw: string | undefined): Map<string, { input: number; output: number }> {
+  const prices = new Map<string, { input: number; output: number }>();
+  if (!raw?.trim()) return prices;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a JSON object of models and prices, {"model": {"input": 0.15, "output": 0.6}}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${name} must be a JSON object of models and prices`);
+  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e9;
+  for (const [model, entry] of Object.entries(value)) {
+    const { input, output } = (entry ?? {}) as { input?: unknown; output?: unknown };
+    if (!ok(input) || !ok(output)) throw new ConfigError(`${name}: the price of "${model}" must be {"input": n, "output": n}, numbers from 0 to 1000000000 per million tokens`);
+    prices.set(model, { input: input as number, output: output as number });
+  }
+  return prices;
+}
+
+// Field by field: the project's price, the instance's price of this model, the instance's price of the provider.
+function price(env: NodeJS.ProcessEnv, prefix: string, model: string, project?: ProjectLlmSettings | null): LlmConfig['price'] {
+  const byModel = parsePrices(`${prefix}_PRICES`, env[`${prefix}_PRICES`]).get(model);
+  const input = project?.priceInput ?? byModel?.input ?? (env[`${prefix}_PRICE_INPUT`]?.trim() ? num(env, `${prefix}_PRICE_INPUT`, 0, 0, 1e9) : undefined);
+  const output = project?.priceOutput ?? byModel?.output ?? (env[`${prefix}_PRICE_OUTPUT`]?.trim() ? num(env, `${prefix}_PRICE_OUTPUT`, 0, 0, 1e9) : undefined);
   return input === undefined && output === undefined ? undefined : { input: input ?? 0, output: output ?? 0 };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return undefined;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 export function resolveLlmConfig(
@@ -112,23 +162,28 @@ export function resolveLlmConfig(
   const project = sources.project ?? {};
   const projectKey = sources.projectApiKey?.trim() || undefined;
   const envKey = env[`${prefix}_API_KEY`]?.trim() || undefined;
-  const responseFormat = (project.responseFormat ?? env[`${prefix}_RESPONSE_FORMAT`]?.trim() ?? 'json_schema') as ResponseFormat;
-  if (!(RESPONSE_FORMATS as readonly string[]).includes(responseFormat)) throw new ConfigError(`${prefix}_RESPONSE_FORMAT must be one of ${RESPONSE_FORMATS.join(', ')}`);
+  const responseFormat = project.responseFormat ?? env[`${prefix}_RESPONSE_FORMAT`]?.trim() ?? RESPONSE_FORMATS[provider][0];
+  if (!isResponseFormat(provider, responseFormat)) throw new ConfigError(`${prefix}_RESPONSE_FORMAT must be one of ${RESPONSE_FORMATS[provider].join(', ')}`);
+  const url = project.url ? llmBaseUrl('url', project.url) : env[`${prefix}_URL`]?.trim() ? llmBaseUrl(`${prefix}_URL`, env[`${prefix}_URL`]!) : DEFAULTS[provider].url;
+  const model = project.model?.trim() || env[`${prefix}_MODEL`]?.trim() || DEFAULTS[provider].model;
   return {
     provider,
-    url: project.url ? llmBaseUrl('url', project.url) : env[`${prefix}_URL`]?.trim() ? llmBaseUrl(`${prefix}_URL`, env[`${prefix}_URL`]!) : DEFAULTS[provider].url,
+    url,
     apiKey: projectKey ?? envKey,
     keySource: projectKey ? 'project' : envKey ? 'environment' : 'none',
-    model: project.model?.trim() || env[`${prefix}_MODEL`]?.trim() || DEFAULTS[provider].model,
+    model,
     // The project's headers are added to the instance's (same name: the project's).
     headers: { ...parseHeaders(`${prefix}_HEADERS`, env[`${prefix}_HEADERS`]), ...(project.headers ?? {}) },
     responseFormat,
     anthropicVersion: env.LLM_ANTHROPIC_VERSION?.trim() || '2023-06-01',
     timeoutMs: num(env, 'LLM_TIMEOUT_MS', 120_000, 100, 3_600_000),
     allowPrivate: ['1', 'true', 'yes'].includes((env.LLM_ALLOW_PRIVATE ?? '').trim().toLowerCase()),
+    // The vendors' own servers see images; a self-hosted one may be text-only.
+    screenshots: project.screenshots ?? flag(env, `${prefix}_SCREENSHOTS`) ?? url === DEFAULTS[provider].url,
+    maxImages: num(env, 'LLM_MAX_IMAGES', 4, 0, 20),
     tokenBudget: num(env, 'LLM_TOKEN_BUDGET', 6_000, 200, 2_000_000),
     maxOutputTokens: num(env, 'LLM_MAX_OUTPUT_TOKENS', 4_096, 16, 1_000_000),
-    price: price(env, prefix, project),
+    price: price(env, prefix, model, project),
     logRetentionDays: num(env, 'LLM_LOG_RETENTION_DAYS', 30, 0, 3650),
   };
 }

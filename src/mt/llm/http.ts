@@ -2,7 +2,9 @@
 // (src/webhooks/safe-target.ts): the host is resolved and checked (loopback and
 // private addresses only with LLM_ALLOW_PRIVATE, since a project may set its
 // own base URL), and the connection goes to the checked address. A time limit
-// per request, the caller's abort signal, no redirects, a cap on the answer.
+// for the whole request (a server trickling its answer byte by byte would pass
+// an idle timeout forever), the caller's abort signal, no redirects, a cap on
+// the answer.
 // Network failures and timeouts are retryable MtProviderErrors.
 import http from 'node:http';
 import https from 'node:https';
@@ -52,6 +54,7 @@ export async function postJson(
     const fail = (error: MtProviderError | unknown) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
       reject(error);
     };
@@ -75,6 +78,7 @@ export async function postJson(
       response.on('end', () => {
         if (settled) return;
         settled = true;
+        clearTimeout(deadline);
         signal?.removeEventListener('abort', onAbort);
         const text = Buffer.concat(chunks).toString('utf8');
         let parsed: unknown;
@@ -92,6 +96,10 @@ export async function postJson(
       fail(abortError(signal!));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    const deadline = setTimeout(() => {
+      request.destroy();
+      fail(new MtProviderError({ provider, kind: 'retryable', reason: 'timeout', status: 0, providerMessage: `the answer was not complete within ${options.timeoutMs} ms` }));
+    }, options.timeoutMs);
     request.on('timeout', () => {
       request.destroy();
       fail(new MtProviderError({ provider, kind: 'retryable', reason: 'timeout', status: 0, providerMessage: `no answer within ${options.timeoutMs} ms` }));

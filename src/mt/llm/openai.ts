@@ -12,7 +12,13 @@ export function openAiBody(config: LlmConfig, prompt: LlmPrompt): Record<string,
     model: config.model,
     messages: [
       { role: 'system', content: prompt.system },
-      { role: 'user', content: prompt.user },
+      {
+        role: 'user',
+        // Vision models take the images as data URLs beside the text.
+        content: prompt.images?.length
+          ? [{ type: 'text', text: prompt.user }, ...prompt.images.map((image) => ({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } }))]
+          : prompt.user,
+      },
     ],
     stream: false,
     temperature: 0,

@@ -4,9 +4,20 @@ import { parseRetryAfter } from '../retry.js';
 import { MtProviderError, type LlmProviderId } from '../types.js';
 import type { LlmHttpAnswer } from './http.js';
 
+/** An image sent with the prompt (a key's screenshot), base64. */
+export interface PromptImage {
+  mediaType: 'image/jpeg' | 'image/png' | 'image/webp';
+  /** Base64 of the bytes. */
+  data: string;
+  width: number;
+  height: number;
+}
+
 export interface LlmPrompt {
   system: string;
   user: string;
+  /** Images the user message refers to as image 1, image 2, … in this order. */
+  images?: readonly PromptImage[];
   /** JSON schema of the reply (structured output where the server supports it). */
   schema: Record<string, unknown>;
   /** Name of the schema (OpenAI's json_schema.name). */
@@ -40,3 +51,9 @@ export function badAnswer(provider: LlmProviderId, status: number, message: stri
 
 const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, Math.round(v)) : 0);
 export { int as tokenCount };
+
+/** The prompt as the request log keeps it: each image's bytes replaced by what they were (the log stays small). */
+export function promptForLog(prompt: LlmPrompt): LlmPrompt {
+  if (!prompt.images?.length) return prompt;
+  return { ...prompt, images: prompt.images.map((image, i) => ({ ...image, data: `<image ${i + 1}: ${image.width}×${image.height} ${image.mediaType}, ${Math.round((image.data.length * 3) / 4 / 1024)} KiB, not kept>` })) };
+}
