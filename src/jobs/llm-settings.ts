@@ -76,9 +76,15 @@ function price(value: number | null | undefined, field: string): number | undefi
   return value;
 }
 
-/** Replaces the project's settings of a provider (a field null or absent: the instance's). */
+/**
+ * Replaces the project's settings of a provider (a field null or absent: the
+ * instance's), except the headers: left out, the stored ones stay (their values
+ * are never shown, so a form cannot send them back); null removes them.
+ */
 export async function setLlmSettings(projectId: number, provider: LlmProviderId, input: LlmSettingsInput): Promise<LlmSettingsView> {
+  const settings = await readSettings(projectId);
   const next: Stored = {};
+  if (input.headers === undefined && storedOf(settings, provider).headers) next.headers = storedOf(settings, provider).headers;
   if (input.url?.trim()) {
     try {
       next.url = llmBaseUrl('url', input.url.trim());
@@ -108,7 +114,7 @@ export async function setLlmSettings(projectId: number, provider: LlmProviderId,
   if (input.screenshots !== null && input.screenshots !== undefined) next.screenshots = input.screenshots;
   next.priceInput = price(input.priceInput, 'priceInput');
   next.priceOutput = price(input.priceOutput, 'priceOutput');
-  const all = { ...((await readSettings(projectId)).llmProviders as Record<string, Stored> | undefined ?? {}), [provider]: JSON.parse(JSON.stringify(next)) };
+  const all = { ...(settings.llmProviders as Record<string, Stored> | undefined ?? {}), [provider]: JSON.parse(JSON.stringify(next)) };
   await updateSettings(projectId, { llmProviders: all });
   return readLlmSettings(projectId, provider);
 }

@@ -60,7 +60,7 @@ const LlmSettingsInput = builder.inputType('LlmProviderSettingsInput', {
   fields: (t) => ({
     url: t.string({ required: false, description: 'Base URL (e.g. http://ollama.internal:11434); a private address needs LLM_ALLOW_PRIVATE on the instance.' }),
     model: t.string({ required: false }),
-    headers: t.field({ type: 'JSON', required: false, description: 'Extra headers, an object of names and values (stored sealed).' }),
+    headers: t.field({ type: 'JSON', required: false, description: 'Extra headers, an object of names and values (stored sealed). Left out: the stored headers stay; null removes them.' }),
     responseFormat: t.string({ required: false, description: 'LLM_OPENAI: json_schema, json_object or none. LLM_ANTHROPIC: tool or none.' }),
     priceInput: t.float({ required: false }),
     priceOutput: t.float({ required: false }),
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
   }),
   setLlmProviderSettings: t.field({
     type: LlmSettingsType,
-    description: "Replaces the project's own settings of a language-model provider (a field left out: the instance's).",
+    description: "Replaces the project's own settings of a language-model provider (a field left out: the instance's; headers left out: kept).",
     args: { projectToken: t.arg.string({ required: false }), provider: t.arg({ type: LlmProviderEnum, required: true }), settings: t.arg({ type: LlmSettingsInput, required: true }) },
     resolve: async (_root, args, ctx) => setLlmSettings(await resolveProject(ctx.principal, args.projectToken, need('setLlmProviderSettings')), args.provider, args.settings),
   }),

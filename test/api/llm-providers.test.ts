@@ -263,7 +263,10 @@ describe('OpenAI-compatible chat completions', () => {
       for (const secret of [PROJECT_KEY, OPENAI_KEY, ANTHROPIC_KEY, 'hdr-secret-1']) expect(logs).not.toContain(secret);
     } finally {
       await gql(`mutation { setProviderApiKey(provider: LLM_OPENAI, apiKey: null) }`);
-      await gql(`mutation { setLlmProviderSettings(provider: LLM_OPENAI, settings: {}) { model } }`);
+      // Headers left out stay (their values are never shown to be sent back); null removes them.
+      const kept = await gql(`mutation { setLlmProviderSettings(provider: LLM_OPENAI, settings: { model: "other" }) { model headerNames } }`);
+      expect(kept.data.setLlmProviderSettings).toEqual({ model: 'other', headerNames: ['X-Secret-Header'] });
+      await gql(`mutation { setLlmProviderSettings(provider: LLM_OPENAI, settings: { headers: null }) { model } }`);
     }
   });
 

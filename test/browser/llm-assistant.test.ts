@@ -95,6 +95,36 @@ describe('the key panel assistant', () => {
     expect(saved.data.translationContext).toEqual({ description: 'A shop for garden tools', styles: [{ languageKey: 'pl', instructions: 'Formal: use "Pan/Pani".' }] });
   });
 
+  it("sets the project's own model server, model, screenshots and prices; header values stay write-only", async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
+    const form = page.getByRole('form', { name: 'OpenAI-compatible server' });
+    await form.getByLabel('Base URL').fill(`${fake.url}/v1/chat/completions`);
+    await form.getByLabel('Model', { exact: true }).fill('project-model');
+    await form.getByLabel('Structured output').selectOption('json_object');
+    await form.getByLabel('Send screenshots as images').selectOption('no');
+    await form.getByLabel('Price per million input tokens').fill('0.5');
+    await form.getByLabel('Extra headers (JSON)').fill('{"X-Org": "garden-secret"}');
+    await form.getByRole('button', { name: 'Save OpenAI-compatible server settings' }).click();
+    await form.getByText('Saved the settings of the OpenAI-compatible server').waitFor();
+    // The URL is cut to the base; the header's value is not shown again, its name is.
+    expect(await form.getByLabel('Base URL').inputValue()).toBe(fake.url);
+    expect(await form.getByLabel('Extra headers (JSON)').inputValue()).toBe('');
+    expect(await form.getByLabel('Extra headers (JSON)').getAttribute('placeholder')).toMatch(/Set: X-Org/);
+    expect(await page.content()).not.toContain('garden-secret');
+    expect(await axeViolations(page)).toEqual([]);
+    const saved = await api.gql('{ llmProviderSettings(provider: LLM_OPENAI) { url model responseFormat screenshots priceInput priceOutput headerNames } }');
+    expect(saved.data.llmProviderSettings).toEqual({ url: fake.url, model: 'project-model', responseFormat: 'json_object', screenshots: false, priceInput: 0.5, priceOutput: null, headerNames: ['X-Org'] });
+    // Saving again without touching the headers keeps them; a bad JSON is refused in words.
+    await form.getByLabel('Model', { exact: true }).fill('console-model');
+    await form.getByRole('button', { name: 'Save OpenAI-compatible server settings' }).click();
+    await expect.poll(async () => (await api.gql('{ llmProviderSettings(provider: LLM_OPENAI) { model headerNames } }')).data.llmProviderSettings).toEqual({ model: 'console-model', headerNames: ['X-Org'] });
+    await form.getByLabel('Extra headers (JSON)').fill('{oops');
+    await form.getByRole('button', { name: 'Save OpenAI-compatible server settings' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Extra headers must be a JSON object' }).waitFor();
+    // Back to the instance's settings for the next test.
+    expect((await api.gql('mutation { setLlmProviderSettings(provider: LLM_OPENAI, settings: { headers: null }) { model } }')).errors).toBeUndefined();
+  });
+
   it("shows a finished job's tokens and the texts it left untranslated", async () => {
     // greeting loses its placeholder twice: reported, not written; farewell is written.
     fake.translate = (x) => (x.key === 'greeting' ? 'Cześć' : 'Żegnaj, {name}');

@@ -9,6 +9,7 @@ import { graphql, type ResultOf } from './graphql';
 import { messageOf } from './feedback';
 import { AutoTranslateSettings } from './AutoTranslateSettings';
 import { TranslationContextSection } from './TranslationContextSection';
+import { LlmProviderSection } from './LlmProviderSection';
 
 const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
 const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`);
@@ -105,6 +106,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
       )}
       <AutoTranslateSettings projectToken={projectToken} />
       <TranslationContextSection projectToken={projectToken} />
+      <LlmProviderSection projectToken={projectToken} />
       <ProviderKeysSection projectToken={projectToken} />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">Recent jobs</h2>
