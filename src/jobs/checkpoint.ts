@@ -25,6 +25,10 @@ export interface Checkpoint {
   llmFailures?: { key: string; message: string }[];
   /** Language models: texts that passed the checks on the second attempt. */
   llmRetriedTexts?: number;
+  /** Cells filled from the translation memory (memoryMinScore, MEMORY). */
+  memoryFilled?: number;
+  /** MEMORY: keys without a match at the score (left as they were). */
+  memoryNoMatch?: number;
 }
 
 export interface LlmUsage {
@@ -65,5 +69,7 @@ export function summary(checkpoint: Checkpoint): string {
   const failed = !checkpoint.failedTexts ? ''
     : checkpoint.llmUsage ? `; ${checkpoint.failedTexts} left untranslated because the model's answer failed the checks twice (${named}${checkpoint.failedTexts > 3 ? ' | …' : ''})`
     : `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large`;
-  return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${skipped}${locked}${failed}`;
+  const memory = checkpoint.memoryFilled !== undefined ? `; ${checkpoint.memoryFilled} of them from the translation memory` : '';
+  const noMatch = checkpoint.memoryNoMatch ? `; ${checkpoint.memoryNoMatch} without a memory match at the score asked for` : '';
+  return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${memory}${noMatch}${skipped}${locked}${failed}`;
 }

@@ -16,7 +16,7 @@ import { providerApiKey } from './provider-keys.js';
 
 export async function providerForProject(projectId: number, id: TranslationProviderId): Promise<{ provider: TranslationProvider; credentials: ProviderCredentials }> {
   const settings = await readSettings(projectId);
-  const projectApiKey = id === 'PSEUDO' ? undefined : providerApiKey(projectId, settings, id);
+  const projectApiKey = id === 'PSEUDO' || id === 'MEMORY' ? undefined : providerApiKey(projectId, settings, id);
   const credentials = resolveCredentials(id, { projectApiKey });
   return { provider: getProvider(id, credentials), credentials };
 }

@@ -16,6 +16,8 @@ export interface AutoTranslateInput {
   options?: readonly JobOption[] | null;
   providerGlossaryId?: string | null;
   providerFormality?: string | null;
+  /** Fill from the translation memory first, with matches scoring at least this (50–100); MEMORY: default 100. */
+  memoryMinScore?: number | null;
 }
 
 /** What a job row keeps in `request`. */
@@ -28,6 +30,7 @@ export interface AutoTranslateRequest {
   options: JobOption[];
   providerGlossaryId?: string;
   providerFormality?: string;
+  memoryMinScore?: number;
 }
 
 function optionalString(value: string | null | undefined, field: string, max = 100): string | undefined {
@@ -55,6 +58,14 @@ export async function normalizeRequest(projectId: number, input: AutoTranslateIn
   if (sourceProjectLanguage === targetProjectLanguage) throw badRequest('sourceProjectLanguage and targetProjectLanguage must differ');
   const providerGlossaryId = optionalString(input.providerGlossaryId, 'providerGlossaryId', 200);
   const providerFormality = optionalString(input.providerFormality, 'providerFormality', 20);
+  const memoryMinScore = input.memoryMinScore ?? (input.translationProvider === 'MEMORY' ? 100 : undefined);
+  if (memoryMinScore !== undefined && (!Number.isInteger(memoryMinScore) || memoryMinScore < 50 || memoryMinScore > 100)) {
+    throw badRequest(`memoryMinScore must be a whole number from 50 to 100, got ${memoryMinScore}`);
+  }
+  // The memory pairs each text of the default language with its translations: only that side can be looked up.
+  if (memoryMinScore !== undefined && sourceProjectLanguage !== languages.find((l) => l.isDefault)?.key) {
+    throw badRequest(`The translation memory is looked up from the default language; sourceProjectLanguage '${sourceProjectLanguage}' is not it`);
+  }
   return {
     translationProvider: input.translationProvider,
     targetProjectLanguage,
@@ -64,5 +75,6 @@ export async function normalizeRequest(projectId: number, input: AutoTranslateIn
     options,
     providerGlossaryId,
     providerFormality,
+    ...(memoryMinScore !== undefined && { memoryMinScore }),
   };
 }

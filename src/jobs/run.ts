@@ -24,6 +24,7 @@ import { llmClientForProject, providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
 import { failJob, succeedJob } from './finish.js';
 import { addUsage, MAX_LISTED_FAILURES, summary, type Checkpoint } from './checkpoint.js';
+import { fillFromMemory } from './memory-fill.js';
 
 export class LeaseLostError extends Error {
   constructor() { super('The job lease was lost'); }
@@ -35,7 +36,7 @@ export class JobCancelledError extends Error {
 /** Keys per engine batch (the provider layer splits further by its own limits). */
 const BATCH = 100;
 
-interface Candidate { id: number; key: string; source: string }
+interface Candidate { id: number; key: string; namespace: string; source: string }
 
 /**
  * Keys with something to translate. Locked keys are never sent to the
@@ -86,6 +87,9 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       header: { projectDescription: told.description, style: told.style, sourceLanguage: request.sourceLanguage ?? source.key, targetLanguage: request.targetLanguage },
     };
   }
+  // The memory first (memoryMinScore), or only (MEMORY: pre-translation).
+  const memory = request.memoryMinScore !== undefined ? { scope: llm?.scope ?? await projectMemoryScope(job.projectId), minScore: request.memoryMinScore } : undefined;
+  const memoryOnly = request.translationProvider === 'MEMORY';
   const saved = (job.checkpoint ?? {}) as unknown as Partial<Checkpoint>;
   const checkpoint: Checkpoint = { texts: 0, characters: 0, ...saved, sequence: saved.sequence ?? 0 };
   const params = [job.projectId, source.id, target.id, useKeys, force] as const;
@@ -100,16 +104,24 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
 
   for (;;) {
     if (context.signal.aborted) throw context.signal.reason;
-    const batch = await prisma().$queryRawUnsafe<Candidate[]>(
-      candidateSql(`k.id, k.key, coalesce(src.text, '') AS source`, `AND NOT k.lock AND k.id > $6 ORDER BY k.id LIMIT ${BATCH}`),
+    const read = await prisma().$queryRawUnsafe<Candidate[]>(
+      candidateSql(`k.id, k.key, k.namespace, coalesce(src.text, '') AS source`, `AND NOT k.lock AND k.id > $6 ORDER BY k.id LIMIT ${BATCH}`),
       ...params, checkpoint.cursor ?? 0,
     );
-    if (batch.length === 0) break;
-    const texts = batch.map((c) => (c.source !== '' ? c.source : c.key));
+    if (read.length === 0) break;
+    const textOf = (c: Candidate) => (c.source !== '' ? c.source : c.key);
+    const fromMemory = memory
+      ? await fillFromMemory(memory.scope, { source: source.key, target: target.key }, read.map((c) => ({ id: c.id, key: c.key, namespace: c.namespace, text: textOf(c) })), memory.minScore)
+      : new Map<number, { text: string; score: number }>();
+    // What the provider is asked for: the keys the memory did not fill (none for MEMORY itself).
+    const batch = memoryOnly ? [] : read.filter((c) => !fromMemory.has(c.id));
+    const texts = batch.map(textOf);
     let result: TranslateTextsResult | undefined;
     let contextual: ContextualResult | undefined;
     try {
-      if (llm) {
+      if (batch.length === 0) {
+        // Nothing left for the provider.
+      } else if (llm) {
         contextual = await translateWithContext({
           client: llm.client, header: llm.header, scope: llm.scope, signal: context.signal,
           pair: { projectId: job.projectId, sourceLanguageId: source.id, sourceLanguage: source.key, targetLanguageId: target.id, targetLanguage: target.key },
@@ -132,7 +144,9 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       }
       throw error;
     }
-    const cells: Cell[] = [];
+    // A memory match is a proposal like a machine's: never reviewed.
+    const cells: Cell[] = read.filter((c) => fromMemory.has(c.id)).map((c) => ({ keyId: c.id, languageId: target.id, customerId: null, text: fromMemory.get(c.id)!.text, reviewStatus: 'NOT_REVIEWED' as const }));
+    const noMatch = memoryOnly ? read.length - fromMemory.size : 0;
     let failed = 0;
     let characters = result?.stats.characters ?? 0;
     const failures: { key: string; message: string }[] = [];
@@ -149,13 +163,13 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
         }
       }
     } else {
-      result!.outcomes.forEach((outcome, i) => {
+      (result?.outcomes ?? []).forEach((outcome, i) => {
         if (!outcome.ok) { failed++; return; }
         cells.push({ keyId: batch[i]!.id, languageId: target.id, customerId: null, text: outcome.text });
       });
     }
-    const cursor = batch[batch.length - 1]!.id;
-    const processed = (checkpoint.processed ?? 0) + batch.length;
+    const cursor = read[read.length - 1]!.id;
+    const processed = (checkpoint.processed ?? 0) + read.length;
     const progress = Math.min(0.99, Math.max(job.progress, processed / Math.max(1, checkpoint.total)));
     // The callback leaves `checkpoint` alone until the transaction has committed: a
     // transaction whose connection was lost is replayed from the start (src/db/connection-loss.ts).
@@ -176,6 +190,10 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
         skippedOverLimit: (checkpoint.skippedOverLimit ?? 0) + written.refused.CHARACTERS_LIMIT,
         skippedLocked: (checkpoint.skippedLocked ?? 0) + written.refused.LOCKED,
         failedTexts: (checkpoint.failedTexts ?? 0) + failed,
+        ...(memory && {
+          memoryFilled: (checkpoint.memoryFilled ?? 0) + fromMemory.size,
+          memoryNoMatch: (checkpoint.memoryNoMatch ?? 0) + noMatch,
+        }),
         sequence: checkpoint.sequence + 1,
         ...(llm && contextual && {
           llmUsage: addUsage(checkpoint.llmUsage, llm.client.config, contextual.usage),

@@ -45,6 +45,7 @@ export function isDeeplFreeKey(key: string | undefined): boolean {
 
 export function resolveCredentials(provider: TranslationProviderId, sources: CredentialSources = {}): ProviderCredentials {
   if (provider === 'PSEUDO') return { url: 'pseudo:', keySource: 'none' };
+  if (provider === 'MEMORY') return { url: 'memory:', keySource: 'none' };
   // Language models have their own configuration (src/mt/llm/config.ts).
   if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC') return { url: 'llm:', keySource: 'none' };
   const env = sources.env ?? process.env;

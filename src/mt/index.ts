@@ -10,6 +10,7 @@ import { createGoogleProvider } from './google-v2.js';
 import type { HttpOptions } from './http.js';
 import { createPseudoProvider } from './pseudo.js';
 import { createLlmProvider } from './llm/provider.js';
+import { createMemoryProvider } from './memory-provider.js';
 import { MtValidationError, TRANSLATION_PROVIDER_IDS, isLlmProviderId, isTranslationProviderId, type ProviderCredentials, type TranslationProvider, type TranslationProviderId } from './types.js';
 
 export function getProvider(id: TranslationProviderId, credentials?: ProviderCredentials, http: HttpOptions = {}): TranslationProvider {
@@ -17,6 +18,7 @@ export function getProvider(id: TranslationProviderId, credentials?: ProviderCre
     throw new MtValidationError('translationProvider', `translationProvider "${String(id)}" is not one of ${TRANSLATION_PROVIDER_IDS.join(', ')}`);
   }
   if (isLlmProviderId(id)) return createLlmProvider(id);
+  if (id === 'MEMORY') return createMemoryProvider();
   const creds = credentials ?? resolveCredentials(id);
   if (id === 'MT_PROVIDER_A') return createGoogleProvider(creds, http);
   if (id === 'MT_PROVIDER_B') return createDeeplProvider(creds, http);

@@ -102,7 +102,7 @@ const GOOGLE_ALIASES: Record<string, string> = {
  */
 export function providerCodeFor(provider: TranslationProviderId, languageKey: string, role: 'source' | 'target'): string | undefined {
   // Language models take BCP 47 tags as they are (the key itself; the prompt names the language).
-  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC') return languageKey;
+  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC' || provider === 'MEMORY') return languageKey;
   const key = languageKey.trim().toLowerCase().replace(/_/g, '-');
   const base = key.split('-')[0]!;
   if (provider === 'PSEUDO') return role === 'target' ? languageKey : undefined;

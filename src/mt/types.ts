@@ -5,7 +5,7 @@
 // batching, retries); the job engine only needs getProvider() + translateTexts().
 import { AppError } from '../errors.js';
 
-export const TRANSLATION_PROVIDER_IDS = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC'] as const;
+export const TRANSLATION_PROVIDER_IDS = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC', 'MEMORY'] as const;
 export type TranslationProviderId = (typeof TRANSLATION_PROVIDER_IDS)[number];
 
 export function isTranslationProviderId(value: unknown): value is TranslationProviderId {

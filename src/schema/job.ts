@@ -48,7 +48,7 @@ const LlmExchangeType = builder.prismaObject('LlmExchange', {
 });
 
 export const TranslationProviderEnum = builder.enumType('TranslationProvider', {
-  description: 'A machine-translation provider (docs/jobs.md); PSEUDO writes pseudo-translations, for testing layouts.',
+  description: 'A machine-translation provider (docs/jobs.md); PSEUDO writes pseudo-translations, for testing layouts; MEMORY pre-translates from the translation memory (docs/translation-memory.md).',
   values: TRANSLATION_PROVIDER_IDS,
 });
 
@@ -137,6 +137,7 @@ const AutoTranslateInput = builder.inputType('AutoTranslateInput', {
     options: t.field({ type: [JobOptionEnum], required: false }),
     providerGlossaryId: t.string({ required: false }),
     providerFormality: t.string({ required: false }),
+    memoryMinScore: t.int({ required: false, description: 'Fill cells from the translation memory first, with matches scoring at least this (50–100); the rest goes to the provider. With MEMORY (pre-translation) the default is 100 and nothing else is used.' }),
   }),
 });
 

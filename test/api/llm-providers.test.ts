@@ -71,7 +71,7 @@ beforeAll(async () => {
     LLM_ANTHROPIC_URL: `${fake.url}/v1/messages`,
     LLM_ANTHROPIC_API_KEY: ANTHROPIC_KEY,
     LLM_ANTHROPIC_MODEL: 'claude-test',
-    LLM_TIMEOUT_MS: '400',
+    LLM_TIMEOUT_MS: '2000',
   });
   service = await startTestService();
   const account = await service.account();
@@ -216,7 +216,7 @@ describe('OpenAI-compatible chat completions', () => {
 
   it('retries a malformed reply, a 429 after its Retry-After, and a slow reply after the timeout', async () => {
     fake.translate = (x, doc) => (x.rules?.pluralCategories ? POLISH_FILES : `[${doc.targetLanguage}] ${x.source}`);
-    fake.script.push({ content: 'Sure! Here are your translations: {"translations": [' }, { status: 429, headers: { 'retry-after': '1' } }, { delayMs: 1500 });
+    fake.script.push({ content: 'Sure! Here are your translations: {"translations": [' }, { status: 429, headers: { 'retry-after': '1' } }, { delayMs: 3500 });
     const job = await translate('LLM_OPENAI', 'pl', ['FORCE_REPLACE']);
     expect(job.state).toBe('SUCCESS');
     expect(fake.requests).toHaveLength(4);
@@ -224,7 +224,7 @@ describe('OpenAI-compatible chat completions', () => {
     expect(gap).toBe(4);
     expect(job.llmLog[0].error).toMatch(/unusable reply: the reply is not JSON/);
     expect(job.llmLog[1]).toMatchObject({ status: 429 });
-    expect(job.llmLog[2].error).toMatch(/within 400 ms/);
+    expect(job.llmLog[2].error).toMatch(/within 2000 ms/);
     expect(job.llmLog[3].error).toBeNull();
     // Tokens of the malformed reply were paid for too.
     expect(job.usage[0].inputTokens).toBe(2 * INPUT_TOKENS);
@@ -290,7 +290,7 @@ describe('OpenAI-compatible chat completions', () => {
     fake.script.push({ trickleMs: 50 });
     const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
     expect(job.state).toBe('SUCCESS');
-    expect(job.llmLog[0].error).toMatch(/the answer was not complete within 400 ms/);
+    expect(job.llmLog[0].error).toMatch(/the answer was not complete within 2000 ms/);
     expect(job.llmLog.at(-1).error).toBeNull();
   });
 

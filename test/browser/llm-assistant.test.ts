@@ -142,3 +142,19 @@ describe('the key panel assistant', () => {
     expect(fake.requests.at(-1)!.document).toMatchObject({ project: { description: 'A shop for garden tools' }, styleInstructions: 'Formal: use "Pan/Pani".' });
   });
 });
+
+describe('pre-translation from the memory', () => {
+  it('fills an empty cell from the memory from the auto-translation screen, and the job says so', async () => {
+    // "Goodbye {user}" is "Goodbye {name}" with another placeholder name: 100 % after substitution.
+    expect((await api.post('/api/v1/translations', { content: [{ key: 'farewell_user', language: 'en', text: 'Goodbye {user}' }] })).status).toBe(200);
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
+    const form = page.getByRole('form', { name: 'New auto-translation' });
+    await form.getByRole('combobox', { name: 'Provider' }).selectOption('MEMORY');
+    expect(await form.getByRole('combobox', { name: 'Fill from memory matches scoring at least' }).inputValue()).toBe('');
+    await form.getByRole('checkbox', { name: 'Polish (pl)' }).check();
+    await form.getByRole('button', { name: 'Start auto-translation' }).click();
+    await expect.poll(() => cellText('farewell_user', 'pl'), { timeout: 20_000 }).toBe('Żegnaj, {user}');
+    await page.getByRole('row').filter({ hasText: '1 of them from the translation memory' }).first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

@@ -22,7 +22,7 @@ const ProviderKeys = graphql(`query ProviderKeys($projectToken: String!) { provi
 const SetProviderKey = graphql(`mutation SetProviderKey($projectToken: String!, $provider: TranslationProvider!, $apiKey: String) { setProviderApiKey(projectToken: $projectToken, provider: $provider, apiKey: $apiKey) }`);
 
 type Job = ResultOf<typeof JobsQuery>['jobs'][number];
-type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC';
+type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC' | 'MEMORY';
 type JobOption = 'USE_TRANSLATION_KEYS' | 'FORCE_REPLACE' | 'AUTO_PUBLISH';
 
 const PROVIDERS: [Provider, string][] = [
@@ -31,6 +31,7 @@ const PROVIDERS: [Provider, string][] = [
   ['PSEUDO', 'Pseudo-localization (offline)'],
   ['LLM_OPENAI', 'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)'],
   ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
+  ['MEMORY', 'Translation memory only (pre-translate)'],
 ];
 const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'No provider');
 const OPTIONS: [JobOption, string][] = [
@@ -44,7 +45,7 @@ const FINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
 function providerCode(provider: Provider, key: string): string {
   const [language = key, region] = key.split(/[-_]/);
   // Language models take the BCP 47 tag as it is.
-  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC') return key;
+  if (provider === 'LLM_OPENAI' || provider === 'LLM_ANTHROPIC' || provider === 'MEMORY') return key;
   if (provider === 'MT_PROVIDER_B') return (region ? `${language}-${region}` : language).toUpperCase();
   return region ? `${language.toLowerCase()}-${region.toUpperCase()}` : language.toLowerCase();
 }
@@ -148,6 +149,8 @@ function StartForm({ projectToken, languages, onStarted }: {
   const [options, setOptions] = useState<JobOption[]>([]);
   const [formality, setFormality] = useState('');
   const [glossary, setGlossary] = useState('');
+  // Empty: the memory is not used (MEMORY: 100).
+  const [memoryScore, setMemoryScore] = useState('');
   const [error, setError] = useState('');
   const [starting, setStarting] = useState(false);
   const [, start] = useMutation(AutoTranslate);
@@ -168,6 +171,7 @@ function StartForm({ projectToken, languages, onStarted }: {
         targets: chosen.map((l) => ({ targetProjectLanguage: l.key, targetLanguage: codeOf(l.key) })),
         options,
         ...(provider === 'MT_PROVIDER_B' ? { providerFormality: formality || null, providerGlossaryId: glossary.trim() || null } : {}),
+        memoryMinScore: memoryScore === '' ? null : Number(memoryScore),
       },
     });
     setStarting(false);
@@ -182,7 +186,7 @@ function StartForm({ projectToken, languages, onStarted }: {
       <div className="ops-row">
         <label>
           Provider
-          <select value={provider} onChange={(e) => { setProvider(e.target.value as Provider); setCodes({}); }}>
+          <select value={provider} onChange={(e) => { setProvider(e.target.value as Provider); setCodes({}); setMemoryScore(''); }}>
             {PROVIDERS.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
           </select>
         </label>
@@ -224,6 +228,17 @@ function StartForm({ projectToken, languages, onStarted }: {
           </label>
         ))}
       </fieldset>
+      <div className="ops-row">
+        <label>
+          {provider === 'MEMORY' ? 'Fill from memory matches scoring at least' : 'Use the translation memory first'}
+          <select value={memoryScore} onChange={(e) => setMemoryScore(e.target.value)}>
+            <option value="">{provider === 'MEMORY' ? '100 % (exact, numbers and placeholders substituted)' : 'No: the provider translates every text'}</option>
+            {(provider === 'MEMORY' ? ['95', '90', '85', '80', '75'] : ['100', '95', '90', '85', '80', '75']).map((score) => (
+              <option key={score} value={score}>{provider === 'MEMORY' ? `${score} %` : `Yes, matches of ${score} % or more`}</option>
+            ))}
+          </select>
+        </label>
+      </div>
       {provider === 'MT_PROVIDER_B' && (
         <div className="ops-row">
           <label>
