@@ -55,6 +55,7 @@ const MatchType = builder.objectRef<GlossaryMatch>('GlossaryMatch').implement({
     forbidden: t.boolean({ resolve: (m) => m.term.forbidden }),
     doNotTranslate: t.boolean({ resolve: (m) => m.term.doNotTranslate }),
     caseSensitive: t.boolean({ resolve: (m) => m.term.caseSensitive }),
+    abbreviation: t.boolean({ resolve: (m) => m.term.abbreviation }),
     translation: t.exposeString('translation', { nullable: true, description: 'For the target language (null: the glossary has none).' }),
     start: t.exposeInt('start', { description: 'First occurrence: UTF-16 offset in the text.' }),
     end: t.exposeInt('end'),

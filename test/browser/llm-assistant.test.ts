@@ -158,3 +158,43 @@ describe('pre-translation from the memory', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 });
+
+describe('help while editing a cell', () => {
+  it('shows memory matches and glossary terms beside the cell being edited; Alt+1 puts a match into the text', async () => {
+    const content = [{ key: 'see_you', language: 'en', text: 'See you soon, {name}' }, { key: 'see_you', language: 'pl', text: 'Do zobaczenia, {name}' }, { key: 'bye_again', language: 'en', text: 'See you soon, {user}' }];
+    expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+    expect((await api.post('/api/v1/translations', { content: [{ key: 'shop_cart', language: 'en', text: 'Your shop cart' }] })).status).toBe(200);
+    const term = await api.gql('mutation { createGlossaryTerm(input: { term: "shop", description: "The store, not the verb", translations: [{ language: "pl", text: "sklep" }] }) { id } }');
+    expect(term.errors).toBeUndefined();
+    await page.goto(`${service.url}/#/projects/${api.projectToken}`);
+
+    // A key whose English text is in the memory (up to a placeholder name) with a Polish translation: offered at once.
+    await page.getByRole('gridcell', { name: /^bye_again in pl/ }).dblclick();
+    const help = page.getByRole('region', { name: 'Memory and glossary' });
+    const match = help.getByRole('button', { name: /^Alt\+1 / });
+    await match.waitFor();
+    const offered = (await match.textContent())!.replace('Alt+1 ', '');
+    // The placeholder of this key's text is substituted into the match.
+    expect(offered).toBe('Do zobaczenia, {user}');
+    expect(await help.getByText('100 %').count()).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Alt+1');
+    const box = page.getByRole('textbox', { name: 'Translation of bye_again in pl' });
+    expect(await box.inputValue()).toBe(offered);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cellText('bye_again', 'pl')).toBe(offered);
+
+    // A glossary term of the source is marked with its translation, and a draft without it is flagged.
+    await page.getByRole('gridcell', { name: /^shop_cart in pl/ }).dblclick();
+    const terms = page.getByRole('region', { name: 'Memory and glossary' }).getByRole('region', { name: 'Glossary terms in the source' });
+    await terms.waitFor();
+    expect(await terms.locator('mark').textContent()).toBe('shop');
+    expect(await terms.locator('mark').getAttribute('title')).toBe('translate as: sklep');
+    expect(await terms.getByRole('listitem').first().textContent()).toContain('shop → sklep');
+    await page.getByRole('textbox', { name: 'Translation of shop_cart in pl' }).fill('Twój koszyk');
+    await terms.getByText('The glossary translates "shop" as "sklep": it is not in the translation').waitFor();
+    await page.getByRole('textbox', { name: 'Translation of shop_cart in pl' }).fill('Twój koszyk w sklep');
+    await expect.poll(() => terms.getByText(/is not in the translation/).count()).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+});

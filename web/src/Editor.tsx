@@ -350,7 +350,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
       <p className="status" role="status">{status}</p>
       {(failure || rows.error) && <p className="error" role="alert">{failure || rows.error}</p>}
       <div className="editor-body">
-        <EditorGrid ref={grid} rows={rows} total={total} languages={languages} languageNames={languageNames}
+        <EditorGrid ref={grid} projectToken={projectToken} rows={rows} total={total} languages={languages} languageNames={languageNames}
           defaultLanguage={defaultLanguage} customer={filters.customerId} active={active} editing={editing}
           actions={actions} onActivate={setActive} onSelect={(address) => setSelected(address)} onKeyDown={onGridKeyDown} />
         {selected && (

@@ -8,6 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Row } from './documents';
 import type { Rows } from './rows';
 import { checkText } from '../../src/console/checks';
+import { CellHelp } from './CellHelp';
 
 export const ROW_HEIGHT = 64;
 /** The header row's height: it sticks to the top of the scrolled box, so scrolling to a row leaves room for it. */
@@ -36,6 +37,8 @@ export interface GridHandle {
 
 interface EditorGridProps {
   ref: Ref<GridHandle>;
+  /** For the memory and glossary help of the cell being edited. */
+  projectToken: string;
   rows: Rows;
   total: number;
   languages: string[];
@@ -51,7 +54,7 @@ interface EditorGridProps {
   onKeyDown(event: KeyboardEvent<HTMLDivElement>): void;
 }
 
-export function EditorGrid({ ref, rows, total, languages, languageNames, defaultLanguage, customer, active, editing, actions, onActivate, onSelect, onKeyDown }: EditorGridProps) {
+export function EditorGrid({ ref, projectToken, rows, total, languages, languageNames, defaultLanguage, customer, active, editing, actions, onActivate, onSelect, onKeyDown }: EditorGridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   // The header is the first child of the scrolled box (sticky): it follows a horizontal scroll without script.
   const virtualizer = useVirtualizer({
@@ -101,7 +104,7 @@ export function EditorGrid({ ref, rows, total, languages, languageNames, default
         </div>
         <div style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth, position: 'relative' }} role="rowgroup">
           {items.map((item) => (
-            <GridRow key={item.key} index={item.index} start={item.start - HEADER_HEIGHT} row={rows.row(item.index)} languages={languages} template={template}
+            <GridRow key={item.key} projectToken={projectToken} index={item.index} start={item.start - HEADER_HEIGHT} row={rows.row(item.index)} languages={languages} template={template}
               defaultLanguage={defaultLanguage} customer={customer} activeCol={active.row === item.index ? active.col : -1}
               editing={editing && editing.row === item.index ? editing : null} actions={actions} onActivate={onActivate} onSelect={onSelect} />
           ))}
@@ -121,6 +124,7 @@ export interface CellActions {
 }
 
 interface GridRowProps {
+  projectToken: string;
   index: number;
   start: number;
   row: Row | undefined;
@@ -138,7 +142,7 @@ interface GridRowProps {
 
 // A row re-renders only when its own props change: scrolling renders the rows coming into view, not
 // every row in the page (the languages array is compared by content: the editor rebuilds it).
-const GridRow = memo(function GridRow({ index, start, row, languages, template, defaultLanguage, customer, activeCol, editing, actions, onActivate, onSelect }: GridRowProps) {
+const GridRow = memo(function GridRow({ projectToken, index, start, row, languages, template, defaultLanguage, customer, activeCol, editing, actions, onActivate, onSelect }: GridRowProps) {
   return (
     <div role="row" aria-rowindex={index + 2} className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
       style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
@@ -157,7 +161,7 @@ const GridRow = memo(function GridRow({ index, start, row, languages, template, 
             </span>
           </div>
           {languages.map((language, i) => (
-            <GridCell key={language} row={row} rowIndex={index} col={i + 1} language={language}
+            <GridCell key={language} projectToken={projectToken} row={row} rowIndex={index} col={i + 1} language={language}
               defaultLanguage={defaultLanguage} customer={customer}
               active={activeCol === i + 1}
               editing={editing && editing.language === language ? editing : null}
@@ -175,6 +179,7 @@ const GridRow = memo(function GridRow({ index, start, row, languages, template, 
 });
 
 interface GridCellProps {
+  projectToken: string;
   row: Row;
   rowIndex: number;
   col: number;
@@ -186,7 +191,7 @@ interface GridCellProps {
   actions: CellActions;
 }
 
-const GridCell = memo(function GridCell({ row, rowIndex, col, language, defaultLanguage, customer, active, editing, actions }: GridCellProps) {
+const GridCell = memo(function GridCell({ projectToken, row, rowIndex, col, language, defaultLanguage, customer, active, editing, actions }: GridCellProps) {
   const onFocus = () => actions.focus(rowIndex, col);
   const onStart = () => actions.start(rowIndex, language);
   const onDraft = actions.draft;
@@ -217,12 +222,16 @@ const GridCell = memo(function GridCell({ row, rowIndex, col, language, defaultL
             else if (e.key === 'Escape') { e.preventDefault(); finished.current = true; onCancel(); }
           }}
           onBlur={() => { if (!finished.current && !editing.dialog) { finished.current = true; onSave(editing); } }} />
+        <div className="cell-pop">
         <div className="cell-foot" id={`problems-${rowIndex}-${col}`}>
           <span className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}>
             {editing.draft.length}{row.charactersLimit != null ? ` / ${row.charactersLimit}` : ''} characters
           </span>
           {problems.map((p) => <span key={p} className="problem">{p}</span>)}
           {editing.theirs && <span className="problem" role="alert">Changed meanwhile by someone else: “{editing.theirs.text}”</span>}
+        </div>
+        <CellHelp projectToken={projectToken} keyName={row.key} namespace={row.namespace} language={language}
+          source={source} sourceLanguage={defaultLanguage} draft={editing.draft} onInsert={onDraft} />
         </div>
       </div>
     );
