@@ -29,3 +29,9 @@ export async function glossaryMatches(projectId: number, sourceLanguage: string,
   const matcher = await projectMatcher(projectId, sourceLanguage);
   return matchesIn(matcher, sourceLanguage, targetLanguage, text);
 }
+
+/** glossaryMatches of many texts (a job's batch): the glossaries are read once. */
+export async function glossaryMatchesOfTexts(projectId: number, sourceLanguage: string, targetLanguage: string, texts: readonly string[]): Promise<GlossaryMatch[][]> {
+  const matcher = await projectMatcher(projectId, sourceLanguage);
+  return texts.map((text) => matchesIn(matcher, sourceLanguage, targetLanguage, text));
+}

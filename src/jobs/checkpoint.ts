@@ -29,6 +29,8 @@ export interface Checkpoint {
   memoryFilled?: number;
   /** MEMORY: keys without a match at the score (left as they were). */
   memoryNoMatch?: number;
+  /** Glossary terms handed to the provider with the batches (counted per batch). */
+  glossaryTerms?: number;
 }
 
 export interface LlmUsage {
@@ -71,5 +73,6 @@ export function summary(checkpoint: Checkpoint): string {
     : `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large`;
   const memory = checkpoint.memoryFilled !== undefined ? `; ${checkpoint.memoryFilled} of them from the translation memory` : '';
   const noMatch = checkpoint.memoryNoMatch ? `; ${checkpoint.memoryNoMatch} without a memory match at the score asked for` : '';
-  return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${memory}${noMatch}${skipped}${locked}${failed}`;
+  const glossary = checkpoint.glossaryTerms ? `; the provider was given ${checkpoint.glossaryTerms} glossary terms found in the texts` : '';
+  return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${memory}${noMatch}${glossary}${skipped}${locked}${failed}`;
 }

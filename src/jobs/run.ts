@@ -25,6 +25,7 @@ import { publishJobEvent } from './events.js';
 import { failJob, succeedJob } from './finish.js';
 import { addUsage, MAX_LISTED_FAILURES, summary, type Checkpoint } from './checkpoint.js';
 import { fillFromMemory } from './memory-fill.js';
+import { withBatchGlossary } from './glossary-handoff.js';
 
 export class LeaseLostError extends Error {
   constructor() { super('The job lease was lost'); }
@@ -118,6 +119,8 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
     const texts = batch.map(textOf);
     let result: TranslateTextsResult | undefined;
     let contextual: ContextualResult | undefined;
+    /** Glossary terms handed to the provider with this batch. */
+    let glossaryTerms = 0;
     try {
       if (batch.length === 0) {
         // Nothing left for the provider.
@@ -128,7 +131,10 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
           keys: batch.map((c, i) => ({ id: c.id, source: texts[i]! })),
         });
       } else {
-        result = await translateTexts(provider, texts, options, { signal: context.signal });
+        result = await withBatchGlossary(provider, { id: job.id, projectId: job.projectId, sourceKey: source.key, targetKey: target.key }, texts, options, (batchOptions, terms) => {
+          glossaryTerms = terms;
+          return translateTexts(provider, texts, batchOptions, { signal: context.signal });
+        }, context.signal);
       }
     } catch (error) {
       if (error instanceof MtProviderError && !context.signal.aborted) {
@@ -190,6 +196,7 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
         skippedOverLimit: (checkpoint.skippedOverLimit ?? 0) + written.refused.CHARACTERS_LIMIT,
         skippedLocked: (checkpoint.skippedLocked ?? 0) + written.refused.LOCKED,
         failedTexts: (checkpoint.failedTexts ?? 0) + failed,
+        ...(glossaryTerms > 0 && { glossaryTerms: (checkpoint.glossaryTerms ?? 0) + glossaryTerms }),
         ...(memory && {
           memoryFilled: (checkpoint.memoryFilled ?? 0) + fromMemory.size,
           memoryNoMatch: (checkpoint.memoryNoMatch ?? 0) + noMatch,

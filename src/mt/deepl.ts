@@ -5,6 +5,9 @@
 //   -> {"translations": [{"detected_source_language": "EN", "text": "…"}]}
 //   GET {url}/v2/glossaries/{id}
 //   -> {"glossary_id", "name", "ready", "source_lang": "en", "target_lang": "de", "creation_time", "entry_count"}
+//   POST {url}/v2/glossaries {"name", "source_lang", "target_lang", "entries" (TSV), "entries_format": "tsv"}
+//   -> 201 {"glossary_id", …};  DELETE {url}/v2/glossaries/{id} -> 204
+//   (a job's own glossary of the project's terms found in a batch: createGlossary)
 // Errors carry {"message": "…"}: 429 too many requests and 5xx (incl. 529)
 // are retried; 456 quota exceeded, 403 authorization failed, 413 request too
 // large and 400 end the job. Limits: at most 50 texts and 128 KiB of request
@@ -172,6 +175,38 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
         throw new MtValidationError('providerGlossaryId', `glossary "${glossaryId}" is not ready yet at ${PROVIDER}; try again shortly`);
       }
       return info;
+    },
+
+    async createGlossary(entries, sourceLanguage, targetLanguage, signal) {
+      // TSV: a tab or line break inside a term would split its entry; DeepL refuses duplicate sources.
+      const seen = new Set<string>();
+      const rows = entries.filter((e) => {
+        if (!e.source.trim() || !e.target.trim() || /[\t\r\n]/.test(e.source + e.target) || seen.has(e.source)) return false;
+        seen.add(e.source);
+        return true;
+      });
+      const body = {
+        name: 'localization-service job glossary',
+        source_lang: deeplGlossaryLanguage(sourceLanguage),
+        target_lang: deeplGlossaryLanguage(targetLanguage),
+        entries: rows.map((e) => `${e.source.trim()}\t${e.target.trim()}`).join('\n'),
+        entries_format: 'tsv',
+      };
+      const answer = await withRetry(async () => {
+        const a = await send(PROVIDER, `${credentials.url}/v2/glossaries`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) }, http, signal);
+        if (a.status !== 201 && a.status !== 200) throw deeplError(a.status, a.body, a.text, a.headers);
+        return a;
+      }, { maxAttempts: 3, baseDelayMs: 200, ...http.retry, signal });
+      const glossaryId = (answer.body as { glossary_id?: unknown } | undefined)?.glossary_id;
+      if (typeof glossaryId !== 'string' || !GLOSSARY_ID.test(glossaryId)) {
+        throw new MtProviderError({ provider: PROVIDER, kind: 'fatal', reason: 'bad_response', status: answer.status, providerMessage: 'unexpected answer to the glossary creation' });
+      }
+      return {
+        glossaryId,
+        async remove() {
+          await send(PROVIDER, `${credentials.url}/v2/glossaries/${encodeURIComponent(glossaryId)}`, { method: 'DELETE', headers: headers() }, http);
+        },
+      };
     },
 
     batchLimits(options) {

@@ -96,6 +96,18 @@ export interface TranslationProvider {
    * placeholders.ts), answers in the same order and markup. Throws MtProviderError.
    */
   translateBatch(texts: string[], options: TranslateOptions, signal?: AbortSignal): Promise<string[]>;
+  /**
+   * Providers that take a glossary (MT_PROVIDER_B): one made at the provider
+   * from these entries for a job's batch (the project's terms found in its
+   * texts), and its removal. Throws MtProviderError.
+   */
+  createGlossary?(entries: readonly GlossaryEntry[], sourceLanguage: string, targetLanguage: string, signal?: AbortSignal): Promise<{ glossaryId: string; remove(): Promise<void> }>;
+}
+
+/** A term and how it is to be translated (a glossary entry handed to a provider). */
+export interface GlossaryEntry {
+  source: string;
+  target: string;
 }
 
 /** A request that cannot be served as given; maps to HTTP 400 with the message. */

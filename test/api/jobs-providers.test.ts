@@ -109,6 +109,48 @@ describe('MT_PROVIDER_B (DeepL API v2 protocol)', () => {
   });
 });
 
+describe('the project glossary handed to MT_PROVIDER_B', () => {
+  it('makes a glossary of the terms found in each batch (never the whole glossary), uses it, and removes it', async () => {
+    const gql = (query: string) => service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query } });
+    for (const input of [
+      '{ term: "number", translations: [{ language: "de", text: "Nummer" }] }',
+      '{ term: "invoice", translations: [{ language: "de", text: "Rechnung" }] }',
+      '{ term: "hello", forbidden: true }',
+    ]) expect((await gql(`mutation { createGlossaryTerm(input: ${input}) { id } }`)).json().errors).toBeUndefined();
+    try {
+      const job = await finish(await start({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE', options: ['FORCE_REPLACE'] }));
+      expect(job.state).toBe('SUCCESS');
+      const created = deepl.requests.filter((r) => r.method === 'POST' && r.path === '/v2/glossaries');
+      const calls = deepl.translateCalls();
+      // One glossary per batch of 100 keys (each sent in requests of at most 50 texts), holding only the
+      // term found in its texts ("invoice" is in none; a forbidden term has no translation to give).
+      expect(created).toHaveLength(Math.ceil(KEYS / 100));
+      for (const request of created) expect(request.body).toMatchObject({ source_lang: 'en', target_lang: 'de', entries: 'number\tNummer', entries_format: 'tsv' });
+      for (const call of calls) {
+        expect(call.glossary_id).toMatch(/^created-/);
+        // A glossary needs the source language: taken from the project's default language.
+        expect(call.source_lang).toBe('EN');
+      }
+      expect(deepl.requests.filter((r) => r.method === 'DELETE')).toHaveLength(created.length);
+      expect([...deepl.glossaries.keys()].filter((id) => id.startsWith('created-'))).toEqual([]);
+      expect((await readTranslations(service.db, projectToken)).de!.k007).toBe('[DE] Hello %1$s Nummer 7, <b>{name}</b>');
+      expect(job.message).toMatch(/the provider was given \d+ glossary terms found in the texts/);
+
+      // A glossary the provider refuses (a language pair without glossaries): that batch is translated without it.
+      deepl.reset();
+      deepl.failNext(1, 400, { endpoint: 'glossaries', message: 'Unsupported glossary language pair' });
+      const second = await finish(await start({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE', options: ['FORCE_REPLACE'] }));
+      expect(second.state).toBe('SUCCESS');
+      const withGlossary = deepl.translateCalls().filter((c) => c.glossary_id);
+      expect(withGlossary.length).toBe(1);
+      expect(deepl.translateCalls().length).toBe(3);
+    } finally {
+      const { data } = (await gql('{ glossaryTerms { terms { id } } }')).json();
+      for (const t of data?.glossaryTerms?.terms ?? []) await gql(`mutation { deleteGlossaryTerm(id: ${t.id}) }`);
+    }
+  });
+});
+
 describe('cancellation', () => {
   const gql = (query: string, variables: object) =>
     service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query, variables } }).then((r) => r.json());

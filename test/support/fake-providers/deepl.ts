@@ -5,6 +5,10 @@
 //     -> {"translations": [{"detected_source_language", "text"}]}
 //   GET /v2/glossaries            -> {"glossaries": [...]}
 //   GET /v2/glossaries/{id}       -> {glossary_id, name, ready, source_lang, target_lang, creation_time, entry_count}
+//   POST /v2/glossaries           {name, source_lang, target_lang, entries (TSV), entries_format: "tsv"} -> 201 {glossary_id, …}
+//   DELETE /v2/glossaries/{id}    -> 204
+// The default translator applies a glossary's entries (source term -> target)
+// before prefixing, so a test sees the glossary used.
 // Errors are {"message": "..."} with DeepL's statuses: 403 authorization
 // failed, 413 request too large (more than 50 texts or a body over 128 KiB),
 // 400 bad parameters, 404 unknown glossary; scripted 429 / 456 / 5xx with
@@ -27,6 +31,8 @@ export interface FakeGlossary {
   creation_time?: string;
   /** The key that owns the glossary; other keys get 404. Default: any accepted key. */
   ownerKey?: string;
+  /** Entries of a glossary created through the API. */
+  entries?: [string, string][];
 }
 
 export interface DeeplTranslateCall {
@@ -61,6 +67,9 @@ export interface FakeDeepl extends FakeServerBase {
 }
 
 export const defaultDeeplTranslator: DeeplTranslator = (text, call) => `[${call.target_lang}] ${text}`;
+
+const applyEntries = (text: string, entries: [string, string][] | undefined) =>
+  (entries ?? []).reduce((t, [from, to]) => t.split(from).join(to), text);
 
 const DEFAULT_MESSAGES: Record<number, string> = {
   400: 'Bad request',
@@ -125,6 +134,25 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
       if (!key || !authKeys.includes(key)) return fail(res, 403);
 
       const glossaryPath = /^\/v2\/glossaries(?:\/([^/]+))?$/.exec(req.path);
+      if (glossaryPath && req.method === 'POST' && !glossaryPath[1]) {
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const entries = String(body.entries ?? '').split('\n').filter(Boolean).map((line) => line.split('\t') as [string, string]);
+        if (body.entries_format !== 'tsv' || entries.some((e) => e.length !== 2 || !e[0] || !e[1])) return fail(res, 400, 'Invalid glossary entries provided');
+        if (new Set(entries.map((e) => e[0])).size !== entries.length) return fail(res, 400, 'Invalid glossary entries provided: duplicate source');
+        const glossary: FakeGlossary = {
+          glossary_id: `created-${glossaries.size + 1}-${Date.now()}`, name: String(body.name ?? ''), source_lang: String(body.source_lang ?? ''),
+          target_lang: String(body.target_lang ?? ''), entry_count: entries.length, ownerKey: key, entries,
+        };
+        glossaries.set(glossary.glossary_id, glossary);
+        return sendJson(res, 201, glossaryJson(glossary));
+      }
+      if (glossaryPath?.[1] && req.method === 'DELETE') {
+        const g = visible(glossaries.get(decodeURIComponent(glossaryPath[1])), key);
+        if (!g) return sendJson(res, 404, { message: 'Not found', detail: 'Glossary not found' });
+        glossaries.delete(g.glossary_id);
+        res.writeHead(204).end();
+        return;
+      }
       if (glossaryPath && req.method === 'GET') {
         if (!glossaryPath[1]) return sendJson(res, 200, { glossaries: [...glossaries.values()].filter((g) => visible(g, key)).map(glossaryJson) });
         const g = visible(glossaries.get(decodeURIComponent(glossaryPath[1])), key);
@@ -157,7 +185,10 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
         }
       }
       sendJson(res, 200, {
-        translations: call.text.map((t) => ({ detected_source_language: (call.source_lang ?? 'EN').toUpperCase(), text: translator(t, call) })),
+        translations: call.text.map((t) => ({
+          detected_source_language: (call.source_lang ?? 'EN').toUpperCase(),
+          text: translator(applyEntries(t, call.glossary_id ? glossaries.get(call.glossary_id)?.entries : undefined), call),
+        })),
       });
     },
     {
