@@ -68,8 +68,8 @@ export async function importGlossary(principal: Principal, target: GlossaryTarge
   const checked = merged(parsed.terms.map((t, i) => checkTerm(t, `${file.name}, term ${i + 1}`)));
   if (!checked.length) throw badRequest(`${file.name}: no term${chosen === 'TBX' ? ` in the glossary's source language (${glossary.sourceLanguage || 'any'})` : ''}`);
   const result = await prisma().$transaction(async (tx) => {
-    await logGlossaryChange(tx, glossary, { file: file.name, format: chosen.toLowerCase(), terms: checked.length }, 'IMPORT');
-    return upsertTerms(tx, glossary.glossaryId, checked);
+    const change = await logGlossaryChange(tx, glossary, { file: file.name, format: chosen.toLowerCase(), terms: checked.length }, 'IMPORT');
+    return upsertTerms(tx, glossary.glossaryId, checked, change);
   }, { timeout: 600_000 });
   return { ...result, skipped: parsed.skipped };
 }

@@ -6,7 +6,8 @@ import type { Principal } from '../auth/principal.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest, conflict, isUniqueViolation } from '../errors.js';
-import { openChange } from '../history/changes.js';
+import { openChange, type Change } from '../history/changes.js';
+import { recordAfter, recordBefore } from './history.js';
 import { reachGlossary, reachTerm, type GlossaryTarget, type ReachedGlossary } from './access.js';
 import type { GlossaryTermFields } from './term-fields.js';
 
@@ -127,9 +128,10 @@ export async function listTerms(principal: Principal, target: GlossaryTarget, op
   return { glossaryId: glossary.glossaryId, sourceLanguage: glossary.sourceLanguage, total, terms };
 }
 
-/** Records a change of a project's glossary in its activity log (shared glossaries have no project log). */
-export async function logGlossaryChange(tx: Db, glossary: ReachedGlossary, details: Record<string, unknown>, kind: 'SETTINGS' | 'IMPORT' = 'SETTINGS'): Promise<void> {
-  if (glossary.projectId !== null) await openChange(tx, glossary.projectId, kind, { glossary: details });
+/** Records a change of a project's glossary in its activity log (shared glossaries have no project log: null). */
+export async function logGlossaryChange(tx: Db, glossary: ReachedGlossary, details: Record<string, unknown>, kind: 'SETTINGS' | 'IMPORT' = 'SETTINGS'): Promise<Change | null> {
+  if (glossary.projectId === null) return null;
+  return openChange(tx, glossary.projectId, kind, { glossary: { ...details, glossaryId: glossary.glossaryId } });
 }
 
 function duplicate(error: unknown, term: string): never {
@@ -143,7 +145,7 @@ export async function createTerm(principal: Principal, target: GlossaryTarget, i
   const id = await prisma().$transaction(async (tx) => {
     const { translations, ...fields } = term;
     const created = await tx.glossaryTerm.create({ data: { ...fields, glossaryId: glossary.glossaryId, translations: { create: translations ?? [] } }, select: { id: true } });
-    await logGlossaryChange(tx, glossary, { created: term.term });
+    await recordAfter(tx, await logGlossaryChange(tx, glossary, { created: term.term }), glossary.glossaryId, [created.id]);
     return created.id;
   }).catch((error) => duplicate(error, term.term));
   return (await termsById([id]))[0]!;
@@ -154,12 +156,14 @@ export async function updateTerm(principal: Principal, termId: number, input: Te
   const term = checkTerm(input);
   await prisma().$transaction(async (tx) => {
     const { translations, ...fields } = term;
+    const change = await logGlossaryChange(tx, glossary, { updated: term.term });
+    await recordBefore(tx, change, [termId]);
     await tx.glossaryTerm.update({ where: { id: termId }, data: fields });
     if (translations) {
       await tx.glossaryTranslation.deleteMany({ where: { termId } });
       if (translations.length) await tx.glossaryTranslation.createMany({ data: translations.map((t) => ({ ...t, termId })) });
     }
-    await logGlossaryChange(tx, glossary, { updated: term.term });
+    await recordAfter(tx, change, glossary.glossaryId, [termId]);
   }).catch((error) => duplicate(error, term.term));
   return (await termsById([termId]))[0]!;
 }
@@ -167,8 +171,11 @@ export async function updateTerm(principal: Principal, termId: number, input: Te
 export async function deleteTerm(principal: Principal, termId: number, projectToken?: string | null): Promise<boolean> {
   const glossary = await reachTerm(principal, termId, 'write', projectToken);
   await prisma().$transaction(async (tx) => {
-    const gone = await tx.glossaryTerm.delete({ where: { id: termId }, select: { term: true } });
-    await logGlossaryChange(tx, glossary, { deleted: gone.term });
+    const { term } = await tx.glossaryTerm.findUniqueOrThrow({ where: { id: termId }, select: { term: true } });
+    const change = await logGlossaryChange(tx, glossary, { deleted: term });
+    await recordBefore(tx, change, [termId]);
+    await tx.glossaryTerm.delete({ where: { id: termId } });
+    await recordAfter(tx, change, glossary.glossaryId, [termId]);
   });
   return true;
 }
@@ -184,12 +191,19 @@ export interface TermWriteResult {
  * of speech) gets the file's fields, and the file's translations
  * replace its translations in the languages the file gives.
  */
-export async function upsertTerms(tx: Db, glossaryId: number, terms: CheckedTerm[]): Promise<TermWriteResult> {
+export async function upsertTerms(tx: Db, glossaryId: number, terms: CheckedTerm[], change: Change | null = null): Promise<TermWriteResult> {
   let created = 0;
   let updated = 0;
   const CHUNK = 2000;
   for (let at = 0; at < terms.length; at += CHUNK) {
     const chunk = terms.slice(at, at + CHUNK);
+    if (change) {
+      const existing = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`/* glossary:upsert-existing */
+        SELECT g.id FROM "GlossaryTerm" g
+          JOIN unnest(${arrayLiteral(chunk, (t) => t.term)}::text[], ${arrayLiteral(chunk, (t) => t.partOfSpeech)}::text[]) AS u(t, p) ON g.term = u.t AND g."partOfSpeech" = u.p
+         WHERE g."glossaryId" = ${glossaryId}`);
+      await recordBefore(tx, change, existing.map((e) => e.id));
+    }
     const rows = await tx.$queryRaw<{ id: number; term: string; partOfSpeech: string; inserted: boolean }[]>(Prisma.sql`/* glossary:upsert-terms */
       INSERT INTO "GlossaryTerm" ("glossaryId", term, description, "partOfSpeech", forbidden, "doNotTranslate", "caseSensitive", abbreviation, "updatedAt")
       SELECT ${glossaryId}, t, d, p, f, n, c, a, now()
@@ -208,6 +222,7 @@ export async function upsertTerms(tx: Db, glossaryId: number, terms: CheckedTerm
         SELECT * FROM unnest(${arrayLiteral(pairs, (p) => p.termId)}::int[], ${arrayLiteral(pairs, (p) => p.language)}::text[], ${arrayLiteral(pairs, (p) => p.text)}::text[])
         ON CONFLICT ("termId", language) DO UPDATE SET text = EXCLUDED.text`);
     }
+    await recordAfter(tx, change, glossaryId, rows.map((row) => row.id));
   }
   return { created, updated };
 }

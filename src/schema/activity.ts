@@ -11,6 +11,7 @@ import { activityStream, REPLAY_LIMIT, translationChangeStream } from '../histor
 import { ACTOR_KINDS, CHANGE_SOURCES, type ActorKind, type ChangeSource } from '../history/origin.js';
 import { historyRetentionDays, setHistoryRetention } from '../history/retention.js';
 import { cellChangeLanguage, revertCellChange, revertChange, type RevertResult } from '../history/revert.js';
+import { isGlossaryChange, revertGlossaryChange } from '../glossary/revert.js';
 import { KEPT_LISTED, type KeptEntity } from '../history/revert-created.js';
 import { ReviewStatusEnum } from './translation.js';
 
@@ -126,8 +127,17 @@ const RevertKeptType = builder.objectRef<KeptEntity>('RevertKept').implement({
   }),
 });
 
-const RevertResultType = builder.objectRef<RevertResult>('RevertResult').implement({
+/** A glossary change's revert, in the shape of a change's (its terms counted as reverted and changed since). */
+function glossaryRevertAsResult(r: { activityId: bigint; restored: number; changedSince: number }): RevertResult & { glossaryTerms: true } {
+  return {
+    activityId: r.activityId, reverted: r.restored, changedSince: r.changedSince, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 } as RevertResult['refused'],
+    gone: 0, deletedKeys: 0, deletedLanguages: [], deletedCustomers: [], removed: 0, kept: [], keptCount: 0, glossaryTerms: true,
+  };
+}
+
+const RevertResultType = builder.objectRef<RevertResult & { glossaryTerms?: boolean }>('RevertResult').implement({
   fields: (t) => ({
+    unit: t.string({ description: 'What reverted and changedSince count: CELLS, or GLOSSARY_TERMS for a change of the glossary.', resolve: (r) => (r.glossaryTerms ? 'GLOSSARY_TERMS' : 'CELLS') }),
     activityId: t.field({ type: 'ID', description: 'The REVERT entry of the activity log.', resolve: (r) => String(r.activityId) }),
     reverted: t.exposeInt('reverted', { description: 'Cells written back.' }),
     changedSince: t.exposeInt('changedSince', { description: 'Cells changed after the reverted change: kept as they are.' }),
@@ -204,9 +214,15 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   revertChange: t.field({
     type: RevertResultType,
-    description: 'Reverts every cell a change (an import, a job, a bulk write …) wrote, in one transaction, where the cell still holds what the change wrote, and deletes the keys, languages and customers it created unless another change wrote or edited them since (kept). Locks and character limits apply. Recorded as a REVERT change.',
+    description: 'Reverts every cell a change (an import, a job, a bulk write …) wrote (a change of the glossary: every term it touched, where unchanged since; unit GLOSSARY_TERMS), in one transaction, where the cell still holds what the change wrote, and deletes the keys, languages and customers it created unless another change wrote or edited them since (kept). Locks and character limits apply. Recorded as a REVERT change.',
     args: { projectToken: t.arg.string({ required: false }), activityId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => revertChange(await resolveProject(ctx.principal, args.projectToken, need('revertChange')), parseId(String(args.activityId), 'activityId')),
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('revertChange'));
+      const activityId = parseId(String(args.activityId), 'activityId');
+      // A change of the glossary has terms, not cells: its own revert (src/glossary/revert.ts).
+      if (await isGlossaryChange(projectId, activityId)) return glossaryRevertAsResult(await revertGlossaryChange(projectId, activityId));
+      return revertChange(projectId, activityId);
+    },
   }),
   revertTranslation: t.field({
     type: RevertResultType,

@@ -117,6 +117,15 @@ describe('REST', () => {
     const exportedFile = await api.get('/api/v2/glossary/export?format=TBX');
     expect(exportedFile.status).toBe(200);
     expect((await download(service, exportedFile.data.url)).toString()).toContain('<term>nieprawidłowość</term>');
+    // The import is one change of the activity log: reverting it takes back every term it created.
+    const change = (await api.get('/api/v2/activity?size=1')).data[0];
+    expect(change.kind).toBe('IMPORT');
+    const reverted = await service.request({
+      method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' },
+      payload: { query: 'mutation($p: String, $id: ID!) { revertChange(projectToken: $p, activityId: $id) { unit reverted changedSince } }', variables: { p: api.projectToken, id: change.id } },
+    });
+    expect(reverted.json().data.revertChange).toEqual({ unit: 'GLOSSARY_TERMS', reverted: res.json().data.created, changedSince: 0 });
+    expect((await api.get('/api/v2/glossary/terms')).data.total).toBe(0);
   });
 });
 

@@ -83,6 +83,37 @@ describe('terms of a project glossary', () => {
     expect(JSON.stringify(activity)).toContain('temporary');
   });
 
+  it('reverts a change of the glossary like any change: an edit, a deletion, a creation; a term changed since is kept', async () => {
+    const REVERT = 'mutation($p: String, $id: ID!) { revertChange(projectToken: $p, activityId: $id) { unit reverted changedSince } }';
+    const lastChange = async () => (await a.get('/api/v2/activity?size=1')).data[0].id as string;
+    const list = async () => (await gql(as(owner), LIST, { p: a.projectToken, s: 'undo' })).data.glossaryTerms.terms;
+
+    const made = (await gql(as(owner), CREATE, { p: a.projectToken, input: { term: 'undo', description: 'first', translations: [{ language: 'de', text: 'rückgängig' }] } })).data.createGlossaryTerm;
+    const created = await lastChange();
+    expect((await gql(as(owner), UPDATE, { p: a.projectToken, id: made.id, input: { term: 'undo', description: 'second', translations: [{ language: 'fr', text: 'annuler' }] } })).errors).toBeUndefined();
+    const edited = await lastChange();
+    // The edit goes back: description and translations as they were.
+    expect((await gql(as(owner), REVERT, { p: a.projectToken, id: edited })).data.revertChange).toEqual({ unit: 'GLOSSARY_TERMS', reverted: 1, changedSince: 0 });
+    expect(await list()).toMatchObject([{ id: made.id, description: 'first', translations: [{ language: 'de', text: 'rückgängig' }] }]);
+    // A deletion goes back with the term's id and translations.
+    expect((await gql(as(owner), DELETE, { p: a.projectToken, id: made.id })).data.deleteGlossaryTerm).toBe(true);
+    const deleted = await lastChange();
+    expect((await gql(as(owner), REVERT, { p: a.projectToken, id: deleted })).data.revertChange).toMatchObject({ reverted: 1 });
+    expect(await list()).toMatchObject([{ id: made.id, description: 'first', translations: [{ language: 'de', text: 'rückgängig' }] }]);
+    // The creation is not reverted over a later edit (kept, counted); the revert itself is in the log.
+    expect((await gql(as(owner), UPDATE, { p: a.projectToken, id: made.id, input: { term: 'undo', description: 'third' } })).errors).toBeUndefined();
+    expect((await gql(as(owner), REVERT, { p: a.projectToken, id: created })).data.revertChange).toEqual({ unit: 'GLOSSARY_TERMS', reverted: 0, changedSince: 1 });
+    expect(await list()).toMatchObject([{ description: 'third' }]);
+    expect((await a.get('/api/v2/activity?size=1')).data[0].kind).toBe('REVERT');
+    // Reverting the last edit, then the creation: the term is gone.
+    const third = (await a.get('/api/v2/activity?size=2')).data[1].id;
+    expect((await gql(as(owner), REVERT, { p: a.projectToken, id: third })).data.revertChange.reverted).toBe(1);
+    expect((await gql(as(owner), REVERT, { p: a.projectToken, id: created })).data.revertChange.reverted).toBe(1);
+    expect(await list()).toEqual([]);
+    // A translator may not revert.
+    expect(code(await gql(as(translator), REVERT, { p: a.projectToken, id: created }))).toBe('FORBIDDEN');
+  });
+
   it('finds the terms of a text with their translation, on word boundaries and with plurals', async () => {
     const out = await gql(as(translator), MATCHES, { p: a.projectToken, t: 'Kill the process, then copy both Files to ACME and acme. Profile stays.', l: 'de' });
     expect(out.errors).toBeUndefined();
