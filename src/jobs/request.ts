@@ -16,6 +16,8 @@ export interface AutoTranslateInput {
   options?: readonly JobOption[] | null;
   providerGlossaryId?: string | null;
   providerFormality?: string | null;
+  /** Only these keys (an automation's changed keys); all keys when absent. */
+  keyIds?: readonly number[] | null;
 }
 
 /** What a job row keeps in `request`. */
@@ -28,6 +30,7 @@ export interface AutoTranslateRequest {
   options: JobOption[];
   providerGlossaryId?: string;
   providerFormality?: string;
+  keyIds?: number[];
 }
 
 function optionalString(value: string | null | undefined, field: string, max = 100): string | undefined {
@@ -64,5 +67,6 @@ export async function normalizeRequest(projectId: number, input: AutoTranslateIn
     options,
     providerGlossaryId,
     providerFormality,
+    ...(input.keyIds && { keyIds: [...new Set(input.keyIds)] }),
   };
 }

@@ -126,7 +126,7 @@ const RevertKeptType = builder.objectRef<KeptEntity>('RevertKept').implement({
   }),
 });
 
-const RevertResultType = builder.objectRef<RevertResult>('RevertResult').implement({
+export const RevertResultType = builder.objectRef<RevertResult>('RevertResult').implement({
   fields: (t) => ({
     activityId: t.field({ type: 'ID', description: 'The REVERT entry of the activity log.', resolve: (r) => String(r.activityId) }),
     reverted: t.exposeInt('reverted', { description: 'Cells written back.' }),
