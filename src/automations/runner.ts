@@ -231,7 +231,7 @@ export class AutomationRunner {
 
   private async finish(run: ClaimedRun, state: 'DONE' | 'FAILED', error: string | null, log?: ActionLog[]): Promise<void> {
     await prisma().$executeRaw(Prisma.sql`/* automations:finish */
-      UPDATE "AutomationRun" SET state = ${state}, error = ${error},${log ? Prisma.sql` log = ${JSON.stringify(log)}::jsonb,` : Prisma.empty} "finishedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      UPDATE "AutomationRun" SET state = ${state}, error = ${error},${log ? Prisma.sql` log = ${JSON.stringify(log)}::jsonb,` : Prisma.empty} "finishedAt" = now(), "leaseExpiresAt" = NULL
        WHERE id = ${run.id} AND "leaseOwner" = ${this.options.owner} AND state = 'RUNNING'`);
   }
 
