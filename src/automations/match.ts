@@ -7,7 +7,16 @@ import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { cellEvents, selectEvents } from '../history/cell-events.js';
-import type { RuleView } from './rules.js';
+import type { AutomationTrigger } from '../history/changes.js';
+
+/** What matching reads of a rule (a RuleView of rules.ts). */
+export interface RuleFilters {
+  trigger: AutomationTrigger;
+  languages: readonly string[];
+  namespaces: readonly string[];
+  tags: readonly string[];
+  reviewStatuses: readonly string[];
+}
 
 export interface Pair {
   keyId: number;
@@ -32,17 +41,17 @@ export interface TriggeringChange {
 const list = (values: readonly string[]) => Prisma.sql`${arrayLiteral(values)}::text[]`;
 
 /** Filters on keys `k` (namespaces, tags) and languages `l`. */
-function keyFilter(rule: RuleView) {
+function keyFilter(rule: RuleFilters) {
   return Prisma.sql`(cardinality(${list(rule.namespaces)}) = 0 OR k.namespace = ANY(${list(rule.namespaces)}))
     AND (cardinality(${list(rule.tags)}) = 0 OR k.tags && ${list(rule.tags)})`;
 }
 
-function languageFilter(rule: RuleView) {
+function languageFilter(rule: RuleFilters) {
   return Prisma.sql`(cardinality(${list(rule.languages)}) = 0 OR l.key = ANY(${list(rule.languages)}))`;
 }
 
 /** The base cells a change wrote (text changed, or review status changed) that the rule admits: one statement. */
-async function changedCells(rule: RuleView, activityId: bigint, projectId: number, what: 'text' | 'status'): Promise<Pair[]> {
+async function changedCells(rule: RuleFilters, activityId: bigint, projectId: number, what: 'text' | 'status'): Promise<Pair[]> {
   // Both ids are integers read from the database: safe to inline into the reader's SQL.
   const events = Prisma.raw(cellEvents(selectEvents.ofActivity(String(BigInt(activityId)), String(Math.trunc(projectId)))));
   const changed = what === 'text' ? Prisma.sql`c."oldText" IS DISTINCT FROM c."newText"` : Prisma.sql`c."oldStatus" IS DISTINCT FROM c."newStatus"`;
@@ -62,7 +71,7 @@ async function changedCells(rule: RuleView, activityId: bigint, projectId: numbe
  * of them). The created keys are found from the change's cells, and for a key
  * created alone (KEYS) by its name, so no scan of the project's keys is needed.
  */
-async function createdKeys(rule: RuleView, change: TriggeringChange, projectId: number): Promise<Matched> {
+async function createdKeys(rule: RuleFilters, change: TriggeringChange, projectId: number): Promise<Matched> {
   const events = Prisma.raw(cellEvents(selectEvents.ofActivity(String(BigInt(change.id)), String(Math.trunc(projectId)))));
   const named = change.kind === 'KEYS' && change.details.action === 'CREATE_KEY' && typeof change.details.key === 'string'
     ? Prisma.sql`UNION SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = ${String(change.details.namespace ?? '')} AND key = ${change.details.key}`
@@ -81,10 +90,10 @@ async function createdKeys(rule: RuleView, change: TriggeringChange, projectId: 
   return keyIds.length ? { keyIds, cells } : { keyIds, cells, skip: 'no key created that the filters admit' };
 }
 
-const filtersKeys = (rule: RuleView) => rule.languages.length + rule.namespaces.length + rule.tags.length + rule.reviewStatuses.length > 0;
+const filtersKeys = (rule: RuleFilters) => rule.languages.length + rule.namespaces.length + rule.tags.length + rule.reviewStatuses.length > 0;
 
 /** The keys and cells a run of `rule` for `change` is about (null change: a schedule tick). */
-export async function matchRun(rule: RuleView, projectId: number, change: TriggeringChange | null): Promise<Matched> {
+export async function matchRun(rule: RuleFilters, projectId: number, change: TriggeringChange | null): Promise<Matched> {
   if (!change) return { keyIds: null, cells: [] };
   switch (rule.trigger) {
     case 'KEY_CREATED':
