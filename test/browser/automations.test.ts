@@ -79,7 +79,7 @@ describe('Automations screen', () => {
     await rules.getByRole('checkbox', { name: 'Enabled: Translate new English keys' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'disabled' }).textContent()).toBe('Translate new English keys disabled');
     expect((await api.gql('{ automationRules { enabled } }')).data.automationRules).toEqual([{ enabled: false }]);
-  });
+  }, 180_000);
 
   it('refuses a rule the service finds invalid, with its message', async () => {
     await page.getByRole('button', { name: 'New rule' }).click();

@@ -138,7 +138,11 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
                   <td><ul className="plain">{rule.actions.map((a, i) => <li key={i}>{describeAction(a)}</li>)}</ul></td>
                   <td>
                     <label>
-                      <input type="checkbox" checked={rule.enabled} onChange={async (e) => outcome(await setEnabled({ projectToken, id: rule.id, enabled: e.target.checked }), `${rule.name} ${e.target.checked ? 'enabled' : 'disabled'}`)} />
+                      <input type="checkbox" checked={rule.enabled} onChange={async (e) => {
+                        // Read before the await: the controlled box shows the old state until the list is read again.
+                        const enabled = e.target.checked;
+                        outcome(await setEnabled({ projectToken, id: rule.id, enabled }), `${rule.name} ${enabled ? 'enabled' : 'disabled'}`);
+                      }} />
                       <span className="visually-hidden">Enabled: {rule.name}</span>
                     </label>
                   </td>
