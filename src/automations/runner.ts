@@ -26,6 +26,11 @@ import { AppError } from '../errors.js';
 import { ACTIONS, afterCommit, type ActionLog, type RunContext } from './actions.js';
 import { matchRun } from './match.js';
 import { nextTick, ruleView, type RuleView } from './rules.js';
+import { pruneRuns } from './runs.js';
+
+/** Schedules are looked at at most this often (a tick is a second at the finest). */
+const SCHEDULE_CHECK_MS = 500;
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface RunnerOptions {
   owner: string;
@@ -67,6 +72,8 @@ export class AutomationRunner {
   private wakeUp: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  private lastScheduleCheck = 0;
+  private lastPrune = 0;
 
   constructor(private readonly options: RunnerOptions) {
     this.pollMs = options.pollMs ?? 2_000;
@@ -96,7 +103,14 @@ export class AutomationRunner {
     while (!this.stopping) {
       let worked = false;
       try {
-        await this.fireSchedules();
+        if (Date.now() - this.lastScheduleCheck >= SCHEDULE_CHECK_MS) {
+          this.lastScheduleCheck = Date.now();
+          await this.fireSchedules();
+        }
+        if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+          this.lastPrune = Date.now();
+          await pruneRuns();
+        }
         const run = await this.claim();
         if (run) {
           worked = true;
@@ -109,15 +123,26 @@ export class AutomationRunner {
       if (worked) continue;
       await new Promise<void>((resolve) => {
         this.wakeUp = resolve;
-        this.timer = setTimeout(resolve, this.pollMs);
+        this.timer = setTimeout(resolve, Math.min(this.pollMs, this.nextScheduleCheck()));
       });
       clearTimeout(this.timer);
       this.wakeUp = undefined;
     }
   }
 
+  /** When a schedule may next fall due: soon when a rule has one, else the poll. */
+  private nextScheduleCheck(): number {
+    return this.hasSchedules ? SCHEDULE_CHECK_MS : this.pollMs;
+  }
+
+  private hasSchedules = false;
+
   /** Queues a run for every due tick of an enabled SCHEDULE rule this instance wins (one statement per rule due). */
   private async fireSchedules(): Promise<void> {
+    const [scheduled] = await prisma().$queryRaw<{ any: boolean }[]>(Prisma.sql`/* automations:has-schedules */
+      SELECT EXISTS (SELECT 1 FROM "AutomationRule" WHERE trigger = 'SCHEDULE' AND enabled AND "nextRunAt" <= now() + interval '1 minute') AS any`);
+    this.hasSchedules = !!scheduled?.any;
+    if (!this.hasSchedules) return;
     for (;;) {
       const fired = await prisma().$transaction(async (tx) => {
         const [rule] = await tx.$queryRaw<{ id: number; projectId: number; schedule: string; nextRunAt: Date }[]>(Prisma.sql`/* automations:due-schedule */

@@ -1,6 +1,7 @@
 // The log of a project's automation runs, and reverting one: the text its run
 // wrote (its own change) and the texts its auto-translation jobs wrote go back
 // in one REVERT change (src/history/revert.ts), where no one changed them since.
+import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { revertChanges, type RevertResult } from '../history/revert.js';
@@ -8,6 +9,14 @@ import type { AutomationRun } from '../generated/prisma/client.js';
 import type { ActionLog } from './actions.js';
 
 export const RUN_PAGE = { defaultSize: 20, maxSize: 100 };
+/** Ended runs are kept this long (as webhook deliveries), then deleted by the runner. */
+export const RUN_LOG_DAYS = 30;
+
+/** Deletes ended runs older than RUN_LOG_DAYS; returns how many. */
+export async function pruneRuns(): Promise<number> {
+  return prisma().$executeRaw(Prisma.sql`/* automations:prune-runs */
+    DELETE FROM "AutomationRun" WHERE state IN ('DONE', 'FAILED') AND "createdAt" < now() - make_interval(days => ${RUN_LOG_DAYS})`);
+}
 
 export interface RunView {
   id: bigint;

@@ -271,6 +271,28 @@ describe('loops', () => {
   });
 });
 
+describe('takeover', () => {
+  it('a run whose runner died is taken over when its lease expires, after the actions it already did', async () => {
+    const p = await project('takeover', { en: { a: 'A' }, de: { a: 'A-de' } });
+    const projectId = await projectIdOf(service.db, p.projectToken);
+    const rule = await createRule(p.projectToken, { name: 'Review then publish', trigger: 'IMPORT_FINISHED', actions: [{ kind: 'SET_REVIEW_STATUS', status: 'REVIEWED', cells: 'CHANGED' }, { kind: 'PUBLISH' }] });
+    const importChange = await service.db.prisma.activity.findFirstOrThrow({ where: { projectId, kind: 'IMPORT' } });
+    // As a runner leaves it that died after the run's transaction committed, before the publication.
+    const run = await service.db.prisma.automationRun.create({ data: {
+      ruleId: rule.id, projectId, activityId: importChange.id, trigger: 'IMPORT_FINISHED', state: 'RUNNING', attempts: 1, committed: true,
+      leaseOwner: 'dead-instance', leaseExpiresAt: new Date(Date.now() - 1_000), log: [{ kind: 'SET_REVIEW_STATUS', ok: true, cells: 2, summary: '2 cells set to REVIEWED', index: 0 }],
+    } });
+    const done = await until(() => service.db.prisma.automationRun.findUniqueOrThrow({ where: { id: run.id } }), (r) => r.state === 'DONE');
+    expect(done.attempts).toBe(2);
+    expect(done.leaseOwner).not.toBe('dead-instance');
+    expect((done.log as { kind: string; index: number }[]).map((l) => [l.kind, l.index])).toEqual([['SET_REVIEW_STATUS', 0], ['PUBLISH', 1]]);
+    // The review status action was not done again: no change of the rule, the statuses untouched.
+    expect(await service.db.prisma.activity.count({ where: { projectId, kind: 'AUTOMATION' } })).toBe(0);
+    expect((await statuses(p.projectToken)).de).toEqual({ a: 'NOT_REVIEWED' });
+    expect(await service.db.prisma.publication.count({ where: { projectId } })).toBe(1);
+  });
+});
+
 describe('exactly once with two runners', () => {
   it('each change runs each rule once, and each schedule tick fires once, with two runners on one database', async () => {
     const quiet = await startTestService({ worker: false });
