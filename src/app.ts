@@ -35,6 +35,7 @@ import { startScreenshots } from './screenshots/runtime.js';
 import { startPublicationTakeover } from './hosting/takeover.js';
 import { JobWorker } from './jobs/worker.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { AutomationRunner } from './automations/runner.js';
 import { instanceId } from './instance.js';
 import { createLogger, logger, setLogger } from './log.js';
 import { onConnectionRetry } from './db/connection-loss.js';
@@ -138,6 +139,9 @@ export async function buildService(config: Config, options: { db?: Database; log
   // Webhook deliveries go out from the job workers' instances (the outbox, src/webhooks/).
   const dispatcher = worker ? new WebhookDispatcher({ pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.webhooks.timeoutMs * 3, config: config.webhooks }) : undefined;
   dispatcher?.start();
+  // Automation runs and schedule ticks too (src/automations/runner.ts).
+  const automations = worker ? new AutomationRunner({ owner: instanceId(), pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.jobLeaseMs * 2 }) : undefined;
+  automations?.start();
   return {
     app,
     db,
@@ -146,6 +150,7 @@ export async function buildService(config: Config, options: { db?: Database; log
       stopUploadSweeper();
       await worker?.stop();
       await dispatcher?.stop();
+      await automations?.stop();
       await ws.sessions.stop();
       await ws.server.dispose();
       ws.wss.close();

@@ -51,8 +51,10 @@ function whereOf(projectId: number, filter: ActivityFilter): { sql: string; para
   return { sql: conditions.join(' AND '), params };
 }
 
-const ENTRY_COLUMNS = `a.id, a."projectId", a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", a.source, a.at, a.cells, a.edits, a.details, a."revertOf"`;
-const ACCOUNT_JOIN = `LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"`;
+const ENTRY_COLUMNS = `a.id, a."projectId", a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email, ar.name) AS "actorName", acc.email AS "actorEmail", a.source, a.at, a.cells, a.edits, a.details, a."revertOf"`;
+// An automation's changes are named after its rule (while the rule exists).
+const ACCOUNT_JOIN = `LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"
+  LEFT JOIN "AutomationRule" ar ON a."actorKind" = 'AUTOMATION' AND ar.id::text = a."actorId"`;
 
 export function checkActivityPage(page: number, size: number): void {
   if (!Number.isInteger(page) || page < 0) throw badRequest('page must be an integer of at least 0');
@@ -108,7 +110,7 @@ export interface CellEvent {
 
 export const CELL_EVENT_COLUMNS = `c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
   c."oldText", c."newText", c."oldStatus"::text AS "oldStatus", c."newStatus"::text AS "newStatus", c.at,
-  a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", a.source`;
+  a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email, ar.name) AS "actorName", acc.email AS "actorEmail", a.source`;
 /** The selected events (cell-events.ts) as `c`, with their activity, language, customer and account. */
 export function cellEventsFrom(selection: EventSelection): string {
   return `${cellEvents(selection)} c JOIN "Activity" a ON a.id = c."activityId"

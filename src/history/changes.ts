@@ -4,7 +4,10 @@
 // (one batch row per statement: cell-events.ts), in the statement that writes
 // them (gate.ts), so a chunk of 50,000 cells costs no statement more. Opening a change also queues the
 // project's webhooks that want its trigger (the outbox, src/webhooks/), in the
-// same statement: one statement per change, whatever its size.
+// same statement: one statement per change, whatever its size. The same
+// statement queues the runs of the project's automation rules that the
+// change's kind can trigger (automationTriggersOf; src/automations/): one row
+// per rule and change, unique, so a change runs each rule at most once.
 import type { Db } from '../db.js';
 import { insertCellEvents } from './cell-events.js';
 import { currentOrigin, noteOpened, type Origin } from './origin.js';
@@ -23,11 +26,12 @@ export type ChangeKind =
   | 'JOB_FINISHED'
   | 'SETTINGS'
   | 'PURGE'
-  | 'REVERT';
+  | 'REVERT'
+  | 'AUTOMATION'; // the cells an automation run wrote (review status, cleared texts)
 
 export const CHANGE_KINDS: readonly ChangeKind[] = [
   'TRANSLATIONS', 'KEYS', 'LANGUAGES', 'CUSTOMERS', 'IMPORT', 'EXPORT', 'PUBLICATION',
-  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT',
+  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT', 'AUTOMATION',
 ];
 
 /** Webhook triggers (the vendor's names). */
@@ -38,7 +42,7 @@ export const TRIGGERS: readonly Trigger[] = ['CHANGE', 'IMPORT', 'EXPORT', 'PUBL
 /** The webhook trigger a change fires, if any. */
 export function triggerOf(kind: ChangeKind, details: Record<string, unknown>): Trigger | null {
   switch (kind) {
-    case 'TRANSLATIONS': case 'KEYS': case 'LANGUAGES': case 'CUSTOMERS': case 'PURGE': case 'AUTO_TRANSLATION': return 'CHANGE';
+    case 'TRANSLATIONS': case 'KEYS': case 'LANGUAGES': case 'CUSTOMERS': case 'PURGE': case 'AUTO_TRANSLATION': case 'AUTOMATION': return 'CHANGE';
     case 'IMPORT': return 'IMPORT';
     case 'EXPORT': return 'EXPORT';
     case 'PUBLICATION': return details.environment === '_latest' ? 'PUBLICATION' : 'ENVIRONMENT_PUBLICATION';
@@ -46,6 +50,66 @@ export function triggerOf(kind: ChangeKind, details: Record<string, unknown>): T
     case 'REVERT': return 'REVERT';
     default: return null;
   }
+}
+
+/** What can trigger an automation rule (src/automations/, docs/automations.md). */
+export type AutomationTrigger = 'TEXTS_CHANGED' | 'KEY_CREATED' | 'IMPORT_FINISHED' | 'AUTO_TRANSLATION_FINISHED' | 'REVIEW_STATUS_CHANGED' | 'SCHEDULE';
+
+export const AUTOMATION_TRIGGERS: readonly AutomationTrigger[] = ['TEXTS_CHANGED', 'KEY_CREATED', 'IMPORT_FINISHED', 'AUTO_TRANSLATION_FINISHED', 'REVIEW_STATUS_CHANGED', 'SCHEDULE'];
+
+/**
+ * The triggers a change of each kind may fire as it opens; whether it really
+ * did (its cells, the keys it created) is decided when the run is taken
+ * (src/automations/match.ts). A job's cells and its end are queued when the
+ * job ends (src/jobs/finish.ts), as its webhooks are.
+ */
+const AUTOMATION_TRIGGERS_OF: Partial<Record<ChangeKind, AutomationTrigger[]>> = {
+  TRANSLATIONS: ['TEXTS_CHANGED', 'REVIEW_STATUS_CHANGED', 'KEY_CREATED'],
+  IMPORT: ['TEXTS_CHANGED', 'REVIEW_STATUS_CHANGED', 'KEY_CREATED', 'IMPORT_FINISHED'],
+  KEYS: ['KEY_CREATED'],
+  REVERT: ['TEXTS_CHANGED', 'REVIEW_STATUS_CHANGED'],
+  AUTOMATION: ['TEXTS_CHANGED', 'REVIEW_STATUS_CHANGED'],
+};
+
+/** A chain of rules (a run's change triggering another rule's run …) stops at this depth. */
+export const MAX_AUTOMATION_DEPTH = 3;
+
+/** The triggers of a change kind, as an SQL text[] expression of the kind's parameter. */
+function automationTriggersSql(kind: string): string {
+  const cases = Object.entries(AUTOMATION_TRIGGERS_OF).map(([k, triggers]) => `WHEN '${k}' THEN ARRAY[${triggers.map((t) => `'${t}'`).join(', ')}]`);
+  return `(CASE ${kind}::text ${cases.join(' ')} ELSE ARRAY[]::text[] END)`;
+}
+
+/**
+ * What a rule's source filter compares with (CONSOLE, API, CLI, JOB,
+ * AUTOMATION, SYSTEM), from the change's actor kind and source: SQL.
+ */
+export function sourceClassSql(actorKind: string, source: string): string {
+  return `(CASE WHEN ${actorKind}::text = 'JOB' THEN 'JOB' WHEN ${actorKind}::text = 'AUTOMATION' THEN 'AUTOMATION'
+                WHEN ${source}::text = 'WEB' THEN 'CONSOLE' WHEN ${source}::text = 'CLI' THEN 'CLI'
+                WHEN ${source}::text IN ('API', 'GRAPHQL') THEN 'API' ELSE 'SYSTEM' END)`;
+}
+
+/**
+ * The INSERT queueing the runs of a change: every enabled rule of the project
+ * whose trigger is in `triggers` and whose source filter admits the change,
+ * except the rule acting (`self`: a rule never fires on its own origin), while
+ * the chain is not deeper than MAX_AUTOMATION_DEPTH. All arguments are SQL.
+ */
+function queueRunsSql(at: { activity: string; project: string; triggers: string; sourceClass: string; self: string; depth: string; from?: string }): string {
+  return `INSERT INTO "AutomationRun" ("ruleId", "projectId", "activityId", trigger, depth)
+       SELECT r.id, r."projectId", ${at.activity}, r.trigger, ${at.depth}
+         FROM ${at.from ? `${at.from}, ` : ''}"AutomationRule" r
+        WHERE r."projectId" = ${at.project} AND r.enabled AND r.trigger = ANY(${at.triggers})
+          AND (cardinality(r.sources) = 0 OR ${at.sourceClass} = ANY(r.sources))
+          AND r.id IS DISTINCT FROM ${at.self} AND ${at.depth} <= ${MAX_AUTOMATION_DEPTH}
+        ORDER BY r.id
+       ON CONFLICT DO NOTHING`;
+}
+
+/** The depth of the runs a change made in `origin` triggers. */
+function depthOf(origin: Origin): number {
+  return (origin.automation?.depth ?? 0) + 1;
 }
 
 /** An open change: the activity its events belong to. */
@@ -87,7 +151,7 @@ export function openChangeParams(change: Change, kind: ChangeKind, details: Reco
   const origin = options.origin ?? currentOrigin();
   noteOpened(change.projectId, change.id);
   const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
-  return [change.id, change.projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger];
+  return [change.id, change.projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger, depthOf(origin), origin.automation?.ruleId ?? null];
 }
 
 /**
@@ -106,6 +170,11 @@ export function openChangeCtes(first: number, counts: { cells: string }): string
        INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
        SELECT w.id, activity.id, ${$(10)}::text FROM activity JOIN "Webhook" w ON w."projectId" = ${$(2)}::int AND w.enabled AND ${$(10)}::text = ANY(w.triggers)
         ORDER BY w.id
+     ), automated AS (
+       ${queueRunsSql({
+         activity: 'activity.id', project: `${$(2)}::int`, triggers: automationTriggersSql($(3)), sourceClass: sourceClassSql($(4), $(6)),
+         self: `${$(12)}::int`, depth: `${$(11)}::int`, from: 'activity',
+       })}
      )`;
 }
 
@@ -132,9 +201,12 @@ function openChangeStatement(db: Db, projectId: number, kind: ChangeKind, detail
        INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
        SELECT w.id, activity.id, $9::text FROM activity JOIN "Webhook" w ON w."projectId" = $1 AND w.enabled AND $9::text = ANY(w.triggers)
         ORDER BY w.id
+     ), automated AS (
+       ${queueRunsSql({ activity: 'activity.id', project: '$1', triggers: automationTriggersSql('$2'), sourceClass: sourceClassSql('$3', '$5'), self: '$12::int', depth: '$11::int', from: 'activity' })}
      )
      SELECT id FROM activity`,
     projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger, options.id ?? null,
+    depthOf(origin), origin.automation?.ruleId ?? null,
   );
 }
 
@@ -144,6 +216,19 @@ export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): P
     `INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
      SELECT id, $2::bigint, $3 FROM "Webhook" WHERE "projectId" = $1 AND enabled AND $3 = ANY(triggers) ORDER BY id`,
     change.projectId, change.id, trigger,
+  );
+}
+
+/**
+ * Queues the runs of the project's rules that want one of `triggers` for a
+ * change opened earlier (a job's cells and its end, when the job ends), in
+ * the caller's transaction; `origin` is the origin the change was made in.
+ */
+export async function queueAutomations(db: Db, change: Change, triggers: AutomationTrigger[], origin: Origin): Promise<void> {
+  if (triggers.length === 0) return;
+  await db.$executeRawUnsafe(
+    `/* automations:queue */ ${queueRunsSql({ activity: '$2::bigint', project: '$1::int', triggers: '$3::text[]', sourceClass: sourceClassSql('$4', '$5'), self: '$6::int', depth: '$7::int' })}`,
+    change.projectId, change.id, triggers, origin.actorKind, origin.source, origin.automation?.ruleId ?? null, depthOf(origin),
   );
 }
 

@@ -9,17 +9,31 @@
 // announced to live subscribers (notify.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-export type ActorKind = 'ACCOUNT' | 'API_KEY' | 'JOB' | 'SYSTEM';
-export type ChangeSource = 'API' | 'GRAPHQL' | 'WEB' | 'CLI' | 'SYSTEM';
+export type ActorKind = 'ACCOUNT' | 'API_KEY' | 'JOB' | 'SYSTEM' | 'AUTOMATION';
+export type ChangeSource = 'API' | 'GRAPHQL' | 'WEB' | 'CLI' | 'SYSTEM' | 'AUTOMATION';
 
-export const ACTOR_KINDS: readonly ActorKind[] = ['ACCOUNT', 'API_KEY', 'JOB', 'SYSTEM'];
-export const CHANGE_SOURCES: readonly ChangeSource[] = ['API', 'GRAPHQL', 'WEB', 'CLI', 'SYSTEM'];
+export const ACTOR_KINDS: readonly ActorKind[] = ['ACCOUNT', 'API_KEY', 'JOB', 'SYSTEM', 'AUTOMATION'];
+export const CHANGE_SOURCES: readonly ChangeSource[] = ['API', 'GRAPHQL', 'WEB', 'CLI', 'SYSTEM', 'AUTOMATION'];
+
+/** The automation run a piece of work belongs to (src/automations/): its rule never fires on it. */
+export interface AutomationScope {
+  ruleId: number;
+  runId: string;
+  /** The run's depth: changes made in it trigger runs of depth + 1 (at most MAX_AUTOMATION_DEPTH). */
+  depth: number;
+}
 
 export interface Origin {
   actorKind: ActorKind;
-  /** Account id or job id; null for a project API key and the system. */
+  /** Account id, job id or automation rule id; null for a project API key and the system. */
   actorId: string | null;
   source: ChangeSource;
+  /**
+   * Set while an automation run acts (actor AUTOMATION, the rule) and for the
+   * jobs it starts (actor JOB, source AUTOMATION): loop prevention and the
+   * chain depth read it.
+   */
+  automation?: AutomationScope;
 }
 
 export const SYSTEM: Origin = { actorKind: 'SYSTEM', actorId: null, source: 'SYSTEM' };

@@ -14,6 +14,7 @@
 // (revert-published.ts).
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { writeTranslations, type GateResult } from '../translations/gate.js';
 import { BULK_TRANSACTION, type Cell, type ReviewStatus } from '../translations/store.js';
@@ -78,7 +79,7 @@ async function writeBack(tx: Db, projectId: number, cells: EventCell[], change: 
 }
 
 /** The cells of a change: first old value, last new value, and whether the cell still holds the latter (one statement). */
-function eventCells(tx: Db, projectId: number, selection: EventSelection, param: bigint): Promise<EventCell[]> {
+function eventCells(tx: Db, projectId: number, selection: EventSelection, param: bigint | string): Promise<EventCell[]> {
   return tx.$queryRawUnsafe<EventCell[]>(
     `WITH ev AS (
        SELECT "keyId", "languageId", "customerId",
@@ -158,6 +159,33 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
   // The storage folders of screenshots that went with the keys it deleted.
   if (reverted.deletedKeys > 0) await sweepScreenshotDeletions();
   return reverted;
+}
+
+/**
+ * Reverts the cells of several changes as one REVERT change (an automation
+ * run: its own change and its jobs' changes), where they still hold what the
+ * last of them wrote. Only cells: changes that created keys, languages or
+ * customers are reverted one by one (revertChange).
+ */
+export async function revertChanges(projectId: number, activityIds: bigint[], details: Record<string, unknown>): Promise<RevertResult> {
+  if (activityIds.length === 0) throw badRequest('there is nothing to revert');
+  return prisma().$transaction(async (tx) => {
+    const ids = arrayLiteral(activityIds.map(String));
+    const targets = await tx.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* revert:lock-changes */
+      SELECT id FROM "Activity" WHERE id = ANY(${ids}::bigint[]) AND "projectId" = ${projectId} ORDER BY id FOR UPDATE`);
+    if (targets.length !== activityIds.length) throw notFound('a change to revert was not found');
+    const cells = await eventCells(tx, projectId, { where: `b."activityId" = ANY($1::bigint[]) AND b."projectId" = $2` }, ids);
+    const first = activityIds.reduce((a, b) => (a < b ? a : b));
+    const change = await openChange(tx, projectId, 'REVERT', { ...details, activityIds: activityIds.map(String) }, { revertOf: first });
+    const eligible = cells.filter((c) => c.exists && c.unchanged);
+    const { written, refused } = await writeBack(tx, projectId, eligible, change);
+    await markPublishedAgain(tx, projectId, first, eligible.map((c) => ({
+      keyId: c.keyId, languageId: c.languageId, customerId: c.customerId, text: c.oldText ?? '', status: c.oldStatus ?? 'NOT_REVIEWED',
+    })));
+    const result = { reverted: written, changedSince: cells.filter((c) => c.exists && !c.unchanged).length, refused, gone: cells.filter((c) => !c.exists).length, ...NOTHING_CREATED };
+    await amendChange(tx, change, result);
+    return { activityId: change.id, ...result };
+  }, BULK_TRANSACTION);
 }
 
 /** Sets one cell back to the value it had before one of its change events. */

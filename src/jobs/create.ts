@@ -61,7 +61,7 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
   }
   if (requests.length === 0) throw badRequest(`No language can be auto-translated: ${skipped.map((s) => s.reason).join('; ')}`);
   // The job acts for whoever started it: its writes are recorded as the job's, from the starter's source.
-  const origin = currentOrigin();
+  const origin = currentOrigin() as object;
   const jobs = await prisma().$transaction(async (tx) => {
     const created = [];
     for (const request of requests) {

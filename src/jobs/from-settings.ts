@@ -14,7 +14,7 @@ import type { AutoTranslateInput, JobOption } from './request.js';
  * ones (those another language is translated from). `options` (FORCE_REPLACE
  * for `--force`) are added to the options each language's settings carry.
  */
-export async function startJobsFromSettings(projectId: number, languageKeys: readonly string[], options?: readonly JobOption[] | null) {
+export async function startJobsFromSettings(projectId: number, languageKeys: readonly string[], options?: readonly JobOption[] | null, only?: { keyIds: readonly number[] }) {
   const settings = await resolveLanguageSettings(projectId);
   let targets: typeof settings;
   if (languageKeys.length > 0) {
@@ -42,6 +42,7 @@ export async function startJobsFromSettings(projectId: number, languageKeys: rea
       providerGlossaryId: s.providerGlossaryId,
       providerFormality: s.providerFormality,
       options: [...new Set([...(options ?? []), ...s.options])],
+      ...(only && { keyIds: only.keyIds }),
     });
   }
   return createAutoTranslateJobs(projectId, inputs, { skipped });

@@ -18,6 +18,8 @@ export interface AutoTranslateInput {
   providerFormality?: string | null;
   /** Fill from the translation memory first, with matches scoring at least this (50–100); MEMORY: default 100. */
   memoryMinScore?: number | null;
+  /** Only these keys (an automation's changed keys); all keys when absent. */
+  keyIds?: readonly number[] | null;
 }
 
 /** What a job row keeps in `request`. */
@@ -31,6 +33,7 @@ export interface AutoTranslateRequest {
   providerGlossaryId?: string;
   providerFormality?: string;
   memoryMinScore?: number;
+  keyIds?: number[];
 }
 
 function optionalString(value: string | null | undefined, field: string, max = 100): string | undefined {
@@ -76,5 +79,6 @@ export async function normalizeRequest(projectId: number, input: AutoTranslateIn
     providerGlossaryId,
     providerFormality,
     ...(memoryMinScore !== undefined && { memoryMinScore }),
+    ...(input.keyIds && { keyIds: [...new Set(input.keyIds)] }),
   };
 }

@@ -4,6 +4,7 @@
 // committed batch (at most one batch is sent to the provider twice).
 import { prisma } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import { AppError } from '../errors.js';
 import type { Job } from '../generated/prisma/client.js';
 import { MtProviderError, isLlmProviderId } from '../mt/types.js';
@@ -52,6 +53,7 @@ function candidateSql(select: string, tail: string): string {
            WHERE k."projectId" = $1
              AND (coalesce(src.text, '') <> '' OR $4)
              AND ($5 OR coalesce(tgt.text, '') = '')
+             AND ($6::int[] IS NULL OR k.id = ANY($6::int[]))
              ${tail}`;
 }
 
@@ -93,7 +95,7 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   const memoryOnly = request.translationProvider === 'MEMORY';
   const saved = (job.checkpoint ?? {}) as unknown as Partial<Checkpoint>;
   const checkpoint: Checkpoint = { texts: 0, characters: 0, ...saved, sequence: saved.sequence ?? 0 };
-  const params = [job.projectId, source.id, target.id, useKeys, force] as const;
+  const params = [job.projectId, source.id, target.id, useKeys, force, request.keyIds ? arrayLiteral(request.keyIds, (id) => id) : null] as const;
   if (checkpoint.total === undefined) {
     const [row] = await prisma().$queryRawUnsafe<{ n: number; locked: number }[]>(
       candidateSql('count(*) FILTER (WHERE NOT k.lock)::int AS n, count(*) FILTER (WHERE k.lock)::int AS locked', ''), ...params,
@@ -106,7 +108,7 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   for (;;) {
     if (context.signal.aborted) throw context.signal.reason;
     const read = await prisma().$queryRawUnsafe<Candidate[]>(
-      candidateSql(`k.id, k.key, k.namespace, coalesce(src.text, '') AS source`, `AND NOT k.lock AND k.id > $6 ORDER BY k.id LIMIT ${BATCH}`),
+      candidateSql(`k.id, k.key, k.namespace, coalesce(src.text, '') AS source`, `AND NOT k.lock AND k.id > $7 ORDER BY k.id LIMIT ${BATCH}`),
       ...params, checkpoint.cursor ?? 0,
     );
     if (read.length === 0) break;

@@ -7,8 +7,8 @@ import { prisma } from '../db.js';
 import { logger } from '../log.js';
 import type { Job } from '../generated/prisma/client.js';
 import { runJob, LeaseLostError, JobCancelledError } from './run.js';
-import { cancelJobRow, failJob } from './finish.js';
-import { withOrigin, type ChangeSource } from '../history/origin.js';
+import { cancelJobRow, failJob, jobOrigin } from './finish.js';
+import { withOrigin } from '../history/origin.js';
 import { announceChanges } from '../history/notify.js';
 
 export interface WorkerOptions {
@@ -98,8 +98,7 @@ export class JobWorker {
 
   /** A job's writes are the job's own, from the source that started it (src/history/). */
   private execute(job: Job): Promise<void> {
-    const source = ((job.origin ?? {}) as { source?: ChangeSource }).source ?? 'SYSTEM';
-    return withOrigin({ actorKind: 'JOB', actorId: job.id, source }, () => this.executeJob(job), announceChanges);
+    return withOrigin(jobOrigin(job), () => this.executeJob(job), announceChanges);
   }
 
   private async executeJob(job: Job): Promise<void> {

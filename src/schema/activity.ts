@@ -135,7 +135,7 @@ function glossaryRevertAsResult(r: { activityId: bigint; restored: number; chang
   };
 }
 
-const RevertResultType = builder.objectRef<RevertResult & { glossaryTerms?: boolean }>('RevertResult').implement({
+export const RevertResultType = builder.objectRef<RevertResult & { glossaryTerms?: boolean }>('RevertResult').implement({
   fields: (t) => ({
     unit: t.string({ description: 'What reverted and changedSince count: CELLS, or GLOSSARY_TERMS for a change of the glossary.', resolve: (r) => (r.glossaryTerms ? 'GLOSSARY_TERMS' : 'CELLS') }),
     activityId: t.field({ type: 'ID', description: 'The REVERT entry of the activity log.', resolve: (r) => String(r.activityId) }),

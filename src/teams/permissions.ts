@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   'MEMORY',
   /** Add, change and delete glossary terms, import glossary files, link the project to a shared glossary. */
   'GLOSSARY',
+  /** Create, change, enable and delete automation rules; revert an automation run. */
+  'AUTOMATIONS',
   /** Hand the owner role to another member (the owner becomes an administrator). */
   'TRANSFER_OWNERSHIP',
   'DELETE_PROJECT',
@@ -129,6 +131,9 @@ export const OPERATION_PERMISSIONS = {
   glossaries: 'READ',
   glossaryTerms: 'READ',
   glossaryMatches: 'READ',
+  automationRules: 'READ',
+  automationRule: 'READ',
+  automationRuns: 'READ',
   // subscriptions
   translationChanges: 'READ',
   projectActivity: 'READ',
@@ -145,6 +150,11 @@ export const OPERATION_PERMISSIONS = {
   importGlossary: 'GLOSSARY',
   exportGlossary: 'EXPORT',
   setProjectGlossaryLink: 'GLOSSARY',
+  createAutomationRule: 'AUTOMATIONS',
+  updateAutomationRule: 'AUTOMATIONS',
+  setAutomationRuleEnabled: 'AUTOMATIONS',
+  deleteAutomationRule: 'AUTOMATIONS',
+  revertAutomationRun: 'AUTOMATIONS',
   reportClientError: 'READ',
   exportTranslations: 'EXPORT',
   updateTranslation: 'TRANSLATE',

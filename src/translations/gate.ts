@@ -159,7 +159,7 @@ function gateSql(table: Table, events = true, opening = false, touch = false): s
                c.old_text AS "oldText", w.text AS "newText", c.old_status AS "oldStatus", w."reviewStatus" AS "newStatus"
           FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}`,
       })}
-    )` : ''}, ${touch ? `touched AS (${touchKeysSql(table.customer ? 21 : 20)}), ` : ''}${opening ? openChangeCtes(table.customer ? 11 : 10, {
+    )` : ''}, ${touch ? `touched AS (${touchKeysSql(table.customer ? 23 : 22)}), ` : ''}${opening ? openChangeCtes(table.customer ? 11 : 10, {
       // The change is opened here, with its cell count (its events are written by the CTEs above).
       cells: '(SELECT count(*)::int FROM written)',
     }) : `counted AS (

@@ -137,6 +137,10 @@ interface World {
   /** A term of the victim project's glossary; one deleteGlossaryTerm removes (restored with a new id); a shared glossary of the victim linked to the project, and one deleteSharedGlossary removes. */
   glossaryTermId: number;
   doomedTermId: number;
+  /** A disabled automation rule of the victim (its name holds the secret), one deleteAutomationRule removes (restored with a new id), and a run that wrote the French change. */
+  automationRuleId: number;
+  doomedAutomationRuleId: number;
+  automationRunId: string;
   glossaryId: number;
   doomedGlossaryId: number;
 }
@@ -407,6 +411,15 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.deleteSharedGlossary': (w) => ({ args: { id: w.doomedGlossaryId }, caller: 'account', restore: createDoomedGlossary }),
   // Like setProjectMemoryLink: the shared glossary is the victim's (the owner's), an administrator may not link it.
   'Mutation.setProjectGlossaryLink': (w) => ({ args: { glossaryId: w.glossaryId, linked: true }, accountOnly: true, needs: 'TRANSFER_OWNERSHIP' }),
+  // Automations (src/schema/automation.ts): the rules are disabled, so no operation of the matrix runs one.
+  'Query.automationRules': () => ({}),
+  'Query.automationRule': (w) => ({ args: { id: w.automationRuleId } }),
+  'Query.automationRuns': () => ({}),
+  'Mutation.createAutomationRule': () => ({ args: { input: { name: 'matrix rule', trigger: 'IMPORT_FINISHED', enabled: false, actions: [{ kind: 'PUBLISH' }] } }, restore: (w) => service.db.prisma.automationRule.deleteMany({ where: { name: 'matrix rule', projectId: w.project.id } }).then(() => undefined) }),
+  'Mutation.updateAutomationRule': (w) => ({ args: { id: w.automationRuleId, input: { name: `${SECRET} rule` } } }),
+  'Mutation.setAutomationRuleEnabled': (w) => ({ args: { id: w.automationRuleId, enabled: false } }),
+  'Mutation.deleteAutomationRule': (w) => ({ args: { id: w.doomedAutomationRuleId }, restore: createDoomedAutomationRule }),
+  'Mutation.revertAutomationRun': (w) => ({ args: { id: w.automationRunId }, restore: async (w) => { await rewriteFrench(); await service.db.prisma.automationRun.update({ where: { id: BigInt(w.automationRunId) }, data: { revertedBy: null } }); } }),
   // The account of the credential, null for anyone else.
   'Query.viewer': () => ({ isPublic: true }),
   // Anyone may sign in with an account's password (the attacker's here: the answer holds its e-mail).
@@ -645,6 +658,10 @@ async function createDoomedTerm(w: World): Promise<void> {
   w.doomedTermId = (await service.db.prisma.glossaryTerm.create({ data: { glossaryId: glossary.id, term: 'doomed term' } })).id;
 }
 
+async function createDoomedAutomationRule(w: World): Promise<void> {
+  w.doomedAutomationRuleId = (await service.db.prisma.automationRule.create({ data: { projectId: w.project.id, name: 'doomed rule', trigger: 'IMPORT_FINISHED', enabled: false, actions: [{ kind: 'PUBLISH', languages: [], environment: '_latest' }] } })).id;
+}
+
 async function createDoomedGlossary(w: World): Promise<void> {
   w.doomedGlossaryId = (await service.db.prisma.glossary.create({ data: { name: 'doomed glossary', sourceLanguage: 'en', ownerId: w.victim.id, links: { create: { projectId: w.project.id } } } })).id;
 }
@@ -750,7 +767,12 @@ beforeAll(async () => {
     doomedTermId: 0,
     glossaryId: (await prisma.glossary.create({ data: { name: 'matrix glossary', sourceLanguage: 'en', ownerId: victim.id, links: { create: { projectId: projectRow.id } } } })).id,
     doomedGlossaryId: 0,
+    automationRuleId: 0, doomedAutomationRuleId: 0, automationRunId: '',
   };
+  const rule = await prisma.automationRule.create({ data: { projectId: projectRow.id, name: `${SECRET} rule`, trigger: 'TEXTS_CHANGED', enabled: false, actions: [{ kind: 'SET_REVIEW_STATUS', languages: [], status: 'NOT_REVIEWED', cells: 'CHANGED' }] } });
+  world.automationRuleId = rule.id;
+  world.automationRunId = String((await prisma.automationRun.create({ data: { ruleId: rule.id, projectId: projectRow.id, trigger: 'TEXTS_CHANGED', state: 'DONE', committed: true, changeId: BigInt(frenchEntry.id), log: [{ kind: 'SET_REVIEW_STATUS', ok: true, summary: `${SECRET} run` }] } })).id);
+  await createDoomedAutomationRule(world);
   await createDoomedMemory(world);
   await createDoomedTerm(world);
   await createDoomedGlossary(world);

@@ -71,16 +71,18 @@ const KINDS = [
   ['EXPORT', 'Export'],
   ['PUBLICATION', 'Publication'],
   ['SETTINGS', 'Settings'],
+  ['AUTOMATION', 'Automation'],
 ] as const satisfies readonly (readonly [Entry['kind'], string])[];
 const KIND_LABEL = Object.fromEntries(KINDS) as Record<Entry['kind'], string>;
 
-const SOURCE_LABEL: Record<Entry['source'], string> = { API: 'REST API', GRAPHQL: 'GraphQL', WEB: 'console', CLI: 'CLI', SYSTEM: 'system' };
+const SOURCE_LABEL: Record<Entry['source'], string> = { API: 'REST API', GRAPHQL: 'GraphQL', WEB: 'console', CLI: 'CLI', SYSTEM: 'system', AUTOMATION: 'automation' };
 
 function actorOf(actor: Entry['actor']): string {
   switch (actor.kind) {
     case 'ACCOUNT': return actor.name ?? actor.email ?? `account ${actor.id}`;
     case 'API_KEY': return 'API key';
     case 'JOB': return `job ${actor.id}`;
+    case 'AUTOMATION': return actor.name ? `automation ${actor.name}` : `automation rule ${actor.id}`;
     default: return 'system';
   }
 }

@@ -10,6 +10,7 @@ import { ImportScreen } from './ImportScreen';
 import { ExportScreen } from './ExportScreen';
 import { ProjectSettings } from './ProjectSettings';
 import { ScreenshotsScreen } from './ScreenshotsScreen';
+import { AutomationsScreen } from './AutomationsScreen';
 
 interface Section {
   id: string;
@@ -24,6 +25,7 @@ const sections: Section[] = [
   { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'auto-translate', label: 'Auto-translate', render: (projectToken) => <AutoTranslateScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'hosting', label: 'Hosting', render: (projectToken) => <HostingScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'automations', label: 'Automations', render: (projectToken) => <AutomationsScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'members', label: 'Members', render: (projectToken) => <MembersScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'activity', label: 'Activity', render: (projectToken) => <ActivityScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'settings', label: 'Settings', render: (projectToken) => <ProjectSettings key={projectToken} projectToken={projectToken} /> },
