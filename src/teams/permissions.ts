@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   'MEMORY',
   /** Add, change and delete glossary terms, import glossary files, link the project to a shared glossary. */
   'GLOSSARY',
+  /** Connect the project to a Git repository, pull from it and push to it (docs/git-sync.md): it imports and exports through the connection's settings. */
+  'GIT_SYNC',
   /** Hand the owner role to another member (the owner becomes an administrator). */
   'TRANSFER_OWNERSHIP',
   'DELETE_PROJECT',
@@ -129,6 +131,8 @@ export const OPERATION_PERMISSIONS = {
   glossaries: 'READ',
   glossaryTerms: 'READ',
   glossaryMatches: 'READ',
+  gitConnection: 'GIT_SYNC',
+  gitSyncRuns: 'GIT_SYNC',
   // subscriptions
   translationChanges: 'READ',
   projectActivity: 'READ',
@@ -195,6 +199,12 @@ export const OPERATION_PERMISSIONS = {
   leaveProject: 'READ',
   transferOwnership: 'TRANSFER_OWNERSHIP',
   deleteProject: 'DELETE_PROJECT',
+  connectGitRepository: 'GIT_SYNC',
+  updateGitConnection: 'GIT_SYNC',
+  rotateGitWebhookSecret: 'GIT_SYNC',
+  disconnectGitRepository: 'GIT_SYNC',
+  pullFromGit: 'GIT_SYNC',
+  pushToGit: 'GIT_SYNC',
   uploadScreenshot: 'KEYS',
   deleteScreenshot: 'KEYS',
   linkScreenshotKey: 'KEYS',
