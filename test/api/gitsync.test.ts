@@ -193,7 +193,7 @@ describe('a GitHub repository over HTTPS with a token', () => {
     const runsBefore = (await runs(api)).length;
 
     const forged = signed('not-the-secret', payload);
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { 'x-hub-signature-256': forged.signature, 'x-github-event': 'push' },
       { 'x-hub-signature-256': 'sha256=' + '0'.repeat(64), 'x-github-event': 'push' },
       { 'x-github-event': 'push' },
