@@ -179,7 +179,7 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
 
 function PullReport({ pulled }: { pulled: Pulled }) {
   return (
-    <table className="git-files">
+    <table className="cells git-files">
       <caption>Files of {short(pulled.commit)}</caption>
       <thead><tr><th scope="col">File</th><th scope="col">Language</th><th scope="col">Namespace</th><th scope="col">Outcome</th></tr></thead>
       <tbody>
@@ -245,7 +245,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
   };
 
   return (
-    <main className="git-sync">
+    <main className="transfer git-sync">
       <h1>Git sync</h1>
       {loadError && <p role="alert" className="error">{messageOf(loadError)}</p>}
       {data && !connection && <ConnectForm projectToken={projectToken} onConnected={(s) => { setSecret(s); refresh(); }} />}
@@ -285,7 +285,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
           <section aria-labelledby="git-runs-title">
             <h2 id="git-runs-title">Last syncs</h2>
             {data.gitSyncRuns.length === 0 ? <p>No sync yet.</p> : (
-              <table className="git-runs">
+              <table className="cells git-runs">
                 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Started by</th><th scope="col">State</th><th scope="col">Commit</th><th scope="col">Message</th></tr></thead>
                 <tbody>
                   {data.gitSyncRuns.map((r) => (
