@@ -279,6 +279,8 @@ export async function updateConnection(projectId: number, input: GitConnectionIn
       // Another host has other host keys: learned again on first use.
       ...(hostChanged && { sshKnownHosts: '' }),
       ...(settled.branch !== row.branch && { lastPulledCommit: null }),
+      // A new schedule counts from now (not from the connection's creation: no catch-up run).
+      ...(settled.pushSchedule !== row.pushSchedule && { lastScheduledAt: new Date() }),
     },
   });
   return viewOf(updated);

@@ -6,9 +6,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
 import { prisma } from '../db.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { logger } from '../log.js';
-import { webhookSecretOf } from './connections.js';
+import { LEASE_MS, webhookSecretOf } from './connections.js';
 import { pullFromGit, type PullResult } from './pull.js';
 
 export interface HookOutcome {
@@ -30,6 +30,21 @@ function sameSecret(given: string, expected: string): boolean {
   const b = Buffer.from(expected, 'utf8');
   // timingSafeEqual needs equal lengths; comparing with itself keeps the time independent of where they differ.
   return a.length === b.length ? timingSafeEqual(a, b) : (timingSafeEqual(b, b), false);
+}
+
+/** How long a push's pull waits for a running sync of the connection to end (a push must not be missed). */
+export const HOOK_WAIT_MS = LEASE_MS;
+
+async function pullWhenFree(projectId: number, config: Config): Promise<PullResult> {
+  const end = Date.now() + HOOK_WAIT_MS;
+  for (;;) {
+    try {
+      return await pullFromGit({ projectId, trigger: 'WEBHOOK', config });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'CONFLICT') || Date.now() > end) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 /** Verifies the request as GitHub's or GitLab's; throws FORBIDDEN when neither signature matches. */
@@ -65,8 +80,8 @@ export async function receiveForgeHook(connectionId: number, headers: Headers, b
     throw badRequest('The push event body is not JSON');
   }
   if (payload.ref !== `refs/heads/${row.branch}`) return { message: `ignored: a push to ${String(payload.ref)}, not to refs/heads/${row.branch}` };
-  const pull = pullFromGit({ projectId: row.projectId, trigger: 'WEBHOOK', config }).catch((error: Error) => {
-    // Recorded in the sync log (a failed run) unless another sync held the connection.
+  const pull = pullWhenFree(row.projectId, config).catch((error: Error) => {
+    // Recorded in the sync log (a failed run).
     logger().warn({ connectionId, err: error.message }, 'git sync: pull after a push webhook failed');
     return undefined;
   });

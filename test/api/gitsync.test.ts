@@ -90,7 +90,7 @@ async function until<T>(what: () => Promise<T>, ok: (value: T) => boolean, timeo
   }
 }
 
-describe('a GitHub repository over HTTPS with a token', () => {
+describe('a GitHub repository over HTTPS with a token', { timeout: 180_000 }, () => {
   let api: ProjectApi;
   let secret: string;
   let connectionId: number;
@@ -216,8 +216,13 @@ describe('a GitHub repository over HTTPS with a token', () => {
     const otherBranch = await service.request({ method: 'POST', url: `/api/git/hooks/${connectionId}`, headers: { 'content-type': 'application/json', 'x-hub-signature-256': other.signature, 'x-github-event': 'push' }, payload: other.body });
     expect([otherBranch.statusCode, otherBranch.json().msg]).toEqual([200, expect.stringMatching(/^ignored: a push to refs\/heads\/feature/)]);
 
+    // Another sync holds the connection when the push arrives: the pull waits for it instead of being lost.
+    expect(await takeLease(connectionId)).toBe(true);
     const res = await service.request({ method: 'POST', url: `/api/git/hooks/${connectionId}`, headers: { 'content-type': 'application/json', 'x-hub-signature-256': genuine.signature, 'x-github-event': 'push' }, payload: genuine.body });
     expect([res.statusCode, res.json().msg]).toEqual([202, 'pull of main started']);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await runs(api)).length).toBe(runsBefore);
+    await releaseLease(connectionId);
     const [latest] = await until(() => runs(api), (list) => list.length === runsBefore + 1 && list[0].state !== 'RUNNING');
     await until(() => prisma().gitConnection.findUniqueOrThrow({ where: { id: connectionId } }), (c) => c.leaseUntil === null);
     expect(latest).toMatchObject({ kind: 'PULL', trigger: 'WEBHOOK', state: 'SUCCEEDED', commit: newHead });
@@ -291,7 +296,7 @@ describe('a GitHub repository over HTTPS with a token', () => {
   });
 });
 
-describe('failures and refusals', () => {
+describe('failures and refusals', { timeout: 180_000 }, () => {
   it('a wrong token: git refuses, the message names the failure and never the token', async () => {
     const api = await projectApi(service, account, 'Wrong token');
     gitServer.createRepository('team/other.git', { 'i18n/en.json': '{"a":"A"}' });
@@ -341,7 +346,7 @@ describe('failures and refusals', () => {
   });
 });
 
-describe('GitLab: merge request and push webhook token', () => {
+describe('GitLab: merge request and push webhook token', { timeout: 180_000 }, () => {
   it('opens then updates a merge request through the merge-request API; the X-Gitlab-Token webhook pulls', async () => {
     const GL_TOKEN = 'glpat-SecretGitLabToken123456';
     const glServer = await startGitServer({ user: 'oauth2', token: GL_TOKEN });
@@ -391,7 +396,7 @@ describe('GitLab: merge request and push webhook token', () => {
   });
 });
 
-describe('SSH deploy key', () => {
+describe('SSH deploy key', { timeout: 180_000 }, () => {
   it('generates an Ed25519 key: the public half shown, the private half sealed and readable by OpenSSH', async () => {
     const api = await projectApi(service, account, 'Ssh');
     const { connection } = await connect(api, { remoteUrl: 'git@git.example.com:team/app.git', pathPattern: 'locales/{lang}.json', format: 'SINGLE_LANGUAGE_JSON' });

@@ -39,7 +39,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-describe('Git sync screen', () => {
+describe('Git sync screen', { timeout: 180_000 }, () => {
   it('connects a repository, pulls the English key, pushes and shows the pull request', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/git`);
     await page.getByRole('heading', { name: 'Connect a repository' }).waitFor();
