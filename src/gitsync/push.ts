@@ -95,7 +95,7 @@ export async function pushProjectToGit(request: PushRequest): Promise<PushResult
         await pipeline(download.object.body, createWriteStream(join(session.workTree, path)));
         paths.push(path);
       }
-      await prisma().exportFile.deleteMany({ where: { id: { in: exported.files.map((f) => f.id) } } }).catch(() => undefined);
+      // The export's stored copies expire and are purged like any download's (EXPORT_TTL_SECONDS).
       if (paths.length) await session.git('add', '--', ...paths);
       const staged = (await session.git('diff', '--cached', '--name-only')).trim();
       const project = await prisma().project.findUniqueOrThrow({ where: { id: request.projectId }, select: { name: true } });

@@ -81,6 +81,14 @@ describe('Git sync screen', { timeout: 180_000 }, () => {
     const runs = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Started by' }) });
     await expect.poll(async () => (await runs.getByRole('row').count())).toBe(4);
     expect(await runs.getByRole('row').nth(1).textContent()).toContain('Push');
+    await page.getByText('Change settings').click();
+    await page.getByLabel('Push schedule').fill('0 6 * * 1-5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Settings saved' }).waitFor();
+    expect((await prisma().gitConnection.findFirstOrThrow({ where: { project: { projectToken: api.projectToken } } })).pushSchedule).toBe('0 6 * * 1-5');
+    await page.getByLabel('Push schedule').fill('every day');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('alert').filter({ hasText: 'pushSchedule is not a cron expression' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: '.test-data/git-sync-screen.png', fullPage: true });
   });

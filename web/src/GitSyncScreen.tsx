@@ -42,6 +42,12 @@ const PushGit = graphql(`
   }
 `);
 
+const UpdateGit = graphql(`
+  mutation UpdateGit($projectToken: String!, $input: GitConnectionInput!) {
+    updateGitConnection(projectToken: $projectToken, input: $input) { id branch pathPattern pullScope pushSchedule deployPublicKey hasToken }
+  }
+`);
+
 const RotateSecret = graphql(`mutation RotateGitSecret($projectToken: String!) { rotateGitWebhookSecret(projectToken: $projectToken) }`);
 const Disconnect = graphql(`mutation DisconnectGit($projectToken: String!) { disconnectGitRepository(projectToken: $projectToken) }`);
 
@@ -177,6 +183,60 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
   );
 }
 
+type Connection = NonNullable<ResultOf<typeof GitSyncQuery>['gitConnection']>;
+
+/** The settings a team changes after connecting: branch, files, schedule, a new token or deploy key. */
+function SettingsForm({ projectToken, connection, onSaved, onStarted }: { projectToken: string; connection: Connection; onSaved: (message: string) => void; onStarted: () => void }) {
+  const [branch, setBranch] = useState(connection.branch);
+  const [pathPattern, setPathPattern] = useState(connection.pathPattern);
+  const [pullScope, setPullScope] = useState<PullScope>(connection.pullScope);
+  const [pushSchedule, setPushSchedule] = useState(connection.pushSchedule ?? '');
+  const [token, setToken] = useState('');
+  const [error, setError] = useState('');
+  const [{ fetching }, update] = useMutation(UpdateGit);
+  const save = async (input: Input, message: string) => {
+    onStarted();
+    const result = await update({ projectToken, input });
+    if (result.error) return setError(messageOf(result.error));
+    setError('');
+    setToken('');
+    onSaved(message);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save({ branch, pathPattern, pullScope, pushSchedule, ...(token && { token }) }, 'Settings saved');
+  };
+  return (
+    <details className="git-settings">
+      <summary>Change settings</summary>
+      <form onSubmit={submit} className="git-connect" aria-label="Git sync settings">
+        <div className="option-fields">
+          <label>Branch<input value={branch} onChange={(e) => setBranch(e.target.value)} required /></label>
+          <label>File path pattern<input value={pathPattern} onChange={(e) => setPathPattern(e.target.value)} required /></label>
+          <label>
+            Files pulled
+            <select value={pullScope} onChange={(e) => setPullScope(e.target.value as PullScope)}>
+              <option value="SOURCE">Source language only</option>
+              <option value="ALL">Every language</option>
+            </select>
+          </label>
+          <label>Push schedule<input value={pushSchedule} onChange={(e) => setPushSchedule(e.target.value)} placeholder="0 6 * * 1-5" /></label>
+          {connection.authKind !== 'NONE' && (
+            <label>New access token<input type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} /></label>
+          )}
+        </div>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={fetching}>Save settings</button>
+          {connection.authKind === 'SSH' && (
+            <button type="button" disabled={fetching} onClick={() => void save({ regenerateDeployKey: true }, 'New deploy key: add its public half to the repository')}>New deploy key</button>
+          )}
+        </div>
+        {error && <p role="alert" className="error">{error}</p>}
+      </form>
+    </details>
+  );
+}
+
 function PullReport({ pulled }: { pulled: Pulled }) {
   return (
     <table className="cells git-files">
@@ -274,6 +334,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
               <button type="button" className="danger" onClick={() => setConfirming(true)}>Disconnect</button>
             </div>
           </section>
+          <SettingsForm key={connection.id} projectToken={projectToken} connection={connection} onSaved={(message) => { setStatus(message); refresh(); }} onStarted={() => setStatus('')} />
           <p role="status" className="status">{status}</p>
           {error && <p role="alert" className="error">{error}</p>}
           {pulled && pulled.files.length > 0 && <PullReport pulled={pulled} />}
