@@ -42,6 +42,8 @@ import { onConnectionRetry } from './db/connection-loss.js';
 import { openSecrets } from './auth/sealed-secrets.js';
 import { sealStoredProviderKeys } from './jobs/provider-keys.js';
 import { startUploadSweeper } from './transfer/upload-sweep.js';
+import { registerGitHooks } from './http/git-hooks.js';
+import { startGitSchedules } from './gitsync/schedule.js';
 
 const SERVICE_VERSION: string = JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')).version;
 
@@ -130,6 +132,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerGraphQL(app, yoga, uploads);
   await registerRestRoutes(app, yoga, schema, ALL_ROUTES, uploads);
   registerAdmin(app, config);
+  registerGitHooks(app, config);
   registerDocs(app, buildOpenApi(schema, ALL_ROUTES, { serverUrl: config.publicUrl, version: SERVICE_VERSION }));
   registerCdn(app, config);
   await registerConsole(app);
@@ -142,6 +145,8 @@ export async function buildService(config: Config, options: { db?: Database; log
   // Automation runs and schedule ticks too (src/automations/runner.ts).
   const automations = worker ? new AutomationRunner({ owner: instanceId(), pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.jobLeaseMs * 2 }) : undefined;
   automations?.start();
+  // Scheduled Git pushes run where the workers run (src/gitsync/schedule.ts).
+  const stopGitSchedules = worker ? startGitSchedules(config) : undefined;
   return {
     app,
     db,
@@ -151,6 +156,7 @@ export async function buildService(config: Config, options: { db?: Database; log
       await worker?.stop();
       await dispatcher?.stop();
       await automations?.stop();
+      await stopGitSchedules?.();
       await ws.sessions.stop();
       await ws.server.dispose();
       ws.wss.close();

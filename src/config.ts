@@ -43,6 +43,8 @@ export interface Config {
   metrics: { token?: string; port?: number; host: string };
   /** Webhook delivery (docs/history-and-webhooks.md). */
   webhooks: WebhookConfig;
+  /** Git sync (docs/git-sync.md). */
+  git: GitConfig;
   /** Limits on GraphQL documents (src/http/limits-graphql.ts). */
   graphqlLimits: GraphQLLimits;
   /** Limits on HTTP requests (src/http/limits-request.ts). */
@@ -103,6 +105,15 @@ export interface WebhookConfig {
   disableAfterFailures: number;
   /** Time allowed for one HTTP attempt. */
   timeoutMs: number;
+}
+
+export interface GitConfig {
+  /** GIT_ALLOW_PRIVATE_HOSTS: remotes and forge APIs on loopback or private addresses (a self-hosted forge). */
+  allowPrivateHosts: boolean;
+  /** GIT_TIMEOUT_MS: one git command or forge API call. */
+  timeoutMs: number;
+  /** GIT_SCHEDULE_POLL_MS: how often scheduled pushes are looked for. */
+  schedulePollMs: number;
 }
 
 export type StorageConfig =
@@ -245,6 +256,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryForMs: int(env, 'WEBHOOK_RETRY_FOR_MS', 24 * 3_600_000, 1_000, 7 * 24 * 3_600_000),
       disableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20, 1, 10_000),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    git: {
+      allowPrivateHosts: bool(env, 'GIT_ALLOW_PRIVATE_HOSTS', false),
+      timeoutMs: int(env, 'GIT_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+      schedulePollMs: int(env, 'GIT_SCHEDULE_POLL_MS', 30_000, 50, 3_600_000),
     },
     graphqlLimits: {
       maxAliases: int(env, 'GRAPHQL_MAX_ALIASES', 100, 1, 100_000),

@@ -10,10 +10,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export type ActorKind = 'ACCOUNT' | 'API_KEY' | 'JOB' | 'SYSTEM' | 'AUTOMATION';
-export type ChangeSource = 'API' | 'GRAPHQL' | 'WEB' | 'CLI' | 'SYSTEM' | 'AUTOMATION';
+/** GIT: a Git sync (docs/git-sync.md) imported or exported it. */
+export type ChangeSource = 'API' | 'GRAPHQL' | 'WEB' | 'CLI' | 'SYSTEM' | 'AUTOMATION' | 'GIT';
 
 export const ACTOR_KINDS: readonly ActorKind[] = ['ACCOUNT', 'API_KEY', 'JOB', 'SYSTEM', 'AUTOMATION'];
-export const CHANGE_SOURCES: readonly ChangeSource[] = ['API', 'GRAPHQL', 'WEB', 'CLI', 'SYSTEM', 'AUTOMATION'];
+export const CHANGE_SOURCES: readonly ChangeSource[] = ['API', 'GRAPHQL', 'WEB', 'CLI', 'SYSTEM', 'AUTOMATION', 'GIT'];
 
 /** The automation run a piece of work belongs to (src/automations/): its rule never fires on it. */
 export interface AutomationScope {
@@ -54,6 +55,16 @@ export async function withOrigin<T>(origin: Origin, fn: () => Promise<T>, done?:
   } finally {
     if (done && scope.opened.length) await done(scope.opened);
   }
+}
+
+/**
+ * Runs `fn` as the current actor through another source (a Git sync started
+ * from GraphQL is the account's, through GIT); its changes are announced with
+ * the enclosing scope's. Outside a scope: the system, through that source.
+ */
+export function withSource<T>(source: ChangeSource, fn: () => Promise<T>): Promise<T> {
+  const outer = storage.getStore();
+  return storage.run({ origin: { ...(outer?.origin ?? SYSTEM), source }, opened: outer?.opened ?? [] }, fn);
 }
 
 export function currentOrigin(): Origin {

@@ -18,5 +18,6 @@ import './screenshot.js';
 import './llm.js';
 import './glossary.js';
 import './automation.js';
+import './gitsync.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -50,7 +50,7 @@ const FoundLanguageType = builder.objectRef<{ key: string; name: string }>('Foun
   fields: (t) => ({ key: t.exposeString('key'), name: t.exposeString('name') }),
 });
 
-const ImportResultType = builder.objectRef<ImportResult>('ImportResult').implement({
+export const ImportResultType = builder.objectRef<ImportResult>('ImportResult').implement({
   description: 'What an import found in the file and what it wrote.',
   fields: (t) => ({
     numberOfKeysFound: t.exposeInt('numberOfKeysFound', { description: 'Key entries in the file.' }),
@@ -95,7 +95,7 @@ const ImportRefusalType = builder.objectRef<PreviewRefusal>('ImportRefusal').imp
   }),
 });
 
-const ImportPreviewType = builder.objectRef<ImportPreview>('ImportPreview').implement({
+export const ImportPreviewType = builder.objectRef<ImportPreview>('ImportPreview').implement({
   description: 'What importFile would change with the same arguments; computed by running the import and rolling it back.',
   fields: (t) => ({
     numberOfKeysFound: t.exposeInt('numberOfKeysFound'),

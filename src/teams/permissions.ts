@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   'GLOSSARY',
   /** Create, change, enable and delete automation rules; revert an automation run. */
   'AUTOMATIONS',
+  /** Connect the project to a Git repository, pull from it and push to it (docs/git-sync.md): it imports and exports through the connection's settings. */
+  'GIT_SYNC',
   /** Hand the owner role to another member (the owner becomes an administrator). */
   'TRANSFER_OWNERSHIP',
   'DELETE_PROJECT',
@@ -134,6 +136,8 @@ export const OPERATION_PERMISSIONS = {
   automationRules: 'READ',
   automationRule: 'READ',
   automationRuns: 'READ',
+  gitConnection: 'GIT_SYNC',
+  gitSyncRuns: 'GIT_SYNC',
   // subscriptions
   translationChanges: 'READ',
   projectActivity: 'READ',
@@ -205,6 +209,12 @@ export const OPERATION_PERMISSIONS = {
   leaveProject: 'READ',
   transferOwnership: 'TRANSFER_OWNERSHIP',
   deleteProject: 'DELETE_PROJECT',
+  connectGitRepository: 'GIT_SYNC',
+  updateGitConnection: 'GIT_SYNC',
+  rotateGitWebhookSecret: 'GIT_SYNC',
+  disconnectGitRepository: 'GIT_SYNC',
+  pullFromGit: 'GIT_SYNC',
+  pushToGit: 'GIT_SYNC',
   uploadScreenshot: 'KEYS',
   deleteScreenshot: 'KEYS',
   linkScreenshotKey: 'KEYS',

@@ -36,6 +36,8 @@ import { startTestService, type TestAccount, type TestService } from '../support
 import { multipart, queryString } from '../support/transfer.js';
 import { bombPng } from '../support/screenshots.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
+import { startGitServer, type GitServer } from '../support/git-server.js';
+import { connectRepository } from '../../src/gitsync/connections.js';
 
 type Outcome =
   /** 200, the operation did its work (REST envelope msg OK; GraphQL without errors). */
@@ -78,6 +80,8 @@ interface Operation {
   accountOnly?: boolean;
   /** Puts back what an allowed run changed (Sample.restore). */
   restore(): Promise<void>;
+  /** What the run needs, set up before the row is fingerprinted (GraphQLSample.prepare). */
+  prepare?(): Promise<boolean>;
   run(headers: Record<string, string>): Promise<Answer>;
 }
 
@@ -267,6 +271,8 @@ interface GraphQLSample {
   last?: boolean;
   final?: boolean;
   restore?: (w: World) => Promise<void>;
+  /** Sets up what the run needs before every row (true when it changed something). */
+  prepare?: (w: World) => Promise<boolean>;
   languages?: string[];
   /** The owner's run uses the web console session (signOut needs one). */
   session?: boolean;
@@ -420,6 +426,15 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.setAutomationRuleEnabled': (w) => ({ args: { id: w.automationRuleId, enabled: false } }),
   'Mutation.deleteAutomationRule': (w) => ({ args: { id: w.doomedAutomationRuleId }, restore: createDoomedAutomationRule }),
   'Mutation.revertAutomationRun': (w) => ({ args: { id: w.automationRunId }, restore: async (w) => { await rewriteFrench(); await service.db.prisma.automationRun.update({ where: { id: BigInt(w.automationRunId) }, data: { revertedBy: null } }); } }),
+  // Git sync (src/schema/gitsync.ts), against the git http-backend on loopback started below.
+  'Query.gitConnection': () => ({ prepare: ensureGitConnection }),
+  'Query.gitSyncRuns': () => ({ prepare: ensureGitConnection }),
+  'Mutation.connectGitRepository': () => ({ args: { input: { remoteUrl: gitRemote, token: GIT_TOKEN, pathPattern: 'git/{lang}.json', format: 'SINGLE_LANGUAGE_JSON' } }, prepare: dropGitConnection, restore: async (w) => void (await dropGitConnection(w)) }),
+  'Mutation.updateGitConnection': () => ({ args: { input: { branch: 'main', pathPattern: 'git/{lang}.json' } }, prepare: ensureGitConnection }),
+  'Mutation.rotateGitWebhookSecret': () => ({ prepare: ensureGitConnection }),
+  'Mutation.disconnectGitRepository': () => ({ prepare: ensureGitConnection }),
+  'Mutation.pullFromGit': () => ({ args: { preview: true }, prepare: ensureGitConnection }),
+  'Mutation.pushToGit': () => ({ prepare: ensureGitConnection }),
   // The account of the credential, null for anyone else.
   'Query.viewer': () => ({ isPublic: true }),
   // Anyone may sign in with an account's password (the attacker's here: the answer holds its e-mail).
@@ -702,11 +717,27 @@ async function recreateDoomedWebhook(w: World): Promise<void> {
   w.doomedWebhookId = Number(created.data.id);
 }
 
+const GIT_TOKEN = 'matrix-git-token';
+let gitServer: GitServer;
+let gitRemote = '';
+
+async function ensureGitConnection(w: World): Promise<boolean> {
+  if (await service.db.prisma.gitConnection.findUnique({ where: { projectId: w.project.id } })) return false;
+  await connectRepository(w.project.id, { remoteUrl: gitRemote, token: GIT_TOKEN, pathPattern: 'git/{lang}.json', format: 'single-language-json', forgeKind: 'NONE' });
+  return true;
+}
+
+async function dropGitConnection(w: World): Promise<boolean> {
+  return (await service.db.prisma.gitConnection.deleteMany({ where: { projectId: w.project.id } })).count > 0;
+}
+
 let model: FakeLlm;
 beforeAll(async () => {
+  gitServer = await startGitServer({ user: 'git', token: GIT_TOKEN });
+  gitRemote = gitServer.createRepository('victim/app.git', { 'git/en.json': JSON.stringify({ 'git.key': 'From Git' }) });
   model = await startFakeLlm();
   Object.assign(process.env, { LLM_OPENAI_URL: model.url, LLM_ALLOW_PRIVATE: 'true' });
-  service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000', ALLOW_SIGNUP: 'true' } });
+  service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000', ALLOW_SIGNUP: 'true', GIT_ALLOW_PRIVATE_HOSTS: 'true' } });
   const victim = await service.account();
   const attacker = await service.account();
   const project = await victim.project('Victim project');
@@ -791,6 +822,7 @@ beforeAll(async () => {
   await createDoomedScreenshot(world);
 }, 120_000);
 afterAll(async () => {
+  await gitServer?.close();
   await service?.close();
   await model?.close();
 });
@@ -908,6 +940,9 @@ function graphqlOperation(kind: 'query' | 'mutation' | 'subscription', field: Gr
     async restore() {
       await sample!(world).restore?.(world);
     },
+    async prepare() {
+      return (await sample!(world).prepare?.(world)) ?? false;
+    },
     async run(headers) {
       const s = sample!(world);
       const args: Record<string, unknown> = { ...s.args, ...(projectScoped && { projectToken: world.project.projectToken }) };
@@ -1017,6 +1052,7 @@ async function check(op: Operation, credential: Credential): Promise<string | un
 }
 
 async function verdict(op: Operation, credential: Credential): Promise<string | undefined> {
+  if (await op.prepare?.()) lastFingerprint = {};
   const expected = credential.expect(op);
   const scope = expected === 'own' ? 'victim' : 'all';
   const before = expected === 'allowed' ? undefined : (lastFingerprint[scope] ?? (await fingerprint(scope)));

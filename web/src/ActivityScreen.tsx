@@ -75,7 +75,7 @@ const KINDS = [
 ] as const satisfies readonly (readonly [Entry['kind'], string])[];
 const KIND_LABEL = Object.fromEntries(KINDS) as Record<Entry['kind'], string>;
 
-const SOURCE_LABEL: Record<Entry['source'], string> = { API: 'REST API', GRAPHQL: 'GraphQL', WEB: 'console', CLI: 'CLI', SYSTEM: 'system', AUTOMATION: 'automation' };
+const SOURCE_LABEL: Record<Entry['source'], string> = { API: 'REST API', GRAPHQL: 'GraphQL', WEB: 'console', CLI: 'CLI', SYSTEM: 'system', AUTOMATION: 'automation', GIT: 'Git sync' };
 
 function actorOf(actor: Entry['actor']): string {
   switch (actor.kind) {

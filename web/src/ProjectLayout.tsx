@@ -11,6 +11,7 @@ import { ExportScreen } from './ExportScreen';
 import { ProjectSettings } from './ProjectSettings';
 import { ScreenshotsScreen } from './ScreenshotsScreen';
 import { AutomationsScreen } from './AutomationsScreen';
+import { GitSyncScreen } from './GitSyncScreen';
 
 interface Section {
   id: string;
@@ -24,6 +25,7 @@ const sections: Section[] = [
   { id: 'import', label: 'Import', render: (projectToken) => <ImportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'auto-translate', label: 'Auto-translate', render: (projectToken) => <AutoTranslateScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'git', label: 'Git sync', render: (projectToken) => <GitSyncScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'hosting', label: 'Hosting', render: (projectToken) => <HostingScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'automations', label: 'Automations', render: (projectToken) => <AutomationsScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'members', label: 'Members', render: (projectToken) => <MembersScreen key={projectToken} projectToken={projectToken} /> },
