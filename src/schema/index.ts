@@ -17,5 +17,6 @@ import './memory.js';
 import './screenshot.js';
 import './llm.js';
 import './glossary.js';
+import './in-context.js';
 
 export const schema = builder.toSchema({ sortSchema: false });
