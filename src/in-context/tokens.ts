@@ -144,3 +144,10 @@ export async function originAllowedAnywhere(origin: string): Promise<boolean> {
     SELECT 1 AS found FROM "Project" WHERE settings->'inContextOrigins' @> jsonb_build_array(${origin}::text) LIMIT 1`);
   return rows.length > 0;
 }
+
+/** The token of a request, as its plugin needs it. */
+export async function inContextSession(projectId: number, tokenId: number) {
+  const [info] = await listInContextTokens(projectId, tokenId);
+  const project = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { projectToken: true, name: true } });
+  return { projectToken: project.projectToken, projectName: project.name, languages: info!.languages, capture: info!.capture, expiresAt: info!.expiresAt };
+}

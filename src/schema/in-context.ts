@@ -3,10 +3,11 @@
 // (src/teams/permissions.ts), so an in-context token can neither make tokens
 // nor change origins.
 import { builder } from '../builder.js';
+import { forbidden } from '../errors.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import {
-  createInContextToken, DEFAULT_LIFETIME_HOURS, inContextOrigins, listInContextTokens, MAX_LIFETIME_HOURS, revokeInContextToken, setInContextOrigins,
+  createInContextToken, DEFAULT_LIFETIME_HOURS, inContextSession, inContextOrigins, listInContextTokens, MAX_LIFETIME_HOURS, revokeInContextToken, setInContextOrigins,
   type InContextTokenInfo,
 } from '../in-context/tokens.js';
 
@@ -43,7 +44,26 @@ const NewInContextTokenInput = builder.inputType('NewInContextTokenInput', {
   }),
 });
 
+const InContextSessionType = builder.objectRef<{ projectToken: string; projectName: string; languages: string[]; capture: boolean; expiresAt: Date }>('InContextSession').implement({
+  description: 'What the in-context token of the request may do (the plugin shows only what it can save).',
+  fields: (t) => ({
+    projectToken: t.exposeString('projectToken'),
+    projectName: t.exposeString('projectName'),
+    languages: t.exposeStringList('languages', { description: 'The language keys it may write; empty: every language.' }),
+    capture: t.exposeBoolean('capture'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  inContextSession: t.field({
+    type: InContextSessionType,
+    description: "The request's own in-context token: its project, languages and whether it may capture. FORBIDDEN with any other credential.",
+    resolve: async (_root, _args, ctx) => {
+      if (ctx.principal.kind !== 'inContext') throw forbidden('inContextSession needs an in-context token (X-InContext-Token)');
+      return inContextSession(ctx.principal.projectId, ctx.principal.tokenId);
+    },
+  }),
   inContextTokens: t.field({
     type: [InContextTokenType],
     description: "The project's in-context tokens, newest first (revoked and expired ones included).",
