@@ -48,7 +48,7 @@ export async function buildInContext({ force = false } = {}) {
   const problems = ts.getPreEmitDiagnostics(program).concat(emitted.diagnostics);
   if (problems.length) throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
   writeFileSync(join(staging, 'index.d.ts'), [
-    "export type { InContextEditorApi, InContextFactory, InContextOptions } from './api.js';",
+    "export type { InContextEditorApi, InContextFactory, InContextModule, InContextOptions } from './api.js';",
     "import type { InContextFactory } from './api.js';",
     'export declare const inContext: InContextFactory;',
     'export default inContext;',

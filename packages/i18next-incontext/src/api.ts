@@ -23,7 +23,15 @@ export interface InContextOptions {
   live?: boolean;
 }
 
-export type InContextFactory = (options: InContextOptions) => ThirdPartyModule;
+/** The i18next module `inContext(options)` returns: give it to `i18next.use()`. */
+export interface InContextModule extends ThirdPartyModule {
+  /** The editor, once enabled (absent without a token, before init, or outside a browser). */
+  editor?: Promise<InContextEditorApi>;
+  /** The keys whose markers a text holds (none without a token: there are no markers). */
+  keysIn(text: string): { key: string; namespace: string }[];
+}
+
+export type InContextFactory = (options: InContextOptions) => InContextModule;
 
 /** What the editor exposes once enabled (`window.i18nextInContext` and the plugin's `editor` promise). */
 export interface InContextEditorApi {

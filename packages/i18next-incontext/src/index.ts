@@ -6,12 +6,12 @@
 // Without a token this module does nothing: no post-processor is registered,
 // strings are untouched, and the editor (a chunk of its own, loaded with a
 // dynamic import) is never fetched, so a production build carries no editor.
-import type { i18n, ThirdPartyModule } from 'i18next';
-import type { InContextEditorApi, InContextFactory, InContextOptions } from './api.js';
+import type { i18n } from 'i18next';
+import type { InContextFactory, InContextModule, InContextOptions } from './api.js';
 import { KeyRegistry } from './markers.js';
 import { defaultNamespace } from './namespaces.js';
 
-export type { InContextEditorApi, InContextFactory, InContextOptions } from './api.js';
+export type { InContextEditorApi, InContextFactory, InContextModule, InContextOptions } from './api.js';
 
 const POST_PROCESSOR = 'lmsInContext';
 
@@ -27,13 +27,6 @@ function keyOf(i18next: i18n, rawKey: string | string[], options: { ns?: string 
   return { key, ns: (ns as string | undefined) ?? defaultNamespace(i18next) };
 }
 
-
-type InContextModule = ThirdPartyModule & {
-  /** The editor, once enabled (absent without a token, or before init). */
-  editor?: Promise<InContextEditorApi>;
-  /** The keys whose markers a text holds (empty without a token: there are none). */
-  keysIn(text: string): { key: string; namespace: string }[];
-};
 
 export const inContext: InContextFactory = (options: InContextOptions): InContextModule => {
   const registry = new KeyRegistry();
