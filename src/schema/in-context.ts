@@ -58,10 +58,13 @@ const InContextSessionType = builder.objectRef<{ projectToken: string; projectNa
 builder.queryFields((t) => ({
   inContextSession: t.field({
     type: InContextSessionType,
-    description: "The request's own in-context token: its project, languages and whether it may capture. FORBIDDEN with any other credential.",
+    nullable: true,
+    description: "The request's own in-context token: its project, languages and whether it may capture; null with any other valid credential.",
     resolve: async (_root, _args, ctx) => {
-      if (ctx.principal.kind !== 'inContext') throw forbidden('inContextSession needs an in-context token (X-InContext-Token)');
-      return inContextSession(ctx.principal.projectId, ctx.principal.tokenId);
+      const { principal } = ctx;
+      if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
+      if (principal.kind === 'anonymous') throw forbidden();
+      return principal.kind === 'inContext' ? inContextSession(principal.projectId, principal.tokenId) : null;
     },
   }),
   inContextTokens: t.field({
