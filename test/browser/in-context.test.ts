@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { launchBrowser } from '../support/browser.js';
+import { axeViolations, launchBrowser, signIn } from '../support/browser.js';
 import { buildApp, serveFolder } from '../support/in-context-app.js';
 
 const INVISIBLE = /[\u200b\u200c\u2060\u2061\u2063]/;
@@ -167,6 +167,12 @@ describe('editing in the running application', () => {
     await expect.poll(() => other.locator('h1').textContent(), { timeout: 10_000 }).toBe('Monatsstatistik');
     await look(other, 'second-browser-live.png');
 
+    // Published, the application's files carry the translator's text.
+    expect((await service.request({ method: 'POST', url: '/api/v2/environments/_latest/publish', headers: { 'x-service-token': api.apiKey }, payload: {} })).statusCode).toBe(200);
+    const published = await service.request({ url: `/cdn/${api.projectToken}/_latest/de` });
+    expect(published.statusCode).toBe(200);
+    expect(published.body).toContain('Monatsstatistik');
+
     // A change made elsewhere (the project's API) arrives in both.
     expect((await api.patch('/api/v2/translations', { key: 'save', namespace: 'common', language: 'de', text: 'Sichern' })).status).toBe(200);
     for (const p of [page, other]) await expect.poll(() => p.locator('#save').textContent(), { timeout: 10_000 }).toBe('Sichern');
@@ -224,5 +230,41 @@ describe('capture', () => {
     const thumbnail = dialog.getByRole('img', { name: /Screenshot:/ });
     await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
     await look(page, 'overlay-with-screenshot.png');
+  });
+});
+
+describe('the console', () => {
+  it('sets the allowed origins, makes a token shown once, lists it and revokes it', async () => {
+    const page = await signIn(browser, service, owner);
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/settings`);
+    const section = page.getByRole('region', { name: 'In-context editing' });
+    await section.waitFor();
+    const origins = section.getByRole('textbox', { name: /Allowed origins/ });
+    await expect.poll(() => origins.inputValue()).toBe(appOrigin);
+    await origins.fill(`${appOrigin}\nhttps://staging.example.com/`);
+    await section.getByRole('button', { name: 'Save origins' }).click();
+    await section.getByText('Allowed origins saved (2)').waitFor();
+    await expect.poll(() => origins.inputValue()).toBe(`${appOrigin}\nhttps://staging.example.com`);
+
+    await section.getByLabel('Token name').fill('console token');
+    await section.getByLabel('German (de)').check();
+    await section.getByLabel('May capture screenshots').check();
+    await section.getByLabel('Expires after').selectOption('8');
+    await section.getByRole('button', { name: 'Make token' }).click();
+    const token = (await section.getByLabel('New in-context token').textContent())!;
+    expect(token).toMatch(/^ict_/);
+    const row = section.getByRole('row', { name: /console token/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('de');
+    expect(await axeViolations(page)).toEqual([]);
+    await look(page, 'console-settings.png');
+
+    const read = () => service.request({ method: 'POST', url: '/graphql', headers: { 'x-incontext-token': token, origin: appOrigin, 'content-type': 'application/json' }, payload: { query: '{ inContextSession { languages capture } }' } });
+    expect((await read()).json().data.inContextSession).toEqual({ languages: ['de'], capture: true });
+    await section.getByRole('button', { name: 'Revoke console token' }).click();
+    await section.getByText('Revoked console token').waitFor();
+    await expect.poll(() => row.textContent()).toContain('revoked');
+    expect((await read()).json().errors[0].message).toContain('revoked');
   });
 });
