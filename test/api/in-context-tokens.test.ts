@@ -231,3 +231,15 @@ describe('origins, expiry, revocation', () => {
     expect(codeOf(foreign.json())).toBe('NOT_FOUND');
   });
 });
+
+describe('the plugin for a script tag', () => {
+  it('is served at a stable URL with an ETag, revalidated after five minutes', async () => {
+    const res = await service.request({ url: '/in-context/i18next-incontext.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.body.slice(0, 60)).toMatch(/^("use strict";)?var I18nextInContext=/);
+    const again = await service.request({ url: '/in-context/i18next-incontext.js', headers: { 'if-none-match': String(res.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+});
