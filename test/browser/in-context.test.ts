@@ -143,6 +143,8 @@ describe('editing in the running application', () => {
     // The token writes German only: English is shown read-only.
     expect(await dialog.getByLabel(/\(en\)/).getAttribute('readonly')).not.toBeNull();
     await look(page, 'overlay.png');
+    // The overlay (in its shadow root) and the page pass axe-core's serious and critical rules.
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 
