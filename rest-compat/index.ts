@@ -40,6 +40,7 @@ const SCHEME_NAMES: Record<Scheme, string> = {
   apiKey: 'a project API key in the X-Service-Token (or X-SimpleLocalize-Token) header',
   basic: 'basic credentials (Authorization: Basic base64(login:password))',
   personalToken: 'a personal token in the Authorization header',
+  inContext: 'an in-context token (GraphQL only)',
   session: 'a web console session',
 };
 

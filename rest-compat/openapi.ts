@@ -36,6 +36,8 @@ const SECURITY: Record<Scheme, Record<string, string[]>[]> = {
   personalToken: [{ personalToken: [] }],
   // The console's cookie session is for GraphQL only; no REST route takes it.
   session: [],
+  // In-context tokens (the i18next plugin's) are for GraphQL only too.
+  inContext: [],
 };
 
 const SCALARS: Record<string, JsonSchema> = {

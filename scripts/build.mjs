@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { withBuildLock } from './lib/build-lock.mjs';
 import { hashInputs, switchedBuild } from './lib/switched-build.mjs';
+import { buildInContext } from './build-incontext.mjs';
 
 const rootArgument = process.argv.indexOf('--root');
 const root = rootArgument > 0 ? resolve(process.argv[rootArgument + 1]) : resolve(import.meta.dirname, '..');
@@ -44,3 +45,5 @@ await withBuildLock(root, async () => {
   });
   if (!built) console.log(`dist/ is up to date (${folder.slice(root.length + 1)})`);
 });
+// The in-context plugin the service serves at /in-context/i18next-incontext.js (this checkout's).
+if (rootArgument < 0) await buildInContext();

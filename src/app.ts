@@ -22,6 +22,7 @@ import { registerBodyIdleTimeout, serverTimeouts } from './http/timeouts.js';
 import type { RedisConnection } from './events/redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { registerScreenshotFiles } from './http/screenshot-files.js';
+import { registerInContextScript } from './http/in-context-script.js';
 import { WebSocketOnlyUpgrades } from './http/upgrade.js';
 import { ALL_ROUTES, registerRestRoutes } from '../rest-compat/index.js';
 import { buildOpenApi } from '../rest-compat/openapi.js';
@@ -121,6 +122,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerHealth(app, redis);
   registerDownloads(app, config);
   registerScreenshotFiles(app);
+  registerInContextScript(app);
   const yoga = createGraphQLServer(schema, config);
   const uploadDir = join(config.dataDir, 'tmp');
   // On the embedded database no other process shares DATA_DIR (src/db/lock.ts).

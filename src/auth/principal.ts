@@ -8,13 +8,18 @@
 // The web console signs in to a session (sessions.ts): its cookie is the
 // account's credential when the request carries no other, and only on GraphQL
 // (REST routes name their scheme, and a session is none of them).
+// An in-context token (`X-InContext-Token`, src/in-context/tokens.ts) is the
+// credential of a running application's in-context editor: GraphQL only, one
+// project, and only from an origin the project allows (the request's Origin,
+// which a page cannot forge; a request without one is refused).
 import { parseCookie as parseCookies } from 'cookie';
 import { prisma } from '../db.js';
 import { dummyPasswordHash, safeEqual, sha256, verifyPassword } from './secrets.js';
 import { CSRF_HEADER, findSession, SESSION_COOKIE } from './sessions.js';
 import { cachedCredential } from './credential-cache.js';
+import { findInContextToken, IN_CONTEXT_HEADER } from './in-context-credential.js';
 
-export type Scheme = 'apiKey' | 'basic' | 'personalToken' | 'session';
+export type Scheme = 'apiKey' | 'basic' | 'personalToken' | 'session' | 'inContext';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -23,7 +28,12 @@ export type Principal =
   | { kind: 'account'; accountId: number; scheme: 'basic' | 'personalToken' }
   /** csrf: the request carried the session's CSRF token (mutations need it: src/http/console-session.ts). */
   | { kind: 'account'; accountId: number; scheme: 'session'; sessionId: number; csrf: boolean }
-  | { kind: 'project'; projectId: number; scheme: 'apiKey' };
+  | { kind: 'project'; projectId: number; scheme: 'apiKey' }
+  /**
+   * An in-context token: its project only, what IN_CONTEXT_PERMISSIONS allow (writing only languageIds
+   * when not empty; screenshots when capture). accountId: who made it, the actor of its writes.
+   */
+  | { kind: 'inContext'; projectId: number; tokenId: number; languageIds: readonly number[]; capture: boolean; accountId: number | null; scheme: 'inContext' };
 
 export interface CredentialHeaders {
   get(name: string): string | null;
@@ -47,6 +57,7 @@ export function apiKeyOf(headers: CredentialHeaders): { key: string } | { confli
 
 /** Which scheme the headers use, without touching the database. */
 export function schemeOf(headers: CredentialHeaders): Scheme | undefined {
+  if (headers.get(IN_CONTEXT_HEADER)) return 'inContext';
   if (apiKeyOf(headers)) return 'apiKey';
   const authorization = headers.get('authorization');
   if (!authorization) return sessionTokenOf(headers) ? 'session' : undefined;
@@ -78,6 +89,7 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
     if (headers.get('upgrade')?.toLowerCase() === 'websocket' && !session.csrf) return { kind: 'invalid', scheme, reason: 'A WebSocket signed in by session needs the X-CSRF-Token connection parameter' };
     return { kind: 'account', accountId: session.accountId, scheme, sessionId: session.id, csrf: session.csrf };
   }
+  if (scheme === 'inContext') return resolveInContext(headers);
   if (scheme === 'apiKey') {
     const apiKey = apiKeyOf(headers)!;
     if ('conflict' in apiKey) return { kind: 'invalid', scheme, reason: CONFLICTING_API_KEYS };
@@ -112,6 +124,23 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
   // The expiry is checked on every request, cached entry or not: a token ends at its time exactly.
   if (expired(row.expiresAt)) return { kind: 'invalid', scheme, reason: 'The personal token has expired' };
   return { kind: 'account', accountId: row.accountId, scheme };
+}
+
+async function resolveInContext(headers: CredentialHeaders): Promise<Principal> {
+  const scheme = 'inContext';
+  // One credential per request: an in-context token beside another is refused rather than guessed.
+  if (apiKeyOf(headers) || headers.get('authorization')) return { kind: 'invalid', scheme, reason: 'An in-context token cannot be sent with another credential' };
+  const hash = sha256(headers.get(IN_CONTEXT_HEADER)!.trim());
+  const row = await cachedCredential(`inContext:${hash}`, () => findInContextToken(hash));
+  if (!row || !safeEqual(row.tokenHash, hash)) return { kind: 'invalid', scheme, reason: 'Invalid in-context token' };
+  // Checked on every request, cached entry or not (a revocation also clears the cache).
+  if (row.revokedAt) return { kind: 'invalid', scheme, reason: 'The in-context token has been revoked' };
+  if (expired(row.expiresAt)) return { kind: 'invalid', scheme, reason: 'The in-context token has expired' };
+  const origin = headers.get('origin');
+  if (!origin || !row.origins.includes(origin)) {
+    return { kind: 'invalid', scheme, reason: `In-context tokens of this project are accepted only from its allowed origins${origin ? `, not from ${origin}` : ' (the request has no Origin)'}` };
+  }
+  return { kind: 'inContext', projectId: row.projectId, tokenId: row.id, languageIds: row.languageIds, capture: row.capture, accountId: row.createdById, scheme };
 }
 
 const expired = (expiresAt: Date | null): boolean => expiresAt !== null && expiresAt.getTime() <= Date.now();

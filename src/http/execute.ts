@@ -30,7 +30,8 @@ export function requestHeaders(source: IncomingHttpHeaders | undefined, override
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  for (const [name, value] of Object.entries(overrides ?? {})) if (typeof value === 'string') headers.set(name, value);
+  // The Origin stays the browser's own: a page chooses its connectionParams, never its Origin (in-context tokens are checked against it).
+  for (const [name, value] of Object.entries(overrides ?? {})) if (typeof value === 'string' && name.toLowerCase() !== 'origin') headers.set(name, value);
   return headers;
 }
 

@@ -13,6 +13,7 @@ import type { ExecutionResult } from 'graphql';
 import { processRequest, Upload } from 'graphql-upload-minimal';
 import { saveUpload, type UploadedFile } from '../transfer/uploaded-file.js';
 import { openOperation, requestHeaders, type AnyYoga } from './execute.js';
+import { inContextCorsHeaders, isInContextRequest } from './in-context-cors.js';
 import { keepLeadingBytes, leadingFieldsProblem } from './multipart-fields.js';
 
 export interface MultipartOptions {
@@ -102,6 +103,9 @@ export async function handleMultipart(request: FastifyRequest, reply: FastifyRep
   } finally {
     await Promise.all(saved.map((file) => file.remove()));
   }
+  // The in-context editor's capture uploads from the application's origin (in-context-cors.ts).
+  const cors = isInContextRequest({ method: request.method, headers: requestHeaders(request.headers) }) ? await inContextCorsHeaders({ method: request.method, headers: requestHeaders(request.headers) }) : null;
+  if (cors) reply.headers(cors);
   return reply.status(answer.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer.body));
 }
 

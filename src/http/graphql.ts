@@ -21,6 +21,7 @@ import { httpExchange, useSessionCsrf } from './console-session.js';
 import { watchSessionSockets } from './session-sockets.js';
 import { databaseUnavailable, RETRY_AFTER_SECONDS } from './database-unavailable.js';
 import { logger } from '../log.js';
+import { yogaCors } from './in-context-cors.js';
 
 export type { ServerContext };
 
@@ -35,7 +36,8 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     // GraphiQL's page (megabytes of script) is loaded when a browser first asks for it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     // Origins are reflected but never with credentials: the console's session cookie works on its own origin only.
-    cors: { credentials: false },
+    // The in-context editor's requests only from origins a project allows (in-context-cors.ts).
+    cors: (request) => yogaCors(request),
     // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts);
     // aliases, depth, tokens, directives and cost, and the cap on expensive operations per
     // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts), and so

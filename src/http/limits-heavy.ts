@@ -36,6 +36,7 @@ export function isHeavy(document: DocumentNode, operationName?: string | null): 
 function holderOf(principal: Principal | undefined): string | undefined {
   if (principal?.kind === 'project') return `project:${principal.projectId}`;
   if (principal?.kind === 'account') return `account:${principal.accountId}`;
+  if (principal?.kind === 'inContext') return `inContext:${principal.tokenId}`;
   // Without a valid credential the operation is refused by access checks anyway.
   return undefined;
 }

@@ -13,16 +13,29 @@ import { openScreenshotObject, projectTokenOfScreenshot } from '../screenshots/s
 import { need } from '../teams/permissions.js';
 import { sendEnvelope } from './envelope.js';
 import { requestHeaders } from './execute.js';
+import { inContextCorsHeaders, isInContextRequest } from './in-context-cors.js';
 
 const WHICH = { image: 'image', thumbnail: 'thumbnail' } as const;
 
 export function registerScreenshotFiles(app: FastifyInstance): void {
+  // The in-context editor shows thumbnails from the application's origin (src/http/in-context-cors.ts).
+  app.options('/api/v2/screenshots/:id/:which', async (request, reply) => {
+    const headers = requestHeaders(request.headers);
+    const cors = isInContextRequest({ method: 'OPTIONS', headers }) ? await inContextCorsHeaders({ method: 'OPTIONS', headers }) : null;
+    if (cors) reply.headers(cors);
+    return reply.status(204).send();
+  });
   app.get<{ Params: { id: string; which: string } }>('/api/v2/screenshots/:id/:which', async (request, reply) => {
     const which = WHICH[request.params.which as keyof typeof WHICH];
     const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
     if (!which || !Number.isSafeInteger(id) || id > 2 ** 31 - 1) return sendEnvelope(reply, 404, `No such screenshot file: ${request.url.split('?')[0]}`);
     try {
-      const principal = await resolvePrincipal(requestHeaders(request.headers));
+      const headers = requestHeaders(request.headers);
+      if (isInContextRequest({ method: 'GET', headers })) {
+        const cors = await inContextCorsHeaders({ method: 'GET', headers });
+        if (cors) reply.headers(cors);
+      }
+      const principal = await resolvePrincipal(headers);
       const projectToken = await projectTokenOfScreenshot(id);
       // Checked before the existence is told: a credential of no project learns nothing.
       const projectId = await resolveProject(principal, projectToken ?? '-', need('screenshot'));

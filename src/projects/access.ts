@@ -6,7 +6,7 @@
 import { prisma } from '../db.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
-import { allows, API_KEY_PERMISSIONS, languageScoped, PERMISSIONS, type MemberGrant, type Permission } from '../teams/permissions.js';
+import { allows, API_KEY_PERMISSIONS, IN_CONTEXT_CAPTURE_PERMISSIONS, IN_CONTEXT_PERMISSIONS, languageScoped, PERMISSIONS, type MemberGrant, type Permission } from '../teams/permissions.js';
 
 export function requireAccount(principal: Principal): number {
   if (principal.kind === 'account') return principal.accountId;
@@ -79,12 +79,37 @@ export async function resolveProject(principal: Principal, projectToken: string 
     if (!API_KEY_PERMISSIONS.includes(permission)) throw forbidden(`A project API key cannot do this (${permission}); use an account credential of a project member`);
     return principal.projectId;
   }
+  if (principal.kind === 'inContext') return inContextProject(principal, projectToken, permission, options);
   if (principal.kind !== 'account') throw accountNeeded(principal);
   if (!projectToken) throw notFound('projectToken is required with an account credential');
   const member = await membership(principal, { projectToken });
   if (!member) throw notFound(`Project ${projectToken} not found`);
   await authorize(member, permission, options);
   return member.projectId;
+}
+
+type InContextPrincipal = Principal & { kind: 'inContext' };
+
+const inContextPermissions = (principal: InContextPrincipal) => (principal.capture ? IN_CONTEXT_CAPTURE_PERMISSIONS : IN_CONTEXT_PERMISSIONS);
+
+/** An in-context token: its own project (another is not found), its permissions, its languages. */
+async function inContextProject(principal: InContextPrincipal, projectToken: string | null | undefined, permission: Permission, options: AccessOptions): Promise<number> {
+  if (projectToken) {
+    const own = await prisma().project.findUnique({ where: { id: principal.projectId }, select: { projectToken: true } });
+    if (own?.projectToken !== projectToken) throw notFound(`Project ${projectToken} not found`);
+  }
+  if (!inContextPermissions(principal).includes(permission)) throw forbidden(`An in-context token cannot do this (${permission}); it reads the project and writes texts only`);
+  if (permission === 'TRANSLATE' && principal.languageIds.length > 0) {
+    // Every write states its languages (INPUT_DEPENDENT): none stated is refused rather than allowed.
+    const keys = [...new Set(options.languages ?? [])];
+    const languages = await prisma().language.findMany({ where: { projectId: principal.projectId, id: { in: [...principal.languageIds] } }, select: { key: true } });
+    const allowed = new Set(languages.map((l) => l.key));
+    const outside = keys.filter((k) => !allowed.has(k));
+    if (outside.length || !options.languages) {
+      throw forbidden(`This in-context token may write only ${[...allowed].sort().join(', ') || 'no language'}${outside.length ? `; not ${outside.join(', ')}` : ''}`);
+    }
+  }
+  return principal.projectId;
 }
 
 /** Checks a member's grant against a permission (and the languages written); throws FORBIDDEN. */
@@ -111,6 +136,7 @@ async function authorize(member: Membership, permission: Permission, options: Ac
  */
 export async function mayInProject(principal: Principal, projectId: number, permission: Permission): Promise<boolean> {
   if (principal.kind === 'project') return principal.projectId === projectId && API_KEY_PERMISSIONS.includes(permission);
+  if (principal.kind === 'inContext') return principal.projectId === projectId && inContextPermissions(principal).includes(permission);
   if (principal.kind !== 'account') return false;
   const member = await membership(principal, { id: projectId });
   return !!member && allows(member, permission);
@@ -125,6 +151,7 @@ export async function membershipOf(principal: Principal, projectId: number): Pro
 /** Every permission the principal has in a project it reached (what a client may offer its user). */
 export async function permissionsInProject(principal: Principal, projectId: number): Promise<Permission[]> {
   if (principal.kind === 'project') return principal.projectId === projectId ? [...API_KEY_PERMISSIONS] : [];
+  if (principal.kind === 'inContext') return principal.projectId === projectId ? [...inContextPermissions(principal)] : [];
   const member = await membershipOf(principal, projectId);
   return member ? PERMISSIONS.filter((p) => allows(member, p)) : [];
 }

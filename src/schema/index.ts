@@ -19,5 +19,6 @@ import './llm.js';
 import './glossary.js';
 import './automation.js';
 import './gitsync.js';
+import './in-context.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

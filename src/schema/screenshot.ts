@@ -1,7 +1,7 @@
 // Screenshots of a project and the keys marked on them (docs/screenshots.md):
 // upload (a file sent with the GraphQL multipart request spec, like importFile),
 // list, delete; link a key with a rectangle, move it, unlink. Reading needs
-// READ, every change KEYS (src/teams/permissions.ts). The bytes are served by
+// READ, uploading and marking SCREENSHOTS, every other change KEYS (src/teams/permissions.ts). The bytes are served by
 // src/http/screenshot-files.ts at the paths given here, with the same check.
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('uploadScreenshot'));
-      const accountId = ctx.principal.kind === 'account' ? ctx.principal.accountId : null;
+      const accountId = ctx.principal.kind === 'account' || ctx.principal.kind === 'inContext' ? ctx.principal.accountId : null;
       const { id } = await uploadScreenshot({ projectId, accountId, file: args.file, name: args.name });
       return prisma().screenshot.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'REVIEW',
   /** Create, rename, update and delete keys; purge. */
   'KEYS',
+  /** Upload screenshots and mark keys on them (deleting a screenshot or a mark is KEYS). */
+  'SCREENSHOTS',
   'LANGUAGES',
   'CUSTOMERS',
   /** Import files and v1 bulk imports (they create keys and languages). */
@@ -68,6 +70,15 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
  * itself, which need a person's credential.
  */
 export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'ROTATE_API_KEY', 'MEMORY', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
+
+/**
+ * An in-context token (docs/in-context.md) reads the project and writes texts,
+ * only in its languages when it names some; with `capture` it also uploads
+ * screenshots and marks keys on them. Nothing else: no review status, no keys,
+ * no settings.
+ */
+export const IN_CONTEXT_PERMISSIONS: readonly Permission[] = ['READ', 'TRANSLATE'];
+export const IN_CONTEXT_CAPTURE_PERMISSIONS: readonly Permission[] = [...IN_CONTEXT_PERMISSIONS, 'SCREENSHOTS'];
 
 /** What the access check knows about a member. */
 export interface MemberGrant {
@@ -138,6 +149,8 @@ export const OPERATION_PERMISSIONS = {
   automationRuns: 'READ',
   gitConnection: 'GIT_SYNC',
   gitSyncRuns: 'GIT_SYNC',
+  inContextTokens: 'SETTINGS',
+  inContextOrigins: 'SETTINGS',
   // subscriptions
   translationChanges: 'READ',
   projectActivity: 'READ',
@@ -215,9 +228,12 @@ export const OPERATION_PERMISSIONS = {
   disconnectGitRepository: 'GIT_SYNC',
   pullFromGit: 'GIT_SYNC',
   pushToGit: 'GIT_SYNC',
-  uploadScreenshot: 'KEYS',
+  createInContextToken: 'SETTINGS',
+  revokeInContextToken: 'SETTINGS',
+  setInContextOrigins: 'SETTINGS',
+  uploadScreenshot: 'SCREENSHOTS',
   deleteScreenshot: 'KEYS',
-  linkScreenshotKey: 'KEYS',
+  linkScreenshotKey: 'SCREENSHOTS',
   updateScreenshotLink: 'KEYS',
   unlinkScreenshotKey: 'KEYS',
 } as const satisfies Record<string, Permission>;

@@ -31,7 +31,7 @@ import { schema } from '../../src/schema/index.js';
 import { createPersonalToken } from '../../src/accounts/accounts.js';
 import { sha256 } from '../../src/auth/secrets.js';
 import { forgetCredentials } from '../../src/auth/credential-cache.js';
-import { OPERATION_PERMISSIONS, allows, type Permission, type ProjectOperation } from '../../src/teams/permissions.js';
+import { IN_CONTEXT_PERMISSIONS, OPERATION_PERMISSIONS, allows, type Permission, type ProjectOperation } from '../../src/teams/permissions.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { multipart, queryString } from '../support/transfer.js';
 import { bombPng } from '../support/screenshots.js';
@@ -125,6 +125,9 @@ interface World {
   roleLinkToken: string;
   /** The id of German, the translator's language. */
   germanId: number;
+  /** An in-context token of the victim's project for German, without capture; one revokeInContextToken revokes (again: it stays revoked). */
+  inContextToken: string;
+  doomedInContextTokenId: number;
   /** Another project of the victim with the same members (deleted by DELETE /api/v2/projects/:projectToken, then made again). */
   doomedProject: string;
   /** A personal token and a console session of the victim that revoking / signing out ends (restored with new ids). */
@@ -465,7 +468,18 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.linkScreenshotKey': (w) => ({ args: { screenshotId: w.screenshotId, key: 'victim.key', rectangle: RECTANGLE } }),
   'Mutation.updateScreenshotLink': (w) => ({ args: { linkId: w.linkId, rectangle: { ...RECTANGLE, x: 3 } } }),
   'Mutation.unlinkScreenshotKey': (w) => ({ args: { linkId: w.doomedLinkId }, restore: createDoomedLink }),
+  // In-context editing (src/schema/in-context.ts)
+  'Query.inContextSession': () => ({ caller: 'any' }),
+  'Query.inContextTokens': () => ({}),
+  'Query.inContextOrigins': () => ({}),
+  'Mutation.createInContextToken': () => ({ args: { input: { name: 'matrix', languages: ['de'] } } }),
+  'Mutation.revokeInContextToken': (w) => ({ args: { id: w.doomedInContextTokenId } }),
+  // The same origins again: the in-context row's token keeps working after an allowed run.
+  'Mutation.setInContextOrigins': () => ({ args: { origins: [MATRIX_ORIGIN] } }),
 };
+
+/** The origin the victim's project allows for its in-context tokens. */
+const MATRIX_ORIGIN = 'http://app.matrix.example';
 
 /** The password of every test account (test/support/service.ts). */
 const PASSWORD = 'correct horse battery';
@@ -516,6 +530,28 @@ const memberRow = (role: MemberRole): Credential => ({
   secrets: (w) => (allows({ role, languageIds: [], canReview: false }, 'SETTINGS') ? [] : [w.project.apiKey]),
 });
 
+/**
+ * The victim's in-context token (German, no capture) from the allowed origin:
+ * GraphQL only; in its project what IN_CONTEXT_PERMISSIONS grant (texts of
+ * German), 403 for everything else; account and API-key fields refused.
+ */
+const inContextRow: Credential = {
+  name: "the project's in-context token (German, no capture)",
+  headers: (_op, w) => ({ 'x-incontext-token': w.inContextToken, origin: MATRIX_ORIGIN }),
+  expect: denied((op) => {
+    if (op.kind === 'rest') return 'forbidden';
+    // A project-key field acts on the credential's project: the token's own, by its permissions like any project field.
+    if (!op.projectScoped && op.caller !== 'project-key') return op.caller === 'any' ? 'own' : 'forbidden';
+    if (op.accountOnly) return 'forbidden';
+    const permission = op.needs ?? (OPERATION_PERMISSIONS[op.field as ProjectOperation] as Permission | undefined);
+    if (!permission || !IN_CONTEXT_PERMISSIONS.includes(permission)) return 'forbidden';
+    if (permission === 'TRANSLATE' && op.languages?.some((l) => l !== 'de')) return 'forbidden';
+    return 'allowed';
+  }),
+  // It reads the project, never its API key.
+  secrets: (w) => [w.project.apiKey],
+};
+
 // Rows run in order, the owner last (the team roles before it).
 const CREDENTIALS: Credential[] = [
   {
@@ -565,6 +601,7 @@ const CREDENTIALS: Credential[] = [
     headers: (_op, w) => ({ 'x-service-token': w.deletedProjectKey }),
     expect: denied(() => 'forbidden'),
   },
+  inContextRow,
   memberRow('VIEWER'),
   memberRow('TRANSLATOR'),
   memberRow('ADMIN'),
@@ -783,6 +820,7 @@ beforeAll(async () => {
     secrets: [SECRET, project.apiKey, victim.email],
     members: { VIEWER: viewer, TRANSLATOR: translator, ADMIN: admin },
     coOwner, target, doomed, germanId,
+    inContextToken: '', doomedInContextTokenId: 0,
     session: {},
     webhookId: await webhook('matrix'),
     doomedWebhookId: await webhook('doomed'),
@@ -820,6 +858,11 @@ beforeAll(async () => {
   world.linkId = world.doomedLinkId;
   await createDoomedLink(world);
   await createDoomedScreenshot(world);
+  // In-context tokens: the row's (German) and one to revoke.
+  await gql({ 'x-service-token': project.apiKey }, `mutation { setInContextOrigins(origins: ["${MATRIX_ORIGIN}"]) }`);
+  const made = await gql({ 'x-service-token': project.apiKey }, 'mutation { row: createInContextToken(input: { languages: ["de"] }) { token } doomed: createInContextToken { inContextToken { id } } }');
+  world.inContextToken = made.row.token;
+  world.doomedInContextTokenId = made.doomed.inContextToken.id;
 }, 120_000);
 afterAll(async () => {
   await gitServer?.close();
@@ -973,7 +1016,10 @@ function graphqlOperation(kind: 'query' | 'mutation' | 'subscription', field: Gr
 
 /** A subscription over graphql-ws, the credential in connectionParams; the first event or error ends it. */
 async function subscribe(headers: Record<string, string>, query: string, variables: Record<string, unknown>): Promise<Answer> {
-  const client = createClient({ url: `${service.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: headers, lazy: true, retryAttempts: 0 });
+  // A browser's Origin is the upgrade request's (connectionParams cannot claim one): the in-context row's.
+  const { origin } = headers;
+  const socket = origin ? class extends WebSocket { constructor(url: string, protocols: string[]) { super(url, protocols, { origin }); } } : WebSocket;
+  const client = createClient({ url: `${service.url.replace('http', 'ws')}/graphql`, webSocketImpl: socket, connectionParams: headers, lazy: true, retryAttempts: 0 });
   try {
     const first = await new Promise<{ data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } | 'open'>((resolve, reject) => {
       // An allowed subscription stays open until an event: give it a moment.

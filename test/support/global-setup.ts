@@ -9,6 +9,8 @@ import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { setDatabase } from '../../src/db.js';
 import { withDatabase } from './pg-admin.js';
+// @ts-expect-error: a JavaScript build script without declarations.
+import { buildInContext } from '../../scripts/build-incontext.mjs';
 
 export const TEMPLATE_DIR = join(import.meta.dirname, '..', '..', '.test-data');
 export const PGLITE_TEMPLATE = join(TEMPLATE_DIR, 'pglite-template.tar.gz');
@@ -16,6 +18,8 @@ export const PG_TEMPLATE_DB = `lms_template_${process.pid}`;
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
   mkdirSync(TEMPLATE_DIR, { recursive: true });
+  // The in-context plugin (packages/i18next-incontext), served by the service and loaded by its browser tests.
+  await buildInContext();
   const db = await openDatabase({ kind: 'pglite' });
   setDatabase(db);
   await migrate(db);

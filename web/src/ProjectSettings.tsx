@@ -1,9 +1,10 @@
 // A project's settings: its name, languages (add, rename, reorder, default,
 // delete with the count of translations that go with it), customers, the API
-// key (copy, replace) and, for the owner, deleting the project.
+// key (copy, replace), in-context editing (origins, tokens) and, for the owner, deleting the project.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Confirm } from './Confirm';
+import { InContextSection } from './InContextSection';
 import { CopyButton, messageOf } from './feedback';
 import {
   CreateCustomer, CreateLanguage, DeleteCustomer, DeleteLanguage, DeleteProject, ProjectSettingsQuery, RenameProject, RotateApiKey,
@@ -43,6 +44,7 @@ export function ProjectSettings({ projectToken }: { projectToken: string }) {
       <LanguagesSection project={project} canEdit={canEdit} refresh={refresh} />
       <CustomersSection project={project} canEdit={canEdit} refresh={refresh} />
       {canEdit && <ApiKeySection project={project} refresh={refresh} />}
+      {canEdit && <InContextSection projectToken={projectToken} />}
       {project.myRole === 'OWNER' && <DeleteSection project={project} />}
     </main>
   );
