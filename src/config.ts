@@ -216,7 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
   // Read where it is used (src/mt/config.ts instanceProvider), checked here so a typo stops the start.
   const mtDefault = env.MT_DEFAULT_PROVIDER?.trim();
-  const providers = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC', 'MEMORY'];
+  const providers = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC'];
   if (mtDefault && !providers.includes(mtDefault)) throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of ${providers.join(', ')}, got "${mtDefault}"`);
   return {
     port,
