@@ -34,6 +34,8 @@ import { startHosting } from './hosting/runtime.js';
 import { startScreenshots } from './screenshots/runtime.js';
 import { startPublicationTakeover } from './hosting/takeover.js';
 import { JobWorker } from './jobs/worker.js';
+import { FindingsUpdater } from './findings/updater.js';
+import { closeCheckPool, setCheckThreads } from './findings/pool.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { instanceId } from './instance.js';
 import { createLogger, logger, setLogger } from './log.js';
@@ -138,6 +140,10 @@ export async function buildService(config: Config, options: { db?: Database; log
   // Webhook deliveries go out from the job workers' instances (the outbox, src/webhooks/).
   const dispatcher = worker ? new WebhookDispatcher({ pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.webhooks.timeoutMs * 3, config: config.webhooks }) : undefined;
   dispatcher?.start();
+  // Quality-check findings of written cells, computed off the request path (src/findings/, docs/quality-checks.md).
+  setCheckThreads(config.findings.threads);
+  const findings = config.findings.threads === 0 ? undefined : new FindingsUpdater({ owner: instanceId(), batch: config.findings.batch, pollMs: config.findings.pollMs });
+  findings?.start();
   return {
     app,
     db,
@@ -146,6 +152,8 @@ export async function buildService(config: Config, options: { db?: Database; log
       stopUploadSweeper();
       await worker?.stop();
       await dispatcher?.stop();
+      await findings?.stop();
+      await closeCheckPool();
       await ws.sessions.stop();
       await ws.server.dispose();
       ws.wss.close();
