@@ -37,6 +37,9 @@ const QT_SOURCE = '%(?<qt>L?\\d{1,2})(?![\\d$])|%(?<qtn>L?n)(?![A-Za-z])';
 const printfPattern = (spaceFlag: boolean) => new RegExp(`%%|${PRINTF_SOURCE.replace('FLAGSPACE', spaceFlag ? ' ' : '')}|${QT_SOURCE}`, 'g');
 const PRINTF = printfPattern(false);
 const PRINTF_WITH_SPACE = printfPattern(true);
+// The characters every token but Laravel's starts or ends with: `{`/`}` (ICU, braces, mustache, Ruby,
+// templates), `%` (printf, Qt, Ruby), `$` (nesting, templates).
+const TRIGGERS = /[{}%$]/;
 // Laravel `:name`: not after a word character, a colon or a slash (URLs, times, `a:b`).
 // An emoji short code (`:smile:`) is not one.
 const LARAVEL = /(?<![\w:/\\.])(:[A-Za-z_][A-Za-z0-9_]*)(?![\w:-])/g;
@@ -56,6 +59,8 @@ function blank(chars: string[], start: number, end: number): void {
 
 /** Reads the placeholders of a text; `laravel` turns on `:name` (see laravelInSource). */
 export function readPlaceholders(text: string, dialect: Dialect = 'auto', laravel = dialect === 'laravel'): Reading {
+  // Most texts hold no placeholder at all: without any dialect's trigger character there is nothing to read.
+  if (!TRIGGERS.test(text) && !(laravel && text.includes(':'))) return { tokens: [], icu: null, icuError: null, prose: text };
   const tokens: Token[] = [];
   const chars = text.split('');
 
@@ -99,7 +104,8 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
 
   const literalText = chars.join('');
   const printf = dialect === 'printf' || dialect === 'gettext' ? PRINTF_WITH_SPACE : PRINTF;
-  for (const m of literalText.matchAll(printf)) {
+  // Every printf and Qt token starts with %.
+  if (literalText.includes('%')) for (const m of literalText.matchAll(printf)) {
     if (m[0] === '%%') {
       blank(chars, m.index, m.index + 2);
       continue;
