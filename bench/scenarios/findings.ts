@@ -13,11 +13,12 @@ import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 import { withoutFindingsQueueForBenchmark } from '../../src/translations/gate.js';
-import { pendingFindings } from '../../src/findings/updater.js';
+import { pendingFindings, updaterStats } from '../../src/findings/updater.js';
 import { prisma } from '../../src/db.js';
 
 const KEYS = 10_000;
-const RUNS = 3;
+const RUNS = Number(process.env.FINDINGS_BENCH_RUNS ?? 3);
+const progress = (line: string) => { if (process.env.FINDINGS_BENCH_PROGRESS) process.stderr.write(`${line}\n`); };
 
 async function importFile(bench: BenchService, apiKey: string, file: Buffer): Promise<void> {
   const form = new FormData();
@@ -37,8 +38,11 @@ export async function findingsScenario(bench: BenchService, db: Figure['db']): P
   const file = Buffer.from(multiLanguageJson(KEYS).toString().replace(/(text \d*0 v1 with )\{name\}/g, '$1name'));
   const rows = KEYS * LANGUAGES.length;
   const into = async (name: string) => importFile(bench, (await bench.project(name)).apiKey, file);
+  const t = performance.now();
   await into('findings-warmup');
+  progress(`warm-up import ${Math.round(performance.now() - t)} ms`);
   await drained();
+  progress(`warm-up drained ${Math.round(performance.now() - t)} ms; updater ${JSON.stringify(updaterStats())}`);
   const on: number[] = [];
   const off: number[] = [];
   const settled: number[] = [];
@@ -48,6 +52,7 @@ export async function findingsScenario(bench: BenchService, db: Figure['db']): P
     on.push((await timed(() => into(`findings-on-${i}`))).ms);
     await drained();
     settled.push(performance.now() - started);
+    progress(`run ${i}: off ${Math.round(off[i]!)} ms, on ${Math.round(on[i]!)} ms, settled ${Math.round(settled[i]!)} ms`);
   }
   const [{ n: stored }] = await prisma().$queryRawUnsafe<{ n: number }[]>(`/* bench:findings-count */ SELECT count(*)::int AS n FROM "Finding"`);
   const value = percentile(on, 50);

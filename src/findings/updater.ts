@@ -37,6 +37,15 @@ interface LeasedCell {
   hash: string;
 }
 
+const running = new Set<FindingsUpdater>();
+
+/** The summed stats of this process's updaters (bench/scenarios/findings.ts). */
+export function updaterStats(): FindingsUpdater['stats'] {
+  const total = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+  for (const u of running) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += u.stats[k];
+  return total;
+}
+
 export class FindingsUpdater {
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
@@ -55,6 +64,7 @@ export class FindingsUpdater {
 
   start(): void {
     this.unregister = registerWaker(() => this.wake());
+    running.add(this);
     this.loop = this.run();
   }
 
@@ -64,6 +74,7 @@ export class FindingsUpdater {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    running.delete(this);
     this.unregister?.();
     this.wake();
     await this.loop;
@@ -90,8 +101,19 @@ export class FindingsUpdater {
 
   /** One batch: lease, check, write. Returns the number of cells leased (0: the queue is empty). */
   async round(): Promise<number> {
+    const started = performance.now();
     const cells = await this.lease();
-    if (!cells.length) return 0;
+    if (!cells.length) {
+      // Back to the start of the queue: the cells before the cursor may have been queued again.
+      if (this.after) {
+        this.after = undefined;
+        return this.round();
+      }
+      return 0;
+    }
+    const last = cells[cells.length - 1]!;
+    this.after = [last.keyId, last.languageId];
+    const leased = performance.now();
     const projects = new Map<number, number>();
     const settings: CheckSettings[] = [];
     const dialects: Dialect[] = [];
@@ -107,15 +129,32 @@ export class FindingsUpdater {
       return [index, own ? '' : c.source, c.text, c.sourceLanguage, c.language, c.charactersLimit, dialects[index]!];
     });
     const findings = await runInPool({ settings, cells: batch });
+    const checked = performance.now();
     await writeFindings(cells, findings);
+    this.stats.cells += cells.length;
+    this.stats.leaseMs += leased - started;
+    this.stats.checkMs += checked - leased;
+    this.stats.writeMs += performance.now() - checked;
     return cells.length;
   }
 
+  /**
+   * The queue is read in primary-key order from after the last batch: a scan
+   * from its start would pass over every entry removed since the table was
+   * last vacuumed, which after a large import is most of it.
+   */
+  private after: [number, number] | undefined;
+
+  /** Where this updater's time went (bench/scenarios/findings.ts). */
+  readonly stats = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+
   private lease(): Promise<LeasedCell[]> {
+    const after = this.after ? Prisma.sql`AND ("keyId", "languageId") > (${this.after[0]}, ${this.after[1]})` : Prisma.empty;
     return prisma().$queryRaw<LeasedCell[]>(Prisma.sql`/* findings:lease */
       WITH picked AS (
         SELECT "keyId", "languageId" FROM "FindingQueue"
-         WHERE "leasedUntil" IS NULL OR "leasedUntil" < now()
+         WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
+         ORDER BY "keyId", "languageId"
          LIMIT ${this.batch} FOR UPDATE SKIP LOCKED
       ), leased AS (
         UPDATE "FindingQueue" q SET "leasedUntil" = now() + make_interval(secs => ${this.leaseMs / 1000}), "leaseOwner" = ${this.options.owner}
@@ -130,7 +169,8 @@ export class FindingsUpdater {
         JOIN "Language" lang ON lang.id = l."languageId"
         JOIN "Project" p ON p.id = t."projectId"
         LEFT JOIN "Language" dl ON dl."projectId" = t."projectId" AND dl."isDefault"
-        LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id`);
+        LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id
+       ORDER BY l."keyId", l."languageId"`);
   }
 }
 

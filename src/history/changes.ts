@@ -23,11 +23,12 @@ export type ChangeKind =
   | 'JOB_FINISHED'
   | 'SETTINGS'
   | 'PURGE'
-  | 'REVERT';
+  | 'REVERT'
+  | 'QUALITY'; // a quality-check finding dismissed or restored, a publication gate overridden (src/findings/)
 
 export const CHANGE_KINDS: readonly ChangeKind[] = [
   'TRANSLATIONS', 'KEYS', 'LANGUAGES', 'CUSTOMERS', 'IMPORT', 'EXPORT', 'PUBLICATION',
-  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT',
+  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT', 'QUALITY',
 ];
 
 /** Webhook triggers (the vendor's names). */

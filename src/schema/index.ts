@@ -17,5 +17,6 @@ import './memory.js';
 import './screenshot.js';
 import './llm.js';
 import './glossary.js';
+import './quality.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

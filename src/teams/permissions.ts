@@ -127,6 +127,8 @@ export const OPERATION_PERMISSIONS = {
   translationContext: 'READ',
   llmProviderSettings: 'SETTINGS',
   glossaries: 'READ',
+  qualityFindings: 'READ',
+  qualityChecks: 'READ',
   glossaryTerms: 'READ',
   glossaryMatches: 'READ',
   // subscriptions
@@ -139,6 +141,9 @@ export const OPERATION_PERMISSIONS = {
   setProjectMemoryLink: 'MEMORY',
   importTranslationMemory: 'MEMORY',
   exportTranslationMemory: 'EXPORT',
+  setQualityChecks: 'SETTINGS',
+  dismissQualityFinding: 'TRANSLATE',
+  restoreQualityFinding: 'TRANSLATE',
   createGlossaryTerm: 'GLOSSARY',
   updateGlossaryTerm: 'GLOSSARY',
   deleteGlossaryTerm: 'GLOSSARY',
@@ -208,6 +213,8 @@ export const INPUT_DEPENDENT = {
   updateTranslation: 'REVIEW when reviewStatus is given; TRANSLATE in the language written',
   updateTranslations: 'KEYS too with CREATE_KEY_IF_NOT_FOUND; TRANSLATE in every language written',
   revertTranslation: 'TRANSLATE in the language of the cell',
+  dismissQualityFinding: 'TRANSLATE in the language of the cell',
+  restoreQualityFinding: 'TRANSLATE in the language of the cell',
 } as const;
 
 /** The permission a project operation needs. */

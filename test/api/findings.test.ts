@@ -65,3 +65,78 @@ describe('findings stored on write', () => {
     expect(await stored('greet', 'fr')).toEqual(['placeholders-extra:error', 'placeholders-missing:error']);
   });
 });
+
+const FINDINGS = `query($p: String, $l: String, $s: String, $c: String, $d: Boolean) {
+  qualityFindings(projectToken: $p, languageCode: $l, severity: $s, check: $c, includeDismissed: $d) {
+    total errors warnings infos pending counts { languageCode check severity count dismissed } findings { key languageCode check severity message dismissed text }
+  }
+}`;
+const DISMISS = 'mutation($k: String!, $l: String!, $c: String!, $r: String!) { dismissQualityFinding(key: $k, languageCode: $l, check: $c, reason: $r) }';
+const SET = 'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
+
+describe('dismissal', () => {
+  it('dismisses a finding with a reason, recorded in the activity; a new text brings it back', async () => {
+    await api.post('/api/v1/translations', { content: [{ key: 'brand', language: 'en', text: 'Save your changes' }, { key: 'brand', language: 'de', text: 'Save your changes' }] });
+    await settled();
+    expect(await stored('brand', 'de')).toEqual(['same-as-source:warning']);
+    expect((await api.gql(DISMISS, { k: 'brand', l: 'de', c: 'same-as-source', r: ' ' })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    const out = await api.gql(DISMISS, { k: 'brand', l: 'de', c: 'same-as-source', r: 'A product name' });
+    expect(out.errors).toBeUndefined();
+    expect(out.data.dismissQualityFinding).toBe(1);
+    expect(await stored('brand', 'de')).toEqual(['same-as-source:warning:dismissed']);
+    const [entry] = (await api.get('/api/v2/activity?size=1')).data;
+    expect(entry.kind).toBe('QUALITY');
+    expect(JSON.stringify(entry)).toContain('A product name');
+    // Open findings leave it out; with includeDismissed it is listed as dismissed.
+    const open = (await api.gql(FINDINGS, { l: 'de', c: 'same-as-source' })).data.qualityFindings;
+    expect(open.total).toBe(0);
+    const all = (await api.gql(FINDINGS, { l: 'de', c: 'same-as-source', d: true })).data.qualityFindings;
+    expect(all.findings).toMatchObject([{ key: 'brand', dismissed: true }]);
+    // Written again with the same text: still dismissed. Another text: back.
+    await api.patch('/api/v2/translations', { key: 'brand', language: 'de', text: 'Save your changes', reviewStatus: 'REVIEWED' });
+    await settled();
+    expect(await stored('brand', 'de')).toEqual(['same-as-source:warning:dismissed']);
+    await api.patch('/api/v2/translations', { key: 'brand', language: 'de', text: 'Save your changes ' });
+    await api.patch('/api/v2/translations', { key: 'brand', language: 'de', text: 'Save your changes' });
+    await settled();
+    expect(await stored('brand', 'de')).toEqual(['same-as-source:warning:dismissed']);
+    await api.patch('/api/v2/translations', { key: 'brand', language: 'en', text: 'Save your changes.' });
+    await api.patch('/api/v2/translations', { key: 'brand', language: 'de', text: 'Save your changes.' });
+    await settled();
+    expect(await stored('brand', 'de')).toEqual(['same-as-source:warning']);
+  });
+});
+
+describe('severities per project', () => {
+  it('changes a check\'s severity and turns checks off and on, findings following', async () => {
+    const out = await api.gql(SET, { checks: [{ check: 'placeholders-missing', severity: 'warning' }, { check: 'same-as-source', severity: 'off' }] });
+    expect(out.errors).toBeUndefined();
+    expect(out.data.setQualityChecks.checks.find((c: any) => c.id === 'placeholders-missing').severity).toBe('warning');
+    expect(await stored('greet', 'de')).toEqual(['placeholders-missing:warning']);
+    expect(await stored('brand', 'de')).toEqual([]);
+    expect((await api.gql(SET, { checks: [{ check: 'no-such-check', severity: 'error' }] })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect((await api.gql(SET, { checks: [{ check: 'blank', severity: 'fatal' }] })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    await api.gql(SET, { checks: [{ check: 'placeholders-missing', severity: null }, { check: 'same-as-source', severity: null }] });
+    await settled();
+    expect(await stored('greet', 'de')).toEqual(['placeholders-missing:error']);
+    expect(await stored('brand', 'de')).toEqual(['same-as-source:warning']);
+  });
+});
+
+describe('for CI', () => {
+  it('GET /api/v2/quality-checks returns the findings with counts, filtered by language, severity and check', async () => {
+    const all = await api.get('/api/v2/quality-checks');
+    expect(all.status).toBe(200);
+    expect(all.data.pending).toBe(0);
+    expect(all.data.errors).toBeGreaterThanOrEqual(2);
+    expect(all.data.findings[0].severity).toBe('error');
+    const de = await api.get('/api/v2/quality-checks?languageCode=de&severity=error');
+    expect(de.data.findings.map((f: any) => `${f.key}:${f.check}`)).toEqual(['greet:placeholders-missing']);
+    expect(de.data.counts).toEqual([{ languageCode: 'de', check: 'placeholders-missing', severity: 'error', count: 1, dismissed: 0 }]);
+    const byCheck = await api.get('/api/v2/quality-checks?check=placeholders-extra&size=0');
+    expect(byCheck.data).toMatchObject({ total: 1, findings: [] });
+    expect((await api.get('/api/v2/quality-checks?severity=fatal')).status).toBe(400);
+    expect((await api.get('/api/v2/quality-checks?languageCode=xx')).status).toBe(400);
+    expect((await api.get('/api/v2/quality-checks?includeDismissed=maybe')).status).toBe(400);
+  });
+});
