@@ -89,7 +89,20 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
   let icu: MessageFormatElement[] | null = null;
   let icuError: string | null = null;
   const masked = chars.join('');
-  if (masked.includes('{') || masked.includes('}')) {
+  if ((masked.includes('{') || masked.includes('}')) && !masked.includes("'") && SIMPLE_ARGUMENTS.test(masked)) {
+    // Only `{name}` arguments (most messages): what the ICU parser would answer, without running it.
+    icu = [];
+    let at = 0;
+    for (const m of masked.matchAll(ARGUMENT)) {
+      if (m.index > at) icu.push({ type: TYPE.literal, value: masked.slice(at, m.index), location: spanAt(at, m.index) });
+      const end = m.index + m[0].length;
+      icu.push({ type: TYPE.argument, value: m[1]!, location: spanAt(m.index, end) });
+      tokens.push({ key: `icu:${m[1]}`, type: '', raw: text.slice(m.index, end), start: m.index, end, icu: true });
+      blank(chars, m.index, end);
+      at = end;
+    }
+    if (at < masked.length) icu.push({ type: TYPE.literal, value: masked.slice(at), location: spanAt(at, masked.length) });
+  } else if (masked.includes('{') || masked.includes('}')) {
     try {
       icu = parseIcuLeniently(masked, dialect);
       // Everything but literal text is the ICU's: blank it, then unblank the literals (branch texts).
@@ -132,6 +145,15 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
 
   tokens.sort((a, b) => a.start - b.start);
   return { tokens, icu, icuError, prose: chars.join('') };
+}
+
+// A message whose braces are all simple arguments, `{name}` or `{ 0 }`: the ICU parser's fast path here.
+const SIMPLE_ARGUMENTS = /^[^{}]*(?:\{\s*\w+\s*\}[^{}]*)+$/;
+const ARGUMENT = /\{\s*(\w+)\s*\}/g;
+
+/** A formatjs location from offsets (the checks read only the offsets). */
+function spanAt(start: number, end: number) {
+  return { start: { offset: start, line: 1, column: start + 1 }, end: { offset: end, line: 1, column: end + 1 } };
 }
 
 /** Whether `:name` placeholders are in use: the dialect says so, or the source text has them. */

@@ -48,8 +48,7 @@ export function updaterStats(): FindingsUpdater['stats'] {
 
 export class FindingsUpdater {
   private stopping = false;
-  private timer: NodeJS.Timeout | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly waiting = new Set<() => void>();
   private loop: Promise<void> | undefined;
   private unregister: (() => void) | undefined;
   private readonly batch: number;
@@ -69,7 +68,7 @@ export class FindingsUpdater {
   }
 
   wake(): void {
-    this.wakeUp?.();
+    for (const wake of [...this.waiting]) wake();
   }
 
   async stop(): Promise<void> {
@@ -80,7 +79,16 @@ export class FindingsUpdater {
     await this.loop;
   }
 
+  /**
+   * Two rounds at a time: while one batch is checked in the worker threads,
+   * the other is leased or written, so neither the database nor the threads
+   * wait for the other.
+   */
   private async run(): Promise<void> {
+    await Promise.all([this.lane(), this.lane()]);
+  }
+
+  private async lane(): Promise<void> {
     while (!this.stopping) {
       let done = 0;
       try {
@@ -91,11 +99,17 @@ export class FindingsUpdater {
       }
       if (done > 0) continue;
       await new Promise<void>((resolve) => {
-        this.wakeUp = resolve;
-        this.timer = setTimeout(resolve, this.pollMs);
+        const timer = setTimeout(() => {
+          this.waiting.delete(wake);
+          resolve();
+        }, this.pollMs);
+        const wake = () => {
+          clearTimeout(timer);
+          this.waiting.delete(wake);
+          resolve();
+        };
+        this.waiting.add(wake);
       });
-      clearTimeout(this.timer);
-      this.wakeUp = undefined;
     }
   }
 
@@ -151,14 +165,14 @@ export class FindingsUpdater {
   private lease(): Promise<LeasedCell[]> {
     const after = this.after ? Prisma.sql`AND ("keyId", "languageId") > (${this.after[0]}, ${this.after[1]})` : Prisma.empty;
     return prisma().$queryRaw<LeasedCell[]>(Prisma.sql`/* findings:lease */
-      WITH picked AS (
-        SELECT "keyId", "languageId" FROM "FindingQueue"
-         WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
-         ORDER BY "keyId", "languageId"
-         LIMIT ${this.batch} FOR UPDATE SKIP LOCKED
-      ), leased AS (
+      WITH leased AS (
+        -- By row address (a TID scan): a join with the picked keys would read the whole queue each time.
         UPDATE "FindingQueue" q SET "leasedUntil" = now() + make_interval(secs => ${this.leaseMs / 1000}), "leaseOwner" = ${this.options.owner}
-          FROM picked p WHERE q."keyId" = p."keyId" AND q."languageId" = p."languageId"
+         WHERE q.ctid = ANY(ARRAY(
+           SELECT ctid FROM "FindingQueue"
+            WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
+            ORDER BY "keyId", "languageId"
+            LIMIT ${this.batch} FOR UPDATE SKIP LOCKED))
         RETURNING q."keyId", q."languageId", q.generation
       )
       SELECT l."keyId", l."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source,
