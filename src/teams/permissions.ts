@@ -173,6 +173,7 @@ export const OPERATION_PERMISSIONS = {
   cancelJob: 'JOBS',
   publishEnvironment: 'PUBLISH',
   createEnvironment: 'ENVIRONMENTS',
+  setEnvironmentQualityGate: 'ENVIRONMENTS',
   updateEnvironment: 'ENVIRONMENTS',
   setEnvironmentOrder: 'ENVIRONMENTS',
   setProviderApiKey: 'SETTINGS',
@@ -214,6 +215,7 @@ export const INPUT_DEPENDENT = {
   updateTranslations: 'KEYS too with CREATE_KEY_IF_NOT_FOUND; TRANSLATE in every language written',
   revertTranslation: 'TRANSLATE in the language of the cell',
   dismissQualityFinding: 'TRANSLATE in the language of the cell',
+  publishEnvironment: 'the project owner only with overrideQualityGate',
   restoreQualityFinding: 'TRANSLATE in the language of the cell',
 } as const;
 

@@ -140,3 +140,33 @@ describe('for CI', () => {
     expect((await api.get('/api/v2/quality-checks?includeDismissed=maybe')).status).toBe(400);
   });
 });
+
+describe('publication gate', () => {
+  const PUBLISH = 'mutation($k: String!, $o: Boolean, $p: String) { publishEnvironment(projectToken: $p, key: $k, overrideQualityGate: $o) { version } }';
+  const GATE = 'mutation($k: String!, $r: Boolean!) { setEnvironmentQualityGate(key: $k, requireNoErrors: $r) { key requireNoErrors } }';
+  const asOwner = async (query: string, variables: Record<string, unknown>) =>
+    (await service.request({ method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' }, payload: { query, variables } })).json();
+
+  it('refuses a publication that would ship errors, with the list, counts and a link; an owner overrides it, recorded', async () => {
+    expect((await api.gql(GATE, { k: '_latest', r: true })).data.setEnvironmentQualityGate).toEqual({ key: '_latest', requireNoErrors: true });
+    const refused = await api.post('/api/v2/environments/_latest/publish');
+    expect(refused.status).toBe(409);
+    expect(refused.msg).toMatch(/requires no quality-check errors: 3 errors/);
+    expect(refused.msg).toContain(`/#/projects/${api.projectToken}/quality?severity=error`);
+    const graphql = await api.gql(PUBLISH, { k: '_latest' });
+    const gate = graphql.errors![0].extensions.qualityGate;
+    expect(gate).toMatchObject({ errors: 3, pending: 0, byCheck: { 'placeholders-missing': 2, 'placeholders-extra': 1 } });
+    expect(gate.findings.map((f: any) => `${f.key}/${f.languageCode}/${f.check}`)).toEqual(['greet/de/placeholders-missing', 'greet/fr/placeholders-extra', 'greet/fr/placeholders-missing']);
+    // The API key is no owner: its override is refused; the owner's goes through and is recorded.
+    expect((await api.gql(PUBLISH, { k: '_latest', o: true })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const overridden = await asOwner(PUBLISH, { k: '_latest', o: true, p: api.projectToken });
+    expect(overridden.errors).toBeUndefined();
+    const activity = (await api.get('/api/v2/activity?size=5')).data;
+    expect(activity.some((e: any) => e.kind === 'QUALITY' && JSON.stringify(e).includes('OVERRIDE_PUBLICATION_GATE'))).toBe(true);
+    // Fixed (or dismissed), the gate lets it through.
+    await api.patch('/api/v2/translations', { key: 'greet', language: 'de', text: 'Hallo {user}!' });
+    await api.patch('/api/v2/translations', { key: 'greet', language: 'fr', text: 'Bonjour {user} !' });
+    await settled();
+    expect((await api.post('/api/v2/environments/_latest/publish')).status).toBe(200);
+  });
+});

@@ -44,9 +44,6 @@ CREATE TABLE "FindingDismissal" (
 );
 
 -- CreateIndex
-CREATE INDEX "FindingQueue_leasedUntil_idx" ON "FindingQueue"("leasedUntil");
-
--- CreateIndex
 CREATE INDEX "Finding_projectId_severity_languageId_idx" ON "Finding"("projectId", "severity", "languageId");
 
 -- CreateIndex
