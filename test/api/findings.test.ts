@@ -141,6 +141,23 @@ describe('for CI', () => {
   });
 });
 
+describe("the editor's filters", () => {
+  it('filters keys by stored errors, warnings and check, in the chosen languages', async () => {
+    const ROWS = 'query($f: EditorFilter) { editorRows(filter: $f) { totalCount keys { key } } }';
+    const keys = async (filter: Record<string, unknown>) => {
+      const out = await api.gql(ROWS, { f: filter });
+      expect(out.errors).toBeUndefined();
+      return out.data.editorRows.keys.map((k: any) => k.key);
+    };
+    expect(await keys({ findingSeverity: 'error' })).toEqual(['greet']);
+    expect(await keys({ findingSeverity: 'error', languages: ['de'] })).toEqual(['greet']);
+    expect(await keys({ findingCheck: 'placeholders-extra', languages: ['de'] })).toEqual([]);
+    expect(await keys({ findingCheck: 'placeholders-extra' })).toEqual(['greet']);
+    expect(await keys({ findingSeverity: 'warning' })).toEqual(['brand']);
+    expect((await api.gql(ROWS, { f: { findingSeverity: 'fatal' } })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+  });
+});
+
 describe('publication gate', () => {
   const PUBLISH = 'mutation($k: String!, $o: Boolean, $p: String) { publishEnvironment(projectToken: $p, key: $k, overrideQualityGate: $o) { version } }';
   const GATE = 'mutation($k: String!, $r: Boolean!) { setEnvironmentQualityGate(key: $k, requireNoErrors: $r) { key requireNoErrors } }';
