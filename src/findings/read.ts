@@ -69,14 +69,15 @@ export async function listFindings(projectId: number, filter: FindingFilter, pag
     if (!language) throw badRequest(`Language ${filter.languageCode} not found in the project`);
   }
   const where = conditions(projectId, filter);
-  const counts = await db.$queryRaw<FindingCount[]>(Prisma.sql`/* findings:counts */
+  // Three statements at once: on PostgreSQL they run side by side on the pool's connections.
+  const [counts, findings, [queue]] = await Promise.all([db.$queryRaw<FindingCount[]>(Prisma.sql`/* findings:counts */
     SELECT l.key AS language, f."check", f.severity,
            count(*) FILTER (WHERE NOT f.dismissed)::int AS count, count(*) FILTER (WHERE f.dismissed)::int AS dismissed
       FROM "Finding" f JOIN "Language" l ON l.id = f."languageId"
      WHERE ${where}
      GROUP BY l.key, l."order", f."check", f.severity
-     ORDER BY l."order", l.key, f."check"`);
-  const findings = first === 0 ? [] : await db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
+     ORDER BY l."order", l.key, f."check"`),
+  first === 0 ? Promise.resolve([] as FindingRow[]) : db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
     SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."spanStart", f."spanEnd", f.dismissed, t.text
       FROM "Finding" f
       JOIN "Language" l ON l.id = f."languageId"
@@ -84,8 +85,8 @@ export async function listFindings(projectId: number, filter: FindingFilter, pag
       JOIN "Translation" t ON t."keyId" = f."keyId" AND t."languageId" = f."languageId"
      WHERE ${where}
      ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, k.namespace, k.key, l."order", f."check", f.n
-     LIMIT ${first} OFFSET ${offset}`);
-  const [queue] = await db.$queryRaw<{ n: number }[]>(Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`);
+     LIMIT ${first} OFFSET ${offset}`),
+  db.$queryRaw<{ n: number }[]>(Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`)]);
   const sum = (severity?: Severity) => counts.filter((c) => !severity || c.severity === severity).reduce((n, c) => n + c.count + (filter.includeDismissed ? c.dismissed : 0), 0);
   return { total: sum(), errors: sum('error'), warnings: sum('warning'), infos: sum('info'), pending: queue?.n ?? 0, counts, findings };
 }
