@@ -45,7 +45,7 @@ const PageType = builder.objectRef<FindingPage>('QualityFindingPage').implement(
     infos: t.exposeInt('infos'),
     pending: t.exposeInt('pending', { description: 'Cells written whose findings are still being computed: 0 when the figures are final.' }),
     counts: t.field({ type: [CountType], description: 'Per language, check and severity.', resolve: (p) => p.counts }),
-    findings: t.field({ type: [FindingType], description: 'A page, errors first, then by key and language.', resolve: (p) => p.findings }),
+    findings: t.field({ type: [FindingType], description: 'A page, errors first, then by key (in creation order) and language.', resolve: (p) => p.findings }),
   }),
 });
 
