@@ -16,13 +16,14 @@ import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { importMemoryScenario } from './scenarios/import-memory.js';
 import { historyScenario } from './scenarios/history.js';
+import { findingsFilterScenario, findingsScenario } from './scenarios/findings.js';
 import { largeScenario } from './scenarios/large.js';
 import { translationMemoryScenario } from './scenarios/translation-memory.js';
 import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
 import { writeReadme } from './lib/readme.js';
 
-const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'import-memory', 'history', 'requests'];
+const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'import-memory', 'history', 'requests', 'findings'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 // `idle` is the first part of `memory` alone: the restarted idle service, without the 1,000,000-translation import.
 const KNOWN = [...ALL, 'large', 'idle', 'tm'];
@@ -70,6 +71,24 @@ for (const db of dbs) {
       figures.push(...(await historyScenario(bench, db)));
     } finally {
       await bench.close();
+    }
+  }
+  if (only.has('findings')) {
+    console.log(`[${db}] quality-check findings`);
+    const bench = await startBenchService(db);
+    try {
+      figures.push(...(await findingsScenario(bench, db)));
+    } finally {
+      await bench.close();
+    }
+    // 2,000,000 translations made in SQL: on PostgreSQL only (on PGlite the set-up alone takes longer than the rest of the bench).
+    if (db === 'postgres') {
+      const filter = await startBenchService(db, { FINDINGS_THREADS: '0' });
+      try {
+        figures.push(...(await findingsFilterScenario(filter, db)));
+      } finally {
+        await filter.close();
+      }
     }
   }
   if (only.has('requests')) {

@@ -26,6 +26,7 @@ import { routes as webhookRoutes } from './routes/webhooks.js';
 import { routes as memoryRoutes } from './routes/translation-memory.js';
 import { routes as screenshotRoutes } from './routes/screenshots.js';
 import { routes as glossaryRoutes } from './routes/glossary.js';
+import { routes as qualityRoutes } from './routes/quality.js';
 import { readUpload } from './upload.js';
 import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
@@ -33,7 +34,7 @@ export const ALL_ROUTES: RestRoute[] = [
   ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
   ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
   ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes, ...memoryRoutes, ...screenshotRoutes,
-  ...glossaryRoutes,
+  ...glossaryRoutes, ...qualityRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {

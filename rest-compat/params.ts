@@ -33,6 +33,13 @@ export function queryInt(query: Query, name: string, options: { min?: number; ma
   return n;
 }
 
+export function queryBoolean(query: Query, name: string): boolean | undefined {
+  const value = queryString(query, name);
+  if (value === undefined || value === '') return undefined;
+  if (value !== 'true' && value !== 'false') throw badRequest(`${name} must be true or false, got '${value}'`);
+  return value === 'true';
+}
+
 /** Maps a REST value (any letter case) to the GraphQL enum value of the same name. */
 export function enumValue(schema: GraphQLSchema, typeName: string, param: string, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;

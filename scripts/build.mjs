@@ -30,7 +30,8 @@ await withBuildLock(root, async () => {
     link: join(root, 'dist'),
     hash,
     build: (outdir) => build({
-      entryPoints: [join(root, 'src', 'main.ts')],
+      // The findings updater's worker threads run their own entry (src/findings/pool.ts): dist/findings/check-worker.js.
+      entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'findings', 'check-worker.ts')],
       outdir,
       bundle: true,
       splitting: true,

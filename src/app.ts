@@ -35,6 +35,8 @@ import { startHosting } from './hosting/runtime.js';
 import { startScreenshots } from './screenshots/runtime.js';
 import { startPublicationTakeover } from './hosting/takeover.js';
 import { JobWorker } from './jobs/worker.js';
+import { FindingsUpdater } from './findings/updater.js';
+import { closeCheckPool, setCheckThreads } from './findings/pool.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { AutomationRunner } from './automations/runner.js';
 import { instanceId } from './instance.js';
@@ -149,6 +151,10 @@ export async function buildService(config: Config, options: { db?: Database; log
   automations?.start();
   // Scheduled Git pushes run where the workers run (src/gitsync/schedule.ts).
   const stopGitSchedules = worker ? startGitSchedules(config) : undefined;
+  // Quality-check findings of written cells, computed off the request path (src/findings/, docs/quality-checks.md).
+  setCheckThreads(config.findings.threads);
+  const findings = config.findings.threads === 0 ? undefined : new FindingsUpdater({ owner: instanceId(), batch: config.findings.batch, pollMs: config.findings.pollMs });
+  findings?.start();
   return {
     app,
     db,
@@ -159,6 +165,8 @@ export async function buildService(config: Config, options: { db?: Database; log
       await dispatcher?.stop();
       await automations?.stop();
       await stopGitSchedules?.();
+      await findings?.stop();
+      await closeCheckPool();
       await ws.sessions.stop();
       await ws.server.dispose();
       ws.wss.close();

@@ -1,6 +1,7 @@
 // Configuration from environment variables, validated once at start-up: a bad
 // value stops the service with a message naming the variable.
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 export interface Config {
   port: number;
@@ -31,6 +32,8 @@ export interface Config {
   jobPollMs: number;
   /** 1: this instance runs a job worker (default); 0: API only. */
   jobWorkers: number;
+  /** Quality-check findings (src/findings/): worker threads computing them (0: no updater on this instance), cells per batch. */
+  findings: { threads: number; batch: number; pollMs: number };
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
   /** ALLOW_SIGNUP: anyone may create an account (signUp); default: accounts come from the operator and invitations. */
@@ -245,6 +248,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
+    findings: {
+      threads: int(env, 'FINDINGS_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1)), 0, 64),
+      batch: int(env, 'FINDINGS_BATCH', 2_000, 10, 100_000),
+      pollMs: int(env, 'FINDINGS_POLL_MS', 1_000, 20, 600_000),
+    },
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
     allowSignup: bool(env, 'ALLOW_SIGNUP', false),
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),

@@ -34,6 +34,9 @@ const unnumbered = (tokens: Token[]) => tokens.filter((t) => !t.key);
 
 const onlyIfSource = (pair: Pair) => pair.source !== '' && pair.target !== '';
 
+/** Placeholders to compare: not when neither text has any (most texts), which no placeholder check reports on. */
+const withPlaceholders = (pair: Pair) => onlyIfSource(pair) && (pair.sourceReading.tokens.length > 0 || pair.targetReading.tokens.length > 0);
+
 /**
  * Both sides' tokens, comparable: unnumbered printf tokens on one side and
  * positional ones on the other (`%d` translated as `%1$d`, Apple's `%@ %@` as
@@ -61,7 +64,7 @@ function comparable(pair: Pair): { source: Token[]; target: Token[] } {
 const missingPlaceholders: CheckDefinition = {
   id: 'placeholders-missing', category: 'placeholders', title: 'Missing placeholder', severity: 'error', enabled: true,
   run(pair) {
-    if (!onlyIfSource(pair)) return [];
+    if (!withPlaceholders(pair)) return [];
     const problems: Problem[] = [];
     const tokens = comparable(pair);
     const mine = named(tokens.target);
@@ -87,7 +90,7 @@ const missingPlaceholders: CheckDefinition = {
 const extraPlaceholders: CheckDefinition = {
   id: 'placeholders-extra', category: 'placeholders', title: 'Extra placeholder', severity: 'error', enabled: true,
   run(pair) {
-    if (!onlyIfSource(pair)) return [];
+    if (!withPlaceholders(pair)) return [];
     const problems: Problem[] = [];
     const tokens = comparable(pair);
     const theirs = named(tokens.source);
@@ -113,7 +116,7 @@ const extraPlaceholders: CheckDefinition = {
 const placeholderType: CheckDefinition = {
   id: 'placeholders-type', category: 'placeholders', title: 'Placeholder type changed', severity: 'error', enabled: true,
   run(pair) {
-    if (!onlyIfSource(pair)) return [];
+    if (!withPlaceholders(pair)) return [];
     const problems: Problem[] = [];
     const tokens = comparable(pair);
     const theirs = named(tokens.source);
@@ -139,7 +142,7 @@ const placeholderType: CheckDefinition = {
 const placeholderOrder: CheckDefinition = {
   id: 'placeholders-order', category: 'placeholders', title: 'Placeholders reordered', severity: 'error', enabled: true,
   run(pair) {
-    if (!onlyIfSource(pair)) return [];
+    if (!withPlaceholders(pair)) return [];
     const tokens = comparable(pair);
     const source = unnumbered(tokens.source);
     const target = unnumbered(tokens.target);

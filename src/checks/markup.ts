@@ -23,6 +23,7 @@ const TRANSLATABLE_ATTRIBUTES = new Set(['alt', 'title', 'aria-label', 'aria-des
 
 export function readTags(prose: string): Tag[] {
   const tags: Tag[] = [];
+  if (!prose.includes('<')) return tags;
   for (const m of prose.matchAll(TAG)) {
     const attributes = new Map<string, string>();
     for (const a of (m[3] ?? '').matchAll(ATTRIBUTE)) attributes.set(a[1]!.toLowerCase(), a[2] ?? a[3] ?? a[4] ?? '');
@@ -72,6 +73,7 @@ export interface EntityProblem {
 /** Character references that are not valid: unknown names, numbers beyond Unicode, a known name without `;`. */
 export function entityProblems(prose: string, lookForUnterminated: boolean): EntityProblem[] {
   const problems: EntityProblem[] = [];
+  if (!prose.includes('&')) return problems;
   for (const m of prose.matchAll(/&(#[xX][0-9A-Fa-f]+|#\d+|[A-Za-z][A-Za-z0-9]*)(;?)/g)) {
     const ref = m[1]!;
     const start = m.index;
@@ -90,7 +92,7 @@ export function entityProblems(prose: string, lookForUnterminated: boolean): Ent
 }
 
 export function hasEntity(prose: string): boolean {
-  return /&(#[xX][0-9A-Fa-f]+|#\d+|[A-Za-z][A-Za-z0-9]*);/.test(prose);
+  return prose.includes('&') && /&(#[xX][0-9A-Fa-f]+|#\d+|[A-Za-z][A-Za-z0-9]*);/.test(prose);
 }
 
 export interface MarkdownParts {

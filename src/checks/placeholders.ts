@@ -37,6 +37,9 @@ const QT_SOURCE = '%(?<qt>L?\\d{1,2})(?![\\d$])|%(?<qtn>L?n)(?![A-Za-z])';
 const printfPattern = (spaceFlag: boolean) => new RegExp(`%%|${PRINTF_SOURCE.replace('FLAGSPACE', spaceFlag ? ' ' : '')}|${QT_SOURCE}`, 'g');
 const PRINTF = printfPattern(false);
 const PRINTF_WITH_SPACE = printfPattern(true);
+// The characters every token but Laravel's starts or ends with: `{`/`}` (ICU, braces, mustache, Ruby,
+// templates), `%` (printf, Qt, Ruby), `$` (nesting, templates).
+const TRIGGERS = /[{}%$]/;
 // Laravel `:name`: not after a word character, a colon or a slash (URLs, times, `a:b`).
 // An emoji short code (`:smile:`) is not one.
 const LARAVEL = /(?<![\w:/\\.])(:[A-Za-z_][A-Za-z0-9_]*)(?![\w:-])/g;
@@ -56,6 +59,8 @@ function blank(chars: string[], start: number, end: number): void {
 
 /** Reads the placeholders of a text; `laravel` turns on `:name` (see laravelInSource). */
 export function readPlaceholders(text: string, dialect: Dialect = 'auto', laravel = dialect === 'laravel'): Reading {
+  // Most texts hold no placeholder at all: without any dialect's trigger character there is nothing to read.
+  if (!TRIGGERS.test(text) && !(laravel && text.includes(':'))) return { tokens: [], icu: null, icuError: null, prose: text };
   const tokens: Token[] = [];
   const chars = text.split('');
 
@@ -84,7 +89,20 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
   let icu: MessageFormatElement[] | null = null;
   let icuError: string | null = null;
   const masked = chars.join('');
-  if (masked.includes('{') || masked.includes('}')) {
+  if ((masked.includes('{') || masked.includes('}')) && !masked.includes("'") && SIMPLE_ARGUMENTS.test(masked)) {
+    // Only `{name}` arguments (most messages): what the ICU parser would answer, without running it.
+    icu = [];
+    let at = 0;
+    for (const m of masked.matchAll(ARGUMENT)) {
+      if (m.index > at) icu.push({ type: TYPE.literal, value: masked.slice(at, m.index), location: spanAt(at, m.index) });
+      const end = m.index + m[0].length;
+      icu.push({ type: TYPE.argument, value: m[1]!, location: spanAt(m.index, end) });
+      tokens.push({ key: `icu:${m[1]}`, type: '', raw: text.slice(m.index, end), start: m.index, end, icu: true });
+      blank(chars, m.index, end);
+      at = end;
+    }
+    if (at < masked.length) icu.push({ type: TYPE.literal, value: masked.slice(at), location: spanAt(at, masked.length) });
+  } else if (masked.includes('{') || masked.includes('}')) {
     try {
       icu = parseIcuLeniently(masked, dialect);
       // Everything but literal text is the ICU's: blank it, then unblank the literals (branch texts).
@@ -99,7 +117,8 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
 
   const literalText = chars.join('');
   const printf = dialect === 'printf' || dialect === 'gettext' ? PRINTF_WITH_SPACE : PRINTF;
-  for (const m of literalText.matchAll(printf)) {
+  // Every printf and Qt token starts with %.
+  if (literalText.includes('%')) for (const m of literalText.matchAll(printf)) {
     if (m[0] === '%%') {
       blank(chars, m.index, m.index + 2);
       continue;
@@ -126,6 +145,15 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
 
   tokens.sort((a, b) => a.start - b.start);
   return { tokens, icu, icuError, prose: chars.join('') };
+}
+
+// A message whose braces are all simple arguments, `{name}` or `{ 0 }`: the ICU parser's fast path here.
+const SIMPLE_ARGUMENTS = /^[^{}]*(?:\{\s*\w+\s*\}[^{}]*)+$/;
+const ARGUMENT = /\{\s*(\w+)\s*\}/g;
+
+/** A formatjs location from offsets (the checks read only the offsets). */
+function spanAt(start: number, end: number) {
+  return { start: { offset: start, line: 1, column: start + 1 }, end: { offset: end, line: 1, column: end + 1 } };
 }
 
 /** Whether `:name` placeholders are in use: the dialect says so, or the source text has them. */

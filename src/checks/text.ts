@@ -46,8 +46,12 @@ export function endMarkOptional(mark: EndMark, language: string): boolean {
 // Brackets and quotes that come in pairs (a balanced source should stay balanced).
 const PAIRS: [string, string][] = [['(', ')'], ['[', ']'], ['{', '}'], ['«', '»'], ['（', '）'], ['「', '」'], ['『', '』'], ['【', '】'], ['《', '》']];
 
+const PAIRED = /[()[\]{}«»（）「」『』【】《》"„“”‟]/;
+
 /** The first pair whose counts differ, or null. */
 export function unbalancedPair(prose: string): { open: string; close: string; opened: number; closed: number } | null {
+  // One scan for any of them first: most texts have none.
+  if (!PAIRED.test(prose)) return null;
   for (const [open, close] of PAIRS) {
     let opened = 0;
     let closed = 0;
@@ -83,11 +87,16 @@ export function repeatedWords(prose: string): { word: string; start: number; end
 export const URL = /\b(?:https?|ftp):\/\/[^\s<>"'`)\]}]+[^\s<>"'`)\]}.,;:!?]|\bwww\.[a-z0-9-]+\.[^\s<>"'`)\]}]*[^\s<>"'`)\]}.,;:!?]/gi;
 export const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 
+const MAYBE_URL = /:\/\/|www\./i;
+
 export function urls(prose: string): string[] {
+  // Every URL holds :// or starts with www.
+  if (!MAYBE_URL.test(prose)) return [];
   return prose.match(URL) ?? [];
 }
 
 export function emails(prose: string): string[] {
+  if (!prose.includes('@')) return [];
   return (prose.replace(URL, ' ').match(EMAIL) ?? []);
 }
 
@@ -108,6 +117,7 @@ export function asciiDigits(text: string): string {
  * are dropped; other scripts' digits count as theirs.
  */
 export function numbers(prose: string): string[] {
+  if (!/\p{Nd}/u.test(prose)) return [];
   const text = asciiDigits(prose).replace(URL, ' ').replace(EMAIL, ' ').replace(/<[^<>]*>/g, ' ');
   return [...text.matchAll(/(?<![\p{L}\d])\d+(?:[.,\u00a0\u202f\u2009\u066b\u066c' ]\d{1,3}(?!\d))*(?![\p{L}\d])/gu)].map((m) => m[0].replace(/\D/g, ''));
 }
@@ -138,6 +148,8 @@ export const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).to
 /** Words mixing Latin, Cyrillic and Greek letters (a Cyrillic "а" in a Latin word): look-alikes typed by mistake. */
 export function mixedScriptWords(prose: string): { word: string; start: number; end: number }[] {
   const found: { word: string; start: number; end: number }[] = [];
+  // A word can mix scripts only where the whole text has two of them.
+  if (Number(/\p{Script=Latin}/u.test(prose)) + Number(/\p{Script=Cyrillic}/u.test(prose)) + Number(/\p{Script=Greek}/u.test(prose)) < 2) return found;
   for (const m of prose.matchAll(/\p{L}+/gu)) {
     const word = m[0];
     const latin = /\p{Script=Latin}/u.test(word);

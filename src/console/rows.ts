@@ -9,6 +9,7 @@ import { containsPattern } from '../db/contains.js';
 import { badRequest } from '../errors.js';
 import { cellsOfKeys } from '../translations/cells.js';
 import { checkText } from './checks.js';
+import { CHECK_IDS, SEVERITIES, type Severity } from '../checks/index.js';
 
 export const EDITOR_PAGE = { defaultSize: 50, maxSize: 100 } as const;
 
@@ -30,6 +31,10 @@ export interface EditorFilter {
   customerKey?: string | null;
   /** Keys with a cell (of the chosen languages) that fails a check of checks.ts. */
   problems?: boolean | null;
+  /** Keys with an open stored finding of this severity (error, warning, info) in the chosen languages. */
+  findingSeverity?: string | null;
+  /** Keys with an open stored finding of this check in the chosen languages. */
+  findingCheck?: string | null;
   /** Keys marked on a screenshot (true) or on none (false). */
   screenshots?: boolean | null;
 }
@@ -64,6 +69,16 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
   if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
   if (filter.screenshots != null) where.push(`${filter.screenshots ? '' : 'NOT '}EXISTS (SELECT 1 FROM "KeyScreenshot" ks WHERE ks."keyId" = k.id)`);
+  if (filter.findingSeverity || filter.findingCheck) {
+    // The stored findings (src/findings/): open ones of the severity or check, in the chosen languages.
+    if (filter.findingSeverity && !SEVERITIES.includes(filter.findingSeverity as Severity)) throw badRequest('findingSeverity must be error, warning or info');
+    if (filter.findingCheck && !CHECK_IDS.includes(filter.findingCheck)) throw badRequest(`Unknown check "${filter.findingCheck}"`);
+    const found = [`f."keyId" = k.id`, 'NOT f.dismissed'];
+    if (filter.findingSeverity) found.push(`f.severity = ${p(filter.findingSeverity)}`);
+    if (filter.findingCheck) found.push(`f."check" = ${p(filter.findingCheck)}`);
+    if (filter.languages?.length) found.push(`f."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
+    where.push(`EXISTS (SELECT 1 FROM "Finding" f WHERE ${found.join(' AND ')})`);
+  }
 
   const cell: string[] = [];
   const customer = filter.customerKey ? await customerIdOf(projectId, filter.customerKey) : null;

@@ -27,11 +27,12 @@ export type ChangeKind =
   | 'SETTINGS'
   | 'PURGE'
   | 'REVERT'
-  | 'AUTOMATION'; // the cells an automation run wrote (review status, cleared texts)
+  | 'AUTOMATION' // the cells an automation run wrote (review status, cleared texts)
+  | 'QUALITY'; // a quality-check finding dismissed or restored, a publication gate overridden (src/findings/)
 
 export const CHANGE_KINDS: readonly ChangeKind[] = [
   'TRANSLATIONS', 'KEYS', 'LANGUAGES', 'CUSTOMERS', 'IMPORT', 'EXPORT', 'PUBLICATION',
-  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT', 'AUTOMATION',
+  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT', 'AUTOMATION', 'QUALITY',
 ];
 
 /** Webhook triggers (the vendor's names). */

@@ -44,10 +44,13 @@ export interface EnvironmentDetails {
   createdAt: Date;
   /** The publication being served (the last complete one), or null before the first. */
   lastPublication: PublicationSummary | null;
+  /** Publications are refused while the project has quality-check errors (src/findings/gate.ts). */
+  requireNoErrors: boolean;
 }
 
 interface EnvironmentRow {
   id: number;
+  requireNoErrors: boolean;
   projectToken: string;
   key: string;
   name: string;
@@ -78,7 +81,7 @@ export function sourceOf(key: string, orderedKeys: string[]): string {
 /** Every environment of the project in publication order, with its served publication; two queries. */
 export async function listEnvironments(projectId: number, db: Db = prisma()): Promise<EnvironmentDetails[]> {
   const rows = await db.$queryRawUnsafe<EnvironmentRow[]>(
-    `SELECT e.id, pr."projectToken", e.key, e.name, e.color, e."builtIn", e.position, e."createdAt",
+    `SELECT e.id, pr."projectToken", e.key, e.name, e.color, e."builtIn", e.position, e."createdAt", e."requireNoErrors",
             EXISTS (SELECT 1 FROM "Publication" r WHERE r."environmentId" = e.id AND r.state = 'RUNNING' AND r."leaseExpiresAt" > now()) AS publishing,
             p.id AS pub_id, p.version, p.label, p."createdAt" AS pub_created, p."completedAt" AS completed,
             p."numberOfKeys" AS keys, p."numberOfLanguages" AS languages, p."numberOfNonEmptyTranslations" AS non_empty,
@@ -101,6 +104,7 @@ export async function listEnvironments(projectId: number, db: Db = prisma()): Pr
     source: sourceOf(r.key, keys),
     publishing: r.publishing,
     createdAt: r.createdAt,
+    requireNoErrors: r.requireNoErrors,
     lastPublication: r.pub_id === null ? null : {
       id: r.pub_id,
       version: r.version!,

@@ -19,6 +19,7 @@ import { forgetServed } from './served.js';
 import { copyFiles, writeFiles, type Target } from './writer.js';
 import { logger } from '../log.js';
 import { recordPublication } from '../metrics.js';
+import { checkPublicationGate } from '../findings/gate.js';
 
 export const MAX_LABEL = 200;
 
@@ -32,6 +33,8 @@ export interface PublishOptions {
   environmentKey: string;
   label?: string | null;
   hooks?: PublishHooks;
+  /** Publish although the environment requires no quality-check errors and there are some (an owner's decision, checked by the caller). */
+  overrideQualityGate?: boolean;
 }
 
 export interface PublishResult extends PublicationSummary {
@@ -63,6 +66,9 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
   await assertPublishingAllowed(projectId, 'Publishing');
   const sourceEnvironment = environment.source === EDITOR ? undefined : environments.find((e) => e.key === environment.source)!;
   const { projectToken } = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { projectToken: true } });
+  await checkPublicationGate({
+    projectId, projectToken, environmentKey, requireNoErrors: environment.requireNoErrors, override: options.overrideQualityGate, publicUrl: hostingSettings().publicUrl,
+  });
 
   const claimed = await claimPublication({
     projectId,

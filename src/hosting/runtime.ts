@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import { createStorage, setStorage } from '../storage/index.js';
 
 export interface HostingSettings {
+  /** The service's public URL (links in refusals to the console's screens). */
+  publicUrl: string;
   cdnUrl: string;
   publishRateLimit: number;
   /** PUBLICATION_LEASE_SECONDS (src/hosting/lifecycle.ts). */
@@ -22,7 +24,7 @@ export function hostingSettings(): HostingSettings {
 export async function startHosting(config: Config): Promise<() => Promise<void>> {
   const store = await createStorage(config);
   setStorage(store);
-  settings = { cdnUrl: config.cdnUrl, publishRateLimit: config.publishRateLimit, leaseSeconds: config.publicationLeaseSeconds };
+  settings = { publicUrl: config.publicUrl, cdnUrl: config.cdnUrl, publishRateLimit: config.publishRateLimit, leaseSeconds: config.publicationLeaseSeconds };
   return async () => {
     setStorage(undefined);
     settings = undefined;

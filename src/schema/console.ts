@@ -37,6 +37,8 @@ const EditorFilterInput = builder.inputType('EditorFilter', {
     languages: t.stringList({ required: false, description: 'Languages the cell filters look at; all when empty.' }),
     customerKey: t.string({ required: false, description: "Cells seen through this customer's texts." }),
     screenshots: t.boolean({ required: false, description: 'Keys marked on at least one screenshot (true) or on none (false).' }),
+    findingSeverity: t.string({ required: false, description: "Keys with an open quality-check finding of this severity (error, warning, info) in the chosen languages, as stored after each write." }),
+    findingCheck: t.string({ required: false, description: 'Keys with an open quality-check finding of this check (an id of qualityChecks) in the chosen languages.' }),
     problems: t.boolean({ required: false, description: 'Keys with a cell that fails a check (placeholders differing from the default language, ICU syntax, over the characters limit, edge spaces differing); reads every key the other filters leave.' }),
   }),
 });

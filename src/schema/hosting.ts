@@ -3,7 +3,10 @@
 // hosting domain (src/hosting/).
 import { builder } from '../builder.js';
 import { events, type PublicationEvent } from '../events/pubsub.js';
-import { resolveProject } from '../projects/access.js';
+import { membershipOf, resolveProject } from '../projects/access.js';
+import { forbidden, notFound } from '../errors.js';
+import { prisma } from '../db.js';
+import { openChange } from '../history/changes.js';
 import { need } from '../teams/permissions.js';
 import {
   createEnvironment,
@@ -44,6 +47,7 @@ export const EnvironmentType = builder.objectRef<EnvironmentDetails>('Environmen
     position: t.exposeInt('position', { description: 'Place in the publication order (1 = _latest).' }),
     source: t.exposeString('source', { description: "What a publish takes its files from: 'editor' or another environment's key." }),
     publishing: t.exposeBoolean('publishing', { description: 'True while a publication to this environment runs.' }),
+    requireNoErrors: t.exposeBoolean('requireNoErrors', { description: 'Publications are refused while the project has quality-check errors (an owner may override).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     url: t.string({
       description: 'Base URL of the files: append a resource path (_index, en, en/common, ...).',
@@ -194,8 +198,28 @@ builder.mutationFields((t) => ({
       projectToken: t.arg.string({ required: false }),
       key: t.arg.string({ required: true }),
       label: t.arg.string({ required: false, description: 'Only when publishing to _latest; at most 200 characters.' }),
+      overrideQualityGate: t.arg.boolean({ required: false, description: "Publish although the environment requires no quality-check errors and there are some: the project owner only; recorded in the activity log." }),
     },
-    resolve: async (_root, args, ctx) => publishEnvironment({ projectId: await resolveProject(ctx.principal, args.projectToken, need('publishEnvironment')), environmentKey: args.key, label: args.label }),
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('publishEnvironment'));
+      if (args.overrideQualityGate && (await membershipOf(ctx.principal, projectId))?.role !== 'OWNER') throw forbidden('Only the project owner can publish over quality-check errors');
+      return publishEnvironment({ projectId, environmentKey: args.key, label: args.label, overrideQualityGate: args.overrideQualityGate ?? false });
+    },
+  }),
+  setEnvironmentQualityGate: t.field({
+    type: EnvironmentType,
+    description: 'Whether publications of an environment are refused while the project has quality-check errors.',
+    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), requireNoErrors: t.arg.boolean({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('setEnvironmentQualityGate'));
+      const changed = await prisma().$transaction(async (tx) => {
+        const n = await tx.environment.updateMany({ where: { projectId, key: args.key }, data: { requireNoErrors: args.requireNoErrors } });
+        if (n.count) await openChange(tx, projectId, 'SETTINGS', { environment: args.key, requireNoErrors: args.requireNoErrors });
+        return n.count;
+      });
+      if (!changed) throw notFound(`Environment ${args.key} not found`);
+      return (await listEnvironments(projectId)).find((e) => e.key === args.key)!;
+    },
   }),
 }));
 

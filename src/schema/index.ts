@@ -20,5 +20,6 @@ import './glossary.js';
 import './automation.js';
 import './gitsync.js';
 import './in-context.js';
+import './quality.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -142,6 +142,8 @@ export const OPERATION_PERMISSIONS = {
   translationContext: 'READ',
   llmProviderSettings: 'SETTINGS',
   glossaries: 'READ',
+  qualityFindings: 'READ',
+  qualityChecks: 'READ',
   glossaryTerms: 'READ',
   glossaryMatches: 'READ',
   automationRules: 'READ',
@@ -161,6 +163,9 @@ export const OPERATION_PERMISSIONS = {
   setProjectMemoryLink: 'MEMORY',
   importTranslationMemory: 'MEMORY',
   exportTranslationMemory: 'EXPORT',
+  setQualityChecks: 'SETTINGS',
+  dismissQualityFinding: 'TRANSLATE',
+  restoreQualityFinding: 'TRANSLATE',
   createGlossaryTerm: 'GLOSSARY',
   updateGlossaryTerm: 'GLOSSARY',
   deleteGlossaryTerm: 'GLOSSARY',
@@ -195,6 +200,7 @@ export const OPERATION_PERMISSIONS = {
   cancelJob: 'JOBS',
   publishEnvironment: 'PUBLISH',
   createEnvironment: 'ENVIRONMENTS',
+  setEnvironmentQualityGate: 'ENVIRONMENTS',
   updateEnvironment: 'ENVIRONMENTS',
   setEnvironmentOrder: 'ENVIRONMENTS',
   setProviderApiKey: 'SETTINGS',
@@ -244,6 +250,9 @@ export const INPUT_DEPENDENT = {
   updateTranslation: 'REVIEW when reviewStatus is given; TRANSLATE in the language written',
   updateTranslations: 'KEYS too with CREATE_KEY_IF_NOT_FOUND; TRANSLATE in every language written',
   revertTranslation: 'TRANSLATE in the language of the cell',
+  dismissQualityFinding: 'TRANSLATE in the language of the cell',
+  publishEnvironment: 'the project owner only with overrideQualityGate',
+  restoreQualityFinding: 'TRANSLATE in the language of the cell',
 } as const;
 
 /** The permission a project operation needs. */

@@ -28,6 +28,7 @@ import { openChangeCtes, type Change } from '../history/changes.js';
 import { BATCH_SPAN, insertCellEvents } from '../history/cell-events.js';
 import { touchKeysSql, type Cell } from './store.js';
 import { noteWrittenKeys } from '../memory/ngram-index.js';
+import { enqueueFindingsSql, noteQueued } from '../findings/queue.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
 
@@ -106,7 +107,7 @@ interface Table {
  * $3 languages, [$n customers], then texts, statuses, whether any status is
  * given, the mode, the number of refusals to list, the change (activity id).
  */
-function gateSql(table: Table, events = true, opening = false, touch = false): string {
+function gateSql(table: Table, events = true, opening = false, touch = false, findings = true): string {
   const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
   const customerInput = table.customer ? `, $4::int[]` : '';
   const customerColumn = table.customer ? ', customer_id' : '';
@@ -159,6 +160,8 @@ function gateSql(table: Table, events = true, opening = false, touch = false): s
                c.old_text AS "oldText", w.text AS "newText", c.old_status AS "oldStatus", w."reviewStatus" AS "newStatus"
           FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}`,
       })}
+    )` : ''}${events && findings && !table.customer ? `, findings_queued AS (
+      ${enqueueFindingsSql('$1')}
     )` : ''}, ${touch ? `touched AS (${touchKeysSql(table.customer ? 23 : 22)}), ` : ''}${opening ? openChangeCtes(table.customer ? 11 : 10, {
       // The change is opened here, with its cell count (its events are written by the CTEs above).
       cells: '(SELECT count(*)::int FROM written)',
@@ -181,11 +184,32 @@ function gateSql(table: Table, events = true, opening = false, touch = false): s
 
 const BASE_TABLE: Table = { name: '"Translation"', customer: false };
 const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
-const WITH_EVENTS = { base: gateSql(BASE_TABLE), custom: gateSql(CUSTOM_TABLE) };
-const OPENING = { base: gateSql(BASE_TABLE, true, true), custom: gateSql(CUSTOM_TABLE, true, true) };
-const OPENING_TOUCHING = { base: gateSql(BASE_TABLE, true, true, true), custom: gateSql(CUSTOM_TABLE, true, true, true) };
+const variants = (findings: boolean) => ({
+  WITH_EVENTS: { base: gateSql(BASE_TABLE, true, false, false, findings), custom: gateSql(CUSTOM_TABLE) },
+  OPENING: { base: gateSql(BASE_TABLE, true, true, false, findings), custom: gateSql(CUSTOM_TABLE, true, true) },
+  OPENING_TOUCHING: { base: gateSql(BASE_TABLE, true, true, true, findings), custom: gateSql(CUSTOM_TABLE, true, true, true) },
+});
+const QUEUING = variants(true);
+const NOT_QUEUING = variants(false);
+let { WITH_EVENTS, OPENING, OPENING_TOUCHING } = QUEUING;
 const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
 let gateSqlInUse = WITH_EVENTS;
+
+/**
+ * Runs `fn` with a gate that queues no cell for the quality checks, to
+ * measure what the findings queue costs a write (bench/scenarios/findings.ts).
+ * The service never calls it.
+ */
+export async function withoutFindingsQueueForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
+  ({ WITH_EVENTS, OPENING, OPENING_TOUCHING } = NOT_QUEUING);
+  gateSqlInUse = WITH_EVENTS;
+  try {
+    return await fn();
+  } finally {
+    ({ WITH_EVENTS, OPENING, OPENING_TOUCHING } = QUEUING);
+    gateSqlInUse = WITH_EVENTS;
+  }
+}
 
 /**
  * Runs `fn` with the gate as it was before change events (no per-cell events,
@@ -247,6 +271,7 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   if (base.length) {
     // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
     noteWrittenKeys(base.map((c) => c.keyId));
+    if (sql !== WITHOUT_EVENTS && sql.base.includes('"FindingQueue"')) noteQueued();
     statements.push(db.$queryRawUnsafe<Row[]>(
       sql.base, projectId, arrayLiteral(base, (c) => c.keyId), arrayLiteral(base, (c) => c.languageId), arrayLiteral(base, (c) => c.text),
       arrayLiteral(base, (c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,

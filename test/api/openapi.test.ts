@@ -110,6 +110,7 @@ const samples: Sample[] = [
   { operation: 'GET /api/v2/glossary/terms', url: '/api/v2/glossary/terms?search=hel&size=10' },
   { operation: 'GET /api/v2/glossary/matches', url: '/api/v2/glossary/matches?targetLanguage=de&text=Hello%20there' },
   { operation: 'GET /api/v2/glossary/export', url: '/api/v2/glossary/export?format=TBX' },
+  { operation: 'GET /api/v2/quality-checks', url: '/api/v2/quality-checks?severity=error&size=10' },
   { operation: 'GET /api/v2/projects/{projectToken}/members', url: '/api/v2/projects/{projectToken}/members', auth: 'personalToken' },
   {
     operation: 'POST /api/v2/projects/{projectToken}/invitations',

@@ -1,0 +1,111 @@
+// What the stored quality-check findings cost (docs/quality-checks.md):
+//  - the write path: 10,000 keys × 10 languages imported through REST with the
+//    write gate queuing every cell for the checks, against the same import with
+//    a gate that queues nothing (withoutFindingsQueueForBenchmark); alternated,
+//    median of three each. Target: at most 15 % slower.
+//  - the time until every finding of such an import is stored (the updater
+//    drains the queue in its worker threads after, or while, the import runs).
+//  - the editor's "errors" filter and the per-check counts at 2,000,000
+//    translations (filterScenario): findings made set-based in SQL, p95 of the
+//    filter's first page through GraphQL. Target: p95 under 100 ms.
+import type { BenchService } from '../lib/service.js';
+import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
+import { percentile, timed } from '../lib/report.js';
+import type { Figure } from '../lib/types.js';
+import { withoutFindingsQueueForBenchmark } from '../../src/translations/gate.js';
+import { pendingFindings, updaterStats } from '../../src/findings/updater.js';
+import { prisma } from '../../src/db.js';
+
+const KEYS = 10_000;
+const RUNS = Number(process.env.FINDINGS_BENCH_RUNS ?? 3);
+const progress = (line: string) => { if (process.env.FINDINGS_BENCH_PROGRESS) process.stderr.write(`${line}\n`); };
+
+async function importFile(bench: BenchService, apiKey: string, file: Buffer): Promise<void> {
+  const form = new FormData();
+  form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
+  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+  if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
+}
+
+async function drained(): Promise<void> {
+  while ((await pendingFindings()) > 0) await new Promise((r) => setTimeout(r, 100));
+}
+
+const runs = (values: number[]) => values.map(Math.round).join('/');
+
+export async function findingsScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
+  // Every tenth text loses its placeholder: findings to store, as a real project has.
+  const file = Buffer.from(multiLanguageJson(KEYS).toString().replace(/((?:de|fr|es|it|pt|nl|pl|sv|ja) text \d*0 v1 with )\{name\}/g, '$1name'));
+  const rows = KEYS * LANGUAGES.length;
+  const into = async (name: string) => importFile(bench, (await bench.project(name)).apiKey, file);
+  const t = performance.now();
+  await into('findings-warmup');
+  progress(`warm-up import ${Math.round(performance.now() - t)} ms`);
+  await drained();
+  progress(`warm-up drained ${Math.round(performance.now() - t)} ms; updater ${JSON.stringify(updaterStats())}`);
+  const on: number[] = [];
+  const off: number[] = [];
+  const settled: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    off.push((await timed(() => withoutFindingsQueueForBenchmark(() => into(`findings-off-${i}`)))).ms);
+    const started = performance.now();
+    on.push((await timed(() => into(`findings-on-${i}`))).ms);
+    await drained();
+    settled.push(performance.now() - started);
+    progress(`run ${i}: off ${Math.round(off[i]!)} ms, on ${Math.round(on[i]!)} ms, settled ${Math.round(settled[i]!)} ms`);
+  }
+  const [{ n: stored }] = await prisma().$queryRawUnsafe<{ n: number }[]>(`/* bench:findings-count */ SELECT count(*)::int AS n FROM "Finding"`);
+  const value = percentile(on, 50);
+  const baseline = percentile(off, 50);
+  return [{
+    scenario: 'import 10k×10 with the findings queue', db, metric: 'time', value, unit: 'ms', baseline, ratio: value / baseline,
+    target: 'ratio ≤ 1.15 (baseline: the same import, no cell queued)', met: value / baseline <= 1.15,
+    note: `${rows} cells queued per run; runs on ${runs(on)} ms, off ${runs(off)} ms`,
+  }, {
+    scenario: 'import 10k×10 until every finding is stored', db, metric: 'time', value: percentile(settled, 50), unit: 'ms',
+    note: `${rows} cells checked per run in the worker pool; runs ${runs(settled)} ms; ${stored} findings stored in all`,
+  }];
+}
+
+const FILTER_KEYS = Number(process.env.FINDINGS_FILTER_KEYS ?? 200_000);
+
+/**
+ * The stored findings read at 2,000,000 translations (200,000 keys × 10
+ * languages, made set-based in SQL, with a finding on every 20th cell and an
+ * error on every 60th): the first page of a filter through GraphQL, with its
+ * counts — errors of one language, one check across languages, everything.
+ */
+export async function findingsFilterScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
+  const { apiKey, projectToken } = await bench.project('findings-filter');
+  const [{ id: projectId }] = await prisma().$queryRawUnsafe<{ id: number }[]>(`/* bench:project */ SELECT id FROM "Project" WHERE "projectToken" = $1`, projectToken);
+  const run = (sql: string, ...values: unknown[]) => prisma().$executeRawUnsafe(sql, ...values);
+  await run(`/* bench:languages */ INSERT INTO "Language" ("projectId", key, name, "order") SELECT $1, l, l, o FROM unnest($2::text[]) WITH ORDINALITY AS x(l, o) ON CONFLICT DO NOTHING`, projectId, LANGUAGES);
+  await run(`/* bench:keys */ INSERT INTO "TranslationKey" ("projectId", key) SELECT $1, 'key.' || g FROM generate_series(1, $2::int) g`, projectId, FILTER_KEYS);
+  await run(`/* bench:translations */ INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+    SELECT k.id, l.id, $1, l.key || ' text ' || k.id || ' with {name}' FROM "TranslationKey" k CROSS JOIN "Language" l WHERE k."projectId" = $1 AND l."projectId" = $1`, projectId);
+  await run(`/* bench:findings */ INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message)
+    SELECT t."keyId", t."languageId", CASE WHEN (t."keyId" + t."languageId") % 60 = 0 THEN 'placeholders-missing' ELSE 'end-punctuation' END, 0, $1,
+           CASE WHEN (t."keyId" + t."languageId") % 60 = 0 THEN 'error' ELSE 'warning' END, 'A finding'
+      FROM "Translation" t WHERE t."projectId" = $1 AND (t."keyId" + t."languageId") % 20 = 0`, projectId);
+  await run('ANALYZE "Translation"');
+  await run('ANALYZE "Finding"');
+  const query = `query($l: String, $s: String, $c: String) { qualityFindings(languageCode: $l, severity: $s, check: $c, first: 100) { total errors pending findings { key languageCode check } } }`;
+  const ask = async (variables: Record<string, unknown>) => {
+    const res = await fetch(`${bench.url}/graphql`, { method: 'POST', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const body = await res.json() as { errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+  };
+  const figures: Figure[] = [];
+  const [{ n: rows }] = await prisma().$queryRawUnsafe<{ n: number }[]>(`/* bench:count */ SELECT count(*)::int AS n FROM "Translation" WHERE "projectId" = $1`, projectId);
+  for (const [name, variables] of [['errors of one language', { l: 'de', s: 'error' }], ['one check', { c: 'placeholders-missing' }], ['all findings', {}]] as const) {
+    for (let i = 0; i < 3; i++) await ask(variables);
+    const times: number[] = [];
+    for (let i = 0; i < 40; i++) times.push((await timed(() => ask(variables))).ms);
+    const p95 = percentile(times, 95);
+    figures.push({
+      scenario: `findings filter at 2M translations: ${name}`, db, metric: 'p95', value: p95, unit: 'ms', target: 'p95 < 100 ms', met: p95 < 100,
+      note: `${rows} translations; first page of 100 with the counts; p50 ${Math.round(percentile(times, 50))} ms`,
+    });
+  }
+  return figures;
+}

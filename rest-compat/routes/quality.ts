@@ -1,0 +1,41 @@
+// /api/v2/quality-checks (our extension beside the contract; project API key
+// or an account with projectToken): the project's quality-check findings with
+// their counts, for a CI pipeline to fail a build on errors
+// (docs/quality-checks.md, "In CI").
+import { queryBoolean, queryInt, queryString } from '../params.js';
+import { defineRoute, type RestRoute } from '../route.js';
+
+const FINDING = 'key namespace languageCode check severity message spanStart spanEnd dismissed text';
+
+export const routes: RestRoute[] = [
+  defineRoute<{ qualityFindings: Record<string, unknown> }>({
+    method: 'GET',
+    path: '/api/v2/quality-checks',
+    auth: 'apiKey',
+    summary: "The project's quality-check findings (errors first) with their counts per language, check and severity; `pending` > 0 while written texts are still being checked",
+    query: [
+      { name: 'languageCode', description: 'Only this language' },
+      { name: 'severity', description: 'error, warning or info' },
+      { name: 'check', description: 'A check id (docs/quality-checks.md)' },
+      { name: 'includeDismissed', description: 'true: also dismissed findings (default false)' },
+      { name: 'size', type: 'integer', minimum: 0, maximum: 1000, description: 'Findings listed, default 100 (the counts are always complete)' },
+      { name: 'offset', type: 'integer', minimum: 0 },
+    ],
+    document: `query RestQualityFindings($languageCode: String, $severity: String, $check: String, $includeDismissed: Boolean, $first: Int, $offset: Int) {
+      qualityFindings(languageCode: $languageCode, severity: $severity, check: $check, includeDismissed: $includeDismissed, first: $first, offset: $offset) {
+        total errors warnings infos pending
+        counts { languageCode check severity count dismissed }
+        findings { ${FINDING} }
+      }
+    }`,
+    toVariables: (req) => ({
+      languageCode: queryString(req.query, 'languageCode', { maxLength: 100 }),
+      severity: queryString(req.query, 'severity', { maxLength: 20 }),
+      check: queryString(req.query, 'check', { maxLength: 100 }),
+      includeDismissed: queryBoolean(req.query, 'includeDismissed'),
+      first: queryInt(req.query, 'size', { min: 0, max: 1000 }),
+      offset: queryInt(req.query, 'offset', { min: 0 }),
+    }),
+    toResponse: (data) => ({ data: data.qualityFindings }),
+  }),
+];

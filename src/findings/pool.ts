@@ -1,0 +1,47 @@
+// The worker threads that compute findings (check-worker.ts), one pool per
+// process, started with the first batch. From the sources (tests, tsx) a
+// thread boots through tsx's loader; from the bundle it runs the built worker.
+import { Piscina } from 'piscina';
+import type { CheckBatch, StoredFinding } from './check-worker.js';
+
+let pool: Piscina<CheckBatch, StoredFinding[][]> | undefined;
+let size = 1;
+
+function workerFile(): string {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return new URL('./check-worker-boot.mjs', here).href;
+  // The bundle: this code sits in dist/ (main.js or a chunk), the worker entry in dist/findings/.
+  return new URL('./findings/check-worker.js', here).href;
+}
+
+/** Threads used by the pool from its next start (config FINDINGS_THREADS). */
+export function setCheckThreads(threads: number): void {
+  size = Math.max(1, threads);
+}
+
+export function checkPool(): Piscina<CheckBatch, StoredFinding[][]> {
+  pool ??= new Piscina<CheckBatch, StoredFinding[][]>({
+    filename: workerFile(),
+    minThreads: 1,
+    maxThreads: size,
+    // An idle service keeps no thread (and its memory) for long.
+    idleTimeout: 30_000,
+  });
+  return pool;
+}
+
+/** Checks a batch split across the pool's threads. */
+export async function runInPool(batch: CheckBatch): Promise<StoredFinding[][]> {
+  const parts = Math.min(size, Math.ceil(batch.cells.length / 200));
+  if (parts <= 1) return checkPool().run(batch);
+  const per = Math.ceil(batch.cells.length / parts);
+  const results = await Promise.all(Array.from({ length: parts }, (_, i) =>
+    checkPool().run({ settings: batch.settings, cells: batch.cells.slice(i * per, (i + 1) * per) })));
+  return results.flat();
+}
+
+export async function closeCheckPool(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.destroy();
+}

@@ -1,0 +1,97 @@
+// Reading the stored findings (docs/quality-checks.md): a page of them with
+// the counts per language, check and severity — one statement each, over the
+// Finding table's (projectId, severity|check, languageId) indexes. Used by
+// the CI query and REST endpoint, the console's Quality screen and the
+// publication gate.
+import { Prisma } from '../generated/prisma/client.js';
+import { prisma, type Db } from '../db.js';
+import { badRequest } from '../errors.js';
+import { CHECK_IDS, SEVERITIES, type Severity } from '../checks/index.js';
+
+export interface FindingFilter {
+  languageCode?: string | null;
+  severity?: string | null;
+  check?: string | null;
+  /** Also dismissed findings (default: only open ones). */
+  includeDismissed?: boolean | null;
+}
+
+export interface FindingRow {
+  key: string;
+  namespace: string;
+  language: string;
+  check: string;
+  severity: Severity;
+  message: string;
+  spanStart: number | null;
+  spanEnd: number | null;
+  dismissed: boolean;
+  text: string;
+}
+
+export interface FindingCount {
+  language: string;
+  check: string;
+  severity: Severity;
+  count: number;
+  dismissed: number;
+}
+
+export interface FindingPage {
+  total: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Cells written whose findings are not computed yet (the figures will move). */
+  pending: number;
+  counts: FindingCount[];
+  findings: FindingRow[];
+}
+
+function conditions(projectId: number, filter: FindingFilter, languageId: number | null): Prisma.Sql {
+  if (filter.severity && !SEVERITIES.includes(filter.severity as Severity)) throw badRequest('severity must be error, warning or info');
+  if (filter.check && !CHECK_IDS.includes(filter.check)) throw badRequest(`Unknown check "${filter.check}"`);
+  const parts = [Prisma.sql`f."projectId" = ${projectId}`];
+  if (languageId !== null) parts.push(Prisma.sql`f."languageId" = ${languageId}`);
+  if (filter.severity) parts.push(Prisma.sql`f.severity = ${filter.severity}`);
+  if (filter.check) parts.push(Prisma.sql`f."check" = ${filter.check}`);
+  if (!filter.includeDismissed) parts.push(Prisma.sql`NOT f.dismissed`);
+  return Prisma.join(parts, ' AND ');
+}
+
+export async function listFindings(projectId: number, filter: FindingFilter, page: { first?: number | null; offset?: number | null } = {}, db: Db = prisma()): Promise<FindingPage> {
+  const first = page.first ?? 100;
+  const offset = page.offset ?? 0;
+  if (first < 0 || first > 1000) throw badRequest('first: 0–1000');
+  if (offset < 0) throw badRequest('offset: 0 or more');
+  let languageId: number | null = null;
+  if (filter.languageCode) {
+    const language = await db.language.findUnique({ where: { projectId_key: { projectId, key: filter.languageCode } }, select: { id: true } });
+    if (!language) throw badRequest(`Language ${filter.languageCode} not found in the project`);
+    languageId = language.id;
+  }
+  // Every condition is on the Finding row itself: the counts group its rows before naming the languages,
+  // and the page picks its rows (a top-N sort of the findings alone) before joining keys and texts.
+  const where = conditions(projectId, filter, languageId);
+  // Three statements at once: on PostgreSQL they run side by side on the pool's connections.
+  const [counts, findings, [queue]] = await Promise.all([db.$queryRaw<FindingCount[]>(Prisma.sql`/* findings:counts */
+    SELECT l.key AS language, c."check", c.severity, c.count, c.dismissed
+      FROM (SELECT f."languageId", f."check", f.severity,
+                   count(*) FILTER (WHERE NOT f.dismissed)::int AS count, count(*) FILTER (WHERE f.dismissed)::int AS dismissed
+              FROM "Finding" f WHERE ${where}
+             GROUP BY f."languageId", f."check", f.severity) c
+      JOIN "Language" l ON l.id = c."languageId"
+     ORDER BY l."order", l.key, c."check"`),
+  first === 0 ? Promise.resolve([] as FindingRow[]) : db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
+    SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."spanStart", f."spanEnd", f.dismissed, t.text
+      FROM (SELECT f.* FROM "Finding" f WHERE ${where}
+             ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f."keyId", f."languageId", f."check", f.n
+             LIMIT ${first} OFFSET ${offset}) f
+      JOIN "Language" l ON l.id = f."languageId"
+      JOIN "TranslationKey" k ON k.id = f."keyId"
+      JOIN "Translation" t ON t."keyId" = f."keyId" AND t."languageId" = f."languageId"
+     ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f."keyId", f."languageId", f."check", f.n`),
+  db.$queryRaw<{ n: number }[]>(Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`)]);
+  const sum = (severity?: Severity) => counts.filter((c) => !severity || c.severity === severity).reduce((n, c) => n + c.count + (filter.includeDismissed ? c.dismissed : 0), 0);
+  return { total: sum(), errors: sum('error'), warnings: sum('warning'), infos: sum('info'), pending: queue?.n ?? 0, counts, findings };
+}

@@ -1,0 +1,237 @@
+// The findings updater (docs/quality-checks.md, "Stored findings"): drains the
+// queue the write gate fills (queue.ts). Each round leases a batch of cells
+// with FOR UPDATE SKIP LOCKED (two instances never take the same cells; a
+// lease that runs out, its instance dead, is taken again), reads them with
+// their source text and project settings in the same statement, computes the
+// checks in the worker pool (pool.ts) and writes the batch's findings
+// set-based: delete and insert, in one transaction, only for the cells whose
+// queue entry is still the generation it computed.
+import { Prisma } from '../generated/prisma/client.js';
+import { prisma } from '../db.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { logger } from '../log.js';
+import type { CheckSettings, Dialect } from '../checks/index.js';
+import type { CheckCell, StoredFinding } from './check-worker.js';
+import { runInPool } from './pool.js';
+import { checkSettingsOf, dialectOf } from './settings.js';
+import { registerWaker } from './queue.js';
+
+export interface UpdaterOptions {
+  owner: string;
+  batch?: number;
+  pollMs?: number;
+  leaseMs?: number;
+}
+
+interface LeasedCell {
+  keyId: number;
+  languageId: number;
+  generation: number;
+  projectId: number;
+  text: string;
+  source: string;
+  language: string;
+  sourceLanguage: string;
+  charactersLimit: number | null;
+  settings: unknown;
+  hash: string;
+}
+
+const running = new Set<FindingsUpdater>();
+
+/** The summed stats of this process's updaters (bench/scenarios/findings.ts). */
+export function updaterStats(): FindingsUpdater['stats'] {
+  const total = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+  for (const u of running) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += u.stats[k];
+  return total;
+}
+
+export class FindingsUpdater {
+  private stopping = false;
+  private readonly waiting = new Set<() => void>();
+  private loop: Promise<void> | undefined;
+  private unregister: (() => void) | undefined;
+  private readonly batch: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+
+  constructor(private readonly options: UpdaterOptions) {
+    this.batch = options.batch ?? 2_000;
+    this.pollMs = options.pollMs ?? 1_000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+  }
+
+  start(): void {
+    this.unregister = registerWaker(() => this.wake());
+    running.add(this);
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    for (const wake of [...this.waiting]) wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    running.delete(this);
+    this.unregister?.();
+    this.wake();
+    await this.loop;
+  }
+
+  /**
+   * Two rounds at a time: while one batch is checked in the worker threads,
+   * the other is leased or written, so neither the database nor the threads
+   * wait for the other.
+   */
+  private async run(): Promise<void> {
+    await Promise.all([this.lane(), this.lane()]);
+  }
+
+  private async lane(): Promise<void> {
+    while (!this.stopping) {
+      let done = 0;
+      try {
+        done = await this.round();
+      } catch (error) {
+        if (this.stopping) break;
+        logger().error({ err: error }, 'findings update failed');
+      }
+      if (done > 0) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiting.delete(wake);
+          resolve();
+        }, this.pollMs);
+        const wake = () => {
+          clearTimeout(timer);
+          this.waiting.delete(wake);
+          resolve();
+        };
+        this.waiting.add(wake);
+      });
+    }
+  }
+
+  /** One batch: lease, check, write. Returns the number of cells leased (0: the queue is empty). */
+  async round(): Promise<number> {
+    const started = performance.now();
+    const cells = await this.lease();
+    if (!cells.length) {
+      // Back to the start of the queue: the cells before the cursor may have been queued again.
+      if (this.after) {
+        this.after = undefined;
+        return this.round();
+      }
+      return 0;
+    }
+    const last = cells[cells.length - 1]!;
+    this.after = [last.keyId, last.languageId];
+    const leased = performance.now();
+    const projects = new Map<number, number>();
+    const settings: CheckSettings[] = [];
+    const dialects: Dialect[] = [];
+    const batch: CheckCell[] = cells.map((c) => {
+      let index = projects.get(c.projectId);
+      if (index === undefined) {
+        index = settings.length;
+        projects.set(c.projectId, index);
+        settings.push(checkSettingsOf(c.settings));
+        dialects.push(dialectOf(c.settings));
+      }
+      const own = c.language === c.sourceLanguage;
+      return [index, own ? '' : c.source, c.text, c.sourceLanguage, c.language, c.charactersLimit, dialects[index]!];
+    });
+    const findings = await runInPool({ settings, cells: batch });
+    const checked = performance.now();
+    await writeFindings(cells, findings);
+    this.stats.cells += cells.length;
+    this.stats.leaseMs += leased - started;
+    this.stats.checkMs += checked - leased;
+    this.stats.writeMs += performance.now() - checked;
+    return cells.length;
+  }
+
+  /**
+   * The queue is read in primary-key order from after the last batch: a scan
+   * from its start would pass over every entry removed since the table was
+   * last vacuumed, which after a large import is most of it.
+   */
+  private after: [number, number] | undefined;
+
+  /** Where this updater's time went (bench/scenarios/findings.ts). */
+  readonly stats = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+
+  private lease(): Promise<LeasedCell[]> {
+    const after = this.after ? Prisma.sql`AND ("keyId", "languageId") > (${this.after[0]}, ${this.after[1]})` : Prisma.empty;
+    return prisma().$queryRaw<LeasedCell[]>(Prisma.sql`/* findings:lease */
+      WITH leased AS (
+        -- By row address (a TID scan): a join with the picked keys would read the whole queue each time.
+        UPDATE "FindingQueue" q SET "leasedUntil" = now() + make_interval(secs => ${this.leaseMs / 1000}), "leaseOwner" = ${this.options.owner}
+         WHERE q.ctid = ANY(ARRAY(
+           SELECT ctid FROM "FindingQueue"
+            WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
+            ORDER BY "keyId", "languageId"
+            LIMIT ${this.batch} FOR UPDATE SKIP LOCKED))
+        RETURNING q."keyId", q."languageId", q.generation
+      )
+      SELECT l."keyId", l."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source,
+             lang.key AS language, coalesce(dl.key, lang.key) AS "sourceLanguage", k."charactersLimit", p.settings
+        FROM leased l
+        JOIN "Translation" t ON t."keyId" = l."keyId" AND t."languageId" = l."languageId"
+        JOIN "TranslationKey" k ON k.id = l."keyId"
+        JOIN "Language" lang ON lang.id = l."languageId"
+        JOIN "Project" p ON p.id = t."projectId"
+        LEFT JOIN "Language" dl ON dl."projectId" = t."projectId" AND dl."isDefault"
+        LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id
+       ORDER BY l."keyId", l."languageId"`);
+  }
+}
+
+/**
+ * Writes the findings of leased cells (in one transaction): the queue entries
+ * of the generation computed go, and with them the cells' old findings; the
+ * new ones are inserted, dismissed where a dismissal of the same check holds
+ * for the same text. A cell queued again meanwhile keeps its entry and its
+ * old findings until the updater reaches it again.
+ */
+export async function writeFindings(cells: readonly LeasedCell[], findings: readonly StoredFinding[][]): Promise<void> {
+  const rows: { keyId: number; languageId: number; hash: string; f: StoredFinding; n: number }[] = [];
+  cells.forEach((cell, i) => {
+    const seen = new Map<string, number>();
+    for (const f of findings[i] ?? []) {
+      const n = seen.get(f[0]) ?? 0;
+      seen.set(f[0], n + 1);
+      rows.push({ keyId: cell.keyId, languageId: cell.languageId, hash: cell.hash, f, n });
+    }
+  });
+  const keys = arrayLiteral(cells, (c) => c.keyId);
+  const languages = arrayLiteral(cells, (c) => c.languageId);
+  await prisma().$transaction([
+    prisma().$executeRaw(Prisma.sql`/* findings:dequeue */
+      DELETE FROM "FindingQueue" q USING unnest(${keys}::int[], ${languages}::int[], ${arrayLiteral(cells, (c) => c.generation)}::int[]) AS d(key_id, language_id, generation)
+       WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id AND q.generation = d.generation`),
+    prisma().$executeRaw(Prisma.sql`/* findings:clear */
+      DELETE FROM "Finding" f USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
+       WHERE f."keyId" = d.key_id AND f."languageId" = d.language_id
+         AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id)`),
+    prisma().$executeRaw(Prisma.sql`/* findings:insert */
+      INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "spanStart", "spanEnd", dismissed)
+      SELECT x.key_id, x.language_id, x.check, x.n, t."projectId", x.severity, x.message, x.span_start, x.span_end, d."keyId" IS NOT NULL
+        FROM unnest(${arrayLiteral(rows, (r) => r.keyId)}::int[], ${arrayLiteral(rows, (r) => r.languageId)}::int[], ${arrayLiteral(rows, (r) => r.f[0])}::text[],
+                    ${arrayLiteral(rows, (r) => r.n)}::int[], ${arrayLiteral(rows, (r) => r.f[1])}::text[], ${arrayLiteral(rows, (r) => r.f[2])}::text[],
+                    ${arrayLiteral(rows, (r) => r.f[3])}::int[], ${arrayLiteral(rows, (r) => r.f[4])}::int[], ${arrayLiteral(rows, (r) => r.hash)}::text[])
+             AS x(key_id, language_id, "check", n, severity, message, span_start, span_end, hash)
+        JOIN "Translation" t ON t."keyId" = x.key_id AND t."languageId" = x.language_id
+        LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."check" = x.check AND d."textHash" = x.hash
+       WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id AND q."languageId" = x.language_id)
+      ON CONFLICT DO NOTHING`),
+  ]);
+}
+
+/** Cells waiting in the queue (all projects, or one). */
+export async function pendingFindings(projectId?: number): Promise<number> {
+  const where = projectId === undefined ? Prisma.empty : Prisma.sql`WHERE "projectId" = ${projectId}`;
+  const [row] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* findings:pending */ SELECT count(*)::int AS n FROM "FindingQueue" ${where}`);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,166 @@
+// Quality checks (src/checks/, src/findings/, docs/quality-checks.md): the
+// stored findings of a project with their counts (CI, the console's Quality
+// screen), the checks and their severities per project, dismissing a finding.
+import { builder } from '../builder.js';
+import { resolveProject } from '../projects/access.js';
+import { need } from '../teams/permissions.js';
+import { badRequest } from '../errors.js';
+import { CHECKS, DIALECTS, type Dialect, type Severity } from '../checks/index.js';
+import { listFindings, type FindingCount, type FindingPage, type FindingRow } from '../findings/read.js';
+import { dismissFinding, restoreFinding } from '../findings/dismiss.js';
+import { readCheckSettings, updateCheckSettings } from '../findings/settings.js';
+import { prisma } from '../db.js';
+
+const FindingType = builder.objectRef<FindingRow>('QualityFinding').implement({
+  description: "A quality-check finding of a translation, as stored after its last write.",
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    namespace: t.exposeString('namespace'),
+    languageCode: t.string({ resolve: (f) => f.language }),
+    check: t.exposeString('check', { description: 'The check id (qualityChecks lists them).' }),
+    severity: t.exposeString('severity', { description: 'error, warning or info, as the project sets it for the check.' }),
+    message: t.exposeString('message', { description: 'What is wrong and what to do.' }),
+    spanStart: t.exposeInt('spanStart', { nullable: true, description: 'Where in the text (UTF-16 offsets); null when something is missing.' }),
+    spanEnd: t.exposeInt('spanEnd', { nullable: true }),
+    dismissed: t.exposeBoolean('dismissed', { description: 'Dismissed with a reason for the current text.' }),
+    text: t.exposeString('text', { description: 'The translation as it is now.' }),
+  }),
+});
+
+const CountType = builder.objectRef<FindingCount>('QualityFindingCount').implement({
+  fields: (t) => ({
+    languageCode: t.string({ resolve: (c) => c.language }),
+    check: t.exposeString('check'),
+    severity: t.exposeString('severity'),
+    count: t.exposeInt('count', { description: 'Open findings.' }),
+    dismissed: t.exposeInt('dismissed'),
+  }),
+});
+
+const PageType = builder.objectRef<FindingPage>('QualityFindingPage').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'Findings matching the filter (open ones unless includeDismissed).' }),
+    errors: t.exposeInt('errors'),
+    warnings: t.exposeInt('warnings'),
+    infos: t.exposeInt('infos'),
+    pending: t.exposeInt('pending', { description: 'Cells written whose findings are still being computed: 0 when the figures are final.' }),
+    counts: t.field({ type: [CountType], description: 'Per language, check and severity.', resolve: (p) => p.counts }),
+    findings: t.field({ type: [FindingType], description: 'A page, errors first, then by key (in creation order) and language.', resolve: (p) => p.findings }),
+  }),
+});
+
+interface CheckView { id: string; title: string; category: string; defaultSeverity: Severity; enabledByDefault: boolean; severity: Severity | null }
+
+const CheckType = builder.objectRef<CheckView>('QualityCheck').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    title: t.exposeString('title'),
+    category: t.exposeString('category'),
+    defaultSeverity: t.exposeString('defaultSeverity'),
+    enabledByDefault: t.exposeBoolean('enabledByDefault'),
+    severity: t.exposeString('severity', { nullable: true, description: "The project's severity; null when the check is off." }),
+  }),
+});
+
+const SettingsType = builder.objectRef<{ checks: CheckView[]; placeholderDialect: Dialect }>('QualityCheckSettings').implement({
+  fields: (t) => ({
+    checks: t.field({ type: [CheckType], resolve: (s) => s.checks }),
+    placeholderDialect: t.exposeString('placeholderDialect', { description: `The project's placeholder dialect: ${DIALECTS.join(', ')}.` }),
+  }),
+});
+
+const CheckSettingInput = builder.inputType('QualityCheckSettingInput', {
+  fields: (t) => ({
+    check: t.string({ required: true }),
+    severity: t.string({ required: false, description: 'error, warning, info or off; null: back to the default.' }),
+  }),
+});
+
+async function settingsView(projectId: number) {
+  const { checks, dialect } = await readCheckSettings(projectId);
+  return {
+    placeholderDialect: dialect,
+    checks: CHECKS.map((c): CheckView => {
+      const chosen = checks[c.id];
+      const severity = chosen === 'off' ? null : chosen ?? (c.enabled ? c.severity : null);
+      return { id: c.id, title: c.title, category: c.category, defaultSeverity: c.severity, enabledByDefault: c.enabled, severity };
+    }),
+  };
+}
+
+builder.queryFields((t) => ({
+  qualityFindings: t.field({
+    type: PageType,
+    description: "The project's quality-check findings with their counts: for CI (fail the build on errors), the Quality screen and the editor's filters.",
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      languageCode: t.arg.string({ required: false }),
+      severity: t.arg.string({ required: false, description: 'error, warning or info.' }),
+      check: t.arg.string({ required: false, description: 'A check id.' }),
+      includeDismissed: t.arg.boolean({ required: false }),
+      first: t.arg.int({ required: false, description: '0–1000, default 100.' }),
+      offset: t.arg.int({ required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('qualityFindings'));
+      return listFindings(projectId, args, args);
+    },
+  }),
+  qualityChecks: t.field({
+    type: SettingsType,
+    description: 'Every quality check with its severity in the project (null: off).',
+    args: { projectToken: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => settingsView(await resolveProject(ctx.principal, args.projectToken, need('qualityChecks'))),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  setQualityChecks: t.field({
+    type: SettingsType,
+    description: "Sets checks' severities (or off) and the placeholder dialect; findings follow (a check turned on is computed again in the background).",
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      checks: t.arg({ type: [CheckSettingInput], required: false }),
+      placeholderDialect: t.arg.string({ required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('setQualityChecks'));
+      const patch: Record<string, Severity | 'off' | null> = {};
+      for (const c of args.checks ?? []) patch[c.check] = (c.severity ?? null) as Severity | 'off' | null;
+      if (args.placeholderDialect != null && !(DIALECTS as readonly string[]).includes(args.placeholderDialect)) throw badRequest(`placeholderDialect: one of ${DIALECTS.join(', ')}`);
+      await prisma().$transaction((tx) => updateCheckSettings(tx, projectId, patch, (args.placeholderDialect ?? undefined) as Dialect | undefined));
+      return settingsView(projectId);
+    },
+  }),
+  dismissQualityFinding: t.field({
+    type: 'Int',
+    description: "Dismisses a check's findings on a translation, with a reason (recorded in the activity log); a new text brings them back. Returns how many findings it dismissed.",
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      namespace: t.arg.string({ required: false }),
+      languageCode: t.arg.string({ required: true }),
+      check: t.arg.string({ required: true }),
+      reason: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('dismissQualityFinding'), { languages: [args.languageCode] });
+      return dismissFinding(projectId, args, args.reason);
+    },
+  }),
+  restoreQualityFinding: t.field({
+    type: 'Int',
+    description: 'Takes a dismissal back (recorded in the activity log).',
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      namespace: t.arg.string({ required: false }),
+      languageCode: t.arg.string({ required: true }),
+      check: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('restoreQualityFinding'), { languages: [args.languageCode] });
+      return restoreFinding(projectId, args);
+    },
+  }),
+}));
