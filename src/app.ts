@@ -147,7 +147,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   const dispatcher = worker ? new WebhookDispatcher({ pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.webhooks.timeoutMs * 3, config: config.webhooks }) : undefined;
   dispatcher?.start();
   // Automation runs and schedule ticks too (src/automations/runner.ts).
-  const automations = worker ? new AutomationRunner({ owner: instanceId(), pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.jobLeaseMs * 2 }) : undefined;
+  const automations = worker ? new AutomationRunner({ owner: instanceId(), pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.jobLeaseMs * 2, config }) : undefined;
   automations?.start();
   // Scheduled Git pushes run where the workers run (src/gitsync/schedule.ts).
   const stopGitSchedules = worker ? startGitSchedules(config) : undefined;

@@ -7,8 +7,9 @@
 //   - `after`: it starts work of its own once that transaction has committed
 //     (auto-translation jobs, a publication); the run's log is saved after
 //     each, so a run taken over after a crash does not repeat one that ended.
-// Adding a kind (a "push to Git" action, say) is one more entry here and its
-// name in ACTION_KINDS; the GraphQL input carries its settings.
+// Adding a kind is one more entry here and its name in ACTION_KINDS; the
+// GraphQL input carries its settings. PUSH_TO_GIT pushes the export to the
+// project's Git connection (src/gitsync/push.ts) after the run commits.
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
@@ -20,9 +21,10 @@ import { startJobsFromSettings } from '../jobs/from-settings.js';
 import { publishEnvironment } from '../hosting/publish.js';
 import { listEnvironments, LATEST } from '../hosting/environments.js';
 import { wakeDispatchers } from '../webhooks/dispatcher.js';
+import { pushProjectToGit, type PushRequest } from '../gitsync/push.js';
 import type { Matched, Pair } from './match.js';
 
-export const ACTION_KINDS = ['AUTO_TRANSLATE', 'SET_REVIEW_STATUS', 'CLEAR_OTHER_LANGUAGES', 'PUBLISH', 'WEBHOOK'] as const;
+export const ACTION_KINDS = ['AUTO_TRANSLATE', 'SET_REVIEW_STATUS', 'CLEAR_OTHER_LANGUAGES', 'PUBLISH', 'WEBHOOK', 'PUSH_TO_GIT'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** Which cells a review-status action sets: the ones that changed, or the same keys' cells in the other languages. */
@@ -73,6 +75,8 @@ export interface RunContext {
   /** The change that triggered the run (null: a schedule tick). */
   activityId: bigint | null;
   matched: Matched;
+  /** The service's settings a Git push needs (absent: the runner was started without them). */
+  config?: PushRequest['config'];
 }
 
 export interface CommitContext extends RunContext {
@@ -190,6 +194,20 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
     async after(ctx, action) {
       const result = await publishEnvironment({ projectId: ctx.projectId, environmentKey: action.environment ?? LATEST });
       return { kind: action.kind, ok: true, summary: `Published ${result.environmentKey} (version ${result.version})`, publicationId: result.id };
+    },
+  },
+  PUSH_TO_GIT: {
+    phase: 'after',
+    async validate(projectId) {
+      const connected = await prisma().gitConnection.findUnique({ where: { projectId }, select: { id: true } });
+      if (!connected) throw badRequest('PUSH_TO_GIT: connect the project to a Git repository first (docs/git-sync.md)');
+      return { kind: 'PUSH_TO_GIT', languages: [] };
+    },
+    async after(ctx, action) {
+      if (!ctx.config) return { kind: action.kind, ok: false, summary: 'This instance cannot push to Git (started without its settings)' };
+      const result = await pushProjectToGit({ projectId: ctx.projectId, trigger: 'AUTOMATION', config: ctx.config });
+      const pr = result.pullRequest ? `; pull request ${result.pullRequest.url}` : '';
+      return { kind: action.kind, ok: true, summary: result.pushed ? `Pushed ${result.files.length} files to ${result.branch}${pr}` : `Nothing new to push${pr}` };
     },
   },
   WEBHOOK: {

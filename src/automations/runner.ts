@@ -38,6 +38,8 @@ export interface RunnerOptions {
   leaseMs?: number;
   /** Attempts after which a run that keeps failing unexpectedly is given up. */
   maxAttempts?: number;
+  /** The service's settings, for actions that need them (PUSH_TO_GIT). */
+  config?: RunContext['config'];
 }
 
 interface ClaimedRun {
@@ -207,7 +209,7 @@ export class AutomationRunner {
       await this.discard(run);
       return;
     }
-    const context: RunContext = { projectId: run.projectId, ruleId: rule.id, runId: run.id, activityId: run.activityId, matched };
+    const context: RunContext = { projectId: run.projectId, ruleId: rule.id, runId: run.id, activityId: run.activityId, matched, config: this.options.config };
     const log = [...run.log];
     // The commit actions and the run's bookkeeping in one transaction (a run taken over after a crash has them already).
     if (!run.committed) {

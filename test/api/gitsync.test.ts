@@ -16,6 +16,8 @@ import { authOf, takeLease, releaseLease } from '../../src/gitsync/connections.j
 import { runDueSchedules } from '../../src/gitsync/schedule.js';
 import { pushProjectToGit } from '../../src/gitsync/push.js';
 import { pullFromGit } from '../../src/gitsync/pull.js';
+import { AutomationRunner } from '../../src/automations/runner.js';
+import { multipart } from '../support/transfer.js';
 import { openOrUpdateChangeRequest } from '../../src/gitsync/forge.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
@@ -285,6 +287,22 @@ describe('a GitHub repository over HTTPS with a token', { timeout: 180_000 }, ()
     expect((await runs(api))[0]).toMatchObject({ kind: 'PUSH', trigger: 'SCHEDULE', state: 'SUCCEEDED' });
     expect(JSON.parse(gitServer.show(repo, 'l10n/shop-app', 'locales/de/common.json')).checkout).toBe('Zur Kasse gehen');
     await ok(api, 'mutation { updateGitConnection(input: { pushSchedule: "" }) { pushSchedule } }');
+  });
+
+  it('an automation rule pushes after an import (PUSH_TO_GIT), as the AUTOMATION trigger', async () => {
+    const rule = await ok(api, 'mutation { createAutomationRule(input: { name: "Push after import", trigger: IMPORT_FINISHED, actions: [{ kind: PUSH_TO_GIT }] }) { id } }');
+    const runner = new AutomationRunner({ owner: 'git-test-runner', pollMs: 20, leaseMs: 30_000, config: service.config });
+    runner.start();
+    try {
+      const file = multipart([{ name: 'file', fileName: 'de.json', content: JSON.stringify({ pay_now: 'Jetzt bezahlen' }) }]);
+      const imported = await service.request({ method: 'POST', url: '/api/v2/import?uploadFormat=single-language-json&languageKey=de&namespace=common', headers: { 'x-service-token': api.apiKey, ...file.headers }, payload: file.payload });
+      expect(imported.statusCode).toBe(200);
+      await expect.poll(async () => (await runs(api))[0], { timeout: 60_000, interval: 200 }).toMatchObject({ kind: 'PUSH', trigger: 'AUTOMATION', state: 'SUCCEEDED' });
+      expect(JSON.parse(gitServer.show(repo, 'l10n/shop-app', 'locales/de/common.json')).pay_now).toBe('Jetzt bezahlen');
+    } finally {
+      await runner.stop();
+      await ok(api, `mutation { deleteAutomationRule(id: ${rule.createAutomationRule.id}) }`);
+    }
   });
 
   it('the token travelled only in the Authorization header: never in a URL, an answer or the sync log', async () => {

@@ -55,6 +55,7 @@ const ACTIONS: { value: ActionKind; label: string }[] = [
   { value: 'CLEAR_OTHER_LANGUAGES', label: 'Clear the texts of other languages' },
   { value: 'PUBLISH', label: 'Publish an environment' },
   { value: 'WEBHOOK', label: 'Call a webhook' },
+  { value: 'PUSH_TO_GIT', label: 'Push to the Git repository (pull request)' },
 ];
 const SOURCES = [
   { value: 'CONSOLE', label: 'Console' }, { value: 'API', label: 'API' }, { value: 'CLI', label: 'Command line' },
@@ -74,6 +75,7 @@ function describeAction(action: Rule['actions'][number]): string {
     case 'CLEAR_OTHER_LANGUAGES': return `Clear the other languages${languages ? ` (${languages})` : ''}`;
     case 'PUBLISH': return `Publish ${action.environment ?? '_latest'}`;
     case 'WEBHOOK': return `Call webhook ${action.webhookId}`;
+    case 'PUSH_TO_GIT': return 'Push to the Git repository and open or update the pull request';
     default: return action.kind;
   }
 }
