@@ -9,7 +9,9 @@ export type Role = (typeof ROLES)[number];
 
 /** The classes of operations a project has. */
 export const PERMISSIONS = [
-  /** Read the project, keys, translations, languages, customers, environments, jobs; subscriptions. */
+  /** Read the languages, the keys with their texts and screenshots, and the live changes of texts: what a translator sees of a key (all an in-context token reads). */
+  'READ_TEXTS',
+  /** Read the rest of the project: customers, environments, jobs, members, activity, settings one may see. */
   'READ',
   /** Export files (a read that produces a download). */
   'EXPORT',
@@ -60,8 +62,8 @@ const ALL_BUT = (...excluded: Permission[]): readonly Permission[] => PERMISSION
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   OWNER: PERMISSIONS,
   ADMIN: ALL_BUT('TRANSFER_OWNERSHIP', 'DELETE_PROJECT'),
-  TRANSLATOR: ['READ', 'EXPORT', 'TRANSLATE', 'REVIEW'],
-  VIEWER: ['READ', 'EXPORT'],
+  TRANSLATOR: ['READ_TEXTS', 'READ', 'EXPORT', 'TRANSLATE', 'REVIEW'],
+  VIEWER: ['READ_TEXTS', 'READ', 'EXPORT'],
 };
 
 /**
@@ -72,12 +74,13 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'ROTATE_API_KEY', 'MEMORY', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
 
 /**
- * An in-context token (docs/in-context.md) reads the project and writes texts,
- * only in its languages when it names some; with `capture` it also uploads
- * screenshots and marks keys on them. Nothing else: no review status, no keys,
- * no settings.
+ * An in-context token (docs/in-context.md) reads texts (languages, keys with
+ * their texts and screenshots, live changes) and writes texts, only in its
+ * languages when it names some; with `capture` it also uploads screenshots and
+ * marks keys on them. Nothing else: not the project's members, activity, jobs
+ * or settings, no review status, no keys.
  */
-export const IN_CONTEXT_PERMISSIONS: readonly Permission[] = ['READ', 'TRANSLATE'];
+export const IN_CONTEXT_PERMISSIONS: readonly Permission[] = ['READ_TEXTS', 'TRANSLATE'];
 export const IN_CONTEXT_CAPTURE_PERMISSIONS: readonly Permission[] = [...IN_CONTEXT_PERMISSIONS, 'SCREENSHOTS'];
 
 /** What the access check knows about a member. */
@@ -109,14 +112,14 @@ export function languageScoped(grant: MemberGrant): boolean {
 export const OPERATION_PERMISSIONS = {
   // queries
   project: 'READ',
-  languages: 'READ',
+  languages: 'READ_TEXTS',
   customers: 'READ',
   customer: 'READ',
-  translationKeys: 'READ',
-  translationKeyPage: 'READ',
-  translationKey: 'READ',
-  translations: 'READ',
-  translationCount: 'READ',
+  translationKeys: 'READ_TEXTS',
+  translationKeyPage: 'READ_TEXTS',
+  translationKey: 'READ_TEXTS',
+  translations: 'READ_TEXTS',
+  translationCount: 'READ_TEXTS',
   environments: 'READ',
   environment: 'READ',
   environmentStatus: 'READ',
@@ -137,8 +140,8 @@ export const OPERATION_PERMISSIONS = {
   webhookDeliveries: 'SETTINGS',
   editorRows: 'READ',
   memorySuggestions: 'READ',
-  screenshots: 'READ',
-  screenshot: 'READ',
+  screenshots: 'READ_TEXTS',
+  screenshot: 'READ_TEXTS',
   translationContext: 'READ',
   llmProviderSettings: 'SETTINGS',
   glossaries: 'READ',
@@ -154,7 +157,7 @@ export const OPERATION_PERMISSIONS = {
   inContextTokens: 'SETTINGS',
   inContextOrigins: 'SETTINGS',
   // subscriptions
-  translationChanges: 'READ',
+  translationChanges: 'READ_TEXTS',
   projectActivity: 'READ',
   jobProgress: 'READ',
   projectJobEvents: 'READ',

@@ -23,7 +23,7 @@ describe('OPERATION_PERMISSIONS', () => {
 
   it('gives the owner everything, the viewer only reads, and the API key no account matters', () => {
     expect([...ROLE_PERMISSIONS.OWNER]).toEqual([...PERMISSIONS]);
-    expect(ROLE_PERMISSIONS.VIEWER).toEqual(['READ', 'EXPORT']);
+    expect(ROLE_PERMISSIONS.VIEWER).toEqual(['READ_TEXTS', 'READ', 'EXPORT']);
     for (const role of ROLES) for (const p of ROLE_PERMISSIONS[role]) expect(ROLE_PERMISSIONS.OWNER).toContain(p);
     expect(API_KEY_PERMISSIONS).not.toContain('MEMBERS');
     expect(API_KEY_PERMISSIONS).toContain('PUBLISH');
