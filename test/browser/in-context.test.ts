@@ -198,18 +198,21 @@ describe('capture', () => {
     await page.waitForFunction(() => 'i18nextInContext' in window);
     await page.getByRole('button', { name: 'Capture screenshot' }).click();
     await page.getByText(/Screenshot uploaded with \d+ keys marked/).waitFor({ timeout: 30_000 });
+    // The current view: the viewport's pixels, each element marked at its box in it.
     const boxes = await page.evaluate(() => {
       const ratio = window.devicePixelRatio;
-      const body = document.body.getBoundingClientRect();
       const box = (id: string) => {
         const r = document.getElementById(id)!.getBoundingClientRect();
-        return { x: (r.left - body.left) * ratio, y: (r.top - body.top) * ratio, width: r.width * ratio, height: r.height * ratio };
+        return { x: r.left * ratio, y: r.top * ratio, width: r.width * ratio, height: r.height * ratio };
       };
-      return { ratio, title: box('title'), intro: box('intro'), greeting: box('greeting'), save: box('save'), search: box('search'), width: body.width * ratio };
+      return {
+        ratio, title: box('title'), intro: box('intro'), greeting: box('greeting'), save: box('save'), search: box('search'),
+        width: document.documentElement.clientWidth * ratio, height: document.documentElement.clientHeight * ratio,
+      };
     });
     expect(boxes.ratio).toBe(2);
     const shot = await service.db.prisma.screenshot.findFirstOrThrow({ where: { projectId }, orderBy: { id: 'desc' }, include: { links: { include: { key: true } } } });
-    expect(shot.width).toBe(Math.ceil(boxes.width));
+    expect([shot.width, shot.height]).toEqual([boxes.width, boxes.height]);
     const marks = new Map(shot.links.map((l) => [`${l.key.namespace}:${l.key.key}`, l]));
     expect([...marks.keys()].sort()).toEqual([':greeting', ':intro', ':search', ':title', 'common:save']);
     for (const [name, id] of [[':title', 'title'], [':intro', 'intro'], [':greeting', 'greeting'], ['common:save', 'save'], [':search', 'search']] as const) {

@@ -195,28 +195,32 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
   }
 
   async function capture() {
+    // The current view: the viewport as the translator sees it (scrolled where it is), not the whole page.
     const node = document.body;
     const ratio = window.devicePixelRatio || 1;
     const box = node.getBoundingClientRect();
-    const width = Math.ceil(Math.max(box.width, node.scrollWidth));
-    const height = Math.ceil(Math.max(box.height, node.scrollHeight));
+    const width = document.documentElement.clientWidth;
+    const height = document.documentElement.clientHeight;
     const background = getComputedStyle(node).backgroundColor;
     const canvas = await toCanvas(node, {
       width,
       height,
       pixelRatio: ratio,
-      // The body is drawn at the image's origin: its margin would shift it (the marks are measured from its box).
-      style: { margin: '0' },
+      // The body is drawn where the viewport shows it: its own margin off, moved by its box's offset (scrolling included).
+      style: { margin: '0', transform: `translate(${box.left}px, ${box.top}px)`, transformOrigin: '0 0' },
       backgroundColor: background === 'rgba(0, 0, 0, 0)' ? '#ffffff' : background,
       filter: (n) => n !== overlay.host && n !== toolbar,
     });
     const image = await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The page could not be drawn'))), 'image/png'));
+    // Marks in the image's pixels: viewport coordinates times the pixel ratio; elements out of view are not marked.
     const marks = elements().flatMap(({ element, key, namespace }) => {
       const r = element.getBoundingClientRect();
-      const x = Math.max(0, Math.round((r.left - box.left) * ratio));
-      const y = Math.max(0, Math.round((r.top - box.top) * ratio));
-      const w = Math.min(canvas.width - x, Math.round(r.width * ratio));
-      const h = Math.min(canvas.height - y, Math.round(r.height * ratio));
+      const left = Math.max(0, r.left);
+      const top = Math.max(0, r.top);
+      const x = Math.round(left * ratio);
+      const y = Math.round(top * ratio);
+      const w = Math.min(canvas.width - x, Math.round((Math.min(r.right, width) - left) * ratio));
+      const h = Math.min(canvas.height - y, Math.round((Math.min(r.bottom, height) - top) * ratio));
       return w > 0 && h > 0 ? [{ key, namespace, x, y, width: w, height: h }] : [];
     });
     const name = `${document.title || location.pathname} ${new Date().toISOString().slice(0, 19).replace('T', ' ')}.png`;
