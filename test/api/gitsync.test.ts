@@ -18,6 +18,7 @@ import { pushProjectToGit } from '../../src/gitsync/push.js';
 import { pullFromGit } from '../../src/gitsync/pull.js';
 import { AutomationRunner } from '../../src/automations/runner.js';
 import { multipart } from '../support/transfer.js';
+import { sshdPresent, startSshServer } from '../support/ssh-server.js';
 import { openOrUpdateChangeRequest } from '../../src/gitsync/forge.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
@@ -434,5 +435,34 @@ describe('SSH deploy key', { timeout: 180_000 }, () => {
     expect(regenerated.updateGitConnection.deployPublicKey).not.toBe(connection.deployPublicKey);
     const mismatch = await gql(api, 'mutation { updateGitConnection(input: { authKind: TOKEN, token: "abcd1234" }) { id } }');
     expect(mismatch.errors?.[0]?.message).toMatch(/ssh remote needs authKind SSH/);
+  });
+
+  it.skipIf(!sshdPresent)('pulls and pushes over SSH with the deploy key against a real sshd; the host key learned first is held to', async () => {
+    const ssh = await startSshServer();
+    try {
+      const name = 'team/ssh.git';
+      gitServer.createRepository(name, { 'locales/en.json': JSON.stringify({ hello: 'Hello over SSH' }) });
+      const api = await projectApi(service, account, 'Ssh live');
+      expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
+      const { connection } = await connect(api, { remoteUrl: `ssh://${ssh.user}@127.0.0.1:${ssh.port}${join(gitServer.root, name)}`, pathPattern: 'locales/{lang}.json', format: 'SINGLE_LANGUAGE_JSON' });
+      expect(connection.authKind).toBe('SSH');
+      // Before the team adds the deploy key to the repository, the server refuses it.
+      const refused = await pull(api);
+      expect(refused.errors?.[0]?.message).toMatch(/Permission denied|publickey/i);
+      ssh.authorize(connection.deployPublicKey);
+      const pulled = await pull(api);
+      expect(pulled.errors).toBeUndefined();
+      expect((await texts(api.projectToken))['/hello/en']).toBe('Hello over SSH');
+      await api.patch('/api/v2/translations', { key: 'hello', language: 'de', text: 'Hallo über SSH' });
+      const pushed = await push(api);
+      expect(pushed.errors).toBeUndefined();
+      expect(pushed.data.pushToGit.pushed).toBe(true);
+      expect(JSON.parse(gitServer.show(name, connection.pushBranch, 'locales/de.json')).hello).toBe('Hallo über SSH');
+      // The host key was learned on the first connection and is what the server shows.
+      const row = await prisma().gitConnection.findUniqueOrThrow({ where: { id: connection.id } });
+      expect(row.sshKnownHosts).toContain(ssh.hostKey.split(' ').slice(1).join(' '));
+    } finally {
+      await ssh.close();
+    }
   });
 });
