@@ -47,6 +47,7 @@ import { sealStoredProviderKeys } from './jobs/provider-keys.js';
 import { startUploadSweeper } from './transfer/upload-sweep.js';
 import { registerGitHooks } from './http/git-hooks.js';
 import { startGitSchedules } from './gitsync/schedule.js';
+import { settleForgeHooks } from './gitsync/hooks.js';
 
 const SERVICE_VERSION: string = JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')).version;
 
@@ -171,6 +172,8 @@ export async function buildService(config: Config, options: { db?: Database; log
       await ws.server.dispose();
       ws.wss.close();
       await app.close();
+      // Pulls that forge webhooks started finish before the database closes.
+      await settleForgeHooks();
       await stopTakeover();
       stopScreenshots();
       await stopHosting();

@@ -85,5 +85,15 @@ export async function receiveForgeHook(connectionId: number, headers: Headers, b
     logger().warn({ connectionId, err: error.message }, 'git sync: pull after a push webhook failed');
     return undefined;
   });
+  inFlight.add(pull);
+  void pull.finally(() => inFlight.delete(pull));
   return { message: `pull of ${row.branch} started`, pull };
+}
+
+// Pulls started by webhooks and still running: a service that stops lets them end first (its database is still open).
+const inFlight = new Set<Promise<unknown>>();
+
+/** Waits for the pulls that webhooks started (the service's close calls it before closing the database). */
+export async function settleForgeHooks(): Promise<void> {
+  while (inFlight.size) await Promise.allSettled([...inFlight]);
 }
