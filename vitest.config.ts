@@ -20,6 +20,9 @@ const dbProjects = [
           'test/api/slow-clients.test.ts', 'test/api/http.test.ts', 'test/api/openapi.test.ts',
           'test/api/platform-tools.test.ts', 'test/api/import-export-roundtrip.test.ts', 'test/api/export-plural-shape.test.ts',
           'test/api/glossary-files.test.ts',
+          // Git and forge protocols, a model server's protocol, the in-context credential's refusals:
+          // their database work is the import, export and gate paths other files run on both.
+          'test/api/gitsync.test.ts', 'test/api/gitsync-automation.test.ts', 'test/api/llm-providers.test.ts', 'test/api/in-context-tokens.test.ts',
         ],
       }]
     : []),

@@ -21,7 +21,7 @@ import { startJobsFromSettings } from '../jobs/from-settings.js';
 import { publishEnvironment } from '../hosting/publish.js';
 import { listEnvironments, LATEST } from '../hosting/environments.js';
 import { wakeDispatchers } from '../webhooks/dispatcher.js';
-import { pushProjectToGit, type PushRequest } from '../gitsync/push.js';
+import { pushWhenFree, type PushRequest } from '../gitsync/push.js';
 import type { Matched, Pair } from './match.js';
 
 export const ACTION_KINDS = ['AUTO_TRANSLATE', 'SET_REVIEW_STATUS', 'CLEAR_OTHER_LANGUAGES', 'PUBLISH', 'WEBHOOK', 'PUSH_TO_GIT'] as const;
@@ -205,7 +205,8 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
     },
     async after(ctx, action) {
       if (!ctx.config) return { kind: action.kind, ok: false, summary: 'This instance cannot push to Git (started without its settings)' };
-      const result = await pushProjectToGit({ projectId: ctx.projectId, trigger: 'AUTOMATION', config: ctx.config });
+      // A sync still running (often the pull whose import started this chain) is waited for, not failed on.
+      const result = await pushWhenFree({ projectId: ctx.projectId, trigger: 'AUTOMATION', config: ctx.config });
       const pr = result.pullRequest ? `; pull request ${result.pullRequest.url}` : '';
       return { kind: action.kind, ok: true, summary: result.pushed ? `Pushed ${result.files.length} files to ${result.branch}${pr}` : `Nothing new to push${pr}` };
     },

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.js';
 import { prisma } from '../db.js';
+import { AppError } from '../errors.js';
 import { exportTranslations } from '../transfer/export.js';
 import { openDownload } from '../transfer/export-files.js';
 import type { ExportOption } from '../transfer/options.js';
@@ -157,4 +158,24 @@ export async function pushProjectToGit(request: PushRequest): Promise<PushResult
       await session?.close();
     }
   });
+}
+
+/** How long an automation's push waits for a sync of the connection that is running (a pull that started its chain, say). */
+export const PUSH_WAIT_MS = 5 * 60_000;
+
+/**
+ * pushProjectToGit, waiting while another sync holds the connection: an
+ * automation's push often follows a pull (the rule's trigger came from it)
+ * that has not let go of the connection yet.
+ */
+export async function pushWhenFree(request: PushRequest, waitMs = PUSH_WAIT_MS): Promise<PushResult> {
+  const end = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await pushProjectToGit(request);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'CONFLICT') || Date.now() > end) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }

@@ -231,7 +231,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const id = parseId(String(args.cellChangeId), 'cellChangeId');
       // A translator limited to some languages reverts only cells of those languages.
-      const readable = await resolveProject(ctx.principal, args.projectToken, 'READ');
+      const readable = await resolveProject(ctx.principal, args.projectToken, 'READ_TEXTS');
       const language = await cellChangeLanguage(readable, id);
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('revertTranslation'), { languages: language ? [language] : [] });
       return revertCellChange(projectId, id);

@@ -20,7 +20,7 @@
 //
 // One world serves every row: an allowed run that changes what the next row
 // needs (deletes, creates, membership changes) puts it back (`restore`).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -261,6 +261,7 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'PATCH /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.linkId) }, body: { x: 2, y: 2, width: 8, height: 8 }, victimResource: true }),
   'DELETE /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.doomedLinkId) }, victimResource: true, restore: createDoomedLink }),
   'GET /api/v2/glossary/terms': () => ({}),
+  'GET /api/v2/quality-checks': () => ({}),
   'GET /api/v2/glossary/matches': () => ({ query: { text: 'the victim term', targetLanguage: 'de' } }),
   'POST /api/v2/glossary/import': () => ({ file: { name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } }),
   'GET /api/v2/glossary/export': () => ({ query: { format: 'CSV' } }),
@@ -409,6 +410,12 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   // Glossary (src/schema/glossary.ts)
   'Query.glossaries': () => ({}),
   'Query.glossaryTerms': () => ({}),
+  'Query.qualityFindings': () => ({}),
+  'Query.qualityChecks': () => ({}),
+  'Mutation.setQualityChecks': () => ({ args: { checks: [] } }),
+  'Mutation.dismissQualityFinding': () => ({ args: { check: 'placeholders-missing', key: 'victim.key', languageCode: 'de', reason: 'matrix' }, languages: ['de'], prepare: (w) => setFinding(w, false) }),
+  'Mutation.restoreQualityFinding': () => ({ args: { check: 'placeholders-missing', key: 'victim.key', languageCode: 'de' }, languages: ['de'], prepare: (w) => setFinding(w, true) }),
+  'Mutation.setEnvironmentQualityGate': () => ({ args: { key: 'victim-env', requireNoErrors: false } }),
   'Query.glossaryMatches': () => ({ args: { text: 'the victim term', targetLanguage: 'de' } }),
   'Query.sharedGlossaries': () => ({ caller: 'account' }),
   'Mutation.importGlossary': () => ({ args: { file: { upload: true, name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } } }),
@@ -764,6 +771,20 @@ async function ensureGitConnection(w: World): Promise<boolean> {
   return true;
 }
 
+/** A finding on victim.key in German, dismissed or not, as the findings updater would have stored it (it is off here: FINDINGS_THREADS=0). */
+async function setFinding(w: World, dismissed: boolean): Promise<boolean> {
+  const cell = await service.db.prisma.translation.findFirstOrThrow({ where: { projectId: w.project.id, key: { key: 'victim.key' }, language: { key: 'de' } }, select: { keyId: true, languageId: true, text: true } });
+  const id = { keyId: cell.keyId, languageId: cell.languageId, check: 'placeholders-missing' };
+  const finding = await service.db.prisma.finding.findUnique({ where: { keyId_languageId_check_n: { ...id, n: 0 } } });
+  const dismissal = await service.db.prisma.findingDismissal.findUnique({ where: { keyId_languageId_check: id } });
+  if (finding && finding.dismissed === dismissed && !!dismissal === dismissed) return false;
+  await service.db.prisma.findingDismissal.deleteMany({ where: id });
+  await service.db.prisma.finding.deleteMany({ where: id });
+  await service.db.prisma.finding.create({ data: { ...id, n: 0, projectId: w.project.id, severity: 'error', message: 'matrix finding', dismissed } });
+  if (dismissed) await service.db.prisma.findingDismissal.create({ data: { ...id, projectId: w.project.id, textHash: createHash('md5').update(cell.text).digest('hex'), reason: 'matrix' } });
+  return true;
+}
+
 async function dropGitConnection(w: World): Promise<boolean> {
   return (await service.db.prisma.gitConnection.deleteMany({ where: { projectId: w.project.id } })).count > 0;
 }
@@ -774,7 +795,7 @@ beforeAll(async () => {
   gitRemote = gitServer.createRepository('victim/app.git', { 'git/en.json': JSON.stringify({ 'git.key': 'From Git' }) });
   model = await startFakeLlm();
   Object.assign(process.env, { LLM_OPENAI_URL: model.url, LLM_ALLOW_PRIVATE: 'true' });
-  service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000', ALLOW_SIGNUP: 'true', GIT_ALLOW_PRIVATE_HOSTS: 'true' } });
+  service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000', ALLOW_SIGNUP: 'true', GIT_ALLOW_PRIVATE_HOSTS: 'true', FINDINGS_THREADS: '0' } });
   const victim = await service.account();
   const attacker = await service.account();
   const project = await victim.project('Victim project');

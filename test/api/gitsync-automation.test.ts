@@ -67,7 +67,10 @@ describe('repository → service → rules → pull request', { timeout: 180_000
     expect(hook.statusCode).toBeLessThan(300);
 
     // Pulled (an import from GIT), translated by the first rule's job, pushed by the second rule: a pull request.
-    const [pr] = await until(async () => github.pulls, (pulls) => pulls.length > 0);
+    const [pr] = await until(async () => github.pulls, (pulls) => pulls.length > 0).catch(async (error) => {
+      const state = await api.gql('{ automationRuns { trigger state error actions { kind ok summary } } gitSyncRuns { kind trigger state message } jobs { state message } }');
+      throw new Error(`${(error as Error).message}; ${JSON.stringify(state)}`);
+    });
     expect(pr).toMatchObject({ base: 'main', head: expect.stringMatching(/^l10n\//), state: 'open' });
     const german = JSON.parse(gitServer.show(REPO, pr!.head, 'locales/de/common.json'));
     expect(german.checkout).toBe(pseudoLocalize('Check out'));

@@ -73,7 +73,7 @@ describe('provider API keys', () => {
       'Query.llmProviderSettings: LlmProviderSettings',
     ]);
     // A language-model provider's settings name its extra headers, never their values (sealed).
-    expect(schema.find((t: any) => t.name === 'LlmProviderSettings').fields.map((f: any) => f.name).sort()).toEqual(['headerNames', 'model', 'priceInput', 'priceOutput', 'provider', 'responseFormat', 'url']);
+    expect(schema.find((t: any) => t.name === 'LlmProviderSettings').fields.map((f: any) => f.name).sort()).toEqual(['headerNames', 'model', 'priceInput', 'priceOutput', 'provider', 'responseFormat', 'screenshots', 'url']);
     // The per-language auto-translation settings name providers and codes, never a key.
     expect(schema.find((t: any) => t.name === 'AutoTranslationSettings').fields.map((f: any) => f.name).filter((n: string) => /key$|secret|token/i.test(n))).toEqual(['languageKey']);
     expect(schema.find((t: any) => t.name === 'ProviderApiKeyStatus').fields.map((f: any) => f.name).sort()).toEqual(['provider', 'set']);

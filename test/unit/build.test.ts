@@ -27,6 +27,9 @@ function writeSources(root: string, version: string) {
   mkdirSync(join(root, 'src'), { recursive: true });
   writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(root, 'src', 'lazy.ts'), `export const lazy = (): string => 'lazy ${version}';\n`);
+  // The build's second entry (the findings updater's worker thread in the service).
+  mkdirSync(join(root, 'src', 'findings'), { recursive: true });
+  writeFileSync(join(root, 'src', 'findings', 'check-worker.ts'), 'export {};\n');
   // Prints "ready", then on a line of input loads its chunk, as a service does on a feature's first use.
   writeFileSync(join(root, 'src', 'main.ts'), [
     `const version: string = '${version}';`,
