@@ -114,9 +114,9 @@ describe('members', () => {
     const permissions = async (token: string) => (await ok(token, 'query($p: String) { project(projectToken: $p) { myPermissions } }', { p: project.projectToken })).project.myPermissions;
     expect(await permissions(owner.token)).toEqual([...PERMISSIONS]);
     expect(await permissions(members.ADMIN.token)).toEqual(PERMISSIONS.filter((p) => p !== 'TRANSFER_OWNERSHIP' && p !== 'DELETE_PROJECT'));
-    expect(await permissions(members.TRANSLATOR.token)).toEqual(['READ', 'EXPORT', 'TRANSLATE']);
-    expect(await permissions(reviewer.token)).toEqual(['READ', 'EXPORT', 'TRANSLATE', 'REVIEW']);
-    expect(await permissions(members.VIEWER.token)).toEqual(['READ', 'EXPORT']);
+    expect(await permissions(members.TRANSLATOR.token)).toEqual(['READ_TEXTS', 'READ', 'EXPORT', 'TRANSLATE']);
+    expect(await permissions(reviewer.token)).toEqual(['READ_TEXTS', 'READ', 'EXPORT', 'TRANSLATE', 'REVIEW']);
+    expect(await permissions(members.VIEWER.token)).toEqual(['READ_TEXTS', 'READ', 'EXPORT']);
     const byKey = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': project.apiKey, 'content-type': 'application/json' }, payload: { query: '{ project { myPermissions } }' } });
     expect(byKey.json().data.project.myPermissions).toEqual([...API_KEY_PERMISSIONS]);
     // A member's account id is the actor id of its entries in the activity log.
@@ -154,7 +154,8 @@ describe('the permission matrix, through GraphQL', () => {
   // One representative operation per class; each run gets a fresh name so allowed runs really write.
   let n = 0;
   const OPERATIONS: [string, Permission, () => [string, Record<string, unknown>]][] = [
-    ['read content', 'READ', () => ['query($p: String) { translations(projectToken: $p) { key language text } }', {}]],
+    ['read texts', 'READ_TEXTS', () => ['query($p: String) { translations(projectToken: $p) { key language text } }', {}]],
+    ['read the rest of the project', 'READ', () => ['query($p: String) { environments(projectToken: $p) { key } }', {}]],
     ['export', 'EXPORT', () => ['mutation($p: String) { exportTranslations(projectToken: $p, downloadFormat: MULTI_LANGUAGE_JSON) { files { url } } }', {}]],
     ['edit text in an allowed language', 'TRANSLATE', () => ['mutation($p: String, $t: String) { updateTranslation(projectToken: $p, input: {key: "hello", language: "de", text: $t}) { text } }', { t: `Hallo ${++n}` }]],
     ['review', 'REVIEW', () => ['mutation($p: String) { updateTranslation(projectToken: $p, input: {key: "hello", language: "de", reviewStatus: REVIEWED}) { reviewStatus } }', {}]],
@@ -179,7 +180,7 @@ describe('the permission matrix, through GraphQL', () => {
         const result = await gql(members[role].token, query, { p: project.projectToken, ...variables });
         if (allowed) {
           expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
-          if (permission !== 'READ' && permission !== 'EXPORT') expect(await snapshot()).not.toEqual(before);
+          if (permission !== 'READ_TEXTS' && permission !== 'READ' && permission !== 'EXPORT') expect(await snapshot()).not.toEqual(before);
         } else {
           expect(code(result), JSON.stringify(result)).toBe('FORBIDDEN');
           expect(await snapshot()).toEqual(before);
