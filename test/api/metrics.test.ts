@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { seedTranslations } from '../support/content.js';
 import { loadConfig } from '../../src/config.js';
-import { recordWebhookDelivery } from '../../src/metrics.js';
+import { recordWebhookDelivery, registry } from '../../src/metrics.js';
 import { database, setDatabase } from '../../src/db.js';
 import type { Database } from '../../src/db/client.js';
 
@@ -47,6 +47,8 @@ async function waitForJob(jobId: string) {
 }
 
 beforeAll(async () => {
+  // The registry lives as long as the process; the files before this one in the worker counted too.
+  registry.resetMetrics();
   metricsPort = await freePort();
   service = await startTestService({ listen: true, env: { METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), JOB_POLL_MS: '50' } });
   const account = await service.account();
