@@ -63,6 +63,8 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           env: { TEST_DB_KIND: 'pglite' },
           globalSetup: ['test/support/global-setup.ts'],
+          isolate: false,
+          setupFiles: ['test/support/file-isolation.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
