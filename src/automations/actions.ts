@@ -226,6 +226,10 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
     },
     async after(ctx, action) {
       if (!ctx.config) return { kind: action.kind, ok: false, summary: 'This instance cannot push to Git (started without its settings)' };
+      // No idempotency key needed: done again (a run taken over before its log was saved), the push rebuilds the
+      // same branch from the same base and export, finds the remote branch already holding it (nothing pushed) and
+      // updates the one open pull request instead of opening another (test/api/gitsync-automation.test.ts); with
+      // texts changed since, it proposes them, as the next push would.
       // A sync still running (often the pull whose import started this chain) is waited for, not failed on.
       const result = await pushWhenFree({ projectId: ctx.projectId, trigger: 'AUTOMATION', config: ctx.config });
       const pr = result.pullRequest ? `; pull request ${result.pullRequest.url}` : '';

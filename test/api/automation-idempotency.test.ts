@@ -129,6 +129,10 @@ describe('PUBLISH done again', () => {
     expect(first).toMatchObject({ ok: true, summary: expect.stringMatching(/^Published _latest \(version /) });
     expect(await ACTIONS.PUBLISH.after!(contextOf(p, run.id, 0), p.actions[0]!)).toEqual(first);
     expect(await service.db.prisma.publication.count({ where: { projectId: p.projectId } })).toBe(1);
+    // A takeover racing the original (another action's key): one publication, which both name (the project's lock).
+    const [x, y] = await Promise.all([ACTIONS.PUBLISH.after!(contextOf(p, run.id, 2), p.actions[0]!), ACTIONS.PUBLISH.after!(contextOf(p, run.id, 2), p.actions[0]!)]);
+    expect(x.publicationId).toBe(y.publicationId);
+    expect(await service.db.prisma.publication.count({ where: { projectId: p.projectId } })).toBe(2);
 
     // Its publisher died with the runner: still RUNNING (the hosting takeover completes it), not published a second time.
     const environment = await service.db.prisma.environment.findFirstOrThrow({ where: { projectId: p.projectId, key: '_latest' } });
@@ -140,7 +144,7 @@ describe('PUBLISH done again', () => {
     const failed = await ACTIONS.PUBLISH.after!(contextOf(p, run.id, 1), p.actions[0]!).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(AppError);
     expect((failed as Error).message).toBe(`Publication ${running.id} of _latest failed: the disk is full`);
-    expect(await service.db.prisma.publication.count({ where: { projectId: p.projectId } })).toBe(2);
+    expect(await service.db.prisma.publication.count({ where: { projectId: p.projectId } })).toBe(3);
   });
 
   it('a run taken over after its runner died between publishing and saving the log logs that publication and publishes nothing', async () => {
