@@ -5,8 +5,14 @@
 //     gate, into the run's one change; a webhook delivery into the outbox),
 //     which also records the run's log: done exactly once with the run;
 //   - `after`: it starts work of its own once that transaction has committed
-//     (auto-translation jobs, a publication); the run's log is saved after
-//     each, so a run taken over after a crash does not repeat one that ended.
+//     (auto-translation jobs, a publication, a Git push); the run's log is
+//     saved after each, and a run taken over after a crash goes on after the
+//     last entry saved. One that acted but died before saving its entry is
+//     done again, and must not act twice: each gets its action's idempotency
+//     key (actionKey: automation:<runId>:<index>), which the jobs and the
+//     publication it starts carry; done again, it finds and logs those (the
+//     same job ids, the same publication) instead of starting new ones. A
+//     push done again is harmless as it is (see PUSH_TO_GIT).
 // Adding a kind is one more entry here and its name in ACTION_KINDS; the
 // GraphQL input carries its settings. PUSH_TO_GIT pushes the export to the
 // project's Git connection (src/gitsync/push.ts) after the run commits.
@@ -79,6 +85,16 @@ export interface RunContext {
   config?: PushRequest['config'];
 }
 
+/** The idempotency key of a run's action: the one rule for it, built by the runner once per action and passed down. */
+export function actionKey(runId: bigint, index: number): string {
+  return `automation:${runId}:${index}`;
+}
+
+export interface AfterContext extends RunContext {
+  /** actionKey of this action in this run. */
+  idempotencyKey: string;
+}
+
 export interface CommitContext extends RunContext {
   tx: Db;
   /** The run's one change for its text writes, opened on first use. */
@@ -90,7 +106,7 @@ interface ActionDefinition {
   /** Checks the settings of one action when the rule is saved. */
   validate(projectId: number, input: ActionInput, languages: string[]): Promise<StoredAction>;
   commit?(ctx: CommitContext, action: StoredAction): Promise<ActionLog>;
-  after?(ctx: RunContext, action: StoredAction): Promise<ActionLog>;
+  after?(ctx: AfterContext, action: StoredAction): Promise<ActionLog>;
 }
 
 async function projectLanguages(projectId: number, db: Db = prisma()) {
@@ -143,8 +159,9 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
     async after(ctx, action) {
       // The changed keys only; a schedule (no keys) translates whatever is missing.
       if (ctx.matched.keyIds && ctx.matched.keyIds.length === 0) return { kind: action.kind, ok: true, summary: 'No key to translate', jobIds: [] };
-      const jobs = await startJobsFromSettings(ctx.projectId, action.languages, action.force ? ['FORCE_REPLACE'] : [], ctx.matched.keyIds ? { keyIds: ctx.matched.keyIds } : undefined);
-      const started = jobs.filter((j) => j.state === 'STARTED');
+      const jobs = await startJobsFromSettings(ctx.projectId, action.languages, action.force ? ['FORCE_REPLACE'] : [], ctx.matched.keyIds ? { keyIds: ctx.matched.keyIds } : undefined, ctx.idempotencyKey);
+      // Started, not skipped (a repeat finds its jobs already ended, maybe).
+      const started = jobs.filter((j) => !(j.request as { skipped?: boolean }).skipped);
       const keys = ctx.matched.keyIds ? `${ctx.matched.keyIds.length} key${ctx.matched.keyIds.length === 1 ? '' : 's'}` : 'every key';
       return {
         kind: action.kind, ok: true, jobIds: jobs.map((j) => j.id),
@@ -192,8 +209,12 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
       return { kind: 'PUBLISH', languages: [], environment };
     },
     async after(ctx, action) {
-      const result = await publishEnvironment({ projectId: ctx.projectId, environmentKey: action.environment ?? LATEST });
-      return { kind: action.kind, ok: true, summary: `Published ${result.environmentKey} (version ${result.version})`, publicationId: result.id };
+      const result = await publishEnvironment({ projectId: ctx.projectId, environmentKey: action.environment ?? LATEST, idempotencyKey: ctx.idempotencyKey });
+      // Still running: this action's publication, whose publisher stopped with the run's runner; the hosting takeover completes it.
+      const summary = result.state === 'RUNNING'
+        ? `Publishing ${result.environmentKey} (publication ${result.id}), started before a restart; it completes on its own`
+        : `Published ${result.environmentKey} (version ${result.version})`;
+      return { kind: action.kind, ok: true, summary, publicationId: result.id };
     },
   },
   PUSH_TO_GIT: {
@@ -205,6 +226,10 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
     },
     async after(ctx, action) {
       if (!ctx.config) return { kind: action.kind, ok: false, summary: 'This instance cannot push to Git (started without its settings)' };
+      // No idempotency key needed: done again (a run taken over before its log was saved), the push rebuilds the
+      // same branch from the same base and export, finds the remote branch already holding it (nothing pushed) and
+      // updates the one open pull request instead of opening another (test/api/gitsync-automation.test.ts); with
+      // texts changed since, it proposes them, as the next push would.
       // A sync still running (often the pull whose import started this chain) is waited for, not failed on.
       const result = await pushWhenFree({ projectId: ctx.projectId, trigger: 'AUTOMATION', config: ctx.config });
       const pr = result.pullRequest ? `; pull request ${result.pullRequest.url}` : '';

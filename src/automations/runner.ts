@@ -7,7 +7,10 @@
 // lease, in the transaction that writes the run's text (actions.ts: `commit`
 // actions), so those happen exactly once. Actions that start work of their
 // own (`after`) save the log after each; a run whose runner died is taken
-// over when its lease expires and goes on after the last one saved.
+// over when its lease expires and goes on after the last one saved. The one
+// it died in (acted, log not saved) is done again with the same idempotency
+// key (actionKey), which finds the jobs or publication it started instead of
+// starting them twice: each action acts once however often the run is taken over.
 //
 // Schedules: a SCHEDULE rule's next tick is in `nextRunAt`; the instance whose
 // statement moves it to the tick after (FOR UPDATE SKIP LOCKED) queues the
@@ -23,7 +26,7 @@ import { openChange, type Change } from '../history/changes.js';
 import { withOrigin, type Origin } from '../history/origin.js';
 import { announceChanges, onCommittedChanges } from '../history/notify.js';
 import { AppError } from '../errors.js';
-import { ACTIONS, afterCommit, type ActionLog, type RunContext } from './actions.js';
+import { ACTIONS, actionKey, afterCommit, type ActionLog, type RunContext } from './actions.js';
 import { matchRun } from './match.js';
 import { nextTick, ruleView, type RuleView } from './rules.js';
 import { pruneRuns } from './runs.js';
@@ -235,7 +238,7 @@ export class AutomationRunner {
       if (definition.phase !== 'after' || log.some((l) => l.index === index)) continue;
       let entry: ActionLog;
       try {
-        entry = { ...await definition.after!(context, action), index };
+        entry = { ...await definition.after!({ ...context, idempotencyKey: actionKey(run.id, index) }, action), index };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         entry = { kind: action.kind, ok: false, summary: error.message, index };

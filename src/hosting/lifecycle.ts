@@ -7,6 +7,7 @@
 // takes the publication over (takeOverExpired, run by every instance: takeover.ts)
 // and publishes it again under a new version.
 import { randomBytes } from 'node:crypto';
+import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { badRequest, conflict, tooManyRequests } from '../errors.js';
 import type { PublishedResource } from './layout.js';
@@ -35,6 +36,8 @@ export interface ClaimRequest {
   label: string | null;
   /** Publications per project per minute. */
   rateLimit: number;
+  /** An automation's action (automation:<runId>:<index>): one publication per key. */
+  idempotencyKey?: string;
 }
 
 function newVersion(): string {
@@ -42,52 +45,76 @@ function newVersion(): string {
   return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
-export async function claimPublication(request: ClaimRequest): Promise<ClaimedPublication> {
+/** A publication an automation's action already started (its idempotency key), as the repeated claim finds it. */
+export interface KeyedPublication {
+  id: number;
+  version: string;
+  state: 'RUNNING' | 'COMPLETE' | 'FAILED';
+  message: string;
+  label: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+  numberOfKeys: number;
+  numberOfLanguages: number;
+  numberOfNonEmptyTranslations: number;
+  numberOfResources: number;
+}
+
+/**
+ * Takes the project's publish slot for a new publication, or, when
+ * `request.idempotencyKey` already named one, returns that one (`existing`)
+ * and takes nothing: looked up under the project's lock, before the slot and
+ * the rate are checked, so a repeat finds its own publication whether it is
+ * still running or ended, and two repeats at once cannot both publish.
+ */
+export async function claimPublication(request: ClaimRequest): Promise<{ claimed: ClaimedPublication } | { existing: KeyedPublication }> {
   // Who publishes, recorded from the start (a publication that fails or is still running has an author too).
   const origin = currentOrigin();
+  const key = request.idempotencyKey ?? null;
   return prisma().$transaction(async (tx) => {
     // Serializes publish requests of one project (all instances share the row lock).
-    await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, request.projectId);
+    await tx.$queryRaw(Prisma.sql`/* hosting:lock-project */ SELECT id FROM "Project" WHERE id = ${request.projectId} FOR UPDATE`);
+    if (key !== null) {
+      const [existing] = await tx.$queryRaw<KeyedPublication[]>(Prisma.sql`/* hosting:publication-of-key */
+        SELECT id, version, state::text AS state, message, label, "createdAt", "completedAt", "numberOfKeys", "numberOfLanguages",
+               "numberOfNonEmptyTranslations", jsonb_array_length(resources)::int AS "numberOfResources"
+          FROM "Publication" WHERE "idempotencyKey" = ${key} AND "projectId" = ${request.projectId}`);
+      if (existing) return { existing };
+    }
     // Environments switch only at the end of a publication holding the slot, so
     // the source read here stays served for the whole run.
     let sourcePublicationId: number | null = null;
     if (request.source) {
-      const [source] = await tx.$queryRawUnsafe<{ current: number | null }[]>(
-        `SELECT "currentPublicationId" AS current FROM "Environment" WHERE id = $1`, request.source.id,
-      );
+      const [source] = await tx.$queryRaw<{ current: number | null }[]>(Prisma.sql`/* hosting:source-publication */
+        SELECT "currentPublicationId" AS current FROM "Environment" WHERE id = ${request.source.id}`);
       if (!source?.current) {
         throw badRequest(`${request.environmentKey} publishes from ${request.source.key}, which has no publication yet; publish ${request.source.key} first`);
       }
       sourcePublicationId = source.current;
     }
     // A publication whose lease ran out still holds the slot: an instance takes it over (takeOverExpired).
-    const running = await tx.$queryRawUnsafe<{ key: string }[]>(
-      `SELECT e.key
-         FROM "Publication" p JOIN "Environment" e ON e.id = p."environmentId"
-        WHERE p."projectId" = $1 AND p.state = 'RUNNING' LIMIT 1`,
-      request.projectId,
-    );
+    const running = await tx.$queryRaw<{ key: string }[]>(Prisma.sql`/* hosting:running-publication */
+      SELECT e.key
+        FROM "Publication" p JOIN "Environment" e ON e.id = p."environmentId"
+       WHERE p."projectId" = ${request.projectId} AND p.state = 'RUNNING' LIMIT 1`);
     if (running[0]) {
       throw conflict(`A publication to ${running[0].key} is running for this project; publish again when it has finished`);
     }
     // The rate: the oldest of the last `rateLimit` publications must be out of the window.
-    const window = await tx.$queryRawUnsafe<{ seconds: number }[]>(
-      `SELECT extract(epoch FROM "createdAt" + make_interval(secs => $3::float8) - now())::float8 AS seconds
-         FROM "Publication" WHERE "projectId" = $1 AND "createdAt" > now() - make_interval(secs => $3::float8)
-        ORDER BY "createdAt" DESC OFFSET $2::int - 1 LIMIT 1`,
-      request.projectId, request.rateLimit, RATE_WINDOW_SECONDS,
-    );
+    const window = await tx.$queryRaw<{ seconds: number }[]>(Prisma.sql`/* hosting:publication-rate */
+      SELECT extract(epoch FROM "createdAt" + make_interval(secs => ${RATE_WINDOW_SECONDS}::float8) - now())::float8 AS seconds
+        FROM "Publication" WHERE "projectId" = ${request.projectId} AND "createdAt" > now() - make_interval(secs => ${RATE_WINDOW_SECONDS}::float8)
+       ORDER BY "createdAt" DESC OFFSET ${request.rateLimit}::int - 1 LIMIT 1`);
     if (window[0]) {
       const seconds = Math.max(1, Math.ceil(window[0].seconds));
       throw tooManyRequests(`Too many publications: at most ${request.rateLimit} per minute per project; retry in ${seconds} s`, seconds);
     }
-    const rows = await tx.$queryRawUnsafe<Omit<ClaimedPublication, 'sourcePublicationId'>[]>(
-      `INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt", "actorKind", "actorId", source)
-       VALUES ($1, $2, $3, $4, $5, 'RUNNING', now() + make_interval(secs => $6::float8), $7, $8, $9)
-       RETURNING id, version, "createdAt"`,
-      request.projectId, request.environmentId, sourcePublicationId, newVersion(), request.label, leaseSeconds(), origin.actorKind, origin.actorId, origin.source,
-    );
-    return { ...rows[0]!, sourcePublicationId };
+    const rows = await tx.$queryRaw<Omit<ClaimedPublication, 'sourcePublicationId'>[]>(Prisma.sql`/* hosting:claim */
+      INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt", "actorKind", "actorId", source, "idempotencyKey")
+      VALUES (${request.projectId}, ${request.environmentId}, ${sourcePublicationId}, ${newVersion()}, ${request.label}, 'RUNNING',
+              now() + make_interval(secs => ${leaseSeconds()}::float8), ${origin.actorKind}, ${origin.actorId}, ${origin.source}, ${key})
+      RETURNING id, version, "createdAt"`);
+    return { claimed: { ...rows[0]!, sourcePublicationId } };
   });
 }
 

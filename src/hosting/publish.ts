@@ -3,16 +3,18 @@
 // project's publish slot (409 while another runs, 429 over the rate), writes
 // the files to a new version folder and switches the environment to it only
 // when every file is stored. On any failure the previous publication keeps
-// serving and the partial version is removed.
+// serving and the partial version is removed. An automation's publication
+// carries its action's idempotency key: publishing again under that key
+// returns the publication it already started (lifecycle.ts claimPublication).
 import { prisma } from '../db.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { storage } from '../storage/index.js';
 import { EDITOR, LATEST, listEnvironments, type PublicationSummary } from './environments.js';
 import { editorSnapshot } from './editor-files.js';
 import { collectOldVersions } from './gc.js';
 import { versionPrefix, type PublishedResource } from './layout.js';
-import { claimPublication, completePublication, failPublication, leaseSeconds, renewLease, type ClaimedPublication, type CompletedContent, type ExpiredPublication } from './lifecycle.js';
+import { claimPublication, completePublication, failPublication, leaseSeconds, renewLease, type ClaimedPublication, type CompletedContent, type ExpiredPublication, type KeyedPublication } from './lifecycle.js';
 import { ProgressReporter } from './progress.js';
 import { hostingSettings } from './runtime.js';
 import { forgetServed } from './served.js';
@@ -35,12 +37,16 @@ export interface PublishOptions {
   hooks?: PublishHooks;
   /** Publish although the environment requires no quality-check errors and there are some (an owner's decision, checked by the caller). */
   overrideQualityGate?: boolean;
+  /** An automation's action (automation:<runId>:<index>): at most one publication per key. */
+  idempotencyKey?: string;
 }
 
 export interface PublishResult extends PublicationSummary {
   environmentKey: string;
   /** 'editor' or the environment the files were taken from. */
   source: string;
+  /** RUNNING only for a key's publication still being written (its publisher stopped: the hosting takeover completes it). */
+  state: 'COMPLETE' | 'RUNNING';
 }
 
 class LostSlotError extends Error {
@@ -70,15 +76,25 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
     projectId, projectToken, environmentKey, requireNoErrors: environment.requireNoErrors, override: options.overrideQualityGate, publicUrl: hostingSettings().publicUrl,
   });
 
-  const claimed = await claimPublication({
+  const claim = await claimPublication({
     projectId,
     environmentId: environment.id,
     environmentKey,
     source: sourceEnvironment && { id: sourceEnvironment.id, key: sourceEnvironment.key },
     label,
     rateLimit: hostingSettings().publishRateLimit,
+    idempotencyKey: options.idempotencyKey,
   });
-  return runPublication({ claimed, projectId, projectToken, environment, sourceEnvironment, label, hooks });
+  if ('existing' in claim) return keyedResult(claim.existing, environment);
+  return runPublication({ claimed: claim.claimed, projectId, projectToken, environment, sourceEnvironment, label, hooks });
+}
+
+/** What publishing again under a key answers: the publication it started, as it stands. */
+function keyedResult(publication: KeyedPublication, environment: { key: string; source: string }): PublishResult {
+  const { state, message, ...summary } = publication;
+  // It failed then; publishing again now would be a second publication for the one action.
+  if (state === 'FAILED') throw conflict(`Publication ${publication.id} of ${environment.key} failed: ${message}`);
+  return { ...summary, environmentKey: environment.key, source: environment.source, state };
 }
 
 /**
@@ -180,6 +196,7 @@ async function runPublication({ claimed, projectId, projectToken, environment, s
   return {
     environmentKey,
     source: environment.source,
+    state: 'COMPLETE',
     id: claimed.id,
     version: claimed.version,
     label,

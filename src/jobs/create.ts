@@ -4,7 +4,12 @@
 // transaction and the worker is woken. Requests built from settings
 // (from-settings.ts) skip a language whose request is refused instead of
 // refusing them all: it is written as a job that ended FAILED, saying why.
+// With an idempotency key (an automation's action: automation:<runId>:<index>)
+// the jobs carry it, and a call whose key already has jobs returns those: a
+// run taken over after its runner died between starting them and saving its
+// log does not translate twice.
 import { randomUUID } from 'node:crypto';
+import { Prisma, type Job } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
 import { AppError, badRequest, paymentRequired } from '../errors.js';
 import { isLlmProviderId, type TranslationProviderId } from '../mt/types.js';
@@ -33,9 +38,10 @@ export interface SkippedTarget {
  * Validates and creates the jobs. With `skipped` (requests built from
  * settings), a request refused as bad (400) joins those skipped, and the call
  * is refused only when nothing is left to start; otherwise one bad request
- * refuses all.
+ * refuses all. With `idempotencyKey`, the jobs already created under that key
+ * are returned instead, when there are any.
  */
-export async function createAutoTranslateJobs(projectId: number, inputs: AutoTranslateInput[], settings?: { skipped: SkippedTarget[] }) {
+export async function createAutoTranslateJobs(projectId: number, inputs: AutoTranslateInput[], settings?: { skipped: SkippedTarget[] }, idempotencyKey?: string) {
   const skipped = settings ? [...settings.skipped] : [];
   if (inputs.length + skipped.length === 0) throw badRequest('At least one target language is required');
   if (inputs.length + skipped.length > MAX_JOBS_PER_CALL) throw badRequest(`At most ${MAX_JOBS_PER_CALL} target languages per request`);
@@ -62,21 +68,46 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
   if (requests.length === 0) throw badRequest(`No language can be auto-translated: ${skipped.map((s) => s.reason).join('; ')}`);
   // The job acts for whoever started it: its writes are recorded as the job's, from the starter's source.
   const origin = currentOrigin() as object;
-  const jobs = await prisma().$transaction(async (tx) => {
+  const key = idempotencyKey ?? null;
+  const { jobs, existed } = await prisma().$transaction(async (tx) => {
+    if (key !== null) {
+      const existing = await jobsOfKey(tx, projectId, key);
+      if (existing.length) return { jobs: inTargetOrder(existing, [...requests.map((r) => r.targetProjectLanguage), ...skipped.map((s) => s.targetProjectLanguage)]), existed: true };
+    }
     const created = [];
     for (const request of requests) {
       const job = await tx.job.create({
-        data: { id: randomUUID(), projectId, request: request as object, progress: INITIAL_PROGRESS, message: 'OK', checkpoint: { sequence: 0 }, origin: { ...origin } },
+        data: { id: randomUUID(), projectId, request: request as object, progress: INITIAL_PROGRESS, message: 'OK', checkpoint: { sequence: 0 }, origin: { ...origin }, idempotencyKey: key },
       });
       await openChange(tx, projectId, 'JOB_STARTED', { jobId: job.id, jobKind: job.kind, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider });
       created.push(job);
     }
-    for (const target of skipped) created.push(await createSkippedJob(tx, projectId, target, origin));
-    return created;
+    for (const target of skipped) created.push(await createSkippedJob(tx, projectId, target, origin, key));
+    return { jobs: created, existed: false };
   });
+  if (existed) return jobs;
   for (const job of jobs) publishJobEvent(job);
   wakeWorkers();
   return jobs;
+}
+
+/**
+ * The jobs created under `key`, read holding a transaction-scoped advisory
+ * lock on it: a run taken over while its first runner is still creating them
+ * waits for that transaction and then finds them.
+ */
+async function jobsOfKey(tx: Db, projectId: number, key: string): Promise<Job[]> {
+  await tx.$executeRaw(Prisma.sql`/* jobs:idempotency-lock */ SELECT pg_advisory_xact_lock(hashtextextended(${`job:${key}`}, 0))`);
+  return tx.job.findMany({ where: { projectId, idempotencyKey: key } });
+}
+
+/** Jobs in the order their languages were asked for (the order a first call returned them in). */
+function inTargetOrder(jobs: Job[], targets: string[]): Job[] {
+  const rank = (job: Job) => {
+    const at = targets.indexOf((job.request as { targetProjectLanguage?: string }).targetProjectLanguage ?? '');
+    return at === -1 ? targets.length : at;
+  };
+  return [...jobs].sort((a, b) => rank(a) - rank(b));
 }
 
 async function validatedRequest(projectId: number, input: AutoTranslateInput): Promise<AutoTranslateRequest> {
@@ -100,11 +131,11 @@ async function validatedRequest(projectId: number, input: AutoTranslateInput): P
  * (no worker takes it; the client's RUNNING poll does not wait for it), its
  * message saying why, its metadata what it would have used.
  */
-async function createSkippedJob(tx: Db, projectId: number, target: SkippedTarget, origin: object) {
+async function createSkippedJob(tx: Db, projectId: number, target: SkippedTarget, origin: object, idempotencyKey: string | null) {
   const message = `Skipped: ${target.reason}`;
   const job = await tx.job.create({
     data: {
-      id: randomUUID(), projectId, state: 'FAILED', progress: 0, message, finishedAt: new Date(), checkpoint: { sequence: 1 }, origin: { ...origin },
+      id: randomUUID(), projectId, state: 'FAILED', progress: 0, message, finishedAt: new Date(), checkpoint: { sequence: 1 }, origin: { ...origin }, idempotencyKey,
       request: { ...target, options: [], skipped: true },
       metadata: {
         targetProjectLanguage: target.targetProjectLanguage, targetLanguage: target.targetLanguage ?? '', sourceType: 'TRANSLATIONS', options: '',

@@ -13,8 +13,9 @@ import type { AutoTranslateInput, JobOption } from './request.js';
  * Starts the jobs for `languageKeys`; empty: every language except the source
  * ones (those another language is translated from). `options` (FORCE_REPLACE
  * for `--force`) are added to the options each language's settings carry.
+ * `idempotencyKey`: see createAutoTranslateJobs.
  */
-export async function startJobsFromSettings(projectId: number, languageKeys: readonly string[], options?: readonly JobOption[] | null, only?: { keyIds: readonly number[] }) {
+export async function startJobsFromSettings(projectId: number, languageKeys: readonly string[], options?: readonly JobOption[] | null, only?: { keyIds: readonly number[] }, idempotencyKey?: string) {
   const settings = await resolveLanguageSettings(projectId);
   let targets: typeof settings;
   if (languageKeys.length > 0) {
@@ -45,5 +46,5 @@ export async function startJobsFromSettings(projectId: number, languageKeys: rea
       ...(only && { keyIds: only.keyIds }),
     });
   }
-  return createAutoTranslateJobs(projectId, inputs, { skipped });
+  return createAutoTranslateJobs(projectId, inputs, { skipped }, idempotencyKey);
 }

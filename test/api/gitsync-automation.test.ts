@@ -3,13 +3,17 @@
 // (a real `git http-backend` on loopback), GitHub's signed push webhook pulls
 // it, a rule auto-translates new English keys, a second rule pushes when the
 // translation job finished, and the team gets a pull request whose files hold
-// the translation (a loopback GitHub API checking the requests' shape).
+// the translation (a loopback GitHub API checking the requests' shape). Then
+// that push done twice, as a run taken over after its runner died between
+// pushing and saving its log does it: harmless, with no idempotency key.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pseudoLocalize } from '../../src/mt/index.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { startGitHubApi, startGitServer, type ForgeServer, type GitServer } from '../support/git-server.js';
+import { projectIdOf } from '../support/content.js';
+import { ACTIONS, actionKey, type AfterContext } from '../../src/automations/actions.js';
 
 const TOKEN = 'ghp_LoopTokenThatMustNeverLeak1234567890';
 const REPO = 'team/loop.git';
@@ -81,5 +85,27 @@ describe('repository → service → rules → pull request', { timeout: 180_000
     expect(gitSyncRuns.map((r: { kind: string; trigger: string; state: string }) => `${r.kind} ${r.trigger} ${r.state}`)).toEqual(expect.arrayContaining(['PULL WEBHOOK SUCCEEDED', 'PUSH AUTOMATION SUCCEEDED']));
     const { automationRules } = await ok('{ automationRules { name } }');
     expect(automationRules).toHaveLength(2);
+  });
+
+  it('PUSH_TO_GIT done again (a run taken over before its log was saved) pushes nothing new and reuses the pull request', async () => {
+    // A translator's edit since: the push has something to propose.
+    await ok('mutation { updateTranslation(input: { key: "checkout", namespace: "common", language: "de", text: "Zur Kasse" }) { text } }');
+    const projectId = await projectIdOf(service.db, api.projectToken);
+    const run = await service.db.prisma.automationRun.findFirstOrThrow({ where: { projectId, rule: { name: 'Push when translated' } } });
+    const context: AfterContext = { projectId, ruleId: run.ruleId, runId: run.id, activityId: null, matched: { keyIds: null, cells: [] }, config: service.config, idempotencyKey: actionKey(run.id, 0) };
+    const [pr] = github.pulls;
+    const first = await ACTIONS.PUSH_TO_GIT.after!(context, { kind: 'PUSH_TO_GIT', languages: [] });
+    expect(first).toMatchObject({ ok: true, summary: expect.stringMatching(/^Pushed \d+ files to l10n\/.*; pull request /) });
+    const branch = pr!.head;
+    const pushed = gitServer.head(REPO, branch);
+    expect(JSON.parse(gitServer.show(REPO, branch, 'locales/de/common.json')).checkout).toBe('Zur Kasse');
+
+    const again = await ACTIONS.PUSH_TO_GIT.after!(context, { kind: 'PUSH_TO_GIT', languages: [] });
+    expect(again.summary).toBe(`Nothing new to push; pull request ${first.summary.split('; pull request ')[1]}`);
+    // The branch as the first push left it, the one pull request updated, not a second one opened.
+    expect(gitServer.head(REPO, branch)).toBe(pushed);
+    expect(github.pulls).toHaveLength(1);
+    expect(github.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/pulls'))).toHaveLength(1);
+    expect(github.refused).toEqual([]);
   });
 });
