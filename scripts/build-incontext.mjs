@@ -1,18 +1,24 @@
-// Builds the i18next in-context plugin (packages/i18next-incontext) into its
-// dist/: an ES module for bundlers (the editor a chunk of its own, loaded only
-// when the plugin has a token), an IIFE for a <script> tag (the service serves
-// it at /in-context/i18next-incontext.js, src/http/in-context-script.ts), and
-// the type declarations. Called by scripts/build.mjs (npm start), by the
-// tests' global set-up and by the package's own `npm run build`; skipped when
-// its inputs have not changed since the last build.
+// Builds the i18next in-context plugin (packages/i18next-incontext): into its
+// dist/ (what the package publishes) an ES module for bundlers and an IIFE
+// for a <script> tag (the service serves it at /in-context/i18next-incontext.js),
+// both only the small core, with the type declarations; and into editor-dist/
+// (not published) the editor, an ES module of its own that the service serves
+// at /in-context/editor.js (src/http/in-context-script.ts) and the core
+// imports from there at run time, only with a token. So no application's
+// build ever carries the editor. Called by scripts/build.mjs (npm start), by
+// the tests' global set-up and by the package's own `npm run build`; skipped
+// when its inputs have not changed since the last build.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const PACKAGE_DIR = join(ROOT, 'packages', 'i18next-incontext');
+/** The editor the service serves; outside dist/, so never in the published package. */
+export const EDITOR_DIR = join(PACKAGE_DIR, 'editor-dist');
+export const EDITOR_FILE = join(EDITOR_DIR, 'editor.js');
 
 function filesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)])).sort();
@@ -31,13 +37,23 @@ export async function buildInContext({ force = false } = {}) {
   const dist = join(PACKAGE_DIR, 'dist');
   const stamp = join(dist, '.inputs');
   const hash = inputsHash();
-  if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return { built: false, dist };
+  if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(EDITOR_FILE)) return { built: false, dist };
   const staging = `${dist}.${process.pid}.tmp`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  const editorStaging = `${EDITOR_DIR}.${process.pid}.tmp`;
+  for (const dir of [staging, editorStaging]) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
   const common = { bundle: true, platform: 'browser', target: 'es2020', logLevel: 'warning', legalComments: 'none', external: ['i18next'] };
-  await build({ ...common, entryPoints: { index: join(PACKAGE_DIR, 'src', 'index.ts') }, outdir: staging, format: 'esm', splitting: true, chunkNames: '[name]-[hash]' });
-  await build({ ...common, entryPoints: [join(PACKAGE_DIR, 'src', 'index.ts')], outfile: join(staging, 'i18next-incontext.iife.js'), format: 'iife', globalName: 'I18nextInContext', minify: true });
+  const core = join(PACKAGE_DIR, 'src', 'index.ts');
+  await build({ ...common, entryPoints: [core], outfile: join(staging, 'index.js'), format: 'esm' });
+  await build({ ...common, entryPoints: [core], outfile: join(staging, 'i18next-incontext.iife.js'), format: 'iife', globalName: 'I18nextInContext', minify: true });
+  // The editor: overlay, editing, capture (html-to-image), live changes (graphql-ws) and the service's checks.
+  await build({ ...common, entryPoints: [join(PACKAGE_DIR, 'src', 'editor.ts')], outfile: join(editorStaging, 'editor.js'), format: 'esm', minify: true });
+  for (const file of ['index.js', 'i18next-incontext.iife.js']) {
+    // The core must never reach the editor's code but through the service's URL.
+    if (/lms-incontext-overlay|html-to-image/.test(readFileSync(join(staging, file), 'utf8'))) throw new Error(`${file} holds editor code: import the editor only through editor-loader.ts`);
+  }
   // Declarations of the public types; the entry's declaration names the factory by its type.
   const program = ts.createProgram([join(PACKAGE_DIR, 'src', 'api.ts')], {
     declaration: true, emitDeclarationOnly: true, outDir: staging, rootDir: join(PACKAGE_DIR, 'src'),
@@ -55,20 +71,28 @@ export async function buildInContext({ force = false } = {}) {
     '',
   ].join('\n'));
   writeFileSync(join(staging, '.inputs'), hash);
-  // Swapped in whole: a service reading the old IIFE meanwhile reads a complete file.
-  rmSync(dist, { recursive: true, force: true });
+  // Each swapped in whole: a service reading the old files meanwhile reads complete ones.
+  // The editor first: dist/'s stamp, written last, says both are built.
+  swapIn(editorStaging, EDITOR_DIR, 'editor.js');
+  swapIn(staging, dist, '.inputs');
+  return { built: true, dist };
+}
+
+function swapIn(staging, target, witness) {
+  rmSync(target, { recursive: true, force: true });
   try {
-    (await import('node:fs')).renameSync(staging, dist);
+    renameSync(staging, target);
   } catch (error) {
     // Another build won the race with the same inputs.
-    if (!existsSync(join(dist, '.inputs'))) throw error;
+    if (!existsSync(join(target, witness))) throw error;
     rmSync(staging, { recursive: true, force: true });
   }
-  return { built: true, dist };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
   const { built, dist } = await buildInContext({ force: process.argv.includes('--force') });
-  const size = (f) => `${(statSync(join(dist, f)).size / 1024).toFixed(1)} KiB`;
-  console.log(built ? `built ${dist.slice(ROOT.length + 1)}: index.js ${size('index.js')}, i18next-incontext.iife.js ${size('i18next-incontext.iife.js')}` : `${dist.slice(ROOT.length + 1)} is up to date`);
+  const size = (f) => `${(statSync(f).size / 1024).toFixed(1)} KiB`;
+  console.log(built
+    ? `built ${dist.slice(ROOT.length + 1)}: index.js ${size(join(dist, 'index.js'))}, i18next-incontext.iife.js ${size(join(dist, 'i18next-incontext.iife.js'))}; ${EDITOR_FILE.slice(ROOT.length + 1)} ${size(EDITOR_FILE)}`
+    : `${dist.slice(ROOT.length + 1)} is up to date`);
 }

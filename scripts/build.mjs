@@ -46,5 +46,5 @@ await withBuildLock(root, async () => {
   });
   if (!built) console.log(`dist/ is up to date (${folder.slice(root.length + 1)})`);
 });
-// The in-context plugin the service serves at /in-context/i18next-incontext.js (this checkout's).
+// The in-context plugin and editor the service serves at /in-context/ (this checkout's).
 if (rootArgument < 0) await buildInContext();

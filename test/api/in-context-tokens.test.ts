@@ -243,5 +243,36 @@ describe('the plugin for a script tag', () => {
     expect(res.body.slice(0, 60)).toMatch(/^("use strict";)?var I18nextInContext=/);
     const again = await service.request({ url: '/in-context/i18next-incontext.js', headers: { 'if-none-match': String(res.headers.etag) } });
     expect(again.statusCode).toBe(304);
+    // Only the core: the editor is imported from /in-context/editor.js when there is a token.
+    expect(res.body).toContain('/in-context/editor.js');
+    expect(res.body).not.toContain('lms-incontext-overlay');
+  });
+});
+
+describe('the editor module', () => {
+  it('is served at a stable URL as JavaScript, with an ETag and CORS for any origin', async () => {
+    const origin = 'https://app.example.org';
+    const res = await service.request({ url: '/in-context/editor.js', headers: { origin } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // Another origin's page imports it (a CORS request, without credentials).
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // An ES module exporting the editor the core starts: the overlay, capture and checks inside.
+    expect(res.body).toMatch(/export\s*\{[^}]*\bstartEditor\b/);
+    expect(res.body).toContain('lms-incontext-overlay');
+    expect(res.body).toContain('linkScreenshotKey');
+    const etag = String(res.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    const again = await service.request({ url: '/in-context/editor.js', headers: { origin, 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['access-control-allow-origin']).toBe('*');
+    const stale = await service.request({ url: '/in-context/editor.js', headers: { 'if-none-match': '"not-this-one"' } });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers.etag).toBe(etag);
   });
 });

@@ -5,7 +5,9 @@
 // writes through GraphQL (the write gate), the application shows the new text
 // at once and a second browser sees it live; Escape closes; Capture uploads a
 // screenshot whose marked rectangles are the elements' boxes (device pixel
-// ratio 2). A build without the token shows no markers and loads no editor.
+// ratio 2). The editor comes from the service (/in-context/editor.js,
+// imported by the plugin at run time); a build without the token shows no
+// markers and loads no editor.
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +32,8 @@ const servers: Server[] = [];
 let appOrigin: string;
 let plainOrigin: string;
 let projectId: number;
+/** The answers to the pages' requests for the service's editor module. */
+const editorLoads: { url: string; status: number; contentType: string; origin: string }[] = [];
 
 const cell = async (key: string, language: string, namespace = '') =>
   (await service.db.prisma.translation.findFirst({ where: { projectId, key: { key, namespace }, language: { key: language } }, select: { text: true } }))?.text;
@@ -38,6 +42,11 @@ async function openApp(origin: string, options: { scale?: number } = {}): Promis
   const context = await browser.newContext({ viewport: { width: 900, height: 600 }, deviceScaleFactor: options.scale ?? 1 });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname === '/in-context/editor.js') {
+      editorLoads.push({ url: r.url(), status: r.status(), contentType: r.headers()['content-type'] ?? '', origin: r.request().headers().origin ?? '' });
+    }
+  });
   await page.goto(`${origin}/`);
   await page.getByRole('heading', { level: 1 }).waitFor();
   return page;
@@ -110,7 +119,7 @@ describe('a build without the token', () => {
     const texts = await page.evaluate(() => document.body.innerText + [...document.querySelectorAll('[placeholder]')].map((e) => e.getAttribute('placeholder')).join(''));
     expect(INVISIBLE.test(texts)).toBe(false);
     expect(await page.evaluate(() => 'i18nextInContext' in window)).toBe(false);
-    expect(requested.filter((u) => u.includes('editor-') || u.startsWith(service.url))).toEqual([]);
+    expect(requested.filter((u) => u.includes('/in-context/editor') || u.startsWith(service.url))).toEqual([]);
     await context.close();
   });
 });
@@ -123,6 +132,14 @@ describe('editing in the running application', () => {
     page = await openApp(appOrigin);
     other = await openApp(appOrigin);
     for (const p of [page, other]) await p.waitForFunction(() => 'i18nextInContext' in window);
+  });
+
+  it('loads the editor from the service, across origins', () => {
+    // Each page imported the editor module from the service (not from the application's files).
+    expect(editorLoads.length).toBeGreaterThanOrEqual(2);
+    for (const load of editorLoads) {
+      expect(load).toEqual({ url: `${service.url}/in-context/editor.js`, status: 200, contentType: expect.stringMatching(/^text\/javascript/), origin: appOrigin });
+    }
   });
 
   it('shows the texts without markers', async () => {

@@ -1,5 +1,6 @@
 // The small i18next application of the in-context browser tests
-// (test/support/in-context-app/), built with Vite like a real application,
+// (test/support/in-context-app/), built with Vite like a real application
+// (its editor then imported from the service at run time),
 // its service URL and token from the build's environment, and served by a
 // static HTTP server on loopback: another origin than the service's.
 import { createServer, type Server } from 'node:http';
@@ -17,7 +18,7 @@ export async function buildApp(outDir: string, env: { serviceUrl: string; token?
     root: APP_DIR,
     configFile: false,
     logLevel: 'silent',
-    // The package as published: its built ES module (dist/index.js with the editor chunk).
+    // The package as published: its built ES module (dist/index.js, the core; the editor comes from the service).
     resolve: { alias: { '@localization-service/i18next-incontext': join(PACKAGE_DIR, 'dist', 'index.js') } },
     define: {
       'import.meta.env.VITE_SERVICE_URL': JSON.stringify(env.serviceUrl),

@@ -1,4 +1,6 @@
-// The editor, loaded only when the plugin has a token: finds the keys shown
+// The editor, loaded only when the plugin has a token, from the service: it
+// is built as a module of its own (scripts/build-incontext.mjs) and served at
+// /in-context/editor.js, never part of the package (editor-loader.ts). It finds the keys shown
 // in the page (the markers of markers.ts, read by a MutationObserver and
 // removed from the DOM), opens the overlay on Alt+click, saves through the
 // service's GraphQL (updateTranslation: the write gate), updates i18next's
@@ -6,11 +8,12 @@
 // and captures screenshots with every translated element marked.
 import type { i18n } from 'i18next';
 import { toCanvas } from 'html-to-image';
-// The service's own quality checks (pure functions), bundled into this chunk.
+// The service's own quality checks (pure functions), bundled into this module.
 import { runChecks } from '../../../src/checks/index.js';
 import type { InContextEditorApi, InContextOptions } from './api.js';
 import { defaultNamespace } from './namespaces.js';
-import { hasMarker, type KeyRegistry, type MarkedKey } from './markers.js';
+import { hasMarker, type MarkedKey } from './markers.js';
+import type { EditorModule, MarkerReader } from './editor-loader.js';
 import { ServiceClient, ServiceError } from './client.js';
 import { Overlay, type OverlayLanguage } from './overlay.js';
 
@@ -31,7 +34,7 @@ const CHANGES = 'subscription { translationChanges { key namespace language cust
 const LINK = `mutation ($s: Int!, $key: String!, $namespace: String, $r: ScreenshotRectangleInput!) {
   linkScreenshotKey(screenshotId: $s, key: $key, namespace: $namespace, rectangle: $r) { id } }`;
 
-export async function startEditor(i18next: i18n, options: InContextOptions & { token: string }, registry: KeyRegistry): Promise<InContextEditorApi> {
+export async function startEditor(i18next: i18n, options: InContextOptions & { token: string }, registry: MarkerReader): Promise<InContextEditorApi> {
   const client = new ServiceClient(options.url, options.token);
   const [{ inContextSession: session, languages }] = await Promise.all([
     client.gql<{ inContextSession: Session; languages: ServiceLanguage[] }>(SESSION),
@@ -277,6 +280,9 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
   (window as unknown as { i18nextInContext?: InContextEditorApi }).i18nextInContext = api;
   return api;
 }
+
+// The contract the package's core imports this module by.
+startEditor satisfies EditorModule['startEditor'];
 
 function domReady(): Promise<void> {
   if (document.readyState !== 'loading') return Promise.resolve();

@@ -4,10 +4,13 @@
 //   i18next.use(inContext({ url: 'https://l10n.example.com', token: import.meta.env.VITE_INCONTEXT_TOKEN }));
 //
 // Without a token this module does nothing: no post-processor is registered,
-// strings are untouched, and the editor (a chunk of its own, loaded with a
-// dynamic import) is never fetched, so a production build carries no editor.
+// strings are untouched, and the editor is never fetched. The editor is not
+// part of this package at all: with a token it is imported at run time from
+// the service (<url>/in-context/editor.js, editor-loader.ts), so no build of
+// the application, production or not, carries it.
 import type { i18n } from 'i18next';
 import type { InContextFactory, InContextModule, InContextOptions } from './api.js';
+import { loadEditor } from './editor-loader.js';
 import { KeyRegistry } from './markers.js';
 import { defaultNamespace } from './namespaces.js';
 
@@ -51,7 +54,7 @@ export const inContext: InContextFactory = (options: InContextOptions): InContex
       if (!names.includes(POST_PROCESSOR)) i18next.options.postProcess = [...names, POST_PROCESSOR];
       // The editor works on a page: not during server-side rendering.
       if (typeof document === 'undefined') return;
-      module.editor = import('./editor.js').then(({ startEditor }) => startEditor(i18next, { ...options, token }, registry));
+      module.editor = loadEditor(options.url).then(({ startEditor }) => startEditor(i18next, { ...options, token }, registry));
     },
   };
   return module;
