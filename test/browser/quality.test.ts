@@ -205,3 +205,35 @@ describe('publication gate', () => {
     await expect.poll(() => findings().getByRole('row').count()).toBe(5);
   });
 });
+
+describe('what a member may do', () => {
+  async function member(email: string, role: 'ADMIN' | 'VIEWER'): Promise<Page> {
+    const account = await service.account({ email });
+    const { id: projectId } = await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: api.projectToken }, select: { id: true } });
+    await service.db.prisma.projectMember.create({ data: { projectId, accountId: account.id, role } });
+    return signIn(browser, service, account);
+  }
+
+  it('an admin is refused the publication with the list, without the owner\'s override', async () => {
+    const admin = await member('admin@example.com', 'ADMIN');
+    await admin.goto(`${service.url}/#/projects/${api.projectToken}/hosting`);
+    const latest = admin.getByRole('listitem', { name: 'Latest (_latest)' });
+    expect(await latest.getByRole('checkbox', { name: 'Require no quality-check errors' }).isChecked()).toBe(true);
+    await latest.getByRole('button', { name: 'Publish _latest' }).click();
+    const refusal = latest.getByRole('alert', { name: 'Publication of _latest refused' });
+    await refusal.getByRole('list', { name: 'Errors blocking the publication' }).waitFor();
+    expect(await refusal.getByRole('button').count()).toBe(0);
+    await admin.context().close();
+  });
+
+  it('a viewer sees the findings but neither dismisses nor changes the settings', async () => {
+    const viewer = await member('viewer@example.com', 'VIEWER');
+    await viewer.goto(`${service.url}/#/projects/${api.projectToken}/quality`);
+    const list = viewer.getByRole('table', { name: 'Findings', exact: true });
+    await expect.poll(() => list.getByRole('row').count()).toBe(5);
+    expect(await list.getByRole('link', { name: /^Open in editor: / }).count()).toBe(4);
+    expect(await list.getByRole('button').count()).toBe(0);
+    expect(await viewer.getByRole('heading', { name: 'Check settings' }).count()).toBe(0);
+    await viewer.context().close();
+  });
+});
