@@ -147,6 +147,16 @@ describe('Quality screen', () => {
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
   });
 
+  it('follows texts written elsewhere live', async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/quality`);
+    await expect.poll(() => errorsLink().textContent()).toBe('4 errors');
+    await api.post('/api/v1/translations', { content: [{ key: 'bye', language: 'en', text: 'Bye {name}' }, { key: 'bye', language: 'de', text: 'Tschüss' }] });
+    await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('5 errors');
+    expect(await overview().getByRole('row', { name: /^Missing placeholder/ }).getByRole('cell').allTextContents()).toEqual(['Error', '2', '1', '3']);
+    expect((await api.patch('/api/v2/translations', { key: 'bye', language: 'de', text: 'Tschüss {name}' })).status).toBe(200);
+    await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
+  });
+
   it('lays out at 390 px: the list as cards, the dialog fitting', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${service.url}/#/projects/${api.projectToken}/quality?severity=error`);

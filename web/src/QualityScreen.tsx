@@ -4,8 +4,10 @@
 // gate links to ?severity=error), dismissing with a reason and restoring;
 // and, for members with the SETTINGS permission, each check's severity.
 // Checks, their titles and severities are the service's: read, never restated.
-import { useEffect, useState } from 'react';
-import { useQuery } from 'urql';
+// The figures follow the project's changes live (its activity subscription).
+import { useEffect, useRef, useState } from 'react';
+import { useClient, useQuery } from 'urql';
+import { ContentEdits } from './documents';
 import { QualityChecksQuery, QualityCountsQuery } from './quality-documents';
 import { QualityOverview } from './QualityOverview';
 import { FindingsList, type FindingFilter } from './FindingsList';
@@ -15,6 +17,8 @@ import { messageOf } from './feedback';
 
 /** How often the counts are read again while written texts are still being checked. */
 const PENDING_POLL_MS = 1_000;
+/** A burst of changes (an import, a job) reads the figures again once. */
+const CHANGE_SETTLE_MS = 300;
 
 export function QualityScreen({ projectToken }: { projectToken: string }) {
   const [{ data: meta, error }, refetchMeta] = useQuery({ query: QualityChecksQuery, variables: { projectToken } });
@@ -26,6 +30,19 @@ export function QualityScreen({ projectToken }: { projectToken: string }) {
     refetchCounts({ requestPolicy: 'network-only' });
     setGeneration((g) => g + 1);
   };
+  // Live: any change in the project (texts written, a finding dismissed elsewhere, settings) reads the
+  // figures again; the texts' findings follow a moment later, which the pending count polls for.
+  const client = useClient();
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const subscription = client.subscription(ContentEdits, { projectToken }).subscribe(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => refreshRef.current(), CHANGE_SETTLE_MS);
+    });
+    return () => { clearTimeout(timer); subscription.unsubscribe(); };
+  }, [client, projectToken]);
   const pending = counts?.qualityFindings.pending ?? 0;
   useEffect(() => {
     if (pending === 0) return;
