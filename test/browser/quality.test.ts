@@ -125,7 +125,10 @@ describe('Quality screen', () => {
     await findings().getByRole('link', { name: 'Open in editor: items (de)' }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Quality check' }).inputValue()).toBe('plural-missing');
     await expect.poll(() => page.locator('.editor-head .count').textContent()).toBe('1 keys');
+    expect(await page.getByRole('checkbox', { name: 'en' }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'de' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('gridcell', { name: /^items in de:/ }).count()).toBe(1);
+    await shoot('quality-editor-link', 1400);
     expect(await page.getByRole('checkbox', { name: 'fr' }).isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Show all keys' }).click();
     // Without the key: still only keys with that finding (items alone).

@@ -16,7 +16,7 @@ export interface FindingFilter { language: string; severity: string; check: stri
 interface Props {
   projectToken: string;
   checks: readonly QualityCheck[];
-  languages: readonly { key: string; name: string }[];
+  languages: readonly { key: string; name: string; isDefault: boolean }[];
   filter: FindingFilter;
   onFilter: (patch: Record<string, string | null>) => void;
   canDismiss: boolean;
@@ -41,6 +41,11 @@ export function FindingsList({ projectToken, checks, languages, filter, onFilter
   const title = (id: string) => checks.find((c) => c.id === id)?.title ?? id;
   const name = (f: QualityFinding) => `${title(f.check)} on ${f.key} (${f.languageCode})`;
   const page = data?.qualityFindings;
+  // The editor opens on the key with the source language beside the finding's.
+  const source = languages.find((l) => l.isDefault)?.key;
+  const editorLink = (f: QualityFinding) => screenLink(projectToken, 'translations', {
+    key: f.key, namespace: f.namespace || '(default)', check: f.check, languages: [...new Set([source, f.languageCode].filter(Boolean))].join(','),
+  });
 
   const doRestore = async (f: QualityFinding) => {
     const result = await restore({ projectToken, key: f.key, namespace: f.namespace, languageCode: f.languageCode, check: f.check });
@@ -99,7 +104,7 @@ export function FindingsList({ projectToken, checks, languages, filter, onFilter
                 </td>
                 <td><MarkedText text={f.text} start={f.spanStart} end={f.spanEnd} /></td>
                 <td className="finding-actions">
-                  <a href={screenLink(projectToken, 'translations', { key: f.key, namespace: f.namespace || '(default)', check: f.check, languages: f.languageCode })} aria-label={`Open in editor: ${f.key} (${f.languageCode})`}>Open in editor</a>
+                  <a href={editorLink(f)} aria-label={`Open in editor: ${f.key} (${f.languageCode})`}>Open in editor</a>
                   {canDismiss && (f.dismissed
                     ? <button type="button" onClick={() => void doRestore(f)} aria-label={`Restore ${name(f)}`}>Restore</button>
                     : <button type="button" onClick={() => setDismissing(f)} aria-label={`Dismiss ${name(f)}`}>Dismiss</button>)}

@@ -6,7 +6,7 @@ import { graphql, type ResultOf } from './graphql';
 export const QualityChecksQuery = graphql(`
   query QualityChecks($projectToken: String!) {
     qualityChecks(projectToken: $projectToken) { checks { id title category defaultSeverity enabledByDefault severity } }
-    project(projectToken: $projectToken) { myRole myPermissions languages { key name } }
+    project(projectToken: $projectToken) { myRole myPermissions languages { key name isDefault } }
   }
 `);
 export type QualityCheck = ResultOf<typeof QualityChecksQuery>['qualityChecks']['checks'][number];
