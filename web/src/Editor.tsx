@@ -11,10 +11,11 @@ import { useRows, type RowsVariables } from './rows';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
 import { Modal } from './Modal';
 import { EditorGrid, type Address, type CellActions, type Editing, type GridHandle } from './EditorGrid';
+import { EditorQualityFilters, filtersFromAddress, type QualityFilters } from './EditorQualityFilters';
 
 const NEVER = '1970-01-01T00:00:00.000Z';
 
-interface Filters {
+interface Filters extends QualityFilters {
   keyContains: string;
   text: string;
   textStatus: '' | 'EMPTY' | 'NOT_EMPTY';
@@ -27,7 +28,7 @@ interface Filters {
   screenshots: '' | 'true' | 'false';
 }
 
-const NO_FILTERS: Filters = { keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false, screenshots: '' };
+const NO_FILTERS: Filters = { key: '', findingCheck: '', findingSeverity: '', keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false, screenshots: '' };
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -43,8 +44,10 @@ const errorOf = (error: { graphQLErrors: { message: string; extensions?: Record<
 export function Editor({ projectToken }: { projectToken: string }) {
   const [{ data: meta, error: metaError }, refetchMeta] = useQuery({ query: ProjectMeta, variables: { projectToken } });
   const project = meta?.project;
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [chosen, setChosen] = useState<string[] | null>(null);
+  // The address may carry filters (a link from the Quality screen); they apply as the editor opens.
+  const [address] = useState(filtersFromAddress);
+  const [filters, setFilters] = useState<Filters>({ ...NO_FILTERS, ...address.filters });
+  const [chosen, setChosen] = useState<string[] | null>(address.languages);
   const [active, setActive] = useState<Address>({ row: 0, col: 1 });
   const [editing, setEditing] = useState<Editing | null>(null);
   const [selected, setSelectedKey] = useState<{ key: string; namespace: string } | null>(null);
@@ -73,6 +76,9 @@ export function Editor({ projectToken }: { projectToken: string }) {
       withBase: !!f.customerId,
       filter: {
         keyContains: f.keyContains || null,
+        key: f.key || null,
+        findingCheck: f.findingCheck || null,
+        findingSeverity: f.findingSeverity || null,
         text: f.text || null,
         textStatus: f.textStatus || null,
         reviewStatus: f.reviewStatus || null,
@@ -331,6 +337,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
             <option value="">Any</option><option value="true">With a screenshot</option><option value="false">Without a screenshot</option>
           </select>
         </label>
+        <EditorQualityFilters projectToken={projectToken} value={filters} onChange={set} />
         <label className="check"><input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} /> Only keys with problems</label>
         <fieldset className="languages">
           <legend>Languages</legend>

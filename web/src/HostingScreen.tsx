@@ -1,16 +1,17 @@
 // Hosting: the environments in publication order (custom ones reordered by
 // drag and drop or the move buttons, through setEnvironmentOrder), each with
 // its served status and CDN files and a Publish button with live progress
-// (publicationProgress); creating and editing custom environments; the
-// publication history.
+// (publicationProgress) and its quality-check gate (PublicationGate.tsx);
+// creating and editing custom environments; the publication history.
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
+import { GateRefusalPanel, QualityGateToggle, gateRefusalOf, type GateRefusal } from './PublicationGate';
 
 const EnvironmentsQuery = graphql(`
   query HostingEnvironments($projectToken: String!) {
     environments(projectToken: $projectToken) {
-      key name color builtIn position source publishing url
+      key name color builtIn position source publishing url requireNoErrors
       lastPublication { version label completedAt }
     }
   }
@@ -23,6 +24,13 @@ const StatusQuery = graphql(`
     }
   }
 `);
+/** The checks' titles (for the gate's refusal) and whether the viewer is the owner (who may publish over it). */
+const GateContextQuery = graphql(`
+  query HostingGateContext($projectToken: String!) {
+    qualityChecks(projectToken: $projectToken) { checks { id title } }
+    project(projectToken: $projectToken) { myRole }
+  }
+`);
 const PublicationsQuery = graphql(`
   query HostingPublications($projectToken: String!) {
     publications(projectToken: $projectToken, limit: 50) {
@@ -31,7 +39,7 @@ const PublicationsQuery = graphql(`
     }
   }
 `);
-const Publish = graphql(`mutation HostingPublish($projectToken: String!, $key: String!, $label: String) { publishEnvironment(projectToken: $projectToken, key: $key, label: $label) { version } }`);
+const Publish = graphql(`mutation HostingPublish($projectToken: String!, $key: String!, $label: String, $override: Boolean) { publishEnvironment(projectToken: $projectToken, key: $key, label: $label, overrideQualityGate: $override) { version } }`);
 const CreateEnvironment = graphql(`mutation HostingCreate($projectToken: String!, $key: String!, $name: String!, $color: String) { createEnvironment(projectToken: $projectToken, key: $key, name: $name, color: $color) { key } }`);
 const UpdateEnvironment = graphql(`mutation HostingUpdate($projectToken: String!, $key: String!, $name: String, $color: String) { updateEnvironment(projectToken: $projectToken, key: $key, name: $name, color: $color) { key } }`);
 const SetOrder = graphql(`mutation HostingOrder($projectToken: String!, $keys: [String!]!) { setEnvironmentOrder(projectToken: $projectToken, keys: $keys) { key } }`);
@@ -43,7 +51,7 @@ const Progress = graphql(`
 
 type Environment = ResultOf<typeof EnvironmentsQuery>['environments'][number];
 type ProgressEvent = ResultOf<typeof Progress>['publicationProgress'];
-interface GqlError { graphQLErrors: { message: string; extensions?: { code?: unknown } }[]; message: string }
+interface GqlError { graphQLErrors: { message: string; extensions?: Record<string, unknown> }[]; message: string }
 
 const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
@@ -58,6 +66,11 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
   const client = useClient();
   const [{ data, error }, refetch] = useQuery({ query: EnvironmentsQuery, variables: { projectToken } });
   const [{ data: history }, refetchHistory] = useQuery({ query: PublicationsQuery, variables: { projectToken } });
+  const [{ data: gateContext }] = useQuery({ query: GateContextQuery, variables: { projectToken } });
+  const gate = {
+    checkTitle: (id: string) => gateContext?.qualityChecks.checks.find((c) => c.id === id)?.title ?? id,
+    isOwner: gateContext?.project?.myRole === 'OWNER',
+  };
   const [progress, setProgress] = useState<Record<string, ProgressEvent>>({});
   // Bumped after each publication so every environment's status is read again.
   const [generation, setGeneration] = useState(0);
@@ -128,6 +141,7 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
                 environment={environment}
                 generation={generation}
                 progress={progress[environment.key]}
+                gate={gate}
                 onChanged={refresh}
                 move={environment.builtIn ? undefined : {
                   up: index > 1 ? () => moveTo(environment.key, index - 1) : undefined,
@@ -167,11 +181,12 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
   );
 }
 
-function EnvironmentCard({ projectToken, environment, generation, progress, onChanged, move }: {
+function EnvironmentCard({ projectToken, environment, generation, progress, gate, onChanged, move }: {
   projectToken: string;
   environment: Environment;
   generation: number;
   progress: ProgressEvent | undefined;
+  gate: { checkTitle: (id: string) => string; isOwner: boolean };
   onChanged: () => void;
   move?: { up?: () => void; down?: () => void };
 }) {
@@ -180,15 +195,20 @@ function EnvironmentCard({ projectToken, environment, generation, progress, onCh
   const [label, setLabel] = useState('');
   const [publishing, setPublishing] = useState(false);
   const [error, setError] = useState('');
+  const [refusal, setRefusal] = useState<GateRefusal | undefined>();
   const [editing, setEditing] = useState(false);
   useEffect(() => { if (generation > 0) refetchStatus({ requestPolicy: 'network-only' }); }, [generation, refetchStatus]);
 
-  const doPublish = async () => {
+  const doPublish = async (override = false) => {
     setPublishing(true);
     setError('');
-    const result = await publish({ projectToken, key: environment.key, label: environment.key === '_latest' && label.trim() ? label.trim() : null });
+    setRefusal(undefined);
+    const result = await publish({ projectToken, key: environment.key, label: environment.key === '_latest' && label.trim() ? label.trim() : null, override: override || null });
     setPublishing(false);
-    if (result.error) return setError(errorText(result.error));
+    if (result.error) {
+      const gateRefusal = gateRefusalOf(result.error);
+      return gateRefusal ? setRefusal(gateRefusal) : setError(errorText(result.error));
+    }
     setLabel('');
     onChanged();
   };
@@ -231,7 +251,7 @@ function EnvironmentCard({ projectToken, environment, generation, progress, onCh
         {environment.key === '_latest' && (
           <input aria-label="Label of the next _latest publication" placeholder="Label (optional)" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={200} />
         )}
-        <button type="button" onClick={doPublish} disabled={publishing}>Publish {environment.key}</button>
+        <button type="button" onClick={() => void doPublish()} disabled={publishing}>Publish {environment.key}</button>
         {(running || publishing) && (
           <span className="publish-progress">
             <progress max={100} value={running ? files : undefined} aria-label={`Publication of ${environment.key}`} />
@@ -241,6 +261,11 @@ function EnvironmentCard({ projectToken, environment, generation, progress, onCh
         {progress?.state === 'COMPLETE' && !publishing && <span role="status">Published {environment.key}</span>}
         {progress?.state === 'FAILED' && <span role="alert" className="error">Publication failed: {progress.message}</span>}
       </div>
+      <QualityGateToggle projectToken={projectToken} environmentKey={environment.key} requireNoErrors={environment.requireNoErrors} onChanged={onChanged} />
+      {refusal && (
+        <GateRefusalPanel projectToken={projectToken} environmentKey={environment.key} refusal={refusal} checkTitle={gate.checkTitle}
+          canOverride={gate.isOwner} onOverride={() => void doPublish(true)} />
+      )}
       {error && <p role="alert" className="error">{error}</p>}
     </article>
   );

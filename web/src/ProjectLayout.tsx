@@ -12,6 +12,7 @@ import { ProjectSettings } from './ProjectSettings';
 import { ScreenshotsScreen } from './ScreenshotsScreen';
 import { AutomationsScreen } from './AutomationsScreen';
 import { GitSyncScreen } from './GitSyncScreen';
+import { QualityScreen } from './QualityScreen';
 
 interface Section {
   id: string;
@@ -21,6 +22,7 @@ interface Section {
 
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
+  { id: 'quality', label: 'Quality', render: (projectToken) => <QualityScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'screenshots', label: 'Screenshots', render: (projectToken) => <ScreenshotsScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'import', label: 'Import', render: (projectToken) => <ImportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },

@@ -1,0 +1,48 @@
+// The editor's quality-check filters (EditorFilter.findingCheck and
+// findingSeverity: keys with an open finding in the chosen languages), and the
+// filters an address may carry (#/projects/<token>/translations?key=…&check=…),
+// which the Quality screen's "Open in editor" links use.
+import { useQuery } from 'urql';
+import { graphql } from './graphql';
+import { SEVERITIES } from './quality-documents';
+
+const ChecksQuery = graphql(`query EditorQualityChecks($projectToken: String!) { qualityChecks(projectToken: $projectToken) { checks { id title severity } } }`);
+
+export interface QualityFilters { key: string; findingCheck: string; findingSeverity: string }
+
+/** The filters in the address's query, and the languages it names (null: all). */
+export function filtersFromAddress(): { filters: Partial<QualityFilters> & { namespace?: string }; languages: string[] | null } {
+  const at = location.hash.indexOf('?');
+  const params = new URLSearchParams(at < 0 ? '' : location.hash.slice(at + 1));
+  const filters: Partial<QualityFilters> & { namespace?: string } = {};
+  if (params.get('key')) filters.key = params.get('key')!;
+  if (params.get('namespace')) filters.namespace = params.get('namespace')!;
+  if (params.get('check')) filters.findingCheck = params.get('check')!;
+  if (params.get('severity')) filters.findingSeverity = params.get('severity')!;
+  const languages = params.get('languages')?.split(',').filter(Boolean) ?? [];
+  return { filters, languages: languages.length ? languages : null };
+}
+
+export function EditorQualityFilters({ projectToken, value, onChange }: { projectToken: string; value: QualityFilters; onChange: (patch: Partial<QualityFilters>) => void }) {
+  const [{ data }] = useQuery({ query: ChecksQuery, variables: { projectToken } });
+  const checks = data?.qualityChecks.checks.filter((c) => c.severity !== null || c.id === value.findingCheck) ?? [];
+  return (
+    <>
+      <label>Quality check
+        <select value={value.findingCheck} onChange={(e) => onChange({ findingCheck: e.target.value })}>
+          <option value="">Any</option>
+          {checks.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+        </select>
+      </label>
+      <label>Finding severity
+        <select value={value.findingSeverity} onChange={(e) => onChange({ findingSeverity: e.target.value })}>
+          <option value="">Any</option>
+          {SEVERITIES.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+        </select>
+      </label>
+      {value.key && (
+        <span className="key-only">Key <code>{value.key}</code> only <button type="button" onClick={() => onChange({ key: '' })}>Show all keys</button></span>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+// The quality-check gate of an environment's publications (src/findings/gate.ts):
+// the "require no errors" switch, and the service's refusal shown as it gave it
+// (the first errors, the counts per check, a link to the Quality screen filtered
+// to errors) with the owner's "publish anyway".
+import { useEffect, useState } from 'react';
+import { useMutation } from 'urql';
+import { graphql } from './graphql';
+import { screenLink } from './hash-params';
+import { messageOf } from './feedback';
+
+const SetGate = graphql(`mutation HostingQualityGate($projectToken: String!, $key: String!, $requireNoErrors: Boolean!) { setEnvironmentQualityGate(projectToken: $projectToken, key: $key, requireNoErrors: $requireNoErrors) { key requireNoErrors } }`);
+
+/** What the service's CONFLICT carries in extensions.qualityGate. */
+export interface GateRefusal {
+  message: string;
+  errors: number;
+  pending: number;
+  byCheck: Record<string, number>;
+  findings: { key: string; namespace: string; languageCode: string; check: string; message: string }[];
+}
+
+/** The gate's refusal in a failed publish, if that is why it failed. */
+export function gateRefusalOf(error: { graphQLErrors: readonly { message: string; extensions?: Record<string, unknown> }[] }): GateRefusal | undefined {
+  const first = error.graphQLErrors[0];
+  const gate = first?.extensions?.qualityGate as Omit<GateRefusal, 'message'> | undefined;
+  if (!gate || typeof gate.errors !== 'number') return undefined;
+  return { message: first!.message, errors: gate.errors, pending: gate.pending ?? 0, byCheck: gate.byCheck ?? {}, findings: gate.findings ?? [] };
+}
+
+export function QualityGateToggle({ projectToken, environmentKey, requireNoErrors, onChanged }: { projectToken: string; environmentKey: string; requireNoErrors: boolean; onChanged: () => void }) {
+  const [, setGate] = useMutation(SetGate);
+  const [error, setError] = useState('');
+  // Shown switched at once; back to the service's value if it refuses.
+  const [checked, setChecked] = useState(requireNoErrors);
+  useEffect(() => setChecked(requireNoErrors), [requireNoErrors]);
+  return (
+    <>
+      <label className="quality-gate">
+        <input type="checkbox" checked={checked} onChange={async (e) => {
+          const wanted = e.target.checked;
+          setChecked(wanted);
+          const result = await setGate({ projectToken, key: environmentKey, requireNoErrors: wanted });
+          if (result.error) {
+            setChecked(requireNoErrors);
+            return setError(messageOf(result.error));
+          }
+          setError('');
+          onChanged();
+        }} />
+        Require no quality-check errors
+      </label>
+      {error && <p role="alert" className="error">{error}</p>}
+    </>
+  );
+}
+
+/** Findings listed in the refusal (the service sends more; the Quality screen has them all). */
+const LISTED = 10;
+
+export function GateRefusalPanel({ projectToken, environmentKey, refusal, checkTitle, canOverride, onOverride }: {
+  projectToken: string;
+  environmentKey: string;
+  refusal: GateRefusal;
+  checkTitle: (id: string) => string;
+  canOverride: boolean;
+  onOverride: () => void;
+}) {
+  const more = refusal.errors - Math.min(LISTED, refusal.findings.length);
+  return (
+    <div className="gate-refusal" role="alert" aria-label={`Publication of ${environmentKey} refused`}>
+      <h4>Not published: {environmentKey} requires no quality-check errors</h4>
+      {refusal.errors > 0 ? (
+        <>
+          <p>{refusal.errors} error{refusal.errors === 1 ? '' : 's'} to fix or dismiss first:{' '}
+            {Object.entries(refusal.byCheck).map(([check, n]) => `${checkTitle(check)} ${n}`).join(', ')}.</p>
+          <ul aria-label="Errors blocking the publication">
+            {refusal.findings.slice(0, LISTED).map((f, i) => (
+              <li key={i}><strong>{f.namespace ? `${f.namespace}:` : ''}{f.key}</strong> ({f.languageCode}) {checkTitle(f.check)}: {f.message}</li>
+            ))}
+          </ul>
+          {more > 0 && <p>and {more} more.</p>}
+          <a href={screenLink(projectToken, 'quality', { severity: 'error' })}>Show the errors on the Quality screen</a>
+        </>
+      ) : <p>{refusal.message}</p>}
+      {canOverride && refusal.errors > 0 && (
+        <p><button type="button" className="danger" onClick={onOverride}>Publish {environmentKey} anyway</button> <span className="hint">As the project owner; recorded in the activity log.</span></p>
+      )}
+    </div>
+  );
+}
