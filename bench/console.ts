@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { createAccount } from '../src/accounts/accounts.js';
 import { prisma } from '../src/db.js';
+import { Prisma } from '../src/generated/prisma/client.js';
 import { launchChromium } from '../scripts/lib/chromium.js';
 import { postgresUrl, startBenchService } from './lib/service.js';
 
@@ -28,18 +29,14 @@ try {
   // The console signs in with a password: a member account of its own.
   await prisma().projectMember.create({ data: { projectId: project.id, accountId: account.id } });
   const seeded = Date.now();
-  await prisma().$executeRawUnsafe(
-    `INSERT INTO "Language" ("projectId", key, name, "order", "isDefault") SELECT $1, 'l' || n, 'Language ' || n, n, false FROM generate_series(1, $2) n`,
-    project.id, LANGUAGES - 1,
-  );
-  await prisma().$executeRawUnsafe(`INSERT INTO "TranslationKey" ("projectId", key, namespace) SELECT $1, 'key.' || lpad(n::text, 6, '0'), 'ns' || (n % 5) FROM generate_series(1, $2) n`, project.id, KEYS);
-  await prisma().$executeRawUnsafe(
-    `INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
-     SELECT k.id, l.id, $1, l.key || ': text of ' || k.key || ' with {name}' FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId"
-      WHERE k."projectId" = $1 AND (l."isDefault" OR k.id % 10 <> 0)`,
-    project.id,
-  );
-  await prisma().$executeRawUnsafe('ANALYZE');
+  await prisma().$executeRaw(Prisma.sql`/* bench:console-languages */ INSERT INTO "Language" ("projectId", key, name, "order", "isDefault")
+    SELECT ${project.id}, 'l' || n, 'Language ' || n, n, false FROM generate_series(1, ${LANGUAGES - 1}::int) n`);
+  await prisma().$executeRaw(Prisma.sql`/* bench:console-keys */ INSERT INTO "TranslationKey" ("projectId", key, namespace)
+    SELECT ${project.id}, 'key.' || lpad(n::text, 6, '0'), 'ns' || (n % 5) FROM generate_series(1, ${KEYS}::int) n`);
+  await prisma().$executeRaw(Prisma.sql`/* bench:console-translations */ INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+     SELECT k.id, l.id, ${project.id}, l.key || ': text of ' || k.key || ' with {name}' FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId"
+      WHERE k."projectId" = ${project.id} AND (l."isDefault" OR k.id % 10 <> 0)`);
+  await prisma().$executeRaw(Prisma.sql`ANALYZE`);
   console.log(`seeded ${KEYS.toLocaleString('en')} keys × ${LANGUAGES} languages on ${kind} in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
 
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });

@@ -11,6 +11,8 @@ import { editorRows } from '../src/console/rows.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { setDatabase } from '../src/db.js';
+import { Prisma } from '../src/generated/prisma/client.js';
+import { projectIdOf } from './lib/project-id.js';
 import { LANGUAGES } from './lib/data.js';
 import { percentile, timed } from './lib/report.js';
 import { seedKeys } from './lib/seed.js';
@@ -24,23 +26,30 @@ setDatabase(db);
 await migrate(db);
 
 const prisma = db.prisma;
-await prisma.$executeRawUnsafe(`INSERT INTO "Project" (name, "projectToken", "apiKey", "apiKeyHash", "ownerId") VALUES ('text-filter', 'text-filter', 'text-filter', 'text-filter', 0) ON CONFLICT DO NOTHING`);
-const [{ id: projectId }] = await prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = 'text-filter'`);
+await prisma.$executeRaw(Prisma.sql`/* bench:text-filter-project */ INSERT INTO "Project" (name, "projectToken", "apiKey", "apiKeyHash", "ownerId") VALUES ('text-filter', 'text-filter', 'text-filter', 'text-filter', 0) ON CONFLICT DO NOTHING`);
+const projectId = await projectIdOf(prisma, 'text-filter');
 
 /** Shows the plan of every statement editorRows sends, run again under EXPLAIN (ANALYZE, BUFFERS). */
 function explaining(database: Database): Database {
-  const raw = database.prisma.$queryRawUnsafe.bind(database.prisma);
-  const query = async (sql: string, ...params: unknown[]) => {
-    const plan = await raw<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, ...params);
-    console.log(`${sql.replace(/\s+/g, ' ').slice(0, 300)}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n`);
-    return raw(sql, ...params);
+  const unsafe = database.prisma.$queryRawUnsafe.bind(database.prisma);
+  const tagged = database.prisma.$queryRaw.bind(database.prisma);
+  const show = (sql: string, plan: { 'QUERY PLAN': string }[]) => console.log(`${sql.replace(/\s+/g, ' ').slice(0, 300)}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n`);
+  // Statements built as strings and as Prisma.sql fragments alike.
+  const queryUnsafe = async (sql: string, ...params: unknown[]) => {
+    show(sql, await unsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, ...params));
+    return unsafe(sql, ...params);
   };
-  return { ...database, prisma: new Proxy(database.prisma, { get: (target, p) => (p === '$queryRawUnsafe' ? query : Reflect.get(target, p)) }) };
+  const query = async (sql: Prisma.Sql) => {
+    show(sql.sql, await tagged<{ 'QUERY PLAN': string }[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${sql}`));
+    return tagged(sql);
+  };
+  const replaced: Record<string | symbol, unknown> = { $queryRawUnsafe: queryUnsafe, $queryRaw: query };
+  return { ...database, prisma: new Proxy(database.prisma, { get: (target, p) => replaced[p] ?? Reflect.get(target, p) }) };
 }
 
 for (const size of sizes) {
   const keys = size / LANGUAGES.length;
-  const [{ count }] = await prisma.$queryRawUnsafe<{ count: number }[]>(`SELECT count(*)::int AS count FROM "TranslationKey" WHERE "projectId" = $1`, projectId);
+  const [{ count }] = await prisma.$queryRaw<{ count: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS count FROM "TranslationKey" WHERE "projectId" = ${projectId}`);
   if (count < keys) {
     const seeded = await timed(() => seedKeys(prisma, projectId, count + 1, keys));
     console.log(`seeded ${count} → ${keys} keys in ${(seeded.ms / 1000).toFixed(1)} s`);

@@ -9,11 +9,13 @@
 //    translations (filterScenario): findings made set-based in SQL, p95 of the
 //    filter's first page through GraphQL. Target: p95 under 100 ms.
 import type { BenchService } from '../lib/service.js';
+import { projectIdOf } from '../lib/project-id.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 import { withoutFindingsQueueForBenchmark } from '../../src/translations/gate.js';
 import { pendingFindings, updaterStats } from '../../src/findings/updater.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { prisma } from '../../src/db.js';
 
 const KEYS = 10_000;
@@ -54,7 +56,7 @@ export async function findingsScenario(bench: BenchService, db: Figure['db']): P
     settled.push(performance.now() - started);
     progress(`run ${i}: off ${Math.round(off[i]!)} ms, on ${Math.round(on[i]!)} ms, settled ${Math.round(settled[i]!)} ms`);
   }
-  const [{ n: stored }] = await prisma().$queryRawUnsafe<{ n: number }[]>(`/* bench:findings-count */ SELECT count(*)::int AS n FROM "Finding"`);
+  const [{ n: stored }] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* bench:findings-count */ SELECT count(*)::int AS n FROM "Finding"`);
   const value = percentile(on, 50);
   const baseline = percentile(off, 50);
   return [{
@@ -77,18 +79,20 @@ const FILTER_KEYS = Number(process.env.FINDINGS_FILTER_KEYS ?? 200_000);
  */
 export async function findingsFilterScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
   const { apiKey, projectToken } = await bench.project('findings-filter');
-  const [{ id: projectId }] = await prisma().$queryRawUnsafe<{ id: number }[]>(`/* bench:project */ SELECT id FROM "Project" WHERE "projectToken" = $1`, projectToken);
-  const run = (sql: string, ...values: unknown[]) => prisma().$executeRawUnsafe(sql, ...values);
-  await run(`/* bench:languages */ INSERT INTO "Language" ("projectId", key, name, "order") SELECT $1, l, l, o FROM unnest($2::text[]) WITH ORDINALITY AS x(l, o) ON CONFLICT DO NOTHING`, projectId, LANGUAGES);
-  await run(`/* bench:keys */ INSERT INTO "TranslationKey" ("projectId", key) SELECT $1, 'key.' || g FROM generate_series(1, $2::int) g`, projectId, FILTER_KEYS);
-  await run(`/* bench:translations */ INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
-    SELECT k.id, l.id, $1, l.key || ' text ' || k.id || ' with {name}' FROM "TranslationKey" k CROSS JOIN "Language" l WHERE k."projectId" = $1 AND l."projectId" = $1`, projectId);
-  await run(`/* bench:findings */ INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message)
-    SELECT t."keyId", t."languageId", CASE WHEN (t."keyId" + t."languageId") % 60 = 0 THEN 'placeholders-missing' ELSE 'end-punctuation' END, 0, $1,
+  const projectId = await projectIdOf(prisma(), projectToken);
+  const run = (sql: Prisma.Sql) => prisma().$executeRaw(sql);
+  await run(Prisma.sql`/* bench:languages */ INSERT INTO "Language" ("projectId", key, name, "order")
+    SELECT ${projectId}, l, l, o FROM unnest(${LANGUAGES}::text[]) WITH ORDINALITY AS x(l, o) ON CONFLICT DO NOTHING`);
+  await run(Prisma.sql`/* bench:keys */ INSERT INTO "TranslationKey" ("projectId", key) SELECT ${projectId}, 'key.' || g FROM generate_series(1, ${FILTER_KEYS}::int) g`);
+  await run(Prisma.sql`/* bench:translations */ INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+    SELECT k.id, l.id, ${projectId}, l.key || ' text ' || k.id || ' with {name}' FROM "TranslationKey" k CROSS JOIN "Language" l
+     WHERE k."projectId" = ${projectId} AND l."projectId" = ${projectId}`);
+  await run(Prisma.sql`/* bench:findings */ INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message)
+    SELECT t."keyId", t."languageId", CASE WHEN (t."keyId" + t."languageId") % 60 = 0 THEN 'placeholders-missing' ELSE 'end-punctuation' END, 0, ${projectId},
            CASE WHEN (t."keyId" + t."languageId") % 60 = 0 THEN 'error' ELSE 'warning' END, 'A finding'
-      FROM "Translation" t WHERE t."projectId" = $1 AND (t."keyId" + t."languageId") % 20 = 0`, projectId);
-  await run('ANALYZE "Translation"');
-  await run('ANALYZE "Finding"');
+      FROM "Translation" t WHERE t."projectId" = ${projectId} AND (t."keyId" + t."languageId") % 20 = 0`);
+  await run(Prisma.sql`ANALYZE "Translation"`);
+  await run(Prisma.sql`ANALYZE "Finding"`);
   const query = `query($l: String, $s: String, $c: String) { qualityFindings(languageCode: $l, severity: $s, check: $c, first: 100) { total errors pending findings { key languageCode check } } }`;
   const ask = async (variables: Record<string, unknown>) => {
     const res = await fetch(`${bench.url}/graphql`, { method: 'POST', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
@@ -96,7 +100,7 @@ export async function findingsFilterScenario(bench: BenchService, db: Figure['db
     if (body.errors) throw new Error(JSON.stringify(body.errors));
   };
   const figures: Figure[] = [];
-  const [{ n: rows }] = await prisma().$queryRawUnsafe<{ n: number }[]>(`/* bench:count */ SELECT count(*)::int AS n FROM "Translation" WHERE "projectId" = $1`, projectId);
+  const [{ n: rows }] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* bench:count */ SELECT count(*)::int AS n FROM "Translation" WHERE "projectId" = ${projectId}`);
   for (const [name, variables] of [['errors of one language', { l: 'de', s: 'error' }], ['one check', { c: 'placeholders-missing' }], ['all findings', {}]] as const) {
     for (let i = 0; i < 3; i++) await ask(variables);
     const times: number[] = [];

@@ -16,6 +16,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { editorRows } from '../../src/console/rows.js';
 import { prisma } from '../../src/db.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { projectIdOf } from '../lib/project-id.js';
 import { formatIds } from '../../src/formats/registry.js';
 import { LANGUAGES } from '../lib/data.js';
 import { commit, machine, percentile, timed } from '../lib/report.js';
@@ -38,13 +40,11 @@ export interface GrowthRow { translations: number; [measure: string]: number | s
 
 /** The editor's key query as it was before the trigram index: strpos over lowered texts, an exact count. */
 async function previousEditorQuery(projectId: number, text: string): Promise<void> {
-  await prisma().$queryRawUnsafe(
-    `SELECT k.id, (count(*) OVER ())::int AS total FROM "TranslationKey" k WHERE k."projectId" = $1
-       AND k.id IN (SELECT t."keyId" FROM "Translation" t WHERE t."projectId" = $1 AND strpos(lower(t.text), lower($2::text)) > 0
-                      AND t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = $1 AND key = ANY($3::text[])))
-     ORDER BY k.namespace, k.key LIMIT 100 OFFSET 0`,
-    projectId, text, LANGUAGES,
-  );
+  await prisma().$queryRaw(Prisma.sql`/* bench:previous-editor-query */
+    SELECT k.id, (count(*) OVER ())::int AS total FROM "TranslationKey" k WHERE k."projectId" = ${projectId}
+       AND k.id IN (SELECT t."keyId" FROM "Translation" t WHERE t."projectId" = ${projectId} AND strpos(lower(t.text), lower(${text}::text)) > 0
+                      AND t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND key = ANY(${LANGUAGES}::text[])))
+     ORDER BY k.namespace, k.key LIMIT 100 OFFSET 0`);
 }
 
 async function editorPage(bench: BenchService, apiKey: string, projectToken: string, text: string): Promise<void> {
@@ -62,7 +62,7 @@ async function editorPage(bench: BenchService, apiKey: string, projectToken: str
 
 export async function largeScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
   const project = await bench.project('bench-large');
-  const [{ id: projectId }] = await prisma().$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = $1`, project.projectToken);
+  const projectId = await projectIdOf(prisma(), project.projectToken);
   const formats = formatIds();
   const slow = new Set<string>();
   const rows: GrowthRow[] = [];

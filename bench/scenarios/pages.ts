@@ -13,6 +13,8 @@
 // Also the GraphQL read of as many cells through the key connection (50 keys
 // × 10 languages), which pages by key id at any depth.
 import type { BenchService } from '../lib/service.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { projectIdOf } from '../lib/project-id.js';
 import type { Figure } from '../lib/types.js';
 
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 15);
@@ -32,11 +34,11 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
 
 export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string): Promise<Figure[]> {
   const prisma = bench.service.db.prisma;
-  const [{ id: projectId }] = await prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = $1`, projectToken);
-  const languages = await prisma.$queryRawUnsafe<{ id: number; key: string }[]>(`SELECT id, key FROM "Language" WHERE "projectId" = $1 ORDER BY "order", key`, projectId);
-  const [{ keys }] = await prisma.$queryRawUnsafe<{ keys: number }[]>(`SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = $1`, projectId);
-  await prisma.$executeRawUnsafe('VACUUM ANALYZE "TranslationKey"');
-  await prisma.$executeRawUnsafe('VACUUM ANALYZE "Translation"');
+  const projectId = await projectIdOf(prisma, projectToken);
+  const languages = await prisma.$queryRaw<{ id: number; key: string }[]>(Prisma.sql`/* bench:languages */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`);
+  const [{ keys }] = await prisma.$queryRaw<{ keys: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = ${projectId}`);
+  await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "TranslationKey"`);
+  await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "Translation"`);
   const headers = { 'x-service-token': apiKey };
   const rest = (query: string) => async () => {
     const res = await fetch(`${bench.url}/api/v2/translations?size=${SIZE}&${query}`, { headers });
@@ -47,23 +49,20 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
   const byPosition = (languageIds: number[], page: number) => {
     const n = languageIds.length;
     const offset = page * SIZE;
-    return () => prisma.$queryRawUnsafe(
-      `SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
-         FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = $1 ORDER BY namespace, key OFFSET $2 LIMIT $3) k
-         CROSS JOIN unnest($4::int[]) WITH ORDINALITY AS o(id, ord)
+    return () => prisma.$queryRaw(Prisma.sql`/* bench:page-by-position */
+      SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
+         FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId} ORDER BY namespace, key
+                OFFSET ${Math.floor(offset / n)} LIMIT ${Math.ceil(((offset % n) + SIZE) / n)}) k
+         CROSS JOIN unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord)
          JOIN "Language" l ON l.id = o.id
          LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id
-        ORDER BY k.namespace, k.key, o.ord OFFSET $5 LIMIT $6`,
-      projectId, Math.floor(offset / n), Math.ceil(((offset % n) + SIZE) / n), languageIds, offset % n, SIZE,
-    );
+        ORDER BY k.namespace, k.key, o.ord OFFSET ${offset % n} LIMIT ${SIZE}`);
   };
-  const notEmpty = (page: number) => () => prisma.$queryRawUnsafe(
-    `SELECT k.key, k.namespace, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
+  const notEmpty = (page: number) => () => prisma.$queryRaw(Prisma.sql`/* bench:page-not-empty */
+    SELECT k.key, k.namespace, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
        FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId"
-      WHERE t."projectId" = $1 AND t.text <> ''
-      ORDER BY k.namespace, k.key, l."order", l.key OFFSET $2 LIMIT $3`,
-    projectId, page * SIZE, SIZE,
-  );
+      WHERE t."projectId" = ${projectId} AND t.text <> ''
+      ORDER BY k.namespace, k.key, l."order", l.key OFFSET ${page * SIZE} LIMIT ${SIZE}`);
   const cells = keys * languages.length;
   const deepest = Math.ceil(cells / SIZE) - 1;
   const cases: { name: string; query: string; baseline: () => Promise<unknown> }[] = [

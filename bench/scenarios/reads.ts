@@ -7,6 +7,8 @@ import Fastify from 'fastify';
 import type { BenchService } from '../lib/service.js';
 import type { Figure } from '../lib/types.js';
 import { observeSql } from '../../src/db/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { projectIdOf } from '../lib/project-id.js';
 
 const DURATION_S = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 
@@ -39,14 +41,12 @@ async function bareRoute(bench: BenchService, projectId: number): Promise<{ url:
   const app = Fastify({ logger: false });
   const prisma = bench.service.db.prisma;
   app.get('/bare', async () =>
-    prisma.$queryRawUnsafe(
-      `SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
+    prisma.$queryRaw(Prisma.sql`/* bench:bare-page */
+      SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
          FROM "TranslationKey" k CROSS JOIN "Language" l
          LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id
-        WHERE k."projectId" = $1 AND l."projectId" = $1
-        ORDER BY k.namespace, k.key, l."order", l.key LIMIT 500`,
-      projectId,
-    ),
+        WHERE k."projectId" = ${projectId} AND l."projectId" = ${projectId}
+        ORDER BY k.namespace, k.key, l."order", l.key LIMIT 500`),
   );
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: `${url}/bare`, close: () => app.close() };
@@ -56,7 +56,7 @@ const GRAPHQL_READ = `query($first: Int!) { translationKeys(first: $first) { edg
 
 export async function readScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string, only: Set<string>): Promise<Figure[]> {
   const figures: Figure[] = [];
-  const [{ id: projectId }] = await bench.service.db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = $1`, projectToken);
+  const projectId = await projectIdOf(bench.service.db.prisma, projectToken);
   const headers = { 'x-service-token': apiKey };
   let rest: LoadResult | undefined;
   if (only.has('rest')) {

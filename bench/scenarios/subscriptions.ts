@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { BenchService } from '../lib/service.js';
+import { projectIdOf } from '../lib/project-id.js';
 import { percentile } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
@@ -15,7 +16,7 @@ const KEYS = 3000;
 export async function subscriptionScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
   const project = await bench.project('bench-subscriptions');
   const prisma = bench.service.db.prisma;
-  const [{ id: projectId }] = await prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = $1`, project.projectToken);
+  const projectId = await projectIdOf(prisma, project.projectToken);
   const refs = Array.from({ length: KEYS }, (_, i) => ({ key: `k${i}`, namespace: '' }));
   const { ids } = await ensureKeys(prisma, projectId, refs, { create: true });
   const langs = await ensureLanguages(prisma, projectId, [{ key: 'en' }, { key: 'de' }], { create: true });

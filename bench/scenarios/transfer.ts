@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip } from 'node:zlib';
+import { projectIdOf } from '../lib/project-id.js';
 import { brotliOptions, GZIP_OPTIONS } from '../../src/hosting/compression.js';
 import { bulkSql, csv, type BulkSql } from '../lib/copy.js';
 import type { BenchService } from '../lib/service.js';
@@ -42,10 +43,6 @@ function* translationLines(keyIds: Map<string, number>, languageIds: Map<string,
   }
 }
 
-async function projectIdOf(bench: BenchService, projectToken: string): Promise<number> {
-  const [{ id }] = await bench.service.db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Project" WHERE "projectToken" = $1`, projectToken);
-  return id;
-}
 
 async function idsOf(sql: BulkSql, table: string, projectId: number): Promise<Map<string, number>> {
   const rows = await sql.query<{ id: number; key: string }>(`SELECT id, key FROM ${table} WHERE "projectId" = ${projectId}`);
@@ -175,10 +172,10 @@ export async function sqlExport(bench: BenchService, projectId: number, format: 
 export async function transferScenarios(bench: BenchService, db: Figure['db'], only: Set<string>): Promise<Figure[]> {
   const figures: Figure[] = [];
   const project = await bench.project('bench-transfer');
-  const projectId = await projectIdOf(bench, project.projectToken);
+  const projectId = await projectIdOf(bench.service.db.prisma, project.projectToken);
   const rows = KEYS * LANGUAGES.length;
 
-  const baseProjectId = await projectIdOf(bench, (await bench.project('bench-baseline')).projectToken);
+  const baseProjectId = await projectIdOf(bench.service.db.prisma, (await bench.project('bench-baseline')).projectToken);
   const copy = await timed(() => copyImport(bench, baseProjectId));
   const first = await timed(() => importFile(bench, project.apiKey, multiLanguageJson(KEYS)));
   // Each re-import replaces every text (the next version of the file); as

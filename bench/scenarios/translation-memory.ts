@@ -91,7 +91,7 @@ async function seed(bench: BenchService, projectId: number, keys: number): Promi
       SELECT s.id, l.id, ${projectId}, CASE WHEN l."isDefault" THEN initcap(s.sentence) ELSE l.key || ': ' || s.sentence END
         FROM s JOIN "Language" l ON l."projectId" = ${projectId}`);
   }
-  await prisma.$executeRawUnsafe('ANALYZE');
+  await prisma.$executeRaw(Prisma.sql`ANALYZE`);
 }
 
 async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Promise<Figure[]> {

@@ -30,6 +30,7 @@ import { ACTIONS, actionKey, afterCommit, type ActionLog, type RunContext } from
 import { matchRun } from './match.js';
 import { nextTick, ruleView, type RuleView } from './rules.js';
 import { pruneRuns } from './runs.js';
+import { PollLoop } from '../poll-loop.js';
 
 /** Schedules are looked at at most this often (a tick is a second at the finest). */
 const SCHEDULE_CHECK_MS = 500;
@@ -72,10 +73,7 @@ export class AutomationRunner {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly maxAttempts: number;
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: PollLoop;
   private unsubscribe: (() => void) | undefined;
   private lastScheduleCheck = 0;
   private lastPrune = 0;
@@ -84,55 +82,37 @@ export class AutomationRunner {
     this.pollMs = options.pollMs ?? 2_000;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.maxAttempts = options.maxAttempts ?? 3;
+    this.loop = new PollLoop({ failure: 'automation run failed', sleepMs: () => Math.min(this.pollMs, this.nextScheduleCheck()), round: () => this.round() });
   }
 
   start(): void {
     runners.add(this);
     this.unsubscribe = onCommittedChanges(() => this.wake());
-    this.loop = this.run();
+    this.loop.start();
   }
 
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     runners.delete(this);
     this.unsubscribe?.();
-    this.wake();
-    await this.loop;
+    await this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let worked = false;
-      try {
-        if (Date.now() - this.lastScheduleCheck >= SCHEDULE_CHECK_MS) {
-          this.lastScheduleCheck = Date.now();
-          await this.fireSchedules();
-        }
-        if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
-          this.lastPrune = Date.now();
-          await pruneRuns();
-        }
-        const run = await this.claim();
-        if (run) {
-          worked = true;
-          await this.execute(run);
-        }
-      } catch (error) {
-        if (this.stopping) break;
-        logger().error({ err: error }, 'automation run failed');
-      }
-      if (worked) continue;
-      await new Promise<void>((resolve) => {
-        this.wakeUp = resolve;
-        this.timer = setTimeout(resolve, Math.min(this.pollMs, this.nextScheduleCheck()));
-      });
-      clearTimeout(this.timer);
-      this.wakeUp = undefined;
+  private async round(): Promise<boolean> {
+    if (Date.now() - this.lastScheduleCheck >= SCHEDULE_CHECK_MS) {
+      this.lastScheduleCheck = Date.now();
+      await this.fireSchedules();
     }
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await pruneRuns();
+    }
+    const run = await this.claim();
+    if (run) await this.execute(run);
+    return !!run;
   }
 
   /** When a schedule may next fall due: soon when a rule has one, else the poll. */

@@ -34,9 +34,6 @@ const unnumbered = (tokens: Token[]) => tokens.filter((t) => !t.key);
 
 const onlyIfSource = (pair: Pair) => pair.source !== '' && pair.target !== '';
 
-/** Placeholders to compare: not when neither text has any (most texts), which no placeholder check reports on. */
-const withPlaceholders = (pair: Pair) => onlyIfSource(pair) && (pair.sourceReading.tokens.length > 0 || pair.targetReading.tokens.length > 0);
-
 /**
  * Both sides' tokens, comparable: unnumbered printf tokens on one side and
  * positional ones on the other (`%d` translated as `%1$d`, Apple's `%@ %@` as
@@ -61,102 +58,95 @@ function comparable(pair: Pair): { source: Token[]; target: Token[] } {
   return found;
 }
 
-const missingPlaceholders: CheckDefinition = {
-  id: 'placeholders-missing', category: 'placeholders', title: 'Missing placeholder', severity: 'error', enabled: true,
-  run(pair) {
-    if (!withPlaceholders(pair)) return [];
-    const problems: Problem[] = [];
-    const tokens = comparable(pair);
-    const mine = named(tokens.target);
-    for (const [key, theirs] of named(tokens.source)) {
-      if (!mine.has(key)) problems.push({ message: `Missing placeholder ${theirs[0]!.raw}: keep it in the translation, as it is written in the source`, span: null });
-    }
-    const source = unnumbered(tokens.source);
-    const target = unnumbered(tokens.target);
-    if (target.length < source.length) {
-      const left = [...target.map((t) => t.type)];
-      const lost = source.filter((t) => {
-        const i = left.indexOf(t.type);
-        if (i < 0) return true;
-        left.splice(i, 1);
-        return false;
-      });
-      if (lost.length) problems.push({ message: `Missing placeholder ${lost.map((t) => t.raw).join(' ')}: the translation has ${target.length} of the source's ${source.length}`, span: null });
-    }
-    return problems;
-  },
-};
+/** The tokens of `tokens` left over once each of `others` has taken one of its type: the surplus, in order. */
+function surplus(tokens: Token[], others: Token[]): Token[] {
+  const left = others.map((t) => t.type);
+  return tokens.filter((t) => {
+    const i = left.indexOf(t.type);
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
+}
 
-const extraPlaceholders: CheckDefinition = {
-  id: 'placeholders-extra', category: 'placeholders', title: 'Extra placeholder', severity: 'error', enabled: true,
-  run(pair) {
-    if (!withPlaceholders(pair)) return [];
-    const problems: Problem[] = [];
-    const tokens = comparable(pair);
-    const theirs = named(tokens.source);
-    for (const [key, mine] of named(tokens.target)) {
-      if (!theirs.has(key)) problems.push({ message: `${mine[0]!.raw} is not in the source: remove it or write the source's placeholder`, span: tokenSpan(mine[0]!) });
-    }
-    const source = unnumbered(tokens.source);
-    const target = unnumbered(tokens.target);
-    if (target.length > source.length) {
-      const left = [...source.map((t) => t.type)];
-      const added = target.filter((t) => {
-        const i = left.indexOf(t.type);
-        if (i < 0) return true;
-        left.splice(i, 1);
-        return false;
-      });
-      if (added.length) problems.push({ message: `${added.map((t) => t.raw).join(' ')} is not in the source: remove it`, span: tokenSpan(added[0]!) });
-    }
-    return problems;
-  },
-};
+/**
+ * A placeholder check: run on both sides' comparable tokens, and not at all
+ * when a side is empty or neither text has any (most texts).
+ */
+function placeholderCheck(definition: Omit<CheckDefinition, 'run' | 'category' | 'severity' | 'enabled'>, run: (tokens: { source: Token[]; target: Token[] }, pair: Pair) => Problem[]): CheckDefinition {
+  return {
+    ...definition, category: 'placeholders', severity: 'error', enabled: true,
+    run(pair) {
+      if (!onlyIfSource(pair) || (pair.sourceReading.tokens.length === 0 && pair.targetReading.tokens.length === 0)) return [];
+      return run(comparable(pair), pair);
+    },
+  };
+}
 
-const placeholderType: CheckDefinition = {
-  id: 'placeholders-type', category: 'placeholders', title: 'Placeholder type changed', severity: 'error', enabled: true,
-  run(pair) {
-    if (!withPlaceholders(pair)) return [];
-    const problems: Problem[] = [];
-    const tokens = comparable(pair);
-    const theirs = named(tokens.source);
-    for (const [key, mine] of named(tokens.target)) {
-      const have = theirs.get(key);
-      if (!have) continue;
-      const types = new Set(have.map((t) => t.type));
-      const changed = mine.find((t) => !types.has(t.type));
-      if (changed) problems.push({ message: `${changed.raw} changes the type of the source's ${have[0]!.raw}: write it as in the source`, span: tokenSpan(changed) });
-    }
-    // Unnumbered ones, as many on both sides but of other types (a reordering is placeholders-order's).
-    const source = unnumbered(tokens.source);
-    const target = unnumbered(tokens.target);
-    const sorted = (tokens: Token[]) => tokens.map((t) => t.type).sort().join(' ');
-    if (source.length === target.length && sorted(source) !== sorted(target)) {
-      const i = target.findIndex((t, n) => t.type !== source[n]!.type);
-      problems.push({ message: `${target[i]!.raw} changes the type of the source's ${source[i]!.raw}: write it as in the source`, span: tokenSpan(target[i]!) });
-    }
-    return problems;
-  },
-};
+const missingPlaceholders = placeholderCheck({ id: 'placeholders-missing', title: 'Missing placeholder' }, (tokens) => {
+  const problems: Problem[] = [];
+  const mine = named(tokens.target);
+  for (const [key, theirs] of named(tokens.source)) {
+    if (!mine.has(key)) problems.push({ message: `Missing placeholder ${theirs[0]!.raw}: keep it in the translation, as it is written in the source`, span: null });
+  }
+  const source = unnumbered(tokens.source);
+  const target = unnumbered(tokens.target);
+  if (target.length < source.length) {
+    const lost = surplus(source, target);
+    if (lost.length) problems.push({ message: `Missing placeholder ${lost.map((t) => t.raw).join(' ')}: the translation has ${target.length} of the source's ${source.length}`, span: null });
+  }
+  return problems;
+});
 
-const placeholderOrder: CheckDefinition = {
-  id: 'placeholders-order', category: 'placeholders', title: 'Placeholders reordered', severity: 'error', enabled: true,
-  run(pair) {
-    if (!withPlaceholders(pair)) return [];
-    const tokens = comparable(pair);
-    const source = unnumbered(tokens.source);
-    const target = unnumbered(tokens.target);
-    if (source.length !== target.length || source.length < 2) return [];
-    const s = source.map((t) => t.type).join(' ');
-    const t = target.map((x) => x.type).join(' ');
-    if (s === t || [...source.map((x) => x.type)].sort().join(' ') !== [...target.map((x) => x.type)].sort().join(' ')) return [];
-    const first = target.findIndex((x, i) => x.type !== source[i]!.type);
-    return [{
-      message: `Placeholders without numbers are filled in order: ${target.map((x) => x.raw).join(' ')} reorders the source's ${source.map((x) => x.raw).join(' ')}; keep the order or number them (%1$s, {0})`,
-      span: tokenSpan(target[first]!),
-    }];
-  },
-};
+const extraPlaceholders = placeholderCheck({ id: 'placeholders-extra', title: 'Extra placeholder' }, (tokens) => {
+  const problems: Problem[] = [];
+  const theirs = named(tokens.source);
+  for (const [key, mine] of named(tokens.target)) {
+    if (!theirs.has(key)) problems.push({ message: `${mine[0]!.raw} is not in the source: remove it or write the source's placeholder`, span: tokenSpan(mine[0]!) });
+  }
+  const source = unnumbered(tokens.source);
+  const target = unnumbered(tokens.target);
+  if (target.length > source.length) {
+    const added = surplus(target, source);
+    if (added.length) problems.push({ message: `${added.map((t) => t.raw).join(' ')} is not in the source: remove it`, span: tokenSpan(added[0]!) });
+  }
+  return problems;
+});
+
+const placeholderType = placeholderCheck({ id: 'placeholders-type', title: 'Placeholder type changed' }, (tokens) => {
+  const problems: Problem[] = [];
+  const theirs = named(tokens.source);
+  for (const [key, mine] of named(tokens.target)) {
+    const have = theirs.get(key);
+    if (!have) continue;
+    const types = new Set(have.map((t) => t.type));
+    const changed = mine.find((t) => !types.has(t.type));
+    if (changed) problems.push({ message: `${changed.raw} changes the type of the source's ${have[0]!.raw}: write it as in the source`, span: tokenSpan(changed) });
+  }
+  // Unnumbered ones, as many on both sides but of other types (a reordering is placeholders-order's).
+  const source = unnumbered(tokens.source);
+  const target = unnumbered(tokens.target);
+  const sorted = (tokens: Token[]) => tokens.map((t) => t.type).sort().join(' ');
+  if (source.length === target.length && sorted(source) !== sorted(target)) {
+    const i = target.findIndex((t, n) => t.type !== source[n]!.type);
+    problems.push({ message: `${target[i]!.raw} changes the type of the source's ${source[i]!.raw}: write it as in the source`, span: tokenSpan(target[i]!) });
+  }
+  return problems;
+});
+
+const placeholderOrder = placeholderCheck({ id: 'placeholders-order', title: 'Placeholders reordered' }, (tokens) => {
+  const source = unnumbered(tokens.source);
+  const target = unnumbered(tokens.target);
+  if (source.length !== target.length || source.length < 2) return [];
+  const s = source.map((t) => t.type).join(' ');
+  const t = target.map((x) => x.type).join(' ');
+  if (s === t || [...source.map((x) => x.type)].sort().join(' ') !== [...target.map((x) => x.type)].sort().join(' ')) return [];
+  const first = target.findIndex((x, i) => x.type !== source[i]!.type);
+  return [{
+    message: `Placeholders without numbers are filled in order: ${target.map((x) => x.raw).join(' ')} reorders the source's ${source.map((x) => x.raw).join(' ')}; keep the order or number them (%1$s, {0})`,
+    span: tokenSpan(target[first]!),
+  }];
+});
 
 const icuSyntax: CheckDefinition = {
   id: 'icu-syntax', category: 'placeholders', title: 'ICU syntax error', severity: 'error', enabled: true,

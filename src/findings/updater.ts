@@ -9,12 +9,12 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { logger } from '../log.js';
 import type { CheckSettings, Dialect } from '../checks/index.js';
 import type { CheckCell, StoredFinding } from './check-worker.js';
 import { runInPool } from './pool.js';
 import { checkSettingsOf, dialectOf } from './settings.js';
 import { registerWaker } from './queue.js';
+import { PollLoop } from '../poll-loop.js';
 
 export interface UpdaterOptions {
   owner: string;
@@ -47,9 +47,7 @@ export function updaterStats(): FindingsUpdater['stats'] {
 }
 
 export class FindingsUpdater {
-  private stopping = false;
-  private readonly waiting = new Set<() => void>();
-  private loop: Promise<void> | undefined;
+  private readonly loop: PollLoop;
   private unregister: (() => void) | undefined;
   private readonly batch: number;
   private readonly pollMs: number;
@@ -59,58 +57,25 @@ export class FindingsUpdater {
     this.batch = options.batch ?? 2_000;
     this.pollMs = options.pollMs ?? 1_000;
     this.leaseMs = options.leaseMs ?? 60_000;
+    // Two lanes: while one batch is checked in the worker threads, the other
+    // is leased or written, so neither the database nor the threads wait for the other.
+    this.loop = new PollLoop({ failure: 'findings update failed', sleepMs: () => this.pollMs, round: async () => (await this.round()) > 0, lanes: 2 });
   }
 
   start(): void {
     this.unregister = registerWaker(() => this.wake());
     running.add(this);
-    this.loop = this.run();
+    this.loop.start();
   }
 
   wake(): void {
-    for (const wake of [...this.waiting]) wake();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     running.delete(this);
     this.unregister?.();
-    this.wake();
-    await this.loop;
-  }
-
-  /**
-   * Two rounds at a time: while one batch is checked in the worker threads,
-   * the other is leased or written, so neither the database nor the threads
-   * wait for the other.
-   */
-  private async run(): Promise<void> {
-    await Promise.all([this.lane(), this.lane()]);
-  }
-
-  private async lane(): Promise<void> {
-    while (!this.stopping) {
-      let done = 0;
-      try {
-        done = await this.round();
-      } catch (error) {
-        if (this.stopping) break;
-        logger().error({ err: error }, 'findings update failed');
-      }
-      if (done > 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          this.waiting.delete(wake);
-          resolve();
-        }, this.pollMs);
-        const wake = () => {
-          clearTimeout(timer);
-          this.waiting.delete(wake);
-          resolve();
-        };
-        this.waiting.add(wake);
-      });
-    }
+    await this.loop.stop();
   }
 
   /** One batch: lease, check, write. Returns the number of cells leased (0: the queue is empty). */

@@ -231,25 +231,36 @@ export async function connectionRow(projectId: number): Promise<GitConnection> {
   return row;
 }
 
+/**
+ * The sealed credentials a connection keeps: the token given (kept when left
+ * out on update, removed when empty), and a deploy key for SSH, made when it
+ * has none or is asked to regenerate it (`current`: the connection updated).
+ */
+function credentials(projectId: number, settled: Settled, input: { token?: string | null; regenerateDeployKey?: boolean | null }, current?: Pick<GitConnection, 'tokenSealed' | 'deployKeySealed'>) {
+  const token = input.token === undefined || input.token === null ? undefined : input.token.trim();
+  if (token) checkToken(token);
+  const tokenSealed = token === undefined ? (current?.tokenSealed ?? null) : token === '' ? null : seal(token, purpose(projectId, 'token'));
+  if (settled.authKind === 'TOKEN' && !tokenSealed) throw badRequest('authKind TOKEN needs a token');
+  if (settled.authKind !== 'SSH') return { tokenSealed, deployKeySealed: null, deployPublicKey: null };
+  if (current?.deployKeySealed && !input.regenerateDeployKey) return { tokenSealed };
+  const key = generateDeployKey(`localization-service-${projectId}`);
+  return { tokenSealed, deployKeySealed: seal(key.privateKey, purpose(projectId, 'deploy-key')), deployPublicKey: key.publicKey };
+}
+
 /** Connects the project; the webhook secret is in this answer only. An SSH connection gets a new deploy key (its public half in the view). */
 export async function connectRepository(projectId: number, input: GitConnectionInput): Promise<{ connection: GitConnectionView; webhookSecret: string }> {
   if (await prisma().gitConnection.findUnique({ where: { projectId }, select: { id: true } })) {
     throw conflict('This project is already connected to a Git repository: update or disconnect it');
   }
   const settled = settle(input, {}, await defaultPushBranch(projectId));
-  const token = text(input.token);
-  if (token) checkToken(token);
-  if (settled.authKind === 'TOKEN' && !token) throw badRequest('authKind TOKEN needs a token');
-  const key = settled.authKind === 'SSH' ? generateDeployKey(`localization-service-${projectId}`) : undefined;
+  const sealed = credentials(projectId, settled, input);
   const webhookSecret = newWebhookSecret();
   try {
     const row = await prisma().gitConnection.create({
       data: {
         projectId,
         ...settled,
-        tokenSealed: token ? seal(token, purpose(projectId, 'token')) : null,
-        deployKeySealed: key ? seal(key.privateKey, purpose(projectId, 'deploy-key')) : null,
-        deployPublicKey: key?.publicKey ?? null,
+        ...sealed,
         webhookSecretSealed: seal(webhookSecret, purpose(projectId, 'webhook-secret')),
       },
     });
@@ -263,19 +274,13 @@ export async function connectRepository(projectId: number, input: GitConnectionI
 export async function updateConnection(projectId: number, input: GitConnectionInput & { regenerateDeployKey?: boolean | null }): Promise<GitConnectionView> {
   const row = await connectionRow(projectId);
   const settled = settle(input, { ...viewOf(row) }, row.pushBranch);
-  const token = input.token === undefined || input.token === null ? undefined : input.token.trim();
-  if (token) checkToken(token);
-  const tokenSealed = token === undefined ? row.tokenSealed : token === '' ? null : seal(token, purpose(projectId, 'token'));
-  if (settled.authKind === 'TOKEN' && !tokenSealed) throw badRequest('authKind TOKEN needs a token');
-  const newKey = settled.authKind === 'SSH' && (!row.deployKeySealed || input.regenerateDeployKey) ? generateDeployKey(`localization-service-${projectId}`) : undefined;
+  const sealed = credentials(projectId, settled, input, row);
   const hostChanged = parseRemote(settled.remoteUrl).host !== parseRemote(row.remoteUrl).host;
   const updated = await prisma().gitConnection.update({
     where: { id: row.id },
     data: {
       ...settled,
-      tokenSealed,
-      ...(newKey && { deployKeySealed: seal(newKey.privateKey, purpose(projectId, 'deploy-key')), deployPublicKey: newKey.publicKey }),
-      ...(settled.authKind !== 'SSH' && { deployKeySealed: null, deployPublicKey: null }),
+      ...sealed,
       // Another host has other host keys: learned again on first use.
       ...(hostChanged && { sshKnownHosts: '' }),
       ...(settled.branch !== row.branch && { lastPulledCommit: null }),

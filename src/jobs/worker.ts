@@ -10,6 +10,7 @@ import { runJob, LeaseLostError, JobCancelledError } from './run.js';
 import { cancelJobRow, failJob, jobOrigin } from './finish.js';
 import { withOrigin } from '../history/origin.js';
 import { announceChanges } from '../history/notify.js';
+import { PollLoop } from '../poll-loop.js';
 
 export interface WorkerOptions {
   /** Identifies this worker in `leaseOwner` (instance id). */
@@ -31,56 +32,39 @@ export class JobWorker {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;
-  private stopping = false;
-  private timer: NodeJS.Timeout | undefined;
-  private wakeUp: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
+  private readonly loop: PollLoop;
   private current: AbortController | undefined;
 
   constructor(private readonly options: WorkerOptions) {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 2_000;
     this.maxAttempts = options.maxAttempts ?? 5;
+    this.loop = new PollLoop({
+      failure: 'job claim failed',
+      sleepMs: () => this.pollMs,
+      round: async () => {
+        const job = await this.claim();
+        if (job) await this.execute(job);
+        return !!job;
+      },
+    });
   }
 
   start(): void {
     workers.add(this);
-    this.loop = this.run();
+    this.loop.start();
   }
 
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   /** Stops claiming, aborts the running job and releases its lease so another instance continues it at once. */
   async stop(): Promise<void> {
-    this.stopping = true;
     workers.delete(this);
+    const stopped = this.loop.stop();
     this.current?.abort(new Error('worker stopping'));
-    this.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let job: Job | undefined;
-      try {
-        job = await this.claim();
-      } catch (error) {
-        if (this.stopping) break;
-        logger().error({ err: error }, 'job claim failed');
-      }
-      if (job) {
-        await this.execute(job);
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        this.wakeUp = resolve;
-        this.timer = setTimeout(resolve, this.pollMs);
-      });
-      clearTimeout(this.timer);
-      this.wakeUp = undefined;
-    }
+    await stopped;
   }
 
   private async claim(): Promise<Job | undefined> {
@@ -120,7 +104,7 @@ export class JobWorker {
       const reason = controller.signal.aborted ? controller.signal.reason : error;
       if (reason instanceof JobCancelledError || error instanceof JobCancelledError) {
         await cancelJobRow(job.id, this.options.owner);
-      } else if (this.stopping || reason instanceof LeaseLostError) {
+      } else if (this.loop.stopping || reason instanceof LeaseLostError) {
         await this.release(job.id);
       } else {
         // Unexpected (database, bug): hand the job back; it is retried until maxAttempts.

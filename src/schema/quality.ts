@@ -114,6 +114,15 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** The cell and check a dismissal or restoration is about. */
+const findingCellArgs = builder.args((t) => ({
+  projectToken: t.string({ required: false }),
+  key: t.string({ required: true }),
+  namespace: t.string({ required: false }),
+  languageCode: t.string({ required: true }),
+  check: t.string({ required: true }),
+}));
+
 builder.mutationFields((t) => ({
   setQualityChecks: t.field({
     type: SettingsType,
@@ -135,14 +144,7 @@ builder.mutationFields((t) => ({
   dismissQualityFinding: t.field({
     type: 'Int',
     description: "Dismisses a check's findings on a translation, with a reason (recorded in the activity log); a new text brings them back. Returns how many findings it dismissed.",
-    args: {
-      projectToken: t.arg.string({ required: false }),
-      key: t.arg.string({ required: true }),
-      namespace: t.arg.string({ required: false }),
-      languageCode: t.arg.string({ required: true }),
-      check: t.arg.string({ required: true }),
-      reason: t.arg.string({ required: true }),
-    },
+    args: { ...findingCellArgs, reason: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('dismissQualityFinding'), { languages: [args.languageCode] });
       return dismissFinding(projectId, args, args.reason);
@@ -151,13 +153,7 @@ builder.mutationFields((t) => ({
   restoreQualityFinding: t.field({
     type: 'Int',
     description: 'Takes a dismissal back (recorded in the activity log).',
-    args: {
-      projectToken: t.arg.string({ required: false }),
-      key: t.arg.string({ required: true }),
-      namespace: t.arg.string({ required: false }),
-      languageCode: t.arg.string({ required: true }),
-      check: t.arg.string({ required: true }),
-    },
+    args: findingCellArgs,
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('restoreQualityFinding'), { languages: [args.languageCode] });
       return restoreFinding(projectId, args);

@@ -7,7 +7,6 @@
 // was queued; WEBHOOK_DISABLE_AFTER_FAILURES failed attempts in a row disable
 // the webhook (shown with the reason; re-enabled by hand).
 import { prisma } from '../db.js';
-import { logger } from '../log.js';
 import { recordWebhookDelivery } from '../metrics.js';
 import type { WebhookConfig } from '../config.js';
 import { onCommittedChanges } from '../history/notify.js';
@@ -16,6 +15,7 @@ import { buildPayload } from './payload.js';
 import { openSecret } from './secret-store.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signature } from './signature.js';
 import { postSigned } from './send.js';
+import { PollLoop } from '../poll-loop.js';
 
 const MAX_DELAY_MS = 3_600_000;
 /** Deliveries attempted at once (each to a different webhook). */
@@ -46,55 +46,38 @@ export function wakeDispatchers(): void {
 }
 
 export class WebhookDispatcher {
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: PollLoop;
   private unsubscribe: (() => void) | undefined;
   private lastPrune = 0;
 
-  constructor(private readonly options: { pollMs: number; leaseMs: number; config: WebhookConfig }) {}
+  constructor(private readonly options: { pollMs: number; leaseMs: number; config: WebhookConfig }) {
+    this.loop = new PollLoop({ failure: 'webhook delivery failed', sleepMs: () => this.soonest(), round: () => this.round() });
+  }
 
   start(): void {
     dispatchers.add(this);
     this.unsubscribe = onCommittedChanges(() => this.wake());
-    this.loop = this.run();
+    this.loop.start();
   }
 
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     dispatchers.delete(this);
     this.unsubscribe?.();
-    this.wake();
-    await this.loop;
+    await this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let claimed: Claimed[] = [];
-      try {
-        claimed = await this.claim();
-        await Promise.all(claimed.map((d) => this.deliver(d)));
-        if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
-          this.lastPrune = Date.now();
-          await pruneHistory();
-        }
-      } catch (error) {
-        if (this.stopping) break;
-        logger().error({ err: error }, 'webhook delivery failed');
-      }
-      if (claimed.length > 0) continue;
-      await new Promise<void>((resolve) => {
-        this.wakeUp = resolve;
-        this.timer = setTimeout(resolve, this.soonest());
-      });
-      clearTimeout(this.timer);
-      this.wakeUp = undefined;
+  private async round(): Promise<boolean> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((d) => this.deliver(d)));
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await pruneHistory();
     }
+    return claimed.length > 0;
   }
 
   /** Poll interval, shortened when a retry falls due earlier. */
