@@ -1,4 +1,4 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,history,requests,large,idle,tm] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,history,requests,glossary,large,idle,tm] [--db pglite,postgres]
 // `large` (a project grown to 2,000,000 translations, tens of minutes) and `tm` (translation memory at 2,000,000 /
 // 500,000 pairs) run only when named.
 // Prints a table of figures with baselines measured in the same run and
@@ -19,20 +19,25 @@ import { historyScenario } from './scenarios/history.js';
 import { findingsFilterScenario, findingsScenario } from './scenarios/findings.js';
 import { largeScenario } from './scenarios/large.js';
 import { translationMemoryScenario } from './scenarios/translation-memory.js';
+import { glossaryScenario } from './scenarios/glossary.js';
 import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
-import { writeReadme } from './lib/readme.js';
+import { writeResultsPage } from './lib/results-page.js';
 
-const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'import-memory', 'history', 'requests', 'findings'];
+const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'import-memory', 'history', 'requests', 'findings', 'glossary'];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 // `idle` is the first part of `memory` alone: the restarted idle service, without the 1,000,000-translation import.
 const KNOWN = [...ALL, 'large', 'idle', 'tm'];
 const only = new Set(values.only ? values.only.split(',') : ALL);
 for (const s of only) if (!KNOWN.includes(s)) throw new Error(`unknown scenario ${s}; known: ${KNOWN.join(', ')}`);
-const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Figure['db'][];
+const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Exclude<Figure['db'], 'none'>[];
 
 const figures: Figure[] = [];
 console.log(`machine: ${machine()}`);
+if (only.has('glossary')) {
+  console.log('glossary matching (no database)');
+  figures.push(...glossaryScenario());
+}
 for (const db of dbs) {
   if (['import', 'export', 'publish', 'rest', 'graphql', 'pages'].some((s) => only.has(s))) {
     const bench = await startBenchService(db);
@@ -133,5 +138,5 @@ for (const db of dbs) {
   }
 }
 console.log(table(figures));
-writeReadme(save(figures));
-console.log('wrote bench/results.json and the README\'s table');
+writeResultsPage(save(figures));
+console.log('wrote bench/results.json and the table of docs/benchmarks.md');

@@ -19,12 +19,12 @@ export function table(figures: Figure[]): string {
   return [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** The commit measured, `+dirty` when the work tree had changes beyond the benchmark's own outputs (results.json, the README's table, the large project's page and chart). */
+/** The commit measured, `+dirty` when the work tree had changes beyond the benchmark's own outputs (results.json, the table of docs/benchmarks.md, the large project's page and chart). */
 export function commit(): string {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8' }).trim();
   try {
     // The benchmark's own outputs do not make a run dirty.
-    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.json', ':!README.md', ':!docs/large-project.md', ':!docs/large-project.svg');
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.json', ':!docs/benchmarks.md', ':!docs/large-project.md', ':!docs/large-project.svg');
     return `${git('rev-parse', '--short=12', 'HEAD')}${changed ? '+dirty' : ''}`;
   } catch {
     return 'unknown';

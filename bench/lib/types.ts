@@ -1,6 +1,7 @@
 export interface Figure {
   scenario: string;
-  db: 'pglite' | 'postgres';
+  /** `none`: work without a database (an in-process algorithm). */
+  db: 'pglite' | 'postgres' | 'none';
   metric: string;
   value: number;
   unit: string;
@@ -17,7 +18,7 @@ export interface Figure {
   at?: string;
 }
 
-/** bench/results.json: the figures of the latest runs; the README's table is generated from it. */
+/** bench/results.json: the figures of the latest runs; the table of docs/benchmarks.md is generated from it. */
 export interface Results {
   figures: Figure[];
 }

@@ -21,7 +21,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { GraphQLLimits } from '../config.js';
 
-/** The environment variable of each limit, named in refusals (README: Security). */
+/** The environment variable of each limit, named in refusals (docs/security.md). */
 export const LIMIT_SETTINGS = {
   aliases: 'GRAPHQL_MAX_ALIASES',
   depth: 'GRAPHQL_MAX_DEPTH',

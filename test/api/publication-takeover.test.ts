@@ -113,8 +113,9 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a publication whose ins
     const done = await publication(projectToken);
     expect(done).toMatchObject({ id: dead!.id, state: 'COMPLETE', served: true });
     expect(b.output()).toMatch(/taken over and published again/);
-    // Measured, not asserted (docs/hosting.md gives the bound: a lease and a third).
-    console.log(`publication takeover: taken over ${((takenOverAt - killedAt) / 1000).toFixed(1)} s after the kill, completed after ${((completedAt - killedAt) / 1000).toFixed(1)} s`);
+    // Within 10 s (issue #33); docs/hosting.md: a lease (6 s here) and a third of one, plus this poll.
+    expect(takenOverAt - killedAt, 'taken over after').toBeLessThan(10_000);
+    expect(completedAt).toBeGreaterThanOrEqual(takenOverAt);
 
     // B serves the files and publishes again.
     const served = await fetch(`${b.url}/cdn/${projectToken}/_latest/de`);

@@ -9,6 +9,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { tempDirs } from '../support/temp-dirs.js';
 import { saveUpload } from '../../src/transfer/uploaded-file.js';
 import { startUploadSweeper } from '../../src/transfer/upload-sweep.js';
+import { setLogger } from '../../src/log.js';
 
 const tempDir = tempDirs('upload-sweep-');
 const stops: (() => unknown)[] = [];
@@ -85,11 +86,15 @@ describe('upload folders of killed imports', () => {
     const uploadDir = join(tempDir(), 'tmp');
     const recent = leftover(uploadDir, 'upload-Other1', 100);
     const stale = leftover(uploadDir, 'upload-Other2', 3_600_000);
-    stops.push(await startUploadSweeper(uploadDir, { intervalMs: 1_000, exclusive: false }));
+    const logged: unknown[] = [];
+    const restoreLogger = setLogger({ info: (o) => void logged.push(o), warn: (o) => void logged.push(o), error: (o) => void logged.push(o) });
+    stops.push(await startUploadSweeper(uploadDir, { intervalMs: 1_000, exclusive: false }), restoreLogger);
     // The pass at start: only the stale one.
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(recent)).toBe(true);
     // Untouched (its owner is dead): gone after three periods.
     await until(() => !existsSync(recent));
+    // Each removal said, with where.
+    expect(logged).toEqual([{ removed: 1, uploadDir }, { removed: 1, uploadDir }]);
   });
 });

@@ -1,12 +1,12 @@
-// The README's benchmark table is generated from bench/results.json (the only
-// copy of the figures): `npm run bench` rewrites it after a run,
-// `npm run bench:readme` from the file as it is. A unit test keeps the two in step.
+// The benchmark table of docs/benchmarks.md is generated from bench/results.json
+// (the only copy of the figures): `npm run bench` rewrites it after a run,
+// `npm run bench:table` from the file as it is. A unit test keeps the two in step.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { load } from './report.js';
 import type { Results } from './types.js';
 
-export const README_FILE = new URL('../../README.md', import.meta.url);
-const START = '<!-- bench-results: generated from bench/results.json by `npm run bench:readme`; do not edit -->';
+export const RESULTS_PAGE = new URL('../../docs/benchmarks.md', import.meta.url);
+const START = '<!-- bench-results: generated from bench/results.json by `npm run bench:table`; do not edit -->';
 const END = '<!-- /bench-results -->';
 
 const fmt = (n: number | undefined) => (n === undefined ? '' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -28,15 +28,15 @@ export function resultsTable(results: Results): string {
   return lines.join('\n');
 }
 
-/** The README with its generated section replaced by the table of `results`. */
-export function readmeWith(readme: string, results: Results): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the generated benchmark section (${START} … ${END})`);
-  return `${readme.slice(0, start + START.length)}\n${resultsTable(results)}\n${readme.slice(end)}`;
+/** The page with its generated section replaced by the table of `results`. */
+export function pageWith(page: string, results: Results): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md lacks the generated benchmark section (${START} … ${END})`);
+  return `${page.slice(0, start + START.length)}\n${resultsTable(results)}\n${page.slice(end)}`;
 }
 
-export function writeReadme(results: Results = load()): void {
-  writeFileSync(README_FILE, readmeWith(readFileSync(README_FILE, 'utf8'), results));
+export function writeResultsPage(results: Results = load()): void {
+  writeFileSync(RESULTS_PAGE, pageWith(readFileSync(RESULTS_PAGE, 'utf8'), results));
 }
 

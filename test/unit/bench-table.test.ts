@@ -1,16 +1,16 @@
-// The README's benchmark table is generated from bench/results.json, the only
+// The benchmark table of docs/benchmarks.md is generated from bench/results.json, the only
 // copy of the figures: the two must not drift apart.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readmeWith, resultsTable } from '../../bench/lib/readme.js';
+import { pageWith, resultsTable } from '../../bench/lib/results-page.js';
 import type { Results } from '../../bench/lib/types.js';
 
 const results = JSON.parse(readFileSync(new URL('../../bench/results.json', import.meta.url), 'utf8')) as Results;
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const page = readFileSync(new URL('../../docs/benchmarks.md', import.meta.url), 'utf8');
 
 describe('benchmark figures', () => {
-  it('the README table is the one generated from bench/results.json (npm run bench:readme)', () => {
-    expect(readmeWith(readme, results)).toBe(readme);
+  it('the table of docs/benchmarks.md is the one generated from bench/results.json (npm run bench:table)', () => {
+    expect(pageWith(page, results)).toBe(page);
   });
 
   it('every figure names the commit, machine and date it was measured at', () => {
