@@ -23,6 +23,8 @@ const dbProjects = [
           // Git and forge protocols, a model server's protocol, the in-context credential's refusals:
           // their database work is the import, export and gate paths other files run on both.
           'test/api/gitsync.test.ts', 'test/api/gitsync-automation.test.ts', 'test/api/llm-providers.test.ts', 'test/api/in-context-tokens.test.ts',
+          // The service's Redis connections: opened and closed alike on either database.
+          'test/api/redis-connection.test.ts',
         ],
       }]
     : []),

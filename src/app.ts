@@ -20,6 +20,7 @@ import { registerBodyLimits, serverLimits } from './http/limits-request.js';
 import { registerInputText } from './http/input-text.js';
 import { registerBodyIdleTimeout, serverTimeouts } from './http/timeouts.js';
 import type { RedisConnection } from './events/redis.js';
+import { shareAuthThroughRedis } from './auth/shared-through-redis.js';
 import { registerDownloads } from './http/downloads.js';
 import { registerScreenshotFiles } from './http/screenshot-files.js';
 import { registerInContextScript } from './http/in-context-script.js';
@@ -91,6 +92,7 @@ export async function buildService(config: Config, options: { db?: Database; log
   }
   // Redis's client is loaded only when one is configured.
   const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
+  const stopAuthSharing = redis ? await shareAuthThroughRedis(redis.client) : undefined;
   const stopHosting = await startHosting(config);
   const stopScreenshots = startScreenshots(config);
   // Publications whose instance died are taken over (src/hosting/takeover.ts).
@@ -177,6 +179,8 @@ export async function buildService(config: Config, options: { db?: Database; log
       await stopTakeover();
       stopScreenshots();
       await stopHosting();
+      await stopAuthSharing?.();
+      await redis?.close();
       await db.close();
       setDatabase(undefined);
       restoreLogger();

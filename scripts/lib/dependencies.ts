@@ -210,3 +210,24 @@ export function importCycles(imports: Import[]): string[][] {
   }
   return cycles;
 }
+
+/** The domain folder of a file under src/ (`src/keys`), or undefined for files at its root. */
+export function folderOf(file: string): string | undefined {
+  return /^(src\/[^/]+)\//.exec(file)?.[1];
+}
+
+/**
+ * Cycles between folders of src/: the folders that import each other through
+ * some chain, each cycle as its folders in order. A cycle of files is one too;
+ * this also finds one that crosses folders through different files.
+ */
+export function folderCycles(imports: Import[]): string[][] {
+  const between: Import[] = [];
+  for (const { from, to } of imports) {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    // Folders stand in as files so that importCycles reads them.
+    if (a && b && a !== b) between.push({ from: `${a}/.ts`, to: `${b}/.ts` });
+  }
+  return importCycles(between).map((cycle) => cycle.map((f) => f.slice(0, -'/.ts'.length)));
+}

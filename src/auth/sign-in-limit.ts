@@ -73,7 +73,7 @@ export function redisFailureStore(redis: Redis): FailureStore {
 
 let store: FailureStore = databaseStore;
 
-/** Counts in Redis (connectRedis, src/events/redis.ts); undefined: back to the database. */
+/** Counts in Redis (shareAuthThroughRedis); undefined: back to the database. */
 export function useFailureStore(redisStore: FailureStore | undefined): void {
   store = redisStore ?? databaseStore;
 }

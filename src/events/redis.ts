@@ -1,11 +1,10 @@
 // Several instances: subscription events travel through Redis pub/sub
 // (graphql-yoga's Redis event target), so a subscriber connected to one
-// instance receives what another instance publishes.
+// instance receives what another instance publishes. The server (src/app.ts)
+// shares other state through the same client (src/auth/shared-through-redis.ts).
 import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { setEventTarget } from './pubsub.js';
-import { connectCredentialBroadcast } from '../auth/credential-cache.js';
-import { redisFailureStore, useFailureStore } from '../auth/sign-in-limit.js';
 
 export interface RedisConnection {
   /** General-purpose client (rate limit and sign-in failure counters, health checks). */
@@ -15,15 +14,12 @@ export interface RedisConnection {
 }
 
 export async function connectRedis(url: string): Promise<RedisConnection> {
-  const options = { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: true };
+  // Named, so that an operator's CLIENT LIST tells the service's connections and their process.
+  const options = { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: true, connectionName: `localization-service:${process.pid}` };
   const publishClient = new Redis(url, options);
   const subscribeClient = new Redis(url, options);
   await Promise.all([publishClient.connect(), subscribeClient.connect()]);
   setEventTarget(createRedisEventTarget({ publishClient, subscribeClient }));
-  // A credential ended on one instance is forgotten by the caches of all (src/auth/credential-cache.ts).
-  const stopCredentialBroadcast = await connectCredentialBroadcast(publishClient);
-  // Failed sign-ins are counted where every instance sees them (src/auth/sign-in-limit.ts).
-  useFailureStore(redisFailureStore(publishClient));
   return {
     client: publishClient,
     async ping() {
@@ -35,8 +31,6 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
     },
     async close() {
       setEventTarget(undefined);
-      useFailureStore(undefined);
-      await stopCredentialBroadcast();
       subscribeClient.disconnect();
       await publishClient.quit().catch(() => publishClient.disconnect());
     },
