@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { withBuildLock } from './lib/build-lock.mjs';
 import { currentBuild, hashInputs, switchedBuild } from './lib/switched-build.mjs';
+import { precompress } from './lib/precompress.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const web = join(root, 'web');
@@ -17,7 +18,7 @@ const link = join(web, 'dist');
 await withBuildLock(root, async () => {
   // web/ also bundles the checks and the format suggestion shared with the service (src/console/checks.ts, src/formats/suggest.ts).
   const shared = ['console/checks.ts', 'formats/suggest.ts', 'formats/language-code.ts'].map((file) => join(root, 'src', file));
-  const inputs = [web, ...shared, join(root, 'schema.graphql'), join(root, 'package-lock.json'), import.meta.filename];
+  const inputs = [web, ...shared, join(root, 'schema.graphql'), join(root, 'package-lock.json'), import.meta.filename, join(root, 'scripts', 'lib', 'precompress.mjs')];
   const hash = hashInputs(root, inputs, (entry) => entry === 'node_modules' || entry === 'graphql-env.d.ts' || entry === 'dist' || entry.startsWith('dist.'));
   const envTypes = join(web, 'src', 'graphql-env.d.ts');
   const force = process.argv.includes('--force');
@@ -31,7 +32,10 @@ await withBuildLock(root, async () => {
     link,
     // --force builds anew into a folder of its own.
     hash: force ? `${hash.slice(0, 8)}${Date.now().toString(16).slice(-8).padStart(8, '0')}` : hash,
-    build: (outDir) => build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } }),
+    build: async (outDir) => {
+      await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+      precompress(outDir);
+    },
   });
   if (built) console.log(`web console built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });

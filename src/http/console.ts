@@ -30,6 +30,8 @@ export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST)
     // One route per built file, read at start: unknown paths stay the API's 404.
     wildcard: false,
     index: ['index.html'],
+    // The build's .br and .gz copies (scripts/lib/precompress.mjs), sent to browsers that accept them.
+    preCompressed: true,
     setHeaders: (res, path) => {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.header(name, value);
       // Hashed asset names never change content; index.html must be revalidated.

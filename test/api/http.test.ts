@@ -1,4 +1,6 @@
 // Envelope and status mapping for everything that is not a successful call.
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, startTestService, type TestAccount, type TestService } from '../support/service.js';
 
@@ -53,5 +55,31 @@ describe('GraphQL over HTTP', () => {
     const res = await fetch(`${service.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/graphiql/i);
+  });
+});
+
+describe('the web console files', () => {
+  it('are sent compressed to browsers that accept it (brotli first, then gzip), cached by their hashed names', async () => {
+    const html = await (await fetch(`${service.url}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const plain = await fetch(`${service.url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    const body = Buffer.from(await plain.arrayBuffer());
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const [accepted, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip']] as const) {
+      // fetch would decode it: the raw bytes are read through node:http.
+      const { headers, bytes } = await new Promise<{ headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+        get(`${service.url}${script}`, { headers: { 'accept-encoding': accepted } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+      expect(headers['content-encoding']).toBe(encoding);
+      expect(headers.vary).toMatch(/accept-encoding/i);
+      expect(bytes.length).toBeLessThan(body.length / 2);
+      expect((encoding === 'br' ? brotliDecompressSync(bytes) : gunzipSync(bytes)).equals(body)).toBe(true);
+    }
   });
 });
