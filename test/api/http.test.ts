@@ -83,3 +83,17 @@ describe('the web console files', () => {
     }
   });
 });
+
+describe('the web console code', () => {
+  it('loads the editor with the console and every other screen as a chunk of its own', async () => {
+    const html = await (await fetch(`${service.url}/`)).text();
+    const entry = await (await fetch(`${service.url}${/src="(\/assets\/[^"]+\.js)"/.exec(html)![1]}`)).text();
+    // The entry names the screens' chunks (fetched on first use) and holds none of their code.
+    const hosting = /["'](\.?\/?(?:assets\/)?HostingScreen-[\w-]+\.js)["']/.exec(entry)?.[1];
+    expect(hosting).toBeDefined();
+    expect(entry).not.toContain('Require no quality-check errors');
+    const chunk = await fetch(`${service.url}/assets/${hosting!.split('/').pop()}`);
+    expect(chunk.status).toBe(200);
+    expect(await chunk.text()).toContain('Require no quality-check errors');
+  });
+});

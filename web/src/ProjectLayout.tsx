@@ -1,43 +1,51 @@
 // A project's screens under #/projects/<token>/<section>, with links between
 // them. Each screen is one entry of `sections`; the first is the default.
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Editor } from './Editor';
-import { MembersScreen } from './MembersScreen';
-import { ActivityScreen } from './ActivityScreen';
-import { AutoTranslateScreen } from './AutoTranslateScreen';
-import { HostingScreen } from './HostingScreen';
-import { ImportScreen } from './ImportScreen';
-import { ExportScreen } from './ExportScreen';
-import { ProjectSettings } from './ProjectSettings';
-import { ScreenshotsScreen } from './ScreenshotsScreen';
-import { AutomationsScreen } from './AutomationsScreen';
-import { GitSyncScreen } from './GitSyncScreen';
-import { QualityScreen } from './QualityScreen';
+
+// The editor, where a project opens, comes with the console; every other
+// screen is a chunk of its own, fetched when it is first opened.
+type Screen = ComponentType<{ projectToken: string }>;
+const screen = <M,>(load: () => Promise<M>, pick: (module: M) => Screen) => lazy(async () => ({ default: pick(await load()) }));
+const QualityScreen = screen(() => import('./QualityScreen'), (m) => m.QualityScreen);
+const ScreenshotsScreen = screen(() => import('./ScreenshotsScreen'), (m) => m.ScreenshotsScreen);
+const ImportScreen = screen(() => import('./ImportScreen'), (m) => m.ImportScreen);
+const ExportScreen = screen(() => import('./ExportScreen'), (m) => m.ExportScreen);
+const AutoTranslateScreen = screen(() => import('./AutoTranslateScreen'), (m) => m.AutoTranslateScreen);
+const GitSyncScreen = screen(() => import('./GitSyncScreen'), (m) => m.GitSyncScreen);
+const HostingScreen = screen(() => import('./HostingScreen'), (m) => m.HostingScreen);
+const AutomationsScreen = screen(() => import('./AutomationsScreen'), (m) => m.AutomationsScreen);
+const MembersScreen = screen(() => import('./MembersScreen'), (m) => m.MembersScreen);
+const ActivityScreen = screen(() => import('./ActivityScreen'), (m) => m.ActivityScreen);
+const ProjectSettings = screen(() => import('./ProjectSettings'), (m) => m.ProjectSettings);
 
 interface Section {
   id: string;
   label: string;
-  render: (projectToken: string) => ReactNode;
+  Screen: Screen;
 }
 
 const sections: Section[] = [
-  { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
-  { id: 'quality', label: 'Quality', render: (projectToken) => <QualityScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'screenshots', label: 'Screenshots', render: (projectToken) => <ScreenshotsScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'import', label: 'Import', render: (projectToken) => <ImportScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'auto-translate', label: 'Auto-translate', render: (projectToken) => <AutoTranslateScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'git', label: 'Git sync', render: (projectToken) => <GitSyncScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'hosting', label: 'Hosting', render: (projectToken) => <HostingScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'automations', label: 'Automations', render: (projectToken) => <AutomationsScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'members', label: 'Members', render: (projectToken) => <MembersScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'activity', label: 'Activity', render: (projectToken) => <ActivityScreen key={projectToken} projectToken={projectToken} /> },
-  { id: 'settings', label: 'Settings', render: (projectToken) => <ProjectSettings key={projectToken} projectToken={projectToken} /> },
+  { id: 'translations', label: 'Translations', Screen: Editor },
+  { id: 'quality', label: 'Quality', Screen: QualityScreen },
+  { id: 'screenshots', label: 'Screenshots', Screen: ScreenshotsScreen },
+  { id: 'import', label: 'Import', Screen: ImportScreen },
+  { id: 'export', label: 'Export', Screen: ExportScreen },
+  { id: 'auto-translate', label: 'Auto-translate', Screen: AutoTranslateScreen },
+  { id: 'git', label: 'Git sync', Screen: GitSyncScreen },
+  { id: 'hosting', label: 'Hosting', Screen: HostingScreen },
+  { id: 'automations', label: 'Automations', Screen: AutomationsScreen },
+  { id: 'members', label: 'Members', Screen: MembersScreen },
+  { id: 'activity', label: 'Activity', Screen: ActivityScreen },
+  { id: 'settings', label: 'Settings', Screen: ProjectSettings },
 ];
 
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
   const current = sections.find((s) => s.id === section) ?? sections[0]!;
   const base = `#/projects/${encodeURIComponent(projectToken)}`;
+  useEffect(() => {
+    document.title = `${current.label} · Localization service`;
+  }, [current]);
   return (
     <div className="project">
       <nav className="project-nav" aria-label="Project">
@@ -45,7 +53,11 @@ export function ProjectLayout({ projectToken, section }: { projectToken: string;
           <a key={s.id} href={`${base}/${s.id}`} aria-current={s === current ? 'page' : undefined}>{s.label}</a>
         ))}
       </nav>
-      <div className="project-main">{current.render(projectToken)}</div>
+      <div className="project-main">
+        <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
+          <current.Screen key={projectToken} projectToken={projectToken} />
+        </Suspense>
+      </div>
     </div>
   );
 }
