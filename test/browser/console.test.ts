@@ -73,6 +73,11 @@ describe('sign-in', () => {
     const p = await context.newPage();
     await p.goto(service.url + '/');
     expect(await axeViolations(p)).toEqual([]);
+    // The page names the product, in the tab too, with its icon.
+    await expect.poll(() => p.title()).toBe('Sign in · Localization service');
+    expect(await p.locator('main').textContent()).toMatch(/^Localization service/);
+    const icon = await p.locator('link[rel="icon"]').getAttribute('href');
+    expect((await fetch(new URL(icon!, service.url))).headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     await p.getByLabel('Email').fill(mallory.email);
     for (let i = 0; i < 3; i++) {
       await p.getByLabel('Password').fill('not the password');
@@ -92,6 +97,7 @@ describe('sign-in', () => {
 describe('dashboard', () => {
   it('lists the projects with keys, progress per language and unpublished changes; creates a project', async () => {
     page = await signIn(browser, service, alice);
+    await expect.poll(() => page.title()).toBe('Projects · Localization service');
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Shop app' }) });
     await expect.poll(() => card.textContent()).toMatch(/31 keys/);
     expect(await card.textContent()).toMatch(/unpublished changes/);

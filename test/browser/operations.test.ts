@@ -114,6 +114,7 @@ describe('hosting', () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/hosting`);
     const latest = page.getByRole('listitem', { name: 'Latest (_latest)' });
     await latest.getByText('never').waitFor();
+    expect(await page.title()).toBe('Hosting · Localization service');
     expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('Label of the next _latest publication').fill('v1');
     await latest.getByRole('button', { name: 'Publish _latest' }).click();

@@ -1,6 +1,7 @@
 // The signed-in account's settings (#/account): display name, password,
 // personal tokens (shown once when made), and console sessions.
 import { useState, type FormEvent } from 'react';
+import { usePageTitle } from './page-title';
 import { useMutation, useQuery } from 'urql';
 import { Confirm } from './Confirm';
 import { CopyButton, messageOf } from './feedback';
@@ -9,6 +10,7 @@ import { AccountQuery, ChangePassword, CreatePersonalToken, RevokePersonalToken,
 const when = (value: string | null | undefined, none = '—') => (value ? new Date(value).toLocaleString() : none);
 
 export function AccountSettings() {
+  usePageTitle('Account settings');
   const [{ data, error }, refetch] = useQuery({ query: AccountQuery });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   if (error) return <main className="settings"><p role="alert" className="error">{messageOf(error)}</p></main>;

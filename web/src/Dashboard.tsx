@@ -1,6 +1,7 @@
 // The account's projects with the contract's sorts, per-language progress,
 // keys and unpublished changes; and a form to create a project.
 import { useState, type FormEvent } from 'react';
+import { usePageTitle } from './page-title';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
@@ -28,6 +29,7 @@ const SORTS = [
 type Sort = (typeof SORTS)[number][0];
 
 export function Dashboard() {
+  usePageTitle('Projects');
   const [sort, setSort] = useState<Sort>('LAST_ACTIVITY');
   const [{ data, error }, refetch] = useQuery({ query: ProjectsQuery, variables: { sort } });
   const [name, setName] = useState('');

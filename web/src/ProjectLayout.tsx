@@ -1,7 +1,8 @@
 // A project's screens under #/projects/<token>/<section>, with links between
 // them. Each screen is one entry of `sections`; the first is the default.
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Editor } from './Editor';
+import { usePageTitle } from './page-title';
 
 // The editor, where a project opens, comes with the console; every other
 // screen is a chunk of its own, fetched when it is first opened.
@@ -43,9 +44,7 @@ const sections: Section[] = [
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
   const current = sections.find((s) => s.id === section) ?? sections[0]!;
   const base = `#/projects/${encodeURIComponent(projectToken)}`;
-  useEffect(() => {
-    document.title = `${current.label} · Localization service`;
-  }, [current]);
+  usePageTitle(current.label);
   return (
     <div className="project">
       <nav className="project-nav" aria-label="Project">

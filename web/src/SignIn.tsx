@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
+import { usePageTitle } from './page-title';
 
 const SignInMutation = graphql(`
   mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { email } }
@@ -12,6 +13,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [{ fetching }, signIn] = useMutation(SignInMutation);
+  usePageTitle('Sign in');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError('');
@@ -24,6 +26,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   };
   return (
     <main className="signin">
+      <p className="product">Localization service</p>
       <h1>Sign in</h1>
       <form onSubmit={submit}>
         <label>
