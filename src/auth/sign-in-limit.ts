@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { tooManyRequests } from '../errors.js';
 
 export const FAILURE_WINDOW_MS = 15 * 60_000;
@@ -28,25 +29,25 @@ const digest = (key: string) => createHash('sha256').update(key).digest('base64u
 
 const databaseStore: FailureStore = {
   async attempt(keys, now) {
-    const rows = await prisma().$queryRawUnsafe<{ key: string; count: number; resetAt: Date }[]>(
-      `INSERT INTO "SignInFailure" AS f (key, count, "resetAt")
-       SELECT k, 1, $2::timestamp FROM unnest($1::text[]) AS k
+    const at = new Date(now);
+    const rows = await prisma().$queryRaw<{ key: string; count: number; resetAt: Date }[]>(Prisma.sql`/* auth:sign-in-attempt */
+      INSERT INTO "SignInFailure" AS f (key, count, "resetAt")
+       SELECT k, 1, ${new Date(now + FAILURE_WINDOW_MS)}::timestamp FROM unnest(${keys.map(digest)}::text[]) AS k
        ON CONFLICT (key) DO UPDATE
-         SET count = CASE WHEN f."resetAt" <= $3::timestamp THEN 1 ELSE f.count + 1 END,
-             "resetAt" = CASE WHEN f."resetAt" <= $3::timestamp THEN EXCLUDED."resetAt" ELSE f."resetAt" END
-       RETURNING key, count, "resetAt"`,
-      keys.map(digest), new Date(now + FAILURE_WINDOW_MS), new Date(now),
-    );
+         SET count = CASE WHEN f."resetAt" <= ${at}::timestamp THEN 1 ELSE f.count + 1 END,
+             "resetAt" = CASE WHEN f."resetAt" <= ${at}::timestamp THEN EXCLUDED."resetAt" ELSE f."resetAt" END
+       RETURNING key, count, "resetAt"`);
     const byKey = new Map(rows.map((r) => [r.key, { count: r.count, resetAt: r.resetAt.getTime() }]));
     return keys.map((k) => byKey.get(digest(k))!);
   },
   async succeeded(accountKey, addressKey, now) {
     // Expired windows go here too (a spray of addresses leaves rows behind).
-    await prisma().$executeRawUnsafe(
-      `WITH gone AS (DELETE FROM "SignInFailure" WHERE key = $1 OR ("resetAt" <= $3::timestamp AND key <> $2))
-       UPDATE "SignInFailure" SET count = count - 1 WHERE key = $2 AND count > 0 AND "resetAt" > $3::timestamp`,
-      digest(accountKey), digest(addressKey), new Date(now),
-    );
+    const account = digest(accountKey);
+    const address = digest(addressKey);
+    const at = new Date(now);
+    await prisma().$executeRaw(Prisma.sql`/* auth:sign-in-succeeded */
+      WITH gone AS (DELETE FROM "SignInFailure" WHERE key = ${account} OR ("resetAt" <= ${at}::timestamp AND key <> ${address}))
+       UPDATE "SignInFailure" SET count = count - 1 WHERE key = ${address} AND count > 0 AND "resetAt" > ${at}::timestamp`);
   },
 };
 

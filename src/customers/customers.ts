@@ -2,7 +2,7 @@
 // reference a customer by id, so a renamed customer keeps them; deleting a
 // customer deletes its overrides (foreign-key cascade). The number of
 // customers per project is limited by the owner's plan.
-import { prisma, type Db } from '../db.js';
+import { lockProject, prisma, type Db } from '../db.js';
 import { conflict, isUniqueViolation, notFound, paymentRequired } from '../errors.js';
 import { planOfProject } from '../plans/plans.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -23,7 +23,7 @@ export async function customerOfProject(projectId: number, key: string) {
 
 /** The id of a project's customer by key (404 when unknown), within a transaction when given one. */
 export async function customerIdOf(projectId: number, key: string, db: Db = prisma()): Promise<number> {
-  const rows = await db.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "Customer" WHERE "projectId" = $1 AND key = $2`, projectId, key);
+  const rows = await db.$queryRaw<{ id: number }[]>(Prisma.sql`/* customers:id-of */ SELECT id FROM "Customer" WHERE "projectId" = ${projectId} AND key = ${key}`);
   if (!rows[0]) throw notFound(`customer '${key}' not found`);
   return rows[0].id;
 }
@@ -36,7 +36,7 @@ export async function createCustomer(projectId: number, input: CustomerInput): P
   try {
     return await prisma().$transaction(async (tx) => {
       // Serializes creations within the project, so concurrent requests cannot pass the plan's limit together.
-      await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
+      await lockProject(tx, projectId);
       if (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } })) throw duplicate(key);
       const plan = await planOfProject(projectId, tx);
       if (plan.maxCustomers !== null && (await tx.customer.count({ where: { projectId } })) >= plan.maxCustomers) {

@@ -1,9 +1,10 @@
 // Reading the activity log: a project's entries newest first, paged and
 // filtered in SQL, and the cells of one entry.
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { badRequest } from '../errors.js';
 import type { ChangeKind } from './changes.js';
-import { cellEvents, selectEvents, type EventSelection } from './cell-events.js';
+import { cellEventsSql, selectEvents, type EventSelection } from './cell-events.js';
 import type { ActorKind, ChangeSource } from './origin.js';
 
 export interface ActivityEntry {
@@ -36,24 +37,19 @@ export interface ActivityFilter {
 
 export const ACTIVITY_PAGE = { defaultSize: 50, maxSize: 500 } as const;
 
-function whereOf(projectId: number, filter: ActivityFilter): { sql: string; params: unknown[] } {
-  const params: unknown[] = [projectId];
-  const conditions = [`a."projectId" = $1`];
-  const add = (condition: (p: string) => string, value: unknown) => {
-    params.push(value);
-    conditions.push(condition(`$${params.length}`));
-  };
-  if (filter.actorKind) add((p) => `a."actorKind" = ${p}`, filter.actorKind);
-  if (filter.actorId) add((p) => `a."actorId" = ${p}`, filter.actorId);
-  if (filter.kinds?.length) add((p) => `a.kind = ANY(${p}::text[])`, filter.kinds);
-  if (filter.from) add((p) => `a.at >= ${p}::timestamp`, filter.from);
-  if (filter.to) add((p) => `a.at < ${p}::timestamp`, filter.to);
-  return { sql: conditions.join(' AND '), params };
+function whereOf(projectId: number, filter: ActivityFilter): Prisma.Sql {
+  const conditions = [Prisma.sql`a."projectId" = ${projectId}`];
+  if (filter.actorKind) conditions.push(Prisma.sql`a."actorKind" = ${filter.actorKind}`);
+  if (filter.actorId) conditions.push(Prisma.sql`a."actorId" = ${filter.actorId}`);
+  if (filter.kinds?.length) conditions.push(Prisma.sql`a.kind = ANY(${filter.kinds}::text[])`);
+  if (filter.from) conditions.push(Prisma.sql`a.at >= ${filter.from}::timestamp`);
+  if (filter.to) conditions.push(Prisma.sql`a.at < ${filter.to}::timestamp`);
+  return Prisma.join(conditions, ' AND ');
 }
 
-const ENTRY_COLUMNS = `a.id, a."projectId", a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email, ar.name) AS "actorName", acc.email AS "actorEmail", a.source, a.at, a.cells, a.edits, a.details, a."revertOf"`;
+const ENTRY_COLUMNS = Prisma.sql`a.id, a."projectId", a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email, ar.name) AS "actorName", acc.email AS "actorEmail", a.source, a.at, a.cells, a.edits, a.details, a."revertOf"`;
 // An automation's changes are named after its rule (while the rule exists).
-const ACCOUNT_JOIN = `LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"
+const ACCOUNT_JOIN = Prisma.sql`LEFT JOIN "Account" acc ON a."actorKind" = 'ACCOUNT' AND acc.id::text = a."actorId"
   LEFT JOIN "AutomationRule" ar ON a."actorKind" = 'AUTOMATION' AND ar.id::text = a."actorId"`;
 
 export function checkActivityPage(page: number, size: number): void {
@@ -64,21 +60,17 @@ export function checkActivityPage(page: number, size: number): void {
 export async function listActivity(projectId: number, filter: ActivityFilter, page: number, size: number, db: Db = prisma()): Promise<{ entries: ActivityEntry[]; total: number }> {
   checkActivityPage(page, size);
   const where = whereOf(projectId, filter);
-  const n = where.params.length;
   const [entries, [count]] = await Promise.all([
-    db.$queryRawUnsafe<ActivityEntry[]>(
-      `SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE ${where.sql} ORDER BY a.at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-      ...where.params, size, page * size,
-    ),
-    db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "Activity" a WHERE ${where.sql}`, ...where.params),
+    db.$queryRaw<ActivityEntry[]>(Prisma.sql`/* history:activity */
+      SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${page * size}`),
+    db.$queryRaw<{ n: number }[]>(Prisma.sql`/* history:activity-count */ SELECT count(*)::int AS n FROM "Activity" a WHERE ${where}`),
   ]);
   return { entries, total: count!.n };
 }
 
 export async function activityEntry(projectId: number, id: bigint, db: Db = prisma()): Promise<ActivityEntry | undefined> {
-  const rows = await db.$queryRawUnsafe<ActivityEntry[]>(
-    `SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE a.id = $1::bigint AND a."projectId" = $2`, id, projectId,
-  );
+  const rows = await db.$queryRaw<ActivityEntry[]>(Prisma.sql`/* history:activity-entry */
+    SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE a.id = ${id}::bigint AND a."projectId" = ${projectId}`);
   return rows[0];
 }
 
@@ -108,20 +100,25 @@ export interface CellEvent {
   source: ChangeSource;
 }
 
-export const CELL_EVENT_COLUMNS = `c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
+export const CELL_EVENT_COLUMNS = Prisma.sql`c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
   c."oldText", c."newText", c."oldStatus"::text AS "oldStatus", c."newStatus"::text AS "newStatus", c.at,
   a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email, ar.name) AS "actorName", acc.email AS "actorEmail", a.source`;
 /** The selected events (cell-events.ts) as `c`, with their activity, language, customer and account. */
-export function cellEventsFrom(selection: EventSelection): string {
-  return `${cellEvents(selection)} c JOIN "Activity" a ON a.id = c."activityId"
+export function cellEventsFromSql(selection: EventSelection): Prisma.Sql {
+  return Prisma.sql`${cellEventsSql(selection)} c JOIN "Activity" a ON a.id = c."activityId"
   LEFT JOIN "Language" l ON l.id = c."languageId" LEFT JOIN "Customer" cu ON cu.id = c."customerId" ${ACCOUNT_JOIN}`;
+}
+
+/** cellEventsFromSql as SQL text, for a statement still built as text (src/memory/lookup.ts; a selection from SQL text only). */
+export function cellEventsFrom(selection: EventSelection): string {
+  const fragment = cellEventsFromSql(selection);
+  if (fragment.values.length > 0) throw new Error('SQL text asked of a fragment with parameters');
+  return fragment.text;
 }
 
 /** The cells one entry wrote, in the order they were written. */
 export async function cellsOfActivity(projectId: number, activityId: bigint, page: number, size: number, db: Db = prisma()): Promise<CellEvent[]> {
   checkActivityPage(page, size);
-  return db.$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.page(`b."activityId" = $1::bigint AND b."projectId" = $2`, { skip: '$4', take: '$3' }))} ORDER BY c.id`,
-    activityId, projectId, size, page * size,
-  );
+  return db.$queryRaw<CellEvent[]>(Prisma.sql`/* history:cells-of-activity */
+    SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(selectEvents.page(Prisma.sql`b."activityId" = ${activityId}::bigint AND b."projectId" = ${projectId}`, { skip: Prisma.sql`${page * size}`, take: Prisma.sql`${size}` }))} ORDER BY c.id`);
 }

@@ -8,8 +8,27 @@
 // reading of each batch only the positions they need (array slices: a batch's
 // arrays are read once per query, not once per cell).
 
+import { Prisma } from '../generated/prisma/client.js';
+
 /** Cells per batch at most, and the step between the ids of two new batches. */
 export const BATCH_SPAN = 2 ** 24;
+
+const SPAN = Prisma.raw(String(BATCH_SPAN));
+
+/**
+ * SQL: a fragment, or SQL text for the callers that still build statements as
+ * text (src/memory/lookup.ts, src/automations/match.ts, src/translations/gate.ts),
+ * whose parameters are placeholders they number themselves.
+ */
+export type Expr = Prisma.Sql | string;
+
+const sql = (e: Expr): Prisma.Sql => (typeof e === 'string' ? Prisma.raw(e) : e);
+
+/** A statement part built from SQL text only, back as text. */
+function asText(fragment: Prisma.Sql): string {
+  if (fragment.values.length > 0) throw new Error('SQL text asked of a fragment with parameters');
+  return fragment.text;
+}
 
 /**
  * An INSERT of the change events of `cells` (a SELECT with the columns ord,
@@ -20,25 +39,30 @@ export const BATCH_SPAN = 2 ** 24;
  * BATCH_SPAN splits them (grouping costs a sort; the gate's chunks are far
  * smaller and it checks that they are).
  */
-export function insertCellEvents(at: { activity: string; project: string; cells: string; split?: boolean }): string {
-  const agg = (column: string) => `array_agg(${column} ORDER BY ord)`;
-  return `INSERT INTO "CellChangeBatch" (id, "activityId", "projectId", cells, "keyIds", "languageIds", "customerIds", keys, namespaces, "oldTexts", "newTexts", "oldStatuses", "newStatuses")
-      SELECT nextval('"CellChangeBatch_seq"') * ${BATCH_SPAN}, ${at.activity}, ${at.project}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
+export function insertCellEventsSql(at: { activity: Expr; project: Expr; cells: Expr; split?: boolean }): Prisma.Sql {
+  const agg = (column: string) => Prisma.raw(`array_agg(${column} ORDER BY ord)`);
+  return Prisma.sql`INSERT INTO "CellChangeBatch" (id, "activityId", "projectId", cells, "keyIds", "languageIds", "customerIds", keys, namespaces, "oldTexts", "newTexts", "oldStatuses", "newStatuses")
+      SELECT nextval('"CellChangeBatch_seq"') * ${SPAN}, ${sql(at.activity)}, ${sql(at.project)}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
              CASE WHEN bool_or("customerId" IS NOT NULL) THEN ${agg('"customerId"')} END, ${agg('key')}, ${agg('namespace')},
              ${agg('"oldText"')}, ${agg('"newText"')}, ${agg('"oldStatus"')}, ${agg('"newStatus"')}
-        FROM (${at.cells}) cells
-       ${at.split ? `GROUP BY (ord - 1) / ${BATCH_SPAN}` : 'HAVING count(*) > 0'}
+        FROM (${sql(at.cells)}) cells
+       ${at.split ? Prisma.sql`GROUP BY (ord - 1) / ${SPAN}` : Prisma.sql`HAVING count(*) > 0`}
       RETURNING id, cells AS n`;
+}
+
+/** insertCellEventsSql as SQL text, for a statement built as text (all arguments SQL text). */
+export function insertCellEvents(at: { activity: string; project: string; cells: string; split?: boolean }): string {
+  return asText(insertCellEventsSql(at));
 }
 
 /** Which events to read: batches `b` and, of each, which positions. */
 export interface EventSelection {
   /** A condition on the batch `b` (and on the relations of `join`). */
-  where: string;
+  where: Expr;
   /** Relations joined to `b` before its cells are read. */
-  join?: string;
+  join?: Expr;
   /** First and last position read in each batch (SQL, from 1, bounds past the end cut off); every position when omitted. */
-  slice?: { from: string; to: string };
+  slice?: { from: Expr; to: Expr };
 }
 
 const ARRAYS = ['"keyIds"', '"languageIds"', '"customerIds"', 'keys', 'namespaces', '"oldTexts"', '"newTexts"', '"oldStatuses"', '"newStatuses"'];
@@ -48,40 +72,53 @@ const ARRAYS = ['"keyIds"', '"languageIds"', '"customerIds"', 'keys', 'namespace
  * cell's columns ("keyId", "languageId", "customerId", key, namespace,
  * "oldText", "newText", "oldStatus", "newStatus").
  */
-export function cellEvents(s: EventSelection): string {
+export function cellEventsSql(s: EventSelection): Prisma.Sql {
   // Positions are integers within a batch; an id far past a batch's end must not overflow them.
-  const position = (sql: string) => `greatest(0, least(${sql}, ${BATCH_SPAN + 1}))::int`;
-  const from = s.slice ? position(`greatest(1, ${s.slice.from})`) : '1';
-  const arrays = ARRAYS.map((a) => (s.slice ? `b.${a}[${from}:${position(s.slice.to)}]` : `b.${a}`)).join(', ');
-  return `(SELECT b.id + ${from} - 1 + e.ord - 1 AS id, b."activityId", b."projectId", b.at,
+  const position = (at: Prisma.Sql) => Prisma.sql`greatest(0, least(${at}, ${Prisma.raw(String(BATCH_SPAN + 1))}))::int`;
+  const from = s.slice ? position(Prisma.sql`greatest(1, ${sql(s.slice.from)})`) : Prisma.sql`1`;
+  const to = s.slice ? position(sql(s.slice.to)) : undefined;
+  const arrays = Prisma.join(ARRAYS.map((a) => (to ? Prisma.sql`b.${Prisma.raw(a)}[${from}:${to}]` : Prisma.raw(`b.${a}`))), ', ');
+  return Prisma.sql`(SELECT b.id + ${from} - 1 + e.ord - 1 AS id, b."activityId", b."projectId", b.at,
           e."keyId", e."languageId", e."customerId", e.key, e.namespace, e."oldText", e."newText", e."oldStatus", e."newStatus"
-     FROM "CellChangeBatch" b ${s.join ?? ''}
+     FROM "CellChangeBatch" b ${s.join !== undefined ? sql(s.join) : Prisma.empty}
     CROSS JOIN LATERAL unnest(${arrays})
           WITH ORDINALITY AS e("keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus", ord)
-    WHERE ${s.where})`;
+    WHERE ${sql(s.where)})`;
 }
 
-/** Selections for cellEvents (parameters are SQL expressions). */
+/** cellEventsSql as SQL text, for a statement built as text (a selection from SQL text only). */
+export function cellEvents(s: EventSelection): string {
+  return asText(cellEventsSql(s));
+}
+
+/** Selections for cellEvents (arguments are SQL: a parameter is passed as Prisma.sql`${value}`). */
 export const selectEvents = {
   /** Every event of a change. */
-  ofActivity: (activity: string, project: string): EventSelection => ({ where: `b."activityId" = ${activity}::bigint AND b."projectId" = ${project}` }),
+  ofActivity: (activity: Expr, project: Expr): EventSelection => ({ where: Prisma.sql`b."activityId" = ${sql(activity)}::bigint AND b."projectId" = ${sql(project)}` }),
 
   /**
    * The events of one cell (any customer): batches that hold both its key and
    * its language (GIN indexes), and in each, the positions of the key whose
    * language it is.
    */
-  ofCell: (key: string, language: string, project: string): EventSelection => ({
-    join: `CROSS JOIN LATERAL unnest(array_positions(b."keyIds", ${key}::int)) AS p(pos)`,
-    where: `b."keyIds" @> ARRAY[${key}::int] AND b."languageIds" @> ARRAY[${language}::int] AND b."projectId" = ${project} AND b."languageIds"[p.pos] = ${language}::int`,
-    slice: { from: 'p.pos', to: 'p.pos' },
-  }),
+  ofCell: (keyExpr: Expr, languageExpr: Expr, project: Expr): EventSelection => {
+    const key = sql(keyExpr);
+    const language = sql(languageExpr);
+    return {
+      join: Prisma.sql`CROSS JOIN LATERAL unnest(array_positions(b."keyIds", ${key}::int)) AS p(pos)`,
+      where: Prisma.sql`b."keyIds" @> ARRAY[${key}::int] AND b."languageIds" @> ARRAY[${language}::int] AND b."projectId" = ${sql(project)} AND b."languageIds"[p.pos] = ${language}::int`,
+      slice: { from: Prisma.sql`p.pos`, to: Prisma.sql`p.pos` },
+    };
+  },
 
   /** The event with id `event` (none when no batch holds it). */
-  one: (event: string, project: string): EventSelection => ({
-    where: `b.id = (SELECT max(id) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${project}`,
-    slice: { from: `${event}::bigint - b.id + 1`, to: `${event}::bigint - b.id + 1` },
-  }),
+  one: (eventExpr: Expr, project: Expr): EventSelection => {
+    const event = sql(eventExpr);
+    return {
+      where: Prisma.sql`b.id = (SELECT max(id) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${sql(project)}`,
+      slice: { from: Prisma.sql`${event}::bigint - b.id + 1`, to: Prisma.sql`${event}::bigint - b.id + 1` },
+    };
+  },
 
   /**
    * A page of the events of the batches matching `where` (on `b`), in id
@@ -89,24 +126,24 @@ export const selectEvents = {
    * of them skipped, then `take`. Only the batches the page falls in are
    * read, and only the page of each.
    */
-  page: (where: string, page: { from?: string; skip?: string; take: string }): EventSelection => {
-    const skip = `(${page.skip ?? '0'})::bigint`;
-    const take = `(${page.take})::bigint`;
+  page: (where: Expr, page: { from?: Expr; skip?: Expr; take: Expr }): EventSelection => {
+    const skip = Prisma.sql`(${sql(page.skip ?? '0')})::bigint`;
+    const take = Prisma.sql`(${sql(page.take)})::bigint`;
     return {
-      join: `JOIN (
+      join: Prisma.sql`JOIN (
         SELECT id, lo, n, sum(n - lo + 1) OVER (ORDER BY id) - (n - lo + 1) AS before
-          FROM (SELECT b.id, greatest(1, ${page.from ?? '1'}::bigint) AS lo, b.cells::bigint AS n FROM "CellChangeBatch" b WHERE ${where}) x
+          FROM (SELECT b.id, greatest(1, ${sql(page.from ?? '1')}::bigint) AS lo, b.cells::bigint AS n FROM "CellChangeBatch" b WHERE ${sql(where)}) x
          WHERE n >= lo
       ) r ON r.id = b.id`,
-      where: `r.before < ${skip} + ${take} AND r.before + r.n - r.lo + 1 > ${skip}`,
-      slice: { from: `r.lo + greatest(0, ${skip} - r.before)`, to: `r.lo + ${skip} + ${take} - r.before - 1` },
+      where: Prisma.sql`r.before < ${skip} + ${take} AND r.before + r.n - r.lo + 1 > ${skip}`,
+      slice: { from: Prisma.sql`r.lo + greatest(0, ${skip} - r.before)`, to: Prisma.sql`r.lo + ${skip} + ${take} - r.before - 1` },
     };
   },
 };
 
 /** A condition on batches `b`: those that may hold events after event `event` of `project`. */
-export const batchesAfter = (event: string, project: string) =>
-  `b.id >= (SELECT coalesce(max(id), 0) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${project}`;
+export const batchesAfter = (event: Expr, project: Expr): Prisma.Sql =>
+  Prisma.sql`b.id >= (SELECT coalesce(max(id), 0) FROM "CellChangeBatch" WHERE id <= ${sql(event)}::bigint) AND b."projectId" = ${sql(project)}`;
 
 /** The id of the newest event (0 when there is none). */
-export const NEWEST_EVENT_ID = `SELECT coalesce((SELECT id + cells - 1 FROM "CellChangeBatch" ORDER BY id DESC LIMIT 1), 0)::bigint AS max`;
+export const NEWEST_EVENT_ID = Prisma.sql`/* history:newest-event */ SELECT coalesce((SELECT id + cells - 1 FROM "CellChangeBatch" ORDER BY id DESC LIMIT 1), 0)::bigint AS max`;

@@ -2,9 +2,10 @@
 // translation or one customer's override), newest first, with who made it,
 // when and through what.
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import { describeKey } from '../keys/write.js';
-import { CELL_EVENT_COLUMNS, cellEventsFrom, checkActivityPage, type CellEvent } from './activity-log.js';
+import { CELL_EVENT_COLUMNS, cellEventsFromSql, checkActivityPage, type CellEvent } from './activity-log.js';
 import { selectEvents } from './cell-events.js';
 
 export interface CellAddress {
@@ -17,12 +18,10 @@ export interface CellAddress {
 
 /** The ids of a cell's key, language and customer (404 when one is unknown). */
 export async function cellIds(projectId: number, address: CellAddress, db: Db = prisma()): Promise<{ keyId: number; languageId: number; customerId: number | null }> {
-  const [row] = await db.$queryRawUnsafe<{ keyId: number | null; languageId: number | null; customerId: number | null }[]>(
-    `SELECT (SELECT id FROM "TranslationKey" WHERE "projectId" = $1 AND key = $2 AND namespace = $3) AS "keyId",
-            (SELECT id FROM "Language" WHERE "projectId" = $1 AND key = $4) AS "languageId",
-            (SELECT id FROM "Customer" WHERE "projectId" = $1 AND key = $5) AS "customerId"`,
-    projectId, address.key, address.namespace, address.language, address.customer,
-  );
+  const [row] = await db.$queryRaw<{ keyId: number | null; languageId: number | null; customerId: number | null }[]>(Prisma.sql`/* history:cell-ids */
+    SELECT (SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND key = ${address.key} AND namespace = ${address.namespace}) AS "keyId",
+            (SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND key = ${address.language}) AS "languageId",
+            (SELECT id FROM "Customer" WHERE "projectId" = ${projectId} AND key = ${address.customer}) AS "customerId"`);
   if (row!.keyId === null) throw notFound(`${describeKey(address)} not found`);
   if (row!.languageId === null) throw notFound(`language '${address.language}' not found`);
   if (address.customer && row!.customerId === null) throw notFound(`customer '${address.customer}' not found`);
@@ -32,10 +31,9 @@ export async function cellIds(projectId: number, address: CellAddress, db: Db = 
 export async function cellHistory(projectId: number, address: CellAddress, page: number, size: number, db: Db = prisma()): Promise<CellEvent[]> {
   checkActivityPage(page, size);
   const ids = await cellIds(projectId, address, db);
-  return db.$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.ofCell('$1', '$2', '$4'))}
-      WHERE c."customerId" IS NOT DISTINCT FROM $3::int
-      ORDER BY c.id DESC LIMIT $5 OFFSET $6`,
-    ids.keyId, ids.languageId, ids.customerId, projectId, size, page * size,
-  );
+  const cell = selectEvents.ofCell(Prisma.sql`${ids.keyId}`, Prisma.sql`${ids.languageId}`, Prisma.sql`${projectId}`);
+  return db.$queryRaw<CellEvent[]>(Prisma.sql`/* history:cell-history */
+    SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(cell)}
+      WHERE c."customerId" IS NOT DISTINCT FROM ${ids.customerId}::int
+      ORDER BY c.id DESC LIMIT ${size} OFFSET ${page * size}`);
 }

@@ -9,7 +9,9 @@
 // change's kind can trigger (automationTriggersOf; src/automations/): one row
 // per rule and change, unique, so a change runs each rule at most once.
 import type { Db } from '../db.js';
-import { insertCellEvents } from './cell-events.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { insertCellEventsSql } from './cell-events.js';
 import { currentOrigin, noteOpened, type Origin } from './origin.js';
 
 /** What a change did. */
@@ -75,18 +77,19 @@ const AUTOMATION_TRIGGERS_OF: Partial<Record<ChangeKind, AutomationTrigger[]>> =
 /** A chain of rules (a run's change triggering another rule's run …) stops at this depth. */
 export const MAX_AUTOMATION_DEPTH = 3;
 
-/** The triggers of a change kind, as an SQL text[] expression of the kind's parameter. */
-function automationTriggersSql(kind: string): string {
+/** The triggers of a change kind, as an SQL text[] expression of the kind (SQL). */
+function automationTriggersSql(kind: Prisma.Sql): Prisma.Sql {
+  // The table is ours: kinds and triggers are identifiers, written into the statement as literals.
   const cases = Object.entries(AUTOMATION_TRIGGERS_OF).map(([k, triggers]) => `WHEN '${k}' THEN ARRAY[${triggers.map((t) => `'${t}'`).join(', ')}]`);
-  return `(CASE ${kind}::text ${cases.join(' ')} ELSE ARRAY[]::text[] END)`;
+  return Prisma.sql`(CASE ${kind}::text ${Prisma.raw(cases.join(' '))} ELSE ARRAY[]::text[] END)`;
 }
 
 /**
  * What a rule's source filter compares with (CONSOLE, API, CLI, JOB,
- * AUTOMATION, SYSTEM), from the change's actor kind and source: SQL.
+ * AUTOMATION, SYSTEM), from the change's actor kind and source (SQL).
  */
-export function sourceClassSql(actorKind: string, source: string): string {
-  return `(CASE WHEN ${actorKind}::text = 'JOB' THEN 'JOB' WHEN ${actorKind}::text = 'AUTOMATION' THEN 'AUTOMATION'
+export function sourceClassSql(actorKind: Prisma.Sql, source: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(CASE WHEN ${actorKind}::text = 'JOB' THEN 'JOB' WHEN ${actorKind}::text = 'AUTOMATION' THEN 'AUTOMATION'
                 WHEN ${source}::text = 'WEB' THEN 'CONSOLE' WHEN ${source}::text = 'CLI' THEN 'CLI'
                 WHEN ${source}::text IN ('API', 'GRAPHQL') THEN 'API' ELSE 'SYSTEM' END)`;
 }
@@ -97,15 +100,26 @@ export function sourceClassSql(actorKind: string, source: string): string {
  * except the rule acting (`self`: a rule never fires on its own origin), while
  * the chain is not deeper than MAX_AUTOMATION_DEPTH. All arguments are SQL.
  */
-function queueRunsSql(at: { activity: string; project: string; triggers: string; sourceClass: string; self: string; depth: string; from?: string }): string {
-  return `INSERT INTO "AutomationRun" ("ruleId", "projectId", "activityId", trigger, depth)
+function queueRunsSql(at: { activity: Prisma.Sql; project: Prisma.Sql; triggers: Prisma.Sql; sourceClass: Prisma.Sql; self: Prisma.Sql; depth: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
+  return Prisma.sql`INSERT INTO "AutomationRun" ("ruleId", "projectId", "activityId", trigger, depth)
        SELECT r.id, r."projectId", ${at.activity}, r.trigger, ${at.depth}
-         FROM ${at.from ? `${at.from}, ` : ''}"AutomationRule" r
+         FROM ${at.from ? Prisma.sql`${at.from}, ` : Prisma.empty}"AutomationRule" r
         WHERE r."projectId" = ${at.project} AND r.enabled AND r.trigger = ANY(${at.triggers})
           AND (cardinality(r.sources) = 0 OR ${at.sourceClass} = ANY(r.sources))
-          AND r.id IS DISTINCT FROM ${at.self} AND ${at.depth} <= ${MAX_AUTOMATION_DEPTH}
+          AND r.id IS DISTINCT FROM ${at.self} AND ${at.depth} <= ${Prisma.raw(String(MAX_AUTOMATION_DEPTH))}
         ORDER BY r.id
        ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * The INSERT queueing the deliveries of a change to the project's webhooks
+ * that want `trigger` (the outbox, src/webhooks/). All arguments are SQL.
+ */
+function queueWebhooksSql(at: { activity: Prisma.Sql; project: Prisma.Sql; trigger: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
+  return Prisma.sql`INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
+       SELECT w.id, ${at.activity}, ${at.trigger}::text FROM ${at.from ? Prisma.sql`${at.from}, ` : Prisma.empty}"Webhook" w
+        WHERE w."projectId" = ${at.project} AND w.enabled AND ${at.trigger}::text = ANY(w.triggers)
+        ORDER BY w.id`;
 }
 
 /** The depth of the runs a change made in `origin` triggers. */
@@ -129,7 +143,9 @@ export interface OpenOptions {
 
 /** Opens a change in the caller's transaction (one statement, webhooks queued with it). */
 export async function openChange(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): Promise<Change> {
-  const [row] = await openChangeStatement(db, projectId, kind, details, options);
+  const opening = openingValues(NEW_CHANGE_ID, projectId, kind, details, options);
+  const [row] = await db.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* history:open-change */
+    WITH ${openingCtes(openingSql(opening), Prisma.sql`0`)} SELECT id FROM activity`);
   noteOpened(projectId, row!.id);
   return { id: row!.id, projectId };
 }
@@ -141,83 +157,97 @@ export async function openChange(db: Db, projectId: number, kind: ChangeKind, de
  */
 export const NEXT_CHANGE_ID = `nextval(pg_get_serial_sequence('"Activity"', 'id'))`;
 
-/**
- * Opening a change inside the statement that writes its cells (the write
- * gate's, for a one-cell write: update-one.ts), with an id taken earlier
- * (NEXT_CHANGE_ID): the parameters, read now — the origin from the request's
- * scope, where the change is also noted for its announcement — and the SQL
- * of the common table expressions (openChangeCtes) that take them.
- */
-export function openChangeParams(change: Change, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): unknown[] {
-  const origin = options.origin ?? currentOrigin();
-  noteOpened(change.projectId, change.id);
-  const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
-  return [change.id, change.projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger, depthOf(origin), origin.automation?.ruleId ?? null];
-}
+/** NEXT_CHANGE_ID as the id of a change opened by itself. */
+const NEW_CHANGE_ID = Prisma.raw(NEXT_CHANGE_ID);
 
 /**
- * CTEs `activity` and `queued` opening a change (as openChange does) with the
- * parameters of openChangeParams from $first on; the change's cell count is an
- * SQL expression of the enclosing statement (its events are written by
- * sibling CTEs: the row cannot be updated in the same statement).
+ * The values opening a change, in the order of the statement's columns:
+ * id, project, kind, actor kind, actor id, source, details (JSON), edits,
+ * change reverted, webhook trigger, automation depth, rule acting.
  */
-export function openChangeCtes(first: number, counts: { cells: string }): string {
-  const $ = (n: number) => `$${first + n - 1}`;
-  return `activity AS (
+export type Opening = [
+  id: bigint | Prisma.Sql, projectId: number, kind: ChangeKind, actorKind: Origin['actorKind'], actorId: string | null, source: Origin['source'],
+  details: string, edits: number, revertOf: bigint | null, trigger: Trigger | null, depth: number, self: number | null,
+];
+
+function openingValues(id: bigint | Prisma.Sql, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions): Opening {
+  const origin = options.origin ?? currentOrigin();
+  // A job's cells are told about once the job has ended (queueWebhooks from its end), not while it still writes.
+  const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
+  return [id, projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger, depthOf(origin), origin.automation?.ruleId ?? null];
+}
+
+/** The SQL of each of an Opening's values. */
+type AsSql<T> = { [K in keyof T]: Prisma.Sql };
+type OpeningSql = AsSql<Opening>;
+
+/** The values as parameters (an id given as SQL as itself). */
+const openingSql = (opening: Opening): OpeningSql => opening.map((v) => (v instanceof Prisma.Sql ? v : Prisma.sql`${v}`)) as OpeningSql;
+
+/**
+ * CTEs `activity`, `queued` and `automated` opening a change: the one
+ * statement text of every way a change is opened. `at` holds the SQL of each
+ * of the Opening's values; `cells` is the change's cell count, an SQL
+ * expression of the enclosing statement (its events are written by sibling
+ * CTEs: the row cannot be updated in the same statement).
+ */
+function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
+  const [id, project, kind, actorKind, actorId, source, details, edits, revertOf, trigger, depth, self] = at;
+  const projectInt = Prisma.sql`${project}::int`;
+  return Prisma.sql`activity AS (
        INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells)
-       VALUES (${$(1)}::bigint, ${$(2)}::int, ${$(3)}::text, ${$(4)}::text, ${$(5)}::text, ${$(6)}::text, ${$(7)}::jsonb, ${$(8)}::int, ${$(9)}::bigint,
-               ${counts.cells}) RETURNING id
+       VALUES (${id}::bigint, ${projectInt}, ${kind}::text, ${actorKind}::text, ${actorId}::text, ${source}::text, ${details}::jsonb, ${edits}::int, ${revertOf}::bigint,
+               ${cells}) RETURNING id
      ), queued AS (
-       INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
-       SELECT w.id, activity.id, ${$(10)}::text FROM activity JOIN "Webhook" w ON w."projectId" = ${$(2)}::int AND w.enabled AND ${$(10)}::text = ANY(w.triggers)
-        ORDER BY w.id
+       ${queueWebhooksSql({ activity: Prisma.sql`activity.id`, project: projectInt, trigger, from: Prisma.sql`activity` })}
      ), automated AS (
        ${queueRunsSql({
-         activity: 'activity.id', project: `${$(2)}::int`, triggers: automationTriggersSql($(3)), sourceClass: sourceClassSql($(4), $(6)),
-         self: `${$(12)}::int`, depth: `${$(11)}::int`, from: 'activity',
+         activity: Prisma.sql`activity.id`, project: projectInt, triggers: automationTriggersSql(kind), sourceClass: sourceClassSql(actorKind, source),
+         self: Prisma.sql`${self}::int`, depth: Prisma.sql`${depth}::int`, from: Prisma.sql`activity`,
        })}
      )`;
 }
 
 /**
- * The statement opening a change by itself, with the parameters of
+ * Opening a change inside the statement that writes its cells (the write
+ * gate's, for a one-cell write: update-one.ts), with an id taken earlier
+ * (NEXT_CHANGE_ID): the values, read now — the origin from the request's
+ * scope, where the change is also noted for its announcement — for
+ * openChangeCtesSql (or, as parameters, openChangeCtes).
+ */
+export function openChangeParams(change: Change, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): Opening {
+  noteOpened(change.projectId, change.id);
+  return openingValues(change.id, change.projectId, kind, details, options);
+}
+
+/** The CTEs opening a change (see openingCtes) with the values of openChangeParams. */
+export function openChangeCtesSql(opening: Opening, counts: { cells: Prisma.Sql }): Prisma.Sql {
+  return openingCtes(openingSql(opening), counts.cells);
+}
+
+/**
+ * The same CTEs as SQL text, for a statement still built as text whose
+ * parameters from $first on are those of openChangeParams (src/translations/
+ * until it composes fragments); `counts.cells` is SQL text.
+ */
+export function openChangeCtes(first: number, counts: { cells: string }): string {
+  const placeholders = Array.from({ length: 12 }, (_, i) => Prisma.raw(`$${first + i}`)) as OpeningSql;
+  return openingCtes(placeholders, Prisma.raw(counts.cells)).text;
+}
+
+/**
+ * The statement opening a change by itself, with the values of
  * openChangeParams, not yet sent: for a caller that sends it in one batched
  * transaction with the statements writing the change's content (import-v1.ts).
  */
-export function openChangeQuery(db: Db, opening: unknown[]) {
-  return db.$queryRawUnsafe<{ id: bigint }[]>(OPEN_CHANGE_SQL, ...opening);
-}
-
-const OPEN_CHANGE_SQL = `WITH ${openChangeCtes(1, { cells: '0' })} SELECT id FROM activity`;
-
-function openChangeStatement(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions & { id?: bigint }) {
-  const origin = options.origin ?? currentOrigin();
-  // A job's cells are told about once the job has ended (queueWebhooks from its end), not while it still writes.
-  const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
-  return db.$queryRawUnsafe<{ id: bigint }[]>(
-    `WITH activity AS (
-       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf")
-       VALUES (coalesce($10::bigint, ${NEXT_CHANGE_ID}), $1, $2, $3, $4, $5, $6::jsonb, $7, $8::bigint) RETURNING id
-     ), queued AS (
-       INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
-       SELECT w.id, activity.id, $9::text FROM activity JOIN "Webhook" w ON w."projectId" = $1 AND w.enabled AND $9::text = ANY(w.triggers)
-        ORDER BY w.id
-     ), automated AS (
-       ${queueRunsSql({ activity: 'activity.id', project: '$1', triggers: automationTriggersSql('$2'), sourceClass: sourceClassSql('$3', '$5'), self: '$12::int', depth: '$11::int', from: 'activity' })}
-     )
-     SELECT id FROM activity`,
-    projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger, options.id ?? null,
-    depthOf(origin), origin.automation?.ruleId ?? null,
-  );
+export function openChangeQuery(db: Db, opening: Opening) {
+  return db.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* history:open-change */ WITH ${openChangeCtesSql(opening, { cells: Prisma.sql`0` })} SELECT id FROM activity`);
 }
 
 /** Queues the project's webhooks that want `trigger` for a change opened earlier (a job's cells, when the job ends). */
 export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): Promise<void> {
-  await db.$executeRawUnsafe(
-    `INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
-     SELECT id, $2::bigint, $3 FROM "Webhook" WHERE "projectId" = $1 AND enabled AND $3 = ANY(triggers) ORDER BY id`,
-    change.projectId, change.id, trigger,
-  );
+  await db.$executeRaw(Prisma.sql`/* history:queue-webhooks */
+    ${queueWebhooksSql({ activity: Prisma.sql`${change.id}::bigint`, project: Prisma.sql`${change.projectId}::int`, trigger: Prisma.sql`${trigger}` })}`);
 }
 
 /**
@@ -227,10 +257,11 @@ export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): P
  */
 export async function queueAutomations(db: Db, change: Change, triggers: AutomationTrigger[], origin: Origin): Promise<void> {
   if (triggers.length === 0) return;
-  await db.$executeRawUnsafe(
-    `/* automations:queue */ ${queueRunsSql({ activity: '$2::bigint', project: '$1::int', triggers: '$3::text[]', sourceClass: sourceClassSql('$4', '$5'), self: '$6::int', depth: '$7::int' })}`,
-    change.projectId, change.id, triggers, origin.actorKind, origin.source, origin.automation?.ruleId ?? null, depthOf(origin),
-  );
+  await db.$executeRaw(Prisma.sql`/* automations:queue */ ${queueRunsSql({
+    activity: Prisma.sql`${change.id}::bigint`, project: Prisma.sql`${change.projectId}::int`, triggers: Prisma.sql`${triggers}::text[]`,
+    sourceClass: sourceClassSql(Prisma.sql`${origin.actorKind}`, Prisma.sql`${origin.source}`),
+    self: Prisma.sql`${origin.automation?.ruleId ?? null}::int`, depth: Prisma.sql`${depthOf(origin)}::int`,
+  })}`);
 }
 
 /**
@@ -238,31 +269,29 @@ export async function queueAutomations(db: Db, change: Change, triggers: Automat
  * the cells that go (new text empty): one statement, whatever their number.
  */
 export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds: number[] } | { languageId: number } | { customerIds: number[] }): Promise<void> {
-  const where = 'keyIds' in scope ? `t."keyId" = ANY($3::int[])` : 'languageId' in scope ? `t."languageId" = $3` : `t."customerId" = ANY($3::int[])`;
+  const where = 'keyIds' in scope ? Prisma.sql`t."keyId" = ANY(${arrayLiteral(scope.keyIds)}::int[])`
+    : 'languageId' in scope ? Prisma.sql`t."languageId" = ${scope.languageId}`
+    : Prisma.sql`t."customerId" = ANY(${arrayLiteral(scope.customerIds)}::int[])`;
   // A customer's cells are its overrides only.
-  const base = 'customerIds' in scope ? '' : `SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = $2 AND ${where}
+  const base = 'customerIds' in scope ? Prisma.empty : Prisma.sql`SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = ${change.projectId} AND ${where}
        UNION ALL
        `;
-  await db.$executeRawUnsafe(
-    `WITH gone AS (
-       ${base}SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = $2 AND ${where}
+  await db.$executeRaw(Prisma.sql`/* history:record-deleted-cells */
+     WITH gone AS (
+       ${base}SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = ${change.projectId} AND ${where}
      ), events AS (
-       ${insertCellEvents({
-         activity: '$1::bigint', project: '$2', split: true, cells: `
+       ${insertCellEventsSql({
+         activity: Prisma.sql`${change.id}::bigint`, project: Prisma.sql`${change.projectId}`, split: true, cells: Prisma.sql`
          SELECT row_number() OVER (ORDER BY g."keyId", g."languageId", g."customerId" NULLS FIRST) AS ord, g."keyId", g."languageId", g."customerId",
                 k.key, k.namespace, g.text AS "oldText", ''::text AS "newText", g."reviewStatus" AS "oldStatus", 'NOT_REVIEWED'::"ReviewStatus" AS "newStatus"
            FROM gone g JOIN "TranslationKey" k ON k.id = g."keyId"`,
        })}
      )
-     UPDATE "Activity" SET cells = cells + (SELECT coalesce(sum(n), 0)::int FROM events) WHERE id = $1::bigint`,
-    change.id, change.projectId, 'keyIds' in scope ? scope.keyIds : 'languageId' in scope ? scope.languageId : scope.customerIds,
-  );
+     UPDATE "Activity" SET cells = cells + (SELECT coalesce(sum(n), 0)::int FROM events) WHERE id = ${change.id}::bigint`);
 }
 
 /** Adds to a change's details (top-level merge) and its edit count, in the caller's transaction. */
 export async function amendChange(db: Db, change: Change, details: Record<string, unknown>, edits = 0): Promise<void> {
-  await db.$executeRawUnsafe(
-    `UPDATE "Activity" SET details = details || $2::jsonb, edits = edits + $3 WHERE id = $1::bigint`,
-    change.id, JSON.stringify(details), edits,
-  );
+  await db.$executeRaw(Prisma.sql`/* history:amend-change */
+    UPDATE "Activity" SET details = details || ${JSON.stringify(details)}::jsonb, edits = edits + ${edits} WHERE id = ${change.id}::bigint`);
 }

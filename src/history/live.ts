@@ -4,9 +4,10 @@
 // saw first receives what it missed, up to REPLAY_LIMIT events; further
 // behind, it is told to reload instead of silently diverging.
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { events } from '../events/pubsub.js';
-import { activityEntry, CELL_EVENT_COLUMNS, cellEventsFrom, type ActivityEntry, type CellEvent } from './activity-log.js';
+import { activityEntry, CELL_EVENT_COLUMNS, cellEventsFromSql, type ActivityEntry, type CellEvent } from './activity-log.js';
 import { batchesAfter, NEWEST_EVENT_ID, selectEvents } from './cell-events.js';
 
 /** The most events a reconnecting subscriber is sent to catch up. */
@@ -30,17 +31,13 @@ function listen(projectId: number) {
 }
 
 function cellsAfter(projectId: number, after: bigint, limit: number): Promise<CellEvent[]> {
-  return prisma().$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.page(batchesAfter('$1', '$2'), { from: '$1::bigint - b.id + 2', take: '$3' }))} ORDER BY c.id`,
-    after, projectId, limit,
-  );
+  const events = selectEvents.page(batchesAfter(Prisma.sql`${after}`, Prisma.sql`${projectId}`), { from: Prisma.sql`${after}::bigint - b.id + 2`, take: Prisma.sql`${limit}` });
+  return prisma().$queryRaw<CellEvent[]>(Prisma.sql`/* history:cells-after */ SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(events)} ORDER BY c.id`);
 }
 
 function cellsOf(projectId: number, activityId: bigint, after: bigint): Promise<CellEvent[]> {
-  return prisma().$queryRawUnsafe<CellEvent[]>(
-    `SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFrom(selectEvents.page(`b."activityId" = $1::bigint AND b."projectId" = $2`, { from: '$3::bigint - b.id + 2', take: String(PAGE) }))} ORDER BY c.id`,
-    activityId, projectId, after,
-  );
+  const events = selectEvents.page(Prisma.sql`b."activityId" = ${activityId}::bigint AND b."projectId" = ${projectId}`, { from: Prisma.sql`${after}::bigint - b.id + 2`, take: Prisma.raw(String(PAGE)) });
+  return prisma().$queryRaw<CellEvent[]>(Prisma.sql`/* history:cells-of-change */ SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(events)} ORDER BY c.id`);
 }
 
 /** Translation cell changes of a project: the missed ones after `after` (when given), then each committed change's cells. */
@@ -57,7 +54,7 @@ export async function* translationChangeStream(projectId: number, after: bigint 
       for (const event of missed) yield event;
       seen = missed.at(-1)?.id ?? after;
     } else {
-      const [row] = await prisma().$queryRawUnsafe<{ max: bigint }[]>(NEWEST_EVENT_ID);
+      const [row] = await prisma().$queryRaw<{ max: bigint }[]>(NEWEST_EVENT_ID);
       seen = BigInt(row!.max);
     }
     // Per change, the last cell sent: a job announces its change after every batch.

@@ -4,6 +4,7 @@
 // tables and are never touched. Run periodically by the webhook dispatcher
 // (src/webhooks/dispatcher.ts), with the delivery log's own retention.
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { badRequest } from '../errors.js';
 import { readSettings, updateSettings } from '../projects/settings.js';
 
@@ -26,19 +27,16 @@ export async function setHistoryRetention(projectId: number, days: number | null
 /** Deletes events past their project's retention, and old deliveries; returns the counts. */
 export async function pruneHistory(): Promise<{ cells: number; activities: number; deliveries: number }> {
   const db = prisma();
-  const projects = `SELECT id, (settings->>'${RETENTION_SETTING}')::int AS days FROM "Project" WHERE settings ? '${RETENTION_SETTING}'`;
-  const [{ n: cells }] = await db.$queryRawUnsafe<[{ n: number }]>(
-    `WITH gone AS (
+  const projects = Prisma.sql`SELECT id, (settings->>${RETENTION_SETTING})::int AS days FROM "Project" WHERE settings ? ${RETENTION_SETTING}`;
+  const [{ n: cells }] = await db.$queryRaw<[{ n: number }]>(Prisma.sql`/* history:prune-cells */
+     WITH gone AS (
        DELETE FROM "CellChangeBatch" b USING (${projects}) p WHERE b."projectId" = p.id AND b.at < now() - make_interval(days => p.days)
        RETURNING b.cells AS n
-     ) SELECT coalesce(sum(n), 0)::int AS n FROM gone`,
-  );
-  const activities = await db.$executeRawUnsafe(
-    `DELETE FROM "Activity" a USING (${projects}) p WHERE a."projectId" = p.id AND a.at < now() - make_interval(days => p.days)
-        AND NOT EXISTS (SELECT 1 FROM "CellChangeBatch" b WHERE b."activityId" = a.id)`,
-  );
-  const deliveries = await db.$executeRawUnsafe(
-    `DELETE FROM "WebhookDelivery" WHERE state <> 'PENDING' AND "createdAt" < now() - make_interval(days => ${DELIVERY_LOG_DAYS})`,
-  );
+     ) SELECT coalesce(sum(n), 0)::int AS n FROM gone`);
+  const activities = await db.$executeRaw(Prisma.sql`/* history:prune-activities */
+    DELETE FROM "Activity" a USING (${projects}) p WHERE a."projectId" = p.id AND a.at < now() - make_interval(days => p.days)
+        AND NOT EXISTS (SELECT 1 FROM "CellChangeBatch" b WHERE b."activityId" = a.id)`);
+  const deliveries = await db.$executeRaw(Prisma.sql`/* history:prune-deliveries */
+    DELETE FROM "WebhookDelivery" WHERE state <> 'PENDING' AND "createdAt" < now() - make_interval(days => ${DELIVERY_LOG_DAYS})`);
   return { cells, activities, deliveries };
 }

@@ -19,7 +19,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { writeTranslations, type GateResult } from '../translations/gate.js';
 import { BULK_TRANSACTION, type Cell, type ReviewStatus } from '../translations/store.js';
 import { amendChange, openChange } from './changes.js';
-import { cellEvents, selectEvents, type EventSelection } from './cell-events.js';
+import { cellEventsSql, selectEvents, type EventSelection } from './cell-events.js';
 import { decideCreated, goesWithCreated, KEPT_LISTED, removeCreated, type KeptEntity } from './revert-created.js';
 import { markPublishedAgain } from './revert-published.js';
 import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
@@ -79,14 +79,14 @@ async function writeBack(tx: Db, projectId: number, cells: EventCell[], change: 
 }
 
 /** The cells of a change: first old value, last new value, and whether the cell still holds the latter (one statement). */
-function eventCells(tx: Db, projectId: number, selection: EventSelection, param: bigint | string): Promise<EventCell[]> {
-  return tx.$queryRawUnsafe<EventCell[]>(
-    `WITH ev AS (
+function eventCells(tx: Db, projectId: number, selection: EventSelection): Promise<EventCell[]> {
+  return tx.$queryRaw<EventCell[]>(Prisma.sql`/* revert:event-cells */
+     WITH ev AS (
        SELECT "keyId", "languageId", "customerId",
               (array_agg("oldText" ORDER BY id))[1] AS "oldText", (array_agg("oldStatus"::text ORDER BY id))[1] AS "oldStatus",
               (array_agg("newText" ORDER BY id DESC))[1] AS new_text, (array_agg("newStatus"::text ORDER BY id DESC))[1] AS new_status,
               min(id) AS first
-         FROM ${cellEvents(selection)} c
+         FROM ${cellEventsSql(selection)} c
         GROUP BY "keyId", "languageId", "customerId"
      )
      SELECT ev."keyId", ev."languageId", ev."customerId", ev."oldText", ev."oldStatus",
@@ -94,22 +94,18 @@ function eventCells(tx: Db, projectId: number, selection: EventSelection, param:
               AND coalesce(CASE WHEN ev."customerId" IS NULL THEN t."reviewStatus" ELSE ct."reviewStatus" END::text, 'NOT_REVIEWED') = ev.new_status AS unchanged,
             k.id IS NOT NULL AND l.id IS NOT NULL AND (ev."customerId" IS NULL OR cu.id IS NOT NULL) AS exists
        FROM ev
-       LEFT JOIN "TranslationKey" k ON k.id = ev."keyId" AND k."projectId" = $2
+       LEFT JOIN "TranslationKey" k ON k.id = ev."keyId" AND k."projectId" = ${projectId}
        LEFT JOIN "Language" l ON l.id = ev."languageId"
        LEFT JOIN "Customer" cu ON cu.id = ev."customerId"
        LEFT JOIN "Translation" t ON ev."customerId" IS NULL AND t."keyId" = ev."keyId" AND t."languageId" = ev."languageId"
        LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = ev."keyId" AND ct."languageId" = ev."languageId" AND ct."customerId" = ev."customerId"
-      ORDER BY ev.first`,
-    param, projectId,
-  );
+      ORDER BY ev.first`);
 }
 
 /** The language (key) of a cell change of the project, for the access check of its revert; null when unknown. */
 export async function cellChangeLanguage(projectId: number, cellChangeId: bigint): Promise<string | null> {
-  const rows = await prisma().$queryRawUnsafe<{ key: string }[]>(
-    `SELECT l.key FROM ${cellEvents(selectEvents.one('$1', '$2'))} c JOIN "Language" l ON l.id = c."languageId"`,
-    cellChangeId, projectId,
-  );
+  const rows = await prisma().$queryRaw<{ key: string }[]>(Prisma.sql`/* revert:cell-change-language */
+    SELECT l.key FROM ${cellEventsSql(selectEvents.one(Prisma.sql`${cellChangeId}`, Prisma.sql`${projectId}`))} c JOIN "Language" l ON l.id = c."languageId"`);
   return rows[0]?.key ?? null;
 }
 
@@ -122,14 +118,13 @@ async function cellCount(tx: Db, change: bigint): Promise<number> {
 /** Reverts every cell a change wrote, where it still holds what the change wrote. */
 export async function revertChange(projectId: number, activityId: bigint): Promise<RevertResult> {
   const reverted = await prisma().$transaction(async (tx) => {
-    const [target] = await tx.$queryRawUnsafe<{ id: bigint; cells: number }[]>(
-      `SELECT id, cells FROM "Activity" WHERE id = $1::bigint AND "projectId" = $2 FOR UPDATE`, activityId, projectId,
-    );
+    const [target] = await tx.$queryRaw<{ id: bigint; cells: number }[]>(Prisma.sql`/* revert:lock-change */
+      SELECT id, cells FROM "Activity" WHERE id = ${activityId}::bigint AND "projectId" = ${projectId} FOR UPDATE`);
     if (!target) throw notFound(`change ${activityId} not found`);
     const created = await decideCreated(tx, projectId, activityId);
     const createdAny = created.kept.length + created.delete.keyIds.length + created.delete.languageIds.length + created.delete.customerIds.length > 0;
     if (target.cells === 0 && !createdAny) throw badRequest(`change ${activityId} wrote no translation cells and created nothing that still exists; there is nothing to revert`);
-    const cells = await eventCells(tx, projectId, selectEvents.ofActivity('$1', '$2'), activityId);
+    const cells = await eventCells(tx, projectId, selectEvents.ofActivity(Prisma.sql`${activityId}`, Prisma.sql`${projectId}`));
     const change = await openChange(tx, projectId, 'REVERT', { activityId: String(activityId) }, { revertOf: activityId });
     // Cells of what goes are not written back: they go with it, their texts recorded as they go.
     const goes = goesWithCreated(created);
@@ -174,7 +169,7 @@ export async function revertChanges(projectId: number, activityIds: bigint[], de
     const targets = await tx.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* revert:lock-changes */
       SELECT id FROM "Activity" WHERE id = ANY(${ids}::bigint[]) AND "projectId" = ${projectId} ORDER BY id FOR UPDATE`);
     if (targets.length !== activityIds.length) throw notFound('a change to revert was not found');
-    const cells = await eventCells(tx, projectId, { where: `b."activityId" = ANY($1::bigint[]) AND b."projectId" = $2` }, ids);
+    const cells = await eventCells(tx, projectId, { where: Prisma.sql`b."activityId" = ANY(${ids}::bigint[]) AND b."projectId" = ${projectId}` });
     const first = activityIds.reduce((a, b) => (a < b ? a : b));
     const change = await openChange(tx, projectId, 'REVERT', { ...details, activityIds: activityIds.map(String) }, { revertOf: first });
     const eligible = cells.filter((c) => c.exists && c.unchanged);
@@ -191,7 +186,7 @@ export async function revertChanges(projectId: number, activityIds: bigint[], de
 /** Sets one cell back to the value it had before one of its change events. */
 export async function revertCellChange(projectId: number, cellChangeId: bigint): Promise<RevertResult> {
   return prisma().$transaction(async (tx) => {
-    const cells = await eventCells(tx, projectId, selectEvents.one('$1', '$2'), cellChangeId);
+    const cells = await eventCells(tx, projectId, selectEvents.one(Prisma.sql`${cellChangeId}`, Prisma.sql`${projectId}`));
     const cell = cells[0];
     if (!cell) throw notFound(`cell change ${cellChangeId} not found`);
     if (!cell.exists) throw notFound(`the key, language or customer of cell change ${cellChangeId} no longer exists`);

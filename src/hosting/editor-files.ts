@@ -22,6 +22,7 @@
 // (FileContent), which the writer uses to compress shared parts once
 // (gzip-parts.ts).
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { paths } from './layout.js';
 
 /**
@@ -66,7 +67,8 @@ const dict = (): Texts => Object.create(null) as Texts;
 const isArrayIndex = (name: string) => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
 
 /** That order in SQL; the array-index part only for projects that have such a key (nested CASE: the cast runs only on digits). */
-const memberOrder = (indexKeys: boolean) => `${indexKeys ? `CASE WHEN k.key ~ '^(0|[1-9][0-9]{0,9})$' THEN CASE WHEN k.key::bigint < 4294967295 THEN k.key::bigint END END, ` : ''}k.key COLLATE "C"`;
+const INDEX_ORDER = Prisma.sql`CASE WHEN k.key ~ '^(0|[1-9][0-9]{0,9})$' THEN CASE WHEN k.key::bigint < 4294967295 THEN k.key::bigint END END, `;
+const memberOrder = (indexKeys: boolean) => Prisma.sql`${indexKeys ? INDEX_ORDER : Prisma.empty}k.key COLLATE "C"`;
 
 function languageObject(texts: LanguageTexts, namespaces: string[]): Record<string, unknown> {
   const out = Object.create(null) as Record<string, unknown>;
@@ -116,39 +118,31 @@ function languageContent(defaultMembers: string | undefined, namespaceFiles: Bui
   return pieces;
 }
 
-export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRawUnsafe'> = prisma()): Promise<EditorSnapshot> {
-  const languages = await db.$queryRawUnsafe<Language[]>(
-    `SELECT id, key, name, "isDefault" FROM "Language" WHERE "projectId" = $1 ORDER BY "order", key COLLATE "C"`, projectId,
-  );
-  const customers = await db.$queryRawUnsafe<Customer[]>(
-    `SELECT id, key, description FROM "Customer" WHERE "projectId" = $1 ORDER BY key COLLATE "C"`, projectId,
-  );
-  const [meta] = await db.$queryRawUnsafe<{ keys: number; namespaces: string[]; indexKeys: boolean }[]>(
-    `SELECT count(*)::int AS keys,
+export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRaw'> = prisma()): Promise<EditorSnapshot> {
+  const languages = await db.$queryRaw<Language[]>(Prisma.sql`/* hosting:snapshot-languages */
+    SELECT id, key, name, "isDefault" FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key COLLATE "C"`);
+  const customers = await db.$queryRaw<Customer[]>(Prisma.sql`/* hosting:snapshot-customers */
+    SELECT id, key, description FROM "Customer" WHERE "projectId" = ${projectId} ORDER BY key COLLATE "C"`);
+  const [meta] = await db.$queryRaw<{ keys: number; namespaces: string[]; indexKeys: boolean }[]>(Prisma.sql`/* hosting:snapshot-keys */
+    SELECT count(*)::int AS keys,
             coalesce(array_agg(DISTINCT namespace ORDER BY namespace) FILTER (WHERE namespace <> ''), '{}') AS namespaces,
             coalesce(bool_or(key ~ '^(0|[1-9][0-9]{0,9})$'), false) AS "indexKeys"
-       FROM "TranslationKey" WHERE "projectId" = $1`,
-    projectId,
-  );
+       FROM "TranslationKey" WHERE "projectId" = ${projectId}`);
   const namespaces = [...meta!.namespaces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // A namespace that a language object would not simply append after the default namespace's keys.
-  const [{ shadowed }] = await db.$queryRawUnsafe<{ shadowed: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM "TranslationKey" WHERE "projectId" = $1 AND namespace = '' AND key = ANY($2::text[])) AS shadowed`,
-    projectId, namespaces,
-  );
+  const [{ shadowed }] = await db.$queryRaw<{ shadowed: boolean }[]>(Prisma.sql`/* hosting:snapshot-shadowed */
+    SELECT EXISTS (SELECT 1 FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = '' AND key = ANY(${namespaces}::text[])) AS shadowed`);
   const composed = !shadowed && !namespaces.some(isArrayIndex);
   const L = languages.length;
   const C = customers.length;
   let nonEmpty = 0;
 
-  const readLanguage = (language: Language) => db.$queryRawUnsafe<{ namespace: string; texts: number; members: string }[]>(
-    `SELECT k.namespace, count(*)::int AS texts,
+  const readLanguage = (language: Language) => db.$queryRaw<{ namespace: string; texts: number; members: string }[]>(Prisma.sql`/* hosting:snapshot-language */
+    SELECT k.namespace, count(*)::int AS texts,
             string_agg(to_json(k.key)::text || ':' || to_json(t.text)::text, ',' ORDER BY ${memberOrder(meta!.indexKeys)}) AS members
        FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId"
-      WHERE t."projectId" = $1 AND t."languageId" = $2 AND t.text <> ''
-      GROUP BY k.namespace`,
-    projectId, language.id,
-  );
+      WHERE t."projectId" = ${projectId} AND t."languageId" = ${language.id} AND t.text <> ''
+      GROUP BY k.namespace`);
 
   async function* files(): AsyncGenerator<BuiltFile> {
     yield { path: paths.languages(), content: Buffer.from(JSON.stringify(languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault })))) };
@@ -176,13 +170,11 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRawU
       yield file;
       yield* namespaceFiles;
       if (C === 0) continue;
-      const overrides = await db.$queryRawUnsafe<{ customer: number; namespace: string; key: string; text: string }[]>(
-        `SELECT ct."customerId" AS customer, k.namespace, k.key, ct.text
+      const overrides = await db.$queryRaw<{ customer: number; namespace: string; key: string; text: string }[]>(Prisma.sql`/* hosting:snapshot-overrides */
+        SELECT ct."customerId" AS customer, k.namespace, k.key, ct.text
            FROM "CustomerTranslation" ct JOIN "TranslationKey" k ON k.id = ct."keyId"
-          WHERE ct."projectId" = $1 AND ct."languageId" = $2 AND ct.text <> ''
-          ORDER BY ct."customerId"`,
-        projectId, language.id,
-      );
+          WHERE ct."projectId" = ${projectId} AND ct."languageId" = ${language.id} AND ct.text <> ''
+          ORDER BY ct."customerId"`);
       const byCustomer = new Map<number, typeof overrides>();
       for (const o of overrides) {
         let list = byCustomer.get(o.customer);

@@ -4,6 +4,7 @@
 // first and publishes from the editor, _production always publishes from
 // _latest, and a custom environment publishes from the one right above it.
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
 
 export const LATEST = '_latest';
@@ -80,18 +81,16 @@ export function sourceOf(key: string, orderedKeys: string[]): string {
 
 /** Every environment of the project in publication order, with its served publication; two queries. */
 export async function listEnvironments(projectId: number, db: Db = prisma()): Promise<EnvironmentDetails[]> {
-  const rows = await db.$queryRawUnsafe<EnvironmentRow[]>(
-    `SELECT e.id, pr."projectToken", e.key, e.name, e.color, e."builtIn", e.position, e."createdAt", e."requireNoErrors",
+  const rows = await db.$queryRaw<EnvironmentRow[]>(Prisma.sql`/* hosting:environments */
+    SELECT e.id, pr."projectToken", e.key, e.name, e.color, e."builtIn", e.position, e."createdAt", e."requireNoErrors",
             EXISTS (SELECT 1 FROM "Publication" r WHERE r."environmentId" = e.id AND r.state = 'RUNNING' AND r."leaseExpiresAt" > now()) AS publishing,
             p.id AS pub_id, p.version, p.label, p."createdAt" AS pub_created, p."completedAt" AS completed,
             p."numberOfKeys" AS keys, p."numberOfLanguages" AS languages, p."numberOfNonEmptyTranslations" AS non_empty,
             jsonb_array_length(p.resources)::int AS resources
        FROM "Environment" e JOIN "Project" pr ON pr.id = e."projectId"
        LEFT JOIN "Publication" p ON p.id = e."currentPublicationId"
-      WHERE e."projectId" = $1
-      ORDER BY e.position, e.id`,
-    projectId,
-  );
+      WHERE e."projectId" = ${projectId}
+      ORDER BY e.position, e.id`);
   const keys = rows.map((r) => r.key);
   return rows.map((r) => ({
     id: r.id,
@@ -190,11 +189,9 @@ export async function setEnvironmentOrder(projectId: number, keys: string[]): Pr
     const missing = existing.find((k) => !keys.includes(k));
     if (missing) throw badRequest(`environment order must list every environment; ${missing} is missing`);
     if (keys[0] !== LATEST) throw badRequest(`environment order must start with ${LATEST}, which publishes from the editor`);
-    await tx.$executeRawUnsafe(
-      `UPDATE "Environment" e SET position = t.ord FROM unnest($2::text[]) WITH ORDINALITY AS t(key, ord)
-        WHERE e."projectId" = $1 AND e.key = t.key`,
-      projectId, keys,
-    );
+    await tx.$executeRaw(Prisma.sql`/* hosting:environment-order */
+      UPDATE "Environment" e SET position = t.ord FROM unnest(${keys}::text[]) WITH ORDINALITY AS t(key, ord)
+        WHERE e."projectId" = ${projectId} AND e.key = t.key`);
     return listEnvironments(projectId, tx);
   });
 }

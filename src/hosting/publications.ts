@@ -3,6 +3,7 @@
 // published it through what (recorded on the row when the publication starts,
 // lifecycle.ts).
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { badRequest, notFound } from '../errors.js';
 import type { ActorKind, ChangeSource } from '../history/origin.js';
 import { EDITOR } from './environments.js';
@@ -37,8 +38,9 @@ export async function listPublications(projectId: number, options: { environment
   if (options.environmentKey != null && !(await db.environment.findUnique({ where: { projectId_key: { projectId, key: options.environmentKey } }, select: { id: true } }))) {
     throw notFound(`Environment ${options.environmentKey} not found`);
   }
-  return db.$queryRawUnsafe<PublicationRecord[]>(
-    `SELECT p.id, e.key AS "environmentKey", coalesce(se.key, $4) AS source, p.version, p.label, p.state::text AS state, p.message,
+  const environmentKey = options.environmentKey ?? null;
+  return db.$queryRaw<PublicationRecord[]>(Prisma.sql`/* hosting:publications */
+    SELECT p.id, e.key AS "environmentKey", coalesce(se.key, ${EDITOR}) AS source, p.version, p.label, p.state::text AS state, p.message,
             p."createdAt", p."completedAt", p."numberOfKeys", p."numberOfLanguages", p."numberOfNonEmptyTranslations",
             p."actorKind", p."actorId", coalesce(nullif(acc.name, ''), acc.email) AS "actorName", acc.email AS "actorEmail", p.source AS "changeSource"
        FROM "Publication" p
@@ -46,9 +48,7 @@ export async function listPublications(projectId: number, options: { environment
        LEFT JOIN "Publication" sp ON sp.id = p."sourcePublicationId"
        LEFT JOIN "Environment" se ON se.id = sp."environmentId"
        LEFT JOIN "Account" acc ON p."actorKind" = 'ACCOUNT' AND acc.id::text = p."actorId"
-      WHERE p."projectId" = $1 AND ($2::text IS NULL OR e.key = $2::text)
+      WHERE p."projectId" = ${projectId} AND (${environmentKey}::text IS NULL OR e.key = ${environmentKey}::text)
       ORDER BY p."createdAt" DESC, p.id DESC
-      LIMIT $3`,
-    projectId, options.environmentKey ?? null, limit, EDITOR,
-  );
+      LIMIT ${limit}`);
 }

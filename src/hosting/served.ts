@@ -3,6 +3,7 @@
 // this process clears its entry at once; other instances see it within the TTL,
 // and the previous version's files are kept long enough for that).
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { PublishedResource } from './layout.js';
 
 export interface ServedEnvironment {
@@ -18,13 +19,11 @@ const MAX_ENTRIES = 1_000;
 const cache = new Map<string, { expires: number; value: Promise<ServedEnvironment | null> }>();
 
 async function load(projectToken: string, environmentKey: string): Promise<ServedEnvironment | null> {
-  const rows = await prisma().$queryRawUnsafe<{ version: string; resources: PublishedResource[] }[]>(
-    `SELECT p.version, p.resources FROM "Project" pr
+  const rows = await prisma().$queryRaw<{ version: string; resources: PublishedResource[] }[]>(Prisma.sql`/* hosting:served */
+    SELECT p.version, p.resources FROM "Project" pr
        JOIN "Environment" e ON e."projectId" = pr.id
        JOIN "Publication" p ON p.id = e."currentPublicationId"
-      WHERE pr."projectToken" = $1 AND e.key = $2`,
-    projectToken, environmentKey,
-  );
+      WHERE pr."projectToken" = ${projectToken} AND e.key = ${environmentKey}`);
   const row = rows[0];
   if (!row) return null;
   return { projectToken, environmentKey, version: row.version, files: new Map(row.resources.map((r) => [r.path, r])) };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { database } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { RedisConnection } from '../events/redis.js';
 
 export function registerHealth(app: FastifyInstance, redis?: RedisConnection): void {
@@ -7,7 +8,7 @@ export function registerHealth(app: FastifyInstance, redis?: RedisConnection): v
   app.get('/readyz', async (_request, reply) => {
     const checks: Record<string, string> = {};
     try {
-      await database().prisma.$queryRawUnsafe('SELECT 1');
+      await database().prisma.$queryRaw(Prisma.sql`/* http:ready */ SELECT 1`);
       checks.database = 'ok';
     } catch (error) {
       checks.database = `unreachable: ${(error as Error).message}`;

@@ -14,6 +14,7 @@ import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { database } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { recordGraphQLOperation, registry } from '../metrics.js';
 import { logger } from '../log.js';
 import { operatorTokenMatches } from '../auth/principal.js';
@@ -41,11 +42,10 @@ new Gauge({
   async collect() {
     this.reset();
     try {
-      const rows = await database().prisma.$queryRawUnsafe<{ queued: number; running: number }[]>(
-        `SELECT count(*) FILTER (WHERE "leaseOwner" IS NULL OR "leaseExpiresAt" < now())::int AS queued,
+      const rows = await database().prisma.$queryRaw<{ queued: number; running: number }[]>(Prisma.sql`/* http:metrics-jobs */
+         SELECT count(*) FILTER (WHERE "leaseOwner" IS NULL OR "leaseExpiresAt" < now())::int AS queued,
                 count(*) FILTER (WHERE "leaseOwner" IS NOT NULL AND "leaseExpiresAt" >= now())::int AS running
-           FROM "Job" WHERE state = 'STARTED'`,
-      );
+           FROM "Job" WHERE state = 'STARTED'`);
       this.set({ state: 'queued' }, rows[0]?.queued ?? 0);
       this.set({ state: 'running' }, rows[0]?.running ?? 0);
     } catch (error) {

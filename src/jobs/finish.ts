@@ -2,7 +2,7 @@
 // holding the job, so a worker that lost its lease cannot overwrite the result
 // of the one that took over.
 import { prisma } from '../db.js';
-import type { Job } from '../generated/prisma/client.js';
+import { Prisma, type Job } from '../generated/prisma/client.js';
 import { publishJobEvent } from './events.js';
 import { recordJob } from '../metrics.js';
 import { openChange, queueAutomations, queueWebhooks } from '../history/changes.js';
@@ -11,15 +11,13 @@ import type { Origin } from '../history/origin.js';
 async function finalize(jobId: string, owner: string | null, data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object }): Promise<void> {
   // The end of the job and its activity entry (AUTO_TRANSLATION_SUCCESS webhooks) commit together.
   const rows = await prisma().$transaction(async (tx) => {
-    const ended = await tx.$queryRawUnsafe<Job[]>(
-    `UPDATE "Job" SET state = $3::"JobState", message = $4, progress = coalesce($5, progress),
-            metadata = coalesce($6::jsonb, metadata), "finishedAt" = now(), "updatedAt" = now(),
+    const ended = await tx.$queryRaw<Job[]>(Prisma.sql`/* jobs:finish */
+      UPDATE "Job" SET state = ${data.state}::"JobState", message = ${data.message}, progress = coalesce(${data.progress ?? null}, progress),
+            metadata = coalesce(${data.metadata ? JSON.stringify(data.metadata) : null}::jsonb, metadata), "finishedAt" = now(), "updatedAt" = now(),
             "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
             checkpoint = jsonb_set(checkpoint, '{sequence}', to_jsonb(coalesce((checkpoint->>'sequence')::int, 0) + 1))
-      WHERE id = $1 AND state = 'STARTED' AND ($2::text IS NULL OR "leaseOwner" = $2)
-      RETURNING *`,
-    jobId, owner, data.state, data.message, data.progress ?? null, data.metadata ? JSON.stringify(data.metadata) : null,
-    );
+      WHERE id = ${jobId} AND state = 'STARTED' AND (${owner}::text IS NULL OR "leaseOwner" = ${owner})
+      RETURNING *`);
     const job = ended[0];
     if (job) {
       const checkpoint = job.checkpoint as { activityId?: string };

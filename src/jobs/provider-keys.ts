@@ -3,6 +3,7 @@
 // by any API once set: only the job that calls the provider opens them.
 import { badRequest } from '../errors.js';
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { isSealed, open, seal } from '../auth/sealed-secrets.js';
 import { readSettings, updateSettings, type ProjectSettings } from '../projects/settings.js';
 
@@ -40,9 +41,8 @@ export function providerApiKey(projectId: number, settings: ProjectSettings, pro
  * plain text (run at start-up, after the SQL migrations; does nothing once all are sealed).
  */
 export async function sealStoredProviderKeys(): Promise<number> {
-  const rows = await prisma().$queryRawUnsafe<{ id: number; settings: ProjectSettings }[]>(
-    `SELECT id, settings FROM "Project" WHERE settings ? 'providerApiKeys'`,
-  );
+  const rows = await prisma().$queryRaw<{ id: number; settings: ProjectSettings }[]>(Prisma.sql`/* jobs:projects-with-provider-keys */
+    SELECT id, settings FROM "Project" WHERE settings ? 'providerApiKeys'`);
   let sealed = 0;
   for (const { id, settings } of rows) {
     const keys = settings.providerApiKeys ?? {};

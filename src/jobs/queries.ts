@@ -1,6 +1,6 @@
 import { prisma } from '../db.js';
 import { notFound } from '../errors.js';
-import type { Job } from '../generated/prisma/client.js';
+import { Prisma, type Job } from '../generated/prisma/client.js';
 
 export const JOB_LIST_LIMIT = 500;
 export const FINAL_STATES = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
@@ -59,9 +59,8 @@ export async function jobOfProject(projectId: number, jobId: string): Promise<Jo
 export async function cancelJob(projectId: number, jobId: string): Promise<Job> {
   await jobOfProject(projectId, jobId);
   const { cancelJobRow } = await import('./finish.js');
-  const [free] = await prisma().$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM "Job" WHERE id = $1 AND state = 'STARTED' AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())`, jobId,
-  );
+  const [free] = await prisma().$queryRaw<{ id: string }[]>(Prisma.sql`/* jobs:unleased */
+    SELECT id FROM "Job" WHERE id = ${jobId} AND state = 'STARTED' AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())`);
   if (free) await cancelJobRow(jobId, null);
   else await prisma().job.updateMany({ where: { id: jobId, state: 'STARTED' }, data: { cancelRequested: true } });
   return jobOfProject(projectId, jobId);

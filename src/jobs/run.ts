@@ -40,20 +40,31 @@ const BATCH = 100;
 
 interface Candidate { id: number; key: string; namespace: string; source: string }
 
+interface CandidateFilter {
+  projectId: number;
+  sourceId: number;
+  targetId: number;
+  useKeys: boolean;
+  force: boolean;
+  /** The job's keys, as an array literal; null for all keys. */
+  keyIds: string | null;
+}
+
 /**
  * Keys with something to translate. Locked keys are never sent to the
  * provider (they would be refused by the write gate anyway, after being paid
  * for): the count up front says how many were left out, for the summary.
  */
-function candidateSql(select: string, tail: string): string {
-  return `SELECT ${select}
+function candidateSql(name: Prisma.Sql, select: Prisma.Sql, filter: CandidateFilter, tail: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`${name}
+    SELECT ${select}
             FROM "TranslationKey" k
-            LEFT JOIN "Translation" src ON src."keyId" = k.id AND src."languageId" = $2
-            LEFT JOIN "Translation" tgt ON tgt."keyId" = k.id AND tgt."languageId" = $3
-           WHERE k."projectId" = $1
-             AND (coalesce(src.text, '') <> '' OR $4)
-             AND ($5 OR coalesce(tgt.text, '') = '')
-             AND ($6::int[] IS NULL OR k.id = ANY($6::int[]))
+            LEFT JOIN "Translation" src ON src."keyId" = k.id AND src."languageId" = ${filter.sourceId}
+            LEFT JOIN "Translation" tgt ON tgt."keyId" = k.id AND tgt."languageId" = ${filter.targetId}
+           WHERE k."projectId" = ${filter.projectId}
+             AND (coalesce(src.text, '') <> '' OR ${filter.useKeys})
+             AND (${filter.force} OR coalesce(tgt.text, '') = '')
+             AND (${filter.keyIds}::int[] IS NULL OR k.id = ANY(${filter.keyIds}::int[]))
              ${tail}`;
 }
 
@@ -95,11 +106,12 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   const memoryOnly = request.translationProvider === 'MEMORY';
   const saved = (job.checkpoint ?? {}) as unknown as Partial<Checkpoint>;
   const checkpoint: Checkpoint = { texts: 0, characters: 0, ...saved, sequence: saved.sequence ?? 0 };
-  const params = [job.projectId, source.id, target.id, useKeys, force, request.keyIds ? arrayLiteral(request.keyIds, (id) => id) : null] as const;
+  const filter: CandidateFilter = { projectId: job.projectId, sourceId: source.id, targetId: target.id, useKeys, force, keyIds: request.keyIds ? arrayLiteral(request.keyIds, (id) => id) : null };
   if (checkpoint.total === undefined) {
-    const [row] = await prisma().$queryRawUnsafe<{ n: number; locked: number }[]>(
-      candidateSql('count(*) FILTER (WHERE NOT k.lock)::int AS n, count(*) FILTER (WHERE k.lock)::int AS locked', ''), ...params,
-    );
+    const [row] = await prisma().$queryRaw<{ n: number; locked: number }[]>(candidateSql(
+      Prisma.sql`/* jobs:count-candidates */`,
+      Prisma.sql`count(*) FILTER (WHERE NOT k.lock)::int AS n, count(*) FILTER (WHERE k.lock)::int AS locked`, filter, Prisma.empty,
+    ));
     checkpoint.total = row!.n;
     checkpoint.skippedLocked = row!.locked;
     checkpoint.processed = 0;
@@ -107,10 +119,11 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
 
   for (;;) {
     if (context.signal.aborted) throw context.signal.reason;
-    const read = await prisma().$queryRawUnsafe<Candidate[]>(
-      candidateSql(`k.id, k.key, k.namespace, coalesce(src.text, '') AS source`, `AND NOT k.lock AND k.id > $7 ORDER BY k.id LIMIT ${BATCH}`),
-      ...params, checkpoint.cursor ?? 0,
-    );
+    const read = await prisma().$queryRaw<Candidate[]>(candidateSql(
+      Prisma.sql`/* jobs:candidates */`,
+      Prisma.sql`k.id, k.key, k.namespace, coalesce(src.text, '') AS source`, filter,
+      Prisma.sql`AND NOT k.lock AND k.id > ${checkpoint.cursor ?? 0} ORDER BY k.id LIMIT ${BATCH}`,
+    ));
     if (read.length === 0) break;
     const textOf = (c: Candidate) => (c.source !== '' ? c.source : c.key);
     const fromMemory = memory
@@ -210,11 +223,9 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
           llmRetriedTexts: (checkpoint.llmRetriedTexts ?? 0) + contextual.retriedTexts,
         }),
       };
-      const rows = await tx.$queryRawUnsafe<Job[]>(
-        `UPDATE "Job" SET checkpoint = $3::jsonb, progress = $4, "updatedAt" = now()
-          WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED' RETURNING *`,
-        job.id, context.owner, JSON.stringify(next), progress,
-      );
+      const rows = await tx.$queryRaw<Job[]>(Prisma.sql`/* jobs:checkpoint */
+        UPDATE "Job" SET checkpoint = ${JSON.stringify(next)}::jsonb, progress = ${progress}, "updatedAt" = now()
+          WHERE id = ${job.id} AND "leaseOwner" = ${context.owner} AND state = 'STARTED' RETURNING *`);
       // Another worker owns the job now: roll this batch back.
       if (!rows[0]) throw new LeaseLostError();
       return { updated: rows[0], next };

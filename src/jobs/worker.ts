@@ -5,7 +5,7 @@
 // and continues from its checkpoint.
 import { prisma } from '../db.js';
 import { logger } from '../log.js';
-import type { Job } from '../generated/prisma/client.js';
+import { Prisma, type Job } from '../generated/prisma/client.js';
 import { runJob, LeaseLostError, JobCancelledError } from './run.js';
 import { cancelJobRow, failJob, jobOrigin } from './finish.js';
 import { withOrigin } from '../history/origin.js';
@@ -68,15 +68,13 @@ export class JobWorker {
   }
 
   private async claim(): Promise<Job | undefined> {
-    const rows = await prisma().$queryRawUnsafe<Job[]>(
-      `UPDATE "Job" SET "leaseOwner" = $1, "leaseExpiresAt" = now() + make_interval(secs => $2::float8 / 1000), attempts = attempts + 1, "updatedAt" = now()
+    const rows = await prisma().$queryRaw<Job[]>(Prisma.sql`/* jobs:claim */
+      UPDATE "Job" SET "leaseOwner" = ${this.options.owner}, "leaseExpiresAt" = now() + make_interval(secs => ${this.leaseMs}::float8 / 1000), attempts = attempts + 1, "updatedAt" = now()
         WHERE id = (SELECT id FROM "Job"
                      WHERE state = 'STARTED' AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())
                      ORDER BY "startedAt", id
                      FOR UPDATE SKIP LOCKED LIMIT 1)
-        RETURNING *`,
-      this.options.owner, this.leaseMs,
-    );
+        RETURNING *`);
     return rows[0];
   }
 
@@ -119,19 +117,16 @@ export class JobWorker {
 
   /** Extends the lease; tells when the lease was lost or cancellation was requested. */
   private async renewLease(jobId: string): Promise<'ok' | 'lost' | 'cancel'> {
-    const rows = await prisma().$queryRawUnsafe<{ cancelRequested: boolean }[]>(
-      `UPDATE "Job" SET "leaseExpiresAt" = now() + make_interval(secs => $3::float8 / 1000)
-        WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED' RETURNING "cancelRequested"`,
-      jobId, this.options.owner, this.leaseMs,
-    );
+    const rows = await prisma().$queryRaw<{ cancelRequested: boolean }[]>(Prisma.sql`/* jobs:renew-lease */
+      UPDATE "Job" SET "leaseExpiresAt" = now() + make_interval(secs => ${this.leaseMs}::float8 / 1000)
+        WHERE id = ${jobId} AND "leaseOwner" = ${this.options.owner} AND state = 'STARTED' RETURNING "cancelRequested"`);
     if (rows.length === 0) return 'lost';
     return rows[0]!.cancelRequested ? 'cancel' : 'ok';
   }
 
   private async release(jobId: string): Promise<void> {
-    await prisma().$executeRawUnsafe(
-      `UPDATE "Job" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE id = $1 AND "leaseOwner" = $2 AND state = 'STARTED'`,
-      jobId, this.options.owner,
+    await prisma().$executeRaw(Prisma.sql`/* jobs:release */
+      UPDATE "Job" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE id = ${jobId} AND "leaseOwner" = ${this.options.owner} AND state = 'STARTED'`,
     ).catch(() => {});
   }
 }

@@ -7,6 +7,7 @@
 // transaction and record the change themselves; each key records the change
 // that created it (createdByChange), which a revert of that change deletes.
 import type { Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import type { NewKey } from './input.js';
 
@@ -31,28 +32,27 @@ export async function createKeys(db: Db, projectId: number, keys: readonly NewKe
     const chunk = first.slice(start, start + KEY_CHUNK);
     // Keys with only a name, namespace and description (bulk paths) leave the rest to the table's defaults: fewer arrays to send.
     const plain = chunk.every((k) => k.codeDescription === '' && k.tags.length === 0 && k.charactersLimit === null && !k.lock && !k.deprecated);
-    const rows = await db.$queryRawUnsafe<CreatedKey[]>(
-      plain
-        ? `INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "createdByChange")
-           SELECT $1, k, ns, d, $5::bigint FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
+    const names = arrayLiteral(chunk, (k) => k.key);
+    const namespaces = arrayLiteral(chunk, (k) => k.namespace);
+    const descriptions = arrayLiteral(chunk, (k) => k.description);
+    const changeId = change?.id ?? null;
+    const rows = await db.$queryRaw<CreatedKey[]>(plain
+      ? Prisma.sql`/* keys:create-plain */
+        INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "createdByChange")
+           SELECT ${projectId}, k, ns, d, ${changeId}::bigint FROM unnest(${names}::text[], ${namespaces}::text[], ${descriptions}::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
             ORDER BY ord
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
            RETURNING id, key, namespace`
-        : `INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "codeDescription", tags, "charactersLimit", lock, deprecated, "deprecatedAt", "createdByChange")
-           SELECT $1, k, ns, d, cd, ARRAY(SELECT jsonb_array_elements_text(tg::jsonb)), cl, lk, dp, CASE WHEN dp THEN now() END, $10::bigint
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::boolean[], $9::boolean[])
+      : Prisma.sql`/* keys:create */
+        INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "codeDescription", tags, "charactersLimit", lock, deprecated, "deprecatedAt", "createdByChange")
+           SELECT ${projectId}, k, ns, d, cd, ARRAY(SELECT jsonb_array_elements_text(tg::jsonb)), cl, lk, dp, CASE WHEN dp THEN now() END, ${changeId}::bigint
+             FROM unnest(${names}::text[], ${namespaces}::text[], ${descriptions}::text[], ${arrayLiteral(chunk, (k) => k.codeDescription)}::text[],
+                         ${arrayLiteral(chunk, (k) => JSON.stringify(k.tags))}::text[], ${arrayLiteral(chunk, (k) => k.charactersLimit)}::int[],
+                         ${arrayLiteral(chunk, (k) => k.lock)}::boolean[], ${arrayLiteral(chunk, (k) => k.deprecated)}::boolean[])
                   WITH ORDINALITY AS t(k, ns, d, cd, tg, cl, lk, dp, ord)
             ORDER BY ord
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
-           RETURNING id, key, namespace`,
-      projectId,
-      arrayLiteral(chunk, (k) => k.key), arrayLiteral(chunk, (k) => k.namespace), arrayLiteral(chunk, (k) => k.description),
-      ...(plain ? [] : [
-        arrayLiteral(chunk, (k) => k.codeDescription), arrayLiteral(chunk, (k) => JSON.stringify(k.tags)), arrayLiteral(chunk, (k) => k.charactersLimit),
-        arrayLiteral(chunk, (k) => k.lock), arrayLiteral(chunk, (k) => k.deprecated),
-      ]),
-      change?.id ?? null,
-    );
+           RETURNING id, key, namespace`);
     for (const row of rows) created.push(row);
   }
   return created;

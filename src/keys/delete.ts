@@ -35,13 +35,11 @@ export function parseKeyList(value: unknown, field = 'translationKeys'): KeyAddr
 export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Promise<number> {
   if (addresses.length === 0) return 0;
   const deleted = await prisma().$transaction(async (tx) => {
-    const rows = await tx.$queryRawUnsafe<{ id: number; key: string; namespace: string; lock: boolean }[]>(
-      `SELECT tk.id, tk.key, tk.namespace, tk.lock FROM "TranslationKey" tk
-         JOIN unnest($2::text[], $3::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
-        WHERE tk."projectId" = $1
-        FOR UPDATE OF tk`,
-      projectId, addresses.map((a) => a.key), addresses.map((a) => a.namespace),
-    );
+    const rows = await tx.$queryRaw<{ id: number; key: string; namespace: string; lock: boolean }[]>(Prisma.sql`/* keys:lock-for-delete */
+      SELECT tk.id, tk.key, tk.namespace, tk.lock FROM "TranslationKey" tk
+         JOIN unnest(${addresses.map((a) => a.key)}::text[], ${addresses.map((a) => a.namespace)}::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
+        WHERE tk."projectId" = ${projectId}
+        FOR UPDATE OF tk`);
     const found = new Set(rows.map((r) => `${r.namespace}\u0000${r.key}`));
     const missing = addresses.filter((a) => !found.has(`${a.namespace}\u0000${a.key}`));
     if (missing.length) throw notFound(`${listed(missing)} not found; nothing was deleted`);

@@ -2,7 +2,7 @@
 // renamed language keeps its translations; deleting one deletes its
 // translations (foreign-key cascade). A project always keeps one language,
 // and exactly one default language.
-import { prisma, type Db } from '../db.js';
+import { lockProject, prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { forgetMemoryIndex } from '../memory/ngram-index.js';
@@ -82,7 +82,7 @@ export async function updateLanguage(projectId: number, currentKey: string, inpu
 export async function deleteLanguage(projectId: number, key: string): Promise<void> {
   await prisma().$transaction(async (tx) => {
     // Serializes deletions within the project, so two concurrent requests cannot remove the last two languages.
-    await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
+    await lockProject(tx, projectId);
     const language = await tx.language.findUnique({ where: { projectId_key: { projectId, key } } });
     if (!language) throw notFound(`language '${key}' not found`);
     if ((await tx.language.count({ where: { projectId } })) === 1) {
@@ -121,20 +121,16 @@ export async function setLanguageOrder(projectId: number, keys: readonly string[
     if (unknown) throw notFound(`language '${unknown}' not found`);
     const order = [...keys, ...existing.filter((k) => !keys.includes(k))];
     await openChange(tx, projectId, 'LANGUAGES', { action: 'REORDER_LANGUAGES', languages: order });
-    await tx.$executeRawUnsafe(
-      `UPDATE "Language" l SET "order" = t.ord - 1 FROM unnest($2::text[]) WITH ORDINALITY AS t(key, ord)
-        WHERE l."projectId" = $1 AND l.key = t.key`,
-      projectId, order,
-    );
+    await tx.$executeRaw(Prisma.sql`/* languages:order */
+      UPDATE "Language" l SET "order" = t.ord - 1 FROM unnest(${order}::text[]) WITH ORDINALITY AS t(key, ord)
+        WHERE l."projectId" = ${projectId} AND l.key = t.key`);
   });
 }
 
 /** Non-empty texts in a language (base and customer-specific): what deleting it removes. */
 export async function languageTranslationCount(projectId: number, languageId: number): Promise<number> {
-  const [row] = await prisma().$queryRawUnsafe<{ n: number }[]>(
-    `SELECT ((SELECT count(*) FROM "Translation" WHERE "projectId" = $1 AND "languageId" = $2 AND text <> '')
-           + (SELECT count(*) FROM "CustomerTranslation" WHERE "projectId" = $1 AND "languageId" = $2 AND text <> ''))::int AS n`,
-    projectId, languageId,
-  );
+  const [row] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* languages:translation-count */
+    SELECT ((SELECT count(*) FROM "Translation" WHERE "projectId" = ${projectId} AND "languageId" = ${languageId} AND text <> '')
+           + (SELECT count(*) FROM "CustomerTranslation" WHERE "projectId" = ${projectId} AND "languageId" = ${languageId} AND text <> ''))::int AS n`);
   return row!.n;
 }

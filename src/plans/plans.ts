@@ -1,4 +1,5 @@
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { paymentRequired } from '../errors.js';
 import { BUILT_IN_PLANS, type PlanLimits } from './catalogue.js';
 
@@ -14,12 +15,10 @@ export async function upsertPlan(plan: PlanLimits): Promise<void> {
 
 /** The plan of the account owning a project. */
 export async function planOfProject(projectId: number, db: Db = prisma()): Promise<PlanLimits> {
-  const rows = await db.$queryRawUnsafe<PlanLimits[]>(
-    `SELECT pl.id, pl.name, pl."allowsPublishing", pl."maxCustomers", pl."maxProjects", pl."autoTranslation"
+  const rows = await db.$queryRaw<PlanLimits[]>(Prisma.sql`/* plans:of-project */
+    SELECT pl.id, pl.name, pl."allowsPublishing", pl."maxCustomers", pl."maxProjects", pl."autoTranslation"
        FROM "Project" p JOIN "Account" a ON a.id = p."ownerId" JOIN "Plan" pl ON pl.id = a."planId"
-      WHERE p.id = $1`,
-    projectId,
-  );
+      WHERE p.id = ${projectId}`);
   if (!rows[0]) throw new Error(`No plan for project ${projectId}`);
   return rows[0];
 }

@@ -3,6 +3,7 @@
 // (`pull` keeps those whose `key` is the requested environment and saves each
 // `path`, without its `{projectToken}/{environment}/` prefix, plus `.json`).
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { PublishedResource } from '../hosting/layout.js';
 
 export interface HostingResource {
@@ -18,14 +19,12 @@ export interface HostingResource {
 
 /** Resources served now by each environment (its current publication), environments in publication order. */
 export async function hostingResources(projectId: number, db: Db = prisma()): Promise<HostingResource[]> {
-  const rows = await db.$queryRawUnsafe<{ projectToken: string; key: string; resources: PublishedResource[] }[]>(
-    `SELECT pr."projectToken", e.key, p.resources
+  const rows = await db.$queryRaw<{ projectToken: string; key: string; resources: PublishedResource[] }[]>(Prisma.sql`/* projects:hosting-resources */
+    SELECT pr."projectToken", e.key, p.resources
        FROM "Environment" e JOIN "Project" pr ON pr.id = e."projectId"
        JOIN "Publication" p ON p.id = e."currentPublicationId"
-      WHERE e."projectId" = $1
-      ORDER BY e.position, e.id`,
-    projectId,
-  );
+      WHERE e."projectId" = ${projectId}
+      ORDER BY e.position, e.id`);
   return rows.flatMap((row) => (row.resources ?? []).map((r) => ({
     path: `${row.projectToken}/${row.key}/${r.path}`,
     key: row.key,

@@ -1,6 +1,7 @@
 // The namespaces of a project: the distinct non-empty namespaces of its keys.
 // The empty (default) namespace is not listed: it has no name.
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 
 export interface ProjectNamespace {
   name: string;
@@ -9,10 +10,8 @@ export interface ProjectNamespace {
 }
 
 export async function projectNamespaces(projectId: number, db: Db = prisma()): Promise<ProjectNamespace[]> {
-  const rows = await db.$queryRawUnsafe<{ name: string; keys: number }[]>(
-    `SELECT namespace AS name, count(*)::int AS keys FROM "TranslationKey"
-      WHERE "projectId" = $1 AND namespace <> '' GROUP BY namespace ORDER BY namespace`,
-    projectId,
-  );
+  const rows = await db.$queryRaw<{ name: string; keys: number }[]>(Prisma.sql`/* projects:namespaces */
+    SELECT namespace AS name, count(*)::int AS keys FROM "TranslationKey"
+      WHERE "projectId" = ${projectId} AND namespace <> '' GROUP BY namespace ORDER BY namespace`);
   return rows;
 }

@@ -2,6 +2,7 @@
 // keys; updates merge at the top level in SQL so concurrent writers of
 // different keys do not overwrite each other.
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { openChange } from '../history/changes.js';
 
 export interface ProjectSettings {
@@ -11,7 +12,7 @@ export interface ProjectSettings {
 }
 
 export async function readSettings(projectId: number, db: Db = prisma()): Promise<ProjectSettings> {
-  const rows = await db.$queryRawUnsafe<{ settings: ProjectSettings }[]>(`SELECT settings FROM "Project" WHERE id = $1`, projectId);
+  const rows = await db.$queryRaw<{ settings: ProjectSettings }[]>(Prisma.sql`/* projects:settings */ SELECT settings FROM "Project" WHERE id = ${projectId}`);
   return rows[0]?.settings ?? {};
 }
 
@@ -21,10 +22,8 @@ export async function readSettings(projectId: number, db: Db = prisma()): Promis
  */
 export async function updateSettings(projectId: number, patch: Record<string, unknown>, db?: Db): Promise<ProjectSettings> {
   const write = async (tx: Db) => {
-    const rows = await tx.$queryRawUnsafe<{ settings: ProjectSettings }[]>(
-      `UPDATE "Project" SET settings = jsonb_strip_nulls(settings || $2::jsonb), "updatedAt" = now() WHERE id = $1 RETURNING settings`,
-      projectId, JSON.stringify(patch),
-    );
+    const rows = await tx.$queryRaw<{ settings: ProjectSettings }[]>(Prisma.sql`/* projects:update-settings */
+      UPDATE "Project" SET settings = jsonb_strip_nulls(settings || ${JSON.stringify(patch)}::jsonb), "updatedAt" = now() WHERE id = ${projectId} RETURNING settings`);
     await openChange(tx, projectId, 'SETTINGS', { settings: Object.keys(patch) });
     return rows[0]?.settings ?? {};
   };

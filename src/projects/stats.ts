@@ -1,6 +1,8 @@
 // Project counters of the contract, computed in one SQL statement for a batch
 // of projects at once (the GraphQL layer calls this through a DataLoader).
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { arrayLiteral } from '../db/array-literal.js';
 
 export interface ProjectStats {
   keys: number;
@@ -37,18 +39,20 @@ interface StatsRow {
 
 export async function projectStats(projectIds: readonly number[], db: Db = prisma()): Promise<Map<number, ProjectStats>> {
   const ids = [...new Set(projectIds)];
-  const rows = await db.$queryRawUnsafe<StatsRow[]>(
-    `WITH pub AS (
+  // One text for the ids, parsed by each use's cast.
+  const idList = arrayLiteral(ids);
+  const rows = await db.$queryRaw<StatsRow[]>(Prisma.sql`/* projects:stats */
+     WITH pub AS (
        SELECT e."projectId" AS id, p."createdAt" AS at
          FROM "Environment" e JOIN "Publication" p ON p.id = e."currentPublicationId"
-        WHERE e.key = '_latest' AND e."projectId" = ANY($1::int[])
+        WHERE e.key = '_latest' AND e."projectId" = ANY(${idList}::int[])
      ), per_language AS (
        -- One scan of the project's cells gives every figure of its base translations: per language, then summed.
        SELECT t."projectId" AS id, t."languageId",
               count(*) FILTER (WHERE t.text <> '')::int AS non_empty,
               count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
          FROM "Translation" t LEFT JOIN pub ON pub.id = t."projectId"
-        WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId", t."languageId"
+        WHERE t."projectId" = ANY(${idList}::int[]) GROUP BY t."projectId", t."languageId"
      ), tr AS (
        SELECT pl.id, sum(pl.non_empty)::int AS non_empty, sum(pl.changed)::int AS changed,
               (json_agg(json_build_array(l.key, pl.non_empty) ORDER BY l."order", l.key) FILTER (WHERE pl.non_empty > 0))::text AS by_language
@@ -58,10 +62,10 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
        SELECT t."projectId" AS id,
               count(*) FILTER (WHERE t."lastModifiedAt" > coalesce(pub.at, '-infinity'))::int AS changed
          FROM "CustomerTranslation" t LEFT JOIN pub ON pub.id = t."projectId"
-        WHERE t."projectId" = ANY($1::int[]) GROUP BY t."projectId"
+        WHERE t."projectId" = ANY(${idList}::int[]) GROUP BY t."projectId"
      ), k AS (
        SELECT "projectId" AS id, count(*)::int AS n
-         FROM "TranslationKey" WHERE "projectId" = ANY($1::int[]) GROUP BY "projectId"
+         FROM "TranslationKey" WHERE "projectId" = ANY(${idList}::int[]) GROUP BY "projectId"
      )
      SELECT p.id,
             coalesce(k.n, 0) AS keys,
@@ -75,9 +79,7 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
             (SELECT a.at FROM "Activity" a WHERE a."projectId" = p.id ORDER BY a.at DESC LIMIT 1) AS last_activity
        FROM "Project" p
        LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id
-      WHERE p.id = ANY($1::int[])`,
-    ids,
-  );
+      WHERE p.id = ANY(${idList}::int[])`);
   const result = new Map<number, ProjectStats>();
   for (const row of rows) {
     const cells = row.keys * row.languages;

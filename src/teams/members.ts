@@ -4,7 +4,7 @@
 // project, the owner's role changes only by a transfer, the last owner can
 // neither leave nor be removed. Each change locks the project row, so two
 // concurrent changes cannot leave a project without an owner.
-import { prisma, type Db } from '../db.js';
+import { lockProject, prisma, type Db } from '../db.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { allows, type MemberGrant, type Role } from './permissions.js';
 
@@ -81,7 +81,7 @@ type Tx = Parameters<Parameters<ReturnType<typeof prisma>['$transaction']>[0]>[0
 /** Runs `work` with the project row locked: membership changes of one project run one at a time. */
 function withProjectLocked<T>(projectId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
   return prisma().$transaction(async (tx) => {
-    await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
+    await lockProject(tx, projectId);
     return work(tx);
   });
 }

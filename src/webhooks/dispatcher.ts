@@ -7,6 +7,7 @@
 // was queued; WEBHOOK_DISABLE_AFTER_FAILURES failed attempts in a row disable
 // the webhook (shown with the reason; re-enabled by hand).
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { recordWebhookDelivery } from '../metrics.js';
 import type { WebhookConfig } from '../config.js';
 import { onCommittedChanges } from '../history/notify.js';
@@ -90,28 +91,26 @@ export class WebhookDispatcher {
 
   /** The oldest pending delivery of each enabled webhook, when due and not leased, leased to this instance. */
   private async claim(): Promise<Claimed[]> {
-    return prisma().$queryRawUnsafe<Claimed[]>(
-      `WITH heads AS (
+    return prisma().$queryRaw<Claimed[]>(Prisma.sql`/* webhooks:claim */
+       WITH heads AS (
          SELECT DISTINCT ON (d."webhookId") d.id, d."nextAttemptAt", d."leaseExpiresAt"
            FROM "WebhookDelivery" d JOIN "Webhook" w ON w.id = d."webhookId" AND w.enabled
           WHERE d.state = 'PENDING'
           ORDER BY d."webhookId", d.id
        ), leased AS (
-         UPDATE "WebhookDelivery" d SET "leaseExpiresAt" = now() + make_interval(secs => $1::float8 / 1000), attempts = d.attempts + 1
+         UPDATE "WebhookDelivery" d SET "leaseExpiresAt" = now() + make_interval(secs => ${this.options.leaseMs}::float8 / 1000), attempts = d.attempts + 1
           WHERE d.id IN (SELECT id FROM heads WHERE "nextAttemptAt" <= now() AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now()) ORDER BY id LIMIT ${BATCH})
             AND d.state = 'PENDING' AND (d."leaseExpiresAt" IS NULL OR d."leaseExpiresAt" < now())
           RETURNING d.id, d."webhookId", d."activityId", d.trigger, d.attempts, d."createdAt"
        )
-       SELECT l.*, w.url, w."secretSealed", w."projectId" FROM leased l JOIN "Webhook" w ON w.id = l."webhookId"`,
-      this.options.leaseMs,
-    );
+       SELECT l.*, w.url, w."secretSealed", w."projectId" FROM leased l JOIN "Webhook" w ON w.id = l."webhookId"`);
   }
 
   private async deliver(d: Claimed): Promise<void> {
     const payload = await buildPayload(d, d.projectId);
     // A CHANGE that changed nothing (a write of the same text), or a change pruned meanwhile: nothing to tell.
     if (!payload || (payload.trigger === 'CHANGE' && payload.changesCount === 0 && Object.keys(payload.details).length === 0)) {
-      await prisma().$executeRawUnsafe(`UPDATE "WebhookDelivery" SET state = 'SKIPPED', "leaseExpiresAt" = NULL WHERE id = $1::bigint`, d.id);
+      await prisma().$executeRaw(Prisma.sql`/* webhooks:skip */ UPDATE "WebhookDelivery" SET state = 'SKIPPED', "leaseExpiresAt" = NULL WHERE id = ${d.id}::bigint`);
       return;
     }
     const body = JSON.stringify(payload);
@@ -131,19 +130,16 @@ export class WebhookDispatcher {
       await tx.webhookAttempt.create({
         data: { deliveryId: d.id, url: d.url, durationMs: result.durationMs, status: result.status, error: result.error?.slice(0, 500) ?? null, response: result.response },
       });
-      await tx.$executeRawUnsafe(
-        `UPDATE "WebhookDelivery" SET state = $2, "leaseExpiresAt" = NULL, "nextAttemptAt" = now() + make_interval(secs => $3::float8 / 1000) WHERE id = $1::bigint`,
-        d.id, ok ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING', ok ? 0 : delay,
-      );
-      await tx.$executeRawUnsafe(
-        `UPDATE "Webhook" SET "consecutiveFailures" = CASE WHEN $2 THEN 0 ELSE "consecutiveFailures" + 1 END,
-                enabled = enabled AND ($2 OR "consecutiveFailures" + 1 < $3),
-                "disabledReason" = CASE WHEN NOT $2 AND "consecutiveFailures" + 1 >= $3 AND enabled
-                                        THEN $4 ELSE "disabledReason" END
-          WHERE id = $1`,
-        d.webhookId, ok, disableAfterFailures,
-        `disabled after ${disableAfterFailures} failed delivery attempts in a row (last: ${result.status ?? result.error}); re-enable it to resume`,
-      );
+      const state = ok ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING';
+      await tx.$executeRaw(Prisma.sql`/* webhooks:attempted */
+        UPDATE "WebhookDelivery" SET state = ${state}, "leaseExpiresAt" = NULL, "nextAttemptAt" = now() + make_interval(secs => ${ok ? 0 : delay}::float8 / 1000) WHERE id = ${d.id}::bigint`);
+      const reason = `disabled after ${disableAfterFailures} failed delivery attempts in a row (last: ${result.status ?? result.error}); re-enable it to resume`;
+      await tx.$executeRaw(Prisma.sql`/* webhooks:health */
+        UPDATE "Webhook" SET "consecutiveFailures" = CASE WHEN ${ok} THEN 0 ELSE "consecutiveFailures" + 1 END,
+                enabled = enabled AND (${ok} OR "consecutiveFailures" + 1 < ${disableAfterFailures}),
+                "disabledReason" = CASE WHEN NOT ${ok} AND "consecutiveFailures" + 1 >= ${disableAfterFailures} AND enabled
+                                        THEN ${reason} ELSE "disabledReason" END
+          WHERE id = ${d.webhookId}`);
     });
   }
 }

@@ -263,7 +263,7 @@ describe('large projects', () => {
     // Every read of the editor goes through the Db given to the snapshot: count them.
     const reads = async (projectId: number) => {
       let calls = 0;
-      const db = { $queryRawUnsafe: ((...args: Parameters<typeof service.db.prisma.$queryRawUnsafe>) => { calls++; return service.db.prisma.$queryRawUnsafe(...args); }) as typeof service.db.prisma.$queryRawUnsafe };
+      const db = { $queryRaw: ((...args: Parameters<typeof service.db.prisma.$queryRaw>) => { calls++; return service.db.prisma.$queryRaw(...args); }) as typeof service.db.prisma.$queryRaw };
       const snapshot = await editorSnapshot(projectId, db);
       let files = 0;
       for await (const _file of snapshot.files) files++;
