@@ -13,6 +13,7 @@ import { ScreenshotsScreen } from './ScreenshotsScreen';
 import { AutomationsScreen } from './AutomationsScreen';
 import { GitSyncScreen } from './GitSyncScreen';
 import { QualityScreen } from './QualityScreen';
+import { GlossaryScreen } from './GlossaryScreen';
 
 interface Section {
   id: string;
@@ -23,6 +24,7 @@ interface Section {
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', render: (projectToken) => <Editor key={projectToken} projectToken={projectToken} /> },
   { id: 'quality', label: 'Quality', render: (projectToken) => <QualityScreen key={projectToken} projectToken={projectToken} /> },
+  { id: 'glossary', label: 'Glossary', render: (projectToken) => <GlossaryScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'screenshots', label: 'Screenshots', render: (projectToken) => <ScreenshotsScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'import', label: 'Import', render: (projectToken) => <ImportScreen key={projectToken} projectToken={projectToken} /> },
   { id: 'export', label: 'Export', render: (projectToken) => <ExportScreen key={projectToken} projectToken={projectToken} /> },
