@@ -115,7 +115,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
             <label>Glossary
               <select value={String(selected)} onChange={(e) => setSelected(e.target.value === 'own' ? 'own' : Number(e.target.value))}>
                 <option value="own">Project glossary</option>
-                {shared.map((g) => <option key={g.id} value={g.id}>{g.name} (shared, {g.terms} terms)</option>)}
+                {shared.map((g) => <option key={g.id} value={g.id}>{g.name} (shared, {g.terms} term{g.terms === 1 ? '' : 's'})</option>)}
               </select>
             </label>
           )}
