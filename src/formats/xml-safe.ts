@@ -9,6 +9,10 @@
 //     declaration says ISO-8859-1/windows-1252), checks well-formedness, and
 //     returns an ordered tree. Throws only FormatError (with line/column when
 //     known) for bad input.
+//   parseXmlSplit(input, names, limits?): XmlDocument & { entries() }
+//     The same checks on the whole document, but the elements named are cut
+//     out of the tree and parsed one at a time as entries() reaches them
+//     (large files of many records: TBX concept entries).
 //   XmlDocument  { root: XmlElement; prolog: XmlNode[] }  (prolog = comments before the root)
 //   XmlNode      = XmlElement | XmlText | XmlCData | XmlComment
 //   XmlElement   { type: 'element'; name; attributes; children; line; column }
@@ -86,10 +90,16 @@ const NAME = /^[A-Za-z_:\u00C0-\uFFFF][\w.:\-\u00B7\u00C0-\uFFFF]*$/;
 
 export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDocument {
   const lim = { ...DEFAULT_LIMITS, ...limits };
+  const { body, entities } = checkedBody(input, lim);
+  const decoder = new BoundedEntityDecoder(entities, lim.maxTotalExpansion);
+  return toDocument(parseChecked(body, decoder, lim.maxDepth - 1, lim.maxDepth), body);
+}
+
+/** The header of a document (decoded, characters and DOCTYPE checked, well-formed), ready for the library. */
+function checkedBody(input: Buffer | string, lim: Required<XmlLimits>): { body: string; entities: Map<string, string> } {
   const text = typeof input === 'string' ? input : decodeXmlBytes(input);
   refuseInvalidChars(text);
   const { text: body, entities } = readPrologAndDoctype(text, lim);
-
   const { XMLValidator } = xmlParser();
   let syntax: ReturnType<typeof XMLValidator.validate>;
   try {
@@ -100,8 +110,11 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
   if (syntax !== true) {
     throw new FormatError(`Malformed XML: ${syntax.err.msg}`, { line: syntax.err.line, column: syntax.err.col });
   }
+  return { body, entities };
+}
 
-  const decoder = new BoundedEntityDecoder(entities, lim.maxTotalExpansion);
+/** The library's ordered tree of well-formed XML, entity references through `decoder`, nesting below the root capped. */
+function parseChecked(body: string, decoder: BoundedEntityDecoder, maxNestedTags: number, maxDepth: number): unknown[] {
   const options: X2jOptions = {
     preserveOrder: true,
     ignoreAttributes: false,
@@ -112,13 +125,12 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
     commentPropName: '#comment',
     cdataPropName: '#cdata',
     captureMetaData: true,
-    maxNestedTags: lim.maxDepth - 1, // the library counts from the root's children
+    maxNestedTags, // the library counts from the root's children
     processEntities: true,
     entityDecoder: decoder,
   };
-  let raw: unknown[];
   try {
-    raw = new (xmlParser().XMLParser)(options).parse(body) as unknown[];
+    return new (xmlParser().XMLParser)(options).parse(body) as unknown[];
   } catch (e) {
     if (e instanceof FormatError) throw e;
     const message = e instanceof Error ? e.message : String(e);
@@ -127,10 +139,122 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
       const at = body.indexOf(`&${undefinedEntity[1]};`);
       throw new FormatError(`Malformed XML: reference to undefined entity &${undefinedEntity[1]};`, at >= 0 ? xmlLineColumn(body, at) : undefined);
     }
-    if (/nest/i.test(message)) throw new FormatError(`XML nesting is deeper than ${lim.maxDepth} levels`);
+    if (/nest/i.test(message)) throw new FormatError(`XML nesting is deeper than ${maxDepth} levels`);
     throw new FormatError(`Malformed XML: ${message}`);
   }
-  return toDocument(raw, body);
+}
+
+/** An element parsed on its own by parseXmlSplit, with where it was. */
+export interface SplitEntry {
+  element: XmlElement;
+  /** The name of its parent element. */
+  parent: string;
+}
+
+export interface SplitXmlDocument extends XmlDocument {
+  /**
+   * The elements left out of the tree, in document order, each parsed when
+   * reached (line and column count from the element's start). Call once.
+   */
+  entries(): Generator<SplitEntry>;
+}
+
+/**
+ * parseXml for large files of many like records (TBX concept entries): the
+ * document is checked whole as parseXml does (decoding, characters, DOCTYPE,
+ * well-formedness: none of it builds a tree), then the elements named in
+ * `names` are cut out. The returned tree is the rest of the document; each
+ * cut-out element is parsed only when `entries()` reaches it, so at most one
+ * of them is held as a tree at a time. The limits are those of the whole
+ * document: nesting counts the element's ancestors, entity expansion is one
+ * budget across all parts.
+ */
+export function parseXmlSplit(input: Buffer | string, names: readonly string[], limits: XmlLimits = {}): SplitXmlDocument {
+  const lim = { ...DEFAULT_LIMITS, ...limits };
+  const { body, entities } = checkedBody(input, lim);
+  const ranges: { start: number; end: number; parent: string; depth: number }[] = [];
+  const stack: string[] = [];
+  let rest = '';
+  let last = 0;
+  let i = body.indexOf('<');
+  while (i >= 0) {
+    const next = skipMarkup(body, i);
+    if (next !== undefined) {
+      i = body.indexOf('<', next);
+      continue;
+    }
+    const close = tagEnd(body, i);
+    if (body[i + 1] === '/') {
+      stack.pop();
+    } else {
+      const name = /^[^\s/>]+/.exec(body.slice(i + 1, i + 200))?.[0] ?? '';
+      const selfClosing = body[close - 1] === '/';
+      if (names.includes(name)) {
+        const end = selfClosing ? close + 1 : elementEnd(body, close + 1);
+        ranges.push({ start: i, end, parent: stack.at(-1) ?? '', depth: stack.length });
+        rest += body.slice(last, i);
+        last = end;
+        i = body.indexOf('<', end);
+        continue;
+      }
+      if (!selfClosing) stack.push(name);
+    }
+    i = body.indexOf('<', close + 1);
+  }
+  rest += body.slice(last);
+  // One budget for the whole document: the decoder is shared and not reset between the parts.
+  const decoder = new BoundedEntityDecoder(entities, lim.maxTotalExpansion, true);
+  const document = toDocument(parseChecked(rest, decoder, lim.maxDepth - 1, lim.maxDepth), rest);
+  return {
+    ...document,
+    *entries() {
+      for (const range of ranges) {
+        if (range.depth >= lim.maxDepth) throw new FormatError(`XML nesting is deeper than ${lim.maxDepth} levels`);
+        const slice = body.slice(range.start, range.end);
+        yield { element: toDocument(parseChecked(slice, decoder, lim.maxDepth - 1 - range.depth, lim.maxDepth), slice).root, parent: range.parent };
+      }
+    },
+  };
+}
+
+/** After a comment, CDATA section, processing instruction or declaration starting at `i`: the offset after it (undefined: a tag starts there). */
+function skipMarkup(text: string, i: number): number | undefined {
+  if (text.startsWith('<!--', i)) return text.indexOf('-->', i + 4) + 3;
+  if (text.startsWith('<![CDATA[', i)) return text.indexOf(']]>', i + 9) + 3;
+  if (text.startsWith('<?', i)) return text.indexOf('?>', i + 2) + 2;
+  if (text.startsWith('<!', i)) return text.indexOf('>', i + 2) + 1;
+  return undefined;
+}
+
+/** The offset of the `>` closing the tag that starts at `i`, past quoted attribute values. */
+function tagEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text[j];
+    if (c === '"' || c === "'") j = text.indexOf(c, j + 1);
+    else if (c === '>') return j;
+    if (j < 0) break;
+  }
+  throw new FormatError('Malformed XML: a tag is not closed', xmlLineColumn(text, i));
+}
+
+/** The offset after the end tag of the element whose start tag ends before `from` (the document is well-formed). */
+function elementEnd(text: string, from: number): number {
+  let depth = 0;
+  let i = text.indexOf('<', from);
+  while (i >= 0) {
+    const next = skipMarkup(text, i);
+    if (next !== undefined) {
+      i = text.indexOf('<', next);
+      continue;
+    }
+    const close = tagEnd(text, i);
+    if (text[i + 1] === '/') {
+      if (depth === 0) return close + 1;
+      depth--;
+    } else if (text[close - 1] !== '/') depth++;
+    i = text.indexOf('<', close + 1);
+  }
+  throw new FormatError('Malformed XML: an element is not closed', xmlLineColumn(text, from));
 }
 
 /**
@@ -354,8 +478,9 @@ function charRef(ref: string): string {
  */
 class BoundedEntityDecoder {
   private expanded = 0;
-  constructor(private readonly entities: Map<string, string>, private readonly budget: number) {}
-  reset(): void { this.expanded = 0; }
+  /** `shared`: one budget across several parses (parseXmlSplit's parts), so the library's reset at each parse keeps the count. */
+  constructor(private readonly entities: Map<string, string>, private readonly budget: number, private readonly shared = false) {}
+  reset(): void { if (!this.shared) this.expanded = 0; }
   setXmlVersion(): void {}
   setExternalEntities(): void {}
   addInputEntities(): void {

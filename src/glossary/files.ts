@@ -1,6 +1,7 @@
 // Glossary files in and out (docs/glossary.md): TBX (src/glossary/tbx.ts) and
 // CSV (src/glossary/csv.ts). An import is all or nothing: the file is checked
-// for what it plainly is (src/formats/sniff.ts), parsed whole and every term
+// for what it plainly is (src/formats/sniff.ts), parsed (a TBX file entry by
+// entry, never as one tree: src/formats/xml-safe.ts parseXmlSplit) and every term
 // checked before one transaction writes them; a project's import is an entry
 // of its activity log. Exports are stored like translation exports (a URL).
 import { createWriteStream } from 'node:fs';

@@ -16,7 +16,7 @@
 // flags TBX has no data category for are written as our own termNote types,
 // `x-doNotTranslate` and `x-caseSensitive` (other tools ignore them).
 import { FormatError } from '../formats/model.js';
-import { childElements, escapeXmlAttribute, escapeXmlText, parseXml, textContent, type XmlElement } from '../formats/xml-safe.js';
+import { childElements, escapeXmlAttribute, escapeXmlText, parseXmlSplit, textContent, type XmlElement } from '../formats/xml-safe.js';
 import type { TermInput } from './terms.js';
 import type { GlossaryTermFields } from './term-fields.js';
 
@@ -83,8 +83,11 @@ function termsOf(section: XmlElement): FileTerm[] {
 const FORBIDDEN_STATUS = /^(deprecatedTerm|supersededTerm)(-admn-sts)?$/i;
 const ABBREVIATION_TYPE = /^(abbreviation|acronym|shortForm|initialism)$/i;
 
+const ENTRIES = ['termEntry', 'conceptEntry'];
+
 export function parseTbx(input: Buffer, sourceLanguage: string, limits: { maxTerms: number }): ParsedGlossary {
-  const doc = parseXml(decode(input), { maxDepth: 32 });
+  // The concept entries are parsed one at a time: a 20 MB file as one tree took about 35 times its size in memory.
+  const doc = parseXmlSplit(decode(input), ENTRIES, { maxDepth: 32 });
   const root = doc.root;
   if (root.name !== 'martif' && root.name !== 'tbx') throw new FormatError(`Not a TBX file: the root element is <${root.name}>, not <martif> (TBX v2) or <tbx> (TBX v3)`);
   const text = childElements(root, 'text')[0];
@@ -94,8 +97,9 @@ export function parseTbx(input: Buffer, sourceLanguage: string, limits: { maxTer
   const source = base(sourceLanguage || fileLanguage || 'en');
   const terms: TermInput[] = [];
   let skipped = 0;
-  for (const entry of childElements(body)) {
-    if (entry.name !== 'termEntry' && entry.name !== 'conceptEntry') continue;
+  for (const { element: entry, parent } of doc.entries()) {
+    // Concept entries are the body's children (as in the tree: entries elsewhere are not terms).
+    if (parent !== 'body') continue;
     const sections = childElements(entry).filter((c) => c.name === 'langSet' || c.name === 'langSec');
     const sourceSections = sections.filter((s) => base(lang(s)) === source);
     const sourceTerms = sourceSections.flatMap(termsOf);

@@ -103,8 +103,18 @@ export interface TermPage {
   terms: TermView[];
 }
 
+export interface TermListOptions {
+  search?: string | null;
+  /** Each flag given keeps only the terms that have it (true) or lack it (false). */
+  forbidden?: boolean | null;
+  doNotTranslate?: boolean | null;
+  caseSensitive?: boolean | null;
+  first?: number | null;
+  offset?: number | null;
+}
+
 /** A page of a glossary's terms in term order; `search` matches the term, its description or a translation (case-insensitive). */
-export async function listTerms(principal: Principal, target: GlossaryTarget, options: { search?: string | null; first?: number | null; offset?: number | null }): Promise<TermPage> {
+export async function listTerms(principal: Principal, target: GlossaryTarget, options: TermListOptions): Promise<TermPage> {
   const glossary = await reachGlossary(principal, target, 'read');
   const first = options.first ?? 100;
   const offset = options.offset ?? 0;
@@ -113,6 +123,9 @@ export async function listTerms(principal: Principal, target: GlossaryTarget, op
   const search = text(options.search, 'search', 200);
   const where: Prisma.GlossaryTermWhereInput = {
     glossaryId: glossary.glossaryId,
+    ...(options.forbidden != null && { forbidden: options.forbidden }),
+    ...(options.doNotTranslate != null && { doNotTranslate: options.doNotTranslate }),
+    ...(options.caseSensitive != null && { caseSensitive: options.caseSensitive }),
     ...(search && {
       OR: [
         { term: { contains: search, mode: 'insensitive' } },

@@ -9,6 +9,8 @@ import { glossaryMatches, type GlossaryMatch } from '../glossary/index.js';
 import { createTerm, deleteTerm, listTerms, updateTerm, type TermPage, type TermView } from '../glossary/terms.js';
 import { exportGlossaryFile, importGlossary, type GlossaryImportResult } from '../glossary/files.js';
 import { ExportedFileType } from './transfer.js';
+import { termHistory, type TermHistoryEntry, type TermSnapshot } from '../glossary/term-history.js';
+import { ActivityEntryType } from './activity.js';
 import { createSharedGlossary, deleteSharedGlossary, linkProjectGlossary, listSharedGlossaries, projectGlossaries, type GlossaryView } from '../glossary/shared.js';
 
 const TermTranslationType = builder.objectRef<{ language: string; text: string }>('GlossaryTermTranslation').implement({
@@ -77,8 +79,35 @@ export const GlossaryType = builder.objectRef<GlossaryView>('Glossary').implemen
     shared: t.boolean({ resolve: (g) => g.projectToken === null }),
     projectToken: t.exposeString('projectToken', { nullable: true, description: "The project whose own glossary it is (null: shared)." }),
     terms: t.exposeInt('terms'),
+    owned: t.boolean({
+      description: 'A shared glossary the caller owns: it alone changes it, imports into it and links projects to it.',
+      resolve: (g, _args, ctx) => g.projectToken === null && ctx.principal.kind === 'account' && g.ownerId === ctx.principal.accountId,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (g) => g.createdAt }),
     projects: t.field({ type: [GlossaryProjectType], description: 'Projects linked to a shared glossary.', resolve: (g) => g.projects }),
+  }),
+});
+
+const TermSnapshotType = builder.objectRef<TermSnapshot>('GlossaryTermSnapshot').implement({
+  description: 'A term as a change found or left it.',
+  fields: (t) => ({
+    term: t.exposeString('term'),
+    description: t.exposeString('description'),
+    partOfSpeech: t.exposeString('partOfSpeech'),
+    forbidden: t.exposeBoolean('forbidden'),
+    doNotTranslate: t.exposeBoolean('doNotTranslate'),
+    caseSensitive: t.exposeBoolean('caseSensitive'),
+    abbreviation: t.exposeBoolean('abbreviation'),
+    translations: t.field({ type: [TermTranslationType], resolve: (x) => x.translations }),
+  }),
+});
+
+const TermHistoryEntryType = builder.objectRef<TermHistoryEntry>('GlossaryTermHistoryEntry').implement({
+  description: "A change of the project's activity log that touched a term; revertChange(activityId) reverts the whole change.",
+  fields: (t) => ({
+    change: t.field({ type: ActivityEntryType, resolve: (e) => e.change }),
+    before: t.field({ type: TermSnapshotType, nullable: true, description: 'null: the change created the term.', resolve: (e) => e.before }),
+    after: t.field({ type: TermSnapshotType, nullable: true, description: 'null: the change deleted the term.', resolve: (e) => e.after }),
   }),
 });
 
@@ -113,10 +142,19 @@ builder.queryFields((t) => ({
       projectToken: t.arg.string({ required: false }),
       glossaryId: t.arg.int({ required: false }),
       search: t.arg.string({ required: false, description: 'Part of a term, description or translation (case-insensitive).' }),
+      forbidden: t.arg.boolean({ required: false, description: 'Only forbidden terms (true) or only the others (false).' }),
+      doNotTranslate: t.arg.boolean({ required: false, description: 'Only do-not-translate terms (true) or only the others (false).' }),
+      caseSensitive: t.arg.boolean({ required: false, description: 'Only case-sensitive terms (true) or only the others (false).' }),
       first: t.arg.int({ required: false, description: '1–1000, default 100.' }),
       offset: t.arg.int({ required: false }),
     },
     resolve: (_root, args, ctx) => listTerms(ctx.principal, { projectToken: args.projectToken, glossaryId: args.glossaryId }, args),
+  }),
+  glossaryTermHistory: t.field({
+    type: [TermHistoryEntryType],
+    description: "The changes of the project's activity log that touched a term of its own glossary (a deleted one too), newest first, at most 100.",
+    args: { projectToken: t.arg.string({ required: false }), termId: t.arg.int({ required: true }) },
+    resolve: async (_root, args, ctx) => termHistory(await resolveProject(ctx.principal, args.projectToken, need('glossaryTermHistory')), args.termId),
   }),
   glossaryMatches: t.field({
     type: [MatchType],

@@ -148,6 +148,7 @@ export const OPERATION_PERMISSIONS = {
   qualityFindings: 'READ',
   qualityChecks: 'READ',
   glossaryTerms: 'READ',
+  glossaryTermHistory: 'READ',
   glossaryMatches: 'READ',
   automationRules: 'READ',
   automationRule: 'READ',

@@ -410,6 +410,7 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   // Glossary (src/schema/glossary.ts)
   'Query.glossaries': () => ({}),
   'Query.glossaryTerms': () => ({}),
+  'Query.glossaryTermHistory': (w) => ({ args: { termId: w.glossaryTermId } }),
   'Query.qualityFindings': () => ({}),
   'Query.qualityChecks': () => ({}),
   'Mutation.setQualityChecks': () => ({ args: { checks: [] } }),

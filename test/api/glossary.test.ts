@@ -185,3 +185,54 @@ describe('shared glossaries', () => {
     ]);
   });
 });
+
+describe("the console's reads: flag filters, a term's history, owned shared glossaries", () => {
+  const FILTERED = 'query($p: String, $f: Boolean, $n: Boolean, $c: Boolean) { glossaryTerms(projectToken: $p, forbidden: $f, doNotTranslate: $n, caseSensitive: $c) { total terms { term } } }';
+  const HISTORY = 'query($p: String, $id: Int!) { glossaryTermHistory(projectToken: $p, termId: $id) { change { id kind actor { kind } } before { term description forbidden translations { language text } } after { term description forbidden translations { language text } } } }';
+
+  it('keeps the terms with (true) or without (false) each flag given', async () => {
+    const c = await projectApi(service, owner, 'Glossary flags');
+    for (const input of [{ term: 'kill', forbidden: true }, { term: 'Acme', doNotTranslate: true, caseSensitive: true }, { term: 'file' }]) {
+      expect((await gql(key(c), CREATE, { input })).errors).toBeUndefined();
+    }
+    const terms = async (vars: Record<string, boolean>) => (await gql(key(c), FILTERED, vars)).data.glossaryTerms.terms.map((t: any) => t.term);
+    expect(await terms({ f: true })).toEqual(['kill']);
+    expect(await terms({ f: false })).toEqual(['Acme', 'file']);
+    expect(await terms({ n: true, c: true })).toEqual(['Acme']);
+    expect(await terms({ c: false, f: false })).toEqual(['file']);
+  });
+
+  it("lists a term's changes newest first with before and after, a deleted term's too; not from another project", async () => {
+    const c = await projectApi(service, owner, 'Glossary history');
+    await c.post('/api/v1/languages', { key: 'de' });
+    const made = (await gql(as(owner), CREATE, { p: c.projectToken, input: { term: 'save', translations: [{ language: 'de', text: 'sichern' }] } })).data.createGlossaryTerm;
+    expect((await gql(as(owner), UPDATE, { p: c.projectToken, id: made.id, input: { term: 'save', forbidden: true, translations: [{ language: 'de', text: 'speichern' }] } })).errors).toBeUndefined();
+    expect((await gql(as(owner), DELETE, { p: c.projectToken, id: made.id })).data.deleteGlossaryTerm).toBe(true);
+    const history = (await gql(as(owner), HISTORY, { p: c.projectToken, id: made.id })).data.glossaryTermHistory;
+    expect(history.map((e: any) => [e.change.kind, e.before?.forbidden ?? null, e.after?.forbidden ?? null])).toEqual([
+      ['SETTINGS', true, null], ['SETTINGS', false, true], ['SETTINGS', null, false],
+    ]);
+    expect(history[1].before.translations).toEqual([{ language: 'de', text: 'sichern' }]);
+    expect(history[1].after.translations).toEqual([{ language: 'de', text: 'speichern' }]);
+    expect(history[2].change.actor.kind).toBe('ACCOUNT');
+    // Reverting the deletion (the newest entry) gives the term back as it was.
+    const REVERT = 'mutation($p: String, $id: ID!) { revertChange(projectToken: $p, activityId: $id) { reverted } }';
+    expect((await gql(as(owner), REVERT, { p: c.projectToken, id: history[0].change.id })).data.revertChange.reverted).toBe(1);
+    expect((await gql(key(c), LIST, {})).data.glossaryTerms.terms).toMatchObject([{ id: made.id, forbidden: true, translations: [{ language: 'de', text: 'speichern' }] }]);
+    // Another project's key, and a member of A reading through A, see no history of C's term.
+    expect((await gql(key(b), HISTORY, { id: made.id })).data.glossaryTermHistory).toEqual([]);
+    expect((await gql(as(translator), HISTORY, { p: a.projectToken, id: made.id })).data.glossaryTermHistory).toEqual([]);
+    expect(code(await gql(as(stranger), HISTORY, { p: c.projectToken, id: made.id }))).toBe('NOT_FOUND');
+  });
+
+  it('says which shared glossaries the caller owns', async () => {
+    const mine = (await gql(as(owner), 'mutation { createSharedGlossary(name: "Mine", sourceLanguage: "en") { id owned } }')).data.createSharedGlossary;
+    expect(mine.owned).toBe(true);
+    const link = 'mutation($g: Int!, $p: String!) { setProjectGlossaryLink(glossaryId: $g, projectToken: $p, linked: true) { id } }';
+    expect((await gql(as(owner), link, { g: mine.id, p: a.projectToken })).errors).toBeUndefined();
+    const seen = async (account: TestAccount) => (await gql(as(account), 'query { sharedGlossaries { id owned } }')).data.sharedGlossaries.find((g: any) => g.id === mine.id);
+    expect(await seen(owner)).toEqual({ id: mine.id, owned: true });
+    expect(await seen(translator)).toEqual({ id: mine.id, owned: false });
+    expect((await gql(key(a), 'query { glossaries { shared owned } }')).data.glossaries).toContainEqual({ shared: true, owned: false });
+  });
+});

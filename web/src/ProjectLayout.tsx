@@ -9,6 +9,7 @@ import { usePageTitle } from './page-title';
 type Screen = ComponentType<{ projectToken: string }>;
 const screen = <M,>(load: () => Promise<M>, pick: (module: M) => Screen) => lazy(async () => ({ default: pick(await load()) }));
 const QualityScreen = screen(() => import('./QualityScreen'), (m) => m.QualityScreen);
+const GlossaryScreen = screen(() => import('./GlossaryScreen'), (m) => m.GlossaryScreen);
 const ScreenshotsScreen = screen(() => import('./ScreenshotsScreen'), (m) => m.ScreenshotsScreen);
 const ImportScreen = screen(() => import('./ImportScreen'), (m) => m.ImportScreen);
 const ExportScreen = screen(() => import('./ExportScreen'), (m) => m.ExportScreen);
@@ -29,6 +30,7 @@ interface Section {
 const sections: Section[] = [
   { id: 'translations', label: 'Translations', Screen: Editor },
   { id: 'quality', label: 'Quality', Screen: QualityScreen },
+  { id: 'glossary', label: 'Glossary', Screen: GlossaryScreen },
   { id: 'screenshots', label: 'Screenshots', Screen: ScreenshotsScreen },
   { id: 'import', label: 'Import', Screen: ImportScreen },
   { id: 'export', label: 'Export', Screen: ExportScreen },

@@ -8,6 +8,7 @@ import {
   escapeXmlText,
   firstChild,
   parseXml,
+  parseXmlSplit,
   serializeNodes,
   textContent,
   xmlLineColumn,
@@ -227,5 +228,41 @@ describe('XML writer helpers', () => {
   it('computes line and column of an offset', () => {
     expect(xmlLineColumn('ab\ncd\nef', 4)).toEqual({ line: 2, column: 2 });
     expect(xmlLineColumn('ab', 0)).toEqual({ line: 1, column: 1 });
+  });
+});
+
+describe('parseXmlSplit', () => {
+  const strip = (el: unknown): unknown => JSON.parse(JSON.stringify(el, (k, v) => (k === 'line' || k === 'column' ? undefined : v)));
+  const DOC = `<?xml version="1.0"?>
+<!DOCTYPE r [<!ENTITY brand "Acme">]>
+<r lang="en"><head><title>&brand;</title></head><list>
+  <item id="1"><a>one &amp; &brand;</a><!-- </item> in a comment --><b><![CDATA[</item> <item>]]></b></item>
+  <item id="2"/>
+  <other><item id="3" note="a > b"><a>nested</a></item></other>
+</list></r>`;
+
+  it('gives the same elements as the whole tree, one at a time, and the rest as the tree', () => {
+    const whole = parseXml(DOC);
+    const split = parseXmlSplit(DOC, ['item']);
+    const list = childElements(whole.root, 'list')[0]!;
+    const items = [...childElements(list, 'item'), ...childElements(childElements(list, 'other')[0]!, 'item')];
+    const entries = [...split.entries()];
+    expect(entries.map((e) => [e.element.attributes.id, e.parent])).toEqual([['1', 'list'], ['2', 'list'], ['3', 'other']]);
+    expect(entries.map((e) => strip(e.element))).toEqual(items.map(strip));
+    expect(textContent(entries[0]!.element)).toBe('one & Acme</item> <item>');
+    expect(split.root.attributes.lang).toBe('en');
+    expect(textContent(childElements(split.root, 'head')[0]!)).toBe('Acme');
+    expect(childElements(childElements(split.root, 'list')[0]!, 'item')).toEqual([]);
+  });
+
+  it("keeps the whole document's limits: a malformed part, nesting with the ancestors, one expansion budget", () => {
+    expect(formatError(() => parseXmlSplit('<r><item><a></item></r>', ['item'])).message).toMatch(/^Malformed XML/);
+    const deep = (n: number) => `<r><s><item>${'<d>'.repeat(n)}${'</d>'.repeat(n)}</item></s></r>`;
+    expect([...parseXmlSplit(deep(5), ['item'], { maxDepth: 8 }).entries()]).toHaveLength(1);
+    expect(formatError(() => [...parseXmlSplit(deep(6), ['item'], { maxDepth: 8 }).entries()]).message).toBe('XML nesting is deeper than 8 levels');
+    // Each entry stays under the budget, all of them together do not.
+    const many = `<!DOCTYPE r [<!ENTITY e "${'x'.repeat(1000)}">]><r>${'<item>&e;&e;</item>'.repeat(20)}</r>`;
+    expect([...parseXmlSplit(many, ['item'], { maxTotalExpansion: 50_000 }).entries()]).toHaveLength(20);
+    expect(formatError(() => [...parseXmlSplit(many, ['item'], { maxTotalExpansion: 30_000 }).entries()]).message).toMatch(/expand to more than 30000 characters/);
   });
 });

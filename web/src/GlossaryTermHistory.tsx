@@ -1,0 +1,109 @@
+// A term's history (glossaryTermHistory): each change of the project's log
+// that touched it, newest first, with who made it and what it changed; a
+// change can be reverted (revertChange: the whole change, so an import's
+// revert takes back every term it wrote, each only where unchanged since).
+import { useId, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { Modal } from './Modal';
+import { RevertGlossaryChange, TermHistoryQuery, termName, type GlossaryTerm, type TermHistoryEntry, type TermSnapshot } from './glossary-documents';
+import { messageOf } from './feedback';
+
+interface Props {
+  projectToken: string;
+  term: GlossaryTerm;
+  canRevert: boolean;
+  onClose: () => void;
+  onReverted: (message: string) => void;
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
+
+function what(entry: TermHistoryEntry): string {
+  if (entry.change.kind === 'REVERT') return 'Reverted';
+  if (entry.change.kind === 'IMPORT') return entry.before ? 'Updated by an import' : 'Imported';
+  if (!entry.before) return 'Created';
+  if (!entry.after) return 'Deleted';
+  return 'Edited';
+}
+
+const FIELDS: { field: keyof Omit<TermSnapshot, 'translations'>; label: string }[] = [
+  { field: 'term', label: 'Term' }, { field: 'partOfSpeech', label: 'Part of speech' }, { field: 'description', label: 'Description' },
+  { field: 'forbidden', label: 'Forbidden' }, { field: 'doNotTranslate', label: 'Do not translate' },
+  { field: 'caseSensitive', label: 'Case sensitive' }, { field: 'abbreviation', label: 'Abbreviation' },
+];
+const shown = (value: string | boolean | undefined) => (value === undefined || value === '' ? '—' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : `“${value}”`);
+
+/** What differs between the term as the change found and left it, one line each. */
+function differences(before: TermSnapshot | null, after: TermSnapshot | null): string[] {
+  const lines: string[] = [];
+  for (const { field, label } of FIELDS) {
+    const a = before?.[field];
+    const b = after?.[field];
+    if (a === b || (!before && (b === '' || b === false)) || (!after && (a === '' || a === false))) continue;
+    lines.push(before && after ? `${label}: ${shown(a)} → ${shown(b)}` : `${label}: ${shown(after ? b : a)}`);
+  }
+  const languages = [...new Set([...(before?.translations ?? []), ...(after?.translations ?? [])].map((t) => t.language))].sort();
+  for (const language of languages) {
+    const a = before?.translations.find((t) => t.language === language)?.text;
+    const b = after?.translations.find((t) => t.language === language)?.text;
+    if (a === b) continue;
+    lines.push(before && after ? `${language}: ${shown(a)} → ${shown(b)}` : `${language}: ${shown(after ? b : a)}`);
+  }
+  return lines;
+}
+
+export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, onReverted }: Props) {
+  const id = useId();
+  const [{ data, error, fetching }, refetch] = useQuery({ query: TermHistoryQuery, variables: { projectToken, termId: term.id } });
+  const [{ fetching: reverting }, revert] = useMutation(RevertGlossaryChange);
+  const [status, setStatus] = useState('');
+  const [failure, setFailure] = useState('');
+  const entries = data?.glossaryTermHistory ?? [];
+
+  const doRevert = async (entry: TermHistoryEntry) => {
+    const result = await revert({ projectToken, activityId: entry.change.id });
+    if (result.error) return setFailure(messageOf(result.error));
+    const { reverted, changedSince } = result.data!.revertChange;
+    const message = `Reverted: ${reverted} term${reverted === 1 ? '' : 's'} restored${changedSince ? `, ${changedSince} changed since kept` : ''}`;
+    setFailure('');
+    setStatus(message);
+    refetch({ requestPolicy: 'network-only' });
+    onReverted(message);
+  };
+
+  return (
+    <Modal labelledBy={`${id}-title`} onCancel={onClose}>
+      <h2 id={`${id}-title`}>History of {termName(term)}</h2>
+      {canRevert && <p className="hint">Reverting a change gives back what it found, for every term it touched (an import as a whole), except terms changed since.</p>}
+      {error && <p role="alert" className="error">{messageOf(error)}</p>}
+      {data && entries.length === 0 && <p>No recorded changes.</p>}
+      {fetching && !data && <p>Loading…</p>}
+      {entries.length > 0 && (
+        <ol className="plain term-history" aria-label={`Changes of ${termName(term)}, newest first`}>
+          {entries.map((entry) => {
+            const label = `${what(entry)}, ${when(entry.change.at)}`;
+            return (
+              <li key={entry.change.id} aria-label={label}>
+                <div className="term-history-head">
+                  <strong>{what(entry)}</strong>
+                  <span className="hint">{when(entry.change.at)} · {entry.change.actor.name ?? (entry.change.actor.kind === 'API_KEY' ? 'the project API key' : entry.change.actor.kind.toLowerCase())}</span>
+                  {canRevert && (
+                    <button type="button" disabled={reverting} onClick={() => void doRevert(entry)} aria-label={`Revert: ${label}`}>Revert</button>
+                  )}
+                </div>
+                <ul className="term-history-changes">
+                  {differences(entry.before, entry.after).map((line) => <li key={line}>{line}</li>)}
+                </ul>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <p role="status" className="status">{status}</p>
+      {failure && <p role="alert" className="error">{failure}</p>}
+      <div className="actions">
+        <button type="button" onClick={onClose}>Close</button>
+      </div>
+    </Modal>
+  );
+}
