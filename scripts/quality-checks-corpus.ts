@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKS, pairOf } from '../src/checks/index.js';
-import { pluralBase } from '../src/checks/consistency.js';
+import { pluralBase, sourceIdentity } from '../src/checks/consistency.js';
 import { registeredFormat } from '../src/formats/registry.js';
 import type { Bundle } from '../src/formats/model.js';
 
@@ -142,8 +142,7 @@ for (const cell of cells) {
 
 // The consistency checks compare cells with each other: each file (one language of it) is a project here.
 // The rules of src/findings/consistency.ts: the same source translated otherwise, the same translation for
-// another source (case, spaces and end marks aside), plural forms of one key name never compared.
-const sameSource = (s: string) => s.trim().replace(/[\s.:!?…。]+$/u, '').toLowerCase();
+// another source (markup, case, spaces and end marks aside), plural forms of one key name never compared.
 const groups = new Map<string, Cell[]>();
 for (const cell of cells) {
   const id = `${cell.file}\u0001${cell.targetLanguage}`;
@@ -173,7 +172,7 @@ const consistency = (id: string, by: (c: Cell) => string, differ: (a: Cell, b: C
 };
 consistency('inconsistent-translation', (c) => c.source, (a, b) => a.target !== b.target,
   (others) => `translated otherwise in ${others.slice(0, 3).map((o) => `${o.key} (${JSON.stringify(o.target).slice(0, 60)})`).join(', ')}`);
-consistency('ambiguous-translation', (c) => c.target, (a, b) => sameSource(a.source) !== sameSource(b.source),
+consistency('ambiguous-translation', (c) => c.target, (a, b) => sourceIdentity(a.source) !== sourceIdentity(b.source),
   (others) => `the same translation for ${others.slice(0, 3).map((o) => `${o.key} (${JSON.stringify(o.source).slice(0, 60)})`).join(', ')}`);
 
 process.stdout.write(`${cells.length} translated texts from ${files.size} files\n\n| check | default | severity | findings | texts |\n|---|---|---|---:|---:|\n`);

@@ -15,7 +15,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { CONSISTENCY_CHECK_IDS, PLURAL_KEY_SUFFIX, SOURCE_END_MARKS } from '../checks/consistency.js';
+import { CONSISTENCY_CHECK_IDS, PLURAL_KEY_SUFFIX, SOURCE_END_MARKS, SOURCE_MARKUP } from '../checks/consistency.js';
 import type { Severity } from '../checks/index.js';
 
 export interface ConsistencyCell {
@@ -32,6 +32,11 @@ export interface ConsistencyCell {
 export interface ConsistencySeverities {
   inconsistent: Severity | null;
   ambiguous: Severity | null;
+}
+
+/** sourceIdentity (src/checks/consistency.ts) in SQL. */
+function sourceIdentitySql(text: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`lower(regexp_replace(btrim(regexp_replace(regexp_replace(${text}, ${SOURCE_MARKUP}, ' ', 'g'), '[[:space:]]+', ' ', 'g')), ${SOURCE_END_MARKS}, ''))`;
 }
 
 interface Group { languageId: number; kind: 'source' | 'text'; hash: string }
@@ -112,7 +117,7 @@ export async function updateConsistency(cells: readonly ConsistencyCell[], sever
         UNION ALL
         -- Same translation: the cells differ by their source text (its case and end marks aside).
         SELECT ${CONSISTENCY_CHECK_IDS[1]}::text, g.language_id, g.hash, m."keyId", m."projectId",
-               m."textHash", md5(lower(regexp_replace(btrim(src.text), ${SOURCE_END_MARKS}, ''))), src.text, k.key, k.namespace, s.ambiguous
+               m."textHash", md5(${sourceIdentitySql(Prisma.sql`src.text`)}), src.text, k.key, k.namespace, s.ambiguous
           FROM touched g
           JOIN "ConsistencyMember" m ON g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
           JOIN severity s ON s.project_id = m."projectId" AND s.ambiguous IS NOT NULL
@@ -121,7 +126,7 @@ export async function updateConsistency(cells: readonly ConsistencyCell[], sever
           JOIN "TranslationKey" k ON k.id = m."keyId"
       ), based AS (
         -- Plural forms of one message (items_one, items_other) are not compared with each other.
-        SELECT x.*, x.namespace || E'\\n' || regexp_replace(x.key, ${PLURAL_KEY_SUFFIX}, '') AS base FROM members x
+        SELECT x.*, x.namespace || E'\\n' || regexp_replace(x.key, ${PLURAL_KEY_SUFFIX}, '', 'i') AS base FROM members x
       ), ranked AS (
         SELECT b.*,
                count(*) OVER (PARTITION BY "check", language_id, hash) AS group_n,

@@ -46,6 +46,7 @@ const change = async (content: { key: string; language: string; text: string }[]
   await settled();
 };
 
+const SET = 'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
 const SAME = (names: string) => `The same source text is translated otherwise in ${names}: use one translation, or dismiss if the keys mean different things`;
 const OTHER = (names: string) => `The same translation stands for another source text in ${names}: translate each source text as it says, or dismiss if they mean the same`;
 
@@ -55,6 +56,8 @@ beforeAll(async () => {
   api = await projectApi(service, owner, 'Consistency');
   for (const key of ['de', 'ru', 'ja']) expect((await api.post('/api/v1/languages', { key })).status).toBe(200);
   projectId = (await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: api.projectToken } })).id;
+  // ambiguous-translation is off by default (docs/quality-checks.md): this project turns it on.
+  expect((await api.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'warning' }] })).errors).toBeUndefined();
 });
 afterAll(() => service.close());
 
@@ -73,6 +76,9 @@ describe('consistency findings', () => {
       // "Settings" and "settings" are one source: "Einstellungen" for both is no finding.
       { key: 'menu.settings', language: 'en', text: 'Settings' }, { key: 'menu.settings', language: 'de', text: 'Einstellungen' },
       { key: 'title.settings', language: 'en', text: 'settings' }, { key: 'title.settings', language: 'de', text: 'Einstellungen' },
+      // The same source but for its markup: one source, translated alike.
+      { key: 'promo.app', language: 'en', text: 'Bring your passwords from<br/>Google' }, { key: 'promo.app', language: 'de', text: 'Passwörter von Google holen' },
+      { key: 'promo.web', language: 'en', text: 'Bring your passwords from Google' }, { key: 'promo.web', language: 'de', text: 'Passwörter von Google holen' },
       // i18next plural keys: Russian translates the same English form two ways, Japanese two English forms alike. No finding.
       { key: 'items_few', language: 'en', text: '{{count}} items' }, { key: 'items_few', language: 'ru', text: '{{count}} предмета' },
       { key: 'items_many', language: 'en', text: '{{count}} items' }, { key: 'items_many', language: 'ru', text: '{{count}} предметов' },
@@ -103,7 +109,7 @@ describe('consistency findings', () => {
     const checks = (await api.gql('{ qualityChecks { checks { id category severity enabledByDefault } } }')).data.qualityChecks.checks;
     expect(checks.filter((c: any) => c.category === 'consistency')).toEqual([
       { id: INCONSISTENT, category: 'consistency', severity: 'warning', enabledByDefault: true },
-      { id: AMBIGUOUS, category: 'consistency', severity: 'warning', enabledByDefault: true },
+      { id: AMBIGUOUS, category: 'consistency', severity: 'warning', enabledByDefault: false },
     ]);
     // The editor's filter by check reads them too.
     const rows = await api.gql('query($f: EditorFilter) { editorRows(filter: $f) { keys { key } } }', { f: { findingCheck: INCONSISTENT, languages: ['de'] } });
@@ -160,7 +166,6 @@ describe('consistency findings', () => {
   });
 
   it('has a configurable severity, can be turned off, and dismissed for the text the cell has', async () => {
-    const SET = 'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
     await change([{ key: 'lock', language: 'de', text: 'Schließen' }]);
     expect(await consistency('de')).toEqual([`close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`, `lock ${AMBIGUOUS} ${OTHER('close ("Close")')}`]);
     expect((await api.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'error' }] })).errors).toBeUndefined();
@@ -178,7 +183,7 @@ describe('consistency findings', () => {
     // Off: gone; back on: the project is checked again and they return.
     await api.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'off' }] });
     expect(await consistency('de')).toEqual([]);
-    await api.gql(SET, { checks: [{ check: AMBIGUOUS, severity: null }] });
+    await api.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'warning' }] });
     await settled();
     expect(await consistency('de')).toEqual([
       `close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`,
