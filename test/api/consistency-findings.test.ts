@@ -233,3 +233,26 @@ describe('a new characters limit', () => {
     expect(await limitFindings('hello')).toEqual(['de Over the limit: 9 of 6 characters; shorten it by 3']);
   });
 });
+
+describe('a new default language', () => {
+  it('checks every cell of the project again against its new source', async () => {
+    const other = await projectApi(service, owner, 'Default change');
+    for (const key of ['de', 'fr']) expect((await other.post('/api/v1/languages', { key })).status).toBe(200);
+    const otherId = (await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: other.projectToken } })).id;
+    expect((await other.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'warning' }] })).errors).toBeUndefined();
+    const found = async () => (await service.db.prisma.finding.findMany({
+      where: { projectId: otherId, check: { in: [INCONSISTENT, AMBIGUOUS] } }, include: { translation: { include: { key: true, language: true } } },
+    })).map((f) => `${f.translation.key.key} ${f.translation.language.key} ${f.check}`).sort();
+    expect((await other.post('/api/v1/translations', { content: [
+      { key: 'a', language: 'en', text: 'Save' }, { key: 'a', language: 'de', text: 'Speichern' }, { key: 'a', language: 'fr', text: 'Enregistrer' },
+      { key: 'b', language: 'en', text: 'Save' }, { key: 'b', language: 'de', text: 'Sichern' }, { key: 'b', language: 'fr', text: 'Enregistrer' },
+    ] })).status).toBe(200);
+    await settled();
+    expect(await found()).toEqual([`a de ${INCONSISTENT}`, `b de ${INCONSISTENT}`]);
+    // German becomes the source: its texts differ, so English "Save" and French "Enregistrer" now stand for two sources.
+    const out = await other.gql('mutation { updateLanguage(key: "de", input: { isDefault: true }) { key isDefault } }');
+    expect(out.errors).toBeUndefined();
+    await settled();
+    expect(await found()).toEqual([`a en ${AMBIGUOUS}`, `a fr ${AMBIGUOUS}`, `b en ${AMBIGUOUS}`, `b fr ${AMBIGUOUS}`]);
+  });
+});
