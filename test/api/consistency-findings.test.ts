@@ -165,6 +165,24 @@ describe('consistency findings', () => {
     expect(await consistency('de')).toEqual([]);
   });
 
+  it('a renamed key is named by its new name', async () => {
+    await write([
+      { key: 'trash.list', language: 'en', text: 'Delete' }, { key: 'trash.list', language: 'de', text: 'Löschen' },
+      { key: 'trash.item', language: 'en', text: 'Delete' }, { key: 'trash.item', language: 'de', text: 'Entfernen' },
+    ]);
+    expect(await consistency('de')).toContain(`trash.list ${INCONSISTENT} ${SAME('trash.item ("Entfernen")')}`);
+    const out = await api.gql('mutation { updateTranslationKey(key: "trash.item", input: { key: "trash.entry" }) { key } }');
+    expect(out.errors).toBeUndefined();
+    await settled();
+    expect(await consistency('de')).toEqual([
+      `trash.entry ${INCONSISTENT} ${SAME('trash.list ("Löschen")')}`,
+      `trash.list ${INCONSISTENT} ${SAME('trash.entry ("Entfernen")')}`,
+    ]);
+    const DELETE = 'mutation($keys: [TranslationKeyRefInput!]!) { deleteTranslationKeys(translationKeys: $keys) }';
+    expect((await api.gql(DELETE, { keys: [{ key: 'trash.list' }, { key: 'trash.entry' }] })).errors).toBeUndefined();
+    await settled();
+  });
+
   it('has a configurable severity, can be turned off, and dismissed for the text the cell has', async () => {
     await change([{ key: 'lock', language: 'de', text: 'Schließen' }]);
     expect(await consistency('de')).toEqual([`close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`, `lock ${AMBIGUOUS} ${OTHER('close ("Close")')}`]);
