@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKS, pairOf } from '../src/checks/index.js';
+import { pluralBase, sourceIdentity } from '../src/checks/consistency.js';
 import { registeredFormat } from '../src/formats/registry.js';
 import type { Bundle } from '../src/formats/model.js';
 
@@ -138,6 +139,41 @@ for (const cell of cells) {
     samples.set(check.id, list);
   }
 }
+
+// The consistency checks compare cells with each other: each file (one language of it) is a project here.
+// The rules of src/findings/consistency.ts: the same source translated otherwise, the same translation for
+// another source (markup, case, spaces and end marks aside), plural forms of one key name never compared.
+const groups = new Map<string, Cell[]>();
+for (const cell of cells) {
+  const id = `${cell.file}\u0001${cell.targetLanguage}`;
+  const list = groups.get(id);
+  if (list) list.push(cell);
+  else groups.set(id, [cell]);
+}
+const consistency = (id: string, by: (c: Cell) => string, differ: (a: Cell, b: Cell) => boolean, say: (others: Cell[]) => string) => {
+  for (const list of groups.values()) {
+    const byHash = new Map<string, Cell[]>();
+    for (const c of list) byHash.set(by(c), [...(byHash.get(by(c)) ?? []), c]);
+    for (const group of byHash.values()) {
+      if (group.length < 2) continue;
+      for (const cell of group) {
+        const others = group.filter((o) => o !== cell && differ(cell, o) && pluralBase(o.key) !== pluralBase(cell.key));
+        if (!others.length) continue;
+        const c = counts.get(id) ?? { findings: 0, cells: 0 };
+        c.findings += 1;
+        c.cells += 1;
+        counts.set(id, c);
+        const samplesOf = samples.get(id) ?? [];
+        samplesOf.push(`  ${cell.file} [${cell.targetLanguage}] ${JSON.stringify(cell.key).slice(0, 60)}\n    source: ${JSON.stringify(cell.source).slice(0, 200)}\n    target: ${JSON.stringify(cell.target).slice(0, 200)}\n    → ${say(others)}`);
+        samples.set(id, samplesOf);
+      }
+    }
+  }
+};
+consistency('inconsistent-translation', (c) => c.source, (a, b) => a.target !== b.target,
+  (others) => `translated otherwise in ${others.slice(0, 3).map((o) => `${o.key} (${JSON.stringify(o.target).slice(0, 60)})`).join(', ')}`);
+consistency('ambiguous-translation', (c) => c.target, (a, b) => sourceIdentity(a.source) !== sourceIdentity(b.source),
+  (others) => `the same translation for ${others.slice(0, 3).map((o) => `${o.key} (${JSON.stringify(o.source).slice(0, 60)})`).join(', ')}`);
 
 process.stdout.write(`${cells.length} translated texts from ${files.size} files\n\n| check | default | severity | findings | texts |\n|---|---|---|---:|---:|\n`);
 for (const check of CHECKS) {

@@ -6,10 +6,13 @@ import { resolvePrincipal, type CredentialHeaders, type Principal } from './auth
 import type { Config } from './config.js';
 import { projectStats, type ProjectStats } from './projects/stats.js';
 import { createKeyCellsLoader } from './translations/loaders.js';
+import { consistencyFindingsOfKeys, type KeyFinding } from './findings/read.js';
 
 export interface Loaders {
   projectStats: DataLoader<number, ProjectStats>;
   keyCells: ReturnType<typeof createKeyCellsLoader>;
+  /** The open consistency findings of a key (by key id). */
+  keyConsistency: DataLoader<number, KeyFinding[]>;
 }
 
 /** The HTTP exchange behind a GraphQL request over HTTP (absent on WebSocket and REST): what sign-in needs. */
@@ -40,6 +43,11 @@ function createLoaders(): Loaders {
       return ids.map((id) => stats.get(id) ?? new Error(`Project ${id} not found`));
     }),
     keyCells: createKeyCellsLoader(),
+    keyConsistency: new DataLoader(async (ids) => {
+      const byKey = new Map<number, KeyFinding[]>(ids.map((id) => [id, []]));
+      for (const f of await consistencyFindingsOfKeys(ids)) byKey.get(f.keyId)?.push(f);
+      return ids.map((id) => byKey.get(id)!);
+    }),
   };
 }
 

@@ -12,6 +12,7 @@ import {
 } from './text.js';
 import type { CheckDefinition, Pair, Problem } from './types.js';
 import { glossaryCheck } from './glossary.js';
+import { ambiguousTranslation, inconsistentTranslation } from './consistency.js';
 
 const list = (items: string[]) => items.map((i) => `"${i}"`).join(', ');
 const span = (start: number, end: number) => ({ start, end });
@@ -529,4 +530,5 @@ export const CHECKS: readonly CheckDefinition[] = [
   charactersLimit, blank, sameAsSource, leadingSpace, trailingSpace, newlines, doubleSpace, endPunctuation, spanishMarks, frenchSpacing,
   brackets, repeated, urlCheck, emailCheck, numberCheck, lengthRatio, invisible, mixedScripts,
   glossaryCheck,
+  inconsistentTranslation, ambiguousTranslation,
 ];

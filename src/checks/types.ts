@@ -52,7 +52,7 @@ export interface Problem {
   span?: Span | null;
 }
 
-export type CheckCategory = 'placeholders' | 'plurals' | 'markup' | 'text';
+export type CheckCategory = 'placeholders' | 'plurals' | 'markup' | 'text' | 'consistency';
 
 export interface CheckDefinition {
   id: string;
@@ -62,6 +62,12 @@ export interface CheckDefinition {
   severity: Severity;
   /** False for checks too noisy to run unless a project turns them on (docs/quality-checks.md). */
   enabled: boolean;
+  /**
+   * 'project': the check compares a cell with the project's other cells
+   * (src/checks/consistency.ts), so it cannot run on one pair: the findings
+   * updater computes it in SQL, and runChecks leaves it out. Default 'cell'.
+   */
+  scope?: 'cell' | 'project';
   run(pair: Pair): Problem[];
 }
 

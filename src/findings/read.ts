@@ -7,6 +7,8 @@ import { Prisma } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { CHECK_IDS, SEVERITIES, type Severity } from '../checks/index.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { CONSISTENCY_CHECK_IDS } from '../checks/consistency.js';
 
 export interface FindingFilter {
   languageCode?: string | null;
@@ -94,4 +96,26 @@ export async function listFindings(projectId: number, filter: FindingFilter, pag
   db.$queryRaw<{ n: number }[]>(Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`)]);
   const sum = (severity?: Severity) => counts.filter((c) => !severity || c.severity === severity).reduce((n, c) => n + c.count + (filter.includeDismissed ? c.dismissed : 0), 0);
   return { total: sum(), errors: sum('error'), warnings: sum('warning'), infos: sum('info'), pending: queue?.n ?? 0, counts, findings };
+}
+
+export interface KeyFinding {
+  keyId: number;
+  language: string;
+  check: string;
+  severity: Severity;
+  message: string;
+}
+
+/**
+ * The open consistency findings of keys (the editor's window): the checks the
+ * editor cannot run while a text is typed, as stored. One statement over the
+ * Finding table's primary key.
+ */
+export async function consistencyFindingsOfKeys(keyIds: readonly number[], db: Db = prisma()): Promise<KeyFinding[]> {
+  if (!keyIds.length) return [];
+  return db.$queryRaw<KeyFinding[]>(Prisma.sql`/* findings:of-keys */
+    SELECT f."keyId", l.key AS language, f."check", f.severity, f.message
+      FROM "Finding" f JOIN "Language" l ON l.id = f."languageId"
+     WHERE f."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AND NOT f.dismissed
+     ORDER BY f."keyId", l."order", f."check"`);
 }

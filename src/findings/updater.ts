@@ -9,7 +9,9 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import type { CheckSettings, Dialect } from '../checks/index.js';
+import { activeChecks, type CheckSettings, type Dialect, type Severity } from '../checks/index.js';
+import { CONSISTENCY_CHECK_IDS, ambiguousTranslation, inconsistentTranslation } from '../checks/consistency.js';
+import { updateConsistency, type ConsistencySeverities } from './consistency.js';
 import type { CheckCell, StoredFinding } from './check-worker.js';
 import { runInPool } from './pool.js';
 import { checkSettingsOf, dialectOf } from './settings.js';
@@ -35,6 +37,8 @@ interface LeasedCell {
   charactersLimit: number | null;
   settings: unknown;
   hash: string;
+  /** md5 of the source text; null when the key has none. */
+  sourceHash: string | null;
 }
 
 const running = new Set<FindingsUpdater>();
@@ -109,6 +113,11 @@ export class FindingsUpdater {
     });
     const findings = await runInPool({ settings, cells: batch });
     const checked = performance.now();
+    // The consistency checks first: once a cell leaves the queue (writeFindings), its groups are up to date too.
+    await updateConsistency(cells.map((c) => ({
+      keyId: c.keyId, languageId: c.languageId, projectId: c.projectId, textHash: c.hash,
+      sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
+    })), consistencySeverities(cells));
     await writeFindings(cells, findings);
     this.stats.cells += cells.length;
     this.stats.leaseMs += leased - started;
@@ -140,7 +149,7 @@ export class FindingsUpdater {
             LIMIT ${this.batch} FOR UPDATE SKIP LOCKED))
         RETURNING q."keyId", q."languageId", q.generation
       )
-      SELECT l."keyId", l."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source,
+      SELECT l."keyId", l."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source, md5(s.text) AS "sourceHash",
              lang.key AS language, coalesce(dl.key, lang.key) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
         JOIN "Translation" t ON t."keyId" = l."keyId" AND t."languageId" = l."languageId"
@@ -151,6 +160,18 @@ export class FindingsUpdater {
         LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id
        ORDER BY l."keyId", l."languageId"`);
   }
+}
+
+/** The consistency checks' severities of the batch's projects (null: off). */
+function consistencySeverities(cells: readonly LeasedCell[]): Map<number, ConsistencySeverities> {
+  const out = new Map<number, ConsistencySeverities>();
+  for (const c of cells) {
+    if (out.has(c.projectId)) continue;
+    const active = activeChecks(checkSettingsOf(c.settings));
+    const severity = (id: string): Severity | null => active.find((a) => a.definition.id === id)?.severity ?? null;
+    out.set(c.projectId, { inconsistent: severity(inconsistentTranslation.id), ambiguous: severity(ambiguousTranslation.id) });
+  }
+  return out;
 }
 
 /**
@@ -179,6 +200,8 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
     prisma().$executeRaw(Prisma.sql`/* findings:clear */
       DELETE FROM "Finding" f USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
        WHERE f."keyId" = d.key_id AND f."languageId" = d.language_id
+         -- The consistency checks' findings are updateConsistency's (consistency.ts).
+         AND f."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
          AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id)`),
     prisma().$executeRaw(Prisma.sql`/* findings:insert */
       INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "spanStart", "spanEnd", dismissed)

@@ -9,6 +9,8 @@ import { Prisma } from '../generated/prisma/client.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
 import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
+import { queueConsistencyNeighbours } from '../findings/consistency.js';
+import { noteQueued } from '../findings/queue.js';
 import { describeKey, parseKeyAddress, type KeyAddress } from './write.js';
 
 const MAX_LISTED = 10;
@@ -63,6 +65,8 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
 export async function removeKeys(db: Db, change: Change, keyIds: number[]): Promise<{ key: string; namespace: string }[]> {
   if (keyIds.length === 0) return [];
   await recordDeletedCells(db, change, { keyIds });
+  // Other keys' consistency findings that name these keys are computed again without them.
+  if (await queueConsistencyNeighbours(db, keyIds)) noteQueued();
   // The same statement deletes the screenshots whose every link is on these keys (the links
   // themselves go by cascade) and queues their storage folders, removed once the caller's
   // transaction has committed (src/screenshots/sweep.ts; docs/screenshots.md). Its parts all

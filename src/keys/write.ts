@@ -5,6 +5,7 @@ import { prisma } from '../db.js';
 import { conflict, isUniqueViolation, notFound } from '../errors.js';
 import type { TranslationKey } from '../generated/prisma/client.js';
 import { openChange } from '../history/changes.js';
+import { enqueueProject, noteQueued } from '../findings/queue.js';
 import { createKeys } from './create.js';
 import { parseKeyChanges, parseNewKey, requireKeyName, namespaceOrDefault, type KeyChanges, type KeyInput } from './input.js';
 
@@ -77,6 +78,11 @@ export async function updateKey(projectId: number, address: KeyAddress, input: K
           lastSeenAt: now,
         },
       });
+      // The characters-limit check reads the limit, the consistency checks' messages the key's name
+      // (and a plural suffix decides which keys they compare): the key's cells are checked again.
+      if (changed.some((f) => f === 'charactersLimit' || f === 'key' || f === 'namespace')) {
+        if (await enqueueProject(tx, projectId, [row.id])) noteQueued();
+      }
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(target);

@@ -10,6 +10,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js'
 import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
 import { identifier, LIMITS, optionalText } from '../translations/fields.js';
 import { languageNameOrDefault } from './language-name.js';
+import { enqueueProject, noteQueued } from '../findings/queue.js';
 
 export interface LanguageInput {
   key?: string | null;
@@ -63,6 +64,8 @@ export async function updateLanguage(projectId: number, currentKey: string, inpu
       }, { edits: 1 });
       if (input.isDefault === true && !language.isDefault) {
         await tx.language.updateMany({ where: { projectId, isDefault: true }, data: { isDefault: false } });
+        // Every cell has another source text now: its quality checks (and consistency groups) are computed again.
+        if (await enqueueProject(tx, projectId)) noteQueued();
       }
       await tx.language.update({
         where: { id: language.id },
@@ -93,6 +96,7 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
     if (language.isDefault) {
       const next = await tx.language.findFirstOrThrow({ where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { id: true } });
       await tx.language.update({ where: { id: next.id }, data: { isDefault: true } });
+      if (await enqueueProject(tx, projectId)) noteQueued();
     }
   });
 }

@@ -6,6 +6,17 @@ import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../keys/wri
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { TranslationType } from './translation.js';
+import type { KeyFinding } from '../findings/read.js';
+
+const KeyFindingType = builder.objectRef<KeyFinding>('KeyQualityFinding').implement({
+  description: "A stored quality-check finding of one of a key's translations.",
+  fields: (t) => ({
+    languageCode: t.string({ resolve: (f) => f.language }),
+    check: t.exposeString('check', { description: 'The check id (qualityChecks lists them).' }),
+    severity: t.exposeString('severity', { description: 'error, warning or info, as the project sets it for the check.' }),
+    message: t.exposeString('message', { description: 'What is wrong and what to do.' }),
+  }),
+});
 
 export const TranslationKeySortEnum = builder.enumType('TranslationKeySort', {
   description: 'Most recent first; keys never deprecated come last for DEPRECATED_AT. Without a sort: creation order.',
@@ -27,6 +38,15 @@ export const TranslationKeyType = builder.prismaObject('TranslationKey', {
     modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'Last change of the metadata.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deprecatedAt: t.expose('deprecatedAt', { type: 'DateTime', nullable: true }),
+    consistencyFindings: t.field({
+      type: [KeyFindingType],
+      description: "Open findings of the consistency checks on the key's base translations (inconsistent-translation, ambiguous-translation), as stored by the findings updater: the checks the editor cannot run on one cell.",
+      args: { languages: t.arg.stringList({ required: false, description: 'Language keys; default: every language.' }) },
+      resolve: async (key, args, ctx) => {
+        const found = await ctx.loaders.keyConsistency.load(key.id);
+        return args.languages ? found.filter((f) => args.languages!.includes(f.language)) : found;
+      },
+    }),
     translations: t.field({
       type: [TranslationType],
       description: "The key's cells, one per language (or per given language), seen through a customer when customerKey is given.",

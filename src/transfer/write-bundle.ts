@@ -14,6 +14,7 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import type { Change } from '../history/changes.js';
 import { removeKeys } from '../keys/delete.js';
+import { noteQueued } from '../findings/queue.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import { addRefusals, DEFAULT_LISTED_REFUSALS, writeTranslations, type GateResult, type Refusal } from '../translations/gate.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
@@ -121,7 +122,7 @@ async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, numb
   }
   if (rows.size === 0) return;
   const list = [...rows.entries()];
-  await db.$executeRawUnsafe(
+  const requeued = await db.$executeRawUnsafe(
     `WITH input AS (
        SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::boolean[], $7::boolean[])
          AS t(id, description, code_description, tags, characters_limit, lock, deprecated)
@@ -132,9 +133,10 @@ async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, numb
               tk.tags || ARRAY(SELECT e.x FROM jsonb_array_elements_text(i.tags::jsonb) WITH ORDINALITY AS e(x, o) WHERE e.x <> ALL(tk.tags) ORDER BY e.o) AS tags,
               CASE WHEN i.characters_limit IS NOT NULL AND ($8 OR tk."charactersLimit" IS NULL) THEN i.characters_limit ELSE tk."charactersLimit" END AS characters_limit,
               CASE WHEN i.lock IS NOT NULL AND ($8 OR NOT tk.lock) THEN i.lock ELSE tk.lock END AS lock,
-              CASE WHEN i.deprecated IS NOT NULL AND ($8 OR NOT tk.deprecated) THEN i.deprecated ELSE tk.deprecated END AS deprecated
+              CASE WHEN i.deprecated IS NOT NULL AND ($8 OR NOT tk.deprecated) THEN i.deprecated ELSE tk.deprecated END AS deprecated,
+              tk."charactersLimit" AS old_limit
          FROM input i JOIN "TranslationKey" tk ON tk.id = i.id
-     )
+     ), updated AS (
      UPDATE "TranslationKey" tk
         SET description = c.description, "codeDescription" = c.code_description, tags = c.tags,
             "charactersLimit" = c.characters_limit, lock = c.lock, deprecated = c.deprecated,
@@ -143,7 +145,13 @@ async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, numb
        FROM computed c
       WHERE tk.id = c.id
         AND (tk.description, tk."codeDescription", tk.tags, tk."charactersLimit", tk.lock, tk.deprecated)
-            IS DISTINCT FROM (c.description, c.code_description, c.tags, c.characters_limit, c.lock, c.deprecated)`,
+            IS DISTINCT FROM (c.description, c.code_description, c.tags, c.characters_limit, c.lock, c.deprecated)
+     RETURNING tk.id, c.old_limit IS DISTINCT FROM c.characters_limit AS limit_changed
+     )
+     -- A new characters limit: the key's cells are checked again (the limit check reads it; docs/quality-checks.md).
+     INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
+     SELECT t."keyId", t."languageId", t."projectId" FROM updated u JOIN "Translation" t ON t."keyId" = u.id WHERE u.limit_changed
+     ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL`,
     arrayLiteral(list, ([id]) => id),
     arrayLiteral(list, ([, k]) => k.description ?? null),
     arrayLiteral(list, ([, k]) => k.codeDescription ?? null),
@@ -153,6 +161,7 @@ async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, numb
     arrayLiteral(list, ([, k]) => k.deprecated ?? null),
     options.replace,
   );
+  if (requeued) noteQueued();
 }
 
 /** What a written file held: its counts, as the import result reports them. */

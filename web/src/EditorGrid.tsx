@@ -202,7 +202,12 @@ const GridCell = memo(function GridCell({ projectToken, row, rowIndex, col, lang
   const base = row.base?.find((c) => c.language === language);
   const source = language === defaultLanguage ? '' : row.translations.find((c) => c.language === defaultLanguage)?.text ?? '';
   const shown = editing ? editing.draft : cell?.text ?? '';
-  const problems = useMemo(() => checkText(shown, { source, charactersLimit: row.charactersLimit ?? null, sourceLanguage: defaultLanguage, targetLanguage: language }), [shown, source, row.charactersLimit, defaultLanguage, language]);
+  // The consistency checks compare the cell with other keys: the updater stores them, for the base text as saved.
+  const storedText = cell && !cell.isOverride ? cell.text : null;
+  const problems = useMemo(() => [
+    ...checkText(shown, { source, charactersLimit: row.charactersLimit ?? null, sourceLanguage: defaultLanguage, targetLanguage: language }),
+    ...(shown === storedText ? row.consistencyFindings.filter((f) => f.languageCode === language && f.severity !== 'info').map((f) => f.message) : []),
+  ], [shown, source, row.charactersLimit, defaultLanguage, language, storedText, row.consistencyFindings]);
   // Saved or cancelled: the blur that follows must not save again.
   const finished = useRef(false);
   const wasEditing = useRef(false);
