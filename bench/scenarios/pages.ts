@@ -7,8 +7,9 @@
 // ids in order), no GraphQL, no HTTP:
 //
 // - unfiltered and language-filtered pages (byPosition): the cell at
-//   position n is key n / L, language n % L, so the page's keys are found by
-//   an OFFSET along the (projectId, namespace, key) index and their cells by
+//   position n is key n / L, language n % L, so the page's first key is
+//   found by an OFFSET along the (projectId, namespace, key) index, reading
+//   the index alone, then the page's keys from the table and their cells by
 //   primary key;
 // - pages of cells with a text, reviewed cells, cells containing a text
 //   (byIndex) and empty cells (emptyByIndex): no index holds the cells in
@@ -51,34 +52,21 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
   return times[Math.floor(times.length / 2)]!;
 }
 
-export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string): Promise<Figure[]> {
-  const prisma = bench.service.db.prisma;
-  const projectId = await projectIdOf(prisma, projectToken);
-  const count = async () => (await prisma.$queryRaw<{ keys: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = ${projectId}`))[0]!.keys;
-  const imported = await count();
-  if (GROW_TO > imported) await seedKeys(prisma, projectId, imported + 1, GROW_TO);
-  // A quarter of the cells emptied, a third reviewed (spread over keys and languages).
-  await prisma.$executeRaw(Prisma.sql`/* bench:page-empty-some */ UPDATE "Translation" SET text = '' WHERE "projectId" = ${projectId} AND ("keyId" * 7 + "languageId") % 4 = 0 AND text <> ''`);
-  await prisma.$executeRaw(Prisma.sql`/* bench:page-review-some */ UPDATE "Translation" SET "reviewStatus" = 'REVIEWED' WHERE "projectId" = ${projectId} AND ("keyId" + "languageId" * 5) % 3 = 0 AND "reviewStatus" <> 'REVIEWED'`);
-  const languages = await prisma.$queryRaw<{ id: number; key: string }[]>(Prisma.sql`/* bench:languages */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`);
-  const keys = await count();
-  await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "TranslationKey"`);
-  await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "Translation"`);
-  const languageIds = languages.map((l) => l.id);
-  const headers = { 'x-service-token': apiKey };
-  const rest = (query: string) => async () => {
-    const res = await fetch(`${bench.url}/api/v2/translations?size=${SIZE}&${query}`, { headers });
-    if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
-  };
+/**
+ * The baselines: the same cells read by SQL written by hand (see the top of this file), with the project
+ * and its language ids in order handed to them. Exported to try their statements on a database of one's own.
+ */
+export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projectId: number, languageIds: number[]) {
   /** The page's keys by OFFSET along the key index, their cells by primary key; the languages given. */
   const byPosition = (ids: number[], page: number) => {
     const n = ids.length;
     const offset = page * SIZE;
-    return () => prisma.$queryRaw(Prisma.sql`/* bench:page-by-position */
+    return () => run(Prisma.sql`/* bench:page-by-position */
       SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
-         FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId} ORDER BY namespace, key
-                OFFSET ${Math.floor(offset / n)} LIMIT ${Math.ceil(((offset % n) + SIZE) / n)}) k
+         FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId}
+                  AND (namespace, key) >= (SELECT namespace, key FROM "TranslationKey" WHERE "projectId" = ${projectId}
+                                            ORDER BY namespace, key OFFSET ${Math.floor(offset / n)} LIMIT 1)
+                ORDER BY namespace, key LIMIT ${Math.ceil(((offset % n) + SIZE) / n)}) k
          CROSS JOIN unnest(${ids}::int[]) WITH ORDINALITY AS o(id, ord)
          JOIN "Language" l ON l.id = o.id
          LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id
@@ -101,7 +89,7 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
       : Prisma.sql`SELECT o.ord, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
            FROM unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord) JOIN "Language" l ON l.id = o.id
            JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id WHERE ${rows}`;
-    return () => prisma.$queryRaw(Prisma.sql`/* bench:page-by-index */
+    return () => run(Prisma.sql`/* bench:page-by-index */
       SELECT k.key, k.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt"
         FROM (SELECT s.id, s.key, s.namespace, s.before FROM (
                 SELECT k.id, k.key, k.namespace, m.n, (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
@@ -115,6 +103,30 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
   const filled = Prisma.sql`t.text <> ''`;
   const reviewed = Prisma.sql`t."reviewStatus" = 'REVIEWED'`;
   const containing = Prisma.sql`t.text <> '' AND strpos(lower(t.text), lower(${TEXT}::text)) > 0`;
+  return { byPosition, walk, filled, reviewed, containing };
+}
+
+export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string): Promise<Figure[]> {
+  const prisma = bench.service.db.prisma;
+  const projectId = await projectIdOf(prisma, projectToken);
+  const count = async () => (await prisma.$queryRaw<{ keys: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = ${projectId}`))[0]!.keys;
+  const imported = await count();
+  if (GROW_TO > imported) await seedKeys(prisma, projectId, imported + 1, GROW_TO);
+  // A quarter of the cells emptied, a third reviewed (spread over keys and languages).
+  await prisma.$executeRaw(Prisma.sql`/* bench:page-empty-some */ UPDATE "Translation" SET text = '' WHERE "projectId" = ${projectId} AND ("keyId" * 7 + "languageId") % 4 = 0 AND text <> ''`);
+  await prisma.$executeRaw(Prisma.sql`/* bench:page-review-some */ UPDATE "Translation" SET "reviewStatus" = 'REVIEWED' WHERE "projectId" = ${projectId} AND ("keyId" + "languageId" * 5) % 3 = 0 AND "reviewStatus" <> 'REVIEWED'`);
+  const languages = await prisma.$queryRaw<{ id: number; key: string }[]>(Prisma.sql`/* bench:languages */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`);
+  const keys = await count();
+  await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "TranslationKey"`);
+  await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "Translation"`);
+  const languageIds = languages.map((l) => l.id);
+  const headers = { 'x-service-token': apiKey };
+  const rest = (query: string) => async () => {
+    const res = await fetch(`${bench.url}/api/v2/translations?size=${SIZE}&${query}`, { headers });
+    if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const { byPosition, walk, filled, reviewed, containing } = handWritten((query) => prisma.$queryRaw(query), projectId, languageIds);
   const pagesOf = async (query: string) => {
     const res = await fetch(`${bench.url}/graphql`, {
       method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
