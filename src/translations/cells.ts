@@ -14,7 +14,8 @@
 // own keys are then read with their cells, instead of sorting every cell of
 // the project.
 import { customerIdOf } from '../customers/customers.js';
-import { prisma, type Db } from '../db.js';
+import { databaseIfOpen, prisma, type Db } from '../db.js';
+import { containsPattern } from '../db/contains.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { checkPage } from '../keys/list.js';
 import type { ReviewStatus } from './store.js';
@@ -50,6 +51,9 @@ export interface TranslationFilter {
 }
 
 export const TRANSLATION_PAGE = { defaultSize: 100, maxSize: 500 } as const;
+
+/** A text to contain found in at most this many cells is rare: its keys are read from the trigram index, not walked. */
+export const RARE_TEXT = 1000;
 
 type Customer = { id: number; key: string } | null;
 
@@ -168,13 +172,24 @@ export async function queryTranslations(projectId: number, filter: TranslationFi
   // At most `size` keys hold the page (each kept key has a matching cell);
   // the keys are pulled one at a time, so a dense filter stops sooner.
   const { columns, joins } = cellColumns(customer);
+  const walked = keyConditions(projectId, filter);
+  // A text to contain, on PostgreSQL: its trigram index tells a rare text
+  // (in at most RARE_TEXT cells) from a common one, in a statement of its
+  // own that stops at RARE_TEXT + 1 cells. A rare text's keys alone are then
+  // walked; for a common one every key is, and the page fills soon.
+  let keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
+  if (filter.text != null && filter.text !== '' && !customer && databaseIfOpen()?.kind === 'postgres') {
+    const hits = await db.$queryRaw<{ keyId: number }[]>(sql`/* translations:text-hits */
+      SELECT h."keyId" FROM "Translation" h WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}`);
+    if (hits.length <= RARE_TEXT) keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked} AND k.id = ANY(${[...new Set(hits.map((h) => h.keyId))]}::int[]))`;
+  }
   return db.$queryRaw<TranslationCell[]>(sql`/* translations:page-filtered */
     WITH langs AS MATERIALIZED ${languagesWhere(projectId, filter)}
     SELECT ${CELL} FROM (
       SELECT w.id, w.key, w.namespace, w.before FROM (
         SELECT k.id, k.key, k.namespace, m.n, (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
-          FROM "TranslationKey" k CROSS JOIN LATERAL (SELECT ${matchCount(filter, customer)} AS n OFFSET 0) m
-         WHERE ${keyConditions(projectId, filter)} AND m.n > 0
+          FROM ${keys} k CROSS JOIN LATERAL (SELECT ${matchCount(filter, customer)} AS n OFFSET 0) m
+         WHERE m.n > 0
          ORDER BY k.namespace, k.key) w
        WHERE w.before + w.n > ${offset}
        ORDER BY w.namespace, w.key
@@ -201,7 +216,8 @@ export async function queryTranslations(projectId: number, filter: TranslationFi
  *   there (index-only again); both: less the rows in either (a BitmapOr);
  * - text contains (and the combinations with a text): the key's rows in
  *   the filled index, each text tested from the table (rows without text
- *   never contain a non-empty text);
+ *   never contain a non-empty text); on PostgreSQL, a rare text's keys
+ *   come from the trigram index (queryTranslations);
  * - seen through a customer, a cell is its override where that has a text,
  *   else its base: the base count above, corrected for the key's overrides
  *   with a text (one probe of CustomerTranslation's primary key per key;
