@@ -18,12 +18,14 @@
 //   index alone (the partial indexes Translation_filled_idx and
 //   Translation_reviewed_idx, index-only), a running sum to the page's first
 //   key, and the page's own cells by primary key. A text to contain is tested
-//   on each key's rows with a text (no index answers "contains" key by key).
+//   on each key's rows with a text (no index answers "contains" key by key);
+// - a rare text's page (matches): its cells as the database finds them (the
+//   trigram index on PostgreSQL, a scan on PGlite), sorted.
 //
 // Also the GraphQL read of as many cells through the key connection (50 keys
 // × 10 languages).
 //
-// Some cells are emptied and some reviewed first (the imported project has
+// Some cells are emptied, some reviewed and a few given a rare word first (the imported project has
 // every cell written and none reviewed), so that each filter drops cells.
 // BENCH_PAGE_KEYS grows the project to that many keys first (bench/lib/seed.ts),
 // e.g. 200000 for 2,000,000 translations; the deepest page is then held to
@@ -39,6 +41,7 @@ const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 15);
 const GROW_TO = Number(process.env.BENCH_PAGE_KEYS ?? 0);
 const SIZE = 500;
 const TEXT = 'welcome';
+const RARE = 'zqxjv';
 
 async function median(fn: () => Promise<unknown>): Promise<number> {
   await fn();
@@ -100,10 +103,17 @@ export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projec
        WHERE k.before + c.rank > ${offset}
        ORDER BY k.namespace, k.key, c.rank LIMIT ${SIZE}`);
   };
+  /** The cells containing `text`, however the database finds them (the trigram index on PostgreSQL), sorted: a rare text's page. */
+  const matches = (text: string) => () => run(Prisma.sql`/* bench:page-rare-text */
+    SELECT k.key, k.namespace, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
+      FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId"
+      JOIN unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord) ON o.id = t."languageId" JOIN "Language" l ON l.id = o.id
+     WHERE t."projectId" = ${projectId} AND t.text ILIKE ${`%${text}%`}
+     ORDER BY k.namespace, k.key, o.ord LIMIT ${SIZE}`);
   const filled = Prisma.sql`t.text <> ''`;
   const reviewed = Prisma.sql`t."reviewStatus" = 'REVIEWED'`;
   const containing = Prisma.sql`t.text <> '' AND strpos(lower(t.text), lower(${TEXT}::text)) > 0`;
-  return { byPosition, walk, filled, reviewed, containing };
+  return { byPosition, walk, matches, filled, reviewed, containing };
 }
 
 export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string): Promise<Figure[]> {
@@ -115,6 +125,8 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
   // A quarter of the cells emptied, a third reviewed (spread over keys and languages).
   await prisma.$executeRaw(Prisma.sql`/* bench:page-empty-some */ UPDATE "Translation" SET text = '' WHERE "projectId" = ${projectId} AND ("keyId" * 7 + "languageId") % 4 = 0 AND text <> ''`);
   await prisma.$executeRaw(Prisma.sql`/* bench:page-review-some */ UPDATE "Translation" SET "reviewStatus" = 'REVIEWED' WHERE "projectId" = ${projectId} AND ("keyId" + "languageId" * 5) % 3 = 0 AND "reviewStatus" <> 'REVIEWED'`);
+  // A rare text: the cells with a text of one key in 1,999 (750 cells at 2,000,000, fewer than RARE_TEXT).
+  await prisma.$executeRaw(Prisma.sql`/* bench:page-rare-text */ UPDATE "Translation" SET text = text || ' ' || ${RARE} WHERE "projectId" = ${projectId} AND "keyId" % 1999 = 0 AND text <> '' AND strpos(text, ${RARE}) = 0`);
   const languages = await prisma.$queryRaw<{ id: number; key: string }[]>(Prisma.sql`/* bench:languages */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`);
   const keys = await count();
   await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "TranslationKey"`);
@@ -126,7 +138,7 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
     if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
-  const { byPosition, walk, filled, reviewed, containing } = handWritten((query) => prisma.$queryRaw(query), projectId, languageIds);
+  const { byPosition, walk, matches, filled, reviewed, containing } = handWritten((query) => prisma.$queryRaw(query), projectId, languageIds);
   const pagesOf = async (query: string) => {
     const res = await fetch(`${bench.url}/graphql`, {
       method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
@@ -148,6 +160,7 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
     { name: 'deepest page, textStatus=EMPTY', query: `textStatus=EMPTY&page=${deepestOf.EMPTY}`, baseline: walk(deepestOf.EMPTY, filled, true) },
     { name: 'deepest page, reviewsStatus=REVIEWED', query: `reviewsStatus=REVIEWED&page=${deepestOf.REVIEWED}`, baseline: walk(deepestOf.REVIEWED, reviewed) },
     { name: `deepest page, text=${TEXT}`, query: `text=${TEXT}&page=${deepestOf.text}`, baseline: walk(deepestOf.text, containing) },
+    { name: `first page, text=${RARE} (rare)`, query: `text=${RARE}&page=0`, baseline: matches(RARE) },
   ];
   const graphql = await median(async () => {
     const res = await fetch(`${bench.url}/graphql`, {
