@@ -1,24 +1,47 @@
 // Paged reads of the contract: GET /api/v2/translations?size=500 at the
-// first, middle and deepest page, unfiltered and filtered, one request at a
-// time (median of repeated requests), each against a baseline that is the
-// database's own limit for the same cells, timed in the same run:
+// first, middle and deepest page, unfiltered and with each kind of filter,
+// one request at a time (median of repeated requests), each against a
+// baseline that is the database's own limit for the same cells, timed in the
+// same run. The baselines are SQL written by hand for the one case, with what
+// the service has to find out handed to them (the project's id, its language
+// ids in order), no GraphQL, no HTTP:
 //
-// - unfiltered and language-filtered pages: the page's keys found by an
-//   OFFSET along the (projectId, namespace, key) index and their cells by
-//   primary key, with the language count known in advance (the service must
-//   find it out; the baseline is handed it), no GraphQL, no HTTP;
-// - text-status filtered pages: the plain SQL anyone would write (the cells
-//   that have a text, sorted, cut to the page), planned by the database.
+// - unfiltered and language-filtered pages (byPosition): the cell at
+//   position n is key n / L, language n % L, so the page's first key is
+//   found by an OFFSET along the (projectId, namespace, key) index, reading
+//   the index alone, then the page's keys from the table and their cells by
+//   primary key;
+// - pages of cells with a text, reviewed cells, cells containing a text
+//   (byIndex) and empty cells (emptyByIndex): no index holds the cells in
+//   key order, so the least any plan reads is the keys before the page in
+//   index order with, for each, the number of its matching cells from an
+//   index alone (the partial indexes Translation_filled_idx and
+//   Translation_reviewed_idx, index-only), a running sum to the page's first
+//   key, and the page's own cells by primary key. A text to contain is tested
+//   on each key's rows with a text (no index answers "contains" key by key);
+// - a rare text's page (matches): its cells as the database finds them (the
+//   trigram index on PostgreSQL, a scan on PGlite), sorted.
 //
 // Also the GraphQL read of as many cells through the key connection (50 keys
-// × 10 languages), which pages by key id at any depth.
+// × 10 languages).
+//
+// Some cells are emptied, some reviewed and a few given a rare word first (the imported project has
+// every cell written and none reviewed), so that each filter drops cells.
+// BENCH_PAGE_KEYS grows the project to that many keys first (bench/lib/seed.ts),
+// e.g. 200000 for 2,000,000 translations; the deepest page is then held to
+// the issue's targets (< 50 ms on PostgreSQL at 2,000,000, < 150 ms on PGlite
+// at 500,000). Alone: npm run bench -- --only pages --db postgres
 import type { BenchService } from '../lib/service.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { projectIdOf } from '../lib/project-id.js';
+import { seedKeys } from '../lib/seed.js';
 import type { Figure } from '../lib/types.js';
 
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 15);
+const GROW_TO = Number(process.env.BENCH_PAGE_KEYS ?? 0);
 const SIZE = 500;
+const TEXT = 'welcome';
+const RARE = 'zqxjv';
 
 async function median(fn: () => Promise<unknown>): Promise<number> {
   await fn();
@@ -32,46 +55,112 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
   return times[Math.floor(times.length / 2)]!;
 }
 
+/**
+ * The baselines: the same cells read by SQL written by hand (see the top of this file), with the project
+ * and its language ids in order handed to them. Exported to try their statements on a database of one's own.
+ */
+export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projectId: number, languageIds: number[]) {
+  /** The page's keys by OFFSET along the key index, their cells by primary key; the languages given. */
+  const byPosition = (ids: number[], page: number) => {
+    const n = ids.length;
+    const offset = page * SIZE;
+    return () => run(Prisma.sql`/* bench:page-by-position */
+      SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
+         FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId}
+                  AND (namespace, key) >= (SELECT namespace, key FROM "TranslationKey" WHERE "projectId" = ${projectId}
+                                            ORDER BY namespace, key OFFSET ${Math.floor(offset / n)} LIMIT 1)
+                ORDER BY namespace, key LIMIT ${Math.ceil(((offset % n) + SIZE) / n)}) k
+         CROSS JOIN unnest(${ids}::int[]) WITH ORDINALITY AS o(id, ord)
+         JOIN "Language" l ON l.id = o.id
+         LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id
+        ORDER BY k.namespace, k.key, o.ord OFFSET ${offset % n} LIMIT ${SIZE}`);
+  };
+  /**
+   * The keys before the page counted along the key index (each key's rows that `rows` keeps, from the partial
+   * index its literal predicate selects), to the page's first key; the page's cells, numbered in the order of
+   * the languages given. `rows` is over alias t; with `empty`, the cells kept are those without such a row
+   * (the languages less the key's rows in the index).
+   */
+  const walk = (page: number, rows: Prisma.Sql, empty = false) => {
+    const offset = page * SIZE;
+    const n = languageIds.length;
+    const counted = empty ? Prisma.sql`${n} - count(*)` : Prisma.sql`count(*)`;
+    const cells = empty
+      ? Prisma.sql`SELECT o.ord, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
+           FROM unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord) JOIN "Language" l ON l.id = o.id
+           LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id WHERE t."keyId" IS NULL OR NOT (${rows})`
+      : Prisma.sql`SELECT o.ord, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
+           FROM unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord) JOIN "Language" l ON l.id = o.id
+           JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id WHERE ${rows}`;
+    return () => run(Prisma.sql`/* bench:page-by-index */
+      SELECT k.key, k.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt"
+        FROM (SELECT s.id, s.key, s.namespace, s.before FROM (
+                SELECT k.id, k.key, k.namespace, m.n, (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
+                  FROM "TranslationKey" k CROSS JOIN LATERAL (SELECT ${counted} AS n FROM "Translation" t WHERE t."keyId" = k.id AND ${rows} OFFSET 0) m
+                 WHERE k."projectId" = ${projectId} AND m.n > 0 ORDER BY k.namespace, k.key) s
+               WHERE s.before + s.n > ${offset} ORDER BY s.namespace, s.key LIMIT ${SIZE}) k
+        CROSS JOIN LATERAL (SELECT x.*, row_number() OVER (ORDER BY x.ord) AS rank FROM (${cells}) x) c
+       WHERE k.before + c.rank > ${offset}
+       ORDER BY k.namespace, k.key, c.rank LIMIT ${SIZE}`);
+  };
+  /** The cells containing `text`, however the database finds them (the trigram index on PostgreSQL), sorted: a rare text's page. */
+  const matches = (text: string) => () => run(Prisma.sql`/* bench:page-rare-text */
+    SELECT k.key, k.namespace, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
+      FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId"
+      JOIN unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord) ON o.id = t."languageId" JOIN "Language" l ON l.id = o.id
+     WHERE t."projectId" = ${projectId} AND t.text ILIKE ${`%${text}%`}
+     ORDER BY k.namespace, k.key, o.ord LIMIT ${SIZE}`);
+  const filled = Prisma.sql`t.text <> ''`;
+  const reviewed = Prisma.sql`t."reviewStatus" = 'REVIEWED'`;
+  const containing = Prisma.sql`t.text <> '' AND strpos(lower(t.text), lower(${TEXT}::text)) > 0`;
+  return { byPosition, walk, matches, filled, reviewed, containing };
+}
+
 export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string): Promise<Figure[]> {
   const prisma = bench.service.db.prisma;
   const projectId = await projectIdOf(prisma, projectToken);
+  const count = async () => (await prisma.$queryRaw<{ keys: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = ${projectId}`))[0]!.keys;
+  const imported = await count();
+  if (GROW_TO > imported) await seedKeys(prisma, projectId, imported + 1, GROW_TO);
+  // A quarter of the cells emptied, a third reviewed (spread over keys and languages).
+  await prisma.$executeRaw(Prisma.sql`/* bench:page-empty-some */ UPDATE "Translation" SET text = '' WHERE "projectId" = ${projectId} AND ("keyId" * 7 + "languageId") % 4 = 0 AND text <> ''`);
+  await prisma.$executeRaw(Prisma.sql`/* bench:page-review-some */ UPDATE "Translation" SET "reviewStatus" = 'REVIEWED' WHERE "projectId" = ${projectId} AND ("keyId" + "languageId" * 5) % 3 = 0 AND "reviewStatus" <> 'REVIEWED'`);
+  // A rare text: the cells with a text of one key in 1,999 (750 cells at 2,000,000, fewer than RARE_TEXT).
+  await prisma.$executeRaw(Prisma.sql`/* bench:page-rare-text */ UPDATE "Translation" SET text = text || ' ' || ${RARE} WHERE "projectId" = ${projectId} AND "keyId" % 1999 = 0 AND text <> '' AND strpos(text, ${RARE}) = 0`);
   const languages = await prisma.$queryRaw<{ id: number; key: string }[]>(Prisma.sql`/* bench:languages */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`);
-  const [{ keys }] = await prisma.$queryRaw<{ keys: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = ${projectId}`);
+  const keys = await count();
   await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "TranslationKey"`);
   await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "Translation"`);
+  const languageIds = languages.map((l) => l.id);
   const headers = { 'x-service-token': apiKey };
   const rest = (query: string) => async () => {
     const res = await fetch(`${bench.url}/api/v2/translations?size=${SIZE}&${query}`, { headers });
     if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
-  /** The page's keys by OFFSET along the key index, their cells by primary key; the languages given. */
-  const byPosition = (languageIds: number[], page: number) => {
-    const n = languageIds.length;
-    const offset = page * SIZE;
-    return () => prisma.$queryRaw(Prisma.sql`/* bench:page-by-position */
-      SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
-         FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId} ORDER BY namespace, key
-                OFFSET ${Math.floor(offset / n)} LIMIT ${Math.ceil(((offset % n) + SIZE) / n)}) k
-         CROSS JOIN unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord)
-         JOIN "Language" l ON l.id = o.id
-         LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id
-        ORDER BY k.namespace, k.key, o.ord OFFSET ${offset % n} LIMIT ${SIZE}`);
+  const { byPosition, walk, matches, filled, reviewed, containing } = handWritten((query) => prisma.$queryRaw(query), projectId, languageIds);
+  const pagesOf = async (query: string) => {
+    const res = await fetch(`${bench.url}/graphql`, {
+      method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `query ($filter: TranslationFilter) { translationCount(filter: $filter) }`, variables: { filter: Object.fromEntries(new URLSearchParams(query)) } }),
+    });
+    const body = (await res.json()) as { data: { translationCount: number } };
+    return Math.max(Math.ceil(body.data.translationCount / SIZE) - 1, 0);
   };
-  const notEmpty = (page: number) => () => prisma.$queryRaw(Prisma.sql`/* bench:page-not-empty */
-    SELECT k.key, k.namespace, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
-       FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId"
-      WHERE t."projectId" = ${projectId} AND t.text <> ''
-      ORDER BY k.namespace, k.key, l."order", l.key OFFSET ${page * SIZE} LIMIT ${SIZE}`);
   const cells = keys * languages.length;
   const deepest = Math.ceil(cells / SIZE) - 1;
+  const deepestOf = { NOT_EMPTY: await pagesOf('textStatus=NOT_EMPTY'), EMPTY: await pagesOf('textStatus=EMPTY'), REVIEWED: await pagesOf('reviewStatus=REVIEWED'), text: await pagesOf(`text=${TEXT}`) };
   const cases: { name: string; query: string; baseline: () => Promise<unknown> }[] = [
-    { name: 'first page', query: 'page=0', baseline: byPosition(languages.map((l) => l.id), 0) },
-    { name: 'middle page', query: `page=${Math.floor(deepest / 2)}`, baseline: byPosition(languages.map((l) => l.id), Math.floor(deepest / 2)) },
-    { name: 'deepest page', query: `page=${deepest}`, baseline: byPosition(languages.map((l) => l.id), deepest) },
+    { name: 'first page', query: 'page=0', baseline: byPosition(languageIds, 0) },
+    { name: 'middle page', query: `page=${Math.floor(deepest / 2)}`, baseline: byPosition(languageIds, Math.floor(deepest / 2)) },
+    { name: 'deepest page', query: `page=${deepest}`, baseline: byPosition(languageIds, deepest) },
     { name: 'deepest page, language=de', query: `language=de&page=${Math.ceil(keys / SIZE) - 1}`, baseline: byPosition(languages.filter((l) => l.key === 'de').map((l) => l.id), Math.ceil(keys / SIZE) - 1) },
-    { name: 'first page, textStatus=NOT_EMPTY', query: 'textStatus=NOT_EMPTY&page=0', baseline: notEmpty(0) },
-    { name: 'deepest page, textStatus=NOT_EMPTY', query: `textStatus=NOT_EMPTY&page=${deepest}`, baseline: notEmpty(deepest) },
+    { name: 'first page, textStatus=NOT_EMPTY', query: 'textStatus=NOT_EMPTY&page=0', baseline: walk(0, filled) },
+    { name: 'deepest page, textStatus=NOT_EMPTY', query: `textStatus=NOT_EMPTY&page=${deepestOf.NOT_EMPTY}`, baseline: walk(deepestOf.NOT_EMPTY, filled) },
+    { name: 'deepest page, textStatus=EMPTY', query: `textStatus=EMPTY&page=${deepestOf.EMPTY}`, baseline: walk(deepestOf.EMPTY, filled, true) },
+    { name: 'deepest page, reviewsStatus=REVIEWED', query: `reviewsStatus=REVIEWED&page=${deepestOf.REVIEWED}`, baseline: walk(deepestOf.REVIEWED, reviewed) },
+    { name: `deepest page, text=${TEXT}`, query: `text=${TEXT}&page=${deepestOf.text}`, baseline: walk(deepestOf.text, containing) },
+    { name: `first page, text=${RARE} (rare)`, query: `text=${RARE}&page=0`, baseline: matches(RARE) },
   ];
   const graphql = await median(async () => {
     const res = await fetch(`${bench.url}/graphql`, {
@@ -81,15 +170,19 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
     if (res.status !== 200) throw new Error(`graphql ${res.status}`);
     await res.arrayBuffer();
   });
+  // The issue's absolute target for the deepest page: at 2,000,000 translations on PostgreSQL, 500,000 on PGlite.
+  const absolute = db === 'postgres' ? { cells: 2_000_000, ms: 50 } : { cells: 500_000, ms: 150 };
   const figures: Figure[] = [];
   for (const c of cases) {
     const baseline = await median(c.baseline);
     const value = await median(rest(c.query));
     const ratio = value / baseline;
+    const held = c.name === 'deepest page' && cells >= absolute.cells;
     figures.push({
       scenario: `GET /api/v2/translations?size=500, ${c.name} (${keys.toLocaleString('en')} keys × ${languages.length} languages)`,
       db, metric: 'median latency', value, unit: 'ms', baseline, ratio,
-      target: '≤ 1.5 × hand-written SQL and ≤ 2 × GraphQL', met: ratio <= 1.5 && value <= 2 * graphql,
+      target: `≤ 1.5 × hand-written SQL and ≤ 2 × GraphQL${held ? ` and < ${absolute.ms} ms` : ''}`,
+      met: ratio <= 1.5 && value <= 2 * graphql && (!held || value < absolute.ms),
       note: `GraphQL 50 keys × ${languages.length} languages ${graphql.toFixed(1)} ms`,
     });
   }

@@ -8,11 +8,14 @@
 // then by language order, so without a filter on the cells themselves the
 // n-th cell is key n / L, language n % L (L languages): the page's keys are
 // skipped to along the key index and only they are joined to their cells.
-// With a filter on text or status, the keys are walked in index order and
-// each key's cells filtered until the page is full (an incremental sort keeps
-// the walk in order), instead of sorting every cell of the project.
+// With a filter on text or status, the keys before the page are walked in
+// index order, each key's matching cells counted from a (partial) index alone
+// (matchCount), to the key that holds the page's first cell; only the page's
+// own keys are then read with their cells, instead of sorting every cell of
+// the project.
 import { customerIdOf } from '../customers/customers.js';
-import { prisma, type Db } from '../db.js';
+import { databaseIfOpen, prisma, type Db } from '../db.js';
+import { containsPattern } from '../db/contains.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { checkPage } from '../keys/list.js';
 import type { ReviewStatus } from './store.js';
@@ -48,6 +51,9 @@ export interface TranslationFilter {
 }
 
 export const TRANSLATION_PAGE = { defaultSize: 100, maxSize: 500 } as const;
+
+/** A text to contain found in at most this many cells is rare: its keys are read from the trigram index, not walked. */
+export const RARE_TEXT = 1000;
 
 type Customer = { id: number; key: string } | null;
 
@@ -96,13 +102,14 @@ function cellColumns(customer: Customer): { columns: Prisma.Sql; joins: Prisma.S
   };
 }
 
-/** The filters on a cell's own text and status (over the columns of cellColumns, alias c); null when there are none. */
-function cellConditions(filter: TranslationFilter): Prisma.Sql | null {
+/** The filters on a cell's own text and status (over the columns of cellColumns, alias c or the one given); null when there are none. */
+function cellConditions(filter: TranslationFilter, alias = 'c'): Prisma.Sql | null {
+  const c = Prisma.raw(alias);
   const conditions: Prisma.Sql[] = [];
-  if (filter.text != null && filter.text !== '') conditions.push(sql`strpos(lower(c.text), lower(${filter.text}::text)) > 0`);
-  if (filter.textStatus === 'EMPTY') conditions.push(sql`c.text = ''`);
-  if (filter.textStatus === 'NOT_EMPTY') conditions.push(sql`c.text <> ''`);
-  if (filter.reviewStatus != null) conditions.push(sql`c."reviewStatus" = ${filter.reviewStatus}`);
+  if (filter.text != null && filter.text !== '') conditions.push(sql`strpos(lower(${c}.text), lower(${filter.text}::text)) > 0`);
+  if (filter.textStatus === 'EMPTY') conditions.push(sql`${c}.text = ''`);
+  if (filter.textStatus === 'NOT_EMPTY') conditions.push(sql`${c}.text <> ''`);
+  if (filter.reviewStatus != null) conditions.push(sql`${c}."reviewStatus"::text = ${filter.reviewStatus}`);
   return conditions.length ? and(conditions) : null;
 }
 
@@ -155,17 +162,97 @@ export async function queryTranslations(projectId: number, filter: TranslationFi
       ${ORDER}
       OFFSET (SELECT ${offset}::bigint % n FROM n) LIMIT ${size}`);
   }
-  // Filtered cells: walk the keys along the key index, each key's cells
-  // filtered as it comes (LATERAL), so that an incremental sort on the
-  // languages keeps the walk in order and stops when the page is full.
+  // Filtered cells: walk the keys along the key index, counting each key's
+  // matching cells from an index alone (matchCount), with a running sum, to
+  // the key that holds the page's first cell; then only the page's keys are
+  // joined to their cells, numbered in language order, and the page starts
+  // at the cell whose position (cells before its key + its number) is the
+  // offset. The walk is one index-only probe per key before the page, never
+  // a sort of the project's cells; it stops when the page is full.
+  // At most `size` keys hold the page (each kept key has a matching cell);
+  // the keys are pulled one at a time, so a dense filter stops sooner.
   const { columns, joins } = cellColumns(customer);
+  const walked = keyConditions(projectId, filter);
+  // A text to contain, on PostgreSQL: its trigram index tells a rare text
+  // (in at most RARE_TEXT cells) from a common one, in a statement of its
+  // own that stops at RARE_TEXT + 1 cells. A rare text's keys alone are then
+  // walked; for a common one every key is, and the page fills soon.
+  let keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
+  if (filter.text != null && filter.text !== '' && !customer && databaseIfOpen()?.kind === 'postgres') {
+    const hits = await db.$queryRaw<{ keyId: number }[]>(sql`/* translations:text-hits */
+      SELECT h."keyId" FROM "Translation" h WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}`);
+    if (hits.length <= RARE_TEXT) keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked} AND k.id = ANY(${[...new Set(hits.map((h) => h.keyId))]}::int[]))`;
+  }
   return db.$queryRaw<TranslationCell[]>(sql`/* translations:page-filtered */
     WITH langs AS MATERIALIZED ${languagesWhere(projectId, filter)}
-    SELECT ${CELL} FROM ${keysWhere(projectId, filter)} k
-     CROSS JOIN LATERAL (SELECT ${columns}, l."order" AS "languageOrder" FROM (SELECT k.id, k.key, k.namespace) ks CROSS JOIN langs l ${joins}) c
-     WHERE ${onCells}
-     ORDER BY k.namespace, k.key, c."languageOrder", c.language
-    OFFSET ${offset} LIMIT ${size}`);
+    SELECT ${CELL} FROM (
+      SELECT w.id, w.key, w.namespace, w.before FROM (
+        SELECT k.id, k.key, k.namespace, m.n, (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
+          FROM ${keys} k CROSS JOIN LATERAL (SELECT ${matchCount(filter, customer)} AS n OFFSET 0) m
+         WHERE m.n > 0
+         ORDER BY k.namespace, k.key) w
+       WHERE w.before + w.n > ${offset}
+       ORDER BY w.namespace, w.key
+       LIMIT ${size}) ks
+    CROSS JOIN LATERAL (
+      SELECT c.*, row_number() OVER (ORDER BY c."languageOrder", c.language) AS rank
+        FROM (SELECT ${columns}, l."order" AS "languageOrder" FROM langs l ${joins}) c
+       WHERE ${onCells}) c
+    WHERE ks.before + c.rank > ${offset}
+    ORDER BY ks.namespace, ks.key, c.rank
+    LIMIT ${size}`);
+}
+
+/**
+ * How many of key k's cells (in the languages of langs) the cell filters
+ * keep, as an expression over k; the filters are those of cellConditions,
+ * here on the Translation rows, where a cell without a row is an empty
+ * NOT_REVIEWED one. The plan for each filter:
+ * - textStatus NOT_EMPTY, reviewStatus REVIEWED: the key's entries in the
+ *   partial index Translation_filled_idx (text <> '') or
+ *   Translation_reviewed_idx, counted index-only;
+ * - textStatus EMPTY, reviewStatus NOT_REVIEWED: every cell matches unless
+ *   its row is in one of those indexes: the languages less the key's entries
+ *   there (index-only again); both: less the rows in either (a BitmapOr);
+ * - text contains (and the combinations with a text): the key's rows in
+ *   the filled index, each text tested from the table (rows without text
+ *   never contain a non-empty text); on PostgreSQL, a rare text's keys
+ *   come from the trigram index (queryTranslations);
+ * - seen through a customer, a cell is its override where that has a text,
+ *   else its base: the base count above, corrected for the key's overrides
+ *   with a text (one probe of CustomerTranslation's primary key per key;
+ *   a key has few), each counted as itself instead of as its base.
+ * The literals in the conditions are what the partial indexes' predicates
+ * are proved from (a bound parameter would not prove them in a generic plan).
+ */
+function matchCount(filter: TranslationFilter, customer: Customer): Prisma.Sql {
+  const onLanguages = filter.language != null ? sql`AND f."languageId" = ANY(ARRAY(SELECT l.id FROM langs l))` : empty;
+  const rows = (condition: Prisma.Sql) =>
+    sql`(SELECT count(*) FROM "Translation" f WHERE f."keyId" = k.id ${onLanguages} AND ${condition})`;
+  if (customer) {
+    return sql`(${matchCount(filter, null)} + (
+      SELECT coalesce(sum(CASE WHEN ${cellConditions(filter, 'oc')!} THEN 1 ELSE 0 END - CASE WHEN ${cellConditions(filter, 'bc')!} THEN 1 ELSE 0 END), 0)
+        FROM "CustomerTranslation" o LEFT JOIN "Translation" b ON b."keyId" = o."keyId" AND b."languageId" = o."languageId"
+        CROSS JOIN LATERAL (SELECT o.text, o."reviewStatus") oc
+        CROSS JOIN LATERAL (SELECT coalesce(b.text, '') AS text, coalesce(b."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus") bc
+       WHERE o."keyId" = k.id AND o."customerId" = ${customer.id} AND o.text <> ''
+         ${filter.language != null ? sql`AND o."languageId" = ANY(ARRAY(SELECT l.id FROM langs l))` : empty}))`;
+  }
+  const text = filter.text != null && filter.text !== '' ? filter.text : null;
+  const reviewed = filter.reviewStatus === 'REVIEWED' ? sql`f."reviewStatus" = 'REVIEWED'` : filter.reviewStatus === 'NOT_REVIEWED' ? sql`f."reviewStatus" = 'NOT_REVIEWED'` : null;
+  if (text === null && filter.textStatus !== 'NOT_EMPTY' && filter.reviewStatus !== 'REVIEWED') {
+    // An empty NOT_REVIEWED cell matches: count the rows that do not.
+    const unless: Prisma.Sql[] = [];
+    if (filter.textStatus === 'EMPTY') unless.push(sql`f.text <> ''`);
+    if (filter.reviewStatus === 'NOT_REVIEWED') unless.push(sql`f."reviewStatus" = 'REVIEWED'`);
+    return sql`((SELECT count(*) FROM langs) - ${rows(sql`(${join(unless, ' OR ')})`)})`;
+  }
+  const conditions: Prisma.Sql[] = [];
+  if (text !== null || filter.textStatus === 'NOT_EMPTY') conditions.push(sql`f.text <> ''`);
+  if (text !== null) conditions.push(sql`strpos(lower(f.text), lower(${text}::text)) > 0`);
+  if (filter.textStatus === 'EMPTY') conditions.push(sql`f.text = ''`);
+  if (reviewed) conditions.push(reviewed);
+  return rows(and(conditions));
 }
 
 export async function countTranslations(projectId: number, filter: TranslationFilter, db: Db = prisma()): Promise<number> {
@@ -177,7 +264,9 @@ export async function countTranslations(projectId: number, filter: TranslationFi
         SELECT ((SELECT count(*) FROM "TranslationKey" k WHERE ${keyConditions(projectId, filter)})
               * (SELECT count(*) FROM "Language" l WHERE ${languageConditions(projectId, filter)}))::int AS n`
       : sql`/* translations:count-filtered */
-        SELECT count(*)::int AS n FROM ${cellsOf(customer, keysWhere(projectId, filter), languagesWhere(projectId, filter))} c WHERE ${onCells}`,
+        WITH langs AS MATERIALIZED ${languagesWhere(projectId, filter)}
+        SELECT coalesce(sum(m.n), 0)::int AS n FROM "TranslationKey" k CROSS JOIN LATERAL (SELECT ${matchCount(filter, customer)} AS n OFFSET 0) m
+         WHERE ${keyConditions(projectId, filter)}`,
   );
   return row!.n;
 }
