@@ -9,7 +9,7 @@ import type { CheckDefinition, CheckInput, Finding, Pair, Severity } from './typ
 
 export { CHECKS };
 export type { CheckDefinition, CheckInput, Finding, Severity } from './types.js';
-export { DIALECTS, SEVERITIES, type Dialect } from './types.js';
+export { DIALECTS, DIALECT_NAMES, SEVERITIES, type Dialect } from './types.js';
 
 export const CHECK_IDS: readonly string[] = CHECKS.map((c) => c.id);
 

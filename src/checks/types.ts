@@ -17,6 +17,23 @@ export type Dialect =
 
 export const DIALECTS: readonly Dialect[] = ['auto', 'icu', 'printf', 'python', 'python-brace', 'i18next', 'ruby', 'laravel', 'angular', 'qt', 'ios', 'dotnet', 'gettext'];
 
+/** Each dialect as a person knows it, with its placeholders (the console's choice, the API's list). */
+export const DIALECT_NAMES: Record<Dialect, string> = {
+  auto: 'Automatic (every style that cannot be mistaken for prose)',
+  icu: 'ICU MessageFormat: {name}, {n, plural, …}',
+  printf: 'printf (C, Java): %s, %d, %1$s',
+  python: 'Python %-style: %(name)s, %s',
+  'python-brace': 'Python format: {name}, {0}',
+  i18next: 'i18next: {{name}}, $t(key)',
+  ruby: 'Ruby on Rails: %{name}',
+  laravel: 'Laravel: :name',
+  angular: 'Angular, Vue: {{ name }}',
+  qt: 'Qt: %1, %n',
+  ios: 'iOS, macOS: %@, %lld, %1$@',
+  dotnet: '.NET: {0}, {0:N2}',
+  gettext: 'gettext: %d, %s with plural forms',
+};
+
 /** One cell to check: its text, the source text of the same key, and what is known of the key. */
 export interface CheckInput {
   /** The source (default language) text of the key. */

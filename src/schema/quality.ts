@@ -5,7 +5,7 @@ import { builder } from '../builder.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { badRequest } from '../errors.js';
-import { CHECKS, DIALECTS, type Dialect, type Severity } from '../checks/index.js';
+import { CHECKS, DIALECT_NAMES, DIALECTS, type Dialect, type Severity } from '../checks/index.js';
 import { listFindings, type FindingCount, type FindingPage, type FindingRow } from '../findings/read.js';
 import { dismissFinding, restoreFinding } from '../findings/dismiss.js';
 import { readCheckSettings, updateCheckSettings } from '../findings/settings.js';
@@ -62,10 +62,16 @@ const CheckType = builder.objectRef<CheckView>('QualityCheck').implement({
   }),
 });
 
+const DialectType = builder.objectRef<{ id: Dialect; name: string }>('PlaceholderDialect').implement({
+  description: 'A placeholder dialect: how the placeholder checks read texts.',
+  fields: (t) => ({ id: t.exposeString('id'), name: t.exposeString('name') }),
+});
+
 const SettingsType = builder.objectRef<{ checks: CheckView[]; placeholderDialect: Dialect }>('QualityCheckSettings').implement({
   fields: (t) => ({
     checks: t.field({ type: [CheckType], resolve: (s) => s.checks }),
     placeholderDialect: t.exposeString('placeholderDialect', { description: `The project's placeholder dialect: ${DIALECTS.join(', ')}.` }),
+    placeholderDialects: t.field({ type: [DialectType], description: 'The dialects placeholderDialect may be, with their names.', resolve: () => DIALECTS.map((id) => ({ id, name: DIALECT_NAMES[id] })) }),
   }),
 });
 

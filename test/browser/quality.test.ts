@@ -150,6 +150,25 @@ describe('Quality screen', () => {
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
   });
 
+  it('sets the placeholder style by its name; the checks read texts in that style', async () => {
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/quality`);
+    await expect.poll(() => errorsLink().textContent()).toBe('4 errors');
+    // The automatic style reads Laravel's ":name" where the source has one; ICU's never does.
+    await api.post('/api/v1/translations', { content: [{ key: 'laravel.hello', language: 'en', text: 'Hello :name' }, { key: 'laravel.hello', language: 'de', text: 'Hallo' }] });
+    await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('5 errors');
+    const style = page.getByRole('combobox', { name: 'Placeholder style' });
+    expect(await style.inputValue()).toBe('auto');
+    await style.selectOption({ label: 'ICU MessageFormat: {name}, {n, plural, …}' });
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Placeholder style:' }).textContent()).toBe('Placeholder style: ICU MessageFormat: {name}, {n, plural, …}');
+    await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
+    expect((await api.gql('{ qualityChecks { placeholderDialect } }')).data.qualityChecks.placeholderDialect).toBe('icu');
+    await style.selectOption('auto');
+    await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('5 errors');
+    // Fixed: back to the four the next tests start from.
+    expect((await api.patch('/api/v2/translations', { key: 'laravel.hello', language: 'de', text: 'Hallo :name' })).status).toBe(200);
+    await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
+  });
+
   it('follows texts written elsewhere live', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/quality`);
     await expect.poll(() => errorsLink().textContent()).toBe('4 errors');

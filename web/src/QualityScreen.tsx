@@ -80,7 +80,7 @@ export function QualityScreen({ projectToken }: { projectToken: string }) {
         />
       )}
       {meta && permissions.includes('SETTINGS') && (
-        <QualitySettings projectToken={projectToken} checks={checks} onSaved={() => { refetchMeta({ requestPolicy: 'network-only' }); refresh(); }} />
+        <QualitySettings projectToken={projectToken} checks={checks} dialect={meta.qualityChecks.placeholderDialect} dialects={meta.qualityChecks.placeholderDialects} onSaved={() => { refetchMeta({ requestPolicy: 'network-only' }); refresh(); }} />
       )}
     </main>
   );

@@ -1,13 +1,18 @@
 // The Quality screen's settings: each check off or at a severity for the
-// project (setQualityChecks), grouped by the service's categories. A change
+// project (setQualityChecks), grouped by the service's categories, and the
+// placeholder style its texts are written in (the dialects the service lists). A change
 // applies at once; the service checks the texts again in the background.
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { SEVERITIES, SetQualityChecks, severityLabel, type QualityCheck } from './quality-documents';
+import { SEVERITIES, SetQualityChecks, severityLabel, type PlaceholderDialect, type QualityCheck } from './quality-documents';
 import { messageOf } from './feedback';
 
-export function QualitySettings({ projectToken, checks, onSaved }: { projectToken: string; checks: readonly QualityCheck[]; onSaved: () => void }) {
+export function QualitySettings({ projectToken, checks, dialect, dialects, onSaved }: {
+  projectToken: string; checks: readonly QualityCheck[]; dialect: string; dialects: readonly PlaceholderDialect[]; onSaved: () => void;
+}) {
   const [status, setStatus] = useState('');
+  // Shown at once; the service's answer confirms it.
+  const [style, setStyle] = useState(dialect);
   const [failure, setFailure] = useState('');
   const [, save] = useMutation(SetQualityChecks);
   const categories = [...new Set(checks.map((c) => c.category))];
@@ -18,10 +23,28 @@ export function QualitySettings({ projectToken, checks, onSaved }: { projectToke
     setStatus(`${check.title}: ${value === 'off' ? 'off' : severityLabel(value).toLowerCase()}`);
     onSaved();
   };
+  const changeDialect = async (value: string) => {
+    const previous = style;
+    setStyle(value);
+    const result = await save({ projectToken, placeholderDialect: value });
+    if (result.error) {
+      setStyle(previous);
+      return setFailure(messageOf(result.error));
+    }
+    setFailure('');
+    setStatus(`Placeholder style: ${dialects.find((d) => d.id === value)?.name ?? value}`);
+    onSaved();
+  };
   return (
     <section aria-labelledby="quality-settings-heading">
       <h2 id="quality-settings-heading">Check settings</h2>
       <p className="hint">Each check is off or reports at a severity. Only errors can block a publication.</p>
+      <label className="dialect-setting">
+        Placeholder style
+        <select value={style} onChange={(e) => void changeDialect(e.target.value)}>
+          {dialects.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+        </select>
+      </label>
       <div className="check-settings">
         {categories.map((category) => (
           <fieldset key={category}>

@@ -5,11 +5,15 @@ import { graphql, type ResultOf } from './graphql';
 
 export const QualityChecksQuery = graphql(`
   query QualityChecks($projectToken: String!) {
-    qualityChecks(projectToken: $projectToken) { checks { id title category defaultSeverity enabledByDefault severity } }
+    qualityChecks(projectToken: $projectToken) {
+      checks { id title category defaultSeverity enabledByDefault severity }
+      placeholderDialect placeholderDialects { id name }
+    }
     project(projectToken: $projectToken) { myRole myPermissions languages { key name isDefault } }
   }
 `);
 export type QualityCheck = ResultOf<typeof QualityChecksQuery>['qualityChecks']['checks'][number];
+export type PlaceholderDialect = ResultOf<typeof QualityChecksQuery>['qualityChecks']['placeholderDialects'][number];
 
 /** Every open and dismissed count, unfiltered (first: 0: no findings). */
 export const QualityCountsQuery = graphql(`
@@ -42,8 +46,8 @@ export const RestoreFinding = graphql(`
   }
 `);
 export const SetQualityChecks = graphql(`
-  mutation SetQualityChecks($projectToken: String!, $checks: [QualityCheckSettingInput!]) {
-    setQualityChecks(projectToken: $projectToken, checks: $checks) { checks { id severity } }
+  mutation SetQualityChecks($projectToken: String!, $checks: [QualityCheckSettingInput!], $placeholderDialect: String) {
+    setQualityChecks(projectToken: $projectToken, checks: $checks, placeholderDialect: $placeholderDialect) { checks { id severity } placeholderDialect }
   }
 `);
 
