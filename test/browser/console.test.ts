@@ -122,6 +122,9 @@ describe('editor', () => {
     await page.getByLabel('Text contains').fill('artikel 1');
     // German texts exist for the even items: Artikel 10, 12, 14, 16, 18.
     await expect.poll(() => page.locator('.count').textContent()).toBe('5 keys');
+    // One is "1 key" (web/src/wording.ts).
+    await page.getByLabel('Text contains').fill('artikel 10');
+    await expect.poll(() => page.locator('.count').textContent()).toBe('1 key');
     await page.getByLabel('Text contains').fill('');
     await page.getByLabel('Text status').selectOption('EMPTY');
     await expect.poll(() => page.locator('.count').textContent()).toBe('15 keys');
@@ -239,7 +242,7 @@ describe('editor', () => {
     await panel.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => prisma().translationKey.findFirst({ where: { key: 'greeting' }, select: { description: true, tags: true } })).toEqual({ description: 'Shown on the home page', tags: ['home', 'ui'] });
     await page.getByLabel('Tags', { exact: true }).first().fill('home');
-    await expect.poll(() => page.locator('.count').textContent()).toBe('1 keys');
+    await expect.poll(() => page.locator('.count').textContent()).toBe('1 key');
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
     await page.getByLabel('New key').fill('brand.new');

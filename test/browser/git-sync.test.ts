@@ -62,12 +62,12 @@ describe('Git sync screen', { timeout: 180_000 }, () => {
 
     await page.getByRole('button', { name: 'Preview pull' }).click();
     await page.getByRole('status').filter({ hasText: 'Previewed 1 file' }).waitFor();
-    await page.getByRole('cell', { name: /1 keys to create, 1 texts to add/ }).waitFor();
+    await page.getByRole('cell', { name: /1 key to create, 1 text to add/ }).waitFor();
     expect(await prisma().translationKey.count({ where: { project: { projectToken: api.projectToken } } })).toBe(0);
 
     await page.getByRole('button', { name: 'Pull now' }).click();
     await page.getByRole('status').filter({ hasText: 'Imported 1 file' }).waitFor();
-    await page.getByRole('cell', { name: /1 keys created, 1 texts added/ }).waitFor();
+    await page.getByRole('cell', { name: /1 key created, 1 text added/ }).waitFor();
     expect((await prisma().translationKey.findMany({ where: { project: { projectToken: api.projectToken } }, select: { key: true, namespace: true } }))).toEqual([{ key: 'cart.title', namespace: 'common' }]);
 
     expect((await api.patch('/api/v2/translations', { key: 'cart.title', namespace: 'common', language: 'de', text: 'Ihr Warenkorb' })).status).toBe(200);

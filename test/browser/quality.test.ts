@@ -124,7 +124,7 @@ describe('Quality screen', () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/quality?check=plural-missing`);
     await findings().getByRole('link', { name: 'Open in editor: items (de)' }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Quality check' }).inputValue()).toBe('plural-missing');
-    await expect.poll(() => page.locator('.editor-head .count').textContent()).toBe('1 keys');
+    await expect.poll(() => page.locator('.editor-head .count').textContent()).toBe('1 key');
     expect(await page.getByRole('checkbox', { name: 'en' }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'de' }).isChecked()).toBe(true);
     await expect.poll(() => page.getByRole('gridcell', { name: /^items in de:/ }).count()).toBe(1);
@@ -132,7 +132,7 @@ describe('Quality screen', () => {
     expect(await page.getByRole('checkbox', { name: 'fr' }).isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Show all keys' }).click();
     // Without the key: still only keys with that finding (items alone).
-    await expect.poll(() => page.locator('.editor-head .count').textContent()).toBe('1 keys');
+    await expect.poll(() => page.locator('.editor-head .count').textContent()).toBe('1 key');
     await page.getByRole('combobox', { name: 'Quality check' }).selectOption('');
     await expect.poll(() => page.locator('.editor-head .count').textContent()).toBe('2 keys');
   });

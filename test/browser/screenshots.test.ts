@@ -111,9 +111,9 @@ describe.skipIf(!present)('screenshots in the console', () => {
     expect((await api.delete(`/api/v2/screenshots/${countries.screenshotId}/links/${countries.id}`)).status).toBe(200);
     await page.goto(`${service.url}/#/projects/${api.projectToken}/translations`);
     await page.getByLabel('Screenshots').selectOption('true');
-    await expect.poll(() => page.locator('.count').textContent()).toBe('1 keys');
+    await expect.poll(() => page.locator('.count').textContent()).toBe('1 key');
     await page.getByLabel('Screenshots').selectOption('false');
-    await expect.poll(() => page.locator('.count').textContent()).toBe('1 keys');
+    await expect.poll(() => page.locator('.count').textContent()).toBe('1 key');
     await page.getByRole('rowheader', { name: /^countries/ }).waitFor();
     await page.getByLabel('Screenshots').selectOption('true');
     await page.getByRole('rowheader', { name: /^title/ }).click();

@@ -10,6 +10,7 @@ import { readFragment } from 'gql.tada';
 import { client } from './client';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 const EntryFields = graphql(`
   fragment ActivityEntryFields on ActivityEntry {
@@ -88,7 +89,6 @@ function actorOf(actor: Entry['actor']): string {
 }
 
 /** "1 cell", "3 cells". */
-const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 
 type RevertOutcome = ResultOf<typeof RevertChange>['revertChange'];
 

@@ -10,6 +10,7 @@ import { messageOf } from './feedback';
 import { AutoTranslateSettings } from './AutoTranslateSettings';
 import { TranslationContextSection } from './TranslationContextSection';
 import { LlmProviderSection } from './LlmProviderSection';
+import { count } from './wording';
 
 const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
 const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`);
@@ -310,7 +311,7 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
       {finished && usageText(job?.usage) && <p className="job-usage">{usageText(job?.usage)}</p>}
       {finished && !!job?.failedTexts.length && (
         <details className="job-failures">
-          <summary>{job.failedTexts.length} texts left untranslated</summary>
+          <summary>{count(job.failedTexts.length, 'text')} left untranslated</summary>
           <ul>{job.failedTexts.map((f) => <li key={f.key}><code>{f.key}</code>: {f.message}</li>)}</ul>
         </details>
       )}

@@ -8,6 +8,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { Confirm } from './Confirm';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 const RulesQuery = graphql(`
   query AutomationRules($projectToken: String!) {
@@ -210,7 +211,7 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
             setReverting(undefined);
             const result = await revert({ projectToken, id });
             const r = result.data?.revertAutomationRun;
-            outcome(result, r ? `Run ${id} reverted: ${r.reverted} cell${r.reverted === 1 ? '' : 's'} written back${r.changedSince ? `, ${r.changedSince} changed since kept` : ''}` : '');
+            outcome(result, r ? `Run ${id} reverted: ${count(r.reverted, 'cell')} written back${r.changedSince ? `, ${r.changedSince} changed since kept` : ''}` : '');
           }}>
           <p>The texts and review statuses the run wrote (its auto-translations included) go back to what they were, as one change. Cells someone changed since keep the newer value.</p>
         </Confirm>

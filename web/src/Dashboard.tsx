@@ -5,6 +5,7 @@ import { usePageTitle } from './page-title';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 const ProjectsQuery = graphql(`
   query Projects($sort: ProjectSort) {
@@ -68,7 +69,7 @@ export function Dashboard() {
           <li key={p.projectToken} className="project-card">
             <h2><a href={`#/projects/${encodeURIComponent(p.projectToken)}`}>{p.name}</a></h2>
             <p className="stats">
-              <span>{p.keys.toLocaleString('en')} keys</span>
+              <span>{count(p.keys, 'key')}</span>
               <span>{p.unpublishedChanges.toLocaleString('en')} unpublished changes</span>
             </p>
             <ul className="progress-list" aria-label={`Progress of ${p.name}`}>

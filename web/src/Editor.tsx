@@ -12,6 +12,7 @@ import { KeyPanel, NewKeyForm } from './KeyPanel';
 import { Modal } from './Modal';
 import { EditorGrid, type Address, type CellActions, type Editing, type GridHandle } from './EditorGrid';
 import { EditorQualityFilters, filtersFromAddress, type QualityFilters } from './EditorQualityFilters';
+import { count } from './wording';
 
 const NEVER = '1970-01-01T00:00:00.000Z';
 
@@ -298,7 +299,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     <main className="editor">
       <div className="editor-head">
         <h1>{project.name}</h1>
-        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${total.toLocaleString('en')} keys`}</p>
+        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${count(total, 'key')}`}</p>
         <NewKeyForm projectToken={projectToken} onCreated={() => { rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
       </div>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>

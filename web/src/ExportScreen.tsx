@@ -9,6 +9,7 @@ import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { ProjectMeta } from './documents';
 import { FileFormatsQuery, fileSize, layoutOptionsOf } from './formats';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 const ExportTranslations = graphql(`
   mutation ExportTranslations($projectToken: String!, $downloadFormat: FormatId!, $downloadOptions: [ExportOption!], $languageKeys: [String!], $customerKey: String, $namespace: String, $tags: [String!], $sort: ExportSort) {
@@ -163,10 +164,10 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
         </div>
       </form>
       {error && <p role="alert" className="error transfer-error">{error}</p>}
-      <p role="status" className="status">{fetching ? 'Exporting…' : exported ? `Exported ${exported.files.length === 1 ? '1 file' : `${exported.files.length} files`}` : ''}</p>
+      <p role="status" className="status">{fetching ? 'Exporting…' : exported ? `Exported ${count(exported.files.length, 'file')}` : ''}</p>
       {exported && (
         <section className="export-files" aria-label="Exported files">
-          <h2>{exported.files.length === 1 ? '1 file' : `${exported.files.length} files`}</h2>
+          <h2>{count(exported.files.length, 'file')}</h2>
           {exported.files.length === 0 && <p>Nothing to export with these choices.</p>}
           {exported.zip && (
             <p><a className="download-all" href={localHref(exported.zip.url)} download={exported.zip.fileName}>Download all as zip ({fileSize(exported.zip.size)})</a></p>

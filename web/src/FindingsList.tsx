@@ -8,6 +8,7 @@ import { QualityFindingsQuery, RestoreFinding, SEVERITIES, severityLabel, type Q
 import { DismissDialog } from './DismissDialog';
 import { screenLink } from './hash-params';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 const PAGE = 50;
 
@@ -85,7 +86,7 @@ export function FindingsList({ projectToken, checks, languages, filter, onFilter
       {error && <p role="alert" className="error">{messageOf(error)}</p>}
       {page && (
         <p className="findings-total">
-          {page.total === 0 ? 'No findings match.' : `${page.total} finding${page.total === 1 ? '' : 's'}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
+          {page.total === 0 ? 'No findings match.' : `${count(page.total, 'finding')}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
         </p>
       )}
       {page && page.findings.length > 0 && (

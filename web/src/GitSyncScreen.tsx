@@ -8,6 +8,7 @@ import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { FileFormatsQuery } from './formats';
 import { CopyButton, messageOf } from './feedback';
 import { Confirm } from './Confirm';
+import { count } from './wording';
 
 const GitSyncQuery = graphql(`
   query GitSync($projectToken: String!) {
@@ -250,8 +251,8 @@ function PullReport({ pulled }: { pulled: Pulled }) {
             <td>{f.namespace ?? ''}</td>
             <td>
               {f.error ? <span className="error">{f.error}</span>
-                : f.preview ? `${f.preview.keysToCreate.count} keys to create, ${f.preview.translationsToInsert} texts to add, ${f.preview.translationsToUpdate} to change${f.preview.keysToDelete.count ? `, ${f.preview.keysToDelete.count} keys to delete` : ''}${f.preview.translationsToRefuse ? `, ${f.preview.translationsToRefuse} refused` : ''}`
-                : f.result ? `${f.result.keysCreated} keys created, ${f.result.translationsInserted} texts added, ${f.result.translationsUpdated} changed${f.result.translationsRefused ? `, ${f.result.translationsRefused} refused` : ''}` : ''}
+                : f.preview ? `${count(f.preview.keysToCreate.count, 'key')} to create, ${count(f.preview.translationsToInsert, 'text')} to add, ${f.preview.translationsToUpdate} to change${f.preview.keysToDelete.count ? `, ${count(f.preview.keysToDelete.count, 'key')} to delete` : ''}${f.preview.translationsToRefuse ? `, ${f.preview.translationsToRefuse} refused` : ''}`
+                : f.result ? `${count(f.result.keysCreated, 'key')} created, ${count(f.result.translationsInserted, 'text')} added, ${f.result.translationsUpdated} changed${f.result.translationsRefused ? `, ${f.result.translationsRefused} refused` : ''}` : ''}
             </td>
           </tr>
         ))}

@@ -14,6 +14,7 @@ import { GlossaryFiles } from './GlossaryFiles';
 import { SharedGlossaries } from './SharedGlossaries';
 import { Confirm } from './Confirm';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 const PAGE = 50;
 /** Typing in the search box reads the list again once this long after the last key. */
@@ -115,7 +116,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
             <label>Glossary
               <select value={String(selected)} onChange={(e) => setSelected(e.target.value === 'own' ? 'own' : Number(e.target.value))}>
                 <option value="own">Project glossary</option>
-                {shared.map((g) => <option key={g.id} value={g.id}>{g.name} (shared, {g.terms} term{g.terms === 1 ? '' : 's'})</option>)}
+                {shared.map((g) => <option key={g.id} value={g.id}>{g.name} (shared, {count(g.terms, 'term')})</option>)}
               </select>
             </label>
           )}
@@ -145,7 +146,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
           <p className="glossary-total" aria-live="polite">
             {page.total === 0
               ? (search || flags.length ? 'No terms match.' : 'No terms yet.')
-              : `${page.total} term${page.total === 1 ? '' : 's'}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
+              : `${count(page.total, 'term')}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
             {fetching && ' …'}
           </p>
         )}
@@ -252,7 +253,7 @@ function Translations({ term, targets }: { term: GlossaryTerm; targets: readonly
       {shown.length === 0 && others.length === 0 && <span className="hint">None</span>}
       {others.length > 0 && (
         <span className="hint other-languages" title={others.map((t) => `${t.language}: ${t.text}`).join('\n')}>
-          {shown.length ? '+ ' : ''}{others.length} other language{others.length === 1 ? '' : 's'} ({others.map((t) => t.language).join(', ')})
+          {shown.length ? '+ ' : ''}{count(others.length, 'other language')} ({others.map((t) => t.language).join(', ')})
         </span>
       )}
     </>

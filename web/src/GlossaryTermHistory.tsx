@@ -7,6 +7,7 @@ import { useMutation, useQuery } from 'urql';
 import { Modal } from './Modal';
 import { RevertGlossaryChange, TermHistoryQuery, termName, type GlossaryTerm, type TermHistoryEntry, type TermSnapshot } from './glossary-documents';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 interface Props {
   projectToken: string;
@@ -64,7 +65,7 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
     const result = await revert({ projectToken, activityId: entry.change.id });
     if (result.error) return setFailure(messageOf(result.error));
     const { reverted, changedSince } = result.data!.revertChange;
-    const message = `Reverted: ${reverted} term${reverted === 1 ? '' : 's'} restored${changedSince ? `, ${changedSince} changed since kept` : ''}`;
+    const message = `Reverted: ${count(reverted, 'term')} restored${changedSince ? `, ${changedSince} changed since kept` : ''}`;
     setFailure('');
     setStatus(message);
     refetch({ requestPolicy: 'network-only' });

@@ -11,6 +11,7 @@ import { ProjectMeta } from './documents';
 import { uploadOperation, type UploadProgress } from './upload';
 import { suggestFormat } from '../../src/formats/suggest';
 import { FileFormatsQuery, fileSize, layoutOptionsOf, type FileFormat, type LayoutOption } from './formats';
+import { count as counted } from './wording';
 
 const PreviewImport = graphql(`
   mutation PreviewImport($projectToken: String!, $file: Upload!, $uploadFormat: FormatId!, $importOptions: [ImportOption!], $languageKey: String, $customerKey: String, $namespace: String, $tags: [String!], $filePath: String) {
@@ -93,6 +94,7 @@ async function suggestionOf(file: File) {
   return suggestFormat({ fileName: file.webkitRelativePath || file.name, head });
 }
 
+/** A figure of the preview's table. */
 const count = (n: number) => n.toLocaleString('en');
 
 export function ImportScreen({ projectToken }: { projectToken: string }) {
@@ -182,7 +184,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
   const previewed = items.filter((i) => i.stage === 'previewed').length;
   const toPreview = items.filter((i) => i.stage === 'ready' || i.stage === 'failed').length;
   const imported = items.filter((i) => i.stage === 'imported').length;
-  const files = (n: number) => (n === 1 ? '1 file' : `${n} files`);
+  const files = (n: number) => counted(n, 'file');
   const status = busy ? 'Working…' : imported ? `Imported ${files(imported)}` : previewed ? `Preview ready for ${files(previewed)}: apply to import` : '';
   return (
     <main className="transfer import-screen">

@@ -10,6 +10,7 @@ import {
   CreateCustomer, CreateLanguage, DeleteCustomer, DeleteLanguage, DeleteProject, ProjectSettingsQuery, RenameProject, RotateApiKey,
   SetLanguageOrder, UpdateCustomer, UpdateLanguage, type SettingsProject,
 } from './settings-documents';
+import { count } from './wording';
 
 type Result = { error?: { graphQLErrors: readonly { message: string }[]; message: string } };
 
@@ -149,7 +150,7 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
           onCancel={() => setDoomed(undefined)}
           onConfirm={() => { setDoomed(undefined); void run(remove({ projectToken, key: doomed.key })); }}
         >
-          <p>{doomed.translationCount === 1 ? '1 translation' : `${doomed.translationCount} translations`} in {doomed.name || doomed.key} will be deleted with it. The activity log keeps their texts.</p>
+          <p>{count(doomed.translationCount, 'translation')} in {doomed.name || doomed.key} will be deleted with it. The activity log keeps their texts.</p>
         </Confirm>
       )}
     </section>

@@ -7,6 +7,7 @@ import { useMutation } from 'urql';
 import { graphql } from './graphql';
 import { screenLink } from './hash-params';
 import { messageOf } from './feedback';
+import { count } from './wording';
 
 const SetGate = graphql(`mutation HostingQualityGate($projectToken: String!, $key: String!, $requireNoErrors: Boolean!) { setEnvironmentQualityGate(projectToken: $projectToken, key: $key, requireNoErrors: $requireNoErrors) { key requireNoErrors } }`);
 
@@ -71,7 +72,7 @@ export function GateRefusalPanel({ projectToken, environmentKey, refusal, checkT
       <h4>Not published: {environmentKey} requires no quality-check errors</h4>
       {refusal.errors > 0 ? (
         <>
-          <p>{refusal.errors} error{refusal.errors === 1 ? '' : 's'} to fix or dismiss first:{' '}
+          <p>{count(refusal.errors, 'error')} to fix or dismiss first:{' '}
             {Object.entries(refusal.byCheck).map(([check, n]) => `${checkTitle(check)} ${n}`).join(', ')}.</p>
           <ul aria-label="Errors blocking the publication">
             {refusal.findings.slice(0, LISTED).map((f, i) => (

@@ -12,6 +12,7 @@ import {
   type Mark, type Screenshot,
 } from './screenshot-documents';
 import { uploadOperation } from './upload';
+import { count } from './wording';
 
 interface Rect { x: number; y: number; width: number; height: number }
 
@@ -63,7 +64,7 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
             <button type="button" aria-pressed={shot.id === openId} onClick={() => setOpenId(shot.id)}>
               <img src={shot.thumbnailPath} alt="" width={shot.thumbnailWidth} height={shot.thumbnailHeight} />
               <span className="shot-name">{shot.name}</span>
-              <span className="muted">{shot.links.length === 1 ? '1 key' : `${shot.links.length} keys`}</span>
+              <span className="muted">{count(shot.links.length, 'key')}</span>
             </button>
           </li>
         ))}
