@@ -2,7 +2,7 @@
 // account with projectToken): the project's glossary terms, the terms found
 // in a text, TBX/CSV import (multipart field `file`) and export
 // (docs/glossary.md). Shared glossaries are managed in GraphQL.
-import { enumValue, queryInt, queryString, requiredQuery } from '../params.js';
+import { enumValue, queryBoolean, queryInt, queryString, requiredQuery } from '../params.js';
 import { defineRoute, type RestRoute } from '../route.js';
 
 const TERM = 'id term description partOfSpeech forbidden doNotTranslate caseSensitive abbreviation translations { language text }';
@@ -15,14 +15,22 @@ export const routes: RestRoute[] = [
     summary: "The terms of the project's glossary, in term order; search matches a term, description or translation",
     query: [
       { name: 'search', description: 'Part of a term, description or translation (case-insensitive)' },
+      { name: 'forbidden', description: 'true: only forbidden terms; false: only the others' },
+      { name: 'doNotTranslate', description: 'true: only do-not-translate terms; false: only the others' },
+      { name: 'caseSensitive', description: 'true: only case-sensitive terms; false: only the others' },
       { name: 'size', type: 'integer', minimum: 1, maximum: 1000, description: 'Default 100' },
       { name: 'offset', type: 'integer', minimum: 0 },
     ],
-    document: `query RestGlossaryTerms($search: String, $first: Int, $offset: Int) {
-      glossaryTerms(search: $search, first: $first, offset: $offset) { total sourceLanguage terms { ${TERM} } }
+    document: `query RestGlossaryTerms($search: String, $forbidden: Boolean, $doNotTranslate: Boolean, $caseSensitive: Boolean, $first: Int, $offset: Int) {
+      glossaryTerms(search: $search, forbidden: $forbidden, doNotTranslate: $doNotTranslate, caseSensitive: $caseSensitive, first: $first, offset: $offset) {
+        total sourceLanguage terms { ${TERM} }
+      }
     }`,
     toVariables: (req) => ({
       search: queryString(req.query, 'search', { maxLength: 200 }),
+      forbidden: queryBoolean(req.query, 'forbidden'),
+      doNotTranslate: queryBoolean(req.query, 'doNotTranslate'),
+      caseSensitive: queryBoolean(req.query, 'caseSensitive'),
       first: queryInt(req.query, 'size', { min: 1, max: 1000 }),
       offset: queryInt(req.query, 'offset', { min: 0 }),
     }),

@@ -126,6 +126,13 @@ describe('REST', () => {
     });
     expect(reverted.json().data.revertChange).toEqual({ unit: 'GLOSSARY_TERMS', reverted: res.json().data.created, changedSince: 0 });
     expect((await api.get('/api/v2/glossary/terms')).data.total).toBe(0);
+    // The flags filter the list.
+    for (const input of ['{ term: "kill switch", forbidden: true }', '{ term: "dashboard" }']) {
+      expect((await api.gql(`mutation { createGlossaryTerm(input: ${input}) { id } }`)).errors).toBeUndefined();
+    }
+    expect((await api.get('/api/v2/glossary/terms?forbidden=true')).data.terms.map((t: any) => t.term)).toEqual(['kill switch']);
+    expect((await api.get('/api/v2/glossary/terms?forbidden=false')).data.terms.map((t: any) => t.term)).toEqual(['dashboard']);
+    expect((await api.get('/api/v2/glossary/terms?forbidden=yes')).status).toBe(400);
   });
 });
 
