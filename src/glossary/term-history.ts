@@ -7,17 +7,10 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { activityEntry, type ActivityEntry } from '../history/activity-log.js';
+import type { GlossaryTermFields } from './term-fields.js';
 
-export interface TermSnapshot {
-  term: string;
-  description: string;
-  partOfSpeech: string;
-  forbidden: boolean;
-  doNotTranslate: boolean;
-  caseSensitive: boolean;
-  abbreviation: boolean;
-  translations: { language: string; text: string }[];
-}
+/** A term as a change found or left it: its stored fields and translations. */
+export type TermSnapshot = Omit<GlossaryTermFields, 'id'> & { translations: { language: string; text: string }[] };
 
 export interface TermHistoryEntry {
   change: ActivityEntry;

@@ -11,6 +11,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { badRequest, conflict, tooManyRequests } from '../errors.js';
 import type { PublishedResource } from './layout.js';
+import type { PublicationSummary } from './environments.js';
 import { openChange } from '../history/changes.js';
 import { currentOrigin } from '../history/origin.js';
 import { hostingSettings } from './runtime.js';
@@ -46,18 +47,9 @@ function newVersion(): string {
 }
 
 /** A publication an automation's action already started (its idempotency key), as the repeated claim finds it. */
-export interface KeyedPublication {
-  id: number;
-  version: string;
+export interface KeyedPublication extends PublicationSummary {
   state: 'RUNNING' | 'COMPLETE' | 'FAILED';
   message: string;
-  label: string | null;
-  createdAt: Date;
-  completedAt: Date | null;
-  numberOfKeys: number;
-  numberOfLanguages: number;
-  numberOfNonEmptyTranslations: number;
-  numberOfResources: number;
 }
 
 /**
