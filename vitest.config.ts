@@ -7,26 +7,39 @@ import { defineConfig } from 'vitest/config';
 const dbProjects = [
   { name: 'pglite', env: { TEST_DB_KIND: 'pglite' }, exclude: [] as string[] },
   ...(process.env.TEST_DATABASE_URL
-    ? [{
-        name: 'postgres',
-        env: { TEST_DB_KIND: 'postgres' },
-        // Where the database plays no part, one run (on PGlite) covers it: requests
-        // refused at the edge or by the one authorization check before any statement,
-        // file formats read and written, the API's description. Each file costs
-        // seconds of start-up besides its tests (the suite's largest cost).
-        exclude: [
-          'test/api/bad-input.test.ts', 'test/api/import-format-mismatch.test.ts', 'test/api/import-bad-files.test.ts',
-          'test/api/authorization-matrix.test.ts', 'test/api/graphql-limits.test.ts', 'test/api/request-limits.test.ts',
-          'test/api/slow-clients.test.ts', 'test/api/http.test.ts', 'test/api/openapi.test.ts',
-          'test/api/platform-tools.test.ts', 'test/api/import-export-roundtrip.test.ts', 'test/api/export-plural-shape.test.ts',
-          'test/api/glossary-files.test.ts',
-          // Git and forge protocols, a model server's protocol, the in-context credential's refusals:
-          // their database work is the import, export and gate paths other files run on both.
-          'test/api/gitsync.test.ts', 'test/api/gitsync-automation.test.ts', 'test/api/llm-providers.test.ts', 'test/api/in-context-tokens.test.ts',
-          // The service's Redis connections: opened and closed alike on either database.
-          'test/api/redis-connection.test.ts',
-        ],
-      }]
+    ? [
+        {
+          name: 'postgres',
+          env: { TEST_DB_KIND: 'postgres' },
+          // Where the database plays no part, one run (on PGlite) covers it: requests
+          // refused at the edge or by the one authorization check before any statement,
+          // file formats read and written, the API's description. Each file costs
+          // seconds of start-up besides its tests (the suite's largest cost).
+          exclude: [
+            'test/api/bad-input.test.ts',
+            'test/api/import-format-mismatch.test.ts',
+            'test/api/import-bad-files.test.ts',
+            'test/api/authorization-matrix.test.ts',
+            'test/api/graphql-limits.test.ts',
+            'test/api/request-limits.test.ts',
+            'test/api/slow-clients.test.ts',
+            'test/api/http.test.ts',
+            'test/api/openapi.test.ts',
+            'test/api/platform-tools.test.ts',
+            'test/api/import-export-roundtrip.test.ts',
+            'test/api/export-plural-shape.test.ts',
+            'test/api/glossary-files.test.ts',
+            // Git and forge protocols, a model server's protocol, the in-context credential's refusals:
+            // their database work is the import, export and gate paths other files run on both.
+            'test/api/gitsync.test.ts',
+            'test/api/gitsync-automation.test.ts',
+            'test/api/llm-providers.test.ts',
+            'test/api/in-context-tokens.test.ts',
+            // The service's Redis connections: opened and closed alike on either database.
+            'test/api/redis-connection.test.ts',
+          ],
+        },
+      ]
     : []),
 ];
 

@@ -29,15 +29,20 @@ try {
   // The console signs in with a password: a member account of its own.
   await prisma().projectMember.create({ data: { projectId: project.id, accountId: account.id } });
   const seeded = Date.now();
-  await prisma().$executeRaw(Prisma.sql`/* bench:console-languages */ INSERT INTO "Language" ("projectId", key, name, "order", "isDefault")
+  await prisma()
+    .$executeRaw(Prisma.sql`/* bench:console-languages */ INSERT INTO "Language" ("projectId", key, name, "order", "isDefault")
     SELECT ${project.id}, 'l' || n, 'Language ' || n, n, false FROM generate_series(1, ${LANGUAGES - 1}::int) n`);
-  await prisma().$executeRaw(Prisma.sql`/* bench:console-keys */ INSERT INTO "TranslationKey" ("projectId", key, namespace)
+  await prisma()
+    .$executeRaw(Prisma.sql`/* bench:console-keys */ INSERT INTO "TranslationKey" ("projectId", key, namespace)
     SELECT ${project.id}, 'key.' || lpad(n::text, 6, '0'), 'ns' || (n % 5) FROM generate_series(1, ${KEYS}::int) n`);
-  await prisma().$executeRaw(Prisma.sql`/* bench:console-translations */ INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+  await prisma()
+    .$executeRaw(Prisma.sql`/* bench:console-translations */ INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
      SELECT k.id, l.id, ${project.id}, l.key || ': text of ' || k.key || ' with {name}' FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId"
       WHERE k."projectId" = ${project.id} AND (l."isDefault" OR k.id % 10 <> 0)`);
   await prisma().$executeRaw(Prisma.sql`ANALYZE`);
-  console.log(`seeded ${KEYS.toLocaleString('en')} keys × ${LANGUAGES} languages on ${kind} in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${KEYS.toLocaleString('en')} keys × ${LANGUAGES} languages on ${kind} in ${((Date.now() - seeded) / 1000).toFixed(1)} s`,
+  );
 
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const page = await context.newPage();
@@ -49,7 +54,9 @@ try {
   await page.addInitScript(() => {
     const w = window as unknown as { longTasks: number[] };
     w.longTasks = [];
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) w.longTasks.push(entry.duration); }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
   });
 
   const results: [string, string, string][] = [];
@@ -71,13 +78,24 @@ try {
     const before = await page.locator('.count').textContent();
     const started = Date.now();
     await page.getByLabel('Text contains').fill(text);
-    await page.waitForFunction((previous) => { const c = document.querySelector('.count')?.textContent; return c && c !== previous && !c.startsWith('Loading'); }, before, { polling: 'raf' });
+    await page.waitForFunction(
+      (previous) => {
+        const c = document.querySelector('.count')?.textContent;
+        return c && c !== previous && !c.startsWith('Loading');
+      },
+      before,
+      { polling: 'raf' },
+    );
     filters.push(Date.now() - started);
   }
   await page.getByRole('button', { name: 'Clear filters' }).click();
   // The last filter may have matched every key too: let the cleared filter's rows arrive.
   await page.waitForTimeout(500);
-  await page.waitForFunction((n) => document.querySelector('.count')?.textContent === `${n} keys`, KEYS.toLocaleString('en'), { polling: 'raf' });
+  await page.waitForFunction(
+    (n) => document.querySelector('.count')?.textContent === `${n} keys`,
+    KEYS.toLocaleString('en'),
+    { polling: 'raf' },
+  );
   results.push(['filter change to updated rows', `${median(filters)} ms (${filters.join(', ')})`, '< 300 ms']);
 
   // Cell save to confirmed (median of 5).
@@ -91,7 +109,14 @@ try {
     const started = Date.now();
     await box.press('Enter');
     // Confirmed: the cell shows the text the mutation answered.
-    await page.waitForFunction((text) => [...document.querySelectorAll('[role="gridcell"][aria-label^="key.000005 in l1:"]')].some((c) => c.getAttribute('aria-label')!.includes(text)), `Saved ${i} {name}`, { polling: 'raf' });
+    await page.waitForFunction(
+      (text) =>
+        [...document.querySelectorAll('[role="gridcell"][aria-label^="key.000005 in l1:"]')].some((c) =>
+          c.getAttribute('aria-label')!.includes(text),
+        ),
+      `Saved ${i} {name}`,
+      { polling: 'raf' },
+    );
     saves.push(Date.now() - started);
   }
   results.push(['cell save to confirmed', `${median(saves)} ms`, '< 150 ms']);
@@ -101,10 +126,16 @@ try {
   // BENCH_CONSOLE_TRACE=1 records a browser trace and prints the main thread's time by kind of work
   // (script, style, layout, paint…), which a CPU profile shows only as "(program)".
   const cdp = process.env.BENCH_CONSOLE_PROFILE ? await context.newCDPSession(page) : undefined;
-  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   const tracing = !!process.env.BENCH_CONSOLE_TRACE;
-  if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-  await page.evaluate(() => { (window as unknown as { longTasks: number[] }).longTasks = []; });
+  if (tracing)
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await page.evaluate(() => {
+    (window as unknown as { longTasks: number[] }).longTasks = [];
+  });
   const scrolled = Date.now();
   await page.evaluate(async () => {
     const scroller = document.querySelector<HTMLElement>('[data-testid="grid-scroll"]')!;
@@ -116,7 +147,10 @@ try {
       await new Promise((resolve) => requestAnimationFrame(resolve));
     }
   });
-  await page.getByRole('gridcell', { name: /in en: en:/ }).first().waitFor();
+  await page
+    .getByRole('gridcell', { name: /in en: en:/ })
+    .first()
+    .waitFor();
   const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
@@ -128,7 +162,8 @@ try {
       self.set(name, (self.get(name) ?? 0) + (node.hitCount ?? 0) * interval);
     }
     console.log('scroll profile, self time (ms):');
-    for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
+    for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
   }
   if (tracing) printTraceBreakdown(await browser.stopTracing());
   results.push([
@@ -150,9 +185,13 @@ function printTraceBreakdown(trace: Buffer): void {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Event[] }).traceEvents;
   // The renderer's main thread: the thread with the most RunTask time.
   const busy = new Map<string, number>();
-  for (const e of events) if (e.ph === 'X' && e.name === 'RunTask') busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+  for (const e of events)
+    if (e.ph === 'X' && e.name === 'RunTask')
+      busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
   const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const complete = events.filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === main && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const complete = events
+    .filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === main && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const self = new Map<string, number>();
   const stack: Event[] = [];
   for (const e of complete) {
@@ -163,16 +202,29 @@ function printTraceBreakdown(trace: Buffer): void {
     stack.push(e);
   }
   console.log('scroll trace, main thread self time (ms):');
-  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(us / 1000).toFixed(0).padStart(7)}  ${name}`);
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${(us / 1000).toFixed(0).padStart(7)}  ${name}`);
   // The long tasks, each with what it spent its time on (the events directly inside it).
-  const long = complete.filter((e) => e.name === 'RunTask' && e.dur! > 50_000).sort((a, b) => b.dur! - a.dur!).slice(0, 8);
+  const long = complete
+    .filter((e) => e.name === 'RunTask' && e.dur! > 50_000)
+    .sort((a, b) => b.dur! - a.dur!)
+    .slice(0, 8);
   for (const task of long) {
     const inside = new Map<string, number>();
     for (const e of complete) {
       if (e === task || e.ts < task.ts || e.ts + e.dur! > task.ts + task.dur!) continue;
-      const parent = complete.find((p) => p !== e && p !== task && p.ts <= e.ts && p.ts + p.dur! >= e.ts + e.dur! && p.ts >= task.ts && p.dur! > e.dur!);
+      const parent = complete.find(
+        (p) =>
+          p !== e && p !== task && p.ts <= e.ts && p.ts + p.dur! >= e.ts + e.dur! && p.ts >= task.ts && p.dur! > e.dur!,
+      );
       if (!parent) inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur!);
     }
-    console.log(`  long task ${(task.dur! / 1000).toFixed(0)} ms: ${[...inside].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, us]) => `${n} ${(us / 1000).toFixed(0)}`).join(', ')}`);
+    console.log(
+      `  long task ${(task.dur! / 1000).toFixed(0)} ms: ${[...inside]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([n, us]) => `${n} ${(us / 1000).toFixed(0)}`)
+        .join(', ')}`,
+    );
   }
 }

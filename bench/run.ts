@@ -24,13 +24,30 @@ import { requestScenarios } from './scenarios/requests.js';
 import { multiLanguageJson } from './lib/data.js';
 import { writeResultsPage } from './lib/results-page.js';
 
-const ALL = ['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'subscriptions', 'memory', 'import-memory', 'history', 'requests', 'findings', 'glossary'];
+const ALL = [
+  'import',
+  'export',
+  'publish',
+  'rest',
+  'graphql',
+  'pages',
+  'subscriptions',
+  'memory',
+  'import-memory',
+  'history',
+  'requests',
+  'findings',
+  'glossary',
+];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 // `idle` is the first part of `memory` alone: the restarted idle service, without the 1,000,000-translation import.
 const KNOWN = [...ALL, 'large', 'idle', 'tm'];
 const only = new Set(values.only ? values.only.split(',') : ALL);
 for (const s of only) if (!KNOWN.includes(s)) throw new Error(`unknown scenario ${s}; known: ${KNOWN.join(', ')}`);
-const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Exclude<Figure['db'], 'none'>[];
+const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Exclude<
+  Figure['db'],
+  'none'
+>[];
 
 const figures: Figure[] = [];
 console.log(`machine: ${machine()}`);
@@ -51,7 +68,11 @@ for (const db of dbs) {
         const project = await bench.project('bench-reads');
         const form = new FormData();
         form.set('file', new Blob([new Uint8Array(multiLanguageJson(10_000))]), 'reads.json');
-        const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': project.apiKey }, body: form });
+        const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, {
+          method: 'POST',
+          headers: { 'x-service-token': project.apiKey },
+          body: form,
+        });
         if (res.status !== 200) throw new Error(`import for reads failed: ${await res.text()}`);
         figures.push(...(await readScenarios(bench, db, project.apiKey, project.projectToken, only)));
         if (only.has('pages')) figures.push(...(await pageScenarios(bench, db, project.apiKey, project.projectToken)));
@@ -134,7 +155,9 @@ for (const db of dbs) {
   }
   if (only.has('import-memory')) {
     console.log(`[${db}] memory of a 50 MiB import`);
-    figures.push(...(await importMemoryScenario(db, async () => (db === 'postgres' ? createBenchDatabase() : undefined))));
+    figures.push(
+      ...(await importMemoryScenario(db, async () => (db === 'postgres' ? createBenchDatabase() : undefined))),
+    );
   }
 }
 console.log(table(figures));

@@ -33,10 +33,20 @@ const TOKEN = 'lms_pat_soak_admin_token_0123456789';
 
 type Kind = 'read-rest' | 'read-graphql' | 'patch-v2' | 'post-v1' | 'import' | 'publish';
 
-interface Sample { kind: Kind; ms: number; status: number }
+interface Sample {
+  kind: Kind;
+  ms: number;
+  status: number;
+}
 
 /** The actions of a client, by weight (publish is client 0's alone, see below). */
-const MIX: [Kind, number][] = [['read-rest', 30], ['read-graphql', 15], ['patch-v2', 30], ['post-v1', 20], ['import', 5]];
+const MIX: [Kind, number][] = [
+  ['read-rest', 30],
+  ['read-graphql', 15],
+  ['patch-v2', 30],
+  ['post-v1', 20],
+  ['import', 5],
+];
 const TOTAL = MIX.reduce((n, [, w]) => n + w, 0);
 
 async function main() {
@@ -44,28 +54,44 @@ async function main() {
   const database = values.db === 'postgres' ? await createBenchDatabase() : undefined;
   const service = await startServiceProcess({
     DATA_DIR: dataDir,
-    ADMIN_EMAIL: 'soak@example.com', ADMIN_PASSWORD: 'soak-password', ADMIN_TOKEN: TOKEN,
-    RATE_LIMIT_PER_MINUTE: values['rate-limit']!, PUBLISH_RATE_LIMIT: '100000', LOG_LEVEL: 'error',
+    ADMIN_EMAIL: 'soak@example.com',
+    ADMIN_PASSWORD: 'soak-password',
+    ADMIN_TOKEN: TOKEN,
+    RATE_LIMIT_PER_MINUTE: values['rate-limit']!,
+    PUBLISH_RATE_LIMIT: '100000',
+    LOG_LEVEL: 'error',
     ...(database && { DATABASE_URL: database.url }),
   });
   try {
     const base = service.url;
-    const created = await (await fetch(`${base}/api/v2/projects`, { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'soak' }) })).json();
+    const created = await (
+      await fetch(`${base}/api/v2/projects`, {
+        method: 'POST',
+        headers: { authorization: TOKEN, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'soak' }),
+      })
+    ).json();
     const { apiKey, projectToken } = created.data as { apiKey: string; projectToken: string };
     const key = { 'x-service-token': apiKey };
-    await fetch(`${base}/api/v1/languages`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ key: 'de', name: 'German' }) });
+    await fetch(`${base}/api/v1/languages`, {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'de', name: 'German' }),
+    });
     // Every client's keys exist before the clock starts (PATCH needs them).
     const seed: Record<string, Record<string, string>> = { en: {}, de: {} };
-    for (let c = 0; c < CLIENTS; c++) for (let k = 0; k < KEYS_PER_CLIENT; k++) {
-      seed.en![`c${c}.k${k}`] = `seed ${c}.${k}`;
-      seed.de![`c${c}.k${k}`] = `saat ${c}.${k}`;
-    }
+    for (let c = 0; c < CLIENTS; c++)
+      for (let k = 0; k < KEYS_PER_CLIENT; k++) {
+        seed.en![`c${c}.k${k}`] = `seed ${c}.${k}`;
+        seed.de![`c${c}.k${k}`] = `saat ${c}.${k}`;
+      }
     const seeded = await importFile(base, key, 'multi-language-json', seed, []);
     if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.status}`);
 
     /** The last acknowledged text of each cell: `language\0key` → text. */
     const expected = new Map<string, string>();
-    for (const [language, texts] of Object.entries(seed)) for (const [k, text] of Object.entries(texts)) expected.set(`${language}\u0000${k}`, text);
+    for (const [language, texts] of Object.entries(seed))
+      for (const [k, text] of Object.entries(texts)) expected.set(`${language}\u0000${k}`, text);
     const samples: Sample[] = [];
     const unexpected: string[] = [];
     const deadline = Date.now() + SECONDS * 1000;
@@ -76,7 +102,8 @@ async function main() {
         const res = await call();
         const body = await res.text();
         samples.push({ kind, ms: performance.now() - start, status: res.status });
-        if ((res.status < 200 || res.status >= 300) && res.status !== 429) unexpected.push(`${kind}: ${res.status} ${body.slice(0, 200)}`);
+        if ((res.status < 200 || res.status >= 300) && res.status !== 429)
+          unexpected.push(`${kind}: ${res.status} ${body.slice(0, 200)}`);
         return res.status === 200 ? new Response(body, { status: 200 }) : undefined;
       } catch (error) {
         samples.push({ kind, ms: performance.now() - start, status: 0 });
@@ -92,7 +119,9 @@ async function main() {
         seq++;
         if (c === 0 && Date.now() >= nextPublish) {
           nextPublish = Date.now() + 2000;
-          await timedCall('publish', () => fetch(`${base}/api/v2/environments/_latest/publish`, { method: 'POST', headers: key }));
+          await timedCall('publish', () =>
+            fetch(`${base}/api/v2/environments/_latest/publish`, { method: 'POST', headers: key }),
+          );
           continue;
         }
         let r = Math.floor(Math.random() * TOTAL);
@@ -101,20 +130,49 @@ async function main() {
         if (kind === 'read-rest') {
           await timedCall(kind, () => fetch(`${base}/api/v2/translations?size=100&page=${seq % 20}`, { headers: key }));
         } else if (kind === 'read-graphql') {
-          await timedCall(kind, () => fetch(`${base}/graphql`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ translationKeyPage(size: 50, page: ${seq % 40}) { totalElements } languages { key } }` }) }));
+          await timedCall(kind, () =>
+            fetch(`${base}/graphql`, {
+              method: 'POST',
+              headers: { ...key, 'content-type': 'application/json' },
+              body: JSON.stringify({
+                query: `{ translationKeyPage(size: 50, page: ${seq % 40}) { totalElements } languages { key } }`,
+              }),
+            }),
+          );
         } else if (kind === 'patch-v2') {
           const text = `patch ${c}.${seq}`;
-          const ok = await timedCall(kind, () => fetch(`${base}/api/v2/translations`, { method: 'PATCH', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ key: own, language: 'de', text }) }));
+          const ok = await timedCall(kind, () =>
+            fetch(`${base}/api/v2/translations`, {
+              method: 'PATCH',
+              headers: { ...key, 'content-type': 'application/json' },
+              body: JSON.stringify({ key: own, language: 'de', text }),
+            }),
+          );
           if (ok) expected.set(`de\u0000${own}`, text);
         } else if (kind === 'post-v1') {
           const fresh = `c${c}.n${seq}`;
           const text = `post ${c}.${seq}`;
-          const ok = await timedCall(kind, () => fetch(`${base}/api/v1/translations`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ content: [{ key: fresh, language: 'en', text }, { key: own, language: 'en', text }] }) }));
+          const ok = await timedCall(kind, () =>
+            fetch(`${base}/api/v1/translations`, {
+              method: 'POST',
+              headers: { ...key, 'content-type': 'application/json' },
+              body: JSON.stringify({
+                content: [
+                  { key: fresh, language: 'en', text },
+                  { key: own, language: 'en', text },
+                ],
+              }),
+            }),
+          );
           // POST adds: an existing text (own) is kept, the new key gets its text.
           if (ok) expected.set(`en\u0000${fresh}`, text);
         } else {
-          const texts = Object.fromEntries(Array.from({ length: KEYS_PER_CLIENT }, (_, k) => [`c${c}.k${k}`, `import ${c}.${seq}.${k}`]));
-          const ok = await timedCall(kind, () => importFile(base, key, 'single-language-json', texts, ['REPLACE_TRANSLATION_IF_FOUND'], 'en'));
+          const texts = Object.fromEntries(
+            Array.from({ length: KEYS_PER_CLIENT }, (_, k) => [`c${c}.k${k}`, `import ${c}.${seq}.${k}`]),
+          );
+          const ok = await timedCall(kind, () =>
+            importFile(base, key, 'single-language-json', texts, ['REPLACE_TRANSLATION_IF_FOUND'], 'en'),
+          );
           if (ok) for (const [k, text] of Object.entries(texts)) expected.set(`en\u0000${k}`, text);
         }
       }
@@ -132,7 +190,10 @@ async function main() {
       const [language, k] = cell.split('\u0000') as [string, string];
       if (stored[language]?.[k] !== text) {
         lost++;
-        if (lostExamples.length < 5) lostExamples.push(`${language} ${k}: expected ${JSON.stringify(text)}, stored ${JSON.stringify(stored[language]?.[k] ?? null)}`);
+        if (lostExamples.length < 5)
+          lostExamples.push(
+            `${language} ${k}: expected ${JSON.stringify(text)}, stored ${JSON.stringify(stored[language]?.[k] ?? null)}`,
+          );
       }
     }
 
@@ -140,27 +201,56 @@ async function main() {
     const rows = kinds.map((kind) => {
       const of = samples.filter((s) => s.kind === kind);
       const ms = of.map((s) => s.ms);
-      return { kind, requests: of.length, ok: of.filter((s) => s.status >= 200 && s.status < 300).length, tooMany: of.filter((s) => s.status === 429).length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: Math.max(...ms) };
+      return {
+        kind,
+        requests: of.length,
+        ok: of.filter((s) => s.status >= 200 && s.status < 300).length,
+        tooMany: of.filter((s) => s.status === 429).length,
+        p50: percentile(ms, 50),
+        p99: percentile(ms, 99),
+        max: Math.max(...ms),
+      };
     });
     const all = samples.map((s) => s.ms);
     const summary = {
-      machine: machine(), db: values.db, clients: CLIENTS, seconds: Math.round(elapsed), projectToken,
-      requests: samples.length, perSecond: Math.round(samples.length / elapsed),
-      acknowledgedWrites: expected.size, lostWrites: lost, errorsOtherThan429: unexpected.length, tooMany: samples.filter((s) => s.status === 429).length,
-      p50: Math.round(percentile(all, 50)), p99: Math.round(percentile(all, 99)), max: Math.round(Math.max(...all)), byKind: rows,
+      machine: machine(),
+      db: values.db,
+      clients: CLIENTS,
+      seconds: Math.round(elapsed),
+      projectToken,
+      requests: samples.length,
+      perSecond: Math.round(samples.length / elapsed),
+      acknowledgedWrites: expected.size,
+      lostWrites: lost,
+      errorsOtherThan429: unexpected.length,
+      tooMany: samples.filter((s) => s.status === 429).length,
+      p50: Math.round(percentile(all, 50)),
+      p99: Math.round(percentile(all, 99)),
+      max: Math.round(Math.max(...all)),
+      byKind: rows,
     };
     if (values.json) console.log(JSON.stringify(summary, null, 2));
     else {
       console.log(`soak: ${CLIENTS} clients for ${summary.seconds} s on ${values.db} (${summary.machine})`);
-      console.log(`${summary.requests} requests (${summary.perSecond}/s); p50 ${summary.p50} ms, p99 ${summary.p99} ms, max ${summary.max} ms`);
-      console.log(`acknowledged writes checked: ${summary.acknowledgedWrites} cells; lost: ${lost}; answers other than 2xx/429: ${unexpected.length}; 429: ${summary.tooMany}`);
+      console.log(
+        `${summary.requests} requests (${summary.perSecond}/s); p50 ${summary.p50} ms, p99 ${summary.p99} ms, max ${summary.max} ms`,
+      );
+      console.log(
+        `acknowledged writes checked: ${summary.acknowledgedWrites} cells; lost: ${lost}; answers other than 2xx/429: ${unexpected.length}; 429: ${summary.tooMany}`,
+      );
       console.log('| kind | requests | 2xx | 429 | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|');
-      for (const r of rows) console.log(`| ${r.kind} | ${r.requests} | ${r.ok} | ${r.tooMany} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.max.toFixed(0)} |`);
+      for (const r of rows)
+        console.log(
+          `| ${r.kind} | ${r.requests} | ${r.ok} | ${r.tooMany} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.max.toFixed(0)} |`,
+        );
       for (const line of [...lostExamples, ...unexpected.slice(0, 10)]) console.log(`  ${line}`);
     }
     // The service's own account of unexpected answers (its error log lines).
     if (unexpected.length) {
-      const errors = service.output().split('\n').filter((line) => line.includes('"level":50'));
+      const errors = service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"level":50'));
       console.log(`service errors (${errors.length}, distinct messages):`);
       const distinct = new Map<string, string>();
       for (const line of errors) {
@@ -177,7 +267,14 @@ async function main() {
   }
 }
 
-function importFile(base: string, key: Record<string, string>, format: string, content: unknown, options: string[], languageKey?: string): Promise<Response> {
+function importFile(
+  base: string,
+  key: Record<string, string>,
+  format: string,
+  content: unknown,
+  options: string[],
+  languageKey?: string,
+): Promise<Response> {
   const form = new FormData();
   form.set('file', new Blob([JSON.stringify(content)], { type: 'application/json' }), 'soak.json');
   const query = new URLSearchParams({ uploadFormat: format, ...(languageKey && { languageKey }) });

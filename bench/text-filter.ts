@@ -21,19 +21,26 @@ import { TERMS } from './scenarios/large.js';
 const sizes = process.argv.slice(2).map(Number);
 const rounds = Number(process.env.TEXT_FILTER_ROUNDS ?? 5);
 const url = process.env.TEXT_FILTER_DB;
-const db = await openDatabase(url ? { kind: 'postgres', url, poolSize: 2 } : { kind: 'pglite', dataDir: process.env.TEXT_FILTER_DIR ?? '.scratch-pglite' });
+const db = await openDatabase(
+  url
+    ? { kind: 'postgres', url, poolSize: 2 }
+    : { kind: 'pglite', dataDir: process.env.TEXT_FILTER_DIR ?? '.scratch-pglite' },
+);
 setDatabase(db);
 await migrate(db);
 
 const prisma = db.prisma;
-await prisma.$executeRaw(Prisma.sql`/* bench:text-filter-project */ INSERT INTO "Project" (name, "projectToken", "apiKey", "apiKeyHash", "ownerId") VALUES ('text-filter', 'text-filter', 'text-filter', 'text-filter', 0) ON CONFLICT DO NOTHING`);
+await prisma.$executeRaw(
+  Prisma.sql`/* bench:text-filter-project */ INSERT INTO "Project" (name, "projectToken", "apiKey", "apiKeyHash", "ownerId") VALUES ('text-filter', 'text-filter', 'text-filter', 'text-filter', 0) ON CONFLICT DO NOTHING`,
+);
 const projectId = await projectIdOf(prisma, 'text-filter');
 
 /** Shows the plan of every statement editorRows sends, run again under EXPLAIN (ANALYZE, BUFFERS). */
 function explaining(database: Database): Database {
   const unsafe = database.prisma.$queryRawUnsafe.bind(database.prisma);
   const tagged = database.prisma.$queryRaw.bind(database.prisma);
-  const show = (sql: string, plan: { 'QUERY PLAN': string }[]) => console.log(`${sql.replace(/\s+/g, ' ').slice(0, 300)}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n`);
+  const show = (sql: string, plan: { 'QUERY PLAN': string }[]) =>
+    console.log(`${sql.replace(/\s+/g, ' ').slice(0, 300)}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n`);
   // Statements built as strings and as Prisma.sql fragments alike.
   const queryUnsafe = async (sql: string, ...params: unknown[]) => {
     show(sql, await unsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, ...params));
@@ -44,12 +51,17 @@ function explaining(database: Database): Database {
     return tagged(sql);
   };
   const replaced: Record<string | symbol, unknown> = { $queryRawUnsafe: queryUnsafe, $queryRaw: query };
-  return { ...database, prisma: new Proxy(database.prisma, { get: (target, p) => replaced[p] ?? Reflect.get(target, p) }) };
+  return {
+    ...database,
+    prisma: new Proxy(database.prisma, { get: (target, p) => replaced[p] ?? Reflect.get(target, p) }),
+  };
 }
 
 for (const size of sizes) {
   const keys = size / LANGUAGES.length;
-  const [{ count }] = await prisma.$queryRaw<{ count: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS count FROM "TranslationKey" WHERE "projectId" = ${projectId}`);
+  const [{ count }] = await prisma.$queryRaw<{ count: number }[]>(
+    Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS count FROM "TranslationKey" WHERE "projectId" = ${projectId}`,
+  );
   if (count < keys) {
     const seeded = await timed(() => seedKeys(prisma, projectId, count + 1, keys));
     console.log(`seeded ${count} → ${keys} keys in ${(seeded.ms / 1000).toFixed(1)} s`);
@@ -71,11 +83,19 @@ for (const size of sizes) {
       const run = await timed(() => editorRows(projectId, { text: term, languages: LANGUAGES }, 0, 100));
       all.push(run.ms);
       byTerm.get(term)!.push(run.ms);
-      counts.set(term, `${run.value.keyIds.length} keys, total ${run.value.totalCount}${run.value.totalIsExact ? '' : '+'}`);
+      counts.set(
+        term,
+        `${run.value.keyIds.length} keys, total ${run.value.totalCount}${run.value.totalIsExact ? '' : '+'}`,
+      );
     }
   }
   console.log(`${size.toLocaleString('en')} translations (${db.kind}), ${rounds} rounds:`);
-  for (const [term, ms] of byTerm) console.log(`  ${term.padEnd(18)} median ${percentile(ms, 50).toFixed(1).padStart(6)}  max ${Math.max(...ms).toFixed(1).padStart(6)} ms  (${counts.get(term)})`);
+  for (const [term, ms] of byTerm)
+    console.log(
+      `  ${term.padEnd(18)} median ${percentile(ms, 50).toFixed(1).padStart(6)}  max ${Math.max(...ms)
+        .toFixed(1)
+        .padStart(6)} ms  (${counts.get(term)})`,
+    );
   console.log(`  p50 ${percentile(all, 50).toFixed(1)} ms, p95 ${percentile(all, 95).toFixed(1)} ms`);
 }
 await db.close();

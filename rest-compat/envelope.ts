@@ -24,7 +24,11 @@ export function mapGraphQLError(error: GraphQLError): MappedError {
   }
   // Without a path the error happened before execution (parsing, validation,
   // variable coercion such as a number given for a string field): bad input.
-  if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' || (code === undefined && (!error.originalError || error.path === undefined))) {
+  if (
+    code === 'BAD_USER_INPUT' ||
+    code === 'GRAPHQL_VALIDATION_FAILED' ||
+    (code === undefined && (!error.originalError || error.path === undefined))
+  ) {
     return { status: 400, msg: error.message, headers };
   }
   return { status: 500, msg: 'Internal server error', headers };

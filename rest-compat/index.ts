@@ -4,7 +4,15 @@
 // masking as GraphQL over HTTP and WebSocket), never as an HTTP call to ourselves.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { AppError, forbidden } from '../src/errors.js';
 import { schemeOf, type Scheme } from '../src/auth/principal.js';
 import { openOperation, requestHeaders, type AnyYoga } from '../src/http/execute.js';
@@ -31,10 +39,22 @@ import { readUpload } from './upload.js';
 import { checkVariables, DEFAULT_NAMING } from './variables.js';
 
 export const ALL_ROUTES: RestRoute[] = [
-  ...projectRoutes, ...jobRoutes, ...hostingRoutes, ...transferRoutes,
-  ...languageRoutes, ...customerRoutes, ...translationKeyRoutes, ...translationRoutes,
-  ...cliRoutes, ...memberRoutes, ...activityRoutes, ...webhookRoutes, ...memoryRoutes, ...screenshotRoutes,
-  ...glossaryRoutes, ...qualityRoutes,
+  ...projectRoutes,
+  ...jobRoutes,
+  ...hostingRoutes,
+  ...transferRoutes,
+  ...languageRoutes,
+  ...customerRoutes,
+  ...translationKeyRoutes,
+  ...translationRoutes,
+  ...cliRoutes,
+  ...memberRoutes,
+  ...activityRoutes,
+  ...webhookRoutes,
+  ...memoryRoutes,
+  ...screenshotRoutes,
+  ...glossaryRoutes,
+  ...qualityRoutes,
 ];
 
 const SCHEME_NAMES: Record<Scheme, string> = {
@@ -45,14 +65,21 @@ const SCHEME_NAMES: Record<Scheme, string> = {
   session: 'a web console session',
 };
 
-interface CompiledRoute { route: RestRoute; document: DocumentNode; operation: OperationDefinitionNode }
+interface CompiledRoute {
+  route: RestRoute;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+}
 
 export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES): CompiledRoute[] {
   return routes.map((route) => {
     const document = parse(route.document);
     const errors = validate(schema, document);
-    if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    if (errors.length)
+      throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+    const operation = document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    )!;
     return { route, document, operation };
   });
 }
@@ -66,7 +93,13 @@ export interface RestOptions {
   maxFields?: number;
 }
 
-export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES, options: RestOptions = { maxUploadBytes: 50 * 1024 * 1024 }): Promise<void> {
+export async function registerRestRoutes(
+  app: FastifyInstance,
+  yoga: AnyYoga,
+  schema: GraphQLSchema,
+  routes: RestRoute[] = ALL_ROUTES,
+  options: RestOptions = { maxUploadBytes: 50 * 1024 * 1024 },
+): Promise<void> {
   const declare = (scope: FastifyInstance, route: CompiledRoute) =>
     scope.route({
       method: route.route.method,
@@ -86,7 +119,14 @@ export async function registerRestRoutes(app: FastifyInstance, yoga: AnyYoga, sc
   }
 }
 
-async function handle({ route, document, operation: definition }: CompiledRoute, yoga: AnyYoga, schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply, options: RestOptions) {
+async function handle(
+  { route, document, operation: definition }: CompiledRoute,
+  yoga: AnyYoga,
+  schema: GraphQLSchema,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: RestOptions,
+) {
   const headers = requestHeaders(request.headers);
   try {
     // The scheme is checked before anything else: a valid credential of the
@@ -102,7 +142,8 @@ async function handle({ route, document, operation: definition }: CompiledRoute,
     // A wrong credential is refused before the input is read, like a missing one.
     const principal = operation.context.principal;
     if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
-    if (route.multipart) restRequest.file = await readUpload(request, options.maxUploadBytes, options.uploadDir, options.maxFields);
+    if (route.multipart)
+      restRequest.file = await readUpload(request, options.maxUploadBytes, options.uploadDir, options.maxFields);
     let result: ExecutionResult;
     try {
       const variables = await route.toVariables(restRequest, schema);
@@ -114,7 +155,8 @@ async function handle({ route, document, operation: definition }: CompiledRoute,
     if (result.errors?.length) {
       const mapped = mapGraphQLError(result.errors[0]!);
       // A 503 (lost database connection) was logged with its cause where it was mapped (src/http/database-unavailable.ts).
-      if (mapped.status >= 500 && mapped.status !== 503) request.log.error({ errors: result.errors }, 'REST operation failed');
+      if (mapped.status >= 500 && mapped.status !== 503)
+        request.log.error({ errors: result.errors }, 'REST operation failed');
       return sendEnvelope(reply, mapped.status, mapped.msg, undefined, mapped.headers);
     }
     const { data, headers: extra, root } = route.toResponse(result.data as never, restRequest);

@@ -11,8 +11,11 @@ const tags: JsonSchema = { maxItems: LIMITS.tags, items: { maxLength: LIMITS.tag
 const customer = { key: text(LIMITS.customerKey), description: text(LIMITS.customerDescription) };
 const language = { key: text(LIMITS.languageKey), name: text(LIMITS.languageName) };
 const key = {
-  key: text(LIMITS.key), namespace: text(LIMITS.namespace), description: text(LIMITS.description),
-  codeDescription: text(LIMITS.codeDescription), tags,
+  key: text(LIMITS.key),
+  namespace: text(LIMITS.namespace),
+  description: text(LIMITS.description),
+  codeDescription: text(LIMITS.codeDescription),
+  tags,
   charactersLimit: { minimum: -1, description: 'At most this many characters per translation; -1 clears the limit' },
 };
 
@@ -24,7 +27,12 @@ export const INPUT_FIELD_LIMITS: Record<string, Record<string, JsonSchema>> = {
   CreateTranslationKeyInput: key,
   UpdateTranslationKeyInput: key,
   TranslationKeyRefInput: { key: text(LIMITS.key), namespace: text(LIMITS.namespace) },
-  TranslationElementInput: { key: text(LIMITS.key), namespace: text(LIMITS.namespace), language: text(LIMITS.languageKey), description: text(LIMITS.description) },
+  TranslationElementInput: {
+    key: text(LIMITS.key),
+    namespace: text(LIMITS.namespace),
+    language: text(LIMITS.languageKey),
+    description: text(LIMITS.description),
+  },
 };
 
 /** Path parameter → its schema. */

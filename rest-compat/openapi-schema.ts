@@ -13,8 +13,15 @@ export function optionalFields(schema: JsonSchema, names: readonly string[]): Js
  */
 export function nullsLeftOut(schema: JsonSchema): JsonSchema {
   const properties = schema.properties as Record<string, JsonSchema>;
-  const nullable = Object.keys(properties).filter((n) => Array.isArray(properties[n]!.type) && (properties[n]!.type as string[]).includes('null'));
-  const strict = Object.fromEntries(Object.entries(properties).map(([n, p]) => [n, nullable.includes(n) ? { ...p, type: (p.type as string[]).filter((t) => t !== 'null') } : p]));
+  const nullable = Object.keys(properties).filter(
+    (n) => Array.isArray(properties[n]!.type) && (properties[n]!.type as string[]).includes('null'),
+  );
+  const strict = Object.fromEntries(
+    Object.entries(properties).map(([n, p]) => [
+      n,
+      nullable.includes(n) ? { ...p, type: (p.type as string[]).filter((t) => t !== 'null') } : p,
+    ]),
+  );
   return { ...optionalFields(schema, nullable), properties: strict };
 }
 
@@ -22,4 +29,5 @@ export function nullsLeftOut(schema: JsonSchema): JsonSchema {
 export const itemsOf = (schema: JsonSchema): JsonSchema => schema.items as JsonSchema;
 
 /** The named property of an object schema. */
-export const propertyOf = (schema: JsonSchema, name: string): JsonSchema => (schema.properties as Record<string, JsonSchema>)[name]!;
+export const propertyOf = (schema: JsonSchema, name: string): JsonSchema =>
+  (schema.properties as Record<string, JsonSchema>)[name]!;

@@ -8,15 +8,29 @@
 // against it.
 import { CUSTOMER_ID_NAMING } from './variables.js';
 import {
-  GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType,
-  Kind, parse, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLOutputType, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionSetNode,
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  Kind,
+  parse,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import type { Scheme } from '../src/auth/principal.js';
 import type { JsonSchema, QueryParameter, RestRoute } from './route.js';
 import { INPUT_FIELD_LIMITS, PATH_PARAMETERS } from './openapi-limits.js';
 
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, JsonSchema>; [part: string]: unknown } };
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, JsonSchema>; [part: string]: unknown };
+};
 
 /** Error statuses every operation declares (the contract's list), with the envelope {msg, status}. */
 const ERROR_STATUSES: Record<number, string> = {
@@ -102,7 +116,12 @@ class Generator {
         properties[name] = field.description ? { ...schema, description: field.description } : schema;
         if (field.type instanceof GraphQLNonNull && field.defaultValue === undefined) required.push(name);
       }
-      this.components[type.name] = { type: 'object', properties, ...(required.length && { required }), ...(type.description && { description: type.description }) };
+      this.components[type.name] = {
+        type: 'object',
+        properties,
+        ...(required.length && { required }),
+        ...(type.description && { description: type.description }),
+      };
     }
     return ref(type.name);
   }
@@ -121,16 +140,25 @@ class Generator {
   }
 
   /** The JSON a GraphQL selection produces: every selected field is present (null where nullable). */
-  output(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  output(
+    type: GraphQLOutputType,
+    selection: SelectionSetNode | undefined,
+    fragments: Map<string, FragmentDefinitionNode>,
+  ): JsonSchema {
     if (type instanceof GraphQLNonNull) return this.outputInner(type.ofType, selection, fragments);
     return nullable(this.outputInner(type, selection, fragments));
   }
 
-  private outputInner(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  private outputInner(
+    type: GraphQLOutputType,
+    selection: SelectionSetNode | undefined,
+    fragments: Map<string, FragmentDefinitionNode>,
+  ): JsonSchema {
     if (type instanceof GraphQLList) return { type: 'array', items: this.output(type.ofType, selection, fragments) };
     if (type instanceof GraphQLEnumType) return { type: 'string', enum: type.getValues().map((v) => v.name) };
     if (type instanceof GraphQLScalarType) return { ...(SCALARS[type.name] ?? {}) };
-    if (!(type instanceof GraphQLObjectType) || !selection) throw new Error(`Unsupported output type ${String(type)} in a REST document`);
+    if (!(type instanceof GraphQLObjectType) || !selection)
+      throw new Error(`Unsupported output type ${String(type)} in a REST document`);
     const properties: Record<string, JsonSchema> = {};
     const collect = (set: SelectionSetNode) => {
       for (const node of set.selections) {
@@ -138,7 +166,9 @@ class Generator {
           const field = type.getFields()[node.name.value];
           if (!field) throw new Error(`${type.name} has no field ${node.name.value}`);
           const schema = this.output(field.type, node.selectionSet, fragments);
-          properties[node.alias?.value ?? node.name.value] = field.description ? { ...schema, description: field.description } : schema;
+          properties[node.alias?.value ?? node.name.value] = field.description
+            ? { ...schema, description: field.description }
+            : schema;
         } else if (node.kind === Kind.FRAGMENT_SPREAD) {
           collect(fragments.get(node.name.value)!.selectionSet);
         } else {
@@ -153,11 +183,18 @@ class Generator {
   /** The operation's one root field, as the route's document selects it. */
   selectedData(route: RestRoute): JsonSchema {
     const document = parse(route.document);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-    const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+    const operation = document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    )!;
+    const fragments = new Map(
+      document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((d) => [d.name.value, d]),
+    );
     const root = operation.operation === 'mutation' ? this.schema.getMutationType()! : this.schema.getQueryType()!;
     const fieldNode = operation.selectionSet.selections[0];
-    if (operation.selectionSet.selections.length !== 1 || fieldNode?.kind !== Kind.FIELD) throw new Error(`${route.method} ${route.path}: the document must select one root field`);
+    if (operation.selectionSet.selections.length !== 1 || fieldNode?.kind !== Kind.FIELD)
+      throw new Error(`${route.method} ${route.path}: the document must select one root field`);
     const field = root.getFields()[fieldNode.name.value]!;
     return this.output(field.type, fieldNode.selectionSet, fragments);
   }
@@ -172,7 +209,12 @@ class Generator {
       schema = { type: 'string', enum: values };
       description = `${description}${description ? ' ' : ''}Any letter case is accepted.`;
     } else if (param.type === 'integer') {
-      schema = { type: 'integer', format: 'int32', ...(param.minimum !== undefined && { minimum: param.minimum }), ...(param.maximum !== undefined && { maximum: param.maximum }) };
+      schema = {
+        type: 'integer',
+        format: 'int32',
+        ...(param.minimum !== undefined && { minimum: param.minimum }),
+        ...(param.maximum !== undefined && { maximum: param.maximum }),
+      };
     } else {
       schema = { type: 'string', ...(param.maxLength !== undefined && { maxLength: param.maxLength }) };
     }
@@ -201,7 +243,8 @@ class Generator {
       const type = this.schema.getType(name);
       if (type instanceof GraphQLInputObjectType) this.inputRef(type);
       else if (type instanceof GraphQLEnumType) this.enumRef(type);
-      else if (!this.components[name]) throw new Error(`A route body refers to ${name}, which is no GraphQL input or enum type`);
+      else if (!this.components[name])
+        throw new Error(`A route body refers to ${name}, which is no GraphQL input or enum type`);
     }
     for (const value of Object.values(schema)) this.resolveRefs(value);
   }
@@ -241,7 +284,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], options
     const response = route.response;
     if (response && 'root' in response) success = envelope(response.root, Object.keys(response.root));
     else if (response && response.data === null) success = envelope({}, []);
-    else if (response && typeof response.data === 'function') success = envelope({ data: response.data(selected) }, ['data']);
+    else if (response && typeof response.data === 'function')
+      success = envelope({ data: response.data(selected) }, ['data']);
     else if (response && response.data) success = envelope({ data: response.data as JsonSchema }, ['data']);
     else success = envelope({ data: selected }, ['data']);
     generator.resolveRefs(success);
@@ -274,22 +318,44 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], options
         required: true,
         content: {
           'multipart/form-data': {
-            schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The translation file' } }, required: ['file'] },
+            schema: {
+              type: 'object',
+              properties: {
+                file: {
+                  type: 'string',
+                  contentMediaType: 'application/octet-stream',
+                  description: 'The translation file',
+                },
+              },
+              required: ['file'],
+            },
           },
         },
       };
     } else if (route.body) {
-      operation.requestBody = { required: route.bodyRequired ?? true, content: { 'application/json': { schema: route.body } } };
+      operation.requestBody = {
+        required: route.bodyRequired ?? true,
+        content: { 'application/json': { schema: route.body } },
+      };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
   const errorResponses: Record<string, unknown> = {};
-  for (const [status, description] of Object.entries({ ...ERROR_STATUSES, 413: 'The uploaded file is larger than MAX_UPLOAD_BYTES' })) {
+  for (const [status, description] of Object.entries({
+    ...ERROR_STATUSES,
+    413: 'The uploaded file is larger than MAX_UPLOAD_BYTES',
+  })) {
     errorResponses[`Error${status}`] = {
       description,
-      ...(status === '429' && { headers: { 'Retry-After': { description: 'Seconds to wait before the next request', schema: { type: 'integer' } } } }),
-      content: { 'application/json': { schema: { allOf: [ref('Error')], properties: { status: { const: Number(status) } } } } },
+      ...(status === '429' && {
+        headers: {
+          'Retry-After': { description: 'Seconds to wait before the next request', schema: { type: 'integer' } },
+        },
+      }),
+      content: {
+        'application/json': { schema: { allOf: [ref('Error')], properties: { status: { const: Number(status) } } } },
+      },
     };
   }
 
@@ -298,7 +364,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], options
     info: {
       title: 'Localization service REST API',
       version: options.version,
-      description: 'The REST interface of the localization service. Every JSON answer is an envelope {msg, status, data?}; errors carry msg and status. The same operations are available over GraphQL at /graphql.',
+      description:
+        'The REST interface of the localization service. Every JSON answer is an envelope {msg, status, data?}; errors carry msg and status. The same operations are available over GraphQL at /graphql.',
     },
     servers: [{ url: options.serverUrl }],
     paths,
@@ -315,9 +382,25 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], options
       },
       responses: errorResponses,
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-Service-Token', description: 'The project API key (project-level endpoints)' },
-        apiKeyVendorHeader: { type: 'apiKey', in: 'header', name: 'X-SimpleLocalize-Token', description: "The project API key under the vendor's header name, as its own clients send it; the same scheme as X-Service-Token" },
-        personalToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A personal token, the whole header value (no prefix)' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Service-Token',
+          description: 'The project API key (project-level endpoints)',
+        },
+        apiKeyVendorHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-SimpleLocalize-Token',
+          description:
+            "The project API key under the vendor's header name, as its own clients send it; the same scheme as X-Service-Token",
+        },
+        personalToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'A personal token, the whole header value (no prefix)',
+        },
         basic: { type: 'http', scheme: 'basic', description: 'The account e-mail and password' },
       },
     },

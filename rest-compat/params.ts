@@ -20,10 +20,17 @@ export function queryString(query: Query, name: string, options: { maxLength?: n
 export function queryList(query: Query, name: string): string[] {
   const raw = query[name];
   const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
-export function queryInt(query: Query, name: string, options: { min?: number; max?: number; fallback?: number } = {}): number | undefined {
+export function queryInt(
+  query: Query,
+  name: string,
+  options: { min?: number; max?: number; fallback?: number } = {},
+): number | undefined {
   const value = queryString(query, name);
   if (value === undefined || value === '') return options.fallback;
   if (!/^-?\d+$/.test(value)) throw badRequest(`${name} must be an integer, got '${value}'`);
@@ -41,13 +48,19 @@ export function queryBoolean(query: Query, name: string): boolean | undefined {
 }
 
 /** Maps a REST value (any letter case) to the GraphQL enum value of the same name. */
-export function enumValue(schema: GraphQLSchema, typeName: string, param: string, value: string | undefined): string | undefined {
+export function enumValue(
+  schema: GraphQLSchema,
+  typeName: string,
+  param: string,
+  value: string | undefined,
+): string | undefined {
   if (value === undefined || value === '') return undefined;
   const type = schema.getType(typeName);
   if (!(type instanceof GraphQLEnumType)) throw new Error(`${typeName} is not an enum`);
   const names = type.getValues().map((v) => v.name);
   const name = names.find((n) => n === value.toUpperCase());
-  if (!name) throw badRequest(`${param} must be one of ${names.map((n) => n.toLowerCase()).join(', ')}; got '${value}'`);
+  if (!name)
+    throw badRequest(`${param} must be one of ${names.map((n) => n.toLowerCase()).join(', ')}; got '${value}'`);
   return name;
 }
 
@@ -72,7 +85,8 @@ export function bodyFields(body: unknown, fields: readonly string[]): Record<str
 export function bodyList(value: unknown, name: string, fields: readonly string[]): Record<string, unknown>[] {
   if (!Array.isArray(value)) throw badRequest(`${name} must be an array of objects`);
   return value.map((item, i) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw badRequest(`${name}[${i}] must be an object`);
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw badRequest(`${name}[${i}] must be an object`);
     return bodyFields(item, fields);
   });
 }

@@ -71,7 +71,8 @@ export interface RestRoute<Data = any> {
    * field as the document selects it. `data: null`: no data (deletes);
    * a function: derived from that selected shape.
    */
-  response?: { data: JsonSchema | null | ((selected: JsonSchema) => JsonSchema) } | { root: Record<string, JsonSchema> };
+  response?:
+    { data: JsonSchema | null | ((selected: JsonSchema) => JsonSchema) } | { root: Record<string, JsonSchema> };
   /** A GraphQL document with one operation. */
   document: string;
   /** Builds the operation's variables; throws AppError (400) for bad input. */

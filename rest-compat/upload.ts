@@ -23,13 +23,20 @@ const COUNT_LIMITS: Record<string, (maxFields: number) => string> = {
   FST_FILES_LIMIT: () => `Too many files: send one, in the form field '${FIELD}'`,
 };
 
-export async function readUpload(request: FastifyRequest, maxBytes: number, uploadDir = tmpdir(), maxFields = 20): Promise<UploadedFile> {
+export async function readUpload(
+  request: FastifyRequest,
+  maxBytes: number,
+  uploadDir = tmpdir(),
+  maxFields = 20,
+): Promise<UploadedFile> {
   if (!request.isMultipart()) throw badRequest(`Send the file as multipart/form-data in a form field named '${FIELD}'`);
   const declared = Number(request.headers['content-length']);
   // A body far beyond the limit is refused before it is read (multipart framing costs little).
   if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) throw tooLarge(maxBytes);
   try {
-    const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: maxFields, parts: maxFields + 1 } });
+    const part = await request.file({
+      limits: { fileSize: maxBytes, files: 1, fields: maxFields, parts: maxFields + 1 },
+    });
     if (!part) throw badRequest(`The request has no file: send it in a form field named '${FIELD}'`);
     if (part.fieldname !== FIELD) {
       part.file.resume();
@@ -48,7 +55,8 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, uplo
     if (code?.startsWith('FST_')) throw badRequest(`The multipart body could not be read: ${(error as Error).message}`);
     // The temp file could not be written (disk full, permissions): the service's problem, not the request's.
     if ((error as { syscall?: string }).syscall !== undefined) throw error;
-    if (error instanceof Error && !('extensions' in error)) throw badRequest(`The multipart body could not be read: ${error.message}`);
+    if (error instanceof Error && !('extensions' in error))
+      throw badRequest(`The multipart body could not be read: ${error.message}`);
     throw error;
   }
 }

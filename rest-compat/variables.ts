@@ -40,7 +40,12 @@ const SCALAR_WORDS: Record<string, string> = {
 };
 
 /** Throws a 400 naming the first variable value that does not fit its declared type. */
-export function checkVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>, naming: VariableNaming = DEFAULT_NAMING): void {
+export function checkVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  naming: VariableNaming = DEFAULT_NAMING,
+): void {
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;
@@ -64,14 +69,22 @@ function typeAt(type: GraphQLInputType, path: readonly (string | number)[]): Gra
   for (const segment of path) {
     if (current instanceof GraphQLNonNull) current = current.ofType;
     if (typeof segment === 'number' && current instanceof GraphQLList) current = current.ofType;
-    else if (typeof segment === 'string' && current instanceof GraphQLInputObjectType) current = current.getFields()[segment]?.type;
+    else if (typeof segment === 'string' && current instanceof GraphQLInputObjectType)
+      current = current.getFields()[segment]?.type;
     else return undefined;
   }
   return current;
 }
 
-function describe(path: readonly (string | number)[], invalid: unknown, graphqlMessage: string, type: GraphQLInputType | undefined): string {
-  const where = path.reduce<string>((text, p) => (typeof p === 'number' ? `${text}[${p}]` : text ? `${text}.${p}` : p), '') || 'The request body';
+function describe(
+  path: readonly (string | number)[],
+  invalid: unknown,
+  graphqlMessage: string,
+  type: GraphQLInputType | undefined,
+): string {
+  const where =
+    path.reduce<string>((text, p) => (typeof p === 'number' ? `${text}[${p}]` : text ? `${text}.${p}` : p), '') ||
+    'The request body';
   if (invalid === undefined || invalid === null) return `${where} is required`;
   const nullable = type instanceof GraphQLNonNull ? type.ofType : type;
   if (nullable instanceof GraphQLList) return `${where} must be an array`;
@@ -81,6 +94,7 @@ function describe(path: readonly (string | number)[], invalid: unknown, graphqlM
     const names = named.getValues().map((v) => v.name);
     return `${where} must be one of ${names.join(', ')}; got '${String(invalid)}'`;
   }
-  if (named instanceof GraphQLScalarType && SCALAR_WORDS[named.name]) return `${where} must be ${SCALAR_WORDS[named.name]}`;
+  if (named instanceof GraphQLScalarType && SCALAR_WORDS[named.name])
+    return `${where} must be ${SCALAR_WORDS[named.name]}`;
   return `${where}: ${graphqlMessage}`;
 }

@@ -17,15 +17,39 @@ const link = join(web, 'dist');
 
 await withBuildLock(root, async () => {
   // web/ also bundles the checks and the format suggestion shared with the service (src/console/checks.ts, src/formats/suggest.ts).
-  const shared = ['console/checks.ts', 'formats/suggest.ts', 'formats/language-code.ts'].map((file) => join(root, 'src', file));
-  const inputs = [web, ...shared, join(root, 'schema.graphql'), join(root, 'package-lock.json'), import.meta.filename, join(root, 'scripts', 'lib', 'precompress.mjs')];
-  const hash = hashInputs(root, inputs, (entry) => entry === 'node_modules' || entry === 'graphql-env.d.ts' || entry === 'dist' || entry.startsWith('dist.'));
+  const shared = ['console/checks.ts', 'formats/suggest.ts', 'formats/language-code.ts'].map((file) =>
+    join(root, 'src', file),
+  );
+  const inputs = [
+    web,
+    ...shared,
+    join(root, 'schema.graphql'),
+    join(root, 'package-lock.json'),
+    import.meta.filename,
+    join(root, 'scripts', 'lib', 'precompress.mjs'),
+  ];
+  const hash = hashInputs(
+    root,
+    inputs,
+    (entry) =>
+      entry === 'node_modules' || entry === 'graphql-env.d.ts' || entry === 'dist' || entry.startsWith('dist.'),
+  );
   const envTypes = join(web, 'src', 'graphql-env.d.ts');
   const force = process.argv.includes('--force');
-  if (!force && existsSync(envTypes) && currentBuild(link) === join(web, `dist.${hash}`) && existsSync(join(link, 'index.html'))) return;
+  if (
+    !force &&
+    existsSync(envTypes) &&
+    currentBuild(link) === join(web, `dist.${hash}`) &&
+    existsSync(join(link, 'index.html'))
+  )
+    return;
 
   const started = Date.now();
-  const tada = spawnSync(process.execPath, [join(root, 'node_modules', 'gql.tada', 'bin', 'cli.js'), 'generate-output', '-c', join(web, 'tsconfig.json')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tada = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'gql.tada', 'bin', 'cli.js'), 'generate-output', '-c', join(web, 'tsconfig.json')],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   if (tada.status !== 0) process.exit(tada.status ?? 1);
   const { build } = await import('vite');
   const { built } = await switchedBuild({

@@ -29,20 +29,21 @@ await withBuildLock(root, async () => {
   const { folder, built } = await switchedBuild({
     link: join(root, 'dist'),
     hash,
-    build: (outdir) => build({
-      // The findings updater's worker threads run their own entry (src/findings/pool.ts): dist/findings/check-worker.js.
-      entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'findings', 'check-worker.ts')],
-      outdir,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node22',
-      packages: 'external',
-      // Stack traces name the bundle's lines; the code is not minified, so they read as the sources do.
-      sourcemap: false,
-      logLevel: 'warning',
-    }),
+    build: (outdir) =>
+      build({
+        // The findings updater's worker threads run their own entry (src/findings/pool.ts): dist/findings/check-worker.js.
+        entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'findings', 'check-worker.ts')],
+        outdir,
+        bundle: true,
+        splitting: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node22',
+        packages: 'external',
+        // Stack traces name the bundle's lines; the code is not minified, so they read as the sources do.
+        sourcemap: false,
+        logLevel: 'warning',
+      }),
   });
   if (!built) console.log(`dist/ is up to date (${folder.slice(root.length + 1)})`);
 });

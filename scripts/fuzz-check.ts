@@ -10,7 +10,12 @@
 // - round-trip: parse → export → parse gives other texts than the first parse.
 // Hangs, heap exhaustion and crashes are judged by the runner around this.
 import { AppError } from '../src/errors.js';
-import { FormatError, type Bundle, type BundleLanguage, type ImportOption as ParserOption } from '../src/formats/model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleLanguage,
+  type ImportOption as ParserOption,
+} from '../src/formats/model.js';
 import { parseIcuPlural, pluralCategories, toIcuPlural } from '../src/formats/plural.js';
 import { isStringsDictText } from '../src/formats/stringsdict.js';
 import { holdsSeveralLanguages, registeredFormat, type RegisteredFormat } from '../src/formats/registry.js';
@@ -41,23 +46,34 @@ export interface CheckResult {
   keys?: number;
 }
 
-const describeError = (error: unknown) => (error instanceof Error ? `${error.constructor.name}: ${error.message}`.slice(0, 500) : String(error).slice(0, 500));
+const describeError = (error: unknown) =>
+  error instanceof Error ? `${error.constructor.name}: ${error.message}`.slice(0, 500) : String(error).slice(0, 500);
 
 /** Problems of a bundle that no later step expects (each would surface as a 500). */
 export function shapeProblem(bundle: unknown): string | undefined {
   const b = bundle as Bundle;
-  if (!b || !Array.isArray(b.keys) || !Array.isArray(b.languages)) return 'the parser returned no keys/languages arrays';
-  for (const language of b.languages) if (typeof language?.key !== 'string') return `a language key is ${typeof language?.key}`;
+  if (!b || !Array.isArray(b.keys) || !Array.isArray(b.languages))
+    return 'the parser returned no keys/languages arrays';
+  for (const language of b.languages)
+    if (typeof language?.key !== 'string') return `a language key is ${typeof language?.key}`;
   for (const key of b.keys) {
     if (typeof key?.key !== 'string') return `a key name is ${typeof key?.key}`;
-    if (typeof key.namespace !== 'string') return `the namespace of ${JSON.stringify(key.key)} is ${typeof key.namespace}`;
+    if (typeof key.namespace !== 'string')
+      return `the namespace of ${JSON.stringify(key.key)} is ${typeof key.namespace}`;
     for (const field of ['description', 'codeDescription'] as const) {
-      if (key[field] !== undefined && typeof key[field] !== 'string') return `the ${field} of ${JSON.stringify(key.key)} is ${typeof key[field]}`;
+      if (key[field] !== undefined && typeof key[field] !== 'string')
+        return `the ${field} of ${JSON.stringify(key.key)} is ${typeof key[field]}`;
     }
-    if (key.tags !== undefined && (!Array.isArray(key.tags) || key.tags.some((t) => typeof t !== 'string'))) return `the tags of ${JSON.stringify(key.key)} are not strings`;
-    if (!key.translations || typeof key.translations !== 'object') return `the translations of ${JSON.stringify(key.key)} are missing`;
-    const translations = [...Object.values(key.translations), ...Object.values(key.customerTranslations ?? {}).flatMap((o) => Object.values(o))];
-    for (const t of translations) if (typeof t?.text !== 'string') return `a text of ${JSON.stringify(key.key)} is ${typeof t?.text}`;
+    if (key.tags !== undefined && (!Array.isArray(key.tags) || key.tags.some((t) => typeof t !== 'string')))
+      return `the tags of ${JSON.stringify(key.key)} are not strings`;
+    if (!key.translations || typeof key.translations !== 'object')
+      return `the translations of ${JSON.stringify(key.key)} are missing`;
+    const translations = [
+      ...Object.values(key.translations),
+      ...Object.values(key.customerTranslations ?? {}).flatMap((o) => Object.values(o)),
+    ];
+    for (const t of translations)
+      if (typeof t?.text !== 'string') return `a text of ${JSON.stringify(key.key)} is ${typeof t?.text}`;
   }
   return undefined;
 }
@@ -67,10 +83,14 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** A key, namespace or text that is not well-formed UTF-16 (a lone surrogate), or undefined. */
 export function unstorableText(bundle: Bundle): string | undefined {
   const bad = (s: string | undefined) => s !== undefined && LONE_SURROGATE.test(s);
-  for (const language of bundle.languages) if (bad(language.key) || bad(language.name)) return `language ${JSON.stringify(language.key)}`;
+  for (const language of bundle.languages)
+    if (bad(language.key) || bad(language.name)) return `language ${JSON.stringify(language.key)}`;
   for (const key of bundle.keys) {
-    if (bad(key.key) || bad(key.namespace) || bad(key.description) || bad(key.codeDescription)) return `key ${JSON.stringify(key.key)} (name, namespace or description)`;
-    for (const [language, t] of Object.entries(key.translations)) if (bad(language) || bad(t.text)) return `the ${language} text of ${JSON.stringify(key.key)}: ${JSON.stringify(t.text).slice(0, 120)}`;
+    if (bad(key.key) || bad(key.namespace) || bad(key.description) || bad(key.codeDescription))
+      return `key ${JSON.stringify(key.key)} (name, namespace or description)`;
+    for (const [language, t] of Object.entries(key.translations))
+      if (bad(language) || bad(t.text))
+        return `the ${language} text of ${JSON.stringify(key.key)}: ${JSON.stringify(t.text).slice(0, 120)}`;
   }
   return undefined;
 }
@@ -93,8 +113,15 @@ export function meaningOf(text: string, language: string): string {
   // A printf count placeholder stored in a branch (`%d` where `#` was meant)
   // is written as it is by the platform formats and read back as `#`: the
   // documented normalization of plural.ts, not a loss.
-  const branches = Object.fromEntries(Object.entries(plural.forms).map(([category, branch]) => [category, branch.replace(COUNT_PLACEHOLDER, '#')]));
-  const forms = Object.fromEntries(Object.entries(branches).filter(([category, branch]) => category === 'other' || category.startsWith('=') || (branch !== branches.other && categories.has(category))));
+  const branches = Object.fromEntries(
+    Object.entries(plural.forms).map(([category, branch]) => [category, branch.replace(COUNT_PLACEHOLDER, '#')]),
+  );
+  const forms = Object.fromEntries(
+    Object.entries(branches).filter(
+      ([category, branch]) =>
+        category === 'other' || category.startsWith('=') || (branch !== branches.other && categories.has(category)),
+    ),
+  );
   return toIcuPlural(forms, plural.argument);
 }
 
@@ -119,7 +146,8 @@ const firstDifference = (a: string, b: string) => {
   return i;
 };
 /** Up to 80 characters of a text around an offset, quoted. */
-const excerpt = (text: string, at: number) => `${at > 40 ? '…' : ''}${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}${at + 40 < text.length ? '…' : ''}`;
+const excerpt = (text: string, at: number) =>
+  `${at > 40 ? '…' : ''}${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}${at + 40 < text.length ? '…' : ''}`;
 
 function pluralsOnly(content: Map<string, Map<string, string>>): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
@@ -131,36 +159,55 @@ function pluralsOnly(content: Map<string, Map<string, string>>): Map<string, Map
 }
 
 /** The first difference between two contents, or undefined. */
-export function contentDifference(before: Map<string, Map<string, string>>, after: Map<string, Map<string, string>>): string | undefined {
+export function contentDifference(
+  before: Map<string, Map<string, string>>,
+  after: Map<string, Map<string, string>>,
+): string | undefined {
   const show = (id: string) => JSON.stringify(id.replace('\u0000', '/'));
   for (const [id, texts] of before) {
     const other = after.get(id);
     if (!other) return `key ${show(id)} is lost`;
     for (const [language, text] of texts) {
       const now = other.get(language);
-      if (now !== text) return `key ${show(id)} ${language}: ${now === undefined ? `${excerpt(text, 0)} is lost` : `${excerpt(text, firstDifference(text, now))} became ${excerpt(now, firstDifference(text, now))}`}`;
+      if (now !== text)
+        return `key ${show(id)} ${language}: ${now === undefined ? `${excerpt(text, 0)} is lost` : `${excerpt(text, firstDifference(text, now))} became ${excerpt(now, firstDifference(text, now))}`}`;
     }
-    if (other.size > texts.size) return `key ${show(id)} gained languages ${[...other.keys()].filter((l) => !texts.has(l)).join(', ')}`;
+    if (other.size > texts.size)
+      return `key ${show(id)} gained languages ${[...other.keys()].filter((l) => !texts.has(l)).join(', ')}`;
   }
   for (const id of after.keys()) if (!before.has(id)) return `key ${show(id)} appeared`;
   return undefined;
 }
 
 /** The languages a file written from the bundle holds, as the export engine would choose them. */
-function exportLanguages(format: RegisteredFormat, bundle: Bundle, input: FuzzInput, options: ReadonlySet<string>): BundleLanguage[] {
+function exportLanguages(
+  format: RegisteredFormat,
+  bundle: Bundle,
+  input: FuzzInput,
+  options: ReadonlySet<string>,
+): BundleLanguage[] {
   const found = new Map(bundle.languages.map((l) => [l.key, l]));
-  for (const key of bundle.keys) for (const language of Object.keys(key.translations)) if (!found.has(language)) found.set(language, { key: language });
+  for (const key of bundle.keys)
+    for (const language of Object.keys(key.translations))
+      if (!found.has(language)) found.set(language, { key: language });
   const all = [...found.values()];
-  if (format.bilingual || holdsSeveralLanguages(format, options)) return all.map((l, i) => ({ key: l.key, name: l.name, isDefault: i === 0 }));
+  if (format.bilingual || holdsSeveralLanguages(format, options))
+    return all.map((l, i) => ({ key: l.key, name: l.name, isDefault: i === 0 }));
   const one = input.languageKey ?? all[0]?.key;
   return one === undefined ? [] : [{ key: one, isDefault: true }];
 }
 
 /** Parse options of the format (namespace left to the file). */
-const parseOptions = (input: FuzzInput) => ({ languageKey: input.languageKey, options: parserOptions(input.options) as Set<ParserOption> });
+const parseOptions = (input: FuzzInput) => ({
+  languageKey: input.languageKey,
+  options: parserOptions(input.options) as Set<ParserOption>,
+});
 
 /** Judges one input; `format` defaults to the registered format of input.formatId (tests hand in others). */
-export async function check(input: FuzzInput, format: RegisteredFormat | undefined = registeredFormat(input.formatId)): Promise<CheckResult> {
+export async function check(
+  input: FuzzInput,
+  format: RegisteredFormat | undefined = registeredFormat(input.formatId),
+): Promise<CheckResult> {
   if (!format) throw new Error(`unknown format ${input.formatId}`);
   const started = performance.now();
   let bundle: Bundle;
@@ -169,7 +216,12 @@ export async function check(input: FuzzInput, format: RegisteredFormat | undefin
   } catch (error) {
     const parseMs = performance.now() - started;
     // A stack overflow on deep nesting is caught and answered 400 by the import (parse-upload.ts).
-    if (error instanceof FormatError || error instanceof AppError || (error instanceof RangeError && /call stack/i.test(error.message))) return { verdict: 'rejected', parseMs, detail: describeError(error) };
+    if (
+      error instanceof FormatError ||
+      error instanceof AppError ||
+      (error instanceof RangeError && /call stack/i.test(error.message))
+    )
+      return { verdict: 'rejected', parseMs, detail: describeError(error) };
     return { verdict: 'untyped', parseMs, detail: `parse threw ${describeError(error)}` };
   }
   const parseMs = performance.now() - started;
@@ -184,25 +236,48 @@ export async function check(input: FuzzInput, format: RegisteredFormat | undefin
   }
   // PostgreSQL stores UTF-8: a lone surrogate would be stored as U+FFFD, a silent change.
   const unstorable = unstorableText(bundle);
-  if (unstorable) return { verdict: 'round-trip', parseMs, detail: `accepted, but cannot be stored as it is: ${unstorable}` };
-  const exportOptions = new Set(input.options.filter((o) => o === 'MULTI_LANGUAGE' || o === 'LANGUAGES_NESTED' || o === 'SHEETS_AS_NAMESPACES'));
+  if (unstorable)
+    return { verdict: 'round-trip', parseMs, detail: `accepted, but cannot be stored as it is: ${unstorable}` };
+  const exportOptions = new Set(
+    input.options.filter((o) => o === 'MULTI_LANGUAGE' || o === 'LANGUAGES_NESTED' || o === 'SHEETS_AS_NAMESPACES'),
+  );
   const languages = exportLanguages(format, bundle, input, exportOptions);
-  let before = contentOf(bundle, languages.map((l) => l.key));
+  let before = contentOf(
+    bundle,
+    languages.map((l) => l.key),
+  );
 
   let exported: Buffer;
   try {
     exported = await format.format.serialize(bundle, { languages, options: exportOptions });
   } catch (error) {
-    if (error instanceof FormatError) return { verdict: 'accepted', parseMs, keys: bundle.keys.length, detail: `export refused: ${describeError(error)}` };
+    if (error instanceof FormatError)
+      return {
+        verdict: 'accepted',
+        parseMs,
+        keys: bundle.keys.length,
+        detail: `export refused: ${describeError(error)}`,
+      };
     return { verdict: 'export-failed', parseMs, detail: describeError(error) };
   }
   let again: Bundle;
   try {
-    again = await format.format.parse(exported, parseOptions({ ...input, languageKey: input.languageKey ?? (format.bilingual || holdsSeveralLanguages(format, exportOptions) ? undefined : languages[0]?.key) }));
+    again = await format.format.parse(
+      exported,
+      parseOptions({
+        ...input,
+        languageKey:
+          input.languageKey ??
+          (format.bilingual || holdsSeveralLanguages(format, exportOptions) ? undefined : languages[0]?.key),
+      }),
+    );
   } catch (error) {
     return { verdict: 'round-trip', parseMs, detail: `the export does not parse: ${describeError(error)}` };
   }
-  let after = contentOf(again, languages.map((l) => l.key));
+  let after = contentOf(
+    again,
+    languages.map((l) => l.key),
+  );
   // A .stringsdict holds plurals (and device/width variants) only: its writer leaves plain texts to Localizable.strings.
   if (format.format.id === 'localizable-strings-dict') {
     before = pluralsOnly(before);

@@ -39,38 +39,246 @@ export const MAX_MUTANT_BYTES = 512 * 1024;
 // Tokens that open, close or escape something in the formats' syntaxes. Any
 // format gets all of them (a JSON token inside YAML is a good test too), its
 // own family more often.
-const XML_TOKENS = ['<', '>', '</', '/>', '&', '&amp;', '&lt;', '&#0;', '&#xD800;', '&#x10FFFF;', '&#99999999;', '&undefined;', '<![CDATA[', ']]>', '<!--', '-->', '<?xml version="1.0"?>', '<!DOCTYPE r [<!ENTITY a "aaaaaaaa">]>', '&a;', '<!ENTITY', 'xml:space="preserve"', '"', "'", '=', '<plurals name="p">', '<item quantity="one">', '<string name="">', '<trans-unit id="x">', '<source>', '<target>', '<unit id="u"><segment><source>s</source></segment></unit>', '<message numerus="yes">', '<numerusform>', '<data name="a">', '<value>', '<dict>', '<key>NSStringLocalizedFormatKey</key>', '<string>%#@v@</string>', '<key>', '<array>', 'xmlns="urn:oasis:names:tc:xliff:document:1.2"'];
-const JSON_TOKENS = ['{', '}', '[', ']', '"', ':', ',', '\\', '\\u0000', '\\ud800', '\\uDFFF', '\\"', 'null', 'true', '1e999', '-0', '{"":""}', '"__proto__"', '"constructor"', '{"a":{"b":{"c":"d"}}}', '[[[[[[[[', '"@@locale":"de"', '"@key":{"description":"d"}', '"message":', '"localizations":{', '"stringUnit":{"state":"translated","value":"v"}', '"variations":{"plural":{'];
-const ICU_TOKENS = ['{', '}', "'", "''", '#', '{count, plural, one {# x} other {# y}}', '{n, select, a {x} other {y}}', '{n, selectordinal, one {#st} other {#th}}', '{count, plural, =0 {none} other {#}}', '{a}', '{, plural, }', '{count, plural, offset:1 other {#}}', '%1$s', '%d', '%@', '%#@x@', '{{x}}', '$t(x)'];
-const LINE_TOKENS = ['\n', '\r\n', '\r', '\\\n', '\\', '\\n', '\\u00e9', '\\uZZZZ', '=', ':', '#', '!', '"', '";', '/*', '*/', '//', 'msgid ""', 'msgstr ""', 'msgctxt "c"', 'msgid_plural "p"', 'msgstr[0] ""', 'msgstr[99] ""', '#, fuzzy', '#~ ', '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"', '"Language: de\\n"', 'key = "value";', '\t', ',', ';', '\u2028', '\ufeff'];
-const YAML_TOKENS = ['- ', '? ', ': ', '&a ', '*a', '!!binary ', '!!str ', '<<: *a', '---', '...', '|', '>-', '%YAML 1.2', '{', '[', '#', "'", '"', 'null', '~', '2001-12-14', '0x1F', '.inf', 'yes'];
-const CODE_TOKENS = ['<?php', '?>', 'return [', 'array(', '=>', "'", '"', '\\', '$x', '.', '__(', 'export default {', 'module.exports = {', '}', ';', '`', '${x}', '/*', '*/', '//', '...x', '[x]:', 'function(){}', '0x10', '1_000'];
+const XML_TOKENS = [
+  '<',
+  '>',
+  '</',
+  '/>',
+  '&',
+  '&amp;',
+  '&lt;',
+  '&#0;',
+  '&#xD800;',
+  '&#x10FFFF;',
+  '&#99999999;',
+  '&undefined;',
+  '<![CDATA[',
+  ']]>',
+  '<!--',
+  '-->',
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE r [<!ENTITY a "aaaaaaaa">]>',
+  '&a;',
+  '<!ENTITY',
+  'xml:space="preserve"',
+  '"',
+  "'",
+  '=',
+  '<plurals name="p">',
+  '<item quantity="one">',
+  '<string name="">',
+  '<trans-unit id="x">',
+  '<source>',
+  '<target>',
+  '<unit id="u"><segment><source>s</source></segment></unit>',
+  '<message numerus="yes">',
+  '<numerusform>',
+  '<data name="a">',
+  '<value>',
+  '<dict>',
+  '<key>NSStringLocalizedFormatKey</key>',
+  '<string>%#@v@</string>',
+  '<key>',
+  '<array>',
+  'xmlns="urn:oasis:names:tc:xliff:document:1.2"',
+];
+const JSON_TOKENS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  ':',
+  ',',
+  '\\',
+  '\\u0000',
+  '\\ud800',
+  '\\uDFFF',
+  '\\"',
+  'null',
+  'true',
+  '1e999',
+  '-0',
+  '{"":""}',
+  '"__proto__"',
+  '"constructor"',
+  '{"a":{"b":{"c":"d"}}}',
+  '[[[[[[[[',
+  '"@@locale":"de"',
+  '"@key":{"description":"d"}',
+  '"message":',
+  '"localizations":{',
+  '"stringUnit":{"state":"translated","value":"v"}',
+  '"variations":{"plural":{',
+];
+const ICU_TOKENS = [
+  '{',
+  '}',
+  "'",
+  "''",
+  '#',
+  '{count, plural, one {# x} other {# y}}',
+  '{n, select, a {x} other {y}}',
+  '{n, selectordinal, one {#st} other {#th}}',
+  '{count, plural, =0 {none} other {#}}',
+  '{a}',
+  '{, plural, }',
+  '{count, plural, offset:1 other {#}}',
+  '%1$s',
+  '%d',
+  '%@',
+  '%#@x@',
+  '{{x}}',
+  '$t(x)',
+];
+const LINE_TOKENS = [
+  '\n',
+  '\r\n',
+  '\r',
+  '\\\n',
+  '\\',
+  '\\n',
+  '\\u00e9',
+  '\\uZZZZ',
+  '=',
+  ':',
+  '#',
+  '!',
+  '"',
+  '";',
+  '/*',
+  '*/',
+  '//',
+  'msgid ""',
+  'msgstr ""',
+  'msgctxt "c"',
+  'msgid_plural "p"',
+  'msgstr[0] ""',
+  'msgstr[99] ""',
+  '#, fuzzy',
+  '#~ ',
+  '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"',
+  '"Language: de\\n"',
+  'key = "value";',
+  '\t',
+  ',',
+  ';',
+  '\u2028',
+  '\ufeff',
+];
+const YAML_TOKENS = [
+  '- ',
+  '? ',
+  ': ',
+  '&a ',
+  '*a',
+  '!!binary ',
+  '!!str ',
+  '<<: *a',
+  '---',
+  '...',
+  '|',
+  '>-',
+  '%YAML 1.2',
+  '{',
+  '[',
+  '#',
+  "'",
+  '"',
+  'null',
+  '~',
+  '2001-12-14',
+  '0x1F',
+  '.inf',
+  'yes',
+];
+const CODE_TOKENS = [
+  '<?php',
+  '?>',
+  'return [',
+  'array(',
+  '=>',
+  "'",
+  '"',
+  '\\',
+  '$x',
+  '.',
+  '__(',
+  'export default {',
+  'module.exports = {',
+  '}',
+  ';',
+  '`',
+  '${x}',
+  '/*',
+  '*/',
+  '//',
+  '...x',
+  '[x]:',
+  'function(){}',
+  '0x10',
+  '1_000',
+];
 const CSV_TOKENS = [',', ';', '\t', '"', '""', '\n', '\r\n', 'key,en,de', 'namespace', 'description', '=1+1', '\ufeff'];
 
-export const TOKENS: Record<string, readonly string[]> = { XML_TOKENS, JSON_TOKENS, ICU_TOKENS, LINE_TOKENS, YAML_TOKENS, CODE_TOKENS, CSV_TOKENS };
+export const TOKENS: Record<string, readonly string[]> = {
+  XML_TOKENS,
+  JSON_TOKENS,
+  ICU_TOKENS,
+  LINE_TOKENS,
+  YAML_TOKENS,
+  CODE_TOKENS,
+  CSV_TOKENS,
+};
 
 /** The token families most relevant to a format, by file extension. */
 export function tokenFamiliesOf(extension: string): (keyof typeof TOKENS)[] {
   switch (extension) {
-    case 'xml': case 'resx': case 'resw': case 'xlf': case 'ts': case 'stringsdict': case 'xlsx':
+    case 'xml':
+    case 'resx':
+    case 'resw':
+    case 'xlf':
+    case 'ts':
+    case 'stringsdict':
+    case 'xlsx':
       return ['XML_TOKENS', 'ICU_TOKENS'];
-    case 'json': case 'arb': case 'xcstrings':
+    case 'json':
+    case 'arb':
+    case 'xcstrings':
       return ['JSON_TOKENS', 'ICU_TOKENS'];
     case 'yml':
       return ['YAML_TOKENS', 'ICU_TOKENS'];
-    case 'php': case 'js':
+    case 'php':
+    case 'js':
       return ['CODE_TOKENS', 'ICU_TOKENS'];
-    case 'csv': case 'tsv':
+    case 'csv':
+    case 'tsv':
       return ['CSV_TOKENS', 'ICU_TOKENS'];
     default:
       return ['LINE_TOKENS', 'ICU_TOKENS'];
   }
 }
 
-const INTERESTING_BYTES = [0x00, 0x01, 0x0a, 0x0d, 0x1f, 0x22, 0x27, 0x3c, 0x3e, 0x5c, 0x7b, 0x7d, 0x7f, 0x80, 0xbf, 0xc0, 0xc3, 0xed, 0xef, 0xf0, 0xf4, 0xf8, 0xfe, 0xff];
+const INTERESTING_BYTES = [
+  0x00, 0x01, 0x0a, 0x0d, 0x1f, 0x22, 0x27, 0x3c, 0x3e, 0x5c, 0x7b, 0x7d, 0x7f, 0x80, 0xbf, 0xc0, 0xc3, 0xed, 0xef,
+  0xf0, 0xf4, 0xf8, 0xfe, 0xff,
+];
 // Broken and unusual UTF-8: lone continuation bytes, overlong forms, a UTF-16
 // surrogate encoded in UTF-8 (CESU), a cut 4-byte sequence, BOMs, U+FFFE.
-const BYTE_SEQUENCES = [[0x80], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98], [0xf4, 0x90, 0x80, 0x80], [0xef, 0xbb, 0xbf], [0xff, 0xfe], [0xfe, 0xff], [0xef, 0xbf, 0xbe], [0xe2, 0x80, 0xa8], [0x00, 0x00]];
+const BYTE_SEQUENCES = [
+  [0x80],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf0, 0x9f, 0x98],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xef, 0xbb, 0xbf],
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+  [0xef, 0xbf, 0xbe],
+  [0xe2, 0x80, 0xa8],
+  [0x00, 0x00],
+];
 
 export type Mutation = (input: Buffer, random: Random, context: MutationContext) => Buffer;
 
@@ -114,13 +322,20 @@ function repeatSlice(input: Buffer, random: Random): Buffer {
   const slice = input.subarray(start, start + length);
   if (slice.length === 0) return input;
   const times = random.pick([2, 3, 16, 100, 1000, 10_000]);
-  const repeated = Buffer.alloc(Math.min(slice.length * times, MAX_MUTANT_BYTES - input.length > 0 ? MAX_MUTANT_BYTES - input.length : slice.length));
+  const repeated = Buffer.alloc(
+    Math.min(
+      slice.length * times,
+      MAX_MUTANT_BYTES - input.length > 0 ? MAX_MUTANT_BYTES - input.length : slice.length,
+    ),
+  );
   for (let at = 0; at < repeated.length; at += slice.length) slice.copy(repeated, at);
   return Buffer.concat([input.subarray(0, start), repeated, input.subarray(start)]);
 }
 
 function insertToken(input: Buffer, random: Random, context: MutationContext): Buffer {
-  const family = random.chance(0.8) ? random.pick(context.families) : random.pick(Object.keys(TOKENS) as (keyof typeof TOKENS)[]);
+  const family = random.chance(0.8)
+    ? random.pick(context.families)
+    : random.pick(Object.keys(TOKENS) as (keyof typeof TOKENS)[]);
   const token = Buffer.from(random.pick(TOKENS[family]!), 'utf8');
   const at = position(input, random);
   // Sometimes the token replaces what was there, sometimes it is inserted.
@@ -159,8 +374,28 @@ function reencode(input: Buffer, random: Random): Buffer {
   }
 }
 
-export const MUTATIONS: Record<string, Mutation> = { bitFlips, interestingBytes, truncate, deleteSlice, repeatSlice, insertToken, insertBytes, splice, reencode };
-const WEIGHTED: [string, number][] = [['bitFlips', 3], ['interestingBytes', 2], ['truncate', 2], ['deleteSlice', 2], ['repeatSlice', 2], ['insertToken', 5], ['insertBytes', 1], ['splice', 1], ['reencode', 1]];
+export const MUTATIONS: Record<string, Mutation> = {
+  bitFlips,
+  interestingBytes,
+  truncate,
+  deleteSlice,
+  repeatSlice,
+  insertToken,
+  insertBytes,
+  splice,
+  reencode,
+};
+const WEIGHTED: [string, number][] = [
+  ['bitFlips', 3],
+  ['interestingBytes', 2],
+  ['truncate', 2],
+  ['deleteSlice', 2],
+  ['repeatSlice', 2],
+  ['insertToken', 5],
+  ['insertBytes', 1],
+  ['splice', 1],
+  ['reencode', 1],
+];
 const TOTAL_WEIGHT = WEIGHTED.reduce((sum, [, w]) => sum + w, 0);
 
 function pickMutation(random: Random): string {
@@ -188,19 +423,27 @@ export function mutate(input: Buffer, random: Random, context: MutationContext):
  * zipped again, so the damage reaches the spreadsheet reader and not only the
  * zip reader's checksum test.
  */
-export async function mutateZipEntry(input: Buffer, random: Random, context: MutationContext): Promise<{ bytes: Buffer; applied: string[] }> {
+export async function mutateZipEntry(
+  input: Buffer,
+  random: Random,
+  context: MutationContext,
+): Promise<{ bytes: Buffer; applied: string[] }> {
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(input);
   } catch {
     return mutate(input, random, context);
   }
-  const names = Object.keys(zip.files).filter((name) => !zip.files[name]!.dir).sort();
+  const names = Object.keys(zip.files)
+    .filter((name) => !zip.files[name]!.dir)
+    .sort();
   if (names.length === 0) return mutate(input, random, context);
   const name = random.pick(names);
   const original = await zip.file(name)!.async('nodebuffer');
   const xmlContext = { ...context, families: ['XML_TOKENS', 'ICU_TOKENS'] as (keyof typeof TOKENS)[], donors: [] };
-  const { bytes, applied } = random.chance(0.1) ? { bytes: Buffer.alloc(0), applied: ['emptyEntry'] } : mutate(original, random, xmlContext);
+  const { bytes, applied } = random.chance(0.1)
+    ? { bytes: Buffer.alloc(0), applied: ['emptyEntry'] }
+    : mutate(original, random, xmlContext);
   if (random.chance(0.1)) zip.remove(name);
   else zip.file(name, bytes);
   const out = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });

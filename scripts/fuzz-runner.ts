@@ -72,17 +72,31 @@ function optionsOf(formatId: string, random: Random): { languageKey?: string; op
     if (layout === 2) options.push('LANGUAGES_NESTED');
   }
   if (format.format.extension === 'xlsx' && random.chance(0.3)) options.push('SHEETS_AS_NAMESPACES');
-  for (const textOption of ['TRIM_LEADING_TRAILING_SPACES', 'UNESCAPE_NEW_LINES', 'UNESCAPE_SINGLE_QUOTES'] as const) if (random.chance(0.1)) options.push(textOption);
+  for (const textOption of ['TRIM_LEADING_TRAILING_SPACES', 'UNESCAPE_NEW_LINES', 'UNESCAPE_SINGLE_QUOTES'] as const)
+    if (random.chance(0.1)) options.push(textOption);
   const several = format.format.multiLanguage || options.includes('MULTI_LANGUAGE');
   // A file that names its language (PO, Qt, ARB) is read in it: forced into
   // another, its plural forms are those of the file's language, and an export
   // in the forced one rightly writes that language's forms.
-  const languageKey = several ? (random.chance(0.1) ? 'de' : undefined) : format.languageInFile ? undefined : random.chance(0.9) ? 'de' : 'en';
+  const languageKey = several
+    ? random.chance(0.1)
+      ? 'de'
+      : undefined
+    : format.languageInFile
+      ? undefined
+      : random.chance(0.9)
+        ? 'de'
+        : 'en';
   return { languageKey, options };
 }
 
 /** Case n of the run: its format (round robin, so every format gets its share), seed file and mutations. */
-export async function makeCase(seeds: Map<string, Seed[]>, ids: readonly string[], seed: number, caseNumber: number): Promise<Case> {
+export async function makeCase(
+  seeds: Map<string, Seed[]>,
+  ids: readonly string[],
+  seed: number,
+  caseNumber: number,
+): Promise<Case> {
   const random = caseRandom(seed, caseNumber);
   const formatId = ids[caseNumber % ids.length]!;
   const format = registeredFormat(formatId)!;
@@ -96,9 +110,15 @@ export async function makeCase(seeds: Map<string, Seed[]>, ids: readonly string[
   let mutations: string[] = [];
   if (!random.chance(0.03)) {
     const isZip = bytes[0] === 0x50 && bytes[1] === 0x4b;
-    ({ bytes, applied: mutations } = isZip && random.chance(0.7) ? await mutateZipEntry(bytes, random, context) : mutate(bytes, random, context));
+    ({ bytes, applied: mutations } =
+      isZip && random.chance(0.7) ? await mutateZipEntry(bytes, random, context) : mutate(bytes, random, context));
   }
-  return { caseNumber, input: { formatId, bytes, ...optionsOf(formatId, random) }, origin: `${foreign ? 'foreign ' : ''}${start.origin}`, mutations };
+  return {
+    caseNumber,
+    input: { formatId, bytes, ...optionsOf(formatId, random) },
+    origin: `${foreign ? 'foreign ' : ''}${start.origin}`,
+    mutations,
+  };
 }
 
 interface Pending {
@@ -114,7 +134,11 @@ class Worker {
   private pending: Pending | undefined;
   private stderr = '';
 
-  constructor(private readonly heapMb: number, private readonly timeoutMs: number, private readonly checkModule?: string) {
+  constructor(
+    private readonly heapMb: number,
+    private readonly timeoutMs: number,
+    private readonly checkModule?: string,
+  ) {
     ({ child: this.child, ready: this.ready } = this.spawn());
   }
 
@@ -138,7 +162,14 @@ class Worker {
         reject(new Error(`fuzz worker exited before it was ready (${code ?? signal}): ${this.stderr}`));
         if (this.pending && this.child === child) {
           const heap = /heap limit|out of memory/i.test(this.stderr);
-          this.settle({ verdict: heap ? 'heap' : 'crash', parseMs: 0, detail: `worker died (${code ?? signal}): ${this.stderr.trim().split('\n').slice(-5).join(' | ')}` }, true);
+          this.settle(
+            {
+              verdict: heap ? 'heap' : 'crash',
+              parseMs: 0,
+              detail: `worker died (${code ?? signal}): ${this.stderr.trim().split('\n').slice(-5).join(' | ')}`,
+            },
+            true,
+          );
         }
       });
     });
@@ -182,8 +213,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   for (const id of ids) if (!registeredFormat(id)) throw new Error(`unknown format ${id}`);
   const seeds = await allSeeds(options.corpusRoot ?? CORPUS_ROOT);
   const findingsDir = options.findingsDir ?? join(tmpdir(), `fuzz-findings-${options.seed}`);
-  const numbers = options.onlyCase !== undefined ? [options.onlyCase] : Array.from({ length: options.count }, (_, i) => i);
-  const workers = Array.from({ length: Math.max(1, Math.min(options.workers ?? availableParallelism(), numbers.length)) }, () => new Worker(options.heapMb ?? 256, options.timeoutMs ?? 10_000, options.checkModule));
+  const numbers =
+    options.onlyCase !== undefined ? [options.onlyCase] : Array.from({ length: options.count }, (_, i) => i);
+  const workers = Array.from(
+    { length: Math.max(1, Math.min(options.workers ?? availableParallelism(), numbers.length)) },
+    () => new Worker(options.heapMb ?? 256, options.timeoutMs ?? 10_000, options.checkModule),
+  );
 
   const report: FuzzReport = {
     cases: 0,
@@ -202,22 +237,38 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     perFormat.cases++;
     if (result.verdict === 'accepted') perFormat.accepted++;
     if (result.verdict === 'rejected') perFormat.rejected++;
-    if (result.verdict !== 'hang' && result.parseMs > report.slowest.ms) report.slowest = { ms: Math.round(result.parseMs), formatId: task.input.formatId, caseNumber: task.caseNumber, origin: task.origin };
+    if (result.verdict !== 'hang' && result.parseMs > report.slowest.ms)
+      report.slowest = {
+        ms: Math.round(result.parseMs),
+        formatId: task.input.formatId,
+        caseNumber: task.caseNumber,
+        origin: task.origin,
+      };
     if (FINDINGS.includes(result.verdict)) {
       mkdirSync(findingsDir, { recursive: true });
       const file = join(findingsDir, `${task.caseNumber}-${task.input.formatId}-${result.verdict}.bin`);
       writeFileSync(file, task.input.bytes);
-      report.findings.push({ caseNumber: task.caseNumber, formatId: task.input.formatId, verdict: result.verdict, detail: result.detail ?? '', origin: task.origin, mutations: task.mutations, file });
+      report.findings.push({
+        caseNumber: task.caseNumber,
+        formatId: task.input.formatId,
+        verdict: result.verdict,
+        detail: result.detail ?? '',
+        origin: task.origin,
+        mutations: task.mutations,
+        file,
+      });
     }
     options.progress?.(report.cases, numbers.length);
   };
   try {
-    await Promise.all(workers.map(async (worker) => {
-      while (next < numbers.length) {
-        const task = await makeCase(seeds, ids, options.seed, numbers[next++]!);
-        record(task, await worker.run(task));
-      }
-    }));
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (next < numbers.length) {
+          const task = await makeCase(seeds, ids, options.seed, numbers[next++]!);
+          record(task, await worker.run(task));
+        }
+      }),
+    );
   } finally {
     for (const worker of workers) worker.close();
   }
@@ -231,11 +282,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
  * and heap limits, one worker process: a hang or crash is a verdict here too,
  * never a stuck caller.
  */
-export async function judgeInputs(inputs: FuzzInput[], options: Pick<FuzzOptions, 'timeoutMs' | 'heapMb' | 'checkModule'> = {}): Promise<CheckResult[]> {
+export async function judgeInputs(
+  inputs: FuzzInput[],
+  options: Pick<FuzzOptions, 'timeoutMs' | 'heapMb' | 'checkModule'> = {},
+): Promise<CheckResult[]> {
   const worker = new Worker(options.heapMb ?? 256, options.timeoutMs ?? 10_000, options.checkModule);
   try {
     const results: CheckResult[] = [];
-    for (const [i, input] of inputs.entries()) results.push(await worker.run({ caseNumber: i, input, origin: 'given', mutations: [] }));
+    for (const [i, input] of inputs.entries())
+      results.push(await worker.run({ caseNumber: i, input, origin: 'given', mutations: [] }));
     return results;
   } finally {
     worker.close();

@@ -17,7 +17,13 @@ const CORPUS_FOLDERS: Record<string, string[]> = {
   arb: ['arb'],
   csv: ['csv-translations', 'tsv'],
   js: ['javascript', 'module-exports'],
-  json: ['single-language-json', 'multi-language-json', 'simplelocalize-json', 'project-backup-json', 'browser-extension-json'],
+  json: [
+    'single-language-json',
+    'multi-language-json',
+    'simplelocalize-json',
+    'project-backup-json',
+    'browser-extension-json',
+  ],
   'localizable-strings': ['localizable-strings'],
   php: ['php-array'],
   po: ['po-pot'],
@@ -80,14 +86,24 @@ export function richBundle(languages: string[]): Bundle {
         key: i % 2 ? `group.sub${i}.item` : `key_${i}`,
         namespace: i % 3 === 0 ? `ns${i % 2}` : '',
         description: i % 2 ? `About ${i} & "more"` : undefined,
-        translations: Object.fromEntries(languages.map((language, l) => [language, { text: TEXTS[(i + l) % TEXTS.length]! }])),
+        translations: Object.fromEntries(
+          languages.map((language, l) => [language, { text: TEXTS[(i + l) % TEXTS.length]! }]),
+        ),
       },
     ]),
   };
 }
 
 /** Export option sets that change a file's shape, those the format reads among them. */
-const OPTION_SETS: ExportOption[][] = [[], ['WRITE_NESTED'], ['INCLUDE_DESCRIPTIONS'], ['ESCAPE_NEW_LINES', 'ESCAPE_SINGLE_QUOTES'], ['MULTI_LANGUAGE'], ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'], ['SHEETS_AS_NAMESPACES']];
+const OPTION_SETS: ExportOption[][] = [
+  [],
+  ['WRITE_NESTED'],
+  ['INCLUDE_DESCRIPTIONS'],
+  ['ESCAPE_NEW_LINES', 'ESCAPE_SINGLE_QUOTES'],
+  ['MULTI_LANGUAGE'],
+  ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'],
+  ['SHEETS_AS_NAMESPACES'],
+];
 
 /** The languages a file of the format holds when written with the options. */
 export function fileLanguages(format: RegisteredFormat, options: ReadonlySet<string>): string[] {
@@ -103,7 +119,10 @@ export async function exportSeeds(id: string): Promise<Seed[]> {
   for (const options of OPTION_SETS) {
     const set = new Set(options);
     const languages = fileLanguages(format, set);
-    const bytes = await format.format.serialize(richBundle(languages), { languages: languages.map((key, i) => ({ key, isDefault: i === 0 })), options: set });
+    const bytes = await format.format.serialize(richBundle(languages), {
+      languages: languages.map((key, i) => ({ key, isDefault: i === 0 })),
+      options: set,
+    });
     const digest = bytes.toString('base64');
     if (seen.has(digest)) continue;
     seen.add(digest);

@@ -5,7 +5,9 @@
 import type { CheckResult, FuzzInput } from './fuzz-check.js';
 
 // The runner may name another judge (its own tests do, to see hangs and crashes handled).
-const { check } = (await import(process.argv[2] ?? './fuzz-check.js')) as { check: (input: FuzzInput) => Promise<CheckResult> };
+const { check } = (await import(process.argv[2] ?? './fuzz-check.js')) as {
+  check: (input: FuzzInput) => Promise<CheckResult>;
+};
 
 interface Task {
   id: number;
@@ -13,10 +15,21 @@ interface Task {
 }
 
 process.on('message', (task: Task) => {
-  const input: FuzzInput = { ...task.input, bytes: Buffer.from(task.input.bytes.buffer, task.input.bytes.byteOffset, task.input.bytes.byteLength) };
+  const input: FuzzInput = {
+    ...task.input,
+    bytes: Buffer.from(task.input.bytes.buffer, task.input.bytes.byteOffset, task.input.bytes.byteLength),
+  };
   check(input).then(
     (result) => process.send!({ id: task.id, result }),
-    (error: unknown) => process.send!({ id: task.id, result: { verdict: 'untyped', parseMs: 0, detail: `the check itself threw ${error instanceof Error ? error.stack : String(error)}` } }),
+    (error: unknown) =>
+      process.send!({
+        id: task.id,
+        result: {
+          verdict: 'untyped',
+          parseMs: 0,
+          detail: `the check itself threw ${error instanceof Error ? error.stack : String(error)}`,
+        },
+      }),
   );
 });
 // Parsers run promise chains: an unhandled rejection or exception that

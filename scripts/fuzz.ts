@@ -34,7 +34,10 @@ const number = (name: string, value: string | undefined) => {
 
 if (values.file) {
   if (!values.format) throw new Error('--file needs --format');
-  const [result] = await judgeInputs([{ formatId: values.format, bytes: readFileSync(values.file), languageKey: values.language, options: [] }], { timeoutMs: number('timeout-ms', values['timeout-ms']) });
+  const [result] = await judgeInputs(
+    [{ formatId: values.format, bytes: readFileSync(values.file), languageKey: values.language, options: [] }],
+    { timeoutMs: number('timeout-ms', values['timeout-ms']) },
+  );
   console.log(JSON.stringify(result, null, 2));
   process.exit(['accepted', 'rejected'].includes(result!.verdict) ? 0 : 1);
 }
@@ -58,12 +61,20 @@ if (values.json) {
   console.log(JSON.stringify(report, null, 2));
 } else {
   const count = (verdict: string) => report.verdicts[verdict] ?? 0;
-  console.log(`${report.cases} cases from ${report.seeds} seed files over ${Object.keys(report.perFormat).length} formats in ${report.seconds} s`);
+  console.log(
+    `${report.cases} cases from ${report.seeds} seed files over ${Object.keys(report.perFormat).length} formats in ${report.seconds} s`,
+  );
   console.log(`accepted ${count('accepted')}, rejected (FormatError / 400) ${count('rejected')}`);
-  console.log(`hangs ${count('hang')}, crashes ${count('crash') + count('heap')} (out of heap ${count('heap')}), untyped exceptions ${count('untyped')}, failed exports ${count('export-failed')}, round trips changing data ${count('round-trip')}`);
-  console.log(`slowest parse ${report.slowest.ms} ms (${report.slowest.formatId}, case ${report.slowest.caseNumber}, from ${report.slowest.origin})`);
+  console.log(
+    `hangs ${count('hang')}, crashes ${count('crash') + count('heap')} (out of heap ${count('heap')}), untyped exceptions ${count('untyped')}, failed exports ${count('export-failed')}, round trips changing data ${count('round-trip')}`,
+  );
+  console.log(
+    `slowest parse ${report.slowest.ms} ms (${report.slowest.formatId}, case ${report.slowest.caseNumber}, from ${report.slowest.origin})`,
+  );
   for (const f of report.findings) {
-    console.log(`\n${f.verdict} in ${f.formatId}, case ${f.caseNumber} (from ${f.origin}; ${f.mutations.join(', ') || 'unmutated'})\n  ${f.detail}\n  file: ${f.file}`);
+    console.log(
+      `\n${f.verdict} in ${f.formatId}, case ${f.caseNumber} (from ${f.origin}; ${f.mutations.join(', ') || 'unmutated'})\n  ${f.detail}\n  file: ${f.file}`,
+    );
   }
 }
 process.exit(report.findings.length ? 1 : 0);

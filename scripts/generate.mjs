@@ -18,7 +18,9 @@ const root = resolve(import.meta.dirname, '..');
 // npm's scripts find node_modules/.bin/node (Node 24, installed on Linux x64) first.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 15)) {
-  console.error(`Node.js ${process.version} is not supported: use Node 22 (22.15 or later) or 24. On Linux x64, \`npm install\` installs Node 24 into node_modules, which \`npm start\` and \`npm test\` use.`);
+  console.error(
+    `Node.js ${process.version} is not supported: use Node 22 (22.15 or later) or 24. On Linux x64, \`npm install\` installs Node 24 into node_modules, which \`npm start\` and \`npm test\` use.`,
+  );
   process.exit(1);
 }
 
@@ -31,10 +33,21 @@ await withBuildLock(root, async () => {
   // The generated client and Pothos types, when the schema or the installed Prisma changed.
   const generated = join(root, 'src', 'generated');
   const stampFile = join(generated, '.generate-stamp');
-  const stamp = hashInputs(root, ['prisma/schema.prisma', 'prisma.config.ts', 'package-lock.json'].map((file) => join(root, file)));
-  const current = existsSync(join(generated, 'prisma', 'client.ts')) && existsSync(join(generated, 'pothos-types.ts')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp;
+  const stamp = hashInputs(
+    root,
+    ['prisma/schema.prisma', 'prisma.config.ts', 'package-lock.json'].map((file) => join(root, file)),
+  );
+  const current =
+    existsSync(join(generated, 'prisma', 'client.ts')) &&
+    existsSync(join(generated, 'pothos-types.ts')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === stamp;
   if (!current || process.argv.includes('--force')) {
-    const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY || fileURLToPath(import.meta.url), PRISMA_HIDE_UPDATE_MESSAGE: '1' };
+    const env = {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY || fileURLToPath(import.meta.url),
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    };
     // The pothos generator is a bin of @pothos/plugin-prisma.
     env.PATH = `${join(root, 'node_modules', '.bin')}${delimiter}${env.PATH ?? ''}`;
     run('node_modules/prisma/build/index.js', ['generate'], env);

@@ -21,7 +21,10 @@ for (const name of readdirSync(DIST)) {
   if (!/\.(c?js)$/.test(name)) continue;
   const file = join(DIST, name);
   const text = readFileSync(file, 'utf8');
-  if (PATCHED.test(text)) { found++; continue; }
+  if (PATCHED.test(text)) {
+    found++;
+    continue;
+  }
   const patched = text.replace(READER, 'new TextDecoder($1,{ignoreBOM:!0})');
   if (patched === text) continue;
   // Written beside and renamed over: node_modules may be shared by checkouts that
@@ -32,6 +35,8 @@ for (const name of readdirSync(DIST)) {
   found++;
 }
 if (found === 0) {
-  console.error(`patch-pglite: the protocol reader's TextDecoder was not found in ${DIST}; check whether this PGlite still drops a leading U+FEFF`);
+  console.error(
+    `patch-pglite: the protocol reader's TextDecoder was not found in ${DIST}; check whether this PGlite still drops a leading U+FEFF`,
+  );
   process.exit(1);
 }

@@ -14,7 +14,10 @@ import { launchChromium } from './lib/chromium.js';
 
 const docs = resolve(import.meta.dirname, '..', 'docs');
 const dataDir = mkdtempSync(join(tmpdir(), 'lms-screenshots-'));
-const service = await buildService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' }), { logger: false, worker: false });
+const service = await buildService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' }), {
+  logger: false,
+  worker: false,
+});
 const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
 const browser = await launchChromium();
 try {
@@ -23,17 +26,31 @@ try {
   const account = await createAccount({ email, password }, service.config.defaultPlan);
   const token = await createPersonalToken(account.id, 'screenshots');
   const rest = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
-    const res = await fetch(url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return (await res.json()).data;
   };
   const shop = await rest('POST', '/api/v2/projects', { name: 'Web shop' }, { authorization: token });
   await rest('POST', '/api/v2/projects', { name: 'Mobile app' }, { authorization: token });
   const key = { 'x-service-token': shop.apiKey };
-  for (const [k, name] of [['de', 'German'], ['fr', 'French'], ['pl', 'Polish']]) await rest('POST', '/api/v1/languages', { key: k, name }, key);
+  for (const [k, name] of [
+    ['de', 'German'],
+    ['fr', 'French'],
+    ['pl', 'Polish'],
+  ])
+    await rest('POST', '/api/v1/languages', { key: k, name }, key);
   const texts: Record<string, [string, string, string, string]> = {
     'cart.title': ['Your cart', 'Ihr Warenkorb', 'Votre panier', 'Twój koszyk'],
-    'cart.items': ['{count, plural, one {# item} other {# items}}', '{count, plural, one {# Artikel} other {# Artikel}}', '{count, plural, one {# article} other {# articles}}', ''],
+    'cart.items': [
+      '{count, plural, one {# item} other {# items}}',
+      '{count, plural, one {# Artikel} other {# Artikel}}',
+      '{count, plural, one {# article} other {# articles}}',
+      '',
+    ],
     'cart.checkout': ['Checkout', 'Zur Kasse', 'Paiement', 'Do kasy'],
     'cart.empty': ['Your cart is empty', 'Ihr Warenkorb ist leer', '', ''],
     'home.greeting': ['Hello {name}!', 'Hallo {name}!', 'Bonjour !', 'Cześć {name}!'],
@@ -43,12 +60,21 @@ try {
     'product.add': ['Add to cart', 'In den Warenkorb', 'Ajouter au panier', 'Dodaj do koszyka'],
     'product.stock': ['Only %d left', 'Nur noch %d', 'Plus que %d', ''],
   };
-  const content = Object.entries(texts).flatMap(([k, values]) => ['en', 'de', 'fr', 'pl'].map((language, i) => ({ key: k, language, text: values[i] })).filter((c) => c.text));
+  const content = Object.entries(texts).flatMap(([k, values]) =>
+    ['en', 'de', 'fr', 'pl'].map((language, i) => ({ key: k, language, text: values[i] })).filter((c) => c.text),
+  );
   await rest('POST', '/api/v1/translations', { content }, key);
-  await rest('PATCH', '/api/v1/translation-keys?key=home.greeting', { description: 'Shown on the home page', tags: ['home'] }, key);
+  await rest(
+    'PATCH',
+    '/api/v1/translation-keys?key=home.greeting',
+    { description: 'Shown on the home page', tags: ['home'] },
+    key,
+  );
   await rest('PATCH', '/api/v1/translation-keys?key=cart.checkout', { charactersLimit: 12, lock: true }, key);
 
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 })).newPage();
+  const page = await (
+    await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 })
+  ).newPage();
   await page.goto(url + '/');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -76,7 +102,10 @@ try {
   await page.screenshot({ path: join(docs, 'console-import.png') });
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByRole('button', { name: 'Apply import' }).click();
-  await page.getByText(/imported/i).first().waitFor();
+  await page
+    .getByText(/imported/i)
+    .first()
+    .waitFor();
 
   // Hosting: _latest published.
   await page.goto(`${project}/hosting`);
@@ -94,7 +123,9 @@ try {
   await page.goto(`${project}/settings`);
   await page.getByRole('heading', { name: 'Project settings' }).waitFor();
   await page.screenshot({ path: join(docs, 'console-settings.png') });
-  console.log(`wrote console-dashboard.png, console-editor.png, console-import.png, console-hosting.png, console-activity.png and console-settings.png in ${docs}`);
+  console.log(
+    `wrote console-dashboard.png, console-editor.png, console-import.png, console-hosting.png, console-activity.png and console-settings.png in ${docs}`,
+  );
 } finally {
   await browser.close();
   await service.close();

@@ -79,7 +79,10 @@ export async function prepareDatabase(config: Config, db?: Database): Promise<Da
   return opened;
 }
 
-export async function buildService(config: Config, options: { db?: Database; logger?: boolean; worker?: { leaseMs?: number; pollMs?: number } | false } = {}): Promise<Service> {
+export async function buildService(
+  config: Config,
+  options: { db?: Database; logger?: boolean; worker?: { leaseMs?: number; pollMs?: number } | false } = {},
+): Promise<Service> {
   // The service's logger from the start, so start-up (the server key, migrations) logs at its level too (src/log.ts).
   const log = createLogger(options.logger === false ? 'silent' : config.logLevel);
   const restoreLogger = setLogger(log);
@@ -91,7 +94,9 @@ export async function buildService(config: Config, options: { db?: Database; log
     throw error;
   }
   // Redis's client is loaded only when one is configured.
-  const redis: RedisConnection | undefined = config.redisUrl ? await (await import('./events/redis.js')).connectRedis(config.redisUrl) : undefined;
+  const redis: RedisConnection | undefined = config.redisUrl
+    ? await (await import('./events/redis.js')).connectRedis(config.redisUrl)
+    : undefined;
   const stopAuthSharing = redis ? await shareAuthThroughRedis(redis.client) : undefined;
   const stopHosting = await startHosting(config);
   const stopScreenshots = startScreenshots(config);
@@ -123,7 +128,11 @@ export async function buildService(config: Config, options: { db?: Database; log
   await registerMetrics(app, config.metrics);
   // Body limits per route class, for every route declared from here on (src/http/limits-request.ts).
   registerBodyLimits(app, config.requestLimits);
-  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: redis?.client, cdnPath: new URL(config.cdnUrl).pathname });
+  await registerRateLimit(app, {
+    perMinute: config.rateLimitPerMinute,
+    redis: redis?.client,
+    cdnPath: new URL(config.cdnUrl).pathname,
+  });
   registerHealth(app, redis);
   registerDownloads(app, config);
   registerScreenshotFiles(app);
@@ -131,10 +140,16 @@ export async function buildService(config: Config, options: { db?: Database; log
   const yoga = createGraphQLServer(schema, config);
   const uploadDir = join(config.dataDir, 'tmp');
   // On the embedded database no other process shares DATA_DIR (src/db/lock.ts).
-  const stopUploadSweeper = await startUploadSweeper(uploadDir, { intervalMs: config.uploadSweepMs, exclusive: !config.databaseUrl });
+  const stopUploadSweeper = await startUploadSweeper(uploadDir, {
+    intervalMs: config.uploadSweepMs,
+    exclusive: !config.databaseUrl,
+  });
   const uploads = {
-    maxUploadBytes: config.maxUploadBytes, uploadDir,
-    maxFields: config.requestLimits.multipartFields, maxFiles: config.requestLimits.multipartFiles, maxFieldBytes: config.requestLimits.bodyBytes,
+    maxUploadBytes: config.maxUploadBytes,
+    uploadDir,
+    maxFields: config.requestLimits.multipartFields,
+    maxFiles: config.requestLimits.multipartFiles,
+    maxFieldBytes: config.requestLimits.bodyBytes,
   };
   registerGraphQL(app, yoga, uploads);
   await registerRestRoutes(app, yoga, schema, ALL_ROUTES, uploads);
@@ -144,19 +159,38 @@ export async function buildService(config: Config, options: { db?: Database; log
   registerCdn(app, config);
   await registerConsole(app);
   const ws = attachWebSocket(app, yoga);
-  const worker = options.worker === false || config.jobWorkers === 0 ? undefined : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
+  const worker =
+    options.worker === false || config.jobWorkers === 0
+      ? undefined
+      : new JobWorker({ owner: instanceId(), leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, ...options.worker });
   worker?.start();
   // Webhook deliveries go out from the job workers' instances (the outbox, src/webhooks/).
-  const dispatcher = worker ? new WebhookDispatcher({ pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.webhooks.timeoutMs * 3, config: config.webhooks }) : undefined;
+  const dispatcher = worker
+    ? new WebhookDispatcher({
+        pollMs: options.worker ? (options.worker.pollMs ?? config.jobPollMs) : config.jobPollMs,
+        leaseMs: config.webhooks.timeoutMs * 3,
+        config: config.webhooks,
+      })
+    : undefined;
   dispatcher?.start();
   // Automation runs and schedule ticks too (src/automations/runner.ts).
-  const automations = worker ? new AutomationRunner({ owner: instanceId(), pollMs: options.worker ? options.worker.pollMs ?? config.jobPollMs : config.jobPollMs, leaseMs: config.jobLeaseMs * 2, config }) : undefined;
+  const automations = worker
+    ? new AutomationRunner({
+        owner: instanceId(),
+        pollMs: options.worker ? (options.worker.pollMs ?? config.jobPollMs) : config.jobPollMs,
+        leaseMs: config.jobLeaseMs * 2,
+        config,
+      })
+    : undefined;
   automations?.start();
   // Scheduled Git pushes run where the workers run (src/gitsync/schedule.ts).
   const stopGitSchedules = worker ? startGitSchedules(config) : undefined;
   // Quality-check findings of written cells, computed off the request path (src/findings/, docs/quality-checks.md).
   setCheckThreads(config.findings.threads);
-  const findings = config.findings.threads === 0 ? undefined : new FindingsUpdater({ owner: instanceId(), batch: config.findings.batch, pollMs: config.findings.pollMs });
+  const findings =
+    config.findings.threads === 0
+      ? undefined
+      : new FindingsUpdater({ owner: instanceId(), batch: config.findings.batch, pollMs: config.findings.pollMs });
   findings?.start();
   return {
     app,

@@ -66,7 +66,11 @@ const COMMANDS: Command[] = [
       { name: 'plan', placeholder: 'ID', help: 'its plan (default: DEFAULT_PLAN)' },
     ],
     async run(values, admin) {
-      const account = await admin.createAccount({ email: values.email!, password: values.password!, plan: values.plan });
+      const account = await admin.createAccount({
+        email: values.email!,
+        password: values.password!,
+        plan: values.plan,
+      });
       out(`created account ${account.email} (id ${account.id})`);
     },
   },
@@ -100,10 +104,24 @@ const COMMANDS: Command[] = [
     summary: 'List the plans and their limits',
     options: [],
     async run(_values, admin) {
-      const rows = (await admin.listPlans()).map((p) => [p.id, p.name, p.allowsPublishing ? 'yes' : 'no', p.maxCustomers ?? 'unlimited', p.maxProjects ?? 'unlimited'].map(String));
+      const rows = (await admin.listPlans()).map((p) =>
+        [
+          p.id,
+          p.name,
+          p.allowsPublishing ? 'yes' : 'no',
+          p.maxCustomers ?? 'unlimited',
+          p.maxProjects ?? 'unlimited',
+        ].map(String),
+      );
       const table = [['id', 'name', 'publishing', 'max-customers', 'max-projects'], ...rows];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-      for (const row of table) out(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+      for (const row of table)
+        out(
+          row
+            .map((cell, i) => cell.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd(),
+        );
     },
   },
   {
@@ -117,14 +135,18 @@ const COMMANDS: Command[] = [
       { name: 'max-projects', placeholder: 'N', help: "projects per account, or 'unlimited' (default)" },
     ],
     check(values) {
-      if (values.publishing !== 'yes' && values.publishing !== 'no') throw new UsageError(`--publishing must be yes or no, got '${values.publishing}'`);
+      if (values.publishing !== 'yes' && values.publishing !== 'no')
+        throw new UsageError(`--publishing must be yes or no, got '${values.publishing}'`);
       limit(values, 'max-customers');
       limit(values, 'max-projects');
     },
     async run(values, admin) {
       await admin.savePlan({
-        id: values.id!, name: values.name!, allowsPublishing: values.publishing === 'yes',
-        maxCustomers: limit(values, 'max-customers'), maxProjects: limit(values, 'max-projects'),
+        id: values.id!,
+        name: values.name!,
+        allowsPublishing: values.publishing === 'yes',
+        maxCustomers: limit(values, 'max-customers'),
+        maxProjects: limit(values, 'max-projects'),
       });
       out(`plan ${values.id} saved`);
     },
@@ -132,11 +154,16 @@ const COMMANDS: Command[] = [
 ];
 
 const GLOBAL_OPTIONS: Option[] = [
-  { name: 'url', placeholder: 'URL', help: 'administer the service running at URL through its admin API (default: the one holding DATA_DIR, if any)' },
+  {
+    name: 'url',
+    placeholder: 'URL',
+    help: 'administer the service running at URL through its admin API (default: the one holding DATA_DIR, if any)',
+  },
   { name: 'token', placeholder: 'T', help: 'the admin token for the admin API (default: ADMIN_TOKEN)' },
 ];
 
-const optionLine = (o: Option) => `  --${o.name} ${o.placeholder}`.padEnd(26) + (o.required ? '(required) ' : '') + o.help;
+const optionLine = (o: Option) =>
+  `  --${o.name} ${o.placeholder}`.padEnd(26) + (o.required ? '(required) ' : '') + o.help;
 
 const USAGE = [
   'Usage: npm run cli -- <command> [options]',
@@ -154,8 +181,18 @@ const USAGE = [
 ].join('\n');
 
 function commandUsage(command: Command): string {
-  const synopsis = command.options.map((o) => (o.required ? `--${o.name} ${o.placeholder}` : `[--${o.name} ${o.placeholder}]`)).join(' ');
-  return [`Usage: npm run cli -- ${command.name}${synopsis ? ` ${synopsis}` : ''}`, '', command.summary, '', 'Options:', ...[...command.options, ...GLOBAL_OPTIONS].map(optionLine), `  --help`.padEnd(26) + 'show this usage'].join('\n');
+  const synopsis = command.options
+    .map((o) => (o.required ? `--${o.name} ${o.placeholder}` : `[--${o.name} ${o.placeholder}]`))
+    .join(' ');
+  return [
+    `Usage: npm run cli -- ${command.name}${synopsis ? ` ${synopsis}` : ''}`,
+    '',
+    command.summary,
+    '',
+    'Options:',
+    ...[...command.options, ...GLOBAL_OPTIONS].map(optionLine),
+    `  --help`.padEnd(26) + 'show this usage',
+  ].join('\n');
 }
 
 /** parseArgs' errors, as one short line. */
@@ -163,12 +200,18 @@ function parseError(error: unknown): UsageError {
   const e = error as { code?: string; message: string };
   const option = e.message.match(/'(-[^' ]+)/)?.[1];
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option ${option ?? ''}`.trim());
-  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new UsageError(`option ${option ?? ''} needs a value`.replace('  ', ' '));
-  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new UsageError(`unexpected argument ${e.message.match(/'([^']+)'/)?.[1] ?? ''}`.trim());
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return new UsageError(`option ${option ?? ''} needs a value`.replace('  ', ' '));
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return new UsageError(`unexpected argument ${e.message.match(/'([^']+)'/)?.[1] ?? ''}`.trim());
   return new UsageError(e.message.split('\n')[0]!);
 }
 
-interface Parsed { command?: Command; values: Values; help: boolean }
+interface Parsed {
+  command?: Command;
+  values: Values;
+  help: boolean;
+}
 
 export function parseCommandLine(argv: string[]): Parsed {
   const words: string[] = [];
@@ -238,12 +281,17 @@ function remoteAdmin(url: string, token: string): Admin {
     try {
       res = await fetch(`${url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`cannot reach the service at ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+      throw new Error(
+        `cannot reach the service at ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      );
     }
     const answer = await res.json().catch(() => ({ msg: `HTTP ${res.status}` }));
     if (res.status !== 200) throw new Error(`the service at ${url} refused: ${answer.msg}`);
@@ -266,7 +314,10 @@ function chooseAdmin(config: Config, values: Values): Promise<Admin> | Admin {
     const holder = dataDirHolder(config.dataDir);
     if (holder) {
       url = `http://127.0.0.1:${config.port}`;
-      if (!token) throw new UsageError(`the service (process ${holder}) holds DATA_DIR ${config.dataDir}: set ADMIN_TOKEN (or --token) to administer it through its admin API, or stop it`);
+      if (!token)
+        throw new UsageError(
+          `the service (process ${holder}) holds DATA_DIR ${config.dataDir}: set ADMIN_TOKEN (or --token) to administer it through its admin API, or stop it`,
+        );
     }
   }
   if (!url) return localAdmin(config);
@@ -314,7 +365,9 @@ async function main(argv: string[]): Promise<number> {
 // Run when started as a program (tests import parseCommandLine).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
+    (code) => {
+      process.exitCode = code;
+    },
     (error: unknown) => {
       err(`cli: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
       process.exitCode = 1;

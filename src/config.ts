@@ -121,7 +121,16 @@ export interface GitConfig {
 
 export type StorageConfig =
   | { kind: 'local'; dir: string }
-  | { kind: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; accessKeyId?: string; secretAccessKey?: string; prefix: string };
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      forcePathStyle: boolean;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      prefix: string;
+    };
 
 export class ConfigError extends Error {}
 
@@ -136,7 +145,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
-function url(env: NodeJS.ProcessEnv, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
+function url(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: string | undefined,
+  protocols: string[],
+): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   let parsed: URL;
@@ -145,7 +159,8 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string | undefined,
   } catch {
     throw new ConfigError(`${name} must be a URL, got "${raw}"`);
   }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  if (!protocols.includes(parsed.protocol))
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -153,17 +168,29 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string | undefined,
 function storageConfig(env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
   const bucket = env.S3_BUCKET;
   if (!bucket) {
-    const stray = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'].find((name) => env[name]);
+    const stray = [
+      'S3_ENDPOINT',
+      'S3_REGION',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_FORCE_PATH_STYLE',
+      'S3_PREFIX',
+    ].find((name) => env[name]);
     if (stray) throw new ConfigError(`${stray} needs S3_BUCKET`);
     return { kind: 'local', dir: resolve(dataDir, 'cdn') };
   }
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots, hyphens), got "${bucket}"`);
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError(
+      `S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots, hyphens), got "${bucket}"`,
+    );
   const endpoint = url(env, 'S3_ENDPOINT', undefined, ['http:', 'https:']);
   const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
-  if (!accessKeyId !== !secretAccessKey) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together');
+  if (!accessKeyId !== !secretAccessKey)
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together');
   const pathStyle = env.S3_FORCE_PATH_STYLE;
-  if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false') throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false')
+    throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
   const prefix = (env.S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
   return {
     kind: 's3',
@@ -182,7 +209,8 @@ function metricsConfig(env: NodeJS.ProcessEnv, port: number): Config['metrics'] 
   const token = env.METRICS_TOKEN || undefined;
   if (token && token.length < 16) throw new ConfigError('METRICS_TOKEN must have at least 16 characters');
   const metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined;
-  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port)
+    throw new ConfigError('METRICS_PORT must differ from PORT');
   return { token, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' };
 }
 
@@ -197,8 +225,15 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 function secretKey(env: NodeJS.ProcessEnv): Buffer | undefined {
   const raw = env.SECRET_KEY?.trim();
   if (!raw) return undefined;
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
-  if (key?.length !== 32) throw new ConfigError('SECRET_KEY must be 32 random bytes as 64 hex digits or 44 base64 characters (openssl rand -base64 32)');
+  const key = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : undefined;
+  if (key?.length !== 32)
+    throw new ConfigError(
+      'SECRET_KEY must be 32 random bytes as 64 hex digits or 44 base64 characters (openssl rand -base64 32)',
+    );
   return key;
 }
 
@@ -208,19 +243,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:'])!;
   const cdnUrl = url(env, 'CDN_URL', `${publicUrl}/cdn`, ['http:', 'https:'])!;
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const email = env.ADMIN_EMAIL;
   const password = env.ADMIN_PASSWORD;
-  if ((email && !password) || (!email && password)) throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD must be given together');
-  if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) throw new ConfigError(`ADMIN_EMAIL must be an e-mail address, got "${email}"`);
+  if ((email && !password) || (!email && password))
+    throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD must be given together');
+  if (email && !/^[^@\s]+@[^@\s]+$/.test(email))
+    throw new ConfigError(`ADMIN_EMAIL must be an e-mail address, got "${email}"`);
   if (password && password.length < 8) throw new ConfigError('ADMIN_PASSWORD must have at least 8 characters');
   if (env.ADMIN_TOKEN && !email) throw new ConfigError('ADMIN_TOKEN needs ADMIN_EMAIL and ADMIN_PASSWORD');
-  if (env.ADMIN_TOKEN && env.ADMIN_TOKEN.length < 20) throw new ConfigError('ADMIN_TOKEN must have at least 20 characters');
+  if (env.ADMIN_TOKEN && env.ADMIN_TOKEN.length < 20)
+    throw new ConfigError('ADMIN_TOKEN must have at least 20 characters');
   const dataDir = resolve(env.DATA_DIR || './data');
   // Read where it is used (src/mt/config.ts instanceProvider), checked here so a typo stops the start.
   const mtDefault = env.MT_DEFAULT_PROVIDER?.trim();
   const providers = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC'];
-  if (mtDefault && !providers.includes(mtDefault)) throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of ${providers.join(', ')}, got "${mtDefault}"`);
+  if (mtDefault && !providers.includes(mtDefault))
+    throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of ${providers.join(', ')}, got "${mtDefault}"`);
   return {
     port,
     host,

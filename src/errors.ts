@@ -29,7 +29,8 @@ export class AppError extends GraphQLError {
   }
 }
 
-export const badRequest = (message: string, extra?: Record<string, unknown>) => new AppError('BAD_REQUEST', message, extra);
+export const badRequest = (message: string, extra?: Record<string, unknown>) =>
+  new AppError('BAD_REQUEST', message, extra);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const forbidden = (message = 'Invalid or missing credentials') => new AppError('FORBIDDEN', message);

@@ -58,7 +58,10 @@ export class HeapBound {
 }
 
 /** The items of `source`, with the heap checked before each next one is read. */
-export async function* withHeapBound<T>(source: Iterable<T> | AsyncIterable<T>, bound = new HeapBound()): AsyncIterable<T> {
+export async function* withHeapBound<T>(
+  source: Iterable<T> | AsyncIterable<T>,
+  bound = new HeapBound(),
+): AsyncIterable<T> {
   for await (const item of source) {
     yield item;
     bound.check();

@@ -15,7 +15,11 @@ const pretty = lazyRequire<typeof pinoPretty>('pino-pretty');
 
 type LogFn = (object: object, message: string) => void;
 /** What this code needs of a pino logger (Fastify's app.log is one). */
-export interface Log { error: LogFn; warn: LogFn; info: LogFn }
+export interface Log {
+  error: LogFn;
+  warn: LogFn;
+  info: LogFn;
+}
 
 export interface LoggerOptions {
   /** Pretty lines instead of JSON: by default when the destination is a terminal. */
@@ -29,9 +33,21 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   const tty = destination === 1 ? process.stdout.isTTY : destination === 2 ? process.stderr.isTTY : false;
   if (options.pretty ?? tty) {
     // Written synchronously: a terminal's volume is small, and a line logged just before exit is not lost.
-    return pino({ level }, pretty()({ colorize: tty || options.pretty === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination, sync: true }));
+    return pino(
+      { level },
+      pretty()({
+        colorize: tty || options.pretty === true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+        destination,
+        sync: true,
+      }),
+    );
   }
-  return pino({ level }, typeof destination === 'number' ? pino.destination({ dest: destination, sync: true }) : destination);
+  return pino(
+    { level },
+    typeof destination === 'number' ? pino.destination({ dest: destination, sync: true }) : destination,
+  );
 }
 
 const fallback: Log = createLogger(process.env.LOG_LEVEL ?? 'info', { destination: 2 });

@@ -34,7 +34,11 @@ if (firstAdmin) {
 }
 await service.app.listen({ port: config.port, host: config.host });
 service.app.log.info(
-  { graphql: `${config.publicUrl}/graphql`, database: service.db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir },
+  {
+    graphql: `${config.publicUrl}/graphql`,
+    database: service.db.kind,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
+  },
   'localization service ready',
 );
 

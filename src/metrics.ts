@@ -36,7 +36,7 @@ const jobs = new Counter({
 });
 const jobDuration = new Histogram({
   name: 'job_duration_seconds',
-  help: 'Time from a job\'s creation to its final state (waiting in the queue included)',
+  help: "Time from a job's creation to its final state (waiting in the queue included)",
   labelNames: ['kind', 'outcome'] as const,
   buckets: LONG_BUCKETS,
   registers: [registry],
@@ -76,7 +76,12 @@ function operationLabel(name: string | undefined): string {
   return name;
 }
 
-export function recordGraphQLOperation(name: string | undefined, type: string, outcome: 'success' | 'error' | 'invalid', seconds: number): void {
+export function recordGraphQLOperation(
+  name: string | undefined,
+  type: string,
+  outcome: 'success' | 'error' | 'invalid',
+  seconds: number,
+): void {
   const labels = { operation: operationLabel(name), type, outcome };
   graphqlOperations.inc(labels);
   graphqlDuration.observe(labels, seconds);

@@ -32,7 +32,10 @@ function libcMallopt(): Mallopt {
  */
 export function fixMmapThreshold(openMallopt: () => Mallopt = libcMallopt): MmapThresholdOutcome {
   if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined) return 'set by MALLOC_MMAP_THRESHOLD_';
-  const report = process.platform === 'linux' ? (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined) : undefined;
+  const report =
+    process.platform === 'linux'
+      ? (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)
+      : undefined;
   if (!report?.header?.glibcVersionRuntime) return 'not glibc';
   try {
     const mallopt = openMallopt();
@@ -40,7 +43,9 @@ export function fixMmapThreshold(openMallopt: () => Mallopt = libcMallopt): Mmap
     if (mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) !== 1) throw new Error('mallopt refused the value');
   } catch (error) {
     // Memory, not correctness: the service runs without it, and says so.
-    process.emitWarning(`glibc's mmap threshold could not be fixed (${(error as Error).message}): an idle service may hold some 50 MiB more`);
+    process.emitWarning(
+      `glibc's mmap threshold could not be fixed (${(error as Error).message}): an idle service may hold some 50 MiB more`,
+    );
     return 'unavailable';
   }
   return 'fixed';
@@ -55,10 +60,15 @@ let trim: ((pad: number) => number) | undefined | null;
  */
 export function trimNativeHeap(): boolean {
   if (trim === undefined) {
-    const report = process.platform === 'linux' ? (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined) : undefined;
+    const report =
+      process.platform === 'linux'
+        ? (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)
+        : undefined;
     try {
       trim = report?.header?.glibcVersionRuntime
-        ? (createRequire(import.meta.url)('koffi') as typeof import('koffi')).load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number
+        ? ((createRequire(import.meta.url)('koffi') as typeof import('koffi'))
+            .load('libc.so.6')
+            .func('int malloc_trim(size_t pad)') as (pad: number) => number)
         : null;
     } catch {
       trim = null;

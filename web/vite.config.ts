@@ -7,6 +7,12 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, reportCompressedSize: false, chunkSizeWarningLimit: 1024 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    reportCompressedSize: false,
+    chunkSizeWarningLimit: 1024,
+  },
   server: { proxy: { '/graphql': { target: 'http://localhost:8080', ws: true } } },
 });

@@ -20,7 +20,8 @@ export interface BulkSql {
 }
 
 /** A CSV field, always quoted. */
-export const csv = (value: string | number): string => (typeof value === 'number' ? String(value) : `"${value.replace(/"/g, '""')}"`);
+export const csv = (value: string | number): string =>
+  typeof value === 'number' ? String(value) : `"${value.replace(/"/g, '""')}"`;
 
 // CSV whose quote and delimiter never occur in the rows: each row is written
 // as it is, except that one holding a line break comes between two quote
@@ -34,7 +35,11 @@ function* batches(lines: Iterable<string>, size = 4096): Generator<string> {
   let n = 0;
   for (const line of lines) {
     batch += line;
-    if (++n === size) { yield batch; batch = ''; n = 0; }
+    if (++n === size) {
+      yield batch;
+      batch = '';
+      n = 0;
+    }
   }
   if (batch) yield batch;
 }
@@ -44,12 +49,19 @@ export async function bulkSql(db: Database): Promise<BulkSql> {
     const client: pg.PoolClient = await db.driver.pool.connect();
     return {
       query: async (sql) => (await client.query(sql)).rows,
-      copyIn: (target, lines) => pipeline(Readable.from(batches(lines)), client.query(copyFrom(`COPY ${target} FROM STDIN (FORMAT csv)`))),
+      copyIn: (target, lines) =>
+        pipeline(Readable.from(batches(lines)), client.query(copyFrom(`COPY ${target} FROM STDIN (FORMAT csv)`))),
       async copyOut(select, file) {
         const chunks: Buffer[] = [];
         await pipeline(
           client.query(copyTo(`COPY (${select}) TO STDOUT ${VERBATIM}`)),
-          async function* (source: AsyncIterable<Buffer>) { for await (const c of source) { const bytes = dropQuotes(c); chunks.push(bytes); yield bytes; } },
+          async function* (source: AsyncIterable<Buffer>) {
+            for await (const c of source) {
+              const bytes = dropQuotes(c);
+              chunks.push(bytes);
+              yield bytes;
+            }
+          },
           createWriteStream(file),
         );
         return Buffer.concat(chunks);

@@ -21,9 +21,62 @@ export function multiLanguageJson(keys: number, languages = LANGUAGES, version =
 
 /** Words a product's texts are made of, per script (Japanese without spaces). */
 const WORDS: Record<string, string[]> = {
-  latin: ['account', 'settings', 'save', 'changes', 'your', 'project', 'the', 'file', 'could', 'not', 'be', 'uploaded', 'please', 'try', 'again', 'later',
-    'invoice', 'payment', 'method', 'delivery', 'address', 'order', 'confirmed', 'welcome', 'back', 'team', 'members', 'invite', 'permission', 'denied', 'überprüfen', 'réglages', 'añadir', 'größe', 'ça', 'más'],
-  ja: ['設定', 'を', '保存', 'しました', 'アカウント', 'ファイル', 'の', 'アップロード', 'に', '失敗', 'もう一度', 'お試し', 'ください', '注文', '確認', 'チーム'],
+  latin: [
+    'account',
+    'settings',
+    'save',
+    'changes',
+    'your',
+    'project',
+    'the',
+    'file',
+    'could',
+    'not',
+    'be',
+    'uploaded',
+    'please',
+    'try',
+    'again',
+    'later',
+    'invoice',
+    'payment',
+    'method',
+    'delivery',
+    'address',
+    'order',
+    'confirmed',
+    'welcome',
+    'back',
+    'team',
+    'members',
+    'invite',
+    'permission',
+    'denied',
+    'überprüfen',
+    'réglages',
+    'añadir',
+    'größe',
+    'ça',
+    'más',
+  ],
+  ja: [
+    '設定',
+    'を',
+    '保存',
+    'しました',
+    'アカウント',
+    'ファイル',
+    'の',
+    'アップロード',
+    'に',
+    '失敗',
+    'もう一度',
+    'お試し',
+    'ください',
+    '注文',
+    '確認',
+    'チーム',
+  ],
 };
 
 /** A deterministic pseudo-random source (mulberry32). */
@@ -45,11 +98,12 @@ function random(seed: number): () => number {
 function productText(language: string, next: () => number): string {
   const words = WORDS[language === 'ja' ? 'ja' : 'latin']!;
   const kind = next();
-  const count = kind < 0.6 ? 2 + Math.floor(next() * 4) : kind < 0.93 ? 8 + Math.floor(next() * 18) : 60 + Math.floor(next() * 340);
+  const count =
+    kind < 0.6 ? 2 + Math.floor(next() * 4) : kind < 0.93 ? 8 + Math.floor(next() * 18) : 60 + Math.floor(next() * 340);
   const parts: string[] = [];
   for (let i = 0; i < count; i++) parts.push(words[Math.floor(next() * words.length)]!);
   if (count > 5) parts.splice(Math.floor(next() * count), 0, '{name}');
-  if (count > 5 && next() < 0.2) parts.splice(1, 0, '<b>'), parts.push('</b>');
+  if (count > 5 && next() < 0.2) (parts.splice(1, 0, '<b>'), parts.push('</b>'));
   return parts.join(language === 'ja' ? '' : ' ') + (count > 5 ? '.' : '');
 }
 

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Figure, Results } from './types.js';
 
-const fmt = (n: number | undefined) => (n === undefined ? '' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
+const fmt = (n: number | undefined) =>
+  n === undefined ? '' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2);
 
 export function machine(): string {
   return `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -12,7 +13,16 @@ export function machine(): string {
 export function table(figures: Figure[]): string {
   const rows = [['scenario', 'db', 'metric', 'value', 'baseline', 'ratio', 'target', 'met']];
   for (const f of figures) {
-    rows.push([f.scenario, f.db, f.metric, `${fmt(f.value)} ${f.unit}`, f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`, fmt(f.ratio), f.target ?? '', f.met === undefined ? '' : f.met ? 'yes' : 'NO']);
+    rows.push([
+      f.scenario,
+      f.db,
+      f.metric,
+      `${fmt(f.value)} ${f.unit}`,
+      f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`,
+      fmt(f.ratio),
+      f.target ?? '',
+      f.met === undefined ? '' : f.met ? 'yes' : 'NO',
+    ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
@@ -21,10 +31,21 @@ export function table(figures: Figure[]): string {
 
 /** The commit measured, `+dirty` when the work tree had changes beyond the benchmark's own outputs (results.json, the table of docs/benchmarks.md, the large project's page and chart). */
 export function commit(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8' }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8' }).trim();
   try {
     // The benchmark's own outputs do not make a run dirty.
-    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.json', ':!docs/benchmarks.md', ':!docs/large-project.md', ':!docs/large-project.svg');
+    const changed = git(
+      'status',
+      '--porcelain',
+      '--untracked-files=no',
+      '--',
+      '.',
+      ':!bench/results.json',
+      ':!docs/benchmarks.md',
+      ':!docs/large-project.md',
+      ':!docs/large-project.svg',
+    );
     return `${git('rev-parse', '--short=12', 'HEAD')}${changed ? '+dirty' : ''}`;
   } catch {
     return 'unknown';

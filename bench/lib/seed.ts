@@ -6,12 +6,31 @@
 import { Prisma, type PrismaClient } from '../../src/generated/prisma/client.js';
 import { LANGUAGES } from './data.js';
 
-const WORDS = ['welcome', 'account', 'settings', 'invoice', 'delete', 'profile', 'search', 'message', 'payment', 'Straße', 'École', 'order', 'cancel', 'upload', 'share', 'report'];
+const WORDS = [
+  'welcome',
+  'account',
+  'settings',
+  'invoice',
+  'delete',
+  'profile',
+  'search',
+  'message',
+  'payment',
+  'Straße',
+  'École',
+  'order',
+  'cancel',
+  'upload',
+  'share',
+  'report',
+];
 
 export async function seedKeys(prisma: PrismaClient, projectId: number, from: number, to: number): Promise<void> {
   await prisma.$executeRaw(Prisma.sql`/* bench:seed-languages */ INSERT INTO "Language" ("projectId", key, name, "order", "isDefault")
      SELECT ${projectId}, k, 'Language ' || k, o, false FROM unnest(${LANGUAGES}::text[]) WITH ORDINALITY AS t(k, o) ON CONFLICT DO NOTHING`);
-  const [{ before }] = await prisma.$queryRaw<{ before: number }[]>(Prisma.sql`/* bench:seed-last-key */ SELECT coalesce(max(id), 0)::int AS before FROM "TranslationKey"`);
+  const [{ before }] = await prisma.$queryRaw<{ before: number }[]>(
+    Prisma.sql`/* bench:seed-last-key */ SELECT coalesce(max(id), 0)::int AS before FROM "TranslationKey"`,
+  );
   await prisma.$executeRaw(Prisma.sql`/* bench:seed-keys */ INSERT INTO "TranslationKey" ("projectId", key, namespace)
      SELECT ${projectId}, 'screen' || (n / 50) || '.section' || (n / 10 % 5) || '.key.' || lpad(n::text, 7, '0'), 'ns' || (n % 5)
        FROM generate_series(${from}::int, ${to}::int) n`);

@@ -25,7 +25,6 @@ export function postgresUrl(): string | undefined {
   return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 }
 
-
 /** A new empty PostgreSQL database for one scenario. */
 export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = postgresUrl();
@@ -33,7 +32,10 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
   return createDatabase(base, `lms_bench_${randomBytes(4).toString('hex')}`);
 }
 
-export async function startBenchService(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<BenchService> {
+export async function startBenchService(
+  kind: 'pglite' | 'postgres',
+  env: Record<string, string> = {},
+): Promise<BenchService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-bench-'));
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
@@ -43,16 +45,28 @@ export async function startBenchService(kind: 'pglite' | 'postgres', env: Record
     dropDatabase = database.drop;
   }
   const config = loadConfig({
-    DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '100000',
-    MAX_UPLOAD_BYTES: String(1024 * 1024 * 1024), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '0',
+    PUBLISH_RATE_LIMIT: '100000',
+    MAX_UPLOAD_BYTES: String(1024 * 1024 * 1024),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
   });
-  const db = await openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl, poolSize: 10 } : { kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+  const db = await openDatabase(
+    databaseUrl
+      ? { kind: 'postgres', url: databaseUrl, poolSize: 10 }
+      : { kind: 'pglite', dataDir: join(dataDir, 'pglite') },
+  );
   const service = await buildService(config, { db, logger: false });
   const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
   // The port is known only now: download and CDN urls must point at this listener.
   config.publicUrl = url;
   config.cdnUrl = `${url}/cdn`;
-  const account = await createAccount({ email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password' }, config.defaultPlan);
+  const account = await createAccount(
+    { email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password' },
+    config.defaultPlan,
+  );
   const token = await createPersonalToken(account.id, 'bench');
   return {
     service,
@@ -60,7 +74,11 @@ export async function startBenchService(kind: 'pglite' | 'postgres', env: Record
     token,
     databaseUrl,
     async project(name) {
-      const res = await fetch(`${url}/api/v2/projects`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+      const res = await fetch(`${url}/api/v2/projects`, {
+        method: 'POST',
+        headers: { authorization: token, 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
       return (await res.json()).data;
     },
     async close() {

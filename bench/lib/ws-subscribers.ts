@@ -11,20 +11,34 @@ let connected = 0;
 const finished: Promise<void>[] = [];
 const clients = [];
 for (let i = 0; i < count; i++) {
-  const client = createClient({ url: url!, webSocketImpl: WebSocket, connectionParams: { 'X-Service-Token': apiKey }, lazy: false, on: { connected: () => connected++ } });
+  const client = createClient({
+    url: url!,
+    webSocketImpl: WebSocket,
+    connectionParams: { 'X-Service-Token': apiKey },
+    lazy: false,
+    on: { connected: () => connected++ },
+  });
   clients.push(client);
-  finished.push(new Promise<void>((resolve, reject) => {
-    const dispose = client.subscribe({ query: 'subscription { projectJobEvents { state at } }' }, {
-      next: (value: any) => {
-        const event = value.data?.projectJobEvents;
-        if (!event) return;
-        latencies.push(Date.now() - Date.parse(event.at));
-        if (event.state !== 'STARTED') { dispose(); resolve(); }
-      },
-      error: reject,
-      complete: resolve,
-    });
-  }));
+  finished.push(
+    new Promise<void>((resolve, reject) => {
+      const dispose = client.subscribe(
+        { query: 'subscription { projectJobEvents { state at } }' },
+        {
+          next: (value: any) => {
+            const event = value.data?.projectJobEvents;
+            if (!event) return;
+            latencies.push(Date.now() - Date.parse(event.at));
+            if (event.state !== 'STARTED') {
+              dispose();
+              resolve();
+            }
+          },
+          error: reject,
+          complete: resolve,
+        },
+      );
+    }),
+  );
 }
 while (connected < count) await new Promise((r) => setTimeout(r, 50));
 await new Promise((r) => setTimeout(r, 1500));

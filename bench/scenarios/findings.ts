@@ -20,12 +20,18 @@ import { prisma } from '../../src/db.js';
 
 const KEYS = 10_000;
 const RUNS = Number(process.env.FINDINGS_BENCH_RUNS ?? 3);
-const progress = (line: string) => { if (process.env.FINDINGS_BENCH_PROGRESS) process.stderr.write(`${line}\n`); };
+const progress = (line: string) => {
+  if (process.env.FINDINGS_BENCH_PROGRESS) process.stderr.write(`${line}\n`);
+};
 
 async function importFile(bench: BenchService, apiKey: string, file: Buffer): Promise<void> {
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
-  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, {
+    method: 'POST',
+    headers: { 'x-service-token': apiKey },
+    body: form,
+  });
   if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
 }
 
@@ -37,7 +43,11 @@ const runs = (values: number[]) => values.map(Math.round).join('/');
 
 export async function findingsScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
   // Every tenth text loses its placeholder: findings to store, as a real project has.
-  const file = Buffer.from(multiLanguageJson(KEYS).toString().replace(/((?:de|fr|es|it|pt|nl|pl|sv|ja) text \d*0 v1 with )\{name\}/g, '$1name'));
+  const file = Buffer.from(
+    multiLanguageJson(KEYS)
+      .toString()
+      .replace(/((?:de|fr|es|it|pt|nl|pl|sv|ja) text \d*0 v1 with )\{name\}/g, '$1name'),
+  );
   const rows = KEYS * LANGUAGES.length;
   const into = async (name: string) => importFile(bench, (await bench.project(name)).apiKey, file);
   const t = performance.now();
@@ -54,19 +64,37 @@ export async function findingsScenario(bench: BenchService, db: Figure['db']): P
     on.push((await timed(() => into(`findings-on-${i}`))).ms);
     await drained();
     settled.push(performance.now() - started);
-    progress(`run ${i}: off ${Math.round(off[i]!)} ms, on ${Math.round(on[i]!)} ms, settled ${Math.round(settled[i]!)} ms`);
+    progress(
+      `run ${i}: off ${Math.round(off[i]!)} ms, on ${Math.round(on[i]!)} ms, settled ${Math.round(settled[i]!)} ms`,
+    );
   }
-  const [{ n: stored }] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* bench:findings-count */ SELECT count(*)::int AS n FROM "Finding"`);
+  const [{ n: stored }] = await prisma().$queryRaw<{ n: number }[]>(
+    Prisma.sql`/* bench:findings-count */ SELECT count(*)::int AS n FROM "Finding"`,
+  );
   const value = percentile(on, 50);
   const baseline = percentile(off, 50);
-  return [{
-    scenario: 'import 10k×10 with the findings queue', db, metric: 'time', value, unit: 'ms', baseline, ratio: value / baseline,
-    target: 'ratio ≤ 1.15 (baseline: the same import, no cell queued)', met: value / baseline <= 1.15,
-    note: `${rows} cells queued per run; runs on ${runs(on)} ms, off ${runs(off)} ms`,
-  }, {
-    scenario: 'import 10k×10 until every finding is stored', db, metric: 'time', value: percentile(settled, 50), unit: 'ms',
-    note: `${rows} cells checked per run in the worker pool; runs ${runs(settled)} ms; ${stored} findings stored in all`,
-  }];
+  return [
+    {
+      scenario: 'import 10k×10 with the findings queue',
+      db,
+      metric: 'time',
+      value,
+      unit: 'ms',
+      baseline,
+      ratio: value / baseline,
+      target: 'ratio ≤ 1.15 (baseline: the same import, no cell queued)',
+      met: value / baseline <= 1.15,
+      note: `${rows} cells queued per run; runs on ${runs(on)} ms, off ${runs(off)} ms`,
+    },
+    {
+      scenario: 'import 10k×10 until every finding is stored',
+      db,
+      metric: 'time',
+      value: percentile(settled, 50),
+      unit: 'ms',
+      note: `${rows} cells checked per run in the worker pool; runs ${runs(settled)} ms; ${stored} findings stored in all`,
+    },
+  ];
 }
 
 const FILTER_KEYS = Number(process.env.FINDINGS_FILTER_KEYS ?? 200_000);
@@ -83,7 +111,9 @@ export async function findingsFilterScenario(bench: BenchService, db: Figure['db
   const run = (sql: Prisma.Sql) => prisma().$executeRaw(sql);
   await run(Prisma.sql`/* bench:languages */ INSERT INTO "Language" ("projectId", key, name, "order")
     SELECT ${projectId}, l, l, o FROM unnest(${LANGUAGES}::text[]) WITH ORDINALITY AS x(l, o) ON CONFLICT DO NOTHING`);
-  await run(Prisma.sql`/* bench:keys */ INSERT INTO "TranslationKey" ("projectId", key) SELECT ${projectId}, 'key.' || g FROM generate_series(1, ${FILTER_KEYS}::int) g`);
+  await run(
+    Prisma.sql`/* bench:keys */ INSERT INTO "TranslationKey" ("projectId", key) SELECT ${projectId}, 'key.' || g FROM generate_series(1, ${FILTER_KEYS}::int) g`,
+  );
   await run(Prisma.sql`/* bench:translations */ INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
     SELECT k.id, l.id, ${projectId}, l.key || ' text ' || k.id || ' with {name}' FROM "TranslationKey" k CROSS JOIN "Language" l
      WHERE k."projectId" = ${projectId} AND l."projectId" = ${projectId}`);
@@ -95,19 +125,35 @@ export async function findingsFilterScenario(bench: BenchService, db: Figure['db
   await run(Prisma.sql`ANALYZE "Finding"`);
   const query = `query($l: String, $s: String, $c: String) { qualityFindings(languageCode: $l, severity: $s, check: $c, first: 100) { total errors pending findings { key languageCode check } } }`;
   const ask = async (variables: Record<string, unknown>) => {
-    const res = await fetch(`${bench.url}/graphql`, { method: 'POST', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    const body = await res.json() as { errors?: unknown[] };
+    const res = await fetch(`${bench.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await res.json()) as { errors?: unknown[] };
     if (body.errors) throw new Error(JSON.stringify(body.errors));
   };
   const figures: Figure[] = [];
-  const [{ n: rows }] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* bench:count */ SELECT count(*)::int AS n FROM "Translation" WHERE "projectId" = ${projectId}`);
-  for (const [name, variables] of [['errors of one language', { l: 'de', s: 'error' }], ['one check', { c: 'placeholders-missing' }], ['all findings', {}]] as const) {
+  const [{ n: rows }] = await prisma().$queryRaw<{ n: number }[]>(
+    Prisma.sql`/* bench:count */ SELECT count(*)::int AS n FROM "Translation" WHERE "projectId" = ${projectId}`,
+  );
+  for (const [name, variables] of [
+    ['errors of one language', { l: 'de', s: 'error' }],
+    ['one check', { c: 'placeholders-missing' }],
+    ['all findings', {}],
+  ] as const) {
     for (let i = 0; i < 3; i++) await ask(variables);
     const times: number[] = [];
     for (let i = 0; i < 40; i++) times.push((await timed(() => ask(variables))).ms);
     const p95 = percentile(times, 95);
     figures.push({
-      scenario: `findings filter at 2M translations: ${name}`, db, metric: 'p95', value: p95, unit: 'ms', target: 'p95 < 100 ms', met: p95 < 100,
+      scenario: `findings filter at 2M translations: ${name}`,
+      db,
+      metric: 'p95',
+      value: p95,
+      unit: 'ms',
+      target: 'p95 < 100 ms',
+      met: p95 < 100,
       note: `${rows} translations; first page of 100 with the counts; p50 ${Math.round(percentile(times, 50))} ms`,
     });
   }

@@ -20,11 +20,16 @@ async function importFile(bench: BenchService, apiKey: string, file: Buffer, opt
   form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
   const query = new URLSearchParams({ uploadFormat: 'multi-language-json' });
   for (const o of options) query.append('importOptions', o);
-  const res = await fetch(`${bench.url}/api/v2/import?${query}`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+  const res = await fetch(`${bench.url}/api/v2/import?${query}`, {
+    method: 'POST',
+    headers: { 'x-service-token': apiKey },
+    body: form,
+  });
   if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
 }
 
-const importInto = async (bench: BenchService, name: string, file: Buffer) => importFile(bench, (await bench.project(name)).apiKey, file);
+const importInto = async (bench: BenchService, name: string, file: Buffer) =>
+  importFile(bench, (await bench.project(name)).apiKey, file);
 const runs = (values: number[]) => values.map(Math.round).join('/');
 
 export async function historyScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
@@ -43,7 +48,8 @@ export async function historyScenario(bench: BenchService, db: Figure['db']): Pr
   const { apiKey } = await bench.project('history-reimport');
   await importFile(bench, apiKey, file);
   let version = 1;
-  const reimport = () => importFile(bench, apiKey, multiLanguageJson(KEYS, LANGUAGES, ++version), ['REPLACE_TRANSLATION_IF_FOUND']);
+  const reimport = () =>
+    importFile(bench, apiKey, multiLanguageJson(KEYS, LANGUAGES, ++version), ['REPLACE_TRANSLATION_IF_FOUND']);
   for (let i = 0; i < RUNS; i++) {
     reOff.push((await timed(() => withoutCellEventsForBenchmark(reimport))).ms);
     reOn.push((await timed(reimport)).ms);
@@ -52,12 +58,28 @@ export async function historyScenario(bench: BenchService, db: Figure['db']): Pr
   const baseline = percentile(off, 50);
   const reValue = percentile(reOn, 50);
   const reBaseline = percentile(reOff, 50);
-  return [{
-    scenario: 'import 10k×10 with change events', db, metric: 'time', value, unit: 'ms', baseline, ratio: value / baseline,
-    target: 'ratio ≤ 1.3 (baseline: the same import without events)', met: value / baseline <= 1.3,
-    note: `${rows} cell events; runs on ${runs(on)} ms, off ${runs(off)} ms`,
-  }, {
-    scenario: 're-import REPLACE 10k×10 with change events', db, metric: 'time', value: reValue, unit: 'ms', baseline: reBaseline, ratio: reValue / reBaseline,
-    note: `baseline: the same re-import without events; ${rows} cells replaced per run; runs on ${runs(reOn)} ms, off ${runs(reOff)} ms`,
-  }];
+  return [
+    {
+      scenario: 'import 10k×10 with change events',
+      db,
+      metric: 'time',
+      value,
+      unit: 'ms',
+      baseline,
+      ratio: value / baseline,
+      target: 'ratio ≤ 1.3 (baseline: the same import without events)',
+      met: value / baseline <= 1.3,
+      note: `${rows} cell events; runs on ${runs(on)} ms, off ${runs(off)} ms`,
+    },
+    {
+      scenario: 're-import REPLACE 10k×10 with change events',
+      db,
+      metric: 'time',
+      value: reValue,
+      unit: 'ms',
+      baseline: reBaseline,
+      ratio: reValue / reBaseline,
+      note: `baseline: the same re-import without events; ${rows} cells replaced per run; runs on ${runs(reOn)} ms, off ${runs(reOff)} ms`,
+    },
+  ];
 }

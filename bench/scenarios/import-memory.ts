@@ -35,8 +35,14 @@ async function importOnce(db: Figure['db'], databaseUrl: string | undefined, lan
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-bench-import-mem-'));
   const token = 'lms_pat_bench_memory_token_0123456789';
   const env = {
-    DATA_DIR: dataDir, ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password', ADMIN_TOKEN: token,
-    RATE_LIMIT_PER_MINUTE: '0', MAX_UPLOAD_BYTES: String(1024 ** 3), NODE_OPTIONS: '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-password',
+    ADMIN_TOKEN: token,
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_UPLOAD_BYTES: String(1024 ** 3),
+    NODE_OPTIONS: '',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const single = languages.length === 1;
   const file = productJson(FILE_BYTES, languages);
@@ -47,7 +53,15 @@ async function importOnce(db: Figure['db'], databaseUrl: string | undefined, lan
     await (await startServiceProcess(env, 'build')).kill('SIGTERM');
     instance = await startServiceProcess(env, 'build');
     const pid = instance.child.pid!;
-    const project = (await (await fetch(`${instance.url}/api/v2/projects`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'memory' }) })).json()).data;
+    const project = (
+      await (
+        await fetch(`${instance.url}/api/v2/projects`, {
+          method: 'POST',
+          headers: { authorization: token, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'memory' }),
+        })
+      ).json()
+    ).data;
     await sleep(SETTLE_MS);
     const idle = rss(pid, 'VmRSS');
     resetPeak(pid);
@@ -55,7 +69,11 @@ async function importOnce(db: Figure['db'], databaseUrl: string | undefined, lan
     form.set('file', new Blob([new Uint8Array(file)]), single ? 'en.json' : 'all.json');
     const query = single ? 'uploadFormat=single-language-json&languageKey=en' : 'uploadFormat=multi-language-json';
     const upload = await timed(async () => {
-      const { status, body } = await postForm(`${instance!.url}/api/v2/import?${query}`, { 'x-service-token': project.apiKey }, form);
+      const { status, body } = await postForm(
+        `${instance!.url}/api/v2/import?${query}`,
+        { 'x-service-token': project.apiKey },
+        form,
+      );
       if (status !== 200) throw new Error(`import failed: ${status} ${body.slice(0, 300)}`);
     });
     const peak = rss(pid, 'VmHWM');
@@ -69,22 +87,41 @@ async function importOnce(db: Figure['db'], databaseUrl: string | undefined, lan
     const parts = processMemory(pid);
     // Every text of productJson is a `label_<n>` member.
     const texts = file.toString('latin1').match(/"label_\d+":/g)!.length;
-    console.log(`  [${db}] ${label}: idle ${idle.toFixed(0)}, peak ${peak.toFixed(0)}, at the end ${end.toFixed(0)}, then ${readings.map((r) => r.toFixed(0)).join(', ')} MiB; ${texts} texts in ${(upload.ms / 1000).toFixed(1)} s`);
-    return [{
-      scenario: label, db, metric: 'peak RSS', value: peak, unit: 'MiB', baseline: idle,
-      target: `< ${PEAK_TARGET_MIB} MiB`, met: peak < PEAK_TARGET_MIB,
-      note: `${(file.length / 2 ** 20).toFixed(1)} MiB, ${texts} texts in ${(upload.ms / 1000).toFixed(1)} s; baseline: idle before the import`,
-    }, {
-      scenario: label, db, metric: `RSS ${IDLE_AFTER_MS / 1000} s after`, value: after, unit: 'MiB', baseline: idle,
-      note: `at the end of the import ${end.toFixed(0)} MiB, then every 10 s: ${readings.map((r) => r.toFixed(0)).join(', ')} MiB; mapped files ${parts.file} MiB, anonymous ${parts.anonymous} MiB; baseline: idle before the import`,
-    }];
+    console.log(
+      `  [${db}] ${label}: idle ${idle.toFixed(0)}, peak ${peak.toFixed(0)}, at the end ${end.toFixed(0)}, then ${readings.map((r) => r.toFixed(0)).join(', ')} MiB; ${texts} texts in ${(upload.ms / 1000).toFixed(1)} s`,
+    );
+    return [
+      {
+        scenario: label,
+        db,
+        metric: 'peak RSS',
+        value: peak,
+        unit: 'MiB',
+        baseline: idle,
+        target: `< ${PEAK_TARGET_MIB} MiB`,
+        met: peak < PEAK_TARGET_MIB,
+        note: `${(file.length / 2 ** 20).toFixed(1)} MiB, ${texts} texts in ${(upload.ms / 1000).toFixed(1)} s; baseline: idle before the import`,
+      },
+      {
+        scenario: label,
+        db,
+        metric: `RSS ${IDLE_AFTER_MS / 1000} s after`,
+        value: after,
+        unit: 'MiB',
+        baseline: idle,
+        note: `at the end of the import ${end.toFixed(0)} MiB, then every 10 s: ${readings.map((r) => r.toFixed(0)).join(', ')} MiB; mapped files ${parts.file} MiB, anonymous ${parts.anonymous} MiB; baseline: idle before the import`,
+      },
+    ];
   } finally {
     await instance?.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-export async function importMemoryScenario(db: Figure['db'], createDatabase: () => Promise<{ url: string; drop(): Promise<void> } | undefined>): Promise<Figure[]> {
+export async function importMemoryScenario(
+  db: Figure['db'],
+  createDatabase: () => Promise<{ url: string; drop(): Promise<void> } | undefined>,
+): Promise<Figure[]> {
   buildBundle();
   const figures: Figure[] = [];
   for (const languages of [['en'], LANGUAGES]) {

@@ -30,13 +30,27 @@ import { growthChart } from '../lib/chart.js';
 const SIZES = (process.env.BENCH_LARGE_SIZES ?? '10000,100000,1000000,2000000').split(',').map(Number);
 const SKIP_MS = Number(process.env.LARGE_EXPORT_SKIP_MS ?? 60_000);
 /** Rare (a key's own name), common (every cell), in between, absent, and non-ASCII in another case. */
-export const TERMS = ['key.0000042', 'with {name}', 'welcome', 'Straße', 'ÉCOLE', 'de: cancel', 'order of screen1', 'no such text'];
+export const TERMS = [
+  'key.0000042',
+  'with {name}',
+  'welcome',
+  'Straße',
+  'ÉCOLE',
+  'de: cancel',
+  'order of screen1',
+  'no such text',
+];
 const ROUNDS = 3;
 
 /** The console's own editorRows document, read from its source (the web build's types do not load here). */
-const EDITOR_ROWS = /EditorRowsQuery = graphql\(`([^`]*)`\)/.exec(readFileSync(new URL('../../web/src/documents.ts', import.meta.url), 'utf8'))![1]!;
+const EDITOR_ROWS = /EditorRowsQuery = graphql\(`([^`]*)`\)/.exec(
+  readFileSync(new URL('../../web/src/documents.ts', import.meta.url), 'utf8'),
+)![1]!;
 
-export interface GrowthRow { translations: number; [measure: string]: number | string | undefined }
+export interface GrowthRow {
+  translations: number;
+  [measure: string]: number | string | undefined;
+}
 
 /** The editor's key query as it was before the trigram index: strpos over lowered texts, an exact count. */
 async function previousEditorQuery(projectId: number, text: string): Promise<void> {
@@ -53,11 +67,20 @@ async function editorPage(bench: BenchService, apiKey: string, projectToken: str
     headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({
       query: EDITOR_ROWS,
-      variables: { projectToken, filter: { text, languages: LANGUAGES }, offset: 0, limit: 100, languages: LANGUAGES, customerKey: null, withBase: false },
+      variables: {
+        projectToken,
+        filter: { text, languages: LANGUAGES },
+        offset: 0,
+        limit: 100,
+        languages: LANGUAGES,
+        customerKey: null,
+        withBase: false,
+      },
     }),
   });
   const body = await res.json();
-  if (res.status !== 200 || body.errors) throw new Error(`editorRows failed: ${res.status} ${JSON.stringify(body.errors)}`);
+  if (res.status !== 200 || body.errors)
+    throw new Error(`editorRows failed: ${res.status} ${JSON.stringify(body.errors)}`);
 }
 
 export async function largeScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
@@ -90,7 +113,9 @@ export async function largeScenario(bench: BenchService, db: Figure['db']): Prom
     for (const term of TERMS) before.push((await timed(() => previousEditorQuery(projectId, term))).ms);
     row['editor text filter p95, previous query'] = percentile(before, 95);
     row['editor request (GraphQL, with cells) p95'] = percentile(requests, 95);
-    console.log(`  [large] editor text filter p95 ${(row['editor text filter p95'] as number).toFixed(0)} ms (previous query ${(row['editor text filter p95, previous query'] as number).toFixed(0)} ms; whole request ${(row['editor request (GraphQL, with cells) p95'] as number).toFixed(0)} ms)`);
+    console.log(
+      `  [large] editor text filter p95 ${(row['editor text filter p95'] as number).toFixed(0)} ms (previous query ${(row['editor text filter p95, previous query'] as number).toFixed(0)} ms; whole request ${(row['editor request (GraphQL, with cells) p95'] as number).toFixed(0)} ms)`,
+    );
 
     for (const format of formats) {
       if (slow.has(format)) continue;
@@ -103,31 +128,77 @@ export async function largeScenario(bench: BenchService, db: Figure['db']): Prom
         slow.add(format);
       }
     }
-    for (const format of ['multi-language-json', 'android-strings'] as const) row[`SQL-rendered ${format}`] = (await timed(() => sqlExport(bench, projectId, format))).ms;
+    for (const format of ['multi-language-json', 'android-strings'] as const)
+      row[`SQL-rendered ${format}`] = (await timed(() => sqlExport(bench, projectId, format))).ms;
     const publish = await timed(async () => {
-      const res = await fetch(`${bench.url}/api/v2/environments/_latest/publish`, { method: 'POST', headers: { 'x-service-token': project.apiKey } });
+      const res = await fetch(`${bench.url}/api/v2/environments/_latest/publish`, {
+        method: 'POST',
+        headers: { 'x-service-token': project.apiKey },
+      });
       if (res.status !== 200) throw new Error(`publish failed: ${res.status} ${await res.text()}`);
     });
     row.publish = publish.ms;
     row['SQL-rendered publish'] = (await timed(() => sqlExport(bench, projectId, 'publish'))).ms;
     const deepest = Math.floor((size - 1) / 500);
     const v2 = await timed(async () => {
-      const res = await fetch(`${bench.url}/api/v2/translations?page=${deepest}&size=500`, { headers: { 'x-service-token': project.apiKey } });
+      const res = await fetch(`${bench.url}/api/v2/translations?page=${deepest}&size=500`, {
+        headers: { 'x-service-token': project.apiKey },
+      });
       const body = await res.json();
       if (res.status !== 200 || body.data.length === 0) throw new Error(`v2 deepest page: ${res.status}`);
     });
     row['v2 query, deepest page'] = v2.ms;
-    console.log(`  [large] multi-language-json ${(row['export multi-language-json'] as number).toFixed(0)} ms, publish ${publish.ms.toFixed(0)} ms, v2 deepest page ${v2.ms.toFixed(0)} ms`);
+    console.log(
+      `  [large] multi-language-json ${(row['export multi-language-json'] as number).toFixed(0)} ms, publish ${publish.ms.toFixed(0)} ms, v2 deepest page ${v2.ms.toFixed(0)} ms`,
+    );
     rows.push(row);
 
     if (size === SIZES[SIZES.length - 1]) {
       const n = `${(size / 1e6).toLocaleString('en')}M`;
       const p95 = row['editor text filter p95'] as number;
-      figures.push({ scenario: `${n} translations: editor page query, text filter`, db, metric: 'p95', value: p95, unit: 'ms', baseline: row['editor text filter p95, previous query'] as number, ratio: p95 / (row['editor text filter p95, previous query'] as number), target: '< 50 ms (PostgreSQL)', met: p95 < 50, note: `the window's keys and count (editorRows), ${TERMS.length} terms × ${ROUNDS}; baseline: the same query before the trigram index; the whole GraphQL request with 100 keys × 10 cells: p95 ${Math.round(row['editor request (GraphQL, with cells) p95'] as number)} ms` });
+      figures.push({
+        scenario: `${n} translations: editor page query, text filter`,
+        db,
+        metric: 'p95',
+        value: p95,
+        unit: 'ms',
+        baseline: row['editor text filter p95, previous query'] as number,
+        ratio: p95 / (row['editor text filter p95, previous query'] as number),
+        target: '< 50 ms (PostgreSQL)',
+        met: p95 < 50,
+        note: `the window's keys and count (editorRows), ${TERMS.length} terms × ${ROUNDS}; baseline: the same query before the trigram index; the whole GraphQL request with 100 keys × 10 cells: p95 ${Math.round(row['editor request (GraphQL, with cells) p95'] as number)} ms`,
+      });
       const mlj = row['export multi-language-json'];
-      if (typeof mlj === 'number') figures.push({ scenario: `${n} translations: export multi-language-json`, db, metric: 'time', value: mlj, unit: 'ms', baseline: row['SQL-rendered multi-language-json'] as number, ratio: mlj / (row['SQL-rendered multi-language-json'] as number), target: '< 10 s', met: mlj < 10_000 });
-      figures.push({ scenario: `${n} translations: publish _latest`, db, metric: 'time', value: publish.ms, unit: 'ms', baseline: row['SQL-rendered publish'] as number, ratio: publish.ms / (row['SQL-rendered publish'] as number), target: '< 15 s', met: publish.ms < 15_000 });
-      figures.push({ scenario: `${n} translations: v2 query, deepest page (500 cells)`, db, metric: 'time', value: v2.ms, unit: 'ms' });
+      if (typeof mlj === 'number')
+        figures.push({
+          scenario: `${n} translations: export multi-language-json`,
+          db,
+          metric: 'time',
+          value: mlj,
+          unit: 'ms',
+          baseline: row['SQL-rendered multi-language-json'] as number,
+          ratio: mlj / (row['SQL-rendered multi-language-json'] as number),
+          target: '< 10 s',
+          met: mlj < 10_000,
+        });
+      figures.push({
+        scenario: `${n} translations: publish _latest`,
+        db,
+        metric: 'time',
+        value: publish.ms,
+        unit: 'ms',
+        baseline: row['SQL-rendered publish'] as number,
+        ratio: publish.ms / (row['SQL-rendered publish'] as number),
+        target: '< 15 s',
+        met: publish.ms < 15_000,
+      });
+      figures.push({
+        scenario: `${n} translations: v2 query, deepest page (500 cells)`,
+        db,
+        metric: 'time',
+        value: v2.ms,
+        unit: 'ms',
+      });
     }
   }
   writeGrowth(rows, db, formats);
@@ -139,19 +210,53 @@ const SVG = new URL('../../docs/large-project.svg', import.meta.url);
 
 function writeGrowth(rows: GrowthRow[], db: string, formats: string[]): void {
   const measures = [
-    'editor text filter p50', 'editor text filter p95', 'editor text filter p95, previous query', 'editor request (GraphQL, with cells) p95',
-    'publish', 'SQL-rendered publish', 'v2 query, deepest page',
-    ...formats.map((f) => `export ${f}`), 'SQL-rendered multi-language-json', 'SQL-rendered android-strings',
+    'editor text filter p50',
+    'editor text filter p95',
+    'editor text filter p95, previous query',
+    'editor request (GraphQL, with cells) p95',
+    'publish',
+    'SQL-rendered publish',
+    'v2 query, deepest page',
+    ...formats.map((f) => `export ${f}`),
+    'SQL-rendered multi-language-json',
+    'SQL-rendered android-strings',
   ];
-  const cell = (v: number | string | undefined) => (v === undefined ? 'skipped (slower than ' + SKIP_MS / 1000 + ' s at a smaller size)' : typeof v === 'string' ? v : v >= 100 ? `${Math.round(v).toLocaleString('en')}` : v.toFixed(1));
+  const cell = (v: number | string | undefined) =>
+    v === undefined
+      ? 'skipped (slower than ' + SKIP_MS / 1000 + ' s at a smaller size)'
+      : typeof v === 'string'
+        ? v
+        : v >= 100
+          ? `${Math.round(v).toLocaleString('en')}`
+          : v.toFixed(1);
   const table = [
     `| ms | ${rows.map((r) => `${(r.translations as number).toLocaleString('en')}`).join(' | ')} |`,
     `|---|${rows.map(() => '---:').join('|')}|`,
     ...measures.map((m) => `| ${m} | ${rows.map((r) => cell(r[m])).join(' | ')} |`),
   ].join('\n');
-  const series = ['editor text filter p95', 'editor text filter p95, previous query', 'editor request (GraphQL, with cells) p95', 'export multi-language-json', 'export android-strings', 'publish', 'v2 query, deepest page'];
-  writeFileSync(SVG, growthChart(rows.map((r) => r.translations as number), series.map((name) => ({ name, values: rows.map((r) => (typeof r[name] === 'number' ? (r[name] as number) : undefined)) })), `Cost by project size (${db}), ms, log scales`));
-  writeFileSync(DOC, `# A large project: how each cost grows
+  const series = [
+    'editor text filter p95',
+    'editor text filter p95, previous query',
+    'editor request (GraphQL, with cells) p95',
+    'export multi-language-json',
+    'export android-strings',
+    'publish',
+    'v2 query, deepest page',
+  ];
+  writeFileSync(
+    SVG,
+    growthChart(
+      rows.map((r) => r.translations as number),
+      series.map((name) => ({
+        name,
+        values: rows.map((r) => (typeof r[name] === 'number' ? (r[name] as number) : undefined)),
+      })),
+      `Cost by project size (${db}), ms, log scales`,
+    ),
+  );
+  writeFileSync(
+    DOC,
+    `# A large project: how each cost grows
 
 <!-- generated by \`npm run bench -- --only large\` (bench/scenarios/large.ts); do not edit -->
 
@@ -178,5 +283,6 @@ shared with other work while measuring, so single runs are noisy.
 ![Cost by project size](large-project.svg)
 
 ${table}
-`);
+`,
+  );
 }

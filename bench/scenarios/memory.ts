@@ -28,17 +28,30 @@ export function rss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 /** Builds dist/main.js, what `npm start` runs. */
 export function buildBundle(): void {
-  const result = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('../..', import.meta.url).pathname, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['scripts/build.mjs'], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error('scripts/build.mjs failed');
 }
 
-export async function memoryScenario(db: Figure['db'], databaseUrl?: string, options: { idleOnly?: boolean } = {}): Promise<Figure[]> {
+export async function memoryScenario(
+  db: Figure['db'],
+  databaseUrl?: string,
+  options: { idleOnly?: boolean } = {},
+): Promise<Figure[]> {
   buildBundle();
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-bench-mem-'));
   const token = 'lms_pat_bench_memory_token_0123456789';
   const env = {
-    DATA_DIR: dataDir, ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password', ADMIN_TOKEN: token,
-    RATE_LIMIT_PER_MINUTE: '0', MAX_UPLOAD_BYTES: String(1024 ** 3), NODE_OPTIONS: '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-password',
+    ADMIN_TOKEN: token,
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_UPLOAD_BYTES: String(1024 ** 3),
+    NODE_OPTIONS: '',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   let instance: ServiceProcess | undefined;
   try {
@@ -56,24 +69,49 @@ export async function memoryScenario(db: Figure['db'], databaseUrl?: string, opt
     await sleep(SETTLED_MS - SETTLE_MS);
     const settled = rss(pid, 'VmRSS');
     const idleFigure: Figure = {
-      scenario: 'service idle after a restart', db, metric: 'RSS', value: idle, unit: 'MiB',
+      scenario: 'service idle after a restart',
+      db,
+      metric: 'RSS',
+      value: idle,
+      unit: 'MiB',
       ...(db === 'pglite' && { target: '< 300 MiB', met: idle < 300 }),
       note: `after ${SETTLED_MS / 1000} s: ${settled.toFixed(0)} MiB; first start: ${firstStart.toFixed(0)} MiB; mapped files ${parts.file} MiB, anonymous ${parts.anonymous} MiB`,
     };
     if (options.idleOnly) return [idleFigure];
-    const project = (await (await fetch(`${instance.url}/api/v2/projects`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'memory' }) })).json()).data;
+    const project = (
+      await (
+        await fetch(`${instance.url}/api/v2/projects`, {
+          method: 'POST',
+          headers: { authorization: token, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'memory' }),
+        })
+      ).json()
+    ).data;
     const file = multiLanguageJson(KEYS);
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(file)]), 'big.json');
     const upload = await timed(async () => {
-      const res = await fetch(`${instance!.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': project.apiKey }, body: form });
+      const res = await fetch(`${instance!.url}/api/v2/import?uploadFormat=multi-language-json`, {
+        method: 'POST',
+        headers: { 'x-service-token': project.apiKey },
+        body: form,
+      });
       if (res.status !== 200) throw new Error(`import failed: ${res.status} ${(await res.text()).slice(0, 300)}`);
     });
     const peak = rss(pid, 'VmHWM');
-    const figures: Figure[] = [idleFigure, {
-      scenario: `import 1,000,000 translations (${(file.length / 2 ** 20).toFixed(0)} MiB), default V8`, db, metric: 'peak RSS', value: peak, unit: 'MiB', baseline: idle,
-      ...(db === 'postgres' && { target: '< 512 MiB', met: peak < 512 }), note: `${((KEYS * LANGUAGES.length) / (upload.ms / 1000)).toFixed(0)} rows/s; baseline: idle after restart`,
-    }];
+    const figures: Figure[] = [
+      idleFigure,
+      {
+        scenario: `import 1,000,000 translations (${(file.length / 2 ** 20).toFixed(0)} MiB), default V8`,
+        db,
+        metric: 'peak RSS',
+        value: peak,
+        unit: 'MiB',
+        baseline: idle,
+        ...(db === 'postgres' && { target: '< 512 MiB', met: peak < 512 }),
+        note: `${((KEYS * LANGUAGES.length) / (upload.ms / 1000)).toFixed(0)} rows/s; baseline: idle after restart`,
+      },
+    ];
     return figures;
   } finally {
     await instance?.kill('SIGTERM');

@@ -64,7 +64,8 @@ export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projec
   const byPosition = (ids: number[], page: number) => {
     const n = ids.length;
     const offset = page * SIZE;
-    return () => run(Prisma.sql`/* bench:page-by-position */
+    return () =>
+      run(Prisma.sql`/* bench:page-by-position */
       SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
          FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId}
                   AND (namespace, key) >= (SELECT namespace, key FROM "TranslationKey" WHERE "projectId" = ${projectId}
@@ -92,7 +93,8 @@ export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projec
       : Prisma.sql`SELECT o.ord, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
            FROM unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord) JOIN "Language" l ON l.id = o.id
            JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id WHERE ${rows}`;
-    return () => run(Prisma.sql`/* bench:page-by-index */
+    return () =>
+      run(Prisma.sql`/* bench:page-by-index */
       SELECT k.key, k.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt"
         FROM (SELECT s.id, s.key, s.namespace, s.before FROM (
                 SELECT k.id, k.key, k.namespace, m.n, (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
@@ -104,7 +106,8 @@ export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projec
        ORDER BY k.namespace, k.key, c.rank LIMIT ${SIZE}`);
   };
   /** The cells containing `text`, however the database finds them (the trigram index on PostgreSQL), sorted: a rare text's page. */
-  const matches = (text: string) => () => run(Prisma.sql`/* bench:page-rare-text */
+  const matches = (text: string) => () =>
+    run(Prisma.sql`/* bench:page-rare-text */
     SELECT k.key, k.namespace, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt"
       FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId"
       JOIN unnest(${languageIds}::int[]) WITH ORDINALITY AS o(id, ord) ON o.id = t."languageId" JOIN "Language" l ON l.id = o.id
@@ -116,18 +119,36 @@ export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projec
   return { byPosition, walk, matches, filled, reviewed, containing };
 }
 
-export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string): Promise<Figure[]> {
+export async function pageScenarios(
+  bench: BenchService,
+  db: Figure['db'],
+  apiKey: string,
+  projectToken: string,
+): Promise<Figure[]> {
   const prisma = bench.service.db.prisma;
   const projectId = await projectIdOf(prisma, projectToken);
-  const count = async () => (await prisma.$queryRaw<{ keys: number }[]>(Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = ${projectId}`))[0]!.keys;
+  const count = async () =>
+    (
+      await prisma.$queryRaw<{ keys: number }[]>(
+        Prisma.sql`/* bench:key-count */ SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = ${projectId}`,
+      )
+    )[0]!.keys;
   const imported = await count();
   if (GROW_TO > imported) await seedKeys(prisma, projectId, imported + 1, GROW_TO);
   // A quarter of the cells emptied, a third reviewed (spread over keys and languages).
-  await prisma.$executeRaw(Prisma.sql`/* bench:page-empty-some */ UPDATE "Translation" SET text = '' WHERE "projectId" = ${projectId} AND ("keyId" * 7 + "languageId") % 4 = 0 AND text <> ''`);
-  await prisma.$executeRaw(Prisma.sql`/* bench:page-review-some */ UPDATE "Translation" SET "reviewStatus" = 'REVIEWED' WHERE "projectId" = ${projectId} AND ("keyId" + "languageId" * 5) % 3 = 0 AND "reviewStatus" <> 'REVIEWED'`);
+  await prisma.$executeRaw(
+    Prisma.sql`/* bench:page-empty-some */ UPDATE "Translation" SET text = '' WHERE "projectId" = ${projectId} AND ("keyId" * 7 + "languageId") % 4 = 0 AND text <> ''`,
+  );
+  await prisma.$executeRaw(
+    Prisma.sql`/* bench:page-review-some */ UPDATE "Translation" SET "reviewStatus" = 'REVIEWED' WHERE "projectId" = ${projectId} AND ("keyId" + "languageId" * 5) % 3 = 0 AND "reviewStatus" <> 'REVIEWED'`,
+  );
   // A rare text: the cells with a text of one key in 1,999 (750 cells at 2,000,000, fewer than RARE_TEXT).
-  await prisma.$executeRaw(Prisma.sql`/* bench:page-rare-text */ UPDATE "Translation" SET text = text || ' ' || ${RARE} WHERE "projectId" = ${projectId} AND "keyId" % 1999 = 0 AND text <> '' AND strpos(text, ${RARE}) = 0`);
-  const languages = await prisma.$queryRaw<{ id: number; key: string }[]>(Prisma.sql`/* bench:languages */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`);
+  await prisma.$executeRaw(
+    Prisma.sql`/* bench:page-rare-text */ UPDATE "Translation" SET text = text || ' ' || ${RARE} WHERE "projectId" = ${projectId} AND "keyId" % 1999 = 0 AND text <> '' AND strpos(text, ${RARE}) = 0`,
+  );
+  const languages = await prisma.$queryRaw<{ id: number; key: string }[]>(
+    Prisma.sql`/* bench:languages */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`,
+  );
   const keys = await count();
   await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "TranslationKey"`);
   await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "Translation"`);
@@ -138,34 +159,77 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
     if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
-  const { byPosition, walk, matches, filled, reviewed, containing } = handWritten((query) => prisma.$queryRaw(query), projectId, languageIds);
+  const { byPosition, walk, matches, filled, reviewed, containing } = handWritten(
+    (query) => prisma.$queryRaw(query),
+    projectId,
+    languageIds,
+  );
   const pagesOf = async (query: string) => {
     const res = await fetch(`${bench.url}/graphql`, {
-      method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `query ($filter: TranslationFilter) { translationCount(filter: $filter) }`, variables: { filter: Object.fromEntries(new URLSearchParams(query)) } }),
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `query ($filter: TranslationFilter) { translationCount(filter: $filter) }`,
+        variables: { filter: Object.fromEntries(new URLSearchParams(query)) },
+      }),
     });
     const body = (await res.json()) as { data: { translationCount: number } };
     return Math.max(Math.ceil(body.data.translationCount / SIZE) - 1, 0);
   };
   const cells = keys * languages.length;
   const deepest = Math.ceil(cells / SIZE) - 1;
-  const deepestOf = { NOT_EMPTY: await pagesOf('textStatus=NOT_EMPTY'), EMPTY: await pagesOf('textStatus=EMPTY'), REVIEWED: await pagesOf('reviewStatus=REVIEWED'), text: await pagesOf(`text=${TEXT}`) };
+  const deepestOf = {
+    NOT_EMPTY: await pagesOf('textStatus=NOT_EMPTY'),
+    EMPTY: await pagesOf('textStatus=EMPTY'),
+    REVIEWED: await pagesOf('reviewStatus=REVIEWED'),
+    text: await pagesOf(`text=${TEXT}`),
+  };
   const cases: { name: string; query: string; baseline: () => Promise<unknown> }[] = [
     { name: 'first page', query: 'page=0', baseline: byPosition(languageIds, 0) },
-    { name: 'middle page', query: `page=${Math.floor(deepest / 2)}`, baseline: byPosition(languageIds, Math.floor(deepest / 2)) },
+    {
+      name: 'middle page',
+      query: `page=${Math.floor(deepest / 2)}`,
+      baseline: byPosition(languageIds, Math.floor(deepest / 2)),
+    },
     { name: 'deepest page', query: `page=${deepest}`, baseline: byPosition(languageIds, deepest) },
-    { name: 'deepest page, language=de', query: `language=de&page=${Math.ceil(keys / SIZE) - 1}`, baseline: byPosition(languages.filter((l) => l.key === 'de').map((l) => l.id), Math.ceil(keys / SIZE) - 1) },
+    {
+      name: 'deepest page, language=de',
+      query: `language=de&page=${Math.ceil(keys / SIZE) - 1}`,
+      baseline: byPosition(
+        languages.filter((l) => l.key === 'de').map((l) => l.id),
+        Math.ceil(keys / SIZE) - 1,
+      ),
+    },
     { name: 'first page, textStatus=NOT_EMPTY', query: 'textStatus=NOT_EMPTY&page=0', baseline: walk(0, filled) },
-    { name: 'deepest page, textStatus=NOT_EMPTY', query: `textStatus=NOT_EMPTY&page=${deepestOf.NOT_EMPTY}`, baseline: walk(deepestOf.NOT_EMPTY, filled) },
-    { name: 'deepest page, textStatus=EMPTY', query: `textStatus=EMPTY&page=${deepestOf.EMPTY}`, baseline: walk(deepestOf.EMPTY, filled, true) },
-    { name: 'deepest page, reviewsStatus=REVIEWED', query: `reviewsStatus=REVIEWED&page=${deepestOf.REVIEWED}`, baseline: walk(deepestOf.REVIEWED, reviewed) },
-    { name: `deepest page, text=${TEXT}`, query: `text=${TEXT}&page=${deepestOf.text}`, baseline: walk(deepestOf.text, containing) },
+    {
+      name: 'deepest page, textStatus=NOT_EMPTY',
+      query: `textStatus=NOT_EMPTY&page=${deepestOf.NOT_EMPTY}`,
+      baseline: walk(deepestOf.NOT_EMPTY, filled),
+    },
+    {
+      name: 'deepest page, textStatus=EMPTY',
+      query: `textStatus=EMPTY&page=${deepestOf.EMPTY}`,
+      baseline: walk(deepestOf.EMPTY, filled, true),
+    },
+    {
+      name: 'deepest page, reviewsStatus=REVIEWED',
+      query: `reviewsStatus=REVIEWED&page=${deepestOf.REVIEWED}`,
+      baseline: walk(deepestOf.REVIEWED, reviewed),
+    },
+    {
+      name: `deepest page, text=${TEXT}`,
+      query: `text=${TEXT}&page=${deepestOf.text}`,
+      baseline: walk(deepestOf.text, containing),
+    },
     { name: `first page, text=${RARE} (rare)`, query: `text=${RARE}&page=0`, baseline: matches(RARE) },
   ];
   const graphql = await median(async () => {
     const res = await fetch(`${bench.url}/graphql`, {
-      method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `{ translationKeys(first: 50) { edges { node { key namespace translations { language text } } } } }` }),
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ translationKeys(first: 50) { edges { node { key namespace translations { language text } } } } }`,
+      }),
     });
     if (res.status !== 200) throw new Error(`graphql ${res.status}`);
     await res.arrayBuffer();
@@ -180,7 +244,12 @@ export async function pageScenarios(bench: BenchService, db: Figure['db'], apiKe
     const held = c.name === 'deepest page' && cells >= absolute.cells;
     figures.push({
       scenario: `GET /api/v2/translations?size=500, ${c.name} (${keys.toLocaleString('en')} keys × ${languages.length} languages)`,
-      db, metric: 'median latency', value, unit: 'ms', baseline, ratio,
+      db,
+      metric: 'median latency',
+      value,
+      unit: 'ms',
+      baseline,
+      ratio,
       target: `≤ 1.5 × hand-written SQL and ≤ 2 × GraphQL${held ? ` and < ${absolute.ms} ms` : ''}`,
       met: ratio <= 1.5 && value <= 2 * graphql && (!held || value < absolute.ms),
       note: `GraphQL 50 keys × ${languages.length} languages ${graphql.toFixed(1)} ms`,

@@ -12,23 +12,41 @@ import { projectIdOf } from '../lib/project-id.js';
 
 const DURATION_S = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 
-interface LoadResult { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
 
-function autocannon(url: string, headers: Record<string, string>, options: { method?: string; body?: string } = {}): Promise<LoadResult> {
+function autocannon(
+  url: string,
+  headers: Record<string, string>,
+  options: { method?: string; body?: string } = {},
+): Promise<LoadResult> {
   const args = ['-c', '32', '-d', String(DURATION_S), '-j', '--renderStatusCodes'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (options.method) args.push('-m', options.method);
   if (options.body) args.push('-b', options.body);
   args.push(url);
   return new Promise((resolve, reject) => {
-    const child = spawn(new URL('../../node_modules/.bin/autocannon', import.meta.url).pathname, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(new URL('../../node_modules/.bin/autocannon', import.meta.url).pathname, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('exit', () => {
       try {
         const r = JSON.parse(out);
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+        resolve({
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          errors: r.errors,
+          non2xx: r.non2xx,
+        });
       } catch (error) {
         reject(new Error(`autocannon output: ${out.slice(0, 300)} ${error}`));
       }
@@ -54,7 +72,13 @@ async function bareRoute(bench: BenchService, projectId: number): Promise<{ url:
 
 const GRAPHQL_READ = `query($first: Int!) { translationKeys(first: $first) { edges { node { key namespace translations { language text } } } } }`;
 
-export async function readScenarios(bench: BenchService, db: Figure['db'], apiKey: string, projectToken: string, only: Set<string>): Promise<Figure[]> {
+export async function readScenarios(
+  bench: BenchService,
+  db: Figure['db'],
+  apiKey: string,
+  projectToken: string,
+  only: Set<string>,
+): Promise<Figure[]> {
   const figures: Figure[] = [];
   const projectId = await projectIdOf(bench.service.db.prisma, projectToken);
   const headers = { 'x-service-token': apiKey };
@@ -64,8 +88,27 @@ export async function readScenarios(bench: BenchService, db: Figure['db'], apiKe
     const baseline = await autocannon(bare.url, {});
     await bare.close();
     rest = await autocannon(`${bench.url}/api/v2/translations?size=500`, headers);
-    figures.push({ scenario: 'GET /api/v2/translations?size=500, 32 conn', db, metric: 'requests/s', value: rest.rps, unit: 'req/s', baseline: baseline.rps, ratio: rest.rps / baseline.rps, target: '≥ 0.5 × bare route', met: rest.rps / baseline.rps >= 0.5, note: `errors ${rest.errors + rest.non2xx}` });
-    figures.push({ scenario: 'GET /api/v2/translations?size=500, 32 conn', db, metric: 'latency p50 / p99', value: rest.p50, unit: 'ms', baseline: baseline.p50, note: `p99 ${rest.p99} ms (bare ${baseline.p99} ms)` });
+    figures.push({
+      scenario: 'GET /api/v2/translations?size=500, 32 conn',
+      db,
+      metric: 'requests/s',
+      value: rest.rps,
+      unit: 'req/s',
+      baseline: baseline.rps,
+      ratio: rest.rps / baseline.rps,
+      target: '≥ 0.5 × bare route',
+      met: rest.rps / baseline.rps >= 0.5,
+      note: `errors ${rest.errors + rest.non2xx}`,
+    });
+    figures.push({
+      scenario: 'GET /api/v2/translations?size=500, 32 conn',
+      db,
+      metric: 'latency p50 / p99',
+      value: rest.p50,
+      unit: 'ms',
+      baseline: baseline.p50,
+      note: `p99 ${rest.p99} ms (bare ${baseline.p99} ms)`,
+    });
   }
   if (only.has('graphql')) {
     const body = (first: number) => JSON.stringify({ query: GRAPHQL_READ, variables: { first } });
@@ -73,7 +116,16 @@ export async function readScenarios(bench: BenchService, db: Figure['db'], apiKe
     const statements = async (first: number) => {
       let count = 0;
       // inject() dispatches when awaited: await it inside the observed context.
-      const res = await observeSql(() => count++, async () => await bench.service.app.inject({ method: 'POST', url: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, payload: body(first) }));
+      const res = await observeSql(
+        () => count++,
+        async () =>
+          await bench.service.app.inject({
+            method: 'POST',
+            url: '/graphql',
+            headers: { ...headers, 'content-type': 'application/json' },
+            payload: body(first),
+          }),
+      );
       const json = res.json();
       if (json.errors) throw new Error(JSON.stringify(json.errors));
       return count;
@@ -81,9 +133,33 @@ export async function readScenarios(bench: BenchService, db: Figure['db'], apiKe
     const s10 = await statements(10);
     const s100 = await statements(100);
     // The cells of one REST page: 50 keys × 10 languages = 500.
-    const graphql = await autocannon(`${bench.url}/graphql`, { ...headers, 'content-type': 'application/json' }, { method: 'POST', body: body(50) });
-    figures.push({ scenario: 'GraphQL 100 keys × 10 languages', db, metric: 'SQL statements / request', value: s100, unit: 'statements', baseline: s10, target: 'constant (same as 10 keys)', met: s100 === s10 });
-    figures.push({ scenario: 'GraphQL 50 keys × 10 languages (the REST page\'s 500 cells), 32 conn', db, metric: 'requests/s', value: graphql.rps, unit: 'req/s', baseline: rest?.rps, ratio: rest ? graphql.rps / rest.rps : undefined, target: '≥ 0.8 × REST', met: rest ? graphql.rps / rest.rps >= 0.8 : undefined, note: `p99 ${graphql.p99} ms` });
+    const graphql = await autocannon(
+      `${bench.url}/graphql`,
+      { ...headers, 'content-type': 'application/json' },
+      { method: 'POST', body: body(50) },
+    );
+    figures.push({
+      scenario: 'GraphQL 100 keys × 10 languages',
+      db,
+      metric: 'SQL statements / request',
+      value: s100,
+      unit: 'statements',
+      baseline: s10,
+      target: 'constant (same as 10 keys)',
+      met: s100 === s10,
+    });
+    figures.push({
+      scenario: "GraphQL 50 keys × 10 languages (the REST page's 500 cells), 32 conn",
+      db,
+      metric: 'requests/s',
+      value: graphql.rps,
+      unit: 'req/s',
+      baseline: rest?.rps,
+      ratio: rest ? graphql.rps / rest.rps : undefined,
+      target: '≥ 0.8 × REST',
+      met: rest ? graphql.rps / rest.rps >= 0.8 : undefined,
+      note: `p99 ${graphql.p99} ms`,
+    });
   }
   return figures;
 }

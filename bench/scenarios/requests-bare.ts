@@ -13,7 +13,14 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
-interface Options { db: 'pglite' | 'postgres'; url?: string; keys: number; languages: number; mode: 'http' | 'driver'; seconds?: number }
+interface Options {
+  db: 'pglite' | 'postgres';
+  url?: string;
+  keys: number;
+  languages: number;
+  mode: 'http' | 'driver';
+  seconds?: number;
+}
 const options = JSON.parse(process.argv[2]!) as Options;
 
 type Query = (sql: string, params: unknown[]) => Promise<unknown[]>;
@@ -31,7 +38,10 @@ if (options.db === 'postgres') {
   await db.waitReady;
   query = async (sql, params) => (await db.query(sql, params)).rows;
   exec = (sql) => db.exec(sql);
-  close = async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); };
+  close = async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
 
 // The same tables, columns and keys the statements touch in the service's schema.
@@ -68,12 +78,18 @@ if (options.mode === 'driver') {
   const rate = async (concurrency: number) => {
     const end = performance.now() + (options.seconds ?? 5) * 1000;
     let done = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        await query(UPSERT, [1 + Math.floor(Math.random() * options.keys), 1 + Math.floor(Math.random() * options.languages), `driver ${done}`]);
-        done++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < end) {
+          await query(UPSERT, [
+            1 + Math.floor(Math.random() * options.keys),
+            1 + Math.floor(Math.random() * options.languages),
+            `driver ${done}`,
+          ]);
+          done++;
+        }
+      }),
+    );
     return done / (options.seconds ?? 5);
   };
   const one = await rate(1);
@@ -89,7 +105,10 @@ const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: 200, msg: 'OK', data: rows }));
   };
-  const fail = (error: unknown) => { res.writeHead(500); res.end(String(error)); };
+  const fail = (error: unknown) => {
+    res.writeHead(500);
+    res.end(String(error));
+  };
   if (req.method === 'GET' && req.url === '/project') {
     Promise.all([query(PROJECT, [1]), ...PROJECT_FIGURES.map((sql) => query(sql, [1]))]).then(answer, fail);
     return;
@@ -109,4 +128,7 @@ server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.stdout.write(`listening http://127.0.0.1:${address.port}\n`);
 });
-process.on('SIGTERM', () => { server.close(); void close().then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  server.close();
+  void close().then(() => process.exit(0));
+});

@@ -28,10 +28,14 @@ function body(): string | undefined {
   const language = options.languages[l]!;
   const text = `edited ${process.pid}-${n++}`;
   switch (options.body) {
-    case 'v2patch': return JSON.stringify({ key: keyName(i), language, text });
-    case 'v1post': return JSON.stringify({ content: [{ key: keyName(i), language, text }] });
-    case 'bare': return JSON.stringify({ key: i + 1, language: l + 1, text });
-    default: return undefined;
+    case 'v2patch':
+      return JSON.stringify({ key: keyName(i), language, text });
+    case 'v1post':
+      return JSON.stringify({ content: [{ key: keyName(i), language, text }] });
+    case 'bare':
+      return JSON.stringify({ key: i + 1, language: l + 1, text });
+    default:
+      return undefined;
   }
 }
 
@@ -39,10 +43,20 @@ const result = await autocannon({
   url: options.url,
   connections: options.connections,
   duration: options.seconds,
-  requests: [{
-    method: options.method,
-    headers: { ...options.headers, ...(options.body ? { 'content-type': 'application/json' } : {}) },
-    setupRequest: (request: Record<string, unknown>) => (options.body ? { ...request, body: body() } : request),
-  }],
+  requests: [
+    {
+      method: options.method,
+      headers: { ...options.headers, ...(options.body ? { 'content-type': 'application/json' } : {}) },
+      setupRequest: (request: Record<string, unknown>) => (options.body ? { ...request, body: body() } : request),
+    },
+  ],
 });
-process.stdout.write(JSON.stringify({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  }) + '\n',
+);

@@ -31,21 +31,31 @@ async function importFile(bench: BenchService, apiKey: string, file: Buffer, opt
   form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
   const query = new URLSearchParams({ uploadFormat: 'multi-language-json' });
   for (const o of options) query.append('importOptions', o);
-  const res = await fetch(`${bench.url}/api/v2/import?${query}`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+  const res = await fetch(`${bench.url}/api/v2/import?${query}`, {
+    method: 'POST',
+    headers: { 'x-service-token': apiKey },
+    body: form,
+  });
   if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
 }
 
 /** The rows of the import file, as CSV lines for COPY. */
-function* translationLines(keyIds: Map<string, number>, languageIds: Map<string, number>, projectId: number, version: number): Generator<string> {
+function* translationLines(
+  keyIds: Map<string, number>,
+  languageIds: Map<string, number>,
+  projectId: number,
+  version: number,
+): Generator<string> {
   for (let i = 0; i < KEYS; i++) {
     const keyId = keyIds.get(keyName(i))!;
     for (const l of LANGUAGES) yield `${keyId},${languageIds.get(l)},${projectId},${csv(textOf(l, i, version))}\n`;
   }
 }
 
-
 async function idsOf(sql: BulkSql, table: string, projectId: number): Promise<Map<string, number>> {
-  const rows = await sql.query<{ id: number; key: string }>(`SELECT id, key FROM ${table} WHERE "projectId" = ${projectId}`);
+  const rows = await sql.query<{ id: number; key: string }>(
+    `SELECT id, key FROM ${table} WHERE "projectId" = ${projectId}`,
+  );
   return new Map(rows.map((r) => [r.key, r.id]));
 }
 
@@ -58,11 +68,21 @@ async function copyImport(bench: BenchService, projectId: number): Promise<void>
   const sql = await bulkSql(bench.service.db);
   try {
     await sql.query('BEGIN');
-    await sql.query(`INSERT INTO "Language" ("projectId", key, "order") SELECT ${projectId}, k, o FROM unnest('{${LANGUAGES.join(',')}}'::text[]) WITH ORDINALITY AS t(k, o) ON CONFLICT DO NOTHING`);
-    await sql.copyIn(`"TranslationKey" ("projectId", key)`, (function* () { for (let i = 0; i < KEYS; i++) yield `${projectId},${csv(keyName(i))}\n`; })());
+    await sql.query(
+      `INSERT INTO "Language" ("projectId", key, "order") SELECT ${projectId}, k, o FROM unnest('{${LANGUAGES.join(',')}}'::text[]) WITH ORDINALITY AS t(k, o) ON CONFLICT DO NOTHING`,
+    );
+    await sql.copyIn(
+      `"TranslationKey" ("projectId", key)`,
+      (function* () {
+        for (let i = 0; i < KEYS; i++) yield `${projectId},${csv(keyName(i))}\n`;
+      })(),
+    );
     const keyIds = await idsOf(sql, '"TranslationKey"', projectId);
     const languageIds = await idsOf(sql, '"Language"', projectId);
-    await sql.copyIn(`"Translation" ("keyId", "languageId", "projectId", text)`, translationLines(keyIds, languageIds, projectId, 1));
+    await sql.copyIn(
+      `"Translation" ("keyId", "languageId", "projectId", text)`,
+      translationLines(keyIds, languageIds, projectId, 1),
+    );
     await sql.query('COMMIT');
   } finally {
     await sql.release();
@@ -76,7 +96,9 @@ async function copyReimport(bench: BenchService, projectId: number, version: num
     await sql.query('BEGIN');
     const keyIds = await idsOf(sql, '"TranslationKey"', projectId);
     const languageIds = await idsOf(sql, '"Language"', projectId);
-    await sql.query(`CREATE TEMP TABLE staging ("keyId" int, "languageId" int, "projectId" int, text text) ON COMMIT DROP`);
+    await sql.query(
+      `CREATE TEMP TABLE staging ("keyId" int, "languageId" int, "projectId" int, text text) ON COMMIT DROP`,
+    );
     await sql.copyIn('staging', translationLines(keyIds, languageIds, projectId, version));
     await sql.query(
       `INSERT INTO "Translation" AS t ("keyId", "languageId", "projectId", text) SELECT * FROM staging
@@ -89,8 +111,14 @@ async function copyReimport(bench: BenchService, projectId: number, version: num
   }
 }
 
-export async function exportFiles(bench: BenchService, apiKey: string, format: string): Promise<{ files: number; bytes: number }> {
-  const res = await fetch(`${bench.url}/api/v4/export?${new URLSearchParams({ downloadFormat: format })}`, { headers: { 'x-service-token': apiKey } });
+export async function exportFiles(
+  bench: BenchService,
+  apiKey: string,
+  format: string,
+): Promise<{ files: number; bytes: number }> {
+  const res = await fetch(`${bench.url}/api/v4/export?${new URLSearchParams({ downloadFormat: format })}`, {
+    headers: { 'x-service-token': apiKey },
+  });
   if (res.status !== 200) throw new Error(`export failed: ${res.status} ${await res.text()}`);
   const { files } = (await res.json()).data as { files: { url: string }[] };
   let bytes = 0;
@@ -129,13 +157,18 @@ const androidXmlSql = (projectId: number, language: string) => `
   ) lines ORDER BY o`;
 
 /** A published language file (keys sorted by code point), or the _index of every language, rendered in SQL. */
-const publishedJsonSql = (projectId: number, language?: string) => language
-  ? `SELECT json_object_agg(key, text ORDER BY key COLLATE "C") FROM (${cells(projectId)}) c WHERE language = '${language}'`
-  : `SELECT json_object_agg(language, texts ORDER BY language COLLATE "C") FROM (
+const publishedJsonSql = (projectId: number, language?: string) =>
+  language
+    ? `SELECT json_object_agg(key, text ORDER BY key COLLATE "C") FROM (${cells(projectId)}) c WHERE language = '${language}'`
+    : `SELECT json_object_agg(language, texts ORDER BY language COLLATE "C") FROM (
        SELECT language, json_object_agg(key, text ORDER BY key COLLATE "C") AS texts FROM (${cells(projectId)}) c GROUP BY language) l`;
 
 /** The export baseline: the same rows rendered in SQL, in the same format, streamed to files by COPY. */
-export async function sqlExport(bench: BenchService, projectId: number, format: 'multi-language-json' | 'android-strings' | 'publish'): Promise<{ files: number; bytes: number }> {
+export async function sqlExport(
+  bench: BenchService,
+  projectId: number,
+  format: 'multi-language-json' | 'android-strings' | 'publish',
+): Promise<{ files: number; bytes: number }> {
   const sql = await bulkSql(bench.service.db);
   const dir = mkdtempSync(join(tmpdir(), 'lms-bench-export-'));
   let files = 0;
@@ -148,7 +181,8 @@ export async function sqlExport(bench: BenchService, projectId: number, format: 
   };
   try {
     if (format === 'multi-language-json') await write(multiLanguageJsonSql(projectId), 'all.json');
-    else if (format === 'android-strings') for (const l of LANGUAGES) await write(androidXmlSql(projectId, l), `${l}.xml`);
+    else if (format === 'android-strings')
+      for (const l of LANGUAGES) await write(androidXmlSql(projectId, l), `${l}.xml`);
     else {
       // As a publication: every language file and _index, each with its gzip and brotli variants at the service's settings.
       for (const l of [...LANGUAGES, undefined]) {
@@ -175,7 +209,10 @@ export async function transferScenarios(bench: BenchService, db: Figure['db'], o
   const projectId = await projectIdOf(bench.service.db.prisma, project.projectToken);
   const rows = KEYS * LANGUAGES.length;
 
-  const baseProjectId = await projectIdOf(bench.service.db.prisma, (await bench.project('bench-baseline')).projectToken);
+  const baseProjectId = await projectIdOf(
+    bench.service.db.prisma,
+    (await bench.project('bench-baseline')).projectToken,
+  );
   const copy = await timed(() => copyImport(bench, baseProjectId));
   const first = await timed(() => importFile(bench, project.apiKey, multiLanguageJson(KEYS)));
   // Each re-import replaces every text (the next version of the file); as
@@ -184,17 +221,37 @@ export async function transferScenarios(bench: BenchService, db: Figure['db'], o
   const reimports: { service: number; baseline: number }[] = [];
   for (let version = 2; version < 2 + REIMPORT_ROUNDS; version++) {
     const baseline = await timed(() => copyReimport(bench, baseProjectId, version));
-    const service = await timed(() => importFile(bench, project.apiKey, multiLanguageJson(KEYS, LANGUAGES, version), ['REPLACE_TRANSLATION_IF_FOUND']));
+    const service = await timed(() =>
+      importFile(bench, project.apiKey, multiLanguageJson(KEYS, LANGUAGES, version), ['REPLACE_TRANSLATION_IF_FOUND']),
+    );
     reimports.push({ service: service.ms, baseline: baseline.ms });
   }
   if (only.has('import')) {
     const ratio = first.ms / copy.ms;
-    figures.push({ scenario: 'import 10k×10 (REST multipart) vs COPY', db, metric: 'rows/s', value: rows / (first.ms / 1000), unit: 'rows/s', baseline: rows / (copy.ms / 1000), ratio, target: 'time ≤ 2 × COPY', met: ratio <= 2 });
+    figures.push({
+      scenario: 'import 10k×10 (REST multipart) vs COPY',
+      db,
+      metric: 'rows/s',
+      value: rows / (first.ms / 1000),
+      unit: 'rows/s',
+      baseline: rows / (copy.ms / 1000),
+      ratio,
+      target: 'time ≤ 2 × COPY',
+      met: ratio <= 2,
+    });
     const again = median(reimports.map((r) => r.service));
     const staged = median(reimports.map((r) => r.baseline));
     const reRatio = again / staged;
     figures.push({
-      scenario: 're-import REPLACE vs staging COPY + upsert', db, metric: 'time', value: again, unit: 'ms', baseline: staged, ratio: reRatio, target: '≤ 2 × staging COPY + upsert', met: reRatio <= 2,
+      scenario: 're-import REPLACE vs staging COPY + upsert',
+      db,
+      metric: 'time',
+      value: again,
+      unit: 'ms',
+      baseline: staged,
+      ratio: reRatio,
+      target: '≤ 2 × staging COPY + upsert',
+      met: reRatio <= 2,
       note: `medians of ${REIMPORT_ROUNDS} runs each (${reimports.map((r) => Math.round(r.service)).join('/')} vs ${reimports.map((r) => Math.round(r.baseline)).join('/')} ms)`,
     });
   }
@@ -215,19 +272,41 @@ export async function transferScenarios(bench: BenchService, db: Figure['db'], o
       const base = median(runs.map((r) => r.baseline));
       const ratio = value / base;
       figures.push({
-        scenario: `export v4 ${format} vs SQL-rendered`, db, metric: 'time', value, unit: 'ms', baseline: base, ratio, target: 'ratio ≤ 1.5', met: ratio <= 1.5,
+        scenario: `export v4 ${format} vs SQL-rendered`,
+        db,
+        metric: 'time',
+        value,
+        unit: 'ms',
+        baseline: base,
+        ratio,
+        target: 'ratio ≤ 1.5',
+        met: ratio <= 1.5,
         note: `medians of ${EXPORT_ROUNDS} runs each (${runs.map((r) => Math.round(r.service)).join('/')} vs ${runs.map((r) => Math.round(r.baseline)).join('/')} ms); ${files.service.files} files, ${(files.service.bytes / 2 ** 20).toFixed(2)} MiB (SQL: ${files.baseline.files}, ${(files.baseline.bytes / 2 ** 20).toFixed(2)} MiB)`,
       });
     }
   }
   if (only.has('publish')) {
     const service = await timed(async () => {
-      const res = await fetch(`${bench.url}/api/v2/environments/_latest/publish`, { method: 'POST', headers: { 'x-service-token': project.apiKey } });
+      const res = await fetch(`${bench.url}/api/v2/environments/_latest/publish`, {
+        method: 'POST',
+        headers: { 'x-service-token': project.apiKey },
+      });
       if (res.status !== 200) throw new Error(`publish failed: ${res.status} ${await res.text()}`);
     });
     const baseline = await timed(() => sqlExport(bench, projectId, 'publish'));
     const ratio = service.ms / baseline.ms;
-    figures.push({ scenario: 'publish _latest vs SQL-rendered', db, metric: 'time', value: service.ms, unit: 'ms', baseline: baseline.ms, ratio, target: 'ratio ≤ 1.5', met: ratio <= 1.5, note: `baseline: ${baseline.value.files} JSON files, each + gzip + br` });
+    figures.push({
+      scenario: 'publish _latest vs SQL-rendered',
+      db,
+      metric: 'time',
+      value: service.ms,
+      unit: 'ms',
+      baseline: baseline.ms,
+      ratio,
+      target: 'ratio ≤ 1.5',
+      met: ratio <= 1.5,
+      note: `baseline: ${baseline.value.files} JSON files, each + gzip + br`,
+    });
   }
   return figures;
 }

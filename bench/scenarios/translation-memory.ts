@@ -33,12 +33,18 @@ const WORDS = `account add all allow and archive back before cancel change chang
   invite is item items language last link list load loading log manage message messages more move name network new next
   no not notification now of on open order page password payment please preview previous print profile project read
   remove rename report required reset restore retry save saved search select send server settings share show sign size
-  start status stop submit success sync team the this time to try update upload user view was welcome with your`.split(/\s+/).filter(Boolean);
+  start status stop submit success sync team the this time to try update upload user view was welcome with your`
+  .split(/\s+/)
+  .filter(Boolean);
 
 async function importFile(bench: BenchService, apiKey: string, file: Buffer): Promise<void> {
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
-  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, {
+    method: 'POST',
+    headers: { 'x-service-token': apiKey },
+    body: form,
+  });
   if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
 }
 
@@ -53,19 +59,37 @@ async function importOverhead(bench: BenchService, db: Figure['db']): Promise<Fi
   const off: number[] = [];
   const refresh: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    off.push((await timed(async () => withoutMemoryNotesForBenchmark(async () => importFile(bench, (await bench.project(`tm-off-${i}`)).apiKey, file)))).ms);
+    off.push(
+      (
+        await timed(async () =>
+          withoutMemoryNotesForBenchmark(async () =>
+            importFile(bench, (await bench.project(`tm-off-${i}`)).apiKey, file),
+          ),
+        )
+      ).ms,
+    );
     on.push((await timed(async () => importFile(bench, (await bench.project(`tm-on-${i}`)).apiKey, file))).ms);
     if (db === 'pglite') refresh.push((await timed(() => currentIndex(prisma))).ms);
   }
   const value = percentile(on, 50);
   const baseline = percentile(off, 50);
-  return [{
-    scenario: 'translation memory: import 10k×10 kept current', db, metric: 'time', value, unit: 'ms', baseline, ratio: value / baseline,
-    target: 'ratio ≤ 1.1 (baseline: the same import without the memory)', met: value / baseline <= 1.1,
-    note: db === 'pglite'
-      ? `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the index then reads the 10,000 source texts again on the next lookup: ${refresh.map(Math.round).join('/')} ms`
-      : `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the memory reads Translation through the existing trigram index, nothing more to write`,
-  }];
+  return [
+    {
+      scenario: 'translation memory: import 10k×10 kept current',
+      db,
+      metric: 'time',
+      value,
+      unit: 'ms',
+      baseline,
+      ratio: value / baseline,
+      target: 'ratio ≤ 1.1 (baseline: the same import without the memory)',
+      met: value / baseline <= 1.1,
+      note:
+        db === 'pglite'
+          ? `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the index then reads the 10,000 source texts again on the next lookup: ${refresh.map(Math.round).join('/')} ms`
+          : `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the memory reads Translation through the existing trigram index, nothing more to write`,
+    },
+  ];
 }
 
 /** Grows one project to `keys` keys × 10 languages of generated sentences, in SQL. */
@@ -97,10 +121,14 @@ async function seed(bench: BenchService, projectId: number, keys: number): Promi
 async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Promise<Figure[]> {
   const prisma = bench.service.db.prisma;
   const project = await bench.project('tm-large');
-  const [{ id: projectId }] = await prisma.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT id FROM "Project" WHERE "projectToken" = ${project.projectToken}`);
+  const [{ id: projectId }] = await prisma.$queryRaw<{ id: number }[]>(
+    Prisma.sql`SELECT id FROM "Project" WHERE "projectToken" = ${project.projectToken}`,
+  );
   const keys = Math.ceil(pairs / (LANGUAGES.length - 1));
   const seeded = await timed(() => seed(bench, projectId, keys));
-  console.log(`  seeded ${keys} keys × ${LANGUAGES.length} languages (${pairs} pairs) in ${(seeded.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `  seeded ${keys} keys × ${LANGUAGES.length} languages (${pairs} pairs) in ${(seeded.ms / 1000).toFixed(1)} s`,
+  );
   const built = db === 'pglite' ? await timed(() => currentIndex(prisma)) : null;
   if (built) console.log(`  in-process index built in ${(built.ms / 1000).toFixed(1)} s`);
   // Queries cut from stored source texts (every 997th key), trimmed to whole characters of each length.
@@ -110,7 +138,9 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
   const scope = { projectId, projectIds: [projectId], memoryIds: [] };
   const figures: Figure[] = [];
   for (const length of [5, 15, 40]) {
-    const queries = samples.map((s) => s.text.slice(0, length).trimEnd()).filter((q) => q.length >= Math.min(length, 4));
+    const queries = samples
+      .map((s) => s.text.slice(0, length).trimEnd())
+      .filter((q) => q.length >= Math.min(length, 4));
     const times: number[] = [];
     const base: number[] = [];
     let found = 0;
@@ -121,14 +151,26 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
         times.push(run.ms);
         found += run.value.length;
         if (db === 'postgres') {
-          base.push((await timed(() => prisma.$queryRaw(Prisma.sql`/* bench:tm-raw-trigram */
-            SELECT "keyId", similarity(text, ${q}) AS s FROM "Translation" WHERE text % ${q} ORDER BY s DESC LIMIT 100`))).ms);
+          base.push(
+            (
+              await timed(() =>
+                prisma.$queryRaw(Prisma.sql`/* bench:tm-raw-trigram */
+            SELECT "keyId", similarity(text, ${q}) AS s FROM "Translation" WHERE text % ${q} ORDER BY s DESC LIMIT 100`),
+              )
+            ).ms,
+          );
         } else {
           const index = await currentIndex(prisma);
           const ids = index.search(q, () => true, 200, 0.3).map((c) => c.ref);
-          base.push((await timed(() => prisma.$queryRaw(Prisma.sql`/* bench:tm-rows-by-id */
+          base.push(
+            (
+              await timed(() =>
+                prisma.$queryRaw(Prisma.sql`/* bench:tm-rows-by-id */
             SELECT s."keyId", s.text, t.text FROM "Translation" s JOIN "Translation" t ON t."keyId" = s."keyId"
-              JOIN "Language" tl ON tl.id = t."languageId" AND tl.key = 'de' WHERE s."keyId" = ANY(${arrayLiteral(ids)}::int[]) AND s."languageId" = (SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND "isDefault")`))).ms);
+              JOIN "Language" tl ON tl.id = t."languageId" AND tl.key = 'de' WHERE s."keyId" = ANY(${arrayLiteral(ids)}::int[]) AND s."languageId" = (SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND "isDefault")`),
+              )
+            ).ms,
+          );
         }
       }
     }
@@ -136,16 +178,30 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
     const baseline = percentile(base, 95);
     const limit = db === 'postgres' ? 50 : 100;
     figures.push({
-      scenario: `translation memory: suggestions, ${length}-character query, ${pairs.toLocaleString('en')} pairs`, db, metric: 'p95', value, unit: 'ms', baseline, ratio: value / baseline,
-      target: `p95 < ${limit} ms`, met: value < limit,
+      scenario: `translation memory: suggestions, ${length}-character query, ${pairs.toLocaleString('en')} pairs`,
+      db,
+      metric: 'p95',
+      value,
+      unit: 'ms',
+      baseline,
+      ratio: value / baseline,
+      target: `p95 < ${limit} ms`,
+      met: value < limit,
       note: `${queries.length} queries × ${ROUNDS} rounds, p50 ${percentile(times, 50).toFixed(1)} ms, ${(found / times.length).toFixed(1)} suggestions each; baseline: ${db === 'postgres' ? 'the raw pg_trgm query by hand' : 'the candidates’ rows read by id by hand'}`,
     });
   }
   return figures;
 }
 
-export async function translationMemoryScenario(bench: BenchService, db: Figure['db'], pairs = Number(process.env.TM_PAIRS ?? (db === 'postgres' ? 2_000_000 : 500_000))): Promise<Figure[]> {
+export async function translationMemoryScenario(
+  bench: BenchService,
+  db: Figure['db'],
+  pairs = Number(process.env.TM_PAIRS ?? (db === 'postgres' ? 2_000_000 : 500_000)),
+): Promise<Figure[]> {
   // TM_PARTS=import or TM_PARTS=lookups runs one half (each takes minutes).
   const parts = (process.env.TM_PARTS ?? 'import,lookups').split(',');
-  return [...(parts.includes('import') ? await importOverhead(bench, db) : []), ...(parts.includes('lookups') ? await lookups(bench, db, pairs) : [])];
+  return [
+    ...(parts.includes('import') ? await importOverhead(bench, db) : []),
+    ...(parts.includes('lookups') ? await lookups(bench, db, pairs) : []),
+  ];
 }

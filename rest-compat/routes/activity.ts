@@ -32,14 +32,17 @@ const PAGE = (max: number): QueryParameter[] => [
   { name: 'size', type: 'integer', minimum: 1, maximum: max },
 ];
 /** The `data` of a route that answers one field of the selected object. */
-const fieldOf = (path: string[]) => (selected: JsonSchema): JsonSchema => {
-  let schema: JsonSchema = selected;
-  for (const name of path) {
-    const object = ((schema.anyOf as JsonSchema[] | undefined)?.find((s) => s.type === 'object') ?? schema) as JsonSchema;
-    schema = (object.properties as Record<string, JsonSchema>)[name]!;
-  }
-  return schema;
-};
+const fieldOf =
+  (path: string[]) =>
+  (selected: JsonSchema): JsonSchema => {
+    let schema: JsonSchema = selected;
+    for (const name of path) {
+      const object = ((schema.anyOf as JsonSchema[] | undefined)?.find((s) => s.type === 'object') ??
+        schema) as JsonSchema;
+      schema = (object.properties as Record<string, JsonSchema>)[name]!;
+    }
+    return schema;
+  };
 
 export const routes: RestRoute[] = [
   defineRoute<{ activity: { entries: unknown[]; total: number; page: number; size: number } }>({
@@ -73,7 +76,11 @@ export const routes: RestRoute[] = [
     // The list is the data, as the contract's other lists; paging figures go in headers.
     toResponse: (data) => ({
       data: data.activity.entries,
-      headers: { 'x-total-count': String(data.activity.total), 'x-page': String(data.activity.page), 'x-page-size': String(data.activity.size) },
+      headers: {
+        'x-total-count': String(data.activity.total),
+        'x-page': String(data.activity.page),
+        'x-page-size': String(data.activity.size),
+      },
     }),
   }),
   defineRoute<{ activity: { entries: { cells: unknown[] }[] } }>({
@@ -86,14 +93,19 @@ export const routes: RestRoute[] = [
     document: `query RestActivityCells($id: ID!, $page: Int, $size: Int) {
       activityEntry(id: $id) { cells(page: $page, size: $size) { ...RestCellChange } }
     } ${CELL}`,
-    toVariables: (req) => ({ id: id(req.params.activityId, 'activityId'), page: queryInt(req.query, 'page', { min: 0 }), size: queryInt(req.query, 'size', { min: 1, max: 500 }) }),
+    toVariables: (req) => ({
+      id: id(req.params.activityId, 'activityId'),
+      page: queryInt(req.query, 'page', { min: 0 }),
+      size: queryInt(req.query, 'size', { min: 1, max: 500 }),
+    }),
     toResponse: (data: any) => ({ data: data.activityEntry.cells }),
   }),
   defineRoute<{ revertChange: unknown }>({
     method: 'POST',
     path: '/api/v2/activity/:activityId/revert',
     auth: 'apiKey',
-    summary: 'Revert every cell a change wrote (where unchanged since) and delete what it created (unless written or edited since), in one transaction',
+    summary:
+      'Revert every cell a change wrote (where unchanged since) and delete what it created (unless written or edited since), in one transaction',
     document: `mutation RestRevertChange($id: ID!) { revertChange(activityId: $id) { ...RestRevert } } ${REVERT}`,
     toVariables: (req) => ({ id: id(req.params.activityId, 'activityId') }),
     toResponse: (data) => ({ data: data.revertChange }),
@@ -120,8 +132,12 @@ export const routes: RestRoute[] = [
       if (!key) throw badRequest('key is required');
       if (!language) throw badRequest('language is required');
       return {
-        key, language, namespace: queryString(req.query, 'namespace'), customerKey: queryString(req.query, 'customerId'),
-        page: queryInt(req.query, 'page', { min: 0 }), size: queryInt(req.query, 'size', { min: 1, max: 500 }),
+        key,
+        language,
+        namespace: queryString(req.query, 'namespace'),
+        customerKey: queryString(req.query, 'customerId'),
+        page: queryInt(req.query, 'page', { min: 0 }),
+        size: queryInt(req.query, 'size', { min: 1, max: 500 }),
       };
     },
     toResponse: (data) => ({ data: data.translationHistory }),

@@ -12,12 +12,26 @@
 import type { GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
 import { DEFAULT_NAMESPACE_FILE_NAME } from '../../src/transfer/file-names.js';
-import { bodyObject, enumList, enumValue, formatParam, optionalQuery, queryList, queryString, rawQuery, requiredQuery } from '../params.js';
+import {
+  bodyObject,
+  enumList,
+  enumValue,
+  formatParam,
+  optionalQuery,
+  queryList,
+  queryString,
+  rawQuery,
+  requiredQuery,
+} from '../params.js';
 import { CUSTOMER_ID_NAMING } from '../variables.js';
 import { defineRoute, type QueryParameter, type RestRequest, type RestRoute } from '../route.js';
 
 const UPLOAD_QUERY: QueryParameter[] = [
-  { name: 'uploadFormat', required: true, description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)' },
+  {
+    name: 'uploadFormat',
+    required: true,
+    description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)',
+  },
   { name: 'uploadOptions', list: true, enum: 'ImportOption' },
   { name: 'languageKey', description: 'The language of a single-language file' },
   { name: 'customerId' },
@@ -61,7 +75,13 @@ const STACKTRACE = `mutation CliStacktrace($configuration: String, $message: Str
   reportClientError(configuration: $configuration, message: $message, stacktrace: $stacktrace)
 }`;
 
-type ExportedFile = { url: string; language: string | null; namespace: string | null; customer: string | null; remotePath: string };
+type ExportedFile = {
+  url: string;
+  language: string | null;
+  namespace: string | null;
+  customer: string | null;
+  remotePath: string;
+};
 
 /**
  * The client's namespace parameter: its `{ns}` gives the default namespace's
@@ -84,7 +104,9 @@ function uploadVariables(req: RestRequest, schema: GraphQLSchema): Record<string
   const query = queryOf(req);
   const uploadFormat = formatParam(schema, 'uploadFormat', required(query, 'uploadFormat'));
   if (optional(query, 'translationKey')) {
-    throw badRequest('translationKey (a whole file as the text of one key) is not supported by this service; upload translation files');
+    throw badRequest(
+      'translationKey (a whole file as the text of one key) is not supported by this service; upload translation files',
+    );
   }
   const upload = req.file!;
   // The client names the file in `fileName` (the part's filename is the same).
@@ -107,7 +129,8 @@ export const routes: RestRoute[] = [
     method: 'POST',
     path: '/cli/v2/upload',
     auth: 'apiKey',
-    summary: "The command-line client's upload: import one file (multipart form field `file`); the engine of /api/v2/import",
+    summary:
+      "The command-line client's upload: import one file (multipart form field `file`); the engine of /api/v2/import",
     multipart: true,
     query: UPLOAD_QUERY,
     document: UPLOAD,
@@ -131,9 +154,14 @@ export const routes: RestRoute[] = [
     method: 'GET',
     path: '/cli/v2/download',
     auth: 'apiKey',
-    summary: "The command-line client's download: export to files, listed in `files` at the root of the body; the engine of /api/v4/export",
+    summary:
+      "The command-line client's download: export to files, listed in `files` at the root of the body; the engine of /api/v4/export",
     query: [
-      { name: 'downloadFormat', required: true, description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)' },
+      {
+        name: 'downloadFormat',
+        required: true,
+        description: 'The file format, e.g. multi-language-json (docs/import-export.md lists them)',
+      },
       { name: 'downloadOptions', list: true, enum: 'ExportOption' },
       { name: 'languageKey', list: true, description: 'Languages to export' },
       { name: 'customerId' },
@@ -195,7 +223,10 @@ export const routes: RestRoute[] = [
     path: '/cli/v1/stacktrace',
     auth: 'apiKey',
     summary: "The command-line client's failure report {configuration, message, stacktrace}: logged at debug level",
-    body: { type: 'object', properties: { configuration: { type: 'string' }, message: { type: 'string' }, stacktrace: { type: 'string' } } },
+    body: {
+      type: 'object',
+      properties: { configuration: { type: 'string' }, message: { type: 'string' }, stacktrace: { type: 'string' } },
+    },
     bodyRequired: false,
     response: { data: null },
     document: STACKTRACE,

@@ -5,7 +5,8 @@
 import { enumValue, queryBoolean, queryInt, queryString, requiredQuery } from '../params.js';
 import { defineRoute, type RestRoute } from '../route.js';
 
-const TERM = 'id term description partOfSpeech forbidden doNotTranslate caseSensitive abbreviation translations { language text }';
+const TERM =
+  'id term description partOfSpeech forbidden doNotTranslate caseSensitive abbreviation translations { language text }';
 
 export const routes: RestRoute[] = [
   defineRoute<{ glossaryTerms: { total: number; sourceLanguage: string; terms: unknown[] } }>({
@@ -40,7 +41,8 @@ export const routes: RestRoute[] = [
     method: 'GET',
     path: '/api/v2/glossary/matches',
     auth: 'apiKey',
-    summary: "The glossary terms found in a text of the project's default language, with their translation for targetLanguage",
+    summary:
+      "The glossary terms found in a text of the project's default language, with their translation for targetLanguage",
     query: [
       { name: 'text', required: true, description: 'The source text' },
       { name: 'targetLanguage', required: true, description: 'A language key' },
@@ -48,18 +50,31 @@ export const routes: RestRoute[] = [
     document: `query RestGlossaryMatches($text: String!, $targetLanguage: String!) {
       glossaryMatches(text: $text, targetLanguage: $targetLanguage) { termId term description partOfSpeech forbidden doNotTranslate caseSensitive translation start end text occurrences }
     }`,
-    toVariables: (req) => ({ text: requiredQuery(req.query, 'text'), targetLanguage: requiredQuery(req.query, 'targetLanguage') }),
+    toVariables: (req) => ({
+      text: requiredQuery(req.query, 'text'),
+      targetLanguage: requiredQuery(req.query, 'targetLanguage'),
+    }),
     toResponse: (data) => ({ data: data.glossaryMatches }),
   }),
   defineRoute<{ importGlossary: { created: number; updated: number; skipped: number } }>({
     method: 'POST',
     path: '/api/v2/glossary/import',
     auth: 'apiKey',
-    summary: "Import a TBX or CSV glossary file (multipart form field `file`) into the project's glossary; all or nothing",
+    summary:
+      "Import a TBX or CSV glossary file (multipart form field `file`) into the project's glossary; all or nothing",
     multipart: true,
-    query: [{ name: 'format', enum: 'GlossaryFormat', description: 'TBX or CSV; default: from the file name, else the content' }],
+    query: [
+      {
+        name: 'format',
+        enum: 'GlossaryFormat',
+        description: 'TBX or CSV; default: from the file name, else the content',
+      },
+    ],
     document: `mutation RestGlossaryImport($file: Upload!, $format: GlossaryFormat) { importGlossary(file: $file, format: $format) { created updated skipped } }`,
-    toVariables: (req, schema) => ({ file: req.file!, format: enumValue(schema, 'GlossaryFormat', 'format', queryString(req.query, 'format')) }),
+    toVariables: (req, schema) => ({
+      file: req.file!,
+      format: enumValue(schema, 'GlossaryFormat', 'format', queryString(req.query, 'format')),
+    }),
     toResponse: (data) => ({ data: data.importGlossary }),
   }),
   defineRoute<{ exportGlossary: { url: string; fileName: string } }>({
@@ -69,7 +84,9 @@ export const routes: RestRoute[] = [
     summary: "The project's glossary as a TBX or CSV file, downloaded from its url",
     query: [{ name: 'format', required: true, enum: 'GlossaryFormat', description: 'TBX or CSV' }],
     document: `mutation RestGlossaryExport($format: GlossaryFormat!) { exportGlossary(format: $format) { url fileName } }`,
-    toVariables: (req, schema) => ({ format: enumValue(schema, 'GlossaryFormat', 'format', requiredQuery(req.query, 'format')) }),
+    toVariables: (req, schema) => ({
+      format: enumValue(schema, 'GlossaryFormat', 'format', requiredQuery(req.query, 'format')),
+    }),
     toResponse: (data) => ({ data: data.exportGlossary }),
   }),
 ];

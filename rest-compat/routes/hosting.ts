@@ -62,7 +62,11 @@ export const routes: RestRoute[] = [
     summary: 'Create a custom hosting environment',
     body: {
       type: 'object',
-      properties: { key: { type: 'string', description: 'Unique in the project; not _latest or _production; fixed once created' }, name: { type: 'string' }, color: { type: 'string' } },
+      properties: {
+        key: { type: 'string', description: 'Unique in the project; not _latest or _production; fixed once created' },
+        name: { type: 'string' },
+        color: { type: 'string' },
+      },
       required: ['key', 'name'],
       additionalProperties: false,
     },
@@ -73,7 +77,11 @@ export const routes: RestRoute[] = [
       const body = bodyObject(req.body);
       onlyFields(body, ['key', 'name', 'color'], 'create-environment');
       // The domain names a missing or empty field.
-      return { key: optionalString(body, 'key') ?? '', name: optionalString(body, 'name') ?? '', color: optionalString(body, 'color') };
+      return {
+        key: optionalString(body, 'key') ?? '',
+        name: optionalString(body, 'name') ?? '',
+        color: optionalString(body, 'color'),
+      };
     },
     toResponse: (data) => ({ data: data.createEnvironment }),
   }),
@@ -85,19 +93,31 @@ export const routes: RestRoute[] = [
     response: {
       data: (selected) => {
         const resources = propertyOf(selected, 'resources');
-        return { ...selected, properties: { ...(selected.properties as object), resources: { ...resources, items: nullsLeftOut(itemsOf(resources)) } } };
+        return {
+          ...selected,
+          properties: {
+            ...(selected.properties as object),
+            resources: { ...resources, items: nullsLeftOut(itemsOf(resources)) },
+          },
+        };
       },
     },
     document: STATUS,
     toVariables: (req) => ({ key: req.params.environmentKey }),
-    toResponse: (data) => ({ data: { ...data.environmentStatus, resources: data.environmentStatus.resources.map(compact) } }),
+    toResponse: (data) => ({
+      data: { ...data.environmentStatus, resources: data.environmentStatus.resources.map(compact) },
+    }),
   }),
   defineRoute<{ publishEnvironment: unknown }>({
     method: 'POST',
     path: '/api/v2/environments/:environmentKey/publish',
     auth: 'apiKey',
     summary: 'Publish an environment from its source',
-    body: { type: 'object', properties: { label: { type: 'string', description: 'Only when publishing to _latest' } }, additionalProperties: false },
+    body: {
+      type: 'object',
+      properties: { label: { type: 'string', description: 'Only when publishing to _latest' } },
+      additionalProperties: false,
+    },
     bodyRequired: false,
     document: PUBLISH,
     toVariables: (req) => {

@@ -10,7 +10,10 @@ import { bodyObject, queryList } from '../params.js';
 import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
 import { itemsOf } from '../openapi-schema.js';
 
-const OPTIONS_SCHEMA: JsonSchema = { type: 'array', items: { type: 'string', enum: ['USE_TRANSLATION_KEYS', 'FORCE_REPLACE', 'AUTO_PUBLISH'] } };
+const OPTIONS_SCHEMA: JsonSchema = {
+  type: 'array',
+  items: { type: 'string', enum: ['USE_TRANSLATION_KEYS', 'FORCE_REPLACE', 'AUTO_PUBLISH'] },
+};
 const COMMON_SCHEMA: Record<string, JsonSchema> = {
   translationProvider: { type: 'string', description: 'MT_PROVIDER_A, MT_PROVIDER_B or PSEUDO (docs/jobs.md)' },
   sourceProjectLanguage: { type: 'string', description: 'A language key of the project' },
@@ -49,13 +52,21 @@ const listVariables = (req: RestRequest, schema: GraphQLSchema) => ({
   type: enumFilter(schema, 'JobKind', req, 'type'),
 });
 
-const COMMON = ['translationProvider', 'sourceProjectLanguage', 'sourceLanguage', 'options', 'providerGlossaryId', 'providerFormality'] as const;
+const COMMON = [
+  'translationProvider',
+  'sourceProjectLanguage',
+  'sourceLanguage',
+  'options',
+  'providerGlossaryId',
+  'providerFormality',
+] as const;
 
 function commonInput(body: Record<string, unknown>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const field of COMMON) if (body[field] !== undefined && body[field] !== null) input[field] = body[field];
   if (input.translationProvider === undefined) throw badRequest('translationProvider is required');
-  if (input.options !== undefined && !Array.isArray(input.options)) throw badRequest('options must be an array of strings');
+  if (input.options !== undefined && !Array.isArray(input.options))
+    throw badRequest('options must be an array of strings');
   return input;
 }
 
@@ -64,21 +75,35 @@ function v1Input(req: RestRequest) {
   for (const field of ['targetProjectLanguage', 'targetLanguage'] as const) {
     if (typeof body[field] !== 'string' || body[field] === '') throw badRequest(`${field} is required`);
   }
-  return { input: { ...commonInput(body), targets: [{ targetProjectLanguage: body.targetProjectLanguage, targetLanguage: body.targetLanguage }] } };
+  return {
+    input: {
+      ...commonInput(body),
+      targets: [{ targetProjectLanguage: body.targetProjectLanguage, targetLanguage: body.targetLanguage }],
+    },
+  };
 }
 
 /** The vendor command-line client's body: `{languageKeys: [...], source: "CLI", options: [...]}` (source ignored). */
 function bySettingsInput(body: Record<string, unknown>) {
   const { languageKeys, options } = body;
-  if (!Array.isArray(languageKeys) || languageKeys.some((k) => typeof k !== 'string')) throw badRequest('languageKeys must be an array of language keys (empty: every language)');
-  if (options !== undefined && options !== null && (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))) throw badRequest('options must be an array of strings');
+  if (!Array.isArray(languageKeys) || languageKeys.some((k) => typeof k !== 'string'))
+    throw badRequest('languageKeys must be an array of language keys (empty: every language)');
+  if (
+    options !== undefined &&
+    options !== null &&
+    (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))
+  )
+    throw badRequest('options must be an array of strings');
   return { bySettings: { languageKeys, options: options ?? [] } };
 }
 
 function v2Input(req: RestRequest) {
   const body = bodyObject(req.body);
   if (body.languageKeys !== undefined && body.targets === undefined) return bySettingsInput(body);
-  if (!Array.isArray(body.targets) || body.targets.length === 0) throw badRequest('targets must be a non-empty array of {targetProjectLanguage, targetLanguage} (or send languageKeys: each language by its auto-translation settings)');
+  if (!Array.isArray(body.targets) || body.targets.length === 0)
+    throw badRequest(
+      'targets must be a non-empty array of {targetProjectLanguage, targetLanguage} (or send languageKeys: each language by its auto-translation settings)',
+    );
   body.targets.forEach((target: unknown, i) => {
     const t = target as Record<string, unknown>;
     if (typeof t !== 'object' || t === null) throw badRequest(`targets[${i}] must be an object`);
@@ -86,7 +111,10 @@ function v2Input(req: RestRequest) {
       if (typeof t[field] !== 'string' || t[field] === '') throw badRequest(`targets[${i}].${field} is required`);
     }
   });
-  const targets = (body.targets as Record<string, unknown>[]).map((t) => ({ targetProjectLanguage: t.targetProjectLanguage, targetLanguage: t.targetLanguage }));
+  const targets = (body.targets as Record<string, unknown>[]).map((t) => ({
+    targetProjectLanguage: t.targetProjectLanguage,
+    targetLanguage: t.targetLanguage,
+  }));
   return { input: { ...commonInput(body), targets }, bySettings: null };
 }
 
@@ -96,7 +124,11 @@ export const routes: RestRoute[] = [
     path: '/api/v1/jobs/auto-translate',
     auth: 'apiKey',
     summary: 'Start an auto-translation job for one language',
-    body: { type: 'object', properties: { ...COMMON_SCHEMA, ...TARGET_SCHEMA }, required: ['translationProvider', 'targetProjectLanguage', 'targetLanguage'] },
+    body: {
+      type: 'object',
+      properties: { ...COMMON_SCHEMA, ...TARGET_SCHEMA },
+      required: ['translationProvider', 'targetProjectLanguage', 'targetLanguage'],
+    },
     response: { data: itemsOf },
     document: START,
     toVariables: v1Input,
@@ -106,20 +138,41 @@ export const routes: RestRoute[] = [
     method: 'POST',
     path: '/api/v2/jobs/auto-translate',
     auth: 'apiKey',
-    summary: "Start auto-translation jobs for several languages (targets spelled out, or languageKeys: each by its auto-translation settings)",
+    summary:
+      'Start auto-translation jobs for several languages (targets spelled out, or languageKeys: each by its auto-translation settings)',
     body: {
       oneOf: [
         {
           type: 'object',
           title: 'Targets',
-          properties: { ...COMMON_SCHEMA, targets: { type: 'array', minItems: 1, items: { type: 'object', properties: TARGET_SCHEMA, required: ['targetProjectLanguage', 'targetLanguage'] } } },
+          properties: {
+            ...COMMON_SCHEMA,
+            targets: {
+              type: 'array',
+              minItems: 1,
+              items: {
+                type: 'object',
+                properties: TARGET_SCHEMA,
+                required: ['targetProjectLanguage', 'targetLanguage'],
+              },
+            },
+          },
           required: ['translationProvider', 'targets'],
         },
         {
           type: 'object',
           title: 'By settings',
-          description: "The vendor command-line client's body: each language by its auto-translation settings; one it cannot serve is a job FAILED at once, saying why",
-          properties: { languageKeys: { type: 'array', items: { type: 'string' }, description: 'Empty: every language except the source ones' }, source: { type: 'string', description: 'Ignored' }, options: OPTIONS_SCHEMA },
+          description:
+            "The vendor command-line client's body: each language by its auto-translation settings; one it cannot serve is a job FAILED at once, saying why",
+          properties: {
+            languageKeys: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'Empty: every language except the source ones',
+            },
+            source: { type: 'string', description: 'Ignored' },
+            options: OPTIONS_SCHEMA,
+          },
           required: ['languageKeys'],
         },
       ],
@@ -129,16 +182,22 @@ export const routes: RestRoute[] = [
     toVariables: v2Input,
     toResponse: (data) => ({ data: data.autoTranslate }),
   }),
-  ...(['v1', 'v2'] as const).map((version) => defineRoute<{ jobs: unknown[] }>({
-    method: 'GET',
-    path: `/api/${version}/jobs`,
-    auth: 'apiKey',
-    summary: 'List jobs, newest first; status (RUNNING, STARTED, SUCCESS, FAILED, CANCELLED) and type (AUTO_TRANSLATION) filters',
-    query: [{ name: 'status', list: true, enum: 'JobStatusFilter' }, { name: 'type', list: true, enum: 'JobKind' }],
-    document: LIST,
-    toVariables: listVariables,
-    toResponse: (data) => ({ data: data.jobs }),
-  })),
+  ...(['v1', 'v2'] as const).map((version) =>
+    defineRoute<{ jobs: unknown[] }>({
+      method: 'GET',
+      path: `/api/${version}/jobs`,
+      auth: 'apiKey',
+      summary:
+        'List jobs, newest first; status (RUNNING, STARTED, SUCCESS, FAILED, CANCELLED) and type (AUTO_TRANSLATION) filters',
+      query: [
+        { name: 'status', list: true, enum: 'JobStatusFilter' },
+        { name: 'type', list: true, enum: 'JobKind' },
+      ],
+      document: LIST,
+      toVariables: listVariables,
+      toResponse: (data) => ({ data: data.jobs }),
+    }),
+  ),
   defineRoute<{ job: unknown }>({
     method: 'GET',
     path: '/api/v1/jobs/:jobId',

@@ -25,7 +25,12 @@ export const routes: RestRoute[] = [
     response: {
       data: {
         type: 'array',
-        items: { type: 'object', properties: { key: { type: 'string' }, description: { type: 'string', description: 'The display name' } }, required: ['key', 'description'], additionalProperties: false },
+        items: {
+          type: 'object',
+          properties: { key: { type: 'string' }, description: { type: 'string', description: 'The display name' } },
+          required: ['key', 'description'],
+          additionalProperties: false,
+        },
       },
     },
     document: `query RestLanguages { languages { key name } }`,
@@ -40,7 +45,10 @@ export const routes: RestRoute[] = [
     summary: 'Rename a language or change its name; its translations follow',
     body: { $ref: '#/components/schemas/UpdateLanguageInput' },
     document: `mutation RestUpdateLanguage($key: String!, $input: UpdateLanguageInput!) { updateLanguage(key: $key, input: $input) { key name } }`,
-    toVariables: (req) => ({ key: req.params.languageKey, input: bodyFields(req.body, [...LANGUAGE_FIELDS, 'isDefault']) }),
+    toVariables: (req) => ({
+      key: req.params.languageKey,
+      input: bodyFields(req.body, [...LANGUAGE_FIELDS, 'isDefault']),
+    }),
     toResponse: (data) => ({ data: data.updateLanguage }),
   }),
   defineRoute<{ deleteLanguage: boolean }>({

@@ -7,7 +7,11 @@ import { defineRoute, type JsonSchema, type RestRoute } from '../route.js';
 
 const GRANT_BODY: Record<string, JsonSchema> = {
   role: { type: 'string', enum: ['admin', 'translator', 'viewer'], description: 'Any letter case' },
-  languages: { type: 'array', items: { type: 'string' }, description: "A translator's languages (default: every language)" },
+  languages: {
+    type: 'array',
+    items: { type: 'string' },
+    description: "A translator's languages (default: every language)",
+  },
   canReview: { type: 'boolean', description: 'A translator may set REVIEWED' },
 };
 
@@ -17,7 +21,8 @@ const MEMBER_FIELDS = 'email name role languages canReview joinedAt';
 function grantOf(body: unknown, schema: Parameters<RestRoute['toVariables']>[1]) {
   const { role, languages, canReview } = bodyObject(body);
   if (typeof role !== 'string') throw badRequest('role is required: one of admin, translator, viewer');
-  if (languages !== undefined && (!Array.isArray(languages) || languages.some((l) => typeof l !== 'string'))) throw badRequest('languages must be an array of language keys');
+  if (languages !== undefined && (!Array.isArray(languages) || languages.some((l) => typeof l !== 'string')))
+    throw badRequest('languages must be an array of language keys');
   if (canReview !== undefined && typeof canReview !== 'boolean') throw badRequest('canReview must be true or false');
   return { role: enumValue(schema, 'MemberRole', 'role', role), languages, canReview };
 }
@@ -43,10 +48,16 @@ export const routes: RestRoute[] = [
     path: '/api/v2/projects/:projectToken/invitations',
     auth: 'personalToken',
     summary: 'Invite an e-mail address with a role (the link is e-mailed, or returned when SMTP is not configured)',
-    body: { type: 'object', properties: { email: { type: 'string', format: 'email' }, ...GRANT_BODY }, required: ['email', 'role'] },
+    body: {
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' }, ...GRANT_BODY },
+      required: ['email', 'role'],
+    },
     response: {
       data: (selected) => {
-        const invitation = ((selected.properties as Record<string, JsonSchema>).invitation as JsonSchema & { anyOf?: JsonSchema[] });
+        const invitation = (selected.properties as Record<string, JsonSchema>).invitation as JsonSchema & {
+          anyOf?: JsonSchema[];
+        };
         const object = (invitation.anyOf?.find((s) => s.type === 'object') ?? invitation) as JsonSchema;
         const props = selected.properties as Record<string, JsonSchema>;
         return {
@@ -62,8 +73,18 @@ export const routes: RestRoute[] = [
         invitation { id email role languages canReview expiresAt } link emailSent
       }
     }`,
-    toVariables: (req, schema) => ({ projectToken: req.params.projectToken, email: emailOf(req.body), ...grantOf(req.body, schema) }),
-    toResponse: (data) => ({ data: { ...(data.inviteMember.invitation as object), link: data.inviteMember.link, emailSent: data.inviteMember.emailSent } }),
+    toVariables: (req, schema) => ({
+      projectToken: req.params.projectToken,
+      email: emailOf(req.body),
+      ...grantOf(req.body, schema),
+    }),
+    toResponse: (data) => ({
+      data: {
+        ...(data.inviteMember.invitation as object),
+        link: data.inviteMember.link,
+        emailSent: data.inviteMember.emailSent,
+      },
+    }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -75,7 +96,11 @@ export const routes: RestRoute[] = [
     document: `mutation RestUpdateMember($projectToken: String!, $email: String!, $role: MemberRole!, $languages: [String!], $canReview: Boolean) {
       updateMember(projectToken: $projectToken, email: $email, role: $role, languages: $languages, canReview: $canReview)
     }`,
-    toVariables: (req, schema) => ({ projectToken: req.params.projectToken, email: req.params.email, ...grantOf(req.body, schema) }),
+    toVariables: (req, schema) => ({
+      projectToken: req.params.projectToken,
+      email: req.params.email,
+      ...grantOf(req.body, schema),
+    }),
     toResponse: () => ({}),
   }),
   defineRoute({
@@ -84,7 +109,8 @@ export const routes: RestRoute[] = [
     auth: 'personalToken',
     summary: 'Remove a member (the last owner cannot be removed)',
     response: { data: null },
-    document: 'mutation RestRemoveMember($projectToken: String!, $email: String!) { removeMember(projectToken: $projectToken, email: $email) }',
+    document:
+      'mutation RestRemoveMember($projectToken: String!, $email: String!) { removeMember(projectToken: $projectToken, email: $email) }',
     toVariables: (req) => ({ projectToken: req.params.projectToken, email: req.params.email }),
     toResponse: () => ({}),
   }),

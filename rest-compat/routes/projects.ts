@@ -30,7 +30,9 @@ function projectRoutes(version: 'v1' | 'v2', auth: 'basic' | 'personalToken'): R
       summary: 'List the projects of the authenticated account',
       query: [{ name: 'sort', enum: 'ProjectSort', lowerCase: true, default: 'alphabetical' }],
       document: LIST,
-      toVariables: (req, schema) => ({ sort: enumValue(schema, 'ProjectSort', 'sort', queryString(req.query, 'sort')) }),
+      toVariables: (req, schema) => ({
+        sort: enumValue(schema, 'ProjectSort', 'sort', queryString(req.query, 'sort')),
+      }),
       toResponse: (data) => ({ data: data.projects }),
     }),
     defineRoute<{ createProject: unknown }>({
@@ -50,7 +52,6 @@ function projectRoutes(version: 'v1' | 'v2', auth: 'basic' | 'personalToken'): R
   ];
 }
 
-
 // A project's settings where the contract's project list lives: the GraphQL
 // operations decide who may (docs/teams.md: SETTINGS, ROTATE_API_KEY, DELETE_PROJECT).
 const RENAME = `mutation RestRenameProject($projectToken: String!, $name: String!) { renameProject(projectToken: $projectToken, name: $name) { ...RestProject } } ${PROJECT_FIELDS}`;
@@ -61,7 +62,11 @@ const settingsRoutes: RestRoute[] = [
     path: '/api/v2/projects/:projectToken',
     auth: 'personalToken',
     summary: 'Rename a project (owner and administrators)',
-    body: { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 200 } }, required: ['name'] },
+    body: {
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
+      required: ['name'],
+    },
     document: RENAME,
     toVariables: (req) => {
       const { name } = bodyObject(req.body);
@@ -84,7 +89,8 @@ const settingsRoutes: RestRoute[] = [
     path: '/api/v2/projects/:projectToken/api-key/rotate',
     auth: 'personalToken',
     summary: 'Replace the project API key (owner and administrators); the old key is refused from now on',
-    description: 'The answer holds the new key. Requests with the old key get 403 at once, on every instance of the service.',
+    description:
+      'The answer holds the new key. Requests with the old key get 403 at once, on every instance of the service.',
     document: `mutation RestRotateApiKey($projectToken: String!) { rotateProjectApiKey(projectToken: $projectToken) { projectToken apiKey } }`,
     toVariables: (req) => ({ projectToken: req.params.projectToken }),
     toResponse: (data) => ({ data: data.rotateProjectApiKey }),
@@ -117,4 +123,9 @@ const ownProject = defineRoute<{ project: Record<string, unknown> }>({
   toResponse: (data) => ({ data: data.project }),
 });
 
-export const routes: RestRoute[] = [...projectRoutes('v2', 'personalToken'), ...projectRoutes('v1', 'basic'), ...settingsRoutes, ownProject];
+export const routes: RestRoute[] = [
+  ...projectRoutes('v2', 'personalToken'),
+  ...projectRoutes('v1', 'basic'),
+  ...settingsRoutes,
+  ownProject,
+];

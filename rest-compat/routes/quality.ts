@@ -12,13 +12,20 @@ export const routes: RestRoute[] = [
     method: 'GET',
     path: '/api/v2/quality-checks',
     auth: 'apiKey',
-    summary: "The project's quality-check findings (errors first) with their counts per language, check and severity; `pending` > 0 while written texts are still being checked",
+    summary:
+      "The project's quality-check findings (errors first) with their counts per language, check and severity; `pending` > 0 while written texts are still being checked",
     query: [
       { name: 'languageCode', description: 'Only this language' },
       { name: 'severity', description: 'error, warning or info' },
       { name: 'check', description: 'A check id (docs/quality-checks.md)' },
       { name: 'includeDismissed', description: 'true: also dismissed findings (default false)' },
-      { name: 'size', type: 'integer', minimum: 0, maximum: 1000, description: 'Findings listed, default 100 (the counts are always complete)' },
+      {
+        name: 'size',
+        type: 'integer',
+        minimum: 0,
+        maximum: 1000,
+        description: 'Findings listed, default 100 (the counts are always complete)',
+      },
       { name: 'offset', type: 'integer', minimum: 0 },
     ],
     document: `query RestQualityFindings($languageCode: String, $severity: String, $check: String, $includeDismissed: Boolean, $first: Int, $offset: Int) {

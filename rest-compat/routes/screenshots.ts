@@ -64,15 +64,25 @@ export const routes: RestRoute[] = [
       { name: 'limit', type: 'integer', minimum: 1, maximum: 200, description: 'Default 50' },
     ],
     response: {
-      data: { type: 'object', properties: { totalCount: { type: 'integer' }, screenshots: { type: 'array', items: { type: 'object' } } }, required: ['totalCount', 'screenshots'] },
+      data: {
+        type: 'object',
+        properties: { totalCount: { type: 'integer' }, screenshots: { type: 'array', items: { type: 'object' } } },
+        required: ['totalCount', 'screenshots'],
+      },
     },
     document: `query RestScreenshots($linked: Boolean, $first: Int) { screenshots(linked: $linked, first: $first) { totalCount edges { node { ...RestScreenshot } } } } ${SCREENSHOT}`,
     toVariables: (req) => {
       const linked = queryString(req.query, 'linked');
-      if (linked !== undefined && linked !== 'true' && linked !== 'false') throw badRequest(`linked must be true or false, got '${linked}'`);
-      return { linked: linked === undefined ? undefined : linked === 'true', first: queryInt(req.query, 'limit', { min: 1, max: 200 }) };
+      if (linked !== undefined && linked !== 'true' && linked !== 'false')
+        throw badRequest(`linked must be true or false, got '${linked}'`);
+      return {
+        linked: linked === undefined ? undefined : linked === 'true',
+        first: queryInt(req.query, 'limit', { min: 1, max: 200 }),
+      };
     },
-    toResponse: (data) => ({ data: { totalCount: data.screenshots.totalCount, screenshots: data.screenshots.edges.map((e) => e.node) } }),
+    toResponse: (data) => ({
+      data: { totalCount: data.screenshots.totalCount, screenshots: data.screenshots.edges.map((e) => e.node) },
+    }),
   }),
   defineRoute<{ screenshot: unknown }>({
     method: 'GET',
@@ -123,7 +133,13 @@ export const routes: RestRoute[] = [
     naming: { bodyVariables: ['rectangle'] },
     toVariables: (req) => {
       const { key, namespace } = bodyObject(req.body);
-      return { screenshotId: intParam(req, 'screenshotId'), linkId: intParam(req, 'linkId'), key, namespace, rectangle: rectangleOf(req.body, false) };
+      return {
+        screenshotId: intParam(req, 'screenshotId'),
+        linkId: intParam(req, 'linkId'),
+        key,
+        namespace,
+        rectangle: rectangleOf(req.body, false),
+      };
     },
     toResponse: (data) => ({ data: data.updateScreenshotLink }),
   }),

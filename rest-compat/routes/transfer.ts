@@ -27,17 +27,26 @@ const EXPORT = `mutation RestExport($downloadFormat: FormatId!, $downloadOptions
   }
 }`;
 
-interface ExportData { exportTranslations: { files: { url: string; namespace: string | null; language: string | null; customer: string | null }[] } }
+interface ExportData {
+  exportTranslations: {
+    files: { url: string; namespace: string | null; language: string | null; customer: string | null }[];
+  };
+}
 
 interface ImportData {
   importFile: {
-    numberOfKeysFound: number; numberOfUniqueKeysFound: number; foundLanguages: { key: string; name: string }[]; keysDeleted: number;
-    translationsRefused: number; warnings: string[];
+    numberOfKeysFound: number;
+    numberOfUniqueKeysFound: number;
+    foundLanguages: { key: string; name: string }[];
+    keysDeleted: number;
+    translationsRefused: number;
+    warnings: string[];
   };
 }
 
 const optional = (req: RestRequest, name: string) => optionalQuery(req.query, name);
-const format = (req: RestRequest, schema: GraphQLSchema, param: 'uploadFormat' | 'downloadFormat') => formatParam(schema, param, requiredQuery(req.query, param));
+const format = (req: RestRequest, schema: GraphQLSchema, param: 'uploadFormat' | 'downloadFormat') =>
+  formatParam(schema, param, requiredQuery(req.query, param));
 
 export const routes: RestRoute[] = [
   defineRoute<ImportData>({
@@ -79,7 +88,9 @@ export const routes: RestRoute[] = [
     toResponse: ({ importFile: { keysDeleted, translationsRefused, warnings, ...result } }, req) => ({
       data: {
         ...result,
-        ...(queryList(req.query, 'importOptions').some((o) => o.toUpperCase() === 'DELETE_NOT_PRESENT_KEYS') && { keysDeleted }),
+        ...(queryList(req.query, 'importOptions').some((o) => o.toUpperCase() === 'DELETE_NOT_PRESENT_KEYS') && {
+          keysDeleted,
+        }),
         ...(warnings.length > 0 && { translationsRefused, warnings }),
       },
     }),
@@ -106,7 +117,12 @@ export const routes: RestRoute[] = [
             type: 'array',
             items: {
               type: 'object',
-              properties: { url: { type: 'string' }, namespace: optionalString, language: optionalString, customer: optionalString },
+              properties: {
+                url: { type: 'string' },
+                namespace: optionalString,
+                language: optionalString,
+                customer: optionalString,
+              },
               required: ['url'],
               additionalProperties: false,
             },
@@ -151,7 +167,9 @@ export const routes: RestRoute[] = [
       { name: 'customerId' },
       { name: 'sort', enum: 'ExportSort' },
     ],
-    response: { data: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'], additionalProperties: false } },
+    response: {
+      data: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'], additionalProperties: false },
+    },
     document: EXPORT,
     naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {

@@ -13,10 +13,22 @@ const KEY_FIELDS = `fragment RestTranslationKey on TranslationKey {
   key namespace description codeDescription tags charactersLimit lock deprecated lastSeenAt modifiedAt createdAt deprecatedAt
 }`;
 
-const INPUT_FIELDS = ['key', 'namespace', 'description', 'codeDescription', 'tags', 'charactersLimit', 'lock', 'deprecated'] as const;
+const INPUT_FIELDS = [
+  'key',
+  'namespace',
+  'description',
+  'codeDescription',
+  'tags',
+  'charactersLimit',
+  'lock',
+  'deprecated',
+] as const;
 
 /** The key addressed by the query (`key` required, `namespace` default empty); the domain checks both. */
-const address = (req: RestRequest) => ({ key: queryString(req.query, 'key') ?? '', namespace: queryString(req.query, 'namespace') ?? '' });
+const address = (req: RestRequest) => ({
+  key: queryString(req.query, 'key') ?? '',
+  namespace: queryString(req.query, 'namespace') ?? '',
+});
 
 export const routes: RestRoute[] = [
   defineRoute<{ translationKeyPage: unknown }>({
@@ -86,13 +98,16 @@ export const routes: RestRoute[] = [
     summary: 'Delete several translation keys with their translations, all or nothing',
     body: {
       type: 'object',
-      properties: { translationKeys: { type: 'array', items: { $ref: '#/components/schemas/TranslationKeyRefInput' } } },
+      properties: {
+        translationKeys: { type: 'array', items: { $ref: '#/components/schemas/TranslationKeyRefInput' } },
+      },
       required: ['translationKeys'],
     },
     response: { data: null },
     document: `mutation RestDeleteTranslationKeys($translationKeys: [TranslationKeyRefInput!]!) { deleteTranslationKeys(translationKeys: $translationKeys) }`,
-    toVariables: (req) => ({ translationKeys: bodyList(bodyObject(req.body).translationKeys, 'translationKeys', ['key', 'namespace']) }),
+    toVariables: (req) => ({
+      translationKeys: bodyList(bodyObject(req.body).translationKeys, 'translationKeys', ['key', 'namespace']),
+    }),
     toResponse: () => ({}),
   }),
 ];
-

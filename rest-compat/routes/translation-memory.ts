@@ -15,11 +15,12 @@ export const routes: RestRoute[] = [
     method: 'GET',
     path: '/api/v2/translation-memory/suggestions',
     auth: 'apiKey',
-    summary: "Translation-memory suggestions for a text (text) or a key's default-language text (key, namespace) in a target language of the project, best first",
+    summary:
+      "Translation-memory suggestions for a text (text) or a key's default-language text (key, namespace) in a target language of the project, best first",
     query: [
       { name: 'targetLanguage', required: true, description: 'A language key of the project' },
       { name: 'text', description: 'The source text to match (the project default language); or give key' },
-      { name: 'key', description: "A key of the project: its default-language text is matched, its own cell left out" },
+      { name: 'key', description: 'A key of the project: its default-language text is matched, its own cell left out' },
       { name: 'namespace', description: 'The namespace of key' },
       { name: 'limit', type: 'integer', minimum: 1, maximum: 50, description: 'Default 10' },
       { name: 'minScore', type: 'integer', minimum: 0, maximum: 100, description: 'Default 50' },

@@ -86,8 +86,21 @@ export const routes: RestRoute[] = [
     document: `mutation RestUpdateTranslation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { ...RestTranslation } } ${TRANSLATION_FIELDS}`,
     naming: CUSTOMER_ID_NAMING,
     toVariables: (req, schema) => {
-      const { customerId, ...input } = bodyFields(req.body, ['key', 'namespace', 'language', 'customerId', 'text', 'reviewStatus']);
-      return { input: { ...input, customerKey: customerId, reviewStatus: enumField(schema, 'ReviewStatus', 'reviewStatus', input.reviewStatus) } };
+      const { customerId, ...input } = bodyFields(req.body, [
+        'key',
+        'namespace',
+        'language',
+        'customerId',
+        'text',
+        'reviewStatus',
+      ]);
+      return {
+        input: {
+          ...input,
+          customerKey: customerId,
+          reviewStatus: enumField(schema, 'ReviewStatus', 'reviewStatus', input.reviewStatus),
+        },
+      };
     },
     toResponse: (data) => ({ data: data.updateTranslation }),
   }),
@@ -131,7 +144,8 @@ export const routes: RestRoute[] = [
     method: 'DELETE',
     path: '/api/v1/translations/purge',
     auth: 'apiKey',
-    summary: "Delete every translation key and translation of the project (the vendor client's purge; source=CLI is ignored)",
+    summary:
+      "Delete every translation key and translation of the project (the vendor client's purge; source=CLI is ignored)",
     query: [{ name: 'source', description: 'Ignored (the vendor client sends source=CLI)' }],
     document: `mutation RestPurgeTranslations { purgeTranslations { keysDeleted translationsDeleted customerTranslationsDeleted } }`,
     toVariables: () => ({}),

@@ -17,8 +17,12 @@ function webhookId(req: RestRequest): number {
 function input(req: RestRequest, schema: GraphQLSchema) {
   const fields = bodyFields(req.body, ['url', 'triggers', 'enabled']);
   const triggers = bodyObject(req.body).triggers;
-  if (triggers !== undefined && (!Array.isArray(triggers) || triggers.some((t) => typeof t !== 'string'))) throw badRequest('triggers must be an array of strings');
-  return { ...fields, ...(triggers !== undefined && { triggers: enumList(schema, 'WebhookTrigger', 'triggers', triggers as string[]) }) };
+  if (triggers !== undefined && (!Array.isArray(triggers) || triggers.some((t) => typeof t !== 'string')))
+    throw badRequest('triggers must be an array of strings');
+  return {
+    ...fields,
+    ...(triggers !== undefined && { triggers: enumList(schema, 'WebhookTrigger', 'triggers', triggers as string[]) }),
+  };
 }
 
 export const routes: RestRoute[] = [
@@ -41,7 +45,11 @@ export const routes: RestRoute[] = [
       data: (selected) => {
         const props = selected.properties as Record<string, JsonSchema>;
         const webhook = props.webhook!;
-        return { ...webhook, properties: { ...(webhook.properties as object), secret: props.secret! }, required: [...((webhook.required as string[]) ?? []), 'secret'] };
+        return {
+          ...webhook,
+          properties: { ...(webhook.properties as object), secret: props.secret! },
+          required: [...((webhook.required as string[]) ?? []), 'secret'],
+        };
       },
     },
     document: `mutation RestCreateWebhook($input: WebhookInput!) { createWebhook(input: $input) { secret webhook { ...RestWebhook } } } ${WEBHOOK}`,
@@ -61,7 +69,8 @@ export const routes: RestRoute[] = [
     method: 'PATCH',
     path: '/api/v2/webhooks/:webhookId',
     auth: 'apiKey',
-    summary: 'Change the URL, triggers or enabled flag of a webhook (enabled: true re-enables one disabled after failures)',
+    summary:
+      'Change the URL, triggers or enabled flag of a webhook (enabled: true re-enables one disabled after failures)',
     body: { $ref: '#/components/schemas/WebhookInput' },
     document: `mutation RestUpdateWebhook($id: Int!, $input: WebhookInput!) { updateWebhook(id: $id, input: $input) { ...RestWebhook } } ${WEBHOOK}`,
     toVariables: (req, schema) => ({ id: webhookId(req), input: input(req, schema) }),
@@ -82,7 +91,14 @@ export const routes: RestRoute[] = [
     path: '/api/v2/webhooks/:webhookId/test',
     auth: 'apiKey',
     summary: 'Queue a signed TEST delivery; its outcome appears in the delivery log',
-    response: { data: { type: 'object', properties: { deliveryId: { type: 'string' } }, required: ['deliveryId'], additionalProperties: false } },
+    response: {
+      data: {
+        type: 'object',
+        properties: { deliveryId: { type: 'string' } },
+        required: ['deliveryId'],
+        additionalProperties: false,
+      },
+    },
     document: `mutation RestTestWebhook($id: Int!) { testWebhook(id: $id) }`,
     toVariables: (req) => ({ id: webhookId(req) }),
     toResponse: (data) => ({ data: { deliveryId: data.testWebhook } }),
@@ -91,14 +107,22 @@ export const routes: RestRoute[] = [
     method: 'GET',
     path: '/api/v2/webhooks/:webhookId/deliveries',
     auth: 'apiKey',
-    summary: 'The delivery log of a webhook, newest first: each delivery with its attempts (time, URL, duration, status, first 2 KiB of the answer)',
-    query: [{ name: 'page', type: 'integer', minimum: 0, default: 0 }, { name: 'size', type: 'integer', minimum: 1, maximum: 100 }],
+    summary:
+      'The delivery log of a webhook, newest first: each delivery with its attempts (time, URL, duration, status, first 2 KiB of the answer)',
+    query: [
+      { name: 'page', type: 'integer', minimum: 0, default: 0 },
+      { name: 'size', type: 'integer', minimum: 1, maximum: 100 },
+    ],
     document: `query RestWebhookDeliveries($id: Int!, $page: Int, $size: Int) {
       webhookDeliveries(id: $id, page: $page, size: $size) {
         id activityId trigger state attempts nextAttemptAt createdAt log { at url durationMs status error response }
       }
     }`,
-    toVariables: (req) => ({ id: webhookId(req), page: queryInt(req.query, 'page', { min: 0 }), size: queryInt(req.query, 'size', { min: 1, max: 100 }) }),
+    toVariables: (req) => ({
+      id: webhookId(req),
+      page: queryInt(req.query, 'page', { min: 0 }),
+      size: queryInt(req.query, 'size', { min: 1, max: 100 }),
+    }),
     toResponse: (data) => ({ data: data.webhookDeliveries }),
   }),
 ];

@@ -20,14 +20,21 @@ export interface Layer {
   holds(file: string): boolean;
 }
 
-const under = (...folders: string[]) => (file: string) => folders.some((folder) => file.startsWith(`${folder}/`));
-const oneOf = (...files: string[]) => (file: string) => files.includes(file);
+const under =
+  (...folders: string[]) =>
+  (file: string) =>
+    folders.some((folder) => file.startsWith(`${folder}/`));
+const oneOf =
+  (...files: string[]) =>
+  (file: string) =>
+    files.includes(file);
 
 /** The layers of the service, top first. Every file under src/ and rest-compat/ is in exactly one. */
 export const LAYERS: Layer[] = [
   {
     name: 'server',
-    description: 'the composition root: builds the Fastify server and mounts everything (src/app.ts), the entry points (src/main.ts, src/cli.ts, src/production.ts)',
+    description:
+      'the composition root: builds the Fastify server and mounts everything (src/app.ts), the entry points (src/main.ts, src/cli.ts, src/production.ts)',
     holds: oneOf('src/app.ts', 'src/main.ts', 'src/cli.ts', 'src/production.ts'),
   },
   {
@@ -37,7 +44,8 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'http',
-    description: 'HTTP transport: the GraphQL execution path (Yoga envelope over HTTP, multipart and WebSocket), the response envelope, error handlers, CDN and downloads, metrics, the API reference page, the admin API',
+    description:
+      'HTTP transport: the GraphQL execution path (Yoga envelope over HTTP, multipart and WebSocket), the response envelope, error handlers, CDN and downloads, metrics, the API reference page, the admin API',
     holds: under('src/http'),
   },
   {
@@ -47,12 +55,18 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'domain',
-    description: 'the rules of the service, plain functions: src/<domain>/ and the shared src/*.ts (errors, config, log, metrics)',
-    holds: (file) => file.startsWith('src/') && !under('src/db', 'src/generated')(file) && file !== 'src/db.ts' && file !== 'src/paths.ts',
+    description:
+      'the rules of the service, plain functions: src/<domain>/ and the shared src/*.ts (errors, config, log, metrics)',
+    holds: (file) =>
+      file.startsWith('src/') &&
+      !under('src/db', 'src/generated')(file) &&
+      file !== 'src/db.ts' &&
+      file !== 'src/paths.ts',
   },
   {
     name: 'db',
-    description: 'the database: client, migrations, the generated Prisma client; and src/paths.ts, the project directory the migrations are read from (it imports nothing of the service)',
+    description:
+      'the database: client, migrations, the generated Prisma client; and src/paths.ts, the project directory the migrations are read from (it imports nothing of the service)',
     holds: (file) => under('src/db', 'src/generated')(file) || file === 'src/db.ts' || file === 'src/paths.ts',
   },
 ];
@@ -65,7 +79,11 @@ export function layerOf(file: string): Layer | undefined {
 export const FORBIDDEN: { from: (file: string) => boolean; to: (target: string) => boolean; rule: string }[] = [
   {
     from: under('rest-compat'),
-    to: (target) => target.startsWith('@prisma/') || target === 'pg' || under('src/db', 'src/generated')(target) || target === 'src/db.ts',
+    to: (target) =>
+      target.startsWith('@prisma/') ||
+      target === 'pg' ||
+      under('src/db', 'src/generated')(target) ||
+      target === 'src/db.ts',
     rule: 'rest-compat never touches the database (no Prisma, no src/db): it executes GraphQL operations',
   },
   {
@@ -105,7 +123,14 @@ const rel = (path: string) => relative(ROOT, path).split(sep).join('/');
 
 function resolveRelative(fromFile: string, specifier: string): string | undefined {
   const base = resolve(dirname(fromFile), specifier);
-  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base.replace(/\.jsx$/, '.tsx'), `${base}.ts`, join(base, 'index.ts')];
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    base.replace(/\.jsx$/, '.tsx'),
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile());
 }
 

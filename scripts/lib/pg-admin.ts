@@ -18,7 +18,11 @@ async function admin<T>(baseUrl: string, fn: (client: pg.Client) => Promise<T>):
 }
 
 /** Creates `name` (from `template` when given) on the server of `baseUrl`; returns its URL and a drop function. */
-export async function createDatabase(baseUrl: string, name: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(
+  baseUrl: string,
+  name: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   await admin(baseUrl, (c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   return {
     url: withDatabase(baseUrl, name),

@@ -9,7 +9,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 const TEXT = /\.(js|mjs|css|html|svg|json|txt|map)$/;
 
 function filesUnder(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** Returns the bytes before and after (brotli) of the files compressed. */
@@ -18,7 +20,9 @@ export function precompress(dir) {
   let after = 0;
   for (const file of filesUnder(dir).filter((f) => TEXT.test(f))) {
     const bytes = readFileSync(file);
-    const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    const br = brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    });
     const gz = gzipSync(bytes, { level: 9 });
     if (br.length < bytes.length) writeFileSync(`${file}.br`, br);
     if (gz.length < bytes.length) writeFileSync(`${file}.gz`, gz);

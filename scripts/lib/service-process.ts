@@ -29,7 +29,10 @@ export interface ServiceProcess {
  */
 export type ServiceEntry = 'sources' | 'build';
 
-export async function startServiceProcess(env: Record<string, string>, entry: ServiceEntry = 'sources'): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  entry: ServiceEntry = 'sources',
+): Promise<ServiceProcess> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, entry === 'build' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
@@ -67,4 +70,3 @@ export async function startServiceProcess(env: Record<string, string>, entry: Se
     },
   };
 }
-

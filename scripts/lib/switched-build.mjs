@@ -7,7 +7,17 @@
 // lazily imported chunks from there, so the previous builds stay too; only
 // builds older than the last KEEP are removed.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /** Builds kept next to the current one, for processes still running from them. */
@@ -17,7 +27,10 @@ function files(path, skip) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return [];
   if (!stat.isDirectory()) return [path];
-  return readdirSync(path).filter((entry) => !skip(entry)).sort().flatMap((entry) => files(join(path, entry), skip));
+  return readdirSync(path)
+    .filter((entry) => !skip(entry))
+    .sort()
+    .flatMap((entry) => files(join(path, entry), skip));
 }
 
 /** A hash of the inputs' names and contents (folders walked, `skip` leaves entries out by name). */

@@ -17,7 +17,10 @@ export function checkNewPassword(password: string, field = 'password'): void {
   if (password.length < 8) throw badRequest(`${field} must have at least 8 characters`);
 }
 
-export async function createAccount(input: CreateAccountInput, defaultPlan: string): Promise<{ id: number; email: string }> {
+export async function createAccount(
+  input: CreateAccountInput,
+  defaultPlan: string,
+): Promise<{ id: number; email: string }> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw badRequest('email must be an e-mail address');
   checkNewPassword(input.password);
@@ -25,7 +28,12 @@ export async function createAccount(input: CreateAccountInput, defaultPlan: stri
   if (!(await prisma().plan.findUnique({ where: { id: planId } }))) throw notFound(`Plan '${planId}' does not exist`);
   try {
     return await prisma().account.create({
-      data: { email, passwordHash: await hashPassword(input.password), planId, name: input.name?.trim().slice(0, 200) ?? '' },
+      data: {
+        email,
+        passwordHash: await hashPassword(input.password),
+        planId,
+        name: input.name?.trim().slice(0, 200) ?? '',
+      },
       select: { id: true, email: true },
     });
   } catch (error) {
@@ -44,7 +52,12 @@ export async function setAccountPlan(email: string, planId: string): Promise<voi
  * Creates a personal token and returns it; only its hash is stored, so this is
  * the one time it can be shown. A given value (ADMIN_TOKEN) is used as is.
  */
-export async function createPersonalToken(accountId: number, name = '', value?: string, expiresAt: Date | null = null): Promise<string> {
+export async function createPersonalToken(
+  accountId: number,
+  name = '',
+  value?: string,
+  expiresAt: Date | null = null,
+): Promise<string> {
   const token = value ?? randomToken('lms_pat_');
   await prisma().personalToken.create({
     data: { accountId, name, tokenHash: sha256(token), prefix: token.slice(0, 12), expiresAt },
@@ -53,7 +66,10 @@ export async function createPersonalToken(accountId: number, name = '', value?: 
 }
 
 /** First start: with no account at all, create the admin from ADMIN_EMAIL / ADMIN_PASSWORD. */
-export async function bootstrapAdmin(admin: { email: string; password: string; token?: string } | undefined, defaultPlan: string): Promise<boolean> {
+export async function bootstrapAdmin(
+  admin: { email: string; password: string; token?: string } | undefined,
+  defaultPlan: string,
+): Promise<boolean> {
   if (!admin) return false;
   if ((await prisma().account.count()) > 0) return false;
   const account = await createAccount({ email: admin.email, password: admin.password }, defaultPlan);
@@ -66,7 +82,9 @@ export async function bootstrapAdmin(admin: { email: string; password: string; t
  * with a random password and token, to be shown once in the log, so that the
  * quick start needs no other step (the Jenkins-style initial admin).
  */
-export async function generateFirstAdmin(defaultPlan: string): Promise<{ email: string; password: string; token: string } | undefined> {
+export async function generateFirstAdmin(
+  defaultPlan: string,
+): Promise<{ email: string; password: string; token: string } | undefined> {
   if ((await prisma().account.count()) > 0) return undefined;
   const email = 'admin@localhost';
   const password = randomToken('', 12);
@@ -80,8 +98,17 @@ export async function generateFirstAdmin(defaultPlan: string): Promise<{ email: 
  * a new account on the default plan and its first personal token (shown
  * once). Otherwise accounts come from the operator's CLI or invitations.
  */
-export async function signUp(input: { email: string; password: string; name?: string | null }, options: { allowSignup: boolean; defaultPlan: string }): Promise<{ email: string; personalToken: string }> {
-  if (!options.allowSignup) throw forbidden('Sign-up is switched off on this service: ask its operator for an account or an invitation (ALLOW_SIGNUP=true enables it)');
-  const account = await createAccount({ email: input.email, password: input.password, name: input.name ?? undefined }, options.defaultPlan);
+export async function signUp(
+  input: { email: string; password: string; name?: string | null },
+  options: { allowSignup: boolean; defaultPlan: string },
+): Promise<{ email: string; personalToken: string }> {
+  if (!options.allowSignup)
+    throw forbidden(
+      'Sign-up is switched off on this service: ask its operator for an account or an invitation (ALLOW_SIGNUP=true enables it)',
+    );
+  const account = await createAccount(
+    { email: input.email, password: input.password, name: input.name ?? undefined },
+    options.defaultPlan,
+  );
   return { email: account.email, personalToken: await createPersonalToken(account.id, 'sign-up') };
 }

@@ -23,9 +23,13 @@ export interface PasswordChange {
 
 /** Changes the password; returns how many other sessions were signed out. */
 export async function changePassword(change: PasswordChange, limits: SessionLimits): Promise<number> {
-  const account = await prisma().account.findUniqueOrThrow({ where: { id: change.accountId }, select: { email: true, passwordHash: true } });
+  const account = await prisma().account.findUniqueOrThrow({
+    where: { id: change.accountId },
+    select: { email: true, passwordHash: true },
+  });
   const succeeded = await countSignInAttempt(account.email, change.address, limits);
-  if (!(await verifyPassword(change.currentPassword, account.passwordHash))) throw badRequest('currentPassword is wrong');
+  if (!(await verifyPassword(change.currentPassword, account.passwordHash)))
+    throw badRequest('currentPassword is wrong');
   await succeeded();
   checkNewPassword(change.newPassword, 'newPassword');
   const passwordHash = await hashPassword(change.newPassword);

@@ -25,7 +25,10 @@ export interface PersonalTokenSummary {
 
 const SUMMARY = { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true } as const;
 
-export async function issuePersonalToken(accountId: number, input: { name: string; expiresAt?: Date | null }): Promise<{ token: string; personalToken: PersonalTokenSummary }> {
+export async function issuePersonalToken(
+  accountId: number,
+  input: { name: string; expiresAt?: Date | null },
+): Promise<{ token: string; personalToken: PersonalTokenSummary }> {
   const name = input.name.trim();
   if (name === '') throw badRequest('name is required: say what the token is for');
   if (name.length > MAX_NAME) throw badRequest(`name must have at most ${MAX_NAME} characters`);
@@ -35,7 +38,10 @@ export async function issuePersonalToken(accountId: number, input: { name: strin
     throw badRequest(`An account holds at most ${MAX_TOKENS} personal tokens; revoke one first`);
   }
   const token = await createPersonalToken(accountId, name, undefined, expiresAt);
-  const personalToken = await prisma().personalToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) }, select: SUMMARY });
+  const personalToken = await prisma().personalToken.findUniqueOrThrow({
+    where: { tokenHash: sha256(token) },
+    select: SUMMARY,
+  });
   return { token, personalToken };
 }
 

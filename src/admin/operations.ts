@@ -17,7 +17,10 @@ export interface PlanInput {
   maxProjects: number | null;
 }
 
-export function createAccount(input: { email: string; password: string; plan?: string }, defaultPlan: string): Promise<{ id: number; email: string }> {
+export function createAccount(
+  input: { email: string; password: string; plan?: string },
+  defaultPlan: string,
+): Promise<{ id: number; email: string }> {
   return create({ email: input.email, password: input.password, planId: input.plan }, defaultPlan);
 }
 
@@ -28,7 +31,10 @@ export async function setPlan(input: { email: string; plan: string }): Promise<{
 
 /** A new personal token of the account, shown this once (only its hash is kept). */
 export async function createToken(input: { email: string; name?: string }): Promise<{ token: string }> {
-  const account = await prisma().account.findUnique({ where: { email: input.email.trim().toLowerCase() }, select: { id: true } });
+  const account = await prisma().account.findUnique({
+    where: { email: input.email.trim().toLowerCase() },
+    select: { id: true },
+  });
   if (!account) throw notFound(`No account with e-mail ${input.email}`);
   return { token: await createPersonalToken(account.id, input.name ?? 'cli') };
 }
@@ -38,11 +44,13 @@ export function listPlans(): Promise<PlanLimits[]> {
 }
 
 export async function savePlan(input: PlanInput): Promise<PlanLimits> {
-  if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(input.id)) throw badRequest('id must be 1-40 lowercase letters, digits, _ or -');
+  if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(input.id))
+    throw badRequest('id must be 1-40 lowercase letters, digits, _ or -');
   if (!input.name.trim()) throw badRequest('name must not be empty');
   for (const limit of ['maxCustomers', 'maxProjects'] as const) {
     const value = input[limit];
-    if (value !== null && (!Number.isInteger(value) || value < 0)) throw badRequest(`${limit} must be a whole number or null (unlimited)`);
+    if (value !== null && (!Number.isInteger(value) || value < 0))
+      throw badRequest(`${limit} must be a whole number or null (unlimited)`);
   }
   const plan: PlanLimits = { ...input, name: input.name.trim(), autoTranslation: true };
   await upsertPlan(plan);

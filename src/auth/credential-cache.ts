@@ -11,7 +11,10 @@ const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 const CHANNEL = 'lms:credentials:forget';
 
-interface Entry<T> { value: T; until: number }
+interface Entry<T> {
+  value: T;
+  until: number;
+}
 
 const entries = new Map<string, Entry<unknown>>();
 /** Bumped by every forget: a lookup that started before it must not fill the cache. */
@@ -55,7 +58,9 @@ export async function forgetCredentials(): Promise<void> {
 /** Subscribes this instance to the forget messages of the others; returns the unsubscribe. */
 export async function connectCredentialBroadcast(publisher: Redis): Promise<() => Promise<void>> {
   const subscriber = publisher.duplicate();
-  subscriber.on('message', (channel) => { if (channel === CHANNEL) dropAll(); });
+  subscriber.on('message', (channel) => {
+    if (channel === CHANNEL) dropAll();
+  });
   await subscriber.subscribe(CHANNEL);
   broadcast = (message) => publisher.publish(CHANNEL, message);
   return async () => {

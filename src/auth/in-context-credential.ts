@@ -29,7 +29,14 @@ export async function findInContextToken(hash: string): Promise<ResolvedInContex
   const row = await prisma().inContextToken.findUnique({
     where: { tokenHash: hash },
     select: {
-      id: true, projectId: true, tokenHash: true, languageIds: true, capture: true, createdById: true, expiresAt: true, revokedAt: true,
+      id: true,
+      projectId: true,
+      tokenHash: true,
+      languageIds: true,
+      capture: true,
+      createdById: true,
+      expiresAt: true,
+      revokedAt: true,
       project: { select: { settings: true } },
     },
   });

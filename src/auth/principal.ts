@@ -33,7 +33,15 @@ export type Principal =
    * An in-context token: its project only, what IN_CONTEXT_PERMISSIONS allow (writing only languageIds
    * when not empty; screenshots when capture). accountId: who made it, the actor of its writes.
    */
-  | { kind: 'inContext'; projectId: number; tokenId: number; languageIds: readonly number[]; capture: boolean; accountId: number | null; scheme: 'inContext' };
+  | {
+      kind: 'inContext';
+      projectId: number;
+      tokenId: number;
+      languageIds: readonly number[];
+      capture: boolean;
+      accountId: number | null;
+      scheme: 'inContext';
+    };
 
 export interface CredentialHeaders {
   get(name: string): string | null;
@@ -42,7 +50,8 @@ export interface CredentialHeaders {
 /** The headers that carry a project API key: the contract's name and the vendor's. */
 export const API_KEY_HEADERS = ['x-service-token', 'x-simplelocalize-token'] as const;
 
-export const CONFLICTING_API_KEYS = 'Conflicting credentials: X-Service-Token and X-SimpleLocalize-Token carry different API keys; send one of them';
+export const CONFLICTING_API_KEYS =
+  'Conflicting credentials: X-Service-Token and X-SimpleLocalize-Token carry different API keys; send one of them';
 
 /**
  * The project API key of a request: undefined when no header carries one,
@@ -50,7 +59,13 @@ export const CONFLICTING_API_KEYS = 'Conflicting credentials: X-Service-Token an
  */
 export function apiKeyOf(headers: CredentialHeaders): { key: string } | { conflict: true } | undefined {
   // A header is present when non-empty (as before: a blank value is then a wrong key, not a missing one).
-  const values = [...new Set(API_KEY_HEADERS.map((name) => headers.get(name)).filter((v): v is string => !!v).map((v) => v.trim()))];
+  const values = [
+    ...new Set(
+      API_KEY_HEADERS.map((name) => headers.get(name))
+        .filter((v): v is string => !!v)
+        .map((v) => v.trim()),
+    ),
+  ];
   if (values.length === 0) return undefined;
   return values.length > 1 ? { conflict: true } : { key: values[0]! };
 }
@@ -86,7 +101,12 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
     if (!session) return { kind: 'invalid', scheme, reason: 'The session has expired or ended; sign in again' };
     // A WebSocket is not bound by the same-origin policy: another site's page could open one with the
     // cookie, so a socket needs the CSRF token (the console sends it in connectionParams) for any operation.
-    if (headers.get('upgrade')?.toLowerCase() === 'websocket' && !session.csrf) return { kind: 'invalid', scheme, reason: 'A WebSocket signed in by session needs the X-CSRF-Token connection parameter' };
+    if (headers.get('upgrade')?.toLowerCase() === 'websocket' && !session.csrf)
+      return {
+        kind: 'invalid',
+        scheme,
+        reason: 'A WebSocket signed in by session needs the X-CSRF-Token connection parameter',
+      };
     return { kind: 'account', accountId: session.accountId, scheme, sessionId: session.id, csrf: session.csrf };
   }
   if (scheme === 'inContext') return resolveInContext(headers);
@@ -96,7 +116,10 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
     const { key } = apiKey;
     // Cached by the key's hash (credential-cache.ts); the key itself is compared each time.
     const project = await cachedCredential(`apiKey:${sha256(key)}`, () =>
-      prisma().project.findUnique({ where: { apiKeyHash: sha256(key) }, select: { id: true, apiKey: true } }).then((p) => p ?? undefined));
+      prisma()
+        .project.findUnique({ where: { apiKeyHash: sha256(key) }, select: { id: true, apiKey: true } })
+        .then((p) => p ?? undefined),
+    );
     if (project && safeEqual(project.apiKey, key)) return { kind: 'project', projectId: project.id, scheme };
     return { kind: 'invalid', scheme };
   }
@@ -116,8 +139,12 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
   const hash = sha256(token);
   // Cached (credential-cache.ts): lastUsedAt is written when the token is looked up, so it is exact to the cache's minute.
   const row = await cachedCredential(`personalToken:${hash}`, async () => {
-    const found = await prisma().personalToken.findUnique({ where: { tokenHash: hash }, select: { id: true, accountId: true, tokenHash: true, expiresAt: true } });
-    if (found && !expired(found.expiresAt)) await prisma().personalToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
+    const found = await prisma().personalToken.findUnique({
+      where: { tokenHash: hash },
+      select: { id: true, accountId: true, tokenHash: true, expiresAt: true },
+    });
+    if (found && !expired(found.expiresAt))
+      await prisma().personalToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
     return found ?? undefined;
   });
   if (!row || !safeEqual(row.tokenHash, hash)) return { kind: 'invalid', scheme };
@@ -129,7 +156,8 @@ export async function resolvePrincipal(headers: CredentialHeaders): Promise<Prin
 async function resolveInContext(headers: CredentialHeaders): Promise<Principal> {
   const scheme = 'inContext';
   // One credential per request: an in-context token beside another is refused rather than guessed.
-  if (apiKeyOf(headers) || headers.get('authorization')) return { kind: 'invalid', scheme, reason: 'An in-context token cannot be sent with another credential' };
+  if (apiKeyOf(headers) || headers.get('authorization'))
+    return { kind: 'invalid', scheme, reason: 'An in-context token cannot be sent with another credential' };
   const hash = sha256(headers.get(IN_CONTEXT_HEADER)!.trim());
   const row = await cachedCredential(`inContext:${hash}`, () => findInContextToken(hash));
   if (!row || !safeEqual(row.tokenHash, hash)) return { kind: 'invalid', scheme, reason: 'Invalid in-context token' };
@@ -138,9 +166,21 @@ async function resolveInContext(headers: CredentialHeaders): Promise<Principal> 
   if (expired(row.expiresAt)) return { kind: 'invalid', scheme, reason: 'The in-context token has expired' };
   const origin = headers.get('origin');
   if (!origin || !row.origins.includes(origin)) {
-    return { kind: 'invalid', scheme, reason: `In-context tokens of this project are accepted only from its allowed origins${origin ? `, not from ${origin}` : ' (the request has no Origin)'}` };
+    return {
+      kind: 'invalid',
+      scheme,
+      reason: `In-context tokens of this project are accepted only from its allowed origins${origin ? `, not from ${origin}` : ' (the request has no Origin)'}`,
+    };
   }
-  return { kind: 'inContext', projectId: row.projectId, tokenId: row.id, languageIds: row.languageIds, capture: row.capture, accountId: row.createdById, scheme };
+  return {
+    kind: 'inContext',
+    projectId: row.projectId,
+    tokenId: row.id,
+    languageIds: row.languageIds,
+    capture: row.capture,
+    accountId: row.createdById,
+    scheme,
+  };
 }
 
 const expired = (expiresAt: Date | null): boolean => expiresAt !== null && expiresAt.getTime() <= Date.now();

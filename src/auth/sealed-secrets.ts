@@ -56,7 +56,9 @@ export function open(sealed: string, purpose: string): string {
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new SealedSecretError('The sealed value does not open with the server key (SECRET_KEY differs from the one that sealed it, or the value was altered)');
+    throw new SealedSecretError(
+      'The sealed value does not open with the server key (SECRET_KEY differs from the one that sealed it, or the value was altered)',
+    );
   }
 }
 
@@ -77,7 +79,8 @@ export function loadSecretKey(config: { secretKey?: Buffer; dataDir: string }): 
   const path = join(config.dataDir, KEY_FILE);
   const read = (): Buffer => {
     const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new SealedSecretError(`${path} does not hold a 32-byte base64 key; restore it, or set SECRET_KEY`);
+    if (key.length !== 32)
+      throw new SealedSecretError(`${path} does not hold a 32-byte base64 key; restore it, or set SECRET_KEY`);
     return key;
   };
   try {
@@ -105,7 +108,10 @@ export function loadSecretKey(config: { secretKey?: Buffer; dataDir: string }): 
  * writes; throws when another key sealed it.
  */
 export async function verifySecretKey(): Promise<void> {
-  await prisma().secretKeyCheck.createMany({ data: [{ id: 1, sealed: seal(CHECK_VALUE, CHECK_PURPOSE) }], skipDuplicates: true });
+  await prisma().secretKeyCheck.createMany({
+    data: [{ id: 1, sealed: seal(CHECK_VALUE, CHECK_PURPOSE) }],
+    skipDuplicates: true,
+  });
   const row = await prisma().secretKeyCheck.findUniqueOrThrow({ where: { id: 1 } });
   let opened: string | undefined;
   try {
@@ -114,18 +120,27 @@ export async function verifySecretKey(): Promise<void> {
     opened = undefined;
   }
   if (opened !== CHECK_VALUE) {
-    throw new SealedSecretError('The server key differs from the one that sealed this database\'s secrets: set SECRET_KEY (or DATA_DIR/secret.key) to the key the other instances use');
+    throw new SealedSecretError(
+      "The server key differs from the one that sealed this database's secrets: set SECRET_KEY (or DATA_DIR/secret.key) to the key the other instances use",
+    );
   }
 }
 
 /** Start-up: loads the server key, makes it the one in use and checks it against the database. */
-export async function openSecrets(config: { secretKey?: Buffer; dataDir: string; databaseUrl?: string }): Promise<LoadedKey> {
+export async function openSecrets(config: {
+  secretKey?: Buffer;
+  dataDir: string;
+  databaseUrl?: string;
+}): Promise<LoadedKey> {
   const loaded = loadSecretKey(config);
   useSecretKey(loaded.key);
   if (loaded.source === 'generated') {
-    logger().warn({ path: loaded.path }, config.databaseUrl
-      ? 'SECRET_KEY is not set: generated a server key into DATA_DIR. Instances sharing this PostgreSQL database must use the same key: set SECRET_KEY to its value on every instance, and back it up'
-      : 'Generated the server key that seals stored secrets (SECRET_KEY); back it up with the data directory');
+    logger().warn(
+      { path: loaded.path },
+      config.databaseUrl
+        ? 'SECRET_KEY is not set: generated a server key into DATA_DIR. Instances sharing this PostgreSQL database must use the same key: set SECRET_KEY to its value on every instance, and back it up'
+        : 'Generated the server key that seals stored secrets (SECRET_KEY); back it up with the data directory',
+    );
   }
   await verifySecretKey();
   return loaded;

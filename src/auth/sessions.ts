@@ -37,10 +37,19 @@ export interface NewSession {
  * before the password, so a correct guess then does not tell either); a wrong
  * login and a wrong password answer the same, in the same time.
  */
-export async function signIn(email: string, password: string, address: string, limits: SessionLimits, userAgent = ''): Promise<NewSession | undefined> {
+export async function signIn(
+  email: string,
+  password: string,
+  address: string,
+  limits: SessionLimits,
+  userAgent = '',
+): Promise<NewSession | undefined> {
   const login = email.trim().toLowerCase();
   const succeeded = await countSignInAttempt(login, address, limits);
-  const account = await prisma().account.findUnique({ where: { email: login }, select: { id: true, email: true, name: true, passwordHash: true } });
+  const account = await prisma().account.findUnique({
+    where: { email: login },
+    select: { id: true, email: true, name: true, passwordHash: true },
+  });
   const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
   if (!account || !ok) return undefined;
   await succeeded();
@@ -48,7 +57,9 @@ export async function signIn(email: string, password: string, address: string, l
   const token = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now + limits.ttlSeconds * 1000);
-  await prisma().session.create({ data: { accountId: account.id, tokenHash: sha256(token), csrfToken, expiresAt, userAgent: userAgent.slice(0, 300) } });
+  await prisma().session.create({
+    data: { accountId: account.id, tokenHash: sha256(token), csrfToken, expiresAt, userAgent: userAgent.slice(0, 300) },
+  });
   // Expired sessions of the account go when it signs in again.
   await prisma().session.deleteMany({ where: { accountId: account.id, expiresAt: { lt: new Date(now) } } });
   return { accountId: account.id, email: account.email, name: account.name, token, csrfToken, expiresAt };
@@ -67,11 +78,17 @@ const LAST_USE_PRECISION_MS = 60_000;
 /** The live session of a cookie's token, or undefined (unknown or expired). */
 export async function findSession(token: string, csrfHeader: string | null): Promise<ActiveSession | undefined> {
   const hash = sha256(token);
-  const row = await prisma().session.findUnique({ where: { tokenHash: hash }, select: { id: true, accountId: true, tokenHash: true, csrfToken: true, expiresAt: true, lastUsedAt: true } });
+  const row = await prisma().session.findUnique({
+    where: { tokenHash: hash },
+    select: { id: true, accountId: true, tokenHash: true, csrfToken: true, expiresAt: true, lastUsedAt: true },
+  });
   const now = Date.now();
   if (!row || !safeEqual(row.tokenHash, hash) || row.expiresAt.getTime() <= now) return undefined;
   if (now - row.lastUsedAt.getTime() >= LAST_USE_PRECISION_MS) {
-    await prisma().session.updateMany({ where: { id: row.id, lastUsedAt: row.lastUsedAt }, data: { lastUsedAt: new Date(now) } });
+    await prisma().session.updateMany({
+      where: { id: row.id, lastUsedAt: row.lastUsedAt },
+      data: { lastUsedAt: new Date(now) },
+    });
   }
   return { id: row.id, accountId: row.accountId, csrf: !!csrfHeader && safeEqual(row.csrfToken, csrfHeader) };
 }
@@ -125,7 +142,11 @@ export async function endAccountSession(accountId: number, id: number): Promise<
  * and returns their ids. In a transaction (`db`), the caller announces them
  * (announceEndedSessions) once it has committed.
  */
-export async function endOtherSessions(accountId: number, keep: number | undefined, db: Db = prisma()): Promise<number[]> {
+export async function endOtherSessions(
+  accountId: number,
+  keep: number | undefined,
+  db: Db = prisma(),
+): Promise<number[]> {
   const where = { accountId, ...(keep !== undefined ? { id: { not: keep } } : {}) };
   const ids = (await db.session.findMany({ where, select: { id: true } })).map((s) => s.id);
   await db.session.deleteMany({ where: { id: { in: ids } } });
@@ -146,5 +167,8 @@ export function sessionCookies(session: NewSession, secure: boolean): string[] {
 /** Set-Cookie values that remove both cookies. */
 export function clearedCookies(secure: boolean): string[] {
   const common = { path: '/', sameSite: 'strict' as const, secure, maxAge: 0, expires: new Date(0) };
-  return [stringifySetCookie({ name: SESSION_COOKIE, value: '', ...common, httpOnly: true }), stringifySetCookie({ name: CSRF_COOKIE, value: '', ...common })];
+  return [
+    stringifySetCookie({ name: SESSION_COOKIE, value: '', ...common, httpOnly: true }),
+    stringifySetCookie({ name: CSRF_COOKIE, value: '', ...common }),
+  ];
 }

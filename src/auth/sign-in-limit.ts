@@ -15,7 +15,10 @@ import { tooManyRequests } from '../errors.js';
 
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 
-interface Count { count: number; resetAt: number }
+interface Count {
+  count: number;
+  resetAt: number;
+}
 
 export interface FailureStore {
   /** Counts one attempt on each key (atomically per key); each key's count and end of window. */
@@ -30,7 +33,9 @@ const digest = (key: string) => createHash('sha256').update(key).digest('base64u
 const databaseStore: FailureStore = {
   async attempt(keys, now) {
     const at = new Date(now);
-    const rows = await prisma().$queryRaw<{ key: string; count: number; resetAt: Date }[]>(Prisma.sql`/* auth:sign-in-attempt */
+    const rows = await prisma().$queryRaw<
+      { key: string; count: number; resetAt: Date }[]
+    >(Prisma.sql`/* auth:sign-in-attempt */
       INSERT INTO "SignInFailure" AS f (key, count, "resetAt")
        SELECT k, 1, ${new Date(now + FAILURE_WINDOW_MS)}::timestamp FROM unnest(${keys.map(digest)}::text[]) AS k
        ON CONFLICT (key) DO UPDATE
@@ -61,13 +66,24 @@ export function redisFailureStore(redis: Redis): FailureStore {
     async attempt(keys, now) {
       const multi = redis.multi();
       // The window starts with the first attempt: the key is created with its expiry, then counted.
-      for (const key of keys) multi.set(REDIS_PREFIX + digest(key), 0, 'PX', FAILURE_WINDOW_MS, 'NX').incr(REDIS_PREFIX + digest(key)).pttl(REDIS_PREFIX + digest(key));
+      for (const key of keys)
+        multi
+          .set(REDIS_PREFIX + digest(key), 0, 'PX', FAILURE_WINDOW_MS, 'NX')
+          .incr(REDIS_PREFIX + digest(key))
+          .pttl(REDIS_PREFIX + digest(key));
       const replies = (await multi.exec()) ?? [];
       for (const [error] of replies) if (error) throw error;
-      return keys.map((_, i) => ({ count: Number(replies[i * 3 + 1]![1]), resetAt: now + Math.max(0, Number(replies[i * 3 + 2]![1])) }));
+      return keys.map((_, i) => ({
+        count: Number(replies[i * 3 + 1]![1]),
+        resetAt: now + Math.max(0, Number(replies[i * 3 + 2]![1])),
+      }));
     },
     async succeeded(accountKey, addressKey) {
-      await redis.multi().del(REDIS_PREFIX + digest(accountKey)).eval(TAKE_BACK, 1, REDIS_PREFIX + digest(addressKey)).exec();
+      await redis
+        .multi()
+        .del(REDIS_PREFIX + digest(accountKey))
+        .eval(TAKE_BACK, 1, REDIS_PREFIX + digest(addressKey))
+        .exec();
     },
   };
 }
@@ -89,12 +105,19 @@ export interface SignInLimits {
  * TOO_MANY_REQUESTS (and a retry delay) once either has failed too often in
  * the window. Call the returned function when the password was right.
  */
-export async function countSignInAttempt(login: string, address: string, limits: SignInLimits): Promise<() => Promise<void>> {
+export async function countSignInAttempt(
+  login: string,
+  address: string,
+  limits: SignInLimits,
+): Promise<() => Promise<void>> {
   const now = Date.now();
   const accountKey = `a:${login}`;
   const addressKey = `ip:${address}`;
   const [account, client] = await store.attempt([accountKey, addressKey], now);
-  const over = [account!.count > limits.failuresPerAccount ? account! : undefined, client!.count > limits.failuresPerAddress ? client! : undefined].filter((c) => c !== undefined);
+  const over = [
+    account!.count > limits.failuresPerAccount ? account! : undefined,
+    client!.count > limits.failuresPerAddress ? client! : undefined,
+  ].filter((c) => c !== undefined);
   if (over.length) {
     const retry = Math.max(1, Math.ceil((Math.max(...over.map((c) => c.resetAt)) - now) / 1000));
     throw tooManyRequests(`Too many failed sign-ins; retry in ${retry} s`, retry);

@@ -30,7 +30,14 @@ import { wakeDispatchers } from '../webhooks/dispatcher.js';
 import { pushWhenFree, type PushRequest } from '../gitsync/push.js';
 import type { Matched, Pair } from './match.js';
 
-export const ACTION_KINDS = ['AUTO_TRANSLATE', 'SET_REVIEW_STATUS', 'CLEAR_OTHER_LANGUAGES', 'PUBLISH', 'WEBHOOK', 'PUSH_TO_GIT'] as const;
+export const ACTION_KINDS = [
+  'AUTO_TRANSLATE',
+  'SET_REVIEW_STATUS',
+  'CLEAR_OTHER_LANGUAGES',
+  'PUBLISH',
+  'WEBHOOK',
+  'PUSH_TO_GIT',
+] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** Which cells a review-status action sets: the ones that changed, or the same keys' cells in the other languages. */
@@ -110,7 +117,11 @@ interface ActionDefinition {
 }
 
 async function projectLanguages(projectId: number, db: Db = prisma()) {
-  return db.language.findMany({ where: { projectId }, select: { id: true, key: true }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+  return db.language.findMany({
+    where: { projectId },
+    select: { id: true, key: true },
+    orderBy: [{ order: 'asc' }, { id: 'asc' }],
+  });
 }
 
 function checkLanguages(known: string[], languages: string[], field: string): string[] {
@@ -125,12 +136,18 @@ function checkLanguages(known: string[], languages: string[], field: string): st
  */
 async function targetCells(ctx: CommitContext, action: StoredAction): Promise<Pair[]> {
   const all = await projectLanguages(ctx.projectId, ctx.tx);
-  const wanted = new Set(action.languages.length ? all.filter((l) => action.languages.includes(l.key)).map((l) => l.id) : all.map((l) => l.id));
+  const wanted = new Set(
+    action.languages.length
+      ? all.filter((l) => action.languages.includes(l.key)).map((l) => l.id)
+      : all.map((l) => l.id),
+  );
   if (action.cells === 'OTHER_LANGUAGES') {
     const changed = new Map<number, Set<number>>();
-    for (const c of ctx.matched.cells) (changed.get(c.keyId) ?? changed.set(c.keyId, new Set()).get(c.keyId)!).add(c.languageId);
+    for (const c of ctx.matched.cells)
+      (changed.get(c.keyId) ?? changed.set(c.keyId, new Set()).get(c.keyId)!).add(c.languageId);
     const pairs: Pair[] = [];
-    for (const [keyId, languages] of changed) for (const id of wanted) if (!languages.has(id)) pairs.push({ keyId, languageId: id });
+    for (const [keyId, languages] of changed)
+      for (const id of wanted) if (!languages.has(id)) pairs.push({ keyId, languageId: id });
     return pairs;
   }
   return ctx.matched.cells.filter((c) => wanted.has(c.languageId));
@@ -138,7 +155,9 @@ async function targetCells(ctx: CommitContext, action: StoredAction): Promise<Pa
 
 /** The texts and statuses of base cells (rows only: a cell without a row has nothing to review or clear): one statement. */
 function currentCells(tx: Db, projectId: number, pairs: Pair[]) {
-  return tx.$queryRaw<{ keyId: number; languageId: number; text: string; reviewStatus: ReviewStatus }[]>(Prisma.sql`/* automations:current-cells */
+  return tx.$queryRaw<
+    { keyId: number; languageId: number; text: string; reviewStatus: ReviewStatus }[]
+  >(Prisma.sql`/* automations:current-cells */
     SELECT t."keyId", t."languageId", t.text, t."reviewStatus"::text AS "reviewStatus"
       FROM unnest(${arrayLiteral(pairs, (p) => p.keyId)}::int[], ${arrayLiteral(pairs, (p) => p.languageId)}::int[]) AS p(key_id, language_id)
       JOIN "Translation" t ON t."keyId" = p.key_id AND t."languageId" = p.language_id AND t."projectId" = ${projectId}`);
@@ -146,7 +165,11 @@ function currentCells(tx: Db, projectId: number, pairs: Pair[]) {
 
 async function writeCells(ctx: CommitContext, cells: Cell[]): Promise<number> {
   if (cells.length === 0) return 0;
-  const result = await writeTranslations(ctx.tx, ctx.projectId, cells, { replace: true, listRefusals: 0, change: await ctx.change() });
+  const result = await writeTranslations(ctx.tx, ctx.projectId, cells, {
+    replace: true,
+    listRefusals: 0,
+    change: await ctx.change(),
+  });
   return result.inserted + result.updated;
 }
 
@@ -154,50 +177,102 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
   AUTO_TRANSLATE: {
     phase: 'after',
     async validate(_projectId, input, languages) {
-      return { kind: 'AUTO_TRANSLATE', languages: checkLanguages(languages, [...new Set(input.languages ?? [])], 'languages'), force: !!input.force };
+      return {
+        kind: 'AUTO_TRANSLATE',
+        languages: checkLanguages(languages, [...new Set(input.languages ?? [])], 'languages'),
+        force: !!input.force,
+      };
     },
     async after(ctx, action) {
       // The changed keys only; a schedule (no keys) translates whatever is missing.
-      if (ctx.matched.keyIds && ctx.matched.keyIds.length === 0) return { kind: action.kind, ok: true, summary: 'No key to translate', jobIds: [] };
-      const jobs = await startJobsFromSettings(ctx.projectId, action.languages, action.force ? ['FORCE_REPLACE'] : [], ctx.matched.keyIds ? { keyIds: ctx.matched.keyIds } : undefined, ctx.idempotencyKey);
+      if (ctx.matched.keyIds && ctx.matched.keyIds.length === 0)
+        return { kind: action.kind, ok: true, summary: 'No key to translate', jobIds: [] };
+      const jobs = await startJobsFromSettings(
+        ctx.projectId,
+        action.languages,
+        action.force ? ['FORCE_REPLACE'] : [],
+        ctx.matched.keyIds ? { keyIds: ctx.matched.keyIds } : undefined,
+        ctx.idempotencyKey,
+      );
       // Started, not skipped (a repeat finds its jobs already ended, maybe).
       const started = jobs.filter((j) => !(j.request as { skipped?: boolean }).skipped);
-      const keys = ctx.matched.keyIds ? `${ctx.matched.keyIds.length} key${ctx.matched.keyIds.length === 1 ? '' : 's'}` : 'every key';
+      const keys = ctx.matched.keyIds
+        ? `${ctx.matched.keyIds.length} key${ctx.matched.keyIds.length === 1 ? '' : 's'}`
+        : 'every key';
       return {
-        kind: action.kind, ok: true, jobIds: jobs.map((j) => j.id),
-        summary: `Auto-translation of ${keys} started for ${started.map((j) => (j.request as { targetProjectLanguage: string }).targetProjectLanguage).join(', ') || 'no language'}`
-          + (jobs.length > started.length ? `; ${jobs.length - started.length} language(s) skipped` : ''),
+        kind: action.kind,
+        ok: true,
+        jobIds: jobs.map((j) => j.id),
+        summary:
+          `Auto-translation of ${keys} started for ${started.map((j) => (j.request as { targetProjectLanguage: string }).targetProjectLanguage).join(', ') || 'no language'}` +
+          (jobs.length > started.length ? `; ${jobs.length - started.length} language(s) skipped` : ''),
       };
     },
   },
   SET_REVIEW_STATUS: {
     phase: 'commit',
     async validate(_projectId, input, languages) {
-      if (input.status !== 'REVIEWED' && input.status !== 'NOT_REVIEWED') throw badRequest('SET_REVIEW_STATUS: status must be REVIEWED or NOT_REVIEWED');
+      if (input.status !== 'REVIEWED' && input.status !== 'NOT_REVIEWED')
+        throw badRequest('SET_REVIEW_STATUS: status must be REVIEWED or NOT_REVIEWED');
       const cells = (input.cells ?? 'CHANGED') as ActionCells;
-      if (!ACTION_CELLS.includes(cells)) throw badRequest(`SET_REVIEW_STATUS: cells must be one of ${ACTION_CELLS.join(', ')}`);
-      return { kind: 'SET_REVIEW_STATUS', languages: checkLanguages(languages, [...new Set(input.languages ?? [])], 'languages'), status: input.status, cells };
+      if (!ACTION_CELLS.includes(cells))
+        throw badRequest(`SET_REVIEW_STATUS: cells must be one of ${ACTION_CELLS.join(', ')}`);
+      return {
+        kind: 'SET_REVIEW_STATUS',
+        languages: checkLanguages(languages, [...new Set(input.languages ?? [])], 'languages'),
+        status: input.status,
+        cells,
+      };
     },
     async commit(ctx, action) {
       const pairs = await targetCells(ctx, action);
       const rows = pairs.length ? await currentCells(ctx.tx, ctx.projectId, pairs) : [];
       // An empty cell has nothing to review; one already in the status is left alone (no event).
-      const cells = rows.filter((r) => r.text !== '' && r.reviewStatus !== action.status).map((r) => ({ keyId: r.keyId, languageId: r.languageId, customerId: null, text: r.text, reviewStatus: action.status! }));
+      const cells = rows
+        .filter((r) => r.text !== '' && r.reviewStatus !== action.status)
+        .map((r) => ({
+          keyId: r.keyId,
+          languageId: r.languageId,
+          customerId: null,
+          text: r.text,
+          reviewStatus: action.status!,
+        }));
       const written = await writeCells(ctx, cells);
-      return { kind: action.kind, ok: true, cells: written, summary: `${written} cell${written === 1 ? '' : 's'} set to ${action.status}` };
+      return {
+        kind: action.kind,
+        ok: true,
+        cells: written,
+        summary: `${written} cell${written === 1 ? '' : 's'} set to ${action.status}`,
+      };
     },
   },
   CLEAR_OTHER_LANGUAGES: {
     phase: 'commit',
     async validate(_projectId, input, languages) {
-      return { kind: 'CLEAR_OTHER_LANGUAGES', languages: checkLanguages(languages, [...new Set(input.languages ?? [])], 'languages') };
+      return {
+        kind: 'CLEAR_OTHER_LANGUAGES',
+        languages: checkLanguages(languages, [...new Set(input.languages ?? [])], 'languages'),
+      };
     },
     async commit(ctx, action) {
       const pairs = await targetCells(ctx, { ...action, cells: 'OTHER_LANGUAGES' });
       const rows = pairs.length ? await currentCells(ctx.tx, ctx.projectId, pairs) : [];
-      const cells = rows.filter((r) => r.text !== '').map((r) => ({ keyId: r.keyId, languageId: r.languageId, customerId: null, text: '', reviewStatus: 'NOT_REVIEWED' as const }));
+      const cells = rows
+        .filter((r) => r.text !== '')
+        .map((r) => ({
+          keyId: r.keyId,
+          languageId: r.languageId,
+          customerId: null,
+          text: '',
+          reviewStatus: 'NOT_REVIEWED' as const,
+        }));
       const written = await writeCells(ctx, cells);
-      return { kind: action.kind, ok: true, cells: written, summary: `${written} text${written === 1 ? '' : 's'} of other languages cleared` };
+      return {
+        kind: action.kind,
+        ok: true,
+        cells: written,
+        summary: `${written} text${written === 1 ? '' : 's'} of other languages cleared`,
+      };
     },
   },
   PUBLISH: {
@@ -209,11 +284,16 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
       return { kind: 'PUBLISH', languages: [], environment };
     },
     async after(ctx, action) {
-      const result = await publishEnvironment({ projectId: ctx.projectId, environmentKey: action.environment ?? LATEST, idempotencyKey: ctx.idempotencyKey });
+      const result = await publishEnvironment({
+        projectId: ctx.projectId,
+        environmentKey: action.environment ?? LATEST,
+        idempotencyKey: ctx.idempotencyKey,
+      });
       // Still running: this action's publication, whose publisher stopped with the run's runner; the hosting takeover completes it.
-      const summary = result.state === 'RUNNING'
-        ? `Publishing ${result.environmentKey} (publication ${result.id}), started before a restart; it completes on its own`
-        : `Published ${result.environmentKey} (version ${result.version})`;
+      const summary =
+        result.state === 'RUNNING'
+          ? `Publishing ${result.environmentKey} (publication ${result.id}), started before a restart; it completes on its own`
+          : `Published ${result.environmentKey} (version ${result.version})`;
       return { kind: action.kind, ok: true, summary, publicationId: result.id };
     },
   },
@@ -225,7 +305,12 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
       return { kind: 'PUSH_TO_GIT', languages: [] };
     },
     async after(ctx, action) {
-      if (!ctx.config) return { kind: action.kind, ok: false, summary: 'This instance cannot push to Git (started without its settings)' };
+      if (!ctx.config)
+        return {
+          kind: action.kind,
+          ok: false,
+          summary: 'This instance cannot push to Git (started without its settings)',
+        };
       // No idempotency key needed: done again (a run taken over before its log was saved), the push rebuilds the
       // same branch from the same base and export, finds the remote branch already holding it (nothing pushed) and
       // updates the one open pull request instead of opening another (test/api/gitsync-automation.test.ts); with
@@ -233,14 +318,23 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
       // A sync still running (often the pull whose import started this chain) is waited for, not failed on.
       const result = await pushWhenFree({ projectId: ctx.projectId, trigger: 'AUTOMATION', config: ctx.config });
       const pr = result.pullRequest ? `; pull request ${result.pullRequest.url}` : '';
-      return { kind: action.kind, ok: true, summary: result.pushed ? `Pushed ${result.files.length} files to ${result.branch}${pr}` : `Nothing new to push${pr}` };
+      return {
+        kind: action.kind,
+        ok: true,
+        summary: result.pushed
+          ? `Pushed ${result.files.length} files to ${result.branch}${pr}`
+          : `Nothing new to push${pr}`,
+      };
     },
   },
   WEBHOOK: {
     phase: 'commit',
     async validate(projectId, input) {
-      if (!input.webhookId) throw badRequest('WEBHOOK: webhookId is required (one of the project\'s webhooks)');
-      const webhook = await prisma().webhook.findFirst({ where: { id: input.webhookId, projectId }, select: { id: true } });
+      if (!input.webhookId) throw badRequest("WEBHOOK: webhookId is required (one of the project's webhooks)");
+      const webhook = await prisma().webhook.findFirst({
+        where: { id: input.webhookId, projectId },
+        select: { id: true },
+      });
       if (!webhook) throw badRequest(`WEBHOOK: webhook ${input.webhookId} not in this project`);
       return { kind: 'WEBHOOK', languages: [], webhookId: webhook.id };
     },
@@ -251,7 +345,12 @@ export const ACTIONS: Record<ActionKind, ActionDefinition> = {
         SELECT id, ${ctx.activityId}::bigint, 'AUTOMATION' FROM "Webhook" WHERE id = ${action.webhookId} AND "projectId" = ${ctx.projectId} AND enabled
         RETURNING id`);
       if (!rows[0]) return { kind: action.kind, ok: false, summary: `Webhook ${action.webhookId} is gone or disabled` };
-      return { kind: action.kind, ok: true, deliveryId: String(rows[0].id), summary: `Webhook ${action.webhookId} called (delivery ${rows[0].id})` };
+      return {
+        kind: action.kind,
+        ok: true,
+        deliveryId: String(rows[0].id),
+        summary: `Webhook ${action.webhookId} called (delivery ${rows[0].id})`,
+      };
     },
   },
 };

@@ -51,10 +51,20 @@ function languageFilter(rule: RuleFilters) {
 }
 
 /** The base cells a change wrote (text changed, or review status changed) that the rule admits: one statement. */
-async function changedCells(rule: RuleFilters, activityId: bigint, projectId: number, what: 'text' | 'status'): Promise<Pair[]> {
+async function changedCells(
+  rule: RuleFilters,
+  activityId: bigint,
+  projectId: number,
+  what: 'text' | 'status',
+): Promise<Pair[]> {
   // Both ids are integers read from the database: safe to inline into the reader's SQL.
-  const events = Prisma.raw(cellEvents(selectEvents.ofActivity(String(BigInt(activityId)), String(Math.trunc(projectId)))));
-  const changed = what === 'text' ? Prisma.sql`c."oldText" IS DISTINCT FROM c."newText"` : Prisma.sql`c."oldStatus" IS DISTINCT FROM c."newStatus"`;
+  const events = Prisma.raw(
+    cellEvents(selectEvents.ofActivity(String(BigInt(activityId)), String(Math.trunc(projectId)))),
+  );
+  const changed =
+    what === 'text'
+      ? Prisma.sql`c."oldText" IS DISTINCT FROM c."newText"`
+      : Prisma.sql`c."oldStatus" IS DISTINCT FROM c."newStatus"`;
   return prisma().$queryRaw<Pair[]>(Prisma.sql`/* automations:changed-cells */
     SELECT DISTINCT c."keyId", c."languageId"
       FROM ${events} c
@@ -72,10 +82,13 @@ async function changedCells(rule: RuleFilters, activityId: bigint, projectId: nu
  * created alone (KEYS) by its name, so no scan of the project's keys is needed.
  */
 async function createdKeys(rule: RuleFilters, change: TriggeringChange, projectId: number): Promise<Matched> {
-  const events = Prisma.raw(cellEvents(selectEvents.ofActivity(String(BigInt(change.id)), String(Math.trunc(projectId)))));
-  const named = change.kind === 'KEYS' && change.details.action === 'CREATE_KEY' && typeof change.details.key === 'string'
-    ? Prisma.sql`UNION SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = ${String(change.details.namespace ?? '')} AND key = ${change.details.key}`
-    : Prisma.empty;
+  const events = Prisma.raw(
+    cellEvents(selectEvents.ofActivity(String(BigInt(change.id)), String(Math.trunc(projectId)))),
+  );
+  const named =
+    change.kind === 'KEYS' && change.details.action === 'CREATE_KEY' && typeof change.details.key === 'string'
+      ? Prisma.sql`UNION SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = ${String(change.details.namespace ?? '')} AND key = ${change.details.key}`
+      : Prisma.empty;
   const rows = await prisma().$queryRaw<(Pair & { text: boolean })[]>(Prisma.sql`/* automations:created-keys */
     WITH candidates AS (SELECT DISTINCT "keyId" AS id FROM ${events} c ${named})
     SELECT k.id AS "keyId", l.id AS "languageId", coalesce(t.text, '') <> '' AS text
@@ -86,28 +99,45 @@ async function createdKeys(rule: RuleFilters, change: TriggeringChange, projectI
      WHERE ${keyFilter(rule)}
      ORDER BY 1, 2`);
   const cells = rows.filter((r) => r.text).map(({ keyId, languageId }) => ({ keyId, languageId }));
-  const keyIds = rule.languages.length ? [...new Set(cells.map((c) => c.keyId))] : [...new Set(rows.map((r) => r.keyId))];
+  const keyIds = rule.languages.length
+    ? [...new Set(cells.map((c) => c.keyId))]
+    : [...new Set(rows.map((r) => r.keyId))];
   return keyIds.length ? { keyIds, cells } : { keyIds, cells, skip: 'no key created that the filters admit' };
 }
 
-const filtersKeys = (rule: RuleFilters) => rule.languages.length + rule.namespaces.length + rule.tags.length + rule.reviewStatuses.length > 0;
+const filtersKeys = (rule: RuleFilters) =>
+  rule.languages.length + rule.namespaces.length + rule.tags.length + rule.reviewStatuses.length > 0;
 
 /** The keys and cells a run of `rule` for `change` is about (null change: a schedule tick). */
-export async function matchRun(rule: RuleFilters, projectId: number, change: TriggeringChange | null): Promise<Matched> {
+export async function matchRun(
+  rule: RuleFilters,
+  projectId: number,
+  change: TriggeringChange | null,
+): Promise<Matched> {
   if (!change) return { keyIds: null, cells: [] };
   switch (rule.trigger) {
     case 'KEY_CREATED':
       return createdKeys(rule, change, projectId);
     case 'TEXTS_CHANGED':
     case 'REVIEW_STATUS_CHANGED': {
-      const cells = await changedCells(rule, change.id, projectId, rule.trigger === 'TEXTS_CHANGED' ? 'text' : 'status');
+      const cells = await changedCells(
+        rule,
+        change.id,
+        projectId,
+        rule.trigger === 'TEXTS_CHANGED' ? 'text' : 'status',
+      );
       const keyIds = [...new Set(cells.map((c) => c.keyId))];
       return cells.length ? { keyIds, cells } : { keyIds, cells, skip: 'no cell changed that the filters admit' };
     }
     case 'IMPORT_FINISHED':
     case 'AUTO_TRANSLATION_FINISHED': {
       // The cells of an import are its own change's; a job's are in the change its end names.
-      const cellsOf = rule.trigger === 'IMPORT_FINISHED' ? change.id : typeof change.details.activityId === 'string' ? BigInt(change.details.activityId) : null;
+      const cellsOf =
+        rule.trigger === 'IMPORT_FINISHED'
+          ? change.id
+          : typeof change.details.activityId === 'string'
+            ? BigInt(change.details.activityId)
+            : null;
       const cells = cellsOf === null ? [] : await changedCells(rule, cellsOf, projectId, 'text');
       const keyIds = [...new Set(cells.map((c) => c.keyId))];
       // Without filters the run is about the import or job as a whole (publish after every import).

@@ -52,7 +52,12 @@ export interface RuleInput {
 }
 
 export function ruleView(row: AutomationRule): RuleView {
-  return { ...row, trigger: row.trigger as AutomationTrigger, sources: row.sources as AutomationSource[], actions: row.actions as unknown as StoredAction[] };
+  return {
+    ...row,
+    trigger: row.trigger as AutomationTrigger,
+    sources: row.sources as AutomationSource[],
+    actions: row.actions as unknown as StoredAction[],
+  };
 }
 
 /** The next tick of a cron expression after `from` (UTC), or a clear refusal. */
@@ -72,7 +77,10 @@ function strings(value: readonly string[] | null | undefined, field: string, all
   const values = [...new Set((value ?? []).map((v) => v.trim()).filter((v) => v !== ''))];
   if (values.length > MAX_FILTER_VALUES) throw badRequest(`${field}: at most ${MAX_FILTER_VALUES} values`);
   const unknown = allowed ? values.filter((v) => !allowed.includes(v)) : [];
-  if (unknown.length) throw badRequest(`${field}: unknown value${unknown.length > 1 ? 's' : ''} ${unknown.map((v) => `'${v}'`).join(', ')} (one of ${allowed!.join(', ')})`);
+  if (unknown.length)
+    throw badRequest(
+      `${field}: unknown value${unknown.length > 1 ? 's' : ''} ${unknown.map((v) => `'${v}'`).join(', ')} (one of ${allowed!.join(', ')})`,
+    );
   return values;
 }
 
@@ -83,13 +91,17 @@ async function parseRule(projectId: number, input: RuleInput, existing?: RuleVie
   if (name.length > MAX_NAME) throw badRequest(`name must have at most ${MAX_NAME} characters`);
   const trigger = (input.trigger ?? existing?.trigger) as AutomationTrigger | undefined;
   if (!trigger) throw badRequest('trigger is required');
-  if (!AUTOMATION_TRIGGERS.includes(trigger)) throw badRequest(`trigger must be one of ${AUTOMATION_TRIGGERS.join(', ')}`);
-  const schedule = input.schedule !== undefined ? (input.schedule?.trim() || null) : existing?.schedule ?? null;
-  if (trigger === 'SCHEDULE' && !schedule) throw badRequest('schedule (a cron expression) is required for the SCHEDULE trigger');
+  if (!AUTOMATION_TRIGGERS.includes(trigger))
+    throw badRequest(`trigger must be one of ${AUTOMATION_TRIGGERS.join(', ')}`);
+  const schedule = input.schedule !== undefined ? input.schedule?.trim() || null : (existing?.schedule ?? null);
+  if (trigger === 'SCHEDULE' && !schedule)
+    throw badRequest('schedule (a cron expression) is required for the SCHEDULE trigger');
   if (trigger !== 'SCHEDULE' && schedule) throw badRequest('schedule is only for the SCHEDULE trigger');
-  const languages = input.languages !== undefined ? strings(input.languages, 'languages') : existing?.languages ?? [];
+  const languages = input.languages !== undefined ? strings(input.languages, 'languages') : (existing?.languages ?? []);
   if (languages.length) {
-    const known = new Set((await prisma().language.findMany({ where: { projectId }, select: { key: true } })).map((l) => l.key));
+    const known = new Set(
+      (await prisma().language.findMany({ where: { projectId }, select: { key: true } })).map((l) => l.key),
+    );
     const unknown = languages.filter((l) => !known.has(l));
     if (unknown.length) throw badRequest(`languages: ${unknown.map((l) => `'${l}'`).join(', ')} not in this project`);
   }
@@ -99,13 +111,20 @@ async function parseRule(projectId: number, input: RuleInput, existing?: RuleVie
   if (actions.length > MAX_ACTIONS_PER_RULE) throw badRequest(`a rule has at most ${MAX_ACTIONS_PER_RULE} actions`);
   const enabled = input.enabled ?? existing?.enabled ?? true;
   return {
-    name, enabled, trigger, schedule,
+    name,
+    enabled,
+    trigger,
+    schedule,
     nextRunAt: trigger === 'SCHEDULE' && enabled ? nextTick(schedule!) : null,
     languages,
-    namespaces: input.namespaces !== undefined ? strings(input.namespaces, 'namespaces') : existing?.namespaces ?? [],
-    tags: input.tags !== undefined ? strings(input.tags, 'tags') : existing?.tags ?? [],
-    sources: input.sources !== undefined ? strings(input.sources, 'sources', AUTOMATION_SOURCES) : existing?.sources ?? [],
-    reviewStatuses: input.reviewStatuses !== undefined ? strings(input.reviewStatuses, 'reviewStatuses', REVIEW_STATUSES) : existing?.reviewStatuses ?? [],
+    namespaces: input.namespaces !== undefined ? strings(input.namespaces, 'namespaces') : (existing?.namespaces ?? []),
+    tags: input.tags !== undefined ? strings(input.tags, 'tags') : (existing?.tags ?? []),
+    sources:
+      input.sources !== undefined ? strings(input.sources, 'sources', AUTOMATION_SOURCES) : (existing?.sources ?? []),
+    reviewStatuses:
+      input.reviewStatuses !== undefined
+        ? strings(input.reviewStatuses, 'reviewStatuses', REVIEW_STATUSES)
+        : (existing?.reviewStatuses ?? []),
     actions: actions as object[],
   };
 }
@@ -124,9 +143,12 @@ export async function createRule(projectId: number, input: RuleInput): Promise<R
   const data = await parseRule(projectId, input);
   return prisma().$transaction(async (tx) => {
     const count = await tx.automationRule.count({ where: { projectId } });
-    if (count >= MAX_RULES_PER_PROJECT) throw badRequest(`A project has at most ${MAX_RULES_PER_PROJECT} automation rules`);
+    if (count >= MAX_RULES_PER_PROJECT)
+      throw badRequest(`A project has at most ${MAX_RULES_PER_PROJECT} automation rules`);
     const row = await tx.automationRule.create({ data: { projectId, ...data } });
-    await openChange(tx, projectId, 'SETTINGS', { automation: { action: 'CREATE_RULE', ruleId: row.id, name: row.name } });
+    await openChange(tx, projectId, 'SETTINGS', {
+      automation: { action: 'CREATE_RULE', ruleId: row.id, name: row.name },
+    });
     return ruleView(row);
   });
 }
@@ -136,7 +158,9 @@ export async function updateRule(projectId: number, id: number, input: RuleInput
   const data = await parseRule(projectId, input, existing);
   return prisma().$transaction(async (tx) => {
     const row = await tx.automationRule.update({ where: { id }, data: { ...data, updatedAt: new Date() } });
-    await openChange(tx, projectId, 'SETTINGS', { automation: { action: 'UPDATE_RULE', ruleId: row.id, name: row.name } });
+    await openChange(tx, projectId, 'SETTINGS', {
+      automation: { action: 'UPDATE_RULE', ruleId: row.id, name: row.name },
+    });
     return ruleView(row);
   });
 }
@@ -146,6 +170,8 @@ export async function deleteRule(projectId: number, id: number): Promise<void> {
   await prisma().$transaction(async (tx) => {
     // Its runs go with it (their changes stay in the activity log).
     await tx.automationRule.delete({ where: { id } });
-    await openChange(tx, projectId, 'SETTINGS', { automation: { action: 'DELETE_RULE', ruleId: id, name: existing.name } });
+    await openChange(tx, projectId, 'SETTINGS', {
+      automation: { action: 'DELETE_RULE', ruleId: id, name: existing.name },
+    });
   });
 }

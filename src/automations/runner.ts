@@ -59,7 +59,9 @@ interface ClaimedRun {
 }
 
 class LeaseLost extends Error {
-  constructor() { super('the run was taken over by another runner'); }
+  constructor() {
+    super('the run was taken over by another runner');
+  }
 }
 
 const runners = new Set<AutomationRunner>();
@@ -82,7 +84,11 @@ export class AutomationRunner {
     this.pollMs = options.pollMs ?? 2_000;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.maxAttempts = options.maxAttempts ?? 3;
-    this.loop = new PollLoop({ failure: 'automation run failed', sleepMs: () => Math.min(this.pollMs, this.nextScheduleCheck()), round: () => this.round() });
+    this.loop = new PollLoop({
+      failure: 'automation run failed',
+      sleepMs: () => Math.min(this.pollMs, this.nextScheduleCheck()),
+      round: () => this.round(),
+    });
   }
 
   start(): void {
@@ -130,13 +136,17 @@ export class AutomationRunner {
     if (!this.hasSchedules) return;
     for (;;) {
       const fired = await prisma().$transaction(async (tx) => {
-        const [rule] = await tx.$queryRaw<{ id: number; projectId: number; schedule: string; nextRunAt: Date }[]>(Prisma.sql`/* automations:due-schedule */
+        const [rule] = await tx.$queryRaw<
+          { id: number; projectId: number; schedule: string; nextRunAt: Date }[]
+        >(Prisma.sql`/* automations:due-schedule */
           SELECT id, "projectId", schedule, "nextRunAt" FROM "AutomationRule"
            WHERE trigger = 'SCHEDULE' AND enabled AND "nextRunAt" <= now()
            ORDER BY "nextRunAt" FOR UPDATE SKIP LOCKED LIMIT 1`);
         if (!rule) return false;
         // The tick after now: ticks missed while no instance ran are not caught up one by one.
-        await tx.$executeRaw(Prisma.sql`/* automations:next-tick */ UPDATE "AutomationRule" SET "nextRunAt" = ${nextTick(rule.schedule)} WHERE id = ${rule.id}`);
+        await tx.$executeRaw(
+          Prisma.sql`/* automations:next-tick */ UPDATE "AutomationRule" SET "nextRunAt" = ${nextTick(rule.schedule)} WHERE id = ${rule.id}`,
+        );
         await tx.$executeRaw(Prisma.sql`/* automations:queue-tick */
           INSERT INTO "AutomationRun" ("ruleId", "projectId", tick, trigger, depth) VALUES (${rule.id}, ${rule.projectId}, ${rule.nextRunAt}, 'SCHEDULE', 1)
           ON CONFLICT DO NOTHING`);
@@ -164,8 +174,18 @@ export class AutomationRunner {
       return;
     }
     const rule = ruleView(row);
-    const origin: Origin = { actorKind: 'AUTOMATION', actorId: String(rule.id), source: 'AUTOMATION', automation: { ruleId: rule.id, runId: String(run.id), depth: run.depth } };
-    const heartbeat = setInterval(() => { void this.renew(run.id); }, Math.max(200, Math.floor(this.leaseMs / 3)));
+    const origin: Origin = {
+      actorKind: 'AUTOMATION',
+      actorId: String(rule.id),
+      source: 'AUTOMATION',
+      automation: { ruleId: rule.id, runId: String(run.id), depth: run.depth },
+    };
+    const heartbeat = setInterval(
+      () => {
+        void this.renew(run.id);
+      },
+      Math.max(200, Math.floor(this.leaseMs / 3)),
+    );
     try {
       await withOrigin(origin, () => this.perform(rule, run), announceChanges);
     } catch (error) {
@@ -181,31 +201,56 @@ export class AutomationRunner {
   }
 
   private async perform(rule: RuleView, run: ClaimedRun): Promise<void> {
-    const change = run.activityId === null ? null : await prisma().activity.findUnique({ where: { id: run.activityId }, select: { id: true, kind: true, details: true } });
+    const change =
+      run.activityId === null
+        ? null
+        : await prisma().activity.findUnique({
+            where: { id: run.activityId },
+            select: { id: true, kind: true, details: true },
+          });
     if (run.activityId !== null && !change) {
       await this.discard(run);
       return;
     }
-    const matched = await matchRun(rule, run.projectId, change && { id: change.id, kind: change.kind, details: change.details as Record<string, unknown> });
+    const matched = await matchRun(
+      rule,
+      run.projectId,
+      change && { id: change.id, kind: change.kind, details: change.details as Record<string, unknown> },
+    );
     // A change its filters do not admit leaves no run behind (the log lists what rules did).
     if (matched.skip) {
       await this.discard(run);
       return;
     }
-    const context: RunContext = { projectId: run.projectId, ruleId: rule.id, runId: run.id, activityId: run.activityId, matched, config: this.options.config };
+    const context: RunContext = {
+      projectId: run.projectId,
+      ruleId: rule.id,
+      runId: run.id,
+      activityId: run.activityId,
+      matched,
+      config: this.options.config,
+    };
     const log = [...run.log];
     // The commit actions and the run's bookkeeping in one transaction (a run taken over after a crash has them already).
     if (!run.committed) {
       const committed = await prisma().$transaction(async (tx) => {
         let opened: Change | undefined;
         const commitContext = {
-          ...context, tx,
-          change: async () => (opened ??= await openChange(tx, run.projectId, 'AUTOMATION', { ruleId: rule.id, rule: rule.name, runId: String(run.id), trigger: rule.trigger })),
+          ...context,
+          tx,
+          change: async () =>
+            (opened ??= await openChange(tx, run.projectId, 'AUTOMATION', {
+              ruleId: rule.id,
+              rule: rule.name,
+              runId: String(run.id),
+              trigger: rule.trigger,
+            })),
         };
         const entries: ActionLog[] = [];
         for (const [index, action] of rule.actions.entries()) {
           const definition = ACTIONS[action.kind];
-          if (definition.phase === 'commit') entries.push({ ...await definition.commit!(commitContext, action), index });
+          if (definition.phase === 'commit')
+            entries.push({ ...(await definition.commit!(commitContext, action)), index });
         }
         await this.save(tx, run.id, entries, opened?.id ?? null);
         return entries;
@@ -218,7 +263,10 @@ export class AutomationRunner {
       if (definition.phase !== 'after' || log.some((l) => l.index === index)) continue;
       let entry: ActionLog;
       try {
-        entry = { ...await definition.after!({ ...context, idempotencyKey: actionKey(run.id, index) }, action), index };
+        entry = {
+          ...(await definition.after!({ ...context, idempotencyKey: actionKey(run.id, index) }, action)),
+          index,
+        };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         entry = { kind: action.kind, ok: false, summary: error.message, index };
@@ -228,7 +276,12 @@ export class AutomationRunner {
     }
     log.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     const failed = log.filter((l) => !l.ok);
-    await this.finish(run, failed.length ? 'FAILED' : 'DONE', failed.length ? failed.map((l) => l.summary).join('; ') : null, log);
+    await this.finish(
+      run,
+      failed.length ? 'FAILED' : 'DONE',
+      failed.length ? failed.map((l) => l.summary).join('; ') : null,
+      log,
+    );
   }
 
   /** Saves the log (and the run's change), only while this runner holds the run. */
@@ -239,7 +292,12 @@ export class AutomationRunner {
     if (updated === 0) throw new LeaseLost();
   }
 
-  private async finish(run: ClaimedRun, state: 'DONE' | 'FAILED', error: string | null, log?: ActionLog[]): Promise<void> {
+  private async finish(
+    run: ClaimedRun,
+    state: 'DONE' | 'FAILED',
+    error: string | null,
+    log?: ActionLog[],
+  ): Promise<void> {
     await prisma().$executeRaw(Prisma.sql`/* automations:finish */
       UPDATE "AutomationRun" SET state = ${state}, error = ${error},${log ? Prisma.sql` log = ${JSON.stringify(log)}::jsonb,` : Prisma.empty} "finishedAt" = now(), "leaseExpiresAt" = NULL
        WHERE id = ${run.id} AND "leaseOwner" = ${this.options.owner} AND state = 'RUNNING'`);
@@ -252,15 +310,22 @@ export class AutomationRunner {
   }
 
   private async renew(runId: bigint): Promise<void> {
-    await prisma().$executeRaw(Prisma.sql`/* automations:renew */
+    await prisma()
+      .$executeRaw(
+        Prisma.sql`/* automations:renew */
       UPDATE "AutomationRun" SET "leaseExpiresAt" = now() + make_interval(secs => ${this.leaseMs}::float8 / 1000)
-       WHERE id = ${runId} AND "leaseOwner" = ${this.options.owner} AND state = 'RUNNING'`).catch(() => {});
+       WHERE id = ${runId} AND "leaseOwner" = ${this.options.owner} AND state = 'RUNNING'`,
+      )
+      .catch(() => {});
   }
 
   private async release(runId: bigint): Promise<void> {
-    await prisma().$executeRaw(Prisma.sql`/* automations:release */
+    await prisma()
+      .$executeRaw(
+        Prisma.sql`/* automations:release */
       UPDATE "AutomationRun" SET state = 'PENDING', "leaseOwner" = NULL, "leaseExpiresAt" = NULL
-       WHERE id = ${runId} AND "leaseOwner" = ${this.options.owner} AND state = 'RUNNING'`).catch(() => {});
+       WHERE id = ${runId} AND "leaseOwner" = ${this.options.owner} AND state = 'RUNNING'`,
+      )
+      .catch(() => {});
   }
 }
-

@@ -42,7 +42,10 @@ function view(run: AutomationRun & { rule: { name: string } }): RunView {
 }
 
 /** Runs of the project (or of one rule), newest first. */
-export async function listRuns(projectId: number, options: { ruleId?: number | null; page?: number | null; size?: number | null }): Promise<RunView[]> {
+export async function listRuns(
+  projectId: number,
+  options: { ruleId?: number | null; page?: number | null; size?: number | null },
+): Promise<RunView[]> {
   const size = options.size ?? RUN_PAGE.defaultSize;
   if (size < 1 || size > RUN_PAGE.maxSize) throw badRequest(`size must be between 1 and ${RUN_PAGE.maxSize}`);
   const page = options.page ?? 0;
@@ -50,13 +53,18 @@ export async function listRuns(projectId: number, options: { ruleId?: number | n
   const rows = await prisma().automationRun.findMany({
     where: { projectId, ...(options.ruleId != null && { ruleId: options.ruleId }) },
     include: { rule: { select: { name: true } } },
-    orderBy: { id: 'desc' }, skip: page * size, take: size,
+    orderBy: { id: 'desc' },
+    skip: page * size,
+    take: size,
   });
   return rows.map(view);
 }
 
 async function getRun(projectId: number, id: bigint) {
-  const run = await prisma().automationRun.findFirst({ where: { id, projectId }, include: { rule: { select: { name: true } } } });
+  const run = await prisma().automationRun.findFirst({
+    where: { id, projectId },
+    include: { rule: { select: { name: true } } },
+  });
   if (!run) throw notFound(`automation run ${id} not found`);
   return run;
 }
@@ -68,13 +76,23 @@ export async function revertRun(projectId: number, id: bigint): Promise<RevertRe
   if (run.state === 'PENDING' || run.state === 'RUNNING') throw conflict(`automation run ${id} has not ended yet`);
   const log = run.log as unknown as ActionLog[];
   const jobIds = log.flatMap((l) => l.jobIds ?? []);
-  const jobs = jobIds.length ? await prisma().job.findMany({ where: { id: { in: jobIds }, projectId }, select: { id: true, state: true, checkpoint: true } }) : [];
-  if (jobs.some((j) => j.state === 'STARTED')) throw conflict(`automation run ${id} has auto-translation jobs still running; revert it once they have ended`);
+  const jobs = jobIds.length
+    ? await prisma().job.findMany({
+        where: { id: { in: jobIds }, projectId },
+        select: { id: true, state: true, checkpoint: true },
+      })
+    : [];
+  if (jobs.some((j) => j.state === 'STARTED'))
+    throw conflict(`automation run ${id} has auto-translation jobs still running; revert it once they have ended`);
   const changes = [
     ...(run.changeId !== null ? [run.changeId] : []),
-    ...jobs.map((j) => (j.checkpoint as { activityId?: string }).activityId).filter((a): a is string => !!a).map(BigInt),
+    ...jobs
+      .map((j) => (j.checkpoint as { activityId?: string }).activityId)
+      .filter((a): a is string => !!a)
+      .map(BigInt),
   ];
-  if (changes.length === 0) throw badRequest(`automation run ${id} wrote no translation text; there is nothing to revert`);
+  if (changes.length === 0)
+    throw badRequest(`automation run ${id} wrote no translation text; there is nothing to revert`);
   const result = await revertChanges(projectId, changes, { automationRunId: String(id), ruleId: run.ruleId });
   await prisma().automationRun.update({ where: { id }, data: { revertedBy: result.activityId } });
   return result;

@@ -38,7 +38,12 @@ export const SOURCE_MARKUP = '<[^>]*>|&lt;[^&]*&gt;';
 export const SOURCE_END_MARKS = '[[:space:].:!?…。]+$';
 
 export function sourceIdentity(text: string): string {
-  return text.replace(new RegExp(SOURCE_MARKUP, 'g'), ' ').replace(/\s+/g, ' ').trim().replace(/[\s.:!?…。]+$/u, '').toLowerCase();
+  return text
+    .replace(new RegExp(SOURCE_MARKUP, 'g'), ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.:!?…。]+$/u, '')
+    .toLowerCase();
 }
 
 export const inconsistentTranslation: CheckDefinition = {

@@ -3,12 +3,32 @@
 // pairOf in src/checks/index.ts) and returns problems with a message saying what to fix
 // and the span of the target text concerned. Which checks are on by default
 // follows the corpus measurement (docs/quality-checks.md).
-import { entityProblems, fixedAttributes, hasEntity, readMarkdown, readTags, tagLabel, unbalancedTag } from './markup.js';
+import {
+  entityProblems,
+  fixedAttributes,
+  hasEntity,
+  readMarkdown,
+  readTags,
+  tagLabel,
+  unbalancedTag,
+} from './markup.js';
 import type { Token } from './placeholders.js';
 import { pluralNeeds, pluralProblems } from './plurals.js';
 import {
-  baseLanguage, codePoint, emails, endMark, endMarkOptional, hasWords, invisibleCharacters, length, mixedScriptWords, numbers,
-  repeatedWords, unbalancedPair, urls, type EndMark,
+  baseLanguage,
+  codePoint,
+  emails,
+  endMark,
+  endMarkOptional,
+  hasWords,
+  invisibleCharacters,
+  length,
+  mixedScriptWords,
+  numbers,
+  repeatedWords,
+  unbalancedPair,
+  urls,
+  type EndMark,
 } from './text.js';
 import type { CheckDefinition, Pair, Problem } from './types.js';
 import { glossaryCheck } from './glossary.js';
@@ -74,11 +94,18 @@ function surplus(tokens: Token[], others: Token[]): Token[] {
  * A placeholder check: run on both sides' comparable tokens, and not at all
  * when a side is empty or neither text has any (most texts).
  */
-function placeholderCheck(definition: Omit<CheckDefinition, 'run' | 'category' | 'severity' | 'enabled'>, run: (tokens: { source: Token[]; target: Token[] }, pair: Pair) => Problem[]): CheckDefinition {
+function placeholderCheck(
+  definition: Omit<CheckDefinition, 'run' | 'category' | 'severity' | 'enabled'>,
+  run: (tokens: { source: Token[]; target: Token[] }, pair: Pair) => Problem[],
+): CheckDefinition {
   return {
-    ...definition, category: 'placeholders', severity: 'error', enabled: true,
+    ...definition,
+    category: 'placeholders',
+    severity: 'error',
+    enabled: true,
     run(pair) {
-      if (!onlyIfSource(pair) || (pair.sourceReading.tokens.length === 0 && pair.targetReading.tokens.length === 0)) return [];
+      if (!onlyIfSource(pair) || (pair.sourceReading.tokens.length === 0 && pair.targetReading.tokens.length === 0))
+        return [];
       return run(comparable(pair), pair);
     },
   };
@@ -88,13 +115,21 @@ const missingPlaceholders = placeholderCheck({ id: 'placeholders-missing', title
   const problems: Problem[] = [];
   const mine = named(tokens.target);
   for (const [key, theirs] of named(tokens.source)) {
-    if (!mine.has(key)) problems.push({ message: `Missing placeholder ${theirs[0]!.raw}: keep it in the translation, as it is written in the source`, span: null });
+    if (!mine.has(key))
+      problems.push({
+        message: `Missing placeholder ${theirs[0]!.raw}: keep it in the translation, as it is written in the source`,
+        span: null,
+      });
   }
   const source = unnumbered(tokens.source);
   const target = unnumbered(tokens.target);
   if (target.length < source.length) {
     const lost = surplus(source, target);
-    if (lost.length) problems.push({ message: `Missing placeholder ${lost.map((t) => t.raw).join(' ')}: the translation has ${target.length} of the source's ${source.length}`, span: null });
+    if (lost.length)
+      problems.push({
+        message: `Missing placeholder ${lost.map((t) => t.raw).join(' ')}: the translation has ${target.length} of the source's ${source.length}`,
+        span: null,
+      });
   }
   return problems;
 });
@@ -103,13 +138,21 @@ const extraPlaceholders = placeholderCheck({ id: 'placeholders-extra', title: 'E
   const problems: Problem[] = [];
   const theirs = named(tokens.source);
   for (const [key, mine] of named(tokens.target)) {
-    if (!theirs.has(key)) problems.push({ message: `${mine[0]!.raw} is not in the source: remove it or write the source's placeholder`, span: tokenSpan(mine[0]!) });
+    if (!theirs.has(key))
+      problems.push({
+        message: `${mine[0]!.raw} is not in the source: remove it or write the source's placeholder`,
+        span: tokenSpan(mine[0]!),
+      });
   }
   const source = unnumbered(tokens.source);
   const target = unnumbered(tokens.target);
   if (target.length > source.length) {
     const added = surplus(target, source);
-    if (added.length) problems.push({ message: `${added.map((t) => t.raw).join(' ')} is not in the source: remove it`, span: tokenSpan(added[0]!) });
+    if (added.length)
+      problems.push({
+        message: `${added.map((t) => t.raw).join(' ')} is not in the source: remove it`,
+        span: tokenSpan(added[0]!),
+      });
   }
   return problems;
 });
@@ -122,15 +165,26 @@ const placeholderType = placeholderCheck({ id: 'placeholders-type', title: 'Plac
     if (!have) continue;
     const types = new Set(have.map((t) => t.type));
     const changed = mine.find((t) => !types.has(t.type));
-    if (changed) problems.push({ message: `${changed.raw} changes the type of the source's ${have[0]!.raw}: write it as in the source`, span: tokenSpan(changed) });
+    if (changed)
+      problems.push({
+        message: `${changed.raw} changes the type of the source's ${have[0]!.raw}: write it as in the source`,
+        span: tokenSpan(changed),
+      });
   }
   // Unnumbered ones, as many on both sides but of other types (a reordering is placeholders-order's).
   const source = unnumbered(tokens.source);
   const target = unnumbered(tokens.target);
-  const sorted = (tokens: Token[]) => tokens.map((t) => t.type).sort().join(' ');
+  const sorted = (tokens: Token[]) =>
+    tokens
+      .map((t) => t.type)
+      .sort()
+      .join(' ');
   if (source.length === target.length && sorted(source) !== sorted(target)) {
     const i = target.findIndex((t, n) => t.type !== source[n]!.type);
-    problems.push({ message: `${target[i]!.raw} changes the type of the source's ${source[i]!.raw}: write it as in the source`, span: tokenSpan(target[i]!) });
+    problems.push({
+      message: `${target[i]!.raw} changes the type of the source's ${source[i]!.raw}: write it as in the source`,
+      span: tokenSpan(target[i]!),
+    });
   }
   return problems;
 });
@@ -141,16 +195,23 @@ const placeholderOrder = placeholderCheck({ id: 'placeholders-order', title: 'Pl
   if (source.length !== target.length || source.length < 2) return [];
   const s = source.map((t) => t.type).join(' ');
   const t = target.map((x) => x.type).join(' ');
-  if (s === t || [...source.map((x) => x.type)].sort().join(' ') !== [...target.map((x) => x.type)].sort().join(' ')) return [];
+  if (s === t || [...source.map((x) => x.type)].sort().join(' ') !== [...target.map((x) => x.type)].sort().join(' '))
+    return [];
   const first = target.findIndex((x, i) => x.type !== source[i]!.type);
-  return [{
-    message: `Placeholders without numbers are filled in order: ${target.map((x) => x.raw).join(' ')} reorders the source's ${source.map((x) => x.raw).join(' ')}; keep the order or number them (%1$s, {0})`,
-    span: tokenSpan(target[first]!),
-  }];
+  return [
+    {
+      message: `Placeholders without numbers are filled in order: ${target.map((x) => x.raw).join(' ')} reorders the source's ${source.map((x) => x.raw).join(' ')}; keep the order or number them (%1$s, {0})`,
+      span: tokenSpan(target[first]!),
+    },
+  ];
 });
 
 const icuSyntax: CheckDefinition = {
-  id: 'icu-syntax', category: 'placeholders', title: 'ICU syntax error', severity: 'error', enabled: true,
+  id: 'icu-syntax',
+  category: 'placeholders',
+  title: 'ICU syntax error',
+  severity: 'error',
+  enabled: true,
   run(pair) {
     const error = pair.targetReading.icuError;
     if (!error || pair.target === '') return [];
@@ -164,19 +225,30 @@ const icuSyntax: CheckDefinition = {
 };
 
 const pluralMissing: CheckDefinition = {
-  id: 'plural-missing', category: 'plurals', title: 'Plural form missing', severity: 'error', enabled: true,
+  id: 'plural-missing',
+  category: 'plurals',
+  title: 'Plural form missing',
+  severity: 'error',
+  enabled: true,
   run(pair) {
     return pluralProblems(pair.sourceReading.icu, pair.targetReading.icu, pair.sourceLanguage, pair.targetLanguage)
       .filter((p) => p.kind === 'missing' || p.kind === 'empty')
       .map((p) => ({
-        message: p.kind === 'empty' ? `The plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} of {${p.argument}} ${p.categories.length > 1 ? 'are' : 'is'} empty: write ${p.categories.length > 1 ? 'them' : 'it'}` : `Add the plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} to {${p.argument}}: ${pair.targetLanguage} needs ${list(pluralNeeds(pair.targetLanguage, p.element.pluralType === 'ordinal').needed)}`,
+        message:
+          p.kind === 'empty'
+            ? `The plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} of {${p.argument}} ${p.categories.length > 1 ? 'are' : 'is'} empty: write ${p.categories.length > 1 ? 'them' : 'it'}`
+            : `Add the plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} to {${p.argument}}: ${pair.targetLanguage} needs ${list(pluralNeeds(pair.targetLanguage, p.element.pluralType === 'ordinal').needed)}`,
         span: p.element.location ? span(p.element.location.start.offset, p.element.location.end.offset) : null,
       }));
   },
 };
 
 const pluralSuperfluous: CheckDefinition = {
-  id: 'plural-superfluous', category: 'plurals', title: 'Plural form not used by the language', severity: 'warning', enabled: true,
+  id: 'plural-superfluous',
+  category: 'plurals',
+  title: 'Plural form not used by the language',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     return pluralProblems(pair.sourceReading.icu, pair.targetReading.icu, pair.sourceLanguage, pair.targetLanguage)
       .filter((p) => p.kind === 'superfluous')
@@ -188,7 +260,11 @@ const pluralSuperfluous: CheckDefinition = {
 };
 
 const pluralNumber: CheckDefinition = {
-  id: 'plural-number', category: 'plurals', title: 'Plural form without the number', severity: 'warning', enabled: true,
+  id: 'plural-number',
+  category: 'plurals',
+  title: 'Plural form without the number',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     return pluralProblems(pair.sourceReading.icu, pair.targetReading.icu, pair.sourceLanguage, pair.targetLanguage)
       .filter((p) => p.kind === 'pound')
@@ -200,7 +276,11 @@ const pluralNumber: CheckDefinition = {
 };
 
 const tags: CheckDefinition = {
-  id: 'markup-tags', category: 'markup', title: 'Tags differ from the source', severity: 'error', enabled: true,
+  id: 'markup-tags',
+  category: 'markup',
+  title: 'Tags differ from the source',
+  severity: 'error',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const theirs = readTags(pair.sourceReading.prose);
@@ -214,28 +294,50 @@ const tags: CheckDefinition = {
       else left.splice(i, 1);
     }
     const problems: Problem[] = [];
-    if (missing.length) problems.push({ message: `Missing tag${missing.length > 1 ? 's' : ''} ${missing.join(' ')}: keep the source's markup`, span: null });
+    if (missing.length)
+      problems.push({
+        message: `Missing tag${missing.length > 1 ? 's' : ''} ${missing.join(' ')}: keep the source's markup`,
+        span: null,
+      });
     if (left.length) {
       const extra = mine.find((t) => tagLabel(t) === left[0])!;
-      problems.push({ message: `Tag${left.length > 1 ? 's' : ''} ${left.join(' ')} not in the source: remove ${left.length > 1 ? 'them' : 'it'}`, span: span(extra.start, extra.end) });
+      problems.push({
+        message: `Tag${left.length > 1 ? 's' : ''} ${left.join(' ')} not in the source: remove ${left.length > 1 ? 'them' : 'it'}`,
+        span: span(extra.start, extra.end),
+      });
     }
     return problems;
   },
 };
 
 const tagsUnbalanced: CheckDefinition = {
-  id: 'markup-unbalanced', category: 'markup', title: 'Tags not properly nested', severity: 'error', enabled: true,
+  id: 'markup-unbalanced',
+  category: 'markup',
+  title: 'Tags not properly nested',
+  severity: 'error',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const mine = readTags(pair.targetReading.prose);
     if (!mine.length || unbalancedTag(readTags(pair.sourceReading.prose))) return [];
     const bad = unbalancedTag(mine);
-    return bad ? [{ message: `${tagLabel(bad)} is ${bad.closing ? 'closed without being opened' : 'never closed'}: close the tags in the reverse order they are opened`, span: span(bad.start, bad.end) }] : [];
+    return bad
+      ? [
+          {
+            message: `${tagLabel(bad)} is ${bad.closing ? 'closed without being opened' : 'never closed'}: close the tags in the reverse order they are opened`,
+            span: span(bad.start, bad.end),
+          },
+        ]
+      : [];
   },
 };
 
 const tagAttributes: CheckDefinition = {
-  id: 'markup-attributes', category: 'markup', title: 'Tag attributes changed', severity: 'warning', enabled: true,
+  id: 'markup-attributes',
+  category: 'markup',
+  title: 'Tag attributes changed',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const theirs = readTags(pair.sourceReading.prose).filter((t) => !t.closing);
@@ -243,14 +345,21 @@ const tagAttributes: CheckDefinition = {
     const problems: Problem[] = [];
     // Tags of the same name are matched in order; a link's target, a class, an id must not change.
     const byName = new Map<string, string[]>();
-    for (const t of theirs) byName.set(t.name, [...byName.get(t.name) ?? [], fixedAttributes(t)]);
+    for (const t of theirs) byName.set(t.name, [...(byName.get(t.name) ?? []), fixedAttributes(t)]);
     const seen = new Map<string, number>();
     for (const t of mine) {
       const n = seen.get(t.name) ?? 0;
       seen.set(t.name, n + 1);
       const expected = byName.get(t.name)?.[n];
-      if (expected !== undefined && expected !== fixedAttributes(t) && !byName.get(t.name)!.includes(fixedAttributes(t))) {
-        problems.push({ message: `The attributes of ${tagLabel(t)} changed (source: ${expected || 'none'}): keep links, classes and ids as in the source`, span: span(t.start, t.end) });
+      if (
+        expected !== undefined &&
+        expected !== fixedAttributes(t) &&
+        !byName.get(t.name)!.includes(fixedAttributes(t))
+      ) {
+        problems.push({
+          message: `The attributes of ${tagLabel(t)} changed (source: ${expected || 'none'}): keep links, classes and ids as in the source`,
+          span: span(t.start, t.end),
+        });
       }
     }
     return problems;
@@ -258,7 +367,11 @@ const tagAttributes: CheckDefinition = {
 };
 
 const entities: CheckDefinition = {
-  id: 'markup-entities', category: 'markup', title: 'Invalid character reference', severity: 'error', enabled: true,
+  id: 'markup-entities',
+  category: 'markup',
+  title: 'Invalid character reference',
+  severity: 'error',
+  enabled: true,
   run(pair) {
     if (pair.target === '') return [];
     const markupSource = hasEntity(pair.sourceReading.prose) || readTags(pair.sourceReading.prose).length > 0;
@@ -266,16 +379,23 @@ const entities: CheckDefinition = {
     return entityProblems(pair.targetReading.prose, markupSource)
       .filter((p) => !theirs.has(`${p.reason}:${p.raw}`))
       .map((p) => ({
-        message: p.reason === 'unknown' ? `${p.raw} is not an HTML character reference: correct the name or write the character`
-          : p.reason === 'invalid-number' ? `${p.raw} is not a Unicode character: correct the number`
-          : `${p.raw} lacks its ";": write ${p.raw};`,
+        message:
+          p.reason === 'unknown'
+            ? `${p.raw} is not an HTML character reference: correct the name or write the character`
+            : p.reason === 'invalid-number'
+              ? `${p.raw} is not a Unicode character: correct the number`
+              : `${p.raw} lacks its ";": write ${p.raw};`,
         span: span(p.start, p.end),
       }));
   },
 };
 
 const markdown: CheckDefinition = {
-  id: 'markdown', category: 'markup', title: 'Markdown links or emphasis changed', severity: 'warning', enabled: true,
+  id: 'markdown',
+  category: 'markup',
+  title: 'Markdown links or emphasis changed',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const theirs = readMarkdown(pair.sourceReading.prose);
@@ -289,79 +409,156 @@ const markdown: CheckDefinition = {
       links.splice(i, 1);
       return false;
     });
-    if (lost.length) problems.push({ message: `Markdown link${lost.length > 1 ? 's' : ''} to ${lost.join(', ')} missing or changed: keep [text](${lost[0]})`, span: null });
-    if (theirs.strong !== mine.strong) problems.push({ message: `The source has ${theirs.strong / 2} bold part${theirs.strong === 2 ? '' : 's'} (**…**), the translation ${mine.strong / 2}: keep the emphasis`, span: null });
+    if (lost.length)
+      problems.push({
+        message: `Markdown link${lost.length > 1 ? 's' : ''} to ${lost.join(', ')} missing or changed: keep [text](${lost[0]})`,
+        span: null,
+      });
+    if (theirs.strong !== mine.strong)
+      problems.push({
+        message: `The source has ${theirs.strong / 2} bold part${theirs.strong === 2 ? '' : 's'} (**…**), the translation ${mine.strong / 2}: keep the emphasis`,
+        span: null,
+      });
     const code = mine.code.join('\u0000');
-    if (theirs.code.join('\u0000') !== code && [...theirs.code].sort().join('\u0000') !== [...mine.code].sort().join('\u0000')) {
-      problems.push({ message: `Code spans changed (source: ${theirs.code.map((c) => `\`${c}\``).join(' ')}): code is not translated`, span: null });
+    if (
+      theirs.code.join('\u0000') !== code &&
+      [...theirs.code].sort().join('\u0000') !== [...mine.code].sort().join('\u0000')
+    ) {
+      problems.push({
+        message: `Code spans changed (source: ${theirs.code.map((c) => `\`${c}\``).join(' ')}): code is not translated`,
+        span: null,
+      });
     }
     return problems;
   },
 };
 
 const sameAsSource: CheckDefinition = {
-  id: 'same-as-source', category: 'text', title: 'Same as source', severity: 'warning', enabled: true,
+  id: 'same-as-source',
+  category: 'text',
+  title: 'Same as source',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (pair.target === '' || pair.target !== pair.source) return [];
     if (baseLanguage(pair.sourceLanguage) === baseLanguage(pair.targetLanguage)) return [];
     // A text of placeholders, numbers, URLs, a single short word (OK, PDF, Email) reads the same in many languages.
     const prose = pair.sourceReading.prose;
     // Two words at least, side by side (not a shortcut such as Ctrl+Shift+S, a brand, a resource reference).
-    if (!hasWords(prose) || /^@[\w+]+\/\S+$/.test(pair.source) || !/\p{L}{2,}\s+\p{L}{2,}/u.test(prose.replace(/<[^>]*>/g, ' '))) return [];
+    if (
+      !hasWords(prose) ||
+      /^@[\w+]+\/\S+$/.test(pair.source) ||
+      !/\p{L}{2,}\s+\p{L}{2,}/u.test(prose.replace(/<[^>]*>/g, ' '))
+    )
+      return [];
     // A name of a few capitalised words (Apple Pay, The GNOME Project, Point Of Sale (POS)) is kept as it is.
     const words = prose.match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
-    if (words.length <= 4 && words.every((w) => /^[\p{Lu}\p{N}]/u.test(w) || /^(of|the|and|for|de|la|le)$/i.test(w))) return [];
-    return [{ message: 'The translation is the source text: translate it, or dismiss this if it is the same in this language', span: span(0, pair.target.length) }];
+    if (words.length <= 4 && words.every((w) => /^[\p{Lu}\p{N}]/u.test(w) || /^(of|the|and|for|de|la|le)$/i.test(w)))
+      return [];
+    return [
+      {
+        message: 'The translation is the source text: translate it, or dismiss this if it is the same in this language',
+        span: span(0, pair.target.length),
+      },
+    ];
   },
 };
 
 const blank: CheckDefinition = {
-  id: 'blank', category: 'text', title: 'Only white space', severity: 'error', enabled: true,
+  id: 'blank',
+  category: 'text',
+  title: 'Only white space',
+  severity: 'error',
+  enabled: true,
   run(pair) {
     return pair.target !== '' && pair.target.trim() === '' && pair.source.trim() !== ''
-      ? [{ message: 'The translation is only white space: write the text, or empty the cell to leave it untranslated', span: span(0, pair.target.length) }]
+      ? [
+          {
+            message: 'The translation is only white space: write the text, or empty the cell to leave it untranslated',
+            span: span(0, pair.target.length),
+          },
+        ]
       : [];
   },
 };
 
-const edge = (text: string, end: boolean) => (end ? /[ \t\u00a0\u3000]*$/ : /^[ \t\u00a0\u3000]*/).exec(text.replace(end ? /[\r\n]+$/ : /^[\r\n]+/, ''))![0];
+const edge = (text: string, end: boolean) =>
+  (end ? /[ \t\u00a0\u3000]*$/ : /^[ \t\u00a0\u3000]*/).exec(text.replace(end ? /[\r\n]+$/ : /^[\r\n]+/, ''))![0];
 
 const leadingSpace: CheckDefinition = {
-  id: 'leading-space', category: 'text', title: 'Leading spaces differ', severity: 'warning', enabled: true,
+  id: 'leading-space',
+  category: 'text',
+  title: 'Leading spaces differ',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair) || pair.target.trim() === '') return [];
     const mine = edge(pair.target, false);
     const theirs = edge(pair.source, false);
-    return mine.length !== theirs.length ? [{ message: `The source starts with ${theirs.length} space${theirs.length === 1 ? '' : 's'}, the translation with ${mine.length}: make them the same`, span: span(0, Math.max(mine.length, 1)) }] : [];
+    return mine.length !== theirs.length
+      ? [
+          {
+            message: `The source starts with ${theirs.length} space${theirs.length === 1 ? '' : 's'}, the translation with ${mine.length}: make them the same`,
+            span: span(0, Math.max(mine.length, 1)),
+          },
+        ]
+      : [];
   },
 };
 
 const trailingSpace: CheckDefinition = {
-  id: 'trailing-space', category: 'text', title: 'Trailing spaces differ', severity: 'warning', enabled: true,
+  id: 'trailing-space',
+  category: 'text',
+  title: 'Trailing spaces differ',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair) || pair.target.trim() === '') return [];
     const mine = edge(pair.target, true);
     const theirs = edge(pair.source, true);
     const end = pair.target.replace(/[\r\n]+$/, '').length;
-    return mine.length !== theirs.length ? [{ message: `The source ends with ${theirs.length} space${theirs.length === 1 ? '' : 's'}, the translation with ${mine.length}: make them the same`, span: span(end - Math.max(mine.length, 1), end) }] : [];
+    return mine.length !== theirs.length
+      ? [
+          {
+            message: `The source ends with ${theirs.length} space${theirs.length === 1 ? '' : 's'}, the translation with ${mine.length}: make them the same`,
+            span: span(end - Math.max(mine.length, 1), end),
+          },
+        ]
+      : [];
   },
 };
 
 const newlines: CheckDefinition = {
-  id: 'newlines', category: 'text', title: 'Line breaks differ', severity: 'warning', enabled: true,
+  id: 'newlines',
+  category: 'text',
+  title: 'Line breaks differ',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const problems: Problem[] = [];
     const lead = (t: string) => /^(\r?\n)*/.exec(t)![0].replace(/\r/g, '').length;
     const trail = (t: string) => /(\r?\n)*$/.exec(t)![0].replace(/\r/g, '').length;
-    if (lead(pair.source) !== lead(pair.target)) problems.push({ message: `The source starts with ${lead(pair.source)} line break(s), the translation with ${lead(pair.target)}`, span: null });
-    if (trail(pair.source) !== trail(pair.target)) problems.push({ message: `The source ends with ${trail(pair.source)} line break(s), the translation with ${trail(pair.target)}`, span: null });
+    if (lead(pair.source) !== lead(pair.target))
+      problems.push({
+        message: `The source starts with ${lead(pair.source)} line break(s), the translation with ${lead(pair.target)}`,
+        span: null,
+      });
+    if (trail(pair.source) !== trail(pair.target))
+      problems.push({
+        message: `The source ends with ${trail(pair.source)} line break(s), the translation with ${trail(pair.target)}`,
+        span: null,
+      });
     return problems;
   },
 };
 
 const doubleSpace: CheckDefinition = {
-  id: 'double-space', category: 'text', title: 'Double space', severity: 'info', enabled: true,
+  id: 'double-space',
+  category: 'text',
+  title: 'Double space',
+  severity: 'info',
+  enabled: true,
   run(pair) {
     if (pair.target === '' || /\S {2,}\S/.test(pair.source)) return [];
     const m = /(?<=\S) {2,}(?=\S)/.exec(pair.targetReading.prose);
@@ -370,11 +567,21 @@ const doubleSpace: CheckDefinition = {
 };
 
 const MARK_NAMES: Record<EndMark, string> = {
-  stop: 'a full stop', question: 'a question mark', exclamation: 'an exclamation mark', colon: 'a colon', ellipsis: 'an ellipsis', semicolon: 'a semicolon', none: 'no mark',
+  stop: 'a full stop',
+  question: 'a question mark',
+  exclamation: 'an exclamation mark',
+  colon: 'a colon',
+  ellipsis: 'an ellipsis',
+  semicolon: 'a semicolon',
+  none: 'no mark',
 };
 
 const endPunctuation: CheckDefinition = {
-  id: 'end-punctuation', category: 'text', title: 'End punctuation differs', severity: 'warning', enabled: true,
+  id: 'end-punctuation',
+  category: 'text',
+  title: 'End punctuation differs',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair) || !hasWords(pair.sourceReading.prose)) return [];
     const theirs = endMark(pair.sourceReading.prose, pair.sourceLanguage);
@@ -382,30 +589,49 @@ const endPunctuation: CheckDefinition = {
     if (theirs.mark === mine.mark) return [];
     if (theirs.mark !== 'none' && mine.mark === 'none' && endMarkOptional(theirs.mark, pair.targetLanguage)) return [];
     // An ellipsis and a full stop, a colon and nothing after a closing label: variants translators choose deliberately.
-    if ((theirs.mark === 'ellipsis' && mine.mark === 'stop') || (theirs.mark === 'stop' && mine.mark === 'ellipsis')) return [];
-    return [{
-      message: `The source ends with ${MARK_NAMES[theirs.mark]}, the translation with ${MARK_NAMES[mine.mark]}: end it as the source does, in ${pair.targetLanguage}'s form`,
-      span: mine.index >= 0 ? span(mine.index, mine.index + 1) : null,
-    }];
+    if ((theirs.mark === 'ellipsis' && mine.mark === 'stop') || (theirs.mark === 'stop' && mine.mark === 'ellipsis'))
+      return [];
+    return [
+      {
+        message: `The source ends with ${MARK_NAMES[theirs.mark]}, the translation with ${MARK_NAMES[mine.mark]}: end it as the source does, in ${pair.targetLanguage}'s form`,
+        span: mine.index >= 0 ? span(mine.index, mine.index + 1) : null,
+      },
+    ];
   },
 };
 
 const spanishMarks: CheckDefinition = {
-  id: 'inverted-marks', category: 'text', title: 'Spanish opening ¿ or ¡ missing', severity: 'info', enabled: true,
+  id: 'inverted-marks',
+  category: 'text',
+  title: 'Spanish opening ¿ or ¡ missing',
+  severity: 'info',
+  enabled: true,
   run(pair) {
     if (baseLanguage(pair.targetLanguage) !== 'es' || pair.target === '') return [];
     const prose = pair.targetReading.prose;
     const problems: Problem[] = [];
     const questions = (prose.match(/\?/g) ?? []).length;
-    if (questions > (prose.match(/¿/g) ?? []).length) problems.push({ message: 'A question without its opening ¿: write ¿…?', span: span(prose.lastIndexOf('?'), prose.lastIndexOf('?') + 1) });
+    if (questions > (prose.match(/¿/g) ?? []).length)
+      problems.push({
+        message: 'A question without its opening ¿: write ¿…?',
+        span: span(prose.lastIndexOf('?'), prose.lastIndexOf('?') + 1),
+      });
     const exclamations = (prose.match(/!/g) ?? []).length;
-    if (exclamations > (prose.match(/¡/g) ?? []).length) problems.push({ message: 'An exclamation without its opening ¡: write ¡…!', span: span(prose.lastIndexOf('!'), prose.lastIndexOf('!') + 1) });
+    if (exclamations > (prose.match(/¡/g) ?? []).length)
+      problems.push({
+        message: 'An exclamation without its opening ¡: write ¡…!',
+        span: span(prose.lastIndexOf('!'), prose.lastIndexOf('!') + 1),
+      });
     return problems;
   },
 };
 
 const frenchSpacing: CheckDefinition = {
-  id: 'french-spacing', category: 'text', title: 'French space before : ; ! ?', severity: 'info', enabled: false,
+  id: 'french-spacing',
+  category: 'text',
+  title: 'French space before : ; ! ?',
+  severity: 'info',
+  enabled: false,
   run(pair) {
     if (baseLanguage(pair.targetLanguage) !== 'fr' || pair.target === '') return [];
     // Canadian French puts the space before the colon only.
@@ -420,20 +646,39 @@ const frenchSpacing: CheckDefinition = {
 };
 
 const brackets: CheckDefinition = {
-  id: 'brackets', category: 'text', title: 'Brackets or quotes unbalanced', severity: 'warning', enabled: true,
+  id: 'brackets',
+  category: 'text',
+  title: 'Brackets or quotes unbalanced',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair) || unbalancedPair(pair.sourceReading.prose)) return [];
     const bad = unbalancedPair(pair.targetReading.prose);
-    return bad ? [{ message: bad.open === bad.close || bad.open === '“' ? `An odd number of ${bad.open} quotes: close the quotation` : `${bad.opened} "${bad.open}" and ${bad.closed} "${bad.close}": close each bracket`, span: null }] : [];
+    return bad
+      ? [
+          {
+            message:
+              bad.open === bad.close || bad.open === '“'
+                ? `An odd number of ${bad.open} quotes: close the quotation`
+                : `${bad.opened} "${bad.open}" and ${bad.closed} "${bad.close}": close each bracket`,
+            span: null,
+          },
+        ]
+      : [];
   },
 };
 
 const repeated: CheckDefinition = {
-  id: 'repeated-words', category: 'text', title: 'Repeated word', severity: 'warning', enabled: true,
+  id: 'repeated-words',
+  category: 'text',
+  title: 'Repeated word',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (pair.target === '') return [];
     const theirs = new Set(repeatedWords(pair.sourceReading.prose).map((r) => r.word.toLowerCase()));
-    return repeatedWords(pair.targetReading.prose).filter((r) => !theirs.has(r.word.toLowerCase()))
+    return repeatedWords(pair.targetReading.prose)
+      .filter((r) => !theirs.has(r.word.toLowerCase()))
       .map((r) => ({ message: `"${r.word}" twice in a row: remove one`, span: span(r.start, r.end) }));
   },
 };
@@ -449,40 +694,74 @@ function lostItems(source: string[], target: string[]): string[] {
 }
 
 const urlCheck: CheckDefinition = {
-  id: 'urls', category: 'text', title: 'URL changed', severity: 'warning', enabled: true,
+  id: 'urls',
+  category: 'text',
+  title: 'URL changed',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const lost = lostItems(urls(pair.sourceReading.prose), urls(pair.targetReading.prose));
-    return lost.length ? [{ message: `${lost.join(', ')} is missing or changed: keep the address as in the source`, span: null }] : [];
+    return lost.length
+      ? [{ message: `${lost.join(', ')} is missing or changed: keep the address as in the source`, span: null }]
+      : [];
   },
 };
 
 const emailCheck: CheckDefinition = {
-  id: 'emails', category: 'text', title: 'E-mail address changed', severity: 'warning', enabled: true,
+  id: 'emails',
+  category: 'text',
+  title: 'E-mail address changed',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const lost = lostItems(emails(pair.sourceReading.prose), emails(pair.targetReading.prose));
-    return lost.length ? [{ message: `${lost.join(', ')} is missing or changed: keep the address as in the source`, span: null }] : [];
+    return lost.length
+      ? [{ message: `${lost.join(', ')} is missing or changed: keep the address as in the source`, span: null }]
+      : [];
   },
 };
 
 const numberCheck: CheckDefinition = {
   // Off by default: on the corpus most findings were numbers written as words (Arabic duals, "360°" as "three-dimensional").
-  id: 'numbers', category: 'text', title: 'Numbers differ', severity: 'warning', enabled: false,
+  id: 'numbers',
+  category: 'text',
+  title: 'Numbers differ',
+  severity: 'warning',
+  enabled: false,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const lost = lostItems(numbers(pair.sourceReading.prose), numbers(pair.targetReading.prose));
-    return lost.length ? [{ message: `The source's number${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ${lost.length > 1 ? 'are' : 'is'} not in the translation: keep the figures`, span: null }] : [];
+    return lost.length
+      ? [
+          {
+            message: `The source's number${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ${lost.length > 1 ? 'are' : 'is'} not in the translation: keep the figures`,
+            span: null,
+          },
+        ]
+      : [];
   },
 };
 
 const charactersLimit: CheckDefinition = {
-  id: 'characters-limit', category: 'text', title: 'Over the characters limit', severity: 'error', enabled: true,
+  id: 'characters-limit',
+  category: 'text',
+  title: 'Over the characters limit',
+  severity: 'error',
+  enabled: true,
   run(pair) {
     const limit = pair.charactersLimit;
     if (limit == null) return [];
     const n = length(pair.target);
-    return n > limit ? [{ message: `Over the limit: ${n} of ${limit} characters; shorten it by ${n - limit}`, span: span([...pair.target].slice(0, limit).join('').length, pair.target.length) }] : [];
+    return n > limit
+      ? [
+          {
+            message: `Over the limit: ${n} of ${limit} characters; shorten it by ${n - limit}`,
+            span: span([...pair.target].slice(0, limit).join('').length, pair.target.length),
+          },
+        ]
+      : [];
   },
 };
 
@@ -490,7 +769,11 @@ const charactersLimit: CheckDefinition = {
 const DENSE = new Set(['zh', 'ja', 'ko', 'yue']);
 
 const lengthRatio: CheckDefinition = {
-  id: 'length-ratio', category: 'text', title: 'Much longer than the source', severity: 'info', enabled: true,
+  id: 'length-ratio',
+  category: 'text',
+  title: 'Much longer than the source',
+  severity: 'info',
+  enabled: true,
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     // A plural has a form per category: the target language may need three where the source has one.
@@ -498,37 +781,91 @@ const lengthRatio: CheckDefinition = {
     const s = length(pair.source);
     const t = length(pair.target);
     const ratio = DENSE.has(baseLanguage(pair.sourceLanguage)) && !DENSE.has(baseLanguage(pair.targetLanguage)) ? 8 : 3;
-    return s >= 4 && t > ratio * s + 10 ? [{ message: `${t} characters for a source of ${s}: more than ${ratio} times as long; check that it translates this text only`, span: null }] : [];
+    return s >= 4 && t > ratio * s + 10
+      ? [
+          {
+            message: `${t} characters for a source of ${s}: more than ${ratio} times as long; check that it translates this text only`,
+            span: null,
+          },
+        ]
+      : [];
   },
 };
 
 const invisible: CheckDefinition = {
-  id: 'invisible-characters', category: 'text', title: 'Zero-width or bidi control character', severity: 'warning', enabled: true,
+  id: 'invisible-characters',
+  category: 'text',
+  title: 'Zero-width or bidi control character',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (pair.target === '') return [];
     const theirs = new Set(invisibleCharacters(pair.source, pair.sourceLanguage).map((c) => c.char));
     const found = invisibleCharacters(pair.target, pair.targetLanguage).filter((c) => !theirs.has(c.char));
-    return found.length ? [{ message: `Invisible ${[...new Set(found.map((c) => codePoint(c.char)))].join(', ')} in the translation: remove ${found.length > 1 ? 'them' : 'it'}`, span: span(found[0]!.index, found[0]!.index + 1) }] : [];
+    return found.length
+      ? [
+          {
+            message: `Invisible ${[...new Set(found.map((c) => codePoint(c.char)))].join(', ')} in the translation: remove ${found.length > 1 ? 'them' : 'it'}`,
+            span: span(found[0]!.index, found[0]!.index + 1),
+          },
+        ]
+      : [];
   },
 };
 
 const mixedScripts: CheckDefinition = {
-  id: 'mixed-scripts', category: 'text', title: 'Word mixing Latin, Cyrillic or Greek letters', severity: 'warning', enabled: true,
+  id: 'mixed-scripts',
+  category: 'text',
+  title: 'Word mixing Latin, Cyrillic or Greek letters',
+  severity: 'warning',
+  enabled: true,
   run(pair) {
     if (pair.target === '') return [];
     const theirs = new Set(mixedScriptWords(pair.sourceReading.prose).map((w) => w.word));
-    return mixedScriptWords(pair.targetReading.prose).filter((w) => !theirs.has(w.word)).slice(0, 3)
-      .map((w) => ({ message: `"${w.word}" mixes letters of different scripts (look-alikes such as Cyrillic а and Latin a): retype it`, span: span(w.start, w.end) }));
+    return mixedScriptWords(pair.targetReading.prose)
+      .filter((w) => !theirs.has(w.word))
+      .slice(0, 3)
+      .map((w) => ({
+        message: `"${w.word}" mixes letters of different scripts (look-alikes such as Cyrillic а and Latin a): retype it`,
+        span: span(w.start, w.end),
+      }));
   },
 };
 
 /** Every check, in the order findings are listed. */
 export const CHECKS: readonly CheckDefinition[] = [
-  missingPlaceholders, extraPlaceholders, placeholderType, placeholderOrder, icuSyntax,
-  pluralMissing, pluralSuperfluous, pluralNumber,
-  tags, tagsUnbalanced, tagAttributes, entities, markdown,
-  charactersLimit, blank, sameAsSource, leadingSpace, trailingSpace, newlines, doubleSpace, endPunctuation, spanishMarks, frenchSpacing,
-  brackets, repeated, urlCheck, emailCheck, numberCheck, lengthRatio, invisible, mixedScripts,
+  missingPlaceholders,
+  extraPlaceholders,
+  placeholderType,
+  placeholderOrder,
+  icuSyntax,
+  pluralMissing,
+  pluralSuperfluous,
+  pluralNumber,
+  tags,
+  tagsUnbalanced,
+  tagAttributes,
+  entities,
+  markdown,
+  charactersLimit,
+  blank,
+  sameAsSource,
+  leadingSpace,
+  trailingSpace,
+  newlines,
+  doubleSpace,
+  endPunctuation,
+  spanishMarks,
+  frenchSpacing,
+  brackets,
+  repeated,
+  urlCheck,
+  emailCheck,
+  numberCheck,
+  lengthRatio,
+  invisible,
+  mixedScripts,
   glossaryCheck,
-  inconsistentTranslation, ambiguousTranslation,
+  inconsistentTranslation,
+  ambiguousTranslation,
 ];

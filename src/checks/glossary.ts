@@ -25,7 +25,13 @@ export interface GlossaryCheckTerm {
 
 export type GlossaryPair = Pair & { glossary?: readonly GlossaryCheckTerm[] };
 
-export function glossaryProblems(source: string, target: string, sourceLanguage: string, targetLanguage: string, terms: readonly GlossaryCheckTerm[]): Problem[] {
+export function glossaryProblems(
+  source: string,
+  target: string,
+  sourceLanguage: string,
+  targetLanguage: string,
+  terms: readonly GlossaryCheckTerm[],
+): Problem[] {
   if (!terms.length || target.trim() === '') return [];
   const problems: Problem[] = [];
   const required = terms.map((t, id) => ({ ...t, id })).filter((t) => !t.forbidden);
@@ -36,7 +42,12 @@ export function glossaryProblems(source: string, target: string, sourceLanguage:
     reported.add(term.id);
     const expected = term.doNotTranslate ? term.term : term.translation;
     if (!expected) continue;
-    if (!containsTerm(target, expected, targetLanguage, { caseSensitive: term.doNotTranslate || term.caseSensitive, exact: term.doNotTranslate || term.abbreviation })) {
+    if (
+      !containsTerm(target, expected, targetLanguage, {
+        caseSensitive: term.doNotTranslate || term.caseSensitive,
+        exact: term.doNotTranslate || term.abbreviation,
+      })
+    ) {
       problems.push({
         message: term.doNotTranslate
           ? `The glossary says "${term.term}" is not translated: keep it as written`
@@ -48,8 +59,15 @@ export function glossaryProblems(source: string, target: string, sourceLanguage:
   for (const t of terms) {
     if (!t.forbidden) continue;
     const banned = t.translation ?? t.term;
-    const found = containsTerm(target, banned, targetLanguage, { caseSensitive: t.caseSensitive, exact: t.abbreviation });
-    if (found) problems.push({ message: `"${found.text}" is a forbidden term in the glossary`, span: { start: found.start, end: found.end } });
+    const found = containsTerm(target, banned, targetLanguage, {
+      caseSensitive: t.caseSensitive,
+      exact: t.abbreviation,
+    });
+    if (found)
+      problems.push({
+        message: `"${found.text}" is a forbidden term in the glossary`,
+        span: { start: found.start, end: found.end },
+      });
   }
   return problems;
 }
@@ -62,6 +80,8 @@ export const glossaryCheck: CheckDefinition = {
   enabled: true,
   run: (pair) => {
     const terms = (pair as GlossaryPair).glossary;
-    return terms && pair.source !== '' ? glossaryProblems(pair.source, pair.target, pair.sourceLanguage, pair.targetLanguage, terms) : [];
+    return terms && pair.source !== ''
+      ? glossaryProblems(pair.source, pair.target, pair.sourceLanguage, pair.targetLanguage, terms)
+      : [];
   },
 };

@@ -72,7 +72,8 @@ export function runChecks(input: CheckInput, settings: CheckSettings = {}): Find
   const findings: Finding[] = [];
   for (const { definition, severity } of activeChecks(settings)) {
     if (definition.scope === 'project') continue;
-    for (const problem of definition.run(pair)) findings.push({ check: definition.id, severity, message: problem.message, span: problem.span ?? null });
+    for (const problem of definition.run(pair))
+      findings.push({ check: definition.id, severity, message: problem.message, span: problem.span ?? null });
   }
   return findings;
 }

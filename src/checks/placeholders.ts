@@ -22,19 +22,24 @@ import type { Dialect, Reading, Token } from './types.js';
 export type { Reading, Token };
 
 // Tokens with their own delimiters, tried first (longest syntaxes first).
-const DELIMITED = new RegExp([
-  '(?<mustache>\\{\\{\\{?\\s*(?<mbody>[^{}]*?)\\s*\\}?\\}\\})',
-  '(?<nesting>\\$t\\((?<nkey>[^()]*)\\))',
-  '(?<ruby>%\\{(?<rname>[A-Za-z_][\\w.-]*)\\})',
-  '(?<rubyf>%<(?<rfname>[A-Za-z_]\\w*)>[-+ 0#]*\\d*(?:\\.\\d+)?(?<rfconv>[a-zA-Z]))',
-  '(?<template>\\$\\{(?<tname>[^{}]+)\\})',
-].join('|'), 'g');
+const DELIMITED = new RegExp(
+  [
+    '(?<mustache>\\{\\{\\{?\\s*(?<mbody>[^{}]*?)\\s*\\}?\\}\\})',
+    '(?<nesting>\\$t\\((?<nkey>[^()]*)\\))',
+    '(?<ruby>%\\{(?<rname>[A-Za-z_][\\w.-]*)\\})',
+    '(?<rubyf>%<(?<rfname>[A-Za-z_]\\w*)>[-+ 0#]*\\d*(?:\\.\\d+)?(?<rfconv>[a-zA-Z]))',
+    '(?<template>\\$\\{(?<tname>[^{}]+)\\})',
+  ].join('|'),
+  'g',
+);
 
 // printf conversions: `%(name)s`, `%1$s`, flags, width, precision, length, conversion; stringsdict `%#@var@`.
-const PRINTF_SOURCE = "%(?:(?<sdvar>(?:\\d+\\$)?#@(?<sdname>[A-Za-z_][\\w]*)@)|(?:\\((?<pname>[^()]+)\\))?(?:(?<pos>\\d+)\\$)?(?<flags>[-+#0'FLAGSPACE]*)(?:\\d+|\\*)?(?:\\.(?:\\d+|\\*))?(?<len>hh|h|ll|l|L|q|j|z|t|I64|I32)?(?<conv>[diouxXeEfFgGaAcsSp@]))";
+const PRINTF_SOURCE =
+  "%(?:(?<sdvar>(?:\\d+\\$)?#@(?<sdname>[A-Za-z_][\\w]*)@)|(?:\\((?<pname>[^()]+)\\))?(?:(?<pos>\\d+)\\$)?(?<flags>[-+#0'FLAGSPACE]*)(?:\\d+|\\*)?(?:\\.(?:\\d+|\\*))?(?<len>hh|h|ll|l|L|q|j|z|t|I64|I32)?(?<conv>[diouxXeEfFgGaAcsSp@]))";
 const QT_SOURCE = '%(?<qt>L?\\d{1,2})(?![\\d$])|%(?<qtn>L?n)(?![A-Za-z])';
 // printf first: `%5.2f` is a width, not Qt's %5.
-const printfPattern = (spaceFlag: boolean) => new RegExp(`%%|${PRINTF_SOURCE.replace('FLAGSPACE', spaceFlag ? ' ' : '')}|${QT_SOURCE}`, 'g');
+const printfPattern = (spaceFlag: boolean) =>
+  new RegExp(`%%|${PRINTF_SOURCE.replace('FLAGSPACE', spaceFlag ? ' ' : '')}|${QT_SOURCE}`, 'g');
 const PRINTF = printfPattern(false);
 const PRINTF_WITH_SPACE = printfPattern(true);
 // The characters every token but Laravel's starts or ends with: `{`/`}` (ICU, braces, mustache, Ruby,
@@ -60,7 +65,8 @@ function blank(chars: string[], start: number, end: number): void {
 /** Reads the placeholders of a text; `laravel` turns on `:name` (see laravelInSource). */
 export function readPlaceholders(text: string, dialect: Dialect = 'auto', laravel = dialect === 'laravel'): Reading {
   // Most texts hold no placeholder at all: without any dialect's trigger character there is nothing to read.
-  if (!TRIGGERS.test(text) && !(laravel && text.includes(':'))) return { tokens: [], icu: null, icuError: null, prose: text };
+  if (!TRIGGERS.test(text) && !(laravel && text.includes(':')))
+    return { tokens: [], icu: null, icuError: null, prose: text };
   const tokens: Token[] = [];
   const chars = text.split('');
 
@@ -94,14 +100,16 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
     icu = [];
     let at = 0;
     for (const m of masked.matchAll(ARGUMENT)) {
-      if (m.index > at) icu.push({ type: TYPE.literal, value: masked.slice(at, m.index), location: spanAt(at, m.index) });
+      if (m.index > at)
+        icu.push({ type: TYPE.literal, value: masked.slice(at, m.index), location: spanAt(at, m.index) });
       const end = m.index + m[0].length;
       icu.push({ type: TYPE.argument, value: m[1]!, location: spanAt(m.index, end) });
       tokens.push({ key: `icu:${m[1]}`, type: '', raw: text.slice(m.index, end), start: m.index, end, icu: true });
       blank(chars, m.index, end);
       at = end;
     }
-    if (at < masked.length) icu.push({ type: TYPE.literal, value: masked.slice(at), location: spanAt(at, masked.length) });
+    if (at < masked.length)
+      icu.push({ type: TYPE.literal, value: masked.slice(at), location: spanAt(at, masked.length) });
   } else if (masked.includes('{') || masked.includes('}')) {
     try {
       icu = parseIcuLeniently(masked, dialect);
@@ -118,27 +126,42 @@ export function readPlaceholders(text: string, dialect: Dialect = 'auto', larave
   const literalText = chars.join('');
   const printf = dialect === 'printf' || dialect === 'gettext' ? PRINTF_WITH_SPACE : PRINTF;
   // Every printf and Qt token starts with %.
-  if (literalText.includes('%')) for (const m of literalText.matchAll(printf)) {
-    if (m[0] === '%%') {
-      blank(chars, m.index, m.index + 2);
-      continue;
+  if (literalText.includes('%'))
+    for (const m of literalText.matchAll(printf)) {
+      if (m[0] === '%%') {
+        blank(chars, m.index, m.index + 2);
+        continue;
+      }
+      const g = m.groups!;
+      const start = m.index;
+      const end = start + m[0].length;
+      if (g.qt !== undefined)
+        tokens.push({
+          key: `qt:${g.qt.replace('L', '')}`,
+          type: g.qt.startsWith('L') ? 'L' : '',
+          raw: m[0],
+          start,
+          end,
+        });
+      else if (g.qtn !== undefined)
+        tokens.push({ key: 'qt:n', type: g.qtn.startsWith('L') ? 'L' : '', raw: m[0], start, end });
+      else if (g.sdvar !== undefined) tokens.push({ key: `stringsdict:${g.sdname}`, type: '', raw: m[0], start, end });
+      else {
+        const name = g.pname ?? g.pos ?? '';
+        tokens.push({ key: name ? `printf:${name}` : '', type: printfType(g.len, g.conv!), raw: m[0], start, end });
+      }
+      blank(chars, start, end);
     }
-    const g = m.groups!;
-    const start = m.index;
-    const end = start + m[0].length;
-    if (g.qt !== undefined) tokens.push({ key: `qt:${g.qt.replace('L', '')}`, type: g.qt.startsWith('L') ? 'L' : '', raw: m[0], start, end });
-    else if (g.qtn !== undefined) tokens.push({ key: 'qt:n', type: g.qtn.startsWith('L') ? 'L' : '', raw: m[0], start, end });
-    else if (g.sdvar !== undefined) tokens.push({ key: `stringsdict:${g.sdname}`, type: '', raw: m[0], start, end });
-    else {
-      const name = g.pname ?? g.pos ?? '';
-      tokens.push({ key: name ? `printf:${name}` : '', type: printfType(g.len, g.conv!), raw: m[0], start, end });
-    }
-    blank(chars, start, end);
-  }
 
   if (laravel) {
     for (const m of chars.join('').matchAll(LARAVEL)) {
-      tokens.push({ key: `laravel:${m[1]!.slice(1)}`, type: '', raw: m[1]!, start: m.index, end: m.index + m[0].length });
+      tokens.push({
+        key: `laravel:${m[1]!.slice(1)}`,
+        type: '',
+        raw: m[1]!,
+        start: m.index,
+        end: m.index + m[0].length,
+      });
       blank(chars, m.index, m.index + m[0].length);
     }
   }
@@ -201,15 +224,31 @@ function collectIcu(elements: MessageFormatElement[], tokens: Token[], literal: 
       collectIcu(element.children, tokens, literal, text);
       continue;
     }
-    const type = element.type === TYPE.argument ? ''
-      : element.type === TYPE.number ? 'number'
-      : element.type === TYPE.date ? 'date'
-      : element.type === TYPE.time ? 'time'
-      : element.type === TYPE.select ? 'select'
-      : element.type === TYPE.plural ? (element.pluralType === 'ordinal' ? 'selectordinal' : 'plural')
-      : 'other';
+    const type =
+      element.type === TYPE.argument
+        ? ''
+        : element.type === TYPE.number
+          ? 'number'
+          : element.type === TYPE.date
+            ? 'date'
+            : element.type === TYPE.time
+              ? 'time'
+              : element.type === TYPE.select
+                ? 'select'
+                : element.type === TYPE.plural
+                  ? element.pluralType === 'ordinal'
+                    ? 'selectordinal'
+                    : 'plural'
+                  : 'other';
     const head = text.slice(start, end);
-    tokens.push({ key: `icu:${element.value}`, type, raw: type === 'plural' || type === 'select' || type === 'selectordinal' ? `{${element.value}, ${type}, …}` : head, start, end, icu: true });
+    tokens.push({
+      key: `icu:${element.value}`,
+      type,
+      raw: type === 'plural' || type === 'select' || type === 'selectordinal' ? `{${element.value}, ${type}, …}` : head,
+      start,
+      end,
+      icu: true,
+    });
     if (element.type === TYPE.plural || element.type === TYPE.select) {
       for (const option of Object.values(element.options)) collectIcu(option.value, tokens, literal, text);
     }
@@ -241,7 +280,13 @@ function braces(text: string, tokens: Token[], chars: string[]): void {
     if (m) {
       const name = m.groups!.name ?? '';
       const spec = (m.groups!.spec ?? '') + (m.groups!.conv ? `!${m.groups!.conv}` : '');
-      tokens.push({ key: name ? `brace:${name}` : '', type: name ? spec : `{}${spec}`, raw: text.slice(i, j + 1), start: i, end: j + 1 });
+      tokens.push({
+        key: name ? `brace:${name}` : '',
+        type: name ? spec : `{}${spec}`,
+        raw: text.slice(i, j + 1),
+        start: i,
+        end: j + 1,
+      });
       blank(chars, i, j + 1);
     }
     i = j;

@@ -77,13 +77,21 @@ function isEmpty(elements: MessageFormatElement[]): boolean {
 }
 
 function usesNumber(elements: MessageFormatElement[], argument: string): boolean {
-  return elements.some((e) => e.type === TYPE.pound
-    || ((e.type === TYPE.argument || e.type === TYPE.number) && e.value === argument)
-    || (e.type === TYPE.tag && usesNumber(e.children, argument)));
+  return elements.some(
+    (e) =>
+      e.type === TYPE.pound ||
+      ((e.type === TYPE.argument || e.type === TYPE.number) && e.value === argument) ||
+      (e.type === TYPE.tag && usesNumber(e.children, argument)),
+  );
 }
 
 /** Missing and superfluous categories, and forms that lost the number, of each plural of the target. */
-export function pluralProblems(source: MessageFormatElement[] | null, target: MessageFormatElement[] | null, sourceLanguage: string, targetLanguage: string): PluralProblem[] {
+export function pluralProblems(
+  source: MessageFormatElement[] | null,
+  target: MessageFormatElement[] | null,
+  sourceLanguage: string,
+  targetLanguage: string,
+): PluralProblem[] {
   const problems: PluralProblem[] = [];
   const sourcePlurals = pluralElements(source);
   for (const element of pluralElements(target)) {
@@ -97,16 +105,34 @@ export function pluralProblems(source: MessageFormatElement[] | null, target: Me
     // A category the source has though its language does not use it either is a platform's convention
     // (Apple's `zero` for exactly 0, written back to the file), not the translator's doing.
     const sourceElement = sourcePlurals.find((p) => p.value === element.value && p.pluralType === element.pluralType);
-    const sourceConvention = (c: string) => !!sourceElement && c in sourceElement.options && !pluralNeeds(sourceLanguage, ordinal).all.includes(c);
+    const sourceConvention = (c: string) =>
+      !!sourceElement && c in sourceElement.options && !pluralNeeds(sourceLanguage, ordinal).all.includes(c);
     const superfluous = categories.filter((c) => !needs.all.includes(c) && !sourceConvention(c));
-    if (superfluous.length) problems.push({ kind: 'superfluous', argument: element.value, categories: superfluous, element });
+    if (superfluous.length)
+      problems.push({ kind: 'superfluous', argument: element.value, categories: superfluous, element });
     // A form left empty where the source's is not.
-    const empty = categories.filter((c) => needs.all.includes(c) && isEmpty(element.options[c]!.value) && !(sourceElement && c in sourceElement.options && isEmpty(sourceElement.options[c]!.value)));
+    const empty = categories.filter(
+      (c) =>
+        needs.all.includes(c) &&
+        isEmpty(element.options[c]!.value) &&
+        !(sourceElement && c in sourceElement.options && isEmpty(sourceElement.options[c]!.value)),
+    );
     if (empty.length) problems.push({ kind: 'empty', argument: element.value, categories: empty, element });
     // The number: if the source's forms show it, a form for many numbers must too (a form for one number,
     // such as English `one` or `=0`, may say it in words).
-    if (sourceElement && Object.entries(sourceElement.options).some(([k, o]) => !k.startsWith('=') && k !== 'one' && usesNumber(o.value, element.value))) {
-      const lost = categories.filter((c) => needs.all.includes(c) && (needs.numbers.get(c)?.length ?? 2) > 1 && !isEmpty(element.options[c]!.value) && !usesNumber(element.options[c]!.value, element.value));
+    if (
+      sourceElement &&
+      Object.entries(sourceElement.options).some(
+        ([k, o]) => !k.startsWith('=') && k !== 'one' && usesNumber(o.value, element.value),
+      )
+    ) {
+      const lost = categories.filter(
+        (c) =>
+          needs.all.includes(c) &&
+          (needs.numbers.get(c)?.length ?? 2) > 1 &&
+          !isEmpty(element.options[c]!.value) &&
+          !usesNumber(element.options[c]!.value, element.value),
+      );
       if (lost.length) problems.push({ kind: 'pound', argument: element.value, categories: lost, element });
     }
   }

@@ -10,12 +10,32 @@ export type EndMark = 'stop' | 'question' | 'exclamation' | 'colon' | 'ellipsis'
 // Each script's marks for the same sentence ends: Latin, CJK full width, Arabic, Devanagari, Armenian, Greek,
 // Ethiopic, Myanmar, Tibetan.
 const MARKS: Record<string, EndMark> = {
-  '.': 'stop', '。': 'stop', '．': 'stop', '।': 'stop', '۔': 'stop', '։': 'stop', '።': 'stop', '။': 'stop', '༎': 'stop', '؎': 'stop', '٫': 'stop',
-  '?': 'question', '？': 'question', '؟': 'question', '՞': 'question', ';': 'semicolon',
-  '!': 'exclamation', '！': 'exclamation', '՜': 'exclamation',
-  ':': 'colon', '：': 'colon', '፥': 'colon',
-  '…': 'ellipsis', '⋯': 'ellipsis',
-  '；': 'semicolon', '؛': 'semicolon',
+  '.': 'stop',
+  '。': 'stop',
+  '．': 'stop',
+  '।': 'stop',
+  '۔': 'stop',
+  '։': 'stop',
+  '።': 'stop',
+  '။': 'stop',
+  '༎': 'stop',
+  '؎': 'stop',
+  '٫': 'stop',
+  '?': 'question',
+  '？': 'question',
+  '؟': 'question',
+  '՞': 'question',
+  ';': 'semicolon',
+  '!': 'exclamation',
+  '！': 'exclamation',
+  '՜': 'exclamation',
+  ':': 'colon',
+  '：': 'colon',
+  '፥': 'colon',
+  '…': 'ellipsis',
+  '⋯': 'ellipsis',
+  '；': 'semicolon',
+  '؛': 'semicolon',
 };
 
 // Languages whose sentences need no final stop (Thai, Lao, Khmer, Burmese in UI text) or write it as a space.
@@ -44,7 +64,17 @@ export function endMarkOptional(mark: EndMark, language: string): boolean {
 }
 
 // Brackets and quotes that come in pairs (a balanced source should stay balanced).
-const PAIRS: [string, string][] = [['(', ')'], ['[', ']'], ['{', '}'], ['«', '»'], ['（', '）'], ['「', '」'], ['『', '』'], ['【', '】'], ['《', '》']];
+const PAIRS: [string, string][] = [
+  ['(', ')'],
+  ['[', ']'],
+  ['{', '}'],
+  ['«', '»'],
+  ['（', '）'],
+  ['「', '」'],
+  ['『', '』'],
+  ['【', '】'],
+  ['《', '》'],
+];
 
 const PAIRED = /[()[\]{}«»（）「」『』【】《》"„“”‟]/;
 
@@ -70,7 +100,23 @@ export function unbalancedPair(prose: string): { open: string; close: string; op
 }
 
 // Words some languages legitimately double ("nous nous", "vous vous", "que que" no; reduplication: "pelan-pelan").
-const DOUBLED_OK = new Set(['nous', 'vous', 'ha', 'bye', 'no', 'very', 'so', 'da', 'la', 'na', 'pa', 'ne', 'go', 'sehr', 'ja']);
+const DOUBLED_OK = new Set([
+  'nous',
+  'vous',
+  'ha',
+  'bye',
+  'no',
+  'very',
+  'so',
+  'da',
+  'la',
+  'na',
+  'pa',
+  'ne',
+  'go',
+  'sehr',
+  'ja',
+]);
 
 /** Consecutive repeated words ("the the"), with where the second one is. */
 export function repeatedWords(prose: string): { word: string; start: number; end: number }[] {
@@ -84,7 +130,8 @@ export function repeatedWords(prose: string): { word: string; start: number; end
   return found;
 }
 
-export const URL = /\b(?:https?|ftp):\/\/[^\s<>"'`)\]}]+[^\s<>"'`)\]}.,;:!?]|\bwww\.[a-z0-9-]+\.[^\s<>"'`)\]}]*[^\s<>"'`)\]}.,;:!?]/gi;
+export const URL =
+  /\b(?:https?|ftp):\/\/[^\s<>"'`)\]}]+[^\s<>"'`)\]}.,;:!?]|\bwww\.[a-z0-9-]+\.[^\s<>"'`)\]}]*[^\s<>"'`)\]}.,;:!?]/gi;
 export const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 
 const MAYBE_URL = /:\/\/|www\./i;
@@ -97,10 +144,13 @@ export function urls(prose: string): string[] {
 
 export function emails(prose: string): string[] {
   if (!prose.includes('@')) return [];
-  return (prose.replace(URL, ' ').match(EMAIL) ?? []);
+  return prose.replace(URL, ' ').match(EMAIL) ?? [];
 }
 
-const DIGIT_ZEROS = [0x0660, 0x06f0, 0x0966, 0x09e6, 0x0a66, 0x0ae6, 0x0b66, 0x0be6, 0x0c66, 0x0ce6, 0x0d66, 0x0e50, 0x0ed0, 0x0f20, 0x1040, 0xff10];
+const DIGIT_ZEROS = [
+  0x0660, 0x06f0, 0x0966, 0x09e6, 0x0a66, 0x0ae6, 0x0b66, 0x0be6, 0x0c66, 0x0ce6, 0x0d66, 0x0e50, 0x0ed0, 0x0f20,
+  0x1040, 0xff10,
+];
 
 /** The text with the other scripts' digits written as ASCII digits (Arabic-Indic ٣ is 3). */
 export function asciiDigits(text: string): string {
@@ -118,14 +168,44 @@ export function asciiDigits(text: string): string {
  */
 export function numbers(prose: string): string[] {
   if (!/\p{Nd}/u.test(prose)) return [];
-  const text = asciiDigits(prose).replace(URL, ' ').replace(EMAIL, ' ').replace(/<[^<>]*>/g, ' ');
-  return [...text.matchAll(/(?<![\p{L}\d])\d+(?:[.,\u00a0\u202f\u2009\u066b\u066c' ]\d{1,3}(?!\d))*(?![\p{L}\d])/gu)].map((m) => m[0].replace(/\D/g, ''));
+  const text = asciiDigits(prose)
+    .replace(URL, ' ')
+    .replace(EMAIL, ' ')
+    .replace(/<[^<>]*>/g, ' ');
+  return [
+    ...text.matchAll(/(?<![\p{L}\d])\d+(?:[.,\u00a0\u202f\u2009\u066b\u066c' ]\d{1,3}(?!\d))*(?![\p{L}\d])/gu),
+  ].map((m) => m[0].replace(/\D/g, ''));
 }
 
 // Zero-width and bidi control characters: invisible, they break search, comparison and display.
 const INVISIBLE = /[\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069\u200c\u200d\u200e\u200f\u00ad]/g;
 // Scripts that join or shape with ZWJ/ZWNJ, and right-to-left languages that need LRM/RLM.
-const JOINING = new Set(['fa', 'ur', 'ps', 'ku', 'ckb', 'sd', 'ug', 'hi', 'bn', 'mr', 'ne', 'si', 'ml', 'ta', 'te', 'kn', 'gu', 'pa', 'or', 'as', 'sa', 'my', 'km', 'ar']);
+const JOINING = new Set([
+  'fa',
+  'ur',
+  'ps',
+  'ku',
+  'ckb',
+  'sd',
+  'ug',
+  'hi',
+  'bn',
+  'mr',
+  'ne',
+  'si',
+  'ml',
+  'ta',
+  'te',
+  'kn',
+  'gu',
+  'pa',
+  'or',
+  'as',
+  'sa',
+  'my',
+  'km',
+  'ar',
+]);
 const RTL = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'ckb', 'sd', 'ug', 'yi', 'dv', 'ku']);
 
 export function invisibleCharacters(text: string, language: string): { char: string; index: number }[] {
@@ -135,7 +215,8 @@ export function invisibleCharacters(text: string, language: string): { char: str
     const ch = m[0];
     if ((ch === '\u200c' || ch === '\u200d') && JOINING.has(base)) continue;
     // ZWJ joins emoji sequences (👩‍💻).
-    if (ch === '\u200d' && /\p{Extended_Pictographic}/u.test(text.slice(Math.max(0, m.index - 2), m.index + 3))) continue;
+    if (ch === '\u200d' && /\p{Extended_Pictographic}/u.test(text.slice(Math.max(0, m.index - 2), m.index + 3)))
+      continue;
     if ((ch === '\u200e' || ch === '\u200f') && RTL.has(base)) continue;
     if (ch === '\u00ad') continue; // a soft hyphen is a hyphenation hint, visible when used
     found.push({ char: ch, index: m.index });
@@ -149,20 +230,32 @@ export const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).to
 export function mixedScriptWords(prose: string): { word: string; start: number; end: number }[] {
   const found: { word: string; start: number; end: number }[] = [];
   // A word can mix scripts only where the whole text has two of them.
-  if (Number(/\p{Script=Latin}/u.test(prose)) + Number(/\p{Script=Cyrillic}/u.test(prose)) + Number(/\p{Script=Greek}/u.test(prose)) < 2) return found;
+  if (
+    Number(/\p{Script=Latin}/u.test(prose)) +
+      Number(/\p{Script=Cyrillic}/u.test(prose)) +
+      Number(/\p{Script=Greek}/u.test(prose)) <
+    2
+  )
+    return found;
   for (const m of prose.matchAll(/\p{L}+/gu)) {
     const word = m[0];
     const latin = /\p{Script=Latin}/u.test(word);
     const cyrillic = /\p{Script=Cyrillic}/u.test(word);
     const greek = /\p{Script=Greek}/u.test(word);
-    if (Number(latin) + Number(cyrillic) + Number(greek) > 1) found.push({ word, start: m.index, end: m.index + word.length });
+    if (Number(latin) + Number(cyrillic) + Number(greek) > 1)
+      found.push({ word, start: m.index, end: m.index + word.length });
   }
   return found;
 }
 
 /** Whether a text has something to translate: letters outside placeholders, markup and URLs. */
 export function hasWords(prose: string): boolean {
-  const letters = prose.replace(/<[^>]*>/g, ' ').replace(URL, ' ').replace(EMAIL, ' ').match(/\p{L}/gu) ?? [];
+  const letters =
+    prose
+      .replace(/<[^>]*>/g, ' ')
+      .replace(URL, ' ')
+      .replace(EMAIL, ' ')
+      .match(/\p{L}/gu) ?? [];
   return letters.length >= 2;
 }
 

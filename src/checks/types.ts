@@ -12,10 +12,35 @@ export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
  * flag (`% d`) only when named, because "Note:it" and "100% sure" are prose.
  */
 export type Dialect =
-  | 'auto' | 'icu' | 'printf' | 'python' | 'python-brace' | 'i18next' | 'ruby' | 'laravel'
-  | 'angular' | 'qt' | 'ios' | 'dotnet' | 'gettext';
+  | 'auto'
+  | 'icu'
+  | 'printf'
+  | 'python'
+  | 'python-brace'
+  | 'i18next'
+  | 'ruby'
+  | 'laravel'
+  | 'angular'
+  | 'qt'
+  | 'ios'
+  | 'dotnet'
+  | 'gettext';
 
-export const DIALECTS: readonly Dialect[] = ['auto', 'icu', 'printf', 'python', 'python-brace', 'i18next', 'ruby', 'laravel', 'angular', 'qt', 'ios', 'dotnet', 'gettext'];
+export const DIALECTS: readonly Dialect[] = [
+  'auto',
+  'icu',
+  'printf',
+  'python',
+  'python-brace',
+  'i18next',
+  'ruby',
+  'laravel',
+  'angular',
+  'qt',
+  'ios',
+  'dotnet',
+  'gettext',
+];
 
 /** Each dialect as a person knows it, with its placeholders (the console's choice, the API's list). */
 export const DIALECT_NAMES: Record<Dialect, string> = {

@@ -29,8 +29,16 @@ export function checkFindings(text: string, context: CheckContext): Finding[] {
     if (memo.size > 20_000) memo.clear();
     // The default language's own text: checked alone (limit, ICU syntax), as its own source.
     const source = context.source === '' ? text : context.source;
-    findings = runChecks({ source, target: text, sourceLanguage, targetLanguage: context.source === '' ? sourceLanguage : targetLanguage, charactersLimit: context.charactersLimit }, context.settings)
-      .filter((f) => f.severity !== 'info');
+    findings = runChecks(
+      {
+        source,
+        target: text,
+        sourceLanguage,
+        targetLanguage: context.source === '' ? sourceLanguage : targetLanguage,
+        charactersLimit: context.charactersLimit,
+      },
+      context.settings,
+    ).filter((f) => f.severity !== 'info');
     const rank = { error: 0, warning: 1, info: 2 };
     findings.sort((a, b) => rank[a.severity] - rank[b.severity]);
     memo.set(id, findings);

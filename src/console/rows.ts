@@ -57,9 +57,16 @@ export interface EditorRows {
  */
 export const COUNT_AHEAD = 1000;
 
-export async function editorRows(projectId: number, filter: EditorFilter, offset: number, limit: number): Promise<EditorRows> {
-  if (!Number.isInteger(offset) || offset < 0) throw badRequest(`offset must be an integer of at least 0; got ${offset}`);
-  if (!Number.isInteger(limit) || limit < 0 || limit > EDITOR_PAGE.maxSize) throw badRequest(`limit must be an integer between 0 and ${EDITOR_PAGE.maxSize}; got ${limit}`);
+export async function editorRows(
+  projectId: number,
+  filter: EditorFilter,
+  offset: number,
+  limit: number,
+): Promise<EditorRows> {
+  if (!Number.isInteger(offset) || offset < 0)
+    throw badRequest(`offset must be an integer of at least 0; got ${offset}`);
+  if (!Number.isInteger(limit) || limit < 0 || limit > EDITOR_PAGE.maxSize)
+    throw badRequest(`limit must be an integer between 0 and ${EDITOR_PAGE.maxSize}; got ${limit}`);
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const where = [`k."projectId" = ${p(projectId)}`];
@@ -68,15 +75,21 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   if (filter.namespace != null) where.push(`k.namespace = ${p(filter.namespace)}`);
   if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
   if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
-  if (filter.screenshots != null) where.push(`${filter.screenshots ? '' : 'NOT '}EXISTS (SELECT 1 FROM "KeyScreenshot" ks WHERE ks."keyId" = k.id)`);
+  if (filter.screenshots != null)
+    where.push(`${filter.screenshots ? '' : 'NOT '}EXISTS (SELECT 1 FROM "KeyScreenshot" ks WHERE ks."keyId" = k.id)`);
   if (filter.findingSeverity || filter.findingCheck) {
     // The stored findings (src/findings/): open ones of the severity or check, in the chosen languages.
-    if (filter.findingSeverity && !SEVERITIES.includes(filter.findingSeverity as Severity)) throw badRequest('findingSeverity must be error, warning or info');
-    if (filter.findingCheck && !CHECK_IDS.includes(filter.findingCheck)) throw badRequest(`Unknown check "${filter.findingCheck}"`);
+    if (filter.findingSeverity && !SEVERITIES.includes(filter.findingSeverity as Severity))
+      throw badRequest('findingSeverity must be error, warning or info');
+    if (filter.findingCheck && !CHECK_IDS.includes(filter.findingCheck))
+      throw badRequest(`Unknown check "${filter.findingCheck}"`);
     const found = [`f."keyId" = k.id`, 'NOT f.dismissed'];
     if (filter.findingSeverity) found.push(`f.severity = ${p(filter.findingSeverity)}`);
     if (filter.findingCheck) found.push(`f."check" = ${p(filter.findingCheck)}`);
-    if (filter.languages?.length) found.push(`f."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
+    if (filter.languages?.length)
+      found.push(
+        `f."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`,
+      );
     where.push(`EXISTS (SELECT 1 FROM "Finding" f WHERE ${found.join(' AND ')})`);
   }
 
@@ -84,7 +97,11 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const customer = filter.customerKey ? await customerIdOf(projectId, filter.customerKey) : null;
   // Conditions only a written, non-empty base cell can meet (a text to contain, NOT_EMPTY, REVIEWED):
   // one scan of the project's translations joined as a set, instead of a lookup per key.
-  const onWrittenCells = customer == null && filter.textStatus !== 'EMPTY' && filter.reviewStatus !== 'NOT_REVIEWED' && !!(filter.text || filter.textStatus || filter.reviewStatus);
+  const onWrittenCells =
+    customer == null &&
+    filter.textStatus !== 'EMPTY' &&
+    filter.reviewStatus !== 'NOT_REVIEWED' &&
+    !!(filter.text || filter.textStatus || filter.reviewStatus);
   const keyConditions = where.join(' AND ');
   const keyFiltered = where.length > 1;
   let written = '';
@@ -98,22 +115,33 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     const pattern = filter.text ? p(containsPattern(filter.text)) : '';
     if (filter.textStatus === 'NOT_EMPTY') conditions.push(`t.text <> ''`);
     if (filter.reviewStatus === 'REVIEWED') conditions.push(`t."reviewStatus" = 'REVIEWED'`);
-    if (filter.languages?.length) conditions.push(`t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`);
+    if (filter.languages?.length)
+      conditions.push(
+        `t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`,
+      );
     probed = [...conditions, ...(pattern ? [`lower(t.text) LIKE lower(${pattern}::text)`] : [])].join(' AND ');
-    written = database().kind === 'postgres' ? [...conditions, ...(pattern ? [`t.text ILIKE ${pattern}`] : [])].join(' AND ') : probed;
+    written =
+      database().kind === 'postgres'
+        ? [...conditions, ...(pattern ? [`t.text ILIKE ${pattern}`] : [])].join(' AND ')
+        : probed;
     where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${written})`);
   }
-  const text = customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
-  const review = customer != null
-    ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
-    : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
+  const text =
+    customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
+  const review =
+    customer != null
+      ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
+      : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
   if (filter.text && !onWrittenCells) cell.push(`${text} ILIKE ${p(containsPattern(filter.text))}`);
   if (filter.textStatus === 'EMPTY') cell.push(`${text} = ''`);
   if (filter.textStatus === 'NOT_EMPTY' && !onWrittenCells) cell.push(`${text} <> ''`);
   if (filter.reviewStatus && !onWrittenCells) cell.push(`${review} = ${p(filter.reviewStatus)}`);
   if (cell.length) {
     if (filter.languages?.length) cell.push(`l.key = ANY(${p(filter.languages)}::text[])`);
-    const customerJoin = customer != null ? `LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${p(customer)}` : '';
+    const customerJoin =
+      customer != null
+        ? `LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${p(customer)}`
+        : '';
     where.push(`EXISTS (SELECT 1 FROM "Language" l
       LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id ${customerJoin}
       WHERE l."projectId" = k."projectId" AND ${cell.join(' AND ')})`);
@@ -121,7 +149,13 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
   const condition = where.join(' AND ');
   const db = prisma();
   if (filter.problems) {
-    const ids = await keysWithProblems(projectId, condition, params, filter.languages ?? [], customer == null ? null : { id: customer, key: filter.customerKey! });
+    const ids = await keysWithProblems(
+      projectId,
+      condition,
+      params,
+      filter.languages ?? [],
+      customer == null ? null : { id: customer, key: filter.customerKey! },
+    );
     return { totalCount: ids.length, totalIsExact: true, keyIds: ids.slice(offset, offset + limit) };
   }
   const keys = `FROM "TranslationKey" k WHERE ${condition}`;
@@ -132,17 +166,30 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
          FROM (SELECT 1) one LEFT JOIN (SELECT k.id ${keys} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}) w ON true`,
       ...params,
     );
-    return { totalCount: rows[0]!.total, totalIsExact: true, keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])) };
+    return {
+      totalCount: rows[0]!.total,
+      totalIsExact: true,
+      keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])),
+    };
   }
   // Each statement below adds its own parameters after the filter's.
   const statement = <T>(build: (q: (value: unknown) => string) => string) => {
     const own = [...params];
-    return db.$queryRawUnsafe<T[]>(build((value) => `$${own.push(value)}`), ...own);
+    return db.$queryRawUnsafe<T[]>(
+      build((value) => `$${own.push(value)}`),
+      ...own,
+    );
   };
   const reach = offset + limit + COUNT_AHEAD;
   // The window of the matching keys `m` (in order, at most `reach` of them) and their count, in one statement:
   // matches `from` + 1 to `from` + `size` (the request's window unless a statement reads only part of it).
-  const windowOf = (matches: string, q: (value: unknown) => string, from = offset, size = limit, more = '') => `${matches},
+  const windowOf = (
+    matches: string,
+    q: (value: unknown) => string,
+    from = offset,
+    size = limit,
+    more = '',
+  ) => `${matches},
           n AS (SELECT m.id, row_number() OVER (ORDER BY m.namespace, m.key) AS i FROM m)
      SELECT w.id, (SELECT count(*) FROM m)::int AS total, (SELECT count(*) FROM s)::int AS scanned${more}
        FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${q(from)} ORDER BY n.i LIMIT ${q(size)}) w ON true
@@ -158,14 +205,22 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
     const need = offset + limit;
     const walk = reach;
     const probe = `CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${probed} LIMIT 1) hit`;
-    const last = (column: string) => `(SELECT s.${column} FROM s ORDER BY s.namespace DESC, s.key DESC LIMIT 1) AS "${column}"`;
-    const walked = await statement<Window & { namespace: string | null; key: string | null }>((q) => windowOf(
-      `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(walk)}),
-          m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`, q, offset, limit,
-      `, ${last('namespace')}, ${last('key')}`));
+    const last = (column: string) =>
+      `(SELECT s.${column} FROM s ORDER BY s.namespace DESC, s.key DESC LIMIT 1) AS "${column}"`;
+    const walked = await statement<Window & { namespace: string | null; key: string | null }>((q) =>
+      windowOf(
+        `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(walk)}),
+          m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`,
+        q,
+        offset,
+        limit,
+        `, ${last('namespace')}, ${last('key')}`,
+      ),
+    );
     const { total, scanned, namespace: lastNamespace, key: lastKey } = walked[0]!;
     // Every key was probed: the count is exact. The window is full: the count is what the walk found.
-    if (scanned < walk || total >= need) return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
+    if (scanned < walk || total >= need)
+      return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
     // Some matches, too few for the window: a term in a few percent of the keys, so the index's rule holds
     // (the window, and the matching keys counted up to `reach`). Reading every match from the index to
     // order them costs a page each (12,500 keys of 2,000,000 cells: 13,000 pages, 190 ms). When the walk's
@@ -183,32 +238,54 @@ export async function editorRows(projectId: number, filter: EditorFilter, offset
       // The cells' keys are looked up only for key filters: the cells carry their project.
       const byKey = keyFiltered ? `JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions}` : '';
       const [further, proof] = await Promise.all([
-        statement<Window>((q) => windowOf(
-          `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} AND (k.namespace, k.key) > (${q(lastNamespace)}, ${q(lastKey)})
+        statement<Window>((q) =>
+          windowOf(
+            `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} AND (k.namespace, k.key) > (${q(lastNamespace)}, ${q(lastKey)})
                                     ORDER BY k.namespace, k.key LIMIT ${q(more)}),
-              m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`, q, from, need - total - from)),
-        statement<{ found: number }>((q) => `SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM "TranslationKey" k WHERE ${keyConditions} LIMIT ${q(enough)}) x) < ${q(enough)} THEN 0
+              m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`,
+            q,
+            from,
+            need - total - from,
+          ),
+        ),
+        statement<{ found: number }>(
+          (
+            q,
+          ) => `SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM "TranslationKey" k WHERE ${keyConditions} LIMIT ${q(enough)}) x) < ${q(enough)} THEN 0
             ELSE (SELECT count(*) FROM (
               SELECT 1 FROM (SELECT t."keyId", max(t."keyId") OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
                                FROM "Translation" t ${byKey} WHERE ${written}) c
-               WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${q(reach)}) p) END::int AS found`),
+               WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${q(reach)}) p) END::int AS found`,
+        ),
       ]);
       const matched = total + further[0]!.total;
       const exhausted = further[0]!.scanned < more;
       if (exhausted || (matched >= need && proof[0]!.found >= reach)) {
         // Exhausted: every key was probed; the count is theirs, exact below `reach` as the index's.
-        return { totalCount: exhausted ? Math.min(matched, reach) : reach, totalIsExact: exhausted && matched < reach, keyIds: [...idsOf(walked), ...idsOf(further)] };
+        return {
+          totalCount: exhausted ? Math.min(matched, reach) : reach,
+          totalIsExact: exhausted && matched < reach,
+          keyIds: [...idsOf(walked), ...idsOf(further)],
+        };
       }
     }
-    const rows = await statement<Window>((q) => windowOf(
-      `WITH s AS MATERIALIZED (SELECT DISTINCT t."keyId" AS id FROM "Translation" t WHERE ${written}),
-          m AS (SELECT k.id, k.namespace, k.key FROM s JOIN "TranslationKey" k ON k.id = s.id WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(reach)})`, q));
+    const rows = await statement<Window>((q) =>
+      windowOf(
+        `WITH s AS MATERIALIZED (SELECT DISTINCT t."keyId" AS id FROM "Translation" t WHERE ${written}),
+          m AS (SELECT k.id, k.namespace, k.key FROM s JOIN "TranslationKey" k ON k.id = s.id WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(reach)})`,
+        q,
+      ),
+    );
     return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
   }
   // Other filters: the matching keys in order up to COUNT_AHEAD past the window; the window is read
   // from them and the count is theirs (exact when fewer than that matched).
-  const rows = await statement<Window>((q) => windowOf(
-    `WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${q(reach)}), s AS (SELECT 1)`, q));
+  const rows = await statement<Window>((q) =>
+    windowOf(
+      `WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${q(reach)}), s AS (SELECT 1)`,
+      q,
+    ),
+  );
   return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
 }
 
@@ -219,19 +296,32 @@ const PROBLEM_BATCH = 2000;
  * checks are code (ICU parsing), so the cells are read in batches and checked
  * here; the cost grows with the project (docs/console.md).
  */
-async function keysWithProblems(projectId: number, condition: string, params: unknown[], languages: string[], customer: { id: number; key: string } | null): Promise<number[]> {
+async function keysWithProblems(
+  projectId: number,
+  condition: string,
+  params: unknown[],
+  languages: string[],
+  customer: { id: number; key: string } | null,
+): Promise<number[]> {
   const db = prisma();
   const keys = await db.$queryRawUnsafe<{ id: number; charactersLimit: number | null }[]>(
     `SELECT k.id, k."charactersLimit" FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key`,
     ...params,
   );
-  const [defaultLanguage] = await db.$queryRawUnsafe<{ key: string }[]>(`SELECT key FROM "Language" WHERE "projectId" = $1 ORDER BY "isDefault" DESC, "order", id LIMIT 1`, projectId);
+  const [defaultLanguage] = await db.$queryRawUnsafe<{ key: string }[]>(
+    `SELECT key FROM "Language" WHERE "projectId" = $1 ORDER BY "isDefault" DESC, "order", id LIMIT 1`,
+    projectId,
+  );
   const shown = new Set(languages);
   const found: number[] = [];
   for (let i = 0; i < keys.length; i += PROBLEM_BATCH) {
     const batch = keys.slice(i, i + PROBLEM_BATCH);
     const cells = new Map<number, { language: string; text: string }[]>();
-    for (const cell of await cellsOfKeys(projectId, batch.map((k) => k.id), customer)) {
+    for (const cell of await cellsOfKeys(
+      projectId,
+      batch.map((k) => k.id),
+      customer,
+    )) {
       const list = cells.get(cell.keyId);
       if (list) list.push(cell);
       else cells.set(cell.keyId, [cell]);
@@ -239,7 +329,16 @@ async function keysWithProblems(projectId: number, condition: string, params: un
     for (const key of batch) {
       const list = cells.get(key.id) ?? [];
       const source = list.find((c) => c.language === defaultLanguage?.key)?.text ?? '';
-      const failing = list.some((c) => (shown.size === 0 || shown.has(c.language)) && checkText(c.text, { source: c.language === defaultLanguage?.key ? '' : source, charactersLimit: key.charactersLimit, sourceLanguage: defaultLanguage?.key, targetLanguage: c.language }).length > 0);
+      const failing = list.some(
+        (c) =>
+          (shown.size === 0 || shown.has(c.language)) &&
+          checkText(c.text, {
+            source: c.language === defaultLanguage?.key ? '' : source,
+            charactersLimit: key.charactersLimit,
+            sourceLanguage: defaultLanguage?.key,
+            targetLanguage: c.language,
+          }).length > 0,
+      );
       if (failing) found.push(key.id);
     }
   }

@@ -23,7 +23,9 @@ export async function customerOfProject(projectId: number, key: string) {
 
 /** The id of a project's customer by key (404 when unknown), within a transaction when given one. */
 export async function customerIdOf(projectId: number, key: string, db: Db = prisma()): Promise<number> {
-  const rows = await db.$queryRaw<{ id: number }[]>(Prisma.sql`/* customers:id-of */ SELECT id FROM "Customer" WHERE "projectId" = ${projectId} AND key = ${key}`);
+  const rows = await db.$queryRaw<{ id: number }[]>(
+    Prisma.sql`/* customers:id-of */ SELECT id FROM "Customer" WHERE "projectId" = ${projectId} AND key = ${key}`,
+  );
   if (!rows[0]) throw notFound(`customer '${key}' not found`);
   return rows[0].id;
 }
@@ -37,13 +39,25 @@ export async function createCustomer(projectId: number, input: CustomerInput): P
     return await prisma().$transaction(async (tx) => {
       // Serializes creations within the project, so concurrent requests cannot pass the plan's limit together.
       await lockProject(tx, projectId);
-      if (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } })) throw duplicate(key);
+      if (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))
+        throw duplicate(key);
       const plan = await planOfProject(projectId, tx);
       if (plan.maxCustomers !== null && (await tx.customer.count({ where: { projectId } })) >= plan.maxCustomers) {
-        throw paymentRequired(`The ${plan.name} plan allows at most ${plan.maxCustomers} customers per project (maxCustomers)`);
+        throw paymentRequired(
+          `The ${plan.name} plan allows at most ${plan.maxCustomers} customers per project (maxCustomers)`,
+        );
       }
-      const change = await openChange(tx, projectId, 'CUSTOMERS', { action: 'CREATE_CUSTOMER', customer: key }, { edits: 1 });
-      return tx.customer.create({ data: { projectId, key, description, createdByChange: change.id }, select: { id: true } });
+      const change = await openChange(
+        tx,
+        projectId,
+        'CUSTOMERS',
+        { action: 'CREATE_CUSTOMER', customer: key },
+        { edits: 1 },
+      );
+      return tx.customer.create({
+        data: { projectId, key, description, createdByChange: change.id },
+        select: { id: true },
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(key);
@@ -52,18 +66,35 @@ export async function createCustomer(projectId: number, input: CustomerInput): P
 }
 
 /** Renames the customer (its translations follow) and/or changes its description. */
-export async function updateCustomer(projectId: number, currentKey: string, input: CustomerInput): Promise<{ id: number }> {
+export async function updateCustomer(
+  projectId: number,
+  currentKey: string,
+  input: CustomerInput,
+): Promise<{ id: number }> {
   const customer = await customerOfProject(projectId, currentKey);
-  const key = input.key === undefined || input.key === null ? undefined : identifier(input.key, 'key', LIMITS.customerKey);
+  const key =
+    input.key === undefined || input.key === null ? undefined : identifier(input.key, 'key', LIMITS.customerKey);
   const description = optionalText(input.description, 'description', LIMITS.customerDescription);
   try {
     await prisma().$transaction(async (tx) => {
-      if (key !== undefined && key !== customer.key && (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))) {
+      if (
+        key !== undefined &&
+        key !== customer.key &&
+        (await tx.customer.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))
+      ) {
         throw duplicate(key);
       }
-      await openChange(tx, projectId, 'CUSTOMERS', {
-        action: 'CHANGE_CUSTOMER', customer: customer.key, ...(key !== undefined && key !== customer.key ? { newKey: key } : {}),
-      }, { edits: 1 });
+      await openChange(
+        tx,
+        projectId,
+        'CUSTOMERS',
+        {
+          action: 'CHANGE_CUSTOMER',
+          customer: customer.key,
+          ...(key !== undefined && key !== customer.key ? { newKey: key } : {}),
+        },
+        { edits: 1 },
+      );
       await tx.customer.update({
         where: { id: customer.id },
         data: { ...(key !== undefined ? { key } : {}), ...(description !== undefined ? { description } : {}) },
@@ -83,7 +114,9 @@ export async function updateCustomer(projectId: number, currentKey: string, inpu
 export async function removeCustomers(db: Db, change: Change, customerIds: number[]): Promise<void> {
   if (customerIds.length === 0) return;
   await recordDeletedCells(db, change, { customerIds });
-  await db.$executeRaw(Prisma.sql`/* customers:remove */ DELETE FROM "Customer" WHERE id = ANY(${arrayLiteral(customerIds)}::int[])`);
+  await db.$executeRaw(
+    Prisma.sql`/* customers:remove */ DELETE FROM "Customer" WHERE id = ANY(${arrayLiteral(customerIds)}::int[])`,
+  );
 }
 
 export async function deleteCustomer(projectId: number, key: string): Promise<void> {

@@ -17,7 +17,8 @@ function element(value: ArrayElement): string {
   if (value === null || value === undefined) return 'NULL';
   // Every text is quoted: an unquoted element would be trimmed, and NULL, {} or , would be read as syntax.
   if (typeof value === 'string') return `"${value.replace(NEEDS_ESCAPE, '\\$&')}"`;
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`not a finite number in an array parameter: ${value}`);
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new Error(`not a finite number in an array parameter: ${value}`);
   return String(value);
 }
 

@@ -30,9 +30,7 @@ export type Database = {
   /** PGlite only: the data directory as a tarball (test templates, backups). */
   dumpDataDir?: () => Promise<Blob>;
   /** The driver underneath Prisma, for what Prisma cannot express (the benchmark's COPY baselines). */
-  driver:
-    | { kind: 'pglite'; pglite: PGlite }
-    | { kind: 'postgres'; pool: pg.Pool };
+  driver: { kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; pool: pg.Pool };
 };
 
 // Statements sent to the database by the code running inside observeSql(),
@@ -66,7 +64,10 @@ function observed<T extends object>(target: T): T {
           return observed(await value.apply(object, args));
         };
       }
-      if ((property === 'commit' || property === 'rollback') && (object as { options?: { usePhantomQuery?: boolean } }).options?.usePhantomQuery) {
+      if (
+        (property === 'commit' || property === 'rollback') &&
+        (object as { options?: { usePhantomQuery?: boolean } }).options?.usePhantomQuery
+      ) {
         return (...args: unknown[]) => {
           sqlObservers.getStore()?.(property === 'commit' ? 'COMMIT' : 'ROLLBACK');
           return value.apply(object, args);
@@ -111,11 +112,21 @@ export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
-    if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://')) await initEmbedded(options.dataDir);
-    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+    if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://'))
+      await initEmbedded(options.dataDir);
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('pglite-prisma-adapter'),
+    ]);
     // It logs its queries to a copy of Prisma's debug history of its own.
     await releaseHistoryOf('pglite-prisma-adapter');
-    const embeddedStartParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`, '-c', `max_wal_size=${EMBEDDED_MAX_WAL_SIZE}`];
+    const embeddedStartParams = [
+      ...PGlite.defaultStartParams,
+      '-c',
+      `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`,
+      '-c',
+      `max_wal_size=${EMBEDDED_MAX_WAL_SIZE}`,
+    ];
     const pglite = options.loadDataDir
       ? new PGlite({ loadDataDir: options.loadDataDir, startParams: embeddedStartParams })
       : new PGlite(options.dataDir, { startParams: embeddedStartParams });
@@ -123,12 +134,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // No checkpointer and no autovacuum in a single-user backend: the service runs both itself.
     const checkpoints = startCheckpoints(pglite);
     const vacuum = startVacuum(pglite);
-    const prisma = new PrismaClient({ adapter: observed(new PrismaPGlite(pglite)), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile });
+    const prisma = new PrismaClient({
+      adapter: observed(new PrismaPGlite(pglite)),
+      transactionOptions: TRANSACTION_DEFAULTS,
+      ...compilerFromFile,
+    });
     return {
       prisma,
       kind: 'pglite',
-      exec: async (sql) => { await pglite.exec(sql); },
-      close: async () => { await Promise.all([checkpoints.stop(), vacuum.stop()]); await prisma.$disconnect(); await pglite.close(); },
+      exec: async (sql) => {
+        await pglite.exec(sql);
+      },
+      close: async () => {
+        await Promise.all([checkpoints.stop(), vacuum.stop()]);
+        await prisma.$disconnect();
+        await pglite.close();
+      },
       dumpDataDir: () => pglite.dumpDataDir('gzip') as Promise<Blob>,
       driver: { kind: 'pglite', pglite },
     };
@@ -153,13 +174,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // statement that needed the connection gets the failure itself.
   pool.on('connect', (client) => client.on('error', () => {}));
   // A connection lost under a statement: retried, or the transaction replayed, when safe (connection-loss.ts).
-  const prisma = replayTransactions(new PrismaClient({ adapter: observed(retryingFactory(new PrismaPg(pool, schema ? { schema } : undefined))), transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile }));
+  const prisma = replayTransactions(
+    new PrismaClient({
+      adapter: observed(retryingFactory(new PrismaPg(pool, schema ? { schema } : undefined))),
+      transactionOptions: TRANSACTION_DEFAULTS,
+      ...compilerFromFile,
+    }),
+  );
   return {
     prisma,
     kind: 'postgres',
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
-    exec: async (sql) => { await pool.query(sql); },
-    close: async () => { await prisma.$disconnect(); await pool.end(); },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max ?? 10,
+    }),
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
     driver: { kind: 'postgres', pool },
   };
 }

@@ -34,8 +34,10 @@ const ABORTED_SESSION = new Set(['57P01', '57P02', '57P03', '53300', '08001', '0
 const UNKNOWN_CODES = new Set(['08000', '08003', '08006', '08007']);
 const NOT_RUN_KINDS = new Set(['DatabaseNotReachable', 'TooManyConnections']);
 const UNKNOWN_KINDS = new Set(['ConnectionClosed', 'SocketTimeout']);
-const NOT_RUN_MESSAGES = /ECONNREFUSED|is not currently accepting connections|timeout exceeded when trying to connect|the database system is (?:starting up|shutting down|in recovery)|Cannot use a pool after calling end|is not queryable/i;
-const UNKNOWN_MESSAGES = /Connection terminated|terminating connection|server closed the connection unexpectedly|ECONNRESET|EPIPE|Connection ended unexpectedly|This socket has been ended/i;
+const NOT_RUN_MESSAGES =
+  /ECONNREFUSED|is not currently accepting connections|timeout exceeded when trying to connect|the database system is (?:starting up|shutting down|in recovery)|Cannot use a pool after calling end|is not queryable/i;
+const UNKNOWN_MESSAGES =
+  /Connection terminated|terminating connection|server closed the connection unexpectedly|ECONNRESET|EPIPE|Connection ended unexpectedly|This socket has been ended/i;
 
 /** The objects an error carries its cause in: Prisma's wrapper, the driver adapter's, the driver's. */
 function* layers(error: unknown, depth = 0): Generator<Record<string, unknown>> {
@@ -51,12 +53,29 @@ function* layers(error: unknown, depth = 0): Generator<Record<string, unknown>> 
 export function connectionLoss(error: unknown): ConnectionLoss | undefined {
   let unknown: ConnectionLoss | undefined;
   for (const layer of layers(error)) {
-    const code = typeof layer.originalCode === 'string' ? layer.originalCode : typeof layer.code === 'string' ? layer.code : undefined;
+    const code =
+      typeof layer.originalCode === 'string'
+        ? layer.originalCode
+        : typeof layer.code === 'string'
+          ? layer.code
+          : undefined;
     const kind = typeof layer.kind === 'string' ? layer.kind : undefined;
-    const message = typeof layer.originalMessage === 'string' ? layer.originalMessage : typeof layer.message === 'string' ? layer.message : '';
+    const message =
+      typeof layer.originalMessage === 'string'
+        ? layer.originalMessage
+        : typeof layer.message === 'string'
+          ? layer.message
+          : '';
     const cause = [code, kind, message.trim().split('\n').pop()].filter(Boolean).join(': ');
-    if ((code && ABORTED_SESSION.has(code)) || (kind && NOT_RUN_KINDS.has(kind)) || NOT_RUN_MESSAGES.test(message)) return { kind: 'not run', cause };
-    if ((code && UNKNOWN_CODES.has(code)) || (kind && UNKNOWN_KINDS.has(kind)) || UNKNOWN_MESSAGES.test(message) || code === 'ECONNRESET' || code === 'EPIPE') {
+    if ((code && ABORTED_SESSION.has(code)) || (kind && NOT_RUN_KINDS.has(kind)) || NOT_RUN_MESSAGES.test(message))
+      return { kind: 'not run', cause };
+    if (
+      (code && UNKNOWN_CODES.has(code)) ||
+      (kind && UNKNOWN_KINDS.has(kind)) ||
+      UNKNOWN_MESSAGES.test(message) ||
+      code === 'ECONNRESET' ||
+      code === 'EPIPE'
+    ) {
       unknown ??= { kind: 'unknown', cause };
     }
   }
@@ -90,7 +109,11 @@ const RETRY_DELAYS_MS = [0, 25, 50, 100, 200, 400, 800];
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function retrying<T>(what: RetryReport['what'], run: () => Promise<T>, safe: (loss: ConnectionLoss) => boolean): Promise<T> {
+async function retrying<T>(
+  what: RetryReport['what'],
+  run: () => Promise<T>,
+  safe: (loss: ConnectionLoss) => boolean,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await run();
@@ -114,11 +137,21 @@ function retryingAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
       const value = Reflect.get(object, property);
       if (typeof value !== 'function') return value;
       if (property === 'queryRaw' || property === 'executeRaw') {
-        return (query: SqlQuery) => retrying('statement', () => value.call(object, query), (loss) => loss.kind === 'not run' || isRead(query.sql));
+        return (query: SqlQuery) =>
+          retrying(
+            'statement',
+            () => value.call(object, query),
+            (loss) => loss.kind === 'not run' || isRead(query.sql),
+          );
       }
       // A failed BEGIN leaves nothing begun.
       if (property === 'startTransaction') {
-        return (...args: unknown[]): Promise<Transaction> => retrying('statement', () => value.apply(object, args), () => true);
+        return (...args: unknown[]): Promise<Transaction> =>
+          retrying(
+            'statement',
+            () => value.apply(object, args),
+            () => true,
+          );
       }
       return value.bind(object);
     },
@@ -130,7 +163,8 @@ export function retryingFactory<T extends SqlDriverAdapterFactory>(factory: T): 
   return new Proxy(factory, {
     get(object, property) {
       const value = Reflect.get(object, property);
-      if (property === 'connect' && typeof value === 'function') return async () => retryingAdapter(await value.call(object));
+      if (property === 'connect' && typeof value === 'function')
+        return async () => retryingAdapter(await value.call(object));
       return typeof value === 'function' ? value.bind(object) : value;
     },
   });
@@ -151,14 +185,18 @@ export function replayTransactions<C extends { $transaction: TransactionFn }>(cl
   const replaying = (input: unknown, options?: unknown) => {
     if (typeof input !== 'function') return transaction(input, options);
     let callbackDone = false;
-    return retrying('transaction', () => {
-      callbackDone = false;
-      return transaction(async (tx: unknown) => {
-        const result = await (input as (tx: unknown) => Promise<unknown>)(tx);
-        callbackDone = true;
-        return result;
-      }, options);
-    }, (loss) => !callbackDone || loss.kind === 'not run');
+    return retrying(
+      'transaction',
+      () => {
+        callbackDone = false;
+        return transaction(async (tx: unknown) => {
+          const result = await (input as (tx: unknown) => Promise<unknown>)(tx);
+          callbackDone = true;
+          return result;
+        }, options);
+      },
+      (loss) => !callbackDone || loss.kind === 'not run',
+    );
   };
   Object.defineProperty(client, '$transaction', { value: replaying, configurable: true, writable: true });
   return client;

@@ -26,7 +26,9 @@ export function lockDataDir(dataDir: string): () => void {
   const file = join(dataDir, 'service.pid');
   const pid = dataDirHolder(dataDir);
   if (pid) {
-    throw new Error(`The data directory ${dataDir} is in use by process ${pid}. Stop the service first (the embedded database allows one process), or run the service on PostgreSQL (DATABASE_URL).`);
+    throw new Error(
+      `The data directory ${dataDir} is in use by process ${pid}. Stop the service first (the embedded database allows one process), or run the service on PostgreSQL (DATABASE_URL).`,
+    );
   }
   writeFileSync(file, String(process.pid));
   return () => rmSync(file, { force: true });

@@ -12,7 +12,11 @@ const MIGRATIONS_DIR = join(PROJECT_DIR, 'prisma', 'migrations');
 // The key Prisma's migrate uses for its own advisory lock.
 const ADVISORY_LOCK_KEY = 72707369;
 
-export interface Migration { name: string; sql: string; checksum: string }
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
 
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   if (!existsSync(dir)) return [];
@@ -39,29 +43,35 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
     "applied_steps_count" INTEGER NOT NULL DEFAULT 0
   )`);
   const applied: string[] = [];
-  await prisma.$transaction(async (tx) => {
-    // From the start on each run: a transaction whose connection was lost is replayed (connection-loss.ts).
-    applied.length = 0;
-    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_KEY})`);
-    const done = await tx.$queryRawUnsafe<{ migration_name: string; checksum: string }[]>(
-      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    );
-    const byName = new Map(done.map((r) => [r.migration_name, r.checksum]));
-    for (const m of migrations) {
-      const previous = byName.get(m.name);
-      if (previous) {
-        if (previous !== m.checksum) throw new Error(`Migration ${m.name} was modified after it was applied (checksum differs)`);
-        continue;
-      }
-      // Migration files hold several statements; run them as one simple-protocol batch.
-      for (const statement of splitStatements(m.sql)) await tx.$executeRawUnsafe(statement);
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), 1)`,
-        randomUUID(), m.checksum, m.name,
+  await prisma.$transaction(
+    async (tx) => {
+      // From the start on each run: a transaction whose connection was lost is replayed (connection-loss.ts).
+      applied.length = 0;
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_KEY})`);
+      const done = await tx.$queryRawUnsafe<{ migration_name: string; checksum: string }[]>(
+        `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
       );
-      applied.push(m.name);
-    }
-  }, { timeout: 120_000, maxWait: 120_000 });
+      const byName = new Map(done.map((r) => [r.migration_name, r.checksum]));
+      for (const m of migrations) {
+        const previous = byName.get(m.name);
+        if (previous) {
+          if (previous !== m.checksum)
+            throw new Error(`Migration ${m.name} was modified after it was applied (checksum differs)`);
+          continue;
+        }
+        // Migration files hold several statements; run them as one simple-protocol batch.
+        for (const statement of splitStatements(m.sql)) await tx.$executeRawUnsafe(statement);
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), 1)`,
+          randomUUID(),
+          m.checksum,
+          m.name,
+        );
+        applied.push(m.name);
+      }
+    },
+    { timeout: 120_000, maxWait: 120_000 },
+  );
   return applied;
 }
 
@@ -83,7 +93,10 @@ export function splitStatements(sql: string): string[] {
       }
       if (ch === "'" && !inDollar) inString = !inString;
       current += ch;
-      if (ch === ';' && !inString && !inDollar) { if (current.trim() !== ';') out.push(current.trim()); current = ''; }
+      if (ch === ';' && !inString && !inDollar) {
+        if (current.trim() !== ';') out.push(current.trim());
+        current = '';
+      }
     }
     current += '\n';
   }

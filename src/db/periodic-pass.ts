@@ -15,15 +15,23 @@ export interface PeriodicPass<T> {
  * process warning (the db layer has no logger, docs/architecture.md,
  * "Layers"); the next one tries again.
  */
-export function periodicPass<T>(what: string, intervalMs: number, pass: (stopping: () => boolean) => Promise<T>): PeriodicPass<T> {
+export function periodicPass<T>(
+  what: string,
+  intervalMs: number,
+  pass: (stopping: () => boolean) => Promise<T>,
+): PeriodicPass<T> {
   let running: Promise<T> | undefined;
   let stopping = false;
   const check = (): Promise<T> => {
-    running ??= pass(() => stopping).finally(() => { running = undefined; });
+    running ??= pass(() => stopping).finally(() => {
+      running = undefined;
+    });
     return running;
   };
   const timer = setInterval(() => {
-    check().catch((error: unknown) => process.emitWarning(`${what} of the embedded database failed: ${(error as Error).message}`));
+    check().catch((error: unknown) =>
+      process.emitWarning(`${what} of the embedded database failed: ${(error as Error).message}`),
+    );
   }, intervalMs);
   timer.unref();
   return {

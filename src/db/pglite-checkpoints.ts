@@ -22,7 +22,10 @@ const CHECKPOINT_BYTES = 64 * 2 ** 20;
 export type Checkpoints = PeriodicPass<boolean>;
 
 /** Checks every `checkMs` and checkpoints when the WAL since the last checkpoint reaches the threshold; check() answers whether it did. */
-export function startCheckpoints(pglite: PGlite, options: { checkMs?: number; checkpointBytes?: number } = {}): Checkpoints {
+export function startCheckpoints(
+  pglite: PGlite,
+  options: { checkMs?: number; checkpointBytes?: number } = {},
+): Checkpoints {
   const threshold = options.checkpointBytes ?? CHECKPOINT_BYTES;
   return periodicPass('checkpoint', options.checkMs ?? CHECK_MS, async () => {
     const { rows } = await pglite.query<{ behind: number }>(

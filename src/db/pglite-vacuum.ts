@@ -56,7 +56,9 @@ export function startVacuum(pglite: PGlite, options: { checkMs?: number } = {}):
     const { rows } = await pglite.query<{ name: string; vacuum: boolean; analyze: boolean }>(DUE);
     for (const table of rows) {
       if (stopping()) break;
-      await pglite.exec(table.vacuum ? `VACUUM ${table.analyze ? '(ANALYZE) ' : ''}${table.name}` : `ANALYZE ${table.name}`);
+      await pglite.exec(
+        table.vacuum ? `VACUUM ${table.analyze ? '(ANALYZE) ' : ''}${table.name}` : `ANALYZE ${table.name}`,
+      );
       if (table.vacuum) run.vacuumed.push(table.name);
       if (table.analyze) run.analyzed.push(table.name);
     }

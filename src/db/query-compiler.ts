@@ -43,7 +43,8 @@ export const compilerFromFile: object = {
         ...config,
         compilerWasm: {
           ...generated,
-          getQueryCompilerWasmModule: async () => compileFromFile(generated.getQueryCompilerWasmModule) ?? generated.getQueryCompilerWasmModule(),
+          getQueryCompilerWasmModule: async () =>
+            compileFromFile(generated.getQueryCompilerWasmModule) ?? generated.getQueryCompilerWasmModule(),
         },
       };
     },

@@ -44,7 +44,11 @@ export function releaseStatementHistory(): void {
 function esmEntry(packageName: string, fromFile: string): string {
   const required = createRequire(fromFile).resolve(packageName);
   for (let dir = dirname(required); dir !== dirname(dir); dir = dirname(dir)) {
-    let manifest: { name?: string; exports?: Record<string, { import?: string | { default?: string } }>; module?: string };
+    let manifest: {
+      name?: string;
+      exports?: Record<string, { import?: string | { default?: string } }>;
+      module?: string;
+    };
     try {
       manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     } catch {
@@ -52,7 +56,7 @@ function esmEntry(packageName: string, fromFile: string): string {
     }
     if (manifest.name !== packageName) continue;
     const entry = manifest.exports?.['.']?.import;
-    const file = typeof entry === 'string' ? entry : entry?.default ?? manifest.module;
+    const file = typeof entry === 'string' ? entry : (entry?.default ?? manifest.module);
     if (!file) break;
     return join(dir, file);
   }
@@ -69,11 +73,15 @@ function esmEntry(packageName: string, fromFile: string): string {
 export async function releaseHistoryOf(adapterPackage: string): Promise<void> {
   try {
     const adapter = createRequire(import.meta.url).resolve(adapterPackage);
-    const utils = (await import(pathToFileURL(esmEntry('@prisma/driver-adapter-utils', adapter)).href)) as { Debug: DebugFactory };
+    const utils = (await import(pathToFileURL(esmEntry('@prisma/driver-adapter-utils', adapter)).href)) as {
+      Debug: DebugFactory;
+    };
     if (factories.has(utils.Debug)) return;
     factories.add(utils.Debug);
     fillers.push(utils.Debug(FILLER_NAMESPACE));
   } catch (error) {
-    process.emitWarning(`the statement history of ${adapterPackage} cannot be released (${(error as Error).message}): a bulk write's parameters may stay in memory`);
+    process.emitWarning(
+      `the statement history of ${adapterPackage} cannot be released (${(error as Error).message}): a bulk write's parameters may stay in memory`,
+    );
   }
 }

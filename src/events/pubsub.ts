@@ -43,7 +43,7 @@ export type Topics = {
   /** Committed changes of a project (src/history/notify.ts). */
   'project-activity': [projectId: number, event: ActivityEvent];
   /** One job's events. */
-  'job': [jobId: string, event: JobEvent];
+  job: [jobId: string, event: JobEvent];
   /** All job events of a project. */
   'project-jobs': [projectId: number, event: JobEvent];
   /** Publication progress of a project. */
@@ -52,7 +52,11 @@ export type Topics = {
   'session-ended': [event: SessionEndedEvent];
 };
 
-type EventTarget = Parameters<typeof createPubSub>[0] extends infer O ? (O extends { eventTarget?: infer T } ? T : never) : never;
+type EventTarget = Parameters<typeof createPubSub>[0] extends infer O
+  ? O extends { eventTarget?: infer T }
+    ? T
+    : never
+  : never;
 
 /** In process: one EventTarget; thousands of subscribers to one topic are normal, not a leak. */
 function inProcess(): PubSub<Topics> {

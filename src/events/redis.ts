@@ -15,7 +15,12 @@ export interface RedisConnection {
 
 export async function connectRedis(url: string): Promise<RedisConnection> {
   // Named, so that an operator's CLIENT LIST tells the service's connections and their process.
-  const options = { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: true, connectionName: `localization-service:${process.pid}` };
+  const options = {
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    lazyConnect: true,
+    connectionName: `localization-service:${process.pid}`,
+  };
   const publishClient = new Redis(url, options);
   const subscribeClient = new Redis(url, options);
   await Promise.all([publishClient.connect(), subscribeClient.connect()]);

@@ -4,7 +4,15 @@
 import { runChecks, type CheckSettings, type Dialect } from '../checks/index.js';
 
 /** One cell: the index of its project's settings, its source text, its text, the two languages, the characters limit. */
-export type CheckCell = [settings: number, source: string, target: string, sourceLanguage: string, targetLanguage: string, charactersLimit: number | null, dialect: Dialect];
+export type CheckCell = [
+  settings: number,
+  source: string,
+  target: string,
+  sourceLanguage: string,
+  targetLanguage: string,
+  charactersLimit: number | null,
+  dialect: Dialect,
+];
 
 export interface CheckBatch {
   settings: CheckSettings[];
@@ -12,7 +20,13 @@ export interface CheckBatch {
 }
 
 /** A finding as it travels back: check, severity, message, span start, span end. */
-export type StoredFinding = [check: string, severity: string, message: string, start: number | null, end: number | null];
+export type StoredFinding = [
+  check: string,
+  severity: string,
+  message: string,
+  start: number | null,
+  end: number | null,
+];
 
 /** The findings of each cell, in the order of the batch. */
 export function checkBatch(batch: CheckBatch): StoredFinding[][] {
@@ -20,9 +34,17 @@ export function checkBatch(batch: CheckBatch): StoredFinding[][] {
     if (target === '') return [];
     // A cell with no source (the default language's own, or a key without a source text) is checked alone, as the editor does.
     const alone = source === '';
-    const findings = runChecks({
-      source: alone ? target : source, target, sourceLanguage, targetLanguage: alone ? sourceLanguage : targetLanguage, charactersLimit, dialect,
-    }, batch.settings[settings]);
+    const findings = runChecks(
+      {
+        source: alone ? target : source,
+        target,
+        sourceLanguage,
+        targetLanguage: alone ? sourceLanguage : targetLanguage,
+        charactersLimit,
+        dialect,
+      },
+      batch.settings[settings],
+    );
     return findings.map((f) => [f.check, f.severity, f.message, f.span?.start ?? null, f.span?.end ?? null]);
   });
 }

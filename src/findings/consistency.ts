@@ -39,7 +39,11 @@ function sourceIdentitySql(text: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`lower(regexp_replace(btrim(regexp_replace(regexp_replace(${text}, ${SOURCE_MARKUP}, ' ', 'g'), '[[:space:]]+', ' ', 'g')), ${SOURCE_END_MARKS}, ''))`;
 }
 
-interface Group { languageId: number; kind: 'source' | 'text'; hash: string }
+interface Group {
+  languageId: number;
+  kind: 'source' | 'text';
+  hash: string;
+}
 
 /** Names shown in a message; the rest are counted. */
 const NAMED = 3;
@@ -50,14 +54,21 @@ const QUOTED = 40;
  * Updates the batch's memberships and the findings of every group they touch.
  * One transaction; `severities` has every project of the batch.
  */
-export async function updateConsistency(cells: readonly ConsistencyCell[], severities: ReadonlyMap<number, ConsistencySeverities>): Promise<void> {
+export async function updateConsistency(
+  cells: readonly ConsistencyCell[],
+  severities: ReadonlyMap<number, ConsistencySeverities>,
+): Promise<void> {
   if (!cells.length) return;
   const keys = arrayLiteral(cells, (c) => c.keyId);
   const languages = arrayLiteral(cells, (c) => c.languageId);
   const members = cells.filter((c) => c.sourceHash !== null);
   await prisma().$transaction(async (tx) => {
-    await tx.$executeRaw(Prisma.sql`/* findings:consistency-lock */ SELECT pg_advisory_xact_lock(hashtextextended('findings:consistency', 0))`);
-    const left = await tx.$queryRaw<{ languageId: number; sourceHash: string; textHash: string }[]>(Prisma.sql`/* findings:consistency-old */
+    await tx.$executeRaw(
+      Prisma.sql`/* findings:consistency-lock */ SELECT pg_advisory_xact_lock(hashtextextended('findings:consistency', 0))`,
+    );
+    const left = await tx.$queryRaw<
+      { languageId: number; sourceHash: string; textHash: string }[]
+    >(Prisma.sql`/* findings:consistency-old */
       DELETE FROM "ConsistencyMember" m USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
        WHERE m."keyId" = d.key_id AND m."languageId" = d.language_id
       RETURNING m."languageId", m."sourceHash", m."textHash"`);

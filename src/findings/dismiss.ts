@@ -37,7 +37,14 @@ export async function dismissFinding(projectId: number, ref: CellRef, reason: st
     const dismissed = await tx.$executeRaw(Prisma.sql`/* findings:dismiss */
       UPDATE "Finding" SET dismissed = true WHERE "keyId" = ${cell.keyId} AND "languageId" = ${cell.languageId} AND "check" = ${ref.check}`);
     if (dismissed === 0) throw notFound(`No ${ref.check} finding on ${ref.key} in ${ref.languageCode}`);
-    const change = await openChange(tx, projectId, 'QUALITY', { action: 'DISMISS_FINDING', key: ref.key, namespace: ref.namespace ?? '', language: ref.languageCode, check: ref.check, reason: why });
+    const change = await openChange(tx, projectId, 'QUALITY', {
+      action: 'DISMISS_FINDING',
+      key: ref.key,
+      namespace: ref.namespace ?? '',
+      language: ref.languageCode,
+      check: ref.check,
+      reason: why,
+    });
     await tx.$executeRaw(Prisma.sql`/* findings:dismissal */
       INSERT INTO "FindingDismissal" ("keyId", "languageId", "check", "projectId", "textHash", reason, "activityId")
       SELECT "keyId", "languageId", ${ref.check}, "projectId", md5(text), ${why}, ${change.id} FROM "Translation" WHERE "keyId" = ${cell.keyId} AND "languageId" = ${cell.languageId}
@@ -55,7 +62,13 @@ export async function restoreFinding(projectId: number, ref: CellRef): Promise<n
     if (removed === 0) throw notFound(`No dismissed ${ref.check} finding on ${ref.key} in ${ref.languageCode}`);
     const restored = await tx.$executeRaw(Prisma.sql`/* findings:restore */
       UPDATE "Finding" SET dismissed = false WHERE "keyId" = ${cell.keyId} AND "languageId" = ${cell.languageId} AND "check" = ${ref.check}`);
-    await openChange(tx, projectId, 'QUALITY', { action: 'RESTORE_FINDING', key: ref.key, namespace: ref.namespace ?? '', language: ref.languageCode, check: ref.check });
+    await openChange(tx, projectId, 'QUALITY', {
+      action: 'RESTORE_FINDING',
+      key: ref.key,
+      namespace: ref.namespace ?? '',
+      language: ref.languageCode,
+      check: ref.check,
+    });
     return restored;
   });
 }

@@ -25,7 +25,9 @@ export interface GateOptions {
 export async function checkPublicationGate(options: GateOptions): Promise<void> {
   if (!options.requireNoErrors) return;
   const { projectId } = options;
-  const [counts] = await prisma().$queryRaw<{ errors: number; pending: number; checks: Record<string, number> | null }[]>(Prisma.sql`/* findings:gate-counts */
+  const [counts] = await prisma().$queryRaw<
+    { errors: number; pending: number; checks: Record<string, number> | null }[]
+  >(Prisma.sql`/* findings:gate-counts */
     SELECT (SELECT count(*)::int FROM "Finding" WHERE "projectId" = ${projectId} AND severity = 'error' AND NOT dismissed) AS errors,
            (SELECT count(*)::int FROM "FindingQueue" WHERE "projectId" = ${projectId}) AS pending,
            (SELECT jsonb_object_agg("check", n) FROM (
@@ -34,18 +36,31 @@ export async function checkPublicationGate(options: GateOptions): Promise<void> 
   const pending = counts?.pending ?? 0;
   if (errors === 0 && pending === 0) return;
   if (options.override) {
-    await openChange(prisma(), projectId, 'QUALITY', { action: 'OVERRIDE_PUBLICATION_GATE', environment: options.environmentKey, errors, pending });
+    await openChange(prisma(), projectId, 'QUALITY', {
+      action: 'OVERRIDE_PUBLICATION_GATE',
+      environment: options.environmentKey,
+      errors,
+      pending,
+    });
     return;
   }
-  const listed = errors === 0 ? [] : await prisma().$queryRaw<{ key: string; namespace: string; languageCode: string; check: string; message: string }[]>(Prisma.sql`/* findings:gate-list */
+  const listed =
+    errors === 0
+      ? []
+      : await prisma().$queryRaw<
+          { key: string; namespace: string; languageCode: string; check: string; message: string }[]
+        >(Prisma.sql`/* findings:gate-list */
     SELECT k.key, k.namespace, l.key AS "languageCode", f."check", f.message
       FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
      WHERE f."projectId" = ${projectId} AND f.severity = 'error' AND NOT f.dismissed
      ORDER BY k.namespace, k.key, l."order", f."check", f.n
      LIMIT ${LISTED_ERRORS}`);
   const link = `${options.publicUrl.replace(/\/$/, '')}/#/projects/${encodeURIComponent(options.projectToken)}/quality?severity=error`;
-  const message = errors > 0
-    ? `${options.environmentKey} requires no quality-check errors: ${errors} error${errors === 1 ? '' : 's'} to fix or dismiss first (${link})`
-    : `${options.environmentKey} requires no quality-check errors: ${pending} written text${pending === 1 ? ' is' : 's are'} still being checked; publish again in a moment`;
-  throw new AppError('CONFLICT', message, { qualityGate: { errors, pending, byCheck: counts?.checks ?? {}, findings: listed, link } });
+  const message =
+    errors > 0
+      ? `${options.environmentKey} requires no quality-check errors: ${errors} error${errors === 1 ? '' : 's'} to fix or dismiss first (${link})`
+      : `${options.environmentKey} requires no quality-check errors: ${pending} written text${pending === 1 ? ' is' : 's are'} still being checked; publish again in a moment`;
+  throw new AppError('CONFLICT', message, {
+    qualityGate: { errors, pending, byCheck: counts?.checks ?? {}, findings: listed, link },
+  });
 }

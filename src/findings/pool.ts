@@ -35,8 +35,11 @@ export async function runInPool(batch: CheckBatch): Promise<StoredFinding[][]> {
   const parts = Math.min(size, Math.ceil(batch.cells.length / 200));
   if (parts <= 1) return checkPool().run(batch);
   const per = Math.ceil(batch.cells.length / parts);
-  const results = await Promise.all(Array.from({ length: parts }, (_, i) =>
-    checkPool().run({ settings: batch.settings, cells: batch.cells.slice(i * per, (i + 1) * per) })));
+  const results = await Promise.all(
+    Array.from({ length: parts }, (_, i) =>
+      checkPool().run({ settings: batch.settings, cells: batch.cells.slice(i * per, (i + 1) * per) }),
+    ),
+  );
   return results.flat();
 }
 

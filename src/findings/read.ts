@@ -51,7 +51,8 @@ export interface FindingPage {
 }
 
 function conditions(projectId: number, filter: FindingFilter, languageId: number | null): Prisma.Sql {
-  if (filter.severity && !SEVERITIES.includes(filter.severity as Severity)) throw badRequest('severity must be error, warning or info');
+  if (filter.severity && !SEVERITIES.includes(filter.severity as Severity))
+    throw badRequest('severity must be error, warning or info');
   if (filter.check && !CHECK_IDS.includes(filter.check)) throw badRequest(`Unknown check "${filter.check}"`);
   const parts = [Prisma.sql`f."projectId" = ${projectId}`];
   if (languageId !== null) parts.push(Prisma.sql`f."languageId" = ${languageId}`);
@@ -61,14 +62,22 @@ function conditions(projectId: number, filter: FindingFilter, languageId: number
   return Prisma.join(parts, ' AND ');
 }
 
-export async function listFindings(projectId: number, filter: FindingFilter, page: { first?: number | null; offset?: number | null } = {}, db: Db = prisma()): Promise<FindingPage> {
+export async function listFindings(
+  projectId: number,
+  filter: FindingFilter,
+  page: { first?: number | null; offset?: number | null } = {},
+  db: Db = prisma(),
+): Promise<FindingPage> {
   const first = page.first ?? 100;
   const offset = page.offset ?? 0;
   if (first < 0 || first > 1000) throw badRequest('first: 0–1000');
   if (offset < 0) throw badRequest('offset: 0 or more');
   let languageId: number | null = null;
   if (filter.languageCode) {
-    const language = await db.language.findUnique({ where: { projectId_key: { projectId, key: filter.languageCode } }, select: { id: true } });
+    const language = await db.language.findUnique({
+      where: { projectId_key: { projectId, key: filter.languageCode } },
+      select: { id: true },
+    });
     if (!language) throw badRequest(`Language ${filter.languageCode} not found in the project`);
     languageId = language.id;
   }
@@ -76,7 +85,8 @@ export async function listFindings(projectId: number, filter: FindingFilter, pag
   // and the page picks its rows (a top-N sort of the findings alone) before joining keys and texts.
   const where = conditions(projectId, filter, languageId);
   // Three statements at once: on PostgreSQL they run side by side on the pool's connections.
-  const [counts, findings, [queue]] = await Promise.all([db.$queryRaw<FindingCount[]>(Prisma.sql`/* findings:counts */
+  const [counts, findings, [queue]] = await Promise.all([
+    db.$queryRaw<FindingCount[]>(Prisma.sql`/* findings:counts */
     SELECT l.key AS language, c."check", c.severity, c.count, c.dismissed
       FROM (SELECT f."languageId", f."check", f.severity,
                    count(*) FILTER (WHERE NOT f.dismissed)::int AS count, count(*) FILTER (WHERE f.dismissed)::int AS dismissed
@@ -84,7 +94,9 @@ export async function listFindings(projectId: number, filter: FindingFilter, pag
              GROUP BY f."languageId", f."check", f.severity) c
       JOIN "Language" l ON l.id = c."languageId"
      ORDER BY l."order", l.key, c."check"`),
-  first === 0 ? Promise.resolve([] as FindingRow[]) : db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
+    first === 0
+      ? Promise.resolve([] as FindingRow[])
+      : db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
     SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."spanStart", f."spanEnd", f.dismissed, t.text
       FROM (SELECT f.* FROM "Finding" f WHERE ${where}
              ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f."keyId", f."languageId", f."check", f.n
@@ -93,9 +105,23 @@ export async function listFindings(projectId: number, filter: FindingFilter, pag
       JOIN "TranslationKey" k ON k.id = f."keyId"
       JOIN "Translation" t ON t."keyId" = f."keyId" AND t."languageId" = f."languageId"
      ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f."keyId", f."languageId", f."check", f.n`),
-  db.$queryRaw<{ n: number }[]>(Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`)]);
-  const sum = (severity?: Severity) => counts.filter((c) => !severity || c.severity === severity).reduce((n, c) => n + c.count + (filter.includeDismissed ? c.dismissed : 0), 0);
-  return { total: sum(), errors: sum('error'), warnings: sum('warning'), infos: sum('info'), pending: queue?.n ?? 0, counts, findings };
+    db.$queryRaw<{ n: number }[]>(
+      Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`,
+    ),
+  ]);
+  const sum = (severity?: Severity) =>
+    counts
+      .filter((c) => !severity || c.severity === severity)
+      .reduce((n, c) => n + c.count + (filter.includeDismissed ? c.dismissed : 0), 0);
+  return {
+    total: sum(),
+    errors: sum('error'),
+    warnings: sum('warning'),
+    infos: sum('info'),
+    pending: queue?.n ?? 0,
+    counts,
+    findings,
+  };
 }
 
 export interface KeyFinding {

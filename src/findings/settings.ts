@@ -3,7 +3,15 @@
 // keeps its default), `placeholderDialect` names the placeholder dialect.
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db.js';
-import { CHECK_IDS, DIALECTS, SEVERITIES, activeChecks, type CheckSettings, type Dialect, type Severity } from '../checks/index.js';
+import {
+  CHECK_IDS,
+  DIALECTS,
+  SEVERITIES,
+  activeChecks,
+  type CheckSettings,
+  type Dialect,
+  type Severity,
+} from '../checks/index.js';
 import { badRequest } from '../errors.js';
 import { readSettings, updateSettings } from '../projects/settings.js';
 import { enqueueProject } from './queue.js';
@@ -15,10 +23,15 @@ export function checkSettingsOf(settings: unknown): CheckSettings {
 
 export function dialectOf(settings: unknown): Dialect {
   const dialect = (settings as { placeholderDialect?: unknown } | null)?.placeholderDialect;
-  return typeof dialect === 'string' && (DIALECTS as readonly string[]).includes(dialect) ? (dialect as Dialect) : 'auto';
+  return typeof dialect === 'string' && (DIALECTS as readonly string[]).includes(dialect)
+    ? (dialect as Dialect)
+    : 'auto';
 }
 
-export async function readCheckSettings(projectId: number, db?: Db): Promise<{ checks: CheckSettings; dialect: Dialect }> {
+export async function readCheckSettings(
+  projectId: number,
+  db?: Db,
+): Promise<{ checks: CheckSettings; dialect: Dialect }> {
   const settings = await readSettings(projectId, db);
   return { checks: checkSettingsOf(settings), dialect: dialectOf(settings) };
 }
@@ -30,19 +43,30 @@ export async function readCheckSettings(projectId: number, db?: Db): Promise<{ c
  * another dialect, needs the texts checked again: the project's cells are
  * queued. One transaction, recorded as a SETTINGS change.
  */
-export async function updateCheckSettings(db: Db, projectId: number, patch: Record<string, Severity | 'off' | null>, dialect?: Dialect): Promise<CheckSettings> {
+export async function updateCheckSettings(
+  db: Db,
+  projectId: number,
+  patch: Record<string, Severity | 'off' | null>,
+  dialect?: Dialect,
+): Promise<CheckSettings> {
   for (const [id, value] of Object.entries(patch)) {
     if (!CHECK_IDS.includes(id)) throw badRequest(`Unknown check "${id}"`);
-    if (value !== null && value !== 'off' && !SEVERITIES.includes(value)) throw badRequest(`Severity of "${id}" must be error, warning, info or off`);
+    if (value !== null && value !== 'off' && !SEVERITIES.includes(value))
+      throw badRequest(`Severity of "${id}" must be error, warning, info or off`);
   }
-  if (dialect !== undefined && !DIALECTS.includes(dialect)) throw badRequest(`Unknown placeholder dialect "${dialect}"`);
+  if (dialect !== undefined && !DIALECTS.includes(dialect))
+    throw badRequest(`Unknown placeholder dialect "${dialect}"`);
   const before = await readCheckSettings(projectId, db);
   const checks: CheckSettings = { ...before.checks };
   for (const [id, value] of Object.entries(patch)) {
     if (value === null) delete checks[id];
     else checks[id] = value;
   }
-  await updateSettings(projectId, { qualityChecks: checks, ...(dialect !== undefined ? { placeholderDialect: dialect } : {}) }, db);
+  await updateSettings(
+    projectId,
+    { qualityChecks: checks, ...(dialect !== undefined ? { placeholderDialect: dialect } : {}) },
+    db,
+  );
   const wasOn = new Set(activeChecks(before.checks).map((c) => c.definition.id));
   const now = activeChecks(checks);
   const off = CHECK_IDS.filter((id) => !now.some((c) => c.definition.id === id));
@@ -54,6 +78,7 @@ export async function updateCheckSettings(db: Db, projectId: number, patch: Reco
     await db.$executeRaw(Prisma.sql`/* findings:settings-severity */
       UPDATE "Finding" SET severity = ${severity} WHERE "projectId" = ${projectId} AND "check" = ${definition.id} AND severity <> ${severity}`);
   }
-  if (now.some((c) => !wasOn.has(c.definition.id)) || (dialect !== undefined && dialect !== before.dialect)) await enqueueProject(db, projectId);
+  if (now.some((c) => !wasOn.has(c.definition.id)) || (dialect !== undefined && dialect !== before.dialect))
+    await enqueueProject(db, projectId);
   return checks;
 }

@@ -63,7 +63,12 @@ export class FindingsUpdater {
     this.leaseMs = options.leaseMs ?? 60_000;
     // Two lanes: while one batch is checked in the worker threads, the other
     // is leased or written, so neither the database nor the threads wait for the other.
-    this.loop = new PollLoop({ failure: 'findings update failed', sleepMs: () => this.pollMs, round: async () => (await this.round()) > 0, lanes: 2 });
+    this.loop = new PollLoop({
+      failure: 'findings update failed',
+      sleepMs: () => this.pollMs,
+      round: async () => (await this.round()) > 0,
+      lanes: 2,
+    });
   }
 
   start(): void {
@@ -114,10 +119,16 @@ export class FindingsUpdater {
     const findings = await runInPool({ settings, cells: batch });
     const checked = performance.now();
     // The consistency checks first: once a cell leaves the queue (writeFindings), its groups are up to date too.
-    await updateConsistency(cells.map((c) => ({
-      keyId: c.keyId, languageId: c.languageId, projectId: c.projectId, textHash: c.hash,
-      sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
-    })), consistencySeverities(cells));
+    await updateConsistency(
+      cells.map((c) => ({
+        keyId: c.keyId,
+        languageId: c.languageId,
+        projectId: c.projectId,
+        textHash: c.hash,
+        sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
+      })),
+      consistencySeverities(cells),
+    );
     await writeFindings(cells, findings);
     this.stats.cells += cells.length;
     this.stats.leaseMs += leased - started;
@@ -137,7 +148,9 @@ export class FindingsUpdater {
   readonly stats = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
 
   private lease(): Promise<LeasedCell[]> {
-    const after = this.after ? Prisma.sql`AND ("keyId", "languageId") > (${this.after[0]}, ${this.after[1]})` : Prisma.empty;
+    const after = this.after
+      ? Prisma.sql`AND ("keyId", "languageId") > (${this.after[0]}, ${this.after[1]})`
+      : Prisma.empty;
     return prisma().$queryRaw<LeasedCell[]>(Prisma.sql`/* findings:lease */
       WITH leased AS (
         -- By row address (a TID scan): a join with the picked keys would read the whole queue each time.
@@ -169,7 +182,10 @@ function consistencySeverities(cells: readonly LeasedCell[]): Map<number, Consis
     if (out.has(c.projectId)) continue;
     const active = activeChecks(checkSettingsOf(c.settings));
     const severity = (id: string): Severity | null => active.find((a) => a.definition.id === id)?.severity ?? null;
-    out.set(c.projectId, { inconsistent: severity(inconsistentTranslation.id), ambiguous: severity(ambiguousTranslation.id) });
+    out.set(c.projectId, {
+      inconsistent: severity(inconsistentTranslation.id),
+      ambiguous: severity(ambiguousTranslation.id),
+    });
   }
   return out;
 }
@@ -220,6 +236,8 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
 /** Cells waiting in the queue (all projects, or one). */
 export async function pendingFindings(projectId?: number): Promise<number> {
   const where = projectId === undefined ? Prisma.empty : Prisma.sql`WHERE "projectId" = ${projectId}`;
-  const [row] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* findings:pending */ SELECT count(*)::int AS n FROM "FindingQueue" ${where}`);
+  const [row] = await prisma().$queryRaw<{ n: number }[]>(
+    Prisma.sql`/* findings:pending */ SELECT count(*)::int AS n FROM "FindingQueue" ${where}`,
+  );
   return row?.n ?? 0;
 }

@@ -93,7 +93,8 @@ function writeFragment(nodes: XmlNode[], processed: Map<XmlNode, string>): strin
   for (const n of nodes) {
     if (n.type === 'text') out += escapeXmlText(processed.get(n) ?? '');
     else if (n.type === 'cdata') out += cdata(processed.get(n) ?? '');
-    else if (n.type === 'element') out += openTag(n) + (n.children.length ? `${writeFragment(n.children, processed)}</${n.name}>` : '');
+    else if (n.type === 'element')
+      out += openTag(n) + (n.children.length ? `${writeFragment(n.children, processed)}</${n.name}>` : '');
   }
   return out;
 }
@@ -201,7 +202,8 @@ export function isPlainAndroidText(text: string): boolean {
   if (text === '') return true;
   const first = text.charCodeAt(0);
   // @ ? # and a space at the start, a space at the end: see escapeRun.
-  if (first === 0x40 || first === 0x3f || first === 0x23 || first === 0x20 || text.charCodeAt(text.length - 1) === 0x20) return false;
+  if (first === 0x40 || first === 0x3f || first === 0x23 || first === 0x20 || text.charCodeAt(text.length - 1) === 0x20)
+    return false;
   // Two spaces are quoted (escapeRun); a separate test keeps the class a plain scan.
   return !NOT_PLAIN.test(text) && !text.includes('  ');
 }
@@ -281,19 +283,33 @@ export function markupPrefixes(text: string): string[] {
 const REFERENCE = /^(@\+?([\w.]+:)?[\w.-]+\/[\w.-]+|@null|@empty|\?([\w.]+:)?(attr\/)?[\w.-]+)$/;
 
 const RUN_ESCAPES = /[\\"'\n\t\r\v\f]/g;
-const RUN_ESCAPE: Record<string, string> = { '\\': '\\\\', '"': '\\"', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\u000d', '\v': '\\u000b', '\f': '\\u000c' };
+const RUN_ESCAPE: Record<string, string> = {
+  '\\': '\\\\',
+  '"': '\\"',
+  "'": "\\'",
+  '\n': '\\n',
+  '\t': '\\t',
+  '\r': '\\u000d',
+  '\v': '\\u000b',
+  '\f': '\\u000c',
+};
 
 /** Module-level: a callback created per call costs more than the escaping (one call per text). */
 const runEscape = (c: string) => RUN_ESCAPE[c]!;
 
 function escapeRun(value: string, ctx: { first: boolean; leadSensitive: boolean; trailSensitive: boolean }): string {
   let s = value.replace(RUN_ESCAPES, runEscape);
-  if (ctx.first && /^[@?]/.test(value) && !(REFERENCE.test(value) && (value.includes('/') || value.includes(':') || value === '@null' || value === '@empty'))) {
+  if (
+    ctx.first &&
+    /^[@?]/.test(value) &&
+    !(REFERENCE.test(value) && (value.includes('/') || value.includes(':') || value === '@null' || value === '@empty'))
+  ) {
     s = '\\' + s;
   } else if (ctx.first && value.startsWith('#')) {
     // aapt reads a <plurals> item that starts with # as a color ("Color value not valid").
     s = '\\' + s;
   }
-  const quote = value.includes('  ') || (ctx.leadSensitive && value.startsWith(' ')) || (ctx.trailSensitive && value.endsWith(' '));
+  const quote =
+    value.includes('  ') || (ctx.leadSensitive && value.startsWith(' ')) || (ctx.trailSensitive && value.endsWith(' '));
   return quote ? `"${s}"` : s;
 }

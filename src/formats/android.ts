@@ -38,9 +38,29 @@
 //     falls back to the default values/ file, where an empty string would show
 //     an empty label.
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
-import { ANDROID_NUMBER, PLURAL_CATEGORIES, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
-import { encodeAndroidCdata, encodeAndroidValue, isPlainAndroidText, markupPrefixes, readAndroidValue } from './android-text.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FileFormat,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
+import {
+  ANDROID_NUMBER,
+  PLURAL_CATEGORIES,
+  pluralFromPlatform,
+  pluralToPlatform,
+  type PluralCategory,
+} from './plural.js';
+import {
+  encodeAndroidCdata,
+  encodeAndroidValue,
+  isPlainAndroidText,
+  markupPrefixes,
+  readAndroidValue,
+} from './android-text.js';
 import { linesWriter } from './entry-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { escapeXmlAttribute, parseXml, type XmlElement } from './xml-safe.js';
@@ -62,11 +82,19 @@ async function parseAndroid(input: Buffer, options: ParseOptions, formatId: stri
   const namespace = options.namespace ?? '';
   const { root } = parseXml(input);
   if (root.name !== 'resources') {
-    throw new FormatError(`Not an Android resource file: the root element is <${root.name}>, expected <resources>`, { line: root.line, column: root.column });
+    throw new FormatError(`Not an Android resource file: the root element is <${root.name}>, expected <resources>`, {
+      line: root.line,
+      column: root.column,
+    });
   }
   const keys: BundleKey[] = [];
   const seen = new Set<string>();
-  const add = (key: string, value: { text: string; cdata: boolean } | undefined, el: XmlElement, description: string | undefined): void => {
+  const add = (
+    key: string,
+    value: { text: string; cdata: boolean } | undefined,
+    el: XmlElement,
+    description: string | undefined,
+  ): void => {
     if (seen.has(key)) return;
     seen.add(key);
     const text = value?.text;
@@ -122,7 +150,10 @@ function pluralText(el: XmlElement): { text: string; cdata: boolean } | undefine
     if (item.type !== 'element' || item.name !== 'item') continue;
     const quantity = item.attributes.quantity ?? '';
     if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity)) {
-      throw new FormatError(`<plurals name="${el.attributes.name}">: invalid quantity "${quantity}" (expected one of ${PLURAL_CATEGORIES.join(', ')})`, { line: item.line, column: item.column });
+      throw new FormatError(
+        `<plurals name="${el.attributes.name}">: invalid quantity "${quantity}" (expected one of ${PLURAL_CATEGORIES.join(', ')})`,
+        { line: item.line, column: item.column },
+      );
     }
     const value = readAndroidValue(item.children);
     last = value.text;
@@ -177,7 +208,10 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
       return;
     }
     const categories = PLURAL_CATEGORIES.filter((c) => plural.forms[c as PluralCategory] !== undefined);
-    const forms = values(categories.map((c) => plural.forms[c as PluralCategory]!), asCdata);
+    const forms = values(
+      categories.map((c) => plural.forms[c as PluralCategory]!),
+      asCdata,
+    );
     out.push(`    <plurals ${name}${forms.xmlns}>`);
     categories.forEach((category, i) => out.push(`        <item quantity="${category}">${forms.xml[i]}</item>`));
     out.push('    </plurals>');
@@ -188,7 +222,10 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
     // Sorting is stable: of two items with one index (`a[01]`, `a[1]`) the first come stays first and is the one written.
     const items = held.sort((a, b) => a.index - b.index).filter((item, i, all) => item.index !== all[i - 1]?.index);
     const head = items[0]!;
-    const value = values(items.map((i) => i.text ?? ''), items.map((i) => i.cdata));
+    const value = values(
+      items.map((i) => i.text ?? ''),
+      items.map((i) => i.cdata),
+    );
     note(head.description, '    ', out);
     out.push(`    <string-array name="${escapeXmlAttribute(name)}"${head.flags}${value.xmlns}>`);
     items.forEach((item, i) => {
@@ -208,7 +245,13 @@ function androidWriter(options: SerializeOptions, formatId: string): FormatWrite
         }
         let items = arrays.get(m[1]!);
         if (!items) arrays.set(m[1]!, (items = []));
-        items.push({ index: Number(m[2]), text: key.translations[language]?.text, description: key.description, flags: flagAttributes(key), cdata: isCdata(key) });
+        items.push({
+          index: Number(m[2]),
+          text: key.translations[language]?.text,
+          description: key.description,
+          flags: flagAttributes(key),
+          cdata: isCdata(key),
+        });
       }
     },
     end(out) {
@@ -240,7 +283,9 @@ function values(texts: string[], cdata: boolean | boolean[]): { xml: string[]; x
     xml.push(asCdata && text !== '' ? encodeAndroidCdata(text) : encodeAndroidValue(text));
   }
   let xmlns = '';
-  if (prefixes) for (const p of [...prefixes].sort()) xmlns += ` xmlns:${p}="${escapeXmlAttribute(KNOWN_NAMESPACES[p] ?? `urn:x-android-markup:${p}`)}"`;
+  if (prefixes)
+    for (const p of [...prefixes].sort())
+      xmlns += ` xmlns:${p}="${escapeXmlAttribute(KNOWN_NAMESPACES[p] ?? `urn:x-android-markup:${p}`)}"`;
   return { xml, xmlns };
 }
 

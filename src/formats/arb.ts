@@ -48,8 +48,15 @@ function parseArb(input: Buffer, options: ParseOptions): Bundle {
   const keys = new Map<string, BundleKey>();
   for (const [name, value] of Object.entries(doc)) {
     if (name.startsWith('@')) continue;
-    if (typeof value !== 'string') throw new FormatError(`The value of "${name}" must be a string, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
-    const key: BundleKey = { key: name, namespace: options.namespace ?? '', translations: { [language]: { text: value } } };
+    if (typeof value !== 'string')
+      throw new FormatError(
+        `The value of "${name}" must be a string, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+      );
+    const key: BundleKey = {
+      key: name,
+      namespace: options.namespace ?? '',
+      translations: { [language]: { text: value } },
+    };
     const meta = Object.hasOwn(doc, `@${name}`) ? doc[`@${name}`] : undefined;
     if (meta !== undefined && !isJsonObject(meta)) throw new FormatError(`"@${name}" must be an object`);
     if (meta) {

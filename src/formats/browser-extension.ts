@@ -20,7 +20,14 @@ import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { JsonMembers } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FileFormat,
+  type FormatWriter,
+  type SerializeOptions,
+} from './model.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const ID = 'browser-extension-json';
@@ -34,11 +41,16 @@ export const browserExtensionJson: FileFormat = defineFormat({
   parse: async (input, options): Promise<Bundle> => {
     const language = requireLanguageKey(options, ID);
     const doc = parseJson(input);
-    if (!isJsonObject(doc)) throw new FormatError('A messages.json file must hold a JSON object of messages at the top level');
+    if (!isJsonObject(doc))
+      throw new FormatError('A messages.json file must hold a JSON object of messages at the top level');
     const keys = Object.entries(doc).map(([name, entry]): BundleKey => {
       if (!isJsonObject(entry)) throw new FormatError(`"${name}" must be an object such as {"message": "text"}`);
       if (typeof entry.message !== 'string') throw new FormatError(`"${name}.message" must be a string`);
-      const key: BundleKey = { key: name, namespace: options.namespace ?? '', translations: { [language]: { text: entry.message } } };
+      const key: BundleKey = {
+        key: name,
+        namespace: options.namespace ?? '',
+        translations: { [language]: { text: entry.message } },
+      };
       if (entry.description !== undefined) {
         if (typeof entry.description !== 'string') throw new FormatError(`"${name}.description" must be a string`);
         key.description = entry.description;

@@ -38,7 +38,15 @@ import { parse as csvParser } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
-import { FormatError, type Bundle, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type FileFormat,
+  type FormatWriter,
+  type OpenFile,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { decodeStream, readToEnd } from './text-stream.js';
 import { guardCell, TableColumns, TableReader, type TableRow } from './translation-table.js';
 
@@ -64,7 +72,13 @@ interface Quoting {
  * field (unwraps single-quoted ones, counts into `quoting`): only a file with
  * an apostrophe needs it, and it costs csv-parse an object per field.
  */
-async function* csvRows(texts: AsyncIterable<string>, name: string, delimiter: string, quote: '"' | "'", quoting?: Quoting): AsyncGenerator<TableRow> {
+async function* csvRows(
+  texts: AsyncIterable<string>,
+  name: string,
+  delimiter: string,
+  quote: '"' | "'",
+  quoting?: Quoting,
+): AsyncGenerator<TableRow> {
   const parser = csvParser({
     delimiter,
     quote,
@@ -74,16 +88,20 @@ async function* csvRows(texts: AsyncIterable<string>, name: string, delimiter: s
     // The single-quote reading is strict: an apostrophe inside an unquoted value, or a closing quote not followed by a delimiter, makes it fail.
     relax_quotes: quote === '"',
     record_delimiter: ['\r\n', '\n', '\r'],
-    ...(quote === '"' && quoting && {
-      cast: (value: string, context: { quoting: boolean }) => {
-        if (context.quoting) { quoting.doubleQuoted++; return value; }
-        if (!value.startsWith("'") || GUARD.test(value)) return value;
-        const wrapped = value.length >= 2 ? SINGLE_WRAPPED.exec(value) : null;
-        if (wrapped) return wrapped[1]!.replace(/''/g, "'");
-        quoting.openSingle++;
-        return value;
-      },
-    }),
+    ...(quote === '"' &&
+      quoting && {
+        cast: (value: string, context: { quoting: boolean }) => {
+          if (context.quoting) {
+            quoting.doubleQuoted++;
+            return value;
+          }
+          if (!value.startsWith("'") || GUARD.test(value)) return value;
+          const wrapped = value.length >= 2 ? SINGLE_WRAPPED.exec(value) : null;
+          if (wrapped) return wrapped[1]!.replace(/''/g, "'");
+          quoting.openSingle++;
+          return value;
+        },
+      }),
   });
   // The reader below gets any error of the text or the parser.
   const records = pipeline(Readable.from(texts), parser, () => {}) as AsyncIterable<CsvRecord>;
@@ -97,7 +115,10 @@ async function* csvRows(texts: AsyncIterable<string>, name: string, delimiter: s
   } catch (e) {
     if (e instanceof FormatError) throw e;
     const err = e as Error & { lines?: number };
-    throw new FormatError(`Invalid ${name}: ${err.message.replace(/ at line \d+.*$/, '')}`, err.lines ? { line: err.lines } : undefined);
+    throw new FormatError(
+      `Invalid ${name}: ${err.message.replace(/ at line \d+.*$/, '')}`,
+      err.lines ? { line: err.lines } : undefined,
+    );
   }
 }
 
@@ -112,7 +133,13 @@ async function* csvRows(texts: AsyncIterable<string>, name: string, delimiter: s
  * table's own rules (a key given twice, a row without a key) can fail there,
  * where the row stands.
  */
-async function* readTable(open: OpenFile, id: string, delimiter: string, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
+async function* readTable(
+  open: OpenFile,
+  id: string,
+  delimiter: string,
+  options: ParseOptions,
+  chunkCells: number,
+): AsyncGenerator<Bundle> {
   const name = id === 'tsv' ? 'TSV' : 'CSV';
   const bytes = { apostrophe: false };
   await readToEnd(decodeStream(noting(open(), bytes)));
@@ -171,7 +198,11 @@ function tableFormat(id: string, delimiter: string, extension: string, contentTy
       const columns = new TableColumns(options);
       // Records are independent, so the rows of each page stringify on their own.
       // A cell that would read back as single-quoted (wrapped in apostrophes, or opening one that is not the formula guard's) is quoted.
-      const records = (rows: string[][]) => stringify(rows.map((r) => r.map(guardCell)), { delimiter, record_delimiter: '\n', quoted_match: [/\r/, /^'+(?![=+\-@\t\r'])/, /^'[\s\S]*'$/] });
+      const records = (rows: string[][]) =>
+        stringify(
+          rows.map((r) => r.map(guardCell)),
+          { delimiter, record_delimiter: '\n', quoted_match: [/\r/, /^'+(?![=+\-@\t\r'])/, /^'[\s\S]*'$/] },
+        );
       return entryWriter({
         header: () => records([columns.header()]),
         entries: (keys) => records(keys.map((k) => columns.row(k))),

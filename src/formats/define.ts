@@ -3,23 +3,42 @@
 // give the same bytes for the same keys in the same order; a format that
 // streams gets parse(bytes) from its parseStream, so an upload read whole and
 // one read as a stream go through the same reader.
-import type { Bundle, BundleKey, FileChunk, FileFormat, FormatWriter, SerializeOptions, WriterOutput } from './model.js';
+import type {
+  Bundle,
+  BundleKey,
+  FileChunk,
+  FileFormat,
+  FormatWriter,
+  SerializeOptions,
+  WriterOutput,
+} from './model.js';
 import { pathSortKey } from './nested-keys.js';
 import { inMemory } from './text-stream.js';
 
 /** A format's parts: parse, or parseStream alone (parse is then derived from it). */
 export type FormatDefinition = Omit<FileFormat, 'serialize' | 'parse' | 'parseStream'> &
-  ({ parse: FileFormat['parse']; parseStream?: FileFormat['parseStream'] } | { parse?: undefined; parseStream: NonNullable<FileFormat['parseStream']> });
+  (
+    | { parse: FileFormat['parse']; parseStream?: FileFormat['parseStream'] }
+    | { parse?: undefined; parseStream: NonNullable<FileFormat['parseStream']> }
+  );
 
 /**
  * One file of a bundle as the export engine hands it to the writer: the
  * file's namespace, one key per name for formats without namespaces, the
  * namespaces of its keys, and the order the format needs.
  */
-export function fileOf(format: FormatDefinition, bundle: Bundle, given: Omit<SerializeOptions, 'namespacesInFile'>): { keys: BundleKey[]; options: SerializeOptions } {
+export function fileOf(
+  format: FormatDefinition,
+  bundle: Bundle,
+  given: Omit<SerializeOptions, 'namespacesInFile'>,
+): { keys: BundleKey[]; options: SerializeOptions } {
   let keys = given.namespace === undefined ? bundle.keys : bundle.keys.filter((k) => k.namespace === given.namespace);
   if (!format.namespaces && given.namespace === undefined) keys = oneKeyPerName(keys);
-  const options: SerializeOptions = { ...given, namespacesInFile: namespacesOf(keys), customers: given.customers ?? bundle.customers };
+  const options: SerializeOptions = {
+    ...given,
+    namespacesInFile: namespacesOf(keys),
+    customers: given.customers ?? bundle.customers,
+  };
   const order = format.keyOrder?.(options);
   if (order === 'path') {
     const sortKeys = new Map(keys.map((k) => [k, pathSortKey(k.key)]));
@@ -78,7 +97,9 @@ export function defineFormat(definition: FormatDefinition): FileFormat {
   const { parseStream } = definition;
   return {
     ...definition,
-    parse: definition.parse ?? ((input, options) => wholeFile(parseStream!(inMemory(input), options, Number.POSITIVE_INFINITY))),
+    parse:
+      definition.parse ??
+      ((input, options) => wholeFile(parseStream!(inMemory(input), options, Number.POSITIVE_INFINITY))),
     async serialize(bundle, given) {
       const { keys, options } = fileOf(definition, bundle, given);
       return writePages(definition.writer(options), [keys]);

@@ -43,7 +43,15 @@ import { finished } from 'node:stream/promises';
 import type * as ExcelJS from 'exceljs';
 import type JSZip from 'jszip';
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FileFormat,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { addTable, TableColumns, type TableRow } from './translation-table.js';
 import { lazyRequire } from '../lazy-module.js';
 
@@ -60,14 +68,25 @@ export interface ZipLimits {
 }
 
 const MiB = 1024 * 1024;
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxEntryBytes: 200 * MiB, maxTotalBytes: 200 * MiB, maxRatio: 200, ratioFloorBytes: MiB };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 10_000,
+  maxEntryBytes: 200 * MiB,
+  maxTotalBytes: 200 * MiB,
+  maxRatio: 200,
+  ratioFloorBytes: MiB,
+};
 
-interface JsZipEntryData { uncompressedSize?: number; compressedSize?: number }
+interface JsZipEntryData {
+  uncompressedSize?: number;
+  compressedSize?: number;
+}
 
 /** Refuses anything that is not a zip of reasonable uncompressed size. */
 export async function checkZipArchive(input: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<JSZip> {
-  if (input.length >= 8 && input.readUInt32BE(0) === 0xd0cf11e0) throw new FormatError('This is an old binary .xls workbook: save it as .xlsx');
-  if (input.length < 4 || input.readUInt32LE(0) !== 0x04034b50) throw new FormatError('Not an .xlsx file (an .xlsx file is a zip archive)');
+  if (input.length >= 8 && input.readUInt32BE(0) === 0xd0cf11e0)
+    throw new FormatError('This is an old binary .xls workbook: save it as .xlsx');
+  if (input.length < 4 || input.readUInt32LE(0) !== 0x04034b50)
+    throw new FormatError('Not an .xlsx file (an .xlsx file is a zip archive)');
   let zip: JSZip;
   try {
     // Loaded on first use, like exceljs: only Excel files need it.
@@ -77,15 +96,18 @@ export async function checkZipArchive(input: Buffer, limits: ZipLimits = DEFAULT
     throw new FormatError(`Corrupt .xlsx archive: ${(e as Error).message}`);
   }
   const files = Object.values(zip.files).filter((f) => !f.dir);
-  if (files.length > limits.maxEntries) throw new FormatError(`The .xlsx archive has too many entries (${files.length})`);
+  if (files.length > limits.maxEntries)
+    throw new FormatError(`The .xlsx archive has too many entries (${files.length})`);
   let total = 0;
   for (const f of files) {
     const data = (f as unknown as { _data?: JsZipEntryData })._data ?? {};
     const size = data.uncompressedSize ?? 0;
     const compressed = data.compressedSize ?? 0;
     total += size;
-    if (size > limits.maxEntryBytes || total > limits.maxTotalBytes) throw new FormatError(`The .xlsx archive is too large once uncompressed (${f.name})`);
-    if (size > limits.ratioFloorBytes && size > compressed * limits.maxRatio) throw new FormatError(`The .xlsx archive entry ${f.name} is compressed suspiciously well (zip bomb?)`);
+    if (size > limits.maxEntryBytes || total > limits.maxTotalBytes)
+      throw new FormatError(`The .xlsx archive is too large once uncompressed (${f.name})`);
+    if (size > limits.ratioFloorBytes && size > compressed * limits.maxRatio)
+      throw new FormatError(`The .xlsx archive entry ${f.name} is compressed suspiciously well (zip bomb?)`);
   }
   // The directory's sizes are only claims: inflate each entry once, stopping as soon as it outgrows its claim.
   for (const f of files) {
@@ -115,7 +137,8 @@ function cellText(value: ExcelJS.CellValue): string {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'object') {
     if ('richText' in value) return value.richText.map((r) => r.text).join('');
-    if ('formula' in value || 'sharedFormula' in value) return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
+    if ('formula' in value || 'sharedFormula' in value)
+      return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
     if ('text' in value) return cellText((value as { text: ExcelJS.CellValue }).text);
     if ('error' in value) return '';
   }
@@ -143,12 +166,18 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
       for (let c = 1; c <= row.cellCount; c++) cells.push(cellText(row.getCell(c).value));
       rows.push({ cells, line: rowNumber });
     });
-    addTable(bundle, rows, options, {
-      unguard: false,
-      rows: true,
-      label: `sheet "${ws.name}"`,
-      ...(sheetsAsNamespaces ? { namespace: ws.name } : {}),
-    }, seen);
+    addTable(
+      bundle,
+      rows,
+      options,
+      {
+        unguard: false,
+        rows: true,
+        label: `sheet "${ws.name}"`,
+        ...(sheetsAsNamespaces ? { namespace: ws.name } : {}),
+      },
+      seen,
+    );
   }
   return bundle;
 }
@@ -167,10 +196,17 @@ export function sheetNames(namespaces: readonly string[]): Map<string, string> {
   const taken = new Set<string>();
   const names = new Map<string, string>();
   for (const namespace of namespaces) {
-    let base = namespace === '' ? DEFAULT_SHEET : namespace.replace(INVALID_SHEET_CHARACTERS, '_').slice(0, MAX_SHEET_NAME).replace(/^'+|'+$/g, '');
+    let base =
+      namespace === ''
+        ? DEFAULT_SHEET
+        : namespace
+            .replace(INVALID_SHEET_CHARACTERS, '_')
+            .slice(0, MAX_SHEET_NAME)
+            .replace(/^'+|'+$/g, '');
     if (base === '') base = '_';
     let name = base;
-    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base.slice(0, MAX_SHEET_NAME - ` (${n})`.length)} (${n})`;
+    for (let n = 2; taken.has(name.toLowerCase()); n++)
+      name = `${base.slice(0, MAX_SHEET_NAME - ` (${n})`.length)} (${n})`;
     taken.add(name.toLowerCase());
     names.set(namespace, name);
   }
@@ -191,7 +227,11 @@ function writer(options: SerializeOptions): FormatWriter {
   const out = new PassThrough();
   const zipped: Buffer[] = [];
   out.on('data', (chunk: Buffer) => zipped.push(chunk));
-  const workbook = new (excelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new (excelJs().stream.xlsx.WorkbookWriter)({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   const started = new Set<string>();
   let sheet: { name: string; ws: ExcelJS.Worksheet } | undefined;
 

@@ -31,21 +31,36 @@ function define(expr: string, languages: string): void {
   for (const l of languages.split(' ')) TABLE[l] = expr;
 }
 define('nplurals=1; plural=0;', 'ja ko zh th vi id ms lo my km bo dz ig ii jv kea ses sg to wo yo yue');
-define('nplurals=2; plural=(n != 1);', 'en de nl sv da nb nn no fi et el it es ca bg hu tr az ka eu gl sq ur sw af ast eo fo fy ha kk ky lb mn ne om or ps so ta te tk ug uz mr pt-pt');
+define(
+  'nplurals=2; plural=(n != 1);',
+  'en de nl sv da nb nn no fi et el it es ca bg hu tr az ka eu gl sq ur sw af ast eo fo fy ha kk ky lb mn ne om or ps so ta te tk ug uz mr pt-pt',
+);
 define('nplurals=2; plural=(n > 1);', 'fr pt pt-br hi bn gu kn pa fa am zu ln ak ti wa');
 define('nplurals=2; plural=(n%10 != 1 || n%100 == 11);', 'is');
 define('nplurals=2; plural=(n%10 == 1 && n%100 != 11 ? 0 : 1);', 'mk');
-define('nplurals=3; plural=(n%10 == 1 && n%100 != 11 ? 0 : n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14) ? 1 : 2);', 'ru uk be hr sr bs sh');
+define(
+  'nplurals=3; plural=(n%10 == 1 && n%100 != 11 ? 0 : n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14) ? 1 : 2);',
+  'ru uk be hr sr bs sh',
+);
 define('nplurals=3; plural=(n == 1 ? 0 : n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14) ? 1 : 2);', 'pl');
 define('nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2);', 'cs sk');
 define('nplurals=3; plural=(n == 1 ? 0 : n == 0 || (n%100 > 0 && n%100 < 20) ? 1 : 2);', 'ro mo');
-define('nplurals=3; plural=(n%10 == 1 && (n%100 < 11 || n%100 > 19) ? 0 : n%10 >= 2 && n%10 <= 9 && (n%100 < 11 || n%100 > 19) ? 1 : 2);', 'lt');
+define(
+  'nplurals=3; plural=(n%10 == 1 && (n%100 < 11 || n%100 > 19) ? 0 : n%10 >= 2 && n%10 <= 9 && (n%100 < 11 || n%100 > 19) ? 1 : 2);',
+  'lt',
+);
 define('nplurals=3; plural=(n%10 == 0 || (n%100 >= 11 && n%100 <= 19) ? 0 : n%10 == 1 && n%100 != 11 ? 1 : 2);', 'lv');
 define('nplurals=3; plural=(n == 1 ? 0 : n == 2 ? 1 : 2);', 'he iw');
 define('nplurals=4; plural=(n%100 == 1 ? 0 : n%100 == 2 ? 1 : n%100 == 3 || n%100 == 4 ? 2 : 3);', 'sl');
-define('nplurals=4; plural=(n == 1 || n == 11 ? 0 : n == 2 || n == 12 ? 1 : (n >= 3 && n <= 10) || (n >= 13 && n <= 19) ? 2 : 3);', 'gd');
+define(
+  'nplurals=4; plural=(n == 1 || n == 11 ? 0 : n == 2 || n == 12 ? 1 : (n >= 3 && n <= 10) || (n >= 13 && n <= 19) ? 2 : 3);',
+  'gd',
+);
 define('nplurals=5; plural=(n == 1 ? 0 : n == 2 ? 1 : n >= 3 && n <= 6 ? 2 : n >= 7 && n <= 10 ? 3 : 4);', 'ga');
-define('nplurals=6; plural=(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n%100 >= 3 && n%100 <= 10 ? 3 : n%100 >= 11 ? 4 : 5);', 'ar');
+define(
+  'nplurals=6; plural=(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n%100 >= 3 && n%100 <= 10 ? 3 : n%100 >= 11 ? 4 : 5);',
+  'ar',
+);
 define('nplurals=6; plural=(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n == 3 ? 3 : n == 6 ? 4 : 5);', 'cy');
 
 /**
@@ -127,7 +142,10 @@ export function mapByExpression(expression: string, nplurals: number, language: 
     let bestCount = 0;
     for (const cat of PLURAL_CATEGORIES) {
       const k = c.get(cat) ?? 0;
-      if (k > bestCount) { best = cat; bestCount = k; }
+      if (k > bestCount) {
+        best = cat;
+        bestCount = k;
+      }
     }
     if (!best || result.includes(best)) return null;
     result.push(best);
@@ -152,11 +170,14 @@ export function compilePluralExpression(source: string): Expr {
   const peek = () => toks[pos];
   const take = (t?: string) => {
     const tok = toks[pos];
-    if (tok === undefined || (t !== undefined && tok !== t)) throw new Error(`expected ${t ?? 'a token'} in plural expression`);
+    if (tok === undefined || (t !== undefined && tok !== t))
+      throw new Error(`expected ${t ?? 'a token'} in plural expression`);
     pos++;
     return tok;
   };
-  const enter = () => { if (++depth > MAX_DEPTH) throw new Error('plural expression nested too deeply'); };
+  const enter = () => {
+    if (++depth > MAX_DEPTH) throw new Error('plural expression nested too deeply');
+  };
 
   const binaryLevels: string[][] = [['||'], ['&&'], ['==', '!='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%']];
 
@@ -187,11 +208,35 @@ export function compilePluralExpression(source: string): Expr {
   }
   function unary(): Expr {
     const t = peek();
-    if (t === '!') { take(); enter(); const e = unary(); depth--; return (n) => (e(n) ? 0 : 1); }
-    if (t === '-') { take(); enter(); const e = unary(); depth--; return (n) => -e(n); }
-    if (t === '(') { take(); const e = ternary(); take(')'); return e; }
-    if (t === 'n') { take(); return (n) => n; }
-    if (t !== undefined && /^\d+$/.test(t)) { take(); const v = Number(t); return () => v; }
+    if (t === '!') {
+      take();
+      enter();
+      const e = unary();
+      depth--;
+      return (n) => (e(n) ? 0 : 1);
+    }
+    if (t === '-') {
+      take();
+      enter();
+      const e = unary();
+      depth--;
+      return (n) => -e(n);
+    }
+    if (t === '(') {
+      take();
+      const e = ternary();
+      take(')');
+      return e;
+    }
+    if (t === 'n') {
+      take();
+      return (n) => n;
+    }
+    if (t !== undefined && /^\d+$/.test(t)) {
+      take();
+      const v = Number(t);
+      return () => v;
+    }
     throw new Error(`unexpected ${t === undefined ? 'end' : `"${t}"`} in plural expression`);
   }
   const e = ternary();
@@ -201,19 +246,38 @@ export function compilePluralExpression(source: string): Expr {
 
 function binaryOp(op: string, l: Expr, r: Expr): Expr {
   switch (op) {
-    case '||': return (n) => (l(n) || r(n) ? 1 : 0);
-    case '&&': return (n) => (l(n) && r(n) ? 1 : 0);
-    case '==': return (n) => (l(n) === r(n) ? 1 : 0);
-    case '!=': return (n) => (l(n) !== r(n) ? 1 : 0);
-    case '<': return (n) => (l(n) < r(n) ? 1 : 0);
-    case '>': return (n) => (l(n) > r(n) ? 1 : 0);
-    case '<=': return (n) => (l(n) <= r(n) ? 1 : 0);
-    case '>=': return (n) => (l(n) >= r(n) ? 1 : 0);
-    case '+': return (n) => l(n) + r(n);
-    case '-': return (n) => l(n) - r(n);
-    case '*': return (n) => l(n) * r(n);
+    case '||':
+      return (n) => (l(n) || r(n) ? 1 : 0);
+    case '&&':
+      return (n) => (l(n) && r(n) ? 1 : 0);
+    case '==':
+      return (n) => (l(n) === r(n) ? 1 : 0);
+    case '!=':
+      return (n) => (l(n) !== r(n) ? 1 : 0);
+    case '<':
+      return (n) => (l(n) < r(n) ? 1 : 0);
+    case '>':
+      return (n) => (l(n) > r(n) ? 1 : 0);
+    case '<=':
+      return (n) => (l(n) <= r(n) ? 1 : 0);
+    case '>=':
+      return (n) => (l(n) >= r(n) ? 1 : 0);
+    case '+':
+      return (n) => l(n) + r(n);
+    case '-':
+      return (n) => l(n) - r(n);
+    case '*':
+      return (n) => l(n) * r(n);
     // C integer division and remainder; division by zero yields NaN, which the mapping rejects.
-    case '/': return (n) => { const d = r(n); return d === 0 ? NaN : Math.trunc(l(n) / d); };
-    default: return (n) => { const d = r(n); return d === 0 ? NaN : l(n) % d; };
+    case '/':
+      return (n) => {
+        const d = r(n);
+        return d === 0 ? NaN : Math.trunc(l(n) / d);
+      };
+    default:
+      return (n) => {
+        const d = r(n);
+        return d === 0 ? NaN : l(n) % d;
+      };
   }
 }

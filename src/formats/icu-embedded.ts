@@ -38,7 +38,7 @@ export function buildIcuMessage(parts: IcuPart[], inPlural = false): string {
 export function quoteIcuText(text: string, inPlural = false): string {
   const special = inPlural ? /[{}#]/ : /[{}]/;
   let out = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text[i]!;
     if (!special.test(c)) {
       out += c === "'" ? "''" : c;
@@ -67,7 +67,8 @@ export function plainText(parts: IcuPart[], choice: (c: IcuChoice) => string, nu
 
 /** Exact matches (`=0`) first, then CLDR categories in canonical order, as toIcuPlural orders them. */
 function orderPluralBranches<T extends { key: string }>(branches: T[]): T[] {
-  const rank = (k: string): number => (k.startsWith('=') ? -1 : PLURAL_CATEGORIES.indexOf(k as (typeof PLURAL_CATEGORIES)[number]));
+  const rank = (k: string): number =>
+    k.startsWith('=') ? -1 : PLURAL_CATEGORIES.indexOf(k as (typeof PLURAL_CATEGORIES)[number]);
   return branches
     .map((b, i) => ({ b, i }))
     .sort((x, y) => rank(x.b.key) - rank(y.b.key) || x.i - y.i)

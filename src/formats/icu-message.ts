@@ -85,7 +85,8 @@ function convert(source: string, elements: MessageFormatElement[], depth: number
   for (const el of elements) {
     switch (el.type) {
       case TYPE.literal:
-        if (el.value.includes('}')) checkNoStrayBrace(source.slice(el.location!.start.offset, el.location!.end.offset), inPlural);
+        if (el.value.includes('}'))
+          checkNoStrayBrace(source.slice(el.location!.start.offset, el.location!.end.offset), inPlural);
         if (el.value) pushText(el.value);
         break;
       case TYPE.pound:
@@ -94,7 +95,10 @@ function convert(source: string, elements: MessageFormatElement[], depth: number
       case TYPE.plural:
       case TYPE.select: {
         const kind = el.type === TYPE.select ? 'select' : el.pluralType === 'ordinal' ? 'selectordinal' : 'plural';
-        const branches = Object.entries(el.options).map(([key, option]) => ({ key, parts: convert(source, option.value, depth + 1, kind !== 'select' || inPlural) }));
+        const branches = Object.entries(el.options).map(([key, option]) => ({
+          key,
+          parts: convert(source, option.value, depth + 1, kind !== 'select' || inPlural),
+        }));
         if (!branches.length) throw new Malformed();
         const choice: IcuChoice = { type: 'choice', kind, argument: el.value, branches };
         if (el.type === TYPE.plural && el.offset) choice.offset = el.offset;
@@ -122,13 +126,19 @@ function checkNoStrayBrace(source: string, inPlural: boolean): void {
     const c = source[i]!;
     if (c === "'") {
       const next = source[i + 1];
-      if (next === "'") { i++; continue; }
+      if (next === "'") {
+        i++;
+        continue;
+      }
       if (next === '{' || next === '}' || next === '<' || next === '>' || (inPlural && next === '#')) {
         // A quoted run, `''` inside it; unclosed, it runs to the end.
         let j = i + 2;
         while (j < source.length) {
           if (source[j] === "'") {
-            if (source[j + 1] === "'") { j += 2; continue; }
+            if (source[j + 1] === "'") {
+              j += 2;
+              continue;
+            }
             break;
           }
           j++;

@@ -18,7 +18,16 @@
 // footer: the file is its keys' lines, written page by page.
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FileFormat,
+  type FormatWriter,
+  type OpenFile,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { detached, latin1Fallback, readLines, type LineReader } from './text-stream.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 
@@ -59,7 +68,10 @@ function unescape(s: string, where: (offset: number) => { line: number; column: 
 
 function commentText(line: string): string {
   // Comments are not escapes-aware in Java; only \uXXXX is decoded, as store() writes it.
-  return line.slice(1).replace(/^ /, '').replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return line
+    .slice(1)
+    .replace(/^ /, '')
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
 /** A key of the file: its logical line's key and value, the comment lines before it. */
@@ -107,7 +119,12 @@ class PropertiesReader implements LineReader {
       this.comments.push(commentText(piece));
       return;
     } else {
-      this.open = { pieces: [piece], starts: [[0, line, start + 1]], length: piece.length, trailing: trailingBackslashes(piece) };
+      this.open = {
+        pieces: [piece],
+        starts: [[0, line, start + 1]],
+        length: piece.length,
+        trailing: trailingBackslashes(piece),
+      };
     }
     const logical = this.open!;
     if (logical.trailing % 2 === 0) return this.finish();
@@ -198,7 +215,10 @@ function splitKeyValue(line: string): { key: string; value: string; valueOffset:
   let i = 0;
   while (i < line.length) {
     const c = line[i]!;
-    if (c === '\\') { i += 2; continue; }
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
     if (c === '=' || c === ':' || WHITESPACE.has(c)) break;
     i++;
   }
@@ -221,7 +241,9 @@ function escapeChar(c: string): string {
 }
 
 function escapeKey(key: string): string {
-  return key.replace(/[^\x21-\x7e]|[\\=:#!]/g, (c) => (c === ' ' || c === '=' || c === ':' || c === '#' || c === '!' ? '\\' + c : escapeChar(c)));
+  return key.replace(/[^\x21-\x7e]|[\\=:#!]/g, (c) =>
+    c === ' ' || c === '=' || c === ':' || c === '#' || c === '!' ? '\\' + c : escapeChar(c),
+  );
 }
 
 function escapeValue(value: string): string {

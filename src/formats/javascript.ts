@@ -18,7 +18,15 @@
 // member, which import reads back. Code such as functions is not written back.
 // ESCAPE_NEW_LINES does not apply: string literals always escape newlines.
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FileFormat,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { JsLeaf, readJsModule } from './js-module-reader.js';
 import { flatten } from './nested-keys.js';
 import { nestedKeyOrder, objectLiteralFileWriter } from './object-literal-writer.js';
@@ -59,7 +67,9 @@ function parseModule(input: Buffer, options: ParseOptions, prefer: 'default' | '
 
 /** A JSON string, with the two line separators escaped for older JavaScript tools. */
 function jsString(text: string): string {
-  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function moduleWriter(options: SerializeOptions, wrapper: string, formatId: string): FormatWriter {
@@ -69,7 +79,15 @@ function moduleWriter(options: SerializeOptions, wrapper: string, formatId: stri
     name: jsString,
     leaf: (k: BundleKey) => jsString(k.translations[language]?.text ?? ''),
     // Every kind of line break ends a `//` comment, so each becomes its own comment line.
-    comment: withDescriptions ? (k: BundleKey) => (k.description ? k.description.split(/\r\n|[\n\r\u2028\u2029]/) : undefined) : undefined,
+    comment: withDescriptions
+      ? (k: BundleKey) => (k.description ? k.description.split(/\r\n|[\n\r\u2028\u2029]/) : undefined)
+      : undefined,
   };
-  return objectLiteralFileWriter(options, { prefix: wrapper, suffix: ';\n' }, style, (k: BundleKey) => ({ kind: 'leaf', value: k }), (k) => k);
+  return objectLiteralFileWriter(
+    options,
+    { prefix: wrapper, suffix: ';\n' },
+    style,
+    (k: BundleKey) => ({ kind: 'leaf', value: k }),
+    (k) => k,
+  );
 }

@@ -92,7 +92,10 @@ function syntaxError(error: unknown): FormatError {
   if (error instanceof RangeError) return new FormatError('The JavaScript file nests code too deeply to read');
   const e = error as { message?: string; loc?: { line: number; column: number } };
   const message = (e.message ?? String(error)).replace(/\s*\(\d+:\d+\)$/, '');
-  return new FormatError(`JavaScript syntax error: ${message}`, e.loc ? { line: e.loc.line, column: e.loc.column + 1 } : undefined);
+  return new FormatError(
+    `JavaScript syntax error: ${message}`,
+    e.loc ? { line: e.loc.line, column: e.loc.column + 1 } : undefined,
+  );
 }
 
 class ModuleReader {
@@ -122,7 +125,10 @@ class ModuleReader {
     switch (node.type) {
       case 'ExportDefaultDeclaration': {
         const d = node.declaration;
-        const value = d.type === 'ObjectExpression' || isExpression(d) ? this.value(d as t.Expression, '', 1) : new Skip(describe(d));
+        const value =
+          d.type === 'ObjectExpression' || isExpression(d)
+            ? this.value(d as t.Expression, '', 1)
+            : new Skip(describe(d));
         this.defaultExport = { value, node: d };
         if (value instanceof Skip) this.report('export default', d, value.reason);
         return;
@@ -132,14 +138,19 @@ class ModuleReader {
         for (const s of node.specifiers) {
           if (s.type !== 'ExportSpecifier' || exportedName(s.exported) !== 'default') continue;
           const value = this.bindings.get(s.local.name);
-          if (value === undefined) this.report('export default', s.local, `a name that is not declared above (${s.local.name})`);
-          this.defaultExport = { value: value ?? new Skip(`a name that is not declared above (${s.local.name})`), node: s.local };
+          if (value === undefined)
+            this.report('export default', s.local, `a name that is not declared above (${s.local.name})`);
+          this.defaultExport = {
+            value: value ?? new Skip(`a name that is not declared above (${s.local.name})`),
+            node: s.local,
+          };
         }
         return;
       case 'VariableDeclaration':
         return this.declaration(node);
       case 'ExpressionStatement':
-        if (node.expression.type === 'AssignmentExpression' && node.expression.operator === '=') this.assignment(node.expression);
+        if (node.expression.type === 'AssignmentExpression' && node.expression.operator === '=')
+          this.assignment(node.expression);
         return;
       default:
         // Imports, functions, conditionals …: stepped over.
@@ -179,8 +190,10 @@ class ModuleReader {
     if (!(obj instanceof Map)) return;
     const last = props[props.length - 1]!;
     const value = this.value(node.right, path, 1);
-    if (root === 'module' && props.length === 1 && last === 'exports') this.commonjs = { node: node.right, skip: value instanceof Skip ? value : undefined };
-    else if (root === 'exports' || (root === 'module' && props[0] === 'exports')) this.commonjs ??= { node: node.right };
+    if (root === 'module' && props.length === 1 && last === 'exports')
+      this.commonjs = { node: node.right, skip: value instanceof Skip ? value : undefined };
+    else if (root === 'exports' || (root === 'module' && props[0] === 'exports'))
+      this.commonjs ??= { node: node.right };
     if (value instanceof Skip) {
       this.report(path, node.right, value.reason);
       obj.delete(last);
@@ -189,7 +202,8 @@ class ModuleReader {
 
   /** The value of an expression, or why it is skipped (the caller reports it). */
   private value(node: t.Expression | t.PatternLike, path: string, depth: number): JsValue | Skip {
-    if (depth > MAX_NESTING) throw new FormatError(`Values are nested deeper than ${MAX_NESTING} levels`, position(node));
+    if (depth > MAX_NESTING)
+      throw new FormatError(`Values are nested deeper than ${MAX_NESTING} levels`, position(node));
     switch (node.type) {
       case 'StringLiteral':
         return new JsLeaf(node.value);
@@ -254,7 +268,8 @@ class ModuleReader {
       current = current.left;
     }
     operands.unshift(current);
-    if (current === node || !isText(operands[0]!) || !operands.every(isTextOrNumber)) return new Skip('an expression that is not a literal');
+    if (current === node || !isText(operands[0]!) || !operands.every(isTextOrNumber))
+      return new Skip('an expression that is not a literal');
     let text = '';
     for (const operand of operands) {
       const value = this.value(operand as t.Expression, path, depth + 1);
@@ -271,9 +286,15 @@ class ModuleReader {
         const spread = this.value(member.argument, `${path}...`, depth + 1);
         if (spread instanceof Map) {
           this.copyBudget -= spread.size;
-          if (this.copyBudget < 0) throw new FormatError('The file copies objects with ... too often', position(member));
+          if (this.copyBudget < 0)
+            throw new FormatError('The file copies objects with ... too often', position(member));
           for (const [name, v] of spread) obj.set(name, v);
-        } else this.report(`${path}...`, member, spread instanceof Skip ? spread.reason : 'a spread of something that is not an object');
+        } else
+          this.report(
+            `${path}...`,
+            member,
+            spread instanceof Skip ? spread.reason : 'a spread of something that is not an object',
+          );
         continue;
       }
       const name = propertyName(member);
@@ -345,16 +366,28 @@ class ModuleReader {
 
   exported(prefer: 'default' | 'commonjs'): JsObject {
     const candidates = {
-      default: this.defaultExport && { what: 'The default export', node: this.defaultExport.node, value: this.defaultExport.value },
+      default: this.defaultExport && {
+        what: 'The default export',
+        node: this.defaultExport.node,
+        value: this.defaultExport.value,
+      },
       // The value of module.exports after every statement (exports.x = … fills the object it starts as).
-      commonjs: this.commonjs && { what: 'module.exports', node: this.commonjs.node, value: this.moduleObject.get('exports') ?? this.commonjs.skip! },
+      commonjs: this.commonjs && {
+        what: 'module.exports',
+        node: this.commonjs.node,
+        value: this.moduleObject.get('exports') ?? this.commonjs.skip!,
+      },
     };
-    const found = prefer === 'default' ? (candidates.default ?? candidates.commonjs) : (candidates.commonjs ?? candidates.default);
+    const found =
+      prefer === 'default' ? (candidates.default ?? candidates.commonjs) : (candidates.commonjs ?? candidates.default);
     if (!found) throw new FormatError('No `export default {…}` or `module.exports = {…}` found in the JavaScript file');
     const { value } = found;
     if (value instanceof Map) return value;
     const description = value instanceof Skip ? value.reason : value instanceof JsLeaf ? 'a single text' : 'an array';
-    throw new FormatError(`${found.what} must be an object literal of translations, found ${description}`, position(found.node));
+    throw new FormatError(
+      `${found.what} must be an object literal of translations, found ${description}`,
+      position(found.node),
+    );
   }
 }
 
@@ -366,13 +399,20 @@ function exportedName(node: t.Identifier | t.StringLiteral): string {
   return node.type === 'Identifier' ? node.name : node.value;
 }
 
-const isText = (node: t.Node) => node.type === 'StringLiteral' || (node.type === 'TemplateLiteral' && node.expressions.length === 0);
+const isText = (node: t.Node) =>
+  node.type === 'StringLiteral' || (node.type === 'TemplateLiteral' && node.expressions.length === 0);
 const isTextOrNumber = (node: t.Node) => isText(node) || node.type === 'NumericLiteral';
 
 function isObjectFreeze(node: t.CallExpression): boolean {
   const callee = node.callee;
-  return callee.type === 'MemberExpression' && !callee.computed && callee.object.type === 'Identifier' && callee.object.name === 'Object'
-    && callee.property.type === 'Identifier' && callee.property.name === 'freeze';
+  return (
+    callee.type === 'MemberExpression' &&
+    !callee.computed &&
+    callee.object.type === 'Identifier' &&
+    callee.object.name === 'Object' &&
+    callee.property.type === 'Identifier' &&
+    callee.property.name === 'freeze'
+  );
 }
 
 /** `a.b['c']` as ['a', 'b', 'c']; undefined for anything else (computed from code, calls …). */
@@ -429,7 +469,12 @@ function describe(node: t.Node): string {
 function commentText(c: t.Comment): string {
   if (c.type === 'CommentLine') return c.value.startsWith(' ') ? c.value.slice(1) : c.value;
   // /** JSDoc-style */ blocks: drop the leading `*` of each line.
-  return c.value.replace(/^\*/, '').split(/\r\n|[\n\r\u2028\u2029]/).map((line) => line.replace(/^\s*\*? ?/, '')).join('\n').trim();
+  return c.value
+    .replace(/^\*/, '')
+    .split(/\r\n|[\n\r\u2028\u2029]/)
+    .map((line) => line.replace(/^\s*\*? ?/, ''))
+    .join('\n')
+    .trim();
 }
 
 /** Parses a module and evaluates its top-level statements (see the rules above). */

@@ -41,7 +41,8 @@ function checkDepth(text: string, maxDepth: number): void {
         else if (d === 34) break;
       }
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > maxDepth) throw new FormatError(`JSON nesting is deeper than ${maxDepth} levels`, { ...lineColumn(text, i), offset: i });
+      if (++depth > maxDepth)
+        throw new FormatError(`JSON nesting is deeper than ${maxDepth} levels`, { ...lineColumn(text, i), offset: i });
     } else if (c === 125 || c === 93) {
       depth--;
     }
@@ -54,15 +55,23 @@ function findSyntaxError(text: string): { offset: number; message: string } {
   const fail = (message: string): never => {
     throw { offset: i, message };
   };
-  const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++; };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
   const what = () => (i >= text.length ? 'unexpected end of input' : `unexpected character ${JSON.stringify(text[i])}`);
   const string = () => {
     const start = i;
     i++;
     for (;;) {
-      if (i >= text.length) { i = start; fail('string is not closed'); }
+      if (i >= text.length) {
+        i = start;
+        fail('string is not closed');
+      }
       const c = text[i]!;
-      if (c === '"') { i++; return; }
+      if (c === '"') {
+        i++;
+        return;
+      }
       if (c < ' ') fail('control character in string');
       if (c === '\\') {
         const e = text[i + 1];
@@ -78,25 +87,49 @@ function findSyntaxError(text: string): { offset: number; message: string } {
     ws();
     const c = text[i];
     if (c === '{') {
-      i++; ws();
-      if (text[i] === '}') { i++; return; }
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         ws();
         if (text[i] !== '"') fail(`expected a property name, ${what()}`);
-        string(); ws();
+        string();
+        ws();
         if (text[i] !== ':') fail(`expected ":", ${what()}`);
-        i++; value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
         fail(`expected "," or "}", ${what()}`);
       }
     } else if (c === '[') {
-      i++; ws();
-      if (text[i] === ']') { i++; return; }
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
-        value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
         fail(`expected "," or "]", ${what()}`);
       }
     } else if (c === '"') string();
@@ -107,7 +140,8 @@ function findSyntaxError(text: string): { offset: number; message: string } {
     }
   };
   try {
-    value(); ws();
+    value();
+    ws();
     if (i < text.length) fail(`${what()} after the JSON value`);
     return { offset: 0, message: 'invalid JSON' };
   } catch (e) {

@@ -53,10 +53,22 @@ export function childPath(frame: JsonFrame, name: string | number, keyDepth = 1)
   return frame.depth === keyDepth ? (name as string) : `${frame.path}.${name as string}`;
 }
 
-const enum State { Value, ValueOrEnd, NameOrEnd, Name, Colon, CommaOrEnd, Done }
+const enum State {
+  Value,
+  ValueOrEnd,
+  NameOrEnd,
+  Name,
+  Colon,
+  CommaOrEnd,
+  Done,
+}
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const LITERALS: [string, boolean | null][] = [['true', true], ['false', false], ['null', null]];
+const LITERALS: [string, boolean | null][] = [
+  ['true', true],
+  ['false', false],
+  ['null', null],
+];
 const NEED_MORE = Symbol('need more text');
 
 /**
@@ -79,7 +91,10 @@ export class JsonReader {
   private stringScan = -1;
   private stringEscaped = false;
 
-  constructor(private readonly visitor: JsonVisitor, private readonly options: { keyDepth?: number; maxDepth?: number } = {}) {}
+  constructor(
+    private readonly visitor: JsonVisitor,
+    private readonly options: { keyDepth?: number; maxDepth?: number } = {},
+  ) {}
 
   write(text: string): void {
     // Keep only the unread tail: what the reader holds is one unfinished token and the new text.
@@ -96,7 +111,8 @@ export class JsonReader {
   end(): void {
     this.ended = true;
     this.run(() => false);
-    if (this.state !== State.Done) this.fail(this.buf.length, this.stringScan >= 0 ? 'string is not closed' : 'unexpected end of input');
+    if (this.state !== State.Done)
+      this.fail(this.buf.length, this.stringScan >= 0 ? 'string is not closed' : 'unexpected end of input');
   }
 
   /** Reads what it can; true when `pause()` asked to stop after a scalar. */
@@ -111,7 +127,10 @@ export class JsonReader {
       const state = this.state;
       if (state === State.Done) this.fail(i, `${this.what(i)} after the JSON value`);
       if (state === State.Name || state === State.NameOrEnd) {
-        if (c === 125 /* } */ && state === State.NameOrEnd) { this.closeContainer(i); continue; }
+        if (c === 125 /* } */ && state === State.NameOrEnd) {
+          this.closeContainer(i);
+          continue;
+        }
         if (c !== 34 /* " */) this.fail(i, `expected a property name, ${this.what(i)}`);
         const name = this.string(i);
         if (name === undefined) return false;
@@ -150,7 +169,11 @@ export class JsonReader {
     if (c === 34) return this.string(i) ?? NEED_MORE;
     if (c === 45 || (c >= 48 && c <= 57)) {
       let j = i;
-      for (let d = c; (d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46 || d === 101 || d === 69; d = b.charCodeAt(++j));
+      for (
+        let d = c;
+        (d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46 || d === 101 || d === 69;
+        d = b.charCodeAt(++j)
+      );
       if (j >= b.length && !this.ended) return NEED_MORE;
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(b);
@@ -189,7 +212,14 @@ export class JsonReader {
     if (this.stack.length >= maxDepth) this.throwAt(i, `JSON nesting is deeper than ${maxDepth} levels`);
     const parent = this.stack.length ? this.top() : null;
     const name = parent ? (parent.kind === 'object' ? parent.member : parent.count) : null;
-    const frame: JsonFrame = { kind, depth: this.stack.length + 1, path: parent ? childPath(parent, name!, this.options.keyDepth) : '', name, count: 0, member: '' };
+    const frame: JsonFrame = {
+      kind,
+      depth: this.stack.length + 1,
+      path: parent ? childPath(parent, name!, this.options.keyDepth) : '',
+      name,
+      count: 0,
+      member: '',
+    };
     this.stack.push(frame);
     this.pos = i + 1;
     this.state = kind === 'object' ? State.NameOrEnd : State.ValueOrEnd;
@@ -268,5 +298,4 @@ export class JsonReader {
     }
     this.counted = Math.max(this.counted, this.base + end);
   }
-
 }

@@ -62,13 +62,27 @@
 import { childPath, JsonReader, type JsonFrame, type JsonVisitor } from './json-stream.js';
 import { decodeStream, detached } from './text-stream.js';
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type BundleLanguage,
+  type BundleTranslation,
+  type FormatWriter,
+  type OpenFile,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import type { NestedNode } from './nested-keys.js';
 import { NestedStream } from './nested-stream.js';
-import { nestedKeyOrder, objectLiteralEnd, objectLiteralFileWriter, objectLiteralMembers } from './object-literal-writer.js';
+import {
+  nestedKeyOrder,
+  objectLiteralEnd,
+  objectLiteralFileWriter,
+  objectLiteralMembers,
+} from './object-literal-writer.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { LANGUAGE_CODE } from './language-code.js';
-
 
 const LANGUAGE_FIRST_SHAPE = '{"en": {"home.title": "…"}, "pl": {…}}';
 const KEY_FIRST_SHAPE = '{"home.title": {"en": "…", "pl": "…"}}';
@@ -80,7 +94,8 @@ export const singleLanguageJson = defineFormat({
   extension: 'json',
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
-  parseStream: (input, options, chunkCells) => readJsonChunks(input, layoutOf(options.options, false), options, chunkCells),
+  parseStream: (input, options, chunkCells) =>
+    readJsonChunks(input, layoutOf(options.options, false), options, chunkCells),
   writer: (options) => {
     const language = singleLanguage(options, 'single-language-json');
     // The multi-language layouts hold every language the export gives the file (one, when split by language).
@@ -88,7 +103,11 @@ export const singleLanguageJson = defineFormat({
     if (options.options.has('LANGUAGES_NESTED')) return keyFirstWriter(options, languages);
     if (options.options.has('MULTI_LANGUAGE')) return languageFirstWriter(options, languages);
     const text = textOf(options);
-    return jsonFileWriter(options, (t: string) => ({ kind: 'leaf', value: t }), (k) => text(k, language));
+    return jsonFileWriter(
+      options,
+      (t: string) => ({ kind: 'leaf', value: t }),
+      (k) => text(k, language),
+    );
   },
 });
 
@@ -99,10 +118,13 @@ export const multiLanguageJson = defineFormat({
   extension: 'json',
   contentType: 'application/json',
   keyOrder: nestedKeyOrder,
-  parseStream: (input, options, chunkCells) => readJsonChunks(input, layoutOf(options.options, true), options, chunkCells),
+  parseStream: (input, options, chunkCells) =>
+    readJsonChunks(input, layoutOf(options.options, true), options, chunkCells),
   writer: (options) => {
     const languages = options.languages.map((l) => l.key);
-    return options.options.has('LANGUAGES_NESTED') ? keyFirstWriter(options, languages) : languageFirstWriter(options, languages);
+    return options.options.has('LANGUAGES_NESTED')
+      ? keyFirstWriter(options, languages)
+      : languageFirstWriter(options, languages);
   },
 });
 
@@ -117,14 +139,21 @@ function textOf(options: SerializeOptions): (key: BundleKey, language: string) =
 
 const JSON_LEAF = { leaf: (text: string) => JSON.stringify(text) };
 
-function jsonFileWriter<V>(options: SerializeOptions, toNode: (value: V) => NestedNode<string>, valueOf: (key: BundleKey) => V): FormatWriter {
+function jsonFileWriter<V>(
+  options: SerializeOptions,
+  toNode: (value: V) => NestedNode<string>,
+  valueOf: (key: BundleKey) => V,
+): FormatWriter {
   return objectLiteralFileWriter(options, { prefix: '', suffix: '\n' }, JSON_LEAF, toNode, valueOf);
 }
 
 /** {"key": {"en": …, "de": …}}: one language map per key. */
 function keyFirstWriter(options: SerializeOptions, languages: string[]): FormatWriter {
   const text = textOf(options);
-  const languageMap = (key: BundleKey): NestedNode<string> => ({ kind: 'object', entries: languages.map((lang) => [lang, { kind: 'leaf', value: text(key, lang) }]) });
+  const languageMap = (key: BundleKey): NestedNode<string> => ({
+    kind: 'object',
+    entries: languages.map((lang) => [lang, { kind: 'leaf', value: text(key, lang) }]),
+  });
   return jsonFileWriter(options, languageMap, (k) => k);
 }
 
@@ -141,7 +170,12 @@ function languageFirstWriter(options: SerializeOptions, languages: string[]): Fo
     language,
     started: false,
     // Flat files skip the nesting machinery: ten languages make ten members per key, and its per-member cost showed in the export benchmark.
-    stream: nested ? new NestedStream(objectLiteralMembers(JSON_LEAF, (t: string): NestedNode<string> => ({ kind: 'leaf', value: t }), 1), true) : new FlatMembers(),
+    stream: nested
+      ? new NestedStream(
+          objectLiteralMembers(JSON_LEAF, (t: string): NestedNode<string> => ({ kind: 'leaf', value: t }), 1),
+          true,
+        )
+      : new FlatMembers(),
     head(): string {
       if (this.started) return '';
       this.started = true;
@@ -157,14 +191,18 @@ function languageFirstWriter(options: SerializeOptions, languages: string[]): Fo
         sections: trees.map((tree) => {
           let out = tree.head();
           const { stream } = tree;
-          if (stream instanceof FlatMembers) for (let i = 0; i < keys.length; i++) out += stream.add(names[i]!, text(keys[i]!, tree.language));
+          if (stream instanceof FlatMembers)
+            for (let i = 0; i < keys.length; i++) out += stream.add(names[i]!, text(keys[i]!, tree.language));
           else for (const key of keys) out += stream.add(key.key, text(key, tree.language));
           return out;
         }),
       };
     },
     end: () => ({
-      sections: trees.map((tree, i) => tree.head() + tree.stream.end() + objectLiteralEnd(tree.stream.rootMembers, 1) + (i === last ? '\n}\n' : '')),
+      sections: trees.map(
+        (tree, i) =>
+          tree.head() + tree.stream.end() + objectLiteralEnd(tree.stream.rootMembers, 1) + (i === last ? '\n}\n' : ''),
+      ),
     }),
   };
 }
@@ -200,7 +238,9 @@ function topObjectError(layout: string, value: JsonScalar | 'array'): FormatErro
 
 function requireLanguageCode(name: string, where: string): void {
   if (!LANGUAGE_CODE.test(name)) {
-    throw new FormatError(`"${where}": "${name}" is not a language code. With LANGUAGES_NESTED a multi-language JSON file has the languages under each key, ${KEY_FIRST_SHAPE}`);
+    throw new FormatError(
+      `"${where}": "${name}" is not a language code. With LANGUAGES_NESTED a multi-language JSON file has the languages under each key, ${KEY_FIRST_SHAPE}`,
+    );
   }
 }
 
@@ -265,7 +305,9 @@ class KeyCollector {
     }
     if (!translation) return;
     if (!this.seen[languageIndex]!.add(index!)) {
-      throw new FormatError(`The key "${path}" is defined twice in "${language}" (a repeated property, or once nested and once with dots in its name)`);
+      throw new FormatError(
+        `The key "${path}" is defined twice in "${language}" (a repeated property, or once nested and once with dots in its name)`,
+      );
     }
     key.translations[language] = translation;
     this.cells++;
@@ -284,10 +326,19 @@ class KeyCollector {
 type Layout = 'single' | 'language-first' | 'key-first';
 
 /** Reads a JSON file in chunks of about `chunkCells` texts (a whole file: chunkCells Infinity, one chunk). */
-async function* readJsonChunks(open: OpenFile, layout: Layout, options: ParseOptions, chunkCells: number): AsyncGenerator<Bundle> {
+async function* readJsonChunks(
+  open: OpenFile,
+  layout: Layout,
+  options: ParseOptions,
+  chunkCells: number,
+): AsyncGenerator<Bundle> {
   const keys = new KeyCollector(options.namespace ?? '');
   const reader = new JsonReader(
-    layout === 'single' ? singleLanguageVisitor(keys, options) : layout === 'language-first' ? languageFirstVisitor(keys) : keyFirstVisitor(keys),
+    layout === 'single'
+      ? singleLanguageVisitor(keys, options)
+      : layout === 'language-first'
+        ? languageFirstVisitor(keys)
+        : keyFirstVisitor(keys),
     { keyDepth: layout === 'language-first' ? 2 : 1 },
   );
   const full = () => keys.cells >= chunkCells;
@@ -322,12 +373,17 @@ function singleLanguageVisitor(keys: KeyCollector, options: ParseOptions): JsonV
 /** {"en": {…keys…}, "de": {…}}: the multi-language-json default. */
 function languageFirstVisitor(keys: KeyCollector): JsonVisitor {
   const expected = `A multi-language JSON file has the languages on the first level, each holding its keys (flat or nested): ${LANGUAGE_FIRST_SHAPE}`;
-  const notLanguage = (name: string, keyFirst: boolean) => new FormatError(
-    `"${name}" on the first level is not a language code. ${expected}.`
-    + (keyFirst ? ` This file looks key-first (${KEY_FIRST_SHAPE}): import it with the option LANGUAGES_NESTED.` : ''),
-  );
+  const notLanguage = (name: string, keyFirst: boolean) =>
+    new FormatError(
+      `"${name}" on the first level is not a language code. ${expected}.` +
+        (keyFirst
+          ? ` This file looks key-first (${KEY_FIRST_SHAPE}): import it with the option LANGUAGES_NESTED.`
+          : ''),
+    );
   const notObject = (language: string, value: JsonScalar | 'array') =>
-    new FormatError(`"${language}" must hold an object of keys, not ${value === null ? 'null' : kindOf(value)}. ${expected}`);
+    new FormatError(
+      `"${language}" must hold an object of keys, not ${value === null ? 'null' : kindOf(value)}. ${expected}`,
+    );
   // A first-level name that is not a language code, holding an object: its member names tell whether the
   // file looks key-first. The error comes when that object closes, so a syntax error inside it comes first.
   let misplaced: string | null = null;
@@ -379,12 +435,14 @@ function keyFirstVisitor(keys: KeyCollector): JsonVisitor {
         return;
       }
       // Keys written as `list[0]` (nested export of array-like keys) are arrays of language maps.
-      if (parent.kind === 'array' && frame.kind !== 'object') throw new FormatError(`"${frame.path}" is not an object; ${shape}`);
+      if (parent.kind === 'array' && frame.kind !== 'object')
+        throw new FormatError(`"${frame.path}" is not an object; ${shape}`);
     },
     scalar(value, parent, name) {
       if (!parent) throw topObjectError('A multi-language JSON file', value);
       if (parent.kind === 'array') throw new FormatError(`"${childPath(parent, name!)}" is not an object; ${shape}`);
-      if (parent.depth === 1) throw new FormatError(`The top-level value "${name as string}" is not an object; ${shape}`);
+      if (parent.depth === 1)
+        throw new FormatError(`The top-level value "${name as string}" is not an object; ${shape}`);
       requireLanguageCode(name as string, `${parent.path}.${name as string}`);
       keys.add(parent.path, name as string, value);
     },

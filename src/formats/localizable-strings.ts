@@ -34,7 +34,11 @@ export const localizableStrings: FileFormat = defineFormat({
   writer: stringsWriter,
 });
 
-interface Entry { key: string; value: string; comment?: string }
+interface Entry {
+  key: string;
+  value: string;
+  comment?: string;
+}
 
 function parseStrings(input: Buffer, options: ParseOptions): Bundle {
   const language = options.languageKey;
@@ -91,7 +95,10 @@ class StringsReader {
     while (this.i < s.length) {
       const c = s[this.i]!;
       if (c === '\n') this.newlineSinceEntry = true;
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\uFEFF') { this.i++; continue; }
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\uFEFF') {
+        this.i++;
+        continue;
+      }
       if (c !== '/' || (s[this.i + 1] !== '*' && s[this.i + 1] !== '/')) return;
       const block = s[this.i + 1] === '*';
       const close = block ? s.indexOf('*/', this.i + 2) : s.indexOf('\n', this.i);
@@ -101,7 +108,8 @@ class StringsReader {
       // A comment on the line where an entry ends describes that entry's line, not the next entry.
       const prev = this.comment;
       if (!this.newlineSinceEntry) this.comment = undefined;
-      else if (!block && prev?.line && /^\r?\n[ \t]*$/.test(s.slice(prev.end, this.i))) this.comment = { text: `${prev.text}\n${text}`, end, line: true };
+      else if (!block && prev?.line && /^\r?\n[ \t]*$/.test(s.slice(prev.end, this.i)))
+        this.comment = { text: `${prev.text}\n${text}`, end, line: true };
       else this.comment = { text, end, line: !block };
       this.i = end;
     }
@@ -130,18 +138,35 @@ class StringsReader {
         this.i++;
         return out;
       }
-      if (c !== '\\') { this.i++; continue; }
+      if (c !== '\\') {
+        this.i++;
+        continue;
+      }
       out += s.slice(chunk, this.i);
       const e = s[this.i + 1];
       this.i += 2;
       switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'a': out += '\x07'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'a':
+          out += '\x07';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'v':
+          out += '\v';
+          break;
         case 'u':
         case 'U': {
           const hex = /^[0-9a-fA-F]{1,4}/.exec(s.slice(this.i, this.i + 4))?.[0];

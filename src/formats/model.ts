@@ -167,7 +167,11 @@ export class FormatError extends Error {
     message: string,
     public readonly position?: { line?: number; column?: number; offset?: number },
   ) {
-    super(position?.line != null ? `${message} (line ${position.line}${position.column != null ? `, column ${position.column}` : ''})` : message);
+    super(
+      position?.line != null
+        ? `${message} (line ${position.line}${position.column != null ? `, column ${position.column}` : ''})`
+        : message,
+    );
     this.name = 'FormatError';
   }
 }

@@ -58,7 +58,8 @@ export function flatten<L = unknown>(root: unknown, options: FlattenOptions = {}
   // Two paths can only give the same key when a member name holds '.' or '['.
   let ambiguous = false;
   const visit = (node: unknown, path: string, depth: number): void => {
-    if (--budget < 0) throw new FormatError('The file expands to too many values (is one object referenced many times?)');
+    if (--budget < 0)
+      throw new FormatError('The file expands to too many values (is one object referenced many times?)');
     if (!isBranch(node)) {
       out.push({ key: path, value: node as L });
       return;
@@ -66,7 +67,9 @@ export function flatten<L = unknown>(root: unknown, options: FlattenOptions = {}
     if (depth > maxDepth) throw new FormatError(`Nesting is deeper than ${maxDepth} levels at "${path}"`);
     if (Array.isArray(node)) {
       // Holes and undefined items (skipped values) give no key; the other indices stay as they are.
-      node.forEach((item, i) => { if (item !== undefined) visit(item, `${path}[${i}]`, depth + 1); });
+      node.forEach((item, i) => {
+        if (item !== undefined) visit(item, `${path}[${i}]`, depth + 1);
+      });
       return;
     }
     const member = (child: unknown, name: string) => {
@@ -81,7 +84,8 @@ export function flatten<L = unknown>(root: unknown, options: FlattenOptions = {}
   if (ambiguous) {
     const seen = new Set<string>();
     for (const { key } of out) {
-      if (seen.has(key)) throw new FormatError(`The key "${key}" is defined twice (once nested and once with dots in its name)`);
+      if (seen.has(key))
+        throw new FormatError(`The key "${key}" is defined twice (once nested and once with dots in its name)`);
       seen.add(key);
     }
   }
@@ -137,7 +141,10 @@ export function keyParts(key: string, maxParts: number, parts: string[]): boolea
 }
 
 /** Builds the nested form of [dotted key, value] pairs (see the rules at the top of this file). */
-export function unflatten<V>(entries: Iterable<readonly [string, V]>, options: { maxDepth?: number } = {}): NestedNode<V> {
+export function unflatten<V>(
+  entries: Iterable<readonly [string, V]>,
+  options: { maxDepth?: number } = {},
+): NestedNode<V> {
   // The root object is one level, so a key may have maxDepth parts (maxDepth - 1 nested branches below the root).
   const maxParts = options.maxDepth ?? MAX_NESTING;
   const root = newTrie<V>();
@@ -216,8 +223,16 @@ function arrayable<V>(node: Trie<V>): boolean {
   if (ok) {
     const n = node.children!.size;
     for (const [id, child] of node.children!) {
-      if (!isIndex(id) || Number(id.slice(1)) >= n) { ok = false; break; }
-      if (child.has ? child.children !== null && child.children.size > 0 : hasIndexChildren(child) && !arrayable(child)) { ok = false; break; }
+      if (!isIndex(id) || Number(id.slice(1)) >= n) {
+        ok = false;
+        break;
+      }
+      if (
+        child.has ? child.children !== null && child.children.size > 0 : hasIndexChildren(child) && !arrayable(child)
+      ) {
+        ok = false;
+        break;
+      }
     }
   }
   node.arrayable = ok;

@@ -30,7 +30,10 @@ export interface NestedStyle<V> {
   flatBranch?(name: string): boolean;
 }
 
-interface OpenObject { id: string; count: number }
+interface OpenObject {
+  id: string;
+  count: number;
+}
 
 export class NestedStream<V> {
   private readonly stack: OpenObject[] = [];
@@ -41,7 +44,10 @@ export class NestedStream<V> {
   private gathering: { depth: number; prefix: string[]; entries: [string, V][] } | undefined;
   private previous: Buffer | undefined;
 
-  constructor(private readonly style: NestedStyle<V>, private readonly nested: boolean) {}
+  constructor(
+    private readonly style: NestedStyle<V>,
+    private readonly nested: boolean,
+  ) {}
 
   /** Members written into the root object so far. */
   get rootMembers(): number {
@@ -66,11 +72,13 @@ export class NestedStream<V> {
     }
     if (this.flat) {
       const { depth, parts: parent, name } = this.flat;
-      if (parts.length > parent.length && startsWith(parts, parent)) return out + this.member(name + relativePath(parts, parent.length), { kind: 'leaf', value }, depth);
+      if (parts.length > parent.length && startsWith(parts, parent))
+        return out + this.member(name + relativePath(parts, parent.length), { kind: 'leaf', value }, depth);
       this.flat = undefined;
     }
     let common = 0;
-    while (common < this.stack.length && common < parts.length - 1 && this.stack[common]!.id === parts[common]) common++;
+    while (common < this.stack.length && common < parts.length - 1 && this.stack[common]!.id === parts[common])
+      common++;
     out += this.closeTo(common);
     for (let depth = common; ; depth++) {
       const id = parts[depth]!;
@@ -96,7 +104,8 @@ export class NestedStream<V> {
 
   private checkOrder(key: string): void {
     const sortKey = pathSortKey(key);
-    if (this.previous && Buffer.compare(this.previous, sortKey) >= 0) throw new Error(`Keys reached a nested writer out of path order at "${key}"`);
+    if (this.previous && Buffer.compare(this.previous, sortKey) >= 0)
+      throw new Error(`Keys reached a nested writer out of path order at "${key}"`);
     this.previous = sortKey;
   }
 
@@ -125,9 +134,11 @@ export class NestedStream<V> {
     this.gathering = undefined;
     // The branch's ancestors are the open objects, each with one child here: walk down to its parent.
     let node = unflatten(gathering.entries);
-    for (let i = 0; i < gathering.depth; i++) node = (node as Extract<NestedNode<V>, { kind: 'object' }>).entries[0]![1];
+    for (let i = 0; i < gathering.depth; i++)
+      node = (node as Extract<NestedNode<V>, { kind: 'object' }>).entries[0]![1];
     let out = '';
-    for (const [name, child] of (node as Extract<NestedNode<V>, { kind: 'object' }>).entries) out += this.member(name, child, gathering.depth);
+    for (const [name, child] of (node as Extract<NestedNode<V>, { kind: 'object' }>).entries)
+      out += this.member(name, child, gathering.depth);
     return out;
   }
 }

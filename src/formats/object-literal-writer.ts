@@ -26,7 +26,8 @@ export function writeObjectLiteral<V>(root: NestedNode<V>, style: ObjectLiteralS
       parts.push(style.leaf(node.value));
       return;
     }
-    const items = node.kind === 'object' ? node.entries : node.items.map((item) => ['', item] as [string, NestedNode<V>]);
+    const items =
+      node.kind === 'object' ? node.entries : node.items.map((item) => ['', item] as [string, NestedNode<V>]);
     const [open, close] = node.kind === 'object' ? ['{', '}'] : ['[', ']'];
     if (items.length === 0) {
       parts.push(open, close);
@@ -55,12 +56,18 @@ export function writeObjectLiteral<V>(root: NestedNode<V>, style: ObjectLiteralS
  * levels the root object itself is nested at (1 for the object of one
  * language inside a language-first JSON file).
  */
-export function objectLiteralMembers<V, L>(style: ObjectLiteralStyle<L>, toNode: (value: V) => NestedNode<L>, baseDepth = 0): NestedStyle<V> {
+export function objectLiteralMembers<V, L>(
+  style: ObjectLiteralStyle<L>,
+  toNode: (value: V) => NestedNode<L>,
+  baseDepth = 0,
+): NestedStyle<V> {
   const name = style.name ?? ((n: string) => JSON.stringify(n));
   const indent = (depth: number) => '  '.repeat(depth + 1 + baseDepth);
   const start = (member: string, depth: number, first: boolean, node?: NestedNode<L>) => {
     let out = first ? '\n' : ',\n';
-    if (style.comment && node?.kind === 'leaf') for (const line of style.comment(node.value) ?? []) out += `${indent(depth)}${line === '' ? '//' : `// ${line}`}\n`;
+    if (style.comment && node?.kind === 'leaf')
+      for (const line of style.comment(node.value) ?? [])
+        out += `${indent(depth)}${line === '' ? '//' : `// ${line}`}\n`;
     return `${out}${indent(depth)}${name(member)}: `;
   };
   return {
@@ -79,7 +86,8 @@ export function objectLiteralEnd(rootMembers: number, baseDepth = 0): string {
 }
 
 /** Keys in path order for nested output (WRITE_NESTED). */
-export const nestedKeyOrder = (options: SerializeOptions): 'path' | undefined => (options.options.has('WRITE_NESTED') ? 'path' : undefined);
+export const nestedKeyOrder = (options: SerializeOptions): 'path' | undefined =>
+  options.options.has('WRITE_NESTED') ? 'path' : undefined;
 
 /**
  * A file holding one object literal, `${prefix}{…}${suffix}`: flat, or nested

@@ -36,7 +36,14 @@
 import type { Engine } from 'php-parser';
 import { lazyRequire } from '../lazy-module.js';
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { decodeText } from './text.js';
 import type { NestedNode } from './nested-keys.js';
 import { NestedStream } from './nested-stream.js';
@@ -49,7 +56,11 @@ const MAX_DEPTH = 64;
 const phpParser = lazyRequire<{ Engine: typeof Engine }>('php-parser');
 let phpEngine: Engine | undefined;
 const engine = (): Engine =>
-  (phpEngine ??= new (phpParser().Engine)({ parser: { extractDoc: true, php8: true, suppressErrors: false }, ast: { withPositions: true }, lexer: { short_tags: false } }));
+  (phpEngine ??= new (phpParser().Engine)({
+    parser: { extractDoc: true, php8: true, suppressErrors: false },
+    ast: { withPositions: true },
+    lexer: { short_tags: false },
+  }));
 
 /** The parts of php-parser's AST the evaluator reads. */
 interface PhpNode {
@@ -60,7 +71,12 @@ interface PhpNode {
 }
 
 type PhpValue = { kind: 'scalar'; text: string } | { kind: 'array'; entries: PhpEntry[] };
-interface PhpEntry { key: string; value: PhpValue; node: PhpNode; doc?: string }
+interface PhpEntry {
+  key: string;
+  value: PhpValue;
+  node: PhpNode;
+  doc?: string;
+}
 
 function fail(message: string, node: { loc: PhpNode['loc'] } | { line: number; column: number }): never {
   const at = 'loc' in node ? { line: node.loc.start.line, column: node.loc.start.column + 1 } : node;
@@ -87,8 +103,14 @@ function checkTokens(src: string): void {
   for (const token of tokens) {
     const [name, text] = typeof token === 'string' ? [token, token] : [token[0]!, token[1]!];
     const at = { line, column: offset - lineStart + 1 };
-    if (name === 'T_CONSTANT_ENCAPSED_STRING' && (text.length < 2 || text[text.length - 1] !== text[0])) fail('Unterminated string', at);
-    if ((name === 'T_COMMENT' || name === 'T_DOC_COMMENT') && text.startsWith('/*') && (text.length < 4 || !text.endsWith('*/'))) fail('Unterminated comment', at);
+    if (name === 'T_CONSTANT_ENCAPSED_STRING' && (text.length < 2 || text[text.length - 1] !== text[0]))
+      fail('Unterminated string', at);
+    if (
+      (name === 'T_COMMENT' || name === 'T_DOC_COMMENT') &&
+      text.startsWith('/*') &&
+      (text.length < 4 || !text.endsWith('*/'))
+    )
+      fail('Unterminated comment', at);
     if (name === 'T_START_HEREDOC') fail('Heredoc strings are not supported', at);
     if (name === '"') openQuote = openQuote ? null : at;
     if (!openQuote) {
@@ -96,7 +118,10 @@ function checkTokens(src: string): void {
         if (++depth > MAX_DEPTH + 1) fail(`Arrays nested deeper than ${MAX_DEPTH} levels`, at);
       } else if (name === ']' || name === ')') depth--;
     }
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) { line++; lineStart = offset + i + 1; }
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = offset + i + 1;
+    }
     offset += text.length;
   }
   if (openQuote) fail('Unterminated string', openQuote);
@@ -174,8 +199,11 @@ function literal(src: string, node: PhpNode): string {
       if (node.type === '.') return literal(src, node.left as PhpNode) + literal(src, node.right as PhpNode);
       break;
     case 'encapsed': {
-      const variable = (node.value as { kind: string; expression: PhpNode }[]).find((p) => p.expression.kind !== 'string');
-      if (node.type === 'string') fail('Variables in double-quoted strings are not supported', variable?.expression ?? node);
+      const variable = (node.value as { kind: string; expression: PhpNode }[]).find(
+        (p) => p.expression.kind !== 'string',
+      );
+      if (node.type === 'string')
+        fail('Variables in double-quoted strings are not supported', variable?.expression ?? node);
       break;
     }
     case 'call': {
@@ -212,7 +240,8 @@ function entries(src: string, array: PhpNode, depth: number): PhpEntry[] {
 /** The description of an entry: a doc comment right before it (no blank line, no other comment between). */
 function docBefore(src: string, item: PhpNode): string | undefined {
   const last = item.leadingComments?.[item.leadingComments.length - 1];
-  if (!last || last.kind !== 'commentblock' || !last.value.startsWith('/**') || last.value.length <= 4) return undefined;
+  if (!last || last.kind !== 'commentblock' || !last.value.startsWith('/**') || last.value.length <= 4)
+    return undefined;
   const between = src.slice(last.offset + last.value.length, item.loc.start.offset);
   if (/\n[ \t\r]*\n/.test(between) || between.trim() !== '') return undefined;
   return docText(last.value);
@@ -224,7 +253,10 @@ function docText(body: string): string | undefined {
   const lines = inner.split('\n').map((l, i) => (i === 0 ? l : l.replace(/^\s*\* ?/, '')));
   if (lines.length > 1 && lines[0]!.trim() === '') lines.shift();
   if (lines.length > 1 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  const text = lines.map((l, i) => (lines.length === 1 || i === 0 ? l.trim() : l.replace(/\s+$/, ''))).join('\n').replace(/\*\\\//g, '*/');
+  const text = lines
+    .map((l, i) => (lines.length === 1 || i === 0 ? l.trim() : l.replace(/\s+$/, '')))
+    .join('\n')
+    .replace(/\*\\\//g, '*/');
   return text === '' ? undefined : text;
 }
 
@@ -248,7 +280,10 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
     for (const e of value.entries) last.set(e.key, e);
     for (const e of last.values()) {
       const key = path === null ? e.key : `${path}.${e.key}`;
-      if (e.value.kind === 'array') { walk(e.value, key); continue; }
+      if (e.value.kind === 'array') {
+        walk(e.value, key);
+        continue;
+      }
       if (seen.has(key)) fail(`Key "${key}" is defined twice (once nested, once with dots)`, e.node);
       seen.add(key);
       const k: BundleKey = { key, namespace, translations: { [language]: { text: e.value.text } } };
@@ -289,11 +324,14 @@ function phpWriter(options: SerializeOptions): FormatWriter {
     if (node.kind === 'array') return node.items.map((item, i) => write(`${name}[${i}]`, item, indent)).join('');
     return `${indent}${quote(name)} => [\n${node.entries.map(([n, child]) => write(n, child, indent + '    ')).join('')}${indent}],\n`;
   };
-  const stream = new NestedStream<BundleKey>({
-    member: (name, node, depth) => write(name, node, phpIndent(depth)),
-    open: (name, depth) => `${phpIndent(depth)}${quote(name)} => [\n`,
-    close: (depth) => `${phpIndent(depth)}],\n`,
-  }, options.options.has('WRITE_NESTED'));
+  const stream = new NestedStream<BundleKey>(
+    {
+      member: (name, node, depth) => write(name, node, phpIndent(depth)),
+      open: (name, depth) => `${phpIndent(depth)}${quote(name)} => [\n`,
+      close: (depth) => `${phpIndent(depth)}],\n`,
+    },
+    options.options.has('WRITE_NESTED'),
+  );
   let started = false;
   const head = () => (started ? '' : ((started = true), '<?php\n\nreturn [\n'));
   return {

@@ -49,10 +49,7 @@ function quoteBranch(text: string): string {
 /** Builds `{count, plural, one {...} other {...}}` from forms, in canonical order. */
 export function toIcuPlural(forms: Record<string, string>, argument = 'count'): string {
   const keys = Object.keys(forms);
-  const ordered = [
-    ...keys.filter((k) => k.startsWith('=')),
-    ...PLURAL_CATEGORIES.filter((c) => keys.includes(c)),
-  ];
+  const ordered = [...keys.filter((k) => k.startsWith('=')), ...PLURAL_CATEGORIES.filter((c) => keys.includes(c))];
   const branches = ordered.map((k) => `${k} {${quoteBranch(forms[k] ?? '')}}`);
   return `{${argument}, plural, ${branches.join(' ')}}`;
 }
@@ -92,7 +89,9 @@ function readWholePlural(text: string): { plural: IcuPlural; parts: IcuPart[] } 
   const forms: Record<string, string> = {};
   for (const b of choice.branches) {
     if (!PLURAL_SELECTOR.test(b.key)) return null;
-    forms[b.key] = b.parts.map((p) => (p.type === 'number' ? '#' : p.type === 'choice' ? buildIcuMessage([p]) : p.value)).join('');
+    forms[b.key] = b.parts
+      .map((p) => (p.type === 'number' ? '#' : p.type === 'choice' ? buildIcuMessage([p]) : p.value))
+      .join('');
   }
   return forms.other !== undefined ? { plural: { argument: choice.argument, forms }, parts: parts! } : null;
 }
@@ -163,8 +162,18 @@ export interface NumberPlaceholder {
   positional?: boolean;
 }
 
-export const ANDROID_NUMBER: NumberPlaceholder = { number: '%d', count: /%(?:\d+\$)?d/y, printf: true, positional: true };
-export const GETTEXT_NUMBER: NumberPlaceholder = { number: '%d', count: /%(?:\d+\$)?(?:hh|h|ll|l|j|z|t)?[diu]/y, printf: true, positional: true };
+export const ANDROID_NUMBER: NumberPlaceholder = {
+  number: '%d',
+  count: /%(?:\d+\$)?d/y,
+  printf: true,
+  positional: true,
+};
+export const GETTEXT_NUMBER: NumberPlaceholder = {
+  number: '%d',
+  count: /%(?:\d+\$)?(?:hh|h|ll|l|j|z|t)?[diu]/y,
+  printf: true,
+  positional: true,
+};
 export const QT_NUMBER: NumberPlaceholder = { number: '%n', count: /%n/y, printf: false };
 export const APPLE_NUMBER: NumberPlaceholder = { number: '%lld', count: /%(?:hh|h|ll|l|q|j|z|t)?[diu]/y, printf: true };
 
@@ -217,9 +226,15 @@ export function branchFromPlatform(text: string, spec: NumberPlaceholder, state:
   // The count token: the first number placeholder of the branch (outside `%%`).
   if (state.count === undefined) {
     for (let i = text.indexOf('%'); i >= 0 && i < text.length; i = text.indexOf('%', i)) {
-      if (spec.printf && text[i + 1] === '%') { i += 2; continue; }
+      if (spec.printf && text[i + 1] === '%') {
+        i += 2;
+        continue;
+      }
       const count = matchAt(spec.count, text, i);
-      if (count) { state.count = count; break; }
+      if (count) {
+        state.count = count;
+        break;
+      }
       i += (spec.printf && matchAt(CONVERSION, text, i)?.length) || 1;
     }
   }
@@ -260,7 +275,11 @@ export function branchFromPlatform(text: string, spec: NumberPlaceholder, state:
 }
 
 /** Platform text of one ICU plural branch; nested plurals/selects go through `choice` (ICU text by default). */
-export function branchToPlatform(parts: IcuPart[], spec: NumberPlaceholder, choice: (c: Extract<IcuPart, { type: 'choice' }>) => string = (c) => buildIcuMessage([c])): string {
+export function branchToPlatform(
+  parts: IcuPart[],
+  spec: NumberPlaceholder,
+  choice: (c: Extract<IcuPart, { type: 'choice' }>) => string = (c) => buildIcuMessage([c]),
+): string {
   const number = spec.positional ? positionalNumber(parts, spec.number) : spec.number;
   let out = '';
   for (const part of parts) {
@@ -278,7 +297,8 @@ function positionalNumber(parts: IcuPart[], number: string): string {
   let numbers = 0;
   for (const part of parts) {
     if (part.type === 'number') numbers++;
-    else if (part.type === 'text') for (const m of part.value.matchAll(/%%|%(\d+)\$/g)) if (m[1]) taken.add(Number(m[1]));
+    else if (part.type === 'text')
+      for (const m of part.value.matchAll(/%%|%(\d+)\$/g)) if (m[1]) taken.add(Number(m[1]));
   }
   if (!taken.size && numbers < 2) return number;
   let n = 1;
@@ -292,9 +312,16 @@ function escapePercent(text: string): string {
   let i = 0;
   while (i < text.length) {
     const p = text.indexOf('%', i);
-    if (p < 0) { out += text.slice(i); break; }
+    if (p < 0) {
+      out += text.slice(i);
+      break;
+    }
     out += text.slice(i, p);
-    if (text[p + 1] === '%') { out += '%%'; i = p + 2; continue; }
+    if (text[p + 1] === '%') {
+      out += '%%';
+      i = p + 2;
+      continue;
+    }
     const conversion = matchAt(CONVERSION, text, p);
     out += conversion ?? '%%';
     i = p + (conversion?.length ?? 1);

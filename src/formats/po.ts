@@ -54,7 +54,16 @@
 // written as they are (valid PO, only that check complains).
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type OpenFile, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FileFormat,
+  type FormatWriter,
+  type OpenFile,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { GETTEXT_NUMBER, isPluralKey, pluralFromPlatform, pluralToPlatform, type PluralCategory } from './plural.js';
 import { decodeStream, detached, firstBytes, readLines, readToEnd, type LineReader } from './text-stream.js';
 import { singleLanguage } from './single-language.js';
@@ -124,15 +133,24 @@ class PoReader implements LineReader {
 
     if (line.startsWith('#')) {
       if (this.complete()) this.finish(lineNo);
-      else if (this.started()) throw new FormatError('Comment inside an entry (msgstr missing before it)', { line: lineNo, column });
+      else if (this.started())
+        throw new FormatError('Comment inside an entry (msgstr missing before it)', { line: lineNo, column });
       const kind = line[1];
       if (kind === '~') {
         // Obsolete entry: its comments were collected for nothing.
         this.entry = newEntry(lineNo);
       } else if (kind === '.') this.entry.extracted.push(line.slice(2).replace(/^ /, ''));
-      else if (kind === ',') this.entry.flags.push(...line.slice(2).split(',').map((f) => f.trim()).filter(Boolean));
-      else if (kind === ':' || kind === '|') { /* references and previous strings are not kept */ }
-      else this.entry.translator.push(raw.trimStart().slice(1).replace(/^ /, ''));
+      else if (kind === ',')
+        this.entry.flags.push(
+          ...line
+            .slice(2)
+            .split(',')
+            .map((f) => f.trim())
+            .filter(Boolean),
+        );
+      else if (kind === ':' || kind === '|') {
+        /* references and previous strings are not kept */
+      } else this.entry.translator.push(raw.trimStart().slice(1).replace(/^ /, ''));
       return;
     }
 
@@ -143,7 +161,8 @@ class PoReader implements LineReader {
       if ((field === 'msgctxt' || field === 'msgid') && this.complete()) this.finish(lineNo);
       const e = this.entry;
       if (!this.started()) e.line = lineNo;
-      if (index >= 0 && field !== 'msgstr') throw new FormatError(`${field} cannot have an index`, { line: lineNo, column });
+      if (index >= 0 && field !== 'msgstr')
+        throw new FormatError(`${field} cannot have an index`, { line: lineNo, column });
       const value = parseQuoted(line.slice(kw[0].length), lineNo, column + kw[0].length);
       switch (field) {
         case 'msgctxt':
@@ -155,15 +174,23 @@ class PoReader implements LineReader {
           e.msgid = value;
           break;
         case 'msgid_plural':
-          if (e.msgid === undefined || e.msgidPlural !== undefined || this.complete()) throw new FormatError('msgid_plural must follow msgid', { line: lineNo, column });
+          if (e.msgid === undefined || e.msgidPlural !== undefined || this.complete())
+            throw new FormatError('msgid_plural must follow msgid', { line: lineNo, column });
           e.msgidPlural = value;
           break;
         case 'msgstr':
           if (e.msgid === undefined) throw new FormatError('msgstr without msgid', { line: lineNo, column });
           if (e.msgidPlural !== undefined) {
-            if (index !== e.msgstr.length) throw new FormatError(index < 0 ? 'A plural entry needs msgstr[0], msgstr[1], ...' : `Expected msgstr[${e.msgstr.length}]`, { line: lineNo, column });
+            if (index !== e.msgstr.length)
+              throw new FormatError(
+                index < 0 ? 'A plural entry needs msgstr[0], msgstr[1], ...' : `Expected msgstr[${e.msgstr.length}]`,
+                { line: lineNo, column },
+              );
           } else if (index >= 0 || e.plainMsgstr) {
-            throw new FormatError(index >= 0 ? 'msgstr[n] without msgid_plural' : 'Second msgstr in one entry', { line: lineNo, column });
+            throw new FormatError(index >= 0 ? 'msgstr[n] without msgid_plural' : 'Second msgstr in one entry', {
+              line: lineNo,
+              column,
+            });
           } else e.plainMsgstr = true;
           e.msgstr.push(value);
           break;
@@ -189,7 +216,19 @@ class PoReader implements LineReader {
 /** The entries of PO text, a batch per piece of text read. */
 const poEntries = (texts: AsyncIterable<string>) => readLines<PoEntry>(texts, (entry) => new PoReader(entry), /\n/g);
 
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '\\': '\\', '"': '"', "'": "'", '?': '?' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+  '?': '?',
+};
 
 /** Parses one C string literal `"..."` that makes up the rest of a line. */
 function parseQuoted(s: string, line: number, column: number): string {
@@ -207,16 +246,29 @@ function parseQuoted(s: string, line: number, column: number): string {
     }
     const c = s[i]!;
     if (c === '"') {
-      if (s.slice(i + 1).trim() !== '') throw new FormatError('Unexpected text after the closing quote', { line, column: column + i + 1 });
+      if (s.slice(i + 1).trim() !== '')
+        throw new FormatError('Unexpected text after the closing quote', { line, column: column + i + 1 });
       return out;
     }
     const e = s[i + 1];
     if (e === undefined) break;
-    if (SIMPLE_ESCAPES[e] !== undefined) { out += SIMPLE_ESCAPES[e]; i += 2; continue; }
+    if (SIMPLE_ESCAPES[e] !== undefined) {
+      out += SIMPLE_ESCAPES[e];
+      i += 2;
+      continue;
+    }
     const oct = /^[0-7]{1,3}/.exec(s.slice(i + 1, i + 4));
-    if (oct) { out += String.fromCharCode(parseInt(oct[0], 8)); i += 1 + oct[0].length; continue; }
+    if (oct) {
+      out += String.fromCharCode(parseInt(oct[0], 8));
+      i += 1 + oct[0].length;
+      continue;
+    }
     const hex = e === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(s.slice(i + 2, i + 4)) : null;
-    if (hex) { out += String.fromCharCode(parseInt(hex[0], 16)); i += 2 + hex[0].length; continue; }
+    if (hex) {
+      out += String.fromCharCode(parseInt(hex[0], 16));
+      i += 2 + hex[0].length;
+      continue;
+    }
     throw new FormatError(`Invalid escape sequence \\${e}`, { line, column: column + i });
   }
   throw new FormatError('Unterminated string', { line, column });
@@ -292,7 +344,10 @@ async function* readPo(open: OpenFile, options: ParseOptions, chunkCells: number
     let cats = mappings.get(count);
     if (!cats) {
       // The header's expression applies when it agrees with the entry's number of forms.
-      cats = indexCategories(pluralHeader && pluralHeader.nplurals === count ? pluralHeader : { nplurals: count, expression: null }, language);
+      cats = indexCategories(
+        pluralHeader && pluralHeader.nplurals === count ? pluralHeader : { nplurals: count, expression: null },
+        language,
+      );
       mappings.set(count, cats);
     }
     return cats;
@@ -312,7 +367,11 @@ async function* readPo(open: OpenFile, options: ParseOptions, chunkCells: number
       if (key === '') throw new FormatError('An entry with an empty msgid is not a key', { line: e.line });
       const namespace = e.msgctxt ?? options.namespace ?? '';
       const id = `${namespace}\u0000${key}`;
-      if (seen.has(id)) throw new FormatError(`Duplicate message "${key}"${e.msgctxt !== undefined ? ` in context "${e.msgctxt}"` : ''}`, { line: e.line });
+      if (seen.has(id))
+        throw new FormatError(
+          `Duplicate message "${key}"${e.msgctxt !== undefined ? ` in context "${e.msgctxt}"` : ''}`,
+          { line: e.line },
+        );
       seen.add(detached(id));
 
       const text = e.msgidPlural !== undefined ? pluralText(e.msgstr, categoriesFor(e.msgstr.length)) : e.msgstr[0]!;
@@ -321,7 +380,11 @@ async function* readPo(open: OpenFile, options: ParseOptions, chunkCells: number
         key,
         namespace,
         translations: {
-          [language]: fuzzy ? { text, reviewStatus: 'NOT_REVIEWED' } : e.msgstr.some((s) => s !== '') ? { text, reviewStatus: 'REVIEWED' } : { text },
+          [language]: fuzzy
+            ? { text, reviewStatus: 'NOT_REVIEWED' }
+            : e.msgstr.some((s) => s !== '')
+              ? { text, reviewStatus: 'REVIEWED' }
+              : { text },
         },
       };
       if (e.translator.length) k.description = e.translator.join('\n');
@@ -341,7 +404,9 @@ const isHeader = (e: PoEntry) => e.msgid === '' && e.msgctxt === undefined;
 function pluralText(msgstr: string[], cats: (PluralCategory | null)[]): string {
   if (msgstr.every((s) => s === '')) return '';
   const result: Record<string, string> = {};
-  cats.forEach((cat, i) => { if (cat) result[cat] = msgstr[i]!; });
+  cats.forEach((cat, i) => {
+    if (cat) result[cat] = msgstr[i]!;
+  });
   if (result.other === undefined) result.other = msgstr[msgstr.length - 1]!;
   return pluralFromPlatform(result, GETTEXT_NUMBER);
 }
@@ -349,20 +414,34 @@ function pluralText(msgstr: string[], cats: (PluralCategory | null)[]): string {
 // ---- Writer ----
 
 function quote(text: string): string {
-  return '"' + text.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
-    switch (c) {
-      case '\\': return '\\\\';
-      case '"': return '\\"';
-      case '\n': return '\\n';
-      case '\t': return '\\t';
-      case '\r': return '\\r';
-      case '\x07': return '\\a';
-      case '\b': return '\\b';
-      case '\f': return '\\f';
-      case '\v': return '\\v';
-      default: return '\\' + c.charCodeAt(0).toString(8).padStart(3, '0');
-    }
-  }) + '"';
+  return (
+    '"' +
+    text.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
+      switch (c) {
+        case '\\':
+          return '\\\\';
+        case '"':
+          return '\\"';
+        case '\n':
+          return '\\n';
+        case '\t':
+          return '\\t';
+        case '\r':
+          return '\\r';
+        case '\x07':
+          return '\\a';
+        case '\b':
+          return '\\b';
+        case '\f':
+          return '\\f';
+        case '\v':
+          return '\\v';
+        default:
+          return '\\' + c.charCodeAt(0).toString(8).padStart(3, '0');
+      }
+    }) +
+    '"'
+  );
 }
 
 /** `keyword "text"`, or split after each newline when the text has several lines. */
@@ -375,7 +454,10 @@ function field(keyword: string, text: string): string {
 
 function comments(prefix: string, text: string | undefined): string {
   if (!text) return '';
-  return text.split('\n').map((l) => (l === '' ? `${prefix}\n` : `${prefix} ${l}\n`)).join('');
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? `${prefix}\n` : `${prefix} ${l}\n`))
+    .join('');
 }
 
 function revisionDate(d: Date): string {
@@ -415,7 +497,9 @@ function writer(options: SerializeOptions): FormatWriter {
     if (forms) {
       const own = text === '' ? {} : forms;
       out += field('msgid_plural', own.other || k.key);
-      cats.forEach((cat, i) => { out += field(`msgstr[${i}]`, (cat && own[cat]) ?? own.other ?? ''); });
+      cats.forEach((cat, i) => {
+        out += field(`msgstr[${i}]`, (cat && own[cat]) ?? own.other ?? '');
+      });
     } else {
       out += field('msgstr', text);
     }

@@ -36,7 +36,17 @@ import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { JsonMembers } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import { FormatError, type Bundle, type BundleKey, type BundleLanguage, type BundleTranslation, type FileFormat, type FormatWriter, type ReviewStatus, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type BundleLanguage,
+  type BundleTranslation,
+  type FileFormat,
+  type FormatWriter,
+  type ReviewStatus,
+  type SerializeOptions,
+} from './model.js';
 
 const FORMAT = 'project-backup-json';
 /** The name the same document had before; still read. */
@@ -69,32 +79,50 @@ function writer(options: SerializeOptions): FormatWriter {
 
   const item = (k: BundleKey): string => {
     for (const customer of Object.keys(k.customerTranslations ?? {})) {
-      if (!declared.has(customer)) { declared.add(customer); customers.push({ key: customer }); }
+      if (!declared.has(customer)) {
+        declared.add(customer);
+        customers.push({ key: customer });
+      }
     }
     return keys.item(writeKey(k, languages));
   };
   const customersMember = (): string =>
     options.customers !== undefined || customers.length
-      ? doc.member('customers', customers.map((c) => ({ key: c.key, ...(c.description !== undefined && { description: c.description }) })))
+      ? doc.member(
+          'customers',
+          customers.map((c) => ({ key: c.key, ...(c.description !== undefined && { description: c.description }) })),
+        )
       : '';
 
   return entryWriter({
     header: () =>
-      doc.open() + doc.member('format', FORMAT) + doc.member('version', VERSION) + doc.member('languages', options.languages.map(writeLanguage))
-      + doc.name('keys') + keys.open(),
+      doc.open() +
+      doc.member('format', FORMAT) +
+      doc.member('version', VERSION) +
+      doc.member('languages', options.languages.map(writeLanguage)) +
+      doc.name('keys') +
+      keys.open(),
     entries: (page) => page.map(item).join(''),
     footer: () => keys.close() + customersMember() + doc.close() + '\n',
   });
 }
 
 function writeLanguage(l: BundleLanguage): BundleLanguage {
-  return { key: l.key, ...(l.name !== undefined && { name: l.name }), ...(l.isDefault !== undefined && { isDefault: l.isDefault }) };
+  return {
+    key: l.key,
+    ...(l.name !== undefined && { name: l.name }),
+    ...(l.isDefault !== undefined && { isDefault: l.isDefault }),
+  };
 }
 
-function writeTranslations(translations: Record<string, BundleTranslation>, languages: Set<string>): Record<string, BundleTranslation> {
+function writeTranslations(
+  translations: Record<string, BundleTranslation>,
+  languages: Set<string>,
+): Record<string, BundleTranslation> {
   const out: Record<string, BundleTranslation> = {};
   for (const [lang, t] of Object.entries(translations)) {
-    if (languages.has(lang)) out[lang] = { text: t.text, ...(t.reviewStatus !== undefined && { reviewStatus: t.reviewStatus }) };
+    if (languages.has(lang))
+      out[lang] = { text: t.text, ...(t.reviewStatus !== undefined && { reviewStatus: t.reviewStatus }) };
   }
   return out;
 }
@@ -110,7 +138,8 @@ function writeKey(k: BundleKey, languages: Set<string>): BundleKey {
   out.translations = writeTranslations(k.translations, languages);
   if (k.customerTranslations !== undefined) {
     out.customerTranslations = {};
-    for (const [customer, translations] of Object.entries(k.customerTranslations)) out.customerTranslations[customer] = writeTranslations(translations, languages);
+    for (const [customer, translations] of Object.entries(k.customerTranslations))
+      out.customerTranslations[customer] = writeTranslations(translations, languages);
   }
   return out;
 }
@@ -127,7 +156,10 @@ const member = (path: string, name: string) =>
 
 function object(v: unknown, path: string, fields?: readonly string[]): Record<string, unknown> {
   if (!isJsonObject(v)) return fail(`${path || 'the file'} must be an object`);
-  if (fields) for (const name of Object.keys(v)) if (!fields.includes(name)) fail(`${member(path, name)} is not a known field (expected one of: ${fields.join(', ')})`);
+  if (fields)
+    for (const name of Object.keys(v))
+      if (!fields.includes(name))
+        fail(`${member(path, name)} is not a known field (expected one of: ${fields.join(', ')})`);
   return v;
 }
 
@@ -165,7 +197,11 @@ function readDocument(doc: unknown, defaultNamespace: string): Bundle {
     if (l.isDefault !== undefined) out.isDefault = boolean(l.isDefault, `${path}.isDefault`);
     return out;
   });
-  const languageKeys = unique(languages.map((l) => l.key), 'languages', 'language');
+  const languageKeys = unique(
+    languages.map((l) => l.key),
+    'languages',
+    'language',
+  );
 
   let customers: Bundle['customers'];
   if (root.customers !== undefined) {
@@ -177,13 +213,32 @@ function readDocument(doc: unknown, defaultNamespace: string): Bundle {
       return out;
     });
   }
-  const customerKeys = unique((customers ?? []).map((c) => c.key), 'customers', 'customer');
+  const customerKeys = unique(
+    (customers ?? []).map((c) => c.key),
+    'customers',
+    'customer',
+  );
 
   const seen = new Set<string>();
   const keys = array(root.keys, 'keys').map((item, i): BundleKey => {
     const path = `keys[${i}]`;
-    const k = object(item, path, ['key', 'namespace', 'description', 'codeDescription', 'tags', 'charactersLimit', 'lock', 'deprecated', 'translations', 'customerTranslations']);
-    const out: BundleKey = { key: string(k.key, `${path}.key`, true), namespace: k.namespace === undefined ? defaultNamespace : string(k.namespace, `${path}.namespace`), translations: {} };
+    const k = object(item, path, [
+      'key',
+      'namespace',
+      'description',
+      'codeDescription',
+      'tags',
+      'charactersLimit',
+      'lock',
+      'deprecated',
+      'translations',
+      'customerTranslations',
+    ]);
+    const out: BundleKey = {
+      key: string(k.key, `${path}.key`, true),
+      namespace: k.namespace === undefined ? defaultNamespace : string(k.namespace, `${path}.namespace`),
+      translations: {},
+    };
     const id = JSON.stringify([out.namespace, out.key]);
     if (seen.has(id)) fail(`${path}: the key "${out.key}" appears twice in namespace "${out.namespace}"`);
     seen.add(id);
@@ -192,12 +247,14 @@ function readDocument(doc: unknown, defaultNamespace: string): Bundle {
     if (k.tags !== undefined) out.tags = array(k.tags, `${path}.tags`).map((t, j) => string(t, `${path}.tags[${j}]`));
     if (k.charactersLimit !== undefined) {
       const limit = k.charactersLimit;
-      if (limit !== null && !(Number.isSafeInteger(limit) && (limit as number) >= 0)) fail(`${path}.charactersLimit must be a whole number of 0 or more, or null`);
+      if (limit !== null && !(Number.isSafeInteger(limit) && (limit as number) >= 0))
+        fail(`${path}.charactersLimit must be a whole number of 0 or more, or null`);
       out.charactersLimit = limit as number | null;
     }
     if (k.lock !== undefined) out.lock = boolean(k.lock, `${path}.lock`);
     if (k.deprecated !== undefined) out.deprecated = boolean(k.deprecated, `${path}.deprecated`);
-    if (k.translations !== undefined) out.translations = readTranslations(k.translations, `${path}.translations`, languageKeys);
+    if (k.translations !== undefined)
+      out.translations = readTranslations(k.translations, `${path}.translations`, languageKeys);
     if (k.customerTranslations !== undefined) {
       const byCustomer = object(k.customerTranslations, `${path}.customerTranslations`);
       out.customerTranslations = {};
@@ -230,7 +287,8 @@ function readTranslations(v: unknown, path: string, languages: Set<string>): Rec
     const t = object(item, langPath, ['text', 'reviewStatus']);
     const translation: BundleTranslation = { text: string(t.text, `${langPath}.text`) };
     if (t.reviewStatus !== undefined) {
-      if (!REVIEW_STATUSES.includes(t.reviewStatus as ReviewStatus)) fail(`${langPath}.reviewStatus must be one of ${REVIEW_STATUSES.join(', ')}`);
+      if (!REVIEW_STATUSES.includes(t.reviewStatus as ReviewStatus))
+        fail(`${langPath}.reviewStatus must be one of ${REVIEW_STATUSES.join(', ')}`);
       translation.reviewStatus = t.reviewStatus as ReviewStatus;
     }
     out[lang] = translation;

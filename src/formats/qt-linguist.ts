@@ -45,9 +45,25 @@
 //     translation, as lupdate does (numerus when another language's text of
 //     the key is plural or the source contains %n).
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type BundleTranslation,
+  type FileFormat,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { qtNumerusCategories } from './qt-numerus.js';
-import { isPluralKey, pluralCategories, pluralFromPlatform, pluralToPlatform, QT_NUMBER, type PluralCategory } from './plural.js';
+import {
+  isPluralKey,
+  pluralCategories,
+  pluralFromPlatform,
+  pluralToPlatform,
+  QT_NUMBER,
+  type PluralCategory,
+} from './plural.js';
 import { linesWriter, NamespaceRuns } from './entry-writer.js';
 import { singleLanguage } from './single-language.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, type XmlElement } from './xml-safe.js';
@@ -56,7 +72,11 @@ const ID = 'qt-linguist';
 
 async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
   const { root } = parseXml(input);
-  if (root.name !== 'TS') throw new FormatError(`Not a Qt Linguist file: the root element is <${root.name}>, expected <TS>`, { line: root.line, column: root.column });
+  if (root.name !== 'TS')
+    throw new FormatError(`Not a Qt Linguist file: the root element is <${root.name}>, expected <TS>`, {
+      line: root.line,
+      column: root.column,
+    });
   const language = options.languageKey?.trim() || root.attributes.language?.trim();
   if (!language) throw new FormatError('The Qt Linguist file has no language attribute: a languageKey is required');
   const forms = numerusFormsOf(language);
@@ -68,7 +88,8 @@ async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
     const namespace = contextName || options.namespace || '';
     for (const message of childElements(context, 'message')) {
       const sourceEl = firstChild(message, 'source');
-      if (!sourceEl) throw new FormatError('<message> without <source>', { line: message.line, column: message.column });
+      if (!sourceEl)
+        throw new FormatError('<message> without <source>', { line: message.line, column: message.column });
       const source = textOf(sourceEl);
       const disambiguation = textOf(firstChild(message, 'comment'));
       const extra = textOf(firstChild(message, 'extracomment'));
@@ -79,7 +100,9 @@ async function parseQt(input: Buffer, options: ParseOptions): Promise<Bundle> {
 
       const translationEl = firstChild(message, 'translation');
       const type = translationEl?.attributes.type;
-      const text = translationEl ? translationText(translationEl, message.attributes.numerus === 'yes', forms) : undefined;
+      const text = translationEl
+        ? translationText(translationEl, message.attributes.numerus === 'yes', forms)
+        : undefined;
       const status = type === 'unfinished' || type === 'obsolete' ? 'NOT_REVIEWED' : undefined;
       const description = [disambiguation, extra].filter(Boolean).join('\n');
       keys.push({
@@ -140,7 +163,8 @@ function textOf(el: XmlElement | undefined): string {
     else if (c.type === 'element' && c.name === 'byte') {
       const v = c.attributes.value ?? '';
       const code = /^x[0-9a-f]+$/i.test(v) ? parseInt(v.slice(1), 16) : /^\d+$/.test(v) ? parseInt(v, 10) : NaN;
-      if (Number.isNaN(code) || code > 0x10ffff) throw new FormatError(`Invalid <byte value="${v}">`, { line: c.line, column: c.column });
+      if (Number.isNaN(code) || code > 0x10ffff)
+        throw new FormatError(`Invalid <byte value="${v}">`, { line: c.line, column: c.column });
       out += String.fromCodePoint(code);
     }
   }
@@ -191,7 +215,11 @@ function qtWriter(options: SerializeOptions): FormatWriter {
     out.push('    </message>');
   };
 
-  const header = ['<?xml version="1.0" encoding="utf-8"?>', '<!DOCTYPE TS>', `<TS version="2.1" language="${escapeXmlAttribute(language)}">`];
+  const header = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<!DOCTYPE TS>',
+    `<TS version="2.1" language="${escapeXmlAttribute(language)}">`,
+  ];
   return linesWriter(header, {
     write(keys, out) {
       for (const key of keys) {
@@ -240,7 +268,9 @@ function numerusForms(forms: Record<string, string>, { categories, qt }: Numerus
   if (qt) return categories.map((c) => forms[c] ?? other);
   const inner = categories.filter((c) => c !== 'other');
   let last = -1;
-  inner.forEach((c, i) => { if (forms[c] !== undefined) last = i; });
+  inner.forEach((c, i) => {
+    if (forms[c] !== undefined) last = i;
+  });
   return [...inner.slice(0, last + 1).map((c) => forms[c] ?? other), other];
 }
 

@@ -20,7 +20,10 @@ function family(rule: string, languages: string): void {
 }
 // QLocale languages by ISO code, in numerus.cpp's table order (the first family of a language wins, as there).
 family('nplurals=1; plural=0;', 'bi my zh dz fj gn hu id ja jv ko ms na om fa su tt th bo tr vi yo za');
-family('nplurals=2; plural=(n != 1);', 'ab aa af sq am as ay az ba eu bn bg ca kw co da nl en eo et fo fi fur fy gl ka de el kl gu ha he hi ia ie it kn ks kk km rw ky ku lo la ln lb mg ml mr mn ne nso nb no nn oc or ps pt pa qu rm rn sn sd si so st es sw ss sv tg ta te to ts tn tk ug ur uz vo wo xh yi zu');
+family(
+  'nplurals=2; plural=(n != 1);',
+  'ab aa af sq am as ay az ba eu bn bg ca kw co da nl en eo et fo fi fur fy gl ka de el kl gu ha he hi ia ie it kn ks kk km rw ky ku lo la ln lb mg ml mr mn ne nso nb no nn oc or ps pt pa qu rm rn sn sd si so st es sw ss sv tg ta te to ts tn tk ug ur uz vo wo xh yi zu',
+);
 family('nplurals=2; plural=(n > 1);', 'hy br fr pt-br fil tl ti wa');
 family('nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n != 0 ? 1 : 2);', 'lv');
 family('nplurals=2; plural=(n%10==1 && n%100!=11 ? 0 : 1);', 'is');
@@ -29,11 +32,17 @@ family('nplurals=4; plural=(n==1 || n==11) ? 0 : (n==2 || n==12) ? 1 : (n > 2 &&
 family('nplurals=3; plural=((n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2);', 'sk cs');
 family('nplurals=3; plural=(n%100==1 ? 0 : n%100==2 ? 1 : 2);', 'mk');
 family('nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && (n%100<10 || n%100>=20) ? 1 : 2);', 'lt');
-family('nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);', 'bs be hr ru sr uk');
+family(
+  'nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);',
+  'bs be hr ru sr uk',
+);
 family('nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);', 'pl');
 family('nplurals=3; plural=(n==1 ? 0 : (n==0 || (n%100 > 0 && n%100 < 20)) ? 1 : 2);', 'ro');
 family('nplurals=4; plural=(n%100==1 ? 0 : n%100==2 ? 1 : n%100==3 || n%100==4 ? 2 : 3);', 'sl');
-family('nplurals=4; plural=(n==1 ? 0 : (n==0 || (n%100>=1 && n%100<=10)) ? 1 : (n%100>=11 && n%100<=19) ? 2 : 3);', 'mt');
+family(
+  'nplurals=4; plural=(n==1 ? 0 : (n==0 || (n%100>=1 && n%100<=10)) ? 1 : (n%100>=11 && n%100<=19) ? 2 : 3);',
+  'mt',
+);
 family('nplurals=5; plural=(n==0 ? 0 : n==1 ? 1 : (n>=2 && n<=5) ? 2 : n==6 ? 3 : 4);', 'cy');
 family('nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : (n%100>=3 && n%100<=10) ? 3 : n%100>=11 ? 4 : 5);', 'ar');
 

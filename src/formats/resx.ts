@@ -24,7 +24,15 @@
 //     (no namespaces in the file, so export gets one key per name).
 import { linesWriter } from './entry-writer.js';
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type FileFormat, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FileFormat,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, textContent } from './xml-safe.js';
 
@@ -32,12 +40,17 @@ async function parseResx(input: Buffer, options: ParseOptions, formatId: string)
   const language = requireLanguageKey(options, formatId);
   const namespace = options.namespace ?? '';
   const { root } = parseXml(input);
-  if (root.name !== 'root') throw new FormatError(`Not a .NET resource file: the root element is <${root.name}>, expected <root>`, { line: root.line, column: root.column });
+  if (root.name !== 'root')
+    throw new FormatError(`Not a .NET resource file: the root element is <${root.name}>, expected <root>`, {
+      line: root.line,
+      column: root.column,
+    });
   const keys: BundleKey[] = [];
   const seen = new Set<string>();
   for (const data of childElements(root, 'data')) {
     const name = data.attributes.name;
-    if (name === undefined) throw new FormatError('<data> without a name attribute', { line: data.line, column: data.column });
+    if (name === undefined)
+      throw new FormatError('<data> without a name attribute', { line: data.line, column: data.column });
     const type = data.attributes.type;
     if (data.attributes.mimetype !== undefined || (type !== undefined && !/^System\.String\b/.test(type))) continue;
     if (seen.has(name)) continue;
@@ -109,8 +122,14 @@ const SCHEMA = `  <xsd:schema id="root" xmlns="" xmlns:xsd="http://www.w3.org/20
 const RESHEADERS: [string, string][] = [
   ['resmimetype', 'text/microsoft-resx'],
   ['version', '2.0'],
-  ['reader', 'System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089'],
-  ['writer', 'System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089'],
+  [
+    'reader',
+    'System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089',
+  ],
+  [
+    'writer',
+    'System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089',
+  ],
 ];
 
 /** Writes a .resx/.resw: nothing is held between pages (keys come one per name). */
@@ -119,7 +138,8 @@ function resxWriter(options: SerializeOptions, formatId: string): FormatWriter {
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
   const escapeNewLines = options.options.has('ESCAPE_NEW_LINES');
   const header = ['<?xml version="1.0" encoding="utf-8"?>', '<root>', SCHEMA];
-  for (const [name, value] of RESHEADERS) header.push(`  <resheader name="${name}">`, `    <value>${value}</value>`, '  </resheader>');
+  for (const [name, value] of RESHEADERS)
+    header.push(`  <resheader name="${name}">`, `    <value>${value}</value>`, '  </resheader>');
   return linesWriter(header, {
     write(keys, out) {
       for (const key of keys) {
@@ -157,4 +177,3 @@ export const stringResources: FileFormat = resxFormat('string-resources', 'resw'
 // --- Streaming XML writers -----------------------------------------------------
 // Shared by the line-based XML writers (.resx here, Android, Qt Linguist, XLIFF).
 // They live in this module, which depends on none of the others.
-

@@ -40,11 +40,19 @@ import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { JsonMembers } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import { FormatError, type Bundle, type BundleKey, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import { requireLanguageKey, singleLanguage } from './single-language.js';
 
 const FORMAT = 'simplelocalize-json';
-const SHAPE = '{"key": {"message": "…"}} or FormatJS extract output {"key": {"defaultMessage": "…", "description": "…"}}';
+const SHAPE =
+  '{"key": {"message": "…"}} or FormatJS extract output {"key": {"defaultMessage": "…", "description": "…"}}';
 
 export const simplelocalizeJson = defineFormat({
   id: FORMAT,
@@ -87,13 +95,16 @@ function read(doc: unknown, options: ParseOptions): Bundle {
   for (const [name, value] of Object.entries(doc)) {
     const at = JSON.stringify(name);
     if (!isJsonObject(value)) {
-      fail(`the value of ${at} must be an object, ${SHAPE}${typeof value === 'string' ? ' (a file of {"key": "text"} is single-language-json)' : ''}`);
+      fail(
+        `the value of ${at} must be an object, ${SHAPE}${typeof value === 'string' ? ' (a file of {"key": "text"} is single-language-json)' : ''}`,
+      );
     }
     const v = value as Record<string, unknown>;
     const key: BundleKey = { key: name, namespace, translations: {} };
     const text = v.message ?? v.defaultMessage ?? null;
     if (text !== null) {
-      if (typeof text !== 'string') fail(`${at}.${v.message !== undefined && v.message !== null ? 'message' : 'defaultMessage'} must be a string`);
+      if (typeof text !== 'string')
+        fail(`${at}.${v.message !== undefined && v.message !== null ? 'message' : 'defaultMessage'} must be a string`);
       key.translations[language] = { text: text as string };
     }
     if (v.description !== undefined && v.description !== null) {
@@ -103,11 +114,13 @@ function read(doc: unknown, options: ParseOptions): Bundle {
     }
     if (v.charactersLimit !== undefined) {
       const limit = v.charactersLimit;
-      if (limit !== null && !(Number.isSafeInteger(limit) && (limit as number) >= 0)) fail(`${at}.charactersLimit must be a whole number of 0 or more`);
+      if (limit !== null && !(Number.isSafeInteger(limit) && (limit as number) >= 0))
+        fail(`${at}.charactersLimit must be a whole number of 0 or more`);
       key.charactersLimit = limit as number | null;
     }
     if (v.tags !== undefined && v.tags !== null) {
-      if (!Array.isArray(v.tags) || v.tags.some((t) => typeof t !== 'string')) fail(`${at}.tags must be an array of texts`);
+      if (!Array.isArray(v.tags) || v.tags.some((t) => typeof t !== 'string'))
+        fail(`${at}.tags must be an array of texts`);
       if ((v.tags as string[]).length) key.tags = v.tags as string[];
     }
     keys.push(key);

@@ -15,7 +15,22 @@
 //
 // Each registered format says which kinds it reads (registry.ts: reads).
 
-export type ContentKind = 'zip' | 'binary' | 'json' | 'string-catalog' | 'project-backup' | 'arb' | 'xml' | 'php' | 'javascript' | 'po' | 'strings' | 'yaml' | 'properties' | 'csv' | 'tsv';
+export type ContentKind =
+  | 'zip'
+  | 'binary'
+  | 'json'
+  | 'string-catalog'
+  | 'project-backup'
+  | 'arb'
+  | 'xml'
+  | 'php'
+  | 'javascript'
+  | 'po'
+  | 'strings'
+  | 'yaml'
+  | 'properties'
+  | 'csv'
+  | 'tsv';
 
 /** The kinds as the refusal names them. */
 export const CONTENT_KIND_NAMES: Record<ContentKind, string> = {
@@ -44,10 +59,15 @@ function headText(head: Uint8Array): string {
   const b = head.subarray(0, SNIFF_BYTES);
   if (b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b.subarray(2));
   if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
-  if (b.length >= 4 && b[0] !== 0 && b[1] === 0 && b[2] !== 0 && b[3] === 0) return new TextDecoder('utf-16le').decode(b);
-  if (b.length >= 4 && b[0] === 0 && b[1] !== 0 && b[2] === 0 && b[3] !== 0) return new TextDecoder('utf-16be').decode(b);
+  if (b.length >= 4 && b[0] !== 0 && b[1] === 0 && b[2] !== 0 && b[3] === 0)
+    return new TextDecoder('utf-16le').decode(b);
+  if (b.length >= 4 && b[0] === 0 && b[1] !== 0 && b[2] === 0 && b[3] !== 0)
+    return new TextDecoder('utf-16be').decode(b);
   // A UTF-8 character cut at the end of the head is not a sign of anything.
-  return new TextDecoder('utf-8').decode(b).replace(/^\uFEFF/, '').replace(/\uFFFD$/, '');
+  return new TextDecoder('utf-8')
+    .decode(b)
+    .replace(/^\uFEFF/, '')
+    .replace(/\uFFFD$/, '');
 }
 
 /**
@@ -115,9 +135,19 @@ function sniffLines(text: string): ContentKind | undefined {
     if (YAML_MAPPING_OPENER.test(lines[i]!) && INDENTED_YAML_ENTRY.test(lines[i + 1]!)) return 'yaml';
   }
   // Tables: every line (at least two) of the same number of fields, two or more.
-  for (const [separator, kind] of [['\t', 'tsv'], [',', 'csv'], [';', 'csv']] as const) {
+  for (const [separator, kind] of [
+    ['\t', 'tsv'],
+    [',', 'csv'],
+    [';', 'csv'],
+  ] as const) {
     const counts = lines.slice(0, 50).map((l) => fieldCount(l, separator));
-    if (lines.length >= 2 && counts[0]! >= 2 && counts.every((c) => c === counts[0]) && !lines.every((l) => PROPERTIES_LINE.test(l) || COLON_LINE.test(l))) return kind;
+    if (
+      lines.length >= 2 &&
+      counts[0]! >= 2 &&
+      counts.every((c) => c === counts[0]) &&
+      !lines.every((l) => PROPERTIES_LINE.test(l) || COLON_LINE.test(l))
+    )
+      return kind;
   }
   // Properties: every line a `key=value` or `key: value` line, or the continuation of one; `=` in at least half.
   let equals = 0;
@@ -146,7 +176,13 @@ function sniffJson(start: string): ContentKind {
 
 /** The kind of content a file plainly holds, or undefined when nothing tells. */
 export function sniffContent(head: Uint8Array): ContentKind | undefined {
-  if (head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x03 || head[2] === 0x05) && (head[3] === 0x04 || head[3] === 0x06)) return 'zip';
+  if (
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    (head[2] === 0x03 || head[2] === 0x05) &&
+    (head[3] === 0x04 || head[3] === 0x06)
+  )
+    return 'zip';
   const text = headText(head);
   if (looksBinary(text)) return 'binary';
   const start = text.trimStart();
@@ -154,7 +190,12 @@ export function sniffContent(head: Uint8Array): ContentKind | undefined {
   if (/^<(?:\?xml|!DOCTYPE|!--|[A-Za-z_])/.test(start)) return 'xml';
   if (/^\{\s*(?:"|\}|$)/.test(start) || /^\[\s*(?:[{["\]\d-]|true|false|null|$)/.test(start)) return sniffJson(start);
   const code = withoutLeadingComments(text);
-  if (/^(?:export\s+default|module\.exports|exports\.|(?:const|let|var)\s+[\w$]+\s*=|import\s|['"]use strict['"])/.test(code)) return 'javascript';
+  if (
+    /^(?:export\s+default|module\.exports|exports\.|(?:const|let|var)\s+[\w$]+\s*=|import\s|['"]use strict['"])/.test(
+      code,
+    )
+  )
+    return 'javascript';
   if (/^"(?:[^"\\\n]|\\.)*"\s*=\s*"/.test(code)) return 'strings';
   return sniffLines(text);
 }

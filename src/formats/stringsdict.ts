@@ -48,7 +48,14 @@ import {
   variableToken,
   type VarSpec,
 } from './apple-plurals.js';
-import { buildIcuMessage, hasChoice, parseIcuMessage, plainText, type IcuChoice, type IcuPart } from './icu-embedded.js';
+import {
+  buildIcuMessage,
+  hasChoice,
+  parseIcuMessage,
+  plainText,
+  type IcuChoice,
+  type IcuPart,
+} from './icu-embedded.js';
 import { appleNumber, branchPartsFromPlatform, branchToPlatform } from './plural.js';
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
@@ -72,7 +79,10 @@ export const localizableStringsDict: FileFormat = defineFormat({
 // --- Reading --------------------------------------------------------------------
 
 type PlistValue = string | PlistDict | PlistValue[] | number | boolean;
-interface PlistDict { type: 'dict'; entries: Map<string, PlistValue> }
+interface PlistDict {
+  type: 'dict';
+  entries: Map<string, PlistValue>;
+}
 
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
@@ -93,7 +103,10 @@ function parseStringsDict(input: Buffer, options: ParseOptions): Bundle {
   let comment: string | undefined;
   let pendingKey: { name: string; description?: string; el: XmlElement } | undefined;
   for (const node of top.children) {
-    if (node.type === 'comment') { comment = node.value.trim(); continue; }
+    if (node.type === 'comment') {
+      comment = node.value.trim();
+      continue;
+    }
     if (node.type === 'text' || node.type === 'cdata') {
       if (node.value.trim()) throw new FormatError('Unexpected text inside <dict>', at(top));
       continue;
@@ -172,7 +185,12 @@ function isDict(v: PlistValue | undefined): v is PlistDict {
 }
 
 /** The ICU/plain text of one top-level entry, or null when it holds no text. */
-function entryText(name: string, value: PlistValue, specs: Map<string, VarSpec>, budget: ExpansionBudget): string | null {
+function entryText(
+  name: string,
+  value: PlistValue,
+  specs: Map<string, VarSpec>,
+  budget: ExpansionBudget,
+): string | null {
   if (typeof value === 'string') return value;
   if (!isDict(value)) return null;
   const parts = entryParts(name, value, specs, budget);
@@ -180,7 +198,12 @@ function entryText(name: string, value: PlistValue, specs: Map<string, VarSpec>,
   return hasChoice(parts) ? buildIcuMessage(parts) : plainText(parts, () => '');
 }
 
-function entryParts(key: string, dict: PlistDict, specs: Map<string, VarSpec>, budget: ExpansionBudget): IcuPart[] | null {
+function entryParts(
+  key: string,
+  dict: PlistDict,
+  specs: Map<string, VarSpec>,
+  budget: ExpansionBudget,
+): IcuPart[] | null {
   const format = dict.entries.get(FORMAT_KEY);
   if (typeof format === 'string') {
     const expand = (text: string, chain: string[]): IcuPart[] =>
@@ -197,19 +220,33 @@ function entryParts(key: string, dict: PlistDict, specs: Map<string, VarSpec>, b
         }
         const branches: IcuChoice['branches'] = [];
         for (const [k, branch] of v.entries) {
-          if (isPluralCategory(k) && typeof branch === 'string') branches.push({ key: k, parts: branchPartsFromPlatform(expand(branch, [...chain, name]), appleNumber(specs.get(name)?.type)) });
+          if (isPluralCategory(k) && typeof branch === 'string')
+            branches.push({
+              key: k,
+              parts: branchPartsFromPlatform(expand(branch, [...chain, name]), appleNumber(specs.get(name)?.type)),
+            });
         }
         if (!branches.length) return null;
         return { type: 'choice', kind: 'plural', argument: name, branches };
       });
     return expand(format, []);
   }
-  for (const [rule, argument] of [[DEVICE_RULE, 'device'], [WIDTH_RULE, 'width']] as const) {
+  for (const [rule, argument] of [
+    [DEVICE_RULE, 'device'],
+    [WIDTH_RULE, 'width'],
+  ] as const) {
     const variants = dict.entries.get(rule);
     if (!isDict(variants)) continue;
     const branches: IcuChoice['branches'] = [];
     for (const [k, v] of variants.entries) {
-      const parts = typeof v === 'string' ? (v ? [{ type: 'text' as const, value: v }] : []) : isDict(v) ? entryParts(key, v, specs, budget) : null;
+      const parts =
+        typeof v === 'string'
+          ? v
+            ? [{ type: 'text' as const, value: v }]
+            : []
+          : isDict(v)
+            ? entryParts(key, v, specs, budget)
+            : null;
       if (parts && /^[^\s{}]+$/.test(k)) branches.push({ key: k, parts });
     }
     if (branches.length) return [{ type: 'choice', kind: 'select', argument, branches }];
@@ -252,10 +289,17 @@ function writeEntry(out: string[], text: string, specs: Map<string, VarSpec>, in
   const i2 = `${i1}\t`;
   out.push(`${indent}<dict>`);
   const single = parts?.length === 1 && parts[0]!.type === 'choice' ? parts[0] : undefined;
-  const rule = single?.kind === 'select' ? ({ device: DEVICE_RULE, width: WIDTH_RULE } as Record<string, string>)[single.argument] : undefined;
+  const rule =
+    single?.kind === 'select'
+      ? ({ device: DEVICE_RULE, width: WIDTH_RULE } as Record<string, string>)[single.argument]
+      : undefined;
   if (single && rule) {
     out.push(`${i1}<key>${rule}</key>`, `${i1}<dict>`);
-    for (const b of single.branches) out.push(`${i2}<key>${escapeXmlText(b.key)}</key>`, `${i2}<string>${escapeXmlText(plainText(b.parts, (c) => buildIcuMessage([c])))}</string>`);
+    for (const b of single.branches)
+      out.push(
+        `${i2}<key>${escapeXmlText(b.key)}</key>`,
+        `${i2}<string>${escapeXmlText(plainText(b.parts, (c) => buildIcuMessage([c])))}</string>`,
+      );
     out.push(`${i1}</dict>`);
   } else if (!parts || !hasChoice(parts)) {
     out.push(`${i1}<key>${FORMAT_KEY}</key>`, `${i1}<string>${escapeXmlText(text)}</string>`);
@@ -270,7 +314,10 @@ function writeEntry(out: string[], text: string, specs: Map<string, VarSpec>, in
         const recorded = specs.get(c.argument)?.type;
         const hasNumber = c.branches.some((b) => b.parts.some((p) => p.type === 'number'));
         const type = recorded ?? (hasNumber ? 'lld' : undefined);
-        entry.branches = appleCategoryBranches(c.branches).map((b) => [b.key, branchToPlatform(b.parts, appleNumber(type), variable)]);
+        entry.branches = appleCategoryBranches(c.branches).map((b) => [
+          b.key,
+          branchToPlatform(b.parts, appleNumber(type), variable),
+        ]);
         entry.type = type ?? inferValueType(entry.branches.map((b) => b[1]));
       }
       return variableToken(c.argument, specs.get(c.argument));
@@ -286,7 +333,8 @@ function writeEntry(out: string[], text: string, specs: Map<string, VarSpec>, in
         `${i2}<key>${VALUE_TYPE_KEY}</key>`,
         `${i2}<string>${escapeXmlText(v.type)}</string>`,
       );
-      for (const [cat, branch] of v.branches) out.push(`${i2}<key>${cat}</key>`, `${i2}<string>${escapeXmlText(branch)}</string>`);
+      for (const [cat, branch] of v.branches)
+        out.push(`${i2}<key>${cat}</key>`, `${i2}<string>${escapeXmlText(branch)}</string>`);
       out.push(`${i1}</dict>`);
     }
   }
@@ -298,7 +346,12 @@ export function isStringsDictText(text: string): boolean {
   const parts = parseIcuMessage(text);
   if (!parts || !hasChoice(parts)) return false;
   const single = parts.length === 1 && parts[0]!.type === 'choice' ? parts[0] : undefined;
-  return single?.kind !== 'select' || single.argument === 'device' || single.argument === 'width' || parts.some(containsPlural);
+  return (
+    single?.kind !== 'select' ||
+    single.argument === 'device' ||
+    single.argument === 'width' ||
+    parts.some(containsPlural)
+  );
 }
 
 function containsPlural(part: IcuPart): boolean {

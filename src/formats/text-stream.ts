@@ -49,9 +49,14 @@ export async function* decodeStream(input: AsyncIterable<Buffer | Uint8Array>): 
 type Decoder = (bytes: Buffer, last: boolean) => string;
 
 function decoderFor(head: Buffer): { decode: Decoder; rest: Buffer } {
-  if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { decode: utf8Decoder(), rest: head.subarray(3) };
-  for (const [b0, b1, encoding] of [[0xff, 0xfe, 'utf-16le'], [0xfe, 0xff, 'utf-16be']] as const) {
-    if (head.length >= 2 && head[0] === b0 && head[1] === b1) return { decode: utf16Decoder(encoding), rest: head.subarray(2) };
+  if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)
+    return { decode: utf8Decoder(), rest: head.subarray(3) };
+  for (const [b0, b1, encoding] of [
+    [0xff, 0xfe, 'utf-16le'],
+    [0xfe, 0xff, 'utf-16be'],
+  ] as const) {
+    if (head.length >= 2 && head[0] === b0 && head[1] === b1)
+      return { decode: utf16Decoder(encoding), rest: head.subarray(2) };
   }
   return { decode: utf8Decoder(), rest: head };
 }
@@ -90,7 +95,10 @@ function utf8Decoder(): Decoder {
       const bad = firstInvalidUtf8Offset(whole);
       let line = lines + 1;
       for (let n = whole.indexOf(10); n >= 0 && n < bad; n = whole.indexOf(10, n + 1)) line++;
-      throw new FormatError(`The file is not valid UTF-8: invalid byte at offset ${offset + bad}`, { line, offset: offset + bad });
+      throw new FormatError(`The file is not valid UTF-8: invalid byte at offset ${offset + bad}`, {
+        line,
+        offset: offset + bad,
+      });
     }
   };
 }
@@ -170,7 +178,10 @@ async function* latin1(input: AsyncIterable<Buffer>): AsyncGenerator<string> {
  * for PO): the last line (after the last line end, '' when the text ends with
  * one) comes too. A line over several pieces is joined once, when it ends.
  */
-export async function* lineBatches(texts: AsyncIterable<string>, lineEnd: RegExp = /\r\n|\r|\n/g): AsyncGenerator<string[]> {
+export async function* lineBatches(
+  texts: AsyncIterable<string>,
+  lineEnd: RegExp = /\r\n|\r|\n/g,
+): AsyncGenerator<string[]> {
   let open: string[] = [];
   // The previous piece ended with \r: a \n starting this one is the same line end.
   let afterCr = false;
@@ -201,7 +212,11 @@ export interface LineReader {
 }
 
 /** What a LineReader, made with the function it hands its items to, makes of a text as it streams in: a batch per piece read. */
-export async function* readLines<T>(texts: AsyncIterable<string>, reader: (item: (item: T) => void) => LineReader, lineEnd?: RegExp): AsyncGenerator<T[]> {
+export async function* readLines<T>(
+  texts: AsyncIterable<string>,
+  reader: (item: (item: T) => void) => LineReader,
+  lineEnd?: RegExp,
+): AsyncGenerator<T[]> {
   let batch: T[] = [];
   const lines = reader((item) => batch.push(item));
   for await (const piece of lineBatches(texts, lineEnd)) {

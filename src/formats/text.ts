@@ -12,7 +12,8 @@ export interface DecodeOptions {
 }
 
 export function decodeText(input: Buffer, options: DecodeOptions = {}): string {
-  if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) return strictUtf8(input.subarray(3), options);
+  if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf)
+    return strictUtf8(input.subarray(3), options);
   if (input.length >= 2 && input[0] === 0xff && input[1] === 0xfe) return utf16(input.subarray(2), 'utf-16le');
   if (input.length >= 2 && input[0] === 0xfe && input[1] === 0xff) return utf16(input.subarray(2), 'utf-16be');
   if (options.sniffUtf16 && input.length >= 4) {

@@ -5,7 +5,16 @@
 // inline codes (<bpt>, <ept>, <ph>, <it>, <hi>, <sub>) keeps its inner XML
 // for the way back; its plain text (the codes' native text included, as a
 // translator sees it) is what the memory matches.
-import { childElements, escapeXmlAttribute, escapeXmlText, firstChild, parseXml, serializeNodes, textContent, type XmlElement } from './xml-safe.js';
+import {
+  childElements,
+  escapeXmlAttribute,
+  escapeXmlText,
+  firstChild,
+  parseXml,
+  serializeNodes,
+  textContent,
+  type XmlElement,
+} from './xml-safe.js';
 import { FormatError } from './model.js';
 
 export interface TmxProperty {
@@ -46,12 +55,17 @@ export function tmxLanguage(code: string): string {
 export function tmxDate(value: string | undefined): Date | null {
   if (!value) return null;
   const compact = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
-  const date = compact ? new Date(Date.UTC(+compact[1]!, +compact[2]! - 1, +compact[3]!, +compact[4]!, +compact[5]!, +compact[6]!)) : new Date(value);
+  const date = compact
+    ? new Date(Date.UTC(+compact[1]!, +compact[2]! - 1, +compact[3]!, +compact[4]!, +compact[5]!, +compact[6]!))
+    : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
 function formatDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 const INLINE = new Set(['bpt', 'ept', 'ph', 'it', 'hi', 'sub', 'ut']);
@@ -65,7 +79,11 @@ function segOf(tuv: XmlElement): { text: string; xml?: string } {
 
 const notesOf = (el: XmlElement) => childElements(el, 'note').map((n) => textContent(n));
 const propsOf = (el: XmlElement): TmxProperty[] =>
-  childElements(el, 'prop').map((p) => ({ type: p.attributes.type ?? '', value: textContent(p), ...(p.attributes['xml:lang'] && { lang: p.attributes['xml:lang'] }) }));
+  childElements(el, 'prop').map((p) => ({
+    type: p.attributes.type ?? '',
+    value: textContent(p),
+    ...(p.attributes['xml:lang'] && { lang: p.attributes['xml:lang'] }),
+  }));
 const langOf = (tuv: XmlElement) => tuv.attributes['xml:lang'] ?? tuv.attributes.lang ?? '';
 
 /** Reads a TMX file into pairs: each unit's source variant with each other variant. */
@@ -81,7 +99,10 @@ export function parseTmx(input: Buffer, limits: { maxPairs: number }): TmxFile {
   for (const tu of childElements(body, 'tu')) {
     const variants = childElements(tu, 'tuv');
     const unitSource = tu.attributes.srclang ?? srclang;
-    const source = unitSource && unitSource !== '*all*' ? variants.find((v) => tmxLanguage(langOf(v)) === tmxLanguage(unitSource)) : variants[0];
+    const source =
+      unitSource && unitSource !== '*all*'
+        ? variants.find((v) => tmxLanguage(langOf(v)) === tmxLanguage(unitSource))
+        : variants[0];
     const targets = variants.filter((v) => v !== source && langOf(v));
     if (!source || !langOf(source) || !targets.length) {
       skipped++;
@@ -90,7 +111,11 @@ export function parseTmx(input: Buffer, limits: { maxPairs: number }): TmxFile {
     const src = segOf(source);
     for (const tuv of targets) {
       const tgt = segOf(tuv);
-      const changed = tuv.attributes.changedate ?? tu.attributes.changedate ?? tuv.attributes.creationdate ?? tu.attributes.creationdate;
+      const changed =
+        tuv.attributes.changedate ??
+        tu.attributes.changedate ??
+        tuv.attributes.creationdate ??
+        tu.attributes.creationdate;
       pairs.push({
         tuid: tu.attributes.tuid ?? '',
         sourceLanguage: tmxLanguage(langOf(source)),
@@ -102,24 +127,37 @@ export function parseTmx(input: Buffer, limits: { maxPairs: number }): TmxFile {
         notes: [...notesOf(tu), ...notesOf(tuv)],
         properties: [...propsOf(tu), ...propsOf(tuv)],
         changedAt: tmxDate(changed),
-        changedBy: tuv.attributes.changeid ?? tu.attributes.changeid ?? tuv.attributes.creationid ?? tu.attributes.creationid ?? '',
+        changedBy:
+          tuv.attributes.changeid ??
+          tu.attributes.changeid ??
+          tuv.attributes.creationid ??
+          tu.attributes.creationid ??
+          '',
       });
-      if (pairs.length > limits.maxPairs) throw new FormatError(`more than ${limits.maxPairs} translation pairs in one file`);
+      if (pairs.length > limits.maxPairs)
+        throw new FormatError(`more than ${limits.maxPairs} translation pairs in one file`);
     }
   }
   return { srclang, pairs, skipped };
 }
 
 /** Writes TMX 1.4b, one <tu> per pair, chunk by chunk (`write` may be a stream's). */
-export async function writeTmx(pairs: AsyncIterable<TmxPair[]>, srclang: string, write: (chunk: string) => void | Promise<void>): Promise<void> {
-  await write(`<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  <header creationtool="localization-service" creationtoolversion="1" segtype="sentence" o-tmf="localization-service" adminlang="en" srclang="${escapeXmlAttribute(srclang || '*all*')}" datatype="plaintext"/>\n  <body>\n`);
+export async function writeTmx(
+  pairs: AsyncIterable<TmxPair[]>,
+  srclang: string,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<void> {
+  await write(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  <header creationtool="localization-service" creationtoolversion="1" segtype="sentence" o-tmf="localization-service" adminlang="en" srclang="${escapeXmlAttribute(srclang || '*all*')}" datatype="plaintext"/>\n  <body>\n`,
+  );
   for await (const chunk of pairs) {
     let out = '';
     for (const p of chunk) {
       const attrs = `${p.tuid ? ` tuid="${escapeXmlAttribute(p.tuid)}"` : ''} srclang="${escapeXmlAttribute(p.sourceLanguage)}"${p.changedAt ? ` changedate="${formatDate(p.changedAt)}"` : ''}${p.changedBy ? ` changeid="${escapeXmlAttribute(p.changedBy)}"` : ''}`;
       out += `    <tu${attrs}>\n`;
       for (const n of p.notes) out += `      <note>${escapeXmlText(n)}</note>\n`;
-      for (const pr of p.properties) out += `      <prop type="${escapeXmlAttribute(pr.type)}"${pr.lang ? ` xml:lang="${escapeXmlAttribute(pr.lang)}"` : ''}>${escapeXmlText(pr.value)}</prop>\n`;
+      for (const pr of p.properties)
+        out += `      <prop type="${escapeXmlAttribute(pr.type)}"${pr.lang ? ` xml:lang="${escapeXmlAttribute(pr.lang)}"` : ''}>${escapeXmlText(pr.value)}</prop>\n`;
       out += `      <tuv xml:lang="${escapeXmlAttribute(p.sourceLanguage)}"><seg>${p.sourceXml ?? escapeXmlText(p.source)}</seg></tuv>\n`;
       out += `      <tuv xml:lang="${escapeXmlAttribute(p.targetLanguage)}"><seg>${p.targetXml ?? escapeXmlText(p.target)}</seg></tuv>\n`;
       out += '    </tu>\n';

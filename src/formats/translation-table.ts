@@ -48,7 +48,12 @@ export function unguardCell(text: string): string {
   return GUARD_ADDED.test(text) ? text.slice(1) : text;
 }
 
-type Column = { kind: 'key' } | { kind: 'namespace' } | { kind: 'description' } | { kind: 'language'; language: string } | { kind: 'ignored' };
+type Column =
+  | { kind: 'key' }
+  | { kind: 'namespace' }
+  | { kind: 'description' }
+  | { kind: 'language'; language: string }
+  | { kind: 'ignored' };
 
 function classify(header: string, index: number): Column {
   const h = header.trim();
@@ -64,7 +69,13 @@ function classify(header: string, index: number): Column {
  * Adds the keys of one table to `into` (several Excel sheets share one bundle).
  * Keys are identified by namespace and key; a second row for the same key is an error.
  */
-export function addTable(into: Bundle, rows: TableRow[], options: ParseOptions, ctx: TableParseContext, seen: Set<string>): void {
+export function addTable(
+  into: Bundle,
+  rows: TableRow[],
+  options: ParseOptions,
+  ctx: TableParseContext,
+  seen: Set<string>,
+): void {
   const table = new TableReader(into, options, ctx, seen);
   for (const row of rows) table.add(row);
 }
@@ -81,7 +92,12 @@ export class TableReader {
   private columns: Column[] | undefined;
   private keyColumn = -1;
 
-  constructor(private into: Bundle, private readonly options: ParseOptions, private readonly ctx: TableParseContext, private readonly seen: Set<string>) {}
+  constructor(
+    private into: Bundle,
+    private readonly options: ParseOptions,
+    private readonly ctx: TableParseContext,
+    private readonly seen: Set<string>,
+  ) {}
 
   add(row: TableRow): void {
     if (!row.cells.some((c) => c !== '')) return;
@@ -113,10 +129,17 @@ export class TableReader {
     let columns: Column[];
     if (classified.some((c) => c.kind === 'key')) {
       columns = classified;
-    } else if (this.options.languageKey && header.cells.filter((c) => c !== '').length <= 2 && header.cells.length <= 2) {
+    } else if (
+      this.options.languageKey &&
+      header.cells.filter((c) => c !== '').length <= 2 &&
+      header.cells.length <= 2
+    ) {
       columns = [{ kind: 'key' }, { kind: 'language', language: this.options.languageKey }];
     } else {
-      return this.fail('No key column in the header row: name a column "key" (and the others after their languages)', header.line);
+      return this.fail(
+        'No key column in the header row: name a column "key" (and the others after their languages)',
+        header.line,
+      );
     }
     const keyColumn = columns.findIndex((c) => c.kind === 'key');
     const seenLanguages = new Set<string>();
@@ -150,7 +173,8 @@ export class TableReader {
     });
     namespace ??= this.options.namespace ?? '';
     const id = `${namespace}\u0000${key}`;
-    if (this.seen.has(id)) this.fail(`Key "${key}"${namespace ? ` in namespace "${namespace}"` : ''} appears twice`, row.line);
+    if (this.seen.has(id))
+      this.fail(`Key "${key}"${namespace ? ` in namespace "${namespace}"` : ''} appears twice`, row.line);
     this.seen.add(id);
     this.into.keys.push({ key, namespace, translations, ...(description !== undefined ? { description } : {}) });
   }

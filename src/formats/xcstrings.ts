@@ -55,13 +55,36 @@ import {
   variableToken,
   type VarSpec,
 } from './apple-plurals.js';
-import { buildIcuMessage, hasChoice, parseIcuMessage, plainText, type IcuChoice, type IcuPart } from './icu-embedded.js';
-import { APPLE_NUMBER, appleNumber, branchPartsFromPlatform, branchToPlatform, type NumberPlaceholder } from './plural.js';
+import {
+  buildIcuMessage,
+  hasChoice,
+  parseIcuMessage,
+  plainText,
+  type IcuChoice,
+  type IcuPart,
+} from './icu-embedded.js';
+import {
+  APPLE_NUMBER,
+  appleNumber,
+  branchPartsFromPlatform,
+  branchToPlatform,
+  type NumberPlaceholder,
+} from './plural.js';
 import { defineFormat } from './define.js';
 import { entryWriter } from './entry-writer.js';
 import { JsonMembers, type JsonLayout } from './json-object-writer.js';
 import { isJsonObject, parseJson } from './json-safe.js';
-import type { Bundle, BundleKey, BundleLanguage, BundleTranslation, FileFormat, FormatWriter, ParseOptions, ReviewStatus, SerializeOptions } from './model.js';
+import type {
+  Bundle,
+  BundleKey,
+  BundleLanguage,
+  BundleTranslation,
+  FileFormat,
+  FormatWriter,
+  ParseOptions,
+  ReviewStatus,
+  SerializeOptions,
+} from './model.js';
 import { FormatError } from './model.js';
 
 export const localizableXcstrings: FileFormat = defineFormat({
@@ -104,18 +127,27 @@ function parseXcstrings(input: Buffer, options: ParseOptions): Bundle {
     if (tags.length) key.tags = tags;
 
     const localizations = entry.localizations ?? {};
-    if (!isJsonObject(localizations)) throw new FormatError(`strings[${JSON.stringify(name)}].localizations must be an object`);
+    if (!isJsonObject(localizations))
+      throw new FormatError(`strings[${JSON.stringify(name)}].localizations must be an object`);
     const specs = new Map<string, VarSpec>();
     for (const [lang, loc] of Object.entries(localizations)) {
-      if (!isJsonObject(loc)) throw new FormatError(`strings[${JSON.stringify(name)}].localizations[${JSON.stringify(lang)}] must be an object`);
+      if (!isJsonObject(loc))
+        throw new FormatError(
+          `strings[${JSON.stringify(name)}].localizations[${JSON.stringify(lang)}] must be an object`,
+        );
       const reader = new LocalizationReader(name, loc, specs, budget);
       const parts = reader.parts(loc, []);
       if (!parts) continue;
-      const translation: BundleTranslation = { text: hasChoice(parts) ? buildIcuMessage(parts) : plainText(parts, () => '') };
+      const translation: BundleTranslation = {
+        text: hasChoice(parts) ? buildIcuMessage(parts) : plainText(parts, () => ''),
+      };
       const status = reader.status();
       if (status) translation.reviewStatus = status;
       key.translations[lang] = translation;
-      if (!seen.has(lang)) { seen.add(lang); languages.push({ key: lang }); }
+      if (!seen.has(lang)) {
+        seen.add(lang);
+        languages.push({ key: lang });
+      }
     }
     const codeDescription = encodeVarSpecs(specs);
     if (codeDescription) key.codeDescription = codeDescription;
@@ -129,7 +161,12 @@ class LocalizationReader {
   private readonly sizes = new Map<string, number>();
   private readonly substitutions: Json;
 
-  constructor(private readonly key: string, loc: Json, private readonly specs: Map<string, VarSpec>, private readonly budget: ExpansionBudget) {
+  constructor(
+    private readonly key: string,
+    loc: Json,
+    private readonly specs: Map<string, VarSpec>,
+    private readonly budget: ExpansionBudget,
+  ) {
     this.substitutions = isJsonObject(loc.substitutions) ? loc.substitutions : {};
   }
 
@@ -137,7 +174,10 @@ class LocalizationReader {
   parts(loc: Json, chain: string[], number?: NumberPlaceholder): IcuPart[] | null {
     const variations = loc.variations;
     if (isJsonObject(variations)) {
-      for (const [kind, argument] of [['plural', 'count'], ['device', 'device']] as const) {
+      for (const [kind, argument] of [
+        ['plural', 'count'],
+        ['device', 'device'],
+      ] as const) {
         const cases = variations[kind];
         if (!isJsonObject(cases)) continue;
         const branches: IcuChoice['branches'] = [];
@@ -146,7 +186,8 @@ class LocalizationReader {
           const parts = isJsonObject(v) ? this.parts(v, chain, kind === 'plural' ? APPLE_NUMBER : undefined) : null;
           if (parts) branches.push({ key: k, parts });
         }
-        if (branches.length) return [{ type: 'choice', kind: kind === 'plural' ? 'plural' : 'select', argument, branches }];
+        if (branches.length)
+          return [{ type: 'choice', kind: kind === 'plural' ? 'plural' : 'select', argument, branches }];
       }
     }
     const unit = loc.stringUnit;
@@ -202,7 +243,9 @@ function xcstringsWriter(options: SerializeOptions): FormatWriter {
   const entryOf = (key: BundleKey): Json => {
     const entry: Json = {};
     if (withDescriptions && key.description) entry.comment = key.description;
-    const extraction = key.deprecated ? 'stale' : key.tags?.find((t) => t.startsWith(EXTRACTION_TAG))?.slice(EXTRACTION_TAG.length);
+    const extraction = key.deprecated
+      ? 'stale'
+      : key.tags?.find((t) => t.startsWith(EXTRACTION_TAG))?.slice(EXTRACTION_TAG.length);
     if (extraction && (extraction !== 'stale' || key.deprecated)) entry.extractionState = extraction;
     const specs = decodeVarSpecs(key.codeDescription);
     const localizations: Json = {};
@@ -227,7 +270,10 @@ function xcstringsWriter(options: SerializeOptions): FormatWriter {
 
 class LocalizationWriter {
   private readonly substitutions = new Map<string, Json>();
-  constructor(private readonly specs: Map<string, VarSpec>, private readonly state: string) {}
+  constructor(
+    private readonly specs: Map<string, VarSpec>,
+    private readonly state: string,
+  ) {}
 
   localization(text: string): Json {
     const parts = parseIcuMessage(text);

@@ -34,7 +34,16 @@
 //   when it is an NMTOKEN not of the form u<digits>, else a numbered u<n>
 //   (groups get one too) with name = the key.
 import { defineFormat } from './define.js';
-import type { Bundle, BundleKey, BundleLanguage, FileFormat, FormatWriter, ParseOptions, ReviewStatus, SerializeOptions } from './model.js';
+import type {
+  Bundle,
+  BundleKey,
+  BundleLanguage,
+  FileFormat,
+  FormatWriter,
+  ParseOptions,
+  ReviewStatus,
+  SerializeOptions,
+} from './model.js';
 import { FormatError } from './model.js';
 import { linesWriter, NamespaceRuns } from './entry-writer.js';
 import {
@@ -80,8 +89,10 @@ const NS_TYPE = 'l10n:namespace';
 // --- Reading --------------------------------------------------------------------
 
 const local = (name: string): string => name.slice(name.indexOf(':') + 1);
-const children = (el: XmlElement, name: string): XmlElement[] => childElements(el).filter((c) => local(c.name) === name);
-const child = (el: XmlElement, name: string): XmlElement | undefined => childElements(el).find((c) => local(c.name) === name);
+const children = (el: XmlElement, name: string): XmlElement[] =>
+  childElements(el).filter((c) => local(c.name) === name);
+const child = (el: XmlElement, name: string): XmlElement | undefined =>
+  childElements(el).find((c) => local(c.name) === name);
 
 class Collector {
   private readonly keys = new Map<string, BundleKey>();
@@ -93,13 +104,24 @@ class Collector {
     if (!this.languages.has(key)) this.languages.set(key, isDefault ? { key, isDefault } : { key });
   }
 
-  unit(el: XmlElement, namespace: string | undefined, name: string, u: { source: string; target?: string; status?: ReviewStatus; notes: string[] }, src: string, tgt: string | undefined): void {
+  unit(
+    el: XmlElement,
+    namespace: string | undefined,
+    name: string,
+    u: { source: string; target?: string; status?: ReviewStatus; notes: string[] },
+    src: string,
+    tgt: string | undefined,
+  ): void {
     const ns = namespace ?? this.options.namespace ?? '';
     const id = `${ns}\u0000${name}`;
     const key = this.keys.get(id) ?? { key: name, namespace: ns, translations: {} };
     if (u.source !== '') key.translations[src] = { text: u.source };
     if (u.target !== undefined) {
-      if (!tgt) throw new FormatError(`The file has no target language for the <target> of "${name}": give a languageKey`, at(el));
+      if (!tgt)
+        throw new FormatError(
+          `The file has no target language for the <target> of "${name}": give a languageKey`,
+          at(el),
+        );
       key.translations[tgt] = u.status ? { text: u.target, reviewStatus: u.status } : { text: u.target };
     }
     if (u.notes.length) key.description = u.notes.join('\n');
@@ -113,7 +135,8 @@ class Collector {
 
 function parseXliff(input: Buffer, options: ParseOptions): Bundle {
   const { root } = parseXml(input);
-  if (local(root.name) !== 'xliff') throw new FormatError(`Not an XLIFF file: the root element is <${root.name}>`, at(root));
+  if (local(root.name) !== 'xliff')
+    throw new FormatError(`Not an XLIFF file: the root element is <${root.name}>`, at(root));
   const version = root.attributes.version ?? '';
   const v2 = version.startsWith('2') || (!version && (root.attributes.xmlns ?? '').includes(':2.'));
   const collector = new Collector(options);
@@ -133,7 +156,10 @@ function notesOf(notes: XmlElement[]): string[] {
 }
 
 /** How a version names its units and marks the group that carries a namespace. */
-interface Layout { unit: string; namespaceOf(group: XmlElement): string | undefined }
+interface Layout {
+  unit: string;
+  namespaceOf(group: XmlElement): string | undefined;
+}
 
 const V12: Layout = {
   unit: 'trans-unit',
@@ -145,7 +171,12 @@ const V20: Layout = {
 };
 
 /** Calls `onUnit` for every unit below `el`, with the namespace of its nearest marked group. */
-function walkUnits(el: XmlElement, ns: string | undefined, layout: Layout, onUnit: (unit: XmlElement, ns: string | undefined) => void): void {
+function walkUnits(
+  el: XmlElement,
+  ns: string | undefined,
+  layout: Layout,
+  onUnit: (unit: XmlElement, ns: string | undefined) => void,
+): void {
   for (const c of childElements(el)) {
     const name = local(c.name);
     if (name === 'group') walkUnits(c, layout.namespaceOf(c) ?? ns, layout, onUnit);
@@ -170,8 +201,28 @@ function read12(root: XmlElement, collector: Collector, options: ParseOptions): 
       const approved = c.attributes.approved;
       // An explicit approved attribute wins over the state.
       const status: ReviewStatus | undefined =
-        approved === 'yes' ? 'REVIEWED' : approved === 'no' ? 'NOT_REVIEWED' : state === 'final' || state === 'signed-off' ? 'REVIEWED' : state ? 'NOT_REVIEWED' : undefined;
-      collector.unit(c, ns, key, { source: content(child(c, 'source')), target: target ? content(target) : undefined, status, notes: notesOf(children(c, 'note')) }, src, tgt);
+        approved === 'yes'
+          ? 'REVIEWED'
+          : approved === 'no'
+            ? 'NOT_REVIEWED'
+            : state === 'final' || state === 'signed-off'
+              ? 'REVIEWED'
+              : state
+                ? 'NOT_REVIEWED'
+                : undefined;
+      collector.unit(
+        c,
+        ns,
+        key,
+        {
+          source: content(child(c, 'source')),
+          target: target ? content(target) : undefined,
+          status,
+          notes: notesOf(children(c, 'note')),
+        },
+        src,
+        tgt,
+      );
     });
   }
 }
@@ -196,9 +247,17 @@ function read20(root: XmlElement, collector: Collector, options: ParseOptions): 
       if (t) target = (target ?? '') + content(t);
       state ??= kind === 'segment' ? seg.attributes.state : undefined;
     }
-    const status: ReviewStatus | undefined = state === 'reviewed' || state === 'final' ? 'REVIEWED' : state ? 'NOT_REVIEWED' : undefined;
+    const status: ReviewStatus | undefined =
+      state === 'reviewed' || state === 'final' ? 'REVIEWED' : state ? 'NOT_REVIEWED' : undefined;
     const notes = child(c, 'notes');
-    collector.unit(c, ns, key, { source, target, status, notes: notes ? notesOf(children(notes, 'note')) : [] }, src, tgt);
+    collector.unit(
+      c,
+      ns,
+      key,
+      { source, target, status, notes: notes ? notesOf(children(notes, 'note')) : [] },
+      src,
+      tgt,
+    );
   };
   for (const file of children(root, 'file')) walkUnits(file, undefined, V20, readUnit);
 }
@@ -227,7 +286,7 @@ function inline(text: string, version: Version): string {
 
 /** Needs xml:space="preserve": leading/trailing whitespace, runs of spaces, newlines, tabs. */
 function needsPreserve(...texts: (string | undefined)[]): boolean {
-  return texts.some((t) => t !== undefined && (/^\s|\s$|\s\s|[\n\t\r]/.test(t)));
+  return texts.some((t) => t !== undefined && /^\s|\s$|\s\s|[\n\t\r]/.test(t));
 }
 
 function languagesOf(options: SerializeOptions, format: string): { src: string; tgt?: string } {
@@ -281,7 +340,10 @@ function writer12(options: SerializeOptions): FormatWriter {
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
   const languages = `source-language="${escapeXmlAttribute(src)}"${tgt ? ` target-language="${escapeXmlAttribute(tgt)}"` : ''}`;
   return documentWriter({
-    header: ['<?xml version="1.0" encoding="UTF-8"?>', '<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">'],
+    header: [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">',
+    ],
     open(namespace, out) {
       out.push(`  <file ${languages} datatype="plaintext" original="messages">`, '    <body>');
       if (namespace) out.push(`      <group resname="${escapeXmlAttribute(namespace)}" restype="${NS_RESTYPE}">`);
@@ -341,8 +403,16 @@ function writer20(options: SerializeOptions): FormatWriter {
       if (id !== key.key) attrs += ` name="${escapeXmlAttribute(key.key)}"`;
       if (needsPreserve(source, target?.text)) attrs += ' xml:space="preserve"';
       out.push(`${indent}<unit${attrs}>`);
-      if (withDescriptions && key.description) out.push(`${indent}  <notes>`, `${indent}    <note>${escapeXmlText(key.description)}</note>`, `${indent}  </notes>`);
-      out.push(`${indent}  <segment${reviewState(target?.reviewStatus)}>`, `${indent}    <source>${inline(source, '2.0')}</source>`);
+      if (withDescriptions && key.description)
+        out.push(
+          `${indent}  <notes>`,
+          `${indent}    <note>${escapeXmlText(key.description)}</note>`,
+          `${indent}  </notes>`,
+        );
+      out.push(
+        `${indent}  <segment${reviewState(target?.reviewStatus)}>`,
+        `${indent}    <source>${inline(source, '2.0')}</source>`,
+      );
       if (target) out.push(`${indent}    <target>${inline(target.text, '2.0')}</target>`);
       out.push(`${indent}  </segment>`, `${indent}</unit>`);
     },

@@ -56,9 +56,18 @@ export interface XmlElement {
   line: number;
   column: number;
 }
-export interface XmlText { type: 'text'; value: string }
-export interface XmlCData { type: 'cdata'; value: string }
-export interface XmlComment { type: 'comment'; value: string }
+export interface XmlText {
+  type: 'text';
+  value: string;
+}
+export interface XmlCData {
+  type: 'cdata';
+  value: string;
+}
+export interface XmlComment {
+  type: 'comment';
+  value: string;
+}
 export type XmlNode = XmlElement | XmlText | XmlCData | XmlComment;
 
 export interface XmlDocument {
@@ -96,7 +105,10 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
 }
 
 /** The header of a document (decoded, characters and DOCTYPE checked, well-formed), ready for the library. */
-function checkedBody(input: Buffer | string, lim: Required<XmlLimits>): { body: string; entities: Map<string, string> } {
+function checkedBody(
+  input: Buffer | string,
+  lim: Required<XmlLimits>,
+): { body: string; entities: Map<string, string> } {
   const text = typeof input === 'string' ? input : decodeXmlBytes(input);
   refuseInvalidChars(text);
   const { text: body, entities } = readPrologAndDoctype(text, lim);
@@ -137,7 +149,10 @@ function parseChecked(body: string, decoder: BoundedEntityDecoder, maxNestedTags
     const undefinedEntity = /^Undefined entity &(.*);$/.exec(message);
     if (undefinedEntity) {
       const at = body.indexOf(`&${undefinedEntity[1]};`);
-      throw new FormatError(`Malformed XML: reference to undefined entity &${undefinedEntity[1]};`, at >= 0 ? xmlLineColumn(body, at) : undefined);
+      throw new FormatError(
+        `Malformed XML: reference to undefined entity &${undefinedEntity[1]};`,
+        at >= 0 ? xmlLineColumn(body, at) : undefined,
+      );
     }
     if (/nest/i.test(message)) throw new FormatError(`XML nesting is deeper than ${maxDepth} levels`);
     throw new FormatError(`Malformed XML: ${message}`);
@@ -169,7 +184,11 @@ export interface SplitXmlDocument extends XmlDocument {
  * document: nesting counts the element's ancestors, entity expansion is one
  * budget across all parts.
  */
-export function parseXmlSplit(input: Buffer | string, names: readonly string[], limits: XmlLimits = {}): SplitXmlDocument {
+export function parseXmlSplit(
+  input: Buffer | string,
+  names: readonly string[],
+  limits: XmlLimits = {},
+): SplitXmlDocument {
   const lim = { ...DEFAULT_LIMITS, ...limits };
   const { body, entities } = checkedBody(input, lim);
   const ranges: { start: number; end: number; parent: string; depth: number }[] = [];
@@ -211,7 +230,10 @@ export function parseXmlSplit(input: Buffer | string, names: readonly string[], 
       for (const range of ranges) {
         if (range.depth >= lim.maxDepth) throw new FormatError(`XML nesting is deeper than ${lim.maxDepth} levels`);
         const slice = body.slice(range.start, range.end);
-        yield { element: toDocument(parseChecked(slice, decoder, lim.maxDepth - 1 - range.depth, lim.maxDepth), slice).root, parent: range.parent };
+        yield {
+          element: toDocument(parseChecked(slice, decoder, lim.maxDepth - 1 - range.depth, lim.maxDepth), slice).root,
+          parent: range.parent,
+        };
       }
     },
   };
@@ -268,7 +290,10 @@ function refuseInvalidChars(text: string): void {
   const match = INVALID_XML_CHARS_ONE.exec(text);
   if (!match) return;
   const code = match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-  throw new FormatError(`Malformed XML: the character U+${code} is not allowed in XML`, xmlLineColumn(text, match.index));
+  throw new FormatError(
+    `Malformed XML: the character U+${code} is not allowed in XML`,
+    xmlLineColumn(text, match.index),
+  );
 }
 
 /**
@@ -280,14 +305,17 @@ function refuseInvalidChars(text: string): void {
  */
 function forValidator(body: string): string {
   if (!body.includes('&')) return body;
-  return body.replace(/&[^\s&;<>"'#][^\s&;<>"']*;/g, (m) => (m.length === 3 ? '&x;' : m.length === 4 ? '&lt;' : `&amp;${' '.repeat(m.length - 5)}`));
+  return body.replace(/&[^\s&;<>"'#][^\s&;<>"']*;/g, (m) =>
+    m.length === 3 ? '&x;' : m.length === 4 ? '&lt;' : `&amp;${' '.repeat(m.length - 5)}`,
+  );
 }
 
 /** Decodes XML bytes; latin1 only when the declaration names a single-byte encoding. */
 function decodeXmlBytes(input: Buffer): string {
   const head = input.subarray(0, 200).toString('latin1');
   const declared = /^<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1]?.toLowerCase();
-  const singleByte = declared != null && /^(iso-8859-1|iso8859-1|latin-?1|windows-1252|cp1252|us-ascii)$/.test(declared);
+  const singleByte =
+    declared != null && /^(iso-8859-1|iso8859-1|latin-?1|windows-1252|cp1252|us-ascii)$/.test(declared);
   return decodeText(input, singleByte ? { fallback: 'latin1' } : {});
 }
 
@@ -318,7 +346,11 @@ function readPrologAndDoctype(text: string, lim: Required<XmlLimits>): { text: s
       if (end < 0) throw new FormatError('Malformed XML: processing instruction is not closed', xmlLineColumn(text, i));
       i = text.indexOf('<', end + 2);
     } else if (text.startsWith('<!', i) && text.slice(i + 2, i + 9).toUpperCase() === 'DOCTYPE') {
-      if (rootSeen || doctypeSeen) throw new FormatError('Malformed XML: DOCTYPE is only allowed once, before the root element', xmlLineColumn(text, i));
+      if (rootSeen || doctypeSeen)
+        throw new FormatError(
+          'Malformed XML: DOCTYPE is only allowed once, before the root element',
+          xmlLineColumn(text, i),
+        );
       doctypeSeen = true;
       const { end, entities: declared } = readDoctype(text, i, lim);
       entities = declared;
@@ -334,7 +366,11 @@ function readPrologAndDoctype(text: string, lim: Required<XmlLimits>): { text: s
   return { text: out, entities };
 }
 
-function readDoctype(text: string, start: number, lim: Required<XmlLimits>): { end: number; entities: Map<string, string> } {
+function readDoctype(
+  text: string,
+  start: number,
+  lim: Required<XmlLimits>,
+): { end: number; entities: Map<string, string> } {
   const raw = new Map<string, string>();
   let i = start + 9;
   // Header: name and an optional external subset id (ignored, never fetched).
@@ -351,8 +387,12 @@ function readDoctype(text: string, start: number, lim: Required<XmlLimits>): { e
     for (;;) {
       while (i < text.length && /\s/.test(text[i]!)) i++;
       if (i >= text.length) throw new FormatError('Malformed XML: DOCTYPE is not closed', xmlLineColumn(text, start));
-      if (text[i] === ']') { i++; break; }
-      if (text[i] === '%') throw new FormatError('Parameter entity references are not allowed in XML uploads', xmlLineColumn(text, i));
+      if (text[i] === ']') {
+        i++;
+        break;
+      }
+      if (text[i] === '%')
+        throw new FormatError('Parameter entity references are not allowed in XML uploads', xmlLineColumn(text, i));
       if (text.startsWith('<!--', i)) {
         const end = text.indexOf('-->', i + 4);
         if (end < 0) throw new FormatError('Malformed XML: comment is not closed', xmlLineColumn(text, i));
@@ -361,7 +401,8 @@ function readDoctype(text: string, start: number, lim: Required<XmlLimits>): { e
       }
       if (text.startsWith('<?', i)) {
         const end = text.indexOf('?>', i + 2);
-        if (end < 0) throw new FormatError('Malformed XML: processing instruction is not closed', xmlLineColumn(text, i));
+        if (end < 0)
+          throw new FormatError('Malformed XML: processing instruction is not closed', xmlLineColumn(text, i));
         i = end + 2;
         continue;
       }
@@ -397,7 +438,9 @@ function skipDecl(text: string, i: number): number {
 function readEntityDecl(text: string, start: number, out: Map<string, string>, lim: Required<XmlLimits>): number {
   const where = xmlLineColumn(text, start);
   let i = start + 8;
-  const ws = () => { while (i < text.length && /\s/.test(text[i]!)) i++; };
+  const ws = () => {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+  };
   ws();
   if (text[i] === '%') throw new FormatError('Parameter entities are not allowed in XML uploads', where);
   const nameStart = i;
@@ -416,23 +459,30 @@ function readEntityDecl(text: string, start: number, out: Map<string, string>, l
   const value = text.slice(i + 1, close);
   i = close + 1;
   ws();
-  if (text.slice(i, i + 5).toUpperCase() === 'NDATA') throw new FormatError(`Unparsed entity "${name}" is not allowed in XML uploads`, where);
+  if (text.slice(i, i + 5).toUpperCase() === 'NDATA')
+    throw new FormatError(`Unparsed entity "${name}" is not allowed in XML uploads`, where);
   if (text[i] !== '>') throw new FormatError(`Malformed XML: entity declaration "${name}" is not closed`, where);
   if (value.includes('%')) {
     // A '%' is only a problem when it is a parameter entity reference.
-    if (/%[A-Za-z_:][\w.:-]*;/.test(value)) throw new FormatError(`Parameter entity references are not allowed in XML uploads (entity "${name}")`, where);
+    if (/%[A-Za-z_:][\w.:-]*;/.test(value))
+      throw new FormatError(`Parameter entity references are not allowed in XML uploads (entity "${name}")`, where);
   }
   if (value.includes('<')) throw new FormatError(`Entity "${name}" contains markup, which is not supported`, where);
   // XML: the first declaration of an entity is binding; later ones are ignored.
   if (!out.has(name)) {
-    if (out.size >= lim.maxEntities) throw new FormatError(`Too many entities declared (more than ${lim.maxEntities})`, where);
+    if (out.size >= lim.maxEntities)
+      throw new FormatError(`Too many entities declared (more than ${lim.maxEntities})`, where);
     out.set(name, value);
   }
   return i + 1;
 }
 
 /** Fully expands each entity, bounded in length, with recursion detection. */
-function expandEntities(raw: Map<string, string>, lim: Required<XmlLimits>, where: { line: number; column: number }): Map<string, string> {
+function expandEntities(
+  raw: Map<string, string>,
+  lim: Required<XmlLimits>,
+  where: { line: number; column: number },
+): Map<string, string> {
   const done = new Map<string, string>();
   const active = new Set<string>();
   const expand = (name: string): string => {
@@ -451,10 +501,12 @@ function expandEntities(raw: Map<string, string>, lim: Required<XmlLimits>, wher
       else if (PREDEFINED[ref] !== undefined) out += PREDEFINED[ref];
       else if (raw.has(ref)) out += expand(ref);
       else throw new FormatError(`Entity "${name}" refers to undefined entity &${ref};`, where);
-      if (out.length > lim.maxEntityLength) throw new FormatError(`Entity "${name}" expands to more than ${lim.maxEntityLength} characters`, where);
+      if (out.length > lim.maxEntityLength)
+        throw new FormatError(`Entity "${name}" expands to more than ${lim.maxEntityLength} characters`, where);
     }
     out += value.slice(last);
-    if (out.length > lim.maxEntityLength) throw new FormatError(`Entity "${name}" expands to more than ${lim.maxEntityLength} characters`, where);
+    if (out.length > lim.maxEntityLength)
+      throw new FormatError(`Entity "${name}" expands to more than ${lim.maxEntityLength} characters`, where);
     active.delete(name);
     done.set(name, out);
     return out;
@@ -465,7 +517,13 @@ function expandEntities(raw: Map<string, string>, lim: Required<XmlLimits>, wher
 
 function charRef(ref: string): string {
   const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-  const allowed = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  const allowed =
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff);
   if (!allowed) throw new Error(`Invalid character reference &${ref};`);
   return String.fromCodePoint(code);
 }
@@ -479,8 +537,14 @@ function charRef(ref: string): string {
 class BoundedEntityDecoder {
   private expanded = 0;
   /** `shared`: one budget across several parses (parseXmlSplit's parts), so the library's reset at each parse keeps the count. */
-  constructor(private readonly entities: Map<string, string>, private readonly budget: number, private readonly shared = false) {}
-  reset(): void { if (!this.shared) this.expanded = 0; }
+  constructor(
+    private readonly entities: Map<string, string>,
+    private readonly budget: number,
+    private readonly shared = false,
+  ) {}
+  reset(): void {
+    if (!this.shared) this.expanded = 0;
+  }
   setXmlVersion(): void {}
   setExternalEntities(): void {}
   addInputEntities(): void {
@@ -497,7 +561,8 @@ class BoundedEntityDecoder {
       const value = this.entities.get(ref);
       if (value === undefined) throw new Error(`Undefined entity &${ref};`);
       this.expanded += value.length;
-      if (this.expanded > this.budget) throw new FormatError(`Entity references expand to more than ${this.budget} characters`);
+      if (this.expanded > this.budget)
+        throw new FormatError(`Entity references expand to more than ${this.budget} characters`);
       return value;
     });
   }
@@ -517,7 +582,8 @@ function toDocument(raw: unknown[], text: string): XmlDocument {
     let hi = lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid; else hi = mid - 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
     }
     return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
   };
@@ -550,7 +616,14 @@ function convertNodes(raw: unknown[], position: (offset: number) => { line: numb
         for (const [name, v] of Object.entries(attrs)) attributes[name] = String(v);
         const meta = (item as Record<symbol, { startIndex?: number } | undefined>)[metaSymbol()];
         const { line, column } = position(meta?.startIndex ?? 0);
-        out.push({ type: 'element', name: key, attributes, children: convertNodes(value as unknown[], position), line, column });
+        out.push({
+          type: 'element',
+          name: key,
+          attributes,
+          children: convertNodes(value as unknown[], position),
+          line,
+          column,
+        });
       }
     }
   }
@@ -600,7 +673,8 @@ export function cdata(text: string): string {
 // Characters XML 1.0 cannot carry at all (even as references) become U+FFFD,
 // visibly, instead of producing a file no XML parser accepts.
 // Lone surrogates are not characters at all and get the same treatment.
-const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID_XML_CHARS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const INVALID_XML_CHARS_ONE = new RegExp(INVALID_XML_CHARS.source);
 

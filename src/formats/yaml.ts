@@ -79,7 +79,15 @@
 import type { Document, LineCounter, Node as YamlNode, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { lazyRequire } from '../lazy-module.js';
 import { defineFormat } from './define.js';
-import { FormatError, type Bundle, type BundleKey, type BundleTranslation, type FormatWriter, type ParseOptions, type SerializeOptions } from './model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type BundleTranslation,
+  type FormatWriter,
+  type ParseOptions,
+  type SerializeOptions,
+} from './model.js';
 import type { NestedNode } from './nested-keys.js';
 import { NestedStream, type NestedStyle } from './nested-stream.js';
 import { nestedKeyOrder } from './object-literal-writer.js';
@@ -111,9 +119,19 @@ const MAX_NODES = 1_000_000;
 // ---- Import: YAML -> a plain ordered value ----
 
 type YValue = string | YList | YMap;
-interface YEntry { value: YValue; description?: string; line: number }
-interface YList { kind: 'list'; items: YEntry[] }
-interface YMap { kind: 'map'; entries: (YEntry & { key: string })[] }
+interface YEntry {
+  value: YValue;
+  description?: string;
+  line: number;
+}
+interface YList {
+  kind: 'list';
+  items: YEntry[];
+}
+interface YMap {
+  kind: 'map';
+  entries: (YEntry & { key: string })[];
+}
 
 /**
  * Rejects flow collections ([ {) or compact sequences (- - -) nested deeper
@@ -129,7 +147,9 @@ function checkNesting(text: string): void {
   let flow = 0;
   let compact = 0;
   let lineStart = true;
-  const tooDeep = (): never => { throw new FormatError(`YAML nested deeper than ${MAX_DEPTH} levels`, { line }); };
+  const tooDeep = (): never => {
+    throw new FormatError(`YAML nested deeper than ${MAX_DEPTH} levels`, { line });
+  };
   for (const token of new (yamlLib().Lexer)().lex(text)) {
     switch (yamlLib().CST.tokenType(token)) {
       case 'flow-map-start':
@@ -181,7 +201,10 @@ function descriptionOf(comment: string | null | undefined): string | undefined {
 
 function isPluralMap(v: YValue): v is YMap {
   if (typeof v === 'string' || v.kind !== 'map' || v.entries.length === 0) return false;
-  return v.entries.every((e) => (PLURAL_CATEGORIES as readonly string[]).includes(e.key) && typeof e.value === 'string') && v.entries.some((e) => e.key === 'other');
+  return (
+    v.entries.every((e) => (PLURAL_CATEGORIES as readonly string[]).includes(e.key) && typeof e.value === 'string') &&
+    v.entries.some((e) => e.key === 'other')
+  );
 }
 
 function leafText(v: YValue): string | null {
@@ -199,7 +222,15 @@ interface Collected {
   languages: string[];
 }
 
-function addTranslation(c: Collected, key: string, namespace: string, language: string, text: string, description: string | undefined, line: number): void {
+function addTranslation(
+  c: Collected,
+  key: string,
+  namespace: string,
+  language: string,
+  text: string,
+  description: string | undefined,
+  line: number,
+): void {
   let k = c.keys.get(key);
   if (!k) {
     k = { key, namespace, translations: {} };
@@ -213,34 +244,72 @@ function addTranslation(c: Collected, key: string, namespace: string, language: 
 }
 
 /** Single-language tree: leaves are texts or plural maps. */
-function collectKeys(c: Collected, v: YValue, path: string | null, language: string, namespace: string, description?: string, line = 0): void {
+function collectKeys(
+  c: Collected,
+  v: YValue,
+  path: string | null,
+  language: string,
+  namespace: string,
+  description?: string,
+  line = 0,
+): void {
   if (path !== null) {
     const text = leafText(v);
-    if (text !== null) { addTranslation(c, path, namespace, language, text, description, line); return; }
+    if (text !== null) {
+      addTranslation(c, path, namespace, language, text, description, line);
+      return;
+    }
   }
   if (typeof v === 'string') return;
-  if (v.kind === 'list') v.items.forEach((e, i) => collectKeys(c, e.value, `${path ?? ''}[${i}]`, language, namespace, e.description, e.line));
-  else for (const e of v.entries) collectKeys(c, e.value, path === null ? e.key : `${path}.${e.key}`, language, namespace, e.description, e.line);
+  if (v.kind === 'list')
+    v.items.forEach((e, i) =>
+      collectKeys(c, e.value, `${path ?? ''}[${i}]`, language, namespace, e.description, e.line),
+    );
+  else
+    for (const e of v.entries)
+      collectKeys(c, e.value, path === null ? e.key : `${path}.${e.key}`, language, namespace, e.description, e.line);
 }
 
 const KEYS_FIRST = 'with LANGUAGES_NESTED the languages sit under each key (key:\n  en: text)';
 
 /** Keys-first tree (LANGUAGES_NESTED): leaves are maps of language -> text or plural map. */
-function collectMulti(c: Collected, v: YValue, path: string | null, namespace: string, description?: string, line = 0): void {
-  const isLanguageMap = typeof v !== 'string' && v.kind === 'map' && path !== null && v.entries.every((e) => leafText(e.value) !== null);
+function collectMulti(
+  c: Collected,
+  v: YValue,
+  path: string | null,
+  namespace: string,
+  description?: string,
+  line = 0,
+): void {
+  const isLanguageMap =
+    typeof v !== 'string' && v.kind === 'map' && path !== null && v.entries.every((e) => leafText(e.value) !== null);
   if (isLanguageMap) {
     for (const e of (v as YMap).entries) {
       if (!LANGUAGE_CODE.test(e.key)) {
-        throw new FormatError(`"${path}.${e.key}": "${e.key}" is not a language code; ${KEYS_FIRST}. A file with the languages on the first level is read with MULTI_LANGUAGE alone`, { line: e.line });
+        throw new FormatError(
+          `"${path}.${e.key}": "${e.key}" is not a language code; ${KEYS_FIRST}. A file with the languages on the first level is read with MULTI_LANGUAGE alone`,
+          { line: e.line },
+        );
       }
     }
-    if (!c.keys.has(path)) c.keys.set(path, { key: path, namespace, translations: {}, ...(description !== undefined ? { description } : {}) });
-    for (const e of (v as YMap).entries) addTranslation(c, path, namespace, e.key, leafText(e.value)!, undefined, e.line);
+    if (!c.keys.has(path))
+      c.keys.set(path, {
+        key: path,
+        namespace,
+        translations: {},
+        ...(description !== undefined ? { description } : {}),
+      });
+    for (const e of (v as YMap).entries)
+      addTranslation(c, path, namespace, e.key, leafText(e.value)!, undefined, e.line);
     return;
   }
-  if (typeof v === 'string') throw new FormatError(`"${path ?? ''}" must be a map of languages to texts: ${KEYS_FIRST}`, { line });
-  if (v.kind === 'list') v.items.forEach((e, i) => collectMulti(c, e.value, `${path ?? ''}[${i}]`, namespace, e.description, e.line));
-  else for (const e of v.entries) collectMulti(c, e.value, path === null ? e.key : `${path}.${e.key}`, namespace, e.description, e.line);
+  if (typeof v === 'string')
+    throw new FormatError(`"${path ?? ''}" must be a map of languages to texts: ${KEYS_FIRST}`, { line });
+  if (v.kind === 'list')
+    v.items.forEach((e, i) => collectMulti(c, e.value, `${path ?? ''}[${i}]`, namespace, e.description, e.line));
+  else
+    for (const e of v.entries)
+      collectMulti(c, e.value, path === null ? e.key : `${path}.${e.key}`, namespace, e.description, e.line);
 }
 
 async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
@@ -256,7 +325,10 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   const err = doc.errors[0];
   if (err) {
     const pos = lineCounter.linePos(err.pos[0]);
-    throw new FormatError(`Invalid YAML: ${err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { line: pos.line, column: pos.col });
+    throw new FormatError(`Invalid YAML: ${err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, {
+      line: pos.line,
+      column: pos.col,
+    });
   }
   let root: YValue | null;
   try {
@@ -267,23 +339,31 @@ async function parse(input: Buffer, options: ParseOptions): Promise<Bundle> {
   }
   const c: Collected = { keys: new Map(), languages: [] };
   const namespace = options.namespace ?? '';
-  if (root === null || root === '') return { keys: [], languages: options.languageKey ? [{ key: options.languageKey }] : [] };
-  if (typeof root === 'string' || root.kind !== 'map') throw new FormatError('A YAML translation file must be a map of keys');
+  if (root === null || root === '')
+    return { keys: [], languages: options.languageKey ? [{ key: options.languageKey }] : [] };
+  if (typeof root === 'string' || root.kind !== 'map')
+    throw new FormatError('A YAML translation file must be a map of keys');
 
   if (options.options.has('LANGUAGES_NESTED')) {
     collectMulti(c, root, null, namespace);
   } else if (options.options.has('MULTI_LANGUAGE')) {
-    const shape = 'with MULTI_LANGUAGE the first level holds the languages, each a map of its keys (en:\n  home.title: text); a file with the languages under each key is read with MULTI_LANGUAGE,LANGUAGES_NESTED';
+    const shape =
+      'with MULTI_LANGUAGE the first level holds the languages, each a map of its keys (en:\n  home.title: text); a file with the languages under each key is read with MULTI_LANGUAGE,LANGUAGES_NESTED';
     for (const e of root.entries) {
-      if (!LANGUAGE_CODE.test(e.key)) throw new FormatError(`"${e.key}" on the first level is not a language code: ${shape}`, { line: e.line });
-      if (typeof e.value === 'string' || e.value.kind !== 'map') throw new FormatError(`"${e.key}" must be a map of keys: ${shape}`, { line: e.line });
+      if (!LANGUAGE_CODE.test(e.key))
+        throw new FormatError(`"${e.key}" on the first level is not a language code: ${shape}`, { line: e.line });
+      if (typeof e.value === 'string' || e.value.kind !== 'map')
+        throw new FormatError(`"${e.key}" must be a map of keys: ${shape}`, { line: e.line });
       if (!c.languages.includes(e.key)) c.languages.push(e.key);
       collectKeys(c, e.value, null, e.key, namespace);
     }
   } else {
     const language = requireLanguageKey(options, 'yaml');
     const only = root.entries.length === 1 ? root.entries[0]! : null;
-    const body = only && sameLanguage(only.key, language) && typeof only.value !== 'string' && only.value.kind === 'map' ? only.value : root;
+    const body =
+      only && sameLanguage(only.key, language) && typeof only.value !== 'string' && only.value.kind === 'map'
+        ? only.value
+        : root;
     collectKeys(c, body, null, language, namespace);
     if (!c.languages.includes(language)) c.languages.push(language);
   }
@@ -314,7 +394,11 @@ function toValue(doc: Document.Parsed, lineCounter: LineCounter): YValue | null 
         items: node.items.map((item, index) => {
           const own = (item as { commentBefore?: string | null } | null)?.commentBefore;
           const description = descriptionOf(own ?? (index === 0 ? node.commentBefore : undefined));
-          return { value: convert(item, depth + 1), line: lineOf(item), ...(description !== undefined ? { description } : {}) };
+          return {
+            value: convert(item, depth + 1),
+            line: lineOf(item),
+            ...(description !== undefined ? { description } : {}),
+          };
         }),
       };
     }
@@ -325,7 +409,8 @@ function toValue(doc: Document.Parsed, lineCounter: LineCounter): YValue | null 
       node.items.forEach((pair, index) => {
         let keyNode: unknown = pair.key;
         if (yamlLib().isAlias(keyNode)) keyNode = keyNode.resolve(doc);
-        if (keyNode !== null && !yamlLib().isScalar(keyNode)) throw new FormatError('Only text keys are supported in YAML maps', { line: lineOf(pair.key) });
+        if (keyNode !== null && !yamlLib().isScalar(keyNode))
+          throw new FormatError('Only text keys are supported in YAML maps', { line: lineOf(pair.key) });
         const key = keyNode === null ? '' : scalarText(keyNode as Scalar);
         if (keys.has(key)) throw new FormatError(`Duplicate key "${key}"`, { line: lineOf(pair.key) });
         keys.add(key);
@@ -333,7 +418,12 @@ function toValue(doc: Document.Parsed, lineCounter: LineCounter): YValue | null 
         // The parser puts the comment above a nested map's first key on the map itself.
         const comment = keyComment ?? (index === 0 ? node.commentBefore : undefined);
         const description = descriptionOf(comment);
-        map.entries.push({ key, value: convert(pair.value, depth + 1), line: lineOf(pair.key), ...(description !== undefined ? { description } : {}) });
+        map.entries.push({
+          key,
+          value: convert(pair.value, depth + 1),
+          line: lineOf(pair.key),
+          ...(description !== undefined ? { description } : {}),
+        });
       });
       return map;
     }
@@ -362,12 +452,16 @@ function pluralMapFor(text: string): [string, string][] | null {
 
 /** A branch of category-named texts would read back as one plural key. */
 function looksLikePlural(node: KeyBranch): boolean {
-  return node.entries.some(([n]) => n === 'other') && node.entries.every(([n, c]) => c.kind === 'leaf' && isCategory(n));
+  return (
+    node.entries.some(([n]) => n === 'other') && node.entries.every(([n, c]) => c.kind === 'leaf' && isCategory(n))
+  );
 }
 
 /** A list none of whose items (at any list depth) would read back as a plural. */
 function listSafe(node: KeyList): boolean {
-  return node.items.every((item) => (item.kind === 'object' ? !looksLikePlural(item) : item.kind !== 'array' || listSafe(item)));
+  return node.items.every((item) =>
+    item.kind === 'object' ? !looksLikePlural(item) : item.kind !== 'array' || listSafe(item),
+  );
 }
 
 /**
@@ -394,7 +488,11 @@ class YamlText {
   }
 
   private comment<N extends { commentBefore?: string | null }>(node: N, description: string | undefined): N {
-    if (this.withDescriptions && description) node.commentBefore = description.split('\n').map((l) => ` ${l}`).join('\n');
+    if (this.withDescriptions && description)
+      node.commentBefore = description
+        .split('\n')
+        .map((l) => ` ${l}`)
+        .join('\n');
     return node;
   }
 
@@ -484,7 +582,10 @@ function pairMap(key: Scalar, value: YamlNode): YAMLMap {
 function indent(text: string, level: number): string {
   if (level === 0) return text;
   const pad = '  '.repeat(level);
-  return text.split('\n').map((line) => (line === '' ? line : pad + line)).join('\n');
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : pad + line))
+    .join('\n');
 }
 
 /**
@@ -543,7 +644,9 @@ class YamlStyle implements NestedStyle<BundleKey> {
   }
 
   private branch(name: string, depth: number, members: [string, KeyNode][]): string {
-    return this.text.opening(name, depth + this.base) + members.map(([n, node]) => this.write(n, node, depth + 1)).join('');
+    return (
+      this.text.opening(name, depth + this.base) + members.map(([n, node]) => this.write(n, node, depth + 1)).join('')
+    );
   }
 
   private write(name: string, node: KeyNode, depth: number): string {
@@ -578,9 +681,18 @@ function writer(options: SerializeOptions): FormatWriter {
   const opts = options.options as Set<string>;
   const languages = options.languages.map((l) => l.key);
   if (!languages.length) throw new FormatError('The yaml format needs a language to export');
-  const layout: Layout = opts.has('LANGUAGES_NESTED') ? 'multi' : opts.has('MULTI_LANGUAGE') || languages.length > 1 ? 'languages-nested' : 'single';
+  const layout: Layout = opts.has('LANGUAGES_NESTED')
+    ? 'multi'
+    : opts.has('MULTI_LANGUAGE') || languages.length > 1
+      ? 'languages-nested'
+      : 'single';
   const nested = opts.has('WRITE_NESTED');
-  const text = new YamlText(opts.has('ESCAPE_NEW_LINES'), opts.has('ESCAPE_SINGLE_QUOTES'), opts.has('INCLUDE_DESCRIPTIONS'), layout !== 'multi');
+  const text = new YamlText(
+    opts.has('ESCAPE_NEW_LINES'),
+    opts.has('ESCAPE_SINGLE_QUOTES'),
+    opts.has('INCLUDE_DESCRIPTIONS'),
+    layout !== 'multi',
+  );
 
   if (layout === 'languages-nested') {
     // One section per language: `lang:` and its keys one level down, or `lang: {}`.
@@ -610,13 +722,22 @@ function writer(options: SerializeOptions): FormatWriter {
   if (layout === 'single') {
     const language = languages[0]!;
     // A lone root member named after the language would be stripped as a Rails root on import (rule 2).
-    style = new YamlStyle(text, (k) => text.translation(k.translations[language], !sameLanguage(k.key, language)), 0, nested ? language : undefined);
+    style = new YamlStyle(
+      text,
+      (k) => text.translation(k.translations[language], !sameLanguage(k.key, language)),
+      0,
+      nested ? language : undefined,
+    );
   } else {
-    style = new YamlStyle(text, (k) => {
-      const map = mapNode();
-      for (const l of languages) map.items.push(pairNode(scalarNode(l), text.translation(k.translations[l])));
-      return map;
-    }, 0);
+    style = new YamlStyle(
+      text,
+      (k) => {
+        const map = mapNode();
+        for (const l of languages) map.items.push(pairNode(scalarNode(l), text.translation(k.translations[l])));
+        return map;
+      },
+      0,
+    );
   }
   const tree = new YamlTree(style, nested);
   return {

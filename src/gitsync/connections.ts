@@ -126,11 +126,20 @@ export function webhookSecretOf(row: GitConnection): string {
   return open(row.webhookSecretSealed, purpose(row.projectId, 'webhook-secret'));
 }
 
-const slug = (name: string) => name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
 
 /** The service's own branch by default: `l10n/<project name>`. */
 async function defaultPushBranch(projectId: number): Promise<string> {
-  const project = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true, projectToken: true } });
+  const project = await prisma().project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { name: true, projectToken: true },
+  });
   return `l10n/${slug(project.name) || project.projectToken}`;
 }
 
@@ -158,12 +167,23 @@ function settle(input: GitConnectionInput, current: Partial<Settled>, pushBranch
   const authKind = input.authKind ?? current.authKind ?? (remote.protocol === 'ssh' ? 'SSH' : 'TOKEN');
   if (!AUTH_KINDS.includes(authKind)) throw badRequest(`authKind must be one of ${AUTH_KINDS.join(', ')}`);
   if (isSsh(remote) !== (authKind === 'SSH')) {
-    throw badRequest(authKind === 'SSH' ? 'authKind SSH needs an ssh remote (ssh://… or git@host:path)' : `an ssh remote needs authKind SSH (the deploy key), not ${authKind}`);
+    throw badRequest(
+      authKind === 'SSH'
+        ? 'authKind SSH needs an ssh remote (ssh://… or git@host:path)'
+        : `an ssh remote needs authKind SSH (the deploy key), not ${authKind}`,
+    );
   }
-  const forgeKind = input.forgeKind ?? current.forgeKind ?? (remote.host === 'github.com' ? 'GITHUB' : remote.host.startsWith('gitlab.') ? 'GITLAB' : 'NONE');
+  const forgeKind =
+    input.forgeKind ??
+    current.forgeKind ??
+    (remote.host === 'github.com' ? 'GITHUB' : remote.host.startsWith('gitlab.') ? 'GITLAB' : 'NONE');
   if (!FORGE_KINDS.includes(forgeKind)) throw badRequest(`forgeKind must be one of ${FORGE_KINDS.join(', ')}`);
-  const tokenUser = text(input.tokenUser) || current.tokenUser || (forgeKind === 'GITHUB' ? 'x-access-token' : forgeKind === 'GITLAB' ? 'oauth2' : 'git');
-  if (!/^[A-Za-z0-9._@-]{1,100}$/.test(tokenUser)) throw badRequest('tokenUser must be a user name (letters, digits, . _ @ -)');
+  const tokenUser =
+    text(input.tokenUser) ||
+    current.tokenUser ||
+    (forgeKind === 'GITHUB' ? 'x-access-token' : forgeKind === 'GITLAB' ? 'oauth2' : 'git');
+  if (!/^[A-Za-z0-9._@-]{1,100}$/.test(tokenUser))
+    throw badRequest('tokenUser must be a user name (letters, digits, . _ @ -)');
   const branch = text(input.branch) || current.branch || 'main';
   const branchProblem = checkBranchName(branch, 'branch');
   if (branchProblem) throw badRequest(branchProblem);
@@ -171,7 +191,10 @@ function settle(input: GitConnectionInput, current: Partial<Settled>, pushBranch
   const pushProblem = checkBranchName(pushBranch, 'pushBranch');
   if (pushProblem) throw badRequest(pushProblem);
   // The service force-pushes its own branch: never the branch the team works on.
-  if (pushBranch === branch) throw badRequest('pushBranch must differ from branch: the service rebuilds its own branch and never pushes to the target branch');
+  if (pushBranch === branch)
+    throw badRequest(
+      'pushBranch must differ from branch: the service rebuilds its own branch and never pushes to the target branch',
+    );
   const pathPattern = text(input.pathPattern) ?? current.pathPattern ?? '';
   const problem = patternProblem(pathPattern);
   if (problem) throw badRequest(problem);
@@ -181,12 +204,19 @@ function settle(input: GitConnectionInput, current: Partial<Settled>, pushBranch
   if (!placeholdersOf(pathPattern).has('lang') && !holdsSeveralLanguages(registered, new Set())) {
     throw badRequest(`pathPattern needs {lang}: the format ${format} holds one language per file`);
   }
-  if (registered.bilingual) throw badRequest(`format ${format} pairs a source and a target language per file; choose a format of one or all languages`);
+  if (registered.bilingual)
+    throw badRequest(
+      `format ${format} pairs a source and a target language per file; choose a format of one or all languages`,
+    );
   const pullScope = input.pullScope ?? current.pullScope ?? 'SOURCE';
   if (!PULL_SCOPES.includes(pullScope)) throw badRequest(`pullScope must be one of ${PULL_SCOPES.join(', ')}`);
-  let forgeApiUrl = input.forgeApiUrl === undefined ? current.forgeApiUrl ?? null : text(input.forgeApiUrl) || null;
+  let forgeApiUrl = input.forgeApiUrl === undefined ? (current.forgeApiUrl ?? null) : text(input.forgeApiUrl) || null;
   if (forgeKind === 'NONE') forgeApiUrl = null;
-  else if (!forgeApiUrl || (input.forgeKind && input.forgeKind !== current.forgeKind && input.forgeApiUrl === undefined)) forgeApiUrl = defaultApiUrl(forgeKind, remote.host)!;
+  else if (
+    !forgeApiUrl ||
+    (input.forgeKind && input.forgeKind !== current.forgeKind && input.forgeApiUrl === undefined)
+  )
+    forgeApiUrl = defaultApiUrl(forgeKind, remote.host)!;
   if (forgeApiUrl) {
     let api: URL;
     try {
@@ -195,14 +225,22 @@ function settle(input: GitConnectionInput, current: Partial<Settled>, pushBranch
       throw badRequest(`forgeApiUrl must be an absolute URL, got '${forgeApiUrl}'`);
     }
     if (api.protocol !== 'https:' && api.protocol !== 'http:') throw badRequest('forgeApiUrl must use https or http');
-    if (api.username || api.password || api.search || api.hash) throw badRequest('forgeApiUrl must be a plain base URL (no credentials, query or fragment)');
+    if (api.username || api.password || api.search || api.hash)
+      throw badRequest('forgeApiUrl must be a plain base URL (no credentials, query or fragment)');
     forgeApiUrl = forgeApiUrl.replace(/\/+$/, '');
   }
-  const forgeRepository = input.forgeRepository === undefined || input.forgeRepository === null
-    ? (input.remoteUrl ? remote.path : current.forgeRepository || remote.path)
-    : input.forgeRepository.trim() || remote.path;
-  if (forgeKind === 'GITHUB' && !/^[^/\s]+\/[^/\s]+$/.test(forgeRepository)) throw badRequest(`forgeRepository must be owner/repo on GitHub, got '${forgeRepository}'`);
-  let pushSchedule = input.pushSchedule === undefined || input.pushSchedule === null ? current.pushSchedule ?? null : input.pushSchedule.trim() || null;
+  const forgeRepository =
+    input.forgeRepository === undefined || input.forgeRepository === null
+      ? input.remoteUrl
+        ? remote.path
+        : current.forgeRepository || remote.path
+      : input.forgeRepository.trim() || remote.path;
+  if (forgeKind === 'GITHUB' && !/^[^/\s]+\/[^/\s]+$/.test(forgeRepository))
+    throw badRequest(`forgeRepository must be owner/repo on GitHub, got '${forgeRepository}'`);
+  let pushSchedule =
+    input.pushSchedule === undefined || input.pushSchedule === null
+      ? (current.pushSchedule ?? null)
+      : input.pushSchedule.trim() || null;
   if (pushSchedule) {
     try {
       new Cron(pushSchedule, { paused: true }).stop();
@@ -211,11 +249,25 @@ function settle(input: GitConnectionInput, current: Partial<Settled>, pushBranch
     }
     pushSchedule = pushSchedule.replace(/\s+/g, ' ');
   }
-  return { remoteUrl: remote.url, authKind, tokenUser, branch, pathPattern: pathPattern.replace(/^\.\//, ''), format, pullScope, pushBranch, forgeKind, forgeApiUrl, forgeRepository, pushSchedule };
+  return {
+    remoteUrl: remote.url,
+    authKind,
+    tokenUser,
+    branch,
+    pathPattern: pathPattern.replace(/^\.\//, ''),
+    format,
+    pullScope,
+    pushBranch,
+    forgeKind,
+    forgeApiUrl,
+    forgeRepository,
+    pushSchedule,
+  };
 }
 
 function checkToken(token: string): void {
-  if (token.length > 1000 || /[\s\0]/.test(token)) throw badRequest('token must be one line without spaces, at most 1000 characters');
+  if (token.length > 1000 || /[\s\0]/.test(token))
+    throw badRequest('token must be one line without spaces, at most 1000 characters');
 }
 
 const newWebhookSecret = () => `gitwh_${randomBytes(24).toString('base64url')}`;
@@ -236,19 +288,36 @@ export async function connectionRow(projectId: number): Promise<GitConnection> {
  * out on update, removed when empty), and a deploy key for SSH, made when it
  * has none or is asked to regenerate it (`current`: the connection updated).
  */
-function credentials(projectId: number, settled: Settled, input: { token?: string | null; regenerateDeployKey?: boolean | null }, current?: Pick<GitConnection, 'tokenSealed' | 'deployKeySealed'>) {
+function credentials(
+  projectId: number,
+  settled: Settled,
+  input: { token?: string | null; regenerateDeployKey?: boolean | null },
+  current?: Pick<GitConnection, 'tokenSealed' | 'deployKeySealed'>,
+) {
   const token = input.token === undefined || input.token === null ? undefined : input.token.trim();
   if (token) checkToken(token);
-  const tokenSealed = token === undefined ? (current?.tokenSealed ?? null) : token === '' ? null : seal(token, purpose(projectId, 'token'));
+  const tokenSealed =
+    token === undefined
+      ? (current?.tokenSealed ?? null)
+      : token === ''
+        ? null
+        : seal(token, purpose(projectId, 'token'));
   if (settled.authKind === 'TOKEN' && !tokenSealed) throw badRequest('authKind TOKEN needs a token');
   if (settled.authKind !== 'SSH') return { tokenSealed, deployKeySealed: null, deployPublicKey: null };
   if (current?.deployKeySealed && !input.regenerateDeployKey) return { tokenSealed };
   const key = generateDeployKey(`localization-service-${projectId}`);
-  return { tokenSealed, deployKeySealed: seal(key.privateKey, purpose(projectId, 'deploy-key')), deployPublicKey: key.publicKey };
+  return {
+    tokenSealed,
+    deployKeySealed: seal(key.privateKey, purpose(projectId, 'deploy-key')),
+    deployPublicKey: key.publicKey,
+  };
 }
 
 /** Connects the project; the webhook secret is in this answer only. An SSH connection gets a new deploy key (its public half in the view). */
-export async function connectRepository(projectId: number, input: GitConnectionInput): Promise<{ connection: GitConnectionView; webhookSecret: string }> {
+export async function connectRepository(
+  projectId: number,
+  input: GitConnectionInput,
+): Promise<{ connection: GitConnectionView; webhookSecret: string }> {
   if (await prisma().gitConnection.findUnique({ where: { projectId }, select: { id: true } })) {
     throw conflict('This project is already connected to a Git repository: update or disconnect it');
   }
@@ -266,12 +335,16 @@ export async function connectRepository(projectId: number, input: GitConnectionI
     });
     return { connection: viewOf(row), webhookSecret };
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw conflict('This project is already connected to a Git repository');
+    if ((error as { code?: string }).code === 'P2002')
+      throw conflict('This project is already connected to a Git repository');
     throw error;
   }
 }
 
-export async function updateConnection(projectId: number, input: GitConnectionInput & { regenerateDeployKey?: boolean | null }): Promise<GitConnectionView> {
+export async function updateConnection(
+  projectId: number,
+  input: GitConnectionInput & { regenerateDeployKey?: boolean | null },
+): Promise<GitConnectionView> {
   const row = await connectionRow(projectId);
   const settled = settle(input, { ...viewOf(row) }, row.pushBranch);
   const sealed = credentials(projectId, settled, input, row);
@@ -295,7 +368,10 @@ export async function updateConnection(projectId: number, input: GitConnectionIn
 export async function rotateWebhookSecret(projectId: number): Promise<string> {
   const row = await connectionRow(projectId);
   const secret = newWebhookSecret();
-  await prisma().gitConnection.update({ where: { id: row.id }, data: { webhookSecretSealed: seal(secret, purpose(projectId, 'webhook-secret')) } });
+  await prisma().gitConnection.update({
+    where: { id: row.id },
+    data: { webhookSecretSealed: seal(secret, purpose(projectId, 'webhook-secret')) },
+  });
   return secret;
 }
 
@@ -305,7 +381,10 @@ export async function disconnectRepository(projectId: number): Promise<void> {
 }
 
 export async function saveKnownHosts(connectionId: number, knownHosts: string): Promise<void> {
-  await prisma().gitConnection.updateMany({ where: { id: connectionId, sshKnownHosts: '' }, data: { sshKnownHosts: knownHosts } });
+  await prisma().gitConnection.updateMany({
+    where: { id: connectionId, sshKnownHosts: '' },
+    data: { sshKnownHosts: knownHosts },
+  });
 }
 
 // ---- one sync at a time ----
@@ -329,7 +408,8 @@ export async function releaseLease(connectionId: number): Promise<void> {
 
 /** Runs `fn` holding the connection's lease; a second sync meanwhile is a CONFLICT. */
 export async function withLease<T>(connectionId: number, fn: () => Promise<T>): Promise<T> {
-  if (!(await takeLease(connectionId))) throw conflict('A sync of this Git connection is running; try again when it has finished');
+  if (!(await takeLease(connectionId)))
+    throw conflict('A sync of this Git connection is running; try again when it has finished');
   try {
     return await fn();
   } finally {
@@ -344,7 +424,16 @@ export async function startRun(connectionId: number, kind: RunKind, trigger: Syn
   return run.id;
 }
 
-export async function finishRun(id: number, outcome: { state: Exclude<RunState, 'RUNNING'>; commit?: string | null; message?: string; details?: Record<string, unknown>; pullRequestUrl?: string | null }): Promise<SyncRunView> {
+export async function finishRun(
+  id: number,
+  outcome: {
+    state: Exclude<RunState, 'RUNNING'>;
+    commit?: string | null;
+    message?: string;
+    details?: Record<string, unknown>;
+    pullRequestUrl?: string | null;
+  },
+): Promise<SyncRunView> {
   const row = await prisma().gitSyncRun.update({
     where: { id },
     data: {
@@ -362,7 +451,12 @@ export async function finishRun(id: number, outcome: { state: Exclude<RunState, 
 export const RUN_PAGE = { defaultSize: 20, maxSize: 100 } as const;
 
 export async function listRuns(projectId: number, size: number = RUN_PAGE.defaultSize): Promise<SyncRunView[]> {
-  if (!Number.isInteger(size) || size < 1 || size > RUN_PAGE.maxSize) throw badRequest(`size must be between 1 and ${RUN_PAGE.maxSize}`);
-  const rows = await prisma().gitSyncRun.findMany({ where: { connection: { projectId } }, orderBy: { id: 'desc' }, take: size });
+  if (!Number.isInteger(size) || size < 1 || size > RUN_PAGE.maxSize)
+    throw badRequest(`size must be between 1 and ${RUN_PAGE.maxSize}`);
+  const rows = await prisma().gitSyncRun.findMany({
+    where: { connection: { projectId } },
+    orderBy: { id: 'desc' },
+    take: size,
+  });
   return rows.map(runView);
 }

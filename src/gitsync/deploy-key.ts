@@ -33,15 +33,24 @@ export function generateDeployKey(comment: string): DeployKey {
   const publicBlob = Buffer.concat([sshString('ssh-ed25519'), sshString(pub)]);
   const check = randomBytes(4).readUInt32BE();
   let secret = Buffer.concat([
-    uint32(check), uint32(check),
-    sshString('ssh-ed25519'), sshString(pub), sshString(Buffer.concat([seed, pub])), sshString(comment),
+    uint32(check),
+    uint32(check),
+    sshString('ssh-ed25519'),
+    sshString(pub),
+    sshString(Buffer.concat([seed, pub])),
+    sshString(comment),
   ]);
   // Padded with 1, 2, 3, … to the cipher's block size (8 for "none").
   const padding = (8 - (secret.length % 8)) % 8;
   secret = Buffer.concat([secret, Buffer.from(Array.from({ length: padding }, (_, i) => i + 1))]);
   const body = Buffer.concat([
     Buffer.from('openssh-key-v1\0', 'latin1'),
-    sshString('none'), sshString('none'), sshString(''), uint32(1), sshString(publicBlob), sshString(secret),
+    sshString('none'),
+    sshString('none'),
+    sshString(''),
+    uint32(1),
+    sshString(publicBlob),
+    sshString(secret),
   ]).toString('base64');
   const lines = body.match(/.{1,70}/g) ?? [];
   return {

@@ -104,10 +104,13 @@ export class GitSession {
       };
       let knownHostsFile: string | undefined;
       if (isSsh(remote)) {
-        if (auth.kind !== 'SSH' || !auth.privateKey) throw new GitError('An ssh remote needs the deploy key (authKind SSH)');
+        if (auth.kind !== 'SSH' || !auth.privateKey)
+          throw new GitError('An ssh remote needs the deploy key (authKind SSH)');
         const keyFile = join(dir, 'deploy_key');
         knownHostsFile = join(dir, 'known_hosts');
-        await writeFile(keyFile, auth.privateKey.endsWith('\n') ? auth.privateKey : `${auth.privateKey}\n`, { mode: 0o600 });
+        await writeFile(keyFile, auth.privateKey.endsWith('\n') ? auth.privateKey : `${auth.privateKey}\n`, {
+          mode: 0o600,
+        });
         await writeFile(knownHostsFile, auth.knownHosts ?? '', { mode: 0o600 });
         // git runs GIT_SSH_COMMAND through a shell: every part is the service's own (temp paths of [A-Za-z0-9/._-],
         // a host name checked by parseRemote, an address from the resolver).
@@ -116,13 +119,33 @@ export class GitSession {
           return s;
         };
         env.GIT_SSH_COMMAND = [
-          'ssh', '-F', '/dev/null', '-i', safe(keyFile), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes',
-          '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${safe(knownHostsFile)}`,
-          '-o', `HostKeyAlias=${safe(remote.host)}`, '-o', `HostName=${safe(address)}`, '-o', 'ConnectTimeout=30',
+          'ssh',
+          '-F',
+          '/dev/null',
+          '-i',
+          safe(keyFile),
+          '-o',
+          'IdentitiesOnly=yes',
+          '-o',
+          'BatchMode=yes',
+          '-o',
+          'StrictHostKeyChecking=accept-new',
+          '-o',
+          `UserKnownHostsFile=${safe(knownHostsFile)}`,
+          '-o',
+          `HostKeyAlias=${safe(remote.host)}`,
+          '-o',
+          `HostName=${safe(address)}`,
+          '-o',
+          'ConnectTimeout=30',
         ].join(' ');
       } else {
-        config.push(['http.curloptResolve', `${remote.host}:${remote.port}:${address.includes(':') ? `[${address}]` : address}`]);
-        if (auth.kind === 'TOKEN' && auth.token) config.push(['http.extraHeader', `Authorization: Basic ${basic(auth)}`]);
+        config.push([
+          'http.curloptResolve',
+          `${remote.host}:${remote.port}:${address.includes(':') ? `[${address}]` : address}`,
+        ]);
+        if (auth.kind === 'TOKEN' && auth.token)
+          config.push(['http.extraHeader', `Authorization: Basic ${basic(auth)}`]);
       }
       env.GIT_CONFIG_COUNT = String(config.length);
       config.forEach(([key, value], i) => {
@@ -139,22 +162,34 @@ export class GitSession {
   /** Runs git with these arguments (in the work tree once cloned); output as text; failures as GitError with the token removed. */
   run(args: string[], options: { cwd?: string; input?: string } = {}): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = execFile('git', args, {
-        cwd: options.cwd ?? this.dir,
-        env: this.env,
-        timeout: this.timeoutMs,
-        killSignal: 'SIGKILL',
-        maxBuffer: 256 * 1024 * 1024,
-        encoding: 'utf8',
-      }, (error, stdout, stderr) => {
-        if (error) {
-          const timedOut = (error as { killed?: boolean }).killed;
-          const detail = (stderr || error.message).trim().split('\n').slice(-5).join(' | ');
-          reject(new GitError(redact(`git ${args[0]} failed${timedOut ? ` (no end within ${this.timeoutMs} ms)` : ''}: ${detail}`, this.secrets)));
-        } else {
-          resolve(stdout);
-        }
-      });
+      const child = execFile(
+        'git',
+        args,
+        {
+          cwd: options.cwd ?? this.dir,
+          env: this.env,
+          timeout: this.timeoutMs,
+          killSignal: 'SIGKILL',
+          maxBuffer: 256 * 1024 * 1024,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) => {
+          if (error) {
+            const timedOut = (error as { killed?: boolean }).killed;
+            const detail = (stderr || error.message).trim().split('\n').slice(-5).join(' | ');
+            reject(
+              new GitError(
+                redact(
+                  `git ${args[0]} failed${timedOut ? ` (no end within ${this.timeoutMs} ms)` : ''}: ${detail}`,
+                  this.secrets,
+                ),
+              ),
+            );
+          } else {
+            resolve(stdout);
+          }
+        },
+      );
       if (options.input !== undefined) child.stdin?.end(options.input);
     });
   }
@@ -166,14 +201,29 @@ export class GitSession {
 
   /** Shallow clone of one branch into the work tree; false when the branch does not exist. */
   async cloneBranch(url: string, branch: string): Promise<string> {
-    await this.run(['clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', branch, '--', url, this.workTree]);
+    await this.run([
+      'clone',
+      '--quiet',
+      '--depth',
+      '1',
+      '--single-branch',
+      '--no-tags',
+      '--branch',
+      branch,
+      '--',
+      url,
+      this.workTree,
+    ]);
     return (await this.git('rev-parse', 'HEAD')).trim();
   }
 
   /** The commit a remote branch points to, or undefined. */
   async remoteHead(branch: string): Promise<string | undefined> {
     const out = await this.git('ls-remote', '--heads', 'origin', `refs/heads/${branch}`);
-    return out.split('\n').find((line) => line.endsWith(`\trefs/heads/${branch}`))?.split('\t')[0];
+    return out
+      .split('\n')
+      .find((line) => line.endsWith(`\trefs/heads/${branch}`))
+      ?.split('\t')[0];
   }
 
   /** The known_hosts lines after the session (an ssh remote's host key learned on first use). */
@@ -197,9 +247,19 @@ export function checkBranchName(name: string, field: string): string | undefined
   if (!value) return `${field} is required`;
   if (value.length > 200) return `${field} must have at most 200 characters`;
   // git's rules (git-check-ref-format), without running git.
-  if (value.startsWith('-') || value.startsWith('/') || value.endsWith('/') || value.endsWith('.') || value.endsWith('.lock')
-    || value.includes('..') || value.includes('//') || value.includes('@{') || value === '@'
-    || /[\x00-\x20\x7f~^:?*[\\]/.test(value) || value.split('/').some((part) => part.startsWith('.'))) {
+  if (
+    value.startsWith('-') ||
+    value.startsWith('/') ||
+    value.endsWith('/') ||
+    value.endsWith('.') ||
+    value.endsWith('.lock') ||
+    value.includes('..') ||
+    value.includes('//') ||
+    value.includes('@{') ||
+    value === '@' ||
+    /[\x00-\x20\x7f~^:?*[\\]/.test(value) ||
+    value.split('/').some((part) => part.startsWith('.'))
+  ) {
     return `${field} '${value}' is not a valid branch name`;
   }
   return undefined;

@@ -63,8 +63,15 @@ export function verifyForgeRequest(secret: string, headers: Headers, body: Buffe
   throw forbidden('The request carries neither X-Hub-Signature-256 (GitHub) nor X-Gitlab-Token (GitLab)');
 }
 
-export async function receiveForgeHook(connectionId: number, headers: Headers, body: Buffer, config: Config): Promise<HookOutcome> {
-  const row = Number.isSafeInteger(connectionId) ? await prisma().gitConnection.findUnique({ where: { id: connectionId } }) : null;
+export async function receiveForgeHook(
+  connectionId: number,
+  headers: Headers,
+  body: Buffer,
+  config: Config,
+): Promise<HookOutcome> {
+  const row = Number.isSafeInteger(connectionId)
+    ? await prisma().gitConnection.findUnique({ where: { id: connectionId } })
+    : null;
   if (!row) throw notFound(`No Git connection ${connectionId}`);
   const forge = verifyForgeRequest(webhookSecretOf(row), headers, body);
   const event = forge === 'GITHUB' ? header(headers, 'x-github-event') : header(headers, 'x-gitlab-event');
@@ -75,11 +82,12 @@ export async function receiveForgeHook(connectionId: number, headers: Headers, b
   try {
     // GitHub's "application/x-www-form-urlencoded" content type sends the JSON as the field `payload`.
     const text = body.toString('utf8');
-    payload = JSON.parse(text.startsWith('payload=') ? new URLSearchParams(text).get('payload') ?? '' : text);
+    payload = JSON.parse(text.startsWith('payload=') ? (new URLSearchParams(text).get('payload') ?? '') : text);
   } catch {
     throw badRequest('The push event body is not JSON');
   }
-  if (payload.ref !== `refs/heads/${row.branch}`) return { message: `ignored: a push to ${String(payload.ref)}, not to refs/heads/${row.branch}` };
+  if (payload.ref !== `refs/heads/${row.branch}`)
+    return { message: `ignored: a push to ${String(payload.ref)}, not to refs/heads/${row.branch}` };
   const pull = pullWhenFree(row.projectId, config).catch((error: Error) => {
     // Recorded in the sync log (a failed run).
     logger().warn({ connectionId, err: error.message }, 'git sync: pull after a push webhook failed');

@@ -25,12 +25,16 @@ export function placeholdersOf(pattern: string): Set<Placeholder> {
 export function patternProblem(pattern: string): string | undefined {
   if (!pattern.trim()) return 'pathPattern is required';
   if (pattern.length > 500) return 'pathPattern must have at most 500 characters';
-  if (pattern.startsWith('/') || /^[A-Za-z]:/.test(pattern)) return 'pathPattern must be relative to the repository root';
+  if (pattern.startsWith('/') || /^[A-Za-z]:/.test(pattern))
+    return 'pathPattern must be relative to the repository root';
   if (pattern.includes('\\')) return 'pathPattern uses / between folders';
   const parts = pattern.replace(/^\.\//, '').split('/');
-  if (parts.some((p) => p === '..' || p === '.' || p === '')) return 'pathPattern must not contain empty, . or .. segments';
+  if (parts.some((p) => p === '..' || p === '.' || p === ''))
+    return 'pathPattern must not contain empty, . or .. segments';
   if (parts[0] === '.git') return 'pathPattern must not point into .git';
-  const unknown = [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]).filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name!));
+  const unknown = [...pattern.matchAll(/\{([^}]*)\}/g)]
+    .map((m) => m[1])
+    .filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name!));
   if (unknown.length) return `pathPattern knows {lang}, {ns} and {customer}, not {${unknown[0]}}`;
   const counts = PLACEHOLDERS.map((p) => pattern.split(`{${p}}`).length - 1);
   if (counts.some((c) => c > 1)) return 'pathPattern may use each placeholder once';
@@ -43,14 +47,17 @@ const normalize = (pattern: string) => pattern.replace(/^\.\//, '');
 /** A path → its parts, or undefined when the path does not match the pattern. */
 export function matcher(pattern: string): (path: string) => PathParts | undefined {
   const names: Placeholder[] = [];
-  const source = normalize(pattern).split(/(\{(?:lang|ns|customer)\})/).map((piece) => {
-    const name = /^\{(lang|ns|customer)\}$/.exec(piece)?.[1] as Placeholder | undefined;
-    if (name) {
-      names.push(name);
-      return '([^/]+)';
-    }
-    return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }).join('');
+  const source = normalize(pattern)
+    .split(/(\{(?:lang|ns|customer)\})/)
+    .map((piece) => {
+      const name = /^\{(lang|ns|customer)\}$/.exec(piece)?.[1] as Placeholder | undefined;
+      if (name) {
+        names.push(name);
+        return '([^/]+)';
+      }
+      return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
   const regex = new RegExp(`^${source}$`);
   return (path) => {
     const found = regex.exec(path);

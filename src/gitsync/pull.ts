@@ -19,7 +19,16 @@ import { announceChanges } from '../history/notify.js';
 import { importFile, previewImport, type ImportPreview, type ImportResult } from '../transfer/import.js';
 import type { ImportOption } from '../transfer/options.js';
 import { UploadedFile } from '../transfer/uploaded-file.js';
-import { authOf, connectionRow, finishRun, saveKnownHosts, startRun, withLease, type SyncRunView, type SyncTrigger } from './connections.js';
+import {
+  authOf,
+  connectionRow,
+  finishRun,
+  saveKnownHosts,
+  startRun,
+  withLease,
+  type SyncRunView,
+  type SyncTrigger,
+} from './connections.js';
 import { ForgeError } from './forge.js';
 import { GitError, GitSession } from './git.js';
 import { matcher, placeholdersOf, safeSegment, type PathParts } from './pattern.js';
@@ -61,7 +70,10 @@ export function asGitSync<T>(trigger: SyncTrigger, fn: () => Promise<T>): Promis
   return withOrigin(origin, fn, announceChanges);
 }
 
-interface Candidate { path: string; parts: PathParts }
+interface Candidate {
+  path: string;
+  parts: PathParts;
+}
 
 /** Files of the checkout matching the pattern: regular files only (a symbolic link could point outside the checkout). */
 async function candidates(session: GitSession, pattern: string): Promise<Candidate[]> {
@@ -85,8 +97,12 @@ export async function pullFromGit(request: PullRequest): Promise<PullResult> {
   return withLease(row.id, async () => {
     const runId = await startRun(row.id, request.preview ? 'PREVIEW' : 'PULL', request.trigger);
     const session = await GitSession.open({
-      remote: parseRemote(row.remoteUrl), auth: authOf(row), allowPrivate: request.config.git.allowPrivateHosts,
-      timeoutMs: request.config.git.timeoutMs, tempRoot: join(request.config.dataDir, 'tmp'), author: serviceAuthor(request.config),
+      remote: parseRemote(row.remoteUrl),
+      auth: authOf(row),
+      allowPrivate: request.config.git.allowPrivateHosts,
+      timeoutMs: request.config.git.timeoutMs,
+      tempRoot: join(request.config.dataDir, 'tmp'),
+      author: serviceAuthor(request.config),
     }).catch(async (error) => {
       await finishRun(runId, { state: 'FAILED', message: (error as Error).message });
       throw asUserError(error);
@@ -97,35 +113,59 @@ export async function pullFromGit(request: PullRequest): Promise<PullResult> {
       commit = await session.cloneBranch(row.remoteUrl, row.branch);
       const known = await session.knownHosts();
       if (known && !row.sshKnownHosts) await saveKnownHosts(row.id, known);
-      const defaultLanguage = (await prisma().language.findFirst({ where: { projectId: request.projectId, isDefault: true }, select: { key: true } }))?.key;
+      const defaultLanguage = (
+        await prisma().language.findFirst({
+          where: { projectId: request.projectId, isDefault: true },
+          select: { key: true },
+        })
+      )?.key;
       const hasLang = placeholdersOf(row.pathPattern).has('lang');
       let chosen = await candidates(session, row.pathPattern);
       if (row.pullScope === 'SOURCE') {
         // A project without languages yet takes the files of every language: the first pull sets it up.
-        chosen = chosen.filter((c) => c.parts.customer === undefined && (!hasLang || !defaultLanguage || c.parts.lang === defaultLanguage));
+        chosen = chosen.filter(
+          (c) => c.parts.customer === undefined && (!hasLang || !defaultLanguage || c.parts.lang === defaultLanguage),
+        );
       }
       // The source language first: its file creates the keys the others translate; customers' overrides last.
       const rank = (c: Candidate) => (c.parts.customer !== undefined ? 2 : c.parts.lang === defaultLanguage ? 0 : 1);
       chosen.sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path));
       await asGitSync(request.trigger, async () => {
         for (const { path, parts } of chosen) {
-          files.push(await importOne(session, request, row.format, path, parts, parts.lang === undefined || parts.lang === defaultLanguage || !defaultLanguage));
+          files.push(
+            await importOne(
+              session,
+              request,
+              row.format,
+              path,
+              parts,
+              parts.lang === undefined || parts.lang === defaultLanguage || !defaultLanguage,
+            ),
+          );
         }
       });
       const failed = files.filter((f) => f.error);
-      if (!request.preview) await prisma().gitConnection.update({ where: { id: row.id }, data: { lastPulledCommit: commit } });
+      if (!request.preview)
+        await prisma().gitConnection.update({ where: { id: row.id }, data: { lastPulledCommit: commit } });
       const run = await finishRun(runId, {
         state: files.length === 0 ? 'SKIPPED' : failed.length ? 'FAILED' : 'SUCCEEDED',
         commit,
-        message: files.length === 0
-          ? `No file of ${row.branch} matches ${row.pathPattern}${row.pullScope === 'SOURCE' ? ' in the source language' : ''}`
-          : failed.length ? `${failed.length} of ${files.length} files not imported: ${failed.map((f) => `${f.path}: ${f.error}`).join('; ')}`
-            : `${request.preview ? 'Previewed' : 'Imported'} ${files.length} file${files.length === 1 ? '' : 's'}`,
+        message:
+          files.length === 0
+            ? `No file of ${row.branch} matches ${row.pathPattern}${row.pullScope === 'SOURCE' ? ' in the source language' : ''}`
+            : failed.length
+              ? `${failed.length} of ${files.length} files not imported: ${failed.map((f) => `${f.path}: ${f.error}`).join('; ')}`
+              : `${request.preview ? 'Previewed' : 'Imported'} ${files.length} file${files.length === 1 ? '' : 's'}`,
         details: { files: files.map(summary) },
       });
       return { run, commit, files };
     } catch (error) {
-      await finishRun(runId, { state: 'FAILED', commit, message: session.redact((error as Error).message), details: { files: files.map(summary) } });
+      await finishRun(runId, {
+        state: 'FAILED',
+        commit,
+        message: session.redact((error as Error).message),
+        details: { files: files.map(summary) },
+      });
       throw asUserError(error);
     } finally {
       await session.close();
@@ -139,14 +179,35 @@ function summary(file: PulledFile): Record<string, unknown> {
     language: file.language,
     namespace: file.namespace,
     customer: file.customer,
-    ...(file.result && { keysCreated: file.result.keysCreated, translationsInserted: file.result.translationsInserted, translationsUpdated: file.result.translationsUpdated, translationsRefused: file.result.translationsRefused }),
-    ...(file.preview && { keysToCreate: file.preview.keysToCreate.count, translationsToInsert: file.preview.translationsToInsert, translationsToUpdate: file.preview.translationsToUpdate }),
+    ...(file.result && {
+      keysCreated: file.result.keysCreated,
+      translationsInserted: file.result.translationsInserted,
+      translationsUpdated: file.result.translationsUpdated,
+      translationsRefused: file.result.translationsRefused,
+    }),
+    ...(file.preview && {
+      keysToCreate: file.preview.keysToCreate.count,
+      translationsToInsert: file.preview.translationsToInsert,
+      translationsToUpdate: file.preview.translationsToUpdate,
+    }),
     ...(file.error && { error: file.error }),
   };
 }
 
-async function importOne(session: GitSession, request: PullRequest, format: string, path: string, parts: PathParts, source: boolean): Promise<PulledFile> {
-  const base: PulledFile = { path, language: parts.lang ?? null, namespace: parts.ns ?? null, customer: parts.customer ?? null };
+async function importOne(
+  session: GitSession,
+  request: PullRequest,
+  format: string,
+  path: string,
+  parts: PathParts,
+  source: boolean,
+): Promise<PulledFile> {
+  const base: PulledFile = {
+    path,
+    language: parts.lang ?? null,
+    namespace: parts.ns ?? null,
+    customer: parts.customer ?? null,
+  };
   for (const value of [parts.lang, parts.ns, parts.customer]) {
     if (value !== undefined && value !== '' && !safeSegment(value)) return { ...base, error: 'not a usable file name' };
   }

@@ -17,7 +17,16 @@ import { AppError } from '../errors.js';
 import { exportTranslations } from '../transfer/export.js';
 import { openDownload } from '../transfer/export-files.js';
 import type { ExportOption } from '../transfer/options.js';
-import { authOf, connectionRow, finishRun, saveKnownHosts, startRun, withLease, type SyncRunView, type SyncTrigger } from './connections.js';
+import {
+  authOf,
+  connectionRow,
+  finishRun,
+  saveKnownHosts,
+  startRun,
+  withLease,
+  type SyncRunView,
+  type SyncTrigger,
+} from './connections.js';
 import { openOrUpdateChangeRequest, type ChangeRequestResult, type ForgeKind } from './forge.js';
 import { GitError, GitSession } from './git.js';
 import { fillPattern, placeholdersOf, safeSegment } from './pattern.js';
@@ -52,7 +61,10 @@ async function checkWritable(root: string, path: string): Promise<void> {
     current = join(current, part);
     const stat = await lstat(current).catch(() => undefined);
     if (!stat) return;
-    if (stat.isSymbolicLink()) throw new GitError(`${path}: the repository has a symbolic link on this path; the service does not write through it`);
+    if (stat.isSymbolicLink())
+      throw new GitError(
+        `${path}: the repository has a symbolic link on this path; the service does not write through it`,
+      );
   }
 }
 
@@ -74,10 +86,21 @@ export async function pushProjectToGit(request: PushRequest): Promise<PushResult
         ...(placeholders.has('ns') ? ['SPLIT_BY_NAMESPACES' as const] : []),
         ...(placeholders.has('customer') ? ['SPLIT_BY_CUSTOMERS' as const] : []),
       ];
-      const exported = await asGitSync(request.trigger, () => exportTranslations({ projectId: request.projectId, downloadFormat: row.format, options, config: request.config }));
+      const exported = await asGitSync(request.trigger, () =>
+        exportTranslations({
+          projectId: request.projectId,
+          downloadFormat: row.format,
+          options,
+          config: request.config,
+        }),
+      );
       session = await GitSession.open({
-        remote: parseRemote(row.remoteUrl), auth: authOf(row), allowPrivate: request.config.git.allowPrivateHosts,
-        timeoutMs: request.config.git.timeoutMs, tempRoot: join(request.config.dataDir, 'tmp'), author: serviceAuthor(request.config),
+        remote: parseRemote(row.remoteUrl),
+        auth: authOf(row),
+        allowPrivate: request.config.git.allowPrivateHosts,
+        timeoutMs: request.config.git.timeoutMs,
+        tempRoot: join(request.config.dataDir, 'tmp'),
+        author: serviceAuthor(request.config),
       });
       baseCommit = await session.cloneBranch(row.remoteUrl, row.branch);
       const known = await session.knownHosts();
@@ -86,7 +109,8 @@ export async function pushProjectToGit(request: PushRequest): Promise<PushResult
       const paths: string[] = [];
       for (const file of exported.files) {
         for (const value of [file.language, file.namespace, file.customer]) {
-          if (value !== undefined && value !== '' && !safeSegment(value)) throw new GitError(`cannot write a file for '${value}': not usable in a path`);
+          if (value !== undefined && value !== '' && !safeSegment(value))
+            throw new GitError(`cannot write a file for '${value}': not usable in a path`);
         }
         const path = fillPattern(row.pathPattern, { lang: file.language, ns: file.namespace, customer: file.customer });
         await checkWritable(session.workTree, path);
@@ -99,14 +123,37 @@ export async function pushProjectToGit(request: PushRequest): Promise<PushResult
       // The export's stored copies expire and are purged like any download's (EXPORT_TTL_SECONDS).
       if (paths.length) await session.git('add', '--', ...paths);
       const staged = (await session.git('diff', '--cached', '--name-only')).trim();
-      const project = await prisma().project.findUniqueOrThrow({ where: { id: request.projectId }, select: { name: true } });
+      const project = await prisma().project.findUniqueOrThrow({
+        where: { id: request.projectId },
+        select: { name: true },
+      });
       if (!staged) {
-        const run = await finishRun(runId, { state: 'SKIPPED', commit: null, message: `${row.branch} already holds these ${paths.length} files: nothing to propose`, details: { baseCommit, files: paths } });
-        return { run, branch: row.pushBranch, commit: null, baseCommit, pushed: false, files: paths, pullRequest: null };
+        const run = await finishRun(runId, {
+          state: 'SKIPPED',
+          commit: null,
+          message: `${row.branch} already holds these ${paths.length} files: nothing to propose`,
+          details: { baseCommit, files: paths },
+        });
+        return {
+          run,
+          branch: row.pushBranch,
+          commit: null,
+          baseCommit,
+          pushed: false,
+          files: paths,
+          pullRequest: null,
+        };
       }
       const changed = staged.split('\n');
-      await session.git('commit', '-q', '--no-verify', '-m', `Update translations from ${project.name}`, '-m',
-        `Exported by the localization service (${changed.length} file${changed.length === 1 ? '' : 's'} changed).\nThis branch is rebuilt from ${row.branch} on every push.`);
+      await session.git(
+        'commit',
+        '-q',
+        '--no-verify',
+        '-m',
+        `Update translations from ${project.name}`,
+        '-m',
+        `Exported by the localization service (${changed.length} file${changed.length === 1 ? '' : 's'} changed).\nThis branch is rebuilt from ${row.branch} on every push.`,
+      );
       commit = (await session.git('rev-parse', 'HEAD')).trim();
       // The branch already holds this very export on this very base: nothing to push (the pull request stays as it is).
       const remote = await session.remoteHead(row.pushBranch);
@@ -114,7 +161,10 @@ export async function pushProjectToGit(request: PushRequest): Promise<PushResult
       let same = false;
       if (remote) {
         await session.git('fetch', '-q', '--depth', '2', 'origin', `refs/heads/${row.pushBranch}`);
-        const [theirs, ours] = await Promise.all([session.git('rev-parse', 'FETCH_HEAD^{tree}', 'FETCH_HEAD^'), session.git('rev-parse', 'HEAD^{tree}', 'HEAD^')]);
+        const [theirs, ours] = await Promise.all([
+          session.git('rev-parse', 'FETCH_HEAD^{tree}', 'FETCH_HEAD^'),
+          session.git('rev-parse', 'HEAD^{tree}', 'HEAD^'),
+        ]);
         same = theirs.trim() === ours.trim();
       }
       if (!same) {
@@ -127,24 +177,32 @@ export async function pushProjectToGit(request: PushRequest): Promise<PushResult
       let pullRequest: ChangeRequestResult | null = null;
       const auth = authOf(row);
       if (row.forgeKind !== 'NONE' && row.forgeApiUrl && auth.forgeToken) {
-        pullRequest = await openOrUpdateChangeRequest({
-          kind: row.forgeKind as Exclude<ForgeKind, 'NONE'>, apiUrl: row.forgeApiUrl, repository: row.forgeRepository, token: auth.forgeToken,
-          allowPrivate: request.config.git.allowPrivateHosts, timeoutMs: request.config.git.timeoutMs,
-        }, {
-          head: row.pushBranch,
-          base: row.branch,
-          title: `Translations from ${project.name}`,
-          body: [
-            `The localization service's export of **${project.name}** (${row.format}, \`${row.pathPattern}\`), built on ${row.branch} at ${baseCommit.slice(0, 12)}.`,
-            '',
-            `Files changed: ${changed.map((p) => `\`${p}\``).join(', ')}.`,
-            '',
-            `The branch \`${row.pushBranch}\` is rebuilt from \`${row.branch}\` on every push: commits added to it by hand are replaced.`,
-          ].join('\n'),
-        });
+        pullRequest = await openOrUpdateChangeRequest(
+          {
+            kind: row.forgeKind as Exclude<ForgeKind, 'NONE'>,
+            apiUrl: row.forgeApiUrl,
+            repository: row.forgeRepository,
+            token: auth.forgeToken,
+            allowPrivate: request.config.git.allowPrivateHosts,
+            timeoutMs: request.config.git.timeoutMs,
+          },
+          {
+            head: row.pushBranch,
+            base: row.branch,
+            title: `Translations from ${project.name}`,
+            body: [
+              `The localization service's export of **${project.name}** (${row.format}, \`${row.pathPattern}\`), built on ${row.branch} at ${baseCommit.slice(0, 12)}.`,
+              '',
+              `Files changed: ${changed.map((p) => `\`${p}\``).join(', ')}.`,
+              '',
+              `The branch \`${row.pushBranch}\` is rebuilt from \`${row.branch}\` on every push: commits added to it by hand are replaced.`,
+            ].join('\n'),
+          },
+        );
       }
       const run = await finishRun(runId, {
-        state: 'SUCCEEDED', commit,
+        state: 'SUCCEEDED',
+        commit,
         message: `${pushed ? 'Pushed' : 'Unchanged'} ${row.pushBranch} (${changed.length} file${changed.length === 1 ? '' : 's'} changed)${pullRequest ? `; ${pullRequest.opened ? 'opened' : 'updated'} ${pullRequest.url}` : ''}`,
         details: { baseCommit, files: paths, changed, pushed },
         pullRequestUrl: pullRequest?.url ?? null,

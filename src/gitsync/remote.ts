@@ -53,7 +53,10 @@ export function parseRemote(value: string): Remote {
 }
 
 function repositoryPath(path: string): string {
-  return path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/, '');
+  return path
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
 }
 
 /** Whether the remote is reached with the deploy key (ssh) or over HTTP. */

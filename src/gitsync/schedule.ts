@@ -10,7 +10,10 @@ import { pushProjectToGit } from './push.js';
 
 /** Claims and runs the pushes that are due; returns the projects pushed. */
 export async function runDueSchedules(config: Config, now = new Date()): Promise<number[]> {
-  const rows = await prisma().gitConnection.findMany({ where: { pushSchedule: { not: null } }, select: { id: true, projectId: true, pushSchedule: true, lastScheduledAt: true, createdAt: true } });
+  const rows = await prisma().gitConnection.findMany({
+    where: { pushSchedule: { not: null } },
+    select: { id: true, projectId: true, pushSchedule: true, lastScheduledAt: true, createdAt: true },
+  });
   const ran: number[] = [];
   for (const row of rows) {
     let next: Date | null;
@@ -22,7 +25,10 @@ export async function runDueSchedules(config: Config, now = new Date()): Promise
       continue;
     }
     if (!next || next > now) continue;
-    const { count } = await prisma().gitConnection.updateMany({ where: { id: row.id, lastScheduledAt: row.lastScheduledAt }, data: { lastScheduledAt: now } });
+    const { count } = await prisma().gitConnection.updateMany({
+      where: { id: row.id, lastScheduledAt: row.lastScheduledAt },
+      data: { lastScheduledAt: now },
+    });
     if (count !== 1) continue;
     try {
       await pushProjectToGit({ projectId: row.projectId, trigger: 'SCHEDULE', config });
@@ -37,7 +43,9 @@ export async function runDueSchedules(config: Config, now = new Date()): Promise
 export function startGitSchedules(config: Config): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = running.then(() => runDueSchedules(config)).catch((error: Error) => logger().warn({ err: error.message }, 'git sync: schedule pass failed'));
+    running = running
+      .then(() => runDueSchedules(config))
+      .catch((error: Error) => logger().warn({ err: error.message }, 'git sync: schedule pass failed'));
   }, config.git.schedulePollMs);
   timer.unref();
   return async () => {

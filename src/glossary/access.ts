@@ -43,7 +43,9 @@ export async function projectGlossary(projectId: number, db: Db = prisma()): Pro
  */
 export async function ownedGlossary(principal: Principal, glossaryId: number): Promise<ReachedGlossary> {
   const accountId = requireAccount(principal);
-  const [row] = await prisma().$queryRaw<{ owned: boolean; visible: boolean; sourceLanguage: string }[]>(Prisma.sql`/* glossary:owned */
+  const [row] = await prisma().$queryRaw<
+    { owned: boolean; visible: boolean; sourceLanguage: string }[]
+  >(Prisma.sql`/* glossary:owned */
     SELECT g."ownerId" = ${accountId} AS owned, g."sourceLanguage",
            EXISTS (SELECT 1 FROM "GlossaryLink" l JOIN "ProjectMember" pm ON pm."projectId" = l."projectId" AND pm."accountId" = ${accountId} WHERE l."glossaryId" = g.id) AS visible
       FROM "Glossary" g WHERE g.id = ${glossaryId} AND g."projectId" IS NULL`);
@@ -71,9 +73,16 @@ async function readableShared(principal: Principal, glossaryId: number): Promise
  * Resolves a glossary for an operation: `write` needs GLOSSARY in the
  * project (or ownership of a shared glossary), a read READ (or EXPORT).
  */
-export async function reachGlossary(principal: Principal, target: GlossaryTarget, mode: 'read' | 'write' | 'export'): Promise<ReachedGlossary> {
+export async function reachGlossary(
+  principal: Principal,
+  target: GlossaryTarget,
+  mode: 'read' | 'write' | 'export',
+): Promise<ReachedGlossary> {
   if (target.glossaryId != null) {
-    const own = await prisma().glossary.findUnique({ where: { id: target.glossaryId }, select: { projectId: true, project: { select: { projectToken: true } } } });
+    const own = await prisma().glossary.findUnique({
+      where: { id: target.glossaryId },
+      select: { projectId: true, project: { select: { projectToken: true } } },
+    });
     // A project's own glossary named by its id: the project's access rules, as if named by its token.
     if (own?.projectId != null) {
       const projectId = await resolveProject(principal, own.project!.projectToken, permissionOf(mode));
@@ -83,7 +92,9 @@ export async function reachGlossary(principal: Principal, target: GlossaryTarget
       }
       return projectGlossary(projectId);
     }
-    return mode === 'write' ? ownedGlossary(principal, target.glossaryId) : readableShared(principal, target.glossaryId);
+    return mode === 'write'
+      ? ownedGlossary(principal, target.glossaryId)
+      : readableShared(principal, target.glossaryId);
   }
   const projectId = await resolveProject(principal, target.projectToken, permissionOf(mode));
   return projectGlossary(projectId);
@@ -94,7 +105,12 @@ function permissionOf(mode: 'read' | 'write' | 'export'): Permission {
 }
 
 /** The glossary a term belongs to, reached for `mode` (NOT_FOUND when the caller may not see it). */
-export async function reachTerm(principal: Principal, termId: number, mode: 'read' | 'write', projectToken?: string | null): Promise<ReachedGlossary> {
+export async function reachTerm(
+  principal: Principal,
+  termId: number,
+  mode: 'read' | 'write',
+  projectToken?: string | null,
+): Promise<ReachedGlossary> {
   const term = await prisma().glossaryTerm.findUnique({ where: { id: termId }, select: { glossaryId: true } });
   if (!term) throw notFound(`Glossary term ${termId} not found`);
   try {
@@ -107,7 +123,10 @@ export async function reachTerm(principal: Principal, termId: number, mode: 'rea
 }
 
 /** The glossaries whose terms count in a project: its own and the shared ones linked to it. */
-export async function glossariesOfProject(projectId: number, db: Db = prisma()): Promise<{ id: number; sourceLanguage: string }[]> {
+export async function glossariesOfProject(
+  projectId: number,
+  db: Db = prisma(),
+): Promise<{ id: number; sourceLanguage: string }[]> {
   return db.$queryRaw<{ id: number; sourceLanguage: string }[]>(Prisma.sql`/* glossary:of-project */
     SELECT id, "sourceLanguage" FROM "Glossary" WHERE "projectId" = ${projectId}
     UNION SELECT g.id, g."sourceLanguage" FROM "GlossaryLink" l JOIN "Glossary" g ON g.id = l."glossaryId" WHERE l."projectId" = ${projectId}

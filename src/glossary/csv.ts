@@ -12,7 +12,15 @@ import { guardCell, unguardCell } from '../formats/translation-table.js';
 import type { ExportTerm } from './tbx.js';
 import type { TermInput } from './terms.js';
 
-const FIELDS = ['term', 'description', 'partOfSpeech', 'forbidden', 'doNotTranslate', 'caseSensitive', 'abbreviation'] as const;
+const FIELDS = [
+  'term',
+  'description',
+  'partOfSpeech',
+  'forbidden',
+  'doNotTranslate',
+  'caseSensitive',
+  'abbreviation',
+] as const;
 const FLAGS = new Set(['forbidden', 'doNotTranslate', 'caseSensitive', 'abbreviation']);
 
 function flag(value: string, at: string): boolean {
@@ -29,7 +37,13 @@ export function parseGlossaryCsv(input: Buffer, limits: { maxTerms: number }): {
     // Spreadsheets of some locales write semicolons: the header row says which.
     const first = text.split('\n', 1)[0]!;
     const delimiter = (first.match(/;/g)?.length ?? 0) > (first.match(/,/g)?.length ?? 0) ? ';' : ',';
-    rows = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, max_record_size: 64 * 1024 });
+    rows = parse(text, {
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      bom: true,
+      max_record_size: 64 * 1024,
+    });
   } catch (error) {
     throw new FormatError(`Malformed CSV: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -38,7 +52,13 @@ export function parseGlossaryCsv(input: Buffer, limits: { maxTerms: number }): {
   const columns = header.map((h) => h.trim());
   const known = new Map(FIELDS.map((f) => [f.toLowerCase(), f]));
   const termColumn = columns.findIndex((c) => c.toLowerCase() === 'term');
-  if (termColumn < 0) throw new FormatError(`The CSV header has no "term" column (it has ${columns.slice(0, 5).map((c) => `"${c.slice(0, 30)}"`).join(', ')})`);
+  if (termColumn < 0)
+    throw new FormatError(
+      `The CSV header has no "term" column (it has ${columns
+        .slice(0, 5)
+        .map((c) => `"${c.slice(0, 30)}"`)
+        .join(', ')})`,
+    );
   const seen = new Set<string>();
   for (const c of columns) {
     if (!c) throw new FormatError('The CSV header has an empty column name');
@@ -48,7 +68,10 @@ export function parseGlossaryCsv(input: Buffer, limits: { maxTerms: number }): {
   if (body.length > limits.maxTerms) throw new FormatError(`The file has more than ${limits.maxTerms} terms`);
   const terms = body.map((row, i): TermInput => {
     const at = `line ${i + 2}`;
-    const term: Record<string, unknown> & { translations: { language: string; text: string }[] } = { term: '', translations: [] };
+    const term: Record<string, unknown> & { translations: { language: string; text: string }[] } = {
+      term: '',
+      translations: [],
+    };
     columns.forEach((column, c) => {
       const cell = unguardCell(row[c] ?? '');
       const field = known.get(column.toLowerCase());
@@ -66,9 +89,12 @@ export function csvHeader(languages: string[]): string {
 }
 
 export function csvRows(terms: ExportTerm[], languages: string[]): string {
-  return stringify(terms.map((t) => {
-    const byLanguage = new Map(t.translations.map((tr) => [tr.language, tr.text]));
-    return [t.term, t.description, t.partOfSpeech, t.forbidden, t.doNotTranslate, t.caseSensitive, t.abbreviation].map((v) => (typeof v === 'boolean' ? (v ? 'yes' : '') : guardCell(v)))
-      .concat(languages.map((l) => guardCell(byLanguage.get(l) ?? '')));
-  }));
+  return stringify(
+    terms.map((t) => {
+      const byLanguage = new Map(t.translations.map((tr) => [tr.language, tr.text]));
+      return [t.term, t.description, t.partOfSpeech, t.forbidden, t.doNotTranslate, t.caseSensitive, t.abbreviation]
+        .map((v) => (typeof v === 'boolean' ? (v ? 'yes' : '') : guardCell(v)))
+        .concat(languages.map((l) => guardCell(byLanguage.get(l) ?? '')));
+    }),
+  );
 }

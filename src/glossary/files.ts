@@ -34,10 +34,20 @@ export interface GlossaryImportResult {
 
 function formatOf(file: UploadedFile, given: GlossaryFormat | null | undefined, head: Buffer): GlossaryFormat {
   const kind = sniffContent(head);
-  const format = given ?? (/\.(tbx|xml)$/i.test(file.name) ? 'TBX' : /\.(csv|txt)$/i.test(file.name) ? 'CSV' : kind === 'xml' ? 'TBX' : 'CSV');
+  const format =
+    given ??
+    (/\.(tbx|xml)$/i.test(file.name)
+      ? 'TBX'
+      : /\.(csv|txt)$/i.test(file.name)
+        ? 'CSV'
+        : kind === 'xml'
+          ? 'TBX'
+          : 'CSV');
   const reads = format === 'TBX' ? ['xml'] : ['csv', 'tsv', 'properties', 'strings'];
   if (kind !== undefined && !reads.includes(kind)) {
-    throw badRequest(`${file.name}: the file looks like ${CONTENT_KIND_NAMES[kind]}, not a ${format === 'TBX' ? 'TBX termbase (XML)' : 'CSV glossary'}`);
+    throw badRequest(
+      `${file.name}: the file looks like ${CONTENT_KIND_NAMES[kind]}, not a ${format === 'TBX' ? 'TBX termbase (XML)' : 'CSV glossary'}`,
+    );
   }
   return format;
 }
@@ -49,29 +59,51 @@ function merged(terms: CheckedTerm[]): CheckedTerm[] {
     const id = `${t.term}\u0000${t.partOfSpeech}`;
     const first = byKey.get(id);
     if (!first) byKey.set(id, { ...t, translations: [...(t.translations ?? [])] });
-    else for (const tr of t.translations ?? []) if (!first.translations!.some((x) => x.language === tr.language)) first.translations!.push(tr);
+    else
+      for (const tr of t.translations ?? [])
+        if (!first.translations!.some((x) => x.language === tr.language)) first.translations!.push(tr);
   }
   return [...byKey.values()];
 }
 
-export async function importGlossary(principal: Principal, target: GlossaryTarget, file: UploadedFile, format?: GlossaryFormat | null): Promise<GlossaryImportResult> {
+export async function importGlossary(
+  principal: Principal,
+  target: GlossaryTarget,
+  file: UploadedFile,
+  format?: GlossaryFormat | null,
+): Promise<GlossaryImportResult> {
   const glossary = await reachGlossary(principal, target, 'write');
-  if (file.size > GLOSSARY_LIMITS.maxBytes) throw payloadTooLarge(`A glossary file may have at most ${GLOSSARY_LIMITS.maxBytes} bytes`);
+  if (file.size > GLOSSARY_LIMITS.maxBytes)
+    throw payloadTooLarge(`A glossary file may have at most ${GLOSSARY_LIMITS.maxBytes} bytes`);
   const bytes = await readFile(file.path);
   const chosen = formatOf(file, format, bytes.subarray(0, SNIFF_BYTES));
   let parsed: { terms: TermInput[]; skipped: number };
   try {
-    parsed = chosen === 'TBX' ? parseTbx(bytes, glossary.sourceLanguage, GLOSSARY_LIMITS) : { ...parseGlossaryCsv(bytes, GLOSSARY_LIMITS), skipped: 0 };
+    parsed =
+      chosen === 'TBX'
+        ? parseTbx(bytes, glossary.sourceLanguage, GLOSSARY_LIMITS)
+        : { ...parseGlossaryCsv(bytes, GLOSSARY_LIMITS), skipped: 0 };
   } catch (error) {
     if (error instanceof FormatError) throw badRequest(`${file.name}: ${error.message}`);
     throw error;
   }
   const checked = merged(parsed.terms.map((t, i) => checkTerm(t, `${file.name}, term ${i + 1}`)));
-  if (!checked.length) throw badRequest(`${file.name}: no term${chosen === 'TBX' ? ` in the glossary's source language (${glossary.sourceLanguage || 'any'})` : ''}`);
-  const result = await prisma().$transaction(async (tx) => {
-    const change = await logGlossaryChange(tx, glossary, { file: file.name, format: chosen.toLowerCase(), terms: checked.length }, 'IMPORT');
-    return upsertTerms(tx, glossary.glossaryId, checked, change);
-  }, { timeout: 600_000 });
+  if (!checked.length)
+    throw badRequest(
+      `${file.name}: no term${chosen === 'TBX' ? ` in the glossary's source language (${glossary.sourceLanguage || 'any'})` : ''}`,
+    );
+  const result = await prisma().$transaction(
+    async (tx) => {
+      const change = await logGlossaryChange(
+        tx,
+        glossary,
+        { file: file.name, format: chosen.toLowerCase(), terms: checked.length },
+        'IMPORT',
+      );
+      return upsertTerms(tx, glossary.glossaryId, checked, change);
+    },
+    { timeout: 600_000 },
+  );
   return { ...result, skipped: parsed.skipped };
 }
 
@@ -84,7 +116,17 @@ async function* termChunks(glossaryId: number): AsyncGenerator<ExportTerm[]> {
       where: { glossaryId, id: { gt: after } },
       orderBy: { id: 'asc' },
       take: CHUNK,
-      select: { id: true, term: true, description: true, partOfSpeech: true, forbidden: true, doNotTranslate: true, caseSensitive: true, abbreviation: true, translations: { select: { language: true, text: true }, orderBy: { language: 'asc' } } },
+      select: {
+        id: true,
+        term: true,
+        description: true,
+        partOfSpeech: true,
+        forbidden: true,
+        doNotTranslate: true,
+        caseSensitive: true,
+        abbreviation: true,
+        translations: { select: { language: true, text: true }, orderBy: { language: 'asc' } },
+      },
     });
     if (!rows.length) return;
     after = rows.at(-1)!.id;
@@ -93,10 +135,24 @@ async function* termChunks(glossaryId: number): AsyncGenerator<ExportTerm[]> {
 }
 
 /** The glossary as a file, written chunk by chunk. */
-export async function writeGlossary(glossaryId: number, format: GlossaryFormat, write: (chunk: string) => void | Promise<void>): Promise<void> {
-  const g = await prisma().glossary.findUniqueOrThrow({ where: { id: glossaryId }, select: { name: true, sourceLanguage: true } });
+export async function writeGlossary(
+  glossaryId: number,
+  format: GlossaryFormat,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<void> {
+  const g = await prisma().glossary.findUniqueOrThrow({
+    where: { id: glossaryId },
+    select: { name: true, sourceLanguage: true },
+  });
   if (format === 'TBX') return writeTbx(g.name, g.sourceLanguage, termChunks(glossaryId), write);
-  const languages = (await prisma().glossaryTranslation.findMany({ where: { term: { glossaryId } }, distinct: ['language'], select: { language: true }, orderBy: { language: 'asc' } })).map((l) => l.language);
+  const languages = (
+    await prisma().glossaryTranslation.findMany({
+      where: { term: { glossaryId } },
+      distinct: ['language'],
+      select: { language: true },
+      orderBy: { language: 'asc' },
+    })
+  ).map((l) => l.language);
   await write(csvHeader(languages));
   for await (const chunk of termChunks(glossaryId)) await write(csvRows(chunk, languages));
 }
@@ -105,7 +161,12 @@ export async function writeGlossary(glossaryId: number, format: GlossaryFormat, 
  * A glossary as a file stored as an export of the project (a download URL):
  * the project's own, or a shared one linked to it (glossaryId).
  */
-export async function exportGlossaryFile(principal: Principal, config: Config, target: GlossaryTarget, format: GlossaryFormat): Promise<ExportedFile> {
+export async function exportGlossaryFile(
+  principal: Principal,
+  config: Config,
+  target: GlossaryTarget,
+  format: GlossaryFormat,
+): Promise<ExportedFile> {
   const projectId = await resolveProject(principal, target.projectToken, 'EXPORT');
   const glossary = await reachGlossary(principal, target, 'export');
   const temp = join(config.dataDir, 'tmp');
@@ -124,7 +185,12 @@ export async function exportGlossaryFile(principal: Principal, config: Config, t
     out.end();
     await done;
     const tbx = format === 'TBX';
-    return await storeExportFile(config, projectId, { fileName: tbx ? 'glossary.tbx' : 'glossary.csv', contentType: tbx ? 'application/x-tbx+xml' : 'text/csv', path, size: (await stat(path)).size });
+    return await storeExportFile(config, projectId, {
+      fileName: tbx ? 'glossary.tbx' : 'glossary.csv',
+      contentType: tbx ? 'application/x-tbx+xml' : 'text/csv',
+      path,
+      size: (await stat(path)).size,
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

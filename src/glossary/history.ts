@@ -28,7 +28,12 @@ export async function recordBefore(tx: Db, change: Change | null, termIds: reado
 }
 
 /** After a change wrote these terms: each as it is now (null for a term it deleted); a term without a `before` row was created by it. */
-export async function recordAfter(tx: Db, change: Change | null, glossaryId: number, termIds: readonly number[]): Promise<void> {
+export async function recordAfter(
+  tx: Db,
+  change: Change | null,
+  glossaryId: number,
+  termIds: readonly number[],
+): Promise<void> {
   if (!change || termIds.length === 0) return;
   await tx.$executeRaw(Prisma.sql`/* glossary:history-after */
     INSERT INTO "GlossaryTermChange" ("activityId", "glossaryId", "termId", after)

@@ -85,7 +85,8 @@ export function words(text: string, locale = 'und'): Word[] {
   return out;
 }
 
-const NO_SPACE_SCRIPT = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const NO_SPACE_SCRIPT =
+  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** Whether a word of the text is a form of a term's word (see the prefix rule above). */
 function sameWord(text: Word, term: Word, exact: boolean, caseSensitive: boolean): boolean {
@@ -136,7 +137,8 @@ export function compileMatcher<T extends MatchableTerm>(terms: readonly T[], loc
     const compiled: Compiled<T> = { term, words: ws, exact: term.caseSensitive || term.abbreviation };
     const first = ws[0]!.folded;
     push(byWord, first, compiled);
-    if (!compiled.exact && first.length >= 4 && !NO_SPACE_SCRIPT.test(first)) push(byStem, first.slice(0, -1), compiled);
+    if (!compiled.exact && first.length >= 4 && !NO_SPACE_SCRIPT.test(first))
+      push(byStem, first.slice(0, -1), compiled);
     size++;
   }
   return { byWord, byStem, size };
@@ -147,7 +149,11 @@ export function compileMatcher<T extends MatchableTerm>(terms: readonly T[], loc
  * overlap, the longer one wins ("translation memory" over "translation").
  * Each term is reported at each place it occurs.
  */
-export function findTerms<T extends MatchableTerm>(matcher: Matcher<T>, text: string, locale = 'und'): TermOccurrence<T>[] {
+export function findTerms<T extends MatchableTerm>(
+  matcher: Matcher<T>,
+  text: string,
+  locale = 'und',
+): TermOccurrence<T>[] {
   if (!matcher.size || !text) return [];
   const ws = words(text, locale);
   const found: TermOccurrence<T>[] = [];
@@ -160,7 +166,8 @@ export function findTerms<T extends MatchableTerm>(matcher: Matcher<T>, text: st
     for (const c of candidates) {
       if (i + c.words.length > ws.length) continue;
       let all = true;
-      for (let j = 0; j < c.words.length && all; j++) all = sameWord(ws[i + j]!, c.words[j]!, c.exact, c.term.caseSensitive);
+      for (let j = 0; j < c.words.length && all; j++)
+        all = sameWord(ws[i + j]!, c.words[j]!, c.exact, c.term.caseSensitive);
       if (!all) continue;
       const start = ws[i]!.start;
       const end = ws[i + c.words.length - 1]!.end;
@@ -184,7 +191,15 @@ export function findTerms<T extends MatchableTerm>(matcher: Matcher<T>, text: st
 }
 
 /** Whether `needle` occurs in the text as whole words (with the same inflection rule), e.g. a required translation in a target text. */
-export function containsTerm(text: string, needle: string, locale: string, options: { caseSensitive?: boolean; exact?: boolean } = {}): TermOccurrence | null {
-  const matcher = compileMatcher([{ id: 0, term: needle, caseSensitive: options.caseSensitive ?? false, abbreviation: options.exact ?? false }], locale);
+export function containsTerm(
+  text: string,
+  needle: string,
+  locale: string,
+  options: { caseSensitive?: boolean; exact?: boolean } = {},
+): TermOccurrence | null {
+  const matcher = compileMatcher(
+    [{ id: 0, term: needle, caseSensitive: options.caseSensitive ?? false, abbreviation: options.exact ?? false }],
+    locale,
+  );
   return findTerms(matcher, text, locale)[0] ?? null;
 }

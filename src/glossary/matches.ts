@@ -33,7 +33,10 @@ export function baseLanguage(key: string): string {
 }
 
 /** The term's translation for a target language, as GlossaryMatch.translation says. */
-export function translationFor(term: Pick<GlossaryTermRecord, 'term' | 'doNotTranslate' | 'translations'>, targetLanguage: string): string | null {
+export function translationFor(
+  term: Pick<GlossaryTermRecord, 'term' | 'doNotTranslate' | 'translations'>,
+  targetLanguage: string,
+): string | null {
   const own = term.translations[targetLanguage];
   if (own) return own;
   const lower = targetLanguage.toLowerCase().replace(/_/g, '-');
@@ -44,7 +47,8 @@ export function translationFor(term: Pick<GlossaryTermRecord, 'term' | 'doNotTra
     if (l === lower) return text;
     if (!fallback && l === base) fallback = text;
   }
-  if (!fallback) for (const [language, text] of Object.entries(term.translations)) if (baseLanguage(language) === base) return text;
+  if (!fallback)
+    for (const [language, text] of Object.entries(term.translations)) if (baseLanguage(language) === base) return text;
   return fallback ?? (term.doNotTranslate ? term.term : null);
 }
 
@@ -58,7 +62,9 @@ const cache = new Map<string, CacheEntry>();
 const CACHE_SIZE = 32;
 
 async function stampOf(ids: number[]): Promise<string> {
-  const [row] = await prisma().$queryRaw<{ n: bigint; s: bigint | null; at: Date | null }[]>(Prisma.sql`/* glossary:stamp */
+  const [row] = await prisma().$queryRaw<
+    { n: bigint; s: bigint | null; at: Date | null }[]
+  >(Prisma.sql`/* glossary:stamp */
     SELECT count(*) AS n, sum(id) AS s, max("updatedAt") AS at FROM "GlossaryTerm" WHERE "glossaryId" = ANY(${ids}::int[])`);
   return `${row?.n ?? 0}:${row?.s ?? 0}:${row?.at?.getTime() ?? 0}`;
 }
@@ -66,16 +72,32 @@ async function stampOf(ids: number[]): Promise<string> {
 async function loadTerms(ids: number[]): Promise<GlossaryTermRecord[]> {
   const rows = await prisma().glossaryTerm.findMany({
     where: { glossaryId: { in: ids } },
-    select: { id: true, glossaryId: true, term: true, description: true, partOfSpeech: true, forbidden: true, doNotTranslate: true, caseSensitive: true, abbreviation: true, translations: { select: { language: true, text: true } } },
+    select: {
+      id: true,
+      glossaryId: true,
+      term: true,
+      description: true,
+      partOfSpeech: true,
+      forbidden: true,
+      doNotTranslate: true,
+      caseSensitive: true,
+      abbreviation: true,
+      translations: { select: { language: true, text: true } },
+    },
     orderBy: { id: 'asc' },
   });
-  return rows.map(({ translations, ...t }) => ({ ...t, translations: Object.fromEntries(translations.map((tr) => [tr.language, tr.text])) }));
+  return rows.map(({ translations, ...t }) => ({
+    ...t,
+    translations: Object.fromEntries(translations.map((tr) => [tr.language, tr.text])),
+  }));
 }
 
 /** The compiled terms of the project's glossaries written in the source language. */
 export async function projectMatcher(projectId: number, sourceLanguage: string): Promise<Matcher<GlossaryTermRecord>> {
   const base = baseLanguage(sourceLanguage);
-  const ids = (await glossariesOfProject(projectId)).filter((g) => !g.sourceLanguage || baseLanguage(g.sourceLanguage) === base).map((g) => g.id);
+  const ids = (await glossariesOfProject(projectId))
+    .filter((g) => !g.sourceLanguage || baseLanguage(g.sourceLanguage) === base)
+    .map((g) => g.id);
   const id = `${ids.join(',')}|${base}`;
   if (!ids.length) return compileMatcher([], sourceLanguage);
   const stamp = await stampOf(ids);
@@ -92,12 +114,25 @@ export async function projectMatcher(projectId: number, sourceLanguage: string):
 }
 
 /** The matches of a compiled glossary in a text, one per term, in text order. */
-export function matchesIn(matcher: Matcher<GlossaryTermRecord>, sourceLanguage: string, targetLanguage: string, text: string): GlossaryMatch[] {
+export function matchesIn(
+  matcher: Matcher<GlossaryTermRecord>,
+  sourceLanguage: string,
+  targetLanguage: string,
+  text: string,
+): GlossaryMatch[] {
   const byTerm = new Map<number, GlossaryMatch>();
   for (const o of findTerms(matcher, text, sourceLanguage)) {
     const seen = byTerm.get(o.term.id);
     if (seen) seen.occurrences++;
-    else byTerm.set(o.term.id, { term: o.term, translation: translationFor(o.term, targetLanguage), start: o.start, end: o.end, text: o.text, occurrences: 1 });
+    else
+      byTerm.set(o.term.id, {
+        term: o.term,
+        translation: translationFor(o.term, targetLanguage),
+        start: o.start,
+        end: o.end,
+        text: o.text,
+        occurrences: 1,
+      });
   }
   return [...byTerm.values()];
 }

@@ -28,7 +28,12 @@ export async function isGlossaryChange(projectId: number, activityId: bigint): P
   return (row?.n ?? 0) > 0;
 }
 
-interface Row { termId: number; glossaryId: number; before: Prisma.JsonValue | null; unchanged: boolean }
+interface Row {
+  termId: number;
+  glossaryId: number;
+  before: Prisma.JsonValue | null;
+  unchanged: boolean;
+}
 
 export async function revertGlossaryChange(projectId: number, activityId: bigint): Promise<GlossaryRevertResult> {
   try {
@@ -45,13 +50,23 @@ export async function revertGlossaryChange(projectId: number, activityId: bigint
          ORDER BY c."termId"`);
       const eligible = rows.filter((r) => r.unchanged);
       const glossaryId = rows[0]?.glossaryId ?? 0;
-      const change = await openChange(tx, projectId, 'REVERT', { activityId: String(activityId), glossary: { glossaryId } }, { revertOf: activityId });
+      const change = await openChange(
+        tx,
+        projectId,
+        'REVERT',
+        { activityId: String(activityId), glossary: { glossaryId } },
+        { revertOf: activityId },
+      );
       const ids = eligible.map((r) => r.termId);
       await recordBefore(tx, change, ids);
       const created = eligible.filter((r) => r.before === null).map((r) => r.termId);
-      const restore = eligible.filter((r) => r.before !== null).map((r) => ({ id: r.termId, glossaryId: r.glossaryId, ...(r.before as Record<string, unknown>) }));
+      const restore = eligible
+        .filter((r) => r.before !== null)
+        .map((r) => ({ id: r.termId, glossaryId: r.glossaryId, ...(r.before as Record<string, unknown>) }));
       if (created.length) {
-        await tx.$executeRaw(Prisma.sql`/* glossary:revert-delete-created */ DELETE FROM "GlossaryTerm" WHERE id = ANY(${arrayLiteral(created)}::int[])`);
+        await tx.$executeRaw(
+          Prisma.sql`/* glossary:revert-delete-created */ DELETE FROM "GlossaryTerm" WHERE id = ANY(${arrayLiteral(created)}::int[])`,
+        );
       }
       if (restore.length) {
         const json = JSON.stringify(restore);
@@ -76,7 +91,10 @@ export async function revertGlossaryChange(projectId: number, activityId: bigint
     });
   } catch (error) {
     // A deleted term given back whose name was taken by a new term since.
-    if (isUniqueViolation(error)) throw conflict('A term the change deleted was created again since: delete or rename that term first, then revert');
+    if (isUniqueViolation(error))
+      throw conflict(
+        'A term the change deleted was created again since: delete or rename that term first, then revert',
+      );
     throw error;
   }
 }

@@ -28,13 +28,20 @@ function glossaryName(name: string): string {
 }
 
 function languageKey(key: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_@.-]{0,34}$/.test(key)) throw badRequest(`sourceLanguage: "${key.slice(0, 40)}" is not a language key`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_@.-]{0,34}$/.test(key))
+    throw badRequest(`sourceLanguage: "${key.slice(0, 40)}" is not a language key`);
   return key;
 }
 
-export async function createSharedGlossary(principal: Principal, name: string, sourceLanguage: string): Promise<GlossaryView> {
+export async function createSharedGlossary(
+  principal: Principal,
+  name: string,
+  sourceLanguage: string,
+): Promise<GlossaryView> {
   const ownerId = requireAccount(principal);
-  const g = await prisma().glossary.create({ data: { name: glossaryName(name), sourceLanguage: languageKey(sourceLanguage), ownerId } });
+  const g = await prisma().glossary.create({
+    data: { name: glossaryName(name), sourceLanguage: languageKey(sourceLanguage), ownerId },
+  });
   return (await viewGlossaries([g.id]))[0]!;
 }
 
@@ -55,17 +62,29 @@ export async function listSharedGlossaries(principal: Principal): Promise<Glossa
 }
 
 /** The glossaries whose terms count in the project (its own first, then the linked shared ones). */
-export async function projectGlossaries(principal: Principal, projectToken: string | null | undefined): Promise<GlossaryView[]> {
+export async function projectGlossaries(
+  principal: Principal,
+  projectToken: string | null | undefined,
+): Promise<GlossaryView[]> {
   const projectId = await resolveProject(principal, projectToken, 'READ');
   return viewGlossaries((await glossariesOfProject(projectId)).map((g) => g.id));
 }
 
 /** Links (or, with linked false, unlinks) a project to a shared glossary the caller owns. */
-export async function linkProjectGlossary(principal: Principal, glossaryId: number, projectToken: string, linked: boolean): Promise<GlossaryView> {
+export async function linkProjectGlossary(
+  principal: Principal,
+  glossaryId: number,
+  projectToken: string,
+  linked: boolean,
+): Promise<GlossaryView> {
   const { glossaryId: id } = await ownedGlossary(principal, glossaryId);
   const projectId = await resolveProject(principal, projectToken, 'GLOSSARY');
   if (linked) {
-    await prisma().glossaryLink.upsert({ where: { glossaryId_projectId: { glossaryId: id, projectId } }, create: { glossaryId: id, projectId }, update: {} });
+    await prisma().glossaryLink.upsert({
+      where: { glossaryId_projectId: { glossaryId: id, projectId } },
+      create: { glossaryId: id, projectId },
+      update: {},
+    });
   } else {
     await prisma().glossaryLink.deleteMany({ where: { glossaryId: id, projectId } });
   }
@@ -83,14 +102,17 @@ async function viewGlossaries(ids: number[]): Promise<GlossaryView[]> {
     },
   });
   const byId = new Map(rows.map((g) => [g.id, g]));
-  return ids.map((id) => byId.get(id)!).filter(Boolean).map((g) => ({
-    id: g.id,
-    name: g.name,
-    sourceLanguage: g.sourceLanguage,
-    projectToken: g.project?.projectToken ?? null,
-    ownerId: g.ownerId,
-    terms: g._count.terms,
-    createdAt: g.createdAt,
-    projects: g.links.map((l) => ({ projectToken: l.project.projectToken, projectName: l.project.name })),
-  }));
+  return ids
+    .map((id) => byId.get(id)!)
+    .filter(Boolean)
+    .map((g) => ({
+      id: g.id,
+      name: g.name,
+      sourceLanguage: g.sourceLanguage,
+      projectToken: g.project?.projectToken ?? null,
+      ownerId: g.ownerId,
+      terms: g._count.terms,
+      createdAt: g.createdAt,
+      projects: g.links.map((l) => ({ projectToken: l.project.projectToken, projectName: l.project.name })),
+    }));
 }

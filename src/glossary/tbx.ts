@@ -16,7 +16,14 @@
 // flags TBX has no data category for are written as our own termNote types,
 // `x-doNotTranslate` and `x-caseSensitive` (other tools ignore them).
 import { FormatError } from '../formats/model.js';
-import { childElements, escapeXmlAttribute, escapeXmlText, parseXmlSplit, textContent, type XmlElement } from '../formats/xml-safe.js';
+import {
+  childElements,
+  escapeXmlAttribute,
+  escapeXmlText,
+  parseXmlSplit,
+  textContent,
+  type XmlElement,
+} from '../formats/xml-safe.js';
 import type { TermInput } from './terms.js';
 import type { GlossaryTermFields } from './term-fields.js';
 
@@ -89,7 +96,10 @@ export function parseTbx(input: Buffer, sourceLanguage: string, limits: { maxTer
   // The concept entries are parsed one at a time: a 20 MB file as one tree took about 35 times its size in memory.
   const doc = parseXmlSplit(decode(input), ENTRIES, { maxDepth: 32 });
   const root = doc.root;
-  if (root.name !== 'martif' && root.name !== 'tbx') throw new FormatError(`Not a TBX file: the root element is <${root.name}>, not <martif> (TBX v2) or <tbx> (TBX v3)`);
+  if (root.name !== 'martif' && root.name !== 'tbx')
+    throw new FormatError(
+      `Not a TBX file: the root element is <${root.name}>, not <martif> (TBX v2) or <tbx> (TBX v3)`,
+    );
   const text = childElements(root, 'text')[0];
   const body = text && childElements(text, 'body')[0];
   if (!body) throw new FormatError('Not a TBX file: no <text><body>');
@@ -114,7 +124,10 @@ export function parseTbx(input: Buffer, sourceLanguage: string, limits: { maxTer
       const first = termsOf(s)[0];
       if (first) translations.push({ language, text: first.term });
     }
-    const definition = category(entry, 'descrip', 'definition') || sourceSections.map((s) => category(s, 'descrip', 'definition')).find(Boolean) || '';
+    const definition =
+      category(entry, 'descrip', 'definition') ||
+      sourceSections.map((s) => category(s, 'descrip', 'definition')).find(Boolean) ||
+      '';
     for (const { term, node } of sourceTerms) {
       const note = (type: string) => category(node, 'termNote', type);
       terms.push({
@@ -138,7 +151,12 @@ export interface ExportTerm extends GlossaryTermFields {
 }
 
 /** TBX-Basic (v2) for a glossary's terms, chunk by chunk. */
-export async function writeTbx(title: string, sourceLanguage: string, chunks: AsyncIterable<ExportTerm[]>, write: (chunk: string) => void | Promise<void>): Promise<void> {
+export async function writeTbx(
+  title: string,
+  sourceLanguage: string,
+  chunks: AsyncIterable<ExportTerm[]>,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<void> {
   const source = sourceLanguage || 'en';
   await write(`<?xml version="1.0" encoding="UTF-8"?>
 <martif type="TBX-Basic" xml:lang="${escapeXmlAttribute(source)}">
@@ -158,11 +176,14 @@ export async function writeTbx(title: string, sourceLanguage: string, chunks: As
         t.abbreviation && '<termNote type="termType">abbreviation</termNote>',
         t.doNotTranslate && '<termNote type="x-doNotTranslate">yes</termNote>',
         t.caseSensitive && '<termNote type="x-caseSensitive">yes</termNote>',
-      ].filter(Boolean).join('');
+      ]
+        .filter(Boolean)
+        .join('');
       out += `      <termEntry id="t${t.id}">\n`;
       if (t.description) out += `        <descrip type="definition">${escapeXmlText(t.description)}</descrip>\n`;
       out += `        <langSet xml:lang="${escapeXmlAttribute(source)}"><tig><term>${escapeXmlText(t.term)}</term>${notes}</tig></langSet>\n`;
-      for (const tr of t.translations) out += `        <langSet xml:lang="${escapeXmlAttribute(tr.language)}"><tig><term>${escapeXmlText(tr.text)}</term></tig></langSet>\n`;
+      for (const tr of t.translations)
+        out += `        <langSet xml:lang="${escapeXmlAttribute(tr.language)}"><tig><term>${escapeXmlText(tr.text)}</term></tig></langSet>\n`;
       out += '      </termEntry>\n';
     }
     await write(out);

@@ -35,13 +35,17 @@ function snapshot(value: Prisma.JsonValue | null): TermSnapshot | null {
     doNotTranslate: v.doNotTranslate === true,
     caseSensitive: v.caseSensitive === true,
     abbreviation: v.abbreviation === true,
-    translations: Object.keys(translations).sort().map((language) => ({ language, text: String(translations[language]) })),
+    translations: Object.keys(translations)
+      .sort()
+      .map((language) => ({ language, text: String(translations[language]) })),
   };
 }
 
 /** The changes of the project's log that touched the term, newest first. */
 export async function termHistory(projectId: number, termId: number): Promise<TermHistoryEntry[]> {
-  const rows = await prisma().$queryRaw<{ activityId: bigint; before: Prisma.JsonValue | null; after: Prisma.JsonValue | null }[]>(Prisma.sql`/* glossary:term-history */
+  const rows = await prisma().$queryRaw<
+    { activityId: bigint; before: Prisma.JsonValue | null; after: Prisma.JsonValue | null }[]
+  >(Prisma.sql`/* glossary:term-history */
     SELECT c."activityId", c.before, c.after
       FROM "GlossaryTermChange" c JOIN "Activity" a ON a.id = c."activityId" AND a."projectId" = ${projectId}
      WHERE c."termId" = ${termId}

@@ -46,7 +46,8 @@ export interface CheckedTerm {
 function text(value: string | null | undefined, field: string, max: number): string {
   const trimmed = (value ?? '').trim();
   if (trimmed.length > max) throw badRequest(`${field}: at most ${max} characters`);
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(trimmed)) throw badRequest(`${field}: control characters are not allowed`);
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(trimmed))
+    throw badRequest(`${field}: control characters are not allowed`);
   return trimmed;
 }
 
@@ -58,11 +59,13 @@ export function checkTerm(input: TermInput, at = ''): CheckedTerm {
   if (/[\r\n]/.test(term)) throw badRequest(`${where}term: one line`);
   let translations: CheckedTerm['translations'] = null;
   if (input.translations) {
-    if (input.translations.length > TERM_LIMITS.languages) throw badRequest(`${where}translations: at most ${TERM_LIMITS.languages} languages`);
+    if (input.translations.length > TERM_LIMITS.languages)
+      throw badRequest(`${where}translations: at most ${TERM_LIMITS.languages} languages`);
     const seen = new Set<string>();
     translations = [];
     for (const t of input.translations) {
-      if (!LANGUAGE_KEY.test(t.language)) throw badRequest(`${where}translations: "${t.language.slice(0, 40)}" is not a language key`);
+      if (!LANGUAGE_KEY.test(t.language))
+        throw badRequest(`${where}translations: "${t.language.slice(0, 40)}" is not a language key`);
       if (seen.has(t.language)) throw badRequest(`${where}translations: ${t.language} given twice`);
       seen.add(t.language);
       const value = text(t.text, `${where}translations.${t.language}`, TERM_LIMITS.translation).normalize('NFC');
@@ -85,8 +88,17 @@ export function checkTerm(input: TermInput, at = ''): CheckedTerm {
 }
 
 const TERM_SELECT = {
-  id: true, glossaryId: true, term: true, description: true, partOfSpeech: true, forbidden: true, doNotTranslate: true,
-  caseSensitive: true, abbreviation: true, updatedAt: true, translations: { select: { language: true, text: true }, orderBy: { language: 'asc' } },
+  id: true,
+  glossaryId: true,
+  term: true,
+  description: true,
+  partOfSpeech: true,
+  forbidden: true,
+  doNotTranslate: true,
+  caseSensitive: true,
+  abbreviation: true,
+  updatedAt: true,
+  translations: { select: { language: true, text: true }, orderBy: { language: 'asc' } },
 } as const satisfies Prisma.GlossaryTermSelect;
 
 export async function termsById(ids: number[], db: Db = prisma()): Promise<TermView[]> {
@@ -114,7 +126,11 @@ export interface TermListOptions {
 }
 
 /** A page of a glossary's terms in term order; `search` matches the term, its description or a translation (case-insensitive). */
-export async function listTerms(principal: Principal, target: GlossaryTarget, options: TermListOptions): Promise<TermPage> {
+export async function listTerms(
+  principal: Principal,
+  target: GlossaryTarget,
+  options: TermListOptions,
+): Promise<TermPage> {
   const glossary = await reachGlossary(principal, target, 'read');
   const first = options.first ?? 100;
   const offset = options.offset ?? 0;
@@ -136,13 +152,24 @@ export async function listTerms(principal: Principal, target: GlossaryTarget, op
   };
   const [total, terms] = await Promise.all([
     prisma().glossaryTerm.count({ where }),
-    prisma().glossaryTerm.findMany({ where, select: TERM_SELECT, orderBy: [{ term: 'asc' }, { id: 'asc' }], take: first, skip: offset }),
+    prisma().glossaryTerm.findMany({
+      where,
+      select: TERM_SELECT,
+      orderBy: [{ term: 'asc' }, { id: 'asc' }],
+      take: first,
+      skip: offset,
+    }),
   ]);
   return { glossaryId: glossary.glossaryId, sourceLanguage: glossary.sourceLanguage, total, terms };
 }
 
 /** Records a change of a project's glossary in its activity log (shared glossaries have no project log: null). */
-export async function logGlossaryChange(tx: Db, glossary: ReachedGlossary, details: Record<string, unknown>, kind: 'SETTINGS' | 'IMPORT' = 'SETTINGS'): Promise<Change | null> {
+export async function logGlossaryChange(
+  tx: Db,
+  glossary: ReachedGlossary,
+  details: Record<string, unknown>,
+  kind: 'SETTINGS' | 'IMPORT' = 'SETTINGS',
+): Promise<Change | null> {
   if (glossary.projectId === null) return null;
   return openChange(tx, glossary.projectId, kind, { glossary: { ...details, glossaryId: glossary.glossaryId } });
 }
@@ -155,29 +182,44 @@ function duplicate(error: unknown, term: string): never {
 export async function createTerm(principal: Principal, target: GlossaryTarget, input: TermInput): Promise<TermView> {
   const glossary = await reachGlossary(principal, target, 'write');
   const term = checkTerm(input);
-  const id = await prisma().$transaction(async (tx) => {
-    const { translations, ...fields } = term;
-    const created = await tx.glossaryTerm.create({ data: { ...fields, glossaryId: glossary.glossaryId, translations: { create: translations ?? [] } }, select: { id: true } });
-    await recordAfter(tx, await logGlossaryChange(tx, glossary, { created: term.term }), glossary.glossaryId, [created.id]);
-    return created.id;
-  }).catch((error) => duplicate(error, term.term));
+  const id = await prisma()
+    .$transaction(async (tx) => {
+      const { translations, ...fields } = term;
+      const created = await tx.glossaryTerm.create({
+        data: { ...fields, glossaryId: glossary.glossaryId, translations: { create: translations ?? [] } },
+        select: { id: true },
+      });
+      await recordAfter(tx, await logGlossaryChange(tx, glossary, { created: term.term }), glossary.glossaryId, [
+        created.id,
+      ]);
+      return created.id;
+    })
+    .catch((error) => duplicate(error, term.term));
   return (await termsById([id]))[0]!;
 }
 
-export async function updateTerm(principal: Principal, termId: number, input: TermInput, projectToken?: string | null): Promise<TermView> {
+export async function updateTerm(
+  principal: Principal,
+  termId: number,
+  input: TermInput,
+  projectToken?: string | null,
+): Promise<TermView> {
   const glossary = await reachTerm(principal, termId, 'write', projectToken);
   const term = checkTerm(input);
-  await prisma().$transaction(async (tx) => {
-    const { translations, ...fields } = term;
-    const change = await logGlossaryChange(tx, glossary, { updated: term.term });
-    await recordBefore(tx, change, [termId]);
-    await tx.glossaryTerm.update({ where: { id: termId }, data: fields });
-    if (translations) {
-      await tx.glossaryTranslation.deleteMany({ where: { termId } });
-      if (translations.length) await tx.glossaryTranslation.createMany({ data: translations.map((t) => ({ ...t, termId })) });
-    }
-    await recordAfter(tx, change, glossary.glossaryId, [termId]);
-  }).catch((error) => duplicate(error, term.term));
+  await prisma()
+    .$transaction(async (tx) => {
+      const { translations, ...fields } = term;
+      const change = await logGlossaryChange(tx, glossary, { updated: term.term });
+      await recordBefore(tx, change, [termId]);
+      await tx.glossaryTerm.update({ where: { id: termId }, data: fields });
+      if (translations) {
+        await tx.glossaryTranslation.deleteMany({ where: { termId } });
+        if (translations.length)
+          await tx.glossaryTranslation.createMany({ data: translations.map((t) => ({ ...t, termId })) });
+      }
+      await recordAfter(tx, change, glossary.glossaryId, [termId]);
+    })
+    .catch((error) => duplicate(error, term.term));
   return (await termsById([termId]))[0]!;
 }
 
@@ -204,7 +246,12 @@ export interface TermWriteResult {
  * of speech) gets the file's fields, and the file's translations
  * replace its translations in the languages the file gives.
  */
-export async function upsertTerms(tx: Db, glossaryId: number, terms: CheckedTerm[], change: Change | null = null): Promise<TermWriteResult> {
+export async function upsertTerms(
+  tx: Db,
+  glossaryId: number,
+  terms: CheckedTerm[],
+  change: Change | null = null,
+): Promise<TermWriteResult> {
   let created = 0;
   let updated = 0;
   const CHUNK = 2000;
@@ -215,9 +262,15 @@ export async function upsertTerms(tx: Db, glossaryId: number, terms: CheckedTerm
         SELECT g.id FROM "GlossaryTerm" g
           JOIN unnest(${arrayLiteral(chunk, (t) => t.term)}::text[], ${arrayLiteral(chunk, (t) => t.partOfSpeech)}::text[]) AS u(t, p) ON g.term = u.t AND g."partOfSpeech" = u.p
          WHERE g."glossaryId" = ${glossaryId}`);
-      await recordBefore(tx, change, existing.map((e) => e.id));
+      await recordBefore(
+        tx,
+        change,
+        existing.map((e) => e.id),
+      );
     }
-    const rows = await tx.$queryRaw<{ id: number; term: string; partOfSpeech: string; inserted: boolean }[]>(Prisma.sql`/* glossary:upsert-terms */
+    const rows = await tx.$queryRaw<
+      { id: number; term: string; partOfSpeech: string; inserted: boolean }[]
+    >(Prisma.sql`/* glossary:upsert-terms */
       INSERT INTO "GlossaryTerm" ("glossaryId", term, description, "partOfSpeech", forbidden, "doNotTranslate", "caseSensitive", abbreviation, "updatedAt")
       SELECT ${glossaryId}, t, d, p, f, n, c, a, now()
         FROM unnest(${arrayLiteral(chunk, (t) => t.term)}::text[], ${arrayLiteral(chunk, (t) => t.description)}::text[], ${arrayLiteral(chunk, (t) => t.partOfSpeech)}::text[],
@@ -228,14 +281,21 @@ export async function upsertTerms(tx: Db, glossaryId: number, terms: CheckedTerm
       RETURNING id, term, "partOfSpeech", (xmax = 0) AS inserted`);
     const idOf = new Map(rows.map((r) => [`${r.term}\u0000${r.partOfSpeech}`, r.id]));
     for (const r of rows) r.inserted ? created++ : updated++;
-    const pairs = chunk.flatMap((t) => (t.translations ?? []).map((tr) => ({ termId: idOf.get(`${t.term}\u0000${t.partOfSpeech}`)!, ...tr })));
+    const pairs = chunk.flatMap((t) =>
+      (t.translations ?? []).map((tr) => ({ termId: idOf.get(`${t.term}\u0000${t.partOfSpeech}`)!, ...tr })),
+    );
     if (pairs.length) {
       await tx.$executeRaw(Prisma.sql`/* glossary:upsert-translations */
         INSERT INTO "GlossaryTranslation" ("termId", language, text)
         SELECT * FROM unnest(${arrayLiteral(pairs, (p) => p.termId)}::int[], ${arrayLiteral(pairs, (p) => p.language)}::text[], ${arrayLiteral(pairs, (p) => p.text)}::text[])
         ON CONFLICT ("termId", language) DO UPDATE SET text = EXCLUDED.text`);
     }
-    await recordAfter(tx, change, glossaryId, rows.map((row) => row.id));
+    await recordAfter(
+      tx,
+      change,
+      glossaryId,
+      rows.map((row) => row.id),
+    );
   }
   return { created, updated };
 }

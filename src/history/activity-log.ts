@@ -54,21 +54,34 @@ const ACCOUNT_JOIN = Prisma.sql`LEFT JOIN "Account" acc ON a."actorKind" = 'ACCO
 
 export function checkActivityPage(page: number, size: number): void {
   if (!Number.isInteger(page) || page < 0) throw badRequest('page must be an integer of at least 0');
-  if (!Number.isInteger(size) || size < 1 || size > ACTIVITY_PAGE.maxSize) throw badRequest(`size must be between 1 and ${ACTIVITY_PAGE.maxSize}`);
+  if (!Number.isInteger(size) || size < 1 || size > ACTIVITY_PAGE.maxSize)
+    throw badRequest(`size must be between 1 and ${ACTIVITY_PAGE.maxSize}`);
 }
 
-export async function listActivity(projectId: number, filter: ActivityFilter, page: number, size: number, db: Db = prisma()): Promise<{ entries: ActivityEntry[]; total: number }> {
+export async function listActivity(
+  projectId: number,
+  filter: ActivityFilter,
+  page: number,
+  size: number,
+  db: Db = prisma(),
+): Promise<{ entries: ActivityEntry[]; total: number }> {
   checkActivityPage(page, size);
   const where = whereOf(projectId, filter);
   const [entries, [count]] = await Promise.all([
     db.$queryRaw<ActivityEntry[]>(Prisma.sql`/* history:activity */
       SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${page * size}`),
-    db.$queryRaw<{ n: number }[]>(Prisma.sql`/* history:activity-count */ SELECT count(*)::int AS n FROM "Activity" a WHERE ${where}`),
+    db.$queryRaw<{ n: number }[]>(
+      Prisma.sql`/* history:activity-count */ SELECT count(*)::int AS n FROM "Activity" a WHERE ${where}`,
+    ),
   ]);
   return { entries, total: count!.n };
 }
 
-export async function activityEntry(projectId: number, id: bigint, db: Db = prisma()): Promise<ActivityEntry | undefined> {
+export async function activityEntry(
+  projectId: number,
+  id: bigint,
+  db: Db = prisma(),
+): Promise<ActivityEntry | undefined> {
   const rows = await db.$queryRaw<ActivityEntry[]>(Prisma.sql`/* history:activity-entry */
     SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE a.id = ${id}::bigint AND a."projectId" = ${projectId}`);
   return rows[0];
@@ -117,7 +130,13 @@ export function cellEventsFrom(selection: EventSelection): string {
 }
 
 /** The cells one entry wrote, in the order they were written. */
-export async function cellsOfActivity(projectId: number, activityId: bigint, page: number, size: number, db: Db = prisma()): Promise<CellEvent[]> {
+export async function cellsOfActivity(
+  projectId: number,
+  activityId: bigint,
+  page: number,
+  size: number,
+  db: Db = prisma(),
+): Promise<CellEvent[]> {
   checkActivityPage(page, size);
   return db.$queryRaw<CellEvent[]>(Prisma.sql`/* history:cells-of-activity */
     SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(selectEvents.page(Prisma.sql`b."activityId" = ${activityId}::bigint AND b."projectId" = ${projectId}`, { skip: Prisma.sql`${page * size}`, take: Prisma.sql`${size}` }))} ORDER BY c.id`);

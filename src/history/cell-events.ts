@@ -65,7 +65,17 @@ export interface EventSelection {
   slice?: { from: Expr; to: Expr };
 }
 
-const ARRAYS = ['"keyIds"', '"languageIds"', '"customerIds"', 'keys', 'namespaces', '"oldTexts"', '"newTexts"', '"oldStatuses"', '"newStatuses"'];
+const ARRAYS = [
+  '"keyIds"',
+  '"languageIds"',
+  '"customerIds"',
+  'keys',
+  'namespaces',
+  '"oldTexts"',
+  '"newTexts"',
+  '"oldStatuses"',
+  '"newStatuses"',
+];
 
 /**
  * One row per selected cell event: id, "activityId", "projectId", at, and the
@@ -74,10 +84,14 @@ const ARRAYS = ['"keyIds"', '"languageIds"', '"customerIds"', 'keys', 'namespace
  */
 export function cellEventsSql(s: EventSelection): Prisma.Sql {
   // Positions are integers within a batch; an id far past a batch's end must not overflow them.
-  const position = (at: Prisma.Sql) => Prisma.sql`greatest(0, least(${at}, ${Prisma.raw(String(BATCH_SPAN + 1))}))::int`;
+  const position = (at: Prisma.Sql) =>
+    Prisma.sql`greatest(0, least(${at}, ${Prisma.raw(String(BATCH_SPAN + 1))}))::int`;
   const from = s.slice ? position(Prisma.sql`greatest(1, ${sql(s.slice.from)})`) : Prisma.sql`1`;
   const to = s.slice ? position(sql(s.slice.to)) : undefined;
-  const arrays = Prisma.join(ARRAYS.map((a) => (to ? Prisma.sql`b.${Prisma.raw(a)}[${from}:${to}]` : Prisma.raw(`b.${a}`))), ', ');
+  const arrays = Prisma.join(
+    ARRAYS.map((a) => (to ? Prisma.sql`b.${Prisma.raw(a)}[${from}:${to}]` : Prisma.raw(`b.${a}`))),
+    ', ',
+  );
   return Prisma.sql`(SELECT b.id + ${from} - 1 + e.ord - 1 AS id, b."activityId", b."projectId", b.at,
           e."keyId", e."languageId", e."customerId", e.key, e.namespace, e."oldText", e."newText", e."oldStatus", e."newStatus"
      FROM "CellChangeBatch" b ${s.join !== undefined ? sql(s.join) : Prisma.empty}
@@ -94,7 +108,9 @@ export function cellEvents(s: EventSelection): string {
 /** Selections for cellEvents (arguments are SQL: a parameter is passed as Prisma.sql`${value}`). */
 export const selectEvents = {
   /** Every event of a change. */
-  ofActivity: (activity: Expr, project: Expr): EventSelection => ({ where: Prisma.sql`b."activityId" = ${sql(activity)}::bigint AND b."projectId" = ${sql(project)}` }),
+  ofActivity: (activity: Expr, project: Expr): EventSelection => ({
+    where: Prisma.sql`b."activityId" = ${sql(activity)}::bigint AND b."projectId" = ${sql(project)}`,
+  }),
 
   /**
    * The events of one cell (any customer): batches that hold both its key and
@@ -136,7 +152,10 @@ export const selectEvents = {
          WHERE n >= lo
       ) r ON r.id = b.id`,
       where: Prisma.sql`r.before < ${skip} + ${take} AND r.before + r.n - r.lo + 1 > ${skip}`,
-      slice: { from: Prisma.sql`r.lo + greatest(0, ${skip} - r.before)`, to: Prisma.sql`r.lo + ${skip} + ${take} - r.before - 1` },
+      slice: {
+        from: Prisma.sql`r.lo + greatest(0, ${skip} - r.before)`,
+        to: Prisma.sql`r.lo + ${skip} + ${take} - r.before - 1`,
+      },
     };
   },
 };

@@ -17,8 +17,14 @@ export interface CellAddress {
 }
 
 /** The ids of a cell's key, language and customer (404 when one is unknown). */
-export async function cellIds(projectId: number, address: CellAddress, db: Db = prisma()): Promise<{ keyId: number; languageId: number; customerId: number | null }> {
-  const [row] = await db.$queryRaw<{ keyId: number | null; languageId: number | null; customerId: number | null }[]>(Prisma.sql`/* history:cell-ids */
+export async function cellIds(
+  projectId: number,
+  address: CellAddress,
+  db: Db = prisma(),
+): Promise<{ keyId: number; languageId: number; customerId: number | null }> {
+  const [row] = await db.$queryRaw<
+    { keyId: number | null; languageId: number | null; customerId: number | null }[]
+  >(Prisma.sql`/* history:cell-ids */
     SELECT (SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND key = ${address.key} AND namespace = ${address.namespace}) AS "keyId",
             (SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND key = ${address.language}) AS "languageId",
             (SELECT id FROM "Customer" WHERE "projectId" = ${projectId} AND key = ${address.customer}) AS "customerId"`);
@@ -28,7 +34,13 @@ export async function cellIds(projectId: number, address: CellAddress, db: Db = 
   return { keyId: row!.keyId, languageId: row!.languageId, customerId: address.customer ? row!.customerId : null };
 }
 
-export async function cellHistory(projectId: number, address: CellAddress, page: number, size: number, db: Db = prisma()): Promise<CellEvent[]> {
+export async function cellHistory(
+  projectId: number,
+  address: CellAddress,
+  page: number,
+  size: number,
+  db: Db = prisma(),
+): Promise<CellEvent[]> {
   checkActivityPage(page, size);
   const ids = await cellIds(projectId, address, db);
   const cell = selectEvents.ofCell(Prisma.sql`${ids.keyId}`, Prisma.sql`${ids.languageId}`, Prisma.sql`${projectId}`);

@@ -33,32 +33,80 @@ export type ChangeKind =
   | 'QUALITY'; // a quality-check finding dismissed or restored, a publication gate overridden (src/findings/)
 
 export const CHANGE_KINDS: readonly ChangeKind[] = [
-  'TRANSLATIONS', 'KEYS', 'LANGUAGES', 'CUSTOMERS', 'IMPORT', 'EXPORT', 'PUBLICATION',
-  'JOB_STARTED', 'AUTO_TRANSLATION', 'JOB_FINISHED', 'SETTINGS', 'PURGE', 'REVERT', 'AUTOMATION', 'QUALITY',
+  'TRANSLATIONS',
+  'KEYS',
+  'LANGUAGES',
+  'CUSTOMERS',
+  'IMPORT',
+  'EXPORT',
+  'PUBLICATION',
+  'JOB_STARTED',
+  'AUTO_TRANSLATION',
+  'JOB_FINISHED',
+  'SETTINGS',
+  'PURGE',
+  'REVERT',
+  'AUTOMATION',
+  'QUALITY',
 ];
 
 /** Webhook triggers (the vendor's names). */
-export type Trigger = 'CHANGE' | 'IMPORT' | 'EXPORT' | 'PUBLICATION' | 'ENVIRONMENT_PUBLICATION' | 'AUTO_TRANSLATION_SUCCESS' | 'REVERT';
+export type Trigger =
+  'CHANGE' | 'IMPORT' | 'EXPORT' | 'PUBLICATION' | 'ENVIRONMENT_PUBLICATION' | 'AUTO_TRANSLATION_SUCCESS' | 'REVERT';
 
-export const TRIGGERS: readonly Trigger[] = ['CHANGE', 'IMPORT', 'EXPORT', 'PUBLICATION', 'ENVIRONMENT_PUBLICATION', 'AUTO_TRANSLATION_SUCCESS', 'REVERT'];
+export const TRIGGERS: readonly Trigger[] = [
+  'CHANGE',
+  'IMPORT',
+  'EXPORT',
+  'PUBLICATION',
+  'ENVIRONMENT_PUBLICATION',
+  'AUTO_TRANSLATION_SUCCESS',
+  'REVERT',
+];
 
 /** The webhook trigger a change fires, if any. */
 export function triggerOf(kind: ChangeKind, details: Record<string, unknown>): Trigger | null {
   switch (kind) {
-    case 'TRANSLATIONS': case 'KEYS': case 'LANGUAGES': case 'CUSTOMERS': case 'PURGE': case 'AUTO_TRANSLATION': case 'AUTOMATION': return 'CHANGE';
-    case 'IMPORT': return 'IMPORT';
-    case 'EXPORT': return 'EXPORT';
-    case 'PUBLICATION': return details.environment === '_latest' ? 'PUBLICATION' : 'ENVIRONMENT_PUBLICATION';
-    case 'JOB_FINISHED': return details.state === 'SUCCESS' ? 'AUTO_TRANSLATION_SUCCESS' : null;
-    case 'REVERT': return 'REVERT';
-    default: return null;
+    case 'TRANSLATIONS':
+    case 'KEYS':
+    case 'LANGUAGES':
+    case 'CUSTOMERS':
+    case 'PURGE':
+    case 'AUTO_TRANSLATION':
+    case 'AUTOMATION':
+      return 'CHANGE';
+    case 'IMPORT':
+      return 'IMPORT';
+    case 'EXPORT':
+      return 'EXPORT';
+    case 'PUBLICATION':
+      return details.environment === '_latest' ? 'PUBLICATION' : 'ENVIRONMENT_PUBLICATION';
+    case 'JOB_FINISHED':
+      return details.state === 'SUCCESS' ? 'AUTO_TRANSLATION_SUCCESS' : null;
+    case 'REVERT':
+      return 'REVERT';
+    default:
+      return null;
   }
 }
 
 /** What can trigger an automation rule (src/automations/, docs/automations.md). */
-export type AutomationTrigger = 'TEXTS_CHANGED' | 'KEY_CREATED' | 'IMPORT_FINISHED' | 'AUTO_TRANSLATION_FINISHED' | 'REVIEW_STATUS_CHANGED' | 'SCHEDULE';
+export type AutomationTrigger =
+  | 'TEXTS_CHANGED'
+  | 'KEY_CREATED'
+  | 'IMPORT_FINISHED'
+  | 'AUTO_TRANSLATION_FINISHED'
+  | 'REVIEW_STATUS_CHANGED'
+  | 'SCHEDULE';
 
-export const AUTOMATION_TRIGGERS: readonly AutomationTrigger[] = ['TEXTS_CHANGED', 'KEY_CREATED', 'IMPORT_FINISHED', 'AUTO_TRANSLATION_FINISHED', 'REVIEW_STATUS_CHANGED', 'SCHEDULE'];
+export const AUTOMATION_TRIGGERS: readonly AutomationTrigger[] = [
+  'TEXTS_CHANGED',
+  'KEY_CREATED',
+  'IMPORT_FINISHED',
+  'AUTO_TRANSLATION_FINISHED',
+  'REVIEW_STATUS_CHANGED',
+  'SCHEDULE',
+];
 
 /**
  * The triggers a change of each kind may fire as it opens; whether it really
@@ -80,7 +128,9 @@ export const MAX_AUTOMATION_DEPTH = 3;
 /** The triggers of a change kind, as an SQL text[] expression of the kind (SQL). */
 function automationTriggersSql(kind: Prisma.Sql): Prisma.Sql {
   // The table is ours: kinds and triggers are identifiers, written into the statement as literals.
-  const cases = Object.entries(AUTOMATION_TRIGGERS_OF).map(([k, triggers]) => `WHEN '${k}' THEN ARRAY[${triggers.map((t) => `'${t}'`).join(', ')}]`);
+  const cases = Object.entries(AUTOMATION_TRIGGERS_OF).map(
+    ([k, triggers]) => `WHEN '${k}' THEN ARRAY[${triggers.map((t) => `'${t}'`).join(', ')}]`,
+  );
   return Prisma.sql`(CASE ${kind}::text ${Prisma.raw(cases.join(' '))} ELSE ARRAY[]::text[] END)`;
 }
 
@@ -100,7 +150,15 @@ export function sourceClassSql(actorKind: Prisma.Sql, source: Prisma.Sql): Prism
  * except the rule acting (`self`: a rule never fires on its own origin), while
  * the chain is not deeper than MAX_AUTOMATION_DEPTH. All arguments are SQL.
  */
-function queueRunsSql(at: { activity: Prisma.Sql; project: Prisma.Sql; triggers: Prisma.Sql; sourceClass: Prisma.Sql; self: Prisma.Sql; depth: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
+function queueRunsSql(at: {
+  activity: Prisma.Sql;
+  project: Prisma.Sql;
+  triggers: Prisma.Sql;
+  sourceClass: Prisma.Sql;
+  self: Prisma.Sql;
+  depth: Prisma.Sql;
+  from?: Prisma.Sql;
+}): Prisma.Sql {
   return Prisma.sql`INSERT INTO "AutomationRun" ("ruleId", "projectId", "activityId", trigger, depth)
        SELECT r.id, r."projectId", ${at.activity}, r.trigger, ${at.depth}
          FROM ${at.from ? Prisma.sql`${at.from}, ` : Prisma.empty}"AutomationRule" r
@@ -115,7 +173,12 @@ function queueRunsSql(at: { activity: Prisma.Sql; project: Prisma.Sql; triggers:
  * The INSERT queueing the deliveries of a change to the project's webhooks
  * that want `trigger` (the outbox, src/webhooks/). All arguments are SQL.
  */
-function queueWebhooksSql(at: { activity: Prisma.Sql; project: Prisma.Sql; trigger: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
+function queueWebhooksSql(at: {
+  activity: Prisma.Sql;
+  project: Prisma.Sql;
+  trigger: Prisma.Sql;
+  from?: Prisma.Sql;
+}): Prisma.Sql {
   return Prisma.sql`INSERT INTO "WebhookDelivery" ("webhookId", "activityId", trigger)
        SELECT w.id, ${at.activity}, ${at.trigger}::text FROM ${at.from ? Prisma.sql`${at.from}, ` : Prisma.empty}"Webhook" w
         WHERE w."projectId" = ${at.project} AND w.enabled AND ${at.trigger}::text = ANY(w.triggers)
@@ -142,7 +205,13 @@ export interface OpenOptions {
 }
 
 /** Opens a change in the caller's transaction (one statement, webhooks queued with it). */
-export async function openChange(db: Db, projectId: number, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): Promise<Change> {
+export async function openChange(
+  db: Db,
+  projectId: number,
+  kind: ChangeKind,
+  details: Record<string, unknown> = {},
+  options: OpenOptions = {},
+): Promise<Change> {
   const opening = openingValues(NEW_CHANGE_ID, projectId, kind, details, options);
   const [row] = await db.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* history:open-change */
     WITH ${openingCtes(openingSql(opening), Prisma.sql`0`)} SELECT id FROM activity`);
@@ -166,15 +235,44 @@ const NEW_CHANGE_ID = Prisma.raw(NEXT_CHANGE_ID);
  * change reverted, webhook trigger, automation depth, rule acting.
  */
 export type Opening = [
-  id: bigint | Prisma.Sql, projectId: number, kind: ChangeKind, actorKind: Origin['actorKind'], actorId: string | null, source: Origin['source'],
-  details: string, edits: number, revertOf: bigint | null, trigger: Trigger | null, depth: number, self: number | null,
+  id: bigint | Prisma.Sql,
+  projectId: number,
+  kind: ChangeKind,
+  actorKind: Origin['actorKind'],
+  actorId: string | null,
+  source: Origin['source'],
+  details: string,
+  edits: number,
+  revertOf: bigint | null,
+  trigger: Trigger | null,
+  depth: number,
+  self: number | null,
 ];
 
-function openingValues(id: bigint | Prisma.Sql, projectId: number, kind: ChangeKind, details: Record<string, unknown>, options: OpenOptions): Opening {
+function openingValues(
+  id: bigint | Prisma.Sql,
+  projectId: number,
+  kind: ChangeKind,
+  details: Record<string, unknown>,
+  options: OpenOptions,
+): Opening {
   const origin = options.origin ?? currentOrigin();
   // A job's cells are told about once the job has ended (queueWebhooks from its end), not while it still writes.
   const trigger = kind === 'AUTO_TRANSLATION' ? null : triggerOf(kind, details);
-  return [id, projectId, kind, origin.actorKind, origin.actorId, origin.source, JSON.stringify(details), options.edits ?? 0, options.revertOf ?? null, trigger, depthOf(origin), origin.automation?.ruleId ?? null];
+  return [
+    id,
+    projectId,
+    kind,
+    origin.actorKind,
+    origin.actorId,
+    origin.source,
+    JSON.stringify(details),
+    options.edits ?? 0,
+    options.revertOf ?? null,
+    trigger,
+    depthOf(origin),
+    origin.automation?.ruleId ?? null,
+  ];
 }
 
 /** The SQL of each of an Opening's values. */
@@ -182,7 +280,8 @@ type AsSql<T> = { [K in keyof T]: Prisma.Sql };
 type OpeningSql = AsSql<Opening>;
 
 /** The values as parameters (an id given as SQL as itself). */
-const openingSql = (opening: Opening): OpeningSql => opening.map((v) => (v instanceof Prisma.Sql ? v : Prisma.sql`${v}`)) as OpeningSql;
+const openingSql = (opening: Opening): OpeningSql =>
+  opening.map((v) => (v instanceof Prisma.Sql ? v : Prisma.sql`${v}`)) as OpeningSql;
 
 /**
  * CTEs `activity`, `queued` and `automated` opening a change: the one
@@ -202,8 +301,13 @@ function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
        ${queueWebhooksSql({ activity: Prisma.sql`activity.id`, project: projectInt, trigger, from: Prisma.sql`activity` })}
      ), automated AS (
        ${queueRunsSql({
-         activity: Prisma.sql`activity.id`, project: projectInt, triggers: automationTriggersSql(kind), sourceClass: sourceClassSql(actorKind, source),
-         self: Prisma.sql`${self}::int`, depth: Prisma.sql`${depth}::int`, from: Prisma.sql`activity`,
+         activity: Prisma.sql`activity.id`,
+         project: projectInt,
+         triggers: automationTriggersSql(kind),
+         sourceClass: sourceClassSql(actorKind, source),
+         self: Prisma.sql`${self}::int`,
+         depth: Prisma.sql`${depth}::int`,
+         from: Prisma.sql`activity`,
        })}
      )`;
 }
@@ -215,7 +319,12 @@ function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
  * scope, where the change is also noted for its announcement — for
  * openChangeCtesSql (or, as parameters, openChangeCtes).
  */
-export function openChangeParams(change: Change, kind: ChangeKind, details: Record<string, unknown> = {}, options: OpenOptions = {}): Opening {
+export function openChangeParams(
+  change: Change,
+  kind: ChangeKind,
+  details: Record<string, unknown> = {},
+  options: OpenOptions = {},
+): Opening {
   noteOpened(change.projectId, change.id);
   return openingValues(change.id, change.projectId, kind, details, options);
 }
@@ -241,7 +350,9 @@ export function openChangeCtes(first: number, counts: { cells: string }): string
  * transaction with the statements writing the change's content (import-v1.ts).
  */
 export function openChangeQuery(db: Db, opening: Opening) {
-  return db.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* history:open-change */ WITH ${openChangeCtesSql(opening, { cells: Prisma.sql`0` })} SELECT id FROM activity`);
+  return db.$queryRaw<{ id: bigint }[]>(
+    Prisma.sql`/* history:open-change */ WITH ${openChangeCtesSql(opening, { cells: Prisma.sql`0` })} SELECT id FROM activity`,
+  );
 }
 
 /** Queues the project's webhooks that want `trigger` for a change opened earlier (a job's cells, when the job ends). */
@@ -255,25 +366,45 @@ export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): P
  * change opened earlier (a job's cells and its end, when the job ends), in
  * the caller's transaction; `origin` is the origin the change was made in.
  */
-export async function queueAutomations(db: Db, change: Change, triggers: AutomationTrigger[], origin: Origin): Promise<void> {
+export async function queueAutomations(
+  db: Db,
+  change: Change,
+  triggers: AutomationTrigger[],
+  origin: Origin,
+): Promise<void> {
   if (triggers.length === 0) return;
-  await db.$executeRaw(Prisma.sql`/* automations:queue */ ${queueRunsSql({
-    activity: Prisma.sql`${change.id}::bigint`, project: Prisma.sql`${change.projectId}::int`, triggers: Prisma.sql`${triggers}::text[]`,
-    sourceClass: sourceClassSql(Prisma.sql`${origin.actorKind}`, Prisma.sql`${origin.source}`),
-    self: Prisma.sql`${origin.automation?.ruleId ?? null}::int`, depth: Prisma.sql`${depthOf(origin)}::int`,
-  })}`);
+  await db.$executeRaw(
+    Prisma.sql`/* automations:queue */ ${queueRunsSql({
+      activity: Prisma.sql`${change.id}::bigint`,
+      project: Prisma.sql`${change.projectId}::int`,
+      triggers: Prisma.sql`${triggers}::text[]`,
+      sourceClass: sourceClassSql(Prisma.sql`${origin.actorKind}`, Prisma.sql`${origin.source}`),
+      self: Prisma.sql`${origin.automation?.ruleId ?? null}::int`,
+      depth: Prisma.sql`${depthOf(origin)}::int`,
+    })}`,
+  );
 }
 
 /**
  * Records, before they are deleted with their key, language or customer, the texts of
  * the cells that go (new text empty): one statement, whatever their number.
  */
-export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds: number[] } | { languageId: number } | { customerIds: number[] }): Promise<void> {
-  const where = 'keyIds' in scope ? Prisma.sql`t."keyId" = ANY(${arrayLiteral(scope.keyIds)}::int[])`
-    : 'languageId' in scope ? Prisma.sql`t."languageId" = ${scope.languageId}`
-    : Prisma.sql`t."customerId" = ANY(${arrayLiteral(scope.customerIds)}::int[])`;
+export async function recordDeletedCells(
+  db: Db,
+  change: Change,
+  scope: { keyIds: number[] } | { languageId: number } | { customerIds: number[] },
+): Promise<void> {
+  const where =
+    'keyIds' in scope
+      ? Prisma.sql`t."keyId" = ANY(${arrayLiteral(scope.keyIds)}::int[])`
+      : 'languageId' in scope
+        ? Prisma.sql`t."languageId" = ${scope.languageId}`
+        : Prisma.sql`t."customerId" = ANY(${arrayLiteral(scope.customerIds)}::int[])`;
   // A customer's cells are its overrides only.
-  const base = 'customerIds' in scope ? Prisma.empty : Prisma.sql`SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = ${change.projectId} AND ${where}
+  const base =
+    'customerIds' in scope
+      ? Prisma.empty
+      : Prisma.sql`SELECT t."keyId", t."languageId", NULL::int AS "customerId", t.text, t."reviewStatus" FROM "Translation" t WHERE t."projectId" = ${change.projectId} AND ${where}
        UNION ALL
        `;
   await db.$executeRaw(Prisma.sql`/* history:record-deleted-cells */
@@ -281,7 +412,10 @@ export async function recordDeletedCells(db: Db, change: Change, scope: { keyIds
        ${base}SELECT t."keyId", t."languageId", t."customerId", t.text, t."reviewStatus" FROM "CustomerTranslation" t WHERE t."projectId" = ${change.projectId} AND ${where}
      ), events AS (
        ${insertCellEventsSql({
-         activity: Prisma.sql`${change.id}::bigint`, project: Prisma.sql`${change.projectId}`, split: true, cells: Prisma.sql`
+         activity: Prisma.sql`${change.id}::bigint`,
+         project: Prisma.sql`${change.projectId}`,
+         split: true,
+         cells: Prisma.sql`
          SELECT row_number() OVER (ORDER BY g."keyId", g."languageId", g."customerId" NULLS FIRST) AS ord, g."keyId", g."languageId", g."customerId",
                 k.key, k.namespace, g.text AS "oldText", ''::text AS "newText", g."reviewStatus" AS "oldStatus", 'NOT_REVIEWED'::"ReviewStatus" AS "newStatus"
            FROM gone g JOIN "TranslationKey" k ON k.id = g."keyId"`,

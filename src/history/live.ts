@@ -7,7 +7,13 @@ import { prisma } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { events } from '../events/pubsub.js';
-import { activityEntry, CELL_EVENT_COLUMNS, cellEventsFromSql, type ActivityEntry, type CellEvent } from './activity-log.js';
+import {
+  activityEntry,
+  CELL_EVENT_COLUMNS,
+  cellEventsFromSql,
+  type ActivityEntry,
+  type CellEvent,
+} from './activity-log.js';
 import { batchesAfter, NEWEST_EVENT_ID, selectEvents } from './cell-events.js';
 
 /** The most events a reconnecting subscriber is sent to catch up. */
@@ -31,13 +37,23 @@ function listen(projectId: number) {
 }
 
 function cellsAfter(projectId: number, after: bigint, limit: number): Promise<CellEvent[]> {
-  const events = selectEvents.page(batchesAfter(Prisma.sql`${after}`, Prisma.sql`${projectId}`), { from: Prisma.sql`${after}::bigint - b.id + 2`, take: Prisma.sql`${limit}` });
-  return prisma().$queryRaw<CellEvent[]>(Prisma.sql`/* history:cells-after */ SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(events)} ORDER BY c.id`);
+  const events = selectEvents.page(batchesAfter(Prisma.sql`${after}`, Prisma.sql`${projectId}`), {
+    from: Prisma.sql`${after}::bigint - b.id + 2`,
+    take: Prisma.sql`${limit}`,
+  });
+  return prisma().$queryRaw<CellEvent[]>(
+    Prisma.sql`/* history:cells-after */ SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(events)} ORDER BY c.id`,
+  );
 }
 
 function cellsOf(projectId: number, activityId: bigint, after: bigint): Promise<CellEvent[]> {
-  const events = selectEvents.page(Prisma.sql`b."activityId" = ${activityId}::bigint AND b."projectId" = ${projectId}`, { from: Prisma.sql`${after}::bigint - b.id + 2`, take: Prisma.raw(String(PAGE)) });
-  return prisma().$queryRaw<CellEvent[]>(Prisma.sql`/* history:cells-of-change */ SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(events)} ORDER BY c.id`);
+  const events = selectEvents.page(
+    Prisma.sql`b."activityId" = ${activityId}::bigint AND b."projectId" = ${projectId}`,
+    { from: Prisma.sql`${after}::bigint - b.id + 2`, take: Prisma.raw(String(PAGE)) },
+  );
+  return prisma().$queryRaw<CellEvent[]>(
+    Prisma.sql`/* history:cells-of-change */ SELECT ${CELL_EVENT_COLUMNS} FROM ${cellEventsFromSql(events)} ORDER BY c.id`,
+  );
 }
 
 /** Translation cell changes of a project: the missed ones after `after` (when given), then each committed change's cells. */
@@ -49,7 +65,10 @@ export async function* translationChangeStream(projectId: number, after: bigint 
     if (after !== null) {
       const missed = await cellsAfter(projectId, after, REPLAY_LIMIT + 1);
       if (missed.length > REPLAY_LIMIT) {
-        throw new AppError('CONFLICT', `more than ${REPLAY_LIMIT} changes since event ${after}; reload the translations and subscribe without 'after'`);
+        throw new AppError(
+          'CONFLICT',
+          `more than ${REPLAY_LIMIT} changes since event ${after}; reload the translations and subscribe without 'after'`,
+        );
       }
       for (const event of missed) yield event;
       seen = missed.at(-1)?.id ?? after;

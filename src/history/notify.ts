@@ -18,10 +18,13 @@ export function onCommittedChanges(listener: Listener): () => void {
 
 export async function announceChanges(opened: readonly { projectId: number; id: bigint }[]): Promise<void> {
   try {
-    for (const change of opened) await events().publish('project-activity', change.projectId, { projectId: change.projectId, activityId: String(change.id) });
+    for (const change of opened)
+      await events().publish('project-activity', change.projectId, {
+        projectId: change.projectId,
+        activityId: String(change.id),
+      });
   } catch {
     // Best effort: subscribers catch up from the database on their next event or reconnect.
   }
   if (opened.length) for (const listener of listeners) listener();
 }
-

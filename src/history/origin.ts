@@ -48,7 +48,11 @@ interface Scope {
 const storage = new AsyncLocalStorage<Scope>();
 
 /** Runs `fn` as `origin`; `done` gets the changes opened meanwhile (after `fn` settled). */
-export async function withOrigin<T>(origin: Origin, fn: () => Promise<T>, done?: (opened: Scope['opened']) => Promise<void> | void): Promise<T> {
+export async function withOrigin<T>(
+  origin: Origin,
+  fn: () => Promise<T>,
+  done?: (opened: Scope['opened']) => Promise<void> | void,
+): Promise<T> {
   const scope: Scope = { origin, opened: [] };
   try {
     return await storage.run(scope, fn);
@@ -83,10 +87,19 @@ export function noteOpened(projectId: number, id: bigint): void {
  * otherwise. The console marks its requests as WEB with its session principal
  * or the `X-Change-Source: WEB` header.
  */
-export function sourceOfRequest(request: { url?: string; rest: boolean; principalScheme?: string; sourceHeader?: string | null; cliVersionHeader?: string | null }): ChangeSource {
+export function sourceOfRequest(request: {
+  url?: string;
+  rest: boolean;
+  principalScheme?: string;
+  sourceHeader?: string | null;
+  cliVersionHeader?: string | null;
+}): ChangeSource {
   if (request.principalScheme === 'session' || request.sourceHeader?.trim().toUpperCase() === 'WEB') return 'WEB';
   if (!request.rest) return 'GRAPHQL';
   const url = new URL(request.url ?? '/', 'http://x');
-  const cli = url.pathname.startsWith('/cli/') || !!request.cliVersionHeader || url.searchParams.get('source')?.toUpperCase() === 'CLI';
+  const cli =
+    url.pathname.startsWith('/cli/') ||
+    !!request.cliVersionHeader ||
+    url.searchParams.get('source')?.toUpperCase() === 'CLI';
   return cli ? 'CLI' : 'API';
 }

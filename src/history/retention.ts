@@ -19,7 +19,8 @@ export async function historyRetentionDays(projectId: number): Promise<number | 
 
 /** null: keep everything (the default). */
 export async function setHistoryRetention(projectId: number, days: number | null): Promise<number | null> {
-  if (days !== null && (!Number.isInteger(days) || days < 1 || days > 36_500)) throw badRequest('days must be an integer between 1 and 36500, or null to keep everything');
+  if (days !== null && (!Number.isInteger(days) || days < 1 || days > 36_500))
+    throw badRequest('days must be an integer between 1 and 36500, or null to keep everything');
   await updateSettings(projectId, { [RETENTION_SETTING]: days });
   return days;
 }

@@ -76,12 +76,22 @@ function createdBy(db: Db, projectId: number, target: bigint): Promise<CreatedRo
  * customers among the batches of the changes since), and the languages and
  * customers a later change renamed or edited: one statement.
  */
-async function touchedSince(db: Db, projectId: number, target: bigint, rows: CreatedRow[]): Promise<{ written: Set<string>; edited: Set<string> }> {
+async function touchedSince(
+  db: Db,
+  projectId: number,
+  target: bigint,
+  rows: CreatedRow[],
+): Promise<{ written: Set<string>; edited: Set<string> }> {
   const keys = ids(rows.filter((r) => r.kind === 'KEY'));
   const languages = ids(rows.filter((r) => r.kind === 'LANGUAGE'));
   const customers = ids(rows.filter((r) => r.kind === 'CUSTOMER'));
-  const named = arrayLiteral(rows.filter((r) => r.kind !== 'KEY'), (r) => `${r.kind}:${r.key}`);
-  const found = await db.$queryRaw<{ kind: string; id: number | null; key: string | null }[]>(Prisma.sql`/* revert:created-touched-since */
+  const named = arrayLiteral(
+    rows.filter((r) => r.kind !== 'KEY'),
+    (r) => `${r.kind}:${r.key}`,
+  );
+  const found = await db.$queryRaw<
+    { kind: string; id: number | null; key: string | null }[]
+  >(Prisma.sql`/* revert:created-touched-since */
     SELECT DISTINCT 'KEY' AS kind, e.id, NULL AS key
       FROM "CellChangeBatch" b CROSS JOIN LATERAL unnest(b."keyIds") AS e(id)
      WHERE b."keyIds" && ${keys}::int[] AND b."projectId" = ${projectId} AND b."activityId" <> ${target} AND e.id = ANY(${keys}::int[])
@@ -114,15 +124,25 @@ async function touchedSince(db: Db, projectId: number, target: bigint, rows: Cre
 /** Which of what `target` created the revert deletes, and which it keeps (and why). */
 export async function decideCreated(db: Db, projectId: number, target: bigint): Promise<CreatedDecision> {
   const rows = await createdBy(db, projectId, target);
-  const decision: CreatedDecision = { delete: { keyIds: [], languageIds: [], customerIds: [] }, languages: [], customers: [], kept: [] };
+  const decision: CreatedDecision = {
+    delete: { keyIds: [], languageIds: [], customerIds: [] },
+    languages: [],
+    customers: [],
+    kept: [],
+  };
   if (rows.length === 0) return decision;
   const { written, edited } = await touchedSince(db, projectId, target, rows);
-  const keep = (r: CreatedRow, reason: KeptReason) => decision.kept.push({ kind: r.kind, key: r.key, namespace: r.namespace, reason });
+  const keep = (r: CreatedRow, reason: KeptReason) =>
+    decision.kept.push({ kind: r.kind, key: r.key, namespace: r.namespace, reason });
   for (const r of rows) {
-    const reason: KeptReason | null = written.has(`${r.kind}:${r.id}`) ? 'WRITTEN_SINCE'
-      : r.edited || edited.has(`${r.kind}:${r.key}`) ? 'EDITED_SINCE'
-        : r.kind === 'KEY' && r.flag ? 'LOCKED'
-          : r.kind === 'LANGUAGE' && r.flag ? 'DEFAULT_LANGUAGE'
+    const reason: KeptReason | null = written.has(`${r.kind}:${r.id}`)
+      ? 'WRITTEN_SINCE'
+      : r.edited || edited.has(`${r.kind}:${r.key}`)
+        ? 'EDITED_SINCE'
+        : r.kind === 'KEY' && r.flag
+          ? 'LOCKED'
+          : r.kind === 'LANGUAGE' && r.flag
+            ? 'DEFAULT_LANGUAGE'
             : null;
     if (reason) keep(r, reason);
     else if (r.kind === 'KEY') decision.delete.keyIds.push(r.id);
@@ -135,7 +155,10 @@ export async function decideCreated(db: Db, projectId: number, target: bigint): 
       SELECT count(*)::int AS n FROM "Language" WHERE "projectId" = ${projectId} AND NOT (id = ANY(${arrayLiteral(decision.delete.languageIds)}::int[]))`);
     if (n === 0) {
       const first = decision.delete.languageIds.shift()!;
-      keep(rows.find((r) => r.kind === 'LANGUAGE' && r.id === first)!, 'LAST_LANGUAGE');
+      keep(
+        rows.find((r) => r.kind === 'LANGUAGE' && r.id === first)!,
+        'LAST_LANGUAGE',
+      );
     }
   }
   const nameOf = (kind: CreatedKind, id: number) => rows.find((r) => r.kind === kind && r.id === id)!.key;
@@ -154,9 +177,12 @@ export async function removeCreated(db: Db, change: Change, decision: CreatedDec
 }
 
 /** Whether a cell (key, language, customer) goes with what the revert deletes. */
-export function goesWithCreated(decision: CreatedDecision): (cell: { keyId: number; languageId: number; customerId: number | null }) => boolean {
+export function goesWithCreated(
+  decision: CreatedDecision,
+): (cell: { keyId: number; languageId: number; customerId: number | null }) => boolean {
   const keys = new Set(decision.delete.keyIds);
   const languages = new Set(decision.delete.languageIds);
   const customers = new Set(decision.delete.customerIds);
-  return (c) => keys.has(c.keyId) || languages.has(c.languageId) || (c.customerId !== null && customers.has(c.customerId));
+  return (c) =>
+    keys.has(c.keyId) || languages.has(c.languageId) || (c.customerId !== null && customers.has(c.customerId));
 }

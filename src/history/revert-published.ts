@@ -21,7 +21,12 @@ export interface RestoredCell {
 }
 
 /** Returns how many cells are as published again. */
-export async function markPublishedAgain(db: Db, projectId: number, reverted: bigint, cells: RestoredCell[]): Promise<number> {
+export async function markPublishedAgain(
+  db: Db,
+  projectId: number,
+  reverted: bigint,
+  cells: RestoredCell[],
+): Promise<number> {
   if (cells.length === 0) return 0;
   const keys = arrayLiteral(cells, (c) => c.keyId);
   const [row] = await db.$queryRaw<[{ n: number }]>(Prisma.sql`/* revert:published-again */

@@ -46,7 +46,14 @@ export interface RevertResult {
   keptCount: number;
 }
 
-const NOTHING_CREATED = { deletedKeys: 0, deletedLanguages: [], deletedCustomers: [], removed: 0, kept: [], keptCount: 0 };
+const NOTHING_CREATED = {
+  deletedKeys: 0,
+  deletedLanguages: [],
+  deletedCustomers: [],
+  removed: 0,
+  kept: [],
+  keptCount: 0,
+};
 
 interface EventCell {
   keyId: number;
@@ -63,12 +70,21 @@ interface EventCell {
 /** Cells per gate call: as the import (write-bundle.ts). */
 const CHUNK = 50_000;
 
-async function writeBack(tx: Db, projectId: number, cells: EventCell[], change: { id: bigint; projectId: number }): Promise<{ written: number; refused: GateResult['refused'] }> {
+async function writeBack(
+  tx: Db,
+  projectId: number,
+  cells: EventCell[],
+  change: { id: bigint; projectId: number },
+): Promise<{ written: number; refused: GateResult['refused'] }> {
   const refused = { LOCKED: 0, CHARACTERS_LIMIT: 0 };
   let written = 0;
   for (let i = 0; i < cells.length; i += CHUNK) {
     const chunk: Cell[] = cells.slice(i, i + CHUNK).map((c) => ({
-      keyId: c.keyId, languageId: c.languageId, customerId: c.customerId, text: c.oldText ?? '', reviewStatus: c.oldStatus ?? 'NOT_REVIEWED',
+      keyId: c.keyId,
+      languageId: c.languageId,
+      customerId: c.customerId,
+      text: c.oldText ?? '',
+      reviewStatus: c.oldStatus ?? 'NOT_REVIEWED',
     }));
     const result = await writeTranslations(tx, projectId, chunk, { replace: true, listRefusals: 0, change });
     written += result.inserted + result.updated;
@@ -111,7 +127,9 @@ export async function cellChangeLanguage(projectId: number, cellChangeId: bigint
 
 /** The cells recorded in a change so far. */
 async function cellCount(tx: Db, change: bigint): Promise<number> {
-  const [row] = await tx.$queryRaw<[{ cells: number }]>(Prisma.sql`/* revert:cell-count */ SELECT cells FROM "Activity" WHERE id = ${change}`);
+  const [row] = await tx.$queryRaw<[{ cells: number }]>(
+    Prisma.sql`/* revert:cell-count */ SELECT cells FROM "Activity" WHERE id = ${change}`,
+  );
   return row.cells;
 }
 
@@ -122,10 +140,28 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
       SELECT id, cells FROM "Activity" WHERE id = ${activityId}::bigint AND "projectId" = ${projectId} FOR UPDATE`);
     if (!target) throw notFound(`change ${activityId} not found`);
     const created = await decideCreated(tx, projectId, activityId);
-    const createdAny = created.kept.length + created.delete.keyIds.length + created.delete.languageIds.length + created.delete.customerIds.length > 0;
-    if (target.cells === 0 && !createdAny) throw badRequest(`change ${activityId} wrote no translation cells and created nothing that still exists; there is nothing to revert`);
-    const cells = await eventCells(tx, projectId, selectEvents.ofActivity(Prisma.sql`${activityId}`, Prisma.sql`${projectId}`));
-    const change = await openChange(tx, projectId, 'REVERT', { activityId: String(activityId) }, { revertOf: activityId });
+    const createdAny =
+      created.kept.length +
+        created.delete.keyIds.length +
+        created.delete.languageIds.length +
+        created.delete.customerIds.length >
+      0;
+    if (target.cells === 0 && !createdAny)
+      throw badRequest(
+        `change ${activityId} wrote no translation cells and created nothing that still exists; there is nothing to revert`,
+      );
+    const cells = await eventCells(
+      tx,
+      projectId,
+      selectEvents.ofActivity(Prisma.sql`${activityId}`, Prisma.sql`${projectId}`),
+    );
+    const change = await openChange(
+      tx,
+      projectId,
+      'REVERT',
+      { activityId: String(activityId) },
+      { revertOf: activityId },
+    );
     // Cells of what goes are not written back: they go with it, their texts recorded as they go.
     const goes = goesWithCreated(created);
     const eligible = cells.filter((c) => c.exists && c.unchanged && !goes(c));
@@ -133,9 +169,18 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
     const before = await cellCount(tx, change.id);
     const deletedKeys = await removeCreated(tx, change, created);
     const after = await cellCount(tx, change.id);
-    await markPublishedAgain(tx, projectId, activityId, eligible.map((c) => ({
-      keyId: c.keyId, languageId: c.languageId, customerId: c.customerId, text: c.oldText ?? '', status: c.oldStatus ?? 'NOT_REVIEWED',
-    })));
+    await markPublishedAgain(
+      tx,
+      projectId,
+      activityId,
+      eligible.map((c) => ({
+        keyId: c.keyId,
+        languageId: c.languageId,
+        customerId: c.customerId,
+        text: c.oldText ?? '',
+        status: c.oldStatus ?? 'NOT_REVIEWED',
+      })),
+    );
     const result = {
       reverted: written,
       changedSince: cells.filter((c) => c.exists && !c.unchanged && !goes(c)).length,
@@ -162,22 +207,49 @@ export async function revertChange(projectId: number, activityId: bigint): Promi
  * last of them wrote. Only cells: changes that created keys, languages or
  * customers are reverted one by one (revertChange).
  */
-export async function revertChanges(projectId: number, activityIds: bigint[], details: Record<string, unknown>): Promise<RevertResult> {
+export async function revertChanges(
+  projectId: number,
+  activityIds: bigint[],
+  details: Record<string, unknown>,
+): Promise<RevertResult> {
   if (activityIds.length === 0) throw badRequest('there is nothing to revert');
   return prisma().$transaction(async (tx) => {
     const ids = arrayLiteral(activityIds.map(String));
     const targets = await tx.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* revert:lock-changes */
       SELECT id FROM "Activity" WHERE id = ANY(${ids}::bigint[]) AND "projectId" = ${projectId} ORDER BY id FOR UPDATE`);
     if (targets.length !== activityIds.length) throw notFound('a change to revert was not found');
-    const cells = await eventCells(tx, projectId, { where: Prisma.sql`b."activityId" = ANY(${ids}::bigint[]) AND b."projectId" = ${projectId}` });
+    const cells = await eventCells(tx, projectId, {
+      where: Prisma.sql`b."activityId" = ANY(${ids}::bigint[]) AND b."projectId" = ${projectId}`,
+    });
     const first = activityIds.reduce((a, b) => (a < b ? a : b));
-    const change = await openChange(tx, projectId, 'REVERT', { ...details, activityIds: activityIds.map(String) }, { revertOf: first });
+    const change = await openChange(
+      tx,
+      projectId,
+      'REVERT',
+      { ...details, activityIds: activityIds.map(String) },
+      { revertOf: first },
+    );
     const eligible = cells.filter((c) => c.exists && c.unchanged);
     const { written, refused } = await writeBack(tx, projectId, eligible, change);
-    await markPublishedAgain(tx, projectId, first, eligible.map((c) => ({
-      keyId: c.keyId, languageId: c.languageId, customerId: c.customerId, text: c.oldText ?? '', status: c.oldStatus ?? 'NOT_REVIEWED',
-    })));
-    const result = { reverted: written, changedSince: cells.filter((c) => c.exists && !c.unchanged).length, refused, gone: cells.filter((c) => !c.exists).length, ...NOTHING_CREATED };
+    await markPublishedAgain(
+      tx,
+      projectId,
+      first,
+      eligible.map((c) => ({
+        keyId: c.keyId,
+        languageId: c.languageId,
+        customerId: c.customerId,
+        text: c.oldText ?? '',
+        status: c.oldStatus ?? 'NOT_REVIEWED',
+      })),
+    );
+    const result = {
+      reverted: written,
+      changedSince: cells.filter((c) => c.exists && !c.unchanged).length,
+      refused,
+      gone: cells.filter((c) => !c.exists).length,
+      ...NOTHING_CREATED,
+    };
     await amendChange(tx, change, result);
     return { activityId: change.id, ...result };
   }, BULK_TRANSACTION);
@@ -186,15 +258,21 @@ export async function revertChanges(projectId: number, activityIds: bigint[], de
 /** Sets one cell back to the value it had before one of its change events. */
 export async function revertCellChange(projectId: number, cellChangeId: bigint): Promise<RevertResult> {
   return prisma().$transaction(async (tx) => {
-    const cells = await eventCells(tx, projectId, selectEvents.one(Prisma.sql`${cellChangeId}`, Prisma.sql`${projectId}`));
+    const cells = await eventCells(
+      tx,
+      projectId,
+      selectEvents.one(Prisma.sql`${cellChangeId}`, Prisma.sql`${projectId}`),
+    );
     const cell = cells[0];
     if (!cell) throw notFound(`cell change ${cellChangeId} not found`);
     if (!cell.exists) throw notFound(`the key, language or customer of cell change ${cellChangeId} no longer exists`);
     const change = await openChange(tx, projectId, 'REVERT', { cellChangeId: String(cellChangeId) });
     const { written, refused } = await writeBack(tx, projectId, [cell], change);
     // One cell asked for explicitly: a refusal is the answer (as PATCH /api/v2/translations), and nothing is recorded.
-    if (refused.LOCKED) throw conflict(`the key of cell change ${cellChangeId} is locked; its translations cannot be changed`);
-    if (refused.CHARACTERS_LIMIT) throw badRequest(`the earlier text of cell change ${cellChangeId} is longer than its key's charactersLimit`);
+    if (refused.LOCKED)
+      throw conflict(`the key of cell change ${cellChangeId} is locked; its translations cannot be changed`);
+    if (refused.CHARACTERS_LIMIT)
+      throw badRequest(`the earlier text of cell change ${cellChangeId} is longer than its key's charactersLimit`);
     const result = { reverted: written, changedSince: 0, refused, gone: 0, ...NOTHING_CREATED };
     await amendChange(tx, change, result);
     return { activityId: change.id, ...result };

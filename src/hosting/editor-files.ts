@@ -50,13 +50,24 @@ export interface EditorSnapshot {
 
 /** The pieces of bytes a content is made of, in order. */
 export function contentLeaves(content: FileContent): Buffer[] {
-  return Buffer.isBuffer(content) ? [content] : content.flatMap((piece) => (Buffer.isBuffer(piece) ? [piece] : contentLeaves(piece.content)));
+  return Buffer.isBuffer(content)
+    ? [content]
+    : content.flatMap((piece) => (Buffer.isBuffer(piece) ? [piece] : contentLeaves(piece.content)));
 }
 
 type Texts = Record<string, string>;
 
-interface Language { id: number; key: string; name: string; isDefault: boolean }
-interface Customer { id: number; key: string; description: string }
+interface Language {
+  id: number;
+  key: string;
+  name: string;
+  isDefault: boolean;
+}
+interface Customer {
+  id: number;
+  key: string;
+  description: string;
+}
 
 /** A language's texts: default namespace ('') and named namespaces, each key → text. */
 type LanguageTexts = Map<string, Texts>;
@@ -78,7 +89,10 @@ function languageObject(texts: LanguageTexts, namespaces: string[]): Record<stri
   return out;
 }
 
-function mergeOverrides(base: LanguageTexts, overrides: { namespace: string; key: string; text: string }[]): LanguageTexts {
+function mergeOverrides(
+  base: LanguageTexts,
+  overrides: { namespace: string; key: string; text: string }[],
+): LanguageTexts {
   const merged: LanguageTexts = new Map();
   for (const [ns, texts] of base) merged.set(ns, Object.assign(dict(), texts));
   for (const o of overrides) {
@@ -87,7 +101,11 @@ function mergeOverrides(base: LanguageTexts, overrides: { namespace: string; key
     texts[o.key] = o.text;
   }
   // Keep code-point order after adding keys the base did not have.
-  for (const [ns, texts] of merged) merged.set(ns, Object.assign(dict(), Object.fromEntries(Object.entries(texts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))));
+  for (const [ns, texts] of merged)
+    merged.set(
+      ns,
+      Object.assign(dict(), Object.fromEntries(Object.entries(texts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
+    );
   return merged;
 }
 
@@ -111,7 +129,10 @@ function languageContent(defaultMembers: string | undefined, namespaceFiles: Bui
   let text = `{${defaultMembers ?? ''}`;
   const pieces: (Buffer | BuiltFile)[] = [];
   namespaceFiles.forEach((file, i) => {
-    pieces.push(Buffer.from(`${text}${i > 0 || defaultMembers !== undefined ? ',' : ''}${JSON.stringify(file.namespace)}:`), file);
+    pieces.push(
+      Buffer.from(`${text}${i > 0 || defaultMembers !== undefined ? ',' : ''}${JSON.stringify(file.namespace)}:`),
+      file,
+    );
     text = '';
   });
   pieces.push(Buffer.from('}'));
@@ -123,7 +144,9 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRaw'
     SELECT id, key, name, "isDefault" FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key COLLATE "C"`);
   const customers = await db.$queryRaw<Customer[]>(Prisma.sql`/* hosting:snapshot-customers */
     SELECT id, key, description FROM "Customer" WHERE "projectId" = ${projectId} ORDER BY key COLLATE "C"`);
-  const [meta] = await db.$queryRaw<{ keys: number; namespaces: string[]; indexKeys: boolean }[]>(Prisma.sql`/* hosting:snapshot-keys */
+  const [meta] = await db.$queryRaw<
+    { keys: number; namespaces: string[]; indexKeys: boolean }[]
+  >(Prisma.sql`/* hosting:snapshot-keys */
     SELECT count(*)::int AS keys,
             coalesce(array_agg(DISTINCT namespace ORDER BY namespace) FILTER (WHERE namespace <> ''), '{}') AS namespaces,
             coalesce(bool_or(key ~ '^(0|[1-9][0-9]{0,9})$'), false) AS "indexKeys"
@@ -137,7 +160,8 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRaw'
   const C = customers.length;
   let nonEmpty = 0;
 
-  const readLanguage = (language: Language) => db.$queryRaw<{ namespace: string; texts: number; members: string }[]>(Prisma.sql`/* hosting:snapshot-language */
+  const readLanguage = (language: Language) =>
+    db.$queryRaw<{ namespace: string; texts: number; members: string }[]>(Prisma.sql`/* hosting:snapshot-language */
     SELECT k.namespace, count(*)::int AS texts,
             string_agg(to_json(k.key)::text || ':' || to_json(t.text)::text, ',' ORDER BY ${memberOrder(meta!.indexKeys)}) AS members
        FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId"
@@ -145,8 +169,16 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRaw'
       GROUP BY k.namespace`);
 
   async function* files(): AsyncGenerator<BuiltFile> {
-    yield { path: paths.languages(), content: Buffer.from(JSON.stringify(languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault })))) };
-    yield { path: paths.customers(), content: Buffer.from(JSON.stringify(customers.map((c) => ({ key: c.key, description: c.description })))) };
+    yield {
+      path: paths.languages(),
+      content: Buffer.from(
+        JSON.stringify(languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault }))),
+      ),
+    };
+    yield {
+      path: paths.customers(),
+      content: Buffer.from(JSON.stringify(customers.map((c) => ({ key: c.key, description: c.description })))),
+    };
     const languageFiles = new Map<string, BuiltFile>();
     const customerFiles = new Map<string, Map<string, BuiltFile>>(customers.map((c) => [c.key, new Map()]));
     let next = L > 0 ? readLanguage(languages[0]!) : undefined;
@@ -160,17 +192,27 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRaw'
       for (const r of rows) nonEmpty += r.texts;
       // The language's texts as objects, for what the members alone cannot give (shadowing, customers' overrides).
       let parsed: LanguageTexts | undefined;
-      const texts = (): LanguageTexts => (parsed ??= new Map(rows.map((r) => [r.namespace, Object.assign(dict(), JSON.parse(`{${r.members}}`) as Texts)])));
+      const texts = (): LanguageTexts =>
+        (parsed ??= new Map(
+          rows.map((r) => [r.namespace, Object.assign(dict(), JSON.parse(`{${r.members}}`) as Texts)]),
+        ));
       const namespaceFiles = namespaces.map((ns): BuiltFile => ({
-        path: paths.namespace(language.key, ns), language: language.key, namespace: ns, content: Buffer.from(`{${members.get(ns) ?? ''}}`),
+        path: paths.namespace(language.key, ns),
+        language: language.key,
+        namespace: ns,
+        content: Buffer.from(`{${members.get(ns) ?? ''}}`),
       }));
-      const content = composed ? languageContent(members.get(''), namespaceFiles) : Buffer.from(JSON.stringify(languageObject(texts(), namespaces)));
+      const content = composed
+        ? languageContent(members.get(''), namespaceFiles)
+        : Buffer.from(JSON.stringify(languageObject(texts(), namespaces)));
       const file: BuiltFile = { path: paths.language(language.key), language: language.key, content };
       languageFiles.set(language.key, file);
       yield file;
       yield* namespaceFiles;
       if (C === 0) continue;
-      const overrides = await db.$queryRaw<{ customer: number; namespace: string; key: string; text: string }[]>(Prisma.sql`/* hosting:snapshot-overrides */
+      const overrides = await db.$queryRaw<
+        { customer: number; namespace: string; key: string; text: string }[]
+      >(Prisma.sql`/* hosting:snapshot-overrides */
         SELECT ct."customerId" AS customer, k.namespace, k.key, ct.text
            FROM "CustomerTranslation" ct JOIN "TranslationKey" k ON k.id = ct."keyId"
           WHERE ct."projectId" = ${projectId} AND ct."languageId" = ${language.id} AND ct.text <> ''
@@ -185,8 +227,12 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRaw'
         const own = byCustomer.get(customer.id);
         // Without overrides the customer's file is the base file (same content, no extra memory).
         const customerFile: BuiltFile = {
-          path: paths.customerLanguage(language.key, customer.key), language: language.key, customer: customer.key,
-          content: own ? Buffer.from(JSON.stringify(languageObject(mergeOverrides(texts(), own), namespaces))) : content,
+          path: paths.customerLanguage(language.key, customer.key),
+          language: language.key,
+          customer: customer.key,
+          content: own
+            ? Buffer.from(JSON.stringify(languageObject(mergeOverrides(texts(), own), namespaces)))
+            : content,
         };
         customerFiles.get(customer.key)!.set(language.key, customerFile);
         yield customerFile;
@@ -194,7 +240,11 @@ export async function editorSnapshot(projectId: number, db: Pick<Db, '$queryRaw'
     }
     yield { path: paths.index(), content: indexContent(languages, languageFiles) };
     for (const customer of customers) {
-      yield { path: paths.customerIndex(customer.key), customer: customer.key, content: indexContent(languages, customerFiles.get(customer.key)!) };
+      yield {
+        path: paths.customerIndex(customer.key),
+        customer: customer.key,
+        content: indexContent(languages, customerFiles.get(customer.key)!),
+      };
     }
   }
 

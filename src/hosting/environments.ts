@@ -104,21 +104,28 @@ export async function listEnvironments(projectId: number, db: Db = prisma()): Pr
     publishing: r.publishing,
     createdAt: r.createdAt,
     requireNoErrors: r.requireNoErrors,
-    lastPublication: r.pub_id === null ? null : {
-      id: r.pub_id,
-      version: r.version!,
-      label: r.label,
-      createdAt: r.pub_created!,
-      completedAt: r.completed,
-      numberOfKeys: r.keys!,
-      numberOfLanguages: r.languages!,
-      numberOfNonEmptyTranslations: r.non_empty!,
-      numberOfResources: r.resources!,
-    },
+    lastPublication:
+      r.pub_id === null
+        ? null
+        : {
+            id: r.pub_id,
+            version: r.version!,
+            label: r.label,
+            createdAt: r.pub_created!,
+            completedAt: r.completed,
+            numberOfKeys: r.keys!,
+            numberOfLanguages: r.languages!,
+            numberOfNonEmptyTranslations: r.non_empty!,
+            numberOfResources: r.resources!,
+          },
   }));
 }
 
-export async function environmentDetails(projectId: number, key: string, db: Db = prisma()): Promise<EnvironmentDetails> {
+export async function environmentDetails(
+  projectId: number,
+  key: string,
+  db: Db = prisma(),
+): Promise<EnvironmentDetails> {
   const found = (await listEnvironments(projectId, db)).find((e) => e.key === key);
   if (!found) throw notFound(`Environment ${key} not found`);
   return found;
@@ -134,14 +141,17 @@ export function validateEnvironmentKey(key: string): string {
   if (key === '') throw badRequest('key is required');
   if (RESERVED_KEYS.includes(key)) throw badRequest(`key ${key} is reserved for a built-in environment`);
   if (!ENVIRONMENT_KEY_PATTERN.test(key)) {
-    throw badRequest(`key must be 1-40 lowercase letters, digits, '-' or '_', starting with a letter or digit; got '${key}'`);
+    throw badRequest(
+      `key must be 1-40 lowercase letters, digits, '-' or '_', starting with a letter or digit; got '${key}'`,
+    );
   }
   return key;
 }
 
 function validateName(name: string): string {
   if (name.trim() === '') throw badRequest('name is required and must be a non-empty string');
-  if (name.trim().length > MAX_ENVIRONMENT_NAME) throw badRequest(`name must have at most ${MAX_ENVIRONMENT_NAME} characters`);
+  if (name.trim().length > MAX_ENVIRONMENT_NAME)
+    throw badRequest(`name must have at most ${MAX_ENVIRONMENT_NAME} characters`);
   return name.trim();
 }
 
@@ -157,7 +167,9 @@ export async function createEnvironment(projectId: number, input: EnvironmentInp
   const color = input.color === undefined || input.color === null ? DEFAULT_COLOR : validateColor(input.color);
   const { _max } = await prisma().environment.aggregate({ where: { projectId }, _max: { position: true } });
   try {
-    await prisma().environment.create({ data: { projectId, key, name, color, builtIn: false, position: (_max.position ?? 0) + 1 } });
+    await prisma().environment.create({
+      data: { projectId, key, name, color, builtIn: false, position: (_max.position ?? 0) + 1 },
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`Environment ${key} already exists`);
     throw error;
@@ -166,7 +178,11 @@ export async function createEnvironment(projectId: number, input: EnvironmentInp
 }
 
 /** Renames or recolors an environment; its key never changes. */
-export async function updateEnvironment(projectId: number, key: string, input: { name?: string | null; color?: string | null }): Promise<EnvironmentDetails> {
+export async function updateEnvironment(
+  projectId: number,
+  key: string,
+  input: { name?: string | null; color?: string | null },
+): Promise<EnvironmentDetails> {
   const data: { name?: string; color?: string } = {};
   if (input.name !== undefined && input.name !== null) data.name = validateName(input.name);
   if (input.color !== undefined && input.color !== null) data.color = validateColor(input.color);
@@ -188,7 +204,8 @@ export async function setEnvironmentOrder(projectId: number, keys: string[]): Pr
     if (unknown) throw badRequest(`environment order lists unknown environment ${unknown}`);
     const missing = existing.find((k) => !keys.includes(k));
     if (missing) throw badRequest(`environment order must list every environment; ${missing} is missing`);
-    if (keys[0] !== LATEST) throw badRequest(`environment order must start with ${LATEST}, which publishes from the editor`);
+    if (keys[0] !== LATEST)
+      throw badRequest(`environment order must start with ${LATEST}, which publishes from the editor`);
     await tx.$executeRaw(Prisma.sql`/* hosting:environment-order */
       UPDATE "Environment" e SET position = t.ord FROM unnest(${keys}::text[]) WITH ORDINALITY AS t(key, ord)
         WHERE e."projectId" = ${projectId} AND e.key = t.key`);

@@ -8,7 +8,11 @@ import { Prisma } from '../generated/prisma/client.js';
 import { storage } from '../storage/index.js';
 import { versionPrefix, versionsPrefix } from './layout.js';
 
-export async function collectOldVersions(projectToken: string, environmentId: number, environmentKey: string): Promise<string[]> {
+export async function collectOldVersions(
+  projectToken: string,
+  environmentId: number,
+  environmentKey: string,
+): Promise<string[]> {
   const folders = await storage().listFolders(versionsPrefix(projectToken, environmentKey));
   if (folders.length <= 2) return [];
   const keep = await prisma().$queryRaw<{ version: string }[]>(Prisma.sql`/* hosting:versions-kept */

@@ -41,10 +41,15 @@ export const paths = {
 };
 
 /** The contract's link of a resource: each path segment URL-encoded (a namespace's own "/" included). */
-export function linkOf(projectToken: string, environmentKey: string, resource: { path: string; language?: string; namespace?: string; customer?: string }): string {
-  const segments = resource.namespace !== undefined && resource.language !== undefined
-    ? [resource.language, resource.namespace]
-    : [resource.path];
+export function linkOf(
+  projectToken: string,
+  environmentKey: string,
+  resource: { path: string; language?: string; namespace?: string; customer?: string },
+): string {
+  const segments =
+    resource.namespace !== undefined && resource.language !== undefined
+      ? [resource.language, resource.namespace]
+      : [resource.path];
   return [projectToken, environmentKey, ...segments].map(encodeURIComponent).join('/');
 }
 
@@ -58,6 +63,12 @@ export function versionPrefix(projectToken: string, environmentKey: string, vers
 
 const SUFFIX: Record<Encoding, string> = { identity: '.json', gzip: '.json.gz', br: '.json.br' };
 
-export function objectKey(projectToken: string, environmentKey: string, version: string, hash: string, encoding: Encoding = 'identity'): string {
+export function objectKey(
+  projectToken: string,
+  environmentKey: string,
+  version: string,
+  hash: string,
+  encoding: Encoding = 'identity',
+): string {
   return `${versionPrefix(projectToken, environmentKey, version)}${hash}${SUFFIX[encoding]}`;
 }

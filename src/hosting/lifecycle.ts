@@ -59,13 +59,17 @@ export interface KeyedPublication extends PublicationSummary {
  * the rate are checked, so a repeat finds its own publication whether it is
  * still running or ended, and two repeats at once cannot both publish.
  */
-export async function claimPublication(request: ClaimRequest): Promise<{ claimed: ClaimedPublication } | { existing: KeyedPublication }> {
+export async function claimPublication(
+  request: ClaimRequest,
+): Promise<{ claimed: ClaimedPublication } | { existing: KeyedPublication }> {
   // Who publishes, recorded from the start (a publication that fails or is still running has an author too).
   const origin = currentOrigin();
   const key = request.idempotencyKey ?? null;
   return prisma().$transaction(async (tx) => {
     // Serializes publish requests of one project (all instances share the row lock).
-    await tx.$queryRaw(Prisma.sql`/* hosting:lock-project */ SELECT id FROM "Project" WHERE id = ${request.projectId} FOR UPDATE`);
+    await tx.$queryRaw(
+      Prisma.sql`/* hosting:lock-project */ SELECT id FROM "Project" WHERE id = ${request.projectId} FOR UPDATE`,
+    );
     if (key !== null) {
       const [existing] = await tx.$queryRaw<KeyedPublication[]>(Prisma.sql`/* hosting:publication-of-key */
         SELECT id, version, state::text AS state, message, label, "createdAt", "completedAt", "numberOfKeys", "numberOfLanguages",
@@ -80,7 +84,9 @@ export async function claimPublication(request: ClaimRequest): Promise<{ claimed
       const [source] = await tx.$queryRaw<{ current: number | null }[]>(Prisma.sql`/* hosting:source-publication */
         SELECT "currentPublicationId" AS current FROM "Environment" WHERE id = ${request.source.id}`);
       if (!source?.current) {
-        throw badRequest(`${request.environmentKey} publishes from ${request.source.key}, which has no publication yet; publish ${request.source.key} first`);
+        throw badRequest(
+          `${request.environmentKey} publishes from ${request.source.key}, which has no publication yet; publish ${request.source.key} first`,
+        );
       }
       sourcePublicationId = source.current;
     }
@@ -90,7 +96,9 @@ export async function claimPublication(request: ClaimRequest): Promise<{ claimed
         FROM "Publication" p JOIN "Environment" e ON e.id = p."environmentId"
        WHERE p."projectId" = ${request.projectId} AND p.state = 'RUNNING' LIMIT 1`);
     if (running[0]) {
-      throw conflict(`A publication to ${running[0].key} is running for this project; publish again when it has finished`);
+      throw conflict(
+        `A publication to ${running[0].key} is running for this project; publish again when it has finished`,
+      );
     }
     // The rate: the oldest of the last `rateLimit` publications must be out of the window.
     const window = await tx.$queryRaw<{ seconds: number }[]>(Prisma.sql`/* hosting:publication-rate */
@@ -99,7 +107,10 @@ export async function claimPublication(request: ClaimRequest): Promise<{ claimed
        ORDER BY "createdAt" DESC OFFSET ${request.rateLimit}::int - 1 LIMIT 1`);
     if (window[0]) {
       const seconds = Math.max(1, Math.ceil(window[0].seconds));
-      throw tooManyRequests(`Too many publications: at most ${request.rateLimit} per minute per project; retry in ${seconds} s`, seconds);
+      throw tooManyRequests(
+        `Too many publications: at most ${request.rateLimit} per minute per project; retry in ${seconds} s`,
+        seconds,
+      );
     }
     const rows = await tx.$queryRaw<Omit<ClaimedPublication, 'sourcePublicationId'>[]>(Prisma.sql`/* hosting:claim */
       INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt", "actorKind", "actorId", source, "idempotencyKey")
@@ -114,7 +125,9 @@ export async function claimPublication(request: ClaimRequest): Promise<{ claimed
 export async function renewLease(publicationId: number, version: string): Promise<boolean> {
   const count = await prisma().$executeRawUnsafe(
     `UPDATE "Publication" SET "leaseExpiresAt" = now() + make_interval(secs => $2::float8) WHERE id = $1 AND version = $3 AND state = 'RUNNING'`,
-    publicationId, leaseSeconds(), version,
+    publicationId,
+    leaseSeconds(),
+    version,
   );
   return count === 1;
 }
@@ -144,7 +157,8 @@ export async function takeOverExpired(): Promise<ExpiredPublication | undefined>
       WHERE p.id = expired.id
       RETURNING p.id, p.version, p."createdAt", p."sourcePublicationId", p."projectId", p."environmentId", p.label,
                 expired.version AS "abandonedVersion"`,
-    leaseSeconds(), newVersion(),
+    leaseSeconds(),
+    newVersion(),
   );
   return rows[0];
 }
@@ -162,21 +176,36 @@ export interface CompletedContent {
  * publication is no longer RUNNING, e.g. after its lease expired and a newer
  * publication took the slot.
  */
-export async function completePublication(publicationId: number, version: string, environmentId: number, content: CompletedContent): Promise<{ completedAt: Date } | undefined> {
+export async function completePublication(
+  publicationId: number,
+  version: string,
+  environmentId: number,
+  content: CompletedContent,
+): Promise<{ completedAt: Date } | undefined> {
   return prisma().$transaction(async (tx) => {
     const rows = await tx.$queryRawUnsafe<{ completedAt: Date }[]>(
       `UPDATE "Publication" SET state = 'COMPLETE', "completedAt" = now(), "leaseExpiresAt" = NULL,
               "numberOfKeys" = $2, "numberOfLanguages" = $3, "numberOfNonEmptyTranslations" = $4, resources = $5::jsonb
         WHERE id = $1 AND version = $6 AND state = 'RUNNING' RETURNING "completedAt"`,
-      publicationId, content.numberOfKeys, content.numberOfLanguages, content.numberOfNonEmptyTranslations, JSON.stringify(content.resources), version,
+      publicationId,
+      content.numberOfKeys,
+      content.numberOfLanguages,
+      content.numberOfNonEmptyTranslations,
+      JSON.stringify(content.resources),
+      version,
     );
     if (!rows[0]) return undefined;
     const [environment] = await tx.$queryRawUnsafe<{ key: string; projectId: number }[]>(
-      `UPDATE "Environment" SET "currentPublicationId" = $2 WHERE id = $1 RETURNING key, "projectId"`, environmentId, publicationId,
+      `UPDATE "Environment" SET "currentPublicationId" = $2 WHERE id = $1 RETURNING key, "projectId"`,
+      environmentId,
+      publicationId,
     );
     // The publication is an activity of its project (PUBLICATION / ENVIRONMENT_PUBLICATION webhooks), committed with it.
     await openChange(tx, environment!.projectId, 'PUBLICATION', {
-      environment: environment!.key, publicationId, numberOfKeys: content.numberOfKeys, numberOfLanguages: content.numberOfLanguages,
+      environment: environment!.key,
+      publicationId,
+      numberOfKeys: content.numberOfKeys,
+      numberOfLanguages: content.numberOfLanguages,
       numberOfNonEmptyTranslations: content.numberOfNonEmptyTranslations,
     });
     return rows[0];
@@ -186,6 +215,8 @@ export async function completePublication(publicationId: number, version: string
 export async function failPublication(publicationId: number, version: string, message: string): Promise<void> {
   await prisma().$executeRawUnsafe(
     `UPDATE "Publication" SET state = 'FAILED', message = $2, "completedAt" = now(), "leaseExpiresAt" = NULL WHERE id = $1 AND version = $3 AND state = 'RUNNING'`,
-    publicationId, message.slice(0, 1000), version,
+    publicationId,
+    message.slice(0, 1000),
+    version,
   );
 }

@@ -32,10 +32,21 @@ export interface PublicationRecord {
 }
 
 /** Publications of the project (of one environment when given), newest first. */
-export async function listPublications(projectId: number, options: { environmentKey?: string | null; limit?: number | null } = {}, db: Db = prisma()): Promise<PublicationRecord[]> {
+export async function listPublications(
+  projectId: number,
+  options: { environmentKey?: string | null; limit?: number | null } = {},
+  db: Db = prisma(),
+): Promise<PublicationRecord[]> {
   const limit = options.limit ?? PUBLICATION_LIST.defaultLimit;
-  if (!Number.isInteger(limit) || limit < 1 || limit > PUBLICATION_LIST.maxLimit) throw badRequest(`limit must be between 1 and ${PUBLICATION_LIST.maxLimit}`);
-  if (options.environmentKey != null && !(await db.environment.findUnique({ where: { projectId_key: { projectId, key: options.environmentKey } }, select: { id: true } }))) {
+  if (!Number.isInteger(limit) || limit < 1 || limit > PUBLICATION_LIST.maxLimit)
+    throw badRequest(`limit must be between 1 and ${PUBLICATION_LIST.maxLimit}`);
+  if (
+    options.environmentKey != null &&
+    !(await db.environment.findUnique({
+      where: { projectId_key: { projectId, key: options.environmentKey } },
+      select: { id: true },
+    }))
+  ) {
     throw notFound(`Environment ${options.environmentKey} not found`);
   }
   const environmentKey = options.environmentKey ?? null;

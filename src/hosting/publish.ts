@@ -14,7 +14,17 @@ import { EDITOR, LATEST, listEnvironments, type PublicationSummary } from './env
 import { editorSnapshot } from './editor-files.js';
 import { collectOldVersions } from './gc.js';
 import { versionPrefix, type PublishedResource } from './layout.js';
-import { claimPublication, completePublication, failPublication, leaseSeconds, renewLease, type ClaimedPublication, type CompletedContent, type ExpiredPublication, type KeyedPublication } from './lifecycle.js';
+import {
+  claimPublication,
+  completePublication,
+  failPublication,
+  leaseSeconds,
+  renewLease,
+  type ClaimedPublication,
+  type CompletedContent,
+  type ExpiredPublication,
+  type KeyedPublication,
+} from './lifecycle.js';
 import { ProgressReporter } from './progress.js';
 import { hostingSettings } from './runtime.js';
 import { forgetServed } from './served.js';
@@ -70,10 +80,19 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
   if (!environment) throw notFound(`Environment ${environmentKey} not found`);
   const label = validateLabel(environmentKey, options.label);
   await assertPublishingAllowed(projectId, 'Publishing');
-  const sourceEnvironment = environment.source === EDITOR ? undefined : environments.find((e) => e.key === environment.source)!;
-  const { projectToken } = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { projectToken: true } });
+  const sourceEnvironment =
+    environment.source === EDITOR ? undefined : environments.find((e) => e.key === environment.source)!;
+  const { projectToken } = await prisma().project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { projectToken: true },
+  });
   await checkPublicationGate({
-    projectId, projectToken, environmentKey, requireNoErrors: environment.requireNoErrors, override: options.overrideQualityGate, publicUrl: hostingSettings().publicUrl,
+    projectId,
+    projectToken,
+    environmentKey,
+    requireNoErrors: environment.requireNoErrors,
+    override: options.overrideQualityGate,
+    publicUrl: hostingSettings().publicUrl,
   });
 
   const claim = await claimPublication({
@@ -86,7 +105,15 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
     idempotencyKey: options.idempotencyKey,
   });
   if ('existing' in claim) return keyedResult(claim.existing, environment);
-  return runPublication({ claimed: claim.claimed, projectId, projectToken, environment, sourceEnvironment, label, hooks });
+  return runPublication({
+    claimed: claim.claimed,
+    projectId,
+    projectToken,
+    environment,
+    sourceEnvironment,
+    label,
+    hooks,
+  });
 }
 
 /** What publishing again under a key answers: the publication it started, as it stands. */
@@ -107,10 +134,22 @@ function keyedResult(publication: KeyedPublication, environment: { key: string; 
 export async function resumePublication(expired: ExpiredPublication, hooks?: PublishHooks): Promise<PublishResult> {
   const environments = await listEnvironments(expired.projectId);
   const environment = environments.find((e) => e.id === expired.environmentId)!;
-  const sourceEnvironment = environment.source === EDITOR ? undefined : environments.find((e) => e.key === environment.source)!;
-  const { projectToken } = await prisma().project.findUniqueOrThrow({ where: { id: expired.projectId }, select: { projectToken: true } });
+  const sourceEnvironment =
+    environment.source === EDITOR ? undefined : environments.find((e) => e.key === environment.source)!;
+  const { projectToken } = await prisma().project.findUniqueOrThrow({
+    where: { id: expired.projectId },
+    select: { projectToken: true },
+  });
   await storage().deletePrefix(versionPrefix(projectToken, environment.key, expired.abandonedVersion));
-  return runPublication({ claimed: expired, projectId: expired.projectId, projectToken, environment, sourceEnvironment, label: expired.label, hooks });
+  return runPublication({
+    claimed: expired,
+    projectId: expired.projectId,
+    projectToken,
+    environment,
+    sourceEnvironment,
+    label: expired.label,
+    hooks,
+  });
 }
 
 interface Run {
@@ -124,7 +163,15 @@ interface Run {
 }
 
 /** Writes the files of a claimed publication and switches its environment to them, renewing its lease meanwhile. */
-async function runPublication({ claimed, projectId, projectToken, environment, sourceEnvironment, label, hooks }: Run): Promise<PublishResult> {
+async function runPublication({
+  claimed,
+  projectId,
+  projectToken,
+  environment,
+  sourceEnvironment,
+  label,
+  hooks,
+}: Run): Promise<PublishResult> {
   const environmentKey = environment.key;
   const started = performance.now();
   const target: Target = { projectToken, environmentKey, version: claimed.version };
@@ -135,9 +182,17 @@ async function runPublication({ claimed, projectId, projectToken, environment, s
   // lives, whatever its progress (a large file may take longer than a lease):
   // a publisher that stops (killed, crashed) loses the slot within one lease.
   let lost = false;
-  const heartbeat = setInterval(() => {
-    renewLease(claimed.id, claimed.version).then((held) => { if (!held) lost = true; }, (e) => logger().warn({ err: e, publicationId: claimed.id }, 'publication: renewing the lease failed'));
-  }, (leaseSeconds() * 1000) / 3);
+  const heartbeat = setInterval(
+    () => {
+      renewLease(claimed.id, claimed.version).then(
+        (held) => {
+          if (!held) lost = true;
+        },
+        (e) => logger().warn({ err: e, publicationId: claimed.id }, 'publication: renewing the lease failed'),
+      );
+    },
+    (leaseSeconds() * 1000) / 3,
+  );
   heartbeat.unref();
   let total = 0;
   const onResource = async (done: number) => {
@@ -166,7 +221,12 @@ async function runPublication({ claimed, projectId, projectToken, environment, s
       const sourceResources = source.resources as unknown as PublishedResource[];
       total = sourceResources.length;
       progress.stageChanged('WRITING', total);
-      const resources = await copyFiles({ projectToken, environmentKey: sourceEnvironment.key, version: source.version }, target, sourceResources, onResource);
+      const resources = await copyFiles(
+        { projectToken, environmentKey: sourceEnvironment.key, version: source.version },
+        target,
+        sourceResources,
+        onResource,
+      );
       content = {
         numberOfKeys: source.numberOfKeys,
         numberOfLanguages: source.numberOfLanguages,
@@ -180,9 +240,15 @@ async function runPublication({ claimed, projectId, projectToken, environment, s
     completedAt = completed.completedAt;
   } catch (error) {
     const message = (error as Error).message || 'Publication failed';
-    await failPublication(claimed.id, claimed.version, message).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: recording the failure failed'));
+    await failPublication(claimed.id, claimed.version, message).catch((e) =>
+      logger().error({ err: e, publicationId: claimed.id }, 'publication: recording the failure failed'),
+    );
     // Never served: the partial version can go at once.
-    await storage().deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version)).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: removing partial files failed'));
+    await storage()
+      .deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version))
+      .catch((e) =>
+        logger().error({ err: e, publicationId: claimed.id }, 'publication: removing partial files failed'),
+      );
     progress.failed(message);
     recordPublication('failed', (performance.now() - started) / 1000);
     throw error;
@@ -192,7 +258,9 @@ async function runPublication({ claimed, projectId, projectToken, environment, s
   forgetServed(projectToken, environmentKey);
   progress.completed();
   recordPublication('success', (performance.now() - started) / 1000);
-  await collectOldVersions(projectToken, environment.id, environmentKey).catch((e) => logger().error({ err: e, publicationId: claimed.id }, 'publication: removing old versions failed'));
+  await collectOldVersions(projectToken, environment.id, environmentKey).catch((e) =>
+    logger().error({ err: e, publicationId: claimed.id }, 'publication: removing old versions failed'),
+  );
   return {
     environmentKey,
     source: environment.source,

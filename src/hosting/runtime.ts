@@ -24,7 +24,12 @@ export function hostingSettings(): HostingSettings {
 export async function startHosting(config: Config): Promise<() => Promise<void>> {
   const store = await createStorage(config);
   setStorage(store);
-  settings = { publicUrl: config.publicUrl, cdnUrl: config.cdnUrl, publishRateLimit: config.publishRateLimit, leaseSeconds: config.publicationLeaseSeconds };
+  settings = {
+    publicUrl: config.publicUrl,
+    cdnUrl: config.cdnUrl,
+    publishRateLimit: config.publishRateLimit,
+    leaseSeconds: config.publicationLeaseSeconds,
+  };
   return async () => {
     setStorage(undefined);
     settings = undefined;

@@ -19,7 +19,9 @@ const MAX_ENTRIES = 1_000;
 const cache = new Map<string, { expires: number; value: Promise<ServedEnvironment | null> }>();
 
 async function load(projectToken: string, environmentKey: string): Promise<ServedEnvironment | null> {
-  const rows = await prisma().$queryRaw<{ version: string; resources: PublishedResource[] }[]>(Prisma.sql`/* hosting:served */
+  const rows = await prisma().$queryRaw<
+    { version: string; resources: PublishedResource[] }[]
+  >(Prisma.sql`/* hosting:served */
     SELECT p.version, p.resources FROM "Project" pr
        JOIN "Environment" e ON e."projectId" = pr.id
        JOIN "Publication" p ON p.id = e."currentPublicationId"
@@ -42,7 +44,9 @@ export function servedEnvironment(projectToken: string, environmentKey: string):
   // Concurrent requests share one lookup; a failed lookup is not cached.
   const value = load(projectToken, environmentKey);
   cache.set(id, { expires: now + TTL_MS, value });
-  value.catch(() => { if (cache.get(id)?.value === value) cache.delete(id); });
+  value.catch(() => {
+    if (cache.get(id)?.value === value) cache.delete(id);
+  });
   return value;
 }
 

@@ -15,14 +15,26 @@ export function startPublicationTakeover(leaseSeconds: number): () => Promise<vo
   const pass = async () => {
     // One at a time: a second one waits for the next pass.
     for (let expired = await takeOverExpired(); expired && !stopped; expired = await takeOverExpired()) {
-      logger().warn({ publicationId: expired.id, projectId: expired.projectId, abandonedVersion: expired.abandonedVersion }, 'publication: its publisher stopped; taken over and published again');
-      await resumePublication(expired).catch((error) => logger().error({ err: error, publicationId: expired!.id }, 'publication: the taken-over publication failed'));
+      logger().warn(
+        { publicationId: expired.id, projectId: expired.projectId, abandonedVersion: expired.abandonedVersion },
+        'publication: its publisher stopped; taken over and published again',
+      );
+      await resumePublication(expired).catch((error) =>
+        logger().error({ err: error, publicationId: expired!.id }, 'publication: the taken-over publication failed'),
+      );
     }
   };
-  const timer = setInterval(() => {
-    if (running) return;
-    running = pass().catch((error) => logger().warn({ err: error }, 'publication: looking for stopped publications failed')).finally(() => { running = undefined; });
-  }, (leaseSeconds * 1000) / 3);
+  const timer = setInterval(
+    () => {
+      if (running) return;
+      running = pass()
+        .catch((error) => logger().warn({ err: error }, 'publication: looking for stopped publications failed'))
+        .finally(() => {
+          running = undefined;
+        });
+    },
+    (leaseSeconds * 1000) / 3,
+  );
   timer.unref();
   return async () => {
     stopped = true;

@@ -42,26 +42,43 @@ function deflated(pieces: DeflatedPieces, piece: Buffer): Promise<DeflatedPart> 
   return part;
 }
 
-async function storeContent(target: Target, hash: string, bytes: Buffer, leaves: Buffer[], pieces: DeflatedPieces): Promise<{ gzip?: number; br?: number }> {
+async function storeContent(
+  target: Target,
+  hash: string,
+  bytes: Buffer,
+  leaves: Buffer[],
+  pieces: DeflatedPieces,
+): Promise<{ gzip?: number; br?: number }> {
   const sizes: { gzip?: number; br?: number } = {};
-  const put = (encoding: Encoding, body: Buffer) => storage().put(objectKey(target.projectToken, target.environmentKey, target.version, hash, encoding), body, {
-    contentType: JSON_TYPE,
-    contentEncoding: encoding === 'identity' ? undefined : encoding,
-  });
+  const put = (encoding: Encoding, body: Buffer) =>
+    storage().put(objectKey(target.projectToken, target.environmentKey, target.version, hash, encoding), body, {
+      contentType: JSON_TYPE,
+      contentEncoding: encoding === 'identity' ? undefined : encoding,
+    });
   await put('identity', bytes);
   if (bytes.length >= COMPRESS_MIN_BYTES) {
     const [gz, br] = await Promise.all([
       Promise.all(leaves.map((leaf) => deflated(pieces, leaf))).then(gzipOfParts),
       brotliAsync(bytes, brotliOptions(bytes.length)),
     ]);
-    if (gz.length < bytes.length) { await put('gzip', gz); sizes.gzip = gz.length; }
-    if (br.length < bytes.length) { await put('br', br); sizes.br = br.length; }
+    if (gz.length < bytes.length) {
+      await put('gzip', gz);
+      sizes.gzip = gz.length;
+    }
+    if (br.length < bytes.length) {
+      await put('br', br);
+      sizes.br = br.length;
+    }
   }
   return sizes;
 }
 
 /** Runs `worker` over the items of an async source with at most `limit` in flight; stops at the first error. */
-async function pool<T>(source: AsyncIterable<T>, limit: number, worker: (item: T, index: number) => Promise<void>): Promise<void> {
+async function pool<T>(
+  source: AsyncIterable<T>,
+  limit: number,
+  worker: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   const iterator = source[Symbol.asyncIterator]();
   let pulled = 0;
   let failed: unknown;
@@ -71,7 +88,10 @@ async function pool<T>(source: AsyncIterable<T>, limit: number, worker: (item: T
   const next = (): Promise<{ result: IteratorResult<T>; index: number }> => {
     const index = pulled++;
     const result = pulling.then(() => iterator.next()).then((r) => ({ result: r, index }));
-    pulling = result.then(() => undefined, () => undefined);
+    pulling = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   };
   const lane = async () => {
@@ -81,16 +101,27 @@ async function pool<T>(source: AsyncIterable<T>, limit: number, worker: (item: T
       await worker(result.value, index);
     }
   };
-  await Promise.all(Array.from({ length: limit }, () => lane().catch((error) => {
-    if (!hasFailed) { hasFailed = true; failed = error; }
-  })));
+  await Promise.all(
+    Array.from({ length: limit }, () =>
+      lane().catch((error) => {
+        if (!hasFailed) {
+          hasFailed = true;
+          failed = error;
+        }
+      }),
+    ),
+  );
   if (hasFailed) {
     await iterator.return?.(undefined);
     throw failed;
   }
 }
 
-export async function writeFiles(target: Target, files: AsyncIterable<BuiltFile>, onResource: OnResource): Promise<PublishedResource[]> {
+export async function writeFiles(
+  target: Target,
+  files: AsyncIterable<BuiltFile>,
+  onResource: OnResource,
+): Promise<PublishedResource[]> {
   const resources: PublishedResource[] = [];
   const stored = new Map<string, Promise<{ gzip?: number; br?: number }>>();
   const pieces: DeflatedPieces = new WeakMap();
@@ -118,18 +149,33 @@ export async function writeFiles(target: Target, files: AsyncIterable<BuiltFile>
 }
 
 /** Copies a published version's objects into another environment's new version (server-side copies). */
-export async function copyFiles(source: Target, target: Target, resources: PublishedResource[], onResource: OnResource): Promise<PublishedResource[]> {
+export async function copyFiles(
+  source: Target,
+  target: Target,
+  resources: PublishedResource[],
+  onResource: OnResource,
+): Promise<PublishedResource[]> {
   const copied = new Map<string, Promise<void>>();
   const copyContent = async (r: PublishedResource) => {
-    const encodings: Encoding[] = ['identity', ...(r.gzip !== undefined ? ['gzip' as const] : []), ...(r.br !== undefined ? ['br' as const] : [])];
-    await Promise.all(encodings.map((e) => storage().copy(
-      objectKey(source.projectToken, source.environmentKey, source.version, r.hash, e),
-      objectKey(target.projectToken, target.environmentKey, target.version, r.hash, e),
-    )));
+    const encodings: Encoding[] = [
+      'identity',
+      ...(r.gzip !== undefined ? ['gzip' as const] : []),
+      ...(r.br !== undefined ? ['br' as const] : []),
+    ];
+    await Promise.all(
+      encodings.map((e) =>
+        storage().copy(
+          objectKey(source.projectToken, source.environmentKey, source.version, r.hash, e),
+          objectKey(target.projectToken, target.environmentKey, target.version, r.hash, e),
+        ),
+      ),
+    );
   };
   const out: PublishedResource[] = [];
   let done = 0;
-  async function* items() { yield* resources; }
+  async function* items() {
+    yield* resources;
+  }
   await pool(items(), CONCURRENCY, async (r, index) => {
     let copying = copied.get(r.hash);
     if (!copying) copied.set(r.hash, (copying = copyContent(r)));

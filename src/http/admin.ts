@@ -29,7 +29,8 @@ function limit(body: Body, name: string): number | null {
 }
 
 function objectBody(body: unknown): Body {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('The request body must be a JSON object');
   return body as Body;
 }
 
@@ -47,25 +48,43 @@ export function registerAdmin(app: FastifyInstance, config: Config): void {
     scope.addHook('onRequest', async (request, reply) => {
       const token = config.admin?.token;
       if (!token) return sendEnvelope(reply, 403, 'The admin API is off: set ADMIN_TOKEN');
-      if (!operatorTokenMatches(request.headers.authorization, token)) return sendEnvelope(reply, 403, 'Send Authorization: Bearer <ADMIN_TOKEN>');
+      if (!operatorTokenMatches(request.headers.authorization, token))
+        return sendEnvelope(reply, 403, 'Send Authorization: Bearer <ADMIN_TOKEN>');
     });
-    scope.post('/admin/v1/accounts', (request, reply) => answer(reply, () => {
-      const body = objectBody(request.body);
-      return createAccount({ email: text(body, 'email')!, password: text(body, 'password')!, plan: text(body, 'plan', false) }, config.defaultPlan);
-    }));
-    scope.put('/admin/v1/accounts/plan', (request, reply) => answer(reply, () => {
-      const body = objectBody(request.body);
-      return setPlan({ email: text(body, 'email')!, plan: text(body, 'plan')! });
-    }));
-    scope.post('/admin/v1/tokens', (request, reply) => answer(reply, () => {
-      const body = objectBody(request.body);
-      return createToken({ email: text(body, 'email')!, name: text(body, 'name', false) });
-    }));
+    scope.post('/admin/v1/accounts', (request, reply) =>
+      answer(reply, () => {
+        const body = objectBody(request.body);
+        return createAccount(
+          { email: text(body, 'email')!, password: text(body, 'password')!, plan: text(body, 'plan', false) },
+          config.defaultPlan,
+        );
+      }),
+    );
+    scope.put('/admin/v1/accounts/plan', (request, reply) =>
+      answer(reply, () => {
+        const body = objectBody(request.body);
+        return setPlan({ email: text(body, 'email')!, plan: text(body, 'plan')! });
+      }),
+    );
+    scope.post('/admin/v1/tokens', (request, reply) =>
+      answer(reply, () => {
+        const body = objectBody(request.body);
+        return createToken({ email: text(body, 'email')!, name: text(body, 'name', false) });
+      }),
+    );
     scope.get('/admin/v1/plans', (_request, reply) => answer(reply, () => listPlans()));
-    scope.put<{ Params: { id: string } }>('/admin/v1/plans/:id', (request, reply) => answer(reply, () => {
-      const body = objectBody(request.body);
-      if (typeof body.allowsPublishing !== 'boolean') throw badRequest('allowsPublishing must be true or false');
-      return savePlan({ id: request.params.id, name: text(body, 'name')!, allowsPublishing: body.allowsPublishing, maxCustomers: limit(body, 'maxCustomers'), maxProjects: limit(body, 'maxProjects') });
-    }));
+    scope.put<{ Params: { id: string } }>('/admin/v1/plans/:id', (request, reply) =>
+      answer(reply, () => {
+        const body = objectBody(request.body);
+        if (typeof body.allowsPublishing !== 'boolean') throw badRequest('allowsPublishing must be true or false');
+        return savePlan({
+          id: request.params.id,
+          name: text(body, 'name')!,
+          allowsPublishing: body.allowsPublishing,
+          maxCustomers: limit(body, 'maxCustomers'),
+          maxProjects: limit(body, 'maxProjects'),
+        });
+      }),
+    );
   });
 }

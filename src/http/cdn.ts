@@ -38,7 +38,10 @@ export function acceptedEncodings(header: string | undefined): Set<string> {
     if (!name) continue;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     if (q && Number(q.slice(2)) === 0) continue;
-    if (name === '*') { accepted.add('br'); accepted.add('gzip'); } else accepted.add(name);
+    if (name === '*') {
+      accepted.add('br');
+      accepted.add('gzip');
+    } else accepted.add(name);
   }
   return accepted;
 }
@@ -50,7 +53,8 @@ function chooseEncoding(resource: PublishedResource, header: string | undefined)
   return { encoding: 'identity', size: resource.size };
 }
 
-const etagOf = (hash: string, encoding: Encoding) => `"${hash}${encoding === 'identity' ? '' : encoding === 'gzip' ? '-gz' : '-br'}"`;
+const etagOf = (hash: string, encoding: Encoding) =>
+  `"${hash}${encoding === 'identity' ? '' : encoding === 'gzip' ? '-gz' : '-br'}"`;
 
 /** If-None-Match matches any representation of the same content (weak comparison). */
 function notModified(header: string | undefined, hash: string): boolean {
@@ -100,7 +104,9 @@ export function registerCdn(app: FastifyInstance, config: Config): void {
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     reply.header('content-length', String(size));
     if (request.method === 'HEAD') return reply.status(200).send();
-    const object = await storage().get(objectKey(projectToken, environmentKey, served.version, resource.hash, encoding));
+    const object = await storage().get(
+      objectKey(projectToken, environmentKey, served.version, resource.hash, encoding),
+    );
     if (!object) {
       // The cached version was replaced and collected meanwhile: look again next time.
       forgetServed(projectToken, environmentKey);

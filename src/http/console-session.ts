@@ -10,11 +10,17 @@ import type { Config } from '../config.js';
 import type { Context, HttpExchange } from '../context.js';
 import { forbidden } from '../errors.js';
 
-export function httpExchange(initial: { req?: FastifyRequest; reply?: FastifyReply }, config: Config): HttpExchange | undefined {
+export function httpExchange(
+  initial: { req?: FastifyRequest; reply?: FastifyReply },
+  config: Config,
+): HttpExchange | undefined {
   const { req, reply } = initial;
   if (!req || !reply) return undefined;
   const forwarded = req.headers['x-forwarded-proto'];
-  const secure = config.publicUrl.startsWith('https:') || req.protocol === 'https' || (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim() === 'https');
+  const secure =
+    config.publicUrl.startsWith('https:') ||
+    req.protocol === 'https' ||
+    (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim() === 'https');
   return {
     address: req.ip,
     userAgent: req.headers['user-agent'] ?? '',
@@ -25,7 +31,8 @@ export function httpExchange(initial: { req?: FastifyRequest; reply?: FastifyRep
   };
 }
 
-export const CSRF_REFUSAL = 'A change signed in by session needs the X-CSRF-Token header (the lms_csrf cookie of the session)';
+export const CSRF_REFUSAL =
+  'A change signed in by session needs the X-CSRF-Token header (the lms_csrf cookie of the session)';
 
 export function useSessionCsrf(): Plugin {
   return {

@@ -12,14 +12,20 @@ import { PROJECT_DIR } from '../paths.js';
 export const CONSOLE_DIST = join(PROJECT_DIR, 'web', 'dist') + sep;
 
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
 
 export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): Promise<void> {
   if (!existsSync(`${dist}index.html`)) {
-    app.get('/', async (_req, reply) => reply.status(503).type('text/plain').send('The web console is not built: run `npm run generate` (npm start and npm test do it).'));
+    app.get('/', async (_req, reply) =>
+      reply
+        .status(503)
+        .type('text/plain')
+        .send('The web console is not built: run `npm run generate` (npm start and npm test do it).'),
+    );
     return;
   }
   await app.register(fastifyStatic, {

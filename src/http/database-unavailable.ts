@@ -12,9 +12,16 @@ export const RETRY_AFTER_SECONDS = 2;
 export const UNAVAILABLE_MESSAGE = `The database is unavailable (its connection was lost); retry in ${RETRY_AFTER_SECONDS} s`;
 
 /** The 503 error for a lost database connection (logged with its cause), or undefined for any other error. */
-export function databaseUnavailable(error: unknown, log: Log, where: Record<string, unknown> = {}): AppError | undefined {
+export function databaseUnavailable(
+  error: unknown,
+  log: Log,
+  where: Record<string, unknown> = {},
+): AppError | undefined {
   const loss = connectionLoss(error);
   if (!loss) return undefined;
-  log.warn({ ...where, cause: loss.cause, statementMayHaveRun: loss.kind === 'unknown' }, 'database connection lost: answered 503 with Retry-After');
+  log.warn(
+    { ...where, cause: loss.cause, statementMayHaveRun: loss.kind === 'unknown' },
+    'database connection lost: answered 503 with Retry-After',
+  );
   return serviceUnavailable(UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS);
 }

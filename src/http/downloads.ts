@@ -29,7 +29,9 @@ export function registerDownloads(app: FastifyInstance, config: Config): void {
   });
 
   const sweep = () => {
-    purgeExpiredExports(config).catch((error: unknown) => app.log.warn({ err: error }, 'purging expired exports failed'));
+    purgeExpiredExports(config).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'purging expired exports failed'),
+    );
   };
   const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
   timer.unref();

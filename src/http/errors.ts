@@ -12,7 +12,10 @@ import { urlProblem } from './input-text.js';
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  const msg = error.code === 'FST_ERR_BAD_URL' ? urlProblem(request.raw.url ?? '') ?? 'The path is not a valid URL' : error.message;
+  const msg =
+    error.code === 'FST_ERR_BAD_URL'
+      ? (urlProblem(request.raw.url ?? '') ?? 'The path is not a valid URL')
+      : error.message;
   sendEnvelope(reply, status, msg);
 }
 
@@ -33,11 +36,15 @@ export function registerErrorHandlers(app: FastifyInstance): void {
       return sendEnvelope(reply, 500, 'Internal server error');
     }
     const msg =
-      error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `Unsupported content type '${request.headers['content-type'] ?? ''}'; send application/json`
-      : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty; send a JSON object'
-      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? bodyTooLargeMessage(request)
-      : error.message.startsWith('Unexpected') || error.message.includes('JSON') ? `Malformed JSON body: ${error.message}`
-      : error.message;
+      error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? `Unsupported content type '${request.headers['content-type'] ?? ''}'; send application/json`
+        : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'The request body is empty; send a JSON object'
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? bodyTooLargeMessage(request)
+            : error.message.startsWith('Unexpected') || error.message.includes('JSON')
+              ? `Malformed JSON body: ${error.message}`
+              : error.message;
     return sendEnvelope(reply, status, msg);
   });
 
@@ -46,7 +53,11 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: path }));
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendEnvelope(reply, 405, `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`);
+      return sendEnvelope(
+        reply,
+        405,
+        `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      );
     }
     return sendEnvelope(reply, 404, `No endpoint ${request.method} ${path}`);
   });

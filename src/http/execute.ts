@@ -15,7 +15,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 
 /** What the entry points hand to Yoga besides the headers (read by resolvers that log or need the raw request). */
-export interface ServerContext { req?: FastifyRequest; reply?: FastifyReply }
+export interface ServerContext {
+  req?: FastifyRequest;
+  reply?: FastifyReply;
+}
 
 export type AnyYoga = YogaServerInstance<any, any>;
 
@@ -24,14 +27,18 @@ export type AnyYoga = YogaServerInstance<any, any>;
  * reads. Repeated headers keep every value; `overrides` (graphql-ws
  * connectionParams) replace the request's.
  */
-export function requestHeaders(source: IncomingHttpHeaders | undefined, overrides?: Record<string, unknown> | null): Headers {
+export function requestHeaders(
+  source: IncomingHttpHeaders | undefined,
+  overrides?: Record<string, unknown> | null,
+): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(source ?? {})) {
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
   // The Origin stays the browser's own: a page chooses its connectionParams, never its Origin (in-context tokens are checked against it).
-  for (const [name, value] of Object.entries(overrides ?? {})) if (typeof value === 'string' && name.toLowerCase() !== 'origin') headers.set(name, value);
+  for (const [name, value] of Object.entries(overrides ?? {}))
+    if (typeof value === 'string' && name.toLowerCase() !== 'origin') headers.set(name, value);
   return headers;
 }
 
@@ -58,7 +65,11 @@ export interface OpenOperation {
  * request's headers, and what the entry point adds, such as the Fastify
  * request), and the context built by the one context factory.
  */
-export async function openOperation(yoga: AnyYoga, headers: Headers, initial: Record<string, unknown> & { method?: string; url?: string } = {}): Promise<OpenOperation> {
+export async function openOperation(
+  yoga: AnyYoga,
+  headers: Headers,
+  initial: Record<string, unknown> & { method?: string; url?: string } = {},
+): Promise<OpenOperation> {
   const { method = 'POST', url = yoga.graphqlEndpoint, ...extra } = initial;
   const enveloped = yoga.getEnveloped({ ...extra, request: { headers, method, url } });
   const context = (await enveloped.contextFactory()) as unknown as Context;
@@ -81,6 +92,9 @@ export async function openOperation(yoga: AnyYoga, headers: Headers, initial: Re
     },
     validate: (document) => enveloped.validate(enveloped.schema, document),
     execute: async (input) => (await enveloped.execute(argsOf(input))) as ExecutionResult,
-    executionArgs: (input) => ({ ...argsOf(input), rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe } }),
+    executionArgs: (input) => ({
+      ...argsOf(input),
+      rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+    }),
   };
 }

@@ -11,15 +11,24 @@ export function registerGitHooks(app: FastifyInstance, config: Config): void {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.post<{ Params: { id: string } }>('/api/git/hooks/:id', { bodyLimit: config.requestLimits.bulkBodyBytes }, async (request, reply) => {
-      const id = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
-      try {
-        const outcome = await receiveForgeHook(id, request.headers, (request.body as Buffer | undefined) ?? Buffer.alloc(0), config);
-        return sendEnvelope(reply, outcome.pull ? 202 : 200, outcome.message);
-      } catch (error) {
-        if (error instanceof AppError) return sendEnvelope(reply, HTTP_STATUS[error.code], error.message);
-        throw error;
-      }
-    });
+    scope.post<{ Params: { id: string } }>(
+      '/api/git/hooks/:id',
+      { bodyLimit: config.requestLimits.bulkBodyBytes },
+      async (request, reply) => {
+        const id = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+        try {
+          const outcome = await receiveForgeHook(
+            id,
+            request.headers,
+            (request.body as Buffer | undefined) ?? Buffer.alloc(0),
+            config,
+          );
+          return sendEnvelope(reply, outcome.pull ? 202 : 200, outcome.message);
+        } catch (error) {
+          if (error instanceof AppError) return sendEnvelope(reply, HTTP_STATUS[error.code], error.message);
+          throw error;
+        }
+      },
+    );
   });
 }

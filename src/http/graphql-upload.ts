@@ -30,19 +30,32 @@ const DEFAULT_MAX_FILES = 10;
 /** graphql-upload-minimal's own default for maxFieldSize. */
 const DEFAULT_MAX_FIELD_BYTES = 1_000_000;
 
-interface Operation { query?: unknown; variables?: unknown; operationName?: unknown }
+interface Operation {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
 
 class RequestProblem extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 const codeOf = (status: number) => (status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST');
 
-interface Answer { status: number; body: unknown }
+interface Answer {
+  status: number;
+  body: unknown;
+}
 
-const errors = (status: number, list: { message: string; extensions?: Record<string, unknown> }[]): Answer => ({ status, body: { errors: list } });
+const errors = (status: number, list: { message: string; extensions?: Record<string, unknown> }[]): Answer => ({
+  status,
+  body: { errors: list },
+});
 
 /** Replaces every Upload of the variables with an UploadedFile (a temp file), remembering each in `saved`. */
 async function storeUploads(value: unknown, dir: string, saved: UploadedFile[]): Promise<unknown> {
@@ -61,21 +74,35 @@ async function storeUploads(value: unknown, dir: string, saved: UploadedFile[]):
   return value;
 }
 
-async function readOperation(request: FastifyRequest, reply: FastifyReply, options: MultipartOptions, saved: UploadedFile[]): Promise<Operation> {
+async function readOperation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: MultipartOptions,
+  saved: UploadedFile[],
+): Promise<Operation> {
   let operations: unknown;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   // operations and map, each at most maxFieldBytes, come first (multipart-fields.ts).
   const leading = keepLeadingBytes(request.raw, 2 * (options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES) + 64 * 1024);
   try {
-    operations = await processRequest(request.raw, reply.raw, { maxFileSize: options.maxUploadBytes, maxFiles: maxFiles, maxFieldSize: options.maxFieldBytes });
+    operations = await processRequest(request.raw, reply.raw, {
+      maxFileSize: options.maxUploadBytes,
+      maxFiles: maxFiles,
+      maxFieldSize: options.maxFieldBytes,
+    });
   } catch (error) {
     leading.take();
     const status = (error as { status?: number }).status ?? 400;
     const message = (error as Error).message;
     // graphql-upload-minimal's 413s: too many files, a field too large, a file too large.
-    if (status === 413 && /max file uploads exceeded/.test(message)) throw new RequestProblem(413, `Too many files: at most ${maxFiles} per request (MAX_MULTIPART_FILES)`);
-    if (status === 413 && /field value exceeds/.test(message)) throw new RequestProblem(413, `A multipart field is larger than ${options.maxFieldBytes} bytes (MAX_BODY_BYTES)`);
-    throw new RequestProblem(status, status === 413 ? `The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)` : message);
+    if (status === 413 && /max file uploads exceeded/.test(message))
+      throw new RequestProblem(413, `Too many files: at most ${maxFiles} per request (MAX_MULTIPART_FILES)`);
+    if (status === 413 && /field value exceeds/.test(message))
+      throw new RequestProblem(413, `A multipart field is larger than ${options.maxFieldBytes} bytes (MAX_BODY_BYTES)`);
+    throw new RequestProblem(
+      status,
+      status === 413 ? `The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)` : message,
+    );
   }
   const kept = leading.take();
   // Decoded leniently, a byte that is not UTF-8 became U+FFFD: only then are the bytes looked at.
@@ -83,19 +110,26 @@ async function readOperation(request: FastifyRequest, reply: FastifyReply, optio
     const problem = leadingFieldsProblem(kept, request.headers['content-type'] ?? '');
     if (problem) throw new RequestProblem(400, problem);
   }
-  if (Array.isArray(operations)) throw new RequestProblem(400, 'Batched operations are not supported: send one operation per request');
+  if (Array.isArray(operations))
+    throw new RequestProblem(400, 'Batched operations are not supported: send one operation per request');
   const operation = operations as Operation;
   try {
     return { ...operation, variables: await storeUploads(operation.variables ?? {}, options.uploadDir, saved) };
   } catch (error) {
     const status = (error as { status?: number }).status;
-    if (status === 413) throw new RequestProblem(413, `The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`);
+    if (status === 413)
+      throw new RequestProblem(413, `The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`);
     throw new RequestProblem(400, `The upload could not be read: ${(error as Error).message}`);
   }
 }
 
 /** Runs the request's operation; the temp files are removed before the answer is sent. */
-export async function handleMultipart(request: FastifyRequest, reply: FastifyReply, yoga: AnyYoga, options: MultipartOptions): Promise<FastifyReply> {
+export async function handleMultipart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  yoga: AnyYoga,
+  options: MultipartOptions,
+): Promise<FastifyReply> {
   const saved: UploadedFile[] = [];
   let answer: Answer;
   try {
@@ -104,12 +138,23 @@ export async function handleMultipart(request: FastifyRequest, reply: FastifyRep
     await Promise.all(saved.map((file) => file.remove()));
   }
   // The in-context editor's capture uploads from the application's origin (in-context-cors.ts).
-  const cors = isInContextRequest({ method: request.method, headers: requestHeaders(request.headers) }) ? await inContextCorsHeaders({ method: request.method, headers: requestHeaders(request.headers) }) : null;
+  const cors = isInContextRequest({ method: request.method, headers: requestHeaders(request.headers) })
+    ? await inContextCorsHeaders({ method: request.method, headers: requestHeaders(request.headers) })
+    : null;
   if (cors) reply.headers(cors);
-  return reply.status(answer.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer.body));
+  return reply
+    .status(answer.status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify(answer.body));
 }
 
-async function run(request: FastifyRequest, reply: FastifyReply, yoga: AnyYoga, options: MultipartOptions, saved: UploadedFile[]): Promise<Answer> {
+async function run(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  yoga: AnyYoga,
+  options: MultipartOptions,
+  saved: UploadedFile[],
+): Promise<Answer> {
   let operation: Operation;
   try {
     operation = await readOperation(request, reply, options, saved);
@@ -118,11 +163,20 @@ async function run(request: FastifyRequest, reply: FastifyReply, yoga: AnyYoga, 
     return errors(error.status, [{ message: error.message, extensions: { code: codeOf(error.status) } }]);
   }
   if (typeof operation.query !== 'string') return errors(400, [{ message: 'The operations field must hold a query' }]);
-  const open = await openOperation(yoga, requestHeaders(request.headers), { req: request, reply, method: request.method, url: request.url });
+  const open = await openOperation(yoga, requestHeaders(request.headers), {
+    req: request,
+    reply,
+    method: request.method,
+    url: request.url,
+  });
   const document = open.parse(operation.query);
   if (document instanceof Error) return errors(400, [{ message: document.message }]);
   const invalid = open.validate(document);
-  if (invalid.length) return errors(400, invalid.map((e) => ({ message: e.message })));
+  if (invalid.length)
+    return errors(
+      400,
+      invalid.map((e) => ({ message: e.message })),
+    );
   const result = await open.execute({
     document,
     variables: operation.variables as Record<string, unknown>,

@@ -52,7 +52,8 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
       heavyOperationsPlugin(config.requestLimits.heavyOperationsPerCredential),
     ],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).
-    context: async (initial: { request: { headers: Headers } } & ServerContext) => createContext(initial.request.headers, config, httpExchange(initial, config)),
+    context: async (initial: { request: { headers: Headers } } & ServerContext) =>
+      createContext(initial.request.headers, config, httpExchange(initial, config)),
   });
 }
 
@@ -75,18 +76,30 @@ function maskUnexpected(error: unknown, message: string, isDev?: boolean): Error
   return new GraphQLError(unavailable.message, {
     nodes: located?.nodes,
     path: located?.path,
-    extensions: { ...unavailable.extensions, http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, spec: false } },
+    extensions: {
+      ...unavailable.extensions,
+      http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, spec: false },
+    },
   });
 }
 
-export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<ServerContext, object>, options: MultipartOptions): void {
+export function registerGraphQL(
+  app: FastifyInstance,
+  yoga: YogaServerInstance<ServerContext, object>,
+  options: MultipartOptions,
+): void {
   app.register(async (scope) => {
     // Multipart uploads (GraphQL multipart request spec) are read from the raw
     // stream by graphql-upload.ts: a body announced beyond MAX_UPLOAD_BYTES is refused unread.
     scope.addContentTypeParser('multipart/form-data', {}, (req, _payload, done) => {
       const length = Number(req.headers['content-length']);
       if (length > options.maxUploadBytes + 64 * 1024) {
-        return done(Object.assign(new Error(`The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`), { statusCode: 413 }), undefined);
+        return done(
+          Object.assign(new Error(`The upload is larger than ${options.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`), {
+            statusCode: 413,
+          }),
+          undefined,
+        );
       }
       done(null);
     });
@@ -94,7 +107,8 @@ export function registerGraphQL(app: FastifyInstance, yoga: YogaServerInstance<S
       url: yoga.graphqlEndpoint,
       method: ['GET', 'POST', 'OPTIONS'],
       handler: async (req, reply) => {
-        if (req.method === 'POST' && req.headers['content-type']?.startsWith('multipart/form-data')) return handleMultipart(req, reply, yoga, options);
+        if (req.method === 'POST' && req.headers['content-type']?.startsWith('multipart/form-data'))
+          return handleMultipart(req, reply, yoga, options);
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
         response.headers.forEach((value, key) => reply.header(key, value));
         reply.status(response.status);
@@ -121,9 +135,14 @@ export function attachWebSocket(app: FastifyInstance, yoga: YogaServerInstance<S
         // the upgrade request's own passed the edge rule, connectionParams meet it here.
         const problem = connectionParamsProblem(ctx.connectionParams);
         if (problem) return [graphqlRefusal(problem)];
-        const operation = await openOperation(yoga, requestHeaders(ctx.extra.request.headers, ctx.connectionParams), { method: 'GET', socket: ctx.extra.socket, params });
+        const operation = await openOperation(yoga, requestHeaders(ctx.extra.request.headers, ctx.connectionParams), {
+          method: 'GET',
+          socket: ctx.extra.socket,
+          params,
+        });
         const principal = operation.context.principal;
-        if (principal.kind === 'account' && principal.scheme === 'session') sessions.track(principal.sessionId, ctx.extra.socket);
+        if (principal.kind === 'account' && principal.scheme === 'session')
+          sessions.track(principal.sessionId, ctx.extra.socket);
         const document = operation.parse(params.query);
         if (document instanceof Error) return [document];
         const errors = operation.validate(document);

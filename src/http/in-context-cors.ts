@@ -20,7 +20,10 @@ interface CorsRequest {
 export function isInContextRequest(request: CorsRequest): boolean {
   if (request.headers.get(IN_CONTEXT_HEADER)) return true;
   if (request.method.toUpperCase() !== 'OPTIONS') return false;
-  const announced = (request.headers.get('access-control-request-headers') ?? '').toLowerCase().split(',').map((h) => h.trim());
+  const announced = (request.headers.get('access-control-request-headers') ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((h) => h.trim());
   return announced.includes(IN_CONTEXT_HEADER);
 }
 

@@ -20,7 +20,11 @@ export const IN_CONTEXT_SCRIPT_PATH = '/in-context/i18next-incontext.js';
 export const IN_CONTEXT_EDITOR_PATH = '/in-context/editor.js';
 const PACKAGE_DIR = join(PROJECT_DIR, 'packages', 'i18next-incontext');
 
-interface StaticScript { mtimeMs: number; body: Buffer; etag: string }
+interface StaticScript {
+  mtimeMs: number;
+  body: Buffer;
+  etag: string;
+}
 
 /** A built file read once and again when it changes (a rebuild swaps it in). */
 function builtFile(file: string): () => Promise<StaticScript | undefined> {
@@ -30,7 +34,11 @@ function builtFile(file: string): () => Promise<StaticScript | undefined> {
     if (!info) return undefined;
     if (cached?.mtimeMs !== info.mtimeMs) {
       const body = await readFile(file);
-      cached = { mtimeMs: info.mtimeMs, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      cached = {
+        mtimeMs: info.mtimeMs,
+        body,
+        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+      };
     }
     return cached;
   };
@@ -44,7 +52,12 @@ export function registerInContextScript(app: FastifyInstance): void {
   for (const [path, read, name] of files) {
     app.get(path, async (request, reply) => {
       const file = await read();
-      if (!file) return sendEnvelope(reply, 404, `The ${name} is not built: run \`npm run build\` (scripts/build-incontext.mjs)`);
+      if (!file)
+        return sendEnvelope(
+          reply,
+          404,
+          `The ${name} is not built: run \`npm run build\` (scripts/build-incontext.mjs)`,
+        );
       reply
         .header('content-type', 'text/javascript; charset=utf-8')
         .header('cache-control', 'public, max-age=300')

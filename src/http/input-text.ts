@@ -23,7 +23,8 @@ import { firstInvalidUtf8Offset } from '../formats/text.js';
 import { UploadedFile } from '../transfer/uploaded-file.js';
 
 /** Whether a string can be stored as it is (checked natively: String.prototype.isWellFormed). */
-const fine = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000');
+const fine = (text: string) =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000');
 
 /** The problem with one string, or undefined; `field` names it in the message. */
 export function textProblem(value: string, field: FieldName): string | undefined {
@@ -40,11 +41,12 @@ function decodeBytes(bytes: Uint8Array, field: FieldName): { text: string; probl
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    return { problem: `${nameOf(field)} is not valid UTF-8: invalid byte at offset ${firstInvalidUtf8Offset(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))}` };
+    return {
+      problem: `${nameOf(field)} is not valid UTF-8: invalid byte at offset ${firstInvalidUtf8Offset(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))}`,
+    };
   }
   return { text };
 }
-
 
 const isPlainObject = (value: object): value is Record<string, unknown> => {
   const prototype = Object.getPrototypeOf(value);
@@ -118,7 +120,10 @@ export function bytesProblem(bytes: Buffer, field: FieldName): string | undefine
 
 /** Percent-decodes a part of a URL to its bytes (any other character is taken as is; `+` is a space in a query). */
 function urlBytes(part: string): Buffer {
-  return Buffer.from(part.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+  return Buffer.from(
+    part.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  );
 }
 
 /** The problem with a request's URL: its path, and each query parameter's name and value, as the bytes they decode to. */
@@ -132,8 +137,11 @@ export function urlProblem(url: string): string | undefined {
   for (const pair of url.slice(question + 1).split('&')) {
     const equals = pair.indexOf('=');
     const name = urlBytes(equals < 0 ? pair : pair.slice(0, equals));
-    const problem = bytesProblem(name, 'A query parameter name')
-      ?? (equals < 0 ? undefined : bytesProblem(urlBytes(pair.slice(equals + 1)), () => `The query parameter ${name.toString('utf8')}`));
+    const problem =
+      bytesProblem(name, 'A query parameter name') ??
+      (equals < 0
+        ? undefined
+        : bytesProblem(urlBytes(pair.slice(equals + 1)), () => `The query parameter ${name.toString('utf8')}`));
     if (problem) return problem;
   }
   return undefined;
@@ -162,7 +170,9 @@ export function headersProblem(headers: FastifyRequest['headers']): string | und
  * a WebSocket (requestHeaders in execute.ts): the headers' rule, names lower-cased
  * as Node gives headers; values that are not strings are not used as headers.
  */
-export function connectionParamsProblem(params: Readonly<Record<string, unknown>> | undefined | null): string | undefined {
+export function connectionParamsProblem(
+  params: Readonly<Record<string, unknown>> | undefined | null,
+): string | undefined {
   if (!params) return undefined;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) {
@@ -195,7 +205,10 @@ export function registerInputText(app: FastifyInstance, graphqlEndpoint: string)
     parseJson(request, decoded.text, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       // JSON text decoded from UTF-8 holds NUL or half a surrogate pair only as an escape: without one, nothing to walk.
-      const problem = request.routeOptions.url === graphqlEndpoint || !STORABLE_ESCAPE.test(decoded.text) ? undefined : valueProblem(value);
+      const problem =
+        request.routeOptions.url === graphqlEndpoint || !STORABLE_ESCAPE.test(decoded.text)
+          ? undefined
+          : valueProblem(value);
       if (problem) return done(badRequest(400, problem), undefined);
       done(null, value);
     });
@@ -232,12 +245,17 @@ export function textInputPlugin(): Plugin {
     onParse() {
       return ({ result, replaceParseResult }) => {
         const escape = result instanceof Error ? LONE_SURROGATE_ESCAPE.exec(result.message) : null;
-        if (escape) replaceParseResult(graphqlRefusal(`A string in the query contains half of a UTF-16 surrogate pair (U+${escape[1]!.toUpperCase()}), which is not a character`));
+        if (escape)
+          replaceParseResult(
+            graphqlRefusal(
+              `A string in the query contains half of a UTF-16 surrogate pair (U+${escape[1]!.toUpperCase()}), which is not a character`,
+            ),
+          );
       };
     },
     onResultProcess({ result }) {
       for (const error of (result as { errors?: readonly GraphQLError[] }).errors ?? []) {
-        const http = (error.extensions as { code?: string; http?: { spec?: boolean } } | undefined);
+        const http = error.extensions as { code?: string; http?: { spec?: boolean } } | undefined;
         if (http?.code === 'BAD_REQUEST' && http.http) http.http.spec = false;
       }
     },

@@ -12,7 +12,16 @@
 // Introspection is held to the same depth and cost: the standard
 // introspection query passes, a nested one is refused before it runs.
 // A refusal is a 400 whose message names the limit and its setting.
-import { BREAK, GraphQLError, getNullableType, isListType, visit, type ASTNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  BREAK,
+  GraphQLError,
+  getNullableType,
+  isListType,
+  visit,
+  type ASTNode,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -49,7 +58,10 @@ const detailOf = (error: GraphQLError) => error.message.replace(/^Syntax Error:\
 const report = (limit: GraphQLLimit) => ({
   exposeLimits: true,
   propagateOnRejection: false,
-  onReject: [(context: { reportError(error: GraphQLError): void } | null, error: GraphQLError) => context?.reportError(limitError(limit, detailOf(error)))],
+  onReject: [
+    (context: { reportError(error: GraphQLError): void } | null, error: GraphQLError) =>
+      context?.reportError(limitError(limit, detailOf(error))),
+  ],
 });
 
 /**
@@ -83,7 +95,8 @@ export function nestsDeeperThan(source: string, max: number): boolean {
         while (i < n && !(source.startsWith('"""', i) && source.charCodeAt(i - 1) !== 0x5c)) i++;
         i += 2;
       } else {
-        for (i++; i < n && source.charCodeAt(i) !== 0x22 && source.charCodeAt(i) !== 0x0a; i++) if (source.charCodeAt(i) === 0x5c) i++;
+        for (i++; i < n && source.charCodeAt(i) !== 0x22 && source.charCodeAt(i) !== 0x0a; i++)
+          if (source.charCodeAt(i) === 0x5c) i++;
       }
     }
   }
@@ -114,16 +127,39 @@ export function costEstimator(listSize: number): ComplexityEstimator {
 }
 
 /** The cost of an operation; Infinity when the document is too large to count. */
-export function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined, listSize: number): number {
+export function costOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  listSize: number,
+): number {
   return count(schema, document, variables, operationName, listSize).cost;
 }
 
-function count(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined, listSize: number): { cost: number; counted: boolean } {
+function count(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  listSize: number,
+): { cost: number; counted: boolean } {
   try {
-    return { cost: getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [costEstimator(listSize)], maxQueryNodes: 100_000 }), counted: true };
+    return {
+      cost: getComplexity({
+        schema,
+        query: document,
+        variables: variables ?? {},
+        operationName,
+        estimators: [costEstimator(listSize)],
+        maxQueryNodes: 100_000,
+      }),
+      counted: true,
+    };
   } catch (error) {
     // Too many nodes to count is a refusal; bad variables are left to execution, which names them.
-    if (error instanceof GraphQLError && /maximum query nodes/i.test(error.message)) return { cost: Infinity, counted: false };
+    if (error instanceof GraphQLError && /maximum query nodes/i.test(error.message))
+      return { cost: Infinity, counted: false };
     return { cost: 0, counted: false };
   }
 }
@@ -136,17 +172,32 @@ function count(schema: GraphQLSchema, document: DocumentNode, variables: Record<
 function dependsOnVariables(document: DocumentNode): boolean {
   const hasVariable = (node: ASTNode) => {
     let found = false;
-    visit(node, { Variable() { found = true; return BREAK; } });
+    visit(node, {
+      Variable() {
+        found = true;
+        return BREAK;
+      },
+    });
     return found;
   };
   let depends = false;
   visit(document, {
     Field(node) {
-      if (node.arguments?.some((a) => (PAGE_ARGUMENTS as readonly string[]).includes(a.name.value) && hasVariable(a.value))) { depends = true; return BREAK; }
+      if (
+        node.arguments?.some(
+          (a) => (PAGE_ARGUMENTS as readonly string[]).includes(a.name.value) && hasVariable(a.value),
+        )
+      ) {
+        depends = true;
+        return BREAK;
+      }
       return undefined;
     },
     Directive(node) {
-      if (node.arguments?.some((a) => hasVariable(a.value))) { depends = true; return BREAK; }
+      if (node.arguments?.some((a) => hasVariable(a.value))) {
+        depends = true;
+        return BREAK;
+      }
       return undefined;
     },
   });
@@ -161,7 +212,13 @@ function dependsOnVariables(document: DocumentNode): boolean {
  */
 const knownCosts = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, number> | 'variables'>>();
 
-function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined, listSize: number): number {
+function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  listSize: number,
+): number {
   const ofSchema = knownCosts.get(schema) ?? knownCosts.set(schema, new WeakMap()).get(schema)!;
   let known = ofSchema.get(document);
   if (known === undefined) ofSchema.set(document, (known = dependsOnVariables(document) ? 'variables' : new Map()));
@@ -174,10 +231,21 @@ function operationCost(schema: GraphQLSchema, document: DocumentNode, variables:
   return cost;
 }
 
-interface ExecutionArgsLike { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null; operationName?: string | null }
+interface ExecutionArgsLike {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  variableValues?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
 
 function costRefusal(args: ExecutionArgsLike, limits: GraphQLLimits): GraphQLError | undefined {
-  const cost = operationCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName ?? undefined, limits.listSize);
+  const cost = operationCost(
+    args.schema,
+    args.document,
+    args.variableValues ?? undefined,
+    args.operationName ?? undefined,
+    limits.listSize,
+  );
   if (cost <= limits.maxCost) return undefined;
   const found = Number.isFinite(cost) ? `cost ${cost}` : 'too many fields to count';
   return limitError('cost', `${found}, at most ${limits.maxCost}; ask for smaller pages or fewer fields`);
@@ -190,17 +258,27 @@ export function graphqlLimitPlugins(limits: GraphQLLimits): Plugin[] {
       // First of the parse hooks: a document too deep is refused before any parser sees it.
       onParse({ params }) {
         const source = typeof params.source === 'string' ? params.source : params.source.body;
-        if (nestsDeeperThan(source, MAX_NESTING)) throw limitError('depth', `brackets nested more than ${MAX_NESTING} deep, refused before parsing`);
+        if (nestsDeeperThan(source, MAX_NESTING))
+          throw limitError('depth', `brackets nested more than ${MAX_NESTING} deep, refused before parsing`);
       },
     },
     maxTokensPlugin({
       n: limits.maxTokens,
       exposeLimits: true,
       // The parser has no validation context: the refusal is thrown, and parse errors reach the client as they are.
-      onReject: [(_context: unknown, error: GraphQLError) => { throw limitError('tokens', detailOf(error)); }],
+      onReject: [
+        (_context: unknown, error: GraphQLError) => {
+          throw limitError('tokens', detailOf(error));
+        },
+      ],
     }) as Plugin,
     maxAliasesPlugin({ n: limits.maxAliases, ...report('aliases') }) as Plugin,
-    maxDepthPlugin({ n: limits.maxDepth, ignoreIntrospection: false, flattenFragments: true, ...report('depth') }) as Plugin,
+    maxDepthPlugin({
+      n: limits.maxDepth,
+      ignoreIntrospection: false,
+      flattenFragments: true,
+      ...report('depth'),
+    }) as Plugin,
     maxDirectivesPlugin({ n: limits.maxDirectives, ...report('directives') }) as Plugin,
     {
       // Yoga marks parse errors as spec errors (a 200 for application/json clients) after the

@@ -8,16 +8,26 @@ import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/principal.js';
 
 /** Root fields whose work lasts as long as the request: reading or writing a whole project. */
-export const HEAVY_FIELDS = new Set(['importFile', 'previewImport', 'exportTranslations', 'publishEnvironment', 'autoTranslate']);
+export const HEAVY_FIELDS = new Set([
+  'importFile',
+  'previewImport',
+  'exportTranslations',
+  'publishEnvironment',
+  'autoTranslate',
+]);
 
 function operationOf(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   return name ? operations.find((o) => o.name?.value === name) : operations[0];
 }
 
 /** Whether the operation asks for a heavy root field (directly or through a fragment). */
 export function isHeavy(document: DocumentNode, operationName?: string | null): boolean {
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
   const seen = new Set<string>();
   const visit = (selections: readonly import('graphql').SelectionNode[]): boolean =>
     selections.some((selection) => {
@@ -44,7 +54,15 @@ function holderOf(principal: Principal | undefined): string | undefined {
 const tooMany = (perCredential: number) =>
   new GraphQLError(
     `Too many requests: at most ${perCredential} imports, exports, publications or auto-translations at once per credential (MAX_HEAVY_OPERATIONS); retry when one has finished`,
-    { extensions: { code: 'TOO_MANY_REQUESTS', retryAfter: 1, limit: 'heavyOperations', setting: 'MAX_HEAVY_OPERATIONS', http: { status: 429, headers: { 'retry-after': '1' }, spec: false } } },
+    {
+      extensions: {
+        code: 'TOO_MANY_REQUESTS',
+        retryAfter: 1,
+        limit: 'heavyOperations',
+        setting: 'MAX_HEAVY_OPERATIONS',
+        http: { status: 429, headers: { 'retry-after': '1' }, spec: false },
+      },
+    },
   );
 
 export function heavyOperationsPlugin(perCredential: number): Plugin {

@@ -37,7 +37,7 @@ export function registerBodyLimits(app: FastifyInstance, limits: RequestLimits):
 
 /** The msg of a 413 for a JSON body: the route's limit and its setting. */
 export function bodyTooLargeMessage(request: FastifyRequest): string {
-  const kind = ((request.routeOptions.config as { bodyClass?: BodyClass } | undefined)?.bodyClass) ?? 'regular';
+  const kind = (request.routeOptions.config as { bodyClass?: BodyClass } | undefined)?.bodyClass ?? 'regular';
   return `The request body is larger than ${request.routeOptions.bodyLimit} bytes (${SETTING[kind]})`;
 }
 
@@ -55,11 +55,17 @@ export function serverLimits(limits: RequestLimits) {
     maxHeaderSize: limits.headerBytes,
     clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
       if (!socket.writable) return void socket.destroy();
-      const answer = error.code === 'HPE_HEADER_OVERFLOW'
-        ? envelopeResponse(431, 'Request Header Fields Too Large', `The request line and headers are larger than ${limits.headerBytes} bytes (MAX_HEADER_BYTES)`)
-        // Node's headers and request timeouts (src/http/timeouts.ts).
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? envelopeResponse(408, 'Request Timeout', 'The request was not received in time')
-        : envelopeResponse(400, 'Bad Request', 'Malformed HTTP request');
+      const answer =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? envelopeResponse(
+              431,
+              'Request Header Fields Too Large',
+              `The request line and headers are larger than ${limits.headerBytes} bytes (MAX_HEADER_BYTES)`,
+            )
+          : // Node's headers and request timeouts (src/http/timeouts.ts).
+            error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? envelopeResponse(408, 'Request Timeout', 'The request was not received in time')
+            : envelopeResponse(400, 'Bad Request', 'Malformed HTTP request');
       socket.end(answer, () => socket.destroy());
     },
   };

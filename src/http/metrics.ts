@@ -42,7 +42,9 @@ new Gauge({
   async collect() {
     this.reset();
     try {
-      const rows = await database().prisma.$queryRaw<{ queued: number; running: number }[]>(Prisma.sql`/* http:metrics-jobs */
+      const rows = await database().prisma.$queryRaw<
+        { queued: number; running: number }[]
+      >(Prisma.sql`/* http:metrics-jobs */
          SELECT count(*) FILTER (WHERE "leaseOwner" IS NULL OR "leaseExpiresAt" < now())::int AS queued,
                 count(*) FILTER (WHERE "leaseOwner" IS NOT NULL AND "leaseExpiresAt" >= now())::int AS running
            FROM "Job" WHERE state = 'STARTED'`);
@@ -97,9 +99,16 @@ export async function registerMetrics(app: FastifyInstance, options: MetricsOpti
 
   app.get('/metrics', async (request, reply) => {
     if (!options.token) {
-      return sendEnvelope(reply, 403, options.port ? `Metrics are served on port ${options.port} (METRICS_PORT)` : 'Metrics are off on this port: set METRICS_TOKEN (bearer token here) or METRICS_PORT (a port of their own)');
+      return sendEnvelope(
+        reply,
+        403,
+        options.port
+          ? `Metrics are served on port ${options.port} (METRICS_PORT)`
+          : 'Metrics are off on this port: set METRICS_TOKEN (bearer token here) or METRICS_PORT (a port of their own)',
+      );
     }
-    if (!operatorTokenMatches(request.headers.authorization, options.token)) return sendEnvelope(reply, 403, 'Send Authorization: Bearer <METRICS_TOKEN>');
+    if (!operatorTokenMatches(request.headers.authorization, options.token))
+      return sendEnvelope(reply, 403, 'Send Authorization: Bearer <METRICS_TOKEN>');
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 
@@ -131,7 +140,6 @@ async function listenForMetrics(port: number, host: string): Promise<Server> {
   return server;
 }
 
-
 /**
  * A Yoga plugin counting every executed operation by name, type and outcome:
  * GraphQL over HTTP and WebSocket, and the REST routes (each runs one).
@@ -144,7 +152,12 @@ export function useOperationMetrics(): Plugin {
       return ({ valid }) => {
         if (valid) return;
         const operation = getOperationAST(params.documentAST);
-        recordGraphQLOperation(operation?.name?.value, operation?.operation ?? 'unknown', 'invalid', (performance.now() - start) / 1000);
+        recordGraphQLOperation(
+          operation?.name?.value,
+          operation?.operation ?? 'unknown',
+          'invalid',
+          (performance.now() - start) / 1000,
+        );
       };
     },
     onExecute({ args }) {

@@ -46,7 +46,10 @@ export function watchSessionSockets(): SessionSockets {
     sweeping = true;
     try {
       const ids = [...bySession.keys()];
-      const live = await prisma().session.findMany({ where: { id: { in: ids }, expiresAt: { gt: new Date() } }, select: { id: true } });
+      const live = await prisma().session.findMany({
+        where: { id: { in: ids }, expiresAt: { gt: new Date() } },
+        select: { id: true },
+      });
       const alive = new Set(live.map((s) => s.id));
       for (const id of ids) if (!alive.has(id)) close(id);
     } catch {

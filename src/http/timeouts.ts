@@ -16,7 +16,13 @@ export function serverTimeouts(timeouts: Timeouts) {
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     // Node checks the header and request timeouts on this interval (30 s by default): a fraction of the shortest.
-    http: { headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs), connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4))) },
+    http: {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)),
+      ),
+    },
   };
 }
 
@@ -40,19 +46,22 @@ export function registerBodyIdleTimeout(app: FastifyInstance, timeouts: Timeouts
     if (raw.complete || !(socket instanceof Socket)) return done();
     let lastBytes = socket.bytesRead;
     let lastAt = Date.now();
-    const timer = setInterval(() => {
-      if (raw.complete || socket.destroyed) return clearInterval(timer);
-      if (socket.bytesRead !== lastBytes) {
-        lastBytes = socket.bytesRead;
-        lastAt = Date.now();
-        return;
-      }
-      if (Date.now() - lastAt < ms) return;
-      clearInterval(timer);
-      request.log.info({ idleMs: ms }, 'request body stalled: connection closed');
-      if (!reply.sent && socket.writable) socket.end(timeoutAnswer(), () => socket.destroy());
-      else socket.destroy();
-    }, Math.max(10, Math.floor(ms / 4)));
+    const timer = setInterval(
+      () => {
+        if (raw.complete || socket.destroyed) return clearInterval(timer);
+        if (socket.bytesRead !== lastBytes) {
+          lastBytes = socket.bytesRead;
+          lastAt = Date.now();
+          return;
+        }
+        if (Date.now() - lastAt < ms) return;
+        clearInterval(timer);
+        request.log.info({ idleMs: ms }, 'request body stalled: connection closed');
+        if (!reply.sent && socket.writable) socket.end(timeoutAnswer(), () => socket.destroy());
+        else socket.destroy();
+      },
+      Math.max(10, Math.floor(ms / 4)),
+    );
     timer.unref();
     raw.once('close', () => clearInterval(timer));
     done();

@@ -44,14 +44,20 @@ export interface CreateTokenOptions {
 }
 
 /** Creates a token; the only time its value is told. */
-export async function createInContextToken(options: CreateTokenOptions): Promise<{ token: string; info: InContextTokenInfo }> {
+export async function createInContextToken(
+  options: CreateTokenOptions,
+): Promise<{ token: string; info: InContextTokenInfo }> {
   const hours = options.lifetimeHours ?? DEFAULT_LIFETIME_HOURS;
-  if (!Number.isFinite(hours) || hours <= 0 || hours > MAX_LIFETIME_HOURS) throw badRequest(`lifetimeHours must be more than 0 and at most ${MAX_LIFETIME_HOURS}`);
+  if (!Number.isFinite(hours) || hours <= 0 || hours > MAX_LIFETIME_HOURS)
+    throw badRequest(`lifetimeHours must be more than 0 and at most ${MAX_LIFETIME_HOURS}`);
   const name = (options.name ?? '').trim();
   if (name.length > 100) throw badRequest('name is longer than 100 characters');
   const keys = [...new Set(options.languages ?? [])];
   const languages = keys.length
-    ? await prisma().language.findMany({ where: { projectId: options.projectId, key: { in: keys } }, select: { id: true, key: true } })
+    ? await prisma().language.findMany({
+        where: { projectId: options.projectId, key: { in: keys } },
+        select: { id: true, key: true },
+      })
     : [];
   const unknown = keys.filter((k) => !languages.some((l) => l.key === k));
   if (unknown.length) throw badRequest(`Unknown language: ${unknown.join(', ')}`);
@@ -82,7 +88,9 @@ export async function listInContextTokens(projectId: number, id?: number): Promi
   });
   const languageIds = [...new Set(rows.flatMap((r) => r.languageIds))];
   const languages = new Map(
-    (await prisma().language.findMany({ where: { id: { in: languageIds } }, select: { id: true, key: true } })).map((l) => [l.id, l.key]),
+    (await prisma().language.findMany({ where: { id: { in: languageIds } }, select: { id: true, key: true } })).map(
+      (l) => [l.id, l.key],
+    ),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -101,7 +109,10 @@ export async function listInContextTokens(projectId: number, id?: number): Promi
 
 /** Revokes a token of the project: refused from the next request on, on every instance. */
 export async function revokeInContextToken(projectId: number, id: number): Promise<InContextTokenInfo> {
-  const { count } = await prisma().inContextToken.updateMany({ where: { id, projectId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const { count } = await prisma().inContextToken.updateMany({
+    where: { id, projectId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   if (count === 0 && !(await prisma().inContextToken.findFirst({ where: { id, projectId }, select: { id: true } }))) {
     throw notFound(`In-context token ${id} not found`);
   }
@@ -122,7 +133,8 @@ export function normalizeOrigin(value: string): string {
   } catch {
     throw badRequest(`Not an origin: ${JSON.stringify(value)} (expected scheme://host[:port])`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`Not an http(s) origin: ${JSON.stringify(value)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badRequest(`Not an http(s) origin: ${JSON.stringify(value)}`);
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
     throw badRequest(`An origin has no path, query or credentials: ${JSON.stringify(value)}`);
   }
@@ -148,6 +160,15 @@ export async function originAllowedAnywhere(origin: string): Promise<boolean> {
 /** The token of a request, as its plugin needs it. */
 export async function inContextSession(projectId: number, tokenId: number) {
   const [info] = await listInContextTokens(projectId, tokenId);
-  const project = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { projectToken: true, name: true } });
-  return { projectToken: project.projectToken, projectName: project.name, languages: info!.languages, capture: info!.capture, expiresAt: info!.expiresAt };
+  const project = await prisma().project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { projectToken: true, name: true },
+  });
+  return {
+    projectToken: project.projectToken,
+    projectName: project.name,
+    languages: info!.languages,
+    capture: info!.capture,
+    expiresAt: info!.expiresAt,
+  };
 }

@@ -52,27 +52,48 @@ export function addUsage(
   batch: { inputTokens: number; outputTokens: number; requests: number },
 ): Record<string, LlmUsage> {
   const id = `${config.provider} ${config.model}`;
-  const before = current?.[id] ?? { provider: config.provider, model: config.model, inputTokens: 0, outputTokens: 0, requests: 0 };
+  const before = current?.[id] ?? {
+    provider: config.provider,
+    model: config.model,
+    inputTokens: 0,
+    outputTokens: 0,
+    requests: 0,
+  };
   const next: LlmUsage = {
     ...before,
     inputTokens: before.inputTokens + batch.inputTokens,
     outputTokens: before.outputTokens + batch.outputTokens,
     requests: before.requests + batch.requests,
   };
-  if (config.price) next.estimatedCost = (next.inputTokens * config.price.input + next.outputTokens * config.price.output) / 1_000_000;
+  if (config.price)
+    next.estimatedCost = (next.inputTokens * config.price.input + next.outputTokens * config.price.output) / 1_000_000;
   return { ...current, [id]: next };
 }
 
 /** Summary message of a finished job (contract: number of texts and characters translated). */
 export function summary(checkpoint: Checkpoint): string {
-  const skipped = checkpoint.skippedOverLimit ? `; ${checkpoint.skippedOverLimit} not written because they exceed the key's characters limit` : '';
-  const locked = checkpoint.skippedLocked ? `; ${checkpoint.skippedLocked} not written because their key is locked` : '';
-  const named = (checkpoint.llmFailures ?? []).slice(0, 3).map((f) => `${f.key}: ${f.message}`).join(' | ');
-  const failed = !checkpoint.failedTexts ? ''
-    : checkpoint.llmUsage ? `; ${checkpoint.failedTexts} left untranslated because the model's answer failed the checks twice (${named}${checkpoint.failedTexts > 3 ? ' | …' : ''})`
-    : `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large`;
-  const memory = checkpoint.memoryFilled !== undefined ? `; ${checkpoint.memoryFilled} of them from the translation memory` : '';
-  const noMatch = checkpoint.memoryNoMatch ? `; ${checkpoint.memoryNoMatch} without a memory match at the score asked for` : '';
-  const glossary = checkpoint.glossaryTerms ? `; the provider was given ${checkpoint.glossaryTerms} glossary terms found in the texts` : '';
+  const skipped = checkpoint.skippedOverLimit
+    ? `; ${checkpoint.skippedOverLimit} not written because they exceed the key's characters limit`
+    : '';
+  const locked = checkpoint.skippedLocked
+    ? `; ${checkpoint.skippedLocked} not written because their key is locked`
+    : '';
+  const named = (checkpoint.llmFailures ?? [])
+    .slice(0, 3)
+    .map((f) => `${f.key}: ${f.message}`)
+    .join(' | ');
+  const failed = !checkpoint.failedTexts
+    ? ''
+    : checkpoint.llmUsage
+      ? `; ${checkpoint.failedTexts} left untranslated because the model's answer failed the checks twice (${named}${checkpoint.failedTexts > 3 ? ' | …' : ''})`
+      : `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large`;
+  const memory =
+    checkpoint.memoryFilled !== undefined ? `; ${checkpoint.memoryFilled} of them from the translation memory` : '';
+  const noMatch = checkpoint.memoryNoMatch
+    ? `; ${checkpoint.memoryNoMatch} without a memory match at the score asked for`
+    : '';
+  const glossary = checkpoint.glossaryTerms
+    ? `; the provider was given ${checkpoint.glossaryTerms} glossary terms found in the texts`
+    : '';
   return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${memory}${noMatch}${glossary}${skipped}${locked}${failed}`;
 }

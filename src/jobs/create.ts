@@ -41,10 +41,16 @@ export interface SkippedTarget {
  * refuses all. With `idempotencyKey`, the jobs already created under that key
  * are returned instead, when there are any.
  */
-export async function createAutoTranslateJobs(projectId: number, inputs: AutoTranslateInput[], settings?: { skipped: SkippedTarget[] }, idempotencyKey?: string) {
+export async function createAutoTranslateJobs(
+  projectId: number,
+  inputs: AutoTranslateInput[],
+  settings?: { skipped: SkippedTarget[] },
+  idempotencyKey?: string,
+) {
   const skipped = settings ? [...settings.skipped] : [];
   if (inputs.length + skipped.length === 0) throw badRequest('At least one target language is required');
-  if (inputs.length + skipped.length > MAX_JOBS_PER_CALL) throw badRequest(`At most ${MAX_JOBS_PER_CALL} target languages per request`);
+  if (inputs.length + skipped.length > MAX_JOBS_PER_CALL)
+    throw badRequest(`At most ${MAX_JOBS_PER_CALL} target languages per request`);
   const plan = await planOfProject(projectId);
   if (!plan.autoTranslation) throw paymentRequired(`Auto-translation is not included in the ${plan.name} plan`);
   const requests: AutoTranslateRequest[] = [];
@@ -55,8 +61,11 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
     } catch (error) {
       if (!settings || !(error instanceof AppError) || error.code !== 'BAD_REQUEST') throw error;
       skipped.push({
-        targetProjectLanguage: input.targetProjectLanguage, translationProvider: input.translationProvider, targetLanguage: input.targetLanguage,
-        sourceProjectLanguage: input.sourceProjectLanguage ?? '', reason: `${input.translationProvider} cannot translate into '${input.targetProjectLanguage}': ${error.message}`,
+        targetProjectLanguage: input.targetProjectLanguage,
+        translationProvider: input.translationProvider,
+        targetLanguage: input.targetLanguage,
+        sourceProjectLanguage: input.sourceProjectLanguage ?? '',
+        reason: `${input.translationProvider} cannot translate into '${input.targetProjectLanguage}': ${error.message}`,
       });
       continue;
     }
@@ -65,21 +74,43 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
     }
     requests.push(request);
   }
-  if (requests.length === 0) throw badRequest(`No language can be auto-translated: ${skipped.map((s) => s.reason).join('; ')}`);
+  if (requests.length === 0)
+    throw badRequest(`No language can be auto-translated: ${skipped.map((s) => s.reason).join('; ')}`);
   // The job acts for whoever started it: its writes are recorded as the job's, from the starter's source.
   const origin = currentOrigin() as object;
   const key = idempotencyKey ?? null;
   const { jobs, existed } = await prisma().$transaction(async (tx) => {
     if (key !== null) {
       const existing = await jobsOfKey(tx, projectId, key);
-      if (existing.length) return { jobs: inTargetOrder(existing, [...requests.map((r) => r.targetProjectLanguage), ...skipped.map((s) => s.targetProjectLanguage)]), existed: true };
+      if (existing.length)
+        return {
+          jobs: inTargetOrder(existing, [
+            ...requests.map((r) => r.targetProjectLanguage),
+            ...skipped.map((s) => s.targetProjectLanguage),
+          ]),
+          existed: true,
+        };
     }
     const created = [];
     for (const request of requests) {
       const job = await tx.job.create({
-        data: { id: randomUUID(), projectId, request: request as object, progress: INITIAL_PROGRESS, message: 'OK', checkpoint: { sequence: 0 }, origin: { ...origin }, idempotencyKey: key },
+        data: {
+          id: randomUUID(),
+          projectId,
+          request: request as object,
+          progress: INITIAL_PROGRESS,
+          message: 'OK',
+          checkpoint: { sequence: 0 },
+          origin: { ...origin },
+          idempotencyKey: key,
+        },
       });
-      await openChange(tx, projectId, 'JOB_STARTED', { jobId: job.id, jobKind: job.kind, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider });
+      await openChange(tx, projectId, 'JOB_STARTED', {
+        jobId: job.id,
+        jobKind: job.kind,
+        targetLanguage: request.targetProjectLanguage,
+        provider: request.translationProvider,
+      });
       created.push(job);
     }
     for (const target of skipped) created.push(await createSkippedJob(tx, projectId, target, origin, key));
@@ -97,7 +128,9 @@ export async function createAutoTranslateJobs(projectId: number, inputs: AutoTra
  * waits for that transaction and then finds them.
  */
 async function jobsOfKey(tx: Db, projectId: number, key: string): Promise<Job[]> {
-  await tx.$executeRaw(Prisma.sql`/* jobs:idempotency-lock */ SELECT pg_advisory_xact_lock(hashtextextended(${`job:${key}`}, 0))`);
+  await tx.$executeRaw(
+    Prisma.sql`/* jobs:idempotency-lock */ SELECT pg_advisory_xact_lock(hashtextextended(${`job:${key}`}, 0))`,
+  );
   return tx.job.findMany({ where: { projectId, idempotencyKey: key } });
 }
 
@@ -114,7 +147,8 @@ async function validatedRequest(projectId: number, input: AutoTranslateInput): P
   const request = await normalizeRequest(projectId, input);
   const { provider } = await providerForProject(projectId, request.translationProvider);
   // A language model's configuration (URL, headers, prices, response format) is refused now, not when the job runs.
-  if (isLlmProviderId(request.translationProvider)) await llmClientForProject(projectId, request.translationProvider, { jobId: null });
+  if (isLlmProviderId(request.translationProvider))
+    await llmClientForProject(projectId, request.translationProvider, { jobId: null });
   const options = provider.validateRequest({
     sourceLanguage: request.sourceLanguage,
     targetLanguage: request.targetLanguage,
@@ -122,7 +156,8 @@ async function validatedRequest(projectId: number, input: AutoTranslateInput): P
     glossaryId: request.providerGlossaryId,
   });
   // validateRequest refuses a glossary without the project's own key or a source language.
-  if (options.glossaryId) await provider.checkGlossary(options.glossaryId, options.sourceLanguage!, options.targetLanguage);
+  if (options.glossaryId)
+    await provider.checkGlossary(options.glossaryId, options.sourceLanguage!, options.targetLanguage);
   return request;
 }
 
@@ -131,18 +166,43 @@ async function validatedRequest(projectId: number, input: AutoTranslateInput): P
  * (no worker takes it; the client's RUNNING poll does not wait for it), its
  * message saying why, its metadata what it would have used.
  */
-async function createSkippedJob(tx: Db, projectId: number, target: SkippedTarget, origin: object, idempotencyKey: string | null) {
+async function createSkippedJob(
+  tx: Db,
+  projectId: number,
+  target: SkippedTarget,
+  origin: object,
+  idempotencyKey: string | null,
+) {
   const message = `Skipped: ${target.reason}`;
   const job = await tx.job.create({
     data: {
-      id: randomUUID(), projectId, state: 'FAILED', progress: 0, message, finishedAt: new Date(), checkpoint: { sequence: 1 }, origin: { ...origin }, idempotencyKey,
+      id: randomUUID(),
+      projectId,
+      state: 'FAILED',
+      progress: 0,
+      message,
+      finishedAt: new Date(),
+      checkpoint: { sequence: 1 },
+      origin: { ...origin },
+      idempotencyKey,
       request: { ...target, options: [], skipped: true },
       metadata: {
-        targetProjectLanguage: target.targetProjectLanguage, targetLanguage: target.targetLanguage ?? '', sourceType: 'TRANSLATIONS', options: '',
-        translationProvider: target.translationProvider ?? '', sourceProjectLanguage: target.sourceProjectLanguage, sourceLanguage: '',
+        targetProjectLanguage: target.targetProjectLanguage,
+        targetLanguage: target.targetLanguage ?? '',
+        sourceType: 'TRANSLATIONS',
+        options: '',
+        translationProvider: target.translationProvider ?? '',
+        sourceProjectLanguage: target.sourceProjectLanguage,
+        sourceLanguage: '',
       },
     },
   });
-  await openChange(tx, projectId, 'JOB_FINISHED', { jobId: job.id, jobKind: job.kind, state: job.state, message, activityId: null });
+  await openChange(tx, projectId, 'JOB_FINISHED', {
+    jobId: job.id,
+    jobKind: job.kind,
+    state: job.state,
+    message,
+    activityId: null,
+  });
   return job;
 }

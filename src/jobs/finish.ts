@@ -8,7 +8,11 @@ import { recordJob } from '../metrics.js';
 import { openChange, queueAutomations, queueWebhooks } from '../history/changes.js';
 import type { Origin } from '../history/origin.js';
 
-async function finalize(jobId: string, owner: string | null, data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object }): Promise<void> {
+async function finalize(
+  jobId: string,
+  owner: string | null,
+  data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object },
+): Promise<void> {
   // The end of the job and its activity entry (AUTO_TRANSLATION_SUCCESS webhooks) commit together.
   const rows = await prisma().$transaction(async (tx) => {
     const ended = await tx.$queryRaw<Job[]>(Prisma.sql`/* jobs:finish */
@@ -22,12 +26,31 @@ async function finalize(jobId: string, owner: string | null, data: { state: 'SUC
     if (job) {
       const checkpoint = job.checkpoint as { activityId?: string };
       // The cells the job wrote (whatever its outcome) are one CHANGE, told about now that it has ended.
-      if (checkpoint.activityId) await queueWebhooks(tx, { id: BigInt(checkpoint.activityId), projectId: job.projectId }, 'CHANGE');
+      if (checkpoint.activityId)
+        await queueWebhooks(tx, { id: BigInt(checkpoint.activityId), projectId: job.projectId }, 'CHANGE');
       // Its end is recorded as the job's, whoever asked it to stop: an automation's job stays that automation's (loop prevention).
       const origin = jobOrigin(job);
-      const finished = await openChange(tx, job.projectId, 'JOB_FINISHED', { jobId: job.id, jobKind: job.kind, state: job.state, message: job.message, activityId: checkpoint.activityId ?? null }, { origin });
+      const finished = await openChange(
+        tx,
+        job.projectId,
+        'JOB_FINISHED',
+        {
+          jobId: job.id,
+          jobKind: job.kind,
+          state: job.state,
+          message: job.message,
+          activityId: checkpoint.activityId ?? null,
+        },
+        { origin },
+      );
       // Automation rules hear of the job's cells and of its success now, as its webhooks do.
-      if (checkpoint.activityId) await queueAutomations(tx, { id: BigInt(checkpoint.activityId), projectId: job.projectId }, ['TEXTS_CHANGED', 'REVIEW_STATUS_CHANGED'], origin);
+      if (checkpoint.activityId)
+        await queueAutomations(
+          tx,
+          { id: BigInt(checkpoint.activityId), projectId: job.projectId },
+          ['TEXTS_CHANGED', 'REVIEW_STATUS_CHANGED'],
+          origin,
+        );
       if (job.state === 'SUCCESS') await queueAutomations(tx, finished, ['AUTO_TRANSLATION_FINISHED'], origin);
     }
     return ended;
@@ -35,7 +58,11 @@ async function finalize(jobId: string, owner: string | null, data: { state: 'SUC
   const job = rows[0];
   if (!job) return;
   publishJobEvent(job);
-  recordJob(job.kind, job.state, (new Date(job.finishedAt ?? Date.now()).getTime() - new Date(job.startedAt).getTime()) / 1000);
+  recordJob(
+    job.kind,
+    job.state,
+    (new Date(job.finishedAt ?? Date.now()).getTime() - new Date(job.startedAt).getTime()) / 1000,
+  );
 }
 
 export function succeedJob(job: Job, owner: string, message: string, metadata: object): Promise<void> {
@@ -53,5 +80,10 @@ export function cancelJobRow(jobId: string, owner: string | null): Promise<void>
 /** The origin a job's writes are recorded with (the worker runs it in the same). */
 export function jobOrigin(job: Pick<Job, 'id' | 'origin'>): Origin {
   const stored = (job.origin ?? {}) as Partial<Origin>;
-  return { actorKind: 'JOB', actorId: job.id, source: stored.source ?? 'SYSTEM', ...(stored.automation && { automation: stored.automation }) };
+  return {
+    actorKind: 'JOB',
+    actorId: job.id,
+    source: stored.source ?? 'SYSTEM',
+    ...(stored.automation && { automation: stored.automation }),
+  };
 }

@@ -15,23 +15,39 @@ import type { AutoTranslateInput, JobOption } from './request.js';
  * for `--force`) are added to the options each language's settings carry.
  * `idempotencyKey`: see createAutoTranslateJobs.
  */
-export async function startJobsFromSettings(projectId: number, languageKeys: readonly string[], options?: readonly JobOption[] | null, only?: { keyIds: readonly number[] }, idempotencyKey?: string) {
+export async function startJobsFromSettings(
+  projectId: number,
+  languageKeys: readonly string[],
+  options?: readonly JobOption[] | null,
+  only?: { keyIds: readonly number[] },
+  idempotencyKey?: string,
+) {
   const settings = await resolveLanguageSettings(projectId);
   let targets: typeof settings;
   if (languageKeys.length > 0) {
     const asked = [...new Set(languageKeys.map((k) => k.trim()).filter((k) => k !== ''))];
     const unknown = asked.filter((k) => !settings.some((s) => s.languageKey === k));
-    if (unknown.length) throw notFound(`languageKeys: ${unknown.map((k) => `'${k}'`).join(', ')} ${unknown.length === 1 ? 'is not a language' : 'are not languages'} of this project`);
+    if (unknown.length)
+      throw notFound(
+        `languageKeys: ${unknown.map((k) => `'${k}'`).join(', ')} ${unknown.length === 1 ? 'is not a language' : 'are not languages'} of this project`,
+      );
     targets = asked.map((k) => settings.find((s) => s.languageKey === k)!);
   } else {
     targets = settings.filter((s) => !s.isSource && s.sourceProjectLanguage !== s.languageKey);
-    if (targets.length === 0) throw badRequest('No language to auto-translate: the project has no language besides its source language');
+    if (targets.length === 0)
+      throw badRequest('No language to auto-translate: the project has no language besides its source language');
   }
   const inputs: AutoTranslateInput[] = [];
   const skipped: SkippedTarget[] = [];
   for (const s of targets) {
     if (s.problem) {
-      skipped.push({ targetProjectLanguage: s.languageKey, translationProvider: s.translationProvider, targetLanguage: s.targetLanguage, sourceProjectLanguage: s.sourceProjectLanguage, reason: s.problem });
+      skipped.push({
+        targetProjectLanguage: s.languageKey,
+        translationProvider: s.translationProvider,
+        targetLanguage: s.targetLanguage,
+        sourceProjectLanguage: s.sourceProjectLanguage,
+        reason: s.problem,
+      });
       continue;
     }
     inputs.push({

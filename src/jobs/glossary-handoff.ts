@@ -35,12 +35,22 @@ export async function withBatchGlossary<T>(
     glossary = await provider.createGlossary([...entries.values()], sourceLanguage, options.targetLanguage, signal);
   } catch (error) {
     if (!(error instanceof MtProviderError)) throw error;
-    logger().warn({ jobId: job.id, provider: provider.id, reason: error.providerMessage }, 'the provider refused the glossary of the batch; translating without it');
+    logger().warn(
+      { jobId: job.id, provider: provider.id, reason: error.providerMessage },
+      'the provider refused the glossary of the batch; translating without it',
+    );
     return run(options, 0);
   }
   try {
     return await run({ ...options, sourceLanguage, glossaryId: glossary.glossaryId }, entries.size);
   } finally {
-    await glossary.remove().catch((error: unknown) => logger().warn({ jobId: job.id, glossaryId: glossary.glossaryId, error: (error as Error).message }, 'a batch glossary was not removed at the provider'));
+    await glossary
+      .remove()
+      .catch((error: unknown) =>
+        logger().warn(
+          { jobId: job.id, glossaryId: glossary.glossaryId, error: (error as Error).message },
+          'a batch glossary was not removed at the provider',
+        ),
+      );
   }
 }

@@ -17,7 +17,12 @@ import { badRequest, notFound } from '../errors.js';
 import { openChange } from '../history/changes.js';
 import { instanceProvider } from '../mt/config.js';
 import { providerCodeFor } from '../mt/languages.js';
-import { FORMALITY_VALUES, MtValidationError, isTranslationProviderId, type TranslationProviderId } from '../mt/types.js';
+import {
+  FORMALITY_VALUES,
+  MtValidationError,
+  isTranslationProviderId,
+  type TranslationProviderId,
+} from '../mt/types.js';
 import { readSettings } from '../projects/settings.js';
 import { providerForProject } from './provider.js';
 import type { AutoTranslateRequest, JobOption } from './request.js';
@@ -66,12 +71,17 @@ export async function lastJobRequests(projectId: number): Promise<Map<string, Au
   return new Map(rows.map((r) => [r.request.targetProjectLanguage, r.request]));
 }
 
-const nonEmpty = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
+const nonEmpty = (value: string | null | undefined) =>
+  value === undefined || value === null || value.trim() === '' ? null : value.trim();
 
 /** Every language of the project with the settings a job for it would use, in the project's language order. */
 export async function resolveLanguageSettings(projectId: number): Promise<LanguageSettings[]> {
   const [languages, saved, last, projectSettings] = await Promise.all([
-    prisma().language.findMany({ where: { projectId }, select: { id: true, key: true, isDefault: true }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }),
+    prisma().language.findMany({
+      where: { projectId },
+      select: { id: true, key: true, isDefault: true },
+      orderBy: [{ order: 'asc' }, { id: 'asc' }],
+    }),
     prisma().autoTranslationSetting.findMany({ where: { projectId } }),
     lastJobRequests(projectId),
     readSettings(projectId),
@@ -94,25 +104,36 @@ export async function resolveLanguageSettings(projectId: number): Promise<Langua
         targetLanguage: previous.targetLanguage,
         providerFormality: previous.providerFormality ?? null,
         providerGlossaryId: previous.providerGlossaryId ?? null,
-        options: (previous.options ?? []).filter((o): o is SettingOption => (SETTING_OPTIONS as readonly string[]).includes(o)),
+        options: (previous.options ?? []).filter((o): o is SettingOption =>
+          (SETTING_OPTIONS as readonly string[]).includes(o),
+        ),
       };
     }
-    const provider = (row?.provider && isTranslationProviderId(row.provider) ? row.provider : null) ?? fallbackProvider ?? null;
-    const source = (row?.sourceLanguageId !== null && row?.sourceLanguageId !== undefined ? keyOf.get(row.sourceLanguageId) : undefined) ?? defaultSource;
+    const provider =
+      (row?.provider && isTranslationProviderId(row.provider) ? row.provider : null) ?? fallbackProvider ?? null;
+    const source =
+      (row?.sourceLanguageId !== null && row?.sourceLanguageId !== undefined
+        ? keyOf.get(row.sourceLanguageId)
+        : undefined) ?? defaultSource;
     return {
       languageKey: language.key,
       origin: row ? 'SAVED' : 'DEFAULT',
       translationProvider: provider,
       sourceProjectLanguage: source,
-      sourceLanguage: row?.sourceCode ?? (provider ? providerCodeFor(provider, source, 'source') ?? null : null),
-      targetLanguage: row?.targetCode ?? (provider ? providerCodeFor(provider, language.key, 'target') ?? null : null),
+      sourceLanguage: row?.sourceCode ?? (provider ? (providerCodeFor(provider, source, 'source') ?? null) : null),
+      targetLanguage:
+        row?.targetCode ?? (provider ? (providerCodeFor(provider, language.key, 'target') ?? null) : null),
       providerFormality: row?.formality ?? null,
       providerGlossaryId: row?.glossaryId ?? null,
-      options: (row?.options ?? []).filter((o): o is SettingOption => (SETTING_OPTIONS as readonly string[]).includes(o)),
+      options: (row?.options ?? []).filter((o): o is SettingOption =>
+        (SETTING_OPTIONS as readonly string[]).includes(o),
+      ),
     };
   });
 
-  const sources = new Set(settings.filter((s) => s.sourceProjectLanguage !== s.languageKey).map((s) => s.sourceProjectLanguage));
+  const sources = new Set(
+    settings.filter((s) => s.sourceProjectLanguage !== s.languageKey).map((s) => s.sourceProjectLanguage),
+  );
   const providers = new Map<TranslationProviderId, Awaited<ReturnType<typeof providerForProject>>['provider']>();
   const result: LanguageSettings[] = [];
   for (const s of settings) {
@@ -124,11 +145,14 @@ export async function resolveLanguageSettings(projectId: number): Promise<Langua
     } else if (!s.targetLanguage) {
       problem = `${s.translationProvider} cannot translate into '${s.languageKey}': it has no language code for it; set the provider's code or another provider in the language's auto-translation settings`;
     } else {
-      if (!providers.has(s.translationProvider)) providers.set(s.translationProvider, (await providerForProject(projectId, s.translationProvider)).provider);
+      if (!providers.has(s.translationProvider))
+        providers.set(s.translationProvider, (await providerForProject(projectId, s.translationProvider)).provider);
       try {
         providers.get(s.translationProvider)!.validateRequest({
-          sourceLanguage: s.sourceLanguage ?? undefined, targetLanguage: s.targetLanguage,
-          formality: s.providerFormality ?? undefined, glossaryId: s.providerGlossaryId ?? undefined,
+          sourceLanguage: s.sourceLanguage ?? undefined,
+          targetLanguage: s.targetLanguage,
+          formality: s.providerFormality ?? undefined,
+          glossaryId: s.providerGlossaryId ?? undefined,
         });
       } catch (error) {
         if (!(error instanceof MtValidationError)) throw error;
@@ -152,32 +176,58 @@ function checkedString(value: string | null | undefined, field: string, max: num
  * provider that will use them, when there is one; the glossary and the
  * provider key are checked when a job starts.
  */
-export async function saveLanguageSettings(projectId: number, languageKey: string, input: LanguageSettingsInput): Promise<void> {
+export async function saveLanguageSettings(
+  projectId: number,
+  languageKey: string,
+  input: LanguageSettingsInput,
+): Promise<void> {
   const languages = await prisma().language.findMany({ where: { projectId }, select: { id: true, key: true } });
   const language = languages.find((l) => l.key === languageKey);
   if (!language) throw notFound(`Language '${languageKey}' not found`);
   const sourceKey = nonEmpty(input.sourceProjectLanguage);
   const source = sourceKey === null ? null : languages.find((l) => l.key === sourceKey);
   if (source === undefined) throw notFound(`sourceProjectLanguage '${sourceKey}' is not a language of this project`);
-  if (source?.id === language.id) throw badRequest('sourceProjectLanguage must differ from the language translated into');
+  if (source?.id === language.id)
+    throw badRequest('sourceProjectLanguage must differ from the language translated into');
   const provider = input.translationProvider ?? null;
   const sourceCode = checkedString(input.sourceLanguage, 'sourceLanguage', 100);
   const targetCode = checkedString(input.targetLanguage, 'targetLanguage', 100);
   const formality = checkedString(input.providerFormality, 'providerFormality', 20);
-  if (formality !== null && !(FORMALITY_VALUES as readonly string[]).includes(formality)) throw badRequest(`providerFormality must be one of ${FORMALITY_VALUES.join(', ')}`);
+  if (formality !== null && !(FORMALITY_VALUES as readonly string[]).includes(formality))
+    throw badRequest(`providerFormality must be one of ${FORMALITY_VALUES.join(', ')}`);
   const glossaryId = checkedString(input.providerGlossaryId, 'providerGlossaryId', 200);
   const options = [...new Set(input.options ?? [])];
   const wrong = options.filter((o) => !(SETTING_OPTIONS as readonly string[]).includes(o));
-  if (wrong.length) throw badRequest(`options may hold ${SETTING_OPTIONS.join(', ')} (FORCE_REPLACE is asked for with each request); got ${wrong.join(', ')}`);
+  if (wrong.length)
+    throw badRequest(
+      `options may hold ${SETTING_OPTIONS.join(', ')} (FORCE_REPLACE is asked for with each request); got ${wrong.join(', ')}`,
+    );
   // Codes given are checked in the notation of the provider that will use them (the instance's when none is set).
-  const user = provider ?? instanceProvider(new Set(Object.keys((await readSettings(projectId)).providerApiKeys ?? {})));
+  const user =
+    provider ?? instanceProvider(new Set(Object.keys((await readSettings(projectId)).providerApiKeys ?? {})));
   if (user && (targetCode || sourceCode)) {
     const { provider: mt } = await providerForProject(projectId, user);
-    mt.validateLanguages({ sourceLanguage: sourceCode ?? undefined, targetLanguage: targetCode ?? providerCodeFor(user, languageKey, 'target') ?? languageKey });
+    mt.validateLanguages({
+      sourceLanguage: sourceCode ?? undefined,
+      targetLanguage: targetCode ?? providerCodeFor(user, languageKey, 'target') ?? languageKey,
+    });
   }
-  const data = { provider, sourceLanguageId: source?.id ?? null, sourceCode, targetCode, formality, glossaryId, options, updatedAt: new Date() };
+  const data = {
+    provider,
+    sourceLanguageId: source?.id ?? null,
+    sourceCode,
+    targetCode,
+    formality,
+    glossaryId,
+    options,
+    updatedAt: new Date(),
+  };
   await prisma().$transaction(async (tx) => {
-    await tx.autoTranslationSetting.upsert({ where: { languageId: language.id }, create: { languageId: language.id, projectId, ...data }, update: data });
+    await tx.autoTranslationSetting.upsert({
+      where: { languageId: language.id },
+      create: { languageId: language.id, projectId, ...data },
+      update: data,
+    });
     await openChange(tx, projectId, 'SETTINGS', { settings: ['autoTranslation'], language: languageKey });
   });
 }
@@ -188,6 +238,11 @@ export async function resetLanguageSettings(projectId: number, languageKey: stri
   if (!language) throw notFound(`Language '${languageKey}' not found`);
   await prisma().$transaction(async (tx) => {
     const { count } = await tx.autoTranslationSetting.deleteMany({ where: { languageId: language.id } });
-    if (count) await openChange(tx, projectId, 'SETTINGS', { settings: ['autoTranslation'], language: languageKey, reset: true });
+    if (count)
+      await openChange(tx, projectId, 'SETTINGS', {
+        settings: ['autoTranslation'],
+        language: languageKey,
+        reset: true,
+      });
   });
 }

@@ -6,7 +6,13 @@
 import { badRequest } from '../errors.js';
 import { isSealed, open, seal } from '../auth/sealed-secrets.js';
 import { ConfigError } from '../config.js';
-import { isResponseFormat, llmBaseUrl, RESPONSE_FORMATS, type ProjectLlmSettings, type ResponseFormat } from '../mt/llm/config.js';
+import {
+  isResponseFormat,
+  llmBaseUrl,
+  RESPONSE_FORMATS,
+  type ProjectLlmSettings,
+  type ResponseFormat,
+} from '../mt/llm/config.js';
 import type { LlmProviderId } from '../mt/types.js';
 import { readSettings, updateSettings, type ProjectSettings } from '../projects/settings.js';
 
@@ -51,28 +57,48 @@ function storedOf(settings: ProjectSettings, provider: LlmProviderId): Stored {
 
 function openHeaders(projectId: number, provider: LlmProviderId, stored: Stored): Record<string, string> {
   if (!stored.headers) return {};
-  return JSON.parse(isSealed(stored.headers) ? open(stored.headers, purpose(projectId, provider)) : stored.headers) as Record<string, string>;
+  return JSON.parse(
+    isSealed(stored.headers) ? open(stored.headers, purpose(projectId, provider)) : stored.headers,
+  ) as Record<string, string>;
 }
 
 /** The project's settings of a provider, opened, for resolveLlmConfig. */
-export function projectLlmSettings(projectId: number, settings: ProjectSettings, provider: LlmProviderId): ProjectLlmSettings {
+export function projectLlmSettings(
+  projectId: number,
+  settings: ProjectSettings,
+  provider: LlmProviderId,
+): ProjectLlmSettings {
   const stored = storedOf(settings, provider);
-  return { url: stored.url, model: stored.model, headers: openHeaders(projectId, provider, stored), responseFormat: stored.responseFormat, priceInput: stored.priceInput, priceOutput: stored.priceOutput, screenshots: stored.screenshots };
+  return {
+    url: stored.url,
+    model: stored.model,
+    headers: openHeaders(projectId, provider, stored),
+    responseFormat: stored.responseFormat,
+    priceInput: stored.priceInput,
+    priceOutput: stored.priceOutput,
+    screenshots: stored.screenshots,
+  };
 }
 
 export async function readLlmSettings(projectId: number, provider: LlmProviderId): Promise<LlmSettingsView> {
   const settings = await readSettings(projectId);
   const stored = storedOf(settings, provider);
   return {
-    provider, url: stored.url ?? null, model: stored.model ?? null, headerNames: Object.keys(openHeaders(projectId, provider, stored)),
-    responseFormat: stored.responseFormat ?? null, priceInput: stored.priceInput ?? null, priceOutput: stored.priceOutput ?? null,
+    provider,
+    url: stored.url ?? null,
+    model: stored.model ?? null,
+    headerNames: Object.keys(openHeaders(projectId, provider, stored)),
+    responseFormat: stored.responseFormat ?? null,
+    priceInput: stored.priceInput ?? null,
+    priceOutput: stored.priceOutput ?? null,
     screenshots: stored.screenshots ?? null,
   };
 }
 
 function price(value: number | null | undefined, field: string): number | undefined {
   if (value === null || value === undefined) return undefined;
-  if (!Number.isFinite(value) || value < 0 || value > 1e9) throw badRequest(`${field} must be a number from 0 to 1000000000 (per million tokens)`);
+  if (!Number.isFinite(value) || value < 0 || value > 1e9)
+    throw badRequest(`${field} must be a number from 0 to 1000000000 (per million tokens)`);
   return value;
 }
 
@@ -81,10 +107,15 @@ function price(value: number | null | undefined, field: string): number | undefi
  * instance's), except the headers: left out, the stored ones stay (their values
  * are never shown, so a form cannot send them back); null removes them.
  */
-export async function setLlmSettings(projectId: number, provider: LlmProviderId, input: LlmSettingsInput): Promise<LlmSettingsView> {
+export async function setLlmSettings(
+  projectId: number,
+  provider: LlmProviderId,
+  input: LlmSettingsInput,
+): Promise<LlmSettingsView> {
   const settings = await readSettings(projectId);
   const next: Stored = {};
-  if (input.headers === undefined && storedOf(settings, provider).headers) next.headers = storedOf(settings, provider).headers;
+  if (input.headers === undefined && storedOf(settings, provider).headers)
+    next.headers = storedOf(settings, provider).headers;
   if (input.url?.trim()) {
     try {
       next.url = llmBaseUrl('url', input.url.trim());
@@ -100,21 +131,33 @@ export async function setLlmSettings(projectId: number, provider: LlmProviderId,
   }
   if (input.headers !== null && input.headers !== undefined) {
     const headers = input.headers;
-    if (typeof headers !== 'object' || Array.isArray(headers) || Object.entries(headers).some(([k, v]) => typeof v !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(k) || /[\r\n]/.test(v))) {
+    if (
+      typeof headers !== 'object' ||
+      Array.isArray(headers) ||
+      Object.entries(headers).some(
+        ([k, v]) => typeof v !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(k) || /[\r\n]/.test(v),
+      )
+    ) {
       throw badRequest('headers must be an object of header names and string values');
     }
-    const reserved = Object.keys(headers).filter((k) => ['host', 'content-length', 'content-type'].includes(k.toLowerCase()));
+    const reserved = Object.keys(headers).filter((k) =>
+      ['host', 'content-length', 'content-type'].includes(k.toLowerCase()),
+    );
     if (reserved.length) throw badRequest(`headers may not set ${reserved.join(', ')}`);
     if (Object.keys(headers).length) next.headers = seal(JSON.stringify(headers), purpose(projectId, provider));
   }
   if (input.responseFormat) {
-    if (!isResponseFormat(provider, input.responseFormat)) throw badRequest(`responseFormat of ${provider} must be one of ${RESPONSE_FORMATS[provider].join(', ')}`);
+    if (!isResponseFormat(provider, input.responseFormat))
+      throw badRequest(`responseFormat of ${provider} must be one of ${RESPONSE_FORMATS[provider].join(', ')}`);
     next.responseFormat = input.responseFormat;
   }
   if (input.screenshots !== null && input.screenshots !== undefined) next.screenshots = input.screenshots;
   next.priceInput = price(input.priceInput, 'priceInput');
   next.priceOutput = price(input.priceOutput, 'priceOutput');
-  const all = { ...(settings.llmProviders as Record<string, Stored> | undefined ?? {}), [provider]: JSON.parse(JSON.stringify(next)) };
+  const all = {
+    ...((settings.llmProviders as Record<string, Stored> | undefined) ?? {}),
+    [provider]: JSON.parse(JSON.stringify(next)),
+  };
   await updateSettings(projectId, { llmProviders: all });
   return readLlmSettings(projectId, provider);
 }

@@ -22,8 +22,12 @@ export async function fillFromMemory(
   for (const k of keys) {
     if (!k.text.trim()) continue;
     const [best] = await suggest(scope, {
-      text: k.text, sourceLanguage: languages.source, targetLanguage: languages.target,
-      key: { id: k.id, key: k.key, namespace: k.namespace }, limit: 1, minScore,
+      text: k.text,
+      sourceLanguage: languages.source,
+      targetLanguage: languages.target,
+      key: { id: k.id, key: k.key, namespace: k.namespace },
+      limit: 1,
+      minScore,
     });
     if (best && best.text.trim()) filled.set(k.id, { text: best.text, score: best.score });
   }

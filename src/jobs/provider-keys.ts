@@ -15,10 +15,15 @@ const purpose = (projectId: number, provider: string) => `provider-key:${project
 
 /** Stores the project's own provider key (used before the service's; needed for glossaries). */
 export async function setProviderApiKey(projectId: number, provider: string, apiKey: string | null): Promise<void> {
-  if (!(PROVIDERS_WITH_KEYS as readonly string[]).includes(provider)) throw badRequest(`provider must be one of ${PROVIDERS_WITH_KEYS.join(', ')}`);
-  if (apiKey !== null && (apiKey.trim() === '' || apiKey.length > 500)) throw badRequest('apiKey must be a non-empty string of at most 500 characters');
+  if (!(PROVIDERS_WITH_KEYS as readonly string[]).includes(provider))
+    throw badRequest(`provider must be one of ${PROVIDERS_WITH_KEYS.join(', ')}`);
+  if (apiKey !== null && (apiKey.trim() === '' || apiKey.length > 500))
+    throw badRequest('apiKey must be a non-empty string of at most 500 characters');
   const current = (await readSettings(projectId)).providerApiKeys ?? {};
-  const next = { ...current, [provider]: apiKey === null ? undefined : seal(apiKey.trim(), purpose(projectId, provider)) };
+  const next = {
+    ...current,
+    [provider]: apiKey === null ? undefined : seal(apiKey.trim(), purpose(projectId, provider)),
+  };
   await updateSettings(projectId, { providerApiKeys: JSON.parse(JSON.stringify(next)) });
 }
 
@@ -41,14 +46,19 @@ export function providerApiKey(projectId: number, settings: ProjectSettings, pro
  * plain text (run at start-up, after the SQL migrations; does nothing once all are sealed).
  */
 export async function sealStoredProviderKeys(): Promise<number> {
-  const rows = await prisma().$queryRaw<{ id: number; settings: ProjectSettings }[]>(Prisma.sql`/* jobs:projects-with-provider-keys */
+  const rows = await prisma().$queryRaw<
+    { id: number; settings: ProjectSettings }[]
+  >(Prisma.sql`/* jobs:projects-with-provider-keys */
     SELECT id, settings FROM "Project" WHERE settings ? 'providerApiKeys'`);
   let sealed = 0;
   for (const { id, settings } of rows) {
     const keys = settings.providerApiKeys ?? {};
     const plain = Object.entries(keys).filter(([, value]) => typeof value === 'string' && !isSealed(value));
     if (plain.length === 0) continue;
-    const next = { ...keys, ...Object.fromEntries(plain.map(([provider, value]) => [provider, seal(value!, purpose(id, provider))])) };
+    const next = {
+      ...keys,
+      ...Object.fromEntries(plain.map(([provider, value]) => [provider, seal(value!, purpose(id, provider))])),
+    };
     await updateSettings(id, { providerApiKeys: next });
     sealed += plain.length;
   }

@@ -14,7 +14,10 @@ import { readSettings } from '../projects/settings.js';
 import { projectLlmSettings } from './llm-settings.js';
 import { providerApiKey } from './provider-keys.js';
 
-export async function providerForProject(projectId: number, id: TranslationProviderId): Promise<{ provider: TranslationProvider; credentials: ProviderCredentials }> {
+export async function providerForProject(
+  projectId: number,
+  id: TranslationProviderId,
+): Promise<{ provider: TranslationProvider; credentials: ProviderCredentials }> {
   const settings = await readSettings(projectId);
   const projectApiKey = id === 'PSEUDO' || id === 'MEMORY' ? undefined : providerApiKey(projectId, settings, id);
   const credentials = resolveCredentials(id, { projectApiKey });
@@ -25,14 +28,24 @@ export async function providerForProject(projectId: number, id: TranslationProvi
  * A language-model client configured for the project, whose every request is
  * kept in the log (LlmExchange) under the job, or none for the editor's.
  */
-export async function llmClientForProject(projectId: number, id: LlmProviderId, log: { jobId: string | null; retry?: Omit<RetryOptions, 'signal'> }): Promise<LlmClient> {
+export async function llmClientForProject(
+  projectId: number,
+  id: LlmProviderId,
+  log: { jobId: string | null; retry?: Omit<RetryOptions, 'signal'> },
+): Promise<LlmClient> {
   const settings = await readSettings(projectId);
   let config;
   try {
-    config = resolveLlmConfig(id, { projectApiKey: providerApiKey(projectId, settings, id), project: projectLlmSettings(projectId, settings, id) });
+    config = resolveLlmConfig(id, {
+      projectApiKey: providerApiKey(projectId, settings, id),
+      project: projectLlmSettings(projectId, settings, id),
+    });
   } catch (error) {
     if (error instanceof ConfigError) throw badRequest(`${id} is not configured correctly: ${error.message}`);
     throw error;
   }
-  return createLlmClient(config, { onExchange: (exchange) => recordExchange(projectId, log.jobId, exchange), retry: log.retry });
+  return createLlmClient(config, {
+    onExchange: (exchange) => recordExchange(projectId, log.jobId, exchange),
+    retry: log.retry,
+  });
 }

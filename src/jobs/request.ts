@@ -53,21 +53,35 @@ export async function normalizeRequest(projectId: number, input: AutoTranslateIn
   const targetProjectLanguage = requiredString(input.targetProjectLanguage, 'targetProjectLanguage');
   const targetLanguage = requiredString(input.targetLanguage, 'targetLanguage');
   const options = [...new Set(input.options ?? [])];
-  const languages = await prisma().language.findMany({ where: { projectId }, select: { key: true, isDefault: true }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+  const languages = await prisma().language.findMany({
+    where: { projectId },
+    select: { key: true, isDefault: true },
+    orderBy: [{ order: 'asc' }, { id: 'asc' }],
+  });
   const keys = new Set(languages.map((l) => l.key));
-  if (!keys.has(targetProjectLanguage)) throw notFound(`targetProjectLanguage '${targetProjectLanguage}' is not a language of this project`);
-  const sourceProjectLanguage = optionalString(input.sourceProjectLanguage, 'sourceProjectLanguage') ?? (languages.find((l) => l.isDefault) ?? languages[0])?.key;
-  if (!sourceProjectLanguage || !keys.has(sourceProjectLanguage)) throw notFound(`sourceProjectLanguage '${sourceProjectLanguage}' is not a language of this project`);
-  if (sourceProjectLanguage === targetProjectLanguage) throw badRequest('sourceProjectLanguage and targetProjectLanguage must differ');
+  if (!keys.has(targetProjectLanguage))
+    throw notFound(`targetProjectLanguage '${targetProjectLanguage}' is not a language of this project`);
+  const sourceProjectLanguage =
+    optionalString(input.sourceProjectLanguage, 'sourceProjectLanguage') ??
+    (languages.find((l) => l.isDefault) ?? languages[0])?.key;
+  if (!sourceProjectLanguage || !keys.has(sourceProjectLanguage))
+    throw notFound(`sourceProjectLanguage '${sourceProjectLanguage}' is not a language of this project`);
+  if (sourceProjectLanguage === targetProjectLanguage)
+    throw badRequest('sourceProjectLanguage and targetProjectLanguage must differ');
   const providerGlossaryId = optionalString(input.providerGlossaryId, 'providerGlossaryId', 200);
   const providerFormality = optionalString(input.providerFormality, 'providerFormality', 20);
   const memoryMinScore = input.memoryMinScore ?? (input.translationProvider === 'MEMORY' ? 100 : undefined);
-  if (memoryMinScore !== undefined && (!Number.isInteger(memoryMinScore) || memoryMinScore < 50 || memoryMinScore > 100)) {
+  if (
+    memoryMinScore !== undefined &&
+    (!Number.isInteger(memoryMinScore) || memoryMinScore < 50 || memoryMinScore > 100)
+  ) {
     throw badRequest(`memoryMinScore must be a whole number from 50 to 100, got ${memoryMinScore}`);
   }
   // The memory pairs each text of the default language with its translations: only that side can be looked up.
   if (memoryMinScore !== undefined && sourceProjectLanguage !== languages.find((l) => l.isDefault)?.key) {
-    throw badRequest(`The translation memory is looked up from the default language; sourceProjectLanguage '${sourceProjectLanguage}' is not it`);
+    throw badRequest(
+      `The translation memory is looked up from the default language; sourceProjectLanguage '${sourceProjectLanguage}' is not it`,
+    );
   }
   return {
     translationProvider: input.translationProvider,

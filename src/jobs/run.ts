@@ -29,16 +29,25 @@ import { fillFromMemory } from './memory-fill.js';
 import { withBatchGlossary } from './glossary-handoff.js';
 
 export class LeaseLostError extends Error {
-  constructor() { super('The job lease was lost'); }
+  constructor() {
+    super('The job lease was lost');
+  }
 }
 export class JobCancelledError extends Error {
-  constructor() { super('The job was cancelled'); }
+  constructor() {
+    super('The job was cancelled');
+  }
 }
 
 /** Keys per engine batch (the provider layer splits further by its own limits). */
 const BATCH = 100;
 
-interface Candidate { id: number; key: string; namespace: string; source: string }
+interface Candidate {
+  id: number;
+  key: string;
+  namespace: string;
+  source: string;
+}
 
 interface CandidateFilter {
   projectId: number;
@@ -72,17 +81,34 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   const request = job.request as unknown as AutoTranslateRequest;
   const useKeys = request.options.includes('USE_TRANSLATION_KEYS');
   const force = request.options.includes('FORCE_REPLACE');
-  const languages = await prisma().language.findMany({ where: { projectId: job.projectId, key: { in: [request.sourceProjectLanguage, request.targetProjectLanguage] } } });
+  const languages = await prisma().language.findMany({
+    where: { projectId: job.projectId, key: { in: [request.sourceProjectLanguage, request.targetProjectLanguage] } },
+  });
   const source = languages.find((l) => l.key === request.sourceProjectLanguage);
   const target = languages.find((l) => l.key === request.targetProjectLanguage);
   if (!source || !target) {
-    await failJob(job, context.owner, `Language ${!source ? request.sourceProjectLanguage : request.targetProjectLanguage} no longer exists in the project`);
+    await failJob(
+      job,
+      context.owner,
+      `Language ${!source ? request.sourceProjectLanguage : request.targetProjectLanguage} no longer exists in the project`,
+    );
     return;
   }
   const { provider } = await providerForProject(job.projectId, request.translationProvider);
-  const options = provider.validateRequest({ sourceLanguage: request.sourceLanguage, targetLanguage: request.targetLanguage, formality: request.providerFormality, glossaryId: request.providerGlossaryId });
+  const options = provider.validateRequest({
+    sourceLanguage: request.sourceLanguage,
+    targetLanguage: request.targetLanguage,
+    formality: request.providerFormality,
+    glossaryId: request.providerGlossaryId,
+  });
   // Language models translate each text with its context (src/llm/), checked before it is written.
-  let llm: { client: LlmClient; scope: MemoryScope; header: { projectDescription: string; style: string; sourceLanguage: string; targetLanguage: string } } | undefined;
+  let llm:
+    | {
+        client: LlmClient;
+        scope: MemoryScope;
+        header: { projectDescription: string; style: string; sourceLanguage: string; targetLanguage: string };
+      }
+    | undefined;
   if (isLlmProviderId(request.translationProvider)) {
     let client: LlmClient;
     try {
@@ -98,20 +124,39 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
     llm = {
       client,
       scope: await projectMemoryScope(job.projectId),
-      header: { projectDescription: told.description, style: told.style, sourceLanguage: request.sourceLanguage ?? source.key, targetLanguage: request.targetLanguage },
+      header: {
+        projectDescription: told.description,
+        style: told.style,
+        sourceLanguage: request.sourceLanguage ?? source.key,
+        targetLanguage: request.targetLanguage,
+      },
     };
   }
   // The memory first (memoryMinScore), or only (MEMORY: pre-translation).
-  const memory = request.memoryMinScore !== undefined ? { scope: llm?.scope ?? await projectMemoryScope(job.projectId), minScore: request.memoryMinScore } : undefined;
+  const memory =
+    request.memoryMinScore !== undefined
+      ? { scope: llm?.scope ?? (await projectMemoryScope(job.projectId)), minScore: request.memoryMinScore }
+      : undefined;
   const memoryOnly = request.translationProvider === 'MEMORY';
   const saved = (job.checkpoint ?? {}) as unknown as Partial<Checkpoint>;
   const checkpoint: Checkpoint = { texts: 0, characters: 0, ...saved, sequence: saved.sequence ?? 0 };
-  const filter: CandidateFilter = { projectId: job.projectId, sourceId: source.id, targetId: target.id, useKeys, force, keyIds: request.keyIds ? arrayLiteral(request.keyIds, (id) => id) : null };
+  const filter: CandidateFilter = {
+    projectId: job.projectId,
+    sourceId: source.id,
+    targetId: target.id,
+    useKeys,
+    force,
+    keyIds: request.keyIds ? arrayLiteral(request.keyIds, (id) => id) : null,
+  };
   if (checkpoint.total === undefined) {
-    const [row] = await prisma().$queryRaw<{ n: number; locked: number }[]>(candidateSql(
-      Prisma.sql`/* jobs:count-candidates */`,
-      Prisma.sql`count(*) FILTER (WHERE NOT k.lock)::int AS n, count(*) FILTER (WHERE k.lock)::int AS locked`, filter, Prisma.empty,
-    ));
+    const [row] = await prisma().$queryRaw<{ n: number; locked: number }[]>(
+      candidateSql(
+        Prisma.sql`/* jobs:count-candidates */`,
+        Prisma.sql`count(*) FILTER (WHERE NOT k.lock)::int AS n, count(*) FILTER (WHERE k.lock)::int AS locked`,
+        filter,
+        Prisma.empty,
+      ),
+    );
     checkpoint.total = row!.n;
     checkpoint.skippedLocked = row!.locked;
     checkpoint.processed = 0;
@@ -119,15 +164,23 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
 
   for (;;) {
     if (context.signal.aborted) throw context.signal.reason;
-    const read = await prisma().$queryRaw<Candidate[]>(candidateSql(
-      Prisma.sql`/* jobs:candidates */`,
-      Prisma.sql`k.id, k.key, k.namespace, coalesce(src.text, '') AS source`, filter,
-      Prisma.sql`AND NOT k.lock AND k.id > ${checkpoint.cursor ?? 0} ORDER BY k.id LIMIT ${BATCH}`,
-    ));
+    const read = await prisma().$queryRaw<Candidate[]>(
+      candidateSql(
+        Prisma.sql`/* jobs:candidates */`,
+        Prisma.sql`k.id, k.key, k.namespace, coalesce(src.text, '') AS source`,
+        filter,
+        Prisma.sql`AND NOT k.lock AND k.id > ${checkpoint.cursor ?? 0} ORDER BY k.id LIMIT ${BATCH}`,
+      ),
+    );
     if (read.length === 0) break;
     const textOf = (c: Candidate) => (c.source !== '' ? c.source : c.key);
     const fromMemory = memory
-      ? await fillFromMemory(memory.scope, { source: source.key, target: target.key }, read.map((c) => ({ id: c.id, key: c.key, namespace: c.namespace, text: textOf(c) })), memory.minScore)
+      ? await fillFromMemory(
+          memory.scope,
+          { source: source.key, target: target.key },
+          read.map((c) => ({ id: c.id, key: c.key, namespace: c.namespace, text: textOf(c) })),
+          memory.minScore,
+        )
       : new Map<number, { text: string; score: number }>();
     // What the provider is asked for: the keys the memory did not fill (none for MEMORY itself).
     const batch = memoryOnly ? [] : read.filter((c) => !fromMemory.has(c.id));
@@ -141,15 +194,31 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
         // Nothing left for the provider.
       } else if (llm) {
         contextual = await translateWithContext({
-          client: llm.client, header: llm.header, scope: llm.scope, signal: context.signal,
-          pair: { projectId: job.projectId, sourceLanguageId: source.id, sourceLanguage: source.key, targetLanguageId: target.id, targetLanguage: target.key },
+          client: llm.client,
+          header: llm.header,
+          scope: llm.scope,
+          signal: context.signal,
+          pair: {
+            projectId: job.projectId,
+            sourceLanguageId: source.id,
+            sourceLanguage: source.key,
+            targetLanguageId: target.id,
+            targetLanguage: target.key,
+          },
           keys: batch.map((c, i) => ({ id: c.id, source: texts[i]! })),
         });
       } else {
-        result = await withBatchGlossary(provider, { id: job.id, projectId: job.projectId, sourceKey: source.key, targetKey: target.key }, texts, options, (batchOptions, terms) => {
-          glossaryTerms = terms;
-          return translateTexts(provider, texts, batchOptions, { signal: context.signal });
-        }, context.signal);
+        result = await withBatchGlossary(
+          provider,
+          { id: job.id, projectId: job.projectId, sourceKey: source.key, targetKey: target.key },
+          texts,
+          options,
+          (batchOptions, terms) => {
+            glossaryTerms = terms;
+            return translateTexts(provider, texts, batchOptions, { signal: context.signal });
+          },
+          context.signal,
+        );
       }
     } catch (error) {
       if (error instanceof MtProviderError && !context.signal.aborted) {
@@ -166,7 +235,15 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       throw error;
     }
     // A memory match is a proposal like a machine's: never reviewed.
-    const cells: Cell[] = read.filter((c) => fromMemory.has(c.id)).map((c) => ({ keyId: c.id, languageId: target.id, customerId: null, text: fromMemory.get(c.id)!.text, reviewStatus: 'NOT_REVIEWED' as const }));
+    const cells: Cell[] = read
+      .filter((c) => fromMemory.has(c.id))
+      .map((c) => ({
+        keyId: c.id,
+        languageId: target.id,
+        customerId: null,
+        text: fromMemory.get(c.id)!.text,
+        reviewStatus: 'NOT_REVIEWED' as const,
+      }));
     const noMatch = memoryOnly ? read.length - fromMemory.size : 0;
     let failed = 0;
     let characters = result?.stats.characters ?? 0;
@@ -176,7 +253,13 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
         const outcome = contextual.outcomes.get(candidate.id);
         if (outcome?.ok) {
           // A model's text is a proposal: never reviewed, whatever the cell was.
-          cells.push({ keyId: candidate.id, languageId: target.id, customerId: null, text: outcome.text, reviewStatus: 'NOT_REVIEWED' });
+          cells.push({
+            keyId: candidate.id,
+            languageId: target.id,
+            customerId: null,
+            text: outcome.text,
+            reviewStatus: 'NOT_REVIEWED',
+          });
           characters += [...texts[i]!].length;
         } else {
           failed++;
@@ -185,7 +268,10 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       }
     } else {
       (result?.outcomes ?? []).forEach((outcome, i) => {
-        if (!outcome.ok) { failed++; return; }
+        if (!outcome.ok) {
+          failed++;
+          return;
+        }
         cells.push({ keyId: batch[i]!.id, languageId: target.id, customerId: null, text: outcome.text });
       });
     }
@@ -199,8 +285,17 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
       // The first committed batch opens the job's change; later batches (and a resumed job) add to it.
       const change = checkpoint.activityId
         ? { id: BigInt(checkpoint.activityId), projectId: job.projectId }
-        : await openChange(tx, job.projectId, 'AUTO_TRANSLATION', { jobId: job.id, targetLanguage: request.targetProjectLanguage, provider: request.translationProvider, ...(llm && { model: llm.client.config.model }) });
-      const written = await writeTranslations(tx, job.projectId, cells, { replace: force ? true : 'empty', listRefusals: 0, change });
+        : await openChange(tx, job.projectId, 'AUTO_TRANSLATION', {
+            jobId: job.id,
+            targetLanguage: request.targetProjectLanguage,
+            provider: request.translationProvider,
+            ...(llm && { model: llm.client.config.model }),
+          });
+      const written = await writeTranslations(tx, job.projectId, cells, {
+        replace: force ? true : 'empty',
+        listRefusals: 0,
+        change,
+      });
       const next = {
         ...checkpoint,
         activityId: String(change.id),
@@ -217,11 +312,12 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
           memoryNoMatch: (checkpoint.memoryNoMatch ?? 0) + noMatch,
         }),
         sequence: checkpoint.sequence + 1,
-        ...(llm && contextual && {
-          llmUsage: addUsage(checkpoint.llmUsage, llm.client.config, contextual.usage),
-          llmFailures: [...checkpoint.llmFailures ?? [], ...failures].slice(0, MAX_LISTED_FAILURES),
-          llmRetriedTexts: (checkpoint.llmRetriedTexts ?? 0) + contextual.retriedTexts,
-        }),
+        ...(llm &&
+          contextual && {
+            llmUsage: addUsage(checkpoint.llmUsage, llm.client.config, contextual.usage),
+            llmFailures: [...(checkpoint.llmFailures ?? []), ...failures].slice(0, MAX_LISTED_FAILURES),
+            llmRetriedTexts: (checkpoint.llmRetriedTexts ?? 0) + contextual.retriedTexts,
+          }),
       };
       const rows = await tx.$queryRaw<Job[]>(Prisma.sql`/* jobs:checkpoint */
         UPDATE "Job" SET checkpoint = ${JSON.stringify(next)}::jsonb, progress = ${progress}, "updatedAt" = now()
@@ -255,6 +351,8 @@ async function autoPublish(job: Job): Promise<void> {
   if (outcome.published) return;
   await prisma().job.update({
     where: { id: job.id },
-    data: { message: `${(await prisma().job.findUniqueOrThrow({ where: { id: job.id } })).message}; ${outcome.warning}` },
+    data: {
+      message: `${(await prisma().job.findUniqueOrThrow({ where: { id: job.id } })).message}; ${outcome.warning}`,
+    },
   });
 }

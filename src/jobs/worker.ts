@@ -86,12 +86,18 @@ export class JobWorker {
   private async executeJob(job: Job): Promise<void> {
     const controller = new AbortController();
     this.current = controller;
-    const heartbeat = setInterval(() => {
-      this.renewLease(job.id).then((lease) => {
-        if (lease === 'lost') controller.abort(new LeaseLostError());
-        if (lease === 'cancel') controller.abort(new JobCancelledError());
-      }, () => {});
-    }, Math.max(200, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        this.renewLease(job.id).then(
+          (lease) => {
+            if (lease === 'lost') controller.abort(new LeaseLostError());
+            if (lease === 'cancel') controller.abort(new JobCancelledError());
+          },
+          () => {},
+        );
+      },
+      Math.max(200, Math.floor(this.leaseMs / 3)),
+    );
     try {
       if (job.attempts > this.maxAttempts) {
         await failJob(job, this.options.owner, `Job given up after ${job.attempts - 1} attempts`);
@@ -125,8 +131,11 @@ export class JobWorker {
   }
 
   private async release(jobId: string): Promise<void> {
-    await prisma().$executeRaw(Prisma.sql`/* jobs:release */
+    await prisma()
+      .$executeRaw(
+        Prisma.sql`/* jobs:release */
       UPDATE "Job" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE id = ${jobId} AND "leaseOwner" = ${this.options.owner} AND state = 'STARTED'`,
-    ).catch(() => {});
+      )
+      .catch(() => {});
   }
 }

@@ -16,14 +16,23 @@ export const KEY_CHUNK = 50_000;
 
 const keyId = (k: { key: string; namespace: string }) => `${k.namespace}\u0000${k.key}`;
 
-export interface CreatedKey { id: number; key: string; namespace: string }
+export interface CreatedKey {
+  id: number;
+  key: string;
+  namespace: string;
+}
 
 /**
  * Inserts the keys that do not exist yet, in the given order (their import
  * order follows it); an existing key (or a repeat in `keys`) is left as it
  * is. Returns the created keys (id, name and namespace).
  */
-export async function createKeys(db: Db, projectId: number, keys: readonly NewKey[], change: { id: bigint } | null): Promise<CreatedKey[]> {
+export async function createKeys(
+  db: Db,
+  projectId: number,
+  keys: readonly NewKey[],
+  change: { id: bigint } | null,
+): Promise<CreatedKey[]> {
   // A repeated key is created once, as its first occurrence gives it.
   const seen = new Set<string>();
   const first = keys.filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
@@ -31,19 +40,22 @@ export async function createKeys(db: Db, projectId: number, keys: readonly NewKe
   for (let start = 0; start < first.length; start += KEY_CHUNK) {
     const chunk = first.slice(start, start + KEY_CHUNK);
     // Keys with only a name, namespace and description (bulk paths) leave the rest to the table's defaults: fewer arrays to send.
-    const plain = chunk.every((k) => k.codeDescription === '' && k.tags.length === 0 && k.charactersLimit === null && !k.lock && !k.deprecated);
+    const plain = chunk.every(
+      (k) => k.codeDescription === '' && k.tags.length === 0 && k.charactersLimit === null && !k.lock && !k.deprecated,
+    );
     const names = arrayLiteral(chunk, (k) => k.key);
     const namespaces = arrayLiteral(chunk, (k) => k.namespace);
     const descriptions = arrayLiteral(chunk, (k) => k.description);
     const changeId = change?.id ?? null;
-    const rows = await db.$queryRaw<CreatedKey[]>(plain
-      ? Prisma.sql`/* keys:create-plain */
+    const rows = await db.$queryRaw<CreatedKey[]>(
+      plain
+        ? Prisma.sql`/* keys:create-plain */
         INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "createdByChange")
            SELECT ${projectId}, k, ns, d, ${changeId}::bigint FROM unnest(${names}::text[], ${namespaces}::text[], ${descriptions}::text[]) WITH ORDINALITY AS t(k, ns, d, ord)
             ORDER BY ord
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
            RETURNING id, key, namespace`
-      : Prisma.sql`/* keys:create */
+        : Prisma.sql`/* keys:create */
         INSERT INTO "TranslationKey" ("projectId", key, namespace, description, "codeDescription", tags, "charactersLimit", lock, deprecated, "deprecatedAt", "createdByChange")
            SELECT ${projectId}, k, ns, d, cd, ARRAY(SELECT jsonb_array_elements_text(tg::jsonb)), cl, lk, dp, CASE WHEN dp THEN now() END, ${changeId}::bigint
              FROM unnest(${names}::text[], ${namespaces}::text[], ${descriptions}::text[], ${arrayLiteral(chunk, (k) => k.codeDescription)}::text[],
@@ -52,7 +64,8 @@ export async function createKeys(db: Db, projectId: number, keys: readonly NewKe
                   WITH ORDINALITY AS t(k, ns, d, cd, tg, cl, lk, dp, ord)
             ORDER BY ord
            ON CONFLICT ("projectId", namespace, key) DO NOTHING
-           RETURNING id, key, namespace`);
+           RETURNING id, key, namespace`,
+    );
     for (const row of rows) created.push(row);
   }
   return created;

@@ -24,7 +24,8 @@ function listed(addresses: KeyAddress[]): string {
 export function parseKeyList(value: unknown, field = 'translationKeys'): KeyAddress[] {
   if (!Array.isArray(value)) throw badRequest(`${field} must be an array of {key, namespace}`);
   return value.map((item, i) => {
-    if (typeof item !== 'object' || item === null) throw badRequest(`${field}[${i}] must be an object {key, namespace}`);
+    if (typeof item !== 'object' || item === null)
+      throw badRequest(`${field}[${i}] must be an object {key, namespace}`);
     const { key, namespace } = item as Record<string, unknown>;
     try {
       return parseKeyAddress(key, namespace);
@@ -37,7 +38,9 @@ export function parseKeyList(value: unknown, field = 'translationKeys'): KeyAddr
 export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Promise<number> {
   if (addresses.length === 0) return 0;
   const deleted = await prisma().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: number; key: string; namespace: string; lock: boolean }[]>(Prisma.sql`/* keys:lock-for-delete */
+    const rows = await tx.$queryRaw<
+      { id: number; key: string; namespace: string; lock: boolean }[]
+    >(Prisma.sql`/* keys:lock-for-delete */
       SELECT tk.id, tk.key, tk.namespace, tk.lock FROM "TranslationKey" tk
          JOIN unnest(${addresses.map((a) => a.key)}::text[], ${addresses.map((a) => a.namespace)}::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
         WHERE tk."projectId" = ${projectId}
@@ -46,11 +49,28 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
     const missing = addresses.filter((a) => !found.has(`${a.namespace}\u0000${a.key}`));
     if (missing.length) throw notFound(`${listed(missing)} not found; nothing was deleted`);
     const lockedRows = rows.filter((r) => r.lock);
-    if (lockedRows.length) throw conflict(`${listed(lockedRows)} ${lockedRows.length === 1 ? 'is' : 'are'} locked; unlock before deleting; nothing was deleted`);
-    const change = await openChange(tx, projectId, 'KEYS', {
-      action: 'DELETE_KEY', count: rows.length, keys: rows.slice(0, 100).map((r) => ({ key: r.key, namespace: r.namespace })),
-    }, { edits: rows.length });
-    return (await removeKeys(tx, change, rows.map((r) => r.id))).length;
+    if (lockedRows.length)
+      throw conflict(
+        `${listed(lockedRows)} ${lockedRows.length === 1 ? 'is' : 'are'} locked; unlock before deleting; nothing was deleted`,
+      );
+    const change = await openChange(
+      tx,
+      projectId,
+      'KEYS',
+      {
+        action: 'DELETE_KEY',
+        count: rows.length,
+        keys: rows.slice(0, 100).map((r) => ({ key: r.key, namespace: r.namespace })),
+      },
+      { edits: rows.length },
+    );
+    return (
+      await removeKeys(
+        tx,
+        change,
+        rows.map((r) => r.id),
+      )
+    ).length;
   });
   // The storage folders of screenshots that went with the keys.
   await sweepScreenshotDeletions();
@@ -62,7 +82,11 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
  * in `change`; callers pick the keys (and lock them FOR UPDATE) in the same
  * transaction. Returns the deleted keys in import order.
  */
-export async function removeKeys(db: Db, change: Change, keyIds: number[]): Promise<{ key: string; namespace: string }[]> {
+export async function removeKeys(
+  db: Db,
+  change: Change,
+  keyIds: number[],
+): Promise<{ key: string; namespace: string }[]> {
   if (keyIds.length === 0) return [];
   await recordDeletedCells(db, change, { keyIds });
   // Other keys' consistency findings that name these keys are computed again without them.
@@ -71,7 +95,9 @@ export async function removeKeys(db: Db, change: Change, keyIds: number[]): Prom
   // themselves go by cascade) and queues their storage folders, removed once the caller's
   // transaction has committed (src/screenshots/sweep.ts; docs/screenshots.md). Its parts all
   // see the links as they were before it.
-  const rows = await db.$queryRaw<{ key: string; namespace: string; importOrder: string }[]>(Prisma.sql`/* keys:remove */
+  const rows = await db.$queryRaw<
+    { key: string; namespace: string; importOrder: string }[]
+  >(Prisma.sql`/* keys:remove */
     WITH doomed AS (DELETE FROM "TranslationKey" WHERE id = ANY(${keyIds}::int[]) AND NOT lock RETURNING id, key, namespace, "importOrder"),
       touched AS (SELECT DISTINCT ks."screenshotId" AS id FROM "KeyScreenshot" ks WHERE ks."keyId" IN (SELECT id FROM doomed)),
       unused AS (SELECT t.id FROM touched t WHERE NOT EXISTS (

@@ -4,7 +4,15 @@
 // these functions.
 import { badRequest } from '../errors.js';
 import type { TranslationKey } from '../generated/prisma/client.js';
-import { charCount, lengthProblem, LIMITS, nameOf, optionalText, storableTextProblem, type FieldName } from '../translations/fields.js';
+import {
+  charCount,
+  lengthProblem,
+  LIMITS,
+  nameOf,
+  optionalText,
+  storableTextProblem,
+  type FieldName,
+} from '../translations/fields.js';
 
 /** A key's fields as the schema gives them: absent or null is "not given". */
 export interface KeyInput {
@@ -33,7 +41,8 @@ export interface KeyChanges {
 
 /** The problem with a key name, or undefined. Blank counts as empty. */
 export function keyProblem(value: unknown, field: FieldName = 'key'): string | undefined {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return `${nameOf(field)} is required and must not be empty`;
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+    return `${nameOf(field)} is required and must not be empty`;
   if (typeof value !== 'string') return `${nameOf(field)} must be a string`;
   return storableTextProblem(value, field) ?? lengthProblem(value, field, LIMITS.key);
 }
@@ -74,7 +83,6 @@ function charactersLimit(value: number | null | undefined): number | null | unde
   return value;
 }
 
-
 /** Metadata fields common to create and update: null leaves them unset. */
 function metadata(input: KeyInput): Omit<KeyChanges, 'key' | 'namespace'> {
   return {
@@ -90,8 +98,10 @@ function metadata(input: KeyInput): Omit<KeyChanges, 'key' | 'namespace'> {
 declare const checked: unique symbol;
 
 /** A key that passed the key rules: only parseNewKey makes one, and createKeys takes only these. */
-export type NewKey = Pick<TranslationKey, 'key' | 'namespace' | 'description' | 'codeDescription' | 'tags' | 'charactersLimit' | 'lock' | 'deprecated'>
-  & { readonly [checked]: true };
+export type NewKey = Pick<
+  TranslationKey,
+  'key' | 'namespace' | 'description' | 'codeDescription' | 'tags' | 'charactersLimit' | 'lock' | 'deprecated'
+> & { readonly [checked]: true };
 
 /** Create (rules 2–4): key required; null or empty namespace, description and codeDescription are ignored. */
 export function parseNewKey(input: KeyInput): NewKey {
@@ -114,7 +124,8 @@ export function parseNewKey(input: KeyInput): NewKey {
 export function parseKeyChanges(input: KeyInput): KeyChanges {
   return {
     key: input.key === undefined || input.key === null ? undefined : requireKeyName(input.key),
-    namespace: input.namespace === undefined || input.namespace === null ? undefined : namespaceOrDefault(input.namespace),
+    namespace:
+      input.namespace === undefined || input.namespace === null ? undefined : namespaceOrDefault(input.namespace),
     ...metadata(input),
   };
 }

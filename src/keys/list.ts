@@ -30,29 +30,51 @@ export function keyWhere(projectId: number, filter: KeyFilter = {}): Prisma.Tran
  */
 export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByWithRelationInput[] {
   switch (sort) {
-    case 'last_seen_at': return [{ lastSeenAt: 'desc' }, { id: 'asc' }];
-    case 'modified_at': return [{ modifiedAt: 'desc' }, { id: 'asc' }];
-    case 'created_at': return [{ createdAt: 'desc' }, { id: 'asc' }];
-    case 'deprecated_at': return [{ deprecatedAt: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }];
-    default: return [{ importOrder: 'asc' }, { id: 'asc' }];
+    case 'last_seen_at':
+      return [{ lastSeenAt: 'desc' }, { id: 'asc' }];
+    case 'modified_at':
+      return [{ modifiedAt: 'desc' }, { id: 'asc' }];
+    case 'created_at':
+      return [{ createdAt: 'desc' }, { id: 'asc' }];
+    case 'deprecated_at':
+      return [{ deprecatedAt: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }];
+    default:
+      return [{ importOrder: 'asc' }, { id: 'asc' }];
   }
 }
 
 export function checkPage(page: number, size: number, maxSize: number): void {
   if (!Number.isInteger(page) || page < 0) throw badRequest(`page must be an integer of at least 0; got ${page}`);
-  if (!Number.isInteger(size) || size < 0 || size > maxSize) throw badRequest(`size must be an integer between 0 and ${maxSize}; got ${size}`);
+  if (!Number.isInteger(size) || size < 0 || size > maxSize)
+    throw badRequest(`size must be an integer between 0 and ${maxSize}; got ${size}`);
 }
 
-export interface PageMetadata { number: number; size: number; totalElements: number; totalPages: number }
+export interface PageMetadata {
+  number: number;
+  size: number;
+  totalElements: number;
+  totalPages: number;
+}
 
 /** One page of keys and the page metadata. */
-export async function listKeyPage(projectId: number, filter: KeyFilter, sort: KeySort | null | undefined, page: number, size: number) {
+export async function listKeyPage(
+  projectId: number,
+  filter: KeyFilter,
+  sort: KeySort | null | undefined,
+  page: number,
+  size: number,
+) {
   checkPage(page, size, KEY_PAGE.maxSize);
   const where = keyWhere(projectId, filter);
   const [rows, totalElements] = await Promise.all([
     prisma().translationKey.findMany({ where, orderBy: keyOrderBy(sort), skip: page * size, take: size }),
     prisma().translationKey.count({ where }),
   ]);
-  const metadata: PageMetadata = { number: page, size, totalElements, totalPages: size === 0 ? 0 : Math.ceil(totalElements / size) };
+  const metadata: PageMetadata = {
+    number: page,
+    size,
+    totalElements,
+    totalPages: size === 0 ? 0 : Math.ceil(totalElements / size),
+  };
   return { content: rows, page: metadata };
 }

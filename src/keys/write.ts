@@ -7,14 +7,26 @@ import type { TranslationKey } from '../generated/prisma/client.js';
 import { openChange } from '../history/changes.js';
 import { enqueueProject, noteQueued } from '../findings/queue.js';
 import { createKeys } from './create.js';
-import { parseKeyChanges, parseNewKey, requireKeyName, namespaceOrDefault, type KeyChanges, type KeyInput } from './input.js';
+import {
+  parseKeyChanges,
+  parseNewKey,
+  requireKeyName,
+  namespaceOrDefault,
+  type KeyChanges,
+  type KeyInput,
+} from './input.js';
 
-export interface KeyAddress { key: string; namespace: string }
+export interface KeyAddress {
+  key: string;
+  namespace: string;
+}
 
-export const describeKey = ({ key, namespace }: KeyAddress) => (namespace === '' ? `key '${key}'` : `key '${key}' in namespace '${namespace}'`);
+export const describeKey = ({ key, namespace }: KeyAddress) =>
+  namespace === '' ? `key '${key}'` : `key '${key}' in namespace '${namespace}'`;
 
 const duplicate = (address: KeyAddress) => conflict(`${describeKey(address)} already exists`);
-const locked = (address: KeyAddress) => conflict(`${describeKey(address)} is locked; unlock it (lock: false) to modify it`);
+const locked = (address: KeyAddress) =>
+  conflict(`${describeKey(address)} is locked; unlock it (lock: false) to modify it`);
 
 /** Validates the address of an existing key (query parameters key and namespace). */
 export function parseKeyAddress(key: unknown, namespace: unknown): KeyAddress {
@@ -22,7 +34,9 @@ export function parseKeyAddress(key: unknown, namespace: unknown): KeyAddress {
 }
 
 export async function keyOfProject(projectId: number, address: KeyAddress): Promise<TranslationKey> {
-  const row = await prisma().translationKey.findUnique({ where: { projectId_namespace_key: { projectId, ...address } } });
+  const row = await prisma().translationKey.findUnique({
+    where: { projectId_namespace_key: { projectId, ...address } },
+  });
   if (!row) throw notFound(`${describeKey(address)} not found`);
   return row;
 }
@@ -31,7 +45,13 @@ export async function createKey(projectId: number, input: KeyInput): Promise<{ i
   const key = parseNewKey(input);
   return prisma().$transaction(async (tx) => {
     // The change first: the key records it (a failed creation rolls both back).
-    const change = await openChange(tx, projectId, 'KEYS', { action: 'CREATE_KEY', key: key.key, namespace: key.namespace }, { edits: 1 });
+    const change = await openChange(
+      tx,
+      projectId,
+      'KEYS',
+      { action: 'CREATE_KEY', key: key.key, namespace: key.namespace },
+      { edits: 1 },
+    );
     const [created] = await createKeys(tx, projectId, [key], change);
     if (!created) throw duplicate(key);
     return { id: created.id };
@@ -57,17 +77,33 @@ export async function updateKey(projectId: number, address: KeyAddress, input: K
   const now = new Date();
   try {
     await prisma().$transaction(async (tx) => {
-      if ((changed.includes('key') || changed.includes('namespace'))
-        && (await tx.translationKey.findUnique({ where: { projectId_namespace_key: { projectId, ...target } }, select: { id: true } }))) {
+      if (
+        (changed.includes('key') || changed.includes('namespace')) &&
+        (await tx.translationKey.findUnique({
+          where: { projectId_namespace_key: { projectId, ...target } },
+          select: { id: true },
+        }))
+      ) {
         throw duplicate(target);
       }
       const data = Object.fromEntries(changed.map((f) => [f, changes[f]]));
       // Seen without a change (rule 6) is no change of content.
       if (changed.length) {
-        await openChange(tx, projectId, 'KEYS', {
-          action: 'CHANGE_KEY', key: row.key, namespace: row.namespace, fields: changed,
-          ...(target.key !== row.key || target.namespace !== row.namespace ? { newKey: target.key, newNamespace: target.namespace } : {}),
-        }, { edits: 1 });
+        await openChange(
+          tx,
+          projectId,
+          'KEYS',
+          {
+            action: 'CHANGE_KEY',
+            key: row.key,
+            namespace: row.namespace,
+            fields: changed,
+            ...(target.key !== row.key || target.namespace !== row.namespace
+              ? { newKey: target.key, newNamespace: target.namespace }
+              : {}),
+          },
+          { edits: 1 },
+        );
       }
       await tx.translationKey.update({
         where: { id: row.id },

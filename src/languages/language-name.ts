@@ -31,7 +31,11 @@ export function languageNameOrDefault(key: string, name: string | null | undefin
  * default: run on start, a no-op once done (the statement finds no row).
  */
 export async function nameUnnamedLanguages(): Promise<number> {
-  const keys = (await prisma().$queryRaw<{ key: string }[]>`/* languages:unnamed-keys */ SELECT DISTINCT key FROM "Language" WHERE name = ''`).map((r) => r.key);
+  const keys = (
+    await prisma().$queryRaw<
+      { key: string }[]
+    >`/* languages:unnamed-keys */ SELECT DISTINCT key FROM "Language" WHERE name = ''`
+  ).map((r) => r.key);
   if (keys.length === 0) return 0;
   return prisma().$executeRaw`/* languages:name-unnamed */
     UPDATE "Language" l SET name = t.name

@@ -33,9 +33,22 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
         throw conflict(`language '${key}' already exists`);
       }
       const last = await tx.language.aggregate({ where: { projectId }, _max: { order: true }, _count: true });
-      const change = await openChange(tx, projectId, 'LANGUAGES', { action: 'CREATE_LANGUAGE', language: key, name }, { edits: 1 });
+      const change = await openChange(
+        tx,
+        projectId,
+        'LANGUAGES',
+        { action: 'CREATE_LANGUAGE', language: key, name },
+        { edits: 1 },
+      );
       return tx.language.create({
-        data: { projectId, key, name, order: (last._max.order ?? -1) + 1, isDefault: last._count === 0, createdByChange: change.id },
+        data: {
+          projectId,
+          key,
+          name,
+          order: (last._max.order ?? -1) + 1,
+          isDefault: last._count === 0,
+          createdByChange: change.id,
+        },
         select: { id: true },
       });
     });
@@ -46,22 +59,40 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
 }
 
 /** Renames (translations follow), renames the display name, or makes the language the default one. */
-export async function updateLanguage(projectId: number, currentKey: string, input: LanguageInput): Promise<{ id: number }> {
+export async function updateLanguage(
+  projectId: number,
+  currentKey: string,
+  input: LanguageInput,
+): Promise<{ id: number }> {
   const language = await languageOfProject(projectId, currentKey);
-  const key = input.key === undefined || input.key === null ? undefined : identifier(input.key, 'key', LIMITS.languageKey);
+  const key =
+    input.key === undefined || input.key === null ? undefined : identifier(input.key, 'key', LIMITS.languageKey);
   const name = optionalText(input.name, 'name', LIMITS.languageName);
   if (input.isDefault === false && language.isDefault) {
-    throw badRequest("isDefault: a project needs a default language; make another language the default instead");
+    throw badRequest('isDefault: a project needs a default language; make another language the default instead');
   }
   try {
     await prisma().$transaction(async (tx) => {
-      if (key !== undefined && key !== language.key && (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))) {
+      if (
+        key !== undefined &&
+        key !== language.key &&
+        (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))
+      ) {
         throw conflict(`language '${key}' already exists`);
       }
-      await openChange(tx, projectId, 'LANGUAGES', {
-        action: 'CHANGE_LANGUAGE', language: language.key,
-        ...(key !== undefined && key !== language.key ? { newKey: key } : {}), ...(name !== undefined ? { name } : {}), ...(input.isDefault === true ? { isDefault: true } : {}),
-      }, { edits: 1 });
+      await openChange(
+        tx,
+        projectId,
+        'LANGUAGES',
+        {
+          action: 'CHANGE_LANGUAGE',
+          language: language.key,
+          ...(key !== undefined && key !== language.key ? { newKey: key } : {}),
+          ...(name !== undefined ? { name } : {}),
+          ...(input.isDefault === true ? { isDefault: true } : {}),
+        },
+        { edits: 1 },
+      );
       if (input.isDefault === true && !language.isDefault) {
         await tx.language.updateMany({ where: { projectId, isDefault: true }, data: { isDefault: false } });
         // Every cell has another source text now: its quality checks (and consistency groups) are computed again.
@@ -69,7 +100,11 @@ export async function updateLanguage(projectId: number, currentKey: string, inpu
       }
       await tx.language.update({
         where: { id: language.id },
-        data: { ...(key !== undefined ? { key } : {}), ...(name !== undefined ? { name } : {}), ...(input.isDefault === true ? { isDefault: true } : {}) },
+        data: {
+          ...(key !== undefined ? { key } : {}),
+          ...(name !== undefined ? { name } : {}),
+          ...(input.isDefault === true ? { isDefault: true } : {}),
+        },
       });
     });
   } catch (error) {
@@ -91,10 +126,20 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
     if ((await tx.language.count({ where: { projectId } })) === 1) {
       throw conflict(`language '${key}' is the only language of the project; a project needs at least one language`);
     }
-    const change = await openChange(tx, projectId, 'LANGUAGES', { action: 'DELETE_LANGUAGE', language: key }, { edits: 1 });
+    const change = await openChange(
+      tx,
+      projectId,
+      'LANGUAGES',
+      { action: 'DELETE_LANGUAGE', language: key },
+      { edits: 1 },
+    );
     await removeLanguages(tx, change, [language.id]);
     if (language.isDefault) {
-      const next = await tx.language.findFirstOrThrow({ where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { id: true } });
+      const next = await tx.language.findFirstOrThrow({
+        where: { projectId },
+        orderBy: [{ order: 'asc' }, { id: 'asc' }],
+        select: { id: true },
+      });
       await tx.language.update({ where: { id: next.id }, data: { isDefault: true } });
       if (await enqueueProject(tx, projectId)) noteQueued();
     }
@@ -108,7 +153,10 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
  */
 export async function removeLanguages(db: Db, change: Change, languageIds: number[]): Promise<void> {
   for (const languageId of languageIds) await recordDeletedCells(db, change, { languageId });
-  if (languageIds.length) await db.$executeRaw(Prisma.sql`/* languages:remove */ DELETE FROM "Language" WHERE id = ANY(${arrayLiteral(languageIds)}::int[])`);
+  if (languageIds.length)
+    await db.$executeRaw(
+      Prisma.sql`/* languages:remove */ DELETE FROM "Language" WHERE id = ANY(${arrayLiteral(languageIds)}::int[])`,
+    );
 }
 
 /**
@@ -118,7 +166,13 @@ export async function removeLanguages(db: Db, change: Change, languageIds: numbe
  */
 export async function setLanguageOrder(projectId: number, keys: readonly string[]): Promise<void> {
   await prisma().$transaction(async (tx) => {
-    const existing = (await tx.language.findMany({ where: { projectId }, select: { key: true }, orderBy: [{ order: 'asc' }, { id: 'asc' }] })).map((l) => l.key);
+    const existing = (
+      await tx.language.findMany({
+        where: { projectId },
+        select: { key: true },
+        orderBy: [{ order: 'asc' }, { id: 'asc' }],
+      })
+    ).map((l) => l.key);
     const duplicate = keys.find((k, i) => keys.indexOf(k) !== i);
     if (duplicate) throw badRequest(`keys lists language '${duplicate}' more than once`);
     const unknown = keys.find((k) => !existing.includes(k));

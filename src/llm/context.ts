@@ -69,11 +69,18 @@ export function projectMemoryScope(projectId: number): Promise<MemoryScope> {
 }
 
 /** Context of each key, in the order of `keys`; `source` is the text to translate (the key's source text or its name). */
-export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: number; source: string }[], scope: MemoryScope, options: { screenshots?: boolean } = {}): Promise<KeyContext[]> {
+export async function loadKeyContexts(
+  pair: LanguagePair,
+  keys: readonly { id: number; source: string }[],
+  scope: MemoryScope,
+  options: { screenshots?: boolean } = {},
+): Promise<KeyContext[]> {
   if (keys.length === 0) return [];
   const ids = arrayLiteral(keys.map((k) => k.id));
   const [meta, others, neighbours, defaultLanguage, shots] = await Promise.all([
-    prisma().$queryRaw<{ id: number; key: string; namespace: string; description: string; charactersLimit: number | null }[]>(Prisma.sql`/* llm:key-context */
+    prisma().$queryRaw<
+      { id: number; key: string; namespace: string; description: string; charactersLimit: number | null }[]
+    >(Prisma.sql`/* llm:key-context */
       SELECT id, key, namespace, description, "charactersLimit" FROM "TranslationKey"
        WHERE "projectId" = ${pair.projectId} AND id = ANY(${ids}::int[])`),
     prisma().$queryRaw<{ keyId: number; language: string; text: string }[]>(Prisma.sql`/* llm:other-languages */
@@ -82,7 +89,9 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
          AND t."reviewStatus" = 'REVIEWED' AND t.text <> ''
          AND t."languageId" NOT IN (${pair.sourceLanguageId}, ${pair.targetLanguageId})
        ORDER BY t."keyId", l."order", l.id`),
-    prisma().$queryRaw<{ forKey: number; key: string; source: string; translation: string | null }[]>(Prisma.sql`/* llm:neighbours */
+    prisma().$queryRaw<
+      { forKey: number; key: string; source: string; translation: string | null }[]
+    >(Prisma.sql`/* llm:neighbours */
       SELECT b.id AS "forKey", n.key, coalesce(s.text, '') AS source, nullif(t.text, '') AS translation
         FROM "TranslationKey" b
         CROSS JOIN LATERAL (
@@ -96,7 +105,19 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
        ORDER BY b.id, n.key`),
     prisma().language.findFirst({ where: { projectId: pair.projectId, isDefault: true }, select: { id: true } }),
     options.screenshots
-      ? prisma().$queryRaw<{ keyId: number; screenshotId: number; storageFolder: string; width: number; height: number; x: number; y: number; w: number; h: number }[]>(Prisma.sql`/* llm:key-screenshots */
+      ? prisma().$queryRaw<
+          {
+            keyId: number;
+            screenshotId: number;
+            storageFolder: string;
+            width: number;
+            height: number;
+            x: number;
+            y: number;
+            w: number;
+            h: number;
+          }[]
+        >(Prisma.sql`/* llm:key-screenshots */
         SELECT ks."keyId", s.id AS "screenshotId", s."storageFolder", s.width, s.height, ks.x, ks.y, ks.width AS w, ks.height AS h
           FROM (SELECT *, row_number() OVER (PARTITION BY "keyId" ORDER BY id DESC) AS rank FROM "KeyScreenshot" WHERE "keyId" = ANY(${ids}::int[])) ks
           JOIN "Screenshot" s ON s.id = ks."screenshotId"
@@ -110,10 +131,20 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
     const m = metaOf.get(id);
     if (!m) continue;
     // The memory pairs the default language with the target: only a job from the default language can use it.
-    const memory = defaultLanguage?.id === pair.sourceLanguageId && source.trim()
-      ? await suggest(scope, { text: source, sourceLanguage: pair.sourceLanguage, targetLanguage: pair.targetLanguage, key: { id, key: m.key, namespace: m.namespace }, limit: MEMORY_MATCHES, minScore: MEMORY_MIN_SCORE })
+    const memory =
+      defaultLanguage?.id === pair.sourceLanguageId && source.trim()
+        ? await suggest(scope, {
+            text: source,
+            sourceLanguage: pair.sourceLanguage,
+            targetLanguage: pair.targetLanguage,
+            key: { id, key: m.key, namespace: m.namespace },
+            limit: MEMORY_MATCHES,
+            minScore: MEMORY_MIN_SCORE,
+          })
+        : [];
+    const glossary = source.trim()
+      ? await glossaryMatches(pair.projectId, pair.sourceLanguage, pair.targetLanguage, source)
       : [];
-    const glossary = source.trim() ? await glossaryMatches(pair.projectId, pair.sourceLanguage, pair.targetLanguage, source) : [];
     contexts.push({
       keyId: id,
       key: m.key,
@@ -121,16 +152,32 @@ export async function loadKeyContexts(pair: LanguagePair, keys: readonly { id: n
       description: m.description,
       charactersLimit: m.charactersLimit,
       source,
-      otherLanguages: others.filter((o) => o.keyId === id).slice(0, OTHER_LANGUAGES).map((o) => ({ language: o.language, text: o.text })),
-      neighbours: neighbours.filter((n) => n.forKey === id).map((n) => ({ key: n.key, source: n.source, translation: n.translation })),
+      otherLanguages: others
+        .filter((o) => o.keyId === id)
+        .slice(0, OTHER_LANGUAGES)
+        .map((o) => ({ language: o.language, text: o.text })),
+      neighbours: neighbours
+        .filter((n) => n.forKey === id)
+        .map((n) => ({ key: n.key, source: n.source, translation: n.translation })),
       memory: memory.map((s) => ({ source: s.source, translation: s.text, score: s.score })),
       glossary: glossary.map(({ term, translation }) => ({
-        term: term.term, translation, forbidden: term.forbidden, doNotTranslate: term.doNotTranslate,
-        caseSensitive: term.caseSensitive, abbreviation: term.abbreviation, description: term.description,
+        term: term.term,
+        translation,
+        forbidden: term.forbidden,
+        doNotTranslate: term.doNotTranslate,
+        caseSensitive: term.caseSensitive,
+        abbreviation: term.abbreviation,
+        description: term.description,
       })),
-      screenshots: shots.filter((r) => r.keyId === id).map((r) => ({
-        screenshotId: r.screenshotId, storageFolder: r.storageFolder, width: r.width, height: r.height, rectangle: { x: r.x, y: r.y, width: r.w, height: r.h },
-      })),
+      screenshots: shots
+        .filter((r) => r.keyId === id)
+        .map((r) => ({
+          screenshotId: r.screenshotId,
+          storageFolder: r.storageFolder,
+          width: r.width,
+          height: r.height,
+          rectangle: { x: r.x, y: r.y, width: r.w, height: r.h },
+        })),
     });
   }
   return contexts;

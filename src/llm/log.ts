@@ -8,9 +8,17 @@ import type { LlmExchange } from '../mt/llm/client.js';
 export async function recordExchange(projectId: number, jobId: string | null, exchange: LlmExchange): Promise<void> {
   await prisma().llmExchange.create({
     data: {
-      projectId, jobId, provider: exchange.provider, model: exchange.model, request: exchange.request as Prisma.InputJsonValue,
-      status: exchange.status, reply: exchange.reply, error: exchange.error, inputTokens: exchange.inputTokens,
-      outputTokens: exchange.outputTokens, durationMs: exchange.durationMs,
+      projectId,
+      jobId,
+      provider: exchange.provider,
+      model: exchange.model,
+      request: exchange.request as Prisma.InputJsonValue,
+      status: exchange.status,
+      reply: exchange.reply,
+      error: exchange.error,
+      inputTokens: exchange.inputTokens,
+      outputTokens: exchange.outputTokens,
+      durationMs: exchange.durationMs,
     },
   });
 }

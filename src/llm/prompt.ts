@@ -60,11 +60,23 @@ export function formatRules(source: string, targetLanguage: string): Record<stri
   const reading = readPlaceholders(source, 'auto');
   const rules: Record<string, unknown> = {};
   // Simple ICU arguments ({name}) are placeholders too; plural/select heads and # are covered by the ICU rules.
-  const placeholders = [...new Set(reading.tokens.filter((t) => !t.icu || (t.raw.startsWith('{') && !t.raw.endsWith('…}'))).map((t) => t.raw))];
+  const placeholders = [
+    ...new Set(
+      reading.tokens.filter((t) => !t.icu || (t.raw.startsWith('{') && !t.raw.endsWith('…}'))).map((t) => t.raw),
+    ),
+  ];
   if (placeholders.length) rules.placeholders = placeholders;
-  if (reading.icu && reading.icu.some((e) => e.type === TYPE.plural || e.type === TYPE.select || pluralElements([e]).length > 0)) {
-    const args = [...new Set(reading.tokens.filter((t) => t.icu && t.key !== 'icu:#').map((t) => t.key.replace(/^icu:/, '')))];
-    rules.icu = { arguments: args, note: 'ICU MessageFormat: keep argument names, types and keywords (plural, select, selectordinal, offset, #) unchanged; translate only the texts inside the branches' };
+  if (
+    reading.icu &&
+    reading.icu.some((e) => e.type === TYPE.plural || e.type === TYPE.select || pluralElements([e]).length > 0)
+  ) {
+    const args = [
+      ...new Set(reading.tokens.filter((t) => t.icu && t.key !== 'icu:#').map((t) => t.key.replace(/^icu:/, ''))),
+    ];
+    rules.icu = {
+      arguments: args,
+      note: 'ICU MessageFormat: keep argument names, types and keywords (plural, select, selectordinal, offset, #) unchanged; translate only the texts inside the branches',
+    };
     const plurals = pluralElements(reading.icu);
     if (plurals.some((p) => p.pluralType !== 'ordinal')) {
       rules.pluralCategories = pluralNeeds(targetLanguage).needed;
@@ -100,26 +112,35 @@ function itemOf(item: PromptItem, targetLanguage: string): Record<string, unknow
   if (c.memory.length) out.memoryMatches = c.memory;
   if (c.glossary.length) out.glossary = c.glossary.map(glossaryEntry);
   if (item.screenshots?.length) out.screenshots = item.screenshots;
-  if (c.neighbours.length) out.neighbouringKeys = c.neighbours.map((n) => (n.translation === null ? { key: n.key, source: n.source } : n));
+  if (c.neighbours.length)
+    out.neighbouringKeys = c.neighbours.map((n) => (n.translation === null ? { key: n.key, source: n.source } : n));
   if (item.previous) {
     out.previousAttempt = { text: item.previous.text, rejectedBecause: item.previous.problems };
   }
   return out;
 }
 
-export function translationPrompt(header: PromptHeader, items: readonly PromptItem[], images: readonly PromptImage[] = []): LlmPrompt {
+export function translationPrompt(
+  header: PromptHeader,
+  items: readonly PromptItem[],
+  images: readonly PromptImage[] = [],
+): LlmPrompt {
   const system = [
     `You are a professional software localizer. Translate user-interface texts from ${languageName(header.sourceLanguage)} to ${languageName(header.targetLanguage)}.`,
     'The user message is a JSON document: the project, style instructions, and items, each with the source text and its context (key name, description, reviewed translations in other languages, neighbouring keys, translation-memory matches, glossary terms).',
     'Rules:',
-    '- Keep every placeholder listed in an item\'s rules.placeholders exactly as written (same characters); move it where the grammar needs it.',
+    "- Keep every placeholder listed in an item's rules.placeholders exactly as written (same characters); move it where the grammar needs it.",
     '- Keep HTML/XML tags listed in rules.tags, with their attributes, properly nested.',
     '- ICU MessageFormat: keep argument names and keywords; write exactly the plural categories listed in rules.pluralCategories.',
     '- Respect maxCharacters when given (count characters of the whole translation).',
     '- Use the memory matches and reviewed translations for consistent terminology; follow the style instructions.',
     '- An item\'s glossary is binding: write each term as its translation, keep terms marked "keep as written" unchanged, never use a forbidden term.',
     '- When an item has previousAttempt, that answer was rejected for the reasons given: fix them.',
-    ...(images.length ? ['- Images are screenshots of the application, numbered from 1 in the order attached. An item\'s screenshots give the image and the box (pixels) where its text appears, also outlined on the image and labelled with the item id: use them to understand where the text is shown and how much room it has.'] : []),
+    ...(images.length
+      ? [
+          "- Images are screenshots of the application, numbered from 1 in the order attached. An item's screenshots give the image and the box (pixels) where its text appears, also outlined on the image and labelled with the item id: use them to understand where the text is shown and how much room it has.",
+        ]
+      : []),
     'Reply with only a JSON object {"translations": [{"id": "<item id>", "text": "<translation>"}]}, one entry per item, no commentary.',
   ].join('\n');
   const document: Record<string, unknown> = {};
@@ -128,7 +149,13 @@ export function translationPrompt(header: PromptHeader, items: readonly PromptIt
   document.sourceLanguage = header.sourceLanguage;
   document.targetLanguage = header.targetLanguage;
   document.items = items.map((i) => itemOf(i, header.targetLanguage));
-  return { system, user: JSON.stringify(document, null, 1), ...(images.length ? { images } : {}), schema: REPLY_SCHEMA as unknown as Record<string, unknown>, schemaName: 'translations' };
+  return {
+    system,
+    user: JSON.stringify(document, null, 1),
+    ...(images.length ? { images } : {}),
+    schema: REPLY_SCHEMA as unknown as Record<string, unknown>,
+    schemaName: 'translations',
+  };
 }
 
 /** The translations of a reply by item id; throws when the reply does not have the expected shape. */

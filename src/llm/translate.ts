@@ -21,9 +21,7 @@ import { loadKeyContexts, type KeyContext, type LanguagePair } from './context.j
 import { readTranslations, translationPrompt, type PromptHeader, type PromptItem } from './prompt.js';
 import { blockingProblems } from './validate.js';
 
-export type ContextualOutcome =
-  | { ok: true; text: string }
-  | { ok: false; message: string };
+export type ContextualOutcome = { ok: true; text: string } | { ok: false; message: string };
 
 export interface Usage {
   inputTokens: number;
@@ -62,7 +60,12 @@ export function imageTokens(screenshot: { width: number; height: number }): numb
  * larger than the budget goes alone. With `maxImages`, an item's screenshots
  * not yet in its request join it while there is room for them.
  */
-export function packByBudget(header: PromptHeader, items: readonly PromptItem[], budget: number, maxImages = 0): PromptItem[][] {
+export function packByBudget(
+  header: PromptHeader,
+  items: readonly PromptItem[],
+  budget: number,
+  maxImages = 0,
+): PromptItem[][] {
   const empty = translationPrompt(header, []);
   const base = estimateTokens(empty.system + empty.user);
   const batches: PromptItem[][] = [];
@@ -73,7 +76,10 @@ export function packByBudget(header: PromptHeader, items: readonly PromptItem[],
     const one = translationPrompt(header, [item]);
     const text = estimateTokens(one.user) - estimateTokens(empty.user);
     const fresh = (within: Set<number>) => item.context.screenshots.filter((s) => !within.has(s.screenshotId));
-    const imageCost = (within: Set<number>) => fresh(within).slice(0, Math.max(0, maxImages - within.size)).reduce((n, s) => n + imageTokens(s), 0);
+    const imageCost = (within: Set<number>) =>
+      fresh(within)
+        .slice(0, Math.max(0, maxImages - within.size))
+        .reduce((n, s) => n + imageTokens(s), 0);
     if (current.length && size + text + imageCost(images) > budget) {
       batches.push(current);
       current = [];
@@ -93,8 +99,17 @@ export function packByBudget(header: PromptHeader, items: readonly PromptItem[],
 }
 
 /** The screenshots of a request's items (at most `maxImages`, each once, boxes labelled with item ids), and the items pointing at them. */
-export async function withScreenshots(items: readonly PromptItem[], maxImages: number): Promise<{ items: PromptItem[]; images: PromptImage[] }> {
-  const chosen = new Map<number, { ref: PromptItem['context']['screenshots'][number]; marks: { label: string; rectangle: PromptItem['context']['screenshots'][number]['rectangle'] }[] }>();
+export async function withScreenshots(
+  items: readonly PromptItem[],
+  maxImages: number,
+): Promise<{ items: PromptItem[]; images: PromptImage[] }> {
+  const chosen = new Map<
+    number,
+    {
+      ref: PromptItem['context']['screenshots'][number];
+      marks: { label: string; rectangle: PromptItem['context']['screenshots'][number]['rectangle'] }[];
+    }
+  >();
   for (const item of items) {
     for (const shot of item.context.screenshots) {
       const entry = chosen.get(shot.screenshotId) ?? (chosen.size < maxImages ? { ref: shot, marks: [] } : undefined);
@@ -109,10 +124,19 @@ export async function withScreenshots(items: readonly PromptItem[], maxImages: n
     const image = await screenshotForModel(ref, marks, IMAGE_SIDE);
     // A screenshot deleted meanwhile is simply not shown.
     if (!image) continue;
-    images.push({ mediaType: image.mediaType, data: image.bytes.toString('base64'), width: image.width, height: image.height });
-    for (const [label, box] of image.boxes) refs.set(label, [...refs.get(label) ?? [], { image: images.length, box }]);
+    images.push({
+      mediaType: image.mediaType,
+      data: image.bytes.toString('base64'),
+      width: image.width,
+      height: image.height,
+    });
+    for (const [label, box] of image.boxes)
+      refs.set(label, [...(refs.get(label) ?? []), { image: images.length, box }]);
   }
-  return { items: items.map((item) => (refs.has(item.id) ? { ...item, screenshots: refs.get(item.id) } : item)), images };
+  return {
+    items: items.map((item) => (refs.has(item.id) ? { ...item, screenshots: refs.get(item.id) } : item)),
+    images,
+  };
 }
 
 export async function translateWithContext(input: ContextualInput): Promise<ContextualResult> {
@@ -127,7 +151,9 @@ export async function translateWithContext(input: ContextualInput): Promise<Cont
   const round = async (items: PromptItem[]): Promise<PromptItem[]> => {
     const failed: PromptItem[] = [];
     for (const packed of packByBudget(header, items, config.tokenBudget, images)) {
-      const { items: batch, images: attached } = images ? await withScreenshots(packed, images) : { items: packed, images: [] };
+      const { items: batch, images: attached } = images
+        ? await withScreenshots(packed, images)
+        : { items: packed, images: [] };
       let result;
       try {
         result = await client.completeJson(translationPrompt(header, batch, attached), readTranslations, input.signal);
@@ -135,7 +161,11 @@ export async function translateWithContext(input: ContextualInput): Promise<Cont
         // The whole call's tokens so far, this request's failed attempts included.
         if (error instanceof MtProviderError) {
           const spent = error.spent ?? { inputTokens: 0, outputTokens: 0, requests: 0 };
-          error.spent = { inputTokens: usage.inputTokens + spent.inputTokens, outputTokens: usage.outputTokens + spent.outputTokens, requests: usage.requests + spent.requests };
+          error.spent = {
+            inputTokens: usage.inputTokens + spent.inputTokens,
+            outputTokens: usage.outputTokens + spent.outputTokens,
+            requests: usage.requests + spent.requests,
+          };
         }
         throw error;
       }
@@ -144,9 +174,17 @@ export async function translateWithContext(input: ContextualInput): Promise<Cont
       usage.requests += result.requests;
       for (const item of batch) {
         const text = result.value.get(item.id);
-        const problems = text === undefined
-          ? ['the reply had no translation for this item']
-          : blockingProblems({ source: item.context.source, target: text, sourceLanguage: header.sourceLanguage, targetLanguage: header.targetLanguage, charactersLimit: item.context.charactersLimit, glossary: item.context.glossary });
+        const problems =
+          text === undefined
+            ? ['the reply had no translation for this item']
+            : blockingProblems({
+                source: item.context.source,
+                target: text,
+                sourceLanguage: header.sourceLanguage,
+                targetLanguage: header.targetLanguage,
+                charactersLimit: item.context.charactersLimit,
+                glossary: item.context.glossary,
+              });
         if (problems.length === 0) {
           outcomes.set(item.context.keyId, { ok: true, text: text! });
           if (item.previous) retriedTexts++;

@@ -23,5 +23,13 @@ export function blockingProblems(input: TextToCheck): string[] {
   return runChecks({ ...input, dialect: 'auto' })
     .filter((f) => f.severity === 'error')
     .map((f) => `${f.check}: ${f.message}`)
-    .concat(glossaryProblems(input.source, input.target, input.sourceLanguage, input.targetLanguage, input.glossary ?? []).map((p) => `glossary: ${p.message}`));
+    .concat(
+      glossaryProblems(
+        input.source,
+        input.target,
+        input.sourceLanguage,
+        input.targetLanguage,
+        input.glossary ?? [],
+      ).map((p) => `glossary: ${p.message}`),
+    );
 }

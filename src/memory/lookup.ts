@@ -31,16 +31,35 @@ export interface SuggestionsResult {
   suggestions: Suggestion[];
 }
 
-export async function suggestionsFor(principal: Principal, input: SuggestionsInput, db: Db = prisma()): Promise<SuggestionsResult> {
+export async function suggestionsFor(
+  principal: Principal,
+  input: SuggestionsInput,
+  db: Db = prisma(),
+): Promise<SuggestionsResult> {
   const projectId = await resolveProject(principal, input.projectToken, 'READ');
   return suggestionsInProject(principal, projectId, input, db);
 }
 
 /** The same for a project the caller already reached (the pre-translate job, the editor). */
-export async function suggestionsInProject(principal: Principal, projectId: number, input: SuggestionsInput, db: Db = prisma()): Promise<SuggestionsResult> {
+export async function suggestionsInProject(
+  principal: Principal,
+  projectId: number,
+  input: SuggestionsInput,
+  db: Db = prisma(),
+): Promise<SuggestionsResult> {
   const byKey = input.keyId != null || input.key != null;
-  if (input.sourceText == null && !byKey) throw badRequest('sourceText or a key (keyId, or key and namespace) is required');
-  const [row] = await db.$queryRaw<{ source: string | null; target: string | null; keyId: number | null; key: string | null; namespace: string | null; text: string | null }[]>(Prisma.sql`/* memory:lookup-context */
+  if (input.sourceText == null && !byKey)
+    throw badRequest('sourceText or a key (keyId, or key and namespace) is required');
+  const [row] = await db.$queryRaw<
+    {
+      source: string | null;
+      target: string | null;
+      keyId: number | null;
+      key: string | null;
+      namespace: string | null;
+      text: string | null;
+    }[]
+  >(Prisma.sql`/* memory:lookup-context */
     SELECT (SELECT key FROM "Language" WHERE "projectId" = ${projectId} AND "isDefault") AS source,
            (SELECT key FROM "Language" WHERE "projectId" = ${projectId} AND key = ${input.targetLanguage}) AS target,
            k.id AS "keyId", k.key, k.namespace, t.text
@@ -51,28 +70,42 @@ export async function suggestionsInProject(principal: Principal, projectId: numb
       LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id`);
   if (!row?.target) throw notFound(`language '${input.targetLanguage}' not found`);
   if (!row.source) throw notFound('the project has no default language');
-  if (byKey && row.keyId === null) throw notFound(input.keyId != null ? `key ${input.keyId} not found` : `key '${input.key}' not found`);
+  if (byKey && row.keyId === null)
+    throw notFound(input.keyId != null ? `key ${input.keyId} not found` : `key '${input.key}' not found`);
   const sourceText = input.sourceText ?? row.text ?? '';
   const scope = await memoryScope(principal, projectId, db);
-  const suggestions = await suggest(scope, {
-    text: sourceText,
-    sourceLanguage: row.source,
-    targetLanguage: row.target,
-    key: row.keyId !== null ? { id: row.keyId, key: row.key!, namespace: row.namespace! } : null,
-    ...(input.limit != null && { limit: input.limit }),
-    ...(input.minScore != null && { minScore: input.minScore }),
-  }, db);
+  const suggestions = await suggest(
+    scope,
+    {
+      text: sourceText,
+      sourceLanguage: row.source,
+      targetLanguage: row.target,
+      key: row.keyId !== null ? { id: row.keyId, key: row.key!, namespace: row.namespace! } : null,
+      ...(input.limit != null && { limit: input.limit }),
+      ...(input.minScore != null && { minScore: input.minScore }),
+    },
+    db,
+  );
   return { projectId, sourceLanguage: row.source, sourceText, suggestions };
 }
 
 /** Who last wrote a project text (its history's newest event): the origin's "by whom", read only when asked. */
-export async function lastEditorOf(projectId: number, keyId: number, languageId: number, db: Db = prisma()): Promise<string | null> {
+export async function lastEditorOf(
+  projectId: number,
+  keyId: number,
+  languageId: number,
+  db: Db = prisma(),
+): Promise<string | null> {
   const rows = await db.$queryRawUnsafe<{ actorName: string | null; actorKind: string }[]>(
     `/* memory:last-editor */ SELECT coalesce(nullif(acc.name, ''), acc.email) AS "actorName", a."actorKind"
        FROM ${cellEventsFrom(selectEvents.ofCell('$1', '$2', '$3'))} WHERE c."customerId" IS NULL ORDER BY c.id DESC LIMIT 1`,
-    keyId, languageId, projectId,
+    keyId,
+    languageId,
+    projectId,
   );
   const r = rows[0];
   if (!r) return null;
-  return r.actorName ?? (r.actorKind === 'API_KEY' ? 'API key' : r.actorKind === 'JOB' ? 'job' : r.actorKind.toLowerCase());
+  return (
+    r.actorName ?? (r.actorKind === 'API_KEY' ? 'API key' : r.actorKind === 'JOB' ? 'job' : r.actorKind.toLowerCase())
+  );
 }

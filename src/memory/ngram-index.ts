@@ -73,7 +73,8 @@ class NgramIndex {
   search(text: string, allowed: (owner: number) => boolean, limit: number, threshold: number): Candidate[] {
     const grams = trigrams(text);
     if (!grams.size) return [];
-    if (this.counts.length < this.refs.length) this.counts = new Uint16Array(Math.max(this.refs.length, this.counts.length * 2, 1024));
+    if (this.counts.length < this.refs.length)
+      this.counts = new Uint16Array(Math.max(this.refs.length, this.counts.length * 2, 1024));
     const counts = this.counts;
     const touched: number[] = [];
     for (const g of grams) {
@@ -107,7 +108,9 @@ const SOURCE_TEXTS = Prisma.sql`SELECT s."keyId" AS ref, s."projectId" AS owner,
  WHERE s.text <> ''`;
 
 async function loadSegments(db: Db, index: NgramIndex): Promise<void> {
-  const rows = await db.$queryRaw<{ id: number; owner: number; source: string }[]>(Prisma.sql`/* memory:index-segments */
+  const rows = await db.$queryRaw<
+    { id: number; owner: number; source: string }[]
+  >(Prisma.sql`/* memory:index-segments */
     SELECT id, coalesce("projectId", -"memoryId") AS owner, source FROM "MemorySegment" WHERE id > ${index.segmentsAfter} ORDER BY id`);
   for (const r of rows) {
     index.set(-r.id, r.owner, r.source);
@@ -117,7 +120,9 @@ async function loadSegments(db: Db, index: NgramIndex): Promise<void> {
 
 async function build(db: Db): Promise<NgramIndex> {
   const index = new NgramIndex();
-  const rows = await db.$queryRaw<{ ref: number; owner: number; text: string }[]>(Prisma.sql`/* memory:index-build */ ${SOURCE_TEXTS}`);
+  const rows = await db.$queryRaw<{ ref: number; owner: number; text: string }[]>(
+    Prisma.sql`/* memory:index-build */ ${SOURCE_TEXTS}`,
+  );
   for (const r of rows) index.set(r.ref, r.owner, r.text);
   await loadSegments(db, index);
   return index;
@@ -191,7 +196,9 @@ export async function currentIndex(db: Db): Promise<NgramIndex> {
   if (index.dirtyKeys.size) {
     const keys = [...index.dirtyKeys];
     index.dirtyKeys.clear();
-    const rows = await db.$queryRaw<{ ref: number; owner: number; text: string }[]>(Prisma.sql`/* memory:index-refresh */
+    const rows = await db.$queryRaw<
+      { ref: number; owner: number; text: string }[]
+    >(Prisma.sql`/* memory:index-refresh */
       ${SOURCE_TEXTS} AND s."keyId" = ANY(${arrayLiteral(keys)}::int[])`);
     const seen = new Set<number>();
     for (const r of rows) {

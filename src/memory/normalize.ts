@@ -34,7 +34,8 @@ export function normalise(text: string): Normalised {
   const tokens: Token[] = [];
   const replaced = text.replace(TOKEN, (...args) => {
     const groups = args.at(-1) as Record<TokenKind, string | undefined>;
-    const kind: TokenKind = groups.tag !== undefined ? 'tag' : groups.placeholder !== undefined ? 'placeholder' : 'number';
+    const kind: TokenKind =
+      groups.tag !== undefined ? 'tag' : groups.placeholder !== undefined ? 'placeholder' : 'number';
     tokens.push({ kind, value: args[0] as string });
     return MARKER[kind];
   });
@@ -46,7 +47,11 @@ function tokensAt(text: string): { kind: TokenKind; value: string; index: number
   const found = [];
   for (const m of text.matchAll(TOKEN)) {
     const g = m.groups as Record<TokenKind, string | undefined>;
-    found.push({ kind: (g.tag !== undefined ? 'tag' : g.placeholder !== undefined ? 'placeholder' : 'number') as TokenKind, value: m[0], index: m.index! });
+    found.push({
+      kind: (g.tag !== undefined ? 'tag' : g.placeholder !== undefined ? 'placeholder' : 'number') as TokenKind,
+      value: m[0],
+      index: m.index!,
+    });
   }
   return found;
 }
@@ -64,7 +69,11 @@ export interface Substitution {
  * a differing token could not be carried over (the target does not contain
  * it, or one source token would become two different ones).
  */
-export function substitute(query: Normalised, source: Normalised, target: string): { text: string; substitutions: Substitution[]; complete: boolean } {
+export function substitute(
+  query: Normalised,
+  source: Normalised,
+  target: string,
+): { text: string; substitutions: Substitution[]; complete: boolean } {
   const mapping = new Map<string, string>();
   const substitutions: Substitution[] = [];
   let complete = true;
@@ -131,7 +140,9 @@ export function similarityScore(a: string, b: string): number {
 /** The words of a normalised text for trigram candidates: letters and digits, lower case, tokens dropped. */
 export function trigrams(text: string): Set<string> {
   const grams = new Set<string>();
-  for (const word of normalise(text).text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const word of normalise(text)
+    .text.toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? []) {
     const padded = `  ${word} `;
     const chars = [...padded];
     for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);

@@ -59,7 +59,11 @@ export async function listSharedMemories(principal: Principal): Promise<SharedMe
   return viewMemories(rows.map((r) => r.id));
 }
 
-export async function renameSharedMemory(principal: Principal, memoryId: number, name: string): Promise<SharedMemoryView> {
+export async function renameSharedMemory(
+  principal: Principal,
+  memoryId: number,
+  name: string,
+): Promise<SharedMemoryView> {
   const id = await ownedMemory(principal, memoryId);
   await prisma().translationMemory.update({ where: { id }, data: { name: memoryName(name) } });
   return (await viewMemories([id]))[0]!;
@@ -76,7 +80,12 @@ export async function deleteSharedMemory(principal: Principal, memoryId: number)
  * project's texts feed the memory), `reads` (the project's suggestions use
  * it). Both false removes the link.
  */
-export async function linkProject(principal: Principal, memoryId: number, projectToken: string, link: { shares: boolean; reads: boolean }): Promise<SharedMemoryView> {
+export async function linkProject(
+  principal: Principal,
+  memoryId: number,
+  projectToken: string,
+  link: { shares: boolean; reads: boolean },
+): Promise<SharedMemoryView> {
   const id = await ownedMemory(principal, memoryId);
   const projectId = await resolveProject(principal, projectToken, 'MEMORY');
   if (!link.shares && !link.reads) {
@@ -106,7 +115,13 @@ async function viewMemories(ids: number[]): Promise<SharedMemoryView[]> {
     name: m.name,
     ownerId: m.ownerId,
     createdAt: m.createdAt,
-    projects: m.links.map((l) => ({ projectId: l.projectId, projectToken: l.project.projectToken, projectName: l.project.name, shares: l.shares, reads: l.reads })),
+    projects: m.links.map((l) => ({
+      projectId: l.projectId,
+      projectToken: l.project.projectToken,
+      projectName: l.project.name,
+      shares: l.shares,
+      reads: l.reads,
+    })),
     segments: m._count.segments,
   }));
 }

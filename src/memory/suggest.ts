@@ -103,7 +103,13 @@ interface SegmentRow {
   changedBy: string;
 }
 
-function keyMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, candidates: Prisma.Sql, order: Prisma.Sql): Promise<KeyRow[]> {
+function keyMatches(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+  candidates: Prisma.Sql,
+  order: Prisma.Sql,
+): Promise<KeyRow[]> {
   return db.$queryRaw<KeyRow[]>(Prisma.sql`/* memory:key-matches */
     SELECT s."keyId", s."projectId", p.name AS "projectName", k.key, k.namespace, s.text AS source, t.text AS target,
            t."languageId", tl.key AS language, t."lastModifiedAt", t."reviewStatus"::text AS "reviewStatus"
@@ -121,7 +127,13 @@ function keyMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, candidates: 
      ${order} LIMIT ${CANDIDATES}`);
 }
 
-function segmentMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, candidates: Prisma.Sql, order: Prisma.Sql): Promise<SegmentRow[]> {
+function segmentMatches(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+  candidates: Prisma.Sql,
+  order: Prisma.Sql,
+): Promise<SegmentRow[]> {
   return db.$queryRaw<SegmentRow[]>(Prisma.sql`/* memory:segment-matches */
     SELECT g.id, g."memoryId", m.name AS "memoryName", g."projectId", p.name AS "projectName", g.source, g.target,
            g."targetLanguage" AS language, coalesce(g."changedAt", g."createdAt") AS "lastModifiedAt", g."changedBy"
@@ -136,25 +148,51 @@ function segmentMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, candidat
 }
 
 /** The stored pairs whose source text is close to the query's, read with their current texts. */
-async function candidates(db: Db, scope: MemoryScope, q: SuggestionQuery): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
+async function candidates(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
   if (inProcessIndex()) {
     const index = await currentIndex(db);
     const projects = new Set(scope.projectIds);
     const memories = new Set(scope.memoryIds);
-    const found = index.search(q.text, (owner) => (owner > 0 ? projects.has(owner) : memories.has(-owner)), CANDIDATES * 2, TRIGRAM_THRESHOLD);
+    const found = index.search(
+      q.text,
+      (owner) => (owner > 0 ? projects.has(owner) : memories.has(-owner)),
+      CANDIDATES * 2,
+      TRIGRAM_THRESHOLD,
+    );
     const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
     const none = Prisma.empty;
     const [keys, segments] = [
-      keyIds.length ? await keyMatches(db, scope, q, Prisma.sql`s."keyId" = ANY(${arrayLiteral(keyIds)}::int[])`, none) : [],
-      segmentIds.length ? await segmentMatches(db, scope, q, Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`, none) : [],
+      keyIds.length
+        ? await keyMatches(db, scope, q, Prisma.sql`s."keyId" = ANY(${arrayLiteral(keyIds)}::int[])`, none)
+        : [],
+      segmentIds.length
+        ? await segmentMatches(db, scope, q, Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`, none)
+        : [],
     ];
     return { keys, segments };
   }
-  const keys = await keyMatches(db, scope, q, Prisma.sql`s.text % ${q.text}`, Prisma.sql`ORDER BY similarity(s.text, ${q.text}) DESC`);
-  const segments = scope.memoryIds.length || (await hasSegments(db, scope))
-    ? await segmentMatches(db, scope, q, Prisma.sql`g.source % ${q.text}`, Prisma.sql`ORDER BY similarity(g.source, ${q.text}) DESC`)
-    : [];
+  const keys = await keyMatches(
+    db,
+    scope,
+    q,
+    Prisma.sql`s.text % ${q.text}`,
+    Prisma.sql`ORDER BY similarity(s.text, ${q.text}) DESC`,
+  );
+  const segments =
+    scope.memoryIds.length || (await hasSegments(db, scope))
+      ? await segmentMatches(
+          db,
+          scope,
+          q,
+          Prisma.sql`g.source % ${q.text}`,
+          Prisma.sql`ORDER BY similarity(g.source, ${q.text}) DESC`,
+        )
+      : [];
   return { keys, segments };
 }
 
@@ -177,25 +215,58 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   const query = normalise(q.text);
   const out: Suggestion[] = [];
   for (const r of found.keys) {
-    out.push(scored(query, q, r.source, r.target, {
-      kind: 'PROJECT', projectId: r.projectId, projectName: r.projectName, keyId: r.keyId, key: r.key, namespace: r.namespace,
-      languageId: r.languageId, language: r.language, memoryId: null, memoryName: null, segmentId: null,
-      lastEditedAt: r.lastModifiedAt, lastEditedBy: null, reviewed: r.reviewStatus === 'REVIEWED',
-    }));
+    out.push(
+      scored(query, q, r.source, r.target, {
+        kind: 'PROJECT',
+        projectId: r.projectId,
+        projectName: r.projectName,
+        keyId: r.keyId,
+        key: r.key,
+        namespace: r.namespace,
+        languageId: r.languageId,
+        language: r.language,
+        memoryId: null,
+        memoryName: null,
+        segmentId: null,
+        lastEditedAt: r.lastModifiedAt,
+        lastEditedBy: null,
+        reviewed: r.reviewStatus === 'REVIEWED',
+      }),
+    );
   }
   for (const r of found.segments) {
-    out.push(scored(query, q, r.source, r.target, {
-      kind: 'IMPORTED', projectId: r.projectId, projectName: r.projectName, keyId: null, key: null, namespace: null,
-      languageId: null, language: r.language, memoryId: r.memoryId, memoryName: r.memoryName, segmentId: r.id,
-      lastEditedAt: r.lastModifiedAt, lastEditedBy: r.changedBy || null, reviewed: false,
-    }));
+    out.push(
+      scored(query, q, r.source, r.target, {
+        kind: 'IMPORTED',
+        projectId: r.projectId,
+        projectName: r.projectName,
+        keyId: null,
+        key: null,
+        namespace: null,
+        languageId: null,
+        language: r.language,
+        memoryId: r.memoryId,
+        memoryName: r.memoryName,
+        segmentId: r.id,
+        lastEditedAt: r.lastModifiedAt,
+        lastEditedBy: r.changedBy || null,
+        reviewed: false,
+      }),
+    );
   }
   return rank(out.filter((s) => s.score >= minScore)).slice(0, limit);
 }
 
-function scored(query: ReturnType<typeof normalise>, q: SuggestionQuery, source: string, target: string, origin: Suggestion['origin']): Suggestion {
+function scored(
+  query: ReturnType<typeof normalise>,
+  q: SuggestionQuery,
+  source: string,
+  target: string,
+  origin: Suggestion['origin'],
+): Suggestion {
   const sameKey = !!q.key && origin.key === q.key.key && origin.namespace === q.key.namespace;
-  if (source === q.text) return { score: 100, exact: true, text: target, source, target, substitutions: [], origin, sameKey };
+  if (source === q.text)
+    return { score: 100, exact: true, text: target, source, target, substitutions: [], origin, sameKey };
   const stored = normalise(source);
   const sub = substitute(query, stored, target);
   const equal = stored.text === query.text;
@@ -206,7 +277,14 @@ function scored(query: ReturnType<typeof normalise>, q: SuggestionQuery, source:
 
 /** Best first: score, then an exact match from the same key, any exact match, the same key, reviewed, most recent. */
 export function rank(list: Suggestion[]): Suggestion[] {
-  const flags = (s: Suggestion) => [s.score, s.exact && s.sameKey ? 1 : 0, s.exact ? 1 : 0, s.sameKey ? 1 : 0, s.origin.reviewed ? 1 : 0, s.origin.lastEditedAt.getTime()];
+  const flags = (s: Suggestion) => [
+    s.score,
+    s.exact && s.sameKey ? 1 : 0,
+    s.exact ? 1 : 0,
+    s.sameKey ? 1 : 0,
+    s.origin.reviewed ? 1 : 0,
+    s.origin.lastEditedAt.getTime(),
+  ];
   return list.sort((a, b) => {
     const x = flags(a);
     const y = flags(b);

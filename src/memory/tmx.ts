@@ -26,18 +26,25 @@ import { ownedMemory } from './shared.js';
 export const TMX_LIMITS = { maxBytes: 50 * 1024 * 1024, maxPairs: 500_000 };
 const CHUNK = 5_000;
 
-export type MemoryTarget = { memoryId: number; projectToken?: null } | { projectToken: string | null | undefined; memoryId?: null };
+export type MemoryTarget =
+  { memoryId: number; projectToken?: null } | { projectToken: string | null | undefined; memoryId?: null };
 
 export interface TmxImportResult {
   imported: number;
   skipped: number;
 }
 
-export async function importTmx(principal: Principal, target: MemoryTarget, file: UploadedFile): Promise<TmxImportResult> {
-  const owner = target.memoryId != null
-    ? { memoryId: await ownedMemory(principal, target.memoryId), projectId: null }
-    : { memoryId: null, projectId: await resolveProject(principal, target.projectToken, 'MEMORY') };
-  if (file.size > TMX_LIMITS.maxBytes) throw payloadTooLarge(`A TMX file may have at most ${TMX_LIMITS.maxBytes} bytes`);
+export async function importTmx(
+  principal: Principal,
+  target: MemoryTarget,
+  file: UploadedFile,
+): Promise<TmxImportResult> {
+  const owner =
+    target.memoryId != null
+      ? { memoryId: await ownedMemory(principal, target.memoryId), projectId: null }
+      : { memoryId: null, projectId: await resolveProject(principal, target.projectToken, 'MEMORY') };
+  if (file.size > TMX_LIMITS.maxBytes)
+    throw payloadTooLarge(`A TMX file may have at most ${TMX_LIMITS.maxBytes} bytes`);
   let parsed;
   try {
     parsed = parseTmx(await readFile(file.path), TMX_LIMITS);
@@ -46,13 +53,16 @@ export async function importTmx(principal: Principal, target: MemoryTarget, file
     throw error;
   }
   const pairs = parsed.pairs;
-  await prisma().$transaction(async (tx) => {
-    if (owner.projectId !== null) {
-      await openChange(tx, owner.projectId, 'IMPORT', { translationMemory: { file: file.name, format: 'tmx', pairs: pairs.length, skipped: parsed.skipped } });
-    }
-    for (let at = 0; at < pairs.length; at += CHUNK) {
-      const chunk = pairs.slice(at, at + CHUNK);
-      await tx.$executeRaw(Prisma.sql`/* memory:tmx-import */
+  await prisma().$transaction(
+    async (tx) => {
+      if (owner.projectId !== null) {
+        await openChange(tx, owner.projectId, 'IMPORT', {
+          translationMemory: { file: file.name, format: 'tmx', pairs: pairs.length, skipped: parsed.skipped },
+        });
+      }
+      for (let at = 0; at < pairs.length; at += CHUNK) {
+        const chunk = pairs.slice(at, at + CHUNK);
+        await tx.$executeRaw(Prisma.sql`/* memory:tmx-import */
         INSERT INTO "MemorySegment" ("memoryId", "projectId", "sourceLanguage", "targetLanguage", source, target, notes, properties, "changedAt", "changedBy", tuid)
         SELECT ${owner.memoryId}::int, ${owner.projectId}::int, sl, tl, s, t,
                coalesce((SELECT array_agg(n) FROM jsonb_array_elements_text(nj) n), '{}'), pj, ca, cb, tu
@@ -63,8 +73,10 @@ export async function importTmx(principal: Principal, target: MemoryTarget, file
                       ${arrayLiteral(chunk, (p) => p.changedAt?.toISOString() ?? null)}::timestamp[], ${arrayLiteral(chunk, (p) => p.changedBy)}::text[],
                       ${arrayLiteral(chunk, (p) => p.tuid)}::text[])
             AS t(sl, tl, s, t, nj, pj, ca, cb, tu)`);
-    }
-  }, { timeout: 600_000 });
+      }
+    },
+    { timeout: 600_000 },
+  );
   return { imported: pairs.length, skipped: parsed.skipped };
 }
 
@@ -92,13 +104,22 @@ interface SegmentRow {
  * imported segments, or a project's imported segments and its own texts
  * (default language → each other language).
  */
-export async function exportTmx(principal: Principal, target: MemoryTarget, options: TmxExportOptions, write: (chunk: string) => void | Promise<void>): Promise<void> {
-  const owner = target.memoryId != null
-    ? { memoryId: await ownedMemory(principal, target.memoryId), projectId: null }
-    : { memoryId: null, projectId: await resolveProject(principal, target.projectToken, 'EXPORT') };
+export async function exportTmx(
+  principal: Principal,
+  target: MemoryTarget,
+  options: TmxExportOptions,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<void> {
+  const owner =
+    target.memoryId != null
+      ? { memoryId: await ownedMemory(principal, target.memoryId), projectId: null }
+      : { memoryId: null, projectId: await resolveProject(principal, target.projectToken, 'EXPORT') };
   const sl = options.sourceLanguage ? tmxLanguage(options.sourceLanguage) : null;
   const tl = options.targetLanguage ? tmxLanguage(options.targetLanguage) : null;
-  const ownerSql = owner.memoryId !== null ? Prisma.sql`g."memoryId" = ${owner.memoryId}` : Prisma.sql`g."projectId" = ${owner.projectId}`;
+  const ownerSql =
+    owner.memoryId !== null
+      ? Prisma.sql`g."memoryId" = ${owner.memoryId}`
+      : Prisma.sql`g."projectId" = ${owner.projectId}`;
   async function* chunks(): AsyncGenerator<TmxPair[]> {
     let after = 0;
     for (;;) {
@@ -112,9 +133,17 @@ export async function exportTmx(principal: Principal, target: MemoryTarget, opti
       yield rows.map((r) => {
         const props = typeof r.properties === 'string' ? JSON.parse(r.properties) : r.properties;
         return {
-          tuid: r.tuid, sourceLanguage: r.sl, targetLanguage: r.tl, source: r.source, target: r.target, notes: r.notes ?? [],
-          properties: props?.props ?? [], ...(props?.sourceXml !== undefined && { sourceXml: props.sourceXml }), ...(props?.targetXml !== undefined && { targetXml: props.targetXml }),
-          changedAt: r.changedAt, changedBy: r.changedBy,
+          tuid: r.tuid,
+          sourceLanguage: r.sl,
+          targetLanguage: r.tl,
+          source: r.source,
+          target: r.target,
+          notes: r.notes ?? [],
+          properties: props?.props ?? [],
+          ...(props?.sourceXml !== undefined && { sourceXml: props.sourceXml }),
+          ...(props?.targetXml !== undefined && { targetXml: props.targetXml }),
+          changedAt: r.changedAt,
+          changedBy: r.changedBy,
         };
       });
     }
@@ -125,7 +154,18 @@ export async function exportTmx(principal: Principal, target: MemoryTarget, opti
         SELECT id FROM "TranslationKey" WHERE "projectId" = ${owner.projectId} AND id > ${afterKey} ORDER BY id LIMIT ${CHUNK}`);
       if (!keys.length) break;
       afterKey = keys.at(-1)!.id;
-      const rows = await prisma().$queryRaw<{ keyId: number; key: string; namespace: string; sl: string; tl: string; source: string; target: string; at: Date }[]>(Prisma.sql`/* memory:tmx-export-texts */
+      const rows = await prisma().$queryRaw<
+        {
+          keyId: number;
+          key: string;
+          namespace: string;
+          sl: string;
+          tl: string;
+          source: string;
+          target: string;
+          at: Date;
+        }[]
+      >(Prisma.sql`/* memory:tmx-export-texts */
         SELECT s."keyId", k.key, k.namespace, sl.key AS sl, tl.key AS tl, s.text AS source, t.text AS target, t."lastModifiedAt" AS at
           FROM "Translation" s
           JOIN "Language" sl ON sl.id = s."languageId" AND sl."isDefault"
@@ -137,8 +177,18 @@ export async function exportTmx(principal: Principal, target: MemoryTarget, opti
       const pairs = rows
         .filter((r) => (!sl || tmxLanguage(r.sl) === sl) && (!tl || tmxLanguage(r.tl) === tl))
         .map((r) => ({
-          tuid: r.namespace ? `${r.namespace}:${r.key}` : r.key, sourceLanguage: r.sl, targetLanguage: r.tl, source: r.source, target: r.target,
-          notes: [], properties: [{ type: 'x-key', value: r.key }, ...(r.namespace ? [{ type: 'x-namespace', value: r.namespace }] : [])], changedAt: r.at, changedBy: '',
+          tuid: r.namespace ? `${r.namespace}:${r.key}` : r.key,
+          sourceLanguage: r.sl,
+          targetLanguage: r.tl,
+          source: r.source,
+          target: r.target,
+          notes: [],
+          properties: [
+            { type: 'x-key', value: r.key },
+            ...(r.namespace ? [{ type: 'x-namespace', value: r.namespace }] : []),
+          ],
+          changedAt: r.at,
+          changedBy: '',
         }));
       if (pairs.length) yield pairs;
     }
@@ -147,7 +197,12 @@ export async function exportTmx(principal: Principal, target: MemoryTarget, opti
 }
 
 /** A project's memory as a TMX file, stored as an export (a download URL, like the translation exports). */
-export async function exportTmxFile(principal: Principal, config: Config, projectToken: string | null | undefined, options: TmxExportOptions): Promise<ExportedFile> {
+export async function exportTmxFile(
+  principal: Principal,
+  config: Config,
+  projectToken: string | null | undefined,
+  options: TmxExportOptions,
+): Promise<ExportedFile> {
   const projectId = await resolveProject(principal, projectToken, 'EXPORT');
   const temp = join(config.dataDir, 'tmp');
   await mkdir(temp, { recursive: true });
@@ -165,7 +220,12 @@ export async function exportTmxFile(principal: Principal, config: Config, projec
     out.end();
     await done;
     const pair = [options.sourceLanguage, options.targetLanguage].filter(Boolean).join('-');
-    return await storeExportFile(config, projectId, { fileName: `translation-memory${pair ? `-${pair}` : ''}.tmx`, contentType: 'application/x-tmx+xml', path, size: (await stat(path)).size });
+    return await storeExportFile(config, projectId, {
+      fileName: `translation-memory${pair ? `-${pair}` : ''}.tmx`,
+      contentType: 'application/x-tmx+xml',
+      path,
+      size: (await stat(path)).size,
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,12 @@
 // ending in ":fx" is a DeepL API Free key and goes to api-free.deepl.com
 // unless MT_PROVIDER_B_URL says otherwise.
 import { ConfigError } from '../config.js';
-import { TRANSLATION_PROVIDER_IDS, isTranslationProviderId, type ProviderCredentials, type TranslationProviderId } from './types.js';
+import {
+  TRANSLATION_PROVIDER_IDS,
+  isTranslationProviderId,
+  type ProviderCredentials,
+  type TranslationProviderId,
+} from './types.js';
 
 export const GOOGLE_DEFAULT_URL = 'https://translation.googleapis.com';
 export const DEEPL_PRO_URL = 'https://api.deepl.com';
@@ -43,7 +48,10 @@ export function isDeeplFreeKey(key: string | undefined): boolean {
   return !!key && key.endsWith(':fx');
 }
 
-export function resolveCredentials(provider: TranslationProviderId, sources: CredentialSources = {}): ProviderCredentials {
+export function resolveCredentials(
+  provider: TranslationProviderId,
+  sources: CredentialSources = {},
+): ProviderCredentials {
   if (provider === 'PSEUDO') return { url: 'pseudo:', keySource: 'none' };
   if (provider === 'MEMORY') return { url: 'memory:', keySource: 'none' };
   // Language models have their own configuration (src/mt/llm/config.ts).
@@ -59,7 +67,11 @@ export function resolveCredentials(provider: TranslationProviderId, sources: Cre
   if (provider === 'MT_PROVIDER_A') {
     url = rawUrl ? baseUrl(names.url, rawUrl, /\/language\/translate\/v2$/) : GOOGLE_DEFAULT_URL;
   } else {
-    url = rawUrl ? baseUrl(names.url, rawUrl, /\/v2(\/translate)?$/) : isDeeplFreeKey(apiKey) ? DEEPL_FREE_URL : DEEPL_PRO_URL;
+    url = rawUrl
+      ? baseUrl(names.url, rawUrl, /\/v2(\/translate)?$/)
+      : isDeeplFreeKey(apiKey)
+        ? DEEPL_FREE_URL
+        : DEEPL_PRO_URL;
   }
   return { url, apiKey, keySource };
 }
@@ -71,11 +83,19 @@ export function resolveCredentials(provider: TranslationProviderId, sources: Cre
  * MT_PROVIDER_B, then MT_PROVIDER_A. Undefined when none has a key: PSEUDO
  * is never chosen unasked (it would write pseudo-text into real languages).
  */
-export function instanceProvider(projectKeys: ReadonlySet<string>, env: NodeJS.ProcessEnv = process.env): TranslationProviderId | undefined {
+export function instanceProvider(
+  projectKeys: ReadonlySet<string>,
+  env: NodeJS.ProcessEnv = process.env,
+): TranslationProviderId | undefined {
   const configured = env.MT_DEFAULT_PROVIDER?.trim();
   if (configured) {
-    if (!isTranslationProviderId(configured)) throw new ConfigError(`MT_DEFAULT_PROVIDER must be one of ${TRANSLATION_PROVIDER_IDS.join(', ')}, got "${configured}"`);
+    if (!isTranslationProviderId(configured))
+      throw new ConfigError(
+        `MT_DEFAULT_PROVIDER must be one of ${TRANSLATION_PROVIDER_IDS.join(', ')}, got "${configured}"`,
+      );
     return configured;
   }
-  return (['MT_PROVIDER_B', 'MT_PROVIDER_A'] as const).find((id) => projectKeys.has(id) || !!env[ENV_NAMES[id].key]?.trim());
+  return (['MT_PROVIDER_B', 'MT_PROVIDER_A'] as const).find(
+    (id) => projectKeys.has(id) || !!env[ENV_NAMES[id].key]?.trim(),
+  );
 }

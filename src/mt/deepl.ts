@@ -14,7 +14,12 @@
 // body per request. Keys ending in ":fx" belong to api-free.deepl.com (config.ts).
 import { jsonElementBytes } from './batching.js';
 import { send, excerpt, type HttpOptions, translationsOf } from './http.js';
-import { DEEPL_FORMALITY_TARGETS, DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES, deeplGlossaryLanguage } from './languages.js';
+import {
+  DEEPL_FORMALITY_TARGETS,
+  DEEPL_SOURCE_LANGUAGES,
+  DEEPL_TARGET_LANGUAGES,
+  deeplGlossaryLanguage,
+} from './languages.js';
 import { parseRetryAfter, withRetry } from './retry.js';
 import {
   FORMALITY_VALUES,
@@ -46,7 +51,12 @@ export function deeplError(status: number, body: unknown, text: string, headers:
     456: 'Quota exceeded',
   };
   const providerMessage = message || defaults[status] || `HTTP ${status}`;
-  const base = { provider: PROVIDER, status, providerMessage, retryAfterMs: parseRetryAfter(headers.get('retry-after')) } as const;
+  const base = {
+    provider: PROVIDER,
+    status,
+    providerMessage,
+    retryAfterMs: parseRetryAfter(headers.get('retry-after')),
+  } as const;
   if (status === 429) return new MtProviderError({ ...base, kind: 'retryable', reason: 'rate_limit' });
   if (status >= 500) return new MtProviderError({ ...base, kind: 'retryable', reason: 'server' });
   if (status === 456) return new MtProviderError({ ...base, kind: 'fatal', reason: 'quota' });
@@ -74,7 +84,13 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
     markup: 'xml',
 
     validateLanguages({ sourceLanguage, targetLanguage }) {
-      checkCode(PROVIDER, 'targetLanguage', targetLanguage, DEEPL_TARGET_LANGUAGES, 'upper-case codes such as "DE", "EN-US", "PT-BR", "ZH-HANS"');
+      checkCode(
+        PROVIDER,
+        'targetLanguage',
+        targetLanguage,
+        DEEPL_TARGET_LANGUAGES,
+        'upper-case codes such as "DE", "EN-US", "PT-BR", "ZH-HANS"',
+      );
       const source = optional(sourceLanguage);
       if (source === undefined) return;
       const base = source.split('-')[0]!;
@@ -84,7 +100,13 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
           `sourceLanguage "${source}" is not a language code of ${PROVIDER}: source languages have no regional variant, use "${base}"`,
         );
       }
-      checkCode(PROVIDER, 'sourceLanguage', source, DEEPL_SOURCE_LANGUAGES, 'upper-case codes without region such as "EN", "DE", "PT"');
+      checkCode(
+        PROVIDER,
+        'sourceLanguage',
+        source,
+        DEEPL_SOURCE_LANGUAGES,
+        'upper-case codes without region such as "EN", "DE", "PT"',
+      );
     },
 
     validateRequest(request: TranslationRequest): TranslateOptions {
@@ -94,7 +116,10 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
       const formality = optional(request.formality);
       if (formality !== undefined) {
         if (!(FORMALITY_VALUES as readonly string[]).includes(formality)) {
-          throw new MtValidationError('providerFormality', `providerFormality "${formality}" is not one of ${FORMALITY_VALUES.join(', ')}`);
+          throw new MtValidationError(
+            'providerFormality',
+            `providerFormality "${formality}" is not one of ${FORMALITY_VALUES.join(', ')}`,
+          );
         }
         if ((formality === 'more' || formality === 'less') && !DEEPL_FORMALITY_TARGETS.has(target)) {
           throw new MtValidationError(
@@ -107,10 +132,16 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
       const glossaryId = optional(request.glossaryId);
       if (glossaryId !== undefined) {
         if (!GLOSSARY_ID.test(glossaryId)) {
-          throw new MtValidationError('providerGlossaryId', `providerGlossaryId "${glossaryId}" is not a glossary id of ${PROVIDER}`);
+          throw new MtValidationError(
+            'providerGlossaryId',
+            `providerGlossaryId "${glossaryId}" is not a glossary id of ${PROVIDER}`,
+          );
         }
         if (sourceLanguage === undefined) {
-          throw new MtValidationError('providerGlossaryId', 'providerGlossaryId needs sourceLanguage: a glossary is for one language pair');
+          throw new MtValidationError(
+            'providerGlossaryId',
+            'providerGlossaryId needs sourceLanguage: a glossary is for one language pair',
+          );
         }
         if (credentials.keySource !== 'project') {
           throw new MtValidationError(
@@ -140,19 +171,34 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
       if (answer.status !== 200) {
         const error = deeplError(answer.status, answer.body, answer.text, answer.headers);
         if (answer.status === 404) {
-          throw new MtValidationError('providerGlossaryId', `providerGlossaryId "${glossaryId}" was not found with the project's ${PROVIDER} key`);
+          throw new MtValidationError(
+            'providerGlossaryId',
+            `providerGlossaryId "${glossaryId}" was not found with the project's ${PROVIDER} key`,
+          );
         }
         if (error.reason === 'auth') {
-          throw new MtValidationError('providerGlossaryId', `${PROVIDER} refused the project's key while looking up glossary "${glossaryId}": ${error.providerMessage}`);
+          throw new MtValidationError(
+            'providerGlossaryId',
+            `${PROVIDER} refused the project's key while looking up glossary "${glossaryId}": ${error.providerMessage}`,
+          );
         }
         if (answer.status === 400) {
-          throw new MtValidationError('providerGlossaryId', `${PROVIDER} refused glossary "${glossaryId}": ${error.providerMessage}`);
+          throw new MtValidationError(
+            'providerGlossaryId',
+            `${PROVIDER} refused glossary "${glossaryId}": ${error.providerMessage}`,
+          );
         }
         throw error;
       }
       const g = answer.body as Record<string, unknown> | undefined;
       if (!g || typeof g.source_lang !== 'string' || typeof g.target_lang !== 'string') {
-        throw new MtProviderError({ provider: PROVIDER, kind: 'fatal', reason: 'bad_response', status: 200, providerMessage: 'unexpected glossary answer' });
+        throw new MtProviderError({
+          provider: PROVIDER,
+          kind: 'fatal',
+          reason: 'bad_response',
+          status: 200,
+          providerMessage: 'unexpected glossary answer',
+        });
       }
       const info: GlossaryInfo = {
         glossaryId: String(g.glossary_id ?? glossaryId),
@@ -172,7 +218,10 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
         );
       }
       if (!info.ready) {
-        throw new MtValidationError('providerGlossaryId', `glossary "${glossaryId}" is not ready yet at ${PROVIDER}; try again shortly`);
+        throw new MtValidationError(
+          'providerGlossaryId',
+          `glossary "${glossaryId}" is not ready yet at ${PROVIDER}; try again shortly`,
+        );
       }
       return info;
     },
@@ -181,7 +230,8 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
       // TSV: a tab or line break inside a term would split its entry; DeepL refuses duplicate sources.
       const seen = new Set<string>();
       const rows = entries.filter((e) => {
-        if (!e.source.trim() || !e.target.trim() || /[\t\r\n]/.test(e.source + e.target) || seen.has(e.source)) return false;
+        if (!e.source.trim() || !e.target.trim() || /[\t\r\n]/.test(e.source + e.target) || seen.has(e.source))
+          return false;
         seen.add(e.source);
         return true;
       });
@@ -192,19 +242,43 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
         entries: rows.map((e) => `${e.source.trim()}\t${e.target.trim()}`).join('\n'),
         entries_format: 'tsv',
       };
-      const answer = await withRetry(async () => {
-        const a = await send(PROVIDER, `${credentials.url}/v2/glossaries`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) }, http, signal);
-        if (a.status !== 201 && a.status !== 200) throw deeplError(a.status, a.body, a.text, a.headers);
-        return a;
-      }, { maxAttempts: 3, baseDelayMs: 200, ...http.retry, signal });
+      const answer = await withRetry(
+        async () => {
+          const a = await send(
+            PROVIDER,
+            `${credentials.url}/v2/glossaries`,
+            {
+              method: 'POST',
+              headers: { ...headers(), 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            },
+            http,
+            signal,
+          );
+          if (a.status !== 201 && a.status !== 200) throw deeplError(a.status, a.body, a.text, a.headers);
+          return a;
+        },
+        { maxAttempts: 3, baseDelayMs: 200, ...http.retry, signal },
+      );
       const glossaryId = (answer.body as { glossary_id?: unknown } | undefined)?.glossary_id;
       if (typeof glossaryId !== 'string' || !GLOSSARY_ID.test(glossaryId)) {
-        throw new MtProviderError({ provider: PROVIDER, kind: 'fatal', reason: 'bad_response', status: answer.status, providerMessage: 'unexpected answer to the glossary creation' });
+        throw new MtProviderError({
+          provider: PROVIDER,
+          kind: 'fatal',
+          reason: 'bad_response',
+          status: answer.status,
+          providerMessage: 'unexpected answer to the glossary creation',
+        });
       }
       return {
         glossaryId,
         async remove() {
-          await send(PROVIDER, `${credentials.url}/v2/glossaries/${encodeURIComponent(glossaryId)}`, { method: 'DELETE', headers: headers() }, http);
+          await send(
+            PROVIDER,
+            `${credentials.url}/v2/glossaries/${encodeURIComponent(glossaryId)}`,
+            { method: 'DELETE', headers: headers() },
+            http,
+          );
         },
       };
     },
@@ -220,7 +294,11 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
       const answer = await send(
         PROVIDER,
         `${credentials.url}/v2/translate`,
-        { method: 'POST', headers: { ...headers(), 'Content-Type': 'application/json' }, body: JSON.stringify(requestBody(texts, options)) },
+        {
+          method: 'POST',
+          headers: { ...headers(), 'Content-Type': 'application/json' },
+          body: JSON.stringify(requestBody(texts, options)),
+        },
         http,
         signal,
       );

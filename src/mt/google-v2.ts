@@ -12,7 +12,14 @@ import { codePoints } from './batching.js';
 import { send, excerpt, type HttpOptions, translationsOf } from './http.js';
 import { GOOGLE_LANGUAGES } from './languages.js';
 import { parseRetryAfter } from './retry.js';
-import { MtProviderError, MtValidationError, type ProviderCredentials, type TranslateOptions, type TranslationProvider, type TranslationRequest } from './types.js';
+import {
+  MtProviderError,
+  MtValidationError,
+  type ProviderCredentials,
+  type TranslateOptions,
+  type TranslationProvider,
+  type TranslationRequest,
+} from './types.js';
 import { checkCode, optional, refuseProviderBOptions, requireKey } from './validation.js';
 
 const PROVIDER = 'MT_PROVIDER_A';
@@ -23,26 +30,47 @@ export const GOOGLE_MAX_SINGLE_CHARS = 30_000;
 const NOTATION = 'ISO-639 codes as listed by the provider, e.g. "de", "pt-BR", "zh-CN"';
 
 const RATE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED']);
-const QUOTA_REASONS = new Set(['dailyLimitExceeded', 'dailyLimitExceededUnreg', 'quotaExceeded', 'billingNotEnabled', 'RESOURCE_EXHAUSTED']);
+const QUOTA_REASONS = new Set([
+  'dailyLimitExceeded',
+  'dailyLimitExceededUnreg',
+  'quotaExceeded',
+  'billingNotEnabled',
+  'RESOURCE_EXHAUSTED',
+]);
 const KEY_REASONS = new Set(['keyInvalid', 'keyExpired', 'API_KEY_INVALID', 'API_KEY_EXPIRED']);
 
 interface GoogleErrorBody {
-  error?: { code?: number; message?: string; status?: string; errors?: { reason?: string; message?: string }[]; details?: { reason?: string }[] };
+  error?: {
+    code?: number;
+    message?: string;
+    status?: string;
+    errors?: { reason?: string; message?: string }[];
+    details?: { reason?: string }[];
+  };
 }
 
 export function googleError(status: number, body: unknown, text: string, headers: Headers): MtProviderError {
   const err = (body as GoogleErrorBody | undefined)?.error;
   const providerMessage = err?.message || excerpt(text) || `HTTP ${status}`;
   const reasons = new Set<string>(
-    [...(err?.errors ?? []).map((e) => e.reason), ...(err?.details ?? []).map((d) => d.reason)].filter((r): r is string => !!r),
+    [...(err?.errors ?? []).map((e) => e.reason), ...(err?.details ?? []).map((d) => d.reason)].filter(
+      (r): r is string => !!r,
+    ),
   );
   const has = (set: Set<string>) => [...reasons].some((r) => set.has(r));
-  const base = { provider: PROVIDER, status, providerMessage, retryAfterMs: parseRetryAfter(headers.get('retry-after')) } as const;
-  if (status === 429 || (status === 403 && has(RATE_REASONS))) return new MtProviderError({ ...base, kind: 'retryable', reason: 'rate_limit' });
+  const base = {
+    provider: PROVIDER,
+    status,
+    providerMessage,
+    retryAfterMs: parseRetryAfter(headers.get('retry-after')),
+  } as const;
+  if (status === 429 || (status === 403 && has(RATE_REASONS)))
+    return new MtProviderError({ ...base, kind: 'retryable', reason: 'rate_limit' });
   if (status >= 500) return new MtProviderError({ ...base, kind: 'retryable', reason: 'server' });
   if (status === 403 && has(QUOTA_REASONS)) return new MtProviderError({ ...base, kind: 'fatal', reason: 'quota' });
   if (status === 401 || status === 403) return new MtProviderError({ ...base, kind: 'fatal', reason: 'auth' });
-  if (status === 400 && (has(KEY_REASONS) || /API key/i.test(providerMessage))) return new MtProviderError({ ...base, kind: 'fatal', reason: 'auth' });
+  if (status === 400 && (has(KEY_REASONS) || /API key/i.test(providerMessage)))
+    return new MtProviderError({ ...base, kind: 'fatal', reason: 'auth' });
   if (status === 413) return new MtProviderError({ ...base, kind: 'fatal', reason: 'too_large' });
   if (status === 404) return new MtProviderError({ ...base, kind: 'fatal', reason: 'not_found' });
   return new MtProviderError({ ...base, kind: 'fatal', reason: 'bad_request' });
@@ -67,11 +95,19 @@ export function createGoogleProvider(credentials: ProviderCredentials, http: Htt
     },
 
     async checkGlossary() {
-      throw new MtValidationError('providerGlossaryId', `providerGlossaryId is only supported by MT_PROVIDER_B, not by ${PROVIDER}`);
+      throw new MtValidationError(
+        'providerGlossaryId',
+        `providerGlossaryId is only supported by MT_PROVIDER_B, not by ${PROVIDER}`,
+      );
     },
 
     batchLimits() {
-      return { maxTexts: GOOGLE_MAX_SEGMENTS, maxSize: GOOGLE_MAX_CHARS, sizeOf: codePoints, maxSingle: GOOGLE_MAX_SINGLE_CHARS };
+      return {
+        maxTexts: GOOGLE_MAX_SEGMENTS,
+        maxSize: GOOGLE_MAX_CHARS,
+        sizeOf: codePoints,
+        maxSingle: GOOGLE_MAX_SINGLE_CHARS,
+      };
     },
 
     async translateBatch(texts, options, signal) {
@@ -87,7 +123,8 @@ export function createGoogleProvider(credentials: ProviderCredentials, http: Htt
         signal,
       );
       if (answer.status !== 200) throw googleError(answer.status, answer.body, answer.text, answer.headers);
-      const translations = (answer.body as { data?: { translations?: { translatedText?: unknown }[] } } | undefined)?.data?.translations;
+      const translations = (answer.body as { data?: { translations?: { translatedText?: unknown }[] } } | undefined)
+        ?.data?.translations;
       return translationsOf(PROVIDER, answer.status, translations, texts.length, 'translatedText');
     },
   };

@@ -43,9 +43,23 @@ export async function send(
   const fail = (error: unknown): never => {
     if (signal?.aborted) throw abortError(signal);
     if (timeout.aborted) {
-      throw new MtProviderError({ provider, kind: 'retryable', reason: 'timeout', status: 0, providerMessage: `no answer within ${timeoutMs} ms`, cause: error });
+      throw new MtProviderError({
+        provider,
+        kind: 'retryable',
+        reason: 'timeout',
+        status: 0,
+        providerMessage: `no answer within ${timeoutMs} ms`,
+        cause: error,
+      });
     }
-    throw new MtProviderError({ provider, kind: 'retryable', reason: 'network', status: 0, providerMessage: `request failed: ${describe(error)}`, cause: error });
+    throw new MtProviderError({
+      provider,
+      kind: 'retryable',
+      reason: 'network',
+      status: 0,
+      providerMessage: `request failed: ${describe(error)}`,
+      cause: error,
+    });
   };
   const headers = new Headers(init.headers);
   headers.set('User-Agent', options.userAgent ?? 'localization-service');
@@ -76,9 +90,25 @@ export function excerpt(text: string): string {
  * The translated strings of a provider's answer, one per text sent, read from
  * `field` of each item; any other shape is a retryable bad answer.
  */
-export function translationsOf(provider: TranslationProviderId, status: number, items: unknown, count: number, field: string): string[] {
-  if (!Array.isArray(items) || items.length !== count || items.some((t) => typeof (t as Record<string, unknown> | null)?.[field] !== 'string')) {
-    throw new MtProviderError({ provider, kind: 'retryable', reason: 'bad_response', status, providerMessage: `unexpected answer: expected ${count} translations` });
+export function translationsOf(
+  provider: TranslationProviderId,
+  status: number,
+  items: unknown,
+  count: number,
+  field: string,
+): string[] {
+  if (
+    !Array.isArray(items) ||
+    items.length !== count ||
+    items.some((t) => typeof (t as Record<string, unknown> | null)?.[field] !== 'string')
+  ) {
+    throw new MtProviderError({
+      provider,
+      kind: 'retryable',
+      reason: 'bad_response',
+      status,
+      providerMessage: `unexpected answer: expected ${count} translations`,
+    });
   }
   return items.map((t) => (t as Record<string, string>)[field]!);
 }

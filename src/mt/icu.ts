@@ -6,11 +6,7 @@
 // the quoting rules); this module is its node view plus the writing side.
 import { parseIcuMessage, type IcuPart } from '../formats/icu-message.js';
 
-export type IcuNode =
-  | { type: 'text'; value: string }
-  | { type: 'arg'; raw: string }
-  | { type: 'pound' }
-  | IcuComplex;
+export type IcuNode = { type: 'text'; value: string } | { type: 'arg'; raw: string } | { type: 'pound' } | IcuComplex;
 
 export interface IcuComplex {
   type: 'complex';
@@ -29,16 +25,20 @@ export function parseIcu(text: string): IcuNode[] | null {
 
 function toNode(part: IcuPart): IcuNode {
   switch (part.type) {
-    case 'text': return { type: 'text', value: part.value };
-    case 'raw': return { type: 'arg', raw: part.value };
-    case 'number': return { type: 'pound' };
-    default: return {
-      type: 'complex',
-      name: part.argument,
-      kind: part.kind,
-      offset: part.offset ? `offset:${part.offset}` : undefined,
-      branches: part.branches.map((b) => ({ selector: b.key, nodes: b.parts.map(toNode) })),
-    };
+    case 'text':
+      return { type: 'text', value: part.value };
+    case 'raw':
+      return { type: 'arg', raw: part.value };
+    case 'number':
+      return { type: 'pound' };
+    default:
+      return {
+        type: 'complex',
+        name: part.argument,
+        kind: part.kind,
+        offset: part.offset ? `offset:${part.offset}` : undefined,
+        branches: part.branches.map((b) => ({ selector: b.key, nodes: b.parts.map(toNode) })),
+      };
   }
 }
 

@@ -11,11 +11,26 @@ import type { HttpOptions } from './http.js';
 import { createPseudoProvider } from './pseudo.js';
 import { createLlmProvider } from './llm/provider.js';
 import { createMemoryProvider } from './memory-provider.js';
-import { MtValidationError, TRANSLATION_PROVIDER_IDS, isLlmProviderId, isTranslationProviderId, type ProviderCredentials, type TranslationProvider, type TranslationProviderId } from './types.js';
+import {
+  MtValidationError,
+  TRANSLATION_PROVIDER_IDS,
+  isLlmProviderId,
+  isTranslationProviderId,
+  type ProviderCredentials,
+  type TranslationProvider,
+  type TranslationProviderId,
+} from './types.js';
 
-export function getProvider(id: TranslationProviderId, credentials?: ProviderCredentials, http: HttpOptions = {}): TranslationProvider {
+export function getProvider(
+  id: TranslationProviderId,
+  credentials?: ProviderCredentials,
+  http: HttpOptions = {},
+): TranslationProvider {
   if (!isTranslationProviderId(id)) {
-    throw new MtValidationError('translationProvider', `translationProvider "${String(id)}" is not one of ${TRANSLATION_PROVIDER_IDS.join(', ')}`);
+    throw new MtValidationError(
+      'translationProvider',
+      `translationProvider "${String(id)}" is not one of ${TRANSLATION_PROVIDER_IDS.join(', ')}`,
+    );
   }
   if (isLlmProviderId(id)) return createLlmProvider(id);
   if (id === 'MEMORY') return createMemoryProvider();
@@ -26,9 +41,29 @@ export function getProvider(id: TranslationProviderId, credentials?: ProviderCre
 }
 
 export * from './types.js';
-export { resolveCredentials, isDeeplFreeKey, DEEPL_FREE_URL, DEEPL_PRO_URL, GOOGLE_DEFAULT_URL, type CredentialSources } from './config.js';
-export { translateTexts, type TextOutcome, type TextFailure, type TranslateTextsOptions, type TranslateTextsResult, type TranslateProgress } from './translate.js';
+export {
+  resolveCredentials,
+  isDeeplFreeKey,
+  DEEPL_FREE_URL,
+  DEEPL_PRO_URL,
+  GOOGLE_DEFAULT_URL,
+  type CredentialSources,
+} from './config.js';
+export {
+  translateTexts,
+  type TextOutcome,
+  type TextFailure,
+  type TranslateTextsOptions,
+  type TranslateTextsResult,
+  type TranslateProgress,
+} from './translate.js';
 export { pseudoLocalize } from './pseudo.js';
 export { withRetry, type RetryOptions } from './retry.js';
 export type { HttpOptions } from './http.js';
-export { GOOGLE_LANGUAGES, DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES, DEEPL_FORMALITY_TARGETS, providerCodeFor } from './languages.js';
+export {
+  GOOGLE_LANGUAGES,
+  DEEPL_SOURCE_LANGUAGES,
+  DEEPL_TARGET_LANGUAGES,
+  DEEPL_FORMALITY_TARGETS,
+  providerCodeFor,
+} from './languages.js';

@@ -4,7 +4,13 @@
 // write gate like every job. The filling itself is in src/jobs/memory-fill.ts,
 // which also serves other providers' "memory first" (memoryMinScore); so
 // translateBatch is never called for it.
-import { MtProviderError, MtValidationError, type TranslateOptions, type TranslationProvider, type TranslationRequest } from './types.js';
+import {
+  MtProviderError,
+  MtValidationError,
+  type TranslateOptions,
+  type TranslationProvider,
+  type TranslationRequest,
+} from './types.js';
 
 export function createMemoryProvider(): TranslationProvider {
   const validateLanguages = () => {};
@@ -13,8 +19,10 @@ export function createMemoryProvider(): TranslationProvider {
     markup: 'xml',
     validateLanguages,
     validateRequest(request: TranslationRequest): TranslateOptions {
-      if (request.formality) throw new MtValidationError('providerFormality', 'providerFormality is for MT_PROVIDER_B only');
-      if (request.glossaryId) throw new MtValidationError('providerGlossaryId', 'providerGlossaryId is for MT_PROVIDER_B only');
+      if (request.formality)
+        throw new MtValidationError('providerFormality', 'providerFormality is for MT_PROVIDER_B only');
+      if (request.glossaryId)
+        throw new MtValidationError('providerGlossaryId', 'providerGlossaryId is for MT_PROVIDER_B only');
       return { sourceLanguage: request.sourceLanguage, targetLanguage: request.targetLanguage };
     },
     async checkGlossary() {
@@ -24,7 +32,13 @@ export function createMemoryProvider(): TranslationProvider {
       return { maxTexts: 100, maxSize: 1_000_000, sizeOf: (t: string) => t.length, maxSingle: 1_000_000 };
     },
     async translateBatch() {
-      throw new MtProviderError({ provider: 'MEMORY', kind: 'fatal', reason: 'bad_request', status: 0, providerMessage: 'the memory fills cells from its matches (src/jobs/memory-fill.ts), not from bare batches' });
+      throw new MtProviderError({
+        provider: 'MEMORY',
+        kind: 'fatal',
+        reason: 'bad_request',
+        status: 0,
+        providerMessage: 'the memory fills cells from its matches (src/jobs/memory-fill.ts), not from bare batches',
+      });
     },
   };
 }

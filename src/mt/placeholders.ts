@@ -32,10 +32,7 @@ export type Placeholder =
   | { kind: 'pair'; open: string; close: string };
 
 export type Segment =
-  | { t: 'text'; v: string }
-  | { t: 'ph'; i: number }
-  | { t: 'open'; i: number }
-  | { t: 'close'; i: number };
+  { t: 'text'; v: string } | { t: 'ph'; i: number } | { t: 'open'; i: number } | { t: 'close'; i: number };
 
 export interface Unit {
   segments: Segment[];
@@ -59,7 +56,20 @@ export interface PreparedText {
 }
 
 const VOID_ELEMENTS = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
 ]);
 
 const TOKEN = new RegExp(
@@ -159,7 +169,10 @@ class UnitBuilder {
         if (prev?.t === 'text') prev.v += p.v;
         else segments.push({ t: 'text', v: p.v });
       } else if (p.t === 'single') {
-        segments.push({ t: 'ph', i: placeholders.push({ kind: 'single', display: p.display, newline: p.newline, render: p.render }) - 1 });
+        segments.push({
+          t: 'ph',
+          i: placeholders.push({ kind: 'single', display: p.display, newline: p.newline, render: p.render }) - 1,
+        });
       } else if (partner.has(p)) {
         const close = partner.get(p) as Extract<Pending, { t: 'tag' }>;
         const i = placeholders.push({ kind: 'pair', open: this.literal(p.raw), close: this.literal(close.raw) }) - 1;
@@ -169,7 +182,10 @@ class UnitBuilder {
         segments.push({ t: 'close', i: closeIndex.get(p)! });
       } else {
         const raw = p.raw;
-        segments.push({ t: 'ph', i: placeholders.push({ kind: 'single', display: raw, render: () => this.literal(raw) }) - 1 });
+        segments.push({
+          t: 'ph',
+          i: placeholders.push({ kind: 'single', display: raw, render: () => this.literal(raw) }) - 1,
+        });
       }
     }
     const translatable = segments.some((s) => s.t === 'text' && /\p{L}/u.test(s.v));

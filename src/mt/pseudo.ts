@@ -9,7 +9,12 @@
 // branch pseudo-localized. Any well-formed BCP 47 tag is accepted as the
 // target (e.g. "en-XA", "qps-ploc", "de").
 import { assembleText, decodeUnit, escapeMarkup, prepareText, unescapeMarkup } from './placeholders.js';
-import { MtValidationError, type TranslateOptions, type TranslationProvider, type TranslationRequest } from './types.js';
+import {
+  MtValidationError,
+  type TranslateOptions,
+  type TranslationProvider,
+  type TranslationRequest,
+} from './types.js';
 import { optional, refuseProviderBOptions } from './validation.js';
 
 const LOWER = 'ȧƀƈḓḗƒɠħīĵķŀḿƞǿƥɋřşŧŭṽẇẋẏẑ';
@@ -51,13 +56,18 @@ export function pseudoEncoded(encoded: string): string {
 /** The pseudo-localized form of a whole text, synchronously. */
 export function pseudoLocalize(text: string): string {
   const prepared = prepareText(text, 'xml');
-  const translations = prepared.units.map((u) => (u.translatable ? decodeUnit(pseudoEncoded(u.encoded), u, 'xml') : null));
+  const translations = prepared.units.map((u) =>
+    u.translatable ? decodeUnit(pseudoEncoded(u.encoded), u, 'xml') : null,
+  );
   return assembleText(prepared, translations);
 }
 
 function checkTag(field: 'sourceLanguage' | 'targetLanguage', code: string): void {
   if (!BCP47.test(code)) {
-    throw new MtValidationError(field, `${field} "${code}" is not a language tag; PSEUDO takes any BCP 47 tag such as "en-XA" or "de"`);
+    throw new MtValidationError(
+      field,
+      `${field} "${code}" is not a language tag; PSEUDO takes any BCP 47 tag such as "en-XA" or "de"`,
+    );
   }
 }
 
@@ -76,7 +86,10 @@ export function createPseudoProvider(): TranslationProvider {
       return { targetLanguage: request.targetLanguage, sourceLanguage: optional(request.sourceLanguage) };
     },
     async checkGlossary() {
-      throw new MtValidationError('providerGlossaryId', 'providerGlossaryId is only supported by MT_PROVIDER_B, not by PSEUDO');
+      throw new MtValidationError(
+        'providerGlossaryId',
+        'providerGlossaryId is only supported by MT_PROVIDER_B, not by PSEUDO',
+      );
     },
     batchLimits() {
       return { maxTexts: 1000, maxSize: 1_000_000, sizeOf: (t) => t.length, maxSingle: Number.POSITIVE_INFINITY };

@@ -16,9 +16,7 @@ import type { TranslateOptions, TranslationProvider } from './types.js';
 
 export type TextFailure = 'placeholders' | 'too_large';
 
-export type TextOutcome =
-  | { ok: true; text: string }
-  | { ok: false; reason: TextFailure; message: string };
+export type TextOutcome = { ok: true; text: string } | { ok: false; reason: TextFailure; message: string };
 
 export interface TranslateProgress {
   doneTexts: number;
@@ -66,7 +64,13 @@ export async function translateTexts(
   const pending = prepared.map((p) => p.units.filter((u) => u.translatable).length);
   const outcomes: (TextOutcome | undefined)[] = texts.map(() => undefined);
   const stats: TranslateTextsResult['stats'] = {
-    texts: texts.length, translated: 0, failed: 0, characters: 0, sentCharacters: 0, requests: 0, retries: 0,
+    texts: texts.length,
+    translated: 0,
+    failed: 0,
+    characters: 0,
+    sentCharacters: 0,
+    requests: 0,
+    retries: 0,
   };
   let done = 0;
 
@@ -108,7 +112,11 @@ export async function translateTexts(
   for (const item of byEncoded.values()) {
     if (limits.sizeOf(item.encoded) > limits.maxSingle) {
       for (const ref of item.refs) {
-        finish(ref.text, { ok: false, reason: 'too_large', message: `the text is larger than ${provider.id} accepts in one request` });
+        finish(ref.text, {
+          ok: false,
+          reason: 'too_large',
+          message: `the text is larger than ${provider.id} accepts in one request`,
+        });
       }
     } else items.push(item);
   }
@@ -118,11 +126,14 @@ export async function translateTexts(
     const live = batch.filter((item) => item.refs.some((ref) => !outcomes[ref.text]));
     if (!live.length) continue;
     const encoded = live.map((item) => item.encoded);
-    const answers = await withRetry((attempt) => {
-      stats.requests++;
-      if (attempt > 1) stats.retries++;
-      return provider.translateBatch(encoded, options, run.signal);
-    }, { ...run.retry, signal: run.signal });
+    const answers = await withRetry(
+      (attempt) => {
+        stats.requests++;
+        if (attempt > 1) stats.retries++;
+        return provider.translateBatch(encoded, options, run.signal);
+      },
+      { ...run.retry, signal: run.signal },
+    );
     for (const item of live) stats.sentCharacters += codePoints(item.encoded);
     live.forEach((item, k) => {
       for (const ref of item.refs) {

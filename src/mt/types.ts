@@ -5,7 +5,14 @@
 // batching, retries); the job engine only needs getProvider() + translateTexts().
 import { AppError } from '../errors.js';
 
-export const TRANSLATION_PROVIDER_IDS = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC', 'MEMORY'] as const;
+export const TRANSLATION_PROVIDER_IDS = [
+  'MT_PROVIDER_A',
+  'MT_PROVIDER_B',
+  'PSEUDO',
+  'LLM_OPENAI',
+  'LLM_ANTHROPIC',
+  'MEMORY',
+] as const;
 export type TranslationProviderId = (typeof TRANSLATION_PROVIDER_IDS)[number];
 
 export function isTranslationProviderId(value: unknown): value is TranslationProviderId {
@@ -88,7 +95,12 @@ export interface TranslationProvider {
   /** Languages, formality and glossary rules, and the presence of a key; throws MtValidationError. */
   validateRequest(request: TranslationRequest): TranslateOptions;
   /** Looks the glossary up at the provider; throws MtValidationError when missing, not ready or of another language pair. */
-  checkGlossary(glossaryId: string, sourceLanguage: string, targetLanguage: string, signal?: AbortSignal): Promise<GlossaryInfo>;
+  checkGlossary(
+    glossaryId: string,
+    sourceLanguage: string,
+    targetLanguage: string,
+    signal?: AbortSignal,
+  ): Promise<GlossaryInfo>;
   /** Request limits for texts encoded in `markup` with these options. */
   batchLimits(options: TranslateOptions): BatchLimits;
   /**
@@ -101,7 +113,12 @@ export interface TranslationProvider {
    * from these entries for a job's batch (the project's terms found in its
    * texts), and its removal. Throws MtProviderError.
    */
-  createGlossary?(entries: readonly GlossaryEntry[], sourceLanguage: string, targetLanguage: string, signal?: AbortSignal): Promise<{ glossaryId: string; remove(): Promise<void> }>;
+  createGlossary?(
+    entries: readonly GlossaryEntry[],
+    sourceLanguage: string,
+    targetLanguage: string,
+    signal?: AbortSignal,
+  ): Promise<{ glossaryId: string; remove(): Promise<void> }>;
 }
 
 /** A term and how it is to be translated (a glossary entry handed to a provider). */
@@ -159,7 +176,9 @@ export class MtProviderError extends Error {
     retryAfterMs?: number;
     cause?: unknown;
   }) {
-    super(`${init.provider}: ${init.providerMessage}${init.status ? ` (HTTP ${init.status})` : ''}`, { cause: init.cause });
+    super(`${init.provider}: ${init.providerMessage}${init.status ? ` (HTTP ${init.status})` : ''}`, {
+      cause: init.cause,
+    });
     this.name = 'MtProviderError';
     this.provider = init.provider;
     this.kind = init.kind;

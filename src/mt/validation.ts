@@ -1,7 +1,12 @@
 // Request rules shared by the providers. Messages name the field of the
 // auto-translation job request they are about.
 import { closestCode } from './languages.js';
-import { MtValidationError, type ProviderCredentials, type TranslationProviderId, type TranslationRequest } from './types.js';
+import {
+  MtValidationError,
+  type ProviderCredentials,
+  type TranslationProviderId,
+  type TranslationRequest,
+} from './types.js';
 
 /** Empty strings count as absent. */
 export function optional(value: string | undefined | null): string | undefined {
@@ -36,9 +41,15 @@ export function requireKey(provider: TranslationProviderId, credentials: Provide
 /** providerFormality and providerGlossaryId exist only for MT_PROVIDER_B. */
 export function refuseProviderBOptions(provider: TranslationProviderId, request: TranslationRequest): void {
   if (optional(request.formality) !== undefined) {
-    throw new MtValidationError('providerFormality', `providerFormality is only supported by MT_PROVIDER_B, not by ${provider}`);
+    throw new MtValidationError(
+      'providerFormality',
+      `providerFormality is only supported by MT_PROVIDER_B, not by ${provider}`,
+    );
   }
   if (optional(request.glossaryId) !== undefined) {
-    throw new MtValidationError('providerGlossaryId', `providerGlossaryId is only supported by MT_PROVIDER_B, not by ${provider}`);
+    throw new MtValidationError(
+      'providerGlossaryId',
+      `providerGlossaryId is only supported by MT_PROVIDER_B, not by ${provider}`,
+    );
   }
 }

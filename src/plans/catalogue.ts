@@ -13,6 +13,20 @@ export interface PlanLimits {
 
 export const BUILT_IN_PLANS: PlanLimits[] = [
   { id: 'free', name: 'Free', allowsPublishing: false, maxCustomers: 0, maxProjects: 3, autoTranslation: true },
-  { id: 'business', name: 'Business', allowsPublishing: true, maxCustomers: 25, maxProjects: null, autoTranslation: true },
-  { id: 'custom', name: 'Custom', allowsPublishing: true, maxCustomers: null, maxProjects: null, autoTranslation: true },
+  {
+    id: 'business',
+    name: 'Business',
+    allowsPublishing: true,
+    maxCustomers: 25,
+    maxProjects: null,
+    autoTranslation: true,
+  },
+  {
+    id: 'custom',
+    name: 'Custom',
+    allowsPublishing: true,
+    maxCustomers: null,
+    maxProjects: null,
+    autoTranslation: true,
+  },
 ];

@@ -23,7 +23,12 @@ export async function planOfProject(projectId: number, db: Db = prisma()): Promi
   return rows[0];
 }
 
-export async function assertPublishingAllowed(projectId: number, what = 'Publishing', db: Db = prisma()): Promise<void> {
+export async function assertPublishingAllowed(
+  projectId: number,
+  what = 'Publishing',
+  db: Db = prisma(),
+): Promise<void> {
   const plan = await planOfProject(projectId, db);
-  if (!plan.allowsPublishing) throw paymentRequired(`${what} is not included in the ${plan.name} plan; it needs a paid plan`);
+  if (!plan.allowsPublishing)
+    throw paymentRequired(`${what} is not included in the ${plan.name} plan; it needs a paid plan`);
 }

@@ -6,7 +6,16 @@
 import { prisma } from '../db.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
-import { allows, API_KEY_PERMISSIONS, IN_CONTEXT_CAPTURE_PERMISSIONS, IN_CONTEXT_PERMISSIONS, languageScoped, PERMISSIONS, type MemberGrant, type Permission } from '../teams/permissions.js';
+import {
+  allows,
+  API_KEY_PERMISSIONS,
+  IN_CONTEXT_CAPTURE_PERMISSIONS,
+  IN_CONTEXT_PERMISSIONS,
+  languageScoped,
+  PERMISSIONS,
+  type MemberGrant,
+  type Permission,
+} from '../teams/permissions.js';
 
 export function requireAccount(principal: Principal): number {
   if (principal.kind === 'account') return principal.accountId;
@@ -35,7 +44,10 @@ export interface Membership extends MemberGrant {
 // and kept beside it, so a request touching a project many times asks once.
 const rolesOf = new WeakMap<Principal, Map<string, Promise<Membership | null>>>();
 
-function membership(principal: Principal & { kind: 'account' }, where: { projectToken: string } | { id: number }): Promise<Membership | null> {
+function membership(
+  principal: Principal & { kind: 'account' },
+  where: { projectToken: string } | { id: number },
+): Promise<Membership | null> {
   const cacheKey = 'id' in where ? `#${where.id}` : where.projectToken;
   let roles = rolesOf.get(principal);
   if (!roles) rolesOf.set(principal, (roles = new Map()));
@@ -70,13 +82,24 @@ export interface AccessOptions {
  * found, so a credential learns nothing about other projects; a member whose
  * role does not allow the operation gets FORBIDDEN.
  */
-export async function resolveProject(principal: Principal, projectToken: string | null | undefined, permission: Permission, options: AccessOptions = {}): Promise<number> {
+export async function resolveProject(
+  principal: Principal,
+  projectToken: string | null | undefined,
+  permission: Permission,
+  options: AccessOptions = {},
+): Promise<number> {
   if (principal.kind === 'project') {
     if (projectToken) {
-      const own = await prisma().project.findUnique({ where: { id: principal.projectId }, select: { projectToken: true } });
+      const own = await prisma().project.findUnique({
+        where: { id: principal.projectId },
+        select: { projectToken: true },
+      });
       if (own?.projectToken !== projectToken) throw notFound(`Project ${projectToken} not found`);
     }
-    if (!API_KEY_PERMISSIONS.includes(permission)) throw forbidden(`A project API key cannot do this (${permission}); use an account credential of a project member`);
+    if (!API_KEY_PERMISSIONS.includes(permission))
+      throw forbidden(
+        `A project API key cannot do this (${permission}); use an account credential of a project member`,
+      );
     return principal.projectId;
   }
   if (principal.kind === 'inContext') return inContextProject(principal, projectToken, permission, options);
@@ -90,23 +113,38 @@ export async function resolveProject(principal: Principal, projectToken: string 
 
 type InContextPrincipal = Principal & { kind: 'inContext' };
 
-const inContextPermissions = (principal: InContextPrincipal) => (principal.capture ? IN_CONTEXT_CAPTURE_PERMISSIONS : IN_CONTEXT_PERMISSIONS);
+const inContextPermissions = (principal: InContextPrincipal) =>
+  principal.capture ? IN_CONTEXT_CAPTURE_PERMISSIONS : IN_CONTEXT_PERMISSIONS;
 
 /** An in-context token: its own project (another is not found), its permissions, its languages. */
-async function inContextProject(principal: InContextPrincipal, projectToken: string | null | undefined, permission: Permission, options: AccessOptions): Promise<number> {
+async function inContextProject(
+  principal: InContextPrincipal,
+  projectToken: string | null | undefined,
+  permission: Permission,
+  options: AccessOptions,
+): Promise<number> {
   if (projectToken) {
-    const own = await prisma().project.findUnique({ where: { id: principal.projectId }, select: { projectToken: true } });
+    const own = await prisma().project.findUnique({
+      where: { id: principal.projectId },
+      select: { projectToken: true },
+    });
     if (own?.projectToken !== projectToken) throw notFound(`Project ${projectToken} not found`);
   }
-  if (!inContextPermissions(principal).includes(permission)) throw forbidden(`An in-context token cannot do this (${permission}); it reads the project and writes texts only`);
+  if (!inContextPermissions(principal).includes(permission))
+    throw forbidden(`An in-context token cannot do this (${permission}); it reads the project and writes texts only`);
   if (permission === 'TRANSLATE' && principal.languageIds.length > 0) {
     // Every write states its languages (INPUT_DEPENDENT): none stated is refused rather than allowed.
     const keys = [...new Set(options.languages ?? [])];
-    const languages = await prisma().language.findMany({ where: { projectId: principal.projectId, id: { in: [...principal.languageIds] } }, select: { key: true } });
+    const languages = await prisma().language.findMany({
+      where: { projectId: principal.projectId, id: { in: [...principal.languageIds] } },
+      select: { key: true },
+    });
     const allowed = new Set(languages.map((l) => l.key));
     const outside = keys.filter((k) => !allowed.has(k));
     if (outside.length || !options.languages) {
-      throw forbidden(`This in-context token may write only ${[...allowed].sort().join(', ') || 'no language'}${outside.length ? `; not ${outside.join(', ')}` : ''}`);
+      throw forbidden(
+        `This in-context token may write only ${[...allowed].sort().join(', ') || 'no language'}${outside.length ? `; not ${outside.join(', ')}` : ''}`,
+      );
     }
   }
   return principal.projectId;
@@ -121,11 +159,16 @@ async function authorize(member: Membership, permission: Permission, options: Ac
   if ((permission === 'TRANSLATE' || permission === 'REVIEW') && languageScoped(member) && options.languages) {
     const keys = [...new Set(options.languages)];
     if (keys.length === 0) return;
-    const languages = await prisma().language.findMany({ where: { projectId: member.projectId, id: { in: [...member.languageIds] } }, select: { key: true } });
+    const languages = await prisma().language.findMany({
+      where: { projectId: member.projectId, id: { in: [...member.languageIds] } },
+      select: { key: true },
+    });
     const allowed = new Set(languages.map((l) => l.key));
     const outside = keys.filter((k) => !allowed.has(k));
     if (outside.length) {
-      throw forbidden(`This translator may write only ${[...allowed].sort().join(', ') || 'no language'}; not ${outside.join(', ')}`);
+      throw forbidden(
+        `This translator may write only ${[...allowed].sort().join(', ') || 'no language'}; not ${outside.join(', ')}`,
+      );
     }
   }
 }
@@ -135,8 +178,10 @@ async function authorize(member: Membership, permission: Permission, options: Ac
  * (a field of a project object, such as its API key): no error, a boolean.
  */
 export async function mayInProject(principal: Principal, projectId: number, permission: Permission): Promise<boolean> {
-  if (principal.kind === 'project') return principal.projectId === projectId && API_KEY_PERMISSIONS.includes(permission);
-  if (principal.kind === 'inContext') return principal.projectId === projectId && inContextPermissions(principal).includes(permission);
+  if (principal.kind === 'project')
+    return principal.projectId === projectId && API_KEY_PERMISSIONS.includes(permission);
+  if (principal.kind === 'inContext')
+    return principal.projectId === projectId && inContextPermissions(principal).includes(permission);
   if (principal.kind !== 'account') return false;
   const member = await membership(principal, { id: projectId });
   return !!member && allows(member, permission);
@@ -151,7 +196,8 @@ export async function membershipOf(principal: Principal, projectId: number): Pro
 /** Every permission the principal has in a project it reached (what a client may offer its user). */
 export async function permissionsInProject(principal: Principal, projectId: number): Promise<Permission[]> {
   if (principal.kind === 'project') return principal.projectId === projectId ? [...API_KEY_PERMISSIONS] : [];
-  if (principal.kind === 'inContext') return principal.projectId === projectId ? [...inContextPermissions(principal)] : [];
+  if (principal.kind === 'inContext')
+    return principal.projectId === projectId ? [...inContextPermissions(principal)] : [];
   const member = await membershipOf(principal, projectId);
   return member ? PERMISSIONS.filter((p) => allows(member, p)) : [];
 }

@@ -19,17 +19,21 @@ export interface HostingResource {
 
 /** Resources served now by each environment (its current publication), environments in publication order. */
 export async function hostingResources(projectId: number, db: Db = prisma()): Promise<HostingResource[]> {
-  const rows = await db.$queryRaw<{ projectToken: string; key: string; resources: PublishedResource[] }[]>(Prisma.sql`/* projects:hosting-resources */
+  const rows = await db.$queryRaw<
+    { projectToken: string; key: string; resources: PublishedResource[] }[]
+  >(Prisma.sql`/* projects:hosting-resources */
     SELECT pr."projectToken", e.key, p.resources
        FROM "Environment" e JOIN "Project" pr ON pr.id = e."projectId"
        JOIN "Publication" p ON p.id = e."currentPublicationId"
       WHERE e."projectId" = ${projectId}
       ORDER BY e.position, e.id`);
-  return rows.flatMap((row) => (row.resources ?? []).map((r) => ({
-    path: `${row.projectToken}/${row.key}/${r.path}`,
-    key: row.key,
-    language: r.language ?? null,
-    namespace: r.namespace ?? null,
-    customerId: r.customer ?? null,
-  })));
+  return rows.flatMap((row) =>
+    (row.resources ?? []).map((r) => ({
+      path: `${row.projectToken}/${row.key}/${r.path}`,
+      key: row.key,
+      language: r.language ?? null,
+      namespace: r.namespace ?? null,
+      customerId: r.customer ?? null,
+    })),
+  );
 }

@@ -42,7 +42,10 @@ const newApiKey = (): { apiKey: string; apiKeyHash: string } => {
 
 export async function createProject({ accountId, name }: CreateProjectInput): Promise<{ id: number }> {
   checkName(name);
-  const account = await prisma().account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true, _count: { select: { memberships: { where: { role: 'OWNER' } } } } } });
+  const account = await prisma().account.findUniqueOrThrow({
+    where: { id: accountId },
+    select: { plan: true, _count: { select: { memberships: { where: { role: 'OWNER' } } } } },
+  });
   if (account.plan.maxProjects != null && account._count.memberships >= account.plan.maxProjects) {
     throw paymentRequired(`The ${account.plan.name} plan allows at most ${account.plan.maxProjects} projects`);
   }
@@ -73,18 +76,25 @@ export async function listProjectIds(accountId: number, sort: ProjectSort): Prom
     select: { id: true, name: true, createdAt: true },
   });
   if (projects.length === 0) return [];
-  const stats = sort === 'alphabetical' || sort === 'created' ? undefined : await projectStats(projects.map((p) => p.id));
+  const stats =
+    sort === 'alphabetical' || sort === 'created' ? undefined : await projectStats(projects.map((p) => p.id));
   const created = new Map(projects.map((p) => [p.id, p.createdAt.getTime()]));
   const metric = (id: number): number => {
     const s = stats!.get(id)!;
     switch (sort) {
-      case 'translation_progress': return s.translatedPercentage;
-      case 'number_of_keys': return s.keys;
-      case 'number_of_languages': return s.languages;
-      case 'number_of_members': return s.members;
+      case 'translation_progress':
+        return s.translatedPercentage;
+      case 'number_of_keys':
+        return s.keys;
+      case 'number_of_languages':
+        return s.languages;
+      case 'number_of_members':
+        return s.members;
       // A project never edited (or with no activity) counts from its creation.
-      case 'last_edited': return s.lastEditedAt?.getTime() ?? created.get(id)!;
-      default: return s.lastActivityAt?.getTime() ?? created.get(id)!;
+      case 'last_edited':
+        return s.lastEditedAt?.getTime() ?? created.get(id)!;
+      default:
+        return s.lastActivityAt?.getTime() ?? created.get(id)!;
     }
   };
   const byName = (a: { name: string; id: number }, b: { name: string; id: number }) =>
@@ -127,7 +137,11 @@ export async function deleteProject(projectId: number): Promise<void> {
   // Its screenshots' rows go with it (cascade); their folder is queued in the same transaction
   // and removed by the caller's sweep once this has committed (src/screenshots/sweep.ts).
   const [, project] = await prisma().$transaction([
-    prisma().screenshotDeletion.upsert({ where: { folder: projectFolder(projectId) }, create: { folder: projectFolder(projectId) }, update: {} }),
+    prisma().screenshotDeletion.upsert({
+      where: { folder: projectFolder(projectId) },
+      create: { folder: projectFolder(projectId) },
+      update: {},
+    }),
     prisma().project.delete({ where: { id: projectId }, select: { projectToken: true } }),
   ]);
   // Its API key ends with it, on every instance.

@@ -12,7 +12,9 @@ export interface ProjectSettings {
 }
 
 export async function readSettings(projectId: number, db: Db = prisma()): Promise<ProjectSettings> {
-  const rows = await db.$queryRaw<{ settings: ProjectSettings }[]>(Prisma.sql`/* projects:settings */ SELECT settings FROM "Project" WHERE id = ${projectId}`);
+  const rows = await db.$queryRaw<{ settings: ProjectSettings }[]>(
+    Prisma.sql`/* projects:settings */ SELECT settings FROM "Project" WHERE id = ${projectId}`,
+  );
   return rows[0]?.settings ?? {};
 }
 
@@ -20,7 +22,11 @@ export async function readSettings(projectId: number, db: Db = prisma()): Promis
  * Merges `patch` into the settings; a key set to null is removed. Recorded as
  * a SETTINGS change naming the keys, never their values (they may be secrets).
  */
-export async function updateSettings(projectId: number, patch: Record<string, unknown>, db?: Db): Promise<ProjectSettings> {
+export async function updateSettings(
+  projectId: number,
+  patch: Record<string, unknown>,
+  db?: Db,
+): Promise<ProjectSettings> {
   const write = async (tx: Db) => {
     const rows = await tx.$queryRaw<{ settings: ProjectSettings }[]>(Prisma.sql`/* projects:update-settings */
       UPDATE "Project" SET settings = jsonb_strip_nulls(settings || ${JSON.stringify(patch)}::jsonb), "updatedAt" = now() WHERE id = ${projectId} RETURNING settings`);

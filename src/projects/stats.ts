@@ -37,7 +37,10 @@ interface StatsRow {
   last_activity: Date | null;
 }
 
-export async function projectStats(projectIds: readonly number[], db: Db = prisma()): Promise<Map<number, ProjectStats>> {
+export async function projectStats(
+  projectIds: readonly number[],
+  db: Db = prisma(),
+): Promise<Map<number, ProjectStats>> {
   const ids = [...new Set(projectIds)];
   // One text for the ids, parsed by each use's cast.
   const idList = arrayLiteral(ids);
@@ -89,7 +92,9 @@ export async function projectStats(projectIds: readonly number[], db: Db = prism
       members: row.members,
       unpublishedChanges: row.changed,
       translatedPercentage: cells === 0 ? 0 : Math.round((row.non_empty / cells) * 10_000) / 10_000,
-      translatedKeysByLanguage: Object.fromEntries(row.by_language ? (JSON.parse(row.by_language) as [string, number][]) : []),
+      translatedKeysByLanguage: Object.fromEntries(
+        row.by_language ? (JSON.parse(row.by_language) as [string, number][]) : [],
+      ),
       lastEditedAt: row.last_edited,
       lastActivityAt: row.last_activity,
     });

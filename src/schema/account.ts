@@ -5,29 +5,40 @@ import { builder } from '../builder.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { requireAccount } from '../projects/access.js';
 import type { Context } from '../context.js';
-import { issuePersonalToken, listPersonalTokens, revokePersonalToken, type PersonalTokenSummary } from '../accounts/personal-tokens.js';
+import {
+  issuePersonalToken,
+  listPersonalTokens,
+  revokePersonalToken,
+  type PersonalTokenSummary,
+} from '../accounts/personal-tokens.js';
 import { changePassword } from '../accounts/password.js';
 import { endAccountSession, endOtherSessions, listSessions, type SessionSummary } from '../auth/sessions.js';
 
 const PersonalTokenType = builder.objectRef<PersonalTokenSummary>('PersonalToken').implement({
-  description: "A personal token of the account (its value is shown only when created).",
+  description: 'A personal token of the account (its value is shown only when created).',
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
     prefix: t.exposeString('prefix', { description: 'The first characters of the token, to tell tokens apart.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Last use, to the minute (recorded at most about once a minute per instance); null: never used.' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Last use, to the minute (recorded at most about once a minute per instance); null: never used.',
+    }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'null: does not expire.' }),
     expired: t.boolean({ resolve: (p) => p.expiresAt !== null && p.expiresAt.getTime() <= Date.now() }),
   }),
 });
 
-const NewPersonalTokenType = builder.objectRef<{ token: string; personalToken: PersonalTokenSummary }>('NewPersonalToken').implement({
-  fields: (t) => ({
-    token: t.exposeString('token', { description: 'Shown once: only its digest is stored.' }),
-    personalToken: t.field({ type: PersonalTokenType, resolve: (n) => n.personalToken }),
-  }),
-});
+const NewPersonalTokenType = builder
+  .objectRef<{ token: string; personalToken: PersonalTokenSummary }>('NewPersonalToken')
+  .implement({
+    fields: (t) => ({
+      token: t.exposeString('token', { description: 'Shown once: only its digest is stored.' }),
+      personalToken: t.field({ type: PersonalTokenType, resolve: (n) => n.personalToken }),
+    }),
+  });
 
 const ConsoleSessionType = builder.objectRef<SessionSummary & { current: boolean }>('ConsoleSession').implement({
   description: 'A web console session of the account.',
@@ -63,7 +74,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createPersonalToken: t.field({
     type: NewPersonalTokenType,
-    description: 'Issues a personal token for the account, shown once. Needs a web console session or basic credentials: a personal token cannot issue tokens (a leaked one could otherwise outlive its revocation).',
+    description:
+      'Issues a personal token for the account, shown once. Needs a web console session or basic credentials: a personal token cannot issue tokens (a leaked one could otherwise outlive its revocation).',
     args: {
       name: t.arg.string({ required: true, description: 'What the token is for, 1-100 characters.' }),
       expiresAt: t.arg({ type: 'DateTime', required: false, description: 'When it stops working; absent: never.' }),
@@ -71,13 +83,16 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => {
       const accountId = requireAccount(ctx.principal);
       if (ctx.principal.kind === 'account' && ctx.principal.scheme === 'personalToken') {
-        throw forbidden('A personal token cannot issue personal tokens; sign in to the web console (or use basic credentials)');
+        throw forbidden(
+          'A personal token cannot issue personal tokens; sign in to the web console (or use basic credentials)',
+        );
       }
       return issuePersonalToken(accountId, { name: args.name, expiresAt: args.expiresAt });
     },
   }),
   revokePersonalToken: t.boolean({
-    description: "Revokes one of the account's personal tokens: refused from now on, on every instance. Any account credential may revoke (a token itself too).",
+    description:
+      "Revokes one of the account's personal tokens: refused from now on, on every instance. Any account credential may revoke (a token itself too).",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await revokePersonalToken(requireAccount(ctx.principal), args.id);
@@ -85,22 +100,29 @@ builder.mutationFields((t) => ({
     },
   }),
   changePassword: t.int({
-    description: "Changes the account's password. The current password is required (a wrong one is BAD_REQUEST and counts as a failed sign-in); the new one needs at least 8 characters. Every other web console session of the account is signed out (all of them when the request has none); returns how many.",
+    description:
+      "Changes the account's password. The current password is required (a wrong one is BAD_REQUEST and counts as a failed sign-in); the new one needs at least 8 characters. Every other web console session of the account is signed out (all of them when the request has none); returns how many.",
     args: { currentPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => changePassword({
-      accountId: requireAccount(ctx.principal),
-      currentPassword: args.currentPassword,
-      newPassword: args.newPassword,
-      keepSession: currentSession(ctx),
-      address: ctx.http?.address ?? 'unknown',
-    }, ctx.config.session),
+    resolve: (_root, args, ctx) =>
+      changePassword(
+        {
+          accountId: requireAccount(ctx.principal),
+          currentPassword: args.currentPassword,
+          newPassword: args.newPassword,
+          keepSession: currentSession(ctx),
+          address: ctx.http?.address ?? 'unknown',
+        },
+        ctx.config.session,
+      ),
   }),
   signOutOtherSessions: t.int({
     description: "Ends every web console session of the account but the request's own; returns how many ended.",
-    resolve: async (_root, _args, ctx) => (await endOtherSessions(requireAccount(ctx.principal), currentSession(ctx))).length,
+    resolve: async (_root, _args, ctx) =>
+      (await endOtherSessions(requireAccount(ctx.principal), currentSession(ctx))).length,
   }),
   signOutSession: t.boolean({
-    description: "Ends one web console session of the account (signOut ends the request's own and removes its cookies).",
+    description:
+      "Ends one web console session of the account (signOut ends the request's own and removes its cookies).",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const accountId = requireAccount(ctx.principal);

@@ -24,7 +24,10 @@ export function originOf(context: ExecutionContext): Origin {
   if (principal?.kind === 'account') return { actorKind: 'ACCOUNT', actorId: String(principal.accountId), source };
   if (principal?.kind === 'project') return { actorKind: 'API_KEY', actorId: null, source };
   // An in-context token acts for the account that made it (null once that account is deleted).
-  if (principal?.kind === 'inContext') return principal.accountId === null ? { actorKind: 'SYSTEM', actorId: null, source } : { actorKind: 'ACCOUNT', actorId: String(principal.accountId), source };
+  if (principal?.kind === 'inContext')
+    return principal.accountId === null
+      ? { actorKind: 'SYSTEM', actorId: null, source }
+      : { actorKind: 'ACCOUNT', actorId: String(principal.accountId), source };
   return { actorKind: 'SYSTEM', actorId: null, source };
 }
 

@@ -14,7 +14,10 @@ export const CustomerType = builder.prismaObject('Customer', {
 
 const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
   fields: (t) => ({
-    key: t.string({ required: true, description: "1-40 characters without whitespace, '/' or '\\'; unique in the project." }),
+    key: t.string({
+      required: true,
+      description: "1-40 characters without whitespace, '/' or '\\'; unique in the project.",
+    }),
     description: t.string({ required: false, description: 'At most 255 characters.' }),
   }),
 });
@@ -52,7 +55,10 @@ builder.mutationFields((t) => ({
   createCustomer: t.prismaField({
     type: CustomerType,
     description: "Creates a customer, within the plan's number of customers per project.",
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateCustomerInput, required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      input: t.arg({ type: CreateCustomerInput, required: true }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('createCustomer'));
       const { id } = await createCustomer(projectId, args.input);
@@ -62,7 +68,11 @@ builder.mutationFields((t) => ({
   updateCustomer: t.prismaField({
     type: CustomerType,
     description: 'Renames a customer (its translations follow) and/or changes its description.',
-    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: UpdateCustomerInput, required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      input: t.arg({ type: UpdateCustomerInput, required: true }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateCustomer'));
       const { id } = await updateCustomer(projectId, args.key, args.input);

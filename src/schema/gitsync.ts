@@ -4,8 +4,20 @@ import { builder } from '../builder.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import {
-  AUTH_KINDS, connectRepository, disconnectRepository, getConnection, listRuns, PULL_SCOPES, rotateWebhookSecret, RUN_KINDS, RUN_PAGE, RUN_STATES,
-  TRIGGERS, updateConnection, type GitConnectionView, type SyncRunView,
+  AUTH_KINDS,
+  connectRepository,
+  disconnectRepository,
+  getConnection,
+  listRuns,
+  PULL_SCOPES,
+  rotateWebhookSecret,
+  RUN_KINDS,
+  RUN_PAGE,
+  RUN_STATES,
+  TRIGGERS,
+  updateConnection,
+  type GitConnectionView,
+  type SyncRunView,
 } from '../gitsync/connections.js';
 import { FORGE_KINDS } from '../gitsync/forge.js';
 import { pullFromGit, type PulledFile, type PullResult } from '../gitsync/pull.js';
@@ -13,35 +25,55 @@ import { pushProjectToGit, type PushResult } from '../gitsync/push.js';
 import { FormatIdEnum, ImportPreviewType, ImportResultType } from './transfer.js';
 
 const GitAuthKindEnum = builder.enumType('GitAuthKind', {
-  description: 'TOKEN: HTTPS with an access token; SSH: the deploy key the service generates; NONE: a repository anyone may read (push needs credentials).',
+  description:
+    'TOKEN: HTTPS with an access token; SSH: the deploy key the service generates; NONE: a repository anyone may read (push needs credentials).',
   values: AUTH_KINDS,
 });
-const GitPullScopeEnum = builder.enumType('GitPullScope', { description: "SOURCE: only the default language's files; ALL: every file of the pattern.", values: PULL_SCOPES });
-const GitForgeKindEnum = builder.enumType('GitForgeKind', { description: 'Where pull requests are opened: GitHub, GitLab, or none (the branch is pushed only).', values: FORGE_KINDS });
+const GitPullScopeEnum = builder.enumType('GitPullScope', {
+  description: "SOURCE: only the default language's files; ALL: every file of the pattern.",
+  values: PULL_SCOPES,
+});
+const GitForgeKindEnum = builder.enumType('GitForgeKind', {
+  description: 'Where pull requests are opened: GitHub, GitLab, or none (the branch is pushed only).',
+  values: FORGE_KINDS,
+});
 const GitSyncKindEnum = builder.enumType('GitSyncKind', { values: RUN_KINDS });
 const GitSyncTriggerEnum = builder.enumType('GitSyncTrigger', { values: TRIGGERS });
 const GitSyncStateEnum = builder.enumType('GitSyncState', { values: RUN_STATES });
 
 const GitConnectionType = builder.objectRef<GitConnectionView>('GitConnection').implement({
-  description: 'The Git repository a project is connected to. Secrets are never shown: the token and the private deploy key stay sealed; the webhook secret is shown once.',
+  description:
+    'The Git repository a project is connected to. Secrets are never shown: the token and the private deploy key stay sealed; the webhook secret is shown once.',
   fields: (t) => ({
     id: t.exposeInt('id'),
     remoteUrl: t.exposeString('remoteUrl'),
     authKind: t.field({ type: GitAuthKindEnum, resolve: (c) => c.authKind }),
     hasToken: t.exposeBoolean('hasToken', { description: 'A token is stored (HTTPS and the forge API).' }),
     tokenUser: t.exposeString('tokenUser', { description: 'The user name sent with the token over HTTPS.' }),
-    deployPublicKey: t.exposeString('deployPublicKey', { nullable: true, description: "The public half of the deploy key (SSH): add it to the repository's deploy keys, with write access for push." }),
+    deployPublicKey: t.exposeString('deployPublicKey', {
+      nullable: true,
+      description:
+        "The public half of the deploy key (SSH): add it to the repository's deploy keys, with write access for push.",
+    }),
     branch: t.exposeString('branch'),
     pathPattern: t.exposeString('pathPattern'),
     format: t.field({ type: FormatIdEnum, resolve: (c) => c.format }),
     pullScope: t.field({ type: GitPullScopeEnum, resolve: (c) => c.pullScope }),
-    pushBranch: t.exposeString('pushBranch', { description: 'The branch the service rebuilds and pushes on every push.' }),
+    pushBranch: t.exposeString('pushBranch', {
+      description: 'The branch the service rebuilds and pushes on every push.',
+    }),
     forgeKind: t.field({ type: GitForgeKindEnum, resolve: (c) => c.forgeKind }),
     forgeApiUrl: t.exposeString('forgeApiUrl', { nullable: true }),
     forgeRepository: t.exposeString('forgeRepository'),
-    pushSchedule: t.exposeString('pushSchedule', { nullable: true, description: 'A cron expression: the service pushes on this schedule.' }),
+    pushSchedule: t.exposeString('pushSchedule', {
+      nullable: true,
+      description: 'A cron expression: the service pushes on this schedule.',
+    }),
     lastPulledCommit: t.exposeString('lastPulledCommit', { nullable: true }),
-    webhookUrl: t.string({ description: "Where the forge's push webhook posts.", resolve: (c, _args, ctx) => `${ctx.config.publicUrl}${c.webhookPath}` }),
+    webhookUrl: t.string({
+      description: "Where the forge's push webhook posts.",
+      resolve: (c, _args, ctx) => `${ctx.config.publicUrl}${c.webhookPath}`,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
   }),
@@ -59,7 +91,11 @@ const GitSyncRunType = builder.objectRef<SyncRunView>('GitSyncRun').implement({
     pullRequestUrl: t.exposeString('pullRequestUrl', { nullable: true }),
     startedAt: t.field({ type: 'DateTime', resolve: (r) => r.startedAt }),
     finishedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.finishedAt }),
-    details: t.field({ type: 'JSON', description: 'The files and their counts; the base commit of a push.', resolve: (r) => r.details }),
+    details: t.field({
+      type: 'JSON',
+      description: 'The files and their counts; the base commit of a push.',
+      resolve: (r) => r.details,
+    }),
   }),
 });
 
@@ -71,7 +107,10 @@ const PulledFileType = builder.objectRef<PulledFile>('GitPulledFile').implement(
     customer: t.exposeString('customer', { nullable: true }),
     result: t.field({ type: ImportResultType, nullable: true, resolve: (f) => f.result ?? null }),
     preview: t.field({ type: ImportPreviewType, nullable: true, resolve: (f) => f.preview ?? null }),
-    error: t.exposeString('error', { nullable: true, description: 'Why the import refused this file (the others are imported).' }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why the import refused this file (the others are imported).',
+    }),
   }),
 });
 
@@ -104,16 +143,23 @@ const GitPushResultType = builder.objectRef<PushResult>('GitPushResult').impleme
   }),
 });
 
-const ConnectedType = builder.objectRef<{ connection: GitConnectionView; webhookSecret: string }>('GitConnected').implement({
-  fields: (t) => ({
-    connection: t.field({ type: GitConnectionType, resolve: (c) => c.connection }),
-    webhookSecret: t.exposeString('webhookSecret', { description: "The secret of the forge's push webhook: shown only in this answer." }),
-  }),
-});
+const ConnectedType = builder
+  .objectRef<{ connection: GitConnectionView; webhookSecret: string }>('GitConnected')
+  .implement({
+    fields: (t) => ({
+      connection: t.field({ type: GitConnectionType, resolve: (c) => c.connection }),
+      webhookSecret: t.exposeString('webhookSecret', {
+        description: "The secret of the forge's push webhook: shown only in this answer.",
+      }),
+    }),
+  });
 
 const GitConnectionInput = builder.inputType('GitConnectionInput', {
   fields: (t) => ({
-    remoteUrl: t.string({ required: false, description: 'https://…, http://… or ssh://… (or git@host:path); no credentials in it.' }),
+    remoteUrl: t.string({
+      required: false,
+      description: 'https://…, http://… or ssh://… (or git@host:path); no credentials in it.',
+    }),
     authKind: t.field({ type: GitAuthKindEnum, required: false }),
     token: t.string({ required: false, description: 'An access token (stored sealed); "" removes it.' }),
     tokenUser: t.string({ required: false }),
@@ -135,49 +181,87 @@ builder.queryFields((t) => ({
     type: GitConnectionType,
     nullable: true,
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => getConnection(await resolveProject(ctx.principal, args.projectToken, need('gitConnection'))),
+    resolve: async (_root, args, ctx) =>
+      getConnection(await resolveProject(ctx.principal, args.projectToken, need('gitConnection'))),
   }),
   gitSyncRuns: t.field({
     type: [GitSyncRunType],
     description: 'The sync log, newest first.',
-    args: { projectToken: t.arg.string({ required: false }), size: t.arg.int({ required: false, description: `Default ${RUN_PAGE.defaultSize}, at most ${RUN_PAGE.maxSize}.` }) },
-    resolve: async (_root, args, ctx) => listRuns(await resolveProject(ctx.principal, args.projectToken, need('gitSyncRuns')), args.size ?? RUN_PAGE.defaultSize),
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      size: t.arg.int({
+        required: false,
+        description: `Default ${RUN_PAGE.defaultSize}, at most ${RUN_PAGE.maxSize}.`,
+      }),
+    },
+    resolve: async (_root, args, ctx) =>
+      listRuns(
+        await resolveProject(ctx.principal, args.projectToken, need('gitSyncRuns')),
+        args.size ?? RUN_PAGE.defaultSize,
+      ),
   }),
 }));
 
 builder.mutationFields((t) => ({
   connectGitRepository: t.field({
     type: ConnectedType,
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: GitConnectionInput, required: true }) },
-    resolve: async (_root, args, ctx) => connectRepository(await resolveProject(ctx.principal, args.projectToken, need('connectGitRepository')), args.input),
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      input: t.arg({ type: GitConnectionInput, required: true }),
+    },
+    resolve: async (_root, args, ctx) =>
+      connectRepository(
+        await resolveProject(ctx.principal, args.projectToken, need('connectGitRepository')),
+        args.input,
+      ),
   }),
   updateGitConnection: t.field({
     type: GitConnectionType,
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: GitConnectionInput, required: true }) },
-    resolve: async (_root, args, ctx) => updateConnection(await resolveProject(ctx.principal, args.projectToken, need('updateGitConnection')), args.input),
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      input: t.arg({ type: GitConnectionInput, required: true }),
+    },
+    resolve: async (_root, args, ctx) =>
+      updateConnection(await resolveProject(ctx.principal, args.projectToken, need('updateGitConnection')), args.input),
   }),
   rotateGitWebhookSecret: t.string({
     description: 'A new secret for the push webhook, shown only in this answer.',
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => rotateWebhookSecret(await resolveProject(ctx.principal, args.projectToken, need('rotateGitWebhookSecret'))),
+    resolve: async (_root, args, ctx) =>
+      rotateWebhookSecret(await resolveProject(ctx.principal, args.projectToken, need('rotateGitWebhookSecret'))),
   }),
   disconnectGitRepository: t.boolean({
     args: { projectToken: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
-      await disconnectRepository(await resolveProject(ctx.principal, args.projectToken, need('disconnectGitRepository')));
+      await disconnectRepository(
+        await resolveProject(ctx.principal, args.projectToken, need('disconnectGitRepository')),
+      );
       return true;
     },
   }),
   pullFromGit: t.field({
     type: GitPullResultType,
-    description: "Imports the repository's files (docs/git-sync.md); with preview, only says what the import would change.",
+    description:
+      "Imports the repository's files (docs/git-sync.md); with preview, only says what the import would change.",
     args: { projectToken: t.arg.string({ required: false }), preview: t.arg.boolean({ required: false }) },
-    resolve: async (_root, args, ctx) => pullFromGit({ projectId: await resolveProject(ctx.principal, args.projectToken, need('pullFromGit')), trigger: 'MANUAL', preview: args.preview ?? false, config: ctx.config }),
+    resolve: async (_root, args, ctx) =>
+      pullFromGit({
+        projectId: await resolveProject(ctx.principal, args.projectToken, need('pullFromGit')),
+        trigger: 'MANUAL',
+        preview: args.preview ?? false,
+        config: ctx.config,
+      }),
   }),
   pushToGit: t.field({
     type: GitPushResultType,
-    description: "Commits the export on the service's branch, rebuilt from the target branch, and opens or updates the pull request.",
+    description:
+      "Commits the export on the service's branch, rebuilt from the target branch, and opens or updates the pull request.",
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => pushProjectToGit({ projectId: await resolveProject(ctx.principal, args.projectToken, need('pushToGit')), trigger: 'MANUAL', config: ctx.config }),
+    resolve: async (_root, args, ctx) =>
+      pushProjectToGit({
+        projectId: await resolveProject(ctx.principal, args.projectToken, need('pushToGit')),
+        trigger: 'MANUAL',
+        config: ctx.config,
+      }),
   }),
 }));

@@ -1,6 +1,12 @@
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
-import { createLanguage, deleteLanguage, languageTranslationCount, setLanguageOrder, updateLanguage } from '../languages/languages.js';
+import {
+  createLanguage,
+  deleteLanguage,
+  languageTranslationCount,
+  setLanguageOrder,
+  updateLanguage,
+} from '../languages/languages.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 
@@ -8,7 +14,9 @@ export const LanguageType = builder.prismaObject('Language', {
   description: 'A language of a project.',
   fields: (t) => ({
     key: t.exposeString('key', { description: 'Unique in the project, at most 20 characters.' }),
-    name: t.exposeString('name', { description: 'Display name, at most 200 characters (REST lists show it as `description`).' }),
+    name: t.exposeString('name', {
+      description: 'Display name, at most 200 characters (REST lists show it as `description`).',
+    }),
     isDefault: t.exposeBoolean('isDefault', { description: 'Exactly one language of a project is the default.' }),
     order: t.exposeInt('order', { description: 'Position among the languages (setLanguageOrder), from 0.' }),
     translationCount: t.int({
@@ -20,7 +28,10 @@ export const LanguageType = builder.prismaObject('Language', {
 
 const CreateLanguageInput = builder.inputType('CreateLanguageInput', {
   fields: (t) => ({
-    key: t.string({ required: true, description: "1-20 characters without whitespace, '/' or '\\'; unique in the project." }),
+    key: t.string({
+      required: true,
+      description: "1-20 characters without whitespace, '/' or '\\'; unique in the project.",
+    }),
     name: t.string({ required: false, description: 'Display name, at most 200 characters.' }),
   }),
 });
@@ -30,7 +41,11 @@ const UpdateLanguageInput = builder.inputType('UpdateLanguageInput', {
   fields: (t) => ({
     key: t.string({ required: false, description: 'Renames the language (its translations follow).' }),
     name: t.string({ required: false, description: 'Display name, at most 200 characters.' }),
-    isDefault: t.boolean({ required: false, description: 'true makes this the default language of the project (false is refused: make another one the default).' }),
+    isDefault: t.boolean({
+      required: false,
+      description:
+        'true makes this the default language of the project (false is refused: make another one the default).',
+    }),
   }),
 });
 
@@ -50,7 +65,10 @@ builder.mutationFields((t) => ({
   createLanguage: t.prismaField({
     type: LanguageType,
     description: 'Adds a language after the existing ones.',
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateLanguageInput, required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      input: t.arg({ type: CreateLanguageInput, required: true }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('createLanguage'));
       const { id } = await createLanguage(projectId, args.input);
@@ -60,7 +78,11 @@ builder.mutationFields((t) => ({
   updateLanguage: t.prismaField({
     type: LanguageType,
     description: 'Renames a language (its translations follow), changes its name, or makes it the default.',
-    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), input: t.arg({ type: UpdateLanguageInput, required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      input: t.arg({ type: UpdateLanguageInput, required: true }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateLanguage'));
       const { id } = await updateLanguage(projectId, args.key, args.input);
@@ -69,7 +91,8 @@ builder.mutationFields((t) => ({
   }),
   setLanguageOrder: t.prismaField({
     type: [LanguageType],
-    description: 'Sets the order of the languages (editor columns, language lists, exports): the keys listed come first, in that order (each once), the others follow in their order so far. Returns the languages in the new order.',
+    description:
+      'Sets the order of the languages (editor columns, language lists, exports): the keys listed come first, in that order (each once), the others follow in their order so far. Returns the languages in the new order.',
     args: { projectToken: t.arg.string({ required: false }), keys: t.arg.stringList({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('setLanguageOrder'));

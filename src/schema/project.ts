@@ -20,19 +20,29 @@ const NamespaceType = builder.objectRef<ProjectNamespace>('Namespace').implement
 });
 
 const HostingResourceType = builder.objectRef<HostingResource>('HostingResource').implement({
-  description: "A file served by an environment now (its current publication), in the shape the vendor's command-line client reads for `pull`.",
+  description:
+    "A file served by an environment now (its current publication), in the shape the vendor's command-line client reads for `pull`.",
   fields: (t) => ({
-    path: t.exposeString('path', { description: '`{projectToken}/{environmentKey}/{resource path}`, unencoded; the file is at {cdn_url}/ followed by the URL-encoded segments, and `pull` saves it as the resource path plus `.json`.' }),
+    path: t.exposeString('path', {
+      description:
+        '`{projectToken}/{environmentKey}/{resource path}`, unencoded; the file is at {cdn_url}/ followed by the URL-encoded segments, and `pull` saves it as the resource path plus `.json`.',
+    }),
     key: t.exposeString('key', { description: 'The environment key (_latest, _production or a custom one).' }),
     language: t.exposeString('language', { nullable: true }),
     namespace: t.exposeString('namespace', { nullable: true }),
-    customerId: t.exposeString('customerId', { nullable: true, description: 'The customer key of a customer-specific file.' }),
+    customerId: t.exposeString('customerId', {
+      nullable: true,
+      description: 'The customer key of a customer-specific file.',
+    }),
   }),
 });
 
 export const ProjectSortEnum = builder.enumType('ProjectSort', {
   description: 'Orders of the project list (the REST `sort` values, in upper case).',
-  values: Object.fromEntries(PROJECT_SORTS.map((s) => [s.toUpperCase(), { value: s }])) as Record<Uppercase<(typeof PROJECT_SORTS)[number]>, { value: (typeof PROJECT_SORTS)[number] }>,
+  values: Object.fromEntries(PROJECT_SORTS.map((s) => [s.toUpperCase(), { value: s }])) as Record<
+    Uppercase<(typeof PROJECT_SORTS)[number]>,
+    { value: (typeof PROJECT_SORTS)[number] }
+  >,
 });
 
 export const ProjectType = builder.prismaObject('Project', {
@@ -42,7 +52,8 @@ export const ProjectType = builder.prismaObject('Project', {
     projectToken: t.exposeString('projectToken', { description: 'The project identifier.' }),
     apiKey: t.string({
       nullable: true,
-      description: 'The project API key (header X-Service-Token); null for members whose role does not include SETTINGS (translators, viewers), since the key grants full project access.',
+      description:
+        'The project API key (header X-Service-Token); null for members whose role does not include SETTINGS (translators, viewers), since the key grants full project access.',
       resolve: async (p, _a, ctx) => ((await mayInProject(ctx.principal, p.id, 'SETTINGS')) ? p.apiKey : null),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -66,13 +77,32 @@ export const ProjectType = builder.prismaObject('Project', {
       resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).translatedKeysByLanguage,
     }),
     numberOfMembers: t.int({ resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).members }),
-    lastEditedAt: t.field({ type: 'DateTime', nullable: true, description: EDIT_DERIVATION, resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).lastEditedAt }),
-    lastActivityAt: t.field({ type: 'DateTime', nullable: true, description: ACTIVITY_DERIVATION, resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).lastActivityAt }),
-    namespaces: t.field({ type: [NamespaceType], description: 'The non-empty namespaces of its keys, by name.', resolve: (p) => projectNamespaces(p.id) }),
-    environments: t.field({ type: [EnvironmentType], description: 'Hosting environments in publication order.', resolve: (p) => listEnvironments(p.id) }),
+    lastEditedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: EDIT_DERIVATION,
+      resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).lastEditedAt,
+    }),
+    lastActivityAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: ACTIVITY_DERIVATION,
+      resolve: async (p, _a, ctx) => (await ctx.loaders.projectStats.load(p.id)).lastActivityAt,
+    }),
+    namespaces: t.field({
+      type: [NamespaceType],
+      description: 'The non-empty namespaces of its keys, by name.',
+      resolve: (p) => projectNamespaces(p.id),
+    }),
+    environments: t.field({
+      type: [EnvironmentType],
+      description: 'Hosting environments in publication order.',
+      resolve: (p) => listEnvironments(p.id),
+    }),
     hostingResources: t.field({
       type: [HostingResourceType],
-      description: 'Every file served now by every environment (each environment\'s current publication), environments in publication order; empty before the first publication.',
+      description:
+        "Every file served now by every environment (each environment's current publication), environments in publication order; empty before the first publication.",
       resolve: (p) => hostingResources(p.id),
     }),
   }),
@@ -108,7 +138,9 @@ const RotatedApiKeyType = builder.objectRef<{ apiKey: string; projectToken: stri
   description: 'The new project API key, shown here once (project answers show it too, to members with SETTINGS).',
   fields: (t) => ({
     projectToken: t.exposeString('projectToken'),
-    apiKey: t.exposeString('apiKey', { description: 'The new key; the old one is refused from now on, on every instance.' }),
+    apiKey: t.exposeString('apiKey', {
+      description: 'The new key; the old one is refused from now on, on every instance.',
+    }),
   }),
 });
 
@@ -125,7 +157,8 @@ builder.mutationFields((t) => ({
   }),
   rotateProjectApiKey: t.field({
     type: RotatedApiKeyType,
-    description: 'Replaces the project API key: the old key stops working at once, on every instance. Owner and administrators, with an account credential (a key cannot replace itself); recorded in the activity log.',
+    description:
+      'Replaces the project API key: the old key stops working at once, on every instance. Owner and administrators, with an account credential (a key cannot replace itself); recorded in the activity log.',
     args: { projectToken: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const id = await resolveProject(ctx.principal, args.projectToken, need('rotateProjectApiKey'));

@@ -12,15 +12,20 @@ import { readCheckSettings, updateCheckSettings } from '../findings/settings.js'
 import { prisma } from '../db.js';
 
 const FindingType = builder.objectRef<FindingRow>('QualityFinding').implement({
-  description: "A quality-check finding of a translation, as stored after its last write.",
+  description: 'A quality-check finding of a translation, as stored after its last write.',
   fields: (t) => ({
     key: t.exposeString('key'),
     namespace: t.exposeString('namespace'),
     languageCode: t.string({ resolve: (f) => f.language }),
     check: t.exposeString('check', { description: 'The check id (qualityChecks lists them).' }),
-    severity: t.exposeString('severity', { description: 'error, warning or info, as the project sets it for the check.' }),
+    severity: t.exposeString('severity', {
+      description: 'error, warning or info, as the project sets it for the check.',
+    }),
     message: t.exposeString('message', { description: 'What is wrong and what to do.' }),
-    spanStart: t.exposeInt('spanStart', { nullable: true, description: 'Where in the text (UTF-16 offsets); null when something is missing.' }),
+    spanStart: t.exposeInt('spanStart', {
+      nullable: true,
+      description: 'Where in the text (UTF-16 offsets); null when something is missing.',
+    }),
     spanEnd: t.exposeInt('spanEnd', { nullable: true }),
     dismissed: t.exposeBoolean('dismissed', { description: 'Dismissed with a reason for the current text.' }),
     text: t.exposeString('text', { description: 'The translation as it is now.' }),
@@ -43,13 +48,26 @@ const PageType = builder.objectRef<FindingPage>('QualityFindingPage').implement(
     errors: t.exposeInt('errors'),
     warnings: t.exposeInt('warnings'),
     infos: t.exposeInt('infos'),
-    pending: t.exposeInt('pending', { description: 'Cells written whose findings are still being computed: 0 when the figures are final.' }),
+    pending: t.exposeInt('pending', {
+      description: 'Cells written whose findings are still being computed: 0 when the figures are final.',
+    }),
     counts: t.field({ type: [CountType], description: 'Per language, check and severity.', resolve: (p) => p.counts }),
-    findings: t.field({ type: [FindingType], description: 'A page, errors first, then by key (in creation order) and language.', resolve: (p) => p.findings }),
+    findings: t.field({
+      type: [FindingType],
+      description: 'A page, errors first, then by key (in creation order) and language.',
+      resolve: (p) => p.findings,
+    }),
   }),
 });
 
-interface CheckView { id: string; title: string; category: string; defaultSeverity: Severity; enabledByDefault: boolean; severity: Severity | null }
+interface CheckView {
+  id: string;
+  title: string;
+  category: string;
+  defaultSeverity: Severity;
+  enabledByDefault: boolean;
+  severity: Severity | null;
+}
 
 const CheckType = builder.objectRef<CheckView>('QualityCheck').implement({
   fields: (t) => ({
@@ -58,7 +76,10 @@ const CheckType = builder.objectRef<CheckView>('QualityCheck').implement({
     category: t.exposeString('category'),
     defaultSeverity: t.exposeString('defaultSeverity'),
     enabledByDefault: t.exposeBoolean('enabledByDefault'),
-    severity: t.exposeString('severity', { nullable: true, description: "The project's severity; null when the check is off." }),
+    severity: t.exposeString('severity', {
+      nullable: true,
+      description: "The project's severity; null when the check is off.",
+    }),
   }),
 });
 
@@ -67,13 +88,21 @@ const DialectType = builder.objectRef<{ id: Dialect; name: string }>('Placeholde
   fields: (t) => ({ id: t.exposeString('id'), name: t.exposeString('name') }),
 });
 
-const SettingsType = builder.objectRef<{ checks: CheckView[]; placeholderDialect: Dialect }>('QualityCheckSettings').implement({
-  fields: (t) => ({
-    checks: t.field({ type: [CheckType], resolve: (s) => s.checks }),
-    placeholderDialect: t.exposeString('placeholderDialect', { description: `The project's placeholder dialect: ${DIALECTS.join(', ')}.` }),
-    placeholderDialects: t.field({ type: [DialectType], description: 'The dialects placeholderDialect may be, with their names.', resolve: () => DIALECTS.map((id) => ({ id, name: DIALECT_NAMES[id] })) }),
-  }),
-});
+const SettingsType = builder
+  .objectRef<{ checks: CheckView[]; placeholderDialect: Dialect }>('QualityCheckSettings')
+  .implement({
+    fields: (t) => ({
+      checks: t.field({ type: [CheckType], resolve: (s) => s.checks }),
+      placeholderDialect: t.exposeString('placeholderDialect', {
+        description: `The project's placeholder dialect: ${DIALECTS.join(', ')}.`,
+      }),
+      placeholderDialects: t.field({
+        type: [DialectType],
+        description: 'The dialects placeholderDialect may be, with their names.',
+        resolve: () => DIALECTS.map((id) => ({ id, name: DIALECT_NAMES[id] })),
+      }),
+    }),
+  });
 
 const CheckSettingInput = builder.inputType('QualityCheckSettingInput', {
   fields: (t) => ({
@@ -88,8 +117,15 @@ async function settingsView(projectId: number) {
     placeholderDialect: dialect,
     checks: CHECKS.map((c): CheckView => {
       const chosen = checks[c.id];
-      const severity = chosen === 'off' ? null : chosen ?? (c.enabled ? c.severity : null);
-      return { id: c.id, title: c.title, category: c.category, defaultSeverity: c.severity, enabledByDefault: c.enabled, severity };
+      const severity = chosen === 'off' ? null : (chosen ?? (c.enabled ? c.severity : null));
+      return {
+        id: c.id,
+        title: c.title,
+        category: c.category,
+        defaultSeverity: c.severity,
+        enabledByDefault: c.enabled,
+        severity,
+      };
     }),
   };
 }
@@ -97,7 +133,8 @@ async function settingsView(projectId: number) {
 builder.queryFields((t) => ({
   qualityFindings: t.field({
     type: PageType,
-    description: "The project's quality-check findings with their counts: for CI (fail the build on errors), the Quality screen and the editor's filters.",
+    description:
+      "The project's quality-check findings with their counts: for CI (fail the build on errors), the Quality screen and the editor's filters.",
     args: {
       projectToken: t.arg.string({ required: false }),
       languageCode: t.arg.string({ required: false }),
@@ -116,7 +153,8 @@ builder.queryFields((t) => ({
     type: SettingsType,
     description: 'Every quality check with its severity in the project (null: off).',
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => settingsView(await resolveProject(ctx.principal, args.projectToken, need('qualityChecks'))),
+    resolve: async (_root, args, ctx) =>
+      settingsView(await resolveProject(ctx.principal, args.projectToken, need('qualityChecks'))),
   }),
 }));
 
@@ -132,7 +170,8 @@ const findingCellArgs = builder.args((t) => ({
 builder.mutationFields((t) => ({
   setQualityChecks: t.field({
     type: SettingsType,
-    description: "Sets checks' severities (or off) and the placeholder dialect; findings follow (a check turned on is computed again in the background).",
+    description:
+      "Sets checks' severities (or off) and the placeholder dialect; findings follow (a check turned on is computed again in the background).",
     args: {
       projectToken: t.arg.string({ required: false }),
       checks: t.arg({ type: [CheckSettingInput], required: false }),
@@ -142,17 +181,23 @@ builder.mutationFields((t) => ({
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('setQualityChecks'));
       const patch: Record<string, Severity | 'off' | null> = {};
       for (const c of args.checks ?? []) patch[c.check] = (c.severity ?? null) as Severity | 'off' | null;
-      if (args.placeholderDialect != null && !(DIALECTS as readonly string[]).includes(args.placeholderDialect)) throw badRequest(`placeholderDialect: one of ${DIALECTS.join(', ')}`);
-      await prisma().$transaction((tx) => updateCheckSettings(tx, projectId, patch, (args.placeholderDialect ?? undefined) as Dialect | undefined));
+      if (args.placeholderDialect != null && !(DIALECTS as readonly string[]).includes(args.placeholderDialect))
+        throw badRequest(`placeholderDialect: one of ${DIALECTS.join(', ')}`);
+      await prisma().$transaction((tx) =>
+        updateCheckSettings(tx, projectId, patch, (args.placeholderDialect ?? undefined) as Dialect | undefined),
+      );
       return settingsView(projectId);
     },
   }),
   dismissQualityFinding: t.field({
     type: 'Int',
-    description: "Dismisses a check's findings on a translation, with a reason (recorded in the activity log); a new text brings them back. Returns how many findings it dismissed.",
+    description:
+      "Dismisses a check's findings on a translation, with a reason (recorded in the activity log); a new text brings them back. Returns how many findings it dismissed.",
     args: { ...findingCellArgs, reason: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken, need('dismissQualityFinding'), { languages: [args.languageCode] });
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('dismissQualityFinding'), {
+        languages: [args.languageCode],
+      });
       return dismissFinding(projectId, args, args.reason);
     },
   }),
@@ -161,7 +206,9 @@ builder.mutationFields((t) => ({
     description: 'Takes a dismissal back (recorded in the activity log).',
     args: findingCellArgs,
     resolve: async (_root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken, need('restoreQualityFinding'), { languages: [args.languageCode] });
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('restoreQualityFinding'), {
+        languages: [args.languageCode],
+      });
       return restoreFinding(projectId, args);
     },
   }),

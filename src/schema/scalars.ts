@@ -6,11 +6,13 @@ builder.scalarType('DateTime', {
   serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString()),
   parseValue: (value) => {
     const date = new Date(value as string);
-    if (typeof value !== 'string' || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+    if (typeof value !== 'string' || Number.isNaN(date.getTime()))
+      throw new GraphQLError('DateTime must be an ISO 8601 string');
     return date;
   },
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING || Number.isNaN(new Date(ast.value).getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+    if (ast.kind !== Kind.STRING || Number.isNaN(new Date(ast.value).getTime()))
+      throw new GraphQLError('DateTime must be an ISO 8601 string');
     return new Date(ast.value);
   },
 });

@@ -7,7 +7,13 @@ import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { resolveProject } from '../projects/access.js';
 import { linkKey, unlink, updateLink } from '../screenshots/links.js';
-import { deleteScreenshot, SCREENSHOT_PAGE, screenshotOfProject, screenshotWhere, uploadScreenshot } from '../screenshots/screenshots.js';
+import {
+  deleteScreenshot,
+  SCREENSHOT_PAGE,
+  screenshotOfProject,
+  screenshotWhere,
+  uploadScreenshot,
+} from '../screenshots/screenshots.js';
 import { need } from '../teams/permissions.js';
 
 /** Where the service serves a screenshot's bytes, relative to its public URL. */
@@ -18,17 +24,23 @@ export const ScreenshotType = builder.prismaObject('Screenshot', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name', { description: "The uploader's name for it (by default the file name)." }),
-    mimeType: t.exposeString('mimeType', { description: 'image/png, image/jpeg or image/webp, as read from the bytes.' }),
+    mimeType: t.exposeString('mimeType', {
+      description: 'image/png, image/jpeg or image/webp, as read from the bytes.',
+    }),
     width: t.exposeInt('width'),
     height: t.exposeInt('height'),
     size: t.exposeInt('bytes', { description: 'Bytes of the image.' }),
     thumbnailWidth: t.exposeInt('thumbnailWidth'),
     thumbnailHeight: t.exposeInt('thumbnailHeight'),
     imagePath: t.string({
-      description: 'GET it (relative to the service URL) with a credential that may read the project: the image as uploaded.',
+      description:
+        'GET it (relative to the service URL) with a credential that may read the project: the image as uploaded.',
       resolve: (s) => screenshotPath(s.id, 'image'),
     }),
-    thumbnailPath: t.string({ description: 'Like imagePath: the WebP thumbnail.', resolve: (s) => screenshotPath(s.id, 'thumbnail') }),
+    thumbnailPath: t.string({
+      description: 'Like imagePath: the WebP thumbnail.',
+      resolve: (s) => screenshotPath(s.id, 'thumbnail'),
+    }),
     uploadedBy: t.string({
       nullable: true,
       description: "The uploading account's name (or e-mail); null when uploaded with the project API key.",
@@ -36,7 +48,10 @@ export const ScreenshotType = builder.prismaObject('Screenshot', {
       resolve: (s) => (s.createdBy ? s.createdBy.name || s.createdBy.email : null),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    links: t.relation('links', { description: 'The keys marked on it, in the order they were marked.', query: { orderBy: { id: 'asc' } } }),
+    links: t.relation('links', {
+      description: 'The keys marked on it, in the order they were marked.',
+      query: { orderBy: { id: 'asc' } },
+    }),
   }),
 });
 
@@ -56,9 +71,11 @@ export const ScreenshotLinkType = builder.prismaObject('KeyScreenshot', {
 
 builder.prismaObjectField('TranslationKey', 'screenshots', (t) =>
   t.relation('screenshotLinks', {
-    description: 'The screenshots showing the key, each with its rectangle (a screenshot twice when the key is marked twice on it).',
+    description:
+      'The screenshots showing the key, each with its rectangle (a screenshot twice when the key is marked twice on it).',
     query: { orderBy: [{ screenshotId: 'asc' }, { id: 'asc' }] },
-  }));
+  }),
+);
 
 const RectangleInput = builder.inputType('ScreenshotRectangleInput', {
   description: "A rectangle in the image's pixels, inside the image.",
@@ -79,11 +96,18 @@ builder.queryFields((t) => ({
     description: 'The screenshots of the project, newest first.',
     args: {
       projectToken: t.arg.string({ required: false }),
-      linked: t.arg.boolean({ required: false, description: 'Only screenshots with (true) or without (false) a marked key.' }),
+      linked: t.arg.boolean({
+        required: false,
+        description: 'Only screenshots with (true) or without (false) a marked key.',
+      }),
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('screenshots'));
-      return prisma().screenshot.findMany({ ...query, where: screenshotWhere(projectId, args), orderBy: { id: 'desc' } });
+      return prisma().screenshot.findMany({
+        ...query,
+        where: screenshotWhere(projectId, args),
+        orderBy: { id: 'desc' },
+      });
     },
     totalCount: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('screenshots'));
@@ -104,7 +128,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   uploadScreenshot: t.prismaField({
     type: ScreenshotType,
-    description: 'Uploads a PNG, JPEG or WebP screenshot (multipart request). Anything else, a truncated image, data after the image or more pixels than allowed is refused and nothing is stored.',
+    description:
+      'Uploads a PNG, JPEG or WebP screenshot (multipart request). Anything else, a truncated image, data after the image or more pixels than allowed is refused and nothing is stored.',
     args: {
       projectToken: t.arg.string({ required: false }),
       file: t.arg({ type: 'Upload', required: true }),
@@ -112,7 +137,8 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('uploadScreenshot'));
-      const accountId = ctx.principal.kind === 'account' || ctx.principal.kind === 'inContext' ? ctx.principal.accountId : null;
+      const accountId =
+        ctx.principal.kind === 'account' || ctx.principal.kind === 'inContext' ? ctx.principal.accountId : null;
       const { id } = await uploadScreenshot({ projectId, accountId, file: args.file, name: args.name });
       return prisma().screenshot.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -137,7 +163,12 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('linkScreenshotKey'));
-      const { id } = await linkKey(projectId, args.screenshotId, { key: args.key, namespace: args.namespace }, args.rectangle);
+      const { id } = await linkKey(
+        projectId,
+        args.screenshotId,
+        { key: args.key, namespace: args.namespace },
+        args.rectangle,
+      );
       return prisma().keyScreenshot.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -155,7 +186,11 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateScreenshotLink'));
       const key = args.key != null ? { key: args.key, namespace: args.namespace } : null;
-      const { id } = await updateLink(projectId, args.linkId, { rectangle: args.rectangle, key, screenshotId: args.screenshotId });
+      const { id } = await updateLink(projectId, args.linkId, {
+        rectangle: args.rectangle,
+        key,
+        screenshotId: args.screenshotId,
+      });
       return prisma().keyScreenshot.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -167,7 +202,11 @@ builder.mutationFields((t) => ({
       screenshotId: t.arg.int({ required: false, description: 'When given, the link must be on this screenshot.' }),
     },
     resolve: async (_root, args, ctx) => {
-      await unlink(await resolveProject(ctx.principal, args.projectToken, need('unlinkScreenshotKey')), args.linkId, args.screenshotId);
+      await unlink(
+        await resolveProject(ctx.principal, args.projectToken, need('unlinkScreenshotKey')),
+        args.linkId,
+        args.screenshotId,
+      );
       return true;
     },
   }),

@@ -12,12 +12,14 @@ const SignUpResultType = builder.objectRef<{ email: string; personalToken: strin
 builder.mutationFields((t) => ({
   signUp: t.field({
     type: SignUpResultType,
-    description: 'Creates an account on the default plan when the operator allows sign-up (ALLOW_SIGNUP=true); FORBIDDEN otherwise.',
+    description:
+      'Creates an account on the default plan when the operator allows sign-up (ALLOW_SIGNUP=true); FORBIDDEN otherwise.',
     args: {
       email: t.arg.string({ required: true }),
       password: t.arg.string({ required: true, description: 'At least 8 characters.' }),
       name: t.arg.string({ required: false, description: 'Display name, at most 200 characters.' }),
     },
-    resolve: (_root, args, ctx) => signUp(args, { allowSignup: ctx.config.allowSignup, defaultPlan: ctx.config.defaultPlan }),
+    resolve: (_root, args, ctx) =>
+      signUp(args, { allowSignup: ctx.config.allowSignup, defaultPlan: ctx.config.defaultPlan }),
   }),
 }));

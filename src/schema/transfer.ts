@@ -12,7 +12,17 @@ import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { exportTranslations } from '../transfer/export.js';
 import type { ExportedFile } from '../transfer/export-files.js';
-import { importFile, previewImport, PREVIEW_LIST_LIMIT, type ImportPreview, type ImportRequest, type ImportResult, type KeyAddressRef, type KeyChanges, type PreviewRefusal } from '../transfer/import.js';
+import {
+  importFile,
+  previewImport,
+  PREVIEW_LIST_LIMIT,
+  type ImportPreview,
+  type ImportRequest,
+  type ImportResult,
+  type KeyAddressRef,
+  type KeyChanges,
+  type PreviewRefusal,
+} from '../transfer/import.js';
 import { EXPORT_OPTIONS, EXPORT_SORTS, IMPORT_OPTIONS, type ImportOption } from '../transfer/options.js';
 import { UploadedFile } from '../transfer/uploaded-file.js';
 
@@ -23,7 +33,8 @@ builder.scalarType('Upload', {
   },
   parseValue: (value) => {
     // The HTTP layer stores every uploaded file as an UploadedFile (a temp file) before the operation runs.
-    if (!(value instanceof UploadedFile)) throw new GraphQLError('Upload must be a file sent with the GraphQL multipart request spec');
+    if (!(value instanceof UploadedFile))
+      throw new GraphQLError('Upload must be a file sent with the GraphQL multipart request spec');
     return value;
   },
   parseLiteral: () => {
@@ -35,8 +46,11 @@ builder.scalarType('Upload', {
 const formatEnumName = (id: string) => id.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
 export const FormatIdEnum = builder.enumType('FormatId', {
-  description: "A file format of import and export: the REST contract's uploadFormat / downloadFormat identifier in capitals, `-` and `.` as `_` (fileFormats lists them with both spellings).",
-  values: Object.fromEntries(formatIds().map((id) => [formatEnumName(id), { value: id, description: registeredFormat(id)!.name }])),
+  description:
+    "A file format of import and export: the REST contract's uploadFormat / downloadFormat identifier in capitals, `-` and `.` as `_` (fileFormats lists them with both spellings).",
+  values: Object.fromEntries(
+    formatIds().map((id) => [formatEnumName(id), { value: id, description: registeredFormat(id)!.name }]),
+  ),
 });
 
 export const ImportOptionEnum = builder.enumType('ImportOption', { values: IMPORT_OPTIONS });
@@ -54,16 +68,31 @@ export const ImportResultType = builder.objectRef<ImportResult>('ImportResult').
   description: 'What an import found in the file and what it wrote.',
   fields: (t) => ({
     numberOfKeysFound: t.exposeInt('numberOfKeysFound', { description: 'Key entries in the file.' }),
-    numberOfUniqueKeysFound: t.exposeInt('numberOfUniqueKeysFound', { description: 'Distinct (namespace, key) pairs in the file.' }),
+    numberOfUniqueKeysFound: t.exposeInt('numberOfUniqueKeysFound', {
+      description: 'Distinct (namespace, key) pairs in the file.',
+    }),
     foundLanguages: t.field({ type: [FoundLanguageType], resolve: (r) => r.foundLanguages }),
     keysCreated: t.exposeInt('keysCreated'),
     languagesCreated: t.exposeStringList('languagesCreated'),
     translationsInserted: t.exposeInt('translationsInserted'),
-    translationsUpdated: t.exposeInt('translationsUpdated', { description: 'Existing translations changed (REPLACE_TRANSLATION_IF_FOUND).' }),
-    keysDeleted: t.exposeInt('keysDeleted', { description: 'Keys of the uploaded scope the file lacks, deleted with DELETE_NOT_PRESENT_KEYS.' }),
-    translationsRefused: t.exposeInt('translationsRefused', { description: 'Translations of the file not written because their key is locked or the text exceeds its charactersLimit (see warnings).' }),
-    published: t.exposeBoolean('published', { description: 'True when PUBLISH_AFTER_IMPORT published _latest; false with a warning when publishing failed (the import stays committed).' }),
-    warnings: t.exposeStringList('warnings', { description: 'Refused translations (one line per reason, with counts) and a failed PUBLISH_AFTER_IMPORT; empty when there is nothing to report.' }),
+    translationsUpdated: t.exposeInt('translationsUpdated', {
+      description: 'Existing translations changed (REPLACE_TRANSLATION_IF_FOUND).',
+    }),
+    keysDeleted: t.exposeInt('keysDeleted', {
+      description: 'Keys of the uploaded scope the file lacks, deleted with DELETE_NOT_PRESENT_KEYS.',
+    }),
+    translationsRefused: t.exposeInt('translationsRefused', {
+      description:
+        'Translations of the file not written because their key is locked or the text exceeds its charactersLimit (see warnings).',
+    }),
+    published: t.exposeBoolean('published', {
+      description:
+        'True when PUBLISH_AFTER_IMPORT published _latest; false with a warning when publishing failed (the import stays committed).',
+    }),
+    warnings: t.exposeStringList('warnings', {
+      description:
+        'Refused translations (one line per reason, with counts) and a failed PUBLISH_AFTER_IMPORT; empty when there is nothing to report.',
+    }),
   }),
 });
 
@@ -80,7 +109,8 @@ const KeyChangesType = builder.objectRef<KeyChanges>('ImportKeyChanges').impleme
 });
 
 const RefusalReasonEnum = builder.enumType('RefusalReason', {
-  description: "Why the write gate refuses a translation: its key is locked, or the text is longer than the key's charactersLimit.",
+  description:
+    "Why the write gate refuses a translation: its key is locked, or the text is longer than the key's charactersLimit.",
   values: ['LOCKED', 'CHARACTERS_LIMIT'] as const,
 });
 
@@ -96,19 +126,32 @@ const ImportRefusalType = builder.objectRef<PreviewRefusal>('ImportRefusal').imp
 });
 
 export const ImportPreviewType = builder.objectRef<ImportPreview>('ImportPreview').implement({
-  description: 'What importFile would change with the same arguments; computed by running the import and rolling it back.',
+  description:
+    'What importFile would change with the same arguments; computed by running the import and rolling it back.',
   fields: (t) => ({
     numberOfKeysFound: t.exposeInt('numberOfKeysFound'),
     numberOfUniqueKeysFound: t.exposeInt('numberOfUniqueKeysFound'),
     foundLanguages: t.field({ type: [FoundLanguageType], resolve: (r) => r.foundLanguages }),
     languagesToCreate: t.exposeStringList('languagesToCreate'),
     keysToCreate: t.field({ type: KeyChangesType, resolve: (r) => r.keysToCreate }),
-    keysToDelete: t.field({ type: KeyChangesType, description: 'DELETE_NOT_PRESENT_KEYS.', resolve: (r) => r.keysToDelete }),
+    keysToDelete: t.field({
+      type: KeyChangesType,
+      description: 'DELETE_NOT_PRESENT_KEYS.',
+      resolve: (r) => r.keysToDelete,
+    }),
     translationsToInsert: t.exposeInt('translationsToInsert'),
     translationsToUpdate: t.exposeInt('translationsToUpdate'),
-    translationsToRefuse: t.exposeInt('translationsToRefuse', { description: 'Translations the import would refuse (locked key, over the charactersLimit): exact.' }),
-    refusals: t.field({ type: [ImportRefusalType], description: 'The first 100 refused translations, each with its reason.', resolve: (r) => r.refusals }),
-    warnings: t.exposeStringList('warnings', { description: "The refusals as importFile's warnings word them (one line per reason)." }),
+    translationsToRefuse: t.exposeInt('translationsToRefuse', {
+      description: 'Translations the import would refuse (locked key, over the charactersLimit): exact.',
+    }),
+    refusals: t.field({
+      type: [ImportRefusalType],
+      description: 'The first 100 refused translations, each with its reason.',
+      resolve: (r) => r.refusals,
+    }),
+    warnings: t.exposeStringList('warnings', {
+      description: "The refusals as importFile's warnings word them (one line per reason).",
+    }),
   }),
 });
 
@@ -120,10 +163,18 @@ export const ExportedFileType = builder.objectRef<ExportedFile>('ExportedFile').
     contentType: t.exposeString('contentType'),
     size: t.exposeInt('size', { description: 'Bytes.' }),
     language: t.exposeString('language', { nullable: true, description: 'Set when the file holds one language.' }),
-    namespace: t.exposeString('namespace', { nullable: true, description: 'Set when the export is split by namespace ("" is the default namespace).' }),
-    customer: t.exposeString('customer', { nullable: true, description: 'Set when the export is split by customer (SPLIT_BY_CUSTOMERS): the key of the customer whose texts, merged over the base, the file holds.' }),
+    namespace: t.exposeString('namespace', {
+      nullable: true,
+      description: 'Set when the export is split by namespace ("" is the default namespace).',
+    }),
+    customer: t.exposeString('customer', {
+      nullable: true,
+      description:
+        'Set when the export is split by customer (SPLIT_BY_CUSTOMERS): the key of the customer whose texts, merged over the base, the file holds.',
+    }),
     remotePath: t.exposeString('remotePath', {
-      description: "Where the official client writes the file (`{remotePath}`): the file path recorded (INCLUDE_FILE_PATH) on the file's keys when they all have the same one, else the file's name.",
+      description:
+        "Where the official client writes the file (`{remotePath}`): the file path recorded (INCLUDE_FILE_PATH) on the file's keys when they all have the same one, else the file's name.",
     }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
   }),
@@ -144,15 +195,26 @@ const ExportResultType = builder.objectRef<{ files: ExportedFile[]; zip?: Export
 const FileFormatType = builder.objectRef<string>('FileFormat').implement({
   description: 'A file format of import and export.',
   fields: (t) => ({
-    id: t.string({ description: 'The uploadFormat / downloadFormat identifier of the REST contract.', resolve: (id) => id }),
-    format: t.field({ type: FormatIdEnum, description: 'The same format as the GraphQL enum value.', resolve: (id) => id }),
-    name: t.string({ description: 'The format\'s name for people.', resolve: (id) => registeredFormat(id)!.name }),
+    id: t.string({
+      description: 'The uploadFormat / downloadFormat identifier of the REST contract.',
+      resolve: (id) => id,
+    }),
+    format: t.field({
+      type: FormatIdEnum,
+      description: 'The same format as the GraphQL enum value.',
+      resolve: (id) => id,
+    }),
+    name: t.string({ description: "The format's name for people.", resolve: (id) => registeredFormat(id)!.name }),
     multiLanguage: t.boolean({ resolve: (id) => registeredFormat(id)!.format.multiLanguage }),
     extension: t.string({ resolve: (id) => registeredFormat(id)!.format.extension }),
     contentType: t.string({ resolve: (id) => registeredFormat(id)!.format.contentType }),
     languageInFile: t.boolean({
-      description: 'A single-language file that may name its own language (PO Language header, Qt, ARB @@locale, XLIFF): languageKey is optional on import.',
-      resolve: (id) => { const f = registeredFormat(id)!; return f.languageInFile === true || f.bilingual === true; },
+      description:
+        'A single-language file that may name its own language (PO Language header, Qt, ARB @@locale, XLIFF): languageKey is optional on import.',
+      resolve: (id) => {
+        const f = registeredFormat(id)!;
+        return f.languageInFile === true || f.bilingual === true;
+      },
     }),
     multiLanguageLayouts: t.boolean({
       description: 'A single-language format whose MULTI_LANGUAGE / LANGUAGES_NESTED layouts hold several languages.',
@@ -195,10 +257,20 @@ builder.mutationFields((t) => {
     uploadFormat: t.arg({ type: FormatIdEnum, required: true }),
     importOptions: t.arg({ type: [ImportOptionEnum], required: false }),
     languageKey: t.arg.string({ required: false, description: 'Language of a single-language file.' }),
-    customerKey: t.arg.string({ required: false, description: "An existing customer: the file's texts become its overrides." }),
-    namespace: t.arg.string({ required: false, description: 'Namespace of keys the file gives none; with DELETE_NOT_PRESENT_KEYS, the scope of the deletion.' }),
+    customerKey: t.arg.string({
+      required: false,
+      description: "An existing customer: the file's texts become its overrides.",
+    }),
+    namespace: t.arg.string({
+      required: false,
+      description: 'Namespace of keys the file gives none; with DELETE_NOT_PRESENT_KEYS, the scope of the deletion.',
+    }),
     tags: t.arg.stringList({ required: false, description: 'Tags added to every key of the file.' }),
-    filePath: t.arg.string({ required: false, description: 'Path of the file on the client; recorded on its keys with INCLUDE_FILE_PATH (exports give it back as remotePath).' }),
+    filePath: t.arg.string({
+      required: false,
+      description:
+        'Path of the file on the client; recorded on its keys with INCLUDE_FILE_PATH (exports give it back as remotePath).',
+    }),
   };
   const importRequestOf = async (args: ImportArgs, ctx: Context): Promise<ImportRequest> => {
     return {
@@ -224,12 +296,14 @@ builder.mutationFields((t) => {
     }),
     previewImport: t.field({
       type: ImportPreviewType,
-      description: 'What importFile would change with the same arguments, changing nothing (the import runs in a transaction that is rolled back).',
+      description:
+        'What importFile would change with the same arguments, changing nothing (the import runs in a transaction that is rolled back).',
       args: importArgs,
       resolve: async (_root, args, ctx) => previewImport(await importRequestOf(args, ctx)),
     }),
     reportClientError: t.boolean({
-      description: "Accepts the official command-line client's failure report (POST /cli/v1/stacktrace) and logs it at debug level; nothing is stored.",
+      description:
+        "Accepts the official command-line client's failure report (POST /cli/v1/stacktrace) and logs it at debug level; nothing is stored.",
       args: {
         configuration: t.arg.string({ required: false }),
         message: t.arg.string({ required: false }),
@@ -242,18 +316,31 @@ builder.mutationFields((t) => {
     }),
     exportTranslations: t.field({
       type: ExportResultType,
-      description: 'Writes the translations to files of a format; each file is downloaded from its url (docs/import-export.md).',
+      description:
+        'Writes the translations to files of a format; each file is downloaded from its url (docs/import-export.md).',
       args: {
         projectToken: t.arg.string({ required: false }),
         downloadFormat: t.arg({ type: FormatIdEnum, required: true }),
         downloadOptions: t.arg({ type: [ExportOptionEnum], required: false }),
-        languageKeys: t.arg.stringList({ required: false, description: 'Languages to export (SELECTED_LANGUAGES); all when omitted.' }),
-        customerKey: t.arg.string({ required: false, description: 'A customer whose overrides replace the base texts.' }),
+        languageKeys: t.arg.stringList({
+          required: false,
+          description: 'Languages to export (SELECTED_LANGUAGES); all when omitted.',
+        }),
+        customerKey: t.arg.string({
+          required: false,
+          description: 'A customer whose overrides replace the base texts.',
+        }),
         namespace: t.arg.string({ required: false, description: 'Only the keys of this namespace.' }),
         tags: t.arg.stringList({ required: false, description: 'Only the keys with at least one of these tags.' }),
         sort: t.arg({ type: ExportSortEnum, required: false }),
-        singleFile: t.arg.boolean({ required: false, description: 'Zip the files when there are several (the deprecated v3 export).' }),
-        withZip: t.arg.boolean({ required: false, description: 'Besides the files, store them zipped into one (ExportResult.zip) when there are several.' }),
+        singleFile: t.arg.boolean({
+          required: false,
+          description: 'Zip the files when there are several (the deprecated v3 export).',
+        }),
+        withZip: t.arg.boolean({
+          required: false,
+          description: 'Besides the files, store them zipped into one (ExportResult.zip) when there are several.',
+        }),
       },
       resolve: async (_root, args, ctx) => {
         const projectId = await resolveProject(ctx.principal, args.projectToken, need('exportTranslations'));

@@ -1,7 +1,15 @@
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { deleteKeys, parseKeyList } from '../keys/delete.js';
-import { KEY_PAGE, KEY_SORTS, keyOrderBy, keyWhere, listKeyPage, type KeySort, type PageMetadata } from '../keys/list.js';
+import {
+  KEY_PAGE,
+  KEY_SORTS,
+  keyOrderBy,
+  keyWhere,
+  listKeyPage,
+  type KeySort,
+  type PageMetadata,
+} from '../keys/list.js';
 import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../keys/write.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
@@ -13,14 +21,19 @@ const KeyFindingType = builder.objectRef<KeyFinding>('KeyQualityFinding').implem
   fields: (t) => ({
     languageCode: t.string({ resolve: (f) => f.language }),
     check: t.exposeString('check', { description: 'The check id (qualityChecks lists them).' }),
-    severity: t.exposeString('severity', { description: 'error, warning or info, as the project sets it for the check.' }),
+    severity: t.exposeString('severity', {
+      description: 'error, warning or info, as the project sets it for the check.',
+    }),
     message: t.exposeString('message', { description: 'What is wrong and what to do.' }),
   }),
 });
 
 export const TranslationKeySortEnum = builder.enumType('TranslationKeySort', {
   description: 'Most recent first; keys never deprecated come last for DEPRECATED_AT. Without a sort: creation order.',
-  values: Object.fromEntries(KEY_SORTS.map((s) => [s.toUpperCase(), { value: s }])) as Record<Uppercase<KeySort>, { value: KeySort }>,
+  values: Object.fromEntries(KEY_SORTS.map((s) => [s.toUpperCase(), { value: s }])) as Record<
+    Uppercase<KeySort>,
+    { value: KeySort }
+  >,
 });
 
 export const TranslationKeyType = builder.prismaObject('TranslationKey', {
@@ -31,8 +44,13 @@ export const TranslationKeyType = builder.prismaObject('TranslationKey', {
     description: t.exposeString('description', { description: 'Editable in the editor as a key comment.' }),
     codeDescription: t.exposeString('codeDescription', { description: 'Shown in the editor, not editable there.' }),
     tags: t.exposeStringList('tags'),
-    charactersLimit: t.exposeInt('charactersLimit', { nullable: true, description: 'Longest accepted translation text; null for no limit.' }),
-    lock: t.exposeBoolean('lock', { description: 'A locked key refuses changes to its metadata and translations until unlocked.' }),
+    charactersLimit: t.exposeInt('charactersLimit', {
+      nullable: true,
+      description: 'Longest accepted translation text; null for no limit.',
+    }),
+    lock: t.exposeBoolean('lock', {
+      description: 'A locked key refuses changes to its metadata and translations until unlocked.',
+    }),
     deprecated: t.exposeBoolean('deprecated'),
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime' }),
     modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'Last change of the metadata.' }),
@@ -40,8 +58,11 @@ export const TranslationKeyType = builder.prismaObject('TranslationKey', {
     deprecatedAt: t.expose('deprecatedAt', { type: 'DateTime', nullable: true }),
     consistencyFindings: t.field({
       type: [KeyFindingType],
-      description: "Open findings of the consistency checks on the key's base translations (inconsistent-translation, ambiguous-translation), as stored by the findings updater: the checks the editor cannot run on one cell.",
-      args: { languages: t.arg.stringList({ required: false, description: 'Language keys; default: every language.' }) },
+      description:
+        "Open findings of the consistency checks on the key's base translations (inconsistent-translation, ambiguous-translation), as stored by the findings updater: the checks the editor cannot run on one cell.",
+      args: {
+        languages: t.arg.stringList({ required: false, description: 'Language keys; default: every language.' }),
+      },
       resolve: async (key, args, ctx) => {
         const found = await ctx.loaders.keyConsistency.load(key.id);
         return args.languages ? found.filter((f) => args.languages!.includes(f.language)) : found;
@@ -49,13 +70,21 @@ export const TranslationKeyType = builder.prismaObject('TranslationKey', {
     }),
     translations: t.field({
       type: [TranslationType],
-      description: "The key's cells, one per language (or per given language), seen through a customer when customerKey is given.",
+      description:
+        "The key's cells, one per language (or per given language), seen through a customer when customerKey is given.",
       args: {
-        languages: t.arg.stringList({ required: false, description: 'Language keys; default: every language of the project.' }),
+        languages: t.arg.stringList({
+          required: false,
+          description: 'Language keys; default: every language of the project.',
+        }),
         customerKey: t.arg.string({ required: false }),
       },
       resolve: async (key, args, ctx) => {
-        const cells = await ctx.loaders.keyCells.load({ projectId: key.projectId, keyId: key.id, customerKey: args.customerKey || null });
+        const cells = await ctx.loaders.keyCells.load({
+          projectId: key.projectId,
+          keyId: key.id,
+          customerKey: args.customerKey || null,
+        });
         return args.languages ? cells.filter((c) => args.languages!.includes(c.language)) : cells;
       },
     }),
@@ -91,10 +120,16 @@ const TranslationKeyFilter = builder.inputType('TranslationKeyFilter', {
 // The metadata of a key, shared by create and update; update adds nothing
 // required, create requires the key.
 const keyMetadataFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => ({
-  namespace: t.string({ required: false, description: 'At most 128 characters; on update, moves the key ("" is the default namespace).' }),
+  namespace: t.string({
+    required: false,
+    description: 'At most 128 characters; on update, moves the key ("" is the default namespace).',
+  }),
   description: t.string({ required: false, description: 'At most 500 characters.' }),
   codeDescription: t.string({ required: false, description: 'At most 500 characters.' }),
-  tags: t.stringList({ required: false, description: 'At most 100 tags of at most 100 characters; blank and repeated tags are dropped.' }),
+  tags: t.stringList({
+    required: false,
+    description: 'At most 100 tags of at most 100 characters; blank and repeated tags are dropped.',
+  }),
   charactersLimit: t.int({ required: false, description: 'A positive number of characters; -1 clears the limit.' }),
   lock: t.boolean({ required: false }),
   deprecated: t.boolean({ required: false }),
@@ -137,7 +172,11 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
-      return prisma().translationKey.findMany({ ...query, where: keyWhere(projectId, args.filter ?? {}), orderBy: keyOrderBy(args.sort) });
+      return prisma().translationKey.findMany({
+        ...query,
+        where: keyWhere(projectId, args.filter ?? {}),
+        orderBy: keyOrderBy(args.sort),
+      });
     },
     totalCount: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
@@ -152,7 +191,10 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: TranslationKeyFilter, required: false }),
       sort: t.arg({ type: TranslationKeySortEnum, required: false }),
       page: t.arg.int({ required: false, description: 'From 0.' }),
-      size: t.arg.int({ required: false, description: `Default ${KEY_PAGE.defaultSize}, at most ${KEY_PAGE.maxSize}.` }),
+      size: t.arg.int({
+        required: false,
+        description: `Default ${KEY_PAGE.defaultSize}, at most ${KEY_PAGE.maxSize}.`,
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeyPage'));
@@ -161,7 +203,11 @@ builder.queryFields((t) => ({
   }),
   translationKey: t.prismaField({
     type: TranslationKeyType,
-    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), namespace: t.arg.string({ required: false }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      namespace: t.arg.string({ required: false }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKey'));
       const { id } = await keyOfProject(projectId, parseKeyAddress(args.key, args.namespace));
@@ -173,7 +219,10 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createTranslationKey: t.prismaField({
     type: TranslationKeyType,
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: CreateTranslationKeyInput, required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      input: t.arg({ type: CreateTranslationKeyInput, required: true }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('createTranslationKey'));
       const { id } = await createKey(projectId, args.input);
@@ -182,7 +231,8 @@ builder.mutationFields((t) => ({
   }),
   updateTranslationKey: t.prismaField({
     type: TranslationKeyType,
-    description: 'Updates the key addressed by key and namespace (rename and move included); always records it as seen.',
+    description:
+      'Updates the key addressed by key and namespace (rename and move included); always records it as seen.',
     args: {
       projectToken: t.arg.string({ required: false }),
       key: t.arg.string({ required: true }),
@@ -197,7 +247,11 @@ builder.mutationFields((t) => ({
   }),
   deleteTranslationKey: t.boolean({
     description: 'Deletes a key with its translations.',
-    args: { projectToken: t.arg.string({ required: false }), key: t.arg.string({ required: true }), namespace: t.arg.string({ required: false }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      key: t.arg.string({ required: true }),
+      namespace: t.arg.string({ required: false }),
+    },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('deleteTranslationKey'));
       await deleteKeys(projectId, [parseKeyAddress(args.key, args.namespace)]);
@@ -206,7 +260,10 @@ builder.mutationFields((t) => ({
   }),
   deleteTranslationKeys: t.int({
     description: 'Deletes keys with their translations, all or nothing; returns how many were deleted.',
-    args: { projectToken: t.arg.string({ required: false }), translationKeys: t.arg({ type: [TranslationKeyRefInput], required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      translationKeys: t.arg({ type: [TranslationKeyRefInput], required: true }),
+    },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('deleteTranslationKeys'));
       return deleteKeys(projectId, parseKeyList(args.translationKeys));

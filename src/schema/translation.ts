@@ -15,16 +15,27 @@ export const TextStatusEnum = builder.enumType('TextStatus', {
 });
 
 export const TranslationType = builder.objectRef<TranslationCell>('Translation').implement({
-  description: 'The translation cell of a key in a language: every key has one in every language of its project, possibly empty.',
+  description:
+    'The translation cell of a key in a language: every key has one in every language of its project, possibly empty.',
   fields: (t) => ({
     key: t.exposeString('key'),
     namespace: t.exposeString('namespace'),
     language: t.exposeString('language', { description: 'The language key.' }),
     text: t.exposeString('text', { description: 'Empty for an empty cell.' }),
-    customerKey: t.exposeString('customerKey', { nullable: true, description: 'The customer the cell is seen through; null for base translations.' }),
-    isOverride: t.exposeBoolean('isOverride', { description: "True when the text is the customer's own; false when it is the base translation." }),
+    customerKey: t.exposeString('customerKey', {
+      nullable: true,
+      description: 'The customer the cell is seen through; null for base translations.',
+    }),
+    isOverride: t.exposeBoolean('isOverride', {
+      description: "True when the text is the customer's own; false when it is the base translation.",
+    }),
     reviewStatus: t.field({ type: ReviewStatusEnum, resolve: (c) => c.reviewStatus }),
-    lastModifiedAt: t.field({ type: 'DateTime', nullable: true, description: 'null for a cell that was never written.', resolve: (c) => c.lastModifiedAt }),
+    lastModifiedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'null for a cell that was never written.',
+      resolve: (c) => c.lastModifiedAt,
+    }),
   }),
 });
 
@@ -36,7 +47,10 @@ const TranslationFilter = builder.inputType('TranslationFilter', {
     key: t.string({ required: false, description: 'Equals the key.' }),
     namespace: t.string({ required: false, description: 'Equals the namespace.' }),
     language: t.string({ required: false, description: 'Equals the language key.' }),
-    customerKey: t.string({ required: false, description: "Cells show that customer's text where it has one, else the base text." }),
+    customerKey: t.string({
+      required: false,
+      description: "Cells show that customer's text where it has one, else the base text.",
+    }),
   }),
 });
 
@@ -46,19 +60,24 @@ const UpdateTranslationInput = builder.inputType('UpdateTranslationInput', {
     key: t.string({ required: true }),
     namespace: t.string({ required: false, description: 'Default: the empty namespace.' }),
     language: t.string({ required: true, description: 'The language key.' }),
-    customerKey: t.string({ required: false, description: "Writes the customer's override; the base stays unchanged." }),
+    customerKey: t.string({
+      required: false,
+      description: "Writes the customer's override; the base stays unchanged.",
+    }),
     text: t.string({ required: false }),
     reviewStatus: t.field({ type: ReviewStatusEnum, required: false }),
     expectedLastModifiedAt: t.field({
       type: 'DateTime',
       required: false,
-      description: "Optimistic concurrency: the cell's lastModifiedAt as last read (1970-01-01T00:00:00Z for a cell never written); CONFLICT, with the current cell in extensions.current, when it changed since.",
+      description:
+        "Optimistic concurrency: the cell's lastModifiedAt as last read (1970-01-01T00:00:00Z for a cell never written); CONFLICT, with the current cell in extensions.current, when it changed since.",
     }),
   }),
 });
 
 const TranslationElementInput = builder.inputType('TranslationElementInput', {
-  description: 'One element of a bulk write (the v1 translation endpoints). An element that breaks a rule (empty key, unknown language …) is reported in the result and never fails the others.',
+  description:
+    'One element of a bulk write (the v1 translation endpoints). An element that breaks a rule (empty key, unknown language …) is reported in the result and never fails the others.',
   fields: (t) => ({
     key: t.string({ required: true }),
     namespace: t.string({ required: false }),
@@ -73,12 +92,16 @@ const ImportTranslationsOptionEnum = builder.enumType('ImportTranslationsOption'
   values: ['REPLACE_TRANSLATION_IF_FOUND', 'PUBLISH_AFTER_IMPORT'] as const,
 });
 
-const UpdateTranslationsOptionEnum = builder.enumType('UpdateTranslationsOption', { values: ['CREATE_KEY_IF_NOT_FOUND'] as const });
+const UpdateTranslationsOptionEnum = builder.enumType('UpdateTranslationsOption', {
+  values: ['CREATE_KEY_IF_NOT_FOUND'] as const,
+});
 
 const ImportTranslationsResultType = builder.objectRef<ImportV1Result>('ImportTranslationsResult').implement({
   fields: (t) => ({
     uniqueKeysProcessed: t.exposeInt('uniqueKeysProcessed'),
-    processedWithWarnings: t.exposeBoolean('processedWithWarnings', { description: 'True when an element was skipped or the publication failed; message says why.' }),
+    processedWithWarnings: t.exposeBoolean('processedWithWarnings', {
+      description: 'True when an element was skipped or the publication failed; message says why.',
+    }),
     message: t.exposeString('message'),
   }),
 });
@@ -88,7 +111,9 @@ const UpdateTranslationsResultType = builder.objectRef<UpdateV1Result>('UpdateTr
     numberOfUpdates: t.exposeInt('numberOfUpdates', { description: 'Elements that replaced a non-empty text.' }),
     numberOfFailures: t.exposeInt('numberOfFailures'),
     numberOfInserts: t.exposeInt('numberOfInserts', { description: 'Elements that filled an empty cell.' }),
-    failures: t.exposeStringList('failures', { description: 'One message per failed element, naming its position: content[i].' }),
+    failures: t.exposeStringList('failures', {
+      description: 'One message per failed element, naming its position: content[i].',
+    }),
   }),
 });
 
@@ -96,7 +121,9 @@ const PurgeResultType = builder.objectRef<PurgeResult>('PurgeResult').implement(
   description: 'What purgeTranslations deleted.',
   fields: (t) => ({
     keysDeleted: t.exposeInt('keysDeleted'),
-    translationsDeleted: t.exposeInt('translationsDeleted', { description: 'Base translations (non-empty or emptied cells that had a row).' }),
+    translationsDeleted: t.exposeInt('translationsDeleted', {
+      description: 'Base translations (non-empty or emptied cells that had a row).',
+    }),
     customerTranslationsDeleted: t.exposeInt('customerTranslationsDeleted'),
   }),
 });
@@ -104,12 +131,16 @@ const PurgeResultType = builder.objectRef<PurgeResult>('PurgeResult').implement(
 builder.queryFields((t) => ({
   translations: t.field({
     type: [TranslationType],
-    description: 'Translation cells (keys × languages) ordered by namespace, key and language order, one page at a time.',
+    description:
+      'Translation cells (keys × languages) ordered by namespace, key and language order, one page at a time.',
     args: {
       projectToken: t.arg.string({ required: false }),
       filter: t.arg({ type: TranslationFilter, required: false }),
       page: t.arg.int({ required: false, description: 'From 0.' }),
-      size: t.arg.int({ required: false, description: `Default ${TRANSLATION_PAGE.defaultSize}, at most ${TRANSLATION_PAGE.maxSize}.` }),
+      size: t.arg.int({
+        required: false,
+        description: `Default ${TRANSLATION_PAGE.defaultSize}, at most ${TRANSLATION_PAGE.maxSize}.`,
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translations'));
@@ -118,8 +149,15 @@ builder.queryFields((t) => ({
   }),
   translationCount: t.int({
     description: 'Number of translation cells matching the filter.',
-    args: { projectToken: t.arg.string({ required: false }), filter: t.arg({ type: TranslationFilter, required: false }) },
-    resolve: async (_root, args, ctx) => countTranslations(await resolveProject(ctx.principal, args.projectToken, need('translationCount')), args.filter ?? {}),
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      filter: t.arg({ type: TranslationFilter, required: false }),
+    },
+    resolve: async (_root, args, ctx) =>
+      countTranslations(
+        await resolveProject(ctx.principal, args.projectToken, need('translationCount')),
+        args.filter ?? {},
+      ),
   }),
 }));
 
@@ -127,7 +165,10 @@ builder.mutationFields((t) => ({
   updateTranslation: t.field({
     type: TranslationType,
     description: 'Sets the text and/or review status of one cell of an existing key and language.',
-    args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: UpdateTranslationInput, required: true }) },
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      input: t.arg({ type: UpdateTranslationInput, required: true }),
+    },
     resolve: async (_root, args, ctx) => {
       // The language written is checked against a translator's languages; a review status needs REVIEW as well.
       const access = { languages: typeof args.input.language === 'string' ? [args.input.language] : [] };
@@ -138,7 +179,8 @@ builder.mutationFields((t) => ({
   }),
   importTranslations: t.field({
     type: ImportTranslationsResultType,
-    description: 'Adds translations, creating missing keys and languages; existing translations are kept unless REPLACE_TRANSLATION_IF_FOUND.',
+    description:
+      'Adds translations, creating missing keys and languages; existing translations are kept unless REPLACE_TRANSLATION_IF_FOUND.',
     args: {
       projectToken: t.arg.string({ required: false }),
       content: t.arg({ type: [TranslationElementInput], required: true }),
@@ -163,7 +205,9 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const languages = args.content.flatMap((e) => (typeof e.language === 'string' ? [e.language] : []));
-      const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateTranslations'), { languages });
+      const projectId = await resolveProject(ctx.principal, args.projectToken, need('updateTranslations'), {
+        languages,
+      });
       const createKeys = (args.options ?? []).includes('CREATE_KEY_IF_NOT_FOUND');
       if (createKeys) await resolveProject(ctx.principal, args.projectToken, 'KEYS');
       return updateTranslationsV1(projectId, args.content, { createKeys });
@@ -171,8 +215,10 @@ builder.mutationFields((t) => ({
   }),
   purgeTranslations: t.field({
     type: PurgeResultType,
-    description: "Deletes every translation key of the project with its translations and customer overrides, in one transaction (the vendor client's `purge`; locked keys included). Languages, customers, environments and published files stay.",
+    description:
+      "Deletes every translation key of the project with its translations and customer overrides, in one transaction (the vendor client's `purge`; locked keys included). Languages, customers, environments and published files stay.",
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => purgeProjectContent(await resolveProject(ctx.principal, args.projectToken, need('purgeTranslations'))),
+    resolve: async (_root, args, ctx) =>
+      purgeProjectContent(await resolveProject(ctx.principal, args.projectToken, need('purgeTranslations'))),
   }),
 }));

@@ -4,8 +4,16 @@ import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { TRIGGERS, type Trigger } from '../history/changes.js';
 import {
-  createWebhook, deleteWebhook, DELIVERY_PAGE, getWebhook, listWebhooks, testWebhook, updateWebhook, webhookDeliveries,
-  type DeliveryView, type WebhookView,
+  createWebhook,
+  deleteWebhook,
+  DELIVERY_PAGE,
+  getWebhook,
+  listWebhooks,
+  testWebhook,
+  updateWebhook,
+  webhookDeliveries,
+  type DeliveryView,
+  type WebhookView,
 } from '../webhooks/webhooks.js';
 
 export const WebhookTriggerEnum = builder.enumType('WebhookTrigger', {
@@ -28,9 +36,16 @@ const AttemptType = builder.objectRef<DeliveryView['log'][number]>('WebhookAttem
 const DeliveryType = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
   fields: (t) => ({
     id: t.field({ type: 'ID', resolve: (d) => String(d.id) }),
-    activityId: t.field({ type: 'ID', nullable: true, description: 'null for a test delivery.', resolve: (d) => (d.activityId === null ? null : String(d.activityId)) }),
+    activityId: t.field({
+      type: 'ID',
+      nullable: true,
+      description: 'null for a test delivery.',
+      resolve: (d) => (d.activityId === null ? null : String(d.activityId)),
+    }),
     trigger: t.exposeString('trigger'),
-    state: t.exposeString('state', { description: 'PENDING, DELIVERED, FAILED (given up), SKIPPED (nothing to tell).' }),
+    state: t.exposeString('state', {
+      description: 'PENDING, DELIVERED, FAILED (given up), SKIPPED (nothing to tell).',
+    }),
     attempts: t.exposeInt('attempts'),
     nextAttemptAt: t.field({ type: 'DateTime', resolve: (d) => d.nextAttemptAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
@@ -45,7 +60,10 @@ const WebhookType = builder.objectRef<WebhookView>('Webhook').implement({
     url: t.exposeString('url'),
     triggers: t.field({ type: [WebhookTriggerEnum], resolve: (w) => w.triggers }),
     enabled: t.exposeBoolean('enabled'),
-    disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Set when disabled automatically after a run of failed deliveries.' }),
+    disabledReason: t.exposeString('disabledReason', {
+      nullable: true,
+      description: 'Set when disabled automatically after a run of failed deliveries.',
+    }),
     consecutiveFailures: t.exposeInt('consecutiveFailures'),
     createdAt: t.field({ type: 'DateTime', resolve: (w) => w.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (w) => w.updatedAt }),
@@ -71,12 +89,14 @@ builder.queryFields((t) => ({
   webhooks: t.field({
     type: [WebhookType],
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => listWebhooks(await resolveProject(ctx.principal, args.projectToken, need('webhooks'))),
+    resolve: async (_root, args, ctx) =>
+      listWebhooks(await resolveProject(ctx.principal, args.projectToken, need('webhooks'))),
   }),
   webhook: t.field({
     type: WebhookType,
     args: { projectToken: t.arg.string({ required: false }), id: t.arg.int({ required: true }) },
-    resolve: async (_root, args, ctx) => getWebhook(await resolveProject(ctx.principal, args.projectToken, need('webhook')), args.id),
+    resolve: async (_root, args, ctx) =>
+      getWebhook(await resolveProject(ctx.principal, args.projectToken, need('webhook')), args.id),
   }),
   webhookDeliveries: t.field({
     type: [DeliveryType],
@@ -85,9 +105,18 @@ builder.queryFields((t) => ({
       projectToken: t.arg.string({ required: false }),
       id: t.arg.int({ required: true }),
       page: t.arg.int({ required: false }),
-      size: t.arg.int({ required: false, description: `Default ${DELIVERY_PAGE.defaultSize}, at most ${DELIVERY_PAGE.maxSize}.` }),
+      size: t.arg.int({
+        required: false,
+        description: `Default ${DELIVERY_PAGE.defaultSize}, at most ${DELIVERY_PAGE.maxSize}.`,
+      }),
     },
-    resolve: async (_root, args, ctx) => webhookDeliveries(await resolveProject(ctx.principal, args.projectToken, need('webhookDeliveries')), args.id, args.page ?? 0, args.size ?? DELIVERY_PAGE.defaultSize),
+    resolve: async (_root, args, ctx) =>
+      webhookDeliveries(
+        await resolveProject(ctx.principal, args.projectToken, need('webhookDeliveries')),
+        args.id,
+        args.page ?? 0,
+        args.size ?? DELIVERY_PAGE.defaultSize,
+      ),
   }),
 }));
 
@@ -95,12 +124,18 @@ builder.mutationFields((t) => ({
   createWebhook: t.field({
     type: CreatedWebhookType,
     args: { projectToken: t.arg.string({ required: false }), input: t.arg({ type: WebhookInput, required: true }) },
-    resolve: async (_root, args, ctx) => createWebhook(await resolveProject(ctx.principal, args.projectToken, need('createWebhook')), args.input),
+    resolve: async (_root, args, ctx) =>
+      createWebhook(await resolveProject(ctx.principal, args.projectToken, need('createWebhook')), args.input),
   }),
   updateWebhook: t.field({
     type: WebhookType,
-    args: { projectToken: t.arg.string({ required: false }), id: t.arg.int({ required: true }), input: t.arg({ type: WebhookInput, required: true }) },
-    resolve: async (_root, args, ctx) => updateWebhook(await resolveProject(ctx.principal, args.projectToken, need('updateWebhook')), args.id, args.input),
+    args: {
+      projectToken: t.arg.string({ required: false }),
+      id: t.arg.int({ required: true }),
+      input: t.arg({ type: WebhookInput, required: true }),
+    },
+    resolve: async (_root, args, ctx) =>
+      updateWebhook(await resolveProject(ctx.principal, args.projectToken, need('updateWebhook')), args.id, args.input),
   }),
   deleteWebhook: t.boolean({
     args: { projectToken: t.arg.string({ required: false }), id: t.arg.int({ required: true }) },
@@ -111,8 +146,10 @@ builder.mutationFields((t) => ({
   }),
   testWebhook: t.field({
     type: 'ID',
-    description: 'Queues a TEST delivery (signed like any other, after the pending ones); its outcome is in webhookDeliveries. Returns its id.',
+    description:
+      'Queues a TEST delivery (signed like any other, after the pending ones); its outcome is in webhookDeliveries. Returns its id.',
     args: { projectToken: t.arg.string({ required: false }), id: t.arg.int({ required: true }) },
-    resolve: async (_root, args, ctx) => String(await testWebhook(await resolveProject(ctx.principal, args.projectToken, need('testWebhook')), args.id)),
+    resolve: async (_root, args, ctx) =>
+      String(await testWebhook(await resolveProject(ctx.principal, args.projectToken, need('testWebhook')), args.id)),
   }),
 }));

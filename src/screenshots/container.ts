@@ -24,18 +24,21 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 export function sniffFormat(bytes: Buffer): ImageFormat | undefined {
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return 'webp';
   return undefined;
 }
 
 /** Reads the container; throws NotAnImage for other bytes, a truncated image or bytes after its end. */
 export function readContainer(bytes: Buffer): Container {
   const format = sniffFormat(bytes);
-  if (!format) throw new NotAnImage('The file is not a PNG, JPEG or WebP image (its first bytes are those of none of them)');
+  if (!format)
+    throw new NotAnImage('The file is not a PNG, JPEG or WebP image (its first bytes are those of none of them)');
   const container = format === 'png' ? readPng(bytes) : format === 'jpeg' ? readJpeg(bytes) : readWebp(bytes);
   // A zip's end-of-central-directory record near the end: a zip reader would open the file too.
   const tail = bytes.subarray(Math.max(0, bytes.length - 65_557));
-  if (tail.includes(ZIP_END)) throw new NotAnImage('The file carries a zip archive besides the image (a polyglot file)');
+  if (tail.includes(ZIP_END))
+    throw new NotAnImage('The file carries a zip archive besides the image (a polyglot file)');
   return container;
 }
 
@@ -46,7 +49,9 @@ function trailing(bytes: Buffer, end: number, what: string): void {
   const rest = bytes.subarray(end);
   // Zero padding after the image (some encoders write it) carries nothing.
   if (rest.every((b) => b === 0)) return;
-  throw new NotAnImage(`The file has ${rest.length} bytes of other data after the end of the ${what} image (a polyglot file)`);
+  throw new NotAnImage(
+    `The file has ${rest.length} bytes of other data after the end of the ${what} image (a polyglot file)`,
+  );
 }
 
 function truncated(what: string): NotAnImage {
@@ -62,7 +67,8 @@ function readPng(bytes: Buffer): Container {
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
     if (first) {
-      if (type !== 'IHDR' || length !== 13) throw new NotAnImage('The PNG file does not start with its header chunk (IHDR)');
+      if (type !== 'IHDR' || length !== 13)
+        throw new NotAnImage('The PNG file does not start with its header chunk (IHDR)');
       if (at + 16 > bytes.length) throw truncated('PNG');
       width = bytes.readUInt32BE(at + 8);
       height = bytes.readUInt32BE(at + 12);

@@ -33,14 +33,23 @@ export async function screenshotForModel(
   const boxes = new Map<string, Rectangle>();
   for (const { label, rectangle } of marks) {
     boxes.set(label, {
-      x: Math.round(rectangle.x * scale), y: Math.round(rectangle.y * scale),
-      width: Math.max(1, Math.round(rectangle.width * scale)), height: Math.max(1, Math.round(rectangle.height * scale)),
+      x: Math.round(rectangle.x * scale),
+      y: Math.round(rectangle.y * scale),
+      width: Math.max(1, Math.round(rectangle.width * scale)),
+      height: Math.max(1, Math.round(rectangle.height * scale)),
     });
   }
-  const shapes = [...boxes].map(([label, r]) => `<rect x="${r.x + 1}" y="${r.y + 1}" width="${Math.max(1, r.width - 2)}" height="${Math.max(1, r.height - 2)}" fill="none" stroke="#e0007a" stroke-width="3"/>`
-    + `<rect x="${r.x}" y="${Math.max(0, r.y - 16)}" width="${8 * label.length + 8}" height="16" fill="#e0007a"/>`
-    + `<text x="${r.x + 4}" y="${Math.max(0, r.y - 16) + 12}" font-family="sans-serif" font-size="12" fill="#fff">${escapeXml(label)}</text>`).join('');
-  const overlay = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${shapes}</svg>`);
+  const shapes = [...boxes]
+    .map(
+      ([label, r]) =>
+        `<rect x="${r.x + 1}" y="${r.y + 1}" width="${Math.max(1, r.width - 2)}" height="${Math.max(1, r.height - 2)}" fill="none" stroke="#e0007a" stroke-width="3"/>` +
+        `<rect x="${r.x}" y="${Math.max(0, r.y - 16)}" width="${8 * label.length + 8}" height="16" fill="#e0007a"/>` +
+        `<text x="${r.x + 4}" y="${Math.max(0, r.y - 16) + 12}" font-family="sans-serif" font-size="12" fill="#fff">${escapeXml(label)}</text>`,
+    )
+    .join('');
+  const overlay = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${shapes}</svg>`,
+  );
   const bytes = await sharp(Buffer.concat(chunks), { failOn: 'truncated' })
     .resize(width, height, { fit: 'fill' })
     .composite(boxes.size ? [{ input: overlay, top: 0, left: 0 }] : [])

@@ -30,12 +30,15 @@ export const THUMBNAIL_SIZE = 400;
 sharp.cache(false);
 
 function tooManyPixels(width: number, height: number, limits: ImageLimits): AppError {
-  return payloadTooLarge(`The image has ${width} × ${height} = ${width * height} pixels, more than ${limits.maxPixels} (SCREENSHOT_MAX_PIXELS)`);
+  return payloadTooLarge(
+    `The image has ${width} × ${height} = ${width * height} pixels, more than ${limits.maxPixels} (SCREENSHOT_MAX_PIXELS)`,
+  );
 }
 
 export async function checkImage(bytes: Buffer, limits: ImageLimits): Promise<CheckedImage> {
   if (bytes.length === 0) throw badRequest('The file is empty');
-  if (bytes.length > limits.maxBytes) throw payloadTooLarge(`The image is larger than ${limits.maxBytes} bytes (SCREENSHOT_MAX_BYTES)`);
+  if (bytes.length > limits.maxBytes)
+    throw payloadTooLarge(`The image is larger than ${limits.maxBytes} bytes (SCREENSHOT_MAX_BYTES)`);
   let container;
   try {
     container = readContainer(bytes);
@@ -44,8 +47,10 @@ export async function checkImage(bytes: Buffer, limits: ImageLimits): Promise<Ch
     throw error;
   }
   if (container.width !== null && container.height !== null) {
-    if (container.width === 0 || container.height === 0) throw badRequest('The image has no pixels (a width or height of 0)');
-    if (container.width * container.height > limits.maxPixels) throw tooManyPixels(container.width, container.height, limits);
+    if (container.width === 0 || container.height === 0)
+      throw badRequest('The image has no pixels (a width or height of 0)');
+    if (container.width * container.height > limits.maxPixels)
+      throw tooManyPixels(container.width, container.height, limits);
   }
   const options = { limitInputPixels: limits.maxPixels, failOn: 'truncated' as const };
   let metadata: Metadata;
@@ -57,7 +62,8 @@ export async function checkImage(bytes: Buffer, limits: ImageLimits): Promise<Ch
   const { width, height } = metadata;
   if (!width || !height) throw badRequest('The image has no dimensions');
   // sharp reads the same bytes as another format than the magic bytes said: not one image.
-  if (metadata.format !== container.format) throw badRequest(`The file starts as ${container.format.toUpperCase()} but decodes as ${String(metadata.format)}`);
+  if (metadata.format !== container.format)
+    throw badRequest(`The file starts as ${container.format.toUpperCase()} but decodes as ${String(metadata.format)}`);
   if (width * height > limits.maxPixels) throw tooManyPixels(width, height, limits);
   let thumbnail: { data: Buffer; info: OutputInfo };
   try {

@@ -6,19 +6,32 @@ import { prisma } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
 import { screenshotOfProject } from './screenshots.js';
 
-export interface Rectangle { x: number; y: number; width: number; height: number }
+export interface Rectangle {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
-export interface KeyRef { key: string; namespace?: string | null }
+export interface KeyRef {
+  key: string;
+  namespace?: string | null;
+}
 
 export function checkRectangle(rectangle: Rectangle, image: { width: number; height: number }): Rectangle {
   const { x, y, width, height } = rectangle;
   for (const [name, value] of Object.entries({ x, y, width, height })) {
-    if (!Number.isInteger(value)) throw badRequest(`rectangle.${name} must be an integer number of pixels; got ${value}`);
+    if (!Number.isInteger(value))
+      throw badRequest(`rectangle.${name} must be an integer number of pixels; got ${value}`);
   }
-  if (x < 0 || y < 0) throw badRequest(`The rectangle must start inside the image: x and y of at least 0; got ${x}, ${y}`);
-  if (width < 1 || height < 1) throw badRequest(`The rectangle needs a width and height of at least 1 pixel; got ${width} × ${height}`);
+  if (x < 0 || y < 0)
+    throw badRequest(`The rectangle must start inside the image: x and y of at least 0; got ${x}, ${y}`);
+  if (width < 1 || height < 1)
+    throw badRequest(`The rectangle needs a width and height of at least 1 pixel; got ${width} × ${height}`);
   if (x + width > image.width || y + height > image.height) {
-    throw badRequest(`The rectangle (${x}, ${y}, ${width} × ${height}) reaches outside the ${image.width} × ${image.height} image`);
+    throw badRequest(
+      `The rectangle (${x}, ${y}, ${width} × ${height}) reaches outside the ${image.width} × ${image.height} image`,
+    );
   }
   return { x, y, width, height };
 }
@@ -26,7 +39,10 @@ export function checkRectangle(rectangle: Rectangle, image: { width: number; hei
 async function keyId(projectId: number, ref: KeyRef): Promise<number> {
   if (typeof ref.key !== 'string' || ref.key.trim() === '') throw badRequest('key must be a key name');
   const namespace = ref.namespace ?? '';
-  const row = await prisma().translationKey.findUnique({ where: { projectId_namespace_key: { projectId, namespace, key: ref.key } }, select: { id: true } });
+  const row = await prisma().translationKey.findUnique({
+    where: { projectId_namespace_key: { projectId, namespace, key: ref.key } },
+    select: { id: true },
+  });
   if (!row) throw notFound(`Key ${namespace ? `${namespace}:` : ''}${ref.key} not found`);
   return row.id;
 }
@@ -55,16 +71,26 @@ async function linkOfProject(projectId: number, linkId: number, screenshotId?: n
     where: { id: linkId, screenshot: { projectId }, ...(screenshotId != null && { screenshotId }) },
     include: { screenshot: { select: { width: true, height: true } } },
   });
-  if (!link) throw notFound(`Screenshot link ${linkId} not found${screenshotId != null ? ` on screenshot ${screenshotId}` : ''}`);
+  if (!link)
+    throw notFound(
+      `Screenshot link ${linkId} not found${screenshotId != null ? ` on screenshot ${screenshotId}` : ''}`,
+    );
   return link;
 }
 
 /** Moves a link's rectangle and/or points it at another key. */
-export async function updateLink(projectId: number, linkId: number, change: { rectangle?: Rectangle | null; key?: KeyRef | null; screenshotId?: number | null }) {
+export async function updateLink(
+  projectId: number,
+  linkId: number,
+  change: { rectangle?: Rectangle | null; key?: KeyRef | null; screenshotId?: number | null },
+) {
   const link = await linkOfProject(projectId, linkId, change.screenshotId);
   const area = change.rectangle ? checkRectangle(change.rectangle, link.screenshot) : {};
   const key = change.key ? { keyId: await keyId(projectId, change.key) } : {};
-  return orGone(prisma().keyScreenshot.update({ where: { id: linkId }, data: { ...area, ...key } }), `Screenshot link ${linkId}`);
+  return orGone(
+    prisma().keyScreenshot.update({ where: { id: linkId }, data: { ...area, ...key } }),
+    `Screenshot link ${linkId}`,
+  );
 }
 
 /** Removes a link; the screenshot stays (it may be linked again). */

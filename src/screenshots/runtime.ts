@@ -12,7 +12,9 @@ const SWEEP_INTERVAL_MS = 5 * 60_000;
 export function startScreenshots(config: Config): () => void {
   setScreenshotSettings(config);
   const timer = setInterval(() => {
-    sweepScreenshotDeletions().catch((error: unknown) => logger().warn({ err: error }, 'screenshots: removing deleted folders failed'));
+    sweepScreenshotDeletions().catch((error: unknown) =>
+      logger().warn({ err: error }, 'screenshots: removing deleted folders failed'),
+    );
   }, SWEEP_INTERVAL_MS);
   timer.unref();
   return () => {

@@ -8,7 +8,14 @@ import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { notFound, payloadTooLarge } from '../errors.js';
 import { checkImage } from './image.js';
-import { deleteScreenshotFolder, getScreenshotObject, imageLimits, projectFolder, putScreenshotObject, type ScreenshotObject } from './storage.js';
+import {
+  deleteScreenshotFolder,
+  getScreenshotObject,
+  imageLimits,
+  projectFolder,
+  putScreenshotObject,
+  type ScreenshotObject,
+} from './storage.js';
 import { queueFolderDeletion, sweepScreenshotDeletions } from './sweep.js';
 
 /** How long an upload's folder is protected from the sweep: far longer than any upload takes. */
@@ -31,7 +38,8 @@ export interface UploadScreenshot {
 export async function uploadScreenshot({ projectId, accountId, file, name }: UploadScreenshot) {
   const limits = imageLimits();
   // Refused before the file is read into memory.
-  if (file.size > limits.maxBytes) throw payloadTooLarge(`The image is larger than ${limits.maxBytes} bytes (SCREENSHOT_MAX_BYTES)`);
+  if (file.size > limits.maxBytes)
+    throw payloadTooLarge(`The image is larger than ${limits.maxBytes} bytes (SCREENSHOT_MAX_BYTES)`);
   const bytes = await readFile(file.path);
   const image = await checkImage(bytes, limits);
   const folder = `${projectFolder(projectId)}${randomBytes(16).toString('base64url')}/`;
@@ -63,7 +71,9 @@ export async function uploadScreenshot({ projectId, accountId, file, name }: Upl
   } catch (error) {
     // Removed now rather than in an hour (the project may have been deleted meanwhile).
     await deleteScreenshotFolder(folder).catch(() => {});
-    await prisma().screenshotDeletion.deleteMany({ where: { folder } }).catch(() => {});
+    await prisma()
+      .screenshotDeletion.deleteMany({ where: { folder } })
+      .catch(() => {});
     throw error;
   }
 }
@@ -109,6 +119,9 @@ export async function deleteScreenshot(projectId: number, id: number): Promise<v
 
 /** The project token of a screenshot, for the access check of the byte route; undefined when there is none. */
 export async function projectTokenOfScreenshot(id: number): Promise<string | undefined> {
-  const row = await prisma().screenshot.findUnique({ where: { id }, select: { project: { select: { projectToken: true } } } });
+  const row = await prisma().screenshot.findUnique({
+    where: { id },
+    select: { project: { select: { projectToken: true } } },
+  });
   return row?.project.projectToken;
 }

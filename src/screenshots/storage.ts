@@ -12,7 +12,11 @@ import type { ImageLimits } from './image.js';
 
 export type ScreenshotObject = 'image' | 'thumbnail';
 
-interface Settings { storage: Storage; prefix: string; limits: ImageLimits }
+interface Settings {
+  storage: Storage;
+  prefix: string;
+  limits: ImageLimits;
+}
 
 let current: Settings | undefined;
 
@@ -22,9 +26,10 @@ export function setScreenshotSettings(config: Pick<Config, 'dataDir' | 'storage'
     current = undefined;
     return;
   }
-  current = config.storage.kind === 's3'
-    ? { storage: serviceStorage(), prefix: 'screenshots/', limits: config.screenshots }
-    : { storage: new LocalStorage(join(config.dataDir, 'screenshots')), prefix: '', limits: config.screenshots };
+  current =
+    config.storage.kind === 's3'
+      ? { storage: serviceStorage(), prefix: 'screenshots/', limits: config.screenshots }
+      : { storage: new LocalStorage(join(config.dataDir, 'screenshots')), prefix: '', limits: config.screenshots };
 }
 
 function settings(): Settings {
@@ -36,7 +41,12 @@ export const imageLimits = (): ImageLimits => settings().limits;
 
 export const projectFolder = (projectId: number) => `${projectId}/`;
 
-export async function putScreenshotObject(folder: string, name: ScreenshotObject, bytes: Buffer, contentType: string): Promise<void> {
+export async function putScreenshotObject(
+  folder: string,
+  name: ScreenshotObject,
+  bytes: Buffer,
+  contentType: string,
+): Promise<void> {
   const { storage, prefix } = settings();
   await storage.put(`${prefix}${folder}${name}`, bytes, { contentType });
 }

@@ -16,7 +16,9 @@ export async function sweepScreenshotDeletions(): Promise<number> {
       SELECT folder FROM "ScreenshotDeletion" WHERE "notBefore" <= now() ORDER BY "createdAt" LIMIT ${BATCH}`);
     for (const { folder } of due) {
       await deleteScreenshotFolder(folder);
-      await prisma().$executeRaw(Prisma.sql`/* screenshots:deleted */ DELETE FROM "ScreenshotDeletion" WHERE folder = ${folder} AND "notBefore" <= now()`);
+      await prisma().$executeRaw(
+        Prisma.sql`/* screenshots:deleted */ DELETE FROM "ScreenshotDeletion" WHERE folder = ${folder} AND "notBefore" <= now()`,
+      );
       removed++;
     }
     if (due.length < BATCH) return removed;

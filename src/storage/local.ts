@@ -16,7 +16,8 @@ export class LocalStorage implements Storage {
   /** The file of a key; a key that would leave the root is a programming error. */
   private path(key: string): string {
     const path = resolve(join(this.root, key));
-    if (path !== this.root && !path.startsWith(this.root + sep)) throw new Error(`Storage key outside the storage root: ${key}`);
+    if (path !== this.root && !path.startsWith(this.root + sep))
+      throw new Error(`Storage key outside the storage root: ${key}`);
     return path;
   }
 

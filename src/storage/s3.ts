@@ -34,9 +34,10 @@ export class S3Storage implements Storage {
       region: options.region,
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
-      credentials: options.accessKeyId && options.secretAccessKey
-        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-        : undefined,
+      credentials:
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
       // Checksums only where S3 requires them: several S3-compatible servers
       // reject the newer default (flexible checksums on every upload).
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -49,26 +50,30 @@ export class S3Storage implements Storage {
   }
 
   async put(key: string, bytes: Buffer, options: PutOptions): Promise<void> {
-    await this.client.send(new PutObjectCommand({
-      Bucket: this.options.bucket,
-      Key: this.key(key),
-      Body: bytes,
-      ContentType: options.contentType,
-      ContentEncoding: options.contentEncoding,
-    }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.key(key),
+        Body: bytes,
+        ContentType: options.contentType,
+        ContentEncoding: options.contentEncoding,
+      }),
+    );
   }
 
   async putFile(key: string, path: string, options: PutOptions): Promise<void> {
     // A file stream needs its length up front: S3 refuses unsized streaming bodies.
     const { size } = await stat(path);
-    await this.client.send(new PutObjectCommand({
-      Bucket: this.options.bucket,
-      Key: this.key(key),
-      Body: createReadStream(path),
-      ContentLength: size,
-      ContentType: options.contentType,
-      ContentEncoding: options.contentEncoding,
-    }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.key(key),
+        Body: createReadStream(path),
+        ContentLength: size,
+        ContentType: options.contentType,
+        ContentEncoding: options.contentEncoding,
+      }),
+    );
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -82,11 +87,13 @@ export class S3Storage implements Storage {
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {
-    await this.client.send(new CopyObjectCommand({
-      Bucket: this.options.bucket,
-      Key: this.key(toKey),
-      CopySource: `${this.options.bucket}/${this.key(fromKey).split('/').map(encodeURIComponent).join('/')}`,
-    }));
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.key(toKey),
+        CopySource: `${this.options.bucket}/${this.key(fromKey).split('/').map(encodeURIComponent).join('/')}`,
+      }),
+    );
   }
 
   async listFolders(prefix: string): Promise<string[]> {
@@ -95,7 +102,14 @@ export class S3Storage implements Storage {
     const folders: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: full, Delimiter: '/', ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.options.bucket,
+          Prefix: full,
+          Delimiter: '/',
+          ContinuationToken: token,
+        }),
+      );
       for (const p of page.CommonPrefixes ?? []) if (p.Prefix) folders.push(p.Prefix.slice(full.length, -1));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -107,14 +121,21 @@ export class S3Storage implements Storage {
     let token: string | undefined;
     do {
       // Listing continues from the token, so deleting the page just read is safe.
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.key(prefix), ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.key(prefix), ContinuationToken: token }),
+      );
       const keys = (page.Contents ?? []).map((o) => o.Key!).filter(Boolean);
       if (keys.length > 0) {
-        const result = await this.client.send(new DeleteObjectsCommand({
-          Bucket: this.options.bucket,
-          Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
-        }));
-        if (result.Errors?.length) throw new Error(`S3 delete failed for ${result.Errors.length} objects: ${result.Errors[0]!.Key}: ${result.Errors[0]!.Message}`);
+        const result = await this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.options.bucket,
+            Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
+        if (result.Errors?.length)
+          throw new Error(
+            `S3 delete failed for ${result.Errors.length} objects: ${result.Errors[0]!.Key}: ${result.Errors[0]!.Message}`,
+          );
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

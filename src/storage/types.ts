@@ -32,5 +32,6 @@ export interface Storage {
 }
 
 export function assertFolderPrefix(prefix: string): void {
-  if (!prefix.endsWith('/') || prefix === '/') throw new Error(`Storage prefix must be a folder ending with '/', got '${prefix}'`);
+  if (!prefix.endsWith('/') || prefix === '/')
+    throw new Error(`Storage prefix must be a folder ending with '/', got '${prefix}'`);
 }

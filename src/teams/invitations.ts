@@ -44,10 +44,21 @@ export interface MailSettings {
 }
 
 function requireInvitable(role: Role): void {
-  if (!(INVITABLE_ROLES as readonly Role[]).includes(role)) throw badRequest(`role must be one of ${INVITABLE_ROLES.join(', ')}; ownership is transferred, not invited`);
+  if (!(INVITABLE_ROLES as readonly Role[]).includes(role))
+    throw badRequest(`role must be one of ${INVITABLE_ROLES.join(', ')}; ownership is transferred, not invited`);
 }
 
-async function view(row: { id: number; projectId: number; email: string | null; role: string; languageIds: number[]; canReview: boolean; expiresAt: Date | null; createdAt: Date; createdBy: { email: string; name: string } | null }): Promise<InvitationView> {
+async function view(row: {
+  id: number;
+  projectId: number;
+  email: string | null;
+  role: string;
+  languageIds: number[];
+  canReview: boolean;
+  expiresAt: Date | null;
+  createdAt: Date;
+  createdBy: { email: string; name: string } | null;
+}): Promise<InvitationView> {
   return {
     id: row.id,
     email: row.email,
@@ -60,7 +71,17 @@ async function view(row: { id: number; projectId: number; email: string | null; 
   };
 }
 
-const VIEW_SELECT = { id: true, projectId: true, email: true, role: true, languageIds: true, canReview: true, expiresAt: true, createdAt: true, createdBy: { select: { email: true, name: true } } } as const;
+const VIEW_SELECT = {
+  id: true,
+  projectId: true,
+  email: true,
+  role: true,
+  languageIds: true,
+  canReview: true,
+  expiresAt: true,
+  createdAt: true,
+  createdBy: { select: { email: true, name: true } },
+} as const;
 
 export interface InviteInput extends GrantInput, MailSettings {
   projectId: number;
@@ -85,7 +106,12 @@ export async function inviteMember(input: InviteInput): Promise<InviteResult> {
   if (!EMAIL.test(email)) throw badRequest('email must be an e-mail address');
   requireInvitable(input.role);
   const grant = await storedGrant(prisma(), input.projectId, input);
-  if (await prisma().projectMember.findFirst({ where: { projectId: input.projectId, account: { email } }, select: { accountId: true } })) {
+  if (
+    await prisma().projectMember.findFirst({
+      where: { projectId: input.projectId, account: { email } },
+      select: { accountId: true },
+    })
+  ) {
     throw conflict(`${email} is already a member of this project`);
   }
   const token = randomToken('lms_inv_', 24);
@@ -93,7 +119,17 @@ export async function inviteMember(input: InviteInput): Promise<InviteResult> {
   const row = await prisma().$transaction(async (tx) => {
     await tx.invitation.deleteMany({ where: { projectId: input.projectId, kind: 'EMAIL', email, acceptedAt: null } });
     return tx.invitation.create({
-      data: { projectId: input.projectId, kind: 'EMAIL', email, role: grant.role, languageIds: [...grant.languageIds], canReview: grant.canReview, tokenHash: sha256(token), expiresAt, createdById: input.inviterId },
+      data: {
+        projectId: input.projectId,
+        kind: 'EMAIL',
+        email,
+        role: grant.role,
+        languageIds: [...grant.languageIds],
+        canReview: grant.canReview,
+        tokenHash: sha256(token),
+        expiresAt,
+        createdById: input.inviterId,
+      },
       select: { ...VIEW_SELECT, project: { select: { name: true } } },
     });
   });
@@ -101,13 +137,22 @@ export async function inviteMember(input: InviteInput): Promise<InviteResult> {
   if (!input.smtpUrl) return { invitation: await view(row), link, emailSent: false };
   try {
     await sendInvitationMail({
-      smtpUrl: input.smtpUrl, from: input.mailFrom, to: email, link, projectName: row.project.name, role: row.role,
-      inviter: row.createdBy ? row.createdBy.name || row.createdBy.email : 'A project administrator', expiresAt,
+      smtpUrl: input.smtpUrl,
+      from: input.mailFrom,
+      to: email,
+      link,
+      projectName: row.project.name,
+      role: row.role,
+      inviter: row.createdBy ? row.createdBy.name || row.createdBy.email : 'A project administrator',
+      expiresAt,
     });
   } catch (error) {
     // Not sent: the invitation is withdrawn, so no link exists that nobody received.
     await prisma().invitation.delete({ where: { id: row.id } });
-    throw new AppError('INTERNAL', `The invitation e-mail could not be sent (${(error as Error).message}); nothing was created`);
+    throw new AppError(
+      'INTERNAL',
+      `The invitation e-mail could not be sent (${(error as Error).message}); nothing was created`,
+    );
   }
   return { invitation: await view(row), link: null, emailSent: true };
 }
@@ -123,7 +168,9 @@ export async function listInvitations(projectId: number): Promise<InvitationView
 }
 
 export async function cancelInvitation(input: { projectId: number; id: number }): Promise<void> {
-  const { count } = await prisma().invitation.deleteMany({ where: { projectId: input.projectId, id: input.id, kind: 'EMAIL', acceptedAt: null } });
+  const { count } = await prisma().invitation.deleteMany({
+    where: { projectId: input.projectId, id: input.id, kind: 'EMAIL', acceptedAt: null },
+  });
   if (count === 0) throw notFound(`No pending invitation ${input.id} in this project`);
 }
 
@@ -140,7 +187,10 @@ export interface RoleLinkView {
 
 /** The shareable link of each invitable role. */
 export async function roleLinks(projectId: number): Promise<RoleLinkView[]> {
-  const rows = await prisma().invitation.findMany({ where: { projectId, kind: 'LINK' }, select: { role: true, enabled: true, languageIds: true, canReview: true, createdAt: true } });
+  const rows = await prisma().invitation.findMany({
+    where: { projectId, kind: 'LINK' },
+    select: { role: true, enabled: true, languageIds: true, canReview: true, createdAt: true },
+  });
   return Promise.all(
     INVITABLE_ROLES.map(async (role) => {
       const row = rows.find((r) => r.role === role);
@@ -170,7 +220,15 @@ export async function resetRoleLink(input: ResetRoleLinkInput): Promise<RoleLink
   const row = await prisma().$transaction(async (tx) => {
     await tx.invitation.deleteMany({ where: { projectId: input.projectId, kind: 'LINK', role: input.role } });
     return tx.invitation.create({
-      data: { projectId: input.projectId, kind: 'LINK', role: grant.role, languageIds: [...grant.languageIds], canReview: grant.canReview, tokenHash: sha256(token), createdById: input.inviterId },
+      data: {
+        projectId: input.projectId,
+        kind: 'LINK',
+        role: grant.role,
+        languageIds: [...grant.languageIds],
+        canReview: grant.canReview,
+        tokenHash: sha256(token),
+        createdById: input.inviterId,
+      },
     });
   });
   return {
@@ -186,7 +244,10 @@ export async function resetRoleLink(input: ResetRoleLinkInput): Promise<RoleLink
 /** Switches the role's link off; only a reset makes a (new) link work again. */
 export async function disableRoleLink(input: { projectId: number; role: Role }): Promise<void> {
   requireInvitable(input.role);
-  await prisma().invitation.updateMany({ where: { projectId: input.projectId, kind: 'LINK', role: input.role }, data: { enabled: false } });
+  await prisma().invitation.updateMany({
+    where: { projectId: input.projectId, kind: 'LINK', role: input.role },
+    data: { enabled: false },
+  });
 }
 
 /** Finds a usable invitation by its secret; explains why one is not usable. */
@@ -197,10 +258,12 @@ async function usable(token: string) {
     where: { tokenHash: hash },
     include: { project: { select: { id: true, name: true, projectToken: true } } },
   });
-  if (!row || !safeEqual(row.tokenHash, hash)) throw notFound('This invitation link is not valid (it may have been reset or withdrawn)');
+  if (!row || !safeEqual(row.tokenHash, hash))
+    throw notFound('This invitation link is not valid (it may have been reset or withdrawn)');
   if (row.kind === 'LINK' && !row.enabled) throw notFound('This invitation link has been disabled');
   if (row.kind === 'EMAIL' && row.acceptedAt) throw notFound('This invitation link has already been used');
-  if (row.kind === 'EMAIL' && row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw notFound('This invitation link has expired');
+  if (row.kind === 'EMAIL' && row.expiresAt && row.expiresAt.getTime() <= Date.now())
+    throw notFound('This invitation link has expired');
   return row;
 }
 
@@ -217,8 +280,17 @@ export interface InvitationPreview {
 /** What an invitation link offers, for the page that accepts it. */
 export async function previewInvitation(token: string): Promise<InvitationPreview> {
   const row = await usable(token);
-  const accountExists = row.email ? !!(await prisma().account.findUnique({ where: { email: row.email }, select: { id: true } })) : false;
-  return { projectName: row.project.name, role: row.role as Role, kind: row.kind, email: row.email, expiresAt: row.expiresAt, accountExists };
+  const accountExists = row.email
+    ? !!(await prisma().account.findUnique({ where: { email: row.email }, select: { id: true } }))
+    : false;
+  return {
+    projectName: row.project.name,
+    role: row.role as Role,
+    kind: row.kind,
+    email: row.email,
+    expiresAt: row.expiresAt,
+    accountExists,
+  };
 }
 
 export interface AcceptInput {
@@ -254,7 +326,10 @@ export async function acceptInvitation(input: AcceptInput): Promise<AcceptResult
   let personalToken: string | null = null;
   let newAccount: { email: string; passwordHash: string; name: string } | undefined;
   if (input.accountId !== undefined) {
-    account = await prisma().account.findUniqueOrThrow({ where: { id: input.accountId }, select: { id: true, email: true } });
+    account = await prisma().account.findUniqueOrThrow({
+      where: { id: input.accountId },
+      select: { id: true, email: true },
+    });
     if (invitation.email && invitation.email !== account.email) {
       throw forbidden(`This invitation was sent to ${invitation.email}; sign in as that account to accept it`);
     }
@@ -264,7 +339,9 @@ export async function acceptInvitation(input: AcceptInput): Promise<AcceptResult
     if (typeof input.password !== 'string') throw badRequest('password must have at least 8 characters');
     checkNewPassword(input.password);
     if (await prisma().account.findUnique({ where: { email }, select: { id: true } })) {
-      throw forbidden(`An account with e-mail ${email} exists: sign in (Authorization header) to accept the invitation`);
+      throw forbidden(
+        `An account with e-mail ${email} exists: sign in (Authorization header) to accept the invitation`,
+      );
     }
     const name = (input.name ?? '').trim();
     if (name.length > 200) throw badRequest('name must have at most 200 characters');
@@ -274,23 +351,46 @@ export async function acceptInvitation(input: AcceptInput): Promise<AcceptResult
   try {
     await prisma().$transaction(async (tx) => {
       if (newAccount) {
-        const created = await tx.account.create({ data: { ...newAccount, planId: input.defaultPlan }, select: { id: true } });
+        const created = await tx.account.create({
+          data: { ...newAccount, planId: input.defaultPlan },
+          select: { id: true },
+        });
         account.id = created.id;
         personalToken = randomToken('lms_pat_');
-        await tx.personalToken.create({ data: { accountId: created.id, name: 'invitation', tokenHash: sha256(personalToken), prefix: personalToken.slice(0, 12) } });
+        await tx.personalToken.create({
+          data: {
+            accountId: created.id,
+            name: 'invitation',
+            tokenHash: sha256(personalToken),
+            prefix: personalToken.slice(0, 12),
+          },
+        });
       }
       if (invitation.kind === 'EMAIL') {
         // Single use, even when two requests race: only one of them marks it.
-        const { count } = await tx.invitation.updateMany({ where: { id: invitation.id, acceptedAt: null }, data: { acceptedAt: new Date() } });
+        const { count } = await tx.invitation.updateMany({
+          where: { id: invitation.id, acceptedAt: null },
+          data: { acceptedAt: new Date() },
+        });
         if (count === 0) throw notFound('This invitation link has already been used');
       }
       await tx.projectMember.create({
-        data: { projectId: invitation.projectId, accountId: account.id, role: invitation.role, languageIds: invitation.languageIds, canReview: invitation.canReview },
+        data: {
+          projectId: invitation.projectId,
+          accountId: account.id,
+          role: invitation.role,
+          languageIds: invitation.languageIds,
+          canReview: invitation.canReview,
+        },
       });
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw conflict(newAccount ? `An account with e-mail ${account.email} already exists` : `${account.email} is already a member of this project`);
+      throw conflict(
+        newAccount
+          ? `An account with e-mail ${account.email} already exists`
+          : `${account.email} is already a member of this project`,
+      );
     }
     throw error;
   }

@@ -34,7 +34,9 @@ export async function sendInvitationMail(mail: InvitationMail): Promise<void> {
     '',
     `The link works once and expires on ${mail.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
   ].join('\n');
-  await (await transport(mail.smtpUrl)).sendMail({
+  await (
+    await transport(mail.smtpUrl)
+  ).sendMail({
     from: mail.from,
     to: mail.to,
     subject: `Invitation to ${mail.projectName}`,

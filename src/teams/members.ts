@@ -60,7 +60,10 @@ export async function languageKeys(db: Db, projectId: number, ids: readonly numb
 
 export async function listMembers(projectId: number): Promise<MemberView[]> {
   const [rows, { keyOf }] = await Promise.all([
-    prisma().projectMember.findMany({ where: { projectId }, include: { account: { select: { email: true, name: true } } } }),
+    prisma().projectMember.findMany({
+      where: { projectId },
+      include: { account: { select: { email: true, name: true } } },
+    }),
     languageMap(prisma(), projectId),
   ]);
   return rows
@@ -112,7 +115,8 @@ export async function updateMember(input: UpdateMemberInput): Promise<void> {
   if (input.role === 'OWNER') throw badRequest('A project has one owner: use transferOwnership to hand it over');
   await withProjectLocked(input.projectId, async (tx) => {
     const member = await memberByEmail(tx, input.projectId, input.email);
-    if (member.role === 'OWNER') throw conflict("The owner's role changes only by transferring ownership to another member");
+    if (member.role === 'OWNER')
+      throw conflict("The owner's role changes only by transferring ownership to another member");
     const grant = await storedGrant(tx, input.projectId, input);
     await tx.projectMember.update({
       where: { projectId_accountId: { projectId: input.projectId, accountId: member.accountId } },
@@ -128,7 +132,9 @@ export async function removeMember(input: { projectId: number; email: string }):
     if (member.role === 'OWNER' && (await ownerCount(tx, input.projectId)) <= 1) {
       throw conflict('The last owner cannot be removed: transfer ownership first');
     }
-    await tx.projectMember.delete({ where: { projectId_accountId: { projectId: input.projectId, accountId: member.accountId } } });
+    await tx.projectMember.delete({
+      where: { projectId_accountId: { projectId: input.projectId, accountId: member.accountId } },
+    });
   });
 }
 
@@ -145,7 +151,11 @@ export async function leaveProject(input: { projectId: number; accountId: number
 }
 
 /** Hands the owner role to another member; the previous owner becomes an administrator. */
-export async function transferOwnership(input: { projectId: number; fromAccountId: number; email: string }): Promise<void> {
+export async function transferOwnership(input: {
+  projectId: number;
+  fromAccountId: number;
+  email: string;
+}): Promise<void> {
   await withProjectLocked(input.projectId, async (tx) => {
     const target = await memberByEmail(tx, input.projectId, input.email);
     if (target.accountId === input.fromAccountId) throw badRequest('You already own this project');

@@ -71,7 +71,13 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
  * but the account matters (members, deleting the project) and replacing
  * itself, which need a person's credential.
  */
-export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT('MEMBERS', 'ROTATE_API_KEY', 'MEMORY', 'TRANSFER_OWNERSHIP', 'DELETE_PROJECT');
+export const API_KEY_PERMISSIONS: readonly Permission[] = ALL_BUT(
+  'MEMBERS',
+  'ROTATE_API_KEY',
+  'MEMORY',
+  'TRANSFER_OWNERSHIP',
+  'DELETE_PROJECT',
+);
 
 /**
  * An in-context token (docs/in-context.md) reads texts (languages, keys with

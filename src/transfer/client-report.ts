@@ -23,7 +23,14 @@ export function reportClientError(report: ClientReport, log: DebugLogger | undef
     if (value != null && value.length > max) throw badRequest(`${field} must have at most ${max} characters`);
   }
   log?.debug(
-    { projectId, clientReport: { configuration: report.configuration ?? '', message: report.message ?? '', stacktrace: report.stacktrace ?? '' } },
+    {
+      projectId,
+      clientReport: {
+        configuration: report.configuration ?? '',
+        message: report.message ?? '',
+        stacktrace: report.stacktrace ?? '',
+      },
+    },
     'command-line client reported a failure',
   );
   return true;

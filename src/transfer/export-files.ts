@@ -55,7 +55,11 @@ export function downloadUrl(config: Pick<Config, 'publicUrl'>, id: string, fileN
   return `${config.publicUrl}/download/${id}/${encodeURIComponent(fileName)}`;
 }
 
-export async function storeExportFile(config: ExportConfig, projectId: number, file: NewExportFile): Promise<ExportedFile> {
+export async function storeExportFile(
+  config: ExportConfig,
+  projectId: number,
+  file: NewExportFile,
+): Promise<ExportedFile> {
   const id = randomBytes(24).toString('base64url');
   const { storage, prefix } = exportStorage(config);
   // The key is built from the random id only: the file name never reaches a path.
@@ -91,7 +95,11 @@ export async function storeExportFile(config: ExportConfig, projectId: number, f
   };
 }
 
-export interface Download { fileName: string; contentType: string; object: StoredObject }
+export interface Download {
+  fileName: string;
+  contentType: string;
+  object: StoredObject;
+}
 
 /** The bytes of an unexpired export file, or undefined (unknown id, other name, expired). */
 export async function openDownload(config: ExportConfig, id: string, fileName: string): Promise<Download | undefined> {
@@ -111,7 +119,8 @@ export async function purgeExpiredExports(config: ExportConfig, limit = 1000): P
   });
   if (expired.length === 0) return 0;
   const { storage } = exportStorage(config);
-  for (const file of expired) await storage.deletePrefix(file.storageKey.slice(0, file.storageKey.lastIndexOf('/') + 1));
+  for (const file of expired)
+    await storage.deletePrefix(file.storageKey.slice(0, file.storageKey.lastIndexOf('/') + 1));
   await prisma().exportFile.deleteMany({ where: { id: { in: expired.map((f) => f.id) } } });
   return expired.length;
 }

@@ -42,7 +42,8 @@ async function fillRun(db: Db, runId: string, scope: PathOrderScope): Promise<vo
     const p = (value: unknown) => `$${params.push(value)}`;
     if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
     where.push(...keyFilterConditions('k', scope.filter, p));
-    if (scope.oneKeyPerName) where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
+    if (scope.oneKeyPerName)
+      where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
     const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
       `SELECT k.id, k.key FROM "TranslationKey" k WHERE ${where.join(' AND ')} ORDER BY k.id LIMIT $3`,
       ...params,
@@ -66,5 +67,8 @@ export async function dropPathOrder(db: Db, runId: string): Promise<void> {
 
 /** Deletes runs older than a day (their export was cut off). */
 export async function sweepPathOrders(db: Db): Promise<number> {
-  return db.$executeRawUnsafe(`DELETE FROM "ExportKeyOrder" WHERE "createdAt" < $1`, new Date(Date.now() - STALE_RUN_MS));
+  return db.$executeRawUnsafe(
+    `DELETE FROM "ExportKeyOrder" WHERE "createdAt" < $1`,
+    new Date(Date.now() - STALE_RUN_MS),
+  );
 }

@@ -9,7 +9,12 @@ import type { ExportSort } from './options.js';
 
 export const EXPORT_PAGE_SIZE = 1000;
 
-export interface ExportLanguage { id: number; key: string; name: string; isDefault: boolean }
+export interface ExportLanguage {
+  id: number;
+  key: string;
+  name: string;
+  isDefault: boolean;
+}
 
 /** Which keys an export holds (the download's `namespace` and `tags` filters). */
 export interface KeyFilter {
@@ -24,7 +29,11 @@ export interface KeyFilter {
  * tags condition is also applied to the `same` key of laterNamespaceOfName,
  * so a key hidden by the filter never hides another of its name.
  */
-export function keyFilterConditions(alias: string, filter: KeyFilter | undefined, p: (value: unknown) => string): string[] {
+export function keyFilterConditions(
+  alias: string,
+  filter: KeyFilter | undefined,
+  p: (value: unknown) => string,
+): string[] {
   const out: string[] = [];
   if (filter?.namespace !== undefined) out.push(`${alias}.namespace = ${p(filter.namespace)}`);
   if (filter?.tags?.length) out.push(`${alias}.tags && ${p([...filter.tags])}::text[]`);
@@ -106,11 +115,13 @@ const ORDERS: Record<ExportSort, { orderBy: string; after: (p: (v: unknown) => s
   },
   NEWEST_KEYS_LAST: {
     orderBy: 'k."createdAt", k."importOrder"',
-    after: (p, r) => `(k."createdAt", k."importOrder") > (${hidden(p(r.createdAt), 'timestamp(3)')}, ${hidden(p(r.importOrder), 'bigint')})`,
+    after: (p, r) =>
+      `(k."createdAt", k."importOrder") > (${hidden(p(r.createdAt), 'timestamp(3)')}, ${hidden(p(r.importOrder), 'bigint')})`,
   },
   NEWEST_KEYS_FIRST: {
     orderBy: 'k."createdAt" DESC, k."importOrder" DESC',
-    after: (p, r) => `(k."createdAt", k."importOrder") < (${hidden(p(r.createdAt), 'timestamp(3)')}, ${hidden(p(r.importOrder), 'bigint')})`,
+    after: (p, r) =>
+      `(k."createdAt", k."importOrder") < (${hidden(p(r.createdAt), 'timestamp(3)')}, ${hidden(p(r.importOrder), 'bigint')})`,
   },
   NAMESPACES: {
     orderBy: 'k.namespace, k.key',
@@ -151,7 +162,8 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
   } else {
     if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
     where.push(...keyFilterConditions('k', scope.filter, p));
-    if (scope.oneKeyPerName) where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
+    if (scope.oneKeyPerName)
+      where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
   }
   const order = scope.pathOrderRun !== undefined ? PATH_ORDER : ORDERS[scope.sort];
   if (after) where.push(order.after(p, after));
@@ -160,17 +172,20 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
   // text, and per dead version of it after a re-import (PostgreSQL, 1,000-key
   // page after a re-import: 16 → 3 ms of heap reads; android-strings export
   // 1.74 → 1.33× its SQL baseline, PGlite 1.69 → 1.31×; measured 2026-11-25).
-  const inLanguages = (alias: string) => (scope.everyLanguage ? '' : ` AND ${alias}."languageId" = ANY(${p(scope.languages.map((l) => l.id))}::int[])`);
+  const inLanguages = (alias: string) =>
+    scope.everyLanguage ? '' : ` AND ${alias}."languageId" = ANY(${p(scope.languages.map((l) => l.id))}::int[])`;
   const withTexts = scope.languages.length > 0;
   const withOverrides = withTexts && (scope.customerId !== null || scope.customerTranslations);
-  const ctes = [`page AS MATERIALIZED (
+  const ctes = [
+    `page AS MATERIALIZED (
        SELECT k.id, k.key, k.namespace, k.description, k."codeDescription", k.tags, k."charactersLimit", k.lock, k.deprecated,
               k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${sortKey} AS "sortKey",
               row_number() OVER (ORDER BY ${order.orderBy}) AS n
          FROM ${from}
         WHERE ${where.join(' AND ')}
         ORDER BY ${order.orderBy}
-        LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)})`];
+        LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)})`,
+  ];
   if (withTexts) {
     ctes.push(`cells AS (
        SELECT t."keyId", '[' || string_agg(t."languageId" || ',' || to_json(t.text) || ',"' || t."reviewStatus" || '"', ',') || ']' AS cells FROM "Translation" t
@@ -196,7 +211,10 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
     // The page as one JSON text: PGlite's driver copies each field's bytes
     // apart, which cost more than the export's writing (an android-strings
     // export of 100,000 texts: 636 → 440 ms). `n` keeps the page's order.
-    const [{ page }] = await db.$queryRawUnsafe<{ page: string | null }[]>(`SELECT json_agg(r ORDER BY r.n)::text AS page FROM (${keys}) r`, ...params);
+    const [{ page }] = await db.$queryRawUnsafe<{ page: string | null }[]>(
+      `SELECT json_agg(r ORDER BY r.n)::text AS page FROM (${keys}) r`,
+      ...params,
+    );
     return page === null ? [] : (JSON.parse(page) as KeyRow[]);
   }
   // PostgreSQL: a row per key. The page as one JSON text costs the server more than it saves here.
@@ -216,7 +234,8 @@ function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, s
     const cells = (typeof row.cells === 'string' ? JSON.parse(row.cells) : row.cells) as Cells;
     for (let i = 0; i < cells.length; i += 3) {
       const language = languageKey.get(cells[i] as number);
-      if (language !== undefined) key.translations[language] = { text: cells[i + 1] as string, reviewStatus: cells[i + 2] as ReviewStatus };
+      if (language !== undefined)
+        key.translations[language] = { text: cells[i + 1] as string, reviewStatus: cells[i + 2] as ReviewStatus };
     }
   }
   if (row.overrides) {
@@ -228,7 +247,8 @@ function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, s
       const reviewStatus = overrides[i + 2] as ReviewStatus;
       const customer = overrides[i + 3] as string;
       // A customer's non-empty override replaces the base text, or is kept apart (simplelocalize-json).
-      if (scope.customerTranslations) ((key.customerTranslations ??= {})[customer] ??= {})[language] = { text, reviewStatus };
+      if (scope.customerTranslations)
+        ((key.customerTranslations ??= {})[customer] ??= {})[language] = { text, reviewStatus };
       else key.translations[language] = { text, reviewStatus };
     }
   }

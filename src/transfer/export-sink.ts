@@ -6,7 +6,10 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { FileChunk, WriterOutput } from '../formats/model.js';
 
-export interface WrittenFile { path: string; size: number }
+export interface WrittenFile {
+  path: string;
+  size: number;
+}
 
 /** Bytes a file may have in flight to the disk before its writer waits: a few pages. */
 const BUFFER_BYTES = 1 << 20;
@@ -31,7 +34,8 @@ export class FileSink {
   }
 
   private section(i: number): WriteStream {
-    for (let n = this.sections.length; n <= i; n++) this.sections.push(createWriteStream(n === 0 ? this.path : `${this.path}.${n}`, { highWaterMark: BUFFER_BYTES }));
+    for (let n = this.sections.length; n <= i; n++)
+      this.sections.push(createWriteStream(n === 0 ? this.path : `${this.path}.${n}`, { highWaterMark: BUFFER_BYTES }));
     return this.sections[i]!;
   }
 

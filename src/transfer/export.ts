@@ -19,7 +19,13 @@ import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registr
 import { customerIdOf } from '../customers/customers.js';
 import { purgeExpiredExports, storeExportFile, type ExportedFile } from './export-files.js';
 import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order.js';
-import { keyFilterConditions, readKeyPages, type ExportLanguage, type ExportScope, type KeyFilter } from './export-read.js';
+import {
+  keyFilterConditions,
+  readKeyPages,
+  type ExportLanguage,
+  type ExportScope,
+  type KeyFilter,
+} from './export-read.js';
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
 import { DEFAULT_NAMESPACE_FILE_NAME } from './file-names.js';
@@ -75,7 +81,12 @@ async function projectNamespaces(projectId: number): Promise<string[]> {
   return rows.map((r) => r.namespace);
 }
 
-function planFiles(format: RegisteredFormat, languages: ExportLanguage[], allLanguages: ExportLanguage[], options: ReadonlySet<ExportOption>): PlannedFile[] {
+function planFiles(
+  format: RegisteredFormat,
+  languages: ExportLanguage[],
+  allLanguages: ExportLanguage[],
+  options: ReadonlySet<ExportOption>,
+): PlannedFile[] {
   if (format.bilingual) {
     // The source is the project's default language, the target each other language.
     const source = allLanguages.find((l) => l.isDefault) ?? allLanguages[0];
@@ -84,7 +95,8 @@ function planFiles(format: RegisteredFormat, languages: ExportLanguage[], allLan
     if (targets.length === 0) return languages.length ? [{ languages: [source], language: source.key }] : [];
     return targets.map((t) => ({ languages: [source, t], language: t.key }));
   }
-  if (!holdsSeveralLanguages(format, options) || options.has('SPLIT_BY_LANGUAGES')) return languages.map((l) => ({ languages: [l], language: l.key }));
+  if (!holdsSeveralLanguages(format, options) || options.has('SPLIT_BY_LANGUAGES'))
+    return languages.map((l) => ({ languages: [l], language: l.key }));
   return [{ languages }];
 }
 
@@ -98,17 +110,29 @@ const sanitize = (name: string) => name.replace(/[^\p{L}\p{N}._-]+/gu, '_').repl
 function namesOf(file: PlannedFile, extension: string): { fileName: string; zipPath: string } {
   const folders: string[] = [];
   if (file.customer !== undefined) folders.push(sanitize(file.customer.key));
-  if (file.namespace !== undefined) folders.push(file.namespace === '' ? DEFAULT_NAMESPACE_FILE_NAME : sanitize(file.namespace));
+  if (file.namespace !== undefined)
+    folders.push(file.namespace === '' ? DEFAULT_NAMESPACE_FILE_NAME : sanitize(file.namespace));
   const language = file.language !== undefined ? sanitize(file.language) : undefined;
   const fileName = [...folders, ...(language !== undefined ? [language] : [])].join('_') || 'translations';
-  return { fileName: `${fileName}.${extension}`, zipPath: [...folders, language ?? 'translations'].join('/') + `.${extension}` };
+  return {
+    fileName: `${fileName}.${extension}`,
+    zipPath: [...folders, language ?? 'translations'].join('/') + `.${extension}`,
+  };
 }
 
 /** The file path recorded (INCLUDE_FILE_PATH) on the keys of a file's scope, when they all have the same one. */
-async function remotePathOf(projectId: number, namespace: string | undefined, filter: KeyFilter): Promise<string | undefined> {
+async function remotePathOf(
+  projectId: number,
+  namespace: string | undefined,
+  filter: KeyFilter,
+): Promise<string | undefined> {
   const params: unknown[] = [projectId];
   const p = (value: unknown) => `$${params.push(value)}`;
-  const where = [`k."projectId" = $1`, ...(namespace !== undefined ? [`k.namespace = ${p(namespace)}`] : []), ...keyFilterConditions('k', filter, p)];
+  const where = [
+    `k."projectId" = $1`,
+    ...(namespace !== undefined ? [`k.namespace = ${p(namespace)}`] : []),
+    ...keyFilterConditions('k', filter, p),
+  ];
   const rows = await prisma().$queryRawUnsafe<{ filePath: string }[]>(
     `SELECT DISTINCT k."filePath" FROM "TranslationKey" k WHERE ${where.join(' AND ')} LIMIT 2`,
     ...params,
@@ -121,7 +145,9 @@ type Filter = 'all' | 'translated' | 'not-translated';
 /** ONLY_TRANSLATED: a text in at least one language of the file; ONLY_NOT_TRANSLATED: one missing. */
 function keep(key: BundleKey, languages: ExportLanguage[], filter: Filter): boolean {
   if (filter === 'all') return true;
-  return filter === 'translated' ? languages.some((l) => key.translations[l.key]) : languages.some((l) => !key.translations[l.key]);
+  return filter === 'translated'
+    ? languages.some((l) => key.translations[l.key])
+    : languages.some((l) => !key.translations[l.key]);
 }
 
 function pick<T>(byLanguage: Record<string, T>, languages: ExportLanguage[]): Record<string, T> {
@@ -135,7 +161,9 @@ const pluralLanguages = new WeakMap<BundleKey, string[]>();
 function pluralLanguagesOf(key: BundleKey): string[] {
   let found = pluralLanguages.get(key);
   if (!found) {
-    found = Object.entries(key.translations).filter(([, t]) => parseIcuPlural(t.text) !== null).map(([language]) => language);
+    found = Object.entries(key.translations)
+      .filter(([, t]) => parseIcuPlural(t.text) !== null)
+      .map(([language]) => language);
     pluralLanguages.set(key, found);
   }
   return found;
@@ -153,7 +181,9 @@ function forFile(key: BundleKey, languages: ExportLanguage[], all: boolean, plur
     copy.pluralElsewhere = pluralLanguagesOf(key).some((language) => !languages.some((l) => l.key === language));
   }
   if (key.customerTranslations) {
-    copy.customerTranslations = Object.fromEntries(Object.entries(key.customerTranslations).map(([c, t]) => [c, pick(t, languages)]));
+    copy.customerTranslations = Object.fromEntries(
+      Object.entries(key.customerTranslations).map(([c, t]) => [c, pick(t, languages)]),
+    );
   }
   return copy;
 }
@@ -178,7 +208,12 @@ type GroupScope = Omit<ExportScope, 'languages' | 'namespace' | 'oneKeyPerName' 
 class FileWriter {
   private readonly writer;
   private readonly sink: FileSink;
-  constructor(readonly file: PlannedFile, readonly options: SerializeOptions, context: FileContext, index: number) {
+  constructor(
+    readonly file: PlannedFile,
+    readonly options: SerializeOptions,
+    context: FileContext,
+    index: number,
+  ) {
     this.writer = context.format.format.writer(options);
     this.sink = new FileSink(tempFilePath(context.dir, index));
   }
@@ -203,7 +238,13 @@ class FileWriter {
  * the files (and the default language, for pluralShapeOfUntranslated), and
  * handed to each file in its own languages.
  */
-async function writeGroup(files: PlannedFile[], scope: GroupScope, context: FileContext, filter: Filter, firstIndex: number): Promise<WrittenFile[]> {
+async function writeGroup(
+  files: PlannedFile[],
+  scope: GroupScope,
+  context: FileContext,
+  filter: Filter,
+  firstIndex: number,
+): Promise<WrittenFile[]> {
   const inFiles = [...new Map(files.flatMap((f) => f.languages).map((l) => [l.id, l])).values()];
   // An untranslated message keeps its key's plural shape (PO, Qt): the default language is read for it too.
   const pluralShape = context.format.pluralShapeOfUntranslated === true;
@@ -223,23 +264,39 @@ async function writeGroup(files: PlannedFile[], scope: GroupScope, context: File
   });
   // Only a project with several namespaces can have two keys of one name.
   const oneKeyPerName = !format.namespaces && namespace === undefined && context.namespaces.length > 1;
-  const base: ExportScope = { ...scope, languages, everyLanguage: languages.length === context.projectLanguages, namespace, oneKeyPerName };
+  const base: ExportScope = {
+    ...scope,
+    languages,
+    everyLanguage: languages.length === context.projectLanguages,
+    namespace,
+    oneKeyPerName,
+  };
   const order = format.keyOrder?.(writers[0]!.options);
   let run: string | undefined;
   try {
     // Each pass reads the keys in the order the writers need.
-    const passes: ExportScope[] = order === 'namespace' && namespace === undefined
-      ? context.namespaces.map((ns) => ({ ...base, namespace: ns }))
-      : [base];
+    const passes: ExportScope[] =
+      order === 'namespace' && namespace === undefined
+        ? context.namespaces.map((ns) => ({ ...base, namespace: ns }))
+        : [base];
     if (order === 'path') {
-      run = await preparePathOrder(prisma(), { projectId: scope.projectId, namespace, oneKeyPerName: base.oneKeyPerName, filter: scope.filter });
+      run = await preparePathOrder(prisma(), {
+        projectId: scope.projectId,
+        namespace,
+        oneKeyPerName: base.oneKeyPerName,
+        filter: scope.filter,
+      });
       passes[0] = { ...base, pathOrderRun: run };
     }
     for (const pass of passes) {
       for await (const page of readKeyPages(prisma(), pass)) {
         for (const writer of writers) {
           const own = writer.file.languages;
-          await writer.add(page.filter((k) => keep(k, own, filter)).map((k) => forFile(k, own, own.length === languages.length, pluralShape)));
+          await writer.add(
+            page
+              .filter((k) => keep(k, own, filter))
+              .map((k) => forFile(k, own, own.length === languages.length, pluralShape)),
+          );
         }
       }
     }
@@ -270,8 +327,15 @@ async function zipFiles(files: { zipPath: string; path: string }[], path: string
     zip.file(name, createReadStream(file.path));
   }
   let size = 0;
-  const stream = zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE', compressionOptions: { level: 6 } });
-  stream.on('data', (chunk: Buffer) => { size += chunk.length; });
+  const stream = zip.generateNodeStream({
+    type: 'nodebuffer',
+    streamFiles: true,
+    compression: 'DEFLATE',
+    compressionOptions: { level: 6 },
+  });
+  stream.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+  });
   await pipeline(stream, createWriteStream(path));
   return { path, size };
 }
@@ -301,8 +365,13 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
   const customerId = request.customerKey ? await customerIdOf(projectId, request.customerKey) : null;
   const withCustomers = format.customerTranslations === true;
   const customers = withCustomers
-    ? (await prisma().customer.findMany({ where: { projectId, ...(customerId !== null && { id: customerId }) }, orderBy: { key: 'asc' }, select: { key: true, description: true } }))
-        .map((c) => ({ key: c.key, ...(c.description && { description: c.description }) }))
+    ? (
+        await prisma().customer.findMany({
+          where: { projectId, ...(customerId !== null && { id: customerId }) },
+          orderBy: { key: 'asc' },
+          select: { key: true, description: true },
+        })
+      ).map((c) => ({ key: c.key, ...(c.description && { description: c.description }) }))
     : undefined;
 
   const filter: KeyFilter = {
@@ -310,13 +379,19 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
     ...(request.tags?.length && { tags: request.tags }),
   };
   // The namespace filter leaves one namespace (or none, when the project has no such namespace).
-  const projectNamespaceList = (await projectNamespaces(projectId)).filter((ns) => filter.namespace === undefined || ns === filter.namespace);
+  const projectNamespaceList = (await projectNamespaces(projectId)).filter(
+    (ns) => filter.namespace === undefined || ns === filter.namespace,
+  );
   const split = options.has('SPLIT_BY_NAMESPACES');
   const namespaces: (string | undefined)[] = split ? projectNamespaceList : [undefined];
   const perNamespace = planFiles(format, languages, all, options);
   // SPLIT_BY_CUSTOMERS: the files once per customer (the one of customerId, or every customer of the project).
-  const splitCustomers: (PlannedFile['customer'])[] = options.has('SPLIT_BY_CUSTOMERS')
-    ? await prisma().customer.findMany({ where: { projectId, ...(customerId !== null && { id: customerId }) }, orderBy: { key: 'asc' }, select: { id: true, key: true } })
+  const splitCustomers: PlannedFile['customer'][] = options.has('SPLIT_BY_CUSTOMERS')
+    ? await prisma().customer.findMany({
+        where: { projectId, ...(customerId !== null && { id: customerId }) },
+        orderBy: { key: 'asc' },
+        select: { id: true, key: true },
+      })
     : [undefined];
 
   // The service's temp folder, as for uploads: removed below whatever happens.
@@ -324,32 +399,76 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
   await mkdir(temp, { recursive: true });
   const dir = await mkdtemp(join(temp, 'export-'));
   try {
-    const context: FileContext = { format, options, customers, namespaces: projectNamespaceList, projectLanguages: all.length, defaultLanguage: all.find((l) => l.isDefault) ?? all[0], dir };
-    const textFilter: Filter = options.has('ONLY_TRANSLATED') ? 'translated' : options.has('ONLY_NOT_TRANSLATED') ? 'not-translated' : 'all';
-    const scope: GroupScope = { projectId, customerId, customerTranslations: withCustomers, sort: request.sort ?? DEFAULT_EXPORT_SORT, filter };
-    const written: (WrittenFile & { fileName: string; zipPath: string; language?: string; namespace?: string; customer?: string; remotePath?: string })[] = [];
+    const context: FileContext = {
+      format,
+      options,
+      customers,
+      namespaces: projectNamespaceList,
+      projectLanguages: all.length,
+      defaultLanguage: all.find((l) => l.isDefault) ?? all[0],
+      dir,
+    };
+    const textFilter: Filter = options.has('ONLY_TRANSLATED')
+      ? 'translated'
+      : options.has('ONLY_NOT_TRANSLATED')
+        ? 'not-translated'
+        : 'all';
+    const scope: GroupScope = {
+      projectId,
+      customerId,
+      customerTranslations: withCustomers,
+      sort: request.sort ?? DEFAULT_EXPORT_SORT,
+      filter,
+    };
+    const written: (WrittenFile & {
+      fileName: string;
+      zipPath: string;
+      language?: string;
+      namespace?: string;
+      customer?: string;
+      remotePath?: string;
+    })[] = [];
     for (const customer of splitCustomers) {
       for (const namespace of namespaces) {
         const files = perNamespace.map((file) => ({ ...file, namespace, customer }));
         if (files.length === 0) continue;
         const contents = customer
-          ? await writeGroup(files, { ...scope, customerId: customer.id }, { ...context, customers: context.customers?.filter((c) => c.key === customer.key) }, textFilter, written.length)
+          ? await writeGroup(
+              files,
+              { ...scope, customerId: customer.id },
+              { ...context, customers: context.customers?.filter((c) => c.key === customer.key) },
+              textFilter,
+              written.length,
+            )
           : await writeGroup(files, scope, context, textFilter, written.length);
         const remotePath = await remotePathOf(projectId, namespace, filter);
         files.forEach((file, i) => {
           const { fileName, zipPath } = namesOf(file, format.format.extension);
-          written.push({ ...contents[i]!, fileName, zipPath, language: file.language, namespace: file.namespace, customer: file.customer?.key, remotePath });
+          written.push({
+            ...contents[i]!,
+            fileName,
+            zipPath,
+            language: file.language,
+            namespace: file.namespace,
+            customer: file.customer?.key,
+            remotePath,
+          });
         });
       }
     }
 
-    if (request.singleFile && written.length === 0) throw badRequest('Nothing to export: the project has no language to write');
+    if (request.singleFile && written.length === 0)
+      throw badRequest('Nothing to export: the project has no language to write');
     await purgeExpiredExports(request.config);
     await sweepPathOrders(prisma());
     const zipped = options.has('ZIP_FILES') || (request.singleFile === true && written.length > 1);
     const storeZip = async () => {
       const zip = await zipFiles(written, join(dir, 'translations.zip'));
-      return storeExportFile(request.config, projectId, { ...zip, fileName: `translations-${format.format.id}.zip`, contentType: 'application/zip' });
+      return storeExportFile(request.config, projectId, {
+        ...zip,
+        fileName: `translations-${format.format.id}.zip`,
+        contentType: 'application/zip',
+      });
     };
     const stored: ExportedFile[] = [];
     let zip: ExportedFile | undefined;
@@ -357,12 +476,21 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
       stored.push(await storeZip());
     } else {
       // Stored side by side (a copy and an insert each); the list keeps the files' order.
-      stored.push(...(await Promise.all(written.map((file) => storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType })))));
+      stored.push(
+        ...(await Promise.all(
+          written.map((file) =>
+            storeExportFile(request.config, projectId, { ...file, contentType: format.format.contentType }),
+          ),
+        )),
+      );
       if (request.withZip && written.length > 1) zip = await storeZip();
     }
     // An export writes no content: its activity entry (EXPORT webhooks) is one statement once its files are stored.
     await openChange(prisma(), projectId, 'EXPORT', {
-      downloadFormat: request.downloadFormat, options: [...options], files: stored.length, languages: languages.map((l) => l.key),
+      downloadFormat: request.downloadFormat,
+      options: [...options],
+      files: stored.length,
+      languages: languages.map((l) => l.key),
     });
     return { files: stored, ...(zip && { zip }) };
   } finally {

@@ -55,11 +55,17 @@ export const MAX_FILE_PATH = 1000;
 
 /** A client's file path as recorded: forward slashes, no leading `./`. */
 export function normalizeFilePath(path: string): string {
-  return path.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  return path
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '');
 }
 
 /** A key named in a preview. */
-export interface KeyAddressRef { key: string; namespace: string }
+export interface KeyAddressRef {
+  key: string;
+  namespace: string;
+}
 
 export interface ImportResult {
   numberOfKeysFound: number;
@@ -81,7 +87,10 @@ export interface ImportResult {
 /** Keys a preview lists by name: at most this many of each kind (the counts are exact). */
 export const PREVIEW_LIST_LIMIT = 1000;
 
-export interface KeyChanges { count: number; keys: KeyAddressRef[] }
+export interface KeyChanges {
+  count: number;
+  keys: KeyAddressRef[];
+}
 
 /** What an import would change, computed by running it and rolling it back. */
 export interface ImportPreview {
@@ -117,7 +126,9 @@ class PreviewRollback extends Error {
 
 function checkRequest(request: ImportRequest): void {
   if (request.file.size > request.maxUploadBytes) {
-    throw payloadTooLarge(`The file has ${request.file.size} bytes; the limit is ${request.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`);
+    throw payloadTooLarge(
+      `The file has ${request.file.size} bytes; the limit is ${request.maxUploadBytes} bytes (MAX_UPLOAD_BYTES)`,
+    );
   }
   if (request.languageKey) checkLanguageKey(request.languageKey, 'languageKey');
   if (request.namespace) {
@@ -127,7 +138,9 @@ function checkRequest(request: ImportRequest): void {
   if (request.tags) checkTags(request.tags, 'tags');
   if (request.options.includes('DELETE_NOT_PRESENT_KEYS') && request.customerKey) {
     // A customer's file holds its overrides, usually of a few keys: deleting every other key of the project would be a disaster.
-    throw badRequest('importOptions DELETE_NOT_PRESENT_KEYS cannot be combined with customerId: a customer\'s file holds overrides, not the project\'s keys');
+    throw badRequest(
+      "importOptions DELETE_NOT_PRESENT_KEYS cannot be combined with customerId: a customer's file holds overrides, not the project's keys",
+    );
   }
   if (request.options.includes('INCLUDE_FILE_PATH')) {
     const path = normalizeFilePath(request.filePath ?? '');
@@ -155,7 +168,12 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
   const options = new Set(request.options);
   const customerId = request.customerKey ? await customerIdOf(request.projectId, request.customerKey) : null;
   if (options.has('PUBLISH_AFTER_IMPORT')) await assertPublishingAllowed(request.projectId, 'PUBLISH_AFTER_IMPORT');
-  const parse = { format, languageKey: request.languageKey || undefined, namespace: request.namespace || undefined, options };
+  const parse = {
+    format,
+    languageKey: request.languageKey || undefined,
+    namespace: request.namespace || undefined,
+    options,
+  };
   if (streams(format)) {
     checkUpload({ ...parse, size: request.file.size, head: await uploadHead(() => request.file.stream()) });
     const chunkCells = request.chunkCells ?? CELL_CHUNK;
@@ -164,7 +182,11 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
     // overlaps its work. PGlite works in this thread, where a chunk read ahead only adds to the memory held
     // (a 1,000,000-translation import peaked at 609 MiB with it, 491 without).
     // What the written chunks leave is collected before the heap grows far past what is kept (src/heap-slack.ts).
-    return { chunks: () => withHeapBound(database().kind === 'postgres' ? readAhead(read()) : read()), options, customerId };
+    return {
+      chunks: () => withHeapBound(database().kind === 'postgres' ? readAhead(read()) : read()),
+      options,
+      customerId,
+    };
   }
   // The bytes are garbage once parsed: nothing keeps them through the write.
   const bundle = await parseUpload({ ...parse, data: await buffer(request.file.stream()) });
@@ -176,7 +198,11 @@ type Written = WriteBundleResult & FoundInFile;
 /** One import is one change: its cells are events of it, its counts in its details. */
 async function write(db: Db, request: ImportRequest, { chunks, options, customerId }: Prepared): Promise<Written> {
   const change = await openChange(db, request.projectId, 'IMPORT', {
-    uploadFormat: request.uploadFormat, fileName: request.file.name, options: [...options], customer: request.customerKey || null, namespace: request.namespace || null,
+    uploadFormat: request.uploadFormat,
+    fileName: request.file.name,
+    options: [...options],
+    customer: request.customerKey || null,
+    namespace: request.namespace || null,
   });
   const written = await writeBundles(db, request.projectId, chunks(), {
     change,
@@ -187,21 +213,29 @@ async function write(db: Db, request: ImportRequest, { chunks, options, customer
     ...(options.has('DELETE_NOT_PRESENT_KEYS') && { deleteNotPresent: { namespace: request.namespace || null } }),
     ...(options.has('INCLUDE_FILE_PATH') && { filePath: normalizeFilePath(request.filePath ?? '') }),
   });
-  await amendChange(db, change, {
-    keysFound: written.keysFound,
-    keysCreated: written.keysCreated,
-    languagesCreated: written.languagesCreated,
-    translationsInserted: written.translationsInserted,
-    translationsUpdated: written.translationsUpdated,
-    translationsRefused: written.translationsRefused,
-    keysDeleted: written.deletedKeys.length,
-    deletedKeys: written.deletedKeys.slice(0, 100),
-  }, written.keysCreated + written.languagesCreated.length + written.deletedKeys.length);
+  await amendChange(
+    db,
+    change,
+    {
+      keysFound: written.keysFound,
+      keysCreated: written.keysCreated,
+      languagesCreated: written.languagesCreated,
+      translationsInserted: written.translationsInserted,
+      translationsUpdated: written.translationsUpdated,
+      translationsRefused: written.translationsRefused,
+      keysDeleted: written.deletedKeys.length,
+      deletedKeys: written.deletedKeys.slice(0, 100),
+    },
+    written.keysCreated + written.languagesCreated.length + written.deletedKeys.length,
+  );
   return written;
 }
 
 async function foundLanguages(projectId: number, found: BundleLanguage[]): Promise<{ key: string; name: string }[]> {
-  const names = await prisma().language.findMany({ where: { projectId, key: { in: found.map((l) => l.key) } }, select: { key: true, name: true } });
+  const names = await prisma().language.findMany({
+    where: { projectId, key: { in: found.map((l) => l.key) } },
+    select: { key: true, name: true },
+  });
   const nameOf = new Map(names.map((l) => [l.key, l.name]));
   // A language still to create is shown with the name it will get.
   return found.map((l) => ({ key: l.key, name: nameOf.get(l.key) || languageNameOrDefault(l.key, l.name) }));
@@ -250,13 +284,17 @@ export async function previewImport(request: ImportRequest): Promise<ImportPrevi
     await prisma().$transaction(async (tx) => {
       // Keys created by this transaction: written by it (xmin) with a higher id than any before it
       // (the file's existing keys are written too, their last-seen date).
-      const [{ max }] = (await tx.$queryRawUnsafe<{ max: number }[]>(`SELECT coalesce(max(id), 0)::int AS max FROM "TranslationKey"`)) as [{ max: number }];
+      const [{ max }] = (await tx.$queryRawUnsafe<{ max: number }[]>(
+        `SELECT coalesce(max(id), 0)::int AS max FROM "TranslationKey"`,
+      )) as [{ max: number }];
       const written = await write(tx, request, prepared);
       const createdKeys = await tx.$queryRawUnsafe<KeyAddressRef[]>(
         `SELECT key, namespace FROM "TranslationKey"
           WHERE "projectId" = $1 AND id > $2 AND xmin = xid(pg_current_xact_id())
           ORDER BY "importOrder" LIMIT $3`,
-        projectId, max, PREVIEW_LIST_LIMIT,
+        projectId,
+        max,
+        PREVIEW_LIST_LIMIT,
       );
       throw new PreviewRollback({ written, createdKeys });
     }, TRANSACTION);
@@ -276,7 +314,13 @@ export async function previewImport(request: ImportRequest): Promise<ImportPrevi
     translationsToInsert: written.translationsInserted,
     translationsToUpdate: written.translationsUpdated,
     translationsToRefuse: written.translationsRefused.LOCKED + written.translationsRefused.CHARACTERS_LIMIT,
-    refusals: written.refusals.map((r) => ({ key: r.key, namespace: r.namespace, language: languageOf.get(r.languageId) ?? '', reason: r.reason, message: refusalMessage(r) })),
+    refusals: written.refusals.map((r) => ({
+      key: r.key,
+      namespace: r.namespace,
+      language: languageOf.get(r.languageId) ?? '',
+      reason: r.reason,
+      message: refusalMessage(r),
+    })),
     warnings: refusalWarnings(written.translationsRefused, written.refusals),
   };
 }

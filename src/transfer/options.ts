@@ -48,7 +48,13 @@ export const DEFAULT_EXPORT_SORT: ExportSort = 'IMPORT_ORDER';
 const PARSER_OPTIONS: readonly ParserOption[] = ['SHEETS_AS_NAMESPACES', 'MULTI_LANGUAGE', 'LANGUAGES_NESTED'];
 /** Export options the serializers read themselves (SerializeOptions.options). */
 const SERIALIZER_OPTIONS: readonly SerializerOption[] = [
-  'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS', 'ESCAPE_NEW_LINES', 'MULTI_LANGUAGE', 'LANGUAGES_NESTED', 'ESCAPE_SINGLE_QUOTES', 'SHEETS_AS_NAMESPACES',
+  'WRITE_NESTED',
+  'INCLUDE_DESCRIPTIONS',
+  'ESCAPE_NEW_LINES',
+  'MULTI_LANGUAGE',
+  'LANGUAGES_NESTED',
+  'ESCAPE_SINGLE_QUOTES',
+  'SHEETS_AS_NAMESPACES',
 ];
 
 export function parserOptions(options: Iterable<ImportOption>): Set<ParserOption> {
@@ -56,7 +62,9 @@ export function parserOptions(options: Iterable<ImportOption>): Set<ParserOption
 }
 
 export function serializerOptions(options: Iterable<ExportOption>): Set<SerializerOption> {
-  return new Set([...options].filter((o): o is SerializerOption => (SERIALIZER_OPTIONS as readonly string[]).includes(o)));
+  return new Set(
+    [...options].filter((o): o is SerializerOption => (SERIALIZER_OPTIONS as readonly string[]).includes(o)),
+  );
 }
 
 /** The format of an identifier; an unknown one is a 400 naming it and listing the known ones. */

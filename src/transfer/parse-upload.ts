@@ -38,12 +38,26 @@ function parseFailure(formatId: string, error: unknown): AppError {
  * kind than the format reads (`head`: its first bytes), a single-language file
  * without its language.
  */
-export function checkUpload({ format, size, head, languageKey, options }: { format: RegisteredFormat; size: number; head: Uint8Array; languageKey?: string; options: ReadonlySet<ImportOption> }): void {
+export function checkUpload({
+  format,
+  size,
+  head,
+  languageKey,
+  options,
+}: {
+  format: RegisteredFormat;
+  size: number;
+  head: Uint8Array;
+  languageKey?: string;
+  options: ReadonlySet<ImportOption>;
+}): void {
   if (size === 0) throw badRequest('The file is empty');
   const mismatch = contentMismatch(head, format.format.id, format.reads);
   if (mismatch) throw badRequest(mismatch);
   if (!languageKey && !format.languageInFile && !holdsSeveralLanguages(format, options)) {
-    const layouts = format.multiLanguageLayouts ? ' (or import it with the MULTI_LANGUAGE option when it holds several)' : '';
+    const layouts = format.multiLanguageLayouts
+      ? ' (or import it with the MULTI_LANGUAGE option when it holds several)'
+      : '';
     throw badRequest(`languageKey is required: ${format.format.id} is a single-language format${layouts}`);
   }
 }
@@ -62,7 +76,12 @@ export async function uploadHead(open: OpenFile): Promise<Buffer> {
 }
 
 /** What the importer does to every parsed bundle, whole file or chunk: namespace default, validation, text options. */
-function finish(bundle: Bundle, namespace: string | undefined, options: ReadonlySet<ImportOption>, keysBefore = 0): Bundle {
+function finish(
+  bundle: Bundle,
+  namespace: string | undefined,
+  options: ReadonlySet<ImportOption>,
+  keysBefore = 0,
+): Bundle {
   // The request's namespace is the default of keys the file gives none.
   if (namespace) for (const key of bundle.keys) if (key.namespace === '') key.namespace = namespace;
   validateBundle(bundle, keysBefore);
@@ -70,7 +89,13 @@ function finish(bundle: Bundle, namespace: string | undefined, options: Readonly
   return bundle;
 }
 
-export async function parseUpload({ format, data, languageKey, namespace, options }: ParseUploadRequest): Promise<Bundle> {
+export async function parseUpload({
+  format,
+  data,
+  languageKey,
+  namespace,
+  options,
+}: ParseUploadRequest): Promise<Bundle> {
   checkUpload({ format, size: data.length, head: data.subarray(0, SNIFF_BYTES), languageKey, options });
   let bundle: Bundle;
   try {
@@ -96,8 +121,19 @@ export interface StreamUploadRequest extends Omit<ParseUploadRequest, 'data'> {
  * failure at any point (the file broken at its very end included) is the same
  * 400 parseUpload gives. checkUpload has run before.
  */
-export async function* streamUpload({ format, open, languageKey, namespace, options, chunkCells }: StreamUploadRequest): AsyncGenerator<Bundle> {
-  const chunks = format.format.parseStream!(open, { languageKey, namespace, options: parserOptions(options) }, chunkCells)[Symbol.asyncIterator]();
+export async function* streamUpload({
+  format,
+  open,
+  languageKey,
+  namespace,
+  options,
+  chunkCells,
+}: StreamUploadRequest): AsyncGenerator<Bundle> {
+  const chunks = format.format.parseStream!(
+    open,
+    { languageKey, namespace, options: parserOptions(options) },
+    chunkCells,
+  )[Symbol.asyncIterator]();
   // Keys of the chunks before, for the numbers in messages (a JSON key met again in a later chunk counts again).
   let keysBefore = 0;
   for (;;) {

@@ -27,7 +27,10 @@ export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T>
   } finally {
     // The consumer stopped (an error, a refusal): the source is closed once its read ahead is over.
     if (next) {
-      const pending = await next.then((r) => !r.done, () => false);
+      const pending = await next.then(
+        (r) => !r.done,
+        () => false,
+      );
       if (pending) await items.return?.();
     }
   }

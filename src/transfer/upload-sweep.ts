@@ -58,12 +58,19 @@ export async function sweepUploads(uploadDir: string, maxAgeMs: number, now = Da
  * Sweeps at start (everything not in use when `exclusive`: nobody else writes
  * the directory) and then every `intervalMs`. Returns the function that stops it.
  */
-export async function startUploadSweeper(uploadDir: string, options: { intervalMs: number; exclusive: boolean }): Promise<() => void> {
+export async function startUploadSweeper(
+  uploadDir: string,
+  options: { intervalMs: number; exclusive: boolean },
+): Promise<() => void> {
   const maxAgeMs = options.intervalMs * STALE_PASSES;
   const pass = async (age: number) => {
     try {
       const removed = await sweepUploads(uploadDir, age);
-      if (removed.length) logger().info({ removed: removed.length, uploadDir }, 'removed the temp folders of uploads no request will remove');
+      if (removed.length)
+        logger().info(
+          { removed: removed.length, uploadDir },
+          'removed the temp folders of uploads no request will remove',
+        );
     } catch (error) {
       logger().warn({ err: error, uploadDir }, 'sweeping the upload folders failed');
     }
@@ -73,7 +80,9 @@ export async function startUploadSweeper(uploadDir: string, options: { intervalM
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    void pass(maxAgeMs).finally(() => { running = false; });
+    void pass(maxAgeMs).finally(() => {
+      running = false;
+    });
   }, options.intervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -54,7 +54,12 @@ export function uploadsInUse(): ReadonlySet<string> {
  * reader's business (the multipart parsers stop at MAX_UPLOAD_BYTES); a stream
  * that fails leaves nothing behind.
  */
-export async function saveUpload(source: Readable, uploadDir: string, name: string, type: string): Promise<UploadedFile> {
+export async function saveUpload(
+  source: Readable,
+  uploadDir: string,
+  name: string,
+  type: string,
+): Promise<UploadedFile> {
   await mkdir(uploadDir, { recursive: true });
   const dir = await mkdtemp(join(resolve(uploadDir), UPLOAD_PREFIX));
   inUse.add(dir);

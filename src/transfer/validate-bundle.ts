@@ -6,7 +6,13 @@
 import { badRequest } from '../errors.js';
 import type { Bundle, BundleKey } from '../formats/model.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
-import { identifierProblem, lengthProblem, LIMITS, storableTextProblem, type FieldName } from '../translations/fields.js';
+import {
+  identifierProblem,
+  lengthProblem,
+  LIMITS,
+  storableTextProblem,
+  type FieldName,
+} from '../translations/fields.js';
 
 const preview = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
@@ -63,13 +69,17 @@ export function validateBundle(bundle: Bundle, keysBefore = 0): void {
   };
   bundle.keys.forEach((k, index) => {
     // The key rules of every path that creates keys (src/keys/input.ts).
-    if (typeof k.key !== 'string' || k.key.trim() === '') throw badRequest(`Key #${keysBefore + index + 1} of the file has an empty name`);
+    if (typeof k.key !== 'string' || k.key.trim() === '')
+      throw badRequest(`Key #${keysBefore + index + 1} of the file has an empty name`);
     check(keyProblem(k.key, () => `The ${nameOf(k)}`));
     check(namespaceProblem(k.namespace, () => `The namespace of ${nameOf(k)}`));
     checkText(k.description, () => `The description of ${nameOf(k)}`, LIMITS.description);
     checkText(k.codeDescription, () => `The codeDescription of ${nameOf(k)}`, LIMITS.codeDescription);
     if (k.tags) checkTags(k.tags, `The tags of ${nameOf(k)}`);
-    if (k.charactersLimit != null && (!Number.isInteger(k.charactersLimit) || k.charactersLimit < 0 || k.charactersLimit > 2 ** 31 - 1)) {
+    if (
+      k.charactersLimit != null &&
+      (!Number.isInteger(k.charactersLimit) || k.charactersLimit < 0 || k.charactersLimit > 2 ** 31 - 1)
+    ) {
       throw badRequest(`The charactersLimit of ${nameOf(k)} must be a non-negative integer`);
     }
     for (const language in k.translations) {
@@ -84,7 +94,10 @@ export function validateBundle(bundle: Bundle, keysBefore = 0): void {
       const overrides = k.customerTranslations![customer]!;
       for (const language in overrides) {
         checkLanguage(language, k);
-        checkText(overrides[language]!.text, () => `The ${language} text of customer ${preview(customer)} for ${nameOf(k)}`);
+        checkText(
+          overrides[language]!.text,
+          () => `The ${language} text of customer ${preview(customer)} for ${nameOf(k)}`,
+        );
       }
     }
   });

@@ -16,7 +16,13 @@ import type { Change } from '../history/changes.js';
 import { removeKeys } from '../keys/delete.js';
 import { noteQueued } from '../findings/queue.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
-import { addRefusals, DEFAULT_LISTED_REFUSALS, writeTranslations, type GateResult, type Refusal } from '../translations/gate.js';
+import {
+  addRefusals,
+  DEFAULT_LISTED_REFUSALS,
+  writeTranslations,
+  type GateResult,
+  type Refusal,
+} from '../translations/gate.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
 import { ensureCustomers } from './customers.js';
 
@@ -59,7 +65,8 @@ export interface WriteBundleResult {
 export function languagesOfBundle(bundle: Bundle): BundleLanguage[] {
   const found = new Map(bundle.languages.map((l) => [l.key, l]));
   for (const key of bundle.keys) {
-    for (const language of Object.keys(key.translations)) if (!found.has(language)) found.set(language, { key: language });
+    for (const language of Object.keys(key.translations))
+      if (!found.has(language)) found.set(language, { key: language });
     for (const overrides of Object.values(key.customerTranslations ?? {})) {
       for (const language of Object.keys(overrides)) if (!found.has(language)) found.set(language, { key: language });
     }
@@ -70,7 +77,8 @@ export function languagesOfBundle(bundle: Bundle): BundleLanguage[] {
 function customersOfBundle(bundle: Bundle): { key: string; description?: string }[] {
   const found = new Map((bundle.customers ?? []).map((c) => [c.key, c]));
   for (const key of bundle.keys) {
-    for (const customer of Object.keys(key.customerTranslations ?? {})) if (!found.has(customer)) found.set(customer, { key: customer });
+    for (const customer of Object.keys(key.customerTranslations ?? {}))
+      if (!found.has(customer)) found.set(customer, { key: customer });
   }
   return [...found.values()];
 }
@@ -110,14 +118,25 @@ function hasRepeatedKeys(keys: readonly BundleKey[]): boolean {
  * `replace` it overwrites them. Tags are always merged (existing ones first).
  * Only rows whose values change are written.
  */
-async function writeKeyMetadata(db: Db, keys: BundleKey[], ids: Map<string, number>, options: WriteBundleOptions): Promise<void> {
+async function writeKeyMetadata(
+  db: Db,
+  keys: BundleKey[],
+  ids: Map<string, number>,
+  options: WriteBundleOptions,
+): Promise<void> {
   const rows = new Map<number, BundleKey & { mergedTags: string[] }>();
   for (const k of keys) {
     const id = ids.get(keyRefId(k))!;
     if (rows.has(id)) continue;
     // Most keys of a large file have no tags: no arrays or sets made for them.
     const mergedTags = k.tags?.length || options.tags.length ? unique([...(k.tags ?? []), ...options.tags]) : NO_TAGS;
-    const hasMetadata = !!k.description || !!k.codeDescription || mergedTags.length > 0 || k.charactersLimit != null || k.lock !== undefined || k.deprecated !== undefined;
+    const hasMetadata =
+      !!k.description ||
+      !!k.codeDescription ||
+      mergedTags.length > 0 ||
+      k.charactersLimit != null ||
+      k.lock !== undefined ||
+      k.deprecated !== undefined;
     if (hasMetadata) rows.set(id, { ...k, mergedTags });
   }
   if (rows.size === 0) return;
@@ -175,7 +194,12 @@ export interface FoundInFile {
 }
 
 /** A whole bundle: one chunk. */
-export async function writeBundle(db: Db, projectId: number, bundle: Bundle, options: WriteBundleOptions): Promise<WriteBundleResult & FoundInFile> {
+export async function writeBundle(
+  db: Db,
+  projectId: number,
+  bundle: Bundle,
+  options: WriteBundleOptions,
+): Promise<WriteBundleResult & FoundInFile> {
   return writeBundles(db, projectId, [bundle], options);
 }
 
@@ -188,7 +212,12 @@ export async function writeBundle(db: Db, projectId: number, bundle: Bundle, opt
  * written after every chunk's cells, so the lock and limit a key had before
  * the import decide for all of its cells.
  */
-export async function writeBundles(db: Db, projectId: number, chunks: Iterable<Bundle> | AsyncIterable<Bundle>, options: WriteBundleOptions): Promise<WriteBundleResult & FoundInFile> {
+export async function writeBundles(
+  db: Db,
+  projectId: number,
+  chunks: Iterable<Bundle> | AsyncIterable<Bundle>,
+  options: WriteBundleOptions,
+): Promise<WriteBundleResult & FoundInFile> {
   const languageIds = new Map<string, number>();
   const languagesFound = new Map<string, BundleLanguage>();
   const languagesCreated: string[] = [];
@@ -220,21 +249,32 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
         db,
         projectId,
         fresh.map((k) => ({ key: k.key, namespace: k.namespace })),
-        { create: true, touchLastSeen: true, descriptions: fresh.map((k) => k.description || null), change: options.change },
+        {
+          create: true,
+          touchLastSeen: true,
+          descriptions: fresh.map((k) => k.description || null),
+          change: options.change,
+        },
       );
       keysCreated += created;
       for (const [ref, id] of ids) keyIds.set(ref, id);
     }
     const newCustomers = customersOfBundle(bundle).filter((c) => !customerIds.has(c.key));
-    if (newCustomers.length > 0) for (const [key, id] of await ensureCustomers(db, projectId, newCustomers, options.change)) customerIds.set(key, id);
+    if (newCustomers.length > 0)
+      for (const [key, id] of await ensureCustomers(db, projectId, newCustomers, options.change))
+        customerIds.set(key, id);
 
     // Cells go out in chunks, so a large file never has all its cells (and their
     // statement parameters) in memory at once. A key given twice in the bundle
     // keeps the whole-file rule (its last text wins), so such a bundle is one chunk.
-    const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : options.cellChunk ?? CELL_CHUNK;
+    const chunkSize = hasRepeatedKeys(bundle.keys) ? Number.POSITIVE_INFINITY : (options.cellChunk ?? CELL_CHUNK);
     let cells: Cell[] = [];
     const flush = async () => {
-      const result = await writeTranslations(db, projectId, cells, { replace: options.replace, listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length, change: options.change });
+      const result = await writeTranslations(db, projectId, cells, {
+        replace: options.replace,
+        listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length,
+        change: options.change,
+      });
       written.inserted += result.inserted;
       written.updated += result.updated;
       addRefusals(refused, result.refused);
@@ -245,12 +285,24 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
       const keyId = keyIds.get(refs[i]!)!;
       for (const [language, t] of Object.entries(k.translations)) {
         if (t.text === '') continue;
-        cells.push({ keyId, languageId: languageIds.get(language)!, customerId: options.customerId, text: t.text, reviewStatus: t.reviewStatus });
+        cells.push({
+          keyId,
+          languageId: languageIds.get(language)!,
+          customerId: options.customerId,
+          text: t.text,
+          reviewStatus: t.reviewStatus,
+        });
       }
       for (const [customer, overrides] of Object.entries(k.customerTranslations ?? {})) {
         for (const [language, t] of Object.entries(overrides)) {
           if (t.text === '') continue;
-          cells.push({ keyId, languageId: languageIds.get(language)!, customerId: customerIds.get(customer)!, text: t.text, reviewStatus: t.reviewStatus });
+          cells.push({
+            keyId,
+            languageId: languageIds.get(language)!,
+            customerId: customerIds.get(customer)!,
+            text: t.text,
+            reviewStatus: t.reviewStatus,
+          });
         }
       }
       if (cells.length >= chunkSize) await flush();
@@ -258,18 +310,26 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
     if (cells.length > 0) await flush();
     const locking = bundle.keys.filter(setsLockOrLimit);
     if (locking.length > 0) lockingMetadata.push(locking);
-    await writeKeyMetadata(db, locking.length > 0 ? bundle.keys.filter((k) => !setsLockOrLimit(k)) : bundle.keys, keyIds, options);
+    await writeKeyMetadata(
+      db,
+      locking.length > 0 ? bundle.keys.filter((k) => !setsLockOrLimit(k)) : bundle.keys,
+      keyIds,
+      options,
+    );
     if (options.filePath !== undefined) {
       await db.$executeRawUnsafe(
         `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
-        arrayLiteral([...new Set(refs.map((ref) => keyIds.get(ref)!))]), options.filePath,
+        arrayLiteral([...new Set(refs.map((ref) => keyIds.get(ref)!))]),
+        options.filePath,
       );
     }
     // The chunk's statement parameters would otherwise outlive it (statement-history.ts).
     releaseStatementHistory();
   }
   for (const keys of lockingMetadata) await writeKeyMetadata(db, keys, keyIds, options);
-  const deletedKeys = options.deleteNotPresent ? await deleteNotPresent(db, projectId, [...keyIds.values()], options.deleteNotPresent.namespace, options.change) : [];
+  const deletedKeys = options.deleteNotPresent
+    ? await deleteNotPresent(db, projectId, [...keyIds.values()], options.deleteNotPresent.namespace, options.change)
+    : [];
   return {
     languageIds,
     languagesCreated,
@@ -289,15 +349,27 @@ export async function writeBundles(db: Db, projectId: number, chunks: Iterable<B
 const setsLockOrLimit = (k: BundleKey) => k.lock !== undefined || k.charactersLimit != null;
 
 /** Deletes the unlocked keys of the scope that are not among `keep` (the file's keys); returns them in import order. */
-async function deleteNotPresent(db: Db, projectId: number, keep: number[], namespace: string | null, change: Change): Promise<{ key: string; namespace: string }[]> {
+async function deleteNotPresent(
+  db: Db,
+  projectId: number,
+  keep: number[],
+  namespace: string | null,
+  change: Change,
+): Promise<{ key: string; namespace: string }[]> {
   const doomed = await db.$queryRawUnsafe<{ id: number }[]>(
     // An anti-join (hashed), not `id <> ALL(...)`, which compares every key with every kept id.
     `SELECT tk.id FROM "TranslationKey" tk
       WHERE tk."projectId" = $1 AND ($2::text IS NULL OR tk.namespace = $2::text) AND NOT tk.lock
         AND NOT EXISTS (SELECT 1 FROM unnest($3::int[]) AS kept(id) WHERE kept.id = tk.id)
       FOR UPDATE OF tk`,
-    projectId, namespace, arrayLiteral(keep),
+    projectId,
+    namespace,
+    arrayLiteral(keep),
   );
   // removeKeys records their texts in the import's history before they go.
-  return removeKeys(db, change, doomed.map((k) => k.id));
+  return removeKeys(
+    db,
+    change,
+    doomed.map((k) => k.id),
+  );
 }

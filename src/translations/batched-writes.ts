@@ -13,7 +13,11 @@ import { database } from '../db.js';
 /** Builds a write's statements; called again for the retry alone (a statement runs once). */
 export type BuildStatements = () => Prisma.PrismaPromise<unknown>[];
 
-interface Pending { build: BuildStatements; resolve(rows: unknown[]): void; reject(error: unknown): void }
+interface Pending {
+  build: BuildStatements;
+  resolve(rows: unknown[]): void;
+  reject(error: unknown): void;
+}
 
 /** Writes per group: enough for every editor of a busy project, small enough to keep a group short. */
 const MAX_GROUP = 32;

@@ -86,7 +86,8 @@ function cellColumns(customer: Customer): { columns: Prisma.Sql; joins: Prisma.S
            WHERE ct."keyId" = ks.id AND ct."languageId" = l.id AND ct."customerId" = ${customer.id} LIMIT 1) ct ON true`
     : empty;
   const override = customer ? sql`ct.text <> ''` : sql`false`;
-  const pick = (overrideColumn: Prisma.Sql, base: Prisma.Sql) => (customer ? sql`CASE WHEN ${override} THEN ${overrideColumn} ELSE ${base} END` : base);
+  const pick = (overrideColumn: Prisma.Sql, base: Prisma.Sql) =>
+    customer ? sql`CASE WHEN ${override} THEN ${overrideColumn} ELSE ${base} END` : base;
   return {
     columns: sql`ks.id AS "keyId", l.id AS "languageId", ks.key, ks.namespace, l.key AS language,
       ${pick(sql`ct.text`, sql`coalesce(t.text, '')`)} AS text,
@@ -106,7 +107,8 @@ function cellColumns(customer: Customer): { columns: Prisma.Sql; joins: Prisma.S
 function cellConditions(filter: TranslationFilter, alias = 'c'): Prisma.Sql | null {
   const c = Prisma.raw(alias);
   const conditions: Prisma.Sql[] = [];
-  if (filter.text != null && filter.text !== '') conditions.push(sql`strpos(lower(${c}.text), lower(${filter.text}::text)) > 0`);
+  if (filter.text != null && filter.text !== '')
+    conditions.push(sql`strpos(lower(${c}.text), lower(${filter.text}::text)) > 0`);
   if (filter.textStatus === 'EMPTY') conditions.push(sql`${c}.text = ''`);
   if (filter.textStatus === 'NOT_EMPTY') conditions.push(sql`${c}.text <> ''`);
   if (filter.reviewStatus != null) conditions.push(sql`${c}."reviewStatus"::text = ${filter.reviewStatus}`);
@@ -137,7 +139,13 @@ const languagesWhere = (projectId: number, filter: TranslationFilter) =>
 const ORDER = sql`ORDER BY c.namespace, c.key, c."languageOrder", c.language`;
 
 /** One page of cells, ordered by namespace, key and language order. */
-export async function queryTranslations(projectId: number, filter: TranslationFilter, page: number, size: number, db: Db = prisma()): Promise<TranslationCell[]> {
+export async function queryTranslations(
+  projectId: number,
+  filter: TranslationFilter,
+  page: number,
+  size: number,
+  db: Db = prisma(),
+): Promise<TranslationCell[]> {
   checkPage(page, size, TRANSLATION_PAGE.maxSize);
   if (size === 0) return [];
   const customer = await customerOf(projectId, filter.customerKey, db);
@@ -181,7 +189,8 @@ export async function queryTranslations(projectId: number, filter: TranslationFi
   if (filter.text != null && filter.text !== '' && !customer && databaseIfOpen()?.kind === 'postgres') {
     const hits = await db.$queryRaw<{ keyId: number }[]>(sql`/* translations:text-hits */
       SELECT h."keyId" FROM "Translation" h WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}`);
-    if (hits.length <= RARE_TEXT) keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked} AND k.id = ANY(${[...new Set(hits.map((h) => h.keyId))]}::int[]))`;
+    if (hits.length <= RARE_TEXT)
+      keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked} AND k.id = ANY(${[...new Set(hits.map((h) => h.keyId))]}::int[]))`;
   }
   return db.$queryRaw<TranslationCell[]>(sql`/* translations:page-filtered */
     WITH langs AS MATERIALIZED ${languagesWhere(projectId, filter)}
@@ -239,7 +248,12 @@ function matchCount(filter: TranslationFilter, customer: Customer): Prisma.Sql {
          ${filter.language != null ? sql`AND o."languageId" = ANY(ARRAY(SELECT l.id FROM langs l))` : empty}))`;
   }
   const text = filter.text != null && filter.text !== '' ? filter.text : null;
-  const reviewed = filter.reviewStatus === 'REVIEWED' ? sql`f."reviewStatus" = 'REVIEWED'` : filter.reviewStatus === 'NOT_REVIEWED' ? sql`f."reviewStatus" = 'NOT_REVIEWED'` : null;
+  const reviewed =
+    filter.reviewStatus === 'REVIEWED'
+      ? sql`f."reviewStatus" = 'REVIEWED'`
+      : filter.reviewStatus === 'NOT_REVIEWED'
+        ? sql`f."reviewStatus" = 'NOT_REVIEWED'`
+        : null;
   if (text === null && filter.textStatus !== 'NOT_EMPTY' && filter.reviewStatus !== 'REVIEWED') {
     // An empty NOT_REVIEWED cell matches: count the rows that do not.
     const unless: Prisma.Sql[] = [];
@@ -255,7 +269,11 @@ function matchCount(filter: TranslationFilter, customer: Customer): Prisma.Sql {
   return rows(and(conditions));
 }
 
-export async function countTranslations(projectId: number, filter: TranslationFilter, db: Db = prisma()): Promise<number> {
+export async function countTranslations(
+  projectId: number,
+  filter: TranslationFilter,
+  db: Db = prisma(),
+): Promise<number> {
   const customer = await customerOf(projectId, filter.customerKey, db);
   const onCells = cellConditions(filter);
   const [row] = await db.$queryRaw<{ n: number }[]>(
@@ -272,7 +290,13 @@ export async function countTranslations(projectId: number, filter: TranslationFi
 }
 
 /** Every cell of the given keys (one statement whatever their number), seen through a customer when given. */
-export async function cellsOfKeys(projectId: number, keyIds: number[], customer: Customer, filter: TranslationFilter = {}, db: Db = prisma()): Promise<TranslationCell[]> {
+export async function cellsOfKeys(
+  projectId: number,
+  keyIds: number[],
+  customer: Customer,
+  filter: TranslationFilter = {},
+  db: Db = prisma(),
+): Promise<TranslationCell[]> {
   if (keyIds.length === 0) return [];
   const onCells = cellConditions(filter);
   return db.$queryRaw<TranslationCell[]>(sql`/* translations:cells-of-keys */

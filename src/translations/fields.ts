@@ -45,7 +45,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function storableTextProblem(value: string, field: FieldName): string | undefined {
   if (value.includes('\u0000')) return `${nameOf(field)} contains a NUL character (U+0000), which cannot be stored`;
   const surrogate = LONE_SURROGATE.exec(value);
-  if (surrogate) return `${nameOf(field)} contains half of a UTF-16 surrogate pair (U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}), which is not a character`;
+  if (surrogate)
+    return `${nameOf(field)} contains half of a UTF-16 surrogate pair (U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}), which is not a character`;
   return undefined;
 }
 

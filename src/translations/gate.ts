@@ -118,14 +118,17 @@ function gateSql(table: Table, events = true, opening = false, touch = false, fi
   return `WITH input AS (
       SELECT * FROM unnest($2::int[], $3::int[]${customerInput}, ${text}::text[], ${status}::text[]) WITH ORDINALITY
         AS t(key_id, language_id${customerColumn}, text, status, ord)
-    ), checked AS (${events ? `
+    ), checked AS (${
+      events
+        ? `
       -- The existing row (one primary-key lookup per cell) decides refusals and is the old value of the change event.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              x."keyId" IS NOT NULL AS had_row, x.text AS old_text, x."reviewStatus" AS old_status,
              ${refusalSql({ key: 'k', text: 'i.text', existing: 'x', mode })} AS refusal
         FROM input i
         JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
-        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}` : `
+        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}`
+        : `
       -- Without events, only a cell of a locked key or with a text over the limit looks at the existing row.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              CASE
@@ -139,7 +142,8 @@ function gateSql(table: Table, events = true, opening = false, touch = false, fi
                        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch})
              END AS refusal
         FROM input i
-        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1`}
+        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1`
+    }
     ), written AS (
       INSERT INTO ${table.name} AS tr ("keyId", "languageId"${table.customer ? ', "customerId"' : ''}, "projectId", text, "reviewStatus", "lastModifiedAt")
       SELECT key_id, language_id${customerColumn}, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM checked
@@ -152,23 +156,37 @@ function gateSql(table: Table, events = true, opening = false, touch = false, fi
         WHERE (${mode} = 'always' OR (${mode} = 'empty' AND tr.text = ''))
           AND (tr.text IS DISTINCT FROM EXCLUDED.text OR (${anyStatus} AND tr."reviewStatus" IS DISTINCT FROM EXCLUDED."reviewStatus"))
       RETURNING "keyId", "languageId"${customerOut}, text, "reviewStatus", "lastModifiedAt", (xmax = 0) AS inserted
-    )${events ? `, events AS (
+    )${
+      events
+        ? `, events AS (
       -- The change events of the written cells (src/history/cell-events.ts), in this same statement.
       ${insertCellEvents({
-        activity: `${change}::bigint`, project: '$1', cells: `
+        activity: `${change}::bigint`,
+        project: '$1',
+        cells: `
         SELECT c.ord, w."keyId", w."languageId", ${table.customer ? 'w."customerId"' : 'NULL::int'} AS "customerId", c.key_name AS key, c.key_namespace AS namespace,
                c.old_text AS "oldText", w.text AS "newText", c.old_status AS "oldStatus", w."reviewStatus" AS "newStatus"
           FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}`,
       })}
-    )` : ''}${events && findings && !table.customer ? `, findings_queued AS (
+    )`
+        : ''
+    }${
+      events && findings && !table.customer
+        ? `, findings_queued AS (
       ${enqueueFindingsSql('$1')}
-    )` : ''}, ${touch ? `touched AS (${touchKeysSql(table.customer ? 23 : 22)}), ` : ''}${opening ? openChangeCtes(table.customer ? 11 : 10, {
-      // The change is opened here, with its cell count (its events are written by the CTEs above).
-      cells: '(SELECT count(*)::int FROM written)',
-    }) : `counted AS (
+    )`
+        : ''
+    }, ${touch ? `touched AS (${touchKeysSql(table.customer ? 23 : 22)}), ` : ''}${
+      opening
+        ? openChangeCtes(table.customer ? 11 : 10, {
+            // The change is opened here, with its cell count (its events are written by the CTEs above).
+            cells: '(SELECT count(*)::int FROM written)',
+          })
+        : `counted AS (
       -- The change's cell count.
       UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written) WHERE id = ${change}::bigint
-    )`}
+    )`
+    }
     SELECT w_counts.inserted, w_counts.updated, c_counts.locked, c_counts.over_limit,
            (SELECT coalesce(json_agg(json_build_object(
                      'keyId', key_id, 'languageId', language_id, 'customerId', ${table.customer ? 'customer_id' : 'NULL'},
@@ -187,7 +205,10 @@ const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
 const variants = (findings: boolean) => ({
   WITH_EVENTS: { base: gateSql(BASE_TABLE, true, false, false, findings), custom: gateSql(CUSTOM_TABLE) },
   OPENING: { base: gateSql(BASE_TABLE, true, true, false, findings), custom: gateSql(CUSTOM_TABLE, true, true) },
-  OPENING_TOUCHING: { base: gateSql(BASE_TABLE, true, true, true, findings), custom: gateSql(CUSTOM_TABLE, true, true, true) },
+  OPENING_TOUCHING: {
+    base: gateSql(BASE_TABLE, true, true, true, findings),
+    custom: gateSql(CUSTOM_TABLE, true, true, true),
+  },
 });
 const QUEUING = variants(true);
 const NOT_QUEUING = variants(false);
@@ -241,7 +262,12 @@ export interface Row {
  * Writes translation cells through the rules above. Duplicate cells in the
  * input: the last one wins. Returns what was written and what was refused.
  */
-export async function writeTranslations(db: Db, projectId: number, cells: readonly Cell[], options: GateOptions): Promise<GateResult> {
+export async function writeTranslations(
+  db: Db,
+  projectId: number,
+  cells: readonly Cell[],
+  options: GateOptions,
+): Promise<GateResult> {
   const gate = gateStatements(db, projectId, cells, options);
   const rows: Row[][] = [];
   for (const statement of gate.statements) rows.push(await statement);
@@ -264,24 +290,48 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   const statements = [];
   const touching = !!options.opening && !!options.touchKeyIds?.length;
   const sql = touching ? OPENING_TOUCHING : options.opening ? OPENING : gateSqlInUse;
-  const opening = [...options.opening ?? [], ...(touching ? [options.touchKeyIds] : [])];
+  const opening = [...(options.opening ?? []), ...(touching ? [options.touchKeyIds] : [])];
   if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
   // A statement's events are one batch (src/history/cell-events.ts); callers write in chunks far below this.
-  if (base.length > BATCH_SPAN || custom.length > BATCH_SPAN) throw new Error(`more than ${BATCH_SPAN} cells in one gate call`);
+  if (base.length > BATCH_SPAN || custom.length > BATCH_SPAN)
+    throw new Error(`more than ${BATCH_SPAN} cells in one gate call`);
   if (base.length) {
     // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
     noteWrittenKeys(base.map((c) => c.keyId));
     if (sql !== WITHOUT_EVENTS && sql.base.includes('"FindingQueue"')) noteQueued();
-    statements.push(db.$queryRawUnsafe<Row[]>(
-      sql.base, projectId, arrayLiteral(base, (c) => c.keyId), arrayLiteral(base, (c) => c.languageId), arrayLiteral(base, (c) => c.text),
-      arrayLiteral(base, (c) => c.reviewStatus ?? null), anyStatus(base), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
-    ));
+    statements.push(
+      db.$queryRawUnsafe<Row[]>(
+        sql.base,
+        projectId,
+        arrayLiteral(base, (c) => c.keyId),
+        arrayLiteral(base, (c) => c.languageId),
+        arrayLiteral(base, (c) => c.text),
+        arrayLiteral(base, (c) => c.reviewStatus ?? null),
+        anyStatus(base),
+        mode,
+        Number.isFinite(listed) ? listed : null,
+        options.change.id,
+        ...opening,
+      ),
+    );
   }
   if (custom.length) {
-    statements.push(db.$queryRawUnsafe<Row[]>(
-      sql.custom, projectId, arrayLiteral(custom, (c) => c.keyId), arrayLiteral(custom, (c) => c.languageId), arrayLiteral(custom, (c) => c.customerId),
-      arrayLiteral(custom, (c) => c.text), arrayLiteral(custom, (c) => c.reviewStatus ?? null), anyStatus(custom), mode, Number.isFinite(listed) ? listed : null, options.change.id, ...opening,
-    ));
+    statements.push(
+      db.$queryRawUnsafe<Row[]>(
+        sql.custom,
+        projectId,
+        arrayLiteral(custom, (c) => c.keyId),
+        arrayLiteral(custom, (c) => c.languageId),
+        arrayLiteral(custom, (c) => c.customerId),
+        arrayLiteral(custom, (c) => c.text),
+        arrayLiteral(custom, (c) => c.reviewStatus ?? null),
+        anyStatus(custom),
+        mode,
+        Number.isFinite(listed) ? listed : null,
+        options.change.id,
+        ...opening,
+      ),
+    );
   }
   return {
     statements,

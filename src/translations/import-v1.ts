@@ -12,7 +12,19 @@ import type { Change } from '../history/changes.js';
 import { publishAfterWrite } from './publish-after-import.js';
 import { refusalMessage } from './rules.js';
 import { ensureKeys, ensureLanguages, keyRefId } from './store.js';
-import { at, checkElements, describeProblems, elementKeyId, lookupElements, planElementWrite, refusalsByElement, runElementWrite, type ElementCell, type ElementLookup, type V1Element } from './v1-elements.js';
+import {
+  at,
+  checkElements,
+  describeProblems,
+  elementKeyId,
+  lookupElements,
+  planElementWrite,
+  refusalsByElement,
+  runElementWrite,
+  type ElementCell,
+  type ElementLookup,
+  type V1Element,
+} from './v1-elements.js';
 
 export interface ImportV1Options {
   /** REPLACE_TRANSLATION_IF_FOUND */
@@ -29,7 +41,11 @@ export interface ImportV1Result {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export async function importTranslationsV1(projectId: number, content: V1Element[], options: ImportV1Options): Promise<ImportV1Result> {
+export async function importTranslationsV1(
+  projectId: number,
+  content: V1Element[],
+  options: ImportV1Options,
+): Promise<ImportV1Result> {
   // Rule 7: the plan is checked before anything is written.
   if (options.publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
   const { valid, problems } = checkElements(content, { languageMustExist: false });
@@ -43,33 +59,70 @@ export async function importTranslationsV1(projectId: number, content: V1Element
   const change: Change = { id: found.changeId, projectId };
   const missingLanguages = [...new Set(accepted.map((e) => e.language))].filter((l) => !found.languages.has(l));
   const missingKeys = accepted.filter((e) => !found.keys.has(keyRefId(e)));
-  const plan = (ids: Pick<ElementLookup, 'keys' | 'languages'>, created = { keys: 0, languages: [] as string[], touched: false }) => {
+  const plan = (
+    ids: Pick<ElementLookup, 'keys' | 'languages'>,
+    created = { keys: 0, languages: [] as string[], touched: false },
+  ) => {
     const cells: ElementCell[] = [];
     for (const e of accepted) {
       // Without REPLACE an empty text could change nothing; an element without text only registers its key.
       if (e.text === null || (e.text === '' && !options.replace)) continue;
-      cells.push({ index: e.index, keyId: elementKeyId(ids.keys, e)!, languageId: ids.languages.get(e.language)!, customerId: e.customerKey ? found.customers.get(e.customerKey)! : null, text: e.text });
+      cells.push({
+        index: e.index,
+        keyId: elementKeyId(ids.keys, e)!,
+        languageId: ids.languages.get(e.language)!,
+        customerId: e.customerKey ? found.customers.get(e.customerKey)! : null,
+        text: e.text,
+      });
     }
     // Keys and languages created are recorded in the change: its details and its edit count.
     const edits = created.keys + created.languages.length;
-    const details = { operation: 'IMPORT_TRANSLATIONS_V1', elements: content.length, ...(edits ? { keysCreated: created.keys, languagesCreated: created.languages } : {}) };
+    const details = {
+      operation: 'IMPORT_TRANSLATIONS_V1',
+      elements: content.length,
+      ...(edits ? { keysCreated: created.keys, languagesCreated: created.languages } : {}),
+    };
     // Rule 4: existing translations are replaced only with REPLACE_TRANSLATION_IF_FOUND; rule 2: every key's last-seen.
     const write = planElementWrite(projectId, cells, change, {
-      replace: options.replace, details, edits,
+      replace: options.replace,
+      details,
+      edits,
       touchKeyIds: created.touched ? [] : [...new Set(accepted.map((e) => elementKeyId(ids.keys, e)!))],
     });
     return { ...write, cells, created };
   };
-  const { plan: write, rows } = await runElementWrite(!missingLanguages.length && !missingKeys.length ? plan(found) : async (tx) => {
-    // Rules 1 and 3: missing languages and keys are created (keys in the order of the elements).
-    const languages = missingLanguages.length ? await ensureLanguages(tx, projectId, missingLanguages.map((key) => ({ key })), { create: true, change }) : { ids: new Map<string, number>(), created: [] };
-    // Rule 2 then comes with the keys' ids (the statement after their creation sets last-seen and returns them).
-    const keys = missingKeys.length ? await ensureKeys(tx, projectId, accepted, { create: true, touchLastSeen: true, descriptions: accepted.map((e) => e.description), change }) : null;
-    return plan({ keys: keys?.ids ?? found.keys, languages: new Map([...found.languages, ...languages.ids]) }, { keys: keys?.created ?? 0, languages: languages.created, touched: keys !== null });
-  });
+  const { plan: write, rows } = await runElementWrite(
+    !missingLanguages.length && !missingKeys.length
+      ? plan(found)
+      : async (tx) => {
+          // Rules 1 and 3: missing languages and keys are created (keys in the order of the elements).
+          const languages = missingLanguages.length
+            ? await ensureLanguages(
+                tx,
+                projectId,
+                missingLanguages.map((key) => ({ key })),
+                { create: true, change },
+              )
+            : { ids: new Map<string, number>(), created: [] };
+          // Rule 2 then comes with the keys' ids (the statement after their creation sets last-seen and returns them).
+          const keys = missingKeys.length
+            ? await ensureKeys(tx, projectId, accepted, {
+                create: true,
+                touchLastSeen: true,
+                descriptions: accepted.map((e) => e.description),
+                change,
+              })
+            : null;
+          return plan(
+            { keys: keys?.ids ?? found.keys, languages: new Map([...found.languages, ...languages.ids]) },
+            { keys: keys?.created ?? 0, languages: languages.created, touched: keys !== null },
+          );
+        },
+  );
   // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a warning of its element.
   const outcome = { created: write.created, written: write.result(rows) };
-  for (const [index, refusal] of refusalsByElement(write.cells, outcome.written.refusals)) problems.push(at(index, refusalMessage(refusal)));
+  for (const [index, refusal] of refusalsByElement(write.cells, outcome.written.refusals))
+    problems.push(at(index, refusalMessage(refusal)));
 
   const parts = [
     `${plural(new Set(accepted.map(keyRefId)).size, 'unique key')} processed`,
@@ -90,5 +143,9 @@ export async function importTranslationsV1(projectId: number, content: V1Element
     const other = problems.filter((p) => p.index < 0).map((p) => p.message);
     message += `; ${plural(problems.length, 'warning')}: ${[...describeProblems(elementProblems), ...other].join('; ')}`;
   }
-  return { uniqueKeysProcessed: new Set(accepted.map(keyRefId)).size, processedWithWarnings: problems.length > 0, message };
+  return {
+    uniqueKeysProcessed: new Set(accepted.map(keyRefId)).size,
+    processedWithWarnings: problems.length > 0,
+    message,
+  };
 }

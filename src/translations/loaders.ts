@@ -27,17 +27,22 @@ async function loadGroup(requests: KeyCellsRequest[]): Promise<Map<number, Trans
 }
 
 export function createKeyCellsLoader(): DataLoader<KeyCellsRequest, TranslationCell[], string> {
-  return new DataLoader(async (requests) => {
-    const groups = new Map<string, KeyCellsRequest[]>();
-    for (const r of requests) {
-      const list = groups.get(groupOf(r));
-      if (list) list.push(r);
-      else groups.set(groupOf(r), [r]);
-    }
-    const loaded = new Map(await Promise.all([...groups].map(async ([id, list]) => [id, await loadGroup(list)] as const)));
-    return requests.map((r) => {
-      const cells = loaded.get(groupOf(r))!;
-      return cells instanceof Error ? cells : cells.get(r.keyId)!;
-    });
-  }, { cacheKeyFn: (r) => `${groupOf(r)}:${r.keyId}` });
+  return new DataLoader(
+    async (requests) => {
+      const groups = new Map<string, KeyCellsRequest[]>();
+      for (const r of requests) {
+        const list = groups.get(groupOf(r));
+        if (list) list.push(r);
+        else groups.set(groupOf(r), [r]);
+      }
+      const loaded = new Map(
+        await Promise.all([...groups].map(async ([id, list]) => [id, await loadGroup(list)] as const)),
+      );
+      return requests.map((r) => {
+        const cells = loaded.get(groupOf(r))!;
+        return cells instanceof Error ? cells : cells.get(r.keyId)!;
+      });
+    },
+    { cacheKeyFn: (r) => `${groupOf(r)}:${r.keyId}` },
+  );
 }

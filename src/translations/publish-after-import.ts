@@ -11,7 +11,10 @@ import { AppError } from '../errors.js';
 export type PublishOutcome = { published: true } | { published: false; warning: string };
 
 /** Publishes _latest; never throws: a failure comes back as the warning to report. */
-export async function publishAfterWrite(projectId: number, option: 'PUBLISH_AFTER_IMPORT' | 'AUTO_PUBLISH' = 'PUBLISH_AFTER_IMPORT'): Promise<PublishOutcome> {
+export async function publishAfterWrite(
+  projectId: number,
+  option: 'PUBLISH_AFTER_IMPORT' | 'AUTO_PUBLISH' = 'PUBLISH_AFTER_IMPORT',
+): Promise<PublishOutcome> {
   try {
     // The hosting domain is large and rarely needed on a write path: loaded on first use.
     const { publishEnvironment } = await import('../hosting/publish.js');

@@ -23,8 +23,14 @@ export async function purgeProjectContent(projectId: number): Promise<PurgeResul
   const result = await prisma().$transaction(async (tx) => {
     // Serializes with the other project-wide changes that lock the project row (languages, customers, publications).
     await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
-    const customerTranslationsDeleted = await tx.$executeRawUnsafe(`DELETE FROM "CustomerTranslation" WHERE "projectId" = $1`, projectId);
-    const translationsDeleted = await tx.$executeRawUnsafe(`DELETE FROM "Translation" WHERE "projectId" = $1`, projectId);
+    const customerTranslationsDeleted = await tx.$executeRawUnsafe(
+      `DELETE FROM "CustomerTranslation" WHERE "projectId" = $1`,
+      projectId,
+    );
+    const translationsDeleted = await tx.$executeRawUnsafe(
+      `DELETE FROM "Translation" WHERE "projectId" = $1`,
+      projectId,
+    );
     // Screenshots linked to keys lose every link with them: deleted, their storage folders queued
     // (src/screenshots/sweep.ts, after the commit); screenshots never linked stay.
     await tx.$executeRaw(Prisma.sql`/* purge:screenshots */
@@ -33,7 +39,9 @@ export async function purgeProjectContent(projectId: number): Promise<PurgeResul
     const keysDeleted = await tx.$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE "projectId" = $1`, projectId);
     const result = { keysDeleted, translationsDeleted, customerTranslationsDeleted };
     // Recorded as one change with its counts (the deleted texts are not kept: purge is an explicit reset).
-    await openChange(tx, projectId, 'PURGE', result, { edits: keysDeleted + translationsDeleted + customerTranslationsDeleted });
+    await openChange(tx, projectId, 'PURGE', result, {
+      edits: keysDeleted + translationsDeleted + customerTranslationsDeleted,
+    });
     return result;
   }, BULK_TRANSACTION);
   await sweepScreenshotDeletions();

@@ -14,17 +14,25 @@ export function refusalMessage(refusal: Refusal): string {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** One warning per reason with refusals, naming up to `examples` keys. */
-export function refusalWarnings(refused: Record<RefusalReason, number>, refusals: readonly Refusal[], examples = 5): string[] {
+export function refusalWarnings(
+  refused: Record<RefusalReason, number>,
+  refusals: readonly Refusal[],
+  examples = 5,
+): string[] {
   const warnings: string[] = [];
   const named = (reason: RefusalReason) => {
     const keys = [...new Set(refusals.filter((r) => r.reason === reason).map((r) => describeKey(r)))];
     return keys.length ? ` (${keys.slice(0, examples).join(', ')}${keys.length > examples ? ', …' : ''})` : '';
   };
   if (refused.LOCKED) {
-    warnings.push(`${plural(refused.LOCKED, 'translation was', 'translations were')} not written because the key is locked${named('LOCKED')}`);
+    warnings.push(
+      `${plural(refused.LOCKED, 'translation was', 'translations were')} not written because the key is locked${named('LOCKED')}`,
+    );
   }
   if (refused.CHARACTERS_LIMIT) {
-    warnings.push(`${plural(refused.CHARACTERS_LIMIT, 'translation was', 'translations were')} not written: longer than the key's charactersLimit${named('CHARACTERS_LIMIT')}`);
+    warnings.push(
+      `${plural(refused.CHARACTERS_LIMIT, 'translation was', 'translations were')} not written: longer than the key's charactersLimit${named('CHARACTERS_LIMIT')}`,
+    );
   }
   return warnings;
 }

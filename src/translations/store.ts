@@ -17,7 +17,10 @@ export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
  */
 export const BULK_TRANSACTION = { maxWait: 60_000, timeout: 300_000 } as const;
 
-export interface KeyRef { key: string; namespace: string }
+export interface KeyRef {
+  key: string;
+  namespace: string;
+}
 
 /**
  * A key's identity as one string. A name cannot hold U+0000 (fields.ts), so a
@@ -58,7 +61,12 @@ export interface EnsureKeysOptions {
  * probe the unique index for nothing (50 ms of a re-import of 10,000 keys on
  * PGlite). A fresh file costs the same two statements as before.
  */
-export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], options: EnsureKeysOptions): Promise<{ ids: Map<string, number>; created: number }> {
+export async function ensureKeys(
+  db: Db,
+  projectId: number,
+  keys: KeyRef[],
+  options: EnsureKeysOptions,
+): Promise<{ ids: Map<string, number>; created: number }> {
   const unique = new Map<string, { ref: KeyRef; description: string | null }>();
   keys.forEach((k, i) => {
     const id = keyId(k);
@@ -68,7 +76,9 @@ export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], opti
   const ids = new Map<string, number>();
   if (list.length === 0) return { ids, created: 0 };
   // Every key is checked against the rules, found or not, before anything is written.
-  const parsed = options.create ? list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description })) : [];
+  const parsed = options.create
+    ? list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description }))
+    : [];
   const find = async (refs: typeof list) => {
     const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
       // Found keys are updated by id (the primary key) in the same statement.
@@ -77,13 +87,20 @@ export async function ensureKeys(db: Db, projectId: number, keys: KeyRef[], opti
                 touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE id = ANY(ARRAY(SELECT id FROM found)))
            SELECT id, key, namespace FROM found`
         : FIND_KEYS,
-      projectId, arrayLiteral(refs, (k) => k.ref.key), arrayLiteral(refs, (k) => k.ref.namespace),
+      projectId,
+      arrayLiteral(refs, (k) => k.ref.key),
+      arrayLiteral(refs, (k) => k.ref.namespace),
     );
     for (const r of rows) ids.set(keyId(r), r.id);
   };
   await find(list);
   if (!options.create || ids.size === list.length) return { ids, created: 0 };
-  const created = await createKeys(db, projectId, parsed.filter((_, i) => !ids.has(keyId(list[i]!.ref))), options.change ?? null);
+  const created = await createKeys(
+    db,
+    projectId,
+    parsed.filter((_, i) => !ids.has(keyId(list[i]!.ref))),
+    options.change ?? null,
+  );
   for (const r of created) ids.set(keyId(r), r.id);
   // A key another transaction created since the lookup (PostgreSQL runs them side by side) was not created here: found now.
   if (ids.size < list.length) await find(list.filter((k) => !ids.has(keyId(k.ref))));
@@ -117,7 +134,10 @@ export async function ensureLanguages(
         WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = $1 AND l.key = t.k)
        ON CONFLICT ("projectId", key) DO NOTHING
        RETURNING id, key`,
-      projectId, unique.map((l) => l.key), unique.map((l) => languageNameOrDefault(l.key, l.name)), options.change?.id ?? null,
+      projectId,
+      unique.map((l) => l.key),
+      unique.map((l) => languageNameOrDefault(l.key, l.name)),
+      options.change?.id ?? null,
     );
     created = rows.map((r) => r.key);
     for (const r of rows) ids.set(r.key, r.id);
@@ -127,7 +147,8 @@ export async function ensureLanguages(
   if (existing.length) {
     const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
       `SELECT id, key FROM "Language" WHERE "projectId" = $1 AND key = ANY($2::text[])`,
-      projectId, existing.map((l) => l.key),
+      projectId,
+      existing.map((l) => l.key),
     );
     for (const r of rows) ids.set(r.key, r.id);
   }

@@ -84,24 +84,50 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   const request = parse(input);
   const address = { key: request.key, namespace: request.namespace };
   const db = prisma();
-  const [found] = await db.$queryRawUnsafe<Lookup[]>(LOOKUP, projectId, request.namespace, request.key, request.language, request.customerKey, request.text ?? null);
+  const [found] = await db.$queryRawUnsafe<Lookup[]>(
+    LOOKUP,
+    projectId,
+    request.namespace,
+    request.key,
+    request.language,
+    request.customerKey,
+    request.text ?? null,
+  );
   if (found!.key_id === null) throw notFound(`${describeKey(address)} not found`);
   if (found!.language_id === null) throw notFound(`language '${request.language}' not found`);
   if (request.customerKey && found!.customer_id === null) throw notFound(`customer '${request.customerKey}' not found`);
   const customer = request.customerKey ? { id: found!.customer_id!, key: request.customerKey } : null;
   // An empty override means "use the base translation": there is no customer text to review.
   if (customer && request.text === undefined && !found!.current_text) {
-    throw notFound(`customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`);
+    throw notFound(
+      `customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`,
+    );
   }
   // Optimistic concurrency (the web console): refuse to overwrite a cell that changed since the writer read it.
-  if (input.expectedLastModifiedAt && (found!.current_modified?.getTime() ?? 0) !== input.expectedLastModifiedAt.getTime()) {
+  if (
+    input.expectedLastModifiedAt &&
+    (found!.current_modified?.getTime() ?? 0) !== input.expectedLastModifiedAt.getTime()
+  ) {
     throw new AppError('CONFLICT', `${describeKey(address)} in '${request.language}' changed since it was read`, {
-      current: { text: found!.current_text ?? '', reviewStatus: found!.current_status ?? 'NOT_REVIEWED', lastModifiedAt: found!.current_modified?.toISOString() ?? null },
+      current: {
+        text: found!.current_text ?? '',
+        reviewStatus: found!.current_status ?? 'NOT_REVIEWED',
+        lastModifiedAt: found!.current_modified?.toISOString() ?? null,
+      },
     });
   }
-  const refuse = (refusal: Refusal) => (refusal.reason === 'LOCKED' ? conflict(refusalMessage(refusal)) : badRequest(refusalMessage(refusal)));
+  const refuse = (refusal: Refusal) =>
+    refusal.reason === 'LOCKED' ? conflict(refusalMessage(refusal)) : badRequest(refusalMessage(refusal));
   if (found!.refusal) {
-    throw refuse({ keyId: found!.key_id, languageId: found!.language_id, customerId: customer?.id ?? null, ...address, reason: found!.refusal, length: found!.length, charactersLimit: found!.chars_limit });
+    throw refuse({
+      keyId: found!.key_id,
+      languageId: found!.language_id,
+      customerId: customer?.id ?? null,
+      ...address,
+      reason: found!.refusal,
+      length: found!.length,
+      charactersLimit: found!.chars_limit,
+    });
   }
   const change = { id: BigInt(found!.change_id!), projectId };
   const cell = {

@@ -9,8 +9,18 @@ import { describeKey } from '../keys/write.js';
 import { refusalMessage } from './rules.js';
 import { ensureKeys, keyRefId } from './store.js';
 import {
-  at, cellId, checkElements, describeProblems, elementKeyId, lookupElements, planElementWrite, refusalsByElement, runElementWrite,
-  type ElementCell, type Problem, type V1Element,
+  at,
+  cellId,
+  checkElements,
+  describeProblems,
+  elementKeyId,
+  lookupElements,
+  planElementWrite,
+  refusalsByElement,
+  runElementWrite,
+  type ElementCell,
+  type Problem,
+  type V1Element,
 } from './v1-elements.js';
 
 export interface UpdateV1Result {
@@ -22,7 +32,11 @@ export interface UpdateV1Result {
   failures: string[];
 }
 
-export async function updateTranslationsV1(projectId: number, content: V1Element[], options: { createKeys: boolean }): Promise<UpdateV1Result> {
+export async function updateTranslationsV1(
+  projectId: number,
+  content: V1Element[],
+  options: { createKeys: boolean },
+): Promise<UpdateV1Result> {
   const { valid, problems } = checkElements(content, { languageMustExist: true });
   // Each element is counted against the state before the request: filling an empty cell is an insert (`filled`).
   const found = await lookupElements(prisma(), projectId, valid, { filled: true });
@@ -31,7 +45,9 @@ export async function updateTranslationsV1(projectId: number, content: V1Element
       ? `language '${e.language}' is not in the project`
       : e.customerKey !== null && !found.customers.has(e.customerKey)
         ? `customer '${e.customerKey}' not found`
-        : e.text === null ? 'text is missing' : undefined;
+        : e.text === null
+          ? 'text is missing'
+          : undefined;
     if (problem) problems.push(at(e.index, problem));
     return !problem;
   });
@@ -41,16 +57,35 @@ export async function updateTranslationsV1(projectId: number, content: V1Element
     for (const e of candidates) {
       const keyId = elementKeyId(keys, e);
       if (keyId === undefined) missing.push(at(e.index, `${describeKey(e)} is not in the project`));
-      else cells.push({ index: e.index, keyId, languageId: found.languages.get(e.language)!, customerId: e.customerKey ? found.customers.get(e.customerKey)! : null, text: e.text! });
+      else
+        cells.push({
+          index: e.index,
+          keyId,
+          languageId: found.languages.get(e.language)!,
+          customerId: e.customerKey ? found.customers.get(e.customerKey)! : null,
+          text: e.text!,
+        });
     }
     const details = { operation: 'UPDATE_TRANSLATIONS_V1', elements: content.length };
-    return { ...planElementWrite(projectId, cells, { id: found.changeId, projectId }, { replace: true, details }), cells, missing };
+    return {
+      ...planElementWrite(projectId, cells, { id: found.changeId, projectId }, { replace: true, details }),
+      cells,
+      missing,
+    };
   };
   const missingKeys = options.createKeys ? candidates.filter((e) => !found.keys.has(keyRefId(e))) : [];
-  const { plan: write, rows } = await runElementWrite(!missingKeys.length ? plan(found.keys) : async (tx) => {
-    const keys = await ensureKeys(tx, projectId, missingKeys, { create: true, descriptions: missingKeys.map((e) => e.description), change: { id: found.changeId } });
-    return plan(new Map([...found.keys, ...keys.ids]));
-  });
+  const { plan: write, rows } = await runElementWrite(
+    !missingKeys.length
+      ? plan(found.keys)
+      : async (tx) => {
+          const keys = await ensureKeys(tx, projectId, missingKeys, {
+            create: true,
+            descriptions: missingKeys.map((e) => e.description),
+            change: { id: found.changeId },
+          });
+          return plan(new Map([...found.keys, ...keys.ids]));
+        },
+  );
   problems.push(...write.missing);
   // The write gate refuses cells of locked keys and texts over the key's charactersLimit: each is a failure of its element.
   const refused = refusalsByElement(write.cells, write.result(rows).refusals);
@@ -61,6 +96,9 @@ export async function updateTranslationsV1(projectId: number, content: V1Element
     numberOfUpdates: updates,
     numberOfFailures: problems.length,
     numberOfInserts: accepted.length - updates,
-    failures: describeProblems(problems.sort((a, b) => a.index - b.index), Number.POSITIVE_INFINITY),
+    failures: describeProblems(
+      problems.sort((a, b) => a.index - b.index),
+      Number.POSITIVE_INFINITY,
+    ),
   };
 }

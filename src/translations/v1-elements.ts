@@ -31,7 +31,10 @@ export interface ValidElement {
   customerKey: string | null;
 }
 
-export interface Problem { index: number; message: string }
+export interface Problem {
+  index: number;
+  message: string;
+}
 
 export const at = (index: number, message: string): Problem => ({ index, message });
 
@@ -43,7 +46,10 @@ export function describeProblems(problems: Problem[], max = 20): string[] {
 }
 
 /** Checks the shape of each element: key and language present, lengths within the contract. */
-export function checkElements(content: V1Element[], options: { languageMustExist: boolean }): { valid: ValidElement[]; problems: Problem[] } {
+export function checkElements(
+  content: V1Element[],
+  options: { languageMustExist: boolean },
+): { valid: ValidElement[]; problems: Problem[] } {
   const valid: ValidElement[] = [];
   const problems: Problem[] = [];
   content.forEach((element, index) => {
@@ -51,11 +57,12 @@ export function checkElements(content: V1Element[], options: { languageMustExist
     const namespace = element.namespace ?? '';
     if (key.trim() === '') return problems.push(at(index, 'key is empty'));
     if (language === '') return problems.push(at(index, 'language is empty'));
-    const problem = keyProblem(key)
-      ?? namespaceProblem(namespace)
+    const problem =
+      keyProblem(key) ??
+      namespaceProblem(namespace) ??
       // A language that must already exist is reported as missing from the project instead.
-      ?? (options.languageMustExist ? undefined : identifierProblem(language, 'language', LIMITS.languageKey))
-      ?? (element.description ? lengthProblem(element.description, 'description', LIMITS.description) : undefined);
+      (options.languageMustExist ? undefined : identifierProblem(language, 'language', LIMITS.languageKey)) ??
+      (element.description ? lengthProblem(element.description, 'description', LIMITS.description) : undefined);
     if (problem) return problems.push(at(index, problem));
     valid.push({
       index,
@@ -107,26 +114,51 @@ const LOOKUP = `
  * the write will open (so that opening it can go in the write's batch), and
  * with `filled` which of their cells hold a text.
  */
-export async function lookupElements(db: Db, projectId: number, elements: readonly ValidElement[], options: { filled?: boolean } = {}): Promise<ElementLookup> {
+export async function lookupElements(
+  db: Db,
+  projectId: number,
+  elements: readonly ValidElement[],
+  options: { filled?: boolean } = {},
+): Promise<ElementLookup> {
   const keys = [...new Map(elements.map((e) => [keyRefId(e), e])).values()];
   const languages = [...new Set(elements.map((e) => e.language))];
   const customers = [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))];
   const cells = options.filled ? elements : [];
-  const [row] = await db.$queryRawUnsafe<{ keys: string; languages: string; customers: string; filled: string; change_id: bigint }[]>(
-    LOOKUP, projectId, keys.map((k) => k.namespace), keys.map((k) => k.key), languages, customers,
-    cells.map((e) => e.namespace), cells.map((e) => e.key), cells.map((e) => e.language), cells.map((e) => e.customerKey),
+  const [row] = await db.$queryRawUnsafe<
+    { keys: string; languages: string; customers: string; filled: string; change_id: bigint }[]
+  >(
+    LOOKUP,
+    projectId,
+    keys.map((k) => k.namespace),
+    keys.map((k) => k.key),
+    languages,
+    customers,
+    cells.map((e) => e.namespace),
+    cells.map((e) => e.key),
+    cells.map((e) => e.language),
+    cells.map((e) => e.customerKey),
   );
   const pairs = (json: string) => (JSON.parse(json) as [number, string][]).map(([id, key]) => [key, id] as const);
   return {
-    keys: new Map((JSON.parse(row!.keys) as [number, string, string][]).map(([id, namespace, key]) => [keyRefId({ namespace, key }), id])),
+    keys: new Map(
+      (JSON.parse(row!.keys) as [number, string, string][]).map(([id, namespace, key]) => [
+        keyRefId({ namespace, key }),
+        id,
+      ]),
+    ),
     languages: new Map(pairs(row!.languages)),
     customers: new Map(pairs(row!.customers)),
     changeId: BigInt(row!.change_id),
-    filled: new Set((JSON.parse(row!.filled) as [number, number, number | null][]).map(([keyId, languageId, customerId]) => cellId({ keyId, languageId, customerId }))),
+    filled: new Set(
+      (JSON.parse(row!.filled) as [number, number, number | null][]).map(([keyId, languageId, customerId]) =>
+        cellId({ keyId, languageId, customerId }),
+      ),
+    ),
   };
 }
 
-export const cellId = (c: Pick<Cell, 'keyId' | 'languageId' | 'customerId'>) => `${c.keyId}:${c.languageId}:${c.customerId ?? ''}`;
+export const cellId = (c: Pick<Cell, 'keyId' | 'languageId' | 'customerId'>) =>
+  `${c.keyId}:${c.languageId}:${c.customerId ?? ''}`;
 
 export type ElementCell = Cell & { index: number };
 
@@ -139,14 +171,28 @@ export type ElementCell = Cell & { index: number };
  * is a statement of its own, in one batched transaction. `statements` builds them
  * (again for a retry: a statement runs once); `result` reads their answers.
  */
-export function planElementWrite(projectId: number, cells: ElementCell[], change: Change, options: {
-  replace: boolean; details: Record<string, unknown>; edits?: number; touchKeyIds?: number[];
-}) {
+export function planElementWrite(
+  projectId: number,
+  cells: ElementCell[],
+  change: Change,
+  options: {
+    replace: boolean;
+    details: Record<string, unknown>;
+    edits?: number;
+    touchKeyIds?: number[];
+  },
+) {
   const opening = openChangeParams(change, 'TRANSLATIONS', options.details, { edits: options.edits ?? 0 });
   const oneTable = cells.length > 0 && cells.every((c) => (c.customerId === null) === (cells[0]!.customerId === null));
   const touch = options.touchKeyIds ?? [];
   // One table: the gate's statement opens the change and sets last-seen too — the whole write is one statement.
-  const gate = (db: Db) => gateStatements(db, projectId, cells, { replace: options.replace, listRefusals: cells.length, change, ...(oneTable ? { opening, touchKeyIds: touch } : {}) });
+  const gate = (db: Db) =>
+    gateStatements(db, projectId, cells, {
+      replace: options.replace,
+      listRefusals: cells.length,
+      change,
+      ...(oneTable ? { opening, touchKeyIds: touch } : {}),
+    });
   const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
   return {
     statements: (db: Db) => [
@@ -166,7 +212,9 @@ type Plan = ReturnType<typeof planElementWrite>;
  * languages must be created first (`prepare` creates them and plans the
  * write with their ids), in one interactive transaction.
  */
-export async function runElementWrite<P extends Plan>(plan: P | ((tx: Db) => Promise<P>)): Promise<{ plan: P; rows: unknown[] }> {
+export async function runElementWrite<P extends Plan>(
+  plan: P | ((tx: Db) => Promise<P>),
+): Promise<{ plan: P; rows: unknown[] }> {
   if (typeof plan !== 'function') return { plan, rows: await runBatched(() => plan.statements(prisma())) };
   return prisma().$transaction(async (tx) => {
     const planned = await plan(tx);

@@ -52,7 +52,11 @@ export class WebhookDispatcher {
   private lastPrune = 0;
 
   constructor(private readonly options: { pollMs: number; leaseMs: number; config: WebhookConfig }) {
-    this.loop = new PollLoop({ failure: 'webhook delivery failed', sleepMs: () => this.soonest(), round: () => this.round() });
+    this.loop = new PollLoop({
+      failure: 'webhook delivery failed',
+      sleepMs: () => this.soonest(),
+      round: () => this.round(),
+    });
   }
 
   start(): void {
@@ -109,17 +113,27 @@ export class WebhookDispatcher {
   private async deliver(d: Claimed): Promise<void> {
     const payload = await buildPayload(d, d.projectId);
     // A CHANGE that changed nothing (a write of the same text), or a change pruned meanwhile: nothing to tell.
-    if (!payload || (payload.trigger === 'CHANGE' && payload.changesCount === 0 && Object.keys(payload.details).length === 0)) {
-      await prisma().$executeRaw(Prisma.sql`/* webhooks:skip */ UPDATE "WebhookDelivery" SET state = 'SKIPPED', "leaseExpiresAt" = NULL WHERE id = ${d.id}::bigint`);
+    if (
+      !payload ||
+      (payload.trigger === 'CHANGE' && payload.changesCount === 0 && Object.keys(payload.details).length === 0)
+    ) {
+      await prisma().$executeRaw(
+        Prisma.sql`/* webhooks:skip */ UPDATE "WebhookDelivery" SET state = 'SKIPPED', "leaseExpiresAt" = NULL WHERE id = ${d.id}::bigint`,
+      );
       return;
     }
     const body = JSON.stringify(payload);
     const timestamp = Math.floor(Date.now() / 1000);
-    const result = await postSigned(d.url, body, {
-      [DELIVERY_HEADER]: String(d.id),
-      [TIMESTAMP_HEADER]: String(timestamp),
-      [SIGNATURE_HEADER]: signature(openSecret(d.secretSealed, d.projectId), timestamp, body),
-    }, { allowPrivate: this.options.config.allowPrivate, timeoutMs: this.options.config.timeoutMs });
+    const result = await postSigned(
+      d.url,
+      body,
+      {
+        [DELIVERY_HEADER]: String(d.id),
+        [TIMESTAMP_HEADER]: String(timestamp),
+        [SIGNATURE_HEADER]: signature(openSecret(d.secretSealed, d.projectId), timestamp, body),
+      },
+      { allowPrivate: this.options.config.allowPrivate, timeoutMs: this.options.config.timeoutMs },
+    );
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const { retryBaseMs, retryForMs, disableAfterFailures } = this.options.config;
     const delay = retryDelay(d.attempts, retryBaseMs);
@@ -128,7 +142,14 @@ export class WebhookDispatcher {
     recordWebhookDelivery(ok ? 'delivered' : givenUp ? 'failed' : 'retrying');
     await prisma().$transaction(async (tx) => {
       await tx.webhookAttempt.create({
-        data: { deliveryId: d.id, url: d.url, durationMs: result.durationMs, status: result.status, error: result.error?.slice(0, 500) ?? null, response: result.response },
+        data: {
+          deliveryId: d.id,
+          url: d.url,
+          durationMs: result.durationMs,
+          status: result.status,
+          error: result.error?.slice(0, 500) ?? null,
+          response: result.response,
+        },
       });
       const state = ok ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING';
       await tx.$executeRaw(Prisma.sql`/* webhooks:attempted */

@@ -41,18 +41,30 @@ export interface Payload {
 
 function keyActions(details: Record<string, unknown>): PayloadChange[] {
   const action = details.action;
-  if (action === 'CREATE_KEY' || action === 'CHANGE_KEY') return [{ action, key: String(details.key), namespace: String(details.namespace ?? '') }];
+  if (action === 'CREATE_KEY' || action === 'CHANGE_KEY')
+    return [{ action, key: String(details.key), namespace: String(details.namespace ?? '') }];
   if (action === 'DELETE_KEY' && Array.isArray(details.keys)) {
-    return (details.keys as { key: string; namespace: string }[]).map((k) => ({ action: 'DELETE_KEY' as const, key: k.key, namespace: k.namespace }));
+    return (details.keys as { key: string; namespace: string }[]).map((k) => ({
+      action: 'DELETE_KEY' as const,
+      key: k.key,
+      namespace: k.namespace,
+    }));
   }
   return [];
 }
 
 /** The payload of a delivery; undefined when its activity is gone (pruned by retention). */
-export async function buildPayload(delivery: { id: bigint; trigger: string; activityId: bigint | null }, projectId: number): Promise<Payload | undefined> {
+export async function buildPayload(
+  delivery: { id: bigint; trigger: string; activityId: bigint | null },
+  projectId: number,
+): Promise<Payload | undefined> {
   const project = await prisma().project.findUniqueOrThrow({
     where: { id: projectId },
-    select: { projectToken: true, name: true, members: { where: { role: 'OWNER' }, take: 1, select: { account: { select: { email: true, name: true } } } } },
+    select: {
+      projectToken: true,
+      name: true,
+      members: { where: { role: 'OWNER' }, take: 1, select: { account: { select: { email: true, name: true } } } },
+    },
   });
   const base = {
     deliveryId: String(delivery.id),
@@ -63,18 +75,42 @@ export async function buildPayload(delivery: { id: bigint; trigger: string; acti
     accountName: project.members[0] ? project.members[0].account.name || project.members[0].account.email : null,
   };
   if (delivery.activityId === null) {
-    return { ...base, jobId: null, environment: null, activityId: null, kind: null, at: new Date().toISOString(), actor: null, source: null, details: {}, changes: [], changesCount: 0, changesTruncated: false };
+    return {
+      ...base,
+      jobId: null,
+      environment: null,
+      activityId: null,
+      kind: null,
+      at: new Date().toISOString(),
+      actor: null,
+      source: null,
+      details: {},
+      changes: [],
+      changesCount: 0,
+      changesTruncated: false,
+    };
   }
   const entry = await activityEntry(projectId, delivery.activityId);
   if (!entry) return undefined;
   const actions = keyActions(entry.details);
-  const keyActionCount = entry.details.action === 'DELETE_KEY' ? Number(entry.details.count ?? actions.length) : actions.length;
-  const cells = entry.cells > 0 && actions.length < MAX_CHANGES ? await cellsOfActivity(projectId, entry.id, 0, MAX_CHANGES - actions.length) : [];
+  const keyActionCount =
+    entry.details.action === 'DELETE_KEY' ? Number(entry.details.count ?? actions.length) : actions.length;
+  const cells =
+    entry.cells > 0 && actions.length < MAX_CHANGES
+      ? await cellsOfActivity(projectId, entry.id, 0, MAX_CHANGES - actions.length)
+      : [];
   const changes: PayloadChange[] = [
     ...actions.slice(0, MAX_CHANGES),
     ...cells.map((c) => ({
-      action: 'CHANGE_TRANSLATION' as const, key: c.key, namespace: c.namespace, languageKey: c.language, customerKey: c.customer,
-      oldTranslation: c.oldText, newTranslation: c.newText, oldReviewStatus: c.oldStatus, reviewStatus: c.newStatus,
+      action: 'CHANGE_TRANSLATION' as const,
+      key: c.key,
+      namespace: c.namespace,
+      languageKey: c.language,
+      customerKey: c.customer,
+      oldTranslation: c.oldText,
+      newTranslation: c.newText,
+      oldReviewStatus: c.oldStatus,
+      reviewStatus: c.newStatus,
     })),
   ];
   const changesCount = keyActionCount + entry.cells;

@@ -15,7 +15,8 @@ export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
   // ::ffff:10.0.0.1 is 10.0.0.1.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed.range() === 'unicast';
 }
 
@@ -36,14 +37,19 @@ export function checkWebhookUrl(value: string): URL | string {
 /** The address to connect to for a URL: resolved and checked. */
 export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }] : await lookup(host, { all: true, verbatim: true }).catch(() => {
-    throw new UnsafeTargetError(`cannot resolve ${host}`);
-  });
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) as 4 | 6 }]
+    : await lookup(host, { all: true, verbatim: true }).catch(() => {
+        throw new UnsafeTargetError(`cannot resolve ${host}`);
+      });
   if (addresses.length === 0) throw new UnsafeTargetError(`cannot resolve ${host}`);
   if (!allowPrivate) {
     // Every address the name has must be public: one private answer is enough to refuse.
     const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) throw new UnsafeTargetError(`${host} resolves to ${refused.address}, a loopback, private, link-local or reserved address (set WEBHOOK_ALLOW_PRIVATE=true to allow)`);
+    if (refused)
+      throw new UnsafeTargetError(
+        `${host} resolves to ${refused.address}, a loopback, private, link-local or reserved address (set WEBHOOK_ALLOW_PRIVATE=true to allow)`,
+      );
   }
   return { address: addresses[0]!.address, family: addresses[0]!.family as 4 | 6 };
 }

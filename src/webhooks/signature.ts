@@ -13,7 +13,12 @@ export function signature(secret: string, timestamp: number, body: string): stri
 }
 
 /** What a receiver does (used by the tests as a receiver would). */
-export function verifySignature(secret: string, headers: { timestamp: string; signature: string }, body: string, options: { toleranceSeconds?: number; now?: number } = {}): boolean {
+export function verifySignature(
+  secret: string,
+  headers: { timestamp: string; signature: string },
+  body: string,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): boolean {
   const timestamp = Number(headers.timestamp);
   if (!Number.isInteger(timestamp)) return false;
   const now = options.now ?? Math.floor(Date.now() / 1000);

@@ -29,7 +29,16 @@ export interface WebhookInput {
   enabled?: boolean | null;
 }
 
-const VIEW = { id: true, url: true, triggers: true, enabled: true, disabledReason: true, consecutiveFailures: true, createdAt: true, updatedAt: true } as const;
+const VIEW = {
+  id: true,
+  url: true,
+  triggers: true,
+  enabled: true,
+  disabledReason: true,
+  consecutiveFailures: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 function parseUrl(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw badRequest('url is required');
@@ -52,7 +61,10 @@ async function webhookOf(projectId: number, id: number) {
 }
 
 /** Creates a webhook; the answer carries its signing secret, never shown again. */
-export async function createWebhook(projectId: number, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
+export async function createWebhook(
+  projectId: number,
+  input: WebhookInput,
+): Promise<{ webhook: WebhookView; secret: string }> {
   const url = parseUrl(input.url);
   const triggers = parseTriggers(input.triggers);
   if ((await prisma().webhook.count({ where: { projectId } })) >= MAX_WEBHOOKS_PER_PROJECT) {
@@ -67,7 +79,11 @@ export async function createWebhook(projectId: number, input: WebhookInput): Pro
 }
 
 export async function listWebhooks(projectId: number): Promise<WebhookView[]> {
-  return (await prisma().webhook.findMany({ where: { projectId }, orderBy: { id: 'asc' }, select: VIEW })) as WebhookView[];
+  return (await prisma().webhook.findMany({
+    where: { projectId },
+    orderBy: { id: 'asc' },
+    select: VIEW,
+  })) as WebhookView[];
 }
 
 export async function getWebhook(projectId: number, id: number): Promise<WebhookView> {
@@ -114,18 +130,33 @@ export interface DeliveryView {
 export const DELIVERY_PAGE = { defaultSize: 20, maxSize: 100 } as const;
 
 /** The webhook's deliveries, newest first, each with its attempts. */
-export async function webhookDeliveries(projectId: number, id: number, page: number, size: number): Promise<DeliveryView[]> {
+export async function webhookDeliveries(
+  projectId: number,
+  id: number,
+  page: number,
+  size: number,
+): Promise<DeliveryView[]> {
   await webhookOf(projectId, id);
   if (!Number.isInteger(page) || page < 0) throw badRequest('page must be an integer of at least 0');
-  if (!Number.isInteger(size) || size < 1 || size > DELIVERY_PAGE.maxSize) throw badRequest(`size must be between 1 and ${DELIVERY_PAGE.maxSize}`);
+  if (!Number.isInteger(size) || size < 1 || size > DELIVERY_PAGE.maxSize)
+    throw badRequest(`size must be between 1 and ${DELIVERY_PAGE.maxSize}`);
   return prisma().webhookDelivery.findMany({
     where: { webhookId: id },
     orderBy: { id: 'desc' },
     skip: page * size,
     take: size,
     select: {
-      id: true, activityId: true, trigger: true, state: true, attempts: true, nextAttemptAt: true, createdAt: true,
-      log: { orderBy: { id: 'asc' }, select: { at: true, url: true, durationMs: true, status: true, error: true, response: true } },
+      id: true,
+      activityId: true,
+      trigger: true,
+      state: true,
+      attempts: true,
+      nextAttemptAt: true,
+      createdAt: true,
+      log: {
+        orderBy: { id: 'asc' },
+        select: { at: true, url: true, durationMs: true, status: true, error: true, response: true },
+      },
     },
   });
 }

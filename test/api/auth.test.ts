@@ -20,7 +20,12 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 const gql = (headers: Record<string, string>, query: string, variables?: object) =>
-  service.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: { query, variables } });
+  service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: { query, variables },
+  });
 
 describe('personal token (Authorization: <token>) on /api/v2/projects', () => {
   it('lists only the own projects', async () => {
@@ -35,7 +40,12 @@ describe('personal token (Authorization: <token>) on /api/v2/projects', () => {
     ['an API key', { 'x-service-token': 'whatever' }],
   ])('refuses a %s credential with 403', async (_name, headers) => {
     for (const method of ['GET', 'POST'] as const) {
-      const res = await service.request({ method, url: '/api/v2/projects', headers: headers as Record<string, string>, payload: { name: 'x' } });
+      const res = await service.request({
+        method,
+        url: '/api/v2/projects',
+        headers: headers as Record<string, string>,
+        payload: { name: 'x' },
+      });
       expect(res.statusCode).toBe(403);
       expect(envelope(res).msg).toMatch(/credential|needs/i);
     }
@@ -63,11 +73,20 @@ describe('basic credentials on /api/v1/projects', () => {
     }
   });
   it('creates a project owned by the account', async () => {
-    const res = await service.request({ method: 'POST', url: '/api/v1/projects', headers: { authorization: bob.basic }, payload: { name: 'Bob second' } });
+    const res = await service.request({
+      method: 'POST',
+      url: '/api/v1/projects',
+      headers: { authorization: bob.basic },
+      payload: { name: 'Bob second' },
+    });
     expect(res.statusCode).toBe(200);
-    const list = envelope(await service.request({ url: '/api/v2/projects', headers: { authorization: bob.token } })).data;
+    const list = envelope(
+      await service.request({ url: '/api/v2/projects', headers: { authorization: bob.token } }),
+    ).data;
     expect(list.map((p: any) => p.name)).toContain('Bob second');
-    const aliceList = envelope(await service.request({ url: '/api/v2/projects', headers: { authorization: alice.token } })).data;
+    const aliceList = envelope(
+      await service.request({ url: '/api/v2/projects', headers: { authorization: alice.token } }),
+    ).data;
     expect(aliceList.map((p: any) => p.name)).not.toContain('Bob second');
   });
 });
@@ -91,13 +110,24 @@ describe('GraphQL accepts the same credentials', () => {
     expect(own.json().data.project.name).toBe('Alice app');
   });
   it("never reaches another account's or project's data", async () => {
-    const byToken = await gql({ authorization: alice.token }, 'query($t: String) { project(projectToken: $t) { name apiKey } }', { t: bobProject.projectToken });
+    const byToken = await gql(
+      { authorization: alice.token },
+      'query($t: String) { project(projectToken: $t) { name apiKey } }',
+      { t: bobProject.projectToken },
+    );
     expect(byToken.json().data).toBeNull();
     expect(byToken.json().errors[0].extensions.code).toBe('NOT_FOUND');
     expect(byToken.body).not.toContain(bobProject.apiKey);
-    const byKey = await gql({ 'x-service-token': aliceProject.apiKey }, 'query($t: String) { project(projectToken: $t) { name } }', { t: bobProject.projectToken });
+    const byKey = await gql(
+      { 'x-service-token': aliceProject.apiKey },
+      'query($t: String) { project(projectToken: $t) { name } }',
+      { t: bobProject.projectToken },
+    );
     expect(byKey.json().errors[0].extensions.code).toBe('NOT_FOUND');
-    const create = await gql({ 'x-service-token': aliceProject.apiKey }, 'mutation { createProject(name: "x") { name } }');
+    const create = await gql(
+      { 'x-service-token': aliceProject.apiKey },
+      'mutation { createProject(name: "x") { name } }',
+    );
     expect(create.json().errors[0].extensions.code).toBe('FORBIDDEN');
   });
   it('answers FORBIDDEN for a wrong or missing credential', async () => {
@@ -112,7 +142,12 @@ describe('every REST route', () => {
   it('answers 403 with the envelope for missing and wrong credentials', async () => {
     for (const route of ALL_ROUTES) {
       const url = route.path.replace(/:(\w+)/g, 'x');
-      for (const headers of [{}, { authorization: 'wrong' }, { 'x-service-token': 'wrong' }, { authorization: 'Basic d3Jvbmc6d3Jvbmc=' }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { authorization: 'wrong' },
+        { 'x-service-token': 'wrong' },
+        { authorization: 'Basic d3Jvbmc6d3Jvbmc=' },
+      ] as Record<string, string>[]) {
         const res = await service.request({ method: route.method, url, headers, payload: {} });
         expect(res.statusCode, `${route.method} ${route.path} with ${JSON.stringify(headers)}`).toBe(403);
         expect(envelope(res).msg.length).toBeGreaterThan(0);

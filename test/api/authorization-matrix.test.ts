@@ -24,14 +24,28 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { getNamedType, isLeafType, isListType, isNonNullType, isObjectType, type GraphQLField, type GraphQLOutputType } from 'graphql';
+import {
+  getNamedType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLOutputType,
+} from 'graphql';
 import { ALL_ROUTES } from '../../rest-compat/index.js';
 import type { RestRoute } from '../../rest-compat/route.js';
 import { schema } from '../../src/schema/index.js';
 import { createPersonalToken } from '../../src/accounts/accounts.js';
 import { sha256 } from '../../src/auth/secrets.js';
 import { forgetCredentials } from '../../src/auth/credential-cache.js';
-import { IN_CONTEXT_PERMISSIONS, OPERATION_PERMISSIONS, allows, type Permission, type ProjectOperation } from '../../src/teams/permissions.js';
+import {
+  IN_CONTEXT_PERMISSIONS,
+  OPERATION_PERMISSIONS,
+  allows,
+  type Permission,
+  type ProjectOperation,
+} from '../../src/teams/permissions.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { multipart, queryString } from '../support/transfer.js';
 import { bombPng } from '../support/screenshots.js';
@@ -196,70 +210,177 @@ const REST_SAMPLES: Record<string, (w: World) => RestSample> = {
   'GET /api/v1/projects': () => ({}),
   'POST /api/v1/projects': () => ({ body: { name: 'matrix v1' } }),
   'GET /api/v2/project': () => ({}),
-  'PATCH /api/v2/projects/:projectToken': (w) => ({ params: { projectToken: w.project.projectToken }, body: { name: 'Victim project' } }),
+  'PATCH /api/v2/projects/:projectToken': (w) => ({
+    params: { projectToken: w.project.projectToken },
+    body: { name: 'Victim project' },
+  }),
   // Another project of the victim, with the same members: deleting it leaves the world as it was.
-  'DELETE /api/v2/projects/:projectToken': (w) => ({ params: { projectToken: w.doomedProject }, restore: createDoomedProject }),
-  'POST /api/v2/projects/:projectToken/api-key/rotate': (w) => ({ params: { projectToken: w.project.projectToken }, restore: restoreApiKey }),
-  'POST /api/v1/jobs/auto-translate': () => ({ body: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targetProjectLanguage: 'de', targetLanguage: 'de' }, victimResource: true }),
-  'POST /api/v2/jobs/auto-translate': () => ({ body: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }] }, victimResource: true }),
+  'DELETE /api/v2/projects/:projectToken': (w) => ({
+    params: { projectToken: w.doomedProject },
+    restore: createDoomedProject,
+  }),
+  'POST /api/v2/projects/:projectToken/api-key/rotate': (w) => ({
+    params: { projectToken: w.project.projectToken },
+    restore: restoreApiKey,
+  }),
+  'POST /api/v1/jobs/auto-translate': () => ({
+    body: {
+      translationProvider: 'PSEUDO',
+      sourceProjectLanguage: 'en',
+      targetProjectLanguage: 'de',
+      targetLanguage: 'de',
+    },
+    victimResource: true,
+  }),
+  'POST /api/v2/jobs/auto-translate': () => ({
+    body: {
+      translationProvider: 'PSEUDO',
+      sourceProjectLanguage: 'en',
+      targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }],
+    },
+    victimResource: true,
+  }),
   'GET /api/v1/jobs': () => ({}),
   'GET /api/v2/jobs': () => ({}),
   'GET /api/v1/jobs/:jobId': (w) => ({ params: { jobId: w.jobId }, victimResource: true }),
   'GET /api/v2/environments': () => ({}),
   'POST /api/v2/environments': () => ({ body: { key: 'rest-env', name: 'REST env' } }),
-  'GET /api/v2/environments/:environmentKey': () => ({ params: { environmentKey: 'victim-env' }, victimResource: true }),
+  'GET /api/v2/environments/:environmentKey': () => ({
+    params: { environmentKey: 'victim-env' },
+    victimResource: true,
+  }),
   'POST /api/v2/environments/:environmentKey/publish': () => ({ params: { environmentKey: '_latest' }, body: {} }),
-  'POST /api/v2/import': () => ({ query: { uploadFormat: 'single-language-json', languageKey: 'en' }, file: { name: 'en.json', content: json({ 'rest.import': 'Imported' }) } }),
+  'POST /api/v2/import': () => ({
+    query: { uploadFormat: 'single-language-json', languageKey: 'en' },
+    file: { name: 'en.json', content: json({ 'rest.import': 'Imported' }) },
+  }),
   'GET /api/v4/export': () => ({ query: { downloadFormat: 'multi-language-json' } }),
   'GET /api/v3/export': () => ({ query: { downloadFormat: 'multi-language-json' } }),
   'POST /api/v1/languages': () => ({ body: { key: 'pt', name: 'Portuguese' } }),
   'GET /api/v1/languages': () => ({}),
-  'PATCH /api/v1/languages/:languageKey': () => ({ params: { languageKey: 'fr' }, body: { name: 'Français' }, victimResource: true }),
+  'PATCH /api/v1/languages/:languageKey': () => ({
+    params: { languageKey: 'fr' },
+    body: { name: 'Français' },
+    victimResource: true,
+  }),
   'DELETE /api/v1/languages/:languageKey': () => ({ params: { languageKey: 'it' }, victimResource: true }),
   'POST /api/v1/customers': () => ({ body: { key: 'rest-customer', description: 'REST' } }),
   'GET /api/v1/customers': () => ({}),
   'GET /api/v1/customers/:customerKey': () => ({ params: { customerKey: 'victim-customer' }, victimResource: true }),
-  'PATCH /api/v1/customers/:customerKey': () => ({ params: { customerKey: 'victim-customer' }, body: { description: 'Changed' }, victimResource: true }),
+  'PATCH /api/v1/customers/:customerKey': () => ({
+    params: { customerKey: 'victim-customer' },
+    body: { description: 'Changed' },
+    victimResource: true,
+  }),
   'DELETE /api/v1/customers/:customerKey': () => ({ params: { customerKey: 'doomed-customer' }, victimResource: true }),
   'GET /api/v1/translation-keys': () => ({}),
   'POST /api/v1/translation-keys': () => ({ body: { key: 'rest.created' } }),
-  'PATCH /api/v1/translation-keys': () => ({ query: { key: 'victim.key' }, body: { description: 'Changed' }, victimResource: true }),
+  'PATCH /api/v1/translation-keys': () => ({
+    query: { key: 'victim.key' },
+    body: { description: 'Changed' },
+    victimResource: true,
+  }),
   'DELETE /api/v1/translation-keys': () => ({ query: { key: 'doomed.one' }, victimResource: true }),
   'DELETE /api/v1/translation-keys/bulk': () => ({ body: { translationKeys: [{ key: 'doomed.two' }] } }),
   'GET /api/v2/translations': () => ({}),
-  'PATCH /api/v2/translations': () => ({ body: { key: 'victim.key', language: 'de', text: 'Geändert' }, victimResource: true }),
+  'PATCH /api/v2/translations': () => ({
+    body: { key: 'victim.key', language: 'de', text: 'Geändert' },
+    victimResource: true,
+  }),
   'POST /api/v1/translations': () => ({ body: { content: [{ key: 'rest.added', language: 'en', text: 'Added' }] } }),
   'PATCH /api/v1/translations': () => ({ body: { content: [{ key: 'victim.key', language: 'en', text: 'Updated' }] } }),
   'DELETE /api/v1/translations/purge': () => ({ last: true }),
-  'POST /cli/v2/upload': () => ({ query: { uploadFormat: 'single-language-json', languageKey: 'en' }, file: { name: 'en.json', content: json({ 'cli.upload': 'Uploaded' }) } }),
-  'POST /cli/v2/upload-preview': () => ({ query: { uploadFormat: 'single-language-json', languageKey: 'en' }, file: { name: 'en.json', content: json({ 'cli.preview': 'Previewed' }) } }),
+  'POST /cli/v2/upload': () => ({
+    query: { uploadFormat: 'single-language-json', languageKey: 'en' },
+    file: { name: 'en.json', content: json({ 'cli.upload': 'Uploaded' }) },
+  }),
+  'POST /cli/v2/upload-preview': () => ({
+    query: { uploadFormat: 'single-language-json', languageKey: 'en' },
+    file: { name: 'en.json', content: json({ 'cli.preview': 'Previewed' }) },
+  }),
   'GET /cli/v2/download': () => ({ query: { downloadFormat: 'multi-language-json' } }),
   'POST /cli/v1/stacktrace': () => ({ body: { message: 'matrix' } }),
   'GET /api/v2/projects/:projectToken/members': (w) => ({ params: { projectToken: w.project.projectToken } }),
-  'POST /api/v2/projects/:projectToken/invitations': (w) => ({ params: { projectToken: w.project.projectToken }, body: { email: 'rest-invitee@example.com', role: 'viewer' }, restore: dropInvitations('rest-invitee@example.com') }),
-  'PATCH /api/v2/projects/:projectToken/members/:email': (w) => ({ params: { projectToken: w.project.projectToken, email: w.target.email }, body: { role: 'viewer' }, restore: restoreMembers }),
-  'DELETE /api/v2/projects/:projectToken/members/:email': (w) => ({ params: { projectToken: w.project.projectToken, email: w.doomed.email }, restore: restoreMembers }),
+  'POST /api/v2/projects/:projectToken/invitations': (w) => ({
+    params: { projectToken: w.project.projectToken },
+    body: { email: 'rest-invitee@example.com', role: 'viewer' },
+    restore: dropInvitations('rest-invitee@example.com'),
+  }),
+  'PATCH /api/v2/projects/:projectToken/members/:email': (w) => ({
+    params: { projectToken: w.project.projectToken, email: w.target.email },
+    body: { role: 'viewer' },
+    restore: restoreMembers,
+  }),
+  'DELETE /api/v2/projects/:projectToken/members/:email': (w) => ({
+    params: { projectToken: w.project.projectToken, email: w.doomed.email },
+    restore: restoreMembers,
+  }),
   'GET /api/v2/activity': () => ({}),
   'GET /api/v2/activity/:activityId/cells': (w) => ({ params: { activityId: w.activityId }, victimResource: true }),
-  'POST /api/v2/activity/:activityId/revert': (w) => ({ params: { activityId: w.activityId }, victimResource: true, restore: rewriteFrench }),
+  'POST /api/v2/activity/:activityId/revert': (w) => ({
+    params: { activityId: w.activityId },
+    victimResource: true,
+    restore: rewriteFrench,
+  }),
   'GET /api/v2/translations/history': () => ({ query: { key: 'victim.key', language: 'de' }, victimResource: true }),
-  'POST /api/v2/translations/history/:cellChangeId/revert': (w) => ({ params: { cellChangeId: w.cellChangeId }, victimResource: true, languages: ['fr'], restore: rewriteFrench }),
+  'POST /api/v2/translations/history/:cellChangeId/revert': (w) => ({
+    params: { cellChangeId: w.cellChangeId },
+    victimResource: true,
+    languages: ['fr'],
+    restore: rewriteFrench,
+  }),
   'GET /api/v2/webhooks': () => ({}),
   'POST /api/v2/webhooks': () => ({ body: { url: 'https://hooks.example.com/rest', triggers: ['change'] } }),
   'GET /api/v2/webhooks/:webhookId': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
-  'PATCH /api/v2/webhooks/:webhookId': (w) => ({ params: { webhookId: String(w.webhookId) }, body: { enabled: true }, victimResource: true }),
-  'DELETE /api/v2/webhooks/:webhookId': (w) => ({ params: { webhookId: String(w.doomedWebhookId) }, victimResource: true, restore: recreateDoomedWebhook }),
-  'POST /api/v2/webhooks/:webhookId/test': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
-  'GET /api/v2/webhooks/:webhookId/deliveries': (w) => ({ params: { webhookId: String(w.webhookId) }, victimResource: true }),
-  'GET /api/v2/translation-memory/suggestions': () => ({ query: { targetLanguage: 'de', key: 'victim.key' }, victimResource: true }),
+  'PATCH /api/v2/webhooks/:webhookId': (w) => ({
+    params: { webhookId: String(w.webhookId) },
+    body: { enabled: true },
+    victimResource: true,
+  }),
+  'DELETE /api/v2/webhooks/:webhookId': (w) => ({
+    params: { webhookId: String(w.doomedWebhookId) },
+    victimResource: true,
+    restore: recreateDoomedWebhook,
+  }),
+  'POST /api/v2/webhooks/:webhookId/test': (w) => ({
+    params: { webhookId: String(w.webhookId) },
+    victimResource: true,
+  }),
+  'GET /api/v2/webhooks/:webhookId/deliveries': (w) => ({
+    params: { webhookId: String(w.webhookId) },
+    victimResource: true,
+  }),
+  'GET /api/v2/translation-memory/suggestions': () => ({
+    query: { targetLanguage: 'de', key: 'victim.key' },
+    victimResource: true,
+  }),
   // Screenshots (rest-compat/routes/screenshots.ts, an extension of the contract)
   'POST /api/v2/screenshots': () => ({ file: { name: 'rest.png', content: PNG } }),
   'GET /api/v2/screenshots': () => ({}),
-  'GET /api/v2/screenshots/:screenshotId': (w) => ({ params: { screenshotId: String(w.screenshotId) }, victimResource: true }),
-  'DELETE /api/v2/screenshots/:screenshotId': (w) => ({ params: { screenshotId: String(w.doomedScreenshotId) }, victimResource: true, restore: createDoomedScreenshot }),
-  'POST /api/v2/screenshots/:screenshotId/links': (w) => ({ params: { screenshotId: String(w.screenshotId) }, body: { key: 'victim.key', ...RECTANGLE }, victimResource: true }),
-  'PATCH /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.linkId) }, body: { x: 2, y: 2, width: 8, height: 8 }, victimResource: true }),
-  'DELETE /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({ params: { screenshotId: String(w.screenshotId), linkId: String(w.doomedLinkId) }, victimResource: true, restore: createDoomedLink }),
+  'GET /api/v2/screenshots/:screenshotId': (w) => ({
+    params: { screenshotId: String(w.screenshotId) },
+    victimResource: true,
+  }),
+  'DELETE /api/v2/screenshots/:screenshotId': (w) => ({
+    params: { screenshotId: String(w.doomedScreenshotId) },
+    victimResource: true,
+    restore: createDoomedScreenshot,
+  }),
+  'POST /api/v2/screenshots/:screenshotId/links': (w) => ({
+    params: { screenshotId: String(w.screenshotId) },
+    body: { key: 'victim.key', ...RECTANGLE },
+    victimResource: true,
+  }),
+  'PATCH /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({
+    params: { screenshotId: String(w.screenshotId), linkId: String(w.linkId) },
+    body: { x: 2, y: 2, width: 8, height: 8 },
+    victimResource: true,
+  }),
+  'DELETE /api/v2/screenshots/:screenshotId/links/:linkId': (w) => ({
+    params: { screenshotId: String(w.screenshotId), linkId: String(w.doomedLinkId) },
+    victimResource: true,
+    restore: createDoomedLink,
+  }),
   'GET /api/v2/glossary/terms': () => ({}),
   'GET /api/v2/quality-checks': () => ({}),
   'GET /api/v2/glossary/matches': () => ({ query: { text: 'the victim term', targetLanguage: 'de' } }),
@@ -297,8 +418,13 @@ interface GraphQLSample {
 const PNG = bombPng(32);
 const SCREENSHOT_UPLOAD = { upload: true, name: 'matrix.png', content: PNG };
 const RECTANGLE = { x: 1, y: 1, width: 8, height: 8 };
-const TMX = '<tmx version="1.4"><header srclang="en" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="x" creationtoolversion="1"/><body><tu><tuv xml:lang="en"><seg>Matrix</seg></tuv><tuv xml:lang="de"><seg>Matrix de</seg></tuv></tu></body></tmx>';
-const UPLOAD: { upload: true; name: string; content: string | Buffer } = { upload: true, name: 'en.json', content: json({ 'gql.import': 'Imported' }) };
+const TMX =
+  '<tmx version="1.4"><header srclang="en" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="x" creationtoolversion="1"/><body><tu><tuv xml:lang="en"><seg>Matrix</seg></tuv><tuv xml:lang="de"><seg>Matrix de</seg></tuv></tu></body></tmx>';
+const UPLOAD: { upload: true; name: string; content: string | Buffer } = {
+  upload: true,
+  name: 'en.json',
+  content: json({ 'gql.import': 'Imported' }),
+};
 
 const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.customer': () => ({ args: { key: 'victim-customer' } }),
@@ -320,17 +446,58 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.translationKeyPage': () => ({}),
   'Query.translationKeys': () => ({ args: { first: 10 } }),
   'Query.translations': () => ({}),
-  'Mutation.autoTranslate': () => ({ args: { input: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }] } } }),
+  'Mutation.autoTranslate': () => ({
+    args: {
+      input: {
+        translationProvider: 'PSEUDO',
+        sourceProjectLanguage: 'en',
+        targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }],
+      },
+    },
+  }),
   'Mutation.cancelJob': (w) => ({ args: { jobId: w.jobId }, last: true }),
-  'Mutation.createCustomer': () => ({ args: { input: { key: 'gql-customer' } }, restore: () => asKey('DELETE', '/api/v1/customers/gql-customer') }),
-  'Mutation.createEnvironment': () => ({ args: { key: 'gql-env', name: 'GraphQL env' }, restore: (w) => service.db.prisma.environment.deleteMany({ where: { projectId: w.project.id, key: 'gql-env' } }).then(() => undefined) }),
-  'Mutation.createLanguage': () => ({ args: { input: { key: 'nl', name: 'Dutch' } }, restore: () => asKey('DELETE', '/api/v1/languages/nl') }),
+  'Mutation.createCustomer': () => ({
+    args: { input: { key: 'gql-customer' } },
+    restore: () => asKey('DELETE', '/api/v1/customers/gql-customer'),
+  }),
+  'Mutation.createEnvironment': () => ({
+    args: { key: 'gql-env', name: 'GraphQL env' },
+    restore: (w) =>
+      service.db.prisma.environment
+        .deleteMany({ where: { projectId: w.project.id, key: 'gql-env' } })
+        .then(() => undefined),
+  }),
+  'Mutation.createLanguage': () => ({
+    args: { input: { key: 'nl', name: 'Dutch' } },
+    restore: () => asKey('DELETE', '/api/v1/languages/nl'),
+  }),
   'Mutation.createProject': () => ({ args: { name: 'matrix gql' }, caller: 'account' }),
-  'Mutation.createTranslationKey': () => ({ args: { input: { key: 'gql.created' } }, restore: () => asKey('DELETE', '/api/v1/translation-keys?key=gql.created') }),
-  'Mutation.deleteCustomer': () => ({ args: { key: 'doomed-customer-2' }, restore: () => asKey('POST', '/api/v1/customers', { key: 'doomed-customer-2', description: `${SECRET} customer` }) }),
-  'Mutation.deleteLanguage': () => ({ args: { key: 'es' }, restore: () => asKey('POST', '/api/v1/languages', { key: 'es', name: 'Spanish' }) }),
-  'Mutation.deleteTranslationKey': () => ({ args: { key: 'doomed.three' }, restore: () => asKey('POST', '/api/v1/translations', { content: [{ key: 'doomed.three', language: 'en', text: `${SECRET} doomed.three` }] }) }),
-  'Mutation.deleteTranslationKeys': () => ({ args: { translationKeys: [{ key: 'doomed.four' }] }, restore: () => asKey('POST', '/api/v1/translations', { content: [{ key: 'doomed.four', language: 'en', text: `${SECRET} doomed.four` }] }) }),
+  'Mutation.createTranslationKey': () => ({
+    args: { input: { key: 'gql.created' } },
+    restore: () => asKey('DELETE', '/api/v1/translation-keys?key=gql.created'),
+  }),
+  'Mutation.deleteCustomer': () => ({
+    args: { key: 'doomed-customer-2' },
+    restore: () => asKey('POST', '/api/v1/customers', { key: 'doomed-customer-2', description: `${SECRET} customer` }),
+  }),
+  'Mutation.deleteLanguage': () => ({
+    args: { key: 'es' },
+    restore: () => asKey('POST', '/api/v1/languages', { key: 'es', name: 'Spanish' }),
+  }),
+  'Mutation.deleteTranslationKey': () => ({
+    args: { key: 'doomed.three' },
+    restore: () =>
+      asKey('POST', '/api/v1/translations', {
+        content: [{ key: 'doomed.three', language: 'en', text: `${SECRET} doomed.three` }],
+      }),
+  }),
+  'Mutation.deleteTranslationKeys': () => ({
+    args: { translationKeys: [{ key: 'doomed.four' }] },
+    restore: () =>
+      asKey('POST', '/api/v1/translations', {
+        content: [{ key: 'doomed.four', language: 'en', text: `${SECRET} doomed.four` }],
+      }),
+  }),
   'Mutation.exportTranslations': () => ({ args: { downloadFormat: 'MULTI_LANGUAGE_JSON' } }),
   'Mutation.importFile': () => ({ args: { file: UPLOAD, uploadFormat: 'SINGLE_LANGUAGE_JSON', languageKey: 'en' } }),
   'Mutation.importTranslations': () => ({ args: { content: [{ key: 'gql.added', language: 'en', text: 'Added' }] } }),
@@ -340,16 +507,27 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.reportClientError': () => ({ args: { message: 'matrix' }, caller: 'project-key' }),
   'Mutation.setEnvironmentOrder': () => ({ args: { keys: ['_latest', '_production', 'victim-env', 'rest-env'] } }),
   'Mutation.setProviderApiKey': () => ({ args: { provider: 'MT_PROVIDER_A', apiKey: 'matrix-provider-key' } }),
-  'Mutation.setAutoTranslationSettings': () => ({ args: { languageKey: 'fr', settings: { translationProvider: 'PSEUDO' } } }),
+  'Mutation.setAutoTranslationSettings': () => ({
+    args: { languageKey: 'fr', settings: { translationProvider: 'PSEUDO' } },
+  }),
   'Mutation.resetAutoTranslationSettings': () => ({ args: { languageKey: 'fr' } }),
   'Mutation.updateCustomer': () => ({ args: { key: 'victim-customer', input: { description: 'Changed by GraphQL' } } }),
   'Mutation.updateEnvironment': () => ({ args: { key: 'victim-env', name: 'Renamed' } }),
   'Mutation.updateLanguage': () => ({ args: { key: 'fr', input: { name: 'French' } } }),
   // In the translator's language, but with a review status: REVIEW too (INPUT_DEPENDENT), which the translator lacks.
-  'Mutation.updateTranslation': () => ({ args: { input: { key: 'victim.key', language: 'de', text: 'Neu', reviewStatus: 'REVIEWED' } }, languages: ['de'], needs: 'REVIEW' }),
-  'Mutation.updateTranslationKey': () => ({ args: { key: 'victim.key', input: { description: 'Changed by GraphQL' } } }),
+  'Mutation.updateTranslation': () => ({
+    args: { input: { key: 'victim.key', language: 'de', text: 'Neu', reviewStatus: 'REVIEWED' } },
+    languages: ['de'],
+    needs: 'REVIEW',
+  }),
+  'Mutation.updateTranslationKey': () => ({
+    args: { key: 'victim.key', input: { description: 'Changed by GraphQL' } },
+  }),
   // English: outside the translator's language.
-  'Mutation.updateTranslations': () => ({ args: { content: [{ key: 'victim.key', language: 'en', text: 'Updated by GraphQL' }] }, languages: ['en'] }),
+  'Mutation.updateTranslations': () => ({
+    args: { content: [{ key: 'victim.key', language: 'en', text: 'Updated by GraphQL' }] },
+    languages: ['en'],
+  }),
   'Subscription.jobProgress': (w) => ({ args: { jobId: w.jobId } }),
   'Subscription.projectJobEvents': () => ({}),
   'Subscription.publicationProgress': () => ({}),
@@ -360,7 +538,10 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   // An invitation's preview answers whoever holds the link; so does accepting it (the account joins, or a new one is made).
   'Query.invitation': (w) => ({ args: { token: w.roleLinkToken }, isPublic: true }),
   'Mutation.acceptInvitation': (w) => ({ args: { token: w.roleLinkToken }, isPublic: true }),
-  'Mutation.inviteMember': () => ({ args: { email: 'gql-invitee@example.com', role: 'VIEWER' }, restore: dropInvitations('gql-invitee@example.com') }),
+  'Mutation.inviteMember': () => ({
+    args: { email: 'gql-invitee@example.com', role: 'VIEWER' },
+    restore: dropInvitations('gql-invitee@example.com'),
+  }),
   'Mutation.cancelInvitation': (w) => ({ args: { id: w.invitationId }, restore: recreateInvitation }),
   'Mutation.resetRoleLink': () => ({ args: { role: 'TRANSLATOR', languages: ['de'] } }),
   'Mutation.disableRoleLink': () => ({ args: { role: 'VIEWER' }, restore: resetViewerLink }),
@@ -377,7 +558,11 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.setHistoryRetention': () => ({ args: { days: 400 } }),
   'Mutation.revertChange': (w) => ({ args: { activityId: w.activityId }, restore: rewriteFrench }),
   // A German cell: the translator may revert it.
-  'Mutation.revertTranslation': (w) => ({ args: { cellChangeId: w.germanCellChangeId }, languages: ['de'], restore: rewriteGerman }),
+  'Mutation.revertTranslation': (w) => ({
+    args: { cellChangeId: w.germanCellChangeId },
+    languages: ['de'],
+    restore: rewriteGerman,
+  }),
   'Subscription.translationChanges': () => ({}),
   'Subscription.projectActivity': () => ({}),
   'Query.webhooks': () => ({}),
@@ -394,19 +579,35 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.translationContext': () => ({}),
   'Query.llmProviderSettings': () => ({ args: { provider: 'LLM_OPENAI' } }),
   'Mutation.setTranslationContext': () => ({ args: { description: 'Matrix description' } }),
-  'Mutation.setLlmProviderSettings': () => ({ args: { provider: 'LLM_ANTHROPIC', settings: { model: 'matrix-model' } } }),
+  'Mutation.setLlmProviderSettings': () => ({
+    args: { provider: 'LLM_ANTHROPIC', settings: { model: 'matrix-model' } },
+  }),
   // A translator gets proposals only in the languages it may write.
-  'Mutation.suggestTranslation': () => ({ args: { key: 'victim.key', languageKey: 'de', provider: 'LLM_OPENAI' }, languages: ['de'] }),
-  'Mutation.rewriteTranslation': () => ({ args: { key: 'victim.key', languageKey: 'fr', text: 'Matrix', mode: 'REPHRASE', provider: 'LLM_OPENAI' }, languages: ['fr'] }),
+  'Mutation.suggestTranslation': () => ({
+    args: { key: 'victim.key', languageKey: 'de', provider: 'LLM_OPENAI' },
+    languages: ['de'],
+  }),
+  'Mutation.rewriteTranslation': () => ({
+    args: { key: 'victim.key', languageKey: 'fr', text: 'Matrix', mode: 'REPHRASE', provider: 'LLM_OPENAI' },
+    languages: ['fr'],
+  }),
   'Query.sharedMemories': () => ({ caller: 'account' }),
   'Mutation.createSharedMemory': () => ({ args: { name: 'matrix memory' }, caller: 'account' }),
   'Mutation.renameSharedMemory': (w) => ({ args: { id: w.memoryId, name: 'Matrix memory' }, caller: 'account' }),
-  'Mutation.deleteSharedMemory': (w) => ({ args: { id: w.doomedMemoryId }, caller: 'account', restore: createDoomedMemory }),
+  'Mutation.deleteSharedMemory': (w) => ({
+    args: { id: w.doomedMemoryId },
+    caller: 'account',
+    restore: createDoomedMemory,
+  }),
   // The memory belongs to the victim, the project's owner: an administrator has MEMORY in the project but may not
   // change another account's memory (403), so the sample needs what only the owner has here.
   'Mutation.importTranslationMemory': () => ({ args: { file: { upload: true, name: 'memory.tmx', content: TMX } } }),
   'Mutation.exportTranslationMemory': () => ({}),
-  'Mutation.setProjectMemoryLink': (w) => ({ args: { memoryId: w.memoryId, shares: true, reads: true }, accountOnly: true, needs: 'TRANSFER_OWNERSHIP' }),
+  'Mutation.setProjectMemoryLink': (w) => ({
+    args: { memoryId: w.memoryId, shares: true, reads: true },
+    accountOnly: true,
+    needs: 'TRANSFER_OWNERSHIP',
+  }),
   // Glossary (src/schema/glossary.ts)
   'Query.glossaries': () => ({}),
   'Query.glossaryTerms': () => ({}),
@@ -414,34 +615,92 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.qualityFindings': () => ({}),
   'Query.qualityChecks': () => ({}),
   'Mutation.setQualityChecks': () => ({ args: { checks: [] } }),
-  'Mutation.dismissQualityFinding': () => ({ args: { check: 'placeholders-missing', key: 'victim.key', languageCode: 'de', reason: 'matrix' }, languages: ['de'], prepare: (w) => setFinding(w, false) }),
-  'Mutation.restoreQualityFinding': () => ({ args: { check: 'placeholders-missing', key: 'victim.key', languageCode: 'de' }, languages: ['de'], prepare: (w) => setFinding(w, true) }),
+  'Mutation.dismissQualityFinding': () => ({
+    args: { check: 'placeholders-missing', key: 'victim.key', languageCode: 'de', reason: 'matrix' },
+    languages: ['de'],
+    prepare: (w) => setFinding(w, false),
+  }),
+  'Mutation.restoreQualityFinding': () => ({
+    args: { check: 'placeholders-missing', key: 'victim.key', languageCode: 'de' },
+    languages: ['de'],
+    prepare: (w) => setFinding(w, true),
+  }),
   'Mutation.setEnvironmentQualityGate': () => ({ args: { key: 'victim-env', requireNoErrors: false } }),
   'Query.glossaryMatches': () => ({ args: { text: 'the victim term', targetLanguage: 'de' } }),
   'Query.sharedGlossaries': () => ({ caller: 'account' }),
-  'Mutation.importGlossary': () => ({ args: { file: { upload: true, name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } } }),
+  'Mutation.importGlossary': () => ({
+    args: { file: { upload: true, name: 'glossary.csv', content: 'term,de\nmatrix,Matrix\n' } },
+  }),
   'Mutation.exportGlossary': () => ({ args: { format: 'TBX' } }),
-  'Mutation.createGlossaryTerm': () => ({ args: { input: { term: 'matrix term' } }, restore: (w) => service.db.prisma.glossaryTerm.deleteMany({ where: { term: 'matrix term', glossary: { projectId: w.project.id } } }).then(() => undefined) }),
-  'Mutation.updateGlossaryTerm': (w) => ({ args: { id: w.glossaryTermId, input: { term: 'victim term', description: 'changed' } } }),
+  'Mutation.createGlossaryTerm': () => ({
+    args: { input: { term: 'matrix term' } },
+    restore: (w) =>
+      service.db.prisma.glossaryTerm
+        .deleteMany({ where: { term: 'matrix term', glossary: { projectId: w.project.id } } })
+        .then(() => undefined),
+  }),
+  'Mutation.updateGlossaryTerm': (w) => ({
+    args: { id: w.glossaryTermId, input: { term: 'victim term', description: 'changed' } },
+  }),
   'Mutation.deleteGlossaryTerm': (w) => ({ args: { id: w.doomedTermId }, restore: createDoomedTerm }),
-  'Mutation.createSharedGlossary': () => ({ args: { name: 'matrix glossary', sourceLanguage: 'en' }, caller: 'account' }),
-  'Mutation.deleteSharedGlossary': (w) => ({ args: { id: w.doomedGlossaryId }, caller: 'account', restore: createDoomedGlossary }),
+  'Mutation.createSharedGlossary': () => ({
+    args: { name: 'matrix glossary', sourceLanguage: 'en' },
+    caller: 'account',
+  }),
+  'Mutation.deleteSharedGlossary': (w) => ({
+    args: { id: w.doomedGlossaryId },
+    caller: 'account',
+    restore: createDoomedGlossary,
+  }),
   // Like setProjectMemoryLink: the shared glossary is the victim's (the owner's), an administrator may not link it.
-  'Mutation.setProjectGlossaryLink': (w) => ({ args: { glossaryId: w.glossaryId, linked: true }, accountOnly: true, needs: 'TRANSFER_OWNERSHIP' }),
+  'Mutation.setProjectGlossaryLink': (w) => ({
+    args: { glossaryId: w.glossaryId, linked: true },
+    accountOnly: true,
+    needs: 'TRANSFER_OWNERSHIP',
+  }),
   // Automations (src/schema/automation.ts): the rules are disabled, so no operation of the matrix runs one.
   'Query.automationRules': () => ({}),
   'Query.automationRule': (w) => ({ args: { id: w.automationRuleId } }),
   'Query.automationRuns': () => ({}),
-  'Mutation.createAutomationRule': () => ({ args: { input: { name: 'matrix rule', trigger: 'IMPORT_FINISHED', enabled: false, actions: [{ kind: 'PUBLISH' }] } }, restore: (w) => service.db.prisma.automationRule.deleteMany({ where: { name: 'matrix rule', projectId: w.project.id } }).then(() => undefined) }),
+  'Mutation.createAutomationRule': () => ({
+    args: {
+      input: { name: 'matrix rule', trigger: 'IMPORT_FINISHED', enabled: false, actions: [{ kind: 'PUBLISH' }] },
+    },
+    restore: (w) =>
+      service.db.prisma.automationRule
+        .deleteMany({ where: { name: 'matrix rule', projectId: w.project.id } })
+        .then(() => undefined),
+  }),
   'Mutation.updateAutomationRule': (w) => ({ args: { id: w.automationRuleId, input: { name: `${SECRET} rule` } } }),
   'Mutation.setAutomationRuleEnabled': (w) => ({ args: { id: w.automationRuleId, enabled: false } }),
-  'Mutation.deleteAutomationRule': (w) => ({ args: { id: w.doomedAutomationRuleId }, restore: createDoomedAutomationRule }),
-  'Mutation.revertAutomationRun': (w) => ({ args: { id: w.automationRunId }, restore: async (w) => { await rewriteFrench(); await service.db.prisma.automationRun.update({ where: { id: BigInt(w.automationRunId) }, data: { revertedBy: null } }); } }),
+  'Mutation.deleteAutomationRule': (w) => ({
+    args: { id: w.doomedAutomationRuleId },
+    restore: createDoomedAutomationRule,
+  }),
+  'Mutation.revertAutomationRun': (w) => ({
+    args: { id: w.automationRunId },
+    restore: async (w) => {
+      await rewriteFrench();
+      await service.db.prisma.automationRun.update({
+        where: { id: BigInt(w.automationRunId) },
+        data: { revertedBy: null },
+      });
+    },
+  }),
   // Git sync (src/schema/gitsync.ts), against the git http-backend on loopback started below.
   'Query.gitConnection': () => ({ prepare: ensureGitConnection }),
   'Query.gitSyncRuns': () => ({ prepare: ensureGitConnection }),
-  'Mutation.connectGitRepository': () => ({ args: { input: { remoteUrl: gitRemote, token: GIT_TOKEN, pathPattern: 'git/{lang}.json', format: 'SINGLE_LANGUAGE_JSON' } }, prepare: dropGitConnection, restore: async (w) => void (await dropGitConnection(w)) }),
-  'Mutation.updateGitConnection': () => ({ args: { input: { branch: 'main', pathPattern: 'git/{lang}.json' } }, prepare: ensureGitConnection }),
+  'Mutation.connectGitRepository': () => ({
+    args: {
+      input: { remoteUrl: gitRemote, token: GIT_TOKEN, pathPattern: 'git/{lang}.json', format: 'SINGLE_LANGUAGE_JSON' },
+    },
+    prepare: dropGitConnection,
+    restore: async (w) => void (await dropGitConnection(w)),
+  }),
+  'Mutation.updateGitConnection': () => ({
+    args: { input: { branch: 'main', pathPattern: 'git/{lang}.json' } },
+    prepare: ensureGitConnection,
+  }),
   'Mutation.rotateGitWebhookSecret': () => ({ prepare: ensureGitConnection }),
   'Mutation.disconnectGitRepository': () => ({ prepare: ensureGitConnection }),
   'Mutation.pullFromGit': () => ({ args: { preview: true }, prepare: ensureGitConnection }),
@@ -452,7 +711,10 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Mutation.signIn': (w) => ({ args: { email: w.attacker.email, password: PASSWORD }, isPublic: true }),
   'Mutation.signOut': () => ({ caller: 'account', session: true }),
   // ALLOW_SIGNUP=true below: anyone may make an account.
-  'Mutation.signUp': () => ({ args: { email: `signup-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }, isPublic: true }),
+  'Mutation.signUp': () => ({
+    args: { email: `signup-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD },
+    isPublic: true,
+  }),
   'Mutation.setDisplayName': () => ({ args: { name: 'Matrix' }, caller: 'account' }),
   // Project settings (src/schema/project.ts, language.ts)
   'Mutation.renameProject': () => ({ args: { name: 'Victim project' } }),
@@ -463,17 +725,31 @@ const GRAPHQL_SAMPLES: Record<string, (w: World) => GraphQLSample> = {
   'Query.sessions': () => ({ caller: 'account' }),
   // A personal token may not issue tokens: the owner issues one from its console session.
   'Mutation.createPersonalToken': () => ({ args: { name: 'matrix' }, caller: 'account', session: true }),
-  'Mutation.revokePersonalToken': (w) => ({ args: { id: w.doomedTokenId }, caller: 'account', restore: createDoomedToken }),
+  'Mutation.revokePersonalToken': (w) => ({
+    args: { id: w.doomedTokenId },
+    caller: 'account',
+    restore: createDoomedToken,
+  }),
   // The same password again: the rule holds, and later rows keep their basic credentials; other sessions end.
-  'Mutation.changePassword': () => ({ args: { currentPassword: PASSWORD, newPassword: PASSWORD }, caller: 'account', restore: renewSession }),
+  'Mutation.changePassword': () => ({
+    args: { currentPassword: PASSWORD, newPassword: PASSWORD },
+    caller: 'account',
+    restore: renewSession,
+  }),
   'Mutation.signOutOtherSessions': () => ({ caller: 'account', restore: renewSession }),
-  'Mutation.signOutSession': (w) => ({ args: { id: w.doomedSessionId }, caller: 'account', restore: createDoomedSession }),
+  'Mutation.signOutSession': (w) => ({
+    args: { id: w.doomedSessionId },
+    caller: 'account',
+    restore: createDoomedSession,
+  }),
   // Screenshots (src/schema/screenshot.ts)
   'Query.screenshots': () => ({ args: { first: 10 } }),
   'Query.screenshot': (w) => ({ args: { id: w.screenshotId } }),
   'Mutation.uploadScreenshot': () => ({ args: { file: SCREENSHOT_UPLOAD } }),
   'Mutation.deleteScreenshot': (w) => ({ args: { id: w.doomedScreenshotId }, restore: createDoomedScreenshot }),
-  'Mutation.linkScreenshotKey': (w) => ({ args: { screenshotId: w.screenshotId, key: 'victim.key', rectangle: RECTANGLE } }),
+  'Mutation.linkScreenshotKey': (w) => ({
+    args: { screenshotId: w.screenshotId, key: 'victim.key', rectangle: RECTANGLE },
+  }),
   'Mutation.updateScreenshotLink': (w) => ({ args: { linkId: w.linkId, rectangle: { ...RECTANGLE, x: 3 } } }),
   'Mutation.unlinkScreenshotKey': (w) => ({ args: { linkId: w.doomedLinkId }, restore: createDoomedLink }),
   // In-context editing (src/schema/in-context.ts)
@@ -497,7 +773,10 @@ const PASSWORD = 'correct horse battery';
 const accountScheme = (op: Operation) => op.kind === 'rest' && op.auth !== 'apiKey';
 
 /** What a credential that must not reach the victim gets: the public operations answer anyone. */
-const denied = (outcome: (op: Operation) => Outcome) => (op: Operation): Outcome => (op.isPublic ? 'own' : outcome(op));
+const denied =
+  (outcome: (op: Operation) => Outcome) =>
+  (op: Operation): Outcome =>
+    op.isPublic ? 'own' : outcome(op);
 
 type MemberRole = 'VIEWER' | 'TRANSLATOR' | 'ADMIN';
 /** The translator's languages (it may not review). */
@@ -521,9 +800,11 @@ function memberOutcome(role: MemberRole, op: Operation): Outcome {
   const permission = op.needs ?? (OPERATION_PERMISSIONS[op.field as ProjectOperation] as Permission | undefined);
   if (!permission) throw new Error(`${op.id}: ${op.field} has no permission in OPERATION_PERMISSIONS`);
   // languageIds is not empty for the translator: `allows` leaves languages to the caller, as the access check does.
-  if (!allows({ role, languageIds: role === 'TRANSLATOR' ? [0] : [], canReview: false }, permission)) return 'forbidden';
+  if (!allows({ role, languageIds: role === 'TRANSLATOR' ? [0] : [], canReview: false }, permission))
+    return 'forbidden';
   if (role === 'TRANSLATOR' && (permission === 'TRANSLATE' || permission === 'REVIEW')) {
-    if (!op.languages) throw new Error(`${op.id}: a ${permission} operation must say which languages its sample writes`);
+    if (!op.languages)
+      throw new Error(`${op.id}: a ${permission} operation must say which languages its sample writes`);
     if (op.languages.some((l) => !TRANSLATOR_LANGUAGES.includes(l))) return 'forbidden';
   }
   return 'allowed';
@@ -531,7 +812,9 @@ function memberOutcome(role: MemberRole, op: Operation): Outcome {
 
 const memberRow = (role: MemberRole): Credential => ({
   name: `a member of the project (${role})`,
-  headers: (op, w) => ({ authorization: op.kind === 'rest' && op.auth === 'basic' ? w.members[role].basic : w.members[role].token }),
+  headers: (op, w) => ({
+    authorization: op.kind === 'rest' && op.auth === 'basic' ? w.members[role].basic : w.members[role].token,
+  }),
   expect: (op) => memberOutcome(role, op),
   // A member reads the project (its texts, the members' e-mails: the projects list holds them);
   // the API key only with SETTINGS.
@@ -570,15 +853,22 @@ const CREDENTIALS: Credential[] = [
   {
     name: 'a wrong credential of the right scheme',
     headers: (op, w): Record<string, string> =>
-      op.kind === 'rest' && op.auth === 'apiKey' ? { 'x-service-token': `lms_key_${randomBytes(16).toString('hex')}` }
-        : op.kind === 'rest' && op.auth === 'basic' ? { authorization: `Basic ${Buffer.from(`${w.victim.email}:not-the-password`).toString('base64')}` }
+      op.kind === 'rest' && op.auth === 'apiKey'
+        ? { 'x-service-token': `lms_key_${randomBytes(16).toString('hex')}` }
+        : op.kind === 'rest' && op.auth === 'basic'
+          ? { authorization: `Basic ${Buffer.from(`${w.victim.email}:not-the-password`).toString('base64')}` }
           : { authorization: `lms_pat_${randomBytes(16).toString('hex')}` },
     expect: denied(() => 'forbidden'),
   },
   {
     name: "the victim's valid credential of the wrong scheme",
     // REST: the other scheme's credential; GraphQL: the API key sent as a token.
-    headers: (op, w): Record<string, string> => (op.kind === 'rest' && op.auth === 'apiKey' ? { authorization: w.victim.token } : op.kind === 'rest' ? { 'x-service-token': w.project.apiKey } : { authorization: w.project.apiKey }),
+    headers: (op, w): Record<string, string> =>
+      op.kind === 'rest' && op.auth === 'apiKey'
+        ? { authorization: w.victim.token }
+        : op.kind === 'rest'
+          ? { 'x-service-token': w.project.apiKey }
+          : { authorization: w.project.apiKey },
     expect: denied(() => 'forbidden'),
   },
   {
@@ -636,8 +926,17 @@ async function ok(res: { statusCode: number; body: string }, what: string) {
 }
 
 /** The data of a GraphQL operation that must succeed. */
-async function gql(headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify({ query, variables }) });
+async function gql(
+  headers: Record<string, string>,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload: JSON.stringify({ query, variables }),
+  });
   const body = JSON.parse(res.body);
   if (body.errors) throw new Error(`${query}: ${res.body}`);
   return body.data;
@@ -645,7 +944,10 @@ async function gql(headers: Record<string, string>, query: string, variables: Re
 
 /** A request with the victim's API key that must succeed (restoring what an operation changed). */
 async function asKey(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object): Promise<any> {
-  return ok(await service.request({ method, url, headers: { 'x-service-token': world.project.apiKey }, payload }), `${method} ${url}`);
+  return ok(
+    await service.request({ method, url, headers: { 'x-service-token': world.project.apiKey }, payload }),
+    `${method} ${url}`,
+  );
 }
 
 // --- Restoring what an allowed run changed -----------------------------------------
@@ -653,9 +955,13 @@ async function asKey(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, p
 /** Every membership of the victim's project as set up (after a member left, was removed, changed, or the ownership moved). */
 async function restoreMembers(w: World): Promise<void> {
   const memberships: [TestAccount, 'OWNER' | MemberRole, number[]][] = [
-    [w.victim, 'OWNER', []], [w.coOwner, 'OWNER', []],
-    [w.members.ADMIN, 'ADMIN', []], [w.members.TRANSLATOR, 'TRANSLATOR', [w.germanId]], [w.members.VIEWER, 'VIEWER', []],
-    [w.target, 'TRANSLATOR', []], [w.doomed, 'VIEWER', []],
+    [w.victim, 'OWNER', []],
+    [w.coOwner, 'OWNER', []],
+    [w.members.ADMIN, 'ADMIN', []],
+    [w.members.TRANSLATOR, 'TRANSLATOR', [w.germanId]],
+    [w.members.VIEWER, 'VIEWER', []],
+    [w.target, 'TRANSLATOR', []],
+    [w.doomed, 'VIEWER', []],
   ];
   for (const [account, role, languageIds] of memberships) {
     await service.db.prisma.projectMember.upsert({
@@ -671,12 +977,20 @@ const dropInvitations = (email: string) => async (w: World) => {
 };
 
 async function recreateInvitation(w: World): Promise<void> {
-  const data = await gql({ authorization: w.victim.token }, 'mutation($p: String!) { inviteMember(projectToken: $p, email: "pending@example.com", role: VIEWER) { invitation { id } } }', { p: w.project.projectToken });
+  const data = await gql(
+    { authorization: w.victim.token },
+    'mutation($p: String!) { inviteMember(projectToken: $p, email: "pending@example.com", role: VIEWER) { invitation { id } } }',
+    { p: w.project.projectToken },
+  );
   w.invitationId = Number(data.inviteMember.invitation.id);
 }
 
 async function resetViewerLink(w: World): Promise<void> {
-  await gql({ authorization: w.victim.token }, 'mutation($p: String!) { resetRoleLink(projectToken: $p, role: VIEWER) { link } }', { p: w.project.projectToken });
+  await gql(
+    { authorization: w.victim.token },
+    'mutation($p: String!) { resetRoleLink(projectToken: $p, role: VIEWER) { link } }',
+    { p: w.project.projectToken },
+  );
 }
 
 /** Writes the victim's French text again (the change reverts undo). */
@@ -689,51 +1003,113 @@ async function rewriteGerman(): Promise<void> {
 
 /** Puts the victim's original API key back after a rotation (the cache was told by the rotation). */
 async function restoreApiKey(w: World): Promise<void> {
-  await service.db.prisma.project.update({ where: { id: w.project.id }, data: { apiKey: w.project.apiKey, apiKeyHash: sha256(w.project.apiKey) } });
+  await service.db.prisma.project.update({
+    where: { id: w.project.id },
+    data: { apiKey: w.project.apiKey, apiKeyHash: sha256(w.project.apiKey) },
+  });
   await forgetCredentials();
 }
 
 async function createDoomedProject(w: World): Promise<void> {
   const doomed = await w.victim.project('Doomed project');
-  const { id } = await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: doomed.projectToken }, select: { id: true } });
+  const { id } = await service.db.prisma.project.findUniqueOrThrow({
+    where: { projectToken: doomed.projectToken },
+    select: { id: true },
+  });
   for (const role of ['ADMIN', 'TRANSLATOR', 'VIEWER'] as const) {
-    await service.db.prisma.projectMember.create({ data: { projectId: id, accountId: w.members[role].id, role, languageIds: role === 'TRANSLATOR' ? [w.germanId] : [] } });
+    await service.db.prisma.projectMember.create({
+      data: {
+        projectId: id,
+        accountId: w.members[role].id,
+        role,
+        languageIds: role === 'TRANSLATOR' ? [w.germanId] : [],
+      },
+    });
   }
   w.doomedProject = doomed.projectToken;
 }
 
 async function createDoomedToken(w: World): Promise<void> {
   const token = await createPersonalToken(w.victim.id, 'doomed');
-  w.doomedTokenId = (await service.db.prisma.personalToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) }, select: { id: true } })).id;
+  w.doomedTokenId = (
+    await service.db.prisma.personalToken.findUniqueOrThrow({
+      where: { tokenHash: sha256(token) },
+      select: { id: true },
+    })
+  ).id;
 }
 
 async function createDoomedMemory(w: World): Promise<void> {
-  const memory = await service.db.prisma.translationMemory.create({ data: { name: 'doomed memory', ownerId: w.victim.id } });
-  await service.db.prisma.translationMemoryLink.create({ data: { memoryId: memory.id, projectId: w.project.id, shares: true, reads: true } });
+  const memory = await service.db.prisma.translationMemory.create({
+    data: { name: 'doomed memory', ownerId: w.victim.id },
+  });
+  await service.db.prisma.translationMemoryLink.create({
+    data: { memoryId: memory.id, projectId: w.project.id, shares: true, reads: true },
+  });
   w.doomedMemoryId = memory.id;
 }
 
 async function createDoomedTerm(w: World): Promise<void> {
-  const glossary = await service.db.prisma.glossary.upsert({ where: { projectId: w.project.id }, create: { name: 'victim', sourceLanguage: 'en', projectId: w.project.id }, update: {} });
-  w.doomedTermId = (await service.db.prisma.glossaryTerm.create({ data: { glossaryId: glossary.id, term: 'doomed term' } })).id;
+  const glossary = await service.db.prisma.glossary.upsert({
+    where: { projectId: w.project.id },
+    create: { name: 'victim', sourceLanguage: 'en', projectId: w.project.id },
+    update: {},
+  });
+  w.doomedTermId = (
+    await service.db.prisma.glossaryTerm.create({ data: { glossaryId: glossary.id, term: 'doomed term' } })
+  ).id;
 }
 
 async function createDoomedAutomationRule(w: World): Promise<void> {
-  w.doomedAutomationRuleId = (await service.db.prisma.automationRule.create({ data: { projectId: w.project.id, name: 'doomed rule', trigger: 'IMPORT_FINISHED', enabled: false, actions: [{ kind: 'PUBLISH', languages: [], environment: '_latest' }] } })).id;
+  w.doomedAutomationRuleId = (
+    await service.db.prisma.automationRule.create({
+      data: {
+        projectId: w.project.id,
+        name: 'doomed rule',
+        trigger: 'IMPORT_FINISHED',
+        enabled: false,
+        actions: [{ kind: 'PUBLISH', languages: [], environment: '_latest' }],
+      },
+    })
+  ).id;
 }
 
 async function createDoomedGlossary(w: World): Promise<void> {
-  w.doomedGlossaryId = (await service.db.prisma.glossary.create({ data: { name: 'doomed glossary', sourceLanguage: 'en', ownerId: w.victim.id, links: { create: { projectId: w.project.id } } } })).id;
+  w.doomedGlossaryId = (
+    await service.db.prisma.glossary.create({
+      data: {
+        name: 'doomed glossary',
+        sourceLanguage: 'en',
+        ownerId: w.victim.id,
+        links: { create: { projectId: w.project.id } },
+      },
+    })
+  ).id;
 }
 
 async function createDoomedSession(w: World): Promise<void> {
-  const row = await service.db.prisma.session.create({ data: { accountId: w.victim.id, tokenHash: sha256(randomBytes(16).toString('hex')), csrfToken: 'doomed', expiresAt: new Date(Date.now() + 3_600_000) } });
+  const row = await service.db.prisma.session.create({
+    data: {
+      accountId: w.victim.id,
+      tokenHash: sha256(randomBytes(16).toString('hex')),
+      csrfToken: 'doomed',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
   w.doomedSessionId = row.id;
 }
 
 /** A new console session of the victim (after its sessions were signed out). */
 async function renewSession(w: World): Promise<void> {
-  const signIn = await service.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { email } }', variables: { e: w.victim.email, p: PASSWORD } }) });
+  const signIn = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { email } }',
+      variables: { e: w.victim.email, p: PASSWORD },
+    }),
+  });
   const cookies = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
   const csrf = cookies.find((c) => c.startsWith('lms_csrf='))?.slice('lms_csrf='.length);
   if (!csrf) throw new Error(`signIn: ${signIn.body}`);
@@ -744,7 +1120,12 @@ async function renewSession(w: World): Promise<void> {
 
 async function uploadVictimScreenshot(name: string): Promise<number> {
   const body = multipart([{ name: 'file', fileName: name, content: PNG }]);
-  const res = await service.request({ method: 'POST', url: '/api/v2/screenshots', headers: { 'x-service-token': world.project.apiKey, ...body.headers }, payload: body.payload });
+  const res = await service.request({
+    method: 'POST',
+    url: '/api/v2/screenshots',
+    headers: { 'x-service-token': world.project.apiKey, ...body.headers },
+    payload: body.payload,
+  });
   return Number((await ok(res, 'screenshot')).data.id);
 }
 
@@ -753,12 +1134,18 @@ async function createDoomedScreenshot(w: World): Promise<void> {
 }
 
 async function createDoomedLink(w: World): Promise<void> {
-  const created = await asKey('POST', `/api/v2/screenshots/${w.screenshotId}/links`, { key: 'victim.key', ...RECTANGLE });
+  const created = await asKey('POST', `/api/v2/screenshots/${w.screenshotId}/links`, {
+    key: 'victim.key',
+    ...RECTANGLE,
+  });
   w.doomedLinkId = Number(created.data.id);
 }
 
 async function recreateDoomedWebhook(w: World): Promise<void> {
-  const created = await asKey('POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/doomed', triggers: ['change'] });
+  const created = await asKey('POST', '/api/v2/webhooks', {
+    url: 'https://hooks.example.com/doomed',
+    triggers: ['change'],
+  });
   w.doomedWebhookId = Number(created.data.id);
 }
 
@@ -768,21 +1155,40 @@ let gitRemote = '';
 
 async function ensureGitConnection(w: World): Promise<boolean> {
   if (await service.db.prisma.gitConnection.findUnique({ where: { projectId: w.project.id } })) return false;
-  await connectRepository(w.project.id, { remoteUrl: gitRemote, token: GIT_TOKEN, pathPattern: 'git/{lang}.json', format: 'single-language-json', forgeKind: 'NONE' });
+  await connectRepository(w.project.id, {
+    remoteUrl: gitRemote,
+    token: GIT_TOKEN,
+    pathPattern: 'git/{lang}.json',
+    format: 'single-language-json',
+    forgeKind: 'NONE',
+  });
   return true;
 }
 
 /** A finding on victim.key in German, dismissed or not, as the findings updater would have stored it (it is off here: FINDINGS_THREADS=0). */
 async function setFinding(w: World, dismissed: boolean): Promise<boolean> {
-  const cell = await service.db.prisma.translation.findFirstOrThrow({ where: { projectId: w.project.id, key: { key: 'victim.key' }, language: { key: 'de' } }, select: { keyId: true, languageId: true, text: true } });
+  const cell = await service.db.prisma.translation.findFirstOrThrow({
+    where: { projectId: w.project.id, key: { key: 'victim.key' }, language: { key: 'de' } },
+    select: { keyId: true, languageId: true, text: true },
+  });
   const id = { keyId: cell.keyId, languageId: cell.languageId, check: 'placeholders-missing' };
   const finding = await service.db.prisma.finding.findUnique({ where: { keyId_languageId_check_n: { ...id, n: 0 } } });
   const dismissal = await service.db.prisma.findingDismissal.findUnique({ where: { keyId_languageId_check: id } });
   if (finding && finding.dismissed === dismissed && !!dismissal === dismissed) return false;
   await service.db.prisma.findingDismissal.deleteMany({ where: id });
   await service.db.prisma.finding.deleteMany({ where: id });
-  await service.db.prisma.finding.create({ data: { ...id, n: 0, projectId: w.project.id, severity: 'error', message: 'matrix finding', dismissed } });
-  if (dismissed) await service.db.prisma.findingDismissal.create({ data: { ...id, projectId: w.project.id, textHash: createHash('md5').update(cell.text).digest('hex'), reason: 'matrix' } });
+  await service.db.prisma.finding.create({
+    data: { ...id, n: 0, projectId: w.project.id, severity: 'error', message: 'matrix finding', dismissed },
+  });
+  if (dismissed)
+    await service.db.prisma.findingDismissal.create({
+      data: {
+        ...id,
+        projectId: w.project.id,
+        textHash: createHash('md5').update(cell.text).digest('hex'),
+        reason: 'matrix',
+      },
+    });
   return true;
 }
 
@@ -793,31 +1199,86 @@ async function dropGitConnection(w: World): Promise<boolean> {
 let model: FakeLlm;
 beforeAll(async () => {
   gitServer = await startGitServer({ user: 'git', token: GIT_TOKEN });
-  gitRemote = gitServer.createRepository('victim/app.git', { 'git/en.json': JSON.stringify({ 'git.key': 'From Git' }) });
+  gitRemote = gitServer.createRepository('victim/app.git', {
+    'git/en.json': JSON.stringify({ 'git.key': 'From Git' }),
+  });
   model = await startFakeLlm();
   Object.assign(process.env, { LLM_OPENAI_URL: model.url, LLM_ALLOW_PRIVATE: 'true' });
-  service = await startTestService({ listen: true, worker: false, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLISH_RATE_LIMIT: '1000', ALLOW_SIGNUP: 'true', GIT_ALLOW_PRIVATE_HOSTS: 'true', FINDINGS_THREADS: '0' } });
+  service = await startTestService({
+    listen: true,
+    worker: false,
+    env: {
+      RATE_LIMIT_PER_MINUTE: '0',
+      PUBLISH_RATE_LIMIT: '1000',
+      ALLOW_SIGNUP: 'true',
+      GIT_ALLOW_PRIVATE_HOSTS: 'true',
+      FINDINGS_THREADS: '0',
+    },
+  });
   const victim = await service.account();
   const attacker = await service.account();
   const project = await victim.project('Victim project');
   const attackerProject = await attacker.project('Attacker project');
   const key = { 'x-service-token': project.apiKey, 'content-type': 'application/json' };
-  for (const [code, name] of [['de', 'German'], ['fr', 'French'], ['it', 'Italian'], ['es', 'Spanish']]) {
-    await ok(await service.request({ method: 'POST', url: '/api/v1/languages', headers: key, payload: { key: code, name } }), 'language');
+  for (const [code, name] of [
+    ['de', 'German'],
+    ['fr', 'French'],
+    ['it', 'Italian'],
+    ['es', 'Spanish'],
+  ]) {
+    await ok(
+      await service.request({ method: 'POST', url: '/api/v1/languages', headers: key, payload: { key: code, name } }),
+      'language',
+    );
   }
   for (const customer of ['victim-customer', 'doomed-customer', 'doomed-customer-2']) {
-    await ok(await service.request({ method: 'POST', url: '/api/v1/customers', headers: key, payload: { key: customer, description: `${SECRET} customer` } }), 'customer');
+    await ok(
+      await service.request({
+        method: 'POST',
+        url: '/api/v1/customers',
+        headers: key,
+        payload: { key: customer, description: `${SECRET} customer` },
+      }),
+      'customer',
+    );
   }
   const content = ['victim.key', 'doomed.one', 'doomed.two', 'doomed.three', 'doomed.four'].flatMap((k) => [
     { key: k, language: 'en', text: `${SECRET} ${k}`, description: `${SECRET} description` },
     { key: k, language: 'de', text: `${SECRET} de ${k}` },
   ]);
-  await ok(await service.request({ method: 'POST', url: '/api/v1/translations', headers: key, payload: { content } }), 'translations');
-  await ok(await service.request({ method: 'POST', url: '/api/v2/environments', headers: key, payload: { key: 'victim-env', name: `${SECRET} env` } }), 'environment');
-  const job = await ok(await service.request({ method: 'POST', url: '/api/v1/jobs/auto-translate', headers: key, payload: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targetProjectLanguage: 'fr', targetLanguage: 'fr' } }), 'job');
+  await ok(
+    await service.request({ method: 'POST', url: '/api/v1/translations', headers: key, payload: { content } }),
+    'translations',
+  );
+  await ok(
+    await service.request({
+      method: 'POST',
+      url: '/api/v2/environments',
+      headers: key,
+      payload: { key: 'victim-env', name: `${SECRET} env` },
+    }),
+    'environment',
+  );
+  const job = await ok(
+    await service.request({
+      method: 'POST',
+      url: '/api/v1/jobs/auto-translate',
+      headers: key,
+      payload: {
+        translationProvider: 'PSEUDO',
+        sourceProjectLanguage: 'en',
+        targetProjectLanguage: 'fr',
+        targetLanguage: 'fr',
+      },
+    }),
+    'job',
+  );
   const jobId = (Array.isArray(job.data) ? job.data[0] : job.data).jobId as string;
   const prisma = service.db.prisma;
-  const projectRow = await prisma.project.findFirstOrThrow({ where: { projectToken: project.projectToken }, select: { id: true } });
+  const projectRow = await prisma.project.findFirstOrThrow({
+    where: { projectToken: project.projectToken },
+    select: { id: true },
+  });
   // A revoked token: issued, then its row removed (what revoking a token does).
   const revokedToken = await createPersonalToken(victim.id, 'revoked');
   await prisma.personalToken.deleteMany({ where: { accountId: victim.id, name: 'revoked' } });
@@ -825,24 +1286,78 @@ beforeAll(async () => {
   const deleted = await victim.project('Deleted project');
   await prisma.project.deleteMany({ where: { projectToken: deleted.projectToken } });
   // Team members (added as an accepted invitation would), a second owner, a member to change and one to remove.
-  const [coOwner, target, doomed, viewer, translator, admin] = [await service.account(), await service.account(), await service.account(), await service.account(), await service.account(), await service.account()];
-  const germanId = (await prisma.language.findFirstOrThrow({ where: { projectId: projectRow.id, key: 'de' }, select: { id: true } })).id;
+  const [coOwner, target, doomed, viewer, translator, admin] = [
+    await service.account(),
+    await service.account(),
+    await service.account(),
+    await service.account(),
+    await service.account(),
+    await service.account(),
+  ];
+  const germanId = (
+    await prisma.language.findFirstOrThrow({ where: { projectId: projectRow.id, key: 'de' }, select: { id: true } })
+  ).id;
   // The French and German texts changed once: activity entries and cell changes to revert.
-  await ok(await service.request({ method: 'PATCH', url: '/api/v2/translations', headers: key, payload: { key: 'victim.key', language: 'fr', text: `${SECRET} fr` } }), 'french');
-  await ok(await service.request({ method: 'PATCH', url: '/api/v2/translations', headers: key, payload: { key: 'victim.key', language: 'de', text: `${SECRET} de changed` } }), 'german');
-  const log = await gql({ 'x-service-token': project.apiKey }, 'query { activity(size: 2) { entries { id cells { id language } } } }');
+  await ok(
+    await service.request({
+      method: 'PATCH',
+      url: '/api/v2/translations',
+      headers: key,
+      payload: { key: 'victim.key', language: 'fr', text: `${SECRET} fr` },
+    }),
+    'french',
+  );
+  await ok(
+    await service.request({
+      method: 'PATCH',
+      url: '/api/v2/translations',
+      headers: key,
+      payload: { key: 'victim.key', language: 'de', text: `${SECRET} de changed` },
+    }),
+    'german',
+  );
+  const log = await gql(
+    { 'x-service-token': project.apiKey },
+    'query { activity(size: 2) { entries { id cells { id language } } } }',
+  );
   const [germanEntry, frenchEntry] = log.activity.entries;
-  if (germanEntry.cells[0].language !== 'de' || frenchEntry.cells[0].language !== 'fr') throw new Error(`activity: ${JSON.stringify(log)}`);
-  const webhook = async (name: string) => Number((await ok(await service.request({ method: 'POST', url: '/api/v2/webhooks', headers: key, payload: { url: `https://hooks.example.com/${name}`, triggers: ['change'] } }), 'webhook')).data.id);
-  const attackerLink = await gql({ authorization: attacker.token }, 'mutation($p: String!) { resetRoleLink(projectToken: $p, role: VIEWER) { link } }', { p: attackerProject.projectToken });
+  if (germanEntry.cells[0].language !== 'de' || frenchEntry.cells[0].language !== 'fr')
+    throw new Error(`activity: ${JSON.stringify(log)}`);
+  const webhook = async (name: string) =>
+    Number(
+      (
+        await ok(
+          await service.request({
+            method: 'POST',
+            url: '/api/v2/webhooks',
+            headers: key,
+            payload: { url: `https://hooks.example.com/${name}`, triggers: ['change'] },
+          }),
+          'webhook',
+        )
+      ).data.id,
+    );
+  const attackerLink = await gql(
+    { authorization: attacker.token },
+    'mutation($p: String!) { resetRoleLink(projectToken: $p, role: VIEWER) { link } }',
+    { p: attackerProject.projectToken },
+  );
   world = {
-    victim, attacker, attackerProject, revokedToken, jobId,
+    victim,
+    attacker,
+    attackerProject,
+    revokedToken,
+    jobId,
     project: { ...project, id: projectRow.id },
     deletedProjectKey: deleted.apiKey,
     secrets: [SECRET, project.apiKey, victim.email],
     members: { VIEWER: viewer, TRANSLATOR: translator, ADMIN: admin },
-    coOwner, target, doomed, germanId,
-    inContextToken: '', doomedInContextTokenId: 0,
+    coOwner,
+    target,
+    doomed,
+    germanId,
+    inContextToken: '',
+    doomedInContextTokenId: 0,
     session: {},
     webhookId: await webhook('matrix'),
     doomedWebhookId: await webhook('doomed'),
@@ -851,18 +1366,72 @@ beforeAll(async () => {
     cellChangeId: frenchEntry.cells[0].id,
     germanCellChangeId: germanEntry.cells[0].id,
     roleLinkToken: decodeURIComponent((attackerLink.resetRoleLink.link as string).split('/').pop()!),
-    doomedProject: '', doomedTokenId: 0, doomedSessionId: 0, doomedMemoryId: 0,
-    screenshotId: 0, linkId: 0, doomedScreenshotId: 0, doomedLinkId: 0,
-    memoryId: (await prisma.translationMemory.create({ data: { name: 'matrix memory', ownerId: victim.id, links: { create: { projectId: projectRow.id, shares: true, reads: true } } } })).id,
-    glossaryTermId: (await prisma.glossaryTerm.create({ data: { term: 'victim term', glossary: { create: { name: 'victim', sourceLanguage: 'en', projectId: projectRow.id } } } })).id,
+    doomedProject: '',
+    doomedTokenId: 0,
+    doomedSessionId: 0,
+    doomedMemoryId: 0,
+    screenshotId: 0,
+    linkId: 0,
+    doomedScreenshotId: 0,
+    doomedLinkId: 0,
+    memoryId: (
+      await prisma.translationMemory.create({
+        data: {
+          name: 'matrix memory',
+          ownerId: victim.id,
+          links: { create: { projectId: projectRow.id, shares: true, reads: true } },
+        },
+      })
+    ).id,
+    glossaryTermId: (
+      await prisma.glossaryTerm.create({
+        data: {
+          term: 'victim term',
+          glossary: { create: { name: 'victim', sourceLanguage: 'en', projectId: projectRow.id } },
+        },
+      })
+    ).id,
     doomedTermId: 0,
-    glossaryId: (await prisma.glossary.create({ data: { name: 'matrix glossary', sourceLanguage: 'en', ownerId: victim.id, links: { create: { projectId: projectRow.id } } } })).id,
+    glossaryId: (
+      await prisma.glossary.create({
+        data: {
+          name: 'matrix glossary',
+          sourceLanguage: 'en',
+          ownerId: victim.id,
+          links: { create: { projectId: projectRow.id } },
+        },
+      })
+    ).id,
     doomedGlossaryId: 0,
-    automationRuleId: 0, doomedAutomationRuleId: 0, automationRunId: '',
+    automationRuleId: 0,
+    doomedAutomationRuleId: 0,
+    automationRunId: '',
   };
-  const rule = await prisma.automationRule.create({ data: { projectId: projectRow.id, name: `${SECRET} rule`, trigger: 'TEXTS_CHANGED', enabled: false, actions: [{ kind: 'SET_REVIEW_STATUS', languages: [], status: 'NOT_REVIEWED', cells: 'CHANGED' }] } });
+  const rule = await prisma.automationRule.create({
+    data: {
+      projectId: projectRow.id,
+      name: `${SECRET} rule`,
+      trigger: 'TEXTS_CHANGED',
+      enabled: false,
+      actions: [{ kind: 'SET_REVIEW_STATUS', languages: [], status: 'NOT_REVIEWED', cells: 'CHANGED' }],
+    },
+  });
   world.automationRuleId = rule.id;
-  world.automationRunId = String((await prisma.automationRun.create({ data: { ruleId: rule.id, projectId: projectRow.id, trigger: 'TEXTS_CHANGED', state: 'DONE', committed: true, changeId: BigInt(frenchEntry.id), log: [{ kind: 'SET_REVIEW_STATUS', ok: true, summary: `${SECRET} run` }] } })).id);
+  world.automationRunId = String(
+    (
+      await prisma.automationRun.create({
+        data: {
+          ruleId: rule.id,
+          projectId: projectRow.id,
+          trigger: 'TEXTS_CHANGED',
+          state: 'DONE',
+          committed: true,
+          changeId: BigInt(frenchEntry.id),
+          log: [{ kind: 'SET_REVIEW_STATUS', ok: true, summary: `${SECRET} run` }],
+        },
+      })
+    ).id,
+  );
   await createDoomedAutomationRule(world);
   await createDoomedMemory(world);
   await createDoomedTerm(world);
@@ -882,7 +1451,10 @@ beforeAll(async () => {
   await createDoomedScreenshot(world);
   // In-context tokens: the row's (German) and one to revoke.
   await gql({ 'x-service-token': project.apiKey }, `mutation { setInContextOrigins(origins: ["${MATRIX_ORIGIN}"]) }`);
-  const made = await gql({ 'x-service-token': project.apiKey }, 'mutation { row: createInContextToken(input: { languages: ["de"] }) { token } doomed: createInContextToken { inContextToken { id } } }');
+  const made = await gql(
+    { 'x-service-token': project.apiKey },
+    'mutation { row: createInContextToken(input: { languages: ["de"] }) { token } doomed: createInContextToken { inContextToken { id } } }',
+  );
   world.inContextToken = made.row.token;
   world.doomedInContextTokenId = made.doomed.inContextToken.id;
 }, 120_000);
@@ -920,7 +1492,9 @@ async function fingerprint(scope: 'all' | 'victim'): Promise<Record<string, stri
         else if (account) where = `WHERE t."accountId" = ${accountId}`;
         else return [];
       }
-      return [`SELECT '${table}' AS "table", md5(coalesce(string_agg(x, ',' ORDER BY x), '')) AS digest FROM (SELECT (to_jsonb(t) - 'lastUsedAt')::text AS x FROM "${table}" t ${where}) s`];
+      return [
+        `SELECT '${table}' AS "table", md5(coalesce(string_agg(x, ',' ORDER BY x), '')) AS digest FROM (SELECT (to_jsonb(t) - 'lastUsedAt')::text AS x FROM "${table}" t ${where}) s`,
+      ];
     });
     expect(selects.length).toBeGreaterThan(5);
     sql = selects.join(' UNION ALL ');
@@ -935,7 +1509,9 @@ async function fingerprint(scope: 'all' | 'victim'): Promise<Record<string, stri
 const withoutNulls = (value: unknown): unknown => {
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'object') return value;
-  const entries = Object.entries(value as object).map(([k, v]) => [k, withoutNulls(v)] as const).filter(([, v]) => v !== undefined);
+  const entries = Object.entries(value as object)
+    .map(([k, v]) => [k, withoutNulls(v)] as const)
+    .filter(([, v]) => v !== undefined);
   return entries.length ? Object.fromEntries(entries) : undefined;
 };
 
@@ -943,7 +1519,11 @@ function restOperation(route: RestRoute): Operation {
   const id = `${route.method} ${route.path}`;
   const sample = REST_SAMPLES[id];
   const op: Operation = {
-    id, kind: 'rest', auth: route.auth, projectScoped: route.auth === 'apiKey', isPublic: false,
+    id,
+    kind: 'rest',
+    auth: route.auth,
+    projectScoped: route.auth === 'apiKey',
+    isPublic: false,
     namesVictimResource: false,
     field: /^\s*(?:query|mutation|subscription)\b[^{]*\{\s*(\w+)/.exec(route.document)?.[1],
     namesProject: route.path.includes(':projectToken'),
@@ -953,7 +1533,9 @@ function restOperation(route: RestRoute): Operation {
     },
     async run(headers) {
       const s = sample!(world);
-      const url = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(s.params?.[name] ?? 'x')) + queryString(s.query ?? {});
+      const url =
+        route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(s.params?.[name] ?? 'x')) +
+        queryString(s.query ?? {});
       let payload: string | Buffer | undefined;
       let extra: Record<string, string> = {};
       if (s.file) {
@@ -992,16 +1574,29 @@ function selectionOf(type: GraphQLOutputType, depth = 0): string {
   return `{ __typename ${parts.join(' ')} }`;
 }
 
-const isUpload = (value: unknown): value is typeof UPLOAD => typeof value === 'object' && value !== null && 'upload' in value;
+const isUpload = (value: unknown): value is typeof UPLOAD =>
+  typeof value === 'object' && value !== null && 'upload' in value;
 
-function graphqlOperation(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>): Operation {
+function graphqlOperation(
+  kind: 'query' | 'mutation' | 'subscription',
+  field: GraphQLField<unknown, unknown>,
+): Operation {
   const id = `${kind === 'query' ? 'Query' : kind === 'mutation' ? 'Mutation' : 'Subscription'}.${field.name}`;
   const sample = GRAPHQL_SAMPLES[id];
   const projectScoped = field.args.some((a) => a.name === 'projectToken');
   const given = sample?.(placeholderWorld) ?? {};
   const op: Operation = {
-    id, kind, projectScoped, isPublic: given.isPublic === true, namesVictimResource: given.victimResource === true, caller: given.caller,
-    field: field.name, languages: given.languages, session: given.session, accountOnly: given.accountOnly, needs: given.needs,
+    id,
+    kind,
+    projectScoped,
+    isPublic: given.isPublic === true,
+    namesVictimResource: given.victimResource === true,
+    caller: given.caller,
+    field: field.name,
+    languages: given.languages,
+    session: given.session,
+    accountOnly: given.accountOnly,
+    needs: given.needs,
     async restore() {
       await sample!(world).restore?.(world);
     },
@@ -1010,7 +1605,10 @@ function graphqlOperation(kind: 'query' | 'mutation' | 'subscription', field: Gr
     },
     async run(headers) {
       const s = sample!(world);
-      const args: Record<string, unknown> = { ...s.args, ...(projectScoped && { projectToken: world.project.projectToken }) };
+      const args: Record<string, unknown> = {
+        ...s.args,
+        ...(projectScoped && { projectToken: world.project.projectToken }),
+      };
       const declared = field.args.filter((a) => a.name in args);
       const definitions = declared.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
       const call = declared.length ? `(${declared.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
@@ -1022,38 +1620,95 @@ function graphqlOperation(kind: 'query' | 'mutation' | 'subscription', field: Gr
         const variables = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, isUpload(v) ? null : v]));
         const body = multipart([
           { name: 'operations', content: JSON.stringify({ query, variables }) },
-          { name: 'map', content: JSON.stringify(Object.fromEntries(uploads.map(([name], i) => [String(i), [`variables.${name}`]]))) },
-          ...uploads.map(([, v], i) => ({ name: String(i), fileName: (v as typeof UPLOAD).name, content: (v as typeof UPLOAD).content })),
+          {
+            name: 'map',
+            content: JSON.stringify(Object.fromEntries(uploads.map(([name], i) => [String(i), [`variables.${name}`]]))),
+          },
+          ...uploads.map(([, v], i) => ({
+            name: String(i),
+            fileName: (v as typeof UPLOAD).name,
+            content: (v as typeof UPLOAD).content,
+          })),
         ]);
-        res = await service.request({ method: 'POST', url: '/graphql', headers: { ...headers, ...body.headers }, payload: body.payload });
+        res = await service.request({
+          method: 'POST',
+          url: '/graphql',
+          headers: { ...headers, ...body.headers },
+          payload: body.payload,
+        });
       } else {
-        res = await service.request({ method: 'POST', url: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify({ query, variables: args }) });
+        res = await service.request({
+          method: 'POST',
+          url: '/graphql',
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: JSON.stringify({ query, variables: args }),
+        });
       }
       const parsed = JSON.parse(res.body);
-      return { status: res.statusCode, code: parsed.errors?.[0]?.extensions?.code, data: withoutNulls(parsed.data), body: res.body };
+      return {
+        status: res.statusCode,
+        code: parsed.errors?.[0]?.extensions?.code,
+        data: withoutNulls(parsed.data),
+        body: res.body,
+      };
     },
   };
   return op;
 }
 
 /** A subscription over graphql-ws, the credential in connectionParams; the first event or error ends it. */
-async function subscribe(headers: Record<string, string>, query: string, variables: Record<string, unknown>): Promise<Answer> {
+async function subscribe(
+  headers: Record<string, string>,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<Answer> {
   // A browser's Origin is the upgrade request's (connectionParams cannot claim one): the in-context row's.
   const { origin } = headers;
-  const socket = origin ? class extends WebSocket { constructor(url: string, protocols: string[]) { super(url, protocols, { origin }); } } : WebSocket;
-  const client = createClient({ url: `${service.url.replace('http', 'ws')}/graphql`, webSocketImpl: socket, connectionParams: headers, lazy: true, retryAttempts: 0 });
+  const socket = origin
+    ? class extends WebSocket {
+        constructor(url: string, protocols: string[]) {
+          super(url, protocols, { origin });
+        }
+      }
+    : WebSocket;
+  const client = createClient({
+    url: `${service.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: socket,
+    connectionParams: headers,
+    lazy: true,
+    retryAttempts: 0,
+  });
   try {
-    const first = await new Promise<{ data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } | 'open'>((resolve, reject) => {
+    const first = await new Promise<
+      { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } | 'open'
+    >((resolve, reject) => {
       // An allowed subscription stays open until an event: give it a moment.
       const timer = setTimeout(() => resolve('open'), 1500);
-      client.subscribe({ query, variables }, {
-        next: (value) => { clearTimeout(timer); resolve(value as never); },
-        error: (error) => { clearTimeout(timer); Array.isArray(error) ? resolve({ errors: error as never }) : reject(error); },
-        complete: () => { clearTimeout(timer); resolve({}); },
-      });
+      client.subscribe(
+        { query, variables },
+        {
+          next: (value) => {
+            clearTimeout(timer);
+            resolve(value as never);
+          },
+          error: (error) => {
+            clearTimeout(timer);
+            Array.isArray(error) ? resolve({ errors: error as never }) : reject(error);
+          },
+          complete: () => {
+            clearTimeout(timer);
+            resolve({});
+          },
+        },
+      );
     });
     if (first === 'open') return { status: 200, data: undefined, body: '' };
-    return { status: 200, code: first.errors?.[0]?.extensions?.code, data: withoutNulls(first.data), body: JSON.stringify(first) };
+    return {
+      status: 200,
+      code: first.errors?.[0]?.extensions?.code,
+      data: withoutNulls(first.data),
+      body: JSON.stringify(first),
+    };
   } finally {
     await client.dispose();
   }
@@ -1061,18 +1716,31 @@ async function subscribe(headers: Record<string, string>, query: string, variabl
 
 function operations(): Operation[] {
   const rest = ALL_ROUTES.map(restOperation);
-  const graphql = ([['query', schema.getQueryType()], ['mutation', schema.getMutationType()], ['subscription', schema.getSubscriptionType()]] as const)
-    .flatMap(([kind, type]) => Object.values(type?.getFields() ?? {}).map((field) => graphqlOperation(kind, field)));
+  const graphql = (
+    [
+      ['query', schema.getQueryType()],
+      ['mutation', schema.getMutationType()],
+      ['subscription', schema.getSubscriptionType()],
+    ] as const
+  ).flatMap(([kind, type]) => Object.values(type?.getFields() ?? {}).map((field) => graphqlOperation(kind, field)));
   const all = [...rest, ...graphql];
   for (const op of rest) op.namesVictimResource = REST_SAMPLES[op.id]?.(placeholderWorld).victimResource === true;
-  const given = (op: Operation) => (op.kind === 'rest' ? REST_SAMPLES[op.id]?.(placeholderWorld) : GRAPHQL_SAMPLES[op.id]?.(placeholderWorld));
+  const given = (op: Operation) =>
+    op.kind === 'rest' ? REST_SAMPLES[op.id]?.(placeholderWorld) : GRAPHQL_SAMPLES[op.id]?.(placeholderWorld);
   const order = (op: Operation) => (given(op)?.final ? 2 : given(op)?.last ? 1 : 0);
   return [0, 1, 2].flatMap((rank) => all.filter((op) => order(op) === rank));
 }
 const placeholderAccount = { id: 0, email: 'placeholder@example.com', token: '', basic: '' } as TestAccount;
 const placeholderWorld = {
-  jobId: 'job', attacker: placeholderAccount, target: placeholderAccount, doomed: placeholderAccount,
-  project: { projectToken: 'p', apiKey: 'k', id: 0 }, webhookId: 0, doomedWebhookId: 0, activityId: '0', cellChangeId: '0',
+  jobId: 'job',
+  attacker: placeholderAccount,
+  target: placeholderAccount,
+  doomed: placeholderAccount,
+  project: { projectToken: 'p', apiKey: 'k', id: 0 },
+  webhookId: 0,
+  doomedWebhookId: 0,
+  activityId: '0',
+  cellChangeId: '0',
 } as World;
 
 // --- The tests ---------------------------------------------------------------------------
@@ -1083,12 +1751,29 @@ describe('the matrix covers every operation', () => {
   it('has sample arguments for every REST route and every GraphQL field (and none for operations that are gone)', () => {
     const restIds = ALL_ROUTES.map((r) => `${r.method} ${r.path}`);
     const graphqlIds = OPERATIONS.filter((op) => op.kind !== 'rest').map((op) => op.id);
-    expect(restIds.filter((id) => !REST_SAMPLES[id]), 'REST routes without sample arguments in REST_SAMPLES').toEqual([]);
-    expect(graphqlIds.filter((id) => !GRAPHQL_SAMPLES[id]), 'GraphQL fields without sample arguments in GRAPHQL_SAMPLES').toEqual([]);
-    expect(Object.keys(REST_SAMPLES).filter((id) => !restIds.includes(id)), 'samples of routes that no longer exist').toEqual([]);
-    expect(Object.keys(GRAPHQL_SAMPLES).filter((id) => !graphqlIds.includes(id)), 'samples of fields that no longer exist').toEqual([]);
-    const undeclared = OPERATIONS.filter((op) => op.kind !== 'rest' && !op.projectScoped && !op.isPublic && !op.caller).map((op) => op.id);
-    expect(undeclared, 'GraphQL fields without projectToken must declare their caller (or isPublic) in GRAPHQL_SAMPLES').toEqual([]);
+    expect(
+      restIds.filter((id) => !REST_SAMPLES[id]),
+      'REST routes without sample arguments in REST_SAMPLES',
+    ).toEqual([]);
+    expect(
+      graphqlIds.filter((id) => !GRAPHQL_SAMPLES[id]),
+      'GraphQL fields without sample arguments in GRAPHQL_SAMPLES',
+    ).toEqual([]);
+    expect(
+      Object.keys(REST_SAMPLES).filter((id) => !restIds.includes(id)),
+      'samples of routes that no longer exist',
+    ).toEqual([]);
+    expect(
+      Object.keys(GRAPHQL_SAMPLES).filter((id) => !graphqlIds.includes(id)),
+      'samples of fields that no longer exist',
+    ).toEqual([]);
+    const undeclared = OPERATIONS.filter(
+      (op) => op.kind !== 'rest' && !op.projectScoped && !op.isPublic && !op.caller,
+    ).map((op) => op.id);
+    expect(
+      undeclared,
+      'GraphQL fields without projectToken must declare their caller (or isPublic) in GRAPHQL_SAMPLES',
+    ).toEqual([]);
     // Sanity: the enumeration found the operations (40 routes, 3 root types).
     expect(OPERATIONS.filter((op) => op.kind === 'rest').length).toBe(ALL_ROUTES.length);
     expect(new Set(OPERATIONS.map((op) => op.kind))).toEqual(new Set(['rest', 'query', 'mutation', 'subscription']));
@@ -1125,7 +1810,8 @@ async function verdict(op: Operation, credential: Credential): Promise<string | 
   const scope = expected === 'own' ? 'victim' : 'all';
   const before = expected === 'allowed' ? undefined : (lastFingerprint[scope] ?? (await fingerprint(scope)));
   // An allowed run writes; an 'own' one may write outside the victim's rows.
-  lastFingerprint = expected === 'allowed' ? {} : expected === 'own' ? { victim: lastFingerprint.victim } : lastFingerprint;
+  lastFingerprint =
+    expected === 'allowed' ? {} : expected === 'own' ? { victim: lastFingerprint.victim } : lastFingerprint;
   const answer = await op.run(credential.headers(op, world));
   const what = `${expected}, got ${answer.status}${answer.code ? ` ${answer.code}` : ''}: ${answer.body.slice(0, 300)}`;
   if (expected === 'allowed') {
@@ -1141,7 +1827,8 @@ async function verdict(op: Operation, credential: Credential): Promise<string | 
   }
   if (answer.status >= 500) return `expected ${what}`;
   const leaked = (credential.secrets?.(world) ?? world.secrets).find((secret) => answer.body.includes(secret));
-  if (leaked) return `the answer holds the victim's ${leaked === SECRET ? 'texts' : leaked === world.project.apiKey ? 'API key' : 'e-mail'}: ${answer.body.slice(0, 300)}`;
+  if (leaked)
+    return `the answer holds the victim's ${leaked === SECRET ? 'texts' : leaked === world.project.apiKey ? 'API key' : 'e-mail'}: ${answer.body.slice(0, 300)}`;
   const after = await fingerprint(scope);
   if (op.kind !== 'subscription') lastFingerprint = { [scope]: after };
   const changed = Object.keys(before!).filter((table) => before![table] !== after[table]);
@@ -1150,20 +1837,26 @@ async function verdict(op: Operation, credential: Credential): Promise<string | 
 }
 
 describe('every operation × every credential', () => {
-  it(`${OPERATIONS.length} operations × ${CREDENTIALS.length} credentials: refused as the contract says, no data, no change; the owner allowed`, { timeout: 300_000 }, async () => {
-    const failures: string[] = [];
-    for (const op of OPERATIONS) {
-      if (op.kind === 'subscription') {
-        // A subscription writes nothing and an allowed one is only known by staying open a while: every row at once.
-        const problems = await Promise.all(CREDENTIALS.map((credential) => check(op, credential)));
-        problems.forEach((problem, i) => problem && failures.push(`${op.id} with ${CREDENTIALS[i]!.name}: ${problem}`));
-        continue;
+  it(
+    `${OPERATIONS.length} operations × ${CREDENTIALS.length} credentials: refused as the contract says, no data, no change; the owner allowed`,
+    { timeout: 300_000 },
+    async () => {
+      const failures: string[] = [];
+      for (const op of OPERATIONS) {
+        if (op.kind === 'subscription') {
+          // A subscription writes nothing and an allowed one is only known by staying open a while: every row at once.
+          const problems = await Promise.all(CREDENTIALS.map((credential) => check(op, credential)));
+          problems.forEach(
+            (problem, i) => problem && failures.push(`${op.id} with ${CREDENTIALS[i]!.name}: ${problem}`),
+          );
+          continue;
+        }
+        for (const credential of CREDENTIALS) {
+          const problem = await check(op, credential);
+          if (problem) failures.push(`${op.id} with ${credential.name}: ${problem}`);
+        }
       }
-      for (const credential of CREDENTIALS) {
-        const problem = await check(op, credential);
-        if (problem) failures.push(`${op.id} with ${credential.name}: ${problem}`);
-      }
-    }
-    expect(failures).toEqual([]);
-  });
+      expect(failures).toEqual([]);
+    },
+  );
 });

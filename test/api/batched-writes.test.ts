@@ -22,7 +22,11 @@ describe('concurrent one-cell writes', () => {
 
   it('answers each of 20 simultaneous PATCHes with its own cell, one change each, a locked key refused alone', async () => {
     expect((await api.patch('/api/v1/translation-keys?key=k7', { lock: true })).status).toBe(200);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => api.patch('/api/v2/translations', { key: `k${i}`, language: 'en', text: `new ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api.patch('/api/v2/translations', { key: `k${i}`, language: 'en', text: `new ${i}` }),
+      ),
+    );
     answers.forEach((answer, i) => {
       if (i === 7) {
         expect(answer.status).toBe(409);
@@ -32,18 +36,31 @@ describe('concurrent one-cell writes', () => {
         expect(answer.data).toMatchObject({ key: `k${i}`, language: 'en', text: `new ${i}` });
       }
     });
-    const texts = (await api.get('/api/v2/translations?language=en&size=100')).data.map((t: any) => `${t.key}=${t.text}`).sort();
+    const texts = (await api.get('/api/v2/translations?language=en&size=100')).data
+      .map((t: any) => `${t.key}=${t.text}`)
+      .sort();
     expect(texts).toContain('k7=old 7');
     expect(texts).toContain('k19=new 19');
-    const changes = await prisma().activity.findMany({ where: { details: { path: ['operation'], equals: 'UPDATE_TRANSLATION' } }, select: { cells: true } });
+    const changes = await prisma().activity.findMany({
+      where: { details: { path: ['operation'], equals: 'UPDATE_TRANSLATION' } },
+      select: { cells: true },
+    });
     expect(changes).toHaveLength(19);
     expect(changes.every((c) => c.cells === 1)).toBe(true);
   });
 
   it('a failing write of a group fails alone; the others are written and answered', async () => {
-    const write = (text: string) => () => [prisma().$executeRawUnsafe(`UPDATE "Translation" SET text = $1 WHERE text = $2`, text, 'new 3')];
-    const failing = () => [prisma().$queryRawUnsafe(`SELECT 1 / (SELECT count(*) FROM "Translation" WHERE text = 'no such text')::int`)];
-    const results = await Promise.allSettled([runBatched(write('newer 3')), runBatched(failing), runBatched(() => [prisma().$queryRawUnsafe(`SELECT 42 AS n`)])]);
+    const write = (text: string) => () => [
+      prisma().$executeRawUnsafe(`UPDATE "Translation" SET text = $1 WHERE text = $2`, text, 'new 3'),
+    ];
+    const failing = () => [
+      prisma().$queryRawUnsafe(`SELECT 1 / (SELECT count(*) FROM "Translation" WHERE text = 'no such text')::int`),
+    ];
+    const results = await Promise.allSettled([
+      runBatched(write('newer 3')),
+      runBatched(failing),
+      runBatched(() => [prisma().$queryRawUnsafe(`SELECT 42 AS n`)]),
+    ]);
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: [1] });
     expect(results[1]!.status).toBe('rejected');
     expect(results[2]).toMatchObject({ status: 'fulfilled', value: [[{ n: 42 }]] });

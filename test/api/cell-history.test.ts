@@ -25,7 +25,8 @@ async function cells(api: ProjectApi, customerId?: string) {
   return Object.fromEntries((res.data as any[]).map((c) => [`${c.key}/${c.language}`, [c.text, c.reviewStatus]]));
 }
 
-const history = async (api: ProjectApi, query: string) => (await api.get(`/api/v2/translations/history?${query}`)).data as any[];
+const history = async (api: ProjectApi, query: string) =>
+  (await api.get(`/api/v2/translations/history?${query}`)).data as any[];
 
 describe('cell history and revert', () => {
   let api: ProjectApi;
@@ -52,7 +53,12 @@ describe('cell history and revert', () => {
     expect(reverted.data).toMatchObject({ reverted: 1, changedSince: 0, refusedLocked: 0 });
     expect((await cells(api))['title/de']).toEqual(['Titel', 'NOT_REVIEWED']);
     const after = await history(api, 'key=title&language=de');
-    expect(after[0]).toMatchObject({ kind: 'REVERT', oldText: 'Überschrift', newText: 'Titel', newReviewStatus: 'NOT_REVIEWED' });
+    expect(after[0]).toMatchObject({
+      kind: 'REVERT',
+      oldText: 'Überschrift',
+      newText: 'Titel',
+      newReviewStatus: 'NOT_REVIEWED',
+    });
     const [entry] = (await api.get('/api/v2/activity?size=1')).data;
     expect(entry).toMatchObject({ id: reverted.data.activityId, kind: 'REVERT', trigger: 'REVERT', cellsChanged: 1 });
     // Bad ids and other projects' changes.
@@ -65,13 +71,23 @@ describe('cell history and revert', () => {
 
   it('finds one cell among the other cells its changes were written with', async () => {
     // Each import writes its cells in one statement: other keys, the same key in other languages, a customer's override.
-    const file = (n: number) => json({ en: { 'one.a': `A${n}`, 'one.b': `B${n}` }, de: { 'one.a': `A-de${n}`, 'one.b': `B-de${n}` } });
+    const file = (n: number) =>
+      json({ en: { 'one.a': `A${n}`, 'one.b': `B${n}` }, de: { 'one.a': `A-de${n}`, 'one.b': `B-de${n}` } });
     await importOk(service, api.apiKey, file(1), { uploadFormat: 'multi-language-json' });
-    await importOk(service, api.apiKey, file(2), { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    await importOk(service, api.apiKey, file(2), {
+      uploadFormat: 'multi-language-json',
+      importOptions: 'REPLACE_TRANSLATION_IF_FOUND',
+    });
     await api.post('/api/v1/customers', { key: 'solo' });
-    await importOk(service, api.apiKey, json({ de: { 'one.a': 'A-solo' } }), { uploadFormat: 'multi-language-json', customerId: 'solo' });
+    await importOk(service, api.apiKey, json({ de: { 'one.a': 'A-solo' } }), {
+      uploadFormat: 'multi-language-json',
+      customerId: 'solo',
+    });
     const de = await history(api, 'key=one.a&language=de');
-    expect(de.map((h) => [h.language, h.oldText, h.newText])).toEqual([['de', 'A-de1', 'A-de2'], ['de', null, 'A-de1']]);
+    expect(de.map((h) => [h.language, h.oldText, h.newText])).toEqual([
+      ['de', 'A-de1', 'A-de2'],
+      ['de', null, 'A-de1'],
+    ]);
     expect((await history(api, 'key=one.b&language=en')).map((h) => h.newText)).toEqual(['B2', 'B1']);
     expect((await history(api, 'key=one.a&language=de&page=1&size=1')).map((h) => h.newText)).toEqual(['A-de1']);
     // A cell event is reverted by its own id, whichever position it has in its batch.
@@ -93,22 +109,43 @@ describe('cell history and revert', () => {
   });
 
   it('reverts a whole import exactly, keeps cells changed since, respects locks, and logs the revert', async () => {
-    await importOk(service, api.apiKey, json({ en: { a: 'A', b: 'B', c: 'C', d: 'D' }, de: { a: 'A-de', b: 'B-de' } }), { uploadFormat: 'multi-language-json' });
+    await importOk(
+      service,
+      api.apiKey,
+      json({ en: { a: 'A', b: 'B', c: 'C', d: 'D' }, de: { a: 'A-de', b: 'B-de' } }),
+      { uploadFormat: 'multi-language-json' },
+    );
     await api.patch('/api/v2/translations', { key: 'b', language: 'de', text: 'B-de', reviewStatus: 'REVIEWED' });
     const original = await cells(api);
     // The import to undo: replaces and adds texts, in both languages and a customer's overrides.
     await api.post('/api/v1/customers', { key: 'acme' });
-    await importOk(service, api.apiKey, json({ en: { a: 'A2', b: 'B2', c: 'C2', e: 'E2' }, de: { a: 'A2-de', b: 'B2-de', c: 'C2-de' } }), {
-      uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND',
+    await importOk(
+      service,
+      api.apiKey,
+      json({ en: { a: 'A2', b: 'B2', c: 'C2', e: 'E2' }, de: { a: 'A2-de', b: 'B2-de', c: 'C2-de' } }),
+      {
+        uploadFormat: 'multi-language-json',
+        importOptions: 'REPLACE_TRANSLATION_IF_FOUND',
+      },
+    );
+    await importOk(service, api.apiKey, json({ en: { a: 'Acme A' } }), {
+      uploadFormat: 'multi-language-json',
+      customerId: 'acme',
     });
-    await importOk(service, api.apiKey, json({ en: { a: 'Acme A' } }), { uploadFormat: 'multi-language-json', customerId: 'acme' });
     const [customerImport, bigImport] = (await api.get('/api/v2/activity?kind=IMPORT&size=2')).data;
     expect(bigImport.cellsChanged).toBe(7);
 
     // Reverting the whole import restores every cell exactly (texts and review status), and deletes the key it created.
     const res = await api.post(`/api/v2/activity/${bigImport.id}/revert`);
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ reverted: 6, changedSince: 0, refusedLocked: 0, gone: 0, deletedKeys: 1, removed: 1 });
+    expect(res.data).toMatchObject({
+      reverted: 6,
+      changedSince: 0,
+      refusedLocked: 0,
+      gone: 0,
+      deletedKeys: 1,
+      removed: 1,
+    });
     const restored = await cells(api);
     for (const [cell, value] of Object.entries(original)) expect([cell, restored[cell]]).toEqual([cell, value]);
     expect(restored['e/en']).toBeUndefined();
@@ -116,7 +153,12 @@ describe('cell history and revert', () => {
     // The customer's import is another change: untouched.
     expect((await cells(api, 'acme'))['a/en']).toEqual(['Acme A', 'NOT_REVIEWED']);
     const [revert] = (await api.get('/api/v2/activity?size=1')).data;
-    expect(revert).toMatchObject({ kind: 'REVERT', revertOf: bigImport.id, cellsChanged: 7, details: { reverted: 6, deletedKeys: 1 } });
+    expect(revert).toMatchObject({
+      kind: 'REVERT',
+      revertOf: bigImport.id,
+      cellsChanged: 7,
+      details: { reverted: 6, deletedKeys: 1 },
+    });
     // Reverting the revert brings the import's texts back; the deleted key is not recreated.
     expect((await api.post(`/api/v2/activity/${revert.id}/revert`)).data).toMatchObject({ reverted: 6, gone: 1 });
     expect((await cells(api))['a/en']).toEqual(['A2', 'NOT_REVIEWED']);
@@ -152,9 +194,15 @@ describe('cell history and revert', () => {
   });
 
   it('the GraphQL history of a customer override and its revert', async () => {
-    const { data } = await api.gql('{ translationHistory(key: "a", language: "en", customerKey: "acme") { id newText customerKey actor { kind } } }');
-    expect(data.translationHistory).toMatchObject([{ newText: 'Acme A', customerKey: 'acme', actor: { kind: 'API_KEY' } }]);
-    const reverted = await api.gql('mutation($id: ID!) { revertTranslation(cellChangeId: $id) { reverted } }', { id: data.translationHistory[0].id });
+    const { data } = await api.gql(
+      '{ translationHistory(key: "a", language: "en", customerKey: "acme") { id newText customerKey actor { kind } } }',
+    );
+    expect(data.translationHistory).toMatchObject([
+      { newText: 'Acme A', customerKey: 'acme', actor: { kind: 'API_KEY' } },
+    ]);
+    const reverted = await api.gql('mutation($id: ID!) { revertTranslation(cellChangeId: $id) { reverted } }', {
+      id: data.translationHistory[0].id,
+    });
     expect(reverted.data.revertTranslation.reverted).toBe(1);
     expect((await cells(api, 'acme'))['a/en'][0]).toBe('A2');
   });
@@ -164,14 +212,24 @@ describe('retention', () => {
   it('keeps everything by default; with historyRetentionDays, prunes older events and keeps the texts', async () => {
     const api = await projectApi(service, account, 'Retention');
     const projectId = await projectIdOf(service.db, api.projectToken);
-    await importOk(service, api.apiKey, json({ en: { old: 'Old', kept: 'Kept' } }), { uploadFormat: 'multi-language-json' });
-    await service.db.prisma.$executeRawUnsafe(`UPDATE "Activity" SET at = at - interval '40 days' WHERE "projectId" = $1`, projectId);
-    await service.db.prisma.$executeRawUnsafe(`UPDATE "CellChangeBatch" SET at = at - interval '40 days' WHERE "projectId" = $1`, projectId);
+    await importOk(service, api.apiKey, json({ en: { old: 'Old', kept: 'Kept' } }), {
+      uploadFormat: 'multi-language-json',
+    });
+    await service.db.prisma.$executeRawUnsafe(
+      `UPDATE "Activity" SET at = at - interval '40 days' WHERE "projectId" = $1`,
+      projectId,
+    );
+    await service.db.prisma.$executeRawUnsafe(
+      `UPDATE "CellChangeBatch" SET at = at - interval '40 days' WHERE "projectId" = $1`,
+      projectId,
+    );
     await api.patch('/api/v2/translations', { key: 'kept', language: 'en', text: 'Kept!' });
     await pruneHistory();
     expect(await storedCellEvents(service.db.prisma, { projectId })).toHaveLength(3);
 
-    expect((await api.gql('mutation { setHistoryRetention(days: 0) }')).errors?.[0].extensions.code).toBe('BAD_REQUEST');
+    expect((await api.gql('mutation { setHistoryRetention(days: 0) }')).errors?.[0].extensions.code).toBe(
+      'BAD_REQUEST',
+    );
     expect((await api.gql('mutation { setHistoryRetention(days: 30) }')).data.setHistoryRetention).toBe(30);
     expect((await api.gql('{ historyRetentionDays }')).data.historyRetentionDays).toBe(30);
     const pruned = await pruneHistory();
@@ -181,6 +239,8 @@ describe('retention', () => {
     expect(await cells(api)).toEqual({ 'old/en': ['Old', 'NOT_REVIEWED'], 'kept/en': ['Kept!', 'NOT_REVIEWED'] });
     const kinds = (await api.get('/api/v2/activity?size=100')).data.map((e: any) => e.kind);
     expect(kinds).toEqual(['SETTINGS', 'TRANSLATIONS']);
-    expect(envelope(await service.request({ url: '/api/v2/activity', headers: { 'x-service-token': api.apiKey } })).status).toBe(200);
+    expect(
+      envelope(await service.request({ url: '/api/v2/activity', headers: { 'x-service-token': api.apiKey } })).status,
+    ).toBe(200);
   });
 });

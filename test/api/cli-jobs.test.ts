@@ -23,8 +23,19 @@ const cli = (key = apiKey) => ({ 'X-SIMPLELOCALIZE-token': key, 'X-SimpleLocaliz
 const RUNNING = '/api/v2/jobs?status=RUNNING&type=AUTO_TRANSLATION';
 const poll = (key = apiKey) => service.request({ url: RUNNING, headers: cli(key) });
 const clientStart = (languageKeys: string[], options: string[] = [], key = apiKey) =>
-  service.request({ method: 'POST', url: '/api/v2/jobs/auto-translate', headers: { ...cli(key), 'content-type': 'application/json; charset=utf-8' }, payload: JSON.stringify({ languageKeys, source: 'CLI', options }) });
-const v1Start = (body: object) => service.request({ method: 'POST', url: '/api/v1/jobs/auto-translate', headers: { 'x-service-token': apiKey }, payload: body });
+  service.request({
+    method: 'POST',
+    url: '/api/v2/jobs/auto-translate',
+    headers: { ...cli(key), 'content-type': 'application/json; charset=utf-8' },
+    payload: JSON.stringify({ languageKeys, source: 'CLI', options }),
+  });
+const v1Start = (body: object) =>
+  service.request({
+    method: 'POST',
+    url: '/api/v1/jobs/auto-translate',
+    headers: { 'x-service-token': apiKey },
+    payload: body,
+  });
 
 async function waitForJob(jobId: string): Promise<any> {
   for (let i = 0; i < 600; i++) {
@@ -63,7 +74,12 @@ beforeAll(async () => {
   other = await (await service.account()).project('other');
   await seedTranslations(service.db, {
     projectToken,
-    translations: { en: { greeting: 'Hello', farewell: 'Goodbye' }, de: { greeting: '' }, fr: { greeting: '' }, 'pt-br': { greeting: '' } },
+    translations: {
+      en: { greeting: 'Hello', farewell: 'Goodbye' },
+      de: { greeting: '' },
+      fr: { greeting: '' },
+      'pt-br': { greeting: '' },
+    },
   });
 });
 afterAll(async () => {
@@ -85,7 +101,9 @@ describe('GET /api/v2/jobs filters', () => {
   it('refuses an unknown status or type with 400 listing the allowed values', async () => {
     const status = await service.request({ url: '/api/v2/jobs?status=PENDING&type=AUTO_TRANSLATION', headers: cli() });
     expect(status.statusCode).toBe(400);
-    expect(envelope(status).msg).toBe("status must be one of RUNNING, STARTED, SUCCESS, FAILED, CANCELLED; got 'PENDING'");
+    expect(envelope(status).msg).toBe(
+      "status must be one of RUNNING, STARTED, SUCCESS, FAILED, CANCELLED; got 'PENDING'",
+    );
     const type = await service.request({ url: '/api/v2/jobs?status=RUNNING&type=IMPORT', headers: cli() });
     expect(type.statusCode).toBe(400);
     expect(envelope(type).msg).toBe("type must be one of AUTO_TRANSLATION; got 'IMPORT'");
@@ -99,13 +117,31 @@ describe('POST /api/v2/jobs/auto-translate with the client body', () => {
     expect(envelope(res).msg).toMatch(/'xx' is not a language of this project/);
   });
 
-  it('repeats each language\'s last job (provider, source and target notation); the RUNNING poll ends when the jobs finish', async () => {
+  it("repeats each language's last job (provider, source and target notation); the RUNNING poll ends when the jobs finish", async () => {
     // The last jobs: de by MT_PROVIDER_B (provider notation DE / EN), fr by PSEUDO; pt-br had two, the last one MT_PROVIDER_B PT-BR.
     const previous = [
-      { translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE', sourceProjectLanguage: 'en', sourceLanguage: 'EN', options: ['USE_TRANSLATION_KEYS'] },
+      {
+        translationProvider: 'MT_PROVIDER_B',
+        targetProjectLanguage: 'de',
+        targetLanguage: 'DE',
+        sourceProjectLanguage: 'en',
+        sourceLanguage: 'EN',
+        options: ['USE_TRANSLATION_KEYS'],
+      },
       { translationProvider: 'PSEUDO', targetProjectLanguage: 'fr', targetLanguage: 'fr', sourceProjectLanguage: 'en' },
-      { translationProvider: 'PSEUDO', targetProjectLanguage: 'pt-br', targetLanguage: 'pt', sourceProjectLanguage: 'en' },
-      { translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'pt-br', targetLanguage: 'PT-BR', sourceProjectLanguage: 'en', options: ['FORCE_REPLACE'] },
+      {
+        translationProvider: 'PSEUDO',
+        targetProjectLanguage: 'pt-br',
+        targetLanguage: 'pt',
+        sourceProjectLanguage: 'en',
+      },
+      {
+        translationProvider: 'MT_PROVIDER_B',
+        targetProjectLanguage: 'pt-br',
+        targetLanguage: 'PT-BR',
+        sourceProjectLanguage: 'en',
+        options: ['FORCE_REPLACE'],
+      },
     ];
     for (const body of previous) {
       const res = await v1Start(body);
@@ -113,7 +149,10 @@ describe('POST /api/v2/jobs/auto-translate with the client body', () => {
       expect((await waitForJob(envelope(res).data.jobId)).state).toBe('SUCCESS');
     }
     const jobsBefore = envelope(await service.request({ url: '/api/v2/jobs', headers: cli() })).data.length;
-    expect(envelope(await service.request({ url: '/api/v2/jobs?status=SUCCESS&type=AUTO_TRANSLATION', headers: cli() })).data).toHaveLength(4);
+    expect(
+      envelope(await service.request({ url: '/api/v2/jobs?status=SUCCESS&type=AUTO_TRANSLATION', headers: cli() }))
+        .data,
+    ).toHaveLength(4);
     // New source text, so the repeated jobs have something to do.
     await seedTranslations(service.db, { projectToken, translations: { en: { welcome: 'Welcome' } } });
 
@@ -135,12 +174,27 @@ describe('POST /api/v2/jobs/auto-translate with the client body', () => {
     expect(finished.every((j) => j.state === 'SUCCESS')).toBe(true);
     const byLanguage = Object.fromEntries(finished.map((j) => [j.metadata.targetProjectLanguage, j.metadata]));
     expect(byLanguage.de).toEqual({
-      targetProjectLanguage: 'de', targetLanguage: 'DE', sourceType: 'TRANSLATIONS_OR_KEYS', options: 'FORCE_REPLACE,USE_TRANSLATION_KEYS',
-      translationProvider: 'MT_PROVIDER_B', sourceProjectLanguage: 'en', sourceLanguage: 'EN',
+      targetProjectLanguage: 'de',
+      targetLanguage: 'DE',
+      sourceType: 'TRANSLATIONS_OR_KEYS',
+      options: 'FORCE_REPLACE,USE_TRANSLATION_KEYS',
+      translationProvider: 'MT_PROVIDER_B',
+      sourceProjectLanguage: 'en',
+      sourceLanguage: 'EN',
     });
-    expect(byLanguage.fr).toMatchObject({ translationProvider: 'PSEUDO', targetLanguage: 'fr', sourceProjectLanguage: 'en', options: 'FORCE_REPLACE' });
+    expect(byLanguage.fr).toMatchObject({
+      translationProvider: 'PSEUDO',
+      targetLanguage: 'fr',
+      sourceProjectLanguage: 'en',
+      options: 'FORCE_REPLACE',
+    });
     // The last pt-br job counts, not the earlier one; its FORCE_REPLACE came from the client this time.
-    expect(byLanguage['pt-br']).toMatchObject({ translationProvider: 'MT_PROVIDER_B', targetLanguage: 'PT-BR', sourceLanguage: '', options: 'FORCE_REPLACE' });
+    expect(byLanguage['pt-br']).toMatchObject({
+      translationProvider: 'MT_PROVIDER_B',
+      targetLanguage: 'PT-BR',
+      sourceLanguage: '',
+      options: 'FORCE_REPLACE',
+    });
 
     // What the provider was asked: DeepL's own notation.
     const targets = deepl.requests.filter((r) => r.path === '/v2/translate').map((r) => (r.body as any).target_lang);
@@ -152,7 +206,9 @@ describe('POST /api/v2/jobs/auto-translate with the client body', () => {
 
     // After the poll: nothing RUNNING, the finished jobs listed under SUCCESS.
     expect(envelope(await poll()).data).toEqual([]);
-    const success = envelope(await service.request({ url: '/api/v2/jobs?status=SUCCESS&type=AUTO_TRANSLATION', headers: cli() })).data;
+    const success = envelope(
+      await service.request({ url: '/api/v2/jobs?status=SUCCESS&type=AUTO_TRANSLATION', headers: cli() }),
+    ).data;
     expect(success).toHaveLength(jobsBefore + 3);
   });
 
@@ -170,23 +226,41 @@ describe('POST /api/v2/jobs/auto-translate with the client body', () => {
     expect(envelope(await service.request({ url: '/api/v2/jobs', headers: cli(other.apiKey) })).data).toEqual([]);
     const res = await clientStart([], [], other.apiKey);
     expect(res.statusCode).toBe(400);
-    expect(envelope(res).msg).toBe('No language to auto-translate: the project has no language besides its source language');
+    expect(envelope(res).msg).toBe(
+      'No language to auto-translate: the project has no language besides its source language',
+    );
   });
 
   it('the targets body of v2 keeps working', async () => {
     const res = await service.request({
-      method: 'POST', url: '/api/v2/jobs/auto-translate', headers: cli(),
-      payload: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }] },
+      method: 'POST',
+      url: '/api/v2/jobs/auto-translate',
+      headers: cli(),
+      payload: {
+        translationProvider: 'PSEUDO',
+        sourceProjectLanguage: 'en',
+        targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }],
+      },
     });
     expect(res.statusCode).toBe(200);
     const [job] = envelope(res).data;
-    expect((await waitForJob(job.jobId)).metadata).toMatchObject({ translationProvider: 'PSEUDO', targetProjectLanguage: 'de' });
+    expect((await waitForJob(job.jobId)).metadata).toMatchObject({
+      translationProvider: 'PSEUDO',
+      targetProjectLanguage: 'de',
+    });
   });
 });
 
 describe('GraphQL', () => {
   const gql = async (query: string, variables: Record<string, unknown> = {}) =>
-    (await service.request({ method: 'POST', url: '/graphql', headers: { ...cli(), 'content-type': 'application/json' }, payload: { query, variables } })).json();
+    (
+      await service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...cli(), 'content-type': 'application/json' },
+        payload: { query, variables },
+      })
+    ).json();
 
   it('jobs takes the same status and type filters; a job shows its type', async () => {
     const all = (await gql('{ jobs { jobId type state } }')).data.jobs;
@@ -204,7 +278,10 @@ describe('GraphQL', () => {
     const both = await gql(`mutation { autoTranslate(
       input: { translationProvider: PSEUDO, targets: [{ targetProjectLanguage: "de", targetLanguage: "de" }] },
       bySettings: { languageKeys: ["de"] }) { jobId } }`);
-    expect(both.errors[0]).toMatchObject({ message: 'Give exactly one of input and bySettings', extensions: { code: 'BAD_REQUEST' } });
+    expect(both.errors[0]).toMatchObject({
+      message: 'Give exactly one of input and bySettings',
+      extensions: { code: 'BAD_REQUEST' },
+    });
     const neither = await gql('mutation { autoTranslate { jobId } }');
     expect(neither.errors[0].message).toBe('Give exactly one of input and bySettings');
   });

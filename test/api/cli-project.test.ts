@@ -27,7 +27,12 @@ afterAll(() => service.close());
 
 describe('the X-SimpleLocalize-Token header', () => {
   it('is accepted like X-Service-Token, in any letter case', async () => {
-    for (const name of ['X-SimpleLocalize-Token', 'x-simplelocalize-token', 'X-SIMPLELOCALIZE-TOKEN', 'x-SimpleLocalize-token']) {
+    for (const name of [
+      'X-SimpleLocalize-Token',
+      'x-simplelocalize-token',
+      'X-SIMPLELOCALIZE-TOKEN',
+      'x-SimpleLocalize-token',
+    ]) {
       const res = await service.request({ url: '/api/v1/languages', headers: { [name]: apiKey } });
       expect(res.statusCode).toBe(200);
       expect(envelope(res).data.map((l: any) => l.key)).toEqual(['en']);
@@ -36,14 +41,20 @@ describe('the X-SimpleLocalize-Token header', () => {
 
   it('a wrong key is a 403 like with X-Service-Token', async () => {
     const vendor = await service.request({ url: '/api/v2/project', headers: cli('lms_key_wrong') });
-    const neutral = await service.request({ url: '/api/v1/languages', headers: { 'x-service-token': 'lms_key_wrong' } });
+    const neutral = await service.request({
+      url: '/api/v1/languages',
+      headers: { 'x-service-token': 'lms_key_wrong' },
+    });
     expect(vendor.statusCode).toBe(403);
     expect(neutral.statusCode).toBe(403);
     expect(envelope(vendor).msg).toBe(envelope(neutral).msg);
   });
 
   it('both headers with the same key are fine; with different keys they are refused (403), not guessed', async () => {
-    const same = await service.request({ url: '/api/v2/project', headers: { 'x-service-token': apiKey, 'X-SimpleLocalize-Token': apiKey } });
+    const same = await service.request({
+      url: '/api/v2/project',
+      headers: { 'x-service-token': apiKey, 'X-SimpleLocalize-Token': apiKey },
+    });
     expect(same.statusCode).toBe(200);
     for (const headers of [
       { 'x-service-token': apiKey, 'X-SimpleLocalize-Token': other.apiKey },
@@ -58,10 +69,21 @@ describe('the X-SimpleLocalize-Token header', () => {
   });
 
   it('works on GraphQL over HTTP too, and refuses conflicting headers there', async () => {
-    const ok = await service.request({ method: 'POST', url: '/graphql', headers: { ...cli(), 'content-type': 'application/json' }, payload: { query: '{ project { name } }' } });
+    const ok = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { ...cli(), 'content-type': 'application/json' },
+      payload: { query: '{ project { name } }' },
+    });
     expect(ok.json()).toEqual({ data: { project: { name: 'CLI project' } } });
     const conflict = await service.request({
-      method: 'POST', url: '/graphql', headers: { 'X-SimpleLocalize-Token': apiKey, 'x-service-token': other.apiKey, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        'X-SimpleLocalize-Token': apiKey,
+        'x-service-token': other.apiKey,
+        'content-type': 'application/json',
+      },
       payload: { query: '{ project { name } }' },
     });
     expect(conflict.json().errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
@@ -70,18 +92,34 @@ describe('the X-SimpleLocalize-Token header', () => {
 
   it('works in graphql-ws connection params', async () => {
     const ask = async (connectionParams: Record<string, string>) => {
-      const client = createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams, lazy: true });
+      const client = createClient({
+        url: service.url.replace('http', 'ws') + '/graphql',
+        webSocketImpl: WebSocket,
+        connectionParams,
+        lazy: true,
+      });
       try {
         return await new Promise<any>((resolve, reject) => {
           let result: any;
-          client.subscribe({ query: '{ project { name } }' }, { next: (value) => { result = value; }, error: reject, complete: () => resolve(result) });
+          client.subscribe(
+            { query: '{ project { name } }' },
+            {
+              next: (value) => {
+                result = value;
+              },
+              error: reject,
+              complete: () => resolve(result),
+            },
+          );
         });
       } finally {
         await client.dispose();
       }
     };
     expect(await ask({ 'X-SimpleLocalize-Token': apiKey })).toEqual({ data: { project: { name: 'CLI project' } } });
-    expect(await ask({ 'x-simplelocalize-token': other.apiKey })).toEqual({ data: { project: { name: 'Other project' } } });
+    expect(await ask({ 'x-simplelocalize-token': other.apiKey })).toEqual({
+      data: { project: { name: 'Other project' } },
+    });
     const refused = await ask({ 'X-SimpleLocalize-Token': apiKey, 'X-Service-Token': other.apiKey });
     expect(refused.errors[0].message).toMatch(/different API keys/);
   });
@@ -108,7 +146,7 @@ describe('GET /api/v2/project', () => {
     expect(data).toHaveProperty('lastEditedAt', null);
   });
 
-  it('another project\'s key reads only its own project', async () => {
+  it("another project's key reads only its own project", async () => {
     const { data } = envelope(await getProject(other.apiKey));
     expect(data.projectToken).toBe(other.projectToken);
     expect(data.name).toBe('Other project');
@@ -116,9 +154,21 @@ describe('GET /api/v2/project', () => {
 
   it('after edits, a customer, a namespace and publications: counters, lists, times and hosting resources', async () => {
     const before = Date.now();
-    await seedTranslations(service.db, { projectToken, translations: { en: { hello: 'Hello', bye: 'Bye' }, de: { hello: 'Hallo', bye: '' } } });
+    await seedTranslations(service.db, {
+      projectToken,
+      translations: { en: { hello: 'Hello', bye: 'Bye' }, de: { hello: 'Hallo', bye: '' } },
+    });
     await seedTranslations(service.db, { projectToken, namespace: 'common', translations: { en: { ok: 'OK' } } });
-    expect((await service.request({ method: 'POST', url: '/api/v1/customers', headers: cli(), payload: { key: 'acme', description: 'Acme' } })).statusCode).toBe(200);
+    expect(
+      (
+        await service.request({
+          method: 'POST',
+          url: '/api/v1/customers',
+          headers: cli(),
+          payload: { key: 'acme', description: 'Acme' },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     let { data } = envelope(await getProject());
     expect(data.keys).toBe(3);
@@ -135,7 +185,11 @@ describe('GET /api/v2/project', () => {
 
     // The client's publish: no body, source=CLI.
     for (const env of ['_latest', '_production']) {
-      const published = await service.request({ method: 'POST', url: `/api/v2/environments/${env}/publish?source=CLI`, headers: cli() });
+      const published = await service.request({
+        method: 'POST',
+        url: `/api/v2/environments/${env}/publish?source=CLI`,
+        headers: cli(),
+      });
       expect(published.statusCode).toBe(200);
     }
     ({ data } = envelope(await getProject()));
@@ -147,38 +201,75 @@ describe('GET /api/v2/project', () => {
       expect(r.path.startsWith(`${projectToken}/${r.key}/`)).toBe(true);
     }
     // Both environments serve the same files; pull keeps those of its environment.
-    const ofEnv = (key: string) => resources.filter((r) => r.key === key).map((r) => r.path.slice(`${projectToken}/${key}/`.length)).sort();
+    const ofEnv = (key: string) =>
+      resources
+        .filter((r) => r.key === key)
+        .map((r) => r.path.slice(`${projectToken}/${key}/`.length))
+        .sort();
     expect(ofEnv('_latest')).toEqual(ofEnv('_production'));
     const latest = resources.filter((r) => r.key === '_latest');
-    expect(latest).toContainEqual({ path: `${projectToken}/_latest/de`, key: '_latest', language: 'de', namespace: null, customerId: null });
-    expect(latest).toContainEqual({ path: `${projectToken}/_latest/en/common`, key: '_latest', language: 'en', namespace: 'common', customerId: null });
+    expect(latest).toContainEqual({
+      path: `${projectToken}/_latest/de`,
+      key: '_latest',
+      language: 'de',
+      namespace: null,
+      customerId: null,
+    });
+    expect(latest).toContainEqual({
+      path: `${projectToken}/_latest/en/common`,
+      key: '_latest',
+      language: 'en',
+      namespace: 'common',
+      customerId: null,
+    });
     // Each path, below {cdn_url}, is the file the environment serves now.
-    const { environmentStatus } = (await service.request({
-      method: 'POST', url: '/graphql', headers: { ...cli(), 'content-type': 'application/json' },
-      payload: { query: '{ environmentStatus(key: "_latest") { resources { link } } }' },
-    })).json().data;
-    expect(latest.map((r) => r.path).sort()).toEqual(environmentStatus.resources.map((r: any) => decodeURIComponent(r.link)).sort());
+    const { environmentStatus } = (
+      await service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...cli(), 'content-type': 'application/json' },
+        payload: { query: '{ environmentStatus(key: "_latest") { resources { link } } }' },
+      })
+    ).json().data;
+    expect(latest.map((r) => r.path).sort()).toEqual(
+      environmentStatus.resources.map((r: any) => decodeURIComponent(r.link)).sort(),
+    );
     // A publication is activity.
     expect(new Date(data.lastActivityAt).getTime()).toBeGreaterThan(new Date(data.lastEditedAt).getTime());
   });
 
   it('is the same data as GraphQL project, with environments and namespaces', async () => {
     const rest = envelope(await getProject()).data;
-    const { project } = (await service.request({
-      method: 'POST', url: '/graphql', headers: { ...cli(), 'content-type': 'application/json' },
-      payload: { query: '{ project { lastActivityAt lastEditedAt namespaces { name keys } environments { key lastPublication { numberOfKeys } } hostingResources { path } } }' },
-    })).json().data;
+    const { project } = (
+      await service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...cli(), 'content-type': 'application/json' },
+        payload: {
+          query:
+            '{ project { lastActivityAt lastEditedAt namespaces { name keys } environments { key lastPublication { numberOfKeys } } hostingResources { path } } }',
+        },
+      })
+    ).json().data;
     expect(project.lastActivityAt).toBe(rest.lastActivityAt);
     expect(project.lastEditedAt).toBe(rest.lastEditedAt);
     expect(project.namespaces).toEqual([{ name: 'common', keys: 1 }]);
-    expect(project.environments.map((e: any) => [e.key, e.lastPublication.numberOfKeys])).toEqual([['_latest', 3], ['_production', 3]]);
+    expect(project.environments.map((e: any) => [e.key, e.lastPublication.numberOfKeys])).toEqual([
+      ['_latest', 3],
+      ['_production', 3],
+    ]);
     expect(project.hostingResources.map((r: any) => r.path)).toEqual(rest.hostingResources.map((r: any) => r.path));
   });
 });
 
 describe('DELETE /api/v1/translations/purge?source=CLI', () => {
   const count = async (table: string, projectId: number) =>
-    (await service.db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "${table}" WHERE "projectId" = $1`, projectId))[0]!.n;
+    (
+      await service.db.prisma.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM "${table}" WHERE "projectId" = $1`,
+        projectId,
+      )
+    )[0]!.n;
 
   it('is all or nothing: a failure midway deletes nothing', async () => {
     const projectId = await projectIdOf(service.db, projectToken);
@@ -187,10 +278,18 @@ describe('DELETE /api/v1/translations/purge?source=CLI', () => {
     expect(keys).toBe(3);
     expect(translations).toBeGreaterThan(0);
     // Make the purge's last step (its entry in the activity log) fail.
-    await service.db.prisma.$executeRawUnsafe(`CREATE FUNCTION purge_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'purge test failure'; END $$`);
-    await service.db.prisma.$executeRawUnsafe(`CREATE TRIGGER purge_test_fail BEFORE INSERT ON "Activity" FOR EACH ROW WHEN (NEW.kind = 'PURGE') EXECUTE FUNCTION purge_test_fail()`);
+    await service.db.prisma.$executeRawUnsafe(
+      `CREATE FUNCTION purge_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'purge test failure'; END $$`,
+    );
+    await service.db.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER purge_test_fail BEFORE INSERT ON "Activity" FOR EACH ROW WHEN (NEW.kind = 'PURGE') EXECUTE FUNCTION purge_test_fail()`,
+    );
     try {
-      const res = await service.request({ method: 'DELETE', url: '/api/v1/translations/purge?source=CLI', headers: cli() });
+      const res = await service.request({
+        method: 'DELETE',
+        url: '/api/v1/translations/purge?source=CLI',
+        headers: cli(),
+      });
       expect(res.statusCode).toBe(500);
     } finally {
       await service.db.prisma.$executeRawUnsafe(`DROP TRIGGER purge_test_fail ON "Activity"`);
@@ -204,15 +303,28 @@ describe('DELETE /api/v1/translations/purge?source=CLI', () => {
     const projectId = await projectIdOf(service.db, projectToken);
     await seedTranslations(service.db, { projectToken: other.projectToken, translations: { en: { kept: 'Kept' } } });
     // A customer override and a locked key.
-    const patch = await service.request({ method: 'PATCH', url: '/api/v2/translations', headers: cli(), payload: { key: 'hello', language: 'en', customerId: 'acme', text: 'Hello Acme' } });
+    const patch = await service.request({
+      method: 'PATCH',
+      url: '/api/v2/translations',
+      headers: cli(),
+      payload: { key: 'hello', language: 'en', customerId: 'acme', text: 'Hello Acme' },
+    });
     expect(patch.statusCode).toBe(200);
     expect(await count('CustomerTranslation', projectId)).toBe(1);
     await service.db.prisma.translationKey.updateMany({ where: { projectId, key: 'bye' }, data: { lock: true } });
     const before = envelope(await getProject()).data.lastActivityAt;
 
-    const res = await service.request({ method: 'DELETE', url: '/api/v1/translations/purge?source=CLI', headers: cli() });
+    const res = await service.request({
+      method: 'DELETE',
+      url: '/api/v1/translations/purge?source=CLI',
+      headers: cli(),
+    });
     expect(res.statusCode).toBe(200);
-    expect(envelope(res)).toMatchObject({ msg: 'OK', status: 200, data: { keysDeleted: 3, translationsDeleted: 4, customerTranslationsDeleted: 1 } });
+    expect(envelope(res)).toMatchObject({
+      msg: 'OK',
+      status: 200,
+      data: { keysDeleted: 3, translationsDeleted: 4, customerTranslationsDeleted: 1 },
+    });
 
     expect(await count('TranslationKey', projectId)).toBe(0);
     expect(await count('Translation', projectId)).toBe(0);
@@ -233,10 +345,18 @@ describe('DELETE /api/v1/translations/purge?source=CLI', () => {
   });
 
   it('a purge of an empty project answers 200 too; a wrong key is a 403 and deletes nothing', async () => {
-    const res = await service.request({ method: 'DELETE', url: '/api/v1/translations/purge?source=CLI', headers: cli() });
+    const res = await service.request({
+      method: 'DELETE',
+      url: '/api/v1/translations/purge?source=CLI',
+      headers: cli(),
+    });
     expect(res.statusCode).toBe(200);
     expect(envelope(res).data).toEqual({ keysDeleted: 0, translationsDeleted: 0, customerTranslationsDeleted: 0 });
-    const wrong = await service.request({ method: 'DELETE', url: '/api/v1/translations/purge?source=CLI', headers: cli('lms_key_wrong') });
+    const wrong = await service.request({
+      method: 'DELETE',
+      url: '/api/v1/translations/purge?source=CLI',
+      headers: cli('lms_key_wrong'),
+    });
     expect(wrong.statusCode).toBe(403);
     expect(await readTranslations(service.db, other.projectToken)).toEqual({ en: { kept: 'Kept' } });
   });

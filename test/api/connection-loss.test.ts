@@ -32,7 +32,10 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a lost database connect
 
   /** Terminates every backend of the test's database; returns how many. */
   async function terminateAll(): Promise<number> {
-    const { rows } = await admin.query(`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()) t`, [name]);
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()) t`,
+      [name],
+    );
     return rows[0].n;
   }
 
@@ -46,7 +49,13 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a lost database connect
       await db?.exec('DROP TABLE IF EXISTS connection_loss_probe').catch(() => {});
       await db?.close();
     });
-    const count = async (label: string) => (await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM connection_loss_probe WHERE label = $1`, label))[0]!.n;
+    const count = async (label: string) =>
+      (
+        await db.prisma.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM connection_loss_probe WHERE label = $1`,
+          label,
+        )
+      )[0]!.n;
 
     it('sends a read and a write again when their pooled connections were terminated', async () => {
       // Warm the pool: three open connections, then all of them terminated while idle.
@@ -82,31 +91,75 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a lost database connect
 
     beforeAll(async () => {
       service = await startServiceProcess({
-        DATABASE_URL: database.url, ADMIN_EMAIL: 'loss@example.com', ADMIN_PASSWORD: 'loss-password', ADMIN_TOKEN: TOKEN,
-        RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', JOB_WORKERS: '0',
+        DATABASE_URL: database.url,
+        ADMIN_EMAIL: 'loss@example.com',
+        ADMIN_PASSWORD: 'loss-password',
+        ADMIN_TOKEN: TOKEN,
+        RATE_LIMIT_PER_MINUTE: '0',
+        LOG_LEVEL: 'warn',
+        JOB_WORKERS: '0',
       });
-      const res = await fetch(`${service.url}/api/v2/projects`, { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'loss' }) });
+      const res = await fetch(`${service.url}/api/v2/projects`, {
+        method: 'POST',
+        headers: { authorization: TOKEN, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'loss' }),
+      });
       apiKey = (await res.json()).data.apiKey;
     });
     afterAll(async () => {
       await service?.kill();
     });
 
-    const logLines = (message: string) => service.output().split('\n').filter((line) => line.includes(message));
+    const logLines = (message: string) =>
+      service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(message));
 
     /** One request of a mixed load: REST reads and writes, GraphQL reads and writes. */
-    async function request(i: number): Promise<{ what: string; status: number; retryAfter: string | null; graphqlCodes: string[] }> {
+    async function request(
+      i: number,
+    ): Promise<{ what: string; status: number; retryAfter: string | null; graphqlCodes: string[] }> {
       const headers = { 'x-service-token': apiKey, 'content-type': 'application/json' };
       const kinds = [
         () => ['GET /api/v2/translations', fetch(`${service.url}/api/v2/translations`, { headers })] as const,
-        () => ['POST /api/v1/translations', fetch(`${service.url}/api/v1/translations`, { method: 'POST', headers, body: JSON.stringify({ content: [{ key: `load.${i}`, language: 'en', text: `Text ${i}` }] }) })] as const,
-        () => ['GraphQL query', fetch(`${service.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ translationKeyPage(size: 20) { page { totalElements } } }' }) })] as const,
-        () => ['GraphQL mutation', fetch(`${service.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'mutation($key: String!) { createTranslationKey(input: { key: $key }) { key } }', variables: { key: `gql.${i}` } }) })] as const,
+        () =>
+          [
+            'POST /api/v1/translations',
+            fetch(`${service.url}/api/v1/translations`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ content: [{ key: `load.${i}`, language: 'en', text: `Text ${i}` }] }),
+            }),
+          ] as const,
+        () =>
+          [
+            'GraphQL query',
+            fetch(`${service.url}/graphql`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ query: '{ translationKeyPage(size: 20) { page { totalElements } } }' }),
+            }),
+          ] as const,
+        () =>
+          [
+            'GraphQL mutation',
+            fetch(`${service.url}/graphql`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({
+                query: 'mutation($key: String!) { createTranslationKey(input: { key: $key }) { key } }',
+                variables: { key: `gql.${i}` },
+              }),
+            }),
+          ] as const,
       ];
       const [what, pending] = kinds[i % kinds.length]!();
       const res = await pending;
       const body = await res.json().catch(() => ({}));
-      const graphqlCodes = (body.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code ?? 'none');
+      const graphqlCodes = (body.errors ?? []).map(
+        (e: { extensions?: { code?: string } }) => e.extensions?.code ?? 'none',
+      );
       return { what, status: res.status, retryAfter: res.headers.get('retry-after'), graphqlCodes };
     }
 
@@ -121,18 +174,27 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a lost database connect
       })();
       const results: Awaited<ReturnType<typeof request>>[] = [];
       let next = 0;
-      await Promise.all(Array.from({ length: 10 }, async () => {
-        while (next < 240) results.push(await request(next++));
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (next < 240) results.push(await request(next++));
+        }),
+      );
       running = false;
       await killer;
 
       expect(terminated, 'backends terminated during the load').toBeGreaterThan(5);
-      const failures = results.filter((r) => !(r.status === 200 && r.graphqlCodes.length === 0) && !(r.status === 503 && r.retryAfter === '2') && !(r.graphqlCodes.length > 0 && r.graphqlCodes.every((c) => c === 'SERVICE_UNAVAILABLE')));
+      const failures = results.filter(
+        (r) =>
+          !(r.status === 200 && r.graphqlCodes.length === 0) &&
+          !(r.status === 503 && r.retryAfter === '2') &&
+          !(r.graphqlCodes.length > 0 && r.graphqlCodes.every((c) => c === 'SERVICE_UNAVAILABLE')),
+      );
       expect(failures, JSON.stringify(failures.slice(0, 5))).toEqual([]);
       // Dropped connections were retried, and every answer of unavailability was logged with its cause.
       expect(logLines('database connection lost: retried').length).toBeGreaterThan(0);
-      const unavailable = results.filter((r) => r.status === 503 || r.graphqlCodes.includes('SERVICE_UNAVAILABLE')).length;
+      const unavailable = results.filter(
+        (r) => r.status === 503 || r.graphqlCodes.includes('SERVICE_UNAVAILABLE'),
+      ).length;
       expect(logLines('database connection lost: answered 503').length).toBeGreaterThanOrEqual(unavailable);
       expect(logLines('INTERNAL_SERVER_ERROR')).toEqual([]);
     });
@@ -145,8 +207,15 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a lost database connect
         const rest = await fetch(`${service.url}/api/v2/translations`, { headers: { 'x-service-token': apiKey } });
         expect(rest.status).toBe(503);
         expect(rest.headers.get('retry-after')).toBe('2');
-        expect(await rest.json()).toEqual({ status: 503, msg: 'The database is unavailable (its connection was lost); retry in 2 s' });
-        const graphql = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ translationKeyPage(size: 1) { page { totalElements } } }' }) });
+        expect(await rest.json()).toEqual({
+          status: 503,
+          msg: 'The database is unavailable (its connection was lost); retry in 2 s',
+        });
+        const graphql = await fetch(`${service.url}/graphql`, {
+          method: 'POST',
+          headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ translationKeyPage(size: 1) { page { totalElements } } }' }),
+        });
         const body = await graphql.json();
         expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfter: 2 });
       } finally {
@@ -156,7 +225,9 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a lost database connect
       expect(lines.length).toBeGreaterThanOrEqual(2);
       expect(lines.join('\n')).toMatch(/not currently accepting connections/);
       // And it serves again once the database is back.
-      expect((await fetch(`${service.url}/api/v2/translations`, { headers: { 'x-service-token': apiKey } })).status).toBe(200);
+      expect(
+        (await fetch(`${service.url}/api/v2/translations`, { headers: { 'x-service-token': apiKey } })).status,
+      ).toBe(200);
     });
   });
 });

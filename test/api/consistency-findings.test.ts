@@ -30,7 +30,12 @@ async function consistency(language: string): Promise<string[]> {
     where: { projectId, check: { in: [INCONSISTENT, AMBIGUOUS] }, translation: { language: { key: language } } },
     include: { translation: { include: { key: true } } },
   });
-  return rows.map((r) => `${r.translation.key.key} ${r.check}${r.severity === 'warning' ? '' : `:${r.severity}`}${r.dismissed ? ':dismissed' : ''} ${r.message}`).sort();
+  return rows
+    .map(
+      (r) =>
+        `${r.translation.key.key} ${r.check}${r.severity === 'warning' ? '' : `:${r.severity}`}${r.dismissed ? ':dismissed' : ''} ${r.message}`,
+    )
+    .sort();
 }
 
 /** Writes new cells (v1 POST keeps existing texts). */
@@ -46,9 +51,12 @@ const change = async (content: { key: string; language: string; text: string }[]
   await settled();
 };
 
-const SET = 'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
-const SAME = (names: string) => `The same source text is translated otherwise in ${names}: use one translation, or dismiss if the keys mean different things`;
-const OTHER = (names: string) => `The same translation stands for another source text in ${names}: translate each source text as it says, or dismiss if they mean the same`;
+const SET =
+  'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
+const SAME = (names: string) =>
+  `The same source text is translated otherwise in ${names}: use one translation, or dismiss if the keys mean different things`;
+const OTHER = (names: string) =>
+  `The same translation stands for another source text in ${names}: translate each source text as it says, or dismiss if they mean the same`;
 
 beforeAll(async () => {
   service = await startTestService({ env: { FINDINGS_POLL_MS: '50', LOG_LEVEL: 'error' } });
@@ -65,25 +73,40 @@ describe('consistency findings', () => {
   it('finds one source translated two ways and one translation for two sources; plural forms and case are no finding', async () => {
     await write([
       // "Save" three times: German twice "Speichern", once "Sichern" (a finding); Russian and Japanese alike (none).
-      { key: 'save.toolbar', language: 'en', text: 'Save' }, { key: 'save.toolbar', language: 'de', text: 'Speichern' },
-      { key: 'save.toolbar', language: 'ru', text: 'Сохранить' }, { key: 'save.toolbar', language: 'ja', text: '保存' },
-      { key: 'save.dialog', language: 'en', text: 'Save' }, { key: 'save.dialog', language: 'de', text: 'Sichern' },
-      { key: 'save.dialog', language: 'ru', text: 'Сохранить' }, { key: 'save.dialog', language: 'ja', text: '保存' },
-      { key: 'save.menu', language: 'en', text: 'Save' }, { key: 'save.menu', language: 'de', text: 'Speichern' },
+      { key: 'save.toolbar', language: 'en', text: 'Save' },
+      { key: 'save.toolbar', language: 'de', text: 'Speichern' },
+      { key: 'save.toolbar', language: 'ru', text: 'Сохранить' },
+      { key: 'save.toolbar', language: 'ja', text: '保存' },
+      { key: 'save.dialog', language: 'en', text: 'Save' },
+      { key: 'save.dialog', language: 'de', text: 'Sichern' },
+      { key: 'save.dialog', language: 'ru', text: 'Сохранить' },
+      { key: 'save.dialog', language: 'ja', text: '保存' },
+      { key: 'save.menu', language: 'en', text: 'Save' },
+      { key: 'save.menu', language: 'de', text: 'Speichern' },
       // "Schließen" for both "Close" and "Lock" (abschließen): a finding.
-      { key: 'close', language: 'en', text: 'Close' }, { key: 'close', language: 'de', text: 'Schließen' },
-      { key: 'lock', language: 'en', text: 'Lock' }, { key: 'lock', language: 'de', text: 'Schließen' },
+      { key: 'close', language: 'en', text: 'Close' },
+      { key: 'close', language: 'de', text: 'Schließen' },
+      { key: 'lock', language: 'en', text: 'Lock' },
+      { key: 'lock', language: 'de', text: 'Schließen' },
       // "Settings" and "settings" are one source: "Einstellungen" for both is no finding.
-      { key: 'menu.settings', language: 'en', text: 'Settings' }, { key: 'menu.settings', language: 'de', text: 'Einstellungen' },
-      { key: 'title.settings', language: 'en', text: 'settings' }, { key: 'title.settings', language: 'de', text: 'Einstellungen' },
+      { key: 'menu.settings', language: 'en', text: 'Settings' },
+      { key: 'menu.settings', language: 'de', text: 'Einstellungen' },
+      { key: 'title.settings', language: 'en', text: 'settings' },
+      { key: 'title.settings', language: 'de', text: 'Einstellungen' },
       // The same source but for its markup: one source, translated alike.
-      { key: 'promo.app', language: 'en', text: 'Bring your passwords from<br/>Google' }, { key: 'promo.app', language: 'de', text: 'Passwörter von Google holen' },
-      { key: 'promo.web', language: 'en', text: 'Bring your passwords from Google' }, { key: 'promo.web', language: 'de', text: 'Passwörter von Google holen' },
+      { key: 'promo.app', language: 'en', text: 'Bring your passwords from<br/>Google' },
+      { key: 'promo.app', language: 'de', text: 'Passwörter von Google holen' },
+      { key: 'promo.web', language: 'en', text: 'Bring your passwords from Google' },
+      { key: 'promo.web', language: 'de', text: 'Passwörter von Google holen' },
       // i18next plural keys: Russian translates the same English form two ways, Japanese two English forms alike. No finding.
-      { key: 'items_few', language: 'en', text: '{{count}} items' }, { key: 'items_few', language: 'ru', text: '{{count}} предмета' },
-      { key: 'items_many', language: 'en', text: '{{count}} items' }, { key: 'items_many', language: 'ru', text: '{{count}} предметов' },
-      { key: 'files_one', language: 'en', text: '{{count}} file' }, { key: 'files_one', language: 'ja', text: '{{count}} 個のファイル' },
-      { key: 'files_other', language: 'en', text: '{{count}} files' }, { key: 'files_other', language: 'ja', text: '{{count}} 個のファイル' },
+      { key: 'items_few', language: 'en', text: '{{count}} items' },
+      { key: 'items_few', language: 'ru', text: '{{count}} предмета' },
+      { key: 'items_many', language: 'en', text: '{{count}} items' },
+      { key: 'items_many', language: 'ru', text: '{{count}} предметов' },
+      { key: 'files_one', language: 'en', text: '{{count}} file' },
+      { key: 'files_one', language: 'ja', text: '{{count}} 個のファイル' },
+      { key: 'files_other', language: 'en', text: '{{count}} files' },
+      { key: 'files_other', language: 'ja', text: '{{count}} 個のファイル' },
     ]);
     expect(await consistency('de')).toEqual([
       `close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`,
@@ -101,28 +124,62 @@ describe('consistency findings', () => {
   it('are listed and counted for CI, filtered by check', async () => {
     const rest = await api.get(`/api/v2/quality-checks?check=${INCONSISTENT}`);
     expect(rest.status).toBe(200);
-    expect(rest.data).toMatchObject({ total: 3, warnings: 3, pending: 0, counts: [{ languageCode: 'de', check: INCONSISTENT, severity: 'warning', count: 3, dismissed: 0 }] });
-    expect(rest.data.findings.map((f: any) => `${f.key} ${f.text}`)).toEqual(['save.toolbar Speichern', 'save.dialog Sichern', 'save.menu Speichern']);
-    const gql = await api.gql(`{ qualityFindings(check: "${AMBIGUOUS}") { total counts { languageCode check count } findings { key languageCode message } } }`);
+    expect(rest.data).toMatchObject({
+      total: 3,
+      warnings: 3,
+      pending: 0,
+      counts: [{ languageCode: 'de', check: INCONSISTENT, severity: 'warning', count: 3, dismissed: 0 }],
+    });
+    expect(rest.data.findings.map((f: any) => `${f.key} ${f.text}`)).toEqual([
+      'save.toolbar Speichern',
+      'save.dialog Sichern',
+      'save.menu Speichern',
+    ]);
+    const gql = await api.gql(
+      `{ qualityFindings(check: "${AMBIGUOUS}") { total counts { languageCode check count } findings { key languageCode message } } }`,
+    );
     expect(gql.errors).toBeUndefined();
-    expect(gql.data.qualityFindings).toMatchObject({ total: 2, counts: [{ languageCode: 'de', check: AMBIGUOUS, count: 2 }] });
-    const checks = (await api.gql('{ qualityChecks { checks { id category severity enabledByDefault } } }')).data.qualityChecks.checks;
+    expect(gql.data.qualityFindings).toMatchObject({
+      total: 2,
+      counts: [{ languageCode: 'de', check: AMBIGUOUS, count: 2 }],
+    });
+    const checks = (await api.gql('{ qualityChecks { checks { id category severity enabledByDefault } } }')).data
+      .qualityChecks.checks;
     expect(checks.filter((c: any) => c.category === 'consistency')).toEqual([
       { id: INCONSISTENT, category: 'consistency', severity: 'warning', enabledByDefault: true },
       { id: AMBIGUOUS, category: 'consistency', severity: 'warning', enabledByDefault: false },
     ]);
     // The editor's filter by check reads them too.
-    const rows = await api.gql('query($f: EditorFilter) { editorRows(filter: $f) { keys { key } } }', { f: { findingCheck: INCONSISTENT, languages: ['de'] } });
-    expect(rows.data.editorRows.keys.map((k: any) => k.key).sort()).toEqual(['save.dialog', 'save.menu', 'save.toolbar']);
+    const rows = await api.gql('query($f: EditorFilter) { editorRows(filter: $f) { keys { key } } }', {
+      f: { findingCheck: INCONSISTENT, languages: ['de'] },
+    });
+    expect(rows.data.editorRows.keys.map((k: any) => k.key).sort()).toEqual([
+      'save.dialog',
+      'save.menu',
+      'save.toolbar',
+    ]);
     // And the editor's rows carry them for the cells, which it cannot check alone.
-    const row = await api.gql('query($f: EditorFilter) { editorRows(filter: $f) { keys { key consistencyFindings(languages: ["de", "ru"]) { languageCode check severity message } } } }', { f: { key: 'save.menu' } });
+    const row = await api.gql(
+      'query($f: EditorFilter) { editorRows(filter: $f) { keys { key consistencyFindings(languages: ["de", "ru"]) { languageCode check severity message } } } }',
+      { f: { key: 'save.menu' } },
+    );
     expect(row.errors).toBeUndefined();
-    expect(row.data.editorRows.keys).toEqual([{ key: 'save.menu', consistencyFindings: [{ languageCode: 'de', check: INCONSISTENT, severity: 'warning', message: SAME('save.dialog ("Sichern")') }] }]);
+    expect(row.data.editorRows.keys).toEqual([
+      {
+        key: 'save.menu',
+        consistencyFindings: [
+          { languageCode: 'de', check: INCONSISTENT, severity: 'warning', message: SAME('save.dialog ("Sichern")') },
+        ],
+      },
+    ]);
   });
 
   it('follows a fix: the group a text leaves and the one it joins are computed again', async () => {
     await change([{ key: 'save.dialog', language: 'de', text: 'Speichern' }]);
-    expect(await consistency('de')).toEqual([`close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`, `lock ${AMBIGUOUS} ${OTHER('close ("Close")')}`]);
+    expect(await consistency('de')).toEqual([
+      `close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`,
+      `lock ${AMBIGUOUS} ${OTHER('close ("Close")')}`,
+    ]);
     await change([{ key: 'lock', language: 'de', text: 'Sperren' }]);
     expect(await consistency('de')).toEqual([]);
   });
@@ -149,10 +206,15 @@ describe('consistency findings', () => {
   });
 
   it('names three other keys and counts the rest', async () => {
-    await write(['a1', 'a2', 'a3', 'a4'].map((k) => ({ key: `save.${k}`, language: 'en', text: 'Save' }))
-      .concat(['a1', 'a2', 'a3', 'a4'].map((k) => ({ key: `save.${k}`, language: 'de', text: 'Sichern' }))));
+    await write(
+      ['a1', 'a2', 'a3', 'a4']
+        .map((k) => ({ key: `save.${k}`, language: 'en', text: 'Save' }))
+        .concat(['a1', 'a2', 'a3', 'a4'].map((k) => ({ key: `save.${k}`, language: 'de', text: 'Sichern' }))),
+    );
     const de = await consistency('de');
-    expect(de).toContain(`save.toolbar ${INCONSISTENT} ${SAME('save.a1 ("Sichern"), save.a2 ("Sichern"), save.a3 ("Sichern") and 1 more key')}`);
+    expect(de).toContain(
+      `save.toolbar ${INCONSISTENT} ${SAME('save.a1 ("Sichern"), save.a2 ("Sichern"), save.a3 ("Sichern") and 1 more key')}`,
+    );
     expect(de).toContain(`save.a4 ${INCONSISTENT} ${SAME('save.menu ("Speichern"), save.toolbar ("Speichern")')}`);
     expect(de.length).toBe(6);
   });
@@ -167,11 +229,15 @@ describe('consistency findings', () => {
 
   it('a renamed key is named by its new name', async () => {
     await write([
-      { key: 'trash.list', language: 'en', text: 'Delete' }, { key: 'trash.list', language: 'de', text: 'Löschen' },
-      { key: 'trash.item', language: 'en', text: 'Delete' }, { key: 'trash.item', language: 'de', text: 'Entfernen' },
+      { key: 'trash.list', language: 'en', text: 'Delete' },
+      { key: 'trash.list', language: 'de', text: 'Löschen' },
+      { key: 'trash.item', language: 'en', text: 'Delete' },
+      { key: 'trash.item', language: 'de', text: 'Entfernen' },
     ]);
     expect(await consistency('de')).toContain(`trash.list ${INCONSISTENT} ${SAME('trash.item ("Entfernen")')}`);
-    const out = await api.gql('mutation { updateTranslationKey(key: "trash.item", input: { key: "trash.entry" }) { key } }');
+    const out = await api.gql(
+      'mutation { updateTranslationKey(key: "trash.item", input: { key: "trash.entry" }) { key } }',
+    );
     expect(out.errors).toBeUndefined();
     await settled();
     expect(await consistency('de')).toEqual([
@@ -185,10 +251,18 @@ describe('consistency findings', () => {
 
   it('has a configurable severity, can be turned off, and dismissed for the text the cell has', async () => {
     await change([{ key: 'lock', language: 'de', text: 'Schließen' }]);
-    expect(await consistency('de')).toEqual([`close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`, `lock ${AMBIGUOUS} ${OTHER('close ("Close")')}`]);
+    expect(await consistency('de')).toEqual([
+      `close ${AMBIGUOUS} ${OTHER('lock ("Lock")')}`,
+      `lock ${AMBIGUOUS} ${OTHER('close ("Close")')}`,
+    ]);
     expect((await api.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'error' }] })).errors).toBeUndefined();
-    expect(await consistency('de')).toEqual([`close ${AMBIGUOUS}:error ${OTHER('lock ("Lock")')}`, `lock ${AMBIGUOUS}:error ${OTHER('close ("Close")')}`]);
-    const dismissed = await api.gql('mutation { dismissQualityFinding(key: "lock", languageCode: "de", check: "ambiguous-translation", reason: "Both lock a door") }');
+    expect(await consistency('de')).toEqual([
+      `close ${AMBIGUOUS}:error ${OTHER('lock ("Lock")')}`,
+      `lock ${AMBIGUOUS}:error ${OTHER('close ("Close")')}`,
+    ]);
+    const dismissed = await api.gql(
+      'mutation { dismissQualityFinding(key: "lock", languageCode: "de", check: "ambiguous-translation", reason: "Both lock a door") }',
+    );
     expect(dismissed.data?.dismissQualityFinding).toBe(1);
     // The other key changes: the finding is computed again, still dismissed (this cell's text is the same).
     await change([{ key: 'close', language: 'en', text: 'Close the door' }]);
@@ -210,43 +284,90 @@ describe('consistency findings', () => {
   });
 
   it('recomputes only the groups a batch touches', async () => {
-    const before = await service.db.prisma.finding.findFirstOrThrow({ where: { projectId, check: AMBIGUOUS, translation: { key: { key: 'close' } } } });
+    const before = await service.db.prisma.finding.findFirstOrThrow({
+      where: { projectId, check: AMBIGUOUS, translation: { key: { key: 'close' } } },
+    });
     // Mark the stored finding: a recomputation of its group would write the message again.
-    await service.db.prisma.finding.update({ where: { keyId_languageId_check_n: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS, n: 0 } }, data: { message: 'untouched' } });
+    await service.db.prisma.finding.update({
+      where: {
+        keyId_languageId_check_n: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS, n: 0 },
+      },
+      data: { message: 'untouched' },
+    });
     await change([{ key: 'save.menu', language: 'de', text: 'Sichern' }]);
-    expect((await service.db.prisma.finding.findFirstOrThrow({ where: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS } })).message).toBe('untouched');
+    expect(
+      (
+        await service.db.prisma.finding.findFirstOrThrow({
+          where: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS },
+        })
+      ).message,
+    ).toBe('untouched');
     // The same text written again is no write; another language's cell of the same key is in other groups.
-    await change([{ key: 'lock', language: 'de', text: 'Schließen' }, { key: 'lock', language: 'ru', text: 'Замок' }]);
-    expect((await service.db.prisma.finding.findFirstOrThrow({ where: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS } })).message).toBe('untouched');
+    await change([
+      { key: 'lock', language: 'de', text: 'Schließen' },
+      { key: 'lock', language: 'ru', text: 'Замок' },
+    ]);
+    expect(
+      (
+        await service.db.prisma.finding.findFirstOrThrow({
+          where: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS },
+        })
+      ).message,
+    ).toBe('untouched');
     // The other member leaves the group: computed again, the finding goes.
     await change([{ key: 'lock', language: 'de', text: 'Abschließen' }]);
-    expect(await service.db.prisma.finding.findFirst({ where: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS } })).toBeNull();
+    expect(
+      await service.db.prisma.finding.findFirst({
+        where: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS },
+      }),
+    ).toBeNull();
   });
 });
 
 describe('a new characters limit', () => {
-  const LIMIT = 'mutation($k: String!, $l: Int!) { updateTranslationKey(key: $k, input: { charactersLimit: $l }) { charactersLimit } }';
-  const limitFindings = async (key: string) => (await service.db.prisma.finding.findMany({
-    where: { projectId, check: 'characters-limit', translation: { key: { key } } }, include: { translation: { include: { language: true } } },
-  })).map((f) => `${f.translation.language.key} ${f.message}`).sort();
+  const LIMIT =
+    'mutation($k: String!, $l: Int!) { updateTranslationKey(key: $k, input: { charactersLimit: $l }) { charactersLimit } }';
+  const limitFindings = async (key: string) =>
+    (
+      await service.db.prisma.finding.findMany({
+        where: { projectId, check: 'characters-limit', translation: { key: { key } } },
+        include: { translation: { include: { language: true } } },
+      })
+    )
+      .map((f) => `${f.translation.language.key} ${f.message}`)
+      .sort();
 
-  it('checks the key\'s cells again (GraphQL, REST)', async () => {
-    await write([{ key: 'welcome', language: 'en', text: 'Welcome' }, { key: 'welcome', language: 'de', text: 'Willkommen' }]);
+  it("checks the key's cells again (GraphQL, REST)", async () => {
+    await write([
+      { key: 'welcome', language: 'en', text: 'Welcome' },
+      { key: 'welcome', language: 'de', text: 'Willkommen' },
+    ]);
     expect(await limitFindings('welcome')).toEqual([]);
     expect((await api.gql(LIMIT, { k: 'welcome', l: 8 })).data.updateTranslationKey).toEqual({ charactersLimit: 8 });
     await settled();
     expect(await limitFindings('welcome')).toEqual(['de Over the limit: 10 of 8 characters; shorten it by 2']);
     expect((await api.patch('/api/v1/translation-keys?key=welcome', { charactersLimit: 6 })).status).toBe(200);
     await settled();
-    expect(await limitFindings('welcome')).toEqual(['de Over the limit: 10 of 6 characters; shorten it by 4', 'en Over the limit: 7 of 6 characters; shorten it by 1']);
-    expect((await api.gql(LIMIT, { k: 'welcome', l: -1 })).data.updateTranslationKey).toEqual({ charactersLimit: null });
+    expect(await limitFindings('welcome')).toEqual([
+      'de Over the limit: 10 of 6 characters; shorten it by 4',
+      'en Over the limit: 7 of 6 characters; shorten it by 1',
+    ]);
+    expect((await api.gql(LIMIT, { k: 'welcome', l: -1 })).data.updateTranslationKey).toEqual({
+      charactersLimit: null,
+    });
     await settled();
     expect(await limitFindings('welcome')).toEqual([]);
   });
 
-  it('checks the key\'s cells again when an import sets the limit', async () => {
-    await write([{ key: 'hello', language: 'en', text: 'Hello' }, { key: 'hello', language: 'de', text: 'Guten Tag' }]);
-    await importOk(service, api.apiKey, JSON.stringify({ hello: { message: 'Guten Tag', charactersLimit: 6 } }), { uploadFormat: 'simplelocalize-json', languageKey: 'de' });
+  it("checks the key's cells again when an import sets the limit", async () => {
+    await write([
+      { key: 'hello', language: 'en', text: 'Hello' },
+      { key: 'hello', language: 'de', text: 'Guten Tag' },
+    ]);
+    await importOk(service, api.apiKey, JSON.stringify({ hello: { message: 'Guten Tag', charactersLimit: 6 } }), {
+      uploadFormat: 'simplelocalize-json',
+      languageKey: 'de',
+    });
     await settled();
     expect(await limitFindings('hello')).toEqual(['de Over the limit: 9 of 6 characters; shorten it by 3']);
   });
@@ -256,15 +377,32 @@ describe('a new default language', () => {
   it('checks every cell of the project again against its new source', async () => {
     const other = await projectApi(service, owner, 'Default change');
     for (const key of ['de', 'fr']) expect((await other.post('/api/v1/languages', { key })).status).toBe(200);
-    const otherId = (await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: other.projectToken } })).id;
+    const otherId = (await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: other.projectToken } }))
+      .id;
     expect((await other.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'warning' }] })).errors).toBeUndefined();
-    const found = async () => (await service.db.prisma.finding.findMany({
-      where: { projectId: otherId, check: { in: [INCONSISTENT, AMBIGUOUS] } }, include: { translation: { include: { key: true, language: true } } },
-    })).map((f) => `${f.translation.key.key} ${f.translation.language.key} ${f.check}`).sort();
-    expect((await other.post('/api/v1/translations', { content: [
-      { key: 'a', language: 'en', text: 'Save' }, { key: 'a', language: 'de', text: 'Speichern' }, { key: 'a', language: 'fr', text: 'Enregistrer' },
-      { key: 'b', language: 'en', text: 'Save' }, { key: 'b', language: 'de', text: 'Sichern' }, { key: 'b', language: 'fr', text: 'Enregistrer' },
-    ] })).status).toBe(200);
+    const found = async () =>
+      (
+        await service.db.prisma.finding.findMany({
+          where: { projectId: otherId, check: { in: [INCONSISTENT, AMBIGUOUS] } },
+          include: { translation: { include: { key: true, language: true } } },
+        })
+      )
+        .map((f) => `${f.translation.key.key} ${f.translation.language.key} ${f.check}`)
+        .sort();
+    expect(
+      (
+        await other.post('/api/v1/translations', {
+          content: [
+            { key: 'a', language: 'en', text: 'Save' },
+            { key: 'a', language: 'de', text: 'Speichern' },
+            { key: 'a', language: 'fr', text: 'Enregistrer' },
+            { key: 'b', language: 'en', text: 'Save' },
+            { key: 'b', language: 'de', text: 'Sichern' },
+            { key: 'b', language: 'fr', text: 'Enregistrer' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     await settled();
     expect(await found()).toEqual([`a de ${INCONSISTENT}`, `b de ${INCONSISTENT}`]);
     // German becomes the source: its texts differ, so English "Save" and French "Enregistrer" now stand for two sources.

@@ -15,11 +15,17 @@ beforeAll(async () => {
   service = await startTestService();
   api = await projectApi(service, await service.account());
   expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
-  expect((await api.post('/api/v1/translations', { content: [
-    { key: 'locked', language: 'en', text: 'Locked' },
-    { key: 'short', language: 'en', text: 'Short' },
-    { key: 'short', language: 'de', text: 'Kurz' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: 'locked', language: 'en', text: 'Locked' },
+          { key: 'short', language: 'en', text: 'Short' },
+          { key: 'short', language: 'de', text: 'Kurz' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
   expect((await api.patch('/api/v1/translation-keys?key=locked', { lock: true })).status).toBe(200);
   expect((await api.patch('/api/v1/translation-keys?key=short', { charactersLimit: 5 })).status).toBe(200);
 });
@@ -37,7 +43,12 @@ async function upload(query: string, content: string, options: string[]): Promis
     { name: 'map', content: JSON.stringify({ 0: ['variables.file'] }) },
     { name: '0', fileName: 'en.json', content },
   ]);
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': api.apiKey, ...body.headers }, payload: body.payload });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'x-service-token': api.apiKey, ...body.headers },
+    payload: body.payload,
+  });
   const parsed = JSON.parse(res.body);
   expect(parsed.errors).toBeUndefined();
   return parsed.data;
@@ -49,24 +60,38 @@ describe('previewImport refusals', () => {
     const options = ['REPLACE_TRANSLATION_IF_FOUND'];
     const { previewImport: preview } = await upload(
       `mutation (${IMPORT_ARGS}) { previewImport(${IMPORT_CALL}) { translationsToInsert translationsToUpdate translationsToRefuse refusals { key namespace language reason message } warnings } }`,
-      file, options,
+      file,
+      options,
     );
     expect(preview).toMatchObject({ translationsToInsert: 1, translationsToUpdate: 0, translationsToRefuse: 2 });
     expect(preview.refusals).toEqual([
       { key: 'locked', namespace: '', language: 'en', reason: 'LOCKED', message: expect.stringMatching(/locked/) },
-      { key: 'short', namespace: '', language: 'en', reason: 'CHARACTERS_LIMIT', message: expect.stringMatching(/12 characters, more than the charactersLimit of 5/) },
+      {
+        key: 'short',
+        namespace: '',
+        language: 'en',
+        reason: 'CHARACTERS_LIMIT',
+        message: expect.stringMatching(/12 characters, more than the charactersLimit of 5/),
+      },
     ]);
     const { importFile: result } = await upload(
       `mutation (${IMPORT_ARGS}) { importFile(${IMPORT_CALL}) { translationsInserted translationsUpdated translationsRefused warnings } }`,
-      file, options,
+      file,
+      options,
     );
-    expect(result).toEqual({ translationsInserted: 1, translationsUpdated: 0, translationsRefused: 2, warnings: preview.warnings });
+    expect(result).toEqual({
+      translationsInserted: 1,
+      translationsUpdated: 0,
+      translationsRefused: 2,
+      warnings: preview.warnings,
+    });
     expect(preview.warnings).toHaveLength(2);
   });
 });
 
 describe('exportTranslations withZip', () => {
-  const EXPORT = 'mutation ($format: FormatId!, $withZip: Boolean) { exportTranslations(downloadFormat: $format, withZip: $withZip) { files { url fileName language } zip { url fileName contentType } } }';
+  const EXPORT =
+    'mutation ($format: FormatId!, $withZip: Boolean) { exportTranslations(downloadFormat: $format, withZip: $withZip) { files { url fileName language } zip { url fileName contentType } } }';
 
   it('gives the files and one zip holding the same files', async () => {
     const { data } = await api.gql(EXPORT, { format: 'SINGLE_LANGUAGE_JSON', withZip: true });
@@ -76,12 +101,16 @@ describe('exportTranslations withZip', () => {
     const archive = await JSZip.loadAsync(await download(service, zip.url));
     expect(Object.keys(archive.files).sort()).toEqual(['de.json', 'en.json']);
     for (const file of files) {
-      expect(await archive.file(file.fileName)!.async('string')).toBe((await download(service, file.url)).toString('utf8'));
+      expect(await archive.file(file.fileName)!.async('string')).toBe(
+        (await download(service, file.url)).toString('utf8'),
+      );
     }
   });
 
   it('gives no zip for a single file or without withZip', async () => {
-    expect((await api.gql(EXPORT, { format: 'MULTI_LANGUAGE_JSON', withZip: true })).data.exportTranslations.zip).toBeNull();
+    expect(
+      (await api.gql(EXPORT, { format: 'MULTI_LANGUAGE_JSON', withZip: true })).data.exportTranslations.zip,
+    ).toBeNull();
     const plain = (await api.gql(EXPORT, { format: 'SINGLE_LANGUAGE_JSON' })).data.exportTranslations;
     expect(plain.files).toHaveLength(2);
     expect(plain.zip).toBeNull();

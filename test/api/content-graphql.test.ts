@@ -27,21 +27,40 @@ const errorCode = async (query: string, variables?: Record<string, unknown>) => 
 
 describe('languages', () => {
   it('creates, lists, renames, makes default and deletes', async () => {
-    expect((await run('mutation { createLanguage(input: {key: "de", name: "German"}) { key name isDefault order } }')).createLanguage)
-      .toEqual({ key: 'de', name: 'German', isDefault: false, order: 1 });
+    expect(
+      (await run('mutation { createLanguage(input: {key: "de", name: "German"}) { key name isDefault order } }'))
+        .createLanguage,
+    ).toEqual({ key: 'de', name: 'German', isDefault: false, order: 1 });
     await run('mutation { createLanguage(input: {key: "fr"}) { key } }');
-    const renamed = await run('mutation { updateLanguage(key: "fr", input: {key: "fr-FR", name: "French", isDefault: true}) { key name isDefault } }');
+    const renamed = await run(
+      'mutation { updateLanguage(key: "fr", input: {key: "fr-FR", name: "French", isDefault: true}) { key name isDefault } }',
+    );
     expect(renamed.updateLanguage).toEqual({ key: 'fr-FR', name: 'French', isDefault: true });
-    expect((await run('{ languages { key isDefault } }')).languages).toEqual([{ key: 'en', isDefault: false }, { key: 'de', isDefault: false }, { key: 'fr-FR', isDefault: true }]);
+    expect((await run('{ languages { key isDefault } }')).languages).toEqual([
+      { key: 'en', isDefault: false },
+      { key: 'de', isDefault: false },
+      { key: 'fr-FR', isDefault: true },
+    ]);
     expect(await run('mutation { deleteLanguage(key: "fr-FR") }')).toEqual({ deleteLanguage: true });
-    expect((await run('{ languages { key isDefault } }')).languages).toEqual([{ key: 'en', isDefault: true }, { key: 'de', isDefault: false }]);
+    expect((await run('{ languages { key isDefault } }')).languages).toEqual([
+      { key: 'en', isDefault: true },
+      { key: 'de', isDefault: false },
+    ]);
   });
 
   it('reports failures with their code', async () => {
-    expect(await errorCode('mutation { createLanguage(input: {key: "de"}) { key } }')).toEqual({ code: 'CONFLICT', message: "language 'de' already exists" });
+    expect(await errorCode('mutation { createLanguage(input: {key: "de"}) { key } }')).toEqual({
+      code: 'CONFLICT',
+      message: "language 'de' already exists",
+    });
     // The schema requires the key; the domain refuses an empty one.
-    expect((await errorCode('mutation { createLanguage(input: {name: "x"}) { key } }')).code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(await errorCode('mutation { createLanguage(input: {key: "", name: "x"}) { key } }')).toEqual({ code: 'BAD_REQUEST', message: 'key is required' });
+    expect((await errorCode('mutation { createLanguage(input: {name: "x"}) { key } }')).code).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    );
+    expect(await errorCode('mutation { createLanguage(input: {key: "", name: "x"}) { key } }')).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'key is required',
+    });
     expect((await errorCode('mutation { deleteLanguage(key: "zz") }')).code).toBe('NOT_FOUND');
   });
 });
@@ -49,9 +68,14 @@ describe('languages', () => {
 describe('customers', () => {
   it('creates, reads, renames and deletes', async () => {
     await run('mutation { createCustomer(input: {key: "acme", description: "Acme"}) { key } }');
-    expect((await run('{ customer(key: "acme") { key description } }')).customer).toEqual({ key: 'acme', description: 'Acme' });
+    expect((await run('{ customer(key: "acme") { key description } }')).customer).toEqual({
+      key: 'acme',
+      description: 'Acme',
+    });
     await run('mutation { updateCustomer(key: "acme", input: {key: "acme-inc"}) { key } }');
-    expect((await run('{ customers { key description } }')).customers).toEqual([{ key: 'acme-inc', description: 'Acme' }]);
+    expect((await run('{ customers { key description } }')).customers).toEqual([
+      { key: 'acme-inc', description: 'Acme' },
+    ]);
     await run('mutation { createCustomer(input: {key: "gone"}) { key } }');
     expect(await run('mutation { deleteCustomer(key: "gone") }')).toEqual({ deleteCustomer: true });
     expect((await errorCode('{ customer(key: "gone") { key } }')).code).toBe('NOT_FOUND');
@@ -60,50 +84,96 @@ describe('customers', () => {
 
 describe('translation keys', () => {
   it('creates, updates and reads a key', async () => {
-    const created = await run(`mutation($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { key namespace tags charactersLimit lock deprecated deprecatedAt } }`,
-      { input: { key: 'title', namespace: 'home', tags: ['ui'], charactersLimit: 10 } });
-    expect(created.createTranslationKey).toEqual({ key: 'title', namespace: 'home', tags: ['ui'], charactersLimit: 10, lock: false, deprecated: false, deprecatedAt: null });
-    const updated = await run(`mutation { updateTranslationKey(key: "title", namespace: "home", input: {description: "Page title", charactersLimit: -1, deprecated: true}) { description charactersLimit deprecated deprecatedAt } }`);
-    expect(updated.updateTranslationKey).toMatchObject({ description: 'Page title', charactersLimit: null, deprecated: true });
+    const created = await run(
+      `mutation($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { key namespace tags charactersLimit lock deprecated deprecatedAt } }`,
+      { input: { key: 'title', namespace: 'home', tags: ['ui'], charactersLimit: 10 } },
+    );
+    expect(created.createTranslationKey).toEqual({
+      key: 'title',
+      namespace: 'home',
+      tags: ['ui'],
+      charactersLimit: 10,
+      lock: false,
+      deprecated: false,
+      deprecatedAt: null,
+    });
+    const updated = await run(
+      `mutation { updateTranslationKey(key: "title", namespace: "home", input: {description: "Page title", charactersLimit: -1, deprecated: true}) { description charactersLimit deprecated deprecatedAt } }`,
+    );
+    expect(updated.updateTranslationKey).toMatchObject({
+      description: 'Page title',
+      charactersLimit: null,
+      deprecated: true,
+    });
     expect(updated.updateTranslationKey.deprecatedAt).toEqual(expect.any(String));
-    expect((await run('{ translationKey(key: "title", namespace: "home") { key description } }')).translationKey).toEqual({ key: 'title', description: 'Page title' });
-    expect((await errorCode('mutation { createTranslationKey(input: {key: "title", namespace: "home"}) { key } }')).code).toBe('CONFLICT');
-    expect((await errorCode('mutation { updateTranslationKey(key: "nope", input: {}) { key } }')).code).toBe('NOT_FOUND');
+    expect(
+      (await run('{ translationKey(key: "title", namespace: "home") { key description } }')).translationKey,
+    ).toEqual({ key: 'title', description: 'Page title' });
+    expect(
+      (await errorCode('mutation { createTranslationKey(input: {key: "title", namespace: "home"}) { key } }')).code,
+    ).toBe('CONFLICT');
+    expect((await errorCode('mutation { updateTranslationKey(key: "nope", input: {}) { key } }')).code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('lists keys as a relay connection with filters, sorts, cursors and a total count', async () => {
-    await run(`mutation($c: [TranslationElementInput!]!) { importTranslations(content: $c) { uniqueKeysProcessed } }`,
-      { c: ['k1', 'k2', 'k3', 'k4', 'k5'].map((key) => ({ key, language: 'en', text: key.toUpperCase() })) });
-    const first = await run('{ translationKeys(first: 2, filter: {namespace: ""}) { totalCount edges { cursor node { key } } pageInfo { hasNextPage endCursor } } }');
+    await run(`mutation($c: [TranslationElementInput!]!) { importTranslations(content: $c) { uniqueKeysProcessed } }`, {
+      c: ['k1', 'k2', 'k3', 'k4', 'k5'].map((key) => ({ key, language: 'en', text: key.toUpperCase() })),
+    });
+    const first = await run(
+      '{ translationKeys(first: 2, filter: {namespace: ""}) { totalCount edges { cursor node { key } } pageInfo { hasNextPage endCursor } } }',
+    );
     expect(first.translationKeys.totalCount).toBe(5);
     expect(first.translationKeys.edges.map((e: any) => e.node.key)).toEqual(['k1', 'k2']);
     expect(first.translationKeys.pageInfo.hasNextPage).toBe(true);
-    const next = await run('query($after: String) { translationKeys(first: 10, after: $after, filter: {namespace: ""}) { edges { node { key } } pageInfo { hasNextPage } } }',
-      { after: first.translationKeys.pageInfo.endCursor });
+    const next = await run(
+      'query($after: String) { translationKeys(first: 10, after: $after, filter: {namespace: ""}) { edges { node { key } } pageInfo { hasNextPage } } }',
+      { after: first.translationKeys.pageInfo.endCursor },
+    );
     expect(next.translationKeys.edges.map((e: any) => e.node.key)).toEqual(['k3', 'k4', 'k5']);
     expect(next.translationKeys.pageInfo.hasNextPage).toBe(false);
     await run('mutation { updateTranslationKey(key: "k2", input: {}) { key } }');
     const bySeen = await run('{ translationKeys(first: 1, sort: LAST_SEEN_AT) { edges { node { key } } } }');
     expect(bySeen.translationKeys.edges[0].node.key).toBe('k2');
-    const filtered = await run('{ translationKeys(filter: {key: "title", namespace: "home"}) { totalCount edges { node { key namespace } } } }');
+    const filtered = await run(
+      '{ translationKeys(filter: {key: "title", namespace: "home"}) { totalCount edges { node { key namespace } } } }',
+    );
     expect(filtered.translationKeys).toEqual({ totalCount: 1, edges: [{ node: { key: 'title', namespace: 'home' } }] });
-    const page = await run('{ translationKeyPage(page: 1, size: 2, filter: {namespace: ""}) { content { key } page { number size totalElements totalPages } } }');
-    expect(page.translationKeyPage).toEqual({ content: [{ key: 'k3' }, { key: 'k4' }], page: { number: 1, size: 2, totalElements: 5, totalPages: 3 } });
+    const page = await run(
+      '{ translationKeyPage(page: 1, size: 2, filter: {namespace: ""}) { content { key } page { number size totalElements totalPages } } }',
+    );
+    expect(page.translationKeyPage).toEqual({
+      content: [{ key: 'k3' }, { key: 'k4' }],
+      page: { number: 1, size: 2, totalElements: 5, totalPages: 3 },
+    });
   });
 
   it('deletes one key and several keys', async () => {
     expect(await run('mutation { deleteTranslationKey(key: "k5") }')).toEqual({ deleteTranslationKey: true });
-    expect(await run('mutation { deleteTranslationKeys(translationKeys: [{key: "k4"}, {key: "k3", namespace: ""}]) }')).toEqual({ deleteTranslationKeys: 2 });
-    expect((await run('{ translationKeys(filter: {namespace: ""}) { totalCount } }')).translationKeys.totalCount).toBe(2);
-    expect((await errorCode('mutation { deleteTranslationKeys(translationKeys: [{key: "k1"}, {key: "k9"}]) }')).code).toBe('NOT_FOUND');
-    expect((await run('{ translationKeys(filter: {namespace: ""}) { totalCount } }')).translationKeys.totalCount).toBe(2);
+    expect(
+      await run('mutation { deleteTranslationKeys(translationKeys: [{key: "k4"}, {key: "k3", namespace: ""}]) }'),
+    ).toEqual({ deleteTranslationKeys: 2 });
+    expect((await run('{ translationKeys(filter: {namespace: ""}) { totalCount } }')).translationKeys.totalCount).toBe(
+      2,
+    );
+    expect(
+      (await errorCode('mutation { deleteTranslationKeys(translationKeys: [{key: "k1"}, {key: "k9"}]) }')).code,
+    ).toBe('NOT_FOUND');
+    expect((await run('{ translationKeys(filter: {namespace: ""}) { totalCount } }')).translationKeys.totalCount).toBe(
+      2,
+    );
   });
 });
 
 describe('translations', () => {
   it('reads cells per key, per language and through a customer', async () => {
-    await run('mutation { updateTranslation(input: {key: "k1", language: "de", text: "K1 de", reviewStatus: REVIEWED}) { text } }');
-    await run('mutation { updateTranslation(input: {key: "k1", language: "en", customerKey: "acme-inc", text: "Acme K1"}) { text } }');
+    await run(
+      'mutation { updateTranslation(input: {key: "k1", language: "de", text: "K1 de", reviewStatus: REVIEWED}) { text } }',
+    );
+    await run(
+      'mutation { updateTranslation(input: {key: "k1", language: "en", customerKey: "acme-inc", text: "Acme K1"}) { text } }',
+    );
     const key = await run(`{ translationKey(key: "k1") {
       all: translations { language text reviewStatus isOverride customerKey }
       de: translations(languages: ["de"]) { text }
@@ -118,23 +188,51 @@ describe('translations', () => {
       { language: 'en', text: 'Acme K1', isOverride: true, customerKey: 'acme-inc' },
       { language: 'de', text: 'K1 de', isOverride: false, customerKey: 'acme-inc' },
     ]);
-    const german = await run('{ translations(filter: {language: "de", textStatus: NOT_EMPTY}) { key text } translationCount(filter: {language: "de"}) }');
+    const german = await run(
+      '{ translations(filter: {language: "de", textStatus: NOT_EMPTY}) { key text } translationCount(filter: {language: "de"}) }',
+    );
     expect(german).toEqual({ translations: [{ key: 'k1', text: 'K1 de' }], translationCount: 3 });
-    expect((await errorCode('{ translations(size: 501) { key } }'))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/size/) });
+    expect(await errorCode('{ translations(size: 501) { key } }')).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/size/),
+    });
   });
 
   it('bulk-updates with failures reported as data', async () => {
-    const result = await run(`mutation($c: [TranslationElementInput!]!) { updateTranslations(content: $c, options: [CREATE_KEY_IF_NOT_FOUND]) { numberOfUpdates numberOfInserts numberOfFailures failures } }`,
-      { c: [{ key: 'k1', language: 'en', text: 'K1!' }, { key: 'new', language: 'de', text: 'Neu' }, { key: 'k2', language: 'xx', text: 'x' }] });
-    expect(result.updateTranslations).toEqual({ numberOfUpdates: 1, numberOfInserts: 1, numberOfFailures: 1, failures: ["content[2]: language 'xx' is not in the project"] });
+    const result = await run(
+      `mutation($c: [TranslationElementInput!]!) { updateTranslations(content: $c, options: [CREATE_KEY_IF_NOT_FOUND]) { numberOfUpdates numberOfInserts numberOfFailures failures } }`,
+      {
+        c: [
+          { key: 'k1', language: 'en', text: 'K1!' },
+          { key: 'new', language: 'de', text: 'Neu' },
+          { key: 'k2', language: 'xx', text: 'x' },
+        ],
+      },
+    );
+    expect(result.updateTranslations).toEqual({
+      numberOfUpdates: 1,
+      numberOfInserts: 1,
+      numberOfFailures: 1,
+      failures: ["content[2]: language 'xx' is not in the project"],
+    });
   });
 });
 
 describe('access', () => {
   it('an account reaches a member project by projectToken, never another one', async () => {
     const gql = (who: TestAccount, query: string) =>
-      service.request({ method: 'POST', url: '/graphql', headers: { authorization: who.token, 'content-type': 'application/json' }, payload: { query } }).then((r) => r.json());
-    const own = await gql(account, `{ translationKeys(projectToken: "${api.projectToken}", filter: {key: "k1"}) { totalCount } languages(projectToken: "${api.projectToken}") { key } }`);
+      service
+        .request({
+          method: 'POST',
+          url: '/graphql',
+          headers: { authorization: who.token, 'content-type': 'application/json' },
+          payload: { query },
+        })
+        .then((r) => r.json());
+    const own = await gql(
+      account,
+      `{ translationKeys(projectToken: "${api.projectToken}", filter: {key: "k1"}) { totalCount } languages(projectToken: "${api.projectToken}") { key } }`,
+    );
     expect(own.data).toEqual({ translationKeys: { totalCount: 1 }, languages: [{ key: 'en' }, { key: 'de' }] });
     const stranger = await service.account();
     for (const query of [
@@ -156,17 +254,30 @@ describe('reading keys with their translations', () => {
   it('costs the same number of SQL statements for 10 and 100 keys in 10 languages', async () => {
     const reader = await projectApi(service, account, 'N+1');
     const languages = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'cs'];
-    const content = Array.from({ length: 100 }, (_, i) => ['en', ...languages].map((language) => ({ key: `key.${String(i).padStart(3, '0')}`, language, text: `${language} ${i}` }))).flat();
+    const content = Array.from({ length: 100 }, (_, i) =>
+      ['en', ...languages].map((language) => ({
+        key: `key.${String(i).padStart(3, '0')}`,
+        language,
+        text: `${language} ${i}`,
+      })),
+    ).flat();
     expect((await reader.post('/api/v1/translations', { content })).status).toBe(200);
     await reader.post('/api/v1/customers', { key: 'acme' });
-    await reader.patch('/api/v1/translations', { content: [{ key: 'key.005', language: 'de', customerId: 'acme', text: 'Acme 5' }] });
+    await reader.patch('/api/v1/translations', {
+      content: [{ key: 'key.005', language: 'de', customerId: 'acme', text: 'Acme 5' }],
+    });
     const query = `query($n: Int) { translationKeys(first: $n) { totalCount edges { node { key namespace
       translations { language text reviewStatus lastModifiedAt }
       acme: translations(customerKey: "acme") { text isOverride } } } } }`;
     const statementsFor = async (n: number) => {
       const statements: string[] = [];
       let data: any;
-      await observeSql((sql) => statements.push(sql), async () => { data = await reader.gql(query, { n }); });
+      await observeSql(
+        (sql) => statements.push(sql),
+        async () => {
+          data = await reader.gql(query, { n });
+        },
+      );
       expect(data.errors).toBeUndefined();
       const edges = data.data.translationKeys.edges;
       expect(edges).toHaveLength(n);

@@ -29,12 +29,21 @@ describe('SIGKILL during imports', { timeout: 600_000 }, () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lms-crash-'));
     if (process.env.TEST_DB_KIND === 'postgres') database = await createPostgresDatabase();
     env = {
-      DATA_DIR: dataDir, ADMIN_EMAIL: 'crash@example.com', ADMIN_PASSWORD: 'crash-password', ADMIN_TOKEN: TOKEN,
-      RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', JOB_WORKERS: '0',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: 'crash@example.com',
+      ADMIN_PASSWORD: 'crash-password',
+      ADMIN_TOKEN: TOKEN,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'error',
+      JOB_WORKERS: '0',
       ...(database && { DATABASE_URL: database.url }),
     };
     service = await startServiceProcess(env);
-    const res = await fetch(`${service.url}/api/v2/projects`, { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'crash' }) });
+    const res = await fetch(`${service.url}/api/v2/projects`, {
+      method: 'POST',
+      headers: { authorization: TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'crash' }),
+    });
     apiKey = (await res.json()).data.apiKey;
   });
   afterAll(async () => {
@@ -43,24 +52,42 @@ describe('SIGKILL during imports', { timeout: 600_000 }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const file = (round: number) => JSON.stringify(Object.fromEntries(Array.from({ length: KEYS }, (_, k) => [`import${round}.key${k}`, `Text ${k} of import ${round}`])));
+  const file = (round: number) =>
+    JSON.stringify(
+      Object.fromEntries(
+        Array.from({ length: KEYS }, (_, k) => [`import${round}.key${k}`, `Text ${k} of import ${round}`]),
+      ),
+    );
 
   function startImport(round: number): Promise<number> {
     const form = new FormData();
     form.set('file', new Blob([file(round)], { type: 'application/json' }), `import${round}.json`);
-    return fetch(`${service!.url}/api/v2/import?uploadFormat=single-language-json&languageKey=en&namespace=import${round}`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form })
-      .then((res) => res.status, () => 0);
+    return fetch(
+      `${service!.url}/api/v2/import?uploadFormat=single-language-json&languageKey=en&namespace=import${round}`,
+      { method: 'POST', headers: { 'x-service-token': apiKey }, body: form },
+    ).then(
+      (res) => res.status,
+      () => 0,
+    );
   }
 
   /** Keys and texts of each import round (its own namespace) found in the project. */
   async function contents(): Promise<Map<number, { keys: number; texts: number }>> {
     const res = await fetch(`${service!.url}/graphql`, {
-      method: 'POST', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `query { ${Array.from({ length: ROUNDS + 1 }, (_, r) => `k${r}: translationKeyPage(size: 1, filter: { namespace: "import${r}" }) { page { totalElements } } t${r}: translationCount(filter: { namespace: "import${r}", text: "of import ${r}" })`).join(' ')} }` }),
+      method: 'POST',
+      headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `query { ${Array.from({ length: ROUNDS + 1 }, (_, r) => `k${r}: translationKeyPage(size: 1, filter: { namespace: "import${r}" }) { page { totalElements } } t${r}: translationCount(filter: { namespace: "import${r}", text: "of import ${r}" })`).join(' ')} }`,
+      }),
     });
     const { data, errors } = await res.json();
     expect(errors, JSON.stringify(errors?.[0])).toBeUndefined();
-    return new Map(Array.from({ length: ROUNDS + 1 }, (_, r) => [r, { keys: data[`k${r}`].page.totalElements, texts: data[`t${r}`] }]));
+    return new Map(
+      Array.from({ length: ROUNDS + 1 }, (_, r) => [
+        r,
+        { keys: data[`k${r}`].page.totalElements, texts: data[`t${r}`] },
+      ]),
+    );
   }
 
   it(`leaves each of ${ROUNDS} imports whole or absent, on ${process.env.TEST_DB_KIND ?? 'pglite'}`, async () => {
@@ -85,7 +112,9 @@ describe('SIGKILL during imports', { timeout: 600_000 }, () => {
       for (const [r, { keys, texts }] of found) {
         const whole = keys === KEYS && texts === KEYS;
         const absent = keys === 0 && texts === 0;
-        expect(whole || absent, `round ${round}: import ${r} holds ${keys} of ${KEYS} keys and ${texts} texts`).toBe(true);
+        expect(whole || absent, `round ${round}: import ${r} holds ${keys} of ${KEYS} keys and ${texts} texts`).toBe(
+          true,
+        );
         if (acknowledged.has(r)) expect(whole, `import ${r} was acknowledged, then lost`).toBe(true);
       }
       const outcome = found.get(round)!.keys ? 'whole' : 'none';

@@ -20,15 +20,20 @@ const ITEMS = '{count, plural, one {# item} other {# items}}';
 beforeAll(async () => {
   service = await startTestService();
   ({ apiKey } = await (await service.account()).project('plural-shape'));
-  await importOk(service, apiKey, JSON.stringify({
-    format: 'project-backup-json',
-    version: 1,
-    languages: [{ key: 'en', isDefault: true }, { key: 'de' }, { key: 'fr' }],
-    keys: [
-      { key: 'items', translations: { en: { text: ITEMS } } },
-      { key: 'hello', translations: { en: { text: 'Hello' } } },
-    ],
-  }), { uploadFormat: 'project-backup-json' });
+  await importOk(
+    service,
+    apiKey,
+    JSON.stringify({
+      format: 'project-backup-json',
+      version: 1,
+      languages: [{ key: 'en', isDefault: true }, { key: 'de' }, { key: 'fr' }],
+      keys: [
+        { key: 'items', translations: { en: { text: ITEMS } } },
+        { key: 'hello', translations: { en: { text: 'Hello' } } },
+      ],
+    }),
+    { uploadFormat: 'project-backup-json' },
+  );
 });
 afterAll(() => service.close());
 
@@ -52,7 +57,9 @@ describe('an untranslated message of a plural key', () => {
         const dir = mkdtempSync(join(tmpdir(), 'lms-po-'));
         try {
           writeFileSync(join(dir, 'de.po'), po);
-          const r = spawnSync('msgfmt', ['-c', '--statistics', '-o', join(dir, 'de.mo'), join(dir, 'de.po')], { encoding: 'utf8' });
+          const r = spawnSync('msgfmt', ['-c', '--statistics', '-o', join(dir, 'de.mo'), join(dir, 'de.po')], {
+            encoding: 'utf8',
+          });
           expect(r.status, r.stderr).toBe(0);
           expect(r.stderr.trim()).toBe('0 translated messages, 2 untranslated messages.');
         } finally {
@@ -63,7 +70,9 @@ describe('an untranslated message of a plural key', () => {
 
     it(`is a numerus message with unfinished forms in Qt Linguist${languages ? ', in an export of that language alone' : ''}`, async () => {
       const ts = await fileOf('qt-linguist', 'de', languages);
-      expect(ts).toMatch(/<message numerus="yes">\s*<source>items<\/source>\s*<translation type="unfinished">\s*<numerusform><\/numerusform>\s*<numerusform><\/numerusform>\s*<\/translation>/);
+      expect(ts).toMatch(
+        /<message numerus="yes">\s*<source>items<\/source>\s*<translation type="unfinished">\s*<numerusform><\/numerusform>\s*<numerusform><\/numerusform>\s*<\/translation>/,
+      );
       expect(ts).toMatch(/<message>\s*<source>hello<\/source>\s*<translation type="unfinished"><\/translation>/);
     });
   }

@@ -19,16 +19,44 @@ beforeAll(async () => {
   const project = await account.project('export-read');
   projectId = (await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } })).id;
   const db = service.db.prisma;
-  const { ids } = await ensureKeys(db, projectId, Array.from({ length: 25 }, (_, i) => ({ key: `k${i}`, namespace: '' })), { create: true });
+  const { ids } = await ensureKeys(
+    db,
+    projectId,
+    Array.from({ length: 25 }, (_, i) => ({ key: `k${i}`, namespace: '' })),
+    { create: true },
+  );
   const langs = await ensureLanguages(db, projectId, [{ key: 'en' }, { key: 'de' }], { create: true });
-  const cells = [...ids.values()].flatMap((keyId) => [...langs.ids.values()].map((languageId) => ({ keyId, languageId, customerId: null, text: `t${keyId}-${languageId}` })));
-  await writeTranslations(db, projectId, cells, { replace: true, change: await openChange(db, projectId, 'TRANSLATIONS') });
-  languages = (await db.language.findMany({ where: { projectId }, orderBy: { order: 'asc' } })).map((l) => ({ id: l.id, key: l.key, name: l.name, isDefault: l.isDefault }));
+  const cells = [...ids.values()].flatMap((keyId) =>
+    [...langs.ids.values()].map((languageId) => ({
+      keyId,
+      languageId,
+      customerId: null,
+      text: `t${keyId}-${languageId}`,
+    })),
+  );
+  await writeTranslations(db, projectId, cells, {
+    replace: true,
+    change: await openChange(db, projectId, 'TRANSLATIONS'),
+  });
+  languages = (await db.language.findMany({ where: { projectId }, orderBy: { order: 'asc' } })).map((l) => ({
+    id: l.id,
+    key: l.key,
+    name: l.name,
+    isDefault: l.isDefault,
+  }));
 });
 afterAll(() => service.close());
 
 describe('export page reader', () => {
-  const scope = () => ({ projectId, languages, customerId: null, customerTranslations: false, sort: 'IMPORT_ORDER' as const, oneKeyPerName: false, pageSize: 10 });
+  const scope = () => ({
+    projectId,
+    languages,
+    customerId: null,
+    customerTranslations: false,
+    sort: 'IMPORT_ORDER' as const,
+    oneKeyPerName: false,
+    pageSize: 10,
+  });
 
   it('reads every key once, in order, with its texts', async () => {
     const names: string[] = [];
@@ -53,14 +81,17 @@ describe('export page reader', () => {
 
   it('has sent the next page’s query when it hands out a page, so the database reads while the caller writes', async () => {
     const sent: string[] = [];
-    await observeSql((sql) => sent.push(sql), async () => {
-      const pages = readKeyPages(service.db.prisma, scope());
-      const first = await pages.next();
-      expect(first.value).toHaveLength(10);
-      // Page 2 is already on its way (the caller has not asked for it), not page 3.
-      expect(sent.filter((sql) => sql.includes('"TranslationKey" k'))).toHaveLength(2);
-      await pages.return(undefined);
-    });
+    await observeSql(
+      (sql) => sent.push(sql),
+      async () => {
+        const pages = readKeyPages(service.db.prisma, scope());
+        const first = await pages.next();
+        expect(first.value).toHaveLength(10);
+        // Page 2 is already on its way (the caller has not asked for it), not page 3.
+        expect(sent.filter((sql) => sql.includes('"TranslationKey" k'))).toHaveLength(2);
+        await pages.return(undefined);
+      },
+    );
   });
 
   describe('a project grown since its statistics were taken', () => {
@@ -73,11 +104,14 @@ describe('export page reader', () => {
       const project = await account.project('export-read-grown');
       grownId = (await db.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } })).id;
       // Five namespaces (formats without namespaces read one key per name): half the keys, the statistics, then the rest.
-      const insert = (from: number, to: number) => db.$executeRawUnsafe(
-        `INSERT INTO "TranslationKey" ("projectId", key, namespace)
+      const insert = (from: number, to: number) =>
+        db.$executeRawUnsafe(
+          `INSERT INTO "TranslationKey" ("projectId", key, namespace)
          SELECT $1, 'screen' || (n / 50) || '.key.' || lpad(n::text, 7, '0'), 'ns' || (n % 5) FROM generate_series($2::int, $3::int) n`,
-        grownId, from, to,
-      );
+          grownId,
+          from,
+          to,
+        );
       await insert(1, HALF);
       await db.$executeRawUnsafe('ANALYZE "TranslationKey"');
       await insert(HALF + 1, 2 * HALF);
@@ -98,15 +132,33 @@ describe('export page reader', () => {
         it(`${sort}${oneKeyPerName ? ', one key per name' : ''}: a page past the statistics reads about a page of keys`, async () => {
           const prisma = service.db.prisma;
           const statements: [string, unknown[]][] = [];
-          const recording = { $queryRawUnsafe: (sql: string, ...params: unknown[]) => { statements.push([sql, params]); return prisma.$queryRawUnsafe(sql, ...params); } };
-          for await (const page of readKeyPages(recording as never, { projectId: grownId, languages: [], customerId: null, customerTranslations: false, sort, oneKeyPerName, pageSize: PAGE })) {
+          const recording = {
+            $queryRawUnsafe: (sql: string, ...params: unknown[]) => {
+              statements.push([sql, params]);
+              return prisma.$queryRawUnsafe(sql, ...params);
+            },
+          };
+          for await (const page of readKeyPages(recording as never, {
+            projectId: grownId,
+            languages: [],
+            customerId: null,
+            customerTranslations: false,
+            sort,
+            oneKeyPerName,
+            pageSize: PAGE,
+          })) {
             expect(page.length).toBeGreaterThan(0);
           }
           // Every page, those just past the keys the statistics know above all (where they see none).
           const worst = new Map<string, number>();
           for (const [sql, params] of statements) {
-            const [{ 'QUERY PLAN': plan }] = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, ...params);
-            const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: Record<string, unknown> }[])[0]!.Plan;
+            const [{ 'QUERY PLAN': plan }] = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
+              `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+              ...params,
+            );
+            const root = (
+              (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: Record<string, unknown> }[]
+            )[0]!.Plan;
             for (const [alias, rows] of keyRowsRead(root)) worst.set(alias, Math.max(worst.get(alias) ?? 0, rows));
           }
           // The page's keys (and, for one key per name, a lookup of each one's name), not every key past the cursor.

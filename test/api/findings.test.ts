@@ -40,13 +40,15 @@ afterAll(() => service.close());
 
 describe('findings stored on write', () => {
   it('stores the findings of written cells, computed off the request path', async () => {
-    const res = await api.post('/api/v1/translations', { content: [
-      { key: 'greet', language: 'en', text: 'Hello {name}!' },
-      { key: 'greet', language: 'de', text: 'Hallo!' },
-      { key: 'greet', language: 'fr', text: 'Bonjour {name} !' },
-      { key: 'ok', language: 'en', text: 'Fine' },
-      { key: 'ok', language: 'de', text: 'Gut' },
-    ] });
+    const res = await api.post('/api/v1/translations', {
+      content: [
+        { key: 'greet', language: 'en', text: 'Hello {name}!' },
+        { key: 'greet', language: 'de', text: 'Hallo!' },
+        { key: 'greet', language: 'fr', text: 'Bonjour {name} !' },
+        { key: 'ok', language: 'en', text: 'Fine' },
+        { key: 'ok', language: 'de', text: 'Gut' },
+      ],
+    });
     expect(res.msg + res.status).toBe('OK200');
     await settled();
     expect(await stored('greet', 'de')).toEqual(['placeholders-missing:error']);
@@ -56,8 +58,14 @@ describe('findings stored on write', () => {
 
   it('a source change checks the other languages again, each once', async () => {
     const queued: { keyId: number; languageId: number; generation: number }[] = [];
-    expect((await api.patch('/api/v2/translations', { key: 'greet', language: 'en', text: 'Hello {user}!' })).status).toBe(200);
-    queued.push(...await service.db.prisma.findingQueue.findMany({ select: { keyId: true, languageId: true, generation: true } }));
+    expect(
+      (await api.patch('/api/v2/translations', { key: 'greet', language: 'en', text: 'Hello {user}!' })).status,
+    ).toBe(200);
+    queued.push(
+      ...(await service.db.prisma.findingQueue.findMany({
+        select: { keyId: true, languageId: true, generation: true },
+      })),
+    );
     // en itself, de and fr: three cells, each queued once (generation 1) unless the updater was already there.
     expect(new Set(queued.map((q) => `${q.keyId}:${q.languageId}`)).size).toBeLessThanOrEqual(3);
     await settled();
@@ -71,15 +79,24 @@ const FINDINGS = `query($p: String, $l: String, $s: String, $c: String, $d: Bool
     total errors warnings infos pending counts { languageCode check severity count dismissed } findings { key languageCode check severity message dismissed text }
   }
 }`;
-const DISMISS = 'mutation($k: String!, $l: String!, $c: String!, $r: String!) { dismissQualityFinding(key: $k, languageCode: $l, check: $c, reason: $r) }';
-const SET = 'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
+const DISMISS =
+  'mutation($k: String!, $l: String!, $c: String!, $r: String!) { dismissQualityFinding(key: $k, languageCode: $l, check: $c, reason: $r) }';
+const SET =
+  'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
 
 describe('dismissal', () => {
   it('dismisses a finding with a reason, recorded in the activity; a new text brings it back', async () => {
-    await api.post('/api/v1/translations', { content: [{ key: 'brand', language: 'en', text: 'Save your changes' }, { key: 'brand', language: 'de', text: 'Save your changes' }] });
+    await api.post('/api/v1/translations', {
+      content: [
+        { key: 'brand', language: 'en', text: 'Save your changes' },
+        { key: 'brand', language: 'de', text: 'Save your changes' },
+      ],
+    });
     await settled();
     expect(await stored('brand', 'de')).toEqual(['same-as-source:warning']);
-    expect((await api.gql(DISMISS, { k: 'brand', l: 'de', c: 'same-as-source', r: ' ' })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(
+      (await api.gql(DISMISS, { k: 'brand', l: 'de', c: 'same-as-source', r: ' ' })).errors?.[0]?.extensions?.code,
+    ).toBe('BAD_REQUEST');
     const out = await api.gql(DISMISS, { k: 'brand', l: 'de', c: 'same-as-source', r: 'A product name' });
     expect(out.errors).toBeUndefined();
     expect(out.data.dismissQualityFinding).toBe(1);
@@ -93,7 +110,12 @@ describe('dismissal', () => {
     const all = (await api.gql(FINDINGS, { l: 'de', c: 'same-as-source', d: true })).data.qualityFindings;
     expect(all.findings).toMatchObject([{ key: 'brand', dismissed: true }]);
     // Written again with the same text: still dismissed. Another text: back.
-    await api.patch('/api/v2/translations', { key: 'brand', language: 'de', text: 'Save your changes', reviewStatus: 'REVIEWED' });
+    await api.patch('/api/v2/translations', {
+      key: 'brand',
+      language: 'de',
+      text: 'Save your changes',
+      reviewStatus: 'REVIEWED',
+    });
     await settled();
     expect(await stored('brand', 'de')).toEqual(['same-as-source:warning:dismissed']);
     await api.patch('/api/v2/translations', { key: 'brand', language: 'de', text: 'Save your changes ' });
@@ -108,15 +130,29 @@ describe('dismissal', () => {
 });
 
 describe('severities per project', () => {
-  it('changes a check\'s severity and turns checks off and on, findings following', async () => {
-    const out = await api.gql(SET, { checks: [{ check: 'placeholders-missing', severity: 'warning' }, { check: 'same-as-source', severity: 'off' }] });
+  it("changes a check's severity and turns checks off and on, findings following", async () => {
+    const out = await api.gql(SET, {
+      checks: [
+        { check: 'placeholders-missing', severity: 'warning' },
+        { check: 'same-as-source', severity: 'off' },
+      ],
+    });
     expect(out.errors).toBeUndefined();
     expect(out.data.setQualityChecks.checks.find((c: any) => c.id === 'placeholders-missing').severity).toBe('warning');
     expect(await stored('greet', 'de')).toEqual(['placeholders-missing:warning']);
     expect(await stored('brand', 'de')).toEqual([]);
-    expect((await api.gql(SET, { checks: [{ check: 'no-such-check', severity: 'error' }] })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
-    expect((await api.gql(SET, { checks: [{ check: 'blank', severity: 'fatal' }] })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
-    await api.gql(SET, { checks: [{ check: 'placeholders-missing', severity: null }, { check: 'same-as-source', severity: null }] });
+    expect(
+      (await api.gql(SET, { checks: [{ check: 'no-such-check', severity: 'error' }] })).errors?.[0]?.extensions?.code,
+    ).toBe('BAD_REQUEST');
+    expect(
+      (await api.gql(SET, { checks: [{ check: 'blank', severity: 'fatal' }] })).errors?.[0]?.extensions?.code,
+    ).toBe('BAD_REQUEST');
+    await api.gql(SET, {
+      checks: [
+        { check: 'placeholders-missing', severity: null },
+        { check: 'same-as-source', severity: null },
+      ],
+    });
     await settled();
     expect(await stored('greet', 'de')).toEqual(['placeholders-missing:error']);
     expect(await stored('brand', 'de')).toEqual(['same-as-source:warning']);
@@ -132,7 +168,9 @@ describe('for CI', () => {
     expect(all.data.findings[0].severity).toBe('error');
     const de = await api.get('/api/v2/quality-checks?languageCode=de&severity=error');
     expect(de.data.findings.map((f: any) => `${f.key}:${f.check}`)).toEqual(['greet:placeholders-missing']);
-    expect(de.data.counts).toEqual([{ languageCode: 'de', check: 'placeholders-missing', severity: 'error', count: 1, dismissed: 0 }]);
+    expect(de.data.counts).toEqual([
+      { languageCode: 'de', check: 'placeholders-missing', severity: 'error', count: 1, dismissed: 0 },
+    ]);
     const byCheck = await api.get('/api/v2/quality-checks?check=placeholders-extra&size=0');
     expect(byCheck.data).toMatchObject({ total: 1, findings: [] });
     expect((await api.get('/api/v2/quality-checks?severity=fatal')).status).toBe(400);
@@ -154,32 +192,56 @@ describe("the editor's filters", () => {
     expect(await keys({ findingCheck: 'placeholders-extra', languages: ['de'] })).toEqual([]);
     expect(await keys({ findingCheck: 'placeholders-extra' })).toEqual(['greet']);
     expect(await keys({ findingSeverity: 'warning' })).toEqual(['brand']);
-    expect((await api.gql(ROWS, { f: { findingSeverity: 'fatal' } })).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect((await api.gql(ROWS, { f: { findingSeverity: 'fatal' } })).errors?.[0]?.extensions?.code).toBe(
+      'BAD_REQUEST',
+    );
   });
 });
 
 describe('publication gate', () => {
-  const PUBLISH = 'mutation($k: String!, $o: Boolean, $p: String) { publishEnvironment(projectToken: $p, key: $k, overrideQualityGate: $o) { version } }';
-  const GATE = 'mutation($k: String!, $r: Boolean!) { setEnvironmentQualityGate(key: $k, requireNoErrors: $r) { key requireNoErrors } }';
+  const PUBLISH =
+    'mutation($k: String!, $o: Boolean, $p: String) { publishEnvironment(projectToken: $p, key: $k, overrideQualityGate: $o) { version } }';
+  const GATE =
+    'mutation($k: String!, $r: Boolean!) { setEnvironmentQualityGate(key: $k, requireNoErrors: $r) { key requireNoErrors } }';
   const asOwner = async (query: string, variables: Record<string, unknown>) =>
-    (await service.request({ method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' }, payload: { query, variables } })).json();
+    (
+      await service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { authorization: owner.token, 'content-type': 'application/json' },
+        payload: { query, variables },
+      })
+    ).json();
 
   it('refuses a publication that would ship errors, with the list, counts and a link; an owner overrides it, recorded', async () => {
-    expect((await api.gql(GATE, { k: '_latest', r: true })).data.setEnvironmentQualityGate).toEqual({ key: '_latest', requireNoErrors: true });
+    expect((await api.gql(GATE, { k: '_latest', r: true })).data.setEnvironmentQualityGate).toEqual({
+      key: '_latest',
+      requireNoErrors: true,
+    });
     const refused = await api.post('/api/v2/environments/_latest/publish');
     expect(refused.status).toBe(409);
     expect(refused.msg).toMatch(/requires no quality-check errors: 3 errors/);
     expect(refused.msg).toContain(`/#/projects/${api.projectToken}/quality?severity=error`);
     const graphql = await api.gql(PUBLISH, { k: '_latest' });
     const gate = graphql.errors![0].extensions.qualityGate;
-    expect(gate).toMatchObject({ errors: 3, pending: 0, byCheck: { 'placeholders-missing': 2, 'placeholders-extra': 1 } });
-    expect(gate.findings.map((f: any) => `${f.key}/${f.languageCode}/${f.check}`)).toEqual(['greet/de/placeholders-missing', 'greet/fr/placeholders-extra', 'greet/fr/placeholders-missing']);
+    expect(gate).toMatchObject({
+      errors: 3,
+      pending: 0,
+      byCheck: { 'placeholders-missing': 2, 'placeholders-extra': 1 },
+    });
+    expect(gate.findings.map((f: any) => `${f.key}/${f.languageCode}/${f.check}`)).toEqual([
+      'greet/de/placeholders-missing',
+      'greet/fr/placeholders-extra',
+      'greet/fr/placeholders-missing',
+    ]);
     // The API key is no owner: its override is refused; the owner's goes through and is recorded.
     expect((await api.gql(PUBLISH, { k: '_latest', o: true })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const overridden = await asOwner(PUBLISH, { k: '_latest', o: true, p: api.projectToken });
     expect(overridden.errors).toBeUndefined();
     const activity = (await api.get('/api/v2/activity?size=5')).data;
-    expect(activity.some((e: any) => e.kind === 'QUALITY' && JSON.stringify(e).includes('OVERRIDE_PUBLICATION_GATE'))).toBe(true);
+    expect(
+      activity.some((e: any) => e.kind === 'QUALITY' && JSON.stringify(e).includes('OVERRIDE_PUBLICATION_GATE')),
+    ).toBe(true);
     // Fixed (or dismissed), the gate lets it through.
     await api.patch('/api/v2/translations', { key: 'greet', language: 'de', text: 'Hallo {user}!' });
     await api.patch('/api/v2/translations', { key: 'greet', language: 'fr', text: 'Bonjour {user} !' });

@@ -23,54 +23,126 @@ afterAll(() => service.close());
 const FILES = ['okapi_medtronic_TBX.tbx', 'pontoon_valid_mozilla_terminology.tbx', 'okapi_test02_win1254.tbx'];
 const corpus = (name: string) => readFileSync(corpusPath('tbx', name));
 
-async function upload(headers: Record<string, string>, variables: Record<string, unknown>, content: Buffer | string, name: string) {
+async function upload(
+  headers: Record<string, string>,
+  variables: Record<string, unknown>,
+  content: Buffer | string,
+  name: string,
+) {
   const body = multipart([
-    { name: 'operations', content: JSON.stringify({ query: 'mutation($p: String, $g: Int, $f: Upload!, $format: GlossaryFormat) { importGlossary(projectToken: $p, glossaryId: $g, file: $f, format: $format) { created updated skipped } }', variables: { ...variables, f: null } }) },
+    {
+      name: 'operations',
+      content: JSON.stringify({
+        query:
+          'mutation($p: String, $g: Int, $f: Upload!, $format: GlossaryFormat) { importGlossary(projectToken: $p, glossaryId: $g, file: $f, format: $format) { created updated skipped } }',
+        variables: { ...variables, f: null },
+      }),
+    },
     { name: 'map', content: JSON.stringify({ 0: ['variables.f'] }) },
     { name: '0', fileName: name, content, contentType: 'application/octet-stream' },
   ]);
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { ...headers, ...body.headers }, payload: body.payload });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
   return { status: res.statusCode, ...(res.json() as { data?: any; errors?: any[] }) };
 }
 
 async function exported(api: ProjectApi, format: 'TBX' | 'CSV'): Promise<Buffer> {
-  const out = await api.gql('mutation($f: GlossaryFormat!) { exportGlossary(format: $f) { url fileName } }', { f: format });
+  const out = await api.gql('mutation($f: GlossaryFormat!) { exportGlossary(format: $f) { url fileName } }', {
+    f: format,
+  });
   expect(out.errors).toBeUndefined();
   return download(service, out.data.exportGlossary.url);
 }
 
 /** What a term is, comparable across files: text, description, part of speech, flags, translations by language. */
-const comparable = (terms: { term: string; description?: string | null; partOfSpeech?: string | null; forbidden?: boolean | null; translations?: { language: string; text: string }[] | null }[]) =>
-  terms.map((t) => ({ term: t.term, description: t.description ?? '', pos: t.partOfSpeech ?? '', forbidden: !!t.forbidden, translations: Object.fromEntries((t.translations ?? []).map((x) => [x.language, x.text])) }))
+const comparable = (
+  terms: {
+    term: string;
+    description?: string | null;
+    partOfSpeech?: string | null;
+    forbidden?: boolean | null;
+    translations?: { language: string; text: string }[] | null;
+  }[],
+) =>
+  terms
+    .map((t) => ({
+      term: t.term,
+      description: t.description ?? '',
+      pos: t.partOfSpeech ?? '',
+      forbidden: !!t.forbidden,
+      translations: Object.fromEntries((t.translations ?? []).map((x) => [x.language, x.text])),
+    }))
     .sort((a, b) => a.term.localeCompare(b.term) || a.pos.localeCompare(b.pos));
 
 describe('TBX import and export', () => {
-  it.each(FILES)('%s: imported and exported with the same terms, descriptions, parts of speech and translations', async (name) => {
-    const api = await projectApi(service, owner, `TBX ${name}`);
-    const original = parseTbx(corpus(name), 'en', { maxTerms: 10_000 });
-    expect(original.terms.length).toBeGreaterThan(0);
-    const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
-    expect(result.errors).toBeUndefined();
-    expect(result.data.importGlossary).toEqual({ created: original.terms.length, updated: 0, skipped: original.skipped });
-    const back = parseTbx(await exported(api, 'TBX'), 'en', { maxTerms: 10_000 });
-    expect(comparable(back.terms)).toEqual(comparable(original.terms));
-    // And again: the same file a second time updates, creates nothing.
-    expect((await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name)).data.importGlossary).toMatchObject({ created: 0, updated: original.terms.length });
-  });
+  it.each(FILES)(
+    '%s: imported and exported with the same terms, descriptions, parts of speech and translations',
+    async (name) => {
+      const api = await projectApi(service, owner, `TBX ${name}`);
+      const original = parseTbx(corpus(name), 'en', { maxTerms: 10_000 });
+      expect(original.terms.length).toBeGreaterThan(0);
+      const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
+      expect(result.errors).toBeUndefined();
+      expect(result.data.importGlossary).toEqual({
+        created: original.terms.length,
+        updated: 0,
+        skipped: original.skipped,
+      });
+      const back = parseTbx(await exported(api, 'TBX'), 'en', { maxTerms: 10_000 });
+      expect(comparable(back.terms)).toEqual(comparable(original.terms));
+      // And again: the same file a second time updates, creates nothing.
+      expect(
+        (await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name)).data.importGlossary,
+      ).toMatchObject({ created: 0, updated: original.terms.length });
+    },
+  );
 
   it('reads what the files say: languages, definitions, parts of speech, statuses, windows-1254', () => {
     const medtronic = parseTbx(corpus('okapi_medtronic_TBX.tbx'), 'en', { maxTerms: 1000 });
     const patient = medtronic.terms.find((t) => t.term === 'patient identifier')!;
     expect(patient).toMatchObject({ partOfSpeech: 'noun' });
-    expect(patient.description).toMatch(/^the capability of a distance telemetry enabled programmer to remotely identify/);
+    expect(patient.description).toMatch(
+      /^the capability of a distance telemetry enabled programmer to remotely identify/,
+    );
     // 14 languages besides English; the second "da" section (German terms in the sample) adds nothing.
-    expect(patient.translations!.map((t) => t.language).sort()).toEqual(['cs', 'da', 'el', 'es', 'fi', 'fr', 'hu', 'it', 'nl', 'no', 'pl', 'pt', 'sv']);
+    expect(patient.translations!.map((t) => t.language).sort()).toEqual([
+      'cs',
+      'da',
+      'el',
+      'es',
+      'fi',
+      'fr',
+      'hu',
+      'it',
+      'nl',
+      'no',
+      'pl',
+      'pt',
+      'sv',
+    ]);
     expect(patient.translations!.find((t) => t.language === 'fr')!.text).toBe('identifiant patient');
     const mozilla = parseTbx(corpus('pontoon_valid_mozilla_terminology.tbx'), 'en', { maxTerms: 1000 });
-    expect(mozilla.terms.filter((t) => t.term === 'abuse').map((t) => t.partOfSpeech).sort()).toEqual(['Noun', 'Verb']);
-    expect(mozilla.terms[0]).toMatchObject({ term: 'abnormality', translations: [{ language: 'pl', text: 'nieprawidłowość' }] });
+    expect(
+      mozilla.terms
+        .filter((t) => t.term === 'abuse')
+        .map((t) => t.partOfSpeech)
+        .sort(),
+    ).toEqual(['Noun', 'Verb']);
+    expect(mozilla.terms[0]).toMatchObject({
+      term: 'abnormality',
+      translations: [{ language: 'pl', text: 'nieprawidłowość' }],
+    });
     const turkish = parseTbx(corpus('okapi_test02_win1254.tbx'), 'en', { maxTerms: 10 });
-    expect(turkish.terms).toEqual([expect.objectContaining({ term: 'term with: éá and İı', translations: [{ language: 'tr', text: 'tr term with: éá and İı' }] })]);
+    expect(turkish.terms).toEqual([
+      expect.objectContaining({
+        term: 'term with: éá and İı',
+        translations: [{ language: 'tr', text: 'tr term with: éá and İı' }],
+      }),
+    ]);
   });
 
   it('reads TBX v3 core (conceptEntry, langSec, termSec) with our flags', () => {
@@ -93,7 +165,8 @@ describe('TBX import and export', () => {
 describe('CSV import and export', () => {
   it('reads term, description, flags and one column per language, and writes the same back', async () => {
     const api = await projectApi(service, owner, 'CSV glossary');
-    const csv = 'term,description,partOfSpeech,forbidden,doNotTranslate,de,fr\nfile,"A document, on disk",noun,,,Datei,fichier\nAcme,,,no,yes,,\nkill,,,yes,,,\n';
+    const csv =
+      'term,description,partOfSpeech,forbidden,doNotTranslate,de,fr\nfile,"A document, on disk",noun,,,Datei,fichier\nAcme,,,no,yes,,\nkill,,,yes,,,\n';
     const result = await upload({ 'x-service-token': api.apiKey }, {}, csv, 'terms.csv');
     expect(result.errors).toBeUndefined();
     expect(result.data.importGlossary).toEqual({ created: 3, updated: 0, skipped: 0 });
@@ -106,13 +179,25 @@ describe('CSV import and export', () => {
 describe('REST', () => {
   it('imports, lists, matches and exports through /api/v2/glossary', async () => {
     const api = await projectApi(service, owner, 'REST glossary');
-    const body = multipart([{ name: 'file', fileName: 'mozilla.tbx', content: corpus('pontoon_valid_mozilla_terminology.tbx') }]);
-    const res = await service.request({ method: 'POST', url: '/api/v2/glossary/import', headers: { 'x-service-token': api.apiKey, ...body.headers }, payload: body.payload });
+    const body = multipart([
+      { name: 'file', fileName: 'mozilla.tbx', content: corpus('pontoon_valid_mozilla_terminology.tbx') },
+    ]);
+    const res = await service.request({
+      method: 'POST',
+      url: '/api/v2/glossary/import',
+      headers: { 'x-service-token': api.apiKey, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.created).toBeGreaterThan(1);
     const list = await api.get('/api/v2/glossary/terms?search=abuse');
-    expect(list.data.terms.map((t: any) => [t.term, t.partOfSpeech])).toEqual([['abuse', 'Noun'], ['abuse', 'Verb']]);
-    const matches = await api.get(`/api/v2/glossary/matches?targetLanguage=pl&text=${encodeURIComponent('Report abuse of an abnormality')}`);
+    expect(list.data.terms.map((t: any) => [t.term, t.partOfSpeech])).toEqual([
+      ['abuse', 'Noun'],
+      ['abuse', 'Verb'],
+    ]);
+    const matches = await api.get(
+      `/api/v2/glossary/matches?targetLanguage=pl&text=${encodeURIComponent('Report abuse of an abnormality')}`,
+    );
     expect(matches.data.map((m: any) => m.text)).toEqual(['abuse', 'abuse', 'abnormality']);
     const exportedFile = await api.get('/api/v2/glossary/export?format=TBX');
     expect(exportedFile.status).toBe(200);
@@ -121,17 +206,31 @@ describe('REST', () => {
     const change = (await api.get('/api/v2/activity?size=1')).data[0];
     expect(change.kind).toBe('IMPORT');
     const reverted = await service.request({
-      method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' },
-      payload: { query: 'mutation($p: String, $id: ID!) { revertChange(projectToken: $p, activityId: $id) { unit reverted changedSince } }', variables: { p: api.projectToken, id: change.id } },
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: owner.token, 'content-type': 'application/json' },
+      payload: {
+        query:
+          'mutation($p: String, $id: ID!) { revertChange(projectToken: $p, activityId: $id) { unit reverted changedSince } }',
+        variables: { p: api.projectToken, id: change.id },
+      },
     });
-    expect(reverted.json().data.revertChange).toEqual({ unit: 'GLOSSARY_TERMS', reverted: res.json().data.created, changedSince: 0 });
+    expect(reverted.json().data.revertChange).toEqual({
+      unit: 'GLOSSARY_TERMS',
+      reverted: res.json().data.created,
+      changedSince: 0,
+    });
     expect((await api.get('/api/v2/glossary/terms')).data.total).toBe(0);
     // The flags filter the list.
     for (const input of ['{ term: "kill switch", forbidden: true }', '{ term: "dashboard" }']) {
       expect((await api.gql(`mutation { createGlossaryTerm(input: ${input}) { id } }`)).errors).toBeUndefined();
     }
-    expect((await api.get('/api/v2/glossary/terms?forbidden=true')).data.terms.map((t: any) => t.term)).toEqual(['kill switch']);
-    expect((await api.get('/api/v2/glossary/terms?forbidden=false')).data.terms.map((t: any) => t.term)).toEqual(['dashboard']);
+    expect((await api.get('/api/v2/glossary/terms?forbidden=true')).data.terms.map((t: any) => t.term)).toEqual([
+      'kill switch',
+    ]);
+    expect((await api.get('/api/v2/glossary/terms?forbidden=false')).data.terms.map((t: any) => t.term)).toEqual([
+      'dashboard',
+    ]);
     expect((await api.get('/api/v2/glossary/terms?forbidden=yes')).status).toBe(400);
   });
 });
@@ -140,25 +239,47 @@ describe('bad files', () => {
   const refused = async (content: Buffer | string, name: string, format?: string) => {
     const api = await projectApi(service, owner, `Bad ${name}`);
     const before = await service.db.prisma.glossaryTerm.count();
-    const out = await upload({ authorization: owner.token }, { p: api.projectToken, ...(format && { format }) }, content, name);
+    const out = await upload(
+      { authorization: owner.token },
+      { p: api.projectToken, ...(format && { format }) },
+      content,
+      name,
+    );
     expect(out.data).toBeNull();
     expect(await service.db.prisma.glossaryTerm.count()).toBe(before);
     return { code: out.errors?.[0]?.extensions?.code, message: out.errors?.[0]?.message as string };
   };
 
   it('names what a file looks like when it is not a glossary', async () => {
-    expect(await refused('{"hello": "world"}', 'terms.tbx')).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('looks like JSON') });
-    expect(await refused('<?xml version="1.0"?><resources><string name="a">b</string></resources>', 'strings.tbx')).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('<resources>') });
-    expect(await refused(readFileSync(corpusPath('tmx', 'pontoon_valid_entries.tmx')), 'memory.tbx')).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('<tmx>') });
-    expect(await refused('<?xml version="1.0"?><martif/>', 'x.csv', 'CSV')).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('looks like XML') });
-    expect(await refused('description,de\nx,y\n', 'x.csv')).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('no "term" column') });
+    expect(await refused('{"hello": "world"}', 'terms.tbx')).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('looks like JSON'),
+    });
+    expect(
+      await refused('<?xml version="1.0"?><resources><string name="a">b</string></resources>', 'strings.tbx'),
+    ).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('<resources>') });
+    expect(await refused(readFileSync(corpusPath('tmx', 'pontoon_valid_entries.tmx')), 'memory.tbx')).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('<tmx>'),
+    });
+    expect(await refused('<?xml version="1.0"?><martif/>', 'x.csv', 'CSV')).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('looks like XML'),
+    });
+    expect(await refused('description,de\nx,y\n', 'x.csv')).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('no "term" column'),
+    });
   });
 
   it('refuses hostile XML and bad terms whole, writing nothing', async () => {
     const laughs = `<?xml version="1.0"?><!DOCTYPE martif [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${`&${i ? 'b'.repeat(i) : 'a'};`.repeat(10)}">`).join('')}]><martif><text><body><termEntry><langSet xml:lang="en"><tig><term>&bbbbbbbbb;</term></tig></langSet></termEntry></body></text></martif>`;
     expect((await refused(laughs, 'laughs.tbx')).code).toBe('BAD_REQUEST');
-    const external = '<?xml version="1.0"?><!DOCTYPE martif [<!ENTITY x SYSTEM "file:///etc/passwd">]><martif><text><body/></text></martif>';
+    const external =
+      '<?xml version="1.0"?><!DOCTYPE martif [<!ENTITY x SYSTEM "file:///etc/passwd">]><martif><text><body/></text></martif>';
     expect((await refused(external, 'external.tbx')).code).toBe('BAD_REQUEST');
-    expect((await refused('term,de\nok,gut\nbad,"' + 'x'.repeat(600) + '"\n', 'long.csv')).message).toMatch(/term 2: translations.de: at most 500/);
+    expect((await refused('term,de\nok,gut\nbad,"' + 'x'.repeat(600) + '"\n', 'long.csv')).message).toMatch(
+      /term 2: translations.de: at most 500/,
+    );
   });
 });

@@ -28,14 +28,27 @@ afterAll(() => service.close());
 
 async function post(query: string, variables?: Record<string, unknown>) {
   const started = performance.now();
-  const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-  return { status: res.status, body: (await res.json()) as { data?: any; errors?: { message: string; extensions?: any }[] }, ms: performance.now() - started };
+  const res = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { data?: any; errors?: { message: string; extensions?: any }[] },
+    ms: performance.now() - started,
+  };
 }
 
-const aliases = (n: number, selection: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;
+const aliases = (n: number, selection: string) =>
+  `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;
 /** `{ __schema { types { fields { type { fields { type … name } } } } } }`, `depth` fields deep. */
 function nestedIntrospection(depth: number): string {
-  const chain = ['__schema', 'types', ...Array.from({ length: depth - 3 }, (_, i) => (i % 2 === 0 ? 'fields' : 'type'))];
+  const chain = [
+    '__schema',
+    'types',
+    ...Array.from({ length: depth - 3 }, (_, i) => (i % 2 === 0 ? 'fields' : 'type')),
+  ];
   return `{ ${chain.join(' { ')} { name${' }'.repeat(chain.length)} }`;
 }
 
@@ -62,20 +75,33 @@ describe('the issue’s attacks are refused quickly', () => {
   });
 
   it('documents nested thousands deep (list and object literals 2,000, selections 5,000), without any credential: 400 before parsing', async () => {
-    const anonymous = (query: string) => fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const anonymous = (query: string) =>
+      fetch(`${service.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
     for (const query of [
       `{ projects(sort: ${'['.repeat(2000)}1${']'.repeat(2000)}) { name } }`,
       `query { projects(filter: ${'{a:'.repeat(2000)}1${'}'.repeat(2000)}) { name } }`,
       `${'{ a '.repeat(5000)}${'}'.repeat(5000)}`,
     ]) {
       const res = await anonymous(query);
-      const body = (await res.json()) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] };
+      const body = (await res.json()) as {
+        data?: unknown;
+        errors: { message: string; extensions: Record<string, unknown> }[];
+      };
       expect(res.status).toBe(400);
       expect(body.data).toBeUndefined();
-      expect(body.errors[0]!.message).toBe(`The query exceeds the depth limit: brackets nested more than ${MAX_NESTING} deep, refused before parsing (GRAPHQL_MAX_DEPTH)`);
+      expect(body.errors[0]!.message).toBe(
+        `The query exceeds the depth limit: brackets nested more than ${MAX_NESTING} deep, refused before parsing (GRAPHQL_MAX_DEPTH)`,
+      );
       expect(body.errors[0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', limit: 'depth' });
     }
-    const get = await fetch(`${service.url}/graphql?query=${encodeURIComponent(`{ a(x: ${'['.repeat(2000)}1${']'.repeat(2000)}) }`)}`, { headers: { accept: 'application/json' } });
+    const get = await fetch(
+      `${service.url}/graphql?query=${encodeURIComponent(`{ a(x: ${'['.repeat(2000)}1${']'.repeat(2000)}) }`)}`,
+      { headers: { accept: 'application/json' } },
+    );
     expect(get.status).toBe(400);
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
   });
@@ -93,8 +119,14 @@ describe('the issue’s attacks are refused quickly', () => {
   it('a 150-level nested introspection query: 400 naming the depth limit', async () => {
     const answer = await post(nestedIntrospection(150));
     expect(answer.status).toBe(400);
-    expect(answer.body.errors![0]!.message).toMatch(/exceeds the depth limit: Query depth limit of 20 exceeded, found 150 \(GRAPHQL_MAX_DEPTH\)/);
-    expect(answer.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', limit: 'depth', setting: 'GRAPHQL_MAX_DEPTH' });
+    expect(answer.body.errors![0]!.message).toMatch(
+      /exceeds the depth limit: Query depth limit of 20 exceeded, found 150 \(GRAPHQL_MAX_DEPTH\)/,
+    );
+    expect(answer.body.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_REQUEST',
+      limit: 'depth',
+      setting: 'GRAPHQL_MAX_DEPTH',
+    });
     expect(answer.ms).toBeLessThan(3000);
   });
 
@@ -112,14 +144,20 @@ describe('each limit, named in a 400', () => {
   it('aliases', async () => {
     const answer = await post(aliases(101, 'projects { name }'));
     expect(answer.status).toBe(400);
-    expect(answer.body.errors![0]!.message).toBe('The query exceeds the aliases limit: Aliases limit of 100 exceeded, found 101 (GRAPHQL_MAX_ALIASES)');
+    expect(answer.body.errors![0]!.message).toBe(
+      'The query exceeds the aliases limit: Aliases limit of 100 exceeded, found 101 (GRAPHQL_MAX_ALIASES)',
+    );
     expect((await post(aliases(100, 'projects { name }'))).status).toBe(200);
   });
 
   it('directives', async () => {
-    const answer = await post(`{ projects { ${Array.from({ length: 51 }, () => 'name @include(if: true)').join(' ')} } }`);
+    const answer = await post(
+      `{ projects { ${Array.from({ length: 51 }, () => 'name @include(if: true)').join(' ')} } }`,
+    );
     expect(answer.status).toBe(400);
-    expect(answer.body.errors![0]!.message).toMatch(/exceeds the directives limit.*found 51 \(GRAPHQL_MAX_DIRECTIVES\)/);
+    expect(answer.body.errors![0]!.message).toMatch(
+      /exceeds the directives limit.*found 51 \(GRAPHQL_MAX_DIRECTIVES\)/,
+    );
   });
 
   it('cost counts page sizes given as variables', async () => {
@@ -130,11 +168,14 @@ describe('each limit, named in a 400', () => {
     const huge = await post(query, { n: 1_000_000 });
     expect(huge.status).toBe(400);
     expect(huge.body.data).toBeUndefined();
-    expect(huge.body.errors![0]!.message).toMatch(/exceeds the cost limit: cost 5000001, at most 1000000; ask for smaller pages or fewer fields \(GRAPHQL_MAX_COST\)/);
+    expect(huge.body.errors![0]!.message).toMatch(
+      /exceeds the cost limit: cost 5000001, at most 1000000; ask for smaller pages or fewer fields \(GRAPHQL_MAX_COST\)/,
+    );
   });
 
   it('a document counted once is held to its cost every time; one whose directives take variables is counted each time', async () => {
-    const keys = (first: number) => `translationKeys(projectToken: "${projectToken}", first: ${first}) { edges { node { key } } }`;
+    const keys = (first: number) =>
+      `translationKeys(projectToken: "${projectToken}", first: ${first}) { edges { node { key } } }`;
     // The same text is the same parsed document (Yoga's cache): its cost is counted once, and refuses every time.
     for (let i = 0; i < 2; i++) expect((await post(`{ ${keys(1_000_000)} }`)).status).toBe(400);
     const query = `query ($big: Boolean!) { small: ${keys(10)} big: ${keys(1_000_000).replace(') {', ') @include(if: $big) {')} }`;
@@ -156,32 +197,54 @@ describe('each limit, named in a 400', () => {
 
 describe('every entry point is held to the limits', () => {
   it('GET /graphql', async () => {
-    const res = await fetch(`${service.url}/graphql?query=${encodeURIComponent(nestedIntrospection(30))}`, { headers: { authorization: token, accept: 'application/json' } });
+    const res = await fetch(`${service.url}/graphql?query=${encodeURIComponent(nestedIntrospection(30))}`, {
+      headers: { authorization: token, accept: 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).errors[0].message).toMatch(/GRAPHQL_MAX_DEPTH/);
   });
 
   it('GraphQL multipart requests (uploads)', async () => {
     const form = new FormData();
-    form.set('operations', JSON.stringify({ query: `mutation ($file: Upload!) { ${Array.from({ length: 101 }, (_, i) => `a${i}: previewImport(file: $file, uploadFormat: SINGLE_LANGUAGE_JSON, languageKey: "en") { translationsToInsert }`).join(' ')} }`, variables: { file: null } }));
+    form.set(
+      'operations',
+      JSON.stringify({
+        query: `mutation ($file: Upload!) { ${Array.from({ length: 101 }, (_, i) => `a${i}: previewImport(file: $file, uploadFormat: SINGLE_LANGUAGE_JSON, languageKey: "en") { translationsToInsert }`).join(' ')} }`,
+        variables: { file: null },
+      }),
+    );
     form.set('map', JSON.stringify({ 0: ['variables.file'] }));
     form.set('0', new Blob(['{"a":"A"}'], { type: 'application/json' }), 'a.json');
-    const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'x-service-token': apiKey }, body: form });
+    const res = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-service-token': apiKey },
+      body: form,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).errors[0].message).toMatch(/aliases limit.*GRAPHQL_MAX_ALIASES/);
   });
 
   it('graphql-ws: validation limits and cost', async () => {
-    const client = createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { Authorization: token }, retryAttempts: 0 });
+    const client = createClient({
+      url: service.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: token },
+      retryAttempts: 0,
+    });
     const run = (query: string, variables?: Record<string, unknown>) =>
       new Promise<unknown>((resolve) => {
         const results: unknown[] = [];
-        client.subscribe({ query, variables }, { next: (value) => results.push(value), error: (error) => resolve(error), complete: () => resolve(results) });
+        client.subscribe(
+          { query, variables },
+          { next: (value) => results.push(value), error: (error) => resolve(error), complete: () => resolve(results) },
+        );
       });
     try {
       const deep = (await run(nestedIntrospection(30))) as { message: string }[];
       expect(deep[0]!.message).toMatch(/depth limit.*GRAPHQL_MAX_DEPTH/);
-      const costly = (await run('query ($n: Int) { translationKeys(first: $n) { edges { node { key } } } }', { n: 1_000_000 })) as any[];
+      const costly = (await run('query ($n: Int) { translationKeys(first: $n) { edges { node { key } } } }', {
+        n: 1_000_000,
+      })) as any[];
       expect(costly[0].errors[0].message).toMatch(/cost limit.*GRAPHQL_MAX_COST/);
       const fine = (await run('{ projects { name } }')) as any[];
       expect(fine[0].data.projects).toEqual([{ name: 'Limits' }]);
@@ -205,13 +268,22 @@ describe('defaults the REST layer never reaches', () => {
     // Page sizes at the contract's largest (2500 keys per page); lists at GRAPHQL_LIST_SIZE.
     const variables: Record<string, unknown> = {};
     for (const definition of (document.definitions[0] as any).variableDefinitions ?? []) {
-      if (['size', 'first', 'last'].includes(definition.variable.name.value)) variables[definition.variable.name.value] = 2500;
+      if (['size', 'first', 'last'].includes(definition.variable.name.value))
+        variables[definition.variable.name.value] = 2500;
     }
     expect(costOf(schema, document, variables, undefined, limits.listSize)).toBeLessThan(limits.maxCost * 0.6);
   });
 
   it('nor the standard introspection query', () => {
-    const document = parse(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    const document = parse(
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+      }),
+    );
     expect(validate(schema, document, rules)).toEqual([]);
     expect(costOf(schema, document, {}, undefined, limits.listSize)).toBeLessThan(limits.maxCost / 10);
   });

@@ -24,7 +24,12 @@ let accountToken: string;
 let newProject: (name: string) => Promise<{ apiKey: string; projectToken: string; projectId: number }>;
 
 const publish = (environmentKey: string, apiKey: string, payload?: unknown) =>
-  service.request({ method: 'POST', url: `/api/v2/environments/${environmentKey}/publish`, headers: { 'x-service-token': apiKey }, payload });
+  service.request({
+    method: 'POST',
+    url: `/api/v2/environments/${environmentKey}/publish`,
+    headers: { 'x-service-token': apiKey },
+    payload,
+  });
 const cdnJson = async (path: string) => {
   const res = await service.request({ url: `/cdn/${path}` });
   expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
@@ -35,7 +40,12 @@ const versionsOn = (projectToken: string, environmentKey: string) => {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 };
 const servedVersion = async (projectId: number, environmentKey = '_latest') =>
-  (await service.db.prisma.environment.findUniqueOrThrow({ where: { projectId_key: { projectId, key: environmentKey } }, select: { currentPublication: { select: { version: true } } } })).currentPublication?.version;
+  (
+    await service.db.prisma.environment.findUniqueOrThrow({
+      where: { projectId_key: { projectId, key: environmentKey } },
+      select: { currentPublication: { select: { version: true } } },
+    })
+  ).currentPublication?.version;
 
 async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -62,19 +72,31 @@ afterAll(async () => {
 describe('atomic switch-over', () => {
   it('a publish that fails midway leaves the previous publication serving, untouched', async () => {
     const p = await newProject('failing');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { a: 'one', b: 'two' }, de: { a: 'eins' } } });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: { a: 'one', b: 'two' }, de: { a: 'eins' } },
+    });
     expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
     const before = await servedVersion(p.projectId);
     await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { a: 'ONE' } } });
 
-    await expect(publishEnvironment({
-      projectId: p.projectId, environmentKey: '_latest',
-      hooks: { afterResource: (done) => { if (done === 3) throw new Error('disk full (simulated)'); } },
-    })).rejects.toThrow('disk full (simulated)');
+    await expect(
+      publishEnvironment({
+        projectId: p.projectId,
+        environmentKey: '_latest',
+        hooks: {
+          afterResource: (done) => {
+            if (done === 3) throw new Error('disk full (simulated)');
+          },
+        },
+      }),
+    ).rejects.toThrow('disk full (simulated)');
 
     expect(await servedVersion(p.projectId)).toBe(before);
     expect(await cdnJson(`${p.projectToken}/_latest/en`)).toEqual({ a: 'one', b: 'two' });
-    const failed = await service.db.prisma.publication.findFirstOrThrow({ where: { projectId: p.projectId, state: 'FAILED' } });
+    const failed = await service.db.prisma.publication.findFirstOrThrow({
+      where: { projectId: p.projectId, state: 'FAILED' },
+    });
     expect(failed).toMatchObject({ message: 'disk full (simulated)', leaseExpiresAt: null });
     // The partial version is gone; the served one is intact.
     expect(versionsOn(p.projectToken, '_latest')).toEqual([before]);
@@ -85,31 +107,48 @@ describe('atomic switch-over', () => {
 
   it('a publish killed midway keeps the old files serving; when its lease runs out it is taken over and completed', async () => {
     const p = await newProject('killed');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { a: 'old' }, de: { a: 'alt' }, fr: { a: 'vieux' } } });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: { a: 'old' }, de: { a: 'alt' }, fr: { a: 'vieux' } },
+    });
     expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
     const before = await servedVersion(p.projectId);
     await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { a: 'new' } } });
 
     // The publisher stops after two files and never comes back (as if its process were killed).
     const stop = gate();
-    const zombie = publishEnvironment({ projectId: p.projectId, environmentKey: '_latest', hooks: { afterResource: (done) => (done >= 2 ? stop.wait() : undefined) } })
-      .then(() => 'completed', (error: Error) => error);
+    const zombie = publishEnvironment({
+      projectId: p.projectId,
+      environmentKey: '_latest',
+      hooks: { afterResource: (done) => (done >= 2 ? stop.wait() : undefined) },
+    }).then(
+      () => 'completed',
+      (error: Error) => error,
+    );
     await stop.reached;
 
     expect(await cdnJson(`${p.projectToken}/_latest/en`)).toEqual({ a: 'old' });
     const refused = envelope(await publish('_latest', p.apiKey));
     expect(refused).toMatchObject({ status: 409, msg: expect.stringMatching(/publication to _latest is running/) });
-    const list = envelope(await service.request({ url: '/api/v2/environments', headers: { 'x-service-token': p.apiKey } })).data;
+    const list = envelope(
+      await service.request({ url: '/api/v2/environments', headers: { 'x-service-token': p.apiKey } }),
+    ).data;
     expect(list[0]).toMatchObject({ key: '_latest', publishing: true });
 
     // Time passes: the lease runs out without renewal, and an instance (this
     // one, as its takeover pass would) takes the publication over and publishes it again.
-    const [{ id: publicationId, version: abandoned }] = await service.db.prisma.$queryRawUnsafe<{ id: number; version: string }[]>(
-      `UPDATE "Publication" SET "leaseExpiresAt" = now() - interval '1 second' WHERE "projectId" = $1 AND state = 'RUNNING' RETURNING id, version`, p.projectId,
+    const [{ id: publicationId, version: abandoned }] = await service.db.prisma.$queryRawUnsafe<
+      { id: number; version: string }[]
+    >(
+      `UPDATE "Publication" SET "leaseExpiresAt" = now() - interval '1 second' WHERE "projectId" = $1 AND state = 'RUNNING' RETURNING id, version`,
+      p.projectId,
     );
     const expired = await takeOverExpired();
     if (expired) await resumePublication(expired);
-    await until(async () => (await service.db.prisma.publication.findUniqueOrThrow({ where: { id: publicationId } })).state === 'COMPLETE');
+    await until(
+      async () =>
+        (await service.db.prisma.publication.findUniqueOrThrow({ where: { id: publicationId } })).state === 'COMPLETE',
+    );
     const resumed = await service.db.prisma.publication.findUniqueOrThrow({ where: { id: publicationId } });
     expect(resumed.version).not.toBe(abandoned);
     const after = await servedVersion(p.projectId);
@@ -128,22 +167,34 @@ describe('atomic switch-over', () => {
     expect(await servedVersion(p.projectId)).toBe(latest);
     expect(await cdnJson(`${p.projectToken}/_latest/en`)).toEqual({ a: 'new' });
     expect(versionsOn(p.projectToken, '_latest')).not.toContain(abandoned);
-    expect(await service.db.prisma.publication.findUniqueOrThrow({ where: { id: publicationId } })).toMatchObject({ state: 'COMPLETE', version: resumed.version });
+    expect(await service.db.prisma.publication.findUniqueOrThrow({ where: { id: publicationId } })).toMatchObject({
+      state: 'COMPLETE',
+      version: resumed.version,
+    });
   });
 });
 
 describe('one publish per project at a time', () => {
   it('refuses a publish while another runs (409), for any environment, and accepts it afterwards', async () => {
     const p = await newProject('busy');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { a: 'A' }, de: { a: 'Ä' } } });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: { a: 'A' }, de: { a: 'Ä' } },
+    });
     expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
     const hold = gate();
-    const running = publishEnvironment({ projectId: p.projectId, environmentKey: '_latest', hooks: { afterResource: (done) => (done === 1 ? hold.wait() : undefined) } });
+    const running = publishEnvironment({
+      projectId: p.projectId,
+      environmentKey: '_latest',
+      hooks: { afterResource: (done) => (done === 1 ? hold.wait() : undefined) },
+    });
     await hold.reached;
     expect(envelope(await publish('_latest', p.apiKey)).status).toBe(409);
     expect(envelope(await publish('_production', p.apiKey)).status).toBe(409);
     const viaGraphql = await service.request({
-      method: 'POST', url: '/graphql', headers: { 'x-service-token': p.apiKey, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': p.apiKey, 'content-type': 'application/json' },
       payload: { query: 'mutation { publishEnvironment(key: "_latest") { version } }' },
     });
     expect(viaGraphql.json().errors[0].extensions.code).toBe('CONFLICT');
@@ -165,13 +216,19 @@ describe('one publish per project at a time', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     const viaGraphql = await service.request({
-      method: 'POST', url: '/graphql', headers: { 'x-service-token': p.apiKey, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': p.apiKey, 'content-type': 'application/json' },
       payload: { query: 'mutation { publishEnvironment(key: "_production") { version } }' },
     });
-    expect(viaGraphql.json().errors[0].extensions).toMatchObject({ code: 'TOO_MANY_REQUESTS', retryAfter: expect.any(Number) });
+    expect(viaGraphql.json().errors[0].extensions).toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      retryAfter: expect.any(Number),
+    });
     // The window slides: once the oldest publication is a minute old, publishing works again.
     await service.db.prisma.$executeRawUnsafe(
-      `UPDATE "Publication" SET "createdAt" = "createdAt" - interval '61 seconds' WHERE id = (SELECT min(id) FROM "Publication" WHERE "projectId" = $1)`, p.projectId,
+      `UPDATE "Publication" SET "createdAt" = "createdAt" - interval '61 seconds' WHERE id = (SELECT min(id) FROM "Publication" WHERE "projectId" = $1)`,
+      p.projectId,
     );
     expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
   });
@@ -193,22 +250,45 @@ describe('storage of versions', () => {
 describe('progress over graphql-ws', () => {
   it('streams the stages and file counts of a publication to subscribers of the project', async () => {
     const p = await newProject('progress');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { a: 'A', b: 'B' }, de: { a: 'Ä' } } });
-    const client = createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { 'X-Service-Token': p.apiKey } });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: { a: 'A', b: 'B' }, de: { a: 'Ä' } },
+    });
+    const client = createClient({
+      url: service.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Service-Token': p.apiKey },
+    });
     const received: any[] = [];
     try {
       const finished = new Promise<void>((resolve, reject) => {
-        client.subscribe({ query: 'subscription { publicationProgress { publicationId environmentKey stage filesDone filesTotal state message at } }' }, {
-          next: (value: any) => {
-            received.push(value.data.publicationProgress);
-            if (value.data.publicationProgress.state !== 'RUNNING') resolve();
+        client.subscribe(
+          {
+            query:
+              'subscription { publicationProgress { publicationId environmentKey stage filesDone filesTotal state message at } }',
           },
-          error: reject,
-          complete: resolve,
-        });
+          {
+            next: (value: any) => {
+              received.push(value.data.publicationProgress);
+              if (value.data.publicationProgress.state !== 'RUNNING') resolve();
+            },
+            error: reject,
+            complete: resolve,
+          },
+        );
       });
       // Wait until the subscription is live: a marker event on the project's topic comes through.
-      const marker = { publicationId: 0, projectId: p.projectId, environmentKey: 'marker', stage: 'STARTED', filesDone: 0, filesTotal: 0, state: 'RUNNING', message: '', at: new Date().toISOString() };
+      const marker = {
+        publicationId: 0,
+        projectId: p.projectId,
+        environmentKey: 'marker',
+        stage: 'STARTED',
+        filesDone: 0,
+        filesTotal: 0,
+        state: 'RUNNING',
+        message: '',
+        at: new Date().toISOString(),
+      };
       while (!received.some((e) => e.environmentKey === 'marker')) {
         events().publish('project-publications', p.projectId, marker);
         await new Promise((r) => setTimeout(r, 20));
@@ -232,12 +312,21 @@ describe('progress over graphql-ws', () => {
   it('refuses to stream another project', async () => {
     const p = await newProject('mine');
     const stranger = await service.account();
-    const client = createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { Authorization: stranger.token } });
+    const client = createClient({
+      url: service.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: stranger.token },
+    });
     try {
       const error = await new Promise<any>((resolve) => {
-        client.subscribe({ query: `subscription { publicationProgress(projectToken: "${p.projectToken}") { stage } }` }, {
-          next: (value: any) => resolve(value.errors?.[0]), error: resolve, complete: () => resolve(undefined),
-        });
+        client.subscribe(
+          { query: `subscription { publicationProgress(projectToken: "${p.projectToken}") { stage } }` },
+          {
+            next: (value: any) => resolve(value.errors?.[0]),
+            error: resolve,
+            complete: () => resolve(undefined),
+          },
+        );
       });
       expect(error?.extensions?.code ?? error?.[0]?.extensions?.code).toBe('NOT_FOUND');
     } finally {
@@ -252,10 +341,16 @@ describe('large projects', () => {
     const build = async (name: string, keys: number) => {
       const p = await newProject(name);
       for (const namespace of ['', 'common', 'shop']) {
-        const texts = (lang: string) => Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key.${i}`, `${lang} ${namespace} text ${i}`]));
-        await seedTranslations(service.db, { projectToken: p.projectToken, namespace, translations: { en: texts('en'), de: texts('de'), fr: texts('fr') } });
+        const texts = (lang: string) =>
+          Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key.${i}`, `${lang} ${namespace} text ${i}`]));
+        await seedTranslations(service.db, {
+          projectToken: p.projectToken,
+          namespace,
+          translations: { en: texts('en'), de: texts('de'), fr: texts('fr') },
+        });
       }
-      for (const key of ['acme', 'globex']) await service.db.prisma.customer.create({ data: { projectId: p.projectId, key } });
+      for (const key of ['acme', 'globex'])
+        await service.db.prisma.customer.create({ data: { projectId: p.projectId, key } });
       return p;
     };
     const small = await build('small', 5);
@@ -263,7 +358,12 @@ describe('large projects', () => {
     // Every read of the editor goes through the Db given to the snapshot: count them.
     const reads = async (projectId: number) => {
       let calls = 0;
-      const db = { $queryRaw: ((...args: Parameters<typeof service.db.prisma.$queryRaw>) => { calls++; return service.db.prisma.$queryRaw(...args); }) as typeof service.db.prisma.$queryRaw };
+      const db = {
+        $queryRaw: ((...args: Parameters<typeof service.db.prisma.$queryRaw>) => {
+          calls++;
+          return service.db.prisma.$queryRaw(...args);
+        }) as typeof service.db.prisma.$queryRaw,
+      };
       const snapshot = await editorSnapshot(projectId, db);
       let files = 0;
       for await (const _file of snapshot.files) files++;
@@ -273,36 +373,59 @@ describe('large projects', () => {
     expect(await reads(large.projectId)).toBe(await reads(small.projectId));
     const result = envelope(await publish('_latest', large.apiKey)).data;
     // 3 fixed + 3 languages + 3×2 namespaces + 2 customer indexes + 3×2 customer languages
-    expect(result).toMatchObject({ numberOfKeys: 6000, numberOfLanguages: 3, numberOfNonEmptyTranslations: 18000, numberOfResources: 20 });
+    expect(result).toMatchObject({
+      numberOfKeys: 6000,
+      numberOfLanguages: 3,
+      numberOfNonEmptyTranslations: 18000,
+      numberOfResources: 20,
+    });
     const de = await cdnJson(`${large.projectToken}/_latest/de`);
     expect(Object.keys(de)).toHaveLength(2002);
     expect(de['key.1999']).toBe('de  text 1999');
     expect(de.shop['key.0']).toBe('de shop text 0');
     expect(Object.keys(await cdnJson(`${large.projectToken}/_latest/fr/common`))).toHaveLength(2000);
-    expect(await cdnJson(`${large.projectToken}/_latest/fr_globex`)).toEqual(await cdnJson(`${large.projectToken}/_latest/fr`));
+    expect(await cdnJson(`${large.projectToken}/_latest/fr_globex`)).toEqual(
+      await cdnJson(`${large.projectToken}/_latest/fr`),
+    );
   });
 });
 
 describe('file bytes', () => {
   const raw = async (path: string, encoding?: string) => {
-    const res = await service.request({ url: `/cdn/${path}`, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const res = await service.request({
+      url: `/cdn/${path}`,
+      headers: encoding ? { 'accept-encoding': encoding } : {},
+    });
     expect(res.statusCode, path).toBe(200);
     return res.rawPayload;
   };
   // The members JSON.stringify gives an object built key by key: array-index names first by value, then code-point order.
-  const texts = (lang: string, names: string[]) => Object.fromEntries(names.map((n) => [n, `${lang} ${n} "q" \\ \u0001 😀`]));
+  const texts = (lang: string, names: string[]) =>
+    Object.fromEntries(names.map((n) => [n, `${lang} ${n} "q" \\ \u0001 😀`]));
   const names = ['b', '10', 'a', '9', '0', '01', '4294967295', 'Z', 'é', '\u{1F600}', 'x'.repeat(400)];
   const member = (lang: string, n: string) => `${JSON.stringify(n)}:${JSON.stringify(`${lang} ${n} "q" \\ \u0001 😀`)}`;
   const ordered = ['0', '9', '10', '01', '4294967295', 'Z', 'a', 'b', 'x'.repeat(400), 'é', '\u{1F600}'];
 
   it('writes each file as JSON.stringify of its object, its gzip and brotli variants decoding to the same bytes', async () => {
     const p = await newProject('bytes');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: texts('en', names), de: texts('de', names) } });
-    await seedTranslations(service.db, { projectToken: p.projectToken, namespace: 'shop', translations: { en: texts('en', ['1', 'z']), de: {} } });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: texts('en', names), de: texts('de', names) },
+    });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      namespace: 'shop',
+      translations: { en: texts('en', ['1', 'z']), de: {} },
+    });
     expect(envelope(await publish('_latest', p.apiKey)).data.numberOfNonEmptyTranslations).toBe(24);
     const en = `{${ordered.map((n) => member('en', n)).join(',')},"shop":{${member('en', '1')},${member('en', 'z')}}}`;
     const de = `{${ordered.map((n) => member('de', n)).join(',')},"shop":{}}`;
-    const files: [string, string][] = [['en', en], ['de', de], [`en/shop`, `{${member('en', '1')},${member('en', 'z')}}`], ['_index', `{"en":${en},"de":${de}}`]];
+    const files: [string, string][] = [
+      ['en', en],
+      ['de', de],
+      [`en/shop`, `{${member('en', '1')},${member('en', 'z')}}`],
+      ['_index', `{"en":${en},"de":${de}}`],
+    ];
     for (const [path, json] of files) {
       const bytes = await raw(`${p.projectToken}/_latest/${path}`);
       expect(bytes.toString('utf8'), path).toBe(json);
@@ -316,16 +439,32 @@ describe('file bytes', () => {
   it('publishes a text that starts with U+FEFF with that character', async () => {
     // PGlite's driver dropped a leading U+FEFF from text it read back (taken for a byte-order mark).
     const p = await newProject('bom');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { bom: '\uFEFFstarts with a BOM', mid: 'a\uFEFFb' } } });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: { bom: '\uFEFFstarts with a BOM', mid: 'a\uFEFFb' } },
+    });
     expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
-    expect((await raw(`${p.projectToken}/_latest/en`)).toString('utf8')).toBe(JSON.stringify({ bom: '\uFEFFstarts with a BOM', mid: 'a\uFEFFb' }));
+    expect((await raw(`${p.projectToken}/_latest/en`)).toString('utf8')).toBe(
+      JSON.stringify({ bom: '\uFEFFstarts with a BOM', mid: 'a\uFEFFb' }),
+    );
   });
 
   it('lets a namespace replace a default-namespace key of its name where that key stood', async () => {
     const p = await newProject('shadowed');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { b: 'B', shop: 'a key', a: 'A', '2': 'two' } } });
-    await seedTranslations(service.db, { projectToken: p.projectToken, namespace: 'shop', translations: { en: { cart: 'Cart' } } });
-    await seedTranslations(service.db, { projectToken: p.projectToken, namespace: '7', translations: { en: { k: 'K' } } });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: { b: 'B', shop: 'a key', a: 'A', '2': 'two' } },
+    });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      namespace: 'shop',
+      translations: { en: { cart: 'Cart' } },
+    });
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      namespace: '7',
+      translations: { en: { k: 'K' } },
+    });
     expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
     const en = '{"2":"two","7":{"k":"K"},"a":"A","b":"B","shop":{"cart":"Cart"}}';
     expect((await raw(`${p.projectToken}/_latest/en`)).toString('utf8')).toBe(en);
@@ -338,26 +477,44 @@ describe('publishing from other domains', () => {
     const p = await newProject('import');
     const content = Array.from({ length: 60 }, (_, i) => ({ key: `k${i}`, language: 'en', text: `Text ${i}` }));
     const res = await service.request({
-      method: 'POST', url: '/api/v1/translations?importOptions=PUBLISH_AFTER_IMPORT', headers: { 'x-service-token': p.apiKey }, payload: { content },
+      method: 'POST',
+      url: '/api/v1/translations?importOptions=PUBLISH_AFTER_IMPORT',
+      headers: { 'x-service-token': p.apiKey },
+      payload: { content },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect((await cdnJson(`${p.projectToken}/_latest/en`)).k59).toBe('Text 59');
-    const project = envelope(await service.request({ url: '/api/v2/projects', headers: { authorization: accountToken } })).data.find((x: any) => x.projectToken === p.projectToken);
+    const project = envelope(
+      await service.request({ url: '/api/v2/projects', headers: { authorization: accountToken } }),
+    ).data.find((x: any) => x.projectToken === p.projectToken);
     expect(project.unpublishedChanges).toBe(0);
   });
 
-
   it('AUTO_PUBLISH publishes _latest after an auto-translation job', async () => {
     const p = await newProject('auto');
-    await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { hello: 'Hello' }, de: { hello: '' } } });
-    const job = envelope(await service.request({
-      method: 'POST', url: '/api/v1/jobs/auto-translate', headers: { 'x-service-token': p.apiKey },
-      payload: { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['AUTO_PUBLISH'] },
-    })).data;
+    await seedTranslations(service.db, {
+      projectToken: p.projectToken,
+      translations: { en: { hello: 'Hello' }, de: { hello: '' } },
+    });
+    const job = envelope(
+      await service.request({
+        method: 'POST',
+        url: '/api/v1/jobs/auto-translate',
+        headers: { 'x-service-token': p.apiKey },
+        payload: {
+          translationProvider: 'PSEUDO',
+          targetProjectLanguage: 'de',
+          targetLanguage: 'de',
+          options: ['AUTO_PUBLISH'],
+        },
+      }),
+    ).data;
     let published: any;
     for (let i = 0; i < 400 && !published?.createdAt; i++) {
       await new Promise((r) => setTimeout(r, 25));
-      published = envelope(await service.request({ url: '/api/v2/environments/_latest', headers: { 'x-service-token': p.apiKey } })).data;
+      published = envelope(
+        await service.request({ url: '/api/v2/environments/_latest', headers: { 'x-service-token': p.apiKey } }),
+      ).data;
     }
     expect(published.createdAt, `job ${job.jobId} did not publish`).toBeTruthy();
     const de = await cdnJson(`${p.projectToken}/_latest/de`);

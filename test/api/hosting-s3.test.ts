@@ -17,14 +17,20 @@ let apiKey: string;
 let projectToken: string;
 
 const publish = (environmentKey: string) =>
-  service.request({ method: 'POST', url: `/api/v2/environments/${environmentKey}/publish`, headers: { 'x-service-token': apiKey } });
+  service.request({
+    method: 'POST',
+    url: `/api/v2/environments/${environmentKey}/publish`,
+    headers: { 'x-service-token': apiKey },
+  });
 const cdn = (path: string, headers: Record<string, string> = {}) => service.request({ url: `/cdn/${path}`, headers });
 
 async function keys(prefix: string): Promise<string[]> {
   const out: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, ContinuationToken: token }),
+    );
     out.push(...(page.Contents ?? []).map((o) => o.Key!));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -35,16 +41,31 @@ const versionsIn = async (environmentKey: string) =>
 
 beforeAll(async () => {
   s3 = await startFakeS3();
-  client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  client = new S3Client({
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
   service = await startTestService({
     worker: false,
-    env: { S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_PREFIX: 'l10n' },
+    env: {
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_PREFIX: 'l10n',
+    },
   });
   ({ apiKey, projectToken } = await (await service.account()).project('s3'));
   const en: Record<string, string> = {};
   for (let i = 0; i < 100; i++) en[`key.${i}`] = `English text number ${i}, long enough to be worth compressing`;
   await seedTranslations(service.db, { projectToken, translations: { en, de: { 'key.0': 'Deutscher Text' } } });
-  await seedTranslations(service.db, { projectToken, namespace: 'common', translations: { en: { ok: 'OK' }, de: { ok: 'OK' } } });
+  await seedTranslations(service.db, {
+    projectToken,
+    namespace: 'common',
+    translations: { en: { ok: 'OK' }, de: { ok: 'OK' } },
+  });
 });
 afterAll(async () => {
   await service?.close();
@@ -54,7 +75,13 @@ afterAll(async () => {
 
 describe('S3-compatible storage', () => {
   it('is the configured storage', () => {
-    expect(service.config.storage).toMatchObject({ kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, forcePathStyle: true, prefix: 'l10n/' });
+    expect(service.config.storage).toMatchObject({
+      kind: 's3',
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      prefix: 'l10n/',
+    });
   });
 
   it('publishes _latest and _production into the bucket and serves them', async () => {
@@ -62,7 +89,13 @@ describe('S3-compatible storage', () => {
     expect((await publish('_production')).statusCode).toBe(200);
     const stored = await keys(`l10n/${projectToken}/`);
     expect(stored.length).toBeGreaterThan(0);
-    expect(stored.every((k) => /^l10n\/[0-9a-f]+\/(_latest|_production)\/\.versions\/[0-9a-z]+-[0-9a-f]{8}\/[0-9a-f]{32}\.json(\.gz|\.br)?$/.test(k))).toBe(true);
+    expect(
+      stored.every((k) =>
+        /^l10n\/[0-9a-f]+\/(_latest|_production)\/\.versions\/[0-9a-z]+-[0-9a-f]{8}\/[0-9a-f]{32}\.json(\.gz|\.br)?$/.test(
+          k,
+        ),
+      ),
+    ).toBe(true);
     expect(stored.some((k) => k.endsWith('.json.br'))).toBe(true);
 
     const en = await cdn(`${projectToken}/_production/en`);
@@ -72,10 +105,14 @@ describe('S3-compatible storage', () => {
     const gz = await cdn(`${projectToken}/_latest/en`, { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect((await cdn(`${projectToken}/_latest/de/common`)).json()).toEqual({ ok: 'OK' });
-    expect((await cdn(`${projectToken}/_latest/en`, { 'if-none-match': en.headers.etag as string })).statusCode).toBe(304);
+    expect((await cdn(`${projectToken}/_latest/en`, { 'if-none-match': en.headers.etag as string })).statusCode).toBe(
+      304,
+    );
     expect((await cdn(`${projectToken}/_latest/xx`)).statusCode).toBe(404);
 
-    const status = envelope(await service.request({ url: '/api/v2/environments/_production', headers: { 'x-service-token': apiKey } })).data;
+    const status = envelope(
+      await service.request({ url: '/api/v2/environments/_production', headers: { 'x-service-token': apiKey } }),
+    ).data;
     expect(status).toMatchObject({ numberOfKeys: 101, numberOfLanguages: 2, numberOfNonEmptyTranslations: 103 });
   });
 
@@ -88,21 +125,35 @@ describe('S3-compatible storage', () => {
   it('removes the objects of a failed publication and keeps serving the previous one', async () => {
     const before = await versionsIn('_latest');
     const projectId = await projectIdOf(service.db, projectToken);
-    await expect(publishEnvironment({
-      projectId, environmentKey: '_latest', hooks: { afterResource: (done) => { if (done === 2) throw new Error('network down (simulated)'); } },
-    })).rejects.toThrow('network down');
+    await expect(
+      publishEnvironment({
+        projectId,
+        environmentKey: '_latest',
+        hooks: {
+          afterResource: (done) => {
+            if (done === 2) throw new Error('network down (simulated)');
+          },
+        },
+      }),
+    ).rejects.toThrow('network down');
     expect(await versionsIn('_latest')).toEqual(before);
     expect((await cdn(`${projectToken}/_latest/de`)).json()).toMatchObject({ 'key.0': 'Deutscher Text' });
   });
 
   it('stores export files in the bucket under exports/, streamed from their temp files, and serves their downloads', async () => {
-    const files = await exportFiles(service, apiKey, { downloadFormat: 'single-language-json', downloadOptions: 'SPLIT_BY_NAMESPACES,WRITE_NESTED' });
+    const files = await exportFiles(service, apiKey, {
+      downloadFormat: 'single-language-json',
+      downloadOptions: 'SPLIT_BY_NAMESPACES,WRITE_NESTED',
+    });
     const en = files.find((f) => f.language === 'en' && f.namespace === '')!;
-    expect(JSON.parse(en.content.toString('utf8')).key['42']).toBe('English text number 42, long enough to be worth compressing');
-    expect(files.find((f) => f.language === 'de' && f.namespace === 'common')!.content.toString('utf8')).toBe('{\n  "ok": "OK"\n}\n');
+    expect(JSON.parse(en.content.toString('utf8')).key['42']).toBe(
+      'English text number 42, long enough to be worth compressing',
+    );
+    expect(files.find((f) => f.language === 'de' && f.namespace === 'common')!.content.toString('utf8')).toBe(
+      '{\n  "ok": "OK"\n}\n',
+    );
     const stored = await keys('l10n/exports/');
     expect(stored).toHaveLength(files.length);
     for (const file of files) expect(stored).toContain(`l10n/exports/${pathOf(file.url).split('/')[2]}/file`);
   });
 });
-

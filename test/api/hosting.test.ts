@@ -26,29 +26,61 @@ const cdnJson = async (path: string) => {
   expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
   return res.json();
 };
-const publish = async (environmentKey: string, payload?: unknown, key = apiKey) => api('POST', `/api/v2/environments/${environmentKey}/publish`, payload, key);
-const status = async (environmentKey: string, key = apiKey) => envelope(await api('GET', `/api/v2/environments/${environmentKey}`, undefined, key));
-const environments = async (key = apiKey) => envelope(await api('GET', '/api/v2/environments', undefined, key)).data as any[];
+const publish = async (environmentKey: string, payload?: unknown, key = apiKey) =>
+  api('POST', `/api/v2/environments/${environmentKey}/publish`, payload, key);
+const status = async (environmentKey: string, key = apiKey) =>
+  envelope(await api('GET', `/api/v2/environments/${environmentKey}`, undefined, key));
+const environments = async (key = apiKey) =>
+  envelope(await api('GET', '/api/v2/environments', undefined, key)).data as any[];
 
 async function gql(query: string, variables: Record<string, unknown> = {}, authorization = accountToken) {
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { authorization, 'content-type': 'application/json' }, payload: { query, variables } });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { authorization, 'content-type': 'application/json' },
+    payload: { query, variables },
+  });
   return res.json() as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
 }
 
 /** Writes customer overrides (customer key → language → key → text) through the store. */
-async function seedOverrides(token: string, overrides: Record<string, Record<string, Record<string, string>>>, namespace = '') {
+async function seedOverrides(
+  token: string,
+  overrides: Record<string, Record<string, Record<string, string>>>,
+  namespace = '',
+) {
   const projectId = await projectIdOf(service.db, token);
   for (const [customerKey, languages] of Object.entries(overrides)) {
     const customer = await service.db.prisma.customer.upsert({
-      where: { projectId_key: { projectId, key: customerKey } }, create: { projectId, key: customerKey }, update: {},
+      where: { projectId_key: { projectId, key: customerKey } },
+      create: { projectId, key: customerKey },
+      update: {},
     });
     const keys = [...new Set(Object.values(languages).flatMap((t) => Object.keys(t)))];
-    const { ids } = await ensureKeys(service.db.prisma, projectId, keys.map((key) => ({ key, namespace })), { create: true });
-    const langs = await ensureLanguages(service.db.prisma, projectId, Object.keys(languages).map((key) => ({ key })), { create: true });
-    const cells = Object.entries(languages).flatMap(([language, texts]) => Object.entries(texts).map(([key, text]) => ({
-      keyId: ids.get(keyRefId({ key, namespace }))!, languageId: langs.ids.get(language)!, customerId: customer.id, text,
-    })));
-    await writeTranslations(service.db.prisma, projectId, cells, { replace: true, change: await openChange(service.db.prisma, projectId, 'TRANSLATIONS') });
+    const { ids } = await ensureKeys(
+      service.db.prisma,
+      projectId,
+      keys.map((key) => ({ key, namespace })),
+      { create: true },
+    );
+    const langs = await ensureLanguages(
+      service.db.prisma,
+      projectId,
+      Object.keys(languages).map((key) => ({ key })),
+      { create: true },
+    );
+    const cells = Object.entries(languages).flatMap(([language, texts]) =>
+      Object.entries(texts).map(([key, text]) => ({
+        keyId: ids.get(keyRefId({ key, namespace }))!,
+        languageId: langs.ids.get(language)!,
+        customerId: customer.id,
+        text,
+      })),
+    );
+    await writeTranslations(service.db.prisma, projectId, cells, {
+      replace: true,
+      change: await openChange(service.db.prisma, projectId, 'TRANSLATIONS'),
+    });
   }
 }
 
@@ -57,10 +89,19 @@ beforeAll(async () => {
   const account = await service.account();
   accountToken = account.token;
   ({ apiKey, projectToken } = await account.project('hosting'));
-  await seedTranslations(service.db, { projectToken, translations: { en: { hello: 'Hello', bye: 'Bye', 'menu.title': 'Menu' }, de: { hello: 'Hallo', bye: '' } } });
-  await seedTranslations(service.db, { projectToken, namespace: 'common', translations: { en: { ok: 'OK', cancel: 'Cancel' }, de: { ok: 'OK' } } });
+  await seedTranslations(service.db, {
+    projectToken,
+    translations: { en: { hello: 'Hello', bye: 'Bye', 'menu.title': 'Menu' }, de: { hello: 'Hallo', bye: '' } },
+  });
+  await seedTranslations(service.db, {
+    projectToken,
+    namespace: 'common',
+    translations: { en: { ok: 'OK', cancel: 'Cancel' }, de: { ok: 'OK' } },
+  });
   await seedOverrides(projectToken, { acme: { en: { hello: 'Howdy' } } });
-  await service.db.prisma.customer.create({ data: { projectId: await projectIdOf(service.db, projectToken), key: 'plain', description: 'No overrides' } });
+  await service.db.prisma.customer.create({
+    data: { projectId: await projectIdOf(service.db, projectToken), key: 'plain', description: 'No overrides' },
+  });
 });
 afterAll(async () => {
   await service.close();
@@ -74,11 +115,23 @@ describe('environments before any publication', () => {
       ['_latest', 'editor', 1, true],
       ['_production', '_latest', 2, true],
     ]);
-    expect(list[0]).toMatchObject({ name: 'Latest', color: expect.stringMatching(/^#/), publishing: false, lastPublication: null, url: `http://localhost:8080/cdn/${projectToken}/_latest` });
+    expect(list[0]).toMatchObject({
+      name: 'Latest',
+      color: expect.stringMatching(/^#/),
+      publishing: false,
+      lastPublication: null,
+      url: `http://localhost:8080/cdn/${projectToken}/_latest`,
+    });
   });
 
   it('shows an empty status', async () => {
-    expect((await status('_latest')).data).toEqual({ numberOfKeys: 0, numberOfLanguages: 0, numberOfNonEmptyTranslations: 0, createdAt: null, resources: [] });
+    expect((await status('_latest')).data).toEqual({
+      numberOfKeys: 0,
+      numberOfLanguages: 0,
+      numberOfNonEmptyTranslations: 0,
+      createdAt: null,
+      resources: [],
+    });
   });
 
   it('answers 404 for an unknown environment and serves nothing yet', async () => {
@@ -96,7 +149,9 @@ describe('environments before any publication', () => {
 describe('publishing _latest from the editor', () => {
   let first: any;
   beforeAll(async () => {
-    const projects = envelope(await service.request({ url: '/api/v2/projects', headers: { authorization: accountToken } })).data;
+    const projects = envelope(
+      await service.request({ url: '/api/v2/projects', headers: { authorization: accountToken } }),
+    ).data;
     expect(projects[0].unpublishedChanges).toBeGreaterThan(0);
     const res = await publish('_latest', { label: 'first release' });
     expect(res.statusCode, res.body).toBe(200);
@@ -105,8 +160,12 @@ describe('publishing _latest from the editor', () => {
 
   it('answers with the publication', () => {
     expect(first).toMatchObject({
-      environmentKey: '_latest', source: 'editor', label: 'first release',
-      numberOfKeys: 5, numberOfLanguages: 2, numberOfNonEmptyTranslations: 7,
+      environmentKey: '_latest',
+      source: 'editor',
+      label: 'first release',
+      numberOfKeys: 5,
+      numberOfLanguages: 2,
+      numberOfNonEmptyTranslations: 7,
       // 3 + 2 languages + 2×1 namespace + 2 customers + 2×2 customer languages
       numberOfResources: 13,
     });
@@ -115,16 +174,45 @@ describe('publishing _latest from the editor', () => {
 
   it('reports the contract status with every resource link', async () => {
     const { data } = await status('_latest');
-    expect(data).toMatchObject({ numberOfKeys: 5, numberOfLanguages: 2, numberOfNonEmptyTranslations: 7, createdAt: first.createdAt });
+    expect(data).toMatchObject({
+      numberOfKeys: 5,
+      numberOfLanguages: 2,
+      numberOfNonEmptyTranslations: 7,
+      createdAt: first.createdAt,
+    });
     const links = data.resources.map((r: any) => r.link).sort();
     const p = `${projectToken}/_latest`;
     expect(links).toEqual([
-      `${p}/_customers`, `${p}/_index`, `${p}/_index_acme`, `${p}/_index_plain`, `${p}/_languages`,
-      `${p}/de`, `${p}/de/common`, `${p}/de_acme`, `${p}/de_plain`, `${p}/en`, `${p}/en/common`, `${p}/en_acme`, `${p}/en_plain`,
+      `${p}/_customers`,
+      `${p}/_index`,
+      `${p}/_index_acme`,
+      `${p}/_index_plain`,
+      `${p}/_languages`,
+      `${p}/de`,
+      `${p}/de/common`,
+      `${p}/de_acme`,
+      `${p}/de_plain`,
+      `${p}/en`,
+      `${p}/en/common`,
+      `${p}/en_acme`,
+      `${p}/en_plain`,
     ]);
-    expect(data.resources.find((r: any) => r.link === `${p}/en/common`)).toEqual({ link: `${p}/en/common`, size: expect.any(Number), language: 'en', namespace: 'common' });
-    expect(data.resources.find((r: any) => r.link === `${p}/en_acme`)).toEqual({ link: `${p}/en_acme`, size: expect.any(Number), language: 'en', customer: 'acme' });
-    expect(data.resources.find((r: any) => r.link === `${p}/_index`)).toEqual({ link: `${p}/_index`, size: expect.any(Number) });
+    expect(data.resources.find((r: any) => r.link === `${p}/en/common`)).toEqual({
+      link: `${p}/en/common`,
+      size: expect.any(Number),
+      language: 'en',
+      namespace: 'common',
+    });
+    expect(data.resources.find((r: any) => r.link === `${p}/en_acme`)).toEqual({
+      link: `${p}/en_acme`,
+      size: expect.any(Number),
+      language: 'en',
+      customer: 'acme',
+    });
+    expect(data.resources.find((r: any) => r.link === `${p}/_index`)).toEqual({
+      link: `${p}/_index`,
+      size: expect.any(Number),
+    });
     for (const resource of data.resources) {
       const res = await cdn(resource.link);
       expect(res.statusCode).toBe(200);
@@ -135,23 +223,50 @@ describe('publishing _latest from the editor', () => {
 
   it('serves each file in its documented shape', async () => {
     const p = `${projectToken}/_latest`;
-    expect(await cdnJson(`${p}/en`)).toEqual({ bye: 'Bye', hello: 'Hello', 'menu.title': 'Menu', common: { cancel: 'Cancel', ok: 'OK' } });
+    expect(await cdnJson(`${p}/en`)).toEqual({
+      bye: 'Bye',
+      hello: 'Hello',
+      'menu.title': 'Menu',
+      common: { cancel: 'Cancel', ok: 'OK' },
+    });
     // Empty translations are left out.
     expect(await cdnJson(`${p}/de`)).toEqual({ hello: 'Hallo', common: { ok: 'OK' } });
     expect(await cdnJson(`${p}/en/common`)).toEqual({ cancel: 'Cancel', ok: 'OK' });
     expect(await cdnJson(`${p}/de/common`)).toEqual({ ok: 'OK' });
     expect(await cdnJson(`${p}/_index`)).toEqual({ en: await cdnJson(`${p}/en`), de: await cdnJson(`${p}/de`) });
-    expect(await cdnJson(`${p}/_languages`)).toEqual([{ key: 'en', name: 'English', isDefault: true }, { key: 'de', name: 'German', isDefault: false }]);
-    expect(await cdnJson(`${p}/_customers`)).toEqual([{ key: 'acme', description: '' }, { key: 'plain', description: 'No overrides' }]);
+    expect(await cdnJson(`${p}/_languages`)).toEqual([
+      { key: 'en', name: 'English', isDefault: true },
+      { key: 'de', name: 'German', isDefault: false },
+    ]);
+    expect(await cdnJson(`${p}/_customers`)).toEqual([
+      { key: 'acme', description: '' },
+      { key: 'plain', description: 'No overrides' },
+    ]);
     // Overrides merged over the base; a customer without one falls back to the base.
-    expect(await cdnJson(`${p}/en_acme`)).toEqual({ bye: 'Bye', hello: 'Howdy', 'menu.title': 'Menu', common: { cancel: 'Cancel', ok: 'OK' } });
+    expect(await cdnJson(`${p}/en_acme`)).toEqual({
+      bye: 'Bye',
+      hello: 'Howdy',
+      'menu.title': 'Menu',
+      common: { cancel: 'Cancel', ok: 'OK' },
+    });
     expect(await cdnJson(`${p}/de_acme`)).toEqual(await cdnJson(`${p}/de`));
     expect(await cdnJson(`${p}/en_plain`)).toEqual(await cdnJson(`${p}/en`));
-    expect(await cdnJson(`${p}/_index_acme`)).toEqual({ en: await cdnJson(`${p}/en_acme`), de: await cdnJson(`${p}/de`) });
+    expect(await cdnJson(`${p}/_index_acme`)).toEqual({
+      en: await cdnJson(`${p}/en_acme`),
+      de: await cdnJson(`${p}/de`),
+    });
   });
 
   it('answers 404 for unknown paths, environments and projects', async () => {
-    for (const path of [`${projectToken}/_latest/fr`, `${projectToken}/_latest/en/nope`, `${projectToken}/_latest/`, `${projectToken}/_latest/.versions`, `${projectToken}/_production/en`, `${projectToken}/staging/en`, `0000/_latest/en`]) {
+    for (const path of [
+      `${projectToken}/_latest/fr`,
+      `${projectToken}/_latest/en/nope`,
+      `${projectToken}/_latest/`,
+      `${projectToken}/_latest/.versions`,
+      `${projectToken}/_production/en`,
+      `${projectToken}/staging/en`,
+      `0000/_latest/en`,
+    ]) {
       const res = await cdn(path);
       expect(res.statusCode, path).toBe(404);
       expect(res.json()).toMatchObject({ status: 404 });
@@ -163,10 +278,19 @@ describe('publishing _latest from the editor', () => {
   it('lists the served publication and resets unpublished changes', async () => {
     const latest = (await environments())[0];
     expect(latest.lastPublication).toEqual({
-      version: expect.any(String), label: 'first release', createdAt: first.createdAt, completedAt: first.completedAt,
-      numberOfKeys: 5, numberOfLanguages: 2, numberOfNonEmptyTranslations: 7, numberOfResources: 13,
+      version: expect.any(String),
+      label: 'first release',
+      createdAt: first.createdAt,
+      completedAt: first.completedAt,
+      numberOfKeys: 5,
+      numberOfLanguages: 2,
+      numberOfNonEmptyTranslations: 7,
+      numberOfResources: 13,
     });
-    const projects = () => service.request({ url: '/api/v2/projects', headers: { authorization: accountToken } }).then((r) => envelope(r).data[0]);
+    const projects = () =>
+      service
+        .request({ url: '/api/v2/projects', headers: { authorization: accountToken } })
+        .then((r) => envelope(r).data[0]);
     expect((await projects()).unpublishedChanges).toBe(0);
     await seedTranslations(service.db, { projectToken, translations: { en: { hello: 'Hello!' } } });
     await seedOverrides(projectToken, { acme: { de: { bye: 'Tschüss, acme' } } });
@@ -179,7 +303,13 @@ describe('publishing _production and custom environments', () => {
     // The editor now has 'Hello!' (unpublished): _production still gets 'Hello'.
     const res = await publish('_production');
     expect(res.statusCode, res.body).toBe(200);
-    expect(envelope(res).data).toMatchObject({ environmentKey: '_production', source: '_latest', label: null, numberOfKeys: 5, numberOfResources: 13 });
+    expect(envelope(res).data).toMatchObject({
+      environmentKey: '_production',
+      source: '_latest',
+      label: null,
+      numberOfKeys: 5,
+      numberOfResources: 13,
+    });
     expect(await cdnJson(`${projectToken}/_production/en`)).toMatchObject({ hello: 'Hello' });
     const { data } = await status('_production');
     expect(data.resources.map((r: any) => r.link)).toContain(`${projectToken}/_production/en_acme`);
@@ -215,15 +345,31 @@ describe('publishing _production and custom environments', () => {
   });
 
   it('creates a custom environment at the end of the order; it publishes from the one before it', async () => {
-    const res = envelope(await api('POST', '/api/v2/environments', { key: 'staging', name: 'Staging', color: '#FFAA00' }));
+    const res = envelope(
+      await api('POST', '/api/v2/environments', { key: 'staging', name: 'Staging', color: '#FFAA00' }),
+    );
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ key: 'staging', name: 'Staging', color: '#ffaa00', builtIn: false, position: 3, source: '_production', lastPublication: null });
-    expect(envelope(await api('POST', '/api/v2/environments', { key: 'staging', name: 'Again' }))).toMatchObject({ status: 409, msg: 'Environment staging already exists' });
+    expect(res.data).toMatchObject({
+      key: 'staging',
+      name: 'Staging',
+      color: '#ffaa00',
+      builtIn: false,
+      position: 3,
+      source: '_production',
+      lastPublication: null,
+    });
+    expect(envelope(await api('POST', '/api/v2/environments', { key: 'staging', name: 'Again' }))).toMatchObject({
+      status: 409,
+      msg: 'Environment staging already exists',
+    });
 
     const published = envelope(await publish('staging'));
     expect(published.data).toMatchObject({ environmentKey: 'staging', source: '_production' });
     expect(await cdnJson(`${projectToken}/staging/en`)).toMatchObject({ hello: 'Hello' });
-    expect(envelope(await publish('staging', { label: 'x' }))).toMatchObject({ status: 400, msg: 'label can only be given when publishing to _latest' });
+    expect(envelope(await publish('staging', { label: 'x' }))).toMatchObject({
+      status: 400,
+      msg: 'label can only be given when publishing to _latest',
+    });
   });
 
   it('follows the environment order set through GraphQL', async () => {
@@ -236,7 +382,10 @@ describe('publishing _production and custom environments', () => {
     ];
     for (const [keys, msg] of bad) {
       const result = await gql(order, { keys });
-      expect(result.errors?.[0]).toMatchObject({ message: expect.stringMatching(msg), extensions: { code: 'BAD_REQUEST' } });
+      expect(result.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(msg),
+        extensions: { code: 'BAD_REQUEST' },
+      });
     }
     const result = await gql(order, { keys: ['_latest', 'staging', '_production'] });
     expect(result.data.setEnvironmentOrder).toEqual([
@@ -250,17 +399,31 @@ describe('publishing _production and custom environments', () => {
   });
 
   it('renames and recolors an environment through GraphQL; its key stays', async () => {
-    const result = await gql(`mutation { updateEnvironment(projectToken: "${projectToken}", key: "staging", name: "Pre-production", color: "#123") { key name color } }`);
+    const result = await gql(
+      `mutation { updateEnvironment(projectToken: "${projectToken}", key: "staging", name: "Pre-production", color: "#123") { key name color } }`,
+    );
     expect(result.data.updateEnvironment).toEqual({ key: 'staging', name: 'Pre-production', color: '#123' });
   });
 });
 
 describe('publish request validation', () => {
   it('accepts no body, an empty object or a label for _latest only', async () => {
-    expect(envelope(await publish('_latest', { label: 42 }))).toMatchObject({ status: 400, msg: 'label must be a string' });
-    expect(envelope(await publish('_latest', { label: 'x'.repeat(201) }))).toMatchObject({ status: 400, msg: 'label must have at most 200 characters' });
-    expect(envelope(await publish('_latest', { labels: 'x' }))).toMatchObject({ status: 400, msg: expect.stringMatching(/Unknown field 'labels'/) });
-    expect(envelope(await publish('_production', { label: 'x' }))).toMatchObject({ status: 400, msg: 'label can only be given when publishing to _latest' });
+    expect(envelope(await publish('_latest', { label: 42 }))).toMatchObject({
+      status: 400,
+      msg: 'label must be a string',
+    });
+    expect(envelope(await publish('_latest', { label: 'x'.repeat(201) }))).toMatchObject({
+      status: 400,
+      msg: 'label must have at most 200 characters',
+    });
+    expect(envelope(await publish('_latest', { labels: 'x' }))).toMatchObject({
+      status: 400,
+      msg: expect.stringMatching(/Unknown field 'labels'/),
+    });
+    expect(envelope(await publish('_production', { label: 'x' }))).toMatchObject({
+      status: 400,
+      msg: 'label can only be given when publishing to _latest',
+    });
     expect((await publish('_latest', {})).statusCode).toBe(200);
     expect((await publish('_latest')).statusCode).toBe(200);
   });
@@ -268,20 +431,29 @@ describe('publish request validation', () => {
   it('needs the project API key and never reaches another project', async () => {
     const other = await (await service.account()).project('other');
     expect((await service.request({ url: '/api/v2/environments' })).statusCode).toBe(403);
-    expect((await service.request({ url: '/api/v2/environments', headers: { authorization: accountToken } })).statusCode).toBe(403);
+    expect(
+      (await service.request({ url: '/api/v2/environments', headers: { authorization: accountToken } })).statusCode,
+    ).toBe(403);
     // The other key sees its own (unpublished) environments only.
     expect((await status('_latest', other.apiKey)).data.numberOfKeys).toBe(0);
     expect((await status('staging', other.apiKey)).status).toBe(404);
     const stranger = await service.account();
     const result = await gql(`{ environments(projectToken: "${projectToken}") { key } }`, {}, stranger.token);
     expect(result.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const publishing = await gql(`mutation { publishEnvironment(projectToken: "${projectToken}", key: "_latest") { version } }`, {}, stranger.token);
+    const publishing = await gql(
+      `mutation { publishEnvironment(projectToken: "${projectToken}", key: "_latest") { version } }`,
+      {},
+      stranger.token,
+    );
     expect(publishing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it('is 402 on a plan without publishing; listing still works', async () => {
     const free = await (await service.account({ plan: 'free' })).project('free');
-    expect(envelope(await publish('_latest', undefined, free.apiKey))).toMatchObject({ status: 402, msg: expect.stringMatching(/Publishing is not included in the Free plan/i) });
+    expect(envelope(await publish('_latest', undefined, free.apiKey))).toMatchObject({
+      status: 402,
+      msg: expect.stringMatching(/Publishing is not included in the Free plan/i),
+    });
     expect((await environments(free.apiKey)).length).toBe(2);
     expect((await status('_latest', free.apiKey)).data.resources).toEqual([]);
   });
@@ -296,16 +468,34 @@ describe('GraphQL', () => {
     }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.environments.map((e: any) => e.key)).toEqual(['_latest', 'staging', '_production']);
-    expect(result.data.environment).toEqual({ key: '_production', url: `http://localhost:8080/cdn/${projectToken}/_production`, publishing: false });
+    expect(result.data.environment).toEqual({
+      key: '_production',
+      url: `http://localhost:8080/cdn/${projectToken}/_production`,
+      publishing: false,
+    });
     const en = result.data.environmentStatus.resources.find((r: any) => r.link.endsWith('/en'));
     expect(en.url).toBe(`http://localhost:8080/cdn/${en.link}`);
   });
 
   it('creates an environment and publishes with a label', async () => {
-    const created = await gql(`mutation { createEnvironment(projectToken: "${projectToken}", key: "qa-2", name: "QA 2") { key color source position } }`);
-    expect(created.data.createEnvironment).toEqual({ key: 'qa-2', color: '#808080', source: '_production', position: 4 });
-    const published = await gql(`mutation { publishEnvironment(projectToken: "${projectToken}", key: "_latest", label: "from graphql") { environmentKey label source numberOfResources } }`);
-    expect(published.data.publishEnvironment).toEqual({ environmentKey: '_latest', label: 'from graphql', source: 'editor', numberOfResources: 13 });
+    const created = await gql(
+      `mutation { createEnvironment(projectToken: "${projectToken}", key: "qa-2", name: "QA 2") { key color source position } }`,
+    );
+    expect(created.data.createEnvironment).toEqual({
+      key: 'qa-2',
+      color: '#808080',
+      source: '_production',
+      position: 4,
+    });
+    const published = await gql(
+      `mutation { publishEnvironment(projectToken: "${projectToken}", key: "_latest", label: "from graphql") { environmentKey label source numberOfResources } }`,
+    );
+    expect(published.data.publishEnvironment).toEqual({
+      environmentKey: '_latest',
+      label: 'from graphql',
+      source: 'editor',
+      numberOfResources: 13,
+    });
   });
 });
 
@@ -343,17 +533,33 @@ describe('CDN serving', () => {
 
   it('sets Cache-Control per environment', async () => {
     expect((await cdn(`${projectToken}/_latest/en`)).headers['cache-control']).toBe('public, no-cache');
-    expect((await cdn(`${projectToken}/_production/en`)).headers['cache-control']).toBe('public, max-age=300, must-revalidate');
-    expect((await cdn(`${projectToken}/staging/en`)).headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+    expect((await cdn(`${projectToken}/_production/en`)).headers['cache-control']).toBe(
+      'public, max-age=300, must-revalidate',
+    );
+    expect((await cdn(`${projectToken}/staging/en`)).headers['cache-control']).toBe(
+      'public, max-age=300, must-revalidate',
+    );
   });
 
   it('allows browser apps on other origins (CORS and preflight)', async () => {
     const res = await cdn(`${projectToken}/_latest/en`, { origin: 'https://app.example.com' });
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-expose-headers']).toMatch(/ETag/);
-    const preflight = await service.request({ method: 'OPTIONS', url: `/cdn/${projectToken}/_latest/en`, headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' } });
+    const preflight = await service.request({
+      method: 'OPTIONS',
+      url: `/cdn/${projectToken}/_latest/en`,
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
+    });
     expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'if-none-match' });
+    expect(preflight.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers': 'if-none-match',
+    });
   });
 
   it('compresses with brotli or gzip as the client accepts', async () => {
@@ -372,17 +578,27 @@ describe('CDN serving', () => {
     expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
     expect((await cdn(path, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
     // The ETag of one representation validates the others.
-    expect((await cdn(path, { 'accept-encoding': 'br', 'if-none-match': gz.headers.etag as string })).statusCode).toBe(304);
+    expect((await cdn(path, { 'accept-encoding': 'br', 'if-none-match': gz.headers.etag as string })).statusCode).toBe(
+      304,
+    );
     // Compressed copies of _production are served the same way.
-    expect((await cdn(`${big.projectToken}/_production/en`, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
+    expect(
+      (await cdn(`${big.projectToken}/_production/en`, { 'accept-encoding': 'gzip' })).headers['content-encoding'],
+    ).toBe('gzip');
   });
 
   it('answers HEAD with the headers of GET and no body', async () => {
-    const res = await service.request({ method: 'HEAD', url: `/cdn/${big.projectToken}/_latest/en`, headers: { 'accept-encoding': 'gzip' } });
+    const res = await service.request({
+      method: 'HEAD',
+      url: `/cdn/${big.projectToken}/_latest/en`,
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
     expect(res.headers['content-encoding']).toBe('gzip');
-    expect(Number(res.headers['content-length'])).toBe((await cdn(`${big.projectToken}/_latest/en`, { 'accept-encoding': 'gzip' })).rawPayload.length);
+    expect(Number(res.headers['content-length'])).toBe(
+      (await cdn(`${big.projectToken}/_latest/en`, { 'accept-encoding': 'gzip' })).rawPayload.length,
+    );
   });
 
   it('works over real HTTP with fetch (decompressing transparently)', async () => {
@@ -411,7 +627,12 @@ describe('a real client: i18next with i18next-http-backend', () => {
 
   it('loads a whole language file with keys containing dots', async () => {
     const client = i18next.createInstance();
-    await client.use(HttpBackend).init({ lng: 'en', fallbackLng: false, ns: ['translation'], backend: { reloadInterval: false, loadPath: `${service.url}/cdn/${projectToken}/_production/{{lng}}` } });
+    await client.use(HttpBackend).init({
+      lng: 'en',
+      fallbackLng: false,
+      ns: ['translation'],
+      backend: { reloadInterval: false, loadPath: `${service.url}/cdn/${projectToken}/_production/{{lng}}` },
+    });
     expect(client.t('hello')).toBe('Hello');
     expect(client.t('menu.title')).toBe('Menu');
     expect(client.t('common.cancel')).toBe('Cancel');

@@ -14,12 +14,20 @@ afterAll(() => service.close());
 
 describe('HTTP errors use the envelope', () => {
   it('malformed JSON is a 400', async () => {
-    const res = await fetch(`${service.url}/api/v2/projects`, { method: 'POST', headers: { authorization: account.token, 'content-type': 'application/json' }, body: '{"name":' });
+    const res = await fetch(`${service.url}/api/v2/projects`, {
+      method: 'POST',
+      headers: { authorization: account.token, 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ status: 400, msg: expect.stringMatching(/JSON/) });
   });
   it('a wrong content type is a 415', async () => {
-    const res = await fetch(`${service.url}/api/v2/projects`, { method: 'POST', headers: { authorization: account.token, 'content-type': 'text/plain' }, body: 'name=x' });
+    const res = await fetch(`${service.url}/api/v2/projects`, {
+      method: 'POST',
+      headers: { authorization: account.token, 'content-type': 'text/plain' },
+      body: 'name=x',
+    });
     expect(res.status).toBe(415);
     expect(await res.json()).toMatchObject({ status: 415, msg: expect.stringMatching(/content type/) });
   });
@@ -35,7 +43,12 @@ describe('HTTP errors use the envelope', () => {
     expect((await res.json()).status).toBe(405);
   });
   it('never shows a stack trace', async () => {
-    const res = await service.request({ method: 'POST', url: '/api/v2/projects', headers: { authorization: account.token, 'content-type': 'application/json' }, payload: '{"name": "\\ud800"' });
+    const res = await service.request({
+      method: 'POST',
+      url: '/api/v2/projects',
+      headers: { authorization: account.token, 'content-type': 'application/json' },
+      payload: '{"name": "\\ud800"',
+    });
     expect(res.body).not.toMatch(/at .*\.ts:\d+/);
     envelope(res);
   });
@@ -67,15 +80,20 @@ describe('the web console files', () => {
     const body = Buffer.from(await plain.arrayBuffer());
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    for (const [accepted, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip']] as const) {
+    for (const [accepted, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
       // fetch would decode it: the raw bytes are read through node:http.
-      const { headers, bytes } = await new Promise<{ headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
-        get(`${service.url}${script}`, { headers: { 'accept-encoding': accepted } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
-        }).on('error', reject);
-      });
+      const { headers, bytes } = await new Promise<{ headers: IncomingHttpHeaders; bytes: Buffer }>(
+        (resolve, reject) => {
+          get(`${service.url}${script}`, { headers: { 'accept-encoding': accepted } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        },
+      );
       expect(headers['content-encoding']).toBe(encoding);
       expect(headers.vary).toMatch(/accept-encoding/i);
       expect(bytes.length).toBeLessThan(body.length / 2);

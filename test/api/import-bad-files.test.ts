@@ -20,14 +20,19 @@ beforeAll(async () => {
   service = await startTestService({ env: { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) } });
   const account = await service.account();
   ({ apiKey, projectToken } = await account.project('bad files'));
-  await importOk(service, apiKey, JSON.stringify({ en: { hello: 'Hello', bye: 'Bye' }, de: { hello: 'Hallo' } }), { uploadFormat: 'multi-language-json' });
+  await importOk(service, apiKey, JSON.stringify({ en: { hello: 'Hello', bye: 'Bye' }, de: { hello: 'Hallo' } }), {
+    uploadFormat: 'multi-language-json',
+  });
   before = await projectSnapshot(service, projectToken);
 });
 afterAll(() => service.close());
 
 /** Imports a file that must be refused with `status`; returns the message. */
 async function refused(content: string | Buffer, query: Record<string, string>, status = 400): Promise<string> {
-  const res = await importRequest(service, apiKey, content, { importOptions: 'REPLACE_TRANSLATION_IF_FOUND', ...query });
+  const res = await importRequest(service, apiKey, content, {
+    importOptions: 'REPLACE_TRANSLATION_IF_FOUND',
+    ...query,
+  });
   expect(res.statusCode, res.body).toBe(status);
   const { msg } = envelope(res);
   expect(await projectSnapshot(service, projectToken)).toEqual(before);
@@ -55,7 +60,10 @@ describe('malformed files are refused with the position of the problem', () => {
     ['yaml', 'a: b\nc: [unclosed\n', { languageKey: 'en' }],
     ['android', '<resources>\n  <string name="a">x</strin>\n</resources>', { languageKey: 'en' }],
     ['resx', '<root>\n<data name="a"><value>x</value>\n</root>', { languageKey: 'en' }],
-    ['xliff-1.2', '<xliff version="1.2"><file source-language="en">\n<body><trans-unit id="a"><source>x</source></body></file></xliff>'],
+    [
+      'xliff-1.2',
+      '<xliff version="1.2"><file source-language="en">\n<body><trans-unit id="a"><source>x</source></body></file></xliff>',
+    ],
     ['qt-linguist', '<TS language="de">\n<context><message><source>a</message></context></TS>'],
     ['po-pot', 'msgid "a"\nmsgstr "b"\nmsgid "c\nmsgstr "d"\n', { languageKey: 'de' }],
     ['localizable-strings', '"a" = "b";\n"c" = ;\n', { languageKey: 'en' }],
@@ -79,19 +87,41 @@ describe('files over MAX_UPLOAD_BYTES', () => {
     const msg = await refused(big, { uploadFormat: 'multi-language-json' }, 413);
     expect(msg).toContain(`${MAX_UPLOAD_BYTES} bytes (MAX_UPLOAD_BYTES)`);
     // Far beyond the limit: refused from its Content-Length, before the body is read.
-    expect(await refused('x'.repeat(4 * MAX_UPLOAD_BYTES), { uploadFormat: 'multi-language-json' }, 413)).toContain('MAX_UPLOAD_BYTES');
+    expect(await refused('x'.repeat(4 * MAX_UPLOAD_BYTES), { uploadFormat: 'multi-language-json' }, 413)).toContain(
+      'MAX_UPLOAD_BYTES',
+    );
   });
 
   it('are refused with PAYLOAD_TOO_LARGE through GraphQL', async () => {
     const body = multipart([
-      { name: 'operations', content: JSON.stringify({ query: 'mutation ($f: Upload!) { importFile(file: $f, uploadFormat: MULTI_LANGUAGE_JSON) { numberOfKeysFound } }', variables: { f: null } }) },
+      {
+        name: 'operations',
+        content: JSON.stringify({
+          query:
+            'mutation ($f: Upload!) { importFile(file: $f, uploadFormat: MULTI_LANGUAGE_JSON) { numberOfKeysFound } }',
+          variables: { f: null },
+        }),
+      },
       { name: 'map', content: JSON.stringify({ 0: ['variables.f'] }) },
       { name: '0', fileName: 'big.json', content: big },
     ]);
-    const res = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, ...body.headers }, payload: body.payload });
+    const res = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': apiKey, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.json().errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
-    const huge = multipart([{ name: 'operations', content: '{}' }, { name: '0', fileName: 'huge.json', content: 'x'.repeat(4 * MAX_UPLOAD_BYTES) }]);
-    const refusedUnread = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, ...huge.headers }, payload: huge.payload });
+    const huge = multipart([
+      { name: 'operations', content: '{}' },
+      { name: '0', fileName: 'huge.json', content: 'x'.repeat(4 * MAX_UPLOAD_BYTES) },
+    ]);
+    const refusedUnread = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': apiKey, ...huge.headers },
+      payload: huge.payload,
+    });
     expect(refusedUnread.statusCode).toBe(413);
     expect(envelope(refusedUnread).msg).toContain('MAX_UPLOAD_BYTES');
     expect(await projectSnapshot(service, projectToken)).toEqual(before);
@@ -103,9 +133,21 @@ describe('hostile files', () => {
     const roots: [string, string, Record<string, string>][] = [
       ['android', '<resources><string name="a">TEXT</string></resources>', { languageKey: 'en' }],
       ['resx', '<root><data name="a"><value>TEXT</value></data></root>', { languageKey: 'en' }],
-      ['xliff-1.2', '<xliff version="1.2"><file source-language="en" target-language="de"><body><trans-unit id="a"><source>TEXT</source></trans-unit></body></file></xliff>', {}],
-      ['qt-linguist', '<TS language="de"><context><name>c</name><message><source>a</source><translation>TEXT</translation></message></context></TS>', {}],
-      ['localizable-strings-dict', '<plist version="1.0"><dict><key>a</key><string>TEXT</string></dict></plist>', { languageKey: 'en' }],
+      [
+        'xliff-1.2',
+        '<xliff version="1.2"><file source-language="en" target-language="de"><body><trans-unit id="a"><source>TEXT</source></trans-unit></body></file></xliff>',
+        {},
+      ],
+      [
+        'qt-linguist',
+        '<TS language="de"><context><name>c</name><message><source>a</source><translation>TEXT</translation></message></context></TS>',
+        {},
+      ],
+      [
+        'localizable-strings-dict',
+        '<plist version="1.0"><dict><key>a</key><string>TEXT</string></dict></plist>',
+        { languageKey: 'en' },
+      ],
     ];
     for (const [format, root, query] of roots) {
       const msg = await refused(billionLaughs(root), { uploadFormat: format, ...query });
@@ -114,7 +156,8 @@ describe('hostile files', () => {
   });
 
   it('XML external entities', async () => {
-    const xxe = '<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<resources><string name="a">&xxe;</string></resources>';
+    const xxe =
+      '<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<resources><string name="a">&xxe;</string></resources>';
     await refused(xxe, { uploadFormat: 'android', languageKey: 'en' });
   });
 
@@ -122,7 +165,11 @@ describe('hostile files', () => {
     const zip = new JSZip();
     zip.file('[Content_Types].xml', '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>');
     zip.file('xl/worksheets/sheet1.xml', ' '.repeat(8 * 1024 * 1024));
-    const bomb = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    const bomb = await zip.generateAsync({
+      type: 'nodebuffer',
+      compression: 'DEFLATE',
+      compressionOptions: { level: 9 },
+    });
     expect(bomb.length).toBeLessThan(MAX_UPLOAD_BYTES);
     const msg = await refused(bomb, { uploadFormat: 'excel' });
     expect(msg).toMatch(/compress|ratio/i);
@@ -132,13 +179,28 @@ describe('hostile files', () => {
   it('deeply nested JSON, YAML, PHP and JavaScript', async () => {
     const depth = 5000;
     await refused(`${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`, { uploadFormat: 'multi-language-json' });
-    await refused(`${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`, { uploadFormat: 'single-language-json', languageKey: 'en' });
+    await refused(`${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`, {
+      uploadFormat: 'single-language-json',
+      languageKey: 'en',
+    });
     await refused(`${'['.repeat(depth)}${']'.repeat(depth)}`, { uploadFormat: 'arb', languageKey: 'en' });
     await refused(`a: ${'['.repeat(depth)}${']'.repeat(depth)}\n`, { uploadFormat: 'yaml', languageKey: 'en' });
-    await refused(Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x\n', { uploadFormat: 'yaml', languageKey: 'en' });
-    await refused(`<?php return ${"['a' => ".repeat(depth)}'x'${']'.repeat(depth)};`, { uploadFormat: 'php-array', languageKey: 'en' });
-    await refused(`export default ${'{a: '.repeat(depth)}"x"${'}'.repeat(depth)};`, { uploadFormat: 'javascript', languageKey: 'en' });
-    await refused(`<resources>${'<string-array name="a">'.repeat(2000)}</resources>`, { uploadFormat: 'android', languageKey: 'en' });
+    await refused(Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x\n', {
+      uploadFormat: 'yaml',
+      languageKey: 'en',
+    });
+    await refused(`<?php return ${"['a' => ".repeat(depth)}'x'${']'.repeat(depth)};`, {
+      uploadFormat: 'php-array',
+      languageKey: 'en',
+    });
+    await refused(`export default ${'{a: '.repeat(depth)}"x"${'}'.repeat(depth)};`, {
+      uploadFormat: 'javascript',
+      languageKey: 'en',
+    });
+    await refused(`<resources>${'<string-array name="a">'.repeat(2000)}</resources>`, {
+      uploadFormat: 'android',
+      languageKey: 'en',
+    });
   });
 
   it('YAML alias bombs', async () => {
@@ -146,7 +208,9 @@ describe('hostile files', () => {
     for (let i = 1; i < 10; i++) {
       const prev = String.fromCharCode(96 + i);
       const next = String.fromCharCode(97 + i);
-      lines.push(`${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+      lines.push(
+        `${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`,
+      );
     }
     await refused(lines.join('\n') + '\n', { uploadFormat: 'yaml', languageKey: 'en' });
   });
@@ -155,15 +219,38 @@ describe('hostile files', () => {
     const invalid = Buffer.concat([Buffer.from('{"a": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
     const msg = await refused(invalid, { uploadFormat: 'single-language-json', languageKey: 'en' });
     expect(msg).toMatch(/UTF-8|encoding/i);
-    await refused(Buffer.concat([Buffer.from('a: '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('\n')]), { uploadFormat: 'yaml', languageKey: 'en' });
-    await refused(Buffer.concat([Buffer.from('key,en\na,'), Buffer.from([0xfe, 0xfe]), Buffer.from('\n')]), { uploadFormat: 'csv-translations' });
-    await refused(Buffer.concat([Buffer.from('<resources><string name="a">'), Buffer.from([0x80]), Buffer.from('</string></resources>')]), { uploadFormat: 'android', languageKey: 'en' });
+    await refused(Buffer.concat([Buffer.from('a: '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('\n')]), {
+      uploadFormat: 'yaml',
+      languageKey: 'en',
+    });
+    await refused(Buffer.concat([Buffer.from('key,en\na,'), Buffer.from([0xfe, 0xfe]), Buffer.from('\n')]), {
+      uploadFormat: 'csv-translations',
+    });
+    await refused(
+      Buffer.concat([
+        Buffer.from('<resources><string name="a">'),
+        Buffer.from([0x80]),
+        Buffer.from('</string></resources>'),
+      ]),
+      { uploadFormat: 'android', languageKey: 'en' },
+    );
   });
 
   it('texts that cannot be stored (NUL characters), and keys over the limits', async () => {
-    expect(await refused(JSON.stringify({ a: 'x\u0000y' }), { uploadFormat: 'single-language-json', languageKey: 'en' })).toContain('NUL character');
-    expect(await refused(JSON.stringify({ ['k'.repeat(501)]: 'x' }), { uploadFormat: 'single-language-json', languageKey: 'en' })).toContain('at most 500 characters');
-    expect(await refused(JSON.stringify({ 'en-this-is-far-too-long-for-a-language': { a: 'x' } }), { uploadFormat: 'multi-language-json' })).toMatch(/language/);
+    expect(
+      await refused(JSON.stringify({ a: 'x\u0000y' }), { uploadFormat: 'single-language-json', languageKey: 'en' }),
+    ).toContain('NUL character');
+    expect(
+      await refused(JSON.stringify({ ['k'.repeat(501)]: 'x' }), {
+        uploadFormat: 'single-language-json',
+        languageKey: 'en',
+      }),
+    ).toContain('at most 500 characters');
+    expect(
+      await refused(JSON.stringify({ 'en-this-is-far-too-long-for-a-language': { a: 'x' } }), {
+        uploadFormat: 'multi-language-json',
+      }),
+    ).toMatch(/language/);
   });
 
   it('empty files', async () => {

@@ -23,16 +23,32 @@ let other: ProjectApi;
 let token: string;
 
 const asOwner = async (query: string, variables: Record<string, unknown> = {}) => {
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' }, payload: { query, variables } });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { authorization: owner.token, 'content-type': 'application/json' },
+    payload: { query, variables },
+  });
   return res.json();
 };
 
-function withToken(query: string, variables: Record<string, unknown> = {}, options: { token?: string; origin?: string | null } = {}) {
-  const headers: Record<string, string> = { 'x-incontext-token': options.token ?? token, 'content-type': 'application/json' };
+function withToken(
+  query: string,
+  variables: Record<string, unknown> = {},
+  options: { token?: string; origin?: string | null } = {},
+) {
+  const headers: Record<string, string> = {
+    'x-incontext-token': options.token ?? token,
+    'content-type': 'application/json',
+  };
   if (options.origin !== null) headers.origin = options.origin ?? APP;
   return service.request({ method: 'POST', url: '/graphql', headers, payload: { query, variables } });
 }
-const gqlToken = async (query: string, variables: Record<string, unknown> = {}, options: { token?: string; origin?: string | null } = {}) => (await withToken(query, variables, options)).json();
+const gqlToken = async (
+  query: string,
+  variables: Record<string, unknown> = {},
+  options: { token?: string; origin?: string | null } = {},
+) => (await withToken(query, variables, options)).json();
 
 const CREATE = `mutation ($projectToken: String, $input: NewInContextTokenInput) {
   createInContextToken(projectToken: $projectToken, input: $input) { token inContextToken { id prefix languages capture createdBy expiresAt active } } }`;
@@ -52,13 +68,25 @@ beforeAll(async () => {
   owner = await service.account();
   api = await projectApi(service, owner, 'In-context');
   other = await projectApi(service, await service.account(), 'Other project');
-  expect((await api.post('/api/v1/translations', { content: [
-    { key: 'title', language: 'en', text: 'Statistics', description: 'The page title' },
-    { key: 'title', language: 'de', text: 'Statistik' },
-    { key: 'title', language: 'fr', text: 'Statistiques' },
-  ] })).status).toBe(200);
-  expect((await other.post('/api/v1/translations', { content: [{ key: 'title', language: 'en', text: 'Elsewhere' }] })).status).toBe(200);
-  const origins = await asOwner('mutation ($p: String, $o: [String!]!) { setInContextOrigins(projectToken: $p, origins: $o) }', { p: api.projectToken, o: [`${APP}/`] });
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: 'title', language: 'en', text: 'Statistics', description: 'The page title' },
+          { key: 'title', language: 'de', text: 'Statistik' },
+          { key: 'title', language: 'fr', text: 'Statistiques' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (await other.post('/api/v1/translations', { content: [{ key: 'title', language: 'en', text: 'Elsewhere' }] }))
+      .status,
+  ).toBe(200);
+  const origins = await asOwner(
+    'mutation ($p: String, $o: [String!]!) { setInContextOrigins(projectToken: $p, origins: $o) }',
+    { p: api.projectToken, o: [`${APP}/`] },
+  );
   expect(origins.data.setInContextOrigins).toEqual([APP]);
   token = await makeToken({ name: 'staging app', languages: ['de'], capture: true, lifetimeHours: 2 });
 });
@@ -72,17 +100,47 @@ describe('making tokens', () => {
     expect(token).toMatch(/^ict_[\w-]{40,}$/);
     const stored = await service.db.prisma.inContextToken.findMany();
     expect(JSON.stringify(stored)).not.toContain(token);
-    const list = await asOwner('query ($p: String) { inContextTokens(projectToken: $p) { name prefix languages capture createdBy active expiresAt } }', { p: api.projectToken });
-    expect(list.data.inContextTokens).toEqual([expect.objectContaining({ name: 'staging app', prefix: token.slice(0, 10), languages: ['de'], capture: true, createdBy: owner.email, active: true })]);
+    const list = await asOwner(
+      'query ($p: String) { inContextTokens(projectToken: $p) { name prefix languages capture createdBy active expiresAt } }',
+      { p: api.projectToken },
+    );
+    expect(list.data.inContextTokens).toEqual([
+      expect.objectContaining({
+        name: 'staging app',
+        prefix: token.slice(0, 10),
+        languages: ['de'],
+        capture: true,
+        createdBy: owner.email,
+        active: true,
+      }),
+    ]);
     const expiresAt = new Date(list.data.inContextTokens[0].expiresAt).getTime();
     expect(Math.abs(expiresAt - (Date.now() + 2 * 3_600_000))).toBeLessThan(120_000);
   });
 
   it('refuses bad input with 4xx-class errors: unknown languages, lifetimes beyond a month, origins with paths', async () => {
-    expect(codeOf(await asOwner(CREATE, { projectToken: api.projectToken, input: { languages: ['xx'] } }))).toBe('BAD_REQUEST');
-    expect(codeOf(await asOwner(CREATE, { projectToken: api.projectToken, input: { lifetimeHours: 24 * 365 } }))).toBe('BAD_REQUEST');
-    expect(codeOf(await asOwner('mutation ($p: String) { setInContextOrigins(projectToken: $p, origins: ["http://a.example/path"]) }', { p: api.projectToken }))).toBe('BAD_REQUEST');
-    expect(codeOf(await asOwner('mutation ($p: String) { setInContextOrigins(projectToken: $p, origins: ["javascript:alert(1)"]) }', { p: api.projectToken }))).toBe('BAD_REQUEST');
+    expect(codeOf(await asOwner(CREATE, { projectToken: api.projectToken, input: { languages: ['xx'] } }))).toBe(
+      'BAD_REQUEST',
+    );
+    expect(codeOf(await asOwner(CREATE, { projectToken: api.projectToken, input: { lifetimeHours: 24 * 365 } }))).toBe(
+      'BAD_REQUEST',
+    );
+    expect(
+      codeOf(
+        await asOwner(
+          'mutation ($p: String) { setInContextOrigins(projectToken: $p, origins: ["http://a.example/path"]) }',
+          { p: api.projectToken },
+        ),
+      ),
+    ).toBe('BAD_REQUEST');
+    expect(
+      codeOf(
+        await asOwner(
+          'mutation ($p: String) { setInContextOrigins(projectToken: $p, origins: ["javascript:alert(1)"]) }',
+          { p: api.projectToken },
+        ),
+      ),
+    ).toBe('BAD_REQUEST');
   });
 });
 
@@ -91,43 +149,90 @@ describe('what a token may do', () => {
     const answer = await gqlToken(KEY, { key: 'title' });
     expect(answer.errors).toBeUndefined();
     expect(answer.data.translationKey.description).toBe('The page title');
-    expect(answer.data.translationKey.translations).toEqual(expect.arrayContaining([{ language: 'de', text: 'Statistik' }, { language: 'en', text: 'Statistics' }]));
+    expect(answer.data.translationKey.translations).toEqual(
+      expect.arrayContaining([
+        { language: 'de', text: 'Statistik' },
+        { language: 'en', text: 'Statistics' },
+      ]),
+    );
   });
 
   it('writes its language through the write gate, recorded as the account that made it', async () => {
     const answer = await gqlToken(UPDATE, { input: { key: 'title', language: 'de', text: 'Statistiken' } });
     expect(answer.errors).toBeUndefined();
     expect(answer.data.updateTranslation).toEqual({ text: 'Statistiken', language: 'de' });
-    const history = await asOwner('query ($p: String) { translationHistory(projectToken: $p, key: "title", language: "de") { newText actor { kind id } } }', { p: api.projectToken });
+    const history = await asOwner(
+      'query ($p: String) { translationHistory(projectToken: $p, key: "title", language: "de") { newText actor { kind id } } }',
+      { p: api.projectToken },
+    );
     expect(history.errors).toBeUndefined();
-    expect(history.data.translationHistory[0]).toMatchObject({ newText: 'Statistiken', actor: { kind: 'ACCOUNT', id: String(owner.id) } });
+    expect(history.data.translationHistory[0]).toMatchObject({
+      newText: 'Statistiken',
+      actor: { kind: 'ACCOUNT', id: String(owner.id) },
+    });
   });
 
   it('cannot write another language, set a review status, change keys or settings, or make tokens', async () => {
     expect(codeOf(await gqlToken(UPDATE, { input: { key: 'title', language: 'fr', text: 'Non' } }))).toBe('FORBIDDEN');
-    expect(codeOf(await gqlToken(UPDATE, { input: { key: 'title', language: 'de', text: 'Statistik', reviewStatus: 'REVIEWED' } }))).toBe('FORBIDDEN');
-    expect(codeOf(await gqlToken('mutation { updateTranslations(input: { translations: [{ key: "title", language: "fr", text: "Non" }] }) { __typename } }'))).toMatch(/FORBIDDEN|BAD_USER_INPUT|GRAPHQL_VALIDATION_FAILED/);
-    expect(codeOf(await gqlToken('mutation { createTranslationKey(input: { key: "new" }) { key } }'))).toMatch(/FORBIDDEN|GRAPHQL_VALIDATION_FAILED/);
-    expect(codeOf(await gqlToken('mutation { deleteTranslationKey(key: "title") }'))).toMatch(/FORBIDDEN|GRAPHQL_VALIDATION_FAILED/);
-    expect(codeOf(await gqlToken('mutation { renameProject(name: "Pwned") { name } }'))).toMatch(/FORBIDDEN|GRAPHQL_VALIDATION_FAILED/);
+    expect(
+      codeOf(
+        await gqlToken(UPDATE, {
+          input: { key: 'title', language: 'de', text: 'Statistik', reviewStatus: 'REVIEWED' },
+        }),
+      ),
+    ).toBe('FORBIDDEN');
+    expect(
+      codeOf(
+        await gqlToken(
+          'mutation { updateTranslations(input: { translations: [{ key: "title", language: "fr", text: "Non" }] }) { __typename } }',
+        ),
+      ),
+    ).toMatch(/FORBIDDEN|BAD_USER_INPUT|GRAPHQL_VALIDATION_FAILED/);
+    expect(codeOf(await gqlToken('mutation { createTranslationKey(input: { key: "new" }) { key } }'))).toMatch(
+      /FORBIDDEN|GRAPHQL_VALIDATION_FAILED/,
+    );
+    expect(codeOf(await gqlToken('mutation { deleteTranslationKey(key: "title") }'))).toMatch(
+      /FORBIDDEN|GRAPHQL_VALIDATION_FAILED/,
+    );
+    expect(codeOf(await gqlToken('mutation { renameProject(name: "Pwned") { name } }'))).toMatch(
+      /FORBIDDEN|GRAPHQL_VALIDATION_FAILED/,
+    );
     expect(codeOf(await gqlToken(`mutation { setInContextOrigins(origins: ["${EVIL}"]) }`))).toBe('FORBIDDEN');
     expect(codeOf(await gqlToken('mutation { createInContextToken { token } }'))).toBe('FORBIDDEN');
-    expect(codeOf(await gqlToken('query { providerApiKeys { __typename } }'))).toMatch(/FORBIDDEN|GRAPHQL_VALIDATION_FAILED/);
+    expect(codeOf(await gqlToken('query { providerApiKeys { __typename } }'))).toMatch(
+      /FORBIDDEN|GRAPHQL_VALIDATION_FAILED/,
+    );
     // It reads texts only: not the project's API key, members, activity, jobs or environments.
-    for (const query of ['query { project { apiKey } }', 'query { members { __typename } }', 'query { activity { total } }', 'query { jobs { jobId } }', 'query { environments { key } }', 'query { customers { key } }']) {
+    for (const query of [
+      'query { project { apiKey } }',
+      'query { members { __typename } }',
+      'query { activity { total } }',
+      'query { jobs { jobId } }',
+      'query { environments { key } }',
+      'query { customers { key } }',
+    ]) {
       expect(codeOf(await gqlToken(query))).toMatch(/FORBIDDEN|GRAPHQL_VALIDATION_FAILED/);
     }
     // Nothing changed.
     const row = await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: api.projectToken } });
     expect(row.name).toBe('In-context');
-    expect((await service.db.prisma.translation.findFirst({ where: { projectId: row.id, language: { key: 'fr' } } }))?.text).toBe('Statistiques');
+    expect(
+      (await service.db.prisma.translation.findFirst({ where: { projectId: row.id, language: { key: 'fr' } } }))?.text,
+    ).toBe('Statistiques');
   });
 
   it('never reaches another project', async () => {
     const answer = await gqlToken(KEY, { key: 'title', projectToken: other.projectToken });
     expect(codeOf(answer)).toBe('NOT_FOUND');
     expect(JSON.stringify(answer)).not.toContain('Elsewhere');
-    expect(codeOf(await gqlToken('mutation ($p: String) { updateTranslation(projectToken: $p, input: { key: "title", language: "en", text: "x" }) { text } }', { p: other.projectToken }))).toBe('NOT_FOUND');
+    expect(
+      codeOf(
+        await gqlToken(
+          'mutation ($p: String) { updateTranslation(projectToken: $p, input: { key: "title", language: "en", text: "x" }) { text } }',
+          { p: other.projectToken },
+        ),
+      ),
+    ).toBe('NOT_FOUND');
   });
 
   it('is refused by the REST routes (GraphQL only)', async () => {
@@ -136,12 +241,21 @@ describe('what a token may do', () => {
   });
 
   it('uploads a screenshot and marks a key only when made with capture', async () => {
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const uploaded = await uploadGraphQL(service, { 'x-incontext-token': token, origin: APP }, png, 'view.png');
     expect(uploaded.errors).toBeUndefined();
-    const linked = await gqlToken('mutation ($s: Int!) { linkScreenshotKey(screenshotId: $s, key: "title", rectangle: { x: 1, y: 2, width: 30, height: 10 }) { id } }', { s: uploaded.data.uploadScreenshot.id });
+    const linked = await gqlToken(
+      'mutation ($s: Int!) { linkScreenshotKey(screenshotId: $s, key: "title", rectangle: { x: 1, y: 2, width: 30, height: 10 }) { id } }',
+      { s: uploaded.data.uploadScreenshot.id },
+    );
     expect(linked.errors).toBeUndefined();
-    expect(codeOf(await gqlToken('mutation ($s: Int!) { deleteScreenshot(id: $s) }', { s: uploaded.data.uploadScreenshot.id }))).toBe('FORBIDDEN');
+    expect(
+      codeOf(
+        await gqlToken('mutation ($s: Int!) { deleteScreenshot(id: $s) }', { s: uploaded.data.uploadScreenshot.id }),
+      ),
+    ).toBe('FORBIDDEN');
     const noCapture = await makeToken({ languages: ['de'] });
     const refused = await uploadGraphQL(service, { 'x-incontext-token': noCapture, origin: APP }, png, 'view.png');
     expect(codeOf(refused)).toBe('FORBIDDEN');
@@ -155,12 +269,26 @@ describe('origins, expiry, revocation', () => {
     expect(evil.errors[0].message).toContain('allowed origins');
     expect(codeOf(await gqlToken(KEY, { key: 'title' }, { origin: null }))).toBe('FORBIDDEN');
     // An origin allowed by another project does not open this one.
-    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': other.apiKey, 'content-type': 'application/json' }, payload: { query: `mutation { setInContextOrigins(origins: ["${EVIL}"]) }` } });
+    await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': other.apiKey, 'content-type': 'application/json' },
+      payload: { query: `mutation { setInContextOrigins(origins: ["${EVIL}"]) }` },
+    });
     expect(codeOf(await gqlToken(KEY, { key: 'title' }, { origin: EVIL }))).toBe('FORBIDDEN');
   });
 
   it('answers CORS for an allowed origin only, never with credentials', async () => {
-    const preflight = (origin: string) => service.request({ method: 'OPTIONS', url: '/graphql', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-incontext-token' } });
+    const preflight = (origin: string) =>
+      service.request({
+        method: 'OPTIONS',
+        url: '/graphql',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, x-incontext-token',
+        },
+      });
     const allowed = await preflight(APP);
     expect(allowed.statusCode).toBe(204);
     expect(allowed.headers['access-control-allow-origin']).toBe(APP);
@@ -176,36 +304,72 @@ describe('origins, expiry, revocation', () => {
   });
 
   it('never makes a session-cookie request readable with credentials from another origin', async () => {
-    const signIn = await service.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: { query: `mutation { signIn(email: "${owner.email}", password: "${owner.password}") { email } }` } });
+    const signIn = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: { query: `mutation { signIn(email: "${owner.email}", password: "${owner.password}") { email } }` },
+    });
     const cookies = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []);
     const cookie = cookies.map((c) => c.split(';')[0]).join('; ');
     expect(cookie).toContain('lms_session=');
     for (const origin of [APP, EVIL]) {
-      const res = await service.request({ method: 'POST', url: '/graphql', headers: { cookie, origin, 'content-type': 'application/json' }, payload: { query: '{ projects { name } }' } });
+      const res = await service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { cookie, origin, 'content-type': 'application/json' },
+        payload: { query: '{ projects { name } }' },
+      });
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
-      const preflight = await service.request({ method: 'OPTIONS', url: '/graphql', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-csrf-token' } });
+      const preflight = await service.request({
+        method: 'OPTIONS',
+        url: '/graphql',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, x-csrf-token',
+        },
+      });
       expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
     }
   });
 
-  it('on a WebSocket, the upgrade request\'s Origin counts: connectionParams cannot claim another', async () => {
-    const subscribe = (origin: string) => new Promise<{ ok: boolean; message?: string }>((resolve) => {
-      const client = createClient({
-        url: `${service.url.replace('http', 'ws')}/graphql`,
-        webSocketImpl: class extends WebSocket { constructor(url: string, protocols: string[]) { super(url, protocols, { origin }); } },
-        connectionParams: { 'X-InContext-Token': token, origin: APP },
-        lazy: false,
-        retryAttempts: 0,
+  it("on a WebSocket, the upgrade request's Origin counts: connectionParams cannot claim another", async () => {
+    const subscribe = (origin: string) =>
+      new Promise<{ ok: boolean; message?: string }>((resolve) => {
+        const client = createClient({
+          url: `${service.url.replace('http', 'ws')}/graphql`,
+          webSocketImpl: class extends WebSocket {
+            constructor(url: string, protocols: string[]) {
+              super(url, protocols, { origin });
+            }
+          },
+          connectionParams: { 'X-InContext-Token': token, origin: APP },
+          lazy: false,
+          retryAttempts: 0,
+        });
+        const done = (result: { ok: boolean; message?: string }) => {
+          void client.dispose();
+          resolve(result);
+        };
+        client.subscribe(
+          { query: 'subscription { translationChanges { key newText } }' },
+          {
+            next: (value) => done(value.errors ? { ok: false, message: value.errors[0]!.message } : { ok: true }),
+            error: (error) =>
+              done({
+                ok: false,
+                message: Array.isArray(error) ? error[0]?.message : String((error as Error)?.message ?? error),
+              }),
+            complete: () => {},
+          },
+        );
+        // A live subscription stays open: it has been accepted once a change arrives.
+        setTimeout(
+          () => void gqlToken(UPDATE, { input: { key: 'title', language: 'de', text: `Statistik ${origin}` } }),
+          300,
+        );
       });
-      const done = (result: { ok: boolean; message?: string }) => { void client.dispose(); resolve(result); };
-      client.subscribe({ query: 'subscription { translationChanges { key newText } }' }, {
-        next: (value) => done(value.errors ? { ok: false, message: value.errors[0]!.message } : { ok: true }),
-        error: (error) => done({ ok: false, message: Array.isArray(error) ? error[0]?.message : String((error as Error)?.message ?? error) }),
-        complete: () => {},
-      });
-      // A live subscription stays open: it has been accepted once a change arrives.
-      setTimeout(() => void gqlToken(UPDATE, { input: { key: 'title', language: 'de', text: `Statistik ${origin}` } }), 300);
-    });
     expect(await subscribe(APP)).toEqual({ ok: true });
     const evil = await subscribe(EVIL);
     expect(evil.ok).toBe(false);
@@ -223,13 +387,21 @@ describe('origins, expiry, revocation', () => {
     const revocable = await makeToken({});
     expect(codeOf(await gqlToken(KEY, { key: 'title' }, { token: revocable }))).toBeUndefined();
     const id = (await service.db.prisma.inContextToken.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
-    const revoked = await asOwner('mutation ($p: String, $id: Int!) { revokeInContextToken(projectToken: $p, id: $id) { active revokedAt } }', { p: api.projectToken, id });
+    const revoked = await asOwner(
+      'mutation ($p: String, $id: Int!) { revokeInContextToken(projectToken: $p, id: $id) { active revokedAt } }',
+      { p: api.projectToken, id },
+    );
     expect(revoked.data.revokeInContextToken.active).toBe(false);
     const after = await gqlToken(KEY, { key: 'title' }, { token: revocable });
     expect(codeOf(after)).toBe('FORBIDDEN');
     expect(after.errors[0].message).toContain('revoked');
     // Another project's member cannot revoke this project's tokens.
-    const foreign = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': other.apiKey, 'content-type': 'application/json' }, payload: { query: `mutation { revokeInContextToken(id: ${id - 1}) { id } }` } });
+    const foreign = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': other.apiKey, 'content-type': 'application/json' },
+      payload: { query: `mutation { revokeInContextToken(id: ${id - 1}) { id } }` },
+    });
     expect(codeOf(foreign.json())).toBe('NOT_FOUND');
   });
 });
@@ -241,7 +413,10 @@ describe('the plugin for a script tag', () => {
     expect(res.headers['content-type']).toMatch(/^text\/javascript/);
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.body.slice(0, 60)).toMatch(/^("use strict";)?var I18nextInContext=/);
-    const again = await service.request({ url: '/in-context/i18next-incontext.js', headers: { 'if-none-match': String(res.headers.etag) } });
+    const again = await service.request({
+      url: '/in-context/i18next-incontext.js',
+      headers: { 'if-none-match': String(res.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     // Only the core: the editor is imported from /in-context/editor.js when there is a token.
     expect(res.body).toContain('/in-context/editor.js');
@@ -271,7 +446,10 @@ describe('the editor module', () => {
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect(again.headers['access-control-allow-origin']).toBe('*');
-    const stale = await service.request({ url: '/in-context/editor.js', headers: { 'if-none-match': '"not-this-one"' } });
+    const stale = await service.request({
+      url: '/in-context/editor.js',
+      headers: { 'if-none-match': '"not-this-one"' },
+    });
     expect(stale.statusCode).toBe(200);
     expect(stale.headers.etag).toBe(etag);
   });

@@ -28,8 +28,14 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('jobs across processes',
     db = await openDatabase({ kind: 'postgres', url: database.url, poolSize: 2 });
     setDatabase(db);
     env = {
-      DATABASE_URL: database.url, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'ops-password', ADMIN_TOKEN: TOKEN,
-      MT_PROVIDER_B_URL: deepl.url, MT_PROVIDER_B_API_KEY: FAKE_DEEPL_KEY, JOB_LEASE_MS: '1500', JOB_POLL_MS: '100',
+      DATABASE_URL: database.url,
+      ADMIN_EMAIL: 'ops@example.com',
+      ADMIN_PASSWORD: 'ops-password',
+      ADMIN_TOKEN: TOKEN,
+      MT_PROVIDER_B_URL: deepl.url,
+      MT_PROVIDER_B_API_KEY: FAKE_DEEPL_KEY,
+      JOB_LEASE_MS: '1500',
+      JOB_POLL_MS: '100',
     };
   });
   afterAll(async () => {
@@ -40,14 +46,28 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('jobs across processes',
   });
 
   async function project(instance: ServiceProcess, name: string, keys: number) {
-    const res = await fetch(`${instance.url}/api/v2/projects`, { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    const res = await fetch(`${instance.url}/api/v2/projects`, {
+      method: 'POST',
+      headers: { authorization: TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
     const data = (await res.json()).data;
-    await seedTranslations(db, { projectToken: data.projectToken, translations: { en: Object.fromEntries(Array.from({ length: keys }, (_, i) => [`${name}.${i}`, `${name} text ${i}`])), de: {} } });
+    await seedTranslations(db, {
+      projectToken: data.projectToken,
+      translations: {
+        en: Object.fromEntries(Array.from({ length: keys }, (_, i) => [`${name}.${i}`, `${name} text ${i}`])),
+        de: {},
+      },
+    });
     return data as { projectToken: string; apiKey: string };
   }
 
   async function startJob(instance: ServiceProcess, apiKey: string): Promise<string> {
-    const res = await fetch(`${instance.url}/api/v1/jobs/auto-translate`, { method: 'POST', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE' }) });
+    const res = await fetch(`${instance.url}/api/v1/jobs/auto-translate`, {
+      method: 'POST',
+      headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'DE' }),
+    });
     expect(res.status).toBe(200);
     return (await res.json()).data.jobId;
   }

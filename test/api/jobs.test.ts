@@ -14,7 +14,8 @@ let apiKey: string;
 let projectToken: string;
 let other: { apiKey: string; projectToken: string };
 
-const post = (url: string, payload: unknown, key = apiKey) => service.request({ method: 'POST', url, headers: { 'x-service-token': key }, payload });
+const post = (url: string, payload: unknown, key = apiKey) =>
+  service.request({ method: 'POST', url, headers: { 'x-service-token': key }, payload });
 const get = (url: string, key = apiKey) => service.request({ url, headers: { 'x-service-token': key } });
 
 async function waitForJob(jobId: string, key = apiKey): Promise<any> {
@@ -34,7 +35,12 @@ beforeAll(async () => {
   await seedTranslations(service.db, {
     projectToken,
     translations: {
-      en: { greeting: 'Hello {name}', files: '{count, plural, one {# file} other {# files}}', empty_source: '', bold: 'Click <b>here</b>' },
+      en: {
+        greeting: 'Hello {name}',
+        files: '{count, plural, one {# file} other {# files}}',
+        empty_source: '',
+        bold: 'Click <b>here</b>',
+      },
       de: { greeting: 'Hallo {name}', files: '', bold: '' },
     },
   });
@@ -43,7 +49,12 @@ afterAll(() => service.close());
 
 describe('POST /api/v1/jobs/auto-translate', () => {
   it('answers at once with a STARTED job, then finishes with SUCCESS and metadata', async () => {
-    const res = await post('/api/v1/jobs/auto-translate', { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', sourceProjectLanguage: 'en' });
+    const res = await post('/api/v1/jobs/auto-translate', {
+      translationProvider: 'PSEUDO',
+      targetProjectLanguage: 'de',
+      targetLanguage: 'de',
+      sourceProjectLanguage: 'en',
+    });
     expect(res.statusCode).toBe(200);
     const job = envelope(res).data;
     expect(job).toMatchObject({ state: 'STARTED', message: 'OK', metadata: {} });
@@ -55,8 +66,13 @@ describe('POST /api/v1/jobs/auto-translate', () => {
     expect(done.progress).toBe(1);
     expect(done.message).toMatch(/^Translated 2 texts \(\d+ characters\)$/);
     expect(done.metadata).toEqual({
-      targetProjectLanguage: 'de', targetLanguage: 'de', sourceType: 'TRANSLATIONS', options: '',
-      translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', sourceLanguage: '',
+      targetProjectLanguage: 'de',
+      targetLanguage: 'de',
+      sourceType: 'TRANSLATIONS',
+      options: '',
+      translationProvider: 'PSEUDO',
+      sourceProjectLanguage: 'en',
+      sourceLanguage: '',
     });
     const de = (await readTranslations(service.db, projectToken)).de!;
     // Only empty cells are filled by default; placeholders and markup survive.
@@ -70,9 +86,14 @@ describe('POST /api/v1/jobs/auto-translate', () => {
   });
 
   it('FORCE_REPLACE translates everything and USE_TRANSLATION_KEYS uses keys for empty sources', async () => {
-    const job = envelope(await post('/api/v1/jobs/auto-translate', {
-      translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['FORCE_REPLACE', 'USE_TRANSLATION_KEYS'],
-    })).data;
+    const job = envelope(
+      await post('/api/v1/jobs/auto-translate', {
+        translationProvider: 'PSEUDO',
+        targetProjectLanguage: 'de',
+        targetLanguage: 'de',
+        options: ['FORCE_REPLACE', 'USE_TRANSLATION_KEYS'],
+      }),
+    ).data;
     const done = await waitForJob(job.jobId);
     expect(done.message).toMatch(/^Translated 4 texts/);
     expect(done.metadata.options).toBe('FORCE_REPLACE,USE_TRANSLATION_KEYS');
@@ -83,15 +104,48 @@ describe('POST /api/v1/jobs/auto-translate', () => {
 
   it.each([
     [{ targetProjectLanguage: 'de', targetLanguage: 'de' }, 400, /translationProvider is required/],
-    [{ translationProvider: 'NOPE', targetProjectLanguage: 'de', targetLanguage: 'de' }, 400, /translationProvider must be one of/],
+    [
+      { translationProvider: 'NOPE', targetProjectLanguage: 'de', targetLanguage: 'de' },
+      400,
+      /translationProvider must be one of/,
+    ],
     [{ translationProvider: 'PSEUDO', targetLanguage: 'de' }, 400, /targetProjectLanguage is required/],
     [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'de' }, 400, /targetLanguage is required/],
-    [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'xx', targetLanguage: 'de' }, 404, /targetProjectLanguage 'xx'/],
-    [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: 'FORCE_REPLACE' }, 400, /options must be an array/],
-    [{ translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['FAST'] }, 400, /options\[0\] must be one of USE_TRANSLATION_KEYS, FORCE_REPLACE, AUTO_PUBLISH; got 'FAST'/],
-    [{ translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'de-DE' }, 400, /targetLanguage/],
-    [{ translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'de', targetLanguage: 'DE_de' }, 400, /targetLanguage/],
-    [{ translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'de', targetLanguage: 'de', providerFormality: 'more' }, 400, /Formality|formality/],
+    [
+      { translationProvider: 'PSEUDO', targetProjectLanguage: 'xx', targetLanguage: 'de' },
+      404,
+      /targetProjectLanguage 'xx'/,
+    ],
+    [
+      { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: 'FORCE_REPLACE' },
+      400,
+      /options must be an array/,
+    ],
+    [
+      { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['FAST'] },
+      400,
+      /options\[0\] must be one of USE_TRANSLATION_KEYS, FORCE_REPLACE, AUTO_PUBLISH; got 'FAST'/,
+    ],
+    [
+      { translationProvider: 'MT_PROVIDER_B', targetProjectLanguage: 'de', targetLanguage: 'de-DE' },
+      400,
+      /targetLanguage/,
+    ],
+    [
+      { translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'de', targetLanguage: 'DE_de' },
+      400,
+      /targetLanguage/,
+    ],
+    [
+      {
+        translationProvider: 'MT_PROVIDER_A',
+        targetProjectLanguage: 'de',
+        targetLanguage: 'de',
+        providerFormality: 'more',
+      },
+      400,
+      /Formality|formality/,
+    ],
   ])('refuses %o', async (body, status, message) => {
     const before = await service.db.prisma.job.count();
     const res = await post('/api/v1/jobs/auto-translate', body);
@@ -104,15 +158,28 @@ describe('POST /api/v1/jobs/auto-translate', () => {
 describe('POST /api/v2/jobs/auto-translate', () => {
   it('creates one job per target and returns them', async () => {
     const res = await post('/api/v2/jobs/auto-translate', {
-      translationProvider: 'PSEUDO', sourceProjectLanguage: 'en',
-      targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }, { targetProjectLanguage: 'fr', targetLanguage: 'fr' }],
+      translationProvider: 'PSEUDO',
+      sourceProjectLanguage: 'en',
+      targets: [
+        { targetProjectLanguage: 'de', targetLanguage: 'de' },
+        { targetProjectLanguage: 'fr', targetLanguage: 'fr' },
+      ],
     });
     // 'fr' is not a language of the project: nothing is created.
     expect(res.statusCode).toBe(404);
-    await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: { query: 'mutation { setProviderApiKey(provider: MT_PROVIDER_B, apiKey: "k") }' } });
+    await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+      payload: { query: 'mutation { setProviderApiKey(provider: MT_PROVIDER_B, apiKey: "k") }' },
+    });
     await seedTranslations(service.db, { projectToken, translations: { fr: { greeting: '' } } });
     const ok = await post('/api/v2/jobs/auto-translate', {
-      translationProvider: 'PSEUDO', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }, { targetProjectLanguage: 'fr', targetLanguage: 'fr' }],
+      translationProvider: 'PSEUDO',
+      targets: [
+        { targetProjectLanguage: 'de', targetLanguage: 'de' },
+        { targetProjectLanguage: 'fr', targetLanguage: 'fr' },
+      ],
     });
     expect(ok.statusCode).toBe(200);
     const jobs = envelope(ok).data;
@@ -130,7 +197,7 @@ describe('POST /api/v2/jobs/auto-translate', () => {
 });
 
 describe('GET /api/v1/jobs', () => {
-  it('lists the project\'s jobs, newest first, and only them', async () => {
+  it("lists the project's jobs, newest first, and only them", async () => {
     const list = envelope(await get('/api/v1/jobs')).data;
     expect(list.length).toBeGreaterThanOrEqual(4);
     expect(Object.keys(list[0]).sort()).toEqual(['jobId', 'message', 'metadata', 'progress', 'started', 'state']);
@@ -145,21 +212,44 @@ describe('GET /api/v1/jobs', () => {
 
 describe('live progress over graphql-ws', () => {
   it('delivers every state change in order, ending with the final state', async () => {
-    await seedTranslations(service.db, { projectToken, translations: { en: Object.fromEntries(Array.from({ length: 450 }, (_, i) => [`bulk.${i}`, `Text number ${i}`])) } });
-    const client = createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { 'X-Service-Token': apiKey }, lazy: true });
+    await seedTranslations(service.db, {
+      projectToken,
+      translations: {
+        en: Object.fromEntries(Array.from({ length: 450 }, (_, i) => [`bulk.${i}`, `Text number ${i}`])),
+      },
+    });
+    const client = createClient({
+      url: service.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Service-Token': apiKey },
+      lazy: true,
+    });
     try {
-      const gql = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, payload: {
-        query: 'mutation($i: AutoTranslateInput!) { autoTranslate(input: $i) { jobId state } }',
-        variables: { i: { translationProvider: 'PSEUDO', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }] } },
-      } });
+      const gql = await service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+        payload: {
+          query: 'mutation($i: AutoTranslateInput!) { autoTranslate(input: $i) { jobId state } }',
+          variables: {
+            i: { translationProvider: 'PSEUDO', targets: [{ targetProjectLanguage: 'de', targetLanguage: 'de' }] },
+          },
+        },
+      });
       const jobId = gql.json().data.autoTranslate[0].jobId;
       const received: any[] = [];
       await new Promise<void>((resolve, reject) => {
-        client.subscribe({ query: 'subscription($id: String!) { jobProgress(jobId: $id) { jobId state progress sequence message } }', variables: { id: jobId } }, {
-          next: (value: any) => received.push(value.data.jobProgress),
-          error: reject,
-          complete: resolve,
-        });
+        client.subscribe(
+          {
+            query: 'subscription($id: String!) { jobProgress(jobId: $id) { jobId state progress sequence message } }',
+            variables: { id: jobId },
+          },
+          {
+            next: (value: any) => received.push(value.data.jobProgress),
+            error: reject,
+            complete: resolve,
+          },
+        );
       });
       expect(received.at(-1).state).toBe('SUCCESS');
       expect(received.at(-1).progress).toBe(1);
@@ -173,14 +263,24 @@ describe('live progress over graphql-ws', () => {
     }
   });
 
-  it('refuses a subscription to another project\'s job', async () => {
+  it("refuses a subscription to another project's job", async () => {
     const jobId = envelope(await get('/api/v1/jobs')).data[0].jobId;
-    const client = createClient({ url: service.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { 'X-Service-Token': other.apiKey }, lazy: true });
+    const client = createClient({
+      url: service.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Service-Token': other.apiKey },
+      lazy: true,
+    });
     try {
       const error = await new Promise<any>((resolve) => {
-        client.subscribe({ query: 'subscription($id: String!) { jobProgress(jobId: $id) { state } }', variables: { id: jobId } }, {
-          next: (value: any) => resolve(value.errors?.[0]), error: resolve, complete: () => resolve(undefined),
-        });
+        client.subscribe(
+          { query: 'subscription($id: String!) { jobProgress(jobId: $id) { state } }', variables: { id: jobId } },
+          {
+            next: (value: any) => resolve(value.errors?.[0]),
+            error: resolve,
+            complete: () => resolve(undefined),
+          },
+        );
       });
       expect(JSON.stringify(error)).toMatch(/not found/);
     } finally {
@@ -188,4 +288,3 @@ describe('live progress over graphql-ws', () => {
     }
   });
 });
-

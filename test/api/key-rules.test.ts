@@ -24,8 +24,19 @@ const CASES: { name: string; key: string; namespace?: string; problem: RegExp; e
   { name: 'a blank key', key: '   ', problem: /key is required|key is empty|empty name/ },
   { name: 'a key holding U+0000', key: 'a\u0000b', problem: /NUL character/, edge: true },
   { name: 'a key holding half a surrogate pair', key: 'a\uD800b', problem: /surrogate pair/, edge: true },
-  { name: 'a namespace holding U+0000', key: 'fine', namespace: 'n\u0000s', problem: /namespace contains a NUL character/, edge: true },
-  { name: 'a namespace over 128 characters', key: 'fine', namespace: 'n'.repeat(129), problem: /namespace must have at most 128 characters/ },
+  {
+    name: 'a namespace holding U+0000',
+    key: 'fine',
+    namespace: 'n\u0000s',
+    problem: /namespace contains a NUL character/,
+    edge: true,
+  },
+  {
+    name: 'a namespace over 128 characters',
+    key: 'fine',
+    namespace: 'n'.repeat(129),
+    problem: /namespace must have at most 128 characters/,
+  },
 ];
 
 describe.each(CASES)('$name', ({ key, namespace, problem, edge }) => {
@@ -34,12 +45,17 @@ describe.each(CASES)('$name', ({ key, namespace, problem, edge }) => {
     expect(v1Key.status).toBe(400);
     expect(v1Key.msg).toMatch(problem);
 
-    const gql = await api.gql('mutation ($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { key } }', { input: { key, namespace } });
+    const gql = await api.gql(
+      'mutation ($input: CreateTranslationKeyInput!) { createTranslationKey(input: $input) { key } }',
+      { input: { key, namespace } },
+    );
     expect(gql.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     expect(gql.errors?.[0]?.message).toMatch(problem);
 
     const v1Post = await api.post('/api/v1/translations', { content: [{ key, namespace, language: 'en', text: 'x' }] });
-    const v1Patch = await api.patch('/api/v1/translations?updateOptions=CREATE_KEY_IF_NOT_FOUND', { content: [{ key, namespace, language: 'en', text: 'x' }] });
+    const v1Patch = await api.patch('/api/v1/translations?updateOptions=CREATE_KEY_IF_NOT_FOUND', {
+      content: [{ key, namespace, language: 'en', text: 'x' }],
+    });
     if (edge) {
       for (const answer of [v1Post, v1Patch]) {
         expect(answer.status).toBe(400);
@@ -49,10 +65,16 @@ describe.each(CASES)('$name', ({ key, namespace, problem, edge }) => {
       expect(v1Post.status).toBe(200);
       expect(v1Post.data.message).toMatch(new RegExp(`content\\[0\\]: [^;]*(${problem.source})`));
       expect(v1Patch.status).toBe(200);
-      expect(v1Patch.data.failures).toEqual([expect.stringMatching(new RegExp(`content\\[0\\]: [^;]*(${problem.source})`))]);
+      expect(v1Patch.data.failures).toEqual([
+        expect.stringMatching(new RegExp(`content\\[0\\]: [^;]*(${problem.source})`)),
+      ]);
     }
 
-    const imported = await importRequest(service, api.apiKey, JSON.stringify({ [key]: 'x' }), { uploadFormat: 'single-language-json', languageKey: 'en', ...(namespace ? { namespace } : {}) });
+    const imported = await importRequest(service, api.apiKey, JSON.stringify({ [key]: 'x' }), {
+      uploadFormat: 'single-language-json',
+      languageKey: 'en',
+      ...(namespace ? { namespace } : {}),
+    });
     expect(imported.statusCode).toBe(400);
     expect(envelope(imported).msg).toMatch(problem);
 

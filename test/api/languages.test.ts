@@ -62,17 +62,37 @@ describe('a language created without a name gets its English (CLDR) name', () =>
   beforeAll(async () => {
     named = await projectApi(service, account, 'Names');
   });
-  const names = async () => Object.fromEntries((await named.gql('{ project { languages { key name } } }')).data.project.languages.map((l: { key: string; name: string }) => [l.key, l.name]));
+  const names = async () =>
+    Object.fromEntries(
+      (await named.gql('{ project { languages { key name } } }')).data.project.languages.map(
+        (l: { key: string; name: string }) => [l.key, l.name],
+      ),
+    );
 
   it('through REST, from its key; a blank name counts as none, a given name is kept', async () => {
-    expect((await named.post('/api/v1/languages', { key: 'pt-BR' })).data).toEqual({ key: 'pt-BR', name: 'Brazilian Portuguese' });
-    expect((await named.post('/api/v1/languages', { key: 'zh-Hant', name: '  ' })).data).toEqual({ key: 'zh-Hant', name: 'Traditional Chinese' });
-    expect((await named.post('/api/v1/languages', { key: 'en_US' })).data).toEqual({ key: 'en_US', name: 'American English' });
-    expect((await named.post('/api/v1/languages', { key: 'de-CH', name: 'Schwiizerdütsch' })).data).toEqual({ key: 'de-CH', name: 'Schwiizerdütsch' });
+    expect((await named.post('/api/v1/languages', { key: 'pt-BR' })).data).toEqual({
+      key: 'pt-BR',
+      name: 'Brazilian Portuguese',
+    });
+    expect((await named.post('/api/v1/languages', { key: 'zh-Hant', name: '  ' })).data).toEqual({
+      key: 'zh-Hant',
+      name: 'Traditional Chinese',
+    });
+    expect((await named.post('/api/v1/languages', { key: 'en_US' })).data).toEqual({
+      key: 'en_US',
+      name: 'American English',
+    });
+    expect((await named.post('/api/v1/languages', { key: 'de-CH', name: 'Schwiizerdütsch' })).data).toEqual({
+      key: 'de-CH',
+      name: 'Schwiizerdütsch',
+    });
   });
 
   it('a key CLDR does not know is named by itself', async () => {
-    expect((await named.post('/api/v1/languages', { key: 'my-lang' })).data).toEqual({ key: 'my-lang', name: 'my-lang' });
+    expect((await named.post('/api/v1/languages', { key: 'my-lang' })).data).toEqual({
+      key: 'my-lang',
+      name: 'my-lang',
+    });
     expect((await named.post('/api/v1/languages', { key: 'fr-XX' })).data).toEqual({ key: 'fr-XX', name: 'fr-XX' });
   });
 
@@ -82,8 +102,13 @@ describe('a language created without a name gets its English (CLDR) name', () =>
   });
 
   it('created by a file import or by POST /api/v1/translations', async () => {
-    await importOk(service, named.apiKey, JSON.stringify({ es: { hello: 'Hola' }, 'es-419': { hello: 'Hola' } }), { uploadFormat: 'multi-language-json' });
-    expect((await named.post('/api/v1/translations', { content: [{ key: 'hello', language: 'ja', text: 'こんにちは' }] })).status).toBe(200);
+    await importOk(service, named.apiKey, JSON.stringify({ es: { hello: 'Hola' }, 'es-419': { hello: 'Hola' } }), {
+      uploadFormat: 'multi-language-json',
+    });
+    expect(
+      (await named.post('/api/v1/translations', { content: [{ key: 'hello', language: 'ja', text: 'こんにちは' }] }))
+        .status,
+    ).toBe(200);
     expect(await names()).toMatchObject({ es: 'Spanish', 'es-419': 'Latin American Spanish', ja: 'Japanese' });
   });
 
@@ -101,7 +126,11 @@ describe('GET /api/v1/languages', () => {
   it('lists the languages in order with key and description', async () => {
     const res = await api.get('/api/v1/languages');
     expect(res.status).toBe(200);
-    expect(res.data).toEqual([{ key: 'en', description: 'English' }, { key: 'de', description: 'German' }, { key: 'fr', description: 'French' }]);
+    expect(res.data).toEqual([
+      { key: 'en', description: 'English' },
+      { key: 'de', description: 'German' },
+      { key: 'fr', description: 'French' },
+    ]);
   });
 
   it('needs the project API key', async () => {
@@ -125,7 +154,9 @@ describe('GET /api/v1/languages', () => {
 describe('PATCH /api/v1/languages/{languageKey}', () => {
   it('renames a language; its translations follow it', async () => {
     await api.post('/api/v1/translation-keys', { key: 'hello' });
-    expect((await api.patch('/api/v2/translations', { key: 'hello', language: 'fr', text: 'Bonjour' })).status).toBe(200);
+    expect((await api.patch('/api/v2/translations', { key: 'hello', language: 'fr', text: 'Bonjour' })).status).toBe(
+      200,
+    );
     const res = await api.patch('/api/v1/languages/fr', { key: 'fr-FR', name: 'French' });
     expect(res).toEqual({ status: 200, msg: 'OK', data: { key: 'fr-FR', name: 'French' } });
     const cells = await api.get('/api/v2/translations?key=hello&language=fr-FR');
@@ -166,13 +197,21 @@ describe('PATCH /api/v1/languages/{languageKey}', () => {
 describe('DELETE /api/v1/languages/{languageKey}', () => {
   it('deletes the language and every translation in it; counters follow', async () => {
     await api.patch('/api/v2/translations', { key: 'hello', language: 'en', text: 'Hello' });
-    expect(await api.counters()).toMatchObject({ keys: 1, translatedKeysByLanguage: { en: 1, 'fr-FR': 1 }, translatedPercentage: 0.6667 });
+    expect(await api.counters()).toMatchObject({
+      keys: 1,
+      translatedKeysByLanguage: { en: 1, 'fr-FR': 1 },
+      translatedPercentage: 0.6667,
+    });
     const res = await api.delete('/api/v1/languages/fr-FR');
     expect(res).toEqual({ status: 200, msg: 'OK' });
     expect((await api.get('/api/v1/languages')).data.map((l: any) => l.key)).toEqual(['en', 'de']);
     const rows = await service.db.prisma.translation.count({ where: { language: { key: 'fr-FR' } } });
     expect(rows).toBe(0);
-    expect(await api.counters()).toMatchObject({ keys: 1, translatedKeysByLanguage: { en: 1 }, translatedPercentage: 0.5 });
+    expect(await api.counters()).toMatchObject({
+      keys: 1,
+      translatedKeysByLanguage: { en: 1 },
+      translatedPercentage: 0.5,
+    });
   });
 
   it('answers 404 for a missing language', async () => {

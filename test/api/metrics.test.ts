@@ -30,16 +30,20 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     const labelText = line.slice(name.length).match(/^\{(.*)\}/)?.[1] ?? '';
-    if (Object.entries(labels).every(([k, v]) => labelText.includes(`${k}="${v}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([k, v]) => labelText.includes(`${k}="${v}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
 }
 
-const scrape = async (headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) => fetch(`${service.url}/metrics`, { headers });
+const scrape = async (headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) =>
+  fetch(`${service.url}/metrics`, { headers });
 
 async function waitForJob(jobId: string) {
   for (let i = 0; i < 400; i++) {
-    const job = (await (await fetch(`${service.url}/api/v1/jobs/${jobId}`, { headers: { 'x-service-token': apiKey } })).json()).data;
+    const job = (
+      await (await fetch(`${service.url}/api/v1/jobs/${jobId}`, { headers: { 'x-service-token': apiKey } })).json()
+    ).data;
     if (job.state !== 'STARTED') return job;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -50,14 +54,24 @@ beforeAll(async () => {
   // The registry lives as long as the process; the files before this one in the worker counted too.
   registry.resetMetrics();
   metricsPort = await freePort();
-  service = await startTestService({ listen: true, env: { METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), JOB_POLL_MS: '50' } });
+  service = await startTestService({
+    listen: true,
+    env: { METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), JOB_POLL_MS: '50' },
+  });
   const account = await service.account();
   const project = await account.project('metrics');
   apiKey = project.apiKey;
-  await seedTranslations(service.db, { projectToken: project.projectToken, translations: { en: { hello: 'Hello' }, de: {} } });
+  await seedTranslations(service.db, {
+    projectToken: project.projectToken,
+    translations: { en: { hello: 'Hello' }, de: {} },
+  });
 
   const api = (method: string, url: string, body?: unknown) =>
-    fetch(`${service.url}${url}`, { method, headers: { 'x-service-token': apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${service.url}${url}`, {
+      method,
+      headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   await api('GET', '/api/v1/languages');
   await api('GET', '/api/v1/languages');
   await api('GET', '/api/v1/customers/nobody');
@@ -66,7 +80,16 @@ beforeAll(async () => {
   await api('POST', '/graphql', { query: 'query MetricsBroken { customer(key: "nobody") { key } }' });
   await api('POST', '/graphql', { query: 'query MetricsInvalid { noSuchField }' });
   await api('POST', '/graphql', { query: 'query MetricsInvalid { noSuchField }' });
-  const job = (await (await api('POST', '/api/v1/jobs/auto-translate', { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', sourceProjectLanguage: 'en' })).json()).data;
+  const job = (
+    await (
+      await api('POST', '/api/v1/jobs/auto-translate', {
+        translationProvider: 'PSEUDO',
+        targetProjectLanguage: 'de',
+        targetLanguage: 'de',
+        sourceProjectLanguage: 'en',
+      })
+    ).json()
+  ).data;
   expect((await waitForJob(job.jobId)).state).toBe('SUCCESS');
   expect((await api('POST', '/api/v2/environments/_latest/publish', {})).status).toBe(200);
   recordWebhookDelivery('success');
@@ -91,14 +114,24 @@ describe('/metrics', () => {
     const text = await res.text();
 
     expect(sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/languages', status: '200' })).toBe(2);
-    expect(sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/customers/:customerKey', status: '404' })).toBe(1);
+    expect(
+      sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/customers/:customerKey', status: '404' }),
+    ).toBe(1);
     expect(sample(text, 'http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
-    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/languages', status: '200' })).toBe(2);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/languages', status: '200' }),
+    ).toBe(2);
     expect(sample(text, 'http_request_duration_seconds_bucket', { route: '/api/v1/languages', le: '+Inf' })).toBe(2);
 
-    expect(sample(text, 'graphql_operations_total', { operation: 'MetricsProbe', type: 'query', outcome: 'success' })).toBe(1);
-    expect(sample(text, 'graphql_operations_total', { operation: 'MetricsBroken', type: 'query', outcome: 'error' })).toBe(1);
-    expect(sample(text, 'graphql_operations_total', { operation: 'MetricsInvalid', type: 'query', outcome: 'invalid' })).toBe(2);
+    expect(
+      sample(text, 'graphql_operations_total', { operation: 'MetricsProbe', type: 'query', outcome: 'success' }),
+    ).toBe(1);
+    expect(
+      sample(text, 'graphql_operations_total', { operation: 'MetricsBroken', type: 'query', outcome: 'error' }),
+    ).toBe(1);
+    expect(
+      sample(text, 'graphql_operations_total', { operation: 'MetricsInvalid', type: 'query', outcome: 'invalid' }),
+    ).toBe(2);
     // REST requests run their GraphQL operation through the same path.
     expect(sample(text, 'graphql_operations_total', { operation: 'RestLanguages', outcome: 'success' })).toBe(2);
     expect(sample(text, 'graphql_operation_duration_seconds_count', { operation: 'MetricsProbe' })).toBe(1);
@@ -125,13 +158,18 @@ describe('/metrics', () => {
   it('is served without a token on METRICS_PORT, and nothing else there', async () => {
     const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(res.status).toBe(200);
-    expect(sample(await res.text(), 'http_requests_total', { route: '/api/v1/languages', status: '200' })).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(await res.text(), 'http_requests_total', { route: '/api/v1/languages', status: '200' }),
+    ).toBeGreaterThanOrEqual(2);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/api/v1/languages`)).status).toBe(404);
   });
 
   it('still answers while the database is unreachable, without the job queue', async () => {
     const real = database();
-    setDatabase({ ...real, prisma: { $queryRawUnsafe: () => Promise.reject(new Error('connection refused')) } } as unknown as Database);
+    setDatabase({
+      ...real,
+      prisma: { $queryRawUnsafe: () => Promise.reject(new Error('connection refused')) },
+    } as unknown as Database);
     try {
       const res = await scrape();
       expect(res.status).toBe(200);

@@ -42,95 +42,231 @@ const FILE = { name: 'en.json', content: JSON.stringify({ imported_a: 'A', impor
 // One sample per operation, in an order where each finds what it needs.
 const samples: Sample[] = [
   { operation: 'GET /api/v2/projects', url: '/api/v2/projects?sort=created', auth: 'personalToken' },
-  { operation: 'POST /api/v2/projects', url: '/api/v2/projects', body: { name: 'second' }, auth: 'personalToken', after: (data) => (secondProjectToken = data.projectToken) },
+  {
+    operation: 'POST /api/v2/projects',
+    url: '/api/v2/projects',
+    body: { name: 'second' },
+    auth: 'personalToken',
+    after: (data) => (secondProjectToken = data.projectToken),
+  },
   { operation: 'GET /api/v1/projects', url: '/api/v1/projects', auth: 'basic' },
   { operation: 'POST /api/v1/projects', url: '/api/v1/projects', body: { name: 'third' }, auth: 'basic' },
   { operation: 'GET /api/v2/project', url: '/api/v2/project', auth: 'vendorHeader' },
   { operation: 'POST /api/v1/customers', url: '/api/v1/customers', body: { key: 'acme', description: 'Acme' } },
   { operation: 'GET /api/v1/customers', url: '/api/v1/customers' },
   { operation: 'GET /api/v1/customers/{customerKey}', url: '/api/v1/customers/acme' },
-  { operation: 'PATCH /api/v1/customers/{customerKey}', url: '/api/v1/customers/acme', body: { description: 'ACME Inc.' } },
+  {
+    operation: 'PATCH /api/v1/customers/{customerKey}',
+    url: '/api/v1/customers/acme',
+    body: { description: 'ACME Inc.' },
+  },
   { operation: 'POST /api/v1/languages', url: '/api/v1/languages', body: { key: 'fr', name: 'French' } },
   { operation: 'GET /api/v1/languages', url: '/api/v1/languages' },
   { operation: 'PATCH /api/v1/languages/{languageKey}', url: '/api/v1/languages/fr', body: { name: 'Français' } },
-  { operation: 'POST /api/v1/translation-keys', url: '/api/v1/translation-keys', body: { key: 'k1', description: 'a key', tags: ['t'] } },
+  {
+    operation: 'POST /api/v1/translation-keys',
+    url: '/api/v1/translation-keys',
+    body: { key: 'k1', description: 'a key', tags: ['t'] },
+  },
   { operation: 'GET /api/v1/translation-keys', url: '/api/v1/translation-keys?size=10&sort=created_at' },
-  { operation: 'PATCH /api/v1/translation-keys', url: '/api/v1/translation-keys?key=k1', body: { charactersLimit: 40 } },
-  { operation: 'POST /api/v1/translations', url: '/api/v1/translations', body: { content: [{ key: 'k2', language: 'en', text: 'Hi' }] } },
+  {
+    operation: 'PATCH /api/v1/translation-keys',
+    url: '/api/v1/translation-keys?key=k1',
+    body: { charactersLimit: 40 },
+  },
+  {
+    operation: 'POST /api/v1/translations',
+    url: '/api/v1/translations',
+    body: { content: [{ key: 'k2', language: 'en', text: 'Hi' }] },
+  },
   {
     operation: 'PATCH /api/v1/translations',
     url: '/api/v1/translations',
-    body: { content: [{ key: 'k2', language: 'en', text: 'Hello' }, { key: 'missing', language: 'en', text: 'x' }] },
+    body: {
+      content: [
+        { key: 'k2', language: 'en', text: 'Hello' },
+        { key: 'missing', language: 'en', text: 'x' },
+      ],
+    },
   },
   { operation: 'GET /api/v2/translations', url: '/api/v2/translations?language=en&size=50' },
-  { operation: 'PATCH /api/v2/translations', url: '/api/v2/translations', body: { key: 'k2', language: 'en', text: 'Hey', reviewStatus: 'REVIEWED' } },
-  { operation: 'POST /api/v2/import', url: '/api/v2/import?uploadFormat=single-language-json&languageKey=en', file: FILE },
-  { operation: 'POST /cli/v2/upload', url: '/cli/v2/upload?uploadFormat=single-language-json&languageKey=en&fileName=en.json', file: FILE },
-  { operation: 'POST /cli/v2/upload-preview', url: '/cli/v2/upload-preview?uploadFormat=single-language-json&languageKey=de', file: FILE },
+  {
+    operation: 'PATCH /api/v2/translations',
+    url: '/api/v2/translations',
+    body: { key: 'k2', language: 'en', text: 'Hey', reviewStatus: 'REVIEWED' },
+  },
+  {
+    operation: 'POST /api/v2/import',
+    url: '/api/v2/import?uploadFormat=single-language-json&languageKey=en',
+    file: FILE,
+  },
+  {
+    operation: 'POST /cli/v2/upload',
+    url: '/cli/v2/upload?uploadFormat=single-language-json&languageKey=en&fileName=en.json',
+    file: FILE,
+  },
+  {
+    operation: 'POST /cli/v2/upload-preview',
+    url: '/cli/v2/upload-preview?uploadFormat=single-language-json&languageKey=de',
+    file: FILE,
+  },
   { operation: 'GET /api/v4/export', url: '/api/v4/export?downloadFormat=single-language-json' },
   { operation: 'GET /api/v3/export', url: '/api/v3/export?downloadFormat=single-language-json&languageKey=en' },
-  { operation: 'GET /cli/v2/download', url: '/cli/v2/download?downloadFormat=single-language-json&downloadOptions=SPLIT_BY_NAMESPACES' },
+  {
+    operation: 'GET /cli/v2/download',
+    url: '/cli/v2/download?downloadFormat=single-language-json&downloadOptions=SPLIT_BY_NAMESPACES',
+  },
   { operation: 'POST /cli/v1/stacktrace', url: '/cli/v1/stacktrace', body: { message: 'boom', stacktrace: 'at x' } },
   {
     operation: 'POST /api/v1/jobs/auto-translate',
     url: '/api/v1/jobs/auto-translate',
-    body: { translationProvider: 'PSEUDO', targetProjectLanguage: 'de', targetLanguage: 'de', sourceProjectLanguage: 'en' },
+    body: {
+      translationProvider: 'PSEUDO',
+      targetProjectLanguage: 'de',
+      targetLanguage: 'de',
+      sourceProjectLanguage: 'en',
+    },
     after: (data) => (jobId = data.jobId),
   },
   {
     operation: 'POST /api/v2/jobs/auto-translate',
     url: '/api/v2/jobs/auto-translate',
-    body: { translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targets: [{ targetProjectLanguage: 'fr', targetLanguage: 'fr' }] },
+    body: {
+      translationProvider: 'PSEUDO',
+      sourceProjectLanguage: 'en',
+      targets: [{ targetProjectLanguage: 'fr', targetLanguage: 'fr' }],
+    },
   },
   { operation: 'GET /api/v1/jobs', url: '/api/v1/jobs' },
   { operation: 'GET /api/v2/jobs', url: '/api/v2/jobs?status=STARTED,SUCCESS&type=AUTO_TRANSLATION' },
   { operation: 'GET /api/v1/jobs/{jobId}', url: '/api/v1/jobs/{jobId}' },
   { operation: 'GET /api/v2/environments', url: '/api/v2/environments' },
-  { operation: 'POST /api/v2/environments', url: '/api/v2/environments', body: { key: 'staging', name: 'Staging', color: '#00aa00' } },
-  { operation: 'POST /api/v2/environments/{environmentKey}/publish', url: '/api/v2/environments/_latest/publish', body: { label: 'first' } },
+  {
+    operation: 'POST /api/v2/environments',
+    url: '/api/v2/environments',
+    body: { key: 'staging', name: 'Staging', color: '#00aa00' },
+  },
+  {
+    operation: 'POST /api/v2/environments/{environmentKey}/publish',
+    url: '/api/v2/environments/_latest/publish',
+    body: { label: 'first' },
+  },
   { operation: 'GET /api/v2/environments/{environmentKey}', url: '/api/v2/environments/_latest' },
   { operation: 'DELETE /api/v1/translation-keys', url: '/api/v1/translation-keys?key=k1' },
-  { operation: 'DELETE /api/v1/translation-keys/bulk', url: '/api/v1/translation-keys/bulk', body: { translationKeys: [{ key: 'imported_a' }, { key: 'imported_b' }] } },
+  {
+    operation: 'DELETE /api/v1/translation-keys/bulk',
+    url: '/api/v1/translation-keys/bulk',
+    body: { translationKeys: [{ key: 'imported_a' }, { key: 'imported_b' }] },
+  },
   { operation: 'DELETE /api/v1/customers/{customerKey}', url: '/api/v1/customers/acme' },
   { operation: 'DELETE /api/v1/languages/{languageKey}', url: '/api/v1/languages/it' },
-  { operation: 'GET /api/v2/translations/history', url: '/api/v2/translations/history?key=k2&language=en', after: (data) => (cellChangeId = data[0].id) },
-  { operation: 'POST /api/v2/translations/history/{cellChangeId}/revert', url: '/api/v2/translations/history/{cellChangeId}/revert' },
-  { operation: 'GET /api/v2/activity', url: '/api/v2/activity?kind=TRANSLATIONS&size=5', after: (data) => (activityId = data[0].id) },
+  {
+    operation: 'GET /api/v2/translations/history',
+    url: '/api/v2/translations/history?key=k2&language=en',
+    after: (data) => (cellChangeId = data[0].id),
+  },
+  {
+    operation: 'POST /api/v2/translations/history/{cellChangeId}/revert',
+    url: '/api/v2/translations/history/{cellChangeId}/revert',
+  },
+  {
+    operation: 'GET /api/v2/activity',
+    url: '/api/v2/activity?kind=TRANSLATIONS&size=5',
+    after: (data) => (activityId = data[0].id),
+  },
   { operation: 'GET /api/v2/activity/{activityId}/cells', url: '/api/v2/activity/{activityId}/cells?size=10' },
   { operation: 'POST /api/v2/activity/{activityId}/revert', url: '/api/v2/activity/{activityId}/revert' },
-  { operation: 'POST /api/v2/webhooks', url: '/api/v2/webhooks', body: { url: 'https://hooks.example.com/translations', triggers: ['CHANGE', 'PUBLICATION'] }, after: (data) => (webhookId = String(data.id)) },
+  {
+    operation: 'POST /api/v2/webhooks',
+    url: '/api/v2/webhooks',
+    body: { url: 'https://hooks.example.com/translations', triggers: ['CHANGE', 'PUBLICATION'] },
+    after: (data) => (webhookId = String(data.id)),
+  },
   { operation: 'GET /api/v2/webhooks', url: '/api/v2/webhooks' },
   { operation: 'GET /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}' },
   { operation: 'PATCH /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}', body: { enabled: false } },
   { operation: 'POST /api/v2/webhooks/{webhookId}/test', url: '/api/v2/webhooks/{webhookId}/test' },
   { operation: 'GET /api/v2/webhooks/{webhookId}/deliveries', url: '/api/v2/webhooks/{webhookId}/deliveries?size=10' },
   { operation: 'DELETE /api/v2/webhooks/{webhookId}', url: '/api/v2/webhooks/{webhookId}' },
-  { operation: 'GET /api/v2/translation-memory/suggestions', url: '/api/v2/translation-memory/suggestions?targetLanguage=de&text=Hello&limit=5&minScore=40' },
-  { operation: 'POST /api/v2/glossary/import', url: '/api/v2/glossary/import?format=CSV', file: { name: 'glossary.csv', content: 'term,description,de\nhello,A greeting,Hallo\n' } },
+  {
+    operation: 'GET /api/v2/translation-memory/suggestions',
+    url: '/api/v2/translation-memory/suggestions?targetLanguage=de&text=Hello&limit=5&minScore=40',
+  },
+  {
+    operation: 'POST /api/v2/glossary/import',
+    url: '/api/v2/glossary/import?format=CSV',
+    file: { name: 'glossary.csv', content: 'term,description,de\nhello,A greeting,Hallo\n' },
+  },
   { operation: 'GET /api/v2/glossary/terms', url: '/api/v2/glossary/terms?search=hel&size=10' },
   { operation: 'GET /api/v2/glossary/matches', url: '/api/v2/glossary/matches?targetLanguage=de&text=Hello%20there' },
   { operation: 'GET /api/v2/glossary/export', url: '/api/v2/glossary/export?format=TBX' },
   { operation: 'GET /api/v2/quality-checks', url: '/api/v2/quality-checks?severity=error&size=10' },
-  { operation: 'GET /api/v2/projects/{projectToken}/members', url: '/api/v2/projects/{projectToken}/members', auth: 'personalToken' },
+  {
+    operation: 'GET /api/v2/projects/{projectToken}/members',
+    url: '/api/v2/projects/{projectToken}/members',
+    auth: 'personalToken',
+  },
   {
     operation: 'POST /api/v2/projects/{projectToken}/invitations',
     url: '/api/v2/projects/{projectToken}/invitations',
     body: { email: 'teammate@example.com', role: 'translator', languages: ['de'], canReview: true },
     auth: 'personalToken',
   },
-  { operation: 'PATCH /api/v2/projects/{projectToken}/members/{email}', url: '/api/v2/projects/{projectToken}/members/{ownerEmail}', body: { role: 'admin' }, auth: 'personalToken', status: 409 },
-  { operation: 'DELETE /api/v2/projects/{projectToken}/members/{email}', url: '/api/v2/projects/{projectToken}/members/nobody@example.com', auth: 'personalToken', status: 404 },
-  { operation: 'POST /api/v2/screenshots', url: '/api/v2/screenshots?name=Home', file: { name: 'home.png', content: bombPng(40) }, after: (data) => (screenshotId = String(data.id)) },
+  {
+    operation: 'PATCH /api/v2/projects/{projectToken}/members/{email}',
+    url: '/api/v2/projects/{projectToken}/members/{ownerEmail}',
+    body: { role: 'admin' },
+    auth: 'personalToken',
+    status: 409,
+  },
+  {
+    operation: 'DELETE /api/v2/projects/{projectToken}/members/{email}',
+    url: '/api/v2/projects/{projectToken}/members/nobody@example.com',
+    auth: 'personalToken',
+    status: 404,
+  },
+  {
+    operation: 'POST /api/v2/screenshots',
+    url: '/api/v2/screenshots?name=Home',
+    file: { name: 'home.png', content: bombPng(40) },
+    after: (data) => (screenshotId = String(data.id)),
+  },
   { operation: 'GET /api/v2/screenshots', url: '/api/v2/screenshots?linked=false&limit=10' },
   { operation: 'GET /api/v2/screenshots/{screenshotId}', url: '/api/v2/screenshots/{screenshotId}' },
-  { operation: 'POST /api/v2/screenshots/{screenshotId}/links', url: '/api/v2/screenshots/{screenshotId}/links', body: { key: 'greeting', x: 1, y: 2, width: 30, height: 10 }, after: (data) => (linkId = String(data.id)) },
-  { operation: 'PATCH /api/v2/screenshots/{screenshotId}/links/{linkId}', url: '/api/v2/screenshots/{screenshotId}/links/{linkId}', body: { x: 2, y: 2, width: 30, height: 10 } },
-  { operation: 'DELETE /api/v2/screenshots/{screenshotId}/links/{linkId}', url: '/api/v2/screenshots/{screenshotId}/links/{linkId}' },
+  {
+    operation: 'POST /api/v2/screenshots/{screenshotId}/links',
+    url: '/api/v2/screenshots/{screenshotId}/links',
+    body: { key: 'greeting', x: 1, y: 2, width: 30, height: 10 },
+    after: (data) => (linkId = String(data.id)),
+  },
+  {
+    operation: 'PATCH /api/v2/screenshots/{screenshotId}/links/{linkId}',
+    url: '/api/v2/screenshots/{screenshotId}/links/{linkId}',
+    body: { x: 2, y: 2, width: 30, height: 10 },
+  },
+  {
+    operation: 'DELETE /api/v2/screenshots/{screenshotId}/links/{linkId}',
+    url: '/api/v2/screenshots/{screenshotId}/links/{linkId}',
+  },
   { operation: 'DELETE /api/v2/screenshots/{screenshotId}', url: '/api/v2/screenshots/{screenshotId}' },
   { operation: 'DELETE /api/v1/translations/purge', url: '/api/v1/translations/purge?source=CLI' },
-  { operation: 'PATCH /api/v2/projects/{projectToken}', url: '/api/v2/projects/{projectToken}', body: { name: 'described again' }, auth: 'personalToken' },
-  { operation: 'POST /api/v2/projects/{projectToken}/api-key/rotate', url: '/api/v2/projects/{projectToken}/api-key/rotate', auth: 'personalToken', after: (data) => (apiKey = data.apiKey) },
-  { operation: 'DELETE /api/v2/projects/{projectToken}', url: '/api/v2/projects/{secondProjectToken}', auth: 'personalToken' },
+  {
+    operation: 'PATCH /api/v2/projects/{projectToken}',
+    url: '/api/v2/projects/{projectToken}',
+    body: { name: 'described again' },
+    auth: 'personalToken',
+  },
+  {
+    operation: 'POST /api/v2/projects/{projectToken}/api-key/rotate',
+    url: '/api/v2/projects/{projectToken}/api-key/rotate',
+    auth: 'personalToken',
+    after: (data) => (apiKey = data.apiKey),
+  },
+  {
+    operation: 'DELETE /api/v2/projects/{projectToken}',
+    url: '/api/v2/projects/{secondProjectToken}',
+    auth: 'personalToken',
+  },
 ];
 
 // Error answers the description declares, one per status the service can be made to give here.
@@ -145,26 +281,42 @@ const errorSamples: Sample[] = [
 
 function headersFor(auth: Sample['auth'] = 'apiKey'): Record<string, string> {
   switch (auth) {
-    case 'apiKey': return { 'x-service-token': apiKey };
-    case 'vendorHeader': return { 'x-simplelocalize-token': apiKey };
-    case 'basic': return { authorization: account.basic };
-    case 'personalToken': return { authorization: account.token };
+    case 'apiKey':
+      return { 'x-service-token': apiKey };
+    case 'vendorHeader':
+      return { 'x-simplelocalize-token': apiKey };
+    case 'basic':
+      return { authorization: account.basic };
+    case 'personalToken':
+      return { authorization: account.token };
   }
 }
 
-async function send(sample: Sample, withCredentials = true): Promise<{ status: number; contentType: string; body: any }> {
+async function send(
+  sample: Sample,
+  withCredentials = true,
+): Promise<{ status: number; contentType: string; body: any }> {
   const [method] = sample.operation.split(' ');
   const headers: Record<string, string> = withCredentials ? headersFor(sample.auth) : {};
   let body: BodyInit | undefined;
   if (sample.file) {
     const form = new FormData();
-    form.append('file', new Blob([typeof sample.file.content === 'string' ? sample.file.content : new Uint8Array(sample.file.content)], { type: typeof sample.file.content === 'string' ? 'application/json' : 'image/png' }), sample.file.name);
+    form.append(
+      'file',
+      new Blob([typeof sample.file.content === 'string' ? sample.file.content : new Uint8Array(sample.file.content)], {
+        type: typeof sample.file.content === 'string' ? 'application/json' : 'image/png',
+      }),
+      sample.file.name,
+    );
     body = form;
   } else if (sample.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(sample.body);
   }
-  const res = await fetch(`${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{activityId}', activityId).replace('{cellChangeId}', cellChangeId).replace('{webhookId}', webhookId).replace('{secondProjectToken}', secondProjectToken).replace('{screenshotId}', screenshotId).replace('{linkId}', linkId).replace('{ownerEmail}', encodeURIComponent(account.email))}`, { method, headers, body });
+  const res = await fetch(
+    `${service.url}${sample.url.replace('{jobId}', jobId).replace('{projectToken}', projectToken).replace('{activityId}', activityId).replace('{cellChangeId}', cellChangeId).replace('{webhookId}', webhookId).replace('{secondProjectToken}', secondProjectToken).replace('{screenshotId}', screenshotId).replace('{linkId}', linkId).replace('{ownerEmail}', encodeURIComponent(account.email))}`,
+    { method, headers, body },
+  );
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.json() };
 }
 
@@ -190,14 +342,18 @@ function validatorFor(operation: string, status: number): ValidateFunction {
 }
 
 /** Component references point into the description added to ajv under its own id. */
-const rewriteRefs = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"https://service.test/openapi.json#/components/'));
+const rewriteRefs = (schema: unknown) =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"https://service.test/openapi.json#/components/'));
 
 async function expectConforms(sample: Sample, withCredentials = true, status = sample.status ?? 200): Promise<any> {
   const answer = await send(sample, withCredentials);
   expect(answer.status, `${sample.operation}: ${JSON.stringify(answer.body)}`).toBe(status);
   expect(answer.contentType).toMatch(/^application\/json/);
   const validate = validatorFor(sample.operation, status);
-  expect(validate(answer.body), `${sample.operation} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(answer.body).slice(0, 2000)}`).toBe(true);
+  expect(
+    validate(answer.body),
+    `${sample.operation} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(answer.body).slice(0, 2000)}`,
+  ).toBe(true);
   return answer.body;
 }
 
@@ -205,8 +361,19 @@ beforeAll(async () => {
   service = await startTestService({ listen: true });
   account = await service.account();
   ({ apiKey } = await account.project('described'));
-  ({ projectToken } = { projectToken: (await (await fetch(`${service.url}/api/v2/project`, { headers: { 'x-service-token': apiKey } })).json()).data.projectToken });
-  await seedTranslations(service.db, { projectToken, translations: { en: { greeting: 'Hello', farewell: 'Bye' }, de: { greeting: 'Hallo', farewell: '' }, it: { greeting: 'Ciao' } } });
+  ({ projectToken } = {
+    projectToken: (
+      await (await fetch(`${service.url}/api/v2/project`, { headers: { 'x-service-token': apiKey } })).json()
+    ).data.projectToken,
+  });
+  await seedTranslations(service.db, {
+    projectToken,
+    translations: {
+      en: { greeting: 'Hello', farewell: 'Bye' },
+      de: { greeting: 'Hallo', farewell: '' },
+      it: { greeting: 'Ciao' },
+    },
+  });
   doc = await (await fetch(`${service.url}/openapi.json`)).json();
   ajv.addSchema({ $id: 'https://service.test/openapi.json', components: rewriteRefs(doc.components) });
 });
@@ -224,8 +391,16 @@ describe('the OpenAPI description', () => {
   });
 
   it('describes the schemes, limits, enums, bodies and deprecations of the declarations', () => {
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'apiKeyVendorHeader', 'basic', 'personalToken']);
-    expect(doc.components.securitySchemes.apiKeyVendorHeader).toMatchObject({ in: 'header', name: 'X-SimpleLocalize-Token' });
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'apiKey',
+      'apiKeyVendorHeader',
+      'basic',
+      'personalToken',
+    ]);
+    expect(doc.components.securitySchemes.apiKeyVendorHeader).toMatchObject({
+      in: 'header',
+      name: 'X-SimpleLocalize-Token',
+    });
     expect(doc.paths['/api/v1/customers'].get.security).toEqual([{ apiKey: [] }, { apiKeyVendorHeader: [] }]);
     expect(doc.paths['/api/v1/projects'].get.security).toEqual([{ basic: [] }]);
     const size = doc.paths['/api/v1/translation-keys'].get.parameters.find((p: any) => p.name === 'size');
@@ -234,23 +409,41 @@ describe('the OpenAPI description', () => {
     expect(sort.schema.enum).toContain('translation_progress');
     const options = doc.paths['/api/v2/import'].post.parameters.find((p: any) => p.name === 'importOptions');
     expect(options.schema.items.enum).toContain('REPLACE_TRANSLATION_IF_FOUND');
-    expect(doc.paths['/api/v2/import'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
-    expect(doc.paths['/api/v1/customers'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateCustomerInput' });
+    expect(doc.paths['/api/v2/import'].post.requestBody.content['multipart/form-data'].schema.required).toEqual([
+      'file',
+    ]);
+    expect(doc.paths['/api/v1/customers'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateCustomerInput',
+    });
     expect(doc.components.schemas.CreateCustomerInput.properties.key).toMatchObject({ maxLength: 40 });
-    expect(doc.components.schemas.CreateTranslationKeyInput.properties.tags).toMatchObject({ maxItems: 100, items: { type: 'string', maxLength: 100 } });
-    expect(doc.paths['/api/v1/languages/{languageKey}'].patch.parameters[0]).toMatchObject({ name: 'languageKey', in: 'path', required: true, schema: { maxLength: 20 } });
+    expect(doc.components.schemas.CreateTranslationKeyInput.properties.tags).toMatchObject({
+      maxItems: 100,
+      items: { type: 'string', maxLength: 100 },
+    });
+    expect(doc.paths['/api/v1/languages/{languageKey}'].patch.parameters[0]).toMatchObject({
+      name: 'languageKey',
+      in: 'path',
+      required: true,
+      schema: { maxLength: 20 },
+    });
     expect(doc.paths['/api/v3/export'].get.deprecated).toBe(true);
     expect(doc.paths['/api/v1/translations'].post.deprecated).toBe(true);
     for (const status of ['400', '402', '403', '404', '409', '429', '500']) {
-      expect(doc.paths['/api/v1/languages'].get.responses[status]).toEqual({ $ref: `#/components/responses/Error${status}` });
+      expect(doc.paths['/api/v1/languages'].get.responses[status]).toEqual({
+        $ref: `#/components/responses/Error${status}`,
+      });
     }
     expect(doc.components.responses.Error429.headers).toHaveProperty('Retry-After');
     // Deletes answer without data.
-    expect(doc.paths['/api/v1/languages/{languageKey}'].delete.responses[200].content['application/json'].schema.required).toEqual(['msg', 'status']);
+    expect(
+      doc.paths['/api/v1/languages/{languageKey}'].delete.responses[200].content['application/json'].schema.required,
+    ).toEqual(['msg', 'status']);
   });
 
   it('has a sample here for every operation it describes', () => {
-    const described = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const described = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(samples.map((s) => s.operation).sort()).toEqual(described.sort());
   });
 });
@@ -267,7 +460,11 @@ describe('the samples against the description', () => {
         const schema = parameter.schema.type === 'array' ? parameter.schema.items : parameter.schema;
         const values = parameter.schema.type === 'array' ? value.split(',') : [value];
         const validate = ajv.compile(rewriteRefs(schema));
-        for (const v of values) expect(validate(schema.type === 'integer' ? Number(v) : v), `${sample.operation} ${name}=${v}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        for (const v of values)
+          expect(
+            validate(schema.type === 'integer' ? Number(v) : v),
+            `${sample.operation} ${name}=${v}: ${ajv.errorsText(validate.errors)}`,
+          ).toBe(true);
       }
       if (sample.body !== undefined) {
         const schema = declared.requestBody?.content['application/json']?.schema;

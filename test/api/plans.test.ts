@@ -51,7 +51,10 @@ describe('customers per project', () => {
 });
 
 describe('PUBLISH_AFTER_IMPORT', () => {
-  const content = [{ key: 'hello', language: 'en', text: 'Hello' }, { key: 'hello', language: 'de', text: 'Hallo' }];
+  const content = [
+    { key: 'hello', language: 'en', text: 'Hello' },
+    { key: 'hello', language: 'de', text: 'Hallo' },
+  ];
 
   it('is refused on the free plan with 402 before anything is written', async () => {
     const api = await projectApi(service, await service.account({ plan: 'free' }), 'Free import');

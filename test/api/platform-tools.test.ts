@@ -60,7 +60,9 @@ const TOOLS = {
 type Tool = keyof typeof TOOLS;
 const MISSING = (Object.keys(TOOLS) as Tool[]).filter((t) => !TOOLS[t]);
 if (MISSING.length && !IN_CI) {
-  console.warn(`platform-tools.test.ts: skipping the checks that need ${MISSING.join(', ')} (not installed; CI installs them, see .ci/run)`);
+  console.warn(
+    `platform-tools.test.ts: skipping the checks that need ${MISSING.join(', ')} (not installed; CI installs them, see .ci/run)`,
+  );
 }
 
 /** `it` for a check needing tools: skipped (and saying so) locally when one is missing, run (and failing) in CI. */
@@ -111,11 +113,11 @@ const TEXTS: Record<string, Record<string, string>> = {
     files: '{count, plural, one {# file} other {# files}}',
     messages: '{count, plural, one {{name} has # new message} other {{name} has # new messages}}',
     done: "{count, plural, one {'#'# item, 100% done} other {'#'# items, 100% done}}",
-    sent: "{count, plural, one {%1$s sent # photo, it''s \"new\"} other {%1$s sent # photos, it''s \"new\"}}",
+    sent: '{count, plural, one {%1$s sent # photo, it\'\'s "new"} other {%1$s sent # photos, it\'\'s "new"}}',
   },
   ja: {
     greeting: 'こんにちは、{name}さん！',
-    apostrophe: '「引用」と\'アポストロフィ\' & <fine>',
+    apostrophe: "「引用」と'アポストロフィ' & <fine>",
     at_start: '@ホーム',
     question_start: '?たぶん',
     hash_start: '#1 の選択',
@@ -137,7 +139,8 @@ const TEXTS: Record<string, Record<string, string>> = {
     printf_positional: 'أرسل %1$s %2$d صور',
     multiline: 'السطر الأول\nالسطر الثاني',
     files: '{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}',
-    messages: '{count, plural, zero {لا رسائل لـ {name}} one {رسالة جديدة لـ {name}} two {رسالتان لـ {name}} few {# رسائل لـ {name}} many {# رسالة لـ {name}} other {# رسالة لـ {name}}}',
+    messages:
+      '{count, plural, zero {لا رسائل لـ {name}} one {رسالة جديدة لـ {name}} two {رسالتان لـ {name}} few {# رسائل لـ {name}} many {# رسالة لـ {name}} other {# رسالة لـ {name}}}',
     done: "{count, plural, zero {لا شيء} one {عنصر '#'#} two {عنصران '#'#} few {# عناصر، 100%} many {# عنصرًا، 100%} other {# عنصر، 100%}}",
     // sent, emoji, at_start, question_start, hash_start, printf_s, printf_d: untranslated in Arabic
   },
@@ -163,8 +166,22 @@ const ANDROID_PLURALS: Record<string, Record<string, Record<string, string>>> = 
   },
   ar: {
     files: { zero: 'لا ملفات', one: 'ملف واحد', two: 'ملفان', few: '%d ملفات', many: '%d ملفًا', other: '%d ملف' },
-    messages: { zero: 'لا رسائل لـ {name}', one: 'رسالة جديدة لـ {name}', two: 'رسالتان لـ {name}', few: '%d رسائل لـ {name}', many: '%d رسالة لـ {name}', other: '%d رسالة لـ {name}' },
-    done: { zero: 'لا شيء', one: 'عنصر #%d', two: 'عنصران #%d', few: '%d عناصر، 100%%', many: '%d عنصرًا، 100%%', other: '%d عنصر، 100%%' },
+    messages: {
+      zero: 'لا رسائل لـ {name}',
+      one: 'رسالة جديدة لـ {name}',
+      two: 'رسالتان لـ {name}',
+      few: '%d رسائل لـ {name}',
+      many: '%d رسالة لـ {name}',
+      other: '%d رسالة لـ {name}',
+    },
+    done: {
+      zero: 'لا شيء',
+      one: 'عنصر #%d',
+      two: 'عنصران #%d',
+      few: '%d عناصر، 100%%',
+      many: '%d عنصرًا، 100%%',
+      other: '%d عنصر، 100%%',
+    },
   },
 };
 
@@ -178,7 +195,10 @@ beforeAll(async () => {
   ({ apiKey } = await account.project('platform tools'));
   for (const language of LANGUAGES) {
     const texts = Object.fromEntries(Object.entries(TEXTS[language]!).filter(([, t]) => t));
-    await importOk(service, apiKey, JSON.stringify(texts), { uploadFormat: 'single-language-json', languageKey: language });
+    await importOk(service, apiKey, JSON.stringify(texts), {
+      uploadFormat: 'single-language-json',
+      languageKey: language,
+    });
   }
 });
 afterAll(async () => {
@@ -197,10 +217,21 @@ async function exportByLanguage(downloadFormat: string): Promise<Map<string, Buf
 // ---- Android -----------------------------------------------------------------
 
 const MANIFEST = '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.check"/>\n';
-const QUANTITY: Record<string, string> = { '0x01000004': 'other', '0x01000005': 'zero', '0x01000006': 'one', '0x01000007': 'two', '0x01000008': 'few', '0x01000009': 'many' };
+const QUANTITY: Record<string, string> = {
+  '0x01000004': 'other',
+  '0x01000005': 'zero',
+  '0x01000006': 'one',
+  '0x01000007': 'two',
+  '0x01000008': 'few',
+  '0x01000009': 'many',
+};
 
 /** Compiles a strings.xml into a throw-away resource set with aapt and aapt2. */
-function compileAndroid(xml: Buffer | string): { aapt: ReturnType<typeof run>; aapt2: ReturnType<typeof run>; apk: string } {
+function compileAndroid(xml: Buffer | string): {
+  aapt: ReturnType<typeof run>;
+  aapt2: ReturnType<typeof run>;
+  apk: string;
+} {
   const d = dir('android');
   mkdirSync(join(d, 'res', 'values'), { recursive: true });
   writeFileSync(join(d, 'AndroidManifest.xml'), MANIFEST);
@@ -213,11 +244,18 @@ function compileAndroid(xml: Buffer | string): { aapt: ReturnType<typeof run>; a
 
 /** aapt's quoted dump text back to the string. */
 function unescapeDump(s: string): string {
-  return s.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) => (e[0] === 'u' && e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ({ n: '\n', t: '\t' } as Record<string, string>)[e] ?? e));
+  return s.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) =>
+    e[0] === 'u' && e.length === 5
+      ? String.fromCharCode(parseInt(e.slice(1), 16))
+      : (({ n: '\n', t: '\t' } as Record<string, string>)[e] ?? e),
+  );
 }
 
 /** The compiled values of an apk: strings by name, plurals by name and quantity. */
-function compiledValues(apk: string): { strings: Record<string, string>; plurals: Record<string, Record<string, string>> } {
+function compiledValues(apk: string): {
+  strings: Record<string, string>;
+  plurals: Record<string, Record<string, string>>;
+} {
   const dump = run('aapt', ['dump', '--values', 'resources', apk]);
   expect(dump.status, dump.stderr).toBe(0);
   const strings: Record<string, string> = {};
@@ -242,45 +280,64 @@ function compiledValues(apk: string): { strings: Record<string, string>; plurals
 
 describe('Android: aapt compiles our strings.xml', () => {
   for (const format of ['android', 'android-strings', 'android-xml']) {
-    withTools(['aapt', 'aapt2'], `${format}: aapt package and aapt2 compile accept every language, and the compiled values are the texts`, async () => {
-      const files = await exportByLanguage(format);
-      expect([...files.keys()]).toEqual(LANGUAGES);
-      for (const language of LANGUAGES) {
-        const xml = files.get(language)!;
-        expect(xml.toString()).not.toMatch(/<item quantity="\w+">[^<]*(?<![\\%])#(?!%)/); // no ICU # left in a plural item
-        const { aapt, aapt2, apk } = compileAndroid(xml);
-        expect(aapt.status, `aapt (${language}): ${aapt.stderr}`).toBe(0);
-        expect(aapt2.status, `aapt2 (${language}): ${aapt2.stderr}`).toBe(0);
-        const { strings, plurals } = compiledValues(apk);
-        const expectedStrings = Object.fromEntries(translated(language).filter((k) => !PLURAL_KEYS.includes(k)).map((k) => [k, TEXTS[language]![k]!]));
-        expect(strings).toEqual(expectedStrings);
-        expect(plurals).toEqual(ANDROID_PLURALS[language]);
-      }
-    });
+    withTools(
+      ['aapt', 'aapt2'],
+      `${format}: aapt package and aapt2 compile accept every language, and the compiled values are the texts`,
+      async () => {
+        const files = await exportByLanguage(format);
+        expect([...files.keys()]).toEqual(LANGUAGES);
+        for (const language of LANGUAGES) {
+          const xml = files.get(language)!;
+          expect(xml.toString()).not.toMatch(/<item quantity="\w+">[^<]*(?<![\\%])#(?!%)/); // no ICU # left in a plural item
+          const { aapt, aapt2, apk } = compileAndroid(xml);
+          expect(aapt.status, `aapt (${language}): ${aapt.stderr}`).toBe(0);
+          expect(aapt2.status, `aapt2 (${language}): ${aapt2.stderr}`).toBe(0);
+          const { strings, plurals } = compiledValues(apk);
+          const expectedStrings = Object.fromEntries(
+            translated(language)
+              .filter((k) => !PLURAL_KEYS.includes(k))
+              .map((k) => [k, TEXTS[language]![k]!]),
+          );
+          expect(strings).toEqual(expectedStrings);
+          expect(plurals).toEqual(ANDROID_PLURALS[language]);
+        }
+      },
+    );
   }
 
-  withTools(['aapt', 'aapt2'], 'the check fails on known-bad files (literal # item, bare apostrophe, bare @, mixed non-positional placeholders)', () => {
-    const res = (body: string) => `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    ${body}\n</resources>\n`;
-    const bad = [
-      ['plural item with ICU #', res('<plurals name="p"><item quantity="one"># file</item><item quantity="other"># files</item></plurals>'), 'Color value not valid'],
-      ['unescaped apostrophe', res(`<string name="a">It's</string>`), 'Apostrophe not preceded by'],
-      ['unescaped leading @', res('<string name="a">@home</string>'), 'No resource type specified'],
-      ['several non-positional placeholders', res('<string name="a">%s sent %d</string>'), 'non-positional'],
-    ] as const;
-    for (const [what, xml, message] of bad) {
-      const { aapt } = compileAndroid(xml);
-      expect(aapt.status, what).not.toBe(0);
-      expect(aapt.stderr, what).toContain(message);
-    }
-    // aapt2 compile alone catches the apostrophe too (references are only resolved when linking).
-    expect(compileAndroid(bad[1][1]).aapt2.status).not.toBe(0);
-  });
+  withTools(
+    ['aapt', 'aapt2'],
+    'the check fails on known-bad files (literal # item, bare apostrophe, bare @, mixed non-positional placeholders)',
+    () => {
+      const res = (body: string) => `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    ${body}\n</resources>\n`;
+      const bad = [
+        [
+          'plural item with ICU #',
+          res('<plurals name="p"><item quantity="one"># file</item><item quantity="other"># files</item></plurals>'),
+          'Color value not valid',
+        ],
+        ['unescaped apostrophe', res(`<string name="a">It's</string>`), 'Apostrophe not preceded by'],
+        ['unescaped leading @', res('<string name="a">@home</string>'), 'No resource type specified'],
+        ['several non-positional placeholders', res('<string name="a">%s sent %d</string>'), 'non-positional'],
+      ] as const;
+      for (const [what, xml, message] of bad) {
+        const { aapt } = compileAndroid(xml);
+        expect(aapt.status, what).not.toBe(0);
+        expect(aapt.stderr, what).toContain(message);
+      }
+      // aapt2 compile alone catches the apostrophe too (references are only resolved when linking).
+      expect(compileAndroid(bad[1][1]).aapt2.status).not.toBe(0);
+    },
+  );
 });
 
 // ---- Qt ----------------------------------------------------------------------
 
 /** lrelease's summary: Generated N translation(s) (F finished and U unfinished). */
-function lrelease(ts: Buffer | string, extra: string[] = []): { generated: number; finished: number; unfinished: number; qm: string; output: string } {
+function lrelease(
+  ts: Buffer | string,
+  extra: string[] = [],
+): { generated: number; finished: number; unfinished: number; qm: string; output: string } {
   const d = dir('qt');
   writeFileSync(join(d, 'app.ts'), ts);
   const r = run('lrelease', [...extra, 'app.ts', '-qm', 'app.qm'], d);
@@ -292,94 +349,147 @@ function lrelease(ts: Buffer | string, extra: string[] = []): { generated: numbe
 }
 
 describe('Qt: lrelease compiles every translation', () => {
-  withTools(['lrelease', 'lconvert', 'xmllint'], 'qt-linguist: every non-empty translation is compiled, also with -nounfinished, and %n is the number', async () => {
-    const files = await exportByLanguage('qt-linguist');
-    expect([...files.keys()]).toEqual(LANGUAGES);
-    for (const language of LANGUAGES) {
-      const ts = files.get(language)!;
-      const n = translated(language).length;
-      const all = lrelease(ts);
-      expect(all, all.output).toMatchObject({ generated: n, finished: n, unfinished: 0 });
-      const strict = lrelease(ts, ['-nounfinished']);
-      expect(strict.generated, strict.output).toBe(n);
-      // The compiled catalog read back by Qt's own converter: numerus forms carry %n, never #.
-      const back = dir('qt-back');
-      const conv = run('lconvert', ['-i', strict.qm, '-o', join(back, 'back.ts')]);
-      expect(conv.status, conv.stderr).toBe(0);
-      const { root } = parseXml(readFileSync(join(back, 'back.ts')));
-      // Every compiled text: the numerus forms, or the translation (Japanese has one form, and lconvert writes it plain).
-      const forms = elements(root, 'translation').flatMap((t) => (elements(t, 'numerusform').length ? elements(t, 'numerusform') : [t]).map(text));
-      expect(elements(root, 'message')).toHaveLength(n);
-      expect(forms).not.toContain(language === 'en' ? '# files' : language === 'ja' ? '#個のファイル' : '# ملف');
-      expect(forms).toContain(language === 'en' ? '%n files' : language === 'ja' ? '%n個のファイル' : '%n ملف');
-      expect(forms).toContain(language === 'en' ? '#%n item, 100% done' : language === 'ja' ? '#%n 件、100% 完了' : 'عنصر #%n');
-    }
-  });
+  withTools(
+    ['lrelease', 'lconvert', 'xmllint'],
+    'qt-linguist: every non-empty translation is compiled, also with -nounfinished, and %n is the number',
+    async () => {
+      const files = await exportByLanguage('qt-linguist');
+      expect([...files.keys()]).toEqual(LANGUAGES);
+      for (const language of LANGUAGES) {
+        const ts = files.get(language)!;
+        const n = translated(language).length;
+        const all = lrelease(ts);
+        expect(all, all.output).toMatchObject({ generated: n, finished: n, unfinished: 0 });
+        const strict = lrelease(ts, ['-nounfinished']);
+        expect(strict.generated, strict.output).toBe(n);
+        // The compiled catalog read back by Qt's own converter: numerus forms carry %n, never #.
+        const back = dir('qt-back');
+        const conv = run('lconvert', ['-i', strict.qm, '-o', join(back, 'back.ts')]);
+        expect(conv.status, conv.stderr).toBe(0);
+        const { root } = parseXml(readFileSync(join(back, 'back.ts')));
+        // Every compiled text: the numerus forms, or the translation (Japanese has one form, and lconvert writes it plain).
+        const forms = elements(root, 'translation').flatMap((t) =>
+          (elements(t, 'numerusform').length ? elements(t, 'numerusform') : [t]).map(text),
+        );
+        expect(elements(root, 'message')).toHaveLength(n);
+        expect(forms).not.toContain(language === 'en' ? '# files' : language === 'ja' ? '#個のファイル' : '# ملف');
+        expect(forms).toContain(language === 'en' ? '%n files' : language === 'ja' ? '%n個のファイル' : '%n ملف');
+        expect(forms).toContain(
+          language === 'en' ? '#%n item, 100% done' : language === 'ja' ? '#%n 件、100% 完了' : 'عنصر #%n',
+        );
+      }
+    },
+  );
 
-  withTools(['lrelease', 'lconvert'], "qt-linguist: plurals have Qt's forms where its rules are not CLDR's (French, Latvian, Hungarian): lrelease removes none, and reads back each form's text", async () => {
-    const plurals: [string, string, string[]][] = [
-      // CLDR's many (a million "de fichiers") has no Qt form: lrelease dropped the real plural after it.
-      ['fr', '{count, plural, one {# fichier} many {# de fichiers} other {# fichiers}}', ['%n fichier', '%n fichiers']],
-      // Qt's first Latvian form is the singular, its last n = 0.
-      ['lv', '{count, plural, zero {# failu} one {# fails} other {# faili}}', ['%n fails', '%n faili', '%n failu']],
-      // One Qt form.
-      ['hu', '{count, plural, one {# fájl} other {# fájl}}', ['%n fájl']],
-    ];
-    const { apiKey } = await (await service.account()).project('qt-numerus-rules');
-    await importOk(service, apiKey, JSON.stringify({
-      format: 'project-backup-json', version: 1,
-      languages: plurals.map(([language]) => ({ key: language })),
-      keys: [{ key: '%n file(s)', translations: Object.fromEntries(plurals.map(([language, text]) => [language, { text }])) }],
-    }), { uploadFormat: 'project-backup-json' });
-    const files = await exportFiles(service, apiKey, { downloadFormat: 'qt-linguist' });
-    for (const [language, , expected] of plurals) {
-      const compiled = lrelease(files.find((f) => f.language === language)!.content);
-      expect(compiled.output).not.toMatch(/Removed plural forms/);
-      const back = dir('qt-rules');
-      const conv = run('lconvert', ['-i', compiled.qm, '-o', join(back, 'back.ts')]);
-      expect(conv.status, conv.stderr).toBe(0);
-      const { root } = parseXml(readFileSync(join(back, 'back.ts')));
-      const translation = elements(root, 'translation')[0]!;
-      const forms = elements(translation, 'numerusform').length ? elements(translation, 'numerusform').map(text) : [text(translation)];
-      expect(forms, language).toEqual(expected);
-    }
-  });
+  withTools(
+    ['lrelease', 'lconvert'],
+    "qt-linguist: plurals have Qt's forms where its rules are not CLDR's (French, Latvian, Hungarian): lrelease removes none, and reads back each form's text",
+    async () => {
+      const plurals: [string, string, string[]][] = [
+        // CLDR's many (a million "de fichiers") has no Qt form: lrelease dropped the real plural after it.
+        [
+          'fr',
+          '{count, plural, one {# fichier} many {# de fichiers} other {# fichiers}}',
+          ['%n fichier', '%n fichiers'],
+        ],
+        // Qt's first Latvian form is the singular, its last n = 0.
+        ['lv', '{count, plural, zero {# failu} one {# fails} other {# faili}}', ['%n fails', '%n faili', '%n failu']],
+        // One Qt form.
+        ['hu', '{count, plural, one {# fájl} other {# fájl}}', ['%n fájl']],
+      ];
+      const { apiKey } = await (await service.account()).project('qt-numerus-rules');
+      await importOk(
+        service,
+        apiKey,
+        JSON.stringify({
+          format: 'project-backup-json',
+          version: 1,
+          languages: plurals.map(([language]) => ({ key: language })),
+          keys: [
+            {
+              key: '%n file(s)',
+              translations: Object.fromEntries(plurals.map(([language, text]) => [language, { text }])),
+            },
+          ],
+        }),
+        { uploadFormat: 'project-backup-json' },
+      );
+      const files = await exportFiles(service, apiKey, { downloadFormat: 'qt-linguist' });
+      for (const [language, , expected] of plurals) {
+        const compiled = lrelease(files.find((f) => f.language === language)!.content);
+        expect(compiled.output).not.toMatch(/Removed plural forms/);
+        const back = dir('qt-rules');
+        const conv = run('lconvert', ['-i', compiled.qm, '-o', join(back, 'back.ts')]);
+        expect(conv.status, conv.stderr).toBe(0);
+        const { root } = parseXml(readFileSync(join(back, 'back.ts')));
+        const translation = elements(root, 'translation')[0]!;
+        const forms = elements(translation, 'numerusform').length
+          ? elements(translation, 'numerusform').map(text)
+          : [text(translation)];
+        expect(forms, language).toEqual(expected);
+      }
+    },
+  );
 
-  withTools(['lrelease'], 'the check fails on the old export (non-empty NOT_REVIEWED texts marked unfinished are dropped by -nounfinished)', () => {
-    const old = `<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de">\n<context>\n    <name></name>\n    <message>\n        <source>a</source>\n        <translation type="unfinished">A</translation>\n    </message>\n    <message>\n        <source>b</source>\n        <translation>B</translation>\n    </message>\n</context>\n</TS>\n`;
-    expect(lrelease(old)).toMatchObject({ generated: 2, unfinished: 1 });
-    expect(lrelease(old, ['-nounfinished']).generated).toBe(1);
-  });
+  withTools(
+    ['lrelease'],
+    'the check fails on the old export (non-empty NOT_REVIEWED texts marked unfinished are dropped by -nounfinished)',
+    () => {
+      const old = `<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de">\n<context>\n    <name></name>\n    <message>\n        <source>a</source>\n        <translation type="unfinished">A</translation>\n    </message>\n    <message>\n        <source>b</source>\n        <translation>B</translation>\n    </message>\n</context>\n</TS>\n`;
+      expect(lrelease(old)).toMatchObject({ generated: 2, unfinished: 1 });
+      expect(lrelease(old, ['-nounfinished']).generated).toBe(1);
+    },
+  );
 });
 
 // ---- gettext -----------------------------------------------------------------
 
 describe('gettext: msgfmt -c compiles every translation', () => {
-  withTools(['msgfmt', 'msgunfmt'], 'po-pot: msgfmt -c accepts every language and counts every translation; msgunfmt reads %d back', async () => {
-    const files = await exportByLanguage('po-pot');
-    expect([...files.keys()]).toEqual(LANGUAGES);
-    for (const language of LANGUAGES) {
-      const d = dir('po');
-      const po = files.get(language)!;
-      expect(po.toString()).not.toMatch(/^msgstr\[\d\] "(?:[^"\\]|\\.)*(?<!\\")#(?!%)/m);
-      writeFileSync(join(d, 'app.po'), po);
-      const r = run('msgfmt', ['-c', '--statistics', '-o', 'app.mo', 'app.po'], d);
-      expect(r.status, r.stderr).toBe(0);
-      const n = translated(language).length;
-      const untranslated = KEYS.length - n;
-      expect(r.stderr.trim()).toBe(`${n} translated messages${untranslated ? `, ${untranslated} untranslated messages` : ''}.`);
-      // The compiled catalog, read back by gettext itself: the plural forms carry %d.
-      const back = run('msgunfmt', ['app.mo'], d);
-      expect(back.status, back.stderr).toBe(0);
-      const plural = language === 'en' ? ['msgstr[0] "%d file"', 'msgstr[1] "%d files"'] : language === 'ja' ? ['msgstr[0] "%d個のファイル"'] : ['msgstr[3] "%d ملفات"', 'msgstr[5] "%d ملف"'];
-      for (const line of plural) expect(back.stdout).toContain(line);
-      expect(back.stdout).toContain(language === 'ar' ? 'msgstr[1] "عنصر #%d"' : language === 'en' ? 'msgstr[1] "#%d items, 100%% done"' : 'msgstr[0] "#%d 件、100%% 完了"');
-    }
-  });
+  withTools(
+    ['msgfmt', 'msgunfmt'],
+    'po-pot: msgfmt -c accepts every language and counts every translation; msgunfmt reads %d back',
+    async () => {
+      const files = await exportByLanguage('po-pot');
+      expect([...files.keys()]).toEqual(LANGUAGES);
+      for (const language of LANGUAGES) {
+        const d = dir('po');
+        const po = files.get(language)!;
+        expect(po.toString()).not.toMatch(/^msgstr\[\d\] "(?:[^"\\]|\\.)*(?<!\\")#(?!%)/m);
+        writeFileSync(join(d, 'app.po'), po);
+        const r = run('msgfmt', ['-c', '--statistics', '-o', 'app.mo', 'app.po'], d);
+        expect(r.status, r.stderr).toBe(0);
+        const n = translated(language).length;
+        const untranslated = KEYS.length - n;
+        expect(r.stderr.trim()).toBe(
+          `${n} translated messages${untranslated ? `, ${untranslated} untranslated messages` : ''}.`,
+        );
+        // The compiled catalog, read back by gettext itself: the plural forms carry %d.
+        const back = run('msgunfmt', ['app.mo'], d);
+        expect(back.status, back.stderr).toBe(0);
+        const plural =
+          language === 'en'
+            ? ['msgstr[0] "%d file"', 'msgstr[1] "%d files"']
+            : language === 'ja'
+              ? ['msgstr[0] "%d個のファイル"']
+              : ['msgstr[3] "%d ملفات"', 'msgstr[5] "%d ملف"'];
+        for (const line of plural) expect(back.stdout).toContain(line);
+        expect(back.stdout).toContain(
+          language === 'ar'
+            ? 'msgstr[1] "عنصر #%d"'
+            : language === 'en'
+              ? 'msgstr[1] "#%d items, 100%% done"'
+              : 'msgstr[0] "#%d 件、100%% 完了"',
+        );
+      }
+    },
+  );
 
   withTools(['msgfmt'], 'the check fails on a known-bad file (plural forms not matching the header)', () => {
     const d = dir('po-bad');
-    writeFileSync(join(d, 'bad.po'), 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Plural-Forms: nplurals=6; plural=(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n%100 >= 3 && n%100 <= 10 ? 3 : n%100 >= 11 ? 4 : 5);\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\n');
+    writeFileSync(
+      join(d, 'bad.po'),
+      'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Plural-Forms: nplurals=6; plural=(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n%100 >= 3 && n%100 <= 10 ? 3 : n%100 >= 11 ? 4 : 5);\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\n',
+    );
     const r = run('msgfmt', ['-c', '-o', 'bad.mo', 'bad.po'], d);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/plural/);
@@ -399,49 +509,67 @@ function elements(el: XmlElement, name: string): XmlElement[] {
 }
 
 function text(el: XmlElement): string {
-  return el.children.map((c) => (c.type === 'text' || c.type === 'cdata' ? c.value : c.type === 'element' ? text(c) : '')).join('');
+  return el.children
+    .map((c) => (c.type === 'text' || c.type === 'cdata' ? c.value : c.type === 'element' ? text(c) : ''))
+    .join('');
 }
 
 /** A plist <dict> as an object (strings and nested dicts). */
 function plistDict(el: XmlElement): Record<string, unknown> {
   const kids = el.children.filter((c): c is XmlElement => c.type === 'element');
   const out: Record<string, unknown> = {};
-  for (let i = 0; i < kids.length; i += 2) out[text(kids[i]!)] = kids[i + 1]!.name === 'dict' ? plistDict(kids[i + 1]!) : text(kids[i + 1]!);
+  for (let i = 0; i < kids.length; i += 2)
+    out[text(kids[i]!)] = kids[i + 1]!.name === 'dict' ? plistDict(kids[i + 1]!) : text(kids[i + 1]!);
   return out;
 }
 
 describe('Apple: plistutil reads our .stringsdict', () => {
-  withTools(['plistutil'], 'localizable-strings-dict: converts to binary and back; only plural keys, %lld for the number', async () => {
-    const files = await exportByLanguage('localizable-strings-dict');
-    expect([...files.keys()]).toEqual(LANGUAGES);
-    for (const language of LANGUAGES) {
-      const d = dir('plist');
-      writeFileSync(join(d, 'Localizable.stringsdict'), files.get(language)!);
-      const toBin = run('plistutil', ['-i', 'Localizable.stringsdict', '-o', 'bin.plist', '-f', 'bin'], d);
-      expect(toBin.stdout + toBin.stderr).toBe('');
-      expect(readFileSync(join(d, 'bin.plist')).subarray(0, 8).toString('latin1')).toBe('bplist00');
-      const toXml = run('plistutil', ['-i', 'bin.plist', '-o', 'back.xml', '-f', 'xml'], d);
-      expect(toXml.stdout + toXml.stderr).toBe('');
-      const { root } = parseXml(readFileSync(join(d, 'back.xml')));
-      const top = plistDict(root.children.find((c): c is XmlElement => c.type === 'element')!);
-      expect(Object.keys(top)).toEqual(PLURAL_KEYS.filter((k) => TEXTS[language]![k]));
-      for (const [key, entry] of Object.entries(top) as [string, Record<string, unknown>][]) {
-        expect(entry.NSStringLocalizedFormatKey, key).toBe('%#@count@');
-        const variable = entry.count as Record<string, string>;
-        expect(variable.NSStringFormatSpecTypeKey).toBe('NSStringPluralRuleType');
-        expect(variable.NSStringFormatValueTypeKey).toBe('lld');
-        expect(variable.other).toBeTruthy();
+  withTools(
+    ['plistutil'],
+    'localizable-strings-dict: converts to binary and back; only plural keys, %lld for the number',
+    async () => {
+      const files = await exportByLanguage('localizable-strings-dict');
+      expect([...files.keys()]).toEqual(LANGUAGES);
+      for (const language of LANGUAGES) {
+        const d = dir('plist');
+        writeFileSync(join(d, 'Localizable.stringsdict'), files.get(language)!);
+        const toBin = run('plistutil', ['-i', 'Localizable.stringsdict', '-o', 'bin.plist', '-f', 'bin'], d);
+        expect(toBin.stdout + toBin.stderr).toBe('');
+        expect(readFileSync(join(d, 'bin.plist')).subarray(0, 8).toString('latin1')).toBe('bplist00');
+        const toXml = run('plistutil', ['-i', 'bin.plist', '-o', 'back.xml', '-f', 'xml'], d);
+        expect(toXml.stdout + toXml.stderr).toBe('');
+        const { root } = parseXml(readFileSync(join(d, 'back.xml')));
+        const top = plistDict(root.children.find((c): c is XmlElement => c.type === 'element')!);
+        expect(Object.keys(top)).toEqual(PLURAL_KEYS.filter((k) => TEXTS[language]![k]));
+        for (const [key, entry] of Object.entries(top) as [string, Record<string, unknown>][]) {
+          expect(entry.NSStringLocalizedFormatKey, key).toBe('%#@count@');
+          const variable = entry.count as Record<string, string>;
+          expect(variable.NSStringFormatSpecTypeKey).toBe('NSStringPluralRuleType');
+          expect(variable.NSStringFormatValueTypeKey).toBe('lld');
+          expect(variable.other).toBeTruthy();
+        }
+        const files_ = (top.files as Record<string, Record<string, string>>).count!;
+        expect(files_.other).toBe(
+          language === 'en' ? '%lld files' : language === 'ja' ? '%lld個のファイル' : '%lld ملف',
+        );
+        const done = (top.done as Record<string, Record<string, string>>).count!;
+        expect(done.other).toBe(
+          language === 'en'
+            ? '#%lld items, 100%% done'
+            : language === 'ja'
+              ? '#%lld 件、100%% 完了'
+              : '%lld عنصر، 100%%',
+        );
       }
-      const files_ = (top.files as Record<string, Record<string, string>>).count!;
-      expect(files_.other).toBe(language === 'en' ? '%lld files' : language === 'ja' ? '%lld個のファイル' : '%lld ملف');
-      const done = (top.done as Record<string, Record<string, string>>).count!;
-      expect(done.other).toBe(language === 'en' ? '#%lld items, 100%% done' : language === 'ja' ? '#%lld 件、100%% 完了' : '%lld عنصر، 100%%');
-    }
-  });
+    },
+  );
 
   withTools(['plistutil'], 'the check fails on a known-bad file (malformed plist)', () => {
     const d = dir('plist-bad');
-    writeFileSync(join(d, 'bad.stringsdict'), '<?xml version="1.0"?>\n<plist version="1.0"><dict><key>a</key><string>x</dict></plist>\n');
+    writeFileSync(
+      join(d, 'bad.stringsdict'),
+      '<?xml version="1.0"?>\n<plist version="1.0"><dict><key>a</key><string>x</dict></plist>\n',
+    );
     const r = run('plistutil', ['-i', 'bad.stringsdict', '-o', 'bin.plist', '-f', 'bin'], d);
     // plistutil exits 0 even when it fails: the message and the missing output say so.
     expect(r.stdout + r.stderr).toContain('ERROR');
@@ -460,7 +588,11 @@ describe('PHP: php -l and PHP itself read our arrays', () => {
       const lint = run('php', ['-l', 'lang.php'], d);
       expect(lint.status, lint.stdout + lint.stderr).toBe(0);
       expect(lint.stdout).toContain('No syntax errors detected');
-      const values = run('php', ['-r', 'echo json_encode(include $argv[1], JSON_UNESCAPED_UNICODE);', join(d, 'lang.php')]);
+      const values = run('php', [
+        '-r',
+        'echo json_encode(include $argv[1], JSON_UNESCAPED_UNICODE);',
+        join(d, 'lang.php'),
+      ]);
       expect(values.status, values.stderr).toBe(0);
       expect(JSON.parse(values.stdout)).toEqual(Object.fromEntries(KEYS.map((k) => [k, TEXTS[language]![k] ?? ''])));
     }
@@ -485,7 +617,10 @@ function nodeImport(file: string, commonjs: boolean): { status: number | null; v
 }
 
 describe('JavaScript: Node imports our modules', () => {
-  for (const [format, extension] of [['javascript', 'mjs'], ['module-exports', 'cjs']] as const) {
+  for (const [format, extension] of [
+    ['javascript', 'mjs'],
+    ['module-exports', 'cjs'],
+  ] as const) {
     it(`${format}: import() of the .${extension} gives exactly the texts`, async () => {
       const files = await exportByLanguage(format);
       for (const language of LANGUAGES) {
@@ -510,7 +645,17 @@ describe('JavaScript: Node imports our modules', () => {
 // ---- XML ---------------------------------------------------------------------
 
 describe('XML formats: xmllint accepts every export', () => {
-  const XML_FORMATS = ['android', 'android-strings', 'android-xml', 'resx', 'string-resources', 'qt-linguist', 'xliff12', 'xliff20', 'localizable-strings-dict'];
+  const XML_FORMATS = [
+    'android',
+    'android-strings',
+    'android-xml',
+    'resx',
+    'string-resources',
+    'qt-linguist',
+    'xliff12',
+    'xliff20',
+    'localizable-strings-dict',
+  ];
   withTools(['xmllint'], `${XML_FORMATS.join(', ')}: well-formed`, async () => {
     for (const format of XML_FORMATS) {
       const files = await exportFiles(service, apiKey, { downloadFormat: format });

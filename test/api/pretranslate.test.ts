@@ -15,7 +15,9 @@ let projectId: number;
 
 const headers = () => ({ 'X-SIMPLELOCALIZE-token': apiKey, 'content-type': 'application/json' });
 const gql = async (query: string, variables: Record<string, unknown> = {}) =>
-  (await service.request({ method: 'POST', url: '/graphql', headers: headers(), payload: { query, variables } })).json();
+  (
+    await service.request({ method: 'POST', url: '/graphql', headers: headers(), payload: { query, variables } })
+  ).json();
 
 async function run(input: Record<string, unknown>): Promise<{ state: string; message: string; metadata?: unknown }> {
   const res = await gql('mutation($input: AutoTranslateInput!) { autoTranslate(input: $input) { jobId } }', {
@@ -45,7 +47,10 @@ beforeAll(async () => {
   service = await startTestService();
   const account = await service.account();
   ({ apiKey, projectToken } = await account.project('pretranslate'));
-  projectId = await seedTranslations(service.db, { projectToken, translations: { en: EN, de: { save: 'Datei speichern', delete_some: '12 Dateien löschen' } } });
+  projectId = await seedTranslations(service.db, {
+    projectToken,
+    translations: { en: EN, de: { save: 'Datei speichern', delete_some: '12 Dateien löschen' } },
+  });
   await service.db.prisma.language.updateMany({ where: { projectId }, data: { isDefault: false } });
   await service.db.prisma.language.updateMany({ where: { projectId, key: 'en' }, data: { isDefault: true } });
   await service.db.prisma.translationKey.updateMany({ where: { projectId, key: 'locked_save' }, data: { lock: true } });
@@ -63,11 +68,18 @@ describe('pre-translation from the memory', () => {
     expect(de.save_the).toBeUndefined();
     expect(de.other).toBeUndefined();
     expect(de.locked_save).toBeUndefined();
-    expect(job.message).toBe('Translated 2 texts (0 characters); 2 of them from the translation memory; 2 without a memory match at the score asked for; 1 not written because their key is locked');
-    const filled = await service.db.prisma.translation.findMany({ where: { projectId, language: { key: 'de' }, key: { key: { in: ['save_copy', 'delete_few'] } } } });
+    expect(job.message).toBe(
+      'Translated 2 texts (0 characters); 2 of them from the translation memory; 2 without a memory match at the score asked for; 1 not written because their key is locked',
+    );
+    const filled = await service.db.prisma.translation.findMany({
+      where: { projectId, language: { key: 'de' }, key: { key: { in: ['save_copy', 'delete_few'] } } },
+    });
     expect(filled.map((t) => t.reviewStatus)).toEqual(['NOT_REVIEWED', 'NOT_REVIEWED']);
     // One change in the history, the job's, which names the provider.
-    const change = await service.db.prisma.activity.findFirstOrThrow({ where: { projectId, kind: 'AUTO_TRANSLATION' }, orderBy: { id: 'desc' } });
+    const change = await service.db.prisma.activity.findFirstOrThrow({
+      where: { projectId, kind: 'AUTO_TRANSLATION' },
+      orderBy: { id: 'desc' },
+    });
     expect(change).toMatchObject({ cells: 2, actorKind: 'JOB' });
     expect(change.details).toMatchObject({ provider: 'MEMORY' });
   });
@@ -76,13 +88,17 @@ describe('pre-translation from the memory', () => {
     const job = await run({ translationProvider: 'MEMORY', memoryMinScore: 80 });
     expect(job.state).toBe('SUCCESS');
     expect((await readTranslations(service.db, projectToken)).de!.save_the).toBe('Datei speichern');
-    expect(job.message).toMatch(/^Translated 1 texts .*; 1 of them from the translation memory; 1 without a memory match/);
+    expect(job.message).toMatch(
+      /^Translated 1 texts .*; 1 of them from the translation memory; 1 without a memory match/,
+    );
   });
 });
 
 describe('the memory first, then the provider', () => {
   it('sends only what the memory did not fill', async () => {
-    await service.db.prisma.translation.deleteMany({ where: { projectId, language: { key: 'de' }, key: { key: { in: ['save_copy', 'save_the'] } } } });
+    await service.db.prisma.translation.deleteMany({
+      where: { projectId, language: { key: 'de' }, key: { key: { in: ['save_copy', 'save_the'] } } },
+    });
     const job = await run({ translationProvider: 'PSEUDO', memoryMinScore: 100 });
     expect(job.state).toBe('SUCCESS');
     const de = (await readTranslations(service.db, projectToken)).de!;
@@ -90,17 +106,28 @@ describe('the memory first, then the provider', () => {
     // Not in the memory at 100 %: pseudo-localized.
     expect(de.save_the).toMatch(/^\[!!! /);
     expect(de.other).toMatch(/^\[!!! /);
-    expect(job.message).toMatch(/^Translated 3 texts \(\d+ characters\); 1 of them from the translation memory; 1 not written because their key is locked$/);
+    expect(job.message).toMatch(
+      /^Translated 3 texts \(\d+ characters\); 1 of them from the translation memory; 1 not written because their key is locked$/,
+    );
   });
 });
 
 describe('refusals', () => {
   it('refuses a score outside 50–100 and a source that is not the default language, creating no job', async () => {
     const before = await service.db.prisma.job.count({ where: { projectId } });
-    const low = await gql('mutation { autoTranslate(input: { translationProvider: MEMORY, memoryMinScore: 30, targets: [{ targetProjectLanguage: "de", targetLanguage: "de" }] }) { jobId } }');
-    expect(low.errors[0]).toMatchObject({ message: 'memoryMinScore must be a whole number from 50 to 100, got 30', extensions: { code: 'BAD_REQUEST' } });
-    const side = await gql('mutation { autoTranslate(input: { translationProvider: MEMORY, sourceProjectLanguage: "de", targets: [{ targetProjectLanguage: "en", targetLanguage: "en" }] }) { jobId } }');
-    expect(side.errors[0].message).toBe("The translation memory is looked up from the default language; sourceProjectLanguage 'de' is not it");
+    const low = await gql(
+      'mutation { autoTranslate(input: { translationProvider: MEMORY, memoryMinScore: 30, targets: [{ targetProjectLanguage: "de", targetLanguage: "de" }] }) { jobId } }',
+    );
+    expect(low.errors[0]).toMatchObject({
+      message: 'memoryMinScore must be a whole number from 50 to 100, got 30',
+      extensions: { code: 'BAD_REQUEST' },
+    });
+    const side = await gql(
+      'mutation { autoTranslate(input: { translationProvider: MEMORY, sourceProjectLanguage: "de", targets: [{ targetProjectLanguage: "en", targetLanguage: "en" }] }) { jobId } }',
+    );
+    expect(side.errors[0].message).toBe(
+      "The translation memory is looked up from the default language; sourceProjectLanguage 'de' is not it",
+    );
     expect(await service.db.prisma.job.count({ where: { projectId } })).toBe(before);
   });
 });

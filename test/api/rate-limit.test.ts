@@ -23,7 +23,9 @@ describe('request rate limit', () => {
   });
   it('counts each credential on its own and leaves health checks alone', async () => {
     const other = await service.account();
-    expect((await service.request({ url: '/api/v2/projects', headers: { authorization: other.token } })).statusCode).toBe(200);
+    expect(
+      (await service.request({ url: '/api/v2/projects', headers: { authorization: other.token } })).statusCode,
+    ).toBe(200);
     for (let i = 0; i < 10; i++) expect((await service.request({ url: '/healthz' })).statusCode).toBe(200);
   });
 });

@@ -23,26 +23,52 @@ async function lastEntry(api: ProjectApi, kind?: string) {
   return entry;
 }
 
-const languagesOf = async (api: ProjectApi) => ((await api.get('/api/v1/languages')).data as { key: string }[]).map((l) => l.key).sort();
-const customersOf = async (api: ProjectApi) => ((await api.get('/api/v1/customers')).data as { key: string }[]).map((c) => c.key).sort();
-const keyNames = async (api: ProjectApi) => (await keysOf(service, api.projectToken)).map((k) => (k.namespace ? `${k.namespace}/${k.key}` : k.key));
+const languagesOf = async (api: ProjectApi) =>
+  ((await api.get('/api/v1/languages')).data as { key: string }[]).map((l) => l.key).sort();
+const customersOf = async (api: ProjectApi) =>
+  ((await api.get('/api/v1/customers')).data as { key: string }[]).map((c) => c.key).sort();
+const keyNames = async (api: ProjectApi) =>
+  (await keysOf(service, api.projectToken)).map((k) => (k.namespace ? `${k.namespace}/${k.key}` : k.key));
 
-const backup = (keys: unknown[], languages: unknown[], customers: unknown[] = []) => json({ format: 'project-backup-json', version: 1, languages, keys, customers });
+const backup = (keys: unknown[], languages: unknown[], customers: unknown[] = []) =>
+  json({ format: 'project-backup-json', version: 1, languages, keys, customers });
 
 describe('reverting an import', () => {
   it('deletes the keys, languages and customers it created; the project is as published again, with nothing unpublished', async () => {
     const api = await projectApi(service, account, 'Import revert');
-    await importOk(service, api.apiKey, json({ en: { title: 'Title', body: 'Body' } }), { uploadFormat: 'multi-language-json' });
+    await importOk(service, api.apiKey, json({ en: { title: 'Title', body: 'Body' } }), {
+      uploadFormat: 'multi-language-json',
+    });
     expect((await api.post('/api/v2/environments/_latest/publish')).status).toBe(200);
     expect((await api.counters()).unpublishedChanges).toBe(0);
-    const published = { content: await contentOf(service, api.projectToken), keys: await keyNames(api), languages: await languagesOf(api) };
+    const published = {
+      content: await contentOf(service, api.projectToken),
+      keys: await keyNames(api),
+      languages: await languagesOf(api),
+    };
 
     // An import replacing a text, filling none, and bringing keys, a language and a customer of its own.
-    await importOk(service, api.apiKey, backup([
-      { key: 'title', translations: { en: { text: 'Title 2' }, fr: { text: 'Titre' } } },
-      { key: 'fresh.one', translations: { en: { text: 'One' }, fr: { text: 'Un' } }, customerTranslations: { acme: { en: { text: 'ACME one' } } } },
-      { key: 'fresh.two', namespace: 'web', translations: { en: { text: 'Two' } } },
-    ], [{ key: 'en', isDefault: true }, { key: 'fr', name: 'French' }], [{ key: 'acme' }]), { uploadFormat: 'project-backup-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    await importOk(
+      service,
+      api.apiKey,
+      backup(
+        [
+          { key: 'title', translations: { en: { text: 'Title 2' }, fr: { text: 'Titre' } } },
+          {
+            key: 'fresh.one',
+            translations: { en: { text: 'One' }, fr: { text: 'Un' } },
+            customerTranslations: { acme: { en: { text: 'ACME one' } } },
+          },
+          { key: 'fresh.two', namespace: 'web', translations: { en: { text: 'Two' } } },
+        ],
+        [
+          { key: 'en', isDefault: true },
+          { key: 'fr', name: 'French' },
+        ],
+        [{ key: 'acme' }],
+      ),
+      { uploadFormat: 'project-backup-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' },
+    );
     const imported = await lastEntry(api, 'IMPORT');
     expect(await languagesOf(api)).toEqual(['en', 'fr']);
     expect((await api.counters()).unpublishedChanges).toBeGreaterThan(0);
@@ -50,7 +76,14 @@ describe('reverting an import', () => {
     const res = await api.post(`/api/v2/activity/${imported.id}/revert`);
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({
-      reverted: 1, changedSince: 0, gone: 0, deletedKeys: 2, deletedLanguages: ['fr'], deletedCustomers: ['acme'], kept: [], keptCount: 0,
+      reverted: 1,
+      changedSince: 0,
+      gone: 0,
+      deletedKeys: 2,
+      deletedLanguages: ['fr'],
+      deletedCustomers: ['acme'],
+      kept: [],
+      keptCount: 0,
     });
     // The texts that went with them: fresh.one (en, fr, acme's override), fresh.two (en), title/fr.
     expect(res.data.removed).toBe(5);
@@ -63,11 +96,23 @@ describe('reverting an import', () => {
 
     // The revert's entry says what went; the texts that went are in its history.
     const entry = await lastEntry(api);
-    expect(entry).toMatchObject({ kind: 'REVERT', revertOf: imported.id, details: { deletedKeys: 2, deletedLanguages: ['fr'], deletedCustomers: ['acme'], keptCount: 0 } });
+    expect(entry).toMatchObject({
+      kind: 'REVERT',
+      revertOf: imported.id,
+      details: { deletedKeys: 2, deletedLanguages: ['fr'], deletedCustomers: ['acme'], keptCount: 0 },
+    });
     const gone = (await api.get(`/api/v2/activity/${entry.id}/cells?size=50`)).data as any[];
-    expect(gone.filter((c) => c.key === 'fresh.one').map((c) => c.oldText).sort()).toEqual(['ACME one', 'One', 'Un']);
+    expect(
+      gone
+        .filter((c) => c.key === 'fresh.one')
+        .map((c) => c.oldText)
+        .sort(),
+    ).toEqual(['ACME one', 'One', 'Un']);
     // GraphQL answers the same.
-    const again = await api.gql(`mutation($id: ID!) { revertChange(activityId: $id) { reverted deletedKeys keptCount } }`, { id: imported.id });
+    const again = await api.gql(
+      `mutation($id: ID!) { revertChange(activityId: $id) { reverted deletedKeys keptCount } }`,
+      { id: imported.id },
+    );
     expect(again.data.revertChange).toEqual({ reverted: 0, deletedKeys: 0, keptCount: 0 });
   });
 
@@ -75,11 +120,16 @@ describe('reverting an import', () => {
     const api = await projectApi(service, account, 'Import revert kept');
     await importOk(service, api.apiKey, json({ en: { base: 'Base' } }), { uploadFormat: 'multi-language-json' });
     expect((await api.post('/api/v2/environments/_latest/publish')).status).toBe(200);
-    await importOk(service, api.apiKey, json({
-      en: { edited: 'Edited', renamed: 'Renamed', locked: 'Locked', plain: 'Plain', base: 'Base' },
-      de: { base: 'Basis', plain: 'Schlicht' },
-      it: { plain: 'Semplice' },
-    }), { uploadFormat: 'multi-language-json' });
+    await importOk(
+      service,
+      api.apiKey,
+      json({
+        en: { edited: 'Edited', renamed: 'Renamed', locked: 'Locked', plain: 'Plain', base: 'Base' },
+        de: { base: 'Basis', plain: 'Schlicht' },
+        it: { plain: 'Semplice' },
+      }),
+      { uploadFormat: 'multi-language-json' },
+    );
     const imported = await lastEntry(api, 'IMPORT');
     // Someone else's work since: a text of a created key, a text in a created language, a rename, a lock.
     await api.patch('/api/v2/translations', { key: 'edited', language: 'en', text: 'Mine' });
@@ -89,10 +139,21 @@ describe('reverting an import', () => {
 
     const res = await api.post(`/api/v2/activity/${imported.id}/revert`);
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ deletedKeys: 1, deletedLanguages: ['it'], changedSince: 2, refusedLocked: 1, keptCount: 4 });
-    expect(new Set(res.data.kept.map((k: any) => `${k.kind}:${k.key}:${k.reason}`))).toEqual(new Set([
-      'KEY:edited:WRITTEN_SINCE', 'KEY:renamed.now:EDITED_SINCE', 'KEY:locked:EDITED_SINCE', 'LANGUAGE:de:WRITTEN_SINCE',
-    ]));
+    expect(res.data).toMatchObject({
+      deletedKeys: 1,
+      deletedLanguages: ['it'],
+      changedSince: 2,
+      refusedLocked: 1,
+      keptCount: 4,
+    });
+    expect(new Set(res.data.kept.map((k: any) => `${k.kind}:${k.key}:${k.reason}`))).toEqual(
+      new Set([
+        'KEY:edited:WRITTEN_SINCE',
+        'KEY:renamed.now:EDITED_SINCE',
+        'KEY:locked:EDITED_SINCE',
+        'LANGUAGE:de:WRITTEN_SINCE',
+      ]),
+    );
     expect(await keyNames(api)).toEqual(['base', 'edited', 'renamed.now', 'locked']);
     expect(await languagesOf(api)).toEqual(['de', 'en']);
     const content = await contentOf(service, api.projectToken);
@@ -109,7 +170,10 @@ describe('reverting an import', () => {
     await importOk(service, api.apiKey, json({ en: { a: 'A', b: 'B' } }), { uploadFormat: 'multi-language-json' });
     expect((await api.post('/api/v2/environments/_latest/publish')).status).toBe(200);
     await api.patch('/api/v2/translations', { key: 'a', language: 'en', text: 'A (edited)' });
-    await importOk(service, api.apiKey, json({ en: { a: 'A2', b: 'B2' } }), { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    await importOk(service, api.apiKey, json({ en: { a: 'A2', b: 'B2' } }), {
+      uploadFormat: 'multi-language-json',
+      importOptions: 'REPLACE_TRANSLATION_IF_FOUND',
+    });
     const imported = await lastEntry(api, 'IMPORT');
     expect((await api.post(`/api/v2/activity/${imported.id}/revert`)).data).toMatchObject({ reverted: 2 });
     // a holds the edit made after the publication: still unpublished; b is as published.
@@ -122,11 +186,13 @@ describe('reverting other writes that created something', () => {
   it('v1 POST translations: the keys and languages it created go', async () => {
     const api = await projectApi(service, account, 'V1 revert');
     await api.post('/api/v1/translation-keys', { key: 'kept' });
-    const res = await api.post('/api/v1/translations', { content: [
-      { key: 'kept', language: 'en', text: 'Kept' },
-      { key: 'made', language: 'en', text: 'Made' },
-      { key: 'made', language: 'pl', text: 'Zrobione' },
-    ] });
+    const res = await api.post('/api/v1/translations', {
+      content: [
+        { key: 'kept', language: 'en', text: 'Kept' },
+        { key: 'made', language: 'en', text: 'Made' },
+        { key: 'made', language: 'pl', text: 'Zrobione' },
+      ],
+    });
     expect(res.status).toBe(200);
     const written = await lastEntry(api, 'TRANSLATIONS');
     const reverted = await api.post(`/api/v2/activity/${written.id}/revert`);
@@ -141,16 +207,26 @@ describe('reverting other writes that created something', () => {
     const created = await api.gql('mutation { createTranslationKey(input: { key: "gql.key" }) { key } }');
     expect(created.errors).toBeUndefined();
     const keyChange = await lastEntry(api, 'KEYS');
-    await api.gql('mutation { importTranslations(content: [{ key: "gql.other", language: "sv", text: "Hej" }]) { uniqueKeysProcessed } }');
+    await api.gql(
+      'mutation { importTranslations(content: [{ key: "gql.other", language: "sv", text: "Hej" }]) { uniqueKeysProcessed } }',
+    );
     const writeChange = await lastEntry(api, 'TRANSLATIONS');
     expect((await api.post('/api/v1/customers', { key: 'solo' })).status).toBe(200);
     const customerChange = await lastEntry(api, 'CUSTOMERS');
 
-    const key = await api.gql(`mutation($id: ID!) { revertChange(activityId: $id) { reverted deletedKeys kept { key reason } } }`, { id: keyChange.id });
+    const key = await api.gql(
+      `mutation($id: ID!) { revertChange(activityId: $id) { reverted deletedKeys kept { key reason } } }`,
+      { id: keyChange.id },
+    );
     expect(key.data.revertChange).toEqual({ reverted: 0, deletedKeys: 1, kept: [] });
-    const write = await api.gql(`mutation($id: ID!) { revertChange(activityId: $id) { deletedKeys deletedLanguages } }`, { id: writeChange.id });
+    const write = await api.gql(
+      `mutation($id: ID!) { revertChange(activityId: $id) { deletedKeys deletedLanguages } }`,
+      { id: writeChange.id },
+    );
     expect(write.data.revertChange).toEqual({ deletedKeys: 1, deletedLanguages: ['sv'] });
-    expect((await api.post(`/api/v2/activity/${customerChange.id}/revert`)).data).toMatchObject({ deletedCustomers: ['solo'] });
+    expect((await api.post(`/api/v2/activity/${customerChange.id}/revert`)).data).toMatchObject({
+      deletedCustomers: ['solo'],
+    });
     expect(await keyNames(api)).toEqual([]);
     expect(await languagesOf(api)).toEqual(['en']);
     expect(await customersOf(api)).toEqual([]);
@@ -166,7 +242,11 @@ describe('reverting other writes that created something', () => {
     // Its only other language gone, nl is the default.
     expect((await api.delete('/api/v1/languages/en')).status).toBe(200);
     const res = await api.post(`/api/v2/activity/${change.id}/revert`);
-    expect(res.data).toMatchObject({ deletedLanguages: [], kept: [{ kind: 'LANGUAGE', key: 'nl', namespace: '', reason: 'DEFAULT_LANGUAGE' }], keptCount: 1 });
+    expect(res.data).toMatchObject({
+      deletedLanguages: [],
+      kept: [{ kind: 'LANGUAGE', key: 'nl', namespace: '', reason: 'DEFAULT_LANGUAGE' }],
+      keptCount: 1,
+    });
     expect(await languagesOf(api)).toEqual(['nl']);
   });
 });

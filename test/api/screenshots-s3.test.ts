@@ -19,7 +19,9 @@ async function keys(prefix: string): Promise<string[]> {
   const out: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, ContinuationToken: token }),
+    );
     out.push(...(page.Contents ?? []).map((o) => o.Key!));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -31,21 +33,39 @@ async function upload(project: ProjectApi, file: string) {
   if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
   return envelope(res).data;
 }
-const folderOf = async (id: number) => `l10n/screenshots/${(await service.db.prisma.screenshot.findUniqueOrThrow({ where: { id } })).storageFolder}`;
+const folderOf = async (id: number) =>
+  `l10n/screenshots/${(await service.db.prisma.screenshot.findUniqueOrThrow({ where: { id } })).storageFolder}`;
 
 beforeAll(async () => {
   s3 = await startFakeS3();
-  client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  client = new S3Client({
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
   service = await startTestService({
     worker: false,
-    env: { S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_PREFIX: 'l10n' },
+    env: {
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_PREFIX: 'l10n',
+    },
   });
   owner = await service.account();
   api = await projectApi(service, owner, 'S3 screenshots');
-  expect((await api.post('/api/v1/translations', { content: [
-    { key: 'title', language: 'en', text: 'Statistics' },
-    { key: 'other', language: 'en', text: 'Other' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: 'title', language: 'en', text: 'Statistics' },
+          { key: 'other', language: 'en', text: 'Other' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
 });
 afterAll(async () => {
   await service?.close();
@@ -68,16 +88,27 @@ describe.skipIf(!corpusScreenshotsPresent)('screenshots on S3', () => {
   it('refuses a hostile file with nothing written to the bucket', async () => {
     const before = await keys('l10n/screenshots/');
     const jpeg = screenshotBytes('okapi_ratelandrainbow1.jpg');
-    const res = await uploadRest(service, api.apiKey, Buffer.concat([jpeg, Buffer.from('PK\u0003\u0004 and the rest of a zip')]), 'trailing.jpg');
+    const res = await uploadRest(
+      service,
+      api.apiKey,
+      Buffer.concat([jpeg, Buffer.from('PK\u0003\u0004 and the rest of a zip')]),
+      'trailing.jpg',
+    );
     expect(res.statusCode).toBe(400);
     expect(await keys('l10n/screenshots/')).toEqual(before);
   });
 
-  it("deleting a key removes the screenshots only it was marked on from the bucket", async () => {
+  it('deleting a key removes the screenshots only it was marked on from the bucket', async () => {
     const only = await upload(api, 'aves_ar_phoneScreenshots_5.png');
     const shared = await upload(api, 'aves_ja_phoneScreenshots_5.png');
-    for (const [id, key] of [[only.id, 'title'], [shared.id, 'title'], [shared.id, 'other']] as const) {
-      expect((await api.post(`/api/v2/screenshots/${id}/links`, { key, x: 0, y: 0, width: 10, height: 10 })).status).toBe(200);
+    for (const [id, key] of [
+      [only.id, 'title'],
+      [shared.id, 'title'],
+      [shared.id, 'other'],
+    ] as const) {
+      expect(
+        (await api.post(`/api/v2/screenshots/${id}/links`, { key, x: 0, y: 0, width: 10, height: 10 })).status,
+      ).toBe(200);
     }
     const [onlyFolder, sharedFolder] = [await folderOf(only.id), await folderOf(shared.id)];
     expect(await keys(onlyFolder)).toHaveLength(2);
@@ -93,9 +124,15 @@ describe.skipIf(!corpusScreenshotsPresent)('screenshots on S3', () => {
     expect((await api.delete(`/api/v2/screenshots/${shot.id}`)).status).toBe(200);
     expect(await keys(folder)).toEqual([]);
 
-    const { id: projectId } = await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } });
+    const { id: projectId } = await service.db.prisma.project.findUniqueOrThrow({
+      where: { projectToken: api.projectToken },
+    });
     expect((await keys(`l10n/screenshots/${projectId}/`)).length).toBeGreaterThan(0);
-    const res = await service.request({ method: 'DELETE', url: `/api/v2/projects/${api.projectToken}`, headers: { authorization: owner.token } });
+    const res = await service.request({
+      method: 'DELETE',
+      url: `/api/v2/projects/${api.projectToken}`,
+      headers: { authorization: owner.token },
+    });
     expect(res.statusCode).toBe(200);
     expect(await keys(`l10n/screenshots/${projectId}/`)).toEqual([]);
     expect(await keys('l10n/screenshots/')).toEqual([]);

@@ -18,19 +18,36 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const SIGN_IN = 'mutation ($email: String!, $password: String!) { signIn(email: $email, password: $password) { email sessionExpiresAt } }';
+const SIGN_IN =
+  'mutation ($email: String!, $password: String!) { signIn(email: $email, password: $password) { email sessionExpiresAt } }';
 
 const gql = (query: string, variables: object = {}, headers: Record<string, string> = {}, remoteAddress?: string) =>
-  service.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: { query, variables }, remoteAddress });
+  service.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: { query, variables },
+    remoteAddress,
+  });
 
 function setCookies(res: LightMyRequestResponse): string[] {
   const value = res.headers['set-cookie'];
   return Array.isArray(value) ? value : value ? [value] : [];
 }
 
-interface Session { cookie: string; csrf: string; token: string; setCookie: string[] }
+interface Session {
+  cookie: string;
+  csrf: string;
+  token: string;
+  setCookie: string[];
+}
 
-async function signIn(email = alice.email, password = alice.password, headers: Record<string, string> = {}, remoteAddress?: string): Promise<Session> {
+async function signIn(
+  email = alice.email,
+  password = alice.password,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+): Promise<Session> {
   const res = await gql(SIGN_IN, { email, password }, headers, remoteAddress);
   expect(res.json().errors).toBeUndefined();
   const cookies = setCookies(res);
@@ -68,18 +85,40 @@ describe('sign-in', () => {
   it('is refused from a form post (multipart: what another site could send)', async () => {
     const boundary = 'x-boundary';
     const body = [
-      `--${boundary}`, 'Content-Disposition: form-data; name="operations"', '', JSON.stringify({ query: SIGN_IN, variables: { email: alice.email, password: alice.password } }),
-      `--${boundary}`, 'Content-Disposition: form-data; name="map"', '', '{}', `--${boundary}--`, '',
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="operations"',
+      '',
+      JSON.stringify({ query: SIGN_IN, variables: { email: alice.email, password: alice.password } }),
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="map"',
+      '',
+      '{}',
+      `--${boundary}--`,
+      '',
     ].join('\r\n');
-    const res = await service.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
-    expect(res.json().errors[0]).toMatchObject({ message: expect.stringMatching(/JSON body/), extensions: { code: 'BAD_REQUEST' } });
+    const res = await service.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: body,
+    });
+    expect(res.json().errors[0]).toMatchObject({
+      message: expect.stringMatching(/JSON body/),
+      extensions: { code: 'BAD_REQUEST' },
+    });
     expect(setCookies(res)).toEqual([]);
   });
 
   it('refuses a wrong password and an unknown account alike, without cookies', async () => {
-    for (const [email, password] of [[alice.email, 'wrong password'], ['nobody@example.com', 'whatever1']]) {
+    for (const [email, password] of [
+      [alice.email, 'wrong password'],
+      ['nobody@example.com', 'whatever1'],
+    ]) {
       const res = await gql(SIGN_IN, { email, password }, {}, '10.0.0.9');
-      expect(res.json().errors[0]).toMatchObject({ message: 'Wrong email or password', extensions: { code: 'FORBIDDEN' } });
+      expect(res.json().errors[0]).toMatchObject({
+        message: 'Wrong email or password',
+        extensions: { code: 'FORBIDDEN' },
+      });
       expect(setCookies(res)).toEqual([]);
     }
   });
@@ -143,7 +182,10 @@ describe('end of a session', () => {
 
   it('an expired session is refused', async () => {
     const { cookie, token } = await signIn();
-    await prisma().session.update({ where: { tokenHash: sha256(token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma().session.update({
+      where: { tokenHash: sha256(token) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const res = await gql('{ projects { name } }', {}, { cookie });
     expect(res.json().errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
   });
@@ -176,7 +218,11 @@ describe('rate limit of failed sign-ins', () => {
 
   it('counts parallel guesses before checking them: no more than the limit get a verdict', async () => {
     const dave = await service.account();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => gql(SIGN_IN, { email: dave.email, password: `guess ${i}` }, {}, `10.4.0.${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        gql(SIGN_IN, { email: dave.email, password: `guess ${i}` }, {}, `10.4.0.${i}`),
+      ),
+    );
     const codes = answers.map((r) => r.json().errors[0].extensions.code).sort();
     expect(codes).toEqual([...Array(3).fill('FORBIDDEN'), ...Array(5).fill('TOO_MANY_REQUESTS')]);
   });

@@ -13,7 +13,16 @@ let apiKey: string;
 let port: number;
 
 beforeAll(async () => {
-  service = await startTestService({ listen: true, worker: false, env: { HEADERS_TIMEOUT_MS: '600', BODY_IDLE_TIMEOUT_MS: '600', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '500' } });
+  service = await startTestService({
+    listen: true,
+    worker: false,
+    env: {
+      HEADERS_TIMEOUT_MS: '600',
+      BODY_IDLE_TIMEOUT_MS: '600',
+      REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '500',
+    },
+  });
   ({ apiKey } = await (await service.account()).project('Slow clients'));
   port = Number(new URL(service.url).port);
 });
@@ -26,7 +35,9 @@ function open(): { socket: Socket; closed: Promise<{ data: string; ms: number }>
   let data = '';
   socket.on('data', (chunk) => (data += chunk.toString('latin1')));
   socket.on('error', () => {});
-  const closed = new Promise<{ data: string; ms: number }>((resolve) => socket.on('close', () => resolve({ data, ms: performance.now() - started })));
+  const closed = new Promise<{ data: string; ms: number }>((resolve) =>
+    socket.on('close', () => resolve({ data, ms: performance.now() - started })),
+  );
   return { socket, closed };
 }
 
@@ -47,7 +58,9 @@ describe('slow clients are disconnected', () => {
   it('a body shorter than its Content-Length: closed after BODY_IDLE_TIMEOUT_MS with a 408, nothing created', async () => {
     const { socket, closed } = open();
     const body = JSON.stringify({ key: 'never', description: 'x'.repeat(50) });
-    socket.write(`POST /api/v1/translation-keys HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 100}\r\n\r\n${body}`);
+    socket.write(
+      `POST /api/v1/translation-keys HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 100}\r\n\r\n${body}`,
+    );
     const { data, ms } = await closed;
     expect(data).toMatch(/^HTTP\/1\.1 408 /);
     expect(bodyOf(data).status).toBe(408);
@@ -60,7 +73,9 @@ describe('slow clients are disconnected', () => {
   it('a body sent slowly but steadily (pauses under BODY_IDLE_TIMEOUT_MS, longer in all) goes through', async () => {
     const { socket, closed } = open();
     const body = Buffer.from(JSON.stringify({ key: 'slow', description: 'y'.repeat(40) }));
-    socket.write(`POST /api/v1/translation-keys HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST /api/v1/translation-keys HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
     const pieces = 8;
     const size = Math.ceil(body.length / pieces);
     for (let i = 0; i < pieces; i++) {
@@ -75,9 +90,16 @@ describe('slow clients are disconnected', () => {
 
   it('a body trickled past REQUEST_TIMEOUT_MS is cut with a 408', async () => {
     const { socket, closed } = open();
-    socket.write(`POST /api/v1/translation-keys HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"key":"trickle","description":"`);
+    socket.write(
+      `POST /api/v1/translation-keys HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"key":"trickle","description":"`,
+    );
     let stop = false;
-    const trickle = (async () => { while (!stop && !socket.destroyed) { socket.write('z'); await sleep(200); } })();
+    const trickle = (async () => {
+      while (!stop && !socket.destroyed) {
+        socket.write('z');
+        await sleep(200);
+      }
+    })();
     const { data, ms } = await closed;
     stop = true;
     await trickle;
@@ -96,6 +118,11 @@ describe('slow clients are disconnected', () => {
   });
 
   it('defaults: generous for real clients', () => {
-    expect(loadConfig({}).timeouts).toEqual({ headersMs: 20_000, bodyIdleMs: 30_000, requestMs: 900_000, keepAliveMs: 72_000 });
+    expect(loadConfig({}).timeouts).toEqual({
+      headersMs: 20_000,
+      bodyIdleMs: 30_000,
+      requestMs: 900_000,
+      keepAliveMs: 72_000,
+    });
   });
 });

@@ -16,17 +16,32 @@ beforeAll(async () => {
   const headers = { 'x-service-token': apiKey, 'content-type': 'application/json' };
   await service.request({ method: 'POST', url: '/api/v1/languages', headers, payload: { key: 'de', name: 'German' } });
   const content = Array.from({ length: WRITES }, (_, i) => ({ key: `k${i}`, language: 'de', text: 'seed' }));
-  expect((await service.request({ method: 'POST', url: '/api/v1/translations', headers, payload: { content } })).statusCode).toBe(200);
+  expect(
+    (await service.request({ method: 'POST', url: '/api/v1/translations', headers, payload: { content } })).statusCode,
+  ).toBe(200);
 });
 afterAll(() => service?.close());
 
 describe('concurrent writes on one project', () => {
   it(`${WRITES} v2 PATCHes and v1 POSTs at once: all answered 200, all stored`, { timeout: 120_000 }, async () => {
     const headers = { 'x-service-token': apiKey, 'content-type': 'application/json' };
-    const answers = await Promise.all(Array.from({ length: WRITES }, (_, i) =>
-      i % 2
-        ? service.request({ method: 'PATCH', url: '/api/v2/translations', headers, payload: { key: `k${i}`, language: 'de', text: `patched ${i}` } })
-        : service.request({ method: 'POST', url: '/api/v1/translations', headers, payload: { content: [{ key: `new${i}`, language: 'de', text: `posted ${i}` }] } })));
+    const answers = await Promise.all(
+      Array.from({ length: WRITES }, (_, i) =>
+        i % 2
+          ? service.request({
+              method: 'PATCH',
+              url: '/api/v2/translations',
+              headers,
+              payload: { key: `k${i}`, language: 'de', text: `patched ${i}` },
+            })
+          : service.request({
+              method: 'POST',
+              url: '/api/v1/translations',
+              headers,
+              payload: { content: [{ key: `new${i}`, language: 'de', text: `posted ${i}` }] },
+            }),
+      ),
+    );
     expect(answers.filter((a) => a.statusCode !== 200).map((a) => `${a.statusCode} ${a.body}`)).toEqual([]);
     const stored = new Map<string, string>();
     for (let page = 0; ; page++) {
@@ -35,6 +50,7 @@ describe('concurrent writes on one project', () => {
       for (const c of cells) stored.set(c.key, c.text);
       if (cells.length < 500) break;
     }
-    for (let i = 0; i < WRITES; i++) expect(i % 2 ? stored.get(`k${i}`) : stored.get(`new${i}`)).toBe(i % 2 ? `patched ${i}` : `posted ${i}`);
+    for (let i = 0; i < WRITES; i++)
+      expect(i % 2 ? stored.get(`k${i}`) : stored.get(`new${i}`)).toBe(i % 2 ? `patched ${i}` : `posted ${i}`);
   });
 });

@@ -14,7 +14,9 @@ async function adapterDebugLogs(): Promise<() => string> {
   const fromAdapter = createRequire(createRequire(import.meta.url).resolve('pglite-prisma-adapter'));
   const fromUtils = createRequire(fromAdapter.resolve('@prisma/driver-adapter-utils'));
   const debug = fromUtils.resolve('@prisma/debug');
-  const mod = (await import(pathToFileURL(join(dirname(debug), 'index.mjs')).href)) as { getLogs: (chars?: number) => string };
+  const mod = (await import(pathToFileURL(join(dirname(debug), 'index.mjs')).href)) as {
+    getLogs: (chars?: number) => string;
+  };
   return () => mod.getLogs(Number.MAX_SAFE_INTEGER);
 }
 
@@ -28,7 +30,7 @@ describe('statement history', () => {
     await db.close();
   });
 
-  it('lets the embedded adapter\'s history go of a statement\'s parameters', async () => {
+  it("lets the embedded adapter's history go of a statement's parameters", async () => {
     const logs = await adapterDebugLogs();
     const marker = `bulk-parameter-${'x'.repeat(64)}`;
     await db.prisma.$queryRawUnsafe('SELECT length($1::text) AS n', marker);

@@ -15,9 +15,9 @@ const TEXTS: Record<string, string> = {
   'bom.twice': '\uFEFF\uFEFFtwo of them',
   'bom.only': '\uFEFF',
   'bom.middle': 'a\uFEFFb',
-  'astral': '😀 𝄞 \u{10FFFF}',
-  'controls': 'tab\tline\nreturn\r',
-  'combining': 'e\u0301 a\u200Db',
+  astral: '😀 𝄞 \u{10FFFF}',
+  controls: 'tab\tline\nreturn\r',
+  combining: 'e\u0301 a\u200Db',
 };
 
 beforeAll(async () => {
@@ -37,13 +37,18 @@ describe('a text read back', () => {
   });
 
   it("is what was written, through the editor's rows (GraphQL)", async () => {
-    const answer = await api.gql(`query($p: String!) { editorRows(projectToken: $p, offset: 0, limit: 50) { keys { key translations(languages: ["en"]) { text } } } }`, { p: api.projectToken });
+    const answer = await api.gql(
+      `query($p: String!) { editorRows(projectToken: $p, offset: 0, limit: 50) { keys { key translations(languages: ["en"]) { text } } } }`,
+      { p: api.projectToken },
+    );
     const keys = answer.data.editorRows.keys as { key: string; translations: { text: string }[] }[];
     expect(Object.fromEntries(keys.map((k) => [k.key, k.translations[0]!.text]))).toEqual(TEXTS);
   });
 
   it('is what was written, in an exported file', async () => {
-    const file = JSON.parse(await exportText(service, api.apiKey, { downloadFormat: 'single-language-json', languages: 'en' }));
+    const file = JSON.parse(
+      await exportText(service, api.apiKey, { downloadFormat: 'single-language-json', languages: 'en' }),
+    );
     expect(file).toEqual(TEXTS);
   });
 });

@@ -18,23 +18,52 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const FILES = ['okapi_ImportTest2C.tmx', 'okapi_html_test.tmx', 'okapi_tmxtest-attributes.out.tmx', 'omegat_test-match-stat-en-ca.tmx', 'pontoon_valid_entries.tmx'];
+const FILES = [
+  'okapi_ImportTest2C.tmx',
+  'okapi_html_test.tmx',
+  'okapi_tmxtest-attributes.out.tmx',
+  'omegat_test-match-stat-en-ca.tmx',
+  'pontoon_valid_entries.tmx',
+];
 const corpus = (name: string) => readFileSync(corpusPath('tmx', name));
 
-async function upload(headers: Record<string, string>, variables: Record<string, unknown>, content: Buffer | string, name = 'memory.tmx') {
+async function upload(
+  headers: Record<string, string>,
+  variables: Record<string, unknown>,
+  content: Buffer | string,
+  name = 'memory.tmx',
+) {
   const body = multipart([
-    { name: 'operations', content: JSON.stringify({ query: 'mutation($p: String, $m: Int, $f: Upload!) { importTranslationMemory(projectToken: $p, memoryId: $m, file: $f) { imported skipped } }', variables: { ...variables, f: null } }) },
+    {
+      name: 'operations',
+      content: JSON.stringify({
+        query:
+          'mutation($p: String, $m: Int, $f: Upload!) { importTranslationMemory(projectToken: $p, memoryId: $m, file: $f) { imported skipped } }',
+        variables: { ...variables, f: null },
+      }),
+    },
     { name: 'map', content: JSON.stringify({ 0: ['variables.f'] }) },
     { name: '0', fileName: name, content, contentType: 'application/xml' },
   ]);
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { ...headers, ...body.headers }, payload: body.payload });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
   return res.json() as { data?: any; errors?: any[] };
 }
 
 async function exported(api: ProjectApi, variables: Record<string, unknown> = {}): Promise<Buffer> {
   const out = await service.request({
-    method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' },
-    payload: { query: 'mutation($p: String, $s: String, $t: String) { exportTranslationMemory(projectToken: $p, sourceLanguage: $s, targetLanguage: $t) { url fileName } }', variables: { p: api.projectToken, ...variables } },
+    method: 'POST',
+    url: '/graphql',
+    headers: { authorization: owner.token, 'content-type': 'application/json' },
+    payload: {
+      query:
+        'mutation($p: String, $s: String, $t: String) { exportTranslationMemory(projectToken: $p, sourceLanguage: $s, targetLanguage: $t) { url fileName } }',
+      variables: { p: api.projectToken, ...variables },
+    },
   });
   const body = out.json();
   expect(body.errors).toBeUndefined();
@@ -43,19 +72,37 @@ async function exported(api: ProjectApi, variables: Record<string, unknown> = {}
 
 const segmentCount = async () => service.db.prisma.memorySegment.count();
 const comparable = (pairs: ReturnType<typeof parseTmx>['pairs']) =>
-  pairs.map((p) => ({ s: p.source, t: p.target, sx: p.sourceXml, tx: p.targetXml, sl: p.sourceLanguage, tl: p.targetLanguage, n: p.notes, p: p.properties, tuid: p.tuid, by: p.changedBy, at: p.changedAt?.getTime() ?? null }));
+  pairs.map((p) => ({
+    s: p.source,
+    t: p.target,
+    sx: p.sourceXml,
+    tx: p.targetXml,
+    sl: p.sourceLanguage,
+    tl: p.targetLanguage,
+    n: p.notes,
+    p: p.properties,
+    tuid: p.tuid,
+    by: p.changedBy,
+    at: p.changedAt?.getTime() ?? null,
+  }));
 
 describe('TMX import and export', () => {
-  it.each(FILES)('%s: imported into a project memory and exported with the same segments, notes and properties', async (name) => {
-    const api = await projectApi(service, owner, `TMX ${name}`);
-    const original = parseTmx(corpus(name), { maxPairs: 100_000 });
-    expect(original.pairs.length).toBeGreaterThan(0);
-    const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
-    expect(result.errors).toBeUndefined();
-    expect(result.data.importTranslationMemory).toEqual({ imported: original.pairs.length, skipped: original.skipped });
-    const back = parseTmx(await exported(api), { maxPairs: 100_000 });
-    expect(comparable(back.pairs)).toEqual(comparable(original.pairs));
-  });
+  it.each(FILES)(
+    '%s: imported into a project memory and exported with the same segments, notes and properties',
+    async (name) => {
+      const api = await projectApi(service, owner, `TMX ${name}`);
+      const original = parseTmx(corpus(name), { maxPairs: 100_000 });
+      expect(original.pairs.length).toBeGreaterThan(0);
+      const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
+      expect(result.errors).toBeUndefined();
+      expect(result.data.importTranslationMemory).toEqual({
+        imported: original.pairs.length,
+        skipped: original.skipped,
+      });
+      const back = parseTmx(await exported(api), { maxPairs: 100_000 });
+      expect(comparable(back.pairs)).toEqual(comparable(original.pairs));
+    },
+  );
 
   it('reads what the files say: encodings, inline codes, notes and properties', () => {
     const kit = parseTmx(corpus('okapi_ImportTest2C.tmx'), { maxPairs: 1000 });
@@ -63,7 +110,10 @@ describe('TMX import and export', () => {
     expect(kit.pairs.some((p) => p.sourceXml?.includes('<bpt'))).toBe(true);
     const win1252 = parseTmx(corpus('okapi_tmxtest-attributes.out.tmx'), { maxPairs: 1000 });
     expect(win1252.pairs.map((p) => p.target)).toContain('Une entrée dans la MT (file1, group1)');
-    expect(win1252.pairs[1]!.properties).toEqual([{ type: 'Txt::FileName', value: 'file1' }, { type: 'Txt::GroupName', value: 'group1' }]);
+    expect(win1252.pairs[1]!.properties).toEqual([
+      { type: 'Txt::FileName', value: 'file1' },
+      { type: 'Txt::GroupName', value: 'group1' },
+    ]);
     const utf16 = parseTmx(corpus('okapi_html_test.tmx'), { maxPairs: 1000 });
     expect(utf16.pairs[0]).toMatchObject({ sourceLanguage: 'en-us', targetLanguage: 'fr-fr' });
   });
@@ -71,29 +121,58 @@ describe('TMX import and export', () => {
   it('suggests imported segments with their origin, and records the import in the activity log', async () => {
     const api = await projectApi(service, owner, 'TMX suggestions');
     await api.post('/api/v1/languages', { key: 'ca' });
-    expect((await upload({ authorization: owner.token }, { p: api.projectToken }, corpus('omegat_test-match-stat-en-ca.tmx'))).errors).toBeUndefined();
-    const original = parseTmx(corpus('omegat_test-match-stat-en-ca.tmx'), { maxPairs: 1000 }).pairs.find((p) => p.source.includes('%{') && p.source.length > 20)!;
-    const res = await api.get(`/api/v2/translation-memory/suggestions?targetLanguage=ca&text=${encodeURIComponent(original.source)}`);
+    expect(
+      (
+        await upload(
+          { authorization: owner.token },
+          { p: api.projectToken },
+          corpus('omegat_test-match-stat-en-ca.tmx'),
+        )
+      ).errors,
+    ).toBeUndefined();
+    const original = parseTmx(corpus('omegat_test-match-stat-en-ca.tmx'), { maxPairs: 1000 }).pairs.find(
+      (p) => p.source.includes('%{') && p.source.length > 20,
+    )!;
+    const res = await api.get(
+      `/api/v2/translation-memory/suggestions?targetLanguage=ca&text=${encodeURIComponent(original.source)}`,
+    );
     expect(res.status).toBe(200);
-    expect(res.data.suggestions[0]).toMatchObject({ score: 100, exact: true, text: original.target, origin: { kind: 'IMPORTED', projectName: 'TMX suggestions', language: 'ca' } });
+    expect(res.data.suggestions[0]).toMatchObject({
+      score: 100,
+      exact: true,
+      text: original.target,
+      origin: { kind: 'IMPORTED', projectName: 'TMX suggestions', language: 'ca' },
+    });
     const [entry] = (await api.get('/api/v2/activity?size=1')).data;
     expect(entry).toMatchObject({ kind: 'IMPORT' });
   });
 
   it('a shared memory’s import needs its owner; a translator or an API key may not import into a project', async () => {
-    const created = await service.request({ method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' }, payload: { query: 'mutation { createSharedMemory(name: "TMX shared") { id } }' } });
+    const created = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: owner.token, 'content-type': 'application/json' },
+      payload: { query: 'mutation { createSharedMemory(name: "TMX shared") { id } }' },
+    });
     const memoryId = created.json().data.createSharedMemory.id;
     const ok = await upload({ authorization: owner.token }, { m: memoryId }, corpus('pontoon_valid_entries.tmx'));
     expect(ok.data.importTranslationMemory.imported).toBe(5);
     const stranger = await service.account();
-    expect((await upload({ authorization: stranger.token }, { m: memoryId }, corpus('pontoon_valid_entries.tmx'))).errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect(
+      (await upload({ authorization: stranger.token }, { m: memoryId }, corpus('pontoon_valid_entries.tmx')))
+        .errors?.[0].extensions.code,
+    ).toBe('NOT_FOUND');
     const api = await projectApi(service, owner, 'TMX key');
-    expect((await upload({ 'x-service-token': api.apiKey }, {}, corpus('pontoon_valid_entries.tmx'))).errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect(
+      (await upload({ 'x-service-token': api.apiKey }, {}, corpus('pontoon_valid_entries.tmx'))).errors?.[0].extensions
+        .code,
+    ).toBe('FORBIDDEN');
   });
 });
 
 describe('hostile TMX files', () => {
-  const HEADER = '<header srclang="en" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="x" creationtoolversion="1"/>';
+  const HEADER =
+    '<header srclang="en" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="x" creationtoolversion="1"/>';
   const laughs = `<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`).join('')}]>
 <tmx version="1.4">${HEADER}<body><tu><tuv xml:lang="en"><seg>&j;</seg></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu></body></tmx>`;
   const external = `<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY x SYSTEM "file:///etc/passwd">]><tmx version="1.4">${HEADER}<body><tu><tuv xml:lang="en"><seg>&x;</seg></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu></body></tmx>`;
@@ -104,7 +183,10 @@ describe('hostile TMX files', () => {
     ['nesting 100 deep', deep],
     ['not TMX', '<xliff version="1.2"><file/></xliff>'],
     ['malformed', `<tmx version="1.4">${HEADER}<body><tu><tuv xml:lang="en"><seg>open`],
-    ['a valid unit, then a broken one', `<tmx version="1.4">${HEADER}<body><tu><tuv xml:lang="en"><seg>fine</seg></tuv><tuv xml:lang="de"><seg>gut</seg></tuv></tu><tu><tuv xml:lang="en"></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu></body></tmx>`],
+    [
+      'a valid unit, then a broken one',
+      `<tmx version="1.4">${HEADER}<body><tu><tuv xml:lang="en"><seg>fine</seg></tuv><tuv xml:lang="de"><seg>gut</seg></tuv></tu><tu><tuv xml:lang="en"></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu></body></tmx>`,
+    ],
   ];
   it.each(cases)('%s: refused with 400, nothing written', async (_name, content) => {
     const api = await projectApi(service, owner, 'Hostile TMX');

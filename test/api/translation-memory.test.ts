@@ -23,7 +23,12 @@ const SUGGEST = `query($projectToken: String, $sourceText: String, $key: String,
 }`;
 
 async function gqlAs(authorization: Record<string, string>, query: string, variables: Record<string, unknown> = {}) {
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { ...authorization, 'content-type': 'application/json' }, payload: { query, variables } });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { ...authorization, 'content-type': 'application/json' },
+    payload: { query, variables },
+  });
   return res.json() as { data?: any; errors?: any[] };
 }
 
@@ -54,55 +59,116 @@ describe('translation memory suggestions', () => {
   });
 
   it('finds the same text exactly, close texts with lower scores, and names the origin', async () => {
-    const [first, second, ...rest] = await suggestionsWithKey(a.apiKey, { sourceText: 'Save changes', targetLanguage: 'de' });
+    const [first, second, ...rest] = await suggestionsWithKey(a.apiKey, {
+      sourceText: 'Save changes',
+      targetLanguage: 'de',
+    });
     expect(first).toMatchObject({ score: 100, exact: true, text: 'Änderungen speichern', substituted: false });
-    expect(first.origin).toMatchObject({ kind: 'PROJECT', projectName: 'Memory A', key: 'save', namespace: '', language: 'de', reviewed: false, lastEditedBy: 'API key' });
+    expect(first.origin).toMatchObject({
+      kind: 'PROJECT',
+      projectName: 'Memory A',
+      key: 'save',
+      namespace: '',
+      language: 'de',
+      reviewed: false,
+      lastEditedBy: 'API key',
+    });
     expect(new Date(first.origin.lastEditedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    expect(second).toMatchObject({ score: 75, exact: false, text: 'Alle Änderungen speichern', source: 'Save all changes' });
+    expect(second).toMatchObject({
+      score: 75,
+      exact: false,
+      text: 'Alle Änderungen speichern',
+      source: 'Save all changes',
+    });
     // A key without a German text is no suggestion.
     expect(rest.map((s) => s.source)).not.toContain('Save changes now');
   });
 
   it('scores a text differing only in a number and a placeholder 100 %, with both substituted', async () => {
-    const [match] = await suggestionsWithKey(a.apiKey, { sourceText: 'Delete 12 files from {folder}?', targetLanguage: 'de' });
+    const [match] = await suggestionsWithKey(a.apiKey, {
+      sourceText: 'Delete 12 files from {folder}?',
+      targetLanguage: 'de',
+    });
     expect(match).toMatchObject({
-      score: 100, exact: false, substituted: true, text: '{folder}: 12 Dateien löschen?', target: '{dir}: 3 Dateien löschen?',
-      substitutions: [{ kind: 'placeholder', from: '{dir}', to: '{folder}' }, { kind: 'number', from: '3', to: '12' }],
+      score: 100,
+      exact: false,
+      substituted: true,
+      text: '{folder}: 12 Dateien löschen?',
+      target: '{dir}: 3 Dateien löschen?',
+      substitutions: [
+        { kind: 'placeholder', from: '{dir}', to: '{folder}' },
+        { kind: 'number', from: '3', to: '12' },
+      ],
     });
   });
 
   it('follows every write through the write gate: a changed text is found at once, a removed one no longer', async () => {
-    await write(a, [{ key: 'greeting', language: 'en', text: 'Good morning, {name}' }, { key: 'greeting', language: 'de', text: 'Guten Morgen, {name}' }]);
-    expect((await suggestionsWithKey(a.apiKey, { sourceText: 'Good morning, {name}', targetLanguage: 'de' }))[0]).toMatchObject({ exact: true, text: 'Guten Morgen, {name}' });
-    expect((await a.patch('/api/v2/translations', { key: 'greeting', language: 'de', text: 'Moin, {name}' })).status).toBe(200);
-    expect((await suggestionsWithKey(a.apiKey, { sourceText: 'Good morning, {name}', targetLanguage: 'de' }))[0]).toMatchObject({ text: 'Moin, {name}' });
+    await write(a, [
+      { key: 'greeting', language: 'en', text: 'Good morning, {name}' },
+      { key: 'greeting', language: 'de', text: 'Guten Morgen, {name}' },
+    ]);
+    expect(
+      (await suggestionsWithKey(a.apiKey, { sourceText: 'Good morning, {name}', targetLanguage: 'de' }))[0],
+    ).toMatchObject({ exact: true, text: 'Guten Morgen, {name}' });
+    expect(
+      (await a.patch('/api/v2/translations', { key: 'greeting', language: 'de', text: 'Moin, {name}' })).status,
+    ).toBe(200);
+    expect(
+      (await suggestionsWithKey(a.apiKey, { sourceText: 'Good morning, {name}', targetLanguage: 'de' }))[0],
+    ).toMatchObject({ text: 'Moin, {name}' });
     // Another source text: the old one no longer matches exactly, the new one does.
-    expect((await a.patch('/api/v2/translations', { key: 'greeting', language: 'en', text: 'Hello there, {name}' })).status).toBe(200);
-    const old = await suggestionsWithKey(a.apiKey, { sourceText: 'Good morning, {name}', targetLanguage: 'de', minScore: 90 });
+    expect(
+      (await a.patch('/api/v2/translations', { key: 'greeting', language: 'en', text: 'Hello there, {name}' })).status,
+    ).toBe(200);
+    const old = await suggestionsWithKey(a.apiKey, {
+      sourceText: 'Good morning, {name}',
+      targetLanguage: 'de',
+      minScore: 90,
+    });
     expect(old).toEqual([]);
-    expect((await suggestionsWithKey(a.apiKey, { sourceText: 'Hello there, {user}', targetLanguage: 'de' }))[0]).toMatchObject({ score: 100, text: 'Moin, {user}' });
+    expect(
+      (await suggestionsWithKey(a.apiKey, { sourceText: 'Hello there, {user}', targetLanguage: 'de' }))[0],
+    ).toMatchObject({ score: 100, text: 'Moin, {user}' });
     expect((await a.delete('/api/v1/translation-keys?key=greeting')).status).toBe(200);
-    expect(await suggestionsWithKey(a.apiKey, { sourceText: 'Hello there, {user}', targetLanguage: 'de', minScore: 90 })).toEqual([]);
+    expect(
+      await suggestionsWithKey(a.apiKey, { sourceText: 'Hello there, {user}', targetLanguage: 'de', minScore: 90 }),
+    ).toEqual([]);
   });
 
   it('asked for a key, matches its default-language text, leaves out its own cell and ranks the same key first', async () => {
     const b = await projectApi(service, owner, 'Memory A2');
     await b.post('/api/v1/languages', { key: 'de' });
-    await write(b, [{ key: 'save', language: 'en', text: 'Save changes' }, { key: 'save', language: 'de', text: 'Speichern' }, { key: 'other', language: 'en', text: 'Save changes' }, { key: 'other', language: 'de', text: 'Sichern' }]);
-    const out = await gqlAs({ authorization: owner.token }, SUGGEST, { projectToken: b.projectToken, key: 'save', targetLanguage: 'de' });
+    await write(b, [
+      { key: 'save', language: 'en', text: 'Save changes' },
+      { key: 'save', language: 'de', text: 'Speichern' },
+      { key: 'other', language: 'en', text: 'Save changes' },
+      { key: 'other', language: 'de', text: 'Sichern' },
+    ]);
+    const out = await gqlAs({ authorization: owner.token }, SUGGEST, {
+      projectToken: b.projectToken,
+      key: 'save',
+      targetLanguage: 'de',
+    });
     expect(out.errors).toBeUndefined();
     expect(out.data.memorySuggestions.sourceText).toBe('Save changes');
     const list = out.data.memorySuggestions.suggestions;
     // Exact matches: the key named 'save' in project A first (same key), then 'other' of this project; never its own cell.
-    expect(list.slice(0, 2).map((s: any) => [s.origin.projectName, s.origin.key, s.text])).toEqual([['Memory A', 'save', 'Änderungen speichern'], ['Memory A2', 'other', 'Sichern']]);
+    expect(list.slice(0, 2).map((s: any) => [s.origin.projectName, s.origin.key, s.text])).toEqual([
+      ['Memory A', 'save', 'Änderungen speichern'],
+      ['Memory A2', 'other', 'Sichern'],
+    ]);
     expect(list.map((s: any) => s.text)).not.toContain('Speichern');
   });
 
   it('answers over REST beside the contract, in the envelope', async () => {
-    const res = await a.get(`/api/v2/translation-memory/suggestions?targetLanguage=de&text=${encodeURIComponent('Delete 7 files from {x}?')}&limit=1`);
+    const res = await a.get(
+      `/api/v2/translation-memory/suggestions?targetLanguage=de&text=${encodeURIComponent('Delete 7 files from {x}?')}&limit=1`,
+    );
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ sourceLanguage: 'en', sourceText: 'Delete 7 files from {x}?' });
-    expect(res.data.suggestions).toEqual([expect.objectContaining({ score: 100, text: '{x}: 7 Dateien löschen?', substituted: true })]);
+    expect(res.data.suggestions).toEqual([
+      expect.objectContaining({ score: 100, text: '{x}: 7 Dateien löschen?', substituted: true }),
+    ]);
     expect(res.data.suggestions[0].origin).toMatchObject({ kind: 'PROJECT', key: 'files.delete', language: 'de' });
     const byKey = await a.get('/api/v2/translation-memory/suggestions?targetLanguage=de&key=save');
     expect(byKey.data.sourceText).toBe('Save changes');
@@ -130,37 +196,70 @@ describe('who sees whose memory', () => {
     stranger = await service.account();
     strangers = await projectApi(service, stranger, 'Vis Z');
     for (const api of [x, y, strangers]) await api.post('/api/v1/languages', { key: 'fr' });
-    await write(x, [{ key: 'k', language: 'en', text: 'Secret launch plan' }, { key: 'k', language: 'fr', text: 'Plan de lancement secret' }]);
+    await write(x, [
+      { key: 'k', language: 'en', text: 'Secret launch plan' },
+      { key: 'k', language: 'fr', text: 'Plan de lancement secret' },
+    ]);
   });
   const sources = (list: any[]) => list.map((s) => s.origin.projectName);
 
   it('an account sees the texts of every project it is a member of; another project’s API key does not', async () => {
-    const asOwner = await gqlAs({ authorization: owner.token }, SUGGEST, { projectToken: y.projectToken, sourceText: 'Secret launch plan', targetLanguage: 'fr' });
+    const asOwner = await gqlAs({ authorization: owner.token }, SUGGEST, {
+      projectToken: y.projectToken,
+      sourceText: 'Secret launch plan',
+      targetLanguage: 'fr',
+    });
     expect(sources(asOwner.data.memorySuggestions.suggestions)).toContain('Vis X');
-    expect(sources(await suggestionsWithKey(y.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' }))).toEqual([]);
-    expect(sources(await suggestionsWithKey(x.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' }))).toEqual(['Vis X']);
-    const asStranger = await gqlAs({ authorization: stranger.token }, SUGGEST, { projectToken: strangers.projectToken, sourceText: 'Secret launch plan', targetLanguage: 'fr' });
+    expect(
+      sources(await suggestionsWithKey(y.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' })),
+    ).toEqual([]);
+    expect(
+      sources(await suggestionsWithKey(x.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' })),
+    ).toEqual(['Vis X']);
+    const asStranger = await gqlAs({ authorization: stranger.token }, SUGGEST, {
+      projectToken: strangers.projectToken,
+      sourceText: 'Secret launch plan',
+      targetLanguage: 'fr',
+    });
     expect(sources(asStranger.data.memorySuggestions.suggestions)).toEqual([]);
     // Nor may the stranger ask in X's name.
-    const intruding = await gqlAs({ authorization: stranger.token }, SUGGEST, { projectToken: x.projectToken, sourceText: 'Secret launch plan', targetLanguage: 'fr' });
+    const intruding = await gqlAs({ authorization: stranger.token }, SUGGEST, {
+      projectToken: x.projectToken,
+      sourceText: 'Secret launch plan',
+      targetLanguage: 'fr',
+    });
     expect(intruding.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('a shared memory carries the texts of the projects that share into it to the projects that read it, and no further', async () => {
-    const created = await gqlAs({ authorization: owner.token }, 'mutation { createSharedMemory(name: "Launch") { id name } }');
+    const created = await gqlAs(
+      { authorization: owner.token },
+      'mutation { createSharedMemory(name: "Launch") { id name } }',
+    );
     const memoryId = created.data.createSharedMemory.id;
-    const link = (authorization: Record<string, string>, projectToken: string, shares: boolean, reads: boolean) => gqlAs(authorization,
-      'mutation($m: Int!, $p: String!, $s: Boolean!, $r: Boolean!) { setProjectMemoryLink(memoryId: $m, projectToken: $p, shares: $s, reads: $r) { projects { projectToken shares reads } } }',
-      { m: memoryId, p: projectToken, s: shares, r: reads });
+    const link = (authorization: Record<string, string>, projectToken: string, shares: boolean, reads: boolean) =>
+      gqlAs(
+        authorization,
+        'mutation($m: Int!, $p: String!, $s: Boolean!, $r: Boolean!) { setProjectMemoryLink(memoryId: $m, projectToken: $p, shares: $s, reads: $r) { projects { projectToken shares reads } } }',
+        { m: memoryId, p: projectToken, s: shares, r: reads },
+      );
     expect((await link({ authorization: owner.token }, x.projectToken, true, false)).errors).toBeUndefined();
     // Reading is not enough to share: y does not read yet, so its key sees nothing of x.
     expect(await suggestionsWithKey(y.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' })).toEqual([]);
     expect((await link({ authorization: owner.token }, y.projectToken, false, true)).errors).toBeUndefined();
-    expect(sources(await suggestionsWithKey(y.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' }))).toEqual(['Vis X']);
+    expect(
+      sources(await suggestionsWithKey(y.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' })),
+    ).toEqual(['Vis X']);
     // The stranger cannot attach its project to a memory it does not own, nor an API key link anything.
-    expect((await link({ authorization: stranger.token }, strangers.projectToken, false, true)).errors?.[0].extensions.code).toBe('NOT_FOUND');
-    expect((await link({ 'x-service-token': y.apiKey }, y.projectToken, false, true)).errors?.[0].extensions.code).toBe('FORBIDDEN');
-    expect(await suggestionsWithKey(strangers.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' })).toEqual([]);
+    expect(
+      (await link({ authorization: stranger.token }, strangers.projectToken, false, true)).errors?.[0].extensions.code,
+    ).toBe('NOT_FOUND');
+    expect((await link({ 'x-service-token': y.apiKey }, y.projectToken, false, true)).errors?.[0].extensions.code).toBe(
+      'FORBIDDEN',
+    );
+    expect(
+      await suggestionsWithKey(strangers.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' }),
+    ).toEqual([]);
     // Sharing stopped: y's key loses x's texts.
     expect((await link({ authorization: owner.token }, x.projectToken, false, false)).errors).toBeUndefined();
     expect(await suggestionsWithKey(y.apiKey, { sourceText: 'Secret launch plan', targetLanguage: 'fr' })).toEqual([]);

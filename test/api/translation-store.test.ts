@@ -24,29 +24,83 @@ describe('set-based translation store', () => {
     const { ids, created } = await ensureKeys(db, projectId, [...refs, refs[0]!], { create: true });
     expect(created).toBe(2000);
     expect(ids.size).toBe(2000);
-    const ordered = await db.translationKey.findMany({ where: { projectId }, orderBy: { importOrder: 'asc' }, take: 3 });
+    const ordered = await db.translationKey.findMany({
+      where: { projectId },
+      orderBy: { importOrder: 'asc' },
+      take: 3,
+    });
     expect(ordered.map((k) => k.key)).toEqual(['k0', 'k1', 'k2']);
-    const langs = await ensureLanguages(db, projectId, [{ key: 'de' }, { key: 'en' }, { key: 'fr', name: 'French' }], { create: true });
+    const langs = await ensureLanguages(db, projectId, [{ key: 'de' }, { key: 'en' }, { key: 'fr', name: 'French' }], {
+      create: true,
+    });
     expect(langs.created.sort()).toEqual(['de', 'fr']);
     const all = await db.language.findMany({ where: { projectId }, orderBy: { order: 'asc' } });
-    expect(all.map((l) => [l.key, l.order])).toEqual([['en', 0], ['de', 1], ['fr', 2]]);
+    expect(all.map((l) => [l.key, l.order])).toEqual([
+      ['en', 0],
+      ['de', 1],
+      ['fr', 2],
+    ]);
   });
 
   it('inserts new cells, keeps existing ones unless replacing, and only counts real changes', async () => {
     const db = service.db.prisma;
-    const { ids } = await ensureKeys(db, projectId, [{ key: 'k0', namespace: '' }, { key: 'k1', namespace: 'ns' }], { create: false, touchLastSeen: true });
+    const { ids } = await ensureKeys(
+      db,
+      projectId,
+      [
+        { key: 'k0', namespace: '' },
+        { key: 'k1', namespace: 'ns' },
+      ],
+      { create: false, touchLastSeen: true },
+    );
     const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
     const k0 = ids.get(keyRefId({ key: 'k0', namespace: '' }))!;
     const k1 = ids.get(keyRefId({ key: 'k1', namespace: 'ns' }))!;
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Hallo' }], { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 1, updated: 0 });
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus' }, { keyId: k1, languageId: de, customerId: null, text: 'Welt' }], { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 1, updated: 0 });
+    expect(
+      await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Hallo' }], {
+        replace: false,
+        change: await openChange(db, projectId, 'TRANSLATIONS'),
+      }),
+    ).toMatchObject({ inserted: 1, updated: 0 });
+    expect(
+      await writeTranslations(
+        db,
+        projectId,
+        [
+          { keyId: k0, languageId: de, customerId: null, text: 'Servus' },
+          { keyId: k1, languageId: de, customerId: null, text: 'Welt' },
+        ],
+        { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') },
+      ),
+    ).toMatchObject({ inserted: 1, updated: 0 });
     expect((await db.translation.findFirstOrThrow({ where: { keyId: k0 } })).text).toBe('Hallo');
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 0, updated: 1 });
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }], { replace: true, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 0, updated: 0 });
+    expect(
+      await writeTranslations(
+        db,
+        projectId,
+        [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }],
+        { replace: true, change: await openChange(db, projectId, 'TRANSLATIONS') },
+      ),
+    ).toMatchObject({ inserted: 0, updated: 1 });
+    expect(
+      await writeTranslations(
+        db,
+        projectId,
+        [{ keyId: k0, languageId: de, customerId: null, text: 'Servus', reviewStatus: 'REVIEWED' }],
+        { replace: true, change: await openChange(db, projectId, 'TRANSLATIONS') },
+      ),
+    ).toMatchObject({ inserted: 0, updated: 0 });
     const row = await db.translation.findFirstOrThrow({ where: { keyId: k0 } });
     expect(row).toMatchObject({ text: 'Servus', reviewStatus: 'REVIEWED' });
     const customer = await db.customer.create({ data: { projectId, key: 'acme' } });
-    expect(await writeTranslations(db, projectId, [{ keyId: k0, languageId: de, customerId: customer.id, text: 'Grüß Gott' }], { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') })).toMatchObject({ inserted: 1, updated: 0 });
+    expect(
+      await writeTranslations(
+        db,
+        projectId,
+        [{ keyId: k0, languageId: de, customerId: customer.id, text: 'Grüß Gott' }],
+        { replace: false, change: await openChange(db, projectId, 'TRANSLATIONS') },
+      ),
+    ).toMatchObject({ inserted: 1, updated: 0 });
     expect((await db.translation.findFirstOrThrow({ where: { keyId: k0 } })).text).toBe('Servus');
   });
 });
@@ -56,21 +110,38 @@ describe('writeBundle in chunks of cells', () => {
   async function written(bundle: Bundle, cellChunk: number | undefined, replaceWith?: Bundle) {
     const account = await service.account();
     const project = await account.project(`chunks-${cellChunk}`);
-    const id = (await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } })).id;
-    const write = (b: Bundle, replace: boolean) => service.db.prisma.$transaction(async (tx) => writeBundle(tx, id, b, { replace, customerId: null, tags: [], cellChunk, change: await openChange(tx, id, 'IMPORT') }));
+    const id = (await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } }))
+      .id;
+    const write = (b: Bundle, replace: boolean) =>
+      service.db.prisma.$transaction(async (tx) =>
+        writeBundle(tx, id, b, {
+          replace,
+          customerId: null,
+          tags: [],
+          cellChunk,
+          change: await openChange(tx, id, 'IMPORT'),
+        }),
+      );
     const first = await write(bundle, false);
     const second = replaceWith ? await write(replaceWith, true) : undefined;
     const cells = await service.db.prisma.$queryRawUnsafe<{ key: string; language: string; text: string }[]>(
       `SELECT k.key, l.key AS language, t.text FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId"
-        WHERE t."projectId" = $1 ORDER BY k."importOrder", l.key`, id);
-    const counts = (r: typeof first | undefined) => r && { inserted: r.translationsInserted, updated: r.translationsUpdated, keys: r.keysCreated };
+        WHERE t."projectId" = $1 ORDER BY k."importOrder", l.key`,
+      id,
+    );
+    const counts = (r: typeof first | undefined) =>
+      r && { inserted: r.translationsInserted, updated: r.translationsUpdated, keys: r.keysCreated };
     return { first: counts(first), second: counts(second), cells };
   }
 
   const bundleOf = (n: number, prefix: string, repeat = false): Bundle => ({
     languages: [{ key: 'en' }, { key: 'de' }],
     keys: [
-      ...Array.from({ length: n }, (_, i) => ({ key: `k${i}`, namespace: '', translations: { en: { text: `${prefix} en ${i}` }, de: { text: i % 3 ? `${prefix} de ${i}` : '' } } })),
+      ...Array.from({ length: n }, (_, i) => ({
+        key: `k${i}`,
+        namespace: '',
+        translations: { en: { text: `${prefix} en ${i}` }, de: { text: i % 3 ? `${prefix} de ${i}` : '' } },
+      })),
       ...(repeat ? [{ key: 'k1', namespace: '', translations: { en: { text: `${prefix} en again` } } }] : []),
     ],
   });
@@ -83,15 +154,25 @@ describe('writeBundle in chunks of cells', () => {
     const old = new Date('2020-01-01T00:00:00Z');
     await db.translationKey.update({ where: { id: a }, data: { lastSeenAt: old } });
     const statements: string[] = [];
-    const result = await observeSql((sql) => statements.push(sql), () => ensureKeys(db, projectId, refs, { create: true, touchLastSeen: true }));
+    const result = await observeSql(
+      (sql) => statements.push(sql),
+      () => ensureKeys(db, projectId, refs, { create: true, touchLastSeen: true }),
+    );
     expect(result.created).toBe(1);
-    expect((await db.translationKey.findUniqueOrThrow({ where: { id: a } })).lastSeenAt.getTime()).toBeGreaterThan(old.getTime());
+    expect((await db.translationKey.findUniqueOrThrow({ where: { id: a } })).lastSeenAt.getTime()).toBeGreaterThan(
+      old.getTime(),
+    );
     // One statement that finds and touches the existing key, then the creation of the other.
     expect(statements).toHaveLength(2);
     expect(statements[1]).toContain('INSERT INTO "TranslationKey"');
     // Keys that all exist (a re-import) cost that one statement: no INSERT.
     statements.length = 0;
-    expect(await observeSql((sql) => statements.push(sql), () => ensureKeys(db, projectId, refs, { create: true, touchLastSeen: true }))).toMatchObject({ created: 0 });
+    expect(
+      await observeSql(
+        (sql) => statements.push(sql),
+        () => ensureKeys(db, projectId, refs, { create: true, touchLastSeen: true }),
+      ),
+    ).toMatchObject({ created: 0 });
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain('"lastSeenAt" = now()');
   });
@@ -105,7 +186,18 @@ describe('writeBundle in chunks of cells', () => {
       keys: keys.map((key) => ({ key, namespace: '', translations: { [language]: { text: `${language} ${key}` } } })),
     }));
     const statements: string[] = [];
-    const result = await observeSql((sql) => statements.push(sql), () => db.$transaction(async (tx) => writeBundles(tx, projectId, chunks, { replace: false, customerId: null, tags: [], change: await openChange(tx, projectId, 'IMPORT') })));
+    const result = await observeSql(
+      (sql) => statements.push(sql),
+      () =>
+        db.$transaction(async (tx) =>
+          writeBundles(tx, projectId, chunks, {
+            replace: false,
+            customerId: null,
+            tags: [],
+            change: await openChange(tx, projectId, 'IMPORT'),
+          }),
+        ),
+    );
     expect(result).toMatchObject({ keysCreated: 2, keysFound: 2, uniqueKeysFound: 2, translationsInserted: 6 });
     expect(statements.filter((sql) => sql.includes('INSERT INTO "TranslationKey"'))).toHaveLength(1);
     expect(statements.filter((sql) => sql.includes('"lastSeenAt" = now()'))).toHaveLength(1);

@@ -18,7 +18,14 @@ const LANGUAGES = ['en', 'fr', 'de'];
 const NAMESPACES = ['', 'app', 'web'];
 const KEYS = Array.from({ length: 20 }, (_, i) => `k.${String(i).padStart(3, '0')}`);
 
-interface Cell { key: string; namespace: string; language: string; text: string; reviewStatus: string; customerId: string | null }
+interface Cell {
+  key: string;
+  namespace: string;
+  language: string;
+  text: string;
+  reviewStatus: string;
+  customerId: string | null;
+}
 
 /** What the data below writes: a text where base(key, language) says so; an override for acme where override says so. */
 const base = (ns: number, k: number, language: string): string => {
@@ -26,8 +33,10 @@ const base = (ns: number, k: number, language: string): string => {
   if (language === 'de') return k % 3 === 0 ? `de ${ns}.${k}` : '';
   return k % 5 === 1 ? `fr ${ns}.${k}` : '';
 };
-const reviewed = (ns: number, k: number, language: string) => language === 'en' && base(ns, k, language) !== '' && k % 4 === 0;
-const override = (ns: number, k: number, language: string) => (language === 'de' && ns === 1 && k % 2 === 0 ? `acme de ${k}` : '');
+const reviewed = (ns: number, k: number, language: string) =>
+  language === 'en' && base(ns, k, language) !== '' && k % 4 === 0;
+const override = (ns: number, k: number, language: string) =>
+  language === 'de' && ns === 1 && k % 2 === 0 ? `acme de ${k}` : '';
 
 function reference(customer: string | null): Cell[] {
   const cells: Cell[] = [];
@@ -36,7 +45,10 @@ function reference(customer: string | null): Cell[] {
       for (const language of LANGUAGES) {
         const own = customer ? override(ns, k, language) : '';
         cells.push({
-          key, namespace, language, customerId: customer,
+          key,
+          namespace,
+          language,
+          customerId: customer,
           text: own || base(ns, k, language),
           reviewStatus: !own && reviewed(ns, k, language) ? 'REVIEWED' : 'NOT_REVIEWED',
         });
@@ -54,28 +66,46 @@ beforeAll(async () => {
   expect(order.errors).toBeUndefined();
   await api.post('/api/v1/customers', { key: 'acme' });
   const content = NAMESPACES.flatMap((namespace, ns) =>
-    KEYS.flatMap((key, k) => LANGUAGES.map((language) => ({ key, namespace, language, text: base(ns, k, language) }))));
+    KEYS.flatMap((key, k) => LANGUAGES.map((language) => ({ key, namespace, language, text: base(ns, k, language) }))),
+  );
   expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
   for (const [ns, namespace] of NAMESPACES.entries()) {
     for (const [k, key] of KEYS.entries()) {
       for (const language of LANGUAGES) {
-        if (reviewed(ns, k, language)) expect((await api.patch('/api/v2/translations', { key, namespace, language, reviewStatus: 'REVIEWED' })).status).toBe(200);
+        if (reviewed(ns, k, language))
+          expect(
+            (await api.patch('/api/v2/translations', { key, namespace, language, reviewStatus: 'REVIEWED' })).status,
+          ).toBe(200);
         const text = override(ns, k, language);
-        if (text) expect((await api.patch('/api/v2/translations', { key, namespace, language, customerId: 'acme', text })).status).toBe(200);
+        if (text)
+          expect(
+            (await api.patch('/api/v2/translations', { key, namespace, language, customerId: 'acme', text })).status,
+          ).toBe(200);
       }
     }
   }
 }, 120_000);
 afterAll(() => service.close());
 
-const strip = ({ key, namespace, language, text, reviewStatus, customerId }: Cell): Cell => ({ key, namespace, language, text, reviewStatus, customerId });
+const strip = ({ key, namespace, language, text, reviewStatus, customerId }: Cell): Cell => ({
+  key,
+  namespace,
+  language,
+  text,
+  reviewStatus,
+  customerId,
+});
 
 const FILTERS: [string, (c: Cell) => boolean, string | null][] = [
   ['', () => true, null],
   ['language=de', (c) => c.language === 'de', null],
   ['namespace=app', (c) => c.namespace === 'app', null],
   ['key=k.005', (c) => c.key === 'k.005', null],
-  ['key=k.005&namespace=web&language=fr', (c) => c.key === 'k.005' && c.namespace === 'web' && c.language === 'fr', null],
+  [
+    'key=k.005&namespace=web&language=fr',
+    (c) => c.key === 'k.005' && c.namespace === 'web' && c.language === 'fr',
+    null,
+  ],
   ['language=nope', () => false, null],
   ['textStatus=EMPTY', (c) => c.text === '', null],
   ['textStatus=NOT_EMPTY', (c) => c.text !== '', null],
@@ -84,7 +114,11 @@ const FILTERS: [string, (c: Cell) => boolean, string | null][] = [
   ['reviewsStatus=NOT_REVIEWED&language=en', (c) => c.reviewStatus === 'NOT_REVIEWED' && c.language === 'en', null],
   ['customerId=acme', () => true, 'acme'],
   ['customerId=acme&language=de&textStatus=NOT_EMPTY', (c) => c.language === 'de' && c.text !== '', 'acme'],
-  ['customerId=acme&namespace=app&reviewsStatus=NOT_REVIEWED', (c) => c.namespace === 'app' && c.reviewStatus === 'NOT_REVIEWED', 'acme'],
+  [
+    'customerId=acme&namespace=app&reviewsStatus=NOT_REVIEWED',
+    (c) => c.namespace === 'app' && c.reviewStatus === 'NOT_REVIEWED',
+    'acme',
+  ],
 ];
 
 describe('every page of every filter', () => {
@@ -102,9 +136,14 @@ describe('every page of every filter', () => {
         }
         expect(got).toEqual(expected);
         // A page past the end is empty, not an error.
-        expect((await api.get(`/api/v2/translations?${query}&size=${size}&page=${Math.ceil(expected.length / size) + 3}`)).data).toEqual([]);
+        expect(
+          (await api.get(`/api/v2/translations?${query}&size=${size}&page=${Math.ceil(expected.length / size) + 3}`))
+            .data,
+        ).toEqual([]);
       }
-      const count = await api.gql(`query ($filter: TranslationFilter) { translationCount(filter: $filter) }`, { filter: filterOf(query) });
+      const count = await api.gql(`query ($filter: TranslationFilter) { translationCount(filter: $filter) }`, {
+        filter: filterOf(query),
+      });
       expect(count.data.translationCount).toBe(expected.length);
     });
   }
@@ -121,7 +160,10 @@ describe('what a page costs', () => {
   it('the same statements for the first and the last page, whatever the filter', async () => {
     const statements = async (query: string) => {
       const sql: string[] = [];
-      const res = await observeSql((s) => sql.push(s), () => api.get(`/api/v2/translations?${query}`));
+      const res = await observeSql(
+        (s) => sql.push(s),
+        () => api.get(`/api/v2/translations?${query}`),
+      );
       expect(res.status).toBe(200);
       expect(res.data.length).toBeGreaterThan(0);
       return sql;
@@ -141,31 +183,39 @@ describe('what a page costs', () => {
 
   // 3,000 more keys in a namespace of their own, with a text in each language for half of them (once, for the tests below).
   let bulk: Promise<number> | undefined;
-  const withBulk = () => (bulk ??= (async () => {
-    const prisma = service.db.prisma;
-    const project = await prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } });
-    await prisma.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace)
+  const withBulk = () =>
+    (bulk ??= (async () => {
+      const prisma = service.db.prisma;
+      const project = await prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } });
+      await prisma.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace)
       SELECT ${project.id}, 'bulk.' || lpad(n::text, 5, '0'), 'zz' FROM generate_series(1, 3000) n`;
-    await prisma.$executeRaw`INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+      await prisma.$executeRaw`INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
       SELECT k.id, l.id, k."projectId", 'text ' || k.key FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId"
        WHERE k."projectId" = ${project.id} AND k.namespace = 'zz' AND right(k.key, 1) IN ('0', '2', '4', '6', '8')`;
-    // Reviewed: the 'de' cells of every third of those keys.
-    await prisma.$executeRaw`UPDATE "Translation" t SET "reviewStatus" = 'REVIEWED' FROM "TranslationKey" k, "Language" l
+      // Reviewed: the 'de' cells of every third of those keys.
+      await prisma.$executeRaw`UPDATE "Translation" t SET "reviewStatus" = 'REVIEWED' FROM "TranslationKey" k, "Language" l
       WHERE k.id = t."keyId" AND l.id = t."languageId" AND k."projectId" = ${project.id} AND k.namespace = 'zz' AND l.key = 'de' AND right(k.key, 1) IN ('0', '6')`;
-    await prisma.$executeRaw`VACUUM ANALYZE "TranslationKey"`;
-    await prisma.$executeRaw`VACUUM ANALYZE "Translation"`;
-    return project.id;
-  })());
+      await prisma.$executeRaw`VACUUM ANALYZE "TranslationKey"`;
+      await prisma.$executeRaw`VACUUM ANALYZE "Translation"`;
+      return project.id;
+    })());
 
   /** The plan of the one statement a page costs, run. */
   async function plannedPage(projectId: number, filter: TranslationFilter, page: number, size: number) {
     const prisma = service.db.prisma;
     const queries: Prisma.Sql[] = [];
-    const recording = { $queryRaw: (query: Prisma.Sql) => { queries.push(query); return prisma.$queryRaw(query); } };
+    const recording = {
+      $queryRaw: (query: Prisma.Sql) => {
+        queries.push(query);
+        return prisma.$queryRaw(query);
+      },
+    };
     const rows = await queryTranslations(projectId, filter, page, size, recording as never);
     // The page; before it, on PostgreSQL, whether a text to contain is rare.
     expect(queries).toHaveLength(filter.text && service.db.kind === 'postgres' ? 2 : 1);
-    const [{ 'QUERY PLAN': plan }] = await prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${queries.at(-1)!}`);
+    const [{ 'QUERY PLAN': plan }] = await prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${queries.at(-1)!}`,
+    );
     return { rows, root: ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan };
   }
 
@@ -180,7 +230,11 @@ describe('what a page costs', () => {
       // One lookup per cell of the page's keys; the page's keys from the table; the skip along the index alone.
       expect(reads.get('Translation t')).toBeLessThanOrEqual(size + 3);
       expect(reads.get('TranslationKey k')).toBeLessThanOrEqual(size / 3 + 2);
-      expect(scans(root).filter((s) => s.relation === 'Translation').every((s) => s.type === 'Index Scan')).toBe(true);
+      expect(
+        scans(root)
+          .filter((s) => s.relation === 'Translation')
+          .every((s) => s.type === 'Index Scan'),
+      ).toBe(true);
       expect(scans(root).find((s) => s.alias === 'skip')?.type).toBe('Index Only Scan');
     }
   });
@@ -204,27 +258,40 @@ describe('what a page costs', () => {
       // Every page in turn: consecutive, none twice, as many cells as counted.
       const seen = new Set<string>();
       for (let page = 0; page * size < total; page++) {
-        for (const c of await queryTranslations(projectId, filter, page, size)) seen.add(`${c.namespace}/${c.key}/${c.language}`);
+        for (const c of await queryTranslations(projectId, filter, page, size))
+          seen.add(`${c.namespace}/${c.key}/${c.language}`);
       }
       expect(seen.size, label).toBe(total);
       for (const page of [0, Math.floor(total / size / 2), Math.ceil(total / size) - 1]) {
         const { rows, root } = await plannedPage(projectId, filter, page, size);
         expect(rows.length, label).toBe(Math.min(size, total - page * size));
         const all = scans(root);
-        expect(all.filter((s) => s.type === 'Seq Scan').map((s) => s.relation), label).toEqual([]);
+        expect(
+          all.filter((s) => s.type === 'Seq Scan').map((s) => s.relation),
+          label,
+        ).toEqual([]);
         // The walk: one probe per key, in the partial index only.
         const probes = all.filter((s) => s.alias === 'f');
         expect(probes.length, label).toBeGreaterThan(0);
-        if (index) expect(probes.every((s) => s.type === 'Index Only Scan' && s.index === index), `${label} ${JSON.stringify(probes)}`).toBe(true);
+        if (index)
+          expect(
+            probes.every((s) => s.type === 'Index Only Scan' && s.index === index),
+            `${label} ${JSON.stringify(probes)}`,
+          ).toBe(true);
         // A text is tested on the key's rows, found by an index on the key.
-        else expect(probes.every((s) => s.type === 'Index Scan' || s.type === 'Bitmap Heap Scan'), `${label} ${JSON.stringify(probes)}`).toBe(true);
+        else
+          expect(
+            probes.every((s) => s.type === 'Index Scan' || s.type === 'Bitmap Heap Scan'),
+            `${label} ${JSON.stringify(probes)}`,
+          ).toBe(true);
         // The page's own cells: a lookup for each cell of the keys that hold the page (and of the next key,
         // read to see that the last one ended).
         const keys = new Set(rows.map((r) => r.keyId)).size;
         expect(rowsRead(root).get('Translation t') ?? 0, label).toBeLessThanOrEqual(3 * (keys + 1));
         // A rare text on PostgreSQL: the keys walked are those of its cells (found by the trigram index), not every key.
         const walked = rowsRead(root).get('TranslationKey k') ?? 0;
-        if (filter.text === 'text bulk.012' && service.db.kind === 'postgres') expect(walked, label).toBeLessThanOrEqual(total / 3);
+        if (filter.text === 'text bulk.012' && service.db.kind === 'postgres')
+          expect(walked, label).toBeLessThanOrEqual(total / 3);
         else if (page === 0 && filter.text) expect(walked, label).toBeGreaterThan(total / 3);
       }
     }
@@ -234,7 +301,13 @@ describe('what a page costs', () => {
 type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
 
 function scans(plan: PlanNode, out: { relation: string; alias: string; type: string; index?: string }[] = []) {
-  if (plan['Relation Name']) out.push({ relation: plan['Relation Name'] as string, alias: plan['Alias'] as string, type: plan['Node Type'] as string, index: plan['Index Name'] as string | undefined });
+  if (plan['Relation Name'])
+    out.push({
+      relation: plan['Relation Name'] as string,
+      alias: plan['Alias'] as string,
+      type: plan['Node Type'] as string,
+      index: plan['Index Name'] as string | undefined,
+    });
   for (const child of plan.Plans ?? []) scans(child, out);
   return out;
 }

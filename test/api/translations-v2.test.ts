@@ -18,14 +18,30 @@ afterAll(() => service.close());
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const get = async (query = '') => (await api.get(`/api/v2/translations${query}`)).data;
-const cells = async (query = '') => (await get(query)).map((c: any) => `${c.namespace}/${c.key}/${c.language}=${c.text}`);
+const cells = async (query = '') =>
+  (await get(query)).map((c: any) => `${c.namespace}/${c.key}/${c.language}=${c.text}`);
 
 describe('GET /api/v2/translations', () => {
   it('lists every cell of keys × languages, empty ones included, ordered by namespace, key, language', async () => {
     const all = await get();
     expect(all).toHaveLength(6);
-    expect(all[0]).toEqual({ key: 'a.title', namespace: '', language: 'en', text: '', customerId: null, reviewStatus: 'NOT_REVIEWED', lastModifiedAt: null });
-    expect(await cells()).toEqual(['/a.title/en=', '/a.title/de=', '/b.title/en=', '/b.title/de=', 'web/a.title/en=', 'web/a.title/de=']);
+    expect(all[0]).toEqual({
+      key: 'a.title',
+      namespace: '',
+      language: 'en',
+      text: '',
+      customerId: null,
+      reviewStatus: 'NOT_REVIEWED',
+      lastModifiedAt: null,
+    });
+    expect(await cells()).toEqual([
+      '/a.title/en=',
+      '/a.title/de=',
+      '/b.title/en=',
+      '/b.title/de=',
+      'web/a.title/en=',
+      'web/a.title/de=',
+    ]);
   });
 });
 
@@ -33,22 +49,53 @@ describe('PATCH /api/v2/translations', () => {
   it('sets the text of a cell and answers the translation', async () => {
     const res = await api.patch('/api/v2/translations', { key: 'a.title', language: 'en', text: 'Title' });
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ key: 'a.title', namespace: '', language: 'en', text: 'Title', customerId: null, reviewStatus: 'NOT_REVIEWED' });
+    expect(res.data).toMatchObject({
+      key: 'a.title',
+      namespace: '',
+      language: 'en',
+      text: 'Title',
+      customerId: null,
+      reviewStatus: 'NOT_REVIEWED',
+    });
     expect(res.data.lastModifiedAt).toMatch(ISO);
-    expect(await api.counters()).toEqual({ keys: 3, translatedPercentage: 0.1667, translatedKeysByLanguage: { en: 1 }, unpublishedChanges: 1 });
+    expect(await api.counters()).toEqual({
+      keys: 3,
+      translatedPercentage: 0.1667,
+      translatedKeysByLanguage: { en: 1 },
+      unpublishedChanges: 1,
+    });
   });
 
   it('sets the review status alone, keeping the text, and both together', async () => {
-    const res = await api.patch('/api/v2/translations', { key: 'a.title', namespace: '', language: 'en', reviewStatus: 'REVIEWED' });
+    const res = await api.patch('/api/v2/translations', {
+      key: 'a.title',
+      namespace: '',
+      language: 'en',
+      reviewStatus: 'REVIEWED',
+    });
     expect(res.data).toMatchObject({ text: 'Title', reviewStatus: 'REVIEWED' });
-    const both = await api.patch('/api/v2/translations', { key: 'b.title', language: 'de', text: 'Titel B', reviewStatus: 'reviewed' });
+    const both = await api.patch('/api/v2/translations', {
+      key: 'b.title',
+      language: 'de',
+      text: 'Titel B',
+      reviewStatus: 'reviewed',
+    });
     expect(both.data).toMatchObject({ text: 'Titel B', reviewStatus: 'REVIEWED' });
-    const back = await api.patch('/api/v2/translations', { key: 'b.title', language: 'de', reviewStatus: 'NOT_REVIEWED' });
+    const back = await api.patch('/api/v2/translations', {
+      key: 'b.title',
+      language: 'de',
+      reviewStatus: 'NOT_REVIEWED',
+    });
     expect(back.data).toMatchObject({ text: 'Titel B', reviewStatus: 'NOT_REVIEWED' });
   });
 
   it('writes into a namespace', async () => {
-    const res = await api.patch('/api/v2/translations', { key: 'a.title', namespace: 'web', language: 'de', text: 'Titel' });
+    const res = await api.patch('/api/v2/translations', {
+      key: 'a.title',
+      namespace: 'web',
+      language: 'de',
+      text: 'Titel',
+    });
     expect(res.data).toMatchObject({ namespace: 'web', text: 'Titel' });
   });
 
@@ -59,21 +106,46 @@ describe('PATCH /api/v2/translations', () => {
   });
 
   it("accepts a text of exactly the key's charactersLimit, counted in characters", async () => {
-    const res = await api.patch('/api/v2/translations', { key: 'a.title', namespace: 'web', language: 'en', text: 'Hi 👋🏽' });
+    const res = await api.patch('/api/v2/translations', {
+      key: 'a.title',
+      namespace: 'web',
+      language: 'en',
+      text: 'Hi 👋🏽',
+    });
     expect(res.status).toBe(200);
   });
 
   it.each([
     ['a missing key', { key: 'nope', language: 'en', text: 'x' }, 404, /key 'nope' not found/],
-    ['a key missing from the namespace', { key: 'b.title', namespace: 'web', language: 'en', text: 'x' }, 404, /key 'b.title' in namespace 'web' not found/],
+    [
+      'a key missing from the namespace',
+      { key: 'b.title', namespace: 'web', language: 'en', text: 'x' },
+      404,
+      /key 'b.title' in namespace 'web' not found/,
+    ],
     ['a missing language', { key: 'a.title', language: 'fr', text: 'x' }, 404, /language 'fr' not found/],
-    ['a missing customer', { key: 'a.title', language: 'en', customerId: 'nobody', text: 'x' }, 404, /customer 'nobody' not found/],
+    [
+      'a missing customer',
+      { key: 'a.title', language: 'en', customerId: 'nobody', text: 'x' },
+      404,
+      /customer 'nobody' not found/,
+    ],
     ['no key', { language: 'en', text: 'x' }, 400, /key is required/],
     ['no language', { key: 'a.title', text: 'x' }, 400, /language is required/],
     ['neither text nor reviewStatus', { key: 'a.title', language: 'en' }, 400, /text or reviewStatus is required/],
-    ['an unknown reviewStatus', { key: 'a.title', language: 'en', reviewStatus: 'DONE' }, 400, /reviewStatus must be one of reviewed, not_reviewed/],
+    [
+      'an unknown reviewStatus',
+      { key: 'a.title', language: 'en', reviewStatus: 'DONE' },
+      400,
+      /reviewStatus must be one of reviewed, not_reviewed/,
+    ],
     ['a non-string text', { key: 'a.title', language: 'en', text: 12 }, 400, /text/],
-    ['a text over the charactersLimit', { key: 'a.title', namespace: 'web', language: 'en', text: 'Hello!' }, 400, /text has 6 characters, more than the charactersLimit of 5 of key 'a.title' in namespace 'web'/],
+    [
+      'a text over the charactersLimit',
+      { key: 'a.title', namespace: 'web', language: 'en', text: 'Hello!' },
+      400,
+      /text has 6 characters, more than the charactersLimit of 5 of key 'a.title' in namespace 'web'/,
+    ],
   ])('refuses %s and changes nothing', async (_case, payload, status, msg) => {
     const before = await get();
     const res = await api.patch('/api/v2/translations', payload);
@@ -84,11 +156,26 @@ describe('PATCH /api/v2/translations', () => {
 });
 
 describe('customer-specific translations', () => {
-  it("override the base for that customer only; the base stays unchanged", async () => {
+  it('override the base for that customer only; the base stays unchanged', async () => {
     const before = await api.counters();
-    const res = await api.patch('/api/v2/translations', { key: 'a.title', language: 'en', customerId: 'acme', text: 'Acme Title' });
-    expect(res.data).toMatchObject({ key: 'a.title', language: 'en', text: 'Acme Title', customerId: 'acme', reviewStatus: 'NOT_REVIEWED' });
-    expect((await get('?key=a.title&namespace=&language=en'))[0]).toMatchObject({ text: 'Title', customerId: null, reviewStatus: 'REVIEWED' });
+    const res = await api.patch('/api/v2/translations', {
+      key: 'a.title',
+      language: 'en',
+      customerId: 'acme',
+      text: 'Acme Title',
+    });
+    expect(res.data).toMatchObject({
+      key: 'a.title',
+      language: 'en',
+      text: 'Acme Title',
+      customerId: 'acme',
+      reviewStatus: 'NOT_REVIEWED',
+    });
+    expect((await get('?key=a.title&namespace=&language=en'))[0]).toMatchObject({
+      text: 'Title',
+      customerId: null,
+      reviewStatus: 'REVIEWED',
+    });
     const after = await api.counters();
     expect(after.unpublishedChanges).toBe(before.unpublishedChanges + 1);
     expect({ ...after, unpublishedChanges: 0 }).toEqual({ ...before, unpublishedChanges: 0 });
@@ -106,15 +193,30 @@ describe('customer-specific translations', () => {
   });
 
   it('a review status alone needs an existing customer text', async () => {
-    const res = await api.patch('/api/v2/translations', { key: 'b.title', language: 'de', customerId: 'acme', reviewStatus: 'REVIEWED' });
+    const res = await api.patch('/api/v2/translations', {
+      key: 'b.title',
+      language: 'de',
+      customerId: 'acme',
+      reviewStatus: 'REVIEWED',
+    });
     expect(res.status).toBe(404);
     expect(res.msg).toMatch(/customer 'acme' has no translation of key 'b.title' in 'de'/);
-    const reviewed = await api.patch('/api/v2/translations', { key: 'a.title', language: 'en', customerId: 'acme', reviewStatus: 'REVIEWED' });
+    const reviewed = await api.patch('/api/v2/translations', {
+      key: 'a.title',
+      language: 'en',
+      customerId: 'acme',
+      reviewStatus: 'REVIEWED',
+    });
     expect(reviewed.data).toMatchObject({ text: 'Acme Title', reviewStatus: 'REVIEWED', customerId: 'acme' });
   });
 
   it('an empty customer text falls back to the base translation', async () => {
-    const res = await api.patch('/api/v2/translations', { key: 'a.title', language: 'en', customerId: 'acme', text: '' });
+    const res = await api.patch('/api/v2/translations', {
+      key: 'a.title',
+      language: 'en',
+      customerId: 'acme',
+      text: '',
+    });
     expect(res.data).toMatchObject({ text: 'Title', customerId: 'acme' });
   });
 
@@ -133,7 +235,12 @@ describe('GET /api/v2/translations filters', () => {
 
   it('textStatus: EMPTY finds cells without a row; NOT_EMPTY the others', async () => {
     expect(await cells('?textStatus=EMPTY')).toEqual(['/a.title/de=', '/b.title/en=']);
-    expect(await cells('?textStatus=not_empty')).toEqual(['/a.title/en=Title', '/b.title/de=Titel B', 'web/a.title/en=Hi 👋🏽', 'web/a.title/de=Titel']);
+    expect(await cells('?textStatus=not_empty')).toEqual([
+      '/a.title/en=Title',
+      '/b.title/de=Titel B',
+      'web/a.title/en=Hi 👋🏽',
+      'web/a.title/de=Titel',
+    ]);
   });
 
   it('reviewsStatus, key, namespace and language: equality', async () => {
@@ -158,7 +265,11 @@ describe('GET /api/v2/translations filters', () => {
 
 describe('GET /api/v2/translations pages', () => {
   it('pages in SQL: default size 100, at most 500, page from 0', async () => {
-    const content = Array.from({ length: 300 }, (_, i) => ({ key: `page.${String(i).padStart(3, '0')}`, language: 'en', text: `t${i}` }));
+    const content = Array.from({ length: 300 }, (_, i) => ({
+      key: `page.${String(i).padStart(3, '0')}`,
+      language: 'en',
+      text: `t${i}`,
+    }));
     expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
     // 303 keys × 2 languages.
     expect(await get()).toHaveLength(100);
@@ -175,7 +286,16 @@ describe('the one-cell write', () => {
   it('a one-cell write costs two statements (the lookup, the gate), and its answer is what a read then shows', async () => {
     await api.patch('/api/v2/translations', { key: 'b.title', language: 'en', text: 'warm-up' });
     const statements: string[] = [];
-    const res = await observeSql((sql) => statements.push(sql), () => api.patch('/api/v2/translations', { key: 'b.title', language: 'en', text: 'B title', reviewStatus: 'REVIEWED' }));
+    const res = await observeSql(
+      (sql) => statements.push(sql),
+      () =>
+        api.patch('/api/v2/translations', {
+          key: 'b.title',
+          language: 'en',
+          text: 'B title',
+          reviewStatus: 'REVIEWED',
+        }),
+    );
     expect(res.status).toBe(200);
     // No statement for the credential (cached), no BEGIN/COMMIT, no read-back.
     expect(statements).toHaveLength(2);
@@ -189,16 +309,23 @@ describe('GET /api/v2/project', () => {
     await api.patch('/api/v2/translations', { key: 'a.title', language: 'de', text: 'Titel' });
     await api.get('/api/v2/project');
     const sql: string[] = [];
-    const res = await observeSql((s) => sql.push(s), () => api.get('/api/v2/project'));
+    const res = await observeSql(
+      (s) => sql.push(s),
+      () => api.get('/api/v2/project'),
+    );
     expect(res.status).toBe(200);
     // The project, its languages, customers, environments, namespaces, hosting resources; its figures. No credential lookup (cached).
     expect(sql).toHaveLength(7);
     expect(sql.filter((s) => /"Translation"/.test(s))).toHaveLength(1);
     // The figures are what the cells say: non-empty base cells per language, in the project's language order.
-    const filled = async (language: string) => (await get(`?language=${language}&textStatus=NOT_EMPTY&size=500`)).length;
+    const filled = async (language: string) =>
+      (await get(`?language=${language}&textStatus=NOT_EMPTY&size=500`)).length;
     const [en, de, keys] = [await filled('en'), await filled('de'), (await get('?language=en&size=500')).length];
     expect(de).toBeGreaterThan(0);
-    expect(Object.entries(res.data.translatedKeysByLanguage)).toEqual([['en', en], ['de', de]]);
+    expect(Object.entries(res.data.translatedKeysByLanguage)).toEqual([
+      ['en', en],
+      ['de', de],
+    ]);
     expect(res.data.keys).toBe(keys);
     expect(res.data.translatedPercentage).toBeCloseTo((en + de) / (2 * keys), 4);
     expect(res.data.unpublishedChanges).toBeGreaterThan(0);

@@ -37,8 +37,13 @@ async function uploadInProgress(uploadDir: string) {
   body.write('{"a":');
   const saving = saveUpload(body, uploadDir, 'de.json', 'application/json');
   // The folder exists as soon as the upload has begun.
-  await expect.poll(() => (existsSync(uploadDir) ? readdirSync(uploadDir).filter((n) => n.startsWith('upload-')).length : 0)).toBe(1);
-  const dir = join(uploadDir, readdirSync(uploadDir).find((n) => n.startsWith('upload-'))!);
+  await expect
+    .poll(() => (existsSync(uploadDir) ? readdirSync(uploadDir).filter((n) => n.startsWith('upload-')).length : 0))
+    .toBe(1);
+  const dir = join(
+    uploadDir,
+    readdirSync(uploadDir).find((n) => n.startsWith('upload-'))!,
+  );
   return {
     dir,
     async finish() {
@@ -87,7 +92,11 @@ describe('upload folders of killed imports', () => {
     const recent = leftover(uploadDir, 'upload-Other1', 100);
     const stale = leftover(uploadDir, 'upload-Other2', 3_600_000);
     const logged: unknown[] = [];
-    const restoreLogger = setLogger({ info: (o) => void logged.push(o), warn: (o) => void logged.push(o), error: (o) => void logged.push(o) });
+    const restoreLogger = setLogger({
+      info: (o) => void logged.push(o),
+      warn: (o) => void logged.push(o),
+      error: (o) => void logged.push(o),
+    });
     stops.push(await startUploadSweeper(uploadDir, { intervalMs: 1_000, exclusive: false }), restoreLogger);
     // The pass at start: only the stale one.
     expect(existsSync(stale)).toBe(false);
@@ -95,6 +104,9 @@ describe('upload folders of killed imports', () => {
     // Untouched (its owner is dead): gone after three periods.
     await until(() => !existsSync(recent));
     // Each removal said, with where.
-    expect(logged).toEqual([{ removed: 1, uploadDir }, { removed: 1, uploadDir }]);
+    expect(logged).toEqual([
+      { removed: 1, uploadDir },
+      { removed: 1, uploadDir },
+    ]);
   });
 });

@@ -25,7 +25,9 @@ const BEFORE = {
 };
 
 async function text(key: string, language: string, customer?: string): Promise<string> {
-  const res = await api.get(`/api/v2/translations?key=${key}&language=${language}${customer ? `&customerId=${customer}` : ''}`);
+  const res = await api.get(
+    `/api/v2/translations?key=${key}&language=${language}${customer ? `&customerId=${customer}` : ''}`,
+  );
   expect(res.status).toBe(200);
   return res.data[0].text;
 }
@@ -44,7 +46,9 @@ beforeAll(async () => {
   expect((await api.post('/api/v1/customers', { key: 'acme' })).status).toBe(200);
   const seeded = await api.post('/api/v1/translations', {
     content: [
-      ...(['locked', 'short'] as const).flatMap((key) => (['en', 'de'] as const).map((language) => ({ key, language, text: BEFORE[key][language] }))),
+      ...(['locked', 'short'] as const).flatMap((key) =>
+        (['en', 'de'] as const).map((language) => ({ key, language, text: BEFORE[key][language] })),
+      ),
       { key: 'locked', language: 'de', customerId: 'acme', text: BEFORE.acme.locked.de },
       { key: 'short', language: 'de', customerId: 'acme', text: BEFORE.acme.short.de },
     ],
@@ -110,7 +114,10 @@ describe('v1', () => {
       ],
     });
     expect(await text('short', 'de')).toBe('Ja');
-    expect((await api.patch('/api/v1/translations', { content: [{ key: 'short', language: 'de', text: BEFORE.short.de }] })).data.numberOfUpdates).toBe(1);
+    expect(
+      (await api.patch('/api/v1/translations', { content: [{ key: 'short', language: 'de', text: BEFORE.short.de }] }))
+        .data.numberOfUpdates,
+    ).toBe(1);
     await expectUnchanged();
   });
 });
@@ -120,9 +127,18 @@ describe('v2 and GraphQL', () => {
     const locked = await api.patch('/api/v2/translations', { key: 'locked', language: 'de', text: 'Neu' });
     expect(locked.status).toBe(409);
     expect(locked.msg).toMatch(LOCKED);
-    const reviewed = await api.patch('/api/v2/translations', { key: 'locked', language: 'de', reviewStatus: 'REVIEWED' });
+    const reviewed = await api.patch('/api/v2/translations', {
+      key: 'locked',
+      language: 'de',
+      reviewStatus: 'REVIEWED',
+    });
     expect(reviewed.status).toBe(409);
-    const override = await api.patch('/api/v2/translations', { key: 'locked', language: 'de', customerId: 'acme', text: 'Neu' });
+    const override = await api.patch('/api/v2/translations', {
+      key: 'locked',
+      language: 'de',
+      customerId: 'acme',
+      text: 'Neu',
+    });
     expect(override.status).toBe(409);
     const tooLong = await api.patch('/api/v2/translations', { key: 'short', language: 'de', text: 'Zu lange!' });
     expect(tooLong.status).toBe(400);
@@ -135,29 +151,52 @@ describe('v2 and GraphQL', () => {
   });
 
   it('GraphQL updateTranslation answers an error; updateTranslations and importTranslations report each refused element', async () => {
-    const one = await api.gql(`mutation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
-      { input: { key: 'locked', language: 'en', text: 'New' } });
+    const one = await api.gql(
+      `mutation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
+      { input: { key: 'locked', language: 'en', text: 'New' } },
+    );
     expect(one.errors?.[0]).toMatchObject({ message: expect.stringMatching(LOCKED), extensions: { code: 'CONFLICT' } });
-    const long = await api.gql(`mutation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
-      { input: { key: 'short', language: 'en', customerKey: 'acme', text: 'Too long!' } });
+    const long = await api.gql(
+      `mutation($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
+      { input: { key: 'short', language: 'en', customerKey: 'acme', text: 'Too long!' } },
+    );
     expect(long.errors?.[0]).toMatchObject({ message: expect.stringMatching(TOO_LONG) });
-    const many = await api.gql(`mutation($content: [TranslationElementInput!]!) { updateTranslations(content: $content) { numberOfFailures failures } }`,
-      { content: [{ key: 'locked', language: 'de', text: 'Neu' }, { key: 'short', language: 'de', text: 'Zu lange!' }] });
+    const many = await api.gql(
+      `mutation($content: [TranslationElementInput!]!) { updateTranslations(content: $content) { numberOfFailures failures } }`,
+      {
+        content: [
+          { key: 'locked', language: 'de', text: 'Neu' },
+          { key: 'short', language: 'de', text: 'Zu lange!' },
+        ],
+      },
+    );
     expect(many.data.updateTranslations).toEqual({
       numberOfFailures: 2,
-      failures: ["content[0]: key 'locked' is locked; its translations cannot be changed", "content[1]: text has 9 characters, more than the charactersLimit of 5 of key 'short'"],
+      failures: [
+        "content[0]: key 'locked' is locked; its translations cannot be changed",
+        "content[1]: text has 9 characters, more than the charactersLimit of 5 of key 'short'",
+      ],
     });
-    const imported = await api.gql(`mutation($content: [TranslationElementInput!]!) { importTranslations(content: $content, options: [REPLACE_TRANSLATION_IF_FOUND]) { processedWithWarnings message } }`,
-      { content: [{ key: 'locked', language: 'de', text: 'Neu' }] });
-    expect(imported.data.importTranslations).toMatchObject({ processedWithWarnings: true, message: expect.stringMatching(LOCKED) });
+    const imported = await api.gql(
+      `mutation($content: [TranslationElementInput!]!) { importTranslations(content: $content, options: [REPLACE_TRANSLATION_IF_FOUND]) { processedWithWarnings message } }`,
+      { content: [{ key: 'locked', language: 'de', text: 'Neu' }] },
+    );
+    expect(imported.data.importTranslations).toMatchObject({
+      processedWithWarnings: true,
+      message: expect.stringMatching(LOCKED),
+    });
     await expectUnchanged();
   });
 });
 
 describe('file import', () => {
   it('POST /api/v2/import with REPLACE_TRANSLATION_IF_FOUND writes neither a locked key nor a text over the limit, and says so', async () => {
-    const res = await importRequest(service, api.apiKey, JSON.stringify({ de: { locked: 'Neu', short: 'Zu lange!', free: 'Wieder frei' } }),
-      { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    const res = await importRequest(
+      service,
+      api.apiKey,
+      JSON.stringify({ de: { locked: 'Neu', short: 'Zu lange!', free: 'Wieder frei' } }),
+      { uploadFormat: 'multi-language-json', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' },
+    );
     expect(res.statusCode).toBe(200);
     const data = envelope(res).data;
     expect(data.translationsRefused).toBe(2);
@@ -170,10 +209,22 @@ describe('file import', () => {
   });
 
   it("a customer's override file obeys the same lock and limit", async () => {
-    const res = await importRequest(service, api.apiKey, JSON.stringify({ locked: 'Acme neu', short: 'Acme zu lang' }),
-      { uploadFormat: 'single-language-json', languageKey: 'de', customerId: 'acme', importOptions: 'REPLACE_TRANSLATION_IF_FOUND' });
+    const res = await importRequest(
+      service,
+      api.apiKey,
+      JSON.stringify({ locked: 'Acme neu', short: 'Acme zu lang' }),
+      {
+        uploadFormat: 'single-language-json',
+        languageKey: 'de',
+        customerId: 'acme',
+        importOptions: 'REPLACE_TRANSLATION_IF_FOUND',
+      },
+    );
     expect(res.statusCode).toBe(200);
-    expect(envelope(res).data).toMatchObject({ translationsRefused: 2, warnings: [expect.stringMatching(/locked/), expect.stringMatching(/charactersLimit/)] });
+    expect(envelope(res).data).toMatchObject({
+      translationsRefused: 2,
+      warnings: [expect.stringMatching(/locked/), expect.stringMatching(/charactersLimit/)],
+    });
     await expectUnchanged();
   });
 
@@ -189,13 +240,23 @@ describe('file import', () => {
         `--${boundary}--\r\n`,
       ].join('');
       const res = await service.request({
-        method: 'POST', url: '/graphql', payload: body,
-        headers: { 'x-service-token': api.apiKey, 'content-type': `multipart/form-data; boundary=${boundary}`, 'graphql-require-preflight': '1' },
+        method: 'POST',
+        url: '/graphql',
+        payload: body,
+        headers: {
+          'x-service-token': api.apiKey,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'graphql-require-preflight': '1',
+        },
       });
       return res.json();
     };
     const refused = await send(JSON.stringify({ locked: 'New', short: 'Too long!' }));
-    expect(refused.data.importFile).toEqual({ translationsRefused: 2, translationsUpdated: 0, warnings: [expect.stringMatching(/locked/), expect.stringMatching(/charactersLimit/)] });
+    expect(refused.data.importFile).toEqual({
+      translationsRefused: 2,
+      translationsUpdated: 0,
+      warnings: [expect.stringMatching(/locked/), expect.stringMatching(/charactersLimit/)],
+    });
     const fine = await send(JSON.stringify({ free: 'Free' }));
     expect(fine.data.importFile).toEqual({ translationsRefused: 0, translationsUpdated: 0, warnings: [] });
     await expectUnchanged();
@@ -205,7 +266,11 @@ describe('file import', () => {
 describe('auto-translation', () => {
   it('FORCE_REPLACE neither translates a locked key nor writes a translation over the limit; the summary counts both', async () => {
     const res = await api.post('/api/v1/jobs/auto-translate', {
-      translationProvider: 'PSEUDO', sourceProjectLanguage: 'en', targetProjectLanguage: 'de', targetLanguage: 'de', options: ['FORCE_REPLACE'],
+      translationProvider: 'PSEUDO',
+      sourceProjectLanguage: 'en',
+      targetProjectLanguage: 'de',
+      targetLanguage: 'de',
+      options: ['FORCE_REPLACE'],
     });
     expect(res.status).toBe(200);
     let job: any;
@@ -231,8 +296,14 @@ describe('the gate itself', () => {
     const refs = Array.from({ length: N }, (_, i) => ({ key: `bulk.${i}`, namespace: 'gate' }));
     const { ids } = await ensureKeys(db, projectId, refs, { create: true });
     // Every fourth key locked, every fourth (other) key limited to 3 characters.
-    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET lock = true WHERE "projectId" = $1 AND namespace = 'gate' AND substr(key, 6)::int % 4 = 0`, projectId);
-    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET "charactersLimit" = 3 WHERE "projectId" = $1 AND namespace = 'gate' AND substr(key, 6)::int % 4 = 1`, projectId);
+    await db.$executeRawUnsafe(
+      `UPDATE "TranslationKey" SET lock = true WHERE "projectId" = $1 AND namespace = 'gate' AND substr(key, 6)::int % 4 = 0`,
+      projectId,
+    );
+    await db.$executeRawUnsafe(
+      `UPDATE "TranslationKey" SET "charactersLimit" = 3 WHERE "projectId" = $1 AND namespace = 'gate' AND substr(key, 6)::int % 4 = 1`,
+      projectId,
+    );
     const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
     const acme = (await db.customer.findFirstOrThrow({ where: { projectId, key: 'acme' } })).id;
     const cells = refs.flatMap((r, i) => [
@@ -241,12 +312,20 @@ describe('the gate itself', () => {
     ]);
     const statements: string[] = [];
     const change = await openChange(db, projectId, 'TRANSLATIONS');
-    const result = await observeSql((sql) => statements.push(sql), () => writeTranslations(db, projectId, cells, { replace: true, change }));
+    const result = await observeSql(
+      (sql) => statements.push(sql),
+      () => writeTranslations(db, projectId, cells, { replace: true, change }),
+    );
     expect(statements).toHaveLength(2);
     expect(result).toMatchObject({ inserted: N, updated: 0, refused: { LOCKED: N / 2, CHARACTERS_LIMIT: N / 2 } });
     expect(result.refusals).toHaveLength(DEFAULT_LISTED_REFUSALS);
     expect(result.refusals[0]).toMatchObject({ key: 'bulk.0', namespace: 'gate', reason: 'LOCKED', customerId: null });
-    expect(result.refusals[1]).toMatchObject({ key: 'bulk.1', reason: 'CHARACTERS_LIMIT', length: 6, charactersLimit: 3 });
+    expect(result.refusals[1]).toMatchObject({
+      key: 'bulk.1',
+      reason: 'CHARACTERS_LIMIT',
+      length: 6,
+      charactersLimit: 3,
+    });
     const written = await db.translation.count({ where: { projectId, key: { namespace: 'gate' }, text: { not: '' } } });
     const overrides = await db.customerTranslation.count({ where: { projectId, key: { namespace: 'gate' } } });
     expect([written, overrides]).toEqual([N / 2, N / 2]);
@@ -260,8 +339,14 @@ describe('the gate on a large write inside a transaction', () => {
     const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
     const refs = Array.from({ length: N }, (_, i) => ({ key: `staged.${i}`, namespace: 'staged' }));
     const { ids } = await ensureKeys(db, projectId, refs, { create: true });
-    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET lock = true WHERE "projectId" = $1 AND namespace = 'staged' AND substr(key, 8)::int % 4 = 0`, projectId);
-    await db.$executeRawUnsafe(`UPDATE "TranslationKey" SET "charactersLimit" = 3 WHERE "projectId" = $1 AND namespace = 'staged' AND substr(key, 8)::int % 4 = 1`, projectId);
+    await db.$executeRawUnsafe(
+      `UPDATE "TranslationKey" SET lock = true WHERE "projectId" = $1 AND namespace = 'staged' AND substr(key, 8)::int % 4 = 0`,
+      projectId,
+    );
+    await db.$executeRawUnsafe(
+      `UPDATE "TranslationKey" SET "charactersLimit" = 3 WHERE "projectId" = $1 AND namespace = 'staged' AND substr(key, 8)::int % 4 = 1`,
+      projectId,
+    );
     const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
     const acme = (await db.customer.findFirstOrThrow({ where: { projectId, key: 'acme' } })).id;
     const keyId = (i: number) => ids.get(keyRefId(refs[i]!))!;
@@ -270,25 +355,44 @@ describe('the gate on a large write inside a transaction', () => {
       `INSERT INTO "Translation" ("keyId", "languageId", "projectId", text, "reviewStatus")
        SELECT k.id, $2, $1, CASE WHEN substr(k.key, 8)::int % 5 = 0 THEN '' ELSE 'Alt' END, 'REVIEWED'
          FROM "TranslationKey" k WHERE k."projectId" = $1 AND k.namespace = 'staged' AND substr(k.key, 8)::int % 4 = 2`,
-      projectId, de,
+      projectId,
+      de,
     );
     const cells = refs.flatMap((_, i) => [
       { keyId: keyId(i), languageId: de, customerId: null, text: `Text "${i}", ok` },
       { keyId: keyId(i), languageId: de, customerId: acme, text: `Acme ${i}`, reviewStatus: 'REVIEWED' as const },
     ]);
     const statements: string[] = [];
-    const run = (replace: boolean | 'empty') => db.$transaction(async (tx) => {
-      const change = await openChange(tx, projectId, 'TRANSLATIONS');
-      const result = await observeSql((sql) => statements.push(sql), () => writeTranslations(tx, projectId, cells, { replace, change }));
-      return { result, change };
-    });
+    const run = (replace: boolean | 'empty') =>
+      db.$transaction(async (tx) => {
+        const change = await openChange(tx, projectId, 'TRANSLATIONS');
+        const result = await observeSql(
+          (sql) => statements.push(sql),
+          () => writeTranslations(tx, projectId, cells, { replace, change }),
+        );
+        return { result, change };
+      });
 
     // Keep: the existing 'Alt' texts stay; the empty ones count as existing rows too.
     const kept = await run(false);
     const existing = N / 4; // keys ≡ 2 mod 4 have a row
-    expect(kept.result).toMatchObject({ inserted: N / 2 - existing + N / 2, updated: 0, refused: { LOCKED: N / 2, CHARACTERS_LIMIT: N / 2 } });
-    expect(kept.result.refusals[0]).toMatchObject({ key: 'staged.0', namespace: 'staged', reason: 'LOCKED', customerId: null });
-    expect(kept.result.refusals[1]).toMatchObject({ key: 'staged.1', reason: 'CHARACTERS_LIMIT', charactersLimit: 3, customerId: null });
+    expect(kept.result).toMatchObject({
+      inserted: N / 2 - existing + N / 2,
+      updated: 0,
+      refused: { LOCKED: N / 2, CHARACTERS_LIMIT: N / 2 },
+    });
+    expect(kept.result.refusals[0]).toMatchObject({
+      key: 'staged.0',
+      namespace: 'staged',
+      reason: 'LOCKED',
+      customerId: null,
+    });
+    expect(kept.result.refusals[1]).toMatchObject({
+      key: 'staged.1',
+      reason: 'CHARACTERS_LIMIT',
+      charactersLimit: 3,
+      customerId: null,
+    });
 
     // Only where empty, then always: the texts, statuses and events follow the mode.
     const empty = await run('empty');
@@ -297,7 +401,10 @@ describe('the gate on a large write inside a transaction', () => {
     const always = await run(true);
     expect(always.result).toMatchObject({ inserted: 0, updated: existing - emptyOnes });
 
-    const texts = await db.translation.findMany({ where: { projectId, key: { namespace: 'staged' } }, select: { text: true, reviewStatus: true, key: { select: { key: true } } } });
+    const texts = await db.translation.findMany({
+      where: { projectId, key: { namespace: 'staged' } },
+      select: { text: true, reviewStatus: true, key: { select: { key: true } } },
+    });
     const byKey = new Map(texts.map((t) => [t.key.key, t]));
     expect(byKey.get('staged.2')).toEqual({ text: 'Text "2", ok', reviewStatus: 'REVIEWED', key: { key: 'staged.2' } });
     expect(byKey.has('staged.0')).toBe(false);
@@ -309,8 +416,15 @@ describe('the gate on a large write inside a transaction', () => {
       const events = await storedCellEvents(db, { activityId: change.id });
       expect(events).toHaveLength(result.inserted + result.updated);
     }
-    const event = (await storedCellEvents(db, { activityId: always.change.id })).find((e) => e.key === 'staged.6' && e.customerId === null);
-    expect(event).toMatchObject({ oldText: 'Alt', newText: 'Text "6", ok', oldStatus: 'REVIEWED', newStatus: 'REVIEWED' });
+    const event = (await storedCellEvents(db, { activityId: always.change.id })).find(
+      (e) => e.key === 'staged.6' && e.customerId === null,
+    );
+    expect(event).toMatchObject({
+      oldText: 'Alt',
+      newText: 'Text "6", ok',
+      oldStatus: 'REVIEWED',
+      newStatus: 'REVIEWED',
+    });
     const activity = await db.activity.findUniqueOrThrow({ where: { id: always.change.id } });
     expect(activity.cells).toBe(always.result.inserted + always.result.updated);
   });

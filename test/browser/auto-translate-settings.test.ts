@@ -18,9 +18,14 @@ let alice: TestAccount;
 let api: ProjectApi;
 let page: Page;
 
-const SETTINGS = '{ autoTranslationSettings { languageKey origin translationProvider sourceLanguage targetLanguage providerFormality problem } }';
-const settingsOf = async (key: string) => (await api.gql(SETTINGS)).data.autoTranslationSettings.find((s: { languageKey: string }) => s.languageKey === key);
-const row = (name: string) => page.getByRole('table', { name: 'Auto-translation settings of each language' }).getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) });
+const SETTINGS =
+  '{ autoTranslationSettings { languageKey origin translationProvider sourceLanguage targetLanguage providerFormality problem } }';
+const settingsOf = async (key: string) =>
+  (await api.gql(SETTINGS)).data.autoTranslationSettings.find((s: { languageKey: string }) => s.languageKey === key);
+const row = (name: string) =>
+  page
+    .getByRole('table', { name: 'Auto-translation settings of each language' })
+    .getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) });
 
 beforeAll(async () => {
   deepl = await startFakeDeepl();
@@ -30,8 +35,14 @@ beforeAll(async () => {
   browser = await launchBrowser();
   alice = await service.account({ email: 'settings-mt@example.com' });
   api = await projectApi(service, alice, 'Languages app');
-  for (const [key, name] of [['de', 'German'], ['tlh', 'Klingon']]) expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
-  expect((await api.post('/api/v1/translations', { content: [{ key: 'hello', language: 'en', text: 'Hello' }] })).status).toBe(200);
+  for (const [key, name] of [
+    ['de', 'German'],
+    ['tlh', 'Klingon'],
+  ])
+    expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
+  expect(
+    (await api.post('/api/v1/translations', { content: [{ key: 'hello', language: 'en', text: 'Hello' }] })).status,
+  ).toBe(200);
   page = await signIn(browser, service, alice);
 }, 120_000);
 
@@ -47,7 +58,9 @@ describe('auto-translation settings per language', () => {
   it('shows what each language would use, edits and saves one, and the client request uses it', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
     await page.getByRole('heading', { name: 'Settings per language' }).waitFor();
-    await expect.poll(() => row('German (de)').textContent()).toMatch(/Provider B \(DeepL\).*en.*EN → DE.*Defaults.*Ready/);
+    await expect
+      .poll(() => row('German (de)').textContent())
+      .toMatch(/Provider B \(DeepL\).*en.*EN → DE.*Defaults.*Ready/);
     expect(await row('Klingon (tlh)').textContent()).toMatch(/Skipped: MT_PROVIDER_B cannot translate into 'tlh'/);
     expect(await row('English (en)').textContent()).toMatch(/Source language/);
 
@@ -62,8 +75,18 @@ describe('auto-translation settings per language', () => {
     await form.getByRole('textbox', { name: 'Source code at the provider' }).fill('EN');
     await form.getByRole('combobox', { name: 'Formality' }).selectOption('less');
     await form.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved the settings' }).textContent()).toBe('Saved the settings of German (de)');
-    expect(await settingsOf('de')).toEqual({ languageKey: 'de', origin: 'SAVED', translationProvider: 'MT_PROVIDER_B', sourceLanguage: 'EN', targetLanguage: 'DE', providerFormality: 'less', problem: null });
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Saved the settings' }).textContent())
+      .toBe('Saved the settings of German (de)');
+    expect(await settingsOf('de')).toEqual({
+      languageKey: 'de',
+      origin: 'SAVED',
+      translationProvider: 'MT_PROVIDER_B',
+      sourceLanguage: 'EN',
+      targetLanguage: 'DE',
+      providerFormality: 'less',
+      problem: null,
+    });
     await expect.poll(() => row('German (de)').textContent()).toMatch(/EN → DE, formality less.*Saved.*Ready/);
 
     // A bad code is refused with the service's message, nothing saved.
@@ -76,21 +99,45 @@ describe('auto-translation settings per language', () => {
 
     // Klingon: the offline provider serves it.
     await page.getByRole('button', { name: 'Edit settings of Klingon (tlh)' }).click();
-    await page.getByRole('form', { name: 'Settings of Klingon (tlh)' }).getByRole('combobox', { name: 'Provider' }).selectOption('PSEUDO');
-    await page.getByRole('form', { name: 'Settings of Klingon (tlh)' }).getByRole('button', { name: 'Save settings' }).click();
+    await page
+      .getByRole('form', { name: 'Settings of Klingon (tlh)' })
+      .getByRole('combobox', { name: 'Provider' })
+      .selectOption('PSEUDO');
+    await page
+      .getByRole('form', { name: 'Settings of Klingon (tlh)' })
+      .getByRole('button', { name: 'Save settings' })
+      .click();
     await expect.poll(() => row('Klingon (tlh)').textContent()).toMatch(/Pseudo-localization.*Saved.*Ready/);
 
     // The command-line client's request, every language: both run with these settings.
-    const res = await service.request({ method: 'POST', url: '/api/v2/jobs/auto-translate', headers: { 'X-SIMPLELOCALIZE-token': api.apiKey }, payload: { languageKeys: [], source: 'CLI', options: [] } });
+    const res = await service.request({
+      method: 'POST',
+      url: '/api/v2/jobs/auto-translate',
+      headers: { 'X-SIMPLELOCALIZE-token': api.apiKey },
+      payload: { languageKeys: [], source: 'CLI', options: [] },
+    });
     expect(res.statusCode).toBe(200);
-    await expect.poll(async () => (await api.get('/api/v2/jobs?status=SUCCESS')).data.length, { timeout: 20_000 }).toBe(2);
-    expect(deepl.translateCalls().map((c) => [c.target_lang, c.source_lang, c.formality])).toEqual([['DE', 'EN', 'less']]);
+    await expect
+      .poll(async () => (await api.get('/api/v2/jobs?status=SUCCESS')).data.length, { timeout: 20_000 })
+      .toBe(2);
+    expect(deepl.translateCalls().map((c) => [c.target_lang, c.source_lang, c.formality])).toEqual([
+      ['DE', 'EN', 'less'],
+    ]);
 
     // Reset: the defaults again.
     await page.getByRole('button', { name: 'Edit settings of German (de)' }).click();
-    await page.getByRole('form', { name: 'Settings of German (de)' }).getByRole('button', { name: 'Reset to defaults' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Reset the settings' }).textContent()).toBe('Reset the settings of German (de)');
+    await page
+      .getByRole('form', { name: 'Settings of German (de)' })
+      .getByRole('button', { name: 'Reset to defaults' })
+      .click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Reset the settings' }).textContent())
+      .toBe('Reset the settings of German (de)');
     // The job just run is now German's last job: its values are the initial ones again.
-    expect(await settingsOf('de')).toMatchObject({ origin: 'LAST_JOB', targetLanguage: 'DE', providerFormality: 'less' });
+    expect(await settingsOf('de')).toMatchObject({
+      origin: 'LAST_JOB',
+      targetLanguage: 'DE',
+      providerFormality: 'less',
+    });
   });
 });

@@ -24,9 +24,17 @@ beforeAll(async () => {
   browser = await launchBrowser();
   alice = await service.account({ email: 'automations@example.com' });
   api = await projectApi(service, alice, 'Automated app');
-  await importOk(service, api.apiKey, JSON.stringify({ en: { hello: 'Hello' }, de: { hello: 'Hallo' }, fr: { hello: 'Bonjour' } }), { uploadFormat: 'multi-language-json' });
+  await importOk(
+    service,
+    api.apiKey,
+    JSON.stringify({ en: { hello: 'Hello' }, de: { hello: 'Hallo' }, fr: { hello: 'Bonjour' } }),
+    { uploadFormat: 'multi-language-json' },
+  );
   for (const language of ['de', 'fr']) {
-    const saved = await api.gql(`mutation($l: String!) { setAutoTranslationSettings(languageKey: $l, settings: { translationProvider: PSEUDO, targetLanguage: $l, sourceProjectLanguage: "en" }) { languageKey } }`, { l: language });
+    const saved = await api.gql(
+      `mutation($l: String!) { setAutoTranslationSettings(languageKey: $l, settings: { translationProvider: PSEUDO, targetLanguage: $l, sourceProjectLanguage: "en" }) { languageKey } }`,
+      { l: language },
+    );
     expect(saved.errors).toBeUndefined();
   }
   page = await signIn(browser, service, alice);
@@ -46,38 +54,68 @@ describe('Automations screen', () => {
     const form = page.getByRole('form', { name: 'New rule' });
     await form.getByRole('textbox', { name: 'Rule name' }).fill('Translate new English keys');
     await form.getByRole('combobox', { name: 'Trigger' }).selectOption('KEY_CREATED');
-    await form.getByRole('group', { name: 'Languages' }).getByRole('checkbox', { name: /\(en\)/ }).check();
+    await form
+      .getByRole('group', { name: 'Languages' })
+      .getByRole('checkbox', { name: /\(en\)/ })
+      .check();
     expect(await form.getByRole('combobox', { name: 'Action 1 kind' }).inputValue()).toBe('AUTO_TRANSLATE');
     expect(await axeViolations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Create rule' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'created' }).textContent()).toBe('Translate new English keys created');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'created' }).textContent())
+      .toBe('Translate new English keys created');
     const rules = page.getByRole('table', { name: 'Automation rules' });
-    expect(await rules.getByRole('row', { name: /Translate new English keys/ }).textContent()).toMatch(/A key was created.*languages en.*Auto-translate into every language/);
+    expect(await rules.getByRole('row', { name: /Translate new English keys/ }).textContent()).toMatch(
+      /A key was created.*languages en.*Auto-translate into every language/,
+    );
 
     // The team pushes a new English key with the command-line client.
-    await importOk(service, api.apiKey, JSON.stringify({ checkout: 'Check out' }), { uploadFormat: 'single-language-json', languageKey: 'en', source: 'CLI' });
+    await importOk(service, api.apiKey, JSON.stringify({ checkout: 'Check out' }), {
+      uploadFormat: 'single-language-json',
+      languageKey: 'en',
+      source: 'CLI',
+    });
     const runs = page.getByRole('table', { name: 'Automation runs, newest first' });
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Refresh runs' }).click();
-      return (await runs.count()) ? runs.getByRole('row', { name: /Translate new English keys/ }).textContent() : '';
-    }, { timeout: 20_000 }).toMatch(/A key was created.*DONE.*Auto-translation of 1 key started for de, fr/);
-    await expect.poll(async () => (await readTranslations(service.db, api.projectToken)).de?.checkout, { timeout: 20_000 }).toBe(pseudoLocalize('Check out'));
-    await expect.poll(async () => (await api.gql('{ jobs { state } }')).data.jobs.every((j: { state: string }) => j.state !== 'STARTED')).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh runs' }).click();
+          return (await runs.count())
+            ? runs.getByRole('row', { name: /Translate new English keys/ }).textContent()
+            : '';
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/A key was created.*DONE.*Auto-translation of 1 key started for de, fr/);
+    await expect
+      .poll(async () => (await readTranslations(service.db, api.projectToken)).de?.checkout, { timeout: 20_000 })
+      .toBe(pseudoLocalize('Check out'));
+    await expect
+      .poll(async () =>
+        (await api.gql('{ jobs { state } }')).data.jobs.every((j: { state: string }) => j.state !== 'STARTED'),
+      )
+      .toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     mkdirSync('.test-data', { recursive: true });
     await page.screenshot({ path: '.test-data/automations-screen.png', fullPage: true });
 
     await runs.getByRole('button', { name: /^Revert run \d+ of Translate new English keys$/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revert run' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'reverted' }).textContent()).toMatch(/^Run \d+ reverted: 2 cells written back$/);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'reverted' }).textContent())
+      .toMatch(/^Run \d+ reverted: 2 cells written back$/);
     const texts = await readTranslations(service.db, api.projectToken);
     expect(texts.de?.checkout ?? '').toBe('');
     expect(texts.en?.checkout).toBe('Check out');
-    await expect.poll(() => runs.getByRole('row', { name: /Translate new English keys/ }).textContent()).toMatch(/Reverted \(change \d+\)/);
+    await expect
+      .poll(() => runs.getByRole('row', { name: /Translate new English keys/ }).textContent())
+      .toMatch(/Reverted \(change \d+\)/);
 
     // Disabled from the list: a further key starts nothing.
     await rules.getByRole('checkbox', { name: 'Enabled: Translate new English keys' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'disabled' }).textContent()).toBe('Translate new English keys disabled');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'disabled' }).textContent())
+      .toBe('Translate new English keys disabled');
     expect((await api.gql('{ automationRules { enabled } }')).data.automationRules).toEqual([{ enabled: false }]);
   }, 180_000);
 

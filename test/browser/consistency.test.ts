@@ -22,7 +22,8 @@ async function settled(): Promise<void> {
   throw new Error('findings still pending');
 }
 
-const cell = (key: string, language: string) => page.getByRole('gridcell', { name: new RegExp(`^${key.replace('.', '\\.')} in ${language}:`) });
+const cell = (key: string, language: string) =>
+  page.getByRole('gridcell', { name: new RegExp(`^${key.replace('.', '\\.')} in ${language}:`) });
 
 beforeAll(async () => {
   service = await startTestService({ listen: true, env: { FINDINGS_POLL_MS: '50' } });
@@ -30,11 +31,20 @@ beforeAll(async () => {
   owner = await service.account({ email: 'consistency@example.com' });
   api = await projectApi(service, owner, 'Consistent app');
   expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
-  expect((await api.post('/api/v1/translations', { content: [
-    { key: 'save.dialog', language: 'en', text: 'Save' }, { key: 'save.dialog', language: 'de', text: 'Sichern' },
-    { key: 'save.toolbar', language: 'en', text: 'Save' }, { key: 'save.toolbar', language: 'de', text: 'Speichern' },
-    { key: 'title', language: 'en', text: 'Welcome' }, { key: 'title', language: 'de', text: 'Willkommen' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: 'save.dialog', language: 'en', text: 'Save' },
+          { key: 'save.dialog', language: 'de', text: 'Sichern' },
+          { key: 'save.toolbar', language: 'en', text: 'Save' },
+          { key: 'save.toolbar', language: 'de', text: 'Speichern' },
+          { key: 'title', language: 'en', text: 'Welcome' },
+          { key: 'title', language: 'de', text: 'Willkommen' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
   await settled();
   page = await signIn(browser, service, owner);
 }, 120_000);
@@ -45,10 +55,12 @@ afterAll(async () => {
 });
 
 describe('the editor', () => {
-  it("marks a cell translated otherwise than the same source in another key, naming the key", async () => {
+  it('marks a cell translated otherwise than the same source in another key, naming the key', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/translations`);
     await cell('save.dialog', 'de').waitFor();
-    expect(await cell('save.dialog', 'de').getAttribute('aria-label')).toContain('The same source text is translated otherwise in save.toolbar ("Speichern")');
+    expect(await cell('save.dialog', 'de').getAttribute('aria-label')).toContain(
+      'The same source text is translated otherwise in save.toolbar ("Speichern")',
+    );
     expect(await cell('save.toolbar', 'de').getAttribute('aria-label')).toContain('in save.dialog ("Sichern")');
     expect(await cell('save.dialog', 'de').getAttribute('class')).toContain('has-problems');
     // Neither the source language nor a consistent key.
@@ -62,7 +74,11 @@ describe('the editor', () => {
     await expect.poll(() => cell('save.dialog', 'de').getAttribute('class')).toMatch(/\bactive\b/);
     await page.keyboard.press('Enter');
     const box = page.getByRole('textbox', { name: 'Translation of save.dialog in de' });
-    await expect.poll(() => page.locator('.cell.editing .problem').allTextContents()).toEqual(['The same source text is translated otherwise in save.toolbar ("Speichern"): use one translation, or dismiss if the keys mean different things']);
+    await expect
+      .poll(() => page.locator('.cell.editing .problem').allTextContents())
+      .toEqual([
+        'The same source text is translated otherwise in save.toolbar ("Speichern"): use one translation, or dismiss if the keys mean different things',
+      ]);
     await page.screenshot({ path: '.test-data/editor-consistency-editing.png' });
     await box.fill('Speichern');
     await expect.poll(() => page.locator('.cell.editing .problem').count()).toBe(0);

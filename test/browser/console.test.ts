@@ -20,24 +20,31 @@ let page: Page;
 async function cellText(key: string, language: string): Promise<string> {
   const [row] = await prisma().$queryRawUnsafe<{ text: string }[]>(
     `SELECT t.text FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId" WHERE k.key = $1 AND l.key = $2 AND k."projectId" = (SELECT id FROM "Project" WHERE "projectToken" = $3)`,
-    key, language, api.projectToken,
+    key,
+    language,
+    api.projectToken,
   );
   return row?.text ?? '';
 }
 
-const cell = (key: string, language: string) => page.getByRole('gridcell', { name: new RegExp(`^${key} in ${language}:`) });
+const cell = (key: string, language: string) =>
+  page.getByRole('gridcell', { name: new RegExp(`^${key} in ${language}:`) });
 
 /** Elements sticking out of the viewport sideways (or a page that scrolls sideways); the grid's own scrolling boxes may be wider. */
 async function horizontalOverflow(target: Page): Promise<string[]> {
   return target.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const found: string[] = [];
-    if (document.documentElement.scrollWidth > width) found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    if (document.documentElement.scrollWidth > width)
+      found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
     const scrollsByDesign = '.grid-header, [data-testid="grid-scroll"], .project-nav';
     for (const element of document.body.querySelectorAll('*')) {
       if (element.parentElement?.closest(scrollsByDesign)) continue;
       const box = element.getBoundingClientRect();
-      if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5)) found.push(`${element.tagName.toLowerCase()}.${String(element.className).replace(/ /g, '.')} ${Math.round(box.left)}..${Math.round(box.right)}`);
+      if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5))
+        found.push(
+          `${element.tagName.toLowerCase()}.${String(element.className).replace(/ /g, '.')} ${Math.round(box.left)}..${Math.round(box.right)}`,
+        );
     }
     return found.slice(0, 10);
   });
@@ -55,7 +62,10 @@ beforeAll(async () => {
     content.push({ key, language: 'en', text: `Item ${i} {name}` });
     if (i % 2 === 0) content.push({ key, language: 'de', text: `Artikel ${i} {name}` });
   }
-  content.push({ key: 'greeting', language: 'en', text: 'Hello {name}' }, { key: 'greeting', language: 'de', text: 'Hallo {name}' });
+  content.push(
+    { key: 'greeting', language: 'en', text: 'Hello {name}' },
+    { key: 'greeting', language: 'de', text: 'Hallo {name}' },
+  );
   expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
   expect((await api.patch('/api/v1/translation-keys?key=item.01', { charactersLimit: 12 })).status).toBe(200);
   expect((await api.post('/api/v1/customers', { key: 'acme', description: 'Acme' })).status).toBe(200);
@@ -83,7 +93,9 @@ describe('sign-in', () => {
       await p.getByLabel('Password').fill('not the password');
       await p.getByRole('button', { name: 'Sign in' }).click();
       await expect.poll(() => p.getByRole('alert').textContent()).toBe('Wrong email or password');
-      await p.getByRole('alert').evaluate((el) => { el.textContent = ''; });
+      await p.getByRole('alert').evaluate((el) => {
+        el.textContent = '';
+      });
     }
     await p.getByLabel('Password').fill(mallory.password);
     await p.getByRole('button', { name: 'Sign in' }).click();
@@ -108,7 +120,9 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Second app' }).waitFor();
     await page.getByLabel('Sort by').selectOption('ALPHABETICAL');
-    await expect.poll(async () => (await page.getByRole('list', { name: 'Projects' }).getByRole('heading').allTextContents())).toEqual(['Second app', 'Shop app']);
+    await expect
+      .poll(async () => await page.getByRole('list', { name: 'Projects' }).getByRole('heading').allTextContents())
+      .toEqual(['Second app', 'Shop app']);
     expect(await axeViolations(page)).toEqual([]);
   });
 });
@@ -156,9 +170,13 @@ describe('editor', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Enter');
     await page.getByRole('textbox', { name: 'Translation of item.00 in en' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Translation of item.00 in en');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Translation of item.00 in en',
+    );
     await page.keyboard.press('Escape');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^item.00 in en: Item 0/);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(
+      /^item.00 in en: Item 0/,
+    );
   });
 
   it('shows checks while typing and the write gate refusing a text over the limit', async () => {
@@ -176,8 +194,12 @@ describe('editor', () => {
 
   it('toggles the review status', async () => {
     await page.getByRole('button', { name: 'Reviewed: item.00 in en' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Reviewed: item.00 in en' }).getAttribute('aria-pressed')).toBe('true');
-    const [row] = await prisma().$queryRawUnsafe<{ s: string }[]>(`SELECT t."reviewStatus"::text AS s FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId" WHERE k.key = 'item.00' AND l.key = 'en'`);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Reviewed: item.00 in en' }).getAttribute('aria-pressed'))
+      .toBe('true');
+    const [row] = await prisma().$queryRawUnsafe<{ s: string }[]>(
+      `SELECT t."reviewStatus"::text AS s FROM "Translation" t JOIN "TranslationKey" k ON k.id = t."keyId" JOIN "Language" l ON l.id = t."languageId" WHERE k.key = 'item.00' AND l.key = 'en'`,
+    );
     expect(row!.s).toBe('REVIEWED');
   });
 
@@ -189,14 +211,18 @@ describe('editor', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Not saved: .*lock/i);
     expect(await cellText('item.02', 'en')).toBe('Item 2 {name}');
     // The lock reaches the grid live, once the edit has ended (rows are not reloaded under an edit).
-    await expect.poll(() => page.getByRole('rowheader', { name: /^item.02/ }).getAttribute('aria-label'), { timeout: 3000 }).toMatch(/, locked/);
+    await expect
+      .poll(() => page.getByRole('rowheader', { name: /^item.02/ }).getAttribute('aria-label'), { timeout: 3000 })
+      .toMatch(/, locked/);
     await cell('item.02', 'en').dblclick();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/item.02 is locked/);
   });
 
   it('shows a REST write within a second', async () => {
     const started = Date.now();
-    expect((await api.patch('/api/v2/translations', { key: 'item.04', language: 'de', text: 'Von REST' })).status).toBe(200);
+    expect((await api.patch('/api/v2/translations', { key: 'item.04', language: 'de', text: 'Von REST' })).status).toBe(
+      200,
+    );
     await expect.poll(() => cell('item.04', 'de').getAttribute('aria-label'), { timeout: 3000 }).toMatch(/Von REST/);
     expect(Date.now() - started).toBeLessThan(1500);
   });
@@ -204,8 +230,12 @@ describe('editor', () => {
   it('shows both texts when the cell changed under the edit, and keeps the chosen one', async () => {
     await cell('item.06', 'de').dblclick();
     await page.getByRole('textbox', { name: 'Translation of item.06 in de' }).fill('Meine Fassung');
-    expect((await api.patch('/api/v2/translations', { key: 'item.06', language: 'de', text: 'Ihre Fassung' })).status).toBe(200);
-    await expect.poll(() => page.locator('.cell.editing').textContent(), { timeout: 3000 }).toMatch(/Changed meanwhile by someone else: “Ihre Fassung”/);
+    expect(
+      (await api.patch('/api/v2/translations', { key: 'item.06', language: 'de', text: 'Ihre Fassung' })).status,
+    ).toBe(200);
+    await expect
+      .poll(() => page.locator('.cell.editing').textContent(), { timeout: 3000 })
+      .toMatch(/Changed meanwhile by someone else: “Ihre Fassung”/);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'This text changed while you edited it' });
     await dialog.waitFor();
@@ -240,7 +270,11 @@ describe('editor', () => {
     expect(await panel.getByLabel('Description').inputValue()).toBe('Shown on the home page');
     expect(await panel.getByLabel('Tags').inputValue()).toBe('home, ui');
     await panel.getByRole('button', { name: 'Save key' }).click();
-    await expect.poll(() => prisma().translationKey.findFirst({ where: { key: 'greeting' }, select: { description: true, tags: true } })).toEqual({ description: 'Shown on the home page', tags: ['home', 'ui'] });
+    await expect
+      .poll(() =>
+        prisma().translationKey.findFirst({ where: { key: 'greeting' }, select: { description: true, tags: true } }),
+      )
+      .toEqual({ description: 'Shown on the home page', tags: ['home', 'ui'] });
     await page.getByLabel('Tags', { exact: true }).first().fill('home');
     await expect.poll(() => page.locator('.count').textContent()).toBe('1 key');
     await page.getByRole('button', { name: 'Clear filters' }).click();
@@ -267,15 +301,25 @@ describe('editor', () => {
     const review = page.getByRole('button', { name: 'Reviewed: item.03 in en' });
     expect(await review.getAttribute('aria-pressed')).toBe('false');
     let started = Date.now();
-    expect((await api.patch('/api/v2/translations', { key: 'item.03', language: 'en', reviewStatus: 'REVIEWED' })).status).toBe(200);
+    expect(
+      (await api.patch('/api/v2/translations', { key: 'item.03', language: 'en', reviewStatus: 'REVIEWED' })).status,
+    ).toBe(200);
     await expect.poll(() => review.getAttribute('aria-pressed'), { timeout: 3000, interval: 20 }).toBe('true');
     expect(Date.now() - started).toBeLessThan(1500);
     // The customer's view: a text of that customer arrives; one of another customer or the base would not be its.
     await page.getByLabel('Customer').selectOption('acme');
     await expect.poll(() => cell('item.05', 'de').getAttribute('aria-label')).toBe('item.05 in de: empty');
     started = Date.now();
-    expect((await api.post('/api/v1/translations', { content: [{ key: 'item.05', language: 'de', text: 'Acme Artikel', customerId: 'acme' }] })).status).toBe(200);
-    await expect.poll(() => cell('item.05', 'de').getAttribute('aria-label'), { timeout: 3000, interval: 20 }).toMatch(/^item.05 in de: Acme Artikel/);
+    expect(
+      (
+        await api.post('/api/v1/translations', {
+          content: [{ key: 'item.05', language: 'de', text: 'Acme Artikel', customerId: 'acme' }],
+        })
+      ).status,
+    ).toBe(200);
+    await expect
+      .poll(() => cell('item.05', 'de').getAttribute('aria-label'), { timeout: 3000, interval: 20 })
+      .toMatch(/^item.05 in de: Acme Artikel/);
     expect(Date.now() - started).toBeLessThan(1500);
     await page.getByLabel('Customer').selectOption('');
     await expect.poll(() => cell('item.05', 'de').getAttribute('aria-label')).toBe('item.05 in de: empty');
@@ -283,9 +327,14 @@ describe('editor', () => {
 
   it('shows an import within a second: its texts and the keys it created', async () => {
     const started = Date.now();
-    await importOk(service, api.apiKey, JSON.stringify({ 'item.07': 'Importiert', imported_key: 'Neu' }), { uploadFormat: 'single-language-json', languageKey: 'de' });
+    await importOk(service, api.apiKey, JSON.stringify({ 'item.07': 'Importiert', imported_key: 'Neu' }), {
+      uploadFormat: 'single-language-json',
+      languageKey: 'de',
+    });
     await expect.poll(() => page.locator('.count').textContent(), { timeout: 3000, interval: 20 }).toBe('32 keys');
-    await expect.poll(() => cell('item.07', 'de').getAttribute('aria-label'), { timeout: 3000, interval: 20 }).toMatch(/^item.07 in de: Importiert/);
+    await expect
+      .poll(() => cell('item.07', 'de').getAttribute('aria-label'), { timeout: 3000, interval: 20 })
+      .toMatch(/^item.07 in de: Importiert/);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(await cell('imported_key', 'de').getAttribute('aria-label')).toMatch(/^imported_key in de: Neu/);
   });
@@ -294,17 +343,30 @@ describe('editor', () => {
 describe('a large project', () => {
   it('scrolls through 5,000 keys, loading only what is in view (and read ahead); a broad filter counts at least', async () => {
     const big = await projectApi(service, alice, 'Big app');
-    const { id } = await prisma().project.findFirstOrThrow({ where: { projectToken: big.projectToken }, select: { id: true } });
-    await prisma().$executeRawUnsafe(`INSERT INTO "TranslationKey" ("projectId", key) SELECT $1, 'key.' || lpad(n::text, 5, '0') FROM generate_series(0, 4999) n`, id);
-    await prisma().$executeRawUnsafe(`INSERT INTO "Translation" ("keyId", "languageId", "projectId", text) SELECT k.id, l.id, $1, 'Text ' || k.key FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId" WHERE k."projectId" = $1`, id);
+    const { id } = await prisma().project.findFirstOrThrow({
+      where: { projectToken: big.projectToken },
+      select: { id: true },
+    });
+    await prisma().$executeRawUnsafe(
+      `INSERT INTO "TranslationKey" ("projectId", key) SELECT $1, 'key.' || lpad(n::text, 5, '0') FROM generate_series(0, 4999) n`,
+      id,
+    );
+    await prisma().$executeRawUnsafe(
+      `INSERT INTO "Translation" ("keyId", "languageId", "projectId", text) SELECT k.id, l.id, $1, 'Text ' || k.key FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId" WHERE k."projectId" = $1`,
+      id,
+    );
     const requests: string[] = [];
-    page.on('request', (r) => { if (r.url().endsWith('/graphql') && r.postData()?.includes('EditorRows')) requests.push(r.postData()!); });
+    page.on('request', (r) => {
+      if (r.url().endsWith('/graphql') && r.postData()?.includes('EditorRows')) requests.push(r.postData()!);
+    });
     await page.goto(`${service.url}/#/projects/${big.projectToken}`);
     await expect.poll(() => page.locator('.count').textContent()).toBe('5,000 keys');
     await cell('key.00000', 'en').waitFor();
     const rowsInPage = await page.getByRole('row').count();
     expect(rowsInPage).toBeLessThan(60);
-    await page.getByTestId('grid-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await page.getByTestId('grid-scroll').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await cell('key.04999', 'en').waitFor();
     expect(await cell('key.04999', 'en').getAttribute('aria-label')).toMatch(/Text key.04999/);
     // The windows of 100 rows at the top and at the bottom, each with two read ahead, nothing in between.

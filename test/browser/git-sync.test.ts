@@ -23,8 +23,14 @@ let github: ForgeServer;
 beforeAll(async () => {
   service = await startTestService({ listen: true, worker: false, env: { GIT_ALLOW_PRIVATE_HOSTS: 'true' } });
   gitServer = await startGitServer({ user: 'x-access-token', token: TOKEN });
-  github = await startGitHubApi({ repository: 'team/shop', token: TOKEN, branchExists: (b) => gitServer.head('team/shop.git', b) !== undefined });
-  gitServer.createRepository('team/shop.git', { 'locales/en/common.json': JSON.stringify({ 'cart.title': 'Your cart' }) });
+  github = await startGitHubApi({
+    repository: 'team/shop',
+    token: TOKEN,
+    branchExists: (b) => gitServer.head('team/shop.git', b) !== undefined,
+  });
+  gitServer.createRepository('team/shop.git', {
+    'locales/en/common.json': JSON.stringify({ 'cart.title': 'Your cart' }),
+  });
   browser = await launchBrowser();
   alice = await service.account({ email: 'git-sync@example.com' });
   api = await projectApi(service, alice, 'Shop');
@@ -68,24 +74,43 @@ describe('Git sync screen', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Pull now' }).click();
     await page.getByRole('status').filter({ hasText: 'Imported 1 file' }).waitFor();
     await page.getByRole('cell', { name: /1 key created, 1 text added/ }).waitFor();
-    expect((await prisma().translationKey.findMany({ where: { project: { projectToken: api.projectToken } }, select: { key: true, namespace: true } }))).toEqual([{ key: 'cart.title', namespace: 'common' }]);
+    expect(
+      await prisma().translationKey.findMany({
+        where: { project: { projectToken: api.projectToken } },
+        select: { key: true, namespace: true },
+      }),
+    ).toEqual([{ key: 'cart.title', namespace: 'common' }]);
 
-    expect((await api.patch('/api/v2/translations', { key: 'cart.title', namespace: 'common', language: 'de', text: 'Ihr Warenkorb' })).status).toBe(200);
+    expect(
+      (
+        await api.patch('/api/v2/translations', {
+          key: 'cart.title',
+          namespace: 'common',
+          language: 'de',
+          text: 'Ihr Warenkorb',
+        })
+      ).status,
+    ).toBe(200);
     await page.getByRole('button', { name: 'Push now' }).click();
     const link = page.getByRole('link', { name: 'pull request #1' });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe('https://github.example/team/shop/pull/1');
-    expect(JSON.parse(gitServer.show('team/shop.git', 'l10n/shop', 'locales/de/common.json'))).toEqual({ 'cart.title': 'Ihr Warenkorb' });
+    expect(JSON.parse(gitServer.show('team/shop.git', 'l10n/shop', 'locales/de/common.json'))).toEqual({
+      'cart.title': 'Ihr Warenkorb',
+    });
     expect(github.pulls).toEqual([expect.objectContaining({ head: 'l10n/shop', base: 'main', state: 'open' })]);
 
     const runs = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Started by' }) });
-    await expect.poll(async () => (await runs.getByRole('row').count())).toBe(4);
+    await expect.poll(async () => await runs.getByRole('row').count()).toBe(4);
     expect(await runs.getByRole('row').nth(1).textContent()).toContain('Push');
     await page.getByText('Change settings').click();
     await page.getByLabel('Push schedule').fill('0 6 * * 1-5');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Settings saved' }).waitFor();
-    expect((await prisma().gitConnection.findFirstOrThrow({ where: { project: { projectToken: api.projectToken } } })).pushSchedule).toBe('0 6 * * 1-5');
+    expect(
+      (await prisma().gitConnection.findFirstOrThrow({ where: { project: { projectToken: api.projectToken } } }))
+        .pushSchedule,
+    ).toBe('0 6 * * 1-5');
     await page.getByLabel('Push schedule').fill('every day');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('alert').filter({ hasText: 'pushSchedule is not a cron expression' }).waitFor();

@@ -18,7 +18,14 @@ import { corpusPath } from '../support/corpus.js';
 const MEDTRONIC = corpusPath('tbx', 'okapi_medtronic_TBX.tbx');
 const present = existsSync(MEDTRONIC);
 /** The source-language terms of the Medtronic file, with their part of speech. */
-const SIX = ['audible alert noun', 'audible notification noun', 'clinician notification noun', 'patient identifier noun', 'silent alert noun', 'wireless alert noun'];
+const SIX = [
+  'audible alert noun',
+  'audible notification noun',
+  'clinician notification noun',
+  'patient identifier noun',
+  'silent alert noun',
+  'wireless alert noun',
+];
 
 let service: TestService;
 let browser: Browser;
@@ -32,8 +39,18 @@ beforeAll(async () => {
   browser = await launchBrowser();
   owner = await service.account({ email: 'glossary@example.com' });
   api = await projectApi(service, owner, 'Pacemaker app');
-  for (const [key, name] of [['de', 'German'], ['fr', 'French']]) expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
-  expect((await api.post('/api/v1/translations', { content: [{ key: 'scan', language: 'en', text: 'Scan the patient identifier first' }] })).status).toBe(200);
+  for (const [key, name] of [
+    ['de', 'German'],
+    ['fr', 'French'],
+  ])
+    expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [{ key: 'scan', language: 'en', text: 'Scan the patient identifier first' }],
+      })
+    ).status,
+  ).toBe(200);
   page = await signIn(browser, service, owner);
 }, 120_000);
 
@@ -54,7 +71,12 @@ async function shoot(name: string, width: number, target: Page = page): Promise<
 const terms = () => page.getByRole('table', { name: 'Glossary terms' });
 const termRow = (name: string) => terms().getByRole('row', { name: new RegExp(`^${name}\\b`) });
 const total = () => page.locator('.glossary-total').textContent();
-const stored = () => service.db.prisma.glossaryTerm.findMany({ where: { glossary: { project: { projectToken: api.projectToken } } }, include: { translations: true }, orderBy: { term: 'asc' } });
+const stored = () =>
+  service.db.prisma.glossaryTerm.findMany({
+    where: { glossary: { project: { projectToken: api.projectToken } } },
+    include: { translations: true },
+    orderBy: { term: 'asc' },
+  });
 const statusText = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
 
 describe.skipIf(!present)('Glossary screen', () => {
@@ -67,7 +89,9 @@ describe.skipIf(!present)('Glossary screen', () => {
     const form = page.getByRole('form', { name: 'Import a glossary file' });
     await form.getByLabel('TBX or CSV file').setInputFiles(MEDTRONIC);
     await form.getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 20_000 }).toBe('Imported okapi_medtronic_TBX.tbx: 6 created, 0 updated, 0 skipped');
+    await expect
+      .poll(() => form.getByRole('status').textContent(), { timeout: 20_000 })
+      .toBe('Imported okapi_medtronic_TBX.tbx: 6 created, 0 updated, 0 skipped');
     await expect.poll(total).toBe('6 terms');
     // Synonyms are terms of their own; the deprecated ones are forbidden.
     expect(await terms().getByRole('rowheader').allTextContents()).toEqual(SIX);
@@ -76,7 +100,9 @@ describe.skipIf(!present)('Glossary screen', () => {
     // The project's languages (fr; the file has no German) first, the file's other languages counted.
     const patient = termRow('patient identifier');
     expect(await patient.textContent()).toContain('fr identifiant patient');
-    expect(await patient.textContent()).toMatch(/\+ 12 other languages \(cs, da, el, es, fi, hu, it, nl, no, pl, pt, sv\)/);
+    expect(await patient.textContent()).toMatch(
+      /\+ 12 other languages \(cs, da, el, es, fi, hu, it, nl, no, pl, pt, sv\)/,
+    );
     expect(await patient.textContent()).toMatch(/the capability of a distance telemetry enabled programmer/);
     expect(await axeViolations(page)).toEqual([]);
     await shoot('glossary-imported', 1400);
@@ -84,14 +110,20 @@ describe.skipIf(!present)('Glossary screen', () => {
     // The same file again: every term updated, none created.
     await form.getByLabel('TBX or CSV file').setInputFiles(MEDTRONIC);
     await form.getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 20_000 }).toBe('Imported okapi_medtronic_TBX.tbx: 0 created, 6 updated, 0 skipped');
+    await expect
+      .poll(() => form.getByRole('status').textContent(), { timeout: 20_000 })
+      .toBe('Imported okapi_medtronic_TBX.tbx: 0 created, 6 updated, 0 skipped');
   });
 
   it('refuses a file that is not a glossary and shows why', async () => {
     const form = page.getByRole('form', { name: 'Import a glossary file' });
-    await form.getByLabel('TBX or CSV file').setInputFiles({ name: 'notes.tbx', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') });
+    await form
+      .getByLabel('TBX or CSV file')
+      .setInputFiles({ name: 'notes.tbx', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') });
     await form.getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/^Not imported: notes\.tbx: the file looks like JSON/);
+    await expect
+      .poll(() => form.getByRole('alert').textContent())
+      .toMatch(/^Not imported: notes\.tbx: the file looks like JSON/);
     expect((await stored()).length).toBe(6);
   });
 
@@ -100,7 +132,9 @@ describe.skipIf(!present)('Glossary screen', () => {
     await expect.poll(total).toBe('1 term');
     expect(await terms().getByRole('rowheader').allTextContents()).toEqual(['patient identifier noun']);
     await page.getByRole('searchbox', { name: 'Search' }).fill('sonore');
-    await expect.poll(() => terms().getByRole('rowheader').allTextContents()).toEqual(['audible alert noun', 'audible notification noun']);
+    await expect
+      .poll(() => terms().getByRole('rowheader').allTextContents())
+      .toEqual(['audible alert noun', 'audible notification noun']);
     await page.getByRole('searchbox', { name: 'Search' }).fill('Clinician');
     await expect.poll(() => terms().getByRole('rowheader').allTextContents()).toEqual(['clinician notification noun']);
     await page.getByRole('searchbox', { name: 'Search' }).fill('nothing like it');
@@ -138,17 +172,29 @@ describe.skipIf(!present)('Glossary screen', () => {
     await edit.getByRole('checkbox', { name: 'Forbidden' }).check();
     await edit.getByRole('checkbox', { name: 'Do not translate' }).check();
     await edit.getByRole('button', { name: 'Save term' }).click();
-    await expect.poll(() => edit.getByRole('alert').textContent()).toMatch(/cannot be both forbidden and do-not-translate/);
+    await expect
+      .poll(() => edit.getByRole('alert').textContent())
+      .toMatch(/cannot be both forbidden and do-not-translate/);
     await edit.getByRole('checkbox', { name: 'Do not translate' }).uncheck();
     await edit.getByRole('button', { name: 'Save term' }).click();
     await expect.poll(() => termRow('pacemaker').textContent()).toContain('Forbidden');
     const term = (await stored()).find((t) => t.term === 'pacemaker')!;
-    expect(term).toMatchObject({ forbidden: true, doNotTranslate: false, partOfSpeech: 'noun', description: 'The implanted device' });
-    expect(term.translations.map((t) => [t.language, t.text]).sort()).toEqual([['de', 'Schrittmacher'], ['fr', 'stimulateur cardiaque']]);
+    expect(term).toMatchObject({
+      forbidden: true,
+      doNotTranslate: false,
+      partOfSpeech: 'noun',
+      description: 'The implanted device',
+    });
+    expect(term.translations.map((t) => [t.language, t.text]).sort()).toEqual([
+      ['de', 'Schrittmacher'],
+      ['fr', 'stimulateur cardiaque'],
+    ]);
 
     // The flag filter: only the forbidden term.
     await page.getByRole('checkbox', { name: 'Forbidden' }).check();
-    await expect.poll(() => terms().getByRole('rowheader').allTextContents()).toEqual(['audible notification noun', 'pacemaker noun', 'wireless alert noun']);
+    await expect
+      .poll(() => terms().getByRole('rowheader').allTextContents())
+      .toEqual(['audible notification noun', 'pacemaker noun', 'wireless alert noun']);
     await page.getByRole('checkbox', { name: 'Case sensitive' }).check();
     await expect.poll(total).toBe('No terms match.');
     await page.getByRole('checkbox', { name: 'Case sensitive' }).uncheck();
@@ -170,7 +216,11 @@ describe.skipIf(!present)('Glossary screen', () => {
     expect(await changes.locator('> li').first().textContent()).toContain('glossary@example.com');
     expect(await axeViolations(page)).toEqual([]);
     await shoot('glossary-history', 1400);
-    await changes.locator('> li').first().getByRole('button', { name: /^Revert: Edited/ }).click();
+    await changes
+      .locator('> li')
+      .first()
+      .getByRole('button', { name: /^Revert: Edited/ })
+      .click();
     await expect.poll(() => dialog.getByRole('status').textContent()).toBe('Reverted: 1 term restored');
     await expect.poll(() => changes.locator('> li strong').first().textContent()).toBe('Reverted');
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -180,7 +230,10 @@ describe.skipIf(!present)('Glossary screen', () => {
 
   it('deletes a term, undoes the deletion, deletes it again', async () => {
     await termRow('pacemaker').getByRole('button', { name: 'Delete pacemaker (noun)' }).click();
-    await page.getByRole('dialog', { name: 'Delete pacemaker (noun)?' }).getByRole('button', { name: 'Delete term' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete pacemaker (noun)?' })
+      .getByRole('button', { name: 'Delete term' })
+      .click();
     await expect.poll(() => statusText('Deleted').textContent()).toBe('Deleted pacemaker (noun)');
     await expect.poll(total).toBe('6 terms');
     await page.getByRole('button', { name: 'Undo delete' }).click();
@@ -190,7 +243,10 @@ describe.skipIf(!present)('Glossary screen', () => {
     expect(back.translations.map((t) => t.text).sort()).toEqual(['Schrittmacher', 'stimulateur cardiaque']);
 
     await termRow('pacemaker').getByRole('button', { name: 'Delete pacemaker (noun)' }).click();
-    await page.getByRole('dialog', { name: 'Delete pacemaker (noun)?' }).getByRole('button', { name: 'Delete term' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete pacemaker (noun)?' })
+      .getByRole('button', { name: 'Delete term' })
+      .click();
     await expect.poll(total).toBe('6 terms');
     expect((await stored()).map((t) => `${t.term} ${t.partOfSpeech}`)).toEqual(SIX);
   });
@@ -205,8 +261,13 @@ describe.skipIf(!present)('Glossary screen', () => {
     expect(body).toContain('<term>identifiant patient</term>');
     await form.getByRole('combobox', { name: 'Format' }).selectOption('CSV');
     await form.getByRole('button', { name: 'Export' }).click();
-    const [csv] = await Promise.all([page.waitForEvent('download'), form.getByRole('link', { name: 'Download glossary.csv' }).click()]);
-    const lines = readFileSync((await csv.path())!, 'utf8').trim().split(/\r?\n/);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      form.getByRole('link', { name: 'Download glossary.csv' }).click(),
+    ]);
+    const lines = readFileSync((await csv.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toMatch(/^term,description,partOfSpeech,/);
     expect(lines.filter((l) => l.startsWith('audible alert,'))).toHaveLength(1);
     await shoot('glossary-files', 1400);
@@ -215,7 +276,9 @@ describe.skipIf(!present)('Glossary screen', () => {
   it('marks an imported term in a source text in the editor', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}`);
     await page.getByRole('gridcell', { name: /^scan in fr/ }).dblclick();
-    const marked = page.getByRole('region', { name: 'Memory and glossary' }).getByRole('region', { name: 'Glossary terms in the source' });
+    const marked = page
+      .getByRole('region', { name: 'Memory and glossary' })
+      .getByRole('region', { name: 'Glossary terms in the source' });
     await marked.waitFor();
     expect(await marked.locator('mark').textContent()).toBe('patient identifier');
     expect(await marked.locator('mark').getAttribute('title')).toBe('translate as: identifiant patient');
@@ -228,7 +291,9 @@ describe.skipIf(!present)('Glossary screen', () => {
     await form.getByRole('textbox', { name: 'Name' }).fill('Company terms');
     expect(await form.getByRole('checkbox', { name: 'Use it in this project' }).isChecked()).toBe(true);
     await form.getByRole('button', { name: 'Create shared glossary' }).click();
-    await expect.poll(() => statusText('Created').textContent()).toBe('Created the shared glossary Company terms, used in this project');
+    await expect
+      .poll(() => statusText('Created').textContent())
+      .toBe('Created the shared glossary Company terms, used in this project');
     const table = page.getByRole('table', { name: 'Shared glossaries' });
     expect(await table.getByRole('checkbox', { name: 'Use Company terms in this project' }).isChecked()).toBe(true);
     await page.getByRole('combobox', { name: 'Glossary' }).selectOption({ label: 'Company terms (shared, 0 terms)' });
@@ -242,22 +307,34 @@ describe.skipIf(!present)('Glossary screen', () => {
     await expect.poll(total).toBe('1 term');
     expect(await termRow('Acme').textContent()).toContain('Kept as written');
     // A shared glossary has no project history.
-    expect(await termRow('Acme').getByRole('button', { name: /^History/ }).count()).toBe(0);
-    const shared = await service.db.prisma.glossary.findFirstOrThrow({ where: { name: 'Company terms' }, include: { terms: true, links: true } });
+    expect(
+      await termRow('Acme')
+        .getByRole('button', { name: /^History/ })
+        .count(),
+    ).toBe(0);
+    const shared = await service.db.prisma.glossary.findFirstOrThrow({
+      where: { name: 'Company terms' },
+      include: { terms: true, links: true },
+    });
     expect(shared.terms.map((t) => [t.term, t.doNotTranslate])).toEqual([['Acme', true]]);
     expect(shared.links).toHaveLength(1);
     expect(await axeViolations(page)).toEqual([]);
     await shoot('glossary-shared', 1400);
 
     await table.getByRole('checkbox', { name: 'Use Company terms in this project' }).uncheck();
-    await expect.poll(() => statusText('no longer').textContent()).toBe('Company terms is no longer used in this project');
+    await expect
+      .poll(() => statusText('no longer').textContent())
+      .toBe('Company terms is no longer used in this project');
     await page.getByRole('heading', { name: 'Terms of the project glossary' }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Glossary' }).count()).toBe(0);
   });
 
   it('a translator reads the glossary without any control that changes it', async () => {
     const account = await service.account({ email: 'translator@example.com' });
-    const { id: projectId } = await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: api.projectToken }, select: { id: true } });
+    const { id: projectId } = await service.db.prisma.project.findFirstOrThrow({
+      where: { projectToken: api.projectToken },
+      select: { id: true },
+    });
     await service.db.prisma.projectMember.create({ data: { projectId, accountId: account.id, role: 'TRANSLATOR' } });
     const reader = await signIn(browser, service, account);
     await reader.goto(`${service.url}/#/projects/${api.projectToken}/glossary`);
@@ -270,7 +347,9 @@ describe.skipIf(!present)('Glossary screen', () => {
     // Reading the history is allowed, reverting is not.
     await list.getByRole('button', { name: 'History of patient identifier (noun)' }).click();
     const dialog = reader.getByRole('dialog', { name: 'History of patient identifier (noun)' });
-    await expect.poll(() => dialog.locator('li strong').allTextContents()).toEqual(['Updated by an import', 'Imported']);
+    await expect
+      .poll(() => dialog.locator('li strong').allTextContents())
+      .toEqual(['Updated by an import', 'Imported']);
     expect(await dialog.getByRole('button', { name: /^Revert/ }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Close' }).click();
     expect(await axeViolations(reader)).toEqual([]);

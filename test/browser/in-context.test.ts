@@ -36,15 +36,28 @@ let projectId: number;
 const editorLoads: { url: string; status: number; contentType: string; origin: string }[] = [];
 
 const cell = async (key: string, language: string, namespace = '') =>
-  (await service.db.prisma.translation.findFirst({ where: { projectId, key: { key, namespace }, language: { key: language } }, select: { text: true } }))?.text;
+  (
+    await service.db.prisma.translation.findFirst({
+      where: { projectId, key: { key, namespace }, language: { key: language } },
+      select: { text: true },
+    })
+  )?.text;
 
 async function openApp(origin: string, options: { scale?: number } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 900, height: 600 }, deviceScaleFactor: options.scale ?? 1 });
+  const context = await browser.newContext({
+    viewport: { width: 900, height: 600 },
+    deviceScaleFactor: options.scale ?? 1,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('response', (r) => {
     if (new URL(r.url()).pathname === '/in-context/editor.js') {
-      editorLoads.push({ url: r.url(), status: r.status(), contentType: r.headers()['content-type'] ?? '', origin: r.request().headers().origin ?? '' });
+      editorLoads.push({
+        url: r.url(),
+        status: r.status(),
+        contentType: r.headers()['content-type'] ?? '',
+        origin: r.request().headers().origin ?? '',
+      });
     }
   });
   await page.goto(`${origin}/`);
@@ -62,18 +75,24 @@ beforeAll(async () => {
   owner = await service.account();
   api = await projectApi(service, owner, 'Stats app');
   projectId = (await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
-  expect((await api.post('/api/v1/translations', { content: [
-    { key: 'title', language: 'en', text: 'Statistics', description: 'The heading of the statistics page' },
-    { key: 'title', language: 'de', text: 'Statistik' },
-    { key: 'intro', language: 'en', text: "The month's key figures." },
-    { key: 'intro', language: 'de', text: 'Die wichtigsten Zahlen des Monats.' },
-    { key: 'greeting', language: 'en', text: 'Hello {{name}}' },
-    { key: 'greeting', language: 'de', text: 'Hallo {{name}}' },
-    { key: 'search', language: 'en', text: 'Search countries' },
-    { key: 'search', language: 'de', text: 'Länder suchen' },
-    { key: 'save', namespace: 'common', language: 'en', text: 'Save' },
-    { key: 'save', namespace: 'common', language: 'de', text: 'Speichern' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: 'title', language: 'en', text: 'Statistics', description: 'The heading of the statistics page' },
+          { key: 'title', language: 'de', text: 'Statistik' },
+          { key: 'intro', language: 'en', text: "The month's key figures." },
+          { key: 'intro', language: 'de', text: 'Die wichtigsten Zahlen des Monats.' },
+          { key: 'greeting', language: 'en', text: 'Hello {{name}}' },
+          { key: 'greeting', language: 'de', text: 'Hallo {{name}}' },
+          { key: 'search', language: 'en', text: 'Search countries' },
+          { key: 'search', language: 'de', text: 'Länder suchen' },
+          { key: 'save', namespace: 'common', language: 'en', text: 'Save' },
+          { key: 'save', namespace: 'common', language: 'de', text: 'Speichern' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
 
   work = mkdtempSync(join(tmpdir(), 'in-context-app-'));
   // Two builds of the same application: with the token (a staging build) and without (production).
@@ -88,15 +107,27 @@ beforeAll(async () => {
   appOrigin = served.origin;
 
   const gql = async (query: string, variables: Record<string, unknown>) => {
-    const res = await service.request({ method: 'POST', url: '/graphql', headers: { authorization: owner.token, 'content-type': 'application/json' }, payload: { query, variables } });
+    const res = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: owner.token, 'content-type': 'application/json' },
+      payload: { query, variables },
+    });
     const body = res.json();
     expect(body.errors).toBeUndefined();
     return body.data;
   };
-  await gql('mutation ($p: String, $o: [String!]!) { setInContextOrigins(projectToken: $p, origins: $o) }', { p: api.projectToken, o: [appOrigin] });
-  const made = await gql('mutation ($p: String, $i: NewInContextTokenInput) { createInContextToken(projectToken: $p, input: $i) { token } }', {
-    p: api.projectToken, i: { name: 'staging', languages: ['de'], capture: true, lifetimeHours: 1 },
+  await gql('mutation ($p: String, $o: [String!]!) { setInContextOrigins(projectToken: $p, origins: $o) }', {
+    p: api.projectToken,
+    o: [appOrigin],
   });
+  const made = await gql(
+    'mutation ($p: String, $i: NewInContextTokenInput) { createInContextToken(projectToken: $p, input: $i) { token } }',
+    {
+      p: api.projectToken,
+      i: { name: 'staging', languages: ['de'], capture: true, lifetimeHours: 1 },
+    },
+  );
   await buildApp(editorDir, { serviceUrl: service.url, token: made.createInContextToken.token });
   browser = await launchBrowser();
 }, 180_000);
@@ -116,7 +147,11 @@ describe('a build without the token', () => {
     page.on('request', (r) => requested.push(r.url()));
     await page.goto(`${plainOrigin}/`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Statistik');
-    const texts = await page.evaluate(() => document.body.innerText + [...document.querySelectorAll('[placeholder]')].map((e) => e.getAttribute('placeholder')).join(''));
+    const texts = await page.evaluate(
+      () =>
+        document.body.innerText +
+        [...document.querySelectorAll('[placeholder]')].map((e) => e.getAttribute('placeholder')).join(''),
+    );
     expect(INVISIBLE.test(texts)).toBe(false);
     expect(await page.evaluate(() => 'i18nextInContext' in window)).toBe(false);
     expect(requested.filter((u) => u.includes('/in-context/editor') || u.startsWith(service.url))).toEqual([]);
@@ -138,14 +173,21 @@ describe('editing in the running application', () => {
     // Each page imported the editor module from the service (not from the application's files).
     expect(editorLoads.length).toBeGreaterThanOrEqual(2);
     for (const load of editorLoads) {
-      expect(load).toEqual({ url: `${service.url}/in-context/editor.js`, status: 200, contentType: expect.stringMatching(/^text\/javascript/), origin: appOrigin });
+      expect(load).toEqual({
+        url: `${service.url}/in-context/editor.js`,
+        status: 200,
+        contentType: expect.stringMatching(/^text\/javascript/),
+        origin: appOrigin,
+      });
     }
   });
 
   it('shows the texts without markers', async () => {
     expect(await page.locator('h1').textContent()).toBe('Statistik');
     expect(await page.getByRole('button', { name: 'Speichern' }).isVisible()).toBe(true);
-    const texts = await page.evaluate(() => document.body.innerText + document.getElementById('search')!.getAttribute('placeholder'));
+    const texts = await page.evaluate(
+      () => document.body.innerText + document.getElementById('search')!.getAttribute('placeholder'),
+    );
     expect(INVISIBLE.test(texts)).toBe(false);
     expect(texts).toContain('Länder suchen');
   });
@@ -169,7 +211,14 @@ describe('editing in the running application', () => {
     await page.getByText('Hallo Ada').click({ modifiers: ['Alt'] });
     const greeting = page.getByRole('dialog', { name: 'Translate “greeting”' });
     await greeting.getByLabel(/\(de\)/).fill('Hallo');
-    await expect.poll(() => greeting.getByRole('list', { name: /Checks of/ }).last().textContent()).toMatch(/name/);
+    await expect
+      .poll(() =>
+        greeting
+          .getByRole('list', { name: /Checks of/ })
+          .last()
+          .textContent(),
+      )
+      .toMatch(/name/);
     await greeting.getByRole('button', { name: 'Cancel' }).click();
     await greeting.waitFor({ state: 'hidden' });
     expect(await cell('greeting', 'de')).toBe('Hallo {{name}}');
@@ -187,14 +236,27 @@ describe('editing in the running application', () => {
     await look(other, 'second-browser-live.png');
 
     // Published, the application's files carry the translator's text.
-    expect((await service.request({ method: 'POST', url: '/api/v2/environments/_latest/publish', headers: { 'x-service-token': api.apiKey }, payload: {} })).statusCode).toBe(200);
+    expect(
+      (
+        await service.request({
+          method: 'POST',
+          url: '/api/v2/environments/_latest/publish',
+          headers: { 'x-service-token': api.apiKey },
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(200);
     const published = await service.request({ url: `/cdn/${api.projectToken}/_latest/de` });
     expect(published.statusCode).toBe(200);
     expect(published.body).toContain('Monatsstatistik');
 
     // A change made elsewhere (the project's API) arrives in both.
-    expect((await api.patch('/api/v2/translations', { key: 'save', namespace: 'common', language: 'de', text: 'Sichern' })).status).toBe(200);
-    for (const p of [page, other]) await expect.poll(() => p.locator('#save').textContent(), { timeout: 10_000 }).toBe('Sichern');
+    expect(
+      (await api.patch('/api/v2/translations', { key: 'save', namespace: 'common', language: 'de', text: 'Sichern' }))
+        .status,
+    ).toBe(200);
+    for (const p of [page, other])
+      await expect.poll(() => p.locator('#save').textContent(), { timeout: 10_000 }).toBe('Sichern');
     expect(INVISIBLE.test((await page.locator('#save').textContent())!)).toBe(false);
   });
 
@@ -223,34 +285,59 @@ describe('capture', () => {
         return { x: r.left * ratio, y: r.top * ratio, width: r.width * ratio, height: r.height * ratio };
       };
       return {
-        ratio, title: box('title'), intro: box('intro'), greeting: box('greeting'), save: box('save'), search: box('search'),
-        width: document.documentElement.clientWidth * ratio, height: document.documentElement.clientHeight * ratio,
+        ratio,
+        title: box('title'),
+        intro: box('intro'),
+        greeting: box('greeting'),
+        save: box('save'),
+        search: box('search'),
+        width: document.documentElement.clientWidth * ratio,
+        height: document.documentElement.clientHeight * ratio,
       };
     });
     expect(boxes.ratio).toBe(2);
-    const shot = await service.db.prisma.screenshot.findFirstOrThrow({ where: { projectId }, orderBy: { id: 'desc' }, include: { links: { include: { key: true } } } });
+    const shot = await service.db.prisma.screenshot.findFirstOrThrow({
+      where: { projectId },
+      orderBy: { id: 'desc' },
+      include: { links: { include: { key: true } } },
+    });
     expect([shot.width, shot.height]).toEqual([boxes.width, boxes.height]);
     const marks = new Map(shot.links.map((l) => [`${l.key.namespace}:${l.key.key}`, l]));
     expect([...marks.keys()].sort()).toEqual([':greeting', ':intro', ':search', ':title', 'common:save']);
-    for (const [name, id] of [[':title', 'title'], [':intro', 'intro'], [':greeting', 'greeting'], ['common:save', 'save'], [':search', 'search']] as const) {
+    for (const [name, id] of [
+      [':title', 'title'],
+      [':intro', 'intro'],
+      [':greeting', 'greeting'],
+      ['common:save', 'save'],
+      [':search', 'search'],
+    ] as const) {
       const mark = marks.get(name)!;
       const box = boxes[id];
-      for (const side of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(mark[side] - box[side]), `${name} ${side}`).toBeLessThanOrEqual(3);
+      for (const side of ['x', 'y', 'width', 'height'] as const)
+        expect(Math.abs(mark[side] - box[side]), `${name} ${side}`).toBeLessThanOrEqual(3);
     }
     // The image itself: look at it, and check that the heading's rectangle holds the header's blue.
-    const image = await service.request({ url: `/api/v2/screenshots/${shot.id}/image`, headers: { 'x-service-token': api.apiKey } });
+    const image = await service.request({
+      url: `/api/v2/screenshots/${shot.id}/image`,
+      headers: { 'x-service-token': api.apiKey },
+    });
     expect(image.statusCode).toBe(200);
     mkdirSync(SHOTS, { recursive: true });
     writeFileSync(join(SHOTS, 'captured.png'), image.rawPayload);
     const title = marks.get(':title')!;
-    const { data } = await sharp(image.rawPayload).extract({ left: title.x + title.width + 8, top: title.y + 2, width: 2, height: 2 }).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(image.rawPayload)
+      .extract({ left: title.x + title.width + 8, top: title.y + 2, width: 2, height: 2 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect([data[0], data[1], data[2]]).toEqual([0x24, 0x56, 0xd3]);
 
     // The overlay shows the screenshot's thumbnail for a key marked on it.
     await page.getByRole('heading', { level: 1 }).click({ modifiers: ['Alt'] });
     const dialog = page.getByRole('dialog', { name: 'Translate “title”' });
     const thumbnail = dialog.getByRole('img', { name: /Screenshot:/ });
-    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
     await look(page, 'overlay-with-screenshot.png');
   });
 });
@@ -282,7 +369,13 @@ describe('the console', () => {
     expect(await axeViolations(page)).toEqual([]);
     await look(page, 'console-settings.png');
 
-    const read = () => service.request({ method: 'POST', url: '/graphql', headers: { 'x-incontext-token': token, origin: appOrigin, 'content-type': 'application/json' }, payload: { query: '{ inContextSession { languages capture } }' } });
+    const read = () =>
+      service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'x-incontext-token': token, origin: appOrigin, 'content-type': 'application/json' },
+        payload: { query: '{ inContextSession { languages capture } }' },
+      });
     expect((await read()).json().data.inContextSession).toEqual({ languages: ['de'], capture: true });
     await section.getByRole('button', { name: 'Revoke console token' }).click();
     await section.getByText('Revoked console token').waitFor();

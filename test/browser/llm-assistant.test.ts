@@ -19,13 +19,20 @@ let api: ProjectApi;
 let page: Page;
 
 async function cellText(key: string, language: string): Promise<string> {
-  const row = await prisma().translation.findFirst({ where: { key: { key, project: { projectToken: api.projectToken } }, language: { key: language } }, select: { text: true, reviewStatus: true } });
+  const row = await prisma().translation.findFirst({
+    where: { key: { key, project: { projectToken: api.projectToken } }, language: { key: language } },
+    select: { text: true, reviewStatus: true },
+  });
   return row?.text ?? '';
 }
 
 beforeAll(async () => {
   fake = await startFakeLlm();
-  Object.assign(process.env, { LLM_OPENAI_URL: fake.url, LLM_OPENAI_MODEL: 'console-model', LLM_ALLOW_PRIVATE: 'true' });
+  Object.assign(process.env, {
+    LLM_OPENAI_URL: fake.url,
+    LLM_OPENAI_MODEL: 'console-model',
+    LLM_ALLOW_PRIVATE: 'true',
+  });
   service = await startTestService({ listen: true });
   browser = await launchBrowser();
   const alice = await service.account({ email: 'assistant@example.com' });
@@ -37,7 +44,13 @@ beforeAll(async () => {
     { key: 'farewell', language: 'en', text: 'Goodbye {name}' },
   ];
   expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
-  expect((await api.gql(`mutation { setAutoTranslationSettings(languageKey: "pl", settings: { translationProvider: LLM_OPENAI }) { languageKey } }`)).errors).toBeUndefined();
+  expect(
+    (
+      await api.gql(
+        `mutation { setAutoTranslationSettings(languageKey: "pl", settings: { translationProvider: LLM_OPENAI }) { languageKey } }`,
+      )
+    ).errors,
+  ).toBeUndefined();
   page = await signIn(browser, service, alice);
 }, 120_000);
 
@@ -51,7 +64,9 @@ describe('the key panel assistant', () => {
   it('suggests a translation with its source and inserts it with one key', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}`);
     await page.getByRole('rowheader', { name: /^farewell/ }).click();
-    const assistant = page.getByRole('complementary', { name: 'Key farewell' }).getByRole('region', { name: 'Language model assistant' });
+    const assistant = page
+      .getByRole('complementary', { name: 'Key farewell' })
+      .getByRole('region', { name: 'Language model assistant' });
     fake.translate = () => 'Do widzenia, {name}';
     await assistant.getByRole('button', { name: 'Suggest' }).click();
     await assistant.getByText('From OpenAI-compatible model console-model').waitFor();
@@ -65,7 +80,9 @@ describe('the key panel assistant', () => {
 
   it('shortens the current text and shows what the checks find', async () => {
     await page.getByRole('rowheader', { name: /^greeting/ }).click();
-    const assistant = page.getByRole('complementary', { name: 'Key greeting' }).getByRole('region', { name: 'Language model assistant' });
+    const assistant = page
+      .getByRole('complementary', { name: 'Key greeting' })
+      .getByRole('region', { name: 'Language model assistant' });
     fake.script.push({ content: JSON.stringify({ text: 'Cześć, witaj' }) });
     await assistant.getByRole('button', { name: 'Shorten' }).click();
     await assistant.locator('.proposal-text').waitFor();
@@ -80,7 +97,12 @@ describe('the key panel assistant', () => {
     const select = page.getByRole('combobox', { name: 'Provider' }).first();
     await select.waitFor();
     const options = await select.locator('option').allTextContents();
-    expect(options).toEqual(expect.arrayContaining(['Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)', 'Language model (Anthropic)']));
+    expect(options).toEqual(
+      expect.arrayContaining([
+        'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)',
+        'Language model (Anthropic)',
+      ]),
+    );
   });
 
   it('edits the project description and a language style, which the next prompt carries', async () => {
@@ -92,7 +114,10 @@ describe('the key panel assistant', () => {
     await page.getByText('Saved what language models are told').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     const saved = await api.gql('{ translationContext { description styles { languageKey instructions } } }');
-    expect(saved.data.translationContext).toEqual({ description: 'A shop for garden tools', styles: [{ languageKey: 'pl', instructions: 'Formal: use "Pan/Pani".' }] });
+    expect(saved.data.translationContext).toEqual({
+      description: 'A shop for garden tools',
+      styles: [{ languageKey: 'pl', instructions: 'Formal: use "Pan/Pani".' }],
+    });
   });
 
   it("sets the project's own model server, model, screenshots and prices; header values stay write-only", async () => {
@@ -112,26 +137,52 @@ describe('the key panel assistant', () => {
     expect(await form.getByLabel('Extra headers (JSON)').getAttribute('placeholder')).toMatch(/Set: X-Org/);
     expect(await page.content()).not.toContain('garden-secret');
     expect(await axeViolations(page)).toEqual([]);
-    const saved = await api.gql('{ llmProviderSettings(provider: LLM_OPENAI) { url model responseFormat screenshots priceInput priceOutput headerNames } }');
-    expect(saved.data.llmProviderSettings).toEqual({ url: fake.url, model: 'project-model', responseFormat: 'json_object', screenshots: false, priceInput: 0.5, priceOutput: null, headerNames: ['X-Org'] });
+    const saved = await api.gql(
+      '{ llmProviderSettings(provider: LLM_OPENAI) { url model responseFormat screenshots priceInput priceOutput headerNames } }',
+    );
+    expect(saved.data.llmProviderSettings).toEqual({
+      url: fake.url,
+      model: 'project-model',
+      responseFormat: 'json_object',
+      screenshots: false,
+      priceInput: 0.5,
+      priceOutput: null,
+      headerNames: ['X-Org'],
+    });
     // Saving again without touching the headers keeps them; a bad JSON is refused in words.
     await form.getByLabel('Model', { exact: true }).fill('console-model');
     await form.getByRole('button', { name: 'Save OpenAI-compatible server settings' }).click();
-    await expect.poll(async () => (await api.gql('{ llmProviderSettings(provider: LLM_OPENAI) { model headerNames } }')).data.llmProviderSettings).toEqual({ model: 'console-model', headerNames: ['X-Org'] });
+    await expect
+      .poll(
+        async () =>
+          (await api.gql('{ llmProviderSettings(provider: LLM_OPENAI) { model headerNames } }')).data
+            .llmProviderSettings,
+      )
+      .toEqual({ model: 'console-model', headerNames: ['X-Org'] });
     await form.getByLabel('Extra headers (JSON)').fill('{oops');
     await form.getByRole('button', { name: 'Save OpenAI-compatible server settings' }).click();
     await form.getByRole('alert').filter({ hasText: 'Extra headers must be a JSON object' }).waitFor();
     // Back to the instance's settings for the next test.
-    expect((await api.gql('mutation { setLlmProviderSettings(provider: LLM_OPENAI, settings: { headers: null }) { model } }')).errors).toBeUndefined();
+    expect(
+      (
+        await api.gql(
+          'mutation { setLlmProviderSettings(provider: LLM_OPENAI, settings: { headers: null }) { model } }',
+        )
+      ).errors,
+    ).toBeUndefined();
   });
 
   it("shows a finished job's tokens and the texts it left untranslated", async () => {
     // greeting loses its placeholder twice: reported, not written; farewell is written.
     fake.translate = (x) => (x.key === 'greeting' ? 'Cześć' : 'Żegnaj, {name}');
-    const started = await api.gql(`mutation { autoTranslate(input: { translationProvider: LLM_OPENAI, targets: [{ targetProjectLanguage: "pl", targetLanguage: "pl" }], options: [FORCE_REPLACE] }) { jobId } }`);
+    const started = await api.gql(
+      `mutation { autoTranslate(input: { translationProvider: LLM_OPENAI, targets: [{ targetProjectLanguage: "pl", targetLanguage: "pl" }], options: [FORCE_REPLACE] }) { jobId } }`,
+    );
     expect(started.errors).toBeUndefined();
     const jobId = started.data.autoTranslate[0].jobId;
-    await expect.poll(async () => (await prisma().job.findUniqueOrThrow({ where: { id: jobId } })).state, { timeout: 20_000 }).toBe('SUCCESS');
+    await expect
+      .poll(async () => (await prisma().job.findUniqueOrThrow({ where: { id: jobId } })).state, { timeout: 20_000 })
+      .toBe('SUCCESS');
     expect(await cellText('farewell', 'pl')).toBe('Żegnaj, {name}');
     expect(await cellText('greeting', 'pl')).toBe('Cześć {name}, witaj w sklepie');
     await page.reload();
@@ -139,18 +190,29 @@ describe('the key panel assistant', () => {
     await row.waitFor();
     expect(await row.locator('.job-usage').textContent()).toBe('console-model: 2000 tokens in, 100 out');
     expect(await row.textContent()).toMatch(/greeting: placeholders-missing/);
-    expect(fake.requests.at(-1)!.document).toMatchObject({ project: { description: 'A shop for garden tools' }, styleInstructions: 'Formal: use "Pan/Pani".' });
+    expect(fake.requests.at(-1)!.document).toMatchObject({
+      project: { description: 'A shop for garden tools' },
+      styleInstructions: 'Formal: use "Pan/Pani".',
+    });
   });
 });
 
 describe('pre-translation from the memory', () => {
   it('fills an empty cell from the memory from the auto-translation screen, and the job says so', async () => {
     // "Goodbye {user}" is "Goodbye {name}" with another placeholder name: 100 % after substitution.
-    expect((await api.post('/api/v1/translations', { content: [{ key: 'farewell_user', language: 'en', text: 'Goodbye {user}' }] })).status).toBe(200);
+    expect(
+      (
+        await api.post('/api/v1/translations', {
+          content: [{ key: 'farewell_user', language: 'en', text: 'Goodbye {user}' }],
+        })
+      ).status,
+    ).toBe(200);
     await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
     const form = page.getByRole('form', { name: 'New auto-translation' });
     await form.getByRole('combobox', { name: 'Provider' }).selectOption('MEMORY');
-    expect(await form.getByRole('combobox', { name: 'Fill from memory matches scoring at least' }).inputValue()).toBe('');
+    expect(await form.getByRole('combobox', { name: 'Fill from memory matches scoring at least' }).inputValue()).toBe(
+      '',
+    );
     await form.getByRole('checkbox', { name: 'Polish (pl)' }).check();
     await form.getByRole('button', { name: 'Start auto-translation' }).click();
     await expect.poll(() => cellText('farewell_user', 'pl'), { timeout: 20_000 }).toBe('Żegnaj, {user}');
@@ -161,10 +223,22 @@ describe('pre-translation from the memory', () => {
 
 describe('help while editing a cell', () => {
   it('shows memory matches and glossary terms beside the cell being edited; Alt+1 puts a match into the text', async () => {
-    const content = [{ key: 'see_you', language: 'en', text: 'See you soon, {name}' }, { key: 'see_you', language: 'pl', text: 'Do zobaczenia, {name}' }, { key: 'bye_again', language: 'en', text: 'See you soon, {user}' }];
+    const content = [
+      { key: 'see_you', language: 'en', text: 'See you soon, {name}' },
+      { key: 'see_you', language: 'pl', text: 'Do zobaczenia, {name}' },
+      { key: 'bye_again', language: 'en', text: 'See you soon, {user}' },
+    ];
     expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
-    expect((await api.post('/api/v1/translations', { content: [{ key: 'shop_cart', language: 'en', text: 'Your shop cart' }] })).status).toBe(200);
-    const term = await api.gql('mutation { createGlossaryTerm(input: { term: "shop", description: "The store, not the verb", translations: [{ language: "pl", text: "sklep" }] }) { id } }');
+    expect(
+      (
+        await api.post('/api/v1/translations', {
+          content: [{ key: 'shop_cart', language: 'en', text: 'Your shop cart' }],
+        })
+      ).status,
+    ).toBe(200);
+    const term = await api.gql(
+      'mutation { createGlossaryTerm(input: { term: "shop", description: "The store, not the verb", translations: [{ language: "pl", text: "sklep" }] }) { id } }',
+    );
     expect(term.errors).toBeUndefined();
     await page.goto(`${service.url}/#/projects/${api.projectToken}`);
 
@@ -186,7 +260,9 @@ describe('help while editing a cell', () => {
 
     // A glossary term of the source is marked with its translation, and a draft without it is flagged.
     await page.getByRole('gridcell', { name: /^shop_cart in pl/ }).dblclick();
-    const terms = page.getByRole('region', { name: 'Memory and glossary' }).getByRole('region', { name: 'Glossary terms in the source' });
+    const terms = page
+      .getByRole('region', { name: 'Memory and glossary' })
+      .getByRole('region', { name: 'Glossary terms in the source' });
     await terms.waitFor();
     expect(await terms.locator('mark').textContent()).toBe('shop');
     expect(await terms.locator('mark').getAttribute('title')).toBe('translate as: sklep');

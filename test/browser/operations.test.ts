@@ -36,8 +36,16 @@ beforeAll(async () => {
   browser = await launchBrowser();
   alice = await service.account({ email: 'alice@example.com' });
   api = await projectApi(service, alice, 'Ops app');
-  for (const [key, name] of [['de', 'German'], ['fr', 'French']]) expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
-  const content = Array.from({ length: KEYS }, (_, i) => ({ key: `k${String(i).padStart(3, '0')}`, language: 'en', text: `Hello {name} number ${i}` }));
+  for (const [key, name] of [
+    ['de', 'German'],
+    ['fr', 'French'],
+  ])
+    expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
+  const content = Array.from({ length: KEYS }, (_, i) => ({
+    key: `k${String(i).padStart(3, '0')}`,
+    language: 'en',
+    text: `Hello {name} number ${i}`,
+  }));
   expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
   page = await signIn(browser, service, alice);
 }, 120_000);
@@ -62,19 +70,44 @@ describe('auto-translate', () => {
     await page.getByRole('button', { name: 'Start auto-translation' }).click();
     const bar = page.getByRole('progressbar', { name: 'Progress of en → de' });
     const seen = new Set<string>();
-    await expect.poll(async () => { const value = (await bar.getAttribute('value')) ?? ''; seen.add(value); return value; }, { timeout: 20_000, interval: 50 }).toBe('100');
-    expect([...seen].some((v) => Number(v) < 100), `values seen: ${[...seen]}`).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const value = (await bar.getAttribute('value')) ?? '';
+          seen.add(value);
+          return value;
+        },
+        { timeout: 20_000, interval: 50 },
+      )
+      .toBe('100');
+    expect(
+      [...seen].some((v) => Number(v) < 100),
+      `values seen: ${[...seen]}`,
+    ).toBe(true);
     const card = page.getByRole('listitem', { name: 'Job en → de' });
-    await expect.poll(() => card.getByRole('status').textContent()).toMatch(new RegExp(`^Done: Translated ${KEYS} texts`));
+    await expect
+      .poll(() => card.getByRole('status').textContent())
+      .toMatch(new RegExp(`^Done: Translated ${KEYS} texts`));
     expect(await card.textContent()).toMatch(/SUCCESS/);
     expect((await readTranslations(service.db, api.projectToken)).de?.k007).toBe('[de] Hello {name} number 7');
-    const recent = page.getByRole('table', { name: 'Recent auto-translation jobs, newest first' }).getByRole('row').nth(1);
+    const recent = page
+      .getByRole('table', { name: 'Recent auto-translation jobs, newest first' })
+      .getByRole('row')
+      .nth(1);
     await expect.poll(() => recent.textContent()).toMatch(/en → de.*Provider A.*SUCCESS.*100%.*Translated 250 texts/);
   });
 
   it('shows a job started elsewhere (REST) live, and cancels it', async () => {
     google.setDelay(1_000);
-    expect((await api.post('/api/v1/jobs/auto-translate', { translationProvider: 'MT_PROVIDER_A', targetProjectLanguage: 'fr', targetLanguage: 'fr' })).status).toBe(200);
+    expect(
+      (
+        await api.post('/api/v1/jobs/auto-translate', {
+          translationProvider: 'MT_PROVIDER_A',
+          targetProjectLanguage: 'fr',
+          targetLanguage: 'fr',
+        })
+      ).status,
+    ).toBe(200);
     const card = page.getByRole('listitem', { name: 'Job en → fr' });
     await card.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => card.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/^Cancelled:/);
@@ -96,14 +129,19 @@ describe('auto-translate', () => {
     await page.reload();
     await page.locator('.provider-keys li').filter({ hasText: 'Provider B' }).getByText('Key set').waitFor();
     expect(await page.content()).not.toContain('9f8e7d6c5b4a');
-    const { settings } = await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken }, select: { settings: true } });
+    const { settings } = await service.db.prisma.project.findUniqueOrThrow({
+      where: { projectToken: api.projectToken },
+      select: { settings: true },
+    });
     const stored = (settings as { providerApiKeys: Record<string, string> }).providerApiKeys.MT_PROVIDER_B!;
     expect(isSealed(stored)).toBe(true);
     expect(stored).not.toContain('9f8e7d6c5b4a');
     const status = await api.gql('{ providerApiKeys { provider set } }');
     expect(status.data.providerApiKeys).toEqual([
-      { provider: 'MT_PROVIDER_A', set: false }, { provider: 'MT_PROVIDER_B', set: true },
-      { provider: 'LLM_OPENAI', set: false }, { provider: 'LLM_ANTHROPIC', set: false },
+      { provider: 'MT_PROVIDER_A', set: false },
+      { provider: 'MT_PROVIDER_B', set: true },
+      { provider: 'LLM_OPENAI', set: false },
+      { provider: 'LLM_ANTHROPIC', set: false },
     ]);
     expect(JSON.stringify(status)).not.toContain('9f8e7d6c5b4a');
   });
@@ -120,7 +158,9 @@ describe('hosting', () => {
     await latest.getByRole('button', { name: 'Publish _latest' }).click();
     await latest.getByRole('status').filter({ hasText: 'Published _latest' }).waitFor();
     const status = latest.getByRole('definition');
-    await expect.poll(() => status.allTextContents()).toEqual([String(KEYS), '3', expect.stringMatching(/^\d+$/), expect.stringMatching(/\d{4}/), 'v1']);
+    await expect
+      .poll(() => status.allTextContents())
+      .toEqual([String(KEYS), '3', expect.stringMatching(/^\d+$/), expect.stringMatching(/\d{4}/), 'v1']);
     await latest.getByText(/^Files on the CDN \(\d+\)$/).click();
     const link = latest.getByRole('link', { name: 'de', exact: true });
     expect(await link.getAttribute('href')).toBe(`http://localhost:8080/cdn/${api.projectToken}/_latest/de`);
@@ -130,18 +170,26 @@ describe('hosting', () => {
     const hold = gate();
     const projectId = await projectIdOf(service.db, api.projectToken);
     // Every file writer (four at a time) holds after its first file: running, part-way, until opened.
-    const running = publishEnvironment({ projectId, environmentKey: '_latest', hooks: { afterResource: () => hold.wait() } });
+    const running = publishEnvironment({
+      projectId,
+      environmentKey: '_latest',
+      hooks: { afterResource: () => hold.wait() },
+    });
     await hold.reached;
     const latest = page.getByRole('listitem', { name: 'Latest (_latest)' });
     const bar = latest.getByRole('progressbar', { name: 'Publication of _latest' });
     await expect.poll(() => latest.locator('.publish-progress').textContent()).toMatch(/^writing \d+\/\d+ files$/);
-    const [, done, total] = /(\d+)\/(\d+)/.exec((await latest.locator('.publish-progress').textContent())!)!.map(Number);
+    const [, done, total] = /(\d+)\/(\d+)/
+      .exec((await latest.locator('.publish-progress').textContent())!)!
+      .map(Number);
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(total!);
     expect(Number(await bar.getAttribute('value'))).toBeLessThan(100);
     const production = page.getByRole('listitem', { name: 'Production (_production)' });
     await production.getByRole('button', { name: 'Publish _production' }).click();
-    await expect.poll(() => production.getByRole('alert').textContent()).toMatch(/^Another publication is running: A publication to _latest is running/);
+    await expect
+      .poll(() => production.getByRole('alert').textContent())
+      .toMatch(/^Another publication is running: A publication to _latest is running/);
     hold.open();
     await running;
     await latest.getByRole('status').filter({ hasText: 'Published _latest' }).waitFor();
@@ -162,9 +210,15 @@ describe('hosting', () => {
     expect(await staging.textContent()).toMatch(/from _production/);
     expect(await environmentOrder()).toEqual(['_latest', '_production', 'staging']);
     await staging.getByRole('button', { name: 'Move staging up' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Moved staging' }).textContent()).toBe('Moved staging to position 2; it now publishes from _latest');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Moved staging' }).textContent())
+      .toBe('Moved staging to position 2; it now publishes from _latest');
     expect(await environmentOrder()).toEqual(['_latest', 'staging', '_production']);
-    await expect.poll(() => page.locator('.environments > li').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')))).toEqual(['Latest (_latest)', 'Staging (staging)', 'Production (_production)']);
+    await expect
+      .poll(() =>
+        page.locator('.environments > li').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label'))),
+      )
+      .toEqual(['Latest (_latest)', 'Staging (staging)', 'Production (_production)']);
     expect(await staging.textContent()).toMatch(/from _latest/);
     await staging.dragTo(page.getByRole('listitem', { name: 'Production (_production)' }));
     await expect.poll(environmentOrder).toEqual(['_latest', '_production', 'staging']);

@@ -25,22 +25,29 @@ async function settled(): Promise<void> {
   }
   throw new Error('findings still pending');
 }
-const errorsOf = async () => (await api.gql('{ qualityFindings(severity: "error") { total } }')).data.qualityFindings.total as number;
+const errorsOf = async () =>
+  (await api.gql('{ qualityFindings(severity: "error") { total } }')).data.qualityFindings.total as number;
 
 beforeAll(async () => {
   service = await startTestService({ listen: true, env: { FINDINGS_POLL_MS: '50' } });
   browser = await launchBrowser();
   owner = await service.account({ email: 'quality@example.com' });
   api = await projectApi(service, owner, 'Checked app');
-  for (const [key, name] of [['de', 'German'], ['fr', 'French']]) expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
-  const res = await api.post('/api/v1/translations', { content: [
-    { key: 'greet', language: 'en', text: 'Hello {name}!' },
-    { key: 'greet', language: 'de', text: 'Hallo!' },
-    { key: 'greet', language: 'fr', text: 'Bonjour {nom} !' },
-    { key: 'items', language: 'en', text: '{count, plural, one {# item} other {# items}}' },
-    { key: 'items', language: 'de', text: '{count, plural, other {# Artikel}}' },
-    { key: 'items', language: 'fr', text: '{count, plural, one {# article} many {# d’articles} other {# articles}}' },
-  ] });
+  for (const [key, name] of [
+    ['de', 'German'],
+    ['fr', 'French'],
+  ])
+    expect((await api.post('/api/v1/languages', { key, name })).status).toBe(200);
+  const res = await api.post('/api/v1/translations', {
+    content: [
+      { key: 'greet', language: 'en', text: 'Hello {name}!' },
+      { key: 'greet', language: 'de', text: 'Hallo!' },
+      { key: 'greet', language: 'fr', text: 'Bonjour {nom} !' },
+      { key: 'items', language: 'en', text: '{count, plural, one {# item} other {# items}}' },
+      { key: 'items', language: 'de', text: '{count, plural, other {# Artikel}}' },
+      { key: 'items', language: 'fr', text: '{count, plural, one {# article} many {# d’articles} other {# articles}}' },
+    ],
+  });
   expect(res.status).toBe(200);
   await settled();
   page = await signIn(browser, service, owner);
@@ -62,7 +69,8 @@ async function shoot(name: string, width: number): Promise<void> {
 
 const overview = () => page.getByRole('table', { name: 'Open findings per check and language' });
 const findings = () => page.getByRole('table', { name: 'Findings', exact: true });
-const errorsLink = () => page.getByRole('list', { name: 'Open findings per severity' }).getByRole('link', { name: /errors$/ });
+const errorsLink = () =>
+  page.getByRole('list', { name: 'Open findings per severity' }).getByRole('link', { name: /errors$/ });
 
 describe('Quality screen', () => {
   it('shows the counts per check and language, each linking to the filtered list', async () => {
@@ -72,13 +80,25 @@ describe('Quality screen', () => {
     await expect.poll(() => errorsLink().textContent()).toBe('4 errors');
     const missing = overview().getByRole('row', { name: /^Missing placeholder/ });
     expect(await missing.getByRole('cell').allTextContents()).toEqual(['Error', '1', '1', '2']);
-    expect(await overview().getByRole('row', { name: /^Plural form missing/ }).getByRole('cell').allTextContents()).toEqual(['Error', '1', '0', '1']);
-    expect(await overview().getByRole('row', { name: /^Total/ }).getByRole('cell').allTextContents()).toEqual(['2', '2', '4']);
+    expect(
+      await overview()
+        .getByRole('row', { name: /^Plural form missing/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['Error', '1', '0', '1']);
+    expect(
+      await overview()
+        .getByRole('row', { name: /^Total/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['2', '2', '4']);
     expect(await axeViolations(page)).toEqual([]);
     await shoot('quality-screen', 1400);
 
     await overview().getByRole('link', { name: 'Missing placeholder, all languages: 2' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/projects/${api.projectToken}/quality?check=placeholders-missing`);
+    await expect
+      .poll(() => page.evaluate(() => location.hash))
+      .toBe(`#/projects/${api.projectToken}/quality?check=placeholders-missing`);
     expect(await page.getByRole('combobox', { name: 'Check', exact: true }).inputValue()).toBe('placeholders-missing');
     await expect.poll(() => findings().getByRole('row').count()).toBe(3);
     const fr = findings().getByRole('row', { name: /greet/ }).filter({ hasText: 'fr' });
@@ -103,7 +123,9 @@ describe('Quality screen', () => {
     await dialog.getByRole('textbox', { name: 'Reason' }).fill('German UI shows the count elsewhere');
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Dismiss finding' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Dismissed' }).textContent()).toBe('Dismissed: Plural form missing on items (de)');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Dismissed' }).textContent())
+      .toBe('Dismissed: Plural form missing on items (de)');
     await expect.poll(() => errorsLink().textContent()).toBe('3 errors');
     await page.getByText('No findings match.').waitFor();
     expect(await errorsOf()).toBe(3);
@@ -115,7 +137,9 @@ describe('Quality screen', () => {
     const dismissed = findings().getByRole('row', { name: /items/ });
     expect(await dismissed.textContent()).toMatch(/dismissed/);
     await dismissed.getByRole('button', { name: 'Restore Plural form missing on items (de)' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Restored' }).textContent()).toBe('Restored: Plural form missing on items (de)');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Restored' }).textContent())
+      .toBe('Restored: Plural form missing on items (de)');
     await expect.poll(() => errorsLink().textContent()).toBe('4 errors');
     expect(await errorsOf()).toBe(4);
   });
@@ -142,10 +166,15 @@ describe('Quality screen', () => {
     const severity = page.getByRole('combobox', { name: 'Severity of Plural form missing' });
     expect(await severity.inputValue()).toBe('error');
     await severity.selectOption('warning');
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Plural form missing:' }).textContent()).toBe('Plural form missing: warning');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Plural form missing:' }).textContent())
+      .toBe('Plural form missing: warning');
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('3 errors');
     const checks = (await api.gql('{ qualityChecks { checks { id severity } } }')).data.qualityChecks.checks;
-    expect(checks.find((c: { id: string }) => c.id === 'plural-missing')).toEqual({ id: 'plural-missing', severity: 'warning' });
+    expect(checks.find((c: { id: string }) => c.id === 'plural-missing')).toEqual({
+      id: 'plural-missing',
+      severity: 'warning',
+    });
     await page.getByRole('combobox', { name: 'Severity of Plural form missing' }).selectOption('error');
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
   });
@@ -154,28 +183,51 @@ describe('Quality screen', () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/quality`);
     await expect.poll(() => errorsLink().textContent()).toBe('4 errors');
     // The automatic style reads Laravel's ":name" where the source has one; ICU's never does.
-    await api.post('/api/v1/translations', { content: [{ key: 'laravel.hello', language: 'en', text: 'Hello :name' }, { key: 'laravel.hello', language: 'de', text: 'Hallo' }] });
+    await api.post('/api/v1/translations', {
+      content: [
+        { key: 'laravel.hello', language: 'en', text: 'Hello :name' },
+        { key: 'laravel.hello', language: 'de', text: 'Hallo' },
+      ],
+    });
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('5 errors');
     const style = page.getByRole('combobox', { name: 'Placeholder style' });
     expect(await style.inputValue()).toBe('auto');
     await style.selectOption({ label: 'ICU MessageFormat: {name}, {n, plural, …}' });
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Placeholder style:' }).textContent()).toBe('Placeholder style: ICU MessageFormat: {name}, {n, plural, …}');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Placeholder style:' }).textContent())
+      .toBe('Placeholder style: ICU MessageFormat: {name}, {n, plural, …}');
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
-    expect((await api.gql('{ qualityChecks { placeholderDialect } }')).data.qualityChecks.placeholderDialect).toBe('icu');
+    expect((await api.gql('{ qualityChecks { placeholderDialect } }')).data.qualityChecks.placeholderDialect).toBe(
+      'icu',
+    );
     await style.selectOption('auto');
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('5 errors');
     // Fixed: back to the four the next tests start from.
-    expect((await api.patch('/api/v2/translations', { key: 'laravel.hello', language: 'de', text: 'Hallo :name' })).status).toBe(200);
+    expect(
+      (await api.patch('/api/v2/translations', { key: 'laravel.hello', language: 'de', text: 'Hallo :name' })).status,
+    ).toBe(200);
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
   });
 
   it('follows texts written elsewhere live', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/quality`);
     await expect.poll(() => errorsLink().textContent()).toBe('4 errors');
-    await api.post('/api/v1/translations', { content: [{ key: 'bye', language: 'en', text: 'Bye {name}' }, { key: 'bye', language: 'de', text: 'Tschüss' }] });
+    await api.post('/api/v1/translations', {
+      content: [
+        { key: 'bye', language: 'en', text: 'Bye {name}' },
+        { key: 'bye', language: 'de', text: 'Tschüss' },
+      ],
+    });
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('5 errors');
-    expect(await overview().getByRole('row', { name: /^Missing placeholder/ }).getByRole('cell').allTextContents()).toEqual(['Error', '2', '1', '3']);
-    expect((await api.patch('/api/v2/translations', { key: 'bye', language: 'de', text: 'Tschüss {name}' })).status).toBe(200);
+    expect(
+      await overview()
+        .getByRole('row', { name: /^Missing placeholder/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['Error', '2', '1', '3']);
+    expect(
+      (await api.patch('/api/v2/translations', { key: 'bye', language: 'de', text: 'Tschüss {name}' })).status,
+    ).toBe(200);
     await expect.poll(() => errorsLink().textContent(), { timeout: 20_000 }).toBe('4 errors');
   });
 
@@ -185,7 +237,11 @@ describe('Quality screen', () => {
     await expect.poll(() => findings().getByRole('row').count()).toBe(5);
     expect(await axeViolations(page)).toEqual([]);
     await shoot('quality-screen-390', 390);
-    const wide = await page.evaluate(() => [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((e) => `${e.tagName}.${e.className}`));
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('main *')]
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .map((e) => `${e.tagName}.${e.className}`),
+    );
     expect(wide).toEqual([]);
     await findings().getByRole('button', { name: 'Dismiss Missing placeholder on greet (de)' }).click();
     await page.getByRole('dialog').getByRole('textbox', { name: 'Reason' }).waitFor();
@@ -203,7 +259,14 @@ describe('publication gate', () => {
     const toggle = latest.getByRole('checkbox', { name: 'Require no quality-check errors' });
     expect(await toggle.isChecked()).toBe(false);
     await toggle.check();
-    await expect.poll(async () => (await api.gql('{ environments { key requireNoErrors } }')).data.environments.find((e: { key: string }) => e.key === '_latest').requireNoErrors).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await api.gql('{ environments { key requireNoErrors } }')).data.environments.find(
+            (e: { key: string }) => e.key === '_latest',
+          ).requireNoErrors,
+      )
+      .toBe(true);
     await expect.poll(() => toggle.isChecked()).toBe(true);
 
     await latest.getByRole('button', { name: 'Publish _latest' }).click();
@@ -225,9 +288,15 @@ describe('publication gate', () => {
     await refusal.getByRole('button', { name: 'Publish _latest anyway' }).click();
     await latest.getByRole('status').filter({ hasText: 'Published _latest' }).waitFor();
     expect(await refusal.count()).toBe(0);
-    await expect.poll(async () => (await api.gql('{ publications(limit: 5) { environmentKey state } }')).data.publications).toEqual([{ environmentKey: '_latest', state: 'COMPLETE' }]);
+    await expect
+      .poll(async () => (await api.gql('{ publications(limit: 5) { environmentKey state } }')).data.publications)
+      .toEqual([{ environmentKey: '_latest', state: 'COMPLETE' }]);
     const activity = (await api.get('/api/v2/activity?size=5')).data;
-    expect(activity.some((e: { kind: string }) => e.kind === 'QUALITY' && JSON.stringify(e).includes('OVERRIDE_PUBLICATION_GATE'))).toBe(true);
+    expect(
+      activity.some(
+        (e: { kind: string }) => e.kind === 'QUALITY' && JSON.stringify(e).includes('OVERRIDE_PUBLICATION_GATE'),
+      ),
+    ).toBe(true);
 
     // The refusal's link: the Quality screen filtered to errors.
     await latest.getByRole('button', { name: 'Publish _latest' }).click();
@@ -241,12 +310,15 @@ describe('publication gate', () => {
 describe('what a member may do', () => {
   async function member(email: string, role: 'ADMIN' | 'VIEWER'): Promise<Page> {
     const account = await service.account({ email });
-    const { id: projectId } = await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: api.projectToken }, select: { id: true } });
+    const { id: projectId } = await service.db.prisma.project.findFirstOrThrow({
+      where: { projectToken: api.projectToken },
+      select: { id: true },
+    });
     await service.db.prisma.projectMember.create({ data: { projectId, accountId: account.id, role } });
     return signIn(browser, service, account);
   }
 
-  it('an admin is refused the publication with the list, without the owner\'s override', async () => {
+  it("an admin is refused the publication with the list, without the owner's override", async () => {
     const admin = await member('admin@example.com', 'ADMIN');
     await admin.goto(`${service.url}/#/projects/${api.projectToken}/hosting`);
     const latest = admin.getByRole('listitem', { name: 'Latest (_latest)' });

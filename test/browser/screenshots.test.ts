@@ -21,7 +21,8 @@ let browser: Browser;
 let api: ProjectApi;
 let page: Page;
 
-const links = () => service.db.prisma.keyScreenshot.findMany({ include: { key: { select: { key: true } } }, orderBy: { id: 'asc' } });
+const links = () =>
+  service.db.prisma.keyScreenshot.findMany({ include: { key: { select: { key: true } } }, orderBy: { id: 'asc' } });
 
 beforeAll(async () => {
   if (!present) return;
@@ -29,10 +30,16 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const alice = await service.account({ email: 'alice@example.com' });
   api = await projectApi(service, alice, 'Stats app');
-  expect((await api.post('/api/v1/translations', { content: [
-    { key: 'title', language: 'en', text: 'Statistics' },
-    { key: 'countries', language: 'en', text: 'Top countries' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: 'title', language: 'en', text: 'Statistics' },
+          { key: 'countries', language: 'en', text: 'Top countries' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
   page = await signIn(browser, service, alice);
   page.setDefaultTimeout(10_000);
 }, 120_000);
@@ -48,7 +55,10 @@ describe.skipIf(!present)('screenshots in the console', () => {
     await page.getByRole('heading', { name: 'Screenshots' }).waitFor();
     await page.getByLabel('Screenshot file').setInputFiles(FILE);
     await page.getByRole('button', { name: 'Upload screenshot' }).click();
-    await page.getByRole('status').filter({ hasText: `Uploaded ${NAME}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Uploaded ${NAME}` })
+      .waitFor();
     // The list's button names the screenshot and how many keys it shows.
     await page.getByRole('button', { name: `${NAME} 0 keys` }).waitFor();
     const image = page.getByRole('img', { name: `Screenshot ${NAME}` });
@@ -72,7 +82,13 @@ describe.skipIf(!present)('screenshots in the console', () => {
     await page.getByRole('button', { name: 'Mark of title' }).waitFor();
     const [drawn] = await links();
     expect(drawn!.key.key).toBe('title');
-    for (const [value, expected] of [[drawn!.x, 35], [drawn!.y, 82], [drawn!.width, 140], [drawn!.height, 82]] as const) expect(Math.abs(value - expected)).toBeLessThanOrEqual(2);
+    for (const [value, expected] of [
+      [drawn!.x, 35],
+      [drawn!.y, 82],
+      [drawn!.width, 140],
+      [drawn!.height, 82],
+    ] as const)
+      expect(Math.abs(value - expected)).toBeLessThanOrEqual(2);
 
     // Drag the rectangle by 10 % right and 20 % down: 35 and 163 pixels.
     const mark = (await page.getByRole('button', { name: 'Mark of title' }).boundingBox())!;
@@ -119,7 +135,9 @@ describe.skipIf(!present)('screenshots in the console', () => {
     await page.getByRole('rowheader', { name: /^title/ }).click();
     const panel = page.getByRole('complementary', { name: 'Key title' });
     const thumbnail = panel.getByRole('img', { name: `Screenshot ${NAME}` });
-    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
     const highlight = panel.getByRole('img', { name: `Where title is on ${NAME}` });
     // The highlight sits where the rectangle is, in the thumbnail's own scale.
     const [link] = await links();

@@ -17,9 +17,14 @@ let alice: TestAccount;
 let api: ProjectApi;
 let page: Page;
 
-const rest = (url: string, headers: Record<string, string>) => service.request({ method: 'GET', url, headers }).then((r) => r.statusCode);
-const languageKeys = async (apiKey: string) => (await service.request({ method: 'GET', url: '/api/v1/languages', headers: { 'x-service-token': apiKey } })).json().data.map((l: { key: string }) => l.key);
-const languageRow = (key: string) => page.locator('tr').filter({ has: page.locator('code', { hasText: new RegExp(`^${key}$`) }) });
+const rest = (url: string, headers: Record<string, string>) =>
+  service.request({ method: 'GET', url, headers }).then((r) => r.statusCode);
+const languageKeys = async (apiKey: string) =>
+  (await service.request({ method: 'GET', url: '/api/v1/languages', headers: { 'x-service-token': apiKey } }))
+    .json()
+    .data.map((l: { key: string }) => l.key);
+const languageRow = (key: string) =>
+  page.locator('tr').filter({ has: page.locator('code', { hasText: new RegExp(`^${key}$`) }) });
 
 beforeAll(async () => {
   service = await startTestService({ listen: true, worker: false });
@@ -27,7 +32,10 @@ beforeAll(async () => {
   alice = await service.account({ email: 'settings@example.com' });
   api = await projectApi(service, alice, 'Shop app');
   expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
-  const content = ['a', 'b', 'c'].flatMap((key) => [{ key, language: 'en', text: key }, { key, language: 'de', text: `${key} de` }]);
+  const content = ['a', 'b', 'c'].flatMap((key) => [
+    { key, language: 'en', text: key },
+    { key, language: 'de', text: `${key} de` },
+  ]);
   expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
   page = await signIn(browser, service, alice);
 }, 60_000);
@@ -45,7 +53,9 @@ describe('project settings', () => {
 
     await page.getByLabel('Project name').fill('Shop app (renamed)');
     await page.getByRole('button', { name: 'Rename project' }).click();
-    await expect.poll(async () => (await prisma().project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).name).toBe('Shop app (renamed)');
+    await expect
+      .poll(async () => (await prisma().project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).name)
+      .toBe('Shop app (renamed)');
 
     await page.getByLabel('Language key').fill('fr');
     await page.getByLabel('Language name').fill('French');
@@ -61,19 +71,27 @@ describe('project settings', () => {
     // where the page has no focus), never to the page behind it.
     const focused: string[] = [];
     for (let i = 0; i < 6; i++) {
-      focused.push(await page.evaluate(() => {
-        const element = document.activeElement;
-        if (!element || element === document.body) return 'none';
-        return element.closest('dialog[open]') ? `dialog: ${element.textContent}` : `page: ${element.outerHTML.slice(0, 80)}`;
-      }));
+      focused.push(
+        await page.evaluate(() => {
+          const element = document.activeElement;
+          if (!element || element === document.body) return 'none';
+          return element.closest('dialog[open]')
+            ? `dialog: ${element.textContent}`
+            : `page: ${element.outerHTML.slice(0, 80)}`;
+        }),
+      );
       await page.keyboard.press('Tab');
     }
     expect(focused.filter((f) => f.startsWith('page:'))).toEqual([]);
-    expect(new Set(focused.filter((f) => f.startsWith('dialog:')))).toEqual(new Set(['dialog: Delete language', 'dialog: Cancel']));
+    expect(new Set(focused.filter((f) => f.startsWith('dialog:')))).toEqual(
+      new Set(['dialog: Delete language', 'dialog: Cancel']),
+    );
     // Escape cancels, and the focus goes back to the button that opened the dialog.
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.getByRole('button', { name: 'Delete de' }).evaluate((b) => document.activeElement === b)).toBe(true);
+    expect(await page.getByRole('button', { name: 'Delete de' }).evaluate((b) => document.activeElement === b)).toBe(
+      true,
+    );
     expect(await languageKeys(api.apiKey)).toEqual(['en', 'fr', 'de']);
     await page.getByRole('button', { name: 'Delete de' }).click();
     await dialog.getByRole('button', { name: 'Delete language' }).click();
@@ -84,15 +102,23 @@ describe('project settings', () => {
     await page.getByRole('button', { name: 'Add customer' }).click();
     await page.getByLabel('Description of customer acme').fill('Acme Inc.');
     await page.getByRole('button', { name: 'Save customer acme' }).click();
-    await expect.poll(async () => (await api.get('/api/v1/customers')).data).toEqual([{ key: 'acme', description: 'Acme Inc.' }]);
+    await expect
+      .poll(async () => (await api.get('/api/v1/customers')).data)
+      .toEqual([{ key: 'acme', description: 'Acme Inc.' }]);
     await page.getByRole('button', { name: 'Delete customer acme' }).click();
-    await page.getByRole('dialog', { name: 'Delete customer acme?' }).getByRole('button', { name: 'Delete customer' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete customer acme?' })
+      .getByRole('button', { name: 'Delete customer' })
+      .click();
     await expect.poll(async () => (await api.get('/api/v1/customers')).data).toEqual([]);
 
     const old = api.apiKey;
     expect(await page.getByTestId('api-key').textContent()).toBe(old);
     await page.getByRole('button', { name: 'Replace API key…' }).click();
-    await page.getByRole('dialog', { name: 'Replace the API key?' }).getByRole('button', { name: 'Replace API key' }).click();
+    await page
+      .getByRole('dialog', { name: 'Replace the API key?' })
+      .getByRole('button', { name: 'Replace API key' })
+      .click();
     const fresh = (await page.getByTestId('new-api-key').textContent())!;
     expect(fresh).toMatch(/^lms_key_/);
     expect(await rest('/api/v2/project', { 'x-service-token': old })).toBe(403);

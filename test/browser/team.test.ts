@@ -21,11 +21,20 @@ let ana: Page;
 const local = (link: string) => link.replace('http://localhost:8080', service.url);
 
 const membersOf = async () => {
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { authorization: alice.token, 'content-type': 'application/json' }, payload: { query: 'query($p: String!) { members(projectToken: $p) { email role languages canReview } }', variables: { p: api.projectToken } } });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { authorization: alice.token, 'content-type': 'application/json' },
+    payload: {
+      query: 'query($p: String!) { members(projectToken: $p) { email role languages canReview } }',
+      variables: { p: api.projectToken },
+    },
+  });
   return res.json().data.members as { email: string; role: string; languages: string[]; canReview: boolean }[];
 };
 
-const textOf = async (key: string, language: string) => (await api.get(`/api/v2/translations?key=${key}&language=${language}`)).data[0]?.text;
+const textOf = async (key: string, language: string) =>
+  (await api.get(`/api/v2/translations?key=${key}&language=${language}`)).data[0]?.text;
 
 beforeAll(async () => {
   service = await startTestService({ listen: true, worker: false });
@@ -33,13 +42,21 @@ beforeAll(async () => {
   alice = await service.account({ email: 'alice@example.com' });
   api = await projectApi(service, alice, 'Team app');
   expect((await api.post('/api/v1/languages', { key: 'de', name: 'German' })).status).toBe(200);
-  expect((await api.post('/api/v1/translations', { content: [
-    { key: 'greeting', language: 'en', text: 'Hello' },
-    { key: 'greeting', language: 'de', text: 'Hallo' },
-    { key: 'farewell', language: 'en', text: 'Bye' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: 'greeting', language: 'en', text: 'Hello' },
+          { key: 'greeting', language: 'de', text: 'Hallo' },
+          { key: 'farewell', language: 'en', text: 'Bye' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
   // The edit the activity screen reverts.
-  expect((await api.patch('/api/v2/translations', { key: 'greeting', language: 'en', text: 'Hi there' })).status).toBe(200);
+  expect((await api.patch('/api/v2/translations', { key: 'greeting', language: 'en', text: 'Hi there' })).status).toBe(
+    200,
+  );
   owner = await signIn(browser, service, alice);
   // Confirmations (transfer, remove, reset, revert) are the browser's own dialog.
   owner.on('dialog', (dialog) => void dialog.accept());
@@ -74,7 +91,12 @@ describe('members and invitations', () => {
     await ana.getByRole('button', { name: 'Create account and join' }).click();
     await ana.getByRole('heading', { name: 'Team app', exact: true }).waitFor();
     expect(await ana.locator('.who').textContent()).toBe('ana@example.com');
-    expect(await membersOf()).toContainEqual({ email: 'ana@example.com', role: 'TRANSLATOR', languages: [], canReview: false });
+    expect(await membersOf()).toContainEqual({
+      email: 'ana@example.com',
+      role: 'TRANSLATOR',
+      languages: [],
+      canReview: false,
+    });
     // Used once: the link now explains itself.
     const again = await newPage(browser);
     await again.goto(local(link));
@@ -82,7 +104,7 @@ describe('members and invitations', () => {
     await again.context().close();
   });
 
-  it("offers the translator no admin action on its Members screen", async () => {
+  it('offers the translator no admin action on its Members screen', async () => {
     await ana.getByRole('link', { name: 'Members' }).click();
     await ana.getByRole('heading', { name: 'Members of Team app' }).waitFor();
     await ana.getByRole('button', { name: 'Leave project' }).waitFor();
@@ -103,7 +125,12 @@ describe('members and invitations', () => {
     await owner.getByLabel('May review of ana@example.com').check();
     await owner.getByRole('button', { name: 'Save ana@example.com' }).click();
     await expect.poll(() => owner.getByRole('status').first().textContent()).toBe('Saved ana@example.com');
-    expect(await membersOf()).toContainEqual({ email: 'ana@example.com', role: 'TRANSLATOR', languages: ['de'], canReview: true });
+    expect(await membersOf()).toContainEqual({
+      email: 'ana@example.com',
+      role: 'TRANSLATOR',
+      languages: ['de'],
+      canReview: true,
+    });
     // The accepted invitation is no longer pending.
     expect(await owner.getByRole('button', { name: /Cancel the invitation/ }).count()).toBe(0);
   });
@@ -130,7 +157,12 @@ describe('members and invitations', () => {
     await visitor.getByLabel('Password').fill(bob.password);
     await visitor.getByRole('button', { name: 'Sign in and join' }).click();
     await visitor.getByRole('heading', { name: 'Team app', exact: true }).waitFor();
-    expect(await membersOf()).toContainEqual({ email: 'bob@example.com', role: 'VIEWER', languages: [], canReview: false });
+    expect(await membersOf()).toContainEqual({
+      email: 'bob@example.com',
+      role: 'VIEWER',
+      languages: [],
+      canReview: false,
+    });
     await visitor.context().close();
   });
 });
@@ -142,7 +174,9 @@ describe('activity', () => {
   it('shows the log, filters by kind, opens an edit with its cells and reverts it', async () => {
     await owner.getByRole('link', { name: 'Activity' }).click();
     await owner.getByRole('heading', { name: 'Activity of Team app' }).waitFor();
-    await expect.poll(() => summaries().allTextContents()).toContainEqual(expect.stringMatching(/Translations written by API key via REST API — 3 cells/));
+    await expect
+      .poll(() => summaries().allTextContents())
+      .toContainEqual(expect.stringMatching(/Translations written by API key via REST API — 3 cells/));
     expect(await axeViolations(owner)).toEqual([]);
     await owner.getByLabel('Kind').selectOption('TRANSLATIONS');
     await expect.poll(async () => (await summaries().allTextContents()).length).toBe(2);
@@ -163,12 +197,16 @@ describe('activity', () => {
 
   it('shows a REST write live, in the filtered list; filters by actor', async () => {
     const before = await summaries().count();
-    expect((await api.patch('/api/v2/translations', { key: 'farewell', language: 'en', text: 'Goodbye' })).status).toBe(200);
+    expect((await api.patch('/api/v2/translations', { key: 'farewell', language: 'en', text: 'Goodbye' })).status).toBe(
+      200,
+    );
     await expect.poll(() => summaries().count(), { timeout: 5000 }).toBe(before + 1);
     expect(await summaries().first().textContent()).toMatch(/Translations written by API key via REST API — 1 cell/);
     // The revert is an entry too (filtered out above).
     await owner.getByRole('button', { name: 'Clear filters' }).click();
-    await expect.poll(() => summaries().allTextContents()).toContainEqual(expect.stringMatching(/Revert by alice@example\.com via console — 1 cell/));
+    await expect
+      .poll(() => summaries().allTextContents())
+      .toContainEqual(expect.stringMatching(/Revert by alice@example\.com via console — 1 cell/));
     // By actor: the member's account id (Member.accountId) is the entries' actor id.
     const actor = owner.getByLabel('Actor');
     await actor.selectOption((await actor.locator('option', { hasText: 'alice@example.com' }).getAttribute('value'))!);
@@ -179,13 +217,17 @@ describe('activity', () => {
   it('reverts one cell of an entry', async () => {
     // The newest entry: the PATCH of farewell (Bye → Goodbye).
     await owner.getByRole('button', { name: 'Clear filters' }).click();
-    await expect.poll(async () => (await summaries().first().textContent()) ?? '').toMatch(/Translations written by API key via REST API — 1 cell/);
+    await expect
+      .poll(async () => (await summaries().first().textContent()) ?? '')
+      .toMatch(/Translations written by API key via REST API — 1 cell/);
     await summaries().first().click();
     const revert = owner.getByRole('button', { name: 'Revert farewell in en' });
     // The revert arrives live as a new entry above: the opened one is found by its button.
     const opened = entries().filter({ has: revert });
     await revert.click();
-    await expect.poll(() => opened.getByRole('status').textContent()).toBe('farewell in en: set back to its earlier text.');
+    await expect
+      .poll(() => opened.getByRole('status').textContent())
+      .toBe('farewell in en: set back to its earlier text.');
     expect(await textOf('farewell', 'en')).toBe('Bye');
   });
 
@@ -207,8 +249,14 @@ describe('ownership', () => {
   it('the owner hands the project to the translator after confirming, is an administrator then, and leaves', async () => {
     await owner.getByRole('link', { name: 'Members' }).click();
     await owner.getByRole('button', { name: 'Make owner ana@example.com' }).click();
-    await expect.poll(() => owner.getByRole('status').first().textContent()).toBe('ana@example.com owns the project now');
-    expect((await membersOf()).map((m) => [m.email, m.role])).toEqual([['ana@example.com', 'OWNER'], ['alice@example.com', 'ADMIN'], ['bob@example.com', 'VIEWER']]);
+    await expect
+      .poll(() => owner.getByRole('status').first().textContent())
+      .toBe('ana@example.com owns the project now');
+    expect((await membersOf()).map((m) => [m.email, m.role])).toEqual([
+      ['ana@example.com', 'OWNER'],
+      ['alice@example.com', 'ADMIN'],
+      ['bob@example.com', 'VIEWER'],
+    ]);
     // An administrator: manages members, transfers nothing, may leave.
     await owner.getByRole('button', { name: 'Leave project' }).waitFor();
     expect(await owner.getByRole('button', { name: /^Make owner/ }).count()).toBe(0);
@@ -217,6 +265,15 @@ describe('ownership', () => {
     await owner.getByRole('button', { name: 'Leave project' }).click();
     await owner.getByRole('heading', { name: 'Projects' }).waitFor();
     await expect.poll(() => owner.getByRole('heading', { name: 'Team app' }).count()).toBe(0);
-    expect((await service.request({ method: 'POST', url: '/graphql', headers: { authorization: alice.token, 'content-type': 'application/json' }, payload: { query: '{ projects { name } }' } })).json().data.projects).toEqual([]);
+    expect(
+      (
+        await service.request({
+          method: 'POST',
+          url: '/graphql',
+          headers: { authorization: alice.token, 'content-type': 'application/json' },
+          payload: { query: '{ projects { name } }' },
+        })
+      ).json().data.projects,
+    ).toEqual([]);
   });
 });

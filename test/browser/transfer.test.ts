@@ -27,7 +27,11 @@ const corpus = (present ? JSON.parse(readFileSync(CORPUS_FILE, 'utf8')) : {}) as
 
 /** A count of a preview or result, by its label. */
 const countIn = (list: string, name: string) =>
-  page.locator(`dl[aria-label="${list}"] > div`).filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd').textContent();
+  page
+    .locator(`dl[aria-label="${list}"] > div`)
+    .filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) })
+    .locator('dd')
+    .textContent();
 const number = async (text: Promise<string | null>) => Number((await text)!.replace(/,/g, ''));
 
 beforeAll(async () => {
@@ -36,7 +40,16 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const alice = await service.account({ email: 'alice@example.com' });
   api = await projectApi(service, alice, 'Budget app');
-  expect((await api.post('/api/v1/translations', { content: [{ key: '(hidden)', language: 'en', text: '(hidden)' }, { key: 'app.only', language: 'en', text: 'Only here' }] })).status).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/translations', {
+        content: [
+          { key: '(hidden)', language: 'en', text: '(hidden)' },
+          { key: 'app.only', language: 'en', text: 'Only here' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
   page = await signIn(browser, service, alice);
   page.setDefaultTimeout(10_000);
 }, 120_000);
@@ -83,7 +96,11 @@ describe.skipIf(!present)('import screen', () => {
   });
 
   it('replaces a translation with REPLACE_TRANSLATION_IF_FOUND', async () => {
-    const file = { name: 'fixes_cs.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ '(hidden)': '(skryto)' })) };
+    const file = {
+      name: 'fixes_cs.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ '(hidden)': '(skryto)' })),
+    };
     await page.getByLabel('Choose files to import').setInputFiles(file);
     await expect.poll(() => page.getByLabel('Format of fixes_cs.json').inputValue()).toBe('single-language-json');
     await page.getByRole('checkbox', { name: 'Replace existing translations' }).check();
@@ -99,7 +116,11 @@ describe.skipIf(!present)('import screen', () => {
 
   it("shows a broken file's error and changes nothing", async () => {
     const snapshot = await projectSnapshot(service, api.projectToken);
-    await page.getByLabel('Choose files to import').setInputFiles({ name: 'broken_cs.json', mimeType: 'application/json', buffer: Buffer.from('{"(hidden)": "x",') });
+    await page.getByLabel('Choose files to import').setInputFiles({
+      name: 'broken_cs.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"(hidden)": "x",'),
+    });
     await expect.poll(() => page.getByLabel('Format of broken_cs.json').inputValue()).toBe('single-language-json');
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     const alert = page.getByRole('listitem', { name: 'broken_cs.json' }).getByRole('alert');
@@ -111,7 +132,10 @@ describe.skipIf(!present)('import screen', () => {
 
 describe.skipIf(!present)('export screen', () => {
   async function exportAndDownload(link: string): Promise<Buffer> {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: link }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: link }).click(),
+    ]);
     return readFileSync((await download.path())!);
   }
 
@@ -121,7 +145,9 @@ describe.skipIf(!present)('export screen', () => {
     await page.getByRole('combobox', { name: /^Format/ }).selectOption('single-language-json');
     await page.getByRole('checkbox', { name: 'English (en)' }).uncheck();
     await page.getByRole('button', { name: 'Export', exact: true }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Exported files' }).getByRole('heading').textContent()).toBe('1 file');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Exported files' }).getByRole('heading').textContent())
+      .toBe('1 file');
     expect(await page.getByRole('link', { name: /Download all/ }).count()).toBe(0);
     const cs = JSON.parse((await exportAndDownload('cs.json')).toString('utf8'));
     expect(cs['(hidden)']).toBe('(skryto)');
@@ -134,10 +160,15 @@ describe.skipIf(!present)('export screen', () => {
   it('exports several languages as files and as one zip', async () => {
     await page.getByRole('checkbox', { name: 'English (en)' }).check();
     await page.getByRole('button', { name: 'Export', exact: true }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Exported files' }).getByRole('heading').textContent()).toBe('2 files');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Exported files' }).getByRole('heading').textContent())
+      .toBe('2 files');
     const zip = await JSZip.loadAsync(await exportAndDownload('Download all as zip'));
     expect(Object.keys(zip.files).sort()).toEqual(['cs.json', 'en.json']);
-    expect(JSON.parse(await zip.file('en.json')!.async('string'))).toMatchObject({ '(hidden)': '(hidden)', 'app.only': 'Only here' });
+    expect(JSON.parse(await zip.file('en.json')!.async('string'))).toMatchObject({
+      '(hidden)': '(hidden)',
+      'app.only': 'Only here',
+    });
     expect(JSON.parse(await zip.file('cs.json')!.async('string'))['(hidden)']).toBe('(skryto)');
   });
 });

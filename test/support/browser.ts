@@ -16,7 +16,11 @@ export async function newPage(browser: Browser): Promise<Page> {
 }
 
 /** Opens the console and signs in. */
-export async function signIn(browser: Browser, service: TestService, account: { email: string; password: string }): Promise<Page> {
+export async function signIn(
+  browser: Browser,
+  service: TestService,
+  account: { email: string; password: string },
+): Promise<Page> {
   const page = await newPage(browser);
   await page.goto(service.url + '/');
   await page.getByLabel('Email').fill(account.email);
@@ -31,6 +35,20 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 /** The serious and critical axe-core violations of the page as it is. */
 export async function axeViolations(target: Page): Promise<string[]> {
   await target.addScriptTag({ content: AXE });
-  const result = await target.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  const result = await target.evaluate(async () =>
+    (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe.run(),
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
 }

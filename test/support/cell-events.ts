@@ -5,10 +5,29 @@ import { Prisma } from '../../src/generated/prisma/client.js';
 import { cellEventsSql } from '../../src/history/cell-events.js';
 import type { CellEvent } from '../../src/history/activity-log.js';
 
-export type StoredCellEvent = Pick<CellEvent, 'id' | 'activityId' | 'keyId' | 'languageId' | 'customerId' | 'key' | 'namespace' | 'oldText' | 'newText' | 'oldStatus' | 'newStatus'>;
+export type StoredCellEvent = Pick<
+  CellEvent,
+  | 'id'
+  | 'activityId'
+  | 'keyId'
+  | 'languageId'
+  | 'customerId'
+  | 'key'
+  | 'namespace'
+  | 'oldText'
+  | 'newText'
+  | 'oldStatus'
+  | 'newStatus'
+>;
 
-export function storedCellEvents(db: Db, of: { projectId: number } | { activityId: bigint }): Promise<StoredCellEvent[]> {
-  const where = 'projectId' in of ? Prisma.sql`b."projectId" = ${of.projectId}::int` : Prisma.sql`b."activityId" = ${of.activityId}::bigint`;
+export function storedCellEvents(
+  db: Db,
+  of: { projectId: number } | { activityId: bigint },
+): Promise<StoredCellEvent[]> {
+  const where =
+    'projectId' in of
+      ? Prisma.sql`b."projectId" = ${of.projectId}::int`
+      : Prisma.sql`b."activityId" = ${of.activityId}::bigint`;
   return db.$queryRaw<StoredCellEvent[]>(Prisma.sql`/* test:stored-cell-events */
     SELECT id, "activityId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus"::text, "newStatus"::text
        FROM ${cellEventsSql({ where })} c ORDER BY id`);

@@ -68,7 +68,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       fake.script.length = 0;
       fake.translate = (item, document) => `[${document.targetLanguage}] ${item.source}`;
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -76,12 +80,15 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       const anthropic = req.url === '/v1/messages';
-      const system: string = anthropic ? body.system : body.messages?.find((m: any) => m.role === 'system')?.content ?? '';
+      const system: string = anthropic
+        ? body.system
+        : (body.messages?.find((m: any) => m.role === 'system')?.content ?? '');
       const content = body.messages?.find((m: any) => m.role === 'user')?.content ?? '';
       const parts: any[] = Array.isArray(content) ? content : [{ type: 'text', text: content }];
       const user: string = parts.find((p) => p.type === 'text')?.text ?? '';
       const images = parts.flatMap((p) => {
-        if (p.type === 'image') return [{ mediaType: p.source.media_type as string, bytes: Buffer.from(p.source.data, 'base64') }];
+        if (p.type === 'image')
+          return [{ mediaType: p.source.media_type as string, bytes: Buffer.from(p.source.data, 'base64') }];
         const url = p.type === 'image_url' ? /^data:([^;]+);base64,(.*)$/s.exec(p.image_url.url) : null;
         return url ? [{ mediaType: url[1]!, bytes: Buffer.from(url[2]!, 'base64') }] : [];
       });
@@ -99,21 +106,56 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         let content = step.content;
         if (content === undefined) {
           content = document?.items
-            ? JSON.stringify({ translations: document.items.map((item: any) => ({ id: item.id, text: fake.translate(item, document) })) })
+            ? JSON.stringify({
+                translations: document.items.map((item: any) => ({
+                  id: item.id,
+                  text: fake.translate(item, document),
+                })),
+              })
             : JSON.stringify({ text: `[rewritten] ${document?.text}` });
         }
-        const payload = step.raw ?? (status !== 200
-          ? JSON.stringify(anthropic ? { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } } : { error: { message: 'slow down', type: 'rate_limit' } })
-          : JSON.stringify(anthropic
-            ? {
-              id: 'msg_1', type: 'message', role: 'assistant', model: body.model,
-              // A forced tool is answered with its input (a reply that is not JSON stays text, as a confused model's would).
-              content: body.tool_choice?.type === 'tool' && isJsonObject(content)
-                ? [{ type: 'tool_use', id: 'toolu_1', name: body.tool_choice.name, input: JSON.parse(content) }]
-                : [{ type: 'text', text: content }],
-              stop_reason: body.tool_choice ? 'tool_use' : 'end_turn', usage: { input_tokens: INPUT_TOKENS, output_tokens: OUTPUT_TOKENS },
-            }
-            : { id: 'chatcmpl-1', object: 'chat.completion', model: body.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: INPUT_TOKENS, completion_tokens: OUTPUT_TOKENS, total_tokens: INPUT_TOKENS + OUTPUT_TOKENS } }));
+        const payload =
+          step.raw ??
+          (status !== 200
+            ? JSON.stringify(
+                anthropic
+                  ? { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }
+                  : { error: { message: 'slow down', type: 'rate_limit' } },
+              )
+            : JSON.stringify(
+                anthropic
+                  ? {
+                      id: 'msg_1',
+                      type: 'message',
+                      role: 'assistant',
+                      model: body.model,
+                      // A forced tool is answered with its input (a reply that is not JSON stays text, as a confused model's would).
+                      content:
+                        body.tool_choice?.type === 'tool' && isJsonObject(content)
+                          ? [
+                              {
+                                type: 'tool_use',
+                                id: 'toolu_1',
+                                name: body.tool_choice.name,
+                                input: JSON.parse(content),
+                              },
+                            ]
+                          : [{ type: 'text', text: content }],
+                      stop_reason: body.tool_choice ? 'tool_use' : 'end_turn',
+                      usage: { input_tokens: INPUT_TOKENS, output_tokens: OUTPUT_TOKENS },
+                    }
+                  : {
+                      id: 'chatcmpl-1',
+                      object: 'chat.completion',
+                      model: body.model,
+                      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+                      usage: {
+                        prompt_tokens: INPUT_TOKENS,
+                        completion_tokens: OUTPUT_TOKENS,
+                        total_tokens: INPUT_TOKENS + OUTPUT_TOKENS,
+                      },
+                    },
+              ));
         res.writeHead(status, { 'content-type': 'application/json', ...step.headers });
         if (!step.trickleMs) {
           res.end(payload);

@@ -10,7 +10,11 @@ interface S3rverInstance {
   close(): Promise<void>;
 }
 type S3rverConstructor = new (options: {
-  port: number; address: string; silent: boolean; directory: string; configureBuckets: { name: string }[];
+  port: number;
+  address: string;
+  silent: boolean;
+  directory: string;
+  configureBuckets: { name: string }[];
 }) => S3rverInstance;
 
 // s3rver ships no type declarations; the constructor's shape is declared above.
@@ -27,7 +31,13 @@ export interface FakeS3 {
 
 export async function startFakeS3(bucket = 'translations'): Promise<FakeS3> {
   const directory = await mkdtemp(join(tmpdir(), 'fake-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

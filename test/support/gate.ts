@@ -6,5 +6,12 @@ export function gate() {
   let reached!: () => void;
   const opened = new Promise<void>((r) => (open = r));
   const arrived = new Promise<void>((r) => (reached = r));
-  return { open, reached: arrived, wait: async () => { reached(); await opened; } };
+  return {
+    open,
+    reached: arrived,
+    wait: async () => {
+      reached();
+      await opened;
+    },
+  };
 }

@@ -14,16 +14,29 @@ import { dirname, join } from 'node:path';
 const HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
 
 const DEVELOPER = {
-  GIT_AUTHOR_NAME: 'Dev Eloper', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev Eloper', GIT_COMMITTER_EMAIL: 'dev@example.com',
-  GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir(),
+  GIT_AUTHOR_NAME: 'Dev Eloper',
+  GIT_AUTHOR_EMAIL: 'dev@example.com',
+  GIT_COMMITTER_NAME: 'Dev Eloper',
+  GIT_COMMITTER_EMAIL: 'dev@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: tmpdir(),
 };
 
 /** Runs git as a developer (output trimmed). */
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: { ...process.env, ...DEVELOPER }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...process.env, ...DEVELOPER },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
-export interface RecordedRequest { method: string; url: string; headers: IncomingMessage['headers'] }
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+}
 
 export interface GitServer {
   url: string;
@@ -73,7 +86,8 @@ function cgi(root: string, req: IncomingMessage, res: ServerResponse): void {
     head = Buffer.concat([head, chunk]);
     const crlf = head.indexOf('\r\n\r\n');
     const lf = head.indexOf('\n\n');
-    const end = crlf >= 0 && (lf < 0 || crlf < lf) ? { at: crlf, length: 4 } : lf >= 0 ? { at: lf, length: 2 } : undefined;
+    const end =
+      crlf >= 0 && (lf < 0 || crlf < lf) ? { at: crlf, length: 4 } : lf >= 0 ? { at: lf, length: 2 } : undefined;
     if (!end) return;
     let status = 200;
     const headers: Record<string, string> = {};
@@ -169,7 +183,12 @@ export async function startGitServer(options: { user: string; token: string }): 
   }) as GitServer;
 }
 
-interface ApiRequest { method: string; url: string; headers: IncomingMessage['headers']; body: any }
+interface ApiRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
 
 export interface ForgeServer {
   url: string;
@@ -180,7 +199,9 @@ export interface ForgeServer {
   close(): Promise<void>;
 }
 
-async function forgeServer(handle: (req: ApiRequest, reply: (status: number, body: unknown) => void, refuse: (why: string) => void) => void): Promise<ForgeServer> {
+async function forgeServer(
+  handle: (req: ApiRequest, reply: (status: number, body: unknown) => void, refuse: (why: string) => void) => void,
+): Promise<ForgeServer> {
   const requests: ApiRequest[] = [];
   const refused: string[] = [];
   const server = createServer((req, res) => {
@@ -188,7 +209,12 @@ async function forgeServer(handle: (req: ApiRequest, reply: (status: number, bod
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const request: ApiRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined };
+      const request: ApiRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: text ? JSON.parse(text) : undefined,
+      };
       requests.push(request);
       const reply = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -211,40 +237,75 @@ async function forgeServer(handle: (req: ApiRequest, reply: (status: number, bod
 }
 
 /** GitHub's REST API for pull requests of one repository (owner/repo), with a token; heads must exist in the Git server. */
-export async function startGitHubApi(options: { repository: string; token: string; branchExists: (branch: string) => boolean }): Promise<ForgeServer> {
+export async function startGitHubApi(options: {
+  repository: string;
+  token: string;
+  branchExists: (branch: string) => boolean;
+}): Promise<ForgeServer> {
   const [owner] = options.repository.split('/');
   const base = `/repos/${options.repository}/pulls`;
   let forge: ForgeServer;
   forge = await forgeServer((req, reply, refuse) => {
     if (req.headers.authorization !== `Bearer ${options.token}`) return reply(401, { message: 'Bad credentials' });
-    if (req.headers.accept !== 'application/vnd.github+json') return refuse('Accept must be application/vnd.github+json');
+    if (req.headers.accept !== 'application/vnd.github+json')
+      return refuse('Accept must be application/vnd.github+json');
     if (req.headers['x-github-api-version'] !== '2022-11-28') return refuse('X-GitHub-Api-Version missing');
     if (!req.headers['user-agent']) return refuse('User-Agent is required by GitHub');
     const url = new URL(req.url, 'http://x');
     if (req.method === 'GET' && url.pathname === base) {
       const head = url.searchParams.get('head') ?? '';
-      if (url.searchParams.get('state') !== 'open' || !head.startsWith(`${owner}:`)) return refuse('list with state=open and head=owner:branch');
+      if (url.searchParams.get('state') !== 'open' || !head.startsWith(`${owner}:`))
+        return refuse('list with state=open and head=owner:branch');
       const branch = head.slice(owner!.length + 1);
-      return reply(200, forge.pulls.filter((p) => p.state === 'open' && p.head === branch && (!url.searchParams.get('base') || p.base === url.searchParams.get('base')))
-        .map((p) => ({ number: p.number, html_url: `https://github.example/${options.repository}/pull/${p.number}`, head: { ref: p.head }, base: { ref: p.base } })));
+      return reply(
+        200,
+        forge.pulls
+          .filter(
+            (p) =>
+              p.state === 'open' &&
+              p.head === branch &&
+              (!url.searchParams.get('base') || p.base === url.searchParams.get('base')),
+          )
+          .map((p) => ({
+            number: p.number,
+            html_url: `https://github.example/${options.repository}/pull/${p.number}`,
+            head: { ref: p.head },
+            base: { ref: p.base },
+          })),
+      );
     }
     if (req.method === 'POST' && url.pathname === base) {
       const { title, head, base: target, body } = req.body ?? {};
-      if (typeof title !== 'string' || !title || typeof head !== 'string' || typeof target !== 'string' || typeof body !== 'string') return refuse('title, head, base and body are required');
+      if (
+        typeof title !== 'string' ||
+        !title ||
+        typeof head !== 'string' ||
+        typeof target !== 'string' ||
+        typeof body !== 'string'
+      )
+        return refuse('title, head, base and body are required');
       if (req.headers['content-type'] !== 'application/json') return refuse('content-type must be application/json');
       if (!options.branchExists(head)) return refuse(`head ${head} does not exist`);
-      if (forge.pulls.some((p) => p.state === 'open' && p.head === head)) return refuse(`A pull request already exists for ${owner}:${head}.`);
+      if (forge.pulls.some((p) => p.state === 'open' && p.head === head))
+        return refuse(`A pull request already exists for ${owner}:${head}.`);
       const pull = { number: forge.pulls.length + 1, head, base: target, title, body, state: 'open' };
       forge.pulls.push(pull);
-      return reply(201, { number: pull.number, html_url: `https://github.example/${options.repository}/pull/${pull.number}` });
+      return reply(201, {
+        number: pull.number,
+        html_url: `https://github.example/${options.repository}/pull/${pull.number}`,
+      });
     }
     const patch = new RegExp(`^${base}/(\\d+)$`).exec(url.pathname);
     if (req.method === 'PATCH' && patch) {
       const pull = forge.pulls.find((p) => p.number === Number(patch[1]));
       if (!pull) return reply(404, { message: 'Not Found' });
-      if (req.body?.head !== undefined || req.body?.base !== undefined) return refuse('an update changes title and body only');
+      if (req.body?.head !== undefined || req.body?.base !== undefined)
+        return refuse('an update changes title and body only');
       Object.assign(pull, { title: req.body.title ?? pull.title, body: req.body.body ?? pull.body });
-      return reply(200, { number: pull.number, html_url: `https://github.example/${options.repository}/pull/${pull.number}` });
+      return reply(200, {
+        number: pull.number,
+        html_url: `https://github.example/${options.repository}/pull/${pull.number}`,
+      });
     }
     return reply(404, { message: 'Not Found' });
   });
@@ -252,7 +313,11 @@ export async function startGitHubApi(options: { repository: string; token: strin
 }
 
 /** GitLab's merge-request API for one project (its path, URL-encoded in the API's paths). */
-export async function startGitLabApi(options: { project: string; token: string; branchExists: (branch: string) => boolean }): Promise<ForgeServer> {
+export async function startGitLabApi(options: {
+  project: string;
+  token: string;
+  branchExists: (branch: string) => boolean;
+}): Promise<ForgeServer> {
   const base = `/api/v4/projects/${encodeURIComponent(options.project)}/merge_requests`;
   let forge: ForgeServer;
   forge = await forgeServer((req, reply, refuse) => {
@@ -261,24 +326,39 @@ export async function startGitLabApi(options: { project: string; token: string; 
     // The raw path keeps the project's path encoded (group%2Fproject), as GitLab requires.
     const path = req.url.split('?')[0]!;
     if (req.method === 'GET' && path === base) {
-      if (url.searchParams.get('state') !== 'opened' || !url.searchParams.get('source_branch')) return refuse('list with state=opened and source_branch');
-      return reply(200, forge.pulls.filter((p) => p.state === 'open' && p.head === url.searchParams.get('source_branch'))
-        .map((p) => ({ iid: p.number, web_url: `https://gitlab.example/${options.project}/-/merge_requests/${p.number}` })));
+      if (url.searchParams.get('state') !== 'opened' || !url.searchParams.get('source_branch'))
+        return refuse('list with state=opened and source_branch');
+      return reply(
+        200,
+        forge.pulls
+          .filter((p) => p.state === 'open' && p.head === url.searchParams.get('source_branch'))
+          .map((p) => ({
+            iid: p.number,
+            web_url: `https://gitlab.example/${options.project}/-/merge_requests/${p.number}`,
+          })),
+      );
     }
     if (req.method === 'POST' && path === base) {
       const { source_branch: head, target_branch: target, title, description } = req.body ?? {};
-      if (typeof head !== 'string' || typeof target !== 'string' || typeof title !== 'string' || !title) return refuse('source_branch, target_branch and title are required');
+      if (typeof head !== 'string' || typeof target !== 'string' || typeof title !== 'string' || !title)
+        return refuse('source_branch, target_branch and title are required');
       if (!options.branchExists(head)) return refuse(`source branch ${head} does not exist`);
       const mr = { number: forge.pulls.length + 1, head, base: target, title, body: description ?? '', state: 'open' };
       forge.pulls.push(mr);
-      return reply(201, { iid: mr.number, web_url: `https://gitlab.example/${options.project}/-/merge_requests/${mr.number}` });
+      return reply(201, {
+        iid: mr.number,
+        web_url: `https://gitlab.example/${options.project}/-/merge_requests/${mr.number}`,
+      });
     }
     const put = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(\\d+)$`).exec(path);
     if (req.method === 'PUT' && put) {
       const mr = forge.pulls.find((p) => p.number === Number(put[1]));
       if (!mr) return reply(404, { message: '404 Not found' });
       Object.assign(mr, { title: req.body?.title ?? mr.title, body: req.body?.description ?? mr.body });
-      return reply(200, { iid: mr.number, web_url: `https://gitlab.example/${options.project}/-/merge_requests/${mr.number}` });
+      return reply(200, {
+        iid: mr.number,
+        web_url: `https://gitlab.example/${options.project}/-/merge_requests/${mr.number}`,
+      });
     }
     return reply(404, { message: '404 Not found' });
   });

@@ -44,7 +44,10 @@ export default async function setup({ provide }: { provide: (key: string, value:
   provide('pgTemplate', PG_TEMPLATE_DB);
   provide('pgRunPrefix', `lms_test_${process.pid}_`);
   return async () => {
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $2 OR datname = $1`, [PG_TEMPLATE_DB, `lms\\_test\\_${process.pid}\\_%`]);
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE $2 OR datname = $1`,
+      [PG_TEMPLATE_DB, `lms\\_test\\_${process.pid}\\_%`],
+    );
     for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
     await admin.end();
   };

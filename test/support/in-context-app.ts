@@ -28,12 +28,20 @@ export async function buildApp(outDir: string, env: { serviceUrl: string; token?
   });
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
 
 /** Serves a folder on 127.0.0.1; resolves to its origin and the server. */
 export async function serveFolder(dir: string): Promise<{ origin: string; server: Server }> {
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
     const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
     try {
       const body = await readFile(file);

@@ -13,7 +13,10 @@ async function* file(): AsyncGenerator<Buffer> {
     yield Buffer.from(`${l ? ',' : ''}\n  "${language}": {`);
     for (let start = 0; start < KEYS; start += 1000) {
       const lines: string[] = [];
-      for (let i = start; i < start + 1000; i++) lines.push(`${i ? ',' : ''}\n    "section${i % 100}.key${i}": "The ${language} text number ${i}, long enough to look like a sentence"`);
+      for (let i = start; i < start + 1000; i++)
+        lines.push(
+          `${i ? ',' : ''}\n    "section${i % 100}.key${i}": "The ${language} text number ${i}, long enough to look like a sentence"`,
+        );
       yield Buffer.from(lines.join(''));
     }
     yield Buffer.from('\n  }');

@@ -21,11 +21,17 @@ async function* file(): AsyncGenerator<Buffer> {
     const lines: string[] = [];
     for (let i = start; i < start + 1000; i++) {
       if (format === csvTranslations) {
-        lines.push(`section${i % 100}.key${i},${LANGUAGES.map((l) => `"The ${l} text number ${i}, long enough to look like a sentence"`).join(',')},\n`);
+        lines.push(
+          `section${i % 100}.key${i},${LANGUAGES.map((l) => `"The ${l} text number ${i}, long enough to look like a sentence"`).join(',')},\n`,
+        );
       } else if (format === poPot) {
-        lines.push(`# A comment about key ${i}\nmsgid "section${i % 100}.key${i}"\nmsgstr "The text number ${i}, long enough to look like a sentence, "\n"continued on a second line with an escape \\t and more words to make it long"\n\n`);
+        lines.push(
+          `# A comment about key ${i}\nmsgid "section${i % 100}.key${i}"\nmsgstr "The text number ${i}, long enough to look like a sentence, "\n"continued on a second line with an escape \\t and more words to make it long"\n\n`,
+        );
       } else {
-        lines.push(`# A comment about key ${i}\nsection${i % 100}.key${i} = The text number ${i}, long enough to look like a sentence, \\\n    continued on a second line with an escape \\u00e9 and more words to make it long\n`);
+        lines.push(
+          `# A comment about key ${i}\nsection${i % 100}.key${i} = The text number ${i}, long enough to look like a sentence, \\\n    continued on a second line with an escape \\u00e9 and more words to make it long\n`,
+        );
       }
     }
     yield Buffer.from(lines.join(''));

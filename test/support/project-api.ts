@@ -3,7 +3,11 @@
 // calls, and the project counters as the projects list reports them.
 import { envelope, type TestAccount, type TestService } from './service.js';
 
-export interface ApiAnswer { status: number; msg: string; data?: any }
+export interface ApiAnswer {
+  status: number;
+  msg: string;
+  data?: any;
+}
 
 export interface ProjectApi {
   apiKey: string;
@@ -15,7 +19,12 @@ export interface ProjectApi {
   delete(url: string, payload?: unknown): Promise<ApiAnswer>;
   gql(query: string, variables?: Record<string, unknown>): Promise<{ data?: any; errors?: any[] }>;
   /** keys, translatedPercentage, translatedKeysByLanguage, unpublishedChanges of the project. */
-  counters(): Promise<{ keys: number; translatedPercentage: number; translatedKeysByLanguage: Record<string, number>; unpublishedChanges: number }>;
+  counters(): Promise<{
+    keys: number;
+    translatedPercentage: number;
+    translatedKeysByLanguage: Record<string, number>;
+    unpublishedChanges: number;
+  }>;
 }
 
 export async function projectApi(service: TestService, account: TestAccount, name = 'Content'): Promise<ProjectApi> {
@@ -34,7 +43,12 @@ export async function projectApi(service: TestService, account: TestAccount, nam
     patch: (url, payload) => call('PATCH', url, payload ?? {}),
     delete: (url, payload) => call('DELETE', url, payload),
     gql: async (query, variables) => {
-      const res = await service.request({ method: 'POST', url: '/graphql', headers: { 'x-service-token': project.apiKey, 'content-type': 'application/json' }, payload: { query, variables } });
+      const res = await service.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'x-service-token': project.apiKey, 'content-type': 'application/json' },
+        payload: { query, variables },
+      });
       return res.json();
     },
     counters: async () => {

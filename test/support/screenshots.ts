@@ -63,22 +63,48 @@ export function bombPng(side: number, rows = side): Buffer {
 export async function pngZipPolyglot(): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('payload.html', '<script>alert(document.cookie)</script>');
-  return Buffer.concat([screenshotBytes('aves_ar_phoneScreenshots_5.png'), await zip.generateAsync({ type: 'nodebuffer' })]);
+  return Buffer.concat([
+    screenshotBytes('aves_ar_phoneScreenshots_5.png'),
+    await zip.generateAsync({ type: 'nodebuffer' }),
+  ]);
 }
 
-export function uploadRest(service: TestService, apiKey: string, content: Buffer, fileName: string, contentType = 'application/octet-stream'): Promise<LightMyRequestResponse> {
+export function uploadRest(
+  service: TestService,
+  apiKey: string,
+  content: Buffer,
+  fileName: string,
+  contentType = 'application/octet-stream',
+): Promise<LightMyRequestResponse> {
   const body = multipart([{ name: 'file', fileName, content, contentType }]);
-  return service.request({ method: 'POST', url: '/api/v2/screenshots', headers: { 'x-service-token': apiKey, ...body.headers }, payload: body.payload });
+  return service.request({
+    method: 'POST',
+    url: '/api/v2/screenshots',
+    headers: { 'x-service-token': apiKey, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 /** uploadScreenshot over GraphQL multipart with any credential headers; the parsed GraphQL answer. */
-export async function uploadGraphQL(service: TestService, headers: Record<string, string>, content: Buffer, fileName: string, projectToken?: string): Promise<{ data?: any; errors?: any[] }> {
-  const query = 'mutation ($file: Upload!, $projectToken: String) { uploadScreenshot(file: $file, projectToken: $projectToken) { id name mimeType width height size thumbnailPath imagePath } }';
+export async function uploadGraphQL(
+  service: TestService,
+  headers: Record<string, string>,
+  content: Buffer,
+  fileName: string,
+  projectToken?: string,
+): Promise<{ data?: any; errors?: any[] }> {
+  const query =
+    'mutation ($file: Upload!, $projectToken: String) { uploadScreenshot(file: $file, projectToken: $projectToken) { id name mimeType width height size thumbnailPath imagePath } }';
   const body = multipart([
     { name: 'operations', content: JSON.stringify({ query, variables: { file: null, projectToken } }) },
     { name: 'map', content: JSON.stringify({ 0: ['variables.file'] }) },
     { name: '0', fileName, content, contentType: 'image/png' },
   ]);
-  const res = await service.request({ method: 'POST', url: '/graphql', headers: { ...headers, ...body.headers }, payload: body.payload });
+  const res = await service.request({
+    method: 'POST',
+    url: '/graphql',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
   return JSON.parse(res.body);
 }

@@ -25,7 +25,13 @@ export async function openTestDatabase(): Promise<Database> {
     const created = await createPostgresDatabase();
     const db = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 5 });
     const close = db.close;
-    return { ...db, close: async () => { await close(); await created.drop(); } };
+    return {
+      ...db,
+      close: async () => {
+        await close();
+        await created.drop();
+      },
+    };
   }
   const template = readFileSync(inject('pgliteTemplate'));
   return openDatabase({ kind: 'pglite', loadDataDir: new Blob([template]) });
@@ -34,7 +40,13 @@ export async function openTestDatabase(): Promise<Database> {
 export interface TestService extends Service {
   /** Base URL when started with `listen: true`. */
   url: string;
-  request(options: { method?: string; url: string; headers?: Record<string, string>; payload?: unknown; query?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  request(options: {
+    method?: string;
+    url: string;
+    headers?: Record<string, string>;
+    payload?: unknown;
+    query?: Record<string, string>;
+  }): Promise<LightMyRequestResponse>;
   /** Creates an account with a personal token. */
   account(options?: { email?: string; password?: string; plan?: string }): Promise<TestAccount>;
 }
@@ -49,8 +61,15 @@ export interface TestAccount {
   project(name?: string): Promise<{ projectToken: string; apiKey: string; name: string; [k: string]: unknown }>;
 }
 
-export async function startTestService(options: { env?: Record<string, string>; listen?: boolean; worker?: false } = {}): Promise<TestService> {
-  const config: Config = loadConfig({ DATA_DIR: `.test-data/run-${process.pid}-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:8080', ...options.env });
+export async function startTestService(
+  options: { env?: Record<string, string>; listen?: boolean; worker?: false } = {},
+): Promise<TestService> {
+  const config: Config = loadConfig({
+    DATA_DIR: `.test-data/run-${process.pid}-${randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:8080',
+    ...options.env,
+  });
   const db = await openTestDatabase();
   const service = await buildService(config, { db, logger: false, worker: options.worker });
   let url = '';
@@ -73,7 +92,12 @@ export async function startTestService(options: { env?: Record<string, string>; 
         token,
         basic: `Basic ${Buffer.from(`${address}:${password}`).toString('base64')}`,
         async project(name = 'Test project') {
-          const res = await request({ method: 'POST', url: '/api/v2/projects', headers: { authorization: token }, payload: { name } });
+          const res = await request({
+            method: 'POST',
+            url: '/api/v2/projects',
+            headers: { authorization: token },
+            payload: { name },
+          });
           if (res.statusCode !== 200) throw new Error(`project creation failed: ${res.body}`);
           return res.json().data;
         },
@@ -85,7 +109,8 @@ export async function startTestService(options: { env?: Record<string, string>; 
 /** Parses a response and checks the envelope shape common to every JSON answer. */
 export function envelope(res: LightMyRequestResponse): { msg: string; status: number; data?: any } {
   const body = res.json();
-  if (body.status !== res.statusCode) throw new Error(`envelope status ${body.status} differs from HTTP ${res.statusCode}`);
+  if (body.status !== res.statusCode)
+    throw new Error(`envelope status ${body.status} differs from HTTP ${res.statusCode}`);
   if (typeof body.msg !== 'string') throw new Error(`envelope without msg: ${res.body}`);
   return body;
 }

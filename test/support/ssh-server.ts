@@ -43,26 +43,45 @@ export async function startSshServer(): Promise<SshServer> {
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const port = await freePort();
   const config = join(dir, 'sshd_config');
-  writeFileSync(config, [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${hostKey}`, `AuthorizedKeysFile ${authorized}`,
-    'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PubkeyAuthentication yes', 'UsePAM no',
-    'StrictModes no', `PidFile ${join(dir, 'sshd.pid')}`, 'PermitRootLogin prohibit-password', 'LogLevel ERROR',
-  ].join('\n') + '\n');
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${hostKey}`,
+      `AuthorizedKeysFile ${authorized}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'UsePAM no',
+      'StrictModes no',
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'PermitRootLogin prohibit-password',
+      'LogLevel ERROR',
+    ].join('\n') + '\n',
+  );
   const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   // Ready when it accepts connections.
   const started = Date.now();
   for (;;) {
     const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.on('error', () => resolve(false));
     });
     if (up) break;
     if (child.exitCode !== null || Date.now() - started > 10_000) throw new Error(`sshd did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const [type, key] = execFileSync('cat', [`${hostKey}.pub`], { encoding: 'utf8' }).trim().split(' ');
+  const [type, key] = execFileSync('cat', [`${hostKey}.pub`], { encoding: 'utf8' })
+    .trim()
+    .split(' ');
   return {
     port,
     user: userInfo().username,

@@ -4,13 +4,19 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { envelope, type TestService } from './service.js';
 
-export function multipart(fields: { name: string; fileName?: string; content: string | Buffer; contentType?: string }[]): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(
+  fields: { name: string; fileName?: string; content: string | Buffer; contentType?: string }[],
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----lms${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
   for (const field of fields) {
     const disposition = `form-data; name="${field.name}"${field.fileName !== undefined ? `; filename="${field.fileName}"` : ''}`;
     const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${field.fileName !== undefined ? `Content-Type: ${field.contentType ?? 'application/octet-stream'}\r\n` : ''}\r\n`;
-    parts.push(Buffer.from(head, 'utf8'), Buffer.isBuffer(field.content) ? field.content : Buffer.from(field.content, 'utf8'), Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(head, 'utf8'),
+      Buffer.isBuffer(field.content) ? field.content : Buffer.from(field.content, 'utf8'),
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -28,20 +34,44 @@ export function queryString(query: Query): string {
   return s ? `?${s}` : '';
 }
 
-export function importRequest(service: TestService, apiKey: string, content: string | Buffer, query: Query, fileName = 'upload'): Promise<LightMyRequestResponse> {
+export function importRequest(
+  service: TestService,
+  apiKey: string,
+  content: string | Buffer,
+  query: Query,
+  fileName = 'upload',
+): Promise<LightMyRequestResponse> {
   const body = multipart([{ name: 'file', fileName, content }]);
-  return service.request({ method: 'POST', url: `/api/v2/import${queryString(query)}`, headers: { 'x-service-token': apiKey, ...body.headers }, payload: body.payload });
+  return service.request({
+    method: 'POST',
+    url: `/api/v2/import${queryString(query)}`,
+    headers: { 'x-service-token': apiKey, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 /** Imports and returns the envelope's data, failing on anything but 200. */
-export async function importOk(service: TestService, apiKey: string, content: string | Buffer, query: Query): Promise<any> {
+export async function importOk(
+  service: TestService,
+  apiKey: string,
+  content: string | Buffer,
+  query: Query,
+): Promise<any> {
   const res = await importRequest(service, apiKey, content, query);
   if (res.statusCode !== 200) throw new Error(`import failed with ${res.statusCode}: ${res.body}`);
   return envelope(res).data;
 }
 
-export function exportRequest(service: TestService, apiKey: string, query: Query, version: 'v3' | 'v4' = 'v4'): Promise<LightMyRequestResponse> {
-  return service.request({ url: `/api/${version}/export${queryString(query)}`, headers: { 'x-service-token': apiKey } });
+export function exportRequest(
+  service: TestService,
+  apiKey: string,
+  query: Query,
+  version: 'v3' | 'v4' = 'v4',
+): Promise<LightMyRequestResponse> {
+  return service.request({
+    url: `/api/${version}/export${queryString(query)}`,
+    headers: { 'x-service-token': apiKey },
+  });
 }
 
 /** The path of a download url of this service (inject takes paths). */
@@ -57,7 +87,11 @@ export async function download(service: TestService, url: string): Promise<Buffe
 }
 
 /** Exports with v4 and downloads every file: [{namespace?, language?, url, content}]. */
-export async function exportFiles(service: TestService, apiKey: string, query: Query): Promise<{ url: string; namespace?: string; language?: string; content: Buffer }[]> {
+export async function exportFiles(
+  service: TestService,
+  apiKey: string,
+  query: Query,
+): Promise<{ url: string; namespace?: string; language?: string; content: Buffer }[]> {
   const res = await exportRequest(service, apiKey, query);
   if (res.statusCode !== 200) throw new Error(`export failed with ${res.statusCode}: ${res.body}`);
   const files = envelope(res).data.files as { url: string; namespace?: string; language?: string }[];
@@ -76,7 +110,10 @@ export async function projectSnapshot(service: TestService, projectToken: string
   const db = service.db.prisma;
   const { id } = await db.project.findUniqueOrThrow({ where: { projectToken }, select: { id: true } });
   const rows = (table: string, order: string) =>
-    db.$queryRawUnsafe<{ row: unknown }[]>(`SELECT row_to_json(t)::text AS row FROM "${table}" t WHERE "projectId" = $1 ORDER BY ${order}`, id);
+    db.$queryRawUnsafe<{ row: unknown }[]>(
+      `SELECT row_to_json(t)::text AS row FROM "${table}" t WHERE "projectId" = $1 ORDER BY ${order}`,
+      id,
+    );
   return {
     project: await db.$queryRawUnsafe(`SELECT "updatedAt"::text FROM "Project" WHERE id = $1`, id),
     activity: await rows('Activity', 'id'),
@@ -91,13 +128,22 @@ export async function projectSnapshot(service: TestService, projectToken: string
 }
 
 /** language -> namespace/key -> text of a project's base texts ('' namespace omitted), or of one customer's overrides. */
-export async function contentOf(service: TestService, projectToken: string, customer?: string): Promise<Record<string, Record<string, string>>> {
-  const table = customer ? `"CustomerTranslation" t JOIN "Customer" c ON c.id = t."customerId" AND c.key = $2` : `"Translation" t`;
-  const rows = await service.db.prisma.$queryRawUnsafe<{ language: string; key: string; namespace: string; text: string }[]>(
+export async function contentOf(
+  service: TestService,
+  projectToken: string,
+  customer?: string,
+): Promise<Record<string, Record<string, string>>> {
+  const table = customer
+    ? `"CustomerTranslation" t JOIN "Customer" c ON c.id = t."customerId" AND c.key = $2`
+    : `"Translation" t`;
+  const rows = await service.db.prisma.$queryRawUnsafe<
+    { language: string; key: string; namespace: string; text: string }[]
+  >(
     `SELECT l.key AS language, k.key, k.namespace, t.text FROM ${table}
        JOIN "Language" l ON l.id = t."languageId" JOIN "TranslationKey" k ON k.id = t."keyId"
        JOIN "Project" p ON p.id = t."projectId" WHERE p."projectToken" = $1 ORDER BY k."importOrder", l.key`,
-    projectToken, ...(customer ? [customer] : []),
+    projectToken,
+    ...(customer ? [customer] : []),
   );
   const out: Record<string, Record<string, string>> = {};
   for (const r of rows) (out[r.language] ??= {})[r.namespace ? `${r.namespace}/${r.key}` : r.key] = r.text;
@@ -105,7 +151,10 @@ export async function contentOf(service: TestService, projectToken: string, cust
 }
 
 /** namespace/key of every key of a project, in import order. */
-export async function keysOf(service: TestService, projectToken: string): Promise<{ key: string; namespace: string; description: string; tags: string[] }[]> {
+export async function keysOf(
+  service: TestService,
+  projectToken: string,
+): Promise<{ key: string; namespace: string; description: string; tags: string[] }[]> {
   return service.db.prisma.$queryRawUnsafe(
     `SELECT k.key, k.namespace, k.description, k.tags FROM "TranslationKey" k JOIN "Project" p ON p.id = k."projectId"
       WHERE p."projectToken" = $1 ORDER BY k."importOrder"`,

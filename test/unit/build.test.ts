@@ -31,11 +31,14 @@ function writeSources(root: string, version: string) {
   mkdirSync(join(root, 'src', 'findings'), { recursive: true });
   writeFileSync(join(root, 'src', 'findings', 'check-worker.ts'), 'export {};\n');
   // Prints "ready", then on a line of input loads its chunk, as a service does on a feature's first use.
-  writeFileSync(join(root, 'src', 'main.ts'), [
-    `const version: string = '${version}';`,
-    `process.stdin.once('data', async () => { const { lazy } = await import('./lazy.js'); console.log(version + ' ' + lazy()); process.exit(0); });`,
-    `console.log('ready');`,
-  ].join('\n'));
+  writeFileSync(
+    join(root, 'src', 'main.ts'),
+    [
+      `const version: string = '${version}';`,
+      `process.stdin.once('data', async () => { const { lazy } = await import('./lazy.js'); console.log(version + ' ' + lazy()); process.exit(0); });`,
+      `console.log('ready');`,
+    ].join('\n'),
+  );
 }
 
 /** Starts dist/main.js of the fixture; resolves once it is running, with a function that makes it load its chunk. */

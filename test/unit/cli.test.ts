@@ -22,7 +22,8 @@ describe('cli usage', () => {
     const { code, stdout, stderr } = cli('--help');
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    for (const command of ['accounts create', 'accounts set-plan', 'tokens create', 'plans list', 'plans set']) expect(stdout).toContain(command);
+    for (const command of ['accounts create', 'accounts set-plan', 'tokens create', 'plans list', 'plans set'])
+      expect(stdout).toContain(command);
   });
 
   it("prints a command's options for <command> --help and exits 0", () => {
@@ -33,16 +34,29 @@ describe('cli usage', () => {
   });
 
   it('answers an unknown option with one line and exit 2, no stack trace', () => {
-    const { code, stdout, stderr } = cli('accounts', 'create', '--email', 'a@example.com', '--password', 'secret-pw', '--colour', 'red');
+    const { code, stdout, stderr } = cli(
+      'accounts',
+      'create',
+      '--email',
+      'a@example.com',
+      '--password',
+      'secret-pw',
+      '--colour',
+      'red',
+    );
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr.trimEnd().split('\n')).toEqual(["cli: unknown option --colour (see 'npm run cli -- accounts create --help')"]);
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      "cli: unknown option --colour (see 'npm run cli -- accounts create --help')",
+    ]);
   });
 
   it('answers a missing argument with one line and exit 2', () => {
     const { code, stderr } = cli('tokens', 'create');
     expect(code).toBe(2);
-    expect(stderr.trimEnd().split('\n')).toEqual(["cli: --email is required (see 'npm run cli -- tokens create --help')"]);
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      "cli: --email is required (see 'npm run cli -- tokens create --help')",
+    ]);
   });
 
   it('names every usage mistake', () => {
@@ -54,13 +68,21 @@ describe('cli usage', () => {
       }
       return 'accepted';
     };
-    expect(mistake('accounts', 'frobnicate')).toMatch(/^unknown command 'accounts frobnicate'; commands: accounts create/);
+    expect(mistake('accounts', 'frobnicate')).toMatch(
+      /^unknown command 'accounts frobnicate'; commands: accounts create/,
+    );
     expect(mistake('--verbose')).toBe('unknown option --verbose');
     expect(mistake('accounts', 'create', '--email')).toBe('option --email needs a value');
     expect(mistake('plans', 'list', 'extra')).toBe('unexpected argument extra');
-    expect(mistake('plans', 'set', '--id', 'x', '--name', 'X', '--publishing', 'maybe')).toBe("--publishing must be yes or no, got 'maybe'");
-    expect(mistake('plans', 'set', '--id', 'x', '--name', 'X', '--publishing', 'yes', '--max-projects', 'lots')).toBe("--max-projects must be a whole number or 'unlimited', got 'lots'");
-    expect(mistake('plans', 'set', '--id', 'x', '--name', 'X', '--publishing', 'yes', '--max-projects', 'unlimited')).toBe('accepted');
+    expect(mistake('plans', 'set', '--id', 'x', '--name', 'X', '--publishing', 'maybe')).toBe(
+      "--publishing must be yes or no, got 'maybe'",
+    );
+    expect(mistake('plans', 'set', '--id', 'x', '--name', 'X', '--publishing', 'yes', '--max-projects', 'lots')).toBe(
+      "--max-projects must be a whole number or 'unlimited', got 'lots'",
+    );
+    expect(
+      mistake('plans', 'set', '--id', 'x', '--name', 'X', '--publishing', 'yes', '--max-projects', 'unlimited'),
+    ).toBe('accepted');
     expect(parseCommandLine([]).help).toBe(true);
   });
 });

@@ -26,7 +26,10 @@ describe('configuration', () => {
     [{ MAX_BODY_BYTES: '10' }, /MAX_BODY_BYTES must be between/],
     [{ MAX_HEADER_BYTES: '99999999' }, /MAX_HEADER_BYTES must be between/],
     [{ SECRET_KEY: 'too-short' }, /SECRET_KEY must be 32 random bytes/],
-    [{ MT_DEFAULT_PROVIDER: 'DEEPL' }, /MT_DEFAULT_PROVIDER must be one of MT_PROVIDER_A, MT_PROVIDER_B, PSEUDO, LLM_OPENAI, LLM_ANTHROPIC, got "DEEPL"/],
+    [
+      { MT_DEFAULT_PROVIDER: 'DEEPL' },
+      /MT_DEFAULT_PROVIDER must be one of MT_PROVIDER_A, MT_PROVIDER_B, PSEUDO, LLM_OPENAI, LLM_ANTHROPIC, got "DEEPL"/,
+    ],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

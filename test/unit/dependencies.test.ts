@@ -2,7 +2,14 @@
 // (the layers and extra rules are defined once, in scripts/lib/dependencies.ts),
 // and no chain of imports comes back to where it started.
 import { describe, expect, it } from 'vitest';
-import { collectImports, folderCycles, importCycles, layerOf, layerViolations, LAYERS } from '../../scripts/lib/dependencies.js';
+import {
+  collectImports,
+  folderCycles,
+  importCycles,
+  layerOf,
+  layerViolations,
+  LAYERS,
+} from '../../scripts/lib/dependencies.js';
 
 const { files, imports } = collectImports();
 
@@ -27,10 +34,22 @@ describe('dependencies', () => {
   it('has no cycle between folders but the one of the content model, which issue #34 takes apart', () => {
     // A ratchet: a new cycle, or a folder joining this one, fails here; when the
     // content model gets its one home, this list shrinks to nothing.
-    expect(folderCycles(imports)).toEqual([[
-      'src/checks', 'src/customers', 'src/findings', 'src/glossary', 'src/history', 'src/hosting',
-      'src/keys', 'src/languages', 'src/memory', 'src/projects', 'src/transfer', 'src/translations',
-    ]]);
+    expect(folderCycles(imports)).toEqual([
+      [
+        'src/checks',
+        'src/customers',
+        'src/findings',
+        'src/glossary',
+        'src/history',
+        'src/hosting',
+        'src/keys',
+        'src/languages',
+        'src/memory',
+        'src/projects',
+        'src/transfer',
+        'src/translations',
+      ],
+    ]);
   });
 
   describe('the checker itself', () => {
@@ -49,10 +68,18 @@ describe('dependencies', () => {
 
     it('reports upward imports and forbidden targets', () => {
       const rules = (from: string, to: string) => layerViolations([{ from, to }]).map((v) => v.rule);
-      expect(rules('src/translations/store.ts', 'src/schema/translations.ts')).toEqual(['upward import: domain may not import schema']);
-      expect(rules('src/http/errors.ts', 'rest-compat/envelope.ts')).toEqual(['upward import: http may not import rest-compat']);
-      expect(rules('src/db/client.ts', 'src/projects/projects.ts')).toEqual(['upward import: db may not import domain']);
-      expect(rules('rest-compat/routes/jobs.ts', '@prisma/client')[0]).toMatch(/rest-compat never touches the database/);
+      expect(rules('src/translations/store.ts', 'src/schema/translations.ts')).toEqual([
+        'upward import: domain may not import schema',
+      ]);
+      expect(rules('src/http/errors.ts', 'rest-compat/envelope.ts')).toEqual([
+        'upward import: http may not import rest-compat',
+      ]);
+      expect(rules('src/db/client.ts', 'src/projects/projects.ts')).toEqual([
+        'upward import: db may not import domain',
+      ]);
+      expect(rules('rest-compat/routes/jobs.ts', '@prisma/client')[0]).toMatch(
+        /rest-compat never touches the database/,
+      );
       expect(rules('rest-compat/routes/jobs.ts', 'src/db.ts')[0]).toMatch(/rest-compat never touches the database/);
       expect(rules('bench/lib/service.ts', 'test/support/pg-admin.ts')[0]).toMatch(/only tests import test/);
       expect(rules('src/jobs/run.ts', 'test/support/content.ts')[0]).toMatch(/only tests import test/);
@@ -64,17 +91,21 @@ describe('dependencies', () => {
     });
 
     it('finds cycles, type-only and lazy imports included', () => {
-      expect(importCycles([
-        { from: 'src/jobs/run.ts', to: 'src/jobs/finish.ts' },
-        { from: 'src/jobs/finish.ts', to: 'src/jobs/run.ts' },
-        { from: 'src/jobs/worker.ts', to: 'src/jobs/run.ts' },
-      ])).toEqual([['src/jobs/finish.ts', 'src/jobs/run.ts']]);
-      expect(importCycles([
-        { from: 'src/a/x.ts', to: 'src/a/y.ts' },
-        { from: 'src/a/y.ts', to: 'src/a/z.ts' },
-        { from: 'src/a/z.ts', to: 'src/a/x.ts' },
-        { from: 'src/a/z.ts', to: 'pino' },
-      ])).toEqual([['src/a/x.ts', 'src/a/y.ts', 'src/a/z.ts']]);
+      expect(
+        importCycles([
+          { from: 'src/jobs/run.ts', to: 'src/jobs/finish.ts' },
+          { from: 'src/jobs/finish.ts', to: 'src/jobs/run.ts' },
+          { from: 'src/jobs/worker.ts', to: 'src/jobs/run.ts' },
+        ]),
+      ).toEqual([['src/jobs/finish.ts', 'src/jobs/run.ts']]);
+      expect(
+        importCycles([
+          { from: 'src/a/x.ts', to: 'src/a/y.ts' },
+          { from: 'src/a/y.ts', to: 'src/a/z.ts' },
+          { from: 'src/a/z.ts', to: 'src/a/x.ts' },
+          { from: 'src/a/z.ts', to: 'pino' },
+        ]),
+      ).toEqual([['src/a/x.ts', 'src/a/y.ts', 'src/a/z.ts']]);
       expect(importCycles([{ from: 'src/a/x.ts', to: 'src/a/y.ts' }])).toEqual([]);
     });
 
@@ -85,7 +116,12 @@ describe('dependencies', () => {
       ];
       expect(importCycles(crossing)).toEqual([]);
       expect(folderCycles(crossing)).toEqual([['src/auth', 'src/events']]);
-      expect(folderCycles([{ from: 'src/auth/a.ts', to: 'src/auth/b.ts' }, { from: 'src/auth/b.ts', to: 'src/db.ts' }])).toEqual([]);
+      expect(
+        folderCycles([
+          { from: 'src/auth/a.ts', to: 'src/auth/b.ts' },
+          { from: 'src/auth/b.ts', to: 'src/db.ts' },
+        ]),
+      ).toEqual([]);
     });
   });
 });

@@ -7,7 +7,8 @@ export async function check(input: FuzzInput): Promise<CheckResult> {
   switch (input.formatId) {
     case 'android': // a parser stuck in a loop
       for (;;);
-    case 'android-strings': { // a parser that never stops allocating
+    case 'android-strings': {
+      // a parser that never stops allocating
       const hoard: unknown[] = [];
       for (;;) hoard.push({ text: `${hoard.length}`.repeat(8) });
     }

@@ -7,8 +7,15 @@ import { compileMatcher, containsTerm, findTerms, type MatchableTerm } from '../
 import { translationFor } from '../../src/glossary/matches.js';
 
 let nextId = 1;
-const term = (text: string, flags: Partial<MatchableTerm> = {}): MatchableTerm => ({ id: nextId++, term: text, caseSensitive: false, abbreviation: false, ...flags });
-const found = (terms: MatchableTerm[], text: string, locale = 'en') => findTerms(compileMatcher(terms, locale), text, locale).map((o) => o.text);
+const term = (text: string, flags: Partial<MatchableTerm> = {}): MatchableTerm => ({
+  id: nextId++,
+  term: text,
+  caseSensitive: false,
+  abbreviation: false,
+  ...flags,
+});
+const found = (terms: MatchableTerm[], text: string, locale = 'en') =>
+  findTerms(compileMatcher(terms, locale), text, locale).map((o) => o.text);
 
 describe('word boundaries', () => {
   it('finds whole words only, never inside another word (English)', () => {
@@ -25,7 +32,10 @@ describe('word boundaries', () => {
   it('matches multi-word terms across spaces and hyphens, longest first', () => {
     const memory = term('translation memory');
     const translation = term('translation');
-    expect(found([translation, memory], 'Open the translation memory, then the translation.')).toEqual(['translation memory', 'translation']);
+    expect(found([translation, memory], 'Open the translation memory, then the translation.')).toEqual([
+      'translation memory',
+      'translation',
+    ]);
     expect(found([term('sign in')], 'Sign-in fails; please sign  in again')).toEqual(['Sign-in', 'sign  in']);
     expect(found([memory], 'translation of memory')).toEqual([]);
   });
@@ -85,11 +95,25 @@ describe('a termbase of 5,000 terms', () => {
   it('finds every term of dense texts and the few of prose', () => {
     // 5,000 distinct terms: one to three pseudo-words each, as a real termbase.
     const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'pe', 'da', 'gu', 'fi'];
-    const word = (n: number) => syllables[n % 12]! + syllables[Math.floor(n / 12) % 12]! + syllables[Math.floor(n / 144) % 12]!;
-    const terms = Array.from({ length: 5000 }, (_, i) => term(i % 3 === 0 ? `${word(i)} ${word(i + 7)}` : i % 3 === 1 ? word(i) : `${word(i)} ${word(i * 3)} ${word(i + 1)}`));
+    const word = (n: number) =>
+      syllables[n % 12]! + syllables[Math.floor(n / 12) % 12]! + syllables[Math.floor(n / 144) % 12]!;
+    const terms = Array.from({ length: 5000 }, (_, i) =>
+      term(
+        i % 3 === 0 ? `${word(i)} ${word(i + 7)}` : i % 3 === 1 ? word(i) : `${word(i)} ${word(i * 3)} ${word(i + 1)}`,
+      ),
+    );
     const matcher = compileMatcher(terms, 'en');
-    const texts = Array.from({ length: 200 }, (_, i) => Array.from({ length: 30 }, (_, j) => word(i * 31 + j * 17)).join(' ').slice(0, 200));
-    const prose = Array.from({ length: 200 }, (_, i) => `Select the files you want to share (${i}), then press Send: the ${word(i * 5)} of each one is kept with its folder and its history.`.slice(0, 200));
+    const texts = Array.from({ length: 200 }, (_, i) =>
+      Array.from({ length: 30 }, (_, j) => word(i * 31 + j * 17))
+        .join(' ')
+        .slice(0, 200),
+    );
+    const prose = Array.from({ length: 200 }, (_, i) =>
+      `Select the files you want to share (${i}), then press Send: the ${word(i * 5)} of each one is kept with its folder and its history.`.slice(
+        0,
+        200,
+      ),
+    );
     const count = (list: string[]) => list.reduce((n, text) => n + findTerms(matcher, text, 'en').length, 0);
     const denseHits = count(texts);
     const hits = denseHits + count(prose);

@@ -9,7 +9,8 @@ const used = () => getHeapStatistics().used_heap_size;
 /** Garbage: about `mib` MiB of strings, dropped at once. */
 function litter(mib: number): number {
   let length = 0;
-  for (let i = 0; i < mib * 16; i++) length += Array.from({ length: 1024 }, (_, j) => `${i}:${j}:`.padEnd(32, 'x')).length;
+  for (let i = 0; i < mib * 16; i++)
+    length += Array.from({ length: 1024 }, (_, j) => `${i}:${j}:`.padEnd(32, 'x')).length;
   return length;
 }
 

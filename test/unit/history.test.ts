@@ -45,8 +45,12 @@ describe('webhook delivery', () => {
     const body = '{"trigger":"TEST"}';
     const sig = signature('whsec_a', 1_700_000_000, body);
     expect(sig).toMatch(/^v1=[0-9a-f]{64}$/);
-    expect(verifySignature('whsec_a', { timestamp: '1700000000', signature: sig }, body, { now: 1_700_000_100 })).toBe(true);
-    expect(verifySignature('whsec_a', { timestamp: '1700000001', signature: sig }, body, { now: 1_700_000_100 })).toBe(false);
+    expect(verifySignature('whsec_a', { timestamp: '1700000000', signature: sig }, body, { now: 1_700_000_100 })).toBe(
+      true,
+    );
+    expect(verifySignature('whsec_a', { timestamp: '1700000001', signature: sig }, body, { now: 1_700_000_100 })).toBe(
+      false,
+    );
     useSecretKey(randomBytes(32));
     const sealed = sealSecret('whsec_a', 7);
     expect(sealed).not.toContain('whsec_a');

@@ -18,8 +18,12 @@ describe('publication order', () => {
 
 describe('resource paths and links', () => {
   it('encodes each segment of a link', () => {
-    expect(linkOf('tok', '_latest', { path: paths.namespace('en', 'my ns/x'), language: 'en', namespace: 'my ns/x' })).toBe('tok/_latest/en/my%20ns%2Fx');
-    expect(linkOf('tok', 'qa', { path: paths.customerLanguage('pt-BR', 'acme'), language: 'pt-BR', customer: 'acme' })).toBe('tok/qa/pt-BR_acme');
+    expect(
+      linkOf('tok', '_latest', { path: paths.namespace('en', 'my ns/x'), language: 'en', namespace: 'my ns/x' }),
+    ).toBe('tok/_latest/en/my%20ns%2Fx');
+    expect(
+      linkOf('tok', 'qa', { path: paths.customerLanguage('pt-BR', 'acme'), language: 'pt-BR', customer: 'acme' }),
+    ).toBe('tok/qa/pt-BR_acme');
     expect(linkOf('tok', '_production', { path: paths.customerIndex('acme') })).toBe('tok/_production/_index_acme');
   });
 
@@ -58,15 +62,37 @@ describe('storage configuration', () => {
 
   it('uses an S3-compatible bucket when S3_BUCKET is set', () => {
     expect(loadConfig({ S3_BUCKET: 'my-bucket' }).storage).toEqual({
-      kind: 's3', bucket: 'my-bucket', region: 'us-east-1', endpoint: undefined, forcePathStyle: false,
-      accessKeyId: undefined, secretAccessKey: undefined, prefix: '',
+      kind: 's3',
+      bucket: 'my-bucket',
+      region: 'us-east-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      prefix: '',
     });
-    expect(loadConfig({
-      S3_BUCKET: 'b12', S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_REGION: 'eu-west-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_PREFIX: '/cdn/files/',
-    }).storage).toEqual({
-      kind: 's3', bucket: 'b12', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, accessKeyId: 'id', secretAccessKey: 'secret', prefix: 'cdn/files/',
+    expect(
+      loadConfig({
+        S3_BUCKET: 'b12',
+        S3_ENDPOINT: 'http://127.0.0.1:9000/',
+        S3_REGION: 'eu-west-1',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_PREFIX: '/cdn/files/',
+      }).storage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'b12',
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+      prefix: 'cdn/files/',
     });
-    expect(loadConfig({ S3_BUCKET: 'b12', S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({ forcePathStyle: false });
+    expect(
+      loadConfig({ S3_BUCKET: 'b12', S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }).storage,
+    ).toMatchObject({ forcePathStyle: false });
   });
 
   it.each([

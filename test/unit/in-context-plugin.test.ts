@@ -45,7 +45,10 @@ describe('with a token', () => {
     expect(plugin.keysIn(i18n.t('common:save'))).toEqual([{ key: 'save', namespace: 'common' }]);
     expect(plugin.keysIn(i18n.t('save', { ns: 'common' }))).toEqual([{ key: 'save', namespace: 'common' }]);
     const sentence = `${i18n.t('greeting', { name: 'Ada' })} — ${i18n.t('title')}`;
-    expect(plugin.keysIn(sentence)).toEqual([{ key: 'greeting', namespace: '' }, { key: 'title', namespace: '' }]);
+    expect(plugin.keysIn(sentence)).toEqual([
+      { key: 'greeting', namespace: '' },
+      { key: 'title', namespace: '' },
+    ]);
     // In Node (no document) the editor is not started.
     expect(plugin.editor).toBeUndefined();
   });
@@ -65,10 +68,18 @@ describe('the built package', () => {
     expect(entry).toContain('/in-context/editor.js');
     expect(entry).not.toContain('html-to-image');
     expect(entry.length).toBeLessThan(5_000);
-    expect(readdirSync(dist).sort()).toEqual(['.inputs', 'api.d.ts', 'i18next-incontext.iife.js', 'index.d.ts', 'index.js']);
+    expect(readdirSync(dist).sort()).toEqual([
+      '.inputs',
+      'api.d.ts',
+      'i18next-incontext.iife.js',
+      'index.d.ts',
+      'index.js',
+    ]);
     const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
     expect(pkg.peerDependencies.i18next).toBeTruthy();
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
-    expect(readFileSync(join(dist, 'i18next-incontext.iife.js'), 'utf8').slice(0, 60)).toMatch(/^("use strict";)?var I18nextInContext=/);
+    expect(readFileSync(join(dist, 'i18next-incontext.iife.js'), 'utf8').slice(0, 60)).toMatch(
+      /^("use strict";)?var I18nextInContext=/,
+    );
   });
 });

@@ -16,15 +16,19 @@ import { buildInContext, EDITOR_FILE, PACKAGE_DIR } from '../../scripts/build-in
 const EDITOR_MARKERS = ['lms-incontext-overlay', 'lms-incontext-toolbar', 'linkScreenshotKey'];
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** The files under dir that hold editor code, relative to dir. */
 function withEditorCode(dir: string): string[] {
-  return filesUnder(dir).filter((file) => {
-    const text = readFileSync(file, 'utf8');
-    return EDITOR_MARKERS.some((marker) => text.includes(marker));
-  }).map((file) => relative(dir, file));
+  return filesUnder(dir)
+    .filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return EDITOR_MARKERS.some((marker) => text.includes(marker));
+    })
+    .map((file) => relative(dir, file));
 }
 
 let work: string;
@@ -67,7 +71,10 @@ describe('an application’s production build', () => {
       expect(emitted.filter((file) => /editor/i.test(file))).toEqual([]);
       expect(withEditorCode(out)).toEqual([]);
       // The plugin's core is in the application, with the editor's URL resolved at run time.
-      const js = emitted.filter((file) => file.endsWith('.js')).map((file) => readFileSync(join(out, file), 'utf8')).join('\n');
+      const js = emitted
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => readFileSync(join(out, file), 'utf8'))
+        .join('\n');
       expect(js).toContain('/in-context/editor.js');
     }
   }, 120_000);

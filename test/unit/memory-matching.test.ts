@@ -11,9 +11,17 @@ describe('normalise', () => {
     const b = normalise('You have {n} new <strong>messages</strong> since 3 %d');
     expect(a.text).toBe(b.text);
     expect(a.tokens.map((t) => [t.kind, t.value])).toEqual([
-      ['placeholder', '{count}'], ['tag', '<b>'], ['tag', '</b>'], ['number', '12.5'], ['placeholder', '%s'],
+      ['placeholder', '{count}'],
+      ['tag', '<b>'],
+      ['tag', '</b>'],
+      ['number', '12.5'],
+      ['placeholder', '%s'],
     ]);
-    expect(normalise('Hello {{name}}, ${total} and %1$s').tokens.map((t) => t.value)).toEqual(['{{name}}', '${total}', '%1$s']);
+    expect(normalise('Hello {{name}}, ${total} and %1$s').tokens.map((t) => t.value)).toEqual([
+      '{{name}}',
+      '${total}',
+      '%1$s',
+    ]);
   });
 });
 
@@ -25,12 +33,19 @@ describe('substitute', () => {
     expect(out).toEqual({
       text: '{folder}: 12 Dateien löschen?',
       complete: true,
-      substitutions: [{ kind: 'placeholder', from: '{dir}', to: '{folder}' }, { kind: 'number', from: '3', to: '12' }],
+      substitutions: [
+        { kind: 'placeholder', from: '{dir}', to: '{folder}' },
+        { kind: 'number', from: '3', to: '12' },
+      ],
     });
   });
 
   it('keeps the translation’s tags and replaces differing ones pairwise', () => {
-    const out = substitute(normalise('Click <a href="/x">here</a>'), normalise('Click <a href="/y">here</a>'), 'Klicken Sie <a href="/y">hier</a>');
+    const out = substitute(
+      normalise('Click <a href="/x">here</a>'),
+      normalise('Click <a href="/y">here</a>'),
+      'Klicken Sie <a href="/y">hier</a>',
+    );
     expect(out.text).toBe('Klicken Sie <a href="/x">hier</a>');
     expect(out.complete).toBe(true);
   });
@@ -62,11 +77,44 @@ describe('score', () => {
 
 describe('rank', () => {
   const suggestion = (score: number, exact: boolean, sameKey: boolean, at: number, reviewed = false): Suggestion => ({
-    score, exact, sameKey, text: '', source: '', target: `${score}-${exact}-${sameKey}-${at}`, substitutions: [],
-    origin: { kind: 'PROJECT', projectId: 1, projectName: '', keyId: 1, key: '', namespace: '', languageId: 1, language: 'de', memoryId: null, memoryName: null, segmentId: null, lastEditedAt: new Date(at), lastEditedBy: null, reviewed },
+    score,
+    exact,
+    sameKey,
+    text: '',
+    source: '',
+    target: `${score}-${exact}-${sameKey}-${at}`,
+    substitutions: [],
+    origin: {
+      kind: 'PROJECT',
+      projectId: 1,
+      projectName: '',
+      keyId: 1,
+      key: '',
+      namespace: '',
+      languageId: 1,
+      language: 'de',
+      memoryId: null,
+      memoryName: null,
+      segmentId: null,
+      lastEditedAt: new Date(at),
+      lastEditedBy: null,
+      reviewed,
+    },
   });
   it('puts an exact match of the same key first, then exact ones, then substituted 100 % ones, then by score', () => {
-    const list = rank([suggestion(80, false, true, 5), suggestion(100, false, true, 9), suggestion(100, true, false, 9), suggestion(100, true, true, 1), suggestion(95, false, false, 9)]);
-    expect(list.map((s) => s.origin && `${s.score}-${s.exact}-${s.sameKey}`)).toEqual(['100-true-true', '100-true-false', '100-false-true', '95-false-false', '80-false-true']);
+    const list = rank([
+      suggestion(80, false, true, 5),
+      suggestion(100, false, true, 9),
+      suggestion(100, true, false, 9),
+      suggestion(100, true, true, 1),
+      suggestion(95, false, false, 9),
+    ]);
+    expect(list.map((s) => s.origin && `${s.score}-${s.exact}-${s.sameKey}`)).toEqual([
+      '100-true-true',
+      '100-true-false',
+      '100-false-true',
+      '95-false-false',
+      '80-false-true',
+    ]);
   });
 });

@@ -5,13 +5,17 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import { fixMmapThreshold, MMAP_THRESHOLD_BYTES } from '../../src/native-memory.js';
 
-const glibc = !!(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
+const glibc = !!(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header
+  ?.glibcVersionRuntime;
 
 /**
  * Frees 64 blocks of 1 MiB (written, so resident) a few times and answers how
  * many MiB stay resident after the last round, and what fixMmapThreshold said.
  */
-function retainedAfterFrees(fix: boolean, env: Record<string, string> = {}): { retainedMiB: number; outcome: string | null } {
+function retainedAfterFrees(
+  fix: boolean,
+  env: Record<string, string> = {},
+): { retainedMiB: number; outcome: string | null } {
   const script = `
     import { fixMmapThreshold } from './src/native-memory.ts';
     const outcome = ${fix} ? fixMmapThreshold() : null;
@@ -51,14 +55,20 @@ describe.runIf(glibc)('fixMmapThreshold (glibc)', () => {
   });
 
   it('leaves a threshold the environment sets alone', () => {
-    expect(retainedAfterFrees(true, { MALLOC_MMAP_THRESHOLD_: '4194304' }).outcome).toBe('set by MALLOC_MMAP_THRESHOLD_');
+    expect(retainedAfterFrees(true, { MALLOC_MMAP_THRESHOLD_: '4194304' }).outcome).toBe(
+      'set by MALLOC_MMAP_THRESHOLD_',
+    );
   });
 
   it('warns and lets the service run on when libc cannot be reached', () => {
     // The warning is caught here rather than printed: the suite's output stays for warnings that mean something.
     const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
-      expect(fixMmapThreshold(() => { throw new Error('no koffi binary for this platform'); })).toBe('unavailable');
+      expect(
+        fixMmapThreshold(() => {
+          throw new Error('no koffi binary for this platform');
+        }),
+      ).toBe('unavailable');
       expect(emitted).toHaveBeenCalledWith(expect.stringContaining('no koffi binary for this platform'));
     } finally {
       emitted.mockRestore();

@@ -4,14 +4,25 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.js';
-import { OPERATION_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS, ROLES, API_KEY_PERMISSIONS, IN_CONTEXT_CAPTURE_PERMISSIONS } from '../../src/teams/permissions.js';
+import {
+  OPERATION_PERMISSIONS,
+  PERMISSIONS,
+  ROLE_PERMISSIONS,
+  ROLES,
+  API_KEY_PERMISSIONS,
+  IN_CONTEXT_CAPTURE_PERMISSIONS,
+} from '../../src/teams/permissions.js';
 
 const rootFields = () =>
-  [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) => Object.values(type?.getFields() ?? {}));
+  [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
+    Object.values(type?.getFields() ?? {}),
+  );
 
 describe('OPERATION_PERMISSIONS', () => {
   it('lists every root field that takes a projectToken', () => {
-    const projectFields = rootFields().filter((f) => f.args.some((a) => a.name === 'projectToken')).map((f) => f.name);
+    const projectFields = rootFields()
+      .filter((f) => f.args.some((a) => a.name === 'projectToken'))
+      .map((f) => f.name);
     expect(projectFields.filter((name) => !(name in OPERATION_PERMISSIONS))).toEqual([]);
   });
 
@@ -33,7 +44,16 @@ describe('OPERATION_PERMISSIONS', () => {
 describe('docs/teams.md', () => {
   it('prints the matrix of the code', () => {
     const doc = readFileSync(new URL('../../docs/teams.md', import.meta.url), 'utf8');
-    const rows = doc.split('\n').filter((line) => /^\| `[A-Z_]+` \|/.test(line)).map((line) => line.split('|').slice(1, -1).map((c) => c.trim())).filter((cells) => cells.length === 8);
+    const rows = doc
+      .split('\n')
+      .filter((line) => /^\| `[A-Z_]+` \|/.test(line))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      )
+      .filter((cells) => cells.length === 8);
     expect(rows.map((r) => r[0]!.replace(/`/g, ''))).toEqual([...PERMISSIONS]);
     for (const [name, , ...cells] of rows) {
       const permission = name!.replace(/`/g, '') as (typeof PERMISSIONS)[number];

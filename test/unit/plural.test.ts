@@ -3,13 +3,17 @@ import { categoryForIndex, parseIcuPlural, pluralCategories, toIcuPlural } from 
 
 describe('ICU plural representation', () => {
   it('round-trips forms with braces and apostrophes', () => {
-    const forms = { one: "%d file in {dir}", other: "%d files, it's {dir}" };
+    const forms = { one: '%d file in {dir}', other: "%d files, it's {dir}" };
     const icu = toIcuPlural(forms);
     expect(icu).toBe("{count, plural, one {%d file in '{'dir'}'} other {%d files, it''s '{'dir'}'}}");
     expect(parseIcuPlural(icu)).toEqual({ argument: 'count', forms });
   });
   it('keeps nested arguments of hand-written ICU', () => {
-    expect(parseIcuPlural('{n, plural, =0 {none} one {# {name}} other {# items}}')?.forms).toEqual({ '=0': 'none', one: '# {name}', other: '# items' });
+    expect(parseIcuPlural('{n, plural, =0 {none} one {# {name}} other {# items}}')?.forms).toEqual({
+      '=0': 'none',
+      one: '# {name}',
+      other: '# items',
+    });
   });
   it('rejects plain text and text around a plural', () => {
     expect(parseIcuPlural('hello')).toBeNull();

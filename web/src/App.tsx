@@ -38,24 +38,48 @@ export function App() {
     location.hash = '#/';
     refetch({ requestPolicy: 'network-only' });
   };
-  if (fetching && !data) return <main className="loading" aria-busy="true">Loading…</main>;
+  if (fetching && !data)
+    return (
+      <main className="loading" aria-busy="true">
+        Loading…
+      </main>
+    );
   // An invitation link works signed out too: it is handled before the sign-in gate.
   const [, invitation] = /^#\/invitations\/([^/]+)/.exec(hash) ?? [];
-  if (invitation) return <InvitationPage token={decodeURIComponent(invitation)} viewerEmail={data?.viewer?.email ?? null} onSignedIn={signedIn} onSignOut={signOut} />;
+  if (invitation)
+    return (
+      <InvitationPage
+        token={decodeURIComponent(invitation)}
+        viewerEmail={data?.viewer?.email ?? null}
+        onSignedIn={signedIn}
+        onSignOut={signOut}
+      />
+    );
   if (!data?.viewer) return <SignIn onSignedIn={signedIn} />;
   const [, project, section] = /^#\/projects\/([^/]+)(?:\/([a-z-]+))?/.exec(hash) ?? [];
   return (
     <div className="app">
       <header className="topbar">
-        <a href="#/" className="brand">Localization service</a>
+        <a href="#/" className="brand">
+          Localization service
+        </a>
         <nav aria-label="Account">
           <span className="who">{data.viewer.email}</span>
-          <a href="#/account" className="account-link" aria-current={hash.startsWith('#/account') ? 'page' : undefined}>Account settings</a>
-          <button type="button" onClick={signOut}>Sign out</button>
+          <a href="#/account" className="account-link" aria-current={hash.startsWith('#/account') ? 'page' : undefined}>
+            Account settings
+          </a>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
         </nav>
       </header>
-      {project ? <ProjectLayout projectToken={decodeURIComponent(project)} section={section} />
-        : hash.startsWith('#/account') ? <AccountSettings /> : <Dashboard />}
+      {project ? (
+        <ProjectLayout projectToken={decodeURIComponent(project)} section={section} />
+      ) : hash.startsWith('#/account') ? (
+        <AccountSettings />
+      ) : (
+        <Dashboard />
+      )}
     </div>
   );
 }

@@ -12,15 +12,33 @@ import { TranslationContextSection } from './TranslationContextSection';
 import { LlmProviderSection } from './LlmProviderSection';
 import { count } from './wording';
 
-const LanguagesQuery = graphql(`query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`);
-const JobsQuery = graphql(`query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`);
-const JobQuery = graphql(`query OneJob($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } failedTexts { key message } } }`);
-const AutoTranslate = graphql(`mutation StartAutoTranslate($projectToken: String!, $input: AutoTranslateInput!) { autoTranslate(projectToken: $projectToken, input: $input) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`);
-const CancelJob = graphql(`mutation CancelJob($projectToken: String!, $jobId: String!) { cancelJob(projectToken: $projectToken, jobId: $jobId) { jobId state } }`);
-const JobProgress = graphql(`subscription JobProgress($projectToken: String!, $jobId: String!) { jobProgress(projectToken: $projectToken, jobId: $jobId) { jobId state progress message sequence } }`);
-const ProjectJobEvents = graphql(`subscription ProjectJobEvents($projectToken: String!) { projectJobEvents(projectToken: $projectToken) { jobId state } }`);
-const ProviderKeys = graphql(`query ProviderKeys($projectToken: String!) { providerApiKeys(projectToken: $projectToken) { provider set } }`);
-const SetProviderKey = graphql(`mutation SetProviderKey($projectToken: String!, $provider: TranslationProvider!, $apiKey: String) { setProviderApiKey(projectToken: $projectToken, provider: $provider, apiKey: $apiKey) }`);
+const LanguagesQuery = graphql(
+  `query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`,
+);
+const JobsQuery = graphql(
+  `query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`,
+);
+const JobQuery = graphql(
+  `query OneJob($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } failedTexts { key message } } }`,
+);
+const AutoTranslate = graphql(
+  `mutation StartAutoTranslate($projectToken: String!, $input: AutoTranslateInput!) { autoTranslate(projectToken: $projectToken, input: $input) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`,
+);
+const CancelJob = graphql(
+  `mutation CancelJob($projectToken: String!, $jobId: String!) { cancelJob(projectToken: $projectToken, jobId: $jobId) { jobId state } }`,
+);
+const JobProgress = graphql(
+  `subscription JobProgress($projectToken: String!, $jobId: String!) { jobProgress(projectToken: $projectToken, jobId: $jobId) { jobId state progress message sequence } }`,
+);
+const ProjectJobEvents = graphql(
+  `subscription ProjectJobEvents($projectToken: String!) { projectJobEvents(projectToken: $projectToken) { jobId state } }`,
+);
+const ProviderKeys = graphql(
+  `query ProviderKeys($projectToken: String!) { providerApiKeys(projectToken: $projectToken) { provider set } }`,
+);
+const SetProviderKey = graphql(
+  `mutation SetProviderKey($projectToken: String!, $provider: TranslationProvider!, $apiKey: String) { setProviderApiKey(projectToken: $projectToken, provider: $provider, apiKey: $apiKey) }`,
+);
 
 type Job = ResultOf<typeof JobsQuery>['jobs'][number];
 type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC' | 'MEMORY';
@@ -34,7 +52,7 @@ const PROVIDERS: [Provider, string][] = [
   ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
   ['MEMORY', 'Translation memory only (pre-translate)'],
 ];
-const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'No provider');
+const providerName = (p: string | null) => (p ? (PROVIDERS.find(([id]) => id === p)?.[1] ?? p) : 'No provider');
 const OPTIONS: [JobOption, string][] = [
   ['USE_TRANSLATION_KEYS', 'Use the key where the source text is empty'],
   ['FORCE_REPLACE', 'Replace existing translations'],
@@ -52,8 +70,16 @@ function providerCode(provider: Provider, key: string): string {
 }
 
 /** A language model's tokens (and estimated cost) for the job's summary; empty for other providers. */
-const usageText = (usage: readonly { model: string; inputTokens: number; outputTokens: number; estimatedCost: number | null }[] | undefined) =>
-  (usage ?? []).map((u) => `${u.model}: ${u.inputTokens} tokens in, ${u.outputTokens} out${u.estimatedCost !== null ? `, about ${u.estimatedCost.toFixed(4)}` : ''}`).join('; ');
+const usageText = (
+  usage:
+    readonly { model: string; inputTokens: number; outputTokens: number; estimatedCost: number | null }[] | undefined,
+) =>
+  (usage ?? [])
+    .map(
+      (u) =>
+        `${u.model}: ${u.inputTokens} tokens in, ${u.outputTokens} out${u.estimatedCost !== null ? `, about ${u.estimatedCost.toFixed(4)}` : ''}`,
+    )
+    .join('; ');
 
 const percent = (progress: number) => Math.round(progress * 100);
 const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
@@ -61,7 +87,10 @@ const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleSt
 export function AutoTranslateScreen({ projectToken }: { projectToken: string }) {
   const client = useClient();
   const [{ data: meta }] = useQuery({ query: LanguagesQuery, variables: { projectToken } });
-  const [{ data: jobsData, error: jobsError }, refetchJobs] = useQuery({ query: JobsQuery, variables: { projectToken } });
+  const [{ data: jobsData, error: jobsError }, refetchJobs] = useQuery({
+    query: JobsQuery,
+    variables: { projectToken },
+  });
   // Jobs started here, followed live until they end and kept with their summary (newest first).
   const [watched, setWatched] = useState<string[]>([]);
   const refreshJobs = () => refetchJobs({ requestPolicy: 'network-only' });
@@ -95,14 +124,19 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
         <StartForm
           projectToken={projectToken}
           languages={languages}
-          onStarted={(jobs) => { setWatched((w) => [...jobs.map((j) => j.jobId).filter((id) => !w.includes(id)), ...w]); refreshJobs(); }}
+          onStarted={(jobs) => {
+            setWatched((w) => [...jobs.map((j) => j.jobId).filter((id) => !w.includes(id)), ...w]);
+            refreshJobs();
+          }}
         />
       )}
       {cards.length > 0 && (
         <section aria-labelledby="running-heading">
           <h2 id="running-heading">Running and started here</h2>
           <ul className="job-cards">
-            {cards.map((jobId) => <JobCard key={jobId} projectToken={projectToken} jobId={jobId} onFinished={refreshJobs} />)}
+            {cards.map((jobId) => (
+              <JobCard key={jobId} projectToken={projectToken} jobId={jobId} onFinished={refreshJobs} />
+            ))}
           </ul>
         </section>
       )}
@@ -112,21 +146,46 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
       <ProviderKeysSection projectToken={projectToken} />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">Recent jobs</h2>
-        {jobsError && <p role="alert" className="error">{messageOf(jobsError)}</p>}
+        {jobsError && (
+          <p role="alert" className="error">
+            {messageOf(jobsError)}
+          </p>
+        )}
         {jobsData && jobsData.jobs.length === 0 && <p>No job yet.</p>}
         {jobsData && jobsData.jobs.length > 0 && (
           <table className="ops-table">
             <caption className="visually-hidden">Recent auto-translation jobs, newest first</caption>
-            <thead><tr><th scope="col">Started</th><th scope="col">Languages</th><th scope="col">Provider</th><th scope="col">State</th><th scope="col">Progress</th><th scope="col">Summary</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Languages</th>
+                <th scope="col">Provider</th>
+                <th scope="col">State</th>
+                <th scope="col">Progress</th>
+                <th scope="col">Summary</th>
+              </tr>
+            </thead>
             <tbody>
               {jobsData.jobs.slice(0, 50).map((job) => (
                 <tr key={job.jobId}>
                   <td>{time(job.started)}</td>
-                  <td>{job.sourceProjectLanguage} → {job.targetProjectLanguage}</td>
+                  <td>
+                    {job.sourceProjectLanguage} → {job.targetProjectLanguage}
+                  </td>
                   <td>{providerName(job.translationProvider)}</td>
-                  <td><span className={`state state-${job.state.toLowerCase()}`}>{job.state}</span></td>
+                  <td>
+                    <span className={`state state-${job.state.toLowerCase()}`}>{job.state}</span>
+                  </td>
                   <td>{percent(job.progress)}%</td>
-                  <td>{job.message}{usageText(job.usage) && <><br /><span className="job-usage">{usageText(job.usage)}</span></>}</td>
+                  <td>
+                    {job.message}
+                    {usageText(job.usage) && (
+                      <>
+                        <br />
+                        <span className="job-usage">{usageText(job.usage)}</span>
+                      </>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -137,7 +196,11 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
   );
 }
 
-function StartForm({ projectToken, languages, onStarted }: {
+function StartForm({
+  projectToken,
+  languages,
+  onStarted,
+}: {
   projectToken: string;
   languages: { key: string; name: string; isDefault: boolean }[];
   onStarted: (jobs: Job[]) => void;
@@ -171,7 +234,9 @@ function StartForm({ projectToken, languages, onStarted }: {
         sourceLanguage: sourceCode.trim() || null,
         targets: chosen.map((l) => ({ targetProjectLanguage: l.key, targetLanguage: codeOf(l.key) })),
         options,
-        ...(provider === 'MT_PROVIDER_B' ? { providerFormality: formality || null, providerGlossaryId: glossary.trim() || null } : {}),
+        ...(provider === 'MT_PROVIDER_B'
+          ? { providerFormality: formality || null, providerGlossaryId: glossary.trim() || null }
+          : {}),
         memoryMinScore: memoryScore === '' ? null : Number(memoryScore),
       },
     });
@@ -187,19 +252,39 @@ function StartForm({ projectToken, languages, onStarted }: {
       <div className="ops-row">
         <label>
           Provider
-          <select value={provider} onChange={(e) => { setProvider(e.target.value as Provider); setCodes({}); setMemoryScore(''); }}>
-            {PROVIDERS.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+          <select
+            value={provider}
+            onChange={(e) => {
+              setProvider(e.target.value as Provider);
+              setCodes({});
+              setMemoryScore('');
+            }}
+          >
+            {PROVIDERS.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Source language
           <select value={source} onChange={(e) => setSource(e.target.value)}>
-            {languages.map((l) => <option key={l.key} value={l.key}>{l.name || l.key} ({l.key})</option>)}
+            {languages.map((l) => (
+              <option key={l.key} value={l.key}>
+                {l.name || l.key} ({l.key})
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Source code at the provider (empty: detected)
-          <input value={sourceCode} onChange={(e) => setSourceCode(e.target.value)} maxLength={100} placeholder={provider === 'PSEUDO' ? '' : providerCode(provider, source)} />
+          <input
+            value={sourceCode}
+            onChange={(e) => setSourceCode(e.target.value)}
+            maxLength={100}
+            placeholder={provider === 'PSEUDO' ? '' : providerCode(provider, source)}
+          />
         </label>
       </div>
       <fieldset>
@@ -208,7 +293,11 @@ function StartForm({ projectToken, languages, onStarted }: {
         {candidates.map((l) => (
           <div key={l.key} className="target">
             <label className="check">
-              <input type="checkbox" checked={!!targets[l.key]} onChange={(e) => setTargets((t) => ({ ...t, [l.key]: e.target.checked }))} />
+              <input
+                type="checkbox"
+                checked={!!targets[l.key]}
+                onChange={(e) => setTargets((t) => ({ ...t, [l.key]: e.target.checked }))}
+              />
               {l.name || l.key} ({l.key})
             </label>
             <input
@@ -224,7 +313,11 @@ function StartForm({ projectToken, languages, onStarted }: {
         <legend>Options</legend>
         {OPTIONS.map(([id, label]) => (
           <label key={id} className="check">
-            <input type="checkbox" checked={options.includes(id)} onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))} />
+            <input
+              type="checkbox"
+              checked={options.includes(id)}
+              onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))}
+            />
             {label}
           </label>
         ))}
@@ -233,10 +326,18 @@ function StartForm({ projectToken, languages, onStarted }: {
         <label>
           {provider === 'MEMORY' ? 'Fill from memory matches scoring at least' : 'Use the translation memory first'}
           <select value={memoryScore} onChange={(e) => setMemoryScore(e.target.value)}>
-            <option value="">{provider === 'MEMORY' ? '100 % (exact, numbers and placeholders substituted)' : 'No: the provider translates every text'}</option>
-            {(provider === 'MEMORY' ? ['95', '90', '85', '80', '75'] : ['100', '95', '90', '85', '80', '75']).map((score) => (
-              <option key={score} value={score}>{provider === 'MEMORY' ? `${score} %` : `Yes, matches of ${score} % or more`}</option>
-            ))}
+            <option value="">
+              {provider === 'MEMORY'
+                ? '100 % (exact, numbers and placeholders substituted)'
+                : 'No: the provider translates every text'}
+            </option>
+            {(provider === 'MEMORY' ? ['95', '90', '85', '80', '75'] : ['100', '95', '90', '85', '80', '75']).map(
+              (score) => (
+                <option key={score} value={score}>
+                  {provider === 'MEMORY' ? `${score} %` : `Yes, matches of ${score} % or more`}
+                </option>
+              ),
+            )}
           </select>
         </label>
       </div>
@@ -246,7 +347,11 @@ function StartForm({ projectToken, languages, onStarted }: {
             Formality
             <select value={formality} onChange={(e) => setFormality(e.target.value)}>
               <option value="">Provider default</option>
-              {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => <option key={f} value={f}>{f}</option>)}
+              {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
             </select>
           </label>
           <label>
@@ -256,8 +361,14 @@ function StartForm({ projectToken, languages, onStarted }: {
         </div>
       )}
       <div className="ops-row">
-        <button type="submit" disabled={starting}>Start auto-translation</button>
-        {error && <p role="alert" className="error">{error}</p>}
+        <button type="submit" disabled={starting}>
+          Start auto-translation
+        </button>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
       </div>
     </form>
   );
@@ -272,14 +383,20 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
   const [, cancel] = useMutation(CancelJob);
 
   useEffect(() => {
-    void client.query(JobQuery, { projectToken, jobId }).toPromise().then((r) => r.data && setJob(r.data.job));
+    void client
+      .query(JobQuery, { projectToken, jobId })
+      .toPromise()
+      .then((r) => r.data && setJob(r.data.job));
     const subscription = client.subscription(JobProgress, { projectToken, jobId }).subscribe((result) => {
       const event = result.data?.jobProgress;
       if (!event) return;
       setLive(event);
       if (FINAL.has(event.state)) {
         // The final job row carries the summary the event's message has, and the finish time.
-        void client.query(JobQuery, { projectToken, jobId }).toPromise().then((r) => r.data && setJob(r.data.job));
+        void client
+          .query(JobQuery, { projectToken, jobId })
+          .toPromise()
+          .then((r) => r.data && setJob(r.data.job));
         onFinished();
       }
     });
@@ -290,7 +407,7 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
   const state = live?.state ?? job?.state ?? 'STARTED';
   const progress = live?.progress ?? job?.progress ?? 0;
   const finished = FINAL.has(state);
-  const message = (finished ? job?.message ?? live?.message : live?.message) ?? '';
+  const message = (finished ? (job?.message ?? live?.message) : live?.message) ?? '';
   const name = job ? `${job.sourceProjectLanguage} → ${job.targetProjectLanguage}` : jobId;
   const doCancel = async () => {
     const result = await cancel({ projectToken, jobId });
@@ -302,20 +419,38 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
         <strong>{name}</strong>
         {job && <span>{providerName(job.translationProvider)}</span>}
         <span className={`state state-${state.toLowerCase()}`}>{state}</span>
-        {!finished && <button type="button" className="danger" onClick={doCancel}>Cancel</button>}
+        {!finished && (
+          <button type="button" className="danger" onClick={doCancel}>
+            Cancel
+          </button>
+        )}
       </div>
-      <progress max={100} value={percent(progress)} aria-label={`Progress of ${name}`}>{percent(progress)}%</progress>
+      <progress max={100} value={percent(progress)} aria-label={`Progress of ${name}`}>
+        {percent(progress)}%
+      </progress>
       <p className="job-summary" role={finished ? 'status' : undefined}>
-        {finished ? `${state === 'SUCCESS' ? 'Done' : state === 'FAILED' ? 'Failed' : 'Cancelled'}: ${message}` : `${percent(progress)}%`}
+        {finished
+          ? `${state === 'SUCCESS' ? 'Done' : state === 'FAILED' ? 'Failed' : 'Cancelled'}: ${message}`
+          : `${percent(progress)}%`}
       </p>
       {finished && usageText(job?.usage) && <p className="job-usage">{usageText(job?.usage)}</p>}
       {finished && !!job?.failedTexts.length && (
         <details className="job-failures">
           <summary>{count(job.failedTexts.length, 'text')} left untranslated</summary>
-          <ul>{job.failedTexts.map((f) => <li key={f.key}><code>{f.key}</code>: {f.message}</li>)}</ul>
+          <ul>
+            {job.failedTexts.map((f) => (
+              <li key={f.key}>
+                <code>{f.key}</code>: {f.message}
+              </li>
+            ))}
+          </ul>
         </details>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </li>
   );
 }
@@ -331,35 +466,61 @@ function ProviderKeysSection({ projectToken }: { projectToken: string }) {
     if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
     setDrafts((d) => ({ ...d, [provider]: '' }));
-    setMessage(apiKey === null ? `Removed the key of ${providerName(provider)}` : `Saved the key of ${providerName(provider)}`);
+    setMessage(
+      apiKey === null ? `Removed the key of ${providerName(provider)}` : `Saved the key of ${providerName(provider)}`,
+    );
     refetch({ requestPolicy: 'network-only' });
   };
   return (
     <section aria-labelledby="keys-heading" className="provider-keys">
       <h2 id="keys-heading">Provider API keys of this project</h2>
       <p className="hint">Used instead of the service's keys. A key is never shown again once saved.</p>
-      {error && (error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN'
-        ? <p>Only the project's owners and administrators manage its provider keys.</p>
-        : <p role="alert" className="error">{messageOf(error)}</p>)}
+      {error &&
+        (error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN' ? (
+          <p>Only the project's owners and administrators manage its provider keys.</p>
+        ) : (
+          <p role="alert" className="error">
+            {messageOf(error)}
+          </p>
+        ))}
       <ul>
         {data?.providerApiKeys.map(({ provider, set }) => (
           <li key={provider}>
-            <form onSubmit={(e) => { e.preventDefault(); if (drafts[provider]?.trim()) void write(provider, drafts[provider]!); }}>
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (drafts[provider]?.trim()) void write(provider, drafts[provider]!);
+              }}
+            >
               <span className="provider-name">{providerName(provider)}</span>
               <span className={`key-state ${set ? 'set' : 'unset'}`}>{set ? 'Key set' : 'Key not set'}</span>
               <input
-                type="password" autoComplete="off" maxLength={500} placeholder={set ? 'New key' : 'Key'}
-                value={drafts[provider] ?? ''} onChange={(e) => setDrafts((d) => ({ ...d, [provider]: e.target.value }))}
+                type="password"
+                autoComplete="off"
+                maxLength={500}
+                placeholder={set ? 'New key' : 'Key'}
+                value={drafts[provider] ?? ''}
+                onChange={(e) => setDrafts((d) => ({ ...d, [provider]: e.target.value }))}
                 aria-label={`API key of ${providerName(provider)}`}
               />
               <button type="submit">Save key</button>
-              {set && <button type="button" className="danger" onClick={() => void write(provider, null)}>Remove key</button>}
+              {set && (
+                <button type="button" className="danger" onClick={() => void write(provider, null)}>
+                  Remove key
+                </button>
+              )}
             </form>
           </li>
         ))}
       </ul>
-      <p role="status" className="status">{message}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <p role="status" className="status">
+        {message}
+      </p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
     </section>
   );
 }

@@ -12,7 +12,8 @@ const SettingsQuery = graphql(`query AutoTranslationSettings($projectToken: Stri
   autoTranslationSettings(projectToken: $projectToken) { languageKey origin translationProvider sourceProjectLanguage sourceLanguage targetLanguage providerFormality providerGlossaryId options isSource problem }
   project(projectToken: $projectToken) { myRole languages { key name } }
 }`);
-const SaveSettings = graphql(`mutation SaveAutoTranslationSettings($projectToken: String!, $languageKey: String!, $settings: AutoTranslationSettingsInput!) {
+const SaveSettings =
+  graphql(`mutation SaveAutoTranslationSettings($projectToken: String!, $languageKey: String!, $settings: AutoTranslationSettingsInput!) {
   setAutoTranslationSettings(projectToken: $projectToken, languageKey: $languageKey, settings: $settings) { languageKey origin }
 }`);
 const ResetSettings = graphql(`mutation ResetAutoTranslationSettings($projectToken: String!, $languageKey: String!) {
@@ -30,7 +31,7 @@ const PROVIDERS: [Provider, string][] = [
   ['LLM_OPENAI', 'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)'],
   ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
 ];
-const providerName = (p: string | null) => (p ? PROVIDERS.find(([id]) => id === p)?.[1] ?? p : 'None');
+const providerName = (p: string | null) => (p ? (PROVIDERS.find(([id]) => id === p)?.[1] ?? p) : 'None');
 const ORIGINS: Record<string, string> = { SAVED: 'Saved', LAST_JOB: 'From the last job', DEFAULT: 'Defaults' };
 const OPTIONS: [SettingOption, string][] = [
   ['USE_TRANSLATION_KEYS', 'Use the key where the source text is empty'],
@@ -50,16 +51,34 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
     <section aria-labelledby="language-settings-heading">
       <h2 id="language-settings-heading">Settings per language</h2>
       <p className="hint">
-        Used when a request only names languages, as the command-line client's <code>auto-translate</code> does. All languages means
-        every language but the source ones. Without saved settings a language takes those of its last job, else the service's
-        provider and codes made from its key; a language its settings cannot serve is skipped and reported as a failed job.
+        Used when a request only names languages, as the command-line client's <code>auto-translate</code> does. All
+        languages means every language but the source ones. Without saved settings a language takes those of its last
+        job, else the service's provider and codes made from its key; a language its settings cannot serve is skipped
+        and reported as a failed job.
       </p>
-      {error && <p role="alert" className="error">{messageOf(error)}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      )}
       {data && (
         <table className="ops-table">
           <caption className="visually-hidden">Auto-translation settings of each language</caption>
           <thead>
-            <tr><th scope="col">Language</th><th scope="col">Provider</th><th scope="col">From</th><th scope="col">Codes at the provider</th><th scope="col">Options</th><th scope="col">Settings</th><th scope="col">Status</th>{canEdit && <th scope="col"><span className="visually-hidden">Actions</span></th>}</tr>
+            <tr>
+              <th scope="col">Language</th>
+              <th scope="col">Provider</th>
+              <th scope="col">From</th>
+              <th scope="col">Codes at the provider</th>
+              <th scope="col">Options</th>
+              <th scope="col">Settings</th>
+              <th scope="col">Status</th>
+              {canEdit && (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              )}
+            </tr>
           </thead>
           <tbody>
             {data.autoTranslationSettings.map((s) => (
@@ -67,13 +86,34 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
                 <th scope="row">{nameOf(s.languageKey)}</th>
                 <td>{s.sourceProjectLanguage === s.languageKey ? '—' : providerName(s.translationProvider)}</td>
                 <td>{s.sourceProjectLanguage === s.languageKey ? '—' : s.sourceProjectLanguage}</td>
-                <td>{s.sourceProjectLanguage === s.languageKey ? '—' : `${s.sourceLanguage ?? 'detected'} → ${s.targetLanguage ?? 'none'}${s.providerFormality ? `, formality ${s.providerFormality}` : ''}${s.providerGlossaryId ? `, glossary ${s.providerGlossaryId}` : ''}`}</td>
+                <td>
+                  {s.sourceProjectLanguage === s.languageKey
+                    ? '—'
+                    : `${s.sourceLanguage ?? 'detected'} → ${s.targetLanguage ?? 'none'}${s.providerFormality ? `, formality ${s.providerFormality}` : ''}${s.providerGlossaryId ? `, glossary ${s.providerGlossaryId}` : ''}`}
+                </td>
                 <td>{s.options.join(', ')}</td>
                 <td>{ORIGINS[s.origin]}</td>
-                <td>{s.isSource ? 'Source language' : s.problem ? <span className="error">Skipped: {s.problem}</span> : 'Ready'}</td>
+                <td>
+                  {s.isSource ? (
+                    'Source language'
+                  ) : s.problem ? (
+                    <span className="error">Skipped: {s.problem}</span>
+                  ) : (
+                    'Ready'
+                  )}
+                </td>
                 {canEdit && (
                   <td>
-                    <button type="button" onClick={() => { setEditing(s.languageKey); setStatus(''); }} aria-label={`Edit settings of ${nameOf(s.languageKey)}`}>Edit</button>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setEditing(s.languageKey);
+                        setStatus('');
+                      }}
+                      aria-label={`Edit settings of ${nameOf(s.languageKey)}`}
+                    >
+                      Edit
+                    </button>
                   </td>
                 )}
               </tr>
@@ -88,16 +128,29 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
           settings={current}
           languages={languages}
           title={nameOf(current.languageKey)}
-          onDone={(message) => { setStatus(message); setEditing(null); refresh(); }}
+          onDone={(message) => {
+            setStatus(message);
+            setEditing(null);
+            refresh();
+          }}
           onCancel={() => setEditing(null)}
         />
       )}
-      <p role="status" className="status">{status}</p>
+      <p role="status" className="status">
+        {status}
+      </p>
     </section>
   );
 }
 
-function SettingsForm({ projectToken, settings, languages, title, onDone, onCancel }: {
+function SettingsForm({
+  projectToken,
+  settings,
+  languages,
+  title,
+  onDone,
+  onCancel,
+}: {
   projectToken: string;
   settings: Settings;
   languages: { key: string; name: string }[];
@@ -106,7 +159,9 @@ function SettingsForm({ projectToken, settings, languages, title, onDone, onCanc
   onCancel: () => void;
 }) {
   const self = settings.sourceProjectLanguage === settings.languageKey;
-  const [provider, setProvider] = useState<string>(settings.origin === 'DEFAULT' ? '' : settings.translationProvider ?? '');
+  const [provider, setProvider] = useState<string>(
+    settings.origin === 'DEFAULT' ? '' : (settings.translationProvider ?? ''),
+  );
   const [source, setSource] = useState(self ? '' : settings.sourceProjectLanguage);
   const [sourceCode, setSourceCode] = useState(settings.sourceLanguage ?? '');
   const [targetCode, setTargetCode] = useState(settings.targetLanguage ?? '');
@@ -155,31 +210,55 @@ function SettingsForm({ projectToken, settings, languages, title, onDone, onCanc
           Provider
           <select value={provider} onChange={(e) => changeProvider(e.target.value)}>
             <option value="">The service's default</option>
-            {PROVIDERS.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+            {PROVIDERS.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Translate from
           <select value={source} onChange={(e) => setSource(e.target.value)}>
             <option value="">The project's default language</option>
-            {languages.filter((l) => l.key !== settings.languageKey).map((l) => <option key={l.key} value={l.key}>{l.name || l.key} ({l.key})</option>)}
+            {languages
+              .filter((l) => l.key !== settings.languageKey)
+              .map((l) => (
+                <option key={l.key} value={l.key}>
+                  {l.name || l.key} ({l.key})
+                </option>
+              ))}
           </select>
         </label>
       </div>
       <div className="ops-row">
         <label>
           Source code at the provider
-          <input value={sourceCode} onChange={(e) => setSourceCode(e.target.value)} maxLength={100} placeholder="From the key, or detected" />
+          <input
+            value={sourceCode}
+            onChange={(e) => setSourceCode(e.target.value)}
+            maxLength={100}
+            placeholder="From the key, or detected"
+          />
         </label>
         <label>
           Target code at the provider
-          <input value={targetCode} onChange={(e) => setTargetCode(e.target.value)} maxLength={100} placeholder="From the key" />
+          <input
+            value={targetCode}
+            onChange={(e) => setTargetCode(e.target.value)}
+            maxLength={100}
+            placeholder="From the key"
+          />
         </label>
         <label>
           Formality
           <select value={formality} onChange={(e) => setFormality(e.target.value)}>
             <option value="">Provider default</option>
-            {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => <option key={f} value={f}>{f}</option>)}
+            {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -191,17 +270,33 @@ function SettingsForm({ projectToken, settings, languages, title, onDone, onCanc
         <legend>Options</legend>
         {OPTIONS.map(([id, label]) => (
           <label key={id} className="check">
-            <input type="checkbox" checked={options.includes(id)} onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))} />
+            <input
+              type="checkbox"
+              checked={options.includes(id)}
+              onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))}
+            />
             {label}
           </label>
         ))}
       </fieldset>
-      <p className="hint">Formality and glossaries are Provider B's; a glossary needs the project's own key and a source code.</p>
+      <p className="hint">
+        Formality and glossaries are Provider B's; a glossary needs the project's own key and a source code.
+      </p>
       <div className="ops-row">
         <button type="submit">Save settings</button>
-        {settings.origin === 'SAVED' && <button type="button" onClick={doReset}>Reset to defaults</button>}
-        <button type="button" onClick={onCancel}>Cancel</button>
-        {error && <p role="alert" className="error">{error}</p>}
+        {settings.origin === 'SAVED' && (
+          <button type="button" onClick={doReset}>
+            Reset to defaults
+          </button>
+        )}
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
       </div>
     </form>
   );

@@ -10,11 +10,25 @@ import { RewriteTranslation, SuggestTranslation, UpdateTranslation, type Row } f
 import { messageOf } from './feedback';
 
 type Mode = 'REPHRASE' | 'SHORTEN' | 'MORE_FORMAL' | 'LESS_FORMAL';
-const MODES: [Mode, string][] = [['REPHRASE', 'Rephrase'], ['SHORTEN', 'Shorten'], ['MORE_FORMAL', 'More formal'], ['LESS_FORMAL', 'Less formal']];
+const MODES: [Mode, string][] = [
+  ['REPHRASE', 'Rephrase'],
+  ['SHORTEN', 'Shorten'],
+  ['MORE_FORMAL', 'More formal'],
+  ['LESS_FORMAL', 'Less formal'],
+];
 
-interface Proposal { text: string | null; source: string; problems: string[] }
+interface Proposal {
+  text: string | null;
+  source: string;
+  problems: string[];
+}
 
-export function CellAssistant({ projectToken, row, defaultLanguage, onInserted }: {
+export function CellAssistant({
+  projectToken,
+  row,
+  defaultLanguage,
+  onInserted,
+}: {
   projectToken: string;
   row: Row;
   defaultLanguage: string;
@@ -39,17 +53,24 @@ export function CellAssistant({ projectToken, row, defaultLanguage, onInserted }
     setMessage('');
     setProposal(result.data!);
   };
-  const suggest = () => ask(async () => {
-    const r = await client.mutation(SuggestTranslation, address).toPromise();
-    return { data: r.data?.suggestTranslation, error: r.error };
-  });
-  const rewrite = (mode: Mode) => ask(async () => {
-    const r = await client.mutation(RewriteTranslation, { ...address, text: current, mode }).toPromise();
-    return { data: r.data?.rewriteTranslation, error: r.error };
-  });
+  const suggest = () =>
+    ask(async () => {
+      const r = await client.mutation(SuggestTranslation, address).toPromise();
+      return { data: r.data?.suggestTranslation, error: r.error };
+    });
+  const rewrite = (mode: Mode) =>
+    ask(async () => {
+      const r = await client.mutation(RewriteTranslation, { ...address, text: current, mode }).toPromise();
+      return { data: r.data?.rewriteTranslation, error: r.error };
+    });
   const insert = async () => {
     if (!proposal?.text) return;
-    const result = await client.mutation(UpdateTranslation, { projectToken, input: { key: row.key, namespace: row.namespace, language, text: proposal.text } }).toPromise();
+    const result = await client
+      .mutation(UpdateTranslation, {
+        projectToken,
+        input: { key: row.key, namespace: row.namespace, language, text: proposal.text },
+      })
+      .toPromise();
     if (result.error) return setMessage(`Not inserted: ${messageOf(result.error)}`);
     setProposal(null);
     setMessage(`Inserted into ${language}`);
@@ -59,24 +80,49 @@ export function CellAssistant({ projectToken, row, defaultLanguage, onInserted }
   return (
     <section className="assistant" aria-label="Language model assistant">
       <h3>Assistant</h3>
-      <label>Language
-        <select value={language} onChange={(e) => { setLanguage(e.target.value); setProposal(null); }}>
-          {targets.map((l) => <option key={l} value={l}>{l}</option>)}
+      <label>
+        Language
+        <select
+          value={language}
+          onChange={(e) => {
+            setLanguage(e.target.value);
+            setProposal(null);
+          }}
+        >
+          {targets.map((l) => (
+            <option key={l} value={l}>
+              {l}
+            </option>
+          ))}
         </select>
       </label>
       <div className="actions">
-        <button type="button" onClick={suggest} disabled={busy}>Suggest</button>
+        <button type="button" onClick={suggest} disabled={busy}>
+          Suggest
+        </button>
         {MODES.map(([mode, label]) => (
-          <button key={mode} type="button" onClick={() => rewrite(mode)} disabled={busy || !current.trim() || row.lock}>{label}</button>
+          <button key={mode} type="button" onClick={() => rewrite(mode)} disabled={busy || !current.trim() || row.lock}>
+            {label}
+          </button>
         ))}
       </div>
       {proposal && (
         <div className="proposal">
           <p className="proposal-source">From {proposal.source}</p>
-          {proposal.text !== null && <p className="proposal-text" lang={language}>{proposal.text}</p>}
-          {proposal.problems.map((p) => <p key={p} className="error">{p}</p>)}
+          {proposal.text !== null && (
+            <p className="proposal-text" lang={language}>
+              {proposal.text}
+            </p>
+          )}
+          {proposal.problems.map((p) => (
+            <p key={p} className="error">
+              {p}
+            </p>
+          ))}
           {proposal.text !== null && !row.lock && (
-            <button type="button" autoFocus onClick={insert}>Insert</button>
+            <button type="button" autoFocus onClick={insert}>
+              Insert
+            </button>
           )}
         </div>
       )}

@@ -9,7 +9,8 @@ import { useQuery } from 'urql';
 import { graphql } from './graphql';
 import { glossaryProblems } from '../../src/checks/glossary';
 
-const Suggestions = graphql(`query CellMemorySuggestions($projectToken: String!, $key: String!, $namespace: String, $targetLanguage: String!) {
+const Suggestions =
+  graphql(`query CellMemorySuggestions($projectToken: String!, $key: String!, $namespace: String, $targetLanguage: String!) {
   memorySuggestions(projectToken: $projectToken, key: $key, namespace: $namespace, targetLanguage: $targetLanguage, limit: 3, minScore: 70) {
     suggestions { score text origin { kind projectName key memoryName } }
   }
@@ -23,7 +24,16 @@ const Terms = graphql(`query CellGlossaryTerms($projectToken: String!, $text: St
 /** The shortcut of the n-th suggestion (Alt+1…); by physical key, so layouts where Alt+digit types a character work too. */
 const SHORTCUT_CODES = ['Digit1', 'Digit2', 'Digit3'];
 
-export function CellHelp({ projectToken, keyName, namespace, language, source, sourceLanguage, draft, onInsert }: {
+export function CellHelp({
+  projectToken,
+  keyName,
+  namespace,
+  language,
+  source,
+  sourceLanguage,
+  draft,
+  onInsert,
+}: {
   projectToken: string;
   keyName: string;
   namespace: string;
@@ -35,8 +45,16 @@ export function CellHelp({ projectToken, keyName, namespace, language, source, s
   onInsert(text: string): void;
 }) {
   const isSource = language === sourceLanguage;
-  const [memory] = useQuery({ query: Suggestions, variables: { projectToken, key: keyName, namespace, targetLanguage: language }, pause: isSource || !source.trim() });
-  const [glossary] = useQuery({ query: Terms, variables: { projectToken, text: source, targetLanguage: language }, pause: isSource || !source.trim() });
+  const [memory] = useQuery({
+    query: Suggestions,
+    variables: { projectToken, key: keyName, namespace, targetLanguage: language },
+    pause: isSource || !source.trim(),
+  });
+  const [glossary] = useQuery({
+    query: Terms,
+    variables: { projectToken, text: source, targetLanguage: language },
+    pause: isSource || !source.trim(),
+  });
   const suggestions = memory.data?.memorySuggestions.suggestions ?? [];
   const terms = glossary.data?.glossaryMatches ?? [];
 
@@ -58,16 +76,27 @@ export function CellHelp({ projectToken, keyName, namespace, language, source, s
     <div className="cell-help" role="region" aria-label="Memory and glossary">
       {terms.length > 0 && (
         <section aria-label="Glossary terms in the source">
-          <p className="source-marked" lang={sourceLanguage}>{markTerms(source, terms)}</p>
+          <p className="source-marked" lang={sourceLanguage}>
+            {markTerms(source, terms)}
+          </p>
           <ul className="terms">
             {terms.map((t) => (
               <li key={t.termId}>
-                <strong>{t.term}</strong> → {t.forbidden ? 'forbidden' : t.doNotTranslate ? 'keep as written' : t.translation ?? 'no translation given'}
+                <strong>{t.term}</strong> →{' '}
+                {t.forbidden
+                  ? 'forbidden'
+                  : t.doNotTranslate
+                    ? 'keep as written'
+                    : (t.translation ?? 'no translation given')}
                 {t.description && <span className="hint"> ({t.description})</span>}
               </li>
             ))}
           </ul>
-          {problems.map((p) => <p key={p.message} className="problem">{p.message}</p>)}
+          {problems.map((p) => (
+            <p key={p.message} className="problem">
+              {p.message}
+            </p>
+          ))}
         </section>
       )}
       {suggestions.length > 0 && (
@@ -75,12 +104,22 @@ export function CellHelp({ projectToken, keyName, namespace, language, source, s
           <ol className="suggestions">
             {suggestions.map((s, i) => (
               <li key={`${i}:${s.text}`}>
-                <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => onInsert(s.text)}
-                  aria-keyshortcuts={`Alt+${i + 1}`} title="Put this match into the text">
+                <button
+                  type="button"
+                  onMouseDown={(e) => e.preventDefault()}
+                  onClick={() => onInsert(s.text)}
+                  aria-keyshortcuts={`Alt+${i + 1}`}
+                  title="Put this match into the text"
+                >
                   <kbd>Alt+{i + 1}</kbd> <span lang={language}>{s.text}</span>
                 </button>
                 <span className="score">{s.score} %</span>
-                <span className="hint"> {s.origin.kind === 'IMPORTED' ? s.origin.memoryName ?? 'imported memory' : `${s.origin.projectName ?? ''} · ${s.origin.key ?? ''}`}</span>
+                <span className="hint">
+                  {' '}
+                  {s.origin.kind === 'IMPORTED'
+                    ? (s.origin.memoryName ?? 'imported memory')
+                    : `${s.origin.projectName ?? ''} · ${s.origin.key ?? ''}`}
+                </span>
               </li>
             ))}
           </ol>
@@ -91,14 +130,34 @@ export function CellHelp({ projectToken, keyName, namespace, language, source, s
 }
 
 /** The source with each first occurrence of a term marked, its required translation on hover. */
-function markTerms(source: string, terms: readonly { termId: number; start: number; end: number; translation: string | null; forbidden: boolean; doNotTranslate: boolean }[]): ReactNode[] {
+function markTerms(
+  source: string,
+  terms: readonly {
+    termId: number;
+    start: number;
+    end: number;
+    translation: string | null;
+    forbidden: boolean;
+    doNotTranslate: boolean;
+  }[],
+): ReactNode[] {
   const out: ReactNode[] = [];
   let at = 0;
   for (const t of [...terms].sort((a, b) => a.start - b.start)) {
     if (t.start < at) continue;
     out.push(source.slice(at, t.start));
-    const hint = t.forbidden ? 'forbidden term' : t.doNotTranslate ? 'keep as written' : t.translation ? `translate as: ${t.translation}` : 'glossary term';
-    out.push(<mark key={t.termId} title={hint}>{source.slice(t.start, t.end)}</mark>);
+    const hint = t.forbidden
+      ? 'forbidden term'
+      : t.doNotTranslate
+        ? 'keep as written'
+        : t.translation
+          ? `translate as: ${t.translation}`
+          : 'glossary term';
+    out.push(
+      <mark key={t.termId} title={hint}>
+        {source.slice(t.start, t.end)}
+      </mark>,
+    );
     at = t.end;
   }
   out.push(source.slice(at));

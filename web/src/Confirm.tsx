@@ -29,8 +29,18 @@ export function Confirm({ title, children, confirmLabel, typed, onConfirm, onCan
         </label>
       )}
       <div className="actions">
-        <button type="button" className="danger" ref={typed === undefined ? first : undefined} disabled={typed !== undefined && value !== typed} onClick={onConfirm}>{confirmLabel}</button>
-        <button type="button" onClick={onCancel}>Cancel</button>
+        <button
+          type="button"
+          className="danger"
+          ref={typed === undefined ? first : undefined}
+          disabled={typed !== undefined && value !== typed}
+          onClick={onConfirm}
+        >
+          {confirmLabel}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </Modal>
   );

@@ -15,7 +15,9 @@ const ProjectsQuery = graphql(`
     }
   }
 `);
-const CreateProject = graphql(`mutation CreateProject($name: String!) { createProject(name: $name) { projectToken name } }`);
+const CreateProject = graphql(
+  `mutation CreateProject($name: String!) { createProject(name: $name) { projectToken name } }`,
+);
 
 const SORTS = [
   ['LAST_ACTIVITY', 'Last activity'],
@@ -51,7 +53,11 @@ export function Dashboard() {
         <label>
           Sort by
           <select value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
-            {SORTS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            {SORTS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -61,13 +67,23 @@ export function Dashboard() {
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
         <button type="submit">Create project</button>
-        {createError && <p role="alert" className="error">{createError}</p>}
+        {createError && (
+          <p role="alert" className="error">
+            {createError}
+          </p>
+        )}
       </form>
-      {error && <p role="alert" className="error">{error.message}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error.message}
+        </p>
+      )}
       <ul className="projects" aria-label="Projects">
         {data?.projects.map((p) => (
           <li key={p.projectToken} className="project-card">
-            <h2><a href={`#/projects/${encodeURIComponent(p.projectToken)}`}>{p.name}</a></h2>
+            <h2>
+              <a href={`#/projects/${encodeURIComponent(p.projectToken)}`}>{p.name}</a>
+            </h2>
             <p className="stats">
               <span>{count(p.keys, 'key')}</span>
               <span>{p.unpublishedChanges.toLocaleString('en')} unpublished changes</span>
@@ -79,7 +95,9 @@ export function Dashboard() {
                 return (
                   <li key={l.key}>
                     <span className="lang">{l.key}</span>
-                    <progress max={100} value={percent} aria-label={`${l.name} (${l.key}) translated`}>{percent}%</progress>
+                    <progress max={100} value={percent} aria-label={`${l.name} (${l.key}) translated`}>
+                      {percent}%
+                    </progress>
                     <span className="percent">{percent}%</span>
                   </li>
                 );

@@ -24,7 +24,14 @@ export function DismissDialog({ projectToken, finding, title, onCancel, onDone }
   useEffect(() => field.current?.focus(), []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await dismiss({ projectToken, key: finding.key, namespace: finding.namespace, languageCode: finding.languageCode, check: finding.check, reason: reason.trim() });
+    const result = await dismiss({
+      projectToken,
+      key: finding.key,
+      namespace: finding.namespace,
+      languageCode: finding.languageCode,
+      check: finding.check,
+      reason: reason.trim(),
+    });
     if (result.error) return setError(messageOf(result.error));
     onDone();
   };
@@ -34,13 +41,22 @@ export function DismissDialog({ projectToken, finding, title, onCancel, onDone }
         <h2 id={`${id}-title`}>Dismiss {title}?</h2>
         <p className="finding-message">{finding.message}</p>
         <p className="hint">It stays dismissed until the text changes. The reason is kept in the activity log.</p>
-        <label>Reason
+        <label>
+          Reason
           <textarea ref={field} value={reason} onChange={(e) => setReason(e.target.value)} required rows={3} />
         </label>
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
         <div className="actions">
-          <button type="submit" disabled={fetching || reason.trim() === ''}>Dismiss finding</button>
-          <button type="button" onClick={onCancel}>Cancel</button>
+          <button type="submit" disabled={fetching || reason.trim() === ''}>
+            Dismiss finding
+          </button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
         </div>
       </form>
     </Modal>

@@ -6,7 +6,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from 'urql';
 import { client, onReconnected } from './client';
-import { ContentEdits, ProjectMeta, TranslationChanges, UpdateTranslation, type Cell, type CellChange } from './documents';
+import {
+  ContentEdits,
+  ProjectMeta,
+  TranslationChanges,
+  UpdateTranslation,
+  type Cell,
+  type CellChange,
+} from './documents';
 import { useRows, type RowsVariables } from './rows';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
 import { Modal } from './Modal';
@@ -29,7 +36,21 @@ interface Filters extends QualityFilters {
   screenshots: '' | 'true' | 'false';
 }
 
-const NO_FILTERS: Filters = { key: '', findingCheck: '', findingSeverity: '', keyContains: '', text: '', textStatus: '', reviewStatus: '', namespace: '', tags: '', deprecated: '', customerId: '', problems: false, screenshots: '' };
+const NO_FILTERS: Filters = {
+  key: '',
+  findingCheck: '',
+  findingSeverity: '',
+  keyContains: '',
+  text: '',
+  textStatus: '',
+  reviewStatus: '',
+  namespace: '',
+  tags: '',
+  deprecated: '',
+  customerId: '',
+  problems: false,
+  screenshots: '',
+};
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -40,7 +61,10 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-const errorOf = (error: { graphQLErrors: { message: string; extensions?: Record<string, unknown> }[]; message: string }) => error.graphQLErrors[0] ?? { message: error.message, extensions: {} };
+const errorOf = (error: {
+  graphQLErrors: { message: string; extensions?: Record<string, unknown> }[];
+  message: string;
+}) => error.graphQLErrors[0] ?? { message: error.message, extensions: {} };
 
 export function Editor({ projectToken }: { projectToken: string }) {
   const [{ data: meta, error: metaError }, refetchMeta] = useQuery({ query: ProjectMeta, variables: { projectToken } });
@@ -84,7 +108,12 @@ export function Editor({ projectToken }: { projectToken: string }) {
         textStatus: f.textStatus || null,
         reviewStatus: f.reviewStatus || null,
         namespace: f.namespace === '' ? null : f.namespace === '(default)' ? '' : f.namespace,
-        tags: f.tags.trim() ? f.tags.split(',').map((t) => t.trim()).filter(Boolean) : null,
+        tags: f.tags.trim()
+          ? f.tags
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean)
+          : null,
         deprecated: f.deprecated === '' ? null : f.deprecated === 'true',
         languages: chosen,
         customerKey: f.customerId || null,
@@ -140,10 +169,15 @@ export function Editor({ projectToken }: { projectToken: string }) {
       const theirs = { text: change.newText, reviewStatus: change.newReviewStatus, lastModifiedAt: change.at };
       const edit = editingRef.current;
       if (edit && rows.row(edit.row) === row && edit.language === change.language && change.customerKey === view) {
-        if (theirs.lastModifiedAt !== edit.base.lastModifiedAt && theirs.text !== edit.draft) setEditing({ ...edit, theirs });
+        if (theirs.lastModifiedAt !== edit.base.lastModifiedAt && theirs.text !== edit.draft)
+          setEditing({ ...edit, theirs });
         return;
       }
-      rows.setCell(change.key, change.namespace, { language: change.language, ...theirs, ...(change.customerKey !== null ? { isOverride: true } : {}) });
+      rows.setCell(change.key, change.namespace, {
+        language: change.language,
+        ...theirs,
+        ...(change.customerKey !== null ? { isOverride: true } : {}),
+      });
     };
     // Changes come one message each: a burst (a job's batch, an import) is applied together, in one render.
     let pending: CellChange[] = [];
@@ -189,7 +223,12 @@ export function Editor({ projectToken }: { projectToken: string }) {
     }
     const text = filters.customerId && !cell.isOverride ? '' : cell.text;
     setFailure('');
-    setEditing({ row: rowIndex, language, draft: text, base: { text, lastModifiedAt: cell.isOverride || !filters.customerId ? cell.lastModifiedAt : null } });
+    setEditing({
+      row: rowIndex,
+      language,
+      draft: text,
+      base: { text, lastModifiedAt: cell.isOverride || !filters.customerId ? cell.lastModifiedAt : null },
+    });
   };
 
   const save = async (edit: Editing, expected?: string | null) => {
@@ -197,17 +236,19 @@ export function Editor({ projectToken }: { projectToken: string }) {
     if (!row) return setEditing(null);
     if (expected === undefined && edit.draft === edit.base.text) return setEditing(null);
     setStatus(`Saving ${row.key} (${edit.language})…`);
-    const result = await client.mutation(UpdateTranslation, {
-      projectToken,
-      input: {
-        key: row.key,
-        namespace: row.namespace,
-        language: edit.language,
-        text: edit.draft,
-        customerKey: filters.customerId || null,
-        expectedLastModifiedAt: (expected === undefined ? edit.base.lastModifiedAt : expected) ?? NEVER,
-      },
-    }).toPromise();
+    const result = await client
+      .mutation(UpdateTranslation, {
+        projectToken,
+        input: {
+          key: row.key,
+          namespace: row.namespace,
+          language: edit.language,
+          text: edit.draft,
+          customerKey: filters.customerId || null,
+          expectedLastModifiedAt: (expected === undefined ? edit.base.lastModifiedAt : expected) ?? NEVER,
+        },
+      })
+      .toPromise();
     if (result.error) {
       const error = errorOf(result.error);
       const current = (error.extensions as { current?: Editing['theirs'] } | undefined)?.current;
@@ -231,7 +272,13 @@ export function Editor({ projectToken }: { projectToken: string }) {
 
   const takeTheirs = (edit: Editing) => {
     const row = rows.row(edit.row);
-    if (row && edit.theirs) rows.setCell(row.key, row.namespace, { language: edit.language, text: edit.theirs.text, lastModifiedAt: edit.theirs.lastModifiedAt, ...(edit.theirs.reviewStatus ? { reviewStatus: edit.theirs.reviewStatus as Cell['reviewStatus'] } : {}) });
+    if (row && edit.theirs)
+      rows.setCell(row.key, row.namespace, {
+        language: edit.language,
+        text: edit.theirs.text,
+        lastModifiedAt: edit.theirs.lastModifiedAt,
+        ...(edit.theirs.reviewStatus ? { reviewStatus: edit.theirs.reviewStatus as Cell['reviewStatus'] } : {}),
+      });
     setEditing(null);
     setStatus('Kept their text');
     focusCell({ row: edit.row, col: columns.indexOf(edit.language) });
@@ -242,7 +289,18 @@ export function Editor({ projectToken }: { projectToken: string }) {
     const cell = row?.translations.find((c) => c.language === language);
     if (!row || !cell) return;
     const reviewStatus = cell.reviewStatus === 'REVIEWED' ? 'NOT_REVIEWED' : 'REVIEWED';
-    const result = await client.mutation(UpdateTranslation, { projectToken, input: { key: row.key, namespace: row.namespace, language, reviewStatus, customerKey: filters.customerId || null } }).toPromise();
+    const result = await client
+      .mutation(UpdateTranslation, {
+        projectToken,
+        input: {
+          key: row.key,
+          namespace: row.namespace,
+          language,
+          reviewStatus,
+          customerKey: filters.customerId || null,
+        },
+      })
+      .toPromise();
     if (result.error) return setFailure(`Not saved: ${errorOf(result.error).message}`);
     rows.setCell(row.key, row.namespace, result.data!.updateTranslation);
     setStatus(`${row.key} (${language}) ${reviewStatus === 'REVIEWED' ? 'reviewed' : 'not reviewed'}`);
@@ -252,14 +310,20 @@ export function Editor({ projectToken }: { projectToken: string }) {
   const latest = { setActive, startEditing, setEditing, save, focusCell, toggleReview };
   const latestRef = useRef(latest);
   latestRef.current = latest;
-  const actions: CellActions = useMemo(() => ({
-    focus: (row, col) => latestRef.current.setActive({ row, col }),
-    start: (row, language) => latestRef.current.startEditing(row, language),
-    draft: (text) => latestRef.current.setEditing((e) => (e ? { ...e, draft: text } : e)),
-    save: (edit) => void latestRef.current.save(edit),
-    cancel: (row, col) => { latestRef.current.setEditing(null); latestRef.current.focusCell({ row, col }); },
-    toggleReview: (row, language) => void latestRef.current.toggleReview(row, language),
-  }), []);
+  const actions: CellActions = useMemo(
+    () => ({
+      focus: (row, col) => latestRef.current.setActive({ row, col }),
+      start: (row, language) => latestRef.current.startEditing(row, language),
+      draft: (text) => latestRef.current.setEditing((e) => (e ? { ...e, draft: text } : e)),
+      save: (edit) => void latestRef.current.save(edit),
+      cancel: (row, col) => {
+        latestRef.current.setEditing(null);
+        latestRef.current.focusCell({ row, col });
+      },
+      toggleReview: (row, language) => void latestRef.current.toggleReview(row, language),
+    }),
+    [],
+  );
 
   const onGridKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (editing || (event.target as HTMLElement).closest('textarea, input, button, dialog')) return;
@@ -269,29 +333,48 @@ export function Editor({ projectToken }: { projectToken: string }) {
     };
     const { row, col } = active;
     switch (event.key) {
-      case 'ArrowDown': return move(row + 1, col);
-      case 'ArrowUp': return move(row - 1, col);
-      case 'ArrowLeft': return move(row, col - 1);
-      case 'ArrowRight': return move(row, col + 1);
-      case 'PageDown': return move(row + 10, col);
-      case 'PageUp': return move(row - 10, col);
-      case 'Home': return move(event.ctrlKey ? 0 : row, 0);
-      case 'End': return move(event.ctrlKey ? total - 1 : row, columns.length - 1);
+      case 'ArrowDown':
+        return move(row + 1, col);
+      case 'ArrowUp':
+        return move(row - 1, col);
+      case 'ArrowLeft':
+        return move(row, col - 1);
+      case 'ArrowRight':
+        return move(row, col + 1);
+      case 'PageDown':
+        return move(row + 10, col);
+      case 'PageUp':
+        return move(row - 10, col);
+      case 'Home':
+        return move(event.ctrlKey ? 0 : row, 0);
+      case 'End':
+        return move(event.ctrlKey ? total - 1 : row, columns.length - 1);
       case 'Enter':
       case 'F2': {
         event.preventDefault();
         const r = rows.row(row);
-        if (col === 0) { if (r) setSelected({ key: r.key, namespace: r.namespace }); }
-        else startEditing(row, columns[col]!);
+        if (col === 0) {
+          if (r) setSelected({ key: r.key, namespace: r.namespace });
+        } else startEditing(row, columns[col]!);
         return;
       }
       case ' ':
-        if (col > 0) { event.preventDefault(); void toggleReview(row, columns[col]!); }
+        if (col > 0) {
+          event.preventDefault();
+          void toggleReview(row, columns[col]!);
+        }
         return;
     }
   };
 
-  if (metaError) return <main><p role="alert" className="error">{metaError.graphQLErrors[0]?.message ?? metaError.message}</p></main>;
+  if (metaError)
+    return (
+      <main>
+        <p role="alert" className="error">
+          {metaError.graphQLErrors[0]?.message ?? metaError.message}
+        </p>
+      </main>
+    );
   if (!project) return <main aria-busy="true">Loading…</main>;
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
 
@@ -299,47 +382,100 @@ export function Editor({ projectToken }: { projectToken: string }) {
     <main className="editor">
       <div className="editor-head">
         <h1>{project.name}</h1>
-        <p className="count" aria-live="polite">{rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${count(total, 'key')}`}</p>
-        <NewKeyForm projectToken={projectToken} onCreated={() => { rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
+        <p className="count" aria-live="polite">
+          {rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${count(total, 'key')}`}
+        </p>
+        <NewKeyForm
+          projectToken={projectToken}
+          onCreated={() => {
+            rows.reload();
+            refetchMeta({ requestPolicy: 'network-only' });
+          }}
+        />
       </div>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        <label>Key contains <input type="search" value={filters.keyContains} onChange={(e) => set({ keyContains: e.target.value })} /></label>
-        <label>Text contains <input type="search" value={filters.text} onChange={(e) => set({ text: e.target.value })} /></label>
-        <label>Text status
-          <select value={filters.textStatus} onChange={(e) => set({ textStatus: e.target.value as Filters['textStatus'] })}>
-            <option value="">Any</option><option value="EMPTY">Empty</option><option value="NOT_EMPTY">Not empty</option>
+        <label>
+          Key contains{' '}
+          <input type="search" value={filters.keyContains} onChange={(e) => set({ keyContains: e.target.value })} />
+        </label>
+        <label>
+          Text contains <input type="search" value={filters.text} onChange={(e) => set({ text: e.target.value })} />
+        </label>
+        <label>
+          Text status
+          <select
+            value={filters.textStatus}
+            onChange={(e) => set({ textStatus: e.target.value as Filters['textStatus'] })}
+          >
+            <option value="">Any</option>
+            <option value="EMPTY">Empty</option>
+            <option value="NOT_EMPTY">Not empty</option>
           </select>
         </label>
-        <label>Review status
-          <select value={filters.reviewStatus} onChange={(e) => set({ reviewStatus: e.target.value as Filters['reviewStatus'] })}>
-            <option value="">Any</option><option value="REVIEWED">Reviewed</option><option value="NOT_REVIEWED">Not reviewed</option>
+        <label>
+          Review status
+          <select
+            value={filters.reviewStatus}
+            onChange={(e) => set({ reviewStatus: e.target.value as Filters['reviewStatus'] })}
+          >
+            <option value="">Any</option>
+            <option value="REVIEWED">Reviewed</option>
+            <option value="NOT_REVIEWED">Not reviewed</option>
           </select>
         </label>
-        <label>Namespace
+        <label>
+          Namespace
           <select value={filters.namespace} onChange={(e) => set({ namespace: e.target.value })}>
-            <option value="">All</option><option value="(default)">(default)</option>
-            {project.namespaces.map((n) => <option key={n.name} value={n.name}>{n.name}</option>)}
+            <option value="">All</option>
+            <option value="(default)">(default)</option>
+            {project.namespaces.map((n) => (
+              <option key={n.name} value={n.name}>
+                {n.name}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Tags <input value={filters.tags} placeholder="tag1, tag2" onChange={(e) => set({ tags: e.target.value })} /></label>
-        <label>Deprecated
-          <select value={filters.deprecated} onChange={(e) => set({ deprecated: e.target.value as Filters['deprecated'] })}>
-            <option value="">Any</option><option value="true">Deprecated</option><option value="false">Not deprecated</option>
+        <label>
+          Tags <input value={filters.tags} placeholder="tag1, tag2" onChange={(e) => set({ tags: e.target.value })} />
+        </label>
+        <label>
+          Deprecated
+          <select
+            value={filters.deprecated}
+            onChange={(e) => set({ deprecated: e.target.value as Filters['deprecated'] })}
+          >
+            <option value="">Any</option>
+            <option value="true">Deprecated</option>
+            <option value="false">Not deprecated</option>
           </select>
         </label>
-        <label>Customer
+        <label>
+          Customer
           <select value={filters.customerId} onChange={(e) => set({ customerId: e.target.value })}>
             <option value="">Base texts</option>
-            {project.customers.map((c) => <option key={c.key} value={c.key}>{c.key}</option>)}
+            {project.customers.map((c) => (
+              <option key={c.key} value={c.key}>
+                {c.key}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Screenshots
-          <select value={filters.screenshots} onChange={(e) => set({ screenshots: e.target.value as Filters['screenshots'] })}>
-            <option value="">Any</option><option value="true">With a screenshot</option><option value="false">Without a screenshot</option>
+        <label>
+          Screenshots
+          <select
+            value={filters.screenshots}
+            onChange={(e) => set({ screenshots: e.target.value as Filters['screenshots'] })}
+          >
+            <option value="">Any</option>
+            <option value="true">With a screenshot</option>
+            <option value="false">Without a screenshot</option>
           </select>
         </label>
         <EditorQualityFilters projectToken={projectToken} value={filters} onChange={set} />
-        <label className="check"><input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} /> Only keys with problems</label>
+        <label className="check">
+          <input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} />{' '}
+          Only keys with problems
+        </label>
         <fieldset className="languages">
           <legend>Languages</legend>
           {project.languages.map((l) => (
@@ -347,36 +483,87 @@ export function Editor({ projectToken }: { projectToken: string }) {
               <input
                 type="checkbox"
                 checked={languages.includes(l.key)}
-                onChange={(e) => setChosen(e.target.checked ? project.languages.map((x) => x.key).filter((k) => k === l.key || languages.includes(k)) : languages.filter((k) => k !== l.key))}
+                onChange={(e) =>
+                  setChosen(
+                    e.target.checked
+                      ? project.languages.map((x) => x.key).filter((k) => k === l.key || languages.includes(k))
+                      : languages.filter((k) => k !== l.key),
+                  )
+                }
               />
               {l.key}
             </label>
           ))}
         </fieldset>
-        <button type="button" onClick={() => setFilters(NO_FILTERS)}>Clear filters</button>
+        <button type="button" onClick={() => setFilters(NO_FILTERS)}>
+          Clear filters
+        </button>
       </form>
-      <p className="status" role="status">{status}</p>
-      {(failure || rows.error) && <p className="error" role="alert">{failure || rows.error}</p>}
+      <p className="status" role="status">
+        {status}
+      </p>
+      {(failure || rows.error) && (
+        <p className="error" role="alert">
+          {failure || rows.error}
+        </p>
+      )}
       <div className="editor-body">
-        <EditorGrid ref={grid} projectToken={projectToken} rows={rows} total={total} languages={languages} languageNames={languageNames}
-          defaultLanguage={defaultLanguage} customer={filters.customerId} active={active} editing={editing}
-          actions={actions} onActivate={setActive} onSelect={(address) => setSelected(address)} onKeyDown={onGridKeyDown} />
+        <EditorGrid
+          ref={grid}
+          projectToken={projectToken}
+          rows={rows}
+          total={total}
+          languages={languages}
+          languageNames={languageNames}
+          defaultLanguage={defaultLanguage}
+          customer={filters.customerId}
+          active={active}
+          editing={editing}
+          actions={actions}
+          onActivate={setActive}
+          onSelect={(address) => setSelected(address)}
+          onKeyDown={onGridKeyDown}
+        />
         {selected && (
-          <KeyPanel key={`${selected.namespace}\u0000${selected.key}`} projectToken={projectToken} address={selected} defaultLanguage={defaultLanguage} row={rows.findRow(selected.key, selected.namespace)}
-            notice={panelNotice} onClose={() => setSelected(null)}
-            onChanged={(address, notice) => { setSelected(address, notice); rows.reload(); refetchMeta({ requestPolicy: 'network-only' }); }} />
+          <KeyPanel
+            key={`${selected.namespace}\u0000${selected.key}`}
+            projectToken={projectToken}
+            address={selected}
+            defaultLanguage={defaultLanguage}
+            row={rows.findRow(selected.key, selected.namespace)}
+            notice={panelNotice}
+            onClose={() => setSelected(null)}
+            onChanged={(address, notice) => {
+              setSelected(address, notice);
+              rows.reload();
+              refetchMeta({ requestPolicy: 'network-only' });
+            }}
+          />
         )}
       </div>
       {editing?.dialog && editing.theirs && (
-        <ConflictDialog mine={editing.draft} theirs={editing.theirs.text}
+        <ConflictDialog
+          mine={editing.draft}
+          theirs={editing.theirs.text}
           onKeepMine={() => void save({ ...editing, dialog: false }, editing.theirs!.lastModifiedAt)}
-          onTakeTheirs={() => takeTheirs(editing)} />
+          onTakeTheirs={() => takeTheirs(editing)}
+        />
       )}
     </main>
   );
 }
 
-function ConflictDialog({ mine, theirs, onKeepMine, onTakeTheirs }: { mine: string; theirs: string; onKeepMine(): void; onTakeTheirs(): void }) {
+function ConflictDialog({
+  mine,
+  theirs,
+  onKeepMine,
+  onTakeTheirs,
+}: {
+  mine: string;
+  theirs: string;
+  onKeepMine(): void;
+  onTakeTheirs(): void;
+}) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
@@ -384,12 +571,22 @@ function ConflictDialog({ mine, theirs, onKeepMine, onTakeTheirs }: { mine: stri
     <Modal labelledBy="conflict-title">
       <h2 id="conflict-title">This text changed while you edited it</h2>
       <div className="versions">
-        <section aria-label="Your text"><h3>Your text</h3><p className="version mine">{mine}</p></section>
-        <section aria-label="Their text"><h3>Their text</h3><p className="version theirs">{theirs}</p></section>
+        <section aria-label="Your text">
+          <h3>Your text</h3>
+          <p className="version mine">{mine}</p>
+        </section>
+        <section aria-label="Their text">
+          <h3>Their text</h3>
+          <p className="version theirs">{theirs}</p>
+        </section>
       </div>
       <div className="actions">
-        <button type="button" ref={first} onClick={onKeepMine}>Keep mine</button>
-        <button type="button" onClick={onTakeTheirs}>Take theirs</button>
+        <button type="button" ref={first} onClick={onKeepMine}>
+          Keep mine
+        </button>
+        <button type="button" onClick={onTakeTheirs}>
+          Take theirs
+        </button>
       </div>
     </Modal>
   );

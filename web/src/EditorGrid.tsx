@@ -3,7 +3,18 @@
 // the grid alone, not the editor around it (filters, key panel); the editor
 // keeps the state (active cell, the edit) and moves the focus through
 // GridHandle.focusCell.
-import { memo, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+} from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Row } from './documents';
 import type { Rows } from './rows';
@@ -54,12 +65,31 @@ interface EditorGridProps {
   onKeyDown(event: KeyboardEvent<HTMLDivElement>): void;
 }
 
-export function EditorGrid({ ref, projectToken, rows, total, languages, languageNames, defaultLanguage, customer, active, editing, actions, onActivate, onSelect, onKeyDown }: EditorGridProps) {
+export function EditorGrid({
+  ref,
+  projectToken,
+  rows,
+  total,
+  languages,
+  languageNames,
+  defaultLanguage,
+  customer,
+  active,
+  editing,
+  actions,
+  onActivate,
+  onSelect,
+  onKeyDown,
+}: EditorGridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   // The header is the first child of the scrolled box (sticky): it follows a horizontal scroll without script.
   const virtualizer = useVirtualizer({
-    count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8,
-    scrollMargin: HEADER_HEIGHT, scrollPaddingStart: HEADER_HEIGHT,
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
     // Rows of a scroll render in React's next task instead of synchronously inside the scroll event:
     // the event stays short; overscan covers the frame in between.
     useFlushSync: false,
@@ -74,11 +104,14 @@ export function EditorGrid({ ref, projectToken, rows, total, languages, language
   // A cell to focus once it is rendered (it may first need to be scrolled into the window).
   const pendingFocus = useRef<Address | null>(null);
   const [, setFocusTick] = useState(0);
-  const focusCell = useCallback((address: Address) => {
-    pendingFocus.current = address;
-    virtualizer.scrollToIndex(address.row, { align: 'auto' });
-    setFocusTick((t) => t + 1);
-  }, [virtualizer]);
+  const focusCell = useCallback(
+    (address: Address) => {
+      pendingFocus.current = address;
+      virtualizer.scrollToIndex(address.row, { align: 'auto' });
+      setFocusTick((t) => t + 1);
+    },
+    [virtualizer],
+  );
   useImperativeHandle(ref, () => ({ focusCell }), [focusCell]);
   // A layout effect: the focus is back on the cell in the same task as the render that ends an edit,
   // so a key pressed right after the save or Esc goes to the grid, not to the page.
@@ -96,17 +129,49 @@ export function EditorGrid({ ref, projectToken, rows, total, languages, language
   // Rows are as wide as their columns need (narrow screens scroll sideways), so each row can contain its own painting.
   const minWidth = KEY_COLUMN_MIN + LANGUAGE_COLUMN_MIN * languages.length;
   return (
-    <div className="grid" role="grid" aria-label="Translations" aria-rowcount={total + 1} aria-colcount={languages.length + 1} onKeyDown={onKeyDown}>
+    <div
+      className="grid"
+      role="grid"
+      aria-label="Translations"
+      aria-rowcount={total + 1}
+      aria-colcount={languages.length + 1}
+      onKeyDown={onKeyDown}
+    >
       <div className="grid-scroll" ref={scroller} data-testid="grid-scroll" style={{ scrollPaddingTop: HEADER_HEIGHT }}>
-        <div className="grid-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template, height: HEADER_HEIGHT, minWidth }}>
+        <div
+          className="grid-header"
+          role="row"
+          aria-rowindex={1}
+          style={{ gridTemplateColumns: template, height: HEADER_HEIGHT, minWidth }}
+        >
           <div role="columnheader">Key</div>
-          {languages.map((l) => <div role="columnheader" key={l}>{languageNames.get(l) ?? l} ({l})</div>)}
+          {languages.map((l) => (
+            <div role="columnheader" key={l}>
+              {languageNames.get(l) ?? l} ({l})
+            </div>
+          ))}
         </div>
-        <div style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth, position: 'relative' }} role="rowgroup">
+        <div
+          style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth, position: 'relative' }}
+          role="rowgroup"
+        >
           {items.map((item) => (
-            <GridRow key={item.key} projectToken={projectToken} index={item.index} start={item.start - HEADER_HEIGHT} row={rows.row(item.index)} languages={languages} template={template}
-              defaultLanguage={defaultLanguage} customer={customer} activeCol={active.row === item.index ? active.col : -1}
-              editing={editing && editing.row === item.index ? editing : null} actions={actions} onActivate={onActivate} onSelect={onSelect} />
+            <GridRow
+              key={item.key}
+              projectToken={projectToken}
+              index={item.index}
+              start={item.start - HEADER_HEIGHT}
+              row={rows.row(item.index)}
+              languages={languages}
+              template={template}
+              defaultLanguage={defaultLanguage}
+              customer={customer}
+              activeCol={active.row === item.index ? active.col : -1}
+              editing={editing && editing.row === item.index ? editing : null}
+              actions={actions}
+              onActivate={onActivate}
+              onSelect={onSelect}
+            />
           ))}
         </div>
       </div>
@@ -142,41 +207,84 @@ interface GridRowProps {
 
 // A row re-renders only when its own props change: scrolling renders the rows coming into view, not
 // every row in the page (the languages array is compared by content: the editor rebuilds it).
-const GridRow = memo(function GridRow({ projectToken, index, start, row, languages, template, defaultLanguage, customer, activeCol, editing, actions, onActivate, onSelect }: GridRowProps) {
-  return (
-    <div role="row" aria-rowindex={index + 2} className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
-      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}>
-      {row ? (
-        <>
-          <div role="rowheader" className={`key-cell${activeCol === 0 ? ' active' : ''}`}
-            tabIndex={activeCol === 0 ? 0 : -1} data-cell={`${index}:0`}
-            onFocus={() => onActivate({ row: index, col: 0 })} onClick={() => onSelect({ key: row.key, namespace: row.namespace })}
-            aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}>
-            <span className="key-name">{row.key}</span>
-            <span className="key-meta">
-              {row.namespace && <span className="badge">{row.namespace}</span>}
-              {row.lock && <span className="badge lock">locked</span>}
-              {row.deprecated && <span className="badge deprecated">deprecated</span>}
-              {row.tags.map((t) => <span key={t} className="badge tag">{t}</span>)}
-            </span>
+const GridRow = memo(
+  function GridRow({
+    projectToken,
+    index,
+    start,
+    row,
+    languages,
+    template,
+    defaultLanguage,
+    customer,
+    activeCol,
+    editing,
+    actions,
+    onActivate,
+    onSelect,
+  }: GridRowProps) {
+    return (
+      <div
+        role="row"
+        aria-rowindex={index + 2}
+        className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
+        style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}
+      >
+        {row ? (
+          <>
+            <div
+              role="rowheader"
+              className={`key-cell${activeCol === 0 ? ' active' : ''}`}
+              tabIndex={activeCol === 0 ? 0 : -1}
+              data-cell={`${index}:0`}
+              onFocus={() => onActivate({ row: index, col: 0 })}
+              onClick={() => onSelect({ key: row.key, namespace: row.namespace })}
+              aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}
+            >
+              <span className="key-name">{row.key}</span>
+              <span className="key-meta">
+                {row.namespace && <span className="badge">{row.namespace}</span>}
+                {row.lock && <span className="badge lock">locked</span>}
+                {row.deprecated && <span className="badge deprecated">deprecated</span>}
+                {row.tags.map((t) => (
+                  <span key={t} className="badge tag">
+                    {t}
+                  </span>
+                ))}
+              </span>
+            </div>
+            {languages.map((language, i) => (
+              <GridCell
+                key={language}
+                projectToken={projectToken}
+                row={row}
+                rowIndex={index}
+                col={i + 1}
+                language={language}
+                defaultLanguage={defaultLanguage}
+                customer={customer}
+                active={activeCol === i + 1}
+                editing={editing && editing.language === language ? editing : null}
+                actions={actions}
+              />
+            ))}
+          </>
+        ) : (
+          <div role="gridcell" className="placeholder" aria-busy="true">
+            Loading…
           </div>
-          {languages.map((language, i) => (
-            <GridCell key={language} projectToken={projectToken} row={row} rowIndex={index} col={i + 1} language={language}
-              defaultLanguage={defaultLanguage} customer={customer}
-              active={activeCol === i + 1}
-              editing={editing && editing.language === language ? editing : null}
-              actions={actions} />
-          ))}
-        </>
-      ) : <div role="gridcell" className="placeholder" aria-busy="true">Loading…</div>}
-    </div>
-  );
-}, (a, b) => {
-  for (const key of Object.keys(a) as (keyof GridRowProps)[]) {
-    if (key === 'languages' ? a.languages.join('\u0000') !== b.languages.join('\u0000') : a[key] !== b[key]) return false;
-  }
-  return true;
-});
+        )}
+      </div>
+    );
+  },
+  (a, b) => {
+    for (const key of Object.keys(a) as (keyof GridRowProps)[]) {
+      if (key === 'languages' ? a.languages.join('\u0000') !== b.languages.join('\u0000') : a[key] !== b[key])
+        return false;
+    }
+    return true;
+  },
+);
 
 interface GridCellProps {
   projectToken: string;
@@ -191,7 +299,18 @@ interface GridCellProps {
   actions: CellActions;
 }
 
-const GridCell = memo(function GridCell({ projectToken, row, rowIndex, col, language, defaultLanguage, customer, active, editing, actions }: GridCellProps) {
+const GridCell = memo(function GridCell({
+  projectToken,
+  row,
+  rowIndex,
+  col,
+  language,
+  defaultLanguage,
+  customer,
+  active,
+  editing,
+  actions,
+}: GridCellProps) {
   const onFocus = () => actions.focus(rowIndex, col);
   const onStart = () => actions.start(rowIndex, language);
   const onDraft = actions.draft;
@@ -200,14 +319,27 @@ const GridCell = memo(function GridCell({ projectToken, row, rowIndex, col, lang
   const onToggleReview = () => actions.toggleReview(rowIndex, language);
   const cell = row.translations.find((c) => c.language === language);
   const base = row.base?.find((c) => c.language === language);
-  const source = language === defaultLanguage ? '' : row.translations.find((c) => c.language === defaultLanguage)?.text ?? '';
-  const shown = editing ? editing.draft : cell?.text ?? '';
+  const source =
+    language === defaultLanguage ? '' : (row.translations.find((c) => c.language === defaultLanguage)?.text ?? '');
+  const shown = editing ? editing.draft : (cell?.text ?? '');
   // The consistency checks compare the cell with other keys: the updater stores them, for the base text as saved.
   const storedText = cell && !cell.isOverride ? cell.text : null;
-  const problems = useMemo(() => [
-    ...checkText(shown, { source, charactersLimit: row.charactersLimit ?? null, sourceLanguage: defaultLanguage, targetLanguage: language }),
-    ...(shown === storedText ? row.consistencyFindings.filter((f) => f.languageCode === language && f.severity !== 'info').map((f) => f.message) : []),
-  ], [shown, source, row.charactersLimit, defaultLanguage, language, storedText, row.consistencyFindings]);
+  const problems = useMemo(
+    () => [
+      ...checkText(shown, {
+        source,
+        charactersLimit: row.charactersLimit ?? null,
+        sourceLanguage: defaultLanguage,
+        targetLanguage: language,
+      }),
+      ...(shown === storedText
+        ? row.consistencyFindings
+            .filter((f) => f.languageCode === language && f.severity !== 'info')
+            .map((f) => f.message)
+        : []),
+    ],
+    [shown, source, row.charactersLimit, defaultLanguage, language, storedText, row.consistencyFindings],
+  );
   // Saved or cancelled: the blur that follows must not save again.
   const finished = useRef(false);
   const wasEditing = useRef(false);
@@ -219,24 +351,60 @@ const GridCell = memo(function GridCell({ projectToken, row, rowIndex, col, lang
   if (editing) {
     return (
       <div role="gridcell" className="cell editing" aria-rowindex={rowIndex + 2} aria-colindex={col + 1}>
-        <textarea autoFocus aria-label={`Translation of ${label}`} value={editing.draft}
-          aria-invalid={problems.length > 0} aria-describedby={`problems-${rowIndex}-${col}`}
+        <textarea
+          autoFocus
+          aria-label={`Translation of ${label}`}
+          value={editing.draft}
+          aria-invalid={problems.length > 0}
+          aria-describedby={`problems-${rowIndex}-${col}`}
           onChange={(e) => onDraft(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); finished.current = true; onSave(editing); }
-            else if (e.key === 'Escape') { e.preventDefault(); finished.current = true; onCancel(); }
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              finished.current = true;
+              onSave(editing);
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              finished.current = true;
+              onCancel();
+            }
           }}
-          onBlur={() => { if (!finished.current && !editing.dialog) { finished.current = true; onSave(editing); } }} />
+          onBlur={() => {
+            if (!finished.current && !editing.dialog) {
+              finished.current = true;
+              onSave(editing);
+            }
+          }}
+        />
         <div className="cell-pop">
-        <div className="cell-foot" id={`problems-${rowIndex}-${col}`}>
-          <span className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}>
-            {editing.draft.length}{row.charactersLimit != null ? ` / ${row.charactersLimit}` : ''} characters
-          </span>
-          {problems.map((p) => <span key={p} className="problem">{p}</span>)}
-          {editing.theirs && <span className="problem" role="alert">Changed meanwhile by someone else: “{editing.theirs.text}”</span>}
-        </div>
-        <CellHelp projectToken={projectToken} keyName={row.key} namespace={row.namespace} language={language}
-          source={source} sourceLanguage={defaultLanguage} draft={editing.draft} onInsert={onDraft} />
+          <div className="cell-foot" id={`problems-${rowIndex}-${col}`}>
+            <span
+              className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}
+            >
+              {editing.draft.length}
+              {row.charactersLimit != null ? ` / ${row.charactersLimit}` : ''} characters
+            </span>
+            {problems.map((p) => (
+              <span key={p} className="problem">
+                {p}
+              </span>
+            ))}
+            {editing.theirs && (
+              <span className="problem" role="alert">
+                Changed meanwhile by someone else: “{editing.theirs.text}”
+              </span>
+            )}
+          </div>
+          <CellHelp
+            projectToken={projectToken}
+            keyName={row.key}
+            namespace={row.namespace}
+            language={language}
+            source={source}
+            sourceLanguage={defaultLanguage}
+            draft={editing.draft}
+            onInsert={onDraft}
+          />
         </div>
       </div>
     );
@@ -244,17 +412,37 @@ const GridCell = memo(function GridCell({ projectToken, row, rowIndex, col, lang
   const text = cell?.text ?? '';
   const inherited = customer && cell && !cell.isOverride;
   return (
-    <div role="gridcell" className={`cell${active ? ' active' : ''}${problems.length ? ' has-problems' : ''}`} tabIndex={active ? 0 : -1}
-      data-cell={`${rowIndex}:${col}`} aria-rowindex={rowIndex + 2} aria-colindex={col + 1} aria-readonly={row.lock}
+    <div
+      role="gridcell"
+      className={`cell${active ? ' active' : ''}${problems.length ? ' has-problems' : ''}`}
+      tabIndex={active ? 0 : -1}
+      data-cell={`${rowIndex}:${col}`}
+      aria-rowindex={rowIndex + 2}
+      aria-colindex={col + 1}
+      aria-readonly={row.lock}
       aria-label={`${label}: ${text || 'empty'}${cell?.reviewStatus === 'REVIEWED' ? ', reviewed' : ''}${problems.length ? `, ${problems.join('; ')}` : ''}`}
-      onFocus={onFocus} onDoubleClick={onStart}>
+      onFocus={onFocus}
+      onDoubleClick={onStart}
+    >
       <span className={`text${text ? '' : ' empty'}${inherited ? ' inherited' : ''}`}>{text || 'empty'}</span>
       {customer && cell?.isOverride && base && <span className="base-text">base: {base.text}</span>}
       {inherited && <span className="base-text">(base text)</span>}
       <span className="cell-tools">
-        {problems.length > 0 && <span className="warn" title={problems.join('\n')} aria-hidden="true">⚠</span>}
-        <button type="button" tabIndex={-1} className={`review${cell?.reviewStatus === 'REVIEWED' ? ' on' : ''}`}
-          aria-pressed={cell?.reviewStatus === 'REVIEWED'} aria-label={`Reviewed: ${label}`} onClick={onToggleReview}>✓</button>
+        {problems.length > 0 && (
+          <span className="warn" title={problems.join('\n')} aria-hidden="true">
+            ⚠
+          </span>
+        )}
+        <button
+          type="button"
+          tabIndex={-1}
+          className={`review${cell?.reviewStatus === 'REVIEWED' ? ' on' : ''}`}
+          aria-pressed={cell?.reviewStatus === 'REVIEWED'}
+          aria-label={`Reviewed: ${label}`}
+          onClick={onToggleReview}
+        >
+          ✓
+        </button>
       </span>
     </div>
   );

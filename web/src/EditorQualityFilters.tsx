@@ -6,12 +6,21 @@ import { useQuery } from 'urql';
 import { graphql } from './graphql';
 import { SEVERITIES } from './quality-documents';
 
-const ChecksQuery = graphql(`query EditorQualityChecks($projectToken: String!) { qualityChecks(projectToken: $projectToken) { checks { id title severity } } }`);
+const ChecksQuery = graphql(
+  `query EditorQualityChecks($projectToken: String!) { qualityChecks(projectToken: $projectToken) { checks { id title severity } } }`,
+);
 
-export interface QualityFilters { key: string; findingCheck: string; findingSeverity: string }
+export interface QualityFilters {
+  key: string;
+  findingCheck: string;
+  findingSeverity: string;
+}
 
 /** The filters in the address's query, and the languages it names (null: all). */
-export function filtersFromAddress(): { filters: Partial<QualityFilters> & { namespace?: string }; languages: string[] | null } {
+export function filtersFromAddress(): {
+  filters: Partial<QualityFilters> & { namespace?: string };
+  languages: string[] | null;
+} {
   const at = location.hash.indexOf('?');
   const params = new URLSearchParams(at < 0 ? '' : location.hash.slice(at + 1));
   const filters: Partial<QualityFilters> & { namespace?: string } = {};
@@ -23,25 +32,48 @@ export function filtersFromAddress(): { filters: Partial<QualityFilters> & { nam
   return { filters, languages: languages.length ? languages : null };
 }
 
-export function EditorQualityFilters({ projectToken, value, onChange }: { projectToken: string; value: QualityFilters; onChange: (patch: Partial<QualityFilters>) => void }) {
+export function EditorQualityFilters({
+  projectToken,
+  value,
+  onChange,
+}: {
+  projectToken: string;
+  value: QualityFilters;
+  onChange: (patch: Partial<QualityFilters>) => void;
+}) {
   const [{ data }] = useQuery({ query: ChecksQuery, variables: { projectToken } });
   const checks = data?.qualityChecks.checks.filter((c) => c.severity !== null || c.id === value.findingCheck) ?? [];
   return (
     <>
-      <label>Quality check
+      <label>
+        Quality check
         <select value={value.findingCheck} onChange={(e) => onChange({ findingCheck: e.target.value })}>
           <option value="">Any</option>
-          {checks.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+          {checks.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.title}
+            </option>
+          ))}
         </select>
       </label>
-      <label>Finding severity
+      <label>
+        Finding severity
         <select value={value.findingSeverity} onChange={(e) => onChange({ findingSeverity: e.target.value })}>
           <option value="">Any</option>
-          {SEVERITIES.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+          {SEVERITIES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
         </select>
       </label>
       {value.key && (
-        <span className="key-only">Key <code>{value.key}</code> only <button type="button" onClick={() => onChange({ key: '' })}>Show all keys</button></span>
+        <span className="key-only">
+          Key <code>{value.key}</code> only{' '}
+          <button type="button" onClick={() => onChange({ key: '' })}>
+            Show all keys
+          </button>
+        </span>
       )}
     </>
   );

@@ -29,14 +29,23 @@ type Exported = ResultOf<typeof ExportTranslations>['exportTranslations'];
  * The export options the screen offers, with what they do. SELECTED_LANGUAGES
  * follows the language choice and ZIP_FILES is the zip link, so neither is a box.
  */
-const OPTION_HELP: Record<Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILES'>, { label: string; help: string }> = {
+const OPTION_HELP: Record<
+  Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILES'>,
+  { label: string; help: string }
+> = {
   SPLIT_BY_NAMESPACES: { label: 'One file per namespace', help: 'Each namespace in its own file(s).' },
   SPLIT_BY_LANGUAGES: { label: 'One file per language', help: 'Even for a format that holds several languages.' },
   SPLIT_BY_CUSTOMERS: { label: 'One set per customer', help: "Each customer's overrides merged over the base texts." },
   ONLY_TRANSLATED: { label: 'Only translated keys', help: 'Keys with a text in at least one language of the file.' },
   ONLY_NOT_TRANSLATED: { label: 'Only untranslated keys', help: 'Keys missing a text in a language of the file.' },
-  INCLUDE_DESCRIPTIONS: { label: 'Descriptions', help: 'Key descriptions as comments or a column, where the format has them.' },
-  WRITE_NESTED: { label: 'Nested keys', help: 'home.title written as {"home": {"title": …}} (JSON, YAML, JavaScript).' },
+  INCLUDE_DESCRIPTIONS: {
+    label: 'Descriptions',
+    help: 'Key descriptions as comments or a column, where the format has them.',
+  },
+  WRITE_NESTED: {
+    label: 'Nested keys',
+    help: 'home.title written as {"home": {"title": …}} (JSON, YAML, JavaScript).',
+  },
   ESCAPE_NEW_LINES: { label: 'Escape new lines', help: 'Line breaks written as \\n.' },
   ESCAPE_SINGLE_QUOTES: { label: 'Escape single quotes', help: "' written as \\'." },
   MULTI_LANGUAGE: { label: 'Several languages in one file', help: 'Languages first ({"en": {…}, "de": {…}}).' },
@@ -44,12 +53,30 @@ const OPTION_HELP: Record<Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILE
   SHEETS_AS_NAMESPACES: { label: 'Sheets as namespaces', help: 'One sheet per namespace.' },
 };
 type OfferedOption = keyof typeof OPTION_HELP;
-const GENERAL: OfferedOption[] = ['SPLIT_BY_NAMESPACES', 'SPLIT_BY_LANGUAGES', 'SPLIT_BY_CUSTOMERS', 'ONLY_TRANSLATED', 'ONLY_NOT_TRANSLATED', 'INCLUDE_DESCRIPTIONS', 'WRITE_NESTED', 'ESCAPE_NEW_LINES', 'ESCAPE_SINGLE_QUOTES'];
+const GENERAL: OfferedOption[] = [
+  'SPLIT_BY_NAMESPACES',
+  'SPLIT_BY_LANGUAGES',
+  'SPLIT_BY_CUSTOMERS',
+  'ONLY_TRANSLATED',
+  'ONLY_NOT_TRANSLATED',
+  'INCLUDE_DESCRIPTIONS',
+  'WRITE_NESTED',
+  'ESCAPE_NEW_LINES',
+  'ESCAPE_SINGLE_QUOTES',
+];
 
-const SORTS: [ExportSort, string][] = [['IMPORT_ORDER', 'Import order'], ['NAMESPACES', 'Namespaces'], ['NEWEST_KEYS_FIRST', 'Newest keys first'], ['NEWEST_KEYS_LAST', 'Newest keys last']];
+const SORTS: [ExportSort, string][] = [
+  ['IMPORT_ORDER', 'Import order'],
+  ['NAMESPACES', 'Namespaces'],
+  ['NEWEST_KEYS_FIRST', 'Newest keys first'],
+  ['NEWEST_KEYS_LAST', 'Newest keys last'],
+];
 
 /** The path of a download url: the file is fetched from the origin the console came from. */
-const localHref = (url: string) => { const u = new URL(url, location.href); return u.pathname + u.search; };
+const localHref = (url: string) => {
+  const u = new URL(url, location.href);
+  return u.pathname + u.search;
+};
 
 export function ExportScreen({ projectToken }: { projectToken: string }) {
   const [{ data: meta }] = useQuery({ query: ProjectMeta, variables: { projectToken } });
@@ -78,11 +105,17 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
     event.preventDefault();
     if (!format) return;
     const selected = chosen.length < allLanguages.length;
-    const tagList = tags.split(',').map((t) => t.trim()).filter(Boolean);
+    const tagList = tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const result = await exportNow({
       projectToken,
       downloadFormat: format.format,
-      downloadOptions: [...options.filter((o) => GENERAL.includes(o) || layouts.includes(o)), ...(selected ? ['SELECTED_LANGUAGES' as const] : [])],
+      downloadOptions: [
+        ...options.filter((o) => GENERAL.includes(o) || layouts.includes(o)),
+        ...(selected ? ['SELECTED_LANGUAGES' as const] : []),
+      ],
       languageKeys: selected ? chosen : null,
       customerKey: customerKey || null,
       namespace: namespace === '' ? null : namespace === '\u0000' ? '' : namespace,
@@ -105,14 +138,22 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
           <label>
             Format
             <select value={formatId} onChange={(e) => setFormatId(e.target.value)}>
-              {formats.map((f) => <option key={f.id} value={f.id}>{f.name} ({f.id})</option>)}
+              {formats.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name} ({f.id})
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Customer
             <select value={customerKey} onChange={(e) => setCustomerKey(e.target.value)}>
               <option value="">None (the base texts)</option>
-              {project?.customers.map((c) => <option key={c.key} value={c.key}>{c.description ? `${c.key} – ${c.description}` : c.key}</option>)}
+              {project?.customers.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.description ? `${c.key} – ${c.description}` : c.key}
+                </option>
+              ))}
             </select>
           </label>
           <label>
@@ -120,18 +161,28 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
             <select value={namespace} onChange={(e) => setNamespace(e.target.value)}>
               <option value="">All namespaces</option>
               {/* The default namespace is '' and the select's empty value means "all": it travels as \0. */}
-              {project?.namespaces.map((n) => <option key={n.name} value={n.name === '' ? '\u0000' : n.name}>{n.name === '' ? '(default namespace)' : n.name}</option>)}
+              {project?.namespaces.map((n) => (
+                <option key={n.name} value={n.name === '' ? '\u0000' : n.name}>
+                  {n.name === '' ? '(default namespace)' : n.name}
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Tags
             <input value={tags} onChange={(e) => setTags(e.target.value)} aria-describedby="export-tags-help" />
-            <span id="export-tags-help" className="help">Comma-separated: only keys with one of them.</span>
+            <span id="export-tags-help" className="help">
+              Comma-separated: only keys with one of them.
+            </span>
           </label>
           <label>
             Sort
             <select value={sort} onChange={(e) => setSort(e.target.value as ExportSort)}>
-              {SORTS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+              {SORTS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
             </select>
           </label>
         </div>
@@ -139,7 +190,11 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
           <legend>Languages</legend>
           {project?.languages.map((l) => (
             <label key={l.key} className="check">
-              <input type="checkbox" checked={chosen.includes(l.key)} onChange={(e) => setLanguages(toggle(chosen, l.key, e.target.checked))} />
+              <input
+                type="checkbox"
+                checked={chosen.includes(l.key)}
+                onChange={(e) => setLanguages(toggle(chosen, l.key, e.target.checked))}
+              />
               {l.name || l.key} ({l.key})
             </label>
           ))}
@@ -151,35 +206,60 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
             {[...layouts, ...GENERAL].map((o) => (
               <li key={o}>
                 <label className="check">
-                  <input type="checkbox" checked={options.includes(o)} aria-describedby={`export-help-${o}`} onChange={(e) => setOptions(toggle(options, o, e.target.checked))} />
+                  <input
+                    type="checkbox"
+                    checked={options.includes(o)}
+                    aria-describedby={`export-help-${o}`}
+                    onChange={(e) => setOptions(toggle(options, o, e.target.checked))}
+                  />
                   {OPTION_HELP[o].label}
                 </label>
-                <span id={`export-help-${o}`} className="help">{OPTION_HELP[o].help}</span>
+                <span id={`export-help-${o}`} className="help">
+                  {OPTION_HELP[o].help}
+                </span>
               </li>
             ))}
           </ul>
         </fieldset>
         <div className="actions">
-          <button type="submit" className="primary" disabled={fetching || !format || chosen.length === 0}>{fetching ? 'Exporting…' : 'Export'}</button>
+          <button type="submit" className="primary" disabled={fetching || !format || chosen.length === 0}>
+            {fetching ? 'Exporting…' : 'Export'}
+          </button>
         </div>
       </form>
-      {error && <p role="alert" className="error transfer-error">{error}</p>}
-      <p role="status" className="status">{fetching ? 'Exporting…' : exported ? `Exported ${count(exported.files.length, 'file')}` : ''}</p>
+      {error && (
+        <p role="alert" className="error transfer-error">
+          {error}
+        </p>
+      )}
+      <p role="status" className="status">
+        {fetching ? 'Exporting…' : exported ? `Exported ${count(exported.files.length, 'file')}` : ''}
+      </p>
       {exported && (
         <section className="export-files" aria-label="Exported files">
           <h2>{count(exported.files.length, 'file')}</h2>
           {exported.files.length === 0 && <p>Nothing to export with these choices.</p>}
           {exported.zip && (
-            <p><a className="download-all" href={localHref(exported.zip.url)} download={exported.zip.fileName}>Download all as zip ({fileSize(exported.zip.size)})</a></p>
+            <p>
+              <a className="download-all" href={localHref(exported.zip.url)} download={exported.zip.fileName}>
+                Download all as zip ({fileSize(exported.zip.size)})
+              </a>
+            </p>
           )}
           <ul>
             {exported.files.map((f) => (
               <li key={f.url}>
-                <a href={localHref(f.url)} download={f.fileName}>{f.fileName}</a> <span className="file-size">{fileSize(f.size)}</span>
+                <a href={localHref(f.url)} download={f.fileName}>
+                  {f.fileName}
+                </a>{' '}
+                <span className="file-size">{fileSize(f.size)}</span>
               </li>
             ))}
           </ul>
-          <p className="help">The links work until {new Date((exported.zip ?? exported.files[0])?.expiresAt ?? Date.now()).toLocaleString('en')}.</p>
+          <p className="help">
+            The links work until{' '}
+            {new Date((exported.zip ?? exported.files[0])?.expiresAt ?? Date.now()).toLocaleString('en')}.
+          </p>
         </section>
       )}
     </main>

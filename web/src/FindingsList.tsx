@@ -4,7 +4,14 @@
 // and dismissing (with a reason, in a dialog) or restoring a finding.
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { QualityFindingsQuery, RestoreFinding, SEVERITIES, severityLabel, type QualityCheck, type QualityFinding } from './quality-documents';
+import {
+  QualityFindingsQuery,
+  RestoreFinding,
+  SEVERITIES,
+  severityLabel,
+  type QualityCheck,
+  type QualityFinding,
+} from './quality-documents';
 import { DismissDialog } from './DismissDialog';
 import { screenLink } from './hash-params';
 import { messageOf } from './feedback';
@@ -12,7 +19,12 @@ import { count } from './wording';
 
 const PAGE = 50;
 
-export interface FindingFilter { language: string; severity: string; check: string; dismissed: boolean }
+export interface FindingFilter {
+  language: string;
+  severity: string;
+  check: string;
+  dismissed: boolean;
+}
 
 interface Props {
   projectToken: string;
@@ -25,16 +37,32 @@ interface Props {
   onChanged: () => void;
 }
 
-export function FindingsList({ projectToken, checks, languages, filter, onFilter, canDismiss, generation, onChanged }: Props) {
+export function FindingsList({
+  projectToken,
+  checks,
+  languages,
+  filter,
+  onFilter,
+  canDismiss,
+  generation,
+  onChanged,
+}: Props) {
   const [offset, setOffset] = useState(0);
   const filterKey = JSON.stringify(filter);
   useEffect(() => setOffset(0), [filterKey]);
   const variables = {
-    projectToken, languageCode: filter.language || null, severity: filter.severity || null, check: filter.check || null,
-    includeDismissed: filter.dismissed, first: PAGE, offset,
+    projectToken,
+    languageCode: filter.language || null,
+    severity: filter.severity || null,
+    check: filter.check || null,
+    includeDismissed: filter.dismissed,
+    first: PAGE,
+    offset,
   };
   const [{ data, error }, refetch] = useQuery({ query: QualityFindingsQuery, variables });
-  useEffect(() => { if (generation > 0) refetch({ requestPolicy: 'network-only' }); }, [generation, refetch]);
+  useEffect(() => {
+    if (generation > 0) refetch({ requestPolicy: 'network-only' });
+  }, [generation, refetch]);
   const [dismissing, setDismissing] = useState<QualityFinding | undefined>();
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
@@ -44,12 +72,22 @@ export function FindingsList({ projectToken, checks, languages, filter, onFilter
   const page = data?.qualityFindings;
   // The editor opens on the key with the source language beside the finding's.
   const source = languages.find((l) => l.isDefault)?.key;
-  const editorLink = (f: QualityFinding) => screenLink(projectToken, 'translations', {
-    key: f.key, namespace: f.namespace || '(default)', check: f.check, languages: [...new Set([source, f.languageCode].filter(Boolean))].join(','),
-  });
+  const editorLink = (f: QualityFinding) =>
+    screenLink(projectToken, 'translations', {
+      key: f.key,
+      namespace: f.namespace || '(default)',
+      check: f.check,
+      languages: [...new Set([source, f.languageCode].filter(Boolean))].join(','),
+    });
 
   const doRestore = async (f: QualityFinding) => {
-    const result = await restore({ projectToken, key: f.key, namespace: f.namespace, languageCode: f.languageCode, check: f.check });
+    const result = await restore({
+      projectToken,
+      key: f.key,
+      namespace: f.namespace,
+      languageCode: f.languageCode,
+      check: f.check,
+    });
     if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
     setStatus(`Restored: ${name(f)}`);
@@ -60,55 +98,116 @@ export function FindingsList({ projectToken, checks, languages, filter, onFilter
     <section aria-labelledby="findings-heading">
       <h2 id="findings-heading">Findings</h2>
       <form className="ops-row findings-filters" aria-label="Filter findings" onSubmit={(e) => e.preventDefault()}>
-        <label>Language
+        <label>
+          Language
           <select value={filter.language} onChange={(e) => onFilter({ language: e.target.value })}>
             <option value="">All languages</option>
-            {languages.map((l) => <option key={l.key} value={l.key}>{l.name} ({l.key})</option>)}
+            {languages.map((l) => (
+              <option key={l.key} value={l.key}>
+                {l.name} ({l.key})
+              </option>
+            ))}
           </select>
         </label>
-        <label>Severity
+        <label>
+          Severity
           <select value={filter.severity} onChange={(e) => onFilter({ severity: e.target.value })}>
             <option value="">All severities</option>
-            {SEVERITIES.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+            {SEVERITIES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Check
+        <label>
+          Check
           <select value={filter.check} onChange={(e) => onFilter({ check: e.target.value })}>
             <option value="">All checks</option>
-            {checks.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+            {checks.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.title}
+              </option>
+            ))}
           </select>
         </label>
-        <label className="check"><input type="checkbox" checked={filter.dismissed} onChange={(e) => onFilter({ dismissed: e.target.checked ? '1' : null })} /> Show dismissed</label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={filter.dismissed}
+            onChange={(e) => onFilter({ dismissed: e.target.checked ? '1' : null })}
+          />{' '}
+          Show dismissed
+        </label>
         {(filter.language || filter.severity || filter.check || filter.dismissed) && (
-          <button type="button" onClick={() => onFilter({ language: null, severity: null, check: null, dismissed: null })}>Clear filters</button>
+          <button
+            type="button"
+            onClick={() => onFilter({ language: null, severity: null, check: null, dismissed: null })}
+          >
+            Clear filters
+          </button>
         )}
       </form>
-      {error && <p role="alert" className="error">{messageOf(error)}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      )}
       {page && (
         <p className="findings-total">
-          {page.total === 0 ? 'No findings match.' : `${count(page.total, 'finding')}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
+          {page.total === 0
+            ? 'No findings match.'
+            : `${count(page.total, 'finding')}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
         </p>
       )}
       {page && page.findings.length > 0 && (
         <table className="ops-table findings-table">
           <caption className="visually-hidden">Findings</caption>
-          <thead><tr><th scope="col">Key</th><th scope="col">Language</th><th scope="col">Check</th><th scope="col">Text</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Language</th>
+              <th scope="col">Check</th>
+              <th scope="col">Text</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {page.findings.map((f, i) => (
-              <tr key={`${f.namespace}\u0000${f.key}\u0000${f.languageCode}\u0000${f.check}\u0000${i}`} className={f.dismissed ? 'dismissed' : undefined}>
-                <th scope="row">{f.namespace && <span className="namespace">{f.namespace}:</span>}{f.key}</th>
+              <tr
+                key={`${f.namespace}\u0000${f.key}\u0000${f.languageCode}\u0000${f.check}\u0000${i}`}
+                className={f.dismissed ? 'dismissed' : undefined}
+              >
+                <th scope="row">
+                  {f.namespace && <span className="namespace">{f.namespace}:</span>}
+                  {f.key}
+                </th>
                 <td>{f.languageCode}</td>
                 <td>
-                  <span className={`severity severity-${f.severity}`}>{severityLabel(f.severity)}</span> <strong>{title(f.check)}</strong>
+                  <span className={`severity severity-${f.severity}`}>{severityLabel(f.severity)}</span>{' '}
+                  <strong>{title(f.check)}</strong>
                   {f.dismissed && <span className="state"> dismissed</span>}
                   <div className="finding-message">{f.message}</div>
                 </td>
-                <td><MarkedText text={f.text} start={f.spanStart} end={f.spanEnd} /></td>
+                <td>
+                  <MarkedText text={f.text} start={f.spanStart} end={f.spanEnd} />
+                </td>
                 <td className="finding-actions">
-                  <a href={editorLink(f)} aria-label={`Open in editor: ${f.key} (${f.languageCode})`}>Open in editor</a>
-                  {canDismiss && (f.dismissed
-                    ? <button type="button" onClick={() => void doRestore(f)} aria-label={`Restore ${name(f)}`}>Restore</button>
-                    : <button type="button" onClick={() => setDismissing(f)} aria-label={`Dismiss ${name(f)}`}>Dismiss</button>)}
+                  <a href={editorLink(f)} aria-label={`Open in editor: ${f.key} (${f.languageCode})`}>
+                    Open in editor
+                  </a>
+                  {canDismiss &&
+                    (f.dismissed ? (
+                      <button type="button" onClick={() => void doRestore(f)} aria-label={`Restore ${name(f)}`}>
+                        Restore
+                      </button>
+                    ) : (
+                      <button type="button" onClick={() => setDismissing(f)} aria-label={`Dismiss ${name(f)}`}>
+                        Dismiss
+                      </button>
+                    ))}
                 </td>
               </tr>
             ))}
@@ -117,28 +216,62 @@ export function FindingsList({ projectToken, checks, languages, filter, onFilter
       )}
       {page && page.total > PAGE && (
         <div className="ops-row">
-          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous findings</button>
-          <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>Next findings</button>
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Previous findings
+          </button>
+          <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
+            Next findings
+          </button>
         </div>
       )}
-      <p role="status" className="status">{status}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <p role="status" className="status">
+        {status}
+      </p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
       {dismissing && (
-        <DismissDialog projectToken={projectToken} finding={dismissing} title={name(dismissing)}
+        <DismissDialog
+          projectToken={projectToken}
+          finding={dismissing}
+          title={name(dismissing)}
           onCancel={() => setDismissing(undefined)}
-          onDone={() => { setStatus(`Dismissed: ${name(dismissing)}`); setFailure(''); setDismissing(undefined); onChanged(); }} />
+          onDone={() => {
+            setStatus(`Dismissed: ${name(dismissing)}`);
+            setFailure('');
+            setDismissing(undefined);
+            onChanged();
+          }}
+        />
       )}
     </section>
   );
 }
 
 /** The text with the span the check points at marked; an empty span (something missing there) marked as a caret. */
-function MarkedText({ text, start, end }: { text: string; start: number | null | undefined; end: number | null | undefined }) {
-  if (start == null || end == null || start < 0 || end > text.length || end < start) return <span className="finding-text">{text}</span>;
+function MarkedText({
+  text,
+  start,
+  end,
+}: {
+  text: string;
+  start: number | null | undefined;
+  end: number | null | undefined;
+}) {
+  if (start == null || end == null || start < 0 || end > text.length || end < start)
+    return <span className="finding-text">{text}</span>;
   return (
     <span className="finding-text">
       {text.slice(0, start)}
-      {end > start ? <mark>{text.slice(start, end)}</mark> : <mark className="caret" title="here">‸</mark>}
+      {end > start ? (
+        <mark>{text.slice(start, end)}</mark>
+      ) : (
+        <mark className="caret" title="here">
+          ‸
+        </mark>
+      )}
       {text.slice(end)}
     </span>
   );

@@ -49,8 +49,12 @@ const UpdateGit = graphql(`
   }
 `);
 
-const RotateSecret = graphql(`mutation RotateGitSecret($projectToken: String!) { rotateGitWebhookSecret(projectToken: $projectToken) }`);
-const Disconnect = graphql(`mutation DisconnectGit($projectToken: String!) { disconnectGitRepository(projectToken: $projectToken) }`);
+const RotateSecret = graphql(
+  `mutation RotateGitSecret($projectToken: String!) { rotateGitWebhookSecret(projectToken: $projectToken) }`,
+);
+const Disconnect = graphql(
+  `mutation DisconnectGit($projectToken: String!) { disconnectGitRepository(projectToken: $projectToken) }`,
+);
 
 type Input = VariablesOf<typeof ConnectGit>['input'];
 type AuthKind = NonNullable<Input['authKind']>;
@@ -59,8 +63,17 @@ type PullScope = NonNullable<Input['pullScope']>;
 type Pulled = ResultOf<typeof PullGit>['pullFromGit'];
 type Pushed = ResultOf<typeof PushGit>['pushToGit'];
 
-const AUTH: [AuthKind, string][] = [['TOKEN', 'Access token (HTTPS)'], ['SSH', 'Deploy key (SSH)'], ['NONE', 'None (public repository, pull only)']];
-const FORGES: [ForgeKind | '', string][] = [['', 'Detect from the URL'], ['GITHUB', 'GitHub'], ['GITLAB', 'GitLab'], ['NONE', 'None (push the branch only)']];
+const AUTH: [AuthKind, string][] = [
+  ['TOKEN', 'Access token (HTTPS)'],
+  ['SSH', 'Deploy key (SSH)'],
+  ['NONE', 'None (public repository, pull only)'],
+];
+const FORGES: [ForgeKind | '', string][] = [
+  ['', 'Detect from the URL'],
+  ['GITHUB', 'GitHub'],
+  ['GITLAB', 'GitLab'],
+  ['NONE', 'None (push the branch only)'],
+];
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 10) : '');
 
@@ -70,9 +83,24 @@ function CopyField({ label, value, help }: { label: string; value: string; help?
   return (
     <div className="copy-link">
       <label htmlFor={id}>{label}</label>
-      <input id={id} readOnly value={value} onFocus={(e) => e.target.select()} size={70} aria-describedby={help ? `${id}-help` : undefined} />
-      <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} field={() => document.getElementById(id) as HTMLInputElement | null} />
-      {help && <span id={`${id}-help`} className="help">{help}</span>}
+      <input
+        id={id}
+        readOnly
+        value={value}
+        onFocus={(e) => e.target.select()}
+        size={70}
+        aria-describedby={help ? `${id}-help` : undefined}
+      />
+      <CopyButton
+        value={value}
+        label={`Copy ${label.toLowerCase()}`}
+        field={() => document.getElementById(id) as HTMLInputElement | null}
+      />
+      {help && (
+        <span id={`${id}-help`} className="help">
+          {help}
+        </span>
+      )}
     </div>
   );
 }
@@ -97,7 +125,12 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const input: Input = {
-      remoteUrl, authKind, branch, pathPattern, format: format as Input['format'], pullScope,
+      remoteUrl,
+      authKind,
+      branch,
+      pathPattern,
+      format: format as Input['format'],
+      pullScope,
       ...(authKind === 'TOKEN' && { token }),
       ...(forgeKind && { forgeKind }),
       ...(forgeApiUrl && { forgeApiUrl }),
@@ -116,36 +149,74 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
       <div className="option-fields">
         <label>
           Repository URL
-          <input value={remoteUrl} onChange={(e) => setRemoteUrl(e.target.value)} required placeholder="https://github.com/team/app.git" aria-describedby="git-url-help" size={50} />
-          <span id="git-url-help" className="help">https://… for a token, git@host:team/app.git or ssh://… for a deploy key. No credentials in the URL.</span>
+          <input
+            value={remoteUrl}
+            onChange={(e) => setRemoteUrl(e.target.value)}
+            required
+            placeholder="https://github.com/team/app.git"
+            aria-describedby="git-url-help"
+            size={50}
+          />
+          <span id="git-url-help" className="help">
+            https://… for a token, git@host:team/app.git or ssh://… for a deploy key. No credentials in the URL.
+          </span>
         </label>
         <label>
           Authentication
           <select value={authKind} onChange={(e) => setAuthKind(e.target.value as AuthKind)}>
-            {AUTH.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            {AUTH.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         {authKind === 'TOKEN' && (
           <label>
             Access token
-            <input type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} required aria-describedby="git-token-help" />
-            <span id="git-token-help" className="help">Stored sealed, never shown again. It needs read and write access to the repository, and to pull requests.</span>
+            <input
+              type="password"
+              autoComplete="off"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              required
+              aria-describedby="git-token-help"
+            />
+            <span id="git-token-help" className="help">
+              Stored sealed, never shown again. It needs read and write access to the repository, and to pull requests.
+            </span>
           </label>
         )}
-        {authKind === 'SSH' && <p className="help">The service generates a deploy key when you connect, and shows its public half to add to the repository.</p>}
+        {authKind === 'SSH' && (
+          <p className="help">
+            The service generates a deploy key when you connect, and shows its public half to add to the repository.
+          </p>
+        )}
         <label>
           Branch
           <input value={branch} onChange={(e) => setBranch(e.target.value)} required />
         </label>
         <label>
           File path pattern
-          <input value={pathPattern} onChange={(e) => setPathPattern(e.target.value)} required aria-describedby="git-pattern-help" size={40} />
-          <span id="git-pattern-help" className="help">{'{lang}'}, {'{ns}'} and {'{customer}'} as in the command-line client's paths.</span>
+          <input
+            value={pathPattern}
+            onChange={(e) => setPathPattern(e.target.value)}
+            required
+            aria-describedby="git-pattern-help"
+            size={40}
+          />
+          <span id="git-pattern-help" className="help">
+            {'{lang}'}, {'{ns}'} and {'{customer}'} as in the command-line client's paths.
+          </span>
         </label>
         <label>
           Format
           <select value={format} onChange={(e) => setFormat(e.target.value)}>
-            {formats.map((f) => <option key={f.id} value={f.format}>{f.name} ({f.id})</option>)}
+            {formats.map((f) => (
+              <option key={f.id} value={f.format}>
+                {f.name} ({f.id})
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -158,13 +229,19 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
         <label>
           Pull requests on
           <select value={forgeKind} onChange={(e) => setForgeKind(e.target.value as ForgeKind | '')}>
-            {FORGES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            {FORGES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Forge API URL
           <input value={forgeApiUrl} onChange={(e) => setForgeApiUrl(e.target.value)} aria-describedby="git-api-help" />
-          <span id="git-api-help" className="help">Empty: api.github.com, or https://your-gitlab/api/v4.</span>
+          <span id="git-api-help" className="help">
+            Empty: api.github.com, or https://your-gitlab/api/v4.
+          </span>
         </label>
         <label>
           Branch of the service
@@ -172,14 +249,27 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
         </label>
         <label>
           Push schedule
-          <input value={pushSchedule} onChange={(e) => setPushSchedule(e.target.value)} placeholder="0 6 * * 1-5" aria-describedby="git-schedule-help" />
-          <span id="git-schedule-help" className="help">A cron expression; empty: on demand only.</span>
+          <input
+            value={pushSchedule}
+            onChange={(e) => setPushSchedule(e.target.value)}
+            placeholder="0 6 * * 1-5"
+            aria-describedby="git-schedule-help"
+          />
+          <span id="git-schedule-help" className="help">
+            A cron expression; empty: on demand only.
+          </span>
         </label>
       </div>
       <div className="actions">
-        <button type="submit" className="primary" disabled={fetching}>{fetching ? 'Connecting…' : 'Connect repository'}</button>
+        <button type="submit" className="primary" disabled={fetching}>
+          {fetching ? 'Connecting…' : 'Connect repository'}
+        </button>
       </div>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </form>
   );
 }
@@ -187,7 +277,17 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
 type Connection = NonNullable<ResultOf<typeof GitSyncQuery>['gitConnection']>;
 
 /** The settings a team changes after connecting: branch, files, schedule, a new token or deploy key. */
-function SettingsForm({ projectToken, connection, onSaved, onStarted }: { projectToken: string; connection: Connection; onSaved: (message: string) => void; onStarted: () => void }) {
+function SettingsForm({
+  projectToken,
+  connection,
+  onSaved,
+  onStarted,
+}: {
+  projectToken: string;
+  connection: Connection;
+  onSaved: (message: string) => void;
+  onStarted: () => void;
+}) {
   const [branch, setBranch] = useState(connection.branch);
   const [pathPattern, setPathPattern] = useState(connection.pathPattern);
   const [pullScope, setPullScope] = useState<PullScope>(connection.pullScope);
@@ -212,8 +312,14 @@ function SettingsForm({ projectToken, connection, onSaved, onStarted }: { projec
       <summary>Change settings</summary>
       <form onSubmit={submit} className="git-connect" aria-label="Git sync settings">
         <div className="option-fields">
-          <label>Branch<input value={branch} onChange={(e) => setBranch(e.target.value)} required /></label>
-          <label>File path pattern<input value={pathPattern} onChange={(e) => setPathPattern(e.target.value)} required /></label>
+          <label>
+            Branch
+            <input value={branch} onChange={(e) => setBranch(e.target.value)} required />
+          </label>
+          <label>
+            File path pattern
+            <input value={pathPattern} onChange={(e) => setPathPattern(e.target.value)} required />
+          </label>
           <label>
             Files pulled
             <select value={pullScope} onChange={(e) => setPullScope(e.target.value as PullScope)}>
@@ -221,18 +327,38 @@ function SettingsForm({ projectToken, connection, onSaved, onStarted }: { projec
               <option value="ALL">Every language</option>
             </select>
           </label>
-          <label>Push schedule<input value={pushSchedule} onChange={(e) => setPushSchedule(e.target.value)} placeholder="0 6 * * 1-5" /></label>
+          <label>
+            Push schedule
+            <input value={pushSchedule} onChange={(e) => setPushSchedule(e.target.value)} placeholder="0 6 * * 1-5" />
+          </label>
           {connection.authKind !== 'NONE' && (
-            <label>New access token<input type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} /></label>
+            <label>
+              New access token
+              <input type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
+            </label>
           )}
         </div>
         <div className="actions">
-          <button type="submit" className="primary" disabled={fetching}>Save settings</button>
+          <button type="submit" className="primary" disabled={fetching}>
+            Save settings
+          </button>
           {connection.authKind === 'SSH' && (
-            <button type="button" disabled={fetching} onClick={() => void save({ regenerateDeployKey: true }, 'New deploy key: add its public half to the repository')}>New deploy key</button>
+            <button
+              type="button"
+              disabled={fetching}
+              onClick={() =>
+                void save({ regenerateDeployKey: true }, 'New deploy key: add its public half to the repository')
+              }
+            >
+              New deploy key
+            </button>
           )}
         </div>
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
       </form>
     </details>
   );
@@ -242,17 +368,32 @@ function PullReport({ pulled }: { pulled: Pulled }) {
   return (
     <table className="cells git-files">
       <caption>Files of {short(pulled.commit)}</caption>
-      <thead><tr><th scope="col">File</th><th scope="col">Language</th><th scope="col">Namespace</th><th scope="col">Outcome</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">File</th>
+          <th scope="col">Language</th>
+          <th scope="col">Namespace</th>
+          <th scope="col">Outcome</th>
+        </tr>
+      </thead>
       <tbody>
         {pulled.files.map((f) => (
           <tr key={f.path}>
-            <td><code>{f.path}</code></td>
+            <td>
+              <code>{f.path}</code>
+            </td>
             <td>{f.language ?? 'all'}</td>
             <td>{f.namespace ?? ''}</td>
             <td>
-              {f.error ? <span className="error">{f.error}</span>
-                : f.preview ? `${count(f.preview.keysToCreate.count, 'key')} to create, ${count(f.preview.translationsToInsert, 'text')} to add, ${f.preview.translationsToUpdate} to change${f.preview.keysToDelete.count ? `, ${count(f.preview.keysToDelete.count, 'key')} to delete` : ''}${f.preview.translationsToRefuse ? `, ${f.preview.translationsToRefuse} refused` : ''}`
-                : f.result ? `${count(f.result.keysCreated, 'key')} created, ${count(f.result.translationsInserted, 'text')} added, ${f.result.translationsUpdated} changed${f.result.translationsRefused ? `, ${f.result.translationsRefused} refused` : ''}` : ''}
+              {f.error ? (
+                <span className="error">{f.error}</span>
+              ) : f.preview ? (
+                `${count(f.preview.keysToCreate.count, 'key')} to create, ${count(f.preview.translationsToInsert, 'text')} to add, ${f.preview.translationsToUpdate} to change${f.preview.keysToDelete.count ? `, ${count(f.preview.keysToDelete.count, 'key')} to delete` : ''}${f.preview.translationsToRefuse ? `, ${f.preview.translationsToRefuse} refused` : ''}`
+              ) : f.result ? (
+                `${count(f.result.keysCreated, 'key')} created, ${count(f.result.translationsInserted, 'text')} added, ${f.result.translationsUpdated} changed${f.result.translationsRefused ? `, ${f.result.translationsRefused} refused` : ''}`
+              ) : (
+                ''
+              )}
             </td>
           </tr>
         ))}
@@ -262,7 +403,11 @@ function PullReport({ pulled }: { pulled: Pulled }) {
 }
 
 export function GitSyncScreen({ projectToken }: { projectToken: string }) {
-  const [{ data, error: loadError }, reload] = useQuery({ query: GitSyncQuery, variables: { projectToken }, requestPolicy: 'cache-and-network' });
+  const [{ data, error: loadError }, reload] = useQuery({
+    query: GitSyncQuery,
+    variables: { projectToken },
+    requestPolicy: 'cache-and-network',
+  });
   const [secret, setSecret] = useState('');
   const [status, setStatus] = useState('');
   const [error, setError] = useState('');
@@ -308,47 +453,140 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
   return (
     <main className="transfer git-sync">
       <h1>Git sync</h1>
-      {loadError && <p role="alert" className="error">{messageOf(loadError)}</p>}
-      {data && !connection && <ConnectForm projectToken={projectToken} onConnected={(s) => { setSecret(s); refresh(); }} />}
+      {loadError && (
+        <p role="alert" className="error">
+          {messageOf(loadError)}
+        </p>
+      )}
+      {data && !connection && (
+        <ConnectForm
+          projectToken={projectToken}
+          onConnected={(s) => {
+            setSecret(s);
+            refresh();
+          }}
+        />
+      )}
       {connection && (
         <>
           <section aria-labelledby="git-connection-title">
             <h2 id="git-connection-title">Repository</h2>
             <dl className="git-summary">
-              <dt>URL</dt><dd><code>{connection.remoteUrl}</code></dd>
-              <dt>Branch</dt><dd><code>{connection.branch}</code></dd>
-              <dt>Files</dt><dd><code>{connection.pathPattern}</code> ({connection.format}, {connection.pullScope === 'SOURCE' ? 'source language pulled' : 'every language pulled'})</dd>
-              <dt>Service branch</dt><dd><code>{connection.pushBranch}</code>{connection.forgeKind !== 'NONE' ? ` → pull requests on ${connection.forgeKind === 'GITHUB' ? 'GitHub' : 'GitLab'} (${connection.forgeRepository})` : ''}</dd>
-              {connection.pushSchedule && <><dt>Schedule</dt><dd><code>{connection.pushSchedule}</code></dd></>}
-              <dt>Last pulled</dt><dd>{connection.lastPulledCommit ? <code>{short(connection.lastPulledCommit)}</code> : 'never'}</dd>
+              <dt>URL</dt>
+              <dd>
+                <code>{connection.remoteUrl}</code>
+              </dd>
+              <dt>Branch</dt>
+              <dd>
+                <code>{connection.branch}</code>
+              </dd>
+              <dt>Files</dt>
+              <dd>
+                <code>{connection.pathPattern}</code> ({connection.format},{' '}
+                {connection.pullScope === 'SOURCE' ? 'source language pulled' : 'every language pulled'})
+              </dd>
+              <dt>Service branch</dt>
+              <dd>
+                <code>{connection.pushBranch}</code>
+                {connection.forgeKind !== 'NONE'
+                  ? ` → pull requests on ${connection.forgeKind === 'GITHUB' ? 'GitHub' : 'GitLab'} (${connection.forgeRepository})`
+                  : ''}
+              </dd>
+              {connection.pushSchedule && (
+                <>
+                  <dt>Schedule</dt>
+                  <dd>
+                    <code>{connection.pushSchedule}</code>
+                  </dd>
+                </>
+              )}
+              <dt>Last pulled</dt>
+              <dd>{connection.lastPulledCommit ? <code>{short(connection.lastPulledCommit)}</code> : 'never'}</dd>
             </dl>
             {connection.deployPublicKey && (
-              <CopyField label="Public deploy key" value={connection.deployPublicKey} help="Add it to the repository's deploy keys, with write access for pushes." />
+              <CopyField
+                label="Public deploy key"
+                value={connection.deployPublicKey}
+                help="Add it to the repository's deploy keys, with write access for pushes."
+              />
             )}
-            <CopyField label="Webhook URL" value={connection.webhookUrl} help="The forge's push webhook (content type application/json): GitHub signs with the secret, GitLab sends it as its token." />
-            {secret && <CopyField label="Webhook secret" value={secret} help="Shown once: give it to the forge's webhook now." />}
+            <CopyField
+              label="Webhook URL"
+              value={connection.webhookUrl}
+              help="The forge's push webhook (content type application/json): GitHub signs with the secret, GitLab sends it as its token."
+            />
+            {secret && (
+              <CopyField label="Webhook secret" value={secret} help="Shown once: give it to the forge's webhook now." />
+            )}
             <div className="actions">
-              <button type="button" onClick={() => pull(true)} disabled={pulling || pushing}>Preview pull</button>
-              <button type="button" className="primary" onClick={() => pull(false)} disabled={pulling || pushing}>Pull now</button>
-              <button type="button" className="primary" onClick={push} disabled={pulling || pushing}>Push now</button>
-              <button type="button" onClick={async () => { const r = await rotate({ projectToken }); if (r.error) setError(messageOf(r.error)); else setSecret(r.data!.rotateGitWebhookSecret); }}>New webhook secret</button>
-              <button type="button" className="danger" onClick={() => setConfirming(true)}>Disconnect</button>
+              <button type="button" onClick={() => pull(true)} disabled={pulling || pushing}>
+                Preview pull
+              </button>
+              <button type="button" className="primary" onClick={() => pull(false)} disabled={pulling || pushing}>
+                Pull now
+              </button>
+              <button type="button" className="primary" onClick={push} disabled={pulling || pushing}>
+                Push now
+              </button>
+              <button
+                type="button"
+                onClick={async () => {
+                  const r = await rotate({ projectToken });
+                  if (r.error) setError(messageOf(r.error));
+                  else setSecret(r.data!.rotateGitWebhookSecret);
+                }}
+              >
+                New webhook secret
+              </button>
+              <button type="button" className="danger" onClick={() => setConfirming(true)}>
+                Disconnect
+              </button>
             </div>
           </section>
-          <SettingsForm key={connection.id} projectToken={projectToken} connection={connection} onSaved={(message) => { setStatus(message); refresh(); }} onStarted={() => setStatus('')} />
-          <p role="status" className="status">{status}</p>
-          {error && <p role="alert" className="error">{error}</p>}
+          <SettingsForm
+            key={connection.id}
+            projectToken={projectToken}
+            connection={connection}
+            onSaved={(message) => {
+              setStatus(message);
+              refresh();
+            }}
+            onStarted={() => setStatus('')}
+          />
+          <p role="status" className="status">
+            {status}
+          </p>
+          {error && (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          )}
           {pulled && pulled.files.length > 0 && <PullReport pulled={pulled} />}
           {pushed?.pullRequest && (
             <p>
-              {pushed.pullRequest.opened ? 'Opened' : 'Updated'} <a href={pushed.pullRequest.url} target="_blank" rel="noreferrer">pull request #{pushed.pullRequest.number}</a> from <code>{pushed.branch}</code>.
+              {pushed.pullRequest.opened ? 'Opened' : 'Updated'}{' '}
+              <a href={pushed.pullRequest.url} target="_blank" rel="noreferrer">
+                pull request #{pushed.pullRequest.number}
+              </a>{' '}
+              from <code>{pushed.branch}</code>.
             </p>
           )}
           <section aria-labelledby="git-runs-title">
             <h2 id="git-runs-title">Last syncs</h2>
-            {data.gitSyncRuns.length === 0 ? <p>No sync yet.</p> : (
+            {data.gitSyncRuns.length === 0 ? (
+              <p>No sync yet.</p>
+            ) : (
               <table className="cells git-runs">
-                <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Started by</th><th scope="col">State</th><th scope="col">Commit</th><th scope="col">Message</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Started by</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Commit</th>
+                    <th scope="col">Message</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {data.gitSyncRuns.map((r) => (
                     <tr key={r.id}>
@@ -356,8 +594,22 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
                       <td>{r.kind === 'PREVIEW' ? 'Preview' : r.kind === 'PULL' ? 'Pull' : 'Push'}</td>
                       <td>{r.trigger.toLowerCase()}</td>
                       <td>{r.state.toLowerCase()}</td>
-                      <td><code>{short(r.commit)}</code></td>
-                      <td>{r.message}{r.pullRequestUrl && <> (<a href={r.pullRequestUrl} target="_blank" rel="noreferrer">pull request</a>)</>}</td>
+                      <td>
+                        <code>{short(r.commit)}</code>
+                      </td>
+                      <td>
+                        {r.message}
+                        {r.pullRequestUrl && (
+                          <>
+                            {' '}
+                            (
+                            <a href={r.pullRequestUrl} target="_blank" rel="noreferrer">
+                              pull request
+                            </a>
+                            )
+                          </>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -378,7 +630,8 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
                 refresh();
               }}
             >
-              The service forgets the repository, its token or deploy key and its sync log. Nothing changes in the repository.
+              The service forgets the repository, its token or deploy key and its sync log. Nothing changes in the
+              repository.
             </Confirm>
           )}
         </>

@@ -19,7 +19,10 @@ interface Props {
 }
 
 /** The path of a download url: the file is fetched from the origin the console came from. */
-const localHref = (url: string) => { const u = new URL(url, location.href); return u.pathname + u.search; };
+const localHref = (url: string) => {
+  const u = new URL(url, location.href);
+  return u.pathname + u.search;
+};
 
 export function GlossaryFiles({ projectToken, glossaryId, glossaryName, canImport, canExport, onImported }: Props) {
   const id = useId();
@@ -41,7 +44,12 @@ export function GlossaryFiles({ projectToken, glossaryId, glossaryName, canImpor
     setImporting(true);
     setImported('');
     setImportError('');
-    const answer = await uploadOperation(ImportGlossary, glossaryId === null ? { projectToken } : { glossaryId }, file, () => {});
+    const answer = await uploadOperation(
+      ImportGlossary,
+      glossaryId === null ? { projectToken } : { glossaryId },
+      file,
+      () => {},
+    );
     setImporting(false);
     if (answer.error !== undefined) return setImportError(answer.error);
     const { created, updated, skipped } = answer.data.importGlossary;
@@ -70,33 +78,67 @@ export function GlossaryFiles({ projectToken, glossaryId, glossaryName, canImpor
         {canImport && (
           <form onSubmit={doImport} aria-label="Import a glossary file">
             <h3>Import into {glossaryName}</h3>
-            <p className="hint">TBX (v2 and v3, TBX-Basic) or CSV (a header row: term, description, partOfSpeech, the flags, one column per language). A term already in the glossary (same text and part of speech) takes the file&apos;s fields. All or nothing.</p>
+            <p className="hint">
+              TBX (v2 and v3, TBX-Basic) or CSV (a header row: term, description, partOfSpeech, the flags, one column
+              per language). A term already in the glossary (same text and part of speech) takes the file&apos;s fields.
+              All or nothing.
+            </p>
             <div className="ops-row">
-              <label>TBX or CSV file
-                <input ref={fileInput} type="file" accept=".tbx,.xml,.csv,.txt" onChange={(e) => { setFile(e.target.files?.[0] ?? null); setImported(''); setImportError(''); }} />
+              <label>
+                TBX or CSV file
+                <input
+                  ref={fileInput}
+                  type="file"
+                  accept=".tbx,.xml,.csv,.txt"
+                  onChange={(e) => {
+                    setFile(e.target.files?.[0] ?? null);
+                    setImported('');
+                    setImportError('');
+                  }}
+                />
               </label>
-              <button type="submit" disabled={!file || importing}>{importing ? 'Importing…' : 'Import'}</button>
+              <button type="submit" disabled={!file || importing}>
+                {importing ? 'Importing…' : 'Import'}
+              </button>
             </div>
-            <p role="status" className="status">{importing ? 'Importing…' : imported}</p>
-            {importError && <p role="alert" className="error">Not imported: {importError}</p>}
+            <p role="status" className="status">
+              {importing ? 'Importing…' : imported}
+            </p>
+            {importError && (
+              <p role="alert" className="error">
+                Not imported: {importError}
+              </p>
+            )}
           </form>
         )}
         {canExport && (
           <form onSubmit={doExport} aria-label="Export the glossary">
             <h3>Export {glossaryName}</h3>
             <div className="ops-row">
-              <label>Format
+              <label>
+                Format
                 <select value={format} onChange={(e) => setFormat(e.target.value as GlossaryFormat)}>
                   <option value="TBX">TBX (TBX-Basic)</option>
                   <option value="CSV">CSV</option>
                 </select>
               </label>
-              <button type="submit" disabled={exporting}>{exporting ? 'Exporting…' : 'Export'}</button>
+              <button type="submit" disabled={exporting}>
+                {exporting ? 'Exporting…' : 'Export'}
+              </button>
             </div>
             {exported && (
-              <p className="download"><a href={localHref(exported.url)} download={exported.fileName}>Download {exported.fileName}</a> <span className="hint">{fileSize(exported.size)}</span></p>
+              <p className="download">
+                <a href={localHref(exported.url)} download={exported.fileName}>
+                  Download {exported.fileName}
+                </a>{' '}
+                <span className="hint">{fileSize(exported.size)}</span>
+              </p>
             )}
-            {exportError && <p role="alert" className="error">{exportError}</p>}
+            {exportError && (
+              <p role="alert" className="error">
+                {exportError}
+              </p>
+            )}
           </form>
         )}
       </div>

@@ -31,16 +31,28 @@ interface Props {
   onDone: (message: string) => void;
 }
 
-export function GlossaryTermDialog({ projectToken, glossaryId, term, sourceLanguage, targets, onCancel, onDone }: Props) {
+export function GlossaryTermDialog({
+  projectToken,
+  glossaryId,
+  term,
+  sourceLanguage,
+  targets,
+  onCancel,
+  onDone,
+}: Props) {
   const id = useId();
   const [text, setText] = useState(term?.term ?? '');
   const [partOfSpeech, setPartOfSpeech] = useState(term?.partOfSpeech ?? '');
   const [description, setDescription] = useState(term?.description ?? '');
   const [flags, setFlags] = useState<Record<FlagField, boolean>>({
-    forbidden: term?.forbidden ?? false, doNotTranslate: term?.doNotTranslate ?? false,
-    caseSensitive: term?.caseSensitive ?? false, abbreviation: term?.abbreviation ?? false,
+    forbidden: term?.forbidden ?? false,
+    doNotTranslate: term?.doNotTranslate ?? false,
+    caseSensitive: term?.caseSensitive ?? false,
+    abbreviation: term?.abbreviation ?? false,
   });
-  const [translations, setTranslations] = useState<Record<string, string>>(() => Object.fromEntries((term?.translations ?? []).map((t) => [t.language, t.text])));
+  const [translations, setTranslations] = useState<Record<string, string>>(() =>
+    Object.fromEntries((term?.translations ?? []).map((t) => [t.language, t.text])),
+  );
   const [error, setError] = useState('');
   const [{ fetching: creating }, create] = useMutation(CreateTerm);
   const [{ fetching: updating }, update] = useMutation(UpdateTerm);
@@ -51,7 +63,10 @@ export function GlossaryTermDialog({ projectToken, glossaryId, term, sourceLangu
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const input = {
-      term: text, partOfSpeech, description, ...flags,
+      term: text,
+      partOfSpeech,
+      description,
+      ...flags,
       // Every language the term has or the form shows; an empty text removes a translation.
       translations: [...targets.map((l) => ({ language: l.key, text: translations[l.key] ?? '' })), ...others],
     };
@@ -68,26 +83,54 @@ export function GlossaryTermDialog({ projectToken, glossaryId, term, sourceLangu
     <Modal labelledBy={`${id}-title`} onCancel={onCancel}>
       <form onSubmit={submit} className="term-form">
         <h2 id={`${id}-title`}>{title}</h2>
-        {sourceLanguage && <p className="hint">The term is written in the glossary&apos;s source language, {sourceLanguage}.</p>}
+        {sourceLanguage && (
+          <p className="hint">The term is written in the glossary&apos;s source language, {sourceLanguage}.</p>
+        )}
         <div className="term-fields">
-          <label>Term
-            <input ref={first} value={text} onChange={(e) => setText(e.target.value)} required maxLength={500} lang={sourceLanguage || undefined} />
+          <label>
+            Term
+            <input
+              ref={first}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              required
+              maxLength={500}
+              lang={sourceLanguage || undefined}
+            />
           </label>
-          <label>Part of speech
-            <input value={partOfSpeech} onChange={(e) => setPartOfSpeech(e.target.value)} maxLength={50} list={`${id}-pos`} />
-            <datalist id={`${id}-pos`}>{PARTS_OF_SPEECH.map((p) => <option key={p} value={p} />)}</datalist>
+          <label>
+            Part of speech
+            <input
+              value={partOfSpeech}
+              onChange={(e) => setPartOfSpeech(e.target.value)}
+              maxLength={50}
+              list={`${id}-pos`}
+            />
+            <datalist id={`${id}-pos`}>
+              {PARTS_OF_SPEECH.map((p) => (
+                <option key={p} value={p} />
+              ))}
+            </datalist>
           </label>
         </div>
-        <label>Description
+        <label>
+          Description
           <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={2} maxLength={2000} />
         </label>
         <fieldset>
           <legend>Flags</legend>
           {FLAGS.map((f) => (
             <label key={f.field} className="check" title={f.help}>
-              <input type="checkbox" checked={flags[f.field]} onChange={(e) => setFlags((all) => ({ ...all, [f.field]: e.target.checked }))} aria-describedby={`${id}-${f.field}`} />
+              <input
+                type="checkbox"
+                checked={flags[f.field]}
+                onChange={(e) => setFlags((all) => ({ ...all, [f.field]: e.target.checked }))}
+                aria-describedby={`${id}-${f.field}`}
+              />
               {f.label}
-              <span id={`${id}-${f.field}`} className="visually-hidden">{f.help}</span>
+              <span id={`${id}-${f.field}`} className="visually-hidden">
+                {f.help}
+              </span>
             </label>
           ))}
         </fieldset>
@@ -96,17 +139,33 @@ export function GlossaryTermDialog({ projectToken, glossaryId, term, sourceLangu
           {targets.length === 0 && <p className="hint">The project has no other language yet.</p>}
           <div className="term-translation-fields">
             {targets.map((l) => (
-              <label key={l.key}>{l.name || l.key} ({l.key})
-                <input value={translations[l.key] ?? ''} onChange={(e) => setTranslations((all) => ({ ...all, [l.key]: e.target.value }))} maxLength={500} lang={l.key} />
+              <label key={l.key}>
+                {l.name || l.key} ({l.key})
+                <input
+                  value={translations[l.key] ?? ''}
+                  onChange={(e) => setTranslations((all) => ({ ...all, [l.key]: e.target.value }))}
+                  maxLength={500}
+                  lang={l.key}
+                />
               </label>
             ))}
           </div>
-          {others.length > 0 && <p className="hint">Kept as they are: {others.map((t) => `${t.language} “${t.text}”`).join(', ')}.</p>}
+          {others.length > 0 && (
+            <p className="hint">Kept as they are: {others.map((t) => `${t.language} “${t.text}”`).join(', ')}.</p>
+          )}
         </fieldset>
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
         <div className="actions">
-          <button type="submit" className="primary" disabled={creating || updating}>{term ? 'Save term' : 'Add term'}</button>
-          <button type="button" onClick={onCancel}>Cancel</button>
+          <button type="submit" className="primary" disabled={creating || updating}>
+            {term ? 'Save term' : 'Add term'}
+          </button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
         </div>
       </form>
     </Modal>

@@ -5,7 +5,14 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Modal } from './Modal';
-import { RevertGlossaryChange, TermHistoryQuery, termName, type GlossaryTerm, type TermHistoryEntry, type TermSnapshot } from './glossary-documents';
+import {
+  RevertGlossaryChange,
+  TermHistoryQuery,
+  termName,
+  type GlossaryTerm,
+  type TermHistoryEntry,
+  type TermSnapshot,
+} from './glossary-documents';
 import { messageOf } from './feedback';
 import { count } from './wording';
 
@@ -28,11 +35,16 @@ function what(entry: TermHistoryEntry): string {
 }
 
 const FIELDS: { field: keyof Omit<TermSnapshot, 'translations'>; label: string }[] = [
-  { field: 'term', label: 'Term' }, { field: 'partOfSpeech', label: 'Part of speech' }, { field: 'description', label: 'Description' },
-  { field: 'forbidden', label: 'Forbidden' }, { field: 'doNotTranslate', label: 'Do not translate' },
-  { field: 'caseSensitive', label: 'Case sensitive' }, { field: 'abbreviation', label: 'Abbreviation' },
+  { field: 'term', label: 'Term' },
+  { field: 'partOfSpeech', label: 'Part of speech' },
+  { field: 'description', label: 'Description' },
+  { field: 'forbidden', label: 'Forbidden' },
+  { field: 'doNotTranslate', label: 'Do not translate' },
+  { field: 'caseSensitive', label: 'Case sensitive' },
+  { field: 'abbreviation', label: 'Abbreviation' },
 ];
-const shown = (value: string | boolean | undefined) => (value === undefined || value === '' ? '—' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : `“${value}”`);
+const shown = (value: string | boolean | undefined) =>
+  value === undefined || value === '' ? '—' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : `“${value}”`;
 
 /** What differs between the term as the change found and left it, one line each. */
 function differences(before: TermSnapshot | null, after: TermSnapshot | null): string[] {
@@ -43,7 +55,9 @@ function differences(before: TermSnapshot | null, after: TermSnapshot | null): s
     if (a === b || (!before && (b === '' || b === false)) || (!after && (a === '' || a === false))) continue;
     lines.push(before && after ? `${label}: ${shown(a)} → ${shown(b)}` : `${label}: ${shown(after ? b : a)}`);
   }
-  const languages = [...new Set([...(before?.translations ?? []), ...(after?.translations ?? [])].map((t) => t.language))].sort();
+  const languages = [
+    ...new Set([...(before?.translations ?? []), ...(after?.translations ?? [])].map((t) => t.language)),
+  ].sort();
   for (const language of languages) {
     const a = before?.translations.find((t) => t.language === language)?.text;
     const b = after?.translations.find((t) => t.language === language)?.text;
@@ -55,7 +69,10 @@ function differences(before: TermSnapshot | null, after: TermSnapshot | null): s
 
 export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, onReverted }: Props) {
   const id = useId();
-  const [{ data, error, fetching }, refetch] = useQuery({ query: TermHistoryQuery, variables: { projectToken, termId: term.id } });
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: TermHistoryQuery,
+    variables: { projectToken, termId: term.id },
+  });
   const [{ fetching: reverting }, revert] = useMutation(RevertGlossaryChange);
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
@@ -75,8 +92,17 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
   return (
     <Modal labelledBy={`${id}-title`} onCancel={onClose}>
       <h2 id={`${id}-title`}>History of {termName(term)}</h2>
-      {canRevert && <p className="hint">Reverting a change gives back what it found, for every term it touched (an import as a whole), except terms changed since.</p>}
-      {error && <p role="alert" className="error">{messageOf(error)}</p>}
+      {canRevert && (
+        <p className="hint">
+          Reverting a change gives back what it found, for every term it touched (an import as a whole), except terms
+          changed since.
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      )}
       {data && entries.length === 0 && <p>No recorded changes.</p>}
       {fetching && !data && <p>Loading…</p>}
       {entries.length > 0 && (
@@ -87,23 +113,46 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
               <li key={entry.change.id} aria-label={label}>
                 <div className="term-history-head">
                   <strong>{what(entry)}</strong>
-                  <span className="hint">{when(entry.change.at)} · {entry.change.actor.name ?? (entry.change.actor.kind === 'API_KEY' ? 'the project API key' : entry.change.actor.kind.toLowerCase())}</span>
+                  <span className="hint">
+                    {when(entry.change.at)} ·{' '}
+                    {entry.change.actor.name ??
+                      (entry.change.actor.kind === 'API_KEY'
+                        ? 'the project API key'
+                        : entry.change.actor.kind.toLowerCase())}
+                  </span>
                   {canRevert && (
-                    <button type="button" disabled={reverting} onClick={() => void doRevert(entry)} aria-label={`Revert: ${label}`}>Revert</button>
+                    <button
+                      type="button"
+                      disabled={reverting}
+                      onClick={() => void doRevert(entry)}
+                      aria-label={`Revert: ${label}`}
+                    >
+                      Revert
+                    </button>
                   )}
                 </div>
                 <ul className="term-history-changes">
-                  {differences(entry.before, entry.after).map((line) => <li key={line}>{line}</li>)}
+                  {differences(entry.before, entry.after).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
                 </ul>
               </li>
             );
           })}
         </ol>
       )}
-      <p role="status" className="status">{status}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <p role="status" className="status">
+        {status}
+      </p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
       <div className="actions">
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </Modal>
   );

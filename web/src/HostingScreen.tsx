@@ -39,10 +39,18 @@ const PublicationsQuery = graphql(`
     }
   }
 `);
-const Publish = graphql(`mutation HostingPublish($projectToken: String!, $key: String!, $label: String, $override: Boolean) { publishEnvironment(projectToken: $projectToken, key: $key, label: $label, overrideQualityGate: $override) { version } }`);
-const CreateEnvironment = graphql(`mutation HostingCreate($projectToken: String!, $key: String!, $name: String!, $color: String) { createEnvironment(projectToken: $projectToken, key: $key, name: $name, color: $color) { key } }`);
-const UpdateEnvironment = graphql(`mutation HostingUpdate($projectToken: String!, $key: String!, $name: String, $color: String) { updateEnvironment(projectToken: $projectToken, key: $key, name: $name, color: $color) { key } }`);
-const SetOrder = graphql(`mutation HostingOrder($projectToken: String!, $keys: [String!]!) { setEnvironmentOrder(projectToken: $projectToken, keys: $keys) { key } }`);
+const Publish = graphql(
+  `mutation HostingPublish($projectToken: String!, $key: String!, $label: String, $override: Boolean) { publishEnvironment(projectToken: $projectToken, key: $key, label: $label, overrideQualityGate: $override) { version } }`,
+);
+const CreateEnvironment = graphql(
+  `mutation HostingCreate($projectToken: String!, $key: String!, $name: String!, $color: String) { createEnvironment(projectToken: $projectToken, key: $key, name: $name, color: $color) { key } }`,
+);
+const UpdateEnvironment = graphql(
+  `mutation HostingUpdate($projectToken: String!, $key: String!, $name: String, $color: String) { updateEnvironment(projectToken: $projectToken, key: $key, name: $name, color: $color) { key } }`,
+);
+const SetOrder = graphql(
+  `mutation HostingOrder($projectToken: String!, $keys: [String!]!) { setEnvironmentOrder(projectToken: $projectToken, keys: $keys) { key } }`,
+);
 const Progress = graphql(`
   subscription HostingProgress($projectToken: String!) {
     publicationProgress(projectToken: $projectToken) { publicationId environmentKey stage filesDone filesTotal state message }
@@ -51,14 +59,18 @@ const Progress = graphql(`
 
 type Environment = ResultOf<typeof EnvironmentsQuery>['environments'][number];
 type ProgressEvent = ResultOf<typeof Progress>['publicationProgress'];
-interface GqlError { graphQLErrors: { message: string; extensions?: Record<string, unknown> }[]; message: string }
+interface GqlError {
+  graphQLErrors: { message: string; extensions?: Record<string, unknown> }[];
+  message: string;
+}
 
 const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
 /** A refusal in words: a publish while another runs (409) says so plainly. */
 function errorText(error: GqlError): string {
   const first = error.graphQLErrors[0];
-  if (first?.extensions?.code === 'CONFLICT' && /publication/.test(first.message)) return `Another publication is running: ${first.message}`;
+  if (first?.extensions?.code === 'CONFLICT' && /publication/.test(first.message))
+    return `Another publication is running: ${first.message}`;
   return first?.message ?? error.message;
 }
 
@@ -113,17 +125,28 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
   };
   const onDrop = (event: DragEvent, target: Environment) => {
     event.preventDefault();
-    if (dragged && dragged !== target.key) moveTo(dragged, environments.findIndex((e) => e.key === target.key));
+    if (dragged && dragged !== target.key)
+      moveTo(
+        dragged,
+        environments.findIndex((e) => e.key === target.key),
+      );
     setDragged(undefined);
   };
 
   return (
     <main className="ops hosting">
       <h1>Hosting</h1>
-      {error && <p role="alert" className="error">{errorText(error)}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {errorText(error)}
+        </p>
+      )}
       <section aria-labelledby="environments-heading">
         <h2 id="environments-heading">Environments in publication order</h2>
-        <p className="hint">Each publishes from the one above it (_latest from the editor, _production always from _latest). Drag a custom environment, or use its move buttons, to change the order.</p>
+        <p className="hint">
+          Each publishes from the one above it (_latest from the editor, _production always from _latest). Drag a custom
+          environment, or use its move buttons, to change the order.
+        </p>
         <ol className="environments">
           {environments.map((environment, index) => (
             <li
@@ -131,9 +154,15 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
               className={`environment${dragged === environment.key ? ' dragging' : ''}`}
               aria-label={`${environment.name} (${environment.key})`}
               draggable={!environment.builtIn}
-              onDragStart={(e) => { e.dataTransfer.setData('text/plain', environment.key); e.dataTransfer.effectAllowed = 'move'; setDragged(environment.key); }}
+              onDragStart={(e) => {
+                e.dataTransfer.setData('text/plain', environment.key);
+                e.dataTransfer.effectAllowed = 'move';
+                setDragged(environment.key);
+              }}
               onDragEnd={() => setDragged(undefined)}
-              onDragOver={(e) => { if (dragged && index > 0) e.preventDefault(); }}
+              onDragOver={(e) => {
+                if (dragged && index > 0) e.preventDefault();
+              }}
               onDrop={(e) => onDrop(e, environment)}
             >
               <EnvironmentCard
@@ -143,16 +172,26 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
                 progress={progress[environment.key]}
                 gate={gate}
                 onChanged={refresh}
-                move={environment.builtIn ? undefined : {
-                  up: index > 1 ? () => moveTo(environment.key, index - 1) : undefined,
-                  down: index < environments.length - 1 ? () => moveTo(environment.key, index + 1) : undefined,
-                }}
+                move={
+                  environment.builtIn
+                    ? undefined
+                    : {
+                        up: index > 1 ? () => moveTo(environment.key, index - 1) : undefined,
+                        down: index < environments.length - 1 ? () => moveTo(environment.key, index + 1) : undefined,
+                      }
+                }
               />
             </li>
           ))}
         </ol>
-        <p role="status" className="status">{announcement}</p>
-        {orderError && <p role="alert" className="error">{orderError}</p>}
+        <p role="status" className="status">
+          {announcement}
+        </p>
+        {orderError && (
+          <p role="alert" className="error">
+            {orderError}
+          </p>
+        )}
       </section>
       <CreateEnvironmentForm projectToken={projectToken} onCreated={refresh} />
       <section aria-labelledby="history-heading">
@@ -161,7 +200,16 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
         {history && history.publications.length > 0 && (
           <table className="ops-table">
             <caption className="visually-hidden">Publications, newest first</caption>
-            <thead><tr><th scope="col">Started</th><th scope="col">Environment</th><th scope="col">From</th><th scope="col">Published by</th><th scope="col">State</th><th scope="col">Label</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Environment</th>
+                <th scope="col">From</th>
+                <th scope="col">Published by</th>
+                <th scope="col">State</th>
+                <th scope="col">Label</th>
+              </tr>
+            </thead>
             <tbody>
               {history.publications.map((p) => (
                 <tr key={p.id}>
@@ -169,7 +217,10 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
                   <td>{p.environmentKey}</td>
                   <td>{p.source}</td>
                   <td>{`${p.publishedBy.name ?? (p.publishedBy.kind === 'API_KEY' ? 'project API key' : p.publishedBy.kind.toLowerCase())} (${p.changeSource.toLowerCase()})`}</td>
-                  <td><span className={`state state-${p.state.toLowerCase()}`}>{p.state}</span>{p.message && <span className="error"> {p.message}</span>}</td>
+                  <td>
+                    <span className={`state state-${p.state.toLowerCase()}`}>{p.state}</span>
+                    {p.message && <span className="error"> {p.message}</span>}
+                  </td>
                   <td>{p.label ?? ''}</td>
                 </tr>
               ))}
@@ -181,7 +232,15 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
   );
 }
 
-function EnvironmentCard({ projectToken, environment, generation, progress, gate, onChanged, move }: {
+function EnvironmentCard({
+  projectToken,
+  environment,
+  generation,
+  progress,
+  gate,
+  onChanged,
+  move,
+}: {
   projectToken: string;
   environment: Environment;
   generation: number;
@@ -190,20 +249,30 @@ function EnvironmentCard({ projectToken, environment, generation, progress, gate
   onChanged: () => void;
   move?: { up?: () => void; down?: () => void };
 }) {
-  const [{ data: status }, refetchStatus] = useQuery({ query: StatusQuery, variables: { projectToken, key: environment.key } });
+  const [{ data: status }, refetchStatus] = useQuery({
+    query: StatusQuery,
+    variables: { projectToken, key: environment.key },
+  });
   const [, publish] = useMutation(Publish);
   const [label, setLabel] = useState('');
   const [publishing, setPublishing] = useState(false);
   const [error, setError] = useState('');
   const [refusal, setRefusal] = useState<GateRefusal | undefined>();
   const [editing, setEditing] = useState(false);
-  useEffect(() => { if (generation > 0) refetchStatus({ requestPolicy: 'network-only' }); }, [generation, refetchStatus]);
+  useEffect(() => {
+    if (generation > 0) refetchStatus({ requestPolicy: 'network-only' });
+  }, [generation, refetchStatus]);
 
   const doPublish = async (override = false) => {
     setPublishing(true);
     setError('');
     setRefusal(undefined);
-    const result = await publish({ projectToken, key: environment.key, label: environment.key === '_latest' && label.trim() ? label.trim() : null, override: override || null });
+    const result = await publish({
+      projectToken,
+      key: environment.key,
+      label: environment.key === '_latest' && label.trim() ? label.trim() : null,
+      override: override || null,
+    });
     setPublishing(false);
     if (result.error) {
       const gateRefusal = gateRefusalOf(result.error);
@@ -218,55 +287,131 @@ function EnvironmentCard({ projectToken, environment, generation, progress, gate
   return (
     <article className="environment-card" style={{ borderLeftColor: environment.color }}>
       <header className="environment-head">
-        {!environment.builtIn && <span className="drag-handle" aria-hidden="true">⠿</span>}
-        <h3>{environment.name} <code>{environment.key}</code></h3>
+        {!environment.builtIn && (
+          <span className="drag-handle" aria-hidden="true">
+            ⠿
+          </span>
+        )}
+        <h3>
+          {environment.name} <code>{environment.key}</code>
+        </h3>
         <span className="from">from {environment.source}</span>
         {move && (
           <span className="move">
-            <button type="button" onClick={move.up} disabled={!move.up} aria-label={`Move ${environment.key} up`}>↑</button>
-            <button type="button" onClick={move.down} disabled={!move.down} aria-label={`Move ${environment.key} down`}>↓</button>
+            <button type="button" onClick={move.up} disabled={!move.up} aria-label={`Move ${environment.key} up`}>
+              ↑
+            </button>
+            <button type="button" onClick={move.down} disabled={!move.down} aria-label={`Move ${environment.key} down`}>
+              ↓
+            </button>
           </span>
         )}
-        {!environment.builtIn && <button type="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>Edit {environment.key}</button>}
+        {!environment.builtIn && (
+          <button type="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
+            Edit {environment.key}
+          </button>
+        )}
       </header>
-      {editing && <EditEnvironmentForm projectToken={projectToken} environment={environment} onDone={() => { setEditing(false); onChanged(); }} />}
+      {editing && (
+        <EditEnvironmentForm
+          projectToken={projectToken}
+          environment={environment}
+          onDone={() => {
+            setEditing(false);
+            onChanged();
+          }}
+        />
+      )}
       <dl className="environment-status" aria-label={`Status of ${environment.key}`}>
-        <div><dt>Keys</dt><dd>{s?.numberOfKeys ?? '…'}</dd></div>
-        <div><dt>Languages</dt><dd>{s?.numberOfLanguages ?? '…'}</dd></div>
-        <div><dt>Non-empty translations</dt><dd>{s?.numberOfNonEmptyTranslations ?? '…'}</dd></div>
-        <div><dt>Published</dt><dd>{s ? (s.createdAt ? time(s.createdAt) : 'never') : '…'}</dd></div>
-        {environment.lastPublication?.label && <div><dt>Label</dt><dd>{environment.lastPublication.label}</dd></div>}
+        <div>
+          <dt>Keys</dt>
+          <dd>{s?.numberOfKeys ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Languages</dt>
+          <dd>{s?.numberOfLanguages ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Non-empty translations</dt>
+          <dd>{s?.numberOfNonEmptyTranslations ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Published</dt>
+          <dd>{s ? (s.createdAt ? time(s.createdAt) : 'never') : '…'}</dd>
+        </div>
+        {environment.lastPublication?.label && (
+          <div>
+            <dt>Label</dt>
+            <dd>{environment.lastPublication.label}</dd>
+          </div>
+        )}
       </dl>
       {s && s.resources.length > 0 && (
         <details className="resources">
           <summary>Files on the CDN ({s.resources.length})</summary>
           <ul>
             {s.resources.map((r) => (
-              <li key={r.link}><a href={r.url} target="_blank" rel="noreferrer">{r.link.split('/').slice(2).join('/')}</a> <span className="size">{r.size.toLocaleString('en')} B</span></li>
+              <li key={r.link}>
+                <a href={r.url} target="_blank" rel="noreferrer">
+                  {r.link.split('/').slice(2).join('/')}
+                </a>{' '}
+                <span className="size">{r.size.toLocaleString('en')} B</span>
+              </li>
             ))}
           </ul>
         </details>
       )}
       <div className="publish-row">
         {environment.key === '_latest' && (
-          <input aria-label="Label of the next _latest publication" placeholder="Label (optional)" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={200} />
+          <input
+            aria-label="Label of the next _latest publication"
+            placeholder="Label (optional)"
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+            maxLength={200}
+          />
         )}
-        <button type="button" onClick={() => void doPublish()} disabled={publishing}>Publish {environment.key}</button>
+        <button type="button" onClick={() => void doPublish()} disabled={publishing}>
+          Publish {environment.key}
+        </button>
         {(running || publishing) && (
           <span className="publish-progress">
             <progress max={100} value={running ? files : undefined} aria-label={`Publication of ${environment.key}`} />
-            <span>{running ? `${progress!.stage.toLowerCase()} ${progress!.filesDone}/${progress!.filesTotal} files` : 'starting…'}</span>
+            <span>
+              {running
+                ? `${progress!.stage.toLowerCase()} ${progress!.filesDone}/${progress!.filesTotal} files`
+                : 'starting…'}
+            </span>
           </span>
         )}
         {progress?.state === 'COMPLETE' && !publishing && <span role="status">Published {environment.key}</span>}
-        {progress?.state === 'FAILED' && <span role="alert" className="error">Publication failed: {progress.message}</span>}
+        {progress?.state === 'FAILED' && (
+          <span role="alert" className="error">
+            Publication failed: {progress.message}
+          </span>
+        )}
       </div>
-      <QualityGateToggle projectToken={projectToken} environmentKey={environment.key} requireNoErrors={environment.requireNoErrors} onChanged={onChanged} />
+      <QualityGateToggle
+        projectToken={projectToken}
+        environmentKey={environment.key}
+        requireNoErrors={environment.requireNoErrors}
+        onChanged={onChanged}
+      />
       {refusal && (
-        <GateRefusalPanel projectToken={projectToken} environmentKey={environment.key} refusal={refusal} checkTitle={gate.checkTitle}
-          canOverride={gate.isOwner} onOverride={() => void doPublish(true)} />
+        <GateRefusalPanel
+          projectToken={projectToken}
+          environmentKey={environment.key}
+          refusal={refusal}
+          checkTitle={gate.checkTitle}
+          canOverride={gate.isOwner}
+          onOverride={() => void doPublish(true)}
+        />
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </article>
   );
 }
@@ -290,19 +435,51 @@ function CreateEnvironmentForm({ projectToken, onCreated }: { projectToken: stri
     <form className="ops-form" onSubmit={submit} aria-labelledby="create-env-heading">
       <h2 id="create-env-heading">New environment</h2>
       <div className="ops-row">
-        <label>Environment key<input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={40} pattern="[a-z0-9][a-z0-9_\-]{0,39}" title="a-z, 0-9, - and _, not starting with _" /></label>
-        <label>Environment name<input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} /></label>
-        <label>Color<input type="color" value={color} onChange={(e) => setColor(e.target.value)} /></label>
+        <label>
+          Environment key
+          <input
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+            required
+            maxLength={40}
+            pattern="[a-z0-9][a-z0-9_\-]{0,39}"
+            title="a-z, 0-9, - and _, not starting with _"
+          />
+        </label>
+        <label>
+          Environment name
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
+        </label>
+        <label>
+          Color
+          <input type="color" value={color} onChange={(e) => setColor(e.target.value)} />
+        </label>
         <button type="submit">Create environment</button>
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
       </div>
     </form>
   );
 }
 
-function EditEnvironmentForm({ projectToken, environment, onDone }: { projectToken: string; environment: Environment; onDone: () => void }) {
+function EditEnvironmentForm({
+  projectToken,
+  environment,
+  onDone,
+}: {
+  projectToken: string;
+  environment: Environment;
+  onDone: () => void;
+}) {
   const [name, setName] = useState(environment.name);
-  const [color, setColor] = useState(environment.color.length === 4 ? `#${[...environment.color.slice(1)].map((c) => c + c).join('')}` : environment.color);
+  const [color, setColor] = useState(
+    environment.color.length === 4
+      ? `#${[...environment.color.slice(1)].map((c) => c + c).join('')}`
+      : environment.color,
+  );
   const [error, setError] = useState('');
   const [, update] = useMutation(UpdateEnvironment);
   const submit = async (event: FormEvent) => {
@@ -313,10 +490,20 @@ function EditEnvironmentForm({ projectToken, environment, onDone }: { projectTok
   };
   return (
     <form className="ops-row edit-environment" onSubmit={submit}>
-      <label>Name of {environment.key}<input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} /></label>
-      <label>Color of {environment.key}<input type="color" value={color} onChange={(e) => setColor(e.target.value)} /></label>
+      <label>
+        Name of {environment.key}
+        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
+      </label>
+      <label>
+        Color of {environment.key}
+        <input type="color" value={color} onChange={(e) => setColor(e.target.value)} />
+      </label>
       <button type="submit">Save</button>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </form>
   );
 }

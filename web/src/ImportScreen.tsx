@@ -46,18 +46,47 @@ type GeneralOption = Exclude<ImportOption, LayoutOption>;
 
 /** Every import option of the API, with what it does (the Record makes the list exactly the API's). */
 const OPTION_HELP: Record<ImportOption, { label: string; help: string }> = {
-  REPLACE_TRANSLATION_IF_FOUND: { label: 'Replace existing translations', help: 'Texts of the file replace the translations the project has; otherwise only missing translations are added.' },
-  TRIM_LEADING_TRAILING_SPACES: { label: 'Trim spaces', help: 'White space at the start and end of each text is removed.' },
+  REPLACE_TRANSLATION_IF_FOUND: {
+    label: 'Replace existing translations',
+    help: 'Texts of the file replace the translations the project has; otherwise only missing translations are added.',
+  },
+  TRIM_LEADING_TRAILING_SPACES: {
+    label: 'Trim spaces',
+    help: 'White space at the start and end of each text is removed.',
+  },
   UNESCAPE_NEW_LINES: { label: 'Unescape new lines', help: 'The two characters \\n in a text become a line break.' },
   UNESCAPE_SINGLE_QUOTES: { label: 'Unescape single quotes', help: "\\' in a text becomes '." },
-  PUBLISH_AFTER_IMPORT: { label: 'Publish after import', help: 'Publishes the _latest environment once the import is written (plans with publishing).' },
-  DELETE_NOT_PRESENT_KEYS: { label: 'Delete keys not in the file', help: 'Keys of the namespace below (the whole project without one) that the file lacks are deleted. Locked keys stay. Not with a customer.' },
-  INCLUDE_FILE_PATH: { label: 'Record the file path', help: "The file's name is recorded on its keys; exports give it back as remotePath." },
-  MULTI_LANGUAGE: { label: 'Several languages', help: 'The file holds several languages, languages first ({"en": {…}, "de": {…}}).' },
-  LANGUAGES_NESTED: { label: 'Languages under keys', help: 'The languages are under each key ({"title": {"en": …, "de": …}}).' },
+  PUBLISH_AFTER_IMPORT: {
+    label: 'Publish after import',
+    help: 'Publishes the _latest environment once the import is written (plans with publishing).',
+  },
+  DELETE_NOT_PRESENT_KEYS: {
+    label: 'Delete keys not in the file',
+    help: 'Keys of the namespace below (the whole project without one) that the file lacks are deleted. Locked keys stay. Not with a customer.',
+  },
+  INCLUDE_FILE_PATH: {
+    label: 'Record the file path',
+    help: "The file's name is recorded on its keys; exports give it back as remotePath.",
+  },
+  MULTI_LANGUAGE: {
+    label: 'Several languages',
+    help: 'The file holds several languages, languages first ({"en": {…}, "de": {…}}).',
+  },
+  LANGUAGES_NESTED: {
+    label: 'Languages under keys',
+    help: 'The languages are under each key ({"title": {"en": …, "de": …}}).',
+  },
   SHEETS_AS_NAMESPACES: { label: 'Sheets as namespaces', help: "Each sheet's name is the namespace of its rows." },
 };
-const GENERAL_OPTIONS: GeneralOption[] = ['REPLACE_TRANSLATION_IF_FOUND', 'TRIM_LEADING_TRAILING_SPACES', 'UNESCAPE_NEW_LINES', 'UNESCAPE_SINGLE_QUOTES', 'DELETE_NOT_PRESENT_KEYS', 'INCLUDE_FILE_PATH', 'PUBLISH_AFTER_IMPORT'];
+const GENERAL_OPTIONS: GeneralOption[] = [
+  'REPLACE_TRANSLATION_IF_FOUND',
+  'TRIM_LEADING_TRAILING_SPACES',
+  'UNESCAPE_NEW_LINES',
+  'UNESCAPE_SINGLE_QUOTES',
+  'DELETE_NOT_PRESENT_KEYS',
+  'INCLUDE_FILE_PATH',
+  'PUBLISH_AFTER_IMPORT',
+];
 
 /** True when a file of the format, read with these options, holds one language that it does not name itself. */
 function needsLanguage(format: FileFormat | undefined, layout: LayoutOption[]): boolean {
@@ -113,27 +142,50 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
   const input = useRef<HTMLInputElement>(null);
   const project = meta?.project;
 
-  const update = (id: number, change: Partial<Item>) => setItems((list) => list.map((i) => (i.id === id ? { ...i, ...change } : i)));
+  const update = (id: number, change: Partial<Item>) =>
+    setItems((list) => list.map((i) => (i.id === id ? { ...i, ...change } : i)));
   /** A changed choice makes the previews stale: they are asked again. */
-  const invalidate = (list: Item[]) => list.map((i) => (i.stage === 'imported' ? i : { ...i, stage: 'ready' as const, preview: undefined, error: undefined, progress: undefined }));
-  const edit = (id: number, change: Partial<Item>) => setItems((list) => invalidate(list.map((i) => (i.id === id ? { ...i, ...change } : i))));
+  const invalidate = (list: Item[]) =>
+    list.map((i) =>
+      i.stage === 'imported'
+        ? i
+        : { ...i, stage: 'ready' as const, preview: undefined, error: undefined, progress: undefined },
+    );
+  const edit = (id: number, change: Partial<Item>) =>
+    setItems((list) => invalidate(list.map((i) => (i.id === id ? { ...i, ...change } : i))));
   const editShared = (apply: () => void) => {
     apply();
     setItems((list) => invalidate(list));
   };
 
   const addFiles = async (files: File[]) => {
-    const added = files.map((file) => ({ id: nextId.current++, file, format: '', languageKey: '', layout: [], reason: 'reading the file…', stage: 'ready' as const }));
+    const added = files.map((file) => ({
+      id: nextId.current++,
+      file,
+      format: '',
+      languageKey: '',
+      layout: [],
+      reason: 'reading the file…',
+      stage: 'ready' as const,
+    }));
     setItems((list) => [...list.filter((i) => i.stage !== 'imported'), ...added]);
     for (const item of added) {
       const s = await suggestionOf(item.file);
-      update(item.id, { format: s.format, languageKey: s.languageKey ?? '', layout: s.options, reason: `Suggested: ${s.reason}` });
+      update(item.id, {
+        format: s.format,
+        languageKey: s.languageKey ?? '',
+        layout: s.options,
+        reason: `Suggested: ${s.reason}`,
+      });
     }
   };
 
   const variablesOf = (item: Item): Omit<ImportVariables, 'file'> => {
     const format = formatById.get(item.format)!;
-    const tagList = tags.split(',').map((t) => t.trim()).filter(Boolean);
+    const tagList = tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     return {
       projectToken,
       uploadFormat: format.format,
@@ -155,7 +207,9 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
 
   const runAll = async (stage: 'previewing' | 'importing') => {
     setBusy(true);
-    const todo = items.filter((i) => (stage === 'previewing' ? i.stage === 'ready' || i.stage === 'failed' : i.stage === 'previewed'));
+    const todo = items.filter((i) =>
+      stage === 'previewing' ? i.stage === 'ready' || i.stage === 'failed' : i.stage === 'previewed',
+    );
     for (const item of todo) {
       const problem = problemOf(item);
       if (problem) {
@@ -166,10 +220,20 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
       const onProgress = (progress: UploadProgress) => update(item.id, { progress });
       if (stage === 'previewing') {
         const answer = await uploadOperation(PreviewImport, variablesOf(item), item.file, onProgress);
-        update(item.id, answer.error !== undefined ? { stage: 'failed', error: answer.error, refused: answer.answered } : { stage: 'previewed', preview: answer.data.previewImport });
+        update(
+          item.id,
+          answer.error !== undefined
+            ? { stage: 'failed', error: answer.error, refused: answer.answered }
+            : { stage: 'previewed', preview: answer.data.previewImport },
+        );
       } else {
         const answer = await uploadOperation(ImportFile, variablesOf(item), item.file, onProgress);
-        update(item.id, answer.error !== undefined ? { stage: 'failed', error: answer.error, refused: answer.answered, preview: undefined } : { stage: 'imported', result: answer.data.importFile });
+        update(
+          item.id,
+          answer.error !== undefined
+            ? { stage: 'failed', error: answer.error, refused: answer.answered, preview: undefined }
+            : { stage: 'imported', result: answer.data.importFile },
+        );
       }
     }
     setBusy(false);
@@ -185,21 +249,42 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
   const toPreview = items.filter((i) => i.stage === 'ready' || i.stage === 'failed').length;
   const imported = items.filter((i) => i.stage === 'imported').length;
   const files = (n: number) => counted(n, 'file');
-  const status = busy ? 'Working…' : imported ? `Imported ${files(imported)}` : previewed ? `Preview ready for ${files(previewed)}: apply to import` : '';
+  const status = busy
+    ? 'Working…'
+    : imported
+      ? `Imported ${files(imported)}`
+      : previewed
+        ? `Preview ready for ${files(previewed)}: apply to import`
+        : '';
   return (
     <main className="transfer import-screen">
       <h1>Import{project ? ` into ${project.name}` : ''}</h1>
-      {formatsError && <p role="alert" className="error">{formatsError.message}</p>}
+      {formatsError && (
+        <p role="alert" className="error">
+          {formatsError.message}
+        </p>
+      )}
       <div
         className={`dropzone${dragging ? ' dragging' : ''}`}
-        onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
         <p>Drop translation files here, or</p>
         <label className="file-pick">
           Choose files to import
-          <input ref={input} type="file" multiple onChange={(e) => { void addFiles([...(e.target.files ?? [])]); e.target.value = ''; }} />
+          <input
+            ref={input}
+            type="file"
+            multiple
+            onChange={(e) => {
+              void addFiles([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
+          />
         </label>
       </div>
 
@@ -208,34 +293,77 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
         <div className="option-fields">
           <label>
             Namespace
-            <input value={namespace} list="import-namespaces" onChange={(e) => editShared(() => setNamespace(e.target.value))} aria-describedby="namespace-help" />
-            <span id="namespace-help" className="help">Of the keys the file gives none; the scope of “Delete keys not in the file”.</span>
+            <input
+              value={namespace}
+              list="import-namespaces"
+              onChange={(e) => editShared(() => setNamespace(e.target.value))}
+              aria-describedby="namespace-help"
+            />
+            <span id="namespace-help" className="help">
+              Of the keys the file gives none; the scope of “Delete keys not in the file”.
+            </span>
           </label>
-          <datalist id="import-namespaces">{project?.namespaces.map((n) => <option key={n.name} value={n.name} />)}</datalist>
-          <datalist id="import-languages">{project?.languages.map((l) => <option key={l.key} value={l.key}>{l.name}</option>)}</datalist>
+          <datalist id="import-namespaces">
+            {project?.namespaces.map((n) => (
+              <option key={n.name} value={n.name} />
+            ))}
+          </datalist>
+          <datalist id="import-languages">
+            {project?.languages.map((l) => (
+              <option key={l.key} value={l.key}>
+                {l.name}
+              </option>
+            ))}
+          </datalist>
           <label>
             Customer
-            <select value={customerKey} onChange={(e) => editShared(() => setCustomerKey(e.target.value))} aria-describedby="customer-help">
+            <select
+              value={customerKey}
+              onChange={(e) => editShared(() => setCustomerKey(e.target.value))}
+              aria-describedby="customer-help"
+            >
               <option value="">None (the base texts)</option>
-              {project?.customers.map((c) => <option key={c.key} value={c.key}>{c.description ? `${c.key} – ${c.description}` : c.key}</option>)}
+              {project?.customers.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.description ? `${c.key} – ${c.description}` : c.key}
+                </option>
+              ))}
             </select>
-            <span id="customer-help" className="help">The file's texts become this customer's overrides.</span>
+            <span id="customer-help" className="help">
+              The file's texts become this customer's overrides.
+            </span>
           </label>
           <label>
             Tags
-            <input value={tags} onChange={(e) => editShared(() => setTags(e.target.value))} aria-describedby="tags-help" />
-            <span id="tags-help" className="help">Comma-separated; added to every key of the file.</span>
+            <input
+              value={tags}
+              onChange={(e) => editShared(() => setTags(e.target.value))}
+              aria-describedby="tags-help"
+            />
+            <span id="tags-help" className="help">
+              Comma-separated; added to every key of the file.
+            </span>
           </label>
         </div>
         <ul className="option-list">
           {GENERAL_OPTIONS.map((o) => (
             <li key={o}>
               <label className="check">
-                <input type="checkbox" checked={options.includes(o)} aria-describedby={`help-${o}`}
-                  onChange={(e) => editShared(() => setOptions((list) => (e.target.checked ? [...list, o] : list.filter((x) => x !== o))))} />
+                <input
+                  type="checkbox"
+                  checked={options.includes(o)}
+                  aria-describedby={`help-${o}`}
+                  onChange={(e) =>
+                    editShared(() =>
+                      setOptions((list) => (e.target.checked ? [...list, o] : list.filter((x) => x !== o))),
+                    )
+                  }
+                />
                 {OPTION_HELP[o].label}
               </label>
-              <span id={`help-${o}`} className="help">{OPTION_HELP[o].help}</span>
+              <span id={`help-${o}`} className="help">
+                {OPTION_HELP[o].help}
+              </span>
             </li>
           ))}
         </ul>
@@ -244,24 +372,48 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
       {items.length > 0 && (
         <ul className="import-files" aria-label="Files to import">
           {items.map((item) => (
-            <FileItem key={item.id} item={item} formats={formats} busy={busy}
+            <FileItem
+              key={item.id}
+              item={item}
+              formats={formats}
+              busy={busy}
               onEdit={(change) => edit(item.id, change)}
-              onRemove={() => setItems((list) => list.filter((i) => i.id !== item.id))} />
+              onRemove={() => setItems((list) => list.filter((i) => i.id !== item.id))}
+            />
           ))}
         </ul>
       )}
       <div className="actions">
-        <button type="button" disabled={busy || toPreview === 0 || formats.length === 0} onClick={() => void runAll('previewing')}>Preview</button>
-        <button type="button" className="primary" disabled={busy || previewed === 0} onClick={() => void runAll('importing')}>
+        <button
+          type="button"
+          disabled={busy || toPreview === 0 || formats.length === 0}
+          onClick={() => void runAll('previewing')}
+        >
+          Preview
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || previewed === 0}
+          onClick={() => void runAll('importing')}
+        >
           {previewed > 1 ? `Apply import of ${previewed} files` : 'Apply import'}
         </button>
       </div>
-      <p role="status" className="status">{status}</p>
+      <p role="status" className="status">
+        {status}
+      </p>
     </main>
   );
 }
 
-function FileItem({ item, formats, busy, onEdit, onRemove }: {
+function FileItem({
+  item,
+  formats,
+  busy,
+  onEdit,
+  onRemove,
+}: {
   item: Item;
   formats: FileFormat[];
   busy: boolean;
@@ -278,35 +430,68 @@ function FileItem({ item, formats, busy, onEdit, onRemove }: {
       <div className="file-head">
         <strong className="file-name">{name}</strong>
         <span className="file-size">{fileSize(item.file.size)}</span>
-        {!locked && <button type="button" onClick={onRemove} aria-label={`Remove ${name}`}>Remove</button>}
+        {!locked && (
+          <button type="button" onClick={onRemove} aria-label={`Remove ${name}`}>
+            Remove
+          </button>
+        )}
       </div>
       <div className="file-fields">
         <label>
           Format of {name}
-          <select value={item.format} disabled={locked} onChange={(e) => onEdit({ format: e.target.value, reason: 'Chosen' })}>
+          <select
+            value={item.format}
+            disabled={locked}
+            onChange={(e) => onEdit({ format: e.target.value, reason: 'Chosen' })}
+          >
             {!format && <option value="">Choose…</option>}
-            {formats.map((f) => <option key={f.id} value={f.id}>{f.name} ({f.id})</option>)}
+            {formats.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name} ({f.id})
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Language of {name}
-          <input value={item.languageKey} disabled={locked} list="import-languages" placeholder={needsLanguage(format, item.layout) ? 'required' : 'from the file'}
-            onChange={(e) => onEdit({ languageKey: e.target.value })} />
+          <input
+            value={item.languageKey}
+            disabled={locked}
+            list="import-languages"
+            placeholder={needsLanguage(format, item.layout) ? 'required' : 'from the file'}
+            onChange={(e) => onEdit({ languageKey: e.target.value })}
+          />
         </label>
         {layouts.map((o) => (
           <span key={o} className="layout-option">
             <label className="check">
-              <input type="checkbox" disabled={locked} checked={item.layout.includes(o)} aria-describedby={`help-${item.id}-${o}`}
-                onChange={(e) => onEdit({ layout: e.target.checked ? [...item.layout, o] : item.layout.filter((x) => x !== o) })} />
+              <input
+                type="checkbox"
+                disabled={locked}
+                checked={item.layout.includes(o)}
+                aria-describedby={`help-${item.id}-${o}`}
+                onChange={(e) =>
+                  onEdit({ layout: e.target.checked ? [...item.layout, o] : item.layout.filter((x) => x !== o) })
+                }
+              />
               {OPTION_HELP[o].label}
             </label>
-            <span id={`help-${item.id}-${o}`} className="help">{OPTION_HELP[o].help}</span>
+            <span id={`help-${item.id}-${o}`} className="help">
+              {OPTION_HELP[o].help}
+            </span>
           </span>
         ))}
       </div>
       <p className="reason">{item.reason}</p>
-      {running && item.progress && <Progress name={name} progress={item.progress} importing={item.stage === 'importing'} />}
-      {item.error && <p role="alert" className="error transfer-error">{item.error}{item.refused ? ' Nothing was changed.' : ''}</p>}
+      {running && item.progress && (
+        <Progress name={name} progress={item.progress} importing={item.stage === 'importing'} />
+      )}
+      {item.error && (
+        <p role="alert" className="error transfer-error">
+          {item.error}
+          {item.refused ? ' Nothing was changed.' : ''}
+        </p>
+      )}
       {item.preview && item.stage === 'previewed' && <PreviewView name={name} preview={item.preview} />}
       {item.result && <ResultView name={name} result={item.result} />}
     </li>
@@ -319,7 +504,9 @@ function Progress({ name, progress, importing }: { name: string; progress: Uploa
     return (
       <p className="progress-line">
         <progress max={progress.total || 1} value={progress.sent} aria-label={`Upload of ${name}`} />
-        <span>Uploading {fileSize(progress.sent)} of {fileSize(progress.total)} ({percent}%)</span>
+        <span>
+          Uploading {fileSize(progress.sent)} of {fileSize(progress.total)} ({percent}%)
+        </span>
       </p>
     );
   }
@@ -336,7 +523,10 @@ function Counts({ label, rows }: { label: string; rows: [string, ReactNode][] })
   return (
     <dl className="counts" aria-label={label}>
       {rows.map(([name, value]) => (
-        <div key={name}><dt>{name}</dt><dd>{value}</dd></div>
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{value}</dd>
+        </div>
       ))}
     </dl>
   );
@@ -345,13 +535,23 @@ function Counts({ label, rows }: { label: string; rows: [string, ReactNode][] })
 const keyName = (k: { key: string; namespace: string }) => (k.namespace ? `${k.namespace}: ${k.key}` : k.key);
 const SHOWN_KEYS = 50;
 
-function KeyList({ title, changes }: { title: string; changes: { count: number; keys: { key: string; namespace: string }[] } }) {
+function KeyList({
+  title,
+  changes,
+}: {
+  title: string;
+  changes: { count: number; keys: { key: string; namespace: string }[] };
+}) {
   if (changes.count === 0) return null;
   return (
     <details>
-      <summary>{title} ({count(changes.count)})</summary>
+      <summary>
+        {title} ({count(changes.count)})
+      </summary>
       <ul className="key-list">
-        {changes.keys.slice(0, SHOWN_KEYS).map((k) => <li key={`${k.namespace}\u0000${k.key}`}>{keyName(k)}</li>)}
+        {changes.keys.slice(0, SHOWN_KEYS).map((k) => (
+          <li key={`${k.namespace}\u0000${k.key}`}>{keyName(k)}</li>
+        ))}
         {changes.count > SHOWN_KEYS && <li>… and {count(changes.count - SHOWN_KEYS)} more</li>}
       </ul>
     </details>
@@ -362,25 +562,38 @@ function PreviewView({ name, preview }: { name: string; preview: Preview }) {
   return (
     <section className="preview" aria-label={`Preview of ${name}`}>
       <h2>What the import will change</h2>
-      <Counts label={`Preview counts of ${name}`} rows={[
-        ['Keys in the file', count(preview.numberOfKeysFound)],
-        ['Languages in the file', preview.foundLanguages.map((l) => l.key).join(', ') || '–'],
-        ['New keys', count(preview.keysToCreate.count)],
-        ['New translations', count(preview.translationsToInsert)],
-        ['Replaced translations', count(preview.translationsToUpdate)],
-        ['Refused translations', count(preview.translationsToRefuse)],
-        ['New languages', preview.languagesToCreate.join(', ') || '–'],
-        ['Keys to delete', count(preview.keysToDelete.count)],
-      ]} />
+      <Counts
+        label={`Preview counts of ${name}`}
+        rows={[
+          ['Keys in the file', count(preview.numberOfKeysFound)],
+          ['Languages in the file', preview.foundLanguages.map((l) => l.key).join(', ') || '–'],
+          ['New keys', count(preview.keysToCreate.count)],
+          ['New translations', count(preview.translationsToInsert)],
+          ['Replaced translations', count(preview.translationsToUpdate)],
+          ['Refused translations', count(preview.translationsToRefuse)],
+          ['New languages', preview.languagesToCreate.join(', ') || '–'],
+          ['Keys to delete', count(preview.keysToDelete.count)],
+        ]}
+      />
       <KeyList title="New keys" changes={preview.keysToCreate} />
       <KeyList title="Keys to delete" changes={preview.keysToDelete} />
       {preview.refusals.length > 0 && (
         <table className="refusals">
           <caption>Refused translations (not written)</caption>
-          <thead><tr><th scope="col">Key</th><th scope="col">Language</th><th scope="col">Reason</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Language</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
           <tbody>
             {preview.refusals.map((r) => (
-              <tr key={`${r.namespace}\u0000${r.key}\u0000${r.language}`}><td>{keyName(r)}</td><td>{r.language}</td><td>{r.message}</td></tr>
+              <tr key={`${r.namespace}\u0000${r.key}\u0000${r.language}`}>
+                <td>{keyName(r)}</td>
+                <td>{r.language}</td>
+                <td>{r.message}</td>
+              </tr>
             ))}
           </tbody>
         </table>
@@ -393,17 +606,26 @@ function ResultView({ name, result }: { name: string; result: Result }) {
   return (
     <section className="result" aria-label={`Result of ${name}`}>
       <h2>Imported</h2>
-      <Counts label={`Import counts of ${name}`} rows={[
-        ['Keys in the file', count(result.numberOfKeysFound)],
-        ['New keys', count(result.keysCreated)],
-        ['New translations', count(result.translationsInserted)],
-        ['Replaced translations', count(result.translationsUpdated)],
-        ['Refused translations', count(result.translationsRefused)],
-        ['New languages', result.languagesCreated.join(', ') || '–'],
-        ['Deleted keys', count(result.keysDeleted)],
-        ['Published', result.published ? 'yes' : 'no'],
-      ]} />
-      {result.warnings.length > 0 && <ul className="warnings">{result.warnings.map((w) => <li key={w}>{w}</li>)}</ul>}
+      <Counts
+        label={`Import counts of ${name}`}
+        rows={[
+          ['Keys in the file', count(result.numberOfKeysFound)],
+          ['New keys', count(result.keysCreated)],
+          ['New translations', count(result.translationsInserted)],
+          ['Replaced translations', count(result.translationsUpdated)],
+          ['Refused translations', count(result.translationsRefused)],
+          ['New languages', result.languagesCreated.join(', ') || '–'],
+          ['Deleted keys', count(result.keysDeleted)],
+          ['Published', result.published ? 'yes' : 'no'],
+        ]}
+      />
+      {result.warnings.length > 0 && (
+        <ul className="warnings">
+          {result.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -8,13 +8,17 @@ import { client } from './client';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
 
-const InvitationQuery = graphql(`query Invitation($token: String!) { invitation(token: $token) { projectName role email expiresAt accountExists } }`);
+const InvitationQuery = graphql(
+  `query Invitation($token: String!) { invitation(token: $token) { projectName role email expiresAt accountExists } }`,
+);
 const AcceptInvitation = graphql(`
   mutation AcceptInvitation($token: String!, $email: String, $password: String, $name: String) {
     acceptInvitation(token: $token, email: $email, password: $password, name: $name) { projectToken }
   }
 `);
-const SignInMutation = graphql(`mutation InvitationSignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { email } }`);
+const SignInMutation = graphql(
+  `mutation InvitationSignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { email } }`,
+);
 
 const ROLE_TEXT: Record<string, string> = {
   ADMIN: 'an administrator (manages the project and its members)',
@@ -32,7 +36,15 @@ interface Props {
 }
 
 /** The invited address (an e-mail invitation), or a field for it (a role link). */
-function EmailField({ invited, value, onChange }: { invited: string | null; value: string; onChange: (v: string) => void }) {
+function EmailField({
+  invited,
+  value,
+  onChange,
+}: {
+  invited: string | null;
+  value: string;
+  onChange: (v: string) => void;
+}) {
   if (invited) return <p>E-mail: {invited}</p>;
   return (
     <label>
@@ -51,14 +63,23 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
 
-  if (fetching && !data) return <main className="signin invitation" aria-busy="true">Loading…</main>;
+  if (fetching && !data)
+    return (
+      <main className="signin invitation" aria-busy="true">
+        Loading…
+      </main>
+    );
   const offer = data?.invitation;
   if (!offer) {
     return (
       <main className="signin invitation">
         <h1>Invitation</h1>
-        <p role="alert" className="error">{error ? messageOf(error) : 'This invitation link is not valid.'}</p>
-        <p><a href="#/">Open the console</a></p>
+        <p role="alert" className="error">
+          {error ? messageOf(error) : 'This invitation link is not valid.'}
+        </p>
+        <p>
+          <a href="#/">Open the console</a>
+        </p>
       </main>
     );
   }
@@ -66,9 +87,15 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
   const address = offer.email ?? email;
 
   /** Accepts (as the signed-in account, or creating one with the variables): the project's token, or why not. */
-  const accept = async (variables: { email?: string; password?: string; name?: string }): Promise<{ projectToken: string } | { refused: string }> => {
+  const accept = async (variables: {
+    email?: string;
+    password?: string;
+    name?: string;
+  }): Promise<{ projectToken: string } | { refused: string }> => {
     const result = await client.mutation(AcceptInvitation, { token, ...variables }).toPromise();
-    return result.error ? { refused: messageOf(result.error) } : { projectToken: result.data!.acceptInvitation.projectToken };
+    return result.error
+      ? { refused: messageOf(result.error) }
+      : { projectToken: result.data!.acceptInvitation.projectToken };
   };
   const signIn = async (): Promise<string | null> => {
     const result = await client.mutation(SignInMutation, { email: address, password }).toPromise();
@@ -119,15 +146,33 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
       <p>
         You are invited to the project <strong>{offer.projectName}</strong> as {ROLE_TEXT[offer.role] ?? offer.role}
         {offer.email && <> (invitation for {offer.email})</>}.
-        {offer.expiresAt && <> The link expires on {new Date(offer.expiresAt).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' })}.</>}
+        {offer.expiresAt && (
+          <>
+            {' '}
+            The link expires on{' '}
+            {new Date(offer.expiresAt).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' })}.
+          </>
+        )}
       </p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
       {viewerEmail ? (
         <div className="invitation-actions">
           <p>Signed in as {viewerEmail}.</p>
-          {offer.email && offer.email !== viewerEmail && <p className="error">This invitation is for {offer.email}: sign out and sign in as that account to accept it.</p>}
-          <button type="button" onClick={() => acceptSignedIn()} disabled={busy}>Accept the invitation</button>
-          <button type="button" onClick={onSignOut}>Sign out</button>
+          {offer.email && offer.email !== viewerEmail && (
+            <p className="error">
+              This invitation is for {offer.email}: sign out and sign in as that account to accept it.
+            </p>
+          )}
+          <button type="button" onClick={() => acceptSignedIn()} disabled={busy}>
+            Accept the invitation
+          </button>
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
         </div>
       ) : chosen === 'create' ? (
         <form onSubmit={create}>
@@ -139,10 +184,23 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
           </label>
           <label>
             Password (at least 8 characters)
-            <input type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </label>
-          <button type="submit" disabled={busy}>Create account and join</button>
-          {!offer.email && <button type="button" className="link" onClick={() => setMode('signin')}>I already have an account</button>}
+          <button type="submit" disabled={busy}>
+            Create account and join
+          </button>
+          {!offer.email && (
+            <button type="button" className="link" onClick={() => setMode('signin')}>
+              I already have an account
+            </button>
+          )}
         </form>
       ) : (
         <form onSubmit={signInAndAccept}>
@@ -150,10 +208,22 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
           <EmailField invited={offer.email ?? null} value={email} onChange={setEmail} />
           <label>
             Password
-            <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </label>
-          <button type="submit" disabled={busy}>Sign in and join</button>
-          {!offer.accountExists && <button type="button" className="link" onClick={() => setMode('create')}>Create a new account instead</button>}
+          <button type="submit" disabled={busy}>
+            Sign in and join
+          </button>
+          {!offer.accountExists && (
+            <button type="button" className="link" onClick={() => setMode('create')}>
+              Create a new account instead
+            </button>
+          )}
         </form>
       )}
     </main>

@@ -9,7 +9,15 @@ import { CellAssistant } from './CellAssistant';
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 
-export function KeyPanel({ projectToken, address, row, notice, defaultLanguage, onClose, onChanged }: {
+export function KeyPanel({
+  projectToken,
+  address,
+  row,
+  notice,
+  defaultLanguage,
+  onClose,
+  onChanged,
+}: {
   projectToken: string;
   /** The project's default language: the assistant's source, not one of its targets. */
   defaultLanguage: string;
@@ -33,10 +41,12 @@ export function KeyPanel({ projectToken, address, row, notice, defaultLanguage, 
   // the user's input until it is saved.
   const edited = useRef(false);
   const shown = useRef<string | null>(row ? `${row.namespace}\u0000${row.key}` : null);
-  const edit = <T,>(set: (value: T) => void) => (value: T) => {
-    edited.current = true;
-    set(value);
-  };
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      edited.current = true;
+      set(value);
+    };
   useEffect(() => {
     if (!row) return;
     const identity = `${row.namespace}\u0000${row.key}`;
@@ -56,12 +66,22 @@ export function KeyPanel({ projectToken, address, row, notice, defaultLanguage, 
     const input = {
       ...(name !== row.key ? { key: name } : {}),
       description,
-      tags: tags.split(',').map((t) => t.trim()).filter(Boolean),
+      tags: tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
       charactersLimit: limit.trim() === '' ? -1 : Number(limit),
       lock,
     };
     // A locked key refuses metadata changes: unlock first, on its own.
-    const result = await client.mutation(UpdateKey, { projectToken, key: row.key, namespace: row.namespace, input: row.lock && !lock ? { lock: false } : input }).toPromise();
+    const result = await client
+      .mutation(UpdateKey, {
+        projectToken,
+        key: row.key,
+        namespace: row.namespace,
+        input: row.lock && !lock ? { lock: false } : input,
+      })
+      .toPromise();
     if (result.error) return setMessage(`Not saved: ${messageOf(result.error)}`);
     edited.current = false;
     setMessage('Key saved');
@@ -69,7 +89,9 @@ export function KeyPanel({ projectToken, address, row, notice, defaultLanguage, 
   };
   const remove = async () => {
     if (!window.confirm(`Delete the key ${row.key} with its translations?`)) return;
-    const result = await client.mutation(DeleteKey, { projectToken, key: row.key, namespace: row.namespace }).toPromise();
+    const result = await client
+      .mutation(DeleteKey, { projectToken, key: row.key, namespace: row.namespace })
+      .toPromise();
     if (result.error) return setMessage(`Not deleted: ${messageOf(result.error)}`);
     onChanged(null);
     onClose();
@@ -78,29 +100,77 @@ export function KeyPanel({ projectToken, address, row, notice, defaultLanguage, 
     <aside className="key-panel" aria-label={`Key ${row.key}`}>
       <div className="panel-head">
         <h2>{row.key}</h2>
-        <button type="button" onClick={onClose}>Close key panel</button>
+        <button type="button" onClick={onClose}>
+          Close key panel
+        </button>
       </div>
       {row.deprecated && <p className="badge deprecated">Deprecated since {when(row.deprecatedAt)}</p>}
       <form onSubmit={submit}>
-        <label>Key <input value={name} onChange={(e) => edit(setName)(e.target.value)} required maxLength={500} disabled={row.lock} /></label>
+        <label>
+          Key{' '}
+          <input
+            value={name}
+            onChange={(e) => edit(setName)(e.target.value)}
+            required
+            maxLength={500}
+            disabled={row.lock}
+          />
+        </label>
         <p>Namespace: {row.namespace || '(default)'}</p>
-        <label>Description <textarea value={description} onChange={(e) => edit(setDescription)(e.target.value)} maxLength={500} disabled={row.lock} /></label>
+        <label>
+          Description{' '}
+          <textarea
+            value={description}
+            onChange={(e) => edit(setDescription)(e.target.value)}
+            maxLength={500}
+            disabled={row.lock}
+          />
+        </label>
         <div className="field">
           <span className="field-label">Code description</span>
           <p className="readonly">{row.codeDescription || '—'}</p>
         </div>
-        <label>Tags <input value={tags} onChange={(e) => edit(setTags)(e.target.value)} placeholder="tag1, tag2" disabled={row.lock} /></label>
-        <label>Characters limit <input type="number" min={1} value={limit} onChange={(e) => edit(setLimit)(e.target.value)} disabled={row.lock} /></label>
-        <label className="check"><input type="checkbox" checked={lock} onChange={(e) => edit(setLock)(e.target.checked)} /> Locked (translations read-only)</label>
-        <p className="times">Created {when(row.createdAt)} · modified {when(row.modifiedAt)}</p>
+        <label>
+          Tags{' '}
+          <input
+            value={tags}
+            onChange={(e) => edit(setTags)(e.target.value)}
+            placeholder="tag1, tag2"
+            disabled={row.lock}
+          />
+        </label>
+        <label>
+          Characters limit{' '}
+          <input
+            type="number"
+            min={1}
+            value={limit}
+            onChange={(e) => edit(setLimit)(e.target.value)}
+            disabled={row.lock}
+          />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={lock} onChange={(e) => edit(setLock)(e.target.checked)} /> Locked
+          (translations read-only)
+        </label>
+        <p className="times">
+          Created {when(row.createdAt)} · modified {when(row.modifiedAt)}
+        </p>
         <div className="actions">
           <button type="submit">Save key</button>
-          <button type="button" className="danger" onClick={remove} disabled={row.lock}>Delete key</button>
+          <button type="button" className="danger" onClick={remove} disabled={row.lock}>
+            Delete key
+          </button>
         </div>
         {message && <p role="status">{message}</p>}
       </form>
       <KeyScreenshots projectToken={projectToken} keyName={row.key} namespace={row.namespace} />
-      <CellAssistant projectToken={projectToken} row={row} defaultLanguage={defaultLanguage} onInserted={() => onChanged({ key: row.key, namespace: row.namespace })} />
+      <CellAssistant
+        projectToken={projectToken}
+        row={row}
+        defaultLanguage={defaultLanguage}
+        onInserted={() => onChanged({ key: row.key, namespace: row.namespace })}
+      />
     </aside>
   );
 }
@@ -111,7 +181,9 @@ export function NewKeyForm({ projectToken, onCreated }: { projectToken: string; 
   const [message, setMessage] = useState('');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await client.mutation(CreateKey, { projectToken, input: { key, namespace: namespace || null } }).toPromise();
+    const result = await client
+      .mutation(CreateKey, { projectToken, input: { key, namespace: namespace || null } })
+      .toPromise();
     if (result.error) return setMessage(`Not created: ${messageOf(result.error)}`);
     setMessage(`Created ${key}`);
     setKey('');
@@ -119,8 +191,12 @@ export function NewKeyForm({ projectToken, onCreated }: { projectToken: string; 
   };
   return (
     <form className="new-key" onSubmit={submit} aria-label="Create a key">
-      <label>New key <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={500} /></label>
-      <label>Namespace <input value={namespace} onChange={(e) => setNamespace(e.target.value)} maxLength={128} /></label>
+      <label>
+        New key <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={500} />
+      </label>
+      <label>
+        Namespace <input value={namespace} onChange={(e) => setNamespace(e.target.value)} maxLength={128} />
+      </label>
       <button type="submit">Create key</button>
       {message && <span role="status">{message}</span>}
     </form>

@@ -13,12 +13,18 @@ type LlmProvider = 'LLM_OPENAI' | 'LLM_ANTHROPIC';
 const SettingsQuery = graphql(`query LlmProviderSettings($projectToken: String!, $provider: LlmProvider!) {
   llmProviderSettings(projectToken: $projectToken, provider: $provider) { provider url model headerNames responseFormat priceInput priceOutput screenshots }
 }`);
-const SaveSettings = graphql(`mutation SaveLlmProviderSettings($projectToken: String!, $provider: LlmProvider!, $settings: LlmProviderSettingsInput!) {
+const SaveSettings =
+  graphql(`mutation SaveLlmProviderSettings($projectToken: String!, $provider: LlmProvider!, $settings: LlmProviderSettingsInput!) {
   setLlmProviderSettings(projectToken: $projectToken, provider: $provider, settings: $settings) { provider url model headerNames responseFormat priceInput priceOutput screenshots }
 }`);
 
 const PROVIDERS: { id: LlmProvider; name: string; formats: string[]; urlHint: string }[] = [
-  { id: 'LLM_OPENAI', name: 'OpenAI-compatible server', formats: ['json_schema', 'json_object', 'none'], urlHint: 'https://api.openai.com or http://ollama.internal:11434' },
+  {
+    id: 'LLM_OPENAI',
+    name: 'OpenAI-compatible server',
+    formats: ['json_schema', 'json_object', 'none'],
+    urlHint: 'https://api.openai.com or http://ollama.internal:11434',
+  },
   { id: 'LLM_ANTHROPIC', name: 'Anthropic', formats: ['tool', 'none'], urlHint: 'https://api.anthropic.com' },
 ];
 
@@ -33,14 +39,27 @@ interface Draft {
   removeHeaders: boolean;
 }
 
-const EMPTY: Draft = { url: '', model: '', responseFormat: '', screenshots: '', priceInput: '', priceOutput: '', headers: '', removeHeaders: false };
+const EMPTY: Draft = {
+  url: '',
+  model: '',
+  responseFormat: '',
+  screenshots: '',
+  priceInput: '',
+  priceOutput: '',
+  headers: '',
+  removeHeaders: false,
+};
 
 export function LlmProviderSection({ projectToken }: { projectToken: string }) {
   return (
     <section aria-labelledby="llm-servers-heading">
       <h2 id="llm-servers-heading">Language-model servers of this project</h2>
-      <p className="hint">Empty fields take the service's settings. The API key is set below with the other provider keys.</p>
-      {PROVIDERS.map((p) => <ProviderForm key={p.id} projectToken={projectToken} provider={p} />)}
+      <p className="hint">
+        Empty fields take the service's settings. The API key is set below with the other provider keys.
+      </p>
+      {PROVIDERS.map((p) => (
+        <ProviderForm key={p.id} projectToken={projectToken} provider={p} />
+      ))}
     </section>
   );
 }
@@ -54,9 +73,13 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
   const [failure, setFailure] = useState('');
   const show = (s: NonNullable<typeof data>['llmProviderSettings']) => {
     setDraft({
-      ...EMPTY, url: s.url ?? '', model: s.model ?? '', responseFormat: s.responseFormat ?? '',
+      ...EMPTY,
+      url: s.url ?? '',
+      model: s.model ?? '',
+      responseFormat: s.responseFormat ?? '',
       screenshots: s.screenshots === null ? '' : s.screenshots ? 'yes' : 'no',
-      priceInput: s.priceInput === null ? '' : String(s.priceInput), priceOutput: s.priceOutput === null ? '' : String(s.priceOutput),
+      priceInput: s.priceInput === null ? '' : String(s.priceInput),
+      priceOutput: s.priceOutput === null ? '' : String(s.priceOutput),
     });
     setHeaderNames(s.headerNames);
   };
@@ -81,11 +104,15 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
     }
     const price = (text: string) => (text.trim() === '' ? null : Number(text));
     const result = await save({
-      projectToken, provider: provider.id,
+      projectToken,
+      provider: provider.id,
       settings: {
-        url: draft.url.trim() || null, model: draft.model.trim() || null, responseFormat: draft.responseFormat || null,
+        url: draft.url.trim() || null,
+        model: draft.model.trim() || null,
+        responseFormat: draft.responseFormat || null,
         screenshots: draft.screenshots === '' ? null : draft.screenshots === 'yes',
-        priceInput: price(draft.priceInput), priceOutput: price(draft.priceOutput),
+        priceInput: price(draft.priceInput),
+        priceOutput: price(draft.priceOutput),
         ...(headers !== undefined && { headers }),
       },
     });
@@ -97,51 +124,107 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
   };
   const id = provider.id.toLowerCase();
   if (error) {
-    return error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN'
-      ? <p>Only the project's owners and administrators change its language-model servers.</p>
-      : <p role="alert" className="error">{messageOf(error)}</p>;
+    return error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN' ? (
+      <p>Only the project's owners and administrators change its language-model servers.</p>
+    ) : (
+      <p role="alert" className="error">
+        {messageOf(error)}
+      </p>
+    );
   }
   return (
     <form onSubmit={submit} aria-labelledby={`${id}-heading`} className="llm-provider">
       <h3 id={`${id}-heading`}>{provider.name}</h3>
-      <label>Base URL
-        <input type="url" value={draft.url} maxLength={2000} placeholder={provider.urlHint} onChange={(e) => set('url', e.target.value)} />
+      <label>
+        Base URL
+        <input
+          type="url"
+          value={draft.url}
+          maxLength={2000}
+          placeholder={provider.urlHint}
+          onChange={(e) => set('url', e.target.value)}
+        />
       </label>
-      <label>Model
-        <input value={draft.model} maxLength={200} placeholder="The service's model" onChange={(e) => set('model', e.target.value)} />
+      <label>
+        Model
+        <input
+          value={draft.model}
+          maxLength={200}
+          placeholder="The service's model"
+          onChange={(e) => set('model', e.target.value)}
+        />
       </label>
-      <label>Structured output
+      <label>
+        Structured output
         <select value={draft.responseFormat} onChange={(e) => set('responseFormat', e.target.value)}>
           <option value="">The service's setting</option>
-          {provider.formats.map((f) => <option key={f} value={f}>{f}</option>)}
+          {provider.formats.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
         </select>
       </label>
-      <label>Send screenshots as images
+      <label>
+        Send screenshots as images
         <select value={draft.screenshots} onChange={(e) => set('screenshots', e.target.value as Draft['screenshots'])}>
           <option value="">The service's setting</option>
           <option value="yes">Yes (a model that reads images)</option>
           <option value="no">No</option>
         </select>
       </label>
-      <label>Price per million input tokens
-        <input type="number" min={0} step="any" value={draft.priceInput} onChange={(e) => set('priceInput', e.target.value)} />
+      <label>
+        Price per million input tokens
+        <input
+          type="number"
+          min={0}
+          step="any"
+          value={draft.priceInput}
+          onChange={(e) => set('priceInput', e.target.value)}
+        />
       </label>
-      <label>Price per million output tokens
-        <input type="number" min={0} step="any" value={draft.priceOutput} onChange={(e) => set('priceOutput', e.target.value)} />
+      <label>
+        Price per million output tokens
+        <input
+          type="number"
+          min={0}
+          step="any"
+          value={draft.priceOutput}
+          onChange={(e) => set('priceOutput', e.target.value)}
+        />
       </label>
-      <label>Extra headers (JSON)
-        <textarea value={draft.headers} maxLength={10000} rows={2} disabled={draft.removeHeaders}
-          placeholder={headerNames.length ? `Set: ${headerNames.join(', ')}. Leave empty to keep them.` : '{"api-key": "…"}'}
-          onChange={(e) => set('headers', e.target.value)} />
+      <label>
+        Extra headers (JSON)
+        <textarea
+          value={draft.headers}
+          maxLength={10000}
+          rows={2}
+          disabled={draft.removeHeaders}
+          placeholder={
+            headerNames.length ? `Set: ${headerNames.join(', ')}. Leave empty to keep them.` : '{"api-key": "…"}'
+          }
+          onChange={(e) => set('headers', e.target.value)}
+        />
       </label>
       {headerNames.length > 0 && (
         <label className="check">
-          <input type="checkbox" checked={draft.removeHeaders} onChange={(e) => set('removeHeaders', e.target.checked)} /> Remove the extra headers ({headerNames.join(', ')})
+          <input
+            type="checkbox"
+            checked={draft.removeHeaders}
+            onChange={(e) => set('removeHeaders', e.target.checked)}
+          />{' '}
+          Remove the extra headers ({headerNames.join(', ')})
         </label>
       )}
       <button type="submit">Save {provider.name} settings</button>
-      <p role="status" className="status">{status}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <p role="status" className="status">
+        {status}
+      </p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
     </form>
   );
 }

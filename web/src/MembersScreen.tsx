@@ -27,21 +27,31 @@ const UpdateMember = graphql(`
     updateMember(projectToken: $projectToken, email: $email, role: $role, languages: $languages, canReview: $canReview)
   }
 `);
-const RemoveMember = graphql(`mutation RemoveMember($projectToken: String!, $email: String!) { removeMember(projectToken: $projectToken, email: $email) }`);
-const TransferOwnership = graphql(`mutation TransferOwnership($projectToken: String!, $email: String!) { transferOwnership(projectToken: $projectToken, email: $email) }`);
-const LeaveProject = graphql(`mutation LeaveProject($projectToken: String!) { leaveProject(projectToken: $projectToken) }`);
+const RemoveMember = graphql(
+  `mutation RemoveMember($projectToken: String!, $email: String!) { removeMember(projectToken: $projectToken, email: $email) }`,
+);
+const TransferOwnership = graphql(
+  `mutation TransferOwnership($projectToken: String!, $email: String!) { transferOwnership(projectToken: $projectToken, email: $email) }`,
+);
+const LeaveProject = graphql(
+  `mutation LeaveProject($projectToken: String!) { leaveProject(projectToken: $projectToken) }`,
+);
 const InviteMember = graphql(`
   mutation InviteMember($projectToken: String!, $email: String!, $role: MemberRole!, $languages: [String!], $canReview: Boolean) {
     inviteMember(projectToken: $projectToken, email: $email, role: $role, languages: $languages, canReview: $canReview) { link emailSent invitation { email } }
   }
 `);
-const CancelInvitation = graphql(`mutation CancelInvitation($projectToken: String!, $id: Int!) { cancelInvitation(projectToken: $projectToken, id: $id) }`);
+const CancelInvitation = graphql(
+  `mutation CancelInvitation($projectToken: String!, $id: Int!) { cancelInvitation(projectToken: $projectToken, id: $id) }`,
+);
 const ResetRoleLink = graphql(`
   mutation ResetRoleLink($projectToken: String!, $role: MemberRole!, $languages: [String!], $canReview: Boolean) {
     resetRoleLink(projectToken: $projectToken, role: $role, languages: $languages, canReview: $canReview) { role link }
   }
 `);
-const DisableRoleLink = graphql(`mutation DisableRoleLink($projectToken: String!, $role: MemberRole!) { disableRoleLink(projectToken: $projectToken, role: $role) }`);
+const DisableRoleLink = graphql(
+  `mutation DisableRoleLink($projectToken: String!, $role: MemberRole!) { disableRoleLink(projectToken: $projectToken, role: $role) }`,
+);
 
 type Role = 'OWNER' | 'ADMIN' | 'TRANSLATOR' | 'VIEWER';
 type Member = ResultOf<typeof MembersQuery>['members'][number];
@@ -51,7 +61,12 @@ type Act = (work: () => Promise<{ error?: CombinedError }>, done: string, after?
 
 /** Roles one can be given (the owner's changes only by a transfer). */
 const GRANTABLE: readonly Role[] = ['ADMIN', 'TRANSLATOR', 'VIEWER'];
-const ROLE_LABEL: Record<Role, string> = { OWNER: 'Owner', ADMIN: 'Administrator', TRANSLATOR: 'Translator', VIEWER: 'Viewer' };
+const ROLE_LABEL: Record<Role, string> = {
+  OWNER: 'Owner',
+  ADMIN: 'Administrator',
+  TRANSLATOR: 'Translator',
+  VIEWER: 'Viewer',
+};
 
 interface Grant {
   role: Role;
@@ -60,19 +75,44 @@ interface Grant {
 }
 
 /** A grant's arguments: languages and the review permission are a translator's only. */
-const grantArgs = (g: Grant) => (g.role === 'TRANSLATOR' ? { role: g.role, languages: g.languages, canReview: g.canReview } : { role: g.role, languages: null, canReview: null });
+const grantArgs = (g: Grant) =>
+  g.role === 'TRANSLATOR'
+    ? { role: g.role, languages: g.languages, canReview: g.canReview }
+    : { role: g.role, languages: null, canReview: null };
 
-const dateOf = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' }) : '');
+const dateOf = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' }) : '';
 
 /** Role, and for a translator its languages (none checked: every language) and review permission. */
-function GrantFields({ grant, onChange, languages, about, roles = GRANTABLE }: { grant: Grant; onChange: (g: Grant) => void; languages: Language[]; about: string; roles?: readonly Role[] }) {
-  const toggle = (key: string, on: boolean) => onChange({ ...grant, languages: on ? [...grant.languages, key] : grant.languages.filter((k) => k !== key) });
+function GrantFields({
+  grant,
+  onChange,
+  languages,
+  about,
+  roles = GRANTABLE,
+}: {
+  grant: Grant;
+  onChange: (g: Grant) => void;
+  languages: Language[];
+  about: string;
+  roles?: readonly Role[];
+}) {
+  const toggle = (key: string, on: boolean) =>
+    onChange({ ...grant, languages: on ? [...grant.languages, key] : grant.languages.filter((k) => k !== key) });
   return (
     <div className="grant">
       <label>
         Role
-        <select aria-label={`Role ${about}`} value={grant.role} onChange={(e) => onChange({ ...grant, role: e.target.value as Role })}>
-          {roles.map((r) => <option key={r} value={r}>{ROLE_LABEL[r]}</option>)}
+        <select
+          aria-label={`Role ${about}`}
+          value={grant.role}
+          onChange={(e) => onChange({ ...grant, role: e.target.value as Role })}
+        >
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABEL[r]}
+            </option>
+          ))}
         </select>
       </label>
       {grant.role === 'TRANSLATOR' && (
@@ -81,13 +121,22 @@ function GrantFields({ grant, onChange, languages, about, roles = GRANTABLE }: {
             <legend>Languages {about} (none: all)</legend>
             {languages.map((l) => (
               <label key={l.key} className="check">
-                <input type="checkbox" checked={grant.languages.includes(l.key)} onChange={(e) => toggle(l.key, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={grant.languages.includes(l.key)}
+                  onChange={(e) => toggle(l.key, e.target.checked)}
+                />
                 {l.key}
               </label>
             ))}
           </fieldset>
           <label className="check">
-            <input type="checkbox" checked={grant.canReview} onChange={(e) => onChange({ ...grant, canReview: e.target.checked })} aria-label={`May review ${about}`} />
+            <input
+              type="checkbox"
+              checked={grant.canReview}
+              onChange={(e) => onChange({ ...grant, canReview: e.target.checked })}
+              aria-label={`May review ${about}`}
+            />
             May review
           </label>
         </>
@@ -96,17 +145,36 @@ function GrantFields({ grant, onChange, languages, about, roles = GRANTABLE }: {
   );
 }
 
-const sameGrant = (a: Grant, b: Grant) => a.role === b.role && a.canReview === b.canReview && [...a.languages].sort().join() === [...b.languages].sort().join();
+const sameGrant = (a: Grant, b: Grant) =>
+  a.role === b.role && a.canReview === b.canReview && [...a.languages].sort().join() === [...b.languages].sort().join();
 
-function MemberRow({ projectToken, member, me, canManage, canTransfer, languages, act }: {
-  projectToken: string; member: Member; me: boolean; canManage: boolean; canTransfer: boolean; languages: Language[]; act: Act;
+function MemberRow({
+  projectToken,
+  member,
+  me,
+  canManage,
+  canTransfer,
+  languages,
+  act,
+}: {
+  projectToken: string;
+  member: Member;
+  me: boolean;
+  canManage: boolean;
+  canTransfer: boolean;
+  languages: Language[];
+  act: Act;
 }) {
   const role = member.role as Role;
   const stored: Grant = { role, languages: member.languages, canReview: role === 'TRANSLATOR' && member.canReview };
   const [grant, setGrant] = useState<Grant>(stored);
   const who = member.name ? `${member.name} (${member.email})` : member.email;
   const editable = canManage && role !== 'OWNER';
-  const save = () => act(() => client.mutation(UpdateMember, { projectToken, email: member.email, ...grantArgs(grant) }).toPromise(), `Saved ${member.email}`);
+  const save = () =>
+    act(
+      () => client.mutation(UpdateMember, { projectToken, email: member.email, ...grantArgs(grant) }).toPromise(),
+      `Saved ${member.email}`,
+    );
   return (
     <tr>
       <th scope="row">
@@ -115,28 +183,59 @@ function MemberRow({ projectToken, member, me, canManage, canTransfer, languages
         {me && <span className="badge">you</span>}
       </th>
       <td>
-        {editable
-          ? <GrantFields grant={grant} onChange={setGrant} languages={languages} about={`of ${member.email}`} />
-          : ROLE_LABEL[role]}
+        {editable ? (
+          <GrantFields grant={grant} onChange={setGrant} languages={languages} about={`of ${member.email}`} />
+        ) : (
+          ROLE_LABEL[role]
+        )}
       </td>
-      {!canManage && <td>{role === 'TRANSLATOR' ? (member.languages.length ? member.languages.join(', ') : 'all') : '—'}</td>}
+      {!canManage && (
+        <td>{role === 'TRANSLATOR' ? (member.languages.length ? member.languages.join(', ') : 'all') : '—'}</td>
+      )}
       {!canManage && <td>{member.canReview ? 'yes' : 'no'}</td>}
       <td>{dateOf(member.joinedAt)}</td>
-      {(canManage || canTransfer) && <td>
-        <div className="row-actions">
-          {editable && <button type="button" disabled={sameGrant(grant, stored)} onClick={save}>Save <span className="sr-only">{member.email}</span></button>}
-          {editable && !me && (
-            <button type="button" className="danger" onClick={() => confirm(`Remove ${who} from the project?`) && act(() => client.mutation(RemoveMember, { projectToken, email: member.email }).toPromise(), `Removed ${member.email}`)}>
-              Remove <span className="sr-only">{member.email}</span>
-            </button>
-          )}
-          {canTransfer && !me && (
-            <button type="button" onClick={() => confirm(`Make ${who} the owner of this project? You become an administrator, and only the new owner can give ownership back.`) && act(() => client.mutation(TransferOwnership, { projectToken, email: member.email }).toPromise(), `${member.email} owns the project now`)}>
-              Make owner <span className="sr-only">{member.email}</span>
-            </button>
-          )}
-        </div>
-      </td>}
+      {(canManage || canTransfer) && (
+        <td>
+          <div className="row-actions">
+            {editable && (
+              <button type="button" disabled={sameGrant(grant, stored)} onClick={save}>
+                Save <span className="sr-only">{member.email}</span>
+              </button>
+            )}
+            {editable && !me && (
+              <button
+                type="button"
+                className="danger"
+                onClick={() =>
+                  confirm(`Remove ${who} from the project?`) &&
+                  act(
+                    () => client.mutation(RemoveMember, { projectToken, email: member.email }).toPromise(),
+                    `Removed ${member.email}`,
+                  )
+                }
+              >
+                Remove <span className="sr-only">{member.email}</span>
+              </button>
+            )}
+            {canTransfer && !me && (
+              <button
+                type="button"
+                onClick={() =>
+                  confirm(
+                    `Make ${who} the owner of this project? You become an administrator, and only the new owner can give ownership back.`,
+                  ) &&
+                  act(
+                    () => client.mutation(TransferOwnership, { projectToken, email: member.email }).toPromise(),
+                    `${member.email} owns the project now`,
+                  )
+                }
+              >
+                Make owner <span className="sr-only">{member.email}</span>
+              </button>
+            )}
+          </div>
+        </td>
+      )}
     </tr>
   );
 }
@@ -146,7 +245,11 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
   const permissions = data?.project.myPermissions ?? [];
   const canManage = permissions.includes('MEMBERS');
   const canTransfer = permissions.includes('TRANSFER_OWNERSHIP');
-  const [{ data: manage }, refetchManage] = useQuery({ query: ManageQuery, variables: { projectToken }, pause: !canManage });
+  const [{ data: manage }, refetchManage] = useQuery({
+    query: ManageQuery,
+    variables: { projectToken },
+    pause: !canManage,
+  });
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
 
@@ -164,8 +267,20 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
     reload();
   };
 
-  if (error) return <main className="team"><p role="alert" className="error">{messageOf(error)}</p></main>;
-  if (!data) return <main className="team" aria-busy="true">Loading…</main>;
+  if (error)
+    return (
+      <main className="team">
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      </main>
+    );
+  if (!data)
+    return (
+      <main className="team" aria-busy="true">
+        Loading…
+      </main>
+    );
   const languages = data.project.languages;
   const me = data.viewer?.email;
   const myRole = data.project.myRole as Role | null;
@@ -181,32 +296,62 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
     <main className="team">
       <div className="team-head">
         <h1>Members of {data.project.name}</h1>
-        {myRole && myRole !== 'OWNER' && <button type="button" className="danger" onClick={leave}>Leave project</button>}
+        {myRole && myRole !== 'OWNER' && (
+          <button type="button" className="danger" onClick={leave}>
+            Leave project
+          </button>
+        )}
       </div>
-      <p className="status" role="status">{status}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <p className="status" role="status">
+        {status}
+      </p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
       <table className="members">
         <caption className="sr-only">Members</caption>
         <thead>
           <tr>
             <th scope="col">Member</th>
-            {canManage ? <th scope="col">Role and languages</th> : <><th scope="col">Role</th><th scope="col">Languages</th><th scope="col">May review</th></>}
+            {canManage ? (
+              <th scope="col">Role and languages</th>
+            ) : (
+              <>
+                <th scope="col">Role</th>
+                <th scope="col">Languages</th>
+                <th scope="col">May review</th>
+              </>
+            )}
             <th scope="col">Joined</th>
-            {(canManage || canTransfer) && <th scope="col"><span className="sr-only">Actions</span></th>}
+            {(canManage || canTransfer) && (
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {data.members.map((m) => (
             <MemberRow
               key={`${m.email}:${m.role}:${m.languages.join()}:${m.canReview}`}
-              projectToken={projectToken} member={m} me={m.email === me} canManage={canManage} canTransfer={canTransfer} languages={languages} act={act}
+              projectToken={projectToken}
+              member={m}
+              me={m.email === me}
+              canManage={canManage}
+              canTransfer={canTransfer}
+              languages={languages}
+              act={act}
             />
           ))}
         </tbody>
       </table>
       {canManage && <InviteForm projectToken={projectToken} languages={languages} act={act} />}
       {canManage && manage && <Invitations projectToken={projectToken} invitations={manage.invitations} act={act} />}
-      {canManage && manage && <RoleLinks projectToken={projectToken} links={manage.roleLinks} languages={languages} act={act} />}
+      {canManage && manage && (
+        <RoleLinks projectToken={projectToken} links={manage.roleLinks} languages={languages} act={act} />
+      )}
     </main>
   );
 }
@@ -218,12 +363,19 @@ function InviteForm({ projectToken, languages, act }: { projectToken: string; la
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     let answer: { email: string; link: string | null } | null = null;
-    await act(async () => {
-      const result = await client.mutation(InviteMember, { projectToken, email, ...grantArgs(grant) }).toPromise();
-      const invited = result.data?.inviteMember;
-      if (invited) answer = { email: invited.invitation.email ?? email, link: invited.link ?? null };
-      return result;
-    }, `Invited ${email}`, () => { setSent(answer); setEmail(''); });
+    await act(
+      async () => {
+        const result = await client.mutation(InviteMember, { projectToken, email, ...grantArgs(grant) }).toPromise();
+        const invited = result.data?.inviteMember;
+        if (invited) answer = { email: invited.invitation.email ?? email, link: invited.link ?? null };
+        return result;
+      },
+      `Invited ${email}`,
+      () => {
+        setSent(answer);
+        setEmail('');
+      },
+    );
   };
   return (
     <section className="team-section" aria-labelledby="invite-heading">
@@ -236,36 +388,70 @@ function InviteForm({ projectToken, languages, act }: { projectToken: string; la
         <GrantFields grant={grant} onChange={setGrant} languages={languages} about="of the invitee" />
         <button type="submit">Invite</button>
       </form>
-      {sent && (sent.link
-        ? (
+      {sent &&
+        (sent.link ? (
           <div className="one-time">
-            <p>No e-mail was sent (the service has no SMTP server configured): pass this link on to {sent.email}. It works once, for 7 days, and is not shown again.</p>
+            <p>
+              No e-mail was sent (the service has no SMTP server configured): pass this link on to {sent.email}. It
+              works once, for 7 days, and is not shown again.
+            </p>
             <CopyLink label={`Invitation link for ${sent.email}`} link={sent.link} />
           </div>
-        )
-        : <p>The invitation was e-mailed to {sent.email}.</p>)}
+        ) : (
+          <p>The invitation was e-mailed to {sent.email}.</p>
+        ))}
     </section>
   );
 }
 
-function Invitations({ projectToken, invitations, act }: { projectToken: string; invitations: ResultOf<typeof ManageQuery>['invitations']; act: Act }) {
+function Invitations({
+  projectToken,
+  invitations,
+  act,
+}: {
+  projectToken: string;
+  invitations: ResultOf<typeof ManageQuery>['invitations'];
+  act: Act;
+}) {
   return (
     <section className="team-section" aria-labelledby="pending-heading">
       <h2 id="pending-heading">Pending invitations</h2>
-      {invitations.length === 0 ? <p>None.</p> : (
+      {invitations.length === 0 ? (
+        <p>None.</p>
+      ) : (
         <table className="members">
           <thead>
-            <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Invited by</th><th scope="col">Expires</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Invited by</th>
+              <th scope="col">Expires</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {invitations.map((i) => (
               <tr key={i.id}>
                 <th scope="row">{i.email}</th>
-                <td>{ROLE_LABEL[i.role as Role]}{i.role === 'TRANSLATOR' && ` (${i.languages.length ? i.languages.join(', ') : 'all languages'}${i.canReview ? ', may review' : ''})`}</td>
+                <td>
+                  {ROLE_LABEL[i.role as Role]}
+                  {i.role === 'TRANSLATOR' &&
+                    ` (${i.languages.length ? i.languages.join(', ') : 'all languages'}${i.canReview ? ', may review' : ''})`}
+                </td>
                 <td>{i.invitedBy}</td>
                 <td>{dateOf(i.expiresAt)}</td>
                 <td>
-                  <button type="button" onClick={() => act(() => client.mutation(CancelInvitation, { projectToken, id: i.id }).toPromise(), `Cancelled the invitation of ${i.email}`)}>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      act(
+                        () => client.mutation(CancelInvitation, { projectToken, id: i.id }).toPromise(),
+                        `Cancelled the invitation of ${i.email}`,
+                      )
+                    }
+                  >
                     Cancel <span className="sr-only">the invitation of {i.email}</span>
                   </button>
                 </td>
@@ -278,23 +464,55 @@ function Invitations({ projectToken, invitations, act }: { projectToken: string;
   );
 }
 
-function RoleLinks({ projectToken, links, languages, act }: { projectToken: string; links: ResultOf<typeof ManageQuery>['roleLinks']; languages: Language[]; act: Act }) {
+function RoleLinks({
+  projectToken,
+  links,
+  languages,
+  act,
+}: {
+  projectToken: string;
+  links: ResultOf<typeof ManageQuery>['roleLinks'];
+  languages: Language[];
+  act: Act;
+}) {
   const [shown, setShown] = useState<{ role: Role; link: string } | null>(null);
   return (
     <section className="team-section" aria-labelledby="links-heading">
       <h2 id="links-heading">Role links</h2>
-      <p>Anyone with a role's link joins the project with that role, until the link is reset or disabled. A link is shown once, when it is made.</p>
+      <p>
+        Anyone with a role's link joins the project with that role, until the link is reset or disabled. A link is shown
+        once, when it is made.
+      </p>
       <table className="members">
         <thead>
-          <tr><th scope="col">Role</th><th scope="col">Link</th><th scope="col">Grant of a new link</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+          <tr>
+            <th scope="col">Role</th>
+            <th scope="col">Link</th>
+            <th scope="col">Grant of a new link</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
-          {links.map((l) => <RoleLinkRow key={`${l.role}:${l.createdAt}:${l.enabled}`} projectToken={projectToken} link={l} languages={languages} act={act} onLink={setShown} />)}
+          {links.map((l) => (
+            <RoleLinkRow
+              key={`${l.role}:${l.createdAt}:${l.enabled}`}
+              projectToken={projectToken}
+              link={l}
+              languages={languages}
+              act={act}
+              onLink={setShown}
+            />
+          ))}
         </tbody>
       </table>
       {shown && (
         <div className="one-time">
-          <p>The new {ROLE_LABEL[shown.role].toLowerCase()} link (the previous one no longer works). Copy it now: it is not shown again.</p>
+          <p>
+            The new {ROLE_LABEL[shown.role].toLowerCase()} link (the previous one no longer works). Copy it now: it is
+            not shown again.
+          </p>
           <CopyLink label={`${ROLE_LABEL[shown.role]} link`} link={shown.link} />
         </div>
       )}
@@ -302,29 +520,70 @@ function RoleLinks({ projectToken, links, languages, act }: { projectToken: stri
   );
 }
 
-function RoleLinkRow({ projectToken, link, languages, act, onLink }: { projectToken: string; link: ResultOf<typeof ManageQuery>['roleLinks'][number]; languages: Language[]; act: Act; onLink: (l: { role: Role; link: string }) => void }) {
+function RoleLinkRow({
+  projectToken,
+  link,
+  languages,
+  act,
+  onLink,
+}: {
+  projectToken: string;
+  link: ResultOf<typeof ManageQuery>['roleLinks'][number];
+  languages: Language[];
+  act: Act;
+  onLink: (l: { role: Role; link: string }) => void;
+}) {
   const role = link.role as Role;
   const [grant, setGrant] = useState<Grant>({ role, languages: link.languages, canReview: link.canReview });
   const label = ROLE_LABEL[role];
   const reset = async () => {
     if (link.enabled && !confirm(`Make a new ${label.toLowerCase()} link? The current one stops working.`)) return;
     let made: string | null = null;
-    await act(async () => {
-      const result = await client.mutation(ResetRoleLink, { projectToken, ...grantArgs(grant) }).toPromise();
-      made = result.data?.resetRoleLink.link ?? null;
-      return result;
-    }, `New ${label.toLowerCase()} link made`, () => { if (made) onLink({ role, link: made }); });
+    await act(
+      async () => {
+        const result = await client.mutation(ResetRoleLink, { projectToken, ...grantArgs(grant) }).toPromise();
+        made = result.data?.resetRoleLink.link ?? null;
+        return result;
+      },
+      `New ${label.toLowerCase()} link made`,
+      () => {
+        if (made) onLink({ role, link: made });
+      },
+    );
   };
   return (
     <tr>
       <th scope="row">{label}</th>
       <td>{link.enabled ? `enabled since ${dateOf(link.createdAt)}` : link.createdAt ? 'disabled' : 'none yet'}</td>
-      <td>{role === 'TRANSLATOR' ? <GrantFields grant={grant} onChange={setGrant} languages={languages} about="of the translator link" roles={['TRANSLATOR']} /> : '—'}</td>
+      <td>
+        {role === 'TRANSLATOR' ? (
+          <GrantFields
+            grant={grant}
+            onChange={setGrant}
+            languages={languages}
+            about="of the translator link"
+            roles={['TRANSLATOR']}
+          />
+        ) : (
+          '—'
+        )}
+      </td>
       <td>
         <div className="row-actions">
-          <button type="button" onClick={reset}>{link.createdAt ? 'Reset' : 'Create'} <span className="sr-only">the {label.toLowerCase()} link</span></button>
+          <button type="button" onClick={reset}>
+            {link.createdAt ? 'Reset' : 'Create'} <span className="sr-only">the {label.toLowerCase()} link</span>
+          </button>
           {link.enabled && (
-            <button type="button" className="danger" onClick={() => act(() => client.mutation(DisableRoleLink, { projectToken, role }).toPromise(), `The ${label.toLowerCase()} link is disabled`)}>
+            <button
+              type="button"
+              className="danger"
+              onClick={() =>
+                act(
+                  () => client.mutation(DisableRoleLink, { projectToken, role }).toPromise(),
+                  `The ${label.toLowerCase()} link is disabled`,
+                )
+              }
+            >
               Disable <span className="sr-only">the {label.toLowerCase()} link</span>
             </button>
           )}

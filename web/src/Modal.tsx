@@ -25,8 +25,15 @@ export function Modal({ labelledBy, onCancel, children }: ModalProps) {
     return () => element.close();
   }, []);
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby={labelledBy}
-      onCancel={(event) => { event.preventDefault(); cancel.current?.(); }}>
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby={labelledBy}
+      onCancel={(event) => {
+        event.preventDefault();
+        cancel.current?.();
+      }}
+    >
       {children}
     </dialog>
   );

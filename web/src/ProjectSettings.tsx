@@ -7,8 +7,18 @@ import { Confirm } from './Confirm';
 import { InContextSection } from './InContextSection';
 import { CopyButton, messageOf } from './feedback';
 import {
-  CreateCustomer, CreateLanguage, DeleteCustomer, DeleteLanguage, DeleteProject, ProjectSettingsQuery, RenameProject, RotateApiKey,
-  SetLanguageOrder, UpdateCustomer, UpdateLanguage, type SettingsProject,
+  CreateCustomer,
+  CreateLanguage,
+  DeleteCustomer,
+  DeleteLanguage,
+  DeleteProject,
+  ProjectSettingsQuery,
+  RenameProject,
+  RotateApiKey,
+  SetLanguageOrder,
+  UpdateCustomer,
+  UpdateLanguage,
+  type SettingsProject,
 } from './settings-documents';
 import { count } from './wording';
 
@@ -33,9 +43,21 @@ function useRun(refresh: (() => void) | undefined) {
 export function ProjectSettings({ projectToken }: { projectToken: string }) {
   const [{ data, error }, refetch] = useQuery({ query: ProjectSettingsQuery, variables: { projectToken } });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
-  if (error) return <main className="settings"><p role="alert" className="error">{messageOf(error)}</p></main>;
+  if (error)
+    return (
+      <main className="settings">
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      </main>
+    );
   const project = data?.project;
-  if (!project) return <main className="settings" aria-busy="true">Loading…</main>;
+  if (!project)
+    return (
+      <main className="settings" aria-busy="true">
+        Loading…
+      </main>
+    );
   const canEdit = project.myRole === 'OWNER' || project.myRole === 'ADMIN';
   return (
     <main className="settings">
@@ -51,7 +73,11 @@ export function ProjectSettings({ projectToken }: { projectToken: string }) {
   );
 }
 
-interface SectionProps { project: SettingsProject; refresh?: () => void; canEdit?: boolean }
+interface SectionProps {
+  project: SettingsProject;
+  refresh?: () => void;
+  canEdit?: boolean;
+}
 
 function NameSection({ project, refresh }: SectionProps) {
   const [name, setName] = useState(project.name);
@@ -74,7 +100,11 @@ function NameSection({ project, refresh }: SectionProps) {
         <button type="submit">Rename project</button>
         <span role="status">{saved}</span>
       </form>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
@@ -106,29 +136,82 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
     <section aria-labelledby="settings-languages">
       <h2 id="settings-languages">Languages</h2>
       <table className="settings-table">
-        <thead><tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Translations</th><th scope="col">Default</th>{canEdit && <th scope="col">Actions</th>}</tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Name</th>
+            <th scope="col">Translations</th>
+            <th scope="col">Default</th>
+            {canEdit && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
         <tbody>
           {languages.map((l, i) => (
             <tr key={l.key}>
-              <td><code>{l.key}</code></td>
+              <td>
+                <code>{l.key}</code>
+              </td>
               <td>
                 {canEdit ? (
-                  <form className="inline-form" onSubmit={(e) => { e.preventDefault(); void run(update({ projectToken, key: l.key, input: { name: names[l.key] ?? l.name } })); }}>
-                    <input aria-label={`Name of ${l.key}`} value={names[l.key] ?? l.name} maxLength={200} onChange={(e) => setNames({ ...names, [l.key]: e.target.value })} />
-                    <button type="submit" aria-label={`Rename ${l.key}`}>Rename</button>
+                  <form
+                    className="inline-form"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void run(update({ projectToken, key: l.key, input: { name: names[l.key] ?? l.name } }));
+                    }}
+                  >
+                    <input
+                      aria-label={`Name of ${l.key}`}
+                      value={names[l.key] ?? l.name}
+                      maxLength={200}
+                      onChange={(e) => setNames({ ...names, [l.key]: e.target.value })}
+                    />
+                    <button type="submit" aria-label={`Rename ${l.key}`}>
+                      Rename
+                    </button>
                   </form>
-                ) : l.name}
+                ) : (
+                  l.name
+                )}
               </td>
               <td>{l.translationCount}</td>
               <td>
-                {l.isDefault ? <span className="badge">Default</span>
-                  : canEdit && <button type="button" aria-label={`Make default ${l.key}`} onClick={() => void run(update({ projectToken, key: l.key, input: { isDefault: true } }))}>Make default</button>}
+                {l.isDefault ? (
+                  <span className="badge">Default</span>
+                ) : (
+                  canEdit && (
+                    <button
+                      type="button"
+                      aria-label={`Make default ${l.key}`}
+                      onClick={() => void run(update({ projectToken, key: l.key, input: { isDefault: true } }))}
+                    >
+                      Make default
+                    </button>
+                  )
+                )}
               </td>
               {canEdit && (
                 <td className="row-actions">
-                  <button type="button" aria-label={`Move ${l.key} up`} disabled={i === 0} onClick={() => move(i, -1)}>↑</button>
-                  <button type="button" aria-label={`Move ${l.key} down`} disabled={i === languages.length - 1} onClick={() => move(i, 1)}>↓</button>
-                  <button type="button" className="danger" aria-label={`Delete ${l.key}`} disabled={languages.length === 1} onClick={() => setDoomed(l)}>Delete</button>
+                  <button type="button" aria-label={`Move ${l.key} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Move ${l.key} down`}
+                    disabled={i === languages.length - 1}
+                    onClick={() => move(i, 1)}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Delete ${l.key}`}
+                    disabled={languages.length === 1}
+                    onClick={() => setDoomed(l)}
+                  >
+                    Delete
+                  </button>
                 </td>
               )}
             </tr>
@@ -137,20 +220,36 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
       </table>
       {canEdit && (
         <form className="inline-form" onSubmit={add}>
-          <label>Language key<input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={20} placeholder="de-DE" /></label>
-          <label>Language name<input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="German" /></label>
+          <label>
+            Language key
+            <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={20} placeholder="de-DE" />
+          </label>
+          <label>
+            Language name
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="German" />
+          </label>
           <button type="submit">Add language</button>
         </form>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {doomed && (
         <Confirm
           title={`Delete language ${doomed.key}?`}
           confirmLabel="Delete language"
           onCancel={() => setDoomed(undefined)}
-          onConfirm={() => { setDoomed(undefined); void run(remove({ projectToken, key: doomed.key })); }}
+          onConfirm={() => {
+            setDoomed(undefined);
+            void run(remove({ projectToken, key: doomed.key }));
+          }}
         >
-          <p>{count(doomed.translationCount, 'translation')} in {doomed.name || doomed.key} will be deleted with it. The activity log keeps their texts.</p>
+          <p>
+            {count(doomed.translationCount, 'translation')} in {doomed.name || doomed.key} will be deleted with it. The
+            activity log keeps their texts.
+          </p>
         </Confirm>
       )}
     </section>
@@ -177,27 +276,68 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
   return (
     <section aria-labelledby="settings-customers">
       <h2 id="settings-customers">Customers</h2>
-      {customers.length === 0 && <p>No customers: customer-specific translations override the base ones for one customer.</p>}
+      {customers.length === 0 && (
+        <p>No customers: customer-specific translations override the base ones for one customer.</p>
+      )}
       {customers.length > 0 && (
         <table className="settings-table">
-          <thead><tr><th scope="col">Key</th><th scope="col">Description</th>{canEdit && <th scope="col">Actions</th>}</tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Description</th>
+              {canEdit && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
           <tbody>
             {customers.map((c) => {
               const edit = edits[c.key] ?? { key: c.key, description: c.description };
-              const save = (e: FormEvent) => { e.preventDefault(); void run(update({ projectToken, key: c.key, input: edit })); };
+              const save = (e: FormEvent) => {
+                e.preventDefault();
+                void run(update({ projectToken, key: c.key, input: edit }));
+              };
               return (
                 <tr key={c.key}>
                   {canEdit ? (
                     <>
-                      <td><input aria-label={`Key of customer ${c.key}`} value={edit.key} form={`customer-${c.key}`} onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, key: e.target.value } })} /></td>
-                      <td><input aria-label={`Description of customer ${c.key}`} value={edit.description} form={`customer-${c.key}`} onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, description: e.target.value } })} /></td>
+                      <td>
+                        <input
+                          aria-label={`Key of customer ${c.key}`}
+                          value={edit.key}
+                          form={`customer-${c.key}`}
+                          onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, key: e.target.value } })}
+                        />
+                      </td>
+                      <td>
+                        <input
+                          aria-label={`Description of customer ${c.key}`}
+                          value={edit.description}
+                          form={`customer-${c.key}`}
+                          onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, description: e.target.value } })}
+                        />
+                      </td>
                       <td className="row-actions">
-                        <form id={`customer-${c.key}`} onSubmit={save}><button type="submit" aria-label={`Save customer ${c.key}`}>Save</button></form>
-                        <button type="button" className="danger" aria-label={`Delete customer ${c.key}`} onClick={() => setDoomed(c.key)}>Delete</button>
+                        <form id={`customer-${c.key}`} onSubmit={save}>
+                          <button type="submit" aria-label={`Save customer ${c.key}`}>
+                            Save
+                          </button>
+                        </form>
+                        <button
+                          type="button"
+                          className="danger"
+                          aria-label={`Delete customer ${c.key}`}
+                          onClick={() => setDoomed(c.key)}
+                        >
+                          Delete
+                        </button>
                       </td>
                     </>
                   ) : (
-                    <><td><code>{c.key}</code></td><td>{c.description}</td></>
+                    <>
+                      <td>
+                        <code>{c.key}</code>
+                      </td>
+                      <td>{c.description}</td>
+                    </>
                   )}
                 </tr>
               );
@@ -207,15 +347,32 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
       )}
       {canEdit && (
         <form className="inline-form" onSubmit={add}>
-          <label>Customer key<input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={40} /></label>
-          <label>Description<input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={255} /></label>
+          <label>
+            Customer key
+            <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={40} />
+          </label>
+          <label>
+            Description
+            <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={255} />
+          </label>
           <button type="submit">Add customer</button>
         </form>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {doomed && (
-        <Confirm title={`Delete customer ${doomed}?`} confirmLabel="Delete customer" onCancel={() => setDoomed(undefined)}
-          onConfirm={() => { setDoomed(undefined); void run(remove({ projectToken, key: doomed })); }}>
+        <Confirm
+          title={`Delete customer ${doomed}?`}
+          confirmLabel="Delete customer"
+          onCancel={() => setDoomed(undefined)}
+          onConfirm={() => {
+            setDoomed(undefined);
+            void run(remove({ projectToken, key: doomed }));
+          }}
+        >
           <p>Its customer-specific translations are deleted with it; the base translations stay.</p>
         </Confirm>
       )}
@@ -239,22 +396,45 @@ function ApiKeySection({ project, refresh }: SectionProps) {
   return (
     <section aria-labelledby="settings-api-key">
       <h2 id="settings-api-key">API key</h2>
-      <p>The project API key (header <code>X-Service-Token</code>) gives scripts and the command-line client full access to this project.</p>
+      <p>
+        The project API key (header <code>X-Service-Token</code>) gives scripts and the command-line client full access
+        to this project.
+      </p>
       {fresh ? (
         <div className="new-secret" role="status">
           <p>The new API key; the old one no longer works. Update your scripts and CI now:</p>
-          <code className="secret" data-testid="new-api-key">{fresh}</code> <CopyButton value={fresh} />
+          <code className="secret" data-testid="new-api-key">
+            {fresh}
+          </code>{' '}
+          <CopyButton value={fresh} />
         </div>
       ) : (
         <p className="inline-form">
-          <code className="secret" data-testid="api-key">{project.apiKey}</code> {project.apiKey && <CopyButton value={project.apiKey} />}
+          <code className="secret" data-testid="api-key">
+            {project.apiKey}
+          </code>{' '}
+          {project.apiKey && <CopyButton value={project.apiKey} />}
         </p>
       )}
-      <button type="button" className="danger" onClick={() => setAsking(true)}>Replace API key…</button>
-      {error && <p role="alert" className="error">{error}</p>}
+      <button type="button" className="danger" onClick={() => setAsking(true)}>
+        Replace API key…
+      </button>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {asking && (
-        <Confirm title="Replace the API key?" confirmLabel="Replace API key" onCancel={() => setAsking(false)} onConfirm={() => void confirm()}>
-          <p>A new key is made and the current one stops working at once: every script, CI job and command-line client that uses it will be refused until it gets the new key.</p>
+        <Confirm
+          title="Replace the API key?"
+          confirmLabel="Replace API key"
+          onCancel={() => setAsking(false)}
+          onConfirm={() => void confirm()}
+        >
+          <p>
+            A new key is made and the current one stops working at once: every script, CI job and command-line client
+            that uses it will be refused until it gets the new key.
+          </p>
         </Confirm>
       )}
     </section>
@@ -274,11 +454,25 @@ function DeleteSection({ project }: SectionProps) {
   return (
     <section aria-labelledby="settings-delete" className="danger-zone">
       <h2 id="settings-delete">Delete project</h2>
-      <p>Deletes the project with its keys, translations, members, history and published files. This cannot be undone.</p>
-      <button type="button" className="danger" onClick={() => setAsking(true)}>Delete project…</button>
-      {error && <p role="alert" className="error">{error}</p>}
+      <p>
+        Deletes the project with its keys, translations, members, history and published files. This cannot be undone.
+      </p>
+      <button type="button" className="danger" onClick={() => setAsking(true)}>
+        Delete project…
+      </button>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {asking && (
-        <Confirm title={`Delete ${project.name}?`} confirmLabel="Delete project" typed={project.name} onCancel={() => setAsking(false)} onConfirm={() => void confirm()}>
+        <Confirm
+          title={`Delete ${project.name}?`}
+          confirmLabel="Delete project"
+          typed={project.name}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => void confirm()}
+        >
           <p>Everything in the project goes, its published files too.</p>
         </Confirm>
       )}

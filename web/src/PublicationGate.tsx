@@ -9,7 +9,9 @@ import { screenLink } from './hash-params';
 import { messageOf } from './feedback';
 import { count } from './wording';
 
-const SetGate = graphql(`mutation HostingQualityGate($projectToken: String!, $key: String!, $requireNoErrors: Boolean!) { setEnvironmentQualityGate(projectToken: $projectToken, key: $key, requireNoErrors: $requireNoErrors) { key requireNoErrors } }`);
+const SetGate = graphql(
+  `mutation HostingQualityGate($projectToken: String!, $key: String!, $requireNoErrors: Boolean!) { setEnvironmentQualityGate(projectToken: $projectToken, key: $key, requireNoErrors: $requireNoErrors) { key requireNoErrors } }`,
+);
 
 /** What the service's CONFLICT carries in extensions.qualityGate. */
 export interface GateRefusal {
@@ -21,14 +23,32 @@ export interface GateRefusal {
 }
 
 /** The gate's refusal in a failed publish, if that is why it failed. */
-export function gateRefusalOf(error: { graphQLErrors: readonly { message: string; extensions?: Record<string, unknown> }[] }): GateRefusal | undefined {
+export function gateRefusalOf(error: {
+  graphQLErrors: readonly { message: string; extensions?: Record<string, unknown> }[];
+}): GateRefusal | undefined {
   const first = error.graphQLErrors[0];
   const gate = first?.extensions?.qualityGate as Omit<GateRefusal, 'message'> | undefined;
   if (!gate || typeof gate.errors !== 'number') return undefined;
-  return { message: first!.message, errors: gate.errors, pending: gate.pending ?? 0, byCheck: gate.byCheck ?? {}, findings: gate.findings ?? [] };
+  return {
+    message: first!.message,
+    errors: gate.errors,
+    pending: gate.pending ?? 0,
+    byCheck: gate.byCheck ?? {},
+    findings: gate.findings ?? [],
+  };
 }
 
-export function QualityGateToggle({ projectToken, environmentKey, requireNoErrors, onChanged }: { projectToken: string; environmentKey: string; requireNoErrors: boolean; onChanged: () => void }) {
+export function QualityGateToggle({
+  projectToken,
+  environmentKey,
+  requireNoErrors,
+  onChanged,
+}: {
+  projectToken: string;
+  environmentKey: string;
+  requireNoErrors: boolean;
+  onChanged: () => void;
+}) {
   const [, setGate] = useMutation(SetGate);
   const [error, setError] = useState('');
   // Shown switched at once; back to the service's value if it refuses.
@@ -37,20 +57,28 @@ export function QualityGateToggle({ projectToken, environmentKey, requireNoError
   return (
     <>
       <label className="quality-gate">
-        <input type="checkbox" checked={checked} onChange={async (e) => {
-          const wanted = e.target.checked;
-          setChecked(wanted);
-          const result = await setGate({ projectToken, key: environmentKey, requireNoErrors: wanted });
-          if (result.error) {
-            setChecked(requireNoErrors);
-            return setError(messageOf(result.error));
-          }
-          setError('');
-          onChanged();
-        }} />
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={async (e) => {
+            const wanted = e.target.checked;
+            setChecked(wanted);
+            const result = await setGate({ projectToken, key: environmentKey, requireNoErrors: wanted });
+            if (result.error) {
+              setChecked(requireNoErrors);
+              return setError(messageOf(result.error));
+            }
+            setError('');
+            onChanged();
+          }}
+        />
         Require no quality-check errors
       </label>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </>
   );
 }
@@ -58,7 +86,14 @@ export function QualityGateToggle({ projectToken, environmentKey, requireNoError
 /** Findings listed in the refusal (the service sends more; the Quality screen has them all). */
 const LISTED = 10;
 
-export function GateRefusalPanel({ projectToken, environmentKey, refusal, checkTitle, canOverride, onOverride }: {
+export function GateRefusalPanel({
+  projectToken,
+  environmentKey,
+  refusal,
+  checkTitle,
+  canOverride,
+  onOverride,
+}: {
   projectToken: string;
   environmentKey: string;
   refusal: GateRefusal;
@@ -72,19 +107,37 @@ export function GateRefusalPanel({ projectToken, environmentKey, refusal, checkT
       <h4>Not published: {environmentKey} requires no quality-check errors</h4>
       {refusal.errors > 0 ? (
         <>
-          <p>{count(refusal.errors, 'error')} to fix or dismiss first:{' '}
-            {Object.entries(refusal.byCheck).map(([check, n]) => `${checkTitle(check)} ${n}`).join(', ')}.</p>
+          <p>
+            {count(refusal.errors, 'error')} to fix or dismiss first:{' '}
+            {Object.entries(refusal.byCheck)
+              .map(([check, n]) => `${checkTitle(check)} ${n}`)
+              .join(', ')}
+            .
+          </p>
           <ul aria-label="Errors blocking the publication">
             {refusal.findings.slice(0, LISTED).map((f, i) => (
-              <li key={i}><strong>{f.namespace ? `${f.namespace}:` : ''}{f.key}</strong> ({f.languageCode}) {checkTitle(f.check)}: {f.message}</li>
+              <li key={i}>
+                <strong>
+                  {f.namespace ? `${f.namespace}:` : ''}
+                  {f.key}
+                </strong>{' '}
+                ({f.languageCode}) {checkTitle(f.check)}: {f.message}
+              </li>
             ))}
           </ul>
           {more > 0 && <p>and {more} more.</p>}
           <a href={screenLink(projectToken, 'quality', { severity: 'error' })}>Show the errors on the Quality screen</a>
         </>
-      ) : <p>{refusal.message}</p>}
+      ) : (
+        <p>{refusal.message}</p>
+      )}
       {canOverride && refusal.errors > 0 && (
-        <p><button type="button" className="danger" onClick={onOverride}>Publish {environmentKey} anyway</button> <span className="hint">As the project owner; recorded in the activity log.</span></p>
+        <p>
+          <button type="button" className="danger" onClick={onOverride}>
+            Publish {environmentKey} anyway
+          </button>{' '}
+          <span className="hint">As the project owner; recorded in the activity log.</span>
+        </p>
       )}
     </div>
   );

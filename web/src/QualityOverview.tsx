@@ -20,26 +20,45 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
   const open = (match: (c: QualityCount) => boolean) => counts.filter(match).reduce((n, c) => n + c.count, 0);
   const dismissed = counts.reduce((n, c) => n + c.dismissed, 0);
   // One row per check and severity (a severity changed since leaves both until the texts are checked again).
-  const rows = [...new Map(counts.map((c) => [`${c.severity}\u0000${c.check}`, { check: c.check, severity: c.severity }])).values()]
-    .sort((a, b) => SEVERITIES.findIndex((s) => s.value === a.severity) - SEVERITIES.findIndex((s) => s.value === b.severity) || title(a.check).localeCompare(title(b.check)));
+  const rows = [
+    ...new Map(counts.map((c) => [`${c.severity}\u0000${c.check}`, { check: c.check, severity: c.severity }])).values(),
+  ].sort(
+    (a, b) =>
+      SEVERITIES.findIndex((s) => s.value === a.severity) - SEVERITIES.findIndex((s) => s.value === b.severity) ||
+      title(a.check).localeCompare(title(b.check)),
+  );
   const shown = languages.filter((l) => counts.some((c) => c.languageCode === l.key));
   const total = open(() => true);
   return (
     <section aria-labelledby="quality-overview-heading">
       <h2 id="quality-overview-heading">Overview</h2>
-      <p role="status" className="status">{pending > 0 ? `${pending} written text${pending === 1 ? ' is' : 's are'} still being checked: the figures will change.` : ''}</p>
+      <p role="status" className="status">
+        {pending > 0
+          ? `${pending} written text${pending === 1 ? ' is' : 's are'} still being checked: the figures will change.`
+          : ''}
+      </p>
       <ul className="severity-totals" aria-label="Open findings per severity">
         {SEVERITIES.map((s) => {
           const n = open((c) => c.severity === s.value);
           return (
             <li key={s.value} className={`severity-total severity-${s.value}`}>
-              <a href={link({ severity: s.value })}><span className="figure">{n}</span> {s.plural.toLowerCase()}</a>
+              <a href={link({ severity: s.value })}>
+                <span className="figure">{n}</span> {s.plural.toLowerCase()}
+              </a>
             </li>
           );
         })}
-        {dismissed > 0 && <li className="severity-total"><a href={link({ dismissed: '1' })}><span className="figure">{dismissed}</span> dismissed</a></li>}
+        {dismissed > 0 && (
+          <li className="severity-total">
+            <a href={link({ dismissed: '1' })}>
+              <span className="figure">{dismissed}</span> dismissed
+            </a>
+          </li>
+        )}
       </ul>
-      {rows.length === 0 ? <p>No findings: every text passes the checks.</p> : (
+      {rows.length === 0 ? (
+        <p>No findings: every text passes the checks.</p>
+      ) : (
         <div className="table-scroll">
           <table className="ops-table quality-counts">
             <caption className="visually-hidden">Open findings per check and language</caption>
@@ -47,8 +66,14 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
               <tr>
                 <th scope="col">Check</th>
                 <th scope="col">Severity</th>
-                {shown.map((l) => <th key={l.key} scope="col" className="figure-cell"><abbr title={l.name}>{l.key}</abbr></th>)}
-                <th scope="col" className="figure-cell">Total</th>
+                {shown.map((l) => (
+                  <th key={l.key} scope="col" className="figure-cell">
+                    <abbr title={l.name}>{l.key}</abbr>
+                  </th>
+                ))}
+                <th scope="col" className="figure-cell">
+                  Total
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -57,24 +82,42 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
                 return (
                   <tr key={`${severity}-${check}`}>
                     <th scope="row">{title(check)}</th>
-                    <td><span className={`severity severity-${severity}`}>{severityLabel(severity)}</span></td>
+                    <td>
+                      <span className={`severity severity-${severity}`}>{severityLabel(severity)}</span>
+                    </td>
                     {shown.map((l) => (
                       <td key={l.key} className="figure-cell">
-                        <Figure n={open((c) => inRow(c) && c.languageCode === l.key)} href={link({ check, language: l.key })} label={`${title(check)} in ${l.key}`} />
+                        <Figure
+                          n={open((c) => inRow(c) && c.languageCode === l.key)}
+                          href={link({ check, language: l.key })}
+                          label={`${title(check)} in ${l.key}`}
+                        />
                       </td>
                     ))}
-                    <td className="figure-cell"><Figure n={open(inRow)} href={link({ check })} label={`${title(check)}, all languages`} /></td>
+                    <td className="figure-cell">
+                      <Figure n={open(inRow)} href={link({ check })} label={`${title(check)}, all languages`} />
+                    </td>
                   </tr>
                 );
               })}
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" colSpan={2}>Total</th>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
                 {shown.map((l) => (
-                  <td key={l.key} className="figure-cell"><Figure n={open((c) => c.languageCode === l.key)} href={link({ language: l.key })} label={`All checks in ${l.key}`} /></td>
+                  <td key={l.key} className="figure-cell">
+                    <Figure
+                      n={open((c) => c.languageCode === l.key)}
+                      href={link({ language: l.key })}
+                      label={`All checks in ${l.key}`}
+                    />
+                  </td>
                 ))}
-                <td className="figure-cell"><Figure n={total} href={link({})} label="All open findings" /></td>
+                <td className="figure-cell">
+                  <Figure n={total} href={link({})} label="All open findings" />
+                </td>
               </tr>
             </tfoot>
           </table>
@@ -87,5 +130,9 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
 /** A count linking to its findings; a zero links nowhere. */
 function Figure({ n, href, label }: { n: number; href: string; label: string }) {
   if (n === 0) return <span className="zero">0</span>;
-  return <a href={href} aria-label={`${label}: ${n}`}>{n}</a>;
+  return (
+    <a href={href} aria-label={`${label}: ${n}`}>
+      {n}
+    </a>
+  );
 }

@@ -41,7 +41,10 @@ export function QualityScreen({ projectToken }: { projectToken: string }) {
       clearTimeout(timer);
       timer = setTimeout(() => refreshRef.current(), CHANGE_SETTLE_MS);
     });
-    return () => { clearTimeout(timer); subscription.unsubscribe(); };
+    return () => {
+      clearTimeout(timer);
+      subscription.unsubscribe();
+    };
   }, [client, projectToken]);
   const pending = counts?.qualityFindings.pending ?? 0;
   useEffect(() => {
@@ -62,10 +65,23 @@ export function QualityScreen({ projectToken }: { projectToken: string }) {
   return (
     <main className="ops quality">
       <h1>Quality</h1>
-      <p className="hint">The quality checks run on every text written. Errors can block a publication of an environment that requires none (see Hosting); a finding that is not a problem can be dismissed with a reason until its text changes.</p>
-      {error && <p role="alert" className="error">{messageOf(error)}</p>}
+      <p className="hint">
+        The quality checks run on every text written. Errors can block a publication of an environment that requires
+        none (see Hosting); a finding that is not a problem can be dismissed with a reason until its text changes.
+      </p>
+      {error && (
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      )}
       {meta && counts && (
-        <QualityOverview projectToken={projectToken} checks={checks} languages={meta.project?.languages ?? []} counts={counts.qualityFindings.counts} pending={pending} />
+        <QualityOverview
+          projectToken={projectToken}
+          checks={checks}
+          languages={meta.project?.languages ?? []}
+          counts={counts.qualityFindings.counts}
+          pending={pending}
+        />
       )}
       {meta && (
         <FindingsList
@@ -80,7 +96,16 @@ export function QualityScreen({ projectToken }: { projectToken: string }) {
         />
       )}
       {meta && permissions.includes('SETTINGS') && (
-        <QualitySettings projectToken={projectToken} checks={checks} dialect={meta.qualityChecks.placeholderDialect} dialects={meta.qualityChecks.placeholderDialects} onSaved={() => { refetchMeta({ requestPolicy: 'network-only' }); refresh(); }} />
+        <QualitySettings
+          projectToken={projectToken}
+          checks={checks}
+          dialect={meta.qualityChecks.placeholderDialect}
+          dialects={meta.qualityChecks.placeholderDialects}
+          onSaved={() => {
+            refetchMeta({ requestPolicy: 'network-only' });
+            refresh();
+          }}
+        />
       )}
     </main>
   );

@@ -4,11 +4,27 @@
 // applies at once; the service checks the texts again in the background.
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { SEVERITIES, SetQualityChecks, severityLabel, type PlaceholderDialect, type QualityCheck } from './quality-documents';
+import {
+  SEVERITIES,
+  SetQualityChecks,
+  severityLabel,
+  type PlaceholderDialect,
+  type QualityCheck,
+} from './quality-documents';
 import { messageOf } from './feedback';
 
-export function QualitySettings({ projectToken, checks, dialect, dialects, onSaved }: {
-  projectToken: string; checks: readonly QualityCheck[]; dialect: string; dialects: readonly PlaceholderDialect[]; onSaved: () => void;
+export function QualitySettings({
+  projectToken,
+  checks,
+  dialect,
+  dialects,
+  onSaved,
+}: {
+  projectToken: string;
+  checks: readonly QualityCheck[];
+  dialect: string;
+  dialects: readonly PlaceholderDialect[];
+  onSaved: () => void;
 }) {
   const [status, setStatus] = useState('');
   // Shown at once; the service's answer confirms it.
@@ -42,31 +58,50 @@ export function QualitySettings({ projectToken, checks, dialect, dialects, onSav
       <label className="dialect-setting">
         Placeholder style
         <select value={style} onChange={(e) => void changeDialect(e.target.value)}>
-          {dialects.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+          {dialects.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
         </select>
       </label>
       <div className="check-settings">
         {categories.map((category) => (
           <fieldset key={category}>
             <legend>{category}</legend>
-            {checks.filter((c) => c.category === category).map((c) => {
-              const fallback = c.enabledByDefault ? c.defaultSeverity : 'off';
-              return (
-                <label key={c.id} className="check-setting">
-                  <span>{c.title}</span>
-                  <select aria-label={`Severity of ${c.title}`} value={c.severity ?? 'off'} onChange={(e) => void change(c, e.target.value)}>
-                    {[{ value: 'off', label: 'Off' }, ...SEVERITIES].map((s) => (
-                      <option key={s.value} value={s.value}>{s.label}{s.value === fallback ? ' (default)' : ''}</option>
-                    ))}
-                  </select>
-                </label>
-              );
-            })}
+            {checks
+              .filter((c) => c.category === category)
+              .map((c) => {
+                const fallback = c.enabledByDefault ? c.defaultSeverity : 'off';
+                return (
+                  <label key={c.id} className="check-setting">
+                    <span>{c.title}</span>
+                    <select
+                      aria-label={`Severity of ${c.title}`}
+                      value={c.severity ?? 'off'}
+                      onChange={(e) => void change(c, e.target.value)}
+                    >
+                      {[{ value: 'off', label: 'Off' }, ...SEVERITIES].map((s) => (
+                        <option key={s.value} value={s.value}>
+                          {s.label}
+                          {s.value === fallback ? ' (default)' : ''}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                );
+              })}
           </fieldset>
         ))}
       </div>
-      <p role="status" className="status">{status}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <p role="status" className="status">
+        {status}
+      </p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
     </section>
   );
 }

@@ -8,13 +8,24 @@ import { useQuery } from 'urql';
 import { client } from './client';
 import { messageOf } from './feedback';
 import {
-  DeleteScreenshot, LinkScreenshotKey, ScreenshotsQuery, UnlinkScreenshotKey, UpdateScreenshotLink, UploadScreenshot,
-  type Mark, type Screenshot,
+  DeleteScreenshot,
+  LinkScreenshotKey,
+  ScreenshotsQuery,
+  UnlinkScreenshotKey,
+  UpdateScreenshotLink,
+  UploadScreenshot,
+  type Mark,
+  type Screenshot,
 } from './screenshot-documents';
 import { uploadOperation } from './upload';
 import { count } from './wording';
 
-interface Rect { x: number; y: number; width: number; height: number }
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 const percent = (part: number, whole: number) => `${(part / whole) * 100}%`;
 const clamp = (value: number, min: number, max: number) => Math.min(Math.max(value, min), max);
@@ -23,7 +34,11 @@ const keyLabel = (key: { key: string; namespace: string }) => (key.namespace ? `
 const MIN_SIDE = 4;
 
 export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
-  const [{ data, error, fetching }, refetch] = useQuery({ query: ScreenshotsQuery, variables: { projectToken }, requestPolicy: 'cache-and-network' });
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: ScreenshotsQuery,
+    variables: { projectToken },
+    requestPolicy: 'cache-and-network',
+  });
   const [openId, setOpenId] = useState<number | null>(null);
   const [message, setMessage] = useState('');
   const [file, setFile] = useState<File | null>(null);
@@ -52,12 +67,28 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
     <main className="screenshots">
       <h1>Screenshots</h1>
       <form className="shot-upload" onSubmit={upload}>
-        <label>Screenshot file <input ref={fileInput} type="file" accept="image/png,image/jpeg,image/webp" onChange={(e) => setFile(e.target.files?.[0] ?? null)} /></label>
-        <button type="submit" disabled={!file || uploading}>{uploading ? 'Uploading…' : 'Upload screenshot'}</button>
+        <label>
+          Screenshot file{' '}
+          <input
+            ref={fileInput}
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+        </label>
+        <button type="submit" disabled={!file || uploading}>
+          {uploading ? 'Uploading…' : 'Upload screenshot'}
+        </button>
       </form>
       <p role="status">{message}</p>
-      {error && <p className="error" role="alert">{messageOf(error)}</p>}
-      {data && shots.length === 0 && <p className="muted">No screenshots yet: upload one, then mark the keys it shows.</p>}
+      {error && (
+        <p className="error" role="alert">
+          {messageOf(error)}
+        </p>
+      )}
+      {data && shots.length === 0 && (
+        <p className="muted">No screenshots yet: upload one, then mark the keys it shows.</p>
+      )}
       <ul className="shot-list" aria-label="Screenshots" aria-busy={fetching}>
         {shots.map((shot) => (
           <li key={shot.id}>
@@ -70,8 +101,18 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
         ))}
       </ul>
       {open && (
-        <ScreenshotEditor key={open.id} projectToken={projectToken} shot={open} keys={keys} onChanged={reload}
-          onDeleted={() => { setOpenId(null); setMessage(`Deleted ${open.name}`); reload(); }} />
+        <ScreenshotEditor
+          key={open.id}
+          projectToken={projectToken}
+          shot={open}
+          keys={keys}
+          onChanged={reload}
+          onDeleted={() => {
+            setOpenId(null);
+            setMessage(`Deleted ${open.name}`);
+            reload();
+          }}
+        />
       )}
     </main>
   );
@@ -81,7 +122,13 @@ type Drag =
   | { kind: 'draw'; from: { x: number; y: number }; rect: Rect }
   | { kind: 'move'; mark: Mark; from: { x: number; y: number }; rect: Rect };
 
-function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
+function ScreenshotEditor({
+  projectToken,
+  shot,
+  keys,
+  onChanged,
+  onDeleted,
+}: {
   projectToken: string;
   shot: Screenshot;
   keys: { key: string; namespace: string }[];
@@ -110,7 +157,8 @@ function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
   };
 
   const startDraw = (event: ReactPointerEvent<HTMLDivElement>) => {
-    if (event.button !== 0 || event.target !== event.currentTarget && !(event.target as HTMLElement).matches('img')) return;
+    if (event.button !== 0 || (event.target !== event.currentTarget && !(event.target as HTMLElement).matches('img')))
+      return;
     event.preventDefault();
     canvas.current!.setPointerCapture(event.pointerId);
     const from = pointAt(event);
@@ -129,10 +177,25 @@ function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
     if (!drag) return;
     const at = pointAt(event);
     if (drag.kind === 'draw') {
-      setDrag({ ...drag, rect: { x: Math.min(at.x, drag.from.x), y: Math.min(at.y, drag.from.y), width: Math.abs(at.x - drag.from.x), height: Math.abs(at.y - drag.from.y) } });
+      setDrag({
+        ...drag,
+        rect: {
+          x: Math.min(at.x, drag.from.x),
+          y: Math.min(at.y, drag.from.y),
+          width: Math.abs(at.x - drag.from.x),
+          height: Math.abs(at.y - drag.from.y),
+        },
+      });
     } else {
       const start = moved.get(drag.mark.id) ?? drag.mark;
-      setDrag({ ...drag, rect: { ...start, x: clamp(start.x + at.x - drag.from.x, 0, shot.width - start.width), y: clamp(start.y + at.y - drag.from.y, 0, shot.height - start.height) } });
+      setDrag({
+        ...drag,
+        rect: {
+          ...start,
+          x: clamp(start.x + at.x - drag.from.x, 0, shot.width - start.width),
+          y: clamp(start.y + at.y - drag.from.y, 0, shot.height - start.height),
+        },
+      });
     }
   };
   const onUp = async () => {
@@ -149,7 +212,9 @@ function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
     if (drag.rect.x === before.x && drag.rect.y === before.y) return;
     const rectangle = { x: drag.rect.x, y: drag.rect.y, width: drag.rect.width, height: drag.rect.height };
     setMoved(new Map(moved).set(drag.mark.id, rectangle));
-    const result = await client.mutation(UpdateScreenshotLink, { projectToken, linkId: drag.mark.id, rectangle }).toPromise();
+    const result = await client
+      .mutation(UpdateScreenshotLink, { projectToken, linkId: drag.mark.id, rectangle })
+      .toPromise();
     if (result.error) {
       const back = new Map(moved);
       back.delete(drag.mark.id);
@@ -163,7 +228,15 @@ function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
   const link = async (event: FormEvent) => {
     event.preventDefault();
     if (!draft) return;
-    const result = await client.mutation(LinkScreenshotKey, { projectToken, screenshotId: shot.id, key: keyName.trim(), namespace: namespace || null, rectangle: draft }).toPromise();
+    const result = await client
+      .mutation(LinkScreenshotKey, {
+        projectToken,
+        screenshotId: shot.id,
+        key: keyName.trim(),
+        namespace: namespace || null,
+        rectangle: draft,
+      })
+      .toPromise();
     if (result.error) return setMessage(`Not marked: ${messageOf(result.error)}`);
     setMessage(`Marked ${keyLabel({ key: keyName.trim(), namespace })}`);
     setDraft(null);
@@ -173,7 +246,14 @@ function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
   const rekey = async (event: FormEvent) => {
     event.preventDefault();
     if (!selected) return;
-    const result = await client.mutation(UpdateScreenshotLink, { projectToken, linkId: selected.id, key: keyName.trim(), namespace: namespace || null }).toPromise();
+    const result = await client
+      .mutation(UpdateScreenshotLink, {
+        projectToken,
+        linkId: selected.id,
+        key: keyName.trim(),
+        namespace: namespace || null,
+      })
+      .toPromise();
     if (result.error) return setMessage(`Not changed: ${messageOf(result.error)}`);
     setMessage(`The rectangle now marks ${keyLabel({ key: keyName.trim(), namespace })}`);
     onChanged();
@@ -199,25 +279,55 @@ function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
     setNamespace(mark.key.namespace);
   };
 
-  const placed = (rect: Rect) => ({ left: percent(rect.x, shot.width), top: percent(rect.y, shot.height), width: percent(rect.width, shot.width), height: percent(rect.height, shot.height) });
+  const placed = (rect: Rect) => ({
+    left: percent(rect.x, shot.width),
+    top: percent(rect.y, shot.height),
+    width: percent(rect.width, shot.width),
+    height: percent(rect.height, shot.height),
+  });
   const drawing = drag?.kind === 'draw' ? drag.rect : draft;
   return (
     <section className="shot-editor" aria-label={`Screenshot ${shot.name}`}>
       <div className="panel-head">
         <h2>{shot.name}</h2>
-        <span className="muted">{shot.width} × {shot.height}{shot.uploadedBy ? ` · uploaded by ${shot.uploadedBy}` : ''}</span>
-        <button type="button" className="danger" onClick={remove}>Delete screenshot</button>
+        <span className="muted">
+          {shot.width} × {shot.height}
+          {shot.uploadedBy ? ` · uploaded by ${shot.uploadedBy}` : ''}
+        </span>
+        <button type="button" className="danger" onClick={remove}>
+          Delete screenshot
+        </button>
       </div>
-      <p className="muted">Drag on the image to mark a key; drag a mark to move it; click a mark to change or remove it.</p>
+      <p className="muted">
+        Drag on the image to mark a key; drag a mark to move it; click a mark to change or remove it.
+      </p>
       <div className="shot-workspace">
-        <div ref={canvas} className="shot-canvas" onPointerDown={startDraw} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => setDrag(null)}>
+        <div
+          ref={canvas}
+          className="shot-canvas"
+          onPointerDown={startDraw}
+          onPointerMove={onMove}
+          onPointerUp={onUp}
+          onPointerCancel={() => setDrag(null)}
+        >
           <img src={shot.imagePath} alt={`Screenshot ${shot.name}`} draggable={false} />
           {shot.links.map((mark) => {
-            const rect = drag?.kind === 'move' && drag.mark.id === mark.id ? drag.rect : moved.get(mark.id) ?? mark;
+            const rect = drag?.kind === 'move' && drag.mark.id === mark.id ? drag.rect : (moved.get(mark.id) ?? mark);
             return (
-              <div key={mark.id} className={`shot-mark${mark.id === selectedId ? ' selected' : ''}`} style={placed(rect)}
-                role="button" tabIndex={0} aria-label={`Mark of ${keyLabel(mark.key)}`} aria-pressed={mark.id === selectedId}
-                onPointerDown={startMove(mark)} onClick={() => select(mark)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') select(mark); }}>
+              <div
+                key={mark.id}
+                className={`shot-mark${mark.id === selectedId ? ' selected' : ''}`}
+                style={placed(rect)}
+                role="button"
+                tabIndex={0}
+                aria-label={`Mark of ${keyLabel(mark.key)}`}
+                aria-pressed={mark.id === selectedId}
+                onPointerDown={startMove(mark)}
+                onClick={() => select(mark)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') select(mark);
+                }}
+              >
                 <span className="shot-mark-label">{keyLabel(mark.key)}</span>
               </div>
             );
@@ -225,44 +335,86 @@ function ScreenshotEditor({ projectToken, shot, keys, onChanged, onDeleted }: {
           {drawing && <div className="shot-mark draft" style={placed(drawing)} aria-hidden="true" />}
         </div>
         <div className="shot-side">
-          <datalist id="screenshot-keys">{keys.map((k) => <option key={keyLabel(k)} value={k.key}>{keyLabel(k)}</option>)}</datalist>
+          <datalist id="screenshot-keys">
+            {keys.map((k) => (
+              <option key={keyLabel(k)} value={k.key}>
+                {keyLabel(k)}
+              </option>
+            ))}
+          </datalist>
           {draft && (
             <form onSubmit={link} aria-label="Mark a key">
               <h3>New rectangle</h3>
-              <p className="muted">{draft.width} × {draft.height} at {draft.x}, {draft.y}</p>
-              <label>Key <input list="screenshot-keys" value={keyName} onChange={(e) => setKeyName(e.target.value)} required /></label>
-              <label>Namespace
+              <p className="muted">
+                {draft.width} × {draft.height} at {draft.x}, {draft.y}
+              </p>
+              <label>
+                Key{' '}
+                <input list="screenshot-keys" value={keyName} onChange={(e) => setKeyName(e.target.value)} required />
+              </label>
+              <label>
+                Namespace
                 <select value={namespace} onChange={(e) => setNamespace(e.target.value)}>
                   <option value="">(default)</option>
-                  {namespaces.map((n) => <option key={n} value={n}>{n}</option>)}
+                  {namespaces.map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
                 </select>
               </label>
               <div className="actions">
                 <button type="submit">Mark key</button>
-                <button type="button" onClick={() => { setDraft(null); setMessage(''); }}>Cancel</button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setDraft(null);
+                    setMessage('');
+                  }}
+                >
+                  Cancel
+                </button>
               </div>
             </form>
           )}
           {selected && !draft && (
             <form onSubmit={rekey} aria-label="Selected mark">
               <h3>Mark of {keyLabel(selected.key)}</h3>
-              <label>Key <input list="screenshot-keys" value={keyName} onChange={(e) => setKeyName(e.target.value)} required /></label>
-              <label>Namespace
+              <label>
+                Key{' '}
+                <input list="screenshot-keys" value={keyName} onChange={(e) => setKeyName(e.target.value)} required />
+              </label>
+              <label>
+                Namespace
                 <select value={namespace} onChange={(e) => setNamespace(e.target.value)}>
                   <option value="">(default)</option>
-                  {namespaces.map((n) => <option key={n} value={n}>{n}</option>)}
+                  {namespaces.map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
                 </select>
               </label>
               <div className="actions">
                 <button type="submit">Change key</button>
-                <button type="button" className="danger" onClick={unlink}>Remove mark</button>
+                <button type="button" className="danger" onClick={unlink}>
+                  Remove mark
+                </button>
               </div>
             </form>
           )}
           <h3>Marked keys</h3>
-          {shot.links.length === 0 ? <p className="muted">None yet.</p> : (
+          {shot.links.length === 0 ? (
+            <p className="muted">None yet.</p>
+          ) : (
             <ul className="shot-keys">
-              {shot.links.map((mark) => <li key={mark.id}><button type="button" onClick={() => select(mark)}>{keyLabel(mark.key)}</button></li>)}
+              {shot.links.map((mark) => (
+                <li key={mark.id}>
+                  <button type="button" onClick={() => select(mark)}>
+                    {keyLabel(mark.key)}
+                  </button>
+                </li>
+              ))}
             </ul>
           )}
           <p role="status">{message}</p>

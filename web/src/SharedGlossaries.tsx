@@ -56,16 +56,30 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Shared glossaries</h2>
-      <p className="hint">A shared glossary belongs to the account that created it, which alone changes it; the projects it is linked to read its terms, which count in their texts like the project&apos;s own.</p>
+      <p className="hint">
+        A shared glossary belongs to the account that created it, which alone changes it; the projects it is linked to
+        read its terms, which count in their texts like the project&apos;s own.
+      </p>
       {shared.length === 0 && <p>No shared glossaries yet.</p>}
       {shared.length > 0 && (
         <table className="ops-table shared-glossaries">
           <caption className="visually-hidden">Shared glossaries</caption>
-          <thead><tr><th scope="col">Glossary</th><th scope="col">Source language</th><th scope="col">Terms</th><th scope="col">Used in</th><th scope="col">This project</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Glossary</th>
+              <th scope="col">Source language</th>
+              <th scope="col">Terms</th>
+              <th scope="col">Used in</th>
+              <th scope="col">This project</th>
+            </tr>
+          </thead>
           <tbody>
             {shared.map((g) => (
               <tr key={g.id}>
-                <th scope="row">{g.name}{!g.owned && <span className="hint"> (another account&apos;s)</span>}</th>
+                <th scope="row">
+                  {g.name}
+                  {!g.owned && <span className="hint"> (another account&apos;s)</span>}
+                </th>
                 <td>{g.sourceLanguage}</td>
                 <td>{g.terms}</td>
                 <td>{g.projects.length ? g.projects.map((p) => p.projectName).join(', ') : '—'}</td>
@@ -76,7 +90,11 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
                       <span className="visually-hidden">Use {g.name} in this project</span>
                       <span aria-hidden="true">Used</span>
                     </label>
-                  ) : (linked(g) ? 'Used' : '—')}
+                  ) : linked(g) ? (
+                    'Used'
+                  ) : (
+                    '—'
+                  )}
                 </td>
               </tr>
             ))}
@@ -84,16 +102,41 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
         </table>
       )}
       <form className="ops-row shared-glossary-form" aria-label="New shared glossary" onSubmit={submit}>
-        <label>Name
+        <label>
+          Name
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
-        <label>Source language
-          <input value={sourceLanguage} onChange={(e) => setSourceLanguage(e.target.value)} required maxLength={35} list={`${id}-languages`} size={8} />
-          <datalist id={`${id}-languages`}>{languages.map((l) => <option key={l.key} value={l.key}>{l.name}</option>)}</datalist>
+        <label>
+          Source language
+          <input
+            value={sourceLanguage}
+            onChange={(e) => setSourceLanguage(e.target.value)}
+            required
+            maxLength={35}
+            list={`${id}-languages`}
+            size={8}
+          />
+          <datalist id={`${id}-languages`}>
+            {languages.map((l) => (
+              <option key={l.key} value={l.key}>
+                {l.name}
+              </option>
+            ))}
+          </datalist>
         </label>
-        {canLink && <label className="check"><input type="checkbox" checked={link} onChange={(e) => setLink(e.target.checked)} /> Use it in this project</label>}
-        <button type="submit" disabled={creating || !name.trim()}>Create shared glossary</button>
-        {error && <p role="alert" className="error">{error}</p>}
+        {canLink && (
+          <label className="check">
+            <input type="checkbox" checked={link} onChange={(e) => setLink(e.target.checked)} /> Use it in this project
+          </label>
+        )}
+        <button type="submit" disabled={creating || !name.trim()}>
+          Create shared glossary
+        </button>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
       </form>
     </section>
   );

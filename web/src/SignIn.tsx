@@ -31,14 +31,34 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       <form onSubmit={submit}>
         <label>
           Email
-          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </label>
         <label>
           Password
-          <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
-        {error && <p role="alert" className="error">{error}</p>}
-        <button type="submit" disabled={fetching}>Sign in</button>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={fetching}>
+          Sign in
+        </button>
       </form>
     </main>
   );

@@ -10,7 +10,8 @@ const ContextQuery = graphql(`query TranslationContext($projectToken: String!) {
   translationContext(projectToken: $projectToken) { description styles { languageKey instructions } }
   project(projectToken: $projectToken) { languages { key name isDefault } }
 }`);
-const SaveContext = graphql(`mutation SaveTranslationContext($projectToken: String!, $description: String, $styles: [LanguageStyleInput!]) {
+const SaveContext =
+  graphql(`mutation SaveTranslationContext($projectToken: String!, $description: String, $styles: [LanguageStyleInput!]) {
   setTranslationContext(projectToken: $projectToken, description: $description, styles: $styles) { description styles { languageKey instructions } }
 }`);
 
@@ -29,7 +30,11 @@ export function TranslationContextSection({ projectToken }: { projectToken: stri
   const targets = (data?.project.languages ?? []).filter((l) => !l.isDefault);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await save({ projectToken, description, styles: targets.map((l) => ({ languageKey: l.key, instructions: styles[l.key] ?? '' })) });
+    const result = await save({
+      projectToken,
+      description,
+      styles: targets.map((l) => ({ languageKey: l.key, instructions: styles[l.key] ?? '' })),
+    });
     if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
     setStatus('Saved what language models are told');
@@ -38,24 +43,43 @@ export function TranslationContextSection({ projectToken }: { projectToken: stri
   return (
     <section aria-labelledby="context-heading">
       <h2 id="context-heading">What language models are told</h2>
-      <p className="hint">Sent with every text translated by a language model (LLM_OPENAI, LLM_ANTHROPIC), with the key's description, limit and neighbours.</p>
-      {error && <p role="alert" className="error">{messageOf(error)}</p>}
+      <p className="hint">
+        Sent with every text translated by a language model (LLM_OPENAI, LLM_ANTHROPIC), with the key's description,
+        limit and neighbours.
+      </p>
+      {error && (
+        <p role="alert" className="error">
+          {messageOf(error)}
+        </p>
+      )}
       {data && (
         <form onSubmit={submit} aria-label="Language model context">
-          <label>Project description
+          <label>
+            Project description
             <textarea value={description} maxLength={4000} onChange={(e) => setDescription(e.target.value)} />
           </label>
           {targets.map((l) => (
-            <label key={l.key}>Style for {l.name || l.key} ({l.key})
-              <textarea value={styles[l.key] ?? ''} maxLength={2000} placeholder="Formality, tone, terms to keep"
-                onChange={(e) => setStyles((s) => ({ ...s, [l.key]: e.target.value }))} />
+            <label key={l.key}>
+              Style for {l.name || l.key} ({l.key})
+              <textarea
+                value={styles[l.key] ?? ''}
+                maxLength={2000}
+                placeholder="Formality, tone, terms to keep"
+                onChange={(e) => setStyles((s) => ({ ...s, [l.key]: e.target.value }))}
+              />
             </label>
           ))}
           <button type="submit">Save context</button>
         </form>
       )}
-      <p role="status" className="status">{status}</p>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <p role="status" className="status">
+        {status}
+      </p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
     </section>
   );
 }

@@ -20,13 +20,26 @@ async function copyText(value: string, field?: HTMLInputElement | null): Promise
 }
 
 /** Copies a value to the clipboard, telling whether it worked. */
-export function CopyButton({ value, label = 'Copy', field }: { value: string; label?: string; field?: () => HTMLInputElement | null }) {
+export function CopyButton({
+  value,
+  label = 'Copy',
+  field,
+}: {
+  value: string;
+  label?: string;
+  field?: () => HTMLInputElement | null;
+}) {
   const [done, setDone] = useState('');
-  const copy = async () => setDone((await copyText(value, field?.())) ? 'Copied' : 'Copy failed: select the text and copy it');
+  const copy = async () =>
+    setDone((await copyText(value, field?.())) ? 'Copied' : 'Copy failed: select the text and copy it');
   return (
     <>
-      <button type="button" onClick={copy}>{label}</button>
-      <span role="status" className="copy-status">{done}</span>
+      <button type="button" onClick={copy}>
+        {label}
+      </button>
+      <span role="status" className="copy-status">
+        {done}
+      </span>
     </>
   );
 }

@@ -19,4 +19,5 @@ export function layoutOptionsOf(format: FileFormat | undefined): LayoutOption[] 
   return [];
 }
 
-export const fileSize = (n: number) => (n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
+export const fileSize = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`;

@@ -82,4 +82,5 @@ export const RevertGlossaryChange = graphql(`
 `);
 
 /** A term as people tell it apart: the same term may exist once per part of speech. */
-export const termName = (t: { term: string; partOfSpeech: string }) => (t.partOfSpeech ? `${t.term} (${t.partOfSpeech})` : t.term);
+export const termName = (t: { term: string; partOfSpeech: string }) =>
+  t.partOfSpeech ? `${t.term} (${t.partOfSpeech})` : t.term;

@@ -9,7 +9,11 @@ const split = (hash: string) => {
 };
 
 /** A link to a project's screen with these parameters (empty values left out). */
-export function screenLink(projectToken: string, section: string, params: Record<string, string | null | undefined> = {}): string {
+export function screenLink(
+  projectToken: string,
+  section: string,
+  params: Record<string, string | null | undefined> = {},
+): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
   const text = query.toString();

@@ -33,7 +33,13 @@ export function useRows(variables: RowsVariables | undefined): Rows {
   // stale: the pages shown belong to the previous filter; they stay on screen (and keep the focused
   // cell in the page) until the new filter's first window arrives.
   const state = useRef({
-    generation: 0, total: null as number | null, exact: true, error: '', pages: new Map<number, Row[]>(), loading: new Set<number>(), stale: false,
+    generation: 0,
+    total: null as number | null,
+    exact: true,
+    error: '',
+    pages: new Map<number, Row[]>(),
+    loading: new Set<number>(),
+    stale: false,
     /** Cancels the requests in flight (a newer filter makes them useless). */
     inFlight: new Set<() => void>(),
     /** The first row in view at the last ensure (the scroll's direction). */
@@ -49,32 +55,38 @@ export function useRows(variables: RowsVariables | undefined): Rows {
       s.loading.add(page);
       let done = false;
       let subscription: { unsubscribe(): void } | undefined;
-      const cancel = () => { done = true; subscription?.unsubscribe(); s.inFlight.delete(cancel); };
+      const cancel = () => {
+        done = true;
+        subscription?.unsubscribe();
+        s.inFlight.delete(cancel);
+      };
       s.inFlight.add(cancel);
       // Subscribed rather than awaited, so that a newer filter can tear the request down (urql aborts the fetch).
-      subscription = client.query(EditorRowsQuery, { ...variables, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).subscribe((result) => {
-        if (done) return;
-        cancel();
-        if (s.generation !== generation) return;
-        s.loading.delete(page);
-        if (result.error) s.error = result.error.graphQLErrors[0]?.message ?? result.error.message;
-        else if (result.data) {
-          if (s.stale) {
-            s.stale = false;
-            s.pages = new Map();
-            s.total = null;
+      subscription = client
+        .query(EditorRowsQuery, { ...variables, offset: page * PAGE_SIZE, limit: PAGE_SIZE })
+        .subscribe((result) => {
+          if (done) return;
+          cancel();
+          if (s.generation !== generation) return;
+          s.loading.delete(page);
+          if (result.error) s.error = result.error.graphQLErrors[0]?.message ?? result.error.message;
+          else if (result.data) {
+            if (s.stale) {
+              s.stale = false;
+              s.pages = new Map();
+              s.total = null;
+            }
+            s.error = '';
+            const { totalCount, totalIsExact } = result.data.editorRows;
+            // An exact count is the total; a lower bound only raises a lower bound.
+            if (s.total === null || totalIsExact) {
+              s.total = totalCount;
+              s.exact = totalIsExact;
+            } else if (!s.exact && totalCount > s.total) s.total = totalCount;
+            s.pages.set(page, result.data.editorRows.keys);
           }
-          s.error = '';
-          const { totalCount, totalIsExact } = result.data.editorRows;
-          // An exact count is the total; a lower bound only raises a lower bound.
-          if (s.total === null || totalIsExact) {
-            s.total = totalCount;
-            s.exact = totalIsExact;
-          } else if (!s.exact && totalCount > s.total) s.total = totalCount;
-          s.pages.set(page, result.data.editorRows.keys);
-        }
-        rerender();
-      });
+          rerender();
+        });
       // A cached answer arrives synchronously, before there was a subscription to end.
       if (done) subscription.unsubscribe();
     },

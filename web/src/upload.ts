@@ -38,7 +38,10 @@ export function uploadOperation<D extends TadaDocumentNode<any, any>>(
   signal?: AbortSignal,
 ): Promise<UploadAnswer<ResultOf<D>>> {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: stringifyDocument(document), variables: { ...variables, file: null } }));
+  form.append(
+    'operations',
+    JSON.stringify({ query: stringifyDocument(document), variables: { ...variables, file: null } }),
+  );
   form.append('map', JSON.stringify({ 0: ['variables.file'] }));
   form.append('0', file, file.name);
   return new Promise((resolve) => {
@@ -47,12 +50,15 @@ export function uploadOperation<D extends TadaDocumentNode<any, any>>(
     xhr.withCredentials = true;
     xhr.setRequestHeader('x-csrf-token', csrfToken());
     xhr.responseType = 'json';
-    xhr.upload.onprogress = (event) => onProgress({ sent: event.loaded, total: event.lengthComputable ? event.total : file.size, uploaded: false });
+    xhr.upload.onprogress = (event) =>
+      onProgress({ sent: event.loaded, total: event.lengthComputable ? event.total : file.size, uploaded: false });
     xhr.upload.onload = () => onProgress({ sent: file.size, total: file.size, uploaded: true });
     xhr.onload = () => {
       const error = errorOf(xhr.status, xhr.response);
       const data = (xhr.response as { data?: ResultOf<D> } | null)?.data;
-      resolve(error || !data ? { error: error ?? 'The service gave no answer', answered: xhr.response != null } : { data });
+      resolve(
+        error || !data ? { error: error ?? 'The service gave no answer', answered: xhr.response != null } : { data },
+      );
     };
     xhr.onerror = () => resolve({ error: 'The upload failed: the service could not be reached', answered: false });
     xhr.onabort = () => resolve({ error: 'The upload was cancelled', answered: false });

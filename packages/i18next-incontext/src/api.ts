@@ -38,7 +38,10 @@ export interface InContextEditorApi {
   /** Opens the overlay for a key (as Alt+click does). */
   open(key: string, namespace?: string): Promise<void>;
   /** Screenshots the page with every translated element marked, uploads it and links the keys found; resolves to the screenshot's id. */
-  capture(): Promise<{ screenshotId: number; marks: { key: string; namespace: string; x: number; y: number; width: number; height: number }[] }>;
+  capture(): Promise<{
+    screenshotId: number;
+    marks: { key: string; namespace: string; x: number; y: number; width: number; height: number }[];
+  }>;
   /** The keys currently shown in the page, with their elements. */
   elements(): { element: Element; key: string; namespace: string }[];
   /** Stops observing, closes the overlay and the live subscription. */

@@ -9,7 +9,10 @@ import { createClient, type Client } from 'graphql-ws';
 export const TOKEN_HEADER = 'X-InContext-Token';
 
 export class ServiceError extends Error {
-  constructor(message: string, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
     super(message);
   }
 }
@@ -18,7 +21,10 @@ export class ServiceClient {
   private socket?: Client;
   readonly base: string;
 
-  constructor(url: string, private readonly token: string) {
+  constructor(
+    url: string,
+    private readonly token: string,
+  ) {
     this.base = url.replace(/\/+$/, '');
   }
 
@@ -40,13 +46,23 @@ export class ServiceClient {
     form.append('operations', JSON.stringify({ query, variables: { file: null, name } }));
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
     form.append('0', image, name);
-    const res = await fetch(`${this.base}/graphql`, { method: 'POST', mode: 'cors', credentials: 'omit', headers: { [TOKEN_HEADER]: this.token }, body: form });
+    const res = await fetch(`${this.base}/graphql`, {
+      method: 'POST',
+      mode: 'cors',
+      credentials: 'omit',
+      headers: { [TOKEN_HEADER]: this.token },
+      body: form,
+    });
     return (await this.answer<{ uploadScreenshot: { id: number } }>(res)).uploadScreenshot.id;
   }
 
   /** A screenshot file (thumbnailPath, imagePath) as a blob URL: an <img> cannot send the token. */
   async imageUrl(path: string): Promise<string> {
-    const res = await fetch(`${this.base}${path}`, { mode: 'cors', credentials: 'omit', headers: { [TOKEN_HEADER]: this.token } });
+    const res = await fetch(`${this.base}${path}`, {
+      mode: 'cors',
+      credentials: 'omit',
+      headers: { [TOKEN_HEADER]: this.token },
+    });
     if (!res.ok) throw new ServiceError(`Could not load ${path}: HTTP ${res.status}`);
     return URL.createObjectURL(await res.blob());
   }
@@ -59,11 +75,14 @@ export class ServiceClient {
       retryAttempts: Infinity,
       shouldRetry: () => true,
     });
-    return this.socket.subscribe<T>({ query }, {
-      next: (value) => (value.errors?.length ? onError(value.errors) : value.data && onData(value.data as T)),
-      error: onError,
-      complete: () => {},
-    });
+    return this.socket.subscribe<T>(
+      { query },
+      {
+        next: (value) => (value.errors?.length ? onError(value.errors) : value.data && onData(value.data as T)),
+        error: onError,
+        complete: () => {},
+      },
+    );
   }
 
   close(): void {

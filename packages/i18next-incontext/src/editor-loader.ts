@@ -18,7 +18,11 @@ export type MarkerReader = Pick<KeyRegistry, 'read'>;
  * compatible (add optional fields only).
  */
 export interface EditorModule {
-  startEditor(i18next: i18n, options: InContextOptions & { token: string }, registry: MarkerReader): Promise<InContextEditorApi>;
+  startEditor(
+    i18next: i18n,
+    options: InContextOptions & { token: string },
+    registry: MarkerReader,
+  ): Promise<InContextEditorApi>;
 }
 
 /** The editor's URL at a service (the same base as the GraphQL endpoint's). */

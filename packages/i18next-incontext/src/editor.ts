@@ -20,8 +20,17 @@ import { Overlay, type OverlayLanguage } from './overlay.js';
 /** Attributes that show translated text. */
 const ATTRIBUTES = ['placeholder', 'title', 'aria-label', 'alt', 'value'];
 
-interface Session { projectToken: string; projectName: string; languages: string[]; capture: boolean }
-interface ServiceLanguage { key: string; name: string; isDefault: boolean }
+interface Session {
+  projectToken: string;
+  projectName: string;
+  languages: string[];
+  capture: boolean;
+}
+interface ServiceLanguage {
+  key: string;
+  name: string;
+  isDefault: boolean;
+}
 
 const SESSION = '{ inContextSession { projectToken projectName languages capture } languages { key name isDefault } }';
 const KEY = `query ($key: String!, $namespace: String) { translationKey(key: $key, namespace: $namespace) {
@@ -34,7 +43,11 @@ const CHANGES = 'subscription { translationChanges { key namespace language cust
 const LINK = `mutation ($s: Int!, $key: String!, $namespace: String, $r: ScreenshotRectangleInput!) {
   linkScreenshotKey(screenshotId: $s, key: $key, namespace: $namespace, rectangle: $r) { id } }`;
 
-export async function startEditor(i18next: i18n, options: InContextOptions & { token: string }, registry: MarkerReader): Promise<InContextEditorApi> {
+export async function startEditor(
+  i18next: i18n,
+  options: InContextOptions & { token: string },
+  registry: MarkerReader,
+): Promise<InContextEditorApi> {
   const client = new ServiceClient(options.url, options.token);
   const [{ inContextSession: session, languages }] = await Promise.all([
     client.gql<{ inContextSession: Session; languages: ServiceLanguage[] }>(SESSION),
@@ -86,7 +99,10 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
   const elements = () => {
     const found: { element: Element; key: string; namespace: string }[] = [];
     for (const [element, keys] of tracked) {
-      if (!element.isConnected) { tracked.delete(element); continue; }
+      if (!element.isConnected) {
+        tracked.delete(element);
+        continue;
+      }
       for (const k of keys) found.push({ element, ...k });
     }
     return found;
@@ -102,7 +118,14 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
   const overlay: Overlay = new Overlay({
     check: (language, text) => {
       if (language === defaultLanguage) return [];
-      return runChecks({ source: openedDefault, target: text, sourceLanguage: defaultLanguage, targetLanguage: language, charactersLimit: openedLimit, dialect: 'i18next' });
+      return runChecks({
+        source: openedDefault,
+        target: text,
+        sourceLanguage: defaultLanguage,
+        targetLanguage: language,
+        charactersLimit: openedLimit,
+        dialect: 'i18next',
+      });
     },
     save: async (changed) => {
       const target = overlay.openKey!;
@@ -110,12 +133,19 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
         const cell = `${language}`;
         try {
           const saved = await client.gql<{ updateTranslation: { text: string; lastModifiedAt: string | null } }>(SAVE, {
-            input: { key: target.key, namespace: target.namespace, language, text, expectedLastModifiedAt: lastModified.get(cell) ?? '1970-01-01T00:00:00Z' },
+            input: {
+              key: target.key,
+              namespace: target.namespace,
+              language,
+              text,
+              expectedLastModifiedAt: lastModified.get(cell) ?? '1970-01-01T00:00:00Z',
+            },
           });
           lastModified.set(cell, saved.updateTranslation.lastModifiedAt);
           applyText(language, target.namespace, target.key, saved.updateTranslation.text);
         } catch (error) {
-          if (error instanceof ServiceError && error.code === 'CONFLICT') throw new Error(`${language} was changed by someone else meanwhile; close and open again to see it`);
+          if (error instanceof ServiceError && error.code === 'CONFLICT')
+            throw new Error(`${language} was changed by someone else meanwhile; close and open again to see it`);
           throw error;
         }
       }
@@ -125,18 +155,29 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
   });
 
   async function open(key: string, namespace = '', otherKeys: MarkedKey[] = []): Promise<void> {
-    const { translationKey } = await client.gql<{ translationKey: {
-      key: string; namespace: string; description: string; charactersLimit: number | null;
-      translations: { language: string; text: string; lastModifiedAt: string | null }[];
-      screenshots: { screenshot: { id: number; name: string; thumbnailPath: string } }[];
-    } }>(KEY, { key, namespace });
+    const { translationKey } = await client.gql<{
+      translationKey: {
+        key: string;
+        namespace: string;
+        description: string;
+        charactersLimit: number | null;
+        translations: { language: string; text: string; lastModifiedAt: string | null }[];
+        screenshots: { screenshot: { id: number; name: string; thumbnailPath: string } }[];
+      };
+    }>(KEY, { key, namespace });
     lastModified.clear();
     for (const t of translationKey.translations) lastModified.set(t.language, t.lastModifiedAt);
     const texts = new Map(translationKey.translations.map((t) => [t.language, t.text]));
     openedDefault = texts.get(defaultLanguage) ?? '';
     openedLimit = translationKey.charactersLimit;
     const shots = new Map(translationKey.screenshots.map((s) => [s.screenshot.id, s.screenshot]));
-    const list: OverlayLanguage[] = languages.map((l) => ({ key: l.key, name: l.name, isDefault: l.isDefault, text: texts.get(l.key) ?? '', writable: writable(l.key) }));
+    const list: OverlayLanguage[] = languages.map((l) => ({
+      key: l.key,
+      name: l.name,
+      isDefault: l.isDefault,
+      text: texts.get(l.key) ?? '',
+      writable: writable(l.key),
+    }));
     overlay.open({
       key: translationKey.key,
       namespace: translationKey.namespace,
@@ -162,7 +203,9 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
     // Alt+click on a link would download it, on a button would act: the click is the editor's.
     event.preventDefault();
     event.stopImmediatePropagation();
-    void open(keys[0]!.key, keys[0]!.namespace, keys).catch((error) => notify(`Could not open ${keys[0]!.key}: ${(error as Error).message}`));
+    void open(keys[0]!.key, keys[0]!.namespace, keys).catch((error) =>
+      notify(`Could not open ${keys[0]!.key}: ${(error as Error).message}`),
+    );
   };
 
   // --- texts into i18next -------------------------------------------------
@@ -175,17 +218,26 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
   }
 
   let pending: ReturnType<typeof setTimeout> | undefined;
-  const stopLive = options.live === false ? () => {} : client.subscribe<{ translationChanges: { key: string; namespace: string; language: string | null; customerKey: string | null; newText: string } }>(
-    CHANGES,
-    ({ translationChanges: change }) => {
-      if (change.customerKey !== null || change.language === null) return;
-      const open = overlay.openKey;
-      if (open && open.key === change.key && open.namespace === change.namespace) overlay.update(change.language, change.newText);
-      if (!applyText(change.language, change.namespace, change.key, change.newText)) return;
-      clearTimeout(pending);
-      pending = setTimeout(() => void rerender(i18next), 30);
-    },
-  );
+  const stopLive =
+    options.live === false
+      ? () => {}
+      : client.subscribe<{
+          translationChanges: {
+            key: string;
+            namespace: string;
+            language: string | null;
+            customerKey: string | null;
+            newText: string;
+          };
+        }>(CHANGES, ({ translationChanges: change }) => {
+          if (change.customerKey !== null || change.language === null) return;
+          const open = overlay.openKey;
+          if (open && open.key === change.key && open.namespace === change.namespace)
+            overlay.update(change.language, change.newText);
+          if (!applyText(change.language, change.namespace, change.key, change.newText)) return;
+          clearTimeout(pending);
+          pending = setTimeout(() => void rerender(i18next), 30);
+        });
 
   // --- capture --------------------------------------------------------------
   const toolbar = document.createElement('lms-incontext-toolbar');
@@ -214,7 +266,9 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
       backgroundColor: background === 'rgba(0, 0, 0, 0)' ? '#ffffff' : background,
       filter: (n) => n !== overlay.host && n !== toolbar,
     });
-    const image = await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The page could not be drawn'))), 'image/png'));
+    const image = await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The page could not be drawn'))), 'image/png'),
+    );
     // Marks in the image's pixels: viewport coordinates times the pixel ratio; elements out of view are not marked.
     const marks = elements().flatMap(({ element, key, namespace }) => {
       const r = element.getBoundingClientRect();
@@ -229,7 +283,12 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
     const name = `${document.title || location.pathname} ${new Date().toISOString().slice(0, 19).replace('T', ' ')}.png`;
     const screenshotId = await client.uploadScreenshot(image, name);
     for (const m of marks) {
-      await client.gql(LINK, { s: screenshotId, key: m.key, namespace: m.namespace, r: { x: m.x, y: m.y, width: m.width, height: m.height } });
+      await client.gql(LINK, {
+        s: screenshotId,
+        key: m.key,
+        namespace: m.namespace,
+        r: { x: m.x, y: m.y, width: m.width, height: m.height },
+      });
     }
     return { screenshotId, marks };
   }
@@ -260,7 +319,13 @@ export async function startEditor(i18next: i18n, options: InContextOptions & { t
   }
 
   scan(document.body);
-  observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRIBUTES });
+  observer.observe(document.body, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ATTRIBUTES,
+  });
   document.addEventListener('click', onClick, true);
 
   const api: InContextEditorApi = {

@@ -19,7 +19,11 @@ export type { InContextEditorApi, InContextFactory, InContextModule, InContextOp
 const POST_PROCESSOR = 'lmsInContext';
 
 /** The i18next namespace and key of a `t()` call's key. */
-function keyOf(i18next: i18n, rawKey: string | string[], options: { ns?: string | readonly string[] }): { key: string; ns: string } {
+function keyOf(
+  i18next: i18n,
+  rawKey: string | string[],
+  options: { ns?: string | readonly string[] },
+): { key: string; ns: string } {
   const key = Array.isArray(rawKey) ? rawKey[0]! : rawKey;
   const nsSeparator = i18next.options.nsSeparator;
   if (typeof nsSeparator === 'string' && nsSeparator && key.includes(nsSeparator)) {
@@ -29,7 +33,6 @@ function keyOf(i18next: i18n, rawKey: string | string[], options: { ns?: string 
   const ns = Array.isArray(options.ns) ? options.ns[0] : options.ns;
   return { key, ns: (ns as string | undefined) ?? defaultNamespace(i18next) };
 }
-
 
 export const inContext: InContextFactory = (options: InContextOptions): InContextModule => {
   const registry = new KeyRegistry();
@@ -54,7 +57,9 @@ export const inContext: InContextFactory = (options: InContextOptions): InContex
       if (!names.includes(POST_PROCESSOR)) i18next.options.postProcess = [...names, POST_PROCESSOR];
       // The editor works on a page: not during server-side rendering.
       if (typeof document === 'undefined') return;
-      module.editor = loadEditor(options.url).then(({ startEditor }) => startEditor(i18next, { ...options, token }, registry));
+      module.editor = loadEditor(options.url).then(({ startEditor }) =>
+        startEditor(i18next, { ...options, token }, registry),
+      );
     },
   };
   return module;

@@ -54,7 +54,11 @@ button[disabled] { opacity: .6; cursor: default; }
 
 let counter = 0;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & Record<string, unknown> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> & Record<string, unknown> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(props)) {
     if (name.startsWith('aria-') || name === 'role' || name === 'for') node.setAttribute(name, String(value));
@@ -94,21 +98,39 @@ export class Overlay {
       const textarea = el('textarea', { id: fieldId, value: language.text, readOnly: !language.writable });
       const checks = el('ul', { className: 'checks', 'aria-label': `Checks of ${language.name}` });
       const showChecks = () => {
-        checks.replaceChildren(...this.handlers.check(language.key, textarea.value).map((f) => el('li', { className: f.severity }, f.message)));
+        checks.replaceChildren(
+          ...this.handlers
+            .check(language.key, textarea.value)
+            .map((f) => el('li', { className: f.severity }, f.message)),
+        );
       };
       textarea.addEventListener('input', showChecks);
       showChecks();
       this.fields.set(language.key, { textarea, initial: language.text });
-      form.append(el('div', { className: 'field' },
-        el('label', { for: fieldId }, `${language.name} (${language.key})${language.isDefault ? ' · default' : ''}`),
-        textarea,
-        ...(language.writable ? [] : [el('span', { className: 'note' }, 'Read only: this token may not write this language.')]),
-        checks));
+      form.append(
+        el(
+          'div',
+          { className: 'field' },
+          el('label', { for: fieldId }, `${language.name} (${language.key})${language.isDefault ? ' · default' : ''}`),
+          textarea,
+          ...(language.writable
+            ? []
+            : [el('span', { className: 'note' }, 'Read only: this token may not write this language.')]),
+          checks,
+        ),
+      );
     }
     const shots = el('div', { className: 'shots' });
     for (const shot of data.screenshots) {
       const img = el('img', { alt: `Screenshot: ${shot.name}` });
-      shot.url.then((url) => { img.src = url; }, () => { img.alt = `Screenshot ${shot.name} could not be loaded`; });
+      shot.url.then(
+        (url) => {
+          img.src = url;
+        },
+        () => {
+          img.alt = `Screenshot ${shot.name} could not be loaded`;
+        },
+      );
       shots.append(img);
     }
     const save = el('button', { type: 'submit', className: 'primary' }, 'Save');
@@ -122,7 +144,9 @@ export class Overlay {
     );
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const changed = [...this.fields].filter(([, f]) => !f.textarea.readOnly && f.textarea.value !== f.initial).map(([language, f]) => ({ language, text: f.textarea.value }));
+      const changed = [...this.fields]
+        .filter(([, f]) => !f.textarea.readOnly && f.textarea.value !== f.initial)
+        .map(([language, f]) => ({ language, text: f.textarea.value }));
       if (!changed.length) return this.close();
       save.disabled = true;
       status.className = '';
@@ -137,20 +161,35 @@ export class Overlay {
       }
     });
     const others = data.otherKeys.length
-      ? el('div', { className: 'others' }, el('span', { className: 'note' }, 'Also here: '), ...data.otherKeys.map((k) => {
-        const button = el('button', { type: 'button' }, k.namespace ? `${k.namespace}:${k.key}` : k.key);
-        button.addEventListener('click', () => this.handlers.openKey(k.key, k.namespace));
-        return button;
-      }))
+      ? el(
+          'div',
+          { className: 'others' },
+          el('span', { className: 'note' }, 'Also here: '),
+          ...data.otherKeys.map((k) => {
+            const button = el('button', { type: 'button' }, k.namespace ? `${k.namespace}:${k.key}` : k.key);
+            button.addEventListener('click', () => this.handlers.openKey(k.key, k.namespace));
+            return button;
+          }),
+        )
       : '';
-    const dialog = el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-description` },
+    const dialog = el(
+      'div',
+      {
+        role: 'dialog',
+        'aria-modal': 'true',
+        'aria-labelledby': `${id}-title`,
+        'aria-describedby': `${id}-description`,
+      },
       el('h2', { id: `${id}-title` }, `Translate “${data.key}”`),
       el('p', { className: 'ns' }, data.namespace ? `Namespace ${data.namespace}` : 'Default namespace'),
       el('p', { id: `${id}-description`, className: 'description' }, data.description || 'No description.'),
       others,
-      form);
+      form,
+    );
     const backdrop = el('div', { className: 'backdrop' }, dialog);
-    backdrop.addEventListener('mousedown', (event) => { if (event.target === backdrop) this.close(); });
+    backdrop.addEventListener('mousedown', (event) => {
+      if (event.target === backdrop) this.close();
+    });
     backdrop.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
@@ -181,10 +220,17 @@ export class Overlay {
   }
 
   private trapFocus(event: KeyboardEvent, dialog: HTMLElement): void {
-    const focusable = [...dialog.querySelectorAll<HTMLElement>('button, textarea')].filter((e) => !(e as HTMLButtonElement).disabled);
+    const focusable = [...dialog.querySelectorAll<HTMLElement>('button, textarea')].filter(
+      (e) => !(e as HTMLButtonElement).disabled,
+    );
     if (!focusable.length) return;
     const active = this.root.activeElement;
-    if (event.shiftKey && active === focusable[0]) { event.preventDefault(); focusable[focusable.length - 1]!.focus(); }
-    else if (!event.shiftKey && active === focusable[focusable.length - 1]) { event.preventDefault(); focusable[0]!.focus(); }
+    if (event.shiftKey && active === focusable[0]) {
+      event.preventDefault();
+      focusable[focusable.length - 1]!.focus();
+    } else if (!event.shiftKey && active === focusable[focusable.length - 1]) {
+      event.preventDefault();
+      focusable[0]!.focus();
+    }
   }
 }

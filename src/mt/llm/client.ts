@@ -61,11 +61,15 @@ export function jsonOfReply(content: string): unknown {
   throw new Error('the reply is not JSON');
 }
 
-export function createLlmClient(config: LlmConfig, hooks: { onExchange?: (exchange: LlmExchange) => void | Promise<void>; retry?: Omit<RetryOptions, 'signal'> } = {}): LlmClient {
+export function createLlmClient(
+  config: LlmConfig,
+  hooks: { onExchange?: (exchange: LlmExchange) => void | Promise<void>; retry?: Omit<RetryOptions, 'signal'> } = {},
+): LlmClient {
   return {
     config,
     async completeJson(prompt, read, signal) {
-      const bodyOf = (p: LlmPrompt) => (config.provider === 'LLM_OPENAI' ? openAiBody(config, p) : anthropicBody(config, p));
+      const bodyOf = (p: LlmPrompt) =>
+        config.provider === 'LLM_OPENAI' ? openAiBody(config, p) : anthropicBody(config, p);
       const body = bodyOf(prompt);
       const logged = prompt.images?.length ? bodyOf(promptForLog(prompt)) : body;
       let inputTokens = 0;
@@ -74,12 +78,30 @@ export function createLlmClient(config: LlmConfig, hooks: { onExchange?: (exchan
       const attempt = async () => {
         requests++;
         const started = Date.now();
-        const record = async (status: number, reply: string, tokens: { in: number; out: number }, error: string | null) => {
-          await hooks.onExchange?.({ provider: config.provider, model: config.model, request: logged, status, reply, inputTokens: tokens.in, outputTokens: tokens.out, durationMs: Date.now() - started, error });
+        const record = async (
+          status: number,
+          reply: string,
+          tokens: { in: number; out: number },
+          error: string | null,
+        ) => {
+          await hooks.onExchange?.({
+            provider: config.provider,
+            model: config.model,
+            request: logged,
+            status,
+            reply,
+            inputTokens: tokens.in,
+            outputTokens: tokens.out,
+            durationMs: Date.now() - started,
+            error,
+          });
         };
         let answer;
         try {
-          answer = config.provider === 'LLM_OPENAI' ? await openAiComplete(config, body, signal) : await anthropicComplete(config, body, signal);
+          answer =
+            config.provider === 'LLM_OPENAI'
+              ? await openAiComplete(config, body, signal)
+              : await anthropicComplete(config, body, signal);
         } catch (error) {
           if (error instanceof MtProviderError) await record(error.status, '', { in: 0, out: 0 }, error.message);
           throw error;

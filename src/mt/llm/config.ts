@@ -90,9 +90,14 @@ export function llmBaseUrl(name: string, raw: string): string {
   } catch {
     throw new ConfigError(`${name} must be a URL, got "${raw}"`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must use http: or https:, got "${parsed.protocol}"`);
-  if (parsed.search || parsed.hash || parsed.username || parsed.password) throw new ConfigError(`${name} must not have a query, fragment or credentials`);
-  return raw.trim().replace(/\/+$/, '').replace(/\/v1(\/chat\/completions|\/messages)?$/, '');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`${name} must use http: or https:, got "${parsed.protocol}"`);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password)
+    throw new ConfigError(`${name} must not have a query, fragment or credentials`);
+  return raw
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/v1(\/chat\/completions|\/messages)?$/, '');
 }
 
 export function parseHeaders(name: string, raw: string | undefined): Record<string, string> {
@@ -103,7 +108,12 @@ export function parseHeaders(name: string, raw: string | undefined): Record<stri
   } catch {
     throw new ConfigError(`${name} must be a JSON object of header names and values`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+  if (
+    !value ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    Object.values(value).some((v) => typeof v !== 'string')
+  ) {
     throw new ConfigError(`${name} must be a JSON object of header names and string values`);
   }
   return value as Record<string, string>;
@@ -113,7 +123,8 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
   return n;
 }
 
@@ -125,23 +136,40 @@ export function parsePrices(name: string, raw: string | undefined): Map<string, 
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new ConfigError(`${name} must be a JSON object of models and prices, {"model": {"input": 0.15, "output": 0.6}}`);
+    throw new ConfigError(
+      `${name} must be a JSON object of models and prices, {"model": {"input": 0.15, "output": 0.6}}`,
+    );
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${name} must be a JSON object of models and prices`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(`${name} must be a JSON object of models and prices`);
   const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e9;
   for (const [model, entry] of Object.entries(value)) {
     const { input, output } = (entry ?? {}) as { input?: unknown; output?: unknown };
-    if (!ok(input) || !ok(output)) throw new ConfigError(`${name}: the price of "${model}" must be {"input": n, "output": n}, numbers from 0 to 1000000000 per million tokens`);
+    if (!ok(input) || !ok(output))
+      throw new ConfigError(
+        `${name}: the price of "${model}" must be {"input": n, "output": n}, numbers from 0 to 1000000000 per million tokens`,
+      );
     prices.set(model, { input: input as number, output: output as number });
   }
   return prices;
 }
 
 // Field by field: the project's price, the instance's price of this model, the instance's price of the provider.
-function price(env: NodeJS.ProcessEnv, prefix: string, model: string, project?: ProjectLlmSettings | null): LlmConfig['price'] {
+function price(
+  env: NodeJS.ProcessEnv,
+  prefix: string,
+  model: string,
+  project?: ProjectLlmSettings | null,
+): LlmConfig['price'] {
   const byModel = parsePrices(`${prefix}_PRICES`, env[`${prefix}_PRICES`]).get(model);
-  const input = project?.priceInput ?? byModel?.input ?? (env[`${prefix}_PRICE_INPUT`]?.trim() ? num(env, `${prefix}_PRICE_INPUT`, 0, 0, 1e9) : undefined);
-  const output = project?.priceOutput ?? byModel?.output ?? (env[`${prefix}_PRICE_OUTPUT`]?.trim() ? num(env, `${prefix}_PRICE_OUTPUT`, 0, 0, 1e9) : undefined);
+  const input =
+    project?.priceInput ??
+    byModel?.input ??
+    (env[`${prefix}_PRICE_INPUT`]?.trim() ? num(env, `${prefix}_PRICE_INPUT`, 0, 0, 1e9) : undefined);
+  const output =
+    project?.priceOutput ??
+    byModel?.output ??
+    (env[`${prefix}_PRICE_OUTPUT`]?.trim() ? num(env, `${prefix}_PRICE_OUTPUT`, 0, 0, 1e9) : undefined);
   return input === undefined && output === undefined ? undefined : { input: input ?? 0, output: output ?? 0 };
 }
 
@@ -162,9 +190,15 @@ export function resolveLlmConfig(
   const project = sources.project ?? {};
   const projectKey = sources.projectApiKey?.trim() || undefined;
   const envKey = env[`${prefix}_API_KEY`]?.trim() || undefined;
-  const responseFormat = project.responseFormat ?? env[`${prefix}_RESPONSE_FORMAT`]?.trim() ?? RESPONSE_FORMATS[provider][0];
-  if (!isResponseFormat(provider, responseFormat)) throw new ConfigError(`${prefix}_RESPONSE_FORMAT must be one of ${RESPONSE_FORMATS[provider].join(', ')}`);
-  const url = project.url ? llmBaseUrl('url', project.url) : env[`${prefix}_URL`]?.trim() ? llmBaseUrl(`${prefix}_URL`, env[`${prefix}_URL`]!) : DEFAULTS[provider].url;
+  const responseFormat =
+    project.responseFormat ?? env[`${prefix}_RESPONSE_FORMAT`]?.trim() ?? RESPONSE_FORMATS[provider][0];
+  if (!isResponseFormat(provider, responseFormat))
+    throw new ConfigError(`${prefix}_RESPONSE_FORMAT must be one of ${RESPONSE_FORMATS[provider].join(', ')}`);
+  const url = project.url
+    ? llmBaseUrl('url', project.url)
+    : env[`${prefix}_URL`]?.trim()
+      ? llmBaseUrl(`${prefix}_URL`, env[`${prefix}_URL`]!)
+      : DEFAULTS[provider].url;
   const model = project.model?.trim() || env[`${prefix}_MODEL`]?.trim() || DEFAULTS[provider].model;
   return {
     provider,

@@ -37,14 +37,22 @@ export async function postJson(
   try {
     target = await resolveTarget(url, options.allowPrivate);
   } catch (error) {
-    const message = error instanceof UnsafeTargetError
-      ? error.message.replace('WEBHOOK_ALLOW_PRIVATE', 'LLM_ALLOW_PRIVATE')
-      : (error as Error).message;
+    const message =
+      error instanceof UnsafeTargetError
+        ? error.message.replace('WEBHOOK_ALLOW_PRIVATE', 'LLM_ALLOW_PRIVATE')
+        : (error as Error).message;
     // An address the operator did not allow is a configuration error, not worth retrying.
-    throw new MtProviderError({ provider, kind: 'fatal', reason: 'bad_request', status: 0, providerMessage: `the model server was not contacted: ${message}` });
+    throw new MtProviderError({
+      provider,
+      kind: 'fatal',
+      reason: 'bad_request',
+      status: 0,
+      providerMessage: `the model server was not contacted: ${message}`,
+    });
   }
   const pinned: LookupFunction = (_host, opts, callback) => {
-    if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
+    if ((opts as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
     else callback(null, target.address, target.family);
   };
   const payload = JSON.stringify(body);
@@ -58,39 +66,68 @@ export async function postJson(
       signal?.removeEventListener('abort', onAbort);
       reject(error);
     };
-    const request = client.request(url, {
-      method: 'POST',
-      lookup: pinned,
-      headers: { 'user-agent': 'localization-service', ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), accept: 'application/json' },
-      timeout: options.timeoutMs,
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) {
-          request.destroy();
-          fail(new MtProviderError({ provider, kind: 'retryable', reason: 'bad_response', status: response.statusCode ?? 0, providerMessage: `answer larger than ${MAX_ANSWER_BYTES} bytes` }));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      response.on('end', () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        signal?.removeEventListener('abort', onAbort);
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body: parsed });
-      });
-      response.on('error', (error) => fail(new MtProviderError({ provider, kind: 'retryable', reason: 'network', status: 0, providerMessage: `request failed: ${error.message}`, cause: error })));
-    });
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        headers: {
+          'user-agent': 'localization-service',
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          accept: 'application/json',
+        },
+        timeout: options.timeoutMs,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            request.destroy();
+            fail(
+              new MtProviderError({
+                provider,
+                kind: 'retryable',
+                reason: 'bad_response',
+                status: response.statusCode ?? 0,
+                providerMessage: `answer larger than ${MAX_ANSWER_BYTES} bytes`,
+              }),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(deadline);
+          signal?.removeEventListener('abort', onAbort);
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body: parsed });
+        });
+        response.on('error', (error) =>
+          fail(
+            new MtProviderError({
+              provider,
+              kind: 'retryable',
+              reason: 'network',
+              status: 0,
+              providerMessage: `request failed: ${error.message}`,
+              cause: error,
+            }),
+          ),
+        );
+      },
+    );
     const onAbort = () => {
       request.destroy();
       fail(abortError(signal!));
@@ -98,13 +135,40 @@ export async function postJson(
     signal?.addEventListener('abort', onAbort, { once: true });
     const deadline = setTimeout(() => {
       request.destroy();
-      fail(new MtProviderError({ provider, kind: 'retryable', reason: 'timeout', status: 0, providerMessage: `the answer was not complete within ${options.timeoutMs} ms` }));
+      fail(
+        new MtProviderError({
+          provider,
+          kind: 'retryable',
+          reason: 'timeout',
+          status: 0,
+          providerMessage: `the answer was not complete within ${options.timeoutMs} ms`,
+        }),
+      );
     }, options.timeoutMs);
     request.on('timeout', () => {
       request.destroy();
-      fail(new MtProviderError({ provider, kind: 'retryable', reason: 'timeout', status: 0, providerMessage: `no answer within ${options.timeoutMs} ms` }));
+      fail(
+        new MtProviderError({
+          provider,
+          kind: 'retryable',
+          reason: 'timeout',
+          status: 0,
+          providerMessage: `no answer within ${options.timeoutMs} ms`,
+        }),
+      );
     });
-    request.on('error', (error) => fail(new MtProviderError({ provider, kind: 'retryable', reason: 'network', status: 0, providerMessage: `request failed: ${error.message}`, cause: error })));
+    request.on('error', (error) =>
+      fail(
+        new MtProviderError({
+          provider,
+          kind: 'retryable',
+          reason: 'network',
+          status: 0,
+          providerMessage: `request failed: ${error.message}`,
+          cause: error,
+        }),
+      ),
+    );
     request.end(payload);
   });
 }

@@ -16,7 +16,13 @@ export function openAiBody(config: LlmConfig, prompt: LlmPrompt): Record<string,
         role: 'user',
         // Vision models take the images as data URLs beside the text.
         content: prompt.images?.length
-          ? [{ type: 'text', text: prompt.user }, ...prompt.images.map((image) => ({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } }))]
+          ? [
+              { type: 'text', text: prompt.user },
+              ...prompt.images.map((image) => ({
+                type: 'image_url',
+                image_url: { url: `data:${image.mediaType};base64,${image.data}` },
+              })),
+            ]
           : prompt.user,
       },
     ],
@@ -24,7 +30,11 @@ export function openAiBody(config: LlmConfig, prompt: LlmPrompt): Record<string,
     temperature: 0,
     max_tokens: config.maxOutputTokens,
   };
-  if (config.responseFormat === 'json_schema') body.response_format = { type: 'json_schema', json_schema: { name: prompt.schemaName, strict: true, schema: prompt.schema } };
+  if (config.responseFormat === 'json_schema')
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: prompt.schemaName, strict: true, schema: prompt.schema },
+    };
   else if (config.responseFormat === 'json_object') body.response_format = { type: 'json_object' };
   return body;
 }
@@ -33,13 +43,28 @@ export function openAiHeaders(config: LlmConfig): Record<string, string> {
   return { ...config.headers, ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) };
 }
 
-export async function openAiComplete(config: LlmConfig, body: Record<string, unknown>, signal?: AbortSignal): Promise<LlmReply & { status: number; raw: string }> {
-  const answer = await postJson(config.provider, `${config.url}/v1/chat/completions`, body, openAiHeaders(config), { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, signal });
+export async function openAiComplete(
+  config: LlmConfig,
+  body: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<LlmReply & { status: number; raw: string }> {
+  const answer = await postJson(config.provider, `${config.url}/v1/chat/completions`, body, openAiHeaders(config), {
+    timeoutMs: config.timeoutMs,
+    allowPrivate: config.allowPrivate,
+    signal,
+  });
   if (answer.status < 200 || answer.status >= 300) throw statusError(config.provider, answer);
-  const reply = answer.body as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } } | undefined;
+  const reply = answer.body as
+    | {
+        choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[];
+        usage?: { prompt_tokens?: number; completion_tokens?: number };
+      }
+    | undefined;
   const choice = reply?.choices?.[0];
-  if (typeof choice?.message?.refusal === 'string' && choice.message.refusal) throw badAnswer(config.provider, answer.status, `the model refused: ${choice.message.refusal}`);
-  if (typeof choice?.message?.content !== 'string') throw badAnswer(config.provider, answer.status, 'unexpected answer: no choices[0].message.content');
+  if (typeof choice?.message?.refusal === 'string' && choice.message.refusal)
+    throw badAnswer(config.provider, answer.status, `the model refused: ${choice.message.refusal}`);
+  if (typeof choice?.message?.content !== 'string')
+    throw badAnswer(config.provider, answer.status, 'unexpected answer: no choices[0].message.content');
   return {
     content: choice.message.content,
     inputTokens: tokenCount(reply?.usage?.prompt_tokens),

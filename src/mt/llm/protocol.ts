@@ -34,14 +34,31 @@ export interface LlmReply {
 /** Errors of a model server: 429, 5xx (and Anthropic's 529) retried; the rest end the request. */
 export function statusError(provider: LlmProviderId, answer: LlmHttpAnswer): MtProviderError {
   const body = answer.body as { error?: { message?: string; type?: string } | string; message?: string } | undefined;
-  const message = (typeof body?.error === 'string' ? body.error : body?.error?.message) ?? body?.message ?? (answer.text.replace(/\s+/g, ' ').trim().slice(0, 200) || 'no message');
+  const message =
+    (typeof body?.error === 'string' ? body.error : body?.error?.message) ??
+    body?.message ??
+    (answer.text.replace(/\s+/g, ' ').trim().slice(0, 200) || 'no message');
   const { status } = answer;
   const retryAfter = answer.headers['retry-after'];
   const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
   if (status === 429 || status >= 500) {
-    return new MtProviderError({ provider, kind: 'retryable', reason: status === 429 ? 'rate_limit' : 'server', status, providerMessage: message, retryAfterMs });
+    return new MtProviderError({
+      provider,
+      kind: 'retryable',
+      reason: status === 429 ? 'rate_limit' : 'server',
+      status,
+      providerMessage: message,
+      retryAfterMs,
+    });
   }
-  const reason = status === 401 || status === 403 ? 'auth' : status === 404 ? 'not_found' : status === 413 ? 'too_large' : 'bad_request';
+  const reason =
+    status === 401 || status === 403
+      ? 'auth'
+      : status === 404
+        ? 'not_found'
+        : status === 413
+          ? 'too_large'
+          : 'bad_request';
   return new MtProviderError({ provider, kind: 'fatal', reason, status, providerMessage: message });
 }
 
@@ -55,5 +72,11 @@ export { int as tokenCount };
 /** The prompt as the request log keeps it: each image's bytes replaced by what they were (the log stays small). */
 export function promptForLog(prompt: LlmPrompt): LlmPrompt {
   if (!prompt.images?.length) return prompt;
-  return { ...prompt, images: prompt.images.map((image, i) => ({ ...image, data: `<image ${i + 1}: ${image.width}×${image.height} ${image.mediaType}, ${Math.round((image.data.length * 3) / 4 / 1024)} KiB, not kept>` })) };
+  return {
+    ...prompt,
+    images: prompt.images.map((image, i) => ({
+      ...image,
+      data: `<image ${i + 1}: ${image.width}×${image.height} ${image.mediaType}, ${Math.round((image.data.length * 3) / 4 / 1024)} KiB, not kept>`,
+    })),
+  };
 }

@@ -62,9 +62,18 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -80,7 +89,9 @@ export async function startFakeServer(handler: Handler): Promise<FakeServerBase>
 
   const takeFailure = (req: RecordedRequest): ScriptedFailure | undefined => {
     const endpoint = handler.endpointOf(req);
-    const index = failures.findIndex((f) => (f.endpoint ?? 'translate') === 'any' || (f.endpoint ?? 'translate') === endpoint);
+    const index = failures.findIndex(
+      (f) => (f.endpoint ?? 'translate') === 'any' || (f.endpoint ?? 'translate') === endpoint,
+    );
     if (index < 0) return undefined;
     return failures.splice(index, 1)[0];
   };

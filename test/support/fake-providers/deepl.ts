@@ -16,7 +16,13 @@
 // tags left as they are.
 import type { ServerResponse } from 'node:http';
 import { DEEPL_FORMALITY_TARGETS, DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES } from '../../../src/mt/languages.js';
-import { sendJson, startFakeServer, type FakeServerBase, type RecordedRequest, type ScriptedFailure } from './common.js';
+import {
+  sendJson,
+  startFakeServer,
+  type FakeServerBase,
+  type RecordedRequest,
+  type ScriptedFailure,
+} from './common.js';
 
 export const FAKE_DEEPL_KEY = 'fake-deepl-key';
 
@@ -125,7 +131,8 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
     entry_count: g.entry_count ?? 1,
   });
 
-  const visible = (g: FakeGlossary | undefined, key: string) => (g && (!g.ownerKey || g.ownerKey === key) ? g : undefined);
+  const visible = (g: FakeGlossary | undefined, key: string) =>
+    g && (!g.ownerKey || g.ownerKey === key) ? g : undefined;
 
   const handler = Object.assign(
     (req: RecordedRequest, res: ServerResponse, failure: ScriptedFailure | undefined) => {
@@ -136,12 +143,22 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
       const glossaryPath = /^\/v2\/glossaries(?:\/([^/]+))?$/.exec(req.path);
       if (glossaryPath && req.method === 'POST' && !glossaryPath[1]) {
         const body = (req.body ?? {}) as Record<string, unknown>;
-        const entries = String(body.entries ?? '').split('\n').filter(Boolean).map((line) => line.split('\t') as [string, string]);
-        if (body.entries_format !== 'tsv' || entries.some((e) => e.length !== 2 || !e[0] || !e[1])) return fail(res, 400, 'Invalid glossary entries provided');
-        if (new Set(entries.map((e) => e[0])).size !== entries.length) return fail(res, 400, 'Invalid glossary entries provided: duplicate source');
+        const entries = String(body.entries ?? '')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => line.split('\t') as [string, string]);
+        if (body.entries_format !== 'tsv' || entries.some((e) => e.length !== 2 || !e[0] || !e[1]))
+          return fail(res, 400, 'Invalid glossary entries provided');
+        if (new Set(entries.map((e) => e[0])).size !== entries.length)
+          return fail(res, 400, 'Invalid glossary entries provided: duplicate source');
         const glossary: FakeGlossary = {
-          glossary_id: `created-${glossaries.size + 1}-${Date.now()}`, name: String(body.name ?? ''), source_lang: String(body.source_lang ?? ''),
-          target_lang: String(body.target_lang ?? ''), entry_count: entries.length, ownerKey: key, entries,
+          glossary_id: `created-${glossaries.size + 1}-${Date.now()}`,
+          name: String(body.name ?? ''),
+          source_lang: String(body.source_lang ?? ''),
+          target_lang: String(body.target_lang ?? ''),
+          entry_count: entries.length,
+          ownerKey: key,
+          entries,
         };
         glossaries.set(glossary.glossary_id, glossary);
         return sendJson(res, 201, glossaryJson(glossary));
@@ -154,9 +171,14 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
         return;
       }
       if (glossaryPath && req.method === 'GET') {
-        if (!glossaryPath[1]) return sendJson(res, 200, { glossaries: [...glossaries.values()].filter((g) => visible(g, key)).map(glossaryJson) });
+        if (!glossaryPath[1])
+          return sendJson(res, 200, {
+            glossaries: [...glossaries.values()].filter((g) => visible(g, key)).map(glossaryJson),
+          });
         const g = visible(glossaries.get(decodeURIComponent(glossaryPath[1])), key);
-        return g ? sendJson(res, 200, glossaryJson(g)) : sendJson(res, 404, { message: 'Not found', detail: 'Glossary not found' });
+        return g
+          ? sendJson(res, 200, glossaryJson(g))
+          : sendJson(res, 404, { message: 'Not found', detail: 'Glossary not found' });
       }
       if (req.path !== '/v2/translate') return fail(res, 404);
       if (req.method !== 'POST') return fail(res, 405, 'Method not allowed');
@@ -165,18 +187,24 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
       const call = callOf(req);
       if (!call.text.length) return fail(res, 400, "Parameter 'text' not specified.");
       if (call.text.length > maxTexts) return fail(res, 413, `Too many texts: at most ${maxTexts} per request`);
-      if (!DEEPL_TARGET_LANGUAGES.has(call.target_lang.toUpperCase())) return fail(res, 400, "Value for 'target_lang' not supported.");
+      if (!DEEPL_TARGET_LANGUAGES.has(call.target_lang.toUpperCase()))
+        return fail(res, 400, "Value for 'target_lang' not supported.");
       if (call.source_lang !== undefined && !DEEPL_SOURCE_LANGUAGES.has(call.source_lang.toUpperCase())) {
         return fail(res, 400, "Value for 'source_lang' not supported.");
       }
       if (call.formality !== undefined) {
-        if (!['default', 'more', 'less', 'prefer_more', 'prefer_less'].includes(call.formality)) return fail(res, 400, "Value for 'formality' not supported.");
-        if ((call.formality === 'more' || call.formality === 'less') && !DEEPL_FORMALITY_TARGETS.has(call.target_lang.toUpperCase())) {
+        if (!['default', 'more', 'less', 'prefer_more', 'prefer_less'].includes(call.formality))
+          return fail(res, 400, "Value for 'formality' not supported.");
+        if (
+          (call.formality === 'more' || call.formality === 'less') &&
+          !DEEPL_FORMALITY_TARGETS.has(call.target_lang.toUpperCase())
+        ) {
           return fail(res, 400, "'formality' is not supported for given 'target_lang'.");
         }
       }
       if (call.glossary_id !== undefined) {
-        if (call.source_lang === undefined) return fail(res, 400, 'Use of a glossary requires the source_lang parameter to be set.');
+        if (call.source_lang === undefined)
+          return fail(res, 400, 'Use of a glossary requires the source_lang parameter to be set.');
         const g = visible(glossaries.get(call.glossary_id), key);
         if (!g) return sendJson(res, 404, { message: 'Not found', detail: 'Glossary not found' });
         const base = (c: string) => c.split('-')[0]!.toLowerCase();
@@ -187,13 +215,20 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
       sendJson(res, 200, {
         translations: call.text.map((t) => ({
           detected_source_language: (call.source_lang ?? 'EN').toUpperCase(),
-          text: translator(applyEntries(t, call.glossary_id ? glossaries.get(call.glossary_id)?.entries : undefined), call),
+          text: translator(
+            applyEntries(t, call.glossary_id ? glossaries.get(call.glossary_id)?.entries : undefined),
+            call,
+          ),
         })),
       });
     },
     {
       endpointOf: (req: RecordedRequest) =>
-        req.path === '/v2/translate' ? ('translate' as const) : req.path.startsWith('/v2/glossaries') ? ('glossaries' as const) : ('other' as const),
+        req.path === '/v2/translate'
+          ? ('translate' as const)
+          : req.path.startsWith('/v2/glossaries')
+            ? ('glossaries' as const)
+            : ('other' as const),
     },
   );
 

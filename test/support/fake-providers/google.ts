@@ -10,7 +10,14 @@
 // answers (apostrophes as &#39;).
 import type { ServerResponse } from 'node:http';
 import { GOOGLE_LANGUAGES } from '../../../src/mt/languages.js';
-import { mapTextNodes, sendJson, startFakeServer, type FakeServerBase, type RecordedRequest, type ScriptedFailure } from './common.js';
+import {
+  mapTextNodes,
+  sendJson,
+  startFakeServer,
+  type FakeServerBase,
+  type RecordedRequest,
+  type ScriptedFailure,
+} from './common.js';
 
 export const FAKE_GOOGLE_KEY = 'fake-google-key';
 
@@ -45,21 +52,49 @@ export const defaultGoogleTranslator: GoogleTranslator = (text, call) => {
 
 const DEFAULT_FAILURES: Record<number, { message: string; reason: string; status: string; domain: string }> = {
   400: { message: 'Invalid Value', reason: 'invalid', status: 'INVALID_ARGUMENT', domain: 'global' },
-  403: { message: 'Daily Limit Exceeded', reason: 'dailyLimitExceeded', status: 'PERMISSION_DENIED', domain: 'usageLimits' },
-  429: { message: 'Resource has been exhausted (e.g. check quota).', reason: 'rateLimitExceeded', status: 'RESOURCE_EXHAUSTED', domain: 'global' },
+  403: {
+    message: 'Daily Limit Exceeded',
+    reason: 'dailyLimitExceeded',
+    status: 'PERMISSION_DENIED',
+    domain: 'usageLimits',
+  },
+  429: {
+    message: 'Resource has been exhausted (e.g. check quota).',
+    reason: 'rateLimitExceeded',
+    status: 'RESOURCE_EXHAUSTED',
+    domain: 'global',
+  },
   500: { message: 'Internal error encountered.', reason: 'backendError', status: 'INTERNAL', domain: 'global' },
-  503: { message: 'The service is currently unavailable.', reason: 'backendError', status: 'UNAVAILABLE', domain: 'global' },
+  503: {
+    message: 'The service is currently unavailable.',
+    reason: 'backendError',
+    status: 'UNAVAILABLE',
+    domain: 'global',
+  },
 };
 
-export function googleErrorBody(code: number, message: string, reason: string, status = 'INVALID_ARGUMENT', domain = 'global') {
+export function googleErrorBody(
+  code: number,
+  message: string,
+  reason: string,
+  status = 'INVALID_ARGUMENT',
+  domain = 'global',
+) {
   return { error: { code, message, errors: [{ message, domain, reason }], status } };
 }
 
-function params(req: RecordedRequest): { q: string[]; target?: string; source?: string; format?: string; key?: string } {
+function params(req: RecordedRequest): {
+  q: string[];
+  target?: string;
+  source?: string;
+  format?: string;
+  key?: string;
+} {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const pick = (name: string): unknown => body[name] ?? req.query[name];
   const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
-  const one = (v: unknown): string | undefined => (v === undefined ? undefined : Array.isArray(v) ? String(v[0]) : String(v));
+  const one = (v: unknown): string | undefined =>
+    v === undefined ? undefined : Array.isArray(v) ? String(v[0]) : String(v);
   return {
     q: list(pick('q')),
     target: one(pick('target')),
@@ -75,15 +110,33 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   const maxBodyBytes = options.maxBodyBytes ?? 100 * 1024;
   let translator: GoogleTranslator = options.translate ?? defaultGoogleTranslator;
 
-  const error = (res: ServerResponse, code: number, message: string, reason: string, status?: string, headers?: Record<string, string>) =>
-    sendJson(res, code, googleErrorBody(code, message, reason, status), headers);
+  const error = (
+    res: ServerResponse,
+    code: number,
+    message: string,
+    reason: string,
+    status?: string,
+    headers?: Record<string, string>,
+  ) => sendJson(res, code, googleErrorBody(code, message, reason, status), headers);
 
   const handler = Object.assign(
     (req: RecordedRequest, res: ServerResponse, failure: ScriptedFailure | undefined) => {
       if (failure) {
-        const d = DEFAULT_FAILURES[failure.status] ?? { message: `HTTP ${failure.status}`, reason: 'backendError', status: 'UNKNOWN', domain: 'global' };
+        const d = DEFAULT_FAILURES[failure.status] ?? {
+          message: `HTTP ${failure.status}`,
+          reason: 'backendError',
+          status: 'UNKNOWN',
+          domain: 'global',
+        };
         const message = failure.message ?? d.message;
-        const body = { error: { code: failure.status, message, errors: [{ message, domain: d.domain, reason: failure.reason ?? d.reason }], status: d.status } };
+        const body = {
+          error: {
+            code: failure.status,
+            message,
+            errors: [{ message, domain: d.domain, reason: failure.reason ?? d.reason }],
+            status: d.status,
+          },
+        };
         return sendJson(res, failure.status, body, failure.headers);
       }
       if (req.path !== '/language/translate/v2') return error(res, 404, 'Not Found', 'notFound', 'NOT_FOUND');
@@ -98,7 +151,13 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
             message,
             errors: [{ message, domain: 'global', reason: 'badRequest' }],
             status: 'INVALID_ARGUMENT',
-            details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }],
+            details: [
+              {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                reason: 'API_KEY_INVALID',
+                domain: 'googleapis.com',
+              },
+            ],
           },
         });
       }
@@ -122,7 +181,10 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         },
       });
     },
-    { endpointOf: (req: RecordedRequest) => (req.path === '/language/translate/v2' ? ('translate' as const) : ('other' as const)) },
+    {
+      endpointOf: (req: RecordedRequest) =>
+        req.path === '/language/translate/v2' ? ('translate' as const) : ('other' as const),
+    },
   );
 
   const base = await startFakeServer(handler);
@@ -137,7 +199,13 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         .filter((r) => r.path === '/language/translate/v2')
         .map((r) => {
           const p = params(r);
-          return { q: p.q, target: p.target ?? '', source: p.source, format: p.format === 'text' ? 'text' : 'html', key: p.key };
+          return {
+            q: p.q,
+            target: p.target ?? '',
+            source: p.source,
+            format: p.format === 'text' ? 'text' : 'html',
+            key: p.key,
+          };
         });
     },
   };

@@ -7,7 +7,12 @@ import { inContext } from '@localization-service/i18next-incontext';
 
 const resources = {
   de: {
-    translation: { title: 'Statistik', intro: 'Die wichtigsten Zahlen des Monats.', greeting: 'Hallo {{name}}', search: 'Länder suchen' },
+    translation: {
+      title: 'Statistik',
+      intro: 'Die wichtigsten Zahlen des Monats.',
+      greeting: 'Hallo {{name}}',
+      search: 'Länder suchen',
+    },
     common: { save: 'Speichern' },
   },
 };

@@ -5,13 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { pairOf, runChecks } from '../../../src/checks/index.js';
 import { glossaryCheck, glossaryProblems, type GlossaryCheckTerm } from '../../../src/checks/glossary.js';
 
-const t = (term: string, translation: string | null, flags: Partial<GlossaryCheckTerm> = {}): GlossaryCheckTerm => ({ term, translation, caseSensitive: false, abbreviation: false, forbidden: false, doNotTranslate: false, ...flags });
-const messages = (source: string, target: string, terms: GlossaryCheckTerm[], targetLanguage = 'de') => glossaryProblems(source, target, 'en', targetLanguage, terms).map((p) => p.message);
+const t = (term: string, translation: string | null, flags: Partial<GlossaryCheckTerm> = {}): GlossaryCheckTerm => ({
+  term,
+  translation,
+  caseSensitive: false,
+  abbreviation: false,
+  forbidden: false,
+  doNotTranslate: false,
+  ...flags,
+});
+const messages = (source: string, target: string, terms: GlossaryCheckTerm[], targetLanguage = 'de') =>
+  glossaryProblems(source, target, 'en', targetLanguage, terms).map((p) => p.message);
 
 describe('glossary check', () => {
   const file = t('file', 'Datei');
   it('German: flags a missing required translation, accepts it inflected, refuses it inside a compound', () => {
-    expect(messages('Delete the file', 'Das Dokument löschen', [file])).toEqual(['The glossary translates "file" as "Datei": it is not in the translation']);
+    expect(messages('Delete the file', 'Das Dokument löschen', [file])).toEqual([
+      'The glossary translates "file" as "Datei": it is not in the translation',
+    ]);
     expect(messages('Delete the files', 'Die Dateien löschen', [file])).toEqual([]);
     expect(messages('Delete the file', 'Dateiname löschen', [file])).toHaveLength(1);
     // Not in the source: nothing required.
@@ -31,7 +42,9 @@ describe('glossary check', () => {
   it('do-not-translate terms must stay as written', () => {
     const brand = t('Acme Cloud', null, { doNotTranslate: true });
     expect(messages('Open Acme Cloud', 'Acme Cloud öffnen', [brand])).toEqual([]);
-    expect(messages('Open Acme Cloud', 'Acme Wolke öffnen', [brand])).toEqual(['The glossary says "Acme Cloud" is not translated: keep it as written']);
+    expect(messages('Open Acme Cloud', 'Acme Wolke öffnen', [brand])).toEqual([
+      'The glossary says "Acme Cloud" is not translated: keep it as written',
+    ]);
     expect(messages('Open Acme Cloud', 'ACME CLOUD öffnen', [brand])).toHaveLength(1);
   });
 
@@ -40,11 +53,18 @@ describe('glossary check', () => {
     expect(messages('Open the file', 'ファイルを開く', [jp], 'ja')).toEqual([]);
     expect(messages('Open the file', 'プロファイルを開く', [jp], 'ja')).toHaveLength(1);
     expect(glossaryProblems('Delete', '削除する', 'en', 'ja', [t('erase', '消去', { forbidden: true })])).toEqual([]);
-    expect(glossaryProblems('Delete', '消去する', 'en', 'ja', [t('erase', '消去', { forbidden: true })])).toHaveLength(1);
+    expect(glossaryProblems('Delete', '消去する', 'en', 'ja', [t('erase', '消去', { forbidden: true })])).toHaveLength(
+      1,
+    );
   });
 
   it('runs in the registry when the pair carries the glossary, and finds nothing without it', () => {
-    const input = { source: 'Delete the file', target: 'Das Dokument löschen', sourceLanguage: 'en', targetLanguage: 'de' };
+    const input = {
+      source: 'Delete the file',
+      target: 'Das Dokument löschen',
+      sourceLanguage: 'en',
+      targetLanguage: 'de',
+    };
     expect(runChecks(input).map((f) => f.check)).not.toContain('glossary');
     expect(glossaryCheck.run({ ...pairOf(input), glossary: [file] } as never)).toHaveLength(1);
   });

@@ -2,16 +2,29 @@
 import { describe, expect, it } from 'vitest';
 import { activeChecks, CHECKS, runChecks, type CheckSettings } from '../../../src/checks/index.js';
 
-const found = (source: string, target: string, targetLanguage = 'de', settings: CheckSettings = {}, charactersLimit: number | null = null) =>
-  runChecks({ source, target, sourceLanguage: 'en', targetLanguage, charactersLimit }, settings).map((f) => f.check);
+const found = (
+  source: string,
+  target: string,
+  targetLanguage = 'de',
+  settings: CheckSettings = {},
+  charactersLimit: number | null = null,
+) => runChecks({ source, target, sourceLanguage: 'en', targetLanguage, charactersLimit }, settings).map((f) => f.check);
 
 describe('text checks', () => {
   it('same as source: sentences, not names, shortcuts or single words', () => {
     expect(found('Help us improve!', 'Help us improve!', 'ru')).toEqual(['same-as-source']);
     expect(found('Help us improve!', 'Помогите нам стать лучше!', 'ru')).toEqual([]);
-    for (const name of ['Apple Pay', 'The GNOME Project', 'Ctrl+Shift+S', 'OK', 'PDF', '@string/app_name']) expect(found(name, name)).toEqual([]);
+    for (const name of ['Apple Pay', 'The GNOME Project', 'Ctrl+Shift+S', 'OK', 'PDF', '@string/app_name'])
+      expect(found(name, name)).toEqual([]);
     // British English may well read as the source.
-    expect(runChecks({ source: 'Open the file now', target: 'Open the file now', sourceLanguage: 'en', targetLanguage: 'en-GB' })).toEqual([]);
+    expect(
+      runChecks({
+        source: 'Open the file now',
+        target: 'Open the file now',
+        sourceLanguage: 'en',
+        targetLanguage: 'en-GB',
+      }),
+    ).toEqual([]);
   });
 
   it('white space: only blanks, leading and trailing spaces, line breaks, double spaces', () => {
@@ -86,7 +99,9 @@ describe('text checks', () => {
     expect(found('Save', 'Speichern', 'de', {}, 9)).toEqual([]);
     expect(found('Save', 'Speichern!', 'de', {}, 9)).toEqual(['characters-limit', 'end-punctuation']);
     expect(found('😀 ok', '😀 gut', 'de', {}, 5)).toEqual([]);
-    expect(found('Save file', 'Speichern Sie die Datei jetzt bitte sofort auf Ihrer Festplatte, danke')).toEqual(['length-ratio']);
+    expect(found('Save file', 'Speichern Sie die Datei jetzt bitte sofort auf Ihrer Festplatte, danke')).toEqual([
+      'length-ratio',
+    ]);
     expect(found('保存', 'Speichern Sie die Datei')).toEqual([]);
   });
 
@@ -109,12 +124,20 @@ describe('settings', () => {
     expect(activeChecks().map((c) => c.definition.id)).not.toContain('numbers');
     expect(activeChecks({ numbers: 'info' }).find((c) => c.definition.id === 'numbers')?.severity).toBe('info');
     expect(activeChecks({ 'same-as-source': 'off' }).map((c) => c.definition.id)).not.toContain('same-as-source');
-    const [finding] = runChecks({ source: 'Hi {name}', target: 'Hallo', sourceLanguage: 'en', targetLanguage: 'de' }, { 'placeholders-missing': 'warning' });
+    const [finding] = runChecks(
+      { source: 'Hi {name}', target: 'Hallo', sourceLanguage: 'en', targetLanguage: 'de' },
+      { 'placeholders-missing': 'warning' },
+    );
     expect(finding).toMatchObject({ check: 'placeholders-missing', severity: 'warning', span: null });
   });
 
   it('every check has an id, a title and a default severity', () => {
     expect(new Set(CHECKS.map((c) => c.id)).size).toBe(CHECKS.length);
-    for (const c of CHECKS) expect(c).toMatchObject({ id: expect.stringMatching(/^[a-z-]+$/), title: expect.any(String), severity: expect.stringMatching(/^(error|warning|info)$/) });
+    for (const c of CHECKS)
+      expect(c).toMatchObject({
+        id: expect.stringMatching(/^[a-z-]+$/),
+        title: expect.any(String),
+        severity: expect.stringMatching(/^(error|warning|info)$/),
+      });
   });
 });

@@ -16,15 +16,22 @@ describe('migration to batched change events', () => {
   let db: Database;
   beforeAll(async () => {
     db = await openDatabase({ kind: 'pglite', dataDir: join(tempDir(), 'pglite') });
-    await migrate(db, readMigrations().filter((m) => m.name < MIGRATION));
+    await migrate(
+      db,
+      readMigrations().filter((m) => m.name < MIGRATION),
+    );
   });
-  afterAll(async () => { await db?.close(); });
+  afterAll(async () => {
+    await db?.close();
+  });
 
   it('keeps each event under its id, in order, and gives new batches larger ids', async () => {
     const sql = db.prisma;
     // No project rows: the foreign keys are not what this is about.
     await sql.$executeRawUnsafe(`SET session_replication_role = replica`);
-    await sql.$executeRawUnsafe(`INSERT INTO "Activity" (id, "projectId", kind, "actorKind", source, cells) VALUES (10, 1, 'IMPORT', 'API_KEY', 'API', 3), (11, 1, 'TRANSLATIONS', 'API_KEY', 'API', 1)`);
+    await sql.$executeRawUnsafe(
+      `INSERT INTO "Activity" (id, "projectId", kind, "actorKind", source, cells) VALUES (10, 1, 'IMPORT', 'API_KEY', 'API', 3), (11, 1, 'TRANSLATIONS', 'API_KEY', 'API', 1)`,
+    );
     // Two changes written at the same time interleave their ids; one event far above 2^24.
     await sql.$executeRawUnsafe(
       `INSERT INTO "CellChange" (id, "activityId", "projectId", "keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus", at) VALUES
@@ -37,7 +44,21 @@ describe('migration to batched change events', () => {
     await migrate(db);
 
     const events = await storedCellEvents(sql, { projectId: 1 });
-    expect(events.map((e) => [e.id, e.activityId, e.keyId, e.languageId, e.customerId, e.key, e.namespace, e.oldText, e.newText, e.oldStatus, e.newStatus])).toEqual([
+    expect(
+      events.map((e) => [
+        e.id,
+        e.activityId,
+        e.keyId,
+        e.languageId,
+        e.customerId,
+        e.key,
+        e.namespace,
+        e.oldText,
+        e.newText,
+        e.oldStatus,
+        e.newStatus,
+      ]),
+    ).toEqual([
       [1n, 10n, 100, 7, null, 'a', '', null, 'A', null, 'NOT_REVIEWED'],
       [2n, 10n, 101, 7, null, 'b', 'ns', 'old b', 'B', 'REVIEWED', 'NOT_REVIEWED'],
       [3n, 11n, 100, 7, null, 'a', '', 'A', 'A2', 'NOT_REVIEWED', 'REVIEWED'],
@@ -45,15 +66,20 @@ describe('migration to batched change events', () => {
       [50000000n, 11n, 102, 7, null, 'c', '', null, 'C', null, 'NOT_REVIEWED'],
     ]);
     // Runs of consecutive ids of one change are one batch each.
-    const ids = await sql.$queryRawUnsafe<{ id: bigint; at: Date }[]>(`SELECT id, at FROM "CellChangeBatch" ORDER BY id`);
+    const ids = await sql.$queryRawUnsafe<{ id: bigint; at: Date }[]>(
+      `SELECT id, at FROM "CellChangeBatch" ORDER BY id`,
+    );
     expect(ids.map((b) => b.id)).toEqual([1n, 3n, 4n, 50000000n]);
     expect(ids[0]!.at.toISOString()).toBe('2026-11-01T00:00:00.000Z');
 
-    const [batch] = await sql.$queryRawUnsafe<{ id: bigint; n: number }[]>(`WITH b AS (${insertCellEvents({
-      activity: '11', project: '1',
-      cells: `SELECT 1::bigint AS ord, 103 AS "keyId", 7 AS "languageId", NULL::int AS "customerId", 'd' AS key, '' AS namespace,
+    const [batch] = await sql.$queryRawUnsafe<{ id: bigint; n: number }[]>(
+      `WITH b AS (${insertCellEvents({
+        activity: '11',
+        project: '1',
+        cells: `SELECT 1::bigint AS ord, 103 AS "keyId", 7 AS "languageId", NULL::int AS "customerId", 'd' AS key, '' AS namespace,
                      NULL::text AS "oldText", 'D' AS "newText", NULL::"ReviewStatus" AS "oldStatus", 'NOT_REVIEWED'::"ReviewStatus" AS "newStatus"`,
-    })}) SELECT * FROM b`);
+      })}) SELECT * FROM b`,
+    );
     expect(batch!.n).toBe(1);
     expect(batch!.id).toBe(BigInt(Math.ceil(50_000_001 / BATCH_SPAN) * BATCH_SPAN));
     expect((await storedCellEvents(sql, { activityId: 11n })).map((e) => e.id)).toEqual([3n, 50000000n, batch!.id]);

@@ -26,11 +26,18 @@ describe('embedded database checkpoints', () => {
   it('checkpoints once the WAL since the last checkpoint reaches the threshold, not before', async () => {
     if (db.driver.kind !== 'pglite') throw new Error('expected PGlite');
     const { pglite } = db.driver;
-    const behind = async () => (await pglite.query<{ b: number }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 AS b FROM pg_control_checkpoint()')).rows[0]!.b;
+    const behind = async () =>
+      (
+        await pglite.query<{ b: number }>(
+          'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 AS b FROM pg_control_checkpoint()',
+        )
+      ).rows[0]!.b;
     const checkpoints = startCheckpoints(pglite, { checkMs: 3_600_000, checkpointBytes: 4 * 2 ** 20 });
     try {
       await pglite.exec('CHECKPOINT');
-      await pglite.exec('CREATE TABLE small (x text); INSERT INTO small SELECT md5(g::text) FROM generate_series(1, 100) g');
+      await pglite.exec(
+        'CREATE TABLE small (x text); INSERT INTO small SELECT md5(g::text) FROM generate_series(1, 100) g',
+      );
       expect(await checkpoints.check()).toBe(false);
       await pglite.exec('INSERT INTO small SELECT repeat(md5(g::text), 8) FROM generate_series(1, 40000) g');
       expect(await behind()).toBeGreaterThanOrEqual(4 * 2 ** 20);
@@ -56,7 +63,11 @@ describe('embedded database checkpoints', () => {
       console.log(JSON.stringify({ walMiB: rows[0].wal / 2 ** 20 }));
       await db.close();
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 90_000, killSignal: 'SIGKILL' });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 90_000, killSignal: 'SIGKILL' },
+    );
     const { walMiB } = JSON.parse(stdout.trim().split('\n').pop()!) as { walMiB: number };
     expect(walMiB).toBeGreaterThan(600);
   }, 120_000);

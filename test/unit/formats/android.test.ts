@@ -2,19 +2,40 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { android, androidStrings, androidXml } from '../../../src/formats/android.js';
 import { isPlainAndroidText } from '../../../src/formats/android-text.js';
-import { FormatError, type Bundle, type BundleKey, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
+import {
+  FormatError,
+  type Bundle,
+  type BundleKey,
+  type ExportOption,
+  type ImportOption,
+} from '../../../src/formats/model.js';
 import { hasXmllint, xmllintErrors } from './support/xmllint.js';
 import { corpusPath } from '../../support/corpus.js';
 import { cpuClock, PATHOLOGICAL_CPU_MS, HOSTILE_TEST_TIMEOUT } from './support/linear-cost.js';
 
 const CORPUS = corpusPath('android');
 
-async function parse(xml: string | Buffer, languageKey = 'en', options: ImportOption[] = [], namespace?: string): Promise<Bundle> {
-  return android.parse(Buffer.isBuffer(xml) ? xml : Buffer.from(xml), { languageKey, namespace, options: new Set(options) });
+async function parse(
+  xml: string | Buffer,
+  languageKey = 'en',
+  options: ImportOption[] = [],
+  namespace?: string,
+): Promise<Bundle> {
+  return android.parse(Buffer.isBuffer(xml) ? xml : Buffer.from(xml), {
+    languageKey,
+    namespace,
+    options: new Set(options),
+  });
 }
 
-async function serialize(bundle: Bundle, options: ExportOption[] = ['INCLUDE_DESCRIPTIONS'], namespace?: string): Promise<string> {
-  return (await android.serialize(bundle, { languages: bundle.languages, options: new Set(options), namespace })).toString('utf8');
+async function serialize(
+  bundle: Bundle,
+  options: ExportOption[] = ['INCLUDE_DESCRIPTIONS'],
+  namespace?: string,
+): Promise<string> {
+  return (
+    await android.serialize(bundle, { languages: bundle.languages, options: new Set(options), namespace })
+  ).toString('utf8');
 }
 
 function texts(bundle: Bundle, lang = 'en'): Record<string, string | undefined> {
@@ -52,11 +73,15 @@ describe.skipIf(!existsSync(CORPUS))('Android corpus files', () => {
     expect(b.keys).toHaveLength(105);
     const t = texts(b);
     expect(t.application_name).toBe('Termux');
-    expect(t.permission_run_command_description).toBe('execute arbitrary commands within Termux environment and access files');
+    expect(t.permission_run_command_description).toBe(
+      'execute arbitrary commands within Termux environment and access files',
+    );
     expect(t.bootstrap_error_not_primary_user_message).toBe(
       'Termux can only be run as the primary user. \nBootstrap binaries compiled for Termux have hardcoded $PREFIX path and cannot be installed under any path other than:\n%1$s.',
     );
-    expect(t.error_display_over_other_apps_permission_not_granted_to_start_terminal).toContain('requires "Display over other apps" permission');
+    expect(t.error_display_over_other_apps_permission_not_granted_to_start_terminal).toContain(
+      'requires "Display over other apps" permission',
+    );
     expect(t.error_styling_not_installed).toBe('The Termux:Styling Plugin App is not installed.');
     expect(key(b, 'permission_run_command_label').description).toBe('Termux RUN_COMMAND permission');
     expect(key(b, 'shared_user_label').description).toBeUndefined();
@@ -68,26 +93,46 @@ describe.skipIf(!existsSync(CORPUS))('Android corpus files', () => {
     const t = texts(b);
     expect(t.saveLoginDialogNotNow).toBe("Don't Save");
     expect(t.managementDisabledModeCta).toBe('<b>Set up in Settings</b>');
-    expect(t.syncCredentialInvalidItemsWarningLink).toBe('<annotation type="manage_passwords">Manage Passwords</annotation>');
-    expect(t.credentialManagementDeleteAllPasswordsSnackbarConfirmation).toBe('{count, plural, one {# password deleted} other {# passwords deleted}}');
-    expect(t.credentialManagementDeleteAllPasswordsDialogFirstInstructionNotSyncedPlural).toBe('{count, plural, other {Your passwords will be deleted from this device.}}');
+    expect(t.syncCredentialInvalidItemsWarningLink).toBe(
+      '<annotation type="manage_passwords">Manage Passwords</annotation>',
+    );
+    expect(t.credentialManagementDeleteAllPasswordsSnackbarConfirmation).toBe(
+      '{count, plural, one {# password deleted} other {# passwords deleted}}',
+    );
+    expect(t.credentialManagementDeleteAllPasswordsDialogFirstInstructionNotSyncedPlural).toBe(
+      '{count, plural, other {Your passwords will be deleted from this device.}}',
+    );
     expect(t.syncCredentialInvalidItemsWarning).toContain('exceeds the character limit.\n\n} other {');
     // CDATA wrapped in literal double quotes: the quotes are Android quoting; CDATA is stored without its wrapper.
-    expect(t.autofillManagementImportPasswordsImportFromDesktopInstructionTwo).toBe('Go to <b>Settings</b> > <b>Passwords</b>');
-    expect(t.importPasswordsProcessingResultDialogResultDuplicatesSkipped).toBe('Skipped (duplicate or invalid): <b>%d</b>');
+    expect(t.autofillManagementImportPasswordsImportFromDesktopInstructionTwo).toBe(
+      'Go to <b>Settings</b> > <b>Passwords</b>',
+    );
+    expect(t.importPasswordsProcessingResultDialogResultDuplicatesSkipped).toBe(
+      'Skipped (duplicate or invalid): <b>%d</b>',
+    );
     expect(key(b, 'importPasswordsProcessingResultDialogResultDuplicatesSkipped').tags).toEqual(['cdata=true']);
     // `&lt;br /&gt;` in the file is text, not markup, and must stay text on export.
     expect(t.passwords_import_promo_title).toBe('Bring your passwords from&lt;br /&gt;Google to DuckDuckGo');
     const survey = key(b, 'autofillManagementSurveyPromptTitle');
     expect(survey.tags).toEqual(['translatable=false']);
-    expect(survey.description).toBe('Autofill Management Survey Prompt, shown only to English locale so marked as not translatable');
+    expect(survey.description).toBe(
+      'Autofill Management Survey Prompt, shown only to English locale so marked as not translatable',
+    );
     const out = await expectRoundTrip(b);
-    expect(out).toContain('<string name="autofillManagementSurveyPromptTitle" translatable="false">Help us improve!</string>');
-    expect(out).toContain('<string name="passwords_import_promo_title">Bring your passwords from&lt;br /&gt;Google to DuckDuckGo</string>');
+    expect(out).toContain(
+      '<string name="autofillManagementSurveyPromptTitle" translatable="false">Help us improve!</string>',
+    );
+    expect(out).toContain(
+      '<string name="passwords_import_promo_title">Bring your passwords from&lt;br /&gt;Google to DuckDuckGo</string>',
+    );
     expect(out).toContain('<string name="saveLoginDialogNotNow">Don\\\'t Save</string>');
     // Literal HTML stays literal: written back as one CDATA section.
-    expect(out).toContain('<string name="importPasswordsProcessingResultDialogResultDuplicatesSkipped"><![CDATA[Skipped (duplicate or invalid): <b>%d</b>]]></string>');
-    expect(out).toContain('<string name="autofillManagementImportPasswordsImportFromDesktopInstructionTwo"><![CDATA[Go to <b>Settings</b> > <b>Passwords</b>]]></string>');
+    expect(out).toContain(
+      '<string name="importPasswordsProcessingResultDialogResultDuplicatesSkipped"><![CDATA[Skipped (duplicate or invalid): <b>%d</b>]]></string>',
+    );
+    expect(out).toContain(
+      '<string name="autofillManagementImportPasswordsImportFromDesktopInstructionTwo"><![CDATA[Go to <b>Settings</b> > <b>Passwords</b>]]></string>',
+    );
   });
 
   it('duckduckgo (ru): four Russian plural forms', async () => {
@@ -110,25 +155,37 @@ describe.skipIf(!existsSync(CORPUS))('Android corpus files', () => {
     expect(new Set(b.keys.map((k) => k.key.replace(/\[\d+\]$/, ''))).size).toBe(17);
     const out = await expectRoundTrip(b);
     expect(out.match(/<string-array /g)).toHaveLength(17);
-    expect(out).toContain('<string-array name="language_entries" translatable="false">\n        <item>@string/setting_language_system</item>\n        <item>Afrikaans</item>');
+    expect(out).toContain(
+      '<string-array name="language_entries" translatable="false">\n        <item>@string/setting_language_system</item>\n        <item>Afrikaans</item>',
+    );
   });
 });
 
 describe('Android values (aapt2 rules)', () => {
   it('resolves escapes', async () => {
-    const b = await parse(res(String.raw`
+    const b = await parse(
+      res(String.raw`
     <string name="apos">Don\'t \"quote\" me</string>
     <string name="at">\@home</string>
     <string name="question">\?maybe</string>
     <string name="nl">one\ntwo\tthree</string>
     <string name="uni">caf\u00e9 \u2026 \\ back</string>
-    <string name="other">\a\#</string>`));
-    expect(texts(b)).toEqual({ apos: `Don't "quote" me`, at: '@home', question: '?maybe', nl: 'one\ntwo\tthree', uni: 'café … \\ back', other: 'a#' });
+    <string name="other">\a\#</string>`),
+    );
+    expect(texts(b)).toEqual({
+      apos: `Don't "quote" me`,
+      at: '@home',
+      question: '?maybe',
+      nl: 'one\ntwo\tthree',
+      uni: 'café … \\ back',
+      other: 'a#',
+    });
     await expectRoundTrip(b);
   });
 
   it('collapses whitespace outside double quotes and keeps it inside', async () => {
-    const b = await parse(res(`
+    const b = await parse(
+      res(`
     <string name="collapsed">
         a   b
         c
@@ -136,8 +193,15 @@ describe('Android values (aapt2 rules)', () => {
     <string name="quoted">"  two  spaces  "</string>
     <string name="mixed">keep "  this  " and   that</string>
     <string name="apostrophe_in_quotes">"it's"</string>
-    <string name="escaped_nl_kept">line\\n</string>`));
-    expect(texts(b)).toEqual({ collapsed: 'a b c', quoted: '  two  spaces  ', mixed: 'keep   this   and that', apostrophe_in_quotes: "it's", escaped_nl_kept: 'line\n' });
+    <string name="escaped_nl_kept">line\\n</string>`),
+    );
+    expect(texts(b)).toEqual({
+      collapsed: 'a b c',
+      quoted: '  two  spaces  ',
+      mixed: 'keep   this   and that',
+      apostrophe_in_quotes: "it's",
+      escaped_nl_kept: 'line\n',
+    });
     const out = await expectRoundTrip(b);
     expect(out).toContain('<string name="quoted">"  two  spaces  "</string>');
   });
@@ -160,7 +224,9 @@ describe('Android values (aapt2 rules)', () => {
     const out = await expectRoundTrip(b);
     // The prefix is declared where it is used: a streamed export writes <resources> before the texts.
     expect(out).toContain('<resources>\n');
-    expect(out).toContain('<string name="xliff" xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">Value: <xliff:g id="count" example="5">%1$d</xliff:g></string>');
+    expect(out).toContain(
+      '<string name="xliff" xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">Value: <xliff:g id="count" example="5">%1$d</xliff:g></string>',
+    );
     expect(out).toContain('<string name="bold">Hello <b>bold\\\'s</b> &amp; <i>it</i></string>');
     expect(key(b, 'cdata').tags).toEqual(['cdata=true']);
     expect(key(b, 'bold').tags).toBeUndefined();
@@ -170,7 +236,8 @@ describe('Android values (aapt2 rules)', () => {
   });
 
   it('takes the comment right before an element as its description', async () => {
-    const b = await parse(res(`
+    const b = await parse(
+      res(`
     <!-- Section header -->
 
     <!-- Greeting on the home screen -->
@@ -186,7 +253,8 @@ describe('Android values (aapt2 rules)', () => {
         <item>Red</item>
         <!-- Not the fruit -->
         <item>Orange</item>
-    </string-array>`));
+    </string-array>`),
+    );
     expect(b.keys.map((k) => [k.key, k.description])).toEqual([
       ['hello', 'Greeting on the home screen'],
       ['no_comment', undefined],
@@ -201,7 +269,8 @@ describe('Android values (aapt2 rules)', () => {
   });
 
   it('imports plurals as ICU and string-arrays as indexed keys, with their flags', async () => {
-    const b = await parse(res(`
+    const b = await parse(
+      res(`
     <plurals name="apples" translatable="false">
         <item quantity="one">%d apple</item>
         <item quantity="few">%d apples (few)</item>
@@ -212,7 +281,8 @@ describe('Android values (aapt2 rules)', () => {
     <string-array name="planets"><item>Mercury</item><item>"  Venus"</item><item/></string-array>
     <integer-array name="numbers"><item>1</item></integer-array>
     <dimen name="margin">4dp</dimen>
-    <string name="empty"/>`));
+    <string name="empty"/>`),
+    );
     expect(texts(b)).toEqual({
       apples: '{count, plural, one {# apple} few {# apples (few)} other {# apples}}',
       no_other: '{count, plural, one {just one} other {just one}}',
@@ -227,7 +297,9 @@ describe('Android values (aapt2 rules)', () => {
     const out = await expectRoundTrip(b);
     expect(out).toContain('<plurals name="apples" translatable="false">');
     expect(out).toContain('<string name="fmt" formatted="false">100% %s</string>');
-    expect(out).toContain('<string-array name="planets">\n        <item>Mercury</item>\n        <item>"  Venus"</item>\n        <item></item>\n    </string-array>');
+    expect(out).toContain(
+      '<string-array name="planets">\n        <item>Mercury</item>\n        <item>"  Venus"</item>\n        <item></item>\n    </string-array>',
+    );
   });
 
   it('uses the namespace of the import', async () => {
@@ -272,7 +344,16 @@ describe('Android export', () => {
 
   it('writes a text as it is only when nothing in it needs escaping, quoting or reads as markup', async () => {
     // Every ASCII character, a few others, and the places where aapt2 treats them apart (first, last, doubled).
-    const units = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), '\u00a0', 'é', '😀', '\ud800', '\udc00', '\ufffe', '\uffff'];
+    const units = [
+      ...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)),
+      '\u00a0',
+      'é',
+      '😀',
+      '\ud800',
+      '\udc00',
+      '\ufffe',
+      '\uffff',
+    ];
     const candidates = units.flatMap((c) => [c, `a${c}b`, `${c}x`, `x${c}`, `x${c}${c}y`]);
     const plain = candidates.filter(isPlainAndroidText);
     const out = await serialize(bundle(plain.map((text, i) => ({ key: `k${i}`, translations: en(text) }))));
@@ -282,7 +363,25 @@ describe('Android export', () => {
       expect(read[`k${i}`]).toBe(text);
     });
     // What the escaping changes is never let through.
-    for (const text of ['It\'s', 'a"b', 'a\\b', 'a&b', 'a<b', 'a>b', 'a\nb', 'a\tb', 'a\rb', '@x', '?x', '#x', ' x', 'x ', 'a  b', 'a\ufffeb', 'a\ud800b']) {
+    for (const text of [
+      "It's",
+      'a"b',
+      'a\\b',
+      'a&b',
+      'a<b',
+      'a>b',
+      'a\nb',
+      'a\tb',
+      'a\rb',
+      '@x',
+      '?x',
+      '#x',
+      ' x',
+      'x ',
+      'a  b',
+      'a\ufffeb',
+      'a\ud800b',
+    ]) {
       expect(isPlainAndroidText(text), JSON.stringify(text)).toBe(false);
     }
     expect(plain).toContain('aéb');
@@ -290,13 +389,38 @@ describe('Android export', () => {
   });
 
   it('reads back every plain text exactly, and markup after one normalisation (seeded fuzz)', async () => {
-    const pieces = [' ', '  ', '\n', '\t', '"', "'", '\\', '@', '?', 'a', 'é', '😀', '%1$s', '\\u', '<', '>', '&', '&amp;', '<b>', '</b>', '<br/>', '<![CDATA[x "y"]]>'];
+    const pieces = [
+      ' ',
+      '  ',
+      '\n',
+      '\t',
+      '"',
+      "'",
+      '\\',
+      '@',
+      '?',
+      'a',
+      'é',
+      '😀',
+      '%1$s',
+      '\\u',
+      '<',
+      '>',
+      '&',
+      '&amp;',
+      '<b>',
+      '</b>',
+      '<br/>',
+      '<![CDATA[x "y"]]>',
+    ];
     let seed = 12345;
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % n;
     };
-    const samples = Array.from({ length: 400 }, () => Array.from({ length: 1 + random(8) }, () => pieces[random(pieces.length)]).join(''));
+    const samples = Array.from({ length: 400 }, () =>
+      Array.from({ length: 1 + random(8) }, () => pieces[random(pieces.length)]).join(''),
+    );
     const b = bundle(samples.map((text, i) => ({ key: `k${i}`, translations: en(text) })));
     const once = await parse(await serialize(b));
     const twice = await parse(await serialize(once));
@@ -362,8 +486,14 @@ describe('Android export', () => {
     for (const f of [android, androidStrings, androidXml]) {
       expect(f.multiLanguage).toBe(false);
       expect(f.extension).toBe('xml');
-      const b = await f.parse(Buffer.from(res('<string name="k">v</string>')), { languageKey: 'fr', options: new Set() });
-      expect(b).toEqual({ keys: [{ key: 'k', namespace: '', translations: { fr: { text: 'v' } } }], languages: [{ key: 'fr' }] });
+      const b = await f.parse(Buffer.from(res('<string name="k">v</string>')), {
+        languageKey: 'fr',
+        options: new Set(),
+      });
+      expect(b).toEqual({
+        keys: [{ key: 'k', namespace: '', translations: { fr: { text: 'v' } } }],
+        languages: [{ key: 'fr' }],
+      });
     }
   });
 });
@@ -381,48 +511,89 @@ describe('Android bad input', () => {
 
   it('refuses files that are not Android resources, with positions', async () => {
     expect((await error('<root/>')).message).toMatch(/expected <resources>/);
-    expect((await error(res('<string>no name</string>'))).message).toMatch(/<string> without a name attribute \(line 3/);
-    expect((await error(res('<plurals name="p"><item quantity="lots">x</item></plurals>'))).message).toMatch(/invalid quantity "lots"/);
-    expect((await error(res('<string name="a">x</string>\n<string name="b">y</strin>'))).message).toMatch(/Malformed XML.*line 4/);
-    await expect(android.parse(Buffer.from(res('')), { options: new Set() })).rejects.toThrow(/languageKey is required/);
+    expect((await error(res('<string>no name</string>'))).message).toMatch(
+      /<string> without a name attribute \(line 3/,
+    );
+    expect((await error(res('<plurals name="p"><item quantity="lots">x</item></plurals>'))).message).toMatch(
+      /invalid quantity "lots"/,
+    );
+    expect((await error(res('<string name="a">x</string>\n<string name="b">y</strin>'))).message).toMatch(
+      /Malformed XML.*line 4/,
+    );
+    await expect(android.parse(Buffer.from(res('')), { options: new Set() })).rejects.toThrow(
+      /languageKey is required/,
+    );
   });
 
-  it('refuses entity bombs and external entities quickly', async () => {
-    const lol = ['<!ENTITY l0 "lolololololol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`)].join('');
-    const start = cpuClock();
-    expect((await error(`<!DOCTYPE resources [${lol}]><resources><string name="a">&l9;</string></resources>`)).message).toMatch(/expands to more than/);
-    expect(cpuClock() - start).toBeLessThan(PATHOLOGICAL_CPU_MS);
-    expect((await error('<!DOCTYPE resources [<!ENTITY x SYSTEM "file:///etc/hostname">]><resources><string name="a">&x;</string></resources>')).message).toMatch(/External entity/);
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'refuses entity bombs and external entities quickly',
+    async () => {
+      const lol = [
+        '<!ENTITY l0 "lolololololol">',
+        ...Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`),
+      ].join('');
+      const start = cpuClock();
+      expect(
+        (await error(`<!DOCTYPE resources [${lol}]><resources><string name="a">&l9;</string></resources>`)).message,
+      ).toMatch(/expands to more than/);
+      expect(cpuClock() - start).toBeLessThan(PATHOLOGICAL_CPU_MS);
+      expect(
+        (
+          await error(
+            '<!DOCTYPE resources [<!ENTITY x SYSTEM "file:///etc/hostname">]><resources><string name="a">&x;</string></resources>',
+          )
+        ).message,
+      ).toMatch(/External entity/);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('refuses invalid UTF-8', async () => {
-    const bytes = Buffer.concat([Buffer.from(res('<string name="a">caf')), Buffer.from([0xe9]), Buffer.from('</string>')]);
+    const bytes = Buffer.concat([
+      Buffer.from(res('<string name="a">caf')),
+      Buffer.from([0xe9]),
+      Buffer.from('</string>'),
+    ]);
     expect((await error(bytes)).message).toMatch(/not valid UTF-8/);
   });
 });
 
 describe('Android plural placeholders (ICU # <-> %d)', () => {
-  const one = (text: string): Bundle => ({ languages: [{ key: 'en' }], keys: [{ key: 'p', namespace: '', translations: { en: { text } } }] });
-  const items = (out: string): string[] => [...out.matchAll(/<item quantity="(\w+)">(.*?)<\/item>/g)].map((m) => `${m[1]}: ${m[2]}`);
+  const one = (text: string): Bundle => ({
+    languages: [{ key: 'en' }],
+    keys: [{ key: 'p', namespace: '', translations: { en: { text } } }],
+  });
+  const items = (out: string): string[] =>
+    [...out.matchAll(/<item quantity="(\w+)">(.*?)<\/item>/g)].map((m) => `${m[1]}: ${m[2]}`);
 
   it('writes # as %d and reads %d / %1$d back as #', async () => {
     const out = await serialize(one('{count, plural, one {# file} other {# files}}'));
     expect(items(out)).toEqual(['one: %d file', 'other: %d files']);
     expect(out).not.toMatch(/>[^<]*#/);
-    const b = await parse(res('<plurals name="p"><item quantity="one">%1$d file</item><item quantity="other">%d files</item></plurals>'));
+    const b = await parse(
+      res('<plurals name="p"><item quantity="one">%1$d file</item><item quantity="other">%d files</item></plurals>'),
+    );
     expect(texts(b).p).toBe('{count, plural, one {# file} other {# files}}');
   });
 
   it('takes only the first number placeholder of an item as the count', async () => {
-    const b = await parse(res('<plurals name="p"><item quantity="other">%1$d of %2$d, %1$d again, %s</item></plurals>'));
+    const b = await parse(
+      res('<plurals name="p"><item quantity="other">%1$d of %2$d, %1$d again, %s</item></plurals>'),
+    );
     expect(texts(b).p).toBe('{count, plural, other {# of %2$d, # again, %s}}');
     await expectRoundTrip(b);
   });
 
   it('uses a free position when the item has positional placeholders or the number twice (aapt refuses mixed ones)', async () => {
-    expect(items(await serialize(one('{count, plural, one {%1$s has # file} other {%1$s has # files}}')))).toEqual(['one: %1$s has %2$d file', 'other: %1$s has %2$d files']);
+    expect(items(await serialize(one('{count, plural, one {%1$s has # file} other {%1$s has # files}}')))).toEqual([
+      'one: %1$s has %2$d file',
+      'other: %1$s has %2$d files',
+    ]);
     expect(items(await serialize(one('{count, plural, other {# of #}}')))).toEqual(['other: %1$d of %1$d']);
-    for (const text of ['{count, plural, one {%1$s has # file} other {%1$s has # files}}', '{count, plural, other {# of #}}']) {
+    for (const text of [
+      '{count, plural, one {%1$s has # file} other {%1$s has # files}}',
+      '{count, plural, other {# of #}}',
+    ]) {
       expect(texts(await parse(await serialize(one(text)))).p).toBe(text);
     }
   });
@@ -430,7 +601,7 @@ describe('Android plural placeholders (ICU # <-> %d)', () => {
   it('round-trips literal #, %, apostrophes, named arguments and non-Latin text', async () => {
     const cases = [
       "{count, plural, one {'#'# item, 100% done} other {'#'# items, 100% done}}",
-      "{count, plural, one {{name} has # file} other {{name} has # files}}",
+      '{count, plural, one {{name} has # file} other {{name} has # files}}',
       "{count, plural, one {It''s # \"file\" @home?} other {It''s # files}}",
       '{count, plural, zero {لا ملفات} one {ملف #} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}',
       '{count, plural, other {#個のファイル 😀}}',
@@ -447,11 +618,15 @@ describe('Android plural placeholders (ICU # <-> %d)', () => {
     expect(items(await serialize(one(cases[1]!)))).toEqual(['one: {name} has %d file', 'other: {name} has %d files']);
     expect(items(await serialize(one(cases[5]!)))).toEqual(['one: 50%% of %d', 'other: %%d and %s']);
     // A printf count already in the stored ICU text is normalized to #, not lost.
-    expect(texts(await parse(await serialize(one('{count, plural, one {%d file} other {%d files}}')))).p).toBe('{count, plural, one {# file} other {# files}}');
+    expect(texts(await parse(await serialize(one('{count, plural, one {%d file} other {%d files}}')))).p).toBe(
+      '{count, plural, one {# file} other {# files}}',
+    );
   });
 
   it('reads %% as a literal percent sign and a literal # as quoted ICU', async () => {
-    const b = await parse(res('<plurals name="p"><item quantity="one">%d%% #1</item><item quantity="other">%d%% {x} {</item></plurals>'));
+    const b = await parse(
+      res('<plurals name="p"><item quantity="one">%d%% #1</item><item quantity="other">%d%% {x} {</item></plurals>'),
+    );
     expect(texts(b).p).toBe("{count, plural, one {#% '#'1} other {#% {x} '{'}}");
   });
 });

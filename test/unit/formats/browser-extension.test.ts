@@ -7,10 +7,15 @@ import { FormatError, type Bundle } from '../../../src/formats/model.js';
 const parse = (source: string, language = 'en', namespace?: string) =>
   browserExtensionJson.parse(Buffer.from(source), { languageKey: language, namespace, options: new Set() });
 const serialize = async (bundle: Bundle, language = 'en', namespace?: string) =>
-  (await browserExtensionJson.serialize(bundle, { languages: [{ key: language }], options: new Set(), namespace })).toString('utf8');
+  (
+    await browserExtensionJson.serialize(bundle, { languages: [{ key: language }], options: new Set(), namespace })
+  ).toString('utf8');
 
 async function formatError(promise: Promise<unknown>): Promise<FormatError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(FormatError);
   return error as FormatError;
 }
@@ -40,7 +45,12 @@ describe('browser-extension-json', () => {
     const b = await parse(MESSAGES, 'de', 'popup');
     expect(b.languages).toEqual([{ key: 'de' }]);
     expect(b.keys).toEqual([
-      { key: 'extensionName', namespace: 'popup', description: 'Name of the extension.', translations: { de: { text: 'Notify!' } } },
+      {
+        key: 'extensionName',
+        namespace: 'popup',
+        description: 'Name of the extension.',
+        translations: { de: { text: 'Notify!' } },
+      },
       {
         key: 'notificationContent',
         namespace: 'popup',
@@ -48,7 +58,11 @@ describe('browser-extension-json', () => {
         codeDescription: '{"url":{"content":"$1","example":"https://developer.mozilla.org"},"time":{"content":"$2"}}',
         translations: { de: { text: 'You clicked $URL$ at $TIME$, cost $$5' } },
       },
-      { key: 'plural', namespace: 'popup', translations: { de: { text: '{count, plural, one {# tab} other {# tabs}}' } } },
+      {
+        key: 'plural',
+        namespace: 'popup',
+        translations: { de: { text: '{count, plural, one {# tab} other {# tabs}}' } },
+      },
       { key: 'empty', namespace: 'popup', translations: { de: { text: '' } } },
     ]);
   });
@@ -102,10 +116,14 @@ describe('browser-extension-json', () => {
   });
 
   it('refuses deep nesting and keeps __proto__ as an ordinary key', async () => {
-    await formatError(parse('{"a": {"message": "x", "placeholders": ' + '{"p": '.repeat(100_000) + '1' + '}'.repeat(100_000) + '}}'));
+    await formatError(
+      parse('{"a": {"message": "x", "placeholders": ' + '{"p": '.repeat(100_000) + '1' + '}'.repeat(100_000) + '}}'),
+    );
     const b = await parse('{"__proto__": {"message": "x", "placeholders": {"__proto__": {"content": "$1"}}}}');
     expect(b.keys.map((k) => k.key)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).message).toBeUndefined();
-    expect(JSON.parse(await serialize(b))).toEqual(JSON.parse('{"__proto__": {"message": "x", "placeholders": {"__proto__": {"content": "$1"}}}}'));
+    expect(JSON.parse(await serialize(b))).toEqual(
+      JSON.parse('{"__proto__": {"message": "x", "placeholders": {"__proto__": {"content": "$1"}}}}'),
+    );
   });
 });

@@ -13,7 +13,8 @@ const parse = (input: Buffer, options: ImportOption[] = [], namespace?: string, 
   excel.parse(input, { languageKey, namespace, options: new Set(options) });
 const serialize = (bundle: Bundle, languages: string[], options: ExportOption[] = []) =>
   excel.serialize(bundle, { languages: languages.map((key) => ({ key })), options: new Set(options) });
-const shape = (b: Bundle) => b.keys.map((k) => ({ key: k.key, namespace: k.namespace, description: k.description, translations: k.translations }));
+const shape = (b: Bundle) =>
+  b.keys.map((k) => ({ key: k.key, namespace: k.namespace, description: k.description, translations: k.translations }));
 
 async function workbook(sheets: Record<string, ExcelJS.CellValue[][]>): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
@@ -41,33 +42,94 @@ describe('excel: import', () => {
         ['when', '', null, new Date(Date.UTC(2024, 0, 2)), { text: 'link', hyperlink: 'https://example.com' }],
       ],
       Empty: [],
-      Second: [['key', 'fr'], ['hello', 'Bonjour'], ['other', 'Autre']],
+      Second: [
+        ['key', 'fr'],
+        ['hello', 'Bonjour'],
+        ['other', 'Autre'],
+      ],
     });
     const b = await parse(input, [], 'default-ns');
     expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }, { key: 'fr' }]);
     expect(shape(b)).toEqual([
-      { key: 'hello', namespace: 'web', description: 'Greeting', translations: { en: { text: 'Hello' }, de: { text: 'Hallo' } } },
-      { key: 'count', namespace: 'default-ns', description: undefined, translations: { en: { text: '42' }, de: { text: 'true' } } },
+      {
+        key: 'hello',
+        namespace: 'web',
+        description: 'Greeting',
+        translations: { en: { text: 'Hello' }, de: { text: 'Hallo' } },
+      },
+      {
+        key: 'count',
+        namespace: 'default-ns',
+        description: undefined,
+        translations: { en: { text: '42' }, de: { text: 'true' } },
+      },
       { key: 'calc', namespace: 'default-ns', description: undefined, translations: { en: { text: 'Keyx' } } },
-      { key: 'when', namespace: 'default-ns', description: undefined, translations: { en: { text: '2024-01-02T00:00:00.000Z' }, de: { text: 'link' } } },
+      {
+        key: 'when',
+        namespace: 'default-ns',
+        description: undefined,
+        translations: { en: { text: '2024-01-02T00:00:00.000Z' }, de: { text: 'link' } },
+      },
       { key: 'hello', namespace: 'default-ns', description: undefined, translations: { fr: { text: 'Bonjour' } } },
       { key: 'other', namespace: 'default-ns', description: undefined, translations: { fr: { text: 'Autre' } } },
     ]);
   });
 
   it('SHEETS_AS_NAMESPACES: the sheet name is the namespace', async () => {
-    const input = await workbook({ Web: [['key', 'namespace', 'en'], ['a', 'ignored', 'A']], Mobile: [['key', 'en'], ['a', 'A2']] });
+    const input = await workbook({
+      Web: [
+        ['key', 'namespace', 'en'],
+        ['a', 'ignored', 'A'],
+      ],
+      Mobile: [
+        ['key', 'en'],
+        ['a', 'A2'],
+      ],
+    });
     const b = await parse(input, ['SHEETS_AS_NAMESPACES']);
-    expect(b.keys.map((k) => [k.namespace, k.key, k.translations.en?.text])).toEqual([['Web', 'a', 'A'], ['Mobile', 'a', 'A2']]);
+    expect(b.keys.map((k) => [k.namespace, k.key, k.translations.en?.text])).toEqual([
+      ['Web', 'a', 'A'],
+      ['Mobile', 'a', 'A2'],
+    ]);
   });
 
   it('reports a sheet without key column, or a duplicate key, with sheet and row', async () => {
-    await expect(parse(await workbook({ Data: [['en', 'de'], ['x', 'y']] }))).rejects.toThrow(/sheet "Data": No key column.*\(row 1\)/);
-    await expect(parse(await workbook({ A: [['key', 'en'], ['k', '1']], B: [['key', 'en'], ['x', '1'], ['k', '2']] }))).rejects.toThrow(/sheet "B": Key "k" appears twice \(row 3\)/);
+    await expect(
+      parse(
+        await workbook({
+          Data: [
+            ['en', 'de'],
+            ['x', 'y'],
+          ],
+        }),
+      ),
+    ).rejects.toThrow(/sheet "Data": No key column.*\(row 1\)/);
+    await expect(
+      parse(
+        await workbook({
+          A: [
+            ['key', 'en'],
+            ['k', '1'],
+          ],
+          B: [
+            ['key', 'en'],
+            ['x', '1'],
+            ['k', '2'],
+          ],
+        }),
+      ),
+    ).rejects.toThrow(/sheet "B": Key "k" appears twice \(row 3\)/);
   });
 
   it('does not strip apostrophes (in .xlsx the text marker is a style, not part of the value)', async () => {
-    const b = await parse(await workbook({ S: [['key', 'en'], ['a', "'=quoted"]] }));
+    const b = await parse(
+      await workbook({
+        S: [
+          ['key', 'en'],
+          ['a', "'=quoted"],
+        ],
+      }),
+    );
     expect(b.keys[0]!.translations.en?.text).toBe("'=quoted");
   });
 });
@@ -78,9 +140,18 @@ describe('excel: export', () => {
     // Grouped by namespace in code-point order, as the keys of sheets per namespace come (keyOrder).
     keys: [
       { key: 'number', namespace: 'app', translations: { en: { text: '007' }, de: { text: '1e3' } } },
-      { key: 'files', namespace: 'app', translations: { en: { text: toIcuPlural({ one: '# file', other: '# files' }) } } },
+      {
+        key: 'files',
+        namespace: 'app',
+        translations: { en: { text: toIcuPlural({ one: '# file', other: '# files' }) } },
+      },
       { key: 'multi', namespace: 'app', translations: { en: { text: 'line 1\nline 2' } } },
-      { key: 'formula', namespace: 'web', description: 'not a formula', translations: { en: { text: '=1+1' }, de: { text: '=SUM(A1)' } } },
+      {
+        key: 'formula',
+        namespace: 'web',
+        description: 'not a formula',
+        translations: { en: { text: '=1+1' }, de: { text: '=SUM(A1)' } },
+      },
       { key: 'plus', namespace: 'web', translations: { en: { text: '+49 30 1234' }, de: { text: '@cmd' } } },
     ],
   };
@@ -119,17 +190,45 @@ describe('excel: export', () => {
   });
 
   it('SHEETS_AS_NAMESPACES: a namespace that cannot name a sheet gets a derived name; the namespace column keeps the file lossless', async () => {
-    expect([...sheetNames(['', 'APP', 'a/b', 'app', 'x'.repeat(40), "'q'"]).values()]).toEqual(['Translations', 'APP', 'a_b', 'app (2)', 'x'.repeat(31), 'q']);
-    const b: Bundle = { languages: [{ key: 'en' }], keys: [...bundle.keys, { key: 'k', namespace: '', translations: { en: { text: 'v' } } }, { key: 'k', namespace: 'a/b', translations: { en: { text: 'w' } } }] };
+    expect([...sheetNames(['', 'APP', 'a/b', 'app', 'x'.repeat(40), "'q'"]).values()]).toEqual([
+      'Translations',
+      'APP',
+      'a_b',
+      'app (2)',
+      'x'.repeat(31),
+      'q',
+    ]);
+    const b: Bundle = {
+      languages: [{ key: 'en' }],
+      keys: [
+        ...bundle.keys,
+        { key: 'k', namespace: '', translations: { en: { text: 'v' } } },
+        { key: 'k', namespace: 'a/b', translations: { en: { text: 'w' } } },
+      ],
+    };
     const out = await serialize(b, ['en'], ['SHEETS_AS_NAMESPACES']);
     expect((await load(out)).worksheets.map((w) => w.name)).toEqual(['Translations', 'a_b', 'app', 'web']);
     // Sheets in namespace order ('' first): the rows come grouped by namespace.
-    const byNamespace = <T extends { namespace: string }>(rows: T[]) => [...rows].sort((x, y) => (x.namespace < y.namespace ? -1 : x.namespace > y.namespace ? 1 : 0));
-    expect(shape(await parse(out))).toEqual(byNamespace(shape(b).map((k) => ({ ...k, description: undefined, translations: k.translations.en ? { en: k.translations.en } : {} }))));
+    const byNamespace = <T extends { namespace: string }>(rows: T[]) =>
+      [...rows].sort((x, y) => (x.namespace < y.namespace ? -1 : x.namespace > y.namespace ? 1 : 0));
+    expect(shape(await parse(out))).toEqual(
+      byNamespace(
+        shape(b).map((k) => ({
+          ...k,
+          description: undefined,
+          translations: k.translations.en ? { en: k.translations.en } : {},
+        })),
+      ),
+    );
   });
 
   it('import -> export -> import keeps =SUM(A1) as text', async () => {
-    const input = await workbook({ S: [['key', 'en'], ['sum', '=SUM(A1)']] });
+    const input = await workbook({
+      S: [
+        ['key', 'en'],
+        ['sum', '=SUM(A1)'],
+      ],
+    });
     const first = await parse(input);
     const again = await parse(await serialize(first, ['en']));
     expect(again.keys[0]!.translations.en?.text).toBe('=SUM(A1)');
@@ -137,7 +236,9 @@ describe('excel: export', () => {
 
   it('export and import cost grow linearly with the number of keys', async () => {
     expect(await costRatio((n) => serialize(generatedBundle(n, ['en', 'de']), ['en', 'de']), 200)).toBeLessThan(32);
-    expect(await costRatio(async (n) => parse(await serialize(generatedBundle(n, ['en', 'de']), ['en', 'de'])), 200)).toBeLessThan(32);
+    expect(
+      await costRatio(async (n) => parse(await serialize(generatedBundle(n, ['en', 'de']), ['en', 'de'])), 200),
+    ).toBeLessThan(32);
   }, 180_000);
 
   it('ESCAPE_NEW_LINES writes newlines as \\n', async () => {
@@ -149,8 +250,12 @@ describe('excel: export', () => {
 describe('excel: hostile input', () => {
   it('refuses something that is not a zip, and an old .xls', async () => {
     await expect(parse(Buffer.from('key,en\na,b\n'))).rejects.toThrow(/Not an .xlsx file/);
-    await expect(parse(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))).rejects.toThrow(/old binary .xls/);
-    await expect(parse(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]))).rejects.toThrow(FormatError);
+    await expect(parse(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))).rejects.toThrow(
+      /old binary .xls/,
+    );
+    await expect(parse(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]))).rejects.toThrow(
+      FormatError,
+    );
   });
 
   it('refuses a zip that is not a workbook', async () => {
@@ -164,7 +269,11 @@ describe('excel: hostile input', () => {
     const zip = new JSZip();
     zip.file('[Content_Types].xml', '<Types/>');
     zip.file('xl/worksheets/sheet1.xml', Buffer.alloc(12 * 1024 * 1024, 0x20));
-    const bomb = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    const bomb = await zip.generateAsync({
+      type: 'nodebuffer',
+      compression: 'DEFLATE',
+      compressionOptions: { level: 9 },
+    });
     expect(bomb.length).toBeLessThan(200_000);
     const t = cpuClock();
     await expect(parse(bomb)).rejects.toThrow(/zip bomb/);

@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { appleCategoryBranches, decodeVarSpecs, encodeVarSpecs, expandTokens, inferValueType } from '../../../src/formats/apple-plurals.js';
+import {
+  appleCategoryBranches,
+  decodeVarSpecs,
+  encodeVarSpecs,
+  expandTokens,
+  inferValueType,
+} from '../../../src/formats/apple-plurals.js';
 import { buildIcuMessage, hasChoice, parseIcuMessage } from '../../../src/formats/icu-embedded.js';
 import { parseIcuPlural, toIcuPlural } from '../../../src/formats/plural.js';
 
 describe('ICU messages with embedded plurals', () => {
   it('builds a lone flat plural exactly like toIcuPlural, and parseIcuPlural reads it back', () => {
-    const forms = { one: "%d file in {dir}", other: "%d files, it's {dir}", '=0': 'none' };
+    const forms = { one: '%d file in {dir}', other: "%d files, it's {dir}", '=0': 'none' };
     const built = buildIcuMessage([
-      { type: 'choice', kind: 'plural', argument: 'files', branches: Object.entries(forms).map(([key, value]) => ({ key, parts: [{ type: 'text', value }] })) },
+      {
+        type: 'choice',
+        kind: 'plural',
+        argument: 'files',
+        branches: Object.entries(forms).map(([key, value]) => ({ key, parts: [{ type: 'text', value }] })),
+      },
     ]);
     expect(built).toBe(toIcuPlural(forms, 'files'));
     expect(parseIcuPlural(built)).toEqual({ argument: 'files', forms });
@@ -34,8 +45,17 @@ describe('ICU messages with embedded plurals', () => {
     expect(parts[0]).toEqual({ type: 'text', value: 'Tag #1: ' });
     const n = parts[1]!;
     if (n.type !== 'choice') throw new Error('expected a choice');
-    expect(n.branches[0]!.parts).toEqual([{ type: 'text', value: '#' }, { type: 'number' }, { type: 'text', value: ' item' }]);
-    expect(n.branches[1]!.parts).toEqual([{ type: 'number' }, { type: 'text', value: ' items, ' }, { type: 'number' }, { type: 'raw', value: '{x}' }]);
+    expect(n.branches[0]!.parts).toEqual([
+      { type: 'text', value: '#' },
+      { type: 'number' },
+      { type: 'text', value: ' item' },
+    ]);
+    expect(n.branches[1]!.parts).toEqual([
+      { type: 'number' },
+      { type: 'text', value: ' items, ' },
+      { type: 'number' },
+      { type: 'raw', value: '{x}' },
+    ]);
     expect(parts[2]).toEqual({ type: 'text', value: ' and #' });
     // Outside a plural a # is plain text and stays unquoted.
     expect(buildIcuMessage(parts)).toBe("Tag #1: {n, plural, one {'#'# item} other {# items, #{x}}} and #");
@@ -65,17 +85,32 @@ describe('ICU messages with embedded plurals', () => {
 describe('Apple plural variables', () => {
   it('splits a format at its tokens, keeping unknown ones literal', () => {
     const parts = expandTokens('A %1$#@x@ B %#@unknown@ C', (name, position) =>
-      name === 'x' ? { type: 'choice', kind: 'plural', argument: name, branches: [{ key: 'other', parts: [{ type: 'text', value: position }] }] } : null,
+      name === 'x'
+        ? {
+            type: 'choice',
+            kind: 'plural',
+            argument: name,
+            branches: [{ key: 'other', parts: [{ type: 'text', value: position }] }],
+          }
+        : null,
     );
     expect(parts).toEqual([
       { type: 'text', value: 'A ' },
-      { type: 'choice', kind: 'plural', argument: 'x', branches: [{ key: 'other', parts: [{ type: 'text', value: '1$' }] }] },
+      {
+        type: 'choice',
+        kind: 'plural',
+        argument: 'x',
+        branches: [{ key: 'other', parts: [{ type: 'text', value: '1$' }] }],
+      },
       { type: 'text', value: ' B %#@unknown@ C' },
     ]);
   });
 
   it('round-trips specs through codeDescription and ignores foreign codeDescriptions', () => {
-    const specs = new Map([['files', { position: '1$', type: 'ld' }], ['n', { type: 'lld', argNum: 2 }]]);
+    const specs = new Map([
+      ['files', { position: '1$', type: 'ld' }],
+      ['n', { type: 'lld', argNum: 2 }],
+    ]);
     const text = encodeVarSpecs(specs)!;
     expect(text).toBe('Plural variables: {"files":{"position":"1$","type":"ld"},"n":{"type":"lld","argNum":2}}');
     expect(decodeVarSpecs(text).get('files')).toEqual({ position: '1$', type: 'ld', argNum: undefined });
@@ -86,7 +121,18 @@ describe('Apple plural variables', () => {
   it('infers the value type and maps exact matches to Apple categories', () => {
     expect(inferValueType(['no number', '100%% of %2$lu items'])).toBe('lu');
     expect(inferValueType(['%@ only'])).toBe('d');
-    expect(appleCategoryBranches([{ key: 'other', parts: 'o' }, { key: '=0', parts: 'z' }, { key: '=5', parts: 'x' }, { key: 'one', parts: '1' }, { key: '=1', parts: 'e' }]))
-      .toEqual([{ key: 'zero', parts: 'z' }, { key: 'one', parts: '1' }, { key: 'other', parts: 'o' }]);
+    expect(
+      appleCategoryBranches([
+        { key: 'other', parts: 'o' },
+        { key: '=0', parts: 'z' },
+        { key: '=5', parts: 'x' },
+        { key: 'one', parts: '1' },
+        { key: '=1', parts: 'e' },
+      ]),
+    ).toEqual([
+      { key: 'zero', parts: 'z' },
+      { key: 'one', parts: '1' },
+      { key: 'other', parts: 'o' },
+    ]);
   });
 });

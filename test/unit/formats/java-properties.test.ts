@@ -12,7 +12,11 @@ import { generatedBundle } from './support/bundles.js';
 
 const CORPUS = corpusPath('properties');
 const parse = (text: string | Buffer, languageKey = 'en', namespace?: string) =>
-  javaProperties.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), { languageKey, namespace, options: new Set() });
+  javaProperties.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), {
+    languageKey,
+    namespace,
+    options: new Set(),
+  });
 const serialize = (bundle: Bundle, language = 'en', options: ExportOption[] = []) =>
   javaProperties.serialize(bundle, { languages: [{ key: language }], options: new Set(options) });
 const text = (b: Bundle, key: string, lang = 'en') => b.keys.find((k) => k.key === key)?.translations[lang]?.text;
@@ -22,14 +26,22 @@ describe.skipIf(!existsSync(CORPUS))('java-properties: corpus files', () => {
     const b = await parse(readFileSync(join(CORPUS, 'hibernate-validator_ValidationMessages_ja.properties')), 'ja');
     expect(b.keys.length).toBe(44);
     expect(text(b, 'jakarta.validation.constraints.AssertFalse.message', 'ja')).toBe('false にしてください');
-    expect(text(b, 'jakarta.validation.constraints.DecimalMax.message', 'ja')).toBe("{value} ${inclusive == true ? '以下の値にしてください' : 'より小さな値にしてください'}");
+    expect(text(b, 'jakarta.validation.constraints.DecimalMax.message', 'ja')).toBe(
+      "{value} ${inclusive == true ? '以下の値にしてください' : 'より小さな値にしてください'}",
+    );
   });
 
   it('jenkins da (ISO-8859-1 bytes, escaped spaces in keys, license header not a description)', async () => {
     const raw = readFileSync(join(CORPUS, 'jenkins_LogRecorder_index_da.latin1.properties'));
     expect(raw.includes(0xe5)).toBe(true);
     const b = await parse(raw, 'da');
-    expect(b.keys.map((k) => k.key)).toEqual(['Configure', 'Delete', 'Back to Loggers', 'Log records', 'delete.logrecorder']);
+    expect(b.keys.map((k) => k.key)).toEqual([
+      'Configure',
+      'Delete',
+      'Back to Loggers',
+      'Log records',
+      'delete.logrecorder',
+    ]);
     expect(text(b, 'delete.logrecorder', 'da')).toBe('Er du sikker på at du vil slette denne logopsamler? ({0})');
     expect(b.keys[0]!.description).toBeUndefined();
   });
@@ -38,9 +50,15 @@ describe.skipIf(!existsSync(CORPUS))('java-properties: corpus files', () => {
     const b = await parse(readFileSync(join(CORPUS, 'jenkins_hudson_model_Messages_fr.properties')), 'fr');
     expect(text(b, 'AbstractBuild.BuildingOnMaster', 'fr')).toBe('Construction sur le nœud contrôleur');
     expect(text(b, 'AbstractBuild.BuildingInWorkspace', 'fr')).toBe(' dans le répertoire de travail {0}');
-    expect(text(b, 'AbstractItem.FailureToStopBuilds', 'fr')).toBe("Echec de l''interruption et de l''arrêt de {0,choice,1#{0,number,integer} build|1<{0,number,integer} builds} de {1}");
-    expect(text(b, 'AbstractProject.ExtendedReadPermission.Description', 'fr')).toBe('Ce droit permet de lire les configurations de projets. Notez que les informations sensibles dans les builds, comme les mots de passe, seront exposées à une plus grande audience en accordant ce droit.');
-    expect(b.keys.find((k) => k.key === 'AbstractProject.WipeOutPermission.Description')!.description).toContain('hudson.security.WipeOutPermission is set to true');
+    expect(text(b, 'AbstractItem.FailureToStopBuilds', 'fr')).toBe(
+      "Echec de l''interruption et de l''arrêt de {0,choice,1#{0,number,integer} build|1<{0,number,integer} builds} de {1}",
+    );
+    expect(text(b, 'AbstractProject.ExtendedReadPermission.Description', 'fr')).toBe(
+      'Ce droit permet de lire les configurations de projets. Notez que les informations sensibles dans les builds, comme les mots de passe, seront exposées à une plus grande audience en accordant ce droit.',
+    );
+    expect(b.keys.find((k) => k.key === 'AbstractProject.WipeOutPermission.Description')!.description).toContain(
+      'hudson.security.WipeOutPermission is set to true',
+    );
     expect(b.keys[0]!.description).toBeUndefined(); // the license header is separated by a blank line
     // Every key and description round-trips.
     const back = await parse(await serialize(b, 'fr', ['INCLUDE_DESCRIPTIONS']), 'fr');
@@ -50,27 +68,29 @@ describe.skipIf(!existsSync(CORPUS))('java-properties: corpus files', () => {
 
 describe('java-properties: the Properties.load rules', () => {
   it('separators, whitespace, comments, continuation lines and escapes', async () => {
-    const b = await parse([
-      '# header comment',
-      '',
-      '! bang comment for a',
-      '# second line',
-      'a=1',
-      'b : 2',
-      'c 3',
-      '   d\t=\t4  ',
-      'e\\ key\\:x\\=y = five',
-      'f = first \\',
-      '    second \\\\',
-      'g = ends with backslash \\\\\\',
-      '  continued',
-      'h=\\u00e9\\t\\n\\r\\f\\q',
-      'i',
-      'j=',
-      '# comment lines are never continued \\',
-      'k=after',
-      'l:=colon then equals',
-    ].join('\n'));
+    const b = await parse(
+      [
+        '# header comment',
+        '',
+        '! bang comment for a',
+        '# second line',
+        'a=1',
+        'b : 2',
+        'c 3',
+        '   d\t=\t4  ',
+        'e\\ key\\:x\\=y = five',
+        'f = first \\',
+        '    second \\\\',
+        'g = ends with backslash \\\\\\',
+        '  continued',
+        'h=\\u00e9\\t\\n\\r\\f\\q',
+        'i',
+        'j=',
+        '# comment lines are never continued \\',
+        'k=after',
+        'l:=colon then equals',
+      ].join('\n'),
+    );
     expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([
       ['a', '1'],
       ['b', '2'],
@@ -92,7 +112,10 @@ describe('java-properties: the Properties.load rules', () => {
 
   it('a later duplicate replaces the value, as in Java; CRLF and CR line ends', async () => {
     const b = await parse('a=1\r\nb=2\ra=3\r\n');
-    expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([['b', '2'], ['a', '3']]);
+    expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([
+      ['b', '2'],
+      ['a', '3'],
+    ]);
   });
 
   it('uses the import namespace', async () => {
@@ -117,10 +140,19 @@ describe('java-properties: export', () => {
   const bundle: Bundle = {
     languages: [{ key: 'de' }],
     keys: [
-      { key: 'greeting', namespace: '', description: 'Shown on start\n\nSecond paragraph: ü', translations: { de: { text: 'Grüß dich, 世界 😀' } } },
+      {
+        key: 'greeting',
+        namespace: '',
+        description: 'Shown on start\n\nSecond paragraph: ü',
+        translations: { de: { text: 'Grüß dich, 世界 😀' } },
+      },
       { key: 'key with spaces=and:colons#!', namespace: '', translations: { de: { text: '  leading spaces kept' } } },
       { key: 'multi', namespace: '', translations: { de: { text: 'line 1\nline 2\ttab \\ backslash' } } },
-      { key: 'plural', namespace: '', translations: { de: { text: toIcuPlural({ one: '# Datei', other: '# Dateien' }) } } },
+      {
+        key: 'plural',
+        namespace: '',
+        translations: { de: { text: toIcuPlural({ one: '# Datei', other: '# Dateien' }) } },
+      },
       { key: 'missing', namespace: '', translations: {} },
       { key: 'ключ', namespace: '', translations: { de: { text: '#not a comment' } } },
     ],
@@ -130,7 +162,9 @@ describe('java-properties: export', () => {
     const out = await serialize(bundle, 'de', ['INCLUDE_DESCRIPTIONS']);
     expect([...out].every((byte) => byte < 0x80)).toBe(true);
     const s = out.toString('latin1');
-    expect(s).toContain('# Shown on start\n#\n# Second paragraph: \\u00FC\ngreeting=Gr\\u00FC\\u00DF dich, \\u4E16\\u754C \\uD83D\\uDE00\n');
+    expect(s).toContain(
+      '# Shown on start\n#\n# Second paragraph: \\u00FC\ngreeting=Gr\\u00FC\\u00DF dich, \\u4E16\\u754C \\uD83D\\uDE00\n',
+    );
     expect(s).toContain('key\\ with\\ spaces\\=and\\:colons\\#\\!=\\  leading spaces kept\n');
     expect(s).toContain('multi=line 1\\nline 2\\ttab \\\\ backslash\n');
     expect(s).toContain('missing=\n');
@@ -139,17 +173,27 @@ describe('java-properties: export', () => {
 
   it('round-trips keys, descriptions, plurals and texts', async () => {
     const back = await parse(await serialize(bundle, 'de', ['INCLUDE_DESCRIPTIONS']), 'de');
-    expect(back.keys).toEqual(bundle.keys.map((k) => ({ ...k, translations: { de: { text: k.translations.de?.text ?? '' } } })));
+    expect(back.keys).toEqual(
+      bundle.keys.map((k) => ({ ...k, translations: { de: { text: k.translations.de?.text ?? '' } } })),
+    );
   });
 
   it('writes a key name once when several namespaces share it (the first wins)', async () => {
-    const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'a', namespace: 'x', translations: { en: { text: '1' } } }, { key: 'a', namespace: 'y', translations: { en: { text: '2' } } }] };
+    const b: Bundle = {
+      languages: [{ key: 'en' }],
+      keys: [
+        { key: 'a', namespace: 'x', translations: { en: { text: '1' } } },
+        { key: 'a', namespace: 'y', translations: { en: { text: '2' } } },
+      ],
+    };
     expect((await serialize(b)).toString('latin1')).toBe('a=1\n');
   });
 
   it('export and import cost grow linearly with the number of keys', async () => {
     expect(await costRatio((n) => serialize(generatedBundle(n), 'en', ['INCLUDE_DESCRIPTIONS']))).toBeLessThan(32);
-    expect(await costRatio(async (n) => parse(await serialize(generatedBundle(n), 'en', ['INCLUDE_DESCRIPTIONS'])), 500)).toBeLessThan(32);
+    expect(
+      await costRatio(async (n) => parse(await serialize(generatedBundle(n), 'en', ['INCLUDE_DESCRIPTIONS'])), 500),
+    ).toBeLessThan(32);
   }, 120_000);
 
   // Found by the fuzzer: a value continued over thousands of lines (a repeated
@@ -157,7 +201,12 @@ describe('java-properties: export', () => {
   it('reads a value continued over many lines in linear time, backslash runs across lines included', async () => {
     expect(await costRatio((n) => parse(`k = ${'word \\\n    '.repeat(n)}end\n`), 4000)).toBeLessThan(32);
     const b = await parse('a = one \\\n  two \\\\\n b = x\nc = \\\n\\\n\\\\\nd = y\n');
-    expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([['a', 'one two \\'], ['b', 'x'], ['c', '\\'], ['d', 'y']]);
+    expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([
+      ['a', 'one two \\'],
+      ['b', 'x'],
+      ['c', '\\'],
+      ['d', 'y'],
+    ]);
   }, 120_000);
 
   it('leaves descriptions out without INCLUDE_DESCRIPTIONS', async () => {

@@ -12,15 +12,25 @@ const CORPUS = corpusPath('js');
 const hasCorpus = existsSync(CORPUS);
 
 const parse = (source: string | Buffer, format: FileFormat = javascript, language = 'en', namespace?: string) =>
-  format.parse(typeof source === 'string' ? Buffer.from(source) : source, { languageKey: language, namespace, options: new Set() });
+  format.parse(typeof source === 'string' ? Buffer.from(source) : source, {
+    languageKey: language,
+    namespace,
+    options: new Set(),
+  });
 const serialize = async (format: FileFormat, bundle: Bundle, language: string, options: ExportOption[] = []) =>
   (await format.serialize(bundle, { languages: [{ key: language }], options: new Set(options) })).toString('utf8');
-const texts = (bundle: Bundle, language = 'en') => Object.fromEntries(bundle.keys.map((k) => [k.key, k.translations[language]?.text]));
-const text = (bundle: Bundle, key: string, language = 'en') => bundle.keys.find((k) => k.key === key)?.translations[language]?.text;
-const descriptions = (bundle: Bundle) => Object.fromEntries(bundle.keys.filter((k) => k.description !== undefined).map((k) => [k.key, k.description]));
+const texts = (bundle: Bundle, language = 'en') =>
+  Object.fromEntries(bundle.keys.map((k) => [k.key, k.translations[language]?.text]));
+const text = (bundle: Bundle, key: string, language = 'en') =>
+  bundle.keys.find((k) => k.key === key)?.translations[language]?.text;
+const descriptions = (bundle: Bundle) =>
+  Object.fromEntries(bundle.keys.filter((k) => k.description !== undefined).map((k) => [k.key, k.description]));
 
 async function formatError(promise: Promise<unknown>): Promise<FormatError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(FormatError);
   return error as FormatError;
 }
@@ -50,11 +60,14 @@ describe.skipIf(!hasCorpus)('javascript: corpus files', () => {
     expect(text(b, 'strings.filesUploadedOfTotal.2', 'ru')).toBe('%{complete} из %{smart_count} файлов загружено');
     expect(text(b, 'strings.openFolderNamed', 'ru')).toBe('Открыть папку %{name}');
     expect(descriptions(b)).toEqual({
-      'strings.complete': '«Готово» вместо «загрузка завершена», потому что кроме загрузки бывает encoding — транскодирование файлов',
+      'strings.complete':
+        '«Готово» вместо «загрузка завершена», потому что кроме загрузки бывает encoding — транскодирование файлов',
       'strings.connectedToInternet': '«Нет подключения к интернету» — «Подключено к интернету»',
     });
     expect(b.keys.some((k) => k.key.startsWith('pluralize'))).toBe(false);
-    expect(readJsModule(source.toString('utf8')).skipped).toEqual([{ path: 'ru_RU.pluralize', line: 144, column: 19, reason: 'a function' }]);
+    expect(readJsModule(source.toString('utf8')).skipped).toEqual([
+      { path: 'ru_RU.pluralize', line: 144, column: 19, reason: 'a function' },
+    ]);
     // Accepted by the `javascript` format too.
     expect((await parse(source, javascript, 'ru')).keys).toHaveLength(114);
   });
@@ -68,16 +81,22 @@ describe.skipIf(!hasCorpus)('javascript: corpus files', () => {
     expect(b.keys.some((k) => k.key.startsWith('attributes'))).toBe(false);
   });
 
-  it.each(readdirSync(hasCorpus ? CORPUS : '.').filter((f) => f.endsWith('.js')))('round-trips %s through both formats, flat and nested', async (file) => {
-    const original = await parse(readFileSync(join(CORPUS, file)), javascript, 'xx');
-    for (const format of [javascript, moduleExports]) {
-      for (const options of [['INCLUDE_DESCRIPTIONS'], ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']] as ExportOption[][]) {
-        const again = await parse(await serialize(format, original, 'xx', options), format, 'xx');
-        expect(texts(again, 'xx')).toEqual(texts(original, 'xx'));
-        expect(descriptions(again)).toEqual(descriptions(original));
+  it.each(readdirSync(hasCorpus ? CORPUS : '.').filter((f) => f.endsWith('.js')))(
+    'round-trips %s through both formats, flat and nested',
+    async (file) => {
+      const original = await parse(readFileSync(join(CORPUS, file)), javascript, 'xx');
+      for (const format of [javascript, moduleExports]) {
+        for (const options of [
+          ['INCLUDE_DESCRIPTIONS'],
+          ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'],
+        ] as ExportOption[][]) {
+          const again = await parse(await serialize(format, original, 'xx', options), format, 'xx');
+          expect(texts(again, 'xx')).toEqual(texts(original, 'xx'));
+          expect(descriptions(again)).toEqual(descriptions(original));
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('javascript: reading literals', () => {
@@ -137,7 +156,14 @@ two',
       messages['quoted'] = "Q";
       export default Object.freeze(messages) as const;
     `);
-    expect(texts(b)).toEqual({ ok: 'OK', cancel: 'Cancel', title: 'Title', nested: 'OK', 'extra.more': 'More', quoted: 'Q' });
+    expect(texts(b)).toEqual({
+      ok: 'OK',
+      cancel: 'Cancel',
+      title: 'Title',
+      nested: 'OK',
+      'extra.more': 'More',
+      quoted: 'Q',
+    });
   });
 
   it('reads export { name as default }', async () => {
@@ -173,7 +199,11 @@ two',
         'one',
       ],
     };`);
-    expect(descriptions(b)).toEqual({ save: 'Shown on the button\nthat saves', title: 'Title of the page', 'list[0]': 'first item' });
+    expect(descriptions(b)).toEqual({
+      save: 'Shown on the button\nthat saves',
+      title: 'Title of the page',
+      'list[0]': 'first item',
+    });
   });
 
   it('skips functions, calls, templates with ${} and other code, reporting each, and imports the rest', async () => {
@@ -215,14 +245,17 @@ two',
   });
 
   it('steps over statements it does not understand', async () => {
-    const b = await parse(`
+    const b = await parse(
+      `
       import something from './x.js';
       function helper() { const inner = { a: 'not exported' }; module.exports = inner; }
       if (typeof window !== 'undefined') { window.locale = { x: 'y' }; }
       const re = /['"\`{]/g;
       const s = a / b / c;
       module.exports = { ok: 'yes' };
-    `, moduleExports);
+    `,
+      moduleExports,
+    );
     expect(texts(b)).toEqual({ ok: 'yes' });
   });
 });
@@ -233,7 +266,9 @@ describe('javascript: refused input', () => {
     const call = await formatError(parse('\nexport default defineMessages({ a: "b" });'));
     expect(call.message).toMatch(/default export must be an object literal of translations, found a function call/);
     expect(call.position).toMatchObject({ line: 2, column: 16 });
-    expect((await formatError(parse('module.exports = `hi ${name}`;', moduleExports))).message).toMatch(/found a template literal with \$\{…\}/);
+    expect((await formatError(parse('module.exports = `hi ${name}`;', moduleExports))).message).toMatch(
+      /found a template literal with \$\{…\}/,
+    );
     expect((await formatError(parse('export default "just text";'))).message).toMatch(/found a single text/);
     expect((await formatError(parse('export default ["a"];'))).message).toMatch(/found an array/);
   });
@@ -253,7 +288,7 @@ describe('javascript: refused input', () => {
     ["export default { a: '\\u12' };", /Bad character escape sequence/],
     ['export default { a: "x" }; /* open', /Unterminated comment/],
     ["export default { a 'x' };", /Unexpected token, expected ","/],
-    ["const messages = {};\nexport { other, messages as default };", /Export 'other' is not defined.*line 2/],
+    ['const messages = {};\nexport { other, messages as default };', /Export 'other' is not defined.*line 2/],
   ])('refuses malformed code with a position: %s', async (source, message) => {
     const error = await formatError(parse(source));
     expect(error.message).toMatch(message);
@@ -263,8 +298,12 @@ describe('javascript: refused input', () => {
 
 describe('javascript: hostile input', () => {
   it('refuses literals nested deeper than 64 levels', async () => {
-    expect((await formatError(parse(`export default { a: ${'['.repeat(65)}${']'.repeat(65)} };`))).message).toMatch(/nested deeper than 64 levels/);
-    expect(texts(await parse(`export default { a: ${'['.repeat(20)}'x'${']'.repeat(20)} };`))).toEqual({ [`a${'[0]'.repeat(20)}`]: 'x' });
+    expect((await formatError(parse(`export default { a: ${'['.repeat(65)}${']'.repeat(65)} };`))).message).toMatch(
+      /nested deeper than 64 levels/,
+    );
+    expect(texts(await parse(`export default { a: ${'['.repeat(20)}'x'${']'.repeat(20)} };`))).toEqual({
+      [`a${'[0]'.repeat(20)}`]: 'x',
+    });
   });
 
   it('refuses 100,000 levels of nesting, in literals or in code, without overflowing the stack', async () => {
@@ -275,7 +314,8 @@ describe('javascript: hostile input', () => {
       `const t = ${'`${'.repeat(10_000)}x${'}`'.repeat(10_000)};\nexport default { kept: 'yes' };`,
       `export default ${'Object.freeze('.repeat(100_000)}{ a: 'x' }${')'.repeat(100_000)};`,
     ];
-    for (const source of cases) expect((await formatError(parse(source))).message).toMatch(/nests code too deeply|nested deeper than 64 levels/);
+    for (const source of cases)
+      expect((await formatError(parse(source))).message).toMatch(/nests code too deeply|nested deeper than 64 levels/);
   });
 
   it('steps over code nested moderately deep outside the exported literals', async () => {
@@ -285,7 +325,9 @@ describe('javascript: hostile input', () => {
   });
 
   it('keeps __proto__ and constructor as ordinary keys without polluting prototypes', async () => {
-    const b = await parse(`export default { __proto__: { polluted: 'yes' }, ['__proto__']: 'x', constructor: { prototype: 'p' } };`);
+    const b = await parse(
+      `export default { __proto__: { polluted: 'yes' }, ['__proto__']: 'x', constructor: { prototype: 'p' } };`,
+    );
     expect(b.keys.map((k) => k.key).sort()).toEqual(['__proto__', 'constructor.prototype']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const nested = await serialize(javascript, b, 'en', ['WRITE_NESTED']);
@@ -314,23 +356,59 @@ describe('javascript: hostile input', () => {
 
   it.skipIf(!hasCorpus)('answers damaged files with either keys or a FormatError, never another error', async () => {
     let seed = 7;
-    const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-    const pieces = ['{', '}', '[', ']', '(', ')', "'", '"', '`', '${', '\\', '/', '/*', '//', ',', ':', '.', '...', '\n', '=', 'function', '=>', '0x', '\\u{'];
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '(',
+      ')',
+      "'",
+      '"',
+      '`',
+      '${',
+      '\\',
+      '/',
+      '/*',
+      '//',
+      ',',
+      ':',
+      '.',
+      '...',
+      '\n',
+      '=',
+      'function',
+      '=>',
+      '0x',
+      '\\u{',
+    ];
     const sources = readdirSync(CORPUS).map((f) => readFileSync(join(CORPUS, f), 'utf8'));
     for (let i = 0; i < 300; i++) {
       let source = sources[i % sources.length]!;
       for (let m = 0; m <= rand(3); m++) {
         const at = rand(source.length);
-        source = rand(2) ? source.slice(0, at) + pieces[rand(pieces.length)] + source.slice(at) : source.slice(0, at) + source.slice(at + 1 + rand(5));
+        source = rand(2)
+          ? source.slice(0, at) + pieces[rand(pieces.length)] + source.slice(at)
+          : source.slice(0, at) + source.slice(at + 1 + rand(5));
       }
-      const outcome = await parse(source).then(() => 'parsed', (e: unknown) => (e instanceof FormatError ? 'refused' : e));
+      const outcome = await parse(source).then(
+        () => 'parsed',
+        (e: unknown) => (e instanceof FormatError ? 'refused' : e),
+      );
       expect(['parsed', 'refused']).toContain(outcome);
     }
   });
 
   it('never runs the code', async () => {
     const marker = join(tmpdir(), `js-format-never-run-${process.pid}`);
-    await parse(`require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nmodule.exports = { a: 'b' };`, moduleExports);
+    await parse(
+      `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nmodule.exports = { a: 'b' };`,
+      moduleExports,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 });
@@ -344,7 +422,12 @@ describe('javascript: export', () => {
       { key: 'files', namespace: '', translations: { en: { text: '{count, plural, one {# file} other {# files}}' } } },
       { key: 'list[0]', namespace: '', translations: { en: { text: 'first' } } },
       { key: 'list[1]', namespace: '', translations: { en: { text: 'second' } } },
-      { key: 'odd', namespace: '', description: 'ends here\u2028*/ injected();', translations: { en: { text: "quotes ' \" \\ and \u2028 separators\n" } } },
+      {
+        key: 'odd',
+        namespace: '',
+        description: 'ends here\u2028*/ injected();',
+        translations: { en: { text: 'quotes \' " \\ and \u2028 separators\n' } },
+      },
       { key: 'missing', namespace: '', translations: {} },
     ],
   };
@@ -361,14 +444,14 @@ describe('javascript: export', () => {
     const out = await serialize(moduleExports, bundle, 'en', ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']);
     expect(out).toBe(
       'module.exports = {\n' +
-      '  // Leaf\n  // with two lines\n  "a": "leaf",\n' +
-      '  "a.b": "child",\n' +
-      '  "files": "{count, plural, one {# file} other {# files}}",\n' +
-      '  "list": [\n    "first",\n    "second"\n  ],\n' +
-      '  "missing": "",\n' +
-      '  // ends here\n  // */ injected();\n' +
-      '  "odd": "quotes \' \\" \\\\ and \\u2028 separators\\n"\n' +
-      '};\n',
+        '  // Leaf\n  // with two lines\n  "a": "leaf",\n' +
+        '  "a.b": "child",\n' +
+        '  "files": "{count, plural, one {# file} other {# files}}",\n' +
+        '  "list": [\n    "first",\n    "second"\n  ],\n' +
+        '  "missing": "",\n' +
+        '  // ends here\n  // */ injected();\n' +
+        '  "odd": "quotes \' \\" \\\\ and \\u2028 separators\\n"\n' +
+        '};\n',
     );
   });
 
@@ -389,18 +472,27 @@ describe('javascript: export', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('writes modules that Node itself loads to the same object', async () => {
-    for (const [format, file] of [[javascript, 'out.mjs'], [moduleExports, 'out.cjs']] as const) {
+    for (const [format, file] of [
+      [javascript, 'out.mjs'],
+      [moduleExports, 'out.cjs'],
+    ] as const) {
       const path = join(work, file);
       writeFileSync(path, await serialize(format, bundle, 'en', ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']));
-      const loader = file.endsWith('.mjs') ? `import(${JSON.stringify(path)}).then((m) => m.default)` : `Promise.resolve(require(${JSON.stringify(path)}))`;
-      const run = spawnSync(process.execPath, ['-e', `${loader}.then((v) => process.stdout.write(JSON.stringify(v)))`], { encoding: 'utf8' });
+      const loader = file.endsWith('.mjs')
+        ? `import(${JSON.stringify(path)}).then((m) => m.default)`
+        : `Promise.resolve(require(${JSON.stringify(path)}))`;
+      const run = spawnSync(
+        process.execPath,
+        ['-e', `${loader}.then((v) => process.stdout.write(JSON.stringify(v)))`],
+        { encoding: 'utf8' },
+      );
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout)).toEqual({
         a: 'leaf',
         'a.b': 'child',
         files: '{count, plural, one {# file} other {# files}}',
         list: ['first', 'second'],
-        odd: "quotes ' \" \\ and \u2028 separators\n",
+        odd: 'quotes \' " \\ and \u2028 separators\n',
         missing: '',
       });
     }

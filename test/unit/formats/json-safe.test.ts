@@ -14,7 +14,9 @@ const error = (input: string | Buffer, maxDepth?: number): FormatError => {
 
 describe('parseJson', () => {
   it('parses JSON with a BOM and keeps "__proto__" as an ordinary property', () => {
-    const value = parseJson(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"__proto__": {"x": 1}, "a": [1, "}]"]}')]));
+    const value = parseJson(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"__proto__": {"x": 1}, "a": [1, "}]"]}')]),
+    );
     expect(isJsonObject(value)).toBe(true);
     expect(Object.keys(value as object)).toEqual(['__proto__', 'a']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
@@ -32,12 +34,16 @@ describe('parseJson', () => {
     expect(error('{"a": "unterminated').message).toBe('Malformed JSON: string is not closed (line 1, column 7)');
     expect(error('{"a": "bad \\x escape"}').message).toBe('Malformed JSON: invalid escape (line 1, column 12)');
     expect(error('{"a": "tab\there"}').message).toBe('Malformed JSON: control character in string (line 1, column 11)');
-    expect(error('[1, 2] 3').message).toBe('Malformed JSON: unexpected character "3" after the JSON value (line 1, column 8)');
+    expect(error('[1, 2] 3').message).toBe(
+      'Malformed JSON: unexpected character "3" after the JSON value (line 1, column 8)',
+    );
     expect(error('').message).toBe('Malformed JSON: unexpected end of input (line 1, column 1)');
     expect(error('{"a": 01}').message).toMatch(/expected "," or "}", unexpected character "1" \(line 1, column 8\)/);
   });
 
   it('refuses invalid UTF-8 with its offset', () => {
-    expect(error(Buffer.from([0x5b, 0x22, 0xe2, 0x82, 0x22, 0x5d])).message).toMatch(/not valid UTF-8: invalid byte at offset 2/);
+    expect(error(Buffer.from([0x5b, 0x22, 0xe2, 0x82, 0x22, 0x5d])).message).toMatch(
+      /not valid UTF-8: invalid byte at offset 2/,
+    );
   });
 });

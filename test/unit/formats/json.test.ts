@@ -9,19 +9,36 @@ const CORPUS = corpusPath('json');
 const hasCorpus = existsSync(CORPUS);
 
 const parseSingle = (text: string | Buffer, options: ImportOption[] = [], languageKey = 'en', namespace?: string) =>
-  singleLanguageJson.parse(typeof text === 'string' ? Buffer.from(text) : text, { languageKey, namespace, options: new Set(options) });
-const parseMulti = (text: string, options: ImportOption[] = []) => multiLanguageJson.parse(Buffer.from(text), { options: new Set(options) });
+  singleLanguageJson.parse(typeof text === 'string' ? Buffer.from(text) : text, {
+    languageKey,
+    namespace,
+    options: new Set(options),
+  });
+const parseMulti = (text: string, options: ImportOption[] = []) =>
+  multiLanguageJson.parse(Buffer.from(text), { options: new Set(options) });
 const exportSingle = async (bundle: Bundle, language: string, options: ExportOption[] = [], namespace?: string) =>
-  (await singleLanguageJson.serialize(bundle, { languages: [{ key: language }], options: new Set(options), namespace })).toString('utf8');
+  (
+    await singleLanguageJson.serialize(bundle, { languages: [{ key: language }], options: new Set(options), namespace })
+  ).toString('utf8');
 const exportMulti = async (bundle: Bundle, languages: string[], options: ExportOption[] = []) =>
-  (await multiLanguageJson.serialize(bundle, { languages: languages.map((key) => ({ key })), options: new Set(options) })).toString('utf8');
+  (
+    await multiLanguageJson.serialize(bundle, {
+      languages: languages.map((key) => ({ key })),
+      options: new Set(options),
+    })
+  ).toString('utf8');
 
 /** key -> text of one language, the part of a bundle a round trip must keep. */
-const texts = (bundle: Bundle, language: string) => Object.fromEntries(bundle.keys.map((k) => [k.key, k.translations[language]?.text]));
-const text = (bundle: Bundle, key: string, language = 'en') => bundle.keys.find((k) => k.key === key)?.translations[language]?.text;
+const texts = (bundle: Bundle, language: string) =>
+  Object.fromEntries(bundle.keys.map((k) => [k.key, k.translations[language]?.text]));
+const text = (bundle: Bundle, key: string, language = 'en') =>
+  bundle.keys.find((k) => k.key === key)?.translations[language]?.text;
 
 async function formatError(promise: Promise<unknown>): Promise<FormatError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(FormatError);
   return error as FormatError;
 }
@@ -51,38 +68,57 @@ describe.skipIf(!hasCorpus)('single-language-json: corpus files', () => {
   it('keeps the broken ICU of overseerr fi verbatim', async () => {
     const b = await parseSingle(readFileSync(join(CORPUS, 'overseerr_fi.react-intl.json')), [], 'fi');
     expect(b.keys).toHaveLength(117);
-    expect(text(b, 'components.Discover.DiscoverMovies.activefilters', 'fi')).toBe('{count, plural, one {# Active Filter} muu {# Active Filters}}');
+    expect(text(b, 'components.Discover.DiscoverMovies.activefilters', 'fi')).toBe(
+      '{count, plural, one {# Active Filter} muu {# Active Filters}}',
+    );
   });
 
   it('reads overseerr lt (flat react-intl keys with dots, ICU plurals)', async () => {
     const b = await parseSingle(readFileSync(join(CORPUS, 'overseerr_lt.react-intl.json')), [], 'lt');
     expect(b.keys).toHaveLength(729);
-    expect(text(b, 'components.MovieDetails.studio', 'lt')).toBe('{studioCount, plural, one {Studija} other {Studijos}}');
+    expect(text(b, 'components.MovieDetails.studio', 'lt')).toBe(
+      '{studioCount, plural, one {Studija} other {Studijos}}',
+    );
     expect(text(b, 'components.CollectionDetails.overview', 'lt')).toBe('Apžvalga');
   });
 
-  it.each(readdirSync(hasCorpus ? CORPUS : '.').filter((f) => f.endsWith('.json')))('round-trips %s flat and nested', async (file) => {
-    const original = await parseSingle(readFileSync(join(CORPUS, file)), [], 'xx');
-    for (const options of [[], ['WRITE_NESTED']] as ExportOption[][]) {
-      const exported = await exportSingle(original, 'xx', options);
-      const again = await parseSingle(exported, [], 'xx');
-      expect(sorted(Object.entries(texts(again, 'xx')))).toEqual(sorted(Object.entries(texts(original, 'xx'))));
-    }
-    // Flat export keeps the key order as well.
-    expect((await parseSingle(await exportSingle(original, 'xx'), [], 'xx')).keys.map((k) => k.key)).toEqual(original.keys.map((k) => k.key));
-  });
+  it.each(readdirSync(hasCorpus ? CORPUS : '.').filter((f) => f.endsWith('.json')))(
+    'round-trips %s flat and nested',
+    async (file) => {
+      const original = await parseSingle(readFileSync(join(CORPUS, file)), [], 'xx');
+      for (const options of [[], ['WRITE_NESTED']] as ExportOption[][]) {
+        const exported = await exportSingle(original, 'xx', options);
+        const again = await parseSingle(exported, [], 'xx');
+        expect(sorted(Object.entries(texts(again, 'xx')))).toEqual(sorted(Object.entries(texts(original, 'xx'))));
+      }
+      // Flat export keeps the key order as well.
+      expect((await parseSingle(await exportSingle(original, 'xx'), [], 'xx')).keys.map((k) => k.key)).toEqual(
+        original.keys.map((k) => k.key),
+      );
+    },
+  );
 });
 
 const sorted = <T>(a: T[]) => [...a].sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
 
 describe('single-language-json: import rules', () => {
   it('turns nested objects into dotted keys and arrays into [i] keys', async () => {
-    const b = await parseSingle('{"home": {"title": "Hi", "menu": {"open": "Open"}}, "list": ["a", "b"], "flat.key": "x"}');
-    expect(texts(b, 'en')).toEqual({ 'home.title': 'Hi', 'home.menu.open': 'Open', 'list[0]': 'a', 'list[1]': 'b', 'flat.key': 'x' });
+    const b = await parseSingle(
+      '{"home": {"title": "Hi", "menu": {"open": "Open"}}, "list": ["a", "b"], "flat.key": "x"}',
+    );
+    expect(texts(b, 'en')).toEqual({
+      'home.title': 'Hi',
+      'home.menu.open': 'Open',
+      'list[0]': 'a',
+      'list[1]': 'b',
+      'flat.key': 'x',
+    });
   });
 
   it('keeps ICU texts and does not guess plurals from suffixes', async () => {
-    const b = await parseSingle('{"files_one": "{{count}} file", "files_other": "{{count}} files", "icu": "{count, plural, one {# file} other {# files}}"}');
+    const b = await parseSingle(
+      '{"files_one": "{{count}} file", "files_other": "{{count}} files", "icu": "{count, plural, one {# file} other {# files}}"}',
+    );
     expect(b.keys.map((k) => k.key)).toEqual(['files_one', 'files_other', 'icu']);
     expect(text(b, 'icu')).toBe('{count, plural, one {# file} other {# files}}');
   });
@@ -109,7 +145,9 @@ describe('single-language-json: import rules', () => {
   it('refuses a top-level array or text, a dotted name that repeats a nested path, and a missing languageKey', async () => {
     expect((await formatError(parseSingle('["a"]'))).message).toMatch(/object at the top level, not an array/);
     expect((await formatError(parseSingle('"a"'))).message).toMatch(/not string/);
-    expect((await formatError(parseSingle('{"a.b": "x", "a": {"b": "y"}}'))).message).toMatch(/"a\.b" is defined twice/);
+    expect((await formatError(parseSingle('{"a.b": "x", "a": {"b": "y"}}'))).message).toMatch(
+      /"a\.b" is defined twice/,
+    );
     await formatError(singleLanguageJson.parse(Buffer.from('{}'), { options: new Set() }));
   });
 
@@ -175,14 +213,23 @@ describe('single-language-json: export', () => {
   it('writes the multi-language layouts with MULTI_LANGUAGE / LANGUAGES_NESTED, which read back with the same option', async () => {
     const language = await exportSingle(bundle, 'de', ['MULTI_LANGUAGE', 'WRITE_NESTED']);
     expect(JSON.parse(language)).toEqual({ de: { a: '', 'a.b': '', files: '', nav: { home: 'Start' }, multi: '' } });
-    expect(texts(await parseSingle(language, ['MULTI_LANGUAGE']), 'de')).toEqual({ a: '', 'a.b': '', files: '', 'nav.home': 'Start', multi: '' });
+    expect(texts(await parseSingle(language, ['MULTI_LANGUAGE']), 'de')).toEqual({
+      a: '',
+      'a.b': '',
+      files: '',
+      'nav.home': 'Start',
+      multi: '',
+    });
     const keyFirst = await exportSingle(bundle, 'en', ['LANGUAGES_NESTED']);
     expect(JSON.parse(keyFirst)).toMatchObject({ a: { en: 'leaf' }, 'nav.home': { en: 'Home' } });
     expect(texts(await parseSingle(keyFirst, ['LANGUAGES_NESTED']), 'en')).toEqual(texts(bundle, 'en'));
   });
 
   it('ESCAPE_SINGLE_QUOTES writes every apostrophe as a backslash and an apostrophe', async () => {
-    const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: "It's Bob's" } } }] };
+    const b: Bundle = {
+      languages: [{ key: 'en' }],
+      keys: [{ key: 'k', namespace: '', translations: { en: { text: "It's Bob's" } } }],
+    };
     expect(JSON.parse(await exportSingle(b, 'en', ['ESCAPE_SINGLE_QUOTES']))).toEqual({ k: "It\\'s Bob\\'s" });
     expect(JSON.parse(await exportSingle(b, 'en'))).toEqual({ k: "It's Bob's" });
   });
@@ -190,7 +237,9 @@ describe('single-language-json: export', () => {
 
 describe('multi-language-json', () => {
   it('reads the documented language-first shape, flat or nested under each language', async () => {
-    const b = await parseMulti('{"en": {"home.title": "Hi", "a": "x", "a.b": "y"}, "pl": {"home": {"title": "Cześć"}, "list": ["jeden", "dwa"]}, "pt-BR": {"a": {"b": "z"}}}');
+    const b = await parseMulti(
+      '{"en": {"home.title": "Hi", "a": "x", "a.b": "y"}, "pl": {"home": {"title": "Cześć"}, "list": ["jeden", "dwa"]}, "pt-BR": {"a": {"b": "z"}}}',
+    );
     expect(b.languages).toEqual([{ key: 'en' }, { key: 'pl' }, { key: 'pt-BR' }]);
     expect(b.keys.map((k) => k.key)).toEqual(['home.title', 'a', 'a.b', 'list[0]', 'list[1]']);
     expect(b.keys[0]!.translations).toEqual({ en: { text: 'Hi' }, pl: { text: 'Cześć' } });
@@ -211,21 +260,36 @@ describe('multi-language-json', () => {
     expect(keyFirst).toContain('{"en": {"home.title": "…"}, "pl": {…}}');
     expect(keyFirst).toContain('LANGUAGES_NESTED');
     // A nested single-language file uploaded by mistake: no language is created after its keys.
-    expect((await formatError(parseMulti('{"home": {"title": "Hi"}}'))).message).toMatch(/"home" on the first level is not a language code/);
-    expect((await formatError(parseMulti('{"en": "x"}'))).message).toMatch(/"en" must hold an object of keys, not string/);
+    expect((await formatError(parseMulti('{"home": {"title": "Hi"}}'))).message).toMatch(
+      /"home" on the first level is not a language code/,
+    );
+    expect((await formatError(parseMulti('{"en": "x"}'))).message).toMatch(
+      /"en" must hold an object of keys, not string/,
+    );
     expect((await formatError(parseMulti('[{"en": {}}]'))).message).toMatch(/top level, not an array/);
-    expect((await formatError(parseMulti('{"en": {"a.b": "1", "a": {"b": "2"}}}'))).message).toMatch(/"a\.b" is defined twice/);
+    expect((await formatError(parseMulti('{"en": {"a.b": "1", "a": {"b": "2"}}}'))).message).toMatch(
+      /"a\.b" is defined twice/,
+    );
   });
 
   it('LANGUAGES_NESTED reads the key-first layout {key: {lang: text}}, key paths nested', async () => {
-    const b = await parseMulti('{"home": {"title": {"en": "Hi", "de": "Hallo"}}, "a": {"en": "x", "b": {"en": "y", "pt-BR": "z"}}, "list": [{"en": "one"}, {"en": "two"}], "n": {"en": null}}', ['LANGUAGES_NESTED']);
+    const b = await parseMulti(
+      '{"home": {"title": {"en": "Hi", "de": "Hallo"}}, "a": {"en": "x", "b": {"en": "y", "pt-BR": "z"}}, "list": [{"en": "one"}, {"en": "two"}], "n": {"en": null}}',
+      ['LANGUAGES_NESTED'],
+    );
     expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }, { key: 'pt-BR' }]);
     expect(b.keys.map((k) => k.key)).toEqual(['home.title', 'a', 'a.b', 'list[0]', 'list[1]', 'n']);
     expect(b.keys[0]!.translations).toEqual({ en: { text: 'Hi' }, de: { text: 'Hallo' } });
     expect(b.keys[5]!.translations).toEqual({});
-    expect((await formatError(parseMulti('{"title": "Hi"}', ['LANGUAGES_NESTED']))).message).toMatch(/top-level value "title" is not an object/);
-    expect((await formatError(parseMulti('{"home": {"title": "Hi"}}', ['LANGUAGES_NESTED']))).message).toMatch(/"home\.title": "title" is not a language code/);
-    expect((await formatError(parseMulti('{"a": {"en": ["x"]}}', ['LANGUAGES_NESTED']))).message).toMatch(/"a\.en\[0\]" is not an object/);
+    expect((await formatError(parseMulti('{"title": "Hi"}', ['LANGUAGES_NESTED']))).message).toMatch(
+      /top-level value "title" is not an object/,
+    );
+    expect((await formatError(parseMulti('{"home": {"title": "Hi"}}', ['LANGUAGES_NESTED']))).message).toMatch(
+      /"home\.title": "title" is not a language code/,
+    );
+    expect((await formatError(parseMulti('{"a": {"en": ["x"]}}', ['LANGUAGES_NESTED']))).message).toMatch(
+      /"a\.en\[0\]" is not an object/,
+    );
   });
 
   const bundle: Bundle = {
@@ -233,7 +297,14 @@ describe('multi-language-json', () => {
     keys: [
       { key: 'a', namespace: '', translations: { en: { text: 'x' }, de: { text: 'X' } } },
       { key: 'a.b', namespace: '', translations: { en: { text: 'y' } } },
-      { key: 'plural', namespace: '', translations: { en: { text: '{count, plural, one {# item} other {# items}}' }, de: { text: '{count, plural, one {# Element} other {# Elemente}}' } } },
+      {
+        key: 'plural',
+        namespace: '',
+        translations: {
+          en: { text: '{count, plural, one {# item} other {# items}}' },
+          de: { text: '{count, plural, one {# Element} other {# Elemente}}' },
+        },
+      },
       { key: 'list[0]', namespace: '', translations: { de: { text: 'eins' } } },
     ],
   };
@@ -246,10 +317,16 @@ describe('multi-language-json', () => {
     const out = await exportMulti(bundle, ['en', 'de']);
     expect(out).toBe(`${JSON.stringify(expected, null, 2)}\n`);
     const nested = await exportMulti(bundle, ['de', 'en'], ['WRITE_NESTED']);
-    expect(nested).toBe(`${JSON.stringify({
-      de: { a: 'X', 'a.b': '', list: ['eins'], plural: '{count, plural, one {# Element} other {# Elemente}}' },
-      en: { a: 'x', 'a.b': 'y', list: [''], plural: '{count, plural, one {# item} other {# items}}' },
-    }, null, 2)}\n`);
+    expect(nested).toBe(
+      `${JSON.stringify(
+        {
+          de: { a: 'X', 'a.b': '', list: ['eins'], plural: '{count, plural, one {# Element} other {# Elemente}}' },
+          en: { a: 'x', 'a.b': 'y', list: [''], plural: '{count, plural, one {# item} other {# items}}' },
+        },
+        null,
+        2,
+      )}\n`,
+    );
     expect(await exportMulti({ keys: [], languages: [] }, ['en', 'de'])).toBe('{\n  "en": {},\n  "de": {}\n}\n');
     expect(await exportMulti({ keys: [], languages: [] }, [])).toBe('{}\n');
   });
@@ -258,8 +335,14 @@ describe('multi-language-json', () => {
     const { writePages, fileOf } = await import('../../../src/formats/define.js');
     for (const options of [[], ['WRITE_NESTED']] as ExportOption[][]) {
       const whole = await exportMulti(bundle, ['en', 'de'], options);
-      const { keys, options: serializeOptions } = fileOf(multiLanguageJson, bundle, { languages: [{ key: 'en' }, { key: 'de' }], options: new Set(options) });
-      const paged = await writePages(multiLanguageJson.writer(serializeOptions), keys.map((k) => [k]));
+      const { keys, options: serializeOptions } = fileOf(multiLanguageJson, bundle, {
+        languages: [{ key: 'en' }, { key: 'de' }],
+        options: new Set(options),
+      });
+      const paged = await writePages(
+        multiLanguageJson.writer(serializeOptions),
+        keys.map((k) => [k]),
+      );
       expect(paged.toString('utf8')).toBe(whole);
     }
   });
@@ -268,7 +351,10 @@ describe('multi-language-json', () => {
     expect(JSON.parse(await exportMulti(bundle, ['en', 'de'], ['LANGUAGES_NESTED']))).toEqual({
       a: { en: 'x', de: 'X' },
       'a.b': { en: 'y', de: '' },
-      plural: { en: '{count, plural, one {# item} other {# items}}', de: '{count, plural, one {# Element} other {# Elemente}}' },
+      plural: {
+        en: '{count, plural, one {# item} other {# items}}',
+        de: '{count, plural, one {# Element} other {# Elemente}}',
+      },
       'list[0]': { en: '', de: 'eins' },
     });
     expect(JSON.parse(await exportMulti(bundle, ['de'], ['WRITE_NESTED', 'LANGUAGES_NESTED']))).toEqual({
@@ -280,19 +366,32 @@ describe('multi-language-json', () => {
   });
 
   it('round-trips flat and nested, in both layouts', async () => {
-    for (const options of [[], ['WRITE_NESTED'], ['LANGUAGES_NESTED'], ['WRITE_NESTED', 'LANGUAGES_NESTED']] as ExportOption[][]) {
+    for (const options of [
+      [],
+      ['WRITE_NESTED'],
+      ['LANGUAGES_NESTED'],
+      ['WRITE_NESTED', 'LANGUAGES_NESTED'],
+    ] as ExportOption[][]) {
       const importOptions = options.filter((o) => o === 'LANGUAGES_NESTED') as ImportOption[];
       const again = await parseMulti(await exportMulti(bundle, ['en', 'de'], options), importOptions);
       expect(again.languages).toEqual([{ key: 'en' }, { key: 'de' }]);
       for (const lang of ['en', 'de']) {
-        expect(texts(again, lang)).toEqual(Object.fromEntries(bundle.keys.map((k) => [k.key, k.translations[lang]?.text ?? ''])));
+        expect(texts(again, lang)).toEqual(
+          Object.fromEntries(bundle.keys.map((k) => [k.key, k.translations[lang]?.text ?? ''])),
+        );
       }
     }
   });
 
   it('ESCAPE_SINGLE_QUOTES applies to every language', async () => {
-    const b: Bundle = { languages: [{ key: 'en' }, { key: 'fr' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: "it's" }, fr: { text: "l'été" } } }] };
-    expect(JSON.parse(await exportMulti(b, ['en', 'fr'], ['ESCAPE_SINGLE_QUOTES']))).toEqual({ en: { k: "it\\'s" }, fr: { k: "l\\'été" } });
+    const b: Bundle = {
+      languages: [{ key: 'en' }, { key: 'fr' }],
+      keys: [{ key: 'k', namespace: '', translations: { en: { text: "it's" }, fr: { text: "l'été" } } }],
+    };
+    expect(JSON.parse(await exportMulti(b, ['en', 'fr'], ['ESCAPE_SINGLE_QUOTES']))).toEqual({
+      en: { k: "it\\'s" },
+      fr: { k: "l\\'été" },
+    });
   });
 });
 

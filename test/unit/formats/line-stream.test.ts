@@ -18,9 +18,14 @@ async function* pieces(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-async function chunksOf(format: FileFormat, bytes: Buffer, { size = 1, cells = 3, languageKey = undefined as string | undefined } = {}): Promise<Bundle[]> {
+async function chunksOf(
+  format: FileFormat,
+  bytes: Buffer,
+  { size = 1, cells = 3, languageKey = undefined as string | undefined } = {},
+): Promise<Bundle[]> {
   const out: Bundle[] = [];
-  for await (const chunk of format.parseStream!(() => pieces(bytes, size), { languageKey, options: new Set() }, cells)) out.push(chunk);
+  for await (const chunk of format.parseStream!(() => pieces(bytes, size), { languageKey, options: new Set() }, cells))
+    out.push(chunk);
   return out;
 }
 
@@ -31,7 +36,12 @@ function joined(chunks: Bundle[]): Bundle {
 
 const cellsOf = (b: Bundle) => b.keys.reduce((n, k) => n + Object.keys(k.translations).length, 0);
 
-async function expectSameInChunks(format: FileFormat, bytes: Buffer, sizes: number[], languageKey?: string): Promise<void> {
+async function expectSameInChunks(
+  format: FileFormat,
+  bytes: Buffer,
+  sizes: number[],
+  languageKey?: string,
+): Promise<void> {
   const whole = await format.parse(bytes, { languageKey, options: new Set() });
   for (const size of sizes) {
     const chunks = await chunksOf(format, bytes, { size, cells: 3, languageKey });
@@ -60,7 +70,8 @@ const PROPERTIES = [
   'g = \\',
 ].join('\r\n');
 
-const CSV = 'key,en,de,description\r\nhello,"Hello, ""world""","Hallo\r\nWelt",greeting\nbye,Bye,,\rits,It\'s,Es ist,x\r\n"multi\nline",a,b,\n=formula,\'=x,y,\n';
+const CSV =
+  'key,en,de,description\r\nhello,"Hello, ""world""","Hallo\r\nWelt",greeting\nbye,Bye,,\rits,It\'s,Es ist,x\r\n"multi\nline",a,b,\n=formula,\'=x,y,\n';
 
 describe('java-properties read as a stream', () => {
   it('gives the whole-file bundle in chunks, whatever the byte split: continued lines, CRLF, a key given three times', async () => {
@@ -68,7 +79,11 @@ describe('java-properties read as a stream', () => {
     const whole = await javaProperties.parse(Buffer.from(PROPERTIES), { languageKey: 'en', options: new Set() });
     // The last line of a key given again wins, with its comment, where it is.
     expect(whole.keys.map((k) => k.key)).toEqual(['a', 'b', 'c', 'e', 'f', 'dup', 'g']);
-    expect(whole.keys.find((k) => k.key === 'dup')).toEqual({ key: 'dup', namespace: '', translations: { en: { text: 'third, moved here' } } });
+    expect(whole.keys.find((k) => k.key === 'dup')).toEqual({
+      key: 'dup',
+      namespace: '',
+      translations: { en: { text: 'third, moved here' } },
+    });
     expect(whole.keys.find((k) => k.key === 'b')!.translations.en!.text).toBe('2 continued \\');
   });
 
@@ -79,10 +94,16 @@ describe('java-properties read as a stream', () => {
     for (const size of [1, 2, 4096]) {
       const texts = (b: Bundle) => [b.keys[0]!.translations.en!.text, b.keys.at(-1)!.translations.en!.text];
       expect(texts(joined(await chunksOf(javaProperties, utf8, { size, languageKey: 'en' })))).toEqual(['é', 'caf']);
-      expect(texts(joined(await chunksOf(javaProperties, latin1, { size, languageKey: 'en' })))).toEqual(['Ã©', 'café']);
+      expect(texts(joined(await chunksOf(javaProperties, latin1, { size, languageKey: 'en' })))).toEqual([
+        'Ã©',
+        'café',
+      ]);
     }
     await expectSameInChunks(javaProperties, latin1, [1, 7], 'en');
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a=1\nb=ü\nc=3\nd=4\ne=5\nf=6\ng=7\n', 'utf16le')]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('a=1\nb=ü\nc=3\nd=4\ne=5\nf=6\ng=7\n', 'utf16le'),
+    ]);
     await expectSameInChunks(javaProperties, utf16, [1, 3], 'en');
   });
 
@@ -90,7 +111,12 @@ describe('java-properties read as a stream', () => {
     const chunks: Bundle[] = [];
     const text = `${Array.from({ length: 50 }, (_, i) => `k${i}=v`).join('\n')}\nlast=x\\u12G4\n`;
     const error = await (async () => {
-      for await (const chunk of javaProperties.parseStream!(() => pieces(Buffer.from(text), 16), { languageKey: 'en', options: new Set() }, 5)) chunks.push(chunk);
+      for await (const chunk of javaProperties.parseStream!(
+        () => pieces(Buffer.from(text), 16),
+        { languageKey: 'en', options: new Set() },
+        5,
+      ))
+        chunks.push(chunk);
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FormatError);
     expect((error as FormatError).position).toEqual({ line: 51, column: 7 });
@@ -100,12 +126,30 @@ describe('java-properties read as a stream', () => {
 
 describe.skipIf(!existsSync(corpusPath()))('line formats read as a stream: corpus files', () => {
   it('the properties, CSV and PO files of the corpus give the whole-file bundle in chunks', async () => {
-    for (const [name, language] of [['hibernate-validator_ValidationMessages_ja.properties', 'ja'], ['jenkins_LogRecorder_index_da.latin1.properties', 'da'], ['jenkins_hudson_model_Messages_fr.properties', 'fr']]) {
+    for (const [name, language] of [
+      ['hibernate-validator_ValidationMessages_ja.properties', 'ja'],
+      ['jenkins_LogRecorder_index_da.latin1.properties', 'da'],
+      ['jenkins_hudson_model_Messages_fr.properties', 'fr'],
+    ]) {
       await expectSameInChunks(javaProperties, readFileSync(corpusPath('properties', name!)), [7, 4096], language);
     }
-    await expectSameInChunks(csvTranslations, readFileSync(corpusPath('csv', 'mollie-magento2_de_DE.csv')), [7, 4096], 'de_DE');
-    await expectSameInChunks(csvTranslations, readFileSync(corpusPath('csv', 'godot-demo-projects_translation_text.csv')), [1, 64]);
-    for (const [name, language] of [['gnome-clocks_th.po'], ['wtforms_ar.po'], ['uranium.pot', 'en'], ['wtforms.pot', 'en']]) {
+    await expectSameInChunks(
+      csvTranslations,
+      readFileSync(corpusPath('csv', 'mollie-magento2_de_DE.csv')),
+      [7, 4096],
+      'de_DE',
+    );
+    await expectSameInChunks(
+      csvTranslations,
+      readFileSync(corpusPath('csv', 'godot-demo-projects_translation_text.csv')),
+      [1, 64],
+    );
+    for (const [name, language] of [
+      ['gnome-clocks_th.po'],
+      ['wtforms_ar.po'],
+      ['uranium.pot', 'en'],
+      ['wtforms.pot', 'en'],
+    ]) {
       await expectSameInChunks(poPot, readFileSync(corpusPath('po', name!)), [7, 4096], language);
     }
   });
@@ -116,7 +160,13 @@ describe('CSV and TSV read as a stream', () => {
     await expectSameInChunks(csvTranslations, Buffer.from(CSV), [1, 2, 3, 64]);
     await expectSameInChunks(tsv, Buffer.from(CSV.replace(/,/g, '\t')), [1, 5]);
     const whole = await csvTranslations.parse(Buffer.from(CSV), { options: new Set() });
-    expect(whole.keys.map((k) => [k.key, k.translations.en?.text])).toEqual([['hello', 'Hello, "world"'], ['bye', 'Bye'], ['its', "It's"], ['multi\nline', 'a'], ['=formula', '=x']]);
+    expect(whole.keys.map((k) => [k.key, k.translations.en?.text])).toEqual([
+      ['hello', 'Hello, "world"'],
+      ['bye', 'Bye'],
+      ['its', "It's"],
+      ['multi\nline', 'a'],
+      ['=formula', '=x'],
+    ]);
   });
 
   it('choose the single quote for the whole file when a late field needs it, the double quote when a late field is double-quoted', async () => {
@@ -124,8 +174,12 @@ describe('CSV and TSV read as a stream', () => {
     const single = `key,en\n${rows}\nlast,'a, b'\n`;
     const double = `key,en\nfirst,'a, b'\n${rows}\nlast,"x, y"\n`;
     for (const size of [1, 16]) {
-      expect(joined(await chunksOf(csvTranslations, Buffer.from(single), { size })).keys.at(-1)!.translations.en?.text).toBe('a, b');
-      expect(joined(await chunksOf(csvTranslations, Buffer.from(double), { size })).keys[0]!.translations.en?.text).toBe("'a");
+      expect(
+        joined(await chunksOf(csvTranslations, Buffer.from(single), { size })).keys.at(-1)!.translations.en?.text,
+      ).toBe('a, b');
+      expect(
+        joined(await chunksOf(csvTranslations, Buffer.from(double), { size })).keys[0]!.translations.en?.text,
+      ).toBe("'a");
     }
     await expectSameInChunks(csvTranslations, Buffer.from(single), [3]);
     await expectSameInChunks(csvTranslations, Buffer.from(double), [3]);
@@ -135,13 +189,23 @@ describe('CSV and TSV read as a stream', () => {
     const rows = Array.from({ length: 20 }, (_, i) => `k${i},v${i}`).join('\n');
     const cases: [string | Buffer, RegExp, number, boolean][] = [
       [`key,en\n${rows}\nk0,again\nlast,"open\n`, /^Invalid CSV: Quote Not Closed/, 23, false],
-      [Buffer.concat([Buffer.from(`key,en\n"a${rows}\n`), Buffer.from([0xc0]), Buffer.from('\n')]), /^The file is not valid UTF-8: invalid byte at offset \d+/, 22, false],
+      [
+        Buffer.concat([Buffer.from(`key,en\n"a${rows}\n`), Buffer.from([0xc0]), Buffer.from('\n')]),
+        /^The file is not valid UTF-8: invalid byte at offset \d+/,
+        22,
+        false,
+      ],
       [`key,en\n${rows}\nk0,it's again\n`, /^Key "k0" appears twice/, 22, true],
     ];
     for (const [text, message, line, afterChunks] of cases) {
       const chunks: Bundle[] = [];
       const error = await (async () => {
-        for await (const chunk of csvTranslations.parseStream!(() => pieces(Buffer.from(text), 8), { options: new Set() }, 3)) chunks.push(chunk);
+        for await (const chunk of csvTranslations.parseStream!(
+          () => pieces(Buffer.from(text), 8),
+          { options: new Set() },
+          3,
+        ))
+          chunks.push(chunk);
       })().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(FormatError);
       expect((error as Error).message).toMatch(message);
@@ -204,7 +268,9 @@ describe('gettext PO read as a stream', () => {
   it('decodes a file in the legacy charset it declares, decided for the whole file', async () => {
     const latin2 = Buffer.from(PO.replace('msgstr "C\r"', 'msgstr "\u00b1\r"'), 'latin1');
     await expectSameInChunks(poPot, latin2, [1, 7]);
-    expect((await poPot.parse(latin2, { options: new Set() })).keys.find((k) => k.key === 'c')!.translations.pl!.text).toBe('ą\r');
+    expect(
+      (await poPot.parse(latin2, { options: new Set() })).keys.find((k) => k.key === 'c')!.translations.pl!.text,
+    ).toBe('ą\r');
   });
 
   it('refuses a syntax error before the first chunk, a message given twice where it stands', async () => {
@@ -215,7 +281,12 @@ describe('gettext PO read as a stream', () => {
     ] as const) {
       const chunks: Bundle[] = [];
       const error = await (async () => {
-        for await (const chunk of poPot.parseStream!(() => pieces(Buffer.from(text), 16), { languageKey: 'en', options: new Set() }, 3)) chunks.push(chunk);
+        for await (const chunk of poPot.parseStream!(
+          () => pieces(Buffer.from(text), 16),
+          { languageKey: 'en', options: new Set() },
+          3,
+        ))
+          chunks.push(chunk);
       })().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(FormatError);
       expect((error as Error).message).toMatch(message);
@@ -242,8 +313,16 @@ describe('lineBatches', () => {
 
 describe('line formats read as a stream: memory', () => {
   it('parse files of about 40 MB, generated as they are read, in a process whose heap is capped far below the file', () => {
-    for (const [format, cells] of [['csv-translations', 500_000], ['java-properties', 200_000], ['po-pot', 200_000]] as const) {
-      const out = execFileSync(process.execPath, ['--max-old-space-size=64', '--import', 'tsx', 'test/support/line-stream-memory.ts', format], { encoding: 'utf8', timeout: 240_000 });
+    for (const [format, cells] of [
+      ['csv-translations', 500_000],
+      ['java-properties', 200_000],
+      ['po-pot', 200_000],
+    ] as const) {
+      const out = execFileSync(
+        process.execPath,
+        ['--max-old-space-size=64', '--import', 'tsx', 'test/support/line-stream-memory.ts', format],
+        { encoding: 'utf8', timeout: 240_000 },
+      );
       expect(JSON.parse(out), format).toEqual({ cells, maxChunkCells: 10_000 });
     }
   }, 500_000);

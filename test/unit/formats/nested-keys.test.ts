@@ -11,7 +11,11 @@ class Leaf<V> {
 /** Keys and values of a nested tree, read back with flatten (Maps keep numeric names in order). */
 function readBack<V>(node: NestedNode<V>): [string, V][] {
   const toTree = (n: NestedNode<V>): unknown =>
-    n.kind === 'leaf' ? new Leaf(n.value) : n.kind === 'array' ? n.items.map(toTree) : new Map(n.entries.map(([k, c]) => [k, toTree(c)]));
+    n.kind === 'leaf'
+      ? new Leaf(n.value)
+      : n.kind === 'array'
+        ? n.items.map(toTree)
+        : new Map(n.entries.map(([k, c]) => [k, toTree(c)]));
   return flatten<Leaf<V>>(toTree(node)).map((e) => [e.key, e.value.v]);
 }
 
@@ -22,7 +26,12 @@ describe('flatten', () => {
   it('joins object members with dots and array items with [i], in document order', () => {
     const tree = JSON.parse('{"b": {"c": "1", "d": {"e": "2"}}, "a": "3", "t": ["x", {"y": "z"}], "n.dotted": "4"}');
     expect(flatten(tree).map((e) => [e.key, e.value])).toEqual([
-      ['b.c', '1'], ['b.d.e', '2'], ['a', '3'], ['t[0]', 'x'], ['t[1].y', 'z'], ['n.dotted', '4'],
+      ['b.c', '1'],
+      ['b.d.e', '2'],
+      ['a', '3'],
+      ['t[0]', 'x'],
+      ['t[1].y', 'z'],
+      ['n.dotted', '4'],
     ]);
   });
 
@@ -32,10 +41,18 @@ describe('flatten', () => {
   });
 
   it('reads Maps (keeping numeric names in insertion order) and treats class instances as leaves', () => {
-    class Leaf { constructor(readonly text: string) {} }
-    const tree = new Map<string, unknown>([['2', new Leaf('two')], ['1', new Map([['0', new Leaf('zero')]])]]);
+    class Leaf {
+      constructor(readonly text: string) {}
+    }
+    const tree = new Map<string, unknown>([
+      ['2', new Leaf('two')],
+      ['1', new Map([['0', new Leaf('zero')]])],
+    ]);
     const out = flatten<Leaf>(tree);
-    expect(out.map((e) => [e.key, e.value.text])).toEqual([['2', 'two'], ['1.0', 'zero']]);
+    expect(out.map((e) => [e.key, e.value.text])).toEqual([
+      ['2', 'two'],
+      ['1.0', 'zero'],
+    ]);
   });
 
   it('refuses a dotted name that repeats a nested path', () => {
@@ -79,7 +96,9 @@ describe('unflatten', () => {
     const keys = ['a', 'a.b', 'a.b.c', 'x.y', 'x.y.z', 'x.w'];
     const tree = unflatten(pairs(keys));
     expect(toPlain(tree)).toEqual({
-      a: 'v:a', 'a.b': 'v:a.b', 'a.b.c': 'v:a.b.c',
+      a: 'v:a',
+      'a.b': 'v:a.b',
+      'a.b.c': 'v:a.b.c',
       x: { y: 'v:x.y', 'y.z': 'v:x.y.z', w: 'v:x.w' },
     });
     expect(sorted(readBack(tree))).toEqual(sorted(pairs(keys)));
@@ -118,7 +137,14 @@ describe('unflatten', () => {
   it('writes keys with empty segments flat, and [0] without a name as a plain name', () => {
     const keys = ['Done.', '.start', 'a..b', '', '[0]', 'k.[0]'];
     const tree = unflatten(pairs(keys));
-    expect(toPlain(tree)).toEqual({ 'Done.': 'v:Done.', '.start': 'v:.start', 'a..b': 'v:a..b', '': 'v:', '[0]': 'v:[0]', k: { '[0]': 'v:k.[0]' } });
+    expect(toPlain(tree)).toEqual({
+      'Done.': 'v:Done.',
+      '.start': 'v:.start',
+      'a..b': 'v:a..b',
+      '': 'v:',
+      '[0]': 'v:[0]',
+      k: { '[0]': 'v:k.[0]' },
+    });
     expect(sorted(readBack(tree))).toEqual(sorted(pairs(keys)));
   });
 
@@ -133,11 +159,23 @@ describe('unflatten', () => {
   });
 
   it('keeps the first value of a repeated key', () => {
-    expect(toPlain(unflatten([['a', 1], ['a', 2]]))).toEqual({ a: 1 });
+    expect(
+      toPlain(
+        unflatten([
+          ['a', 1],
+          ['a', 2],
+        ]),
+      ),
+    ).toEqual({ a: 1 });
   });
 
   it('builds objects without a prototype, so __proto__ is just a name', () => {
-    const plain = toPlain(unflatten([['__proto__.polluted', 'yes'], ['constructor', 'c']])) as Record<string, Record<string, string>>;
+    const plain = toPlain(
+      unflatten([
+        ['__proto__.polluted', 'yes'],
+        ['constructor', 'c'],
+      ]),
+    ) as Record<string, Record<string, string>>;
     expect(Object.getPrototypeOf(plain)).toBeNull();
     expect(Object.keys(plain)).toEqual(['__proto__', 'constructor']);
     expect(plain['__proto__']!.polluted).toBe('yes');
@@ -146,12 +184,16 @@ describe('unflatten', () => {
 
   it('round-trips random key sets exactly (leaf-and-parent, arrays, odd names)', () => {
     let seed = 42;
-    const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const segments = ['a', 'b', 'c', '0', '1', 'a[0]', 'a[1]', 'b[0][0]', 'x y', '', '[2]'];
     for (let round = 0; round < 200; round++) {
       const keys = new Set<string>();
       const count = 1 + rand(12);
-      for (let i = 0; i < count; i++) keys.add(Array.from({ length: 1 + rand(4) }, () => segments[rand(segments.length)]).join('.'));
+      for (let i = 0; i < count; i++)
+        keys.add(Array.from({ length: 1 + rand(4) }, () => segments[rand(segments.length)]).join('.'));
       const input = pairs([...keys]);
       expect(sorted(readBack(unflatten(input)))).toEqual(sorted(input));
     }
@@ -178,14 +220,32 @@ describe('unflatten', () => {
 
 describe('helpers', () => {
   it('oneKeyPerName keeps, for each name, the key of the first namespace in code-point order', () => {
-    const keys = [{ key: 'a', namespace: 'web' }, { key: 'b', namespace: 'web' }, { key: 'a', namespace: 'Web' }, { key: 'a', namespace: 'zeta' }];
-    expect(oneKeyPerName(keys)).toEqual([{ key: 'b', namespace: 'web' }, { key: 'a', namespace: 'Web' }]);
+    const keys = [
+      { key: 'a', namespace: 'web' },
+      { key: 'b', namespace: 'web' },
+      { key: 'a', namespace: 'Web' },
+      { key: 'a', namespace: 'zeta' },
+    ];
+    expect(oneKeyPerName(keys)).toEqual([
+      { key: 'b', namespace: 'web' },
+      { key: 'a', namespace: 'Web' },
+    ]);
   });
 
   it('writeObjectLiteral writes indented JSON with comments where asked', () => {
-    const tree = unflatten([['a.b', 'x'], ['a.c', 'y'], ['t[0]', 'z'], ['e', '']]);
-    const text = writeObjectLiteral(tree, { leaf: (v) => JSON.stringify(v), comment: (v) => (v === 'y' ? ['note', ''] : undefined) });
-    expect(text).toBe('{\n  "a": {\n    "b": "x",\n    // note\n    //\n    "c": "y"\n  },\n  "t": [\n    "z"\n  ],\n  "e": ""\n}');
+    const tree = unflatten([
+      ['a.b', 'x'],
+      ['a.c', 'y'],
+      ['t[0]', 'z'],
+      ['e', ''],
+    ]);
+    const text = writeObjectLiteral(tree, {
+      leaf: (v) => JSON.stringify(v),
+      comment: (v) => (v === 'y' ? ['note', ''] : undefined),
+    });
+    expect(text).toBe(
+      '{\n  "a": {\n    "b": "x",\n    // note\n    //\n    "c": "y"\n  },\n  "t": [\n    "z"\n  ],\n  "e": ""\n}',
+    );
     expect(writeObjectLiteral(unflatten<string>([]), { leaf: (v) => v })).toBe('{}');
   });
 });

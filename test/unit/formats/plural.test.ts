@@ -16,10 +16,15 @@ import {
   type NumberPlaceholder,
 } from '../../../src/formats/plural.js';
 
-const SPECS: [string, NumberPlaceholder][] = [['Android', ANDROID_NUMBER], ['gettext', GETTEXT_NUMBER], ['Qt', QT_NUMBER], ['Apple', APPLE_NUMBER]];
+const SPECS: [string, NumberPlaceholder][] = [
+  ['Android', ANDROID_NUMBER],
+  ['gettext', GETTEXT_NUMBER],
+  ['Qt', QT_NUMBER],
+  ['Apple', APPLE_NUMBER],
+];
 
 describe('plural numbers: ICU # <-> platform placeholder', () => {
-  it('writes # as each platform\'s number', () => {
+  it("writes # as each platform's number", () => {
     const text = '{count, plural, one {# file} other {# files}}';
     expect(pluralToPlatform(text, ANDROID_NUMBER)?.forms).toEqual({ one: '%d file', other: '%d files' });
     expect(pluralToPlatform(text, GETTEXT_NUMBER)?.forms).toEqual({ one: '%d file', other: '%d files' });
@@ -30,15 +35,17 @@ describe('plural numbers: ICU # <-> platform placeholder', () => {
     expect(pluralToPlatform('plain text', ANDROID_NUMBER)).toBeNull();
   });
 
-  it('reads each platform\'s count placeholders as #', () => {
+  it("reads each platform's count placeholders as #", () => {
     const read = (spec: NumberPlaceholder, other: string) => pluralFromPlatform({ other }, spec);
     expect(read(ANDROID_NUMBER, '%d files')).toBe('{count, plural, other {# files}}');
     expect(read(ANDROID_NUMBER, '%1$d files')).toBe('{count, plural, other {# files}}');
     expect(read(ANDROID_NUMBER, '%1$s: %2$d files')).toBe('{count, plural, other {%1$s: # files}}');
     expect(read(ANDROID_NUMBER, '%s files')).toBe('{count, plural, other {%s files}}');
-    for (const token of ['%d', '%i', '%u', '%ld', '%lu', '%2$d']) expect(read(GETTEXT_NUMBER, `${token} files`)).toBe('{count, plural, other {# files}}');
+    for (const token of ['%d', '%i', '%u', '%ld', '%lu', '%2$d'])
+      expect(read(GETTEXT_NUMBER, `${token} files`)).toBe('{count, plural, other {# files}}');
     expect(read(QT_NUMBER, '%n files, %1 %L1')).toBe('{count, plural, other {# files, %1 %L1}}');
-    for (const token of ['%d', '%lld', '%li', '%u', '%ld', '%qd', '%zd']) expect(read(APPLE_NUMBER, `${token} files`)).toBe('{count, plural, other {# files}}');
+    for (const token of ['%d', '%lld', '%li', '%u', '%ld', '%qd', '%zd'])
+      expect(read(APPLE_NUMBER, `${token} files`)).toBe('{count, plural, other {# files}}');
     // A positional Apple token is a different argument: kept as written.
     expect(read(APPLE_NUMBER, '%1$d files')).toBe('{count, plural, other {%1$d files}}');
   });
@@ -52,9 +59,16 @@ describe('plural numbers: ICU # <-> platform placeholder', () => {
   });
 
   it('keeps named arguments and nested messages, quotes other braces', () => {
-    expect(pluralToPlatform('{count, plural, other {{name} has # {kind, select, a {A} other {B}}}}', ANDROID_NUMBER)?.forms.other).toBe('{name} has %d {kind, select, a {A} other {B}}');
-    expect(pluralFromPlatform({ other: '{name} has %d {kind, select, a {A} other {B}}' }, ANDROID_NUMBER)).toBe('{count, plural, other {{name} has # {kind, select, a {A} other {B}}}}');
-    expect(pluralFromPlatform({ other: 'a {b c} {1} {' }, ANDROID_NUMBER)).toBe("{count, plural, other {a '{'b c'}' '{'1'}' '{'}}");
+    expect(
+      pluralToPlatform('{count, plural, other {{name} has # {kind, select, a {A} other {B}}}}', ANDROID_NUMBER)?.forms
+        .other,
+    ).toBe('{name} has %d {kind, select, a {A} other {B}}');
+    expect(pluralFromPlatform({ other: '{name} has %d {kind, select, a {A} other {B}}' }, ANDROID_NUMBER)).toBe(
+      '{count, plural, other {{name} has # {kind, select, a {A} other {B}}}}',
+    );
+    expect(pluralFromPlatform({ other: 'a {b c} {1} {' }, ANDROID_NUMBER)).toBe(
+      "{count, plural, other {a '{'b c'}' '{'1'}' '{'}}",
+    );
     // A brace pair around one word is an argument (documented: `{word}` reads back as an argument).
     expect(pluralFromPlatform({ other: 'a { b } c' }, ANDROID_NUMBER)).toBe('{count, plural, other {a { b } c}}');
   });
@@ -69,7 +83,34 @@ describe('plural numbers: ICU # <-> platform placeholder', () => {
   // Seeded fuzz: ICU texts made of pieces that need escaping on some platform
   // come back unchanged after platform and back, for every platform.
   it.each(SPECS)('round-trips ICU branches through %s (seeded fuzz)', (_name, spec) => {
-    const pieces = ['#', "'#'", '%', '%s', '%1$s', '%2$s', '%.2f', '%@', ' ', 'a', 'd', 'n', 'x', "''", '{name}', '{count}', '{g, select, m {M} other {O}}', 'é', '日本', 'عربي', '😀', '\n', '"', '@', '?', '|'];
+    const pieces = [
+      '#',
+      "'#'",
+      '%',
+      '%s',
+      '%1$s',
+      '%2$s',
+      '%.2f',
+      '%@',
+      ' ',
+      'a',
+      'd',
+      'n',
+      'x',
+      "''",
+      '{name}',
+      '{count}',
+      '{g, select, m {M} other {O}}',
+      'é',
+      '日本',
+      'عربي',
+      '😀',
+      '\n',
+      '"',
+      '@',
+      '?',
+      '|',
+    ];
     let seed = 4242; // mulberry32
     const random = (n: number): number => {
       seed = (seed + 0x6d2b79f5) | 0;
@@ -80,7 +121,8 @@ describe('plural numbers: ICU # <-> platform placeholder', () => {
     // Texts the mapping normalizes on purpose are left out: a printf count token
     // already in the ICU text (read back as #), and `%%` where a lone % would do.
     const normalized = (icu: string): boolean =>
-      new RegExp(spec.count.source).test(icu) || (spec.printf && /%%(?![-+0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|j|z|t|L)?[diouxXfFeEgGaAcCsSpn@bBhH])/.test(icu));
+      new RegExp(spec.count.source).test(icu) ||
+      (spec.printf && /%%(?![-+0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|j|z|t|L)?[diouxXfFeEgGaAcCsSpn@bBhH])/.test(icu));
     let checked = 0;
     let numbers = 0;
     for (let i = 0; i < 1500; i++) {
@@ -92,7 +134,9 @@ describe('plural numbers: ICU # <-> platform placeholder', () => {
       expect(platform, icu).not.toBeNull();
       if (/(?<!')#(?!')/.test(icu)) {
         numbers++;
-        expect(Object.values(platform!.forms).join('|'), icu).toMatch(spec.positional ? /%(\d\$)?d/ : new RegExp(spec.number));
+        expect(Object.values(platform!.forms).join('|'), icu).toMatch(
+          spec.positional ? /%(\d\$)?d/ : new RegExp(spec.number),
+        );
       }
       const back = pluralFromPlatform(platform!.forms, spec);
       // Pieces joined can quote differently than apart ('#' then '' is '#'''): compare with the canonical source of the same message.

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FormatError, type Bundle, type ExportOption, type ImportOption } from '../../../src/formats/model.js';
 import { poPot } from '../../../src/formats/po.js';
-import { compilePluralExpression, indexCategories, parsePluralFormsHeader, pluralFormsHeaderFor } from '../../../src/formats/gettext-plural.js';
+import {
+  compilePluralExpression,
+  indexCategories,
+  parsePluralFormsHeader,
+  pluralFormsHeaderFor,
+} from '../../../src/formats/gettext-plural.js';
 import { parseIcuPlural, toIcuPlural } from '../../../src/formats/plural.js';
 import { costRatio, cpuClock, PATHOLOGICAL_CPU_MS, HOSTILE_TEST_TIMEOUT } from './support/linear-cost.js';
 import { corpusPath } from '../../support/corpus.js';
@@ -24,9 +29,19 @@ const hasMsgfmt = (() => {
 })();
 
 const parse = (text: string | Buffer, languageKey?: string, options: ImportOption[] = [], namespace?: string) =>
-  poPot.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), { languageKey, namespace, options: new Set(options) });
+  poPot.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), {
+    languageKey,
+    namespace,
+    options: new Set(options),
+  });
 const serialize = async (bundle: Bundle, language: string, options: ExportOption[] = [], namespace?: string) =>
-  (await poPot.serialize(bundle, { languages: [{ key: language }], options: new Set(options), ...(namespace !== undefined ? { namespace } : {}) })).toString('utf8');
+  (
+    await poPot.serialize(bundle, {
+      languages: [{ key: language }],
+      options: new Set(options),
+      ...(namespace !== undefined ? { namespace } : {}),
+    })
+  ).toString('utf8');
 const find = (b: Bundle, key: string, namespace = '') => b.keys.find((k) => k.key === key && k.namespace === namespace);
 
 function msgfmtCheck(po: string): void {
@@ -38,7 +53,13 @@ function msgfmtCheck(po: string): void {
 
 /** What a PO import gives back for an export of `b` (reviewStatus aside). */
 function comparable(b: Bundle, language: string) {
-  return b.keys.map((k) => ({ key: k.key, namespace: k.namespace, description: k.description, codeDescription: k.codeDescription, text: k.translations[language]?.text ?? '' }));
+  return b.keys.map((k) => ({
+    key: k.key,
+    namespace: k.namespace,
+    description: k.description,
+    codeDescription: k.codeDescription,
+    text: k.translations[language]?.text ?? '',
+  }));
 }
 
 describe.skipIf(!existsSync(CORPUS))('po-pot: corpus files', () => {
@@ -50,14 +71,18 @@ describe.skipIf(!existsSync(CORPUS))('po-pot: corpus files', () => {
     expect(find(b, 'M', 'Alarm|Repeat-On|Monday')).toBeDefined();
     // nplurals=1: index 0 is CLDR `other` for Thai.
     expect(find(b, '%s hour behind')?.translations.th?.text).toBe(toIcuPlural({ other: 'ช้ากว่า %s ชั่วโมง' }));
-    expect(find(b, '%s hour ahead')?.codeDescription).toBe('Translators: The (possibly fractical) number hours in the\nfuture (relative to local) the clock/location is');
+    expect(find(b, '%s hour ahead')?.codeDescription).toBe(
+      'Translators: The (possibly fractical) number hours in the\nfuture (relative to local) the clock/location is',
+    );
     // Active fuzzy entry with a previous msgid.
     expect(find(b, 'Mystery')?.translations.th).toEqual({ text: 'เมื่อวานนี้', reviewStatus: 'NOT_REVIEWED' });
     // Untranslated entry: key with an empty text.
     expect(find(b, 'Beep-Beep')?.translations.th).toEqual({ text: '' });
     // Multi-line msgid / msgstr are joined.
-    expect(find(b, 'A simple and elegant clock application. It includes world clocks, alarms, a stopwatch, and timers.')?.translations.th?.text)
-      .toBe('แอปพลิเคชันนาฬิกาที่เรียบง่ายและสวยงาม ซึ่งรวมถึงนาฬิกาทั่วโลก, นาฬิกาปลุก, นาฬิกาจับเวลา และนาฬิกานับถอยหลัง');
+    expect(
+      find(b, 'A simple and elegant clock application. It includes world clocks, alarms, a stopwatch, and timers.')
+        ?.translations.th?.text,
+    ).toBe('แอปพลิเคชันนาฬิกาที่เรียบง่ายและสวยงาม ซึ่งรวมถึงนาฬิกาทั่วโลก, นาฬิกาปลุก, นาฬิกาจับเวลา และนาฬิกานับถอยหลัง');
     // Obsolete (#~) entries and the header are not keys.
     expect(find(b, ' and ')).toBeUndefined();
     expect(find(b, '%s day')).toBeUndefined();
@@ -68,23 +93,33 @@ describe.skipIf(!existsSync(CORPUS))('po-pot: corpus files', () => {
   it('wtforms_ar.po: language from the header, six Arabic forms mapped through Plural-Forms, fuzzy plural', async () => {
     const b = await parse(readFileSync(join(CORPUS, 'wtforms_ar.po')));
     expect(b.languages).toEqual([{ key: 'ar' }]);
-    const forms = parseIcuPlural(find(b, 'Field must be at least %(min)d character long.')!.translations.ar!.text)!.forms;
+    const forms = parseIcuPlural(
+      find(b, 'Field must be at least %(min)d character long.')!.translations.ar!.text,
+    )!.forms;
     expect(forms).toEqual({
       zero: 'لا يمكن للحقل ان يحتوي على اقل من %(min)d حرف.',
       one: 'لا يمكن للحقل ان يحتوي على اقل من %(min)d حروف.',
-      two: '', few: '', many: '', other: '',
+      two: '',
+      few: '',
+      many: '',
+      other: '',
     });
     expect(find(b, 'This field cannot be edited.')?.translations.ar?.reviewStatus).toBe('NOT_REVIEWED');
     const fuzzyPlural = find(b, "'%(value)s' is not a valid choice for this field.")!.translations.ar!;
     expect(fuzzyPlural.reviewStatus).toBe('NOT_REVIEWED');
     expect(parseIcuPlural(fuzzyPlural.text)?.forms.zero).toBe("القيمة '%(value)s' ليست باختيار صحيح لهذا الحقل.");
-    expect(find(b, "Invalid field name '%s'.")?.translations.ar).toEqual({ text: "اسم الحقل '%s' غير صالح.", reviewStatus: 'REVIEWED' });
+    expect(find(b, "Invalid field name '%s'.")?.translations.ar).toEqual({
+      text: "اسم الحقل '%s' غير صالح.",
+      reviewStatus: 'REVIEWED',
+    });
   });
 
   it('uranium.pot: a template imports keys with empty texts, msgctxt kept, placeholder Plural-Forms tolerated', async () => {
     const b = await parse(readFileSync(join(CORPUS, 'uranium.pot')), 'en');
     expect(b.keys.length).toBe(170);
-    expect(b.keys.every((k) => k.translations.en?.text === '' && k.translations.en.reviewStatus === undefined)).toBe(true);
+    expect(b.keys.every((k) => k.translations.en?.text === '' && k.translations.en.reviewStatus === undefined)).toBe(
+      true,
+    );
     expect(find(b, 'Abort', '@option')).toBeDefined();
     expect(find(b, '{0} hour', '@label Long duration format. {0} is hours')?.translations.en?.text).toBe('');
   });
@@ -96,7 +131,12 @@ describe.skipIf(!existsSync(CORPUS))('po-pot: corpus files', () => {
   });
 
   it.skipIf(!hasMsgfmt)('every corpus file exports to a file msgfmt -c accepts, and re-imports the same', async () => {
-    for (const [file, lang] of [['gnome-clocks_th.po', 'th'], ['wtforms_ar.po', 'ar'], ['uranium.pot', 'en'], ['wtforms.pot', 'en']] as const) {
+    for (const [file, lang] of [
+      ['gnome-clocks_th.po', 'th'],
+      ['wtforms_ar.po', 'ar'],
+      ['uranium.pot', 'en'],
+      ['wtforms.pot', 'en'],
+    ] as const) {
       const b = await parse(readFileSync(join(CORPUS, file)), lang);
       const out = await serialize(b, lang, ['INCLUDE_DESCRIPTIONS']);
       msgfmtCheck(out);
@@ -141,7 +181,13 @@ msgstr ""
 
   it('reads namespaces, comments, review status, escapes', async () => {
     const b = await parse(file, 'ru');
-    expect(b.keys.map((k) => k.key)).toEqual(['Open', 'Close', '%d file', 'Tab\tquote" backslash\\ newline\n', 'Untranslated']);
+    expect(b.keys.map((k) => k.key)).toEqual([
+      'Open',
+      'Close',
+      '%d file',
+      'Tab\tquote" backslash\\ newline\n',
+      'Untranslated',
+    ]);
     expect(find(b, 'Open', 'menu')).toEqual({
       key: 'Open',
       namespace: 'menu',
@@ -157,29 +203,47 @@ msgstr ""
   it('maps Russian msgstr[n] to one/few/many and fills `other` (ICU needs it) from the last form', async () => {
     const b = await parse(file, 'ru');
     // gettext's %d is ICU's #.
-    expect(find(b, '%d file')!.translations.ru!.text).toBe('{count, plural, one {# файл} few {# файла} many {# файлов} other {# файлов}}');
+    expect(find(b, '%d file')!.translations.ru!.text).toBe(
+      '{count, plural, one {# файл} few {# файла} many {# файлов} other {# файлов}}',
+    );
   });
 
   it('maps French (n > 1) forms to one/other, not to CLDR position one/many', async () => {
-    const fr = 'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\nmsgid "%d cat"\nmsgid_plural "%d cats"\nmsgstr[0] "%d chat"\nmsgstr[1] "%d chats"\n';
+    const fr =
+      'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\nmsgid "%d cat"\nmsgid_plural "%d cats"\nmsgstr[0] "%d chat"\nmsgstr[1] "%d chats"\n';
     const b = await parse(fr);
-    expect(parseIcuPlural(find(b, '%d cat')!.translations.fr!.text)?.forms).toEqual({ one: '# chat', other: '# chats' });
+    expect(parseIcuPlural(find(b, '%d cat')!.translations.fr!.text)?.forms).toEqual({
+      one: '# chat',
+      other: '# chats',
+    });
   });
 
   it('the languageKey option wins over the Language header; the import namespace applies without msgctxt', async () => {
-    const b = await parse('msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "a"\nmsgstr "b"\n\nmsgctxt "x"\nmsgid "a"\nmsgstr "c"\n', 'de-AT', [], 'web');
+    const b = await parse(
+      'msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "a"\nmsgstr "b"\n\nmsgctxt "x"\nmsgid "a"\nmsgstr "c"\n',
+      'de-AT',
+      [],
+      'web',
+    );
     expect(b.languages).toEqual([{ key: 'de-AT' }]);
     expect(find(b, 'a', 'web')?.translations['de-AT']?.text).toBe('b');
     expect(find(b, 'a', 'x')?.translations['de-AT']?.text).toBe('c');
   });
 
   it('accepts CRLF line ends and a BOM', async () => {
-    const b = await parse(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('msgid "a"\r\nmsgstr "b"\r\n')]), 'en');
+    const b = await parse(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('msgid "a"\r\nmsgstr "b"\r\n')]),
+      'en',
+    );
     expect(find(b, 'a')?.translations.en?.text).toBe('b');
   });
 
   it('decodes a file in its declared legacy charset', async () => {
-    const latin = Buffer.concat([Buffer.from('msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\nmsgid "a"\nmsgstr "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]);
+    const latin = Buffer.concat([
+      Buffer.from('msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\nmsgid "a"\nmsgstr "caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"\n'),
+    ]);
     expect(find(await parse(latin, 'fr'), 'a')?.translations.fr?.text).toBe('café');
   });
 });
@@ -188,25 +252,44 @@ describe('po-pot: export', () => {
   const bundle: Bundle = {
     languages: [{ key: 'ru' }, { key: 'en' }],
     keys: [
-      { key: 'Open', namespace: 'menu', description: 'Shown in the menu\n\nsecond paragraph', codeDescription: 'from code', translations: { ru: { text: 'Открыть', reviewStatus: 'NOT_REVIEWED' } } },
+      {
+        key: 'Open',
+        namespace: 'menu',
+        description: 'Shown in the menu\n\nsecond paragraph',
+        codeDescription: 'from code',
+        translations: { ru: { text: 'Открыть', reviewStatus: 'NOT_REVIEWED' } },
+      },
       // Russian gettext forms are one/few/many: `other` can only come back as the last form.
-      { key: 'files', namespace: '', translations: { ru: { text: toIcuPlural({ one: '# файл', few: '# файла', many: '# файлов', other: '# файлов' }) }, en: { text: toIcuPlural({ one: '# file', other: '# files' }) } } },
+      {
+        key: 'files',
+        namespace: '',
+        translations: {
+          ru: { text: toIcuPlural({ one: '# файл', few: '# файла', many: '# файлов', other: '# файлов' }) },
+          en: { text: toIcuPlural({ one: '# file', other: '# files' }) },
+        },
+      },
       { key: 'multi', namespace: '', translations: { ru: { text: 'line 1\nline 2 "quoted" \\ back\tslash' } } },
       { key: 'only-en-plural', namespace: '', translations: { en: { text: toIcuPlural({ one: 'a', other: 'b' }) } } },
       { key: 'missing', namespace: '', translations: {} },
     ],
   };
 
-  it('writes a header with Language and the language\'s Plural-Forms, msgctxt, plural forms and comments', async () => {
+  it("writes a header with Language and the language's Plural-Forms, msgctxt, plural forms and comments", async () => {
     const out = await serialize(bundle, 'ru', ['INCLUDE_DESCRIPTIONS']);
     expect(out).toContain('"Language: ru\\n"');
     expect(out).toContain(`"Plural-Forms: ${pluralFormsHeaderFor('ru')}\\n"`);
-    expect(out).toContain('# Shown in the menu\n#\n# second paragraph\n#. from code\nmsgctxt "menu"\nmsgid "Open"\nmsgstr "Открыть"\n');
-    expect(out).toContain('msgid "files"\nmsgid_plural "%d файлов"\nmsgstr[0] "%d файл"\nmsgstr[1] "%d файла"\nmsgstr[2] "%d файлов"\n');
+    expect(out).toContain(
+      '# Shown in the menu\n#\n# second paragraph\n#. from code\nmsgctxt "menu"\nmsgid "Open"\nmsgstr "Открыть"\n',
+    );
+    expect(out).toContain(
+      'msgid "files"\nmsgid_plural "%d файлов"\nmsgstr[0] "%d файл"\nmsgstr[1] "%d файла"\nmsgstr[2] "%d файлов"\n',
+    );
     expect(out).not.toMatch(/msgstr\[\d\] "[^"\n]*#/);
     expect(out).toContain('msgid "multi"\nmsgstr ""\n"line 1\\n"\n"line 2 \\"quoted\\" \\\\ back\\tslash"\n');
     // Plural in another language: plural shape with empty forms.
-    expect(out).toContain('msgid "only-en-plural"\nmsgid_plural "only-en-plural"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n');
+    expect(out).toContain(
+      'msgid "only-en-plural"\nmsgid_plural "only-en-plural"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n',
+    );
     expect(out).toContain('msgid "missing"\nmsgstr ""\n');
     expect(out).not.toContain('fuzzy');
   });
@@ -233,7 +316,10 @@ describe('po-pot: export', () => {
       const forms: Record<string, string> = Object.fromEntries(cats.map((c) => [c, `${lang} ${c}`]));
       // Where `other` is not a gettext form (ru, pl, ...), it reads back as the last form.
       forms.other ??= forms[cats[cats.length - 1]!]!;
-      const b: Bundle = { languages: [{ key: lang }], keys: [{ key: 'k', namespace: '', translations: { [lang]: { text: toIcuPlural(forms) } } }] };
+      const b: Bundle = {
+        languages: [{ key: lang }],
+        keys: [{ key: 'k', namespace: '', translations: { [lang]: { text: toIcuPlural(forms) } } }],
+      };
       const back = await parse(await serialize(b, lang), lang);
       expect(parseIcuPlural(back.keys[0]!.translations[lang]!.text)?.forms, lang).toEqual(forms);
     }
@@ -245,14 +331,44 @@ describe('po-pot: export', () => {
   }, 120_000);
 
   it.skipIf(!hasMsgfmt)('exported files pass msgfmt -c', async () => {
-    for (const lang of ['ru', 'en', 'ar', 'fr', 'ja', 'pt-BR', 'cy', 'xx']) msgfmtCheck(await serialize(bundle, lang, ['INCLUDE_DESCRIPTIONS']));
+    for (const lang of ['ru', 'en', 'ar', 'fr', 'ja', 'pt-BR', 'cy', 'xx'])
+      msgfmtCheck(await serialize(bundle, lang, ['INCLUDE_DESCRIPTIONS']));
     msgfmtCheck(await serialize({ languages: [], keys: [] }, 'de'));
   });
 });
 
 describe('po-pot: Plural-Forms table and expression interpreter', () => {
   it('every table entry agrees with CLDR for the integers 0..300', () => {
-    for (const lang of ['en', 'de', 'fr', 'pt', 'pt-PT', 'es', 'it', 'ru', 'uk', 'pl', 'cs', 'sk', 'ro', 'lt', 'lv', 'he', 'sl', 'gd', 'ga', 'ar', 'cy', 'is', 'mk', 'hr', 'ja', 'zh', 'hi', 'tr']) {
+    for (const lang of [
+      'en',
+      'de',
+      'fr',
+      'pt',
+      'pt-PT',
+      'es',
+      'it',
+      'ru',
+      'uk',
+      'pl',
+      'cs',
+      'sk',
+      'ro',
+      'lt',
+      'lv',
+      'he',
+      'sl',
+      'gd',
+      'ga',
+      'ar',
+      'cy',
+      'is',
+      'mk',
+      'hr',
+      'ja',
+      'zh',
+      'hi',
+      'tr',
+    ]) {
       const h = parsePluralFormsHeader(pluralFormsHeaderFor(lang))!;
       const f = compilePluralExpression(h.expression!);
       const cats = indexCategories(h, lang);
@@ -292,7 +408,9 @@ describe('po-pot: malformed input', () => {
   });
 
   it('rejects invalid UTF-8 with its offset', async () => {
-    const err = await parse(Buffer.from([0x6d, 0x73, 0x67, 0x69, 0x64, 0x20, 0x22, 0xc3, 0x28, 0x22]), 'en').catch((e: unknown) => e);
+    const err = await parse(Buffer.from([0x6d, 0x73, 0x67, 0x69, 0x64, 0x20, 0x22, 0xc3, 0x28, 0x22]), 'en').catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(FormatError);
     expect((err as FormatError).message).toContain('offset 7');
   });
@@ -301,18 +419,26 @@ describe('po-pot: malformed input', () => {
     await expect(parse('msgid "a"\nmsgstr "b"\n')).rejects.toThrow(FormatError);
   });
 
-  it('stays linear on a large file', async () => {
-    const big = Array.from({ length: 50_000 }, (_, i) => `msgid "key ${i}"\nmsgstr "value ${i}"\n`).join('\n');
-    const t = cpuClock();
-    const b = await parse(big, 'en');
-    expect(b.keys.length).toBe(50_000);
-    expect(cpuClock() - t).toBeLessThan(PATHOLOGICAL_CPU_MS);
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'stays linear on a large file',
+    async () => {
+      const big = Array.from({ length: 50_000 }, (_, i) => `msgid "key ${i}"\nmsgstr "value ${i}"\n`).join('\n');
+      const t = cpuClock();
+      const b = await parse(big, 'en');
+      expect(b.keys.length).toBe(50_000);
+      expect(cpuClock() - t).toBeLessThan(PATHOLOGICAL_CPU_MS);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 });
 
 describe('po-pot: plural numbers (ICU # <-> %d)', () => {
-  const one = (text: string, language = 'en'): Bundle => ({ languages: [{ key: language }], keys: [{ key: 'k', namespace: '', translations: { [language]: { text } } }] });
-  const msgstrs = (out: string): string[] => [...out.matchAll(/^msgstr\[\d\] (".*")$/gm)].map((m) => JSON.parse(m[1]!) as string);
+  const one = (text: string, language = 'en'): Bundle => ({
+    languages: [{ key: language }],
+    keys: [{ key: 'k', namespace: '', translations: { [language]: { text } } }],
+  });
+  const msgstrs = (out: string): string[] =>
+    [...out.matchAll(/^msgstr\[\d\] (".*")$/gm)].map((m) => JSON.parse(m[1]!) as string);
 
   it('writes # as %d (a literal % as %%) and reads the first integer placeholder back as #', async () => {
     const cases = [
@@ -330,7 +456,10 @@ describe('po-pot: plural numbers (ICU # <-> %d)', () => {
     expect(msgstrs(await serialize(one(cases[2]!), 'en'))).toEqual(['%1$s has %2$d file', '%1$s has %2$d files']);
     const ar = '{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}';
     expect((await parse(await serialize(one(ar, 'ar'), 'ar'), 'ar')).keys[0]!.translations.ar!.text).toBe(ar);
-    const read = await parse('msgid ""\nmsgstr ""\n"Language: de\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "%ld Datei (%%)"\nmsgstr[1] "%ld Dateien, %s"\n', 'de');
+    const read = await parse(
+      'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "%ld Datei (%%)"\nmsgstr[1] "%ld Dateien, %s"\n',
+      'de',
+    );
     expect(read.keys[0]!.translations.de!.text).toBe('{count, plural, one {# Datei (%)} other {# Dateien, %s}}');
   });
 });

@@ -7,12 +7,24 @@ import { corpusPath } from '../../support/corpus.js';
 
 const CORPUS = corpusPath('resx');
 
-async function parse(xml: string | Buffer, languageKey = 'en', format: FileFormat = resx, namespace?: string): Promise<Bundle> {
+async function parse(
+  xml: string | Buffer,
+  languageKey = 'en',
+  format: FileFormat = resx,
+  namespace?: string,
+): Promise<Bundle> {
   return format.parse(Buffer.isBuffer(xml) ? xml : Buffer.from(xml), { languageKey, namespace, options: new Set() });
 }
 
-async function serialize(bundle: Bundle, options: ExportOption[] = ['INCLUDE_DESCRIPTIONS'], format: FileFormat = resx, namespace?: string): Promise<string> {
-  return (await format.serialize(bundle, { languages: bundle.languages, options: new Set(options), namespace })).toString('utf8');
+async function serialize(
+  bundle: Bundle,
+  options: ExportOption[] = ['INCLUDE_DESCRIPTIONS'],
+  format: FileFormat = resx,
+  namespace?: string,
+): Promise<string> {
+  return (
+    await format.serialize(bundle, { languages: bundle.languages, options: new Set(options), namespace })
+  ).toString('utf8');
 }
 
 async function expectRoundTrip(bundle: Bundle, format: FileFormat = resx): Promise<string> {
@@ -35,8 +47,12 @@ describe.skipIf(!existsSync(CORPUS))('.resx corpus files', () => {
     const b = await parse(file('command-line-api_StaticCompletions_Strings.resx'));
     expect(b.keys).toHaveLength(11);
     const t = texts(b);
-    expect(t['CompletionsCommand.Description']).toBe('Commands for generating and registering completions for supported shells');
-    expect(t['ShellDiscovery.ShellNotSupported']).toBe('The shell application \'{0}\' is not supported. The following shells are supported by this application: {1} ');
+    expect(t['CompletionsCommand.Description']).toBe(
+      'Commands for generating and registering completions for supported shells',
+    );
+    expect(t['ShellDiscovery.ShellNotSupported']).toBe(
+      "The shell application '{0}' is not supported. The following shells are supported by this application: {1} ",
+    );
     expect(b.keys.some((k) => k.description?.includes('{Locked='))).toBe(true);
     await expectRoundTrip(b);
   });
@@ -44,8 +60,16 @@ describe.skipIf(!existsSync(CORPUS))('.resx corpus files', () => {
   it('humanizer (ar): comments holding the English source become descriptions', async () => {
     const b = await parse(file('humanizer-v2.14.1_Resources.ar.resx'), 'ar');
     expect(b.keys).toHaveLength(82);
-    expect(b.keys[0]).toEqual({ key: 'DateHumanize_SingleSecondAgo', namespace: '', description: 'one second ago', translations: { ar: { text: 'منذ ثانية واحدة' } } });
-    expect(b.keys.find((k) => k.key === 'DateHumanize_MultipleSecondsAgo')).toMatchObject({ description: '{0} seconds ago', translations: { ar: { text: 'منذ {0} ثانية' } } });
+    expect(b.keys[0]).toEqual({
+      key: 'DateHumanize_SingleSecondAgo',
+      namespace: '',
+      description: 'one second ago',
+      translations: { ar: { text: 'منذ ثانية واحدة' } },
+    });
+    expect(b.keys.find((k) => k.key === 'DateHumanize_MultipleSecondsAgo')).toMatchObject({
+      description: '{0} seconds ago',
+      translations: { ar: { text: 'منذ {0} ثانية' } },
+    });
     await expectRoundTrip(b);
   });
 
@@ -64,7 +88,8 @@ describe.skipIf(!existsSync(CORPUS))('.resx corpus files', () => {
 
 describe('.resx rules', () => {
   it('reads string resources and skips typed ones', async () => {
-    const b = await parse(root(`
+    const b = await parse(
+      root(`
   <data name="plain"><value>Hello</value></data>
   <data name="preserved" xml:space="preserve"><value>  spaced  </value><comment>Greeting</comment></data>
   <data name="blank"><value>   </value></data>
@@ -76,7 +101,8 @@ line 2 &amp; &lt;tag&gt;</value></data>
   <data name="plain"><value>duplicate</value></data>
   <data name="color" type="System.Drawing.Color, System.Drawing"><value>Blue</value></data>
   <data name="icon" mimetype="application/x-microsoft.net.object.bytearray.base64"><value>AAAA</value></data>
-  <metadata name="meta"><value>x</value></metadata>`));
+  <metadata name="meta"><value>x</value></metadata>`),
+    );
     expect(texts(b)).toEqual({
       plain: 'Hello',
       preserved: '  spaced  ',
@@ -108,8 +134,12 @@ line 2 &amp; &lt;tag&gt;</value></data>
     const out = await serialize(bundle);
     expect(out.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<root>\n  <xsd:schema id="root"')).toBe(true);
     expect(out).toContain('<resheader name="resmimetype">\n    <value>text/microsoft-resx</value>\n  </resheader>');
-    expect(out).toContain('<resheader name="writer">\n    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0');
-    expect(out).toContain('  <data name="Save" xml:space="preserve">\n    <value>Speichern</value>\n    <comment>Button</comment>\n  </data>');
+    expect(out).toContain(
+      '<resheader name="writer">\n    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0',
+    );
+    expect(out).toContain(
+      '  <data name="Save" xml:space="preserve">\n    <value>Speichern</value>\n    <comment>Button</comment>\n  </data>',
+    );
     expect(out).toContain('<value>a\nb &amp; &lt;c&gt;</value>');
     expect(out).not.toContain('OnlyEnglish');
     expect(out).toContain('name="Other"');
@@ -121,10 +151,18 @@ line 2 &amp; &lt;tag&gt;</value></data>
 
   it('refuses broken and hostile files with FormatError', async () => {
     await expect(parse('<resources/>')).rejects.toThrow(/expected <root>/);
-    await expect(parse(root('<data><value>x</value></data>'))).rejects.toThrow(/<data> without a name attribute \(line 3/);
+    await expect(parse(root('<data><value>x</value></data>'))).rejects.toThrow(
+      /<data> without a name attribute \(line 3/,
+    );
     await expect(parse(root('<data name="a"><value>x</value>\n</dat>'))).rejects.toThrow(/Malformed XML.*line 4/);
-    await expect(parse('<!DOCTYPE root [<!ENTITY x SYSTEM "file:///etc/passwd">]><root><data name="a"><value>&x;</value></data></root>')).rejects.toThrow(/External entity/);
-    await expect(parse(Buffer.from([0x3c, 0x72, 0x6f, 0x6f, 0x74, 0x3e, 0xff, 0x3c, 0x2f, 0x72, 0x6f, 0x6f, 0x74, 0x3e]))).rejects.toBeInstanceOf(FormatError);
+    await expect(
+      parse(
+        '<!DOCTYPE root [<!ENTITY x SYSTEM "file:///etc/passwd">]><root><data name="a"><value>&x;</value></data></root>',
+      ),
+    ).rejects.toThrow(/External entity/);
+    await expect(
+      parse(Buffer.from([0x3c, 0x72, 0x6f, 0x6f, 0x74, 0x3e, 0xff, 0x3c, 0x2f, 0x72, 0x6f, 0x6f, 0x74, 0x3e])),
+    ).rejects.toBeInstanceOf(FormatError);
     await expect(resx.parse(Buffer.from(root('')), { options: new Set() })).rejects.toThrow(/languageKey is required/);
   });
 });
@@ -140,7 +178,12 @@ describe('string-resources (.resw)', () => {
     const b = await parse(resw, 'de-DE', stringResources);
     expect(b).toEqual({
       keys: [
-        { key: 'Greeting.Text', namespace: '', description: 'TextBlock x:Uid="Greeting"', translations: { 'de-DE': { text: 'Hallo' } } },
+        {
+          key: 'Greeting.Text',
+          namespace: '',
+          description: 'TextBlock x:Uid="Greeting"',
+          translations: { 'de-DE': { text: 'Hallo' } },
+        },
         { key: 'Farewell', namespace: '', translations: { 'de-DE': { text: 'Tschüss' } } },
       ],
       languages: [{ key: 'de-DE' }],

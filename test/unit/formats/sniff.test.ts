@@ -48,7 +48,9 @@ describe('sniffContent', () => {
     expect(sniffContent(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]))).toBe('zip');
     expect(sniffContent(text('key\ten\tde\nhello\tHello\tHallo\n'))).toBe('tsv');
     expect(sniffContent(text('key,en,de\nhello,Hello,Hallo\n'))).toBe('csv');
-    expect(sniffContent(text('{\n  "format": "project-backup-json",\n  "version": 1,\n  "keys": []\n}'))).toBe('project-backup');
+    expect(sniffContent(text('{\n  "format": "project-backup-json",\n  "version": 1,\n  "keys": []\n}'))).toBe(
+      'project-backup',
+    );
     expect(sniffContent(text('[{"key": "a"}]'))).toBe('json');
   });
 
@@ -78,7 +80,9 @@ describe('sniffContent', () => {
 describe('contentMismatch', () => {
   it('names what the file looks like and the format chosen', () => {
     const json = corpus('json/excalidraw_ru-RU.json');
-    expect(contentMismatch(json, 'java-properties', ['properties'])).toBe('The file looks like JSON, not java-properties: choose the uploadFormat of the file');
+    expect(contentMismatch(json, 'java-properties', ['properties'])).toBe(
+      'The file looks like JSON, not java-properties: choose the uploadFormat of the file',
+    );
     expect(contentMismatch(json, 'yaml', ['yaml', 'json'])).toBeUndefined();
     expect(contentMismatch(text('hello: Hello\n'), 'java-properties', ['properties'])).toBeUndefined();
   });

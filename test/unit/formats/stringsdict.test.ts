@@ -11,7 +11,10 @@ import { bilingualBundle } from './support/bundles.js';
 
 const CORPUS = corpusPath('stringsdict');
 const parse = (input: string | Buffer, languageKey = 'en') =>
-  localizableStringsDict.parse(typeof input === 'string' ? Buffer.from(input) : input, { languageKey, options: new Set() });
+  localizableStringsDict.parse(typeof input === 'string' ? Buffer.from(input) : input, {
+    languageKey,
+    options: new Set(),
+  });
 const serialize = (bundle: Bundle, language: string, options: ExportOption[] = []) =>
   localizableStringsDict.serialize(bundle, { languages: [{ key: language }], options: new Set(options) });
 const get = (b: Bundle, key: string) => b.keys.find((k) => k.key === key);
@@ -19,8 +22,13 @@ const get = (b: Bundle, key: string) => b.keys.find((k) => k.key === key);
 const plist = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n${body}\n</dict>\n</plist>\n`;
 const pluralVar = (name: string, type: string | null, forms: Record<string, string>) =>
-  `<key>${name}</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>${type ? `<key>NSStringFormatValueTypeKey</key><string>${type}</string>` : ''}${Object.entries(forms).map(([k, v]) => `<key>${k}</key><string>${v}</string>`).join('')}</dict>`;
-const entry = (key: string, format: string, ...vars: string[]) => `<key>${key}</key><dict><key>NSStringLocalizedFormatKey</key><string>${format}</string>${vars.join('')}</dict>`;
+  `<key>${name}</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>${type ? `<key>NSStringFormatValueTypeKey</key><string>${type}</string>` : ''}${Object.entries(
+    forms,
+  )
+    .map(([k, v]) => `<key>${k}</key><string>${v}</string>`)
+    .join('')}</dict>`;
+const entry = (key: string, format: string, ...vars: string[]) =>
+  `<key>${key}</key><dict><key>NSStringLocalizedFormatKey</key><string>${format}</string>${vars.join('')}</dict>`;
 
 /** The plist of an export as nested objects, to check the structure independently of our reader. */
 function plistObject(xml: Buffer): unknown {
@@ -62,7 +70,9 @@ describe.skipIf(!existsSync(CORPUS))('localizable-strings-dict: corpus', () => {
     expect(outer.forms.one).toBe(
       'Ваши пароли будут удалены с этого устройства. Убедитесь, что вы по-прежнему можете войти в свою {accounts, plural, one {учетную запись} few {учетные записи} many {учетные записи} other {учетные записи}}.',
     );
-    expect(body.codeDescription).toBe('Plural variables: {"passwords":{"position":"1$","type":"d"},"accounts":{"position":"2$","type":"d"}}');
+    expect(body.codeDescription).toBe(
+      'Plural variables: {"passwords":{"position":"1$","type":"d"},"accounts":{"position":"2$","type":"d"}}',
+    );
   });
 
   it('reads the Mastodon Arabic file: six categories, ld, text around and two variables', async () => {
@@ -72,23 +82,38 @@ describe.skipIf(!existsSync(CORPUS))('localizable-strings-dict: corpus', () => {
     expect(Object.keys(unread.forms)).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
     // The variable's number (%ld, its value type) is ICU's #.
     expect(unread.forms.few).toBe('# إشعارات غير مقروءة');
-    expect(get(b, 'a11y.plural.count.unread.notification')!.codeDescription).toBe('Plural variables: {"notification_count_unread_notification":{"type":"ld"}}');
+    expect(get(b, 'a11y.plural.count.unread.notification')!.codeDescription).toBe(
+      'Plural variables: {"notification_count_unread_notification":{"type":"ld"}}',
+    );
     expect(get(b, 'plural.count.metric_formatted.post')!.translations.ar!.text).toBe(
       '%@ {post_count, plural, zero {لا منشور} one {منشور} two {منشوران} few {منشورات} many {منشورًا} other {منشور}}',
     );
     const mutual = get(b, 'plural.count.followed_by_and_mutual')!.translations.ar!.text;
-    expect(mutual.startsWith('{names, plural, zero {} one {} two {} few {} many {} other {}}{count_mutual, plural, zero {مُتابَعٌ مِن قِبَلِ لَا أحَد}')).toBe(true);
+    expect(
+      mutual.startsWith(
+        '{names, plural, zero {} one {} two {} few {} many {} other {}}{count_mutual, plural, zero {مُتابَعٌ مِن قِبَلِ لَا أحَد}',
+      ),
+    ).toBe(true);
   });
 
   it('exports the corpus files back to equivalent plists (checked with xmllint and a generic reader)', async () => {
-    for (const [file, lang] of [['duckduckgo-ios_ru_Localizable.stringsdict', 'ru'], ['mastodon-ios_ar_Localizable.stringsdict', 'ar']] as const) {
+    for (const [file, lang] of [
+      ['duckduckgo-ios_ru_Localizable.stringsdict', 'ru'],
+      ['mastodon-ios_ar_Localizable.stringsdict', 'ar'],
+    ] as const) {
       const input = readFileSync(`${CORPUS}/${file}`);
       const b = await parse(input, lang);
       const out = await serialize(b, lang, ['INCLUDE_DESCRIPTIONS']);
       expect(await parse(out, lang)).toEqual(b);
       // Same plist content as the original, apart from the order of keys inside variable dicts.
       const sortDeep = (v: unknown): unknown =>
-        v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [c]) => a.localeCompare(c)).map(([k, x]) => [k, sortDeep(x)])) : v;
+        v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .sort(([a], [c]) => a.localeCompare(c))
+                .map(([k, x]) => [k, sortDeep(x)]),
+            )
+          : v;
       expect(sortDeep(plistObject(out))).toEqual(sortDeep(plistObject(input)));
     }
   });
@@ -104,9 +129,21 @@ describe('localizable-strings-dict: rules', () => {
     const bundle: Bundle = {
       languages: [{ key: 'en' }],
       keys: [
-        { key: 'files', namespace: '', translations: { en: { text: '{count, plural, one {%ld file} other {%ld files}}' } } },
-        { key: 'arb.style', namespace: '', translations: { en: { text: '{n, plural, =0 {none} =1 {one item} =7 {seven} other {{n} items}}' } } },
-        { key: 'embedded', namespace: '', translations: { en: { text: "Found {files, plural, one {%u file} other {%u files}} in '{'dir'}'" } } },
+        {
+          key: 'files',
+          namespace: '',
+          translations: { en: { text: '{count, plural, one {%ld file} other {%ld files}}' } },
+        },
+        {
+          key: 'arb.style',
+          namespace: '',
+          translations: { en: { text: '{n, plural, =0 {none} =1 {one item} =7 {seven} other {{n} items}}' } },
+        },
+        {
+          key: 'embedded',
+          namespace: '',
+          translations: { en: { text: "Found {files, plural, one {%u file} other {%u files}} in '{'dir'}'" } },
+        },
         { key: 'untranslated', namespace: '', translations: { de: { text: 'x' } } },
       ],
     };
@@ -114,20 +151,38 @@ describe('localizable-strings-dict: rules', () => {
     expect(plistObject(out)).toEqual({
       files: {
         NSStringLocalizedFormatKey: '%#@count@',
-        count: { NSStringFormatSpecTypeKey: 'NSStringPluralRuleType', NSStringFormatValueTypeKey: 'ld', one: '%ld file', other: '%ld files' },
+        count: {
+          NSStringFormatSpecTypeKey: 'NSStringPluralRuleType',
+          NSStringFormatValueTypeKey: 'ld',
+          one: '%ld file',
+          other: '%ld files',
+        },
       },
       'arb.style': {
         NSStringLocalizedFormatKey: '%#@n@',
-        n: { NSStringFormatSpecTypeKey: 'NSStringPluralRuleType', NSStringFormatValueTypeKey: 'd', zero: 'none', one: 'one item', other: '{n} items' },
+        n: {
+          NSStringFormatSpecTypeKey: 'NSStringPluralRuleType',
+          NSStringFormatValueTypeKey: 'd',
+          zero: 'none',
+          one: 'one item',
+          other: '{n} items',
+        },
       },
       embedded: {
         NSStringLocalizedFormatKey: 'Found %#@files@ in {dir}',
-        files: { NSStringFormatSpecTypeKey: 'NSStringPluralRuleType', NSStringFormatValueTypeKey: 'u', one: '%u file', other: '%u files' },
+        files: {
+          NSStringFormatSpecTypeKey: 'NSStringPluralRuleType',
+          NSStringFormatValueTypeKey: 'u',
+          one: '%u file',
+          other: '%u files',
+        },
       },
     });
     const again = await parse(out);
     // The printf count of the stored text reads back as ICU's number.
-    expect(get(again, 'embedded')!.translations.en!.text).toBe("Found {files, plural, one {# file} other {# files}} in '{'dir'}'");
+    expect(get(again, 'embedded')!.translations.en!.text).toBe(
+      "Found {files, plural, one {# file} other {# files}} in '{'dir'}'",
+    );
   });
 
   it('keeps formats without variables as plain text and reads device-specific rules as a select', async () => {
@@ -154,7 +209,11 @@ describe('localizable-strings-dict: rules', () => {
   });
 
   it('reads an XML comment before a key as description and writes it back with INCLUDE_DESCRIPTIONS', async () => {
-    const b = await parse(plist(`<!-- Shown in the toolbar -->\n${entry('k', '%#@n@', pluralVar('n', 'd', { one: 'one -- dash', other: '%d' }))}`));
+    const b = await parse(
+      plist(
+        `<!-- Shown in the toolbar -->\n${entry('k', '%#@n@', pluralVar('n', 'd', { one: 'one -- dash', other: '%d' }))}`,
+      ),
+    );
     expect(get(b, 'k')).toEqual({
       key: 'k',
       namespace: '',
@@ -164,14 +223,21 @@ describe('localizable-strings-dict: rules', () => {
     });
     const plain = (await serialize(b, 'en')).toString();
     expect(plain).not.toContain('<!--');
-    const withComments = await serialize({ ...b, keys: [{ ...b.keys[0]!, description: 'a -- b -' }] }, 'en', ['INCLUDE_DESCRIPTIONS']);
+    const withComments = await serialize({ ...b, keys: [{ ...b.keys[0]!, description: 'a -- b -' }] }, 'en', [
+      'INCLUDE_DESCRIPTIONS',
+    ]);
     expect(withComments.toString()).toContain('<!-- a - - b -  -->');
     expect(get(await parse(withComments), 'k')!.description).toBe('a - - b -');
   });
 
   it('round-trips several variables, positions, value types and descriptions', async () => {
     const input = plist(
-      entry('two', 'Deleted %1$#@files@ from %2$#@folders@.', pluralVar('files', 'lu', { one: '%1$lu file', other: '%1$lu files' }), pluralVar('folders', 'lld', { zero: 'no folder', one: 'one folder', other: '%2$lld folders' })),
+      entry(
+        'two',
+        'Deleted %1$#@files@ from %2$#@folders@.',
+        pluralVar('files', 'lu', { one: '%1$lu file', other: '%1$lu files' }),
+        pluralVar('folders', 'lld', { zero: 'no folder', one: 'one folder', other: '%2$lld folders' }),
+      ),
     );
     const b = await parse(input);
     expect(get(b, 'two')!.translations.en!.text).toBe(
@@ -184,31 +250,52 @@ describe('localizable-strings-dict: rules', () => {
 });
 
 describe('localizable-strings-dict: hostile and malformed input', () => {
-  const error = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+  const error = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e,
+    );
 
-  it('refuses a billion-laughs file quickly', async () => {
-    const entities = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`)];
-    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE plist [\n${entities.join('\n')}\n]>\n<plist version="1.0"><dict><key>k</key><string>&lol9;</string></dict></plist>`;
-    const start = cpuClock();
-    const e = await error(parse(bomb));
-    expect(e).toBeInstanceOf(FormatError);
-    expect((e as Error).message).toMatch(/expands to more than/);
-    expect(cpuClock() - start).toBeLessThan(PATHOLOGICAL_CPU_MS);
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'refuses a billion-laughs file quickly',
+    async () => {
+      const entities = [
+        '<!ENTITY lol "lol">',
+        ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`),
+      ];
+      const bomb = `<?xml version="1.0"?>\n<!DOCTYPE plist [\n${entities.join('\n')}\n]>\n<plist version="1.0"><dict><key>k</key><string>&lol9;</string></dict></plist>`;
+      const start = cpuClock();
+      const e = await error(parse(bomb));
+      expect(e).toBeInstanceOf(FormatError);
+      expect((e as Error).message).toMatch(/expands to more than/);
+      expect(cpuClock() - start).toBeLessThan(PATHOLOGICAL_CPU_MS);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('refuses external entities', async () => {
-    const xxe = '<?xml version="1.0"?>\n<!DOCTYPE plist [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<plist version="1.0"><dict><key>k</key><string>&xxe;</string></dict></plist>';
-    expect(await error(parse(xxe))).toMatchObject({ name: 'FormatError', message: expect.stringMatching(/External entity "xxe" is not allowed/) });
+    const xxe =
+      '<?xml version="1.0"?>\n<!DOCTYPE plist [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<plist version="1.0"><dict><key>k</key><string>&xxe;</string></dict></plist>';
+    expect(await error(parse(xxe))).toMatchObject({
+      name: 'FormatError',
+      message: expect.stringMatching(/External entity "xxe" is not allowed/),
+    });
   });
 
-  it('refuses variables that expand exponentially', async () => {
-    const vars = Array.from({ length: 40 }, (_, i) => pluralVar(`v${i}`, 'd', { other: i === 39 ? 'end' : `%#@v${i + 1}@ and %#@v${i + 1}@` }));
-    const start = cpuClock();
-    const e = await error(parse(plist(entry('bomb', '%#@v0@', ...vars))));
-    expect(e).toBeInstanceOf(FormatError);
-    expect((e as Error).message).toMatch(/plural variables of "bomb" expand to too much text/);
-    expect(cpuClock() - start).toBeLessThan(PATHOLOGICAL_CPU_MS);
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'refuses variables that expand exponentially',
+    async () => {
+      const vars = Array.from({ length: 40 }, (_, i) =>
+        pluralVar(`v${i}`, 'd', { other: i === 39 ? 'end' : `%#@v${i + 1}@ and %#@v${i + 1}@` }),
+      );
+      const start = cpuClock();
+      const e = await error(parse(plist(entry('bomb', '%#@v0@', ...vars))));
+      expect(e).toBeInstanceOf(FormatError);
+      expect((e as Error).message).toMatch(/plural variables of "bomb" expand to too much text/);
+      expect(cpuClock() - start).toBeLessThan(PATHOLOGICAL_CPU_MS);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('keeps a self-referencing variable as a literal token', async () => {
     const b = await parse(plist(entry('loop', '%#@a@', pluralVar('a', 'd', { other: 'again %#@a@' }))));
@@ -216,11 +303,23 @@ describe('localizable-strings-dict: hostile and malformed input', () => {
   });
 
   it('reports malformed XML and wrong plist structure with a position', async () => {
-    expect(await error(parse('<plist version="1.0">\n<dict>\n<key>k</key>\n<string>unclosed</dict>\n</plist>'))).toMatchObject({ name: 'FormatError', message: expect.stringMatching(/line 4/) });
-    expect(await error(parse('<?xml version="1.0"?>\n<resources/>'))).toMatchObject({ message: expect.stringMatching(/Not a property list.*<resources>.*\(line 2, column 1\)/) });
-    expect(await error(parse(plist('<key>k</key>')))).toMatchObject({ message: expect.stringMatching(/<key>k<\/key> has no value/) });
-    expect(await error(parse(plist('<string>no key</string>')))).toMatchObject({ message: expect.stringMatching(/Expected <key> in <dict>, found <string> \(line 5/) });
-    expect(await error(parse(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<plist/>', 'utf16le'), Buffer.from([0x20])])))).toMatchObject({ message: expect.stringMatching(/odd number of bytes/) });
+    expect(
+      await error(parse('<plist version="1.0">\n<dict>\n<key>k</key>\n<string>unclosed</dict>\n</plist>')),
+    ).toMatchObject({ name: 'FormatError', message: expect.stringMatching(/line 4/) });
+    expect(await error(parse('<?xml version="1.0"?>\n<resources/>'))).toMatchObject({
+      message: expect.stringMatching(/Not a property list.*<resources>.*\(line 2, column 1\)/),
+    });
+    expect(await error(parse(plist('<key>k</key>')))).toMatchObject({
+      message: expect.stringMatching(/<key>k<\/key> has no value/),
+    });
+    expect(await error(parse(plist('<string>no key</string>')))).toMatchObject({
+      message: expect.stringMatching(/Expected <key> in <dict>, found <string> \(line 5/),
+    });
+    expect(
+      await error(
+        parse(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<plist/>', 'utf16le'), Buffer.from([0x20])])),
+      ),
+    ).toMatchObject({ message: expect.stringMatching(/odd number of bytes/) });
   });
 });
 
@@ -233,7 +332,9 @@ describe('localizable-strings-dict: cost', () => {
 describe('localizable-strings-dict: plural numbers (ICU # <-> %lld)', () => {
   const one = (text: string, codeDescription?: string): Bundle => ({
     languages: [{ key: 'en' }],
-    keys: [{ key: 'k', namespace: '', ...(codeDescription ? { codeDescription } : {}), translations: { en: { text } } }],
+    keys: [
+      { key: 'k', namespace: '', ...(codeDescription ? { codeDescription } : {}), translations: { en: { text } } },
+    ],
   });
 
   it('writes # as %lld (Xcode) with value type lld, and reads it back as #', async () => {
@@ -242,7 +343,12 @@ describe('localizable-strings-dict: plural numbers (ICU # <-> %lld)', () => {
     expect(plistObject(out)).toEqual({
       k: {
         NSStringLocalizedFormatKey: '%#@count@',
-        count: { NSStringFormatSpecTypeKey: 'NSStringPluralRuleType', NSStringFormatValueTypeKey: 'lld', one: '%lld file, 100%% #1', other: '%lld files, 100%% #1 {name}' },
+        count: {
+          NSStringFormatSpecTypeKey: 'NSStringPluralRuleType',
+          NSStringFormatValueTypeKey: 'lld',
+          one: '%lld file, 100%% #1',
+          other: '%lld files, 100%% #1 {name}',
+        },
       },
     });
     expect((await parse(out)).keys[0]!.translations.en!.text).toBe(text);
@@ -250,7 +356,9 @@ describe('localizable-strings-dict: plural numbers (ICU # <-> %lld)', () => {
 
   it('reads %d, %i, %u, %ld and %lld as # and writes the recorded value type back', async () => {
     for (const type of ['d', 'i', 'u', 'ld', 'lld']) {
-      const input = plist(entry('k', '%#@n@', pluralVar('n', type, { one: `%${type} item`, other: `%${type} items (%%)` })));
+      const input = plist(
+        entry('k', '%#@n@', pluralVar('n', type, { one: `%${type} item`, other: `%${type} items (%%)` })),
+      );
       const b = await parse(input);
       expect(b.keys[0]!.translations.en!.text).toBe('{n, plural, one {# item} other {# items (%)}}');
       expect(plistObject(await serialize(b, 'en'))).toEqual(plistObject(Buffer.from(input)));

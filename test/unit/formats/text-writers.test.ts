@@ -12,14 +12,34 @@ import { excel } from '../../../src/formats/excel.js';
 import { javaProperties } from '../../../src/formats/java-properties.js';
 import { JsonMembers } from '../../../src/formats/json-object-writer.js';
 import { localizableStrings } from '../../../src/formats/localizable-strings.js';
-import type { Bundle, BundleKey, ExportOption, FileChunk, FileFormat, SerializeOptions } from '../../../src/formats/model.js';
+import type {
+  Bundle,
+  BundleKey,
+  ExportOption,
+  FileChunk,
+  FileFormat,
+  SerializeOptions,
+} from '../../../src/formats/model.js';
 import { poPot } from '../../../src/formats/po.js';
 import { projectBackupJson } from '../../../src/formats/project-backup-json.js';
 import { simplelocalizeJson } from '../../../src/formats/simplelocalize-json.js';
 import { localizableStringsDict } from '../../../src/formats/stringsdict.js';
 import { localizableXcstrings } from '../../../src/formats/xcstrings.js';
 
-const FORMATS: FileFormat[] = [poPot, localizableStrings, localizableStringsDict, localizableXcstrings, javaProperties, csvTranslations, tsv, excel, arb, browserExtensionJson, simplelocalizeJson, projectBackupJson];
+const FORMATS: FileFormat[] = [
+  poPot,
+  localizableStrings,
+  localizableStringsDict,
+  localizableXcstrings,
+  javaProperties,
+  csvTranslations,
+  tsv,
+  excel,
+  arb,
+  browserExtensionJson,
+  simplelocalizeJson,
+  projectBackupJson,
+];
 const LANGUAGES = [{ key: 'en', isDefault: true }, { key: 'de' }];
 
 type Given = Omit<SerializeOptions, 'namespacesInFile'>;
@@ -30,12 +50,25 @@ function bundle(n: number, namespaces = ['', 'app', 'web']): Bundle {
     key: i === 5 ? 'shared.name' : `screen${i % 4}.item${i}`,
     namespace: namespaces[i % namespaces.length]!,
     ...(i % 3 === 0 && { description: `About "item" ${i}\nsecond line` }),
-    translations: Object.fromEntries(LANGUAGES.map(({ key: l }) => [l, {
-      text: i % 4 === 1 ? `{count, plural, one {# ${l} item} other {# ${l} items}}` : `${l} ${i}: "quoted", tab\there, =1+1, <b>&amp;</b> ü 😀\nnext line `,
-    }])),
+    translations: Object.fromEntries(
+      LANGUAGES.map(({ key: l }) => [
+        l,
+        {
+          text:
+            i % 4 === 1
+              ? `{count, plural, one {# ${l} item} other {# ${l} items}}`
+              : `${l} ${i}: "quoted", tab\there, =1+1, <b>&amp;</b> ü 😀\nnext line `,
+        },
+      ]),
+    ),
     ...(i % 7 === 2 && { customerTranslations: { acme: { en: { text: `ACME ${i}` } } } }),
   }));
-  if (n > 6) keys.push({ ...keys[5]!, namespace: namespaces[(5 + 1) % namespaces.length]!, translations: { en: { text: 'shared, other namespace' }, de: { text: 'geteilt' } } });
+  if (n > 6)
+    keys.push({
+      ...keys[5]!,
+      namespace: namespaces[(5 + 1) % namespaces.length]!,
+      translations: { en: { text: 'shared, other namespace' }, de: { text: 'geteilt' } },
+    });
   return { languages: LANGUAGES, keys, customers: [{ key: 'acme', description: 'ACME Corp' }, { key: 'globex' }] };
 }
 
@@ -59,14 +92,20 @@ function asTheEngine(format: FileFormat, b: Bundle, given: Given) {
  * ends. Each page is a copy that is spoiled once written: a writer that kept
  * keys for end() instead of writing them would write the spoiled copies.
  */
-function writePaged(format: FileFormat, options: SerializeOptions, keys: readonly BundleKey[], sizes: number[]): Promise<Buffer> {
+function writePaged(
+  format: FileFormat,
+  options: SerializeOptions,
+  keys: readonly BundleKey[],
+  sizes: number[],
+): Promise<Buffer> {
   function* pages(): Generator<BundleKey[]> {
     let at = 0;
     for (const size of [...sizes, Math.max(0, keys.length - sizes.reduce((a, b) => a + b, 0))]) {
       const page: BundleKey[] = structuredClone(keys.slice(at, at + size));
       at += size;
       yield page; // writePages asks for the next page once this one is written
-      for (const k of page) Object.assign(k, { key: `spoiled ${k.key}`, namespace: 'spoiled', translations: {}, description: 'spoiled' });
+      for (const k of page)
+        Object.assign(k, { key: `spoiled ${k.key}`, namespace: 'spoiled', translations: {}, description: 'spoiled' });
     }
   }
   return writePages(format.writer(options), pages());
@@ -83,7 +122,10 @@ const PAGINGS: [string, number[]][] = [
 function expected(format: FileFormat, keys: readonly BundleKey[], given: Given) {
   const languages = given.languages.map((l) => l.key);
   // A .stringsdict holds plurals only (plain texts belong in Localizable.strings).
-  const inFile = format === localizableStringsDict ? keys.filter((k) => k.translations[languages[0]!]?.text.includes(', plural,')) : keys;
+  const inFile =
+    format === localizableStringsDict
+      ? keys.filter((k) => k.translations[languages[0]!]?.text.includes(', plural,'))
+      : keys;
   return inFile.map((k) => ({
     key: k.key,
     namespace: format.namespaces || given.namespace !== undefined ? k.namespace : '',
@@ -92,8 +134,16 @@ function expected(format: FileFormat, keys: readonly BundleKey[], given: Given) 
 }
 
 async function readBack(format: FileFormat, file: Buffer, given: Given) {
-  const b = await format.parse(file, { languageKey: format.multiLanguage ? undefined : given.languages[0]!.key, namespace: given.namespace, options: new Set() });
-  return b.keys.map((k) => ({ key: k.key, namespace: k.namespace, texts: given.languages.map((l) => k.translations[l.key]?.text) }));
+  const b = await format.parse(file, {
+    languageKey: format.multiLanguage ? undefined : given.languages[0]!.key,
+    namespace: given.namespace,
+    options: new Set(),
+  });
+  return b.keys.map((k) => ({
+    key: k.key,
+    namespace: k.namespace,
+    texts: given.languages.map((l) => k.translations[l.key]?.text),
+  }));
 }
 
 /** Excel zips differ in their bytes (timestamps): compare the rows the format reads. */
@@ -113,20 +163,25 @@ describe('streaming writers', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(Date.UTC(2024, 4, 6, 7, 8)));
   });
-  afterAll(() => { vi.useRealTimers(); });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
 
   describe.each(FORMATS.map((f) => [f.id, f] as const))('%s', (_id, format) => {
     const b = bundle(24);
 
-    it.each(PAGINGS)('written in pages (%s) gives the bytes of serialize and reads back to the keys', async (_name, sizes) => {
-      for (const options of [[], ['INCLUDE_DESCRIPTIONS']] as ExportOption[][]) {
-        const given = givenOptions(format, b, options);
-        const { options: writerOptions, keys } = asTheEngine(format, b, given);
-        const paged = await writePaged(format, writerOptions, keys, sizes);
-        await sameFile(format, paged, await format.serialize(b, given));
-        expect(await readBack(format, paged, given)).toEqual(expected(format, keys, given));
-      }
-    });
+    it.each(PAGINGS)(
+      'written in pages (%s) gives the bytes of serialize and reads back to the keys',
+      async (_name, sizes) => {
+        for (const options of [[], ['INCLUDE_DESCRIPTIONS']] as ExportOption[][]) {
+          const given = givenOptions(format, b, options);
+          const { options: writerOptions, keys } = asTheEngine(format, b, given);
+          const paged = await writePaged(format, writerOptions, keys, sizes);
+          await sameFile(format, paged, await format.serialize(b, given));
+          expect(await readBack(format, paged, given)).toEqual(expected(format, keys, given));
+        }
+      },
+    );
 
     it('writes the file of one namespace of a split export in pages', async () => {
       for (const namespace of ['', 'web']) {
@@ -160,7 +215,11 @@ describe('streaming writers', () => {
     await wb.xlsx.load(paged as unknown as ExcelJS.Buffer);
     // Code-point order, a header row and the namespace's keys on each sheet.
     const rows = (namespace: string) => 1 + keys.filter((k) => k.namespace === namespace).length;
-    expect(wb.worksheets.map((w) => [w.name, w.rowCount])).toEqual([['Web', rows('Web')], ['app', rows('app')], ['zeta', rows('zeta')]]);
+    expect(wb.worksheets.map((w) => [w.name, w.rowCount])).toEqual([
+      ['Web', rows('Web')],
+      ['app', rows('app')],
+      ['zeta', rows('zeta')],
+    ]);
     expect(await readBack(excel, paged, given)).toEqual(expected(excel, keys, given));
     const bySheet = await excel.parse(paged, { options: new Set(['SHEETS_AS_NAMESPACES']) });
     expect(bySheet.keys.map((k) => [k.namespace, k.key])).toEqual(keys.map((k) => [k.namespace, k.key]));
@@ -171,22 +230,34 @@ describe('streaming writers', () => {
     const { options, keys } = asTheEngine(excel, b, givenOptions(excel, b));
     const writer = excel.writer(options);
     let beforeEnd = 0;
-    for (let at = 0; at < keys.length; at += 500) beforeEnd += chunkBytes(await writer.write(keys.slice(at, at + 500)) as FileChunk).length;
-    const last = chunkBytes(await writer.end() as FileChunk).length;
+    for (let at = 0; at < keys.length; at += 500)
+      beforeEnd += chunkBytes((await writer.write(keys.slice(at, at + 500))) as FileChunk).length;
+    const last = chunkBytes((await writer.end()) as FileChunk).length;
     // What zlib has not finished yet comes with the next call; most of the file is out before end().
     expect(beforeEnd).toBeGreaterThan(last * 2);
   });
 
   it('excel: a namespace whose keys do not come together is refused, not written as a second sheet', async () => {
-    const writer = excel.writer({ languages: [{ key: 'en' }], options: new Set(['SHEETS_AS_NAMESPACES']), namespacesInFile: ['a', 'b'] });
+    const writer = excel.writer({
+      languages: [{ key: 'en' }],
+      options: new Set(['SHEETS_AS_NAMESPACES']),
+      namespacesInFile: ['a', 'b'],
+    });
     const key = (namespace: string): BundleKey => ({ key: 'k', namespace, translations: { en: { text: 'x' } } });
     await writer.write([key('a'), key('b')]);
     await expect(writer.write([key('a')])).rejects.toThrow(/did not come grouped/);
   });
 
   it('csv: the namespace column follows the namespaces of the file, not those of a page', async () => {
-    const keys: BundleKey[] = [{ key: 'a', namespace: '', translations: { en: { text: 'A' } } }, { key: 'b', namespace: 'web', translations: { en: { text: 'B' } } }];
-    const writer = csvTranslations.writer({ languages: [{ key: 'en' }], options: new Set(), namespacesInFile: ['', 'web'] });
+    const keys: BundleKey[] = [
+      { key: 'a', namespace: '', translations: { en: { text: 'A' } } },
+      { key: 'b', namespace: 'web', translations: { en: { text: 'B' } } },
+    ];
+    const writer = csvTranslations.writer({
+      languages: [{ key: 'en' }],
+      options: new Set(),
+      namespacesInFile: ['', 'web'],
+    });
     expect(await writer.write(keys.slice(0, 1))).toBe('key,en,namespace\na,A,\n');
     expect(await writer.write(keys.slice(1))).toBe('b,B,web\n');
     expect(await writer.end()).toBe('');
@@ -198,8 +269,17 @@ describe('JsonMembers', () => {
     const value = { a: 1, 'b"\n': [true, { c: null }], d: {}, e: [] };
     const doc = new JsonMembers('object');
     const items = new JsonMembers('array', doc.inner);
-    const text = doc.open() + doc.member('a', 1) + doc.name('b"\n') + items.open() + items.item(true) + items.item({ c: null }) + items.close()
-      + doc.member('d', {}) + doc.member('e', []) + doc.close();
+    const text =
+      doc.open() +
+      doc.member('a', 1) +
+      doc.name('b"\n') +
+      items.open() +
+      items.item(true) +
+      items.item({ c: null }) +
+      items.close() +
+      doc.member('d', {}) +
+      doc.member('e', []) +
+      doc.close();
     expect(text).toBe(JSON.stringify(value, null, 2));
     const empty = new JsonMembers('array');
     expect(empty.open() + empty.close()).toBe('[]');

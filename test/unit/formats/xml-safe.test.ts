@@ -58,7 +58,9 @@ describe('parseXml: real files', () => {
     expect(textContent(byName.get('application_name')!)).toBe('Termux');
     expect(textContent(byName.get('shared_user_label')!)).toBe('Termux user');
     // &TERMUX_STYLING_APP_NAME; is longer than fast-xml-parser's validator allows for entity names.
-    expect(textContent(byName.get('error_styling_not_installed')!)).toBe('The Termux:Styling Plugin App is not installed.');
+    expect(textContent(byName.get('error_styling_not_installed')!)).toBe(
+      'The Termux:Styling Plugin App is not installed.',
+    );
     expect(byName.get('application_name')!.line).toBe(16);
   });
 
@@ -70,7 +72,8 @@ describe('parseXml: real files', () => {
   });
 
   it('keeps order, comments, CDATA and whitespace; decodes references', () => {
-    const line3 = '<r a="x &amp; &quot;y&quot;&#10;z"> t &lt;1&gt; &#233;&#x1F600; <b>bold</b><![CDATA[<raw> & ]]><!-- c --></r>';
+    const line3 =
+      '<r a="x &amp; &quot;y&quot;&#10;z"> t &lt;1&gt; &#233;&#x1F600; <b>bold</b><![CDATA[<raw> & ]]><!-- c --></r>';
     const { root, prolog } = parseXml(`<?xml version="1.0"?>\n<!-- head -->\n${line3}`);
     expect(prolog).toEqual([{ type: 'comment', value: ' head ' }]);
     expect(root.attributes.a).toBe('x & "y"\nz');
@@ -93,27 +96,48 @@ describe('parseXml: real files', () => {
 });
 
 describe('parseXml: hostile and broken input', () => {
-  it('refuses a billion-laughs file quickly', () => {
-    const { error, ms } = timed(() => parseXml(billionLaughs));
-    expect(error.message).toMatch(/Entity "lol\d" expands to more than/);
-    expect(ms).toBeLessThan(PATHOLOGICAL_CPU_MS);
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'refuses a billion-laughs file quickly',
+    () => {
+      const { error, ms } = timed(() => parseXml(billionLaughs));
+      expect(error.message).toMatch(/Entity "lol\d" expands to more than/);
+      expect(ms).toBeLessThan(PATHOLOGICAL_CPU_MS);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
-  it('refuses many references to a large entity (quadratic blowup)', () => {
-    const big = 'x'.repeat(10_000);
-    const xml = `<!DOCTYPE r [<!ENTITY big "${big}">]><r>${'&big;'.repeat(1000)}</r>`;
-    const { error, ms } = timed(() => parseXml(xml));
-    expect(error.message).toMatch(/Entity references expand to more than/);
-    expect(ms).toBeLessThan(PATHOLOGICAL_CPU_MS);
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'refuses many references to a large entity (quadratic blowup)',
+    () => {
+      const big = 'x'.repeat(10_000);
+      const xml = `<!DOCTYPE r [<!ENTITY big "${big}">]><r>${'&big;'.repeat(1000)}</r>`;
+      const { error, ms } = timed(() => parseXml(xml));
+      expect(error.message).toMatch(/Entity references expand to more than/);
+      expect(ms).toBeLessThan(PATHOLOGICAL_CPU_MS);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('refuses external, parameter, unparsed and recursive entities', () => {
-    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r>&xxe;</r>')).message).toMatch(/External entity "xxe"/);
-    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY xxe PUBLIC "-//x//y" "http://example.com/x">]><r>&xxe;</r>')).message).toMatch(/External entity/);
-    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY % p SYSTEM "http://example.com/p.dtd"> %p;]><r/>')).message).toMatch(/Parameter entit/);
-    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY u SYSTEM "x.gif" NDATA gif>]><r/>')).message).toMatch(/External entity/);
-    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY a "&b;"><!ENTITY b "&a;">]><r>&a;</r>')).message).toMatch(/refers to itself/);
-    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY m "<b>x</b>">]><r>&m;</r>')).message).toMatch(/contains markup/);
+    expect(
+      formatError(() => parseXml('<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r>&xxe;</r>')).message,
+    ).toMatch(/External entity "xxe"/);
+    expect(
+      formatError(() => parseXml('<!DOCTYPE r [<!ENTITY xxe PUBLIC "-//x//y" "http://example.com/x">]><r>&xxe;</r>'))
+        .message,
+    ).toMatch(/External entity/);
+    expect(
+      formatError(() => parseXml('<!DOCTYPE r [<!ENTITY % p SYSTEM "http://example.com/p.dtd"> %p;]><r/>')).message,
+    ).toMatch(/Parameter entit/);
+    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY u SYSTEM "x.gif" NDATA gif>]><r/>')).message).toMatch(
+      /External entity/,
+    );
+    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY a "&b;"><!ENTITY b "&a;">]><r>&a;</r>')).message).toMatch(
+      /refers to itself/,
+    );
+    expect(formatError(() => parseXml('<!DOCTYPE r [<!ENTITY m "<b>x</b>">]><r>&m;</r>')).message).toMatch(
+      /contains markup/,
+    );
   });
 
   it('refuses too many entity declarations', () => {
@@ -127,15 +151,23 @@ describe('parseXml: hostile and broken input', () => {
     expect(e.position?.line).toBe(2);
   });
 
-  it('refuses deep nesting, quickly even for very deep files', () => {
-    expect(formatError(() => parseXml('<a>'.repeat(65) + '</a>'.repeat(65))).message).toMatch(/nesting is deeper than 64/);
-    expect(() => parseXml('<a>'.repeat(64) + '</a>'.repeat(64))).not.toThrow();
-    const { ms } = timed(() => parseXml('<a>'.repeat(200_000) + '</a>'.repeat(200_000)));
-    expect(ms).toBeLessThan(PATHOLOGICAL_CPU_MS);
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'refuses deep nesting, quickly even for very deep files',
+    () => {
+      expect(formatError(() => parseXml('<a>'.repeat(65) + '</a>'.repeat(65))).message).toMatch(
+        /nesting is deeper than 64/,
+      );
+      expect(() => parseXml('<a>'.repeat(64) + '</a>'.repeat(64))).not.toThrow();
+      const { ms } = timed(() => parseXml('<a>'.repeat(200_000) + '</a>'.repeat(200_000)));
+      expect(ms).toBeLessThan(PATHOLOGICAL_CPU_MS);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('reports malformed XML with its line and column', () => {
-    const e = formatError(() => parseXml('<resources>\n  <string name="a">x</string>\n  <string name="b">y</strin>\n</resources>'));
+    const e = formatError(() =>
+      parseXml('<resources>\n  <string name="a">x</string>\n  <string name="b">y</strin>\n</resources>'),
+    );
     expect(e.message).toMatch(/^Malformed XML: .*line 3/);
     expect(e.position?.line).toBe(3);
     expect(e.position?.column).toBeGreaterThan(0);
@@ -148,7 +180,9 @@ describe('parseXml: hostile and broken input', () => {
   });
 
   it('refuses invalid UTF-8 with the offset of the bad byte', () => {
-    const e = formatError(() => parseXml(Buffer.concat([Buffer.from('<r>\nok '), Buffer.from([0xc3, 0x28]), Buffer.from('</r>')])));
+    const e = formatError(() =>
+      parseXml(Buffer.concat([Buffer.from('<r>\nok '), Buffer.from([0xc3, 0x28]), Buffer.from('</r>')])),
+    );
     expect(e.message).toMatch(/not valid UTF-8: invalid byte at offset 7/);
     expect(e.position?.line).toBe(2);
   });
@@ -156,7 +190,12 @@ describe('parseXml: hostile and broken input', () => {
   // Found by the fuzzer (scripts/fuzz.ts): such characters were accepted, then
   // written back as U+FFFD, so an import and an export changed the text.
   it('refuses characters XML 1.0 forbids (C0 controls, U+FFFE, lone surrogates) with their position', () => {
-    for (const [input, code] of [['<r>\nab\u001fc</r>', '001F'], ['<r>\nab\uFFFEc</r>', 'FFFE'], ['<r>\nab\uD800c</r>', 'D800'], ['<r a="\u0001"/>', '0001']] as const) {
+    for (const [input, code] of [
+      ['<r>\nab\u001fc</r>', '001F'],
+      ['<r>\nab\uFFFEc</r>', 'FFFE'],
+      ['<r>\nab\uD800c</r>', 'D800'],
+      ['<r a="\u0001"/>', '0001'],
+    ] as const) {
       const e = formatError(() => parseXml(input));
       expect(e.message).toContain(`U+${code} is not allowed in XML`);
       if (input.startsWith('<r>\n')) expect(e.position).toEqual({ line: 2, column: 3 });
@@ -177,7 +216,18 @@ describe('parseXml: hostile and broken input', () => {
         }
       }
     }
-    for (const junk of ['', 'plain text', '<', '<<>>', '<r', '</r>', '<r></r><r></r>', '<?xml version="1.0"?>', '<!-- only a comment -->', '<r>]]></r>']) {
+    for (const junk of [
+      '',
+      'plain text',
+      '<',
+      '<<>>',
+      '<r',
+      '</r>',
+      '<r></r><r></r>',
+      '<?xml version="1.0"?>',
+      '<!-- only a comment -->',
+      '<r>]]></r>',
+    ]) {
       try {
         parseXml(junk);
       } catch (e) {
@@ -202,21 +252,29 @@ describe('XML writer helpers', () => {
     expect(escapeXmlText('😀')).toBe('😀');
   });
 
-  it('reads back every code unit as written, or U+FFFD where XML cannot carry it (the no-escape shortcut included)', { timeout: 30_000 }, () => {
-    const invalid = (c: number) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff || (c >= 0xd800 && c <= 0xdfff);
-    const wrong: string[] = [];
-    for (let c = 0; c <= 0xffff; c++) {
-      const s = `a${String.fromCharCode(c)}b`;
-      const expected = invalid(c) ? 'a\uFFFDb' : s;
-      const { root } = parseXml(`<r k="${escapeXmlAttribute(s)}">${escapeXmlText(s)}</r>`);
-      if (root.attributes.k !== expected || textContent(root) !== expected) wrong.push(c.toString(16));
-    }
-    expect(wrong).toEqual([]);
-    // A text with nothing to escape is returned as it is.
-    const plain = 'screen1.label_2 {name} é 😀';
-    expect(escapeXmlText(plain)).toBe(plain);
-    expect(escapeXmlAttribute(plain)).toBe(plain);
-  });
+  it(
+    'reads back every code unit as written, or U+FFFD where XML cannot carry it (the no-escape shortcut included)',
+    { timeout: 30_000 },
+    () => {
+      const invalid = (c: number) =>
+        (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) ||
+        c === 0xfffe ||
+        c === 0xffff ||
+        (c >= 0xd800 && c <= 0xdfff);
+      const wrong: string[] = [];
+      for (let c = 0; c <= 0xffff; c++) {
+        const s = `a${String.fromCharCode(c)}b`;
+        const expected = invalid(c) ? 'a\uFFFDb' : s;
+        const { root } = parseXml(`<r k="${escapeXmlAttribute(s)}">${escapeXmlText(s)}</r>`);
+        if (root.attributes.k !== expected || textContent(root) !== expected) wrong.push(c.toString(16));
+      }
+      expect(wrong).toEqual([]);
+      // A text with nothing to escape is returned as it is.
+      const plain = 'screen1.label_2 {name} é 😀';
+      expect(escapeXmlText(plain)).toBe(plain);
+      expect(escapeXmlAttribute(plain)).toBe(plain);
+    },
+  );
 
   it('serializes nodes back to equivalent XML', () => {
     const { root } = parseXml('<r>x &amp; <b id="1&lt;">y</b><br/><![CDATA[<z>]]><!-- c --></r>');
@@ -232,7 +290,8 @@ describe('XML writer helpers', () => {
 });
 
 describe('parseXmlSplit', () => {
-  const strip = (el: unknown): unknown => JSON.parse(JSON.stringify(el, (k, v) => (k === 'line' || k === 'column' ? undefined : v)));
+  const strip = (el: unknown): unknown =>
+    JSON.parse(JSON.stringify(el, (k, v) => (k === 'line' || k === 'column' ? undefined : v)));
   const DOC = `<?xml version="1.0"?>
 <!DOCTYPE r [<!ENTITY brand "Acme">]>
 <r lang="en"><head><title>&brand;</title></head><list>
@@ -247,7 +306,11 @@ describe('parseXmlSplit', () => {
     const list = childElements(whole.root, 'list')[0]!;
     const items = [...childElements(list, 'item'), ...childElements(childElements(list, 'other')[0]!, 'item')];
     const entries = [...split.entries()];
-    expect(entries.map((e) => [e.element.attributes.id, e.parent])).toEqual([['1', 'list'], ['2', 'list'], ['3', 'other']]);
+    expect(entries.map((e) => [e.element.attributes.id, e.parent])).toEqual([
+      ['1', 'list'],
+      ['2', 'list'],
+      ['3', 'other'],
+    ]);
     expect(entries.map((e) => strip(e.element))).toEqual(items.map(strip));
     expect(textContent(entries[0]!.element)).toBe('one & Acme</item> <item>');
     expect(split.root.attributes.lang).toBe('en');
@@ -259,10 +322,14 @@ describe('parseXmlSplit', () => {
     expect(formatError(() => parseXmlSplit('<r><item><a></item></r>', ['item'])).message).toMatch(/^Malformed XML/);
     const deep = (n: number) => `<r><s><item>${'<d>'.repeat(n)}${'</d>'.repeat(n)}</item></s></r>`;
     expect([...parseXmlSplit(deep(5), ['item'], { maxDepth: 8 }).entries()]).toHaveLength(1);
-    expect(formatError(() => [...parseXmlSplit(deep(6), ['item'], { maxDepth: 8 }).entries()]).message).toBe('XML nesting is deeper than 8 levels');
+    expect(formatError(() => [...parseXmlSplit(deep(6), ['item'], { maxDepth: 8 }).entries()]).message).toBe(
+      'XML nesting is deeper than 8 levels',
+    );
     // Each entry stays under the budget, all of them together do not.
     const many = `<!DOCTYPE r [<!ENTITY e "${'x'.repeat(1000)}">]><r>${'<item>&e;&e;</item>'.repeat(20)}</r>`;
     expect([...parseXmlSplit(many, ['item'], { maxTotalExpansion: 50_000 }).entries()]).toHaveLength(20);
-    expect(formatError(() => [...parseXmlSplit(many, ['item'], { maxTotalExpansion: 30_000 }).entries()]).message).toMatch(/expand to more than 30000 characters/);
+    expect(
+      formatError(() => [...parseXmlSplit(many, ['item'], { maxTotalExpansion: 30_000 }).entries()]).message,
+    ).toMatch(/expand to more than 30000 characters/);
   });
 });

@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { android, androidStrings, androidXml } from '../../../src/formats/android.js';
 import { fileOf } from '../../../src/formats/define.js';
 import { pagesOf } from './support/pages.js';
-import type { Bundle, BundleKey, ExportOption, FileFormat, SerializeOptions, WriterOutput } from '../../../src/formats/model.js';
+import type {
+  Bundle,
+  BundleKey,
+  ExportOption,
+  FileFormat,
+  SerializeOptions,
+  WriterOutput,
+} from '../../../src/formats/model.js';
 import { toIcuPlural } from '../../../src/formats/plural.js';
 import { qtLinguist } from '../../../src/formats/qt-linguist.js';
 import { resx, stringResources } from '../../../src/formats/resx.js';
@@ -27,10 +34,19 @@ const isArrayItem = (key: string): boolean => /\[\d+\]$/.test(key);
 const attribute = (key: string): string => `="${key}"`;
 
 const CASES: Case[] = [
-  ...[android, androidStrings, androidXml].map((format) => ({ format, languages: ['en'], entry: attribute, heldUntilEnd: isArrayItem })),
+  ...[android, androidStrings, androidXml].map((format) => ({
+    format,
+    languages: ['en'],
+    entry: attribute,
+    heldUntilEnd: isArrayItem,
+  })),
   ...[resx, stringResources].map((format) => ({ format, languages: ['en'], entry: attribute })),
   { format: qtLinguist, languages: ['en'], entry: (key: string) => `<source>${key}</source>` },
-  ...[xliff12, xliff12Export, xliff20, xliff20Export].map((format) => ({ format, languages: ['en', 'de'], entry: attribute })),
+  ...[xliff12, xliff12Export, xliff20, xliff20Export].map((format) => ({
+    format,
+    languages: ['en', 'de'],
+    entry: attribute,
+  })),
 ];
 
 /**
@@ -48,7 +64,7 @@ function mixedBundle(n: number, languages: string[]): Bundle {
   const keys: BundleKey[] = [];
   for (let i = 0; i < n; i++) {
     // i and i + 45 differ in namespace, so names are shared across namespaces.
-    const name = i % 5 === 3 ? `list${i % 2}[${Math.floor(i / 10) * 7 % 5}]` : `key${i % 45}`;
+    const name = i % 5 === 3 ? `list${i % 2}[${(Math.floor(i / 10) * 7) % 5}]` : `key${i % 45}`;
     keys.push({
       key: name,
       namespace: i % 4 === 0 ? '' : `ns${i % 4}`,
@@ -70,7 +86,11 @@ function withoutArrayGaps(bundle: Bundle): Bundle {
   const indices = new Map<string, Set<number>>();
   for (const k of bundle.keys) {
     const m = /^(.+)\[(\d+)\]$/.exec(k.key);
-    if (m) indices.set(`${k.namespace}\u0000${m[1]}`, (indices.get(`${k.namespace}\u0000${m[1]}`) ?? new Set()).add(Number(m[2])));
+    if (m)
+      indices.set(
+        `${k.namespace}\u0000${m[1]}`,
+        (indices.get(`${k.namespace}\u0000${m[1]}`) ?? new Set()).add(Number(m[2])),
+      );
   }
   const dense = (ns: string, name: string, index: number): boolean => {
     const set = indices.get(`${ns}\u0000${name}`)!;
@@ -92,12 +112,23 @@ function text(output: WriterOutput): string {
   return output;
 }
 
-function fileOptions(format: FileFormat, bundle: Bundle, languages: string[], options: ExportOption[], namespace?: string): { keys: BundleKey[]; options: SerializeOptions } {
+function fileOptions(
+  format: FileFormat,
+  bundle: Bundle,
+  languages: string[],
+  options: ExportOption[],
+  namespace?: string,
+): { keys: BundleKey[]; options: SerializeOptions } {
   return fileOf(format, bundle, { languages: languages.map((key) => ({ key })), options: new Set(options), namespace });
 }
 
 /** Streams the pages through a writer; checks each page's entries are in that page's chunk. */
-async function stream(c: Case, keys: readonly BundleKey[], options: SerializeOptions, sizes: number[]): Promise<string> {
+async function stream(
+  c: Case,
+  keys: readonly BundleKey[],
+  options: SerializeOptions,
+  sizes: number[],
+): Promise<string> {
   const writer = c.format.writer(options);
   let file = '';
   for (const page of pagesOf(keys, sizes)) {
@@ -111,8 +142,14 @@ async function stream(c: Case, keys: readonly BundleKey[], options: SerializeOpt
 }
 
 /** `namespace/key` -> texts of the file's languages. */
-function textsOf(keys: readonly BundleKey[], languages: string[], withNamespace: boolean): Record<string, (string | undefined)[]> {
-  return Object.fromEntries(keys.map((k) => [`${withNamespace ? k.namespace : ''}/${k.key}`, languages.map((l) => k.translations[l]?.text)]));
+function textsOf(
+  keys: readonly BundleKey[],
+  languages: string[],
+  withNamespace: boolean,
+): Record<string, (string | undefined)[]> {
+  return Object.fromEntries(
+    keys.map((k) => [`${withNamespace ? k.namespace : ''}/${k.key}`, languages.map((l) => k.translations[l]?.text)]),
+  );
 }
 
 const PAGE_SIZES = [[1], [0, 2, 0, 5], [3, 0, 0, 1000], [7, 1, 13], [1000], [100_000]];
@@ -125,10 +162,15 @@ describe.each(CASES)('$format.id writer', (c) => {
     { name: 'unsplit', namespace: undefined, options: ['INCLUDE_DESCRIPTIONS'] as ExportOption[] },
     { name: 'split', namespace: 'ns1', options: [] as ExportOption[] },
   ])('gives the bytes of serialize() in pages of any size ($name)', async ({ namespace, options }) => {
-    const expected = await c.format.serialize(bundle, { languages: bundle.languages, options: new Set(options), namespace });
+    const expected = await c.format.serialize(bundle, {
+      languages: bundle.languages,
+      options: new Set(options),
+      namespace,
+    });
     const file = fileOptions(c.format, bundle, c.languages, options, namespace);
     expect(file.keys.length).toBeGreaterThan(20);
-    for (const sizes of PAGE_SIZES) expect(await stream(c, file.keys, file.options, sizes)).toBe(expected.toString('utf8'));
+    for (const sizes of PAGE_SIZES)
+      expect(await stream(c, file.keys, file.options, sizes)).toBe(expected.toString('utf8'));
     if (hasXmllint) expect(xmllintErrors(expected)).toBe('');
 
     const again = await c.format.parse(expected, parseOptions);
@@ -138,7 +180,9 @@ describe.each(CASES)('$format.id writer', (c) => {
 
   it('writes the same empty file from end() alone as from empty pages', async () => {
     const empty: Bundle = { keys: [], languages: bundle.languages };
-    const expected = (await c.format.serialize(empty, { languages: bundle.languages, options: new Set() })).toString('utf8');
+    const expected = (await c.format.serialize(empty, { languages: bundle.languages, options: new Set() })).toString(
+      'utf8',
+    );
     const options = fileOptions(c.format, empty, c.languages, []).options;
     expect(text(await c.format.writer(options).end())).toBe(expected);
     const writer = c.format.writer(options);
@@ -177,7 +221,9 @@ describe('format properties of the XML writers', () => {
     const { options } = fileOptions(android, { keys, languages: [{ key: 'en' }] }, ['en'], []);
     const writer = android.writer(options);
     const first = text(await writer.write(keys.slice(0, 2)));
-    expect(first).toBe('<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="hello" xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">Hello <xliff:g id="n">%s</xliff:g></string>\n');
+    expect(first).toBe(
+      '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="hello" xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">Hello <xliff:g id="n">%s</xliff:g></string>\n',
+    );
     expect(text(await writer.write(keys.slice(2)))).toBe('');
     expect(text(await writer.end())).toBe(
       '    <string-array name="days">\n        <item>Mon</item>\n        <item>Tue</item>\n        <item>Wed</item>\n    </string-array>\n</resources>\n',
@@ -185,11 +231,20 @@ describe('format properties of the XML writers', () => {
   });
 
   it('Qt: a context spanning pages is opened once and closed when the namespace changes', async () => {
-    const key = (namespace: string, name: string): BundleKey => ({ key: name, namespace, translations: { en: { text: name.toUpperCase() } } });
+    const key = (namespace: string, name: string): BundleKey => ({
+      key: name,
+      namespace,
+      translations: { en: { text: name.toUpperCase() } },
+    });
     const keys = [key('A', 'a1'), key('A', 'a2'), key('B', 'b1')];
     const { options } = fileOptions(qtLinguist, { keys, languages: [{ key: 'en' }] }, ['en'], []);
     const writer = qtLinguist.writer(options);
-    const chunks = [await writer.write(keys.slice(0, 1)), await writer.write(keys.slice(1, 2)), await writer.write(keys.slice(2)), await writer.end()].map(text);
+    const chunks = [
+      await writer.write(keys.slice(0, 1)),
+      await writer.write(keys.slice(1, 2)),
+      await writer.write(keys.slice(2)),
+      await writer.end(),
+    ].map(text);
     expect(chunks[0]).toContain('<context>\n    <name>A</name>\n    <message>');
     expect(chunks[1]).not.toContain('context>');
     expect(chunks[2]!.startsWith('</context>\n<context>\n    <name>B</name>\n')).toBe(true);

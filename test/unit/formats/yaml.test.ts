@@ -10,13 +10,24 @@ import { costRatio, cpuClock, PATHOLOGICAL_CPU_MS, HOSTILE_TEST_TIMEOUT } from '
 
 const CORPUS = corpusPath('yaml');
 const parse = (text: string | Buffer, languageKey?: string, options: ImportOption[] = [], namespace?: string) =>
-  yaml.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), { languageKey, namespace, options: new Set(options) });
+  yaml.parse(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), {
+    languageKey,
+    namespace,
+    options: new Set(options),
+  });
 const serialize = async (bundle: Bundle, languages: string[], options: string[] = []) =>
-  (await yaml.serialize(bundle, { languages: languages.map((key) => ({ key })), options: new Set(options as ExportOption[]) })).toString('utf8');
+  (
+    await yaml.serialize(bundle, {
+      languages: languages.map((key) => ({ key })),
+      options: new Set(options as ExportOption[]),
+    })
+  ).toString('utf8');
 const text = (b: Bundle, key: string, lang: string) => b.keys.find((k) => k.key === key)?.translations[lang]?.text;
-const shape = (b: Bundle) => b.keys.map((k) => ({ key: k.key, namespace: k.namespace, description: k.description, translations: k.translations }));
+const shape = (b: Bundle) =>
+  b.keys.map((k) => ({ key: k.key, namespace: k.namespace, description: k.description, translations: k.translations }));
 /** Nesting groups keys under their common prefixes, so the order may change: compare sorted. */
-const sortedShape = (b: Bundle | ReturnType<typeof shape>) => [...(Array.isArray(b) ? b : shape(b))].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+const sortedShape = (b: Bundle | ReturnType<typeof shape>) =>
+  [...(Array.isArray(b) ? b : shape(b))].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 
 describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
   it('rails-i18n ru: root language stripped, lists, null list item, Russian plurals, symbols as text', async () => {
@@ -28,7 +39,10 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
     expect(text(b, 'date.formats.default', 'ru')).toBe('%d.%m.%Y');
     expect(text(b, 'date.order[0]', 'ru')).toBe(':day');
     expect(parseIcuPlural(text(b, 'datetime.distance_in_words.about_x_hours', 'ru')!)?.forms).toEqual({
-      one: 'около # часа', few: 'около # часов', many: 'около # часов', other: 'около # часов',
+      one: 'около # часа',
+      few: 'около # часов',
+      many: 'около # часов',
+      other: 'около # часов',
     });
   });
 
@@ -44,7 +58,14 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
 
   it('discourse ar: six Arabic categories, block scalar', async () => {
     const client = await parse(readFileSync(join(CORPUS, 'discourse-solved_client.ar.yml')), 'ar');
-    expect(Object.keys(parseIcuPlural(text(client, 'js.solved.solution_summary', 'ar')!)!.forms)).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
+    expect(Object.keys(parseIcuPlural(text(client, 'js.solved.solution_summary', 'ar')!)!.forms)).toEqual([
+      'zero',
+      'one',
+      'two',
+      'few',
+      'many',
+      'other',
+    ]);
     const server = await parse(readFileSync(join(CORPUS, 'discourse-solved_server.ar.yml')), 'ar');
     const block = server.keys.find((k) => k.translations.ar!.text.includes('###'));
     expect(block?.translations.ar?.text).toContain('%{base_url}');
@@ -58,7 +79,13 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
   });
 
   it('every corpus file round-trips (nested, flat, Rails root with MULTI_LANGUAGE), plural branches without a literal #', async () => {
-    for (const [file, lang] of [['rails-i18n_ru.yml', 'ru'], ['devise_en.yml', 'en'], ['discourse-solved_client.ar.yml', 'ar'], ['discourse-solved_server.ar.yml', 'ar'], ['activeadmin_ja.yml', 'ja']]) {
+    for (const [file, lang] of [
+      ['rails-i18n_ru.yml', 'ru'],
+      ['devise_en.yml', 'en'],
+      ['discourse-solved_client.ar.yml', 'ar'],
+      ['discourse-solved_server.ar.yml', 'ar'],
+      ['activeadmin_ja.yml', 'ja'],
+    ]) {
       const b = await parse(readFileSync(join(CORPUS, file!)), lang);
       for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], [], ['WRITE_NESTED', 'MULTI_LANGUAGE']]) {
         const out = await serialize(b, [lang!], options);
@@ -67,7 +94,8 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
         // Every plural map branch has Rails' %{count} where ICU has #.
         for (const k of b.keys) {
           const forms = parseIcuPlural(k.translations[lang!]!.text)?.forms;
-          if (forms && Object.values(forms).some((f) => f.includes('#'))) expect(out, k.key).not.toContain(Object.values(forms).find((f) => f.includes('#'))!);
+          if (forms && Object.values(forms).some((f) => f.includes('#')))
+            expect(out, k.key).not.toContain(Object.values(forms).find((f) => f.includes('#'))!);
         }
       }
     }
@@ -76,7 +104,8 @@ describe.skipIf(!existsSync(CORPUS))('yaml: corpus files', () => {
 
 describe('yaml: import rules', () => {
   it('nested keys, scalars kept as written, null and empty values, lists, descriptions', async () => {
-    const b = await parse(`# file header, not a description
+    const b = await parse(
+      `# file header, not a description
 
 app:
   # The title
@@ -93,7 +122,9 @@ app:
   folded: >
     folded
     text
-`, 'en');
+`,
+      'en',
+    );
     expect(b.keys.map((k) => [k.key, k.translations.en!.text, k.description])).toEqual([
       ['app.title', 'My App', 'The title'],
       ['app.count', '1.0', undefined],
@@ -114,13 +145,17 @@ app:
   });
 
   it('a map of CLDR categories with `other` is a plural; without `other` or with other keys it is not', async () => {
-    const b = await parse('a:\n  one: "%{count} file"\n  other: "%{count} files"\nb:\n  one: x\n  few: y\nc:\n  one: x\n  other: y\n  label: z\n', 'en');
+    const b = await parse(
+      'a:\n  one: "%{count} file"\n  other: "%{count} files"\nb:\n  one: x\n  few: y\nc:\n  one: x\n  other: y\n  label: z\n',
+      'en',
+    );
     expect(text(b, 'a', 'en')).toBe(toIcuPlural({ one: '# file', other: '# files' }));
     expect(b.keys.map((k) => k.key)).toEqual(['a', 'b.one', 'b.few', 'c.one', 'c.other', 'c.label']);
   });
 
   it('MULTI_LANGUAGE,LANGUAGES_NESTED (or LANGUAGES_NESTED alone): {key: {lang: text}} with nested key paths and plurals', async () => {
-    const b = await parse(`greeting:
+    const b = await parse(
+      `greeting:
   en: Hello
   de: Hallo
 menu:
@@ -133,17 +168,49 @@ menu:
       one: "%{count} item"
       other: "%{count} items"
     de: "%{count} Elemente"
-`, undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'], 'ui');
+`,
+      undefined,
+      ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'],
+      'ui',
+    );
     expect(b.languages).toEqual([{ key: 'en' }, { key: 'de' }]);
     expect(shape(b)).toEqual([
-      { key: 'greeting', namespace: 'ui', description: undefined, translations: { en: { text: 'Hello' }, de: { text: 'Hallo' } } },
-      { key: 'menu.file', namespace: 'ui', description: 'The file menu', translations: { en: { text: 'File' }, de: { text: 'Datei' } } },
-      { key: 'menu.items', namespace: 'ui', description: undefined, translations: { en: { text: toIcuPlural({ one: '# item', other: '# items' }) }, de: { text: '%{count} Elemente' } } },
+      {
+        key: 'greeting',
+        namespace: 'ui',
+        description: undefined,
+        translations: { en: { text: 'Hello' }, de: { text: 'Hallo' } },
+      },
+      {
+        key: 'menu.file',
+        namespace: 'ui',
+        description: 'The file menu',
+        translations: { en: { text: 'File' }, de: { text: 'Datei' } },
+      },
+      {
+        key: 'menu.items',
+        namespace: 'ui',
+        description: undefined,
+        translations: {
+          en: { text: toIcuPlural({ one: '# item', other: '# items' }) },
+          de: { text: '%{count} Elemente' },
+        },
+      },
     ]);
-    expect(shape(await parse('greeting:\n  en: Hello\n', undefined, ['LANGUAGES_NESTED']))).toEqual([{ key: 'greeting', namespace: '', description: undefined, translations: { en: { text: 'Hello' } } }]);
-    await expect(parse('a: text\n', undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'])).rejects.toThrow(/map of languages/);
+    expect(shape(await parse('greeting:\n  en: Hello\n', undefined, ['LANGUAGES_NESTED']))).toEqual([
+      { key: 'greeting', namespace: '', description: undefined, translations: { en: { text: 'Hello' } } },
+    ]);
+    await expect(parse('a: text\n', undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED'])).rejects.toThrow(
+      /map of languages/,
+    );
     // A languages-first file read keys-first: refused, never languages named after keys.
-    const error = await parse('en:\n  title: Hi\n  body: Text\n', undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED']).then(() => null, (e: unknown) => e as FormatError);
+    const error = await parse('en:\n  title: Hi\n  body: Text\n', undefined, [
+      'MULTI_LANGUAGE',
+      'LANGUAGES_NESTED',
+    ]).then(
+      () => null,
+      (e: unknown) => e as FormatError,
+    );
     expect(error).toBeInstanceOf(FormatError);
     expect(error!.message).toContain('"en.title": "title" is not a language code');
     expect(error!.message).toContain('MULTI_LANGUAGE alone');
@@ -159,7 +226,10 @@ menu:
     ]);
     await expect(parse('en: text\n', undefined, ['MULTI_LANGUAGE'])).rejects.toThrow(/"en" must be a map of keys/);
     // A keys-first file read languages-first: refused with the layout named, nothing read.
-    const error = await parse('home:\n  title:\n    en: Home\n', undefined, ['MULTI_LANGUAGE']).then(() => null, (e: unknown) => e as FormatError);
+    const error = await parse('home:\n  title:\n    en: Home\n', undefined, ['MULTI_LANGUAGE']).then(
+      () => null,
+      (e: unknown) => e as FormatError,
+    );
     expect(error).toBeInstanceOf(FormatError);
     expect(error!.message).toContain('"home" on the first level is not a language code');
     expect(error!.message).toContain('MULTI_LANGUAGE,LANGUAGES_NESTED');
@@ -167,28 +237,47 @@ menu:
 
   it('resolves ordinary aliases', async () => {
     const b = await parse('base: &b\n  ok: OK\ncopy: *b\n', 'en');
-    expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([['base.ok', 'OK'], ['copy.ok', 'OK']]);
+    expect(b.keys.map((k) => [k.key, k.translations.en!.text])).toEqual([
+      ['base.ok', 'OK'],
+      ['copy.ok', 'OK'],
+    ]);
   });
 });
 
 describe('yaml: hostile and malformed input', () => {
-  it('refuses an alias bomb quickly', async () => {
-    let bomb = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-    for (let i = 1; i < 12; i++) bomb += `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]\n`;
-    const t = cpuClock();
-    await expect(parse(bomb, 'en')).rejects.toThrow(/alias/i);
-    expect(cpuClock() - t).toBeLessThan(PATHOLOGICAL_CPU_MS);
-  }, HOSTILE_TEST_TIMEOUT);
-
-  it('refuses deep nesting quickly (flow, block and compact sequences), without crashing', async () => {
-    for (const deep of ['['.repeat(1_000_000), '{a: '.repeat(200_000), '- '.repeat(100_000) + 'x\n', Array.from({ length: 100 }, (_, i) => `${' '.repeat(i)}k:`).join('\n') + ' v\n']) {
+  it(
+    'refuses an alias bomb quickly',
+    async () => {
+      let bomb = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+      for (let i = 1; i < 12; i++)
+        bomb += `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]\n`;
       const t = cpuClock();
-      const err = await parse(deep, 'en').catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(FormatError);
-      expect((err as Error).message).toMatch(/nested deeper than 64/);
+      await expect(parse(bomb, 'en')).rejects.toThrow(/alias/i);
       expect(cpuClock() - t).toBeLessThan(PATHOLOGICAL_CPU_MS);
-    }
-  }, HOSTILE_TEST_TIMEOUT);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
+
+  it(
+    'refuses deep nesting quickly (flow, block and compact sequences), without crashing',
+    async () => {
+      for (const deep of [
+        '['.repeat(1_000_000),
+        '{a: '.repeat(200_000),
+        '- '.repeat(100_000) + 'x\n',
+        Array.from({ length: 100 }, (_, i) => `${' '.repeat(i)}k:`).join('\n') + ' v\n',
+      ]) {
+        const t = cpuClock();
+        const err = await parse(deep, 'en').catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(FormatError);
+        expect((err as Error).message).toMatch(/nested deeper than 64/);
+        expect(cpuClock() - t).toBeLessThan(PATHOLOGICAL_CPU_MS);
+      }
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('counts only real nesting: brackets and dashes in block scalars, quoted strings, plain scalars and comments are text', async () => {
     const b = '['.repeat(100) + ']'.repeat(100);
@@ -201,7 +290,10 @@ describe('yaml: hostile and malformed input', () => {
 
   it('does not mistake brackets in strings, comments and block scalars for nesting', async () => {
     const brackets = '['.repeat(100);
-    const b = await parse(`a: "${brackets}"\nb: '${brackets}'\n# ${brackets}\nc: |\n  ${brackets}\nd: x${brackets}\n`, 'en');
+    const b = await parse(
+      `a: "${brackets}"\nb: '${brackets}'\n# ${brackets}\nc: |\n  ${brackets}\nd: x${brackets}\n`,
+      'en',
+    );
     expect(b.keys.map((k) => k.translations.en!.text)).toEqual([brackets, brackets, `${brackets}\n`, `x${brackets}`]);
   });
 
@@ -241,9 +333,21 @@ describe('yaml: export', () => {
   const bundle: Bundle = {
     languages: [{ key: 'en' }, { key: 'de' }],
     keys: [
-      { key: 'app.title', namespace: '', description: 'Window title\n\nsecond paragraph', translations: { en: { text: 'My App' }, de: { text: 'Meine App' } } },
+      {
+        key: 'app.title',
+        namespace: '',
+        description: 'Window title\n\nsecond paragraph',
+        translations: { en: { text: 'My App' }, de: { text: 'Meine App' } },
+      },
       { key: 'app', namespace: '', translations: { en: { text: 'leaf and parent' } } },
-      { key: 'app.files', namespace: '', translations: { en: { text: toIcuPlural({ one: '# file', other: '# files' }) }, de: { text: toIcuPlural({ one: '# Datei', other: '# Dateien' }) } } },
+      {
+        key: 'app.files',
+        namespace: '',
+        translations: {
+          en: { text: toIcuPlural({ one: '# file', other: '# files' }) },
+          de: { text: toIcuPlural({ one: '# Datei', other: '# Dateien' }) },
+        },
+      },
       { key: 'app.exact', namespace: '', translations: { en: { text: '{count, plural, =0 {none} other {# files}}' } } },
       { key: 'looks.one', namespace: '', translations: { en: { text: 'not a plural' } } },
       { key: 'looks.other', namespace: '', translations: { en: { text: 'either' } } },
@@ -254,7 +358,11 @@ describe('yaml: export', () => {
       { key: 'colon: and # hash', namespace: '', translations: { en: { text: '- starts with a dash: yes' } } },
     ],
   };
-  const expected = (langs: string[]) => shape(bundle).map((k) => ({ ...k, translations: Object.fromEntries(langs.map((l) => [l, { text: k.translations[l]?.text ?? '' }])) }));
+  const expected = (langs: string[]) =>
+    shape(bundle).map((k) => ({
+      ...k,
+      translations: Object.fromEntries(langs.map((l) => [l, { text: k.translations[l]?.text ?? '' }])),
+    }));
 
   it('writes nested keys with WRITE_NESTED: plural maps, lists, conflicting keys flat, descriptions as comments', async () => {
     const out = await serialize(bundle, ['en'], ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS']);
@@ -279,21 +387,34 @@ describe('yaml: export', () => {
 
   it('round-trips single-language, nested and flat', async () => {
     for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['INCLUDE_DESCRIPTIONS']]) {
-      expect(sortedShape(await parse(await serialize(bundle, ['en'], options), 'en'))).toEqual(sortedShape(expected(['en'])));
+      expect(sortedShape(await parse(await serialize(bundle, ['en'], options), 'en'))).toEqual(
+        sortedShape(expected(['en'])),
+      );
     }
   });
 
   it('MULTI_LANGUAGE (or several languages) writes languages first; with LANGUAGES_NESTED keys first; both round-trip', async () => {
-    for (const options of [['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['MULTI_LANGUAGE', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['MULTI_LANGUAGE', 'INCLUDE_DESCRIPTIONS']]) {
+    for (const options of [
+      ['WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'],
+      ['MULTI_LANGUAGE', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'],
+      ['MULTI_LANGUAGE', 'INCLUDE_DESCRIPTIONS'],
+    ]) {
       const languagesFirst = await serialize(bundle, ['en', 'de'], options);
       expect(Object.keys(YAML.parse(languagesFirst))).toEqual(['en', 'de']);
-      expect(sortedShape(await parse(languagesFirst, undefined, ['MULTI_LANGUAGE']))).toEqual(sortedShape(expected(['en', 'de'])));
+      expect(sortedShape(await parse(languagesFirst, undefined, ['MULTI_LANGUAGE']))).toEqual(
+        sortedShape(expected(['en', 'de'])),
+      );
     }
 
-    for (const options of [['MULTI_LANGUAGE', 'LANGUAGES_NESTED', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'], ['LANGUAGES_NESTED', 'INCLUDE_DESCRIPTIONS']]) {
+    for (const options of [
+      ['MULTI_LANGUAGE', 'LANGUAGES_NESTED', 'WRITE_NESTED', 'INCLUDE_DESCRIPTIONS'],
+      ['LANGUAGES_NESTED', 'INCLUDE_DESCRIPTIONS'],
+    ]) {
       const keysFirst = await serialize(bundle, ['en', 'de'], options);
       expect(YAML.parse(keysFirst).scalars).toEqual({ en: 'yes', de: '1.0' });
-      expect(sortedShape(await parse(keysFirst, undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED']))).toEqual(sortedShape(expected(['en', 'de'])));
+      expect(sortedShape(await parse(keysFirst, undefined, ['MULTI_LANGUAGE', 'LANGUAGES_NESTED']))).toEqual(
+        sortedShape(expected(['en', 'de'])),
+      );
     }
 
     const rails = await serialize(bundle, ['en'], ['MULTI_LANGUAGE', 'WRITE_NESTED']);
@@ -313,16 +434,31 @@ describe('yaml: export', () => {
     const out = await serialize(b, ['en'], ['WRITE_NESTED']);
     // Nested keys come in path order; a root branch named after the language is written flat.
     expect(out).toBe('en.sub: x\nen.title: first\n');
-    expect((await parse(out, 'en')).keys.map((k) => [k.key, k.translations.en?.text])).toEqual([['en.sub', 'x'], ['en.title', 'first']]);
+    expect((await parse(out, 'en')).keys.map((k) => [k.key, k.translations.en?.text])).toEqual([
+      ['en.sub', 'x'],
+      ['en.title', 'first'],
+    ]);
   });
 
   it('writes ICU plural branches with %{count}, never a literal #; keeps named arguments; reads them back', async () => {
     const b: Bundle = {
       languages: [{ key: 'en' }],
       keys: [
-        { key: 'files', namespace: '', translations: { en: { text: '{count, plural, one {# file} other {# files}}' } } },
-        { key: 'owner', namespace: '', translations: { en: { text: "{count, plural, one {{name} has # file (#'#'1)} other {{name} has # files}}" } } },
-        { key: 'other_argument', namespace: '', translations: { en: { text: '{n, plural, one {# thing} other {# things}}' } } },
+        {
+          key: 'files',
+          namespace: '',
+          translations: { en: { text: '{count, plural, one {# file} other {# files}}' } },
+        },
+        {
+          key: 'owner',
+          namespace: '',
+          translations: { en: { text: "{count, plural, one {{name} has # file (#'#'1)} other {{name} has # files}}" } },
+        },
+        {
+          key: 'other_argument',
+          namespace: '',
+          translations: { en: { text: '{n, plural, one {# thing} other {# things}}' } },
+        },
       ],
     };
     for (const options of [[], ['WRITE_NESTED'], ['MULTI_LANGUAGE'], ['LANGUAGES_NESTED']]) {
@@ -343,7 +479,10 @@ describe('yaml: export', () => {
   });
 
   it('ESCAPE_SINGLE_QUOTES writes every apostrophe as a backslash and an apostrophe', async () => {
-    const b: Bundle = { languages: [{ key: 'en' }], keys: [{ key: 'k', namespace: '', translations: { en: { text: "It's" } } }] };
+    const b: Bundle = {
+      languages: [{ key: 'en' }],
+      keys: [{ key: 'k', namespace: '', translations: { en: { text: "It's" } } }],
+    };
     expect(YAML.parse(await serialize(b, ['en'], ['ESCAPE_SINGLE_QUOTES'])).k).toBe("It\\'s");
     expect(YAML.parse(await serialize(b, ['en'])).k).toBe("It's");
   });

@@ -3,7 +3,12 @@ import { codePoints, jsonElementBytes, splitIntoBatches } from '../../../src/mt/
 import { backoffDelay, parseRetryAfter, sleep, withRetry } from '../../../src/mt/retry.js';
 import { MtProviderError, type BatchLimits } from '../../../src/mt/types.js';
 
-const limits = (maxTexts: number, maxSize: number): BatchLimits => ({ maxTexts, maxSize, sizeOf: codePoints, maxSingle: Infinity });
+const limits = (maxTexts: number, maxSize: number): BatchLimits => ({
+  maxTexts,
+  maxSize,
+  sizeOf: codePoints,
+  maxSingle: Infinity,
+});
 
 describe('batching', () => {
   it('cuts at the text count and at the size, keeping order', () => {
@@ -25,8 +30,22 @@ describe('batching', () => {
 });
 
 const retryable = (retryAfterMs?: number) =>
-  new MtProviderError({ provider: 'MT_PROVIDER_B', kind: 'retryable', reason: 'rate_limit', status: 429, providerMessage: 'Too many requests', retryAfterMs });
-const fatal = () => new MtProviderError({ provider: 'MT_PROVIDER_B', kind: 'fatal', reason: 'quota', status: 456, providerMessage: 'Quota exceeded' });
+  new MtProviderError({
+    provider: 'MT_PROVIDER_B',
+    kind: 'retryable',
+    reason: 'rate_limit',
+    status: 429,
+    providerMessage: 'Too many requests',
+    retryAfterMs,
+  });
+const fatal = () =>
+  new MtProviderError({
+    provider: 'MT_PROVIDER_B',
+    kind: 'fatal',
+    reason: 'quota',
+    status: 456,
+    providerMessage: 'Quota exceeded',
+  });
 
 describe('retry', () => {
   it('parses Retry-After seconds and dates', () => {
@@ -62,20 +81,29 @@ describe('retry', () => {
 
   it('gives up after maxAttempts, at once on fatal errors, and when Retry-After is too long', async () => {
     let calls = 0;
-    await expect(withRetry(async () => (calls++, Promise.reject(retryable())), { maxAttempts: 3, sleep: async () => {} })).rejects.toMatchObject({ status: 429 });
+    await expect(
+      withRetry(async () => (calls++, Promise.reject(retryable())), { maxAttempts: 3, sleep: async () => {} }),
+    ).rejects.toMatchObject({ status: 429 });
     expect(calls).toBe(3);
     calls = 0;
-    await expect(withRetry(async () => (calls++, Promise.reject(fatal())), { sleep: async () => {} })).rejects.toMatchObject({ reason: 'quota' });
+    await expect(
+      withRetry(async () => (calls++, Promise.reject(fatal())), { sleep: async () => {} }),
+    ).rejects.toMatchObject({ reason: 'quota' });
     expect(calls).toBe(1);
     calls = 0;
-    await expect(withRetry(async () => (calls++, Promise.reject(retryable(600_000))), { sleep: async () => {} })).rejects.toBeInstanceOf(MtProviderError);
+    await expect(
+      withRetry(async () => (calls++, Promise.reject(retryable(600_000))), { sleep: async () => {} }),
+    ).rejects.toBeInstanceOf(MtProviderError);
     expect(calls).toBe(1);
   });
 
   it('stops waiting when aborted', async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const promise = withRetry(async () => Promise.reject(retryable()), { baseDelayMs: 60_000, signal: controller.signal });
+    const promise = withRetry(async () => Promise.reject(retryable()), {
+      baseDelayMs: 60_000,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(new Error('job cancelled')), 20);
     await expect(promise).rejects.toThrow('job cancelled');
     // The retry delay is a minute: anything well under it proves the abort cut the wait short.

@@ -1,6 +1,12 @@
 // MT_PROVIDER_A (Google Cloud Translation v2) against the fake server on loopback.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getProvider, MtProviderError, MtValidationError, resolveCredentials, translateTexts } from '../../../src/mt/index.js';
+import {
+  getProvider,
+  MtProviderError,
+  MtValidationError,
+  resolveCredentials,
+  translateTexts,
+} from '../../../src/mt/index.js';
 import { parseIcu } from '../../../src/mt/icu.js';
 import { FAKE_GOOGLE_KEY, startFakeGoogle, type FakeGoogle } from '../../support/fake-providers/google.js';
 
@@ -19,7 +25,10 @@ beforeEach(() => {
 });
 
 const provider = (key = FAKE_GOOGLE_KEY) =>
-  getProvider('MT_PROVIDER_A', resolveCredentials('MT_PROVIDER_A', { env: { MT_PROVIDER_A_URL: fake.url, MT_PROVIDER_A_API_KEY: key } }));
+  getProvider(
+    'MT_PROVIDER_A',
+    resolveCredentials('MT_PROVIDER_A', { env: { MT_PROVIDER_A_URL: fake.url, MT_PROVIDER_A_API_KEY: key } }),
+  );
 
 describe('MT_PROVIDER_A requests', () => {
   it('posts q, target, source and format=html with the key as a query parameter', async () => {
@@ -66,7 +75,12 @@ describe('MT_PROVIDER_A requests', () => {
 
   it('sends identical texts once', async () => {
     const p = provider();
-    const { outcomes } = await translateTexts(p, ['Save', 'Save', 'Cancel'], p.validateRequest({ targetLanguage: 'de' }), { retry });
+    const { outcomes } = await translateTexts(
+      p,
+      ['Save', 'Save', 'Cancel'],
+      p.validateRequest({ targetLanguage: 'de' }),
+      { retry },
+    );
     expect(fake.translateCalls()[0]!.q).toEqual(['Save', 'Cancel']);
     expect(outcomes.map((o) => o.ok && o.text)).toEqual(['[de] Save', '[de] Save', '[de] Cancel']);
   });
@@ -88,7 +102,9 @@ describe('MT_PROVIDER_A errors', () => {
     fake.failNext(1, 503);
     fake.failNext(1, 500);
     const p = provider();
-    const { outcomes, stats } = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), { retry });
+    const { outcomes, stats } = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), {
+      retry,
+    });
     expect(outcomes).toEqual([{ ok: true, text: '[de] Hello' }]);
     expect(fake.requests).toHaveLength(4);
     expect(stats).toMatchObject({ requests: 4, retries: 3 });
@@ -105,23 +121,39 @@ describe('MT_PROVIDER_A errors', () => {
   it('ends on the daily quota with the provider message', async () => {
     fake.failNext(1, 403, { reason: 'dailyLimitExceeded', message: 'Daily Limit Exceeded' });
     const p = provider();
-    const error = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), { retry }).catch((e) => e);
+    const error = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), { retry }).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(MtProviderError);
-    expect(error).toMatchObject({ kind: 'fatal', reason: 'quota', status: 403, providerMessage: 'Daily Limit Exceeded' });
+    expect(error).toMatchObject({
+      kind: 'fatal',
+      reason: 'quota',
+      status: 403,
+      providerMessage: 'Daily Limit Exceeded',
+    });
     expect(error.message).toBe('MT_PROVIDER_A: Daily Limit Exceeded (HTTP 403)');
     expect(fake.requests).toHaveLength(1);
   });
 
   it('ends on an invalid key with the provider message', async () => {
     const p = provider('wrong-key');
-    const error = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), { retry }).catch((e) => e);
-    expect(error).toMatchObject({ kind: 'fatal', reason: 'auth', status: 400, providerMessage: 'API key not valid. Please pass a valid API key.' });
+    const error = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), { retry }).catch(
+      (e) => e,
+    );
+    expect(error).toMatchObject({
+      kind: 'fatal',
+      reason: 'auth',
+      status: 400,
+      providerMessage: 'API key not valid. Please pass a valid API key.',
+    });
   });
 
   it('gives up after the configured attempts on persistent 5xx', async () => {
     fake.failNext(10, 500);
     const p = provider();
-    const error = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), { retry: { ...retry, maxAttempts: 3 } }).catch((e) => e);
+    const error = await translateTexts(p, ['Hello'], p.validateRequest({ targetLanguage: 'de' }), {
+      retry: { ...retry, maxAttempts: 3 },
+    }).catch((e) => e);
     expect(error).toMatchObject({ kind: 'retryable', reason: 'server', status: 500 });
     expect(fake.requests).toHaveLength(3);
   });
@@ -132,9 +164,16 @@ describe('MT_PROVIDER_A errors', () => {
     // is even written, and a late request would leak into the next test.
     fake.setDelay(1_500);
     try {
-      const creds = resolveCredentials('MT_PROVIDER_A', { env: { MT_PROVIDER_A_URL: fake.url, MT_PROVIDER_A_API_KEY: FAKE_GOOGLE_KEY } });
+      const creds = resolveCredentials('MT_PROVIDER_A', {
+        env: { MT_PROVIDER_A_URL: fake.url, MT_PROVIDER_A_API_KEY: FAKE_GOOGLE_KEY },
+      });
       const p = getProvider('MT_PROVIDER_A', creds, { timeoutMs: 300 });
-      const error = await translateTexts(p, ['Hello'], { targetLanguage: 'de' }, { retry: { ...retry, maxAttempts: 2 } }).catch((e) => e);
+      const error = await translateTexts(
+        p,
+        ['Hello'],
+        { targetLanguage: 'de' },
+        { retry: { ...retry, maxAttempts: 2 } },
+      ).catch((e) => e);
       expect(error).toMatchObject({ kind: 'retryable', reason: 'timeout', status: 0 });
       await vi.waitFor(() => expect(fake.requests).toHaveLength(2), { timeout: 5_000 });
     } finally {
@@ -144,7 +183,12 @@ describe('MT_PROVIDER_A errors', () => {
 
   it('retries when the provider cannot be reached', async () => {
     const p = getProvider('MT_PROVIDER_A', { url: 'http://127.0.0.1:1', apiKey: 'k', keySource: 'environment' });
-    const error = await translateTexts(p, ['Hello'], { targetLanguage: 'de' }, { retry: { ...retry, maxAttempts: 2 } }).catch((e) => e);
+    const error = await translateTexts(
+      p,
+      ['Hello'],
+      { targetLanguage: 'de' },
+      { retry: { ...retry, maxAttempts: 2 } },
+    ).catch((e) => e);
     expect(error).toMatchObject({ kind: 'retryable', reason: 'network', status: 0 });
   });
 });
@@ -161,12 +205,18 @@ describe('MT_PROVIDER_A validation', () => {
   });
 
   it('suggests the right spelling and names sourceLanguage', () => {
-    expect(() => provider().validateLanguages({ targetLanguage: 'de', sourceLanguage: 'ZH_cn' })).toThrow(/sourceLanguage "ZH_cn".*did you mean "zh-CN"/);
+    expect(() => provider().validateLanguages({ targetLanguage: 'de', sourceLanguage: 'ZH_cn' })).toThrow(
+      /sourceLanguage "ZH_cn".*did you mean "zh-CN"/,
+    );
   });
 
   it('refuses formality and glossaries, which only MT_PROVIDER_B has', async () => {
-    expect(() => provider().validateRequest({ targetLanguage: 'de', formality: 'more' })).toThrow(/providerFormality is only supported by MT_PROVIDER_B/);
-    expect(() => provider().validateRequest({ targetLanguage: 'de', glossaryId: 'g' })).toThrow(/providerGlossaryId is only supported by MT_PROVIDER_B/);
+    expect(() => provider().validateRequest({ targetLanguage: 'de', formality: 'more' })).toThrow(
+      /providerFormality is only supported by MT_PROVIDER_B/,
+    );
+    expect(() => provider().validateRequest({ targetLanguage: 'de', glossaryId: 'g' })).toThrow(
+      /providerGlossaryId is only supported by MT_PROVIDER_B/,
+    );
     await expect(provider().checkGlossary('g', 'en', 'de')).rejects.toBeInstanceOf(MtValidationError);
   });
 
@@ -181,23 +231,39 @@ describe('MT_PROVIDER_A placeholders', () => {
     const p = provider();
     const text = "It's {name}'s turn: %1$d new <b>messages</b> & more\nnext line";
     const { outcomes } = await translateTexts(p, [text], p.validateRequest({ targetLanguage: 'de' }), { retry });
-    expect(outcomes[0]).toEqual({ ok: true, text: "[de] It's {name}'s turn: %1$d new <b>messages</b> & more\nnext line" });
+    expect(outcomes[0]).toEqual({
+      ok: true,
+      text: "[de] It's {name}'s turn: %1$d new <b>messages</b> & more\nnext line",
+    });
     expect(fake.translateCalls()[0]!.q[0]).toContain('<span translate="no" id="x0">{name}</span>');
   });
 
   it('translates the branches of an ICU plural and returns a valid plural', async () => {
     const p = provider();
-    const { outcomes } = await translateTexts(p, ['{count, plural, one {# file} other {# files}}'], p.validateRequest({ targetLanguage: 'de' }), { retry });
+    const { outcomes } = await translateTexts(
+      p,
+      ['{count, plural, one {# file} other {# files}}'],
+      p.validateRequest({ targetLanguage: 'de' }),
+      { retry },
+    );
     expect(outcomes[0]).toEqual({ ok: true, text: '{count, plural, one {[de] # file} other {[de] # files}}' });
     expect(parseIcu((outcomes[0] as { text: string }).text)).not.toBeNull();
     // The branch texts were sent, not the ICU syntax.
-    expect(fake.translateCalls()[0]!.q).toEqual(['<span translate="no" id="x0">#</span> file', '<span translate="no" id="x0">#</span> files']);
+    expect(fake.translateCalls()[0]!.q).toEqual([
+      '<span translate="no" id="x0">#</span> file',
+      '<span translate="no" id="x0">#</span> files',
+    ]);
   });
 
   it('fails a text whose placeholder the provider dropped, and only that text', async () => {
     fake.setTranslator((t) => t.replace(/<span translate="no" id="x0">[^<]*<\/span>/, '').replace(/^/, '[de] '));
     const p = provider();
-    const { outcomes, stats } = await translateTexts(p, ['Hello {name}', 'Plain text'], p.validateRequest({ targetLanguage: 'de' }), { retry });
+    const { outcomes, stats } = await translateTexts(
+      p,
+      ['Hello {name}', 'Plain text'],
+      p.validateRequest({ targetLanguage: 'de' }),
+      { retry },
+    );
     expect(outcomes[0]).toMatchObject({ ok: false, reason: 'placeholders' });
     expect(outcomes[1]).toEqual({ ok: true, text: '[de] Plain text' });
     expect(stats).toMatchObject({ translated: 1, failed: 1 });
@@ -209,7 +275,9 @@ describe('MT_PROVIDER_A placeholders', () => {
       return parts.reverse().join('');
     });
     const p = provider();
-    const { outcomes } = await translateTexts(p, ['{a} to {b}'], p.validateRequest({ targetLanguage: 'de' }), { retry });
+    const { outcomes } = await translateTexts(p, ['{a} to {b}'], p.validateRequest({ targetLanguage: 'de' }), {
+      retry,
+    });
     expect(outcomes[0]).toEqual({ ok: true, text: '{b} to {a}' });
   });
 });

@@ -30,7 +30,9 @@ describe('placeholder protection', () => {
 
   it('encodes for DeepL (xml) with numbered x/g elements and for Google (html) with translate="no" spans', () => {
     const text = 'Hello {name}, you have %1$d new <b>messages</b> & more';
-    expect(prepareText(text, 'xml').units[0]!.encoded).toBe('Hello <x id="0"/>, you have <x id="1"/> new <g id="2">messages</g> &amp; more');
+    expect(prepareText(text, 'xml').units[0]!.encoded).toBe(
+      'Hello <x id="0"/>, you have <x id="1"/> new <g id="2">messages</g> &amp; more',
+    );
     expect(prepareText(text, 'html').units[0]!.encoded).toBe(
       'Hello <span translate="no" id="x0">{name}</span>, you have <span translate="no" id="x1">%1$d</span> new <span id="g2">messages</span> &amp; more',
     );
@@ -40,7 +42,8 @@ describe('placeholder protection', () => {
     const prepared = prepareText('<b>Save</b> {name}', 'html');
     const unit = prepared.units[0]!;
     expect(unit.encoded).toBe('<span id="g0">Save</span> <span translate="no" id="x1">{name}</span>');
-    const answer = '<span translate="no" id="x1">{NAME?}</span> <span style=";text-align:right;direction:rtl" id="g0">Speichern</span>';
+    const answer =
+      '<span translate="no" id="x1">{NAME?}</span> <span style=";text-align:right;direction:rtl" id="g0">Speichern</span>';
     expect(assembleText(prepared, [decodeUnit(answer, unit, 'html')])).toBe('{name} <b>Speichern</b>');
   });
 
@@ -71,7 +74,9 @@ describe('placeholder protection', () => {
     const prepared = prepareText('  Line one\nline two  ', 'html');
     const unit = prepared.units[0]!;
     expect(unit.encoded).toBe('Line one<br id="x0">line two');
-    expect(assembleText(prepared, [decodeUnit('Zeile eins<br id="x0">Zeile zwei', unit, 'html')])).toBe('  Zeile eins\nZeile zwei  ');
+    expect(assembleText(prepared, [decodeUnit('Zeile eins<br id="x0">Zeile zwei', unit, 'html')])).toBe(
+      '  Zeile eins\nZeile zwei  ',
+    );
   });
 
   it('leaves a text without letters untouched and unsent', () => {
@@ -92,7 +97,8 @@ describe('ICU messages', () => {
   });
 
   it('handles text around plurals, selects, nesting, offset and exact matches', () => {
-    const text = 'Hi {name}: {gender, select, female {She has {n, plural, offset:1 =0 {no file} other {# files}}} other {They have {n, number} files}}.';
+    const text =
+      'Hi {name}: {gender, select, female {She has {n, plural, offset:1 =0 {no file} other {# files}}} other {They have {n, number} files}}.';
     const prepared = prepareText(text, 'xml');
     expect(prepared.units[0]!.encoded).toBe('Hi <x id="0"/>: <x id="1"/>.');
     const out = roundTrip(text, 'xml', upper)!;
@@ -103,7 +109,9 @@ describe('ICU messages', () => {
   });
 
   it('quotes ICU special characters in translated branch text', () => {
-    const out = roundTrip("{n, plural, one {# item} other {# items}}", 'xml', (e) => e.replace('items', "l'item {x} #").replace(/item$/, 'it'))!;
+    const out = roundTrip('{n, plural, one {# item} other {# items}}', 'xml', (e) =>
+      e.replace('items', "l'item {x} #").replace(/item$/, 'it'),
+    )!;
     expect(out).toBe("{n, plural, one {# it} other {# l''item '{'x'}' '#'}}");
     expect(parseIcu(out)).not.toBeNull();
     expect(escapeIcuText("it's {x}", false)).toBe("it''s '{'x'}'");

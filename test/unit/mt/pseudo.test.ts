@@ -44,7 +44,11 @@ describe('PSEUDO provider', () => {
   it('works offline through translateTexts and accepts any BCP 47 target', async () => {
     const p = getProvider('PSEUDO');
     const options = p.validateRequest({ targetLanguage: 'en-XA' });
-    const { outcomes, stats } = await translateTexts(p, ['Save', 'Save', '{n, plural, one {# day} other {# days}}'], options);
+    const { outcomes, stats } = await translateTexts(
+      p,
+      ['Save', 'Save', '{n, plural, one {# day} other {# days}}'],
+      options,
+    );
     expect(outcomes).toEqual([
       { ok: true, text: '[!!! Şȧȧṽḗḗ !!!]' },
       { ok: true, text: '[!!! Şȧȧṽḗḗ !!!]' },
@@ -53,7 +57,9 @@ describe('PSEUDO provider', () => {
     expect(stats).toMatchObject({ translated: 3, failed: 0, requests: 1 });
     expect(() => p.validateRequest({ targetLanguage: 'not a tag' })).toThrow(/targetLanguage/);
     expect(() => p.validateRequest({ targetLanguage: 'de', formality: 'more' })).toThrow(MtValidationError);
-    expect(() => p.validateRequest({ targetLanguage: 'de', glossaryId: 'g' })).toThrow(/only supported by MT_PROVIDER_B/);
+    expect(() => p.validateRequest({ targetLanguage: 'de', glossaryId: 'g' })).toThrow(
+      /only supported by MT_PROVIDER_B/,
+    );
   });
 });
 
@@ -65,13 +71,20 @@ describe('getProvider / translateTexts', () => {
   it('stops when the job is cancelled', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
-    await expect(translateTexts(getProvider('PSEUDO'), ['Hello'], { targetLanguage: 'de' }, { signal: controller.signal })).rejects.toThrow('cancelled');
+    await expect(
+      translateTexts(getProvider('PSEUDO'), ['Hello'], { targetLanguage: 'de' }, { signal: controller.signal }),
+    ).rejects.toThrow('cancelled');
   });
 
   it('reports progress per request', async () => {
     const progress: number[] = [];
     const texts = Array.from({ length: 1500 }, (_, i) => `Text ${i}`);
-    await translateTexts(getProvider('PSEUDO'), texts, { targetLanguage: 'de' }, { onProgress: (p) => progress.push(p.doneTexts) });
+    await translateTexts(
+      getProvider('PSEUDO'),
+      texts,
+      { targetLanguage: 'de' },
+      { onProgress: (p) => progress.push(p.doneTexts) },
+    );
     expect(progress).toEqual([1000, 1500]);
   });
 });

@@ -36,9 +36,16 @@ describe('readAhead', () => {
     expect(seen).toEqual([1, 2, 3]);
     // The next read starts after the consumer began with its item, and before it ends.
     expect(log).toEqual([
-      'read 1', 'write 1 starts', 'read 2', 'write 1 ends',
-      'write 2 starts', 'read 3', 'write 2 ends',
-      'write 3 starts', 'closed', 'write 3 ends',
+      'read 1',
+      'write 1 starts',
+      'read 2',
+      'write 1 ends',
+      'write 2 starts',
+      'read 3',
+      'write 2 ends',
+      'write 3 starts',
+      'closed',
+      'write 3 ends',
     ]);
   });
 
@@ -54,15 +61,21 @@ describe('readAhead', () => {
   it("gives the source's error when the consumer asks for that item, after writing the ones before", async () => {
     const { items } = source(5, 3);
     const written: number[] = [];
-    await expect((async () => { for await (const item of readAhead(items)) written.push(item); })()).rejects.toThrow('broken at 3');
+    await expect(
+      (async () => {
+        for await (const item of readAhead(items)) written.push(item);
+      })(),
+    ).rejects.toThrow('broken at 3');
     expect(written).toEqual([1, 2]);
   });
 
   it('closes the source when the consumer stops (its own error)', async () => {
     const { log, items } = source(5);
-    await expect((async () => {
-      for await (const item of readAhead(items)) if (item === 2) throw new Error('the write failed');
-    })()).rejects.toThrow('the write failed');
+    await expect(
+      (async () => {
+        for await (const item of readAhead(items)) if (item === 2) throw new Error('the write failed');
+      })(),
+    ).rejects.toThrow('the write failed');
     expect(log.at(-1)).toBe('closed');
     expect(log).not.toContain('read 4');
   });

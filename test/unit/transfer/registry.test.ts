@@ -7,9 +7,27 @@ import { PAGE_PATTERNS, serializeInPages } from '../formats/support/pages.js';
 import { formatIds, registeredFormat } from '../../../src/formats/registry.js';
 
 const CONTRACT = [
-  'android', 'android-strings', 'android-xml', 'csv-translations', 'tsv', 'excel', 'java-properties', 'localizable-xcstrings',
-  'localizable-strings', 'localizable-strings-dict', 'po-pot', 'php-array', 'string-resources', 'simplelocalize-json',
-  'single-language-json', 'multi-language-json', 'javascript', 'module-exports', 'yaml', 'qt-linguist', 'resx',
+  'android',
+  'android-strings',
+  'android-xml',
+  'csv-translations',
+  'tsv',
+  'excel',
+  'java-properties',
+  'localizable-xcstrings',
+  'localizable-strings',
+  'localizable-strings-dict',
+  'po-pot',
+  'php-array',
+  'string-resources',
+  'simplelocalize-json',
+  'single-language-json',
+  'multi-language-json',
+  'javascript',
+  'module-exports',
+  'yaml',
+  'qt-linguist',
+  'resx',
 ];
 
 describe('format registry', () => {
@@ -24,7 +42,10 @@ describe('format registry', () => {
 
   it('gives every format a name for people; the lossless backup has its own identifier and name', () => {
     for (const id of formatIds()) expect(registeredFormat(id)!.name, id).toMatch(/\S/);
-    expect(registeredFormat('project-backup-json')).toMatchObject({ name: 'Project backup JSON', customerTranslations: true });
+    expect(registeredFormat('project-backup-json')).toMatchObject({
+      name: 'Project backup JSON',
+      customerTranslations: true,
+    });
     expect(registeredFormat('simplelocalize-json')!.name).not.toBe(registeredFormat('project-backup-json')!.name);
     expect(registeredFormat('simplelocalize-json')!.customerTranslations).toBeUndefined();
   });
@@ -47,8 +68,15 @@ describe('format registry', () => {
           for (const pages of PAGE_PATTERNS) {
             const paged = await serializeInPages(format, bundle, given, pages);
             // A zip (xlsx) may differ in its bytes: compare what it reads back as.
-            if (id === 'excel') expect(await format.parse(paged, { options: new Set() })).toEqual(await format.parse(whole, { options: new Set() }));
-            else expect(paged.toString('utf8'), `${id} ${options.join(',')} ${namespace} in pages of ${pages.join(',')}`).toBe(whole.toString('utf8'));
+            if (id === 'excel')
+              expect(await format.parse(paged, { options: new Set() })).toEqual(
+                await format.parse(whole, { options: new Set() }),
+              );
+            else
+              expect(
+                paged.toString('utf8'),
+                `${id} ${options.join(',')} ${namespace} in pages of ${pages.join(',')}`,
+              ).toBe(whole.toString('utf8'));
           }
         }
       }

@@ -28,11 +28,13 @@ describe('generic import text options', () => {
   });
 
   it("unescape \\' into '", () => {
-    expect(apply("It\\'s \\\"x\\\"", 'UNESCAPE_SINGLE_QUOTES')[0]).toBe('It\'s \\"x\\"');
+    expect(apply('It\\\'s \\"x\\"', 'UNESCAPE_SINGLE_QUOTES')[0]).toBe('It\'s \\"x\\"');
   });
 
   it('unescape before trimming, and treat customer overrides alike', () => {
-    expect(apply("  It\\'s\\n", 'TRIM_LEADING_TRAILING_SPACES', 'UNESCAPE_NEW_LINES', 'UNESCAPE_SINGLE_QUOTES')).toEqual(["It's", "It's"]);
+    expect(
+      apply("  It\\'s\\n", 'TRIM_LEADING_TRAILING_SPACES', 'UNESCAPE_NEW_LINES', 'UNESCAPE_SINGLE_QUOTES'),
+    ).toEqual(["It's", "It's"]);
   });
 
   it('ignore the options that are not about texts', () => {

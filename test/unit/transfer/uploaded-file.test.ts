@@ -13,7 +13,12 @@ describe('saveUpload', () => {
   it('writes the stream to a temp file with its name, type and size, read back as a stream', async () => {
     const dir = uploadDir();
     const content = Buffer.from('{"hello": "Grüß dich"}');
-    const file = await saveUpload(Readable.from([content.subarray(0, 5), content.subarray(5)]), dir, 'en.json', 'application/json');
+    const file = await saveUpload(
+      Readable.from([content.subarray(0, 5), content.subarray(5)]),
+      dir,
+      'en.json',
+      'application/json',
+    );
     expect(file.name).toBe('en.json');
     expect(file.type).toBe('application/json');
     expect(file.size).toBe(content.length);
@@ -22,7 +27,12 @@ describe('saveUpload', () => {
     // Read twice: the file stays until removed.
     expect(await buffer(file.stream())).toEqual(content);
     const renamed = file.describedAs('home.json', '');
-    expect([renamed.name, renamed.type, renamed.size, renamed.path]).toEqual(['home.json', '', content.length, file.path]);
+    expect([renamed.name, renamed.type, renamed.size, renamed.path]).toEqual([
+      'home.json',
+      '',
+      content.length,
+      file.path,
+    ]);
     await file.remove();
     expect(existsSync(file.path)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);

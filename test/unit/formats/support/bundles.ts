@@ -9,7 +9,12 @@ export const generatedBundle = (n: number, languages = ['en']): Bundle => ({
     key: `group${i % 50}.item${i}`,
     namespace: i % 3 ? '' : `ns${i % 7}`,
     description: i % 5 ? undefined : `About item ${i}`,
-    translations: Object.fromEntries(languages.map((l) => [l, { text: i % 4 ? `Text ${i}, "quoted"` : toIcuPlural({ one: `# item ${i}`, other: `# items ${i}` }) }])),
+    translations: Object.fromEntries(
+      languages.map((l) => [
+        l,
+        { text: i % 4 ? `Text ${i}, "quoted"` : toIcuPlural({ one: `# item ${i}`, other: `# items ${i}` }) },
+      ]),
+    ),
   })),
 });
 
