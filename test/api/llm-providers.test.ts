@@ -407,6 +407,35 @@ describe('OpenAI-compatible chat completions', () => {
     ]);
   });
 
+  it('keeps the log of requests for LLM_LOG_RETENTION_DAYS: a job prunes what is older', async () => {
+    const day = 24 * 3600 * 1000;
+    const kept = (daysAgo: number, jobId: string) =>
+      service.db.prisma.llmExchange.create({
+        data: {
+          projectId,
+          jobId,
+          provider: 'LLM_OPENAI',
+          model: 'local-model',
+          request: { model: 'local-model' },
+          status: 200,
+          reply: '{}',
+          createdAt: new Date(Date.now() - daysAgo * day),
+        },
+      });
+    const old = await kept(8, 'old-job');
+    const recent = await kept(6, 'recent-job');
+    process.env.LLM_LOG_RETENTION_DAYS = '7';
+    try {
+      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+      expect(job.state).toBe('SUCCESS');
+      expect(job.llmLog.length).toBeGreaterThan(0);
+    } finally {
+      delete process.env.LLM_LOG_RETENTION_DAYS;
+    }
+    expect(await service.db.prisma.llmExchange.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await service.db.prisma.llmExchange.findUnique({ where: { id: recent.id } })).not.toBeNull();
+  });
+
   it('refuses a model server on a private address unless LLM_ALLOW_PRIVATE is set', async () => {
     process.env.LLM_ALLOW_PRIVATE = 'false';
     try {

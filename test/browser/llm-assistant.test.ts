@@ -190,6 +190,23 @@ describe('the key panel assistant', () => {
     await row.waitFor();
     expect(await row.locator('.job-usage').textContent()).toBe('console-model: 2000 tokens in, 100 out');
     expect(await row.textContent()).toMatch(/greeting: placeholders-missing/);
+    // The job's log explains it: the refused text, then each request with what was sent and the reply.
+    await row.getByText(/^Model log of en → pl/).click();
+    await row.getByRole('heading', { name: '1 text left untranslated' }).waitFor();
+    expect(await row.getByRole('listitem').filter({ hasText: 'placeholders-missing' }).count()).toBeGreaterThan(0);
+    const requests = await prisma().llmExchange.count({ where: { jobId } });
+    expect(requests).toBeGreaterThan(1);
+    await row.getByRole('heading', { name: `${requests} requests to the model` }).waitFor();
+    await row.getByText('Request 1: what was sent').click();
+    expect(await row.locator('.job-log pre').first().textContent()).toContain('"model": "console-model"');
+    await row.getByText(`Request ${requests}: the reply`).click();
+    expect(
+      await row
+        .locator('.job-log pre')
+        .nth(1 + 2 * (requests - 1))
+        .textContent(),
+    ).toContain('Cześć');
+    expect(await axeViolations(page)).toEqual([]);
     expect(fake.requests.at(-1)!.document).toMatchObject({
       project: { description: 'A shop for garden tools' },
       styleInstructions: 'Formal: use "Pan/Pani".',

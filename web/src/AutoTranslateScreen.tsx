@@ -11,6 +11,7 @@ import { AutoTranslateSettings } from './AutoTranslateSettings';
 import { TranslationContextSection } from './TranslationContextSection';
 import { LlmProviderSection } from './LlmProviderSection';
 import { count } from './wording';
+import { JobModelLog } from './JobModelLog';
 
 const LanguagesQuery = graphql(
   `query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`,
@@ -183,6 +184,11 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
                       <>
                         <br />
                         <span className="job-usage">{usageText(job.usage)}</span>
+                        <JobModelLog
+                          projectToken={projectToken}
+                          jobId={job.jobId}
+                          name={`${job.sourceProjectLanguage} → ${job.targetProjectLanguage}, ${time(job.started)}`}
+                        />
                       </>
                     )}
                   </td>
