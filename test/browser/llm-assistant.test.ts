@@ -3,7 +3,8 @@
 // "Suggest" shows the model's translation naming its source, Enter on the
 // focused "Insert" writes it; "Shorten" sends the cell's current text and shows
 // what the checks find in the answer; the language-model providers are offered
-// in the auto-translation screen, and a job's tokens and refused texts shown there.
+// in the auto-translation screen, where a job started from the form shows its
+// tokens, its refused texts and its model log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { prisma } from '../../src/db.js';
@@ -175,14 +176,23 @@ describe('the key panel assistant', () => {
   it("shows a finished job's tokens and the texts it left untranslated", async () => {
     // greeting loses its placeholder twice: reported, not written; farewell is written.
     fake.translate = (x) => (x.key === 'greeting' ? 'Cześć' : 'Żegnaj, {name}');
-    const started = await api.gql(
-      `mutation { autoTranslate(input: { translationProvider: LLM_OPENAI, targets: [{ targetProjectLanguage: "pl", targetLanguage: "pl" }], options: [FORCE_REPLACE] }) { jobId } }`,
-    );
-    expect(started.errors).toBeUndefined();
-    const jobId = started.data.autoTranslate[0].jobId;
-    await expect
-      .poll(async () => (await prisma().job.findUniqueOrThrow({ where: { id: jobId } })).state, { timeout: 20_000 })
-      .toBe('SUCCESS');
+    // Started from the console's form, as a localization manager would.
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
+    const form = page.getByRole('form', { name: 'New auto-translation' });
+    await form.getByRole('combobox', { name: 'Provider' }).selectOption('LLM_OPENAI');
+    await form.getByRole('checkbox', { name: 'Polish (pl)' }).check();
+    await form.getByRole('checkbox', { name: 'Replace existing translations' }).check();
+    await form.getByRole('button', { name: 'Start auto-translation' }).click();
+    const card = page.getByRole('listitem', { name: 'Job en → pl' });
+    await card
+      .getByRole('status')
+      .filter({ hasText: /^Done:/ })
+      .waitFor({ timeout: 20_000 });
+    const { id: jobId, state } = await prisma().job.findFirstOrThrow({
+      where: { project: { projectToken: api.projectToken } },
+      orderBy: { startedAt: 'desc' },
+    });
+    expect(state).toBe('SUCCESS');
     expect(await cellText('farewell', 'pl')).toBe('Żegnaj, {name}');
     expect(await cellText('greeting', 'pl')).toBe('Cześć {name}, witaj w sklepie');
     await page.reload();
