@@ -50,11 +50,18 @@ interface Word {
   end: number;
 }
 
+interface TermWord extends Word {
+  /** Written in a script without spaces (the prefix rule differs): decided once, at compile time. */
+  noSpace: boolean;
+}
+
 interface Compiled<T> {
   term: T;
-  words: Word[];
+  words: TermWord[];
   /** Exact words only (case-sensitive, abbreviation). */
   exact: boolean;
+  /** The last lookup that listed it (findTerms' de-duplication). */
+  mark: number;
 }
 
 const segmenters = new Map<string, Intl.Segmenter>();
@@ -79,24 +86,29 @@ export function words(text: string, locale = 'und'): Word[] {
   const out: Word[] = [];
   for (const s of segmenter(locale).segment(text)) {
     if (!s.isWordLike) continue;
-    const raw = s.segment.normalize('NFC');
+    // ASCII is already NFC: skip the normalisation (most words of most texts).
+    const raw = ASCII.test(s.segment) ? s.segment : s.segment.normalize('NFC');
     out.push({ raw, folded: raw.toLowerCase(), start: s.index, end: s.index + s.segment.length });
   }
   return out;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Lookup numbers for findTerms' de-duplication; unique per word looked up, across matchers and calls (synchronous). */
+let marks = 0;
+
 const NO_SPACE_SCRIPT =
   /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** Whether a word of the text is a form of a term's word (see the prefix rule above). */
-function sameWord(text: Word, term: Word, exact: boolean, caseSensitive: boolean): boolean {
+function sameWord(text: Word, term: TermWord, exact: boolean, caseSensitive: boolean): boolean {
   const t = caseSensitive ? text.raw : text.folded;
   const w = caseSensitive ? term.raw : term.folded;
   if (t === w) return true;
   if (exact) return false;
-  const noSpace = NO_SPACE_SCRIPT.test(w);
   const extra = t.length - w.length;
-  if (noSpace) return extra > 0 && extra <= 2 && t.startsWith(w);
+  if (term.noSpace) return extra > 0 && extra <= 2 && t.startsWith(w);
   if (extra > 0 && extra <= 3 && w.length >= 3 && t.startsWith(w) && /^\p{L}+$/u.test(t.slice(w.length))) return true;
   if (w.length >= 4) {
     const stem = w.slice(0, -1);
@@ -104,13 +116,6 @@ function sameWord(text: Word, term: Word, exact: boolean, caseSensitive: boolean
     if (rest > 0 && rest <= 3 && t.startsWith(stem) && /^\p{L}+$/u.test(t.slice(stem.length))) return true;
   }
   return false;
-}
-
-/** The index keys under which a word of the text looks for terms: itself, and its shorter forms the prefix rule allows. */
-function lookupKeys(word: string): string[] {
-  const keys = [word];
-  for (let cut = 1; cut <= 3 && word.length - cut >= 1; cut++) keys.push(word.slice(0, -cut));
-  return keys;
 }
 
 export interface Matcher<T extends MatchableTerm> {
@@ -132,9 +137,9 @@ export function compileMatcher<T extends MatchableTerm>(terms: readonly T[], loc
   const byStem = new Map<string, Compiled<T>[]>();
   let size = 0;
   for (const term of terms) {
-    const ws = words(term.term, locale);
+    const ws = words(term.term, locale).map((w) => ({ ...w, noSpace: NO_SPACE_SCRIPT.test(w.folded) }));
     if (!ws.length) continue;
-    const compiled: Compiled<T> = { term, words: ws, exact: term.caseSensitive || term.abbreviation };
+    const compiled: Compiled<T> = { term, words: ws, exact: term.caseSensitive || term.abbreviation, mark: 0 };
     const first = ws[0]!.folded;
     push(byWord, first, compiled);
     if (!compiled.exact && first.length >= 4 && !NO_SPACE_SCRIPT.test(first))
@@ -157,11 +162,27 @@ export function findTerms<T extends MatchableTerm>(
   if (!matcher.size || !text) return [];
   const ws = words(text, locale);
   const found: TermOccurrence<T>[] = [];
+  // Candidates of one word: the terms indexed under the word itself and under its
+  // shorter forms the prefix rule allows (up to 3 letters cut). A term can be
+  // indexed under two of those keys (its first word and that word's stem), so a
+  // repeat is skipped by a mark on the term (cheaper than a Set per word).
+  const candidates: Compiled<T>[] = [];
+  const collect = (list: Compiled<T>[] | undefined, mark: number) => {
+    if (list)
+      for (const c of list)
+        if (c.mark !== mark) {
+          c.mark = mark;
+          candidates.push(c);
+        }
+  };
   for (let i = 0; i < ws.length; i++) {
-    const candidates = new Set<Compiled<T>>();
-    for (const key of lookupKeys(ws[i]!.folded)) {
-      for (const c of matcher.byWord.get(key) ?? []) candidates.add(c);
-      for (const c of matcher.byStem.get(key) ?? []) candidates.add(c);
+    candidates.length = 0;
+    const mark = ++marks;
+    const folded = ws[i]!.folded;
+    for (let cut = 0; cut <= 3 && folded.length - cut >= 1; cut++) {
+      const key = cut === 0 ? folded : folded.slice(0, -cut);
+      collect(matcher.byWord.get(key), mark);
+      collect(matcher.byStem.get(key), mark);
     }
     for (const c of candidates) {
       if (i + c.words.length > ws.length) continue;
