@@ -5,7 +5,7 @@ import { need } from '../teams/permissions.js';
 import { createProject, listProjectIds, PROJECT_SORTS, renameProject, rotateApiKey } from '../projects/projects.js';
 import { ACTIVITY_DERIVATION, EDIT_DERIVATION } from '../projects/stats.js';
 import { projectNamespaces, type ProjectNamespace } from '../projects/namespaces.js';
-import { hostingResources, type HostingResource } from '../projects/hosting-resources.js';
+import { hostingResources, type HostingResource } from '../hosting/resources.js';
 import { listEnvironments } from '../hosting/environments.js';
 import { EnvironmentType } from './hosting.js';
 import './language.js';

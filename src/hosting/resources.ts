@@ -4,7 +4,7 @@
 // `path`, without its `{projectToken}/{environment}/` prefix, plus `.json`).
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
-import type { PublishedResource } from '../hosting/layout.js';
+import type { PublishedResource } from './layout.js';
 
 export interface HostingResource {
   /** `{projectToken}/{environmentKey}/{resource path}`, unencoded: the file's address below {cdn_url}. */
@@ -21,7 +21,7 @@ export interface HostingResource {
 export async function hostingResources(projectId: number, db: Db = prisma()): Promise<HostingResource[]> {
   const rows = await db.$queryRaw<
     { projectToken: string; key: string; resources: PublishedResource[] }[]
-  >(Prisma.sql`/* projects:hosting-resources */
+  >(Prisma.sql`/* hosting:resources */
     SELECT pr."projectToken", e.key, p.resources
        FROM "Environment" e JOIN "Project" pr ON pr.id = e."projectId"
        JOIN "Publication" p ON p.id = e."currentPublicationId"
