@@ -82,7 +82,7 @@ async function createdKeys(rule: RuleFilters, change: TriggeringChange, projectI
   const events = cellEventsSql(selectEvents.ofActivity(Prisma.sql`${change.id}`, Prisma.sql`${projectId}`));
   const named =
     change.kind === 'KEYS' && change.details.action === 'CREATE_KEY' && typeof change.details.key === 'string'
-      ? Prisma.sql`UNION SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = ${String(change.details.namespace ?? '')} AND key = ${change.details.key}`
+      ? Prisma.sql`UNION SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = ${typeof change.details.namespace === 'string' ? change.details.namespace : ''} AND key = ${change.details.key}`
       : Prisma.empty;
   const rows = await prisma().$queryRaw<(Pair & { text: boolean })[]>(Prisma.sql`/* automations:created-keys */
     WITH candidates AS (SELECT DISTINCT "keyId" AS id FROM ${events} c ${named})
