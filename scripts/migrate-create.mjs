@@ -44,7 +44,7 @@ const from = migrationDirectories.length
   : { tag: 'empty' };
 
 // The engine prints the script through this hook rather than returning it.
-let script = '';
+let script;
 globalThis.PRISMA_WASM_PANIC_REGISTRY ??= { set_message() {} };
 const result = await engine.diff({
   from,

@@ -32,7 +32,7 @@ try {
       body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()).data;
+    return ((await res.json()) as { data: Record<string, string> }).data;
   };
   const shop = await rest('POST', '/api/v2/projects', { name: 'Web shop' }, { authorization: token });
   await rest('POST', '/api/v2/projects', { name: 'Mobile app' }, { authorization: token });

@@ -50,7 +50,8 @@ import { registerGitHooks } from './http/git-hooks.js';
 import { startGitSchedules } from './gitsync/schedule.js';
 import { settleForgeHooks } from './gitsync/hooks.js';
 
-const SERVICE_VERSION: string = JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')).version;
+const SERVICE_VERSION = (JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 export interface Service {
   app: FastifyInstance;

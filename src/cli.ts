@@ -276,7 +276,8 @@ async function localAdmin(config: Config): Promise<Admin> {
 
 /** The same operations through a running service's admin API. */
 function remoteAdmin(url: string, token: string): Admin {
-  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+  // The admin API answers { data } or { msg }; each operation's type is the Admin interface's.
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let res: Response;
     try {
       res = await fetch(`${url}${path}`, {
@@ -291,11 +292,12 @@ function remoteAdmin(url: string, token: string): Admin {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new Error(
         `cannot reach the service at ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+        { cause: error },
       );
     }
-    const answer = await res.json().catch(() => ({ msg: `HTTP ${res.status}` }));
+    const answer = (await res.json().catch(() => ({ msg: `HTTP ${res.status}` }))) as { msg?: string; data?: T };
     if (res.status !== 200) throw new Error(`the service at ${url} refused: ${answer.msg}`);
-    return answer.data;
+    return answer.data as T;
   };
   return {
     createAccount: (input) => call('POST', '/admin/v1/accounts', input),

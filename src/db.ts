@@ -24,8 +24,7 @@ export function prisma(): PrismaClient {
 }
 
 /** A client or an interactive transaction: domain functions accept either. */
-export type Db = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'> &
-  Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+export type Db = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
 /**
  * Locks the project's row until the transaction `db` ends: changes that check

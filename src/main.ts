@@ -44,12 +44,18 @@ service.app.log.info(
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, async () => {
+  const stop = async () => {
     if (stopping) return;
     stopping = true;
     service.app.log.info({ signal }, 'shutting down');
     await service.close();
     unlock();
     process.exit(0);
+  };
+  process.on(signal, () => {
+    stop().catch((error: unknown) => {
+      service.app.log.error({ err: error }, 'shutting down failed');
+      process.exit(1);
+    });
   });
 }

@@ -23,7 +23,7 @@ function alive(pid) {
 }
 
 function stale(dir) {
-  let pid = 0;
+  let pid;
   try {
     pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
   } catch {
@@ -54,7 +54,9 @@ export async function withBuildLock(root, fn) {
         try {
           renameSync(dir, aside);
           rmSync(aside, { recursive: true, force: true });
-        } catch {}
+        } catch {
+          // Another build removed it first.
+        }
         continue;
       }
       if (!waited) console.log('Waiting for another build of this checkout to finish…');

@@ -6,7 +6,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { cellEvents, selectEvents } from '../history/cell-events.js';
+import { cellEventsSql, selectEvents } from '../history/cell-events.js';
 import type { AutomationTrigger } from '../history/changes.js';
 
 /** What matching reads of a rule (a RuleView of rules.ts). */
@@ -57,10 +57,7 @@ async function changedCells(
   projectId: number,
   what: 'text' | 'status',
 ): Promise<Pair[]> {
-  // Both ids are integers read from the database: safe to inline into the reader's SQL.
-  const events = Prisma.raw(
-    cellEvents(selectEvents.ofActivity(String(BigInt(activityId)), String(Math.trunc(projectId)))),
-  );
+  const events = cellEventsSql(selectEvents.ofActivity(Prisma.sql`${activityId}`, Prisma.sql`${projectId}`));
   const changed =
     what === 'text'
       ? Prisma.sql`c."oldText" IS DISTINCT FROM c."newText"`
@@ -82,12 +79,10 @@ async function changedCells(
  * created alone (KEYS) by its name, so no scan of the project's keys is needed.
  */
 async function createdKeys(rule: RuleFilters, change: TriggeringChange, projectId: number): Promise<Matched> {
-  const events = Prisma.raw(
-    cellEvents(selectEvents.ofActivity(String(BigInt(change.id)), String(Math.trunc(projectId)))),
-  );
+  const events = cellEventsSql(selectEvents.ofActivity(Prisma.sql`${change.id}`, Prisma.sql`${projectId}`));
   const named =
     change.kind === 'KEYS' && change.details.action === 'CREATE_KEY' && typeof change.details.key === 'string'
-      ? Prisma.sql`UNION SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = ${String(change.details.namespace ?? '')} AND key = ${change.details.key}`
+      ? Prisma.sql`UNION SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = ${typeof change.details.namespace === 'string' ? change.details.namespace : ''} AND key = ${change.details.key}`
       : Prisma.empty;
   const rows = await prisma().$queryRaw<(Pair & { text: boolean })[]>(Prisma.sql`/* automations:created-keys */
     WITH candidates AS (SELECT DISTINCT "keyId" AS id FROM ${events} c ${named})

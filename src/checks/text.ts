@@ -178,7 +178,7 @@ export function numbers(prose: string): string[] {
 }
 
 // Zero-width and bidi control characters: invisible, they break search, comparison and display.
-const INVISIBLE = /[\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069\u200c\u200d\u200e\u200f\u00ad]/g;
+const INVISIBLE = /[\u200d\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069\u200c\u200e\u200f\u00ad]/g;
 // Scripts that join or shape with ZWJ/ZWNJ, and right-to-left languages that need LRM/RLM.
 const JOINING = new Set([
   'fa',

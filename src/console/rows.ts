@@ -5,6 +5,7 @@
 // the chosen languages, seen through the customer when one is given, matches.
 import { customerIdOf } from '../customers/customers.js';
 import { database, prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { containsPattern } from '../db/contains.js';
 import { badRequest } from '../errors.js';
 import { cellsOfKeys } from '../translations/cells.js';
@@ -67,33 +68,33 @@ export async function editorRows(
     throw badRequest(`offset must be an integer of at least 0; got ${offset}`);
   if (!Number.isInteger(limit) || limit < 0 || limit > EDITOR_PAGE.maxSize)
     throw badRequest(`limit must be an integer between 0 and ${EDITOR_PAGE.maxSize}; got ${limit}`);
-  const params: unknown[] = [];
-  const p = (value: unknown) => `$${params.push(value)}`;
-  const where = [`k."projectId" = ${p(projectId)}`];
-  if (filter.key != null) where.push(`k.key = ${p(filter.key)}`);
-  if (filter.keyContains) where.push(`k.key ILIKE ${p(containsPattern(filter.keyContains))}`);
-  if (filter.namespace != null) where.push(`k.namespace = ${p(filter.namespace)}`);
-  if (filter.tags?.length) where.push(`k.tags && ${p(filter.tags)}::text[]`);
-  if (filter.deprecated != null) where.push(`k.deprecated = ${p(filter.deprecated)}`);
+  const where = [Prisma.sql`k."projectId" = ${projectId}`];
+  if (filter.key != null) where.push(Prisma.sql`k.key = ${filter.key}`);
+  if (filter.keyContains) where.push(Prisma.sql`k.key ILIKE ${containsPattern(filter.keyContains)}`);
+  if (filter.namespace != null) where.push(Prisma.sql`k.namespace = ${filter.namespace}`);
+  if (filter.tags?.length) where.push(Prisma.sql`k.tags && ${filter.tags}::text[]`);
+  if (filter.deprecated != null) where.push(Prisma.sql`k.deprecated = ${filter.deprecated}`);
   if (filter.screenshots != null)
-    where.push(`${filter.screenshots ? '' : 'NOT '}EXISTS (SELECT 1 FROM "KeyScreenshot" ks WHERE ks."keyId" = k.id)`);
+    where.push(
+      Prisma.sql`${filter.screenshots ? Prisma.empty : Prisma.sql`NOT `}EXISTS (SELECT 1 FROM "KeyScreenshot" ks WHERE ks."keyId" = k.id)`,
+    );
+  // The ids of the chosen languages (a subquery on the project's languages).
+  const chosenLanguages = (languages: string[]) =>
+    Prisma.sql`(SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND key = ANY(${languages}::text[]))`;
   if (filter.findingSeverity || filter.findingCheck) {
     // The stored findings (src/findings/): open ones of the severity or check, in the chosen languages.
     if (filter.findingSeverity && !SEVERITIES.includes(filter.findingSeverity as Severity))
       throw badRequest('findingSeverity must be error, warning or info');
     if (filter.findingCheck && !CHECK_IDS.includes(filter.findingCheck))
       throw badRequest(`Unknown check "${filter.findingCheck}"`);
-    const found = [`f."keyId" = k.id`, 'NOT f.dismissed'];
-    if (filter.findingSeverity) found.push(`f.severity = ${p(filter.findingSeverity)}`);
-    if (filter.findingCheck) found.push(`f."check" = ${p(filter.findingCheck)}`);
-    if (filter.languages?.length)
-      found.push(
-        `f."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`,
-      );
-    where.push(`EXISTS (SELECT 1 FROM "Finding" f WHERE ${found.join(' AND ')})`);
+    const found = [Prisma.sql`f."keyId" = k.id`, Prisma.sql`NOT f.dismissed`];
+    if (filter.findingSeverity) found.push(Prisma.sql`f.severity = ${filter.findingSeverity}`);
+    if (filter.findingCheck) found.push(Prisma.sql`f."check" = ${filter.findingCheck}`);
+    if (filter.languages?.length) found.push(Prisma.sql`f."languageId" IN ${chosenLanguages(filter.languages)}`);
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM "Finding" f WHERE ${Prisma.join(found, ' AND ')})`);
   }
 
-  const cell: string[] = [];
+  const cell: Prisma.Sql[] = [];
   const customer = filter.customerKey ? await customerIdOf(projectId, filter.customerKey) : null;
   // Conditions only a written, non-empty base cell can meet (a text to contain, NOT_EMPTY, REVIEWED):
   // one scan of the project's translations joined as a set, instead of a lookup per key.
@@ -102,69 +103,69 @@ export async function editorRows(
     filter.textStatus !== 'EMPTY' &&
     filter.reviewStatus !== 'NOT_REVIEWED' &&
     !!(filter.text || filter.textStatus || filter.reviewStatus);
-  const keyConditions = where.join(' AND ');
+  const keyConditions = Prisma.join(where, ' AND ');
   const keyFiltered = where.length > 1;
-  let written = '';
+  let written: Prisma.Sql | undefined;
   // The same condition where no index answers the text (the walk's probe of one key's cells; every
   // statement on PGlite, which has no trigram index): on a UTF-8 database ILIKE is lower() of both sides
   // and LIKE (PostgreSQL's like.c), and spelled so the pattern is lowered once, not per cell, it costs
   // about a fifth less (bench/text-filter.ts).
-  let probed = '';
+  let probed = Prisma.empty;
   if (onWrittenCells) {
-    const conditions = [`t."projectId" = ${p(projectId)}`];
-    const pattern = filter.text ? p(containsPattern(filter.text)) : '';
-    if (filter.textStatus === 'NOT_EMPTY') conditions.push(`t.text <> ''`);
-    if (filter.reviewStatus === 'REVIEWED') conditions.push(`t."reviewStatus" = 'REVIEWED'`);
-    if (filter.languages?.length)
-      conditions.push(
-        `t."languageId" IN (SELECT id FROM "Language" WHERE "projectId" = ${p(projectId)} AND key = ANY(${p(filter.languages)}::text[]))`,
-      );
-    probed = [...conditions, ...(pattern ? [`lower(t.text) LIKE lower(${pattern}::text)`] : [])].join(' AND ');
+    const conditions = [Prisma.sql`t."projectId" = ${projectId}`];
+    const pattern = filter.text ? containsPattern(filter.text) : undefined;
+    if (filter.textStatus === 'NOT_EMPTY') conditions.push(Prisma.sql`t.text <> ''`);
+    if (filter.reviewStatus === 'REVIEWED') conditions.push(Prisma.sql`t."reviewStatus" = 'REVIEWED'`);
+    if (filter.languages?.length) conditions.push(Prisma.sql`t."languageId" IN ${chosenLanguages(filter.languages)}`);
+    probed = Prisma.join(
+      [...conditions, ...(pattern !== undefined ? [Prisma.sql`lower(t.text) LIKE lower(${pattern}::text)`] : [])],
+      ' AND ',
+    );
     written =
       database().kind === 'postgres'
-        ? [...conditions, ...(pattern ? [`t.text ILIKE ${pattern}`] : [])].join(' AND ')
+        ? Prisma.join([...conditions, ...(pattern !== undefined ? [Prisma.sql`t.text ILIKE ${pattern}`] : [])], ' AND ')
         : probed;
-    where.push(`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${written})`);
+    where.push(Prisma.sql`k.id IN (SELECT t."keyId" FROM "Translation" t WHERE ${written})`);
   }
   const text =
-    customer != null ? `CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END` : `coalesce(t.text, '')`;
+    customer != null
+      ? Prisma.sql`CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END`
+      : Prisma.sql`coalesce(t.text, '')`;
   const review =
     customer != null
-      ? `CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
-      : `coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
-  if (filter.text && !onWrittenCells) cell.push(`${text} ILIKE ${p(containsPattern(filter.text))}`);
-  if (filter.textStatus === 'EMPTY') cell.push(`${text} = ''`);
-  if (filter.textStatus === 'NOT_EMPTY' && !onWrittenCells) cell.push(`${text} <> ''`);
-  if (filter.reviewStatus && !onWrittenCells) cell.push(`${review} = ${p(filter.reviewStatus)}`);
+      ? Prisma.sql`CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END`
+      : Prisma.sql`coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`;
+  if (filter.text && !onWrittenCells) cell.push(Prisma.sql`${text} ILIKE ${containsPattern(filter.text)}`);
+  if (filter.textStatus === 'EMPTY') cell.push(Prisma.sql`${text} = ''`);
+  if (filter.textStatus === 'NOT_EMPTY' && !onWrittenCells) cell.push(Prisma.sql`${text} <> ''`);
+  if (filter.reviewStatus && !onWrittenCells) cell.push(Prisma.sql`${review} = ${filter.reviewStatus}`);
   if (cell.length) {
-    if (filter.languages?.length) cell.push(`l.key = ANY(${p(filter.languages)}::text[])`);
+    if (filter.languages?.length) cell.push(Prisma.sql`l.key = ANY(${filter.languages}::text[])`);
     const customerJoin =
       customer != null
-        ? `LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${p(customer)}`
-        : '';
-    where.push(`EXISTS (SELECT 1 FROM "Language" l
+        ? Prisma.sql`LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = ${customer}`
+        : Prisma.empty;
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM "Language" l
       LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id ${customerJoin}
-      WHERE l."projectId" = k."projectId" AND ${cell.join(' AND ')})`);
+      WHERE l."projectId" = k."projectId" AND ${Prisma.join(cell, ' AND ')})`);
   }
-  const condition = where.join(' AND ');
+  const condition = Prisma.join(where, ' AND ');
   const db = prisma();
   if (filter.problems) {
     const ids = await keysWithProblems(
       projectId,
       condition,
-      params,
       filter.languages ?? [],
       customer == null ? null : { id: customer, key: filter.customerKey! },
     );
     return { totalCount: ids.length, totalIsExact: true, keyIds: ids.slice(offset, offset + limit) };
   }
-  const keys = `FROM "TranslationKey" k WHERE ${condition}`;
+  const keys = Prisma.sql`FROM "TranslationKey" k WHERE ${condition}`;
   if (where.length === 1) {
     // No filter: the project's keys, counted exactly from the key index.
-    const rows = await db.$queryRawUnsafe<{ id: number | null; total: number }[]>(
-      `SELECT w.id, (SELECT count(*) FROM "TranslationKey" WHERE "projectId" = $1)::int AS total
-         FROM (SELECT 1) one LEFT JOIN (SELECT k.id ${keys} ORDER BY k.namespace, k.key LIMIT ${p(limit)} OFFSET ${p(offset)}) w ON true`,
-      ...params,
+    const rows = await db.$queryRaw<{ id: number | null; total: number }[]>(
+      Prisma.sql`/* console:rows-all */ SELECT w.id, (SELECT count(*) FROM "TranslationKey" WHERE "projectId" = ${projectId})::int AS total
+         FROM (SELECT 1) one LEFT JOIN (SELECT k.id ${keys} ORDER BY k.namespace, k.key LIMIT ${limit} OFFSET ${offset}) w ON true`,
     );
     return {
       totalCount: rows[0]!.total,
@@ -172,27 +173,19 @@ export async function editorRows(
       keyIds: rows.flatMap((r) => (r.id == null ? [] : [r.id])),
     };
   }
-  // Each statement below adds its own parameters after the filter's.
-  const statement = <T>(build: (q: (value: unknown) => string) => string) => {
-    const own = [...params];
-    return db.$queryRawUnsafe<T[]>(
-      build((value) => `$${own.push(value)}`),
-      ...own,
-    );
-  };
   const reach = offset + limit + COUNT_AHEAD;
   // The window of the matching keys `m` (in order, at most `reach` of them) and their count, in one statement:
   // matches `from` + 1 to `from` + `size` (the request's window unless a statement reads only part of it).
   const windowOf = (
-    matches: string,
-    q: (value: unknown) => string,
+    name: string,
+    matches: Prisma.Sql,
     from = offset,
     size = limit,
-    more = '',
-  ) => `${matches},
+    more = Prisma.empty,
+  ) => Prisma.sql`/* console:${Prisma.raw(name)} */ ${matches},
           n AS (SELECT m.id, row_number() OVER (ORDER BY m.namespace, m.key) AS i FROM m)
      SELECT w.id, (SELECT count(*) FROM m)::int AS total, (SELECT count(*) FROM s)::int AS scanned${more}
-       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${q(from)} ORDER BY n.i LIMIT ${q(size)}) w ON true
+       FROM (SELECT 1) one LEFT JOIN (SELECT n.id, n.i FROM n WHERE n.i > ${from} ORDER BY n.i LIMIT ${size}) w ON true
       ORDER BY w.i`;
   type Window = { id: number | null; total: number; scanned: number };
   const idsOf = (rows: Window[]) => rows.flatMap((r) => (r.id == null ? [] : [r.id]));
@@ -204,17 +197,17 @@ export async function editorRows(
     // between, the walk goes on (below). bench/text-filter.ts times each kind of term.
     const need = offset + limit;
     const walk = reach;
-    const probe = `CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${probed} LIMIT 1) hit`;
-    const last = (column: string) =>
-      `(SELECT s.${column} FROM s ORDER BY s.namespace DESC, s.key DESC LIMIT 1) AS "${column}"`;
-    const walked = await statement<Window & { namespace: string | null; key: string | null }>((q) =>
+    const probe = Prisma.sql`CROSS JOIN LATERAL (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND ${probed} LIMIT 1) hit`;
+    const last = (column: 'namespace' | 'key') =>
+      Prisma.raw(`(SELECT s.${column} FROM s ORDER BY s.namespace DESC, s.key DESC LIMIT 1) AS "${column}"`);
+    const walked = await db.$queryRaw<(Window & { namespace: string | null; key: string | null })[]>(
       windowOf(
-        `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(walk)}),
+        'rows-text-walk',
+        Prisma.sql`WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${walk}),
           m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`,
-        q,
         offset,
         limit,
-        `, ${last('namespace')}, ${last('key')}`,
+        Prisma.sql`, ${last('namespace')}, ${last('key')}`,
       ),
     );
     const { total, scanned, namespace: lastNamespace, key: lastKey } = walked[0]!;
@@ -236,26 +229,26 @@ export async function editorRows(
       // tried, as it would read every match (every cell, on PGlite) only to fail.
       const enough = Math.ceil((reach * walk) / total);
       // The cells' keys are looked up only for key filters: the cells carry their project.
-      const byKey = keyFiltered ? `JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions}` : '';
+      const byKey = keyFiltered
+        ? Prisma.sql`JOIN "TranslationKey" k ON k.id = t."keyId" AND ${keyConditions}`
+        : Prisma.empty;
       const [further, proof] = await Promise.all([
-        statement<Window>((q) =>
+        db.$queryRaw<Window[]>(
           windowOf(
-            `WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} AND (k.namespace, k.key) > (${q(lastNamespace)}, ${q(lastKey)})
-                                    ORDER BY k.namespace, k.key LIMIT ${q(more)}),
+            'rows-text-walk-on',
+            Prisma.sql`WITH s AS MATERIALIZED (SELECT k.id, k.namespace, k.key FROM "TranslationKey" k WHERE ${keyConditions} AND (k.namespace, k.key) > (${lastNamespace}, ${lastKey})
+                                    ORDER BY k.namespace, k.key LIMIT ${more}),
               m AS (SELECT k.id, k.namespace, k.key FROM s k ${probe})`,
-            q,
             from,
             need - total - from,
           ),
         ),
-        statement<{ found: number }>(
-          (
-            q,
-          ) => `SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM "TranslationKey" k WHERE ${keyConditions} LIMIT ${q(enough)}) x) < ${q(enough)} THEN 0
+        db.$queryRaw<{ found: number }[]>(
+          Prisma.sql`/* console:rows-text-count-proof */ SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM "TranslationKey" k WHERE ${keyConditions} LIMIT ${enough}) x) < ${enough} THEN 0
             ELSE (SELECT count(*) FROM (
               SELECT 1 FROM (SELECT t."keyId", max(t."keyId") OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
                                FROM "Translation" t ${byKey} WHERE ${written}) c
-               WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${q(reach)}) p) END::int AS found`,
+               WHERE c.before IS NULL OR c."keyId" > c.before LIMIT ${reach}) p) END::int AS found`,
         ),
       ]);
       const matched = total + further[0]!.total;
@@ -269,21 +262,21 @@ export async function editorRows(
         };
       }
     }
-    const rows = await statement<Window>((q) =>
+    const rows = await db.$queryRaw<Window[]>(
       windowOf(
-        `WITH s AS MATERIALIZED (SELECT DISTINCT t."keyId" AS id FROM "Translation" t WHERE ${written}),
-          m AS (SELECT k.id, k.namespace, k.key FROM s JOIN "TranslationKey" k ON k.id = s.id WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${q(reach)})`,
-        q,
+        'rows-text-index',
+        Prisma.sql`WITH s AS MATERIALIZED (SELECT DISTINCT t."keyId" AS id FROM "Translation" t WHERE ${written}),
+          m AS (SELECT k.id, k.namespace, k.key FROM s JOIN "TranslationKey" k ON k.id = s.id WHERE ${keyConditions} ORDER BY k.namespace, k.key LIMIT ${reach})`,
       ),
     );
     return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
   }
   // Other filters: the matching keys in order up to COUNT_AHEAD past the window; the window is read
   // from them and the count is theirs (exact when fewer than that matched).
-  const rows = await statement<Window>((q) =>
+  const rows = await db.$queryRaw<Window[]>(
     windowOf(
-      `WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${q(reach)}), s AS (SELECT 1)`,
-      q,
+      'rows-filtered',
+      Prisma.sql`WITH m AS (SELECT k.id, k.namespace, k.key ${keys} ORDER BY k.namespace, k.key LIMIT ${reach}), s AS (SELECT 1)`,
     ),
   );
   return { totalCount: rows[0]!.total, totalIsExact: rows[0]!.total < reach, keyIds: idsOf(rows) };
@@ -298,19 +291,16 @@ const PROBLEM_BATCH = 2000;
  */
 async function keysWithProblems(
   projectId: number,
-  condition: string,
-  params: unknown[],
+  condition: Prisma.Sql,
   languages: string[],
   customer: { id: number; key: string } | null,
 ): Promise<number[]> {
   const db = prisma();
-  const keys = await db.$queryRawUnsafe<{ id: number; charactersLimit: number | null }[]>(
-    `SELECT k.id, k."charactersLimit" FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key`,
-    ...params,
+  const keys = await db.$queryRaw<{ id: number; charactersLimit: number | null }[]>(
+    Prisma.sql`/* console:problem-keys */ SELECT k.id, k."charactersLimit" FROM "TranslationKey" k WHERE ${condition} ORDER BY k.namespace, k.key`,
   );
-  const [defaultLanguage] = await db.$queryRawUnsafe<{ key: string }[]>(
-    `SELECT key FROM "Language" WHERE "projectId" = $1 ORDER BY "isDefault" DESC, "order", id LIMIT 1`,
-    projectId,
+  const [defaultLanguage] = await db.$queryRaw<{ key: string }[]>(
+    Prisma.sql`/* console:default-language */ SELECT key FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "isDefault" DESC, "order", id LIMIT 1`,
   );
   const shown = new Set(languages);
   const found: number[] = [];

@@ -46,22 +46,25 @@ export function observeSql<T>(observer: (sql: string) => void, fn: () => Promise
 function observed<T extends object>(target: T): T {
   return new Proxy(target, {
     get(object, property) {
-      const value = Reflect.get(object, property);
-      if (typeof value !== 'function') return value;
+      const found: unknown = Reflect.get(object, property);
+      if (typeof found !== 'function') return found;
+      // A method of the adapter, forwarded with its own arguments and result.
+      const value = found as (...args: unknown[]) => unknown;
       if (property === 'queryRaw' || property === 'executeRaw') {
         return (query: { sql: string }) => {
           sqlObservers.getStore()?.(query.sql);
           return value.call(object, query);
         };
       }
-      if (property === 'connect') return async (...args: unknown[]) => observed(await value.apply(object, args));
+      if (property === 'connect')
+        return async (...args: unknown[]) => observed((await value.apply(object, args)) as object);
       // BEGIN and COMMIT are round trips too (the benchmark counts them), but
       // the adapters send BEGIN themselves, and PGlite's also COMMIT/ROLLBACK
       // (its transactions use "phantom" queries the engine does not send).
       if (property === 'startTransaction') {
         return async (...args: unknown[]) => {
           sqlObservers.getStore()?.('BEGIN');
-          return observed(await value.apply(object, args));
+          return observed((await value.apply(object, args)) as object);
         };
       }
       if (

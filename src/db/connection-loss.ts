@@ -134,8 +134,10 @@ async function retrying<T>(
 function retryingAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return new Proxy(adapter, {
     get(object, property) {
-      const value = Reflect.get(object, property);
-      if (typeof value !== 'function') return value;
+      const found: unknown = Reflect.get(object, property);
+      if (typeof found !== 'function') return found;
+      // A method of the adapter, forwarded with its own arguments and result.
+      const value = found as (...args: unknown[]) => Promise<unknown>;
       if (property === 'queryRaw' || property === 'executeRaw') {
         return (query: SqlQuery) =>
           retrying(
@@ -149,7 +151,7 @@ function retryingAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
         return (...args: unknown[]): Promise<Transaction> =>
           retrying(
             'statement',
-            () => value.apply(object, args),
+            () => value.apply(object, args) as Promise<Transaction>,
             () => true,
           );
       }
@@ -162,14 +164,16 @@ function retryingAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
 export function retryingFactory<T extends SqlDriverAdapterFactory>(factory: T): T {
   return new Proxy(factory, {
     get(object, property) {
-      const value = Reflect.get(object, property);
-      if (property === 'connect' && typeof value === 'function')
-        return async () => retryingAdapter(await value.call(object));
-      return typeof value === 'function' ? value.bind(object) : value;
+      const value: unknown = Reflect.get(object, property);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => Promise<unknown>;
+      if (property === 'connect') return async () => retryingAdapter((await method.call(object)) as SqlDriverAdapter);
+      return method.bind(object);
     },
   });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prisma's $transaction overloads are assignable to a function type only with any[] parameters (parameters are contravariant).
 type TransactionFn = (...args: any[]) => Promise<unknown>;
 
 /**

@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from './client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { PROJECT_DIR } from '../paths.js';
 
 const MIGRATIONS_DIR = join(PROJECT_DIR, 'prisma', 'migrations');
@@ -47,9 +48,9 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
     async (tx) => {
       // From the start on each run: a transaction whose connection was lost is replayed (connection-loss.ts).
       applied.length = 0;
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_KEY})`);
-      const done = await tx.$queryRawUnsafe<{ migration_name: string; checksum: string }[]>(
-        `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      await tx.$executeRaw(Prisma.sql`/* migrate:lock */ SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_KEY}::bigint)`);
+      const done = await tx.$queryRaw<{ migration_name: string; checksum: string }[]>(
+        Prisma.sql`/* migrate:applied */ SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
       );
       const byName = new Map(done.map((r) => [r.migration_name, r.checksum]));
       for (const m of migrations) {
@@ -60,12 +61,12 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
           continue;
         }
         // Migration files hold several statements; run them as one simple-protocol batch.
-        for (const statement of splitStatements(m.sql)) await tx.$executeRawUnsafe(statement);
-        await tx.$executeRawUnsafe(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), 1)`,
-          randomUUID(),
-          m.checksum,
-          m.name,
+        for (const statement of splitStatements(m.sql))
+          // eslint-disable-next-line no-restricted-properties -- a migration file's statements are SQL text read from prisma/migrations, run as they are written.
+          await tx.$executeRawUnsafe(statement);
+        await tx.$executeRaw(
+          Prisma.sql`/* migrate:record */ INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count)
+            VALUES (${randomUUID()}, ${m.checksum}, ${m.name}, now(), 1)`,
         );
         applied.push(m.name);
       }

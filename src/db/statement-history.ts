@@ -50,7 +50,7 @@ function esmEntry(packageName: string, fromFile: string): string {
       module?: string;
     };
     try {
-      manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof manifest;
     } catch {
       continue;
     }

@@ -16,10 +16,10 @@ import type { Db } from '../db.js';
 /**
  * The queue's INSERT as a CTE body of the write gate's statement: reads the
  * gate's `written` (the rows written) and `checked` (their old texts) CTEs;
- * `project` is the SQL of the project id parameter.
+ * `project` is the SQL of the project id.
  */
-export function enqueueFindingsSql(project: string): string {
-  return `INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
+export function enqueueFindingsSql(project: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
       SELECT cell."keyId", cell."languageId", ${project} FROM (
         SELECT w."keyId", w."languageId" FROM written w
         UNION

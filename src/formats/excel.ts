@@ -46,7 +46,6 @@ import { defineFormat } from './define.js';
 import {
   FormatError,
   type Bundle,
-  type BundleKey,
   type FileFormat,
   type FormatWriter,
   type ParseOptions,

@@ -229,10 +229,10 @@ function translationOf(value: JsonScalar): BundleTranslation | null {
 
 type JsonScalar = string | number | boolean | null;
 
-/** How today's whole-tree readers named a value that is not an object: typeof, 'an array'. */
-const kindOf = (value: JsonScalar | 'array') => (value === 'array' ? 'an array' : typeof value);
+/** How today's whole-tree readers named a value that is not an object: typeof, 'an array' (given as 'array'). */
+const kindOf = (value: JsonScalar) => (value === 'array' ? 'an array' : typeof value);
 
-function topObjectError(layout: string, value: JsonScalar | 'array'): FormatError {
+function topObjectError(layout: string, value: JsonScalar): FormatError {
   return new FormatError(`${layout} must hold a JSON object at the top level, not ${kindOf(value)}`);
 }
 
@@ -380,7 +380,7 @@ function languageFirstVisitor(keys: KeyCollector): JsonVisitor {
           ? ` This file looks key-first (${KEY_FIRST_SHAPE}): import it with the option LANGUAGES_NESTED.`
           : ''),
     );
-  const notObject = (language: string, value: JsonScalar | 'array') =>
+  const notObject = (language: string, value: JsonScalar) =>
     new FormatError(
       `"${language}" must hold an object of keys, not ${value === null ? 'null' : kindOf(value)}. ${expected}`,
     );

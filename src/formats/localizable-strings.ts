@@ -55,7 +55,7 @@ function parseStrings(input: Buffer, options: ParseOptions): Bundle {
   return { keys: [...byKey.values()], languages: [{ key: language }] };
 }
 
-const UNQUOTED = /[A-Za-z0-9_$+/:.\-]/;
+const UNQUOTED = /[A-Za-z0-9_$+/:.-]/;
 
 class StringsReader {
   private i = 0;

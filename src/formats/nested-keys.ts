@@ -155,7 +155,7 @@ export function unflatten<V>(
     if (keyParts(key, maxParts, parts)) {
       node = root;
       for (const id of parts) {
-        const children = (node.children ??= new Map());
+        const children = (node.children ??= new Map<string, Trie<V>>());
         let child = children.get(id);
         if (!child) {
           child = newTrie<V>();
@@ -245,7 +245,7 @@ function hasIndexChildren<V>(node: Trie<V>): boolean {
 }
 
 function arrayOf<V>(node: Trie<V>): NestedNode<V> {
-  const items: NestedNode<V>[] = new Array(node.children!.size);
+  const items = new Array<NestedNode<V>>(node.children!.size);
   for (const [id, child] of node.children!) {
     let item: NestedNode<V>;
     if (child.has) item = { kind: 'leaf', value: child.value as V };

@@ -42,7 +42,6 @@ import {
   type BundleKey,
   type BundleLanguage,
   type BundleTranslation,
-  type FileFormat,
   type FormatWriter,
   type ReviewStatus,
   type SerializeOptions,

@@ -370,7 +370,7 @@ function writer12(options: SerializeOptions): FormatWriter {
   });
 }
 
-const NMTOKEN = /^[\p{L}\p{N}._:\-\u00B7\u0300-\u036F\u203F\u2040]+$/u;
+const NMTOKEN = /^[\u0300-\u036F\p{L}\p{N}._:\-\u00B7\u203F\u2040]+$/u;
 /** Ids this writer numbers itself; a key of this form gets a numbered id too, so they never clash. */
 const NUMBERED_ID = /^u\d+$/;
 

@@ -606,6 +606,8 @@ function convertNodes(raw: unknown[], position: (offset: number) => { line: numb
       if (key === '#text') {
         out.push({ type: 'text', value: String(value) });
       } else if (key === '#cdata' || key === '#comment') {
+        // The parser's text nodes hold strings (or a number it read from one).
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string
         const inner = (value as Record<string, unknown>[]).map((v) => String(v['#text'] ?? '')).join('');
         out.push({ type: key === '#cdata' ? 'cdata' : 'comment', value: inner });
       } else if (key.startsWith('?')) {

@@ -185,6 +185,7 @@ function checkNesting(text: string): void {
 function scalarText(node: Scalar): string {
   const v = node.value;
   if (v === null || v === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar's value: a string, number, boolean or bigint.
   const s = String(v);
   if (node.type === yamlLib().Scalar.PLAIN && /^(?:~|null|Null|NULL)$/.test(s)) return '';
   return s;

@@ -82,7 +82,9 @@ export async function receiveForgeHook(
   try {
     // GitHub's "application/x-www-form-urlencoded" content type sends the JSON as the field `payload`.
     const text = body.toString('utf8');
-    payload = JSON.parse(text.startsWith('payload=') ? (new URLSearchParams(text).get('payload') ?? '') : text);
+    payload = JSON.parse(text.startsWith('payload=') ? (new URLSearchParams(text).get('payload') ?? '') : text) as {
+      ref?: unknown;
+    };
   } catch {
     throw badRequest('The push event body is not JSON');
   }

@@ -23,14 +23,17 @@ export interface TermHistoryEntry {
 /** The most changes listed for one term (a term edited more often shows its latest). */
 export const TERM_HISTORY_LIMIT = 100;
 
+/** A text field of a stored snapshot ('' when absent). */
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 function snapshot(value: Prisma.JsonValue | null): TermSnapshot | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const v = value as Record<string, unknown>;
   const translations = (v.translations ?? {}) as Record<string, string>;
   return {
-    term: String(v.term ?? ''),
-    description: String(v.description ?? ''),
-    partOfSpeech: String(v.partOfSpeech ?? ''),
+    term: text(v.term),
+    description: text(v.description),
+    partOfSpeech: text(v.partOfSpeech),
     forbidden: v.forbidden === true,
     doNotTranslate: v.doNotTranslate === true,
     caseSensitive: v.caseSensitive === true,

@@ -194,7 +194,7 @@ export async function createTerm(principal: Principal, target: GlossaryTarget, i
       ]);
       return created.id;
     })
-    .catch((error) => duplicate(error, term.term));
+    .catch((error: unknown) => duplicate(error, term.term));
   return (await termsById([id]))[0]!;
 }
 
@@ -219,7 +219,7 @@ export async function updateTerm(
       }
       await recordAfter(tx, change, glossary.glossaryId, [termId]);
     })
-    .catch((error) => duplicate(error, term.term));
+    .catch((error: unknown) => duplicate(error, term.term));
   return (await termsById([termId]))[0]!;
 }
 
@@ -280,7 +280,10 @@ export async function upsertTerms(
         "doNotTranslate" = EXCLUDED."doNotTranslate", "caseSensitive" = EXCLUDED."caseSensitive", abbreviation = EXCLUDED.abbreviation, "updatedAt" = now()
       RETURNING id, term, "partOfSpeech", (xmax = 0) AS inserted`);
     const idOf = new Map(rows.map((r) => [`${r.term}\u0000${r.partOfSpeech}`, r.id]));
-    for (const r of rows) r.inserted ? created++ : updated++;
+    for (const r of rows) {
+      if (r.inserted) created++;
+      else updated++;
+    }
     const pairs = chunk.flatMap((t) =>
       (t.translations ?? []).map((tr) => ({ termId: idOf.get(`${t.term}\u0000${t.partOfSpeech}`)!, ...tr })),
     );

@@ -122,13 +122,6 @@ export function cellEventsFromSql(selection: EventSelection): Prisma.Sql {
   LEFT JOIN "Language" l ON l.id = c."languageId" LEFT JOIN "Customer" cu ON cu.id = c."customerId" ${ACCOUNT_JOIN}`;
 }
 
-/** cellEventsFromSql as SQL text, for a statement still built as text (src/memory/lookup.ts; a selection from SQL text only). */
-export function cellEventsFrom(selection: EventSelection): string {
-  const fragment = cellEventsFromSql(selection);
-  if (fragment.values.length > 0) throw new Error('SQL text asked of a fragment with parameters');
-  return fragment.text;
-}
-
 /** The cells one entry wrote, in the order they were written. */
 export async function cellsOfActivity(
   projectId: number,

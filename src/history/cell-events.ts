@@ -4,7 +4,7 @@
 // still has its own event id, batch id + position - 1: a batch's id is a
 // multiple of 2^24 taken from its own sequence and a batch holds at most 2^24
 // cells, so ids never overlap and grow with every write. Writers insert
-// batches with insertCellEvents; readers get one row per cell from cellEvents,
+// batches with insertCellEventsSql; readers get one row per cell from cellEventsSql,
 // reading of each batch only the positions they need (array slices: a batch's
 // arrays are read once per query, not once per cell).
 
@@ -15,20 +15,8 @@ export const BATCH_SPAN = 2 ** 24;
 
 const SPAN = Prisma.raw(String(BATCH_SPAN));
 
-/**
- * SQL: a fragment, or SQL text for the callers that still build statements as
- * text (src/memory/lookup.ts, src/automations/match.ts, src/translations/gate.ts),
- * whose parameters are placeholders they number themselves.
- */
-export type Expr = Prisma.Sql | string;
-
-const sql = (e: Expr): Prisma.Sql => (typeof e === 'string' ? Prisma.raw(e) : e);
-
-/** A statement part built from SQL text only, back as text. */
-function asText(fragment: Prisma.Sql): string {
-  if (fragment.values.length > 0) throw new Error('SQL text asked of a fragment with parameters');
-  return fragment.text;
-}
+/** An SQL expression: a fragment (a parameter is passed as Prisma.sql`${value}`). */
+export type Expr = Prisma.Sql;
 
 /**
  * An INSERT of the change events of `cells` (a SELECT with the columns ord,
@@ -42,17 +30,12 @@ function asText(fragment: Prisma.Sql): string {
 export function insertCellEventsSql(at: { activity: Expr; project: Expr; cells: Expr; split?: boolean }): Prisma.Sql {
   const agg = (column: string) => Prisma.raw(`array_agg(${column} ORDER BY ord)`);
   return Prisma.sql`INSERT INTO "CellChangeBatch" (id, "activityId", "projectId", cells, "keyIds", "languageIds", "customerIds", keys, namespaces, "oldTexts", "newTexts", "oldStatuses", "newStatuses")
-      SELECT nextval('"CellChangeBatch_seq"') * ${SPAN}, ${sql(at.activity)}, ${sql(at.project)}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
+      SELECT nextval('"CellChangeBatch_seq"') * ${SPAN}, ${at.activity}, ${at.project}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
              CASE WHEN bool_or("customerId" IS NOT NULL) THEN ${agg('"customerId"')} END, ${agg('key')}, ${agg('namespace')},
              ${agg('"oldText"')}, ${agg('"newText"')}, ${agg('"oldStatus"')}, ${agg('"newStatus"')}
-        FROM (${sql(at.cells)}) cells
+        FROM (${at.cells}) cells
        ${at.split ? Prisma.sql`GROUP BY (ord - 1) / ${SPAN}` : Prisma.sql`HAVING count(*) > 0`}
       RETURNING id, cells AS n`;
-}
-
-/** insertCellEventsSql as SQL text, for a statement built as text (all arguments SQL text). */
-export function insertCellEvents(at: { activity: string; project: string; cells: string; split?: boolean }): string {
-  return asText(insertCellEventsSql(at));
 }
 
 /** Which events to read: batches `b` and, of each, which positions. */
@@ -86,30 +69,25 @@ export function cellEventsSql(s: EventSelection): Prisma.Sql {
   // Positions are integers within a batch; an id far past a batch's end must not overflow them.
   const position = (at: Prisma.Sql) =>
     Prisma.sql`greatest(0, least(${at}, ${Prisma.raw(String(BATCH_SPAN + 1))}))::int`;
-  const from = s.slice ? position(Prisma.sql`greatest(1, ${sql(s.slice.from)})`) : Prisma.sql`1`;
-  const to = s.slice ? position(sql(s.slice.to)) : undefined;
+  const from = s.slice ? position(Prisma.sql`greatest(1, ${s.slice.from})`) : Prisma.sql`1`;
+  const to = s.slice ? position(s.slice.to) : undefined;
   const arrays = Prisma.join(
     ARRAYS.map((a) => (to ? Prisma.sql`b.${Prisma.raw(a)}[${from}:${to}]` : Prisma.raw(`b.${a}`))),
     ', ',
   );
   return Prisma.sql`(SELECT b.id + ${from} - 1 + e.ord - 1 AS id, b."activityId", b."projectId", b.at,
           e."keyId", e."languageId", e."customerId", e.key, e.namespace, e."oldText", e."newText", e."oldStatus", e."newStatus"
-     FROM "CellChangeBatch" b ${s.join !== undefined ? sql(s.join) : Prisma.empty}
+     FROM "CellChangeBatch" b ${s.join !== undefined ? s.join : Prisma.empty}
     CROSS JOIN LATERAL unnest(${arrays})
           WITH ORDINALITY AS e("keyId", "languageId", "customerId", key, namespace, "oldText", "newText", "oldStatus", "newStatus", ord)
-    WHERE ${sql(s.where)})`;
+    WHERE ${s.where})`;
 }
 
-/** cellEventsSql as SQL text, for a statement built as text (a selection from SQL text only). */
-export function cellEvents(s: EventSelection): string {
-  return asText(cellEventsSql(s));
-}
-
-/** Selections for cellEvents (arguments are SQL: a parameter is passed as Prisma.sql`${value}`). */
+/** Selections for cellEventsSql (arguments are SQL: a parameter is passed as Prisma.sql`${value}`). */
 export const selectEvents = {
   /** Every event of a change. */
   ofActivity: (activity: Expr, project: Expr): EventSelection => ({
-    where: Prisma.sql`b."activityId" = ${sql(activity)}::bigint AND b."projectId" = ${sql(project)}`,
+    where: Prisma.sql`b."activityId" = ${activity}::bigint AND b."projectId" = ${project}`,
   }),
 
   /**
@@ -118,20 +96,20 @@ export const selectEvents = {
    * language it is.
    */
   ofCell: (keyExpr: Expr, languageExpr: Expr, project: Expr): EventSelection => {
-    const key = sql(keyExpr);
-    const language = sql(languageExpr);
+    const key = keyExpr;
+    const language = languageExpr;
     return {
       join: Prisma.sql`CROSS JOIN LATERAL unnest(array_positions(b."keyIds", ${key}::int)) AS p(pos)`,
-      where: Prisma.sql`b."keyIds" @> ARRAY[${key}::int] AND b."languageIds" @> ARRAY[${language}::int] AND b."projectId" = ${sql(project)} AND b."languageIds"[p.pos] = ${language}::int`,
+      where: Prisma.sql`b."keyIds" @> ARRAY[${key}::int] AND b."languageIds" @> ARRAY[${language}::int] AND b."projectId" = ${project} AND b."languageIds"[p.pos] = ${language}::int`,
       slice: { from: Prisma.sql`p.pos`, to: Prisma.sql`p.pos` },
     };
   },
 
   /** The event with id `event` (none when no batch holds it). */
   one: (eventExpr: Expr, project: Expr): EventSelection => {
-    const event = sql(eventExpr);
+    const event = eventExpr;
     return {
-      where: Prisma.sql`b.id = (SELECT max(id) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${sql(project)}`,
+      where: Prisma.sql`b.id = (SELECT max(id) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${project}`,
       slice: { from: Prisma.sql`${event}::bigint - b.id + 1`, to: Prisma.sql`${event}::bigint - b.id + 1` },
     };
   },
@@ -143,12 +121,12 @@ export const selectEvents = {
    * read, and only the page of each.
    */
   page: (where: Expr, page: { from?: Expr; skip?: Expr; take: Expr }): EventSelection => {
-    const skip = Prisma.sql`(${sql(page.skip ?? '0')})::bigint`;
-    const take = Prisma.sql`(${sql(page.take)})::bigint`;
+    const skip = Prisma.sql`(${page.skip ?? Prisma.sql`0`})::bigint`;
+    const take = Prisma.sql`(${page.take})::bigint`;
     return {
       join: Prisma.sql`JOIN (
         SELECT id, lo, n, sum(n - lo + 1) OVER (ORDER BY id) - (n - lo + 1) AS before
-          FROM (SELECT b.id, greatest(1, ${sql(page.from ?? '1')}::bigint) AS lo, b.cells::bigint AS n FROM "CellChangeBatch" b WHERE ${sql(where)}) x
+          FROM (SELECT b.id, greatest(1, ${page.from ?? Prisma.sql`1`}::bigint) AS lo, b.cells::bigint AS n FROM "CellChangeBatch" b WHERE ${where}) x
          WHERE n >= lo
       ) r ON r.id = b.id`,
       where: Prisma.sql`r.before < ${skip} + ${take} AND r.before + r.n - r.lo + 1 > ${skip}`,
@@ -162,7 +140,7 @@ export const selectEvents = {
 
 /** A condition on batches `b`: those that may hold events after event `event` of `project`. */
 export const batchesAfter = (event: Expr, project: Expr): Prisma.Sql =>
-  Prisma.sql`b.id >= (SELECT coalesce(max(id), 0) FROM "CellChangeBatch" WHERE id <= ${sql(event)}::bigint) AND b."projectId" = ${sql(project)}`;
+  Prisma.sql`b.id >= (SELECT coalesce(max(id), 0) FROM "CellChangeBatch" WHERE id <= ${event}::bigint) AND b."projectId" = ${project}`;
 
 /** The id of the newest event (0 when there is none). */
 export const NEWEST_EVENT_ID = Prisma.sql`/* history:newest-event */ SELECT coalesce((SELECT id + cells - 1 FROM "CellChangeBatch" ORDER BY id DESC LIMIT 1), 0)::bigint AS max`;

@@ -317,7 +317,7 @@ function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
  * gate's, for a one-cell write: update-one.ts), with an id taken earlier
  * (NEXT_CHANGE_ID): the values, read now — the origin from the request's
  * scope, where the change is also noted for its announcement — for
- * openChangeCtesSql (or, as parameters, openChangeCtes).
+ * openChangeCtesSql.
  */
 export function openChangeParams(
   change: Change,
@@ -332,16 +332,6 @@ export function openChangeParams(
 /** The CTEs opening a change (see openingCtes) with the values of openChangeParams. */
 export function openChangeCtesSql(opening: Opening, counts: { cells: Prisma.Sql }): Prisma.Sql {
   return openingCtes(openingSql(opening), counts.cells);
-}
-
-/**
- * The same CTEs as SQL text, for a statement still built as text whose
- * parameters from $first on are those of openChangeParams (src/translations/
- * until it composes fragments); `counts.cells` is SQL text.
- */
-export function openChangeCtes(first: number, counts: { cells: string }): string {
-  const placeholders = Array.from({ length: 12 }, (_, i) => Prisma.raw(`$${first + i}`)) as OpeningSql;
-  return openingCtes(placeholders, Prisma.raw(counts.cells)).text;
 }
 
 /**

@@ -19,7 +19,7 @@ export function onCommittedChanges(listener: Listener): () => void {
 export async function announceChanges(opened: readonly { projectId: number; id: bigint }[]): Promise<void> {
   try {
     for (const change of opened)
-      await events().publish('project-activity', change.projectId, {
+      events().publish('project-activity', change.projectId, {
         projectId: change.projectId,
         activityId: String(change.id),
       });

@@ -123,11 +123,9 @@ export async function claimPublication(
 
 /** Extends the lease; false when the publication lost its slot (it must stop). */
 export async function renewLease(publicationId: number, version: string): Promise<boolean> {
-  const count = await prisma().$executeRawUnsafe(
-    `UPDATE "Publication" SET "leaseExpiresAt" = now() + make_interval(secs => $2::float8) WHERE id = $1 AND version = $3 AND state = 'RUNNING'`,
-    publicationId,
-    leaseSeconds(),
-    version,
+  const count = await prisma().$executeRaw(
+    Prisma.sql`/* hosting:renew-lease */ UPDATE "Publication" SET "leaseExpiresAt" = now() + make_interval(secs => ${leaseSeconds()}::float8)
+      WHERE id = ${publicationId} AND version = ${version} AND state = 'RUNNING'`,
   );
   return count === 1;
 }
@@ -148,17 +146,15 @@ export interface ExpiredPublication extends ClaimedPublication {
  * it wake up, no longer holds the version the row names and cannot complete it.
  */
 export async function takeOverExpired(): Promise<ExpiredPublication | undefined> {
-  const rows = await prisma().$queryRawUnsafe<ExpiredPublication[]>(
-    `/* hosting:take-over */
-     UPDATE "Publication" p SET "leaseExpiresAt" = now() + make_interval(secs => $1::float8), version = $2
+  const rows = await prisma().$queryRaw<ExpiredPublication[]>(
+    Prisma.sql`/* hosting:take-over */
+     UPDATE "Publication" p SET "leaseExpiresAt" = now() + make_interval(secs => ${leaseSeconds()}::float8), version = ${newVersion()}
        FROM (SELECT id, version FROM "Publication"
               WHERE state = 'RUNNING' AND "leaseExpiresAt" <= now()
               ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) expired
       WHERE p.id = expired.id
       RETURNING p.id, p.version, p."createdAt", p."sourcePublicationId", p."projectId", p."environmentId", p.label,
                 expired.version AS "abandonedVersion"`,
-    leaseSeconds(),
-    newVersion(),
   );
   return rows[0];
 }
@@ -183,22 +179,16 @@ export async function completePublication(
   content: CompletedContent,
 ): Promise<{ completedAt: Date } | undefined> {
   return prisma().$transaction(async (tx) => {
-    const rows = await tx.$queryRawUnsafe<{ completedAt: Date }[]>(
-      `UPDATE "Publication" SET state = 'COMPLETE', "completedAt" = now(), "leaseExpiresAt" = NULL,
-              "numberOfKeys" = $2, "numberOfLanguages" = $3, "numberOfNonEmptyTranslations" = $4, resources = $5::jsonb
-        WHERE id = $1 AND version = $6 AND state = 'RUNNING' RETURNING "completedAt"`,
-      publicationId,
-      content.numberOfKeys,
-      content.numberOfLanguages,
-      content.numberOfNonEmptyTranslations,
-      JSON.stringify(content.resources),
-      version,
+    const rows = await tx.$queryRaw<{ completedAt: Date }[]>(
+      Prisma.sql`/* hosting:complete */ UPDATE "Publication" SET state = 'COMPLETE', "completedAt" = now(), "leaseExpiresAt" = NULL,
+              "numberOfKeys" = ${content.numberOfKeys}, "numberOfLanguages" = ${content.numberOfLanguages},
+              "numberOfNonEmptyTranslations" = ${content.numberOfNonEmptyTranslations}, resources = ${JSON.stringify(content.resources)}::jsonb
+        WHERE id = ${publicationId} AND version = ${version} AND state = 'RUNNING' RETURNING "completedAt"`,
     );
     if (!rows[0]) return undefined;
-    const [environment] = await tx.$queryRawUnsafe<{ key: string; projectId: number }[]>(
-      `UPDATE "Environment" SET "currentPublicationId" = $2 WHERE id = $1 RETURNING key, "projectId"`,
-      environmentId,
-      publicationId,
+    const [environment] = await tx.$queryRaw<{ key: string; projectId: number }[]>(
+      Prisma.sql`/* hosting:current-publication */ UPDATE "Environment" SET "currentPublicationId" = ${publicationId}
+        WHERE id = ${environmentId} RETURNING key, "projectId"`,
     );
     // The publication is an activity of its project (PUBLICATION / ENVIRONMENT_PUBLICATION webhooks), committed with it.
     await openChange(tx, environment!.projectId, 'PUBLICATION', {
@@ -213,10 +203,8 @@ export async function completePublication(
 }
 
 export async function failPublication(publicationId: number, version: string, message: string): Promise<void> {
-  await prisma().$executeRawUnsafe(
-    `UPDATE "Publication" SET state = 'FAILED', message = $2, "completedAt" = now(), "leaseExpiresAt" = NULL WHERE id = $1 AND version = $3 AND state = 'RUNNING'`,
-    publicationId,
-    message.slice(0, 1000),
-    version,
+  await prisma().$executeRaw(
+    Prisma.sql`/* hosting:fail */ UPDATE "Publication" SET state = 'FAILED', message = ${message.slice(0, 1000)}, "completedAt" = now(), "leaseExpiresAt" = NULL
+      WHERE id = ${publicationId} AND version = ${version} AND state = 'RUNNING'`,
   );
 }

@@ -188,7 +188,7 @@ async function runPublication({
         (held) => {
           if (!held) lost = true;
         },
-        (e) => logger().warn({ err: e, publicationId: claimed.id }, 'publication: renewing the lease failed'),
+        (e: unknown) => logger().warn({ err: e, publicationId: claimed.id }, 'publication: renewing the lease failed'),
       );
     },
     (leaseSeconds() * 1000) / 3,
@@ -240,13 +240,13 @@ async function runPublication({
     completedAt = completed.completedAt;
   } catch (error) {
     const message = (error as Error).message || 'Publication failed';
-    await failPublication(claimed.id, claimed.version, message).catch((e) =>
+    await failPublication(claimed.id, claimed.version, message).catch((e: unknown) =>
       logger().error({ err: e, publicationId: claimed.id }, 'publication: recording the failure failed'),
     );
     // Never served: the partial version can go at once.
     await storage()
       .deletePrefix(versionPrefix(projectToken, environmentKey, claimed.version))
-      .catch((e) =>
+      .catch((e: unknown) =>
         logger().error({ err: e, publicationId: claimed.id }, 'publication: removing partial files failed'),
       );
     progress.failed(message);
@@ -258,7 +258,7 @@ async function runPublication({
   forgetServed(projectToken, environmentKey);
   progress.completed();
   recordPublication('success', (performance.now() - started) / 1000);
-  await collectOldVersions(projectToken, environment.id, environmentKey).catch((e) =>
+  await collectOldVersions(projectToken, environment.id, environmentKey).catch((e: unknown) =>
     logger().error({ err: e, publicationId: claimed.id }, 'publication: removing old versions failed'),
   );
   return {

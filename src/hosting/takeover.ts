@@ -19,7 +19,7 @@ export function startPublicationTakeover(leaseSeconds: number): () => Promise<vo
         { publicationId: expired.id, projectId: expired.projectId, abandonedVersion: expired.abandonedVersion },
         'publication: its publisher stopped; taken over and published again',
       );
-      await resumePublication(expired).catch((error) =>
+      await resumePublication(expired).catch((error: unknown) =>
         logger().error({ err: error, publicationId: expired!.id }, 'publication: the taken-over publication failed'),
       );
     }
@@ -28,7 +28,9 @@ export function startPublicationTakeover(leaseSeconds: number): () => Promise<vo
     () => {
       if (running) return;
       running = pass()
-        .catch((error) => logger().warn({ err: error }, 'publication: looking for stopped publications failed'))
+        .catch((error: unknown) =>
+          logger().warn({ err: error }, 'publication: looking for stopped publications failed'),
+        )
         .finally(() => {
           running = undefined;
         });

@@ -103,7 +103,7 @@ async function pool<T>(
   };
   await Promise.all(
     Array.from({ length: limit }, () =>
-      lane().catch((error) => {
+      lane().catch((error: unknown) => {
         if (!hasFailed) {
           hasFailed = true;
           failed = error;

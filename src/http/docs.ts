@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
 // Only the package's directory: its main module would load Swagger UI's browser bundle into the service.
-const ASSET_DIR: string = createRequire(import.meta.url)('swagger-ui-dist/absolute-path.js')();
+const ASSET_DIR = (createRequire(import.meta.url)('swagger-ui-dist/absolute-path.js') as () => string)();
 
 /** The files of swagger-ui-dist the page loads, and their content types. */
 const ASSETS: Record<string, string> = {

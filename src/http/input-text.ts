@@ -49,7 +49,7 @@ function decodeBytes(bytes: Uint8Array, field: FieldName): { text: string; probl
 }
 
 const isPlainObject = (value: object): value is Record<string, unknown> => {
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 };
 
@@ -202,7 +202,8 @@ export function registerInputText(app: FastifyInstance, graphqlEndpoint: string)
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const decoded = decodeBytes(body as Buffer, 'The body');
     if (decoded.problem !== undefined) return done(badRequest(400, decoded.problem), undefined);
-    parseJson(request, decoded.text, (error: Error | null, value?: unknown) => {
+    // Fastify's default parser answers through its callback; it returns nothing to wait for.
+    void parseJson(request, decoded.text, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       // JSON text decoded from UTF-8 holds NUL or half a surrogate pair only as an escape: without one, nothing to walk.
       const problem =

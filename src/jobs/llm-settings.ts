@@ -156,7 +156,7 @@ export async function setLlmSettings(
   next.priceOutput = price(input.priceOutput, 'priceOutput');
   const all = {
     ...((settings.llmProviders as Record<string, Stored> | undefined) ?? {}),
-    [provider]: JSON.parse(JSON.stringify(next)),
+    [provider]: JSON.parse(JSON.stringify(next)) as Stored,
   };
   await updateSettings(projectId, { llmProviders: all });
   return readLlmSettings(projectId, provider);

@@ -105,7 +105,7 @@ export class JobWorker {
       }
       await runJob(job, { owner: this.options.owner, signal: controller.signal });
     } catch (error) {
-      const reason = controller.signal.aborted ? controller.signal.reason : error;
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
       if (reason instanceof JobCancelledError || error instanceof JobCancelledError) {
         await cancelJobRow(job.id, this.options.owner);
       } else if (this.loop.stopping || reason instanceof LeaseLostError) {

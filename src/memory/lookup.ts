@@ -6,7 +6,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { Principal } from '../auth/principal.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { cellEventsFrom } from '../history/activity-log.js';
+import { cellEventsFromSql } from '../history/activity-log.js';
 import { selectEvents } from '../history/cell-events.js';
 import { resolveProject } from '../projects/access.js';
 import { memoryScope } from './scope.js';
@@ -96,12 +96,10 @@ export async function lastEditorOf(
   languageId: number,
   db: Db = prisma(),
 ): Promise<string | null> {
-  const rows = await db.$queryRawUnsafe<{ actorName: string | null; actorKind: string }[]>(
-    `/* memory:last-editor */ SELECT coalesce(nullif(acc.name, ''), acc.email) AS "actorName", a."actorKind"
-       FROM ${cellEventsFrom(selectEvents.ofCell('$1', '$2', '$3'))} WHERE c."customerId" IS NULL ORDER BY c.id DESC LIMIT 1`,
-    keyId,
-    languageId,
-    projectId,
+  const cell = selectEvents.ofCell(Prisma.sql`${keyId}`, Prisma.sql`${languageId}`, Prisma.sql`${projectId}`);
+  const rows = await db.$queryRaw<{ actorName: string | null; actorKind: string }[]>(
+    Prisma.sql`/* memory:last-editor */ SELECT coalesce(nullif(acc.name, ''), acc.email) AS "actorName", a."actorKind"
+       FROM ${cellEventsFromSql(cell)} WHERE c."customerId" IS NULL ORDER BY c.id DESC LIMIT 1`,
   );
   const r = rows[0];
   if (!r) return null;

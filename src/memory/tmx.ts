@@ -131,7 +131,10 @@ export async function exportTmx(
       if (!rows.length) break;
       after = rows.at(-1)!.id;
       yield rows.map((r) => {
-        const props = typeof r.properties === 'string' ? JSON.parse(r.properties) : r.properties;
+        const props =
+          typeof r.properties === 'string'
+            ? (JSON.parse(r.properties) as Exclude<SegmentRow['properties'], string>)
+            : r.properties;
         return {
           tuid: r.tuid,
           sourceLanguage: r.sl,

@@ -201,7 +201,10 @@ export function createDeeplProvider(credentials: ProviderCredentials, http: Http
         });
       }
       const info: GlossaryInfo = {
+        // JSON scalars of DeepL's answer (an id and a name).
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string
         glossaryId: String(g.glossary_id ?? glossaryId),
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string
         name: String(g.name ?? ''),
         ready: g.ready !== false,
         sourceLang: g.source_lang,

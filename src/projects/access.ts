@@ -50,7 +50,7 @@ function membership(
 ): Promise<Membership | null> {
   const cacheKey = 'id' in where ? `#${where.id}` : where.projectToken;
   let roles = rolesOf.get(principal);
-  if (!roles) rolesOf.set(principal, (roles = new Map()));
+  if (!roles) rolesOf.set(principal, (roles = new Map<string, Promise<Membership | null>>()));
   let found = roles.get(cacheKey);
   if (!found) {
     found = prisma()

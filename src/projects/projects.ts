@@ -66,6 +66,7 @@ export async function createProject({ accountId, name }: CreateProjectInput): Pr
 export function parseProjectSort(value: unknown): ProjectSort {
   if (value === undefined || value === null || value === '') return 'alphabetical';
   if (typeof value === 'string' && (PROJECT_SORTS as readonly string[]).includes(value)) return value as ProjectSort;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the value as the client sent it, for the message.
   throw badRequest(`sort must be one of ${PROJECT_SORTS.join(', ')}; got '${String(value)}'`);
 }
 

@@ -35,7 +35,9 @@ export function useChangeOrigin(): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const origin = originOf(args.contextValue as ExecutionContext);
-      setExecuteFn((execArgs) => withOrigin(origin, async () => executeFn(execArgs), announceChanges) as never);
+      setExecuteFn(
+        (execArgs) => withOrigin(origin, async (): Promise<unknown> => executeFn(execArgs), announceChanges) as never,
+      );
     },
   };
 }

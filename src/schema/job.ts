@@ -415,7 +415,7 @@ builder.mutationFields((t) => ({
 
 /** Current state first, then every later event in order, ending with the final state. */
 async function* jobEventStream(projectId: number, jobId: string): AsyncGenerator<JobEvent> {
-  const iterator = events().subscribe('job', jobId)[Symbol.asyncIterator]();
+  const iterator: AsyncIterator<JobEvent> = events().subscribe('job', jobId)[Symbol.asyncIterator]();
   // Start listening before reading the current state, so no event falls in between.
   let pending = iterator.next();
   try {

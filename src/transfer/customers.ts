@@ -2,7 +2,8 @@
 // one statement, within the plan's customers per project. (The `customerId`
 // parameter of import and export names an existing customer: it is never
 // created, see src/customers/customers.ts customerIdOf.)
-import type { Db } from '../db.js';
+import { lockProject, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { paymentRequired } from '../errors.js';
 import { planOfProject } from '../plans/plans.js';
 
@@ -15,21 +16,18 @@ export async function ensureCustomers(
 ): Promise<Map<string, number>> {
   const unique = [...new Map(customers.map((c) => [c.key, c])).values()];
   if (unique.length === 0) return new Map();
-  const existing = await db.$queryRawUnsafe<{ key: string }[]>(
-    `SELECT key FROM "Customer" WHERE "projectId" = $1 AND key = ANY($2::text[])`,
-    projectId,
-    unique.map((c) => c.key),
+  const existing = await db.$queryRaw<{ key: string }[]>(
+    Prisma.sql`/* customers:existing */ SELECT key FROM "Customer" WHERE "projectId" = ${projectId} AND key = ANY(${unique.map((c) => c.key)}::text[])`,
   );
   const known = new Set(existing.map((r) => r.key));
   const missing = unique.filter((c) => !known.has(c.key));
   if (missing.length > 0) {
     // Serializes customer creation within the project (as createCustomer does), so the limit holds under concurrency.
-    await db.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
+    await lockProject(db, projectId);
     const plan = await planOfProject(projectId, db);
     if (plan.maxCustomers != null) {
-      const [{ count }] = (await db.$queryRawUnsafe<{ count: number }[]>(
-        `SELECT count(*)::int AS count FROM "Customer" WHERE "projectId" = $1`,
-        projectId,
+      const [{ count }] = (await db.$queryRaw<{ count: number }[]>(
+        Prisma.sql`/* customers:count */ SELECT count(*)::int AS count FROM "Customer" WHERE "projectId" = ${projectId}`,
       )) as [{ count: number }];
       if (count + missing.length > plan.maxCustomers) {
         throw paymentRequired(
@@ -37,20 +35,15 @@ export async function ensureCustomers(
         );
       }
     }
-    await db.$executeRawUnsafe(
-      `INSERT INTO "Customer" ("projectId", key, description, "createdByChange")
-       SELECT $1, k, coalesce(d, ''), $4::bigint FROM unnest($2::text[], $3::text[]) AS t(k, d)
+    await db.$executeRaw(
+      Prisma.sql`/* customers:create */ INSERT INTO "Customer" ("projectId", key, description, "createdByChange")
+       SELECT ${projectId}::int, k, coalesce(d, ''), ${change?.id ?? null}::bigint
+         FROM unnest(${missing.map((c) => c.key)}::text[], ${missing.map((c) => c.description ?? null)}::text[]) AS t(k, d)
        ON CONFLICT ("projectId", key) DO NOTHING`,
-      projectId,
-      missing.map((c) => c.key),
-      missing.map((c) => c.description ?? null),
-      change?.id ?? null,
     );
   }
-  const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
-    `SELECT id, key FROM "Customer" WHERE "projectId" = $1 AND key = ANY($2::text[])`,
-    projectId,
-    unique.map((c) => c.key),
+  const rows = await db.$queryRaw<{ id: number; key: string }[]>(
+    Prisma.sql`/* customers:ids */ SELECT id, key FROM "Customer" WHERE "projectId" = ${projectId} AND key = ANY(${unique.map((c) => c.key)}::text[])`,
   );
   return new Map(rows.map((r) => [r.key, r.id]));
 }

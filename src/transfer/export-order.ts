@@ -8,6 +8,7 @@
 // and runs left by a crashed process are swept after a day.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { pathSortKey } from '../formats/nested-keys.js';
 import { EXPORT_PAGE_SIZE, keyFilterConditions, laterNamespaceOfName, type KeyFilter } from './export-read.js';
 
@@ -37,24 +38,21 @@ async function fillRun(db: Db, runId: string, scope: PathOrderScope): Promise<vo
   const pageSize = scope.pageSize ?? EXPORT_PAGE_SIZE;
   let after = 0;
   for (;;) {
-    const params: unknown[] = [scope.projectId, after, pageSize];
-    const where = [`k."projectId" = $1`, `k.id > $2`];
-    const p = (value: unknown) => `$${params.push(value)}`;
-    if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
-    where.push(...keyFilterConditions('k', scope.filter, p));
+    const where = [Prisma.sql`k."projectId" = ${scope.projectId}`, Prisma.sql`k.id > ${after}`];
+    if (scope.namespace !== undefined) where.push(Prisma.sql`k.namespace = ${scope.namespace}`);
+    where.push(...keyFilterConditions('k', scope.filter));
     if (scope.oneKeyPerName)
-      where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
-    const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
-      `SELECT k.id, k.key FROM "TranslationKey" k WHERE ${where.join(' AND ')} ORDER BY k.id LIMIT $3`,
-      ...params,
+      where.push(
+        Prisma.sql`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }))}`,
+      );
+    const rows = await db.$queryRaw<{ id: number; key: string }[]>(
+      Prisma.sql`/* export:path-order-keys */ SELECT k.id, k.key FROM "TranslationKey" k WHERE ${Prisma.join(where, ' AND ')} ORDER BY k.id LIMIT ${pageSize}`,
     );
     if (rows.length === 0) return;
-    await db.$executeRawUnsafe(
-      `INSERT INTO "ExportKeyOrder" ("runId", "sortKey", "keyId")
-       SELECT $1, decode(s, 'hex'), id FROM unnest($2::text[], $3::int[]) AS r(s, id)`,
-      runId,
-      rows.map((r) => pathSortKey(r.key).toString('hex')),
-      rows.map((r) => r.id),
+    await db.$executeRaw(
+      Prisma.sql`/* export:path-order-fill */ INSERT INTO "ExportKeyOrder" ("runId", "sortKey", "keyId")
+       SELECT ${runId}, decode(s, 'hex'), id
+         FROM unnest(${rows.map((r) => pathSortKey(r.key).toString('hex'))}::text[], ${rows.map((r) => r.id)}::int[]) AS r(s, id)`,
     );
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1]!.id;
@@ -62,13 +60,12 @@ async function fillRun(db: Db, runId: string, scope: PathOrderScope): Promise<vo
 }
 
 export async function dropPathOrder(db: Db, runId: string): Promise<void> {
-  await db.$executeRawUnsafe(`DELETE FROM "ExportKeyOrder" WHERE "runId" = $1`, runId);
+  await db.$executeRaw(Prisma.sql`/* export:path-order-drop */ DELETE FROM "ExportKeyOrder" WHERE "runId" = ${runId}`);
 }
 
 /** Deletes runs older than a day (their export was cut off). */
 export async function sweepPathOrders(db: Db): Promise<number> {
-  return db.$executeRawUnsafe(
-    `DELETE FROM "ExportKeyOrder" WHERE "createdAt" < $1`,
-    new Date(Date.now() - STALE_RUN_MS),
+  return db.$executeRaw(
+    Prisma.sql`/* export:path-order-sweep */ DELETE FROM "ExportKeyOrder" WHERE "createdAt" < ${new Date(Date.now() - STALE_RUN_MS)}`,
   );
 }

@@ -4,6 +4,7 @@
 // the export's languages, as BundleKeys. One page of rows is held at a time.
 import { setImmediate } from 'node:timers/promises';
 import { database, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { BundleKey, ReviewStatus } from '../formats/model.js';
 import type { ExportSort } from './options.js';
 
@@ -25,18 +26,15 @@ export interface KeyFilter {
 }
 
 /**
- * SQL conditions on the key `alias` for a filter; `p` adds a parameter. The
- * tags condition is also applied to the `same` key of laterNamespaceOfName,
- * so a key hidden by the filter never hides another of its name.
+ * SQL conditions on the key `alias` for a filter. The tags condition is also
+ * applied to the `same` key of laterNamespaceOfName, so a key hidden by the
+ * filter never hides another of its name.
  */
-export function keyFilterConditions(
-  alias: string,
-  filter: KeyFilter | undefined,
-  p: (value: unknown) => string,
-): string[] {
-  const out: string[] = [];
-  if (filter?.namespace !== undefined) out.push(`${alias}.namespace = ${p(filter.namespace)}`);
-  if (filter?.tags?.length) out.push(`${alias}.tags && ${p([...filter.tags])}::text[]`);
+export function keyFilterConditions(alias: 'k' | 'same', filter: KeyFilter | undefined): Prisma.Sql[] {
+  const a = Prisma.raw(alias);
+  const out: Prisma.Sql[] = [];
+  if (filter?.namespace !== undefined) out.push(Prisma.sql`${a}.namespace = ${filter.namespace}`);
+  if (filter?.tags?.length) out.push(Prisma.sql`${a}.tags && ${[...filter.tags]}::text[]`);
   return out;
 }
 
@@ -105,39 +103,43 @@ type OverrideCells = (number | string)[];
  * Unknown, it expects a third of the keys and reads the index in order up to
  * the page's end.
  */
-const hidden = (param: string, type: string) => `(SELECT ${param}::${type})`;
+const hidden = (value: Prisma.Sql, type: string) => Prisma.sql`(SELECT ${value}::${Prisma.raw(type)})`;
 
 /** ORDER BY and the keyset condition of each sort; the cursor is the last row's values. */
-const ORDERS: Record<ExportSort, { orderBy: string; after: (p: (v: unknown) => string, row: KeyRow) => string }> = {
+const ORDERS: Record<ExportSort, { orderBy: Prisma.Sql; after: (row: KeyRow) => Prisma.Sql }> = {
   IMPORT_ORDER: {
-    orderBy: 'k."importOrder"',
-    after: (p, r) => `k."importOrder" > ${hidden(p(r.importOrder), 'bigint')}`,
+    orderBy: Prisma.sql`k."importOrder"`,
+    after: (r) => Prisma.sql`k."importOrder" > ${hidden(Prisma.sql`${r.importOrder}`, 'bigint')}`,
   },
   NEWEST_KEYS_LAST: {
-    orderBy: 'k."createdAt", k."importOrder"',
-    after: (p, r) =>
-      `(k."createdAt", k."importOrder") > (${hidden(p(r.createdAt), 'timestamp(3)')}, ${hidden(p(r.importOrder), 'bigint')})`,
+    orderBy: Prisma.sql`k."createdAt", k."importOrder"`,
+    after: (r) =>
+      Prisma.sql`(k."createdAt", k."importOrder") > (${hidden(Prisma.sql`${r.createdAt}`, 'timestamp(3)')}, ${hidden(Prisma.sql`${r.importOrder}`, 'bigint')})`,
   },
   NEWEST_KEYS_FIRST: {
-    orderBy: 'k."createdAt" DESC, k."importOrder" DESC',
-    after: (p, r) =>
-      `(k."createdAt", k."importOrder") < (${hidden(p(r.createdAt), 'timestamp(3)')}, ${hidden(p(r.importOrder), 'bigint')})`,
+    orderBy: Prisma.sql`k."createdAt" DESC, k."importOrder" DESC`,
+    after: (r) =>
+      Prisma.sql`(k."createdAt", k."importOrder") < (${hidden(Prisma.sql`${r.createdAt}`, 'timestamp(3)')}, ${hidden(Prisma.sql`${r.importOrder}`, 'bigint')})`,
   },
   NAMESPACES: {
-    orderBy: 'k.namespace, k.key',
-    after: (p, r) => `(k.namespace, k.key) > (${hidden(p(r.namespace), 'text')}, ${hidden(p(r.key), 'text')})`,
+    orderBy: Prisma.sql`k.namespace, k.key`,
+    after: (r) =>
+      Prisma.sql`(k.namespace, k.key) > (${hidden(Prisma.sql`${r.namespace}`, 'text')}, ${hidden(Prisma.sql`${r.key}`, 'text')})`,
   },
 };
 
 const PATH_ORDER = {
-  orderBy: 'o."sortKey"',
-  after: (p: (v: unknown) => string, r: KeyRow) => `o."sortKey" > ${hidden(`decode(${p(r.sortKey)}, 'hex')`, 'bytea')}`,
+  orderBy: Prisma.sql`o."sortKey"`,
+  after: (r: KeyRow) => Prisma.sql`o."sortKey" > ${hidden(Prisma.sql`decode(${r.sortKey}, 'hex')`, 'bytea')}`,
 };
 
 /** Keys of the project whose name a key of an earlier namespace (code-point order) already has. */
-export function laterNamespaceOfName(alias: string, sameConditions: string[] = []): string {
-  return `EXISTS (SELECT 1 FROM "TranslationKey" same WHERE same."projectId" = ${alias}."projectId" AND same.key = ${alias}.key
-                     AND same.namespace COLLATE "C" < ${alias}.namespace COLLATE "C"${sameConditions.map((c) => ` AND ${c}`).join('')})`;
+export function laterNamespaceOfName(alias: 'k', sameConditions: Prisma.Sql[] = []): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`EXISTS (SELECT 1 FROM "TranslationKey" same WHERE same."projectId" = ${a}."projectId" AND same.key = ${a}.key
+                     AND same.namespace COLLATE "C" < ${a}.namespace COLLATE "C"${
+                       sameConditions.length ? Prisma.sql` AND ${Prisma.join(sameConditions, ' AND ')}` : Prisma.empty
+                     })`;
 }
 
 /**
@@ -146,79 +148,77 @@ export function laterNamespaceOfName(alias: string, sameConditions: string[] = [
  * and joined to them as one flat JSON array per key (toBundleKey parses it).
  */
 async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined): Promise<KeyRow[]> {
-  const params: unknown[] = [];
-  const p = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const where = [`k."projectId" = ${p(scope.projectId)}`];
-  let from = '"TranslationKey" k';
-  let sortKey = 'NULL';
+  const where = [Prisma.sql`k."projectId" = ${scope.projectId}`];
+  let from = Prisma.sql`"TranslationKey" k`;
+  let sortKey = Prisma.sql`NULL`;
   if (scope.pathOrderRun !== undefined) {
     // The run holds exactly the file's keys (namespace and one-per-name applied when it was prepared).
-    from = `"ExportKeyOrder" o JOIN "TranslationKey" k ON k.id = o."keyId"`;
-    where.push(`o."runId" = ${p(scope.pathOrderRun)}`);
-    sortKey = `encode(o."sortKey", 'hex')`;
+    from = Prisma.sql`"ExportKeyOrder" o JOIN "TranslationKey" k ON k.id = o."keyId"`;
+    where.push(Prisma.sql`o."runId" = ${scope.pathOrderRun}`);
+    sortKey = Prisma.sql`encode(o."sortKey", 'hex')`;
   } else {
-    if (scope.namespace !== undefined) where.push(`k.namespace = ${p(scope.namespace)}`);
-    where.push(...keyFilterConditions('k', scope.filter, p));
+    if (scope.namespace !== undefined) where.push(Prisma.sql`k.namespace = ${scope.namespace}`);
+    where.push(...keyFilterConditions('k', scope.filter));
     if (scope.oneKeyPerName)
-      where.push(`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }, p))}`);
+      where.push(
+        Prisma.sql`NOT ${laterNamespaceOfName('k', keyFilterConditions('same', { tags: scope.filter?.tags }))}`,
+      );
   }
   const order = scope.pathOrderRun !== undefined ? PATH_ORDER : ORDERS[scope.sort];
-  if (after) where.push(order.after(p, after));
+  if (after) where.push(order.after(after));
   // The texts in one pass over the page's ids: a bitmap of every id visits
   // each block of the table once, where a lookup per key visited a block per
   // text, and per dead version of it after a re-import (PostgreSQL, 1,000-key
   // page after a re-import: 16 → 3 ms of heap reads; android-strings export
   // 1.74 → 1.33× its SQL baseline, PGlite 1.69 → 1.31×; measured 2026-11-25).
-  const inLanguages = (alias: string) =>
-    scope.everyLanguage ? '' : ` AND ${alias}."languageId" = ANY(${p(scope.languages.map((l) => l.id))}::int[])`;
+  const inLanguages = (alias: 't' | 'ct') =>
+    scope.everyLanguage
+      ? Prisma.empty
+      : Prisma.sql` AND ${Prisma.raw(alias)}."languageId" = ANY(${scope.languages.map((l) => l.id)}::int[])`;
   const withTexts = scope.languages.length > 0;
   const withOverrides = withTexts && (scope.customerId !== null || scope.customerTranslations);
   const ctes = [
-    `page AS MATERIALIZED (
+    Prisma.sql`page AS MATERIALIZED (
        SELECT k.id, k.key, k.namespace, k.description, k."codeDescription", k.tags, k."charactersLimit", k.lock, k.deprecated,
               k."importOrder"::text AS "importOrder", k."createdAt"::text AS "createdAt", ${sortKey} AS "sortKey",
               row_number() OVER (ORDER BY ${order.orderBy}) AS n
          FROM ${from}
-        WHERE ${where.join(' AND ')}
+        WHERE ${Prisma.join(where, ' AND ')}
         ORDER BY ${order.orderBy}
-        LIMIT ${p(scope.pageSize ?? EXPORT_PAGE_SIZE)})`,
+        LIMIT ${scope.pageSize ?? EXPORT_PAGE_SIZE})`,
   ];
   if (withTexts) {
-    ctes.push(`cells AS (
+    ctes.push(Prisma.sql`cells AS (
        SELECT t."keyId", '[' || string_agg(t."languageId" || ',' || to_json(t.text) || ',"' || t."reviewStatus" || '"', ',') || ']' AS cells FROM "Translation" t
         WHERE t."keyId" = ANY(ARRAY(SELECT id FROM page))${inLanguages('t')} AND t.text <> ''
         GROUP BY t."keyId")`);
   }
   if (withOverrides) {
-    const customer = p(scope.customerId);
-    ctes.push(`overrides AS (
+    const customer = scope.customerId;
+    ctes.push(Prisma.sql`overrides AS (
        SELECT ct."keyId", '[' || string_agg(ct."languageId" || ',' || to_json(ct.text) || ',"' || ct."reviewStatus" || '",' || to_json(c.key), ',' ORDER BY c.key) || ']' AS overrides
          FROM "CustomerTranslation" ct JOIN "Customer" c ON c.id = ct."customerId"
         WHERE ct."keyId" = ANY(ARRAY(SELECT id FROM page))${inLanguages('ct')} AND ct.text <> ''
           AND (${customer}::int IS NULL OR ct."customerId" = ${customer}::int)
         GROUP BY ct."keyId")`);
   }
-  const keys = `
-     WITH ${ctes.join(', ')}
+  const keys = Prisma.sql`
+     WITH ${Prisma.join(ctes, ', ')}
      SELECT p.id, p.key, p.namespace, p.description, p."codeDescription", p.tags, p."charactersLimit", p.lock, p.deprecated,
             p."importOrder", p."createdAt", p."sortKey", p.n,
-            ${withTexts ? 'c.cells' : 'NULL'} AS cells, ${withOverrides ? 'o.overrides' : 'NULL'} AS overrides
-       FROM page p${withTexts ? ` LEFT JOIN cells c ON c."keyId" = p.id` : ''}${withOverrides ? ` LEFT JOIN overrides o ON o."keyId" = p.id` : ''}`;
+            ${withTexts ? Prisma.sql`c.cells` : Prisma.sql`NULL`} AS cells, ${withOverrides ? Prisma.sql`o.overrides` : Prisma.sql`NULL`} AS overrides
+       FROM page p${withTexts ? Prisma.sql` LEFT JOIN cells c ON c."keyId" = p.id` : Prisma.empty}${withOverrides ? Prisma.sql` LEFT JOIN overrides o ON o."keyId" = p.id` : Prisma.empty}`;
   if (database().kind === 'pglite') {
     // The page as one JSON text: PGlite's driver copies each field's bytes
     // apart, which cost more than the export's writing (an android-strings
     // export of 100,000 texts: 636 → 440 ms). `n` keeps the page's order.
-    const [{ page }] = await db.$queryRawUnsafe<{ page: string | null }[]>(
-      `SELECT json_agg(r ORDER BY r.n)::text AS page FROM (${keys}) r`,
-      ...params,
+    const [{ page }] = await db.$queryRaw<{ page: string | null }[]>(
+      Prisma.sql`/* export:page-json */ SELECT json_agg(r ORDER BY r.n)::text AS page FROM (${keys}) r`,
     );
     return page === null ? [] : (JSON.parse(page) as KeyRow[]);
   }
   // PostgreSQL: a row per key. The page as one JSON text costs the server more than it saves here.
-  return db.$queryRawUnsafe<KeyRow[]>(`${keys} ORDER BY p.n`, ...params);
+  return db.$queryRaw<KeyRow[]>(Prisma.sql`/* export:page */ ${keys} ORDER BY p.n`);
 }
 
 function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, string>): BundleKey {

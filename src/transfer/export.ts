@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.js';
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { badRequest } from '../errors.js';
 import { FormatError, type BundleKey, type SerializeOptions } from '../formats/model.js';
 import { parseIcuPlural } from '../formats/plural.js';
@@ -74,9 +75,8 @@ async function projectLanguages(projectId: number, keys: readonly string[] | nul
 }
 
 async function projectNamespaces(projectId: number): Promise<string[]> {
-  const rows = await prisma().$queryRawUnsafe<{ namespace: string }[]>(
-    `SELECT DISTINCT namespace FROM "TranslationKey" WHERE "projectId" = $1 ORDER BY namespace`,
-    projectId,
+  const rows = await prisma().$queryRaw<{ namespace: string }[]>(
+    Prisma.sql`/* export:namespaces */ SELECT DISTINCT namespace FROM "TranslationKey" WHERE "projectId" = ${projectId} ORDER BY namespace`,
   );
   return rows.map((r) => r.namespace);
 }
@@ -126,16 +126,13 @@ async function remotePathOf(
   namespace: string | undefined,
   filter: KeyFilter,
 ): Promise<string | undefined> {
-  const params: unknown[] = [projectId];
-  const p = (value: unknown) => `$${params.push(value)}`;
   const where = [
-    `k."projectId" = $1`,
-    ...(namespace !== undefined ? [`k.namespace = ${p(namespace)}`] : []),
-    ...keyFilterConditions('k', filter, p),
+    Prisma.sql`k."projectId" = ${projectId}`,
+    ...(namespace !== undefined ? [Prisma.sql`k.namespace = ${namespace}`] : []),
+    ...keyFilterConditions('k', filter),
   ];
-  const rows = await prisma().$queryRawUnsafe<{ filePath: string }[]>(
-    `SELECT DISTINCT k."filePath" FROM "TranslationKey" k WHERE ${where.join(' AND ')} LIMIT 2`,
-    ...params,
+  const rows = await prisma().$queryRaw<{ filePath: string }[]>(
+    Prisma.sql`/* export:file-path */ SELECT DISTINCT k."filePath" FROM "TranslationKey" k WHERE ${Prisma.join(where, ' AND ')} LIMIT 2`,
   );
   return rows.length === 1 && rows[0]!.filePath !== '' ? rows[0]!.filePath : undefined;
 }

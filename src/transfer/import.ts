@@ -11,6 +11,7 @@
 import { buffer } from 'node:stream/consumers';
 import { withHeapBound } from '../heap-slack.js';
 import { database, prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { Bundle, BundleLanguage } from '../formats/model.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
 import { languageNameOrDefault } from '../languages/language-name.js';
@@ -284,17 +285,14 @@ export async function previewImport(request: ImportRequest): Promise<ImportPrevi
     await prisma().$transaction(async (tx) => {
       // Keys created by this transaction: written by it (xmin) with a higher id than any before it
       // (the file's existing keys are written too, their last-seen date).
-      const [{ max }] = (await tx.$queryRawUnsafe<{ max: number }[]>(
-        `SELECT coalesce(max(id), 0)::int AS max FROM "TranslationKey"`,
+      const [{ max }] = (await tx.$queryRaw<{ max: number }[]>(
+        Prisma.sql`/* import:preview-max-key */ SELECT coalesce(max(id), 0)::int AS max FROM "TranslationKey"`,
       )) as [{ max: number }];
       const written = await write(tx, request, prepared);
-      const createdKeys = await tx.$queryRawUnsafe<KeyAddressRef[]>(
-        `SELECT key, namespace FROM "TranslationKey"
-          WHERE "projectId" = $1 AND id > $2 AND xmin = xid(pg_current_xact_id())
-          ORDER BY "importOrder" LIMIT $3`,
-        projectId,
-        max,
-        PREVIEW_LIST_LIMIT,
+      const createdKeys = await tx.$queryRaw<KeyAddressRef[]>(
+        Prisma.sql`/* import:preview-created-keys */ SELECT key, namespace FROM "TranslationKey"
+          WHERE "projectId" = ${projectId} AND id > ${max} AND xmin = xid(pg_current_xact_id())
+          ORDER BY "importOrder" LIMIT ${PREVIEW_LIST_LIMIT}`,
       );
       throw new PreviewRollback({ written, createdKeys });
     }, TRANSACTION);

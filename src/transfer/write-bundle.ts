@@ -10,6 +10,7 @@
 // limit, so the lock and limit the key had before the import decide, not the
 // ones the file sets.
 import type { Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import type { Change } from '../history/changes.js';
@@ -141,18 +142,28 @@ async function writeKeyMetadata(
   }
   if (rows.size === 0) return;
   const list = [...rows.entries()];
-  const requeued = await db.$executeRawUnsafe(
-    `WITH input AS (
-       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::boolean[], $7::boolean[])
+  const [keyIdList, descriptions, codeDescriptions, tags, limits, locks, deprecated] = [
+    arrayLiteral(list, ([id]) => id),
+    arrayLiteral(list, ([, k]) => k.description ?? null),
+    arrayLiteral(list, ([, k]) => k.codeDescription ?? null),
+    arrayLiteral(list, ([, k]) => JSON.stringify(k.mergedTags)),
+    arrayLiteral(list, ([, k]) => k.charactersLimit ?? null),
+    arrayLiteral(list, ([, k]) => k.lock ?? null),
+    arrayLiteral(list, ([, k]) => k.deprecated ?? null),
+  ];
+  const replace = Prisma.sql`${options.replace}::boolean`;
+  const requeued = await db.$executeRaw(
+    Prisma.sql`/* import:key-metadata */ WITH input AS (
+       SELECT * FROM unnest(${keyIdList}::int[], ${descriptions}::text[], ${codeDescriptions}::text[], ${tags}::text[], ${limits}::int[], ${locks}::boolean[], ${deprecated}::boolean[])
          AS t(id, description, code_description, tags, characters_limit, lock, deprecated)
      ), computed AS (
        SELECT tk.id,
-              CASE WHEN coalesce(i.description, '') <> '' AND ($8 OR tk.description = '') THEN i.description ELSE tk.description END AS description,
-              CASE WHEN coalesce(i.code_description, '') <> '' AND ($8 OR tk."codeDescription" = '') THEN i.code_description ELSE tk."codeDescription" END AS code_description,
+              CASE WHEN coalesce(i.description, '') <> '' AND (${replace} OR tk.description = '') THEN i.description ELSE tk.description END AS description,
+              CASE WHEN coalesce(i.code_description, '') <> '' AND (${replace} OR tk."codeDescription" = '') THEN i.code_description ELSE tk."codeDescription" END AS code_description,
               tk.tags || ARRAY(SELECT e.x FROM jsonb_array_elements_text(i.tags::jsonb) WITH ORDINALITY AS e(x, o) WHERE e.x <> ALL(tk.tags) ORDER BY e.o) AS tags,
-              CASE WHEN i.characters_limit IS NOT NULL AND ($8 OR tk."charactersLimit" IS NULL) THEN i.characters_limit ELSE tk."charactersLimit" END AS characters_limit,
-              CASE WHEN i.lock IS NOT NULL AND ($8 OR NOT tk.lock) THEN i.lock ELSE tk.lock END AS lock,
-              CASE WHEN i.deprecated IS NOT NULL AND ($8 OR NOT tk.deprecated) THEN i.deprecated ELSE tk.deprecated END AS deprecated,
+              CASE WHEN i.characters_limit IS NOT NULL AND (${replace} OR tk."charactersLimit" IS NULL) THEN i.characters_limit ELSE tk."charactersLimit" END AS characters_limit,
+              CASE WHEN i.lock IS NOT NULL AND (${replace} OR NOT tk.lock) THEN i.lock ELSE tk.lock END AS lock,
+              CASE WHEN i.deprecated IS NOT NULL AND (${replace} OR NOT tk.deprecated) THEN i.deprecated ELSE tk.deprecated END AS deprecated,
               tk."charactersLimit" AS old_limit
          FROM input i JOIN "TranslationKey" tk ON tk.id = i.id
      ), updated AS (
@@ -171,14 +182,6 @@ async function writeKeyMetadata(
      INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
      SELECT t."keyId", t."languageId", t."projectId" FROM updated u JOIN "Translation" t ON t."keyId" = u.id WHERE u.limit_changed
      ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL`,
-    arrayLiteral(list, ([id]) => id),
-    arrayLiteral(list, ([, k]) => k.description ?? null),
-    arrayLiteral(list, ([, k]) => k.codeDescription ?? null),
-    arrayLiteral(list, ([, k]) => JSON.stringify(k.mergedTags)),
-    arrayLiteral(list, ([, k]) => k.charactersLimit ?? null),
-    arrayLiteral(list, ([, k]) => k.lock ?? null),
-    arrayLiteral(list, ([, k]) => k.deprecated ?? null),
-    options.replace,
   );
   if (requeued) noteQueued();
 }
@@ -317,10 +320,10 @@ export async function writeBundles(
       options,
     );
     if (options.filePath !== undefined) {
-      await db.$executeRawUnsafe(
-        `UPDATE "TranslationKey" SET "filePath" = $2 WHERE id = ANY($1::int[]) AND "filePath" <> $2`,
-        arrayLiteral([...new Set(refs.map((ref) => keyIds.get(ref)!))]),
-        options.filePath,
+      const ids = arrayLiteral([...new Set(refs.map((ref) => keyIds.get(ref)!))]);
+      await db.$executeRaw(
+        Prisma.sql`/* import:file-path */ UPDATE "TranslationKey" SET "filePath" = ${options.filePath}
+          WHERE id = ANY(${ids}::int[]) AND "filePath" <> ${options.filePath}`,
       );
     }
     // The chunk's statement parameters would otherwise outlive it (statement-history.ts).
@@ -356,15 +359,12 @@ async function deleteNotPresent(
   namespace: string | null,
   change: Change,
 ): Promise<{ key: string; namespace: string }[]> {
-  const doomed = await db.$queryRawUnsafe<{ id: number }[]>(
+  const doomed = await db.$queryRaw<{ id: number }[]>(
     // An anti-join (hashed), not `id <> ALL(...)`, which compares every key with every kept id.
-    `SELECT tk.id FROM "TranslationKey" tk
-      WHERE tk."projectId" = $1 AND ($2::text IS NULL OR tk.namespace = $2::text) AND NOT tk.lock
-        AND NOT EXISTS (SELECT 1 FROM unnest($3::int[]) AS kept(id) WHERE kept.id = tk.id)
+    Prisma.sql`/* import:keys-not-present */ SELECT tk.id FROM "TranslationKey" tk
+      WHERE tk."projectId" = ${projectId} AND (${namespace}::text IS NULL OR tk.namespace = ${namespace}::text) AND NOT tk.lock
+        AND NOT EXISTS (SELECT 1 FROM unnest(${arrayLiteral(keep)}::int[]) AS kept(id) WHERE kept.id = tk.id)
       FOR UPDATE OF tk`,
-    projectId,
-    namespace,
-    arrayLiteral(keep),
   );
   // removeKeys records their texts in the import's history before they go.
   return removeKeys(

@@ -24,8 +24,9 @@
 // Callers run the gate inside their transaction.
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { openChangeCtes, type Change } from '../history/changes.js';
-import { BATCH_SPAN, insertCellEvents } from '../history/cell-events.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { openChangeCtesSql, type Change, type Opening } from '../history/changes.js';
+import { BATCH_SPAN, insertCellEventsSql } from '../history/cell-events.js';
 import { touchKeysSql, type Cell } from './store.js';
 import { noteWrittenKeys } from '../memory/ngram-index.js';
 import { enqueueFindingsSql, noteQueued } from '../findings/queue.js';
@@ -63,7 +64,7 @@ export interface GateOptions {
    * The change is opened by the gate's own statement, with these parameters
    * (openChangeParams): one statement for a whole write, no transaction needed.
    */
-  opening?: unknown[];
+  opening?: Opening;
   /**
    * With `opening`: keys whose last-seen time the same statement sets (v1
    * POST's rule 2, touchKeysSql), so that a write of existing keys is one
@@ -76,7 +77,7 @@ export interface GateOptions {
 export const DEFAULT_LISTED_REFUSALS = 100;
 
 /** An empty, unreviewed cell is the same as no row: writing one where there is no row changes nothing. */
-const WORTH_A_ROW = `(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REVIEWED')`;
+const WORTH_A_ROW = Prisma.sql`(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REVIEWED')`;
 
 /**
  * The rules as one SQL expression: the refusal of a cell (NULL, 'LOCKED' or
@@ -85,9 +86,10 @@ const WORTH_A_ROW = `(text <> '' OR coalesce(status, 'NOT_REVIEWED') <> 'NOT_REV
  * statement applies it; update-one.ts asks it ahead of its batch, so that a
  * refused one-cell write opens no change.
  */
-export function refusalSql(at: { key: string; text: string; existing: string; mode: string }): string {
-  const { key: k, text, existing: x, mode } = at;
-  return `CASE
+export function refusalSql(at: { key: 'k'; text: Prisma.Sql; existing: 'x' | 'e'; mode: Prisma.Sql }): Prisma.Sql {
+  const [k, x] = [Prisma.raw(at.key), Prisma.raw(at.existing)];
+  const { text, mode } = at;
+  return Prisma.sql`CASE
                WHEN NOT ${k}.lock AND (${k}."charactersLimit" IS NULL OR char_length(${text}) <= ${k}."charactersLimit") THEN NULL
                WHEN ${x}."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND ${x}.text = '')) THEN NULL
                WHEN ${k}.lock THEN 'LOCKED'
@@ -96,39 +98,70 @@ export function refusalSql(at: { key: string; text: string; existing: string; mo
 }
 
 interface Table {
-  name: '"Translation"' | '"CustomerTranslation"';
+  name: Prisma.Sql;
   /** Extra key column of the table (the customer), or none. */
   customer: boolean;
 }
 
+/** What one gate statement writes: the input arrays (array literals) and the settings. */
+interface GateInput {
+  projectId: number;
+  keys: string;
+  languages: string;
+  /** The customers' column (CustomerTranslation only). */
+  customers?: string;
+  texts: string;
+  statuses: string;
+  /** Whether any status is given (otherwise existing rows keep theirs). */
+  anyStatus: boolean;
+  mode: 'always' | 'empty' | 'never';
+  /** How many refusals to list (null: all). */
+  listed: number | null;
+  change: bigint;
+  /** The statement opens the change itself, with these values (openChangeParams). */
+  opening?: Opening;
+  /** With `opening`: keys whose last-seen time the statement sets. */
+  touchKeyIds?: readonly number[];
+}
+
+/** How the gate's statement is built; the benchmarks switch parts off to measure them. */
+const variant = { events: true, findings: true };
+
+/** Whether the statement writes the cells' change events (always when it opens the change). */
+const writesEvents = (input: Pick<GateInput, 'opening'>) => variant.events || input.opening !== undefined;
+
 /**
  * One statement: the input arrays, the rules (refusal per cell), the write of
- * the accepted cells, and the counts. Parameters: $1 project, $2 keys,
- * $3 languages, [$n customers], then texts, statuses, whether any status is
- * given, the mode, the number of refusals to list, the change (activity id).
+ * the accepted cells, and the counts.
  */
-function gateSql(table: Table, events = true, opening = false, touch = false, findings = true): string {
-  const p = table.customer ? (n: number) => `$${n + 1}` : (n: number) => `$${n}`;
-  const customerInput = table.customer ? `, $4::int[]` : '';
-  const customerColumn = table.customer ? ', customer_id' : '';
-  const customerMatch = table.customer ? ` AND x."customerId" = i.customer_id` : '';
-  const conflict = table.customer ? `("keyId", "languageId", "customerId")` : `("keyId", "languageId")`;
-  const [text, status, anyStatus, mode, listed, change] = [p(4), p(5), p(6), p(7), p(8), p(9)];
-  const customerOut = table.customer ? ', "customerId"' : '';
-  return `WITH input AS (
-      SELECT * FROM unnest($2::int[], $3::int[]${customerInput}, ${text}::text[], ${status}::text[]) WITH ORDINALITY
+function gateSql(table: Table, input: GateInput): Prisma.Sql {
+  const events = writesEvents(input);
+  const findings = events && variant.findings && !table.customer;
+  const project = Prisma.sql`${input.projectId}::int`;
+  const mode = Prisma.sql`${input.mode}::text`;
+  const anyStatus = Prisma.sql`${input.anyStatus}::boolean`;
+  const change = Prisma.sql`${input.change}::bigint`;
+  const customerInput = table.customer ? Prisma.sql`, ${input.customers}::int[]` : Prisma.empty;
+  const customerColumn = table.customer ? Prisma.sql`, customer_id` : Prisma.empty;
+  const customerMatch = table.customer ? Prisma.sql` AND x."customerId" = i.customer_id` : Prisma.empty;
+  const conflict = table.customer
+    ? Prisma.sql`("keyId", "languageId", "customerId")`
+    : Prisma.sql`("keyId", "languageId")`;
+  const customerOut = table.customer ? Prisma.sql`, "customerId"` : Prisma.empty;
+  return Prisma.sql`/* translations:gate */ WITH input AS (
+      SELECT * FROM unnest(${input.keys}::int[], ${input.languages}::int[]${customerInput}, ${input.texts}::text[], ${input.statuses}::text[]) WITH ORDINALITY
         AS t(key_id, language_id${customerColumn}, text, status, ord)
     ), checked AS (${
       events
-        ? `
+        ? Prisma.sql`
       -- The existing row (one primary-key lookup per cell) decides refusals and is the old value of the change event.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              x."keyId" IS NOT NULL AS had_row, x.text AS old_text, x."reviewStatus" AS old_status,
-             ${refusalSql({ key: 'k', text: 'i.text', existing: 'x', mode })} AS refusal
+             ${refusalSql({ key: 'k', text: Prisma.sql`i.text`, existing: 'x', mode })} AS refusal
         FROM input i
-        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1
+        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = ${project}
         LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch}`
-        : `
+        : Prisma.sql`
       -- Without events, only a cell of a locked key or with a text over the limit looks at the existing row.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              CASE
@@ -142,13 +175,17 @@ function gateSql(table: Table, events = true, opening = false, touch = false, fi
                        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch})
              END AS refusal
         FROM input i
-        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = $1`
+        JOIN "TranslationKey" k ON k.id = i.key_id AND k."projectId" = ${project}`
     }
     ), written AS (
-      INSERT INTO ${table.name} AS tr ("keyId", "languageId"${table.customer ? ', "customerId"' : ''}, "projectId", text, "reviewStatus", "lastModifiedAt")
-      SELECT key_id, language_id${customerColumn}, $1, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM checked
+      INSERT INTO ${table.name} AS tr ("keyId", "languageId"${customerOut}, "projectId", text, "reviewStatus", "lastModifiedAt")
+      SELECT key_id, language_id${customerColumn}, ${project}, text, coalesce(status, 'NOT_REVIEWED')::"ReviewStatus", now() FROM checked
        WHERE refusal IS NULL
-         AND (${WORTH_A_ROW} OR ${events ? 'had_row' : `EXISTS (SELECT 1 FROM ${table.name} x WHERE x."keyId" = key_id AND x."languageId" = language_id${table.customer ? ' AND x."customerId" = customer_id' : ''})`})
+         AND (${WORTH_A_ROW} OR ${
+           events
+             ? Prisma.sql`had_row`
+             : Prisma.sql`EXISTS (SELECT 1 FROM ${table.name} x WHERE x."keyId" = key_id AND x."languageId" = language_id${table.customer ? Prisma.sql` AND x."customerId" = customer_id` : Prisma.empty})`
+         })
       ON CONFLICT ${conflict} DO UPDATE
         SET text = EXCLUDED.text,
             "reviewStatus" = CASE WHEN ${anyStatus} THEN EXCLUDED."reviewStatus" ELSE tr."reviewStatus" END,
@@ -158,41 +195,41 @@ function gateSql(table: Table, events = true, opening = false, touch = false, fi
       RETURNING "keyId", "languageId"${customerOut}, text, "reviewStatus", "lastModifiedAt", (xmax = 0) AS inserted
     )${
       events
-        ? `, events AS (
+        ? Prisma.sql`, events AS (
       -- The change events of the written cells (src/history/cell-events.ts), in this same statement.
-      ${insertCellEvents({
-        activity: `${change}::bigint`,
-        project: '$1',
-        cells: `
-        SELECT c.ord, w."keyId", w."languageId", ${table.customer ? 'w."customerId"' : 'NULL::int'} AS "customerId", c.key_name AS key, c.key_namespace AS namespace,
+      ${insertCellEventsSql({
+        activity: change,
+        project,
+        cells: Prisma.sql`
+        SELECT c.ord, w."keyId", w."languageId", ${table.customer ? Prisma.sql`w."customerId"` : Prisma.sql`NULL::int`} AS "customerId", c.key_name AS key, c.key_namespace AS namespace,
                c.old_text AS "oldText", w.text AS "newText", c.old_status AS "oldStatus", w."reviewStatus" AS "newStatus"
-          FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? ' AND c.customer_id = w."customerId"' : ''}`,
+          FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? Prisma.sql` AND c.customer_id = w."customerId"` : Prisma.empty}`,
       })}
     )`
-        : ''
+        : Prisma.empty
     }${
-      events && findings && !table.customer
-        ? `, findings_queued AS (
-      ${enqueueFindingsSql('$1')}
+      findings
+        ? Prisma.sql`, findings_queued AS (
+      ${enqueueFindingsSql(project)}
     )`
-        : ''
-    }, ${touch ? `touched AS (${touchKeysSql(table.customer ? 23 : 22)}), ` : ''}${
-      opening
-        ? openChangeCtes(table.customer ? 11 : 10, {
+        : Prisma.empty
+    }, ${input.opening && input.touchKeyIds?.length ? Prisma.sql`touched AS (${touchKeysSql(input.projectId, input.touchKeyIds)}), ` : Prisma.empty}${
+      input.opening
+        ? openChangeCtesSql(input.opening, {
             // The change is opened here, with its cell count (its events are written by the CTEs above).
-            cells: '(SELECT count(*)::int FROM written)',
+            cells: Prisma.sql`(SELECT count(*)::int FROM written)`,
           })
-        : `counted AS (
+        : Prisma.sql`counted AS (
       -- The change's cell count.
-      UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written) WHERE id = ${change}::bigint
+      UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written) WHERE id = ${change}
     )`
     }
     SELECT w_counts.inserted, w_counts.updated, c_counts.locked, c_counts.over_limit,
            (SELECT coalesce(json_agg(json_build_object(
-                     'keyId', key_id, 'languageId', language_id, 'customerId', ${table.customer ? 'customer_id' : 'NULL'},
+                     'keyId', key_id, 'languageId', language_id, 'customerId', ${table.customer ? Prisma.sql`customer_id` : Prisma.sql`NULL`},
                      'key', key_name, 'namespace', key_namespace, 'reason', refusal, 'length', length, 'charactersLimit', chars_limit)
                    ORDER BY ord), '[]')::text
-              FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${listed}::int) r) AS refusals,
+              FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${input.listed}::int) r) AS refusals,
            -- A one-cell write answers with the row it wrote (update-one.ts): no statement to read it back.
            w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified
       FROM (SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written) w_counts
@@ -200,21 +237,8 @@ function gateSql(table: Table, events = true, opening = false, touch = false, fi
       LEFT JOIN (SELECT * FROM written LIMIT 1) w ON true`;
 }
 
-const BASE_TABLE: Table = { name: '"Translation"', customer: false };
-const CUSTOM_TABLE: Table = { name: '"CustomerTranslation"', customer: true };
-const variants = (findings: boolean) => ({
-  WITH_EVENTS: { base: gateSql(BASE_TABLE, true, false, false, findings), custom: gateSql(CUSTOM_TABLE) },
-  OPENING: { base: gateSql(BASE_TABLE, true, true, false, findings), custom: gateSql(CUSTOM_TABLE, true, true) },
-  OPENING_TOUCHING: {
-    base: gateSql(BASE_TABLE, true, true, true, findings),
-    custom: gateSql(CUSTOM_TABLE, true, true, true),
-  },
-});
-const QUEUING = variants(true);
-const NOT_QUEUING = variants(false);
-let { WITH_EVENTS, OPENING, OPENING_TOUCHING } = QUEUING;
-const WITHOUT_EVENTS = { base: gateSql(BASE_TABLE, false), custom: gateSql(CUSTOM_TABLE, false) };
-let gateSqlInUse = WITH_EVENTS;
+const BASE_TABLE: Table = { name: Prisma.sql`"Translation"`, customer: false };
+const CUSTOM_TABLE: Table = { name: Prisma.sql`"CustomerTranslation"`, customer: true };
 
 /**
  * Runs `fn` with a gate that queues no cell for the quality checks, to
@@ -222,27 +246,26 @@ let gateSqlInUse = WITH_EVENTS;
  * The service never calls it.
  */
 export async function withoutFindingsQueueForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
-  ({ WITH_EVENTS, OPENING, OPENING_TOUCHING } = NOT_QUEUING);
-  gateSqlInUse = WITH_EVENTS;
+  variant.findings = false;
   try {
     return await fn();
   } finally {
-    ({ WITH_EVENTS, OPENING, OPENING_TOUCHING } = QUEUING);
-    gateSqlInUse = WITH_EVENTS;
+    variant.findings = true;
   }
 }
 
 /**
  * Runs `fn` with the gate as it was before change events (no per-cell events,
  * no existing-row lookup for them), to measure what the history costs
- * (bench/scenarios/history.ts). The service never calls it.
+ * (bench/scenarios/history.ts). The service never calls it. A statement that
+ * opens its change (a one-table v1 or one-cell write) keeps its events.
  */
 export async function withoutCellEventsForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
-  gateSqlInUse = WITHOUT_EVENTS;
+  variant.events = false;
   try {
     return await fn();
   } finally {
-    gateSqlInUse = WITH_EVENTS;
+    variant.events = true;
   }
 }
 
@@ -288,48 +311,47 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   const custom = [...deduped.values()].filter((c) => c.customerId !== null);
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
   const statements = [];
-  const touching = !!options.opening && !!options.touchKeyIds?.length;
-  const sql = touching ? OPENING_TOUCHING : options.opening ? OPENING : gateSqlInUse;
-  const opening = [...(options.opening ?? []), ...(touching ? [options.touchKeyIds] : [])];
   if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
   // A statement's events are one batch (src/history/cell-events.ts); callers write in chunks far below this.
   if (base.length > BATCH_SPAN || custom.length > BATCH_SPAN)
     throw new Error(`more than ${BATCH_SPAN} cells in one gate call`);
+  const common = {
+    projectId,
+    mode,
+    listed: Number.isFinite(listed) ? listed : null,
+    change: options.change.id,
+    opening: options.opening,
+    touchKeyIds: options.touchKeyIds,
+  } as const;
   if (base.length) {
     // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
     noteWrittenKeys(base.map((c) => c.keyId));
-    if (sql !== WITHOUT_EVENTS && sql.base.includes('"FindingQueue"')) noteQueued();
+    if (writesEvents(common) && variant.findings) noteQueued();
     statements.push(
-      db.$queryRawUnsafe<Row[]>(
-        sql.base,
-        projectId,
-        arrayLiteral(base, (c) => c.keyId),
-        arrayLiteral(base, (c) => c.languageId),
-        arrayLiteral(base, (c) => c.text),
-        arrayLiteral(base, (c) => c.reviewStatus ?? null),
-        anyStatus(base),
-        mode,
-        Number.isFinite(listed) ? listed : null,
-        options.change.id,
-        ...opening,
+      db.$queryRaw<Row[]>(
+        gateSql(BASE_TABLE, {
+          ...common,
+          keys: arrayLiteral(base, (c) => c.keyId),
+          languages: arrayLiteral(base, (c) => c.languageId),
+          texts: arrayLiteral(base, (c) => c.text),
+          statuses: arrayLiteral(base, (c) => c.reviewStatus ?? null),
+          anyStatus: anyStatus(base),
+        }),
       ),
     );
   }
   if (custom.length) {
     statements.push(
-      db.$queryRawUnsafe<Row[]>(
-        sql.custom,
-        projectId,
-        arrayLiteral(custom, (c) => c.keyId),
-        arrayLiteral(custom, (c) => c.languageId),
-        arrayLiteral(custom, (c) => c.customerId),
-        arrayLiteral(custom, (c) => c.text),
-        arrayLiteral(custom, (c) => c.reviewStatus ?? null),
-        anyStatus(custom),
-        mode,
-        Number.isFinite(listed) ? listed : null,
-        options.change.id,
-        ...opening,
+      db.$queryRaw<Row[]>(
+        gateSql(CUSTOM_TABLE, {
+          ...common,
+          keys: arrayLiteral(custom, (c) => c.keyId),
+          languages: arrayLiteral(custom, (c) => c.languageId),
+          customers: arrayLiteral(custom, (c) => c.customerId),
+          texts: arrayLiteral(custom, (c) => c.text),
+          statuses: arrayLiteral(custom, (c) => c.reviewStatus ?? null),
+          anyStatus: anyStatus(custom),
+        }),
       ),
     );
   }

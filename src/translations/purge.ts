@@ -7,7 +7,7 @@
 // explicitly. Languages, customers, environments and published files stay (a
 // project always keeps at least one language, and jobs and hosting refer to
 // them).
-import { prisma } from '../db.js';
+import { lockProject, prisma } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { openChange } from '../history/changes.js';
 import { BULK_TRANSACTION } from './store.js';
@@ -22,21 +22,21 @@ export interface PurgeResult {
 export async function purgeProjectContent(projectId: number): Promise<PurgeResult> {
   const result = await prisma().$transaction(async (tx) => {
     // Serializes with the other project-wide changes that lock the project row (languages, customers, publications).
-    await tx.$queryRawUnsafe(`SELECT id FROM "Project" WHERE id = $1 FOR UPDATE`, projectId);
-    const customerTranslationsDeleted = await tx.$executeRawUnsafe(
-      `DELETE FROM "CustomerTranslation" WHERE "projectId" = $1`,
-      projectId,
+    await lockProject(tx, projectId);
+    const customerTranslationsDeleted = await tx.$executeRaw(
+      Prisma.sql`/* purge:customer-translations */ DELETE FROM "CustomerTranslation" WHERE "projectId" = ${projectId}`,
     );
-    const translationsDeleted = await tx.$executeRawUnsafe(
-      `DELETE FROM "Translation" WHERE "projectId" = $1`,
-      projectId,
+    const translationsDeleted = await tx.$executeRaw(
+      Prisma.sql`/* purge:translations */ DELETE FROM "Translation" WHERE "projectId" = ${projectId}`,
     );
     // Screenshots linked to keys lose every link with them: deleted, their storage folders queued
     // (src/screenshots/sweep.ts, after the commit); screenshots never linked stay.
     await tx.$executeRaw(Prisma.sql`/* purge:screenshots */
       WITH gone AS (DELETE FROM "Screenshot" s WHERE s."projectId" = ${projectId} AND EXISTS (SELECT 1 FROM "KeyScreenshot" l WHERE l."screenshotId" = s.id) RETURNING s."storageFolder")
       INSERT INTO "ScreenshotDeletion" (folder) SELECT "storageFolder" FROM gone ON CONFLICT (folder) DO NOTHING`);
-    const keysDeleted = await tx.$executeRawUnsafe(`DELETE FROM "TranslationKey" WHERE "projectId" = $1`, projectId);
+    const keysDeleted = await tx.$executeRaw(
+      Prisma.sql`/* purge:keys */ DELETE FROM "TranslationKey" WHERE "projectId" = ${projectId}`,
+    );
     const result = { keysDeleted, translationsDeleted, customerTranslationsDeleted };
     // Recorded as one change with its counts (the deleted texts are not kept: purge is an explicit reset).
     await openChange(tx, projectId, 'PURGE', result, {

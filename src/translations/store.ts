@@ -4,6 +4,7 @@
 // (gate.ts) only. Callers run them inside one transaction.
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { createKeys } from '../keys/create.js';
 import { languageNameOrDefault } from '../languages/language-name.js';
 import { parseNewKey } from '../keys/input.js';
@@ -34,8 +35,10 @@ const keyId = (k: KeyRef) => (k.namespace === '' ? k.key : `${k.namespace}\u0000
  * One lookup in the unique index per name: the cost follows the names given, not the project's
  * size (joined as sets, the planner hashed every key of the project, once per chunk of an import).
  */
-const FIND_KEYS = `SELECT tk.id, tk.key, tk.namespace FROM unnest($2::text[], $3::text[]) AS t(k, ns)
-          CROSS JOIN LATERAL (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = $1 AND namespace = t.ns AND key = t.k) tk`;
+/** The project's keys among `keys` and `namespaces` (parallel array literals). */
+const findKeys = (projectId: number, keys: string, namespaces: string) =>
+  Prisma.sql`SELECT tk.id, tk.key, tk.namespace FROM unnest(${keys}::text[], ${namespaces}::text[]) AS t(k, ns)
+          CROSS JOIN LATERAL (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = t.ns AND key = t.k) tk`;
 
 export interface EnsureKeysOptions {
   create: boolean;
@@ -80,16 +83,18 @@ export async function ensureKeys(
     ? list.map((k) => parseNewKey({ key: k.ref.key, namespace: k.ref.namespace, description: k.description }))
     : [];
   const find = async (refs: typeof list) => {
-    const rows = await db.$queryRawUnsafe<{ id: number; key: string; namespace: string }[]>(
-      // Found keys are updated by id (the primary key) in the same statement.
-      options.touchLastSeen
-        ? `WITH found AS MATERIALIZED (${FIND_KEYS}),
-                touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE id = ANY(ARRAY(SELECT id FROM found)))
-           SELECT id, key, namespace FROM found`
-        : FIND_KEYS,
+    const found = findKeys(
       projectId,
       arrayLiteral(refs, (k) => k.ref.key),
       arrayLiteral(refs, (k) => k.ref.namespace),
+    );
+    const rows = await db.$queryRaw<{ id: number; key: string; namespace: string }[]>(
+      // Found keys are updated by id (the primary key) in the same statement.
+      options.touchLastSeen
+        ? Prisma.sql`/* keys:find-touch */ WITH found AS MATERIALIZED (${found}),
+                touched AS (UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE id = ANY(ARRAY(SELECT id FROM found)))
+           SELECT id, key, namespace FROM found`
+        : Prisma.sql`/* keys:find */ ${found}`,
     );
     for (const r of rows) ids.set(keyId(r), r.id);
   };
@@ -107,9 +112,9 @@ export async function ensureKeys(
   return { ids, created: created.length };
 }
 
-/** Sets the last-seen time of the project's keys whose ids are parameter `$ids` (an int[]); $1 is the project. */
-export function touchKeysSql(ids: number): string {
-  return `UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = $1 AND id = ANY($${ids}::int[])`;
+/** Sets the last-seen time of the project's keys `ids`. */
+export function touchKeysSql(projectId: number, ids: readonly number[]): Prisma.Sql {
+  return Prisma.sql`UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = ${projectId} AND id = ANY(${ids}::int[])`;
 }
 
 export function keyRefId(k: KeyRef): string {
@@ -127,17 +132,16 @@ export async function ensureLanguages(
   let created: string[] = [];
   const ids = new Map<string, number>();
   if (options.create && unique.length > 0) {
-    const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
-      `INSERT INTO "Language" ("projectId", key, name, "order", "createdByChange")
-       SELECT $1, k, n, (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = $1) + row_number() OVER (ORDER BY ord), $4::bigint
-         FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(k, n, ord)
-        WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = $1 AND l.key = t.k)
+    const keys = unique.map((l) => l.key);
+    const names = unique.map((l) => languageNameOrDefault(l.key, l.name));
+    const rows = await db.$queryRaw<{ id: number; key: string }[]>(
+      Prisma.sql`/* languages:create */ INSERT INTO "Language" ("projectId", key, name, "order", "createdByChange")
+       SELECT ${projectId}::int, k, n, (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = ${projectId}) + row_number() OVER (ORDER BY ord),
+              ${options.change?.id ?? null}::bigint
+         FROM unnest(${keys}::text[], ${names}::text[]) WITH ORDINALITY AS t(k, n, ord)
+        WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = ${projectId} AND l.key = t.k)
        ON CONFLICT ("projectId", key) DO NOTHING
        RETURNING id, key`,
-      projectId,
-      unique.map((l) => l.key),
-      unique.map((l) => languageNameOrDefault(l.key, l.name)),
-      options.change?.id ?? null,
     );
     created = rows.map((r) => r.key);
     for (const r of rows) ids.set(r.key, r.id);
@@ -145,10 +149,8 @@ export async function ensureLanguages(
   // The ids of the languages that existed (none left when every one was just created: no statement).
   const existing = unique.filter((l) => !ids.has(l.key));
   if (existing.length) {
-    const rows = await db.$queryRawUnsafe<{ id: number; key: string }[]>(
-      `SELECT id, key FROM "Language" WHERE "projectId" = $1 AND key = ANY($2::text[])`,
-      projectId,
-      existing.map((l) => l.key),
+    const rows = await db.$queryRaw<{ id: number; key: string }[]>(
+      Prisma.sql`/* languages:ids */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} AND key = ANY(${existing.map((l) => l.key)}::text[])`,
     );
     for (const r of rows) ids.set(r.key, r.id);
   }

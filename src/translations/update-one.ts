@@ -3,6 +3,7 @@
 // status are set; with a customer, its override is written and the base
 // translation stays unchanged.
 import { prisma } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
@@ -52,24 +53,29 @@ interface Lookup {
  * the write gate's rules say about the new text (refusalSql), and the id of
  * the change to open — taken only when the write can go ahead.
  */
-const LOOKUP = `
+function lookupSql(projectId: number, request: ReturnType<typeof parse>): Prisma.Sql {
+  // Whether the write is a customer's override (its key, else NULL).
+  const customer = Prisma.sql`${request.customerKey}::text`;
+  const base = Prisma.sql`${customer} IS NULL`;
+  return Prisma.sql`/* translations:update-one-lookup */
   SELECT k.id AS key_id, l.id AS language_id, c.id AS customer_id,
-         CASE WHEN $5::text IS NULL THEN t.text ELSE ct.text END AS current_text,
-         CASE WHEN $5::text IS NULL THEN t."reviewStatus" ELSE ct."reviewStatus" END::text AS current_status,
-         CASE WHEN $5::text IS NULL THEN t."lastModifiedAt" ELSE ct."lastModifiedAt" END AS current_modified,
+         CASE WHEN ${base} THEN t.text ELSE ct.text END AS current_text,
+         CASE WHEN ${base} THEN t."reviewStatus" ELSE ct."reviewStatus" END::text AS current_status,
+         CASE WHEN ${base} THEN t."lastModifiedAt" ELSE ct."lastModifiedAt" END AS current_modified,
          r.refusal, char_length(r.text)::int AS length, k."charactersLimit" AS chars_limit,
-         CASE WHEN k.id IS NOT NULL AND l.id IS NOT NULL AND ($5::text IS NULL OR c.id IS NOT NULL) AND r.refusal IS NULL THEN ${NEXT_CHANGE_ID} END AS change_id
+         CASE WHEN k.id IS NOT NULL AND l.id IS NOT NULL AND (${base} OR c.id IS NOT NULL) AND r.refusal IS NULL THEN ${Prisma.raw(NEXT_CHANGE_ID)} END AS change_id
     FROM (SELECT 1) one
-    LEFT JOIN "TranslationKey" k ON k."projectId" = $1 AND k.namespace = $2 AND k.key = $3
-    LEFT JOIN "Language" l ON l."projectId" = $1 AND l.key = $4
-    LEFT JOIN "Customer" c ON $5::text IS NOT NULL AND c."projectId" = $1 AND c.key = $5
-    LEFT JOIN "Translation" t ON $5::text IS NULL AND t."keyId" = k.id AND t."languageId" = l.id
+    LEFT JOIN "TranslationKey" k ON k."projectId" = ${projectId} AND k.namespace = ${request.namespace} AND k.key = ${request.key}
+    LEFT JOIN "Language" l ON l."projectId" = ${projectId} AND l.key = ${request.language}
+    LEFT JOIN "Customer" c ON ${customer} IS NOT NULL AND c."projectId" = ${projectId} AND c.key = ${customer}
+    LEFT JOIN "Translation" t ON ${base} AND t."keyId" = k.id AND t."languageId" = l.id
     LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = c.id
     CROSS JOIN LATERAL (
-      SELECT x.text, ${refusalSql({ key: 'k', text: 'x.text', existing: 'e', mode: `'always'` })} AS refusal
-        FROM (SELECT coalesce($6::text, CASE WHEN $5::text IS NULL THEN t.text ELSE ct.text END, '') AS text) x
-        LEFT JOIN (SELECT coalesce(t."keyId", ct."keyId") AS "keyId", CASE WHEN $5::text IS NULL THEN t.text ELSE ct.text END AS text) e ON true
+      SELECT x.text, ${refusalSql({ key: 'k', text: Prisma.sql`x.text`, existing: 'e', mode: Prisma.sql`'always'` })} AS refusal
+        FROM (SELECT coalesce(${request.text ?? null}::text, CASE WHEN ${base} THEN t.text ELSE ct.text END, '') AS text) x
+        LEFT JOIN (SELECT coalesce(t."keyId", ct."keyId") AS "keyId", CASE WHEN ${base} THEN t.text ELSE ct.text END AS text) e ON true
     ) r`;
+}
 
 /**
  * Two statements and no transaction: the lookup above; the write gate's
@@ -84,15 +90,7 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   const request = parse(input);
   const address = { key: request.key, namespace: request.namespace };
   const db = prisma();
-  const [found] = await db.$queryRawUnsafe<Lookup[]>(
-    LOOKUP,
-    projectId,
-    request.namespace,
-    request.key,
-    request.language,
-    request.customerKey,
-    request.text ?? null,
-  );
+  const [found] = await db.$queryRaw<Lookup[]>(lookupSql(projectId, request));
   if (found!.key_id === null) throw notFound(`${describeKey(address)} not found`);
   if (found!.language_id === null) throw notFound(`language '${request.language}' not found`);
   if (request.customerKey && found!.customer_id === null) throw notFound(`customer '${request.customerKey}' not found`);

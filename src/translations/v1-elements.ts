@@ -4,6 +4,7 @@
 // up in one statement, whatever their number; their cells are written through
 // the write gate in one batched transaction when nothing must be created first.
 import { prisma, type Db } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { NEXT_CHANGE_ID, openChangeParams, openChangeQuery, type Change } from '../history/changes.js';
 import { runBatched } from './batched-writes.js';
 import { gateStatements, type Refusal, type Row } from './gate.js';
@@ -91,22 +92,36 @@ export interface ElementLookup {
   filled: Set<string>;
 }
 
-const LOOKUP = `
+/** Parallel arrays: the distinct keys, languages and customers the elements name, and (with `filled`) their cells. */
+interface LookupInput {
+  keyNamespaces: string[];
+  keyNames: string[];
+  languages: string[];
+  customers: string[];
+  cellNamespaces: string[];
+  cellKeys: string[];
+  cellLanguages: string[];
+  cellCustomers: (string | null)[];
+}
+
+function lookupSql(projectId: number, at: LookupInput): Prisma.Sql {
+  return Prisma.sql`/* translations:v1-lookup */
   SELECT (SELECT coalesce(json_agg(json_build_array(k.id, k.namespace, k.key)), '[]')
-            FROM "TranslationKey" k JOIN unnest($2::text[], $3::text[]) AS t(ns, name) ON k.namespace = t.ns AND k.key = t.name
-           WHERE k."projectId" = $1)::text AS keys,
-         (SELECT coalesce(json_agg(json_build_array(l.id, l.key)), '[]') FROM "Language" l WHERE l."projectId" = $1 AND l.key = ANY($4::text[]))::text AS languages,
-         (SELECT coalesce(json_agg(json_build_array(c.id, c.key)), '[]') FROM "Customer" c WHERE c."projectId" = $1 AND c.key = ANY($5::text[]))::text AS customers,
+            FROM "TranslationKey" k JOIN unnest(${at.keyNamespaces}::text[], ${at.keyNames}::text[]) AS t(ns, name) ON k.namespace = t.ns AND k.key = t.name
+           WHERE k."projectId" = ${projectId})::text AS keys,
+         (SELECT coalesce(json_agg(json_build_array(l.id, l.key)), '[]') FROM "Language" l WHERE l."projectId" = ${projectId} AND l.key = ANY(${at.languages}::text[]))::text AS languages,
+         (SELECT coalesce(json_agg(json_build_array(c.id, c.key)), '[]') FROM "Customer" c WHERE c."projectId" = ${projectId} AND c.key = ANY(${at.customers}::text[]))::text AS customers,
          (SELECT coalesce(json_agg(json_build_array(k.id, l.id, c.id)), '[]')
-            FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS e(ns, name, language, customer)
-            JOIN "TranslationKey" k ON k."projectId" = $1 AND k.namespace = e.ns AND k.key = e.name
-            JOIN "Language" l ON l."projectId" = $1 AND l.key = e.language
-            LEFT JOIN "Customer" c ON c."projectId" = $1 AND c.key = e.customer
+            FROM unnest(${at.cellNamespaces}::text[], ${at.cellKeys}::text[], ${at.cellLanguages}::text[], ${at.cellCustomers}::text[]) AS e(ns, name, language, customer)
+            JOIN "TranslationKey" k ON k."projectId" = ${projectId} AND k.namespace = e.ns AND k.key = e.name
+            JOIN "Language" l ON l."projectId" = ${projectId} AND l.key = e.language
+            LEFT JOIN "Customer" c ON c."projectId" = ${projectId} AND c.key = e.customer
            WHERE CASE WHEN e.customer IS NULL
                       THEN EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND t."languageId" = l.id AND t.text <> '')
                       ELSE EXISTS (SELECT 1 FROM "CustomerTranslation" t WHERE t."keyId" = k.id AND t."languageId" = l.id AND t."customerId" = c.id AND t.text <> '')
                  END)::text AS filled,
-         ${NEXT_CHANGE_ID} AS change_id`;
+         ${Prisma.raw(NEXT_CHANGE_ID)} AS change_id`;
+}
 
 /**
  * One statement, whatever the number of elements: the ids of the keys,
@@ -124,19 +139,19 @@ export async function lookupElements(
   const languages = [...new Set(elements.map((e) => e.language))];
   const customers = [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))];
   const cells = options.filled ? elements : [];
-  const [row] = await db.$queryRawUnsafe<
+  const [row] = await db.$queryRaw<
     { keys: string; languages: string; customers: string; filled: string; change_id: bigint }[]
   >(
-    LOOKUP,
-    projectId,
-    keys.map((k) => k.namespace),
-    keys.map((k) => k.key),
-    languages,
-    customers,
-    cells.map((e) => e.namespace),
-    cells.map((e) => e.key),
-    cells.map((e) => e.language),
-    cells.map((e) => e.customerKey),
+    lookupSql(projectId, {
+      keyNamespaces: keys.map((k) => k.namespace),
+      keyNames: keys.map((k) => k.key),
+      languages,
+      customers,
+      cellNamespaces: cells.map((e) => e.namespace),
+      cellKeys: cells.map((e) => e.key),
+      cellLanguages: cells.map((e) => e.language),
+      cellCustomers: cells.map((e) => e.customerKey),
+    }),
   );
   const pairs = (json: string) => (JSON.parse(json) as [number, string][]).map(([id, key]) => [key, id] as const);
   return {
@@ -196,7 +211,9 @@ export function planElementWrite(
   const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
   return {
     statements: (db: Db) => [
-      ...(!oneTable && touch.length ? [db.$executeRawUnsafe(touchKeysSql(2), projectId, touch)] : []),
+      ...(!oneTable && touch.length
+        ? [db.$executeRaw(Prisma.sql`/* keys:touch */ ${touchKeysSql(projectId, touch)}`)]
+        : []),
       ...(oneTable ? [] : [openChangeQuery(db, opening)]),
       ...gate(db).statements,
     ],

@@ -42,7 +42,9 @@ export interface Payload {
 function keyActions(details: Record<string, unknown>): PayloadChange[] {
   const action = details.action;
   if (action === 'CREATE_KEY' || action === 'CHANGE_KEY')
-    return [{ action, key: String(details.key), namespace: String(details.namespace ?? '') }];
+    return [
+      { action, key: String(details.key), namespace: typeof details.namespace === 'string' ? details.namespace : '' },
+    ];
   if (action === 'DELETE_KEY' && Array.isArray(details.keys)) {
     return (details.keys as { key: string; namespace: string }[]).map((k) => ({
       action: 'DELETE_KEY' as const,

@@ -8,6 +8,7 @@ import { writeTranslations } from '../../src/translations/gate.js';
 import { openChange } from '../../src/history/changes.js';
 import { observeSql } from '../../src/db/client.js';
 import { readKeyPages, type ExportLanguage } from '../../src/transfer/export-read.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let service: TestService;
@@ -131,11 +132,11 @@ describe('export page reader', () => {
       for (const oneKeyPerName of [false, true]) {
         it(`${sort}${oneKeyPerName ? ', one key per name' : ''}: a page past the statistics reads about a page of keys`, async () => {
           const prisma = service.db.prisma;
-          const statements: [string, unknown[]][] = [];
+          const statements: Prisma.Sql[] = [];
           const recording = {
-            $queryRawUnsafe: (sql: string, ...params: unknown[]) => {
-              statements.push([sql, params]);
-              return prisma.$queryRawUnsafe(sql, ...params);
+            $queryRaw: (query: Prisma.Sql) => {
+              statements.push(query);
+              return prisma.$queryRaw(query);
             },
           };
           for await (const page of readKeyPages(recording as never, {
@@ -151,10 +152,9 @@ describe('export page reader', () => {
           }
           // Every page, those just past the keys the statistics know above all (where they see none).
           const worst = new Map<string, number>();
-          for (const [sql, params] of statements) {
-            const [{ 'QUERY PLAN': plan }] = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
-              `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-              ...params,
+          for (const query of statements) {
+            const [{ 'QUERY PLAN': plan }] = await prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+              Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
             );
             const root = (
               (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: Record<string, unknown> }[]

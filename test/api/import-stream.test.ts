@@ -13,7 +13,8 @@ import { saveUpload } from '../../src/transfer/uploaded-file.js';
 import { importFile, previewImport, type ImportRequest } from '../../src/transfer/import.js';
 import type { ImportOption } from '../../src/transfer/options.js';
 import { corpusPath } from '../support/corpus.js';
-import { cellEvents } from '../../src/history/cell-events.js';
+import { cellEventsSql } from '../../src/history/cell-events.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 
 let service: TestService;
 let account: Awaited<ReturnType<TestService['account']>>;
@@ -75,10 +76,9 @@ async function state(projectId: number) {
         WHERE t."projectId" = $1 ORDER BY k."importOrder", l."order"`,
       projectId,
     ),
-    history: await db.$queryRawUnsafe(
-      `SELECT c.key, c.namespace, l.key AS language, c."oldText", c."newText" FROM ${cellEvents({ where: 'b."projectId" = $1' })} c JOIN "Language" l ON l.id = c."languageId"
+    history: await db.$queryRaw(
+      Prisma.sql`SELECT c.key, c.namespace, l.key AS language, c."oldText", c."newText" FROM ${cellEventsSql({ where: Prisma.sql`b."projectId" = ${projectId}` })} c JOIN "Language" l ON l.id = c."languageId"
         ORDER BY c.key, l.key, c.id`,
-      projectId,
     ),
     changes: await db.$queryRawUnsafe(
       `SELECT kind, cells, edits, details::text FROM "Activity" WHERE "projectId" = $1 ORDER BY id`,

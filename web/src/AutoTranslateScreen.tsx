@@ -105,7 +105,6 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
       if (event && (FINAL.has(event.state) || !listed.current.has(event.jobId))) refreshJobs();
     });
     return () => subscription.unsubscribe();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, projectToken]);
 
   const languages = meta?.project.languages ?? [];
@@ -407,7 +406,6 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
       }
     });
     return () => subscription.unsubscribe();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, projectToken, jobId]);
 
   const state = live?.state ?? job?.state ?? 'STARTED';

@@ -77,7 +77,6 @@ const SOURCES = [
 ] as const;
 
 const triggerLabel = (t: string) => TRIGGERS.find((x) => x.value === t)?.label ?? t;
-const actionLabel = (k: string) => ACTIONS.find((x) => x.value === k)?.label ?? k;
 const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 const list = (text: string) =>
   text

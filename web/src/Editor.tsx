@@ -121,7 +121,6 @@ export function Editor({ projectToken }: { projectToken: string }) {
         screenshots: f.screenshots === '' ? null : f.screenshots === 'true',
       },
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chosen === null || !!project, typed, chosen?.join(','), defaultLanguage, projectToken]);
 
   const rows = useRows(variables);

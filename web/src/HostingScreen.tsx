@@ -105,7 +105,6 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
       if (event.state !== 'RUNNING' || event.stage === 'STARTED') refresh();
     });
     return () => subscription.unsubscribe();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, projectToken]);
 
   const environments = data?.environments ?? [];

@@ -51,7 +51,6 @@ export function QualityScreen({ projectToken }: { projectToken: string }) {
     if (pending === 0) return;
     const timer = setTimeout(refresh, PENDING_POLL_MS);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pending, counts]);
 
   const filter: FindingFilter = {

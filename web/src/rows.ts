@@ -90,7 +90,6 @@ export function useRows(variables: RowsVariables | undefined): Rows {
       // A cached answer arrives synchronously, before there was a subscription to end.
       if (done) subscription.unsubscribe();
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [key, rerender],
   );
 

@@ -93,7 +93,7 @@ export class ServiceClient {
   private async answer<T>(res: Response): Promise<T> {
     let body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
     try {
-      body = await res.json();
+      body = (await res.json()) as typeof body;
     } catch {
       throw new ServiceError(`The service answered HTTP ${res.status}`);
     }

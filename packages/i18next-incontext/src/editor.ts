@@ -145,7 +145,9 @@ export async function startEditor(
           applyText(language, target.namespace, target.key, saved.updateTranslation.text);
         } catch (error) {
           if (error instanceof ServiceError && error.code === 'CONFLICT')
-            throw new Error(`${language} was changed by someone else meanwhile; close and open again to see it`);
+            throw new Error(`${language} was changed by someone else meanwhile; close and open again to see it`, {
+              cause: error,
+            });
           throw error;
         }
       }
@@ -203,7 +205,7 @@ export async function startEditor(
     // Alt+click on a link would download it, on a button would act: the click is the editor's.
     event.preventDefault();
     event.stopImmediatePropagation();
-    void open(keys[0]!.key, keys[0]!.namespace, keys).catch((error) =>
+    void open(keys[0]!.key, keys[0]!.namespace, keys).catch((error: unknown) =>
       notify(`Could not open ${keys[0]!.key}: ${(error as Error).message}`),
     );
   };
@@ -298,7 +300,8 @@ export async function startEditor(
     style.textContent = `:host { all: initial; } div { position: fixed; right: 12px; bottom: 12px; z-index: 2147483645; background: #fff; border: 1px solid #9aa3b2; border-radius: 6px; padding: 6px 8px; font: 13px system-ui, sans-serif; box-shadow: 0 4px 16px rgba(0,0,0,.2); display: flex; gap: 8px; align-items: center; } button { font: inherit; padding: 4px 10px; } p { margin: 0; }`;
     const button = document.createElement('button');
     button.textContent = 'Capture screenshot';
-    button.addEventListener('click', async () => {
+    // The handler reports its own failure (notify): nothing is left to reject.
+    const onCapture = async () => {
       button.disabled = true;
       notify('Capturing…');
       try {
@@ -309,7 +312,8 @@ export async function startEditor(
       } finally {
         button.disabled = false;
       }
-    });
+    };
+    button.addEventListener('click', () => void onCapture());
     const bar = document.createElement('div');
     bar.setAttribute('role', 'region');
     bar.setAttribute('aria-label', 'In-context editor');

@@ -30,8 +30,9 @@ function keyOf(
     const at = key.indexOf(nsSeparator);
     return { ns: key.slice(0, at), key: key.slice(at + nsSeparator.length) };
   }
-  const ns = Array.isArray(options.ns) ? options.ns[0] : options.ns;
-  return { key, ns: (ns as string | undefined) ?? defaultNamespace(i18next) };
+  const given: unknown = options.ns;
+  const ns: unknown = Array.isArray(given) ? (given as unknown[])[0] : given;
+  return { key, ns: typeof ns === 'string' ? ns : defaultNamespace(i18next) };
 }
 
 export const inContext: InContextFactory = (options: InContextOptions): InContextModule => {
@@ -52,8 +53,10 @@ export const inContext: InContextFactory = (options: InContextOptions): InContex
           return registry.mark(value, { key, namespace: namespaceOf(ns) });
         },
       });
-      const current = i18next.options.postProcess;
-      const names = current === false || current === undefined ? [] : Array.isArray(current) ? current : [current];
+      const current: unknown = i18next.options.postProcess;
+      const names = (Array.isArray(current) ? (current as unknown[]) : [current]).filter(
+        (name): name is string => typeof name === 'string',
+      );
       if (!names.includes(POST_PROCESSOR)) i18next.options.postProcess = [...names, POST_PROCESSOR];
       // The editor works on a page: not during server-side rendering.
       if (typeof document === 'undefined') return;

@@ -142,7 +142,8 @@ export class Overlay {
       el('div', { className: 'buttons' }, cancel, save),
       status,
     );
-    form.addEventListener('submit', async (event) => {
+    // The handler shows its own failure (status): nothing is left to reject.
+    const onSubmit = async (event: SubmitEvent) => {
       event.preventDefault();
       const changed = [...this.fields]
         .filter(([, f]) => !f.textarea.readOnly && f.textarea.value !== f.initial)
@@ -159,7 +160,8 @@ export class Overlay {
         status.textContent = `Not saved: ${(error as Error).message}`;
         save.disabled = false;
       }
-    });
+    };
+    form.addEventListener('submit', (event) => void onSubmit(event));
     const others = data.otherKeys.length
       ? el(
           'div',

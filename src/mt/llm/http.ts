@@ -59,7 +59,7 @@ export async function postJson(
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<LlmHttpAnswer>((resolve, reject) => {
     let settled = false;
-    const fail = (error: MtProviderError | unknown) => {
+    const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);

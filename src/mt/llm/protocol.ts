@@ -39,7 +39,7 @@ export function statusError(provider: LlmProviderId, answer: LlmHttpAnswer): MtP
     body?.message ??
     (answer.text.replace(/\s+/g, ' ').trim().slice(0, 200) || 'no message');
   const { status } = answer;
-  const retryAfter = answer.headers['retry-after'];
+  const retryAfter: string | string[] | undefined = answer.headers['retry-after'];
   const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
   if (status === 429 || status >= 500) {
     return new MtProviderError({

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/client.js';
 import { migrate, readMigrations } from '../../../src/db/migrate.js';
-import { BATCH_SPAN, insertCellEvents } from '../../../src/history/cell-events.js';
+import { BATCH_SPAN, insertCellEventsSql } from '../../../src/history/cell-events.js';
+import { Prisma } from '../../../src/generated/prisma/client.js';
 import { storedCellEvents } from '../../support/cell-events.js';
 import { tempDirs } from '../../support/temp-dirs.js';
 
@@ -72,11 +73,11 @@ describe('migration to batched change events', () => {
     expect(ids.map((b) => b.id)).toEqual([1n, 3n, 4n, 50000000n]);
     expect(ids[0]!.at.toISOString()).toBe('2026-11-01T00:00:00.000Z');
 
-    const [batch] = await sql.$queryRawUnsafe<{ id: bigint; n: number }[]>(
-      `WITH b AS (${insertCellEvents({
-        activity: '11',
-        project: '1',
-        cells: `SELECT 1::bigint AS ord, 103 AS "keyId", 7 AS "languageId", NULL::int AS "customerId", 'd' AS key, '' AS namespace,
+    const [batch] = await sql.$queryRaw<{ id: bigint; n: number }[]>(
+      Prisma.sql`WITH b AS (${insertCellEventsSql({
+        activity: Prisma.sql`11`,
+        project: Prisma.sql`1`,
+        cells: Prisma.sql`SELECT 1::bigint AS ord, 103 AS "keyId", 7 AS "languageId", NULL::int AS "customerId", 'd' AS key, '' AS namespace,
                      NULL::text AS "oldText", 'D' AS "newText", NULL::"ReviewStatus" AS "oldStatus", 'NOT_REVIEWED'::"ReviewStatus" AS "newStatus"`,
       })}) SELECT * FROM b`,
     );
