@@ -467,7 +467,7 @@ function EntryDetails({
         </p>
       )}
       {cells.length > 0 && (
-        <table className="cells">
+        <table className="data-table">
           <caption>Cells of entry #{entry.id}</caption>
           <thead>
             <tr>

@@ -161,7 +161,7 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
         <h2 id="rules-heading">Rules</h2>
         {data && rules.length === 0 && <p>No rules yet.</p>}
         {rules.length > 0 && (
-          <table className="ops-table">
+          <table className="data-table">
             <caption className="visually-hidden">Automation rules</caption>
             <thead>
               <tr>
@@ -267,7 +267,7 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
         </button>
         {runs && runs.automationRuns.length === 0 && <p>No runs yet.</p>}
         {runs && runs.automationRuns.length > 0 && (
-          <table className="ops-table">
+          <table className="data-table">
             <caption className="visually-hidden">Automation runs, newest first</caption>
             <thead>
               <tr>

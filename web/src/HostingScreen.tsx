@@ -198,7 +198,7 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
         <h2 id="history-heading">Publications</h2>
         {history && history.publications.length === 0 && <p>Nothing published yet.</p>}
         {history && history.publications.length > 0 && (
-          <table className="ops-table">
+          <table className="data-table">
             <caption className="visually-hidden">Publications, newest first</caption>
             <thead>
               <tr>

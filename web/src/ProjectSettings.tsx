@@ -135,7 +135,7 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
   return (
     <section aria-labelledby="settings-languages">
       <h2 id="settings-languages">Languages</h2>
-      <table className="settings-table">
+      <table className="data-table">
         <thead>
           <tr>
             <th scope="col">Key</th>
@@ -280,7 +280,7 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
         <p>No customers: customer-specific translations override the base ones for one customer.</p>
       )}
       {customers.length > 0 && (
-        <table className="settings-table">
+        <table className="data-table">
           <thead>
             <tr>
               <th scope="col">Key</th>
