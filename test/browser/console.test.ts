@@ -118,7 +118,10 @@ describe('dashboard', () => {
     expect(await page.evaluate(() => document.cookie)).not.toMatch(/lms_session/);
     await page.getByLabel('New project name').fill('Second app');
     await page.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('heading', { name: 'Second app' }).waitFor();
+    // The new project opens (its editor, with the first steps), and is among the projects.
+    await page.getByRole('heading', { level: 1, name: 'Second app' }).waitFor();
+    expect(page.url()).toMatch(/#\/projects\/[^/]+$/);
+    await page.getByRole('link', { name: 'Localization service' }).click();
     await page.getByLabel('Sort by').selectOption('ALPHABETICAL');
     await expect
       .poll(async () => await page.getByRole('list', { name: 'Projects' }).getByRole('heading').allTextContents())

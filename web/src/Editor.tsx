@@ -26,6 +26,7 @@ import {
   type GridHandle,
 } from './EditorGrid';
 import { EmptyProject } from './EmptyProject';
+import { Onboarding } from './Onboarding';
 import { EditorQualityFilters, filtersFromAddress, type QualityFilters } from './EditorQualityFilters';
 import { count } from './wording';
 
@@ -441,6 +442,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
           }}
         />
       </div>
+      <Onboarding projectToken={projectToken} />
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Key contains{' '}
