@@ -33,7 +33,11 @@ function Copyable({ label, value }: { label: string; value: string }) {
           onFocus={(e) => e.target.select()}
         />
       </label>
-      <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} field={() => field.current} />
+      <CopyButton
+        value={value}
+        label={`Copy ${label.replace(/^[A-Z][a-z]/, (m) => m.toLowerCase())}`}
+        field={() => field.current}
+      />
     </div>
   );
 }

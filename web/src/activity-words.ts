@@ -74,7 +74,13 @@ function keysSentence(d: Details, e: EntryLike): string {
     case 'CREATE_KEY':
       return `Created the key ${key}`;
     case 'CHANGE_KEY':
-      return `Changed the key ${key}${list(d.fields).length ? `: ${list(d.fields).join(', ')}` : ''}`;
+      return `Changed the key ${key}${
+        list(d.fields).length
+          ? `: ${list(d.fields)
+              .map((f) => humanize(f).toLowerCase())
+              .join(', ')}`
+          : ''
+      }`;
     case 'DELETE_KEY': {
       const n = num(d.count) || list(d.keys).length;
       return `Deleted ${count(n, 'key')}${list(d.keys).length ? `: ${some(list(d.keys), n)}` : ''}`;
