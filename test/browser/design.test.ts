@@ -108,6 +108,7 @@ describe('axe in light and dark', () => {
       await page.goto(`${service.url}/#/projects/${api.projectToken}/translations`);
       await page.getByRole('gridcell', { name: /^item.00 in de/ }).waitFor();
       await page.screenshot({ path: `/tmp/design-${scheme}-editor.png` });
-    });
+      // Ten screens, each checked by axe: a minute on a loaded machine.
+    }, 240_000);
   }
 });
