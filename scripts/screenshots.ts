@@ -3,7 +3,9 @@
 // Starts the service on a temporary embedded database, fills a demo project
 // through the REST API, and photographs the dashboard, the editor, the import
 // preview, hosting, the activity log and the project settings in headless
-// Chromium (scripts/lib/chromium.ts).
+// Chromium (scripts/lib/chromium.ts): each at 1440 px wide in the light and the
+// dark theme (console-<screen>.png, console-<screen>-dark.png) and on a
+// 390 px phone (console-<screen>-390.png, console-<screen>-390-dark.png).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -73,18 +75,39 @@ try {
   await rest('PATCH', '/api/v1/translation-keys?key=cart.checkout', { charactersLimit: 12, lock: true }, key);
 
   const page = await (
-    await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 })
+    await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 })
   ).newPage();
+  const written: string[] = [];
+  /** The page as it is, in the four variants; back to light at 1440 after. */
+  const shoot = async (name: string, height = 900) => {
+    const variants = [
+      ['', 1440, height, 'light'],
+      ['-dark', 1440, height, 'dark'],
+      ['-390', 390, 844, 'light'],
+      ['-390-dark', 390, 844, 'dark'],
+    ] as const;
+    for (const [suffix, width, h, colorScheme] of variants) {
+      await page.setViewportSize({ width, height: h });
+      await page.emulateMedia({ colorScheme });
+      // The virtualized grid measures itself after a resize.
+      await page.waitForTimeout(200);
+      const file = `console-${name}${suffix}.png`;
+      await page.screenshot({ path: join(docs, file) });
+      written.push(file);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
   await page.goto(url + '/');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Web shop' }).waitFor();
-  await page.screenshot({ path: join(docs, 'console-dashboard.png') });
+  await shoot('dashboard');
   await page.getByRole('link', { name: 'Web shop' }).click();
-  await page.getByRole('gridcell', { name: /^home.greeting in fr:/ }).dblclick();
+  await page.getByRole('gridcell', { name: /^home.greeting in fr:/ }).click();
   await page.getByRole('textbox', { name: 'Translation of home.greeting in fr' }).fill('Bonjour {nom} !');
-  await page.screenshot({ path: join(docs, 'console-editor.png') });
+  await shoot('editor');
   await page.keyboard.press('Enter');
   await page.getByRole('gridcell', { name: /^home.greeting in fr: Bonjour \{nom\} !/ }).waitFor();
 
@@ -98,9 +121,7 @@ try {
   await page.getByRole('button', { name: 'Preview', exact: true }).click();
   await page.getByRole('heading', { name: 'What the import will change' }).waitFor();
   // Tall enough for the options, the file and its preview.
-  await page.setViewportSize({ width: 1280, height: 1000 });
-  await page.screenshot({ path: join(docs, 'console-import.png') });
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await shoot('import', 1000);
   await page.getByRole('button', { name: 'Apply import' }).click();
   await page
     .getByText(/imported/i)
@@ -112,20 +133,18 @@ try {
   const latest = page.getByRole('listitem', { name: 'Latest (_latest)' });
   await latest.getByRole('button', { name: 'Publish _latest' }).click();
   await latest.getByRole('status').filter({ hasText: 'Published _latest' }).waitFor();
-  await page.screenshot({ path: join(docs, 'console-hosting.png') });
+  await shoot('hosting');
 
   // The activity log: the edit, the import and the publication.
   await page.goto(`${project}/activity`);
   await page.getByRole('heading', { name: 'Activity of Web shop' }).waitFor();
-  await page.locator('li.entry').filter({ hasText: 'Publication' }).first().waitFor();
-  await page.screenshot({ path: join(docs, 'console-activity.png') });
+  await page.locator('li.entry').filter({ hasText: 'Published _latest' }).first().waitFor();
+  await shoot('activity');
 
   await page.goto(`${project}/settings`);
   await page.getByRole('heading', { name: 'Project settings' }).waitFor();
-  await page.screenshot({ path: join(docs, 'console-settings.png') });
-  console.log(
-    `wrote console-dashboard.png, console-editor.png, console-import.png, console-hosting.png, console-activity.png and console-settings.png in ${docs}`,
-  );
+  await shoot('settings');
+  console.log(`wrote ${written.join(', ')} in ${docs}`);
 } finally {
   await browser.close();
   await service.close();

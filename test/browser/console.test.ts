@@ -118,7 +118,10 @@ describe('dashboard', () => {
     expect(await page.evaluate(() => document.cookie)).not.toMatch(/lms_session/);
     await page.getByLabel('New project name').fill('Second app');
     await page.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('heading', { name: 'Second app' }).waitFor();
+    // The new project opens (its editor, with the first steps), and is among the projects.
+    await page.getByRole('heading', { level: 1, name: 'Second app' }).waitFor();
+    expect(page.url()).toMatch(/#\/projects\/[^/]+$/);
+    await page.getByRole('link', { name: 'Localization service' }).click();
     await page.getByLabel('Sort by').selectOption('ALPHABETICAL');
     await expect
       .poll(async () => await page.getByRole('list', { name: 'Projects' }).getByRole('heading').allTextContents())
@@ -148,11 +151,9 @@ describe('editor', () => {
     await expect.poll(() => page.locator('.count').textContent()).toBe('31 keys');
   });
 
-  it('edits a cell by keyboard: Enter edits, Enter saves, Esc cancels, arrows move', async () => {
+  it('edits a cell by keyboard: a click or Enter edits, Enter saves, Esc cancels, arrows move', async () => {
+    // A click edits the cell (Enter on a focused cell too, below).
     await cell('greeting', 'de').click();
-    // Keys go to the cell once the grid shows it as the active one.
-    await expect.poll(() => cell('greeting', 'de').getAttribute('class')).toMatch(/\bactive\b/);
-    await page.keyboard.press('Enter');
     const box = page.getByRole('textbox', { name: 'Translation of greeting in de' });
     await box.fill('Servus {name}');
     await expect.poll(() => page.locator('.cell.editing .counter').textContent()).toBe('13 characters');
@@ -247,7 +248,8 @@ describe('editor', () => {
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Keep mine' }).click();
     await expect.poll(() => cellText('item.06', 'de')).toBe('Meine Fassung');
-    // Both German texts written here lack {name}: the problems filter finds them.
+    // Both German texts written here lack {name}: the problems filter finds them (one of the more filters).
+    await page.getByRole('button', { name: 'More filters' }).click();
     await page.getByLabel('Only keys with problems').check();
     // With item.01, whose English text is over its limit of 12 characters.
     await expect.poll(() => page.locator('.count').textContent()).toBe('3 keys');

@@ -57,8 +57,21 @@ describe('project settings', () => {
       .poll(async () => (await prisma().project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).name)
       .toBe('Shop app (renamed)');
 
-    await page.getByLabel('Language key').fill('fr');
-    await page.getByLabel('Language name').fill('French');
+    // A language is chosen from the CLDR locales by name, not typed as a code.
+    const picker = page.getByRole('combobox', { name: 'Language' });
+    expect(await page.getByRole('button', { name: 'Add language' }).isDisabled()).toBe(true);
+    await picker.fill('fren');
+    const options = page.getByRole('listbox', { name: 'Languages' }).getByRole('option');
+    expect(await options.first().textContent()).toMatch(/^French · français fr$/);
+    // Its own name finds it too; the project's languages are not offered.
+    await picker.fill('deutsch');
+    expect(await options.allTextContents()).not.toContainEqual(expect.stringMatching(/ de$/));
+    expect(await options.allTextContents()).toContainEqual('Austrian German · Österreichisches Deutsch de-AT');
+    expect(await axeViolations(page)).toEqual([]);
+    // By keyboard: the first match, chosen with Enter; its English name is the language's name.
+    await picker.fill('fren');
+    await picker.press('Enter');
+    expect(await page.getByLabel('Language name').inputValue()).toBe('French');
     await page.getByRole('button', { name: 'Add language' }).click();
     await languageRow('fr').waitFor();
     await page.getByRole('button', { name: 'Move fr up' }).click();

@@ -113,7 +113,7 @@ describe('members and invitations', () => {
     for (const name of [/^Invite$/, /^Remove/, /^Make owner/, /^Save/, /^Reset/, /^Disable/, /^Cancel/]) {
       expect(await ana.getByRole('button', { name }).count(), String(name)).toBe(0);
     }
-    expect(await ana.getByRole('combobox').count()).toBe(0);
+    expect(await ana.getByRole('main').getByRole('combobox').count()).toBe(0);
     expect(await ana.getByRole('heading', { name: 'Role links' }).count()).toBe(0);
     expect(await axeViolations(ana)).toEqual([]);
   });
@@ -176,21 +176,26 @@ describe('activity', () => {
     await owner.getByRole('heading', { name: 'Activity of Team app' }).waitFor();
     await expect
       .poll(() => summaries().allTextContents())
-      .toContainEqual(expect.stringMatching(/Translations written by API key via REST API — 3 cells/));
+      .toContainEqual(expect.stringMatching(/^Wrote 3 texts.*Translations written · API key via REST API/));
     expect(await axeViolations(owner)).toEqual([]);
     await owner.getByLabel('Kind').selectOption('TRANSLATIONS');
     await expect.poll(async () => (await summaries().allTextContents()).length).toBe(2);
     for (const text of await summaries().allTextContents()) expect(text).toMatch(/Translations written/);
     // Newest first: the PATCH of one cell.
     const edit = summaries().first();
-    expect(await edit.textContent()).toMatch(/1 cell$/);
+    expect(await edit.textContent()).toMatch(/^Wrote 1 text/);
     await edit.click();
     const cells = owner.getByRole('table', { name: /Cells of entry/ });
     await cells.waitFor();
     const row = cells.getByRole('row', { name: /greeting/ });
-    expect(await row.getByRole('cell').allTextContents()).toEqual(['en', 'Hello', '→ Hi there', 'Revert']);
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['en', 'Hello', 'Hi there', 'Revert']);
     expect(await axeViolations(owner)).toEqual([]);
     await entries().first().getByRole('button', { name: 'Revert this change' }).click();
+    // A dialog says what the revert does; the outcome is shown in the entry.
+    const dialog = owner.getByRole('dialog', { name: 'Revert this change?' });
+    expect(await dialog.textContent()).toMatch(/Wrote 1 text\./);
+    expect(await axeViolations(owner)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
     await expect.poll(() => entries().first().getByRole('status').textContent()).toBe('Reverted 1 cell.');
     expect(await textOf('greeting', 'en')).toBe('Hello');
   });
@@ -201,17 +206,19 @@ describe('activity', () => {
       200,
     );
     await expect.poll(() => summaries().count(), { timeout: 5000 }).toBe(before + 1);
-    expect(await summaries().first().textContent()).toMatch(/Translations written by API key via REST API — 1 cell/);
+    expect(await summaries().first().textContent()).toMatch(/^Wrote 1 text.*API key via REST API/);
     // The revert is an entry too (filtered out above).
     await owner.getByRole('button', { name: 'Clear filters' }).click();
     await expect
       .poll(() => summaries().allTextContents())
-      .toContainEqual(expect.stringMatching(/Revert by alice@example\.com via console — 1 cell/));
+      .toContainEqual(
+        expect.stringMatching(/^Reverted entry #\d+: 1 text set back.*Revert · alice@example\.com via console/),
+      );
     // By actor: the member's account id (Member.accountId) is the entries' actor id.
     const actor = owner.getByLabel('Actor');
     await actor.selectOption((await actor.locator('option', { hasText: 'alice@example.com' }).getAttribute('value'))!);
     await expect.poll(() => summaries().count()).toBe(1);
-    expect(await summaries().first().textContent()).toMatch(/Revert by alice@example\.com/);
+    expect(await summaries().first().textContent()).toMatch(/Revert · alice@example\.com/);
   });
 
   it('reverts one cell of an entry', async () => {
@@ -219,12 +226,13 @@ describe('activity', () => {
     await owner.getByRole('button', { name: 'Clear filters' }).click();
     await expect
       .poll(async () => (await summaries().first().textContent()) ?? '')
-      .toMatch(/Translations written by API key via REST API — 1 cell/);
+      .toMatch(/^Wrote 1 text.*API key via REST API/);
     await summaries().first().click();
     const revert = owner.getByRole('button', { name: 'Revert farewell in en' });
     // The revert arrives live as a new entry above: the opened one is found by its button.
     const opened = entries().filter({ has: revert });
     await revert.click();
+    await owner.getByRole('dialog', { name: 'Revert farewell in en?' }).getByRole('button', { name: 'Revert' }).click();
     await expect
       .poll(() => opened.getByRole('status').textContent())
       .toBe('farewell in en: set back to its earlier text.');
@@ -238,7 +246,10 @@ describe('activity', () => {
     await ana.getByRole('table', { name: /Cells of entry/ }).waitFor();
     expect(await ana.getByRole('button', { name: 'Revert this change' }).count()).toBe(0);
     // The first three cells, in en and de: ana translates de only.
-    await ana.getByRole('list', { name: 'Activity entries' }).locator('.entry-summary', { hasText: '3 cells' }).click();
+    await ana
+      .getByRole('list', { name: 'Activity entries' })
+      .locator('.entry-summary', { hasText: 'Wrote 3 texts' })
+      .click();
     await ana.getByRole('button', { name: 'Revert greeting in de' }).waitFor();
     expect(await ana.getByRole('button', { name: /^Revert .* in en$/ }).count()).toBe(0);
   });

@@ -197,7 +197,7 @@ function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; re
         </p>
       )}
       {tokens.length > 0 && (
-        <table className="settings-table">
+        <table className="data-table">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -263,7 +263,7 @@ function Sessions({ sessions, refresh }: { sessions: AccountData['sessions']; re
   return (
     <section aria-labelledby="account-sessions">
       <h2 id="account-sessions">Sessions</h2>
-      <table className="settings-table">
+      <table className="data-table">
         <thead>
           <tr>
             <th scope="col">Browser</th>

@@ -1,6 +1,6 @@
 // A project's activity log: newest first, a page at a time ("Load more"),
-// filtered by actor, kind and time; an entry opens its counts and the cells it
-// wrote (old → new text); a change that wrote cells can be reverted where the
+// filtered by actor, kind and time; each entry is a sentence (activity-words.ts); an entry opens its counts and the cells it
+// wrote (before and after, the changed words marked); a change that wrote cells can be reverted where the
 // viewer may (revertChange needs IMPORT), and so can one of its cells
 // (revertTranslation: TRANSLATE in the cell's language). New entries arrive
 // live through the projectActivity subscription.
@@ -11,6 +11,9 @@ import { client } from './client';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { messageOf } from './feedback';
 import { count } from './wording';
+import { Confirm } from './Confirm';
+import { TextDiff } from './TextDiff';
+import { detailsInWords, sentenceOf } from './activity-words';
 
 const EntryFields = graphql(`
   fragment ActivityEntryFields on ActivityEntry {
@@ -255,7 +258,7 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
       <div className="team-head">
         <h1>Activity{meta ? ` of ${meta.project.name}` : ''}</h1>
         <p className="count" aria-live="polite">
-          {total === null ? 'Loading…' : `${total.toLocaleString('en')} entries`}
+          {total === null ? 'Loading…' : count(total, 'entry', 'entries')}
         </p>
       </div>
       <form className="filters" aria-label="Filter the activity" onSubmit={(e) => e.preventDefault()}>
@@ -313,7 +316,11 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
           />
         ))}
       </ol>
-      {total === 0 && <p>No activity matches.</p>}
+      {total === 0 && (
+        <section className="empty-state" aria-label="No activity">
+          <p>No activity matches{JSON.stringify(fields) === JSON.stringify(NO_FIELDS) ? ' yet' : ' these filters'}.</p>
+        </section>
+      )}
       {total !== null && entries.length < total && (
         <button type="button" className="more" disabled={loading} onClick={() => load(page + 1)}>
           Load more
@@ -323,11 +330,9 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
   );
 }
 
-function summaryOf(e: Entry): string {
-  const counts = [e.cellsChanged ? count(e.cellsChanged, 'cell') : '', e.edits ? count(e.edits, 'edit') : '']
-    .filter(Boolean)
-    .join(', ');
-  return `${KIND_LABEL[e.kind]} by ${actorOf(e.actor)} via ${SOURCE_LABEL[e.source]}${counts ? ` — ${counts}` : ''}`;
+/** Who and through what: "alice@example.com in the console", "the API key through the REST API". */
+function byOf(e: Entry): string {
+  return `${actorOf(e.actor)} via ${SOURCE_LABEL[e.source]}`;
 }
 
 interface MayRevert {
@@ -352,15 +357,15 @@ function EntryItem({
   return (
     <li className="entry">
       <button type="button" className="entry-summary" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>
-        <time dateTime={entry.at}>{timeOf(entry.at)}</time>
-        <span>{summaryOf(entry)}</span>
+        <span className="entry-sentence">{sentenceOf(entry)}</span>
+        <span className="entry-by">
+          {KIND_LABEL[entry.kind]} · {byOf(entry)} · <time dateTime={entry.at}>{timeOf(entry.at)}</time>
+        </span>
       </button>
       {open && <EntryDetails id={detailsId} entry={entry} projectToken={projectToken} mayRevert={mayRevert} />}
     </li>
   );
 }
-
-const show = (value: unknown) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
 
 function EntryDetails({
   id,
@@ -376,6 +381,13 @@ function EntryDetails({
   const [cells, setCells] = useState<Cell[]>([]);
   const [failure, setFailure] = useState('');
   const [outcome, setOutcome] = useState('');
+  // The revert asked for: the whole change, or one cell.
+  const [asking, setAsking] = useState<'change' | Cell | null>(null);
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  // The outcome in view (the entry may be long: its cells).
+  useEffect(() => {
+    if (outcome) outcomeRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [outcome]);
   const loadCells = useCallback(
     async (pageNo: number) => {
       const result = await client.query(ActivityCells, { projectToken, id: entry.id, page: pageNo }).toPromise();
@@ -390,34 +402,25 @@ function EntryDetails({
   }, [entry.cellsChanged, loadCells]);
 
   const revert = async () => {
-    if (
-      !confirm(
-        `Revert this change? Its ${count(entry.cellsChanged, 'cell')} get back their earlier texts where they still hold what it wrote; cells changed since keep the newer text. Keys, languages and customers it created are deleted unless written or edited since.`,
-      )
-    )
-      return;
+    setAsking(null);
     setFailure('');
+    setOutcome('');
     const result = await client.mutation(RevertChange, { projectToken, activityId: entry.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
     setOutcome(describeRevert(result.data!.revertChange));
   };
   const revertCell = async (cell: Cell) => {
     const name = `${cell.key} in ${cell.language}`;
-    // Unlike a whole change's revert, one cell is set back whatever it holds now (the history keeps that text).
-    if (
-      !confirm(
-        `Set ${name} back to ${cell.oldText ? `“${cell.oldText}”` : 'empty'}, its text before this entry? What it holds now is replaced (and stays in the history).`,
-      )
-    )
-      return;
+    setAsking(null);
     setFailure('');
+    setOutcome('');
     const result = await client.mutation(RevertTranslation, { projectToken, cellChangeId: cell.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
     setOutcome(
       `${name}: ${result.data!.revertTranslation.reverted ? 'set back to its earlier text' : 'already holds its earlier text'}.`,
     );
   };
-  const details = Object.entries(entry.details ?? {});
+  const details = detailsInWords(entry.details);
   return (
     <div className="entry-details" id={id}>
       <dl>
@@ -434,14 +437,18 @@ function EntryDetails({
             <dd>{entry.actor.email}</dd>
           </div>
         )}
-        <div>
-          <dt>Cells written</dt>
-          <dd>{entry.cellsChanged.toLocaleString('en')}</dd>
-        </div>
-        <div>
-          <dt>Other edits</dt>
-          <dd>{entry.edits.toLocaleString('en')}</dd>
-        </div>
+        {entry.cellsChanged > 0 && (
+          <div>
+            <dt>Texts written</dt>
+            <dd>{entry.cellsChanged.toLocaleString('en')}</dd>
+          </div>
+        )}
+        {entry.edits > 0 && (
+          <div>
+            <dt>Other edits</dt>
+            <dd>{entry.edits.toLocaleString('en')}</dd>
+          </div>
+        )}
         {entry.trigger && (
           <div>
             <dt>Webhook trigger</dt>
@@ -451,30 +458,32 @@ function EntryDetails({
         {details.map(([k, v]) => (
           <div key={k}>
             <dt>{k}</dt>
-            <dd>{show(v)}</dd>
+            <dd>{v}</dd>
           </div>
         ))}
       </dl>
       {mayRevert.change && (entry.cellsChanged > 0 || CREATING.has(String(entry.details?.action))) && (
-        <button type="button" className="danger" onClick={revert}>
+        <button type="button" className="danger" onClick={() => setAsking('change')}>
           Revert this change
         </button>
       )}
-      <p role="status">{outcome}</p>
+      <p role="status" ref={outcomeRef} className="toast success">
+        {outcome}
+      </p>
       {failure && (
         <p role="alert" className="error">
           {failure}
         </p>
       )}
       {cells.length > 0 && (
-        <table className="cells">
+        <table className="data-table">
           <caption>Cells of entry #{entry.id}</caption>
           <thead>
             <tr>
               <th scope="col">Key</th>
               <th scope="col">Language</th>
-              <th scope="col">Old text</th>
-              <th scope="col">New text</th>
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
               <th scope="col">
                 <span className="visually-hidden">Revert</span>
               </th>
@@ -490,21 +499,20 @@ function EntryDetails({
                 </th>
                 <td>{c.language ?? '(deleted)'}</td>
                 <td className="old-text">
-                  {c.oldText === null ? <em>never written</em> : c.oldText}
+                  {c.oldText === null ? (
+                    <em>never written</em>
+                  ) : (
+                    <TextDiff before={c.oldText} after={c.newText} side="before" />
+                  )}
                   {c.oldReviewStatus === 'REVIEWED' && ' (reviewed)'}
                 </td>
                 <td className="new-text">
-                  <span aria-hidden="true">→ </span>
-                  {c.newText}
+                  <TextDiff before={c.oldText ?? ''} after={c.newText} side="after" />
                   {c.newReviewStatus === 'REVIEWED' && ' (reviewed)'}
                 </td>
                 <td>
                   {mayRevert.cell(c.language) && (
-                    <button
-                      type="button"
-                      aria-label={`Revert ${c.key} in ${c.language}`}
-                      onClick={() => void revertCell(c)}
-                    >
+                    <button type="button" aria-label={`Revert ${c.key} in ${c.language}`} onClick={() => setAsking(c)}>
                       Revert
                     </button>
                   )}
@@ -513,6 +521,35 @@ function EntryDetails({
             ))}
           </tbody>
         </table>
+      )}
+      {asking === 'change' && (
+        <Confirm
+          title="Revert this change?"
+          confirmLabel="Revert"
+          onConfirm={() => void revert()}
+          onCancel={() => setAsking(null)}
+        >
+          <p>{sentenceOf(entry)}.</p>
+          <p>
+            Its {count(entry.cellsChanged, 'text')} get back their earlier versions where they still hold what it wrote;
+            texts changed since keep the newer version. Keys, languages and customers it created are deleted unless
+            written or edited since.
+          </p>
+        </Confirm>
+      )}
+      {asking && asking !== 'change' && (
+        <Confirm
+          title={`Revert ${asking.key} in ${asking.language}?`}
+          confirmLabel="Revert"
+          onConfirm={() => void revertCell(asking)}
+          onCancel={() => setAsking(null)}
+        >
+          {/* Unlike a whole change's revert, one cell is set back whatever it holds now (the history keeps that text). */}
+          <p>
+            It gets back {asking.oldText ? `“${asking.oldText}”` : 'an empty text'}, its text before this entry. What it
+            holds now is replaced, and stays in the history.
+          </p>
+        </Confirm>
       )}
       {cells.length > 0 && cells.length < entry.cellsChanged && (
         <button type="button" onClick={() => loadCells(Math.ceil(cells.length / 100))}>

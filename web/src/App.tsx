@@ -9,6 +9,7 @@ import { Dashboard } from './Dashboard';
 import { ProjectLayout } from './ProjectLayout';
 import { InvitationPage } from './InvitationPage';
 import { AccountSettings } from './AccountSettings';
+import { ThemePicker } from './theme';
 
 const ViewerQuery = graphql(`query Viewer { viewer { email sessionExpiresAt } }`);
 const SignOut = graphql(`mutation SignOut { signOut }`);
@@ -65,6 +66,7 @@ export function App() {
         </a>
         <nav aria-label="Account">
           <span className="who">{data.viewer.email}</span>
+          <ThemePicker />
           <a href="#/account" className="account-link" aria-current={hash.startsWith('#/account') ? 'page' : undefined}>
             Account settings
           </a>

@@ -153,7 +153,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
         )}
         {jobsData && jobsData.jobs.length === 0 && <p>No job yet.</p>}
         {jobsData && jobsData.jobs.length > 0 && (
-          <table className="ops-table">
+          <table className="data-table">
             <caption className="visually-hidden">Recent auto-translation jobs, newest first</caption>
             <thead>
               <tr>

@@ -62,7 +62,7 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
         </p>
       )}
       {data && (
-        <table className="ops-table">
+        <table className="data-table">
           <caption className="visually-hidden">Auto-translation settings of each language</caption>
           <thead>
             <tr>

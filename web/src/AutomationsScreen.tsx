@@ -160,7 +160,7 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
         <h2 id="rules-heading">Rules</h2>
         {data && rules.length === 0 && <p>No rules yet.</p>}
         {rules.length > 0 && (
-          <table className="ops-table">
+          <table className="data-table">
             <caption className="visually-hidden">Automation rules</caption>
             <thead>
               <tr>
@@ -266,7 +266,7 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
         </button>
         {runs && runs.automationRuns.length === 0 && <p>No runs yet.</p>}
         {runs && runs.automationRuns.length > 0 && (
-          <table className="ops-table">
+          <table className="data-table">
             <caption className="visually-hidden">Automation runs, newest first</caption>
             <thead>
               <tr>

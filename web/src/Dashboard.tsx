@@ -34,7 +34,7 @@ type Sort = (typeof SORTS)[number][0];
 export function Dashboard() {
   usePageTitle('Projects');
   const [sort, setSort] = useState<Sort>('LAST_ACTIVITY');
-  const [{ data, error }, refetch] = useQuery({ query: ProjectsQuery, variables: { sort } });
+  const [{ data, error }] = useQuery({ query: ProjectsQuery, variables: { sort } });
   const [name, setName] = useState('');
   const [createError, setCreateError] = useState('');
   const [, create] = useMutation(CreateProject);
@@ -44,7 +44,8 @@ export function Dashboard() {
     if (result.error) return setCreateError(messageOf(result.error));
     setName('');
     setCreateError('');
-    refetch({ requestPolicy: 'network-only' });
+    // A new project opens, on its first-run checklist.
+    location.hash = `#/projects/${encodeURIComponent(result.data!.createProject.projectToken)}`;
   };
   return (
     <main className="dashboard">
@@ -106,7 +107,14 @@ export function Dashboard() {
           </li>
         ))}
       </ul>
-      {data && data.projects.length === 0 && <p>No project yet: create one above.</p>}
+      {data && data.projects.length === 0 && (
+        <section className="empty-state" aria-labelledby="no-project-title">
+          <h2 id="no-project-title">No project yet</h2>
+          <p>
+            A project holds the keys and texts of one app. Name it above and create it: it opens with the first steps.
+          </p>
+        </section>
+      )}
     </main>
   );
 }

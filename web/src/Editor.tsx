@@ -17,7 +17,16 @@ import {
 import { useRows, type RowsVariables } from './rows';
 import { KeyPanel, NewKeyForm } from './KeyPanel';
 import { Modal } from './Modal';
-import { EditorGrid, type Address, type CellActions, type Editing, type GridHandle } from './EditorGrid';
+import {
+  EditorGrid,
+  type Address,
+  type CellActions,
+  type CellStatus,
+  type Editing,
+  type GridHandle,
+} from './EditorGrid';
+import { EmptyProject } from './EmptyProject';
+import { Onboarding } from './Onboarding';
 import { EditorQualityFilters, filtersFromAddress, type QualityFilters } from './EditorQualityFilters';
 import { count } from './wording';
 
@@ -84,6 +93,17 @@ export function Editor({ projectToken }: { projectToken: string }) {
   }, []);
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
+  // The last save's outcome on its cell; the next action (an edit, a move, a review) clears it, and the messages with it.
+  const [cellStatus, setCellStatus] = useState<CellStatus | null>(null);
+  const [wrap, setWrap] = useState(false);
+  const [moreFilters, setMoreFilters] = useState(() =>
+    Object.keys(address.filters).some((name) => !['keyContains', 'text', 'textStatus', 'reviewStatus'].includes(name)),
+  );
+  const nextAction = useCallback(() => {
+    setCellStatus(null);
+    setStatus('');
+    setFailure('');
+  }, []);
   const defaultLanguage = project?.languages.find((l) => l.isDefault)?.key ?? project?.languages[0]?.key ?? '';
   const languages = chosen ?? project?.languages.map((l) => l.key) ?? [];
   const languageNames = useMemo(() => new Map((project?.languages ?? []).map((l) => [l.key, l.name])), [project]);
@@ -212,20 +232,22 @@ export function Editor({ projectToken }: { projectToken: string }) {
     grid.current?.focusCell(address);
   }, []);
 
-  const startEditing = (rowIndex: number, language: string) => {
+  const startEditing = (rowIndex: number, language: string, typed?: string) => {
     const row = rows.row(rowIndex);
     const cell = row?.translations.find((c) => c.language === language);
     if (!row || !cell) return;
+    if (editingRef.current?.row === rowIndex && editingRef.current.language === language) return;
+    nextAction();
     if (row.lock) {
       setFailure(`The key ${row.key} is locked: unlock it in the key panel to edit.`);
       return;
     }
     const text = filters.customerId && !cell.isOverride ? '' : cell.text;
-    setFailure('');
     setEditing({
       row: rowIndex,
       language,
-      draft: text,
+      // A character typed on the cell replaces its text, as in a spreadsheet.
+      draft: typed ?? text,
       base: { text, lastModifiedAt: cell.isOverride || !filters.customerId ? cell.lastModifiedAt : null },
     });
   };
@@ -235,6 +257,8 @@ export function Editor({ projectToken }: { projectToken: string }) {
     if (!row) return setEditing(null);
     if (expected === undefined && edit.draft === edit.base.text) return setEditing(null);
     setStatus(`Saving ${row.key} (${edit.language})…`);
+    const at = { row: edit.row, language: edit.language };
+    setCellStatus({ ...at, kind: 'saving' });
     const result = await client
       .mutation(UpdateTranslation, {
         projectToken,
@@ -253,19 +277,24 @@ export function Editor({ projectToken }: { projectToken: string }) {
       const current = (error.extensions as { current?: Editing['theirs'] } | undefined)?.current;
       if (current) {
         setStatus('');
+        setCellStatus(null);
         setEditing({ ...edit, theirs: current, dialog: true });
         return;
       }
       setStatus('');
       setFailure(`Not saved: ${error.message}`);
+      setCellStatus({ ...at, kind: 'failed' });
       setEditing(null);
       return;
     }
     const cell = result.data!.updateTranslation;
     rows.setCell(row.key, row.namespace, cell);
     setStatus(`Saved ${row.key} (${edit.language})`);
+    setCellStatus({ ...at, kind: 'saved' });
     setFailure('');
     setEditing(null);
+    // The header's progress counts translated keys: a text filled or emptied moves it.
+    if (!edit.base.text !== !edit.draft) refetchMeta({ requestPolicy: 'network-only' });
     focusCell({ row: edit.row, col: columns.indexOf(edit.language) });
   };
 
@@ -287,6 +316,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     const row = rows.row(rowIndex);
     const cell = row?.translations.find((c) => c.language === language);
     if (!row || !cell) return;
+    nextAction();
     const reviewStatus = cell.reviewStatus === 'REVIEWED' ? 'NOT_REVIEWED' : 'REVIEWED';
     const result = await client
       .mutation(UpdateTranslation, {
@@ -306,12 +336,16 @@ export function Editor({ projectToken }: { projectToken: string }) {
   };
 
   // One stable object of cell actions, so that memoized cells re-render only when their own props change.
-  const latest = { setActive, startEditing, setEditing, save, focusCell, toggleReview };
+  const moveTo = (address: Address) => {
+    if (address.row !== active.row || address.col !== active.col) setCellStatus(null);
+    setActive(address);
+  };
+  const latest = { moveTo, startEditing, setEditing, save, focusCell, toggleReview };
   const latestRef = useRef(latest);
   latestRef.current = latest;
   const actions: CellActions = useMemo(
     () => ({
-      focus: (row, col) => latestRef.current.setActive({ row, col }),
+      focus: (row, col) => latestRef.current.moveTo({ row, col }),
       start: (row, language) => latestRef.current.startEditing(row, language),
       draft: (text) => latestRef.current.setEditing((e) => (e ? { ...e, draft: text } : e)),
       save: (edit) => void latestRef.current.save(edit),
@@ -328,6 +362,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     if (editing || (event.target as HTMLElement).closest('textarea, input, button, dialog')) return;
     const move = (row: number, col: number) => {
       event.preventDefault();
+      nextAction();
       focusCell({ row: Math.max(0, Math.min(total - 1, row)), col: Math.max(0, Math.min(columns.length - 1, col)) });
     };
     const { row, col } = active;
@@ -364,6 +399,11 @@ export function Editor({ projectToken }: { projectToken: string }) {
         }
         return;
     }
+    // A printable character on a text cell starts editing with it (Space stays the review toggle).
+    if (col > 0 && [...event.key].length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      startEditing(row, columns[col]!, event.key);
+    }
   };
 
   if (metaError)
@@ -375,7 +415,13 @@ export function Editor({ projectToken }: { projectToken: string }) {
       </main>
     );
   if (!project) return <main aria-busy="true">Loading…</main>;
-  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
+  const set = (patch: Partial<Filters>) => {
+    nextAction();
+    setFilters((f) => ({ ...f, ...patch }));
+  };
+  const filtered = Object.entries(filters).some(([name, value]) => value !== NO_FILTERS[name as keyof Filters]);
+  const empty = rows.total === 0 && !filtered && project.keys === 0;
+  const secondary = moreFilters ? undefined : true;
 
   return (
     <main className="editor">
@@ -384,6 +430,9 @@ export function Editor({ projectToken }: { projectToken: string }) {
         <p className="count" aria-live="polite">
           {rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${count(total, 'key')}`}
         </p>
+        <label className="check">
+          <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} /> Wrap texts
+        </label>
         <NewKeyForm
           projectToken={projectToken}
           onCreated={() => {
@@ -392,6 +441,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
           }}
         />
       </div>
+      <Onboarding projectToken={projectToken} />
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Key contains{' '}
@@ -422,7 +472,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
             <option value="NOT_REVIEWED">Not reviewed</option>
           </select>
         </label>
-        <label>
+        <label hidden={secondary}>
           Namespace
           <select value={filters.namespace} onChange={(e) => set({ namespace: e.target.value })}>
             <option value="">All</option>
@@ -434,10 +484,10 @@ export function Editor({ projectToken }: { projectToken: string }) {
             ))}
           </select>
         </label>
-        <label>
+        <label hidden={secondary}>
           Tags <input value={filters.tags} placeholder="tag1, tag2" onChange={(e) => set({ tags: e.target.value })} />
         </label>
-        <label>
+        <label hidden={secondary}>
           Deprecated
           <select
             value={filters.deprecated}
@@ -448,7 +498,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
             <option value="false">Not deprecated</option>
           </select>
         </label>
-        <label>
+        <label hidden={secondary}>
           Customer
           <select value={filters.customerId} onChange={(e) => set({ customerId: e.target.value })}>
             <option value="">Base texts</option>
@@ -459,7 +509,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
             ))}
           </select>
         </label>
-        <label>
+        <label hidden={secondary}>
           Screenshots
           <select
             value={filters.screenshots}
@@ -470,8 +520,8 @@ export function Editor({ projectToken }: { projectToken: string }) {
             <option value="false">Without a screenshot</option>
           </select>
         </label>
-        <EditorQualityFilters projectToken={projectToken} value={filters} onChange={set} />
-        <label className="check">
+        {moreFilters && <EditorQualityFilters projectToken={projectToken} value={filters} onChange={set} />}
+        <label hidden={secondary} className="check">
           <input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} />{' '}
           Only keys with problems
         </label>
@@ -494,52 +544,71 @@ export function Editor({ projectToken }: { projectToken: string }) {
             </label>
           ))}
         </fieldset>
-        <button type="button" onClick={() => setFilters(NO_FILTERS)}>
+        <button type="button" aria-expanded={moreFilters} onClick={() => setMoreFilters((m) => !m)}>
+          {moreFilters ? 'Fewer filters' : 'More filters'}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            nextAction();
+            setFilters(NO_FILTERS);
+          }}
+        >
           Clear filters
         </button>
       </form>
-      <p className="status" role="status">
+      {/* For screen readers; the eye finds the outcome on the cell. */}
+      <p className="sr-only" role="status">
         {status}
       </p>
+      {/* A toast over the page, not a line above the grid: its coming and going must not move the rows under the pointer. */}
       {(failure || rows.error) && (
-        <p className="error" role="alert">
+        <p className="toast failure pinned" role="alert">
           {failure || rows.error}
         </p>
       )}
-      <div className="editor-body">
-        <EditorGrid
-          ref={grid}
-          projectToken={projectToken}
-          rows={rows}
-          total={total}
-          languages={languages}
-          languageNames={languageNames}
-          defaultLanguage={defaultLanguage}
-          customer={filters.customerId}
-          active={active}
-          editing={editing}
-          actions={actions}
-          onActivate={setActive}
-          onSelect={(address) => setSelected(address)}
-          onKeyDown={onGridKeyDown}
-        />
-        {selected && (
-          <KeyPanel
-            key={`${selected.namespace}\u0000${selected.key}`}
+      {empty ? (
+        <EmptyProject projectToken={projectToken} defaultLanguage={defaultLanguage} />
+      ) : (
+        <div className="editor-body">
+          <EditorGrid
+            ref={grid}
             projectToken={projectToken}
-            address={selected}
+            rows={rows}
+            total={total}
+            languages={languages}
+            languageNames={languageNames}
+            translated={project.translatedKeysByLanguage as Record<string, number>}
+            keyCount={project.keys}
+            wrap={wrap}
+            cellStatus={cellStatus}
             defaultLanguage={defaultLanguage}
-            row={rows.findRow(selected.key, selected.namespace)}
-            notice={panelNotice}
-            onClose={() => setSelected(null)}
-            onChanged={(address, notice) => {
-              setSelected(address, notice);
-              rows.reload();
-              refetchMeta({ requestPolicy: 'network-only' });
-            }}
+            customer={filters.customerId}
+            active={active}
+            editing={editing}
+            actions={actions}
+            onActivate={setActive}
+            onSelect={(address) => setSelected(address)}
+            onKeyDown={onGridKeyDown}
           />
-        )}
-      </div>
+          {selected && (
+            <KeyPanel
+              key={`${selected.namespace}\u0000${selected.key}`}
+              projectToken={projectToken}
+              address={selected}
+              defaultLanguage={defaultLanguage}
+              row={rows.findRow(selected.key, selected.namespace)}
+              notice={panelNotice}
+              onClose={() => setSelected(null)}
+              onChanged={(address, notice) => {
+                setSelected(address, notice);
+                rows.reload();
+                refetchMeta({ requestPolicy: 'network-only' });
+              }}
+            />
+          )}
+        </div>
+      )}
       {editing?.dialog && editing.theirs && (
         <ConflictDialog
           mine={editing.draft}

@@ -20,10 +20,12 @@ import type { Row } from './documents';
 import type { Rows } from './rows';
 import { checkText } from '../../src/console/checks';
 import { CellHelp } from './CellHelp';
+import { count } from './wording';
 
-export const ROW_HEIGHT = 64;
+/** A compact row: one line of text (25 keys and more in view at 1440×900); "Wrap texts" lets rows grow to their texts. */
+export const ROW_HEIGHT = 26;
 /** The header row's height: it sticks to the top of the scrolled box, so scrolling to a row leaves room for it. */
-const HEADER_HEIGHT = 32;
+const HEADER_HEIGHT = 44;
 /** The narrowest the key column and a language column get (the columns' template says the same). */
 const KEY_COLUMN_MIN = 220;
 const LANGUAGE_COLUMN_MIN = 200;
@@ -38,6 +40,15 @@ export interface Editing {
   theirs?: { text: string; lastModifiedAt: string | null; reviewStatus?: string };
   dialog?: boolean;
 }
+
+/** The outcome of the last save, shown on its cell until the next action starts. */
+export interface CellStatus {
+  row: number;
+  language: string;
+  kind: 'saving' | 'saved' | 'failed';
+}
+
+const STATUS_WORDS: Record<CellStatus['kind'], string> = { saving: 'Saving…', saved: 'Saved', failed: 'Not saved' };
 
 export type Address = { row: number; col: number };
 
@@ -55,6 +66,13 @@ interface EditorGridProps {
   languages: string[];
   /** Column header text of each language. */
   languageNames: Map<string, string>;
+  /** Translated keys of each language, for the progress in its column header. */
+  translated: Record<string, number>;
+  /** Keys of the project (the progress's whole). */
+  keyCount: number;
+  /** Texts wrap and rows grow to them; otherwise one line a row. */
+  wrap: boolean;
+  cellStatus: CellStatus | null;
   defaultLanguage: string;
   customer: string;
   active: Address;
@@ -72,6 +90,10 @@ export function EditorGrid({
   total,
   languages,
   languageNames,
+  translated,
+  keyCount,
+  wrap,
+  cellStatus,
   defaultLanguage,
   customer,
   active,
@@ -94,6 +116,8 @@ export function EditorGrid({
     // the event stays short; overscan covers the frame in between.
     useFlushSync: false,
   });
+  // Wrapped rows are measured as they render; compact ones are all ROW_HEIGHT.
+  useLayoutEffect(() => virtualizer.measure(), [wrap, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
@@ -130,7 +154,7 @@ export function EditorGrid({
   const minWidth = KEY_COLUMN_MIN + LANGUAGE_COLUMN_MIN * languages.length;
   return (
     <div
-      className="grid"
+      className={`grid${wrap ? ' wrap' : ''}`}
       role="grid"
       aria-label="Translations"
       aria-rowcount={total + 1}
@@ -144,12 +168,22 @@ export function EditorGrid({
           aria-rowindex={1}
           style={{ gridTemplateColumns: template, height: HEADER_HEIGHT, minWidth }}
         >
-          <div role="columnheader">Key</div>
-          {languages.map((l) => (
-            <div role="columnheader" key={l}>
-              {languageNames.get(l) ?? l} ({l})
-            </div>
-          ))}
+          <div role="columnheader" className="key-head">
+            Key
+          </div>
+          {languages.map((l) => {
+            const name = `${languageNames.get(l) ?? l} (${l})`;
+            const percent = keyCount ? Math.floor(((translated[l] ?? 0) / keyCount) * 100) : 0;
+            return (
+              <div role="columnheader" key={l} className="language-head">
+                <span className="language-name">{name}</span>
+                <span className="language-progress">
+                  <progress max={100} value={percent} aria-label={`${name} translated`} />
+                  <span>{percent}%</span>
+                </span>
+              </div>
+            );
+          })}
         </div>
         <div
           style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth, position: 'relative' }}
@@ -161,6 +195,8 @@ export function EditorGrid({
               projectToken={projectToken}
               index={item.index}
               start={item.start - HEADER_HEIGHT}
+              measure={wrap ? virtualizer.measureElement : undefined}
+              status={cellStatus && cellStatus.row === item.index ? cellStatus : null}
               row={rows.row(item.index)}
               languages={languages}
               template={template}
@@ -192,6 +228,9 @@ interface GridRowProps {
   projectToken: string;
   index: number;
   start: number;
+  /** Measures the row's height (wrapped texts). */
+  measure: ((element: HTMLElement | null) => void) | undefined;
+  status: CellStatus | null;
   row: Row | undefined;
   languages: string[];
   template: string;
@@ -212,6 +251,8 @@ const GridRow = memo(
     projectToken,
     index,
     start,
+    measure,
+    status,
     row,
     languages,
     template,
@@ -226,9 +267,15 @@ const GridRow = memo(
     return (
       <div
         role="row"
+        ref={measure}
+        data-index={index}
         aria-rowindex={index + 2}
         className={`grid-row${row?.lock ? ' locked' : ''}${editing ? ' editing' : ''}`}
-        style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}
+        style={{
+          transform: `translateY(${start}px)`,
+          ...(measure ? { minHeight: ROW_HEIGHT } : { height: ROW_HEIGHT }),
+          gridTemplateColumns: template,
+        }}
       >
         {row ? (
           <>
@@ -265,13 +312,15 @@ const GridRow = memo(
                 customer={customer}
                 active={activeCol === i + 1}
                 editing={editing && editing.language === language ? editing : null}
+                status={status && status.language === language ? status.kind : null}
                 actions={actions}
               />
             ))}
           </>
         ) : (
           <div role="gridcell" className="placeholder" aria-busy="true">
-            Loading…
+            <span className="skeleton" />
+            <span className="sr-only">Loading…</span>
           </div>
         )}
       </div>
@@ -296,6 +345,7 @@ interface GridCellProps {
   customer: string;
   active: boolean;
   editing: Editing | null;
+  status: CellStatus['kind'] | null;
   actions: CellActions;
 }
 
@@ -309,6 +359,7 @@ const GridCell = memo(function GridCell({
   customer,
   active,
   editing,
+  status,
   actions,
 }: GridCellProps) {
   const onFocus = () => actions.focus(rowIndex, col);
@@ -358,6 +409,8 @@ const GridCell = memo(function GridCell({
           aria-invalid={problems.length > 0}
           aria-describedby={`problems-${rowIndex}-${col}`}
           onChange={(e) => onDraft(e.target.value)}
+          // The caret after the text: typing a character on a cell starts the edit with it, and goes on after it.
+          onFocus={(e) => e.target.setSelectionRange(e.target.value.length, e.target.value.length)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey) {
               e.preventDefault();
@@ -381,8 +434,9 @@ const GridCell = memo(function GridCell({
             <span
               className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}
             >
-              {editing.draft.length}
-              {row.charactersLimit != null ? ` / ${row.charactersLimit}` : ''} characters
+              {row.charactersLimit != null
+                ? `${editing.draft.length} / ${count(row.charactersLimit, 'character')}`
+                : count(editing.draft.length, 'character')}
             </span>
             {problems.map((p) => (
               <span key={p} className="problem">
@@ -420,14 +474,20 @@ const GridCell = memo(function GridCell({
       aria-rowindex={rowIndex + 2}
       aria-colindex={col + 1}
       aria-readonly={row.lock}
-      aria-label={`${label}: ${text || 'empty'}${cell?.reviewStatus === 'REVIEWED' ? ', reviewed' : ''}${problems.length ? `, ${problems.join('; ')}` : ''}`}
+      aria-label={`${label}: ${text || 'empty'}${cell?.reviewStatus === 'REVIEWED' ? ', reviewed' : ''}${problems.length ? `, ${problems.join('; ')}` : ''}${status ? `, ${STATUS_WORDS[status].toLowerCase()}` : ''}`}
       onFocus={onFocus}
+      onClick={onStart}
       onDoubleClick={onStart}
     >
       <span className={`text${text ? '' : ' empty'}${inherited ? ' inherited' : ''}`}>{text || 'empty'}</span>
       {customer && cell?.isOverride && base && <span className="base-text">base: {base.text}</span>}
       {inherited && <span className="base-text">(base text)</span>}
       <span className="cell-tools">
+        {status && (
+          <span className={`cell-status ${status}`} aria-hidden="true">
+            {STATUS_WORDS[status]}
+          </span>
+        )}
         {problems.length > 0 && (
           <span className="warn" title={problems.join('\n')} aria-hidden="true">
             ⚠
@@ -439,7 +499,11 @@ const GridCell = memo(function GridCell({
           className={`review${cell?.reviewStatus === 'REVIEWED' ? ' on' : ''}`}
           aria-pressed={cell?.reviewStatus === 'REVIEWED'}
           aria-label={`Reviewed: ${label}`}
-          onClick={onToggleReview}
+          onClick={(event) => {
+            // The review mark, not an edit of the cell.
+            event.stopPropagation();
+            onToggleReview();
+          }}
         >
           ✓
         </button>

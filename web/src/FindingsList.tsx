@@ -161,7 +161,7 @@ export function FindingsList({
         </p>
       )}
       {page && page.findings.length > 0 && (
-        <table className="ops-table findings-table">
+        <table className="data-table findings-table">
           <caption className="visually-hidden">Findings</caption>
           <thead>
             <tr>

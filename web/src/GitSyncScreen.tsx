@@ -366,7 +366,7 @@ function SettingsForm({
 
 function PullReport({ pulled }: { pulled: Pulled }) {
   return (
-    <table className="cells git-files">
+    <table className="data-table git-files">
       <caption>Files of {short(pulled.commit)}</caption>
       <thead>
         <tr>
@@ -576,7 +576,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
             {data.gitSyncRuns.length === 0 ? (
               <p>No sync yet.</p>
             ) : (
-              <table className="cells git-runs">
+              <table className="data-table git-runs">
                 <thead>
                   <tr>
                     <th scope="col">When</th>

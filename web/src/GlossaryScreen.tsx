@@ -228,7 +228,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
           </p>
         )}
         {page && page.terms.length > 0 && (
-          <table className="ops-table glossary-table">
+          <table className="data-table glossary-table">
             <caption className="visually-hidden">Glossary terms</caption>
             <thead>
               <tr>

@@ -6,6 +6,8 @@
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
+import { count } from './wording';
+import { ConnectApp } from './ConnectApp';
 import { GateRefusalPanel, QualityGateToggle, gateRefusalOf, type GateRefusal } from './PublicationGate';
 
 const EnvironmentsQuery = graphql(`
@@ -192,12 +194,13 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
           </p>
         )}
       </section>
+      <ConnectApp projectToken={projectToken} environments={environments} />
       <CreateEnvironmentForm projectToken={projectToken} onCreated={refresh} />
       <section aria-labelledby="history-heading">
         <h2 id="history-heading">Publications</h2>
         {history && history.publications.length === 0 && <p>Nothing published yet.</p>}
         {history && history.publications.length > 0 && (
-          <table className="ops-table">
+          <table className="data-table">
             <caption className="visually-hidden">Publications, newest first</caption>
             <thead>
               <tr>
@@ -261,6 +264,15 @@ function EnvironmentCard({
   useEffect(() => {
     if (generation > 0) refetchStatus({ requestPolicy: 'network-only' });
   }, [generation, refetchStatus]);
+  // A refusal says what was true then ("another publication is running", the gate's errors): once a publication
+  // of this environment has ended, it may no longer be, and goes (a new attempt says it again if it still is).
+  const ended = progress && progress.state !== 'RUNNING' ? progress.publicationId : undefined;
+  useEffect(() => {
+    if (ended === undefined) return;
+    setError('');
+    if (progress?.state === 'COMPLETE') setRefusal(undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ended]);
 
   const doPublish = async (override = false) => {
     setPublishing(true);
@@ -375,11 +387,18 @@ function EnvironmentCard({
         </button>
         {(running || publishing) && (
           <span className="publish-progress">
-            <progress max={100} value={running ? files : undefined} aria-label={`Publication of ${environment.key}`} />
+            {/* Indeterminate until the files are counted: no "0/0". */}
+            <progress
+              max={100}
+              value={running && progress!.filesTotal > 0 ? files : undefined}
+              aria-label={`Publication of ${environment.key}`}
+            />
             <span>
-              {running
-                ? `${progress!.stage.toLowerCase()} ${progress!.filesDone}/${progress!.filesTotal} files`
-                : 'starting…'}
+              {running && progress!.filesTotal > 0
+                ? `${progress!.stage.toLowerCase()}: ${progress!.filesDone.toLocaleString('en')} of ${count(progress!.filesTotal, 'file')}`
+                : running
+                  ? `${progress!.stage.toLowerCase()}…`
+                  : 'starting…'}
             </span>
           </span>
         )}

@@ -578,7 +578,7 @@ function PreviewView({ name, preview }: { name: string; preview: Preview }) {
       <KeyList title="New keys" changes={preview.keysToCreate} />
       <KeyList title="Keys to delete" changes={preview.keysToDelete} />
       {preview.refusals.length > 0 && (
-        <table className="refusals">
+        <table className="data-table refusals">
           <caption>Refused translations (not written)</caption>
           <thead>
             <tr>

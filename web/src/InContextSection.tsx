@@ -139,7 +139,7 @@ export function InContextSection({ projectToken }: { projectToken: string }) {
             </p>
           )}
           {data.inContextTokens.length > 0 && (
-            <table aria-label="In-context tokens" className="settings-table">
+            <table aria-label="In-context tokens" className="data-table">
               <thead>
                 <tr>
                   <th>Name</th>

@@ -310,7 +310,7 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
           {failure}
         </p>
       )}
-      <table className="members">
+      <table className="data-table members">
         <caption className="sr-only">Members</caption>
         <thead>
           <tr>
@@ -419,7 +419,7 @@ function Invitations({
       {invitations.length === 0 ? (
         <p>None.</p>
       ) : (
-        <table className="members">
+        <table className="data-table members">
           <thead>
             <tr>
               <th scope="col">E-mail</th>
@@ -483,7 +483,7 @@ function RoleLinks({
         Anyone with a role's link joins the project with that role, until the link is reset or disabled. A link is shown
         once, when it is made.
       </p>
-      <table className="members">
+      <table className="data-table members">
         <thead>
           <tr>
             <th scope="col">Role</th>

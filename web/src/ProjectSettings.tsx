@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Confirm } from './Confirm';
+import { LanguagePicker } from './LanguagePicker';
 import { InContextSection } from './InContextSection';
 import { CopyButton, messageOf } from './feedback';
 import {
@@ -135,7 +136,7 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
   return (
     <section aria-labelledby="settings-languages">
       <h2 id="settings-languages">Languages</h2>
-      <table className="settings-table">
+      <table className="data-table">
         <thead>
           <tr>
             <th scope="col">Key</th>
@@ -219,16 +220,29 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
         </tbody>
       </table>
       {canEdit && (
-        <form className="inline-form" onSubmit={add}>
-          <label>
-            Language key
-            <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={20} placeholder="de-DE" />
-          </label>
-          <label>
-            Language name
-            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="German" />
-          </label>
-          <button type="submit">Add language</button>
+        <form className="inline-form" onSubmit={add} aria-label="Add a language">
+          {/* Chosen by name from the CLDR locales, not typed as a code. */}
+          <LanguagePicker
+            taken={languages.map((l) => l.key)}
+            onChoose={(choice) => {
+              setKey(choice.code);
+              setName(choice.name);
+            }}
+          />
+          {key && (
+            <>
+              <label>
+                Language name
+                <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+              </label>
+              <span className="chosen-code">
+                code <code>{key}</code>
+              </span>
+            </>
+          )}
+          <button type="submit" disabled={!key}>
+            Add language
+          </button>
         </form>
       )}
       {error && (
@@ -280,7 +294,7 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
         <p>No customers: customer-specific translations override the base ones for one customer.</p>
       )}
       {customers.length > 0 && (
-        <table className="settings-table">
+        <table className="data-table">
           <thead>
             <tr>
               <th scope="col">Key</th>

@@ -60,7 +60,7 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
         <p>No findings: every text passes the checks.</p>
       ) : (
         <div className="table-scroll">
-          <table className="ops-table quality-counts">
+          <table className="data-table quality-counts">
             <caption className="visually-hidden">Open findings per check and language</caption>
             <thead>
               <tr>

@@ -62,7 +62,7 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
       </p>
       {shared.length === 0 && <p>No shared glossaries yet.</p>}
       {shared.length > 0 && (
-        <table className="ops-table shared-glossaries">
+        <table className="data-table shared-glossaries">
           <caption className="visually-hidden">Shared glossaries</caption>
           <thead>
             <tr>

@@ -4,7 +4,7 @@ import { graphql, type ResultOf } from './graphql';
 export const ProjectMeta = graphql(`
   query ProjectMeta($projectToken: String!) {
     project(projectToken: $projectToken) {
-      name projectToken keys
+      name projectToken keys translatedKeysByLanguage
       languages { key name isDefault }
       customers { key description }
       namespaces { name }

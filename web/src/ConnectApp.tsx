@@ -1,0 +1,96 @@
+// How an app reads the published translations: the CDN's base URL, the
+// project token, and a ready i18next (i18next-http-backend) configuration
+// whose loadPath points at the chosen environment, each copyable.
+import { useRef, useState } from 'react';
+import { useQuery } from 'urql';
+import { graphql } from './graphql';
+import { CopyButton } from './feedback';
+
+const ConnectQuery = graphql(`
+  query HostingConnect($projectToken: String!) {
+    project(projectToken: $projectToken) { namespaces { name } languages { key isDefault } }
+  }
+`);
+
+interface EnvironmentUrl {
+  key: string;
+  name: string;
+  url: string;
+}
+
+/** A value to copy: a read-only field (selectable, named by its label), with its copy button. */
+function Copyable({ label, value }: { label: string; value: string }) {
+  const field = useRef<HTMLInputElement>(null);
+  return (
+    <div className="copyable">
+      <label>
+        {label}
+        <input
+          ref={field}
+          readOnly
+          value={value}
+          size={Math.min(80, value.length + 2)}
+          onFocus={(e) => e.target.select()}
+        />
+      </label>
+      <CopyButton
+        value={value}
+        label={`Copy ${label.replace(/^[A-Z][a-z]/, (m) => m.toLowerCase())}`}
+        field={() => field.current}
+      />
+    </div>
+  );
+}
+
+export function ConnectApp({ projectToken, environments }: { projectToken: string; environments: EnvironmentUrl[] }) {
+  const [{ data }] = useQuery({ query: ConnectQuery, variables: { projectToken } });
+  const preferred = environments.find((e) => e.key === '_production') ?? environments[0];
+  const [chosen, setChosen] = useState<string>();
+  const environment = environments.find((e) => e.key === chosen) ?? preferred;
+  if (!environment) return null;
+  // The environment's url is {cdn}/{projectToken}/{environment}.
+  const suffix = `/${encodeURIComponent(projectToken)}/${encodeURIComponent(environment.key)}`;
+  const cdn = environment.url.endsWith(suffix) ? environment.url.slice(0, -suffix.length) : environment.url;
+  const namespaced = (data?.project?.namespaces.length ?? 0) > 0;
+  const fallback = data?.project?.languages.find((l) => l.isDefault)?.key ?? 'en';
+  const loadPath = `${environment.url}/{{lng}}${namespaced ? '/{{ns}}' : ''}`;
+  const snippet = [
+    `import i18next from 'i18next';`,
+    `import HttpBackend from 'i18next-http-backend';`,
+    ``,
+    `await i18next.use(HttpBackend).init({`,
+    `  fallbackLng: '${fallback}',`,
+    ...(namespaced ? [`  ns: [${data!.project!.namespaces.map((n) => `'${n.name}'`).join(', ')}],`] : []),
+    `  backend: { loadPath: '${loadPath}' },`,
+    `});`,
+  ].join('\n');
+  return (
+    <section aria-labelledby="connect-heading" className="connect-app">
+      <h2 id="connect-heading">Connect your app</h2>
+      <p className="hint">
+        Your app loads the published files from the CDN; no key is needed to read them. Publish first, then point your
+        i18n library at an environment.
+      </p>
+      <label>
+        Environment
+        <select value={environment.key} onChange={(e) => setChosen(e.target.value)}>
+          {environments.map((e) => (
+            <option key={e.key} value={e.key}>
+              {e.name} ({e.key})
+            </option>
+          ))}
+        </select>
+      </label>
+      <Copyable label="CDN base URL" value={cdn} />
+      <Copyable label="Project token" value={projectToken} />
+      <Copyable label="Files of this environment" value={environment.url} />
+      <div className="snippet">
+        <label>
+          i18next configuration
+          <textarea readOnly value={snippet} rows={snippet.split('\n').length} cols={72} spellCheck={false} />
+        </label>
+        <CopyButton value={snippet} label="Copy i18next configuration" />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+// A language chosen from a searchable list of CLDR locales by name (in English
+// or in the language itself) rather than typed as a code: a combobox with a
+// listbox (arrows move, Enter chooses, Escape closes), per the ARIA
+// combobox pattern.
+import { useId, useMemo, useState } from 'react';
+import { searchLocales, type LocaleChoice } from './locales';
+
+export function LanguagePicker({
+  taken,
+  onChoose,
+}: {
+  /** Codes the project has already: not offered. */
+  taken: string[];
+  onChoose(choice: LocaleChoice): void;
+}) {
+  const id = useId();
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const results = useMemo(
+    () => (open ? searchLocales(query, 60).filter((l) => !taken.includes(l.code)) : []),
+    [open, query, taken],
+  );
+  const choose = (choice: LocaleChoice) => {
+    onChoose(choice);
+    setQuery('');
+    setOpen(false);
+  };
+  return (
+    <div className="language-picker">
+      <label htmlFor={`${id}-input`}>Language</label>
+      <input
+        id={`${id}-input`}
+        role="combobox"
+        aria-expanded={open && results.length > 0}
+        aria-controls={`${id}-list`}
+        aria-autocomplete="list"
+        aria-activedescendant={open && results[active] ? `${id}-${results[active]!.code}` : undefined}
+        placeholder="Search by name or code"
+        autoComplete="off"
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setOpen(true);
+            setActive((a) => Math.min(a + 1, results.length - 1));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((a) => Math.max(a - 1, 0));
+          } else if (e.key === 'Enter' && open && results[active]) {
+            e.preventDefault();
+            choose(results[active]!);
+          } else if (e.key === 'Escape') setOpen(false);
+        }}
+      />
+      {open && results.length > 0 && (
+        <ul id={`${id}-list`} role="listbox" aria-label="Languages" className="language-options">
+          {results.map((l, i) => (
+            <li
+              key={l.code}
+              id={`${id}-${l.code}`}
+              role="option"
+              aria-selected={i === active}
+              // Before the input's blur closes the list.
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(l);
+              }}
+            >
+              <span>{l.name}</span>
+              {l.native && l.native !== l.name && <span className="native"> · {l.native}</span>}
+              <code> {l.code}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
