@@ -76,6 +76,20 @@ describe('project settings', () => {
     await languageRow('fr').waitFor();
     await page.getByRole('button', { name: 'Move fr up' }).click();
     await expect.poll(() => languageKeys(api.apiKey)).toEqual(['en', 'fr', 'de']);
+    // A code the list does not have (the contract takes any key) is offered as it is typed, last.
+    await picker.fill('en-x-pirate');
+    expect(await options.last().textContent()).toBe('Use the code en-x-pirate');
+    await options.last().click();
+    await page.getByLabel('Language name').fill('Pirate English');
+    await page.getByRole('button', { name: 'Add language' }).click();
+    await languageRow('en-x-pirate').waitFor();
+    await expect.poll(() => languageKeys(api.apiKey)).toEqual(['en', 'fr', 'de', 'en-x-pirate']);
+    await page.getByRole('button', { name: 'Delete en-x-pirate' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete language en-x-pirate?' })
+      .getByRole('button', { name: 'Delete language' })
+      .click();
+    await expect.poll(() => languageKeys(api.apiKey)).toEqual(['en', 'fr', 'de']);
 
     await page.getByRole('button', { name: 'Delete de' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete language de?' });

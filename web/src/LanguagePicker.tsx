@@ -3,7 +3,7 @@
 // listbox (arrows move, Enter chooses, Escape closes), per the ARIA
 // combobox pattern.
 import { useId, useMemo, useState } from 'react';
-import { searchLocales, type LocaleChoice } from './locales';
+import { customLocale, searchLocales, type LocaleChoice } from './locales';
 
 export function LanguagePicker({
   taken,
@@ -17,12 +17,16 @@ export function LanguagePicker({
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const results = useMemo(
-    () => (open ? searchLocales(query, 60).filter((l) => !taken.includes(l.code)) : []),
-    [open, query, taken],
-  );
+  const results = useMemo(() => {
+    if (!open) return [];
+    const found = searchLocales(query, 60).filter((l) => !taken.includes(l.code));
+    // Last, the typed text as a code of its own, unless the list has it already.
+    const custom = customLocale(query);
+    const known = custom && found.some((l) => l.code.toLowerCase() === custom.code.toLowerCase());
+    return custom && !known && !taken.includes(custom.code) ? [...found, { ...custom, custom: true }] : found;
+  }, [open, query, taken]);
   const choose = (choice: LocaleChoice) => {
-    onChoose(choice);
+    onChoose({ code: choice.code, name: choice.name, native: choice.native });
     setQuery('');
     setOpen(false);
   };
@@ -74,9 +78,18 @@ export function LanguagePicker({
                 choose(l);
               }}
             >
-              <span>{l.name}</span>
-              {l.native && l.native !== l.name && <span className="native"> · {l.native}</span>}
-              <code> {l.code}</code>
+              {'custom' in l ? (
+                <span>
+                  Use the code <code>{l.code}</code>
+                  {l.name && ` (${l.name})`}
+                </span>
+              ) : (
+                <>
+                  <span>{l.name}</span>
+                  {l.native && l.native !== l.name && <span className="native"> · {l.native}</span>}
+                  <code> {l.code}</code>
+                </>
+              )}
             </li>
           ))}
         </ul>

@@ -128,3 +128,21 @@ export function searchLocales(query: string, limit = 50): LocaleChoice[] {
     .slice(0, limit)
     .map(([, l]) => l);
 }
+
+/**
+ * A code typed as it is, for a language the list does not have (a custom
+ * code such as "en-x-pirate", or a dialect the browser has no name for): the
+ * contract accepts any language key, so the picker must too. Named by the
+ * browser where it can; null when the text cannot be a code.
+ */
+export function customLocale(query: string): LocaleChoice | null {
+  const code = query.trim();
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/.test(code)) return null;
+  let name = '';
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' }).of(code.replace(/_/g, '-')) ?? '';
+  } catch {
+    // Not a BCP 47 tag: a custom key, named by the user.
+  }
+  return { code, name, native: '' };
+}
