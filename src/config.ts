@@ -341,11 +341,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     admission: {
       enabled: bool(env, 'ADMISSION', true),
-      concurrency: {
-        read: int(env, 'ADMISSION_READS', 16, 1, 10_000),
-        write: int(env, 'ADMISSION_WRITES', 16, 1, 10_000),
-        transfer: int(env, 'ADMISSION_TRANSFERS', 4, 1, 10_000),
-      },
+      // The embedded database runs one statement at a time in the service's own thread: more requests at once
+      // only wait inside it, unmeasured.
+      concurrency: env.DATABASE_URL
+        ? {
+            read: int(env, 'ADMISSION_READS', 16, 1, 10_000),
+            write: int(env, 'ADMISSION_WRITES', 16, 1, 10_000),
+            transfer: int(env, 'ADMISSION_TRANSFERS', 4, 1, 10_000),
+          }
+        : {
+            read: int(env, 'ADMISSION_READS', 4, 1, 10_000),
+            write: int(env, 'ADMISSION_WRITES', 4, 1, 10_000),
+            transfer: int(env, 'ADMISSION_TRANSFERS', 1, 1, 10_000),
+          },
       maxQueueMs: int(env, 'ADMISSION_MAX_QUEUE_MS', 500, 0, 600_000),
     },
     timeouts: {
