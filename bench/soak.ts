@@ -1,4 +1,6 @@
-// npm run soak [-- --clients 200] [--seconds 60] [--db pglite|postgres] [--rate-limit 0]
+// npm run soak [-- --clients 200] [--seconds 60] [--db pglite|postgres] [--rate-limit 0] [--save]
+// --save: the run's figures (admitted throughput, shed share, p99 of the admitted) into bench/results.json
+// and the table of docs/benchmarks.md, named after ADMISSION (on unless ADMISSION=false is set).
 //
 // The soak test: the service as its own process (npm start's entry point),
 // one project, N concurrent clients for S seconds, each looping over a mix of
@@ -17,7 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServiceProcess } from '../scripts/lib/service-process.js';
-import { machine, percentile } from './lib/report.js';
+import { machine, percentile, save } from './lib/report.js';
+import { writeResultsPage } from './lib/results-page.js';
+import type { Figure } from './lib/types.js';
 import { createBenchDatabase } from './lib/service.js';
 
 const { values } = parseArgs({
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'pglite' },
     'rate-limit': { type: 'string', default: '0' },
     json: { type: 'boolean', default: false },
+    save: { type: 'boolean', default: false },
   },
 });
 const CLIENTS = Number(values.clients);
@@ -278,6 +283,27 @@ async function main() {
         if (!distinct.has(message)) distinct.set(message, line);
       }
       for (const line of [...distinct.values()].slice(0, 5)) console.log(`  ${line.slice(0, 1500)}`);
+    }
+    if (values.save) {
+      const admission = process.env.ADMISSION === 'false' ? 'admission off' : 'admission on';
+      const scenario = `soak: ${CLIENTS} clients × ${SECONDS} s, mixed (${admission})`;
+      const db = values.db as Figure['db'];
+      const note = `${summary.requests} requests, ${ok.length} admitted, ${summary.shed} shed (answered in p99 ${summary.shedP99} ms); lost writes ${lost}; other errors ${unexpected.length}`;
+      writeResultsPage(
+        save([
+          { scenario, db, metric: 'admitted throughput', value: summary.admittedPerSecond, unit: 'req/s', note },
+          { scenario, db, metric: 'shed share', value: 100 * summary.shedShare, unit: '%' },
+          {
+            scenario,
+            db,
+            metric: 'latency p99 (admitted)',
+            value: summary.p99,
+            unit: 'ms',
+            target: 'p99 < 1000 ms',
+            met: summary.p99 < 1000 && !lost,
+          },
+        ]),
+      );
     }
     process.exitCode = lost || unexpected.length ? 1 : 0;
   } finally {
