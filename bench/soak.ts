@@ -1,6 +1,6 @@
 // npm run soak [-- --clients 200] [--seconds 60] [--db pglite|postgres] [--rate-limit 0] [--save]
 // --save: the run's figures (admitted throughput, shed share, p99 of the admitted) into bench/results.json
-// and the table of docs/benchmarks.md, named after ADMISSION (on unless ADMISSION=false is set).
+// and the table of docs/benchmarks.md, named after ADMISSION (set ADMISSION=true in the environment to turn it on).
 //
 // The soak test: the service as its own process (npm start's entry point),
 // one project, N concurrent clients for S seconds, each looping over a mix of
@@ -285,7 +285,7 @@ async function main() {
       for (const line of [...distinct.values()].slice(0, 5)) console.log(`  ${line.slice(0, 1500)}`);
     }
     if (values.save) {
-      const admission = process.env.ADMISSION === 'false' ? 'admission off' : 'admission on';
+      const admission = process.env.ADMISSION === 'true' ? 'admission on' : 'admission off';
       const scenario = `soak: ${CLIENTS} clients × ${SECONDS} s, mixed (${admission})`;
       const db = values.db as Figure['db'];
       const note = `${summary.requests} requests, ${ok.length} admitted, ${summary.shed} shed (answered in p99 ${summary.shedP99} ms); lost writes ${lost}; other errors ${unexpected.length}`;

@@ -340,9 +340,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heavyOperationsPerCredential: int(env, 'MAX_HEAVY_OPERATIONS', 4, 0, 10_000),
     },
     admission: {
-      enabled: bool(env, 'ADMISSION', true),
-      // The embedded database runs one statement at a time in the service's own thread: more requests at once
-      // only wait inside it, unmeasured.
+      // Off unless asked for: on by default it refused (503) the test suite's bursts of 20 simultaneous
+      // writes on a loaded machine; the defaults are not tuned yet (docs/benchmarks.md, overload).
+      enabled: bool(env, 'ADMISSION', false),
+      // The embedded database runs one statement at a time in the service's own thread: more reads and
+      // transfers at once only wait inside it, unmeasured.
       concurrency: env.DATABASE_URL
         ? {
             read: int(env, 'ADMISSION_READS', 16, 1, 10_000),
@@ -351,7 +353,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : {
             read: int(env, 'ADMISSION_READS', 4, 1, 10_000),
-            write: int(env, 'ADMISSION_WRITES', 4, 1, 10_000),
+            // One-cell writes that wait together go as one transaction (src/translations/batched-writes.ts).
+            write: int(env, 'ADMISSION_WRITES', 16, 1, 10_000),
             transfer: int(env, 'ADMISSION_TRANSFERS', 1, 1, 10_000),
           },
       maxQueueMs: int(env, 'ADMISSION_MAX_QUEUE_MS', 500, 0, 600_000),
