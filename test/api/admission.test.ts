@@ -19,6 +19,7 @@ beforeAll(async () => {
     listen: true,
     worker: false,
     env: {
+      ADMISSION: 'true',
       ADMISSION_WRITES: '1',
       ADMISSION_READS: '4',
       ADMISSION_MAX_QUEUE_MS: String(MAX_QUEUE_MS),
@@ -83,23 +84,20 @@ describe('admission by measured capacity', () => {
     const held = await holdWriteSlot('held text');
     try {
       const shedBefore = writes().shed;
-      const started = performance.now();
       const answers = await Promise.all(
         Array.from({ length: 60 }, async (_, i) => {
           const res = await patch(`refused ${i}`);
-          return { res, body: await res.json(), ms: performance.now() - started };
+          return { res, body: await res.json() };
         }),
       );
-      for (const { res, body, ms } of answers) {
+      for (const { res, body } of answers) {
         expect(res.status).toBe(503);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         expect(body).toEqual({
           status: 503,
           msg: expect.stringMatching(/^The service is at capacity for write requests/),
         });
-        // Nobody waits for the held slot (never freed before the end of this test), only for the bound,
-        // with a margin for a shared machine's scheduling.
-        expect(ms).toBeLessThan(MAX_QUEUE_MS + 5000);
+        // Nobody waited for the held slot: it is freed only after every one of these was answered.
       }
       expect(writes().shed - shedBefore).toBe(60);
       expect(writes().waiting).toBe(0);
