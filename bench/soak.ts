@@ -1,4 +1,6 @@
-// npm run soak [-- --clients 200] [--seconds 60] [--db pglite|postgres] [--rate-limit 0]
+// npm run soak [-- --clients 200] [--seconds 60] [--db pglite|postgres] [--rate-limit 0] [--save]
+// --save: the run's figures (admitted throughput, shed share, p99 of the admitted) into bench/results.json
+// and the table of docs/benchmarks.md, named after ADMISSION (set ADMISSION=true in the environment to turn it on).
 //
 // The soak test: the service as its own process (npm start's entry point),
 // one project, N concurrent clients for S seconds, each looping over a mix of
@@ -7,14 +9,19 @@
 // client, publications. Each client writes only its own keys and waits for
 // each answer, so the last acknowledged write of every cell is known; at the
 // end the project is exported and every acknowledged write must be in it.
-// Fails (exit 1) on a lost write or on any answer other than 2xx and 429.
+// Fails (exit 1) on a lost write or on any answer other than 2xx, 429 and the
+// admission's 503 (src/http/admission.ts: refused at once under overload, with
+// Retry-After; counted as shed). The p99 figures are those of the admitted
+// (answered 2xx) requests; the shed share and the admitted throughput are printed.
 // PostgreSQL: --db postgres with BENCH_DATABASE_URL or TEST_DATABASE_URL.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServiceProcess } from '../scripts/lib/service-process.js';
-import { machine, percentile } from './lib/report.js';
+import { machine, percentile, save } from './lib/report.js';
+import { writeResultsPage } from './lib/results-page.js';
+import type { Figure } from './lib/types.js';
 import { createBenchDatabase } from './lib/service.js';
 
 const { values } = parseArgs({
@@ -24,6 +31,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'pglite' },
     'rate-limit': { type: 'string', default: '0' },
     json: { type: 'boolean', default: false },
+    save: { type: 'boolean', default: false },
   },
 });
 const CLIENTS = Number(values.clients);
@@ -37,7 +45,11 @@ interface Sample {
   kind: Kind;
   ms: number;
   status: number;
+  /** Refused by admission (503 with Retry-After). */
+  shed?: boolean;
 }
+
+const SHED = 'The service is at capacity';
 
 /** The actions of a client, by weight (publish is client 0's alone, see below). */
 const MIX: [Kind, number][] = [
@@ -101,8 +113,9 @@ async function main() {
       try {
         const res = await call();
         const body = await res.text();
-        samples.push({ kind, ms: performance.now() - start, status: res.status });
-        if ((res.status < 200 || res.status >= 300) && res.status !== 429)
+        const shed = res.status === 503 && res.headers.has('retry-after') && body.includes(SHED);
+        samples.push({ kind, ms: performance.now() - start, status: res.status, shed });
+        if ((res.status < 200 || res.status >= 300) && res.status !== 429 && !shed)
           unexpected.push(`${kind}: ${res.status} ${body.slice(0, 200)}`);
         return res.status === 200 ? new Response(body, { status: 200 }) : undefined;
       } catch (error) {
@@ -200,18 +213,22 @@ async function main() {
     const kinds = [...new Set(samples.map((s) => s.kind))].sort();
     const rows = kinds.map((kind) => {
       const of = samples.filter((s) => s.kind === kind);
-      const ms = of.map((s) => s.ms);
+      const admitted = of.filter((s) => s.status >= 200 && s.status < 300).map((s) => s.ms);
+      const ms = admitted.length ? admitted : [0];
       return {
         kind,
         requests: of.length,
-        ok: of.filter((s) => s.status >= 200 && s.status < 300).length,
+        ok: admitted.length,
         tooMany: of.filter((s) => s.status === 429).length,
+        shed: of.filter((s) => s.shed).length,
         p50: percentile(ms, 50),
         p99: percentile(ms, 99),
         max: Math.max(...ms),
       };
     });
-    const all = samples.map((s) => s.ms);
+    const ok = samples.filter((s) => s.status >= 200 && s.status < 300);
+    const all = ok.map((s) => s.ms);
+    const shedSamples = samples.filter((s) => s.shed).map((s) => s.ms);
     const summary = {
       machine: machine(),
       db: values.db,
@@ -224,6 +241,10 @@ async function main() {
       lostWrites: lost,
       errorsOtherThan429: unexpected.length,
       tooMany: samples.filter((s) => s.status === 429).length,
+      admittedPerSecond: Math.round(ok.length / elapsed),
+      shed: shedSamples.length,
+      shedShare: samples.length ? shedSamples.length / samples.length : 0,
+      shedP99: shedSamples.length ? Math.round(percentile(shedSamples, 99)) : 0,
       p50: Math.round(percentile(all, 50)),
       p99: Math.round(percentile(all, 99)),
       max: Math.round(Math.max(...all)),
@@ -233,15 +254,19 @@ async function main() {
     else {
       console.log(`soak: ${CLIENTS} clients for ${summary.seconds} s on ${values.db} (${summary.machine})`);
       console.log(
-        `${summary.requests} requests (${summary.perSecond}/s); p50 ${summary.p50} ms, p99 ${summary.p99} ms, max ${summary.max} ms`,
+        `${summary.requests} requests (${summary.perSecond}/s), ${ok.length} admitted and answered 2xx (${summary.admittedPerSecond}/s), ` +
+          `${summary.shed} shed (${(100 * summary.shedShare).toFixed(1)} %, answered in p99 ${summary.shedP99} ms)`,
       );
+      console.log(`admitted: p50 ${summary.p50} ms, p99 ${summary.p99} ms, max ${summary.max} ms`);
       console.log(
         `acknowledged writes checked: ${summary.acknowledgedWrites} cells; lost: ${lost}; answers other than 2xx/429: ${unexpected.length}; 429: ${summary.tooMany}`,
       );
-      console.log('| kind | requests | 2xx | 429 | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|');
+      console.log(
+        '| kind | requests | 2xx | 429 | shed (503) | p50 ms (2xx) | p99 ms (2xx) | max ms (2xx) |\n|---|---|---|---|---|---|---|---|',
+      );
       for (const r of rows)
         console.log(
-          `| ${r.kind} | ${r.requests} | ${r.ok} | ${r.tooMany} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.max.toFixed(0)} |`,
+          `| ${r.kind} | ${r.requests} | ${r.ok} | ${r.tooMany} | ${r.shed} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.max.toFixed(0)} |`,
         );
       for (const line of [...lostExamples, ...unexpected.slice(0, 10)]) console.log(`  ${line}`);
     }
@@ -258,6 +283,27 @@ async function main() {
         if (!distinct.has(message)) distinct.set(message, line);
       }
       for (const line of [...distinct.values()].slice(0, 5)) console.log(`  ${line.slice(0, 1500)}`);
+    }
+    if (values.save) {
+      const admission = process.env.ADMISSION === 'true' ? 'admission on' : 'admission off';
+      const scenario = `soak: ${CLIENTS} clients × ${SECONDS} s, mixed (${admission})`;
+      const db = values.db as Figure['db'];
+      const note = `${summary.requests} requests, ${ok.length} admitted, ${summary.shed} shed (answered in p99 ${summary.shedP99} ms); lost writes ${lost}; other errors ${unexpected.length}`;
+      writeResultsPage(
+        save([
+          { scenario, db, metric: 'admitted throughput', value: summary.admittedPerSecond, unit: 'req/s', note },
+          { scenario, db, metric: 'shed share', value: 100 * summary.shedShare, unit: '%' },
+          {
+            scenario,
+            db,
+            metric: 'latency p99 (admitted)',
+            value: summary.p99,
+            unit: 'ms',
+            target: 'p99 < 1000 ms',
+            met: summary.p99 < 1000 && !lost,
+          },
+        ]),
+      );
     }
     process.exitCode = lost || unexpected.length ? 1 : 0;
   } finally {

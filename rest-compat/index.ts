@@ -16,6 +16,7 @@ import {
 import { AppError, forbidden } from '../src/errors.js';
 import { schemeOf, type Scheme } from '../src/auth/principal.js';
 import { openOperation, requestHeaders, type AnyYoga } from '../src/http/execute.js';
+import { compileDocument } from '../src/http/compiled-documents.js';
 import { mapGraphQLError } from './envelope.js';
 import { sendEnvelope, sendRoot } from '../src/http/envelope.js';
 import type { RestRequest, RestRoute } from './route.js';
@@ -80,6 +81,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_R
     const operation = document.definitions.find(
       (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
     )!;
+    // Executed compiled (src/http/compiled-documents.ts) when graphql-jit can compile it.
+    compileDocument(schema, document);
     return { route, document, operation };
   });
 }

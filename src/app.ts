@@ -16,6 +16,7 @@ import { attachWebSocket, createGraphQLServer, registerGraphQL } from './http/gr
 import { frameworkErrors, registerErrorHandlers } from './http/errors.js';
 import { registerHealth } from './http/health.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerAdmission, type Admission } from './http/admission.js';
 import { registerBodyLimits, serverLimits } from './http/limits-request.js';
 import { registerInputText } from './http/input-text.js';
 import { registerBodyIdleTimeout, serverTimeouts } from './http/timeouts.js';
@@ -57,6 +58,8 @@ export interface Service {
   app: FastifyInstance;
   db: Database;
   config: Config;
+  /** The admission queues (absent with ADMISSION=false): their counts of admitted and refused requests. */
+  admission?: Admission;
   close(): Promise<void>;
 }
 
@@ -122,6 +125,8 @@ export async function buildService(
   onConnectionRetry((retry) => logger().warn(retry, 'database connection lost: retried'));
   // JSON is the only body type of the REST contract (uploads are multipart, registered by their routes).
   app.removeContentTypeParser('text/plain');
+  // Under overload, what cannot be served in time is refused at once (src/http/admission.ts): the first hook.
+  const admission = registerAdmission(app, config.admission);
   registerErrorHandlers(app);
   registerBodyIdleTimeout(app, config.timeouts);
   // Text no route can store (NUL) is refused at the edge: URL, headers, JSON bodies (src/http/input-text.ts).
@@ -197,6 +202,7 @@ export async function buildService(
     app,
     db,
     config,
+    admission,
     async close() {
       stopUploadSweeper();
       await worker?.stop();

@@ -52,6 +52,8 @@ export interface Config {
   graphqlLimits: GraphQLLimits;
   /** Limits on HTTP requests (src/http/limits-request.ts). */
   requestLimits: RequestLimits;
+  /** Admission by measured capacity per class of request, 503 beyond it (src/http/admission.ts). */
+  admission: AdmissionConfig;
   /** How long a client may take to send a request, and keep an idle connection (src/http/timeouts.ts). */
   timeouts: Timeouts;
   /** SECRET_KEY as given (32 bytes, base64 or hex); absent: generated into DATA_DIR (src/auth/sealed-secrets.ts). */
@@ -80,6 +82,17 @@ export interface Timeouts {
   requestMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this. */
   keepAliveMs: number;
+}
+
+export type AdmissionClass = 'read' | 'write' | 'transfer';
+
+export interface AdmissionConfig {
+  /** false: every request is admitted at once (ADMISSION=false). */
+  enabled: boolean;
+  /** Requests of each class running at once (ADMISSION_READS, ADMISSION_WRITES, ADMISSION_TRANSFERS). */
+  concurrency: Record<AdmissionClass, number>;
+  /** Longest wait for a slot of the class; a request whose measured wait is longer is refused at once (ADMISSION_MAX_QUEUE_MS). */
+  maxQueueMs: number;
 }
 
 export interface RequestLimits {
@@ -325,6 +338,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       multipartFields: int(env, 'MAX_MULTIPART_FIELDS', 20, 1, 10_000),
       multipartFiles: int(env, 'MAX_MULTIPART_FILES', 10, 1, 1_000),
       heavyOperationsPerCredential: int(env, 'MAX_HEAVY_OPERATIONS', 4, 0, 10_000),
+    },
+    admission: {
+      // Off unless asked for: on by default it refused (503) the test suite's bursts of 20 simultaneous
+      // writes on a loaded machine; the defaults are not tuned yet (docs/benchmarks.md, overload).
+      enabled: bool(env, 'ADMISSION', false),
+      // The embedded database runs one statement at a time in the service's own thread: more reads and
+      // transfers at once only wait inside it, unmeasured.
+      concurrency: env.DATABASE_URL
+        ? {
+            read: int(env, 'ADMISSION_READS', 16, 1, 10_000),
+            write: int(env, 'ADMISSION_WRITES', 16, 1, 10_000),
+            transfer: int(env, 'ADMISSION_TRANSFERS', 4, 1, 10_000),
+          }
+        : {
+            read: int(env, 'ADMISSION_READS', 4, 1, 10_000),
+            // One-cell writes that wait together go as one transaction (src/translations/batched-writes.ts).
+            write: int(env, 'ADMISSION_WRITES', 16, 1, 10_000),
+            transfer: int(env, 'ADMISSION_TRANSFERS', 1, 1, 10_000),
+          },
+      maxQueueMs: int(env, 'ADMISSION_MAX_QUEUE_MS', 500, 0, 600_000),
     },
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),

@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import { handleMultipart, type MultipartOptions } from './graphql-upload.js';
 import { openOperation, requestHeaders, type ServerContext } from './execute.js';
 import { useOperationMetrics } from './metrics.js';
+import { useCompiledDocuments } from './compiled-documents.js';
 import { graphqlLimitPlugins } from './limits-graphql.js';
 import { connectionParamsProblem, graphqlRefusal, textInputPlugin } from './input-text.js';
 import { heavyOperationsPlugin } from './limits-heavy.js';
@@ -43,7 +44,9 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts), and so
     // does the refusal of text that cannot be stored in variables and literals (input-text.ts);
     // cookie-authenticated mutations need the console's CSRF token (console-session.ts).
+    // The REST routes' fixed documents run compiled (compiled-documents.ts); first, so that the others wrap it.
     plugins: [
+      useCompiledDocuments(),
       useSessionCsrf(),
       useChangeOrigin(),
       useOperationMetrics(),
