@@ -25,6 +25,8 @@ export interface UpdaterOptions {
   batch?: number;
   /** Batches in flight at once (config FINDINGS_LANES: 2 on PostgreSQL, 1 on the embedded database). */
   lanes?: number;
+  /** Cells checked after which a drained queue gives the memory back (default RELEASE_AFTER_CELLS). */
+  releaseAfterCells?: number;
   pollMs?: number;
   leaseMs?: number;
 }
@@ -73,6 +75,8 @@ export class FindingsUpdater {
   private sinceRelease = 0;
   /** Times the memory was given back after a drained queue (tests, the benchmark). */
   releases = 0;
+  /** The most rounds this updater had under way at once (tests: its lanes). */
+  mostInFlight = 0;
 
   constructor(private readonly options: UpdaterOptions) {
     this.batch = options.batch ?? 2_000;
@@ -88,7 +92,7 @@ export class FindingsUpdater {
       failure: 'findings update failed',
       sleepMs: () => this.pollMs,
       round: async () => {
-        this.inFlight++;
+        this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
         try {
           return (await this.round()) > 0;
         } finally {
@@ -174,7 +178,7 @@ export class FindingsUpdater {
    * V8 and glibc give back what the batches freed.
    */
   private async releaseAfterWork(): Promise<void> {
-    if (this.sinceRelease < RELEASE_AFTER_CELLS) return;
+    if (this.sinceRelease < (this.options.releaseAfterCells ?? RELEASE_AFTER_CELLS)) return;
     // The threads are the process's: another round's batch (this updater's other lane, another updater's) may be in them.
     let inFlight = 0;
     for (const u of running) inFlight += u.inFlight;
