@@ -196,7 +196,12 @@ export async function buildService(
   const findings =
     config.findings.threads === 0
       ? undefined
-      : new FindingsUpdater({ owner: instanceId(), batch: config.findings.batch, pollMs: config.findings.pollMs });
+      : new FindingsUpdater({
+          owner: instanceId(),
+          batch: config.findings.batch,
+          lanes: config.findings.lanes,
+          pollMs: config.findings.pollMs,
+        });
   findings?.start();
   return {
     app,

@@ -32,8 +32,8 @@ export interface Config {
   jobPollMs: number;
   /** 1: this instance runs a job worker (default); 0: API only. */
   jobWorkers: number;
-  /** Quality-check findings (src/findings/): worker threads computing them (0: no updater on this instance), cells per batch. */
-  findings: { threads: number; batch: number; pollMs: number };
+  /** Quality-check findings (src/findings/): worker threads computing them (0: no updater on this instance), cells per batch, batches in flight. */
+  findings: { threads: number; batch: number; lanes: number; pollMs: number };
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
   /** ALLOW_SIGNUP: anyone may create an account (signUp); default: accounts come from the operator and invitations. */
@@ -303,7 +303,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
     findings: {
       threads: int(env, 'FINDINGS_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1)), 0, 64),
-      batch: int(env, 'FINDINGS_BATCH', 2_000, 10, 100_000),
+      // The embedded database runs the updater's statements in this process's
+      // memory, which it never gives back: smaller batches, one at a time
+      // (docs/quality-checks.md, "Memory").
+      batch: int(env, 'FINDINGS_BATCH', env.DATABASE_URL ? 2_000 : 1_000, 10, 100_000),
+      lanes: int(env, 'FINDINGS_LANES', env.DATABASE_URL ? 2 : 1, 1, 8),
       pollMs: int(env, 'FINDINGS_POLL_MS', 1_000, 20, 600_000),
     },
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),

@@ -57,6 +57,16 @@ export class HeapBound {
   }
 }
 
+/**
+ * After a large piece of background work (the findings of an import): one full
+ * collection and a trim of glibc's arenas, so what it freed goes back to the
+ * system instead of staying resident until V8 and malloc reuse it.
+ */
+export function releaseFreedMemory(): void {
+  gc()();
+  trimNativeHeap();
+}
+
 /** The items of `source`, with the heap checked before each next one is read. */
 export async function* withHeapBound<T>(
   source: Iterable<T> | AsyncIterable<T>,

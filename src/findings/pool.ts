@@ -6,6 +6,8 @@ import type { CheckBatch, StoredFinding } from './check-worker.js';
 
 let pool: Piscina<CheckBatch, StoredFinding[][]> | undefined;
 let size = 1;
+/** How long an idle thread is kept (ms). */
+let idleMs = 10_000;
 
 function workerFile(): string {
   const here = import.meta.url;
@@ -19,13 +21,26 @@ export function setCheckThreads(threads: number): void {
   size = Math.max(1, threads);
 }
 
+/** How long an idle thread is kept, from the pool's next start (tests shorten it). */
+export function setCheckIdleMs(ms: number): void {
+  idleMs = ms;
+}
+
+/** Threads the pool runs now (0 when it has none or is not started). */
+export function checkThreadCount(): number {
+  return pool?.threads.length ?? 0;
+}
+
 export function checkPool(): Piscina<CheckBatch, StoredFinding[][]> {
   pool ??= new Piscina<CheckBatch, StoredFinding[][]>({
     filename: workerFile(),
-    minThreads: 1,
+    // No thread is kept for good: piscina ends an idle thread only while the
+    // pool has more than minThreads, so with minThreads 1 (and one thread on a
+    // two-core machine) the thread and its heap stayed for the process's life
+    // after the first batch (docs/quality-checks.md, "Memory").
+    minThreads: 0,
     maxThreads: size,
-    // An idle service keeps no thread (and its memory) for long.
-    idleTimeout: 30_000,
+    idleTimeout: idleMs,
   });
   return pool;
 }

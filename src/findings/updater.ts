@@ -13,14 +13,20 @@ import { activeChecks, type CheckSettings, type Dialect, type Severity } from '.
 import { CONSISTENCY_CHECK_IDS, ambiguousTranslation, inconsistentTranslation } from '../checks/consistency.js';
 import { updateConsistency, type ConsistencySeverities } from './consistency.js';
 import type { CheckCell, StoredFinding } from './check-worker.js';
-import { runInPool } from './pool.js';
 import { checkSettingsOf, dialectOf } from './settings.js';
 import { registerWaker } from './queue.js';
 import { PollLoop } from '../poll-loop.js';
+import { releaseStatementHistory } from '../db/statement-history.js';
+import { releaseFreedMemory } from '../heap-slack.js';
+import { closeCheckPool, runInPool } from './pool.js';
 
 export interface UpdaterOptions {
   owner: string;
   batch?: number;
+  /** Batches in flight at once (config FINDINGS_LANES: 2 on PostgreSQL, 1 on the embedded database). */
+  lanes?: number;
+  /** Cells checked after which a drained queue gives the memory back (default RELEASE_AFTER_CELLS). */
+  releaseAfterCells?: number;
   pollMs?: number;
   leaseMs?: number;
 }
@@ -43,6 +49,12 @@ interface LeasedCell {
 
 const running = new Set<FindingsUpdater>();
 
+/**
+ * Cells checked since the last release after which a drained queue gives the
+ * memory back (releaseAfterWork): an import's findings, not a single edit's.
+ */
+export const RELEASE_AFTER_CELLS = 10_000;
+
 /** The summed stats of this process's updaters (bench/scenarios/findings.ts). */
 export function updaterStats(): FindingsUpdater['stats'] {
   const total = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
@@ -56,18 +68,38 @@ export class FindingsUpdater {
   private readonly batch: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
+  private readonly lanes: number;
+  /** Rounds under way (of this updater's lanes). */
+  private inFlight = 0;
+  /** Cells checked since the memory was last given back. */
+  private sinceRelease = 0;
+  /** Times the memory was given back after a drained queue (tests, the benchmark). */
+  releases = 0;
+  /** The most rounds this updater had under way at once (tests: its lanes). */
+  mostInFlight = 0;
 
   constructor(private readonly options: UpdaterOptions) {
     this.batch = options.batch ?? 2_000;
     this.pollMs = options.pollMs ?? 1_000;
     this.leaseMs = options.leaseMs ?? 60_000;
-    // Two lanes: while one batch is checked in the worker threads, the other
-    // is leased or written, so neither the database nor the threads wait for the other.
+    // Two lanes on PostgreSQL: while one batch is checked in the worker
+    // threads, the other is leased or written, so neither the database nor the
+    // threads wait for the other. The embedded database runs one statement at
+    // a time in this process's thread, so a second lane overlaps little and
+    // doubles what is held at once (docs/quality-checks.md, "Memory").
+    this.lanes = Math.max(1, options.lanes ?? 2);
     this.loop = new PollLoop({
       failure: 'findings update failed',
       sleepMs: () => this.pollMs,
-      round: async () => (await this.round()) > 0,
-      lanes: 2,
+      round: async () => {
+        this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+        try {
+          return (await this.round()) > 0;
+        } finally {
+          this.inFlight--;
+        }
+      },
+      lanes: this.lanes,
     });
   }
 
@@ -97,6 +129,7 @@ export class FindingsUpdater {
         this.after = undefined;
         return this.round();
       }
+      await this.releaseAfterWork();
       return 0;
     }
     const last = cells[cells.length - 1]!;
@@ -130,11 +163,31 @@ export class FindingsUpdater {
       consistencySeverities(cells),
     );
     await writeFindings(cells, findings);
+    this.sinceRelease += cells.length;
     this.stats.cells += cells.length;
     this.stats.leaseMs += leased - started;
     this.stats.checkMs += checked - leased;
     this.stats.writeMs += performance.now() - checked;
     return cells.length;
+  }
+
+  /**
+   * The queue is empty after a large run (an import's cells): the worker
+   * threads end now rather than after their idle timeout, Prisma's debug
+   * history lets the batches' parameters go (src/db/statement-history.ts), and
+   * V8 and glibc give back what the batches freed.
+   */
+  private async releaseAfterWork(): Promise<void> {
+    if (this.sinceRelease < (this.options.releaseAfterCells ?? RELEASE_AFTER_CELLS)) return;
+    // The threads are the process's: another round's batch (this updater's other lane, another updater's) may be in them.
+    let inFlight = 0;
+    for (const u of running) inFlight += u.inFlight;
+    if (inFlight > 1) return;
+    this.sinceRelease = 0;
+    await closeCheckPool();
+    releaseStatementHistory();
+    releaseFreedMemory();
+    this.releases++;
   }
 
   /**

@@ -11,6 +11,17 @@ describe('configuration', () => {
     expect(config.publishRateLimit).toBe(10);
   });
 
+  it('runs the findings updater in smaller batches, one at a time, on the embedded database', () => {
+    // The embedded database's memory is the process's and never shrinks (docs/quality-checks.md, "Memory").
+    expect(loadConfig({}).findings).toMatchObject({ batch: 1_000, lanes: 1 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1/db' }).findings).toMatchObject({
+      batch: 2_000,
+      lanes: 2,
+    });
+    expect(loadConfig({ FINDINGS_BATCH: '300', FINDINGS_LANES: '3' }).findings).toMatchObject({ batch: 300, lanes: 3 });
+    expect(() => loadConfig({ FINDINGS_LANES: '0' })).toThrow(/FINDINGS_LANES must be between/);
+  });
+
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer/],
     [{ PORT: '70000' }, /PORT must be between/],
