@@ -22,6 +22,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  OperationTypeNode,
 } from 'graphql';
 import type { Scheme } from '../src/auth/principal.js';
 import type { JsonSchema, QueryParameter, RestRoute } from './route.js';
@@ -191,7 +192,8 @@ class Generator {
         .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
         .map((d) => [d.name.value, d]),
     );
-    const root = operation.operation === 'mutation' ? this.schema.getMutationType()! : this.schema.getQueryType()!;
+    const root =
+      operation.operation === OperationTypeNode.MUTATION ? this.schema.getMutationType()! : this.schema.getQueryType()!;
     const fieldNode = operation.selectionSet.selections[0];
     if (operation.selectionSet.selections.length !== 1 || fieldNode?.kind !== Kind.FIELD)
       throw new Error(`${route.method} ${route.path}: the document must select one root field`);

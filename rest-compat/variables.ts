@@ -92,7 +92,7 @@ function describe(
   const named = type && getNamedType(type);
   if (named instanceof GraphQLEnumType) {
     const names = named.getValues().map((v) => v.name);
-    return `${where} must be one of ${names.join(', ')}; got '${String(invalid)}'`;
+    return `${where} must be one of ${names.join(', ')}; got '${typeof invalid === 'string' ? invalid : JSON.stringify(invalid)}'`;
   }
   if (named instanceof GraphQLScalarType && SCALAR_WORDS[named.name])
     return `${where} must be ${SCALAR_WORDS[named.name]}`;

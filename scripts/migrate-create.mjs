@@ -44,7 +44,6 @@ const from = migrationDirectories.length
   : { tag: 'empty' };
 
 // The engine prints the script through this hook rather than returning it.
-let script;
 globalThis.PRISMA_WASM_PANIC_REGISTRY ??= { set_message() {} };
 const result = await engine.diff({
   from,
@@ -54,7 +53,7 @@ const result = await engine.diff({
   exitCode: null,
   filters: { externalTables: [], externalEnums: [] },
 });
-script = result.stdout ?? '';
+const script = result.stdout ?? '';
 await pglite.close();
 
 if (!script.trim() || /^-- This is an empty migration\.?\s*$/.test(script.trim())) {

@@ -103,7 +103,10 @@ function productText(language: string, next: () => number): string {
   const parts: string[] = [];
   for (let i = 0; i < count; i++) parts.push(words[Math.floor(next() * words.length)]!);
   if (count > 5) parts.splice(Math.floor(next() * count), 0, '{name}');
-  if (count > 5 && next() < 0.2) (parts.splice(1, 0, '<b>'), parts.push('</b>'));
+  if (count > 5 && next() < 0.2) {
+    parts.splice(1, 0, '<b>');
+    parts.push('</b>');
+  }
   return parts.join(language === 'ja' ? '' : ' ') + (count > 5 ? '.' : '');
 }
 

@@ -45,5 +45,5 @@ await new Promise((r) => setTimeout(r, 1500));
 process.stdout.write('ready\n');
 await Promise.all(finished);
 process.stdout.write(JSON.stringify(latencies) + '\n');
-await Promise.all(clients.map((c) => c.dispose()));
+await Promise.all(clients.map(async (c) => c.dispose()));
 process.exit(0);

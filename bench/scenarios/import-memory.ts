@@ -13,7 +13,7 @@
 // The idle reading waits until the restarted service's RSS has settled: on a
 // loaded machine its start-up (PGlite compiling, migrations checked) still
 // held up to 800 MiB for a few seconds after it answered (measured 2026-11-29).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

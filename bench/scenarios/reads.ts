@@ -48,7 +48,7 @@ function autocannon(
           non2xx: r.non2xx,
         });
       } catch (error) {
-        reject(new Error(`autocannon output: ${out.slice(0, 300)} ${error}`));
+        reject(new Error(`autocannon output: ${out.slice(0, 300)} ${String(error)}`));
       }
     });
   });

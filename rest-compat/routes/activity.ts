@@ -83,7 +83,7 @@ export const routes: RestRoute[] = [
       },
     }),
   }),
-  defineRoute<{ activity: { entries: { cells: unknown[] }[] } }>({
+  defineRoute<{ activityEntry: { cells: unknown[] } }>({
     method: 'GET',
     path: '/api/v2/activity/:activityId/cells',
     auth: 'apiKey',
@@ -98,7 +98,7 @@ export const routes: RestRoute[] = [
       page: queryInt(req.query, 'page', { min: 0 }),
       size: queryInt(req.query, 'size', { min: 1, max: 500 }),
     }),
-    toResponse: (data: any) => ({ data: data.activityEntry.cells }),
+    toResponse: (data) => ({ data: data.activityEntry.cells }),
   }),
   defineRoute<{ revertChange: unknown }>({
     method: 'POST',

@@ -19,7 +19,6 @@ import {
   formatParam,
   optionalQuery,
   queryList,
-  queryString,
   rawQuery,
   requiredQuery,
 } from '../params.js';

@@ -4,7 +4,7 @@
 // mutation needs the session's CSRF token in the X-CSRF-Token header (another
 // site can make the browser send the cookie, never read the token).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST } from 'graphql';
+import { getOperationAST, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.js';
 import type { Context, HttpExchange } from '../context.js';
@@ -39,7 +39,7 @@ export function useSessionCsrf(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const principal = (args.contextValue as unknown as Context).principal;
       if (principal?.kind !== 'account' || principal.scheme !== 'session' || principal.csrf) return;
-      if (getOperationAST(args.document, args.operationName)?.operation === 'query') return;
+      if (getOperationAST(args.document, args.operationName)?.operation === OperationTypeNode.QUERY) return;
       setResultAndStopExecution({ errors: [forbidden(CSRF_REFUSAL)] });
     },
   };

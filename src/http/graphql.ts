@@ -113,7 +113,9 @@ export function registerGraphQL(
         if (req.method === 'POST' && req.headers['content-type']?.startsWith('multipart/form-data'))
           return handleMultipart(req, reply, yoga, options);
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-        response.headers.forEach((value, key) => reply.header(key, value));
+        response.headers.forEach((value, key) => {
+          reply.header(key, value);
+        });
         reply.status(response.status);
         reply.send(response.body);
         return reply;

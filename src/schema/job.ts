@@ -432,8 +432,9 @@ async function* jobEventStream(projectId: number, jobId: string): AsyncGenerator
     };
     if (FINAL_STATES.has(job.state)) return;
     for (;;) {
-      const { value, done } = await pending;
-      if (done) return;
+      const next = await pending;
+      if (next.done) return;
+      const value: JobEvent = next.value;
       pending = iterator.next();
       if (value.sequence <= last) continue;
       last = value.sequence;

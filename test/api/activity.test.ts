@@ -4,7 +4,6 @@
 // projects sorts come from it; a 100,000-cell import writes its events with a
 // statement per chunk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CELL_CHUNK } from '../../src/transfer/write-bundle.js';
 import { observeSql } from '../../src/db/client.js';
 import { envelope, startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';

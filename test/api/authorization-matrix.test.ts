@@ -27,7 +27,6 @@ import WebSocket from 'ws';
 import {
   getNamedType,
   isLeafType,
-  isListType,
   isNonNullType,
   isObjectType,
   type GraphQLField,
@@ -1693,7 +1692,8 @@ async function subscribe(
           },
           error: (error) => {
             clearTimeout(timer);
-            Array.isArray(error) ? resolve({ errors: error as never }) : reject(error);
+            if (Array.isArray(error)) resolve({ errors: error as never });
+            else reject(error);
           },
           complete: () => {
             clearTimeout(timer);

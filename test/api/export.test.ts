@@ -18,7 +18,6 @@ import {
 
 let service: TestService;
 let apiKey: string;
-let projectToken: string;
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -27,7 +26,7 @@ const json = (value: unknown) => JSON.stringify(value);
 beforeAll(async () => {
   service = await startTestService();
   const account = await service.account();
-  ({ apiKey, projectToken } = await account.project('export'));
+  ({ apiKey } = await account.project('export'));
   await importOk(
     service,
     apiKey,

@@ -112,7 +112,6 @@ describe('atomic switch-over', () => {
       translations: { en: { a: 'old' }, de: { a: 'alt' }, fr: { a: 'vieux' } },
     });
     expect((await publish('_latest', p.apiKey)).statusCode).toBe(200);
-    const before = await servedVersion(p.projectId);
     await seedTranslations(service.db, { projectToken: p.projectToken, translations: { en: { a: 'new' } } });
 
     // The publisher stops after two files and never comes back (as if its process were killed).

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, INPUT_TOKENS, OUTPUT_TOKENS, type FakeLlm } from '../support/fake-llm.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
-import { projectIdOf, readTranslations, seedTranslations } from '../support/content.js';
+import { readTranslations, seedTranslations } from '../support/content.js';
 import sharp from 'sharp';
 import { corpusScreenshotsPresent, screenshotBytes, uploadRest } from '../support/screenshots.js';
 

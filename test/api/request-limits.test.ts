@@ -169,7 +169,7 @@ describe('expensive operations at once per credential', () => {
     const document = parse('mutation { publishEnvironment(environmentKey: "_latest") { version } }');
     const run = (principal: object, executeFn: () => Promise<unknown>) => {
       let wrapped: ((args: unknown) => Promise<any>) | undefined;
-      plugin.onExecute!({
+      void plugin.onExecute!({
         args: { document, contextValue: { principal } },
         executeFn,
         setExecuteFn: (fn: any) => (wrapped = fn),

@@ -315,7 +315,7 @@ function scans(plan: PlanNode, out: { relation: string; alias: string; type: str
 /** Rows each scan read over all its loops, by "relation alias". */
 function rowsRead(plan: PlanNode, out = new Map<string, number>()): Map<string, number> {
   if (plan['Relation Name']) {
-    const name = `${plan['Relation Name']} ${plan['Alias']}`;
+    const name = `${plan['Relation Name'] as string} ${plan['Alias'] as string}`;
     out.set(name, (out.get(name) ?? 0) + (plan['Actual Rows'] as number) * (plan['Actual Loops'] as number));
   }
   for (const child of plan.Plans ?? []) rowsRead(child, out);

@@ -82,7 +82,7 @@ describe('auto-translate', () => {
       .toBe('100');
     expect(
       [...seen].some((v) => Number(v) < 100),
-      `values seen: ${[...seen]}`,
+      `values seen: ${[...seen].join(', ')}`,
     ).toBe(true);
     const card = page.getByRole('listitem', { name: 'Job en → de' });
     await expect

@@ -244,8 +244,7 @@ export async function startGitHubApi(options: {
 }): Promise<ForgeServer> {
   const [owner] = options.repository.split('/');
   const base = `/repos/${options.repository}/pulls`;
-  let forge: ForgeServer;
-  forge = await forgeServer((req, reply, refuse) => {
+  const forge: ForgeServer = await forgeServer((req, reply, refuse) => {
     if (req.headers.authorization !== `Bearer ${options.token}`) return reply(401, { message: 'Bad credentials' });
     if (req.headers.accept !== 'application/vnd.github+json')
       return refuse('Accept must be application/vnd.github+json');
@@ -319,8 +318,7 @@ export async function startGitLabApi(options: {
   branchExists: (branch: string) => boolean;
 }): Promise<ForgeServer> {
   const base = `/api/v4/projects/${encodeURIComponent(options.project)}/merge_requests`;
-  let forge: ForgeServer;
-  forge = await forgeServer((req, reply, refuse) => {
+  const forge: ForgeServer = await forgeServer((req, reply, refuse) => {
     if (req.headers['private-token'] !== options.token) return reply(401, { message: '401 Unauthorized' });
     const url = new URL(req.url, 'http://x');
     // The raw path keeps the project's path encoded (group%2Fproject), as GitLab requires.

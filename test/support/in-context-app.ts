@@ -3,7 +3,7 @@
 // (its editor then imported from the service at run time),
 // its service URL and token from the build's environment, and served by a
 // static HTTP server on loopback: another origin than the service's.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { build } from 'vite';
@@ -37,7 +37,7 @@ const TYPES: Record<string, string> = {
 
 /** Serves a folder on 127.0.0.1; resolves to its origin and the server. */
 export async function serveFolder(dir: string): Promise<{ origin: string; server: Server }> {
-  const server = createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
       /^(\.\.[/\\])+/,
       '',
@@ -49,7 +49,8 @@ export async function serveFolder(dir: string): Promise<{ origin: string; server
     } catch {
       res.writeHead(404).end('not found');
     }
-  });
+  };
+  const server = createServer((req, res) => void serve(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return { origin: `http://127.0.0.1:${address.port}`, server };

@@ -25,7 +25,7 @@ describe('AdmissionQueue', () => {
     expect(queue.running).toBe(2);
     expect(queue.waiting).toBe(4);
     // The others' wait runs out after the bound: refused.
-    const rest = await Promise.all(waiting.slice(1));
+    const rest = await Promise.all(waiting.slice(1).map((w) => Promise.resolve(w)));
     expect(rest).toEqual([undefined, undefined, undefined, undefined]);
     expect(queue.shed).toBe(5);
     (b as () => void)();

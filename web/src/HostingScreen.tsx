@@ -271,7 +271,7 @@ function EnvironmentCard({
     if (ended === undefined) return;
     setError('');
     if (progress?.state === 'COMPLETE') setRefusal(undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only when a publication ends: the refusal and error are cleared by what it became.
   }, [ended]);
 
   const doPublish = async (override = false) => {

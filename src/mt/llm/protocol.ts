@@ -39,8 +39,10 @@ export function statusError(provider: LlmProviderId, answer: LlmHttpAnswer): MtP
     body?.message ??
     (answer.text.replace(/\s+/g, ' ').trim().slice(0, 200) || 'no message');
   const { status } = answer;
-  const retryAfter: string | string[] | undefined = answer.headers['retry-after'];
-  const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+  const retryAfter: unknown = answer.headers['retry-after'];
+  const retryAfterMs = parseRetryAfter(
+    typeof retryAfter === 'string' ? retryAfter : Array.isArray(retryAfter) ? String(retryAfter[0]) : undefined,
+  );
   if (status === 429 || status >= 500) {
     return new MtProviderError({
       provider,

@@ -95,13 +95,16 @@ function authKeyOf(req: RecordedRequest): string | undefined {
   return m?.[1]?.trim();
 }
 
+/** A request value as text (JSON bodies and form fields: strings, numbers, arrays of them). */
+const asText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+
 function callOf(req: RecordedRequest): DeeplTranslateCall {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const text = body.text === undefined ? [] : Array.isArray(body.text) ? body.text.map(String) : [String(body.text)];
-  const str = (v: unknown) => (v === undefined ? undefined : String(v));
+  const text = body.text === undefined ? [] : Array.isArray(body.text) ? body.text.map(asText) : [asText(body.text)];
+  const str = (v: unknown) => (v === undefined ? undefined : asText(v));
   return {
     text,
-    target_lang: String(body.target_lang ?? ''),
+    target_lang: asText(body.target_lang ?? ''),
     source_lang: str(body.source_lang),
     formality: str(body.formality),
     glossary_id: str(body.glossary_id),
@@ -143,7 +146,7 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
       const glossaryPath = /^\/v2\/glossaries(?:\/([^/]+))?$/.exec(req.path);
       if (glossaryPath && req.method === 'POST' && !glossaryPath[1]) {
         const body = (req.body ?? {}) as Record<string, unknown>;
-        const entries = String(body.entries ?? '')
+        const entries = asText(body.entries ?? '')
           .split('\n')
           .filter(Boolean)
           .map((line) => line.split('\t') as [string, string]);
@@ -153,9 +156,9 @@ export async function startFakeDeepl(options: FakeDeeplOptions = {}): Promise<Fa
           return fail(res, 400, 'Invalid glossary entries provided: duplicate source');
         const glossary: FakeGlossary = {
           glossary_id: `created-${glossaries.size + 1}-${Date.now()}`,
-          name: String(body.name ?? ''),
-          source_lang: String(body.source_lang ?? ''),
-          target_lang: String(body.target_lang ?? ''),
+          name: asText(body.name ?? ''),
+          source_lang: asText(body.source_lang ?? ''),
+          target_lang: asText(body.target_lang ?? ''),
           entry_count: entries.length,
           ownerKey: key,
           entries,

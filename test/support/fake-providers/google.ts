@@ -83,6 +83,9 @@ export function googleErrorBody(
   return { error: { code, message, errors: [{ message, domain, reason }], status } };
 }
 
+/** A request value as text (JSON bodies and form fields: strings, numbers, arrays of them). */
+const asText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+
 function params(req: RecordedRequest): {
   q: string[];
   target?: string;
@@ -92,9 +95,9 @@ function params(req: RecordedRequest): {
 } {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const pick = (name: string): unknown => body[name] ?? req.query[name];
-  const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+  const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(asText) : [asText(v)]);
   const one = (v: unknown): string | undefined =>
-    v === undefined ? undefined : Array.isArray(v) ? String(v[0]) : String(v);
+    v === undefined ? undefined : Array.isArray(v) ? asText(v[0]) : asText(v);
   return {
     q: list(pick('q')),
     target: one(pick('target')),

@@ -25,7 +25,7 @@ describe('query compiler from file', () => {
     // Never run: only its text is read for the module's name, as in the generated loader.
     const generatedLoader = async (): Promise<WebAssembly.Module> => {
       throw new Error(
-        `the generated loader ran: ${['@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs']}`,
+        'the generated loader ran: @prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs',
       );
     };
     const { compilerWasm } = configOverride({
