@@ -178,8 +178,8 @@ describe('hosting', () => {
     await hold.reached;
     const latest = page.getByRole('listitem', { name: 'Latest (_latest)' });
     const bar = latest.getByRole('progressbar', { name: 'Publication of _latest' });
-    await expect.poll(() => latest.locator('.publish-progress').textContent()).toMatch(/^writing \d+\/\d+ files$/);
-    const [, done, total] = /(\d+)\/(\d+)/
+    await expect.poll(() => latest.locator('.publish-progress').textContent()).toMatch(/^writing: \d+ of \d+ files$/);
+    const [, done, total] = /(\d+) of (\d+)/
       .exec((await latest.locator('.publish-progress').textContent())!)!
       .map(Number);
     expect(done).toBeGreaterThan(0);

@@ -126,6 +126,8 @@ describe.skipIf(!present)('screenshots in the console', () => {
     const countries = (await links()).find((l) => l.key.key === 'countries')!;
     expect((await api.delete(`/api/v2/screenshots/${countries.screenshotId}/links/${countries.id}`)).status).toBe(200);
     await page.goto(`${service.url}/#/projects/${api.projectToken}/translations`);
+    // The screenshot filter is one of the rarer ones, behind "More filters".
+    await page.getByRole('button', { name: 'More filters' }).click();
     await page.getByLabel('Screenshots').selectOption('true');
     await expect.poll(() => page.locator('.count').textContent()).toBe('1 key');
     await page.getByLabel('Screenshots').selectOption('false');
