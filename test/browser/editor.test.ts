@@ -54,6 +54,8 @@ describe('the grid', () => {
   it('shows at least 25 keys at 1440×900, one line each; wraps texts on demand', async () => {
     await page.goto(`${service.url}/#/projects/${api.projectToken}/translations`);
     await cell('item.00', 'en').waitFor();
+    // The steady state: the first-run checklist (onboarding.test.ts) dismissed.
+    await page.getByRole('button', { name: 'Dismiss' }).click();
     const inView = () =>
       page.evaluate(() => {
         const box = document.querySelector('[data-testid="grid-scroll"]')!.getBoundingClientRect();
