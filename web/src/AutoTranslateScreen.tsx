@@ -11,7 +11,7 @@ import { AutoTranslateSettings } from './AutoTranslateSettings';
 import { TranslationContextSection } from './TranslationContextSection';
 import { LlmProviderSection } from './LlmProviderSection';
 import { count } from './wording';
-import { JobModelLog } from './JobModelLog';
+import { FailedTextList, JobModelLog } from './JobModelLog';
 
 const LanguagesQuery = graphql(
   `query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`,
@@ -441,13 +441,7 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
       {finished && !!job?.failedTexts.length && (
         <details className="job-failures">
           <summary>{count(job.failedTexts.length, 'text')} left untranslated</summary>
-          <ul>
-            {job.failedTexts.map((f) => (
-              <li key={f.key}>
-                <code>{f.key}</code>: {f.message}
-              </li>
-            ))}
-          </ul>
+          <FailedTextList failures={job.failedTexts} />
         </details>
       )}
       {error && (

@@ -12,6 +12,19 @@ const JobLogQuery = graphql(
   `query JobModelLog($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId failedTexts { key message } llmLog { provider model status reply error inputTokens outputTokens durationMs at request } } }`,
 );
 
+/** The texts a language-model job left unwritten, with why: in the job card and in its log. */
+export function FailedTextList({ failures }: { failures: readonly { key: string; message: string }[] }) {
+  return (
+    <ul>
+      {failures.map((f) => (
+        <li key={f.key}>
+          <code>{f.key}</code>: {f.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function JobModelLog({ projectToken, jobId, name }: { projectToken: string; jobId: string; name: string }) {
   const [open, setOpen] = useState(false);
   return (
@@ -36,13 +49,7 @@ function JobLogBody({ projectToken, jobId }: { projectToken: string; jobId: stri
       {failedTexts.length > 0 && (
         <>
           <h4>{count(failedTexts.length, 'text')} left untranslated</h4>
-          <ul>
-            {failedTexts.map((f) => (
-              <li key={f.key}>
-                <code>{f.key}</code>: {f.message}
-              </li>
-            ))}
-          </ul>
+          <FailedTextList failures={failedTexts} />
         </>
       )}
       <h4>{count(llmLog.length, 'request')} to the model</h4>
