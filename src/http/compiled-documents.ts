@@ -1,6 +1,6 @@
 // Compiled execution of the fixed GraphQL documents behind the REST routes
 // (graphql-jit): a route's document is known at boot, so its execution is
-// compiled once into a function instead of being walked by the generic
+// compiled once (on first use) into a function instead of being walked by the generic
 // executor on every request. The compiled function replaces only the executor
 // at the bottom of Yoga's envelope: every other plugin's onExecute (change
 // origin, metrics, limits, CSRF, text rule, heavy-operation cap) still wraps
@@ -10,7 +10,11 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+// A document is compiled on its first execution, not at boot: compiling every
+// route's document costs about a second of start-up that most processes (a
+// test's, a CLI's, a short-lived instance's) would spend on routes they never call.
+const pending = new WeakMap<DocumentNode, GraphQLSchema>();
+const compiled = new WeakMap<DocumentNode, CompiledQuery | null>();
 let enabled = true;
 
 /** Turns compiled execution off and on (the benchmark compares both in one process: bench/request-cost.ts). */
@@ -18,24 +22,33 @@ export function setCompiledExecution(on: boolean): void {
   enabled = on;
 }
 
+/** Marks a fixed document to be run compiled against the schema (useCompiledDocuments compiles it when first run). */
+export function compileDocument(schema: GraphQLSchema, document: DocumentNode): void {
+  pending.set(document, schema);
+}
+
 /**
- * Compiles a fixed document against the schema, for useCompiledDocuments to
- * run. Returns false when graphql-jit cannot compile it: the document is
- * then executed by the generic executor, like any other.
+ * The compiled form of a marked document, compiled now if it is its first
+ * run; undefined when it is not marked or graphql-jit cannot compile it (it
+ * is then executed by the generic executor, like any other document).
  */
-export function compileDocument(schema: GraphQLSchema, document: DocumentNode): boolean {
+function compiledFor(document: DocumentNode): CompiledQuery | undefined {
+  const known = compiled.get(document);
+  if (known !== undefined) return known ?? undefined;
+  const schema = pending.get(document);
+  if (!schema) return undefined;
   const result = compileQuery(schema, document, undefined, {
     // The schema's scalars serialise their own values; error stacks are not shown to clients.
     disablingCapturingStackErrors: true,
   });
-  if (!isCompiledQuery(result)) return false;
-  compiled.set(document, result);
-  return true;
+  const query = isCompiledQuery(result) ? result : null;
+  compiled.set(document, query);
+  return query ?? undefined;
 }
 
 /** Whether a document is run compiled (tests). */
 export function isCompiled(document: DocumentNode): boolean {
-  return compiled.has(document);
+  return compiledFor(document) !== undefined;
 }
 
 /**
@@ -45,7 +58,7 @@ export function isCompiled(document: DocumentNode): boolean {
 export function useCompiledDocuments(): Plugin {
   return {
     onExecute({ args, setExecuteFn }) {
-      const query = enabled ? compiled.get(args.document) : undefined;
+      const query = enabled ? compiledFor(args.document) : undefined;
       if (!query) return;
       setExecuteFn(
         (execution) =>

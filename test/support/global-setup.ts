@@ -2,6 +2,7 @@
 // fresh database in milliseconds instead of paying initdb and migrations:
 // a dumped PGlite data directory, and a PostgreSQL template database when
 // TEST_DATABASE_URL is set.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -9,8 +10,6 @@ import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { setDatabase } from '../../src/db.js';
 import { withDatabase } from './pg-admin.js';
-// @ts-expect-error: a JavaScript build script without declarations.
-import { buildInContext } from '../../scripts/build-incontext.mjs';
 
 export const TEMPLATE_DIR = join(import.meta.dirname, '..', '..', '.test-data');
 export const PGLITE_TEMPLATE = join(TEMPLATE_DIR, 'pglite-template.tar.gz');
@@ -18,8 +17,12 @@ export const PG_TEMPLATE_DB = `lms_template_${process.pid}`;
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
   mkdirSync(TEMPLATE_DIR, { recursive: true });
-  // The in-context plugin (packages/i18next-incontext), served by the service and loaded by its browser tests.
-  await buildInContext();
+  // The bundle `npm start` runs, which the tests' service processes run too (test/support/process.ts), and
+  // the in-context plugin the service serves and its browser tests load. Both are rebuilt only when their
+  // sources changed; the three projects sharing this set-up build one after the other (a build lock).
+  execFileSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build.mjs')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const db = await openDatabase({ kind: 'pglite' });
   setDatabase(db);
   await migrate(db);

@@ -42,7 +42,8 @@ function retainedAfterFrees(
   return JSON.parse(child.stdout.trim().split('\n').pop()!) as { retainedMiB: number; outcome: string | null };
 }
 
-describe.runIf(glibc)('fixMmapThreshold (glibc)', () => {
+// Each case starts two Node processes through tsx: seconds on a loaded machine, past the default 5 s.
+describe.runIf(glibc)('fixMmapThreshold (glibc)', { timeout: 60_000 }, () => {
   it('gives freed large blocks back to the system, where glibc alone keeps them', () => {
     const fixed = retainedAfterFrees(true);
     expect(fixed.outcome).toBe('fixed');
