@@ -12,8 +12,8 @@ import { prisma } from '../db.js';
 import { badRequest, conflict, tooManyRequests } from '../errors.js';
 import type { PublishedResource } from './layout.js';
 import type { PublicationSummary } from './environments.js';
-import { openChange } from '../history/changes.js';
-import { currentOrigin } from '../history/origin.js';
+import { openChange } from '../content/changes.js';
+import { currentOrigin } from '../content/origin.js';
 import { hostingSettings } from './runtime.js';
 
 /** How long a publication keeps the slot without its publisher renewing it (PUBLICATION_LEASE_SECONDS). */

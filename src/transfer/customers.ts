@@ -1,7 +1,7 @@
 // Customers a simplelocalize-json file brings are created by its import, in
 // one statement, within the plan's customers per project. (The `customerId`
 // parameter of import and export names an existing customer: it is never
-// created, see src/customers/customers.ts customerIdOf.)
+// created, see src/content/customers.ts customerIdOf.)
 import { lockProject, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { paymentRequired } from '../errors.js';

@@ -7,8 +7,8 @@ import { conflict, isUniqueViolation, notFound, paymentRequired } from '../error
 import { planOfProject } from '../plans/plans.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
-import { identifier, LIMITS, optionalText } from '../translations/fields.js';
+import { openChange, recordDeletedCells, type Change } from './changes.js';
+import { identifier, LIMITS, optionalText } from './translations/fields.js';
 
 export interface CustomerInput {
   key?: string | null;

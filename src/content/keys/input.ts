@@ -1,9 +1,9 @@
 // The rules of a translation key's name, namespace and metadata (contract:
-// Translation key, rules 2–4), in one place: key creation (keys/create.ts,
+// Translation key, rules 2–4), in one place: key creation (create.ts,
 // every path), update, the bulk translation paths and file import all ask
 // these functions.
-import { badRequest } from '../errors.js';
-import type { TranslationKey } from '../generated/prisma/client.js';
+import { badRequest } from '../../errors.js';
+import type { TranslationKey } from '../../generated/prisma/client.js';
 import {
   charCount,
   lengthProblem,

@@ -4,13 +4,12 @@
 // and deletes nothing) and import's DELETE_NOT_PRESENT_KEYS (locked keys are
 // kept): a locked key is never deleted, and the texts of a deleted key are
 // recorded in the change's history first.
-import { prisma, type Db } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { badRequest, conflict, notFound } from '../errors.js';
-import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
-import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
-import { queueConsistencyNeighbours } from '../findings/consistency.js';
-import { noteQueued } from '../findings/queue.js';
+import { prisma, type Db } from '../../db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { openChange, recordDeletedCells, type Change } from '../changes.js';
+import { sweepScreenshotDeletions } from '../../screenshots/sweep.js';
+import { noteQueued, queueConsistencyNeighbours } from '../findings-queue.js';
 import { describeKey, parseKeyAddress, type KeyAddress } from './write.js';
 
 const MAX_LISTED = 10;

@@ -6,9 +6,9 @@
 // chunk of keys, whatever their number. Callers run it inside their
 // transaction and record the change themselves; each key records the change
 // that created it (createdByChange), which a revert of that change deletes.
-import type { Db } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { arrayLiteral } from '../db/array-literal.js';
+import type { Db } from '../../db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { arrayLiteral } from '../../db/array-literal.js';
 import type { NewKey } from './input.js';
 
 /** Keys per statement: the arrays are parameters, so this only bounds memory. */

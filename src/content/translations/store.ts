@@ -2,11 +2,11 @@
 // translations, import, machine translation): one statement per step, whatever
 // the number of rows. Translation cells are written through the write gate
 // (gate.ts) only. Callers run them inside one transaction.
-import type { Db } from '../db.js';
-import { arrayLiteral } from '../db/array-literal.js';
-import { Prisma } from '../generated/prisma/client.js';
+import type { Db } from '../../db.js';
+import { arrayLiteral } from '../../db/array-literal.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { createKeys } from '../keys/create.js';
-import { languageNameOrDefault } from '../languages/language-name.js';
+import { languageNameOrDefault } from '../language-name.js';
 import { parseNewKey } from '../keys/input.js';
 
 export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
