@@ -25,7 +25,7 @@ import {
   type Refusal,
 } from '../content/translations/gate.js';
 import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../content/translations/store.js';
-import { ensureCustomers } from './customers.js';
+import { ensureCustomers } from '../content/customers.js';
 
 export interface WriteBundleOptions {
   /** The import's change: its cells are recorded in it. */
