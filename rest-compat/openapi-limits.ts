@@ -1,7 +1,7 @@
 // The limits the domain enforces on input fields and path parameters, stated
 // in the OpenAPI description (the domain's LIMITS are the one source: a change
 // there changes the description).
-import { LIMITS } from '../src/translations/fields.js';
+import { LIMITS } from '../src/content/translations/fields.js';
 import type { JsonSchema } from './route.js';
 
 const text = (maxLength: number): JsonSchema => ({ maxLength });

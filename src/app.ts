@@ -8,7 +8,7 @@ import { PROJECT_DIR } from './paths.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { setDatabase } from './db.js';
-import { nameUnnamedLanguages } from './languages/language-name.js';
+import { nameUnnamedLanguages } from './content/language-name.js';
 import { seedPlans } from './plans/plans.js';
 import { bootstrapAdmin } from './accounts/accounts.js';
 import { schema } from './schema/index.js';

@@ -357,7 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : {
             read: int(env, 'ADMISSION_READS', 4, 1, 10_000),
-            // One-cell writes that wait together go as one transaction (src/translations/batched-writes.ts).
+            // One-cell writes that wait together go as one transaction (src/content/translations/batched-writes.ts).
             write: int(env, 'ADMISSION_WRITES', 16, 1, 10_000),
             transfer: int(env, 'ADMISSION_TRANSFERS', 1, 1, 10_000),
           },

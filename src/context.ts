@@ -5,7 +5,7 @@ import DataLoader from 'dataloader';
 import { resolvePrincipal, type CredentialHeaders, type Principal } from './auth/principal.js';
 import type { Config } from './config.js';
 import { projectStats, type ProjectStats } from './projects/stats.js';
-import { createKeyCellsLoader } from './translations/loaders.js';
+import { createKeyCellsLoader } from './content/translations/loaders.js';
 import { consistencyFindingsOfKeys, type KeyFinding } from './findings/read.js';
 
 export interface Loaders {

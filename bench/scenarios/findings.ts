@@ -13,7 +13,7 @@ import { projectIdOf } from '../lib/project-id.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
-import { withoutFindingsQueueForBenchmark } from '../../src/translations/gate.js';
+import { withoutFindingsQueueForBenchmark } from '../../src/content/translations/gate.js';
 import { pendingFindings, updaterStats } from '../../src/findings/updater.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { prisma } from '../../src/db.js';

@@ -1,9 +1,9 @@
-// Glossary term matching (src/glossary/match.ts) against 5,000 terms: the time
+// Glossary term matching (src/checks/glossary-match.ts) against 5,000 terms: the time
 // per 200-character text, dense (every word a term) and prose. Baseline: the
 // same texts cut into words by Intl.Segmenter alone, the least any
 // word-boundary matcher must do (the matcher segments the same way, then looks
 // each word up). No database takes part, so the rows say `db: none`.
-import { compileMatcher, findTerms, type MatchableTerm } from '../../src/glossary/match.js';
+import { compileMatcher, findTerms, type MatchableTerm } from '../../src/checks/glossary-match.js';
 import { percentile } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 

@@ -10,7 +10,7 @@ import type { BenchService } from '../lib/service.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
-import { withoutCellEventsForBenchmark } from '../../src/translations/gate.js';
+import { withoutCellEventsForBenchmark } from '../../src/content/translations/gate.js';
 
 const KEYS = 10_000;
 const RUNS = 3;

@@ -6,9 +6,9 @@ import type { BenchService } from '../lib/service.js';
 import { projectIdOf } from '../lib/project-id.js';
 import { percentile } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
-import { writeTranslations } from '../../src/translations/gate.js';
-import { openChange } from '../../src/history/changes.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { writeTranslations } from '../../src/content/translations/gate.js';
+import { openChange } from '../../src/content/changes.js';
 
 const SUBSCRIBERS = 1000;
 const KEYS = 3000;

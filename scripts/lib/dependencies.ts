@@ -236,7 +236,7 @@ export function importCycles(imports: Import[]): string[][] {
   return cycles;
 }
 
-/** The domain folder of a file under src/ (`src/keys`), or undefined for files at its root. */
+/** The domain folder of a file under src/ (`src/content`), or undefined for files at its root. */
 export function folderOf(file: string): string | undefined {
   return /^(src\/[^/]+)\//.exec(file)?.[1];
 }

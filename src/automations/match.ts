@@ -1,13 +1,13 @@
 // What a run is about: the keys and cells of its triggering change that its
-// rule's filters admit. Queuing a run (src/history/changes.ts) only knows the
+// rule's filters admit. Queuing a run (src/content/changes.ts) only knows the
 // change's kind and origin; the cells, the keys it created and their
 // namespaces and tags are read here, when the run is taken, from the change
-// events (src/history/cell-events.ts). An empty match skips the run.
+// events (src/content/cell-events.ts). An empty match skips the run.
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { cellEventsSql, selectEvents } from '../history/cell-events.js';
-import type { AutomationTrigger } from '../history/changes.js';
+import { cellEventsSql, selectEvents } from '../content/cell-events.js';
+import type { AutomationTrigger } from '../content/changes.js';
 
 /** What matching reads of a rule (a RuleView of rules.ts). */
 export interface RuleFilters {

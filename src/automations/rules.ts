@@ -6,7 +6,7 @@
 import { Cron } from 'croner';
 import { prisma } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { AUTOMATION_TRIGGERS, openChange, type AutomationTrigger } from '../history/changes.js';
+import { AUTOMATION_TRIGGERS, openChange, type AutomationTrigger } from '../content/changes.js';
 import type { AutomationRule } from '../generated/prisma/client.js';
 import { validateActions, type ActionInput, type StoredAction } from './actions.js';
 

@@ -1,6 +1,6 @@
 // The automation runner: every instance with a job worker runs one. Runs are
 // queued PENDING in the transaction of the change that triggers them
-// (src/history/changes.ts), one per rule and change (a unique index), so a
+// (src/content/changes.ts), one per rule and change (a unique index), so a
 // change that rolled back queued nothing and one that committed is never
 // forgotten. A runner leases a run with FOR UPDATE SKIP LOCKED (two instances
 // never take the same run) and ends it with a statement conditional on its
@@ -18,12 +18,12 @@
 //
 // Everything a run does is done as its rule (origin actor AUTOMATION, source
 // AUTOMATION): the rule never fires on that origin, and a chain of rules
-// stops at MAX_AUTOMATION_DEPTH (src/history/changes.ts).
+// stops at MAX_AUTOMATION_DEPTH (src/content/changes.ts).
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
 import { logger } from '../log.js';
-import { openChange, type Change } from '../history/changes.js';
-import { withOrigin, type Origin } from '../history/origin.js';
+import { openChange, type Change } from '../content/changes.js';
+import { withOrigin, type Origin } from '../content/origin.js';
 import { announceChanges, onCommittedChanges } from '../history/notify.js';
 import { AppError } from '../errors.js';
 import { ACTIONS, actionKey, afterCommit, type ActionLog, type RunContext } from './actions.js';

@@ -1,7 +1,7 @@
 // The glossary check (docs/glossary.md, docs/quality-checks.md): a term of the
 // glossary found in the source whose required translation is missing from the
 // translation, and a forbidden term used in the translation. Words are found
-// as the glossary finds them (src/glossary/match.ts: Intl.Segmenter word
+// as the glossary finds them (src/checks/glossary-match.ts: Intl.Segmenter word
 // boundaries per language, case rules, the plural/inflection prefix rule), so
 // "Datei" is found in "Dateien" and not in "Dateiname", and "cat" never in
 // "concatenate".
@@ -10,7 +10,7 @@
 // have it (they looked the terms up, e.g. with glossaryMatches) pass it as
 // `glossary` on the pair (`{ ...pairOf(input), glossary }`) or call
 // glossaryProblems directly; without it the check finds nothing.
-import { compileMatcher, containsTerm, findTerms } from '../glossary/match.js';
+import { compileMatcher, containsTerm, findTerms } from './glossary-match.js';
 import type { CheckDefinition, Pair, Problem } from './types.js';
 
 export interface GlossaryCheckTerm {

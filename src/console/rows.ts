@@ -3,12 +3,12 @@
 // the window it scrolls to, so offsets, not cursors). Key filters apply to the
 // key; cell filters (text, empty, review status) hold when at least one cell of
 // the chosen languages, seen through the customer when one is given, matches.
-import { customerIdOf } from '../customers/customers.js';
+import { customerIdOf } from '../content/customers.js';
 import { database, prisma } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { containsPattern } from '../db/contains.js';
 import { badRequest } from '../errors.js';
-import { cellsOfKeys } from '../translations/cells.js';
+import { cellsOfKeys } from '../content/translations/cells.js';
 import { checkText } from './checks.js';
 import { CHECK_IDS, SEVERITIES, type Severity } from '../checks/index.js';
 

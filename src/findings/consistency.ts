@@ -11,9 +11,10 @@
 // rows). Every member of a touched group gets its finding again: one per cell
 // and check, naming up to three other keys. Runs under one advisory lock, so
 // two batches (two lanes, two instances) never compute a group from
-// different states.
+// different states. A deleted key's groups are queued again by the content
+// model (queueConsistencyNeighbours, src/content/findings-queue.ts).
 import { Prisma } from '../generated/prisma/client.js';
-import { prisma, type Db } from '../db.js';
+import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { CONSISTENCY_CHECK_IDS, PLURAL_KEY_SUFFIX, SOURCE_END_MARKS, SOURCE_MARKUP } from '../checks/consistency.js';
 import type { Severity } from '../checks/index.js';
@@ -177,26 +178,4 @@ export async function updateConsistency(
         LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."check" = x."check" AND d."textHash" = x.text_hash
       ON CONFLICT ("keyId", "languageId", "check", n) DO UPDATE SET severity = EXCLUDED.severity, message = EXCLUDED.message, dismissed = EXCLUDED.dismissed`);
   });
-}
-
-/**
- * Before keys are deleted (src/keys/delete.ts): the cells whose consistency
- * findings name them are checked again (their groups lose a member). Returns
- * how many cells it queued.
- */
-export async function queueConsistencyNeighbours(db: Db, keyIds: readonly number[]): Promise<number> {
-  if (!keyIds.length) return 0;
-  const keys = arrayLiteral(keyIds);
-  return db.$executeRaw(Prisma.sql`/* findings:consistency-neighbours */
-    INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
-    SELECT DISTINCT o."keyId", o."languageId", o."projectId" FROM (
-      SELECT o.* FROM "ConsistencyMember" m JOIN "ConsistencyMember" o ON o."languageId" = m."languageId" AND o."sourceHash" = m."sourceHash"
-       WHERE m."keyId" = ANY(${keys}::int[])
-      UNION ALL
-      SELECT o.* FROM "ConsistencyMember" m JOIN "ConsistencyMember" o ON o."languageId" = m."languageId" AND o."textHash" = m."textHash"
-       WHERE m."keyId" = ANY(${keys}::int[])
-    ) o
-    WHERE o."keyId" <> ALL(${keys}::int[])
-      AND EXISTS (SELECT 1 FROM "Finding" f WHERE f."keyId" = o."keyId" AND f."languageId" = o."languageId" AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]))
-    ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL`);
 }

@@ -7,7 +7,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 import { CHECK_IDS } from '../checks/index.js';
 
 export interface CellRef {

@@ -7,7 +7,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { AppError } from '../errors.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 
 export const LISTED_ERRORS = 100;
 

@@ -14,7 +14,7 @@ import {
 } from '../checks/index.js';
 import { badRequest } from '../errors.js';
 import { readSettings, updateSettings } from '../projects/settings.js';
-import { enqueueProject } from './queue.js';
+import { enqueueProject } from '../content/findings-queue.js';
 
 export function checkSettingsOf(settings: unknown): CheckSettings {
   const chosen = (settings as { qualityChecks?: unknown } | null)?.qualityChecks;

@@ -1,11 +1,11 @@
 // The findings updater (docs/quality-checks.md, "Stored findings"): drains the
-// queue the write gate fills (queue.ts). Each round leases a batch of cells
-// with FOR UPDATE SKIP LOCKED (two instances never take the same cells; a
-// lease that runs out, its instance dead, is taken again), reads them with
-// their source text and project settings in the same statement, computes the
-// checks in the worker pool (pool.ts) and writes the batch's findings
-// set-based: delete and insert, in one transaction, only for the cells whose
-// queue entry is still the generation it computed.
+// queue the write gate fills (src/content/findings-queue.ts). Each round leases
+// a batch of cells with FOR UPDATE SKIP LOCKED (two instances never take the
+// same cells; a lease that runs out, its instance dead, is taken again), reads
+// them with their source text and project settings in the same statement,
+// computes the checks in the worker pool (pool.ts) and writes the batch's
+// findings set-based: delete and insert, in one transaction, only for the cells
+// whose queue entry is still the generation it computed.
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
@@ -14,7 +14,7 @@ import { CONSISTENCY_CHECK_IDS, ambiguousTranslation, inconsistentTranslation } 
 import { updateConsistency, type ConsistencySeverities } from './consistency.js';
 import type { CheckCell, StoredFinding } from './check-worker.js';
 import { checkSettingsOf, dialectOf } from './settings.js';
-import { registerWaker } from './queue.js';
+import { registerWaker } from '../content/findings-queue.js';
 import { PollLoop } from '../poll-loop.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import { releaseFreedMemory } from '../heap-slack.js';

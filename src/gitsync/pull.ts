@@ -14,7 +14,7 @@ import { lstat } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { prisma } from '../db.js';
 import { AppError } from '../errors.js';
-import { withOrigin, withSource, type Origin } from '../history/origin.js';
+import { withOrigin, withSource, type Origin } from '../content/origin.js';
 import { announceChanges } from '../history/notify.js';
 import { importFile, previewImport, type ImportPreview, type ImportResult } from '../transfer/import.js';
 import type { ImportOption } from '../transfer/options.js';

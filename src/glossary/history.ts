@@ -7,7 +7,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import type { Db } from '../db.js';
-import type { Change } from '../history/changes.js';
+import type { Change } from '../content/changes.js';
 
 /** A term's fields and translations as one JSON object: what a change found or left. */
 export function termSnapshot(alias: string): Prisma.Sql {

@@ -17,7 +17,7 @@ export { translationFor, baseLanguage } from './matches.js';
  * to it — whose source language has the same base language as
  * `sourceLanguage`. Matching is on word boundaries (Intl.Segmenter), case-
  * insensitive unless a term says otherwise, with a prefix rule for plurals
- * and inflections (src/glossary/match.ts). No permission check: the caller
+ * and inflections (src/checks/glossary-match.ts). No permission check: the caller
  * has already reached the project (a job, a resolver that resolved it).
  * Compiled glossaries are cached while they do not change (one small query
  * per call checks that). Measured against 5,000 terms on a loaded 2-core

@@ -1,11 +1,11 @@
 // The terms of a project's glossaries that occur in a text: loads the
 // glossaries the project reads (its own and the shared ones linked to it),
-// compiles them once (src/glossary/match.ts) and keeps the compiled matcher
+// compiles them once (src/checks/glossary-match.ts) and keeps the compiled matcher
 // while the glossaries do not change.
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { glossariesOfProject } from './access.js';
-import { compileMatcher, findTerms, type Matcher } from './match.js';
+import { compileMatcher, findTerms, type Matcher } from '../checks/glossary-match.js';
 import type { GlossaryTermFields } from './term-fields.js';
 
 export interface GlossaryTermRecord extends GlossaryTermFields {

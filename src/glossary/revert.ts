@@ -9,7 +9,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma } from '../db.js';
 import { conflict, isUniqueViolation, notFound } from '../errors.js';
-import { amendChange, openChange } from '../history/changes.js';
+import { amendChange, openChange } from '../content/changes.js';
 import { recordAfter, recordBefore, termSnapshot } from './history.js';
 
 export interface GlossaryRevertResult {

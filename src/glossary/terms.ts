@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest, conflict, isUniqueViolation } from '../errors.js';
-import { openChange, type Change } from '../history/changes.js';
+import { openChange, type Change } from '../content/changes.js';
 import { recordAfter, recordBefore } from './history.js';
 import { reachGlossary, reachTerm, type GlossaryTarget, type ReachedGlossary } from './access.js';
 import type { GlossaryTermFields } from './term-fields.js';

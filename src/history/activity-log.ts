@@ -3,9 +3,9 @@
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { badRequest } from '../errors.js';
-import type { ChangeKind } from './changes.js';
-import { cellEventsSql, selectEvents, type EventSelection } from './cell-events.js';
-import type { ActorKind, ChangeSource } from './origin.js';
+import type { ChangeKind } from '../content/changes.js';
+import { cellEventsSql, selectEvents, type EventSelection } from '../content/cell-events.js';
+import type { ActorKind, ChangeSource } from '../content/origin.js';
 
 export interface ActivityEntry {
   id: bigint;
@@ -116,7 +116,7 @@ export interface CellEvent {
 export const CELL_EVENT_COLUMNS = Prisma.sql`c.id, c."activityId", c."keyId", c."languageId", c."customerId", c.key, c.namespace, l.key AS language, cu.key AS customer,
   c."oldText", c."newText", c."oldStatus"::text AS "oldStatus", c."newStatus"::text AS "newStatus", c.at,
   a.kind, a."actorKind", a."actorId", coalesce(nullif(acc.name, ''), acc.email, ar.name) AS "actorName", acc.email AS "actorEmail", a.source`;
-/** The selected events (cell-events.ts) as `c`, with their activity, language, customer and account. */
+/** The selected events (src/content/cell-events.ts) as `c`, with their activity, language, customer and account. */
 export function cellEventsFromSql(selection: EventSelection): Prisma.Sql {
   return Prisma.sql`${cellEventsSql(selection)} c JOIN "Activity" a ON a.id = c."activityId"
   LEFT JOIN "Language" l ON l.id = c."languageId" LEFT JOIN "Customer" cu ON cu.id = c."customerId" ${ACCOUNT_JOIN}`;

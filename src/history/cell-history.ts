@@ -4,9 +4,9 @@
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { notFound } from '../errors.js';
-import { describeKey } from '../keys/write.js';
+import { describeKey } from '../content/keys/write.js';
 import { CELL_EVENT_COLUMNS, cellEventsFromSql, checkActivityPage, type CellEvent } from './activity-log.js';
-import { selectEvents } from './cell-events.js';
+import { selectEvents } from '../content/cell-events.js';
 
 export interface CellAddress {
   key: string;

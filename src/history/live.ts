@@ -14,7 +14,7 @@ import {
   type ActivityEntry,
   type CellEvent,
 } from './activity-log.js';
-import { batchesAfter, NEWEST_EVENT_ID, selectEvents } from './cell-events.js';
+import { batchesAfter, NEWEST_EVENT_ID, selectEvents } from '../content/cell-events.js';
 
 /** The most events a reconnecting subscriber is sent to catch up. */
 export const REPLAY_LIMIT = 10_000;

@@ -8,17 +8,17 @@
 //     language's or a customer's override);
 //   - EDITED_SINCE: a key renamed or its settings changed, a language or
 //     customer renamed or edited;
-//   - LOCKED: a locked key is never deleted (src/keys/delete.ts);
+//   - LOCKED: a locked key is never deleted (src/content/keys/delete.ts);
 //   - DEFAULT_LANGUAGE, LAST_LANGUAGE: a project keeps its default language
 //     and at least one language.
 // Each question is one set-based statement, whatever the number created.
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { removeCustomers } from '../customers/customers.js';
-import { removeKeys } from '../keys/delete.js';
-import { removeLanguages } from '../languages/languages.js';
-import type { Change } from './changes.js';
+import { removeCustomers } from '../content/customers.js';
+import { removeKeys } from '../content/keys/delete.js';
+import { removeLanguages } from '../content/languages.js';
+import type { Change } from '../content/changes.js';
 
 export type CreatedKind = 'KEY' | 'LANGUAGE' | 'CUSTOMER';
 export type KeptReason = 'WRITTEN_SINCE' | 'EDITED_SINCE' | 'LOCKED' | 'DEFAULT_LANGUAGE' | 'LAST_LANGUAGE';

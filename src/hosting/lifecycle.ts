@@ -8,12 +8,12 @@
 // and publishes it again under a new version.
 import { randomBytes } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
-import { prisma } from '../db.js';
+import { lockProject, prisma } from '../db.js';
 import { badRequest, conflict, tooManyRequests } from '../errors.js';
 import type { PublishedResource } from './layout.js';
 import type { PublicationSummary } from './environments.js';
-import { openChange } from '../history/changes.js';
-import { currentOrigin } from '../history/origin.js';
+import { openChange } from '../content/changes.js';
+import { currentOrigin } from '../content/origin.js';
 import { hostingSettings } from './runtime.js';
 
 /** How long a publication keeps the slot without its publisher renewing it (PUBLICATION_LEASE_SECONDS). */
@@ -67,9 +67,7 @@ export async function claimPublication(
   const key = request.idempotencyKey ?? null;
   return prisma().$transaction(async (tx) => {
     // Serializes publish requests of one project (all instances share the row lock).
-    await tx.$queryRaw(
-      Prisma.sql`/* hosting:lock-project */ SELECT id FROM "Project" WHERE id = ${request.projectId} FOR UPDATE`,
-    );
+    await lockProject(tx, request.projectId);
     if (key !== null) {
       const [existing] = await tx.$queryRaw<KeyedPublication[]>(Prisma.sql`/* hosting:publication-of-key */
         SELECT id, version, state::text AS state, message, label, "createdAt", "completedAt", "numberOfKeys", "numberOfLanguages",

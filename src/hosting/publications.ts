@@ -5,7 +5,7 @@
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { badRequest, notFound } from '../errors.js';
-import type { ActorKind, ChangeSource } from '../history/origin.js';
+import type { ActorKind, ChangeSource } from '../content/origin.js';
 import { EDITOR } from './environments.js';
 
 export const PUBLICATION_LIST = { defaultLimit: 50, maxLimit: 200 } as const;

@@ -4,7 +4,7 @@
 // which PostgreSQL text cannot hold), half of a UTF-16 surrogate pair (a JSON
 // escape such as \ud800, which would become U+FFFD) and bytes that are not
 // UTF-8 (which a decoder would turn into U+FFFD): the rules imports apply to
-// files (storableTextProblem in translations/fields.ts, strict UTF-8 in
+// files (storableTextProblem in content/translations/fields.ts, strict UTF-8 in
 // formats/text.ts). It is checked in:
 //   - the URL (path and query parameters, percent-encoded or not) and the
 //     headers, Basic credentials decoded: an onRequest hook;
@@ -18,7 +18,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { nameOf, storableTextProblem, type FieldName } from '../translations/fields.js';
+import { nameOf, storableTextProblem, type FieldName } from '../content/translations/fields.js';
 import { firstInvalidUtf8Offset } from '../formats/text.js';
 import { UploadedFile } from '../transfer/uploaded-file.js';
 

@@ -18,8 +18,8 @@ import { normalizeRequest, type AutoTranslateInput, type AutoTranslateRequest } 
 import { llmClientForProject, providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
 import { wakeWorkers } from './worker.js';
-import { openChange } from '../history/changes.js';
-import { currentOrigin } from '../history/origin.js';
+import { openChange } from '../content/changes.js';
+import { currentOrigin } from '../content/origin.js';
 
 /** The small progress a new job shows (contract: "small value at start"). */
 export const INITIAL_PROGRESS = 0.01;

@@ -5,8 +5,8 @@ import { prisma } from '../db.js';
 import { Prisma, type Job } from '../generated/prisma/client.js';
 import { publishJobEvent } from './events.js';
 import { recordJob } from '../metrics.js';
-import { openChange, queueAutomations, queueWebhooks } from '../history/changes.js';
-import type { Origin } from '../history/origin.js';
+import { openChange, queueAutomations, queueWebhooks } from '../content/changes.js';
+import type { Origin } from '../content/origin.js';
 
 async function finalize(
   jobId: string,

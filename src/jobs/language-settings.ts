@@ -14,7 +14,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 import { instanceProvider } from '../mt/config.js';
 import { providerCodeFor } from '../mt/languages.js';
 import {

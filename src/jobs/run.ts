@@ -15,11 +15,11 @@ import { pruneExchanges } from '../llm/log.js';
 import { translateWithContext, type ContextualResult } from '../llm/translate.js';
 import type { MemoryScope } from '../memory/scope.js';
 import { translateTexts, type TranslateTextsResult } from '../mt/index.js';
-import { writeTranslations } from '../translations/gate.js';
-import { openChange } from '../history/changes.js';
+import { writeTranslations } from '../content/translations/gate.js';
+import { openChange } from '../content/changes.js';
 import { announceChanges } from '../history/notify.js';
-import { publishAfterWrite } from '../translations/publish-after-import.js';
-import type { Cell } from '../translations/store.js';
+import { publishAfterWrite } from '../transfer/publish-after-import.js';
+import type { Cell } from '../content/translations/store.js';
 import type { AutoTranslateRequest } from './request.js';
 import { llmClientForProject, providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
@@ -345,7 +345,7 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
   if (request.options.includes('AUTO_PUBLISH')) await autoPublish(job);
 }
 
-/** AUTO_PUBLISH: after success, publish _latest (publish-after-import.ts); a failure is noted on the job. */
+/** AUTO_PUBLISH: after success, publish _latest (src/transfer/publish-after-import.ts); a failure is noted on the job. */
 async function autoPublish(job: Job): Promise<void> {
   const outcome = await publishAfterWrite(job.projectId, 'AUTO_PUBLISH');
   if (outcome.published) return;

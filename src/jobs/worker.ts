@@ -8,7 +8,7 @@ import { logger } from '../log.js';
 import { Prisma, type Job } from '../generated/prisma/client.js';
 import { runJob, LeaseLostError, JobCancelledError } from './run.js';
 import { cancelJobRow, failJob, jobOrigin } from './finish.js';
-import { withOrigin } from '../history/origin.js';
+import { withOrigin } from '../content/origin.js';
 import { announceChanges } from '../history/notify.js';
 import { PollLoop } from '../poll-loop.js';
 

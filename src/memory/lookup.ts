@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
 import { cellEventsFromSql } from '../history/activity-log.js';
-import { selectEvents } from '../history/cell-events.js';
+import { selectEvents } from '../content/cell-events.js';
 import { resolveProject } from '../projects/access.js';
 import { memoryScope } from './scope.js';
 import { suggest, type Suggestion } from './suggest.js';

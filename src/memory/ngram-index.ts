@@ -2,9 +2,10 @@
 // this process (docs/translation-memory.md). On PGlite a pg_trgm GIN index
 // kept current during bulk writes made a 100,000-cell re-import run for over
 // ten minutes (migration 20261124201410_text_filter_trigram), so the write
-// path only notes which keys it wrote (`noteWrittenKeys`, one call in the
-// write gate: a Set insert per cell) and the index reads those keys' texts
-// again before the next lookup. PGlite belongs to one process, so every write
+// path only notes which keys it wrote (`noteWrittenKeys` of
+// src/content/written-keys.ts, one call in the write gate: a Set insert per
+// cell here) and the index reads those keys' texts again before the next
+// lookup. PGlite belongs to one process, so every write
 // passes through here. It only proposes candidates: the lookup reads each
 // candidate's current text from the database and scores that, so an entry
 // that went stale (a deleted key or project, another default language) can
@@ -13,6 +14,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { database, databaseIfOpen, type Db } from '../db.js';
 import type { Database } from '../db/client.js';
+import { listenToWrittenTexts } from '../content/written-keys.js';
 import { trigrams } from './normalize.js';
 
 /** A document: a key's source text (ref = key id) or an imported segment (ref = -segment id). */
@@ -134,11 +136,11 @@ export function inProcessIndex(): boolean {
 }
 
 /**
- * Called by the write gate with the keys of the base cells it was given (it
- * need not know which were written): their source texts are read again
- * before the next lookup. Nothing to do while no index was built.
+ * The keys of the base cells the write gate was given (it need not know which
+ * were written): their source texts are read again before the next lookup.
+ * Nothing to do while no index was built.
  */
-export function noteWrittenKeys(keyIds: Iterable<number>): void {
+function markWrittenKeys(keyIds: Iterable<number>): void {
   // A test or script may write through the gate with a client of its own,
   // with no database of the process open (and so no index).
   const db = databaseIfOpen();
@@ -164,9 +166,12 @@ export async function withoutMemoryNotesForBenchmark<T>(fn: () => Promise<T>): P
 }
 
 /** Drops the index (another default language changes every source text of a project): rebuilt on the next lookup. */
-export function forgetMemoryIndex(): void {
+function forgetMemoryIndex(): void {
   indexes.delete(database());
 }
+
+// Heard from when this module loads, so before any index can exist.
+listenToWrittenTexts({ keysWritten: markWrittenKeys, sourceTextsReplaced: forgetMemoryIndex });
 
 /** The index, built on first use and brought up to date with the writes noted since. */
 export async function currentIndex(db: Db): Promise<NgramIndex> {

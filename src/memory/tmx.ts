@@ -17,7 +17,7 @@ import { prisma } from '../db.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
 import { FormatError } from '../formats/model.js';
 import { parseTmx, tmxLanguage, writeTmx, type TmxPair } from '../formats/tmx.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 import { resolveProject } from '../projects/access.js';
 import type { UploadedFile } from '../transfer/uploaded-file.js';
 import { ownedMemory } from './shared.js';

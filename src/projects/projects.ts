@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { prisma } from '../db.js';
 import { badRequest, paymentRequired } from '../errors.js';
 import { randomToken, sha256 } from '../auth/secrets.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 import { projectStats } from './stats.js';
 import { BUILT_IN_ENVIRONMENTS } from './environments-seed.js';
 import { forgetCredentials } from '../auth/credential-cache.js';

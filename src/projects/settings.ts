@@ -3,7 +3,7 @@
 // different keys do not overwrite each other.
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 
 export interface ProjectSettings {
   /** Provider API keys of the project, sealed, used instead of the service's (MT_PROVIDER_A / MT_PROVIDER_B / LLM_OPENAI / LLM_ANTHROPIC). */

@@ -12,10 +12,10 @@ import {
   type ActivityEntry,
   type CellEvent,
 } from '../history/activity-log.js';
-import { CHANGE_KINDS, triggerOf, type ChangeKind } from '../history/changes.js';
+import { CHANGE_KINDS, triggerOf, type ChangeKind } from '../content/changes.js';
 import { cellHistory } from '../history/cell-history.js';
 import { activityStream, REPLAY_LIMIT, translationChangeStream } from '../history/live.js';
-import { ACTOR_KINDS, CHANGE_SOURCES, type ActorKind, type ChangeSource } from '../history/origin.js';
+import { ACTOR_KINDS, CHANGE_SOURCES, type ActorKind, type ChangeSource } from '../content/origin.js';
 import { historyRetentionDays, setHistoryRetention } from '../history/retention.js';
 import { cellChangeLanguage, revertCellChange, revertChange, type RevertResult } from '../history/revert.js';
 import { isGlossaryChange, revertGlossaryChange } from '../glossary/revert.js';

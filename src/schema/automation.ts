@@ -4,7 +4,7 @@
 import { builder } from '../builder.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
-import { AUTOMATION_TRIGGERS, type AutomationTrigger } from '../history/changes.js';
+import { AUTOMATION_TRIGGERS, type AutomationTrigger } from '../content/changes.js';
 import { ACTION_CELLS, ACTION_KINDS, type ActionLog, type StoredAction } from '../automations/actions.js';
 import {
   AUTOMATION_SOURCES,

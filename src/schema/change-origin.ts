@@ -1,10 +1,10 @@
 // Every GraphQL execution — GraphQL over HTTP and WebSocket, the REST routes,
-// the CLI routes — runs inside its change origin (src/history/origin.ts): the
+// the CLI routes — runs inside its change origin (src/content/origin.ts): the
 // principal is the actor, the entry point the source. When it ends, the
 // changes it committed are announced (src/history/notify.ts).
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
-import { withOrigin, sourceOfRequest, type Origin } from '../history/origin.js';
+import { withOrigin, sourceOfRequest, type Origin } from '../content/origin.js';
 import { announceChanges } from '../history/notify.js';
 
 interface ExecutionContext extends Partial<Context> {

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { createCustomer, customerOfProject, deleteCustomer, updateCustomer } from '../customers/customers.js';
+import { createCustomer, customerOfProject, deleteCustomer, updateCustomer } from '../content/customers.js';
 import { prisma } from '../db.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';

@@ -6,7 +6,7 @@ import { events, type PublicationEvent } from '../events/pubsub.js';
 import { membershipOf, resolveProject } from '../projects/access.js';
 import { forbidden, notFound } from '../errors.js';
 import { prisma } from '../db.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 import { need } from '../teams/permissions.js';
 import {
   createEnvironment,

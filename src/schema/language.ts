@@ -6,7 +6,7 @@ import {
   languageTranslationCount,
   setLanguageOrder,
   updateLanguage,
-} from '../languages/languages.js';
+} from '../content/languages.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
-import { deleteKeys, parseKeyList } from '../keys/delete.js';
+import { deleteKeys, parseKeyList } from '../content/keys/delete.js';
 import {
   KEY_PAGE,
   KEY_SORTS,
@@ -9,8 +9,8 @@ import {
   listKeyPage,
   type KeySort,
   type PageMetadata,
-} from '../keys/list.js';
-import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../keys/write.js';
+} from '../content/keys/list.js';
+import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../content/keys/write.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { TranslationType } from './translation.js';

@@ -1,11 +1,16 @@
 import { builder } from '../builder.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
-import { countTranslations, queryTranslations, TRANSLATION_PAGE, type TranslationCell } from '../translations/cells.js';
-import { importTranslationsV1, type ImportV1Result } from '../translations/import-v1.js';
-import { updateTranslation } from '../translations/update-one.js';
-import { updateTranslationsV1, type UpdateV1Result } from '../translations/update-v1.js';
-import { purgeProjectContent, type PurgeResult } from '../translations/purge.js';
+import {
+  countTranslations,
+  queryTranslations,
+  TRANSLATION_PAGE,
+  type TranslationCell,
+} from '../content/translations/cells.js';
+import { importTranslationsV1, type ImportV1Result } from '../transfer/import-v1.js';
+import { updateTranslation } from '../content/translations/update-one.js';
+import { updateTranslationsV1, type UpdateV1Result } from '../content/translations/update-v1.js';
+import { purgeProjectContent, type PurgeResult } from '../content/translations/purge.js';
 
 export const ReviewStatusEnum = builder.enumType('ReviewStatus', { values: ['REVIEWED', 'NOT_REVIEWED'] as const });
 

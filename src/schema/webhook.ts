@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
-import { TRIGGERS, type Trigger } from '../history/changes.js';
+import { TRIGGERS, type Trigger } from '../content/changes.js';
 import {
   createWebhook,
   deleteWebhook,

@@ -17,7 +17,7 @@ import { badRequest } from '../errors.js';
 import { FormatError, type BundleKey, type SerializeOptions } from '../formats/model.js';
 import { parseIcuPlural } from '../formats/plural.js';
 import { holdsSeveralLanguages, type RegisteredFormat } from '../formats/registry.js';
-import { customerIdOf } from '../customers/customers.js';
+import { customerIdOf } from '../content/customers.js';
 import { purgeExpiredExports, storeExportFile, type ExportedFile } from './export-files.js';
 import { dropPathOrder, preparePathOrder, sweepPathOrders } from './export-order.js';
 import {
@@ -30,7 +30,7 @@ import {
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
 import { DEFAULT_NAMESPACE_FILE_NAME } from './file-names.js';
-import { openChange } from '../history/changes.js';
+import { openChange } from '../content/changes.js';
 
 export interface ExportRequest {
   projectId: number;

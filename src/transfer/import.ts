@@ -14,20 +14,20 @@ import { database, prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Bundle, BundleLanguage } from '../formats/model.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
-import { languageNameOrDefault } from '../languages/language-name.js';
+import { languageNameOrDefault } from '../content/language-name.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
-import { customerIdOf } from '../customers/customers.js';
+import { customerIdOf } from '../content/customers.js';
 import { formatOf, type ImportOption } from './options.js';
 import { checkUpload, parseUpload, streams, streamUpload, uploadHead } from './parse-upload.js';
 import { readAhead } from './read-ahead.js';
 import type { UploadedFile } from './uploaded-file.js';
 import { checkLanguageKey, checkTags } from './validate-bundle.js';
 import { CELL_CHUNK, writeBundles, type FoundInFile, type WriteBundleResult } from './write-bundle.js';
-import { namespaceProblem } from '../keys/input.js';
-import { amendChange, openChange } from '../history/changes.js';
-import { publishAfterWrite } from '../translations/publish-after-import.js';
-import { refusalMessage, refusalWarnings } from '../translations/rules.js';
-import type { RefusalReason } from '../translations/gate.js';
+import { namespaceProblem } from '../content/keys/input.js';
+import { amendChange, openChange } from '../content/changes.js';
+import { publishAfterWrite } from './publish-after-import.js';
+import { refusalMessage, refusalWarnings } from '../content/translations/rules.js';
+import type { RefusalReason } from '../content/translations/gate.js';
 import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
 
 /** Large files on the embedded database take a while; a stuck transaction still ends. */

@@ -1,18 +1,18 @@
 // Checks a parsed file against the field rules of the content model
-// (src/translations/fields.ts, the key rules of src/keys/input.ts) before
+// (src/content/translations/fields.ts, the key rules of src/content/keys/input.ts) before
 // anything is written, so a bad file is refused as a whole with a message
 // naming the problem. Text the database cannot store (U+0000, lone
 // surrogates) is refused here rather than failing in the transaction.
 import { badRequest } from '../errors.js';
 import type { Bundle, BundleKey } from '../formats/model.js';
-import { keyProblem, namespaceProblem } from '../keys/input.js';
+import { keyProblem, namespaceProblem } from '../content/keys/input.js';
 import {
   identifierProblem,
   lengthProblem,
   LIMITS,
   storableTextProblem,
   type FieldName,
-} from '../translations/fields.js';
+} from '../content/translations/fields.js';
 
 const preview = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
@@ -68,7 +68,7 @@ export function validateBundle(bundle: Bundle, keysBefore = 0): void {
     languagesChecked.add(language);
   };
   bundle.keys.forEach((k, index) => {
-    // The key rules of every path that creates keys (src/keys/input.ts).
+    // The key rules of every path that creates keys (src/content/keys/input.ts).
     if (typeof k.key !== 'string' || k.key.trim() === '')
       throw badRequest(`Key #${keysBefore + index + 1} of the file has an empty name`);
     check(keyProblem(k.key, () => `The ${nameOf(k)}`));

@@ -2,7 +2,7 @@
 // (writeBundles), into a project inside the caller's transaction with
 // set-based statements, chunk after chunk: languages, keys (created in file order for
 // IMPORT_ORDER, last-seen touched), customers (simplelocalize-json),
-// translation cells through the write gate (50,000 per statement; a locked
+// translation cells through the write gate (CELL_CHUNK per statement; a locked
 // key or a text over its charactersLimit is refused and counted, never
 // written), then key metadata and file path (INCLUDE_FILE_PATH), then the
 // deletion of keys the file lacks (DELETE_NOT_PRESENT_KEYS), once all chunks
@@ -13,9 +13,9 @@ import type { Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
-import type { Change } from '../history/changes.js';
-import { removeKeys } from '../keys/delete.js';
-import { noteQueued } from '../findings/queue.js';
+import type { Change } from '../content/changes.js';
+import { removeKeys } from '../content/keys/delete.js';
+import { noteQueued } from '../content/findings-queue.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import {
   addRefusals,
@@ -23,9 +23,9 @@ import {
   writeTranslations,
   type GateResult,
   type Refusal,
-} from '../translations/gate.js';
-import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../translations/store.js';
-import { ensureCustomers } from './customers.js';
+} from '../content/translations/gate.js';
+import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../content/translations/store.js';
+import { ensureCustomers } from '../content/customers.js';
 
 export interface WriteBundleOptions {
   /** The import's change: its cells are recorded in it. */

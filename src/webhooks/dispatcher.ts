@@ -1,5 +1,5 @@
 // Sends the outbox (WebhookDelivery rows, queued in the transaction of their
-// change: src/history/changes.ts). Runs next to the job worker on every
+// change: src/content/changes.ts). Runs next to the job worker on every
 // instance. At least once, in order per webhook: only a webhook's oldest
 // pending delivery is ever attempted, and a lease keeps two instances from
 // sending it together. A failed attempt is retried after a delay doubling from

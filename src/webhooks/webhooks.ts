@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { prisma } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { TRIGGERS, type Trigger } from '../history/changes.js';
+import { TRIGGERS, type Trigger } from '../content/changes.js';
 import { checkWebhookUrl } from './safe-target.js';
 import { sealSecret } from './secret-store.js';
 import { wakeDispatchers } from './dispatcher.js';

@@ -3,7 +3,7 @@
 // characters of the literal syntax it holds, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrayLiteral } from '../../src/db/array-literal.js';
-import { ensureKeys, keyRefId } from '../../src/translations/store.js';
+import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const HOSTILE = [

@@ -1,9 +1,9 @@
-// Concurrent one-cell writes (src/translations/batched-writes.ts): on PGlite
+// Concurrent one-cell writes (src/content/translations/batched-writes.ts): on PGlite
 // those that arrive together go as one transaction, each still answered with
 // its own result or its own error, and each recorded as its own change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db.js';
-import { runBatched } from '../../src/translations/batched-writes.js';
+import { runBatched } from '../../src/content/translations/batched-writes.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 

@@ -7,7 +7,7 @@ import { startTestService, type TestAccount, type TestService } from '../support
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { isSealed } from '../../src/auth/sealed-secrets.js';
 import { publishEnvironment } from '../../src/hosting/publish.js';
-import { withOrigin } from '../../src/history/origin.js';
+import { withOrigin } from '../../src/content/origin.js';
 import { projectIdOf } from '../support/content.js';
 
 let service: TestService;

@@ -3,9 +3,9 @@
 // statistics taken when the project was smaller reads that page, not every
 // key past it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureKeys, ensureLanguages } from '../../src/translations/store.js';
-import { writeTranslations } from '../../src/translations/gate.js';
-import { openChange } from '../../src/history/changes.js';
+import { ensureKeys, ensureLanguages } from '../../src/content/translations/store.js';
+import { writeTranslations } from '../../src/content/translations/gate.js';
+import { openChange } from '../../src/content/changes.js';
 import { observeSql } from '../../src/db/client.js';
 import { readKeyPages, type ExportLanguage } from '../../src/transfer/export-read.js';
 import { Prisma } from '../../src/generated/prisma/client.js';

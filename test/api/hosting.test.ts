@@ -9,9 +9,9 @@ import i18next from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectIdOf, seedTranslations } from '../support/content.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
-import { writeTranslations } from '../../src/translations/gate.js';
-import { openChange } from '../../src/history/changes.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { writeTranslations } from '../../src/content/translations/gate.js';
+import { openChange } from '../../src/content/changes.js';
 
 let service: TestService;
 let apiKey: string;

@@ -13,7 +13,7 @@ import { saveUpload } from '../../src/transfer/uploaded-file.js';
 import { importFile, previewImport, type ImportRequest } from '../../src/transfer/import.js';
 import type { ImportOption } from '../../src/transfer/options.js';
 import { corpusPath } from '../support/corpus.js';
-import { cellEventsSql } from '../../src/history/cell-events.js';
+import { cellEventsSql } from '../../src/content/cell-events.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 
 let service: TestService;

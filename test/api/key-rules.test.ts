@@ -1,5 +1,5 @@
-// The key rules (src/keys/input.ts) hold on every path that creates keys
-// (src/keys/create.ts): REST v1 key creation, GraphQL createTranslationKey,
+// The key rules (src/content/keys/input.ts) hold on every path that creates keys
+// (src/content/keys/create.ts): REST v1 key creation, GraphQL createTranslationKey,
 // v1 POST translations, v1 PATCH translations with CREATE_KEY_IF_NOT_FOUND and
 // file import. Each path reports a broken key its own way (400, GraphQL error,
 // v1 warning or failure, import refused as a whole); none creates it. Text no

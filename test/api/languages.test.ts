@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
-import { nameUnnamedLanguages } from '../../src/languages/language-name.js';
+import { nameUnnamedLanguages } from '../../src/content/language-name.js';
 
 let service: TestService;
 let account: TestAccount;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
-import { writeTranslations } from '../../src/translations/gate.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { writeTranslations } from '../../src/content/translations/gate.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { writeBundle, writeBundles } from '../../src/transfer/write-bundle.js';
 import type { Bundle } from '../../src/formats/model.js';
-import { openChange } from '../../src/history/changes.js';
+import { openChange } from '../../src/content/changes.js';
 import { observeSql } from '../../src/db/client.js';
 
 let service: TestService;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { countTranslations, queryTranslations, type TranslationFilter } from '../../src/translations/cells.js';
+import { countTranslations, queryTranslations, type TranslationFilter } from '../../src/content/translations/cells.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 

@@ -1,4 +1,4 @@
-// The write gate (src/translations/gate.ts): every path that writes
+// The write gate (src/content/translations/gate.ts): every path that writes
 // translation text keeps a locked key's translations and refuses a text longer
 // than the key's charactersLimit, and each API reports the refusal its own
 // way — v1 POST/PATCH in their warnings/failures, v2 PATCH and the GraphQL
@@ -6,12 +6,12 @@
 // translationsRefused and warnings, auto-translation in its job summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
-import { DEFAULT_LISTED_REFUSALS, writeTranslations } from '../../src/translations/gate.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/translations/store.js';
+import { DEFAULT_LISTED_REFUSALS, writeTranslations } from '../../src/content/translations/gate.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
-import { openChange } from '../../src/history/changes.js';
+import { openChange } from '../../src/content/changes.js';
 import { storedCellEvents } from '../support/cell-events.js';
 
 let service: TestService;

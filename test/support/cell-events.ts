@@ -1,8 +1,8 @@
 // The change events stored for a project or an activity, one row per cell
-// (src/history/cell-events.ts stores them as batches), for assertions.
+// (src/content/cell-events.ts stores them as batches), for assertions.
 import type { Db } from '../../src/db.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { cellEventsSql } from '../../src/history/cell-events.js';
+import { cellEventsSql } from '../../src/content/cell-events.js';
 import type { CellEvent } from '../../src/history/activity-log.js';
 
 export type StoredCellEvent = Pick<

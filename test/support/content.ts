@@ -1,9 +1,9 @@
 // Small data builders for API tests: keys and translations written through the
 // set-based store, the same path the bulk endpoints use.
 import type { Database } from '../../src/db/client.js';
-import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../../src/translations/store.js';
-import { writeTranslations } from '../../src/translations/gate.js';
-import { openChange } from '../../src/history/changes.js';
+import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../../src/content/translations/store.js';
+import { writeTranslations } from '../../src/content/translations/gate.js';
+import { openChange } from '../../src/content/changes.js';
 
 export interface SeedOptions {
   projectToken: string;

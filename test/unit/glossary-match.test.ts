@@ -1,9 +1,9 @@
-// Glossary term matching (src/glossary/match.ts): word boundaries in English,
+// Glossary term matching (src/checks/glossary-match.ts): word boundaries in English,
 // German and Japanese, case rules, multi-word terms, the plural/inflection
 // prefix rule and where it stops; and 5,000 terms at once (its time is
 // measured by `npm run bench -- --only glossary`, not here).
 import { describe, expect, it } from 'vitest';
-import { compileMatcher, containsTerm, findTerms, type MatchableTerm } from '../../src/glossary/match.js';
+import { compileMatcher, containsTerm, findTerms, type MatchableTerm } from '../../src/checks/glossary-match.js';
 import { translationFor } from '../../src/glossary/matches.js';
 
 let nextId = 1;

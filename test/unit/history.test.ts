@@ -1,8 +1,8 @@
 // The pure rules of the change history: the source of a request, webhook
 // triggers of each change, and the retry schedule.
 import { describe, expect, it } from 'vitest';
-import { sourceOfRequest } from '../../src/history/origin.js';
-import { triggerOf } from '../../src/history/changes.js';
+import { sourceOfRequest } from '../../src/content/origin.js';
+import { triggerOf } from '../../src/content/changes.js';
 import { retryDelay } from '../../src/webhooks/dispatcher.js';
 import { signature, verifySignature } from '../../src/webhooks/signature.js';
 import { openSecret, sealSecret } from '../../src/webhooks/secret-store.js';

@@ -1,11 +1,11 @@
 // The migration to batched change events (20261125120000_cell_change_batches)
 // keeps every existing event with its id, text and order, and new batches
-// take ids above all of them (src/history/cell-events.ts).
+// take ids above all of them (src/content/cell-events.ts).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/client.js';
 import { migrate, readMigrations } from '../../../src/db/migrate.js';
-import { BATCH_SPAN, insertCellEventsSql } from '../../../src/history/cell-events.js';
+import { BATCH_SPAN, insertCellEventsSql } from '../../../src/content/cell-events.js';
 import { Prisma } from '../../../src/generated/prisma/client.js';
 import { storedCellEvents } from '../../support/cell-events.js';
 import { tempDirs } from '../../support/temp-dirs.js';

@@ -1,13 +1,14 @@
 // Change events: every write of content and every project-level action opens
-// one Activity row in its own transaction (`openChange`), before it writes.
-// The write gate then records the cells it writes as events of that activity
-// (one batch row per statement: cell-events.ts), in the statement that writes
-// them (gate.ts), so a chunk of 50,000 cells costs no statement more. Opening a change also queues the
-// project's webhooks that want its trigger (the outbox, src/webhooks/), in the
-// same statement: one statement per change, whatever its size. The same
-// statement queues the runs of the project's automation rules that the
-// change's kind can trigger (automationTriggersOf; src/automations/): one row
-// per rule and change, unique, so a change runs each rule at most once.
+// one Activity row in its own transaction (`openChange`), before it writes. The
+// write gate then records the cells it writes as events of that activity (one
+// batch row per statement: cell-events.ts), in the statement that writes them
+// (translations/gate.ts), so a chunk of cells costs no statement more. Opening
+// a change also queues the project's webhooks that want its trigger (the
+// outbox, src/webhooks/), in the same statement: one statement per change,
+// whatever its size. The same statement queues the runs of the project's
+// automation rules that the change's kind can trigger (automationTriggersOf;
+// src/automations/): one row per rule and change, unique, so a change runs each
+// rule at most once.
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -221,7 +222,7 @@ export async function openChange(
 
 /**
  * A new change's id, taken before the change is opened, so that opening it
- * and writing its cells can go to the database as one batch (update-one.ts).
+ * and writing its cells can go to the database as one batch (translations/update-one.ts).
  * Part of a statement the caller already sends: `SELECT ${NEXT_CHANGE_ID} AS change_id`.
  */
 export const NEXT_CHANGE_ID = `nextval(pg_get_serial_sequence('"Activity"', 'id'))`;
@@ -314,7 +315,7 @@ function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
 
 /**
  * Opening a change inside the statement that writes its cells (the write
- * gate's, for a one-cell write: update-one.ts), with an id taken earlier
+ * gate's, for a one-cell write: translations/update-one.ts), with an id taken earlier
  * (NEXT_CHANGE_ID): the values, read now — the origin from the request's
  * scope, where the change is also noted for its announcement — for
  * openChangeCtesSql.
@@ -337,7 +338,7 @@ export function openChangeCtesSql(opening: Opening, counts: { cells: Prisma.Sql 
 /**
  * The statement opening a change by itself, with the values of
  * openChangeParams, not yet sent: for a caller that sends it in one batched
- * transaction with the statements writing the change's content (import-v1.ts).
+ * transaction with the statements writing the change's content (src/transfer/import-v1.ts).
  */
 export function openChangeQuery(db: Db, opening: Opening) {
   return db.$queryRaw<{ id: bigint }[]>(

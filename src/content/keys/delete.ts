@@ -4,13 +4,13 @@
 // and deletes nothing) and import's DELETE_NOT_PRESENT_KEYS (locked keys are
 // kept): a locked key is never deleted, and the texts of a deleted key are
 // recorded in the change's history first.
-import { prisma, type Db } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { badRequest, conflict, notFound } from '../errors.js';
-import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
-import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
-import { queueConsistencyNeighbours } from '../findings/consistency.js';
-import { noteQueued } from '../findings/queue.js';
+import { prisma, type Db } from '../../db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { openChange, recordDeletedCells, type Change } from '../changes.js';
+import { sweepScreenshotDeletions } from '../../screenshots/sweep.js';
+import { noteQueued, queueConsistencyNeighbours } from '../findings-queue.js';
+import { keyIdentity } from './input.js';
 import { describeKey, parseKeyAddress, type KeyAddress } from './write.js';
 
 const MAX_LISTED = 10;
@@ -45,8 +45,8 @@ export async function deleteKeys(projectId: number, addresses: KeyAddress[]): Pr
          JOIN unnest(${addresses.map((a) => a.key)}::text[], ${addresses.map((a) => a.namespace)}::text[]) AS t(k, ns) ON tk.key = t.k AND tk.namespace = t.ns
         WHERE tk."projectId" = ${projectId}
         FOR UPDATE OF tk`);
-    const found = new Set(rows.map((r) => `${r.namespace}\u0000${r.key}`));
-    const missing = addresses.filter((a) => !found.has(`${a.namespace}\u0000${a.key}`));
+    const found = new Set(rows.map(keyIdentity));
+    const missing = addresses.filter((a) => !found.has(keyIdentity(a)));
     if (missing.length) throw notFound(`${listed(missing)} not found; nothing was deleted`);
     const lockedRows = rows.filter((r) => r.lock);
     if (lockedRows.length)

@@ -8,10 +8,10 @@
 // created is the transaction interactive: the new ids come first.
 import { prisma } from '../db.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
-import type { Change } from '../history/changes.js';
+import type { Change } from '../content/changes.js';
 import { publishAfterWrite } from './publish-after-import.js';
-import { refusalMessage } from './rules.js';
-import { ensureKeys, ensureLanguages, keyRefId } from './store.js';
+import { refusalMessage } from '../content/translations/rules.js';
+import { ensureKeys, ensureLanguages, keyRefId } from '../content/translations/store.js';
 import {
   at,
   checkElements,
@@ -24,7 +24,7 @@ import {
   type ElementCell,
   type ElementLookup,
   type V1Element,
-} from './v1-elements.js';
+} from '../content/translations/v1-elements.js';
 
 export interface ImportV1Options {
   /** REPLACE_TRANSLATION_IF_FOUND */

@@ -7,8 +7,8 @@
 // the group fail (which rolls back the whole group), every write of the group
 // runs again alone and gets its own result or its own error. PostgreSQL runs
 // transactions side by side: there, each write is its own batch.
-import type { Prisma } from '../generated/prisma/client.js';
-import { database } from '../db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { database } from '../../db.js';
 
 /** Builds a write's statements; called again for the retry alone (a statement runs once). */
 export type BuildStatements = () => Prisma.PrismaPromise<unknown>[];

@@ -4,7 +4,7 @@
 // elements are written by the gate's statement, which also opens the change
 // (no transaction: one statement is atomic); with CREATE_KEY_IF_NOT_FOUND and
 // a missing key, the keys are created first in one interactive transaction.
-import { prisma } from '../db.js';
+import { prisma } from '../../db.js';
 import { describeKey } from '../keys/write.js';
 import { refusalMessage } from './rules.js';
 import { ensureKeys, keyRefId } from './store.js';

@@ -2,13 +2,13 @@
 // and language of the project has a cell, possibly empty. Text and/or review
 // status are set; with a customer, its override is written and the base
 // translation stays unchanged.
-import { prisma } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { prisma } from '../../db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
-import { NEXT_CHANGE_ID, openChangeParams } from '../history/changes.js';
+import { NEXT_CHANGE_ID, openChangeParams } from '../changes.js';
 import { runBatched } from './batched-writes.js';
 import { gateStatements, refusalSql, type Refusal, type Row } from './gate.js';
 import { refusalMessage } from './rules.js';

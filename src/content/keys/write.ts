@@ -1,11 +1,11 @@
 // Creating and updating translation keys (contract rules 1–6). A locked key
 // refuses any change except the one that unlocks it; an update that changes
 // nothing still records that the key was seen (rule 6).
-import { prisma } from '../db.js';
-import { conflict, isUniqueViolation, notFound } from '../errors.js';
-import type { TranslationKey } from '../generated/prisma/client.js';
-import { openChange } from '../history/changes.js';
-import { enqueueProject, noteQueued } from '../findings/queue.js';
+import { prisma } from '../../db.js';
+import { conflict, isUniqueViolation, notFound } from '../../errors.js';
+import type { TranslationKey } from '../../generated/prisma/client.js';
+import { openChange } from '../changes.js';
+import { enqueueProject, noteQueued } from '../findings-queue.js';
 import { createKeys } from './create.js';
 import {
   parseKeyChanges,

@@ -1,9 +1,9 @@
 // The rules of a translation key's name, namespace and metadata (contract:
-// Translation key, rules 2–4), in one place: key creation (keys/create.ts,
+// Translation key, rules 2–4), in one place: key creation (create.ts,
 // every path), update, the bulk translation paths and file import all ask
 // these functions.
-import { badRequest } from '../errors.js';
-import type { TranslationKey } from '../generated/prisma/client.js';
+import { badRequest } from '../../errors.js';
+import type { TranslationKey } from '../../generated/prisma/client.js';
 import {
   charCount,
   lengthProblem,
@@ -40,6 +40,15 @@ export interface KeyChanges {
 }
 
 /** The problem with a key name, or undefined. Blank counts as empty. */
+/**
+ * A key's identity as one string, wherever keys are told apart. A name cannot
+ * hold U+0000 (storableTextProblem, translations/fields.ts), so a namespaced
+ * id always holds one and a default-namespace key is its own name: no new
+ * string for it (an import keeps one per key of the file).
+ */
+export const keyIdentity = (k: { key: string; namespace: string }): string =>
+  k.namespace === '' ? k.key : `${k.namespace}\u0000${k.key}`;
+
 export function keyProblem(value: unknown, field: FieldName = 'key'): string | undefined {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
     return `${nameOf(field)} is required and must not be empty`;

@@ -2,7 +2,8 @@
 // (docs/quality-checks.md, "Stored findings"). The write gate adds the cells it
 // writes in its own statement (a CTE over its `written` rows), so a write and
 // its queue entry commit together and cost one statement; the findings updater
-// (updater.ts) drains it in the background.
+// (src/findings/updater.ts) drains it in the background. Deleting keys queues
+// the cells whose consistency findings name them (queueConsistencyNeighbours).
 //
 // One row per cell (primary key): a cell written twice before the updater
 // reaches it is checked once. A source text that changes queues the key's
@@ -12,6 +13,8 @@
 // removes only the generation it computed, so the newer text is checked too.
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db.js';
+import { arrayLiteral } from '../db/array-literal.js';
+import { CONSISTENCY_CHECK_IDS } from '../checks/consistency.js';
 
 /**
  * The queue's INSERT as a CTE body of the write gate's statement: reads the
@@ -43,6 +46,28 @@ export async function enqueueProject(db: Db, projectId: number, keyIds?: readonl
   return db.$executeRaw(Prisma.sql`/* findings:enqueue-project */
     INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
     SELECT t."keyId", t."languageId", t."projectId" FROM "Translation" t WHERE t."projectId" = ${projectId} ${keys}
+    ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL`);
+}
+
+/**
+ * Before keys are deleted (keys/delete.ts): the cells whose consistency
+ * findings name them are checked again (their groups lose a member). Returns
+ * how many cells it queued.
+ */
+export async function queueConsistencyNeighbours(db: Db, keyIds: readonly number[]): Promise<number> {
+  if (!keyIds.length) return 0;
+  const keys = arrayLiteral(keyIds);
+  return db.$executeRaw(Prisma.sql`/* findings:consistency-neighbours */
+    INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
+    SELECT DISTINCT o."keyId", o."languageId", o."projectId" FROM (
+      SELECT o.* FROM "ConsistencyMember" m JOIN "ConsistencyMember" o ON o."languageId" = m."languageId" AND o."sourceHash" = m."sourceHash"
+       WHERE m."keyId" = ANY(${keys}::int[])
+      UNION ALL
+      SELECT o.* FROM "ConsistencyMember" m JOIN "ConsistencyMember" o ON o."languageId" = m."languageId" AND o."textHash" = m."textHash"
+       WHERE m."keyId" = ANY(${keys}::int[])
+    ) o
+    WHERE o."keyId" <> ALL(${keys}::int[])
+      AND EXISTS (SELECT 1 FROM "Finding" f WHERE f."keyId" = o."keyId" AND f."languageId" = o."languageId" AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]))
     ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL`);
 }
 

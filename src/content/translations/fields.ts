@@ -1,7 +1,7 @@
 // Field rules shared by the content model (languages, customers, keys,
 // translations): the contract's length limits and the shape of identifiers.
 // Lengths count Unicode characters (code points), as a translator would.
-import { badRequest } from '../errors.js';
+import { badRequest } from '../../errors.js';
 
 export const LIMITS = {
   languageKey: 20,

@@ -2,7 +2,7 @@
 // many keys a query selects, their cells are read with one statement per
 // project and customer.
 import DataLoader from 'dataloader';
-import { customerIdOf } from '../customers/customers.js';
+import { customerIdOf } from '../customers.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
 
 export interface KeyCellsRequest {

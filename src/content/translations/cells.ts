@@ -13,10 +13,10 @@
 // (matchCount), to the key that holds the page's first cell; only the page's
 // own keys are then read with their cells, instead of sorting every cell of
 // the project.
-import { customerIdOf } from '../customers/customers.js';
-import { databaseIfOpen, prisma, type Db } from '../db.js';
-import { containsPattern } from '../db/contains.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { customerIdOf } from '../customers.js';
+import { databaseIfOpen, prisma, type Db } from '../../db.js';
+import { containsPattern } from '../../db/contains.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { checkPage } from '../keys/list.js';
 import type { ReviewStatus } from './store.js';
 

@@ -6,7 +6,7 @@
 //
 // The scope also collects the changes opened while it runs, so that once the
 // work has finished (its transactions committed or rolled back) they can be
-// announced to live subscribers (notify.ts).
+// announced to live subscribers (src/history/notify.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export type ActorKind = 'ACCOUNT' | 'API_KEY' | 'JOB' | 'SYSTEM' | 'AUTOMATION';

@@ -6,15 +6,13 @@
 // chunk of keys, whatever their number. Callers run it inside their
 // transaction and record the change themselves; each key records the change
 // that created it (createdByChange), which a revert of that change deletes.
-import type { Db } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { arrayLiteral } from '../db/array-literal.js';
-import type { NewKey } from './input.js';
+import type { Db } from '../../db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { arrayLiteral } from '../../db/array-literal.js';
+import { keyIdentity, type NewKey } from './input.js';
 
 /** Keys per statement: the arrays are parameters, so this only bounds memory. */
 export const KEY_CHUNK = 50_000;
-
-const keyId = (k: { key: string; namespace: string }) => `${k.namespace}\u0000${k.key}`;
 
 export interface CreatedKey {
   id: number;
@@ -35,7 +33,7 @@ export async function createKeys(
 ): Promise<CreatedKey[]> {
   // A repeated key is created once, as its first occurrence gives it.
   const seen = new Set<string>();
-  const first = keys.filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
+  const first = keys.filter((k) => !seen.has(keyIdentity(k)) && !!seen.add(keyIdentity(k)));
   const created: CreatedKey[] = [];
   for (let start = 0; start < first.length; start += KEY_CHUNK) {
     const chunk = first.slice(start, start + KEY_CHUNK);

@@ -2,12 +2,12 @@
 // translations, import, machine translation): one statement per step, whatever
 // the number of rows. Translation cells are written through the write gate
 // (gate.ts) only. Callers run them inside one transaction.
-import type { Db } from '../db.js';
-import { arrayLiteral } from '../db/array-literal.js';
-import { Prisma } from '../generated/prisma/client.js';
+import type { Db } from '../../db.js';
+import { arrayLiteral } from '../../db/array-literal.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { createKeys } from '../keys/create.js';
-import { languageNameOrDefault } from '../languages/language-name.js';
-import { parseNewKey } from '../keys/input.js';
+import { languageNameOrDefault } from '../language-name.js';
+import { keyIdentity, parseNewKey } from '../keys/input.js';
 
 export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
 
@@ -24,18 +24,10 @@ export interface KeyRef {
 }
 
 /**
- * A key's identity as one string. A name cannot hold U+0000 (fields.ts), so a
- * namespaced id always holds one and a default-namespace key is its own name:
- * no new string for it (an import keeps one per key of the file).
- */
-const keyId = (k: KeyRef) => (k.namespace === '' ? k.key : `${k.namespace}\u0000${k.key}`);
-
-/**
- * The project's keys named by the arrays $2 (names) and $3 (namespaces); $1 is the project.
+ * The project's keys among `keys` and `namespaces` (parallel array literals).
  * One lookup in the unique index per name: the cost follows the names given, not the project's
  * size (joined as sets, the planner hashed every key of the project, once per chunk of an import).
  */
-/** The project's keys among `keys` and `namespaces` (parallel array literals). */
 const findKeys = (projectId: number, keys: string, namespaces: string) =>
   Prisma.sql`SELECT tk.id, tk.key, tk.namespace FROM unnest(${keys}::text[], ${namespaces}::text[]) AS t(k, ns)
           CROSS JOIN LATERAL (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = ${projectId} AND namespace = t.ns AND key = t.k) tk`;
@@ -72,7 +64,7 @@ export async function ensureKeys(
 ): Promise<{ ids: Map<string, number>; created: number }> {
   const unique = new Map<string, { ref: KeyRef; description: string | null }>();
   keys.forEach((k, i) => {
-    const id = keyId(k);
+    const id = keyIdentity(k);
     if (!unique.has(id)) unique.set(id, { ref: k, description: options.descriptions?.[i] ?? null });
   });
   const list = [...unique.values()];
@@ -96,19 +88,19 @@ export async function ensureKeys(
            SELECT id, key, namespace FROM found`
         : Prisma.sql`/* keys:find */ ${found}`,
     );
-    for (const r of rows) ids.set(keyId(r), r.id);
+    for (const r of rows) ids.set(keyIdentity(r), r.id);
   };
   await find(list);
   if (!options.create || ids.size === list.length) return { ids, created: 0 };
   const created = await createKeys(
     db,
     projectId,
-    parsed.filter((_, i) => !ids.has(keyId(list[i]!.ref))),
+    parsed.filter((_, i) => !ids.has(keyIdentity(list[i]!.ref))),
     options.change ?? null,
   );
-  for (const r of created) ids.set(keyId(r), r.id);
+  for (const r of created) ids.set(keyIdentity(r), r.id);
   // A key another transaction created since the lookup (PostgreSQL runs them side by side) was not created here: found now.
-  if (ids.size < list.length) await find(list.filter((k) => !ids.has(keyId(k.ref))));
+  if (ids.size < list.length) await find(list.filter((k) => !ids.has(keyIdentity(k.ref))));
   return { ids, created: created.length };
 }
 
@@ -117,8 +109,9 @@ export function touchKeysSql(projectId: number, ids: readonly number[]): Prisma.
   return Prisma.sql`UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = ${projectId} AND id = ANY(${ids}::int[])`;
 }
 
+/** A key's identity (keyIdentity of keys/input.ts), for the bulk paths' maps of key → id. */
 export function keyRefId(k: KeyRef): string {
-  return keyId(k);
+  return keyIdentity(k);
 }
 
 /** Returns language key → id, creating missing languages (after the existing ones) when `create` is set. */

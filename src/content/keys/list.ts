@@ -1,9 +1,9 @@
 // Listing translation keys: exact key / namespace filters and the contract's
 // sorts, paginated in SQL. The REST page and the GraphQL connection share
 // these filters and orders.
-import { prisma } from '../db.js';
-import { badRequest } from '../errors.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { prisma } from '../../db.js';
+import { badRequest } from '../../errors.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 export const KEY_SORTS = ['last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as const;
 export type KeySort = (typeof KEY_SORTS)[number];

@@ -7,11 +7,11 @@
 // explicitly. Languages, customers, environments and published files stay (a
 // project always keeps at least one language, and jobs and hosting refer to
 // them).
-import { lockProject, prisma } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { openChange } from '../history/changes.js';
+import { lockProject, prisma } from '../../db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { openChange } from '../changes.js';
 import { BULK_TRANSACTION } from './store.js';
-import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
+import { sweepScreenshotDeletions } from '../../screenshots/sweep.js';
 
 export interface PurgeResult {
   keysDeleted: number;

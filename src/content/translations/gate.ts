@@ -14,7 +14,7 @@
 //     existing ones keep theirs;
 //   - change events: every written cell is an event of the caller's change
 //     (old and new text and status), written by the same statement as one
-//     batch (src/history/cell-events.ts);
+//     batch (src/content/cell-events.ts);
 //   - last-modified bookkeeping: only rows whose text or status actually
 //     changes are written (lastModifiedAt, unpublished-change counts stay
 //     truthful); an empty unreviewed cell is not inserted where there is no row.
@@ -22,14 +22,14 @@
 // with a reason, and each API reports them its own way. A cell the mode would
 // keep anyway (an existing text without replace) is kept, not refused.
 // Callers run the gate inside their transaction.
-import type { Db } from '../db.js';
-import { arrayLiteral } from '../db/array-literal.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { openChangeCtesSql, type Change, type Opening } from '../history/changes.js';
-import { BATCH_SPAN, insertCellEventsSql } from '../history/cell-events.js';
+import type { Db } from '../../db.js';
+import { arrayLiteral } from '../../db/array-literal.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { openChangeCtesSql, type Change, type Opening } from '../changes.js';
+import { BATCH_SPAN, insertCellEventsSql } from '../cell-events.js';
 import { touchKeysSql, type Cell } from './store.js';
-import { noteWrittenKeys } from '../memory/ngram-index.js';
-import { enqueueFindingsSql, noteQueued } from '../findings/queue.js';
+import { noteWrittenKeys } from '../written-keys.js';
+import { enqueueFindingsSql, noteQueued } from '../findings-queue.js';
 
 export type RefusalReason = 'LOCKED' | 'CHARACTERS_LIMIT';
 
@@ -196,7 +196,7 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
     )${
       events
         ? Prisma.sql`, events AS (
-      -- The change events of the written cells (src/history/cell-events.ts), in this same statement.
+      -- The change events of the written cells (src/content/cell-events.ts), in this same statement.
       ${insertCellEventsSql({
         activity: change,
         project,
@@ -312,7 +312,7 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
   const statements = [];
   if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
-  // A statement's events are one batch (src/history/cell-events.ts); callers write in chunks far below this.
+  // A statement's events are one batch (src/content/cell-events.ts); callers write in chunks far below this.
   if (base.length > BATCH_SPAN || custom.length > BATCH_SPAN)
     throw new Error(`more than ${BATCH_SPAN} cells in one gate call`);
   const common = {

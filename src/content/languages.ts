@@ -5,12 +5,12 @@
 import { lockProject, prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { forgetMemoryIndex } from '../memory/ngram-index.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
-import { openChange, recordDeletedCells, type Change } from '../history/changes.js';
-import { identifier, LIMITS, optionalText } from '../translations/fields.js';
+import { openChange, recordDeletedCells, type Change } from './changes.js';
+import { identifier, LIMITS, optionalText } from './translations/fields.js';
 import { languageNameOrDefault } from './language-name.js';
-import { enqueueProject, noteQueued } from '../findings/queue.js';
+import { noteSourceTextsReplaced } from './written-keys.js';
+import { enqueueProject, noteQueued } from './findings-queue.js';
 
 export interface LanguageInput {
   key?: string | null;
@@ -112,7 +112,7 @@ export async function updateLanguage(
     throw error;
   }
   // Another default language changes every source text of the project's translation memory.
-  if (input.isDefault === true && !language.isDefault) forgetMemoryIndex();
+  if (input.isDefault === true && !language.isDefault) noteSourceTextsReplaced();
   return { id: language.id };
 }
 

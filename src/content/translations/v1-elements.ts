@@ -3,9 +3,9 @@
 // its position and never fails the others. What the elements name is looked
 // up in one statement, whatever their number; their cells are written through
 // the write gate in one batched transaction when nothing must be created first.
-import { prisma, type Db } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { NEXT_CHANGE_ID, openChangeParams, openChangeQuery, type Change } from '../history/changes.js';
+import { prisma, type Db } from '../../db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { NEXT_CHANGE_ID, openChangeParams, openChangeQuery, type Change } from '../changes.js';
 import { runBatched } from './batched-writes.js';
 import { gateStatements, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
