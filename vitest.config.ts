@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/support/sequencer.js';
 
 // test/unit: pure code, run once. test/api: the service on a database, run on
 // PGlite always and on PostgreSQL too when TEST_DATABASE_URL is set.
@@ -50,6 +51,7 @@ export default defineConfig({
   test: {
     // Each API test file gets its own database; two files at a time suits 2 cores.
     maxWorkers: 2,
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       // Some unit tests open an embedded database in their set-up: only a hang should fail there.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], hookTimeout: 60_000 } },

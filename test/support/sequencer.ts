@@ -1,0 +1,47 @@
+// The order files start in. Vitest runs each project's files as one block and,
+// on a clean clone (no results cache), starts the largest files first; a file
+// that takes minutes but is short on disk then starts last and runs alone at
+// the end of its block, with one of the two workers idle. The files below run
+// service processes, crash loops or large data for a minute or more (the
+// suite's JSON report says which): they start first within their project, so
+// the short files fill the other worker around them.
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const LONG_FIRST = [
+  'test/api/instances.test.ts',
+  'test/api/crash-recovery.test.ts',
+  'test/api/connection-loss.test.ts',
+  'test/api/authorization-matrix.test.ts',
+  'test/api/export-memory.test.ts',
+  'test/api/import-stream.test.ts',
+  'test/api/jobs-recovery.test.ts',
+  'test/api/soak.test.ts',
+  'test/api/publication-takeover.test.ts',
+  'test/api/gitsync.test.ts',
+  'test/api/change-subscriptions.test.ts',
+  'test/unit/db/pglite-checkpoints.test.ts',
+  'test/unit/fuzz.test.ts',
+  'test/browser/console.test.ts',
+  'test/browser/design.test.ts',
+];
+
+export default class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const i = LONG_FIRST.findIndex((file) => spec.moduleId.endsWith(file));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    // Projects stay in the base order (they run as blocks); within one, the long files go first.
+    const projects = [...new Set(sorted.map((spec) => spec.project.name))];
+    return sorted
+      .map((spec, index) => ({ spec, index }))
+      .sort(
+        (a, b) =>
+          projects.indexOf(a.spec.project.name) - projects.indexOf(b.spec.project.name) ||
+          rank(a.spec) - rank(b.spec) ||
+          a.index - b.index,
+      )
+      .map(({ spec }) => spec);
+  }
+}
