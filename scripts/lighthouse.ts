@@ -13,22 +13,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { buildService } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createAccount, createPersonalToken } from '../src/accounts/accounts.js';
 import { CHROMIUM_FLAGS, chromiumPath } from './lib/chromium.js';
+import { startDemoService } from './lib/demo-service.js';
 
 const TARGETS = { performance: 0.9, accessibility: 1 };
 const PORT = 9333;
 
 const root = resolve(import.meta.dirname, '..');
-const dataDir = mkdtempSync(join(tmpdir(), 'lms-lighthouse-'));
 const profileDir = mkdtempSync(join(tmpdir(), 'lms-lighthouse-profile-'));
-const service = await buildService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' }), {
-  logger: false,
-  worker: false,
-});
-const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
+const email = 'lighthouse@example.com';
+const password = 'lighthouse-password';
+const { url, token, rest, close } = await startDemoService('lighthouse', { email, password });
 // A persistent context is the browser's default one: the tabs Lighthouse opens share its cookies.
 const context = await chromium.launchPersistentContext(profileDir, {
   executablePath: await chromiumPath(),
@@ -48,19 +43,6 @@ type Row = {
 };
 const rows: Row[] = [];
 try {
-  const email = 'lighthouse@example.com';
-  const password = 'lighthouse-password';
-  const account = await createAccount({ email, password }, service.config.defaultPlan);
-  const token = await createPersonalToken(account.id, 'lighthouse');
-  const rest = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { data: Record<string, string> }).data;
-  };
   const shop = await rest('POST', '/api/v2/projects', { name: 'Web shop' }, { authorization: token });
   const key = { 'x-service-token': shop.apiKey! };
   for (const [k, name] of [
@@ -117,8 +99,7 @@ try {
   }
 } finally {
   await context.close();
-  await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await close();
   rmSync(profileDir, { recursive: true, force: true });
 }
 

@@ -6,36 +6,17 @@
 // Chromium (scripts/lib/chromium.ts): each at 1440 px wide in the light and the
 // dark theme (console-<screen>.png, console-<screen>-dark.png) and on a
 // 390 px phone (console-<screen>-390.png, console-<screen>-390-dark.png).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildService } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createAccount, createPersonalToken } from '../src/accounts/accounts.js';
 import { launchChromium } from './lib/chromium.js';
+import { startDemoService } from './lib/demo-service.js';
 
 const docs = resolve(import.meta.dirname, '..', 'docs');
-const dataDir = mkdtempSync(join(tmpdir(), 'lms-screenshots-'));
-const service = await buildService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' }), {
-  logger: false,
-  worker: false,
-});
-const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
+const email = 'translator@example.com';
+const password = 'screenshots-password';
+const { url, dataDir, token, rest, close } = await startDemoService('screenshots', { email, password });
 const browser = await launchChromium();
 try {
-  const email = 'translator@example.com';
-  const password = 'screenshots-password';
-  const account = await createAccount({ email, password }, service.config.defaultPlan);
-  const token = await createPersonalToken(account.id, 'screenshots');
-  const rest = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { data: Record<string, string> }).data;
-  };
   const shop = await rest('POST', '/api/v2/projects', { name: 'Web shop' }, { authorization: token });
   await rest('POST', '/api/v2/projects', { name: 'Mobile app' }, { authorization: token });
   const key = { 'x-service-token': shop.apiKey };
@@ -147,6 +128,5 @@ try {
   console.log(`wrote ${written.join(', ')} in ${docs}`);
 } finally {
   await browser.close();
-  await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await close();
 }
