@@ -171,9 +171,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
           )}
         </div>
         {meta && !canEdit && (
-          <p className="hint read-only">
-            {own ? t('glossary.readOnlyOwn') : t('glossary.readOnlyShared')}
-          </p>
+          <p className="hint read-only">{own ? t('glossary.readOnlyOwn') : t('glossary.readOnlyShared')}</p>
         )}
         <form
           className="ops-row glossary-filters"

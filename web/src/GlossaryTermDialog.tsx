@@ -80,9 +80,7 @@ export function GlossaryTermDialog({
     <Modal labelledBy={`${id}-title`} onCancel={onCancel}>
       <form onSubmit={submit} className="term-form">
         <h2 id={`${id}-title`}>{title}</h2>
-        {sourceLanguage && (
-          <p className="hint">{t('termDialog.sourceHint', { language: sourceLanguage })}</p>
-        )}
+        {sourceLanguage && <p className="hint">{t('termDialog.sourceHint', { language: sourceLanguage })}</p>}
         <div className="term-fields">
           <label>
             {t('termDialog.term')}

@@ -31,7 +31,8 @@ const when = (iso: string) => formatDateTime(iso);
 function what(entry: TermHistoryEntry): string {
   const t = i18n.t;
   if (entry.change.kind === 'REVERT') return t('termHistory.reverted');
-  if (entry.change.kind === 'IMPORT') return entry.before ? t('termHistory.updatedByImport') : t('termHistory.imported');
+  if (entry.change.kind === 'IMPORT')
+    return entry.before ? t('termHistory.updatedByImport') : t('termHistory.imported');
   if (!entry.before) return t('termHistory.created');
   if (!entry.after) return t('termHistory.deleted');
   return t('termHistory.edited');

@@ -490,7 +490,9 @@ function Progress({ name, progress, importing }: { name: string; progress: Uploa
     return (
       <p className="progress-line">
         <progress max={progress.total || 1} value={progress.sent} aria-label={t('import.uploadOf', { name })} />
-        <span>{t('import.uploading', { sent: fileSize(progress.sent), total: fileSize(progress.total), percent })}</span>
+        <span>
+          {t('import.uploading', { sent: fileSize(progress.sent), total: fileSize(progress.total), percent })}
+        </span>
       </p>
     );
   }

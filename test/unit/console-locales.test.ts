@@ -1,0 +1,60 @@
+// The console's languages (web/src/locales/*.json) say the same things: every
+// language has exactly English's keys (plural forms included), each text holds
+// the same placeholders ({{name}}, {{count, number}}) and the same markup of
+// <Trans> components (<code>, <link>) as the English one, and no text is empty.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const LOCALES = join(import.meta.dirname, '..', '..', 'web', 'src', 'locales');
+
+function flatten(node: unknown, path: string[] = [], out: Record<string, string> = {}): Record<string, string> {
+  if (typeof node === 'string') out[path.join('.')] = node;
+  else if (node && typeof node === 'object')
+    for (const [name, value] of Object.entries(node)) flatten(value, [...path, name], out);
+  else throw new Error(`${path.join('.')}: not a text (${JSON.stringify(node)})`);
+  return out;
+}
+
+const load = (language: string) => flatten(JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8')));
+/** The placeholders and component tags of a text, sorted (their order may differ between languages). */
+const tokens = (text: string) => [...text.matchAll(/\{\{[^}]*\}\}|<\/?[a-z]+\s*\/?>/g)].map((m) => m[0]).sort();
+
+const en = load('en');
+const others = readdirSync(LOCALES)
+  .filter((name) => name.endsWith('.json') && name !== 'en.json')
+  .map((name) => name.slice(0, -'.json'.length));
+
+describe('console locales', () => {
+  it('has German besides English', () => {
+    expect(others).toContain('de');
+  });
+
+  for (const language of others)
+    describe(language, () => {
+      const texts = load(language);
+      it("has exactly English's keys", () => {
+        expect(Object.keys(texts).sort()).toEqual(Object.keys(en).sort());
+      });
+      it('has the same placeholders and tags per key as English', () => {
+        const differing = Object.keys(en)
+          .filter((key) => key in texts && tokens(texts[key]!).join(' ') !== tokens(en[key]!).join(' '))
+          .map((key) => `${key}: ${tokens(en[key]!).join(' ')} ≠ ${tokens(texts[key]!).join(' ')}`);
+        expect(differing).toEqual([]);
+      });
+      it('has no empty text', () => {
+        expect(Object.entries(texts).filter(([, text]) => text.trim() === '')).toEqual([]);
+      });
+    });
+
+  it('states every English plural in both forms', () => {
+    const bases = Object.keys(en)
+      .filter((key) => /_(one|other)$/.test(key))
+      .map((key) => key.replace(/_(one|other)$/, ''));
+    for (const base of new Set(bases))
+      expect(
+        [`${base}_one`, `${base}_other`].every((key) => key in en),
+        base,
+      ).toBe(true);
+  });
+});
