@@ -17,8 +17,14 @@ function flatten(node: unknown, path: string[] = [], out: Record<string, string>
 }
 
 const load = (language: string) => flatten(JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8')));
-/** The placeholders and component tags of a text, sorted (their order may differ between languages). */
-const tokens = (text: string) => [...text.matchAll(/\{\{[^}]*\}\}|<\/?[a-z]+\s*\/?>/g)].map((m) => m[0]).sort();
+/**
+ * The placeholders and component tags of a text, sorted (their order may differ between languages). A
+ * placeholder's case formatting is the language's grammar ("the {{role, lowercase}} link", "Link für {{role}}").
+ */
+const tokens = (text: string) =>
+  [...text.matchAll(/\{\{[^}]*\}\}|<\/?[a-z]+\s*\/?>/g)]
+    .map((m) => m[0].replace(/,\s*(lowercase|uppercase)\s*\}\}$/, '}}'))
+    .sort();
 
 const en = load('en');
 const others = readdirSync(LOCALES)

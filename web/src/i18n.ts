@@ -58,6 +58,10 @@ export async function startI18n(): Promise<void> {
     resources: { en: { translation: en } },
     interpolation: { escapeValue: false }, // React escapes
   });
+  // English puts a role mid-sentence in lower case ("the viewer link"); German nouns keep their capital.
+  i18n.services.formatter?.add('lowercase', (value: unknown, lng: string | undefined) =>
+    String(value).toLocaleLowerCase(lng),
+  );
   const locale = storedLocale() ?? browserLocale();
   // A language chunk that fails to load (offline, a new deployment) leaves English.
   await activate(locale).catch(() => undefined);
