@@ -1,7 +1,8 @@
 // The console's languages (web/src/locales/*.json) say the same things: every
-// language has exactly English's keys (plural forms included), each text holds
-// the same placeholders ({{name}}, {{count, number}}) and the same markup of
-// <Trans> components (<code>, <link>) as the English one, and no text is empty.
+// language has exactly English's keys, a plural in exactly the forms its own
+// plural rules have (German: _one, _other; French would add _many), each text
+// holds the same placeholders ({{name}}, {{count, number}}) and the same markup
+// of <Trans> components (<code>, <link>) as the English one, and no text is empty.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +28,13 @@ const tokens = (text: string) =>
     .sort();
 
 const en = load('en');
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+/** The key of a plural form without its suffix (English has its plurals as _one and _other), else null. */
+const pluralBase = (key: string) => {
+  if (!PLURAL.test(key)) return null;
+  const base = key.replace(PLURAL, '');
+  return `${base}_other` in en ? base : null;
+};
 const others = readdirSync(LOCALES)
   .filter((name) => name.endsWith('.json') && name !== 'en.json')
   .map((name) => name.slice(0, -'.json'.length));
@@ -39,13 +47,21 @@ describe('console locales', () => {
   for (const language of others)
     describe(language, () => {
       const texts = load(language);
-      it("has exactly English's keys", () => {
-        expect(Object.keys(texts).sort()).toEqual(Object.keys(en).sort());
+      const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+      it("has exactly English's keys, each plural in the language's own forms", () => {
+        const expected = Object.keys(en).flatMap((key) => {
+          const base = pluralBase(key);
+          if (base === null) return [key];
+          return key.endsWith('_other') ? categories.map((category) => `${base}_${category}`) : [];
+        });
+        expect(Object.keys(texts).sort()).toEqual(expected.sort());
       });
       it('has the same placeholders and tags per key as English', () => {
-        const differing = Object.keys(en)
-          .filter((key) => key in texts && tokens(texts[key]!).join(' ') !== tokens(en[key]!).join(' '))
-          .map((key) => `${key}: ${tokens(en[key]!).join(' ')} ≠ ${tokens(texts[key]!).join(' ')}`);
+        // A plural form is compared with English's "other" form.
+        const english = (key: string) => en[key] ?? en[`${pluralBase(key)}_other`] ?? '';
+        const differing = Object.keys(texts)
+          .filter((key) => tokens(texts[key]!).join(' ') !== tokens(english(key)).join(' '))
+          .map((key) => `${key}: ${tokens(english(key)).join(' ')} ≠ ${tokens(texts[key]!).join(' ')}`);
         expect(differing).toEqual([]);
       });
       it('has no empty text', () => {
