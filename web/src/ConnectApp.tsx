@@ -1,7 +1,7 @@
 // How an app reads the published translations: the CDN's base URL, the
 // project token, and a ready i18next (i18next-http-backend) configuration
 // whose loadPath points at the chosen environment, each copyable.
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';

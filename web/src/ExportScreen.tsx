@@ -31,21 +31,7 @@ type Exported = ResultOf<typeof ExportTranslations>['exportTranslations'];
  * The export options the screen offers, with what they do. SELECTED_LANGUAGES
  * follows the language choice and ZIP_FILES is the zip link, so neither is a box.
  */
-const OFFERED: Record<Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILES'>, true> = {
-  SPLIT_BY_NAMESPACES: true,
-  SPLIT_BY_LANGUAGES: true,
-  SPLIT_BY_CUSTOMERS: true,
-  ONLY_TRANSLATED: true,
-  ONLY_NOT_TRANSLATED: true,
-  INCLUDE_DESCRIPTIONS: true,
-  WRITE_NESTED: true,
-  ESCAPE_NEW_LINES: true,
-  ESCAPE_SINGLE_QUOTES: true,
-  MULTI_LANGUAGE: true,
-  LANGUAGES_NESTED: true,
-  SHEETS_AS_NAMESPACES: true,
-};
-type OfferedOption = keyof typeof OFFERED;
+type OfferedOption = Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILES'>;
 const GENERAL: OfferedOption[] = [
   'SPLIT_BY_NAMESPACES',
   'SPLIT_BY_LANGUAGES',

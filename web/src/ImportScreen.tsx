@@ -46,21 +46,9 @@ type Result = ResultOf<typeof ImportFile>['importFile'];
 /** Options that choose how a file is read (LayoutOption) are set per file, next to its format. */
 type GeneralOption = Exclude<ImportOption, LayoutOption>;
 
-/** Every import option of the API, with what it does (the Record makes the list exactly the API's). */
-const IMPORT_OPTIONS: Record<ImportOption, true> = {
-  REPLACE_TRANSLATION_IF_FOUND: true,
-  TRIM_LEADING_TRAILING_SPACES: true,
-  UNESCAPE_NEW_LINES: true,
-  UNESCAPE_SINGLE_QUOTES: true,
-  PUBLISH_AFTER_IMPORT: true,
-  DELETE_NOT_PRESENT_KEYS: true,
-  INCLUDE_FILE_PATH: true,
-  MULTI_LANGUAGE: true,
-  LANGUAGES_NESTED: true,
-  SHEETS_AS_NAMESPACES: true,
-};
-const optionLabel = (o: keyof typeof IMPORT_OPTIONS) => i18n.t(`importOption.${o}.label`);
-const optionHelp = (o: keyof typeof IMPORT_OPTIONS) => i18n.t(`importOption.${o}.help`);
+/** What each import option does: t() of an option without its texts does not compile, so every option of the API has them. */
+const optionLabel = (o: ImportOption) => i18n.t(`importOption.${o}.label`);
+const optionHelp = (o: ImportOption) => i18n.t(`importOption.${o}.help`);
 const GENERAL_OPTIONS: GeneralOption[] = [
   'REPLACE_TRANSLATION_IF_FOUND',
   'TRIM_LEADING_TRAILING_SPACES',

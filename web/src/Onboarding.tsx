@@ -5,7 +5,7 @@
 // clicks; the list goes away once everything is done, or when dismissed
 // (remembered in this browser, per project). Shown to those who may change the
 // project's settings: the steps are theirs.
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';

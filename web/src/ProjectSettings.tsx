@@ -246,7 +246,11 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
                 <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
               </label>
               <span className="chosen-code">
-                <Trans i18nKey="projectSettings.languages.code" values={{ code: key }} components={{ code: <code /> }} />
+                <Trans
+                  i18nKey="projectSettings.languages.code"
+                  values={{ code: key }}
+                  components={{ code: <code /> }}
+                />
               </span>
             </>
           )}
