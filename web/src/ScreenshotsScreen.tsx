@@ -88,9 +88,7 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
           {messageOf(error)}
         </p>
       )}
-      {data && shots.length === 0 && (
-        <p className="muted">{t('shots.none')}</p>
-      )}
+      {data && shots.length === 0 && <p className="muted">{t('shots.none')}</p>}
       <ul className="shot-list" aria-label={t('shots.list')} aria-busy={fetching}>
         {shots.map((shot) => (
           <li key={shot.id}>
@@ -346,7 +344,9 @@ function ScreenshotEditor({
           {draft && (
             <form onSubmit={link} aria-label={t('shots.markForm')}>
               <h3>{t('shots.newRectangle')}</h3>
-              <p className="muted">{t('shots.rectangle', draft)}</p>
+              <p className="muted">
+                {t('shots.rectangle', { x: draft.x, y: draft.y, width: draft.width, height: draft.height })}
+              </p>
               <label>
                 {t('shots.key')}{' '}
                 <input list="screenshot-keys" value={keyName} onChange={(e) => setKeyName(e.target.value)} required />
