@@ -2,7 +2,7 @@
 // language has exactly English's keys, a plural in exactly the forms its own
 // plural rules have (German: _one, _other; French would add _many), each text
 // holds the same placeholders ({{name}}, {{count, number}}) and the same markup
-// of <Trans> components (<code>, <link>) as the English one, and no text is empty.
+// of <Trans> components (<code>, <a>) as the English one, and no text is empty.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -19,7 +19,7 @@ export function EmptyProject({ projectToken, defaultLanguage }: { projectToken: 
         <li>
           <Trans
             i18nKey="emptyProject.import"
-            components={{ link: <a href={`#/projects/${encodeURIComponent(projectToken)}/import`} /> }}
+            components={{ a: <a href={`#/projects/${encodeURIComponent(projectToken)}/import`} /> }}
           />
         </li>
         <li>
@@ -35,7 +35,7 @@ export function EmptyProject({ projectToken, defaultLanguage }: { projectToken: 
         <li>
           <Trans
             i18nKey="emptyProject.script"
-            components={{ link: <a href={`#/projects/${encodeURIComponent(projectToken)}/settings`} /> }}
+            components={{ a: <a href={`#/projects/${encodeURIComponent(projectToken)}/settings`} /> }}
           />
           <pre aria-label={t('emptyProject.command')} tabIndex={0}>
             <code>{command}</code>
