@@ -200,28 +200,28 @@ function SettingsForm({
   const doReset = async () => {
     const result = await reset({ projectToken, languageKey: settings.languageKey });
     if (result.error) return setError(messageOf(result.error));
-    onDone(`Reset the settings of ${title}`);
+    onDone(t('autoSettings.reset', { name: title }));
   };
 
   return (
     <form className="ops-form" onSubmit={submit} aria-labelledby="language-settings-form-heading">
-      <h3 id="language-settings-form-heading">Settings of {title}</h3>
+      <h3 id="language-settings-form-heading">{t('autoSettings.formTitle', { name: title })}</h3>
       <div className="ops-row">
         <label>
-          Provider
+          {t('autoSettings.providerLabel')}
           <select value={provider} onChange={(e) => changeProvider(e.target.value)}>
-            <option value="">The service's default</option>
-            {PROVIDERS.map(([id, name]) => (
+            <option value="">{t('autoSettings.serviceDefault')}</option>
+            {PROVIDERS.map((id) => (
               <option key={id} value={id}>
-                {name}
+                {providerName(id)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Translate from
+          {t('autoSettings.translateFrom')}
           <select value={source} onChange={(e) => setSource(e.target.value)}>
-            <option value="">The project's default language</option>
+            <option value="">{t('autoSettings.projectDefault')}</option>
             {languages
               .filter((l) => l.key !== settings.languageKey)
               .map((l) => (
