@@ -107,11 +107,7 @@ export function GateRefusalPanel({
   const { t } = useTranslation();
   const more = refusal.errors - Math.min(LISTED, refusal.findings.length);
   return (
-    <div
-      className="gate-refusal"
-      role="alert"
-      aria-label={t('gate.refused', { environment: environmentKey })}
-    >
+    <div className="gate-refusal" role="alert" aria-label={t('gate.refused', { environment: environmentKey })}>
       <h4>{t('gate.title', { environment: environmentKey })}</h4>
       {refusal.errors > 0 ? (
         <>
