@@ -1,13 +1,13 @@
 // The console's own language: its texts are the keys of web/src/locales/*.json
-// (i18next JSON, as the service's own export writes it: docs/console-languages.md).
-// English is bundled (the default, and the fallback of a missing key); any
-// other language is a chunk of its own, loaded when chosen, so the editor's
-// bundle does not grow by every language. The locale is the one chosen in the
-// account settings (remembered in this browser), else the browser's first
-// supported language, else English; <html lang> follows it.
+// (i18next JSON, as the service's own export writes it: docs/console.md,
+// "Console languages"). Each language is a chunk of its own and only the active
+// one is loaded, so the editor's script does not grow by the languages (every
+// file has every key: test/unit/console-locales.test.ts). The locale is the one
+// chosen in the account settings (remembered in this browser), else the
+// browser's first supported language, else English; <html lang> follows it.
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './locales/en.json';
+import type en from './locales/en.json';
 
 export const LOCALES = [
   { code: 'en', name: 'English' },
@@ -16,7 +16,8 @@ export const LOCALES = [
 export type Locale = (typeof LOCALES)[number]['code'];
 
 const STORAGE_KEY = 'console.locale';
-const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<{ default: typeof en }>> = {
+const LOADERS: Record<Locale, () => Promise<{ default: typeof en }>> = {
+  en: () => import('./locales/en.json'),
   de: () => import('./locales/de.json'),
 };
 
@@ -42,20 +43,19 @@ export function browserLocale(languages: readonly string[] = navigator.languages
 
 /** Loads a locale's texts (once) and makes it the console's language. */
 async function activate(locale: Locale): Promise<void> {
-  if (locale !== 'en' && !i18n.hasResourceBundle(locale, 'translation'))
+  if (!i18n.hasResourceBundle(locale, 'translation'))
     i18n.addResourceBundle(locale, 'translation', (await LOADERS[locale]()).default);
   await i18n.changeLanguage(locale);
 }
 
-/** Before the first render: the console starts in its language, without flashing English first. */
+/** Before the first render: the console starts in its language, without flashing another one first. */
 export async function startI18n(): Promise<void> {
   i18n.on('languageChanged', (lng) => {
     document.documentElement.lang = lng;
   });
   await i18n.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'en',
-    resources: { en: { translation: en } },
+    resources: {},
+    fallbackLng: false, // every file has every key
     interpolation: { escapeValue: false }, // React escapes
   });
   // English puts a role mid-sentence in lower case ("the viewer link"); German nouns keep their capital.
@@ -63,8 +63,8 @@ export async function startI18n(): Promise<void> {
     String(value).toLocaleLowerCase(lng),
   );
   const locale = storedLocale() ?? browserLocale();
-  // A language chunk that fails to load (offline, a new deployment) leaves English.
-  await activate(locale).catch(() => undefined);
+  // A language chunk that fails to load (a deployment replaced it) leaves English.
+  await activate(locale).catch(() => activate('en'));
 }
 
 /** The locale chosen in the account settings: applied at once and remembered in this browser. */
