@@ -1,6 +1,8 @@
 // The signed-in account's settings (#/account): display name, password,
 // personal tokens (shown once when made), and console sessions.
 import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { chooseLocale, currentLocale, formatDateTime, i18n, LOCALES, type Locale } from './i18n';
 import { usePageTitle } from './page-title';
 import { useMutation, useQuery } from 'urql';
 import { Confirm } from './Confirm';
@@ -16,10 +18,11 @@ import {
   type AccountData,
 } from './settings-documents';
 
-const when = (value: string | null | undefined, none = '—') => (value ? new Date(value).toLocaleString() : none);
+const when = (value: string | null | undefined, none = i18n.t('common.none')) => (value ? formatDateTime(value) : none);
 
 export function AccountSettings() {
-  usePageTitle('Account settings');
+  const { t } = useTranslation();
+  usePageTitle(t('account.title'));
   const [{ data, error }, refetch] = useQuery({ query: AccountQuery });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   if (error)
@@ -33,13 +36,14 @@ export function AccountSettings() {
   if (!data?.viewer)
     return (
       <main className="settings" aria-busy="true">
-        Loading…
+        {t('common.loading')}
       </main>
     );
   return (
     <main className="settings">
-      <h1>Account settings</h1>
-      <p>Signed in as {data.viewer.email}.</p>
+      <h1>{t('account.title')}</h1>
+      <p>{t('account.signedInAs', { email: data.viewer.email })}</p>
+      <ConsoleLanguage />
       <DisplayName name={data.viewer.name} />
       <Password refresh={refresh} />
       <Tokens tokens={data.personalTokens} refresh={refresh} />
@@ -48,7 +52,29 @@ export function AccountSettings() {
   );
 }
 
+/** The console's language, remembered in this browser; applied at once. */
+function ConsoleLanguage() {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="account-language">
+      <h2 id="account-language">{t('account.language.title')}</h2>
+      <label>
+        {t('account.language.label')}
+        <select value={currentLocale()} onChange={(e) => void chooseLocale(e.target.value as Locale)}>
+          {LOCALES.map((l) => (
+            <option key={l.code} value={l.code} lang={l.code}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="hint">{t('account.language.hint')}</p>
+    </section>
+  );
+}
+
 function DisplayName({ name: initial }: { name: string }) {
+  const { t } = useTranslation();
   const [name, setName] = useState(initial);
   const [status, setStatus] = useState('');
   const [error, setError] = useState('');
@@ -57,17 +83,17 @@ function DisplayName({ name: initial }: { name: string }) {
     event.preventDefault();
     const result = await save({ name });
     setError(result.error ? messageOf(result.error) : '');
-    setStatus(result.error ? '' : 'Saved');
+    setStatus(result.error ? '' : t('common.saved'));
   };
   return (
     <section aria-labelledby="account-name">
-      <h2 id="account-name">Display name</h2>
+      <h2 id="account-name">{t('account.name.title')}</h2>
       <form className="inline-form" onSubmit={submit}>
         <label>
-          Name shown to your teams
+          {t('account.name.label')}
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
         </label>
-        <button type="submit">Save name</button>
+        <button type="submit">{t('account.name.save')}</button>
         <span role="status">{status}</span>
       </form>
       {error && (
@@ -80,6 +106,7 @@ function DisplayName({ name: initial }: { name: string }) {
 }
 
 function Password({ refresh }: { refresh: () => void }) {
+  const { t } = useTranslation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [status, setStatus] = useState('');
@@ -94,17 +121,15 @@ function Password({ refresh }: { refresh: () => void }) {
     setCurrent('');
     setNext('');
     const ended = result.data!.changePassword;
-    setStatus(
-      `Password changed${ended ? `; ${ended === 1 ? '1 other session was' : `${ended} other sessions were`} signed out` : ''}.`,
-    );
+    setStatus(ended ? t('account.password.changedEnded', { count: ended }) : t('account.password.changed'));
     refresh();
   };
   return (
     <section aria-labelledby="account-password">
-      <h2 id="account-password">Password</h2>
+      <h2 id="account-password">{t('account.password.title')}</h2>
       <form className="inline-form" onSubmit={submit}>
         <label>
-          Current password
+          {t('account.password.current')}
           <input
             type="password"
             autoComplete="current-password"
@@ -114,7 +139,7 @@ function Password({ refresh }: { refresh: () => void }) {
           />
         </label>
         <label>
-          New password (at least 8 characters)
+          {t('account.password.new')}
           <input
             type="password"
             autoComplete="new-password"
@@ -125,13 +150,13 @@ function Password({ refresh }: { refresh: () => void }) {
           />
         </label>
         <button type="submit" disabled={fetching}>
-          Change password
+          {t('account.password.change')}
         </button>
       </form>
       <p role="status">{status}</p>
       {error && (
         <p role="alert" className="error">
-          {error === 'currentPassword is wrong' ? 'The current password is wrong.' : error}
+          {error === 'currentPassword is wrong' ? t('account.password.wrong') : error}
         </p>
       )}
     </section>
@@ -139,6 +164,7 @@ function Password({ refresh }: { refresh: () => void }) {
 }
 
 function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; refresh: () => void }) {
+  const { t } = useTranslation();
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
   const [fresh, setFresh] = useState<{ name: string; token: string }>();
@@ -166,25 +192,30 @@ function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; re
   };
   return (
     <section aria-labelledby="account-tokens">
-      <h2 id="account-tokens">Personal tokens</h2>
+      <h2 id="account-tokens">{t('account.tokens.title')}</h2>
       <p>
-        A personal token is sent as the <code>Authorization</code> header to <code>/api/v2/projects</code> and to
-        GraphQL; it acts as your account.
+        <Trans i18nKey="account.tokens.intro" components={{ code: <code /> }} />
       </p>
       <form className="inline-form" onSubmit={submit}>
         <label>
-          Token name
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="CI" />
+          {t('account.tokens.name')}
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={100}
+            placeholder={t('account.tokens.namePlaceholder')}
+          />
         </label>
         <label>
-          Expires (optional)
+          {t('account.tokens.expires')}
           <input type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
         </label>
-        <button type="submit">Create token</button>
+        <button type="submit">{t('account.tokens.create')}</button>
       </form>
       {fresh && (
         <div className="new-secret" role="status">
-          <p>Your new token “{fresh.name}”. Copy it now: it is not shown again.</p>
+          <p>{t('account.tokens.fresh', { name: fresh.name })}</p>
           <code className="secret" data-testid="new-token">
             {fresh.token}
           </code>{' '}
@@ -200,27 +231,38 @@ function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; re
         <table className="data-table">
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t('common.name')}</th>
+              <th scope="col">{t('account.tokens.startsWith')}</th>
+              <th scope="col">{t('common.created')}</th>
+              <th scope="col">{t('common.lastUsed')}</th>
+              <th scope="col">{t('common.expires')}</th>
+              <th scope="col">{t('common.actions')}</th>
             </tr>
           </thead>
           <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
+            {tokens.map((token) => (
+              <tr key={token.id}>
+                <td>{token.name}</td>
                 <td>
-                  <code>{t.prefix}…</code>
+                  <code>{token.prefix}…</code>
                 </td>
-                <td>{when(t.createdAt)}</td>
-                <td>{when(t.lastUsedAt, 'never')}</td>
-                <td>{t.expired ? <span className="badge expired">expired</span> : when(t.expiresAt, 'never')}</td>
+                <td>{when(token.createdAt)}</td>
+                <td>{when(token.lastUsedAt, t('common.never'))}</td>
                 <td>
-                  <button type="button" className="danger" aria-label={`Revoke ${t.name}`} onClick={() => setDoomed(t)}>
-                    Revoke
+                  {token.expired ? (
+                    <span className="badge expired">{t('account.tokens.expired')}</span>
+                  ) : (
+                    when(token.expiresAt, t('common.never'))
+                  )}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={t('account.tokens.revokeNamed', { name: token.name })}
+                    onClick={() => setDoomed(token)}
+                  >
+                    {t('account.tokens.revoke')}
                   </button>
                 </td>
               </tr>
@@ -230,12 +272,12 @@ function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; re
       )}
       {doomed && (
         <Confirm
-          title={`Revoke token ${doomed.name}?`}
-          confirmLabel="Revoke token"
+          title={t('account.tokens.confirmTitle', { name: doomed.name })}
+          confirmLabel={t('account.tokens.confirm')}
           onCancel={() => setDoomed(undefined)}
           onConfirm={() => void confirmRevoke(doomed.id)}
         >
-          <p>Requests with this token are refused from now on.</p>
+          <p>{t('account.tokens.confirmText')}</p>
         </Confirm>
       )}
     </section>
@@ -243,6 +285,7 @@ function Tokens({ tokens, refresh }: { tokens: AccountData['personalTokens']; re
 }
 
 function Sessions({ sessions, refresh }: { sessions: AccountData['sessions']; refresh: () => void }) {
+  const { t } = useTranslation();
   const [status, setStatus] = useState('');
   const [error, setError] = useState('');
   const [, signOutOne] = useMutation(SignOutSession);
@@ -252,7 +295,7 @@ function Sessions({ sessions, refresh }: { sessions: AccountData['sessions']; re
     const result = await signOutOthers({});
     if (result.error) return setError(messageOf(result.error));
     setError('');
-    setStatus(`${result.data!.signOutOtherSessions} signed out.`);
+    setStatus(t('account.sessions.signedOut', { count: result.data!.signOutOtherSessions }));
     refresh();
   };
   const endOne = async (id: number) => {
@@ -262,26 +305,26 @@ function Sessions({ sessions, refresh }: { sessions: AccountData['sessions']; re
   };
   return (
     <section aria-labelledby="account-sessions">
-      <h2 id="account-sessions">Sessions</h2>
+      <h2 id="account-sessions">{t('account.sessions.title')}</h2>
       <table className="data-table">
         <thead>
           <tr>
-            <th scope="col">Browser</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Actions</th>
+            <th scope="col">{t('account.sessions.browser')}</th>
+            <th scope="col">{t('account.sessions.signedIn')}</th>
+            <th scope="col">{t('common.lastUsed')}</th>
+            <th scope="col">{t('common.expires')}</th>
+            <th scope="col">{t('common.actions')}</th>
           </tr>
         </thead>
         <tbody>
           {sessions.map((s) => (
             <tr key={s.id}>
               <td>
-                {s.userAgent || 'unknown'}
+                {s.userAgent || t('account.sessions.unknown')}
                 {s.current && (
                   <>
                     {' '}
-                    <span className="badge">this session</span>
+                    <span className="badge">{t('account.sessions.current')}</span>
                   </>
                 )}
               </td>
@@ -291,7 +334,7 @@ function Sessions({ sessions, refresh }: { sessions: AccountData['sessions']; re
               <td>
                 {!s.current && (
                   <button type="button" onClick={() => void endOne(s.id)}>
-                    Sign out
+                    {t('account.sessions.signOut')}
                   </button>
                 )}
               </td>
@@ -300,7 +343,7 @@ function Sessions({ sessions, refresh }: { sessions: AccountData['sessions']; re
         </tbody>
       </table>
       <button type="button" disabled={others === 0} onClick={() => void endOthers()}>
-        Sign out other sessions
+        {t('account.sessions.signOutOthers')}
       </button>
       <p role="status">{status}</p>
       {error && (

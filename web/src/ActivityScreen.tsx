@@ -4,6 +4,8 @@
 // viewer may (revertChange needs IMPORT), and so can one of its cells
 // (revertTranslation: TRANSLATE in the cell's language). New entries arrive
 // live through the projectActivity subscription.
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatNumber, i18n } from './i18n';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { readFragment } from 'gql.tada';
@@ -68,45 +70,38 @@ type Cell = NonNullable<ResultOf<typeof ActivityCells>['activityEntry']>['cells'
 const PAGE_SIZE = 50;
 
 const KINDS = [
-  ['TRANSLATIONS', 'Translations written'],
-  ['IMPORT', 'Import'],
-  ['KEYS', 'Keys'],
-  ['LANGUAGES', 'Languages'],
-  ['CUSTOMERS', 'Customers'],
-  ['AUTO_TRANSLATION', 'Auto-translation'],
-  ['JOB_STARTED', 'Job started'],
-  ['JOB_FINISHED', 'Job finished'],
-  ['REVERT', 'Revert'],
-  ['PURGE', 'Purge'],
-  ['EXPORT', 'Export'],
-  ['PUBLICATION', 'Publication'],
-  ['SETTINGS', 'Settings'],
-  ['AUTOMATION', 'Automation'],
-] as const satisfies readonly (readonly [Entry['kind'], string])[];
-const KIND_LABEL = Object.fromEntries(KINDS) as Record<Entry['kind'], string>;
-
-const SOURCE_LABEL: Record<Entry['source'], string> = {
-  API: 'REST API',
-  GRAPHQL: 'GraphQL',
-  WEB: 'console',
-  CLI: 'CLI',
-  SYSTEM: 'system',
-  AUTOMATION: 'automation',
-  GIT: 'Git sync',
-};
+  'TRANSLATIONS',
+  'IMPORT',
+  'KEYS',
+  'LANGUAGES',
+  'CUSTOMERS',
+  'AUTO_TRANSLATION',
+  'JOB_STARTED',
+  'JOB_FINISHED',
+  'REVERT',
+  'PURGE',
+  'EXPORT',
+  'PUBLICATION',
+  'SETTINGS',
+  'AUTOMATION',
+] as const satisfies readonly Entry['kind'][];
+const kindLabel = (kind: Entry['kind']) => i18n.t(`activity.kind.${kind}`);
+const sourceLabel = (source: Entry['source']) => i18n.t(`activity.source.${source}`);
 
 function actorOf(actor: Entry['actor']): string {
   switch (actor.kind) {
     case 'ACCOUNT':
-      return actor.name ?? actor.email ?? `account ${actor.id}`;
+      return actor.name ?? actor.email ?? i18n.t('activity.actor.account', { id: actor.id });
     case 'API_KEY':
-      return 'API key';
+      return i18n.t('activity.actor.apiKey');
     case 'JOB':
-      return `job ${actor.id}`;
+      return i18n.t('activity.actor.job', { id: actor.id });
     case 'AUTOMATION':
-      return actor.name ? `automation ${actor.name}` : `automation rule ${actor.id}`;
+      return actor.name
+        ? i18n.t('activity.actor.automation', { name: actor.name })
+        : i18n.t('activity.actor.automationRule', { id: actor.id });
     default:
-      return 'system';
+      return i18n.t('activity.actor.system');
   }
 }
 
@@ -117,35 +112,31 @@ type RevertOutcome = ResultOf<typeof RevertChange>['revertChange'];
 /** Entries without cells that created something, which their revert deletes. */
 const CREATING = new Set(['CREATE_KEY', 'CREATE_LANGUAGE', 'CREATE_CUSTOMER']);
 
-const KEPT_REASONS: Record<RevertOutcome['kept'][number]['reason'], string> = {
-  WRITTEN_SINCE: 'written since',
-  EDITED_SINCE: 'edited since',
-  LOCKED: 'locked',
-  DEFAULT_LANGUAGE: 'default language',
-  LAST_LANGUAGE: 'last language',
-};
-
 /** What a revert did: "Reverted 3 cells; 1 cell changed since (kept)." */
 function describeRevert(r: RevertOutcome): string {
   const refused = r.refusedLocked + r.refusedCharactersLimit;
+  const t = i18n.t;
   return (
     [
-      `Reverted ${count(r.reverted, 'cell')}`,
-      r.changedSince && `${count(r.changedSince, 'cell')} changed since (kept)`,
-      refused && `${count(refused, 'cell')} refused (locked key or over the characters limit)`,
-      r.gone && `${count(r.gone, 'cell')} gone (key, language or customer deleted)`,
-      r.deletedKeys && `deleted ${count(r.deletedKeys, 'key')} it created`,
-      r.deletedLanguages.length && `deleted the languages ${r.deletedLanguages.join(', ')}`,
-      r.deletedCustomers.length && `deleted the customers ${r.deletedCustomers.join(', ')}`,
+      t('activity.revert.reverted', { cells: count(r.reverted, 'cell') }),
+      r.changedSince && t('activity.revert.changedSince', { cells: count(r.changedSince, 'cell') }),
+      refused && t('activity.revert.refused', { cells: count(refused, 'cell') }),
+      r.gone && t('activity.revert.gone', { cells: count(r.gone, 'cell') }),
+      r.deletedKeys && t('activity.revert.deletedKeys', { keys: count(r.deletedKeys, 'key') }),
+      r.deletedLanguages.length && t('activity.revert.deletedLanguages', { languages: r.deletedLanguages.join(', ') }),
+      r.deletedCustomers.length && t('activity.revert.deletedCustomers', { customers: r.deletedCustomers.join(', ') }),
       r.keptCount &&
-        `kept ${r.keptCount} it created: ${r.kept.map((k) => `${k.namespace ? `${k.namespace}/` : ''}${k.key} (${KEPT_REASONS[k.reason]})`).join(', ')}${r.keptCount > r.kept.length ? ' …' : ''}`,
+        t('activity.revert.kept', {
+          count: r.keptCount,
+          items: `${r.kept.map((k) => `${k.namespace ? `${k.namespace}/` : ''}${k.key} (${t(`activity.kept.${k.reason}`)})`).join(', ')}${r.keptCount > r.kept.length ? ' …' : ''}`,
+        }),
     ]
       .filter(Boolean)
       .join('; ') + '.'
   );
 }
 
-const timeOf = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
+const timeOf = (iso: string) => formatDateTime(iso);
 
 /** The form's fields as the API's filter ("" is no condition; times are the browser's local time). */
 interface Fields {
@@ -178,6 +169,7 @@ function matches(entry: Entry, filter: Filter): boolean {
 }
 
 export function ActivityScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data: meta, error: metaError }] = useQuery({ query: ActivityMeta, variables: { projectToken } });
   const [fields, setFields] = useState<Fields>(NO_FIELDS);
   const filter = filterOf(fields);
@@ -239,7 +231,7 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
       const entry = result.data && readFragment(EntryFields, result.data.projectActivity);
       if (!entry || !matches(entry, filterRef.current)) return;
       setEntries((shown) => (shown.some((e) => e.id === entry.id) ? shown : [entry, ...shown]));
-      setTotal((t) => (t === null ? t : t + 1));
+      setTotal((n) => (n === null ? n : n + 1));
     });
     return () => subscription.unsubscribe();
   }, [projectToken]);
@@ -256,47 +248,47 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
   return (
     <main className="activity">
       <div className="team-head">
-        <h1>Activity{meta ? ` of ${meta.project.name}` : ''}</h1>
+        <h1>{meta ? t('activity.titleOf', { name: meta.project.name }) : t('activity.title')}</h1>
         <p className="count" aria-live="polite">
-          {total === null ? 'Loading…' : count(total, 'entry', 'entries')}
+          {total === null ? t('common.loading') : count(total, 'entry')}
         </p>
       </div>
-      <form className="filters" aria-label="Filter the activity" onSubmit={(e) => e.preventDefault()}>
+      <form className="filters" aria-label={t('activity.filter')} onSubmit={(e) => e.preventDefault()}>
         <label>
-          Actor
+          {t('activity.actorLabel')}
           <select value={fields.actor} onChange={(e) => set({ actor: e.target.value })}>
-            <option value="">Anyone</option>
+            <option value="">{t('activity.anyone')}</option>
             {meta?.members.map((m) => (
               <option key={m.accountId} value={`ACCOUNT:${m.accountId}`}>
                 {m.name ? `${m.name} (${m.email})` : m.email}
               </option>
             ))}
-            <option value="API_KEY">The API key</option>
-            <option value="JOB">Auto-translation jobs</option>
-            <option value="SYSTEM">The system</option>
+            <option value="API_KEY">{t('activity.theApiKey')}</option>
+            <option value="JOB">{t('activity.jobs')}</option>
+            <option value="SYSTEM">{t('activity.theSystem')}</option>
           </select>
         </label>
         <label>
-          Kind
+          {t('activity.kindLabel')}
           <select value={fields.kind} onChange={(e) => set({ kind: e.target.value })}>
-            <option value="">Any</option>
-            {KINDS.map(([value, label]) => (
+            <option value="">{t('activity.any')}</option>
+            {KINDS.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {kindLabel(value)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          From
+          {t('activity.from')}
           <input type="datetime-local" value={fields.from} onChange={(e) => set({ from: e.target.value })} />
         </label>
         <label>
-          Until
+          {t('activity.until')}
           <input type="datetime-local" value={fields.to} onChange={(e) => set({ to: e.target.value })} />
         </label>
         <button type="button" onClick={() => setFields(NO_FIELDS)}>
-          Clear filters
+          {t('activity.clear')}
         </button>
       </form>
       {failure && (
@@ -304,7 +296,7 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
           {failure}
         </p>
       )}
-      <ol className="entries" aria-label="Activity entries">
+      <ol className="entries" aria-label={t('activity.entries')}>
         {entries.map((e) => (
           <EntryItem
             key={e.id}
@@ -317,13 +309,15 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
         ))}
       </ol>
       {total === 0 && (
-        <section className="empty-state" aria-label="No activity">
-          <p>No activity matches{JSON.stringify(fields) === JSON.stringify(NO_FIELDS) ? ' yet' : ' these filters'}.</p>
+        <section className="empty-state" aria-label={t('activity.noActivity')}>
+          <p>
+            {JSON.stringify(fields) === JSON.stringify(NO_FIELDS) ? t('activity.noneYet') : t('activity.noneMatch')}
+          </p>
         </section>
       )}
       {total !== null && entries.length < total && (
         <button type="button" className="more" disabled={loading} onClick={() => load(page + 1)}>
-          Load more
+          {t('activity.loadMore')}
         </button>
       )}
     </main>
@@ -332,7 +326,7 @@ export function ActivityScreen({ projectToken }: { projectToken: string }) {
 
 /** Who and through what: "alice@example.com in the console", "the API key through the REST API". */
 function byOf(e: Entry): string {
-  return `${actorOf(e.actor)} via ${SOURCE_LABEL[e.source]}`;
+  return i18n.t('activity.by', { actor: actorOf(e.actor), source: sourceLabel(e.source) });
 }
 
 interface MayRevert {
@@ -359,7 +353,7 @@ function EntryItem({
       <button type="button" className="entry-summary" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>
         <span className="entry-sentence">{sentenceOf(entry)}</span>
         <span className="entry-by">
-          {KIND_LABEL[entry.kind]} · {byOf(entry)} · <time dateTime={entry.at}>{timeOf(entry.at)}</time>
+          {kindLabel(entry.kind)} · {byOf(entry)} · <time dateTime={entry.at}>{timeOf(entry.at)}</time>
         </span>
       </button>
       {open && <EntryDetails id={detailsId} entry={entry} projectToken={projectToken} mayRevert={mayRevert} />}
@@ -378,6 +372,7 @@ function EntryDetails({
   projectToken: string;
   mayRevert: MayRevert;
 }) {
+  const { t } = useTranslation();
   const [cells, setCells] = useState<Cell[]>([]);
   const [failure, setFailure] = useState('');
   const [outcome, setOutcome] = useState('');
@@ -410,14 +405,16 @@ function EntryDetails({
     setOutcome(describeRevert(result.data!.revertChange));
   };
   const revertCell = async (cell: Cell) => {
-    const name = `${cell.key} in ${cell.language}`;
+    const name = t('activity.cellName', { key: cell.key, language: cell.language });
     setAsking(null);
     setFailure('');
     setOutcome('');
     const result = await client.mutation(RevertTranslation, { projectToken, cellChangeId: cell.id }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
     setOutcome(
-      `${name}: ${result.data!.revertTranslation.reverted ? 'set back to its earlier text' : 'already holds its earlier text'}.`,
+      result.data!.revertTranslation.reverted
+        ? t('activity.cellSetBack', { name })
+        : t('activity.cellAlready', { name }),
     );
   };
   const details = detailsInWords(entry.details);
@@ -425,33 +422,33 @@ function EntryDetails({
     <div className="entry-details" id={id}>
       <dl>
         <div>
-          <dt>Entry</dt>
+          <dt>{t('activity.entry')}</dt>
           <dd>
             #{entry.id}
-            {entry.revertOf && ` (reverts #${entry.revertOf})`}
+            {entry.revertOf && ` ${t('activity.reverts', { id: entry.revertOf })}`}
           </dd>
         </div>
         {entry.actor.email && (
           <div>
-            <dt>Account</dt>
+            <dt>{t('activity.account')}</dt>
             <dd>{entry.actor.email}</dd>
           </div>
         )}
         {entry.cellsChanged > 0 && (
           <div>
-            <dt>Texts written</dt>
-            <dd>{entry.cellsChanged.toLocaleString('en')}</dd>
+            <dt>{t('activity.textsWritten')}</dt>
+            <dd>{formatNumber(entry.cellsChanged)}</dd>
           </div>
         )}
         {entry.edits > 0 && (
           <div>
-            <dt>Other edits</dt>
-            <dd>{entry.edits.toLocaleString('en')}</dd>
+            <dt>{t('activity.otherEdits')}</dt>
+            <dd>{formatNumber(entry.edits)}</dd>
           </div>
         )}
         {entry.trigger && (
           <div>
-            <dt>Webhook trigger</dt>
+            <dt>{t('activity.trigger')}</dt>
             <dd>{entry.trigger}</dd>
           </div>
         )}
@@ -464,7 +461,7 @@ function EntryDetails({
       </dl>
       {mayRevert.change && (entry.cellsChanged > 0 || CREATING.has(String(entry.details?.action))) && (
         <button type="button" className="danger" onClick={() => setAsking('change')}>
-          Revert this change
+          {t('activity.revertChange')}
         </button>
       )}
       <p role="status" ref={outcomeRef} className="toast success">
@@ -477,15 +474,15 @@ function EntryDetails({
       )}
       {cells.length > 0 && (
         <table className="data-table">
-          <caption>Cells of entry #{entry.id}</caption>
+          <caption>{t('activity.cellsOf', { id: entry.id })}</caption>
           <thead>
             <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Language</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
+              <th scope="col">{t('activity.key')}</th>
+              <th scope="col">{t('activity.language')}</th>
+              <th scope="col">{t('activity.before')}</th>
+              <th scope="col">{t('activity.after')}</th>
               <th scope="col">
-                <span className="visually-hidden">Revert</span>
+                <span className="visually-hidden">{t('activity.revertButton')}</span>
               </th>
             </tr>
           </thead>
@@ -497,23 +494,27 @@ function EntryDetails({
                   {c.key}
                   {c.customerKey && <span className="badge">{c.customerKey}</span>}
                 </th>
-                <td>{c.language ?? '(deleted)'}</td>
+                <td>{c.language ?? t('activity.deleted')}</td>
                 <td className="old-text">
                   {c.oldText === null ? (
-                    <em>never written</em>
+                    <em>{t('activity.neverWritten')}</em>
                   ) : (
                     <TextDiff before={c.oldText} after={c.newText} side="before" />
                   )}
-                  {c.oldReviewStatus === 'REVIEWED' && ' (reviewed)'}
+                  {c.oldReviewStatus === 'REVIEWED' && ` ${t('activity.reviewed')}`}
                 </td>
                 <td className="new-text">
                   <TextDiff before={c.oldText ?? ''} after={c.newText} side="after" />
-                  {c.newReviewStatus === 'REVIEWED' && ' (reviewed)'}
+                  {c.newReviewStatus === 'REVIEWED' && ` ${t('activity.reviewed')}`}
                 </td>
                 <td>
                   {mayRevert.cell(c.language) && (
-                    <button type="button" aria-label={`Revert ${c.key} in ${c.language}`} onClick={() => setAsking(c)}>
-                      Revert
+                    <button
+                      type="button"
+                      aria-label={t('activity.revertCell', { key: c.key, language: c.language })}
+                      onClick={() => setAsking(c)}
+                    >
+                      {t('activity.revertButton')}
                     </button>
                   )}
                 </td>
@@ -524,36 +525,33 @@ function EntryDetails({
       )}
       {asking === 'change' && (
         <Confirm
-          title="Revert this change?"
-          confirmLabel="Revert"
+          title={t('activity.confirmChange')}
+          confirmLabel={t('activity.revertButton')}
           onConfirm={() => void revert()}
           onCancel={() => setAsking(null)}
         >
           <p>{sentenceOf(entry)}.</p>
-          <p>
-            Its {count(entry.cellsChanged, 'text')} get back their earlier versions where they still hold what it wrote;
-            texts changed since keep the newer version. Keys, languages and customers it created are deleted unless
-            written or edited since.
-          </p>
+          <p>{t('activity.confirmChangeText', { count: entry.cellsChanged })}</p>
         </Confirm>
       )}
       {asking && asking !== 'change' && (
         <Confirm
-          title={`Revert ${asking.key} in ${asking.language}?`}
-          confirmLabel="Revert"
+          title={t('activity.confirmCell', { key: asking.key, language: asking.language })}
+          confirmLabel={t('activity.revertButton')}
           onConfirm={() => void revertCell(asking)}
           onCancel={() => setAsking(null)}
         >
           {/* Unlike a whole change's revert, one cell is set back whatever it holds now (the history keeps that text). */}
           <p>
-            It gets back {asking.oldText ? `“${asking.oldText}”` : 'an empty text'}, its text before this entry. What it
-            holds now is replaced, and stays in the history.
+            {t('activity.confirmCellText', {
+              text: asking.oldText ? t('activity.quoted', { text: asking.oldText }) : t('activity.emptyText'),
+            })}
           </p>
         </Confirm>
       )}
       {cells.length > 0 && cells.length < entry.cellsChanged && (
         <button type="button" onClick={() => loadCells(Math.ceil(cells.length / 100))}>
-          More cells
+          {t('activity.moreCells')}
         </button>
       )}
     </div>

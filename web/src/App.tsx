@@ -10,6 +10,7 @@ import { ProjectLayout } from './ProjectLayout';
 import { InvitationPage } from './InvitationPage';
 import { AccountSettings } from './AccountSettings';
 import { ThemePicker } from './theme';
+import { useTranslation } from 'react-i18next';
 
 const ViewerQuery = graphql(`query Viewer { viewer { email sessionExpiresAt } }`);
 const SignOut = graphql(`mutation SignOut { signOut }`);
@@ -25,6 +26,7 @@ function useHash(): string {
 }
 
 export function App() {
+  const { t } = useTranslation();
   const [{ data, fetching }, refetch] = useQuery({ query: ViewerQuery });
   const hash = useHash();
   const signedIn = useCallback(() => {
@@ -42,7 +44,7 @@ export function App() {
   if (fetching && !data)
     return (
       <main className="loading" aria-busy="true">
-        Loading…
+        {t('app.loading')}
       </main>
     );
   // An invitation link works signed out too: it is handled before the sign-in gate.
@@ -62,16 +64,16 @@ export function App() {
     <div className="app">
       <header className="topbar">
         <a href="#/" className="brand">
-          Localization service
+          {t('app.product')}
         </a>
-        <nav aria-label="Account">
+        <nav aria-label={t('app.accountNav')}>
           <span className="who">{data.viewer.email}</span>
           <ThemePicker />
           <a href="#/account" className="account-link" aria-current={hash.startsWith('#/account') ? 'page' : undefined}>
-            Account settings
+            {t('app.accountSettings')}
           </a>
           <button type="button" onClick={signOut}>
-            Sign out
+            {t('app.signOut')}
           </button>
         </nav>
       </header>

@@ -3,6 +3,8 @@
 // cancel, read the summary; the recent jobs; the settings per language
 // (AutoTranslateSettings.tsx); the project's own provider keys, which are
 // write-only (the service only says whether one is set).
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, i18n } from './i18n';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
@@ -45,20 +47,19 @@ type Job = ResultOf<typeof JobsQuery>['jobs'][number];
 type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC' | 'MEMORY';
 type JobOption = 'USE_TRANSLATION_KEYS' | 'FORCE_REPLACE' | 'AUTO_PUBLISH';
 
-const PROVIDERS: [Provider, string][] = [
-  ['MT_PROVIDER_A', 'Provider A (Google Cloud Translation)'],
-  ['MT_PROVIDER_B', 'Provider B (DeepL)'],
-  ['PSEUDO', 'Pseudo-localization (offline)'],
-  ['LLM_OPENAI', 'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)'],
-  ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
-  ['MEMORY', 'Translation memory only (pre-translate)'],
-];
-const providerName = (p: string | null) => (p ? (PROVIDERS.find(([id]) => id === p)?.[1] ?? p) : 'No provider');
-const OPTIONS: [JobOption, string][] = [
-  ['USE_TRANSLATION_KEYS', 'Use the key where the source text is empty'],
-  ['FORCE_REPLACE', 'Replace existing translations'],
-  ['AUTO_PUBLISH', 'Publish to _latest when done'],
-];
+const PROVIDERS: Provider[] = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC', 'MEMORY'];
+const providerName = (p: string | null) =>
+  p
+    ? (PROVIDERS as string[]).includes(p)
+      ? i18n.t(`autoTranslate.provider.${p as Provider}`)
+      : p
+    : i18n.t('autoTranslate.noProvider');
+const OPTIONS: JobOption[] = ['USE_TRANSLATION_KEYS', 'FORCE_REPLACE', 'AUTO_PUBLISH'];
+const JOB_STATES = ['STARTED', 'SUCCESS', 'FAILED', 'CANCELLED'] as const;
+const stateName = (state: string) =>
+  (JOB_STATES as readonly string[]).includes(state)
+    ? i18n.t(`autoTranslate.jobState.${state as (typeof JOB_STATES)[number]}`)
+    : state;
 const FINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
 
 /** A first guess of a project language's code in the provider's notation (the service names the closest code when it is wrong). */
@@ -76,16 +77,23 @@ const usageText = (
     readonly { model: string; inputTokens: number; outputTokens: number; estimatedCost: number | null }[] | undefined,
 ) =>
   (usage ?? [])
-    .map(
-      (u) =>
-        `${u.model}: ${u.inputTokens} tokens in, ${u.outputTokens} out${u.estimatedCost !== null ? `, about ${u.estimatedCost.toFixed(4)}` : ''}`,
+    .map((u) =>
+      u.estimatedCost !== null
+        ? i18n.t('autoTranslate.usageCost', {
+            model: u.model,
+            input: u.inputTokens,
+            output: u.outputTokens,
+            cost: u.estimatedCost,
+          })
+        : i18n.t('autoTranslate.usage', { model: u.model, input: u.inputTokens, output: u.outputTokens }),
     )
     .join('; ');
 
 const percent = (progress: number) => Math.round(progress * 100);
-const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
+const time = (iso: string | null | undefined) => (iso ? formatDateTime(iso) : '—');
 
 export function AutoTranslateScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const client = useClient();
   const [{ data: meta }] = useQuery({ query: LanguagesQuery, variables: { projectToken } });
   const [{ data: jobsData, error: jobsError }, refetchJobs] = useQuery({
@@ -119,7 +127,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
   const cards = watched.slice(0, 20);
   return (
     <main className="ops auto-translate">
-      <h1>Auto-translate</h1>
+      <h1>{t('autoTranslate.title')}</h1>
       {languages.length > 0 && (
         <StartForm
           projectToken={projectToken}
@@ -132,7 +140,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
       )}
       {cards.length > 0 && (
         <section aria-labelledby="running-heading">
-          <h2 id="running-heading">Running and started here</h2>
+          <h2 id="running-heading">{t('autoTranslate.running')}</h2>
           <ul className="job-cards">
             {cards.map((jobId) => (
               <JobCard key={jobId} projectToken={projectToken} jobId={jobId} onFinished={refreshJobs} />
@@ -145,24 +153,24 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
       <LlmProviderSection projectToken={projectToken} />
       <ProviderKeysSection projectToken={projectToken} />
       <section aria-labelledby="recent-heading">
-        <h2 id="recent-heading">Recent jobs</h2>
+        <h2 id="recent-heading">{t('autoTranslate.recent')}</h2>
         {jobsError && (
           <p role="alert" className="error">
             {messageOf(jobsError)}
           </p>
         )}
-        {jobsData && jobsData.jobs.length === 0 && <p>No job yet.</p>}
+        {jobsData && jobsData.jobs.length === 0 && <p>{t('autoTranslate.noJob')}</p>}
         {jobsData && jobsData.jobs.length > 0 && (
           <table className="data-table">
-            <caption className="visually-hidden">Recent auto-translation jobs, newest first</caption>
+            <caption className="visually-hidden">{t('autoTranslate.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Languages</th>
-                <th scope="col">Provider</th>
-                <th scope="col">State</th>
-                <th scope="col">Progress</th>
-                <th scope="col">Summary</th>
+                <th scope="col">{t('autoTranslate.started')}</th>
+                <th scope="col">{t('autoTranslate.languages')}</th>
+                <th scope="col">{t('autoTranslate.providerColumn')}</th>
+                <th scope="col">{t('autoTranslate.state')}</th>
+                <th scope="col">{t('autoTranslate.progress')}</th>
+                <th scope="col">{t('autoTranslate.summary')}</th>
               </tr>
             </thead>
             <tbody>
@@ -174,9 +182,9 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
                   </td>
                   <td>{providerName(job.translationProvider)}</td>
                   <td>
-                    <span className={`state state-${job.state.toLowerCase()}`}>{job.state}</span>
+                    <span className={`state state-${job.state.toLowerCase()}`}>{stateName(job.state)}</span>
                   </td>
-                  <td>{percent(job.progress)}%</td>
+                  <td>{t('dashboard.percent', { value: percent(job.progress) })}</td>
                   <td>
                     {job.message}
                     {usageText(job.usage) && (
@@ -210,6 +218,7 @@ function StartForm({
   languages: { key: string; name: string; isDefault: boolean }[];
   onStarted: (jobs: Job[]) => void;
 }) {
+  const { t } = useTranslation();
   const [provider, setProvider] = useState<Provider>('MT_PROVIDER_A');
   const [source, setSource] = useState(() => languages.find((l) => l.isDefault)?.key ?? languages[0]!.key);
   const [sourceCode, setSourceCode] = useState('');
@@ -229,7 +238,7 @@ function StartForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const chosen = candidates.filter((l) => targets[l.key]);
-    if (chosen.length === 0) return setError('Choose at least one target language');
+    if (chosen.length === 0) return setError(t('autoTranslate.chooseTarget'));
     setStarting(true);
     const result = await start({
       projectToken,
@@ -253,10 +262,10 @@ function StartForm({
 
   return (
     <form className="ops-form" onSubmit={submit} aria-labelledby="start-heading">
-      <h2 id="start-heading">New auto-translation</h2>
+      <h2 id="start-heading">{t('autoTranslate.newJob')}</h2>
       <div className="ops-row">
         <label>
-          Provider
+          {t('autoTranslate.providerLabel')}
           <select
             value={provider}
             onChange={(e) => {
@@ -265,15 +274,15 @@ function StartForm({
               setMemoryScore('');
             }}
           >
-            {PROVIDERS.map(([id, name]) => (
+            {PROVIDERS.map((id) => (
               <option key={id} value={id}>
-                {name}
+                {providerName(id)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Source language
+          {t('autoTranslate.sourceLanguage')}
           <select value={source} onChange={(e) => setSource(e.target.value)}>
             {languages.map((l) => (
               <option key={l.key} value={l.key}>
@@ -283,7 +292,7 @@ function StartForm({
           </select>
         </label>
         <label>
-          Source code at the provider (empty: detected)
+          {t('autoTranslate.sourceCode')}
           <input
             value={sourceCode}
             onChange={(e) => setSourceCode(e.target.value)}
@@ -293,20 +302,20 @@ function StartForm({
         </label>
       </div>
       <fieldset>
-        <legend>Target languages</legend>
-        {candidates.length === 0 && <p>Add a second language to the project first.</p>}
+        <legend>{t('autoTranslate.targets')}</legend>
+        {candidates.length === 0 && <p>{t('autoTranslate.addSecond')}</p>}
         {candidates.map((l) => (
           <div key={l.key} className="target">
             <label className="check">
               <input
                 type="checkbox"
                 checked={!!targets[l.key]}
-                onChange={(e) => setTargets((t) => ({ ...t, [l.key]: e.target.checked }))}
+                onChange={(e) => setTargets((all) => ({ ...all, [l.key]: e.target.checked }))}
               />
               {l.name || l.key} ({l.key})
             </label>
             <input
-              aria-label={`Provider code for ${l.name || l.key} (${l.key})`}
+              aria-label={t('autoTranslate.codeFor', { name: l.name || l.key, code: l.key })}
               value={codeOf(l.key)}
               onChange={(e) => setCodes((c) => ({ ...c, [l.key]: e.target.value }))}
               maxLength={100}
@@ -315,31 +324,29 @@ function StartForm({
         ))}
       </fieldset>
       <fieldset>
-        <legend>Options</legend>
-        {OPTIONS.map(([id, label]) => (
+        <legend>{t('autoTranslate.options')}</legend>
+        {OPTIONS.map((id) => (
           <label key={id} className="check">
             <input
               type="checkbox"
               checked={options.includes(id)}
               onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))}
             />
-            {label}
+            {t(`autoTranslate.option.${id}`)}
           </label>
         ))}
       </fieldset>
       <div className="ops-row">
         <label>
-          {provider === 'MEMORY' ? 'Fill from memory matches scoring at least' : 'Use the translation memory first'}
+          {provider === 'MEMORY' ? t('autoTranslate.fromMemory') : t('autoTranslate.memoryFirst')}
           <select value={memoryScore} onChange={(e) => setMemoryScore(e.target.value)}>
-            <option value="">
-              {provider === 'MEMORY'
-                ? '100 % (exact, numbers and placeholders substituted)'
-                : 'No: the provider translates every text'}
-            </option>
+            <option value="">{provider === 'MEMORY' ? t('autoTranslate.exact') : t('autoTranslate.noMemory')}</option>
             {(provider === 'MEMORY' ? ['95', '90', '85', '80', '75'] : ['100', '95', '90', '85', '80', '75']).map(
               (score) => (
                 <option key={score} value={score}>
-                  {provider === 'MEMORY' ? `${score} %` : `Yes, matches of ${score} % or more`}
+                  {provider === 'MEMORY'
+                    ? t('autoTranslate.score', { score: Number(score) })
+                    : t('autoTranslate.matchesOf', { score: Number(score) })}
                 </option>
               ),
             )}
@@ -349,9 +356,9 @@ function StartForm({
       {provider === 'MT_PROVIDER_B' && (
         <div className="ops-row">
           <label>
-            Formality
+            {t('autoTranslate.formality')}
             <select value={formality} onChange={(e) => setFormality(e.target.value)}>
-              <option value="">Provider default</option>
+              <option value="">{t('autoTranslate.providerDefault')}</option>
               {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => (
                 <option key={f} value={f}>
                   {f}
@@ -360,14 +367,14 @@ function StartForm({
             </select>
           </label>
           <label>
-            Glossary id (needs the project's own key and a source code)
+            {t('autoTranslate.glossary')}
             <input value={glossary} onChange={(e) => setGlossary(e.target.value)} maxLength={100} />
           </label>
         </div>
       )}
       <div className="ops-row">
         <button type="submit" disabled={starting}>
-          Start auto-translation
+          {t('autoTranslate.start')}
         </button>
         {error && (
           <p role="alert" className="error">
@@ -381,6 +388,7 @@ function StartForm({
 
 /** One job followed live: the current state first, then every change, until the final state. */
 function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jobId: string; onFinished: () => void }) {
+  const { t } = useTranslation();
   const client = useClient();
   const [live, setLive] = useState<{ state: string; progress: number; message: string } | undefined>();
   const [job, setJob] = useState<ResultOf<typeof JobQuery>['job'] | undefined>();
@@ -418,29 +426,36 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
     setError(result.error ? messageOf(result.error) : '');
   };
   return (
-    <li className="job-card" aria-label={`Job ${name}`}>
+    <li className="job-card" aria-label={t('autoTranslate.job', { name })}>
       <div className="job-head">
         <strong>{name}</strong>
         {job && <span>{providerName(job.translationProvider)}</span>}
-        <span className={`state state-${state.toLowerCase()}`}>{state}</span>
+        <span className={`state state-${state.toLowerCase()}`}>{stateName(state)}</span>
         {!finished && (
           <button type="button" className="danger" onClick={doCancel}>
-            Cancel
+            {t('autoTranslate.cancel')}
           </button>
         )}
       </div>
-      <progress max={100} value={percent(progress)} aria-label={`Progress of ${name}`}>
-        {percent(progress)}%
+      <progress max={100} value={percent(progress)} aria-label={t('autoTranslate.progressOf', { name })}>
+        {t('dashboard.percent', { value: percent(progress) })}
       </progress>
       <p className="job-summary" role={finished ? 'status' : undefined}>
         {finished
-          ? `${state === 'SUCCESS' ? 'Done' : state === 'FAILED' ? 'Failed' : 'Cancelled'}: ${message}`
-          : `${percent(progress)}%`}
+          ? t(
+              state === 'SUCCESS'
+                ? 'autoTranslate.done'
+                : state === 'FAILED'
+                  ? 'autoTranslate.failed'
+                  : 'autoTranslate.cancelled',
+              { message },
+            )
+          : t('dashboard.percent', { value: percent(progress) })}
       </p>
       {finished && usageText(job?.usage) && <p className="job-usage">{usageText(job?.usage)}</p>}
       {finished && !!job?.failedTexts.length && (
         <details className="job-failures">
-          <summary>{count(job.failedTexts.length, 'text')} left untranslated</summary>
+          <summary>{t('autoTranslate.untranslated', { texts: count(job.failedTexts.length, 'text') })}</summary>
           <FailedTextList failures={job.failedTexts} />
         </details>
       )}
@@ -454,6 +469,7 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
 }
 
 function ProviderKeysSection({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error }, refetch] = useQuery({ query: ProviderKeys, variables: { projectToken } });
   const [, save] = useMutation(SetProviderKey);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
@@ -465,17 +481,17 @@ function ProviderKeysSection({ projectToken }: { projectToken: string }) {
     setFailure('');
     setDrafts((d) => ({ ...d, [provider]: '' }));
     setMessage(
-      apiKey === null ? `Removed the key of ${providerName(provider)}` : `Saved the key of ${providerName(provider)}`,
+      t(apiKey === null ? 'autoTranslate.keyRemoved' : 'autoTranslate.keySaved', { provider: providerName(provider) }),
     );
     refetch({ requestPolicy: 'network-only' });
   };
   return (
     <section aria-labelledby="keys-heading" className="provider-keys">
-      <h2 id="keys-heading">Provider API keys of this project</h2>
-      <p className="hint">Used instead of the service's keys. A key is never shown again once saved.</p>
+      <h2 id="keys-heading">{t('autoTranslate.keys')}</h2>
+      <p className="hint">{t('autoTranslate.keysHint')}</p>
       {error &&
         (error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN' ? (
-          <p>Only the project's owners and administrators manage its provider keys.</p>
+          <p>{t('autoTranslate.keysForbidden')}</p>
         ) : (
           <p role="alert" className="error">
             {messageOf(error)}
@@ -491,20 +507,22 @@ function ProviderKeysSection({ projectToken }: { projectToken: string }) {
               }}
             >
               <span className="provider-name">{providerName(provider)}</span>
-              <span className={`key-state ${set ? 'set' : 'unset'}`}>{set ? 'Key set' : 'Key not set'}</span>
+              <span className={`key-state ${set ? 'set' : 'unset'}`}>
+                {set ? t('autoTranslate.keySet') : t('autoTranslate.keyNotSet')}
+              </span>
               <input
                 type="password"
                 autoComplete="off"
                 maxLength={500}
-                placeholder={set ? 'New key' : 'Key'}
+                placeholder={set ? t('autoTranslate.newKey') : t('autoTranslate.key')}
                 value={drafts[provider] ?? ''}
                 onChange={(e) => setDrafts((d) => ({ ...d, [provider]: e.target.value }))}
-                aria-label={`API key of ${providerName(provider)}`}
+                aria-label={t('autoTranslate.apiKeyOf', { provider: providerName(provider) })}
               />
-              <button type="submit">Save key</button>
+              <button type="submit">{t('autoTranslate.saveKey')}</button>
               {set && (
                 <button type="button" className="danger" onClick={() => void write(provider, null)}>
-                  Remove key
+                  {t('autoTranslate.removeKey')}
                 </button>
               )}
             </form>

@@ -3,6 +3,8 @@
 // A table of every language with the provider, source and codes a job would
 // use now, where they come from (saved, the last job, the defaults) and why a
 // language would be skipped; a form to save or reset one language's settings.
+import { Trans, useTranslation } from 'react-i18next';
+import { i18n } from './i18n';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
@@ -24,21 +26,22 @@ type Settings = ResultOf<typeof SettingsQuery>['autoTranslationSettings'][number
 type Provider = 'MT_PROVIDER_A' | 'MT_PROVIDER_B' | 'PSEUDO' | 'LLM_OPENAI' | 'LLM_ANTHROPIC';
 type SettingOption = 'USE_TRANSLATION_KEYS' | 'AUTO_PUBLISH';
 
-const PROVIDERS: [Provider, string][] = [
-  ['MT_PROVIDER_A', 'Provider A (Google Cloud Translation)'],
-  ['MT_PROVIDER_B', 'Provider B (DeepL)'],
-  ['PSEUDO', 'Pseudo-localization (offline)'],
-  ['LLM_OPENAI', 'Language model (OpenAI-compatible: OpenAI, Ollama, vLLM…)'],
-  ['LLM_ANTHROPIC', 'Language model (Anthropic)'],
-];
-const providerName = (p: string | null) => (p ? (PROVIDERS.find(([id]) => id === p)?.[1] ?? p) : 'None');
-const ORIGINS: Record<string, string> = { SAVED: 'Saved', LAST_JOB: 'From the last job', DEFAULT: 'Defaults' };
-const OPTIONS: [SettingOption, string][] = [
-  ['USE_TRANSLATION_KEYS', 'Use the key where the source text is empty'],
-  ['AUTO_PUBLISH', 'Publish to _latest when done'],
-];
+const PROVIDERS: Provider[] = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC'];
+const providerName = (p: string | null) =>
+  p
+    ? (PROVIDERS as string[]).includes(p)
+      ? i18n.t(`autoSettings.provider.${p as Provider}`)
+      : p
+    : i18n.t('autoSettings.none');
+const ORIGINS = ['SAVED', 'LAST_JOB', 'DEFAULT'] as const;
+const originName = (origin: string) =>
+  (ORIGINS as readonly string[]).includes(origin)
+    ? i18n.t(`autoSettings.origin.${origin as (typeof ORIGINS)[number]}`)
+    : origin;
+const OPTIONS: SettingOption[] = ['USE_TRANSLATION_KEYS', 'AUTO_PUBLISH'];
 
 export function AutoTranslateSettings({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error }, refetch] = useQuery({ query: SettingsQuery, variables: { projectToken } });
   const [editing, setEditing] = useState<string | null>(null);
   const [status, setStatus] = useState('');
@@ -49,12 +52,9 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
   const current = data?.autoTranslationSettings.find((s) => s.languageKey === editing);
   return (
     <section aria-labelledby="language-settings-heading">
-      <h2 id="language-settings-heading">Settings per language</h2>
+      <h2 id="language-settings-heading">{t('autoSettings.title')}</h2>
       <p className="hint">
-        Used when a request only names languages, as the command-line client's <code>auto-translate</code> does. All
-        languages means every language but the source ones. Without saved settings a language takes those of its last
-        job, else the service's provider and codes made from its key; a language its settings cannot serve is skipped
-        and reported as a failed job.
+        <Trans i18nKey="autoSettings.hint" components={{ code: <code /> }} />
       </p>
       {error && (
         <p role="alert" className="error">
@@ -63,19 +63,19 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
       )}
       {data && (
         <table className="data-table">
-          <caption className="visually-hidden">Auto-translation settings of each language</caption>
+          <caption className="visually-hidden">{t('autoSettings.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Language</th>
-              <th scope="col">Provider</th>
-              <th scope="col">From</th>
-              <th scope="col">Codes at the provider</th>
-              <th scope="col">Options</th>
-              <th scope="col">Settings</th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('autoSettings.language')}</th>
+              <th scope="col">{t('autoSettings.providerColumn')}</th>
+              <th scope="col">{t('autoSettings.from')}</th>
+              <th scope="col">{t('autoSettings.codes')}</th>
+              <th scope="col">{t('autoSettings.options')}</th>
+              <th scope="col">{t('autoSettings.settings')}</th>
+              <th scope="col">{t('autoSettings.status')}</th>
               {canEdit && (
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('common.actions')}</span>
                 </th>
               )}
             </tr>
@@ -89,17 +89,17 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
                 <td>
                   {s.sourceProjectLanguage === s.languageKey
                     ? '—'
-                    : `${s.sourceLanguage ?? 'detected'} → ${s.targetLanguage ?? 'none'}${s.providerFormality ? `, formality ${s.providerFormality}` : ''}${s.providerGlossaryId ? `, glossary ${s.providerGlossaryId}` : ''}`}
+                    : `${s.sourceLanguage ?? t('autoSettings.detected')} → ${s.targetLanguage ?? t('autoSettings.noneCode')}${s.providerFormality ? t('autoSettings.formality', { value: s.providerFormality }) : ''}${s.providerGlossaryId ? t('autoSettings.glossary', { value: s.providerGlossaryId }) : ''}`}
                 </td>
                 <td>{s.options.join(', ')}</td>
-                <td>{ORIGINS[s.origin]}</td>
+                <td>{originName(s.origin)}</td>
                 <td>
                   {s.isSource ? (
-                    'Source language'
+                    t('autoSettings.sourceLanguage')
                   ) : s.problem ? (
-                    <span className="error">Skipped: {s.problem}</span>
+                    <span className="error">{t('autoSettings.skipped', { problem: s.problem })}</span>
                   ) : (
-                    'Ready'
+                    t('autoSettings.ready')
                   )}
                 </td>
                 {canEdit && (
@@ -110,9 +110,9 @@ export function AutoTranslateSettings({ projectToken }: { projectToken: string }
                         setEditing(s.languageKey);
                         setStatus('');
                       }}
-                      aria-label={`Edit settings of ${nameOf(s.languageKey)}`}
+                      aria-label={t('autoSettings.editLabel', { name: nameOf(s.languageKey) })}
                     >
-                      Edit
+                      {t('autoSettings.edit')}
                     </button>
                   </td>
                 )}
@@ -158,6 +158,7 @@ function SettingsForm({
   onDone: (message: string) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const self = settings.sourceProjectLanguage === settings.languageKey;
   const [provider, setProvider] = useState<string>(
     settings.origin === 'DEFAULT' ? '' : (settings.translationProvider ?? ''),
@@ -194,33 +195,33 @@ function SettingsForm({
       },
     });
     if (result.error) return setError(messageOf(result.error));
-    onDone(`Saved the settings of ${title}`);
+    onDone(t('autoSettings.saved', { name: title }));
   };
   const doReset = async () => {
     const result = await reset({ projectToken, languageKey: settings.languageKey });
     if (result.error) return setError(messageOf(result.error));
-    onDone(`Reset the settings of ${title}`);
+    onDone(t('autoSettings.reset', { name: title }));
   };
 
   return (
     <form className="ops-form" onSubmit={submit} aria-labelledby="language-settings-form-heading">
-      <h3 id="language-settings-form-heading">Settings of {title}</h3>
+      <h3 id="language-settings-form-heading">{t('autoSettings.formTitle', { name: title })}</h3>
       <div className="ops-row">
         <label>
-          Provider
+          {t('autoSettings.providerLabel')}
           <select value={provider} onChange={(e) => changeProvider(e.target.value)}>
-            <option value="">The service's default</option>
-            {PROVIDERS.map(([id, name]) => (
+            <option value="">{t('autoSettings.serviceDefault')}</option>
+            {PROVIDERS.map((id) => (
               <option key={id} value={id}>
-                {name}
+                {providerName(id)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Translate from
+          {t('autoSettings.translateFrom')}
           <select value={source} onChange={(e) => setSource(e.target.value)}>
-            <option value="">The project's default language</option>
+            <option value="">{t('autoSettings.projectDefault')}</option>
             {languages
               .filter((l) => l.key !== settings.languageKey)
               .map((l) => (
@@ -233,27 +234,27 @@ function SettingsForm({
       </div>
       <div className="ops-row">
         <label>
-          Source code at the provider
+          {t('autoSettings.sourceCode')}
           <input
             value={sourceCode}
             onChange={(e) => setSourceCode(e.target.value)}
             maxLength={100}
-            placeholder="From the key, or detected"
+            placeholder={t('autoSettings.sourceCodePlaceholder')}
           />
         </label>
         <label>
-          Target code at the provider
+          {t('autoSettings.targetCode')}
           <input
             value={targetCode}
             onChange={(e) => setTargetCode(e.target.value)}
             maxLength={100}
-            placeholder="From the key"
+            placeholder={t('autoSettings.targetCodePlaceholder')}
           />
         </label>
         <label>
-          Formality
+          {t('autoSettings.formalityLabel')}
           <select value={formality} onChange={(e) => setFormality(e.target.value)}>
-            <option value="">Provider default</option>
+            <option value="">{t('autoSettings.providerDefault')}</option>
             {['default', 'more', 'less', 'prefer_more', 'prefer_less'].map((f) => (
               <option key={f} value={f}>
                 {f}
@@ -262,35 +263,33 @@ function SettingsForm({
           </select>
         </label>
         <label>
-          Glossary id
+          {t('autoSettings.glossaryId')}
           <input value={glossary} onChange={(e) => setGlossary(e.target.value)} maxLength={200} />
         </label>
       </div>
       <fieldset>
-        <legend>Options</legend>
-        {OPTIONS.map(([id, label]) => (
+        <legend>{t('autoSettings.options')}</legend>
+        {OPTIONS.map((id) => (
           <label key={id} className="check">
             <input
               type="checkbox"
               checked={options.includes(id)}
               onChange={(e) => setOptions((o) => (e.target.checked ? [...o, id] : o.filter((x) => x !== id)))}
             />
-            {label}
+            {t(`autoSettings.option.${id}`)}
           </label>
         ))}
       </fieldset>
-      <p className="hint">
-        Formality and glossaries are Provider B's; a glossary needs the project's own key and a source code.
-      </p>
+      <p className="hint">{t('autoSettings.providerHint')}</p>
       <div className="ops-row">
-        <button type="submit">Save settings</button>
+        <button type="submit">{t('autoSettings.save')}</button>
         {settings.origin === 'SAVED' && (
           <button type="button" onClick={doReset}>
-            Reset to defaults
+            {t('autoSettings.resetButton')}
           </button>
         )}
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
         {error && (
           <p role="alert" className="error">

@@ -3,6 +3,8 @@
 // recent runs, what each action did, with a button reverting a run's texts.
 // The rules are the service's (src/automations/): the console only shows and
 // calls, and shows the service's refusal when a rule is not valid.
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, i18n } from './i18n';
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
@@ -52,32 +54,37 @@ type ActionInput = NonNullable<RuleInput['actions']>[number];
 type Trigger = Rule['trigger'];
 type ActionKind = ActionInput['kind'];
 
-const TRIGGERS: { value: Trigger; label: string }[] = [
-  { value: 'TEXTS_CHANGED', label: 'Texts changed' },
-  { value: 'KEY_CREATED', label: 'A key was created' },
-  { value: 'IMPORT_FINISHED', label: 'An import finished' },
-  { value: 'AUTO_TRANSLATION_FINISHED', label: 'An auto-translation finished' },
-  { value: 'REVIEW_STATUS_CHANGED', label: 'A review status changed' },
-  { value: 'SCHEDULE', label: 'On a schedule' },
+const TRIGGERS: Trigger[] = [
+  'TEXTS_CHANGED',
+  'KEY_CREATED',
+  'IMPORT_FINISHED',
+  'AUTO_TRANSLATION_FINISHED',
+  'REVIEW_STATUS_CHANGED',
+  'SCHEDULE',
 ];
-const ACTIONS: { value: ActionKind; label: string }[] = [
-  { value: 'AUTO_TRANSLATE', label: 'Auto-translate the changed keys' },
-  { value: 'SET_REVIEW_STATUS', label: 'Set the review status' },
-  { value: 'CLEAR_OTHER_LANGUAGES', label: 'Clear the texts of other languages' },
-  { value: 'PUBLISH', label: 'Publish an environment' },
-  { value: 'WEBHOOK', label: 'Call a webhook' },
-  { value: 'PUSH_TO_GIT', label: 'Push to the Git repository (pull request)' },
+const ACTIONS: ActionKind[] = [
+  'AUTO_TRANSLATE',
+  'SET_REVIEW_STATUS',
+  'CLEAR_OTHER_LANGUAGES',
+  'PUBLISH',
+  'WEBHOOK',
+  'PUSH_TO_GIT',
 ];
-const SOURCES = [
-  { value: 'CONSOLE', label: 'Console' },
-  { value: 'API', label: 'API' },
-  { value: 'CLI', label: 'Command line' },
-  { value: 'JOB', label: 'Jobs' },
-  { value: 'AUTOMATION', label: 'Other automations' },
-] as const;
+const SOURCE_VALUES = ['CONSOLE', 'API', 'CLI', 'JOB', 'AUTOMATION'] as const;
+const sourceOptions = () => SOURCE_VALUES.map((value) => ({ value, label: i18n.t(`automations.source.${value}`) }));
+const sourceLabel = (s: string) =>
+  (SOURCE_VALUES as readonly string[]).includes(s)
+    ? i18n.t(`automations.source.${s as (typeof SOURCE_VALUES)[number]}`)
+    : s;
+const triggerLabel = (t: string) =>
+  (TRIGGERS as string[]).includes(t) ? i18n.t(`automations.trigger.${t as Trigger}`) : t;
+const RUN_STATES = ['PENDING', 'RUNNING', 'DONE', 'FAILED'] as const;
+const runState = (s: string) =>
+  (RUN_STATES as readonly string[]).includes(s)
+    ? i18n.t(`automations.runState.${s as (typeof RUN_STATES)[number]}`)
+    : s;
+const time = (iso: string | null | undefined) => (iso ? formatDateTime(iso) : '—');
 
-const triggerLabel = (t: string) => TRIGGERS.find((x) => x.value === t)?.label ?? t;
-const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
 const list = (text: string) =>
   text
     .split(',')
@@ -85,38 +92,56 @@ const list = (text: string) =>
     .filter((s) => s !== '');
 
 function describeAction(action: Rule['actions'][number]): string {
+  const t = i18n.t;
   const languages = action.languages.length ? action.languages.join(', ') : null;
   switch (action.kind) {
     case 'AUTO_TRANSLATE':
-      return `Auto-translate into ${languages ?? 'every language'}${action.force ? ' (replacing)' : ''}`;
+      return t(action.force ? 'automations.describe.autoTranslateReplacing' : 'automations.describe.autoTranslate', {
+        languages: languages ?? t('automations.describe.everyLanguage'),
+      });
     case 'SET_REVIEW_STATUS':
-      return `Set ${action.cells === 'OTHER_LANGUAGES' ? 'the other languages' : 'the changed cells'}${languages ? ` (${languages})` : ''} to ${action.status === 'REVIEWED' ? 'reviewed' : 'not reviewed'}`;
+      return t(
+        action.status === 'REVIEWED' ? 'automations.describe.setReviewed' : 'automations.describe.setNotReviewed',
+        {
+          cells:
+            action.cells === 'OTHER_LANGUAGES'
+              ? t('automations.describe.otherLanguages')
+              : t('automations.describe.changedCells'),
+          languages: languages ? ` (${languages})` : '',
+        },
+      );
     case 'CLEAR_OTHER_LANGUAGES':
-      return `Clear the other languages${languages ? ` (${languages})` : ''}`;
+      return t('automations.describe.clear', { languages: languages ? ` (${languages})` : '' });
     case 'PUBLISH':
-      return `Publish ${action.environment ?? '_latest'}`;
+      return t('automations.describe.publish', { environment: action.environment ?? '_latest' });
     case 'WEBHOOK':
-      return `Call webhook ${action.webhookId}`;
+      return t('automations.describe.webhook', { id: action.webhookId });
     case 'PUSH_TO_GIT':
-      return 'Push to the Git repository and open or update the pull request';
+      return t('automations.describe.git');
     default:
       return action.kind;
   }
 }
 
 function describeFilters(rule: Rule): string {
+  const t = i18n.t;
   const parts = [
-    rule.languages.length && `languages ${rule.languages.join(', ')}`,
-    rule.namespaces.length && `namespaces ${rule.namespaces.join(', ')}`,
-    rule.tags.length && `tags ${rule.tags.join(', ')}`,
-    rule.sources.length && `from ${rule.sources.map((s) => SOURCES.find((x) => x.value === s)?.label ?? s).join(', ')}`,
+    rule.languages.length && t('automations.filters.languages', { list: rule.languages.join(', ') }),
+    rule.namespaces.length && t('automations.filters.namespaces', { list: rule.namespaces.join(', ') }),
+    rule.tags.length && t('automations.filters.tags', { list: rule.tags.join(', ') }),
+    rule.sources.length && t('automations.filters.from', { list: rule.sources.map(sourceLabel).join(', ') }),
     rule.reviewStatuses.length &&
-      `now ${rule.reviewStatuses.map((s) => (s === 'REVIEWED' ? 'reviewed' : 'not reviewed')).join(' or ')}`,
+      t('automations.filters.now', {
+        list: rule.reviewStatuses
+          .map((s) => (s === 'REVIEWED' ? t('automations.filters.reviewed') : t('automations.filters.notReviewed')))
+          .reduce((a, b) => t('automations.filters.or', { a, b })),
+      }),
   ].filter(Boolean);
-  return parts.length ? parts.join('; ') : 'any change';
+  return parts.length ? parts.join('; ') : t('automations.filters.any');
 }
 
 export function AutomationsScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error }, refetch] = useQuery({ query: RulesQuery, variables: { projectToken } });
   const [{ data: runs }, refetchRuns] = useQuery({ query: RunsQuery, variables: { projectToken } });
   const [editing, setEditing] = useState<Rule | 'new' | undefined>();
@@ -146,31 +171,28 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
   const rules = data?.automationRules ?? [];
   return (
     <main className="ops automations">
-      <h1>Automations</h1>
-      <p className="hint">
-        A rule runs its actions after a change that matches its trigger and filters. What it writes is recorded as the
-        rule&apos;s, and a rule never runs on its own changes.
-      </p>
+      <h1>{t('automations.title')}</h1>
+      <p className="hint">{t('automations.hint')}</p>
       {error && (
         <p role="alert" className="error">
           {messageOf(error)}
         </p>
       )}
       <section aria-labelledby="rules-heading">
-        <h2 id="rules-heading">Rules</h2>
-        {data && rules.length === 0 && <p>No rules yet.</p>}
+        <h2 id="rules-heading">{t('automations.rules')}</h2>
+        {data && rules.length === 0 && <p>{t('automations.noRules')}</p>}
         {rules.length > 0 && (
           <table className="data-table">
-            <caption className="visually-hidden">Automation rules</caption>
+            <caption className="visually-hidden">{t('automations.rulesCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">When</th>
-                <th scope="col">Filters</th>
-                <th scope="col">Then</th>
-                <th scope="col">Enabled</th>
+                <th scope="col">{t('automations.rule')}</th>
+                <th scope="col">{t('automations.when')}</th>
+                <th scope="col">{t('automations.filtersColumn')}</th>
+                <th scope="col">{t('automations.then')}</th>
+                <th scope="col">{t('automations.enabled')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('common.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -181,10 +203,7 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
                   <td>
                     {triggerLabel(rule.trigger)}
                     {rule.schedule && (
-                      <>
-                        {' '}
-                        ({rule.schedule}, next {time(rule.nextRunAt)})
-                      </>
+                      <> {t('automations.next', { schedule: rule.schedule, when: time(rule.nextRunAt) })}</>
                     )}
                   </td>
                   <td>{describeFilters(rule)}</td>
@@ -205,24 +224,28 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
                           const enabled = e.target.checked;
                           outcome(
                             await setEnabled({ projectToken, id: rule.id, enabled }),
-                            `${rule.name} ${enabled ? 'enabled' : 'disabled'}`,
+                            t(enabled ? 'automations.ruleEnabled' : 'automations.ruleDisabled', { name: rule.name }),
                           );
                         }}
                       />
-                      <span className="visually-hidden">Enabled: {rule.name}</span>
+                      <span className="visually-hidden">{t('automations.enabledLabel', { name: rule.name })}</span>
                     </label>
                   </td>
                   <td>
-                    <button type="button" onClick={() => setEditing(rule)} aria-label={`Edit ${rule.name}`}>
-                      Edit
+                    <button
+                      type="button"
+                      onClick={() => setEditing(rule)}
+                      aria-label={t('automations.editLabel', { name: rule.name })}
+                    >
+                      {t('automations.edit')}
                     </button>{' '}
                     <button
                       type="button"
                       className="danger"
                       onClick={() => setDeleting(rule)}
-                      aria-label={`Delete ${rule.name}`}
+                      aria-label={t('automations.deleteLabel', { name: rule.name })}
                     >
-                      Delete
+                      {t('common.delete')}
                     </button>
                   </td>
                 </tr>
@@ -232,7 +255,7 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
         )}
         {!editing && (
           <button type="button" onClick={() => setEditing('new')}>
-            New rule
+            {t('automations.newRule')}
           </button>
         )}
         <p role="status" className="status">
@@ -260,23 +283,23 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
         />
       )}
       <section aria-labelledby="runs-heading">
-        <h2 id="runs-heading">Recent runs</h2>
+        <h2 id="runs-heading">{t('automations.runs')}</h2>
         <button type="button" onClick={refresh}>
-          Refresh runs
+          {t('automations.refreshRuns')}
         </button>
-        {runs && runs.automationRuns.length === 0 && <p>No runs yet.</p>}
+        {runs && runs.automationRuns.length === 0 && <p>{t('automations.noRuns')}</p>}
         {runs && runs.automationRuns.length > 0 && (
           <table className="data-table">
-            <caption className="visually-hidden">Automation runs, newest first</caption>
+            <caption className="visually-hidden">{t('automations.runsCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Rule</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">State</th>
-                <th scope="col">What it did</th>
+                <th scope="col">{t('automations.started')}</th>
+                <th scope="col">{t('automations.rule')}</th>
+                <th scope="col">{t('automations.triggerColumn')}</th>
+                <th scope="col">{t('automations.state')}</th>
+                <th scope="col">{t('automations.whatItDid')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Revert</span>
+                  <span className="visually-hidden">{t('automations.revert')}</span>
                 </th>
               </tr>
             </thead>
@@ -287,18 +310,18 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
                   <th scope="row">{run.ruleName}</th>
                   <td>
                     {triggerLabel(run.trigger)}
-                    {run.activityId && <> (change {run.activityId})</>}
-                    {run.depth > 1 && <> · chain depth {run.depth}</>}
+                    {run.activityId && <> {t('automations.change', { id: run.activityId })}</>}
+                    {run.depth > 1 && <> {t('automations.depth', { depth: run.depth })}</>}
                   </td>
                   <td>
-                    <span className={`state state-${run.state.toLowerCase()}`}>{run.state}</span>
+                    <span className={`state state-${run.state.toLowerCase()}`}>{runState(run.state)}</span>
                     {run.error && <span className="error"> {run.error}</span>}
                   </td>
                   <td>
                     <ul className="plain">
                       {run.actions.map((a, i) => (
                         <li key={i}>
-                          {a.ok ? '' : 'Failed: '}
+                          {a.ok ? '' : `${t('automations.failedAction')} `}
                           {a.summary}
                         </li>
                       ))}
@@ -306,15 +329,15 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
                   </td>
                   <td>
                     {run.revertedBy ? (
-                      <span>Reverted (change {run.revertedBy})</span>
+                      <span>{t('automations.reverted', { id: run.revertedBy })}</span>
                     ) : (
                       (run.state === 'DONE' || run.state === 'FAILED') && (
                         <button
                           type="button"
                           onClick={() => setReverting(run.id)}
-                          aria-label={`Revert run ${run.id} of ${run.ruleName}`}
+                          aria-label={t('automations.revertLabel', { id: run.id, name: run.ruleName })}
                         >
-                          Revert
+                          {t('automations.revert')}
                         </button>
                       )
                     )}
@@ -327,22 +350,22 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
       </section>
       {deleting && (
         <Confirm
-          title={`Delete the rule ${deleting.name}?`}
-          confirmLabel="Delete rule"
+          title={t('automations.confirmDelete', { name: deleting.name })}
+          confirmLabel={t('automations.deleteRule')}
           onCancel={() => setDeleting(undefined)}
           onConfirm={async () => {
             const rule = deleting;
             setDeleting(undefined);
-            outcome(await remove({ projectToken, id: rule.id }), `${rule.name} deleted`);
+            outcome(await remove({ projectToken, id: rule.id }), t('automations.deleted', { name: rule.name }));
           }}
         >
-          <p>It stops running at once. Its runs and what they wrote stay in the activity log.</p>
+          <p>{t('automations.deleteText')}</p>
         </Confirm>
       )}
       {reverting && (
         <Confirm
-          title={`Revert run ${reverting}?`}
-          confirmLabel="Revert run"
+          title={t('automations.confirmRevert', { id: reverting })}
+          confirmLabel={t('automations.revertRun')}
           onCancel={() => setReverting(undefined)}
           onConfirm={async () => {
             const id = reverting;
@@ -352,15 +375,14 @@ export function AutomationsScreen({ projectToken }: { projectToken: string }) {
             outcome(
               result,
               r
-                ? `Run ${id} reverted: ${count(r.reverted, 'cell')} written back${r.changedSince ? `, ${r.changedSince} changed since kept` : ''}`
+                ? r.changedSince
+                  ? t('automations.runRevertedKept', { id, cells: count(r.reverted, 'cell'), count: r.changedSince })
+                  : t('automations.runReverted', { id, cells: count(r.reverted, 'cell') })
                 : '',
             );
           }}
         >
-          <p>
-            The texts and review statuses the run wrote (its auto-translations included) go back to what they were, as
-            one change. Cells someone changed since keep the newer value.
-          </p>
+          <p>{t('automations.revertText')}</p>
         </Confirm>
       )}
     </main>
@@ -441,6 +463,7 @@ function RuleForm({
   rule?: Rule;
   onDone: (message?: string) => void;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const [name, setName] = useState(rule?.name ?? '');
   const [trigger, setTrigger] = useState<Trigger>(rule?.trigger ?? 'TEXTS_CHANGED');
@@ -483,54 +506,64 @@ function RuleForm({
     };
     const result = rule ? await update({ projectToken, id: rule.id, input }) : await create({ projectToken, input });
     if (result.error) return setError(messageOf(result.error));
-    onDone(rule ? `${name} saved` : `${name} created`);
+    onDone(rule ? t('automations.saved', { name }) : t('automations.created', { name }));
   };
 
   return (
     <form className="ops-form rule-form" onSubmit={submit} aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>{rule ? `Edit ${rule.name}` : 'New rule'}</h2>
+      <h2 id={`${id}-heading`}>{rule ? t('automations.editTitle', { name: rule.name }) : t('automations.newRule')}</h2>
       <div className="ops-row">
         <label>
-          Rule name
+          {t('automations.ruleName')}
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
         <label>
-          Trigger
+          {t('automations.triggerColumn')}
           <select value={trigger} onChange={(e) => setTrigger(e.target.value as Trigger)}>
-            {TRIGGERS.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
+            {TRIGGERS.map((value) => (
+              <option key={value} value={value}>
+                {triggerLabel(value)}
               </option>
             ))}
           </select>
         </label>
         {trigger === 'SCHEDULE' && (
           <label>
-            Schedule (cron, UTC)
+            {t('automations.schedule')}
             <input value={schedule} onChange={(e) => setSchedule(e.target.value)} required />
           </label>
         )}
       </div>
       {trigger !== 'SCHEDULE' && (
         <fieldset>
-          <legend>Filters (none checked: any)</legend>
-          <Checkboxes legend="Languages" options={languageOptions} value={languages} onChange={setLanguages} />
+          <legend>{t('automations.filtersLegend')}</legend>
+          <Checkboxes
+            legend={t('automations.languages')}
+            options={languageOptions}
+            value={languages}
+            onChange={setLanguages}
+          />
           <div className="ops-row">
             <label>
-              Namespaces (comma-separated)
+              {t('automations.namespaces')}
               <input value={namespaces} onChange={(e) => setNamespaces(e.target.value)} />
             </label>
             <label>
-              Tags (comma-separated)
+              {t('automations.tags')}
               <input value={tags} onChange={(e) => setTags(e.target.value)} />
             </label>
           </div>
-          <Checkboxes legend="Changes made from" options={SOURCES} value={sources} onChange={setSources} />
           <Checkboxes
-            legend="Review status after the change"
+            legend={t('automations.changesFrom')}
+            options={sourceOptions()}
+            value={sources}
+            onChange={setSources}
+          />
+          <Checkboxes
+            legend={t('automations.reviewAfter')}
             options={[
-              { value: 'REVIEWED', label: 'Reviewed' },
-              { value: 'NOT_REVIEWED', label: 'Not reviewed' },
+              { value: 'REVIEWED', label: t('automations.reviewedOption') },
+              { value: 'NOT_REVIEWED', label: t('automations.notReviewedOption') },
             ]}
             value={reviewStatuses}
             onChange={setReviewStatuses}
@@ -538,22 +571,22 @@ function RuleForm({
         </fieldset>
       )}
       <fieldset>
-        <legend>Actions, in order</legend>
+        <legend>{t('automations.actionsLegend')}</legend>
         <ol className="rule-actions">
           {actions.map((action, index) => (
             <li key={index}>
               <fieldset>
-                <legend>Action {index + 1}</legend>
+                <legend>{t('automations.actionN', { n: index + 1 })}</legend>
                 <div className="ops-row">
                   <label>
-                    Action {index + 1} kind
+                    {t('automations.actionKind', { n: index + 1 })}
                     <select
                       value={action.kind}
                       onChange={(e) => change(index, newAction(e.target.value as ActionKind))}
                     >
-                      {ACTIONS.map((a) => (
-                        <option key={a.value} value={a.value}>
-                          {a.label}
+                      {ACTIONS.map((value) => (
+                        <option key={value} value={value}>
+                          {t(`automations.action.${value}`)}
                         </option>
                       ))}
                     </select>
@@ -561,30 +594,30 @@ function RuleForm({
                   {action.kind === 'SET_REVIEW_STATUS' && (
                     <>
                       <label>
-                        Status
+                        {t('automations.status')}
                         <select
                           value={action.status}
                           onChange={(e) => change(index, { status: e.target.value as ActionState['status'] })}
                         >
-                          <option value="NOT_REVIEWED">Not reviewed</option>
-                          <option value="REVIEWED">Reviewed</option>
+                          <option value="NOT_REVIEWED">{t('automations.notReviewedOption')}</option>
+                          <option value="REVIEWED">{t('automations.reviewedOption')}</option>
                         </select>
                       </label>
                       <label>
-                        Cells
+                        {t('automations.cells')}
                         <select
                           value={action.cells}
                           onChange={(e) => change(index, { cells: e.target.value as ActionState['cells'] })}
                         >
-                          <option value="CHANGED">The changed cells</option>
-                          <option value="OTHER_LANGUAGES">The same keys in other languages</option>
+                          <option value="CHANGED">{t('automations.changedCellsOption')}</option>
+                          <option value="OTHER_LANGUAGES">{t('automations.otherLanguagesOption')}</option>
                         </select>
                       </label>
                     </>
                   )}
                   {action.kind === 'PUBLISH' && (
                     <label>
-                      Environment
+                      {t('automations.environment')}
                       <select
                         value={action.environment}
                         onChange={(e) => change(index, { environment: e.target.value })}
@@ -599,13 +632,13 @@ function RuleForm({
                   )}
                   {action.kind === 'WEBHOOK' && (
                     <label>
-                      Webhook
+                      {t('automations.webhook')}
                       <select
                         value={action.webhookId}
                         onChange={(e) => change(index, { webhookId: e.target.value })}
                         required
                       >
-                        <option value="">Choose a webhook</option>
+                        <option value="">{t('automations.chooseWebhook')}</option>
                         {data.webhooks.map((w) => (
                           <option key={w.id} value={w.id}>
                             {w.url}
@@ -621,27 +654,23 @@ function RuleForm({
                         checked={action.force}
                         onChange={(e) => change(index, { force: e.target.checked })}
                       />
-                      Replace existing translations
+                      {t('automations.replace')}
                     </label>
                   )}
                   <button
                     type="button"
                     onClick={() => setActions((all) => all.filter((_, i) => i !== index))}
                     disabled={actions.length === 1}
-                    aria-label={`Remove action ${index + 1}`}
+                    aria-label={t('automations.removeAction', { n: index + 1 })}
                   >
-                    Remove
+                    {t('automations.remove')}
                   </button>
                 </div>
                 {(action.kind === 'AUTO_TRANSLATE' ||
                   action.kind === 'SET_REVIEW_STATUS' ||
                   action.kind === 'CLEAR_OTHER_LANGUAGES') && (
                   <Checkboxes
-                    legend={
-                      action.kind === 'AUTO_TRANSLATE'
-                        ? 'Into (none checked: every language but the source)'
-                        : 'In the languages (none checked: any)'
-                    }
+                    legend={action.kind === 'AUTO_TRANSLATE' ? t('automations.into') : t('automations.inLanguages')}
                     options={languageOptions}
                     value={action.languages}
                     onChange={(next) => change(index, { languages: next })}
@@ -652,13 +681,13 @@ function RuleForm({
           ))}
         </ol>
         <button type="button" onClick={() => setActions((all) => [...all, newAction()])}>
-          Add action
+          {t('automations.addAction')}
         </button>
       </fieldset>
       <div className="actions">
-        <button type="submit">{rule ? 'Save rule' : 'Create rule'}</button>
+        <button type="submit">{rule ? t('automations.saveRule') : t('automations.createRule')}</button>
         <button type="button" onClick={() => onDone()}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
       {error && (

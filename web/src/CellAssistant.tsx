@@ -4,18 +4,14 @@
 // the cell's current text. Each proposal names its source and lists what the
 // checks still find; "Insert" (focused when a proposal arrives: Enter inserts)
 // writes it through updateTranslation.
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { client } from './client';
 import { RewriteTranslation, SuggestTranslation, UpdateTranslation, type Row } from './documents';
 import { messageOf } from './feedback';
 
 type Mode = 'REPHRASE' | 'SHORTEN' | 'MORE_FORMAL' | 'LESS_FORMAL';
-const MODES: [Mode, string][] = [
-  ['REPHRASE', 'Rephrase'],
-  ['SHORTEN', 'Shorten'],
-  ['MORE_FORMAL', 'More formal'],
-  ['LESS_FORMAL', 'Less formal'],
-];
+const MODES: Mode[] = ['REPHRASE', 'SHORTEN', 'MORE_FORMAL', 'LESS_FORMAL'];
 
 interface Proposal {
   text: string | null;
@@ -34,22 +30,23 @@ export function CellAssistant({
   defaultLanguage: string;
   onInserted(): void;
 }) {
-  const targets = row.translations.map((t) => t.language).filter((l) => l !== defaultLanguage);
+  const { t } = useTranslation();
+  const targets = row.translations.map((c) => c.language).filter((l) => l !== defaultLanguage);
   const [language, setLanguage] = useState(targets[0] ?? '');
   const [proposal, setProposal] = useState<Proposal | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState('');
   if (targets.length === 0) return null;
-  const current = row.translations.find((t) => t.language === language)?.text ?? '';
+  const current = row.translations.find((c) => c.language === language)?.text ?? '';
   const address = { projectToken, key: row.key, namespace: row.namespace, languageKey: language };
 
   const ask = async (run: () => Promise<{ data?: Proposal; error?: Parameters<typeof messageOf>[0] }>) => {
     setBusy(true);
     setProposal(null);
-    setMessage('Asking the language model…');
+    setMessage(t('assistant.asking'));
     const result = await run();
     setBusy(false);
-    if (result.error) return setMessage(`No proposal: ${messageOf(result.error)}`);
+    if (result.error) return setMessage(t('assistant.noProposal', { message: messageOf(result.error) }));
     setMessage('');
     setProposal(result.data!);
   };
@@ -71,17 +68,17 @@ export function CellAssistant({
         input: { key: row.key, namespace: row.namespace, language, text: proposal.text },
       })
       .toPromise();
-    if (result.error) return setMessage(`Not inserted: ${messageOf(result.error)}`);
+    if (result.error) return setMessage(t('assistant.notInserted', { message: messageOf(result.error) }));
     setProposal(null);
-    setMessage(`Inserted into ${language}`);
+    setMessage(t('assistant.inserted', { language }));
     onInserted();
   };
 
   return (
-    <section className="assistant" aria-label="Language model assistant">
-      <h3>Assistant</h3>
+    <section className="assistant" aria-label={t('assistant.label')}>
+      <h3>{t('assistant.title')}</h3>
       <label>
-        Language
+        {t('assistant.language')}
         <select
           value={language}
           onChange={(e) => {
@@ -98,17 +95,17 @@ export function CellAssistant({
       </label>
       <div className="actions">
         <button type="button" onClick={suggest} disabled={busy}>
-          Suggest
+          {t('assistant.suggest')}
         </button>
-        {MODES.map(([mode, label]) => (
+        {MODES.map((mode) => (
           <button key={mode} type="button" onClick={() => rewrite(mode)} disabled={busy || !current.trim() || row.lock}>
-            {label}
+            {t(`assistant.mode.${mode}`)}
           </button>
         ))}
       </div>
       {proposal && (
         <div className="proposal">
-          <p className="proposal-source">From {proposal.source}</p>
+          <p className="proposal-source">{t('assistant.from', { source: proposal.source })}</p>
           {proposal.text !== null && (
             <p className="proposal-text" lang={language}>
               {proposal.text}
@@ -121,7 +118,7 @@ export function CellAssistant({
           ))}
           {proposal.text !== null && !row.lock && (
             <button type="button" autoFocus onClick={insert}>
-              Insert
+              {t('assistant.insert')}
             </button>
           )}
         </div>

@@ -4,6 +4,8 @@
 // the draft, and the translation memory's best matches; Alt+1…3 (or a click)
 // puts a match into the draft. The buttons keep the focus in the text box, so
 // using them does not end the edit.
+import { useTranslation } from 'react-i18next';
+import { i18n } from './i18n';
 import { useEffect, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -44,6 +46,7 @@ export function CellHelp({
   draft: string;
   onInsert(text: string): void;
 }) {
+  const { t } = useTranslation();
   const isSource = language === sourceLanguage;
   const [memory] = useQuery({
     query: Suggestions,
@@ -73,22 +76,22 @@ export function CellHelp({
   if (isSource || (suggestions.length === 0 && terms.length === 0)) return null;
   const problems = terms.length ? glossaryProblems(source, draft, sourceLanguage, language, terms) : [];
   return (
-    <div className="cell-help" role="region" aria-label="Memory and glossary">
+    <div className="cell-help" role="region" aria-label={t('cellHelp.label')}>
       {terms.length > 0 && (
-        <section aria-label="Glossary terms in the source">
+        <section aria-label={t('cellHelp.terms')}>
           <p className="source-marked" lang={sourceLanguage}>
             {markTerms(source, terms)}
           </p>
           <ul className="terms">
-            {terms.map((t) => (
-              <li key={t.termId}>
-                <strong>{t.term}</strong> →{' '}
-                {t.forbidden
-                  ? 'forbidden'
-                  : t.doNotTranslate
-                    ? 'keep as written'
-                    : (t.translation ?? 'no translation given')}
-                {t.description && <span className="hint"> ({t.description})</span>}
+            {terms.map((term) => (
+              <li key={term.termId}>
+                <strong>{term.term}</strong> →{' '}
+                {term.forbidden
+                  ? t('cellHelp.forbidden')
+                  : term.doNotTranslate
+                    ? t('cellHelp.keep')
+                    : (term.translation ?? t('cellHelp.noTranslation'))}
+                {term.description && <span className="hint"> ({term.description})</span>}
               </li>
             ))}
           </ul>
@@ -100,7 +103,7 @@ export function CellHelp({
         </section>
       )}
       {suggestions.length > 0 && (
-        <section aria-label="Translation memory">
+        <section aria-label={t('cellHelp.memory')}>
           <ol className="suggestions">
             {suggestions.map((s, i) => (
               <li key={`${i}:${s.text}`}>
@@ -109,15 +112,15 @@ export function CellHelp({
                   onMouseDown={(e) => e.preventDefault()}
                   onClick={() => onInsert(s.text)}
                   aria-keyshortcuts={`Alt+${i + 1}`}
-                  title="Put this match into the text"
+                  title={t('cellHelp.insertMatch')}
                 >
                   <kbd>Alt+{i + 1}</kbd> <span lang={language}>{s.text}</span>
                 </button>
-                <span className="score">{s.score} %</span>
+                <span className="score">{t('cellHelp.score', { score: s.score })}</span>
                 <span className="hint">
                   {' '}
                   {s.origin.kind === 'IMPORTED'
-                    ? (s.origin.memoryName ?? 'imported memory')
+                    ? (s.origin.memoryName ?? t('cellHelp.importedMemory'))
                     : `${s.origin.projectName ?? ''} · ${s.origin.key ?? ''}`}
                 </span>
               </li>
@@ -147,12 +150,12 @@ function markTerms(
     if (t.start < at) continue;
     out.push(source.slice(at, t.start));
     const hint = t.forbidden
-      ? 'forbidden term'
+      ? i18n.t('cellHelp.forbiddenTerm')
       : t.doNotTranslate
-        ? 'keep as written'
+        ? i18n.t('cellHelp.keep')
         : t.translation
-          ? `translate as: ${t.translation}`
-          : 'glossary term';
+          ? i18n.t('cellHelp.translateAs', { translation: t.translation })
+          : i18n.t('cellHelp.glossaryTerm');
     out.push(
       <mark key={t.termId} title={hint}>
         {source.slice(t.start, t.end)}

@@ -1,6 +1,7 @@
 // A modal confirmation for the settings screens: says what will happen, and
 // optionally asks for a typed word (the project's name) before it may proceed.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Modal } from './Modal';
 
 export interface ConfirmProps {
@@ -14,6 +15,7 @@ export interface ConfirmProps {
 }
 
 export function Confirm({ title, children, confirmLabel, typed, onConfirm, onCancel }: ConfirmProps) {
+  const { t } = useTranslation();
   const id = useId();
   const [value, setValue] = useState('');
   const first = useRef<HTMLButtonElement & HTMLInputElement>(null);
@@ -24,7 +26,7 @@ export function Confirm({ title, children, confirmLabel, typed, onConfirm, onCan
       <div>{children}</div>
       {typed !== undefined && (
         <label>
-          Type <strong>{typed}</strong> to confirm
+          <Trans i18nKey="confirm.typeToConfirm" values={{ word: typed }} components={{ strong: <strong /> }} />
           <input ref={first} value={value} onChange={(e) => setValue(e.target.value)} />
         </label>
       )}
@@ -39,7 +41,7 @@ export function Confirm({ title, children, confirmLabel, typed, onConfirm, onCan
           {confirmLabel}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </Modal>

@@ -1,6 +1,7 @@
 // How an app reads the published translations: the CDN's base URL, the
 // project token, and a ready i18next (i18next-http-backend) configuration
 // whose loadPath points at the chosen environment, each copyable.
+import { useTranslation } from 'react-i18next';
 import { useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -19,7 +20,7 @@ interface EnvironmentUrl {
 }
 
 /** A value to copy: a read-only field (selectable, named by its label), with its copy button. */
-function Copyable({ label, value }: { label: string; value: string }) {
+function Copyable({ label, copyLabel, value }: { label: string; copyLabel: string; value: string }) {
   const field = useRef<HTMLInputElement>(null);
   return (
     <div className="copyable">
@@ -33,16 +34,13 @@ function Copyable({ label, value }: { label: string; value: string }) {
           onFocus={(e) => e.target.select()}
         />
       </label>
-      <CopyButton
-        value={value}
-        label={`Copy ${label.replace(/^[A-Z][a-z]/, (m) => m.toLowerCase())}`}
-        field={() => field.current}
-      />
+      <CopyButton value={value} label={copyLabel} field={() => field.current} />
     </div>
   );
 }
 
 export function ConnectApp({ projectToken, environments }: { projectToken: string; environments: EnvironmentUrl[] }) {
+  const { t } = useTranslation();
   const [{ data }] = useQuery({ query: ConnectQuery, variables: { projectToken } });
   const preferred = environments.find((e) => e.key === '_production') ?? environments[0];
   const [chosen, setChosen] = useState<string>();
@@ -66,13 +64,10 @@ export function ConnectApp({ projectToken, environments }: { projectToken: strin
   ].join('\n');
   return (
     <section aria-labelledby="connect-heading" className="connect-app">
-      <h2 id="connect-heading">Connect your app</h2>
-      <p className="hint">
-        Your app loads the published files from the CDN; no key is needed to read them. Publish first, then point your
-        i18n library at an environment.
-      </p>
+      <h2 id="connect-heading">{t('connect.title')}</h2>
+      <p className="hint">{t('connect.hint')}</p>
       <label>
-        Environment
+        {t('connect.environment')}
         <select value={environment.key} onChange={(e) => setChosen(e.target.value)}>
           {environments.map((e) => (
             <option key={e.key} value={e.key}>
@@ -81,15 +76,15 @@ export function ConnectApp({ projectToken, environments }: { projectToken: strin
           ))}
         </select>
       </label>
-      <Copyable label="CDN base URL" value={cdn} />
-      <Copyable label="Project token" value={projectToken} />
-      <Copyable label="Files of this environment" value={environment.url} />
+      <Copyable label={t('connect.cdn')} copyLabel={t('connect.copyCdn')} value={cdn} />
+      <Copyable label={t('connect.token')} copyLabel={t('connect.copyToken')} value={projectToken} />
+      <Copyable label={t('connect.files')} copyLabel={t('connect.copyFiles')} value={environment.url} />
       <div className="snippet">
         <label>
-          i18next configuration
+          {t('connect.config')}
           <textarea readOnly value={snippet} rows={snippet.split('\n').length} cols={72} spellCheck={false} />
         </label>
-        <CopyButton value={snippet} label="Copy i18next configuration" />
+        <CopyButton value={snippet} label={t('connect.copyConfig')} />
       </div>
     </section>
   );

@@ -6,6 +6,8 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
 import { count } from './wording';
+import { useTranslation } from 'react-i18next';
+import { formatRelative } from './i18n';
 
 const ProjectsQuery = graphql(`
   query Projects($sort: ProjectSort) {
@@ -20,19 +22,20 @@ const CreateProject = graphql(
 );
 
 const SORTS = [
-  ['LAST_ACTIVITY', 'Last activity'],
-  ['LAST_EDITED', 'Last edited'],
-  ['ALPHABETICAL', 'Name'],
-  ['CREATED', 'Created'],
-  ['NUMBER_OF_KEYS', 'Number of keys'],
-  ['NUMBER_OF_LANGUAGES', 'Number of languages'],
-  ['NUMBER_OF_MEMBERS', 'Number of members'],
-  ['TRANSLATION_PROGRESS', 'Translation progress'],
+  'LAST_ACTIVITY',
+  'LAST_EDITED',
+  'ALPHABETICAL',
+  'CREATED',
+  'NUMBER_OF_KEYS',
+  'NUMBER_OF_LANGUAGES',
+  'NUMBER_OF_MEMBERS',
+  'TRANSLATION_PROGRESS',
 ] as const;
-type Sort = (typeof SORTS)[number][0];
+type Sort = (typeof SORTS)[number];
 
 export function Dashboard() {
-  usePageTitle('Projects');
+  const { t } = useTranslation();
+  usePageTitle(t('dashboard.title'));
   const [sort, setSort] = useState<Sort>('LAST_ACTIVITY');
   const [{ data, error }] = useQuery({ query: ProjectsQuery, variables: { sort } });
   const [name, setName] = useState('');
@@ -50,13 +53,13 @@ export function Dashboard() {
   return (
     <main className="dashboard">
       <div className="dashboard-head">
-        <h1>Projects</h1>
+        <h1>{t('dashboard.title')}</h1>
         <label>
-          Sort by
+          {t('dashboard.sortBy')}
           <select value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
-            {SORTS.map(([value, label]) => (
+            {SORTS.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {t(`dashboard.sort.${value}`)}
               </option>
             ))}
           </select>
@@ -64,10 +67,10 @@ export function Dashboard() {
       </div>
       <form className="create-project" onSubmit={submit}>
         <label>
-          New project name
+          {t('dashboard.newName')}
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
-        <button type="submit">Create project</button>
+        <button type="submit">{t('dashboard.create')}</button>
         {createError && (
           <p role="alert" className="error">
             {createError}
@@ -79,7 +82,7 @@ export function Dashboard() {
           {error.message}
         </p>
       )}
-      <ul className="projects" aria-label="Projects">
+      <ul className="projects" aria-label={t('dashboard.list')}>
         {data?.projects.map((p) => (
           <li key={p.projectToken} className="project-card">
             <h2>
@@ -87,19 +90,26 @@ export function Dashboard() {
             </h2>
             <p className="stats">
               <span>{count(p.keys, 'key')}</span>
-              <span>{p.unpublishedChanges.toLocaleString('en')} unpublished changes</span>
+              <span>{t('dashboard.unpublished', { count: p.unpublishedChanges })}</span>
+              {p.lastActivityAt && (
+                <span>{t('dashboard.lastActivity', { when: formatRelative(p.lastActivityAt as string) })}</span>
+              )}
             </p>
-            <ul className="progress-list" aria-label={`Progress of ${p.name}`}>
+            <ul className="progress-list" aria-label={t('dashboard.progressOf', { name: p.name })}>
               {p.languages.map((l) => {
                 const done = p.translatedKeysByLanguage[l.key] ?? 0;
                 const percent = p.keys ? Math.round((done / p.keys) * 100) : 0;
                 return (
                   <li key={l.key}>
                     <span className="lang">{l.key}</span>
-                    <progress max={100} value={percent} aria-label={`${l.name} (${l.key}) translated`}>
-                      {percent}%
+                    <progress
+                      max={100}
+                      value={percent}
+                      aria-label={t('dashboard.translated', { name: l.name, code: l.key })}
+                    >
+                      {t('dashboard.percent', { value: percent })}
                     </progress>
-                    <span className="percent">{percent}%</span>
+                    <span className="percent">{t('dashboard.percent', { value: percent })}</span>
                   </li>
                 );
               })}
@@ -109,10 +119,8 @@ export function Dashboard() {
       </ul>
       {data && data.projects.length === 0 && (
         <section className="empty-state" aria-labelledby="no-project-title">
-          <h2 id="no-project-title">No project yet</h2>
-          <p>
-            A project holds the keys and texts of one app. Name it above and create it: it opens with the first steps.
-          </p>
+          <h2 id="no-project-title">{t('dashboard.empty.title')}</h2>
+          <p>{t('dashboard.empty.text')}</p>
         </section>
       )}
     </main>

@@ -1,5 +1,6 @@
 // Dismissing a quality finding: a modal asking for the reason (the service
 // records it in the activity log); the finding comes back when its text changes.
+import { useTranslation } from 'react-i18next';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { Modal } from './Modal';
@@ -16,6 +17,7 @@ interface Props {
 }
 
 export function DismissDialog({ projectToken, finding, title, onCancel, onDone }: Props) {
+  const { t } = useTranslation();
   const id = useId();
   const [reason, setReason] = useState('');
   const [error, setError] = useState('');
@@ -38,11 +40,11 @@ export function DismissDialog({ projectToken, finding, title, onCancel, onDone }
   return (
     <Modal labelledBy={`${id}-title`} onCancel={onCancel}>
       <form onSubmit={submit} className="dismiss-form">
-        <h2 id={`${id}-title`}>Dismiss {title}?</h2>
+        <h2 id={`${id}-title`}>{t('dismiss.title', { title })}</h2>
         <p className="finding-message">{finding.message}</p>
-        <p className="hint">It stays dismissed until the text changes. The reason is kept in the activity log.</p>
+        <p className="hint">{t('dismiss.hint')}</p>
         <label>
-          Reason
+          {t('dismiss.reason')}
           <textarea ref={field} value={reason} onChange={(e) => setReason(e.target.value)} required rows={3} />
         </label>
         {error && (
@@ -52,10 +54,10 @@ export function DismissDialog({ projectToken, finding, title, onCancel, onDone }
         )}
         <div className="actions">
           <button type="submit" disabled={fetching || reason.trim() === ''}>
-            Dismiss finding
+            {t('dismiss.submit')}
           </button>
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

@@ -29,6 +29,7 @@ import { EmptyProject } from './EmptyProject';
 import { Onboarding } from './Onboarding';
 import { EditorQualityFilters, filtersFromAddress, type QualityFilters } from './EditorQualityFilters';
 import { count } from './wording';
+import { useTranslation } from 'react-i18next';
 
 const NEVER = '1970-01-01T00:00:00.000Z';
 
@@ -76,6 +77,7 @@ const errorOf = (error: {
 }) => error.graphQLErrors[0] ?? { message: error.message, extensions: {} };
 
 export function Editor({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data: meta, error: metaError }, refetchMeta] = useQuery({ query: ProjectMeta, variables: { projectToken } });
   const project = meta?.project;
   // The address may carry filters (a link from the Quality screen); they apply as the editor opens.
@@ -131,7 +133,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         tags: f.tags.trim()
           ? f.tags
               .split(',')
-              .map((t) => t.trim())
+              .map((tag) => tag.trim())
               .filter(Boolean)
           : null,
         deprecated: f.deprecated === '' ? null : f.deprecated === 'true',
@@ -239,7 +241,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     if (editingRef.current?.row === rowIndex && editingRef.current.language === language) return;
     nextAction();
     if (row.lock) {
-      setFailure(`The key ${row.key} is locked: unlock it in the key panel to edit.`);
+      setFailure(t('editor.locked', { key: row.key }));
       return;
     }
     const text = filters.customerId && !cell.isOverride ? '' : cell.text;
@@ -256,7 +258,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     const row = rows.row(edit.row);
     if (!row) return setEditing(null);
     if (expected === undefined && edit.draft === edit.base.text) return setEditing(null);
-    setStatus(`Saving ${row.key} (${edit.language})…`);
+    setStatus(t('editor.saving', { key: row.key, language: edit.language }));
     const at = { row: edit.row, language: edit.language };
     setCellStatus({ ...at, kind: 'saving' });
     const result = await client
@@ -282,14 +284,14 @@ export function Editor({ projectToken }: { projectToken: string }) {
         return;
       }
       setStatus('');
-      setFailure(`Not saved: ${error.message}`);
+      setFailure(t('editor.notSaved', { message: error.message }));
       setCellStatus({ ...at, kind: 'failed' });
       setEditing(null);
       return;
     }
     const cell = result.data!.updateTranslation;
     rows.setCell(row.key, row.namespace, cell);
-    setStatus(`Saved ${row.key} (${edit.language})`);
+    setStatus(t('editor.saved', { key: row.key, language: edit.language }));
     setCellStatus({ ...at, kind: 'saved' });
     setFailure('');
     setEditing(null);
@@ -308,7 +310,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         ...(edit.theirs.reviewStatus ? { reviewStatus: edit.theirs.reviewStatus as Cell['reviewStatus'] } : {}),
       });
     setEditing(null);
-    setStatus('Kept their text');
+    setStatus(t('editor.keptTheirs'));
     focusCell({ row: edit.row, col: columns.indexOf(edit.language) });
   };
 
@@ -330,9 +332,9 @@ export function Editor({ projectToken }: { projectToken: string }) {
         },
       })
       .toPromise();
-    if (result.error) return setFailure(`Not saved: ${errorOf(result.error).message}`);
+    if (result.error) return setFailure(t('editor.notSaved', { message: errorOf(result.error).message }));
     rows.setCell(row.key, row.namespace, result.data!.updateTranslation);
-    setStatus(`${row.key} (${language}) ${reviewStatus === 'REVIEWED' ? 'reviewed' : 'not reviewed'}`);
+    setStatus(t(reviewStatus === 'REVIEWED' ? 'editor.reviewed' : 'editor.notReviewed', { key: row.key, language }));
   };
 
   // One stable object of cell actions, so that memoized cells re-render only when their own props change.
@@ -414,7 +416,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         </p>
       </main>
     );
-  if (!project) return <main aria-busy="true">Loading…</main>;
+  if (!project) return <main aria-busy="true">{t('common.loading')}</main>;
   const set = (patch: Partial<Filters>) => {
     nextAction();
     setFilters((f) => ({ ...f, ...patch }));
@@ -428,10 +430,14 @@ export function Editor({ projectToken }: { projectToken: string }) {
       <div className="editor-head">
         <h1>{project.name}</h1>
         <p className="count" aria-live="polite">
-          {rows.total === null ? 'Loading keys…' : `${rows.exact ? '' : 'at least '}${count(total, 'key')}`}
+          {rows.total === null
+            ? t('editor.loadingKeys')
+            : rows.exact
+              ? count(total, 'key')
+              : t('editor.atLeast', { count: count(total, 'key') })}
         </p>
         <label className="check">
-          <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} /> Wrap texts
+          <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} /> {t('editor.wrap')}
         </label>
         <NewKeyForm
           projectToken={projectToken}
@@ -442,41 +448,42 @@ export function Editor({ projectToken }: { projectToken: string }) {
         />
       </div>
       <Onboarding projectToken={projectToken} />
-      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <form className="filters" aria-label={t('editor.filters')} onSubmit={(e) => e.preventDefault()}>
         <label>
-          Key contains{' '}
+          {t('editor.keyContains')}{' '}
           <input type="search" value={filters.keyContains} onChange={(e) => set({ keyContains: e.target.value })} />
         </label>
         <label>
-          Text contains <input type="search" value={filters.text} onChange={(e) => set({ text: e.target.value })} />
+          {t('editor.textContains')}{' '}
+          <input type="search" value={filters.text} onChange={(e) => set({ text: e.target.value })} />
         </label>
         <label>
-          Text status
+          {t('editor.textStatus')}
           <select
             value={filters.textStatus}
             onChange={(e) => set({ textStatus: e.target.value as Filters['textStatus'] })}
           >
-            <option value="">Any</option>
-            <option value="EMPTY">Empty</option>
-            <option value="NOT_EMPTY">Not empty</option>
+            <option value="">{t('editor.any')}</option>
+            <option value="EMPTY">{t('editor.empty')}</option>
+            <option value="NOT_EMPTY">{t('editor.notEmpty')}</option>
           </select>
         </label>
         <label>
-          Review status
+          {t('editor.reviewStatus')}
           <select
             value={filters.reviewStatus}
             onChange={(e) => set({ reviewStatus: e.target.value as Filters['reviewStatus'] })}
           >
-            <option value="">Any</option>
-            <option value="REVIEWED">Reviewed</option>
-            <option value="NOT_REVIEWED">Not reviewed</option>
+            <option value="">{t('editor.any')}</option>
+            <option value="REVIEWED">{t('editor.reviewedOption')}</option>
+            <option value="NOT_REVIEWED">{t('editor.notReviewedOption')}</option>
           </select>
         </label>
         <label hidden={secondary}>
-          Namespace
+          {t('editor.namespace')}
           <select value={filters.namespace} onChange={(e) => set({ namespace: e.target.value })}>
-            <option value="">All</option>
-            <option value="(default)">(default)</option>
+            <option value="">{t('editor.all')}</option>
+            <option value="(default)">{t('editor.defaultNamespace')}</option>
             {project.namespaces.map((n) => (
               <option key={n.name} value={n.name}>
                 {n.name}
@@ -485,23 +492,28 @@ export function Editor({ projectToken }: { projectToken: string }) {
           </select>
         </label>
         <label hidden={secondary}>
-          Tags <input value={filters.tags} placeholder="tag1, tag2" onChange={(e) => set({ tags: e.target.value })} />
+          {t('editor.tags')}{' '}
+          <input
+            value={filters.tags}
+            placeholder={t('editor.tagsPlaceholder')}
+            onChange={(e) => set({ tags: e.target.value })}
+          />
         </label>
         <label hidden={secondary}>
-          Deprecated
+          {t('editor.deprecated')}
           <select
             value={filters.deprecated}
             onChange={(e) => set({ deprecated: e.target.value as Filters['deprecated'] })}
           >
-            <option value="">Any</option>
-            <option value="true">Deprecated</option>
-            <option value="false">Not deprecated</option>
+            <option value="">{t('editor.any')}</option>
+            <option value="true">{t('editor.deprecatedOption')}</option>
+            <option value="false">{t('editor.notDeprecated')}</option>
           </select>
         </label>
         <label hidden={secondary}>
-          Customer
+          {t('editor.customer')}
           <select value={filters.customerId} onChange={(e) => set({ customerId: e.target.value })}>
-            <option value="">Base texts</option>
+            <option value="">{t('editor.baseTexts')}</option>
             {project.customers.map((c) => (
               <option key={c.key} value={c.key}>
                 {c.key}
@@ -510,23 +522,23 @@ export function Editor({ projectToken }: { projectToken: string }) {
           </select>
         </label>
         <label hidden={secondary}>
-          Screenshots
+          {t('editor.screenshots')}
           <select
             value={filters.screenshots}
             onChange={(e) => set({ screenshots: e.target.value as Filters['screenshots'] })}
           >
-            <option value="">Any</option>
-            <option value="true">With a screenshot</option>
-            <option value="false">Without a screenshot</option>
+            <option value="">{t('editor.any')}</option>
+            <option value="true">{t('editor.withScreenshot')}</option>
+            <option value="false">{t('editor.withoutScreenshot')}</option>
           </select>
         </label>
         {moreFilters && <EditorQualityFilters projectToken={projectToken} value={filters} onChange={set} />}
         <label hidden={secondary} className="check">
           <input type="checkbox" checked={filters.problems} onChange={(e) => set({ problems: e.target.checked })} />{' '}
-          Only keys with problems
+          {t('editor.problems')}
         </label>
         <fieldset className="languages">
-          <legend>Languages</legend>
+          <legend>{t('editor.languages')}</legend>
           {project.languages.map((l) => (
             <label key={l.key} className="check">
               <input
@@ -545,7 +557,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
           ))}
         </fieldset>
         <button type="button" aria-expanded={moreFilters} onClick={() => setMoreFilters((m) => !m)}>
-          {moreFilters ? 'Fewer filters' : 'More filters'}
+          {moreFilters ? t('editor.fewerFilters') : t('editor.moreFilters')}
         </button>
         <button
           type="button"
@@ -554,7 +566,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
             setFilters(NO_FILTERS);
           }}
         >
-          Clear filters
+          {t('editor.clearFilters')}
         </button>
       </form>
       {/* For screen readers; the eye finds the outcome on the cell. */}
@@ -632,28 +644,29 @@ function ConflictDialog({
   onKeepMine(): void;
   onTakeTheirs(): void;
 }) {
+  const { t } = useTranslation();
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
     // No Escape: both texts stay until the user keeps one of them.
     <Modal labelledBy="conflict-title">
-      <h2 id="conflict-title">This text changed while you edited it</h2>
+      <h2 id="conflict-title">{t('editor.conflict.title')}</h2>
       <div className="versions">
-        <section aria-label="Your text">
-          <h3>Your text</h3>
+        <section aria-label={t('editor.conflict.yours')}>
+          <h3>{t('editor.conflict.yours')}</h3>
           <p className="version mine">{mine}</p>
         </section>
-        <section aria-label="Their text">
-          <h3>Their text</h3>
+        <section aria-label={t('editor.conflict.theirs')}>
+          <h3>{t('editor.conflict.theirs')}</h3>
           <p className="version theirs">{theirs}</p>
         </section>
       </div>
       <div className="actions">
         <button type="button" ref={first} onClick={onKeepMine}>
-          Keep mine
+          {t('editor.conflict.keepMine')}
         </button>
         <button type="button" onClick={onTakeTheirs}>
-          Take theirs
+          {t('editor.conflict.takeTheirs')}
         </button>
       </div>
     </Modal>

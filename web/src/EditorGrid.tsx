@@ -3,6 +3,7 @@
 // the grid alone, not the editor around it (filters, key panel); the editor
 // keeps the state (active cell, the edit) and moves the focus through
 // GridHandle.focusCell.
+import { i18n } from './i18n';
 import {
   memo,
   useCallback,
@@ -48,7 +49,7 @@ export interface CellStatus {
   kind: 'saving' | 'saved' | 'failed';
 }
 
-const STATUS_WORDS: Record<CellStatus['kind'], string> = { saving: 'Saving…', saved: 'Saved', failed: 'Not saved' };
+const statusWords = (kind: CellStatus['kind']) => i18n.t(`grid.status.${kind}`);
 
 export type Address = { row: number; col: number };
 
@@ -156,7 +157,7 @@ export function EditorGrid({
     <div
       className={`grid${wrap ? ' wrap' : ''}`}
       role="grid"
-      aria-label="Translations"
+      aria-label={i18n.t('grid.label')}
       aria-rowcount={total + 1}
       aria-colcount={languages.length + 1}
       onKeyDown={onKeyDown}
@@ -169,7 +170,7 @@ export function EditorGrid({
           style={{ gridTemplateColumns: template, height: HEADER_HEIGHT, minWidth }}
         >
           <div role="columnheader" className="key-head">
-            Key
+            {i18n.t('grid.key')}
           </div>
           {languages.map((l) => {
             const name = `${languageNames.get(l) ?? l} (${l})`;
@@ -178,8 +179,8 @@ export function EditorGrid({
               <div role="columnheader" key={l} className="language-head">
                 <span className="language-name">{name}</span>
                 <span className="language-progress">
-                  <progress max={100} value={percent} aria-label={`${name} translated`} />
-                  <span>{percent}%</span>
+                  <progress max={100} value={percent} aria-label={i18n.t('grid.translated', { name })} />
+                  <span>{i18n.t('dashboard.percent', { value: percent })}</span>
                 </span>
               </div>
             );
@@ -286,16 +287,16 @@ const GridRow = memo(
               data-cell={`${index}:0`}
               onFocus={() => onActivate({ row: index, col: 0 })}
               onClick={() => onSelect({ key: row.key, namespace: row.namespace })}
-              aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? ', locked' : ''}${row.deprecated ? ', deprecated' : ''}`}
+              aria-label={`${row.namespace ? `${row.namespace}:` : ''}${row.key}${row.lock ? i18n.t('grid.keyLocked') : ''}${row.deprecated ? i18n.t('grid.keyDeprecated') : ''}`}
             >
               <span className="key-name">{row.key}</span>
               <span className="key-meta">
                 {row.namespace && <span className="badge">{row.namespace}</span>}
-                {row.lock && <span className="badge lock">locked</span>}
-                {row.deprecated && <span className="badge deprecated">deprecated</span>}
-                {row.tags.map((t) => (
-                  <span key={t} className="badge tag">
-                    {t}
+                {row.lock && <span className="badge lock">{i18n.t('grid.locked')}</span>}
+                {row.deprecated && <span className="badge deprecated">{i18n.t('grid.deprecated')}</span>}
+                {row.tags.map((tag) => (
+                  <span key={tag} className="badge tag">
+                    {tag}
                   </span>
                 ))}
               </span>
@@ -398,13 +399,13 @@ const GridCell = memo(function GridCell({
     wasEditing.current = !!editing;
     if (editing) finished.current = false;
   }
-  const label = `${row.key} in ${language}`;
+  const label = i18n.t('grid.cellLabel', { key: row.key, language });
   if (editing) {
     return (
       <div role="gridcell" className="cell editing" aria-rowindex={rowIndex + 2} aria-colindex={col + 1}>
         <textarea
           autoFocus
-          aria-label={`Translation of ${label}`}
+          aria-label={i18n.t('grid.translationOf', { label })}
           value={editing.draft}
           aria-invalid={problems.length > 0}
           aria-describedby={`problems-${rowIndex}-${col}`}
@@ -435,7 +436,10 @@ const GridCell = memo(function GridCell({
               className={`counter${row.charactersLimit != null && editing.draft.length > row.charactersLimit ? ' over' : ''}`}
             >
               {row.charactersLimit != null
-                ? `${editing.draft.length} / ${count(row.charactersLimit, 'character')}`
+                ? i18n.t('grid.counterLimit', {
+                    length: editing.draft.length,
+                    limit: count(row.charactersLimit, 'character'),
+                  })
                 : count(editing.draft.length, 'character')}
             </span>
             {problems.map((p) => (
@@ -445,7 +449,7 @@ const GridCell = memo(function GridCell({
             ))}
             {editing.theirs && (
               <span className="problem" role="alert">
-                Changed meanwhile by someone else: “{editing.theirs.text}”
+                {i18n.t('grid.changedMeanwhile', { text: editing.theirs.text })}
               </span>
             )}
           </div>
@@ -474,18 +478,22 @@ const GridCell = memo(function GridCell({
       aria-rowindex={rowIndex + 2}
       aria-colindex={col + 1}
       aria-readonly={row.lock}
-      aria-label={`${label}: ${text || 'empty'}${cell?.reviewStatus === 'REVIEWED' ? ', reviewed' : ''}${problems.length ? `, ${problems.join('; ')}` : ''}${status ? `, ${STATUS_WORDS[status].toLowerCase()}` : ''}`}
+      aria-label={`${label}: ${text || i18n.t('grid.empty')}${cell?.reviewStatus === 'REVIEWED' ? i18n.t('grid.cellReviewed') : ''}${problems.length ? `, ${problems.join('; ')}` : ''}${status ? `, ${statusWords(status).toLowerCase()}` : ''}`}
       onFocus={onFocus}
       onClick={onStart}
       onDoubleClick={onStart}
     >
-      <span className={`text${text ? '' : ' empty'}${inherited ? ' inherited' : ''}`}>{text || 'empty'}</span>
-      {customer && cell?.isOverride && base && <span className="base-text">base: {base.text}</span>}
-      {inherited && <span className="base-text">(base text)</span>}
+      <span className={`text${text ? '' : ' empty'}${inherited ? ' inherited' : ''}`}>
+        {text || i18n.t('grid.empty')}
+      </span>
+      {customer && cell?.isOverride && base && (
+        <span className="base-text">{i18n.t('grid.base', { text: base.text })}</span>
+      )}
+      {inherited && <span className="base-text">{i18n.t('grid.inherited')}</span>}
       <span className="cell-tools">
         {status && (
           <span className={`cell-status ${status}`} aria-hidden="true">
-            {STATUS_WORDS[status]}
+            {statusWords(status)}
           </span>
         )}
         {problems.length > 0 && (
@@ -498,7 +506,7 @@ const GridCell = memo(function GridCell({
           tabIndex={-1}
           className={`review${cell?.reviewStatus === 'REVIEWED' ? ' on' : ''}`}
           aria-pressed={cell?.reviewStatus === 'REVIEWED'}
-          aria-label={`Reviewed: ${label}`}
+          aria-label={i18n.t('grid.reviewedToggle', { label })}
           onClick={(event) => {
             // The review mark, not an edit of the cell.
             event.stopPropagation();

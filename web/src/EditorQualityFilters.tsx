@@ -2,6 +2,7 @@
 // findingSeverity: keys with an open finding in the chosen languages), and the
 // filters an address may carry (#/projects/<token>/translations?key=…&check=…),
 // which the Quality screen's "Open in editor" links use.
+import { Trans, useTranslation } from 'react-i18next';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';
 import { SEVERITIES } from './quality-documents';
@@ -41,14 +42,15 @@ export function EditorQualityFilters({
   value: QualityFilters;
   onChange: (patch: Partial<QualityFilters>) => void;
 }) {
+  const { t } = useTranslation();
   const [{ data }] = useQuery({ query: ChecksQuery, variables: { projectToken } });
   const checks = data?.qualityChecks.checks.filter((c) => c.severity !== null || c.id === value.findingCheck) ?? [];
   return (
     <>
       <label>
-        Quality check
+        {t('qualityFilters.check')}
         <select value={value.findingCheck} onChange={(e) => onChange({ findingCheck: e.target.value })}>
-          <option value="">Any</option>
+          <option value="">{t('editor.any')}</option>
           {checks.map((c) => (
             <option key={c.id} value={c.id}>
               {c.title}
@@ -57,9 +59,9 @@ export function EditorQualityFilters({
         </select>
       </label>
       <label>
-        Finding severity
+        {t('qualityFilters.severity')}
         <select value={value.findingSeverity} onChange={(e) => onChange({ findingSeverity: e.target.value })}>
-          <option value="">Any</option>
+          <option value="">{t('editor.any')}</option>
           {SEVERITIES.map((s) => (
             <option key={s.value} value={s.value}>
               {s.label}
@@ -69,9 +71,9 @@ export function EditorQualityFilters({
       </label>
       {value.key && (
         <span className="key-only">
-          Key <code>{value.key}</code> only{' '}
+          <Trans i18nKey="qualityFilters.keyOnly" values={{ key: value.key }} components={{ code: <code /> }} />{' '}
           <button type="button" onClick={() => onChange({ key: '' })}>
-            Show all keys
+            {t('qualityFilters.showAll')}
           </button>
         </span>
       )}

@@ -1,8 +1,10 @@
 // What the editor shows for a project without keys: the three ways to fill it
 // (import a file, create a key, send a file from a script or CI).
+import { Trans, useTranslation } from 'react-i18next';
 import { CopyButton } from './feedback';
 
 export function EmptyProject({ projectToken, defaultLanguage }: { projectToken: string; defaultLanguage: string }) {
+  const { t } = useTranslation();
   const language = defaultLanguage || 'en';
   const command = [
     `curl -X POST '${location.origin}/api/v2/import?uploadFormat=single-language-json&languageKey=${language}' \\`,
@@ -11,12 +13,14 @@ export function EmptyProject({ projectToken, defaultLanguage }: { projectToken: 
   ].join('\n');
   return (
     <section className="empty-state" aria-labelledby="empty-project-title">
-      <h2 id="empty-project-title">This project has no keys yet</h2>
-      <p>Bring in the texts of your app one of three ways:</p>
+      <h2 id="empty-project-title">{t('emptyProject.title')}</h2>
+      <p>{t('emptyProject.intro')}</p>
       <ul>
         <li>
-          <a href={`#/projects/${encodeURIComponent(projectToken)}/import`}>Import a file</a>: JSON, YAML, PO, XLIFF,
-          Android, iOS strings and more, previewed before anything changes.
+          <Trans
+            i18nKey="emptyProject.import"
+            components={{ a: <a href={`#/projects/${encodeURIComponent(projectToken)}/import`} /> }}
+          />
         </li>
         <li>
           <button
@@ -24,17 +28,19 @@ export function EmptyProject({ projectToken, defaultLanguage }: { projectToken: 
             className="link"
             onClick={() => document.querySelector<HTMLInputElement>('form.new-key input')?.focus()}
           >
-            Create a key
+            {t('emptyProject.createKey')}
           </button>{' '}
-          by hand with the New key field above.
+          {t('emptyProject.createKeyRest')}
         </li>
         <li>
-          From a script or CI, with the project API key from the{' '}
-          <a href={`#/projects/${encodeURIComponent(projectToken)}/settings`}>project settings</a>:
-          <pre aria-label="Import command" tabIndex={0}>
+          <Trans
+            i18nKey="emptyProject.script"
+            components={{ a: <a href={`#/projects/${encodeURIComponent(projectToken)}/settings`} /> }}
+          />
+          <pre aria-label={t('emptyProject.command')} tabIndex={0}>
             <code>{command}</code>
           </pre>
-          <CopyButton value={command} label="Copy command" />
+          <CopyButton value={command} label={t('emptyProject.copyCommand')} />
         </li>
       </ul>
     </section>

@@ -3,6 +3,8 @@
 // download links, and one zip of them all when there are several
 // (exportTranslations withZip). Download links are the service's /download
 // paths on the console's own origin.
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from './i18n';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
@@ -29,30 +31,7 @@ type Exported = ResultOf<typeof ExportTranslations>['exportTranslations'];
  * The export options the screen offers, with what they do. SELECTED_LANGUAGES
  * follows the language choice and ZIP_FILES is the zip link, so neither is a box.
  */
-const OPTION_HELP: Record<
-  Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILES'>,
-  { label: string; help: string }
-> = {
-  SPLIT_BY_NAMESPACES: { label: 'One file per namespace', help: 'Each namespace in its own file(s).' },
-  SPLIT_BY_LANGUAGES: { label: 'One file per language', help: 'Even for a format that holds several languages.' },
-  SPLIT_BY_CUSTOMERS: { label: 'One set per customer', help: "Each customer's overrides merged over the base texts." },
-  ONLY_TRANSLATED: { label: 'Only translated keys', help: 'Keys with a text in at least one language of the file.' },
-  ONLY_NOT_TRANSLATED: { label: 'Only untranslated keys', help: 'Keys missing a text in a language of the file.' },
-  INCLUDE_DESCRIPTIONS: {
-    label: 'Descriptions',
-    help: 'Key descriptions as comments or a column, where the format has them.',
-  },
-  WRITE_NESTED: {
-    label: 'Nested keys',
-    help: 'home.title written as {"home": {"title": …}} (JSON, YAML, JavaScript).',
-  },
-  ESCAPE_NEW_LINES: { label: 'Escape new lines', help: 'Line breaks written as \\n.' },
-  ESCAPE_SINGLE_QUOTES: { label: 'Escape single quotes', help: "' written as \\'." },
-  MULTI_LANGUAGE: { label: 'Several languages in one file', help: 'Languages first ({"en": {…}, "de": {…}}).' },
-  LANGUAGES_NESTED: { label: 'Languages under keys', help: '{"title": {"en": …, "de": …}}.' },
-  SHEETS_AS_NAMESPACES: { label: 'Sheets as namespaces', help: 'One sheet per namespace.' },
-};
-type OfferedOption = keyof typeof OPTION_HELP;
+type OfferedOption = Exclude<ExportOption, 'SELECTED_LANGUAGES' | 'ZIP_FILES'>;
 const GENERAL: OfferedOption[] = [
   'SPLIT_BY_NAMESPACES',
   'SPLIT_BY_LANGUAGES',
@@ -65,12 +44,7 @@ const GENERAL: OfferedOption[] = [
   'ESCAPE_SINGLE_QUOTES',
 ];
 
-const SORTS: [ExportSort, string][] = [
-  ['IMPORT_ORDER', 'Import order'],
-  ['NAMESPACES', 'Namespaces'],
-  ['NEWEST_KEYS_FIRST', 'Newest keys first'],
-  ['NEWEST_KEYS_LAST', 'Newest keys last'],
-];
+const SORTS: ExportSort[] = ['IMPORT_ORDER', 'NAMESPACES', 'NEWEST_KEYS_FIRST', 'NEWEST_KEYS_LAST'];
 
 /** The path of a download url: the file is fetched from the origin the console came from. */
 const localHref = (url: string) => {
@@ -79,6 +53,7 @@ const localHref = (url: string) => {
 };
 
 export function ExportScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data: meta }] = useQuery({ query: ProjectMeta, variables: { projectToken } });
   const [{ data: formatsData }] = useQuery({ query: FileFormatsQuery });
   const formats = formatsData?.fileFormats ?? [];
@@ -107,7 +82,7 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
     const selected = chosen.length < allLanguages.length;
     const tagList = tags
       .split(',')
-      .map((t) => t.trim())
+      .map((tag) => tag.trim())
       .filter(Boolean);
     const result = await exportNow({
       projectToken,
@@ -132,11 +107,11 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
 
   return (
     <main className="transfer export-screen">
-      <h1>Export{project ? ` from ${project.name}` : ''}</h1>
+      <h1>{project ? t('export.titleFrom', { name: project.name }) : t('export.title')}</h1>
       <form onSubmit={submit} className="export-form">
         <div className="option-fields">
           <label>
-            Format
+            {t('export.format')}
             <select value={formatId} onChange={(e) => setFormatId(e.target.value)}>
               {formats.map((f) => (
                 <option key={f.id} value={f.id}>
@@ -146,9 +121,9 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
             </select>
           </label>
           <label>
-            Customer
+            {t('export.customer')}
             <select value={customerKey} onChange={(e) => setCustomerKey(e.target.value)}>
-              <option value="">None (the base texts)</option>
+              <option value="">{t('export.noCustomer')}</option>
               {project?.customers.map((c) => (
                 <option key={c.key} value={c.key}>
                   {c.description ? `${c.key} – ${c.description}` : c.key}
@@ -157,37 +132,37 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
             </select>
           </label>
           <label>
-            Namespace
+            {t('export.namespace')}
             <select value={namespace} onChange={(e) => setNamespace(e.target.value)}>
-              <option value="">All namespaces</option>
+              <option value="">{t('export.allNamespaces')}</option>
               {/* The default namespace is '' and the select's empty value means "all": it travels as \0. */}
               {project?.namespaces.map((n) => (
                 <option key={n.name} value={n.name === '' ? '\u0000' : n.name}>
-                  {n.name === '' ? '(default namespace)' : n.name}
+                  {n.name === '' ? t('export.defaultNamespace') : n.name}
                 </option>
               ))}
             </select>
           </label>
           <label>
-            Tags
+            {t('export.tags')}
             <input value={tags} onChange={(e) => setTags(e.target.value)} aria-describedby="export-tags-help" />
             <span id="export-tags-help" className="help">
-              Comma-separated: only keys with one of them.
+              {t('export.tagsHelp')}
             </span>
           </label>
           <label>
-            Sort
+            {t('export.sortLabel')}
             <select value={sort} onChange={(e) => setSort(e.target.value as ExportSort)}>
-              {SORTS.map(([value, label]) => (
+              {SORTS.map((value) => (
                 <option key={value} value={value}>
-                  {label}
+                  {t(`export.sort.${value}`)}
                 </option>
               ))}
             </select>
           </label>
         </div>
         <fieldset>
-          <legend>Languages</legend>
+          <legend>{t('export.languages')}</legend>
           {project?.languages.map((l) => (
             <label key={l.key} className="check">
               <input
@@ -198,10 +173,10 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
               {l.name || l.key} ({l.key})
             </label>
           ))}
-          {project && project.languages.length === 0 && <p>The project has no language yet.</p>}
+          {project && project.languages.length === 0 && <p>{t('export.noLanguage')}</p>}
         </fieldset>
         <fieldset>
-          <legend>Options</legend>
+          <legend>{t('export.options')}</legend>
           <ul className="option-list">
             {[...layouts, ...GENERAL].map((o) => (
               <li key={o}>
@@ -212,10 +187,10 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
                     aria-describedby={`export-help-${o}`}
                     onChange={(e) => setOptions(toggle(options, o, e.target.checked))}
                   />
-                  {OPTION_HELP[o].label}
+                  {t(`exportOption.${o}.label`)}
                 </label>
                 <span id={`export-help-${o}`} className="help">
-                  {OPTION_HELP[o].help}
+                  {t(`exportOption.${o}.help`)}
                 </span>
               </li>
             ))}
@@ -223,7 +198,7 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
         </fieldset>
         <div className="actions">
           <button type="submit" className="primary" disabled={fetching || !format || chosen.length === 0}>
-            {fetching ? 'Exporting…' : 'Export'}
+            {fetching ? t('export.exporting') : t('export.export')}
           </button>
         </div>
       </form>
@@ -233,16 +208,20 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
         </p>
       )}
       <p role="status" className="status">
-        {fetching ? 'Exporting…' : exported ? `Exported ${count(exported.files.length, 'file')}` : ''}
+        {fetching
+          ? t('export.exporting')
+          : exported
+            ? t('export.exported', { files: count(exported.files.length, 'file') })
+            : ''}
       </p>
       {exported && (
-        <section className="export-files" aria-label="Exported files">
+        <section className="export-files" aria-label={t('export.files')}>
           <h2>{count(exported.files.length, 'file')}</h2>
-          {exported.files.length === 0 && <p>Nothing to export with these choices.</p>}
+          {exported.files.length === 0 && <p>{t('export.nothing')}</p>}
           {exported.zip && (
             <p>
               <a className="download-all" href={localHref(exported.zip.url)} download={exported.zip.fileName}>
-                Download all as zip ({fileSize(exported.zip.size)})
+                {t('export.zip', { size: fileSize(exported.zip.size) })}
               </a>
             </p>
           )}
@@ -257,8 +236,12 @@ export function ExportScreen({ projectToken }: { projectToken: string }) {
             ))}
           </ul>
           <p className="help">
-            The links work until{' '}
-            {new Date((exported.zip ?? exported.files[0])?.expiresAt ?? Date.now()).toLocaleString('en')}.
+            {t('export.until', {
+              when: formatDateTime((exported.zip ?? exported.files[0])?.expiresAt ?? Date.now(), {
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              }),
+            })}
           </p>
         </section>
       )}

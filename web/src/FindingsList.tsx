@@ -2,6 +2,8 @@
 // dismissed ones too) kept in the address, a page of findings with the text
 // and the span the check points at, a link opening the key in the editor,
 // and dismissing (with a reason, in a dialog) or restoring a finding.
+import { useTranslation } from 'react-i18next';
+import { i18n } from './i18n';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import {
@@ -47,6 +49,7 @@ export function FindingsList({
   generation,
   onChanged,
 }: Props) {
+  const { t } = useTranslation();
   const [offset, setOffset] = useState(0);
   const filterKey = JSON.stringify(filter);
   useEffect(() => setOffset(0), [filterKey]);
@@ -68,7 +71,8 @@ export function FindingsList({
   const [failure, setFailure] = useState('');
   const [, restore] = useMutation(RestoreFinding);
   const title = (id: string) => checks.find((c) => c.id === id)?.title ?? id;
-  const name = (f: QualityFinding) => `${title(f.check)} on ${f.key} (${f.languageCode})`;
+  const name = (f: QualityFinding) =>
+    t('findings.name', { check: title(f.check), key: f.key, language: f.languageCode });
   const page = data?.qualityFindings;
   // The editor opens on the key with the source language beside the finding's.
   const source = languages.find((l) => l.isDefault)?.key;
@@ -90,18 +94,18 @@ export function FindingsList({
     });
     if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
-    setStatus(`Restored: ${name(f)}`);
+    setStatus(t('findings.restored', { name: name(f) }));
     onChanged();
   };
 
   return (
     <section aria-labelledby="findings-heading">
-      <h2 id="findings-heading">Findings</h2>
-      <form className="ops-row findings-filters" aria-label="Filter findings" onSubmit={(e) => e.preventDefault()}>
+      <h2 id="findings-heading">{t('findings.title')}</h2>
+      <form className="ops-row findings-filters" aria-label={t('findings.filter')} onSubmit={(e) => e.preventDefault()}>
         <label>
-          Language
+          {t('findings.language')}
           <select value={filter.language} onChange={(e) => onFilter({ language: e.target.value })}>
-            <option value="">All languages</option>
+            <option value="">{t('findings.allLanguages')}</option>
             {languages.map((l) => (
               <option key={l.key} value={l.key}>
                 {l.name} ({l.key})
@@ -110,9 +114,9 @@ export function FindingsList({
           </select>
         </label>
         <label>
-          Severity
+          {t('findings.severity')}
           <select value={filter.severity} onChange={(e) => onFilter({ severity: e.target.value })}>
-            <option value="">All severities</option>
+            <option value="">{t('findings.allSeverities')}</option>
             {SEVERITIES.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -121,9 +125,9 @@ export function FindingsList({
           </select>
         </label>
         <label>
-          Check
+          {t('findings.check')}
           <select value={filter.check} onChange={(e) => onFilter({ check: e.target.value })}>
-            <option value="">All checks</option>
+            <option value="">{t('findings.allChecks')}</option>
             {checks.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.title}
@@ -137,14 +141,14 @@ export function FindingsList({
             checked={filter.dismissed}
             onChange={(e) => onFilter({ dismissed: e.target.checked ? '1' : null })}
           />{' '}
-          Show dismissed
+          {t('findings.showDismissed')}
         </label>
         {(filter.language || filter.severity || filter.check || filter.dismissed) && (
           <button
             type="button"
             onClick={() => onFilter({ language: null, severity: null, check: null, dismissed: null })}
           >
-            Clear filters
+            {t('findings.clear')}
           </button>
         )}
       </form>
@@ -156,21 +160,27 @@ export function FindingsList({
       {page && (
         <p className="findings-total">
           {page.total === 0
-            ? 'No findings match.'
-            : `${count(page.total, 'finding')}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
+            ? t('findings.noMatch')
+            : page.total > PAGE
+              ? t('findings.shown', {
+                  total: count(page.total, 'finding'),
+                  from: offset + 1,
+                  to: Math.min(offset + PAGE, page.total),
+                })
+              : count(page.total, 'finding')}
         </p>
       )}
       {page && page.findings.length > 0 && (
         <table className="data-table findings-table">
-          <caption className="visually-hidden">Findings</caption>
+          <caption className="visually-hidden">{t('findings.title')}</caption>
           <thead>
             <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Language</th>
-              <th scope="col">Check</th>
-              <th scope="col">Text</th>
+              <th scope="col">{t('findings.key')}</th>
+              <th scope="col">{t('findings.language')}</th>
+              <th scope="col">{t('findings.check')}</th>
+              <th scope="col">{t('findings.text')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('findings.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -188,24 +198,35 @@ export function FindingsList({
                 <td>
                   <span className={`severity severity-${f.severity}`}>{severityLabel(f.severity)}</span>{' '}
                   <strong>{title(f.check)}</strong>
-                  {f.dismissed && <span className="state"> dismissed</span>}
+                  {f.dismissed && <span className="state"> {t('findings.stateDismissed')}</span>}
                   <div className="finding-message">{f.message}</div>
                 </td>
                 <td>
                   <MarkedText text={f.text} start={f.spanStart} end={f.spanEnd} />
                 </td>
                 <td className="finding-actions">
-                  <a href={editorLink(f)} aria-label={`Open in editor: ${f.key} (${f.languageCode})`}>
-                    Open in editor
+                  <a
+                    href={editorLink(f)}
+                    aria-label={t('findings.openLabel', { key: f.key, language: f.languageCode })}
+                  >
+                    {t('findings.open')}
                   </a>
                   {canDismiss &&
                     (f.dismissed ? (
-                      <button type="button" onClick={() => void doRestore(f)} aria-label={`Restore ${name(f)}`}>
-                        Restore
+                      <button
+                        type="button"
+                        onClick={() => void doRestore(f)}
+                        aria-label={t('findings.restoreLabel', { name: name(f) })}
+                      >
+                        {t('findings.restore')}
                       </button>
                     ) : (
-                      <button type="button" onClick={() => setDismissing(f)} aria-label={`Dismiss ${name(f)}`}>
-                        Dismiss
+                      <button
+                        type="button"
+                        onClick={() => setDismissing(f)}
+                        aria-label={t('findings.dismissLabel', { name: name(f) })}
+                      >
+                        {t('findings.dismiss')}
                       </button>
                     ))}
                 </td>
@@ -217,10 +238,10 @@ export function FindingsList({
       {page && page.total > PAGE && (
         <div className="ops-row">
           <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-            Previous findings
+            {t('findings.previous')}
           </button>
           <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
-            Next findings
+            {t('findings.next')}
           </button>
         </div>
       )}
@@ -239,7 +260,7 @@ export function FindingsList({
           title={name(dismissing)}
           onCancel={() => setDismissing(undefined)}
           onDone={() => {
-            setStatus(`Dismissed: ${name(dismissing)}`);
+            setStatus(t('findings.dismissed', { name: name(dismissing) }));
             setFailure('');
             setDismissing(undefined);
             onChanged();
@@ -268,7 +289,7 @@ function MarkedText({
       {end > start ? (
         <mark>{text.slice(start, end)}</mark>
       ) : (
-        <mark className="caret" title="here">
+        <mark className="caret" title={i18n.t('findings.here')}>
           ‸
         </mark>
       )}

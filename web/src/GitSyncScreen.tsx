@@ -2,7 +2,9 @@
 // with a token, or SSH with a deploy key the service generates and shows),
 // then pull now (with a preview first), push now, and the last syncs. The
 // service checks every setting; the screen shows its refusals.
-import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { formatDateTime, i18n } from './i18n';
+import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
 import { FileFormatsQuery } from './formats';
@@ -63,23 +65,16 @@ type PullScope = NonNullable<Input['pullScope']>;
 type Pulled = ResultOf<typeof PullGit>['pullFromGit'];
 type Pushed = ResultOf<typeof PushGit>['pushToGit'];
 
-const AUTH: [AuthKind, string][] = [
-  ['TOKEN', 'Access token (HTTPS)'],
-  ['SSH', 'Deploy key (SSH)'],
-  ['NONE', 'None (public repository, pull only)'],
-];
-const FORGES: [ForgeKind | '', string][] = [
-  ['', 'Detect from the URL'],
-  ['GITHUB', 'GitHub'],
-  ['GITLAB', 'GitLab'],
-  ['NONE', 'None (push the branch only)'],
-];
+const AUTH: AuthKind[] = ['TOKEN', 'SSH', 'NONE'];
+const FORGES: (ForgeKind | '')[] = ['', 'GITHUB', 'GITLAB', 'NONE'];
+const forgeName = (forge: ForgeKind | '') => i18n.t(forge ? `git.forge.${forge}` : 'git.forge.detect');
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 10) : '');
 
 /** A value the team copies into the forge (the webhook secret, the public deploy key): read-only, with a copy button. */
 function CopyField({ label, value, help }: { label: string; value: string; help?: string }) {
-  const id = `copy-${label.replace(/\W+/g, '-').toLowerCase()}`;
+  const { t } = useTranslation();
+  const id = `copy-${useId().replace(/\W+/g, '')}`;
   return (
     <div className="copy-link">
       <label htmlFor={id}>{label}</label>
@@ -93,7 +88,7 @@ function CopyField({ label, value, help }: { label: string; value: string; help?
       />
       <CopyButton
         value={value}
-        label={`Copy ${label.toLowerCase()}`}
+        label={t('git.copy', { label })}
         field={() => document.getElementById(id) as HTMLInputElement | null}
       />
       {help && (
@@ -106,6 +101,7 @@ function CopyField({ label, value, help }: { label: string; value: string; help?
 }
 
 function ConnectForm({ projectToken, onConnected }: { projectToken: string; onConnected: (secret: string) => void }) {
+  const { t } = useTranslation();
   const [{ data: formatsData }] = useQuery({ query: FileFormatsQuery });
   const formats = formatsData?.fileFormats ?? [];
   const [remoteUrl, setRemoteUrl] = useState('');
@@ -145,10 +141,10 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
 
   return (
     <form onSubmit={submit} className="git-connect" aria-labelledby="git-connect-title">
-      <h2 id="git-connect-title">Connect a repository</h2>
+      <h2 id="git-connect-title">{t('git.connectTitle')}</h2>
       <div className="option-fields">
         <label>
-          Repository URL
+          {t('git.url')}
           <input
             value={remoteUrl}
             onChange={(e) => setRemoteUrl(e.target.value)}
@@ -158,22 +154,22 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
             size={50}
           />
           <span id="git-url-help" className="help">
-            https://… for a token, git@host:team/app.git or ssh://… for a deploy key. No credentials in the URL.
+            {t('git.urlHelp')}
           </span>
         </label>
         <label>
-          Authentication
+          {t('git.authentication')}
           <select value={authKind} onChange={(e) => setAuthKind(e.target.value as AuthKind)}>
-            {AUTH.map(([value, label]) => (
+            {AUTH.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {t(`git.auth.${value}`)}
               </option>
             ))}
           </select>
         </label>
         {authKind === 'TOKEN' && (
           <label>
-            Access token
+            {t('git.token')}
             <input
               type="password"
               autoComplete="off"
@@ -183,21 +179,17 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
               aria-describedby="git-token-help"
             />
             <span id="git-token-help" className="help">
-              Stored sealed, never shown again. It needs read and write access to the repository, and to pull requests.
+              {t('git.tokenHelp')}
             </span>
           </label>
         )}
-        {authKind === 'SSH' && (
-          <p className="help">
-            The service generates a deploy key when you connect, and shows its public half to add to the repository.
-          </p>
-        )}
+        {authKind === 'SSH' && <p className="help">{t('git.sshHelp')}</p>}
         <label>
-          Branch
+          {t('git.branch')}
           <input value={branch} onChange={(e) => setBranch(e.target.value)} required />
         </label>
         <label>
-          File path pattern
+          {t('git.pattern')}
           <input
             value={pathPattern}
             onChange={(e) => setPathPattern(e.target.value)}
@@ -206,11 +198,11 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
             size={40}
           />
           <span id="git-pattern-help" className="help">
-            {'{lang}'}, {'{ns}'} and {'{customer}'} as in the command-line client's paths.
+            {t('git.patternHelp', { lang: '{lang}', ns: '{ns}', customer: '{customer}' })}
           </span>
         </label>
         <label>
-          Format
+          {t('git.format')}
           <select value={format} onChange={(e) => setFormat(e.target.value)}>
             {formats.map((f) => (
               <option key={f.id} value={f.format}>
@@ -220,35 +212,35 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
           </select>
         </label>
         <label>
-          Files pulled
+          {t('git.filesPulled')}
           <select value={pullScope} onChange={(e) => setPullScope(e.target.value as PullScope)}>
-            <option value="SOURCE">Source language only</option>
-            <option value="ALL">Every language</option>
+            <option value="SOURCE">{t('git.sourceOnly')}</option>
+            <option value="ALL">{t('git.everyLanguage')}</option>
           </select>
         </label>
         <label>
-          Pull requests on
+          {t('git.prOn')}
           <select value={forgeKind} onChange={(e) => setForgeKind(e.target.value as ForgeKind | '')}>
-            {FORGES.map(([value, label]) => (
+            {FORGES.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {forgeName(value)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Forge API URL
+          {t('git.forgeApi')}
           <input value={forgeApiUrl} onChange={(e) => setForgeApiUrl(e.target.value)} aria-describedby="git-api-help" />
           <span id="git-api-help" className="help">
-            Empty: api.github.com, or https://your-gitlab/api/v4.
+            {t('git.forgeApiHelp')}
           </span>
         </label>
         <label>
-          Branch of the service
+          {t('git.serviceBranch')}
           <input value={pushBranch} onChange={(e) => setPushBranch(e.target.value)} placeholder="l10n/<project>" />
         </label>
         <label>
-          Push schedule
+          {t('git.schedule')}
           <input
             value={pushSchedule}
             onChange={(e) => setPushSchedule(e.target.value)}
@@ -256,13 +248,13 @@ function ConnectForm({ projectToken, onConnected }: { projectToken: string; onCo
             aria-describedby="git-schedule-help"
           />
           <span id="git-schedule-help" className="help">
-            A cron expression; empty: on demand only.
+            {t('git.scheduleHelp')}
           </span>
         </label>
       </div>
       <div className="actions">
         <button type="submit" className="primary" disabled={fetching}>
-          {fetching ? 'Connecting…' : 'Connect repository'}
+          {fetching ? t('git.connecting') : t('git.connect')}
         </button>
       </div>
       {error && (
@@ -288,6 +280,7 @@ function SettingsForm({
   onSaved: (message: string) => void;
   onStarted: () => void;
 }) {
+  const { t } = useTranslation();
   const [branch, setBranch] = useState(connection.branch);
   const [pathPattern, setPathPattern] = useState(connection.pathPattern);
   const [pullScope, setPullScope] = useState<PullScope>(connection.pullScope);
@@ -305,52 +298,50 @@ function SettingsForm({
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void save({ branch, pathPattern, pullScope, pushSchedule, ...(token && { token }) }, 'Settings saved');
+    void save({ branch, pathPattern, pullScope, pushSchedule, ...(token && { token }) }, t('git.settingsSaved'));
   };
   return (
     <details className="git-settings">
-      <summary>Change settings</summary>
-      <form onSubmit={submit} className="git-connect" aria-label="Git sync settings">
+      <summary>{t('git.changeSettings')}</summary>
+      <form onSubmit={submit} className="git-connect" aria-label={t('git.settingsForm')}>
         <div className="option-fields">
           <label>
-            Branch
+            {t('git.branch')}
             <input value={branch} onChange={(e) => setBranch(e.target.value)} required />
           </label>
           <label>
-            File path pattern
+            {t('git.pattern')}
             <input value={pathPattern} onChange={(e) => setPathPattern(e.target.value)} required />
           </label>
           <label>
-            Files pulled
+            {t('git.filesPulled')}
             <select value={pullScope} onChange={(e) => setPullScope(e.target.value as PullScope)}>
-              <option value="SOURCE">Source language only</option>
-              <option value="ALL">Every language</option>
+              <option value="SOURCE">{t('git.sourceOnly')}</option>
+              <option value="ALL">{t('git.everyLanguage')}</option>
             </select>
           </label>
           <label>
-            Push schedule
+            {t('git.schedule')}
             <input value={pushSchedule} onChange={(e) => setPushSchedule(e.target.value)} placeholder="0 6 * * 1-5" />
           </label>
           {connection.authKind !== 'NONE' && (
             <label>
-              New access token
+              {t('git.newToken')}
               <input type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
             </label>
           )}
         </div>
         <div className="actions">
           <button type="submit" className="primary" disabled={fetching}>
-            Save settings
+            {t('git.saveSettings')}
           </button>
           {connection.authKind === 'SSH' && (
             <button
               type="button"
               disabled={fetching}
-              onClick={() =>
-                void save({ regenerateDeployKey: true }, 'New deploy key: add its public half to the repository')
-              }
+              onClick={() => void save({ regenerateDeployKey: true }, t('git.newKeyMade'))}
             >
-              New deploy key
+              {t('git.newDeployKey')}
             </button>
           )}
         </div>
@@ -365,15 +356,16 @@ function SettingsForm({
 }
 
 function PullReport({ pulled }: { pulled: Pulled }) {
+  const { t } = useTranslation();
   return (
     <table className="data-table git-files">
-      <caption>Files of {short(pulled.commit)}</caption>
+      <caption>{t('git.filesOf', { commit: short(pulled.commit) })}</caption>
       <thead>
         <tr>
-          <th scope="col">File</th>
-          <th scope="col">Language</th>
-          <th scope="col">Namespace</th>
-          <th scope="col">Outcome</th>
+          <th scope="col">{t('git.file')}</th>
+          <th scope="col">{t('git.language')}</th>
+          <th scope="col">{t('git.namespace')}</th>
+          <th scope="col">{t('git.outcome')}</th>
         </tr>
       </thead>
       <tbody>
@@ -382,15 +374,15 @@ function PullReport({ pulled }: { pulled: Pulled }) {
             <td>
               <code>{f.path}</code>
             </td>
-            <td>{f.language ?? 'all'}</td>
+            <td>{f.language ?? t('git.all')}</td>
             <td>{f.namespace ?? ''}</td>
             <td>
               {f.error ? (
                 <span className="error">{f.error}</span>
               ) : f.preview ? (
-                `${count(f.preview.keysToCreate.count, 'key')} to create, ${count(f.preview.translationsToInsert, 'text')} to add, ${f.preview.translationsToUpdate} to change${f.preview.keysToDelete.count ? `, ${count(f.preview.keysToDelete.count, 'key')} to delete` : ''}${f.preview.translationsToRefuse ? `, ${f.preview.translationsToRefuse} refused` : ''}`
+                `${t('git.previewOutcome', { keys: count(f.preview.keysToCreate.count, 'key'), texts: count(f.preview.translationsToInsert, 'text'), changed: f.preview.translationsToUpdate })}${f.preview.keysToDelete.count ? t('git.toDelete', { keys: count(f.preview.keysToDelete.count, 'key') }) : ''}${f.preview.translationsToRefuse ? t('git.refused', { count: f.preview.translationsToRefuse }) : ''}`
               ) : f.result ? (
-                `${count(f.result.keysCreated, 'key')} created, ${count(f.result.translationsInserted, 'text')} added, ${f.result.translationsUpdated} changed${f.result.translationsRefused ? `, ${f.result.translationsRefused} refused` : ''}`
+                `${t('git.resultOutcome', { keys: count(f.result.keysCreated, 'key'), texts: count(f.result.translationsInserted, 'text'), changed: f.result.translationsUpdated })}${f.result.translationsRefused ? t('git.refused', { count: f.result.translationsRefused }) : ''}`
               ) : (
                 ''
               )}
@@ -403,6 +395,7 @@ function PullReport({ pulled }: { pulled: Pulled }) {
 }
 
 export function GitSyncScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error: loadError }, reload] = useQuery({
     query: GitSyncQuery,
     variables: { projectToken },
@@ -422,7 +415,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
   const refresh = () => reload({ requestPolicy: 'network-only' });
 
   const pull = async (preview: boolean) => {
-    setStatus(preview ? 'Previewing…' : 'Pulling…');
+    setStatus(preview ? t('git.previewing') : t('git.pulling'));
     setPushed(null);
     const result = await pullNow({ projectToken, preview });
     refresh();
@@ -436,7 +429,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
     setStatus(result.data!.pullFromGit.run.message);
   };
   const push = async () => {
-    setStatus('Pushing…');
+    setStatus(t('git.pushing'));
     setPulled(null);
     const result = await pushNow({ projectToken });
     refresh();
@@ -452,7 +445,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
 
   return (
     <main className="transfer git-sync">
-      <h1>Git sync</h1>
+      <h1>{t('git.title')}</h1>
       {loadError && (
         <p role="alert" className="error">
           {messageOf(loadError)}
@@ -470,63 +463,55 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
       {connection && (
         <>
           <section aria-labelledby="git-connection-title">
-            <h2 id="git-connection-title">Repository</h2>
+            <h2 id="git-connection-title">{t('git.repository')}</h2>
             <dl className="git-summary">
-              <dt>URL</dt>
+              <dt>{t('git.urlShort')}</dt>
               <dd>
                 <code>{connection.remoteUrl}</code>
               </dd>
-              <dt>Branch</dt>
+              <dt>{t('git.branch')}</dt>
               <dd>
                 <code>{connection.branch}</code>
               </dd>
-              <dt>Files</dt>
+              <dt>{t('git.files')}</dt>
               <dd>
                 <code>{connection.pathPattern}</code> ({connection.format},{' '}
-                {connection.pullScope === 'SOURCE' ? 'source language pulled' : 'every language pulled'})
+                {connection.pullScope === 'SOURCE' ? t('git.sourcePulled') : t('git.everyPulled')})
               </dd>
-              <dt>Service branch</dt>
+              <dt>{t('git.serviceBranchShort')}</dt>
               <dd>
                 <code>{connection.pushBranch}</code>
                 {connection.forgeKind !== 'NONE'
-                  ? ` → pull requests on ${connection.forgeKind === 'GITHUB' ? 'GitHub' : 'GitLab'} (${connection.forgeRepository})`
+                  ? ` ${t('git.prsOn', { forge: connection.forgeKind === 'GITHUB' ? 'GitHub' : 'GitLab', repository: connection.forgeRepository })}`
                   : ''}
               </dd>
               {connection.pushSchedule && (
                 <>
-                  <dt>Schedule</dt>
+                  <dt>{t('git.scheduleShort')}</dt>
                   <dd>
                     <code>{connection.pushSchedule}</code>
                   </dd>
                 </>
               )}
-              <dt>Last pulled</dt>
-              <dd>{connection.lastPulledCommit ? <code>{short(connection.lastPulledCommit)}</code> : 'never'}</dd>
+              <dt>{t('git.lastPulled')}</dt>
+              <dd>
+                {connection.lastPulledCommit ? <code>{short(connection.lastPulledCommit)}</code> : t('git.never')}
+              </dd>
             </dl>
             {connection.deployPublicKey && (
-              <CopyField
-                label="Public deploy key"
-                value={connection.deployPublicKey}
-                help="Add it to the repository's deploy keys, with write access for pushes."
-              />
+              <CopyField label={t('git.deployKey')} value={connection.deployPublicKey} help={t('git.deployKeyHelp')} />
             )}
-            <CopyField
-              label="Webhook URL"
-              value={connection.webhookUrl}
-              help="The forge's push webhook (content type application/json): GitHub signs with the secret, GitLab sends it as its token."
-            />
-            {secret && (
-              <CopyField label="Webhook secret" value={secret} help="Shown once: give it to the forge's webhook now." />
-            )}
+            <CopyField label={t('git.webhookUrl')} value={connection.webhookUrl} help={t('git.webhookUrlHelp')} />
+            {secret && <CopyField label={t('git.webhookSecret')} value={secret} help={t('git.webhookSecretHelp')} />}
             <div className="actions">
               <button type="button" onClick={() => pull(true)} disabled={pulling || pushing}>
-                Preview pull
+                {t('git.previewPull')}
               </button>
               <button type="button" className="primary" onClick={() => pull(false)} disabled={pulling || pushing}>
-                Pull now
+                {t('git.pullNow')}
               </button>
               <button type="button" className="primary" onClick={push} disabled={pulling || pushing}>
-                Push now
+                {t('git.pushNow')}
               </button>
               <button
                 type="button"
@@ -536,10 +521,10 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
                   else setSecret(r.data!.rotateGitWebhookSecret);
                 }}
               >
-                New webhook secret
+                {t('git.newSecret')}
               </button>
               <button type="button" className="danger" onClick={() => setConfirming(true)}>
-                Disconnect
+                {t('git.disconnect')}
               </button>
             </div>
           </section>
@@ -564,34 +549,34 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
           {pulled && pulled.files.length > 0 && <PullReport pulled={pulled} />}
           {pushed?.pullRequest && (
             <p>
-              {pushed.pullRequest.opened ? 'Opened' : 'Updated'}{' '}
-              <a href={pushed.pullRequest.url} target="_blank" rel="noreferrer">
-                pull request #{pushed.pullRequest.number}
-              </a>{' '}
-              from <code>{pushed.branch}</code>.
+              <Trans
+                i18nKey={pushed.pullRequest.opened ? 'git.prOpened' : 'git.prUpdated'}
+                values={{ number: pushed.pullRequest.number, branch: pushed.branch }}
+                components={{ a: <a href={pushed.pullRequest.url} target="_blank" rel="noreferrer" />, code: <code /> }}
+              />
             </p>
           )}
           <section aria-labelledby="git-runs-title">
-            <h2 id="git-runs-title">Last syncs</h2>
+            <h2 id="git-runs-title">{t('git.lastSyncs')}</h2>
             {data.gitSyncRuns.length === 0 ? (
-              <p>No sync yet.</p>
+              <p>{t('git.noSync')}</p>
             ) : (
               <table className="data-table git-runs">
                 <thead>
                   <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Started by</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Commit</th>
-                    <th scope="col">Message</th>
+                    <th scope="col">{t('git.when')}</th>
+                    <th scope="col">{t('git.what')}</th>
+                    <th scope="col">{t('git.startedBy')}</th>
+                    <th scope="col">{t('git.state')}</th>
+                    <th scope="col">{t('git.commit')}</th>
+                    <th scope="col">{t('git.message')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {data.gitSyncRuns.map((r) => (
                     <tr key={r.id}>
-                      <td>{new Date(r.startedAt).toLocaleString('en')}</td>
-                      <td>{r.kind === 'PREVIEW' ? 'Preview' : r.kind === 'PULL' ? 'Pull' : 'Push'}</td>
+                      <td>{formatDateTime(r.startedAt)}</td>
+                      <td>{t(`git.kind.${r.kind === 'PREVIEW' ? 'PREVIEW' : r.kind === 'PULL' ? 'PULL' : 'PUSH'}`)}</td>
                       <td>{r.trigger.toLowerCase()}</td>
                       <td>{r.state.toLowerCase()}</td>
                       <td>
@@ -604,7 +589,7 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
                             {' '}
                             (
                             <a href={r.pullRequestUrl} target="_blank" rel="noreferrer">
-                              pull request
+                              {t('git.pullRequest')}
                             </a>
                             )
                           </>
@@ -618,20 +603,19 @@ export function GitSyncScreen({ projectToken }: { projectToken: string }) {
           </section>
           {confirming && (
             <Confirm
-              title="Disconnect the repository?"
-              confirmLabel="Disconnect"
+              title={t('git.confirmTitle')}
+              confirmLabel={t('git.disconnect')}
               onCancel={() => setConfirming(false)}
               onConfirm={async () => {
                 setConfirming(false);
                 const r = await disconnect({ projectToken });
                 if (r.error) return setError(messageOf(r.error));
                 setSecret('');
-                setStatus('Disconnected');
+                setStatus(t('git.disconnected'));
                 refresh();
               }}
             >
-              The service forgets the repository, its token or deploy key and its sync log. Nothing changes in the
-              repository.
+              {t('git.confirmText')}
             </Confirm>
           )}
         </>

@@ -1,6 +1,7 @@
 // Glossary files: importing a TBX or CSV file into the glossary shown (all or
 // nothing: the service's refusal names what is wrong), and exporting it as TBX
 // or CSV (a download link, like translation exports).
+import { useTranslation } from 'react-i18next';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { ExportGlossary, ImportGlossary, type GlossaryFormat } from './glossary-documents';
@@ -25,6 +26,7 @@ const localHref = (url: string) => {
 };
 
 export function GlossaryFiles({ projectToken, glossaryId, glossaryName, canImport, canExport, onImported }: Props) {
+  const { t } = useTranslation();
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -53,7 +55,12 @@ export function GlossaryFiles({ projectToken, glossaryId, glossaryName, canImpor
     setImporting(false);
     if (answer.error !== undefined) return setImportError(answer.error);
     const { created, updated, skipped } = answer.data.importGlossary;
-    const message = `Imported ${file.name}: ${created} created, ${updated} updated, ${skipped} skipped${skipped ? ' (no term in the source language)' : ''}`;
+    const message = t(skipped ? 'glossaryFiles.importedSkipped' : 'glossaryFiles.imported', {
+      file: file.name,
+      created,
+      updated,
+      skipped,
+    });
     setImported(message);
     setFile(null);
     if (fileInput.current) fileInput.current.value = '';
@@ -73,19 +80,15 @@ export function GlossaryFiles({ projectToken, glossaryId, glossaryName, canImpor
 
   return (
     <section aria-labelledby={`${id}-heading`} className="glossary-files">
-      <h2 id={`${id}-heading`}>Files</h2>
+      <h2 id={`${id}-heading`}>{t('glossaryFiles.title')}</h2>
       <div className="glossary-file-forms">
         {canImport && (
-          <form onSubmit={doImport} aria-label="Import a glossary file">
-            <h3>Import into {glossaryName}</h3>
-            <p className="hint">
-              TBX (v2 and v3, TBX-Basic) or CSV (a header row: term, description, partOfSpeech, the flags, one column
-              per language). A term already in the glossary (same text and part of speech) takes the file&apos;s fields.
-              All or nothing.
-            </p>
+          <form onSubmit={doImport} aria-label={t('glossaryFiles.importForm')}>
+            <h3>{t('glossaryFiles.importInto', { name: glossaryName })}</h3>
+            <p className="hint">{t('glossaryFiles.importHint')}</p>
             <div className="ops-row">
               <label>
-                TBX or CSV file
+                {t('glossaryFiles.file')}
                 <input
                   ref={fileInput}
                   type="file"
@@ -98,38 +101,38 @@ export function GlossaryFiles({ projectToken, glossaryId, glossaryName, canImpor
                 />
               </label>
               <button type="submit" disabled={!file || importing}>
-                {importing ? 'Importing…' : 'Import'}
+                {importing ? t('glossaryFiles.importing') : t('glossaryFiles.import')}
               </button>
             </div>
             <p role="status" className="status">
-              {importing ? 'Importing…' : imported}
+              {importing ? t('glossaryFiles.importing') : imported}
             </p>
             {importError && (
               <p role="alert" className="error">
-                Not imported: {importError}
+                {t('glossaryFiles.notImported', { error: importError })}
               </p>
             )}
           </form>
         )}
         {canExport && (
-          <form onSubmit={doExport} aria-label="Export the glossary">
-            <h3>Export {glossaryName}</h3>
+          <form onSubmit={doExport} aria-label={t('glossaryFiles.exportForm')}>
+            <h3>{t('glossaryFiles.exportName', { name: glossaryName })}</h3>
             <div className="ops-row">
               <label>
-                Format
+                {t('glossaryFiles.format')}
                 <select value={format} onChange={(e) => setFormat(e.target.value as GlossaryFormat)}>
                   <option value="TBX">TBX (TBX-Basic)</option>
                   <option value="CSV">CSV</option>
                 </select>
               </label>
               <button type="submit" disabled={exporting}>
-                {exporting ? 'Exporting…' : 'Export'}
+                {exporting ? t('glossaryFiles.exporting') : t('glossaryFiles.export')}
               </button>
             </div>
             {exported && (
               <p className="download">
                 <a href={localHref(exported.url)} download={exported.fileName}>
-                  Download {exported.fileName}
+                  {t('glossaryFiles.download', { file: exported.fileName })}
                 </a>{' '}
                 <span className="hint">{fileSize(exported.size)}</span>
               </p>

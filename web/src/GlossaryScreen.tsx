@@ -5,6 +5,7 @@
 // in and out, and shared glossaries. What may be changed is the service's
 // answer: GLOSSARY in the project for its own glossary, ownership for a
 // shared one; without it the screen only reads.
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import {
@@ -29,13 +30,10 @@ const PAGE = 50;
 const SEARCH_SETTLE_MS = 250;
 
 type Flag = 'forbidden' | 'doNotTranslate' | 'caseSensitive';
-const FILTER_FLAGS: { flag: Flag; label: string }[] = [
-  { flag: 'forbidden', label: 'Forbidden' },
-  { flag: 'doNotTranslate', label: 'Do not translate' },
-  { flag: 'caseSensitive', label: 'Case sensitive' },
-];
+const FILTER_FLAGS: Flag[] = ['forbidden', 'doNotTranslate', 'caseSensitive'];
 
 export function GlossaryScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data: meta, error: metaError }, refetchMeta] = useQuery({
     query: GlossaryMetaQuery,
     variables: { projectToken },
@@ -113,7 +111,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
     setDeleting(undefined);
     const result = await remove({ projectToken, id: term.id });
     if (result.error) return setFailure(messageOf(result.error));
-    done(`Deleted ${termName(term)}`, canRevert ? term : undefined);
+    done(t('glossary.deleted', { term: termName(term) }), canRevert ? term : undefined);
   };
   const undoDelete = async (term: GlossaryTerm) => {
     setUndoable(undefined);
@@ -121,24 +119,21 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
     const found = await client.query(TermHistoryQuery, { projectToken, termId: term.id }).toPromise();
     const deletion = found.data?.glossaryTermHistory.find((e) => e.after === null);
     if (found.error || !deletion)
-      return setFailure(found.error ? messageOf(found.error) : 'The deletion was not found in the history');
+      return setFailure(found.error ? messageOf(found.error) : t('glossary.deletionNotFound'));
     const result = await revert({ projectToken, activityId: deletion.change.id });
     if (result.error) return setFailure(messageOf(result.error));
     done(
       result.data!.revertChange.reverted
-        ? `Restored ${termName(term)}`
-        : `${termName(term)} was not restored: it changed since`,
+        ? t('glossary.restored', { term: termName(term) })
+        : t('glossary.notRestored', { term: termName(term) }),
     );
   };
 
-  const glossaryName = own ? 'Project glossary' : (current?.name ?? '');
+  const glossaryName = own ? t('glossary.projectGlossary') : (current?.name ?? '');
   return (
     <main className="ops glossary">
-      <h1>Glossary</h1>
-      <p className="hint">
-        Terms found in a source text are marked in the editor with their required translation, handed to machine
-        translation, and checked in translations (a missing required term, a forbidden one).
-      </p>
+      <h1>{t('glossary.title')}</h1>
+      <p className="hint">{t('glossary.hint')}</p>
       {metaError && (
         <p role="alert" className="error">
           {messageOf(metaError)}
@@ -147,19 +142,23 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
       <section aria-labelledby="terms-heading">
         <div className="glossary-head">
           <h2 id="terms-heading">
-            {glossaryName ? `Terms of ${own ? 'the project glossary' : glossaryName}` : 'Terms'}
+            {own
+              ? t('glossary.termsOfProject')
+              : glossaryName
+                ? t('glossary.termsOf', { name: glossaryName })
+                : t('glossary.terms')}
           </h2>
           {shared.length > 0 && (
             <label>
-              Glossary
+              {t('glossary.glossary')}
               <select
                 value={String(selected)}
                 onChange={(e) => setSelected(e.target.value === 'own' ? 'own' : Number(e.target.value))}
               >
-                <option value="own">Project glossary</option>
+                <option value="own">{t('glossary.projectGlossary')}</option>
                 {shared.map((g) => (
                   <option key={g.id} value={g.id}>
-                    {g.name} (shared, {count(g.terms, 'term')})
+                    {t('glossary.sharedOption', { name: g.name, terms: count(g.terms, 'term') })}
                   </option>
                 ))}
               </select>
@@ -167,38 +166,34 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
           )}
           {canEdit && (
             <button type="button" className="primary" onClick={() => setEditing('new')}>
-              New term
+              {t('glossary.newTerm')}
             </button>
           )}
         </div>
         {meta && !canEdit && (
-          <p className="hint read-only">
-            {own
-              ? 'Read only: changing the project glossary needs the Glossary permission (owners and administrators).'
-              : 'Read only: only the account that created this shared glossary changes it.'}
-          </p>
+          <p className="hint read-only">{own ? t('glossary.readOnlyOwn') : t('glossary.readOnlyShared')}</p>
         )}
         <form
           className="ops-row glossary-filters"
-          aria-label="Filter terms"
+          aria-label={t('glossary.filter')}
           onSubmit={(e) => {
             e.preventDefault();
             setSearch(typed.trim());
           }}
         >
           <label>
-            Search
+            {t('glossary.search')}
             <input
               type="search"
               value={typed}
               onChange={(e) => setTyped(e.target.value)}
-              placeholder="Term, description or translation"
+              placeholder={t('glossary.searchPlaceholder')}
               maxLength={200}
             />
           </label>
           <fieldset>
-            <legend>Only terms that are</legend>
-            {FILTER_FLAGS.map(({ flag, label }) => (
+            <legend>{t('glossary.onlyTerms')}</legend>
+            {FILTER_FLAGS.map((flag) => (
               <label key={flag} className="check">
                 <input
                   type="checkbox"
@@ -207,7 +202,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
                     setFlags((all) => (e.target.checked ? [...all, flag] : all.filter((f) => f !== flag)))
                   }
                 />
-                {label}
+                {t(`glossary.flag.${flag}`)}
               </label>
             ))}
           </fieldset>
@@ -221,61 +216,75 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
           <p className="glossary-total" aria-live="polite">
             {page.total === 0
               ? search || flags.length
-                ? 'No terms match.'
-                : 'No terms yet.'
-              : `${count(page.total, 'term')}${page.total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, page.total)} shown` : ''}`}
+                ? t('glossary.noMatch')
+                : t('glossary.noneYet')
+              : page.total > PAGE
+                ? t('glossary.shown', {
+                    total: count(page.total, 'term'),
+                    from: offset + 1,
+                    to: Math.min(offset + PAGE, page.total),
+                  })
+                : count(page.total, 'term')}
             {fetching && ' …'}
           </p>
         )}
         {page && page.terms.length > 0 && (
           <table className="data-table glossary-table">
-            <caption className="visually-hidden">Glossary terms</caption>
+            <caption className="visually-hidden">{t('glossary.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Term</th>
-                <th scope="col">Translations</th>
-                <th scope="col">Flags</th>
-                <th scope="col">Description</th>
+                <th scope="col">{t('glossary.term')}</th>
+                <th scope="col">{t('glossary.translations')}</th>
+                <th scope="col">{t('glossary.flags')}</th>
+                <th scope="col">{t('glossary.description')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('glossary.actions')}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
-              {page.terms.map((t) => (
-                <tr key={t.id}>
+              {page.terms.map((term) => (
+                <tr key={term.id}>
                   <th scope="row">
                     <span className="term" lang={sourceLanguage}>
-                      {t.term}
+                      {term.term}
                     </span>
-                    {t.partOfSpeech && <span className="pos"> {t.partOfSpeech}</span>}
+                    {term.partOfSpeech && <span className="pos"> {term.partOfSpeech}</span>}
                   </th>
                   <td>
-                    <Translations term={t} targets={targets} />
+                    <Translations term={term} targets={targets} />
                   </td>
                   <td>
-                    <Flags term={t} />
+                    <Flags term={term} />
                   </td>
-                  <td className="term-description">{t.description}</td>
+                  <td className="term-description">{term.description}</td>
                   <td className="term-actions">
                     {canEdit && (
-                      <button type="button" onClick={() => setEditing(t)} aria-label={`Edit ${termName(t)}`}>
-                        Edit
+                      <button
+                        type="button"
+                        onClick={() => setEditing(term)}
+                        aria-label={t('glossary.editLabel', { term: termName(term) })}
+                      >
+                        {t('glossary.edit')}
                       </button>
                     )}
                     {own && (
-                      <button type="button" onClick={() => setHistory(t)} aria-label={`History of ${termName(t)}`}>
-                        History
+                      <button
+                        type="button"
+                        onClick={() => setHistory(term)}
+                        aria-label={t('glossary.historyLabel', { term: termName(term) })}
+                      >
+                        {t('glossary.history')}
                       </button>
                     )}
                     {canEdit && (
                       <button
                         type="button"
                         className="danger"
-                        onClick={() => setDeleting(t)}
-                        aria-label={`Delete ${termName(t)}`}
+                        onClick={() => setDeleting(term)}
+                        aria-label={t('glossary.deleteLabel', { term: termName(term) })}
                       >
-                        Delete
+                        {t('glossary.delete')}
                       </button>
                     )}
                   </td>
@@ -287,10 +296,10 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
         {page && page.total > PAGE && (
           <div className="ops-row">
             <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-              Previous terms
+              {t('glossary.previous')}
             </button>
             <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
-              Next terms
+              {t('glossary.next')}
             </button>
           </div>
         )}
@@ -300,7 +309,7 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
           </p>
           {undoable && (
             <button type="button" onClick={() => void undoDelete(undoable)}>
-              Undo delete
+              {t('glossary.undo')}
             </button>
           )}
         </div>
@@ -347,14 +356,14 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
       )}
       {deleting && (
         <Confirm
-          title={`Delete ${termName(deleting)}?`}
-          confirmLabel="Delete term"
+          title={t('glossary.confirmDelete', { term: termName(deleting) })}
+          confirmLabel={t('glossary.confirmDeleteLabel')}
           onConfirm={() => void doDelete(deleting)}
           onCancel={() => setDeleting(undefined)}
         >
           <p>
-            The term and its translations leave the glossary.
-            {canRevert ? ' The deletion can be undone from the term’s history or the activity log.' : ''}
+            {t('glossary.confirmDeleteText')}
+            {canRevert ? ` ${t('glossary.confirmDeleteUndo')}` : ''}
           </p>
         </Confirm>
       )}
@@ -373,27 +382,28 @@ export function GlossaryScreen({ projectToken }: { projectToken: string }) {
 
 /** The term's translations: the project's languages first, the others the glossary holds counted. */
 function Translations({ term, targets }: { term: GlossaryTerm; targets: readonly { key: string; name: string }[] }) {
+  const { t } = useTranslation();
   const shown = targets
-    .map((l) => ({ language: l.key, text: term.translations.find((t) => t.language === l.key)?.text }))
-    .filter((t) => t.text);
-  const others = term.translations.filter((t) => !targets.some((l) => l.key === t.language));
-  if (term.doNotTranslate) return <span className="hint">Kept as written</span>;
+    .map((l) => ({ language: l.key, text: term.translations.find((x) => x.language === l.key)?.text }))
+    .filter((x) => x.text);
+  const others = term.translations.filter((x) => !targets.some((l) => l.key === x.language));
+  if (term.doNotTranslate) return <span className="hint">{t('glossary.keptAsWritten')}</span>;
   return (
     <>
       {shown.length > 0 && (
         <ul className="plain term-translations">
-          {shown.map((t) => (
-            <li key={t.language}>
-              <span className="lang">{t.language}</span> <span lang={t.language}>{t.text}</span>
+          {shown.map((x) => (
+            <li key={x.language}>
+              <span className="lang">{x.language}</span> <span lang={x.language}>{x.text}</span>
             </li>
           ))}
         </ul>
       )}
-      {shown.length === 0 && others.length === 0 && <span className="hint">None</span>}
+      {shown.length === 0 && others.length === 0 && <span className="hint">{t('glossary.none')}</span>}
       {others.length > 0 && (
-        <span className="hint other-languages" title={others.map((t) => `${t.language}: ${t.text}`).join('\n')}>
+        <span className="hint other-languages" title={others.map((x) => `${x.language}: ${x.text}`).join('\n')}>
           {shown.length ? '+ ' : ''}
-          {count(others.length, 'other language')} ({others.map((t) => t.language).join(', ')})
+          {count(others.length, 'otherLanguage')} ({others.map((x) => x.language).join(', ')})
         </span>
       )}
     </>
@@ -401,25 +411,26 @@ function Translations({ term, targets }: { term: GlossaryTerm; targets: readonly
 }
 
 function Flags({ term }: { term: GlossaryTerm }) {
+  const { t } = useTranslation();
   const flags = [
     term.forbidden && (
       <span key="f" className="badge flag-forbidden">
-        Forbidden
+        {t('glossary.flag.forbidden')}
       </span>
     ),
     term.doNotTranslate && (
       <span key="n" className="badge">
-        Do not translate
+        {t('glossary.flag.doNotTranslate')}
       </span>
     ),
     term.caseSensitive && (
       <span key="c" className="badge">
-        Case sensitive
+        {t('glossary.flag.caseSensitive')}
       </span>
     ),
     term.abbreviation && (
       <span key="a" className="badge">
-        Abbreviation
+        {t('glossary.flag.abbreviation')}
       </span>
     ),
   ].filter(Boolean);

@@ -3,6 +3,7 @@
 // service checks the term (docs/glossary.md) and its refusal is shown in the
 // dialog. Translations of languages the project does not have (a TBX file
 // brings many) are kept as they are: the input replaces all translations.
+import { useTranslation } from 'react-i18next';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { Modal } from './Modal';
@@ -13,12 +14,7 @@ import { messageOf } from './feedback';
 const PARTS_OF_SPEECH = ['noun', 'verb', 'adjective', 'adverb', 'properNoun', 'other'];
 
 type FlagField = 'forbidden' | 'doNotTranslate' | 'caseSensitive' | 'abbreviation';
-const FLAGS: { field: FlagField; label: string; help: string }[] = [
-  { field: 'forbidden', label: 'Forbidden', help: 'Must not be used: the check flags it in a translation.' },
-  { field: 'doNotTranslate', label: 'Do not translate', help: 'Must appear unchanged in translations.' },
-  { field: 'caseSensitive', label: 'Case sensitive', help: 'Matches only as written.' },
-  { field: 'abbreviation', label: 'Abbreviation', help: 'Matches only its exact words (no plural rule).' },
-];
+const FLAGS: FlagField[] = ['forbidden', 'doNotTranslate', 'caseSensitive', 'abbreviation'];
 
 interface Props {
   projectToken: string;
@@ -40,6 +36,7 @@ export function GlossaryTermDialog({
   onCancel,
   onDone,
 }: Props) {
+  const { t } = useTranslation();
   const id = useId();
   const [text, setText] = useState(term?.term ?? '');
   const [partOfSpeech, setPartOfSpeech] = useState(term?.partOfSpeech ?? '');
@@ -51,14 +48,14 @@ export function GlossaryTermDialog({
     abbreviation: term?.abbreviation ?? false,
   });
   const [translations, setTranslations] = useState<Record<string, string>>(() =>
-    Object.fromEntries((term?.translations ?? []).map((t) => [t.language, t.text])),
+    Object.fromEntries((term?.translations ?? []).map((x) => [x.language, x.text])),
   );
   const [error, setError] = useState('');
   const [{ fetching: creating }, create] = useMutation(CreateTerm);
   const [{ fetching: updating }, update] = useMutation(UpdateTerm);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
-  const others = (term?.translations ?? []).filter((t) => !targets.some((l) => l.key === t.language));
+  const others = (term?.translations ?? []).filter((x) => !targets.some((l) => l.key === x.language));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -75,20 +72,18 @@ export function GlossaryTermDialog({
       : await create({ projectToken: glossaryId === null ? projectToken : null, glossaryId, input });
     if (result.error) return setError(messageOf(result.error));
     const name = termName({ term: text.trim(), partOfSpeech: partOfSpeech.trim() });
-    onDone(term ? `Saved ${name}` : `Added ${name}`);
+    onDone(term ? t('termDialog.saved', { term: name }) : t('termDialog.added', { term: name }));
   };
 
-  const title = term ? `Edit ${termName(term)}` : 'New term';
+  const title = term ? t('termDialog.editTitle', { term: termName(term) }) : t('termDialog.newTitle');
   return (
     <Modal labelledBy={`${id}-title`} onCancel={onCancel}>
       <form onSubmit={submit} className="term-form">
         <h2 id={`${id}-title`}>{title}</h2>
-        {sourceLanguage && (
-          <p className="hint">The term is written in the glossary&apos;s source language, {sourceLanguage}.</p>
-        )}
+        {sourceLanguage && <p className="hint">{t('termDialog.sourceHint', { language: sourceLanguage })}</p>}
         <div className="term-fields">
           <label>
-            Term
+            {t('termDialog.term')}
             <input
               ref={first}
               value={text}
@@ -99,7 +94,7 @@ export function GlossaryTermDialog({
             />
           </label>
           <label>
-            Part of speech
+            {t('termDialog.partOfSpeech')}
             <input
               value={partOfSpeech}
               onChange={(e) => setPartOfSpeech(e.target.value)}
@@ -114,29 +109,29 @@ export function GlossaryTermDialog({
           </label>
         </div>
         <label>
-          Description
+          {t('termDialog.description')}
           <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={2} maxLength={2000} />
         </label>
         <fieldset>
-          <legend>Flags</legend>
+          <legend>{t('termDialog.flags')}</legend>
           {FLAGS.map((f) => (
-            <label key={f.field} className="check" title={f.help}>
+            <label key={f} className="check" title={t(`termDialog.flag.${f}.help`)}>
               <input
                 type="checkbox"
-                checked={flags[f.field]}
-                onChange={(e) => setFlags((all) => ({ ...all, [f.field]: e.target.checked }))}
-                aria-describedby={`${id}-${f.field}`}
+                checked={flags[f]}
+                onChange={(e) => setFlags((all) => ({ ...all, [f]: e.target.checked }))}
+                aria-describedby={`${id}-${f}`}
               />
-              {f.label}
-              <span id={`${id}-${f.field}`} className="visually-hidden">
-                {f.help}
+              {t(`termDialog.flag.${f}.label`)}
+              <span id={`${id}-${f}`} className="visually-hidden">
+                {t(`termDialog.flag.${f}.help`)}
               </span>
             </label>
           ))}
         </fieldset>
         <fieldset>
-          <legend>Translations</legend>
-          {targets.length === 0 && <p className="hint">The project has no other language yet.</p>}
+          <legend>{t('termDialog.translations')}</legend>
+          {targets.length === 0 && <p className="hint">{t('termDialog.noOtherLanguage')}</p>}
           <div className="term-translation-fields">
             {targets.map((l) => (
               <label key={l.key}>
@@ -151,7 +146,11 @@ export function GlossaryTermDialog({
             ))}
           </div>
           {others.length > 0 && (
-            <p className="hint">Kept as they are: {others.map((t) => `${t.language} “${t.text}”`).join(', ')}.</p>
+            <p className="hint">
+              {t('termDialog.keptAsTheyAre', {
+                list: others.map((x) => `${x.language} ${t('termHistory.quoted', { value: x.text })}`).join(', '),
+              })}
+            </p>
           )}
         </fieldset>
         {error && (
@@ -161,10 +160,10 @@ export function GlossaryTermDialog({
         )}
         <div className="actions">
           <button type="submit" className="primary" disabled={creating || updating}>
-            {term ? 'Save term' : 'Add term'}
+            {term ? t('termDialog.save') : t('termDialog.add')}
           </button>
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

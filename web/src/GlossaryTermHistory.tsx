@@ -2,6 +2,8 @@
 // that touched it, newest first, with who made it and what it changed; a
 // change can be reverted (revertChange: the whole change, so an import's
 // revert takes back every term it wrote, each only where unchanged since).
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, i18n } from './i18n';
 import { useId, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Modal } from './Modal';
@@ -24,32 +26,39 @@ interface Props {
   onReverted: (message: string) => void;
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
+const when = (iso: string) => formatDateTime(iso);
 
 function what(entry: TermHistoryEntry): string {
-  if (entry.change.kind === 'REVERT') return 'Reverted';
-  if (entry.change.kind === 'IMPORT') return entry.before ? 'Updated by an import' : 'Imported';
-  if (!entry.before) return 'Created';
-  if (!entry.after) return 'Deleted';
-  return 'Edited';
+  const t = i18n.t;
+  if (entry.change.kind === 'REVERT') return t('termHistory.reverted');
+  if (entry.change.kind === 'IMPORT')
+    return entry.before ? t('termHistory.updatedByImport') : t('termHistory.imported');
+  if (!entry.before) return t('termHistory.created');
+  if (!entry.after) return t('termHistory.deleted');
+  return t('termHistory.edited');
 }
 
-const FIELDS: { field: keyof Omit<TermSnapshot, 'translations'>; label: string }[] = [
-  { field: 'term', label: 'Term' },
-  { field: 'partOfSpeech', label: 'Part of speech' },
-  { field: 'description', label: 'Description' },
-  { field: 'forbidden', label: 'Forbidden' },
-  { field: 'doNotTranslate', label: 'Do not translate' },
-  { field: 'caseSensitive', label: 'Case sensitive' },
-  { field: 'abbreviation', label: 'Abbreviation' },
+const FIELDS: (keyof Omit<TermSnapshot, 'translations'>)[] = [
+  'term',
+  'partOfSpeech',
+  'description',
+  'forbidden',
+  'doNotTranslate',
+  'caseSensitive',
+  'abbreviation',
 ];
 const shown = (value: string | boolean | undefined) =>
-  value === undefined || value === '' ? '—' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : `“${value}”`;
+  value === undefined || value === ''
+    ? '—'
+    : typeof value === 'boolean'
+      ? i18n.t(value ? 'common.yes' : 'common.no')
+      : i18n.t('termHistory.quoted', { value });
 
 /** What differs between the term as the change found and left it, one line each. */
 function differences(before: TermSnapshot | null, after: TermSnapshot | null): string[] {
   const lines: string[] = [];
-  for (const { field, label } of FIELDS) {
+  for (const field of FIELDS) {
+    const label = i18n.t(`termHistory.field.${field}`);
     const a = before?.[field];
     const b = after?.[field];
     if (a === b || (!before && (b === '' || b === false)) || (!after && (a === '' || a === false))) continue;
@@ -68,6 +77,7 @@ function differences(before: TermSnapshot | null, after: TermSnapshot | null): s
 }
 
 export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, onReverted }: Props) {
+  const { t } = useTranslation();
   const id = useId();
   const [{ data, error, fetching }, refetch] = useQuery({
     query: TermHistoryQuery,
@@ -82,7 +92,9 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
     const result = await revert({ projectToken, activityId: entry.change.id });
     if (result.error) return setFailure(messageOf(result.error));
     const { reverted, changedSince } = result.data!.revertChange;
-    const message = `Reverted: ${count(reverted, 'term')} restored${changedSince ? `, ${changedSince} changed since kept` : ''}`;
+    const message = changedSince
+      ? t('termHistory.revertedMessageKept', { terms: count(reverted, 'term'), count: changedSince })
+      : t('termHistory.revertedMessage', { terms: count(reverted, 'term') });
     setFailure('');
     setStatus(message);
     refetch({ requestPolicy: 'network-only' });
@@ -91,22 +103,17 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
 
   return (
     <Modal labelledBy={`${id}-title`} onCancel={onClose}>
-      <h2 id={`${id}-title`}>History of {termName(term)}</h2>
-      {canRevert && (
-        <p className="hint">
-          Reverting a change gives back what it found, for every term it touched (an import as a whole), except terms
-          changed since.
-        </p>
-      )}
+      <h2 id={`${id}-title`}>{t('termHistory.title', { term: termName(term) })}</h2>
+      {canRevert && <p className="hint">{t('termHistory.hint')}</p>}
       {error && (
         <p role="alert" className="error">
           {messageOf(error)}
         </p>
       )}
-      {data && entries.length === 0 && <p>No recorded changes.</p>}
-      {fetching && !data && <p>Loading…</p>}
+      {data && entries.length === 0 && <p>{t('termHistory.none')}</p>}
+      {fetching && !data && <p>{t('common.loading')}</p>}
       {entries.length > 0 && (
-        <ol className="plain term-history" aria-label={`Changes of ${termName(term)}, newest first`}>
+        <ol className="plain term-history" aria-label={t('termHistory.changes', { term: termName(term) })}>
           {entries.map((entry) => {
             const label = `${what(entry)}, ${when(entry.change.at)}`;
             return (
@@ -117,7 +124,7 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
                     {when(entry.change.at)} ·{' '}
                     {entry.change.actor.name ??
                       (entry.change.actor.kind === 'API_KEY'
-                        ? 'the project API key'
+                        ? t('termHistory.apiKey')
                         : entry.change.actor.kind.toLowerCase())}
                   </span>
                   {canRevert && (
@@ -125,9 +132,9 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
                       type="button"
                       disabled={reverting}
                       onClick={() => void doRevert(entry)}
-                      aria-label={`Revert: ${label}`}
+                      aria-label={t('termHistory.revertLabel', { label })}
                     >
-                      Revert
+                      {t('termHistory.revert')}
                     </button>
                   )}
                 </div>
@@ -151,7 +158,7 @@ export function GlossaryTermHistory({ projectToken, term, canRevert, onClose, on
       )}
       <div className="actions">
         <button type="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
     </Modal>

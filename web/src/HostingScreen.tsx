@@ -3,6 +3,8 @@
 // its served status and CDN files and a Publish button with live progress
 // (publicationProgress) and its quality-check gate (PublicationGate.tsx);
 // creating and editing custom environments; the publication history.
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatNumber, i18n } from './i18n';
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
@@ -66,17 +68,25 @@ interface GqlError {
   message: string;
 }
 
-const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
+const time = (iso: string | null | undefined) => (iso ? formatDateTime(iso) : '—');
+const STAGES = ['STARTED', 'READING', 'WRITING', 'SWITCHING', 'COMPLETE', 'FAILED'] as const;
+const STATES = ['RUNNING', 'COMPLETE', 'FAILED'] as const;
+/** A word of the service's (a stage, a state) in the console's language, when the console has it. */
+const wordOf = <W extends string>(words: readonly W[], word: string, say: (w: W) => string) =>
+  (words as readonly string[]).includes(word) ? say(word as W) : word.toLowerCase();
+const stageWords = (stage: string) => wordOf(STAGES, stage, (s) => i18n.t(`hosting.stage.${s}`));
+const stateWords = (state: string) => wordOf(STATES, state, (s) => i18n.t(`hosting.state.${s}`));
 
 /** A refusal in words: a publish while another runs (409) says so plainly. */
 function errorText(error: GqlError): string {
   const first = error.graphQLErrors[0];
   if (first?.extensions?.code === 'CONFLICT' && /publication/.test(first.message))
-    return `Another publication is running: ${first.message}`;
+    return i18n.t('hosting.anotherRunning', { message: first.message });
   return first?.message ?? error.message;
 }
 
 export function HostingScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const client = useClient();
   const [{ data, error }, refetch] = useQuery({ query: EnvironmentsQuery, variables: { projectToken } });
   const [{ data: history }, refetchHistory] = useQuery({ query: PublicationsQuery, variables: { projectToken } });
@@ -115,7 +125,7 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
     if (result.error) return setOrderError(errorText(result.error));
     setOrderError('');
     const position = keys.indexOf(moved) + 1;
-    setAnnouncement(`Moved ${moved} to position ${position}; it now publishes from ${keys[position - 2]}`);
+    setAnnouncement(t('hosting.moved', { key: moved, position, source: keys[position - 2] }));
     refresh();
   };
   /** Moves `key` to `index` of the order (never above _latest, which stays first). */
@@ -136,18 +146,15 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
 
   return (
     <main className="ops hosting">
-      <h1>Hosting</h1>
+      <h1>{t('hosting.title')}</h1>
       {error && (
         <p role="alert" className="error">
           {errorText(error)}
         </p>
       )}
       <section aria-labelledby="environments-heading">
-        <h2 id="environments-heading">Environments in publication order</h2>
-        <p className="hint">
-          Each publishes from the one above it (_latest from the editor, _production always from _latest). Drag a custom
-          environment, or use its move buttons, to change the order.
-        </p>
+        <h2 id="environments-heading">{t('hosting.environments')}</h2>
+        <p className="hint">{t('hosting.environmentsHint')}</p>
         <ol className="environments">
           {environments.map((environment, index) => (
             <li
@@ -197,19 +204,19 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
       <ConnectApp projectToken={projectToken} environments={environments} />
       <CreateEnvironmentForm projectToken={projectToken} onCreated={refresh} />
       <section aria-labelledby="history-heading">
-        <h2 id="history-heading">Publications</h2>
-        {history && history.publications.length === 0 && <p>Nothing published yet.</p>}
+        <h2 id="history-heading">{t('hosting.publications')}</h2>
+        {history && history.publications.length === 0 && <p>{t('hosting.nothingPublished')}</p>}
         {history && history.publications.length > 0 && (
           <table className="data-table">
-            <caption className="visually-hidden">Publications, newest first</caption>
+            <caption className="visually-hidden">{t('hosting.publicationsCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Environment</th>
-                <th scope="col">From</th>
-                <th scope="col">Published by</th>
-                <th scope="col">State</th>
-                <th scope="col">Label</th>
+                <th scope="col">{t('hosting.started')}</th>
+                <th scope="col">{t('hosting.environment')}</th>
+                <th scope="col">{t('hosting.from')}</th>
+                <th scope="col">{t('hosting.publishedBy')}</th>
+                <th scope="col">{t('hosting.stateColumn')}</th>
+                <th scope="col">{t('hosting.label')}</th>
               </tr>
             </thead>
             <tbody>
@@ -218,9 +225,9 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
                   <td>{time(p.createdAt)}</td>
                   <td>{p.environmentKey}</td>
                   <td>{p.source}</td>
-                  <td>{`${p.publishedBy.name ?? (p.publishedBy.kind === 'API_KEY' ? 'project API key' : p.publishedBy.kind.toLowerCase())} (${p.changeSource.toLowerCase()})`}</td>
+                  <td>{`${p.publishedBy.name ?? (p.publishedBy.kind === 'API_KEY' ? t('hosting.apiKey') : p.publishedBy.kind.toLowerCase())} (${p.changeSource.toLowerCase()})`}</td>
                   <td>
-                    <span className={`state state-${p.state.toLowerCase()}`}>{p.state}</span>
+                    <span className={`state state-${p.state.toLowerCase()}`}>{stateWords(p.state)}</span>
                     {p.message && <span className="error"> {p.message}</span>}
                   </td>
                   <td>{p.label ?? ''}</td>
@@ -251,6 +258,7 @@ function EnvironmentCard({
   onChanged: () => void;
   move?: { up?: () => void; down?: () => void };
 }) {
+  const { t } = useTranslation();
   const [{ data: status }, refetchStatus] = useQuery({
     query: StatusQuery,
     variables: { projectToken, key: environment.key },
@@ -306,20 +314,30 @@ function EnvironmentCard({
         <h3>
           {environment.name} <code>{environment.key}</code>
         </h3>
-        <span className="from">from {environment.source}</span>
+        <span className="from">{t('hosting.fromSource', { source: environment.source })}</span>
         {move && (
           <span className="move">
-            <button type="button" onClick={move.up} disabled={!move.up} aria-label={`Move ${environment.key} up`}>
+            <button
+              type="button"
+              onClick={move.up}
+              disabled={!move.up}
+              aria-label={t('hosting.up', { key: environment.key })}
+            >
               ↑
             </button>
-            <button type="button" onClick={move.down} disabled={!move.down} aria-label={`Move ${environment.key} down`}>
+            <button
+              type="button"
+              onClick={move.down}
+              disabled={!move.down}
+              aria-label={t('hosting.down', { key: environment.key })}
+            >
               ↓
             </button>
           </span>
         )}
         {!environment.builtIn && (
           <button type="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
-            Edit {environment.key}
+            {t('hosting.edit', { key: environment.key })}
           </button>
         )}
       </header>
@@ -333,40 +351,40 @@ function EnvironmentCard({
           }}
         />
       )}
-      <dl className="environment-status" aria-label={`Status of ${environment.key}`}>
+      <dl className="environment-status" aria-label={t('hosting.statusOf', { key: environment.key })}>
         <div>
-          <dt>Keys</dt>
-          <dd>{s?.numberOfKeys ?? '…'}</dd>
+          <dt>{t('hosting.keys')}</dt>
+          <dd>{s ? formatNumber(s.numberOfKeys) : '…'}</dd>
         </div>
         <div>
-          <dt>Languages</dt>
-          <dd>{s?.numberOfLanguages ?? '…'}</dd>
+          <dt>{t('hosting.languages')}</dt>
+          <dd>{s ? formatNumber(s.numberOfLanguages) : '…'}</dd>
         </div>
         <div>
-          <dt>Non-empty translations</dt>
-          <dd>{s?.numberOfNonEmptyTranslations ?? '…'}</dd>
+          <dt>{t('hosting.nonEmpty')}</dt>
+          <dd>{s ? formatNumber(s.numberOfNonEmptyTranslations) : '…'}</dd>
         </div>
         <div>
-          <dt>Published</dt>
-          <dd>{s ? (s.createdAt ? time(s.createdAt) : 'never') : '…'}</dd>
+          <dt>{t('hosting.published')}</dt>
+          <dd>{s ? (s.createdAt ? time(s.createdAt) : t('common.never')) : '…'}</dd>
         </div>
         {environment.lastPublication?.label && (
           <div>
-            <dt>Label</dt>
+            <dt>{t('hosting.label')}</dt>
             <dd>{environment.lastPublication.label}</dd>
           </div>
         )}
       </dl>
       {s && s.resources.length > 0 && (
         <details className="resources">
-          <summary>Files on the CDN ({s.resources.length})</summary>
+          <summary>{t('hosting.files', { count: s.resources.length })}</summary>
           <ul>
             {s.resources.map((r) => (
               <li key={r.link}>
                 <a href={r.url} target="_blank" rel="noreferrer">
                   {r.link.split('/').slice(2).join('/')}
                 </a>{' '}
-                <span className="size">{r.size.toLocaleString('en')} B</span>
+                <span className="size">{t('hosting.size', { size: r.size })}</span>
               </li>
             ))}
           </ul>
@@ -375,15 +393,15 @@ function EnvironmentCard({
       <div className="publish-row">
         {environment.key === '_latest' && (
           <input
-            aria-label="Label of the next _latest publication"
-            placeholder="Label (optional)"
+            aria-label={t('hosting.nextLabel')}
+            placeholder={t('hosting.labelPlaceholder')}
             value={label}
             onChange={(e) => setLabel(e.target.value)}
             maxLength={200}
           />
         )}
         <button type="button" onClick={() => void doPublish()} disabled={publishing}>
-          Publish {environment.key}
+          {t('hosting.publish', { key: environment.key })}
         </button>
         {(running || publishing) && (
           <span className="publish-progress">
@@ -391,21 +409,27 @@ function EnvironmentCard({
             <progress
               max={100}
               value={running && progress!.filesTotal > 0 ? files : undefined}
-              aria-label={`Publication of ${environment.key}`}
+              aria-label={t('hosting.publicationOf', { key: environment.key })}
             />
             <span>
               {running && progress!.filesTotal > 0
-                ? `${progress!.stage.toLowerCase()}: ${progress!.filesDone.toLocaleString('en')} of ${count(progress!.filesTotal, 'file')}`
+                ? t('hosting.progress', {
+                    stage: stageWords(progress!.stage),
+                    done: progress!.filesDone,
+                    files: count(progress!.filesTotal, 'file'),
+                  })
                 : running
-                  ? `${progress!.stage.toLowerCase()}…`
-                  : 'starting…'}
+                  ? t('hosting.stageRunning', { stage: stageWords(progress!.stage) })
+                  : t('hosting.starting')}
             </span>
           </span>
         )}
-        {progress?.state === 'COMPLETE' && !publishing && <span role="status">Published {environment.key}</span>}
+        {progress?.state === 'COMPLETE' && !publishing && (
+          <span role="status">{t('hosting.publishedKey', { key: environment.key })}</span>
+        )}
         {progress?.state === 'FAILED' && (
           <span role="alert" className="error">
-            Publication failed: {progress.message}
+            {t('hosting.failed', { message: progress.message })}
           </span>
         )}
       </div>
@@ -435,6 +459,7 @@ function EnvironmentCard({
 }
 
 function CreateEnvironmentForm({ projectToken, onCreated }: { projectToken: string; onCreated: () => void }) {
+  const { t } = useTranslation();
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
   const [color, setColor] = useState('#808080');
@@ -451,28 +476,28 @@ function CreateEnvironmentForm({ projectToken, onCreated }: { projectToken: stri
   };
   return (
     <form className="ops-form" onSubmit={submit} aria-labelledby="create-env-heading">
-      <h2 id="create-env-heading">New environment</h2>
+      <h2 id="create-env-heading">{t('hosting.newEnvironment')}</h2>
       <div className="ops-row">
         <label>
-          Environment key
+          {t('hosting.environmentKey')}
           <input
             value={key}
             onChange={(e) => setKey(e.target.value)}
             required
             maxLength={40}
             pattern="[a-z0-9][a-z0-9_\-]{0,39}"
-            title="a-z, 0-9, - and _, not starting with _"
+            title={t('hosting.keyPattern')}
           />
         </label>
         <label>
-          Environment name
+          {t('hosting.environmentName')}
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
         </label>
         <label>
-          Color
+          {t('hosting.color')}
           <input type="color" value={color} onChange={(e) => setColor(e.target.value)} />
         </label>
-        <button type="submit">Create environment</button>
+        <button type="submit">{t('hosting.create')}</button>
         {error && (
           <p role="alert" className="error">
             {error}
@@ -492,6 +517,7 @@ function EditEnvironmentForm({
   environment: Environment;
   onDone: () => void;
 }) {
+  const { t } = useTranslation();
   const [name, setName] = useState(environment.name);
   const [color, setColor] = useState(
     environment.color.length === 4
@@ -509,14 +535,14 @@ function EditEnvironmentForm({
   return (
     <form className="ops-row edit-environment" onSubmit={submit}>
       <label>
-        Name of {environment.key}
+        {t('hosting.nameOf', { key: environment.key })}
         <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
       </label>
       <label>
-        Color of {environment.key}
+        {t('hosting.colorOf', { key: environment.key })}
         <input type="color" value={color} onChange={(e) => setColor(e.target.value)} />
       </label>
-      <button type="submit">Save</button>
+      <button type="submit">{t('common.save')}</button>
       {error && (
         <p role="alert" className="error">
           {error}

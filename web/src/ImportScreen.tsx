@@ -4,6 +4,8 @@
 // would change (previewImport: the import run and rolled back), then the
 // import (importFile: the engine and limits of POST /api/v2/import), one file
 // after the other, with the upload's real progress and the counts.
+import { useTranslation } from 'react-i18next';
+import { formatNumber, i18n } from './i18n';
 import { useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { graphql, type ResultOf, type VariablesOf } from './graphql';
@@ -44,40 +46,9 @@ type Result = ResultOf<typeof ImportFile>['importFile'];
 /** Options that choose how a file is read (LayoutOption) are set per file, next to its format. */
 type GeneralOption = Exclude<ImportOption, LayoutOption>;
 
-/** Every import option of the API, with what it does (the Record makes the list exactly the API's). */
-const OPTION_HELP: Record<ImportOption, { label: string; help: string }> = {
-  REPLACE_TRANSLATION_IF_FOUND: {
-    label: 'Replace existing translations',
-    help: 'Texts of the file replace the translations the project has; otherwise only missing translations are added.',
-  },
-  TRIM_LEADING_TRAILING_SPACES: {
-    label: 'Trim spaces',
-    help: 'White space at the start and end of each text is removed.',
-  },
-  UNESCAPE_NEW_LINES: { label: 'Unescape new lines', help: 'The two characters \\n in a text become a line break.' },
-  UNESCAPE_SINGLE_QUOTES: { label: 'Unescape single quotes', help: "\\' in a text becomes '." },
-  PUBLISH_AFTER_IMPORT: {
-    label: 'Publish after import',
-    help: 'Publishes the _latest environment once the import is written (plans with publishing).',
-  },
-  DELETE_NOT_PRESENT_KEYS: {
-    label: 'Delete keys not in the file',
-    help: 'Keys of the namespace below (the whole project without one) that the file lacks are deleted. Locked keys stay. Not with a customer.',
-  },
-  INCLUDE_FILE_PATH: {
-    label: 'Record the file path',
-    help: "The file's name is recorded on its keys; exports give it back as remotePath.",
-  },
-  MULTI_LANGUAGE: {
-    label: 'Several languages',
-    help: 'The file holds several languages, languages first ({"en": {…}, "de": {…}}).',
-  },
-  LANGUAGES_NESTED: {
-    label: 'Languages under keys',
-    help: 'The languages are under each key ({"title": {"en": …, "de": …}}).',
-  },
-  SHEETS_AS_NAMESPACES: { label: 'Sheets as namespaces', help: "Each sheet's name is the namespace of its rows." },
-};
+/** What each import option does: t() of an option without its texts does not compile, so every option of the API has them. */
+const optionLabel = (o: ImportOption) => i18n.t(`importOption.${o}.label`);
+const optionHelp = (o: ImportOption) => i18n.t(`importOption.${o}.help`);
 const GENERAL_OPTIONS: GeneralOption[] = [
   'REPLACE_TRANSLATION_IF_FOUND',
   'TRIM_LEADING_TRAILING_SPACES',
@@ -124,9 +95,10 @@ async function suggestionOf(file: File) {
 }
 
 /** A figure of the preview's table. */
-const count = (n: number) => n.toLocaleString('en');
+const count = (n: number) => formatNumber(n);
 
 export function ImportScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data: meta }] = useQuery({ query: ProjectMeta, variables: { projectToken } });
   const [{ data: formatsData, error: formatsError }] = useQuery({ query: FileFormatsQuery });
   const formats = formatsData?.fileFormats ?? [];
@@ -165,7 +137,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
       format: '',
       languageKey: '',
       layout: [],
-      reason: 'reading the file…',
+      reason: t('import.readingFile'),
       stage: 'ready' as const,
     }));
     setItems((list) => [...list.filter((i) => i.stage !== 'imported'), ...added]);
@@ -175,7 +147,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
         format: s.format,
         languageKey: s.languageKey ?? '',
         layout: s.options,
-        reason: `Suggested: ${s.reason}`,
+        reason: t('import.suggested', { reason: s.reason }),
       });
     }
   };
@@ -184,7 +156,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
     const format = formatById.get(item.format)!;
     const tagList = tags
       .split(',')
-      .map((t) => t.trim())
+      .map((tag) => tag.trim())
       .filter(Boolean);
     return {
       projectToken,
@@ -200,8 +172,8 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
 
   const problemOf = (item: Item): string | undefined => {
     const format = formatById.get(item.format);
-    if (!format) return 'Choose the format of the file';
-    if (needsLanguage(format, item.layout) && !item.languageKey.trim()) return 'Choose the language of the file';
+    if (!format) return t('import.chooseFormat');
+    if (needsLanguage(format, item.layout) && !item.languageKey.trim()) return t('import.chooseLanguage');
     return undefined;
   };
 
@@ -250,15 +222,15 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
   const imported = items.filter((i) => i.stage === 'imported').length;
   const files = (n: number) => counted(n, 'file');
   const status = busy
-    ? 'Working…'
+    ? t('import.working')
     : imported
-      ? `Imported ${files(imported)}`
+      ? t('import.imported', { files: files(imported) })
       : previewed
-        ? `Preview ready for ${files(previewed)}: apply to import`
+        ? t('import.previewReady', { files: files(previewed) })
         : '';
   return (
     <main className="transfer import-screen">
-      <h1>Import{project ? ` into ${project.name}` : ''}</h1>
+      <h1>{project ? t('import.titleInto', { name: project.name }) : t('import.title')}</h1>
       {formatsError && (
         <p role="alert" className="error">
           {formatsError.message}
@@ -273,9 +245,9 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        <p>Drop translation files here, or</p>
+        <p>{t('import.drop')}</p>
         <label className="file-pick">
-          Choose files to import
+          {t('import.choose')}
           <input
             ref={input}
             type="file"
@@ -289,10 +261,10 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
       </div>
 
       <fieldset className="import-options" disabled={busy}>
-        <legend>Options for every file</legend>
+        <legend>{t('import.optionsForAll')}</legend>
         <div className="option-fields">
           <label>
-            Namespace
+            {t('import.namespace')}
             <input
               value={namespace}
               list="import-namespaces"
@@ -300,7 +272,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
               aria-describedby="namespace-help"
             />
             <span id="namespace-help" className="help">
-              Of the keys the file gives none; the scope of “Delete keys not in the file”.
+              {t('import.namespaceHelp')}
             </span>
           </label>
           <datalist id="import-namespaces">
@@ -316,13 +288,13 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
             ))}
           </datalist>
           <label>
-            Customer
+            {t('import.customer')}
             <select
               value={customerKey}
               onChange={(e) => editShared(() => setCustomerKey(e.target.value))}
               aria-describedby="customer-help"
             >
-              <option value="">None (the base texts)</option>
+              <option value="">{t('import.noCustomer')}</option>
               {project?.customers.map((c) => (
                 <option key={c.key} value={c.key}>
                   {c.description ? `${c.key} – ${c.description}` : c.key}
@@ -330,18 +302,18 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
               ))}
             </select>
             <span id="customer-help" className="help">
-              The file's texts become this customer's overrides.
+              {t('import.customerHelp')}
             </span>
           </label>
           <label>
-            Tags
+            {t('import.tags')}
             <input
               value={tags}
               onChange={(e) => editShared(() => setTags(e.target.value))}
               aria-describedby="tags-help"
             />
             <span id="tags-help" className="help">
-              Comma-separated; added to every key of the file.
+              {t('import.tagsHelp')}
             </span>
           </label>
         </div>
@@ -359,10 +331,10 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
                     )
                   }
                 />
-                {OPTION_HELP[o].label}
+                {optionLabel(o)}
               </label>
               <span id={`help-${o}`} className="help">
-                {OPTION_HELP[o].help}
+                {optionHelp(o)}
               </span>
             </li>
           ))}
@@ -370,7 +342,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
       </fieldset>
 
       {items.length > 0 && (
-        <ul className="import-files" aria-label="Files to import">
+        <ul className="import-files" aria-label={t('import.files')}>
           {items.map((item) => (
             <FileItem
               key={item.id}
@@ -389,7 +361,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
           disabled={busy || toPreview === 0 || formats.length === 0}
           onClick={() => void runAll('previewing')}
         >
-          Preview
+          {t('import.preview')}
         </button>
         <button
           type="button"
@@ -397,7 +369,7 @@ export function ImportScreen({ projectToken }: { projectToken: string }) {
           disabled={busy || previewed === 0}
           onClick={() => void runAll('importing')}
         >
-          {previewed > 1 ? `Apply import of ${previewed} files` : 'Apply import'}
+          {previewed > 1 ? t('import.applyMany', { count: previewed }) : t('import.apply')}
         </button>
       </div>
       <p role="status" className="status">
@@ -420,6 +392,7 @@ function FileItem({
   onEdit: (change: Partial<Item>) => void;
   onRemove: () => void;
 }) {
+  const { t } = useTranslation();
   const name = item.file.name;
   const format = formats.find((f) => f.id === item.format);
   const layouts = layoutOptionsOf(format);
@@ -431,20 +404,20 @@ function FileItem({
         <strong className="file-name">{name}</strong>
         <span className="file-size">{fileSize(item.file.size)}</span>
         {!locked && (
-          <button type="button" onClick={onRemove} aria-label={`Remove ${name}`}>
-            Remove
+          <button type="button" onClick={onRemove} aria-label={t('import.removeLabel', { name })}>
+            {t('import.remove')}
           </button>
         )}
       </div>
       <div className="file-fields">
         <label>
-          Format of {name}
+          {t('import.formatOf', { name })}
           <select
             value={item.format}
             disabled={locked}
-            onChange={(e) => onEdit({ format: e.target.value, reason: 'Chosen' })}
+            onChange={(e) => onEdit({ format: e.target.value, reason: t('import.chosen') })}
           >
-            {!format && <option value="">Choose…</option>}
+            {!format && <option value="">{t('import.chooseOption')}</option>}
             {formats.map((f) => (
               <option key={f.id} value={f.id}>
                 {f.name} ({f.id})
@@ -453,12 +426,12 @@ function FileItem({
           </select>
         </label>
         <label>
-          Language of {name}
+          {t('import.languageOf', { name })}
           <input
             value={item.languageKey}
             disabled={locked}
             list="import-languages"
-            placeholder={needsLanguage(format, item.layout) ? 'required' : 'from the file'}
+            placeholder={needsLanguage(format, item.layout) ? t('import.required') : t('import.fromFile')}
             onChange={(e) => onEdit({ languageKey: e.target.value })}
           />
         </label>
@@ -474,10 +447,10 @@ function FileItem({
                   onEdit({ layout: e.target.checked ? [...item.layout, o] : item.layout.filter((x) => x !== o) })
                 }
               />
-              {OPTION_HELP[o].label}
+              {optionLabel(o)}
             </label>
             <span id={`help-${item.id}-${o}`} className="help">
-              {OPTION_HELP[o].help}
+              {optionHelp(o)}
             </span>
           </span>
         ))}
@@ -489,7 +462,7 @@ function FileItem({
       {item.error && (
         <p role="alert" className="error transfer-error">
           {item.error}
-          {item.refused ? ' Nothing was changed.' : ''}
+          {item.refused ? ` ${t('import.nothingChanged')}` : ''}
         </p>
       )}
       {item.preview && item.stage === 'previewed' && <PreviewView name={name} preview={item.preview} />}
@@ -499,13 +472,14 @@ function FileItem({
 }
 
 function Progress({ name, progress, importing }: { name: string; progress: UploadProgress; importing: boolean }) {
+  const { t } = useTranslation();
   if (!progress.uploaded) {
     const percent = progress.total ? Math.floor((progress.sent / progress.total) * 100) : 0;
     return (
       <p className="progress-line">
-        <progress max={progress.total || 1} value={progress.sent} aria-label={`Upload of ${name}`} />
+        <progress max={progress.total || 1} value={progress.sent} aria-label={t('import.uploadOf', { name })} />
         <span>
-          Uploading {fileSize(progress.sent)} of {fileSize(progress.total)} ({percent}%)
+          {t('import.uploading', { sent: fileSize(progress.sent), total: fileSize(progress.total), percent })}
         </span>
       </p>
     );
@@ -513,8 +487,8 @@ function Progress({ name, progress, importing }: { name: string; progress: Uploa
   // The body is sent: the service reads and writes the file; how long that takes is not known here.
   return (
     <p className="progress-line">
-      <progress aria-label={`${importing ? 'Import' : 'Preview'} of ${name} on the service`} />
-      <span>{importing ? 'Importing' : 'Checking'} on the service…</span>
+      <progress aria-label={t(importing ? 'import.importOnService' : 'import.previewOnService', { name })} />
+      <span>{importing ? t('import.importingOnService') : t('import.checkingOnService')}</span>
     </p>
   );
 }
@@ -552,39 +526,40 @@ function KeyList({
         {changes.keys.slice(0, SHOWN_KEYS).map((k) => (
           <li key={`${k.namespace}\u0000${k.key}`}>{keyName(k)}</li>
         ))}
-        {changes.count > SHOWN_KEYS && <li>… and {count(changes.count - SHOWN_KEYS)} more</li>}
+        {changes.count > SHOWN_KEYS && <li>{i18n.t('import.andMore', { count: changes.count - SHOWN_KEYS })}</li>}
       </ul>
     </details>
   );
 }
 
 function PreviewView({ name, preview }: { name: string; preview: Preview }) {
+  const { t } = useTranslation();
   return (
-    <section className="preview" aria-label={`Preview of ${name}`}>
-      <h2>What the import will change</h2>
+    <section className="preview" aria-label={t('import.previewOf', { name })}>
+      <h2>{t('import.whatWillChange')}</h2>
       <Counts
-        label={`Preview counts of ${name}`}
+        label={t('import.previewCounts', { name })}
         rows={[
-          ['Keys in the file', count(preview.numberOfKeysFound)],
-          ['Languages in the file', preview.foundLanguages.map((l) => l.key).join(', ') || '–'],
-          ['New keys', count(preview.keysToCreate.count)],
-          ['New translations', count(preview.translationsToInsert)],
-          ['Replaced translations', count(preview.translationsToUpdate)],
-          ['Refused translations', count(preview.translationsToRefuse)],
-          ['New languages', preview.languagesToCreate.join(', ') || '–'],
-          ['Keys to delete', count(preview.keysToDelete.count)],
+          [t('import.keysInFile'), count(preview.numberOfKeysFound)],
+          [t('import.languagesInFile'), preview.foundLanguages.map((l) => l.key).join(', ') || '–'],
+          [t('import.newKeys'), count(preview.keysToCreate.count)],
+          [t('import.newTranslations'), count(preview.translationsToInsert)],
+          [t('import.replacedTranslations'), count(preview.translationsToUpdate)],
+          [t('import.refusedTranslations'), count(preview.translationsToRefuse)],
+          [t('import.newLanguages'), preview.languagesToCreate.join(', ') || '–'],
+          [t('import.keysToDelete'), count(preview.keysToDelete.count)],
         ]}
       />
-      <KeyList title="New keys" changes={preview.keysToCreate} />
-      <KeyList title="Keys to delete" changes={preview.keysToDelete} />
+      <KeyList title={t('import.newKeys')} changes={preview.keysToCreate} />
+      <KeyList title={t('import.keysToDelete')} changes={preview.keysToDelete} />
       {preview.refusals.length > 0 && (
         <table className="data-table refusals">
-          <caption>Refused translations (not written)</caption>
+          <caption>{t('import.refusedCaption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Language</th>
-              <th scope="col">Reason</th>
+              <th scope="col">{t('import.key')}</th>
+              <th scope="col">{t('import.language')}</th>
+              <th scope="col">{t('import.reason')}</th>
             </tr>
           </thead>
           <tbody>
@@ -603,20 +578,21 @@ function PreviewView({ name, preview }: { name: string; preview: Preview }) {
 }
 
 function ResultView({ name, result }: { name: string; result: Result }) {
+  const { t } = useTranslation();
   return (
-    <section className="result" aria-label={`Result of ${name}`}>
-      <h2>Imported</h2>
+    <section className="result" aria-label={t('import.resultOf', { name })}>
+      <h2>{t('import.importedTitle')}</h2>
       <Counts
-        label={`Import counts of ${name}`}
+        label={t('import.importCounts', { name })}
         rows={[
-          ['Keys in the file', count(result.numberOfKeysFound)],
-          ['New keys', count(result.keysCreated)],
-          ['New translations', count(result.translationsInserted)],
-          ['Replaced translations', count(result.translationsUpdated)],
-          ['Refused translations', count(result.translationsRefused)],
-          ['New languages', result.languagesCreated.join(', ') || '–'],
-          ['Deleted keys', count(result.keysDeleted)],
-          ['Published', result.published ? 'yes' : 'no'],
+          [t('import.keysInFile'), count(result.numberOfKeysFound)],
+          [t('import.newKeys'), count(result.keysCreated)],
+          [t('import.newTranslations'), count(result.translationsInserted)],
+          [t('import.replacedTranslations'), count(result.translationsUpdated)],
+          [t('import.refusedTranslations'), count(result.translationsRefused)],
+          [t('import.newLanguages'), result.languagesCreated.join(', ') || '–'],
+          [t('import.deletedKeys'), count(result.keysDeleted)],
+          [t('import.published'), result.published ? t('common.yes') : t('common.no')],
         ]}
       />
       {result.warnings.length > 0 && (

@@ -1,6 +1,8 @@
 // In-context editing (docs/in-context.md): the origins from which a running
 // application may use the project's in-context tokens, and the tokens
 // themselves (made here, shown once, revoked here). Owners and administrators.
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from './i18n';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -21,15 +23,10 @@ const RevokeToken = graphql(
   `mutation RevokeInContextToken($projectToken: String!, $id: Int!) { revokeInContextToken(projectToken: $projectToken, id: $id) { id } }`,
 );
 
-const LIFETIMES = [
-  ['1', '1 hour'],
-  ['8', '8 hours'],
-  ['24', '1 day'],
-  ['168', '1 week'],
-  ['744', '31 days'],
-] as const;
+const LIFETIMES = ['1', '8', '24', '168', '744'] as const;
 
 export function InContextSection({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error }, refetch] = useQuery({ query: InContextQuery, variables: { projectToken } });
   const [, setOrigins] = useMutation(SetOrigins);
   const [, create] = useMutation(CreateToken);
@@ -52,7 +49,7 @@ export function InContextSection({ projectToken }: { projectToken: string }) {
     if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
     setOriginsText(null);
-    setStatus(list.length ? `Allowed origins saved (${list.length})` : 'No origin is allowed now');
+    setStatus(list.length ? t('inContext.originsSaved', { count: list.length }) : t('inContext.noOrigin'));
     refresh();
   };
   const makeToken = async (event: FormEvent) => {
@@ -62,24 +59,21 @@ export function InContextSection({ projectToken }: { projectToken: string }) {
     if (!result.data) return;
     setFailure('');
     setMade(result.data.createInContextToken.token);
-    setStatus('In-context token made: copy it now, it is not shown again');
+    setStatus(t('inContext.made'));
     setName('');
     refresh();
   };
   const revokeToken = async (id: number, label: string) => {
     const result = await revoke({ projectToken, id });
     if (result.error) return setFailure(messageOf(result.error));
-    setStatus(`Revoked ${label}`);
+    setStatus(t('inContext.revoked', { label }));
     refresh();
   };
 
   return (
     <section aria-labelledby="settings-in-context">
-      <h2 id="settings-in-context">In-context editing</h2>
-      <p className="hint">
-        Translators edit texts in the running application (Alt+click a text) with the i18next plugin. A token reads the
-        project and writes texts of its languages only, from the origins below, until it expires or is revoked.
-      </p>
+      <h2 id="settings-in-context">{t('inContext.title')}</h2>
+      <p className="hint">{t('inContext.hint')}</p>
       {error && (
         <p role="alert" className="error">
           {messageOf(error)}
@@ -87,20 +81,25 @@ export function InContextSection({ projectToken }: { projectToken: string }) {
       )}
       {data && (
         <>
-          <form onSubmit={saveOrigins} aria-label="Origins of in-context editing" className="in-context-form">
+          <form onSubmit={saveOrigins} aria-label={t('inContext.originsForm')} className="in-context-form">
             <label>
-              Allowed origins (one per line, e.g. https://staging.example.com)
+              {t('inContext.origins')}
               <textarea value={shown} rows={3} onChange={(e) => setOriginsText(e.target.value)} />
             </label>
-            <button type="submit">Save origins</button>
+            <button type="submit">{t('inContext.saveOrigins')}</button>
           </form>
-          <form onSubmit={makeToken} aria-label="Make an in-context token" className="in-context-form">
+          <form onSubmit={makeToken} aria-label={t('inContext.tokenForm')} className="in-context-form">
             <label>
-              Token name
-              <input value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="staging app" />
+              {t('inContext.tokenName')}
+              <input
+                value={name}
+                maxLength={100}
+                onChange={(e) => setName(e.target.value)}
+                placeholder={t('inContext.tokenNamePlaceholder')}
+              />
             </label>
             <fieldset>
-              <legend>Languages it may write (none checked: every language)</legend>
+              <legend>{t('inContext.languages')}</legend>
               {data.project.languages.map((l) => (
                 <label key={l.key} className="check">
                   <input
@@ -115,67 +114,71 @@ export function InContextSection({ projectToken }: { projectToken: string }) {
               ))}
             </fieldset>
             <label className="check">
-              <input type="checkbox" checked={capture} onChange={(e) => setCapture(e.target.checked)} /> May capture
-              screenshots
+              <input type="checkbox" checked={capture} onChange={(e) => setCapture(e.target.checked)} />{' '}
+              {t('inContext.capture')}
             </label>
             <label>
-              Expires after
+              {t('inContext.expiresAfter')}
               <select value={lifetime} onChange={(e) => setLifetime(e.target.value)}>
-                {LIFETIMES.map(([hours, label]) => (
+                {LIFETIMES.map((hours) => (
                   <option key={hours} value={hours}>
-                    {label}
+                    {t(`inContext.lifetime.${hours}`)}
                   </option>
                 ))}
               </select>
             </label>
-            <button type="submit">Make token</button>
+            <button type="submit">{t('inContext.make')}</button>
           </form>
           {made && (
             <p>
-              <code className="secret" aria-label="New in-context token">
+              <code className="secret" aria-label={t('inContext.newToken')}>
                 {made}
               </code>{' '}
-              <CopyButton value={made} label="Copy in-context token" />
+              <CopyButton value={made} label={t('inContext.copy')} />
             </p>
           )}
           {data.inContextTokens.length > 0 && (
-            <table aria-label="In-context tokens" className="data-table">
+            <table aria-label={t('inContext.tokens')} className="data-table">
               <thead>
                 <tr>
-                  <th>Name</th>
-                  <th>Token</th>
-                  <th>Languages</th>
-                  <th>Capture</th>
-                  <th>Expires</th>
-                  <th>Last used</th>
+                  <th>{t('common.name')}</th>
+                  <th>{t('inContext.token')}</th>
+                  <th>{t('inContext.languagesColumn')}</th>
+                  <th>{t('inContext.captureColumn')}</th>
+                  <th>{t('common.expires')}</th>
+                  <th>{t('common.lastUsed')}</th>
                   <th>
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
                 </tr>
               </thead>
               <tbody>
-                {data.inContextTokens.map((t) => {
-                  const label = t.name || `${t.prefix}…`;
+                {data.inContextTokens.map((token) => {
+                  const label = token.name || `${token.prefix}…`;
                   return (
-                    <tr key={t.id}>
-                      <td>{t.name || '—'}</td>
+                    <tr key={token.id}>
+                      <td>{token.name || '—'}</td>
                       <td>
-                        <code>{t.prefix}…</code>
+                        <code>{token.prefix}…</code>
                       </td>
-                      <td>{t.languages.length ? t.languages.join(', ') : 'all'}</td>
-                      <td>{t.capture ? 'yes' : 'no'}</td>
+                      <td>{token.languages.length ? token.languages.join(', ') : t('inContext.all')}</td>
+                      <td>{token.capture ? t('common.yes') : t('common.no')}</td>
                       <td>
-                        {t.revokedAt
-                          ? 'revoked'
-                          : t.active
-                            ? new Date(t.expiresAt as string).toLocaleString()
-                            : 'expired'}
+                        {token.revokedAt
+                          ? t('inContext.stateRevoked')
+                          : token.active
+                            ? formatDateTime(token.expiresAt as string)
+                            : t('inContext.stateExpired')}
                       </td>
-                      <td>{t.lastUsedAt ? new Date(t.lastUsedAt as string).toLocaleString() : 'never'}</td>
+                      <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt as string) : t('common.never')}</td>
                       <td>
-                        {t.active && (
-                          <button type="button" onClick={() => revokeToken(t.id, label)} aria-label={`Revoke ${label}`}>
-                            Revoke
+                        {token.active && (
+                          <button
+                            type="button"
+                            onClick={() => revokeToken(token.id, label)}
+                            aria-label={t('inContext.revokeLabel', { label })}
+                          >
+                            {t('inContext.revoke')}
                           </button>
                         )}
                       </td>

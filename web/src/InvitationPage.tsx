@@ -2,6 +2,8 @@
 // or not: what the link offers (project, role), then either a new account
 // (name, password) or the sign-in of an existing one, then acceptInvitation;
 // it lands in the project.
+import { Trans, useTranslation } from 'react-i18next';
+import { formatDateTime, i18n } from './i18n';
 import { useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { client } from './client';
@@ -20,12 +22,9 @@ const SignInMutation = graphql(
   `mutation InvitationSignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { email } }`,
 );
 
-const ROLE_TEXT: Record<string, string> = {
-  ADMIN: 'an administrator (manages the project and its members)',
-  TRANSLATOR: 'a translator',
-  VIEWER: 'a viewer (reads and exports)',
-  OWNER: 'the owner',
-};
+const ROLES = ['ADMIN', 'TRANSLATOR', 'VIEWER', 'OWNER'] as const;
+const roleText = (role: string) =>
+  (ROLES as readonly string[]).includes(role) ? i18n.t(`invitation.role.${role as (typeof ROLES)[number]}`) : role;
 
 interface Props {
   token: string;
@@ -45,16 +44,18 @@ function EmailField({
   value: string;
   onChange: (v: string) => void;
 }) {
-  if (invited) return <p>E-mail: {invited}</p>;
+  const { t } = useTranslation();
+  if (invited) return <p>{t('invitation.email', { email: invited })}</p>;
   return (
     <label>
-      Email
+      {t('invitation.emailLabel')}
       <input type="email" autoComplete="username" required value={value} onChange={(e) => onChange(e.target.value)} />
     </label>
   );
 }
 
 export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Props) {
+  const { t } = useTranslation();
   const [{ data, error, fetching }] = useQuery({ query: InvitationQuery, variables: { token } });
   const [mode, setMode] = useState<'create' | 'signin' | null>(null);
   const [name, setName] = useState('');
@@ -66,19 +67,19 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
   if (fetching && !data)
     return (
       <main className="signin invitation" aria-busy="true">
-        Loading…
+        {t('common.loading')}
       </main>
     );
   const offer = data?.invitation;
   if (!offer) {
     return (
       <main className="signin invitation">
-        <h1>Invitation</h1>
+        <h1>{t('invitation.title')}</h1>
         <p role="alert" className="error">
-          {error ? messageOf(error) : 'This invitation link is not valid.'}
+          {error ? messageOf(error) : t('invitation.invalid')}
         </p>
         <p>
-          <a href="#/">Open the console</a>
+          <a href="#/">{t('invitation.openConsole')}</a>
         </p>
       </main>
     );
@@ -142,15 +143,19 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
 
   return (
     <main className="signin invitation">
-      <h1>Join {offer.projectName}</h1>
+      <h1>{t('invitation.join', { name: offer.projectName })}</h1>
       <p>
-        You are invited to the project <strong>{offer.projectName}</strong> as {ROLE_TEXT[offer.role] ?? offer.role}
-        {offer.email && <> (invitation for {offer.email})</>}.
+        <Trans
+          i18nKey={offer.email ? 'invitation.invitedFor' : 'invitation.invited'}
+          values={{ name: offer.projectName, role: roleText(offer.role), email: offer.email }}
+          components={{ strong: <strong /> }}
+        />
         {offer.expiresAt && (
           <>
             {' '}
-            The link expires on{' '}
-            {new Date(offer.expiresAt).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' })}.
+            {t('invitation.expires', {
+              when: formatDateTime(offer.expiresAt, { dateStyle: 'medium', timeStyle: 'short' }),
+            })}
           </>
         )}
       </p>
@@ -161,29 +166,27 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
       )}
       {viewerEmail ? (
         <div className="invitation-actions">
-          <p>Signed in as {viewerEmail}.</p>
+          <p>{t('invitation.signedInAs', { email: viewerEmail })}</p>
           {offer.email && offer.email !== viewerEmail && (
-            <p className="error">
-              This invitation is for {offer.email}: sign out and sign in as that account to accept it.
-            </p>
+            <p className="error">{t('invitation.otherAccount', { email: offer.email })}</p>
           )}
           <button type="button" onClick={() => acceptSignedIn()} disabled={busy}>
-            Accept the invitation
+            {t('invitation.accept')}
           </button>
           <button type="button" onClick={onSignOut}>
-            Sign out
+            {t('invitation.signOut')}
           </button>
         </div>
       ) : chosen === 'create' ? (
         <form onSubmit={create}>
-          <h2>Create your account</h2>
+          <h2>{t('invitation.createTitle')}</h2>
           <EmailField invited={offer.email ?? null} value={email} onChange={setEmail} />
           <label>
-            Name
+            {t('invitation.name')}
             <input autoComplete="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
           </label>
           <label>
-            Password (at least 8 characters)
+            {t('invitation.newPassword')}
             <input
               type="password"
               autoComplete="new-password"
@@ -194,20 +197,20 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
             />
           </label>
           <button type="submit" disabled={busy}>
-            Create account and join
+            {t('invitation.createAndJoin')}
           </button>
           {!offer.email && (
             <button type="button" className="link" onClick={() => setMode('signin')}>
-              I already have an account
+              {t('invitation.haveAccount')}
             </button>
           )}
         </form>
       ) : (
         <form onSubmit={signInAndAccept}>
-          <h2>Sign in to accept</h2>
+          <h2>{t('invitation.signInTitle')}</h2>
           <EmailField invited={offer.email ?? null} value={email} onChange={setEmail} />
           <label>
-            Password
+            {t('invitation.password')}
             <input
               type="password"
               autoComplete="current-password"
@@ -217,11 +220,11 @@ export function InvitationPage({ token, viewerEmail, onSignedIn, onSignOut }: Pr
             />
           </label>
           <button type="submit" disabled={busy}>
-            Sign in and join
+            {t('invitation.signInAndJoin')}
           </button>
           {!offer.accountExists && (
             <button type="button" className="link" onClick={() => setMode('create')}>
-              Create a new account instead
+              {t('invitation.createInstead')}
             </button>
           )}
         </form>

@@ -2,6 +2,8 @@
 // left unwritten and why, then each request to the model with its reply (the
 // body sent, never the headers). Read only when opened: a log holds up to 200
 // requests with their prompts.
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from './i18n';
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -26,54 +28,57 @@ export function FailedTextList({ failures }: { failures: readonly { key: string;
 }
 
 export function JobModelLog({ projectToken, jobId, name }: { projectToken: string; jobId: string; name: string }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <details className="job-log" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Model log of {name}</summary>
+      <summary>{t('jobLog.title', { name })}</summary>
       {open && <JobLogBody projectToken={projectToken} jobId={jobId} />}
     </details>
   );
 }
 
 function JobLogBody({ projectToken, jobId }: { projectToken: string; jobId: string }) {
+  const { t } = useTranslation();
   const [{ data, fetching, error }] = useQuery({
     query: JobLogQuery,
     variables: { projectToken, jobId },
     requestPolicy: 'network-only',
   });
   if (error) return <p role="alert">{messageOf(error)}</p>;
-  if (fetching || !data?.job) return <p aria-busy="true">Reading the log…</p>;
+  if (fetching || !data?.job) return <p aria-busy="true">{t('jobLog.reading')}</p>;
   const { failedTexts, llmLog } = data.job;
   return (
     <div>
       {failedTexts.length > 0 && (
         <>
-          <h4>{count(failedTexts.length, 'text')} left untranslated</h4>
+          <h4>{t('jobLog.untranslated', { texts: count(failedTexts.length, 'text') })}</h4>
           <FailedTextList failures={failedTexts} />
         </>
       )}
-      <h4>{count(llmLog.length, 'request')} to the model</h4>
-      {llmLog.length === 0 && <p>None kept (the log is pruned after its retention).</p>}
+      <h4>{t('jobLog.requests', { requests: count(llmLog.length, 'request') })}</h4>
+      {llmLog.length === 0 && <p>{t('jobLog.noneKept')}</p>}
       <ol className="job-log-requests">
         {llmLog.map((e, i) => (
           <li key={i}>
             <p>
-              {new Date(e.at as string).toLocaleTimeString('en')} · {e.model} ·{' '}
-              {e.status === 0 ? 'no answer' : `HTTP ${e.status}`} · {e.inputTokens} tokens in, {e.outputTokens} out ·{' '}
-              {e.durationMs} ms
+              {formatDateTime(e.at as string, { timeStyle: 'medium' })} · {e.model} ·{' '}
+              {e.status === 0 ? t('jobLog.noAnswer') : t('jobLog.http', { status: e.status })} ·{' '}
+              {t('jobLog.tokens', { input: e.inputTokens, output: e.outputTokens })} ·{' '}
+              {t('jobLog.ms', { ms: e.durationMs })}
             </p>
             {e.error && <p className="error">{e.error}</p>}
             <details>
-              <summary>Request {i + 1}: what was sent</summary>
+              <summary>{t('jobLog.sent', { n: i + 1 })}</summary>
               {/* Focusable: a long prompt scrolls, and keyboard users must reach it. */}
-              <pre tabIndex={0} aria-label={`Request ${i + 1} sent`}>
+              <pre tabIndex={0} aria-label={t('jobLog.sentLabel', { n: i + 1 })}>
                 {JSON.stringify(e.request, null, 2)}
               </pre>
             </details>
             <details>
-              <summary>Request {i + 1}: the reply</summary>
-              <pre tabIndex={0} aria-label={`Reply to request ${i + 1}`}>
-                {e.reply || '(empty)'}
+              <summary>{t('jobLog.reply', { n: i + 1 })}</summary>
+              <pre tabIndex={0} aria-label={t('jobLog.replyLabel', { n: i + 1 })}>
+                {e.reply || t('jobLog.empty')}
               </pre>
             </details>
           </li>

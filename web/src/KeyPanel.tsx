@@ -1,5 +1,7 @@
 // The key panel (description, code description, tags, characters limit, lock,
 // deprecated, timestamps; rename and delete; the screenshots it is marked on) and the new-key form.
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from './i18n';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { client } from './client';
 import { CreateKey, DeleteKey, UpdateKey, type Row } from './documents';
@@ -7,7 +9,7 @@ import { messageOf } from './feedback';
 import { KeyScreenshots } from './KeyScreenshots';
 import { CellAssistant } from './CellAssistant';
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en') : '—');
+const when = (iso: string | null | undefined) => (iso ? formatDateTime(iso) : '—');
 
 export function KeyPanel({
   projectToken,
@@ -28,6 +30,7 @@ export function KeyPanel({
   onClose(): void;
   onChanged(address: { key: string; namespace: string } | null, notice?: string): void;
 }) {
+  const { t } = useTranslation();
   // The form starts from the row as it is when the panel opens (the editor mounts a panel per key), so
   // what the user types at once is never replaced by a late copy of the row.
   const [name, setName] = useState(row?.key ?? address.key);
@@ -68,7 +71,7 @@ export function KeyPanel({
       description,
       tags: tags
         .split(',')
-        .map((t) => t.trim())
+        .map((tag) => tag.trim())
         .filter(Boolean),
       charactersLimit: limit.trim() === '' ? -1 : Number(limit),
       lock,
@@ -82,32 +85,34 @@ export function KeyPanel({
         input: row.lock && !lock ? { lock: false } : input,
       })
       .toPromise();
-    if (result.error) return setMessage(`Not saved: ${messageOf(result.error)}`);
+    if (result.error) return setMessage(t('keyPanel.notSaved', { message: messageOf(result.error) }));
     edited.current = false;
-    setMessage('Key saved');
-    onChanged(result.data!.updateTranslationKey, 'Key saved');
+    setMessage(t('keyPanel.saved'));
+    onChanged(result.data!.updateTranslationKey, t('keyPanel.saved'));
   };
   const remove = async () => {
-    if (!window.confirm(`Delete the key ${row.key} with its translations?`)) return;
+    if (!window.confirm(t('keyPanel.confirmDelete', { key: row.key }))) return;
     const result = await client
       .mutation(DeleteKey, { projectToken, key: row.key, namespace: row.namespace })
       .toPromise();
-    if (result.error) return setMessage(`Not deleted: ${messageOf(result.error)}`);
+    if (result.error) return setMessage(t('keyPanel.notDeleted', { message: messageOf(result.error) }));
     onChanged(null);
     onClose();
   };
   return (
-    <aside className="key-panel" aria-label={`Key ${row.key}`}>
+    <aside className="key-panel" aria-label={t('keyPanel.label', { key: row.key })}>
       <div className="panel-head">
         <h2>{row.key}</h2>
         <button type="button" onClick={onClose}>
-          Close key panel
+          {t('keyPanel.close')}
         </button>
       </div>
-      {row.deprecated && <p className="badge deprecated">Deprecated since {when(row.deprecatedAt)}</p>}
+      {row.deprecated && (
+        <p className="badge deprecated">{t('keyPanel.deprecatedSince', { when: when(row.deprecatedAt) })}</p>
+      )}
       <form onSubmit={submit}>
         <label>
-          Key{' '}
+          {t('keyPanel.key')}{' '}
           <input
             value={name}
             onChange={(e) => edit(setName)(e.target.value)}
@@ -116,9 +121,9 @@ export function KeyPanel({
             disabled={row.lock}
           />
         </label>
-        <p>Namespace: {row.namespace || '(default)'}</p>
+        <p>{t('keyPanel.namespace', { namespace: row.namespace || t('editor.defaultNamespace') })}</p>
         <label>
-          Description{' '}
+          {t('keyPanel.description')}{' '}
           <textarea
             value={description}
             onChange={(e) => edit(setDescription)(e.target.value)}
@@ -127,20 +132,20 @@ export function KeyPanel({
           />
         </label>
         <div className="field">
-          <span className="field-label">Code description</span>
+          <span className="field-label">{t('keyPanel.codeDescription')}</span>
           <p className="readonly">{row.codeDescription || '—'}</p>
         </div>
         <label>
-          Tags{' '}
+          {t('keyPanel.tags')}{' '}
           <input
             value={tags}
             onChange={(e) => edit(setTags)(e.target.value)}
-            placeholder="tag1, tag2"
+            placeholder={t('editor.tagsPlaceholder')}
             disabled={row.lock}
           />
         </label>
         <label>
-          Characters limit{' '}
+          {t('keyPanel.limit')}{' '}
           <input
             type="number"
             min={1}
@@ -150,16 +155,14 @@ export function KeyPanel({
           />
         </label>
         <label className="check">
-          <input type="checkbox" checked={lock} onChange={(e) => edit(setLock)(e.target.checked)} /> Locked
-          (translations read-only)
+          <input type="checkbox" checked={lock} onChange={(e) => edit(setLock)(e.target.checked)} />{' '}
+          {t('keyPanel.locked')}
         </label>
-        <p className="times">
-          Created {when(row.createdAt)} · modified {when(row.modifiedAt)}
-        </p>
+        <p className="times">{t('keyPanel.times', { created: when(row.createdAt), modified: when(row.modifiedAt) })}</p>
         <div className="actions">
-          <button type="submit">Save key</button>
+          <button type="submit">{t('keyPanel.save')}</button>
           <button type="button" className="danger" onClick={remove} disabled={row.lock}>
-            Delete key
+            {t('keyPanel.delete')}
           </button>
         </div>
         {message && <p role="status">{message}</p>}
@@ -176,6 +179,7 @@ export function KeyPanel({
 }
 
 export function NewKeyForm({ projectToken, onCreated }: { projectToken: string; onCreated(): void }) {
+  const { t } = useTranslation();
   const [key, setKey] = useState('');
   const [namespace, setNamespace] = useState('');
   const [message, setMessage] = useState('');
@@ -184,20 +188,21 @@ export function NewKeyForm({ projectToken, onCreated }: { projectToken: string; 
     const result = await client
       .mutation(CreateKey, { projectToken, input: { key, namespace: namespace || null } })
       .toPromise();
-    if (result.error) return setMessage(`Not created: ${messageOf(result.error)}`);
-    setMessage(`Created ${key}`);
+    if (result.error) return setMessage(t('newKey.notCreated', { message: messageOf(result.error) }));
+    setMessage(t('newKey.created', { key }));
     setKey('');
     onCreated();
   };
   return (
-    <form className="new-key" onSubmit={submit} aria-label="Create a key">
+    <form className="new-key" onSubmit={submit} aria-label={t('newKey.label')}>
       <label>
-        New key <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={500} />
+        {t('newKey.key')} <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={500} />
       </label>
       <label>
-        Namespace <input value={namespace} onChange={(e) => setNamespace(e.target.value)} maxLength={128} />
+        {t('newKey.namespace')}{' '}
+        <input value={namespace} onChange={(e) => setNamespace(e.target.value)} maxLength={128} />
       </label>
-      <button type="submit">Create key</button>
+      <button type="submit">{t('newKey.submit')}</button>
       {message && <span role="status">{message}</span>}
     </form>
   );

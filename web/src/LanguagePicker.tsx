@@ -2,6 +2,7 @@
 // or in the language itself) rather than typed as a code: a combobox with a
 // listbox (arrows move, Enter chooses, Escape closes), per the ARIA
 // combobox pattern.
+import { Trans, useTranslation } from 'react-i18next';
 import { useId, useMemo, useState } from 'react';
 import { customLocale, searchLocales, type LocaleChoice } from './locales';
 
@@ -13,6 +14,7 @@ export function LanguagePicker({
   taken: string[];
   onChoose(choice: LocaleChoice): void;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
@@ -32,7 +34,7 @@ export function LanguagePicker({
   };
   return (
     <div className="language-picker">
-      <label htmlFor={`${id}-input`}>Language</label>
+      <label htmlFor={`${id}-input`}>{t('languagePicker.label')}</label>
       <input
         id={`${id}-input`}
         role="combobox"
@@ -40,7 +42,7 @@ export function LanguagePicker({
         aria-controls={`${id}-list`}
         aria-autocomplete="list"
         aria-activedescendant={open && results[active] ? `${id}-${results[active]!.code}` : undefined}
-        placeholder="Search by name or code"
+        placeholder={t('languagePicker.placeholder')}
         autoComplete="off"
         value={query}
         onChange={(e) => {
@@ -65,7 +67,7 @@ export function LanguagePicker({
         }}
       />
       {open && results.length > 0 && (
-        <ul id={`${id}-list`} role="listbox" aria-label="Languages" className="language-options">
+        <ul id={`${id}-list`} role="listbox" aria-label={t('languagePicker.list')} className="language-options">
           {results.map((l, i) => (
             <li
               key={l.code}
@@ -80,7 +82,7 @@ export function LanguagePicker({
             >
               {'custom' in l ? (
                 <span>
-                  Use the code <code>{l.code}</code>
+                  <Trans i18nKey="languagePicker.useCode" values={{ code: l.code }} components={{ code: <code /> }} />
                   {l.name && ` (${l.name})`}
                 </span>
               ) : (

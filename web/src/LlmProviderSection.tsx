@@ -3,6 +3,7 @@
 // prices per million tokens and extra headers, each empty field taking the
 // instance's setting. Header values are write-only (only their names come
 // back), so leaving the headers field empty keeps them.
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -18,14 +19,14 @@ const SaveSettings =
   setLlmProviderSettings(projectToken: $projectToken, provider: $provider, settings: $settings) { provider url model headerNames responseFormat priceInput priceOutput screenshots }
 }`);
 
-const PROVIDERS: { id: LlmProvider; name: string; formats: string[]; urlHint: string }[] = [
+const PROVIDERS: { id: LlmProvider; name: 'openai' | 'anthropic'; formats: string[]; urlHint: string }[] = [
   {
     id: 'LLM_OPENAI',
-    name: 'OpenAI-compatible server',
+    name: 'openai',
     formats: ['json_schema', 'json_object', 'none'],
     urlHint: 'https://api.openai.com or http://ollama.internal:11434',
   },
-  { id: 'LLM_ANTHROPIC', name: 'Anthropic', formats: ['tool', 'none'], urlHint: 'https://api.anthropic.com' },
+  { id: 'LLM_ANTHROPIC', name: 'anthropic', formats: ['tool', 'none'], urlHint: 'https://api.anthropic.com' },
 ];
 
 interface Draft {
@@ -51,12 +52,11 @@ const EMPTY: Draft = {
 };
 
 export function LlmProviderSection({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   return (
     <section aria-labelledby="llm-servers-heading">
-      <h2 id="llm-servers-heading">Language-model servers of this project</h2>
-      <p className="hint">
-        Empty fields take the service's settings. The API key is set below with the other provider keys.
-      </p>
+      <h2 id="llm-servers-heading">{t('llmServers.title')}</h2>
+      <p className="hint">{t('llmServers.hint')}</p>
       {PROVIDERS.map((p) => (
         <ProviderForm key={p.id} projectToken={projectToken} provider={p} />
       ))}
@@ -65,6 +65,8 @@ export function LlmProviderSection({ projectToken }: { projectToken: string }) {
 }
 
 function ProviderForm({ projectToken, provider }: { projectToken: string; provider: (typeof PROVIDERS)[number] }) {
+  const { t } = useTranslation();
+  const name = t(`llmServers.${provider.name}`);
   const [{ data, error }] = useQuery({ query: SettingsQuery, variables: { projectToken, provider: provider.id } });
   const [, save] = useMutation(SaveSettings);
   const [draft, setDraft] = useState<Draft>(EMPTY);
@@ -99,7 +101,7 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
         // The JSON scalar's type in the generated schema types; the service checks the shape.
         headers = JSON.parse(draft.headers) as Record<string, number>;
       } catch {
-        return setFailure('Extra headers must be a JSON object, for example {"api-key": "…"}');
+        return setFailure(t('llmServers.badHeaders'));
       }
     }
     const price = (text: string) => (text.trim() === '' ? null : Number(text));
@@ -120,12 +122,12 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
     if (!result.data) return;
     setFailure('');
     show(result.data.setLlmProviderSettings);
-    setStatus(`Saved the settings of the ${provider.name}`);
+    setStatus(t('llmServers.saved', { name }));
   };
   const id = provider.id.toLowerCase();
   if (error) {
     return error.graphQLErrors[0]?.extensions?.code === 'FORBIDDEN' ? (
-      <p>Only the project's owners and administrators change its language-model servers.</p>
+      <p>{t('llmServers.forbidden')}</p>
     ) : (
       <p role="alert" className="error">
         {messageOf(error)}
@@ -134,9 +136,9 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
   }
   return (
     <form onSubmit={submit} aria-labelledby={`${id}-heading`} className="llm-provider">
-      <h3 id={`${id}-heading`}>{provider.name}</h3>
+      <h3 id={`${id}-heading`}>{name}</h3>
       <label>
-        Base URL
+        {t('llmServers.url')}
         <input
           type="url"
           value={draft.url}
@@ -146,18 +148,18 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
         />
       </label>
       <label>
-        Model
+        {t('llmServers.model')}
         <input
           value={draft.model}
           maxLength={200}
-          placeholder="The service's model"
+          placeholder={t('llmServers.modelPlaceholder')}
           onChange={(e) => set('model', e.target.value)}
         />
       </label>
       <label>
-        Structured output
+        {t('llmServers.format')}
         <select value={draft.responseFormat} onChange={(e) => set('responseFormat', e.target.value)}>
-          <option value="">The service's setting</option>
+          <option value="">{t('llmServers.serviceSetting')}</option>
           {provider.formats.map((f) => (
             <option key={f} value={f}>
               {f}
@@ -166,15 +168,15 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
         </select>
       </label>
       <label>
-        Send screenshots as images
+        {t('llmServers.screenshots')}
         <select value={draft.screenshots} onChange={(e) => set('screenshots', e.target.value as Draft['screenshots'])}>
-          <option value="">The service's setting</option>
-          <option value="yes">Yes (a model that reads images)</option>
-          <option value="no">No</option>
+          <option value="">{t('llmServers.serviceSetting')}</option>
+          <option value="yes">{t('llmServers.yes')}</option>
+          <option value="no">{t('llmServers.no')}</option>
         </select>
       </label>
       <label>
-        Price per million input tokens
+        {t('llmServers.priceInput')}
         <input
           type="number"
           min={0}
@@ -184,7 +186,7 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
         />
       </label>
       <label>
-        Price per million output tokens
+        {t('llmServers.priceOutput')}
         <input
           type="number"
           min={0}
@@ -194,14 +196,14 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
         />
       </label>
       <label>
-        Extra headers (JSON)
+        {t('llmServers.headers')}
         <textarea
           value={draft.headers}
           maxLength={10000}
           rows={2}
           disabled={draft.removeHeaders}
           placeholder={
-            headerNames.length ? `Set: ${headerNames.join(', ')}. Leave empty to keep them.` : '{"api-key": "…"}'
+            headerNames.length ? t('llmServers.headersSet', { names: headerNames.join(', ') }) : '{"api-key": "…"}'
           }
           onChange={(e) => set('headers', e.target.value)}
         />
@@ -213,10 +215,10 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
             checked={draft.removeHeaders}
             onChange={(e) => set('removeHeaders', e.target.checked)}
           />{' '}
-          Remove the extra headers ({headerNames.join(', ')})
+          {t('llmServers.removeHeaders', { names: headerNames.join(', ') })}
         </label>
       )}
-      <button type="submit">Save {provider.name} settings</button>
+      <button type="submit">{t('llmServers.save', { name })}</button>
       <p role="status" className="status">
         {status}
       </p>

@@ -3,6 +3,8 @@
 // invitations and the role links. What the viewer may not do is not offered:
 // the screen asks the service for its own permissions (Project.myPermissions),
 // and the service checks again on every call.
+import { Trans, useTranslation } from 'react-i18next';
+import { formatDateTime, i18n } from './i18n';
 import { useState, type FormEvent } from 'react';
 import { useQuery, type CombinedError } from 'urql';
 import { client } from './client';
@@ -61,12 +63,8 @@ type Act = (work: () => Promise<{ error?: CombinedError }>, done: string, after?
 
 /** Roles one can be given (the owner's changes only by a transfer). */
 const GRANTABLE: readonly Role[] = ['ADMIN', 'TRANSLATOR', 'VIEWER'];
-const ROLE_LABEL: Record<Role, string> = {
-  OWNER: 'Owner',
-  ADMIN: 'Administrator',
-  TRANSLATOR: 'Translator',
-  VIEWER: 'Viewer',
-};
+const roleLabel = (role: Role) => i18n.t(`members.role.${role}`);
+const SR = { sr: <span className="sr-only" /> };
 
 interface Grant {
   role: Role;
@@ -81,7 +79,7 @@ const grantArgs = (g: Grant) =>
     : { role: g.role, languages: null, canReview: null };
 
 const dateOf = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' }) : '';
+  iso ? formatDateTime(iso, { year: 'numeric', month: 'short', day: 'numeric' }) : '';
 
 /** Role, and for a translator its languages (none checked: every language) and review permission. */
 function GrantFields({
@@ -97,20 +95,21 @@ function GrantFields({
   about: string;
   roles?: readonly Role[];
 }) {
+  const { t } = useTranslation();
   const toggle = (key: string, on: boolean) =>
     onChange({ ...grant, languages: on ? [...grant.languages, key] : grant.languages.filter((k) => k !== key) });
   return (
     <div className="grant">
       <label>
-        Role
+        {t('members.roleLabel')}
         <select
-          aria-label={`Role ${about}`}
+          aria-label={t('members.roleAbout', { about })}
           value={grant.role}
           onChange={(e) => onChange({ ...grant, role: e.target.value as Role })}
         >
           {roles.map((r) => (
             <option key={r} value={r}>
-              {ROLE_LABEL[r]}
+              {roleLabel(r)}
             </option>
           ))}
         </select>
@@ -118,7 +117,7 @@ function GrantFields({
       {grant.role === 'TRANSLATOR' && (
         <>
           <fieldset className="languages">
-            <legend>Languages {about} (none: all)</legend>
+            <legend>{t('members.languagesAbout', { about })}</legend>
             {languages.map((l) => (
               <label key={l.key} className="check">
                 <input
@@ -135,9 +134,9 @@ function GrantFields({
               type="checkbox"
               checked={grant.canReview}
               onChange={(e) => onChange({ ...grant, canReview: e.target.checked })}
-              aria-label={`May review ${about}`}
+              aria-label={t('members.mayReviewAbout', { about })}
             />
-            May review
+            {t('members.mayReview')}
           </label>
         </>
       )}
@@ -165,6 +164,7 @@ function MemberRow({
   languages: Language[];
   act: Act;
 }) {
+  const { t } = useTranslation();
   const role = member.role as Role;
   const stored: Grant = { role, languages: member.languages, canReview: role === 'TRANSLATOR' && member.canReview };
   const [grant, setGrant] = useState<Grant>(stored);
@@ -173,33 +173,40 @@ function MemberRow({
   const save = () =>
     act(
       () => client.mutation(UpdateMember, { projectToken, email: member.email, ...grantArgs(grant) }).toPromise(),
-      `Saved ${member.email}`,
+      t('members.saved', { email: member.email }),
     );
   return (
     <tr>
       <th scope="row">
         {member.name && <span className="member-name">{member.name}</span>}
         <span className="member-email">{member.email}</span>
-        {me && <span className="badge">you</span>}
+        {me && <span className="badge">{t('members.you')}</span>}
       </th>
       <td>
         {editable ? (
-          <GrantFields grant={grant} onChange={setGrant} languages={languages} about={`of ${member.email}`} />
+          <GrantFields
+            grant={grant}
+            onChange={setGrant}
+            languages={languages}
+            about={t('members.ofMember', { email: member.email })}
+          />
         ) : (
-          ROLE_LABEL[role]
+          roleLabel(role)
         )}
       </td>
       {!canManage && (
-        <td>{role === 'TRANSLATOR' ? (member.languages.length ? member.languages.join(', ') : 'all') : '—'}</td>
+        <td>
+          {role === 'TRANSLATOR' ? (member.languages.length ? member.languages.join(', ') : t('members.all')) : '—'}
+        </td>
       )}
-      {!canManage && <td>{member.canReview ? 'yes' : 'no'}</td>}
+      {!canManage && <td>{member.canReview ? t('common.yes') : t('common.no')}</td>}
       <td>{dateOf(member.joinedAt)}</td>
       {(canManage || canTransfer) && (
         <td>
           <div className="row-actions">
             {editable && (
               <button type="button" disabled={sameGrant(grant, stored)} onClick={save}>
-                Save <span className="sr-only">{member.email}</span>
+                <Trans i18nKey="members.saveButton" values={{ email: member.email }} components={SR} />
               </button>
             )}
             {editable && !me && (
@@ -207,30 +214,28 @@ function MemberRow({
                 type="button"
                 className="danger"
                 onClick={() =>
-                  confirm(`Remove ${who} from the project?`) &&
+                  confirm(t('members.confirmRemove', { who })) &&
                   act(
                     () => client.mutation(RemoveMember, { projectToken, email: member.email }).toPromise(),
-                    `Removed ${member.email}`,
+                    t('members.removed', { email: member.email }),
                   )
                 }
               >
-                Remove <span className="sr-only">{member.email}</span>
+                <Trans i18nKey="members.removeButton" values={{ email: member.email }} components={SR} />
               </button>
             )}
             {canTransfer && !me && (
               <button
                 type="button"
                 onClick={() =>
-                  confirm(
-                    `Make ${who} the owner of this project? You become an administrator, and only the new owner can give ownership back.`,
-                  ) &&
+                  confirm(t('members.confirmTransfer', { who })) &&
                   act(
                     () => client.mutation(TransferOwnership, { projectToken, email: member.email }).toPromise(),
-                    `${member.email} owns the project now`,
+                    t('members.transferred', { email: member.email }),
                   )
                 }
               >
-                Make owner <span className="sr-only">{member.email}</span>
+                <Trans i18nKey="members.makeOwnerButton" values={{ email: member.email }} components={SR} />
               </button>
             )}
           </div>
@@ -241,6 +246,7 @@ function MemberRow({
 }
 
 export function MembersScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error }, refetch] = useQuery({ query: MembersQuery, variables: { projectToken } });
   const permissions = data?.project.myPermissions ?? [];
   const canManage = permissions.includes('MEMBERS');
@@ -278,14 +284,14 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
   if (!data)
     return (
       <main className="team" aria-busy="true">
-        Loading…
+        {t('common.loading')}
       </main>
     );
   const languages = data.project.languages;
   const me = data.viewer?.email;
   const myRole = data.project.myRole as Role | null;
   const leave = async () => {
-    if (!confirm('Leave this project? You lose access to it until someone invites you again.')) return;
+    if (!confirm(t('members.confirmLeave'))) return;
     const result = await client.mutation(LeaveProject, { projectToken }).toPromise();
     if (result.error) return setFailure(messageOf(result.error));
     // Not a member any more: nothing of the project to show.
@@ -295,10 +301,10 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
   return (
     <main className="team">
       <div className="team-head">
-        <h1>Members of {data.project.name}</h1>
+        <h1>{t('members.title', { name: data.project.name })}</h1>
         {myRole && myRole !== 'OWNER' && (
           <button type="button" className="danger" onClick={leave}>
-            Leave project
+            {t('members.leave')}
           </button>
         )}
       </div>
@@ -311,23 +317,23 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
         </p>
       )}
       <table className="data-table members">
-        <caption className="sr-only">Members</caption>
+        <caption className="sr-only">{t('members.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Member</th>
+            <th scope="col">{t('members.member')}</th>
             {canManage ? (
-              <th scope="col">Role and languages</th>
+              <th scope="col">{t('members.roleAndLanguages')}</th>
             ) : (
               <>
-                <th scope="col">Role</th>
-                <th scope="col">Languages</th>
-                <th scope="col">May review</th>
+                <th scope="col">{t('members.roleLabel')}</th>
+                <th scope="col">{t('members.languages')}</th>
+                <th scope="col">{t('members.mayReview')}</th>
               </>
             )}
-            <th scope="col">Joined</th>
+            <th scope="col">{t('members.joined')}</th>
             {(canManage || canTransfer) && (
               <th scope="col">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t('common.actions')}</span>
               </th>
             )}
           </tr>
@@ -357,6 +363,7 @@ export function MembersScreen({ projectToken }: { projectToken: string }) {
 }
 
 function InviteForm({ projectToken, languages, act }: { projectToken: string; languages: Language[]; act: Act }) {
+  const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [grant, setGrant] = useState<Grant>({ role: 'TRANSLATOR', languages: [], canReview: false });
   const [sent, setSent] = useState<{ email: string; link: string | null } | null>(null);
@@ -370,7 +377,7 @@ function InviteForm({ projectToken, languages, act }: { projectToken: string; la
         if (invited) answer = { email: invited.invitation.email ?? email, link: invited.link ?? null };
         return result;
       },
-      `Invited ${email}`,
+      t('members.invited', { email }),
       () => {
         setSent(answer);
         setEmail('');
@@ -379,26 +386,23 @@ function InviteForm({ projectToken, languages, act }: { projectToken: string; la
   };
   return (
     <section className="team-section" aria-labelledby="invite-heading">
-      <h2 id="invite-heading">Invite by e-mail</h2>
+      <h2 id="invite-heading">{t('members.inviteTitle')}</h2>
       <form className="invite" onSubmit={submit}>
         <label>
-          E-mail address
+          {t('members.email')}
           <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </label>
-        <GrantFields grant={grant} onChange={setGrant} languages={languages} about="of the invitee" />
-        <button type="submit">Invite</button>
+        <GrantFields grant={grant} onChange={setGrant} languages={languages} about={t('members.ofInvitee')} />
+        <button type="submit">{t('members.invite')}</button>
       </form>
       {sent &&
         (sent.link ? (
           <div className="one-time">
-            <p>
-              No e-mail was sent (the service has no SMTP server configured): pass this link on to {sent.email}. It
-              works once, for 7 days, and is not shown again.
-            </p>
-            <CopyLink label={`Invitation link for ${sent.email}`} link={sent.link} />
+            <p>{t('members.noSmtp', { email: sent.email })}</p>
+            <CopyLink label={t('members.invitationLink', { email: sent.email })} link={sent.link} />
           </div>
         ) : (
-          <p>The invitation was e-mailed to {sent.email}.</p>
+          <p>{t('members.emailed', { email: sent.email })}</p>
         ))}
     </section>
   );
@@ -413,21 +417,22 @@ function Invitations({
   invitations: ResultOf<typeof ManageQuery>['invitations'];
   act: Act;
 }) {
+  const { t } = useTranslation();
   return (
     <section className="team-section" aria-labelledby="pending-heading">
-      <h2 id="pending-heading">Pending invitations</h2>
+      <h2 id="pending-heading">{t('members.pending')}</h2>
       {invitations.length === 0 ? (
-        <p>None.</p>
+        <p>{t('members.none')}</p>
       ) : (
         <table className="data-table members">
           <thead>
             <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Invited by</th>
-              <th scope="col">Expires</th>
+              <th scope="col">{t('members.emailColumn')}</th>
+              <th scope="col">{t('members.roleLabel')}</th>
+              <th scope="col">{t('members.invitedBy')}</th>
+              <th scope="col">{t('common.expires')}</th>
               <th scope="col">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t('common.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -436,9 +441,9 @@ function Invitations({
               <tr key={i.id}>
                 <th scope="row">{i.email}</th>
                 <td>
-                  {ROLE_LABEL[i.role as Role]}
+                  {roleLabel(i.role as Role)}
                   {i.role === 'TRANSLATOR' &&
-                    ` (${i.languages.length ? i.languages.join(', ') : 'all languages'}${i.canReview ? ', may review' : ''})`}
+                    ` (${i.languages.length ? i.languages.join(', ') : t('members.allLanguages')}${i.canReview ? t('members.mayReviewSuffix') : ''})`}
                 </td>
                 <td>{i.invitedBy}</td>
                 <td>{dateOf(i.expiresAt)}</td>
@@ -448,11 +453,11 @@ function Invitations({
                     onClick={() =>
                       act(
                         () => client.mutation(CancelInvitation, { projectToken, id: i.id }).toPromise(),
-                        `Cancelled the invitation of ${i.email}`,
+                        t('members.cancelled', { email: i.email }),
                       )
                     }
                   >
-                    Cancel <span className="sr-only">the invitation of {i.email}</span>
+                    <Trans i18nKey="members.cancel" values={{ email: i.email }} components={SR} />
                   </button>
                 </td>
               </tr>
@@ -475,22 +480,20 @@ function RoleLinks({
   languages: Language[];
   act: Act;
 }) {
+  const { t } = useTranslation();
   const [shown, setShown] = useState<{ role: Role; link: string } | null>(null);
   return (
     <section className="team-section" aria-labelledby="links-heading">
-      <h2 id="links-heading">Role links</h2>
-      <p>
-        Anyone with a role's link joins the project with that role, until the link is reset or disabled. A link is shown
-        once, when it is made.
-      </p>
+      <h2 id="links-heading">{t('members.roleLinks')}</h2>
+      <p>{t('members.roleLinksHint')}</p>
       <table className="data-table members">
         <thead>
           <tr>
-            <th scope="col">Role</th>
-            <th scope="col">Link</th>
-            <th scope="col">Grant of a new link</th>
+            <th scope="col">{t('members.roleLabel')}</th>
+            <th scope="col">{t('members.link')}</th>
+            <th scope="col">{t('members.grantOfNewLink')}</th>
             <th scope="col">
-              <span className="sr-only">Actions</span>
+              <span className="sr-only">{t('common.actions')}</span>
             </th>
           </tr>
         </thead>
@@ -509,11 +512,8 @@ function RoleLinks({
       </table>
       {shown && (
         <div className="one-time">
-          <p>
-            The new {ROLE_LABEL[shown.role].toLowerCase()} link (the previous one no longer works). Copy it now: it is
-            not shown again.
-          </p>
-          <CopyLink label={`${ROLE_LABEL[shown.role]} link`} link={shown.link} />
+          <p>{t('members.newLinkShown', { role: roleLabel(shown.role) })}</p>
+          <CopyLink label={t('members.linkLabel', { role: roleLabel(shown.role) })} link={shown.link} />
         </div>
       )}
     </section>
@@ -533,11 +533,12 @@ function RoleLinkRow({
   act: Act;
   onLink: (l: { role: Role; link: string }) => void;
 }) {
+  const { t } = useTranslation();
   const role = link.role as Role;
   const [grant, setGrant] = useState<Grant>({ role, languages: link.languages, canReview: link.canReview });
-  const label = ROLE_LABEL[role];
+  const label = roleLabel(role);
   const reset = async () => {
-    if (link.enabled && !confirm(`Make a new ${label.toLowerCase()} link? The current one stops working.`)) return;
+    if (link.enabled && !confirm(t('members.confirmReset', { role: label }))) return;
     let made: string | null = null;
     await act(
       async () => {
@@ -545,7 +546,7 @@ function RoleLinkRow({
         made = result.data?.resetRoleLink.link ?? null;
         return result;
       },
-      `New ${label.toLowerCase()} link made`,
+      t('members.linkMade', { role: label }),
       () => {
         if (made) onLink({ role, link: made });
       },
@@ -554,14 +555,20 @@ function RoleLinkRow({
   return (
     <tr>
       <th scope="row">{label}</th>
-      <td>{link.enabled ? `enabled since ${dateOf(link.createdAt)}` : link.createdAt ? 'disabled' : 'none yet'}</td>
+      <td>
+        {link.enabled
+          ? t('members.enabledSince', { date: dateOf(link.createdAt) })
+          : link.createdAt
+            ? t('members.disabled')
+            : t('members.noneYet')}
+      </td>
       <td>
         {role === 'TRANSLATOR' ? (
           <GrantFields
             grant={grant}
             onChange={setGrant}
             languages={languages}
-            about="of the translator link"
+            about={t('members.ofTranslatorLink')}
             roles={['TRANSLATOR']}
           />
         ) : (
@@ -571,7 +578,11 @@ function RoleLinkRow({
       <td>
         <div className="row-actions">
           <button type="button" onClick={reset}>
-            {link.createdAt ? 'Reset' : 'Create'} <span className="sr-only">the {label.toLowerCase()} link</span>
+            <Trans
+              i18nKey={link.createdAt ? 'members.reset' : 'members.create'}
+              values={{ role: label }}
+              components={SR}
+            />
           </button>
           {link.enabled && (
             <button
@@ -580,11 +591,11 @@ function RoleLinkRow({
               onClick={() =>
                 act(
                   () => client.mutation(DisableRoleLink, { projectToken, role }).toPromise(),
-                  `The ${label.toLowerCase()} link is disabled`,
+                  t('members.linkDisabled', { role: label }),
                 )
               }
             >
-              Disable <span className="sr-only">the {label.toLowerCase()} link</span>
+              <Trans i18nKey="members.disable" values={{ role: label }} components={SR} />
             </button>
           )}
         </div>

@@ -5,6 +5,7 @@
 // clicks; the list goes away once everything is done, or when dismissed
 // (remembered in this browser, per project). Shown to those who may change the
 // project's settings: the steps are theirs.
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -37,6 +38,7 @@ function wasDismissed(projectToken: string): boolean {
 }
 
 export function Onboarding({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [dismissed, setDismissed] = useState(() => wasDismissed(projectToken));
   // Network too: the state changes on the other screens (a language added, a publication) between visits.
   const [{ data }] = useQuery({
@@ -56,15 +58,15 @@ export function Onboarding({ projectToken }: { projectToken: string }) {
   if (dismissed || !project || !owner || !team) return null;
   const base = `#/projects/${encodeURIComponent(projectToken)}`;
   const steps = [
-    { label: 'Add languages', href: `${base}/settings`, done: project.languages.length > 1 },
-    { label: 'Import your texts', href: `${base}/import`, done: project.keys > 0 || team.imports.total > 0 },
+    { label: t('onboarding.addLanguages'), href: `${base}/settings`, done: project.languages.length > 1 },
+    { label: t('onboarding.import'), href: `${base}/import`, done: project.keys > 0 || team.imports.total > 0 },
     {
-      label: 'Invite your team',
+      label: t('onboarding.invite'),
       href: `${base}/members`,
       done: project.numberOfMembers > 1 || team.invitations.length > 0,
     },
-    { label: 'Publish', href: `${base}/hosting`, done: project.hostingResources.length > 0 },
-    { label: 'Connect your app', href: `${base}/hosting`, done: team.apiUse.total > 0 },
+    { label: t('onboarding.publish'), href: `${base}/hosting`, done: project.hostingResources.length > 0 },
+    { label: t('onboarding.connect'), href: `${base}/hosting`, done: team.apiUse.total > 0 },
   ];
   const left = steps.filter((s) => !s.done).length;
   if (left === 0) return null;
@@ -78,9 +80,9 @@ export function Onboarding({ projectToken }: { projectToken: string }) {
   };
   return (
     <section className="onboarding" aria-labelledby="onboarding-title">
-      <h2 id="onboarding-title">Get started</h2>
+      <h2 id="onboarding-title">{t('onboarding.title')}</h2>
       <span className="onboarding-count">
-        {steps.length - left} of {steps.length} done
+        {t('onboarding.progress', { done: steps.length - left, total: steps.length })}
       </span>
       <ol>
         {steps.map((step) => (
@@ -89,12 +91,12 @@ export function Onboarding({ projectToken }: { projectToken: string }) {
               {step.done ? '✓' : ''}
             </span>
             <a href={step.href}>{step.label}</a>
-            <span className="sr-only">{step.done ? ' (done)' : ' (to do)'}</span>
+            <span className="sr-only"> {step.done ? t('onboarding.done') : t('onboarding.todo')}</span>
           </li>
         ))}
       </ol>
       <button type="button" className="small" onClick={dismiss}>
-        Dismiss
+        {t('onboarding.dismiss')}
       </button>
     </section>
   );

@@ -2,7 +2,9 @@
 // them. Each screen is one entry of `sections`; the first is the default.
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Editor } from './Editor';
+import { useTranslation } from 'react-i18next';
 import { usePageTitle } from './page-title';
+import type en from './locales/en.json';
 
 // The editor, where a project opens, comes with the console; every other
 // screen is a chunk of its own, fetched when it is first opened.
@@ -60,36 +62,37 @@ const ProjectSettings = screen(
 
 interface Section {
   id: string;
-  label: string;
+  label: Exclude<keyof (typeof en)['nav'], 'project'>;
   Screen: Screen;
 }
 
 const sections: Section[] = [
-  { id: 'translations', label: 'Translations', Screen: Editor },
-  { id: 'quality', label: 'Quality', Screen: QualityScreen },
-  { id: 'glossary', label: 'Glossary', Screen: GlossaryScreen },
-  { id: 'screenshots', label: 'Screenshots', Screen: ScreenshotsScreen },
-  { id: 'import', label: 'Import', Screen: ImportScreen },
-  { id: 'export', label: 'Export', Screen: ExportScreen },
-  { id: 'auto-translate', label: 'Auto-translate', Screen: AutoTranslateScreen },
-  { id: 'git', label: 'Git sync', Screen: GitSyncScreen },
-  { id: 'hosting', label: 'Hosting', Screen: HostingScreen },
-  { id: 'automations', label: 'Automations', Screen: AutomationsScreen },
-  { id: 'members', label: 'Members', Screen: MembersScreen },
-  { id: 'activity', label: 'Activity', Screen: ActivityScreen },
-  { id: 'settings', label: 'Settings', Screen: ProjectSettings },
+  { id: 'translations', label: 'translations', Screen: Editor },
+  { id: 'quality', label: 'quality', Screen: QualityScreen },
+  { id: 'glossary', label: 'glossary', Screen: GlossaryScreen },
+  { id: 'screenshots', label: 'screenshots', Screen: ScreenshotsScreen },
+  { id: 'import', label: 'import', Screen: ImportScreen },
+  { id: 'export', label: 'export', Screen: ExportScreen },
+  { id: 'auto-translate', label: 'autoTranslate', Screen: AutoTranslateScreen },
+  { id: 'git', label: 'git', Screen: GitSyncScreen },
+  { id: 'hosting', label: 'hosting', Screen: HostingScreen },
+  { id: 'automations', label: 'automations', Screen: AutomationsScreen },
+  { id: 'members', label: 'members', Screen: MembersScreen },
+  { id: 'activity', label: 'activity', Screen: ActivityScreen },
+  { id: 'settings', label: 'settings', Screen: ProjectSettings },
 ];
 
 export function ProjectLayout({ projectToken, section }: { projectToken: string; section: string | undefined }) {
   const current = sections.find((s) => s.id === section) ?? sections[0]!;
   const base = `#/projects/${encodeURIComponent(projectToken)}`;
-  usePageTitle(current.label);
+  const { t } = useTranslation();
+  usePageTitle(t(`nav.${current.label}`));
   return (
     <div className="project">
-      <nav className="project-nav" aria-label="Project">
+      <nav className="project-nav" aria-label={t('nav.project')}>
         {sections.map((s) => (
           <a key={s.id} href={`${base}/${s.id}`} aria-current={s === current ? 'page' : undefined}>
-            {s.label}
+            {t(`nav.${s.label}`)}
           </a>
         ))}
       </nav>
@@ -97,7 +100,7 @@ export function ProjectLayout({ projectToken, section }: { projectToken: string;
         <Suspense
           fallback={
             <p className="loading" role="status">
-              Loading…
+              {t('common.loading')}
             </p>
           }
         >

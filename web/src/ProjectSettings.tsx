@@ -1,6 +1,8 @@
 // A project's settings: its name, languages (add, rename, reorder, default,
 // delete with the count of translations that go with it), customers, the API
 // key (copy, replace), in-context editing (origins, tokens) and, for the owner, deleting the project.
+import { Trans, useTranslation } from 'react-i18next';
+import { formatNumber } from './i18n';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Confirm } from './Confirm';
@@ -42,6 +44,7 @@ function useRun(refresh: (() => void) | undefined) {
 }
 
 export function ProjectSettings({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error }, refetch] = useQuery({ query: ProjectSettingsQuery, variables: { projectToken } });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   if (error)
@@ -56,14 +59,14 @@ export function ProjectSettings({ projectToken }: { projectToken: string }) {
   if (!project)
     return (
       <main className="settings" aria-busy="true">
-        Loading…
+        {t('common.loading')}
       </main>
     );
   const canEdit = project.myRole === 'OWNER' || project.myRole === 'ADMIN';
   return (
     <main className="settings">
-      <h1>Project settings</h1>
-      {!canEdit && <p>Only the owner and administrators change a project's settings.</p>}
+      <h1>{t('projectSettings.title')}</h1>
+      {!canEdit && <p>{t('projectSettings.readOnly')}</p>}
       {canEdit && <NameSection project={project} refresh={refresh} />}
       <LanguagesSection project={project} canEdit={canEdit} refresh={refresh} />
       <CustomersSection project={project} canEdit={canEdit} refresh={refresh} />
@@ -81,6 +84,7 @@ interface SectionProps {
 }
 
 function NameSection({ project, refresh }: SectionProps) {
+  const { t } = useTranslation();
   const [name, setName] = useState(project.name);
   const [, rename] = useMutation(RenameProject);
   const { error, run } = useRun(refresh);
@@ -88,17 +92,17 @@ function NameSection({ project, refresh }: SectionProps) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaved('');
-    if (await run(rename({ projectToken: project.projectToken, name }))) setSaved('Saved');
+    if (await run(rename({ projectToken: project.projectToken, name }))) setSaved(t('common.saved'));
   };
   return (
     <section aria-labelledby="settings-name">
-      <h2 id="settings-name">Name</h2>
+      <h2 id="settings-name">{t('projectSettings.name.title')}</h2>
       <form className="inline-form" onSubmit={submit}>
         <label>
-          Project name
+          {t('projectSettings.name.label')}
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
-        <button type="submit">Rename project</button>
+        <button type="submit">{t('projectSettings.name.rename')}</button>
         <span role="status">{saved}</span>
       </form>
       {error && (
@@ -111,6 +115,7 @@ function NameSection({ project, refresh }: SectionProps) {
 }
 
 function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
+  const { t } = useTranslation();
   const { projectToken, languages } = project;
   const [, create] = useMutation(CreateLanguage);
   const [, update] = useMutation(UpdateLanguage);
@@ -135,15 +140,15 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
   };
   return (
     <section aria-labelledby="settings-languages">
-      <h2 id="settings-languages">Languages</h2>
+      <h2 id="settings-languages">{t('projectSettings.languages.title')}</h2>
       <table className="data-table">
         <thead>
           <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Name</th>
-            <th scope="col">Translations</th>
-            <th scope="col">Default</th>
-            {canEdit && <th scope="col">Actions</th>}
+            <th scope="col">{t('projectSettings.languages.key')}</th>
+            <th scope="col">{t('projectSettings.languages.name')}</th>
+            <th scope="col">{t('projectSettings.languages.translations')}</th>
+            <th scope="col">{t('projectSettings.languages.default')}</th>
+            {canEdit && <th scope="col">{t('common.actions')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -162,43 +167,48 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
                     }}
                   >
                     <input
-                      aria-label={`Name of ${l.key}`}
+                      aria-label={t('projectSettings.languages.nameOf', { code: l.key })}
                       value={names[l.key] ?? l.name}
                       maxLength={200}
                       onChange={(e) => setNames({ ...names, [l.key]: e.target.value })}
                     />
-                    <button type="submit" aria-label={`Rename ${l.key}`}>
-                      Rename
+                    <button type="submit" aria-label={t('projectSettings.languages.renameLabel', { code: l.key })}>
+                      {t('projectSettings.languages.rename')}
                     </button>
                   </form>
                 ) : (
                   l.name
                 )}
               </td>
-              <td>{l.translationCount}</td>
+              <td>{formatNumber(l.translationCount)}</td>
               <td>
                 {l.isDefault ? (
-                  <span className="badge">Default</span>
+                  <span className="badge">{t('projectSettings.languages.default')}</span>
                 ) : (
                   canEdit && (
                     <button
                       type="button"
-                      aria-label={`Make default ${l.key}`}
+                      aria-label={t('projectSettings.languages.makeDefaultLabel', { code: l.key })}
                       onClick={() => void run(update({ projectToken, key: l.key, input: { isDefault: true } }))}
                     >
-                      Make default
+                      {t('projectSettings.languages.makeDefault')}
                     </button>
                   )
                 )}
               </td>
               {canEdit && (
                 <td className="row-actions">
-                  <button type="button" aria-label={`Move ${l.key} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                  <button
+                    type="button"
+                    aria-label={t('projectSettings.languages.up', { code: l.key })}
+                    disabled={i === 0}
+                    onClick={() => move(i, -1)}
+                  >
                     ↑
                   </button>
                   <button
                     type="button"
-                    aria-label={`Move ${l.key} down`}
+                    aria-label={t('projectSettings.languages.down', { code: l.key })}
                     disabled={i === languages.length - 1}
                     onClick={() => move(i, 1)}
                   >
@@ -207,11 +217,11 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
                   <button
                     type="button"
                     className="danger"
-                    aria-label={`Delete ${l.key}`}
+                    aria-label={t('projectSettings.languages.deleteLabel', { code: l.key })}
                     disabled={languages.length === 1}
                     onClick={() => setDoomed(l)}
                   >
-                    Delete
+                    {t('common.delete')}
                   </button>
                 </td>
               )}
@@ -220,7 +230,7 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
         </tbody>
       </table>
       {canEdit && (
-        <form className="inline-form" onSubmit={add} aria-label="Add a language">
+        <form className="inline-form" onSubmit={add} aria-label={t('projectSettings.languages.addForm')}>
           {/* Chosen by name from the CLDR locales, not typed as a code. */}
           <LanguagePicker
             taken={languages.map((l) => l.key)}
@@ -232,16 +242,20 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
           {key && (
             <>
               <label>
-                Language name
+                {t('projectSettings.languages.languageName')}
                 <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
               </label>
               <span className="chosen-code">
-                code <code>{key}</code>
+                <Trans
+                  i18nKey="projectSettings.languages.code"
+                  values={{ code: key }}
+                  components={{ code: <code /> }}
+                />
               </span>
             </>
           )}
           <button type="submit" disabled={!key}>
-            Add language
+            {t('projectSettings.languages.add')}
           </button>
         </form>
       )}
@@ -252,8 +266,8 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
       )}
       {doomed && (
         <Confirm
-          title={`Delete language ${doomed.key}?`}
-          confirmLabel="Delete language"
+          title={t('projectSettings.languages.confirmTitle', { code: doomed.key })}
+          confirmLabel={t('projectSettings.languages.confirm')}
           onCancel={() => setDoomed(undefined)}
           onConfirm={() => {
             setDoomed(undefined);
@@ -261,8 +275,10 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
           }}
         >
           <p>
-            {count(doomed.translationCount, 'translation')} in {doomed.name || doomed.key} will be deleted with it. The
-            activity log keeps their texts.
+            {t('projectSettings.languages.confirmText', {
+              translations: count(doomed.translationCount, 'translation'),
+              name: doomed.name || doomed.key,
+            })}
           </p>
         </Confirm>
       )}
@@ -271,6 +287,7 @@ function LanguagesSection({ project, canEdit, refresh }: SectionProps) {
 }
 
 function CustomersSection({ project, canEdit, refresh }: SectionProps) {
+  const { t } = useTranslation();
   const { projectToken, customers } = project;
   const [, create] = useMutation(CreateCustomer);
   const [, update] = useMutation(UpdateCustomer);
@@ -289,17 +306,15 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
   };
   return (
     <section aria-labelledby="settings-customers">
-      <h2 id="settings-customers">Customers</h2>
-      {customers.length === 0 && (
-        <p>No customers: customer-specific translations override the base ones for one customer.</p>
-      )}
+      <h2 id="settings-customers">{t('projectSettings.customers.title')}</h2>
+      {customers.length === 0 && <p>{t('projectSettings.customers.none')}</p>}
       {customers.length > 0 && (
         <table className="data-table">
           <thead>
             <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Description</th>
-              {canEdit && <th scope="col">Actions</th>}
+              <th scope="col">{t('projectSettings.customers.key')}</th>
+              <th scope="col">{t('projectSettings.customers.description')}</th>
+              {canEdit && <th scope="col">{t('common.actions')}</th>}
             </tr>
           </thead>
           <tbody>
@@ -315,7 +330,7 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
                     <>
                       <td>
                         <input
-                          aria-label={`Key of customer ${c.key}`}
+                          aria-label={t('projectSettings.customers.keyOf', { key: c.key })}
                           value={edit.key}
                           form={`customer-${c.key}`}
                           onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, key: e.target.value } })}
@@ -323,7 +338,7 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
                       </td>
                       <td>
                         <input
-                          aria-label={`Description of customer ${c.key}`}
+                          aria-label={t('projectSettings.customers.descriptionOf', { key: c.key })}
                           value={edit.description}
                           form={`customer-${c.key}`}
                           onChange={(e) => setEdits({ ...edits, [c.key]: { ...edit, description: e.target.value } })}
@@ -331,17 +346,17 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
                       </td>
                       <td className="row-actions">
                         <form id={`customer-${c.key}`} onSubmit={save}>
-                          <button type="submit" aria-label={`Save customer ${c.key}`}>
-                            Save
+                          <button type="submit" aria-label={t('projectSettings.customers.saveLabel', { key: c.key })}>
+                            {t('common.save')}
                           </button>
                         </form>
                         <button
                           type="button"
                           className="danger"
-                          aria-label={`Delete customer ${c.key}`}
+                          aria-label={t('projectSettings.customers.deleteLabel', { key: c.key })}
                           onClick={() => setDoomed(c.key)}
                         >
-                          Delete
+                          {t('common.delete')}
                         </button>
                       </td>
                     </>
@@ -362,14 +377,14 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
       {canEdit && (
         <form className="inline-form" onSubmit={add}>
           <label>
-            Customer key
+            {t('projectSettings.customers.customerKey')}
             <input value={key} onChange={(e) => setKey(e.target.value)} required maxLength={40} />
           </label>
           <label>
-            Description
+            {t('projectSettings.customers.description')}
             <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={255} />
           </label>
-          <button type="submit">Add customer</button>
+          <button type="submit">{t('projectSettings.customers.add')}</button>
         </form>
       )}
       {error && (
@@ -379,15 +394,15 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
       )}
       {doomed && (
         <Confirm
-          title={`Delete customer ${doomed}?`}
-          confirmLabel="Delete customer"
+          title={t('projectSettings.customers.confirmTitle', { key: doomed })}
+          confirmLabel={t('projectSettings.customers.confirm')}
           onCancel={() => setDoomed(undefined)}
           onConfirm={() => {
             setDoomed(undefined);
             void run(remove({ projectToken, key: doomed }));
           }}
         >
-          <p>Its customer-specific translations are deleted with it; the base translations stay.</p>
+          <p>{t('projectSettings.customers.confirmText')}</p>
         </Confirm>
       )}
     </section>
@@ -395,6 +410,7 @@ function CustomersSection({ project, canEdit, refresh }: SectionProps) {
 }
 
 function ApiKeySection({ project, refresh }: SectionProps) {
+  const { t } = useTranslation();
   const [, rotate] = useMutation(RotateApiKey);
   const [asking, setAsking] = useState(false);
   const [fresh, setFresh] = useState('');
@@ -409,14 +425,13 @@ function ApiKeySection({ project, refresh }: SectionProps) {
   };
   return (
     <section aria-labelledby="settings-api-key">
-      <h2 id="settings-api-key">API key</h2>
+      <h2 id="settings-api-key">{t('projectSettings.apiKey.title')}</h2>
       <p>
-        The project API key (header <code>X-Service-Token</code>) gives scripts and the command-line client full access
-        to this project.
+        <Trans i18nKey="projectSettings.apiKey.intro" components={{ code: <code /> }} />
       </p>
       {fresh ? (
         <div className="new-secret" role="status">
-          <p>The new API key; the old one no longer works. Update your scripts and CI now:</p>
+          <p>{t('projectSettings.apiKey.fresh')}</p>
           <code className="secret" data-testid="new-api-key">
             {fresh}
           </code>{' '}
@@ -431,7 +446,7 @@ function ApiKeySection({ project, refresh }: SectionProps) {
         </p>
       )}
       <button type="button" className="danger" onClick={() => setAsking(true)}>
-        Replace API key…
+        {t('projectSettings.apiKey.replace')}
       </button>
       {error && (
         <p role="alert" className="error">
@@ -440,15 +455,12 @@ function ApiKeySection({ project, refresh }: SectionProps) {
       )}
       {asking && (
         <Confirm
-          title="Replace the API key?"
-          confirmLabel="Replace API key"
+          title={t('projectSettings.apiKey.confirmTitle')}
+          confirmLabel={t('projectSettings.apiKey.confirm')}
           onCancel={() => setAsking(false)}
           onConfirm={() => void confirm()}
         >
-          <p>
-            A new key is made and the current one stops working at once: every script, CI job and command-line client
-            that uses it will be refused until it gets the new key.
-          </p>
+          <p>{t('projectSettings.apiKey.confirmText')}</p>
         </Confirm>
       )}
     </section>
@@ -456,6 +468,7 @@ function ApiKeySection({ project, refresh }: SectionProps) {
 }
 
 function DeleteSection({ project }: SectionProps) {
+  const { t } = useTranslation();
   const [, remove] = useMutation(DeleteProject);
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState('');
@@ -467,12 +480,10 @@ function DeleteSection({ project }: SectionProps) {
   };
   return (
     <section aria-labelledby="settings-delete" className="danger-zone">
-      <h2 id="settings-delete">Delete project</h2>
-      <p>
-        Deletes the project with its keys, translations, members, history and published files. This cannot be undone.
-      </p>
+      <h2 id="settings-delete">{t('projectSettings.delete.title')}</h2>
+      <p>{t('projectSettings.delete.text')}</p>
       <button type="button" className="danger" onClick={() => setAsking(true)}>
-        Delete project…
+        {t('projectSettings.delete.button')}
       </button>
       {error && (
         <p role="alert" className="error">
@@ -481,13 +492,13 @@ function DeleteSection({ project }: SectionProps) {
       )}
       {asking && (
         <Confirm
-          title={`Delete ${project.name}?`}
-          confirmLabel="Delete project"
+          title={t('projectSettings.delete.confirmTitle', { name: project.name })}
+          confirmLabel={t('projectSettings.delete.confirm')}
           typed={project.name}
           onCancel={() => setAsking(false)}
           onConfirm={() => void confirm()}
         >
-          <p>Everything in the project goes, its published files too.</p>
+          <p>{t('projectSettings.delete.confirmText')}</p>
         </Confirm>
       )}
     </section>

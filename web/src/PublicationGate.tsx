@@ -2,6 +2,8 @@
 // the "require no errors" switch, and the service's refusal shown as it gave it
 // (the first errors, the counts per check, a link to the Quality screen filtered
 // to errors) with the owner's "publish anyway".
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from './i18n';
 import { useEffect, useState } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from './graphql';
@@ -49,6 +51,7 @@ export function QualityGateToggle({
   requireNoErrors: boolean;
   onChanged: () => void;
 }) {
+  const { t } = useTranslation();
   const [, setGate] = useMutation(SetGate);
   const [error, setError] = useState('');
   // Shown switched at once; back to the service's value if it refuses.
@@ -72,7 +75,7 @@ export function QualityGateToggle({
             onChanged();
           }}
         />
-        Require no quality-check errors
+        {t('gate.require')}
       </label>
       {error && (
         <p role="alert" className="error">
@@ -101,20 +104,22 @@ export function GateRefusalPanel({
   canOverride: boolean;
   onOverride: () => void;
 }) {
+  const { t } = useTranslation();
   const more = refusal.errors - Math.min(LISTED, refusal.findings.length);
   return (
-    <div className="gate-refusal" role="alert" aria-label={`Publication of ${environmentKey} refused`}>
-      <h4>Not published: {environmentKey} requires no quality-check errors</h4>
+    <div className="gate-refusal" role="alert" aria-label={t('gate.refused', { environment: environmentKey })}>
+      <h4>{t('gate.title', { environment: environmentKey })}</h4>
       {refusal.errors > 0 ? (
         <>
           <p>
-            {count(refusal.errors, 'error')} to fix or dismiss first:{' '}
-            {Object.entries(refusal.byCheck)
-              .map(([check, n]) => `${checkTitle(check)} ${n}`)
-              .join(', ')}
-            .
+            {t('gate.toFix', {
+              errors: count(refusal.errors, 'error'),
+              checks: Object.entries(refusal.byCheck)
+                .map(([check, n]) => `${checkTitle(check)} ${formatNumber(n)}`)
+                .join(', '),
+            })}
           </p>
-          <ul aria-label="Errors blocking the publication">
+          <ul aria-label={t('gate.blocking')}>
             {refusal.findings.slice(0, LISTED).map((f, i) => (
               <li key={i}>
                 <strong>
@@ -125,8 +130,8 @@ export function GateRefusalPanel({
               </li>
             ))}
           </ul>
-          {more > 0 && <p>and {more} more.</p>}
-          <a href={screenLink(projectToken, 'quality', { severity: 'error' })}>Show the errors on the Quality screen</a>
+          {more > 0 && <p>{t('gate.more', { count: more })}</p>}
+          <a href={screenLink(projectToken, 'quality', { severity: 'error' })}>{t('gate.showErrors')}</a>
         </>
       ) : (
         <p>{refusal.message}</p>
@@ -134,9 +139,9 @@ export function GateRefusalPanel({
       {canOverride && refusal.errors > 0 && (
         <p>
           <button type="button" className="danger" onClick={onOverride}>
-            Publish {environmentKey} anyway
+            {t('gate.anyway', { environment: environmentKey })}
           </button>{' '}
-          <span className="hint">As the project owner; recorded in the activity log.</span>
+          <span className="hint">{t('gate.asOwner')}</span>
         </p>
       )}
     </div>

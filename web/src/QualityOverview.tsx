@@ -1,6 +1,8 @@
 // The Quality screen's overview: open findings per severity, and a table of
 // checks (with their severity) by language with totals. Every figure links
 // to the list filtered by it.
+import { Trans, useTranslation } from 'react-i18next';
+import { formatNumber, i18n } from './i18n';
 import type { QualityCheck, QualityCount } from './quality-documents';
 import { SEVERITIES, severityLabel } from './quality-documents';
 import { screenLink } from './hash-params';
@@ -15,6 +17,7 @@ interface Props {
 }
 
 export function QualityOverview({ projectToken, checks, languages, counts, pending }: Props) {
+  const { t } = useTranslation();
   const link = (params: Record<string, string>) => screenLink(projectToken, 'quality', params);
   const title = (id: string) => checks.find((c) => c.id === id)?.title ?? id;
   const open = (match: (c: QualityCount) => boolean) => counts.filter(match).reduce((n, c) => n + c.count, 0);
@@ -31,19 +34,21 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
   const total = open(() => true);
   return (
     <section aria-labelledby="quality-overview-heading">
-      <h2 id="quality-overview-heading">Overview</h2>
+      <h2 id="quality-overview-heading">{t('quality.overview')}</h2>
       <p role="status" className="status">
-        {pending > 0
-          ? `${pending} written text${pending === 1 ? ' is' : 's are'} still being checked: the figures will change.`
-          : ''}
+        {pending > 0 ? t('quality.pending', { count: pending }) : ''}
       </p>
-      <ul className="severity-totals" aria-label="Open findings per severity">
+      <ul className="severity-totals" aria-label={t('quality.perSeverity')}>
         {SEVERITIES.map((s) => {
           const n = open((c) => c.severity === s.value);
           return (
             <li key={s.value} className={`severity-total severity-${s.value}`}>
               <a href={link({ severity: s.value })}>
-                <span className="figure">{n}</span> {s.plural.toLowerCase()}
+                <Trans
+                  i18nKey={`quality.totals.${s.value}`}
+                  count={n}
+                  components={{ figure: <span className="figure" /> }}
+                />
               </a>
             </li>
           );
@@ -51,28 +56,32 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
         {dismissed > 0 && (
           <li className="severity-total">
             <a href={link({ dismissed: '1' })}>
-              <span className="figure">{dismissed}</span> dismissed
+              <Trans
+                i18nKey="quality.dismissed"
+                count={dismissed}
+                components={{ figure: <span className="figure" /> }}
+              />
             </a>
           </li>
         )}
       </ul>
       {rows.length === 0 ? (
-        <p>No findings: every text passes the checks.</p>
+        <p>{t('quality.noFindings')}</p>
       ) : (
         <div className="table-scroll">
           <table className="data-table quality-counts">
-            <caption className="visually-hidden">Open findings per check and language</caption>
+            <caption className="visually-hidden">{t('quality.tableCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Check</th>
-                <th scope="col">Severity</th>
+                <th scope="col">{t('quality.check')}</th>
+                <th scope="col">{t('quality.severity')}</th>
                 {shown.map((l) => (
                   <th key={l.key} scope="col" className="figure-cell">
                     <abbr title={l.name}>{l.key}</abbr>
                   </th>
                 ))}
                 <th scope="col" className="figure-cell">
-                  Total
+                  {t('quality.total')}
                 </th>
               </tr>
             </thead>
@@ -90,12 +99,16 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
                         <Figure
                           n={open((c) => inRow(c) && c.languageCode === l.key)}
                           href={link({ check, language: l.key })}
-                          label={`${title(check)} in ${l.key}`}
+                          label={t('quality.checkIn', { check: title(check), language: l.key })}
                         />
                       </td>
                     ))}
                     <td className="figure-cell">
-                      <Figure n={open(inRow)} href={link({ check })} label={`${title(check)}, all languages`} />
+                      <Figure
+                        n={open(inRow)}
+                        href={link({ check })}
+                        label={t('quality.checkAll', { check: title(check) })}
+                      />
                     </td>
                   </tr>
                 );
@@ -104,19 +117,19 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
             <tfoot>
               <tr>
                 <th scope="row" colSpan={2}>
-                  Total
+                  {t('quality.total')}
                 </th>
                 {shown.map((l) => (
                   <td key={l.key} className="figure-cell">
                     <Figure
                       n={open((c) => c.languageCode === l.key)}
                       href={link({ language: l.key })}
-                      label={`All checks in ${l.key}`}
+                      label={t('quality.allIn', { language: l.key })}
                     />
                   </td>
                 ))}
                 <td className="figure-cell">
-                  <Figure n={total} href={link({})} label="All open findings" />
+                  <Figure n={total} href={link({})} label={t('quality.allOpen')} />
                 </td>
               </tr>
             </tfoot>
@@ -129,10 +142,10 @@ export function QualityOverview({ projectToken, checks, languages, counts, pendi
 
 /** A count linking to its findings; a zero links nowhere. */
 function Figure({ n, href, label }: { n: number; href: string; label: string }) {
-  if (n === 0) return <span className="zero">0</span>;
+  if (n === 0) return <span className="zero">{formatNumber(0)}</span>;
   return (
-    <a href={href} aria-label={`${label}: ${n}`}>
-      {n}
+    <a href={href} aria-label={i18n.t('quality.figure', { label, count: n })}>
+      {formatNumber(n)}
     </a>
   );
 }

@@ -5,6 +5,7 @@
 // and, for members with the SETTINGS permission, each check's severity.
 // Checks, their titles and severities are the service's: read, never restated.
 // The figures follow the project's changes live (its activity subscription).
+import { useTranslation } from 'react-i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useClient, useQuery } from 'urql';
 import { ContentEdits } from './documents';
@@ -21,6 +22,7 @@ const PENDING_POLL_MS = 1_000;
 const CHANGE_SETTLE_MS = 300;
 
 export function QualityScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data: meta, error }, refetchMeta] = useQuery({ query: QualityChecksQuery, variables: { projectToken } });
   const [{ data: counts }, refetchCounts] = useQuery({ query: QualityCountsQuery, variables: { projectToken } });
   const [params, setParams] = useHashParams();
@@ -63,11 +65,8 @@ export function QualityScreen({ projectToken }: { projectToken: string }) {
   const permissions = meta?.project?.myPermissions ?? [];
   return (
     <main className="ops quality">
-      <h1>Quality</h1>
-      <p className="hint">
-        The quality checks run on every text written. Errors can block a publication of an environment that requires
-        none (see Hosting); a finding that is not a problem can be dismissed with a reason until its text changes.
-      </p>
+      <h1>{t('quality.title')}</h1>
+      <p className="hint">{t('quality.hint')}</p>
       {error && (
         <p role="alert" className="error">
           {messageOf(error)}

@@ -2,6 +2,7 @@
 // project (setQualityChecks), grouped by the service's categories, and the
 // placeholder style its texts are written in (the dialects the service lists). A change
 // applies at once; the service checks the texts again in the background.
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import {
@@ -26,6 +27,7 @@ export function QualitySettings({
   dialects: readonly PlaceholderDialect[];
   onSaved: () => void;
 }) {
+  const { t } = useTranslation();
   const [status, setStatus] = useState('');
   // Shown at once; the service's answer confirms it.
   const [style, setStyle] = useState(dialect);
@@ -36,7 +38,12 @@ export function QualitySettings({
     const result = await save({ projectToken, checks: [{ check: check.id, severity: value }] });
     if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
-    setStatus(`${check.title}: ${value === 'off' ? 'off' : severityLabel(value).toLowerCase()}`);
+    setStatus(
+      t('qualitySettings.changed', {
+        check: check.title,
+        severity: value === 'off' ? t('qualitySettings.off') : severityLabel(value).toLowerCase(),
+      }),
+    );
     onSaved();
   };
   const changeDialect = async (value: string) => {
@@ -48,15 +55,15 @@ export function QualitySettings({
       return setFailure(messageOf(result.error));
     }
     setFailure('');
-    setStatus(`Placeholder style: ${dialects.find((d) => d.id === value)?.name ?? value}`);
+    setStatus(t('qualitySettings.dialectChanged', { name: dialects.find((d) => d.id === value)?.name ?? value }));
     onSaved();
   };
   return (
     <section aria-labelledby="quality-settings-heading">
-      <h2 id="quality-settings-heading">Check settings</h2>
-      <p className="hint">Each check is off or reports at a severity. Only errors can block a publication.</p>
+      <h2 id="quality-settings-heading">{t('qualitySettings.title')}</h2>
+      <p className="hint">{t('qualitySettings.hint')}</p>
       <label className="dialect-setting">
-        Placeholder style
+        {t('qualitySettings.dialect')}
         <select value={style} onChange={(e) => void changeDialect(e.target.value)}>
           {dialects.map((d) => (
             <option key={d.id} value={d.id}>
@@ -77,14 +84,14 @@ export function QualitySettings({
                   <label key={c.id} className="check-setting">
                     <span>{c.title}</span>
                     <select
-                      aria-label={`Severity of ${c.title}`}
+                      aria-label={t('qualitySettings.severityOf', { check: c.title })}
                       value={c.severity ?? 'off'}
                       onChange={(e) => void change(c, e.target.value)}
                     >
-                      {[{ value: 'off', label: 'Off' }, ...SEVERITIES].map((s) => (
+                      {[{ value: 'off', label: t('qualitySettings.offOption') }, ...SEVERITIES].map((s) => (
                         <option key={s.value} value={s.value}>
                           {s.label}
-                          {s.value === fallback ? ' (default)' : ''}
+                          {s.value === fallback ? ` ${t('qualitySettings.default')}` : ''}
                         </option>
                       ))}
                     </select>

@@ -3,6 +3,7 @@
 // drag on the image to draw a rectangle and pick its key, drag a rectangle to
 // move it, select one to give it another key or remove it. Rectangles are
 // kept in the image's pixels; on screen they are placed in percent of it.
+import { useTranslation } from 'react-i18next';
 import { useMemo, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { useQuery } from 'urql';
 import { client } from './client';
@@ -34,6 +35,7 @@ const keyLabel = (key: { key: string; namespace: string }) => (key.namespace ? `
 const MIN_SIDE = 4;
 
 export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error, fetching }, refetch] = useQuery({
     query: ScreenshotsQuery,
     variables: { projectToken },
@@ -55,8 +57,8 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
     setUploading(true);
     const answer = await uploadOperation(UploadScreenshot, { projectToken }, file, () => {});
     setUploading(false);
-    if (answer.error !== undefined) return setMessage(`Not uploaded: ${answer.error}`);
-    setMessage(`Uploaded ${answer.data.uploadScreenshot.name}`);
+    if (answer.error !== undefined) return setMessage(t('shots.notUploaded', { error: answer.error }));
+    setMessage(t('shots.uploaded', { name: answer.data.uploadScreenshot.name }));
     setFile(null);
     if (fileInput.current) fileInput.current.value = '';
     setOpenId(answer.data.uploadScreenshot.id);
@@ -65,10 +67,10 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
 
   return (
     <main className="screenshots">
-      <h1>Screenshots</h1>
+      <h1>{t('shots.title')}</h1>
       <form className="shot-upload" onSubmit={upload}>
         <label>
-          Screenshot file{' '}
+          {t('shots.file')}{' '}
           <input
             ref={fileInput}
             type="file"
@@ -77,7 +79,7 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
           />
         </label>
         <button type="submit" disabled={!file || uploading}>
-          {uploading ? 'Uploading…' : 'Upload screenshot'}
+          {uploading ? t('shots.uploading') : t('shots.upload')}
         </button>
       </form>
       <p role="status">{message}</p>
@@ -86,10 +88,8 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
           {messageOf(error)}
         </p>
       )}
-      {data && shots.length === 0 && (
-        <p className="muted">No screenshots yet: upload one, then mark the keys it shows.</p>
-      )}
-      <ul className="shot-list" aria-label="Screenshots" aria-busy={fetching}>
+      {data && shots.length === 0 && <p className="muted">{t('shots.none')}</p>}
+      <ul className="shot-list" aria-label={t('shots.list')} aria-busy={fetching}>
         {shots.map((shot) => (
           <li key={shot.id}>
             <button type="button" aria-pressed={shot.id === openId} onClick={() => setOpenId(shot.id)}>
@@ -109,7 +109,7 @@ export function ScreenshotsScreen({ projectToken }: { projectToken: string }) {
           onChanged={reload}
           onDeleted={() => {
             setOpenId(null);
-            setMessage(`Deleted ${open.name}`);
+            setMessage(t('shots.deleted', { name: open.name }));
             reload();
           }}
         />
@@ -135,6 +135,7 @@ function ScreenshotEditor({
   onChanged(): void;
   onDeleted(): void;
 }) {
+  const { t } = useTranslation();
   const canvas = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<Drag | null>(null);
   const [draft, setDraft] = useState<Rect | null>(null);
@@ -205,7 +206,7 @@ function ScreenshotEditor({
       if (drag.rect.width < MIN_SIDE || drag.rect.height < MIN_SIDE) return;
       setSelectedId(null);
       setDraft(drag.rect);
-      setMessage('Pick the key shown in the new rectangle');
+      setMessage(t('shots.pickKey'));
       return;
     }
     const before = moved.get(drag.mark.id) ?? drag.mark;
@@ -219,9 +220,9 @@ function ScreenshotEditor({
       const back = new Map(moved);
       back.delete(drag.mark.id);
       setMoved(back);
-      return setMessage(`Not moved: ${messageOf(result.error)}`);
+      return setMessage(t('shots.notMoved', { message: messageOf(result.error) }));
     }
-    setMessage(`Moved ${keyLabel(drag.mark.key)}`);
+    setMessage(t('shots.moved', { key: keyLabel(drag.mark.key) }));
     onChanged();
   };
 
@@ -237,8 +238,8 @@ function ScreenshotEditor({
         rectangle: draft,
       })
       .toPromise();
-    if (result.error) return setMessage(`Not marked: ${messageOf(result.error)}`);
-    setMessage(`Marked ${keyLabel({ key: keyName.trim(), namespace })}`);
+    if (result.error) return setMessage(t('shots.notMarked', { message: messageOf(result.error) }));
+    setMessage(t('shots.marked', { key: keyLabel({ key: keyName.trim(), namespace }) }));
     setDraft(null);
     setKeyName('');
     onChanged();
@@ -254,22 +255,22 @@ function ScreenshotEditor({
         namespace: namespace || null,
       })
       .toPromise();
-    if (result.error) return setMessage(`Not changed: ${messageOf(result.error)}`);
-    setMessage(`The rectangle now marks ${keyLabel({ key: keyName.trim(), namespace })}`);
+    if (result.error) return setMessage(t('shots.notChanged', { message: messageOf(result.error) }));
+    setMessage(t('shots.nowMarks', { key: keyLabel({ key: keyName.trim(), namespace }) }));
     onChanged();
   };
   const unlink = async () => {
     if (!selected) return;
     const result = await client.mutation(UnlinkScreenshotKey, { projectToken, linkId: selected.id }).toPromise();
-    if (result.error) return setMessage(`Not removed: ${messageOf(result.error)}`);
-    setMessage(`Removed the mark of ${keyLabel(selected.key)}`);
+    if (result.error) return setMessage(t('shots.notRemoved', { message: messageOf(result.error) }));
+    setMessage(t('shots.removed', { key: keyLabel(selected.key) }));
     setSelectedId(null);
     onChanged();
   };
   const remove = async () => {
-    if (!window.confirm(`Delete the screenshot ${shot.name} and its marks?`)) return;
+    if (!window.confirm(t('shots.confirmDelete', { name: shot.name }))) return;
     const result = await client.mutation(DeleteScreenshot, { projectToken, id: shot.id }).toPromise();
-    if (result.error) return setMessage(`Not deleted: ${messageOf(result.error)}`);
+    if (result.error) return setMessage(t('shots.notDeleted', { message: messageOf(result.error) }));
     onDeleted();
   };
   const select = (mark: Mark) => {
@@ -287,20 +288,18 @@ function ScreenshotEditor({
   });
   const drawing = drag?.kind === 'draw' ? drag.rect : draft;
   return (
-    <section className="shot-editor" aria-label={`Screenshot ${shot.name}`}>
+    <section className="shot-editor" aria-label={t('shots.label', { name: shot.name })}>
       <div className="panel-head">
         <h2>{shot.name}</h2>
         <span className="muted">
-          {shot.width} × {shot.height}
-          {shot.uploadedBy ? ` · uploaded by ${shot.uploadedBy}` : ''}
+          {t('shots.size', { width: shot.width, height: shot.height })}
+          {shot.uploadedBy ? ` ${t('shots.uploadedBy', { name: shot.uploadedBy })}` : ''}
         </span>
         <button type="button" className="danger" onClick={remove}>
-          Delete screenshot
+          {t('shots.delete')}
         </button>
       </div>
-      <p className="muted">
-        Drag on the image to mark a key; drag a mark to move it; click a mark to change or remove it.
-      </p>
+      <p className="muted">{t('shots.hint')}</p>
       <div className="shot-workspace">
         <div
           ref={canvas}
@@ -310,7 +309,7 @@ function ScreenshotEditor({
           onPointerUp={onUp}
           onPointerCancel={() => setDrag(null)}
         >
-          <img src={shot.imagePath} alt={`Screenshot ${shot.name}`} draggable={false} />
+          <img src={shot.imagePath} alt={t('shots.label', { name: shot.name })} draggable={false} />
           {shot.links.map((mark) => {
             const rect = drag?.kind === 'move' && drag.mark.id === mark.id ? drag.rect : (moved.get(mark.id) ?? mark);
             return (
@@ -320,7 +319,7 @@ function ScreenshotEditor({
                 style={placed(rect)}
                 role="button"
                 tabIndex={0}
-                aria-label={`Mark of ${keyLabel(mark.key)}`}
+                aria-label={t('shots.markOf', { key: keyLabel(mark.key) })}
                 aria-pressed={mark.id === selectedId}
                 onPointerDown={startMove(mark)}
                 onClick={() => select(mark)}
@@ -343,19 +342,19 @@ function ScreenshotEditor({
             ))}
           </datalist>
           {draft && (
-            <form onSubmit={link} aria-label="Mark a key">
-              <h3>New rectangle</h3>
+            <form onSubmit={link} aria-label={t('shots.markForm')}>
+              <h3>{t('shots.newRectangle')}</h3>
               <p className="muted">
-                {draft.width} × {draft.height} at {draft.x}, {draft.y}
+                {t('shots.rectangle', { x: draft.x, y: draft.y, width: draft.width, height: draft.height })}
               </p>
               <label>
-                Key{' '}
+                {t('shots.key')}{' '}
                 <input list="screenshot-keys" value={keyName} onChange={(e) => setKeyName(e.target.value)} required />
               </label>
               <label>
-                Namespace
+                {t('shots.namespace')}
                 <select value={namespace} onChange={(e) => setNamespace(e.target.value)}>
-                  <option value="">(default)</option>
+                  <option value="">{t('shots.default')}</option>
                   {namespaces.map((n) => (
                     <option key={n} value={n}>
                       {n}
@@ -364,7 +363,7 @@ function ScreenshotEditor({
                 </select>
               </label>
               <div className="actions">
-                <button type="submit">Mark key</button>
+                <button type="submit">{t('shots.markKey')}</button>
                 <button
                   type="button"
                   onClick={() => {
@@ -372,22 +371,22 @@ function ScreenshotEditor({
                     setMessage('');
                   }}
                 >
-                  Cancel
+                  {t('common.cancel')}
                 </button>
               </div>
             </form>
           )}
           {selected && !draft && (
-            <form onSubmit={rekey} aria-label="Selected mark">
-              <h3>Mark of {keyLabel(selected.key)}</h3>
+            <form onSubmit={rekey} aria-label={t('shots.selectedForm')}>
+              <h3>{t('shots.markOf', { key: keyLabel(selected.key) })}</h3>
               <label>
-                Key{' '}
+                {t('shots.key')}{' '}
                 <input list="screenshot-keys" value={keyName} onChange={(e) => setKeyName(e.target.value)} required />
               </label>
               <label>
-                Namespace
+                {t('shots.namespace')}
                 <select value={namespace} onChange={(e) => setNamespace(e.target.value)}>
-                  <option value="">(default)</option>
+                  <option value="">{t('shots.default')}</option>
                   {namespaces.map((n) => (
                     <option key={n} value={n}>
                       {n}
@@ -396,16 +395,16 @@ function ScreenshotEditor({
                 </select>
               </label>
               <div className="actions">
-                <button type="submit">Change key</button>
+                <button type="submit">{t('shots.changeKey')}</button>
                 <button type="button" className="danger" onClick={unlink}>
-                  Remove mark
+                  {t('shots.removeMark')}
                 </button>
               </div>
             </form>
           )}
-          <h3>Marked keys</h3>
+          <h3>{t('shots.markedKeys')}</h3>
           {shot.links.length === 0 ? (
-            <p className="muted">None yet.</p>
+            <p className="muted">{t('shots.noneYet')}</p>
           ) : (
             <ul className="shot-keys">
               {shot.links.map((mark) => (

@@ -1,6 +1,8 @@
 // Shared glossaries (docs/glossary.md): the ones the account owns or reads
 // through a project, whether this project uses each (a link, which only the
 // glossary's owner sets, with GLOSSARY in the project), and creating one.
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from './i18n';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { CreateSharedGlossary, SetGlossaryLink, type SharedGlossary } from './glossary-documents';
@@ -17,6 +19,7 @@ interface Props {
 }
 
 export function SharedGlossaries({ projectToken, shared, languages, canLink, onChanged, onFailed }: Props) {
+  const { t } = useTranslation();
   const id = useId();
   const [name, setName] = useState('');
   const [sourceLanguage, setSourceLanguage] = useState(languages.find((l) => l.isDefault)?.key ?? 'en');
@@ -36,7 +39,7 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
       setSwitched(({ [g.id]: _, ...rest }) => rest);
       return onFailed(messageOf(result.error));
     }
-    onChanged(on ? `${g.name} is used in this project` : `${g.name} is no longer used in this project`);
+    onChanged(on ? t('sharedGlossaries.used', { name: g.name }) : t('sharedGlossaries.notUsed', { name: g.name }));
   };
 
   const submit = async (event: FormEvent) => {
@@ -50,27 +53,24 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
       const linkedNow = await setLinked({ glossaryId: created.id, projectToken, linked: true });
       if (linkedNow.error) return setError(messageOf(linkedNow.error));
     }
-    onChanged(`Created the shared glossary ${created.name}${link ? ', used in this project' : ''}`);
+    onChanged(t(link ? 'sharedGlossaries.createdUsed' : 'sharedGlossaries.created', { name: created.name }));
   };
 
   return (
     <section aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Shared glossaries</h2>
-      <p className="hint">
-        A shared glossary belongs to the account that created it, which alone changes it; the projects it is linked to
-        read its terms, which count in their texts like the project&apos;s own.
-      </p>
-      {shared.length === 0 && <p>No shared glossaries yet.</p>}
+      <h2 id={`${id}-heading`}>{t('sharedGlossaries.title')}</h2>
+      <p className="hint">{t('sharedGlossaries.hint')}</p>
+      {shared.length === 0 && <p>{t('sharedGlossaries.none')}</p>}
       {shared.length > 0 && (
         <table className="data-table shared-glossaries">
-          <caption className="visually-hidden">Shared glossaries</caption>
+          <caption className="visually-hidden">{t('sharedGlossaries.title')}</caption>
           <thead>
             <tr>
-              <th scope="col">Glossary</th>
-              <th scope="col">Source language</th>
-              <th scope="col">Terms</th>
-              <th scope="col">Used in</th>
-              <th scope="col">This project</th>
+              <th scope="col">{t('sharedGlossaries.glossary')}</th>
+              <th scope="col">{t('sharedGlossaries.sourceLanguage')}</th>
+              <th scope="col">{t('sharedGlossaries.terms')}</th>
+              <th scope="col">{t('sharedGlossaries.usedIn')}</th>
+              <th scope="col">{t('sharedGlossaries.thisProject')}</th>
             </tr>
           </thead>
           <tbody>
@@ -78,20 +78,20 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
               <tr key={g.id}>
                 <th scope="row">
                   {g.name}
-                  {!g.owned && <span className="hint"> (another account&apos;s)</span>}
+                  {!g.owned && <span className="hint"> {t('sharedGlossaries.anothers')}</span>}
                 </th>
                 <td>{g.sourceLanguage}</td>
-                <td>{g.terms}</td>
+                <td>{formatNumber(g.terms)}</td>
                 <td>{g.projects.length ? g.projects.map((p) => p.projectName).join(', ') : '—'}</td>
                 <td>
                   {g.owned && canLink ? (
                     <label className="check">
                       <input type="checkbox" checked={linked(g)} onChange={(e) => void toggle(g, e.target.checked)} />
-                      <span className="visually-hidden">Use {g.name} in this project</span>
-                      <span aria-hidden="true">Used</span>
+                      <span className="visually-hidden">{t('sharedGlossaries.useIn', { name: g.name })}</span>
+                      <span aria-hidden="true">{t('sharedGlossaries.usedMark')}</span>
                     </label>
                   ) : linked(g) ? (
-                    'Used'
+                    t('sharedGlossaries.usedMark')
                   ) : (
                     '—'
                   )}
@@ -101,13 +101,13 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
           </tbody>
         </table>
       )}
-      <form className="ops-row shared-glossary-form" aria-label="New shared glossary" onSubmit={submit}>
+      <form className="ops-row shared-glossary-form" aria-label={t('sharedGlossaries.form')} onSubmit={submit}>
         <label>
-          Name
+          {t('sharedGlossaries.name')}
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
         <label>
-          Source language
+          {t('sharedGlossaries.sourceLanguage')}
           <input
             value={sourceLanguage}
             onChange={(e) => setSourceLanguage(e.target.value)}
@@ -126,11 +126,12 @@ export function SharedGlossaries({ projectToken, shared, languages, canLink, onC
         </label>
         {canLink && (
           <label className="check">
-            <input type="checkbox" checked={link} onChange={(e) => setLink(e.target.checked)} /> Use it in this project
+            <input type="checkbox" checked={link} onChange={(e) => setLink(e.target.checked)} />{' '}
+            {t('sharedGlossaries.useIt')}
           </label>
         )}
         <button type="submit" disabled={creating || !name.trim()}>
-          Create shared glossary
+          {t('sharedGlossaries.create')}
         </button>
         {error && (
           <p role="alert" className="error">

@@ -3,6 +3,7 @@ import { useMutation } from 'urql';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
 import { usePageTitle } from './page-title';
+import { useTranslation } from 'react-i18next';
 
 const SignInMutation = graphql(`
   mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { email } }
@@ -13,7 +14,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [{ fetching }, signIn] = useMutation(SignInMutation);
-  usePageTitle('Sign in');
+  const { t } = useTranslation();
+  usePageTitle(t('signIn.title'));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError('');
@@ -26,11 +28,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   };
   return (
     <main className="signin">
-      <p className="product">Localization service</p>
-      <h1>Sign in</h1>
+      <p className="product">{t('app.product')}</p>
+      <h1>{t('signIn.title')}</h1>
       <form onSubmit={submit}>
         <label>
-          Email
+          {t('signIn.email')}
           <input
             type="email"
             name="email"
@@ -41,7 +43,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           />
         </label>
         <label>
-          Password
+          {t('signIn.password')}
           <input
             type="password"
             name="password"
@@ -57,7 +59,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           </p>
         )}
         <button type="submit" disabled={fetching}>
-          Sign in
+          {t('signIn.submit')}
         </button>
       </form>
     </main>

@@ -1,6 +1,7 @@
 // What language models are told about the project (docs/llm-translation.md):
 // its description and each language's style instructions (formality, tone,
 // terms to keep). Owners and administrators edit them; others read them.
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -16,6 +17,7 @@ const SaveContext =
 }`);
 
 export function TranslationContextSection({ projectToken }: { projectToken: string }) {
+  const { t } = useTranslation();
   const [{ data, error }, refetch] = useQuery({ query: ContextQuery, variables: { projectToken } });
   const [, save] = useMutation(SaveContext);
   const [description, setDescription] = useState('');
@@ -37,39 +39,36 @@ export function TranslationContextSection({ projectToken }: { projectToken: stri
     });
     if (result.error) return setFailure(messageOf(result.error));
     setFailure('');
-    setStatus('Saved what language models are told');
+    setStatus(t('llmContext.saved'));
     refetch({ requestPolicy: 'network-only' });
   };
   return (
     <section aria-labelledby="context-heading">
-      <h2 id="context-heading">What language models are told</h2>
-      <p className="hint">
-        Sent with every text translated by a language model (LLM_OPENAI, LLM_ANTHROPIC), with the key's description,
-        limit and neighbours.
-      </p>
+      <h2 id="context-heading">{t('llmContext.title')}</h2>
+      <p className="hint">{t('llmContext.hint')}</p>
       {error && (
         <p role="alert" className="error">
           {messageOf(error)}
         </p>
       )}
       {data && (
-        <form onSubmit={submit} aria-label="Language model context">
+        <form onSubmit={submit} aria-label={t('llmContext.form')}>
           <label>
-            Project description
+            {t('llmContext.description')}
             <textarea value={description} maxLength={4000} onChange={(e) => setDescription(e.target.value)} />
           </label>
           {targets.map((l) => (
             <label key={l.key}>
-              Style for {l.name || l.key} ({l.key})
+              {t('llmContext.styleFor', { name: l.name || l.key, code: l.key })}
               <textarea
                 value={styles[l.key] ?? ''}
                 maxLength={2000}
-                placeholder="Formality, tone, terms to keep"
+                placeholder={t('llmContext.stylePlaceholder')}
                 onChange={(e) => setStyles((s) => ({ ...s, [l.key]: e.target.value }))}
               />
             </label>
           ))}
-          <button type="submit">Save context</button>
+          <button type="submit">{t('llmContext.save')}</button>
         </form>
       )}
       <p role="status" className="status">

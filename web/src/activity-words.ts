@@ -3,6 +3,9 @@
 // the details the service records, and those details as labelled values a
 // person reads (no field names, no null, no empty lists, no JSON).
 import { count } from './wording';
+import { formatNumber, i18n } from './i18n';
+
+const t = i18n.t;
 
 export interface EntryLike {
   kind: string;
@@ -27,145 +30,169 @@ function keyName(value: unknown): string {
 /** "a, b and 3 more" for a long list. */
 function some(items: string[], total = items.length, shown = 5): string {
   const head = items.slice(0, shown).join(', ');
-  return total > shown ? `${head} and ${(total - shown).toLocaleString('en')} more` : head;
+  return total > shown ? t('activityWords.andMore', { head, count: total - shown }) : head;
 }
 
-const REFUSAL_WORDS: Record<string, string> = {
-  LOCKED: 'locked',
-  CHARACTERS_LIMIT: 'over the characters limit',
-  CHARACTER_LIMIT: 'over the characters limit',
-  LANGUAGE: 'language not allowed',
-  PERMISSION: 'not allowed',
-};
+const REFUSAL_REASONS = ['LOCKED', 'CHARACTERS_LIMIT', 'CHARACTER_LIMIT', 'LANGUAGE', 'PERMISSION'] as const;
+const refusalWords = (reason: string) =>
+  (REFUSAL_REASONS as readonly string[]).includes(reason)
+    ? t(`activityWords.refusal.${reason as (typeof REFUSAL_REASONS)[number]}`)
+    : reason.toLowerCase().replace(/_/g, ' ');
 
 /** "3 refused (locked)", "4 refused (3 locked, 1 over the characters limit)": a count or counts by reason. */
 function refused(value: unknown): string {
-  if (typeof value === 'number') return value ? `${value.toLocaleString('en')} refused` : '';
+  if (typeof value === 'number') return value ? t('activityWords.refused', { count: value }) : '';
   if (typeof value !== 'object' || value === null) return '';
   const reasons = Object.entries(value as Record<string, unknown>).filter(([, n]) => num(n) > 0);
   const total = reasons.reduce((sum, [, n]) => sum + num(n), 0);
   if (!total) return '';
-  const words = (reason: string) => REFUSAL_WORDS[reason] ?? reason.toLowerCase().replace(/_/g, ' ');
-  return reasons.length === 1
-    ? `${total.toLocaleString('en')} refused (${words(reasons[0]![0])})`
-    : `${total.toLocaleString('en')} refused (${reasons.map(([r, n]) => `${num(n).toLocaleString('en')} ${words(r)}`).join(', ')})`;
+  return t('activityWords.refusedWhy', {
+    count: total,
+    why:
+      reasons.length === 1
+        ? refusalWords(reasons[0]![0])
+        : reasons.map(([r, n]) => `${formatNumber(num(n))} ${refusalWords(r)}`).join(', '),
+  });
 }
 
 const parts = (...items: (string | number | false | null | undefined)[]) => items.filter(Boolean).join(', ');
 
 function importSentence(d: Details): string {
   const glossary = d.glossary as Details | undefined;
-  if (glossary) return `Imported glossary terms${str(glossary.fileName) ? ` from ${str(glossary.fileName)}` : ''}`;
+  if (glossary)
+    return str(glossary.fileName)
+      ? t('activityWords.importedGlossaryFrom', { file: str(glossary.fileName) })
+      : t('activityWords.importedGlossary');
   const what = parts(
-    num(d.keysCreated) && count(num(d.keysCreated), 'key') + ' created',
-    num(d.translationsInserted) && count(num(d.translationsInserted), 'text') + ' added',
-    num(d.translationsUpdated) && count(num(d.translationsUpdated), 'text') + ' updated',
+    num(d.keysCreated) && t('activityWords.created', { what: count(num(d.keysCreated), 'key') }),
+    num(d.translationsInserted) && t('activityWords.added', { what: count(num(d.translationsInserted), 'text') }),
+    num(d.translationsUpdated) && t('activityWords.updated', { what: count(num(d.translationsUpdated), 'text') }),
     refused(d.translationsRefused),
-    num(d.keysDeleted) && count(num(d.keysDeleted), 'key') + ' deleted',
-    list(d.languagesCreated).length > 0 && `languages added: ${list(d.languagesCreated).join(', ')}`,
+    num(d.keysDeleted) && t('activityWords.deleted', { what: count(num(d.keysDeleted), 'key') }),
+    list(d.languagesCreated).length > 0 &&
+      t('activityWords.languagesAdded', { languages: list(d.languagesCreated).join(', ') }),
   );
-  const file = str(d.fileName) || 'a file';
-  return `Imported ${file}: ${what || 'nothing changed'}`;
+  return t('activityWords.imported', {
+    file: str(d.fileName) || t('activityWords.aFile'),
+    what: what || t('activityWords.nothingChanged'),
+  });
 }
 
 function keysSentence(d: Details, e: EntryLike): string {
   const key = keyName(d);
   switch (d.action) {
     case 'CREATE_KEY':
-      return `Created the key ${key}`;
+      return t('activityWords.createdKey', { key });
     case 'CHANGE_KEY':
-      return `Changed the key ${key}${
-        list(d.fields).length
-          ? `: ${list(d.fields)
-              .map((f) => humanize(f).toLowerCase())
-              .join(', ')}`
-          : ''
-      }`;
+      return list(d.fields).length
+        ? t('activityWords.changedKeyFields', {
+            key,
+            fields: list(d.fields)
+              .map((f) => fieldLabel(f).toLowerCase())
+              .join(', '),
+          })
+        : t('activityWords.changedKey', { key });
     case 'DELETE_KEY': {
       const n = num(d.count) || list(d.keys).length;
-      return `Deleted ${count(n, 'key')}${list(d.keys).length ? `: ${some(list(d.keys), n)}` : ''}`;
+      return list(d.keys).length
+        ? t('activityWords.deletedKeysNamed', { what: count(n, 'key'), keys: some(list(d.keys), n) })
+        : t('activityWords.deletedKeys', { what: count(n, 'key') });
     }
   }
-  return `Changed ${count(e.edits || 1, 'key')}`;
+  return t('activityWords.changedKeys', { what: count(e.edits || 1, 'key') });
 }
 
 function languagesSentence(d: Details): string {
   const language = str(d.name) ? `${str(d.name)} (${str(d.language)})` : str(d.language);
   switch (d.action) {
     case 'CREATE_LANGUAGE':
-      return `Added the language ${language}`;
+      return t('activityWords.addedLanguage', { language });
     case 'DELETE_LANGUAGE':
-      return `Deleted the language ${language}`;
+      return t('activityWords.deletedLanguage', { language });
     case 'REORDER_LANGUAGES':
-      return `Put the languages in the order ${list(d.languages).join(', ')}`;
+      return t('activityWords.reorderedLanguages', { languages: list(d.languages).join(', ') });
   }
-  return `Changed the language ${language}`.trim();
+  return t('activityWords.changedLanguage', { language }).trim();
 }
 
 function customersSentence(d: Details): string {
   const customer = str(d.customer) || str(d.key);
   switch (d.action) {
     case 'CREATE_CUSTOMER':
-      return `Added the customer ${customer}`;
+      return t('activityWords.addedCustomer', { customer });
     case 'DELETE_CUSTOMER':
-      return `Deleted the customer ${customer}`;
+      return t('activityWords.deletedCustomer', { customer });
   }
-  return `Changed the customer ${customer}`.trim();
+  return t('activityWords.changedCustomer', { customer }).trim();
 }
 
 function settingsSentence(d: Details): string {
   switch (d.action) {
     case 'RENAME_PROJECT':
-      return `Renamed the project from “${str(d.from)}” to “${str(d.to)}”`;
+      return t('activityWords.renamedProject', { from: str(d.from), to: str(d.to) });
     case 'ROTATE_API_KEY':
-      return 'Replaced the project API key';
+      return t('activityWords.rotatedApiKey');
   }
-  if (str(d.environment)) return `Changed the settings of the environment ${str(d.environment)}`;
-  if (list(d.settings).length) return `Changed the settings: ${list(d.settings).map(humanize).join(', ')}`;
-  if (d.glossary) return 'Changed the glossary';
-  return 'Changed the settings';
+  if (str(d.environment)) return t('activityWords.changedEnvironment', { environment: str(d.environment) });
+  if (list(d.settings).length)
+    return t('activityWords.changedSettingsNamed', { settings: list(d.settings).map(fieldLabel).join(', ') });
+  if (d.glossary) return t('activityWords.changedGlossary');
+  return t('activityWords.changedSettings');
 }
 
 /** The entry as one sentence. */
 export function sentenceOf(e: EntryLike): string {
   const d = (typeof e.details === 'object' && e.details !== null ? e.details : {}) as Details;
+  const jobId = num(d.jobId) ? ` (#${num(d.jobId)})` : '';
   switch (e.kind) {
     case 'IMPORT':
       return importSentence(d);
     case 'TRANSLATIONS':
-      return `Wrote ${count(e.cellsChanged, 'text')}${e.edits ? `, ${count(e.edits, 'other edit')}` : ''}`;
+      return e.edits
+        ? t('activityWords.wroteWithEdits', { texts: count(e.cellsChanged, 'text'), edits: count(e.edits, 'edit') })
+        : t('activityWords.wrote', { texts: count(e.cellsChanged, 'text') });
     case 'KEYS':
       return keysSentence(d, e);
     case 'LANGUAGES':
       return languagesSentence(d);
     case 'CUSTOMERS':
       return customersSentence(d);
-    case 'PUBLICATION':
-      return `Published ${str(d.environment) || 'the translations'}${
-        num(d.numberOfKeys)
-          ? `: ${count(num(d.numberOfKeys), 'key')} in ${count(num(d.numberOfLanguages), 'language')}`
-          : ''
-      }`;
+    case 'PUBLICATION': {
+      const what = str(d.environment) || t('activityWords.theTranslations');
+      return num(d.numberOfKeys)
+        ? t('activityWords.publishedCounts', {
+            what,
+            keys: count(num(d.numberOfKeys), 'key'),
+            languages: count(num(d.numberOfLanguages), 'language'),
+          })
+        : t('activityWords.published', { what });
+    }
     case 'EXPORT':
-      return `Exported ${count(num(d.files), 'file')}${str(d.downloadFormat) ? ` as ${str(d.downloadFormat)}` : ''}${
-        list(d.languages).length ? ` (${list(d.languages).join(', ')})` : ''
-      }`;
+      return `${
+        str(d.downloadFormat)
+          ? t('activityWords.exportedAs', { files: count(num(d.files), 'file'), format: str(d.downloadFormat) })
+          : t('activityWords.exported', { files: count(num(d.files), 'file') })
+      }${list(d.languages).length ? ` (${list(d.languages).join(', ')})` : ''}`;
     case 'REVERT':
       return e.revertOf
-        ? `Reverted entry #${e.revertOf}: ${count(e.cellsChanged, 'text')} set back`
-        : `Set ${count(e.cellsChanged || 1, 'text')} back to an earlier version`;
+        ? t('activityWords.revertedEntry', { id: e.revertOf, texts: count(e.cellsChanged, 'text') })
+        : t('activityWords.setBack', { texts: count(e.cellsChanged || 1, 'text') });
     case 'AUTO_TRANSLATION':
-      return `Auto-translated ${count(e.cellsChanged, 'text')}`;
+      return t('activityWords.autoTranslated', { texts: count(e.cellsChanged, 'text') });
     case 'JOB_STARTED':
-      return `Started an auto-translation job${num(d.jobId) ? ` (#${num(d.jobId)})` : ''}`;
+      return t('activityWords.jobStarted', { job: jobId });
     case 'JOB_FINISHED':
-      return `Finished an auto-translation job${num(d.jobId) ? ` (#${num(d.jobId)})` : ''}`;
+      return t('activityWords.jobFinished', { job: jobId });
     case 'PURGE':
-      return `Deleted old history${e.cellsChanged ? `: ${count(e.cellsChanged, 'text')}` : ''}`;
+      return e.cellsChanged
+        ? t('activityWords.purgedTexts', { texts: count(e.cellsChanged, 'text') })
+        : t('activityWords.purged');
     case 'QUALITY':
-      return 'Changed quality findings';
+      return t('activityWords.quality');
     case 'AUTOMATION':
-      return `An automation ran${e.cellsChanged ? `: ${count(e.cellsChanged, 'text')} written` : ''}`;
+      return e.cellsChanged
+        ? t('activityWords.automationWrote', { texts: count(e.cellsChanged, 'text') })
+        : t('activityWords.automationRan');
     case 'SETTINGS':
       return settingsSentence(d);
   }
@@ -182,17 +209,23 @@ export function humanize(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A detail's (or setting's) name for people: the console's words for the known ones, else the name humanized. */
+export function fieldLabel(name: string): string {
+  const key = `activityWords.field.${name}`;
+  return i18n.exists(key) ? t(key as 'activityWords.field.fileName') : humanize(name);
+}
+
 /** A detail's value in words; '' for nothing to say (null, empty lists, all-zero counts). */
 export function valueInWords(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'number') return value.toLocaleString('en');
+  if (typeof value === 'boolean') return value ? t('common.yes') : t('common.no');
+  if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return some(value.map(valueInWords).filter(Boolean), value.length, 10);
   const key = keyName(value);
   if (key) return key;
   return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => [humanize(k).toLowerCase(), valueInWords(v)] as const)
+    .map(([k, v]) => [fieldLabel(k).toLowerCase(), valueInWords(v)] as const)
     .filter(([, v]) => v && v !== '0')
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
@@ -202,6 +235,6 @@ export function valueInWords(value: unknown): string {
 export function detailsInWords(details: unknown): [string, string][] {
   if (typeof details !== 'object' || details === null) return [];
   return Object.entries(details as Details)
-    .map(([k, v]) => [humanize(k), valueInWords(v)] as [string, string])
+    .map(([k, v]) => [fieldLabel(k), valueInWords(v)] as [string, string])
     .filter(([, v]) => v !== '');
 }

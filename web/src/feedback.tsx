@@ -1,6 +1,7 @@
 // Small pieces the console's screens share: the message of a failed
 // operation, and copying a value shown once (a link, a key, a token).
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** The service's own message (the first GraphQL error), else the transport's. */
 export function messageOf(error: { graphQLErrors: readonly { message: string }[]; message: string }): string {
@@ -22,20 +23,20 @@ async function copyText(value: string, field?: HTMLInputElement | null): Promise
 /** Copies a value to the clipboard, telling whether it worked. */
 export function CopyButton({
   value,
-  label = 'Copy',
+  label,
   field,
 }: {
   value: string;
   label?: string;
   field?: () => HTMLInputElement | null;
 }) {
+  const { t } = useTranslation();
   const [done, setDone] = useState('');
-  const copy = async () =>
-    setDone((await copyText(value, field?.())) ? 'Copied' : 'Copy failed: select the text and copy it');
+  const copy = async () => setDone((await copyText(value, field?.())) ? t('common.copied') : t('common.copyFailed'));
   return (
     <>
       <button type="button" onClick={copy}>
-        {label}
+        {label ?? t('common.copy')}
       </button>
       <span role="status" className="copy-status">
         {done}
@@ -46,6 +47,7 @@ export function CopyButton({
 
 /** A link to pass on (shown once by the service): read-only, selectable, with a copy button. */
 export function CopyLink({ label, link }: { label: string; link: string }) {
+  const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   return (
     <div className="copy-link">
@@ -53,7 +55,7 @@ export function CopyLink({ label, link }: { label: string; link: string }) {
         {label}
         <input ref={input} readOnly value={link} onFocus={(e) => e.target.select()} size={60} />
       </label>
-      <CopyButton value={link} label="Copy link" field={() => input.current} />
+      <CopyButton value={link} label={t('common.copyLink')} field={() => input.current} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // service gives (fileFormats), the layout options each format has (the same
 // choice on import and export), and file sizes for people.
 import { graphql, type ResultOf } from './graphql';
+import { i18n } from './i18n';
 
 export const FileFormatsQuery = graphql(`
   query FileFormats { fileFormats { id format name multiLanguage multiLanguageLayouts languageInFile extension } }
@@ -20,4 +21,8 @@ export function layoutOptionsOf(format: FileFormat | undefined): LayoutOption[] 
 }
 
 export const fileSize = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`;
+  n < 1024
+    ? i18n.t('fileSize.bytes', { value: n })
+    : n < 1 << 20
+      ? i18n.t('fileSize.kb', { value: n / 1024 })
+      : i18n.t('fileSize.mb', { value: n / (1 << 20) });

@@ -1,6 +1,7 @@
 // GraphQL documents of the Quality screen (src/schema/quality.ts): the checks
 // with the project's severities, the findings' counts, a page of findings,
 // dismissing and restoring, and the severities' settings.
+import { i18n } from './i18n';
 import { graphql, type ResultOf } from './graphql';
 
 export const QualityChecksQuery = graphql(`
@@ -53,8 +54,32 @@ export const SetQualityChecks = graphql(`
 
 /** The severities, most serious first (the values the schema documents for a finding's severity). */
 export const SEVERITIES = [
-  { value: 'error', label: 'Error', plural: 'Errors' },
-  { value: 'warning', label: 'Warning', plural: 'Warnings' },
-  { value: 'info', label: 'Info', plural: 'Infos' },
+  {
+    value: 'error',
+    get label() {
+      return i18n.t('severity.error');
+    },
+    get plural() {
+      return i18n.t('severity.errors');
+    },
+  },
+  {
+    value: 'warning',
+    get label() {
+      return i18n.t('severity.warning');
+    },
+    get plural() {
+      return i18n.t('severity.warnings');
+    },
+  },
+  {
+    value: 'info',
+    get label() {
+      return i18n.t('severity.info');
+    },
+    get plural() {
+      return i18n.t('severity.infos');
+    },
+  },
 ] as const;
 export const severityLabel = (value: string) => SEVERITIES.find((s) => s.value === value)?.label ?? value;

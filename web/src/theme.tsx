@@ -2,6 +2,7 @@
 // user chose light or dark, which is remembered in this browser (localStorage)
 // and set as data-theme on <html>; design.css does the rest.
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 const STORAGE_KEY = 'console.theme';
@@ -43,13 +44,14 @@ export function useTheme(): [ThemeChoice, (choice: ThemeChoice) => void] {
 /** The theme picker of the top bar. */
 export function ThemePicker() {
   const [choice, choose] = useTheme();
+  const { t } = useTranslation();
   return (
     <label className="theme-picker">
-      Theme
+      {t('theme.label')}
       <select value={choice} onChange={(e) => choose(e.target.value as ThemeChoice)}>
-        <option value="system">System</option>
-        <option value="light">Light</option>
-        <option value="dark">Dark</option>
+        <option value="system">{t('theme.system')}</option>
+        <option value="light">{t('theme.light')}</option>
+        <option value="dark">{t('theme.dark')}</option>
       </select>
     </label>
   );

@@ -3,6 +3,7 @@
 // unlike fetch, it reports how much of the body has gone out, which is the
 // Import screen's progress bar. Same endpoint, cookie and CSRF header as the
 // console's urql client (client.ts).
+import { i18n } from './i18n';
 import { stringifyDocument } from 'urql';
 import type { ResultOf, TadaDocumentNode } from 'gql.tada';
 import { csrfToken } from './client';
@@ -21,8 +22,8 @@ export type UploadAnswer<T> = { data: T; error?: undefined } | { data?: undefine
 /** The message of a failed answer: the service's first error, or what went wrong on the way. */
 function errorOf(status: number, body: unknown): string | undefined {
   const errors = (body as { errors?: { message?: string }[] } | null)?.errors;
-  if (errors?.length) return errors.map((e) => e.message ?? 'Unknown error').join('\n');
-  if (status !== 200) return `The service answered ${status}`;
+  if (errors?.length) return errors.map((e) => e.message ?? i18n.t('upload.unknownError')).join('\n');
+  if (status !== 200) return i18n.t('upload.answered', { status });
   return undefined;
 }
 
@@ -58,11 +59,11 @@ export function uploadOperation<D extends TadaDocumentNode<any, any>>(
       const error = errorOf(xhr.status, xhr.response);
       const data = (xhr.response as { data?: ResultOf<D> } | null)?.data;
       resolve(
-        error || !data ? { error: error ?? 'The service gave no answer', answered: xhr.response != null } : { data },
+        error || !data ? { error: error ?? i18n.t('upload.noAnswer'), answered: xhr.response != null } : { data },
       );
     };
-    xhr.onerror = () => resolve({ error: 'The upload failed: the service could not be reached', answered: false });
-    xhr.onabort = () => resolve({ error: 'The upload was cancelled', answered: false });
+    xhr.onerror = () => resolve({ error: i18n.t('upload.unreachable'), answered: false });
+    xhr.onabort = () => resolve({ error: i18n.t('upload.cancelled'), answered: false });
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);
   });
