@@ -24,7 +24,8 @@ import {
   type GateResult,
   type Refusal,
 } from '../content/translations/gate.js';
-import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../content/translations/store.js';
+import { ensureKeys, keyRefId, type Cell } from '../content/translations/store.js';
+import { ensureLanguages } from '../content/languages.js';
 import { ensureCustomers } from '../content/customers.js';
 
 export interface WriteBundleOptions {

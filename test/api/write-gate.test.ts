@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
 import { DEFAULT_LISTED_REFUSALS, writeTranslations } from '../../src/content/translations/gate.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
+import { ensureLanguages } from '../../src/content/languages.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
