@@ -21,6 +21,7 @@ import {
   addRefusals,
   DEFAULT_LISTED_REFUSALS,
   writeTranslations,
+  type GateParts,
   type GateResult,
   type Refusal,
 } from '../content/translations/gate.js';
@@ -39,6 +40,8 @@ export interface WriteBundleOptions {
   tags: readonly string[];
   /** Translation cells per statement (CELL_CHUNK). */
   cellChunk?: number;
+  /** The write gate's parts (a benchmark's baseline leaves some out; default: all). */
+  gateParts?: GateParts;
   /**
    * DELETE_NOT_PRESENT_KEYS: keys of this scope (one namespace, or the whole
    * project when null) that the file lacks are deleted, with their
@@ -278,6 +281,7 @@ export async function writeBundles(
         replace: options.replace,
         listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length,
         change: options.change,
+        ...(options.gateParts && { parts: options.gateParts }),
       });
       written.inserted += result.inserted;
       written.updated += result.updated;
