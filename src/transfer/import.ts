@@ -183,7 +183,7 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
     const read = () => streamUpload({ ...parse, open: () => request.file.stream(), chunkCells });
     // Read ahead where the database works in another process (PostgreSQL): the parse of the next chunk
     // overlaps its work. PGlite works in this thread, where a chunk read ahead only adds to the memory held
-    // (a 1,000,000-translation import peaked at 609 MiB with it, 491 without).
+    // (docs/benchmarks.md, "Figures behind constants in the code").
     // What the written chunks leave is collected before the heap grows far past what is kept (src/heap-slack.ts).
     return {
       chunks: () => withHeapBound(database().kind === 'postgres' ? readAhead(read()) : read()),

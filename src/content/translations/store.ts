@@ -52,8 +52,8 @@ export interface EnsureKeysOptions {
  * The existing keys are looked up (and touched) first, and only the missing
  * ones go to createKeys: a file of known keys (a re-import) sends no INSERT,
  * whose every row would take values of the id and import-order sequences and
- * probe the unique index for nothing (50 ms of a re-import of 10,000 keys on
- * PGlite). A fresh file costs the same two statements as before.
+ * probe the unique index for nothing. A fresh file costs the same two
+ * statements as before.
  */
 export async function ensureKeys(
   db: Db,
