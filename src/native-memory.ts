@@ -3,10 +3,9 @@
 // raises that threshold to the block's size (up to 32 MiB): later blocks of
 // that size come from its arenas, which keep them resident once freed. Starting
 // the service frees many large blocks (compiling PGlite's and Prisma's
-// WebAssembly, among others), so a restarted idle embedded service held
-// 260–340 MiB, depending on what had been freed where. With the threshold fixed
-// at glibc's starting value it holds 230–260 MiB, and import and export run as
-// fast (measured 2026-11-25; docs/architecture.md, "Memory").
+// WebAssembly, among others), which an idle service then kept resident. With
+// the threshold fixed at glibc's starting value it holds less, and import and
+// export run as fast (docs/benchmarks.md, "Figures behind constants in the code").
 import { createRequire } from 'node:module';
 
 /** glibc's starting mmap threshold: blocks from this size on are mapped apart and returned when freed. */

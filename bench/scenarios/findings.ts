@@ -1,8 +1,9 @@
 // What the stored quality-check findings cost (docs/quality-checks.md):
-//  - the write path: 10,000 keys × 10 languages imported through REST with the
-//    write gate queuing every cell for the checks, against the same import with
-//    a gate that queues nothing (withoutFindingsQueueForBenchmark); alternated,
-//    median of three each. Target: at most 15 % slower.
+//  - the write path: 10,000 keys × 10 languages imported by the import's
+//    domain function (bench/lib/import-direct.ts) with the write gate queuing
+//    every cell for the checks, against the same import with a gate that
+//    queues nothing (its `findingsQueue` part left out); alternated, median of
+//    three each. Target: at most 15 % slower.
 //  - the time until every finding of such an import is stored (the updater
 //    drains the queue in its worker threads after, or while, the import runs).
 //  - the editor's "errors" filter and the per-check counts at 2,000,000
@@ -13,7 +14,8 @@ import { projectIdOf } from '../lib/project-id.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
-import { withoutFindingsQueueForBenchmark } from '../../src/content/translations/gate.js';
+import { ALL_PARTS, type GateParts } from '../../src/content/translations/gate.js';
+import { importDirect } from '../lib/import-direct.js';
 import { pendingFindings, updaterStats } from '../../src/findings/updater.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { prisma } from '../../src/db.js';
@@ -23,17 +25,6 @@ const RUNS = Number(process.env.FINDINGS_BENCH_RUNS ?? 3);
 const progress = (line: string) => {
   if (process.env.FINDINGS_BENCH_PROGRESS) process.stderr.write(`${line}\n`);
 };
-
-async function importFile(bench: BenchService, apiKey: string, file: Buffer): Promise<void> {
-  const form = new FormData();
-  form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
-  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, {
-    method: 'POST',
-    headers: { 'x-service-token': apiKey },
-    body: form,
-  });
-  if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
-}
 
 async function drained(): Promise<void> {
   while ((await pendingFindings()) > 0) await new Promise((r) => setTimeout(r, 100));
@@ -49,7 +40,8 @@ export async function findingsScenario(bench: BenchService, db: Figure['db']): P
       .replace(/((?:de|fr|es|it|pt|nl|pl|sv|ja) text \d*0 v1 with )\{name\}/g, '$1name'),
   );
   const rows = KEYS * LANGUAGES.length;
-  const into = async (name: string) => importFile(bench, (await bench.project(name)).apiKey, file);
+  const into = async (name: string, gateParts?: GateParts) =>
+    importDirect(bench, (await bench.project(name)).projectToken, file, { gateParts });
   const t = performance.now();
   await into('findings-warmup');
   progress(`warm-up import ${Math.round(performance.now() - t)} ms`);
@@ -59,7 +51,7 @@ export async function findingsScenario(bench: BenchService, db: Figure['db']): P
   const off: number[] = [];
   const settled: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    off.push((await timed(() => withoutFindingsQueueForBenchmark(() => into(`findings-off-${i}`)))).ms);
+    off.push((await timed(() => into(`findings-off-${i}`, { ...ALL_PARTS, findingsQueue: false }))).ms);
     const started = performance.now();
     on.push((await timed(() => into(`findings-on-${i}`))).ms);
     await drained();

@@ -1,7 +1,8 @@
 // What the change history costs an import and a re-import: 10,000 keys × 10
-// languages imported through REST with the write gate recording every cell's
-// change event (as the service always does), against the same work with the
-// gate as it was before change events (withoutCellEventsForBenchmark).
+// languages imported by the import's domain function (bench/lib/import-direct.ts)
+// with the write gate recording every cell's change event (as the service
+// always does), against the same work with the gate as it was before change
+// events (its `cellEvents` part left out).
 // Alternated, median of three each. The re-import replaces every text of one
 // project (a new version of the file each time), as the transfer scenario's
 // re-import does: its ratio here is the part of that scenario's ratio the
@@ -10,26 +11,17 @@ import type { BenchService } from '../lib/service.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
-import { withoutCellEventsForBenchmark } from '../../src/content/translations/gate.js';
+import { ALL_PARTS, type GateParts } from '../../src/content/translations/gate.js';
+import { importDirect } from '../lib/import-direct.js';
+
+/** The gate as it was before change events. */
+const NO_EVENTS: GateParts = { ...ALL_PARTS, cellEvents: false };
 
 const KEYS = 10_000;
 const RUNS = 3;
 
-async function importFile(bench: BenchService, apiKey: string, file: Buffer, options: string[] = []): Promise<void> {
-  const form = new FormData();
-  form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
-  const query = new URLSearchParams({ uploadFormat: 'multi-language-json' });
-  for (const o of options) query.append('importOptions', o);
-  const res = await fetch(`${bench.url}/api/v2/import?${query}`, {
-    method: 'POST',
-    headers: { 'x-service-token': apiKey },
-    body: form,
-  });
-  if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
-}
-
-const importInto = async (bench: BenchService, name: string, file: Buffer) =>
-  importFile(bench, (await bench.project(name)).apiKey, file);
+const importInto = async (bench: BenchService, name: string, file: Buffer, gateParts?: GateParts) =>
+  importDirect(bench, (await bench.project(name)).projectToken, file, { gateParts });
 const runs = (values: number[]) => values.map(Math.round).join('/');
 
 export async function historyScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
@@ -40,19 +32,22 @@ export async function historyScenario(bench: BenchService, db: Figure['db']): Pr
   // A warm-up import, so neither side pays for the first one.
   await importInto(bench, 'history-warmup', file);
   for (let i = 0; i < RUNS; i++) {
-    off.push((await timed(() => withoutCellEventsForBenchmark(() => importInto(bench, `history-off-${i}`, file)))).ms);
+    off.push((await timed(() => importInto(bench, `history-off-${i}`, file, NO_EVENTS))).ms);
     on.push((await timed(() => importInto(bench, `history-on-${i}`, file))).ms);
   }
   const reOn: number[] = [];
   const reOff: number[] = [];
-  const { apiKey } = await bench.project('history-reimport');
-  await importFile(bench, apiKey, file);
+  const { projectToken } = await bench.project('history-reimport');
+  await importDirect(bench, projectToken, file);
   let version = 1;
-  const reimport = () =>
-    importFile(bench, apiKey, multiLanguageJson(KEYS, LANGUAGES, ++version), ['REPLACE_TRANSLATION_IF_FOUND']);
+  const reimport = (gateParts?: GateParts) =>
+    importDirect(bench, projectToken, multiLanguageJson(KEYS, LANGUAGES, ++version), {
+      importOptions: ['REPLACE_TRANSLATION_IF_FOUND'],
+      gateParts,
+    });
   for (let i = 0; i < RUNS; i++) {
-    reOff.push((await timed(() => withoutCellEventsForBenchmark(reimport))).ms);
-    reOn.push((await timed(reimport)).ms);
+    reOff.push((await timed(() => reimport(NO_EVENTS))).ms);
+    reOn.push((await timed(() => reimport())).ms);
   }
   const value = percentile(on, 50);
   const baseline = percentile(off, 50);

@@ -6,7 +6,8 @@ import type { BenchService } from '../lib/service.js';
 import { projectIdOf } from '../lib/project-id.js';
 import { percentile } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
+import { ensureLanguages } from '../../src/content/languages.js';
 import { writeTranslations } from '../../src/content/translations/gate.js';
 import { openChange } from '../../src/content/changes.js';
 

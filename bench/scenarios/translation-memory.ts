@@ -1,9 +1,10 @@
 // Translation memory (#35): what keeping it current costs an import, and how
 // fast suggestions are at scale.
-//   - Import: 10,000 keys × 10 languages through REST, with the memory kept
-//     current (on PGlite the write gate notes the keys for the in-process
-//     index, which was built before) against the same import without
-//     (withoutMemoryNotesForBenchmark). Alternated, median of three. On
+//   - Import: 10,000 keys × 10 languages by the import's domain function
+//     (bench/lib/import-direct.ts), with the memory kept current (on PGlite
+//     the write gate notes the keys for the in-process index, which was built
+//     before) against the same import without (the gate's `writtenKeyNotes`
+//     part left out). Alternated, median of three. On
 //     PostgreSQL the memory reads Translation through the text filter's
 //     trigram index, so its write path is the gate's own.
 //   - Lookups: one project grown to SEGMENTS (source, target) pairs — keys
@@ -19,10 +20,14 @@ import type { BenchService } from '../lib/service.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
-import { currentIndex, withoutMemoryNotesForBenchmark } from '../../src/memory/ngram-index.js';
+import { currentIndex } from '../../src/memory/ngram-index.js';
+import { ALL_PARTS } from '../../src/content/translations/gate.js';
+import { importDirect } from '../lib/import-direct.js';
 import { suggest } from '../../src/memory/suggest.js';
 import { arrayLiteral } from '../../src/db/array-literal.js';
 
+/** The gate without its notes to the memory. */
+const NO_NOTES = { ...ALL_PARTS, writtenKeyNotes: false };
 const KEYS = 10_000;
 const RUNS = 3;
 const ROUNDS = 5;
@@ -37,22 +42,11 @@ const WORDS = `account add all allow and archive back before cancel change chang
   .split(/\s+/)
   .filter(Boolean);
 
-async function importFile(bench: BenchService, apiKey: string, file: Buffer): Promise<void> {
-  const form = new FormData();
-  form.set('file', new Blob([new Uint8Array(file)], { type: 'application/json' }), 'translations.json');
-  const res = await fetch(`${bench.url}/api/v2/import?uploadFormat=multi-language-json`, {
-    method: 'POST',
-    headers: { 'x-service-token': apiKey },
-    body: form,
-  });
-  if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
-}
-
 async function importOverhead(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
   const prisma = bench.service.db.prisma;
   const file = multiLanguageJson(KEYS);
   const warm = await bench.project('tm-warmup');
-  await importFile(bench, warm.apiKey, file);
+  await importDirect(bench, warm.projectToken, file);
   // The memory's index exists (PGlite): from here on every gate call notes its keys.
   if (db === 'pglite') await currentIndex(prisma);
   const on: number[] = [];
@@ -62,13 +56,11 @@ async function importOverhead(bench: BenchService, db: Figure['db']): Promise<Fi
     off.push(
       (
         await timed(async () =>
-          withoutMemoryNotesForBenchmark(async () =>
-            importFile(bench, (await bench.project(`tm-off-${i}`)).apiKey, file),
-          ),
+          importDirect(bench, (await bench.project(`tm-off-${i}`)).projectToken, file, { gateParts: NO_NOTES }),
         )
       ).ms,
     );
-    on.push((await timed(async () => importFile(bench, (await bench.project(`tm-on-${i}`)).apiKey, file))).ms);
+    on.push((await timed(async () => importDirect(bench, (await bench.project(`tm-on-${i}`)).projectToken, file))).ms);
     if (db === 'pglite') refresh.push((await timed(() => currentIndex(prisma))).ms);
   }
   const value = percentile(on, 50);

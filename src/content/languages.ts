@@ -32,7 +32,6 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
       if (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } })) {
         throw conflict(`language '${key}' already exists`);
       }
-      const last = await tx.language.aggregate({ where: { projectId }, _max: { order: true }, _count: true });
       const change = await openChange(
         tx,
         projectId,
@@ -40,22 +39,66 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
         { action: 'CREATE_LANGUAGE', language: key, name },
         { edits: 1 },
       );
-      return tx.language.create({
-        data: {
-          projectId,
-          key,
-          name,
-          order: (last._max.order ?? -1) + 1,
-          isDefault: last._count === 0,
-          createdByChange: change.id,
-        },
-        select: { id: true },
-      });
+      const { ids, created } = await ensureLanguages(tx, projectId, [{ key, name }], { create: true, change });
+      // Created by another request since the lookup (PostgreSQL runs them side by side).
+      if (created.length === 0) throw conflict(`language '${key}' already exists`);
+      return { id: ids.get(key)! };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`language '${key}' already exists`);
     throw error;
   }
+}
+
+/** A language to look up or create: its key (checked by the caller) and, optionally, its name. */
+export interface LanguageRef {
+  key: string;
+  name?: string | null;
+}
+
+/**
+ * Returns language key → id of `languages`, creating the missing ones when
+ * `create` is set: the one creator of languages, for every path (the API's
+ * createLanguage, v1 POST translations, import). One INSERT for any number of
+ * languages: they come after the existing ones, in the order given; a language
+ * created without a name gets its English (CLDR) name (language-name.ts); the
+ * project's first language is its default. `change` is recorded as their
+ * creator (for its revert).
+ */
+export async function ensureLanguages(
+  db: Db,
+  projectId: number,
+  languages: readonly LanguageRef[],
+  options: { create: boolean; change?: { id: bigint } },
+): Promise<{ ids: Map<string, number>; created: string[] }> {
+  const unique = [...new Map(languages.map((l) => [l.key, l])).values()];
+  let created: string[] = [];
+  const ids = new Map<string, number>();
+  if (options.create && unique.length > 0) {
+    const keys = unique.map((l) => l.key);
+    const names = unique.map((l) => languageNameOrDefault(l.key, l.name));
+    const rows = await db.$queryRaw<{ id: number; key: string }[]>(
+      Prisma.sql`/* languages:create */ INSERT INTO "Language" ("projectId", key, name, "order", "isDefault", "createdByChange")
+       SELECT ${projectId}::int, k, n, (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = ${projectId}) + row_number() OVER (ORDER BY ord),
+              row_number() OVER (ORDER BY ord) = 1 AND NOT EXISTS (SELECT 1 FROM "Language" WHERE "projectId" = ${projectId}),
+              ${options.change?.id ?? null}::bigint
+         FROM unnest(${keys}::text[], ${names}::text[]) WITH ORDINALITY AS t(k, n, ord)
+        WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = ${projectId} AND l.key = t.k)
+       ON CONFLICT ("projectId", key) DO NOTHING
+       RETURNING id, key`,
+    );
+    created = rows.map((r) => r.key);
+    for (const r of rows) ids.set(r.key, r.id);
+  }
+  // The ids of the languages that existed (none left when every one was just created: no statement).
+  const existing = unique.filter((l) => !ids.has(l.key));
+  if (existing.length) {
+    const rows = await db.$queryRaw<{ id: number; key: string }[]>(
+      Prisma.sql`/* languages:ids */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} AND key = ANY(${existing.map((l) => l.key)}::text[])`,
+    );
+    for (const r of rows) ids.set(r.key, r.id);
+  }
+  return { ids, created };
 }
 
 /** Renames (translations follow), renames the display name, or makes the language the default one. */

@@ -2,10 +2,9 @@
 // Passed as JavaScript arrays, every element is walked and copied by each
 // layer under us: Prisma's raw-argument serialization and interpretation, its
 // driver adapter's argument mapping, then pg's own array serialization, which
-// builds the literal one concatenation at a time. Measured on an import of
-// 1,000,000 translations: about half of all the bytes the import allocated
-// (4 of 8.7 GB), garbage that V8 lets pile up to several hundred MiB of
-// resident memory. As one text in PostgreSQL's array syntax the layers pass a
+// builds the literal one concatenation at a time: for a large import, about
+// half of all the bytes it allocated (docs/benchmarks.md, "Figures behind
+// constants in the code"). As one text in PostgreSQL's array syntax the layers pass a
 // single string through, and the statement's cast (`$2::text[]`, `$2::int[]`)
 // parses it, the same on PostgreSQL and PGlite.
 

@@ -20,10 +20,8 @@ export { translationFor, baseLanguage } from './matches.js';
  * and inflections (src/checks/glossary-match.ts). No permission check: the caller
  * has already reached the project (a job, a resolver that resolved it).
  * Compiled glossaries are cached while they do not change (one small query
- * per call checks that). Measured against 5,000 terms on a loaded 2-core
- * machine (test/unit/glossary-match.test.ts): 0.5–1 ms per 200-character
- * sentence of prose, 2.3–3.3 ms when every word is a term; compiling the
- * 5,000 terms 180–280 ms, once per change of the glossaries.
+ * per call checks that): compiling is what costs, matching a sentence is
+ * cheap (docs/benchmarks.md, "Figures behind constants in the code").
  */
 export async function glossaryMatches(
   projectId: number,

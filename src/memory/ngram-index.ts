@@ -145,24 +145,8 @@ function markWrittenKeys(keyIds: Iterable<number>): void {
   // with no database of the process open (and so no index).
   const db = databaseIfOpen();
   const held = db && indexes.get(db);
-  if (!held || notesOff) return;
+  if (!held) return;
   for (const id of keyIds) held.index.dirtyKeys.add(id);
-}
-
-let notesOff = false;
-
-/**
- * Runs `fn` with the write gate's notes off, to measure what keeping the
- * memory current costs an import (bench/scenarios/translation-memory.ts).
- * The service never calls it.
- */
-export async function withoutMemoryNotesForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
-  notesOff = true;
-  try {
-    return await fn();
-  } finally {
-    notesOff = false;
-  }
 }
 
 /** Drops the index (another default language changes every source text of a project): rebuilt on the next lookup. */

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
-import { deleteKeys, parseKeyList } from '../content/keys/delete.js';
+import { deleteKeys, keyAddressesOf } from '../content/keys/delete.js';
 import {
   KEY_PAGE,
   KEY_SORTS,
@@ -266,7 +266,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('deleteTranslationKeys'));
-      return deleteKeys(projectId, parseKeyList(args.translationKeys));
+      return deleteKeys(projectId, keyAddressesOf(args.translationKeys));
     },
   }),
 }));

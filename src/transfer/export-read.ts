@@ -45,8 +45,7 @@ export interface ExportScope {
   /**
    * The languages are every language of the project: the texts are then read
    * without a language condition, the index searched by key alone instead of
-   * by key and language (a quarter less time per page on PostgreSQL, measured
-   * 2026-11-25, both with a lookup per key and with one pass over the page).
+   * by key and language, which is faster per page.
    */
   everyLanguage?: boolean;
   /** Set when the export is split by namespace. */
@@ -168,9 +167,8 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
   if (after) where.push(order.after(after));
   // The texts in one pass over the page's ids: a bitmap of every id visits
   // each block of the table once, where a lookup per key visited a block per
-  // text, and per dead version of it after a re-import (PostgreSQL, 1,000-key
-  // page after a re-import: 16 → 3 ms of heap reads; android-strings export
-  // 1.74 → 1.33× its SQL baseline, PGlite 1.69 → 1.31×; measured 2026-11-25).
+  // text, and per dead version of it after a re-import (docs/benchmarks.md,
+  // "Figures behind constants in the code").
   const inLanguages = (alias: 't' | 'ct') =>
     scope.everyLanguage
       ? Prisma.empty
@@ -210,8 +208,7 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
        FROM page p${withTexts ? Prisma.sql` LEFT JOIN cells c ON c."keyId" = p.id` : Prisma.empty}${withOverrides ? Prisma.sql` LEFT JOIN overrides o ON o."keyId" = p.id` : Prisma.empty}`;
   if (database().kind === 'pglite') {
     // The page as one JSON text: PGlite's driver copies each field's bytes
-    // apart, which cost more than the export's writing (an android-strings
-    // export of 100,000 texts: 636 → 440 ms). `n` keeps the page's order.
+    // apart, which cost more than the export's writing. `n` keeps the page's order.
     const [{ page }] = await db.$queryRaw<{ page: string | null }[]>(
       Prisma.sql`/* export:page-json */ SELECT json_agg(r ORDER BY r.n)::text AS page FROM (${keys}) r`,
     );

@@ -11,7 +11,8 @@ import { assertPublishingAllowed } from '../plans/plans.js';
 import type { Change } from '../content/changes.js';
 import { publishAfterWrite } from './publish-after-import.js';
 import { refusalMessage } from '../content/translations/rules.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../content/translations/store.js';
+import { ensureKeys, keyRefId } from '../content/translations/store.js';
+import { ensureLanguages } from '../content/languages.js';
 import {
   at,
   checkElements,

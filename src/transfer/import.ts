@@ -27,7 +27,7 @@ import { namespaceProblem } from '../content/keys/input.js';
 import { amendChange, openChange } from '../content/changes.js';
 import { publishAfterWrite } from './publish-after-import.js';
 import { refusalMessage, refusalWarnings } from '../content/translations/rules.js';
-import type { RefusalReason } from '../content/translations/gate.js';
+import type { GateParts, RefusalReason } from '../content/translations/gate.js';
 import { sweepScreenshotDeletions } from '../screenshots/sweep.js';
 
 /** Large files on the embedded database take a while; a stuck transaction still ends. */
@@ -49,6 +49,8 @@ export interface ImportRequest {
   maxUploadBytes: number;
   /** Texts per chunk of a streamed file (IMPORT_CHUNK_CELLS; default CELL_CHUNK). */
   chunkCells?: number;
+  /** The write gate's parts: only a benchmark's baseline leaves some out (default: all). */
+  gateParts?: GateParts;
 }
 
 /** Longest recorded file path. */
@@ -181,7 +183,7 @@ async function prepare(request: ImportRequest): Promise<Prepared> {
     const read = () => streamUpload({ ...parse, open: () => request.file.stream(), chunkCells });
     // Read ahead where the database works in another process (PostgreSQL): the parse of the next chunk
     // overlaps its work. PGlite works in this thread, where a chunk read ahead only adds to the memory held
-    // (a 1,000,000-translation import peaked at 609 MiB with it, 491 without).
+    // (docs/benchmarks.md, "Figures behind constants in the code").
     // What the written chunks leave is collected before the heap grows far past what is kept (src/heap-slack.ts).
     return {
       chunks: () => withHeapBound(database().kind === 'postgres' ? readAhead(read()) : read()),
@@ -211,6 +213,7 @@ async function write(db: Db, request: ImportRequest, { chunks, options, customer
     customerId,
     tags: request.tags ?? [],
     ...(request.chunkCells !== undefined && { cellChunk: request.chunkCells }),
+    ...(request.gateParts && { gateParts: request.gateParts }),
     ...(options.has('DELETE_NOT_PRESENT_KEYS') && { deleteNotPresent: { namespace: request.namespace || null } }),
     ...(options.has('INCLUDE_FILE_PATH') && { filePath: normalizeFilePath(request.filePath ?? '') }),
   });

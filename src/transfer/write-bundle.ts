@@ -21,10 +21,12 @@ import {
   addRefusals,
   DEFAULT_LISTED_REFUSALS,
   writeTranslations,
+  type GateParts,
   type GateResult,
   type Refusal,
 } from '../content/translations/gate.js';
-import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../content/translations/store.js';
+import { ensureKeys, keyRefId, type Cell } from '../content/translations/store.js';
+import { ensureLanguages } from '../content/languages.js';
 import { ensureCustomers } from '../content/customers.js';
 
 export interface WriteBundleOptions {
@@ -38,6 +40,8 @@ export interface WriteBundleOptions {
   tags: readonly string[];
   /** Translation cells per statement (CELL_CHUNK). */
   cellChunk?: number;
+  /** The write gate's parts (a benchmark's baseline leaves some out; default: all). */
+  gateParts?: GateParts;
   /**
    * DELETE_NOT_PRESENT_KEYS: keys of this scope (one namespace, or the whole
    * project when null) that the file lacks are deleted, with their
@@ -89,18 +93,16 @@ const NO_TAGS: string[] = [];
 
 /**
  * Translation cells per statement and per chunk of a streamed file: large
- * enough to stay set-based, small enough to bound memory. Measured on an
- * import of 1,000,000 translations (PostgreSQL, default V8): peak RSS 650 MiB
- * with 50,000, 575 with 20,000, 490 with 10,000, in the same 44-45 s. What a
- * chunk holds is live while it is written, and V8's default sizing lets the
- * heap grow to a multiple of what is live before it collects.
+ * enough to stay set-based, small enough to bound memory (what a chunk holds
+ * is live while it is written, and V8 lets the heap grow to a multiple of
+ * that); smaller chunks peaked lower at the same speed (docs/benchmarks.md,
+ * "Figures behind constants in the code").
  */
 export const CELL_CHUNK = 10_000;
 /**
  * On the embedded database, whose memory is the process's own: what a
- * statement needs inside PGlite stays resident once touched. The 50 MiB
- * one-language import (280,000 texts, 2026-11-29) peaked at 516 MiB with
- * 10,000 cells a chunk and 490 with 5,000 (bench/scenarios/import-memory.ts).
+ * statement needs inside PGlite stays resident once touched, so its chunks are
+ * smaller (docs/benchmarks.md, "Figures behind constants in the code").
  */
 export const EMBEDDED_CELL_CHUNK = 5_000;
 
@@ -277,6 +279,7 @@ export async function writeBundles(
         replace: options.replace,
         listRefusals: DEFAULT_LISTED_REFUSALS - refusals.length,
         change: options.change,
+        ...(options.gateParts && { parts: options.gateParts }),
       });
       written.inserted += result.inserted;
       written.updated += result.updated;

@@ -3,7 +3,8 @@
 // statistics taken when the project was smaller reads that page, not every
 // key past it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureKeys, ensureLanguages } from '../../src/content/translations/store.js';
+import { ensureKeys } from '../../src/content/translations/store.js';
+import { ensureLanguages } from '../../src/content/languages.js';
 import { writeTranslations } from '../../src/content/translations/gate.js';
 import { openChange } from '../../src/content/changes.js';
 import { observeSql } from '../../src/db/client.js';

@@ -9,7 +9,8 @@ import i18next from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectIdOf, seedTranslations } from '../support/content.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
+import { ensureLanguages } from '../../src/content/languages.js';
 import { writeTranslations } from '../../src/content/translations/gate.js';
 import { openChange } from '../../src/content/changes.js';
 

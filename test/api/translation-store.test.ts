@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
+import { ensureLanguages } from '../../src/content/languages.js';
 import { writeTranslations } from '../../src/content/translations/gate.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { writeBundle, writeBundles } from '../../src/transfer/write-bundle.js';
@@ -39,6 +40,29 @@ describe('set-based translation store', () => {
       ['en', 0],
       ['de', 1],
       ['fr', 2],
+    ]);
+  });
+
+  it('makes the first language of a project without languages its default, and names languages by CLDR', async () => {
+    const db = service.db.prisma;
+    const account = await service.account();
+    const project = await account.project('store-first-language');
+    const id = (await db.project.findUniqueOrThrow({ where: { projectToken: project.projectToken } })).id;
+    await db.language.deleteMany({ where: { projectId: id } });
+    const langs = await ensureLanguages(db, id, [{ key: 'pt-BR' }, { key: 'de', name: 'Deutsch' }, { key: 'qaa' }], {
+      create: true,
+    });
+    expect(langs.created).toEqual(['pt-BR', 'de', 'qaa']);
+    const all = await db.language.findMany({ where: { projectId: id }, orderBy: { order: 'asc' } });
+    expect(all.map((l) => [l.key, l.name, l.order, l.isDefault])).toEqual([
+      ['pt-BR', 'Brazilian Portuguese', 0, true],
+      ['de', 'Deutsch', 1, false],
+      ['qaa', 'qaa', 2, false],
+    ]);
+    // A project that has languages keeps its default.
+    await ensureLanguages(db, id, [{ key: 'fr' }], { create: true });
+    expect((await db.language.findMany({ where: { projectId: id, isDefault: true } })).map((l) => l.key)).toEqual([
+      'pt-BR',
     ]);
   });
 

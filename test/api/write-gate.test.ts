@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
 import { DEFAULT_LISTED_REFUSALS, writeTranslations } from '../../src/content/translations/gate.js';
-import { ensureKeys, ensureLanguages, keyRefId } from '../../src/content/translations/store.js';
+import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
+import { ensureLanguages } from '../../src/content/languages.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
@@ -329,6 +330,69 @@ describe('the gate itself', () => {
     const written = await db.translation.count({ where: { projectId, key: { namespace: 'gate' }, text: { not: '' } } });
     const overrides = await db.customerTranslation.count({ where: { projectId, key: { namespace: 'gate' } } });
     expect([written, overrides]).toEqual([N / 2, N / 2]);
+  });
+});
+
+describe("the gate's parts", () => {
+  it('without change events (a benchmark baseline) it refuses, keeps and writes exactly what the whole gate does', async () => {
+    const N = 200;
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
+    // The same keys twice: locked, limited to 3 characters, holding a text, holding an empty text, free.
+    const setUp = async (namespace: string) => {
+      const refs = Array.from({ length: N }, (_, i) => ({ key: `parts.${i}`, namespace }));
+      const { ids } = await ensureKeys(db, projectId, refs, { create: true });
+      await db.$executeRawUnsafe(
+        `UPDATE "TranslationKey" SET lock = (substr(key, 7)::int % 5 = 0),
+           "charactersLimit" = CASE WHEN substr(key, 7)::int % 5 = 1 THEN 3 END
+         WHERE "projectId" = $1 AND namespace = $2`,
+        projectId,
+        namespace,
+      );
+      await db.$executeRawUnsafe(
+        `INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+         SELECT id, $2, $1, CASE WHEN substr(key, 7)::int % 5 IN (0, 2) THEN 'Alt' ELSE '' END FROM "TranslationKey"
+          WHERE "projectId" = $1 AND namespace = $3 AND substr(key, 7)::int % 5 IN (0, 2, 3)`,
+        projectId,
+        de,
+        namespace,
+      );
+      return refs.map((r, i) => ({
+        keyId: ids.get(keyRefId(r))!,
+        languageId: de,
+        customerId: null,
+        text: `Text ${i}`,
+      }));
+    };
+    const whole = await setUp('parts-whole');
+    const bare = await setUp('parts-bare');
+    const summary = (r: Awaited<ReturnType<typeof writeTranslations>>) => ({
+      ...r,
+      refusals: r.refusals.map((x) => [x.key, x.reason]),
+    });
+    for (const replace of [false, 'empty', true] as const) {
+      const wholeChange = await openChange(db, projectId, 'TRANSLATIONS');
+      const bareChange = await openChange(db, projectId, 'TRANSLATIONS');
+      const expected = await writeTranslations(db, projectId, whole, { replace, change: wholeChange });
+      const got = await writeTranslations(db, projectId, bare, {
+        replace,
+        change: bareChange,
+        parts: { cellEvents: false, findingsQueue: false, writtenKeyNotes: false },
+      });
+      expect(summary(got)).toEqual(summary(expected));
+      expect(expected.refused.LOCKED + expected.refused.CHARACTERS_LIMIT).toBeGreaterThan(0);
+      expect(await storedCellEvents(db, { activityId: bareChange.id })).toHaveLength(0);
+    }
+    const texts = async (namespace: string) =>
+      (
+        await db.translation.findMany({
+          where: { projectId, key: { namespace } },
+          select: { text: true, key: { select: { key: true } } },
+          orderBy: { keyId: 'asc' },
+        })
+      ).map((t) => [t.key.key, t.text]);
+    expect(await texts('parts-bare')).toEqual(await texts('parts-whole'));
   });
 });
 

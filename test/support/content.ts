@@ -1,7 +1,8 @@
 // Small data builders for API tests: keys and translations written through the
 // set-based store, the same path the bulk endpoints use.
 import type { Database } from '../../src/db/client.js';
-import { ensureKeys, ensureLanguages, keyRefId, type Cell } from '../../src/content/translations/store.js';
+import { ensureKeys, keyRefId, type Cell } from '../../src/content/translations/store.js';
+import { ensureLanguages } from '../../src/content/languages.js';
 import { writeTranslations } from '../../src/content/translations/gate.js';
 import { openChange } from '../../src/content/changes.js';
 

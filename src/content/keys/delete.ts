@@ -20,13 +20,17 @@ function listed(addresses: KeyAddress[]): string {
   return addresses.length > MAX_LISTED ? `${shown} and ${addresses.length - MAX_LISTED} more` : shown;
 }
 
-/** Validates the bulk list ({key, namespace} objects). */
-export function parseKeyList(value: unknown, field = 'translationKeys'): KeyAddress[] {
-  if (!Array.isArray(value)) throw badRequest(`${field} must be an array of {key, namespace}`);
-  return value.map((item, i) => {
-    if (typeof item !== 'object' || item === null)
-      throw badRequest(`${field}[${i}] must be an object {key, namespace}`);
-    const { key, namespace } = item as Record<string, unknown>;
+/**
+ * The keys of a bulk list, checked against the key rules; a broken one is
+ * named by its position. The list's shape ({key, namespace} objects) is the
+ * GraphQL input type's to check (TranslationKeyRefInput; REST words its
+ * refusals in rest-compat/variables.ts).
+ */
+export function keyAddressesOf(
+  refs: readonly { key: string; namespace?: string | null }[],
+  field = 'translationKeys',
+): KeyAddress[] {
+  return refs.map(({ key, namespace }, i) => {
     try {
       return parseKeyAddress(key, namespace);
     } catch (error) {

@@ -71,7 +71,30 @@ export interface GateOptions {
    * statement.
    */
   touchKeyIds?: number[];
+  /** Parts of the gate's work left out; the service leaves them all in (ALL_PARTS). */
+  parts?: GateParts;
 }
+
+/**
+ * What the gate does besides writing the cells. Only the benchmarks' baselines
+ * leave a part out, to measure what it costs a write (bench/scenarios/history.ts,
+ * findings.ts, translation-memory.ts).
+ */
+export interface GateParts {
+  /**
+   * The cells' change events, and the existing-row lookup they need (off: the
+   * gate as it was before change events). A statement that opens its change
+   * (a one-table v1 or one-cell write) keeps them.
+   */
+  cellEvents: boolean;
+  /** Queuing the written cells for the quality checks (findings-queue.ts); needs the events. */
+  findingsQueue: boolean;
+  /** Noting the written keys for the translation memory's in-process index (written-keys.ts). */
+  writtenKeyNotes: boolean;
+}
+
+/** The gate as the service runs it. */
+export const ALL_PARTS: GateParts = Object.freeze({ cellEvents: true, findingsQueue: true, writtenKeyNotes: true });
 
 /** Refused cells listed by default; counts are exact whatever this is. */
 export const DEFAULT_LISTED_REFUSALS = 100;
@@ -90,11 +113,17 @@ export function refusalSql(at: { key: 'k'; text: Prisma.Sql; existing: 'x' | 'e'
   const [k, x] = [Prisma.raw(at.key), Prisma.raw(at.existing)];
   const { text, mode } = at;
   return Prisma.sql`CASE
-               WHEN NOT ${k}.lock AND (${k}."charactersLimit" IS NULL OR char_length(${text}) <= ${k}."charactersLimit") THEN NULL
+               WHEN ${freeOfRulesSql(at.key, text)} THEN NULL
                WHEN ${x}."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND ${x}.text = '')) THEN NULL
                WHEN ${k}.lock THEN 'LOCKED'
                WHEN ${text} IS DISTINCT FROM ${x}.text THEN 'CHARACTERS_LIMIT'
              END`;
+}
+
+/** The first case of refusalSql: a cell of an unlocked key within its limit is written whatever its existing row. */
+function freeOfRulesSql(key: 'k', text: Prisma.Sql): Prisma.Sql {
+  const k = Prisma.raw(key);
+  return Prisma.sql`NOT ${k}.lock AND (${k}."charactersLimit" IS NULL OR char_length(${text}) <= ${k}."charactersLimit")`;
 }
 
 interface Table {
@@ -122,13 +151,12 @@ interface GateInput {
   opening?: Opening;
   /** With `opening`: keys whose last-seen time the statement sets. */
   touchKeyIds?: readonly number[];
+  parts: GateParts;
 }
 
-/** How the gate's statement is built; the benchmarks switch parts off to measure them. */
-const variant = { events: true, findings: true };
-
 /** Whether the statement writes the cells' change events (always when it opens the change). */
-const writesEvents = (input: Pick<GateInput, 'opening'>) => variant.events || input.opening !== undefined;
+const writesEvents = (input: Pick<GateInput, 'opening' | 'parts'>) =>
+  input.parts.cellEvents || input.opening !== undefined;
 
 /**
  * One statement: the input arrays, the rules (refusal per cell), the write of
@@ -136,7 +164,7 @@ const writesEvents = (input: Pick<GateInput, 'opening'>) => variant.events || in
  */
 function gateSql(table: Table, input: GateInput): Prisma.Sql {
   const events = writesEvents(input);
-  const findings = events && variant.findings && !table.customer;
+  const findings = events && input.parts.findingsQueue && !table.customer;
   const project = Prisma.sql`${input.projectId}::int`;
   const mode = Prisma.sql`${input.mode}::text`;
   const anyStatus = Prisma.sql`${input.anyStatus}::boolean`;
@@ -165,12 +193,8 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
       -- Without events, only a cell of a locked key or with a text over the limit looks at the existing row.
       SELECT i.*, k.key AS key_name, k.namespace AS key_namespace, k."charactersLimit" AS chars_limit, char_length(i.text) AS length,
              CASE
-               WHEN NOT k.lock AND (k."charactersLimit" IS NULL OR char_length(i.text) <= k."charactersLimit") THEN NULL
-               ELSE (SELECT CASE
-                              WHEN x."keyId" IS NOT NULL AND NOT (${mode} = 'always' OR (${mode} = 'empty' AND x.text = '')) THEN NULL
-                              WHEN k.lock THEN 'LOCKED'
-                              WHEN i.text IS DISTINCT FROM x.text THEN 'CHARACTERS_LIMIT'
-                            END
+               WHEN ${freeOfRulesSql('k', Prisma.sql`i.text`)} THEN NULL
+               ELSE (SELECT ${refusalSql({ key: 'k', text: Prisma.sql`i.text`, existing: 'x', mode })}
                        FROM (SELECT 1) AS one
                        LEFT JOIN ${table.name} x ON x."keyId" = i.key_id AND x."languageId" = i.language_id${customerMatch})
              END AS refusal
@@ -240,35 +264,6 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
 const BASE_TABLE: Table = { name: Prisma.sql`"Translation"`, customer: false };
 const CUSTOM_TABLE: Table = { name: Prisma.sql`"CustomerTranslation"`, customer: true };
 
-/**
- * Runs `fn` with a gate that queues no cell for the quality checks, to
- * measure what the findings queue costs a write (bench/scenarios/findings.ts).
- * The service never calls it.
- */
-export async function withoutFindingsQueueForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
-  variant.findings = false;
-  try {
-    return await fn();
-  } finally {
-    variant.findings = true;
-  }
-}
-
-/**
- * Runs `fn` with the gate as it was before change events (no per-cell events,
- * no existing-row lookup for them), to measure what the history costs
- * (bench/scenarios/history.ts). The service never calls it. A statement that
- * opens its change (a one-table v1 or one-cell write) keeps its events.
- */
-export async function withoutCellEventsForBenchmark<T>(fn: () => Promise<T>): Promise<T> {
-  variant.events = false;
-  try {
-    return await fn();
-  } finally {
-    variant.events = true;
-  }
-}
-
 export interface Row {
   inserted: number;
   updated: number;
@@ -322,11 +317,12 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
     change: options.change.id,
     opening: options.opening,
     touchKeyIds: options.touchKeyIds,
+    parts: options.parts ?? ALL_PARTS,
   } as const;
   if (base.length) {
     // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
-    noteWrittenKeys(base.map((c) => c.keyId));
-    if (writesEvents(common) && variant.findings) noteQueued();
+    if (common.parts.writtenKeyNotes) noteWrittenKeys(base.map((c) => c.keyId));
+    if (writesEvents(common) && common.parts.findingsQueue) noteQueued();
     statements.push(
       db.$queryRaw<Row[]>(
         gateSql(BASE_TABLE, {

@@ -1,12 +1,11 @@
-// Set-based key and language lookups shared by every bulk path (v1
-// translations, import, machine translation): one statement per step, whatever
-// the number of rows. Translation cells are written through the write gate
+// Set-based key lookups shared by every bulk path (v1 translations, import,
+// machine translation): one statement per step, whatever the number of rows.
+// Languages are created by ensureLanguages (../languages.ts). Translation cells are written through the write gate
 // (gate.ts) only. Callers run them inside one transaction.
 import type { Db } from '../../db.js';
 import { arrayLiteral } from '../../db/array-literal.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { createKeys } from '../keys/create.js';
-import { languageNameOrDefault } from '../language-name.js';
 import { keyIdentity, parseNewKey } from '../keys/input.js';
 
 export type ReviewStatus = 'REVIEWED' | 'NOT_REVIEWED';
@@ -53,8 +52,8 @@ export interface EnsureKeysOptions {
  * The existing keys are looked up (and touched) first, and only the missing
  * ones go to createKeys: a file of known keys (a re-import) sends no INSERT,
  * whose every row would take values of the id and import-order sequences and
- * probe the unique index for nothing (50 ms of a re-import of 10,000 keys on
- * PGlite). A fresh file costs the same two statements as before.
+ * probe the unique index for nothing. A fresh file costs the same two
+ * statements as before.
  */
 export async function ensureKeys(
   db: Db,
@@ -112,42 +111,6 @@ export function touchKeysSql(projectId: number, ids: readonly number[]): Prisma.
 /** A key's identity (keyIdentity of keys/input.ts), for the bulk paths' maps of key → id. */
 export function keyRefId(k: KeyRef): string {
   return keyIdentity(k);
-}
-
-/** Returns language key → id, creating missing languages (after the existing ones) when `create` is set. */
-export async function ensureLanguages(
-  db: Db,
-  projectId: number,
-  languages: { key: string; name?: string }[],
-  options: { create: boolean; change?: { id: bigint } },
-): Promise<{ ids: Map<string, number>; created: string[] }> {
-  const unique = [...new Map(languages.map((l) => [l.key, l])).values()];
-  let created: string[] = [];
-  const ids = new Map<string, number>();
-  if (options.create && unique.length > 0) {
-    const keys = unique.map((l) => l.key);
-    const names = unique.map((l) => languageNameOrDefault(l.key, l.name));
-    const rows = await db.$queryRaw<{ id: number; key: string }[]>(
-      Prisma.sql`/* languages:create */ INSERT INTO "Language" ("projectId", key, name, "order", "createdByChange")
-       SELECT ${projectId}::int, k, n, (SELECT coalesce(max("order"), -1) FROM "Language" WHERE "projectId" = ${projectId}) + row_number() OVER (ORDER BY ord),
-              ${options.change?.id ?? null}::bigint
-         FROM unnest(${keys}::text[], ${names}::text[]) WITH ORDINALITY AS t(k, n, ord)
-        WHERE NOT EXISTS (SELECT 1 FROM "Language" l WHERE l."projectId" = ${projectId} AND l.key = t.k)
-       ON CONFLICT ("projectId", key) DO NOTHING
-       RETURNING id, key`,
-    );
-    created = rows.map((r) => r.key);
-    for (const r of rows) ids.set(r.key, r.id);
-  }
-  // The ids of the languages that existed (none left when every one was just created: no statement).
-  const existing = unique.filter((l) => !ids.has(l.key));
-  if (existing.length) {
-    const rows = await db.$queryRaw<{ id: number; key: string }[]>(
-      Prisma.sql`/* languages:ids */ SELECT id, key FROM "Language" WHERE "projectId" = ${projectId} AND key = ANY(${existing.map((l) => l.key)}::text[])`,
-    );
-    for (const r of rows) ids.set(r.key, r.id);
-  }
-  return { ids, created };
 }
 
 export interface Cell {
