@@ -83,7 +83,7 @@ describe('TBX import and export', () => {
     '%s: imported and exported with the same terms, descriptions, parts of speech and translations',
     async (name) => {
       const api = await projectApi(service, owner, `TBX ${name}`);
-      const original = parseTbx(corpus(name), 'en', { maxTerms: 10_000 });
+      const original = await parseTbx(corpus(name), 'en', { maxTerms: 10_000 });
       expect(original.terms.length).toBeGreaterThan(0);
       const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
       expect(result.errors).toBeUndefined();
@@ -92,7 +92,7 @@ describe('TBX import and export', () => {
         updated: 0,
         skipped: original.skipped,
       });
-      const back = parseTbx(await exported(api, 'TBX'), 'en', { maxTerms: 10_000 });
+      const back = await parseTbx(await exported(api, 'TBX'), 'en', { maxTerms: 10_000 });
       expect(comparable(back.terms)).toEqual(comparable(original.terms));
       // And again: the same file a second time updates, creates nothing.
       expect(
@@ -101,8 +101,8 @@ describe('TBX import and export', () => {
     },
   );
 
-  it('reads what the files say: languages, definitions, parts of speech, statuses, windows-1254', () => {
-    const medtronic = parseTbx(corpus('okapi_medtronic_TBX.tbx'), 'en', { maxTerms: 1000 });
+  it('reads what the files say: languages, definitions, parts of speech, statuses, windows-1254', async () => {
+    const medtronic = await parseTbx(corpus('okapi_medtronic_TBX.tbx'), 'en', { maxTerms: 1000 });
     const patient = medtronic.terms.find((t) => t.term === 'patient identifier')!;
     expect(patient).toMatchObject({ partOfSpeech: 'noun' });
     expect(patient.description).toMatch(
@@ -125,7 +125,7 @@ describe('TBX import and export', () => {
       'sv',
     ]);
     expect(patient.translations!.find((t) => t.language === 'fr')!.text).toBe('identifiant patient');
-    const mozilla = parseTbx(corpus('pontoon_valid_mozilla_terminology.tbx'), 'en', { maxTerms: 1000 });
+    const mozilla = await parseTbx(corpus('pontoon_valid_mozilla_terminology.tbx'), 'en', { maxTerms: 1000 });
     expect(
       mozilla.terms
         .filter((t) => t.term === 'abuse')
@@ -136,7 +136,7 @@ describe('TBX import and export', () => {
       term: 'abnormality',
       translations: [{ language: 'pl', text: 'nieprawidłowość' }],
     });
-    const turkish = parseTbx(corpus('okapi_test02_win1254.tbx'), 'en', { maxTerms: 10 });
+    const turkish = await parseTbx(corpus('okapi_test02_win1254.tbx'), 'en', { maxTerms: 10 });
     expect(turkish.terms).toEqual([
       expect.objectContaining({
         term: 'term with: éá and İı',
@@ -145,7 +145,7 @@ describe('TBX import and export', () => {
     ]);
   });
 
-  it('reads TBX v3 core (conceptEntry, langSec, termSec) with our flags', () => {
+  it('reads TBX v3 core (conceptEntry, langSec, termSec) with our flags', async () => {
     const v3 = `<?xml version="1.0" encoding="UTF-8"?>
 <tbx style="dct" type="TBX-Core" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2"><tbxHeader><fileDesc><sourceDesc><p>v3</p></sourceDesc></fileDesc></tbxHeader>
 <text><body><conceptEntry id="c1"><descrip type="definition">A stored document</descrip>
@@ -153,7 +153,7 @@ describe('TBX import and export', () => {
 <langSec xml:lang="de"><termSec><term>Datei</term></termSec></langSec></conceptEntry>
 <conceptEntry id="c2"><langSec xml:lang="en"><termSec><term>kill</term><termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></termSec></langSec></conceptEntry>
 <conceptEntry id="c3"><langSec xml:lang="fr"><termSec><term>seulement</term></termSec></langSec></conceptEntry></body></text></tbx>`;
-    const parsed = parseTbx(Buffer.from(v3), 'en-US', { maxTerms: 10 });
+    const parsed = await parseTbx(Buffer.from(v3), 'en-US', { maxTerms: 10 });
     expect(comparable(parsed.terms)).toEqual([
       { term: 'file', description: 'A stored document', pos: 'noun', forbidden: false, translations: { de: 'Datei' } },
       { term: 'kill', description: '', pos: '', forbidden: true, translations: {} },
@@ -170,8 +170,8 @@ describe('CSV import and export', () => {
     const result = await upload({ 'x-service-token': api.apiKey }, {}, csv, 'terms.csv');
     expect(result.errors).toBeUndefined();
     expect(result.data.importGlossary).toEqual({ created: 3, updated: 0, skipped: 0 });
-    const back = parseGlossaryCsv(await exported(api, 'CSV'), { maxTerms: 10 }).terms;
-    expect(comparable(back)).toEqual(comparable(parseGlossaryCsv(Buffer.from(csv), { maxTerms: 10 }).terms));
+    const back = (await parseGlossaryCsv(await exported(api, 'CSV'), { maxTerms: 10 })).terms;
+    expect(comparable(back)).toEqual(comparable((await parseGlossaryCsv(Buffer.from(csv), { maxTerms: 10 })).terms));
     expect(back.find((t) => t.term === 'Acme')).toMatchObject({ doNotTranslate: true, forbidden: false });
   });
 });

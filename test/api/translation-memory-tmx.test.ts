@@ -71,7 +71,7 @@ async function exported(api: ProjectApi, variables: Record<string, unknown> = {}
 }
 
 const segmentCount = async () => service.db.prisma.memorySegment.count();
-const comparable = (pairs: ReturnType<typeof parseTmx>['pairs']) =>
+const comparable = (pairs: Awaited<ReturnType<typeof parseTmx>>['pairs']) =>
   pairs.map((p) => ({
     s: p.source,
     t: p.target,
@@ -91,7 +91,7 @@ describe('TMX import and export', () => {
     '%s: imported into a project memory and exported with the same segments, notes and properties',
     async (name) => {
       const api = await projectApi(service, owner, `TMX ${name}`);
-      const original = parseTmx(corpus(name), { maxPairs: 100_000 });
+      const original = await parseTmx(corpus(name), { maxPairs: 100_000 });
       expect(original.pairs.length).toBeGreaterThan(0);
       const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
       expect(result.errors).toBeUndefined();
@@ -99,22 +99,22 @@ describe('TMX import and export', () => {
         imported: original.pairs.length,
         skipped: original.skipped,
       });
-      const back = parseTmx(await exported(api), { maxPairs: 100_000 });
+      const back = await parseTmx(await exported(api), { maxPairs: 100_000 });
       expect(comparable(back.pairs)).toEqual(comparable(original.pairs));
     },
   );
 
-  it('reads what the files say: encodings, inline codes, notes and properties', () => {
-    const kit = parseTmx(corpus('okapi_ImportTest2C.tmx'), { maxPairs: 1000 });
+  it('reads what the files say: encodings, inline codes, notes and properties', async () => {
+    const kit = await parseTmx(corpus('okapi_ImportTest2C.tmx'), { maxPairs: 1000 });
     expect(kit.pairs.some((p) => p.notes.length > 0 && p.properties.length > 0)).toBe(true);
     expect(kit.pairs.some((p) => p.sourceXml?.includes('<bpt'))).toBe(true);
-    const win1252 = parseTmx(corpus('okapi_tmxtest-attributes.out.tmx'), { maxPairs: 1000 });
+    const win1252 = await parseTmx(corpus('okapi_tmxtest-attributes.out.tmx'), { maxPairs: 1000 });
     expect(win1252.pairs.map((p) => p.target)).toContain('Une entrée dans la MT (file1, group1)');
     expect(win1252.pairs[1]!.properties).toEqual([
       { type: 'Txt::FileName', value: 'file1' },
       { type: 'Txt::GroupName', value: 'group1' },
     ]);
-    const utf16 = parseTmx(corpus('okapi_html_test.tmx'), { maxPairs: 1000 });
+    const utf16 = await parseTmx(corpus('okapi_html_test.tmx'), { maxPairs: 1000 });
     expect(utf16.pairs[0]).toMatchObject({ sourceLanguage: 'en-us', targetLanguage: 'fr-fr' });
   });
 
@@ -130,7 +130,7 @@ describe('TMX import and export', () => {
         )
       ).errors,
     ).toBeUndefined();
-    const original = parseTmx(corpus('omegat_test-match-stat-en-ca.tmx'), { maxPairs: 1000 }).pairs.find(
+    const original = (await parseTmx(corpus('omegat_test-match-stat-en-ca.tmx'), { maxPairs: 1000 })).pairs.find(
       (p) => p.source.includes('%{') && p.source.length > 20,
     )!;
     const res = await api.get(
