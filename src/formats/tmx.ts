@@ -122,7 +122,7 @@ export async function readTmx(
   let header: XmlElement | undefined;
   let body = false;
   let srclang = '';
-  let batch: TmxPair[] = [];
+  const batch: TmxPair[] = [];
   let pairs = 0;
   let skipped = 0;
   // <tmx> holds <header> then <body>; the units are the body's children.
@@ -152,9 +152,8 @@ export async function readTmx(
     pairs += unit.length;
     if (pairs > limits.maxPairs) throw new FormatError(`more than ${limits.maxPairs} translation pairs in one file`);
     batch.push(...unit);
-    if (batch.length >= size) {
-      const full = batch;
-      batch = [];
+    while (batch.length >= size) {
+      const full = batch.splice(0, size);
       await clock.paused(() => onBatch(full));
     }
   }

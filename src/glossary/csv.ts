@@ -87,7 +87,7 @@ export async function readGlossaryCsv(
   const rows = pipeline(Readable.from(texts()), parser, () => {}) as AsyncIterable<string[]>;
   let columns: string[] | undefined;
   const known = new Map(FIELDS.map((f) => [f.toLowerCase(), f]));
-  let batch: TermInput[] = [];
+  const batch: TermInput[] = [];
   let count = 0;
   try {
     for await (const row of rows) {
@@ -99,9 +99,8 @@ export async function readGlossaryCsv(
       count++;
       if (count > limits.maxTerms) throw new FormatError(`The file has more than ${limits.maxTerms} terms`);
       batch.push(rowTerm(row, columns, known, `line ${count + 1}`));
-      if (batch.length >= size) {
-        const full = batch;
-        batch = [];
+      while (batch.length >= size) {
+        const full = batch.splice(0, size);
         await clock.paused(() => onBatch(full));
       }
     }

@@ -107,7 +107,7 @@ export async function readTbx(
   let text = false;
   let body = false;
   let source = '';
-  let batch: TermInput[] = [];
+  const batch: TermInput[] = [];
   let count = 0;
   let skipped = 0;
   // <martif>/<tbx> holds <text><body>, whose children are the concept entries.
@@ -133,9 +133,8 @@ export async function readTbx(
     count += terms.length;
     if (count > limits.maxTerms) throw new FormatError(`The file has more than ${limits.maxTerms} terms`);
     batch.push(...terms);
-    if (batch.length >= size) {
-      const full = batch;
-      batch = [];
+    while (batch.length >= size) {
+      const full = batch.splice(0, size);
       await clock.paused(() => onBatch(full));
     }
   }

@@ -1,4 +1,4 @@
-// Run by test/unit/formats/tmx-stream.test.ts with a capped heap: streams a
+// Run by test/unit/formats/xml-stream.test.ts with a capped heap: streams a
 // generated TMX file of 400,000 units (about 130 MB, never held whole, far
 // more than the 64 MiB heap) through readTmx in batches of 5,000 pairs and
 // prints what it read, the largest batch, the bytes, and the largest heap seen.
