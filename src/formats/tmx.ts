@@ -1,7 +1,8 @@
 // TMX 1.4b (translation memory exchange): read into (source, target) pairs
-// with their notes and properties, and written back. Parsing goes through the
-// hostile-file-safe XML reader (xml-safe.ts: encodings, DOCTYPE without
-// external entities, bounded entity expansion, nesting depth). A segment with
+// with their notes and properties, and written back. Reading streams through
+// the hostile-file-safe XML reader (xml-stream.ts: encodings, DOCTYPE without
+// external entities, bounded entity expansion, nesting depth, a time budget),
+// one unit held at a time, pairs handed over in batches. A segment with
 // inline codes (<bpt>, <ept>, <ph>, <it>, <hi>, <sub>) keeps its inner XML
 // for the way back; its plain text (the codes' native text included, as a
 // translator sees it) is what the memory matches.
@@ -10,12 +11,14 @@ import {
   escapeXmlAttribute,
   escapeXmlText,
   firstChild,
-  parseXml,
   serializeNodes,
   textContent,
   type XmlElement,
 } from './xml-safe.js';
-import { FormatError } from './model.js';
+import { decodeXmlStream, readXmlStream } from './xml-stream.js';
+import { ParseClock } from './parse-clock.js';
+import { FormatError, type OpenFile } from './model.js';
+import { inMemory } from './text-stream.js';
 
 export interface TmxProperty {
   type: string;
@@ -86,58 +89,124 @@ const propsOf = (el: XmlElement): TmxProperty[] =>
   }));
 const langOf = (tuv: XmlElement) => tuv.attributes['xml:lang'] ?? tuv.attributes.lang ?? '';
 
-/** Reads a TMX file into pairs: each unit's source variant with each other variant. */
-export function parseTmx(input: Buffer, limits: { maxPairs: number }): TmxFile {
-  const doc = parseXml(input);
-  if (doc.root.name !== 'tmx') throw new FormatError(`not a TMX file: the root element is <${doc.root.name}>`);
-  const header = firstChild(doc.root, 'header');
-  const body = firstChild(doc.root, 'body');
-  if (!header || !body) throw new FormatError('a TMX file needs <header> and <body>');
-  const srclang = header.attributes.srclang ?? '';
-  const pairs: TmxPair[] = [];
+export interface TmxLimits {
+  maxPairs: number;
+  /** The time budget for reading the file (ParseClock: the batches' writing not counted). */
+  maxSeconds?: number;
+  /** Pairs handed over at a time (the last batch may be smaller). */
+  batch?: number;
+}
+
+export interface TmxSummary {
+  srclang: string;
+  pairs: number;
+  skipped: number;
+}
+
+/**
+ * Reads a TMX file as a stream into pairs (each unit's source variant with
+ * each other variant), handing them to `onBatch` a batch at a time; what is
+ * held is one batch and the unit being read. Faults are FormatErrors, found
+ * wherever they are in the file: a caller that writes batches as they come
+ * must undo them (a transaction) when one is thrown.
+ */
+export async function readTmx(
+  open: OpenFile,
+  limits: TmxLimits,
+  onBatch: (pairs: TmxPair[]) => Promise<void>,
+): Promise<TmxSummary> {
+  const clock = new ParseClock(limits.maxSeconds ?? 120);
+  const size = limits.batch ?? 5_000;
+  const texts = await decodeXmlStream(open);
+  let root = false;
+  let header: XmlElement | undefined;
+  let body = false;
+  let srclang = '';
+  const batch: TmxPair[] = [];
+  let pairs = 0;
   let skipped = 0;
-  for (const tu of childElements(body, 'tu')) {
-    const variants = childElements(tu, 'tuv');
-    const unitSource = tu.attributes.srclang ?? srclang;
-    const source =
-      unitSource && unitSource !== '*all*'
-        ? variants.find((v) => tmxLanguage(langOf(v)) === tmxLanguage(unitSource))
-        : variants[0];
-    const targets = variants.filter((v) => v !== source && langOf(v));
-    if (!source || !langOf(source) || !targets.length) {
+  // <tmx> holds <header> then <body>; the units are the body's children.
+  for await (const item of readXmlStream(texts(), ['tu'], { clock, outline: 2 })) {
+    if (item.kind === 'open') {
+      if (!root) {
+        if (item.element.name !== 'tmx')
+          throw new FormatError(`not a TMX file: the root element is <${item.element.name}>`);
+        root = true;
+      } else if (item.parent === 'tmx' && item.element.name === 'header' && !header) {
+        if (body) throw new FormatError('a TMX file needs <header> before <body>');
+        header = item.element;
+        srclang = header.attributes.srclang ?? '';
+      } else if (item.parent === 'tmx' && item.element.name === 'body') {
+        if (!header) throw new FormatError('a TMX file needs <header> and <body>');
+        body = true;
+      }
+      continue;
+    }
+    if (item.depth === 0) throw new FormatError(`not a TMX file: the root element is <${item.element.name}>`);
+    if (item.depth !== 2 || item.parent !== 'body') continue;
+    const unit = unitPairs(item.element, srclang);
+    if (!unit) {
       skipped++;
       continue;
     }
-    const src = segOf(source);
-    for (const tuv of targets) {
-      const tgt = segOf(tuv);
-      const changed =
-        tuv.attributes.changedate ??
-        tu.attributes.changedate ??
-        tuv.attributes.creationdate ??
-        tu.attributes.creationdate;
-      pairs.push({
-        tuid: tu.attributes.tuid ?? '',
-        sourceLanguage: tmxLanguage(langOf(source)),
-        targetLanguage: tmxLanguage(langOf(tuv)),
-        source: src.text,
-        target: tgt.text,
-        ...(src.xml !== undefined && { sourceXml: src.xml }),
-        ...(tgt.xml !== undefined && { targetXml: tgt.xml }),
-        notes: [...notesOf(tu), ...notesOf(tuv)],
-        properties: [...propsOf(tu), ...propsOf(tuv)],
-        changedAt: tmxDate(changed),
-        changedBy:
-          tuv.attributes.changeid ??
-          tu.attributes.changeid ??
-          tuv.attributes.creationid ??
-          tu.attributes.creationid ??
-          '',
-      });
-      if (pairs.length > limits.maxPairs)
-        throw new FormatError(`more than ${limits.maxPairs} translation pairs in one file`);
+    pairs += unit.length;
+    if (pairs > limits.maxPairs) throw new FormatError(`more than ${limits.maxPairs} translation pairs in one file`);
+    batch.push(...unit);
+    while (batch.length >= size) {
+      const full = batch.splice(0, size);
+      await clock.paused(() => onBatch(full));
     }
   }
+  if (!header || !body) throw new FormatError('a TMX file needs <header> and <body>');
+  if (batch.length) await clock.paused(() => onBatch(batch));
+  return { srclang, pairs, skipped };
+}
+
+/** A unit's pairs: its source variant with each other variant (undefined: no source variant, or no other language). */
+function unitPairs(tu: XmlElement, srclang: string): TmxPair[] | undefined {
+  const variants = childElements(tu, 'tuv');
+  const unitSource = tu.attributes.srclang ?? srclang;
+  const source =
+    unitSource && unitSource !== '*all*'
+      ? variants.find((v) => tmxLanguage(langOf(v)) === tmxLanguage(unitSource))
+      : variants[0];
+  const targets = variants.filter((v) => v !== source && langOf(v));
+  if (!source || !langOf(source) || !targets.length) return undefined;
+  const src = segOf(source);
+  return targets.map((tuv) => {
+    const tgt = segOf(tuv);
+    const changed =
+      tuv.attributes.changedate ??
+      tu.attributes.changedate ??
+      tuv.attributes.creationdate ??
+      tu.attributes.creationdate;
+    return {
+      tuid: tu.attributes.tuid ?? '',
+      sourceLanguage: tmxLanguage(langOf(source)),
+      targetLanguage: tmxLanguage(langOf(tuv)),
+      source: src.text,
+      target: tgt.text,
+      ...(src.xml !== undefined && { sourceXml: src.xml }),
+      ...(tgt.xml !== undefined && { targetXml: tgt.xml }),
+      notes: [...notesOf(tu), ...notesOf(tuv)],
+      properties: [...propsOf(tu), ...propsOf(tuv)],
+      changedAt: tmxDate(changed),
+      changedBy:
+        tuv.attributes.changeid ??
+        tu.attributes.changeid ??
+        tuv.attributes.creationid ??
+        tu.attributes.creationid ??
+        '',
+    };
+  });
+}
+
+/** A whole TMX file in memory read into its pairs (readTmx, collected: for small files and tests). */
+export async function parseTmx(input: Buffer, limits: TmxLimits): Promise<TmxFile> {
+  const pairs: TmxPair[] = [];
+  const { srclang, skipped } = await readTmx(inMemory(input), limits, async (batch) => {
+    pairs.push(...batch);
+  });
   return { srclang, pairs, skipped };
 }
 

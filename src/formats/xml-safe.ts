@@ -24,6 +24,8 @@
 //   serializeNodes(nodes)     XML source for nodes (e.g. an element's inner XML)
 //   escapeXmlText(s), escapeXmlAttribute(s), cdata(s)   writer helpers for serializers
 //   xmlLineColumn(text, offset)               1-based line/column of an offset
+//   doctypeEntities(declaration, limits?)     a DOCTYPE's internal entities, for the
+//                                             streaming reader (xml-stream.ts)
 //
 // Safety rules:
 //   - DOCTYPE: the internal subset is read here, not by the library. External
@@ -87,7 +89,7 @@ export interface XmlLimits {
   maxTotalExpansion?: number;
 }
 
-const DEFAULT_LIMITS: Required<XmlLimits> = {
+export const DEFAULT_LIMITS: Required<XmlLimits> = {
   maxDepth: 64,
   maxEntities: 256,
   maxEntityLength: 16_384,
@@ -102,6 +104,16 @@ export function parseXml(input: Buffer | string, limits: XmlLimits = {}): XmlDoc
   const { body, entities } = checkedBody(input, lim);
   const decoder = new BoundedEntityDecoder(entities, lim.maxTotalExpansion);
   return toDocument(parseChecked(body, decoder, lim.maxDepth - 1, lim.maxDepth), body);
+}
+
+/**
+ * The internal entities of a DOCTYPE, fully expanded, by the rules above
+ * (external, unparsed and parameter entities refused, markup refused,
+ * expansion bounded): for a streaming reader that is handed the declaration
+ * as text (`declaration`: what follows `<!DOCTYPE` up to its closing `>`).
+ */
+export function doctypeEntities(declaration: string, limits: XmlLimits = {}): Map<string, string> {
+  return readDoctype(`<!DOCTYPE${declaration}>`, 0, { ...DEFAULT_LIMITS, ...limits }).entities;
 }
 
 /** The header of a document (decoded, characters and DOCTYPE checked, well-formed), ready for the library. */

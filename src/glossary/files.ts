@@ -1,11 +1,12 @@
 // Glossary files in and out (docs/glossary.md): TBX (src/glossary/tbx.ts) and
 // CSV (src/glossary/csv.ts). An import is all or nothing: the file is checked
-// for what it plainly is (src/formats/sniff.ts), parsed (a TBX file entry by
-// entry, never as one tree: src/formats/xml-safe.ts parseXmlSplit) and every term
-// checked before one transaction writes them; a project's import is an entry
-// of its activity log. Exports are stored like translation exports (a URL).
+// for what it plainly is (src/formats/sniff.ts), then one transaction reads it
+// as a stream (a TBX file entry by entry, a CSV file row by row) and checks
+// and writes its terms a batch at a time, so a fault anywhere in the file
+// leaves the glossary as it was; a project's import is an entry of its
+// activity log. Exports are stored like translation exports (a URL).
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -18,12 +19,21 @@ import { resolveProject } from '../projects/access.js';
 import { storeExportFile, type ExportedFile } from '../transfer/export-files.js';
 import type { UploadedFile } from '../transfer/uploaded-file.js';
 import { reachGlossary, type GlossaryTarget } from './access.js';
-import { csvHeader, csvRows, parseGlossaryCsv } from './csv.js';
-import { parseTbx, writeTbx, type ExportTerm } from './tbx.js';
-import { checkTerm, logGlossaryChange, upsertTerms, type CheckedTerm, type TermInput } from './terms.js';
+import { amendChange } from '../content/changes.js';
+import { csvHeader, csvRows, readGlossaryCsv } from './csv.js';
+import { readTbx, writeTbx, type ExportTerm } from './tbx.js';
+import {
+  addMissingTranslations,
+  checkTerm,
+  logGlossaryChange,
+  upsertTerms,
+  type CheckedTerm,
+  type TermInput,
+} from './terms.js';
 
 export type GlossaryFormat = 'TBX' | 'CSV';
-export const GLOSSARY_LIMITS = { maxBytes: 20 * 1024 * 1024, maxTerms: 100_000 };
+/** The largest file read, the most terms it may give and the seconds its reading may take (it streams, a batch held at a time). */
+export const GLOSSARY_LIMITS = { maxBytes: 20 * 1024 * 1024, maxTerms: 100_000, maxSeconds: 120 };
 
 export interface GlossaryImportResult {
   created: number;
@@ -52,11 +62,11 @@ function formatOf(file: UploadedFile, given: GlossaryFormat | null | undefined, 
   return format;
 }
 
-/** Terms of a file, each (term, part of speech) once: a later row adds translations of languages the first lacks. */
+/** Terms of a batch, each (term, part of speech) once: a later row adds translations of languages the first lacks. */
 function merged(terms: CheckedTerm[]): CheckedTerm[] {
   const byKey = new Map<string, CheckedTerm>();
   for (const t of terms) {
-    const id = `${t.term}\u0000${t.partOfSpeech}`;
+    const id = termKey(t);
     const first = byKey.get(id);
     if (!first) byKey.set(id, { ...t, translations: [...(t.translations ?? [])] });
     else
@@ -64,6 +74,20 @@ function merged(terms: CheckedTerm[]): CheckedTerm[] {
         if (!first.translations!.some((x) => x.language === tr.language)) first.translations!.push(tr);
   }
   return [...byKey.values()];
+}
+
+const termKey = (t: CheckedTerm) => `${t.term}\u0000${t.partOfSpeech}`;
+
+/** The first bytes of an upload, enough to tell what it plainly is (src/formats/sniff.ts). */
+async function headOf(file: UploadedFile): Promise<Buffer> {
+  const handle = await open(file.path);
+  try {
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, file.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function importGlossary(
@@ -75,36 +99,51 @@ export async function importGlossary(
   const glossary = await reachGlossary(principal, target, 'write');
   if (file.size > GLOSSARY_LIMITS.maxBytes)
     throw payloadTooLarge(`A glossary file may have at most ${GLOSSARY_LIMITS.maxBytes} bytes`);
-  const bytes = await readFile(file.path);
-  const chosen = formatOf(file, format, bytes.subarray(0, SNIFF_BYTES));
-  let parsed: { terms: TermInput[]; skipped: number };
+  const chosen = formatOf(file, format, await headOf(file));
+  const details = { file: file.name, format: chosen.toLowerCase() };
   try {
-    parsed =
-      chosen === 'TBX'
-        ? parseTbx(bytes, glossary.sourceLanguage, GLOSSARY_LIMITS)
-        : { ...parseGlossaryCsv(bytes, GLOSSARY_LIMITS), skipped: 0 };
+    // The file is read inside the transaction, each batch written as it comes:
+    // a fault anywhere in the file rolls back the batches before it.
+    return await prisma().$transaction(
+      async (tx) => {
+        const change = await logGlossaryChange(tx, glossary, details, 'IMPORT');
+        // Each (term, part of speech) of the file counts once: the first
+        // reading wins, a later one adds the translations it lacks (as
+        // within a batch, merged()); only the keys are kept across batches.
+        const written = new Set<string>();
+        const result = { created: 0, updated: 0, skipped: 0 };
+        let read = 0;
+        const onBatch = async (terms: TermInput[]) => {
+          const checked = merged(terms.map((t, i) => checkTerm(t, `${file.name}, term ${read + i + 1}`)));
+          read += terms.length;
+          const fresh = checked.filter((t) => !written.has(termKey(t)));
+          const repeated = checked.filter((t) => written.has(termKey(t)));
+          for (const t of fresh) written.add(termKey(t));
+          const upserted = await upsertTerms(tx, glossary.glossaryId, fresh, change);
+          result.created += upserted.created;
+          result.updated += upserted.updated;
+          await addMissingTranslations(tx, glossary.glossaryId, repeated, change);
+        };
+        const open = () => file.stream();
+        if (chosen === 'TBX')
+          result.skipped = (await readTbx(open, glossary.sourceLanguage, GLOSSARY_LIMITS, onBatch)).skipped;
+        else await readGlossaryCsv(open, GLOSSARY_LIMITS, onBatch);
+        if (!written.size)
+          throw badRequest(
+            `${file.name}: no term${chosen === 'TBX' ? ` in the glossary's source language (${glossary.sourceLanguage || 'any'})` : ''}`,
+          );
+        if (change)
+          await amendChange(tx, change, {
+            glossary: { ...details, terms: written.size, glossaryId: glossary.glossaryId },
+          });
+        return result;
+      },
+      { timeout: 600_000 },
+    );
   } catch (error) {
     if (error instanceof FormatError) throw badRequest(`${file.name}: ${error.message}`);
     throw error;
   }
-  const checked = merged(parsed.terms.map((t, i) => checkTerm(t, `${file.name}, term ${i + 1}`)));
-  if (!checked.length)
-    throw badRequest(
-      `${file.name}: no term${chosen === 'TBX' ? ` in the glossary's source language (${glossary.sourceLanguage || 'any'})` : ''}`,
-    );
-  const result = await prisma().$transaction(
-    async (tx) => {
-      const change = await logGlossaryChange(
-        tx,
-        glossary,
-        { file: file.name, format: chosen.toLowerCase(), terms: checked.length },
-        'IMPORT',
-      );
-      return upsertTerms(tx, glossary.glossaryId, checked, change);
-    },
-    { timeout: 600_000 },
-  );
-  return { ...result, skipped: parsed.skipped };
 }
 
 const CHUNK = 2000;

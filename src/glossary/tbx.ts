@@ -1,9 +1,9 @@
 // TBX (ISO 30042) termbases in and out of a glossary (docs/glossary.md).
 // Reads TBX v2 (`<martif>`: TBX-Basic, TBX-Default, the LISA 2008 files) and
-// TBX v3 core (`<tbx>`: conceptEntry / langSec / termSec), through the
-// project's one hostile-file-safe XML reader (src/formats/xml-safe.ts:
-// entities bounded, no external DTD, depth capped). Writes TBX-Basic v2,
-// which every tool we know reads.
+// TBX v3 core (`<tbx>`: conceptEntry / langSec / termSec) as a stream, one
+// concept entry at a time, through the hostile-file-safe streaming XML reader
+// (src/formats/xml-stream.ts: entities bounded, no external DTD, depth capped,
+// a time budget). Writes TBX-Basic v2, which every tool we know reads.
 //
 // Mapping: a concept entry gives a term for each term of its source-language
 // section (the glossary's source language, compared by base language); the
@@ -15,15 +15,11 @@
 // term; `termType` abbreviation / acronym / shortForm an abbreviation. Two
 // flags TBX has no data category for are written as our own termNote types,
 // `x-doNotTranslate` and `x-caseSensitive` (other tools ignore them).
-import { FormatError } from '../formats/model.js';
-import {
-  childElements,
-  escapeXmlAttribute,
-  escapeXmlText,
-  parseXmlSplit,
-  textContent,
-  type XmlElement,
-} from '../formats/xml-safe.js';
+import { FormatError, type OpenFile } from '../formats/model.js';
+import { inMemory } from '../formats/text-stream.js';
+import { childElements, escapeXmlAttribute, escapeXmlText, textContent, type XmlElement } from '../formats/xml-safe.js';
+import { decodeXmlStream, readXmlStream } from '../formats/xml-stream.js';
+import { ParseClock } from '../formats/parse-clock.js';
 import type { TermInput } from './terms.js';
 import type { GlossaryTermFields } from './term-fields.js';
 
@@ -33,22 +29,6 @@ export interface ParsedGlossary {
   terms: TermInput[];
   /** Concept entries without a term in the source language. */
   skipped: number;
-}
-
-const DECLARED = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/;
-
-/** Bytes to text: UTF-8/16 (BOM) as the XML reader does, or the single-byte encoding the declaration names (windows-1254, ISO-8859-9...). */
-function decode(input: Buffer): Buffer | string {
-  const declared = DECLARED.exec(input.subarray(0, 200).toString('latin1'))?.[1]?.toLowerCase();
-  if (!declared || /^utf-?(8|16)/.test(declared) || /^(us-)?ascii$/.test(declared)) return input;
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(declared, { fatal: true });
-  } catch {
-    throw new FormatError(`The file declares the encoding ${declared.slice(0, 40)}, which this service does not read`);
-  }
-  if (decoder.encoding === 'utf-8' || decoder.encoding.startsWith('utf-16')) return input;
-  return decoder.decode(input);
 }
 
 const lang = (el: XmlElement) => el.attributes['xml:lang'] ?? el.attributes.lang ?? '';
@@ -92,58 +72,119 @@ const ABBREVIATION_TYPE = /^(abbreviation|acronym|shortForm|initialism)$/i;
 
 const ENTRIES = ['termEntry', 'conceptEntry'];
 
-export function parseTbx(input: Buffer, sourceLanguage: string, limits: { maxTerms: number }): ParsedGlossary {
-  // The concept entries are parsed one at a time: a 20 MB file as one tree took about 35 times its size in memory.
-  const doc = parseXmlSplit(decode(input), ENTRIES, { maxDepth: 32 });
-  const root = doc.root;
-  if (root.name !== 'martif' && root.name !== 'tbx')
-    throw new FormatError(
-      `Not a TBX file: the root element is <${root.name}>, not <martif> (TBX v2) or <tbx> (TBX v3)`,
-    );
-  const text = childElements(root, 'text')[0];
-  const body = text && childElements(text, 'body')[0];
-  if (!body) throw new FormatError('Not a TBX file: no <text><body>');
-  const fileLanguage = lang(root) || null;
-  const source = base(sourceLanguage || fileLanguage || 'en');
-  const terms: TermInput[] = [];
+export interface TbxLimits {
+  maxTerms: number;
+  /** The time budget for reading the file (ParseClock: the batches' writing not counted). */
+  maxSeconds?: number;
+  /** Terms handed over at a time (the last batch may be smaller). */
+  batch?: number;
+}
+
+export interface TbxSummary {
+  /** The file's own language (martif/tbx xml:lang), if it names one. */
+  language: string | null;
+  terms: number;
+  /** Concept entries without a term in the source language. */
+  skipped: number;
+}
+
+/**
+ * Reads a TBX file as a stream, one concept entry held at a time, handing
+ * its terms to `onBatch` a batch at a time. Faults are FormatErrors, found
+ * wherever they are in the file: a caller that writes batches as they come
+ * must undo them (a transaction) when one is thrown.
+ */
+export async function readTbx(
+  open: OpenFile,
+  sourceLanguage: string,
+  limits: TbxLimits,
+  onBatch: (terms: TermInput[]) => Promise<void>,
+): Promise<TbxSummary> {
+  const clock = new ParseClock(limits.maxSeconds ?? 120);
+  const size = limits.batch ?? 2_000;
+  const texts = await decodeXmlStream(open);
+  let root: XmlElement | undefined;
+  let text = false;
+  let body = false;
+  let source = '';
+  const batch: TermInput[] = [];
+  let count = 0;
   let skipped = 0;
-  for (const { element: entry, parent } of doc.entries()) {
-    // Concept entries are the body's children (as in the tree: entries elsewhere are not terms).
-    if (parent !== 'body') continue;
-    const sections = childElements(entry).filter((c) => c.name === 'langSet' || c.name === 'langSec');
-    const sourceSections = sections.filter((s) => base(lang(s)) === source);
-    const sourceTerms = sourceSections.flatMap(termsOf);
-    if (!sourceTerms.length) {
+  // <martif>/<tbx> holds <text><body>, whose children are the concept entries.
+  for await (const item of readXmlStream(texts(), ENTRIES, { clock, outline: 3, maxDepth: 32 })) {
+    if (item.kind === 'open') {
+      const { element, parent } = item;
+      if (!root) {
+        if (element.name !== 'martif' && element.name !== 'tbx') throw notTbx(element.name);
+        root = element;
+        source = base(sourceLanguage || lang(root) || 'en');
+      } else if (element.name === 'text' && parent === root.name) text = true;
+      else if (element.name === 'body' && parent === 'text' && text) body = true;
+      continue;
+    }
+    if (item.depth === 0) throw notTbx(item.element.name);
+    // Concept entries are the body's children (entries elsewhere are not terms).
+    if (item.parent !== 'body') continue;
+    const terms = entryTerms(item.element, source);
+    if (!terms) {
       skipped++;
       continue;
     }
-    const translations: { language: string; text: string }[] = [];
-    for (const s of sections) {
-      const language = lang(s);
-      if (!language || base(language) === source || translations.some((t) => t.language === language)) continue;
-      const first = termsOf(s)[0];
-      if (first) translations.push({ language, text: first.term });
-    }
-    const definition =
-      category(entry, 'descrip', 'definition') ||
-      sourceSections.map((s) => category(s, 'descrip', 'definition')).find(Boolean) ||
-      '';
-    for (const { term, node } of sourceTerms) {
-      const note = (type: string) => category(node, 'termNote', type);
-      terms.push({
-        term,
-        description: definition,
-        partOfSpeech: note('partOfSpeech'),
-        forbidden: FORBIDDEN_STATUS.test(note('administrativeStatus')),
-        abbreviation: ABBREVIATION_TYPE.test(note('termType')),
-        doNotTranslate: /^(yes|true|1)$/i.test(note('x-doNotTranslate')),
-        caseSensitive: /^(yes|true|1)$/i.test(note('x-caseSensitive')),
-        translations,
-      });
-      if (terms.length > limits.maxTerms) throw new FormatError(`The file has more than ${limits.maxTerms} terms`);
+    count += terms.length;
+    if (count > limits.maxTerms) throw new FormatError(`The file has more than ${limits.maxTerms} terms`);
+    batch.push(...terms);
+    while (batch.length >= size) {
+      const full = batch.splice(0, size);
+      await clock.paused(() => onBatch(full));
     }
   }
-  return { language: fileLanguage, terms, skipped };
+  if (!body) throw new FormatError('Not a TBX file: no <text><body>');
+  if (batch.length) await clock.paused(() => onBatch(batch));
+  return { language: (root && lang(root)) || null, terms: count, skipped };
+}
+
+const notTbx = (name: string) =>
+  new FormatError(`Not a TBX file: the root element is <${name}>, not <martif> (TBX v2) or <tbx> (TBX v3)`);
+
+/** A concept entry's terms: one for each term of its source-language section (undefined: it has none). */
+function entryTerms(entry: XmlElement, source: string): TermInput[] | undefined {
+  const sections = childElements(entry).filter((c) => c.name === 'langSet' || c.name === 'langSec');
+  const sourceSections = sections.filter((s) => base(lang(s)) === source);
+  const sourceTerms = sourceSections.flatMap(termsOf);
+  if (!sourceTerms.length) return undefined;
+  const translations: { language: string; text: string }[] = [];
+  for (const s of sections) {
+    const language = lang(s);
+    if (!language || base(language) === source || translations.some((t) => t.language === language)) continue;
+    const first = termsOf(s)[0];
+    if (first) translations.push({ language, text: first.term });
+  }
+  const definition =
+    category(entry, 'descrip', 'definition') ||
+    sourceSections.map((s) => category(s, 'descrip', 'definition')).find(Boolean) ||
+    '';
+  return sourceTerms.map(({ term, node }) => {
+    const note = (type: string) => category(node, 'termNote', type);
+    return {
+      term,
+      description: definition,
+      partOfSpeech: note('partOfSpeech'),
+      forbidden: FORBIDDEN_STATUS.test(note('administrativeStatus')),
+      abbreviation: ABBREVIATION_TYPE.test(note('termType')),
+      doNotTranslate: /^(yes|true|1)$/i.test(note('x-doNotTranslate')),
+      caseSensitive: /^(yes|true|1)$/i.test(note('x-caseSensitive')),
+      translations,
+    };
+  });
+}
+
+/** A whole TBX file in memory read into its terms (readTbx, collected: for small files and tests). */
+export async function parseTbx(input: Buffer, sourceLanguage: string, limits: TbxLimits): Promise<ParsedGlossary> {
+  const terms: TermInput[] = [];
+  const { language, skipped } = await readTbx(inMemory(input), sourceLanguage, limits, async (batch) => {
+    terms.push(...batch);
+  });
+  return { language, terms, skipped };
 }
 
 export interface ExportTerm extends GlossaryTermFields {

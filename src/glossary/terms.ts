@@ -302,3 +302,36 @@ export async function upsertTerms(
   }
   return { created, updated };
 }
+
+/**
+ * For terms an import has written already (a file giving a term again, in a
+ * later batch): their translations in the languages the term still lacks;
+ * the first reading of a term keeps its fields and other translations.
+ */
+export async function addMissingTranslations(
+  tx: Db,
+  glossaryId: number,
+  terms: CheckedTerm[],
+  change: Change | null = null,
+): Promise<void> {
+  const pairs = terms.flatMap((t) =>
+    (t.translations ?? []).map((tr) => ({ term: t.term, pos: t.partOfSpeech, ...tr })),
+  );
+  if (!pairs.length) return;
+  const added = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`/* glossary:add-missing-translations */
+    WITH added AS (
+      INSERT INTO "GlossaryTranslation" ("termId", language, text)
+      SELECT g.id, u.l, u.x
+        FROM unnest(${arrayLiteral(pairs, (p) => p.term)}::text[], ${arrayLiteral(pairs, (p) => p.pos)}::text[],
+                    ${arrayLiteral(pairs, (p) => p.language)}::text[], ${arrayLiteral(pairs, (p) => p.text)}::text[]) AS u(t, p, l, x)
+        JOIN "GlossaryTerm" g ON g."glossaryId" = ${glossaryId} AND g.term = u.t AND g."partOfSpeech" = u.p
+      ON CONFLICT ("termId", language) DO NOTHING
+      RETURNING "termId")
+    SELECT DISTINCT "termId" AS id FROM added`);
+  await recordAfter(
+    tx,
+    change,
+    glossaryId,
+    added.map((r) => r.id),
+  );
+}

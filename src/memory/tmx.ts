@@ -2,10 +2,12 @@
 // own memory (its imported segments, and on export its texts too) or a shared
 // memory. Importing is an owner's or administrator's act (MEMORY), or the
 // shared memory's owner's; exporting is a read (EXPORT). An import is all or
-// nothing: the file is read and checked whole before one transaction writes
-// its segments; a project's import is an entry of its activity log.
+// nothing: one transaction reads the file as a stream (src/formats/tmx.ts)
+// and writes its segments a batch at a time, so a fault anywhere in the file
+// leaves the memory as it was; a project's import is an entry of its activity
+// log, written last in the same transaction with the count of pairs.
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -13,17 +15,22 @@ import { storeExportFile, type ExportedFile } from '../transfer/export-files.js'
 import { Prisma } from '../generated/prisma/client.js';
 import type { Principal } from '../auth/principal.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { prisma } from '../db.js';
+import { prisma, type Db } from '../db.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
 import { FormatError } from '../formats/model.js';
-import { parseTmx, tmxLanguage, writeTmx, type TmxPair } from '../formats/tmx.js';
+import { CONTENT_KIND_NAMES, sniffContent, SNIFF_BYTES } from '../formats/sniff.js';
+import { readTmx, tmxLanguage, writeTmx, type TmxPair } from '../formats/tmx.js';
 import { openChange } from '../content/changes.js';
 import { resolveProject } from '../projects/access.js';
 import type { UploadedFile } from '../transfer/uploaded-file.js';
 import { ownedMemory } from './shared.js';
 
-/** The largest TMX file read (it is parsed whole), and the most pairs it may give. */
-export const TMX_LIMITS = { maxBytes: 50 * 1024 * 1024, maxPairs: 500_000 };
+/**
+ * The largest TMX file read, the most pairs it may give and the seconds its
+ * reading may take. The file streams (one batch of pairs held at a time);
+ * the bounds keep one import's transaction short enough for everyone else.
+ */
+export const TMX_LIMITS = { maxBytes: 50 * 1024 * 1024, maxPairs: 500_000, maxSeconds: 120 };
 const CHUNK = 5_000;
 
 export type MemoryTarget =
@@ -32,6 +39,18 @@ export type MemoryTarget =
 export interface TmxImportResult {
   imported: number;
   skipped: number;
+}
+
+/** The first bytes of an upload, enough to tell what it plainly is (src/formats/sniff.ts). */
+async function headOf(file: UploadedFile): Promise<Buffer> {
+  const handle = await open(file.path);
+  try {
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, file.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function importTmx(
@@ -45,39 +64,52 @@ export async function importTmx(
       : { memoryId: null, projectId: await resolveProject(principal, target.projectToken, 'MEMORY') };
   if (file.size > TMX_LIMITS.maxBytes)
     throw payloadTooLarge(`A TMX file may have at most ${TMX_LIMITS.maxBytes} bytes`);
-  let parsed;
+  if (file.size === 0) throw badRequest(`${file.name}: the file is empty`);
+  const kind = sniffContent(await headOf(file));
+  if (kind !== undefined && kind !== 'xml')
+    throw badRequest(`${file.name}: the file looks like ${CONTENT_KIND_NAMES[kind]}, not a TMX file (XML)`);
   try {
-    parsed = parseTmx(await readFile(file.path), TMX_LIMITS);
+    // The file is read inside the transaction, each batch written as it comes:
+    // a fault anywhere in the file (a FormatError) rolls back the batches before it.
+    return await prisma().$transaction(
+      async (tx) => {
+        const read = await readTmx(
+          () => file.stream(),
+          { ...TMX_LIMITS, batch: CHUNK },
+          (pairs) => insertPairs(tx, owner, pairs),
+        );
+        if (owner.projectId !== null) {
+          await openChange(tx, owner.projectId, 'IMPORT', {
+            translationMemory: { file: file.name, format: 'tmx', pairs: read.pairs, skipped: read.skipped },
+          });
+        }
+        return { imported: read.pairs, skipped: read.skipped };
+      },
+      { timeout: 600_000 },
+    );
   } catch (error) {
     if (error instanceof FormatError) throw badRequest(`${file.name}: ${error.message}`);
     throw error;
   }
-  const pairs = parsed.pairs;
-  await prisma().$transaction(
-    async (tx) => {
-      if (owner.projectId !== null) {
-        await openChange(tx, owner.projectId, 'IMPORT', {
-          translationMemory: { file: file.name, format: 'tmx', pairs: pairs.length, skipped: parsed.skipped },
-        });
-      }
-      for (let at = 0; at < pairs.length; at += CHUNK) {
-        const chunk = pairs.slice(at, at + CHUNK);
-        await tx.$executeRaw(Prisma.sql`/* memory:tmx-import */
-        INSERT INTO "MemorySegment" ("memoryId", "projectId", "sourceLanguage", "targetLanguage", source, target, notes, properties, "changedAt", "changedBy", tuid)
-        SELECT ${owner.memoryId}::int, ${owner.projectId}::int, sl, tl, s, t,
-               coalesce((SELECT array_agg(n) FROM jsonb_array_elements_text(nj) n), '{}'), pj, ca, cb, tu
-          FROM unnest(${arrayLiteral(chunk, (p) => p.sourceLanguage)}::text[], ${arrayLiteral(chunk, (p) => p.targetLanguage)}::text[],
-                      ${arrayLiteral(chunk, (p) => p.source)}::text[], ${arrayLiteral(chunk, (p) => p.target)}::text[],
-                      ${arrayLiteral(chunk, (p) => JSON.stringify(p.notes))}::jsonb[],
-                      ${arrayLiteral(chunk, (p) => JSON.stringify({ props: p.properties, ...(p.sourceXml !== undefined && { sourceXml: p.sourceXml }), ...(p.targetXml !== undefined && { targetXml: p.targetXml }) }))}::jsonb[],
-                      ${arrayLiteral(chunk, (p) => p.changedAt?.toISOString() ?? null)}::timestamp[], ${arrayLiteral(chunk, (p) => p.changedBy)}::text[],
-                      ${arrayLiteral(chunk, (p) => p.tuid)}::text[])
-            AS t(sl, tl, s, t, nj, pj, ca, cb, tu)`);
-      }
-    },
-    { timeout: 600_000 },
-  );
-  return { imported: pairs.length, skipped: parsed.skipped };
+}
+
+/** One batch of a file's pairs into the memory, set-based. */
+async function insertPairs(
+  tx: Db,
+  owner: { memoryId: number | null; projectId: number | null },
+  chunk: TmxPair[],
+): Promise<void> {
+  await tx.$executeRaw(Prisma.sql`/* memory:tmx-import */
+    INSERT INTO "MemorySegment" ("memoryId", "projectId", "sourceLanguage", "targetLanguage", source, target, notes, properties, "changedAt", "changedBy", tuid)
+    SELECT ${owner.memoryId}::int, ${owner.projectId}::int, sl, tl, s, t,
+           coalesce((SELECT array_agg(n) FROM jsonb_array_elements_text(nj) n), '{}'), pj, ca, cb, tu
+      FROM unnest(${arrayLiteral(chunk, (p) => p.sourceLanguage)}::text[], ${arrayLiteral(chunk, (p) => p.targetLanguage)}::text[],
+                  ${arrayLiteral(chunk, (p) => p.source)}::text[], ${arrayLiteral(chunk, (p) => p.target)}::text[],
+                  ${arrayLiteral(chunk, (p) => JSON.stringify(p.notes))}::jsonb[],
+                  ${arrayLiteral(chunk, (p) => JSON.stringify({ props: p.properties, ...(p.sourceXml !== undefined && { sourceXml: p.sourceXml }), ...(p.targetXml !== undefined && { targetXml: p.targetXml }) }))}::jsonb[],
+                  ${arrayLiteral(chunk, (p) => p.changedAt?.toISOString() ?? null)}::timestamp[], ${arrayLiteral(chunk, (p) => p.changedBy)}::text[],
+                  ${arrayLiteral(chunk, (p) => p.tuid)}::text[])
+        AS t(sl, tl, s, t, nj, pj, ca, cb, tu)`);
 }
 
 export interface TmxExportOptions {

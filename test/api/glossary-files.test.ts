@@ -2,7 +2,9 @@
 // languages, Microsoft-style entries, windows-1254) imported and exported with
 // the same terms, descriptions, parts of speech and translations; TBX v3 and
 // CSV read and written; over GraphQL uploads and the REST routes; files that
-// are not glossaries, and hostile ones, refused with a 4xx and nothing written.
+// are not glossaries, and hostile ones, refused with a 4xx and nothing written,
+// also when the fault comes after the first batches were written (the file
+// streams into one transaction), and every limit (size, terms, time) the same way.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
@@ -11,6 +13,7 @@ import { corpusPath } from '../support/corpus.js';
 import { download, multipart } from '../support/transfer.js';
 import { parseTbx } from '../../src/glossary/tbx.js';
 import { parseGlossaryCsv } from '../../src/glossary/csv.js';
+import { GLOSSARY_LIMITS } from '../../src/glossary/files.js';
 
 let service: TestService;
 let owner: TestAccount;
@@ -83,7 +86,7 @@ describe('TBX import and export', () => {
     '%s: imported and exported with the same terms, descriptions, parts of speech and translations',
     async (name) => {
       const api = await projectApi(service, owner, `TBX ${name}`);
-      const original = parseTbx(corpus(name), 'en', { maxTerms: 10_000 });
+      const original = await parseTbx(corpus(name), 'en', { maxTerms: 10_000 });
       expect(original.terms.length).toBeGreaterThan(0);
       const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
       expect(result.errors).toBeUndefined();
@@ -92,7 +95,7 @@ describe('TBX import and export', () => {
         updated: 0,
         skipped: original.skipped,
       });
-      const back = parseTbx(await exported(api, 'TBX'), 'en', { maxTerms: 10_000 });
+      const back = await parseTbx(await exported(api, 'TBX'), 'en', { maxTerms: 10_000 });
       expect(comparable(back.terms)).toEqual(comparable(original.terms));
       // And again: the same file a second time updates, creates nothing.
       expect(
@@ -101,8 +104,8 @@ describe('TBX import and export', () => {
     },
   );
 
-  it('reads what the files say: languages, definitions, parts of speech, statuses, windows-1254', () => {
-    const medtronic = parseTbx(corpus('okapi_medtronic_TBX.tbx'), 'en', { maxTerms: 1000 });
+  it('reads what the files say: languages, definitions, parts of speech, statuses, windows-1254', async () => {
+    const medtronic = await parseTbx(corpus('okapi_medtronic_TBX.tbx'), 'en', { maxTerms: 1000 });
     const patient = medtronic.terms.find((t) => t.term === 'patient identifier')!;
     expect(patient).toMatchObject({ partOfSpeech: 'noun' });
     expect(patient.description).toMatch(
@@ -125,7 +128,7 @@ describe('TBX import and export', () => {
       'sv',
     ]);
     expect(patient.translations!.find((t) => t.language === 'fr')!.text).toBe('identifiant patient');
-    const mozilla = parseTbx(corpus('pontoon_valid_mozilla_terminology.tbx'), 'en', { maxTerms: 1000 });
+    const mozilla = await parseTbx(corpus('pontoon_valid_mozilla_terminology.tbx'), 'en', { maxTerms: 1000 });
     expect(
       mozilla.terms
         .filter((t) => t.term === 'abuse')
@@ -136,7 +139,7 @@ describe('TBX import and export', () => {
       term: 'abnormality',
       translations: [{ language: 'pl', text: 'nieprawidłowość' }],
     });
-    const turkish = parseTbx(corpus('okapi_test02_win1254.tbx'), 'en', { maxTerms: 10 });
+    const turkish = await parseTbx(corpus('okapi_test02_win1254.tbx'), 'en', { maxTerms: 10 });
     expect(turkish.terms).toEqual([
       expect.objectContaining({
         term: 'term with: éá and İı',
@@ -145,7 +148,7 @@ describe('TBX import and export', () => {
     ]);
   });
 
-  it('reads TBX v3 core (conceptEntry, langSec, termSec) with our flags', () => {
+  it('reads TBX v3 core (conceptEntry, langSec, termSec) with our flags', async () => {
     const v3 = `<?xml version="1.0" encoding="UTF-8"?>
 <tbx style="dct" type="TBX-Core" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2"><tbxHeader><fileDesc><sourceDesc><p>v3</p></sourceDesc></fileDesc></tbxHeader>
 <text><body><conceptEntry id="c1"><descrip type="definition">A stored document</descrip>
@@ -153,7 +156,7 @@ describe('TBX import and export', () => {
 <langSec xml:lang="de"><termSec><term>Datei</term></termSec></langSec></conceptEntry>
 <conceptEntry id="c2"><langSec xml:lang="en"><termSec><term>kill</term><termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></termSec></langSec></conceptEntry>
 <conceptEntry id="c3"><langSec xml:lang="fr"><termSec><term>seulement</term></termSec></langSec></conceptEntry></body></text></tbx>`;
-    const parsed = parseTbx(Buffer.from(v3), 'en-US', { maxTerms: 10 });
+    const parsed = await parseTbx(Buffer.from(v3), 'en-US', { maxTerms: 10 });
     expect(comparable(parsed.terms)).toEqual([
       { term: 'file', description: 'A stored document', pos: 'noun', forbidden: false, translations: { de: 'Datei' } },
       { term: 'kill', description: '', pos: '', forbidden: true, translations: {} },
@@ -170,8 +173,8 @@ describe('CSV import and export', () => {
     const result = await upload({ 'x-service-token': api.apiKey }, {}, csv, 'terms.csv');
     expect(result.errors).toBeUndefined();
     expect(result.data.importGlossary).toEqual({ created: 3, updated: 0, skipped: 0 });
-    const back = parseGlossaryCsv(await exported(api, 'CSV'), { maxTerms: 10 }).terms;
-    expect(comparable(back)).toEqual(comparable(parseGlossaryCsv(Buffer.from(csv), { maxTerms: 10 }).terms));
+    const back = (await parseGlossaryCsv(await exported(api, 'CSV'), { maxTerms: 10 })).terms;
+    expect(comparable(back)).toEqual(comparable((await parseGlossaryCsv(Buffer.from(csv), { maxTerms: 10 })).terms));
     expect(back.find((t) => t.term === 'Acme')).toMatchObject({ doNotTranslate: true, forbidden: false });
   });
 });
@@ -281,5 +284,109 @@ describe('bad files', () => {
     expect((await refused('term,de\nok,gut\nbad,"' + 'x'.repeat(600) + '"\n', 'long.csv')).message).toMatch(
       /term 2: translations.de: at most 500/,
     );
+  });
+});
+
+describe('glossary files read as a stream', () => {
+  const entries = (n: number, from = 0) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<termEntry><langSet xml:lang="en"><tig><term>term ${from + i}</term></tig></langSet><langSet xml:lang="de"><tig><term>Begriff ${from + i}</term></tig></langSet></termEntry>\n`,
+    ).join('');
+  const tbx = (body: string, tail = '</body></text></martif>') =>
+    `<?xml version="1.0"?><martif type="TBX-Basic" xml:lang="en"><text><body>\n${body}${tail}`;
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => `term ${i},Begriff ${i}\n`).join('');
+
+  /** Imports into a new project, expecting a refusal with `code`: no term written, no activity entry. */
+  async function refused(content: Buffer | string, name: string, code = 'BAD_REQUEST') {
+    const api = await projectApi(service, owner, `Streamed ${name}`);
+    const before = await service.db.prisma.glossaryTerm.count();
+    const out = await upload({ authorization: owner.token }, { p: api.projectToken }, content, name);
+    expect(out.errors?.[0]?.extensions?.code).toBe(code);
+    expect(await service.db.prisma.glossaryTerm.count()).toBe(before);
+    expect((await api.get('/api/v2/activity?size=10')).data).toEqual([]);
+    return out.errors![0].message as string;
+  }
+
+  it('a file valid for more than one batch, then broken, is refused whole: nothing of its first batches stays', async () => {
+    // 5,000 terms: two batches of 2,000 are written before the fault is read.
+    expect(
+      await refused(
+        tbx(entries(5_000) + '<termEntry><langSet xml:lang="en"><tig><term>x</tig></langSet></termEntry>'),
+        'broken.tbx',
+      ),
+    ).toMatch(/Malformed XML/);
+    expect(
+      await refused(`term,de,forbidden\n${rows(5_000).replace(/\n/g, ',no\n')}bad,x,maybe\n`, 'broken.csv'),
+    ).toMatch(/line 5002, forbidden: "maybe" is not yes or no/);
+    expect(await refused(`term,de\n${rows(5_000)}${'x'.repeat(600)},y\n`, 'long.csv')).toMatch(
+      /term 5001: term: at most 500/,
+    );
+  });
+
+  it('a term given again in a later batch keeps its first reading and adds the languages it lacked', async () => {
+    const api = await projectApi(service, owner, 'Streamed repeats');
+    const repeat =
+      '<termEntry><descrip type="definition">second</descrip><langSet xml:lang="en"><tig><term>term 1</term></tig></langSet><langSet xml:lang="de"><tig><term>Zweiter</term></tig></langSet><langSet xml:lang="fr"><tig><term>terme 1</term></tig></langSet></termEntry>';
+    const out = await upload(
+      { authorization: owner.token },
+      { p: api.projectToken },
+      tbx(entries(4_500) + repeat),
+      'r.tbx',
+    );
+    expect(out.errors).toBeUndefined();
+    expect(out.data.importGlossary).toEqual({ created: 4_500, updated: 0, skipped: 0 });
+    const listed = await api.get('/api/v2/glossary/terms?search=terme%201');
+    expect(listed.data.terms).toMatchObject([
+      {
+        term: 'term 1',
+        description: '',
+        translations: [
+          { language: 'de', text: 'Begriff 1' },
+          { language: 'fr', text: 'terme 1' },
+        ],
+      },
+    ]);
+    // One change, counting each term once; reverting it takes back every term.
+    const [change] = (await api.get('/api/v2/activity?size=10')).data;
+    expect(change).toMatchObject({ kind: 'IMPORT' });
+    const reverted = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: owner.token, 'content-type': 'application/json' },
+      payload: {
+        query: 'mutation($p: String, $id: ID!) { revertChange(projectToken: $p, activityId: $id) { reverted } }',
+        variables: { p: api.projectToken, id: change.id },
+      },
+    });
+    expect(reverted.json().data.revertChange.reverted).toBe(4_500);
+  });
+
+  it('files of another kind are refused naming what they look like', async () => {
+    expect(await refused(Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Buffer.from('xl/workbook.xml')]), 'g.tbx')).toMatch(
+      /looks like a zip container/,
+    );
+    expect(await refused(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), 'g.csv')).toMatch(
+      /looks like binary data/,
+    );
+  });
+
+  it('the limits: size refused before reading, terms, and the time reading may take', async () => {
+    const saved = { ...GLOSSARY_LIMITS };
+    try {
+      GLOSSARY_LIMITS.maxBytes = 1000;
+      expect(await refused(tbx(entries(20)), 'big.tbx', 'PAYLOAD_TOO_LARGE')).toMatch(/at most 1000 bytes/);
+      GLOSSARY_LIMITS.maxBytes = saved.maxBytes;
+      GLOSSARY_LIMITS.maxTerms = 10;
+      expect(await refused(tbx(entries(11)), 'many.tbx')).toMatch(/more than 10 terms/);
+      expect(await refused(`term,de\n${rows(11)}`, 'many.csv')).toMatch(/more than 10 terms/);
+      GLOSSARY_LIMITS.maxTerms = saved.maxTerms;
+      GLOSSARY_LIMITS.maxSeconds = 0;
+      expect(await refused(tbx(entries(100)), 'slow.tbx')).toMatch(/took longer than 0 seconds/);
+      expect(await refused(`term,de\n${rows(100)}`, 'slow.csv')).toMatch(/took longer than 0 seconds/);
+    } finally {
+      Object.assign(GLOSSARY_LIMITS, saved);
+    }
   });
 });

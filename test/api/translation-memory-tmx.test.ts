@@ -1,7 +1,9 @@
 // TMX 1.4b into and out of the translation memory: the real files of the
 // corpus imported (encodings, inline codes, notes, properties), exported and
 // read back with the same segments, notes and properties; their segments
-// suggested; hostile files refused with nothing written.
+// suggested; hostile files refused with nothing written, also when the fault
+// comes after the first batches were written (the file streams into one
+// transaction), and every limit (size, pairs, time) refused the same way.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
@@ -9,6 +11,7 @@ import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { corpusPath } from '../support/corpus.js';
 import { download, multipart } from '../support/transfer.js';
 import { parseTmx } from '../../src/formats/tmx.js';
+import { TMX_LIMITS } from '../../src/memory/tmx.js';
 
 let service: TestService;
 let owner: TestAccount;
@@ -71,7 +74,7 @@ async function exported(api: ProjectApi, variables: Record<string, unknown> = {}
 }
 
 const segmentCount = async () => service.db.prisma.memorySegment.count();
-const comparable = (pairs: ReturnType<typeof parseTmx>['pairs']) =>
+const comparable = (pairs: Awaited<ReturnType<typeof parseTmx>>['pairs']) =>
   pairs.map((p) => ({
     s: p.source,
     t: p.target,
@@ -91,7 +94,7 @@ describe('TMX import and export', () => {
     '%s: imported into a project memory and exported with the same segments, notes and properties',
     async (name) => {
       const api = await projectApi(service, owner, `TMX ${name}`);
-      const original = parseTmx(corpus(name), { maxPairs: 100_000 });
+      const original = await parseTmx(corpus(name), { maxPairs: 100_000 });
       expect(original.pairs.length).toBeGreaterThan(0);
       const result = await upload({ authorization: owner.token }, { p: api.projectToken }, corpus(name), name);
       expect(result.errors).toBeUndefined();
@@ -99,22 +102,22 @@ describe('TMX import and export', () => {
         imported: original.pairs.length,
         skipped: original.skipped,
       });
-      const back = parseTmx(await exported(api), { maxPairs: 100_000 });
+      const back = await parseTmx(await exported(api), { maxPairs: 100_000 });
       expect(comparable(back.pairs)).toEqual(comparable(original.pairs));
     },
   );
 
-  it('reads what the files say: encodings, inline codes, notes and properties', () => {
-    const kit = parseTmx(corpus('okapi_ImportTest2C.tmx'), { maxPairs: 1000 });
+  it('reads what the files say: encodings, inline codes, notes and properties', async () => {
+    const kit = await parseTmx(corpus('okapi_ImportTest2C.tmx'), { maxPairs: 1000 });
     expect(kit.pairs.some((p) => p.notes.length > 0 && p.properties.length > 0)).toBe(true);
     expect(kit.pairs.some((p) => p.sourceXml?.includes('<bpt'))).toBe(true);
-    const win1252 = parseTmx(corpus('okapi_tmxtest-attributes.out.tmx'), { maxPairs: 1000 });
+    const win1252 = await parseTmx(corpus('okapi_tmxtest-attributes.out.tmx'), { maxPairs: 1000 });
     expect(win1252.pairs.map((p) => p.target)).toContain('Une entrée dans la MT (file1, group1)');
     expect(win1252.pairs[1]!.properties).toEqual([
       { type: 'Txt::FileName', value: 'file1' },
       { type: 'Txt::GroupName', value: 'group1' },
     ]);
-    const utf16 = parseTmx(corpus('okapi_html_test.tmx'), { maxPairs: 1000 });
+    const utf16 = await parseTmx(corpus('okapi_html_test.tmx'), { maxPairs: 1000 });
     expect(utf16.pairs[0]).toMatchObject({ sourceLanguage: 'en-us', targetLanguage: 'fr-fr' });
   });
 
@@ -130,7 +133,7 @@ describe('TMX import and export', () => {
         )
       ).errors,
     ).toBeUndefined();
-    const original = parseTmx(corpus('omegat_test-match-stat-en-ca.tmx'), { maxPairs: 1000 }).pairs.find(
+    const original = (await parseTmx(corpus('omegat_test-match-stat-en-ca.tmx'), { maxPairs: 1000 })).pairs.find(
       (p) => p.source.includes('%{') && p.source.length > 20,
     )!;
     const res = await api.get(
@@ -196,5 +199,72 @@ describe('hostile TMX files', () => {
     expect(out.errors?.[0].extensions.code).toBe('BAD_REQUEST');
     expect(await segmentCount()).toBe(before);
     expect((await api.get('/api/v2/activity?size=10')).data.length).toBe(activity);
+  });
+});
+
+describe('TMX files read as a stream', () => {
+  const HEADER =
+    '<header srclang="en" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="x" creationtoolversion="1"/>';
+  const units = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<tu tuid="u${i}"><tuv xml:lang="en"><seg>Sentence ${i}</seg></tuv><tuv xml:lang="de"><seg>Satz ${i}</seg></tuv></tu>\n`,
+    ).join('');
+  const tmx = (body: string, tail = '</body></tmx>') => `<tmx version="1.4">${HEADER}<body>\n${body}${tail}`;
+
+  /** Imports `content` into a new project, expecting a refusal with `code`: nothing written, no activity entry. */
+  async function refused(content: Buffer | string, code = 'BAD_REQUEST', name = 'memory.tmx') {
+    const api = await projectApi(service, owner, 'Streamed TMX');
+    const before = await segmentCount();
+    const out = await upload({ authorization: owner.token }, { p: api.projectToken }, content, name);
+    expect(out.errors?.[0].extensions.code).toBe(code);
+    expect(await segmentCount()).toBe(before);
+    expect((await api.get('/api/v2/activity?size=10')).data).toEqual([]);
+    return out.errors![0].message as string;
+  }
+
+  it('a file valid for more than one batch, then broken, is refused whole: nothing of its first batches stays', async () => {
+    // 12,000 pairs: two batches of 5,000 are written before the fault is read.
+    expect(
+      await refused(tmx(units(12_000) + '<tu><tuv xml:lang="en"></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu>')),
+    ).toMatch(/a <tuv> without <seg>/);
+    expect(await refused(tmx(units(12_000), '</body>'))).toMatch(/Malformed XML/);
+    // The same units, whole, are imported, with one activity entry counting them.
+    const api = await projectApi(service, owner, 'Streamed TMX whole');
+    const out = await upload({ authorization: owner.token }, { p: api.projectToken }, tmx(units(12_000)));
+    expect(out.data.importTranslationMemory).toEqual({ imported: 12_000, skipped: 0 });
+    const project = await service.db.prisma.project.findFirstOrThrow({ where: { name: 'Streamed TMX whole' } });
+    expect(await service.db.prisma.memorySegment.count({ where: { projectId: project.id } })).toBe(12_000);
+    const log = (await api.get('/api/v2/activity?size=10')).data;
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ kind: 'IMPORT' });
+  });
+
+  it('a file that is not XML is refused naming what it looks like', async () => {
+    expect(await refused('{"en": {"hello": "Hello"}}')).toMatch(/looks like JSON, not a TMX file/);
+    expect(await refused(Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Buffer.from('word/document.xml')]))).toMatch(
+      /looks like a zip container/,
+    );
+    expect(await refused(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))).toMatch(
+      /looks like binary data/,
+    );
+    expect(await refused('')).toMatch(/empty/);
+  });
+
+  it('the limits: size refused before reading, pairs, and the time reading may take', async () => {
+    const saved = { ...TMX_LIMITS };
+    try {
+      TMX_LIMITS.maxBytes = 1000;
+      expect(await refused(tmx(units(20)), 'PAYLOAD_TOO_LARGE')).toMatch(/at most 1000 bytes/);
+      TMX_LIMITS.maxBytes = saved.maxBytes;
+      TMX_LIMITS.maxPairs = 10;
+      expect(await refused(tmx(units(11)))).toMatch(/more than 10 translation pairs/);
+      TMX_LIMITS.maxPairs = saved.maxPairs;
+      TMX_LIMITS.maxSeconds = 0;
+      expect(await refused(tmx(units(100)))).toMatch(/took longer than 0 seconds/);
+    } finally {
+      Object.assign(TMX_LIMITS, saved);
+    }
   });
 });
