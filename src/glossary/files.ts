@@ -6,7 +6,7 @@
 // leaves the glossary as it was; a project's import is an entry of its
 // activity log. Exports are stored like translation exports (a URL).
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -14,9 +14,10 @@ import type { Principal } from '../auth/principal.js';
 import { prisma } from '../db.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
 import { FormatError } from '../formats/model.js';
-import { CONTENT_KIND_NAMES, sniffContent, SNIFF_BYTES } from '../formats/sniff.js';
+import { CONTENT_KIND_NAMES, sniffContent } from '../formats/sniff.js';
 import { resolveProject } from '../projects/access.js';
 import { storeExportFile, type ExportedFile } from '../transfer/export-files.js';
+import { uploadHead } from '../transfer/parse-upload.js';
 import type { UploadedFile } from '../transfer/uploaded-file.js';
 import { reachGlossary, type GlossaryTarget } from './access.js';
 import { amendChange } from '../content/changes.js';
@@ -78,18 +79,6 @@ function merged(terms: CheckedTerm[]): CheckedTerm[] {
 
 const termKey = (t: CheckedTerm) => `${t.term}\u0000${t.partOfSpeech}`;
 
-/** The first bytes of an upload, enough to tell what it plainly is (src/formats/sniff.ts). */
-async function headOf(file: UploadedFile): Promise<Buffer> {
-  const handle = await open(file.path);
-  try {
-    const head = Buffer.alloc(Math.min(SNIFF_BYTES, file.size));
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return head.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 export async function importGlossary(
   principal: Principal,
   target: GlossaryTarget,
@@ -99,7 +88,7 @@ export async function importGlossary(
   const glossary = await reachGlossary(principal, target, 'write');
   if (file.size > GLOSSARY_LIMITS.maxBytes)
     throw payloadTooLarge(`A glossary file may have at most ${GLOSSARY_LIMITS.maxBytes} bytes`);
-  const chosen = formatOf(file, format, await headOf(file));
+  const chosen = formatOf(file, format, await uploadHead(() => file.stream()));
   const details = { file: file.name, format: chosen.toLowerCase() };
   try {
     // The file is read inside the transaction, each batch written as it comes:

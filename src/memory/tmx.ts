@@ -7,7 +7,7 @@
 // leaves the memory as it was; a project's import is an entry of its activity
 // log, written last in the same transaction with the count of pairs.
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -18,10 +18,11 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
 import { FormatError } from '../formats/model.js';
-import { CONTENT_KIND_NAMES, sniffContent, SNIFF_BYTES } from '../formats/sniff.js';
+import { CONTENT_KIND_NAMES, sniffContent } from '../formats/sniff.js';
 import { readTmx, tmxLanguage, writeTmx, type TmxPair } from '../formats/tmx.js';
 import { openChange } from '../content/changes.js';
 import { resolveProject } from '../projects/access.js';
+import { uploadHead } from '../transfer/parse-upload.js';
 import type { UploadedFile } from '../transfer/uploaded-file.js';
 import { ownedMemory } from './shared.js';
 
@@ -41,18 +42,6 @@ export interface TmxImportResult {
   skipped: number;
 }
 
-/** The first bytes of an upload, enough to tell what it plainly is (src/formats/sniff.ts). */
-async function headOf(file: UploadedFile): Promise<Buffer> {
-  const handle = await open(file.path);
-  try {
-    const head = Buffer.alloc(Math.min(SNIFF_BYTES, file.size));
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return head.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 export async function importTmx(
   principal: Principal,
   target: MemoryTarget,
@@ -65,7 +54,7 @@ export async function importTmx(
   if (file.size > TMX_LIMITS.maxBytes)
     throw payloadTooLarge(`A TMX file may have at most ${TMX_LIMITS.maxBytes} bytes`);
   if (file.size === 0) throw badRequest(`${file.name}: the file is empty`);
-  const kind = sniffContent(await headOf(file));
+  const kind = sniffContent(await uploadHead(() => file.stream()));
   if (kind !== undefined && kind !== 'xml')
     throw badRequest(`${file.name}: the file looks like ${CONTENT_KIND_NAMES[kind]}, not a TMX file (XML)`);
   try {
