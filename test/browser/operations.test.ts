@@ -7,7 +7,7 @@
 // (held in the publisher's hook), creating, reordering (buttons and drag and
 // drop) and editing a custom environment, the publication history, and
 // axe-core checks of both screens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
@@ -168,6 +168,7 @@ describe('hosting', () => {
 
   it('shows a running publication live, refuses a second publish (409) clearly, then shows the new status', async () => {
     const hold = gate();
+    onTestFinished(() => hold.open()); // a failed step must not leave the publication held for the next tests
     const projectId = await projectIdOf(service.db, api.projectToken);
     // Every file writer (four at a time) holds after its first file: running, part-way, until opened.
     const running = publishEnvironment({
@@ -178,7 +179,10 @@ describe('hosting', () => {
     await hold.reached;
     const latest = page.getByRole('listitem', { name: 'Latest (_latest)' });
     const bar = latest.getByRole('progressbar', { name: 'Publication of _latest' });
-    await expect.poll(() => latest.locator('.publish-progress').textContent()).toMatch(/^writing: \d+ of \d+ files$/);
+    // The first live event may still say 0 files (the writers hold after their first): wait for the next.
+    await expect
+      .poll(() => latest.locator('.publish-progress').textContent(), { timeout: 10_000 })
+      .toMatch(/^writing: [1-9]\d* of \d+ files$/);
     const [, done, total] = /(\d+) of (\d+)/
       .exec((await latest.locator('.publish-progress').textContent())!)!
       .map(Number);
