@@ -8,7 +8,7 @@ import { useQuery } from 'urql';
 import { client, onReconnected } from './client';
 import {
   ContentEdits,
-  ProjectMeta,
+  EditorProject,
   TranslationChanges,
   UpdateTranslation,
   type Cell,
@@ -78,7 +78,10 @@ const errorOf = (error: {
 
 export function Editor({ projectToken }: { projectToken: string }) {
   const { t } = useTranslation();
-  const [{ data: meta, error: metaError }, refetchMeta] = useQuery({ query: ProjectMeta, variables: { projectToken } });
+  const [{ data: meta, error: metaError }, refetchMeta] = useQuery({
+    query: EditorProject,
+    variables: { projectToken },
+  });
   const project = meta?.project;
   // The address may carry filters (a link from the Quality screen); they apply as the editor opens.
   const [address] = useState(filtersFromAddress);
@@ -447,7 +450,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
           }}
         />
       </div>
-      <Onboarding projectToken={projectToken} />
+      <Onboarding projectToken={projectToken} state={project.onboarding} />
       <form className="filters" aria-label={t('editor.filters')} onSubmit={(e) => e.preventDefault()}>
         <label>
           {t('editor.keyContains')}{' '}
