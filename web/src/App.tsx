@@ -1,6 +1,6 @@
 // The console's screens, routed by the URL hash (#/ the projects, #/projects/<token>
 // a project's screens, the editor first, #/account the account's settings) so that only `/` and the built assets are paths of the service.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { client, onSessionEnded, resetSocket } from './client';
 import { graphql } from './graphql';
@@ -27,7 +27,9 @@ function useHash(): string {
 
 export function App() {
   const { t } = useTranslation();
-  const [{ data, fetching }, refetch] = useQuery({ query: ViewerQuery });
+  const [{ data: fetched, fetching }, refetch] = useQuery({ query: ViewerQuery });
+  // The screen drawn for the viewer is a render in the background, in slices that yield to input.
+  const data = useDeferredValue(fetched);
   const hash = useHash();
   const signedIn = useCallback(() => {
     resetSocket();
@@ -41,7 +43,7 @@ export function App() {
     location.hash = '#/';
     refetch({ requestPolicy: 'network-only' });
   };
-  if (fetching && !data)
+  if (!data && (fetching || fetched))
     return (
       <main className="loading" aria-busy="true">
         {t('app.loading')}

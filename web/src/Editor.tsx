@@ -3,7 +3,7 @@
 // filters of the v2 query plus tags and deprecated, inline editing through
 // updateTranslation (the write gate) with optimistic concurrency on the cell's
 // lastModifiedAt, keyboard navigation, checks while typing, live updates.
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from 'urql';
 import { client, onReconnected } from './client';
 import {
@@ -78,10 +78,13 @@ const errorOf = (error: {
 
 export function Editor({ projectToken }: { projectToken: string }) {
   const { t } = useTranslation();
-  const [{ data: meta, error: metaError }, refetchMeta] = useQuery({
+  const [{ data: fetched, error: metaError }, refetchMeta] = useQuery({
     query: EditorProject,
     variables: { projectToken },
   });
+  // The editor drawn with its project (filters, header, checklist) is a render in the background, in
+  // slices that yield to input, rather than one long task when the answer lands.
+  const meta = useDeferredValue(fetched);
   const project = meta?.project;
   // The address may carry filters (a link from the Quality screen); they apply as the editor opens.
   const [address] = useState(filtersFromAddress);
