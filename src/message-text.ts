@@ -18,7 +18,7 @@ export interface MessageText {
 
 /**
  * The English sentence of a message from a catalogue of templates (`{{name}}` placeholders, as i18next
- * writes them; plural forms as `id_one` and `id_other`, chosen by `count`).
+ * writes them, `{{name, number}}` for a figure; plural forms as `id_one` and `id_other`, chosen by `count`).
  */
 export function wordInEnglish(templates: Readonly<Record<string, string>>, text: MessageText): string {
   const count = text.params.count;
@@ -26,7 +26,8 @@ export function wordInEnglish(templates: Readonly<Record<string, string>>, text:
     (typeof count === 'number' ? templates[`${text.id}_${count === 1 ? 'one' : 'other'}`] : undefined) ??
     templates[text.id];
   if (template === undefined) throw new Error(`No English text for the message ${text.id}`);
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+  // `{{count, number}}`: formatted by a client in its language; the English sentence has the plain figure.
+  return template.replace(/\{\{(\w+)(?:, *number)?\}\}/g, (_, name: string) => {
     const value = text.params[name];
     if (value === undefined) throw new Error(`The message ${text.id} has no value for {{${name}}}`);
     return typeof value === 'object' ? wordInEnglish(templates, value) : String(value);

@@ -3,7 +3,7 @@
 // A finding carries its id and values beside the English sentence, so the
 // console words it in its own language (web/src/locales/*.json,
 // `server.checks`: the English file has these texts as they are here,
-// test/unit/checks/messages.test.ts).
+// test/unit/message-texts.test.ts).
 import { wordInEnglish, type MessageParam, type MessageText } from '../message-text.js';
 import type { Problem, Span } from './types.js';
 
@@ -84,9 +84,10 @@ export const CHECK_MESSAGES = {
   'emails.lost': '{{items}} is missing or changed: keep the address as in the source',
   'numbers.lost_one': "The source's number {{numbers}} is not in the translation: keep the figures",
   'numbers.lost_other': "The source's numbers {{numbers}} are not in the translation: keep the figures",
-  'characters-limit.over': 'Over the limit: {{length}} of {{limit}} characters; shorten it by {{over}}',
+  'characters-limit.over':
+    'Over the limit: {{length, number}} of {{limit, number}} characters; shorten it by {{over, number}}',
   'length-ratio.longer':
-    '{{length}} characters for a source of {{source}}: more than {{ratio}} times as long; check that it translates this text only',
+    '{{length, number}} characters for a source of {{source, number}}: more than {{ratio}} times as long; check that it translates this text only',
   'invisible-characters.found_one': 'Invisible {{characters}} in the translation: remove it',
   'invisible-characters.found_other': 'Invisible {{characters}} in the translation: remove them',
   'mixed-scripts.mixed':
@@ -98,23 +99,23 @@ export const CHECK_MESSAGES = {
   'inconsistent-translation.keys':
     'The same source text is translated otherwise in {{keys}}: use one translation, or dismiss if the keys mean different things',
   'inconsistent-translation.keys-and-more_one':
-    'The same source text is translated otherwise in {{keys}} and {{count}} more key: use one translation, or dismiss if the keys mean different things',
+    'The same source text is translated otherwise in {{keys}} and {{count, number}} more key: use one translation, or dismiss if the keys mean different things',
   'inconsistent-translation.keys-and-more_other':
-    'The same source text is translated otherwise in {{keys}} and {{count}} more keys: use one translation, or dismiss if the keys mean different things',
+    'The same source text is translated otherwise in {{keys}} and {{count, number}} more keys: use one translation, or dismiss if the keys mean different things',
   'inconsistent-translation.counted_one':
-    'The same source text is translated otherwise in {{count}} key: use one translation, or dismiss if the keys mean different things',
+    'The same source text is translated otherwise in {{count, number}} key: use one translation, or dismiss if the keys mean different things',
   'inconsistent-translation.counted_other':
-    'The same source text is translated otherwise in {{count}} keys: use one translation, or dismiss if the keys mean different things',
+    'The same source text is translated otherwise in {{count, number}} keys: use one translation, or dismiss if the keys mean different things',
   'ambiguous-translation.keys':
     'The same translation stands for another source text in {{keys}}: translate each source text as it says, or dismiss if they mean the same',
   'ambiguous-translation.keys-and-more_one':
-    'The same translation stands for another source text in {{keys}} and {{count}} more key: translate each source text as it says, or dismiss if they mean the same',
+    'The same translation stands for another source text in {{keys}} and {{count, number}} more key: translate each source text as it says, or dismiss if they mean the same',
   'ambiguous-translation.keys-and-more_other':
-    'The same translation stands for another source text in {{keys}} and {{count}} more keys: translate each source text as it says, or dismiss if they mean the same',
+    'The same translation stands for another source text in {{keys}} and {{count, number}} more keys: translate each source text as it says, or dismiss if they mean the same',
   'ambiguous-translation.counted_one':
-    'The same translation stands for another source text in {{count}} key: translate each source text as it says, or dismiss if they mean the same',
+    'The same translation stands for another source text in {{count, number}} key: translate each source text as it says, or dismiss if they mean the same',
   'ambiguous-translation.counted_other':
-    'The same translation stands for another source text in {{count}} keys: translate each source text as it says, or dismiss if they mean the same',
+    'The same translation stands for another source text in {{count, number}} keys: translate each source text as it says, or dismiss if they mean the same',
 } as const satisfies Record<string, string>;
 
 /** A message id of the catalogue, plural forms by their common id. */

@@ -13,16 +13,17 @@ export const JOB_MESSAGES = {
   'given-up': 'Job given up after {{attempts}} attempts',
   skipped: 'Skipped: {{reason}}',
   // The summary's parts (summary() in checkpoint.ts). The contract words the first as "Translated N texts".
-  translated_one: 'Translated {{count}} texts ({{characters}} characters)',
-  translated_other: 'Translated {{count}} texts ({{characters}} characters)',
-  'from-memory': '{{count}} of them from the translation memory',
-  'no-memory-match': '{{count}} without a memory match at the score asked for',
-  'glossary-terms': 'the provider was given {{count}} glossary terms found in the texts',
-  'over-limit': "{{count}} not written because they exceed the key's characters limit",
-  locked: '{{count}} not written because their key is locked',
-  'model-failed': "{{count}} left untranslated because the model's answer failed the checks twice ({{failures}})",
+  translated_one: 'Translated {{count, number}} texts ({{characters, number}} characters)',
+  translated_other: 'Translated {{count, number}} texts ({{characters, number}} characters)',
+  'from-memory': '{{count, number}} of them from the translation memory',
+  'no-memory-match': '{{count, number}} without a memory match at the score asked for',
+  'glossary-terms': 'the provider was given {{count, number}} glossary terms found in the texts',
+  'over-limit': "{{count, number}} not written because they exceed the key's characters limit",
+  locked: '{{count, number}} not written because their key is locked',
+  'model-failed':
+    "{{count, number}} left untranslated because the model's answer failed the checks twice ({{failures}})",
   'provider-failed':
-    "{{count}} left untranslated because the provider's answer lost a placeholder or the text was too large",
+    "{{count, number}} left untranslated because the provider's answer lost a placeholder or the text was too large",
   'not-published': 'AUTO_PUBLISH failed{{code}}: {{reason}}; the translations are committed',
 } as const satisfies Record<string, string>;
 
