@@ -81,7 +81,7 @@ export function Dashboard() {
       </form>
       {error && (
         <p role="alert" className="error">
-          {error.message}
+          {messageOf(error)}
         </p>
       )}
       <ul className="projects" aria-label={t('dashboard.list')}>

@@ -30,6 +30,8 @@ import { Onboarding } from './Onboarding';
 import { EditorQualityFilters, filtersFromAddress, type QualityFilters } from './EditorQualityFilters';
 import { count } from './wording';
 import { useTranslation } from 'react-i18next';
+import { messageOf } from './feedback';
+import { wordError } from './server-text';
 
 const NEVER = '1970-01-01T00:00:00.000Z';
 
@@ -290,7 +292,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         return;
       }
       setStatus('');
-      setFailure(t('editor.notSaved', { message: error.message }));
+      setFailure(t('editor.notSaved', { message: wordError(error) }));
       setCellStatus({ ...at, kind: 'failed' });
       setEditing(null);
       return;
@@ -338,7 +340,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         },
       })
       .toPromise();
-    if (result.error) return setFailure(t('editor.notSaved', { message: errorOf(result.error).message }));
+    if (result.error) return setFailure(t('editor.notSaved', { message: messageOf(result.error) }));
     rows.setCell(row.key, row.namespace, result.data!.updateTranslation);
     setStatus(t(reviewStatus === 'REVIEWED' ? 'editor.reviewed' : 'editor.notReviewed', { key: row.key, language }));
   };
@@ -418,7 +420,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     return (
       <main>
         <p role="alert" className="error">
-          {metaError.graphQLErrors[0]?.message ?? metaError.message}
+          {messageOf(metaError)}
         </p>
       </main>
     );

@@ -36,7 +36,7 @@ export const EditorRowsQuery = graphql(`
         key namespace description codeDescription tags charactersLimit lock deprecated deprecatedAt createdAt modifiedAt
         translations(languages: $languages, customerKey: $customerKey) { language text reviewStatus lastModifiedAt isOverride }
         base: translations(languages: $languages) @include(if: $withBase) { language text }
-        consistencyFindings(languages: $languages) { languageCode check severity message }
+        consistencyFindings(languages: $languages) { languageCode check severity message messageText { id params } }
       }
     }
   }

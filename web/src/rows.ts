@@ -7,6 +7,7 @@ import { startTransition, useCallback, useEffect, useRef, useState } from 'react
 import { client } from './client';
 import { EditorRowsQuery, type Cell, type Row } from './documents';
 import type { VariablesOf } from './graphql';
+import { wordFailure } from './server-text';
 
 export const PAGE_SIZE = 100;
 /** Pages read ahead of the rows in view, in the direction of the scroll. */
@@ -69,7 +70,7 @@ export function useRows(variables: RowsVariables | undefined): Rows {
           cancel();
           if (s.generation !== generation) return;
           s.loading.delete(page);
-          if (result.error) s.error = result.error.graphQLErrors[0]?.message ?? result.error.message;
+          if (result.error) s.error = wordFailure(result.error);
           else if (result.data) {
             if (s.stale) {
               s.stale = false;
