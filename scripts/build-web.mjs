@@ -16,10 +16,15 @@ const web = join(root, 'web');
 const link = join(web, 'dist');
 
 await withBuildLock(root, async () => {
-  // web/ also bundles the checks and the format suggestion shared with the service (src/console/checks.ts, src/formats/suggest.ts).
-  const shared = ['console/checks.ts', 'formats/suggest.ts', 'formats/language-code.ts'].map((file) =>
-    join(root, 'src', file),
-  );
+  // web/ also bundles the checks (src/console/checks.ts and the checks it runs), the wording of the
+  // service's messages as data and the format suggestion, shared with the service.
+  const shared = [
+    'console/checks.ts',
+    'checks',
+    'message-text.ts',
+    'formats/suggest.ts',
+    'formats/language-code.ts',
+  ].map((file) => join(root, 'src', file));
   const inputs = [
     web,
     ...shared,

@@ -7,8 +7,11 @@
 // CPU) on each page in that browser, signed in: the session cookie stays
 // because storage is not reset. Prints the scores and the first contentful
 // paint, and writes them to bench/lighthouse.json with the commit measured.
+// LIGHTHOUSE_REPORTS=<dir> also writes each page's full report there
+// (<page>.json: every audit's details, the opportunities and the long tasks)
+// and the trace it was computed from (<page>.trace.json, for DevTools).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import lighthouse from 'lighthouse';
@@ -77,6 +80,13 @@ try {
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${name}`);
     const { categories, audits } = result.lhr;
+    const reports = process.env.LIGHTHOUSE_REPORTS;
+    if (reports) {
+      mkdirSync(reports, { recursive: true });
+      writeFileSync(join(reports, `${name}.json`), JSON.stringify(result.lhr, null, 2));
+      const trace = (result.artifacts as { Trace?: { traceEvents: unknown[] } }).Trace;
+      if (trace) writeFileSync(join(reports, `${name}.trace.json`), JSON.stringify(trace.traceEvents));
+    }
     const performance = categories.performance?.score ?? 0;
     const accessibility = categories.accessibility?.score ?? 0;
     rows.push({

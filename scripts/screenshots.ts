@@ -14,7 +14,13 @@ import { startDemoService } from './lib/demo-service.js';
 const docs = resolve(import.meta.dirname, '..', 'docs');
 const email = 'translator@example.com';
 const password = 'screenshots-password';
-const { url, dataDir, token, rest, close } = await startDemoService('screenshots', { email, password });
+// The addresses the screens show (CDN base URL, links) are those of a service on its default port, not
+// the free port this one listens on ("http://localhost:0/cdn" otherwise).
+const { url, dataDir, token, rest, close } = await startDemoService(
+  'screenshots',
+  { email, password },
+  { PUBLIC_URL: 'http://localhost:8080' },
+);
 const browser = await launchChromium();
 try {
   const shop = await rest('POST', '/api/v2/projects', { name: 'Web shop' }, { authorization: token });

@@ -23,9 +23,11 @@ export interface DemoService {
 export async function startDemoService(
   name: string,
   account: { email: string; password: string },
+  /** More settings (src/config.ts), e.g. the PUBLIC_URL the screens show. */
+  env: Record<string, string> = {},
 ): Promise<DemoService> {
   const dataDir = mkdtempSync(join(tmpdir(), `lms-${name}-`));
-  const service = await buildService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' }), {
+  const service = await buildService(loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' }), {
     logger: false,
     worker: false,
   });

@@ -1,5 +1,5 @@
 import { prisma } from '../db.js';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound, said } from '../errors.js';
 import { hashPassword, randomToken, sha256 } from '../auth/secrets.js';
 
 export interface CreateAccountInput {
@@ -14,7 +14,7 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 /** The password rule of every account (created, invited, changed). */
 export function checkNewPassword(password: string, field = 'password'): void {
-  if (password.length < 8) throw badRequest(`${field} must have at least 8 characters`);
+  if (password.length < 8) throw badRequest(said('password-too-short', { field }));
 }
 
 export async function createAccount(
@@ -22,7 +22,7 @@ export async function createAccount(
   defaultPlan: string,
 ): Promise<{ id: number; email: string }> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw badRequest('email must be an e-mail address');
+  if (!EMAIL.test(email)) throw badRequest(said('email-invalid'));
   checkNewPassword(input.password);
   const planId = input.planId ?? defaultPlan;
   if (!(await prisma().plan.findUnique({ where: { id: planId } }))) throw notFound(`Plan '${planId}' does not exist`);
@@ -37,7 +37,7 @@ export async function createAccount(
       select: { id: true, email: true },
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`An account with e-mail ${email} already exists`);
+    if (isUniqueViolation(error)) throw conflict(said('account-exists', { email }));
     throw error;
   }
 }

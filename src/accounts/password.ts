@@ -5,7 +5,7 @@
 // may hold one. Basic credentials change with the password (they are checked
 // against it on every request); personal tokens stay.
 import { prisma } from '../db.js';
-import { badRequest } from '../errors.js';
+import { badRequest, said } from '../errors.js';
 import { hashPassword, verifyPassword } from '../auth/secrets.js';
 import { announceEndedSessions, endOtherSessions, type SessionLimits } from '../auth/sessions.js';
 import { countSignInAttempt } from '../auth/sign-in-limit.js';
@@ -29,7 +29,7 @@ export async function changePassword(change: PasswordChange, limits: SessionLimi
   });
   const succeeded = await countSignInAttempt(account.email, change.address, limits);
   if (!(await verifyPassword(change.currentPassword, account.passwordHash)))
-    throw badRequest('currentPassword is wrong');
+    throw badRequest(said('current-password-wrong'));
   await succeeded();
   checkNewPassword(change.newPassword, 'newPassword');
   const passwordHash = await hashPassword(change.newPassword);

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { prisma } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { tooManyRequests } from '../errors.js';
+import { tooManyRequests, said } from '../errors.js';
 
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 
@@ -120,7 +120,7 @@ export async function countSignInAttempt(
   ].filter((c) => c !== undefined);
   if (over.length) {
     const retry = Math.max(1, Math.ceil((Math.max(...over.map((c) => c.resetAt)) - now) / 1000));
-    throw tooManyRequests(`Too many failed sign-ins; retry in ${retry} s`, retry);
+    throw tooManyRequests(said('too-many-sign-ins', { seconds: retry }), retry);
   }
   return () => store.succeeded(accountKey, addressKey, now);
 }

@@ -32,11 +32,14 @@ import {
 } from './text.js';
 import type { CheckDefinition, Pair, Problem } from './types.js';
 import { glossaryCheck } from './glossary.js';
+import { checkMessage, problem } from './messages.js';
 import { ambiguousTranslation, inconsistentTranslation } from './consistency.js';
 
 const list = (items: string[]) => items.map((i) => `"${i}"`).join(', ');
 const span = (start: number, end: number) => ({ start, end });
 const tokenSpan = (t: Token) => span(t.start, t.end);
+const pluralSpan = (element: { location?: { start: { offset: number }; end: { offset: number } } }) =>
+  element.location ? span(element.location.start.offset, element.location.end.offset) : null;
 
 /** Named placeholders (`{name}`, `%1$s`, `%(x)s`, `{{x}}`, `%1`…): their first occurrence per key. */
 function named(tokens: Token[]): Map<string, Token[]> {
@@ -115,21 +118,20 @@ const missingPlaceholders = placeholderCheck({ id: 'placeholders-missing', title
   const problems: Problem[] = [];
   const mine = named(tokens.target);
   for (const [key, theirs] of named(tokens.source)) {
-    if (!mine.has(key))
-      problems.push({
-        message: `Missing placeholder ${theirs[0]!.raw}: keep it in the translation, as it is written in the source`,
-        span: null,
-      });
+    if (!mine.has(key)) problems.push(problem('placeholders-missing.named', { placeholder: theirs[0]!.raw }));
   }
   const source = unnumbered(tokens.source);
   const target = unnumbered(tokens.target);
   if (target.length < source.length) {
     const lost = surplus(source, target);
     if (lost.length)
-      problems.push({
-        message: `Missing placeholder ${lost.map((t) => t.raw).join(' ')}: the translation has ${target.length} of the source's ${source.length}`,
-        span: null,
-      });
+      problems.push(
+        problem('placeholders-missing.unnumbered', {
+          placeholders: lost.map((t) => t.raw).join(' '),
+          target: target.length,
+          source: source.length,
+        }),
+      );
   }
   return problems;
 });
@@ -139,20 +141,20 @@ const extraPlaceholders = placeholderCheck({ id: 'placeholders-extra', title: 'E
   const theirs = named(tokens.source);
   for (const [key, mine] of named(tokens.target)) {
     if (!theirs.has(key))
-      problems.push({
-        message: `${mine[0]!.raw} is not in the source: remove it or write the source's placeholder`,
-        span: tokenSpan(mine[0]!),
-      });
+      problems.push(problem('placeholders-extra.named', { placeholder: mine[0]!.raw }, tokenSpan(mine[0]!)));
   }
   const source = unnumbered(tokens.source);
   const target = unnumbered(tokens.target);
   if (target.length > source.length) {
     const added = surplus(target, source);
     if (added.length)
-      problems.push({
-        message: `${added.map((t) => t.raw).join(' ')} is not in the source: remove it`,
-        span: tokenSpan(added[0]!),
-      });
+      problems.push(
+        problem(
+          'placeholders-extra.unnumbered',
+          { placeholders: added.map((t) => t.raw).join(' ') },
+          tokenSpan(added[0]!),
+        ),
+      );
   }
   return problems;
 });
@@ -166,10 +168,9 @@ const placeholderType = placeholderCheck({ id: 'placeholders-type', title: 'Plac
     const types = new Set(have.map((t) => t.type));
     const changed = mine.find((t) => !types.has(t.type));
     if (changed)
-      problems.push({
-        message: `${changed.raw} changes the type of the source's ${have[0]!.raw}: write it as in the source`,
-        span: tokenSpan(changed),
-      });
+      problems.push(
+        problem('placeholders-type.changed', { placeholder: changed.raw, source: have[0]!.raw }, tokenSpan(changed)),
+      );
   }
   // Unnumbered ones, as many on both sides but of other types (a reordering is placeholders-order's).
   const source = unnumbered(tokens.source);
@@ -181,10 +182,13 @@ const placeholderType = placeholderCheck({ id: 'placeholders-type', title: 'Plac
       .join(' ');
   if (source.length === target.length && sorted(source) !== sorted(target)) {
     const i = target.findIndex((t, n) => t.type !== source[n]!.type);
-    problems.push({
-      message: `${target[i]!.raw} changes the type of the source's ${source[i]!.raw}: write it as in the source`,
-      span: tokenSpan(target[i]!),
-    });
+    problems.push(
+      problem(
+        'placeholders-type.changed',
+        { placeholder: target[i]!.raw, source: source[i]!.raw },
+        tokenSpan(target[i]!),
+      ),
+    );
   }
   return problems;
 });
@@ -199,10 +203,11 @@ const placeholderOrder = placeholderCheck({ id: 'placeholders-order', title: 'Pl
     return [];
   const first = target.findIndex((x, i) => x.type !== source[i]!.type);
   return [
-    {
-      message: `Placeholders without numbers are filled in order: ${target.map((x) => x.raw).join(' ')} reorders the source's ${source.map((x) => x.raw).join(' ')}; keep the order or number them (%1$s, {0})`,
-      span: tokenSpan(target[first]!),
-    },
+    problem(
+      'placeholders-order.reordered',
+      { target: target.map((x) => x.raw).join(' '), source: source.map((x) => x.raw).join(' ') },
+      tokenSpan(target[first]!),
+    ),
   ];
 });
 
@@ -220,7 +225,7 @@ const icuSyntax: CheckDefinition = {
     const icuSource = pair.dialect === 'icu' || pair.sourceReading.tokens.some((t) => t.icu && t.type !== '');
     const looksIcu = /\{\s*[\w.-]+\s*,\s*(plural|select|selectordinal|number|date|time)\s*[,}]/.test(pair.target);
     if (!(icuSource && !pair.sourceReading.icuError) && !looksIcu) return [];
-    return [{ message: `Not a valid ICU message (${error}): check the braces and the apostrophes`, span: null }];
+    return [problem('icu-syntax.invalid', { error })];
   },
 };
 
@@ -233,13 +238,19 @@ const pluralMissing: CheckDefinition = {
   run(pair) {
     return pluralProblems(pair.sourceReading.icu, pair.targetReading.icu, pair.sourceLanguage, pair.targetLanguage)
       .filter((p) => p.kind === 'missing' || p.kind === 'empty')
-      .map((p) => ({
-        message:
-          p.kind === 'empty'
-            ? `The plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} of {${p.argument}} ${p.categories.length > 1 ? 'are' : 'is'} empty: write ${p.categories.length > 1 ? 'them' : 'it'}`
-            : `Add the plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} to {${p.argument}}: ${pair.targetLanguage} needs ${list(pluralNeeds(pair.targetLanguage, p.element.pluralType === 'ordinal').needed)}`,
-        span: p.element.location ? span(p.element.location.start.offset, p.element.location.end.offset) : null,
-      }));
+      .map((p) =>
+        problem(
+          p.kind === 'empty' ? 'plural-missing.empty' : 'plural-missing.add',
+          {
+            count: p.categories.length,
+            categories: list(p.categories),
+            argument: `{${p.argument}}`,
+            language: pair.targetLanguage,
+            needed: list(pluralNeeds(pair.targetLanguage, p.element.pluralType === 'ordinal').needed),
+          },
+          pluralSpan(p.element),
+        ),
+      );
   },
 };
 
@@ -252,10 +263,19 @@ const pluralSuperfluous: CheckDefinition = {
   run(pair) {
     return pluralProblems(pair.sourceReading.icu, pair.targetReading.icu, pair.sourceLanguage, pair.targetLanguage)
       .filter((p) => p.kind === 'superfluous')
-      .map((p) => ({
-        message: `${pair.targetLanguage} never uses the plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} of {${p.argument}}: remove ${p.categories.length > 1 ? 'them' : 'it'} (its forms are ${list(pluralNeeds(pair.targetLanguage, p.element.pluralType === 'ordinal').all)})`,
-        span: p.element.location ? span(p.element.location.start.offset, p.element.location.end.offset) : null,
-      }));
+      .map((p) =>
+        problem(
+          'plural-superfluous.unused',
+          {
+            count: p.categories.length,
+            language: pair.targetLanguage,
+            categories: list(p.categories),
+            argument: `{${p.argument}}`,
+            forms: list(pluralNeeds(pair.targetLanguage, p.element.pluralType === 'ordinal').all),
+          },
+          pluralSpan(p.element),
+        ),
+      );
   },
 };
 
@@ -268,10 +288,13 @@ const pluralNumber: CheckDefinition = {
   run(pair) {
     return pluralProblems(pair.sourceReading.icu, pair.targetReading.icu, pair.sourceLanguage, pair.targetLanguage)
       .filter((p) => p.kind === 'pound')
-      .map((p) => ({
-        message: `The plural form${p.categories.length > 1 ? 's' : ''} ${list(p.categories)} of {${p.argument}} lost the number: write # where the source has it`,
-        span: p.element.location ? span(p.element.location.start.offset, p.element.location.end.offset) : null,
-      }));
+      .map((p) =>
+        problem(
+          'plural-number.lost',
+          { count: p.categories.length, categories: list(p.categories), argument: `{${p.argument}}` },
+          pluralSpan(p.element),
+        ),
+      );
   },
 };
 
@@ -295,16 +318,12 @@ const tags: CheckDefinition = {
     }
     const problems: Problem[] = [];
     if (missing.length)
-      problems.push({
-        message: `Missing tag${missing.length > 1 ? 's' : ''} ${missing.join(' ')}: keep the source's markup`,
-        span: null,
-      });
+      problems.push(problem('markup-tags.missing', { count: missing.length, tags: missing.join(' ') }));
     if (left.length) {
       const extra = mine.find((t) => tagLabel(t) === left[0])!;
-      problems.push({
-        message: `Tag${left.length > 1 ? 's' : ''} ${left.join(' ')} not in the source: remove ${left.length > 1 ? 'them' : 'it'}`,
-        span: span(extra.start, extra.end),
-      });
+      problems.push(
+        problem('markup-tags.extra', { count: left.length, tags: left.join(' ') }, span(extra.start, extra.end)),
+      );
     }
     return problems;
   },
@@ -323,10 +342,11 @@ const tagsUnbalanced: CheckDefinition = {
     const bad = unbalancedTag(mine);
     return bad
       ? [
-          {
-            message: `${tagLabel(bad)} is ${bad.closing ? 'closed without being opened' : 'never closed'}: close the tags in the reverse order they are opened`,
-            span: span(bad.start, bad.end),
-          },
+          problem(
+            bad.closing ? 'markup-unbalanced.closed' : 'markup-unbalanced.open',
+            { tag: tagLabel(bad) },
+            span(bad.start, bad.end),
+          ),
         ]
       : [];
   },
@@ -356,10 +376,11 @@ const tagAttributes: CheckDefinition = {
         expected !== fixedAttributes(t) &&
         !byName.get(t.name)!.includes(fixedAttributes(t))
       ) {
-        problems.push({
-          message: `The attributes of ${tagLabel(t)} changed (source: ${expected || 'none'}): keep links, classes and ids as in the source`,
-          span: span(t.start, t.end),
-        });
+        problems.push(
+          expected
+            ? problem('markup-attributes.changed', { tag: tagLabel(t), source: expected }, span(t.start, t.end))
+            : problem('markup-attributes.added', { tag: tagLabel(t) }, span(t.start, t.end)),
+        );
       }
     }
     return problems;
@@ -378,15 +399,17 @@ const entities: CheckDefinition = {
     const theirs = new Set(entityProblems(pair.sourceReading.prose, true).map((p) => `${p.reason}:${p.raw}`));
     return entityProblems(pair.targetReading.prose, markupSource)
       .filter((p) => !theirs.has(`${p.reason}:${p.raw}`))
-      .map((p) => ({
-        message:
+      .map((p) =>
+        problem(
           p.reason === 'unknown'
-            ? `${p.raw} is not an HTML character reference: correct the name or write the character`
+            ? 'markup-entities.unknown'
             : p.reason === 'invalid-number'
-              ? `${p.raw} is not a Unicode character: correct the number`
-              : `${p.raw} lacks its ";": write ${p.raw};`,
-        span: span(p.start, p.end),
-      }));
+              ? 'markup-entities.invalid-number'
+              : 'markup-entities.no-semicolon',
+          { entity: p.raw },
+          span(p.start, p.end),
+        ),
+      );
   },
 };
 
@@ -410,24 +433,15 @@ const markdown: CheckDefinition = {
       return false;
     });
     if (lost.length)
-      problems.push({
-        message: `Markdown link${lost.length > 1 ? 's' : ''} to ${lost.join(', ')} missing or changed: keep [text](${lost[0]})`,
-        span: null,
-      });
+      problems.push(problem('markdown.links', { count: lost.length, links: lost.join(', '), first: lost[0]! }));
     if (theirs.strong !== mine.strong)
-      problems.push({
-        message: `The source has ${theirs.strong / 2} bold part${theirs.strong === 2 ? '' : 's'} (**…**), the translation ${mine.strong / 2}: keep the emphasis`,
-        span: null,
-      });
+      problems.push(problem('markdown.bold', { count: theirs.strong / 2, target: mine.strong / 2 }));
     const code = mine.code.join('\u0000');
     if (
       theirs.code.join('\u0000') !== code &&
       [...theirs.code].sort().join('\u0000') !== [...mine.code].sort().join('\u0000')
     ) {
-      problems.push({
-        message: `Code spans changed (source: ${theirs.code.map((c) => `\`${c}\``).join(' ')}): code is not translated`,
-        span: null,
-      });
+      problems.push(problem('markdown.code', { code: theirs.code.map((c) => `\`${c}\``).join(' ') }));
     }
     return problems;
   },
@@ -455,12 +469,7 @@ const sameAsSource: CheckDefinition = {
     const words = prose.match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
     if (words.length <= 4 && words.every((w) => /^[\p{Lu}\p{N}]/u.test(w) || /^(of|the|and|for|de|la|le)$/i.test(w)))
       return [];
-    return [
-      {
-        message: 'The translation is the source text: translate it, or dismiss this if it is the same in this language',
-        span: span(0, pair.target.length),
-      },
-    ];
+    return [problem('same-as-source.same', {}, span(0, pair.target.length))];
   },
 };
 
@@ -472,12 +481,7 @@ const blank: CheckDefinition = {
   enabled: true,
   run(pair) {
     return pair.target !== '' && pair.target.trim() === '' && pair.source.trim() !== ''
-      ? [
-          {
-            message: 'The translation is only white space: write the text, or empty the cell to leave it untranslated',
-            span: span(0, pair.target.length),
-          },
-        ]
+      ? [problem('blank.blank', {}, span(0, pair.target.length))]
       : [];
   },
 };
@@ -497,10 +501,11 @@ const leadingSpace: CheckDefinition = {
     const theirs = edge(pair.source, false);
     return mine.length !== theirs.length
       ? [
-          {
-            message: `The source starts with ${theirs.length} space${theirs.length === 1 ? '' : 's'}, the translation with ${mine.length}: make them the same`,
-            span: span(0, Math.max(mine.length, 1)),
-          },
+          problem(
+            'leading-space.differs',
+            { count: theirs.length, target: mine.length },
+            span(0, Math.max(mine.length, 1)),
+          ),
         ]
       : [];
   },
@@ -519,10 +524,11 @@ const trailingSpace: CheckDefinition = {
     const end = pair.target.replace(/[\r\n]+$/, '').length;
     return mine.length !== theirs.length
       ? [
-          {
-            message: `The source ends with ${theirs.length} space${theirs.length === 1 ? '' : 's'}, the translation with ${mine.length}: make them the same`,
-            span: span(end - Math.max(mine.length, 1), end),
-          },
+          problem(
+            'trailing-space.differs',
+            { count: theirs.length, target: mine.length },
+            span(end - Math.max(mine.length, 1), end),
+          ),
         ]
       : [];
   },
@@ -540,15 +546,9 @@ const newlines: CheckDefinition = {
     const lead = (t: string) => /^(\r?\n)*/.exec(t)![0].replace(/\r/g, '').length;
     const trail = (t: string) => /(\r?\n)*$/.exec(t)![0].replace(/\r/g, '').length;
     if (lead(pair.source) !== lead(pair.target))
-      problems.push({
-        message: `The source starts with ${lead(pair.source)} line break(s), the translation with ${lead(pair.target)}`,
-        span: null,
-      });
+      problems.push(problem('newlines.start', { source: lead(pair.source), target: lead(pair.target) }));
     if (trail(pair.source) !== trail(pair.target))
-      problems.push({
-        message: `The source ends with ${trail(pair.source)} line break(s), the translation with ${trail(pair.target)}`,
-        span: null,
-      });
+      problems.push(problem('newlines.end', { source: trail(pair.source), target: trail(pair.target) }));
     return problems;
   },
 };
@@ -562,19 +562,11 @@ const doubleSpace: CheckDefinition = {
   run(pair) {
     if (pair.target === '' || /\S {2,}\S/.test(pair.source)) return [];
     const m = /(?<=\S) {2,}(?=\S)/.exec(pair.targetReading.prose);
-    return m ? [{ message: 'Two spaces in a row: write one', span: span(m.index, m.index + m[0].length) }] : [];
+    return m ? [problem('double-space.double', {}, span(m.index, m.index + m[0].length))] : [];
   },
 };
 
-const MARK_NAMES: Record<EndMark, string> = {
-  stop: 'a full stop',
-  question: 'a question mark',
-  exclamation: 'an exclamation mark',
-  colon: 'a colon',
-  ellipsis: 'an ellipsis',
-  semicolon: 'a semicolon',
-  none: 'no mark',
-};
+const markName = (mark: EndMark) => checkMessage(`end-punctuation.mark.${mark}`);
 
 const endPunctuation: CheckDefinition = {
   id: 'end-punctuation',
@@ -592,10 +584,11 @@ const endPunctuation: CheckDefinition = {
     if ((theirs.mark === 'ellipsis' && mine.mark === 'stop') || (theirs.mark === 'stop' && mine.mark === 'ellipsis'))
       return [];
     return [
-      {
-        message: `The source ends with ${MARK_NAMES[theirs.mark]}, the translation with ${MARK_NAMES[mine.mark]}: end it as the source does, in ${pair.targetLanguage}'s form`,
-        span: mine.index >= 0 ? span(mine.index, mine.index + 1) : null,
-      },
+      problem(
+        'end-punctuation.differs',
+        { source: markName(theirs.mark), target: markName(mine.mark), language: pair.targetLanguage },
+        mine.index >= 0 ? span(mine.index, mine.index + 1) : null,
+      ),
     ];
   },
 };
@@ -612,16 +605,12 @@ const spanishMarks: CheckDefinition = {
     const problems: Problem[] = [];
     const questions = (prose.match(/\?/g) ?? []).length;
     if (questions > (prose.match(/¿/g) ?? []).length)
-      problems.push({
-        message: 'A question without its opening ¿: write ¿…?',
-        span: span(prose.lastIndexOf('?'), prose.lastIndexOf('?') + 1),
-      });
+      problems.push(problem('inverted-marks.question', {}, span(prose.lastIndexOf('?'), prose.lastIndexOf('?') + 1)));
     const exclamations = (prose.match(/!/g) ?? []).length;
     if (exclamations > (prose.match(/¡/g) ?? []).length)
-      problems.push({
-        message: 'An exclamation without its opening ¡: write ¡…!',
-        span: span(prose.lastIndexOf('!'), prose.lastIndexOf('!') + 1),
-      });
+      problems.push(
+        problem('inverted-marks.exclamation', {}, span(prose.lastIndexOf('!'), prose.lastIndexOf('!') + 1)),
+      );
     return problems;
   },
 };
@@ -638,10 +627,15 @@ const frenchSpacing: CheckDefinition = {
     const marks = /^fr[-_]ca$/i.test(pair.targetLanguage) ? ':' : ':;!?';
     const re = new RegExp(`(?<=[\\p{L}\\p{N})»"'])( ?)([${marks}])(?=\\s|$)`, 'gu');
     const found = [...pair.targetReading.prose.matchAll(re)];
-    return found.slice(0, 1).map((m) => ({
-      message: `Write a narrow no-break space (U+202F) or no-break space before "${m[2]}"${m[1] ? ' instead of a space' : ''}`,
-      span: span(m.index, m.index + m[0].length),
-    }));
+    return found
+      .slice(0, 1)
+      .map((m) =>
+        problem(
+          m[1] ? 'french-spacing.space' : 'french-spacing.missing',
+          { mark: m[2]! },
+          span(m.index, m.index + m[0].length),
+        ),
+      );
   },
 };
 
@@ -656,13 +650,9 @@ const brackets: CheckDefinition = {
     const bad = unbalancedPair(pair.targetReading.prose);
     return bad
       ? [
-          {
-            message:
-              bad.open === bad.close || bad.open === '“'
-                ? `An odd number of ${bad.open} quotes: close the quotation`
-                : `${bad.opened} "${bad.open}" and ${bad.closed} "${bad.close}": close each bracket`,
-            span: null,
-          },
+          bad.open === bad.close || bad.open === '“'
+            ? problem('brackets.quotes', { quote: bad.open })
+            : problem('brackets.pair', { opened: bad.opened, open: bad.open, closed: bad.closed, close: bad.close }),
         ]
       : [];
   },
@@ -679,7 +669,7 @@ const repeated: CheckDefinition = {
     const theirs = new Set(repeatedWords(pair.sourceReading.prose).map((r) => r.word.toLowerCase()));
     return repeatedWords(pair.targetReading.prose)
       .filter((r) => !theirs.has(r.word.toLowerCase()))
-      .map((r) => ({ message: `"${r.word}" twice in a row: remove one`, span: span(r.start, r.end) }));
+      .map((r) => problem('repeated-words.twice', { word: r.word }, span(r.start, r.end)));
   },
 };
 
@@ -702,9 +692,7 @@ const urlCheck: CheckDefinition = {
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const lost = lostItems(urls(pair.sourceReading.prose), urls(pair.targetReading.prose));
-    return lost.length
-      ? [{ message: `${lost.join(', ')} is missing or changed: keep the address as in the source`, span: null }]
-      : [];
+    return lost.length ? [problem('urls.lost', { items: lost.join(', ') })] : [];
   },
 };
 
@@ -717,9 +705,7 @@ const emailCheck: CheckDefinition = {
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const lost = lostItems(emails(pair.sourceReading.prose), emails(pair.targetReading.prose));
-    return lost.length
-      ? [{ message: `${lost.join(', ')} is missing or changed: keep the address as in the source`, span: null }]
-      : [];
+    return lost.length ? [problem('emails.lost', { items: lost.join(', ') })] : [];
   },
 };
 
@@ -733,14 +719,7 @@ const numberCheck: CheckDefinition = {
   run(pair) {
     if (!onlyIfSource(pair)) return [];
     const lost = lostItems(numbers(pair.sourceReading.prose), numbers(pair.targetReading.prose));
-    return lost.length
-      ? [
-          {
-            message: `The source's number${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ${lost.length > 1 ? 'are' : 'is'} not in the translation: keep the figures`,
-            span: null,
-          },
-        ]
-      : [];
+    return lost.length ? [problem('numbers.lost', { count: lost.length, numbers: lost.join(', ') })] : [];
   },
 };
 
@@ -756,10 +735,11 @@ const charactersLimit: CheckDefinition = {
     const n = length(pair.target);
     return n > limit
       ? [
-          {
-            message: `Over the limit: ${n} of ${limit} characters; shorten it by ${n - limit}`,
-            span: span([...pair.target].slice(0, limit).join('').length, pair.target.length),
-          },
+          problem(
+            'characters-limit.over',
+            { length: n, limit, over: n - limit },
+            span([...pair.target].slice(0, limit).join('').length, pair.target.length),
+          ),
         ]
       : [];
   },
@@ -781,14 +761,7 @@ const lengthRatio: CheckDefinition = {
     const s = length(pair.source);
     const t = length(pair.target);
     const ratio = DENSE.has(baseLanguage(pair.sourceLanguage)) && !DENSE.has(baseLanguage(pair.targetLanguage)) ? 8 : 3;
-    return s >= 4 && t > ratio * s + 10
-      ? [
-          {
-            message: `${t} characters for a source of ${s}: more than ${ratio} times as long; check that it translates this text only`,
-            span: null,
-          },
-        ]
-      : [];
+    return s >= 4 && t > ratio * s + 10 ? [problem('length-ratio.longer', { length: t, source: s, ratio })] : [];
   },
 };
 
@@ -804,10 +777,11 @@ const invisible: CheckDefinition = {
     const found = invisibleCharacters(pair.target, pair.targetLanguage).filter((c) => !theirs.has(c.char));
     return found.length
       ? [
-          {
-            message: `Invisible ${[...new Set(found.map((c) => codePoint(c.char)))].join(', ')} in the translation: remove ${found.length > 1 ? 'them' : 'it'}`,
-            span: span(found[0]!.index, found[0]!.index + 1),
-          },
+          problem(
+            'invisible-characters.found',
+            { count: found.length, characters: [...new Set(found.map((c) => codePoint(c.char)))].join(', ') },
+            span(found[0]!.index, found[0]!.index + 1),
+          ),
         ]
       : [];
   },
@@ -825,10 +799,7 @@ const mixedScripts: CheckDefinition = {
     return mixedScriptWords(pair.targetReading.prose)
       .filter((w) => !theirs.has(w.word))
       .slice(0, 3)
-      .map((w) => ({
-        message: `"${w.word}" mixes letters of different scripts (look-alikes such as Cyrillic а and Latin a): retype it`,
-        span: span(w.start, w.end),
-      }));
+      .map((w) => problem('mixed-scripts.mixed', { word: w.word }, span(w.start, w.end)));
   },
 };
 

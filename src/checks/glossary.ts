@@ -12,6 +12,7 @@
 // glossaryProblems directly; without it the check finds nothing.
 import { compileMatcher, containsTerm, findTerms } from './glossary-match.js';
 import type { CheckDefinition, Pair, Problem } from './types.js';
+import { problem } from './messages.js';
 
 export interface GlossaryCheckTerm {
   term: string;
@@ -48,12 +49,11 @@ export function glossaryProblems(
         exact: term.doNotTranslate || term.abbreviation,
       })
     ) {
-      problems.push({
-        message: term.doNotTranslate
-          ? `The glossary says "${term.term}" is not translated: keep it as written`
-          : `The glossary translates "${term.term}" as "${expected}": it is not in the translation`,
-        span: null,
-      });
+      problems.push(
+        term.doNotTranslate
+          ? problem('glossary.keep', { term: term.term })
+          : problem('glossary.missing', { term: term.term, translation: expected }),
+      );
     }
   }
   for (const t of terms) {
@@ -64,10 +64,7 @@ export function glossaryProblems(
       exact: t.abbreviation,
     });
     if (found)
-      problems.push({
-        message: `"${found.text}" is a forbidden term in the glossary`,
-        span: { start: found.start, end: found.end },
-      });
+      problems.push(problem('glossary.forbidden', { term: found.text }, { start: found.start, end: found.end }));
   }
   return problems;
 }

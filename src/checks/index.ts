@@ -73,7 +73,13 @@ export function runChecks(input: CheckInput, settings: CheckSettings = {}): Find
   for (const { definition, severity } of activeChecks(settings)) {
     if (definition.scope === 'project') continue;
     for (const problem of definition.run(pair))
-      findings.push({ check: definition.id, severity, message: problem.message, span: problem.span ?? null });
+      findings.push({
+        check: definition.id,
+        severity,
+        message: problem.message,
+        text: problem.text ?? null,
+        span: problem.span ?? null,
+      });
   }
   return findings;
 }

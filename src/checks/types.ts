@@ -1,6 +1,7 @@
 // The vocabulary of the quality checks (src/checks/): what a check is given,
 // what it finds. Pure data: the web console imports this module too.
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import type { MessageText } from '../message-text.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -84,6 +85,8 @@ export interface Finding {
   severity: Severity;
   /** What is wrong and what to do, in one sentence. */
   message: string;
+  /** The message as data, for a client to word in its language (src/checks/messages.ts). */
+  text: MessageText | null;
   /** The part of the target text concerned; null when it is about something absent (a missing placeholder). */
   span: Span | null;
 }
@@ -91,6 +94,8 @@ export interface Finding {
 /** What a check returns: its findings without the check's id and severity (the registry adds them). */
 export interface Problem {
   message: string;
+  /** The message as data (problem() in src/checks/messages.ts words it in English from this). */
+  text?: MessageText;
   span?: Span | null;
 }
 

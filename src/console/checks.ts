@@ -1,8 +1,8 @@
 // The editor's checks of a translation while it is typed: the quality checks
 // of src/checks/ (the one home of every check) against the default language's
 // text of the same key. One rule for both sides: the web console runs it while
-// typing (web/ imports this file), editorRows runs it for the "with problems"
-// filter.
+// typing (web/ imports this file; it words each finding's messageText in its
+// own language), editorRows runs it for the "with problems" filter.
 import { runChecks, type CheckSettings, type Finding } from '../checks/index.js';
 
 export interface CheckContext {
@@ -44,9 +44,4 @@ export function checkFindings(text: string, context: CheckContext): Finding[] {
     memo.set(id, findings);
   }
   return findings;
-}
-
-/** The problems of a text as messages (errors and warnings); empty when there is none. */
-export function checkText(text: string, context: CheckContext): string[] {
-  return checkFindings(text, context).map((f) => f.message);
 }

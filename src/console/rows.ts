@@ -9,7 +9,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { containsPattern } from '../db/contains.js';
 import { badRequest } from '../errors.js';
 import { cellsOfKeys } from '../content/translations/cells.js';
-import { checkText } from './checks.js';
+import { checkFindings } from './checks.js';
 import { CHECK_IDS, SEVERITIES, type Severity } from '../checks/index.js';
 
 export const EDITOR_PAGE = { defaultSize: 50, maxSize: 100 } as const;
@@ -322,7 +322,7 @@ async function keysWithProblems(
       const failing = list.some(
         (c) =>
           (shown.size === 0 || shown.has(c.language)) &&
-          checkText(c.text, {
+          checkFindings(c.text, {
             source: c.language === defaultLanguage?.key ? '' : source,
             charactersLimit: key.charactersLimit,
             sourceLanguage: defaultLanguage?.key,

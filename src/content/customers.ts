@@ -7,7 +7,7 @@
 // The `customerId` parameter of import and export names an existing customer:
 // it is never created (customerIdOf).
 import { lockProject, prisma, type Db } from '../db.js';
-import { conflict, isUniqueViolation, notFound, paymentRequired } from '../errors.js';
+import { conflict, isUniqueViolation, notFound, paymentRequired, said } from '../errors.js';
 import { planOfProject } from '../plans/plans.js';
 import type { PlanLimits } from '../plans/catalogue.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -22,7 +22,7 @@ export interface CustomerInput {
 
 export async function customerOfProject(projectId: number, key: string) {
   const customer = await prisma().customer.findUnique({ where: { projectId_key: { projectId, key } } });
-  if (!customer) throw notFound(`customer '${key}' not found`);
+  if (!customer) throw notFound(said('customer-not-found', { customer: key }));
   return customer;
 }
 
@@ -31,11 +31,11 @@ export async function customerIdOf(projectId: number, key: string, db: Db = pris
   const rows = await db.$queryRaw<{ id: number }[]>(
     Prisma.sql`/* customers:id-of */ SELECT id FROM "Customer" WHERE "projectId" = ${projectId} AND key = ${key}`,
   );
-  if (!rows[0]) throw notFound(`customer '${key}' not found`);
+  if (!rows[0]) throw notFound(said('customer-not-found', { customer: key }));
   return rows[0].id;
 }
 
-const duplicate = (key: string) => conflict(`customer '${key}' already exists`);
+const duplicate = (key: string) => conflict(said('customer-exists', { customer: key }));
 
 /**
  * The plan's customers per project, for `adding` more: 402 beyond it, worded
@@ -182,7 +182,7 @@ export async function removeCustomers(db: Db, change: Change, customerIds: numbe
 export async function deleteCustomer(projectId: number, key: string): Promise<void> {
   await prisma().$transaction(async (tx) => {
     const { count } = await tx.customer.deleteMany({ where: { projectId, key } });
-    if (count === 0) throw notFound(`customer '${key}' not found`);
+    if (count === 0) throw notFound(said('customer-not-found', { customer: key }));
     await openChange(tx, projectId, 'CUSTOMERS', { action: 'DELETE_CUSTOMER', customer: key }, { edits: 1 });
   });
 }

@@ -5,7 +5,7 @@
 import { lockProject, prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
+import { badRequest, conflict, isUniqueViolation, notFound, said } from '../errors.js';
 import { openChange, recordDeletedCells, type Change } from './changes.js';
 import { identifier, LIMITS, optionalText } from './translations/fields.js';
 import { languageNameOrDefault } from './language-name.js';
@@ -20,7 +20,7 @@ export interface LanguageInput {
 
 async function languageOfProject(projectId: number, key: string) {
   const language = await prisma().language.findUnique({ where: { projectId_key: { projectId, key } } });
-  if (!language) throw notFound(`language '${key}' not found`);
+  if (!language) throw notFound(said('language-not-found', { language: key }));
   return language;
 }
 
@@ -30,7 +30,7 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
   try {
     return await prisma().$transaction(async (tx) => {
       if (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } })) {
-        throw conflict(`language '${key}' already exists`);
+        throw conflict(said('language-exists', { language: key }));
       }
       const change = await openChange(
         tx,
@@ -41,11 +41,11 @@ export async function createLanguage(projectId: number, input: LanguageInput): P
       );
       const { ids, created } = await ensureLanguages(tx, projectId, [{ key, name }], { create: true, change });
       // Created by another request since the lookup (PostgreSQL runs them side by side).
-      if (created.length === 0) throw conflict(`language '${key}' already exists`);
+      if (created.length === 0) throw conflict(said('language-exists', { language: key }));
       return { id: ids.get(key)! };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`language '${key}' already exists`);
+    if (isUniqueViolation(error)) throw conflict(said('language-exists', { language: key }));
     throw error;
   }
 }
@@ -121,7 +121,7 @@ export async function updateLanguage(
         key !== language.key &&
         (await tx.language.findUnique({ where: { projectId_key: { projectId, key } }, select: { id: true } }))
       ) {
-        throw conflict(`language '${key}' already exists`);
+        throw conflict(said('language-exists', { language: key }));
       }
       await openChange(
         tx,
@@ -151,7 +151,7 @@ export async function updateLanguage(
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`language '${key}' already exists`);
+    if (isUniqueViolation(error)) throw conflict(said('language-exists', { language: key ?? '' }));
     throw error;
   }
   // Another default language changes every source text of the project's translation memory.
@@ -165,9 +165,9 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
     // Serializes deletions within the project, so two concurrent requests cannot remove the last two languages.
     await lockProject(tx, projectId);
     const language = await tx.language.findUnique({ where: { projectId_key: { projectId, key } } });
-    if (!language) throw notFound(`language '${key}' not found`);
+    if (!language) throw notFound(said('language-not-found', { language: key }));
     if ((await tx.language.count({ where: { projectId } })) === 1) {
-      throw conflict(`language '${key}' is the only language of the project; a project needs at least one language`);
+      throw conflict(said('only-language', { language: key }));
     }
     const change = await openChange(
       tx,
@@ -219,7 +219,7 @@ export async function setLanguageOrder(projectId: number, keys: readonly string[
     const duplicate = keys.find((k, i) => keys.indexOf(k) !== i);
     if (duplicate) throw badRequest(`keys lists language '${duplicate}' more than once`);
     const unknown = keys.find((k) => !existing.includes(k));
-    if (unknown) throw notFound(`language '${unknown}' not found`);
+    if (unknown) throw notFound(said('language-not-found', { language: unknown }));
     const order = [...keys, ...existing.filter((k) => !keys.includes(k))];
     await openChange(tx, projectId, 'LANGUAGES', { action: 'REORDER_LANGUAGES', languages: order });
     await tx.$executeRaw(Prisma.sql`/* languages:order */

@@ -2,6 +2,7 @@
 // checks of a batch of cells, so the service's event loop stays free while
 // tens of thousands of cells are checked after an import.
 import { runChecks, type CheckSettings, type Dialect } from '../checks/index.js';
+import type { MessageText } from '../message-text.js';
 
 /** One cell: the index of its project's settings, its source text, its text, the two languages, the characters limit. */
 export type CheckCell = [
@@ -19,13 +20,14 @@ export interface CheckBatch {
   cells: CheckCell[];
 }
 
-/** A finding as it travels back: check, severity, message, span start, span end. */
+/** A finding as it travels back: check, severity, message, span start, span end, the message as data. */
 export type StoredFinding = [
   check: string,
   severity: string,
   message: string,
   start: number | null,
   end: number | null,
+  text: MessageText | null,
 ];
 
 /** The findings of each cell, in the order of the batch. */
@@ -45,7 +47,7 @@ export function checkBatch(batch: CheckBatch): StoredFinding[][] {
       },
       batch.settings[settings],
     );
-    return findings.map((f) => [f.check, f.severity, f.message, f.span?.start ?? null, f.span?.end ?? null]);
+    return findings.map((f) => [f.check, f.severity, f.message, f.span?.start ?? null, f.span?.end ?? null, f.text]);
   });
 }
 

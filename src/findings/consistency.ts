@@ -167,15 +167,21 @@ export async function updateConsistency(
           FROM picked
          GROUP BY "check", language_id, key_id, project_id, text_hash, severity, others
       )
-      INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "spanStart", "spanEnd", dismissed)
+      INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
       SELECT x.key_id, x.language_id, x."check", 0, x.project_id, x.severity,
              CASE x."check" WHEN ${CONSISTENCY_CHECK_IDS[0]} THEN 'The same source text is translated otherwise in ' ELSE 'The same translation stands for another source text in ' END
              || concat_ws(' and ', x.names, CASE WHEN x.others > x.shown THEN (x.others - x.shown)::text || CASE WHEN x.shown > 0 THEN ' more' ELSE '' END || CASE WHEN x.others - x.shown = 1 THEN ' key' ELSE ' keys' END END)
              || CASE x."check" WHEN ${CONSISTENCY_CHECK_IDS[0]} THEN ': use one translation, or dismiss if the keys mean different things'
                 ELSE ': translate each source text as it says, or dismiss if they mean the same' END,
+             -- The same message as data (src/checks/messages.ts: <check>.keys, .keys-and-more, .counted).
+             jsonb_build_object(
+               'id', x."check" || CASE WHEN x.shown = 0 THEN '.counted' WHEN x.others > x.shown THEN '.keys-and-more' ELSE '.keys' END,
+               'params', jsonb_strip_nulls(jsonb_build_object(
+                 'keys', x.names,
+                 'count', CASE WHEN x.others > x.shown THEN x.others - x.shown END))),
              NULL, NULL, d."keyId" IS NOT NULL
         FROM messages x
         LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."check" = x."check" AND d."textHash" = x.text_hash
-      ON CONFLICT ("keyId", "languageId", "check", n) DO UPDATE SET severity = EXCLUDED.severity, message = EXCLUDED.message, dismissed = EXCLUDED.dismissed`);
+      ON CONFLICT ("keyId", "languageId", "check", n) DO UPDATE SET severity = EXCLUDED.severity, message = EXCLUDED.message, "messageText" = EXCLUDED."messageText", dismissed = EXCLUDED.dismissed`);
   });
 }

@@ -6,7 +6,7 @@
 // may override it; the override is a QUALITY change in the activity log.
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
-import { AppError } from '../errors.js';
+import { AppError, said } from '../errors.js';
 import { openChange } from '../content/changes.js';
 
 export const LISTED_ERRORS = 100;
@@ -48,9 +48,16 @@ export async function checkPublicationGate(options: GateOptions): Promise<void> 
     errors === 0
       ? []
       : await prisma().$queryRaw<
-          { key: string; namespace: string; languageCode: string; check: string; message: string }[]
+          {
+            key: string;
+            namespace: string;
+            languageCode: string;
+            check: string;
+            message: string;
+            messageText: unknown;
+          }[]
         >(Prisma.sql`/* findings:gate-list */
-    SELECT k.key, k.namespace, l.key AS "languageCode", f."check", f.message
+    SELECT k.key, k.namespace, l.key AS "languageCode", f."check", f.message, f."messageText"
       FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
      WHERE f."projectId" = ${projectId} AND f.severity = 'error' AND NOT f.dismissed
      ORDER BY k.namespace, k.key, l."order", f."check", f.n
@@ -58,8 +65,8 @@ export async function checkPublicationGate(options: GateOptions): Promise<void> 
   const link = `${options.publicUrl.replace(/\/$/, '')}/#/projects/${encodeURIComponent(options.projectToken)}/quality?severity=error`;
   const message =
     errors > 0
-      ? `${options.environmentKey} requires no quality-check errors: ${errors} error${errors === 1 ? '' : 's'} to fix or dismiss first (${link})`
-      : `${options.environmentKey} requires no quality-check errors: ${pending} written text${pending === 1 ? ' is' : 's are'} still being checked; publish again in a moment`;
+      ? said('quality-gate-errors', { environment: options.environmentKey, count: errors, link })
+      : said('quality-gate-pending', { environment: options.environmentKey, count: pending });
   throw new AppError('CONFLICT', message, {
     qualityGate: { errors, pending, byCheck: counts?.checks ?? {}, findings: listed, link },
   });

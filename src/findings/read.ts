@@ -9,6 +9,7 @@ import { badRequest } from '../errors.js';
 import { CHECK_IDS, SEVERITIES, type Severity } from '../checks/index.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { CONSISTENCY_CHECK_IDS } from '../checks/consistency.js';
+import type { MessageText } from '../message-text.js';
 
 export interface FindingFilter {
   languageCode?: string | null;
@@ -25,6 +26,8 @@ export interface FindingRow {
   check: string;
   severity: Severity;
   message: string;
+  /** The message as data; null for a finding stored before findings carried it. */
+  messageText: MessageText | null;
   spanStart: number | null;
   spanEnd: number | null;
   dismissed: boolean;
@@ -97,7 +100,7 @@ export async function listFindings(
     first === 0
       ? Promise.resolve([] as FindingRow[])
       : db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
-    SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."spanStart", f."spanEnd", f.dismissed, t.text
+    SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."messageText", f."spanStart", f."spanEnd", f.dismissed, t.text
       FROM (SELECT f.* FROM "Finding" f WHERE ${where}
              ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f."keyId", f."languageId", f."check", f.n
              LIMIT ${first} OFFSET ${offset}) f
@@ -130,6 +133,7 @@ export interface KeyFinding {
   check: string;
   severity: Severity;
   message: string;
+  messageText: MessageText | null;
 }
 
 /**
@@ -140,7 +144,7 @@ export interface KeyFinding {
 export async function consistencyFindingsOfKeys(keyIds: readonly number[], db: Db = prisma()): Promise<KeyFinding[]> {
   if (!keyIds.length) return [];
   return db.$queryRaw<KeyFinding[]>(Prisma.sql`/* findings:of-keys */
-    SELECT f."keyId", l.key AS language, f."check", f.severity, f.message
+    SELECT f."keyId", l.key AS language, f."check", f.severity, f.message, f."messageText"
       FROM "Finding" f JOIN "Language" l ON l.id = f."languageId"
      WHERE f."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AND NOT f.dismissed
      ORDER BY f."keyId", l."order", f."check"`);

@@ -273,12 +273,13 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
          AND f."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
          AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id)`),
     prisma().$executeRaw(Prisma.sql`/* findings:insert */
-      INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "spanStart", "spanEnd", dismissed)
-      SELECT x.key_id, x.language_id, x.check, x.n, t."projectId", x.severity, x.message, x.span_start, x.span_end, d."keyId" IS NOT NULL
+      INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
+      SELECT x.key_id, x.language_id, x.check, x.n, t."projectId", x.severity, x.message, x.message_text, x.span_start, x.span_end, d."keyId" IS NOT NULL
         FROM unnest(${arrayLiteral(rows, (r) => r.keyId)}::int[], ${arrayLiteral(rows, (r) => r.languageId)}::int[], ${arrayLiteral(rows, (r) => r.f[0])}::text[],
                     ${arrayLiteral(rows, (r) => r.n)}::int[], ${arrayLiteral(rows, (r) => r.f[1])}::text[], ${arrayLiteral(rows, (r) => r.f[2])}::text[],
+                    ${arrayLiteral(rows, (r) => (r.f[5] ? JSON.stringify(r.f[5]) : null))}::jsonb[],
                     ${arrayLiteral(rows, (r) => r.f[3])}::int[], ${arrayLiteral(rows, (r) => r.f[4])}::int[], ${arrayLiteral(rows, (r) => r.hash)}::text[])
-             AS x(key_id, language_id, "check", n, severity, message, span_start, span_end, hash)
+             AS x(key_id, language_id, "check", n, severity, message, message_text, span_start, span_end, hash)
         JOIN "Translation" t ON t."keyId" = x.key_id AND t."languageId" = x.language_id
         LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."check" = x.check AND d."textHash" = x.hash
        WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id AND q."languageId" = x.language_id)

@@ -5,7 +5,7 @@
 // _latest, and a custom environment publishes from the one right above it.
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../errors.js';
+import { badRequest, conflict, isUniqueViolation, notFound, said } from '../errors.js';
 
 export const LATEST = '_latest';
 export const PRODUCTION = '_production';
@@ -127,7 +127,7 @@ export async function environmentDetails(
   db: Db = prisma(),
 ): Promise<EnvironmentDetails> {
   const found = (await listEnvironments(projectId, db)).find((e) => e.key === key);
-  if (!found) throw notFound(`Environment ${key} not found`);
+  if (!found) throw notFound(said('environment-not-found', { environment: key }));
   return found;
 }
 
@@ -149,7 +149,7 @@ export function validateEnvironmentKey(key: string): string {
 }
 
 function validateName(name: string): string {
-  if (name.trim() === '') throw badRequest('name is required and must be a non-empty string');
+  if (name.trim() === '') throw badRequest(said('name-required'));
   if (name.trim().length > MAX_ENVIRONMENT_NAME)
     throw badRequest(`name must have at most ${MAX_ENVIRONMENT_NAME} characters`);
   return name.trim();
@@ -171,7 +171,7 @@ export async function createEnvironment(projectId: number, input: EnvironmentInp
       data: { projectId, key, name, color, builtIn: false, position: (_max.position ?? 0) + 1 },
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`Environment ${key} already exists`);
+    if (isUniqueViolation(error)) throw conflict(said('environment-exists', { environment: key }));
     throw error;
   }
   return environmentDetails(projectId, key);
@@ -187,7 +187,7 @@ export async function updateEnvironment(
   if (input.name !== undefined && input.name !== null) data.name = validateName(input.name);
   if (input.color !== undefined && input.color !== null) data.color = validateColor(input.color);
   const { count } = await prisma().environment.updateMany({ where: { projectId, key }, data });
-  if (count === 0) throw notFound(`Environment ${key} not found`);
+  if (count === 0) throw notFound(said('environment-not-found', { environment: key }));
   return environmentDetails(projectId, key);
 }
 

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import { lockProject, prisma } from '../db.js';
-import { badRequest, conflict, tooManyRequests } from '../errors.js';
+import { badRequest, conflict, tooManyRequests, said } from '../errors.js';
 import type { PublishedResource } from './layout.js';
 import type { PublicationSummary } from './environments.js';
 import { openChange } from '../content/changes.js';
@@ -94,9 +94,7 @@ export async function claimPublication(
         FROM "Publication" p JOIN "Environment" e ON e.id = p."environmentId"
        WHERE p."projectId" = ${request.projectId} AND p.state = 'RUNNING' LIMIT 1`);
     if (running[0]) {
-      throw conflict(
-        `A publication to ${running[0].key} is running for this project; publish again when it has finished`,
-      );
+      throw conflict(said('publication-running', { environment: running[0].key }));
     }
     // The rate: the oldest of the last `rateLimit` publications must be out of the window.
     const window = await tx.$queryRaw<{ seconds: number }[]>(Prisma.sql`/* hosting:publication-rate */
@@ -105,10 +103,7 @@ export async function claimPublication(
        ORDER BY "createdAt" DESC OFFSET ${request.rateLimit}::int - 1 LIMIT 1`);
     if (window[0]) {
       const seconds = Math.max(1, Math.ceil(window[0].seconds));
-      throw tooManyRequests(
-        `Too many publications: at most ${request.rateLimit} per minute per project; retry in ${seconds} s`,
-        seconds,
-      );
+      throw tooManyRequests(said('too-many-publications', { limit: request.rateLimit, seconds }), seconds);
     }
     const rows = await tx.$queryRaw<Omit<ClaimedPublication, 'sourcePublicationId'>[]>(Prisma.sql`/* hosting:claim */
       INSERT INTO "Publication" ("projectId", "environmentId", "sourcePublicationId", version, label, state, "leaseExpiresAt", "actorKind", "actorId", source, "idempotencyKey")

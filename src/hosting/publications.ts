@@ -4,7 +4,7 @@
 // lifecycle.ts).
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound, said } from '../errors.js';
 import type { ActorKind, ChangeSource } from '../content/origin.js';
 import { EDITOR } from './environments.js';
 
@@ -47,7 +47,7 @@ export async function listPublications(
       select: { id: true },
     }))
   ) {
-    throw notFound(`Environment ${options.environmentKey} not found`);
+    throw notFound(said('environment-not-found', { environment: options.environmentKey }));
   }
   const environmentKey = options.environmentKey ?? null;
   return db.$queryRaw<PublicationRecord[]>(Prisma.sql`/* hosting:publications */

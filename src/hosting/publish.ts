@@ -7,7 +7,7 @@
 // carries its action's idempotency key: publishing again under that key
 // returns the publication it already started (lifecycle.ts claimPublication).
 import { prisma } from '../db.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, notFound, said } from '../errors.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import { storage } from '../storage/index.js';
 import { EDITOR, LATEST, listEnvironments, type PublicationSummary } from './environments.js';
@@ -77,7 +77,7 @@ export async function publishEnvironment(options: PublishOptions): Promise<Publi
   const { projectId, environmentKey, hooks } = options;
   const environments = await listEnvironments(projectId);
   const environment = environments.find((e) => e.key === environmentKey);
-  if (!environment) throw notFound(`Environment ${environmentKey} not found`);
+  if (!environment) throw notFound(said('environment-not-found', { environment: environmentKey }));
   const label = validateLabel(environmentKey, options.label);
   await assertPublishingAllowed(projectId, 'Publishing');
   const sourceEnvironment =

@@ -2,7 +2,7 @@
 // resources. Before the first publication the counts are 0, createdAt is null
 // and there are no resources.
 import { prisma } from '../db.js';
-import { notFound } from '../errors.js';
+import { notFound, said } from '../errors.js';
 import type { PublishedResource } from './layout.js';
 
 export interface EnvironmentStatus {
@@ -21,7 +21,7 @@ export async function environmentStatus(projectId: number, environmentKey: strin
     where: { projectId_key: { projectId, key: environmentKey } },
     select: { currentPublication: true },
   });
-  if (!environment) throw notFound(`Environment ${environmentKey} not found`);
+  if (!environment) throw notFound(said('environment-not-found', { environment: environmentKey }));
   const p = environment.currentPublication;
   return {
     environmentKey,

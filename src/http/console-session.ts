@@ -8,7 +8,7 @@ import { getOperationAST, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.js';
 import type { Context, HttpExchange } from '../context.js';
-import { forbidden } from '../errors.js';
+import { forbidden, said } from '../errors.js';
 
 export function httpExchange(
   initial: { req?: FastifyRequest; reply?: FastifyReply },
@@ -31,8 +31,7 @@ export function httpExchange(
   };
 }
 
-export const CSRF_REFUSAL =
-  'A change signed in by session needs the X-CSRF-Token header (the lms_csrf cookie of the session)';
+const CSRF_REFUSAL = said('csrf-missing');
 
 export function useSessionCsrf(): Plugin {
   return {

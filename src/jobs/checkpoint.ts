@@ -2,6 +2,7 @@
 // and the summary message built from it. Shared by the runner (run.ts), which
 // writes it, and the final state changes (finish.ts), which need neither the
 // other nor the runner.
+import { jobMessage, jobPart, type JobMessage } from './messages.js';
 
 export interface Checkpoint {
   sequence: number;
@@ -70,30 +71,28 @@ export function addUsage(
   return { ...current, [id]: next };
 }
 
-/** Summary message of a finished job (contract: number of texts and characters translated). */
-export function summary(checkpoint: Checkpoint): string {
-  const skipped = checkpoint.skippedOverLimit
-    ? `; ${checkpoint.skippedOverLimit} not written because they exceed the key's characters limit`
-    : '';
-  const locked = checkpoint.skippedLocked
-    ? `; ${checkpoint.skippedLocked} not written because their key is locked`
-    : '';
-  const named = (checkpoint.llmFailures ?? [])
-    .slice(0, 3)
-    .map((f) => `${f.key}: ${f.message}`)
-    .join(' | ');
-  const failed = !checkpoint.failedTexts
-    ? ''
-    : checkpoint.llmUsage
-      ? `; ${checkpoint.failedTexts} left untranslated because the model's answer failed the checks twice (${named}${checkpoint.failedTexts > 3 ? ' | …' : ''})`
-      : `; ${checkpoint.failedTexts} left untranslated because the provider's answer lost a placeholder or the text was too large`;
-  const memory =
-    checkpoint.memoryFilled !== undefined ? `; ${checkpoint.memoryFilled} of them from the translation memory` : '';
-  const noMatch = checkpoint.memoryNoMatch
-    ? `; ${checkpoint.memoryNoMatch} without a memory match at the score asked for`
-    : '';
-  const glossary = checkpoint.glossaryTerms
-    ? `; the provider was given ${checkpoint.glossaryTerms} glossary terms found in the texts`
-    : '';
-  return `Translated ${checkpoint.texts} texts (${checkpoint.characters} characters)${memory}${noMatch}${glossary}${skipped}${locked}${failed}`;
+/** Summary message of a finished job (contract: number of texts and characters translated), in parts. */
+export function summary(checkpoint: Checkpoint): JobMessage {
+  const parts = [jobPart('translated', { count: checkpoint.texts, characters: checkpoint.characters })];
+  if (checkpoint.memoryFilled !== undefined) parts.push(jobPart('from-memory', { count: checkpoint.memoryFilled }));
+  if (checkpoint.memoryNoMatch) parts.push(jobPart('no-memory-match', { count: checkpoint.memoryNoMatch }));
+  if (checkpoint.glossaryTerms) parts.push(jobPart('glossary-terms', { count: checkpoint.glossaryTerms }));
+  if (checkpoint.skippedOverLimit) parts.push(jobPart('over-limit', { count: checkpoint.skippedOverLimit }));
+  if (checkpoint.skippedLocked) parts.push(jobPart('locked', { count: checkpoint.skippedLocked }));
+  if (checkpoint.failedTexts) {
+    // The model's reasons stay in the service's words (the checks' messages, as the model was told them).
+    const named = (checkpoint.llmFailures ?? [])
+      .slice(0, 3)
+      .map((f) => `${f.key}: ${f.message}`)
+      .join(' | ');
+    parts.push(
+      checkpoint.llmUsage
+        ? jobPart('model-failed', {
+            count: checkpoint.failedTexts,
+            failures: `${named}${checkpoint.failedTexts > 3 ? ' | …' : ''}`,
+          })
+        : jobPart('provider-failed', { count: checkpoint.failedTexts }),
+    );
+  }
+  return jobMessage(...parts);
 }

@@ -20,9 +20,12 @@ import { publishJobEvent } from './events.js';
 import { wakeWorkers } from './worker.js';
 import { openChange } from '../content/changes.js';
 import { currentOrigin } from '../content/origin.js';
+import { jobMessage, jobPart } from './messages.js';
 
 /** The small progress a new job shows (contract: "small value at start"). */
 export const INITIAL_PROGRESS = 0.01;
+/** A new job's message (the contract's 'OK'). */
+const started = jobMessage(jobPart('started'));
 const MAX_JOBS_PER_CALL = 50;
 
 /** A target language left out of a request built from settings, and why. */
@@ -99,7 +102,8 @@ export async function createAutoTranslateJobs(
           projectId,
           request: request as object,
           progress: INITIAL_PROGRESS,
-          message: 'OK',
+          message: started.message,
+          messageText: started.parts as object[],
           checkpoint: { sequence: 0 },
           origin: { ...origin },
           idempotencyKey: key,
@@ -173,7 +177,7 @@ async function createSkippedJob(
   origin: object,
   idempotencyKey: string | null,
 ) {
-  const message = `Skipped: ${target.reason}`;
+  const { message, parts } = jobMessage(jobPart('skipped', { reason: target.reason }));
   const job = await tx.job.create({
     data: {
       id: randomUUID(),
@@ -181,6 +185,7 @@ async function createSkippedJob(
       state: 'FAILED',
       progress: 0,
       message,
+      messageText: parts as object[],
       finishedAt: new Date(),
       checkpoint: { sequence: 1 },
       origin: { ...origin },
@@ -202,6 +207,7 @@ async function createSkippedJob(
     jobKind: job.kind,
     state: job.state,
     message,
+    messageText: parts,
     activityId: null,
   });
   return job;

@@ -7,16 +7,24 @@ import { publishJobEvent } from './events.js';
 import { recordJob } from '../metrics.js';
 import { openChange, queueAutomations, queueWebhooks } from '../content/changes.js';
 import type { Origin } from '../content/origin.js';
+import { jobMessage, jobPart, type JobMessage } from './messages.js';
 
 async function finalize(
   jobId: string,
   owner: string | null,
-  data: { state: 'SUCCESS' | 'FAILED' | 'CANCELLED'; message: string; progress?: number; metadata?: object },
+  data: {
+    state: 'SUCCESS' | 'FAILED' | 'CANCELLED';
+    /** A sentence alone (a provider's error) has no parts to word in other languages. */
+    message: JobMessage | string;
+    progress?: number;
+    metadata?: object;
+  },
 ): Promise<void> {
+  const { message, parts } = typeof data.message === 'string' ? { message: data.message, parts: null } : data.message;
   // The end of the job and its activity entry (AUTO_TRANSLATION_SUCCESS webhooks) commit together.
   const rows = await prisma().$transaction(async (tx) => {
     const ended = await tx.$queryRaw<Job[]>(Prisma.sql`/* jobs:finish */
-      UPDATE "Job" SET state = ${data.state}::"JobState", message = ${data.message}, progress = coalesce(${data.progress ?? null}, progress),
+      UPDATE "Job" SET state = ${data.state}::"JobState", message = ${message}, "messageText" = ${parts ? JSON.stringify(parts) : null}::jsonb, progress = coalesce(${data.progress ?? null}, progress),
             metadata = coalesce(${data.metadata ? JSON.stringify(data.metadata) : null}::jsonb, metadata), "finishedAt" = now(), "updatedAt" = now(),
             "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
             checkpoint = jsonb_set(checkpoint, '{sequence}', to_jsonb(coalesce((checkpoint->>'sequence')::int, 0) + 1))
@@ -39,6 +47,7 @@ async function finalize(
           jobKind: job.kind,
           state: job.state,
           message: job.message,
+          messageText: job.messageText,
           activityId: checkpoint.activityId ?? null,
         },
         { origin },
@@ -65,16 +74,16 @@ async function finalize(
   );
 }
 
-export function succeedJob(job: Job, owner: string, message: string, metadata: object): Promise<void> {
+export function succeedJob(job: Job, owner: string, message: JobMessage, metadata: object): Promise<void> {
   return finalize(job.id, owner, { state: 'SUCCESS', message, progress: 1, metadata });
 }
 
-export function failJob(job: Pick<Job, 'id'>, owner: string | null, message: string): Promise<void> {
+export function failJob(job: Pick<Job, 'id'>, owner: string | null, message: JobMessage | string): Promise<void> {
   return finalize(job.id, owner, { state: 'FAILED', message });
 }
 
 export function cancelJobRow(jobId: string, owner: string | null): Promise<void> {
-  return finalize(jobId, owner, { state: 'CANCELLED', message: 'Cancelled' });
+  return finalize(jobId, owner, { state: 'CANCELLED', message: jobMessage(jobPart('cancelled')) });
 }
 
 /** The origin a job's writes are recorded with (the worker runs it in the same). */

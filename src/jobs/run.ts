@@ -24,6 +24,7 @@ import type { AutoTranslateRequest } from './request.js';
 import { llmClientForProject, providerForProject } from './provider.js';
 import { publishJobEvent } from './events.js';
 import { failJob, succeedJob } from './finish.js';
+import { jobMessage, jobPart } from './messages.js';
 import { addUsage, MAX_LISTED_FAILURES, summary, type Checkpoint } from './checkpoint.js';
 import { fillFromMemory } from './memory-fill.js';
 import { withBatchGlossary } from './glossary-handoff.js';
@@ -349,10 +350,13 @@ export async function runJob(job: Job, context: { owner: string; signal: AbortSi
 async function autoPublish(job: Job): Promise<void> {
   const outcome = await publishAfterWrite(job.projectId, 'AUTO_PUBLISH');
   if (outcome.published) return;
+  const done = await prisma().job.findUniqueOrThrow({ where: { id: job.id } });
+  const note = jobMessage(jobPart('not-published', { code: outcome.code, reason: outcome.reason }));
   await prisma().job.update({
     where: { id: job.id },
     data: {
-      message: `${(await prisma().job.findUniqueOrThrow({ where: { id: job.id } })).message}; ${outcome.warning}`,
+      message: `${done.message}; ${note.message}`,
+      messageText: done.messageText ? [...(done.messageText as object[]), ...note.parts] : undefined,
     },
   });
 }

@@ -8,6 +8,7 @@ import { logger } from '../log.js';
 import { Prisma, type Job } from '../generated/prisma/client.js';
 import { runJob, LeaseLostError, JobCancelledError } from './run.js';
 import { cancelJobRow, failJob, jobOrigin } from './finish.js';
+import { jobMessage, jobPart } from './messages.js';
 import { withOrigin } from '../content/origin.js';
 import { announceChanges } from '../history/notify.js';
 import { PollLoop } from '../poll-loop.js';
@@ -100,7 +101,7 @@ export class JobWorker {
     );
     try {
       if (job.attempts > this.maxAttempts) {
-        await failJob(job, this.options.owner, `Job given up after ${job.attempts - 1} attempts`);
+        await failJob(job, this.options.owner, jobMessage(jobPart('given-up', { attempts: job.attempts - 1 })));
         return;
       }
       await runJob(job, { owner: this.options.owner, signal: controller.signal });

@@ -4,7 +4,7 @@
 // domain entry point that takes a project goes through here, stating the
 // permission it needs.
 import { prisma } from '../db.js';
-import { forbidden, notFound } from '../errors.js';
+import { forbidden, notFound, said } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import {
   allows,
@@ -94,19 +94,16 @@ export async function resolveProject(
         where: { id: principal.projectId },
         select: { projectToken: true },
       });
-      if (own?.projectToken !== projectToken) throw notFound(`Project ${projectToken} not found`);
+      if (own?.projectToken !== projectToken) throw notFound(said('project-not-found', { project: projectToken }));
     }
-    if (!API_KEY_PERMISSIONS.includes(permission))
-      throw forbidden(
-        `A project API key cannot do this (${permission}); use an account credential of a project member`,
-      );
+    if (!API_KEY_PERMISSIONS.includes(permission)) throw forbidden(said('api-key-cannot', { permission }));
     return principal.projectId;
   }
   if (principal.kind === 'inContext') return inContextProject(principal, projectToken, permission, options);
   if (principal.kind !== 'account') throw accountNeeded(principal);
   if (!projectToken) throw notFound('projectToken is required with an account credential');
   const member = await membership(principal, { projectToken });
-  if (!member) throw notFound(`Project ${projectToken} not found`);
+  if (!member) throw notFound(said('project-not-found', { project: projectToken }));
   await authorize(member, permission, options);
   return member.projectId;
 }
@@ -128,7 +125,7 @@ async function inContextProject(
       where: { id: principal.projectId },
       select: { projectToken: true },
     });
-    if (own?.projectToken !== projectToken) throw notFound(`Project ${projectToken} not found`);
+    if (own?.projectToken !== projectToken) throw notFound(said('project-not-found', { project: projectToken }));
   }
   if (!inContextPermissions(principal).includes(permission))
     throw forbidden(`An in-context token cannot do this (${permission}); it reads the project and writes texts only`);
@@ -153,8 +150,8 @@ async function inContextProject(
 /** Checks a member's grant against a permission (and the languages written); throws FORBIDDEN. */
 async function authorize(member: Membership, permission: Permission, options: AccessOptions): Promise<void> {
   if (!allows(member, permission)) {
-    const why = permission === 'REVIEW' && member.role === 'TRANSLATOR' ? ' without the review permission' : '';
-    throw forbidden(`The ${member.role} role${why} does not allow ${permission} in this project`);
+    const withoutReview = permission === 'REVIEW' && member.role === 'TRANSLATOR';
+    throw forbidden(said(withoutReview ? 'role-forbids-review' : 'role-forbids', { role: member.role, permission }));
   }
   if ((permission === 'TRANSLATE' || permission === 'REVIEW') && languageScoped(member) && options.languages) {
     const keys = [...new Set(options.languages)];
@@ -167,7 +164,10 @@ async function authorize(member: Membership, permission: Permission, options: Ac
     const outside = keys.filter((k) => !allowed.has(k));
     if (outside.length) {
       throw forbidden(
-        `This translator may write only ${[...allowed].sort().join(', ') || 'no language'}; not ${outside.join(', ')}`,
+        said('translator-languages', {
+          allowed: [...allowed].sort().join(', ') || 'no language',
+          refused: outside.join(', '),
+        }),
       );
     }
   }

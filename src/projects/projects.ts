@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { prisma } from '../db.js';
-import { badRequest, paymentRequired } from '../errors.js';
+import { badRequest, paymentRequired, said } from '../errors.js';
 import { randomToken, sha256 } from '../auth/secrets.js';
 import { openChange } from '../content/changes.js';
 import { projectStats } from './stats.js';
@@ -31,8 +31,8 @@ export interface CreateProjectInput {
 }
 
 function checkName(name: string): void {
-  if (name.trim() === '') throw badRequest('name is required and must be a non-empty string');
-  if (name.length > MAX_NAME) throw badRequest(`name must have at most ${MAX_NAME} characters`);
+  if (name.trim() === '') throw badRequest(said('name-required'));
+  if (name.length > MAX_NAME) throw badRequest(said('name-too-long', { max: MAX_NAME }));
 }
 
 const newApiKey = (): { apiKey: string; apiKeyHash: string } => {
@@ -47,7 +47,7 @@ export async function createProject({ accountId, name }: CreateProjectInput): Pr
     select: { plan: true, _count: { select: { memberships: { where: { role: 'OWNER' } } } } },
   });
   if (account.plan.maxProjects != null && account._count.memberships >= account.plan.maxProjects) {
-    throw paymentRequired(`The ${account.plan.name} plan allows at most ${account.plan.maxProjects} projects`);
+    throw paymentRequired(said('plan-projects', { plan: account.plan.name, max: account.plan.maxProjects }));
   }
   return prisma().project.create({
     data: {

@@ -4,7 +4,7 @@
 // translationChanges and projectActivity: src/schema/activity.ts.)
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
-import { badRequest, forbidden } from '../errors.js';
+import { badRequest, forbidden, said } from '../errors.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { clearedCookies, endSession, sessionCookies, signIn } from '../auth/sessions.js';
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
       // A JSON body only: another site's form could otherwise sign the browser in to the attacker's account.
       if (!ctx.http?.jsonBody) throw badRequest('signIn works over HTTP POST /graphql with a JSON body only');
       const session = await signIn(args.email, args.password, ctx.http.address, ctx.config.session, ctx.http.userAgent);
-      if (!session) throw forbidden('Wrong email or password');
+      if (!session) throw forbidden(said('wrong-sign-in'));
       for (const cookie of sessionCookies(session, ctx.http.secure)) ctx.http.setCookie(cookie);
       return {
         accountId: session.accountId,

@@ -3,6 +3,8 @@ import { prisma } from '../db.js';
 import { events, type JobEvent } from '../events/pubsub.js';
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
+import { MessageTextType } from './message-text.js';
+import type { MessageText } from '../message-text.js';
 import { createAutoTranslateJobs } from '../jobs/create.js';
 import {
   cancelJob,
@@ -109,6 +111,13 @@ export const JobType = builder.prismaObject('Job', {
     started: t.expose('startedAt', { type: 'DateTime' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     message: t.exposeString('message'),
+    messageText: t.field({
+      type: [MessageTextType],
+      nullable: true,
+      description:
+        "The message as data, its parts in order (the message joins them with '; '): null where it has no wording of its own (a provider's error) and for jobs that ended before jobs carried it.",
+      resolve: (j) => j.messageText as MessageText[] | null,
+    }),
     metadata: t.field({
       type: 'JSON',
       description: 'Empty at start; the contract metadata afterwards.',

@@ -7,6 +7,7 @@ import { ACTIVITY_DERIVATION, EDIT_DERIVATION } from '../projects/stats.js';
 import { projectNamespaces, type ProjectNamespace } from '../projects/namespaces.js';
 import { hostingResources, type HostingResource } from '../hosting/resources.js';
 import { listEnvironments } from '../hosting/environments.js';
+import { projectOnboarding, type ProjectOnboarding } from '../projects/onboarding.js';
 import { EnvironmentType } from './hosting.js';
 import './language.js';
 import './customer.js';
@@ -33,6 +34,23 @@ const HostingResourceType = builder.objectRef<HostingResource>('HostingResource'
     customerId: t.exposeString('customerId', {
       nullable: true,
       description: 'The customer key of a customer-specific file.',
+    }),
+  }),
+});
+
+const OnboardingType = builder.objectRef<ProjectOnboarding>('ProjectOnboarding').implement({
+  description: "The first-run checklist's steps, each read from the project's state.",
+  fields: (t) => ({
+    languagesAdded: t.exposeBoolean('languagesAdded', { description: 'A language besides the first.' }),
+    textsImported: t.exposeBoolean('textsImported', {
+      description: 'The project has keys, or an import ran.',
+    }),
+    teamInvited: t.exposeBoolean('teamInvited', {
+      description: 'Another member, or a pending e-mail invitation.',
+    }),
+    published: t.exposeBoolean('published', { description: 'An environment serves files.' }),
+    appConnected: t.exposeBoolean('appConnected', {
+      description: 'The project API key was used for a change (the app or its build calls the API).',
     }),
   }),
 });
@@ -104,6 +122,14 @@ export const ProjectType = builder.prismaObject('Project', {
       description:
         "Every file served now by every environment (each environment's current publication), environments in publication order; empty before the first publication.",
       resolve: (p) => hostingResources(p.id),
+    }),
+    onboarding: t.field({
+      type: OnboardingType,
+      nullable: true,
+      description:
+        'The first-run checklist (add languages, import, invite, publish, connect the app); null for those who may not change the settings: the steps are theirs.',
+      resolve: async (p, _a, ctx) =>
+        (await mayInProject(ctx.principal, p.id, 'SETTINGS')) ? projectOnboarding(p.id) : null,
     }),
   }),
 });

@@ -10,6 +10,7 @@ import { listFindings, type FindingCount, type FindingPage, type FindingRow } fr
 import { dismissFinding, restoreFinding } from '../findings/dismiss.js';
 import { readCheckSettings, updateCheckSettings } from '../findings/settings.js';
 import { prisma } from '../db.js';
+import { MessageTextType } from './message-text.js';
 
 const FindingType = builder.objectRef<FindingRow>('QualityFinding').implement({
   description: 'A quality-check finding of a translation, as stored after its last write.',
@@ -22,6 +23,12 @@ const FindingType = builder.objectRef<FindingRow>('QualityFinding').implement({
       description: 'error, warning or info, as the project sets it for the check.',
     }),
     message: t.exposeString('message', { description: 'What is wrong and what to do.' }),
+    messageText: t.field({
+      type: MessageTextType,
+      nullable: true,
+      description: 'The message as data (null for a finding stored before findings carried it).',
+      resolve: (f) => f.messageText,
+    }),
     spanStart: t.exposeInt('spanStart', {
       nullable: true,
       description: 'Where in the text (UTF-16 offsets); null when something is missing.',

@@ -15,6 +15,7 @@ import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { TranslationType } from './translation.js';
 import type { KeyFinding } from '../findings/read.js';
+import { MessageTextType } from './message-text.js';
 
 const KeyFindingType = builder.objectRef<KeyFinding>('KeyQualityFinding').implement({
   description: "A stored quality-check finding of one of a key's translations.",
@@ -25,6 +26,12 @@ const KeyFindingType = builder.objectRef<KeyFinding>('KeyQualityFinding').implem
       description: 'error, warning or info, as the project sets it for the check.',
     }),
     message: t.exposeString('message', { description: 'What is wrong and what to do.' }),
+    messageText: t.field({
+      type: MessageTextType,
+      nullable: true,
+      description: 'The message as data (null for a finding stored before findings carried it).',
+      resolve: (f) => f.messageText,
+    }),
   }),
 });
 

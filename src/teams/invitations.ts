@@ -5,7 +5,7 @@
 // link). Accepting adds the account to the project with the invitation's
 // role; a person without an account creates one by setting a password.
 import { prisma } from '../db.js';
-import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound, said } from '../errors.js';
 import { hashPassword, randomToken, safeEqual, sha256 } from '../auth/secrets.js';
 import { sendInvitationMail } from './mail.js';
 import { languageKeys, storedGrant, type GrantInput } from './members.js';
@@ -103,7 +103,7 @@ export interface InviteResult {
  */
 export async function inviteMember(input: InviteInput): Promise<InviteResult> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw badRequest('email must be an e-mail address');
+  if (!EMAIL.test(email)) throw badRequest(said('email-invalid'));
   requireInvitable(input.role);
   const grant = await storedGrant(prisma(), input.projectId, input);
   if (
@@ -112,7 +112,7 @@ export async function inviteMember(input: InviteInput): Promise<InviteResult> {
       select: { accountId: true },
     })
   ) {
-    throw conflict(`${email} is already a member of this project`);
+    throw conflict(said('already-member', { email }));
   }
   const token = randomToken('lms_inv_', 24);
   const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
@@ -258,12 +258,11 @@ async function usable(token: string) {
     where: { tokenHash: hash },
     include: { project: { select: { id: true, name: true, projectToken: true } } },
   });
-  if (!row || !safeEqual(row.tokenHash, hash))
-    throw notFound('This invitation link is not valid (it may have been reset or withdrawn)');
-  if (row.kind === 'LINK' && !row.enabled) throw notFound('This invitation link has been disabled');
-  if (row.kind === 'EMAIL' && row.acceptedAt) throw notFound('This invitation link has already been used');
+  if (!row || !safeEqual(row.tokenHash, hash)) throw notFound(said('invitation-invalid'));
+  if (row.kind === 'LINK' && !row.enabled) throw notFound(said('invitation-disabled'));
+  if (row.kind === 'EMAIL' && row.acceptedAt) throw notFound(said('invitation-used'));
   if (row.kind === 'EMAIL' && row.expiresAt && row.expiresAt.getTime() <= Date.now())
-    throw notFound('This invitation link has expired');
+    throw notFound(said('invitation-expired'));
   return row;
 }
 
@@ -331,12 +330,12 @@ export async function acceptInvitation(input: AcceptInput): Promise<AcceptResult
       select: { id: true, email: true },
     });
     if (invitation.email && invitation.email !== account.email) {
-      throw forbidden(`This invitation was sent to ${invitation.email}; sign in as that account to accept it`);
+      throw forbidden(said('invitation-for-other', { email: invitation.email! }));
     }
   } else {
     const email = (invitation.email ?? input.email ?? '').trim().toLowerCase();
     if (!EMAIL.test(email)) throw badRequest('email is required to create an account with this link');
-    if (typeof input.password !== 'string') throw badRequest('password must have at least 8 characters');
+    if (typeof input.password !== 'string') throw badRequest(said('password-too-short', { field: 'password' }));
     checkNewPassword(input.password);
     if (await prisma().account.findUnique({ where: { email }, select: { id: true } })) {
       throw forbidden(
@@ -372,7 +371,7 @@ export async function acceptInvitation(input: AcceptInput): Promise<AcceptResult
           where: { id: invitation.id, acceptedAt: null },
           data: { acceptedAt: new Date() },
         });
-        if (count === 0) throw notFound('This invitation link has already been used');
+        if (count === 0) throw notFound(said('invitation-used'));
       }
       await tx.projectMember.create({
         data: {

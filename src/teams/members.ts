@@ -5,7 +5,7 @@
 // neither leave nor be removed. Each change locks the project row, so two
 // concurrent changes cannot leave a project without an owner.
 import { lockProject, prisma, type Db } from '../db.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, notFound, said } from '../errors.js';
 import { allows, type MemberGrant, type Role } from './permissions.js';
 
 export interface MemberView {
@@ -94,7 +94,7 @@ async function memberByEmail(db: Db, projectId: number, email: string) {
     where: { projectId, account: { email: email.trim().toLowerCase() } },
     select: { accountId: true, role: true },
   });
-  if (!member) throw notFound(`${email} is not a member of this project`);
+  if (!member) throw notFound(said('not-member', { email }));
   return member;
 }
 
@@ -115,8 +115,7 @@ export async function updateMember(input: UpdateMemberInput): Promise<void> {
   if (input.role === 'OWNER') throw badRequest('A project has one owner: use transferOwnership to hand it over');
   await withProjectLocked(input.projectId, async (tx) => {
     const member = await memberByEmail(tx, input.projectId, input.email);
-    if (member.role === 'OWNER')
-      throw conflict("The owner's role changes only by transferring ownership to another member");
+    if (member.role === 'OWNER') throw conflict(said('owner-role'));
     const grant = await storedGrant(tx, input.projectId, input);
     await tx.projectMember.update({
       where: { projectId_accountId: { projectId: input.projectId, accountId: member.accountId } },
@@ -130,7 +129,7 @@ export async function removeMember(input: { projectId: number; email: string }):
   await withProjectLocked(input.projectId, async (tx) => {
     const member = await memberByEmail(tx, input.projectId, input.email);
     if (member.role === 'OWNER' && (await ownerCount(tx, input.projectId)) <= 1) {
-      throw conflict('The last owner cannot be removed: transfer ownership first');
+      throw conflict(said('last-owner-removed'));
     }
     await tx.projectMember.delete({
       where: { projectId_accountId: { projectId: input.projectId, accountId: member.accountId } },
@@ -144,7 +143,7 @@ export async function leaveProject(input: { projectId: number; accountId: number
     const member = await tx.projectMember.findUnique({ where: { projectId_accountId: input }, select: { role: true } });
     if (!member) throw notFound('You are not a member of this project');
     if (member.role === 'OWNER' && (await ownerCount(tx, input.projectId)) <= 1) {
-      throw conflict('The last owner cannot leave the project: transfer ownership first');
+      throw conflict(said('last-owner-leaves'));
     }
     await tx.projectMember.delete({ where: { projectId_accountId: input } });
   });

@@ -8,7 +8,10 @@
 // publishing is checked before anything is written (assertPublishingAllowed).
 import { AppError } from '../errors.js';
 
-export type PublishOutcome = { published: true } | { published: false; warning: string };
+export type PublishOutcome =
+  | { published: true }
+  /** warning: the sentence; code (" (CONFLICT)" or '') and reason: its parts. */
+  | { published: false; warning: string; code: string; reason: string };
 
 /** Publishes _latest; never throws: a failure comes back as the warning to report. */
 export async function publishAfterWrite(
@@ -24,6 +27,6 @@ export async function publishAfterWrite(
     const reason = error instanceof Error ? error.message : String(error);
     const code = error instanceof AppError ? ` (${error.code})` : '';
     const written = option === 'AUTO_PUBLISH' ? 'the translations are' : 'the import is';
-    return { published: false, warning: `${option} failed${code}: ${reason}; ${written} committed` };
+    return { published: false, warning: `${option} failed${code}: ${reason}; ${written} committed`, code, reason };
   }
 }

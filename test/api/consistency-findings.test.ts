@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
+import { CHECK_MESSAGES } from '../../src/checks/messages.js';
+import { wordInEnglish } from '../../src/message-text.js';
 
 let service: TestService;
 let owner: TestAccount;
@@ -172,6 +174,17 @@ describe('consistency findings', () => {
         ],
       },
     ]);
+    // The message as data too (src/checks/messages.ts), for a client that words it in its own language.
+    const worded = await api.gql(
+      'query($f: EditorFilter) { editorRows(filter: $f) { keys { consistencyFindings(languages: ["de"]) { message messageText { id params } } } } }',
+      { f: { key: 'save.menu' } },
+    );
+    const [finding] = worded.data.editorRows.keys[0].consistencyFindings;
+    expect(finding.messageText).toEqual({
+      id: `${INCONSISTENT}.keys`,
+      params: { keys: 'save.dialog ("Sichern")' },
+    });
+    expect(wordInEnglish(CHECK_MESSAGES, finding.messageText)).toBe(finding.message);
   });
 
   it('follows a fix: the group a text leaves and the one it joins are computed again', async () => {

@@ -108,6 +108,16 @@ describe('dismissal', () => {
     const open = (await api.gql(FINDINGS, { l: 'de', c: 'same-as-source' })).data.qualityFindings;
     expect(open.total).toBe(0);
     const all = (await api.gql(FINDINGS, { l: 'de', c: 'same-as-source', d: true })).data.qualityFindings;
+    // The message as data too, for a client that words it in its own language (src/checks/messages.ts).
+    const [worded] = (
+      await api.gql(
+        `{ qualityFindings(languageCode: "de", check: "same-as-source", includeDismissed: true) { findings { message messageText { id params } } } }`,
+      )
+    ).data.qualityFindings.findings;
+    expect(worded).toEqual({
+      message: 'The translation is the source text: translate it, or dismiss this if it is the same in this language',
+      messageText: { id: 'same-as-source.same', params: {} },
+    });
     expect(all.findings).toMatchObject([{ key: 'brand', dismissed: true }]);
     // Written again with the same text: still dismissed. Another text: back.
     await api.patch('/api/v2/translations', {

@@ -8,6 +8,8 @@ import { pseudoLocalize } from '../../src/mt/index.js';
 import { parseIcuPlural } from '../../src/formats/plural.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
 import { readTranslations, seedTranslations } from '../support/content.js';
+import { JOB_MESSAGES } from '../../src/jobs/messages.js';
+import { wordInEnglish, type MessageText } from '../../src/message-text.js';
 
 let service: TestService;
 let apiKey: string;
@@ -65,6 +67,16 @@ describe('POST /api/v1/jobs/auto-translate', () => {
     expect(done.state).toBe('SUCCESS');
     expect(done.progress).toBe(1);
     expect(done.message).toMatch(/^Translated 2 texts \(\d+ characters\)$/);
+    // GraphQL has the message as data as well (src/jobs/messages.ts).
+    const worded = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+      payload: { query: `{ job(jobId: "${job.jobId}") { message messageText { id params } } }` },
+    });
+    const { messageText } = worded.json().data.job;
+    expect(messageText).toEqual([{ id: 'translated', params: { count: 2, characters: expect.any(Number) } }]);
+    expect(messageText.map((p: MessageText) => wordInEnglish(JOB_MESSAGES, p)).join('; ')).toBe(done.message);
     expect(done.metadata).toEqual({
       targetProjectLanguage: 'de',
       targetLanguage: 'de',

@@ -183,6 +183,38 @@ describe('members', () => {
     expect(listed.find((m: { email: string }) => m.email === members.VIEWER.email).accountId).toBe(String(row.id));
   });
 
+  it('Project.onboarding (the first-run checklist) reads the steps from the project, for those who may change its settings', async () => {
+    const onboarding = async (token: string, p = project.projectToken) =>
+      (
+        await ok(
+          token,
+          'query($p: String) { project(projectToken: $p) { onboarding { languagesAdded textsImported teamInvited published appConnected } } }',
+          { p },
+        )
+      ).project.onboarding;
+    // Languages added and a key written with the project API key (beforeAll), members joined; nothing published.
+    const state = {
+      languagesAdded: true,
+      textsImported: true,
+      teamInvited: true,
+      published: false,
+      appConnected: true,
+    };
+    expect(await onboarding(owner.token)).toEqual(state);
+    expect(await onboarding(members.ADMIN.token)).toEqual(state);
+    expect(await onboarding(members.TRANSLATOR.token)).toBeNull();
+    expect(await onboarding(members.VIEWER.token)).toBeNull();
+    // A new project: nothing done yet.
+    const fresh = await owner.project('Fresh project');
+    expect(await onboarding(owner.token, fresh.projectToken)).toEqual({
+      languagesAdded: false,
+      textsImported: false,
+      teamInvited: false,
+      published: false,
+      appConnected: false,
+    });
+  });
+
   it('REST: lists members for any member, invites only with the MEMBERS permission (403 in the envelope otherwise)', async () => {
     const url = `/api/v2/projects/${project.projectToken}/members`;
     const listed = await service.request({ url, headers: { authorization: members.VIEWER.token } });

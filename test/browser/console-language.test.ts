@@ -3,7 +3,9 @@
 // in German from the sign-in on (<html lang="de">), with German plurals,
 // numbers and dates, and no axe violation; switching the language in the
 // account settings to English changes the console at once, and the choice
-// outlives a reload. (Browsers in English get English: every other browser test.)
+// outlives a reload. The service's own messages are German too: a refusal, a
+// quality check's finding (in the editor and stored), a job's summary.
+// (Browsers in English get English: every other browser test.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
@@ -20,7 +22,8 @@ const KEYS = 1_234;
 const lang = () => page.evaluate(() => document.documentElement.lang);
 
 beforeAll(async () => {
-  service = await startTestService({ listen: true, worker: false });
+  // With the job worker: a job's summary is one of the service's messages shown in German.
+  service = await startTestService({ listen: true });
   browser = await launchBrowser();
   account = await service.account({ email: 'sprache@example.com' });
   api = await projectApi(service, account, 'Webshop');
@@ -97,5 +100,51 @@ describe('a German browser', () => {
     await page.getByRole('combobox', { name: 'Console language' }).selectOption('de');
     await page.getByRole('heading', { name: 'Kontoeinstellungen', level: 1 }).waitFor();
     expect(await lang()).toBe('de');
+  });
+});
+
+describe("the service's messages in a German browser", () => {
+  it('shows a refusal, a check finding and a job summary in German', async () => {
+    expect((await api.post('/api/v1/languages', { key: 'de', name: 'Deutsch' })).status).toBe(200);
+    const content = [
+      { key: 'greeting', language: 'en', text: 'Hello {name}.' },
+      { key: 'greeting', language: 'de', text: 'Hallo.' },
+    ];
+    expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+
+    // A refusal: the key exists (the service's CONFLICT, worded by its messageText).
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/translations?key=greeting`);
+    const form = page.getByRole('form', { name: 'Schlüssel anlegen' });
+    await form.getByLabel('Neuer Schlüssel').fill('greeting');
+    await form.getByRole('button', { name: 'Schlüssel anlegen' }).click();
+    await expect.poll(() => form.textContent()).toContain('Nicht angelegt: Schlüssel „greeting“ gibt es schon');
+
+    // A check's finding while the text is shown in the editor (the checks run in the console) ...
+    const cell = page.getByRole('gridcell', { name: /^greeting in de: Hallo\./ });
+    expect(await cell.getAttribute('aria-label')).toContain(
+      'Platzhalter {name} fehlt: Übernehmen Sie ihn so in die Übersetzung, wie er im Ausgangstext steht',
+    );
+    // ... and as the service stored it, on the Quality screen, under the check's German name.
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/quality`);
+    const finding = page.getByRole('table', { name: 'Befunde' }).getByRole('row').filter({ hasText: 'greeting' });
+    await expect
+      .poll(() => finding.first().textContent(), { timeout: 15_000 })
+      .toContain('Platzhalter fehltPlatzhalter {name} fehlt: Übernehmen Sie ihn so in die Übersetzung');
+
+    // A job's summary: "1.234 Texte übersetzt (… Zeichen)".
+    const started = await api.post('/api/v1/jobs/auto-translate', {
+      translationProvider: 'PSEUDO',
+      targetProjectLanguage: 'de',
+      targetLanguage: 'de',
+      sourceProjectLanguage: 'en',
+    });
+    expect(started.status).toBe(200);
+    await expect
+      .poll(async () => (await api.get(`/api/v1/jobs/${started.data.jobId}`)).data.state, { timeout: 30_000 })
+      .toBe('SUCCESS');
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/auto-translate`);
+    const jobs = page.getByRole('table', { name: 'Letzte Aufträge zur automatischen Übersetzung, neueste zuerst' });
+    await expect.poll(() => jobs.textContent()).toMatch(/1\.234 Texte übersetzt \(\d{1,3}(\.\d{3})* Zeichen\)/);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

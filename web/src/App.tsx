@@ -1,19 +1,38 @@
 // The console's screens, routed by the URL hash (#/ the projects, #/projects/<token>
 // a project's screens, the editor first, #/account the account's settings) so that only `/` and the built assets are paths of the service.
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { client, onSessionEnded, resetSocket } from './client';
 import { graphql } from './graphql';
 import { SignIn } from './SignIn';
 import { Dashboard } from './Dashboard';
 import { ProjectLayout } from './ProjectLayout';
-import { InvitationPage } from './InvitationPage';
-import { AccountSettings } from './AccountSettings';
+
+// The account's settings and an invitation's page are chunks of their own, fetched when opened: the
+// console's first script is the dashboard's and the editor's.
+const InvitationPage = lazy(async () => ({ default: (await import('./InvitationPage')).InvitationPage }));
+const AccountSettings = lazy(async () => ({ default: (await import('./AccountSettings')).AccountSettings }));
 import { ThemePicker } from './theme';
 import { useTranslation } from 'react-i18next';
 
 const ViewerQuery = graphql(`query Viewer { viewer { email sessionExpiresAt } }`);
 const SignOut = graphql(`mutation SignOut { signOut }`);
+
+/** A screen of its own chunk: the loading page until it has arrived. */
+function Loading({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Suspense
+      fallback={
+        <main className="loading" aria-busy="true">
+          {t('app.loading')}
+        </main>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash);
@@ -27,7 +46,9 @@ function useHash(): string {
 
 export function App() {
   const { t } = useTranslation();
-  const [{ data, fetching }, refetch] = useQuery({ query: ViewerQuery });
+  const [{ data: fetched, fetching }, refetch] = useQuery({ query: ViewerQuery });
+  // The screen drawn for the viewer is a render in the background, in slices that yield to input.
+  const data = useDeferredValue(fetched);
   const hash = useHash();
   const signedIn = useCallback(() => {
     resetSocket();
@@ -41,7 +62,7 @@ export function App() {
     location.hash = '#/';
     refetch({ requestPolicy: 'network-only' });
   };
-  if (fetching && !data)
+  if (!data && (fetching || fetched))
     return (
       <main className="loading" aria-busy="true">
         {t('app.loading')}
@@ -51,12 +72,14 @@ export function App() {
   const [, invitation] = /^#\/invitations\/([^/]+)/.exec(hash) ?? [];
   if (invitation)
     return (
-      <InvitationPage
-        token={decodeURIComponent(invitation)}
-        viewerEmail={data?.viewer?.email ?? null}
-        onSignedIn={signedIn}
-        onSignOut={signOut}
-      />
+      <Loading>
+        <InvitationPage
+          token={decodeURIComponent(invitation)}
+          viewerEmail={data?.viewer?.email ?? null}
+          onSignedIn={signedIn}
+          onSignOut={signOut}
+        />
+      </Loading>
     );
   if (!data?.viewer) return <SignIn onSignedIn={signedIn} />;
   const [, project, section] = /^#\/projects\/([^/]+)(?:\/([a-z-]+))?/.exec(hash) ?? [];
@@ -80,7 +103,9 @@ export function App() {
       {project ? (
         <ProjectLayout projectToken={decodeURIComponent(project)} section={section} />
       ) : hash.startsWith('#/account') ? (
-        <AccountSettings />
+        <Loading>
+          <AccountSettings />
+        </Loading>
       ) : (
         <Dashboard />
       )}

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql';
 import { messageOf } from './feedback';
+import { wordJobMessage } from './server-text';
 import { AutoTranslateSettings } from './AutoTranslateSettings';
 import { TranslationContextSection } from './TranslationContextSection';
 import { LlmProviderSection } from './LlmProviderSection';
@@ -19,13 +20,13 @@ const LanguagesQuery = graphql(
   `query AutoTranslateLanguages($projectToken: String!) { project(projectToken: $projectToken) { languages { key name isDefault } } }`,
 );
 const JobsQuery = graphql(
-  `query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`,
+  `query RecentJobs($projectToken: String!) { jobs(projectToken: $projectToken) { jobId state progress started finishedAt message messageText { id params } translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`,
 );
 const JobQuery = graphql(
-  `query OneJob($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } failedTexts { key message } } }`,
+  `query OneJob($projectToken: String!, $jobId: String!) { job(projectToken: $projectToken, jobId: $jobId) { jobId state progress started finishedAt message messageText { id params } translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } failedTexts { key message } } }`,
 );
 const AutoTranslate = graphql(
-  `mutation StartAutoTranslate($projectToken: String!, $input: AutoTranslateInput!) { autoTranslate(projectToken: $projectToken, input: $input) { jobId state progress started finishedAt message translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`,
+  `mutation StartAutoTranslate($projectToken: String!, $input: AutoTranslateInput!) { autoTranslate(projectToken: $projectToken, input: $input) { jobId state progress started finishedAt message messageText { id params } translationProvider sourceProjectLanguage targetProjectLanguage usage { model inputTokens outputTokens estimatedCost } } }`,
 );
 const CancelJob = graphql(
   `mutation CancelJob($projectToken: String!, $jobId: String!) { cancelJob(projectToken: $projectToken, jobId: $jobId) { jobId state } }`,
@@ -186,7 +187,7 @@ export function AutoTranslateScreen({ projectToken }: { projectToken: string }) 
                   </td>
                   <td>{t('dashboard.percent', { value: percent(job.progress) })}</td>
                   <td>
-                    {job.message}
+                    {wordJobMessage(job.messageText, job.message)}
                     {usageText(job.usage) && (
                       <>
                         <br />
@@ -419,7 +420,8 @@ function JobCard({ projectToken, jobId, onFinished }: { projectToken: string; jo
   const state = live?.state ?? job?.state ?? 'STARTED';
   const progress = live?.progress ?? job?.progress ?? 0;
   const finished = FINAL.has(state);
-  const message = (finished ? (job?.message ?? live?.message) : live?.message) ?? '';
+  // The job row has the final message as data too (the live event only its English sentence).
+  const message = finished && job ? wordJobMessage(job.messageText, job.message) : (live?.message ?? '');
   const name = job ? `${job.sourceProjectLanguage} → ${job.targetProjectLanguage}` : jobId;
   const doCancel = async () => {
     const result = await cancel({ projectToken, jobId });

@@ -1,6 +1,6 @@
 // The account's projects with the contract's sorts, per-language progress,
 // keys and unpublished changes; and a form to create a project.
-import { useState, type FormEvent } from 'react';
+import { useDeferredValue, useState, type FormEvent } from 'react';
 import { usePageTitle } from './page-title';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
@@ -37,7 +37,9 @@ export function Dashboard() {
   const { t } = useTranslation();
   usePageTitle(t('dashboard.title'));
   const [sort, setSort] = useState<Sort>('LAST_ACTIVITY');
-  const [{ data, error }] = useQuery({ query: ProjectsQuery, variables: { sort } });
+  const [{ data: fetched, error }] = useQuery({ query: ProjectsQuery, variables: { sort } });
+  // The list drawn is a render in the background, in slices that yield to input, not one long task.
+  const data = useDeferredValue(fetched);
   const [name, setName] = useState('');
   const [createError, setCreateError] = useState('');
   const [, create] = useMutation(CreateProject);
@@ -79,7 +81,7 @@ export function Dashboard() {
       </form>
       {error && (
         <p role="alert" className="error">
-          {error.message}
+          {messageOf(error)}
         </p>
       )}
       <ul className="projects" aria-label={t('dashboard.list')}>

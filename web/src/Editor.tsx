@@ -3,12 +3,12 @@
 // filters of the v2 query plus tags and deprecated, inline editing through
 // updateTranslation (the write gate) with optimistic concurrency on the cell's
 // lastModifiedAt, keyboard navigation, checks while typing, live updates.
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from 'urql';
 import { client, onReconnected } from './client';
 import {
   ContentEdits,
-  ProjectMeta,
+  EditorProject,
   TranslationChanges,
   UpdateTranslation,
   type Cell,
@@ -30,6 +30,8 @@ import { Onboarding } from './Onboarding';
 import { EditorQualityFilters, filtersFromAddress, type QualityFilters } from './EditorQualityFilters';
 import { count } from './wording';
 import { useTranslation } from 'react-i18next';
+import { messageOf } from './feedback';
+import { wordError } from './server-text';
 
 const NEVER = '1970-01-01T00:00:00.000Z';
 
@@ -78,7 +80,13 @@ const errorOf = (error: {
 
 export function Editor({ projectToken }: { projectToken: string }) {
   const { t } = useTranslation();
-  const [{ data: meta, error: metaError }, refetchMeta] = useQuery({ query: ProjectMeta, variables: { projectToken } });
+  const [{ data: fetched, error: metaError }, refetchMeta] = useQuery({
+    query: EditorProject,
+    variables: { projectToken },
+  });
+  // The editor drawn with its project (filters, header, checklist) is a render in the background, in
+  // slices that yield to input, rather than one long task when the answer lands.
+  const meta = useDeferredValue(fetched);
   const project = meta?.project;
   // The address may carry filters (a link from the Quality screen); they apply as the editor opens.
   const [address] = useState(filtersFromAddress);
@@ -284,7 +292,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         return;
       }
       setStatus('');
-      setFailure(t('editor.notSaved', { message: error.message }));
+      setFailure(t('editor.notSaved', { message: wordError(error) }));
       setCellStatus({ ...at, kind: 'failed' });
       setEditing(null);
       return;
@@ -332,7 +340,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
         },
       })
       .toPromise();
-    if (result.error) return setFailure(t('editor.notSaved', { message: errorOf(result.error).message }));
+    if (result.error) return setFailure(t('editor.notSaved', { message: messageOf(result.error) }));
     rows.setCell(row.key, row.namespace, result.data!.updateTranslation);
     setStatus(t(reviewStatus === 'REVIEWED' ? 'editor.reviewed' : 'editor.notReviewed', { key: row.key, language }));
   };
@@ -412,7 +420,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
     return (
       <main>
         <p role="alert" className="error">
-          {metaError.graphQLErrors[0]?.message ?? metaError.message}
+          {messageOf(metaError)}
         </p>
       </main>
     );
@@ -447,7 +455,7 @@ export function Editor({ projectToken }: { projectToken: string }) {
           }}
         />
       </div>
-      <Onboarding projectToken={projectToken} />
+      <Onboarding projectToken={projectToken} state={project.onboarding} />
       <form className="filters" aria-label={t('editor.filters')} onSubmit={(e) => e.preventDefault()}>
         <label>
           {t('editor.keyContains')}{' '}

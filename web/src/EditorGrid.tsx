@@ -19,7 +19,8 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Row } from './documents';
 import type { Rows } from './rows';
-import { checkText } from '../../src/console/checks';
+import { checkFindings } from '../../src/console/checks';
+import { wordMessage } from './server-text';
 import { CellHelp } from './CellHelp';
 import { count } from './wording';
 
@@ -378,16 +379,16 @@ const GridCell = memo(function GridCell({
   const storedText = cell && !cell.isOverride ? cell.text : null;
   const problems = useMemo(
     () => [
-      ...checkText(shown, {
+      ...checkFindings(shown, {
         source,
         charactersLimit: row.charactersLimit ?? null,
         sourceLanguage: defaultLanguage,
         targetLanguage: language,
-      }),
+      }).map((f) => wordMessage('checks', f.text, f.message)),
       ...(shown === storedText
         ? row.consistencyFindings
             .filter((f) => f.languageCode === language && f.severity !== 'info')
-            .map((f) => f.message)
+            .map((f) => wordMessage('checks', f.messageText, f.message))
         : []),
     ],
     [shown, source, row.charactersLimit, defaultLanguage, language, storedText, row.consistencyFindings],

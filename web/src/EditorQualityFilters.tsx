@@ -6,6 +6,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useQuery } from 'urql';
 import { graphql } from './graphql';
 import { SEVERITIES } from './quality-documents';
+import { checkTitle } from './server-text';
 
 const ChecksQuery = graphql(
   `query EditorQualityChecks($projectToken: String!) { qualityChecks(projectToken: $projectToken) { checks { id title severity } } }`,
@@ -53,7 +54,7 @@ export function EditorQualityFilters({
           <option value="">{t('editor.any')}</option>
           {checks.map((c) => (
             <option key={c.id} value={c.id}>
-              {c.title}
+              {checkTitle(c.id, c.title)}
             </option>
           ))}
         </select>

@@ -18,6 +18,7 @@ import { DismissDialog } from './DismissDialog';
 import { screenLink } from './hash-params';
 import { messageOf } from './feedback';
 import { count } from './wording';
+import { checkTitle, wordMessage } from './server-text';
 
 const PAGE = 50;
 
@@ -70,7 +71,7 @@ export function FindingsList({
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
   const [, restore] = useMutation(RestoreFinding);
-  const title = (id: string) => checks.find((c) => c.id === id)?.title ?? id;
+  const title = (id: string) => checkTitle(id, checks.find((c) => c.id === id)?.title);
   const name = (f: QualityFinding) =>
     t('findings.name', { check: title(f.check), key: f.key, language: f.languageCode });
   const page = data?.qualityFindings;
@@ -130,7 +131,7 @@ export function FindingsList({
             <option value="">{t('findings.allChecks')}</option>
             {checks.map((c) => (
               <option key={c.id} value={c.id}>
-                {c.title}
+                {checkTitle(c.id, c.title)}
               </option>
             ))}
           </select>
@@ -199,7 +200,7 @@ export function FindingsList({
                   <span className={`severity severity-${f.severity}`}>{severityLabel(f.severity)}</span>{' '}
                   <strong>{title(f.check)}</strong>
                   {f.dismissed && <span className="state"> {t('findings.stateDismissed')}</span>}
-                  <div className="finding-message">{f.message}</div>
+                  <div className="finding-message">{wordMessage('checks', f.messageText, f.message)}</div>
                 </td>
                 <td>
                   <MarkedText text={f.text} start={f.spanStart} end={f.spanEnd} />

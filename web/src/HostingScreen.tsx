@@ -11,6 +11,7 @@ import { graphql, type ResultOf } from './graphql';
 import { count } from './wording';
 import { ConnectApp } from './ConnectApp';
 import { GateRefusalPanel, QualityGateToggle, gateRefusalOf, type GateRefusal } from './PublicationGate';
+import { checkTitle, wordError, wordFailure } from './server-text';
 
 const EnvironmentsQuery = graphql(`
   query HostingEnvironments($projectToken: String!) {
@@ -81,8 +82,8 @@ const stateWords = (state: string) => wordOf(STATES, state, (s) => i18n.t(`hosti
 function errorText(error: GqlError): string {
   const first = error.graphQLErrors[0];
   if (first?.extensions?.code === 'CONFLICT' && /publication/.test(first.message))
-    return i18n.t('hosting.anotherRunning', { message: first.message });
-  return first?.message ?? error.message;
+    return i18n.t('hosting.anotherRunning', { message: wordError(first) });
+  return wordFailure(error);
 }
 
 export function HostingScreen({ projectToken }: { projectToken: string }) {
@@ -92,7 +93,7 @@ export function HostingScreen({ projectToken }: { projectToken: string }) {
   const [{ data: history }, refetchHistory] = useQuery({ query: PublicationsQuery, variables: { projectToken } });
   const [{ data: gateContext }] = useQuery({ query: GateContextQuery, variables: { projectToken } });
   const gate = {
-    checkTitle: (id: string) => gateContext?.qualityChecks.checks.find((c) => c.id === id)?.title ?? id,
+    checkTitle: (id: string) => checkTitle(id, gateContext?.qualityChecks.checks.find((c) => c.id === id)?.title),
     isOwner: gateContext?.project?.myRole === 'OWNER',
   };
   const [progress, setProgress] = useState<Record<string, ProgressEvent>>({});

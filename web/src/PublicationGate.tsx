@@ -9,6 +9,7 @@ import { useMutation } from 'urql';
 import { graphql } from './graphql';
 import { screenLink } from './hash-params';
 import { messageOf } from './feedback';
+import { wordError, wordMessage } from './server-text';
 import { count } from './wording';
 
 const SetGate = graphql(
@@ -21,7 +22,15 @@ export interface GateRefusal {
   errors: number;
   pending: number;
   byCheck: Record<string, number>;
-  findings: { key: string; namespace: string; languageCode: string; check: string; message: string }[];
+  /** messageText: the message as data (src/message-text.ts), for the console's language. */
+  findings: {
+    key: string;
+    namespace: string;
+    languageCode: string;
+    check: string;
+    message: string;
+    messageText?: unknown;
+  }[];
 }
 
 /** The gate's refusal in a failed publish, if that is why it failed. */
@@ -32,7 +41,7 @@ export function gateRefusalOf(error: {
   const gate = first?.extensions?.qualityGate as Omit<GateRefusal, 'message'> | undefined;
   if (!gate || typeof gate.errors !== 'number') return undefined;
   return {
-    message: first!.message,
+    message: wordError(first!),
     errors: gate.errors,
     pending: gate.pending ?? 0,
     byCheck: gate.byCheck ?? {},
@@ -126,7 +135,7 @@ export function GateRefusalPanel({
                   {f.namespace ? `${f.namespace}:` : ''}
                   {f.key}
                 </strong>{' '}
-                ({f.languageCode}) {checkTitle(f.check)}: {f.message}
+                ({f.languageCode}) {checkTitle(f.check)}: {wordMessage('checks', f.messageText, f.message)}
               </li>
             ))}
           </ul>

@@ -6,6 +6,7 @@ import { formatNumber, i18n } from './i18n';
 import type { QualityCheck, QualityCount } from './quality-documents';
 import { SEVERITIES, severityLabel } from './quality-documents';
 import { screenLink } from './hash-params';
+import { checkTitle } from './server-text';
 
 interface Props {
   projectToken: string;
@@ -19,7 +20,7 @@ interface Props {
 export function QualityOverview({ projectToken, checks, languages, counts, pending }: Props) {
   const { t } = useTranslation();
   const link = (params: Record<string, string>) => screenLink(projectToken, 'quality', params);
-  const title = (id: string) => checks.find((c) => c.id === id)?.title ?? id;
+  const title = (id: string) => checkTitle(id, checks.find((c) => c.id === id)?.title);
   const open = (match: (c: QualityCount) => boolean) => counts.filter(match).reduce((n, c) => n + c.count, 0);
   const dismissed = counts.reduce((n, c) => n + c.dismissed, 0);
   // One row per check and severity (a severity changed since leaves both until the texts are checked again).

@@ -13,6 +13,7 @@ import {
   type QualityCheck,
 } from './quality-documents';
 import { messageOf } from './feedback';
+import { checkTitle } from './server-text';
 
 export function QualitySettings({
   projectToken,
@@ -40,7 +41,7 @@ export function QualitySettings({
     setFailure('');
     setStatus(
       t('qualitySettings.changed', {
-        check: check.title,
+        check: checkTitle(check.id, check.title),
         severity: value === 'off' ? t('qualitySettings.off') : severityLabel(value).toLowerCase(),
       }),
     );
@@ -82,9 +83,9 @@ export function QualitySettings({
                 const fallback = c.enabledByDefault ? c.defaultSeverity : 'off';
                 return (
                   <label key={c.id} className="check-setting">
-                    <span>{c.title}</span>
+                    <span>{checkTitle(c.id, c.title)}</span>
                     <select
-                      aria-label={t('qualitySettings.severityOf', { check: c.title })}
+                      aria-label={t('qualitySettings.severityOf', { check: checkTitle(c.id, c.title) })}
                       value={c.severity ?? 'off'}
                       onChange={(e) => void change(c, e.target.value)}
                     >

@@ -4,6 +4,7 @@
 // person reads (no field names, no null, no empty lists, no JSON).
 import { count } from './wording';
 import { formatNumber, i18n } from './i18n';
+import { wordJobMessage } from './server-text';
 
 const t = i18n.t;
 
@@ -234,7 +235,12 @@ export function valueInWords(value: unknown): string {
 /** The details worth showing, as [label, words]. */
 export function detailsInWords(details: unknown): [string, string][] {
   if (typeof details !== 'object' || details === null) return [];
-  return Object.entries(details as Details)
-    .map(([k, v]) => [fieldLabel(k), valueInWords(v)] as [string, string])
+  const d = details as Details;
+  // A job's message comes with its parts as data (messageText): worded in the console's language.
+  const words = (k: string, v: unknown) =>
+    k === 'message' && Array.isArray(d.messageText) ? wordJobMessage(d.messageText, str(v)) : valueInWords(v);
+  return Object.entries(d)
+    .filter(([k]) => k !== 'messageText')
+    .map(([k, v]) => [fieldLabel(k), words(k, v)] as [string, string])
     .filter(([, v]) => v !== '');
 }

@@ -12,6 +12,22 @@ export const ProjectMeta = graphql(`
   }
 `);
 
+// The editor's project, with the first-run checklist's state: one query, so that the checklist is in the
+// page with the rest and does not push the grid down when it arrives.
+export const EditorProject = graphql(`
+  query EditorProject($projectToken: String!) {
+    project(projectToken: $projectToken) {
+      name projectToken keys translatedKeysByLanguage
+      languages { key name isDefault }
+      customers { key description }
+      namespaces { name }
+      onboarding { languagesAdded textsImported teamInvited published appConnected }
+    }
+  }
+`);
+
+export type Onboarding = NonNullable<NonNullable<ResultOf<typeof EditorProject>['project']>['onboarding']>;
+
 export const EditorRowsQuery = graphql(`
   query EditorRows($projectToken: String!, $filter: EditorFilter, $offset: Int!, $limit: Int!, $languages: [String!], $customerKey: String, $withBase: Boolean!) {
     editorRows(projectToken: $projectToken, filter: $filter, offset: $offset, limit: $limit) {
@@ -20,7 +36,7 @@ export const EditorRowsQuery = graphql(`
         key namespace description codeDescription tags charactersLimit lock deprecated deprecatedAt createdAt modifiedAt
         translations(languages: $languages, customerKey: $customerKey) { language text reviewStatus lastModifiedAt isOverride }
         base: translations(languages: $languages) @include(if: $withBase) { language text }
-        consistencyFindings(languages: $languages) { languageCode check severity message }
+        consistencyFindings(languages: $languages) { languageCode check severity message messageText { id params } }
       }
     }
   }

@@ -2,10 +2,15 @@
 // operation, and copying a value shown once (a link, a key, a token).
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { wordFailure } from './server-text';
 
-/** The service's own message (the first GraphQL error), else the transport's. */
-export function messageOf(error: { graphQLErrors: readonly { message: string }[]; message: string }): string {
-  return error.graphQLErrors[0]?.message ?? error.message;
+/** The service's refusal (the first GraphQL error) in the console's language, else what went wrong on the way. */
+export function messageOf(error: {
+  graphQLErrors: readonly { message: string; extensions?: Record<string, unknown> }[];
+  message: string;
+  networkError?: Error;
+}): string {
+  return wordFailure(error);
 }
 
 /** Puts text on the clipboard; without the clipboard API (a page not served over HTTPS), the old way through a selection. */

@@ -8,6 +8,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type en from './locales/en.json';
+import { CHOSEN_LOCALE_KEY, STARTED_LOCALE_KEY } from './locale-storage';
 
 export const LOCALES = [
   { code: 'en', name: 'English' },
@@ -15,7 +16,6 @@ export const LOCALES = [
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
 
-const STORAGE_KEY = 'console.locale';
 const LOADERS: Record<Locale, () => Promise<{ default: typeof en }>> = {
   en: () => import('./locales/en.json'),
   de: () => import('./locales/de.json'),
@@ -25,7 +25,7 @@ const isLocale = (value: unknown): value is Locale => LOCALES.some((l) => l.code
 
 function storedLocale(): Locale | null {
   try {
-    const value = localStorage.getItem(STORAGE_KEY);
+    const value = localStorage.getItem(CHOSEN_LOCALE_KEY);
     return isLocale(value) ? value : null;
   } catch {
     return null; // storage refused (privacy settings): the browser's language
@@ -46,6 +46,12 @@ async function activate(locale: Locale): Promise<void> {
   if (!i18n.hasResourceBundle(locale, 'translation'))
     i18n.addResourceBundle(locale, 'translation', (await LOADERS[locale]()).default);
   await i18n.changeLanguage(locale);
+  try {
+    // The next visit fetches this language's chunk with the console's script (web/vite.config.ts).
+    localStorage.setItem(STARTED_LOCALE_KEY, locale);
+  } catch {
+    // Not remembered: the next visit fetches it after the script ran, as this one did.
+  }
 }
 
 /** Before the first render: the console starts in its language, without flashing another one first. */
@@ -64,14 +70,19 @@ export async function startI18n(): Promise<void> {
   );
   const locale = storedLocale() ?? browserLocale();
   // A language chunk that fails to load (a deployment replaced it) leaves English.
-  await activate(locale).catch(() => activate('en'));
+  const activated = activate(locale).catch(() => activate('en'));
+  // The first Intl formatter of a page loads ICU's data (tens of milliseconds): done while the language's
+  // chunk downloads, before anything is on screen, rather than inside the first render of a screen.
+  new Intl.NumberFormat(locale).format(0);
+  new Intl.RelativeTimeFormat(locale).format(0, 'second');
+  await activated;
 }
 
 /** The locale chosen in the account settings: applied at once and remembered in this browser. */
 export async function chooseLocale(locale: Locale): Promise<void> {
   await activate(locale);
   try {
-    localStorage.setItem(STORAGE_KEY, locale);
+    localStorage.setItem(CHOSEN_LOCALE_KEY, locale);
   } catch {
     // Not remembered, but still applied for this page.
   }

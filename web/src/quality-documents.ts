@@ -30,7 +30,7 @@ export const QualityFindingsQuery = graphql(`
   query QualityFindings($projectToken: String!, $languageCode: String, $severity: String, $check: String, $includeDismissed: Boolean, $first: Int, $offset: Int) {
     qualityFindings(projectToken: $projectToken, languageCode: $languageCode, severity: $severity, check: $check, includeDismissed: $includeDismissed, first: $first, offset: $offset) {
       total pending
-      findings { key namespace languageCode check severity message spanStart spanEnd dismissed text }
+      findings { key namespace languageCode check severity message messageText { id params } spanStart spanEnd dismissed text }
     }
   }
 `);

@@ -3,10 +3,11 @@
 // cancels the requests of the older filter (their responses are dropped).
 // A filtered total may be a lower bound (the service counts a thousand keys
 // past the window): it grows as windows further on arrive.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { client } from './client';
 import { EditorRowsQuery, type Cell, type Row } from './documents';
 import type { VariablesOf } from './graphql';
+import { wordFailure } from './server-text';
 
 export const PAGE_SIZE = 100;
 /** Pages read ahead of the rows in view, in the direction of the scroll. */
@@ -69,7 +70,7 @@ export function useRows(variables: RowsVariables | undefined): Rows {
           cancel();
           if (s.generation !== generation) return;
           s.loading.delete(page);
-          if (result.error) s.error = result.error.graphQLErrors[0]?.message ?? result.error.message;
+          if (result.error) s.error = wordFailure(result.error);
           else if (result.data) {
             if (s.stale) {
               s.stale = false;
@@ -85,7 +86,9 @@ export function useRows(variables: RowsVariables | undefined): Rows {
             } else if (!s.exact && totalCount > s.total) s.total = totalCount;
             s.pages.set(page, result.data.editorRows.keys);
           }
-          rerender();
+          // A window of new rows is a render in the background, in slices that yield to input, not one long
+          // task (each cell runs its checks). Edits of a loaded row (setCell) stay urgent.
+          startTransition(rerender);
         });
       // A cached answer arrives synchronously, before there was a subscription to end.
       if (done) subscription.unsubscribe();

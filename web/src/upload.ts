@@ -7,6 +7,7 @@ import { i18n } from './i18n';
 import { stringifyDocument } from 'urql';
 import type { ResultOf, TadaDocumentNode } from 'gql.tada';
 import { csrfToken } from './client';
+import { wordError } from './server-text';
 
 export interface UploadProgress {
   /** Bytes of the request body sent so far, and in all. */
@@ -21,8 +22,11 @@ export type UploadAnswer<T> = { data: T; error?: undefined } | { data?: undefine
 
 /** The message of a failed answer: the service's first error, or what went wrong on the way. */
 function errorOf(status: number, body: unknown): string | undefined {
-  const errors = (body as { errors?: { message?: string }[] } | null)?.errors;
-  if (errors?.length) return errors.map((e) => e.message ?? i18n.t('upload.unknownError')).join('\n');
+  const errors = (body as { errors?: { message?: string; extensions?: Record<string, unknown> }[] } | null)?.errors;
+  if (errors?.length)
+    return errors
+      .map((e) => (e.message ? wordError({ ...e, message: e.message }) : i18n.t('upload.unknownError')))
+      .join('\n');
   if (status !== 200) return i18n.t('upload.answered', { status });
   return undefined;
 }

@@ -2,7 +2,8 @@
 // refuses any change except the one that unlocks it; an update that changes
 // nothing still records that the key was seen (rule 6).
 import { prisma } from '../../db.js';
-import { conflict, isUniqueViolation, notFound } from '../../errors.js';
+import { conflict, errorInEnglish, isUniqueViolation, notFound, said } from '../../errors.js';
+import type { MessageText } from '../../message-text.js';
 import type { TranslationKey } from '../../generated/prisma/client.js';
 import { openChange } from '../changes.js';
 import { enqueueProject, noteQueued } from '../findings-queue.js';
@@ -21,12 +22,13 @@ export interface KeyAddress {
   namespace: string;
 }
 
-export const describeKey = ({ key, namespace }: KeyAddress) =>
-  namespace === '' ? `key '${key}'` : `key '${key}' in namespace '${namespace}'`;
+/** A key as messages name it (src/error-messages.ts): "key 'a'", "key 'a' in namespace 'n'". */
+export const keyRef = ({ key, namespace }: KeyAddress): MessageText =>
+  namespace === '' ? said('key', { key }) : said('key-in-namespace', { key, namespace });
+export const describeKey = (address: KeyAddress) => errorInEnglish(keyRef(address));
 
-const duplicate = (address: KeyAddress) => conflict(`${describeKey(address)} already exists`);
-const locked = (address: KeyAddress) =>
-  conflict(`${describeKey(address)} is locked; unlock it (lock: false) to modify it`);
+const duplicate = (address: KeyAddress) => conflict(said('key-exists', { key: keyRef(address) }));
+const locked = (address: KeyAddress) => conflict(said('key-locked', { key: keyRef(address) }));
 
 /** Validates the address of an existing key (query parameters key and namespace). */
 export function parseKeyAddress(key: unknown, namespace: unknown): KeyAddress {
@@ -37,7 +39,7 @@ export async function keyOfProject(projectId: number, address: KeyAddress): Prom
   const row = await prisma().translationKey.findUnique({
     where: { projectId_namespace_key: { projectId, ...address } },
   });
-  if (!row) throw notFound(`${describeKey(address)} not found`);
+  if (!row) throw notFound(said('key-not-found', { key: keyRef(address) }));
   return row;
 }
 

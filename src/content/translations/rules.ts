@@ -2,13 +2,24 @@
 // cell (v1 failures, v2/GraphQL errors) and one warning per reason with its
 // count (import results, job summaries). The rules themselves live in the
 // gate and nowhere else.
-import { describeKey } from '../keys/write.js';
+import { describeKey, keyRef } from '../keys/write.js';
+import { errorInEnglish, said } from '../../errors.js';
+import type { MessageText } from '../../message-text.js';
 import type { Refusal, RefusalReason } from './gate.js';
 
-export function refusalMessage(refusal: Refusal): string {
+/** A refused cell's sentence as data (src/error-messages.ts). */
+export function refusalText(refusal: Refusal): MessageText {
   return refusal.reason === 'LOCKED'
-    ? `${describeKey(refusal)} is locked; its translations cannot be changed`
-    : `text has ${refusal.length} characters, more than the charactersLimit of ${refusal.charactersLimit} of ${describeKey(refusal)}`;
+    ? said('texts-locked', { key: keyRef(refusal) })
+    : said('over-characters-limit', {
+        length: refusal.length,
+        limit: refusal.charactersLimit ?? 0,
+        key: keyRef(refusal),
+      });
+}
+
+export function refusalMessage(refusal: Refusal): string {
+  return errorInEnglish(refusalText(refusal));
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -4,14 +4,14 @@
 // translation stays unchanged.
 import { prisma } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, notFound, said } from '../../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
-import { describeKey } from '../keys/write.js';
+import { describeKey, keyRef } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
 import { NEXT_CHANGE_ID, openChangeParams } from '../changes.js';
 import { runBatched } from './batched-writes.js';
 import { gateStatements, refusalSql, type Refusal, type Row } from './gate.js';
-import { refusalMessage } from './rules.js';
+import { refusalText } from './rules.js';
 import type { ReviewStatus } from './store.js';
 
 export interface UpdateTranslationInput {
@@ -91,9 +91,10 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   const address = { key: request.key, namespace: request.namespace };
   const db = prisma();
   const [found] = await db.$queryRaw<Lookup[]>(lookupSql(projectId, request));
-  if (found!.key_id === null) throw notFound(`${describeKey(address)} not found`);
-  if (found!.language_id === null) throw notFound(`language '${request.language}' not found`);
-  if (request.customerKey && found!.customer_id === null) throw notFound(`customer '${request.customerKey}' not found`);
+  if (found!.key_id === null) throw notFound(said('key-not-found', { key: keyRef(address) }));
+  if (found!.language_id === null) throw notFound(said('language-not-found', { language: request.language }));
+  if (request.customerKey && found!.customer_id === null)
+    throw notFound(said('customer-not-found', { customer: request.customerKey }));
   const customer = request.customerKey ? { id: found!.customer_id!, key: request.customerKey } : null;
   // An empty override means "use the base translation": there is no customer text to review.
   if (customer && request.text === undefined && !found!.current_text) {
@@ -106,7 +107,7 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     input.expectedLastModifiedAt &&
     (found!.current_modified?.getTime() ?? 0) !== input.expectedLastModifiedAt.getTime()
   ) {
-    throw new AppError('CONFLICT', `${describeKey(address)} in '${request.language}' changed since it was read`, {
+    throw new AppError('CONFLICT', said('changed-since-read', { key: keyRef(address), language: request.language }), {
       current: {
         text: found!.current_text ?? '',
         reviewStatus: found!.current_status ?? 'NOT_REVIEWED',
@@ -115,7 +116,7 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     });
   }
   const refuse = (refusal: Refusal) =>
-    refusal.reason === 'LOCKED' ? conflict(refusalMessage(refusal)) : badRequest(refusalMessage(refusal));
+    refusal.reason === 'LOCKED' ? conflict(refusalText(refusal)) : badRequest(refusalText(refusal));
   if (found!.refusal) {
     throw refuse({
       keyId: found!.key_id,

@@ -32,7 +32,11 @@ describe('glossary check', () => {
   it('flags a forbidden term in the translation with its span, not a word that contains it', () => {
     const banned = t('kill', 'töten', { forbidden: true });
     const [problem] = glossaryProblems('Stop the process', 'Den Prozess töten', 'en', 'de', [banned]);
-    expect(problem).toEqual({ message: '"töten" is a forbidden term in the glossary', span: { start: 12, end: 17 } });
+    expect(problem).toEqual({
+      message: '"töten" is a forbidden term in the glossary',
+      text: { id: 'glossary.forbidden', params: { term: 'töten' } },
+      span: { start: 12, end: 17 },
+    });
     expect(messages('Stop the process', 'Den Prozess beenden', [banned])).toEqual([]);
     // English target, no translation given: the term itself is forbidden; "skill" is another word.
     expect(glossaryProblems('x', 'Kill it', 'en', 'en-GB', [t('kill', null, { forbidden: true })])).toHaveLength(1);
