@@ -68,6 +68,20 @@ export function enumList(schema: GraphQLSchema, typeName: string, param: string,
   return values.map((v) => enumValue(schema, typeName, param, v)!);
 }
 
+/**
+ * A body's enum value in any letter case, as the enum's name. Anything but a
+ * string goes on as it is, for the operation's variable check to refuse in
+ * words (variables.ts).
+ */
+export function bodyEnum(schema: GraphQLSchema, typeName: string, param: string, value: unknown): unknown {
+  return typeof value === 'string' ? enumValue(schema, typeName, param, value) : value;
+}
+
+/** A body's array of enum values, each as bodyEnum reads it; anything but an array goes on as it is. */
+export function bodyEnumList(schema: GraphQLSchema, typeName: string, param: string, value: unknown): unknown {
+  return Array.isArray(value) ? value.map((v, i) => bodyEnum(schema, typeName, `${param}[${i}]`, v)) : value;
+}
+
 /** The JSON body as an object, or a 400. */
 export function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null || body === '') return {};

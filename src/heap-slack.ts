@@ -2,17 +2,18 @@
 // was reachable after the last collection, a multiple chosen for throughput.
 // A streamed import allocates fast and keeps little (one chunk, the names of
 // the keys met: docs/import-export.md, "Large files"), so with V8's defaults
-// the 50 MiB import's heap reached four times what was reachable and the
-// embedded service peaked near 690 MiB. Between the chunks of a large import a
-// full collection runs once the heap has grown past 1.25 times what the last
-// one left (at least HEAP_FLOOR_BYTES): a small import never reaches that and
-// pays nothing. After a large import, one more collection and a trim of
-// glibc's arenas give back what it used (native-memory.ts).
+// a large import's heap grows to several times what is reachable (the figures:
+// docs/benchmarks.md, "Figures behind constants in the code"). Between the
+// chunks of a large import a full collection runs once the heap has grown past
+// GROWTH times what the last one left (at least HEAP_FLOOR_BYTES): a small
+// import never reaches that and pays nothing. After a large import, one more
+// collection and a trim of glibc's arenas give back what it used
+// (native-memory.ts).
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { trimNativeHeap } from './native-memory.js';
 
-/** Below this the heap is left to V8: an idle service uses about 60 MiB. */
+/** Below this the heap is left to V8: twice an idle service's. */
 export const HEAP_FLOOR_BYTES = 128 * 2 ** 20;
 const GROWTH = 1.25;
 

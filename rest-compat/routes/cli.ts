@@ -13,7 +13,7 @@ import type { GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
 import { DEFAULT_NAMESPACE_FILE_NAME } from '../../src/transfer/file-names.js';
 import {
-  bodyObject,
+  bodyFields,
   enumList,
   enumValue,
   formatParam,
@@ -230,15 +230,8 @@ export const routes: RestRoute[] = [
     response: { data: null },
     document: STACKTRACE,
     toVariables: (req) => {
-      const body = bodyObject(req.body);
-      const variables: Record<string, string> = {};
-      for (const field of ['configuration', 'message', 'stacktrace'] as const) {
-        const value = body[field];
-        if (value === undefined || value === null) continue;
-        if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
-        variables[field] = value;
-      }
-      return variables;
+      // The operation's String variables refuse a value of another type in words (variables.ts).
+      return bodyFields(req.body, ['configuration', 'message', 'stacktrace']);
     },
     toResponse: () => ({}),
   }),

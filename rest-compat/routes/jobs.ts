@@ -6,7 +6,7 @@
 // filters (comma-joined or repeated), checked against the GraphQL enums.
 import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { badRequest } from '../../src/errors.js';
-import { bodyObject, queryList } from '../params.js';
+import { bodyFields, bodyList, bodyObject, queryList } from '../params.js';
 import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
 import { itemsOf } from '../openapi-schema.js';
 
@@ -60,62 +60,31 @@ const COMMON = [
   'providerGlossaryId',
   'providerFormality',
 ] as const;
+const TARGET = ['targetProjectLanguage', 'targetLanguage'] as const;
 
-function commonInput(body: Record<string, unknown>): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const field of COMMON) if (body[field] !== undefined && body[field] !== null) input[field] = body[field];
-  if (input.translationProvider === undefined) throw badRequest('translationProvider is required');
-  if (input.options !== undefined && !Array.isArray(input.options))
-    throw badRequest('options must be an array of strings');
-  return input;
-}
+// The bodies' fields go to the AutoTranslateInput (or AutoTranslateBySettingsInput) of
+// the operation, whose types refuse a wrong shape in REST's words (variables.ts);
+// src/jobs/request.ts checks the values.
 
-function v1Input(req: RestRequest) {
+/** v1: the one target's fields are the body's own. */
+const v1Input = (req: RestRequest) => {
   const body = bodyObject(req.body);
-  for (const field of ['targetProjectLanguage', 'targetLanguage'] as const) {
-    if (typeof body[field] !== 'string' || body[field] === '') throw badRequest(`${field} is required`);
-  }
-  return {
-    input: {
-      ...commonInput(body),
-      targets: [{ targetProjectLanguage: body.targetProjectLanguage, targetLanguage: body.targetLanguage }],
-    },
-  };
-}
-
-/** The vendor command-line client's body: `{languageKeys: [...], source: "CLI", options: [...]}` (source ignored). */
-function bySettingsInput(body: Record<string, unknown>) {
-  const { languageKeys, options } = body;
-  if (!Array.isArray(languageKeys) || languageKeys.some((k) => typeof k !== 'string'))
-    throw badRequest('languageKeys must be an array of language keys (empty: every language)');
-  if (
-    options !== undefined &&
-    options !== null &&
-    (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))
-  )
-    throw badRequest('options must be an array of strings');
-  return { bySettings: { languageKeys, options: options ?? [] } };
-}
+  return { input: { ...bodyFields(body, COMMON), targets: [bodyFields(body, TARGET)] } };
+};
 
 function v2Input(req: RestRequest) {
   const body = bodyObject(req.body);
-  if (body.languageKeys !== undefined && body.targets === undefined) return bySettingsInput(body);
-  if (!Array.isArray(body.targets) || body.targets.length === 0)
+  // The vendor command-line client's body: `{languageKeys: [...], source: "CLI", options: [...]}` (source ignored).
+  if (body.languageKeys !== undefined && body.targets === undefined)
+    return { bySettings: bodyFields(body, ['languageKeys', 'options']) };
+  if (body.targets === undefined || body.targets === null)
     throw badRequest(
-      'targets must be a non-empty array of {targetProjectLanguage, targetLanguage} (or send languageKeys: each language by its auto-translation settings)',
+      'targets is required: an array of {targetProjectLanguage, targetLanguage} (or send languageKeys: each language by its auto-translation settings)',
     );
-  body.targets.forEach((target: unknown, i) => {
-    const t = target as Record<string, unknown>;
-    if (typeof t !== 'object' || t === null) throw badRequest(`targets[${i}] must be an object`);
-    for (const field of ['targetProjectLanguage', 'targetLanguage']) {
-      if (typeof t[field] !== 'string' || t[field] === '') throw badRequest(`targets[${i}].${field} is required`);
-    }
-  });
-  const targets = (body.targets as Record<string, unknown>[]).map((t) => ({
-    targetProjectLanguage: t.targetProjectLanguage,
-    targetLanguage: t.targetLanguage,
-  }));
-  return { input: { ...commonInput(body), targets }, bySettings: null };
+  return {
+    input: { ...bodyFields(body, COMMON), targets: bodyList(body.targets, 'targets', TARGET) },
+    bySettings: null,
+  };
 }
 
 export const routes: RestRoute[] = [
@@ -131,6 +100,7 @@ export const routes: RestRoute[] = [
     },
     response: { data: itemsOf },
     document: START,
+    naming: { bodyVariables: ['input'], inlined: ['targets'] },
     toVariables: v1Input,
     toResponse: (data) => ({ data: data.autoTranslate[0] }),
   }),

@@ -1,8 +1,7 @@
 // Project members over REST (personal token), for scripts that manage teams
 // where the contract's project list lives (/api/v2/projects/{projectToken}/…).
 // The GraphQL operations decide everything (roles: docs/teams.md).
-import { badRequest } from '../../src/errors.js';
-import { bodyObject, enumValue } from '../params.js';
+import { bodyEnum, bodyObject } from '../params.js';
 import { defineRoute, type JsonSchema, type RestRoute } from '../route.js';
 
 const GRANT_BODY: Record<string, JsonSchema> = {
@@ -17,21 +16,11 @@ const GRANT_BODY: Record<string, JsonSchema> = {
 
 const MEMBER_FIELDS = 'email name role languages canReview joinedAt';
 
-/** A grant from the body: role (any letter case), languages, canReview. */
+/** A grant from the body: role (any letter case), languages, canReview; the operation's types check their shape. */
 function grantOf(body: unknown, schema: Parameters<RestRoute['toVariables']>[1]) {
   const { role, languages, canReview } = bodyObject(body);
-  if (typeof role !== 'string') throw badRequest('role is required: one of admin, translator, viewer');
-  if (languages !== undefined && (!Array.isArray(languages) || languages.some((l) => typeof l !== 'string')))
-    throw badRequest('languages must be an array of language keys');
-  if (canReview !== undefined && typeof canReview !== 'boolean') throw badRequest('canReview must be true or false');
-  return { role: enumValue(schema, 'MemberRole', 'role', role), languages, canReview };
+  return { role: bodyEnum(schema, 'MemberRole', 'role', role), languages, canReview };
 }
-
-const emailOf = (body: unknown) => {
-  const { email } = bodyObject(body);
-  if (typeof email !== 'string' || email === '') throw badRequest('email is required');
-  return email;
-};
 
 export const routes: RestRoute[] = [
   defineRoute<{ members: unknown[] }>({
@@ -75,7 +64,7 @@ export const routes: RestRoute[] = [
     }`,
     toVariables: (req, schema) => ({
       projectToken: req.params.projectToken,
-      email: emailOf(req.body),
+      email: bodyObject(req.body).email,
       ...grantOf(req.body, schema),
     }),
     toResponse: (data) => ({

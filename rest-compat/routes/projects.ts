@@ -43,9 +43,8 @@ function projectRoutes(version: 'v1' | 'v2', auth: 'basic' | 'personalToken'): R
       body: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] },
       document: CREATE,
       toVariables: (req) => {
-        const { name } = bodyObject(req.body);
-        // The domain gives the message for a missing or empty name.
-        return { name: typeof name === 'string' ? name : '' };
+        // The domain gives the message for a missing or empty name; the operation's type, for another type.
+        return { name: bodyObject(req.body).name ?? '' };
       },
       toResponse: (data) => ({ data: data.createProject }),
     }),
@@ -69,8 +68,7 @@ const settingsRoutes: RestRoute[] = [
     },
     document: RENAME,
     toVariables: (req) => {
-      const { name } = bodyObject(req.body);
-      return { projectToken: req.params.projectToken, name: typeof name === 'string' ? name : '' };
+      return { projectToken: req.params.projectToken, name: bodyObject(req.body).name ?? '' };
     },
     toResponse: (data) => ({ data: data.renameProject }),
   }),

@@ -2,8 +2,17 @@
 // cell. v1 (deprecated, still served): bulk POST (add, creating keys and
 // languages) and bulk PATCH (update, per-element failures). DELETE
 // /api/v1/translations/purge: the vendor client's purge.
-import { badRequest } from '../../src/errors.js';
-import { bodyFields, bodyList, bodyObject, enumList, enumValue, queryInt, queryList, queryString } from '../params.js';
+import {
+  bodyEnum,
+  bodyFields,
+  bodyList,
+  bodyObject,
+  enumList,
+  enumValue,
+  queryInt,
+  queryList,
+  queryString,
+} from '../params.js';
 import { CUSTOMER_ID_NAMING } from '../variables.js';
 import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
 
@@ -12,19 +21,11 @@ const CONTENT_BODY: JsonSchema = {
   properties: { content: { type: 'array', items: { $ref: '#/components/schemas/TranslationElementInput' } } },
   required: ['content'],
 };
-import type { GraphQLSchema } from 'graphql';
 
 // The contract calls a customer's key `customerId`; GraphQL calls it customerKey.
 const TRANSLATION_FIELDS = `fragment RestTranslation on Translation { key namespace language text customerId: customerKey reviewStatus lastModifiedAt }`;
 
 const ELEMENT_FIELDS = ['key', 'language', 'text', 'namespace', 'description', 'customerId'] as const;
-
-/** A body or query enum value in any letter case; anything but a string is refused. */
-function enumField(schema: GraphQLSchema, type: string, name: string, value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${name} must be a string`);
-  return enumValue(schema, type, name, value);
-}
 
 /**
  * The v1 elements as GraphQL elements: an element without key or language is
@@ -98,7 +99,7 @@ export const routes: RestRoute[] = [
         input: {
           ...input,
           customerKey: customerId,
-          reviewStatus: enumField(schema, 'ReviewStatus', 'reviewStatus', input.reviewStatus),
+          reviewStatus: bodyEnum(schema, 'ReviewStatus', 'reviewStatus', input.reviewStatus),
         },
       };
     },

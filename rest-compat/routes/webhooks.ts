@@ -2,7 +2,7 @@
 // and delivery log, in the contract's envelope. The signing secret is in the
 // answer to POST only.
 import { badRequest } from '../../src/errors.js';
-import { bodyFields, bodyObject, enumList, queryInt } from '../params.js';
+import { bodyEnumList, bodyFields, queryInt } from '../params.js';
 import { defineRoute, type JsonSchema, type RestRequest, type RestRoute } from '../route.js';
 import type { GraphQLSchema } from 'graphql';
 
@@ -16,12 +16,11 @@ function webhookId(req: RestRequest): number {
 
 function input(req: RestRequest, schema: GraphQLSchema) {
   const fields = bodyFields(req.body, ['url', 'triggers', 'enabled']);
-  const triggers = bodyObject(req.body).triggers;
-  if (triggers !== undefined && (!Array.isArray(triggers) || triggers.some((t) => typeof t !== 'string')))
-    throw badRequest('triggers must be an array of strings');
   return {
     ...fields,
-    ...(triggers !== undefined && { triggers: enumList(schema, 'WebhookTrigger', 'triggers', triggers as string[]) }),
+    ...(fields.triggers !== undefined && {
+      triggers: bodyEnumList(schema, 'WebhookTrigger', 'triggers', fields.triggers),
+    }),
   };
 }
 

@@ -109,7 +109,7 @@ export async function editorRows(
   // The same condition where no index answers the text (the walk's probe of one key's cells; every
   // statement on PGlite, which has no trigram index): on a UTF-8 database ILIKE is lower() of both sides
   // and LIKE (PostgreSQL's like.c), and spelled so the pattern is lowered once, not per cell, it costs
-  // about a fifth less (bench/text-filter.ts).
+  // less (bench/text-filter.ts; docs/benchmarks.md, "Figures behind constants in the code").
   let probed = Prisma.empty;
   if (onWrittenCells) {
     const conditions = [Prisma.sql`t."projectId" = ${projectId}`];
@@ -191,7 +191,7 @@ export async function editorRows(
   const idsOf = (rows: Window[]) => rows.flatMap((r) => (r.id == null ? [] : [r.id]));
   if (filter.text && written) {
     // A text filter. Which plan is fast depends on how many keys match, which the planner cannot tell
-    // from a pattern (it walked 180,000 keys for a term found in 1% of them). So: first the keys in
+    // from a pattern (it walked most of a project's keys for a term found in few of them). So: first the keys in
     // order, each probed for a matching cell, at most COUNT_AHEAD keys past the window: enough when the term
     // is common. Otherwise the matching cells first, from the trigram index: few when it is rare; in
     // between, the walk goes on (below). bench/text-filter.ts times each kind of term.
@@ -216,7 +216,7 @@ export async function editorRows(
       return { totalCount: total, totalIsExact: scanned < walk, keyIds: idsOf(walked) };
     // Some matches, too few for the window: a term in a few percent of the keys, so the index's rule holds
     // (the window, and the matching keys counted up to `reach`). Reading every match from the index to
-    // order them costs a page each (12,500 keys of 2,000,000 cells: 13,000 pages, 190 ms). When the walk's
+    // order them costs a page each (docs/benchmarks.md, "Figures behind constants in the code"). When the walk's
     // rate says the window fills within another `walk` keys (with half as many again for the rate's
     // error), those keys are probed instead, from the last one walked; meanwhile the count is proven to
     // reach `reach` from the index, which stops once it has seen that many distinct keys (a cell's key

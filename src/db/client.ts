@@ -106,8 +106,9 @@ async function initEmbedded(dataDir: string): Promise<void> {
 
 /**
  * The embedded PostgreSQL's buffer cache. initdb writes PostgreSQL's default
- * (128 MB) into postgresql.conf, and PGlite touches all of it at start: with
- * it an idle service held about 120 MiB more. Its data files are ordinary
+ * (128 MB) into postgresql.conf, and PGlite touches all of it at start, so an
+ * idle service would hold it (docs/benchmarks.md, "Figures behind constants in
+ * the code"). Its data files are ordinary
  * files, so a page that is not in this cache comes from the operating
  * system's page cache at the cost of a read call, not from a disk.
  */

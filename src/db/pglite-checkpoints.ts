@@ -2,10 +2,10 @@
 // single-user backend: no checkpointer process. When the WAL written since
 // the last checkpoint reaches about max_wal_size / 1.9 (540 MB at the default
 // 1 GB), PostgreSQL asks for a checkpoint, which a single-user backend runs
-// inline, and PGlite then spins forever inside XLogInsert (found 2026-11-25:
-// repeated 100,000-row upserts hang at 522 MiB of WAL; a CHECKPOINT issued
-// between statements takes milliseconds and avoids it). So the embedded
-// database starts with a max_wal_size it never reaches, and the service
+// inline, and PGlite then spins forever inside XLogInsert (a few large
+// re-imports get there; a CHECKPOINT issued between statements is quick and
+// avoids it: docs/benchmarks.md, "Figures behind constants in the code"). So
+// the embedded database starts with a max_wal_size it never reaches, and the service
 // checkpoints itself: every CHECK_MS it reads how much WAL the last checkpoint
 // is behind and checkpoints from CHECKPOINT_BYTES on, between transactions
 // (PGlite runs a statement only when no transaction holds it). This also

@@ -1,9 +1,8 @@
 // Vacuum and analyze of the embedded database. PGlite runs PostgreSQL as a
 // single-user backend: no autovacuum launcher, so without this a table's dead
-// row versions are never reclaimed (measured 2026-11-25: five REPLACE
-// re-imports of 10,000 keys × 10 languages left `Translation` at 100,000 live
-// and 500,000 dead rows, 58 MB for about 12 MB of data, growing by 10 MB per
-// re-import) and the planner never gets statistics. The service applies
+// row versions are never reclaimed (each REPLACE re-import leaves a dead
+// version of every row it wrote: docs/benchmarks.md, "Figures behind constants
+// in the code") and the planner never gets statistics. The service applies
 // autovacuum's own rule, with the server's own settings (so a data directory's
 // postgresql.conf tunes it as it would the launcher), every CHECK_MS:
 //   vacuum  when dead rows > autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor × rows,
@@ -14,7 +13,7 @@
 //              + autovacuum_analyze_scale_factor × rows.
 // Each table is its own statement, between transactions (PGlite runs a
 // statement only when no transaction holds it), so requests queue behind one
-// table at a time: about 0.3 s for the 600,000-row `Translation` above.
+// table at a time, not behind all of them.
 import type { PGlite } from '@electric-sql/pglite';
 import { periodicPass, type PeriodicPass } from './periodic-pass.js';
 

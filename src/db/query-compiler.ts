@@ -1,7 +1,8 @@
 // Prisma's query compiler is WebAssembly that the generated client imports as
-// a module exporting it as base64 text (4.5 MB). An imported module stays
-// loaded for good: its source and the string it exports, about 9 MiB of an
-// idle service's heap, kept only to have been decoded once. This reads the
+// a module exporting it as base64 text. An imported module stays loaded for
+// good: its source and the string it exports stay in an idle service's heap
+// (docs/benchmarks.md, "Figures behind constants in the code"), kept only to
+// have been decoded once. This reads the
 // same file as text instead, decodes it and lets the text go; everything
 // else about loading the compiler is Prisma's own. It goes through Prisma's
 // `__internal.configOverride` hook and finds the file's name in the generated

@@ -5,13 +5,11 @@
 // its parameters, and the copy a driver adapter brings along when it pins
 // another version (pglite-prisma-adapter pins @prisma/driver-adapter-utils
 // 7.2.0, so the embedded database's queries go to a history of their own).
-// For a bulk write those are arrays of 10,000 texts, so a few hundred MiB
-// stayed reachable after the statements had run (an import of 1,000,000
-// translations held about 150 MiB more at the end, and V8 let the heap grow
-// to a multiple of that; heap snapshots of bench/scenarios/memory.ts; on the
-// embedded database, a 50 MiB import held 86 MiB of texts in the adapter's
-// copy after it had ended: bench/scenarios/import-memory.ts).
-// Pushing 100 entries without payload into each lets them go, in microseconds.
+// For a bulk write those are its columns of up to a chunk's texts each
+// (CELL_CHUNK, transfer/write-bundle.ts), so a large import's last statements
+// stayed reachable after they had run, and V8 let the heap grow to a multiple
+// of that (docs/benchmarks.md, "Figures behind constants in the code").
+// Pushing HISTORY entries without payload into each lets them go, cheaply.
 // Should a Prisma release keep more entries or none, this releases less or
 // nothing, and changes nothing else.
 import { readFileSync } from 'node:fs';

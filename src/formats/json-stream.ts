@@ -11,9 +11,9 @@
 // moved first and a repeated name is reported twice (callers decide).
 // No streaming JSON library is used: @streamparser/json and stream-json do not
 // decode UTF-8 strictly, bound the depth as they go or report a line and
-// column, and on the 76 MiB file of bench/scenarios/memory.ts
-// @streamparser/json took 1.5 s just to tokenize it where this reader reads
-// it, paths included, in 0.4-0.7 s (a loaded 2-core machine).
+// column, and @streamparser/json took longer only to tokenize a large file
+// than this reader takes to read it with every value's path (docs/benchmarks.md,
+// "Figures behind constants in the code").
 import { FormatError } from './model.js';
 
 export const MAX_JSON_DEPTH = 64;

@@ -32,22 +32,12 @@
 // - Descriptions with INCLUDE_DESCRIPTIONS (`#` and `#.`).
 // - `#, fuzzy` is never written: NOT_REVIEWED is the state of every new
 //   translation, and fuzzy entries are left out of compiled catalogs.
-// Reading and writing are this module's own, not a library's: measured against
-// gettext-parser 10.0.0 (the most used; pofile 1.1.4 reports no errors at all)
-// on the corpus and this module's tests, its po.parse loses data a user would
-// notice and no mapping can restore from its output:
-// - file order: entries are grouped by msgctxt, so keys of a file that mixes
-//   contexts (2 of the 4 corpus files) import in another order (IMPORT_ORDER);
-// - escapes: \101 reads as "101", \x41 as "x41", \a as "a" (\b \f \v alike);
-//   an invalid escape \q reads as "q";
-// - malformed input is accepted silently: msgstr[1] without msgstr[0] becomes
-//   form 0, msgstr[n] without msgid_plural, orphan strings dropped; with its
-//   `validation` option 5 of the 10 malformed cases of the tests still pass,
-//   and only 2 errors carry a line;
-// - translator comments lose their indentation.
-// On the corpus the texts, comments and fuzzy flags otherwise agree (429 keys).
-// Its po.compile writes control characters (\a \b \f \v, U+0001...) raw and
-// compiles a whole document; the writer here escapes them and streams page by
+// Reading and writing are this module's own, not a library's: gettext-parser,
+// the most used, loses data a user would notice and no mapping can restore
+// from its output (the order of a file that mixes contexts, escapes such as
+// \101 and \x41), accepts malformed input silently, and writes control
+// characters raw (what was compared: docs/benchmarks.md, "Figures behind
+// constants in the code"). The writer here escapes them and streams page by
 // page (FormatWriter).
 // Note: `msgfmt -c` rejects an entry whose msgid and msgstr do not both begin
 // and end with a newline; a key and its translation that differ so are still

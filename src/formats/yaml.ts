@@ -92,7 +92,7 @@ import type { NestedNode } from './nested-keys.js';
 import { NestedStream, type NestedStyle } from './nested-stream.js';
 import { nestedKeyOrder } from './object-literal-writer.js';
 
-/** yaml loads with the first YAML file read or written (about 8 MiB an idle service need not hold). */
+/** yaml loads with the first YAML file read or written: memory an idle service need not hold (docs/benchmarks.md). */
 const yamlLib = lazyRequire<typeof import('yaml')>('yaml');
 const scalarNode = (value: unknown): Scalar => new (yamlLib().Scalar)(value);
 const mapNode = (): YAMLMap => new (yamlLib().YAMLMap)();

@@ -4,11 +4,10 @@
 // served; the figures behind the choice are in docs/benchmarks.md ("Figures
 // behind constants in the code").
 //
-// gzip 9 costs 5–9 times gzip 6 for files at most 1.5 % smaller, and browsers
-// ask for brotli anyway (gzip goes to older clients and tools): gzip 6. Brotli
-// 6 is within 2 % of quality 7's bytes at a third to a half of its time;
-// quality 5 loses up to 3 %, and 4 gives files twice the size on large
-// projects.
+// gzip 9 costs several times gzip 6 for files barely smaller, and browsers ask
+// for brotli anyway (gzip goes to older clients and tools): gzip 6. Brotli 6
+// is close to quality 7's bytes in a fraction of its time; 5 and below give
+// larger files.
 import { constants, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 
 export const GZIP_OPTIONS: ZlibOptions = { level: 6 };

@@ -11,8 +11,9 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 // A document is compiled on its first execution, not at boot: compiling every
-// route's document costs about a second of start-up that most processes (a
-// test's, a CLI's, a short-lived instance's) would spend on routes they never call.
+// route's document lengthens start-up (docs/benchmarks.md, "Figures behind
+// constants in the code") for what most processes (a test's, a CLI's, a
+// short-lived instance's) would spend on routes they never call.
 const pending = new WeakMap<DocumentNode, GraphQLSchema>();
 const compiled = new WeakMap<DocumentNode, CompiledQuery | null>();
 let enabled = true;

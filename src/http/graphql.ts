@@ -18,6 +18,7 @@ import { useCompiledDocuments } from './compiled-documents.js';
 import { graphqlLimitPlugins } from './limits-graphql.js';
 import { connectionParamsProblem, graphqlRefusal, textInputPlugin } from './input-text.js';
 import { heavyOperationsPlugin } from './limits-heavy.js';
+import { variableErrorsPlugin } from './variable-errors.js';
 import { httpExchange, useSessionCsrf } from './console-session.js';
 import { watchSessionSockets } from './session-sockets.js';
 import { databaseUnavailable, RETRY_AFTER_SECONDS } from './database-unavailable.js';
@@ -42,7 +43,8 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
     // Writes record who made them and through what (src/history/); operations are counted (src/metrics.ts);
     // aliases, depth, tokens, directives and cost, and the cap on expensive operations per
     // credential, apply on every path through the envelope (limits-graphql.ts, limits-heavy.ts), and so
-    // does the refusal of text that cannot be stored in variables and literals (input-text.ts);
+    // does the refusal of text that cannot be stored in variables and literals (input-text.ts); a
+    // variable of the wrong type is refused without its value quoted (variable-errors.ts);
     // cookie-authenticated mutations need the console's CSRF token (console-session.ts).
     // The REST routes' fixed documents run compiled (compiled-documents.ts); first, so that the others wrap it.
     plugins: [
@@ -52,6 +54,7 @@ export function createGraphQLServer(schema: GraphQLSchema, config: Config): Yoga
       useOperationMetrics(),
       ...graphqlLimitPlugins(config.graphqlLimits),
       textInputPlugin(),
+      variableErrorsPlugin(),
       heavyOperationsPlugin(config.requestLimits.heavyOperationsPerCredential),
     ],
     // The one context factory: every entry point opens its operation with the request's headers (execute.ts).

@@ -3,7 +3,7 @@
 // multipart uploads, graphql-ws, the REST routes) is held to them:
 //   - nesting: brackets ({ [ () nested deeper than MAX_NESTING, found by a
 //     scan of the raw text before parsing (graphql's parser is recursive: a
-//     document 2,000 deep overflows the stack before any rule could run);
+//     deep enough document overflows the stack before any rule could run);
 //   - aliases, depth, directives (GraphQL Armor validation rules) and tokens
 //     (GraphQL Armor's parser, which stops counting at the limit: a huge
 //     document is refused before it is parsed whole);
@@ -67,7 +67,7 @@ const report = (limit: GraphQLLimit) => ({
 /**
  * Brackets a document may nest: far beyond the selection depth allowed
  * (GRAPHQL_MAX_DEPTH, 20 by default) plus the input literals of an argument,
- * far below what the parser's recursion survives (about 1,500 on Node's stack).
+ * far below what the parser's recursion survives on Node's stack (docs/benchmarks.md).
  */
 export const MAX_NESTING = 256;
 

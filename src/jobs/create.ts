@@ -51,7 +51,8 @@ export async function createAutoTranslateJobs(
   idempotencyKey?: string,
 ) {
   const skipped = settings ? [...settings.skipped] : [];
-  if (inputs.length + skipped.length === 0) throw badRequest('At least one target language is required');
+  if (inputs.length + skipped.length === 0)
+    throw badRequest(settings ? 'At least one target language is required' : 'targets must name at least one language');
   if (inputs.length + skipped.length > MAX_JOBS_PER_CALL)
     throw badRequest(`At most ${MAX_JOBS_PER_CALL} target languages per request`);
   const plan = await planOfProject(projectId);

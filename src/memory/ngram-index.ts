@@ -1,7 +1,7 @@
 // The embedded database's trigram index of the memory's source texts, kept in
 // this process (docs/translation-memory.md). On PGlite a pg_trgm GIN index
-// kept current during bulk writes made a 100,000-cell re-import run for over
-// ten minutes (migration 20261124201410_text_filter_trigram), so the write
+// kept current during bulk writes made a re-import many times slower
+// (docs/benchmarks.md, "Figures behind constants in the code"), so the write
 // path only notes which keys it wrote (`noteWrittenKeys` of
 // src/content/written-keys.ts, one call in the write gate: a Set insert per
 // cell here) and the index reads those keys' texts again before the next

@@ -64,6 +64,18 @@ const LlmSettingsType = builder.objectRef<LlmSettingsView>('LlmProviderSettings'
   }),
 });
 
+// A list of pairs, not a JSON object: GraphQL checks its shape, and no error quotes a value (a key, often).
+const LlmHeaderInput = builder.inputType('LlmHeaderInput', {
+  description: 'An extra header of the requests to the model server.',
+  fields: (t) => ({
+    name: t.string({
+      required: true,
+      description: "A header name (letters, digits, !#$%&'*+.^_`|~-); not Host, Content-Length or Content-Type.",
+    }),
+    value: t.string({ required: true, description: 'Write-only: never returned, never quoted in an error.' }),
+  }),
+});
+
 const LlmSettingsInput = builder.inputType('LlmProviderSettingsInput', {
   fields: (t) => ({
     url: t.string({
@@ -73,10 +85,10 @@ const LlmSettingsInput = builder.inputType('LlmProviderSettingsInput', {
     }),
     model: t.string({ required: false }),
     headers: t.field({
-      type: 'JSON',
+      type: [LlmHeaderInput],
       required: false,
       description:
-        'Extra headers, an object of names and values (stored sealed). Left out: the stored headers stay; null removes them.',
+        'Extra headers (stored sealed). Left out: the stored headers stay; null or an empty list removes them.',
     }),
     responseFormat: t.string({
       required: false,

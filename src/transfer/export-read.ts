@@ -85,8 +85,8 @@ interface KeyRow {
 
 /**
  * languageId, text, reviewStatus of each base text, one after the other in one
- * flat array; overrides add the customer key. Built by string_agg: a third
- * less of the database's time than an array per text (json_build_array).
+ * flat array; overrides add the customer key. Built by string_agg: cheaper for
+ * the database than an array per text (json_build_array; docs/benchmarks.md).
  */
 type Cells = (number | string)[];
 type OverrideCells = (number | string)[];
@@ -98,7 +98,7 @@ type OverrideCells = (number | string)[];
  * smaller (a project grows at the end of its import order), finds next to
  * none, and plans for that: past the last key it knew, it read every key past
  * the cursor, or every key of the project to pick one key per name, once per
- * page (200,000 keys, one key per name: 28 s instead of 3; test/api/export-read.test.ts).
+ * page (test/api/export-read.test.ts; the figures: docs/benchmarks.md).
  * Unknown, it expects a third of the keys and reads the index in order up to
  * the page's end.
  */

@@ -418,3 +418,66 @@ describe('NUL where only NUL can be written', () => {
     expect((await fetch(`${service.url}/api/v2/project`, { headers: { 'x-service-token': apiKey } })).status).toBe(200);
   });
 });
+
+describe('a JSON body field of the wrong type', () => {
+  /** A value of another JSON type than the one a field's schema names. */
+  const WRONG: Record<string, unknown> = {
+    string: { not: 'a string' },
+    integer: 'one',
+    number: 'one',
+    boolean: 'yes',
+    array: 'not an array',
+    object: 'not an object',
+  };
+  /** Values that fit, for the fields a body may need, so that the wrong one is what gets refused. */
+  const FITTING: Record<string, unknown> = {
+    name: 'n',
+    key: 'k',
+    email: 'someone@example.com',
+    role: 'viewer',
+    translationProvider: 'PSEUDO',
+    targetProjectLanguage: 'en',
+    targetLanguage: 'de',
+    targets: [{ targetProjectLanguage: 'en', targetLanguage: 'de' }],
+    languageKeys: ['en'],
+    x: 1,
+    y: 1,
+    width: 1,
+    height: 1,
+  };
+  type Schema = { type?: unknown; description?: string };
+  type Body = { properties?: Record<string, Schema>; oneOf?: Body[] };
+
+  it("is a 400 naming the field on every REST route that declares its body's fields, and changes nothing", async () => {
+    const before = await everything();
+    const cases = ALL_ROUTES.filter((route) => route.body && !route.multipart).flatMap((route) => {
+      const body = route.body as Body;
+      return (body.oneOf ?? [body]).flatMap((variant) =>
+        Object.entries(variant.properties ?? {})
+          // A field the route ignores (the vendor client's `source`) may hold anything.
+          .filter(
+            ([, schema]) => typeof schema.type === 'string' && schema.type in WRONG && schema.description !== 'Ignored',
+          )
+          .map(([field, schema]) => {
+            const fitting = Object.fromEntries(
+              Object.keys(variant.properties!).flatMap((name) => (name in FITTING ? [[name, FITTING[name]]] : [])),
+            );
+            return { route, field, body: { ...fitting, [field]: WRONG[schema.type as string] } };
+          }),
+      );
+    });
+    expect(cases.length).toBeGreaterThan(40);
+    for (const { route, field, body } of cases) {
+      const res = await service.request({
+        method: route.method,
+        url: route.path.replace(/:\w+/g, '1'),
+        headers: { ...credentials(route.auth), 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+      const what = `${route.method} ${route.path} ${field}: ${res.body}`;
+      expect(res.statusCode, what).toBe(400);
+      expect(envelope(res).msg, what).toMatch(new RegExp(`^${field}\\b`));
+    }
+    expect(await everything()).toEqual(before);
+  });
+});

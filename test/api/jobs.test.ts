@@ -201,10 +201,33 @@ describe('POST /api/v2/jobs/auto-translate', () => {
     expect(finished.map((j) => j.metadata.targetProjectLanguage).sort()).toEqual(['de', 'fr']);
     expect((await readTranslations(service.db, projectToken)).fr!.greeting).toBe(pseudoLocalize('Hello {name}'));
   });
-  it('refuses a body without targets', async () => {
-    const res = await post('/api/v2/jobs/auto-translate', { translationProvider: 'PSEUDO' });
+  it.each([
+    [undefined, /^targets is required: an array of \{targetProjectLanguage, targetLanguage\} \(or send languageKeys/],
+    ['de', /^targets must be an array of objects$/],
+    [[], /^targets must name at least one language$/],
+    [['de'], /^targets\[0\] must be an object$/],
+    [
+      [{ targetProjectLanguage: 'de', targetLanguage: 'de' }, { targetProjectLanguage: 'de' }],
+      /^targets\[1\]\.targetLanguage is required$/,
+    ],
+    [[{ targetProjectLanguage: 'de', targetLanguage: 7 }], /^targets\[0\]\.targetLanguage must be a string$/],
+    [[{ targetProjectLanguage: '', targetLanguage: 'de' }], /^targetProjectLanguage is required$/],
+  ])('refuses targets %j, naming the field, and creates nothing', async (targets, message) => {
+    const before = await service.db.prisma.job.count();
+    const res = await post('/api/v2/jobs/auto-translate', { translationProvider: 'PSEUDO', targets });
     expect(res.statusCode).toBe(400);
-    expect(envelope(res).msg).toMatch(/targets/);
+    expect(envelope(res).msg).toMatch(message);
+    expect(await service.db.prisma.job.count()).toBe(before);
+  });
+  it.each([
+    [{ languageKeys: 'de' }, /^languageKeys must be an array$/],
+    [{ languageKeys: [5] }, /^languageKeys\[0\] must be a string$/],
+    [{ languageKeys: ['de'], options: 'FORCE_REPLACE' }, /^options must be an array$/],
+    [{ languageKeys: null }, /^languageKeys is required$/],
+  ])("refuses the vendor client's body %j, naming the field", async (body, message) => {
+    const res = await post('/api/v2/jobs/auto-translate', body);
+    expect(res.statusCode).toBe(400);
+    expect(envelope(res).msg).toMatch(message);
   });
 });
 

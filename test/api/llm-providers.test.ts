@@ -318,7 +318,7 @@ describe('OpenAI-compatible chat completions', () => {
         s: {
           url: `${fake.url}/v1/chat/completions`,
           model: 'project-model',
-          headers: { 'X-Secret-Header': 'hdr-secret-1' },
+          headers: [{ name: 'X-Secret-Header', value: 'hdr-secret-1' }],
           responseFormat: 'json_object',
         },
       },
@@ -357,8 +357,71 @@ describe('OpenAI-compatible chat completions', () => {
     }
   });
 
-  it('refuses to start a job, saying why, when the configuration is wrong', async () => {
-    process.env.LLM_OPENAI_HEADERS = '{"X-Team": 5}';
+  it('refuses a bad header naming it by its place, never quoting a name or value, and keeps what was stored', async () => {
+    const save = (headers: unknown) =>
+      gql(
+        `mutation($s: LlmProviderSettingsInput!) { setLlmProviderSettings(provider: LLM_OPENAI, settings: $s) { headerNames } }`,
+        { s: { headers } },
+      );
+    const good = await save([{ name: 'X-Org', value: 'org-secret-0' }]);
+    expect(good.data.setLlmProviderSettings.headerNames).toEqual(['X-Org']);
+    try {
+      const refused: [unknown, RegExp, string][] = [
+        [[{ name: 'X Org', value: 'secret-in-name-test' }], /^headers\[0\]\.name must be a header name/, 'X Org'],
+        [
+          [
+            { name: 'X-A', value: 'a' },
+            { name: 'X-B', value: 'line\r\nInjected: secret-value-1' },
+          ],
+          /^headers\[1\]\.value may not hold a line break/,
+          'secret-value-1',
+        ],
+        [[{ name: 'Host', value: 'evil.example' }], /^headers\[0\]\.name may not be Host/, 'evil.example'],
+        [
+          [
+            { name: 'X-A', value: 'a' },
+            { name: 'x-a', value: 'secret-value-2' },
+          ],
+          /^headers\[1\]\.name repeats/,
+          'secret-value-2',
+        ],
+        // Wrong shapes, refused by the input type: graphql-js would quote the value; the service does not.
+        [
+          [{ name: 'X-Key', value: 987654321 }],
+          /^Variable "\$s" at "s\.headers\[0\]\.value" must be a string$/,
+          '987654321',
+        ],
+        [[{ name: 'X-Key', value: { key: 'secret-value-3' } }], /must be a string$/, 'secret-value-3'],
+        // The JSON object the API took before the list.
+        [{ 'X-Key': 'secret-value-4' }, /^Variable "\$s" at "s\.headers\.name" is required$/, 'secret-value-4'],
+      ];
+      for (const [headers, message, secret] of refused) {
+        const res = await save(headers);
+        expect(res.data?.setLlmProviderSettings ?? null).toBeNull();
+        expect(res.errors[0].message).toMatch(message);
+        expect(JSON.stringify(res)).not.toContain(secret);
+        if (!res.errors[0].message.startsWith('Variable')) expect(res.errors[0].extensions.code).toBe('BAD_REQUEST');
+      }
+      // Nothing refused was stored: the good header is still the only one, and is still sent.
+      const now = await gql('{ llmProviderSettings(provider: LLM_OPENAI) { headerNames } }');
+      expect(now.data.llmProviderSettings.headerNames).toEqual(['X-Org']);
+      const job = await translate('LLM_OPENAI', 'de', ['FORCE_REPLACE']);
+      expect(job.state).toBe('SUCCESS');
+      expect(fake.requests[0]!.headers['x-org']).toBe('org-secret-0');
+    } finally {
+      await save(null);
+    }
+  });
+
+  it.each([
+    ['{"X-Team": 5}', /LLM_OPENAI is not configured correctly: LLM_OPENAI_HEADERS must be a JSON object/],
+    // The rule of a project's headers applies to the instance's too, and quotes neither names nor values.
+    [
+      '{"X-Team": "l10n", "X-Bad": "a\\r\\nb-env-secret"}',
+      /LLM_OPENAI is not configured correctly: LLM_OPENAI_HEADERS: the value of header 2 may not hold a line break/,
+    ],
+  ])('refuses to start a job, saying why, when the configuration is wrong (headers %s)', async (headers, message) => {
+    process.env.LLM_OPENAI_HEADERS = headers;
     try {
       const jobs = await service.db.prisma.job.count({ where: { projectId } });
       const res = await gql(`mutation($input: AutoTranslateInput!) { autoTranslate(input: $input) { jobId } }`, {
@@ -369,9 +432,8 @@ describe('OpenAI-compatible chat completions', () => {
         },
       });
       expect(res.errors[0].extensions.code).toBe('BAD_REQUEST');
-      expect(res.errors[0].message).toMatch(
-        /LLM_OPENAI is not configured correctly: LLM_OPENAI_HEADERS must be a JSON object/,
-      );
+      expect(res.errors[0].message).toMatch(message);
+      expect(res.errors[0].message).not.toContain('env-secret');
       expect(await service.db.prisma.job.count({ where: { projectId } })).toBe(jobs);
       expect(fake.requests).toHaveLength(0);
     } finally {

@@ -51,6 +51,23 @@ const EMPTY: Draft = {
   removeHeaders: false,
 };
 
+/**
+ * The field's JSON object as the API's list of headers; undefined when it is
+ * not an object of texts. The service checks the names and values.
+ */
+function headerList(text: string): { name: string; value: string }[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (entries.some(([, value]) => typeof value !== 'string')) return undefined;
+  return entries.map(([name, value]) => ({ name, value: value as string }));
+}
+
 export function LlmProviderSection({ projectToken }: { projectToken: string }) {
   const { t } = useTranslation();
   return (
@@ -94,15 +111,11 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
   };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    let headers: Record<string, number> | null | undefined;
+    let headers: { name: string; value: string }[] | null | undefined;
     if (draft.removeHeaders) headers = null;
     else if (draft.headers.trim()) {
-      try {
-        // The JSON scalar's type in the generated schema types; the service checks the shape.
-        headers = JSON.parse(draft.headers) as Record<string, number>;
-      } catch {
-        return setFailure(t('llmServers.badHeaders'));
-      }
+      headers = headerList(draft.headers);
+      if (!headers) return setFailure(t('llmServers.badHeaders'));
     }
     const price = (text: string) => (text.trim() === '' ? null : Number(text));
     const result = await save({

@@ -100,6 +100,28 @@ export function llmBaseUrl(name: string, raw: string): string {
     .replace(/\/v1(\/chat\/completions|\/messages)?$/, '');
 }
 
+/** An HTTP field name (RFC 9110 token), at most 100 characters. */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+/** What Node's HTTP client sends as a header value: no control character but tab, nothing past U+00FF. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** Headers the client sets itself. */
+const RESERVED_HEADERS = ['host', 'content-length', 'content-type'];
+
+/**
+ * What is wrong with an extra header (the instance's or a project's): the
+ * part and why, in words that never quote the name or the value (either may
+ * hold a key); undefined when it can be sent.
+ */
+export function headerProblem(name: string, value: string): { part: 'name' | 'value'; problem: string } | undefined {
+  if (!HEADER_NAME.test(name))
+    return { part: 'name', problem: "must be a header name: at most 100 letters, digits or !#$%&'*+.^_`|~-" };
+  if (RESERVED_HEADERS.includes(name.toLowerCase()))
+    return { part: 'name', problem: 'may not be Host, Content-Length or Content-Type (the client sets them)' };
+  if (!HEADER_VALUE.test(value))
+    return { part: 'value', problem: 'may not hold a line break or another control character' };
+  return undefined;
+}
+
 export function parseHeaders(name: string, raw: string | undefined): Record<string, string> {
   if (!raw?.trim()) return {};
   let value: unknown;
@@ -116,7 +138,12 @@ export function parseHeaders(name: string, raw: string | undefined): Record<stri
   ) {
     throw new ConfigError(`${name} must be a JSON object of header names and string values`);
   }
-  return value as Record<string, string>;
+  const headers = value as Record<string, string>;
+  Object.entries(headers).forEach(([header, text], i) => {
+    const wrong = headerProblem(header, text);
+    if (wrong) throw new ConfigError(`${name}: the ${wrong.part} of header ${i + 1} ${wrong.problem}`);
+  });
+  return headers;
 }
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
