@@ -49,8 +49,9 @@ export default defineConfig({
   // (Node resolves `graphql` to index.js for dependencies; Vite would pick index.mjs.)
   resolve: { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] },
   test: {
-    // Each API test file gets its own database; two files at a time suits 2 cores.
-    maxWorkers: 2,
+    // Each API test file gets its own database. Three files at a time on 2 cores: the files mostly wait
+    // (on service processes, browsers, timers), and with two the cores sat idle most of a run.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       // Some unit tests open an embedded database in their set-up: only a hang should fail there.
