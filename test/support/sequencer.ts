@@ -1,7 +1,7 @@
 // The order files start in. Vitest runs each project's files as one block and,
 // on a clean clone (no results cache), starts the largest files first; a file
 // that takes minutes but is short on disk then starts last and runs alone at
-// the end of its block, with one of the two workers idle. The files below run
+// the end of its block, with the other workers idle. The files below run
 // service processes, crash loops or large data for a minute or more (the
 // suite's JSON report says which): they start first within their project, so
 // the short files fill the other worker around them.
