@@ -263,9 +263,15 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
   const keys = arrayLiteral(cells, (c) => c.keyId);
   const languages = arrayLiteral(cells, (c) => c.languageId);
   await prisma().$transaction([
+    // A cell that a write holds is being queued again (a new generation): it stays, and the updater does not
+    // wait for that write. Waiting made a cycle with a write that queues several of the batch's cells (an
+    // import's REPLACE while the last import's findings drain): PostgreSQL ended one of them as a deadlock.
     prisma().$executeRaw(Prisma.sql`/* findings:dequeue */
-      DELETE FROM "FindingQueue" q USING unnest(${keys}::int[], ${languages}::int[], ${arrayLiteral(cells, (c) => c.generation)}::int[]) AS d(key_id, language_id, generation)
-       WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id AND q.generation = d.generation`),
+      DELETE FROM "FindingQueue" q WHERE q.ctid = ANY(ARRAY(
+        SELECT e.ctid FROM "FindingQueue" e
+          JOIN unnest(${keys}::int[], ${languages}::int[], ${arrayLiteral(cells, (c) => c.generation)}::int[]) AS d(key_id, language_id, generation)
+            ON e."keyId" = d.key_id AND e."languageId" = d.language_id AND e.generation = d.generation
+           FOR UPDATE OF e SKIP LOCKED))`),
     prisma().$executeRaw(Prisma.sql`/* findings:clear */
       DELETE FROM "Finding" f USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
        WHERE f."keyId" = d.key_id AND f."languageId" = d.language_id

@@ -1,11 +1,13 @@
 // What the findings updater holds (docs/quality-checks.md, "Memory"): the
 // lanes it runs (one on the embedded database), its worker threads ending when
 // idle, and the memory given back once a large run has drained the queue. The
-// findings stay complete with one lane and small batches.
+// findings stay complete with one lane and small batches. And what it does not
+// wait for: a write holding cells of its batch (a re-import while the last
+// import's findings drain).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { FindingsUpdater } from '../../src/findings/updater.js';
+import { FindingsUpdater, writeFindings } from '../../src/findings/updater.js';
 import { checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
 
 let service: TestService;
@@ -97,4 +99,40 @@ describe('findings updater memory', () => {
       await closeCheckPool();
     }
   });
+});
+
+describe('the updater and a write queuing its cells again', () => {
+  // Only PostgreSQL runs two transactions at once (PGlite queues the second behind the first).
+  it.skipIf(process.env.TEST_DB_KIND !== 'postgres')(
+    'removes what it computed without waiting for the write, which keeps its cell queued (no deadlock)',
+    async () => {
+      // New keys: v1 POST keeps the texts of existing cells, so only new cells are queued.
+      const content = ['held', 'done'].map((key) => ({ key, language: 'de', text: `Hallo ${key}` }));
+      const res = await api.post('/api/v1/translations', { content });
+      expect(res.msg + res.status).toBe('OK200');
+      const db = service.db.prisma;
+      const [held, done] = await db.$queryRaw<{ keyId: number; languageId: number; generation: number }[]>`
+        SELECT q."keyId", q."languageId", q.generation FROM "FindingQueue" q JOIN "TranslationKey" k ON k.id = q."keyId"
+         WHERE k.key IN ('held', 'done') ORDER BY k.key DESC`;
+      // What writeFindings reads of a leased cell when it stores no finding.
+      const cells = [held!, done!].map((c) => ({ ...c, hash: '' })) as unknown as Parameters<typeof writeFindings>[0];
+      // The write gate's queue upsert, in a transaction left open while the updater writes its batch.
+      const outcome = await db.$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
+          SELECT ${held!.keyId}, ${held!.languageId}, "projectId" FROM "TranslationKey" WHERE id = ${held!.keyId}
+          ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1`;
+        return Promise.race([
+          writeFindings(cells, [[], []]).then(() => 'written'),
+          new Promise((resolve) => setTimeout(() => resolve('waited for the write'), 5_000)),
+        ]);
+      });
+      expect(outcome).toBe('written');
+      const left = await db.findingQueue.findMany({
+        where: { OR: [held!, done!].map(({ keyId, languageId }) => ({ keyId, languageId })) },
+        select: { keyId: true, generation: true },
+      });
+      // The held cell is queued again for its new text; the other one is done.
+      expect(left).toEqual([{ keyId: held!.keyId, generation: held!.generation + 1 }]);
+    },
+  );
 });
