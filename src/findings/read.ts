@@ -1,6 +1,8 @@
 // Reading the stored findings (docs/quality-checks.md): a page of them with
 // the counts per language, check and severity — one statement each, over the
-// Finding table's (projectId, severity|check, languageId) indexes. Used by
+// Finding table's two list indexes (the page: projectId, severity, keyId, …;
+// the counts, from the index alone: projectId, languageId, check, severity,
+// dismissed). Used by
 // the CI query and REST endpoint, the console's Quality screen and the
 // publication gate.
 import { Prisma } from '../generated/prisma/client.js';
@@ -65,6 +67,24 @@ function conditions(projectId: number, filter: FindingFilter, languageId: number
   return Prisma.join(parts, ' AND ');
 }
 
+/**
+ * The list's first `upTo` findings of each of the severities, errors first:
+ * one range scan of the (projectId, severity, keyId, …) index per severity,
+ * each stopping after `upTo` rows, instead of sorting every finding of the
+ * project for one page. Only severities with findings are scanned: a check
+ * has one severity, and a scan of another would read its whole range for none.
+ */
+function pageBySeverity(where: Prisma.Sql, severities: readonly Severity[], upTo: number): Prisma.Sql {
+  return Prisma.join(
+    severities.map(
+      (s) => Prisma.sql`(SELECT f.*, ${SEVERITIES.indexOf(s)}::int AS rank FROM "Finding" f
+        WHERE ${where} AND f.severity = ${s}
+        ORDER BY f."keyId", f."languageId", f."check", f.n LIMIT ${upTo})`,
+    ),
+    ' UNION ALL ',
+  );
+}
+
 export async function listFindings(
   projectId: number,
   filter: FindingFilter,
@@ -84,11 +104,12 @@ export async function listFindings(
     if (!language) throw badRequest(`Language ${filter.languageCode} not found in the project`);
     languageId = language.id;
   }
-  // Every condition is on the Finding row itself: the counts group its rows before naming the languages,
-  // and the page picks its rows (a top-N sort of the findings alone) before joining keys and texts.
+  // Every condition is on the Finding row itself: the counts group its rows (from an index alone) before
+  // naming the languages, and the page picks its rows before joining keys and texts.
   const where = conditions(projectId, filter, languageId);
-  // Three statements at once: on PostgreSQL they run side by side on the pool's connections.
-  const [counts, findings, [queue]] = await Promise.all([
+  // The counts and the queue side by side (on PostgreSQL, on two of the pool's connections); the page
+  // after them, scanning only the severities the counts found.
+  const [counts, [queue]] = await Promise.all([
     db.$queryRaw<FindingCount[]>(Prisma.sql`/* findings:counts */
     SELECT l.key AS language, c."check", c.severity, c.count, c.dismissed
       FROM (SELECT f."languageId", f."check", f.severity,
@@ -97,21 +118,25 @@ export async function listFindings(
              GROUP BY f."languageId", f."check", f.severity) c
       JOIN "Language" l ON l.id = c."languageId"
      ORDER BY l."order", l.key, c."check"`),
-    first === 0
-      ? Promise.resolve([] as FindingRow[])
-      : db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
-    SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."messageText", f."spanStart", f."spanEnd", f.dismissed, t.text
-      FROM (SELECT f.* FROM "Finding" f WHERE ${where}
-             ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f."keyId", f."languageId", f."check", f.n
-             LIMIT ${first} OFFSET ${offset}) f
-      JOIN "Language" l ON l.id = f."languageId"
-      JOIN "TranslationKey" k ON k.id = f."keyId"
-      JOIN "Translation" t ON t."keyId" = f."keyId" AND t."languageId" = f."languageId"
-     ORDER BY CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f."keyId", f."languageId", f."check", f.n`),
     db.$queryRaw<{ n: number }[]>(
       Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`,
     ),
   ]);
+  const present = SEVERITIES.filter((severity) =>
+    counts.some((c) => c.severity === severity && c.count + (filter.includeDismissed ? c.dismissed : 0) > 0),
+  );
+  const findings =
+    first === 0 || !present.length
+      ? []
+      : await db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
+    SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."messageText", f."spanStart", f."spanEnd", f.dismissed, t.text
+      FROM (SELECT f.* FROM (${pageBySeverity(where, present, first + offset)}) f
+             ORDER BY f.rank, f."keyId", f."languageId", f."check", f.n
+             LIMIT ${first} OFFSET ${offset}) f
+      JOIN "Language" l ON l.id = f."languageId"
+      JOIN "TranslationKey" k ON k.id = f."keyId"
+      JOIN "Translation" t ON t."keyId" = f."keyId" AND t."languageId" = f."languageId"
+     ORDER BY f.rank, f."keyId", f."languageId", f."check", f.n`);
   const sum = (severity?: Severity) =>
     counts
       .filter((c) => !severity || c.severity === severity)

@@ -189,6 +189,63 @@ describe('for CI', () => {
   });
 });
 
+describe('the list in pages', () => {
+  it('lists errors, then warnings, then infos, each in key order; pages follow on; a dismissed one only when asked', async () => {
+    const pages = await projectApi(service, owner, 'Finding pages');
+    await pages.post('/api/v1/languages', { key: 'de' });
+    const content = [
+      ['i1', 'Very good', 'Sehr  gut'], // double-space: info
+      ['e1', 'Hi {name}', 'Hallo'], // placeholders-missing: error
+      ['w1', 'Good', 'Gut '], // trailing-space: warning
+      ['e2', 'Bye {name}', 'Tschüss'],
+      ['w2', 'Fine', 'Fein '],
+      ['e3', 'See {name}', 'Sehen'],
+      ['i2', 'Very fine', 'Sehr  fein'],
+    ].flatMap(([key, en, de]) => [
+      { key, language: 'en', text: en },
+      { key, language: 'de', text: de },
+    ]);
+    expect((await pages.post('/api/v1/translations', { content })).status).toBe(200);
+    await settled();
+    const list = async (variables: Record<string, unknown>, page = '') =>
+      (
+        await pages.gql(
+          `query($s: String, $c: String, $d: Boolean) { qualityFindings(severity: $s, check: $c, includeDismissed: $d${page}) { total findings { key check severity dismissed } } }`,
+          variables,
+        )
+      ).data.qualityFindings;
+    const all = await list({});
+    const shown = (rows: { key: string; check: string; dismissed: boolean }[]) =>
+      rows.map((r) => `${r.key}:${r.check}${r.dismissed ? ':dismissed' : ''}`);
+    expect(shown(all.findings)).toEqual([
+      'e1:placeholders-missing',
+      'e2:placeholders-missing',
+      'e3:placeholders-missing',
+      'w1:trailing-space',
+      'w2:trailing-space',
+      'i1:double-space',
+      'i2:double-space',
+    ]);
+    expect(all.total).toBe(7);
+    // Pages of two follow on from each other, across the severities.
+    const paged = [];
+    for (let offset = 0; offset < 8; offset += 2)
+      paged.push(...(await list({}, `, first: 2, offset: ${offset}`)).findings);
+    expect(shown(paged)).toEqual(shown(all.findings));
+    expect((await list({}, ', first: 0')).findings).toEqual([]);
+    // A filter by check or severity scans that severity only.
+    expect(shown((await list({ c: 'double-space' })).findings)).toEqual(['i1:double-space', 'i2:double-space']);
+    expect(shown((await list({ s: 'warning' }, ', first: 1, offset: 1')).findings)).toEqual(['w2:trailing-space']);
+    const dismissed = await pages.gql(DISMISS, { k: 'w1', l: 'de', c: 'trailing-space', r: 'Intended' });
+    expect(dismissed.errors).toBeUndefined();
+    expect(shown((await list({ s: 'warning' })).findings)).toEqual(['w2:trailing-space']);
+    expect(shown((await list({ d: true }, ', first: 2, offset: 3')).findings)).toEqual([
+      'w1:trailing-space:dismissed',
+      'w2:trailing-space',
+    ]);
+  });
+});
+
 describe("the editor's filters", () => {
   it('filters keys by stored errors, warnings and check, in the chosen languages', async () => {
     const ROWS = 'query($f: EditorFilter) { editorRows(filter: $f) { totalCount keys { key } } }';
