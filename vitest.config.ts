@@ -5,8 +5,17 @@ import LongFirstSequencer from './test/support/sequencer.js';
 // test/unit: pure code, run once. test/api: the service on a database, run on
 // PGlite always and on PostgreSQL too when TEST_DATABASE_URL is set.
 // test/browser: the web console in headless Chromium, on PGlite.
+// Files about what only PostgreSQL has (several service processes on one database, its connections,
+// a server's memory): each also skips itself elsewhere, but an excluded file costs no start-up at all.
+const postgresOnly = [
+  'test/api/publication-takeover.test.ts',
+  'test/api/connection-loss.test.ts',
+  'test/api/jobs-recovery.test.ts',
+  'test/api/instances.test.ts',
+  'test/api/export-memory.test.ts',
+];
 const dbProjects = [
-  { name: 'pglite', env: { TEST_DB_KIND: 'pglite' }, exclude: [] as string[] },
+  { name: 'pglite', env: { TEST_DB_KIND: 'pglite' }, exclude: postgresOnly },
   ...(process.env.TEST_DATABASE_URL
     ? [
         {
@@ -38,6 +47,8 @@ const dbProjects = [
             'test/api/in-context-tokens.test.ts',
             // The service's Redis connections: opened and closed alike on either database.
             'test/api/redis-connection.test.ts',
+            // The admin command line on the embedded database's files.
+            'test/api/cli-admin.test.ts',
           ],
         },
       ]
