@@ -47,6 +47,9 @@ interface LeasedCell {
   sourceHash: string | null;
 }
 
+/** A leased entry as read: its cell's text is null when the cell is gone. */
+type LeasedRow = Omit<LeasedCell, 'text'> & { text: string | null };
+
 const running = new Set<FindingsUpdater>();
 
 /**
@@ -122,8 +125,13 @@ export class FindingsUpdater {
   /** One batch: lease, check, write. Returns the number of cells leased (0: the queue is empty). */
   async round(): Promise<number> {
     const started = performance.now();
-    const cells = await this.lease();
-    if (!cells.length) {
+    const leasedCells = await this.lease();
+    // An entry whose cell was deleted after it was queued, its transaction not yet committed when the
+    // deletion's trigger ran (the queue has no foreign key: prisma/schema.prisma): it goes now.
+    const gone = leasedCells.filter((c) => c.text === null);
+    if (gone.length) await dropGone(gone);
+    const cells = leasedCells.filter((c): c is LeasedCell => c.text !== null);
+    if (!leasedCells.length) {
       // Back to the start of the queue: the cells before the cursor may have been queued again.
       if (this.after) {
         this.after = undefined;
@@ -132,8 +140,9 @@ export class FindingsUpdater {
       await this.releaseAfterWork();
       return 0;
     }
-    const last = cells[cells.length - 1]!;
+    const last = leasedCells[leasedCells.length - 1]!;
     this.after = [last.keyId, last.languageId];
+    if (!cells.length) return leasedCells.length;
     const leased = performance.now();
     const projects = new Map<number, number>();
     const settings: CheckSettings[] = [];
@@ -200,11 +209,11 @@ export class FindingsUpdater {
   /** Where this updater's time went (bench/scenarios/findings.ts). */
   readonly stats = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
 
-  private lease(): Promise<LeasedCell[]> {
+  private lease(): Promise<LeasedRow[]> {
     const after = this.after
       ? Prisma.sql`AND ("keyId", "languageId") > (${this.after[0]}, ${this.after[1]})`
       : Prisma.empty;
-    return prisma().$queryRaw<LeasedCell[]>(Prisma.sql`/* findings:lease */
+    return prisma().$queryRaw<LeasedRow[]>(Prisma.sql`/* findings:lease */
       WITH leased AS (
         -- By row address (a TID scan): a join with the picked keys would read the whole queue each time.
         UPDATE "FindingQueue" q SET "leasedUntil" = now() + make_interval(secs => ${this.leaseMs / 1000}), "leaseOwner" = ${this.options.owner}
@@ -218,14 +227,24 @@ export class FindingsUpdater {
       SELECT l."keyId", l."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source, md5(s.text) AS "sourceHash",
              lang.key AS language, coalesce(dl.key, lang.key) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
-        JOIN "Translation" t ON t."keyId" = l."keyId" AND t."languageId" = l."languageId"
-        JOIN "TranslationKey" k ON k.id = l."keyId"
-        JOIN "Language" lang ON lang.id = l."languageId"
-        JOIN "Project" p ON p.id = t."projectId"
+        -- Outer joins: an entry whose cell is gone comes back with a null text (round drops it).
+        LEFT JOIN "Translation" t ON t."keyId" = l."keyId" AND t."languageId" = l."languageId"
+        LEFT JOIN "TranslationKey" k ON k.id = t."keyId"
+        LEFT JOIN "Language" lang ON lang.id = t."languageId"
+        LEFT JOIN "Project" p ON p.id = t."projectId"
         LEFT JOIN "Language" dl ON dl."projectId" = t."projectId" AND dl."isDefault"
         LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id
        ORDER BY l."keyId", l."languageId"`);
   }
+}
+
+/** Removes the leased entries of cells that are gone (of the generation leased). */
+async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
+  await prisma().$executeRaw(Prisma.sql`/* findings:drop-gone */
+    DELETE FROM "FindingQueue" q
+     USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.languageId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, language_id, generation)
+     WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id AND q.generation = d.generation
+       AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id AND t."languageId" = d.language_id)`);
 }
 
 /** The consistency checks' severities of the batch's projects (null: off). */

@@ -84,6 +84,36 @@ const DISMISS =
 const SET =
   'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
 
+describe('the queue without a foreign key', () => {
+  it("a deleted cell's entry goes with it, in the deleting transaction", async () => {
+    const left = await service.db.prisma.$transaction(async (tx) => {
+      const [{ id: keyId }] = await tx.$queryRaw<{ id: number }[]>`
+        INSERT INTO "TranslationKey" ("projectId", key) VALUES (${projectId}, 'queued_then_deleted') RETURNING id`;
+      await tx.$executeRaw`INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
+        SELECT ${keyId}, id, ${projectId}, 'Text' FROM "Language" WHERE "projectId" = ${projectId}`;
+      await tx.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "languageId", "projectId")
+        SELECT "keyId", "languageId", "projectId" FROM "Translation" WHERE "keyId" = ${keyId}`;
+      const queued = await tx.findingQueue.count({ where: { keyId } });
+      // The key takes its cells with it (their foreign key), and the cells their queue entries (the trigger).
+      await tx.$executeRaw`DELETE FROM "TranslationKey" WHERE id = ${keyId}`;
+      return { queued, left: await tx.findingQueue.count({ where: { keyId } }) };
+    });
+    expect(left).toEqual({ queued: 3, left: 0 });
+  });
+
+  it('the updater drops an entry whose cell is gone, so nothing stays pending', async () => {
+    const [{ id: languageId }] = await service.db.prisma.$queryRaw<{ id: number }[]>`
+      SELECT id FROM "Language" WHERE "projectId" = ${projectId} ORDER BY id LIMIT 1`;
+    // As a queue entry of a cell deleted while its write was not yet committed would be left.
+    await service.db.prisma.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "languageId", "projectId")
+      VALUES (2147483000, ${languageId}, ${projectId})`;
+    await settled();
+    expect(await service.db.prisma.findingQueue.count()).toBe(0);
+    const res = await api.get('/api/v2/quality-checks');
+    expect(res.data.pending).toBe(0);
+  });
+});
+
 describe('dismissal', () => {
   it('dismisses a finding with a reason, recorded in the activity; a new text brings it back', async () => {
     await api.post('/api/v1/translations', {
