@@ -308,12 +308,14 @@ function scored(
     return { score: 100, exact: true, text: target, source, target, substitutions: [], origin, sameKey };
   const stored = normalise(source);
   const equal = stored.text === query.text;
-  // Every candidate is scored; the substitution is worked out only for those kept.
+  // Every candidate is scored; the substitution is worked out only for those that can be kept. An equal normalised
+  // text scores 100 or 99 depending on the substitution, so only a differing one can be dropped before it.
   const fuzzy = equal ? 99 : Math.min(99, similarityScore(query.text, stored.text));
-  if (fuzzy < minScore) return null;
+  if (!equal && fuzzy < minScore) return null;
   const sub = substitute(query, stored, target);
   // 100 only when the normalised texts are equal and every differing token was carried into the translation.
   const score = equal && sub.complete ? 100 : fuzzy;
+  if (score < minScore) return null;
   return { score, exact: false, text: sub.text, source, target, substitutions: sub.substitutions, origin, sameKey };
 }
 

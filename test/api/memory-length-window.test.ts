@@ -47,6 +47,12 @@ const SUGGEST = `query($sourceText: String, $targetLanguage: String!, $minScore:
   }
 }`;
 
+const SUGGEST_TEXT = `query($sourceText: String, $targetLanguage: String!, $minScore: Int) {
+  memorySuggestions(sourceText: $sourceText, targetLanguage: $targetLanguage, minScore: $minScore) {
+    suggestions { score text }
+  }
+}`;
+
 async function suggest(minScore: number): Promise<{ score: number; source: string }[]> {
   const out = await api.gql(SUGGEST, { sourceText: QUERY, targetLanguage: 'de', minScore, limit: 50 });
   expect(out.errors).toBeUndefined();
@@ -111,6 +117,35 @@ describe('the length window of memory suggestions', () => {
     expect(out.data.memorySuggestions.suggestions).toEqual([
       { score: 100, source: 'Einstellungen öffnen', origin: { key: 'a' } },
     ]);
+  });
+});
+
+describe('the minimum score of 100', () => {
+  // The lookup drops a candidate scoring under minScore before working out its substitution, except a text equal to
+  // the query once normalised: it scores 100 when its tokens carry over into the translation (pre-translation's
+  // default), 99 when one cannot.
+  it('keeps a text differing only in a placeholder or a number, substituted, and not one whose token cannot be carried over', async () => {
+    const exact = await projectApi(service, await service.account(), 'Length window, 100 %');
+    expect((await exact.post('/api/v1/languages', { key: 'de' })).status).toBe(200);
+    const content = [
+      ['farewell', 'Goodbye {name}', 'Auf Wiedersehen, {name}'],
+      ['delete', 'Delete 12 files', '12 Dateien löschen'],
+      ['welcome', 'Welcome {name}', 'Willkommen'],
+    ].flatMap(([key, en, de]) => [
+      { key, language: 'en', text: en },
+      { key, language: 'de', text: de },
+    ]);
+    expect((await exact.post('/api/v1/translations', { content })).status).toBe(200);
+    const at = async (sourceText: string, minScore: number) => {
+      const out = await exact.gql(SUGGEST_TEXT, { sourceText, targetLanguage: 'de', minScore });
+      expect(out.errors).toBeUndefined();
+      return out.data.memorySuggestions.suggestions;
+    };
+    expect(await at('Goodbye {user}', 100)).toEqual([{ score: 100, text: 'Auf Wiedersehen, {user}' }]);
+    expect(await at('Delete 5 files', 100)).toEqual([{ score: 100, text: '5 Dateien löschen' }]);
+    // The target has no {name} to become {user}: 99, under 100.
+    expect(await at('Welcome {user}', 100)).toEqual([]);
+    expect(await at('Welcome {user}', 99)).toEqual([{ score: 99, text: 'Willkommen' }]);
   });
 });
 
