@@ -4,10 +4,11 @@
 // target language, read from Translation as the write gate left it — and the
 // segments imported from TMX files. Candidates come from a trigram index
 // (pg_trgm on PostgreSQL, the in-process index on PGlite), only among stored
-// texts whose normalised length can reach the asked score (lengthWindow), are
-// read with their current texts, and are all scored by edit distance on the
-// normalised texts, with placeholders, numbers and tags of the query
-// substituted into the suggested translation.
+// texts whose normalised length can reach the asked score (lengthWindow); their
+// current source texts are read and scored by edit distance on the normalised
+// texts, and only those that can reach the score are read with their targets,
+// with placeholders, numbers and tags of the query substituted into the
+// suggested translation.
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma, type Db } from '../db.js';
@@ -19,6 +20,7 @@ import {
   normalisedLength,
   similarityScore,
   substitute,
+  type Normalised,
   type Substitution,
 } from './normalize.js';
 import type { MemoryScope } from './scope.js';
@@ -115,44 +117,88 @@ interface SegmentRow {
   changedBy: string;
 }
 
-/**
- * Where a key's source text is read: on PostgreSQL "MemorySource" (the
- * default-language texts with their normalised lengths, kept by triggers:
- * migration 20261129190000_memory_sources), on PGlite Translation itself.
- */
-const SOURCES = { postgres: Prisma.sql`"MemorySource"`, pglite: Prisma.sql`"Translation"` };
+/** A candidate key's source text, read before anything else of it. */
+interface SourceRow {
+  keyId: number;
+  text: string;
+}
 
-function keyMatches(
+/**
+ * The default languages of the scope's projects that are the query's source
+ * language (one per project at most), as an array the candidates' statement
+ * tests each row against: its index is scanned once, whatever the number of
+ * projects.
+ */
+function sourceLanguageIds(scope: MemoryScope, q: SuggestionQuery): Prisma.Sql {
+  return Prisma.sql`ARRAY(SELECT id FROM "Language"
+     WHERE "projectId" = ANY(${arrayLiteral(scope.projectIds)}::int[]) AND "isDefault"
+       AND ${sameLanguage(Prisma.sql`key`, languageCode(q.sourceLanguage))})`;
+}
+
+/**
+ * The candidates' source texts on PostgreSQL, from "MemorySource" (the
+ * default-language texts with their normalised lengths, kept by triggers:
+ * migration 20261129190000_memory_sources) through its GiST index, which leads
+ * with the length: the window bounds the part of the index read.
+ */
+function sourcesByIndex(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
-  from: { sources: Prisma.Sql; candidates: Prisma.Sql; order: Prisma.Sql },
-): Promise<KeyRow[]> {
-  const { sources, candidates, order } = from;
+  window: { min: number; max: number },
+): Promise<SourceRow[]> {
+  return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates */
+    SELECT s."keyId", s.text FROM "MemorySource" s
+     WHERE s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s.text % ${q.text}
+       AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
+       AND s."keyId" <> ${q.key?.id ?? 0}
+     ORDER BY s.text <-> ${q.text} LIMIT ${CANDIDATES}`);
+}
+
+/** The candidates' source texts on PGlite: the keys the in-process index proposed, read by id. */
+function sourcesById(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<SourceRow[]> {
+  return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates-by-id */
+    SELECT s."keyId", s.text FROM "Translation" s
+     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
+       AND s."keyId" <> ${q.key?.id ?? 0}`);
+}
+
+/**
+ * The keys among the candidates whose source can reach minScore (one edit
+ * distance per distinct text): only their targets are read, most candidates
+ * of a loose trigram match scoring under it.
+ */
+function reaching(query: Normalised, sources: SourceRow[], minScore: number): number[] {
+  const reaches = new Map<string, boolean>();
+  const keyIds: number[] = [];
+  for (const s of sources) {
+    let ok = reaches.get(s.text);
+    if (ok === undefined) {
+      const stored = normalise(s.text);
+      ok = stored.text === query.text || fuzzyScore(query, stored) >= minScore;
+      reaches.set(s.text, ok);
+    }
+    if (ok) keyIds.push(s.keyId);
+  }
+  return keyIds;
+}
+
+/** The kept keys' source and target texts, each target row by its primary key. */
+function keyMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<KeyRow[]> {
   const projects = arrayLiteral(scope.projectIds);
-  // The candidates first, on their own (the index scan, ordered and limited), then the target languages of the
-  // scope, then each candidate's target row by its primary key.
   return db.$queryRaw<KeyRow[]>(Prisma.sql`/* memory:key-matches */
-    WITH c AS MATERIALIZED (
-      SELECT s."keyId", s."projectId", s."languageId", s.text
-        FROM ${sources} s
-        JOIN "Language" sl ON sl.id = s."languageId" AND sl."isDefault"
-       WHERE ${candidates}
-         AND s."projectId" = ANY(${projects}::int[])
-         AND ${sameLanguage(Prisma.sql`sl.key`, languageCode(q.sourceLanguage))}
-         AND s."keyId" <> ${q.key?.id ?? 0}
-       ${order} LIMIT ${CANDIDATES}
-    ), tl AS MATERIALIZED (
+    WITH tl AS MATERIALIZED (
       SELECT id, key, "projectId" FROM "Language"
        WHERE "projectId" = ANY(${projects}::int[]) AND ${sameLanguage(Prisma.sql`key`, languageCode(q.targetLanguage))}
     )
-    SELECT c."keyId", c."projectId", p.name AS "projectName", k.key, k.namespace, c.text AS source, t.text AS target,
+    SELECT s."keyId", s."projectId", p.name AS "projectName", k.key, k.namespace, s.text AS source, t.text AS target,
            t."languageId", tl.key AS language, t."lastModifiedAt", t."reviewStatus"::text AS "reviewStatus"
-      FROM c
-      JOIN tl ON tl."projectId" = c."projectId" AND tl.id <> c."languageId"
-      JOIN "Translation" t ON t."keyId" = c."keyId" AND t."languageId" = tl.id AND t.text <> ''
-      JOIN "TranslationKey" k ON k.id = c."keyId"
-      JOIN "Project" p ON p.id = c."projectId"`);
+      FROM "Translation" s
+      JOIN tl ON tl."projectId" = s."projectId" AND tl.id <> s."languageId"
+      JOIN "Translation" t ON t."keyId" = s."keyId" AND t."languageId" = tl.id AND t.text <> ''
+      JOIN "TranslationKey" k ON k.id = s."keyId"
+      JOIN "Project" p ON p.id = s."projectId"
+     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})`);
 }
 
 function segmentMatches(
@@ -196,30 +242,18 @@ async function candidates(
     );
     const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
-    const order = Prisma.empty;
-    const [keys, segments] = [
-      keyIds.length
-        ? await keyMatches(db, scope, q, {
-            sources: SOURCES.pglite,
-            candidates: Prisma.sql`s."keyId" = ANY(${arrayLiteral(keyIds)}::int[])`,
-            order,
-          })
-        : [],
-      segmentIds.length
-        ? await segmentMatches(db, scope, q, {
-            candidates: Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`,
-            order,
-          })
-        : [],
-    ];
+    const keys = keyIds.length
+      ? await keysReaching(db, scope, q, minScore, await sourcesById(db, scope, q, keyIds))
+      : [];
+    const segments = segmentIds.length
+      ? await segmentMatches(db, scope, q, {
+          candidates: Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`,
+          order: Prisma.empty,
+        })
+      : [];
     return { keys, segments };
   }
-  // The GiST indexes lead with the length: the window bounds the part of the index read.
-  const keys = await keyMatches(db, scope, q, {
-    sources: SOURCES.postgres,
-    candidates: Prisma.sql`s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s.text % ${q.text}`,
-    order: Prisma.sql`ORDER BY s.text <-> ${q.text}`,
-  });
+  const keys = await keysReaching(db, scope, q, minScore, await sourcesByIndex(db, scope, q, window));
   const segments =
     scope.memoryIds.length || (await hasSegments(db, scope))
       ? await segmentMatches(db, scope, q, {
@@ -228,6 +262,18 @@ async function candidates(
         })
       : [];
   return { keys, segments };
+}
+
+/** The rows of the candidate keys whose source can reach minScore. */
+async function keysReaching(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+  minScore: number,
+  sources: SourceRow[],
+): Promise<KeyRow[]> {
+  const keyIds = reaching(normalise(q.text), sources, minScore);
+  return keyIds.length ? keyMatches(db, scope, q, keyIds) : [];
 }
 
 /** Whether any project in scope has imported segments of its own (most have none: one index probe saves a trigram scan). */
@@ -294,9 +340,14 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   return rank(out).slice(0, limit);
 }
 
+/** The score of a stored text differing from the query once normalised: the edit distance's, at most 99. */
+function fuzzyScore(query: Normalised, stored: Normalised): number {
+  return Math.min(99, similarityScore(query.text, stored.text));
+}
+
 /** The suggestion a stored pair makes, or null when it scores under minScore. */
 function scored(
-  query: ReturnType<typeof normalise>,
+  query: Normalised,
   q: SuggestionQuery,
   minScore: number,
   source: string,
@@ -310,7 +361,7 @@ function scored(
   const equal = stored.text === query.text;
   // Every candidate is scored; the substitution is worked out only for those that can be kept. An equal normalised
   // text scores 100 or 99 depending on the substitution, so only a differing one can be dropped before it.
-  const fuzzy = equal ? 99 : Math.min(99, similarityScore(query.text, stored.text));
+  const fuzzy = equal ? 99 : fuzzyScore(query, stored);
   if (!equal && fuzzy < minScore) return null;
   const sub = substitute(query, stored, target);
   // 100 only when the normalised texts are equal and every differing token was carried into the translation.
