@@ -253,14 +253,17 @@ async function candidates(
       : [];
     return { keys, segments };
   }
-  const keys = await keysReaching(db, scope, q, minScore, await sourcesByIndex(db, scope, q, window));
-  const segments =
-    scope.memoryIds.length || (await hasSegments(db, scope))
-      ? await segmentMatches(db, scope, q, {
-          candidates: Prisma.sql`memory_length(g.source) BETWEEN ${window.min}::int AND ${window.max}::int AND g.source % ${q.text}`,
-          order: Prisma.sql`ORDER BY g.source <-> ${q.text}`,
-        })
-      : [];
+  // The two kinds side by side: on a pool, each on its own connection.
+  const [keys, segments] = await Promise.all([
+    sourcesByIndex(db, scope, q, window).then((sources) => keysReaching(db, scope, q, minScore, sources)),
+    (async () =>
+      scope.memoryIds.length || (await hasSegments(db, scope))
+        ? segmentMatches(db, scope, q, {
+            candidates: Prisma.sql`memory_length(g.source) BETWEEN ${window.min}::int AND ${window.max}::int AND g.source % ${q.text}`,
+            order: Prisma.sql`ORDER BY g.source <-> ${q.text}`,
+          })
+        : [])(),
+  ]);
   return { keys, segments };
 }
 
