@@ -161,7 +161,7 @@ export async function updateLanguage(
 
 /** Deletes a language with every translation in it; the first remaining language becomes the default if needed. */
 export async function deleteLanguage(projectId: number, key: string): Promise<void> {
-  await prisma().$transaction(async (tx) => {
+  const wasDefault = await prisma().$transaction(async (tx) => {
     // Serializes deletions within the project, so two concurrent requests cannot remove the last two languages.
     await lockProject(tx, projectId);
     const language = await tx.language.findUnique({ where: { projectId_key: { projectId, key } } });
@@ -186,7 +186,10 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
       await tx.language.update({ where: { id: next.id }, data: { isDefault: true } });
       if (await enqueueProject(tx, projectId)) noteQueued();
     }
+    return language.isDefault;
   });
+  // The next language's texts are the project's source texts now (as when another default is chosen).
+  if (wasDefault) noteSourceTextsReplaced();
 }
 
 /**

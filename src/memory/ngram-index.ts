@@ -15,7 +15,7 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { database, databaseIfOpen, type Db } from '../db.js';
 import type { Database } from '../db/client.js';
 import { listenToWrittenTexts } from '../content/written-keys.js';
-import { trigrams } from './normalize.js';
+import { normalise, trigramsOf } from './normalize.js';
 
 /** A document: a key's source text (ref = key id) or an imported segment (ref = -segment id). */
 interface Candidate {
@@ -28,6 +28,8 @@ class NgramIndex {
   /** The project (> 0) or shared memory (< 0, negated) a document belongs to. */
   private owners: number[] = [];
   private sizes: number[] = [];
+  /** Normalised lengths (normalisedLength), for the lookup's length window. */
+  private lengths: number[] = [];
   private alive: boolean[] = [];
   private byRef = new Map<number, number>();
   private postings = new Map<string, number[]>();
@@ -39,12 +41,14 @@ class NgramIndex {
 
   set(ref: number, owner: number, text: string): void {
     this.remove(ref);
-    const grams = trigrams(text);
+    const normalised = normalise(text).text;
+    const grams = trigramsOf(normalised);
     if (!grams.size) return;
     const ord = this.refs.length;
     this.refs.push(ref);
     this.owners.push(owner);
     this.sizes.push(grams.size);
+    this.lengths.push([...normalised].length);
     this.alive.push(true);
     this.byRef.set(ref, ord);
     for (const g of grams) {
@@ -71,9 +75,18 @@ class NgramIndex {
     return this.dead > 10_000 && this.dead > this.byRef.size;
   }
 
-  /** The documents of allowed owners sharing the most trigrams with `text` (pg_trgm's similarity), best first. */
-  search(text: string, allowed: (owner: number) => boolean, limit: number, threshold: number): Candidate[] {
-    const grams = trigrams(text);
+  /**
+   * The documents of allowed owners whose normalised length is within `window`
+   * sharing the most trigrams with `text` (pg_trgm's similarity), best first.
+   */
+  search(
+    text: string,
+    allowed: (owner: number) => boolean,
+    limit: number,
+    threshold: number,
+    window: { min: number; max: number },
+  ): Candidate[] {
+    const grams = trigramsOf(normalise(text).text);
     if (!grams.size) return [];
     if (this.counts.length < this.refs.length)
       this.counts = new Uint16Array(Math.max(this.refs.length, this.counts.length * 2, 1024));
@@ -88,7 +101,8 @@ class NgramIndex {
     for (const ord of touched) {
       const shared = counts[ord]!;
       counts[ord] = 0;
-      if (!this.alive[ord] || !allowed(this.owners[ord]!)) continue;
+      const length = this.lengths[ord]!;
+      if (!this.alive[ord] || length < window.min || length > window.max || !allowed(this.owners[ord]!)) continue;
       const similarity = shared / (grams.size + this.sizes[ord]! - shared);
       if (similarity >= threshold) found.push({ ref: this.refs[ord]!, similarity });
     }

@@ -111,19 +111,28 @@ export function substitute(
   return { text: out, substitutions, complete };
 }
 
+/** Rows of the edit distance, kept between calls (a lookup scores up to a thousand candidates). */
+let previousRow = new Uint32Array(64);
+let currentRow = new Uint32Array(64);
+
 /** Levenshtein distance over code points, two rows. */
 export function editDistance(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   if (!x.length) return y.length;
   if (!y.length) return x.length;
-  let prev = new Uint32Array(y.length + 1);
-  let cur = new Uint32Array(y.length + 1);
+  if (previousRow.length <= y.length) {
+    previousRow = new Uint32Array(y.length * 2);
+    currentRow = new Uint32Array(y.length * 2);
+  }
+  let prev = previousRow;
+  let cur = currentRow;
   for (let j = 0; j <= y.length; j++) prev[j] = j;
   for (let i = 1; i <= x.length; i++) {
     cur[0] = i;
+    const xi = x[i - 1];
     for (let j = 1; j <= y.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (xi === y[j - 1] ? 0 : 1));
     }
     [prev, cur] = [cur, prev];
   }
@@ -137,12 +146,37 @@ export function similarityScore(a: string, b: string): number {
   return Math.floor((100 * (longest - editDistance(a, b))) / longest);
 }
 
-/** The words of a normalised text for trigram candidates: letters and digits, lower case, tokens dropped. */
+/** Code points of a normalised text: what similarityScore's lengths count (memory_length in SQL, the migration 20261129190000_memory_sources). */
+export function normalisedLength(text: string): number {
+  return [...normalise(text).text].length;
+}
+
+/** The largest length a window reports when it has no upper bound (PostgreSQL's integer maximum). */
+export const UNBOUNDED = 2_147_483_647;
+
+/**
+ * The normalised lengths a stored text can have and still score at least
+ * `minScore` against a query of normalised length `length`. The edit distance
+ * is at least the difference of the lengths, so a score is at most
+ * floor(100 · shorter / longer); it reaches minScore (at least its ceiling:
+ * scores are whole) only if 100 · shorter ≥ minScore · longer. Both ends are
+ * inclusive. Exact and substituted matches have the query's own length.
+ */
+export function lengthWindow(length: number, minScore: number): { min: number; max: number } {
+  const m = Math.ceil(minScore);
+  if (m <= 0) return { min: 0, max: UNBOUNDED };
+  return { min: Math.ceil((m * length) / 100), max: Math.min(UNBOUNDED, Math.floor((100 * length) / m)) };
+}
+
+/** The words of a text for trigram candidates: letters and digits, lower case, tokens dropped. */
 export function trigrams(text: string): Set<string> {
+  return trigramsOf(normalise(text).text);
+}
+
+/** trigrams() of a text normalise() already gave. */
+export function trigramsOf(normalised: string): Set<string> {
   const grams = new Set<string>();
-  for (const word of normalise(text)
-    .text.toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const word of normalised.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     const padded = `  ${word} `;
     const chars = [...padded];
     for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);

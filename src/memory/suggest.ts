@@ -3,8 +3,10 @@
 // key's text in its project's default language paired with its text in the
 // target language, read from Translation as the write gate left it — and the
 // segments imported from TMX files. Candidates come from a trigram index
-// (pg_trgm on PostgreSQL, the in-process index on PGlite), are read with their
-// current texts, and are scored by edit distance on the normalised texts,
+// (pg_trgm on PostgreSQL, the in-process index on PGlite), only among stored
+// texts whose normalised length can reach the asked score (lengthWindow); their
+// current source texts are read and scored by edit distance on the normalised
+// texts, and only those that can reach the score are read with their targets,
 // with placeholders, numbers and tags of the query substituted into the
 // suggested translation.
 import { Prisma } from '../generated/prisma/client.js';
@@ -12,7 +14,15 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { currentIndex, inProcessIndex } from './ngram-index.js';
-import { normalise, similarityScore, substitute, type Substitution } from './normalize.js';
+import {
+  lengthWindow,
+  normalise,
+  normalisedLength,
+  similarityScore,
+  substitute,
+  type Normalised,
+  type Substitution,
+} from './normalize.js';
 import type { MemoryScope } from './scope.js';
 
 export interface SuggestionQuery {
@@ -62,8 +72,12 @@ export interface Suggestion {
   sameKey: boolean;
 }
 
-/** Candidates read per kind before scoring. */
-const CANDIDATES = 100;
+/**
+ * Candidates read per kind before scoring, the most trigram-similar first. Every
+ * candidate is scored: trigram similarity ranks edit distance too loosely to
+ * keep only the first hundred (docs/translation-memory.md, "Measured").
+ */
+const CANDIDATES = 1000;
 /** pg_trgm's default similarity threshold, used by the in-process index too. */
 const TRIGRAM_THRESHOLD = 0.3;
 const MAX_QUERY = 2000;
@@ -103,37 +117,97 @@ interface SegmentRow {
   changedBy: string;
 }
 
-function keyMatches(
+/** A candidate key's source text, read before anything else of it. */
+interface SourceRow {
+  keyId: number;
+  text: string;
+}
+
+/**
+ * The default languages of the scope's projects that are the query's source
+ * language (one per project at most), as an array the candidates' statement
+ * tests each row against: its index is scanned once, whatever the number of
+ * projects.
+ */
+function sourceLanguageIds(scope: MemoryScope, q: SuggestionQuery): Prisma.Sql {
+  return Prisma.sql`ARRAY(SELECT id FROM "Language"
+     WHERE "projectId" = ANY(${arrayLiteral(scope.projectIds)}::int[]) AND "isDefault"
+       AND ${sameLanguage(Prisma.sql`key`, languageCode(q.sourceLanguage))})`;
+}
+
+/**
+ * The candidates' source texts on PostgreSQL, from "MemorySource" (the
+ * default-language texts with their normalised lengths, kept by triggers:
+ * migration 20261129190000_memory_sources) through its GiST index, which leads
+ * with the length: the window bounds the part of the index read.
+ */
+function sourcesByIndex(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
-  candidates: Prisma.Sql,
-  order: Prisma.Sql,
-): Promise<KeyRow[]> {
+  window: { min: number; max: number },
+): Promise<SourceRow[]> {
+  return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates */
+    SELECT s."keyId", s.text FROM "MemorySource" s
+     WHERE s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s.text % ${q.text}
+       AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
+       AND s."keyId" <> ${q.key?.id ?? 0}
+     ORDER BY s.text <-> ${q.text} LIMIT ${CANDIDATES}`);
+}
+
+/** The candidates' source texts on PGlite: the keys the in-process index proposed, read by id. */
+function sourcesById(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<SourceRow[]> {
+  return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates-by-id */
+    SELECT s."keyId", s.text FROM "Translation" s
+     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
+       AND s."keyId" <> ${q.key?.id ?? 0}`);
+}
+
+/**
+ * The keys among the candidates whose source can reach minScore (one edit
+ * distance per distinct text): only their targets are read, most candidates
+ * of a loose trigram match scoring under it.
+ */
+function reaching(query: Normalised, sources: SourceRow[], minScore: number): number[] {
+  const reaches = new Map<string, boolean>();
+  const keyIds: number[] = [];
+  for (const s of sources) {
+    let ok = reaches.get(s.text);
+    if (ok === undefined) {
+      const stored = normalise(s.text);
+      ok = stored.text === query.text || fuzzyScore(query, stored) >= minScore;
+      reaches.set(s.text, ok);
+    }
+    if (ok) keyIds.push(s.keyId);
+  }
+  return keyIds;
+}
+
+/** The kept keys' source and target texts, each target row by its primary key. */
+function keyMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<KeyRow[]> {
+  const projects = arrayLiteral(scope.projectIds);
   return db.$queryRaw<KeyRow[]>(Prisma.sql`/* memory:key-matches */
+    WITH tl AS MATERIALIZED (
+      SELECT id, key, "projectId" FROM "Language"
+       WHERE "projectId" = ANY(${projects}::int[]) AND ${sameLanguage(Prisma.sql`key`, languageCode(q.targetLanguage))}
+    )
     SELECT s."keyId", s."projectId", p.name AS "projectName", k.key, k.namespace, s.text AS source, t.text AS target,
            t."languageId", tl.key AS language, t."lastModifiedAt", t."reviewStatus"::text AS "reviewStatus"
       FROM "Translation" s
-      JOIN "Language" sl ON sl.id = s."languageId" AND sl."isDefault"
-      JOIN "Language" tl ON tl."projectId" = s."projectId" AND tl.id <> sl.id
+      JOIN tl ON tl."projectId" = s."projectId" AND tl.id <> s."languageId"
       JOIN "Translation" t ON t."keyId" = s."keyId" AND t."languageId" = tl.id AND t.text <> ''
       JOIN "TranslationKey" k ON k.id = s."keyId"
       JOIN "Project" p ON p.id = s."projectId"
-     WHERE ${candidates}
-       AND s."projectId" = ANY(${arrayLiteral(scope.projectIds)}::int[])
-       AND ${sameLanguage(Prisma.sql`sl.key`, languageCode(q.sourceLanguage))}
-       AND ${sameLanguage(Prisma.sql`tl.key`, languageCode(q.targetLanguage))}
-       AND s."keyId" <> ${q.key?.id ?? 0}
-     ${order} LIMIT ${CANDIDATES}`);
+     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})`);
 }
 
 function segmentMatches(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
-  candidates: Prisma.Sql,
-  order: Prisma.Sql,
+  from: { candidates: Prisma.Sql; order: Prisma.Sql },
 ): Promise<SegmentRow[]> {
+  const { candidates, order } = from;
   return db.$queryRaw<SegmentRow[]>(Prisma.sql`/* memory:segment-matches */
     SELECT g.id, g."memoryId", m.name AS "memoryName", g."projectId", p.name AS "projectName", g.source, g.target,
            g."targetLanguage" AS language, coalesce(g."changedAt", g."createdAt") AS "lastModifiedAt", g."changedBy"
@@ -152,7 +226,9 @@ async function candidates(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
+  minScore: number,
 ): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
+  const window = lengthWindow(normalisedLength(q.text), minScore);
   if (inProcessIndex()) {
     const index = await currentIndex(db);
     const projects = new Set(scope.projectIds);
@@ -162,38 +238,45 @@ async function candidates(
       (owner) => (owner > 0 ? projects.has(owner) : memories.has(-owner)),
       CANDIDATES * 2,
       TRIGRAM_THRESHOLD,
+      window,
     );
     const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
-    const none = Prisma.empty;
-    const [keys, segments] = [
-      keyIds.length
-        ? await keyMatches(db, scope, q, Prisma.sql`s."keyId" = ANY(${arrayLiteral(keyIds)}::int[])`, none)
-        : [],
-      segmentIds.length
-        ? await segmentMatches(db, scope, q, Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`, none)
-        : [],
-    ];
+    const keys = keyIds.length
+      ? await keysReaching(db, scope, q, minScore, await sourcesById(db, scope, q, keyIds))
+      : [];
+    const segments = segmentIds.length
+      ? await segmentMatches(db, scope, q, {
+          candidates: Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`,
+          order: Prisma.empty,
+        })
+      : [];
     return { keys, segments };
   }
-  const keys = await keyMatches(
-    db,
-    scope,
-    q,
-    Prisma.sql`s.text % ${q.text}`,
-    Prisma.sql`ORDER BY similarity(s.text, ${q.text}) DESC`,
-  );
-  const segments =
-    scope.memoryIds.length || (await hasSegments(db, scope))
-      ? await segmentMatches(
-          db,
-          scope,
-          q,
-          Prisma.sql`g.source % ${q.text}`,
-          Prisma.sql`ORDER BY similarity(g.source, ${q.text}) DESC`,
-        )
-      : [];
+  // The two kinds side by side: on a pool, each on its own connection.
+  const [keys, segments] = await Promise.all([
+    sourcesByIndex(db, scope, q, window).then((sources) => keysReaching(db, scope, q, minScore, sources)),
+    (async () =>
+      scope.memoryIds.length || (await hasSegments(db, scope))
+        ? segmentMatches(db, scope, q, {
+            candidates: Prisma.sql`memory_length(g.source) BETWEEN ${window.min}::int AND ${window.max}::int AND g.source % ${q.text}`,
+            order: Prisma.sql`ORDER BY g.source <-> ${q.text}`,
+          })
+        : [])(),
+  ]);
   return { keys, segments };
+}
+
+/** The rows of the candidate keys whose source can reach minScore. */
+async function keysReaching(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+  minScore: number,
+  sources: SourceRow[],
+): Promise<KeyRow[]> {
+  const keyIds = reaching(normalise(q.text), sources, minScore);
+  return keyIds.length ? keyMatches(db, scope, q, keyIds) : [];
 }
 
 /** Whether any project in scope has imported segments of its own (most have none: one index probe saves a trigram scan). */
@@ -211,12 +294,15 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   if (!Number.isFinite(minScore) || minScore < 0 || minScore > 100) throw badRequest('minScore: between 0 and 100');
   if ([...q.text].length > MAX_QUERY) throw badRequest(`text: at most ${MAX_QUERY} characters`);
   if (!q.text.trim()) return [];
-  const found = await candidates(db, scope, q);
+  const found = await candidates(db, scope, q, minScore);
   const query = normalise(q.text);
   const out: Suggestion[] = [];
+  const add = (s: Suggestion | null) => {
+    if (s) out.push(s);
+  };
   for (const r of found.keys) {
-    out.push(
-      scored(query, q, r.source, r.target, {
+    add(
+      scored(query, q, minScore, r.source, r.target, {
         kind: 'PROJECT',
         projectId: r.projectId,
         projectName: r.projectName,
@@ -235,8 +321,8 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
     );
   }
   for (const r of found.segments) {
-    out.push(
-      scored(query, q, r.source, r.target, {
+    add(
+      scored(query, q, minScore, r.source, r.target, {
         kind: 'IMPORTED',
         projectId: r.projectId,
         projectName: r.projectName,
@@ -254,24 +340,36 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
       }),
     );
   }
-  return rank(out.filter((s) => s.score >= minScore)).slice(0, limit);
+  return rank(out).slice(0, limit);
 }
 
+/** The score of a stored text differing from the query once normalised: the edit distance's, at most 99. */
+function fuzzyScore(query: Normalised, stored: Normalised): number {
+  return Math.min(99, similarityScore(query.text, stored.text));
+}
+
+/** The suggestion a stored pair makes, or null when it scores under minScore. */
 function scored(
-  query: ReturnType<typeof normalise>,
+  query: Normalised,
   q: SuggestionQuery,
+  minScore: number,
   source: string,
   target: string,
   origin: Suggestion['origin'],
-): Suggestion {
+): Suggestion | null {
   const sameKey = !!q.key && origin.key === q.key.key && origin.namespace === q.key.namespace;
   if (source === q.text)
     return { score: 100, exact: true, text: target, source, target, substitutions: [], origin, sameKey };
   const stored = normalise(source);
-  const sub = substitute(query, stored, target);
   const equal = stored.text === query.text;
+  // Every candidate is scored; the substitution is worked out only for those that can be kept. An equal normalised
+  // text scores 100 or 99 depending on the substitution, so only a differing one can be dropped before it.
+  const fuzzy = equal ? 99 : fuzzyScore(query, stored);
+  if (!equal && fuzzy < minScore) return null;
+  const sub = substitute(query, stored, target);
   // 100 only when the normalised texts are equal and every differing token was carried into the translation.
-  const score = equal && sub.complete ? 100 : Math.min(99, similarityScore(query.text, stored.text));
+  const score = equal && sub.complete ? 100 : fuzzy;
+  if (score < minScore) return null;
   return { score, exact: false, text: sub.text, source, target, substitutions: sub.substitutions, origin, sameKey };
 }
 

@@ -2,7 +2,15 @@
 // and whitespace, their substitution into a suggestion, the score, and the
 // ranking (src/memory/normalize.ts, src/memory/suggest.ts).
 import { describe, expect, it } from 'vitest';
-import { editDistance, normalise, similarityScore, substitute, trigrams } from '../../src/memory/normalize.js';
+import {
+  editDistance,
+  lengthWindow,
+  normalise,
+  similarityScore,
+  substitute,
+  trigrams,
+  UNBOUNDED,
+} from '../../src/memory/normalize.js';
 import { rank, type Suggestion } from '../../src/memory/suggest.js';
 
 describe('normalise', () => {
@@ -70,8 +78,46 @@ describe('score', () => {
     expect(similarityScore('Straße', 'Strasse')).toBe(71);
   });
 
+  it('editDistance gives the same answer whatever the lengths of the calls before it (its rows are reused)', () => {
+    const long = 'x'.repeat(300);
+    expect(editDistance(long, `${long}yz`)).toBe(2);
+    expect(editDistance('ab', 'ba')).toBe(2);
+    expect(editDistance(long, 'x')).toBe(299);
+  });
+
   it('trigrams are of words, lower case, without tokens', () => {
     expect([...trigrams('Go {x} 42')].sort()).toEqual(['  g', ' go', 'go '].sort());
+  });
+});
+
+describe('lengthWindow', () => {
+  it('bounds the lengths that can reach the minimum score, both ends inclusive', () => {
+    expect(lengthWindow(17, 50)).toEqual({ min: 9, max: 34 });
+    expect(lengthWindow(17, 80)).toEqual({ min: 14, max: 21 });
+    expect(lengthWindow(10, 100)).toEqual({ min: 10, max: 10 });
+    // Scores are whole: 80.5 asks for 81.
+    expect(lengthWindow(17, 80.5)).toEqual(lengthWindow(17, 81));
+    expect(lengthWindow(17, 0)).toEqual({ min: 0, max: UNBOUNDED });
+  });
+
+  it('never leaves out a text that reaches the score (every pair of a few thousand)', () => {
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const word = () => 'abcde'.slice(0, 1 + next(5));
+    const texts = Array.from({ length: 120 }, () => Array.from({ length: 1 + next(8) }, word).join(' '));
+    let inside = 0;
+    for (const minScore of [1, 30, 50, 67, 80, 99, 100])
+      for (const a of texts)
+        for (const b of texts) {
+          const { min, max } = lengthWindow([...a].length, minScore);
+          const length = [...b].length;
+          if (similarityScore(a, b) >= minScore) expect(length >= min && length <= max).toBe(true);
+          if (length >= min && length <= max) inside++;
+        }
+    expect(inside).toBeGreaterThan(0);
   });
 });
 
