@@ -28,7 +28,7 @@ import {
 import { ensureKeys, keyRefId, type Cell } from '../content/translations/store.js';
 import { ensureLanguages } from '../content/languages.js';
 import { ensureCustomers } from '../content/customers.js';
-import { analyzeAfterGrowth } from '../db/fresh-statistics.js';
+import { growingTable } from '../db/fresh-statistics.js';
 
 export interface WriteBundleOptions {
   /** The import's change: its cells are recorded in it. */
@@ -232,7 +232,7 @@ export async function writeBundles(
   // every language's chunk: known keys are not looked up, created or touched again.
   const keyIds = new Map<string, number>();
   let keysCreated = 0;
-  let keysSinceAnalyze = 0;
+  const keyStatistics = growingTable(db, database().kind, 'TranslationKey');
   let keysFound = 0;
   // An empty text in a file is "no translation": it never erases one.
   const written = { inserted: 0, updated: 0 };
@@ -266,8 +266,7 @@ export async function writeBundles(
       keysCreated += created;
       for (const [ref, id] of ids) keyIds.set(ref, id);
       // The gate's statements plan with the keys just created counted (src/db/fresh-statistics.ts).
-      keysSinceAnalyze += created;
-      if (await analyzeAfterGrowth(db, database().kind, 'TranslationKey', keysSinceAnalyze)) keysSinceAnalyze = 0;
+      await keyStatistics.grew(created);
     }
     const newCustomers = customersOfBundle(bundle).filter((c) => !customerIds.has(c.key));
     if (newCustomers.length > 0)
