@@ -9,7 +9,7 @@
 // are written. Cells are written before the metadata that sets a lock or a
 // limit, so the lock and limit the key had before the import decide, not the
 // ones the file sets.
-import type { Db } from '../db.js';
+import { database, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
@@ -28,6 +28,7 @@ import {
 import { ensureKeys, keyRefId, type Cell } from '../content/translations/store.js';
 import { ensureLanguages } from '../content/languages.js';
 import { ensureCustomers } from '../content/customers.js';
+import { growingTable } from '../db/fresh-statistics.js';
 
 export interface WriteBundleOptions {
   /** The import's change: its cells are recorded in it. */
@@ -231,6 +232,7 @@ export async function writeBundles(
   // every language's chunk: known keys are not looked up, created or touched again.
   const keyIds = new Map<string, number>();
   let keysCreated = 0;
+  const keyStatistics = growingTable(db, database().kind, 'TranslationKey');
   let keysFound = 0;
   // An empty text in a file is "no translation": it never erases one.
   const written = { inserted: 0, updated: 0 };
@@ -263,6 +265,8 @@ export async function writeBundles(
       );
       keysCreated += created;
       for (const [ref, id] of ids) keyIds.set(ref, id);
+      // The gate's statements plan with the keys just created counted (src/db/fresh-statistics.ts).
+      await keyStatistics.grew(created);
     }
     const newCustomers = customersOfBundle(bundle).filter((c) => !customerIds.has(c.key));
     if (newCustomers.length > 0)
