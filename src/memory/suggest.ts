@@ -6,9 +6,9 @@
 // (pg_trgm on PostgreSQL, the in-process index on PGlite), only among stored
 // texts whose normalised length can reach the asked score (lengthWindow); their
 // current source texts are read and scored by edit distance on the normalised
-// texts, and only those that can reach the score are read with their targets,
-// with placeholders, numbers and tags of the query substituted into the
-// suggested translation.
+// texts, and those that can reach the score are read with their targets, best
+// first until the best `limit` are known, with placeholders, numbers and tags
+// of the query substituted into the suggested translation.
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma, type Db } from '../db.js';
@@ -163,24 +163,30 @@ function sourcesById(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: num
        AND s."keyId" <> ${q.key?.id ?? 0}`);
 }
 
+/** A candidate key with the most its source can score. */
+interface Reaching {
+  keyId: number;
+  bound: number;
+}
+
 /**
- * The keys among the candidates whose source can reach minScore (one edit
- * distance per distinct text): only their targets are read, most candidates
- * of a loose trigram match scoring under it.
+ * The candidates whose source can reach minScore (one edit distance per
+ * distinct text), best first: the edit distance's score, or 100 for a text
+ * equal to the query once normalised (99 if a token cannot be carried over).
  */
-function reaching(query: Normalised, sources: SourceRow[], minScore: number): number[] {
-  const reaches = new Map<string, boolean>();
-  const keyIds: number[] = [];
+function reaching(query: Normalised, sources: SourceRow[], minScore: number): Reaching[] {
+  const bounds = new Map<string, number>();
+  const keys: Reaching[] = [];
   for (const s of sources) {
-    let ok = reaches.get(s.text);
-    if (ok === undefined) {
+    let bound = bounds.get(s.text);
+    if (bound === undefined) {
       const stored = normalise(s.text);
-      ok = stored.text === query.text || fuzzyScore(query, stored) >= minScore;
-      reaches.set(s.text, ok);
+      bound = stored.text === query.text ? 100 : fuzzyScore(query, stored);
+      bounds.set(s.text, bound);
     }
-    if (ok) keyIds.push(s.keyId);
+    if (bound >= minScore) keys.push({ keyId: s.keyId, bound });
   }
-  return keyIds;
+  return keys.sort((a, b) => b.bound - a.bound);
 }
 
 /** The kept keys' source and target texts, each target row by its primary key. */
@@ -227,6 +233,7 @@ async function candidates(
   scope: MemoryScope,
   q: SuggestionQuery,
   minScore: number,
+  limit: number,
 ): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
   const window = lengthWindow(normalisedLength(q.text), minScore);
   if (inProcessIndex()) {
@@ -243,7 +250,7 @@ async function candidates(
     const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
     const keys = keyIds.length
-      ? await keysReaching(db, scope, q, minScore, await sourcesById(db, scope, q, keyIds))
+      ? await keysReaching(db, scope, q, minScore, limit, await sourcesById(db, scope, q, keyIds))
       : [];
     const segments = segmentIds.length
       ? await segmentMatches(db, scope, q, {
@@ -255,7 +262,7 @@ async function candidates(
   }
   // The two kinds side by side: on a pool, each on its own connection.
   const [keys, segments] = await Promise.all([
-    sourcesByIndex(db, scope, q, window).then((sources) => keysReaching(db, scope, q, minScore, sources)),
+    sourcesByIndex(db, scope, q, window).then((sources) => keysReaching(db, scope, q, minScore, limit, sources)),
     (async () =>
       scope.memoryIds.length || (await hasSegments(db, scope))
         ? segmentMatches(db, scope, q, {
@@ -267,16 +274,44 @@ async function candidates(
   return { keys, segments };
 }
 
-/** The rows of the candidate keys whose source can reach minScore. */
+/**
+ * The rows of the candidate keys whose source can reach minScore, read best
+ * first, `limit` keys at a time (with every key of the same score as the
+ * last), until `limit` of the rows read outscore every key not read: most
+ * candidates of a loose trigram match are never read with their targets.
+ */
 async function keysReaching(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
   minScore: number,
+  limit: number,
   sources: SourceRow[],
 ): Promise<KeyRow[]> {
-  const keyIds = reaching(normalise(q.text), sources, minScore);
-  return keyIds.length ? keyMatches(db, scope, q, keyIds) : [];
+  const keys = reaching(normalise(q.text), sources, minScore);
+  const bound = new Map(keys.map((k) => [k.keyId, k.bound]));
+  // What a row read scores at least: its bound, but 99 for a text equal only once normalised.
+  const lowest = (r: KeyRow) => {
+    const b = bound.get(r.keyId) ?? 0;
+    return b === 100 && r.source !== q.text ? 99 : b;
+  };
+  const rows: KeyRow[] = [];
+  for (let from = 0; from < keys.length;) {
+    let to = Math.min(keys.length, from + limit);
+    while (to < keys.length && keys[to]!.bound === keys[to - 1]!.bound) to++;
+    rows.push(
+      ...(await keyMatches(
+        db,
+        scope,
+        q,
+        keys.slice(from, to).map((k) => k.keyId),
+      )),
+    );
+    from = to;
+    const next = keys[from]?.bound;
+    if (next !== undefined && rows.filter((r) => lowest(r) > next).length >= limit) break;
+  }
+  return rows;
 }
 
 /** Whether any project in scope has imported segments of its own (most have none: one index probe saves a trigram scan). */
@@ -294,7 +329,7 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   if (!Number.isFinite(minScore) || minScore < 0 || minScore > 100) throw badRequest('minScore: between 0 and 100');
   if ([...q.text].length > MAX_QUERY) throw badRequest(`text: at most ${MAX_QUERY} characters`);
   if (!q.text.trim()) return [];
-  const found = await candidates(db, scope, q, minScore);
+  const found = await candidates(db, scope, q, minScore, limit);
   const query = normalise(q.text);
   const out: Suggestion[] = [];
   const add = (s: Suggestion | null) => {

@@ -120,6 +120,49 @@ describe('the length window of memory suggestions', () => {
   });
 });
 
+describe('the targets read best first', () => {
+  // The candidates' targets are read `limit` keys at a time, best first: keys without a text in the target
+  // language are passed over and the next ones read, until the best `limit` with one are known.
+  it('gives the best keys that have a translation, past better ones that have none', async () => {
+    const some = await projectApi(service, await service.account(), 'Length window, best first');
+    expect((await some.post('/api/v1/languages', { key: 'de' })).status).toBe(200);
+    const query = 'Open the folder now';
+    const untranslated = [
+      'Open the folder now!',
+      'Open the folder now?',
+      'Open the folders now',
+      'Open the folder, now',
+    ];
+    const translated = [
+      'Open this folder',
+      'Open a folder now',
+      'Close the folder now',
+      'Open the folder',
+      'Open the box now',
+    ];
+    const content = [
+      ...untranslated.map((text, i) => ({ key: `u${i}`, language: 'en', text })),
+      ...translated.flatMap((text, i) => [
+        { key: `t${i}`, language: 'en', text },
+        { key: `t${i}`, language: 'de', text: `Übersetzung ${i}` },
+      ]),
+    ];
+    expect((await some.post('/api/v1/translations', { content })).status).toBe(200);
+    const scores = translated
+      .map((source) => ({ source, score: similarityScore(normalise(query).text, normalise(source).text) }))
+      .sort((a, b) => b.score - a.score);
+    // The untranslated texts are closer than any translated one: the first read finds no target.
+    const worstUntranslated = Math.min(...untranslated.map((t) => similarityScore(query, t)));
+    expect(worstUntranslated).toBeGreaterThan(scores[0]!.score);
+    expect(new Set(scores.slice(0, 3).map((s) => s.score)).size).toBe(3);
+    const out = await some.gql(SUGGEST, { sourceText: query, targetLanguage: 'de', minScore: 50, limit: 2 });
+    expect(out.errors).toBeUndefined();
+    expect(out.data.memorySuggestions.suggestions.map((s: { score: number; source: string }) => s)).toEqual(
+      scores.slice(0, 2).map((s) => ({ ...s, origin: { key: `t${translated.indexOf(s.source)}` } })),
+    );
+  });
+});
+
 describe('the minimum score of 100', () => {
   // The lookup drops a candidate scoring under minScore before working out its substitution, except a text equal to
   // the query once normalised: it scores 100 when its tokens carry over into the translation (pre-translation's
