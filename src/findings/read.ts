@@ -122,9 +122,9 @@ export async function listFindings(
       Prisma.sql`/* findings:pending-project */ SELECT count(*)::int AS n FROM "FindingQueue" WHERE "projectId" = ${projectId}`,
     ),
   ]);
-  const present = SEVERITIES.filter((severity) =>
-    counts.some((c) => c.severity === severity && c.count + (filter.includeDismissed ? c.dismissed : 0) > 0),
-  );
+  // A count as the answer shows it: with the dismissed findings when they are asked for.
+  const listed = (c: FindingCount) => c.count + (filter.includeDismissed ? c.dismissed : 0);
+  const present = SEVERITIES.filter((severity) => counts.some((c) => c.severity === severity && listed(c) > 0));
   const findings =
     first === 0 || !present.length
       ? []
@@ -138,9 +138,7 @@ export async function listFindings(
       JOIN "Translation" t ON t."keyId" = f."keyId" AND t."languageId" = f."languageId"
      ORDER BY f.rank, f."keyId", f."languageId", f."check", f.n`);
   const sum = (severity?: Severity) =>
-    counts
-      .filter((c) => !severity || c.severity === severity)
-      .reduce((n, c) => n + c.count + (filter.includeDismissed ? c.dismissed : 0), 0);
+    counts.filter((c) => !severity || c.severity === severity).reduce((n, c) => n + listed(c), 0);
   return {
     total: sum(),
     errors: sum('error'),
