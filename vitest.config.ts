@@ -13,6 +13,7 @@ const postgresOnly = [
   'test/api/jobs-recovery.test.ts',
   'test/api/instances.test.ts',
   'test/api/export-memory.test.ts',
+  'test/api/cluster.test.ts',
 ];
 const dbProjects = [
   { name: 'pglite', env: { TEST_DB_KIND: 'pglite' }, exclude: postgresOnly },

@@ -1,4 +1,4 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,history,requests,findings,findings-filter,glossary,large,idle,tm] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,cluster,history,requests,findings,findings-filter,glossary,large,idle,tm] [--db pglite,postgres]
 // `large` (a project grown to 2,000,000 translations, tens of minutes) and `tm` (translation memory at 2,000,000 /
 // 500,000 pairs) run only when named.
 // Prints a table of figures with baselines measured in the same run and
@@ -15,6 +15,7 @@ import { pageScenarios } from './scenarios/pages.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { importMemoryScenario } from './scenarios/import-memory.js';
+import { clusterScenario } from './scenarios/cluster.js';
 import { historyScenario } from './scenarios/history.js';
 import { findingsFilterScenario, findingsScenario } from './scenarios/findings.js';
 import { largeScenario } from './scenarios/large.js';
@@ -34,6 +35,7 @@ const ALL = [
   'subscriptions',
   'memory',
   'import-memory',
+  'cluster',
   'history',
   'requests',
   'findings',
@@ -153,6 +155,16 @@ for (const db of dbs) {
       figures.push(...(await memoryScenario(db, database?.url, { idleOnly: !only.has('memory') })));
     } finally {
       await database?.drop();
+    }
+  }
+  // Several processes need PostgreSQL and Redis (src/cluster.ts).
+  if (only.has('cluster') && db === 'postgres') {
+    console.log(`[${db}] several processes (PROCESSES) against one`);
+    const database = await createBenchDatabase();
+    try {
+      figures.push(...(await clusterScenario(database.url)));
+    } finally {
+      await database.drop();
     }
   }
   if (only.has('import-memory')) {

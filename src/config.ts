@@ -32,6 +32,8 @@ export interface Config {
   jobPollMs: number;
   /** 1: this instance runs a job worker (default); 0: API only. */
   jobWorkers: number;
+  /** Service processes on this machine sharing the port (src/cluster.ts); more than 1 needs PostgreSQL and Redis. */
+  processes: number;
   /** Quality-check findings (src/findings/): worker threads computing them (0: no updater on this instance), cells per batch, batches in flight. */
   findings: { threads: number; batch: number; lanes: number; pollMs: number };
   /** API requests per credential per minute; 0 disables the limit. */
@@ -269,6 +271,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.ADMIN_TOKEN && env.ADMIN_TOKEN.length < 20)
     throw new ConfigError('ADMIN_TOKEN must have at least 20 characters');
   const dataDir = resolve(env.DATA_DIR || './data');
+  const processes = int(env, 'PROCESSES', 1, 1, 64);
+  // Each process is an instance of docs/instances.md: they share what instances share.
+  if (processes > 1 && !env.DATABASE_URL)
+    throw new ConfigError(
+      'PROCESSES above 1 needs DATABASE_URL (PostgreSQL): the embedded database belongs to one process',
+    );
+  if (processes > 1 && !env.REDIS_URL)
+    throw new ConfigError(
+      'PROCESSES above 1 needs REDIS_URL: subscription events and rate-limit counters are shared through Redis',
+    );
   // Read where it is used (src/mt/config.ts instanceProvider), checked here so a typo stops the start.
   const mtDefault = env.MT_DEFAULT_PROVIDER?.trim();
   const providers = ['MT_PROVIDER_A', 'MT_PROVIDER_B', 'PSEUDO', 'LLM_OPENAI', 'LLM_ANTHROPIC'];
@@ -301,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'JOB_POLL_MS', 2_000, 50, 600_000),
     jobWorkers: int(env, 'JOB_WORKERS', 1, 0, 1),
+    processes,
     findings: {
       threads: int(env, 'FINDINGS_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1)), 0, 64),
       // The embedded database runs the updater's statements in this process's

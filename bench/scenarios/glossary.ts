@@ -9,22 +9,38 @@ import type { Figure } from '../lib/types.js';
 
 const TERMS = 5_000;
 const TEXTS = 2_000;
-const ROUNDS = 7;
+const ROUNDS = 11;
 
 const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'pe', 'da', 'gu', 'fi'];
 const word = (n: number) =>
   syllables[n % 12]! + syllables[Math.floor(n / 12) % 12]! + syllables[Math.floor(n / 144) % 12]!;
 
-/** Median microseconds per text of `work` over `texts`, after a warm-up round. */
-function perText(texts: string[], work: (text: string) => unknown): number {
+/** Microseconds per text of one pass of `work` over `texts`. */
+function pass(texts: string[], work: (text: string) => unknown): number {
+  const start = performance.now();
   for (const text of texts) work(text);
-  const rounds: number[] = [];
+  return ((performance.now() - start) * 1000) / texts.length;
+}
+
+/**
+ * Medians of `work` and `baseline` per text, and the median of their per-round ratios:
+ * each round times the two back to back, so a burst of the machine's other load
+ * falls on both alike (the ratio of two separate medians swung 2–9 on a loaded machine).
+ */
+function perText(texts: string[], work: (text: string) => unknown, baseline: (text: string) => unknown) {
+  pass(texts, work);
+  pass(texts, baseline);
+  const values: number[] = [];
+  const baselines: number[] = [];
+  const ratios: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const start = performance.now();
-    for (const text of texts) work(text);
-    rounds.push(((performance.now() - start) * 1000) / texts.length);
+    const value = pass(texts, work);
+    const base = pass(texts, baseline);
+    values.push(value);
+    baselines.push(base);
+    ratios.push(value / base);
   }
-  return percentile(rounds, 50);
+  return { value: percentile(values, 50), baseline: percentile(baselines, 50), ratio: percentile(ratios, 50) };
 }
 
 export function glossaryScenario(): Figure[] {
@@ -62,8 +78,7 @@ export function glossaryScenario(): Figure[] {
     ['prose', prose],
   ] as const) {
     const matches = texts.reduce((n, t) => n + findTerms(matcher, t, 'en').length, 0);
-    const value = perText(texts, (t) => findTerms(matcher, t, 'en'));
-    const baseline = perText(texts, segment);
+    const { value, baseline, ratio } = perText(texts, (t) => findTerms(matcher, t, 'en'), segment);
     figures.push({
       scenario: `glossary match, 200-character text, 5,000 terms: ${name}`,
       db: 'none',
@@ -71,10 +86,10 @@ export function glossaryScenario(): Figure[] {
       value,
       unit: 'µs',
       baseline,
-      ratio: value / baseline,
+      ratio,
       // Segmenting, then per word up to three lookups (terms of one to three words) and a result for each match.
       target: 'ratio ≤ 5 (baseline: Intl.Segmenter alone)',
-      met: value / baseline <= 5,
+      met: ratio <= 5,
       note: `${TEXTS} texts, ${matches} matches; compiling the 5,000 terms ${compileMs.toFixed(0)} ms`,
     });
   }

@@ -20,7 +20,7 @@ const CLIENTS = [1, 16] as const;
 const TSX = ['--import', 'tsx'];
 const here = (file: string) => new URL(file, import.meta.url).pathname;
 
-interface Load {
+export interface Load {
   rps: number;
   p50: number;
   p99: number;
@@ -42,7 +42,7 @@ function runChild(script: string, arg: unknown): Promise<string> {
   });
 }
 
-async function load(
+export async function load(
   url: string,
   method: 'GET' | 'POST' | 'PATCH',
   headers: Record<string, string>,

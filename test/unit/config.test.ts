@@ -22,6 +22,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ FINDINGS_LANES: '0' })).toThrow(/FINDINGS_LANES must be between/);
   });
 
+  it('runs several processes only on PostgreSQL with Redis', () => {
+    expect(loadConfig({}).processes).toBe(1);
+    expect(() => loadConfig({ PROCESSES: '2' })).toThrow(/PROCESSES above 1 needs DATABASE_URL/);
+    expect(() => loadConfig({ PROCESSES: '2', DATABASE_URL: 'postgres://u@127.0.0.1/db' })).toThrow(
+      /PROCESSES above 1 needs REDIS_URL/,
+    );
+    expect(
+      loadConfig({ PROCESSES: '2', DATABASE_URL: 'postgres://u@127.0.0.1/db', REDIS_URL: 'redis://127.0.0.1:6379' })
+        .processes,
+    ).toBe(2);
+    expect(() => loadConfig({ PROCESSES: '0' })).toThrow(/PROCESSES must be between 1 and 64/);
+  });
+
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer/],
     [{ PORT: '70000' }, /PORT must be between/],
