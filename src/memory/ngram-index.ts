@@ -15,7 +15,7 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { database, databaseIfOpen, type Db } from '../db.js';
 import type { Database } from '../db/client.js';
 import { listenToWrittenTexts } from '../content/written-keys.js';
-import { normalise, trigramsOf } from './normalize.js';
+import { normalise, trigramsOf, wordTerms } from './normalize.js';
 
 /** A document: a key's source text (ref = key id) or an imported segment (ref = -segment id). */
 interface Candidate {
@@ -33,6 +33,8 @@ class NgramIndex {
   private alive: boolean[] = [];
   private byRef = new Map<number, number>();
   private postings = new Map<string, number[]>();
+  /** Word terms (wordTerms: words, word pairs, pairs one apart) → documents. */
+  private wordPostings = new Map<string, number[]>();
   private counts = new Uint16Array(0);
   private dead = 0;
   /** Keys written since the last refresh. */
@@ -55,6 +57,11 @@ class NgramIndex {
       const list = this.postings.get(g);
       if (list) list.push(ord);
       else this.postings.set(g, [ord]);
+    }
+    for (const term of wordTerms(normalised).keys()) {
+      const list = this.wordPostings.get(term);
+      if (list) list.push(ord);
+      else this.wordPostings.set(term, [ord]);
     }
   }
 
@@ -108,6 +115,43 @@ class NgramIndex {
     }
     found.sort((a, b) => b.similarity - a.similarity);
     return found.slice(0, limit);
+  }
+
+  /**
+   * The documents of allowed owners whose normalised length is within `window`
+   * sharing the most word terms with `text` (weighed as wordTerms gives them),
+   * the nearest length first among equals: what "MemoryTerm" gives on
+   * PostgreSQL (src/memory/suggest.ts, sourcesByTerms). `similarity` is the
+   * weight shared.
+   */
+  searchWords(
+    text: string,
+    allowed: (owner: number) => boolean,
+    limit: number,
+    window: { min: number; max: number },
+  ): Candidate[] {
+    const normalised = normalise(text).text;
+    const length = [...normalised].length;
+    if (this.counts.length < this.refs.length)
+      this.counts = new Uint16Array(Math.max(this.refs.length, this.counts.length * 2, 1024));
+    const weights = this.counts;
+    const touched: number[] = [];
+    for (const [term, weight] of wordTerms(normalised)) {
+      for (const ord of this.wordPostings.get(term) ?? []) {
+        if (weights[ord] === 0) touched.push(ord);
+        weights[ord] = Math.min(65_535, weights[ord]! + weight);
+      }
+    }
+    const found: (Candidate & { distance: number })[] = [];
+    for (const ord of touched) {
+      const weight = weights[ord]!;
+      weights[ord] = 0;
+      const size = this.lengths[ord]!;
+      if (!this.alive[ord] || size < window.min || size > window.max || !allowed(this.owners[ord]!)) continue;
+      found.push({ ref: this.refs[ord]!, similarity: weight, distance: Math.abs(size - length) });
+    }
+    found.sort((a, b) => b.similarity - a.similarity || a.distance - b.distance);
+    return found.slice(0, limit).map(({ ref, similarity }) => ({ ref, similarity }));
   }
 }
 
