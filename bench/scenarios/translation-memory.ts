@@ -241,7 +241,12 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
           );
         } else {
           const index = await currentIndex(prisma);
-          const ids = index.search(q, () => true, 2000, 0.3, window).map((c) => c.ref);
+          // The candidates the lookup reads: by words for a query of two words or more, else by trigrams.
+          const ids = (
+            byWords(q)
+              ? index.searchWords(q, () => true, CANDIDATES, window)
+              : index.search(q, () => true, 2000, 0.3, window)
+          ).map((c) => c.ref);
           base.push(
             (
               await timed(() =>

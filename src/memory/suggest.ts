@@ -301,7 +301,8 @@ async function candidates(
       const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
       return keyIds.length ? reaching(query, await sourcesById(db, scope, q, keyIds), minScore) : [];
     };
-    let found = byWords ? index.searchWords(q.text, allowed, CANDIDATES * 2, window) : byTrigrams();
+    // As many word candidates as PostgreSQL reads (a word's postings are long: more cost reads, not matches).
+    let found = byWords ? index.searchWords(q.text, allowed, CANDIDATES, window) : byTrigrams();
     let reached = await keySources(found);
     if (byWords && !reached.length && !found.some((c) => c.ref < 0)) {
       found = byTrigrams();

@@ -66,7 +66,7 @@ BEGIN
     CREATE FUNCTION memory_terms_inserted() RETURNS trigger LANGUAGE plpgsql AS $f$
     BEGIN
       INSERT INTO "MemoryTerm" ("term", "languageId", "length", "keyId")
-      SELECT m.term, n."languageId", n.length, n."keyId" FROM inserted n, memory_terms(n.text) m;
+      SELECT m.term, n."languageId", n.length, n."keyId" FROM inserted n, memory_terms(n.text) m ORDER BY 1, 2, 3, 4;
       RETURN NULL;
     END
     $f$;
@@ -82,11 +82,13 @@ BEGIN
       DELETE FROM "MemoryTerm" t USING deleted o, memory_terms(o.text) m
        WHERE t.term = m.term AND t."languageId" = o."languageId" AND t.length = o.length AND t."keyId" = o."keyId";
       INSERT INTO "MemoryTerm" ("term", "languageId", "length", "keyId")
-      SELECT m.term, n."languageId", n.length, n."keyId" FROM inserted n, memory_terms(n.text) m;
+      SELECT m.term, n."languageId", n.length, n."keyId" FROM inserted n, memory_terms(n.text) m ORDER BY 1, 2, 3, 4;
       RETURN NULL;
     END
     $f$;
-    -- Statement-level with transition tables, like "MemorySource"'s own: one set-based statement per write.
+    -- Statement-level with transition tables, like "MemorySource"'s own: one set-based statement per write. The rows
+    -- go in in the key's order: a text's terms land all over the index, and in order each leaf page is written once
+    -- per statement (10,000 texts into 2,000,000: 9 s against 15–22 s unordered, under load).
     CREATE TRIGGER "MemorySource_terms_inserted" AFTER INSERT ON "MemorySource"
       REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION memory_terms_inserted();
     CREATE TRIGGER "MemorySource_terms_updated" AFTER UPDATE ON "MemorySource"
