@@ -21,6 +21,8 @@ import { normalise, trigramsOf, wordTerms } from './normalize.js';
 interface Candidate {
   ref: number;
   similarity: number;
+  /** The text as indexed (the current one: the index reads written keys again before a search). */
+  text: string;
 }
 
 class NgramIndex {
@@ -30,6 +32,8 @@ class NgramIndex {
   private sizes: number[] = [];
   /** Normalised lengths (normalisedLength), for the lookup's length window. */
   private lengths: number[] = [];
+  /** The texts, so that candidates are scored without reading them again (PGlite reads a row at a time). */
+  private texts: string[] = [];
   private alive: boolean[] = [];
   private byRef = new Map<number, number>();
   private postings = new Map<string, number[]>();
@@ -51,6 +55,7 @@ class NgramIndex {
     this.owners.push(owner);
     this.sizes.push(grams.size);
     this.lengths.push([...normalised].length);
+    this.texts.push(text);
     this.alive.push(true);
     this.byRef.set(ref, ord);
     for (const g of grams) {
@@ -111,7 +116,7 @@ class NgramIndex {
       const length = this.lengths[ord]!;
       if (!this.alive[ord] || length < window.min || length > window.max || !allowed(this.owners[ord]!)) continue;
       const similarity = shared / (grams.size + this.sizes[ord]! - shared);
-      if (similarity >= threshold) found.push({ ref: this.refs[ord]!, similarity });
+      if (similarity >= threshold) found.push({ ref: this.refs[ord]!, similarity, text: this.texts[ord]! });
     }
     found.sort((a, b) => b.similarity - a.similarity);
     return found.slice(0, limit);
@@ -148,10 +153,15 @@ class NgramIndex {
       weights[ord] = 0;
       const size = this.lengths[ord]!;
       if (!this.alive[ord] || size < window.min || size > window.max || !allowed(this.owners[ord]!)) continue;
-      found.push({ ref: this.refs[ord]!, similarity: weight, distance: Math.abs(size - length) });
+      found.push({
+        ref: this.refs[ord]!,
+        similarity: weight,
+        text: this.texts[ord]!,
+        distance: Math.abs(size - length),
+      });
     }
     found.sort((a, b) => b.similarity - a.similarity || a.distance - b.distance);
-    return found.slice(0, limit).map(({ ref, similarity }) => ({ ref, similarity }));
+    return found.slice(0, limit).map(({ ref, similarity, text }) => ({ ref, similarity, text }));
   }
 }
 

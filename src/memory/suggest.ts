@@ -204,14 +204,6 @@ function sourcesByTerms(
     SELECT s."keyId", s.text FROM best JOIN "MemorySource" s ON s."keyId" = best."keyId"`);
 }
 
-/** The candidates' source texts on PGlite: the keys the in-process index proposed, read by id. */
-function sourcesById(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<SourceRow[]> {
-  return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates-by-id */
-    SELECT s."keyId", s.text FROM "Translation" s
-     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
-       AND s."keyId" <> ${q.key?.id ?? 0}`);
-}
-
 /** A candidate key with the most its source can score. */
 interface Reaching {
   keyId: number;
@@ -297,16 +289,20 @@ async function candidates(
     const memories = new Set(scope.memoryIds);
     const allowed = (owner: number) => (owner > 0 ? projects.has(owner) : memories.has(-owner));
     const byTrigrams = () => index.search(q.text, allowed, CANDIDATES * 2, TRIGRAM_THRESHOLD, window);
-    const keySources = async (found: Candidate[]) => {
-      const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
-      return keyIds.length ? reaching(query, await sourcesById(db, scope, q, keyIds), minScore) : [];
-    };
-    // As many word candidates as PostgreSQL reads (a word's postings are long: more cost reads, not matches).
+    // Scored from the index's own texts: only the keys that can reach minScore are read (keyMatches checks their
+    // source language and reads their current texts, which are scored again).
+    const keySources = (found: Candidate[]) =>
+      reaching(
+        query,
+        found.filter((c) => c.ref > 0 && c.ref !== q.key?.id).map((c) => ({ keyId: c.ref, text: c.text })),
+        minScore,
+      );
+    // As many word candidates as PostgreSQL reads.
     let found = byWords ? index.searchWords(q.text, allowed, CANDIDATES, window) : byTrigrams();
-    let reached = await keySources(found);
+    let reached = keySources(found);
     if (byWords && !reached.length && !found.some((c) => c.ref < 0)) {
       found = byTrigrams();
-      reached = await keySources(found);
+      reached = keySources(found);
     }
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
     const keys = await keysReaching(db, scope, q, limit, reached);
