@@ -3,8 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { createDatabase } from '../../scripts/lib/pg-admin.js';
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDatabase, withDatabase } from '../../scripts/lib/pg-admin.js';
 import { buildService, type Service } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
@@ -25,10 +26,29 @@ export function postgresUrl(): string | undefined {
   return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 }
 
-/** A new empty PostgreSQL database for one scenario. */
-export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new empty PostgreSQL database for one scenario; or, with BENCH_KEEP_DATABASE=<name>, that database, created
+ * if missing and kept afterwards, so a scenario that grows a large project (`tm`) can find it seeded by a run
+ * before (migrations still apply at start-up).
+ */
+export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void>; secretKey?: string }> {
   const base = postgresUrl();
   if (!base) throw new Error('postgres benchmarks need BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  const keep = process.env.BENCH_KEEP_DATABASE;
+  if (keep) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(keep)) throw new Error('BENCH_KEEP_DATABASE: a lower-case SQL name');
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [keep]);
+      if (!rowCount) await client.query(`CREATE DATABASE ${keep}`);
+    } finally {
+      await client.end();
+    }
+    // The server key must be the same run after run (it sealed the database's check value): one of the bench's own.
+    const secretKey = createHash('sha256').update(`lms-bench:${keep}`).digest('hex');
+    return { url: withDatabase(base, keep), drop: async () => {}, secretKey };
+  }
   return createDatabase(base, `lms_bench_${randomBytes(4).toString('hex')}`);
 }
 
@@ -39,10 +59,12 @@ export async function startBenchService(
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-bench-'));
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
+  let secretKey: string | undefined;
   if (kind === 'postgres') {
     const database = await createBenchDatabase();
     databaseUrl = database.url;
     dropDatabase = database.drop;
+    secretKey = database.secretKey;
   }
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -51,6 +73,7 @@ export async function startBenchService(
     PUBLISH_RATE_LIMIT: '100000',
     MAX_UPLOAD_BYTES: String(1024 * 1024 * 1024),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(secretKey ? { SECRET_KEY: secretKey } : {}),
     ...env,
   });
   const db = await openDatabase(

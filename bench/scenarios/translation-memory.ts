@@ -12,22 +12,33 @@
 //     in SQL — then suggestions for queries of 5, 15 and 40 characters, each
 //     a stored source text of that length with one word replaced (a single
 //     word: one letter), so each has matches, p95 per length. Baseline, in
-//     the same run, the database's own part: on PostgreSQL the candidates' statement by hand
-//     (the length window and `text % q` on the GiST index of "MemorySource",
-//     nothing joined), on PGlite the lookup's statement by hand for the same
-//     candidates (the rows read by id).
+//     the same run, the database's own part: on PostgreSQL, for a query of two
+//     words or more, the same postings of "MemoryTerm" read from its primary
+//     key alone and as many source texts by primary key, nothing ranked; for a
+//     one-word query, pg_trgm's own `%` and `<->` on the GiST index of
+//     "MemorySource" (nothing joined); on PGlite the lookup's statement by
+//     hand for the same candidates (the rows read by id). With
+//     BENCH_KEEP_DATABASE=<name> the seeded project is kept and found again by
+//     the next run (TM_PARTS=lookups), instead of seeding 2,000,000 pairs.
+import { readFileSync } from 'node:fs';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import type { BenchService } from '../lib/service.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 import { currentIndex } from '../../src/memory/ngram-index.js';
-import { lengthWindow, normalisedLength } from '../../src/memory/normalize.js';
+import { lengthWindow, normalise, normalisedLength, wordsOf } from '../../src/memory/normalize.js';
 import { noteSourceTextsReplaced } from '../../src/content/written-keys.js';
 import { ALL_PARTS } from '../../src/content/translations/gate.js';
 import { importDirect } from '../lib/import-direct.js';
-import { suggest } from '../../src/memory/suggest.js';
+import { CANDIDATES, PER_TERM, suggest } from '../../src/memory/suggest.js';
 import { arrayLiteral } from '../../src/db/array-literal.js';
+
+/** Whether the lookup reads a query's candidates from its words (two or more) rather than its trigrams. */
+const byWords = (q: string) => wordsOf(normalise(q).text).length >= 2;
+
+/** The load average over the last minute (the machine is shared: every figure notes it). */
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
 
 /** The gate without its notes to the memory. */
 const NO_NOTES = { ...ALL_PARTS, writtenKeyNotes: false };
@@ -53,7 +64,7 @@ const WORDS = `account add all allow and archive back before cancel change chang
  * A stored text with its middle word replaced by another vocabulary word of the same length (the i-th such, so the
  * queries differ), or, a single word, with its middle letter changed: the same length, a close match to find.
  */
-function edited(text: string, i: number): string {
+export function edited(text: string, i: number): string {
   const words = text.split(' ');
   const at = words.length >> 1;
   const word = words[at]!;
@@ -78,6 +89,7 @@ async function importOverhead(bench: BenchService, db: Figure['db']): Promise<Fi
   if (db === 'pglite') await currentIndex(prisma);
   const on: number[] = [];
   const off: number[] = [];
+  const loadBefore = loadavg();
   const refresh: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const offProject = await bench.project(`tm-off-${i}`);
@@ -106,7 +118,7 @@ async function importOverhead(bench: BenchService, db: Figure['db']): Promise<Fi
       note:
         db === 'pglite'
           ? `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the index then reads the 10,000 source texts again on the next lookup: ${refresh.map(Math.round).join('/')} ms`
-          : `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms (the MemorySource triggers disabled)`,
+          : `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms (the MemorySource triggers disabled, and with them MemoryTerm's); load ${loadBefore} before, ${loadavg()} after`,
     },
   ];
 }
@@ -146,14 +158,28 @@ async function seed(bench: BenchService, projectId: number, keys: number): Promi
 
 async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Promise<Figure[]> {
   const prisma = bench.service.db.prisma;
-  const project = await bench.project('tm-large');
-  const [{ id: projectId }] = await prisma.$queryRaw<{ id: number }[]>(
-    Prisma.sql`SELECT id FROM "Project" WHERE "projectToken" = ${project.projectToken}`,
-  );
   const keys = Math.ceil(pairs / (LANGUAGES.length - 1));
-  const seeded = await timed(() => seed(bench, projectId, keys));
-  console.log(
-    `  seeded ${keys} keys × ${LANGUAGES.length} languages (${pairs} pairs) in ${(seeded.ms / 1000).toFixed(1)} s`,
+  // A database kept from a run before (BENCH_KEEP_DATABASE) may hold the project seeded already.
+  const [kept] = await prisma.$queryRaw<{ id: number }[]>(Prisma.sql`/* bench:tm-kept */
+    SELECT p.id FROM "Project" p WHERE p.name = ${`tm-large-${keys}`}
+       AND (SELECT count(*) FROM "TranslationKey" k WHERE k."projectId" = p.id) = ${keys}
+     ORDER BY p.id DESC LIMIT 1`);
+  let projectId: number;
+  if (kept) {
+    projectId = kept.id;
+    console.log(`  reusing the seeded project ${projectId} (${keys} keys × ${LANGUAGES.length} languages)`);
+  } else {
+    const project = await bench.project(`tm-large-${keys}`);
+    [{ id: projectId }] = await prisma.$queryRaw<{ id: number }[]>(
+      Prisma.sql`SELECT id FROM "Project" WHERE "projectToken" = ${project.projectToken}`,
+    );
+    const seeded = await timed(() => seed(bench, projectId, keys));
+    console.log(
+      `  seeded ${keys} keys × ${LANGUAGES.length} languages (${pairs} pairs) in ${(seeded.ms / 1000).toFixed(1)} s`,
+    );
+  }
+  const [{ id: languageId }] = await prisma.$queryRaw<{ id: number }[]>(
+    Prisma.sql`SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND "isDefault"`,
   );
   // Written past the write gate: an index built before (the import half) does not know these texts.
   if (db === 'pglite') noteSourceTextsReplaced();
@@ -171,6 +197,7 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
     const queries = samples.map((s, i) => edited(s.text, i));
     const times: number[] = [];
     const base: number[] = [];
+    const loadBefore = loadavg();
     let found = 0;
     let none = 0;
     await suggest(scope, { text: queries[0]!, sourceLanguage: 'en', targetLanguage: 'de' }); // warm-up
@@ -181,19 +208,45 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
         found += run.value.length;
         if (!run.value.length) none++;
         const window = lengthWindow(normalisedLength(q), 50);
-        if (db === 'postgres') {
+        if (db === 'postgres' && byWords(q)) {
+          // The same postings read from "MemoryTerm"'s primary key alone (the same bounds per term and side of the
+          // length), and the source texts of as many keys as the lookup reads, by primary key: what the lookup
+          // cannot do without, with nothing ranked.
+          const length = normalisedLength(q);
+          const side = (from: number, to: number, order: Prisma.Sql) => Prisma.sql`(
+            SELECT t."keyId" FROM "MemoryTerm" t WHERE t.term = q.term AND t."languageId" = ${languageId}
+               AND t.length BETWEEN ${from}::int AND ${to}::int ORDER BY t.length ${order} LIMIT ${PER_TERM})`;
+          base.push(
+            (
+              await timed(() =>
+                prisma.$queryRaw(Prisma.sql`/* bench:tm-raw-postings */
+            SELECT s."keyId", s.text FROM (
+              SELECT DISTINCT h."keyId" FROM memory_terms(${q}) q CROSS JOIN LATERAL (
+                ${side(Math.max(window.min, length), window.max, Prisma.sql`ASC`)}
+                UNION ALL ${side(window.min, Math.min(window.max, length - 1), Prisma.sql`DESC`)}) h
+              LIMIT ${CANDIDATES}) k JOIN "MemorySource" s ON s."keyId" = k."keyId"`),
+              )
+            ).ms,
+          );
+        } else if (db === 'postgres') {
+          // pg_trgm's own statement on the GiST index of "MemorySource" (the lookup's for a one-word query).
           base.push(
             (
               await timed(() =>
                 prisma.$queryRaw(Prisma.sql`/* bench:tm-raw-candidates */
             SELECT "keyId", text FROM "MemorySource" WHERE length BETWEEN ${window.min}::int AND ${window.max}::int AND text % ${q}
-             ORDER BY text <-> ${q} LIMIT 1000`),
+             ORDER BY text <-> ${q} LIMIT ${CANDIDATES}`),
               )
             ).ms,
           );
         } else {
           const index = await currentIndex(prisma);
-          const ids = index.search(q, () => true, 2000, 0.3, window).map((c) => c.ref);
+          // The candidates the lookup reads: by words for a query of two words or more, else by trigrams.
+          const ids = (
+            byWords(q)
+              ? index.searchWords(q, () => true, CANDIDATES, window)
+              : index.search(q, () => true, 2000, 0.3, window)
+          ).map((c) => c.ref);
           base.push(
             (
               await timed(() =>
@@ -209,6 +262,11 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
     const value = percentile(times, 95);
     const baseline = percentile(base, 95);
     const limit = db === 'postgres' ? 50 : 100;
+    const multiWord = queries.filter(byWords).length;
+    const baselineNote =
+      db === 'pglite'
+        ? 'the candidates’ rows read by id by hand'
+        : `${multiWord ? `for the ${multiWord} queries of two words or more, the same MemoryTerm postings read from its primary key alone and as many source texts by primary key, nothing ranked` : ''}${multiWord && multiWord < queries.length ? '; ' : ''}${multiWord < queries.length ? `for the ${queries.length - multiWord} one-word queries, pg_trgm’s own % and <-> on the GiST index of MemorySource` : ''}`;
     figures.push({
       scenario: `translation memory: suggestions, ${length}-character query, ${pairs.toLocaleString('en')} pairs`,
       db,
@@ -219,7 +277,7 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
       ratio: value / baseline,
       target: `p95 < ${limit} ms`,
       met: value < limit,
-      note: `${queries.length} queries × ${ROUNDS} rounds, p50 ${percentile(times, 50).toFixed(1)} ms, ${(found / times.length).toFixed(1)} suggestions found per query (limit 10, minScore 50), ${none} lookups with none; baseline: ${db === 'postgres' ? 'the candidates’ statement on MemorySource by hand' : 'the candidates’ rows read by id by hand'}`,
+      note: `${queries.length} queries × ${ROUNDS} rounds, p50 ${percentile(times, 50).toFixed(1)} ms, ${(found / times.length).toFixed(1)} suggestions found per query (limit 10, minScore 50), ${none} lookups with none; load ${loadBefore} before, ${loadavg()} after; baseline: ${baselineNote}`,
     });
   }
   return figures;

@@ -15,12 +15,14 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { database, databaseIfOpen, type Db } from '../db.js';
 import type { Database } from '../db/client.js';
 import { listenToWrittenTexts } from '../content/written-keys.js';
-import { normalise, trigramsOf } from './normalize.js';
+import { normalise, trigramsOf, wordTerms } from './normalize.js';
 
 /** A document: a key's source text (ref = key id) or an imported segment (ref = -segment id). */
 interface Candidate {
   ref: number;
   similarity: number;
+  /** The text as indexed (the current one: the index reads written keys again before a search). */
+  text: string;
 }
 
 class NgramIndex {
@@ -30,9 +32,13 @@ class NgramIndex {
   private sizes: number[] = [];
   /** Normalised lengths (normalisedLength), for the lookup's length window. */
   private lengths: number[] = [];
+  /** The texts, so that candidates are scored without reading them again (PGlite reads a row at a time). */
+  private texts: string[] = [];
   private alive: boolean[] = [];
   private byRef = new Map<number, number>();
   private postings = new Map<string, number[]>();
+  /** Word terms (wordTerms: words, word pairs, pairs one apart) → documents. */
+  private wordPostings = new Map<string, number[]>();
   private counts = new Uint16Array(0);
   private dead = 0;
   /** Keys written since the last refresh. */
@@ -49,12 +55,18 @@ class NgramIndex {
     this.owners.push(owner);
     this.sizes.push(grams.size);
     this.lengths.push([...normalised].length);
+    this.texts.push(text);
     this.alive.push(true);
     this.byRef.set(ref, ord);
     for (const g of grams) {
       const list = this.postings.get(g);
       if (list) list.push(ord);
       else this.postings.set(g, [ord]);
+    }
+    for (const term of wordTerms(normalised).keys()) {
+      const list = this.wordPostings.get(term);
+      if (list) list.push(ord);
+      else this.wordPostings.set(term, [ord]);
     }
   }
 
@@ -104,10 +116,52 @@ class NgramIndex {
       const length = this.lengths[ord]!;
       if (!this.alive[ord] || length < window.min || length > window.max || !allowed(this.owners[ord]!)) continue;
       const similarity = shared / (grams.size + this.sizes[ord]! - shared);
-      if (similarity >= threshold) found.push({ ref: this.refs[ord]!, similarity });
+      if (similarity >= threshold) found.push({ ref: this.refs[ord]!, similarity, text: this.texts[ord]! });
     }
     found.sort((a, b) => b.similarity - a.similarity);
     return found.slice(0, limit);
+  }
+
+  /**
+   * The documents of allowed owners whose normalised length is within `window`
+   * sharing the most word terms with `text` (weighed as wordTerms gives them),
+   * the nearest length first among equals: what "MemoryTerm" gives on
+   * PostgreSQL (src/memory/suggest.ts, sourcesByTerms). `similarity` is the
+   * weight shared.
+   */
+  searchWords(
+    text: string,
+    allowed: (owner: number) => boolean,
+    limit: number,
+    window: { min: number; max: number },
+  ): Candidate[] {
+    const normalised = normalise(text).text;
+    const length = [...normalised].length;
+    if (this.counts.length < this.refs.length)
+      this.counts = new Uint16Array(Math.max(this.refs.length, this.counts.length * 2, 1024));
+    const weights = this.counts;
+    const touched: number[] = [];
+    for (const [term, weight] of wordTerms(normalised)) {
+      for (const ord of this.wordPostings.get(term) ?? []) {
+        if (weights[ord] === 0) touched.push(ord);
+        weights[ord] = Math.min(65_535, weights[ord]! + weight);
+      }
+    }
+    const found: (Candidate & { distance: number })[] = [];
+    for (const ord of touched) {
+      const weight = weights[ord]!;
+      weights[ord] = 0;
+      const size = this.lengths[ord]!;
+      if (!this.alive[ord] || size < window.min || size > window.max || !allowed(this.owners[ord]!)) continue;
+      found.push({
+        ref: this.refs[ord]!,
+        similarity: weight,
+        text: this.texts[ord]!,
+        distance: Math.abs(size - length),
+      });
+    }
+    found.sort((a, b) => b.similarity - a.similarity || a.distance - b.distance);
+    return found.slice(0, limit).map(({ ref, similarity, text }) => ({ ref, similarity, text }));
   }
 }
 

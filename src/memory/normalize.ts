@@ -139,6 +139,59 @@ export function editDistance(a: string, b: string): number {
   return prev[y.length]!;
 }
 
+/**
+ * The edit distance of a and b when it is at most `max`, else max + 1: only
+ * the band of cells within `max` of the diagonal is computed, and it stops
+ * once a row exceeds `max` (a lookup scores up to a thousand candidates, most
+ * of which cannot reach the minimum score).
+ */
+export function editDistanceWithin(a: string, b: string, max: number): number {
+  const x = [...a];
+  const y = [...b];
+  const over = max + 1;
+  if (Math.abs(x.length - y.length) > max) return over;
+  if (!x.length || !y.length) return Math.min(over, x.length + y.length);
+  if (previousRow.length <= y.length + 1) {
+    previousRow = new Uint32Array(y.length * 2 + 2);
+    currentRow = new Uint32Array(y.length * 2 + 2);
+  }
+  let prev = previousRow;
+  let cur = currentRow;
+  for (let j = 0; j <= y.length; j++) prev[j] = Math.min(j, over);
+  for (let i = 1; i <= x.length; i++) {
+    const lo = Math.max(1, i - max);
+    const hi = Math.min(y.length, i + max);
+    cur[0] = Math.min(i, over);
+    cur[lo - 1] = lo === 1 ? cur[0]! : over;
+    let least = cur[lo - 1]!;
+    const xi = x[i - 1];
+    for (let j = lo; j <= hi; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (xi === y[j - 1] ? 0 : 1), over);
+      cur[j] = v;
+      if (v < least) least = v;
+    }
+    if (hi < y.length) cur[hi + 1] = over;
+    if (least > max) return over;
+    [prev, cur] = [cur, prev];
+  }
+  return Math.min(prev[y.length]!, over);
+}
+
+/**
+ * similarityScore(a, b) when it is at least `minScore`, else -1, computing
+ * only the edit distances that can reach it (editDistanceWithin).
+ */
+export function similarityAtLeast(a: string, b: string, minScore: number): number {
+  const longest = Math.max([...a].length, [...b].length);
+  if (!longest) return 100;
+  const max = Math.floor((longest * (100 - Math.ceil(minScore))) / 100);
+  if (max < 0) return -1;
+  const distance = editDistanceWithin(a, b, max);
+  if (distance > max) return -1;
+  const score = Math.floor((100 * (longest - distance)) / longest);
+  return score >= minScore ? score : -1;
+}
+
 /** 0–100: one minus the edit distance over the longer length, on normalised texts. */
 export function similarityScore(a: string, b: string): number {
   const longest = Math.max([...a].length, [...b].length);
@@ -168,6 +221,28 @@ export function lengthWindow(length: number, minScore: number): { min: number; m
   return { min: Math.ceil((m * length) / 100), max: Math.min(UNBOUNDED, Math.floor((100 * length) / m)) };
 }
 
+/** The words of a normalised text: runs of letters and digits, lower case (markers and punctuation separate them). */
+export function wordsOf(normalised: string): string[] {
+  return normalised.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The word terms of a normalised text with their weights, as the migration 20261130010000_memory_terms's
+ * memory_terms() makes them on PostgreSQL: each word (1), two words one after the other (3), two words with one
+ * between them (2: what is left of "a b c" when b is replaced). A term repeated keeps its highest weight.
+ */
+export function wordTerms(normalised: string): Map<string, number> {
+  const w = wordsOf(normalised);
+  const terms = new Map<string, number>();
+  const add = (term: string, weight: number) => terms.set(term, Math.max(weight, terms.get(term) ?? 0));
+  for (let i = 0; i < w.length; i++) {
+    add(w[i]!, 1);
+    if (i + 1 < w.length) add(`${w[i]} ${w[i + 1]}`, 3);
+    if (i + 2 < w.length) add(`${w[i]} _ ${w[i + 2]}`, 2);
+  }
+  return terms;
+}
+
 /** The words of a text for trigram candidates: letters and digits, lower case, tokens dropped. */
 export function trigrams(text: string): Set<string> {
   return trigramsOf(normalise(text).text);
@@ -176,7 +251,7 @@ export function trigrams(text: string): Set<string> {
 /** trigrams() of a text normalise() already gave. */
 export function trigramsOf(normalised: string): Set<string> {
   const grams = new Set<string>();
-  for (const word of normalised.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const word of wordsOf(normalised)) {
     const padded = `  ${word} `;
     const chars = [...padded];
     for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);

@@ -2,9 +2,11 @@
 // (docs/translation-memory.md). The memory is the instance's own texts — each
 // key's text in its project's default language paired with its text in the
 // target language, read from Translation as the write gate left it — and the
-// segments imported from TMX files. Candidates come from a trigram index
-// (pg_trgm on PostgreSQL, the in-process index on PGlite), only among stored
-// texts whose normalised length can reach the asked score (lengthWindow); their
+// segments imported from TMX files. Candidates come from an index of the
+// source texts' words and word pairs for a query of two words or more, of
+// their trigrams for one word ("MemoryTerm" and pg_trgm on PostgreSQL, the
+// in-process index on PGlite), only among stored texts whose normalised length
+// can reach the asked score (lengthWindow); their
 // current source texts are read and scored by edit distance on the normalised
 // texts, and those that can reach the score are read with their targets, best
 // first until the best `limit` are known, with placeholders, numbers and tags
@@ -13,13 +15,14 @@ import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
-import { currentIndex, inProcessIndex } from './ngram-index.js';
+import { currentIndex, inProcessIndex, type Candidate } from './ngram-index.js';
 import {
   lengthWindow,
   normalise,
-  normalisedLength,
+  similarityAtLeast,
   similarityScore,
   substitute,
+  wordsOf,
   type Normalised,
   type Substitution,
 } from './normalize.js';
@@ -73,11 +76,21 @@ export interface Suggestion {
 }
 
 /**
- * Candidates read per kind before scoring, the most trigram-similar first. Every
- * candidate is scored: trigram similarity ranks edit distance too loosely to
- * keep only the first hundred (docs/translation-memory.md, "Measured").
+ * Candidates read per kind before scoring, the most similar first (by shared
+ * words and word pairs, or trigrams). Every candidate is scored: either ranks
+ * edit distance too loosely to keep only the first hundred
+ * (docs/translation-memory.md, "Measured").
  */
-const CANDIDATES = 1000;
+export const CANDIDATES = 1000;
+/**
+ * Texts read per term of the query on each side of its length (the nearest
+ * lengths first): a word of a common vocabulary is in a large share of the
+ * texts, a word pair in few; the pairs rank the candidates, and this bounds
+ * what a common word costs.
+ */
+export const PER_TERM = 300;
+/** Terms of the query looked up at most (a long query's pairs first). */
+const QUERY_TERMS = 200;
 /** pg_trgm's default similarity threshold, used by the in-process index too. */
 const TRIGRAM_THRESHOLD = 0.3;
 const MAX_QUERY = 2000;
@@ -155,12 +168,40 @@ function sourcesByIndex(
      ORDER BY s.text <-> ${q.text} LIMIT ${CANDIDATES}`);
 }
 
-/** The candidates' source texts on PGlite: the keys the in-process index proposed, read by id. */
-function sourcesById(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<SourceRow[]> {
-  return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates-by-id */
-    SELECT s."keyId", s.text FROM "Translation" s
-     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
-       AND s."keyId" <> ${q.key?.id ?? 0}`);
+/**
+ * The candidates' source texts on PostgreSQL for a query of two words or more,
+ * from "MemoryTerm" (each source text's words, word pairs and pairs of words
+ * one apart, kept by triggers on "MemorySource": migration
+ * 20261130010000_memory_terms): the texts in the length window sharing the
+ * most terms of the query (pairs weigh more than words), those of the nearest
+ * length first among equals. Each term of each source language is read from
+ * the primary key alone, at most PER_TERM texts on each side of the query's
+ * length.
+ */
+function sourcesByTerms(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+  length: number,
+  window: { min: number; max: number },
+): Promise<SourceRow[]> {
+  const side = (from: number, to: number, order: Prisma.Sql) => Prisma.sql`(
+      SELECT t."keyId", t.length FROM "MemoryTerm" t
+       WHERE t.term = q.term AND t."languageId" = l.id AND t.length BETWEEN ${from}::int AND ${to}::int
+       ORDER BY t.length ${order} LIMIT ${PER_TERM})`;
+  return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates-by-terms */
+    WITH q AS MATERIALIZED (SELECT term, weight FROM memory_terms(${q.text}) ORDER BY weight DESC LIMIT ${QUERY_TERMS}),
+    hits AS (
+      SELECT h."keyId", h.length, q.weight
+        FROM q CROSS JOIN unnest(${sourceLanguageIds(scope, q)}) AS l(id)
+       CROSS JOIN LATERAL (${side(Math.max(window.min, length), window.max, Prisma.sql`ASC`)}
+         UNION ALL ${side(window.min, Math.min(window.max, length - 1), Prisma.sql`DESC`)}) h
+    ),
+    best AS (
+      SELECT "keyId" FROM hits WHERE "keyId" <> ${q.key?.id ?? 0}
+       GROUP BY "keyId", length ORDER BY sum(weight) DESC, abs(length - ${length}), "keyId" LIMIT ${CANDIDATES}
+    )
+    SELECT s."keyId", s.text FROM best JOIN "MemorySource" s ON s."keyId" = best."keyId"`);
 }
 
 /** A candidate key with the most its source can score. */
@@ -180,8 +221,9 @@ function reaching(query: Normalised, sources: SourceRow[], minScore: number): Re
   for (const s of sources) {
     let bound = bounds.get(s.text);
     if (bound === undefined) {
-      const stored = normalise(s.text);
-      bound = stored.text === query.text ? 100 : fuzzyScore(query, stored);
+      const stored = normalise(s.text).text;
+      // -1: it cannot reach minScore (the edit distance is computed only as far as it matters).
+      bound = stored === query.text ? 100 : Math.min(99, similarityAtLeast(query.text, stored, minScore));
       bounds.set(s.text, bound);
     }
     if (bound >= minScore) keys.push({ keyId: s.keyId, bound });
@@ -235,23 +277,35 @@ async function candidates(
   minScore: number,
   limit: number,
 ): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
-  const window = lengthWindow(normalisedLength(q.text), minScore);
+  const query = normalise(q.text);
+  const length = [...query.text].length;
+  const window = lengthWindow(length, minScore);
+  // Words and word pairs for a query of two words or more; trigrams for one word (a typo in it shares no word),
+  // and when the words found no text that can reach the score (every word misspelt).
+  const byWords = wordsOf(query.text).length >= 2;
   if (inProcessIndex()) {
     const index = await currentIndex(db);
     const projects = new Set(scope.projectIds);
     const memories = new Set(scope.memoryIds);
-    const found = index.search(
-      q.text,
-      (owner) => (owner > 0 ? projects.has(owner) : memories.has(-owner)),
-      CANDIDATES * 2,
-      TRIGRAM_THRESHOLD,
-      window,
-    );
-    const keyIds = found.filter((c) => c.ref > 0).map((c) => c.ref);
+    const allowed = (owner: number) => (owner > 0 ? projects.has(owner) : memories.has(-owner));
+    const byTrigrams = () => index.search(q.text, allowed, CANDIDATES * 2, TRIGRAM_THRESHOLD, window);
+    // Scored from the index's own texts: only the keys that can reach minScore are read (keyMatches checks their
+    // source language and reads their current texts, which are scored again).
+    const keySources = (found: Candidate[]) =>
+      reaching(
+        query,
+        found.filter((c) => c.ref > 0 && c.ref !== q.key?.id).map((c) => ({ keyId: c.ref, text: c.text })),
+        minScore,
+      );
+    // As many word candidates as PostgreSQL reads.
+    let found = byWords ? index.searchWords(q.text, allowed, CANDIDATES, window) : byTrigrams();
+    let reached = keySources(found);
+    if (byWords && !reached.length && !found.some((c) => c.ref < 0)) {
+      found = byTrigrams();
+      reached = keySources(found);
+    }
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
-    const keys = keyIds.length
-      ? await keysReaching(db, scope, q, minScore, limit, await sourcesById(db, scope, q, keyIds))
-      : [];
+    const keys = await keysReaching(db, scope, q, limit, reached);
     const segments = segmentIds.length
       ? await segmentMatches(db, scope, q, {
           candidates: Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`,
@@ -260,9 +314,16 @@ async function candidates(
       : [];
     return { keys, segments };
   }
+  const keySources = async () => {
+    if (byWords) {
+      const reached = reaching(query, await sourcesByTerms(db, scope, q, length, window), minScore);
+      if (reached.length) return reached;
+    }
+    return reaching(query, await sourcesByIndex(db, scope, q, window), minScore);
+  };
   // The two kinds side by side: on a pool, each on its own connection.
   const [keys, segments] = await Promise.all([
-    sourcesByIndex(db, scope, q, window).then((sources) => keysReaching(db, scope, q, minScore, limit, sources)),
+    keySources().then((reached) => keysReaching(db, scope, q, limit, reached)),
     (async () =>
       scope.memoryIds.length || (await hasSegments(db, scope))
         ? segmentMatches(db, scope, q, {
@@ -275,20 +336,19 @@ async function candidates(
 }
 
 /**
- * The rows of the candidate keys whose source can reach minScore, read best
- * first, `limit` keys at a time (with every key of the same score as the
- * last), until `limit` of the rows read outscore every key not read: most
- * candidates of a loose trigram match are never read with their targets.
+ * The rows of the candidate keys whose source can reach minScore (`keys`, best
+ * first: reaching()), read best first, `limit` keys at a time (with every key
+ * of the same score as the last), until `limit` of the rows read outscore
+ * every key not read: most candidates of a loose match are never read with
+ * their targets.
  */
 async function keysReaching(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
-  minScore: number,
   limit: number,
-  sources: SourceRow[],
+  keys: Reaching[],
 ): Promise<KeyRow[]> {
-  const keys = reaching(normalise(q.text), sources, minScore);
   const bound = new Map(keys.map((k) => [k.keyId, k.bound]));
   // What a row read scores at least: its bound, but 99 for a text equal only once normalised.
   const lowest = (r: KeyRow) => {
