@@ -148,7 +148,9 @@ async function entryOf(key: string) {
 describe('the queue of keys', () => {
   it('checks a cell written while its key is leased again, also one the lease did not read', async () => {
     const db = service.db.prisma;
-    let res = await api.post('/api/v1/translations', { content: [{ key: 'leased', language: 'en', text: 'Hi {name}' }] });
+    let res = await api.post('/api/v1/translations', {
+      content: [{ key: 'leased', language: 'en', text: 'Hi {name}' }],
+    });
     expect(res.msg + res.status).toBe('OK200');
     const leased = (await entryOf('leased'))!;
     const [en] = await db.$queryRaw<{ languageId: number }[]>`
@@ -158,7 +160,9 @@ describe('the queue of keys', () => {
     expect(res.msg + res.status).toBe('OK200');
     expect((await entryOf('leased'))!.generation).toBe(leased.generation + 1);
     // The updater writes what it computed for the key as leased: no finding for en.
-    const cells = [{ ...leased, languageId: en!.languageId, hash: '' }] as unknown as Parameters<typeof writeFindings>[0];
+    const cells = [{ ...leased, languageId: en!.languageId, hash: '' }] as unknown as Parameters<
+      typeof writeFindings
+    >[0];
     await writeFindings(cells, [[]]);
     // The key stays queued for the German text, which the next round checks.
     expect(await entryOf('leased')).toEqual({ keyId: leased.keyId, generation: leased.generation + 1 });

@@ -59,7 +59,10 @@ describe('findings stored on write', () => {
       .toBe(0);
     const found = await service.db.prisma.finding.findMany({
       where: { projectId: importedId, translation: { key: { key: { startsWith: 'imported.' } } } },
-      select: { check: true, translation: { select: { key: { select: { key: true } }, language: { select: { key: true } } } } },
+      select: {
+        check: true,
+        translation: { select: { key: { select: { key: true } }, language: { select: { key: true } } } },
+      },
     });
     const got = found.map((f) => `${f.translation.key.key}:${f.translation.language.key}:${f.check}`).sort();
     const want = [
