@@ -225,26 +225,40 @@ export class FindingsUpdater {
            -- The keys in order up to about the batch's cells (the first one whatever its count): what a round holds.
            SELECT c.ctid FROM (
              SELECT e.ctid, sum(e.cells) OVER (ORDER BY e."keyId") - e.cells AS before
-               FROM (SELECT f.ctid, f."keyId", (SELECT count(*) FROM "Translation" t WHERE t."keyId" = f."keyId") AS cells
+               FROM (SELECT f.ctid, f."keyId", (${cellsOfKey(Prisma.sql`f`)}) AS cells
                        FROM "FindingQueue" f
                       WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
                       ORDER BY "keyId"
                       LIMIT ${candidates} FOR UPDATE SKIP LOCKED) e
            ) c WHERE c.before < ${this.batch}))
-        RETURNING q."keyId", q.generation
+        RETURNING q."keyId", q."projectId", q.generation
       )
       SELECT l."keyId", t."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source, md5(s.text) AS "sourceHash",
-             lang.key AS language, coalesce(dl.key, lang.key) AS "sourceLanguage", k."charactersLimit", p.settings
+             t.language, coalesce(dl.key, t.language) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
         -- Outer joins: a key with no cell left comes back as one row with a null text (round drops it).
-        LEFT JOIN "Translation" t ON t."keyId" = l."keyId"
-        LEFT JOIN "TranslationKey" k ON k.id = t."keyId"
-        LEFT JOIN "Language" lang ON lang.id = t."languageId"
-        LEFT JOIN "Project" p ON p.id = t."projectId"
-        LEFT JOIN "Language" dl ON dl."projectId" = t."projectId" AND dl."isDefault"
+        LEFT JOIN LATERAL (${cellsOfKey(Prisma.sql`l`, Prisma.sql`t."languageId", t."projectId", t.text, lang.key AS language`)}) t ON true
+        LEFT JOIN "TranslationKey" k ON k.id = l."keyId"
+        LEFT JOIN "Project" p ON p.id = l."projectId"
+        LEFT JOIN "Language" dl ON dl."projectId" = l."projectId" AND dl."isDefault"
         LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id
        ORDER BY l."keyId", t."languageId"`);
   }
+}
+
+/**
+ * The cells of a queue entry (`entry`: its alias), as the key's project's
+ * languages looked up in Translation's primary key: a plan of lookups whatever
+ * the statistics say. Joined on the key alone, stale statistics (a table
+ * grown by imports since it was last analysed) made PostgreSQL read the whole
+ * table twice per lease, and a JIT-compiled plan cost hundreds of
+ * milliseconds on every poll, also while an import's entries were not yet
+ * committed.
+ */
+function cellsOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
+  return Prisma.sql`SELECT ${columns} FROM "Language" lang
+    JOIN "Translation" t ON t."keyId" = ${entry}."keyId" AND t."languageId" = lang.id
+   WHERE lang."projectId" = ${entry}."projectId"`;
 }
 
 /** Removes the leased entries of keys with no cell left (of the generation leased). */
