@@ -65,9 +65,9 @@ export const ERROR_MESSAGES = {
   'quality-gate-errors_other':
     '{{environment}} requires no quality-check errors: {{count}} errors to fix or dismiss first ({{link}})',
   'quality-gate-pending_one':
-    '{{environment}} requires no quality-check errors: {{count}} written text is still being checked; publish again in a moment',
+    '{{environment}} requires no quality-check errors: the texts of {{count}} key are still being checked; publish again in a moment',
   'quality-gate-pending_other':
-    '{{environment}} requires no quality-check errors: {{count}} written texts are still being checked; publish again in a moment',
+    '{{environment}} requires no quality-check errors: the texts of {{count}} keys are still being checked; publish again in a moment',
 } as const satisfies Record<string, string>;
 
 export type ErrorMessageId = keyof typeof ERROR_MESSAGES extends infer K

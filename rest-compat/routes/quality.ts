@@ -13,7 +13,7 @@ export const routes: RestRoute[] = [
     path: '/api/v2/quality-checks',
     auth: 'apiKey',
     summary:
-      "The project's quality-check findings (errors first) with their counts per language, check and severity; `pending` > 0 while written texts are still being checked",
+      "The project's quality-check findings (errors first) with their counts per language, check and severity; `pending` (keys) > 0 while written texts are still being checked",
     query: [
       { name: 'languageCode', description: 'Only this language' },
       { name: 'severity', description: 'error, warning or info' },

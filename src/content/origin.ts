@@ -43,6 +43,8 @@ interface Scope {
   origin: Origin;
   /** Activity ids opened in this scope, announced when it ends. */
   opened: { projectId: number; id: bigint }[];
+  /** Run once when the scope ends (afterWork); absent in a scope that has no end of its own. */
+  after?: Set<() => void>;
 }
 
 const storage = new AsyncLocalStorage<Scope>();
@@ -53,12 +55,24 @@ export async function withOrigin<T>(
   fn: () => Promise<T>,
   done?: (opened: Scope['opened']) => Promise<void> | void,
 ): Promise<T> {
-  const scope: Scope = { origin, opened: [] };
+  const scope: Scope = { origin, opened: [], after: new Set() };
   try {
     return await storage.run(scope, fn);
   } finally {
+    for (const after of scope.after!) after();
     if (done && scope.opened.length) await done(scope.opened);
   }
+}
+
+/**
+ * Runs `fn` once the current work has ended (its transactions committed or
+ * rolled back), however often it is asked for meanwhile. False outside such
+ * work: the caller decides without it.
+ */
+export function afterWork(fn: () => void): boolean {
+  const after = storage.getStore()?.after;
+  after?.add(fn);
+  return after !== undefined;
 }
 
 /**
@@ -68,7 +82,10 @@ export async function withOrigin<T>(
  */
 export function withSource<T>(source: ChangeSource, fn: () => Promise<T>): Promise<T> {
   const outer = storage.getStore();
-  return storage.run({ origin: { ...(outer?.origin ?? SYSTEM), source }, opened: outer?.opened ?? [] }, fn);
+  return storage.run(
+    { origin: { ...(outer?.origin ?? SYSTEM), source }, opened: outer?.opened ?? [], after: outer?.after },
+    fn,
+  );
 }
 
 export function currentOrigin(): Origin {

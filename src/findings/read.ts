@@ -49,7 +49,7 @@ export interface FindingPage {
   errors: number;
   warnings: number;
   infos: number;
-  /** Cells written whose findings are not computed yet (the figures will move). */
+  /** Keys written whose findings are not computed yet (the figures will move). */
   pending: number;
   counts: FindingCount[];
   findings: FindingRow[];

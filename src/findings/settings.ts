@@ -14,7 +14,7 @@ import {
 } from '../checks/index.js';
 import { badRequest } from '../errors.js';
 import { readSettings, updateSettings } from '../projects/settings.js';
-import { enqueueProject } from '../content/findings-queue.js';
+import { enqueueProject, noteQueued } from '../content/findings-queue.js';
 
 export function checkSettingsOf(settings: unknown): CheckSettings {
   const chosen = (settings as { qualityChecks?: unknown } | null)?.qualityChecks;
@@ -79,6 +79,6 @@ export async function updateCheckSettings(
       UPDATE "Finding" SET severity = ${severity} WHERE "projectId" = ${projectId} AND "check" = ${definition.id} AND severity <> ${severity}`);
   }
   if (now.some((c) => !wasOn.has(c.definition.id)) || (dialect !== undefined && dialect !== before.dialect))
-    await enqueueProject(db, projectId);
+    if (await enqueueProject(db, projectId)) noteQueued();
   return checks;
 }

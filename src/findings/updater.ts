@@ -1,11 +1,12 @@
 // The findings updater (docs/quality-checks.md, "Stored findings"): drains the
-// queue the write gate fills (src/content/findings-queue.ts). Each round leases
-// a batch of cells with FOR UPDATE SKIP LOCKED (two instances never take the
-// same cells; a lease that runs out, its instance dead, is taken again), reads
-// them with their source text and project settings in the same statement,
-// computes the checks in the worker pool (pool.ts) and writes the batch's
-// findings set-based: delete and insert, in one transaction, only for the cells
-// whose queue entry is still the generation it computed.
+// queue of keys the write gate fills (src/content/findings-queue.ts). Each
+// round leases a batch of keys with FOR UPDATE SKIP LOCKED (two instances never
+// take the same keys; a lease that runs out, its instance dead, is taken
+// again), up to about `batch` cells, reads every cell of them with its source
+// text and project settings in the same statement, computes the checks in the
+// worker pool (pool.ts) and writes the batch's findings set-based: delete and
+// insert, in one transaction, only for the keys whose queue entry is still the
+// generation it computed.
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
@@ -47,8 +48,8 @@ interface LeasedCell {
   sourceHash: string | null;
 }
 
-/** A leased entry as read: its cell's text is null when the cell is gone. */
-type LeasedRow = Omit<LeasedCell, 'text'> & { text: string | null };
+/** A cell of a leased key as read; a key with no cell left comes as one row with a null language and text. */
+type LeasedRow = Omit<LeasedCell, 'text' | 'languageId'> & { text: string | null; languageId: number | null };
 
 const running = new Set<FindingsUpdater>();
 
@@ -122,26 +123,27 @@ export class FindingsUpdater {
     await this.loop.stop();
   }
 
-  /** One batch: lease, check, write. Returns the number of cells leased (0: the queue is empty). */
+  /** One batch: lease, check, write. Returns the number of cells leased, and keys without cells (0: the queue is empty). */
   async round(): Promise<number> {
     const started = performance.now();
     const leasedCells = await this.lease();
-    // An entry whose cell was deleted after it was queued, its transaction not yet committed when the
+    // A key whose cells were deleted after it was queued, its transaction not yet committed when the
     // deletion's trigger ran (the queue has no foreign key: prisma/schema.prisma): it goes now.
     const gone = leasedCells.filter((c) => c.text === null);
     if (gone.length) await dropGone(gone);
     const cells = leasedCells.filter((c): c is LeasedCell => c.text !== null);
     if (!leasedCells.length) {
-      // Back to the start of the queue: the cells before the cursor may have been queued again.
-      if (this.after) {
+      // Back to the start of the queue: the keys before the cursor may have been queued again.
+      if (this.after !== undefined) {
         this.after = undefined;
         return this.round();
       }
       await this.releaseAfterWork();
       return 0;
     }
-    const last = leasedCells[leasedCells.length - 1]!;
-    this.after = [last.keyId, last.languageId];
+    this.after = leasedCells[leasedCells.length - 1]!.keyId;
+    const keys = new Set(leasedCells.map((c) => c.keyId)).size;
+    this.cellsPerKey = Math.max(1, leasedCells.length / keys);
     if (!cells.length) return leasedCells.length;
     const leased = performance.now();
     const projects = new Map<number, number>();
@@ -204,47 +206,68 @@ export class FindingsUpdater {
    * from its start would pass over every entry removed since the table was
    * last vacuumed, which after a large import is most of it.
    */
-  private after: [number, number] | undefined;
+  private after: number | undefined;
+  /** Cells per key of the last batch: how many keys the next lease looks at for `batch` cells. */
+  private cellsPerKey = 1;
 
   /** Where this updater's time went (bench/scenarios/findings.ts). */
   readonly stats = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
 
   private lease(): Promise<LeasedRow[]> {
-    const after = this.after
-      ? Prisma.sql`AND ("keyId", "languageId") > (${this.after[0]}, ${this.after[1]})`
-      : Prisma.empty;
+    const after = this.after !== undefined ? Prisma.sql`AND "keyId" > ${this.after}` : Prisma.empty;
+    // The keys looked at: enough for `batch` cells at the last batch's cells per key, and a quarter more.
+    const candidates = Math.max(1, Math.ceil((this.batch / this.cellsPerKey) * 1.25));
     return prisma().$queryRaw<LeasedRow[]>(Prisma.sql`/* findings:lease */
       WITH leased AS (
         -- By row address (a TID scan): a join with the picked keys would read the whole queue each time.
         UPDATE "FindingQueue" q SET "leasedUntil" = now() + make_interval(secs => ${this.leaseMs / 1000}), "leaseOwner" = ${this.options.owner}
          WHERE q.ctid = ANY(ARRAY(
-           SELECT ctid FROM "FindingQueue"
-            WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
-            ORDER BY "keyId", "languageId"
-            LIMIT ${this.batch} FOR UPDATE SKIP LOCKED))
-        RETURNING q."keyId", q."languageId", q.generation
+           -- The keys in order up to about the batch's cells (the first one whatever its count): what a round holds.
+           SELECT c.ctid FROM (
+             SELECT e.ctid, sum(e.cells) OVER (ORDER BY e."keyId") - e.cells AS before
+               FROM (SELECT f.ctid, f."keyId", (${cellsOfKey(Prisma.sql`f`)}) AS cells
+                       FROM "FindingQueue" f
+                      WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
+                      ORDER BY "keyId"
+                      LIMIT ${candidates} FOR UPDATE SKIP LOCKED) e
+           ) c WHERE c.before < ${this.batch}))
+        RETURNING q."keyId", q."projectId", q.generation
       )
-      SELECT l."keyId", l."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source, md5(s.text) AS "sourceHash",
-             lang.key AS language, coalesce(dl.key, lang.key) AS "sourceLanguage", k."charactersLimit", p.settings
+      SELECT l."keyId", t."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source, md5(s.text) AS "sourceHash",
+             t.language, coalesce(dl.key, t.language) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
-        -- Outer joins: an entry whose cell is gone comes back with a null text (round drops it).
-        LEFT JOIN "Translation" t ON t."keyId" = l."keyId" AND t."languageId" = l."languageId"
-        LEFT JOIN "TranslationKey" k ON k.id = t."keyId"
-        LEFT JOIN "Language" lang ON lang.id = t."languageId"
-        LEFT JOIN "Project" p ON p.id = t."projectId"
-        LEFT JOIN "Language" dl ON dl."projectId" = t."projectId" AND dl."isDefault"
+        -- Outer joins: a key with no cell left comes back as one row with a null text (round drops it).
+        LEFT JOIN LATERAL (${cellsOfKey(Prisma.sql`l`, Prisma.sql`t."languageId", t."projectId", t.text, lang.key AS language`)}) t ON true
+        LEFT JOIN "TranslationKey" k ON k.id = l."keyId"
+        LEFT JOIN "Project" p ON p.id = l."projectId"
+        LEFT JOIN "Language" dl ON dl."projectId" = l."projectId" AND dl."isDefault"
         LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id
-       ORDER BY l."keyId", l."languageId"`);
+       ORDER BY l."keyId", t."languageId"`);
   }
 }
 
-/** Removes the leased entries of cells that are gone (of the generation leased). */
+/**
+ * The cells of a queue entry (`entry`: its alias), as the key's project's
+ * languages looked up in Translation's primary key: a plan of lookups whatever
+ * the statistics say. Joined on the key alone, stale statistics (a table
+ * grown by imports since it was last analysed) made PostgreSQL read the whole
+ * table twice per lease, and a JIT-compiled plan cost hundreds of
+ * milliseconds on every poll, also while an import's entries were not yet
+ * committed.
+ */
+function cellsOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
+  return Prisma.sql`SELECT ${columns} FROM "Language" lang
+    JOIN "Translation" t ON t."keyId" = ${entry}."keyId" AND t."languageId" = lang.id
+   WHERE lang."projectId" = ${entry}."projectId"`;
+}
+
+/** Removes the leased entries of keys with no cell left (of the generation leased). */
 async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
   await prisma().$executeRaw(Prisma.sql`/* findings:drop-gone */
     DELETE FROM "FindingQueue" q
-     USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.languageId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, language_id, generation)
-     WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id AND q.generation = d.generation
-       AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id AND t."languageId" = d.language_id)`);
+     USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, generation)
+     WHERE q."keyId" = d.key_id AND q.generation = d.generation
+       AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id)`);
 }
 
 /** The consistency checks' severities of the batch's projects (null: off). */
@@ -264,10 +287,10 @@ function consistencySeverities(cells: readonly LeasedCell[]): Map<number, Consis
 
 /**
  * Writes the findings of leased cells (in one transaction): the queue entries
- * of the generation computed go, and with them the cells' old findings; the
- * new ones are inserted, dismissed where a dismissal of the same check holds
- * for the same text. A cell queued again meanwhile keeps its entry and its
- * old findings until the updater reaches it again.
+ * of their keys of the generation computed go, and with them the cells' old
+ * findings; the new ones are inserted, dismissed where a dismissal of the same
+ * check holds for the same text. A key queued again meanwhile keeps its entry
+ * and its cells their old findings until the updater reaches it again.
  */
 export async function writeFindings(cells: readonly LeasedCell[], findings: readonly StoredFinding[][]): Promise<void> {
   const rows: { keyId: number; languageId: number; hash: string; f: StoredFinding; n: number }[] = [];
@@ -281,22 +304,23 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
   });
   const keys = arrayLiteral(cells, (c) => c.keyId);
   const languages = arrayLiteral(cells, (c) => c.languageId);
+  const leased = [...new Map(cells.map((c) => [c.keyId, c.generation])).entries()];
   await prisma().$transaction([
-    // A cell that a write holds is being queued again (a new generation): it stays, and the updater does not
-    // wait for that write. Waiting made a cycle with a write that queues several of the batch's cells (an
+    // A key that a write holds is being queued again (a new generation): it stays, and the updater does not
+    // wait for that write. Waiting made a cycle with a write that queues several of the batch's keys (an
     // import's REPLACE while the last import's findings drain): PostgreSQL ended one of them as a deadlock.
     prisma().$executeRaw(Prisma.sql`/* findings:dequeue */
       DELETE FROM "FindingQueue" q WHERE q.ctid = ANY(ARRAY(
         SELECT e.ctid FROM "FindingQueue" e
-          JOIN unnest(${keys}::int[], ${languages}::int[], ${arrayLiteral(cells, (c) => c.generation)}::int[]) AS d(key_id, language_id, generation)
-            ON e."keyId" = d.key_id AND e."languageId" = d.language_id AND e.generation = d.generation
+          JOIN unnest(${arrayLiteral(leased, ([keyId]) => keyId)}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS d(key_id, generation)
+            ON e."keyId" = d.key_id AND e.generation = d.generation
            FOR UPDATE OF e SKIP LOCKED))`),
     prisma().$executeRaw(Prisma.sql`/* findings:clear */
       DELETE FROM "Finding" f USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
        WHERE f."keyId" = d.key_id AND f."languageId" = d.language_id
          -- The consistency checks' findings are updateConsistency's (consistency.ts).
          AND f."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
-         AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id AND q."languageId" = d.language_id)`),
+         AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id)`),
     prisma().$executeRaw(Prisma.sql`/* findings:insert */
       INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
       SELECT x.key_id, x.language_id, x.check, x.n, t."projectId", x.severity, x.message, x.message_text, x.span_start, x.span_end, d."keyId" IS NOT NULL
@@ -307,12 +331,12 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
              AS x(key_id, language_id, "check", n, severity, message, message_text, span_start, span_end, hash)
         JOIN "Translation" t ON t."keyId" = x.key_id AND t."languageId" = x.language_id
         LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."check" = x.check AND d."textHash" = x.hash
-       WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id AND q."languageId" = x.language_id)
+       WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id)
       ON CONFLICT DO NOTHING`),
   ]);
 }
 
-/** Cells waiting in the queue (all projects, or one). */
+/** Keys waiting in the queue (all projects, or one). */
 export async function pendingFindings(projectId?: number): Promise<number> {
   const where = projectId === undefined ? Prisma.empty : Prisma.sql`WHERE "projectId" = ${projectId}`;
   const [row] = await prisma().$queryRaw<{ n: number }[]>(

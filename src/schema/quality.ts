@@ -56,7 +56,7 @@ const PageType = builder.objectRef<FindingPage>('QualityFindingPage').implement(
     warnings: t.exposeInt('warnings'),
     infos: t.exposeInt('infos'),
     pending: t.exposeInt('pending', {
-      description: 'Cells written whose findings are still being computed: 0 when the figures are final.',
+      description: 'Keys whose texts are still being checked: 0 when the figures are final.',
     }),
     counts: t.field({ type: [CountType], description: 'Per language, check and severity.', resolve: (p) => p.counts }),
     findings: t.field({

@@ -15,7 +15,7 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import type { Change } from '../content/changes.js';
 import { removeKeys } from '../content/keys/delete.js';
-import { noteQueued } from '../content/findings-queue.js';
+import { enqueueKeysSql, noteQueued } from '../content/findings-queue.js';
 import type { Bundle, BundleKey, BundleLanguage } from '../formats/model.js';
 import {
   addRefusals,
@@ -179,12 +179,11 @@ async function writeKeyMetadata(
       WHERE tk.id = c.id
         AND (tk.description, tk."codeDescription", tk.tags, tk."charactersLimit", tk.lock, tk.deprecated)
             IS DISTINCT FROM (c.description, c.code_description, c.tags, c.characters_limit, c.lock, c.deprecated)
-     RETURNING tk.id, c.old_limit IS DISTINCT FROM c.characters_limit AS limit_changed
+     RETURNING tk.id, tk."projectId", c.old_limit IS DISTINCT FROM c.characters_limit AS limit_changed
      )
      -- A new characters limit: the key's cells are checked again (the limit check reads it; docs/quality-checks.md).
-     INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
-     SELECT t."keyId", t."languageId", t."projectId" FROM updated u JOIN "Translation" t ON t."keyId" = u.id WHERE u.limit_changed
-     ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL`,
+     ${enqueueKeysSql(Prisma.sql`SELECT u.id AS "keyId", u."projectId" FROM updated u
+        WHERE u.limit_changed AND EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = u.id)`)}`,
   );
   if (requeued) noteQueued();
 }

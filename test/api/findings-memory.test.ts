@@ -112,15 +112,16 @@ describe('the updater and a write queuing its cells again', () => {
       expect(res.msg + res.status).toBe('OK200');
       const db = service.db.prisma;
       const [held, done] = await db.$queryRaw<{ keyId: number; languageId: number; generation: number }[]>`
-        SELECT q."keyId", q."languageId", q.generation FROM "FindingQueue" q JOIN "TranslationKey" k ON k.id = q."keyId"
+        SELECT q."keyId", t."languageId", q.generation FROM "FindingQueue" q JOIN "TranslationKey" k ON k.id = q."keyId"
+          JOIN "Translation" t ON t."keyId" = q."keyId"
          WHERE k.key IN ('held', 'done') ORDER BY k.key DESC`;
       // What writeFindings reads of a leased cell when it stores no finding.
       const cells = [held!, done!].map((c) => ({ ...c, hash: '' })) as unknown as Parameters<typeof writeFindings>[0];
       // The write gate's queue upsert, in a transaction left open while the updater writes its batch.
       const outcome = await db.$transaction(async (tx) => {
-        await tx.$executeRaw`INSERT INTO "FindingQueue" AS q ("keyId", "languageId", "projectId")
-          SELECT ${held!.keyId}, ${held!.languageId}, "projectId" FROM "TranslationKey" WHERE id = ${held!.keyId}
-          ON CONFLICT ("keyId", "languageId") DO UPDATE SET generation = q.generation + 1`;
+        await tx.$executeRaw`INSERT INTO "FindingQueue" AS q ("keyId", "projectId")
+          SELECT ${held!.keyId}, "projectId" FROM "TranslationKey" WHERE id = ${held!.keyId}
+          ON CONFLICT ("keyId") DO UPDATE SET generation = q.generation + 1`;
         return Promise.race([
           writeFindings(cells, [[], []]).then(() => 'written'),
           new Promise((resolve) => setTimeout(() => resolve('waited for the write'), 5_000)),
@@ -128,11 +129,89 @@ describe('the updater and a write queuing its cells again', () => {
       });
       expect(outcome).toBe('written');
       const left = await db.findingQueue.findMany({
-        where: { OR: [held!, done!].map(({ keyId, languageId }) => ({ keyId, languageId })) },
+        where: { keyId: { in: [held!.keyId, done!.keyId] } },
         select: { keyId: true, generation: true },
       });
-      // The held cell is queued again for its new text; the other one is done.
+      // The held key is queued again for its new text; the other one is done.
       expect(left).toEqual([{ keyId: held!.keyId, generation: held!.generation + 1 }]);
     },
   );
+});
+
+/** The key's queue entry (null when it is not queued). */
+async function entryOf(key: string) {
+  const [row] = await service.db.prisma.$queryRaw<{ keyId: number; generation: number }[]>`
+    SELECT q."keyId", q.generation FROM "FindingQueue" q JOIN "TranslationKey" k ON k.id = q."keyId" WHERE k.key = ${key}`;
+  return row ?? null;
+}
+
+describe('the queue of keys', () => {
+  it('checks a cell written while its key is leased again, also one the lease did not read', async () => {
+    const db = service.db.prisma;
+    let res = await api.post('/api/v1/translations', {
+      content: [{ key: 'leased', language: 'en', text: 'Hi {name}' }],
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    const leased = (await entryOf('leased'))!;
+    const [en] = await db.$queryRaw<{ languageId: number }[]>`
+      SELECT "languageId" FROM "Translation" WHERE "keyId" = ${leased.keyId}`;
+    // While the updater holds the key as it read it (en alone), a German text missing the placeholder is written.
+    res = await api.post('/api/v1/translations', { content: [{ key: 'leased', language: 'de', text: 'Hallo' }] });
+    expect(res.msg + res.status).toBe('OK200');
+    expect((await entryOf('leased'))!.generation).toBe(leased.generation + 1);
+    // The updater writes what it computed for the key as leased: no finding for en.
+    const cells = [{ ...leased, languageId: en!.languageId, hash: '' }] as unknown as Parameters<
+      typeof writeFindings
+    >[0];
+    await writeFindings(cells, [[]]);
+    // The key stays queued for the German text, which the next round checks.
+    expect(await entryOf('leased')).toEqual({ keyId: leased.keyId, generation: leased.generation + 1 });
+    const updater = new FindingsUpdater({ owner: 'leased', batch: 50, lanes: 1, pollMs: 20 });
+    await drain(updater);
+    await updater.stop();
+    const found = await db.finding.findMany({ where: { keyId: leased.keyId }, select: { check: true } });
+    expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
+  });
+
+  it('leases keys up to the batch, every cell of a key in the same batch', async () => {
+    const keys = Array.from({ length: 10 }, (_, i) => `batched${i}`);
+    const content = keys.flatMap((key, i) => [
+      { key, language: 'en', text: `Hello {name} ${i}` },
+      { key, language: 'de', text: `Hallo ${i}` },
+    ]);
+    const res = await api.post('/api/v1/translations', { content });
+    expect(res.msg + res.status).toBe('OK200');
+    const rounds: number[] = [];
+    const updater = new FindingsUpdater({ owner: 'batched', batch: 5, lanes: 1, pollMs: 20 });
+    const round = updater.round.bind(updater);
+    updater.round = async () => {
+      const n = await round();
+      if (n) rounds.push(n);
+      return n;
+    };
+    await drain(updater);
+    await updater.stop();
+    // Two cells per key, keys taken while the cells before them are under 5: three keys (6 cells) a round, never half a key.
+    expect(rounds.every((n) => n % 2 === 0 && n <= 6)).toBe(true);
+    expect(rounds.reduce((a, b) => a + b, 0)).toBe(20);
+    const errors = await service.db.prisma.finding.count({
+      where: { check: 'placeholders-missing', translation: { key: { key: { in: keys } } } },
+    });
+    expect(errors).toBe(10);
+  });
+
+  it('leaves nothing pending for the cells of a key deleted before the updater reached it', async () => {
+    const res = await api.post('/api/v1/translations', {
+      content: [
+        { key: 'doomed', language: 'en', text: 'Bye {name}' },
+        { key: 'doomed', language: 'de', text: 'Tschüss' },
+      ],
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    expect(await entryOf('doomed')).not.toBeNull();
+    const DELETE = 'mutation($keys: [TranslationKeyRefInput!]!) { deleteTranslationKeys(translationKeys: $keys) }';
+    expect((await api.gql(DELETE, { keys: [{ key: 'doomed' }] })).errors).toBeUndefined();
+    expect(await queued()).toBe(0);
+    expect((await api.get('/api/v2/quality-checks')).data.pending).toBe(0);
+  });
 });

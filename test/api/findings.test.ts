@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { importOk } from '../support/transfer.js';
 
 let service: TestService;
 let owner: TestAccount;
@@ -39,6 +40,38 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 describe('findings stored on write', () => {
+  it('an import queues its keys; pending reaches 0 with the findings of every cell', async () => {
+    // A project of its own: the other tests count their project's findings.
+    const imported = await projectApi(service, owner, 'Imported');
+    const importedId = (
+      await service.db.prisma.project.findFirstOrThrow({ where: { projectToken: imported.projectToken } })
+    ).id;
+    const keys = Array.from({ length: 40 }, (_, i) => `imported.k${i}`);
+    // Every fourth German text loses its placeholder, every fifth French one its end mark.
+    const file = {
+      en: Object.fromEntries(keys.map((k, i) => [k, `Hello {name} ${i}.`])),
+      de: Object.fromEntries(keys.map((k, i) => [k, i % 4 === 0 ? `Hallo ${i}.` : `Hallo {name} ${i}.`])),
+      fr: Object.fromEntries(keys.map((k, i) => [k, i % 5 === 0 ? `Bonjour {name} ${i}` : `Bonjour {name} ${i}.`])),
+    };
+    await importOk(service, imported.apiKey, JSON.stringify(file), { uploadFormat: 'multi-language-json' });
+    await expect
+      .poll(async () => (await imported.get('/api/v2/quality-checks')).data.pending, { timeout: 30_000 })
+      .toBe(0);
+    const found = await service.db.prisma.finding.findMany({
+      where: { projectId: importedId, translation: { key: { key: { startsWith: 'imported.' } } } },
+      select: {
+        check: true,
+        translation: { select: { key: { select: { key: true } }, language: { select: { key: true } } } },
+      },
+    });
+    const got = found.map((f) => `${f.translation.key.key}:${f.translation.language.key}:${f.check}`).sort();
+    const want = [
+      ...keys.filter((_, i) => i % 4 === 0).map((k) => `${k}:de:placeholders-missing`),
+      ...keys.filter((_, i) => i % 5 === 0).map((k) => `${k}:fr:end-punctuation`),
+    ].sort();
+    expect(got).toEqual(want);
+  });
+
   it('stores the findings of written cells, computed off the request path', async () => {
     const res = await api.post('/api/v1/translations', {
       content: [
@@ -56,18 +89,13 @@ describe('findings stored on write', () => {
     expect(await stored('ok', 'de')).toEqual([]);
   });
 
-  it('a source change checks the other languages again, each once', async () => {
-    const queued: { keyId: number; languageId: number; generation: number }[] = [];
+  it('a source change checks the other languages again: the key is queued once', async () => {
     expect(
       (await api.patch('/api/v2/translations', { key: 'greet', language: 'en', text: 'Hello {user}!' })).status,
     ).toBe(200);
-    queued.push(
-      ...(await service.db.prisma.findingQueue.findMany({
-        select: { keyId: true, languageId: true, generation: true },
-      })),
-    );
-    // en itself, de and fr: three cells, each queued once (generation 1) unless the updater was already there.
-    expect(new Set(queued.map((q) => `${q.keyId}:${q.languageId}`)).size).toBeLessThanOrEqual(3);
+    const queued = await service.db.prisma.findingQueue.findMany({ select: { keyId: true } });
+    // The key (en itself, de and fr), unless the updater was already there.
+    expect(queued.length).toBeLessThanOrEqual(1);
     await settled();
     expect(await stored('greet', 'de')).toEqual(['placeholders-missing:error']);
     expect(await stored('greet', 'fr')).toEqual(['placeholders-extra:error', 'placeholders-missing:error']);
@@ -85,28 +113,29 @@ const SET =
   'mutation($checks: [QualityCheckSettingInput!]) { setQualityChecks(checks: $checks) { checks { id severity } } }';
 
 describe('the queue without a foreign key', () => {
-  it("a deleted cell's entry goes with it, in the deleting transaction", async () => {
+  it("a key's entry stays while it has cells and goes with its last one, in the deleting transaction", async () => {
     const left = await service.db.prisma.$transaction(async (tx) => {
       const [{ id: keyId }] = await tx.$queryRaw<{ id: number }[]>`
         INSERT INTO "TranslationKey" ("projectId", key) VALUES (${projectId}, 'queued_then_deleted') RETURNING id`;
       await tx.$executeRaw`INSERT INTO "Translation" ("keyId", "languageId", "projectId", text)
         SELECT ${keyId}, id, ${projectId}, 'Text' FROM "Language" WHERE "projectId" = ${projectId}`;
-      await tx.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "languageId", "projectId")
-        SELECT "keyId", "languageId", "projectId" FROM "Translation" WHERE "keyId" = ${keyId}`;
+      await tx.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "projectId") VALUES (${keyId}, ${projectId})`;
       const queued = await tx.findingQueue.count({ where: { keyId } });
-      // The key takes its cells with it (their foreign key), and the cells their queue entries (the trigger).
+      // One cell deleted: the key's other cells still wait for their checks.
+      await tx.$executeRaw`DELETE FROM "Translation" WHERE "keyId" = ${keyId} AND "languageId" = (
+        SELECT max("languageId") FROM "Translation" WHERE "keyId" = ${keyId})`;
+      const afterOne = await tx.findingQueue.count({ where: { keyId } });
+      // The key takes its cells with it (their foreign key), and the last cell the key's entry (the trigger).
       await tx.$executeRaw`DELETE FROM "TranslationKey" WHERE id = ${keyId}`;
-      return { queued, left: await tx.findingQueue.count({ where: { keyId } }) };
+      return { queued, afterOne, left: await tx.findingQueue.count({ where: { keyId } }) };
     });
-    expect(left).toEqual({ queued: 3, left: 0 });
+    expect(left).toEqual({ queued: 1, afterOne: 1, left: 0 });
   });
 
-  it('the updater drops an entry whose cell is gone, so nothing stays pending', async () => {
-    const [{ id: languageId }] = await service.db.prisma.$queryRaw<{ id: number }[]>`
-      SELECT id FROM "Language" WHERE "projectId" = ${projectId} ORDER BY id LIMIT 1`;
-    // As a queue entry of a cell deleted while its write was not yet committed would be left.
-    await service.db.prisma.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "languageId", "projectId")
-      VALUES (2147483000, ${languageId}, ${projectId})`;
+  it('the updater drops an entry whose key has no cell left, so nothing stays pending', async () => {
+    // As a queue entry of a key whose cells were deleted while its write was not yet committed would be left.
+    await service.db.prisma.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "projectId")
+      VALUES (2147483000, ${projectId})`;
     await settled();
     expect(await service.db.prisma.findingQueue.count()).toBe(0);
     const res = await api.get('/api/v2/quality-checks');
