@@ -8,7 +8,11 @@
 // GROWTH times what the last one left (at least HEAP_FLOOR_BYTES): a small
 // import never reaches that and pays nothing. After a large import, one more
 // collection and a trim of glibc's arenas give back what it used
-// (native-memory.ts).
+// (native-memory.ts). That collection is V8's memory-reducing one: a plain
+// full collection frees the objects but keeps the heap's pages committed
+// (its young generation at the size the burst grew it to, emptied pages
+// pooled for reuse), which stayed resident (docs/benchmarks.md, "The memory
+// an embedded service keeps after a large import's findings").
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { trimNativeHeap } from './native-memory.js';
@@ -17,15 +21,28 @@ import { trimNativeHeap } from './native-memory.js';
 export const HEAP_FLOOR_BYTES = 128 * 2 ** 20;
 const GROWTH = 1.25;
 
-let collect: (() => void) | undefined;
+type Gc = (options?: { type: 'major'; flavor: 'last-resort' }) => void;
+
+let collect: Gc | undefined;
 
 /** V8's gc(), exposed at run time (the flag is read when a context is created). */
-function gc(): () => void {
+function gc(): Gc {
   if (!collect) {
     setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as () => void;
+    collect = runInNewContext('gc') as Gc;
   }
   return collect;
+}
+
+/**
+ * A full collection that also shrinks the heap: V8's "last resort" flavor
+ * (CollectAllAvailableGarbage, the collection of a memory-reducing pass)
+ * collects until nothing more is freed, shrinks the young generation and
+ * releases the pooled empty pages. It costs several full collections, so it
+ * runs once work is over, never between chunks.
+ */
+function collectAndShrink(): void {
+  gc()({ type: 'major', flavor: 'last-resort' });
 }
 
 /** Collects garbage when the heap has grown past its bound since the last collection made here. */
@@ -45,7 +62,10 @@ export class HeapBound {
   /** At the end of the work: when it was large enough to collect during, what it left goes back to the system. */
   finish(): void {
     if (this.collections === 0) return;
-    this.collect();
+    const started = performance.now();
+    collectAndShrink();
+    this.ms += performance.now() - started;
+    this.collections++;
     trimNativeHeap();
   }
 
@@ -59,12 +79,13 @@ export class HeapBound {
 }
 
 /**
- * After a large piece of background work (the findings of an import): one full
- * collection and a trim of glibc's arenas, so what it freed goes back to the
- * system instead of staying resident until V8 and malloc reuse it.
+ * After a large piece of background work (the findings of an import): a
+ * memory-reducing collection and a trim of glibc's arenas, so what it freed
+ * goes back to the system instead of staying resident until V8 and malloc
+ * reuse it.
  */
 export function releaseFreedMemory(): void {
-  gc()();
+  collectAndShrink();
   trimNativeHeap();
 }
 

@@ -2,7 +2,19 @@
 // and benchmarks that kill, restart or run several instances. Shared dev tooling:
 // test/ and bench/ both import it; nothing under src/ does.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+
+/** The options `npm start` gives node before dist/main.js (package.json's start script), so the bundle runs as there. */
+export function startNodeOptions(): string[] {
+  const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js')
+    throw new Error(`package.json's start script is not "node [options] dist/main.js": ${scripts.start}`);
+  return words.slice(1, -1);
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,7 +47,8 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, entry === 'build' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
+  const args = entry === 'build' ? [...startNodeOptions(), 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: new URL('../..', import.meta.url).pathname,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

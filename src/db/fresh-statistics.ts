@@ -1,10 +1,12 @@
-// Planner statistics of a table that a transaction grows in bulk (an import's
-// keys), brought up to date inside that transaction. The statistics are the
-// last ANALYZE's: a new project's keys are not in them, so the planner takes
-// a statement's "the project's keys" for one row and joins two of the write
-// gate's CTEs of thousands of rows each by a nested loop, comparing every
-// pair (docs/benchmarks.md, "The embedded database's planner after a bulk
-// write"). An ANALYZE inside the transaction counts the rows it wrote.
+// Planner statistics of a table that a transaction grows in bulk (the keys an
+// import creates, or a v1 write with CREATE_KEY_IF_NOT_FOUND, or a v1 import,
+// before the write gate writes their cells), brought up to date inside that
+// transaction. The statistics are the last ANALYZE's: a new project's keys
+// are not in them, so the planner takes a statement's "the project's keys"
+// for one row and joins two of the write gate's CTEs of thousands of rows
+// each by a nested loop, comparing every pair (docs/benchmarks.md, "The
+// embedded database's planner after a bulk write"). An ANALYZE inside the
+// transaction counts the rows it wrote.
 //
 // On the embedded database only: its one connection runs one transaction at
 // a time anyway, and nothing else analyzes a table before the periodic pass

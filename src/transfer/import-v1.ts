@@ -6,7 +6,8 @@
 // last-seen, and the gate's statement, which opens the change, writes the
 // cells, their change events and last-modified. Only when something must be
 // created is the transaction interactive: the new ids come first.
-import { prisma } from '../db.js';
+import { database, prisma } from '../db.js';
+import { growingTable } from '../db/fresh-statistics.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import type { Change } from '../content/changes.js';
 import { publishAfterWrite } from './publish-after-import.js';
@@ -114,6 +115,8 @@ export async function importTranslationsV1(
                 change,
               })
             : null;
+          // The gate's statements plan with the keys just created counted (src/db/fresh-statistics.ts).
+          if (keys) await growingTable(tx, database().kind, 'TranslationKey').grew(keys.created);
           return plan(
             { keys: keys?.ids ?? found.keys, languages: new Map([...found.languages, ...languages.ids]) },
             { keys: keys?.created ?? 0, languages: languages.created, touched: keys !== null },

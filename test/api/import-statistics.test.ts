@@ -10,6 +10,10 @@ import { openChange } from '../../src/content/changes.js';
 import { ensureKeys } from '../../src/content/translations/store.js';
 import type { Bundle } from '../../src/formats/model.js';
 import type { Db } from '../../src/db.js';
+import { observeSql } from '../../src/db/client.js';
+import { updateTranslationsV1 } from '../../src/content/translations/update-v1.js';
+import { importTranslationsV1 } from '../../src/transfer/import-v1.js';
+import type { V1Element } from '../../src/content/translations/v1-elements.js';
 
 let service: TestService;
 afterAll(() => service?.close());
@@ -97,4 +101,57 @@ describe.skipIf(process.env.TEST_DB_KIND === 'postgres')('an import on the embed
       expect(await estimatedKeys(tx, id)).toBeGreaterThan(KEYS / 2);
     });
   });
+});
+
+/** Elements of `keys` new keys in two languages (v1 paths). */
+const elements = (prefix: string, keys: number): V1Element[] =>
+  Array.from({ length: keys }, (_, i) => [
+    { key: `${prefix}${i}`, language: 'en', text: `en ${i}` },
+    { key: `${prefix}${i}`, language: 'de', text: `de ${i}` },
+  ]).flat();
+
+/** The statements `write` sent, by the tag in their first comment ('BEGIN' and the like as they are). */
+async function statementsOf(write: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  await observeSql((sql) => statements.push(/\/\* ([\w:-]+) \*\//.exec(sql)?.[1] ?? sql.trim().split(/\s/)[0]!), write);
+  return statements;
+}
+
+// The v1 writes that create keys in bulk (REST v1 and GraphQL updateTranslations with
+// CREATE_KEY_IF_NOT_FOUND, the v1 import) create them and write their cells in one transaction too.
+describe('the v1 writes that create many keys', () => {
+  const embedded = process.env.TEST_DB_KIND !== 'postgres';
+
+  it('analyze the keys they created before the write gate plans their cells, on the embedded database only', async () => {
+    const languages = ['en', 'de'];
+    const update = await projectId('statistics-v1-update');
+    const imported = await projectId('statistics-v1-import');
+    for (const id of [update, imported])
+      await service.db.prisma.language.createMany({
+        data: languages.map((key) => ({ projectId: id, key, name: key })),
+        skipDuplicates: true,
+      });
+    const runs = [
+      await statementsOf(() => updateTranslationsV1(update, elements('u', KEYS), { createKeys: true })),
+      await statementsOf(() => importTranslationsV1(imported, elements('i', KEYS), { replace: false, publish: false })),
+    ];
+    for (const statements of runs) {
+      const created = statements.indexOf('keys:create-plain');
+      const gate = statements.indexOf('translations:gate');
+      expect(created).toBeGreaterThanOrEqual(0);
+      expect(gate).toBeGreaterThan(created);
+      const analyzed = statements.indexOf('db:analyze-grown');
+      if (embedded) {
+        expect(analyzed).toBeGreaterThan(created);
+        expect(analyzed).toBeLessThan(gate);
+      } else expect(analyzed).toBe(-1);
+    }
+    expect(await service.db.prisma.translationKey.count({ where: { projectId: { in: [update, imported] } } })).toBe(
+      2 * KEYS,
+    );
+    // A few keys (below MIN_ANALYZED_ROWS) are not worth an ANALYZE.
+    expect(
+      await statementsOf(() => updateTranslationsV1(update, elements('few', 10), { createKeys: true })),
+    ).not.toContain('db:analyze-grown');
+  }, 120_000);
 });

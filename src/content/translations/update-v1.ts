@@ -4,7 +4,8 @@
 // elements are written by the gate's statement, which also opens the change
 // (no transaction: one statement is atomic); with CREATE_KEY_IF_NOT_FOUND and
 // a missing key, the keys are created first in one interactive transaction.
-import { prisma } from '../../db.js';
+import { database, prisma } from '../../db.js';
+import { growingTable } from '../../db/fresh-statistics.js';
 import { describeKey } from '../keys/write.js';
 import { refusalMessage } from './rules.js';
 import { ensureKeys, keyRefId } from './store.js';
@@ -83,6 +84,8 @@ export async function updateTranslationsV1(
             descriptions: missingKeys.map((e) => e.description),
             change: { id: found.changeId },
           });
+          // The gate's statements plan with the keys just created counted (src/db/fresh-statistics.ts).
+          await growingTable(tx, database().kind, 'TranslationKey').grew(keys.created);
           return plan(new Map([...found.keys, ...keys.ids]));
         },
   );
