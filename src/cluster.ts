@@ -1,6 +1,6 @@
 // PROCESSES: several service processes on one machine (docs/instances.md, "On one machine").
-// Node's cluster module: this primary process forks the workers and hands each the
-// connections of the one listening port in turn; each worker is a whole instance
+// Node's cluster module: this primary process forks the workers, which share the one
+// listening socket (each accepts from it); each worker is a whole instance
 // (src/main.ts) of the multi-instance design, sharing PostgreSQL and Redis. The
 // primary runs no service itself. It starts the first worker alone, so that the
 // migrations, the secret key and the first administrator are made once before the
@@ -36,19 +36,21 @@ function fork(slot: number): Promise<Worker> {
   });
 }
 
+/** Every live worker, those still starting included. */
+function liveWorkers(): Worker[] {
+  return Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+}
+
 export async function superviseWorkers(processes: number): Promise<void> {
   const log = logger();
   // The workers accept from the shared socket themselves. With Node's default (the primary accepting and
   // handing each connection to a worker in turn), the first connection after a worker died was handed to
   // it and never answered (a client waited 10 s for nothing); the kernel's queue loses none.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
-  const workers = new Map<number, Worker>();
   let stopping = false;
 
   const watch = (slot: number, worker: Worker, startedAt: number, delay: number) => {
-    workers.set(slot, worker);
     worker.once('exit', (code, signal) => {
-      workers.delete(slot);
       if (stopping) return;
       const early = Date.now() - startedAt < EARLY_DEATH_MS;
       const next = early ? Math.min(delay * 2, MAX_DELAY_MS) : FIRST_DELAY_MS;
@@ -73,8 +75,7 @@ export async function superviseWorkers(processes: number): Promise<void> {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      // Every live worker, those still starting included (cluster.workers, not only the ready ones).
-      const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+      const live = liveWorkers();
       log.info({ signal, processes: live.length }, 'shutting down the service processes');
       const exits = live.map(
         // One killed by the signal before it had set its own handler (still starting) stopped as asked.
@@ -95,8 +96,8 @@ export async function superviseWorkers(processes: number): Promise<void> {
   } catch (error) {
     log.error({ err: error }, 'the service processes could not start');
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    for (const worker of liveWorkers()) worker.process.kill('SIGTERM');
     process.exit(1);
   }
-  log.info({ processes, pids: [...workers.values()].map((w) => w.process.pid) }, 'service processes ready');
+  log.info({ processes, pids: liveWorkers().map((w) => w.process.pid) }, 'service processes ready');
 }
