@@ -119,9 +119,14 @@ function sameWord(text: Word, term: TermWord, exact: boolean, caseSensitive: boo
 }
 
 export interface Matcher<T extends MatchableTerm> {
-  /** Terms by the folded first word, and by that word without its last letter (the stem rule). */
-  readonly byWord: Map<string, Compiled<T>[]>;
-  readonly byStem: Map<string, Compiled<T>[]>;
+  /**
+   * Terms by the folded first word, and by that word without its last letter (the
+   * stem rule), in one map: a word's candidates are the union of both, so one
+   * lookup per cut form of the word instead of two.
+   */
+  readonly byForm: Map<string, Compiled<T>[]>;
+  /** Bit n set: some key of byForm has n characters (n < 31); cut forms of other lengths are not looked up. */
+  readonly formLengths: number;
   readonly size: number;
 }
 
@@ -131,22 +136,30 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+/** Whether byForm may hold a key of this length. */
+function mayHold(lengths: number, length: number): boolean {
+  return length >= 31 || (lengths & (1 << length)) !== 0;
+}
+
 /** Compiles terms (in the glossary's source language) for repeated matching. */
 export function compileMatcher<T extends MatchableTerm>(terms: readonly T[], locale = 'und'): Matcher<T> {
-  const byWord = new Map<string, Compiled<T>[]>();
-  const byStem = new Map<string, Compiled<T>[]>();
+  const byForm = new Map<string, Compiled<T>[]>();
+  let formLengths = 0;
+  const add = (key: string, compiled: Compiled<T>) => {
+    push(byForm, key, compiled);
+    if (key.length < 31) formLengths |= 1 << key.length;
+  };
   let size = 0;
   for (const term of terms) {
     const ws = words(term.term, locale).map((w) => ({ ...w, noSpace: NO_SPACE_SCRIPT.test(w.folded) }));
     if (!ws.length) continue;
     const compiled: Compiled<T> = { term, words: ws, exact: term.caseSensitive || term.abbreviation, mark: 0 };
     const first = ws[0]!.folded;
-    push(byWord, first, compiled);
-    if (!compiled.exact && first.length >= 4 && !NO_SPACE_SCRIPT.test(first))
-      push(byStem, first.slice(0, -1), compiled);
+    add(first, compiled);
+    if (!compiled.exact && first.length >= 4 && !NO_SPACE_SCRIPT.test(first)) add(first.slice(0, -1), compiled);
     size++;
   }
-  return { byWord, byStem, size };
+  return { byForm, formLengths, size };
 }
 
 /**
@@ -167,22 +180,20 @@ export function findTerms<T extends MatchableTerm>(
   // indexed under two of those keys (its first word and that word's stem), so a
   // repeat is skipped by a mark on the term (cheaper than a Set per word).
   const candidates: Compiled<T>[] = [];
-  const collect = (list: Compiled<T>[] | undefined, mark: number) => {
-    if (list)
-      for (const c of list)
-        if (c.mark !== mark) {
-          c.mark = mark;
-          candidates.push(c);
-        }
-  };
+  const { byForm, formLengths } = matcher;
   for (let i = 0; i < ws.length; i++) {
     candidates.length = 0;
     const mark = ++marks;
     const folded = ws[i]!.folded;
     for (let cut = 0; cut <= 3 && folded.length - cut >= 1; cut++) {
-      const key = cut === 0 ? folded : folded.slice(0, -cut);
-      collect(matcher.byWord.get(key), mark);
-      collect(matcher.byStem.get(key), mark);
+      if (!mayHold(formLengths, folded.length - cut)) continue;
+      const list = byForm.get(cut === 0 ? folded : folded.slice(0, -cut));
+      if (list)
+        for (const c of list)
+          if (c.mark !== mark) {
+            c.mark = mark;
+            candidates.push(c);
+          }
     }
     for (const c of candidates) {
       if (i + c.words.length > ws.length) continue;
@@ -192,11 +203,14 @@ export function findTerms<T extends MatchableTerm>(
       if (!all) continue;
       const start = ws[i]!.start;
       const end = ws[i + c.words.length - 1]!.end;
-      found.push({ term: c.term, start, end, text: text.slice(start, end) });
+      // In text order as found (i only grows); at one start, longest first, ties kept in
+      // candidate order: what a stable sort by (start, longest) gives, without the sort.
+      let at = found.length;
+      while (at > 0 && found[at - 1]!.start === start && found[at - 1]!.end < end) at--;
+      found.splice(at, 0, { term: c.term, start, end, text: text.slice(start, end) });
     }
   }
-  // Longest first at each start; drop what a longer occurrence covers.
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  // Drop what a longer occurrence covers.
   const kept: TermOccurrence<T>[] = [];
   let coveredTo = -1;
   let coveredFrom = -1;
