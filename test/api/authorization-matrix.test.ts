@@ -1503,6 +1503,18 @@ async function fingerprint(scope: 'all' | 'victim'): Promise<Record<string, stri
   return Object.fromEntries(rows.map((r) => [r.table, r.digest]));
 }
 
+/**
+ * Where the database's write-ahead log ends. Every change to a row of a table is logged before it is
+ * made, so a run that leaves it where it was changed nothing: its fingerprint is the one before, and
+ * the full one is taken only when the log moved (a write, or a read that tidied a page).
+ */
+async function walPosition(): Promise<string> {
+  const [row] = await service.db.prisma.$queryRawUnsafe<{ lsn: string }[]>(
+    'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+  );
+  return row!.lsn;
+}
+
 // --- Running operations ---------------------------------------------------------------
 
 const withoutNulls = (value: unknown): unknown => {
@@ -1812,6 +1824,7 @@ async function verdict(op: Operation, credential: Credential): Promise<string | 
   // An allowed run writes; an 'own' one may write outside the victim's rows.
   lastFingerprint =
     expected === 'allowed' ? {} : expected === 'own' ? { victim: lastFingerprint.victim } : lastFingerprint;
+  const wal = expected === 'allowed' ? undefined : await walPosition();
   const answer = await op.run(credential.headers(op, world));
   const what = `${expected}, got ${answer.status}${answer.code ? ` ${answer.code}` : ''}: ${answer.body.slice(0, 300)}`;
   if (expected === 'allowed') {
@@ -1829,7 +1842,7 @@ async function verdict(op: Operation, credential: Credential): Promise<string | 
   const leaked = (credential.secrets?.(world) ?? world.secrets).find((secret) => answer.body.includes(secret));
   if (leaked)
     return `the answer holds the victim's ${leaked === SECRET ? 'texts' : leaked === world.project.apiKey ? 'API key' : 'e-mail'}: ${answer.body.slice(0, 300)}`;
-  const after = await fingerprint(scope);
+  const after = (await walPosition()) === wal ? before! : await fingerprint(scope);
   if (op.kind !== 'subscription') lastFingerprint = { [scope]: after };
   const changed = Object.keys(before!).filter((table) => before![table] !== after[table]);
   if (changed.length) return `changed ${scope === 'victim' ? "the victim's rows of " : ''}${changed.join(', ')}`;

@@ -116,9 +116,14 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')(
       expect(ready).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
     });
 
+    // The instance that runs the job of the events test, and drains later.
+    let worker: ServiceProcess;
+    /** The drain test's second instance (JOB_LEASE_MS 1500, idle): one of the last test's two. */
+    let survivorPair: ServiceProcess | undefined;
+
     it('delivers to a subscriber on one instance the progress of a job run by another', async () => {
       const api = running[0]!; // JOB_WORKERS=0: it never runs jobs
-      const worker = await start();
+      worker = await start();
       deepl.setDelay(30);
       const { apiKey } = await project(api, 'events', 250);
       const client = wsClient(api, apiKey);
@@ -132,15 +137,14 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')(
         expect([...sequences].sort((x, y) => x - y)).toEqual(sequences);
         const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
         expect(job.state).toBe('SUCCESS');
-        void worker;
       } finally {
         await client.dispose();
       }
     });
 
     it('counts the rate limit across instances', async () => {
-      const a = await start({ JOB_WORKERS: '0', RATE_LIMIT_PER_MINUTE: '8' });
-      const b = await start({ JOB_WORKERS: '0', RATE_LIMIT_PER_MINUTE: '8' });
+      const rated = { JOB_WORKERS: '0', RATE_LIMIT_PER_MINUTE: '8' };
+      const [a, b] = await Promise.all([start(rated), start(rated)]);
       const credential = `lms_pat_rate_${Date.now()}`;
       const statuses: number[] = [];
       for (let i = 0; i < 10; i++) {
@@ -178,9 +182,10 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')(
       return email;
     };
     const limits = { JOB_WORKERS: '0', SIGN_IN_FAILURES_PER_ACCOUNT: '4', SIGN_IN_FAILURES_PER_ADDRESS: '1000' };
-    // Two instances on Redis for the session tests (started once: a start is seconds).
-    let sessionPair: ServiceProcess[] | undefined;
-    const redisPair = async () => (sessionPair ??= [await start(limits), await start(limits)]);
+    // Two instances on Redis for the session tests and the publication race after them (started once: a
+    // start is seconds of CPU; without workers, as the race needs, and the sign-in limits matter to no other).
+    let sessionPair: Promise<ServiceProcess[]> | undefined;
+    const redisPair = () => (sessionPair ??= Promise.all([start(limits), start(limits)]));
 
     it('shares the failed sign-in limit between instances (Redis)', async () => {
       const [a, b] = (await redisPair()) as [ServiceProcess, ServiceProcess];
@@ -262,52 +267,10 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')(
       await new Promise((r) => setTimeout(r, 500));
       expect(received).toHaveLength(count);
       await client.dispose();
-      await a.kill('SIGTERM');
-      await b.kill('SIGTERM');
-    });
-
-    it('drains on SIGTERM: hands its job back, closes subscriptions with 1001 and exits 0', async () => {
-      deepl.setDelay(150);
-      const a = await start();
-      const { apiKey } = await project(a, 'drain', 400);
-      let closeCode: number | undefined;
-      const client = wsClient(a, apiKey, (code) => (closeCode = code));
-      // Stop the other workers so that this instance takes the job.
-      for (const p of running.filter((p) => p !== a)) await p.kill('SIGTERM');
-      const jobId = await startJob(a, apiKey);
-      subscribe(client, jobId).done.catch(() => {});
-      for (let i = 0; i < 200; i++) {
-        const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
-        if (job.leaseOwner && job.progress > 0.1) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const t0 = Date.now();
-      expect(await a.kill('SIGTERM')).toBe(0);
-      expect(Date.now() - t0).toBeLessThan(10_000);
-      expect(closeCode).toBe(1001);
-      const released = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
-      expect(released.state).toBe('STARTED');
-      expect(released.leaseOwner).toBeNull();
-      // Another instance takes it over at once (no lease to wait for) and finishes it.
-      deepl.setDelay(0);
-      const b = await start();
-      for (let i = 0; i < 400; i++) {
-        const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
-        if (job.state !== 'STARTED') {
-          expect(job.state).toBe('SUCCESS');
-          expect(job.attempts).toBe(2);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect((await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } })).state).toBe('SUCCESS');
-      await b.kill('SIGTERM');
-      await client.dispose();
     });
 
     it('lets only one of two instances publish a project at a time', async () => {
-      const a = await start({ JOB_WORKERS: '0' });
-      const b = await start({ JOB_WORKERS: '0' });
+      const [a, b] = (await redisPair()) as [ServiceProcess, ServiceProcess];
       const { apiKey, projectToken } = await project(a, 'publish', 6000);
       await seedTranslations(db, {
         projectToken,
@@ -331,10 +294,50 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')(
       await b.kill('SIGTERM');
     });
 
-    it('finishes on the surviving instance a job whose instance was killed', async () => {
-      for (const p of running) await p.kill('SIGTERM');
+    it('drains on SIGTERM: hands its job back, closes subscriptions with 1001 and exits 0', async () => {
       deepl.setDelay(150);
-      const a = await start({ JOB_LEASE_MS: '1500' });
+      const a = worker; // started with the defaults, idle since the events test
+      const { apiKey } = await project(a, 'drain', 400);
+      let closeCode: number | undefined;
+      const client = wsClient(a, apiKey, (code) => (closeCode = code));
+      // Stop the other workers so that this instance takes the job.
+      for (const p of running.filter((p) => p !== a)) await p.kill('SIGTERM');
+      const jobId = await startJob(a, apiKey);
+      subscribe(client, jobId).done.catch(() => {});
+      for (let i = 0; i < 200; i++) {
+        const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+        if (job.leaseOwner && job.progress > 0.1) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const t0 = Date.now();
+      expect(await a.kill('SIGTERM')).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(closeCode).toBe(1001);
+      const released = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+      expect(released.state).toBe('STARTED');
+      expect(released.leaseOwner).toBeNull();
+      // Another instance takes it over at once (no lease to wait for) and finishes it. Its short lease
+      // (nothing here waits on it) serves the next test, where it is one of the two instances.
+      deepl.setDelay(0);
+      const b = await start({ JOB_LEASE_MS: '1500' });
+      survivorPair = b;
+      for (let i = 0; i < 400; i++) {
+        const job = await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+        if (job.state !== 'STARTED') {
+          expect(job.state).toBe('SUCCESS');
+          expect(job.attempts).toBe(2);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } })).state).toBe('SUCCESS');
+      await client.dispose();
+    });
+
+    it('finishes on the surviving instance a job whose instance was killed', async () => {
+      for (const p of running.filter((p) => p !== survivorPair)) await p.kill('SIGTERM');
+      deepl.setDelay(150);
+      const a = survivorPair ?? (await start({ JOB_LEASE_MS: '1500' }));
       const b = await start({ JOB_LEASE_MS: '1500' });
       const { apiKey } = await project(a, 'survivor', 1500);
       const jobId = await startJob(a, apiKey);
