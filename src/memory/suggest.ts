@@ -171,12 +171,14 @@ function sourcesByIndex(
 /**
  * The candidates' source texts on PostgreSQL for a query of two words or more,
  * from "MemoryTerm" (each source text's words, word pairs and pairs of words
- * one apart, kept by triggers on "MemorySource": migration
- * 20261130010000_memory_terms): the texts in the length window sharing the
+ * one apart, derived from "MemorySource": migrations
+ * 20261130010000_memory_terms and 20261130050000_memory_term_queue): the texts in the length window sharing the
  * most terms of the query (pairs weigh more than words), those of the nearest
  * length first among equals. Each term of each source language is read from
  * the primary key alone, at most PER_TERM texts on each side of the query's
- * length.
+ * length. The terms are brought current off the write path (term-updater.ts):
+ * the texts of the keys still queued for it, in the length window, are
+ * candidates too, so a text is found right after its write.
  */
 function sourcesByTerms(
   db: Db,
@@ -201,7 +203,11 @@ function sourcesByTerms(
       SELECT "keyId" FROM hits WHERE "keyId" <> ${q.key?.id ?? 0}
        GROUP BY "keyId", length ORDER BY sum(weight) DESC, abs(length - ${length}), "keyId" LIMIT ${CANDIDATES}
     )
-    SELECT s."keyId", s.text FROM best JOIN "MemorySource" s ON s."keyId" = best."keyId"`);
+    SELECT s."keyId", s.text FROM best JOIN "MemorySource" s ON s."keyId" = best."keyId"
+    UNION
+    SELECT s."keyId", s.text FROM "MemorySource" s
+     WHERE s."keyId" IN (SELECT "keyId" FROM "MemoryTermQueue") AND s."keyId" <> ${q.key?.id ?? 0}
+       AND s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})`);
 }
 
 /** A candidate key with the most its source can score. */
