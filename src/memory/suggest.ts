@@ -17,6 +17,7 @@ import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { currentIndex, inProcessIndex, type Candidate } from './ngram-index.js';
 import {
+  codePoints,
   lengthWindow,
   normalise,
   similarityAtLeast,
@@ -216,12 +217,13 @@ interface Reaching {
 function reaching(query: Normalised, sources: SourceRow[], minScore: number): Reaching[] {
   const bounds = new Map<string, number>();
   const keys: Reaching[] = [];
+  const queryCodes = codePoints(query.text);
   for (const s of sources) {
     let bound = bounds.get(s.text);
     if (bound === undefined) {
       const stored = normalise(s.text).text;
       // -1: it cannot reach minScore (the edit distance is computed only as far as it matters).
-      bound = stored === query.text ? 100 : Math.min(99, similarityAtLeast(query.text, stored, minScore));
+      bound = stored === query.text ? 100 : Math.min(99, similarityAtLeast(queryCodes, stored, minScore));
       bounds.set(s.text, bound);
     }
     if (bound >= minScore) keys.push({ keyId: s.keyId, bound });
