@@ -9,7 +9,8 @@ BEGIN
   IF version() NOT LIKE '%wasm32%' THEN
     -- The keys whose texts in the length window share the most terms of the query (pairs weigh more than words),
     -- those of the nearest length first among equals: for each term and source language at most `per_term` texts on
-    -- each side of the query's length, the nearest first.
+    -- each side of the query's length, the nearest first, then in the key's order (the primary key's own order: the
+    -- same texts whatever the plan, where the length alone left which of equal lengths to the plan).
     CREATE FUNCTION memory_term_candidates(query text, languages integer[], query_length integer, min_length integer,
       max_length integer, exclude integer, per_term integer, query_terms integer, candidates integer)
     RETURNS TABLE ("keyId" integer) LANGUAGE sql STABLE PARALLEL SAFE
@@ -23,12 +24,12 @@ BEGIN
            (SELECT t."keyId", t.length FROM "MemoryTerm" t
              WHERE t.term = q.term AND t."languageId" = l.id
                AND t.length BETWEEN greatest(min_length, query_length) AND max_length
-             ORDER BY t.length ASC LIMIT per_term)
+             ORDER BY t.length ASC, t."keyId" ASC LIMIT per_term)
            UNION ALL
            (SELECT t."keyId", t.length FROM "MemoryTerm" t
              WHERE t.term = q.term AND t."languageId" = l.id
                AND t.length BETWEEN min_length AND least(max_length, query_length - 1)
-             ORDER BY t.length DESC LIMIT per_term)) h
+             ORDER BY t.length DESC, t."keyId" DESC LIMIT per_term)) h
       )
       SELECT h."keyId" FROM hits h WHERE h."keyId" <> exclude
        GROUP BY h."keyId", h.length ORDER BY sum(h.weight) DESC, abs(h.length - query_length), h."keyId" LIMIT candidates
