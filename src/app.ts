@@ -38,6 +38,7 @@ import { startScreenshots } from './screenshots/runtime.js';
 import { startPublicationTakeover } from './hosting/takeover.js';
 import { JobWorker } from './jobs/worker.js';
 import { FindingsUpdater } from './findings/updater.js';
+import { MemoryTermUpdater } from './memory/term-updater.js';
 import { closeCheckPool, setCheckThreads } from './findings/pool.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { AutomationRunner } from './automations/runner.js';
@@ -203,6 +204,10 @@ export async function buildService(
           pollMs: config.findings.pollMs,
         });
   findings?.start();
+  // The translation memory's word index on PostgreSQL, brought current off the write path (src/memory/term-updater.ts);
+  // the embedded database keeps its index in this process (src/memory/ngram-index.ts).
+  const memoryTerms = db.kind === 'postgres' ? new MemoryTermUpdater(config.memoryTerms) : undefined;
+  memoryTerms?.start();
   return {
     app,
     db,
@@ -215,6 +220,7 @@ export async function buildService(
       await automations?.stop();
       await stopGitSchedules?.();
       await findings?.stop();
+      await memoryTerms?.stop();
       await closeCheckPool();
       await ws.sessions.stop();
       await ws.server.dispose();

@@ -36,6 +36,8 @@ export interface Config {
   processes: number;
   /** Quality-check findings (src/findings/): worker threads computing them (0: no updater on this instance), cells per batch, batches in flight. */
   findings: { threads: number; batch: number; lanes: number; pollMs: number };
+  /** The translation memory's word index on PostgreSQL (src/memory/term-updater.ts): queue entries per round, the idle poll. */
+  memoryTerms: { batch: number; pollMs: number };
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
   /** ALLOW_SIGNUP: anyone may create an account (signUp); default: accounts come from the operator and invitations. */
@@ -322,6 +324,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batch: int(env, 'FINDINGS_BATCH', env.DATABASE_URL ? 2_000 : 1_000, 10, 100_000),
       lanes: int(env, 'FINDINGS_LANES', env.DATABASE_URL ? 2 : 1, 1, 8),
       pollMs: int(env, 'FINDINGS_POLL_MS', 1_000, 20, 600_000),
+    },
+    memoryTerms: {
+      batch: int(env, 'MEMORY_TERMS_BATCH', 2_000, 1, 1_000_000),
+      pollMs: int(env, 'MEMORY_TERMS_POLL_MS', 1_000, 20, 3_600_000),
     },
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
     allowSignup: bool(env, 'ALLOW_SIGNUP', false),

@@ -7,6 +7,15 @@
 //     `writtenKeyNotes` part left out); on PostgreSQL the triggers of
 //     "MemorySource" write the default-language texts (off: the triggers
 //     disabled for that import). Alternated, median of three.
+//   - Write (PostgreSQL): 10,000 new source texts inserted into "MemorySource"
+//     of a memory grown to 2,000,000 pairs (below), in a transaction rolled
+//     back, with the word index's maintenance (its queue trigger: the terms
+//     are brought current by the updater afterwards) against the same insert
+//     with that trigger disabled: the database's cost of the MemorySource
+//     insert alone. The note gives what bringing the 10,000 texts' terms
+//     current costs (one updater round, in the same transaction), what the
+//     write cost when that ran in the writing statement. Alternated, median
+//     of five.
 //   - Lookups: one project grown to SEGMENTS (source, target) pairs — keys
 //     in 10 languages, texts of 1–12 words from a vocabulary, written straight
 //     in SQL — then suggestions for queries of 5, 15 and 40 characters, each
@@ -33,6 +42,7 @@ import { ALL_PARTS } from '../../src/content/translations/gate.js';
 import { importDirect } from '../lib/import-direct.js';
 import { CANDIDATES, PER_TERM, suggest } from '../../src/memory/suggest.js';
 import { arrayLiteral } from '../../src/db/array-literal.js';
+import { catchUpMemoryTerms } from '../../src/memory/term-updater.js';
 
 /** Whether the lookup reads a query's candidates from its words (two or more) rather than its trigrams. */
 const byWords = (q: string) => wordsOf(normalise(q).text).length >= 2;
@@ -46,6 +56,8 @@ const NO_NOTES = { ...ALL_PARTS, writtenKeyNotes: false };
 const MEMORY_TRIGGERS = ['Translation_memory_inserted', 'Translation_memory_updated', 'Translation_memory_deleted'];
 const KEYS = 10_000;
 const RUNS = 3;
+/** Runs of the write into the large memory (a second or two each: more of them, the machine being shared). */
+const WRITE_RUNS = 5;
 const ROUNDS = 5;
 /** Queries per length. */
 const QUERIES = 20;
@@ -118,7 +130,7 @@ async function importOverhead(bench: BenchService, db: Figure['db']): Promise<Fi
       note:
         db === 'pglite'
           ? `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the index then reads the 10,000 source texts again on the next lookup: ${refresh.map(Math.round).join('/')} ms`
-          : `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms (the MemorySource triggers disabled, and with them MemoryTerm's); load ${loadBefore} before, ${loadavg()} after`,
+          : `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms (the MemorySource triggers disabled, and with them the word index's queue); load ${loadBefore} before, ${loadavg()} after`,
     },
   ];
 }
@@ -156,7 +168,11 @@ async function seed(bench: BenchService, projectId: number, keys: number): Promi
   await prisma.$executeRaw(Prisma.sql`ANALYZE`);
 }
 
-async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Promise<Figure[]> {
+/** The project grown to `pairs` (source, target) pairs, seeded now or by a run before (BENCH_KEEP_DATABASE). */
+async function largeProject(
+  bench: BenchService,
+  pairs: number,
+): Promise<{ projectId: number; languageId: number; keys: number }> {
   const prisma = bench.service.db.prisma;
   const keys = Math.ceil(pairs / (LANGUAGES.length - 1));
   // A database kept from a run before (BENCH_KEEP_DATABASE) may hold the project seeded already.
@@ -181,6 +197,91 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
   const [{ id: languageId }] = await prisma.$queryRaw<{ id: number }[]>(
     Prisma.sql`SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND "isDefault"`,
   );
+  return { projectId, languageId, keys };
+}
+
+/** Thrown to roll the write's transaction back once timed. */
+class RolledBack extends Error {}
+
+/** Runs `fn` in a transaction that is rolled back: the seeded memory stays as it was. */
+async function rolledBack(bench: BenchService, fn: (tx: Prisma.TransactionClient) => Promise<void>): Promise<void> {
+  try {
+    await bench.service.db.prisma.$transaction(
+      async (tx) => {
+        await fn(tx);
+        throw new RolledBack();
+      },
+      { timeout: 600_000, maxWait: 60_000 },
+    );
+  } catch (error) {
+    if (!(error instanceof RolledBack)) throw error;
+  }
+}
+
+/** WRITTEN source texts of 1–12 vocabulary words, a fixed pseudo-random draw (like the seed's). */
+function newTexts(count: number): string[] {
+  let seed = 35;
+  const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+  return Array.from({ length: count }, () => {
+    const words = Array.from(
+      { length: 1 + Math.floor(random() * 12) },
+      () => WORDS[Math.floor(random() * WORDS.length)]!,
+    );
+    return words.join(' ').replace(/^./, (c) => c.toUpperCase());
+  });
+}
+
+async function writeCost(bench: BenchService, pairs: number): Promise<Figure[]> {
+  const { projectId, languageId } = await largeProject(bench, pairs);
+  const texts = newTexts(KEYS);
+  // Key ids past any the service hands out: "MemorySource" has no foreign key (it is derived data).
+  const insert = Prisma.sql`/* bench:tm-write */
+    INSERT INTO "MemorySource" ("keyId", "languageId", "projectId", text, length)
+    SELECT 2000000000 + n::int, ${languageId}, ${projectId}, t, memory_length(t)
+      FROM unnest(${arrayLiteral(texts)}::text[]) WITH ORDINALITY AS x(t, n)`;
+  const on: number[] = [];
+  const off: number[] = [];
+  const catchUp: number[] = [];
+  const loadBefore = loadavg();
+  for (let i = 0; i < WRITE_RUNS; i++) {
+    await rolledBack(bench, async (tx) => {
+      await tx.$executeRaw(
+        Prisma.sql`/* bench:tm-terms-off */ ALTER TABLE "MemorySource" DISABLE TRIGGER "MemorySource_terms_inserted"`,
+      );
+      off.push((await timed(() => tx.$executeRaw(insert))).ms);
+    });
+    await rolledBack(bench, async (tx) => {
+      on.push((await timed(() => tx.$executeRaw(insert))).ms);
+      // What the updater does for these texts afterwards (and the write did itself before the queue).
+      const round = await timed(() => catchUpMemoryTerms(KEYS, tx));
+      // 0: the service's own updater held the round (it finds nothing: these rows are not committed).
+      if (round.value !== KEYS) throw new Error(`the round brought ${round.value} of ${KEYS} texts current`);
+      catchUp.push(round.ms);
+    });
+  }
+  // The rolled-back rows of the queue, which every lookup reads whole, gone now rather than when autovacuum comes.
+  await bench.service.db.prisma.$executeRaw(Prisma.sql`/* bench:tm-queue-vacuum */ VACUUM "MemoryTermQueue"`);
+  const value = percentile(on, 50);
+  const baseline = percentile(off, 50);
+  return [
+    {
+      scenario: `translation memory: write 10,000 texts into a ${pairs.toLocaleString('en')}-pair memory`,
+      db: 'postgres',
+      metric: 'time',
+      value,
+      unit: 'ms',
+      baseline,
+      ratio: value / baseline,
+      target: 'ratio ≤ 1.1 (baseline: the same MemorySource insert with the word index’s maintenance off)',
+      met: value / baseline <= 1.1,
+      note: `runs on ${on.map(Math.round).join('/')} ms, off ${off.map(Math.round).join('/')} ms; the updater then brings the 10,000 texts’ terms current in ${catchUp.map(Math.round).join('/')} ms (one round, what the write cost when its trigger did it: on + this); load ${loadBefore} before, ${loadavg()} after`,
+    },
+  ];
+}
+
+async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Promise<Figure[]> {
+  const prisma = bench.service.db.prisma;
+  const { projectId, languageId } = await largeProject(bench, pairs);
   // Written past the write gate: an index built before (the import half) does not know these texts.
   if (db === 'pglite') noteSourceTextsReplaced();
   const built = db === 'pglite' ? await timed(() => currentIndex(prisma)) : null;
@@ -216,15 +317,19 @@ async function lookups(bench: BenchService, db: Figure['db'], pairs: number): Pr
           const side = (from: number, to: number, order: Prisma.Sql) => Prisma.sql`(
             SELECT t."keyId" FROM "MemoryTerm" t WHERE t.term = q.term AND t."languageId" = ${languageId}
                AND t.length BETWEEN ${from}::int AND ${to}::int ORDER BY t.length ${order} LIMIT ${PER_TERM})`;
+          // With bitmap scans off, as the lookup plans them (migration 20261130050500_memory_term_candidates).
           base.push(
             (
               await timed(() =>
-                prisma.$queryRaw(Prisma.sql`/* bench:tm-raw-postings */
+                prisma.$transaction([
+                  prisma.$executeRaw(Prisma.sql`SET LOCAL enable_bitmapscan = off`),
+                  prisma.$queryRaw(Prisma.sql`/* bench:tm-raw-postings */
             SELECT s."keyId", s.text FROM (
               SELECT DISTINCT h."keyId" FROM memory_terms(${q}) q CROSS JOIN LATERAL (
                 ${side(Math.max(window.min, length), window.max, Prisma.sql`ASC`)}
                 UNION ALL ${side(window.min, Math.min(window.max, length - 1), Prisma.sql`DESC`)}) h
               LIMIT ${CANDIDATES}) k JOIN "MemorySource" s ON s."keyId" = k."keyId"`),
+                ]),
               )
             ).ms,
           );
@@ -288,10 +393,11 @@ export async function translationMemoryScenario(
   db: Figure['db'],
   pairs = Number(process.env.TM_PAIRS ?? (db === 'postgres' ? 2_000_000 : 500_000)),
 ): Promise<Figure[]> {
-  // TM_PARTS=import or TM_PARTS=lookups runs one half (each takes minutes).
-  const parts = (process.env.TM_PARTS ?? 'import,lookups').split(',');
+  // TM_PARTS=import, write or lookups runs one part (each takes minutes; write and lookups share the seeded memory).
+  const parts = (process.env.TM_PARTS ?? 'import,write,lookups').split(',');
   return [
     ...(parts.includes('import') ? await importOverhead(bench, db) : []),
+    ...(parts.includes('write') && db === 'postgres' ? await writeCost(bench, pairs) : []),
     ...(parts.includes('lookups') ? await lookups(bench, db, pairs) : []),
   ];
 }

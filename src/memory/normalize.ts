@@ -139,18 +139,60 @@ export function editDistance(a: string, b: string): number {
   return prev[y.length]!;
 }
 
+/** A text's code points (what the edit distances compare and the lengths count). */
+export function codePoints(text: string): Int32Array {
+  const out = new Int32Array(text.length);
+  let n = 0;
+  for (const ch of text) out[n++] = ch.codePointAt(0)!;
+  return out.subarray(0, n);
+}
+
+/** Per-character counts of two texts being compared (buckets of the code point's low byte). */
+const counts = new Int32Array(256);
+
+/**
+ * A lower bound of the edit distance of x and y: the characters one has more
+ * of than the other (an edit changes that by at most one on each side).
+ * Counted in buckets of the low byte, which only merges differences away.
+ */
+function countBound(x: Int32Array, y: Int32Array): number {
+  for (let i = 0; i < x.length; i++) counts[x[i]! & 255]!++;
+  for (let i = 0; i < y.length; i++) counts[y[i]! & 255]!--;
+  let more = 0;
+  let fewer = 0;
+  for (let i = 0; i < x.length; i++) {
+    const k = x[i]! & 255;
+    const c = counts[k]!;
+    if (c > 0) more += c;
+    else if (c < 0) fewer -= c;
+    counts[k] = 0;
+  }
+  for (let i = 0; i < y.length; i++) {
+    const k = y[i]! & 255;
+    const c = counts[k]!;
+    if (c > 0) more += c;
+    else if (c < 0) fewer -= c;
+    counts[k] = 0;
+  }
+  return Math.max(more, fewer);
+}
+
 /**
  * The edit distance of a and b when it is at most `max`, else max + 1: only
  * the band of cells within `max` of the diagonal is computed, and it stops
  * once a row exceeds `max` (a lookup scores up to a thousand candidates, most
- * of which cannot reach the minimum score).
+ * of which cannot reach the minimum score). A pair whose character counts
+ * alone differ by more than `max` is not compared at all.
  */
 export function editDistanceWithin(a: string, b: string, max: number): number {
-  const x = [...a];
-  const y = [...b];
+  return codesWithin(codePoints(a), codePoints(b), max);
+}
+
+function codesWithin(x: Int32Array, y: Int32Array, max: number): number {
   const over = max + 1;
   if (Math.abs(x.length - y.length) > max) return over;
   if (!x.length || !y.length) return Math.min(over, x.length + y.length);
+  if (countBound(x, y) > max) return over;
   if (previousRow.length <= y.length + 1) {
     previousRow = new Uint32Array(y.length * 2 + 2);
     currentRow = new Uint32Array(y.length * 2 + 2);
@@ -166,27 +208,37 @@ export function editDistanceWithin(a: string, b: string, max: number): number {
     let least = cur[lo - 1]!;
     const xi = x[i - 1];
     for (let j = lo; j <= hi; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (xi === y[j - 1] ? 0 : 1), over);
+      let v = prev[j]! + 1;
+      const left = cur[j - 1]! + 1;
+      if (left < v) v = left;
+      const diagonal = prev[j - 1]! + (xi === y[j - 1] ? 0 : 1);
+      if (diagonal < v) v = diagonal;
+      if (v > over) v = over;
       cur[j] = v;
       if (v < least) least = v;
     }
     if (hi < y.length) cur[hi + 1] = over;
     if (least > max) return over;
-    [prev, cur] = [cur, prev];
+    const swap = prev;
+    prev = cur;
+    cur = swap;
   }
   return Math.min(prev[y.length]!, over);
 }
 
 /**
  * similarityScore(a, b) when it is at least `minScore`, else -1, computing
- * only the edit distances that can reach it (editDistanceWithin).
+ * only the edit distances that can reach it (editDistanceWithin). The texts
+ * may come as their code points (a query compared with many texts).
  */
-export function similarityAtLeast(a: string, b: string, minScore: number): number {
-  const longest = Math.max([...a].length, [...b].length);
+export function similarityAtLeast(a: string | Int32Array, b: string | Int32Array, minScore: number): number {
+  const x = typeof a === 'string' ? codePoints(a) : a;
+  const y = typeof b === 'string' ? codePoints(b) : b;
+  const longest = Math.max(x.length, y.length);
   if (!longest) return 100;
   const max = Math.floor((longest * (100 - Math.ceil(minScore))) / 100);
   if (max < 0) return -1;
-  const distance = editDistanceWithin(a, b, max);
+  const distance = codesWithin(x, y, max);
   if (distance > max) return -1;
   const score = Math.floor((100 * (longest - distance)) / longest);
   return score >= minScore ? score : -1;

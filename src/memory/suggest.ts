@@ -17,6 +17,7 @@ import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { currentIndex, inProcessIndex, type Candidate } from './ngram-index.js';
 import {
+  codePoints,
   lengthWindow,
   normalise,
   similarityAtLeast,
@@ -171,12 +172,16 @@ function sourcesByIndex(
 /**
  * The candidates' source texts on PostgreSQL for a query of two words or more,
  * from "MemoryTerm" (each source text's words, word pairs and pairs of words
- * one apart, kept by triggers on "MemorySource": migration
- * 20261130010000_memory_terms): the texts in the length window sharing the
- * most terms of the query (pairs weigh more than words), those of the nearest
- * length first among equals. Each term of each source language is read from
- * the primary key alone, at most PER_TERM texts on each side of the query's
- * length.
+ * one apart, derived from "MemorySource": migrations
+ * 20261130010000_memory_terms and 20261130050000_memory_term_queue): the
+ * texts in the length window sharing the most terms of the query (pairs weigh
+ * more than words), those of the nearest length first among equals, by
+ * memory_term_candidates() (migration 20261130050500_memory_term_candidates,
+ * which says why it is a function). Each term of each source language is read
+ * from the primary key alone, at most PER_TERM texts on each side of the
+ * query's length. The terms are brought current off the write path
+ * (term-updater.ts): the texts of the keys still queued for it, in the length
+ * window, are candidates too, so a text is found right after its write.
  */
 function sourcesByTerms(
   db: Db,
@@ -185,23 +190,17 @@ function sourcesByTerms(
   length: number,
   window: { min: number; max: number },
 ): Promise<SourceRow[]> {
-  const side = (from: number, to: number, order: Prisma.Sql) => Prisma.sql`(
-      SELECT t."keyId", t.length FROM "MemoryTerm" t
-       WHERE t.term = q.term AND t."languageId" = l.id AND t.length BETWEEN ${from}::int AND ${to}::int
-       ORDER BY t.length ${order} LIMIT ${PER_TERM})`;
+  const languages = sourceLanguageIds(scope, q);
+  const exclude = q.key?.id ?? 0;
   return db.$queryRaw<SourceRow[]>(Prisma.sql`/* memory:key-candidates-by-terms */
-    WITH q AS MATERIALIZED (SELECT term, weight FROM memory_terms(${q.text}) ORDER BY weight DESC LIMIT ${QUERY_TERMS}),
-    hits AS (
-      SELECT h."keyId", h.length, q.weight
-        FROM q CROSS JOIN unnest(${sourceLanguageIds(scope, q)}) AS l(id)
-       CROSS JOIN LATERAL (${side(Math.max(window.min, length), window.max, Prisma.sql`ASC`)}
-         UNION ALL ${side(window.min, Math.min(window.max, length - 1), Prisma.sql`DESC`)}) h
-    ),
-    best AS (
-      SELECT "keyId" FROM hits WHERE "keyId" <> ${q.key?.id ?? 0}
-       GROUP BY "keyId", length ORDER BY sum(weight) DESC, abs(length - ${length}), "keyId" LIMIT ${CANDIDATES}
-    )
-    SELECT s."keyId", s.text FROM best JOIN "MemorySource" s ON s."keyId" = best."keyId"`);
+    SELECT s."keyId", s.text
+      FROM memory_term_candidates(${q.text}, ${languages}, ${length}::int, ${window.min}::int, ${window.max}::int,
+             ${exclude}::int, ${PER_TERM}::int, ${QUERY_TERMS}::int, ${CANDIDATES}::int) best
+      JOIN "MemorySource" s ON s."keyId" = best."keyId"
+    UNION
+    SELECT s."keyId", s.text FROM "MemorySource" s
+     WHERE s."keyId" IN (SELECT "keyId" FROM "MemoryTermQueue") AND s."keyId" <> ${exclude}::int
+       AND s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s."languageId" = ANY(${languages})`);
 }
 
 /** A candidate key with the most its source can score. */
@@ -218,12 +217,13 @@ interface Reaching {
 function reaching(query: Normalised, sources: SourceRow[], minScore: number): Reaching[] {
   const bounds = new Map<string, number>();
   const keys: Reaching[] = [];
+  const queryCodes = codePoints(query.text);
   for (const s of sources) {
     let bound = bounds.get(s.text);
     if (bound === undefined) {
       const stored = normalise(s.text).text;
       // -1: it cannot reach minScore (the edit distance is computed only as far as it matters).
-      bound = stored === query.text ? 100 : Math.min(99, similarityAtLeast(query.text, stored, minScore));
+      bound = stored === query.text ? 100 : Math.min(99, similarityAtLeast(queryCodes, stored, minScore));
       bounds.set(s.text, bound);
     }
     if (bound >= minScore) keys.push({ keyId: s.keyId, bound });

@@ -6,6 +6,7 @@ import {
   editDistance,
   lengthWindow,
   normalise,
+  similarityAtLeast,
   similarityScore,
   substitute,
   trigrams,
@@ -83,6 +84,21 @@ describe('score', () => {
     expect(editDistance(long, `${long}yz`)).toBe(2);
     expect(editDistance('ab', 'ba')).toBe(2);
     expect(editDistance(long, 'x')).toBe(299);
+  });
+
+  it('similarityAtLeast is the score when it reaches the minimum, else -1, whatever prunes it', () => {
+    // ġ (U+0121) shares its low byte with ! (U+0021): counted in one bucket. Astral characters are one code point.
+    const alphabet = ['a', 'b', 'c', ' ', '!', 'ġ', 'ä', '😀', '𝒳'];
+    let seed = 11;
+    const random = (n: number) => (seed = (seed * 48_271) % 2_147_483_647) % n;
+    const text = () => Array.from({ length: random(14) }, () => alphabet[random(alphabet.length)]).join('');
+    for (let i = 0; i < 3_000; i++) {
+      const a = text();
+      const b = random(3) ? text() : `${a}${alphabet[random(alphabet.length)]}`;
+      const score = similarityScore(a, b);
+      for (const minScore of [0, 30, 50, 75, 90, 100])
+        expect(similarityAtLeast(a, b, minScore), `${a} / ${b} / ${minScore}`).toBe(score >= minScore ? score : -1);
+    }
   });
 
   it('trigrams are of words, lower case, without tokens', () => {
