@@ -228,4 +228,29 @@ describe('findings of customer overrides', () => {
     // Nothing left to block the gate.
     expect((await api.post('/api/v2/environments/_latest/publish')).status).toBe(200);
   });
+
+  it("deleting a language or a key takes its cells' findings and dismissals, base and overrides alike", async () => {
+    expect((await api.post('/api/v1/customers', { key: 'initech' })).status).toBe(200);
+    expect((await api.post('/api/v1/languages', { key: 'fr' })).status).toBe(200);
+    await write([
+      { key: 'greet', language: 'fr', text: 'Salut !' },
+      { key: 'greet', language: 'fr', text: 'Coucou !', customerId: 'initech' },
+      { key: 'bye', language: 'en', text: 'Bye {name}' },
+      { key: 'bye', language: 'de', text: 'Tschüss', customerId: 'initech' },
+    ]);
+    expect(
+      await api.gql(DISMISS, { k: 'greet', l: 'fr', c: 'placeholders-missing', cu: 'initech', r: 'initech says so' }),
+    ).toEqual({ data: { dismissQualityFinding: 1 } });
+    expect(await stored()).toEqual([
+      'greet/fr placeholders-missing',
+      'greet/fr/initech placeholders-missing:dismissed',
+      'bye/de/initech placeholders-missing',
+    ]);
+    expect((await api.delete('/api/v1/languages/fr')).status).toBe(200);
+    expect(await stored()).toEqual(['bye/de/initech placeholders-missing']);
+    expect(await service.db.prisma.findingDismissal.count({ where: { projectId } })).toBe(0);
+    const DELETE = 'mutation($keys: [TranslationKeyRefInput!]!) { deleteTranslationKeys(translationKeys: $keys) }';
+    expect((await api.gql(DELETE, { keys: [{ key: 'bye' }] })).errors).toBeUndefined();
+    expect(await stored()).toEqual([]);
+  });
 });
