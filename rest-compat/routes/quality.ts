@@ -4,8 +4,11 @@
 // (docs/quality-checks.md, "In CI").
 import { queryBoolean, queryInt, queryString } from '../params.js';
 import { defineRoute, type RestRoute } from '../route.js';
+import { CUSTOMER_ID_NAMING } from '../variables.js';
 
-const FINDING = 'key namespace languageCode check severity message spanStart spanEnd dismissed text';
+// The contract names a customer's key customerId (null: the base translation).
+const FINDING =
+  'key namespace languageCode customerId: customerKey check severity message spanStart spanEnd dismissed text';
 
 export const routes: RestRoute[] = [
   defineRoute<{ qualityFindings: Record<string, unknown> }>({
@@ -18,6 +21,11 @@ export const routes: RestRoute[] = [
       { name: 'languageCode', description: 'Only this language' },
       { name: 'severity', description: 'error, warning or info' },
       { name: 'check', description: 'A check id (docs/quality-checks.md)' },
+      {
+        name: 'customerId',
+        description:
+          "A customer's key: only the findings of its overrides (default: every finding, base translations and every customer's overrides)",
+      },
       { name: 'includeDismissed', description: 'true: also dismissed findings (default false)' },
       {
         name: 'size',
@@ -28,8 +36,9 @@ export const routes: RestRoute[] = [
       },
       { name: 'offset', type: 'integer', minimum: 0 },
     ],
-    document: `query RestQualityFindings($languageCode: String, $severity: String, $check: String, $includeDismissed: Boolean, $first: Int, $offset: Int) {
-      qualityFindings(languageCode: $languageCode, severity: $severity, check: $check, includeDismissed: $includeDismissed, first: $first, offset: $offset) {
+    naming: CUSTOMER_ID_NAMING,
+    document: `query RestQualityFindings($languageCode: String, $severity: String, $check: String, $customerKey: String, $includeDismissed: Boolean, $first: Int, $offset: Int) {
+      qualityFindings(languageCode: $languageCode, severity: $severity, check: $check, customerKey: $customerKey, includeDismissed: $includeDismissed, first: $first, offset: $offset) {
         total errors warnings infos pending
         counts { languageCode check severity count dismissed }
         findings { ${FINDING} }
@@ -39,6 +48,7 @@ export const routes: RestRoute[] = [
       languageCode: queryString(req.query, 'languageCode', { maxLength: 100 }),
       severity: queryString(req.query, 'severity', { maxLength: 20 }),
       check: queryString(req.query, 'check', { maxLength: 100 }),
+      customerKey: queryString(req.query, 'customerId', { maxLength: 100 }),
       includeDismissed: queryBoolean(req.query, 'includeDismissed'),
       first: queryInt(req.query, 'size', { min: 0, max: 1000 }),
       offset: queryInt(req.query, 'offset', { min: 0 }),

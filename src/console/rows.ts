@@ -81,13 +81,19 @@ export async function editorRows(
   // The ids of the chosen languages (a subquery on the project's languages).
   const chosenLanguages = (languages: string[]) =>
     Prisma.sql`(SELECT id FROM "Language" WHERE "projectId" = ${projectId} AND key = ANY(${languages}::text[]))`;
+  const customer = filter.customerKey ? await customerIdOf(projectId, filter.customerKey) : null;
   if (filter.findingSeverity || filter.findingCheck) {
     // The stored findings (src/findings/): open ones of the severity or check, in the chosen languages.
     if (filter.findingSeverity && !SEVERITIES.includes(filter.findingSeverity as Severity))
       throw badRequest('findingSeverity must be error, warning or info');
     if (filter.findingCheck && !CHECK_IDS.includes(filter.findingCheck))
       throw badRequest(`Unknown check "${filter.findingCheck}"`);
-    const found = [Prisma.sql`f."keyId" = k.id`, Prisma.sql`NOT f.dismissed`];
+    // The base cells' findings, and seen through a customer its overrides' too.
+    const found = [
+      Prisma.sql`f."keyId" = k.id`,
+      Prisma.sql`f."customerId" IN (0, ${customer ?? 0}::int)`,
+      Prisma.sql`NOT f.dismissed`,
+    ];
     if (filter.findingSeverity) found.push(Prisma.sql`f.severity = ${filter.findingSeverity}`);
     if (filter.findingCheck) found.push(Prisma.sql`f."check" = ${filter.findingCheck}`);
     if (filter.languages?.length) found.push(Prisma.sql`f."languageId" IN ${chosenLanguages(filter.languages)}`);
@@ -95,7 +101,6 @@ export async function editorRows(
   }
 
   const cell: Prisma.Sql[] = [];
-  const customer = filter.customerKey ? await customerIdOf(projectId, filter.customerKey) : null;
   // Conditions only a written, non-empty base cell can meet (a text to contain, NOT_EMPTY, REVIEWED):
   // one scan of the project's translations joined as a set, instead of a lookup per key.
   const onWrittenCells =

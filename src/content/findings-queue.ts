@@ -52,7 +52,9 @@ export async function enqueueProject(db: Db, projectId: number, keyIds?: readonl
   const keys = keyIds ? Prisma.sql`AND k.id = ANY(${[...keyIds]}::int[])` : Prisma.empty;
   return db.$executeRaw(Prisma.sql`/* findings:enqueue-project */
     ${enqueueKeysSql(Prisma.sql`SELECT k.id AS "keyId", k."projectId" FROM "TranslationKey" k
-      WHERE k."projectId" = ${projectId} ${keys} AND EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id)`)}`);
+      WHERE k."projectId" = ${projectId} ${keys}
+        AND (EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id)
+             OR EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = k.id AND o.text <> ''))`)}`);
 }
 
 /**
@@ -72,7 +74,7 @@ export async function queueConsistencyNeighbours(db: Db, keyIds: readonly number
        WHERE m."keyId" = ANY(${keys}::int[])
     ) o
     WHERE o."keyId" <> ALL(${keys}::int[])
-      AND EXISTS (SELECT 1 FROM "Finding" f WHERE f."keyId" = o."keyId" AND f."languageId" = o."languageId" AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]))`)}`);
+      AND EXISTS (SELECT 1 FROM "Finding" f WHERE f."keyId" = o."keyId" AND f."languageId" = o."languageId" AND f."customerId" = 0 AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]))`)}`);
 }
 
 const wakers = new Set<() => void>();

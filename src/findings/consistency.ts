@@ -108,7 +108,8 @@ export async function updateConsistency(
         SELECT d.key_id, d.language_id, c.id
           FROM unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id) CROSS JOIN unnest(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AS c(id)
       )
-      DELETE FROM "Finding" f USING cleared x WHERE f."keyId" = x."keyId" AND f."languageId" = x."languageId" AND f."check" = x."check"`);
+      DELETE FROM "Finding" f USING cleared x
+       WHERE f."keyId" = x."keyId" AND f."languageId" = x."languageId" AND f."customerId" = 0 AND f."check" = x."check"`);
     if (!touched.length) return;
     const projects = [...severities.entries()].filter(([, s]) => s.inconsistent || s.ambiguous);
     if (!projects.length) return;
@@ -181,7 +182,8 @@ export async function updateConsistency(
                  'count', CASE WHEN x.others > x.shown THEN x.others - x.shown END))),
              NULL, NULL, d."keyId" IS NOT NULL
         FROM messages x
-        LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."check" = x."check" AND d."textHash" = x.text_hash
-      ON CONFLICT ("keyId", "languageId", "check", n) DO UPDATE SET severity = EXCLUDED.severity, message = EXCLUDED.message, "messageText" = EXCLUDED."messageText", dismissed = EXCLUDED.dismissed`);
+        LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."customerId" = 0
+                                      AND d."check" = x."check" AND d."textHash" = x.text_hash
+      ON CONFLICT ("keyId", "languageId", "customerId", "check", n) DO UPDATE SET severity = EXCLUDED.severity, message = EXCLUDED.message, "messageText" = EXCLUDED."messageText", dismissed = EXCLUDED.dismissed`);
   });
 }

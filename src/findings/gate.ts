@@ -1,7 +1,9 @@
 // The publication gate of quality checks (docs/quality-checks.md, "Before
 // publishing"): an environment with `requireNoErrors` is not published while
 // the project has open (not dismissed) error findings, or texts whose checks
-// are still running. The refusal (CONFLICT) lists the first 100 errors with
+// are still running. A publication ships every customer's files (their
+// overrides over the base, src/hosting/editor-files.ts), so the errors of every
+// customer's overrides count, each listed with its customer. The refusal (CONFLICT) lists the first 100 errors with
 // the counts per check and a link to the console's filter. A project owner
 // may override it; the override is a QUALITY change in the activity log.
 import { Prisma } from '../generated/prisma/client.js';
@@ -52,15 +54,17 @@ export async function checkPublicationGate(options: GateOptions): Promise<void> 
             key: string;
             namespace: string;
             languageCode: string;
+            customerKey: string | null;
             check: string;
             message: string;
             messageText: unknown;
           }[]
         >(Prisma.sql`/* findings:gate-list */
-    SELECT k.key, k.namespace, l.key AS "languageCode", f."check", f.message, f."messageText"
+    SELECT k.key, k.namespace, l.key AS "languageCode", c.key AS "customerKey", f."check", f.message, f."messageText"
       FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
+      LEFT JOIN "Customer" c ON c.id = f."customerId"
      WHERE f."projectId" = ${projectId} AND f.severity = 'error' AND NOT f.dismissed
-     ORDER BY k.namespace, k.key, l."order", f."check", f.n
+     ORDER BY k.namespace, k.key, l."order", f."customerId", f."check", f.n
      LIMIT ${LISTED_ERRORS}`);
   const link = `${options.publicUrl.replace(/\/$/, '')}/#/projects/${encodeURIComponent(options.projectToken)}/quality?severity=error`;
   const message =

@@ -12,11 +12,14 @@ import { CHECK_IDS, SEVERITIES, type Severity } from '../checks/index.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { CONSISTENCY_CHECK_IDS } from '../checks/consistency.js';
 import type { MessageText } from '../message-text.js';
+import { customerIdOf } from '../content/customers.js';
 
 export interface FindingFilter {
   languageCode?: string | null;
   severity?: string | null;
   check?: string | null;
+  /** Only the findings of this customer's overrides (default: every finding, base and overrides). */
+  customerKey?: string | null;
   /** Also dismissed findings (default: only open ones). */
   includeDismissed?: boolean | null;
 }
@@ -25,6 +28,8 @@ export interface FindingRow {
   key: string;
   namespace: string;
   language: string;
+  /** The customer whose override the finding is about; null for the base translation. */
+  customerKey: string | null;
   check: string;
   severity: Severity;
   message: string;
@@ -33,6 +38,7 @@ export interface FindingRow {
   spanStart: number | null;
   spanEnd: number | null;
   dismissed: boolean;
+  /** The text checked: the base translation's, or the override's. */
   text: string;
 }
 
@@ -55,12 +61,18 @@ export interface FindingPage {
   findings: FindingRow[];
 }
 
-function conditions(projectId: number, filter: FindingFilter, languageId: number | null): Prisma.Sql {
+function conditions(
+  projectId: number,
+  filter: FindingFilter,
+  languageId: number | null,
+  customerId: number | null,
+): Prisma.Sql {
   if (filter.severity && !SEVERITIES.includes(filter.severity as Severity))
     throw badRequest('severity must be error, warning or info');
   if (filter.check && !CHECK_IDS.includes(filter.check)) throw badRequest(`Unknown check "${filter.check}"`);
   const parts = [Prisma.sql`f."projectId" = ${projectId}`];
   if (languageId !== null) parts.push(Prisma.sql`f."languageId" = ${languageId}`);
+  if (customerId !== null) parts.push(Prisma.sql`f."customerId" = ${customerId}`);
   if (filter.severity) parts.push(Prisma.sql`f.severity = ${filter.severity}`);
   if (filter.check) parts.push(Prisma.sql`f."check" = ${filter.check}`);
   if (!filter.includeDismissed) parts.push(Prisma.sql`NOT f.dismissed`);
@@ -79,7 +91,7 @@ function pageBySeverity(where: Prisma.Sql, severities: readonly Severity[], upTo
     severities.map(
       (s) => Prisma.sql`(SELECT f.*, ${SEVERITIES.indexOf(s)}::int AS rank FROM "Finding" f
         WHERE ${where} AND f.severity = ${s}
-        ORDER BY f."keyId", f."languageId", f."check", f.n LIMIT ${upTo})`,
+        ORDER BY f."keyId", f."languageId", f."customerId", f."check", f.n LIMIT ${upTo})`,
     ),
     ' UNION ALL ',
   );
@@ -104,9 +116,10 @@ export async function listFindings(
     if (!language) throw badRequest(`Language ${filter.languageCode} not found in the project`);
     languageId = language.id;
   }
+  const customerId = filter.customerKey ? await customerIdOf(projectId, filter.customerKey, db) : null;
   // Every condition is on the Finding row itself: the counts group its rows (from an index alone) before
   // naming the languages, and the page picks its rows before joining keys and texts.
-  const where = conditions(projectId, filter, languageId);
+  const where = conditions(projectId, filter, languageId, customerId);
   // The counts and the queue side by side (on PostgreSQL, on two of the pool's connections); the page
   // after them, scanning only the severities the counts found.
   const [counts, [queue]] = await Promise.all([
@@ -129,14 +142,17 @@ export async function listFindings(
     first === 0 || !present.length
       ? []
       : await db.$queryRaw<FindingRow[]>(Prisma.sql`/* findings:page */
-    SELECT k.key, k.namespace, l.key AS language, f."check", f.severity, f.message, f."messageText", f."spanStart", f."spanEnd", f.dismissed, t.text
+    SELECT k.key, k.namespace, l.key AS language, c.key AS "customerKey", f."check", f.severity, f.message, f."messageText",
+           f."spanStart", f."spanEnd", f.dismissed, coalesce(o.text, t.text, '') AS text
       FROM (SELECT f.* FROM (${pageBySeverity(where, present, first + offset)}) f
-             ORDER BY f.rank, f."keyId", f."languageId", f."check", f.n
+             ORDER BY f.rank, f."keyId", f."languageId", f."customerId", f."check", f.n
              LIMIT ${first} OFFSET ${offset}) f
       JOIN "Language" l ON l.id = f."languageId"
       JOIN "TranslationKey" k ON k.id = f."keyId"
-      JOIN "Translation" t ON t."keyId" = f."keyId" AND t."languageId" = f."languageId"
-     ORDER BY f.rank, f."keyId", f."languageId", f."check", f.n`);
+      LEFT JOIN "Translation" t ON f."customerId" = 0 AND t."keyId" = f."keyId" AND t."languageId" = f."languageId"
+      LEFT JOIN "CustomerTranslation" o ON o."keyId" = f."keyId" AND o."languageId" = f."languageId" AND o."customerId" = f."customerId"
+      LEFT JOIN "Customer" c ON c.id = f."customerId"
+     ORDER BY f.rank, f."keyId", f."languageId", f."customerId", f."check", f.n`);
   const sum = (severity?: Severity) =>
     counts.filter((c) => !severity || c.severity === severity).reduce((n, c) => n + listed(c), 0);
   return {
@@ -169,6 +185,6 @@ export async function consistencyFindingsOfKeys(keyIds: readonly number[], db: D
   return db.$queryRaw<KeyFinding[]>(Prisma.sql`/* findings:of-keys */
     SELECT f."keyId", l.key AS language, f."check", f.severity, f.message, f."messageText"
       FROM "Finding" f JOIN "Language" l ON l.id = f."languageId"
-     WHERE f."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AND NOT f.dismissed
+     WHERE f."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND f."customerId" = 0 AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AND NOT f.dismissed
      ORDER BY f."keyId", l."order", f."check"`);
 }

@@ -6,7 +6,10 @@
 // text and project settings in the same statement, computes the checks in the
 // worker pool (pool.ts) and writes the batch's findings set-based: delete and
 // insert, in one transaction, only for the keys whose queue entry is still the
-// generation it computed.
+// generation it computed. A key's cells are its base translations and its
+// customers' overrides with a text: an override is checked against its
+// customer's source (the customer's own override of the default language, else
+// the base one), as the editor checks it while it is typed.
 import { Prisma } from '../generated/prisma/client.js';
 import { prisma } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
@@ -35,6 +38,8 @@ export interface UpdaterOptions {
 interface LeasedCell {
   keyId: number;
   languageId: number;
+  /** The customer of an override; 0 for the base translation (Finding's customerId). */
+  customerId: number;
   generation: number;
   projectId: number;
   text: string;
@@ -49,7 +54,11 @@ interface LeasedCell {
 }
 
 /** A cell of a leased key as read; a key with no cell left comes as one row with a null language and text. */
-type LeasedRow = Omit<LeasedCell, 'text' | 'languageId'> & { text: string | null; languageId: number | null };
+type LeasedRow = Omit<LeasedCell, 'text' | 'languageId' | 'customerId'> & {
+  text: string | null;
+  languageId: number | null;
+  customerId: number | null;
+};
 
 const running = new Set<FindingsUpdater>();
 
@@ -163,14 +172,17 @@ export class FindingsUpdater {
     const findings = await runInPool({ settings, cells: batch });
     const checked = performance.now();
     // The consistency checks first: once a cell leaves the queue (writeFindings), its groups are up to date too.
+    // They compare base translations only (an override is one customer's exception, not the project's usage).
     await updateConsistency(
-      cells.map((c) => ({
-        keyId: c.keyId,
-        languageId: c.languageId,
-        projectId: c.projectId,
-        textHash: c.hash,
-        sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
-      })),
+      cells
+        .filter((c) => c.customerId === 0)
+        .map((c) => ({
+          keyId: c.keyId,
+          languageId: c.languageId,
+          projectId: c.projectId,
+          textHash: c.hash,
+          sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
+        })),
       consistencySeverities(cells),
     );
     await writeFindings(cells, findings);
@@ -225,7 +237,7 @@ export class FindingsUpdater {
            -- The keys in order up to about the batch's cells (the first one whatever its count): what a round holds.
            SELECT c.ctid FROM (
              SELECT e.ctid, sum(e.cells) OVER (ORDER BY e."keyId") - e.cells AS before
-               FROM (SELECT f.ctid, f."keyId", (${cellsOfKey(Prisma.sql`f`)}) AS cells
+               FROM (SELECT f.ctid, f."keyId", (${cellsOfKey(Prisma.sql`f`)}) + (${overridesOfKey(Prisma.sql`f`)}) AS cells
                        FROM "FindingQueue" f
                       WHERE ("leasedUntil" IS NULL OR "leasedUntil" < now()) ${after}
                       ORDER BY "keyId"
@@ -233,16 +245,24 @@ export class FindingsUpdater {
            ) c WHERE c.before < ${this.batch}))
         RETURNING q."keyId", q."projectId", q.generation
       )
-      SELECT l."keyId", t."languageId", l.generation, t."projectId", t.text, md5(t.text) AS hash, coalesce(s.text, '') AS source, md5(s.text) AS "sourceHash",
+      SELECT l."keyId", t."languageId", t."customerId", l.generation, t."projectId", t.text, md5(t.text) AS hash,
+             coalesce(so.text, s.text, '') AS source, md5(coalesce(so.text, s.text)) AS "sourceHash",
              t.language, coalesce(dl.key, t.language) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
         -- Outer joins: a key with no cell left comes back as one row with a null text (round drops it).
-        LEFT JOIN LATERAL (${cellsOfKey(Prisma.sql`l`, Prisma.sql`t."languageId", t."projectId", t.text, lang.key AS language`)}) t ON true
+        LEFT JOIN LATERAL (
+          ${cellsOfKey(Prisma.sql`l`, Prisma.sql`t."languageId", 0 AS "customerId", t."projectId", t.text, lang.key AS language`)}
+          UNION ALL
+          ${overridesOfKey(Prisma.sql`l`, Prisma.sql`o."languageId", o."customerId", o."projectId", o.text, lang.key`)}
+        ) t ON true
         LEFT JOIN "TranslationKey" k ON k.id = l."keyId"
         LEFT JOIN "Project" p ON p.id = l."projectId"
         LEFT JOIN "Language" dl ON dl."projectId" = l."projectId" AND dl."isDefault"
         LEFT JOIN "Translation" s ON s."keyId" = l."keyId" AND s."languageId" = dl.id
-       ORDER BY l."keyId", t."languageId"`);
+        -- An override's source: its customer's override of the default language, where it has a text.
+        LEFT JOIN "CustomerTranslation" so ON t."customerId" <> 0 AND so."keyId" = l."keyId" AND so."languageId" = dl.id
+                                          AND so."customerId" = t."customerId" AND so.text <> ''
+       ORDER BY l."keyId", t."languageId", t."customerId"`);
   }
 }
 
@@ -261,13 +281,33 @@ function cellsOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)
    WHERE lang."projectId" = ${entry}."projectId"`;
 }
 
-/** Removes the leased entries of keys with no cell left (of the generation leased). */
+/**
+ * The overrides with a text of a queue entry's key (an empty one is no text to
+ * check: the customer sees the base), by the key's prefix of
+ * CustomerTranslation's primary key: one probe per key.
+ */
+function overridesOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
+  return Prisma.sql`SELECT ${columns} FROM "CustomerTranslation" o
+    JOIN "Language" lang ON lang.id = o."languageId"
+   WHERE o."keyId" = ${entry}."keyId" AND o.text <> ''`;
+}
+
+/**
+ * Removes the leased entries of keys with no cell left to check (of the
+ * generation leased), with what findings they had: an override emptied
+ * (the customer sees the base again) of a key without base cells.
+ */
 async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
   await prisma().$executeRaw(Prisma.sql`/* findings:drop-gone */
-    DELETE FROM "FindingQueue" q
-     USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, generation)
-     WHERE q."keyId" = d.key_id AND q.generation = d.generation
-       AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id)`);
+    WITH dropped AS (
+      DELETE FROM "FindingQueue" q
+       USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, generation)
+       WHERE q."keyId" = d.key_id AND q.generation = d.generation
+         AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id)
+         AND NOT EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = d.key_id AND o.text <> '')
+      RETURNING q."keyId"
+    )
+    DELETE FROM "Finding" f USING dropped WHERE f."keyId" = dropped."keyId"`);
 }
 
 /** The consistency checks' severities of the batch's projects (null: off). */
@@ -287,24 +327,31 @@ function consistencySeverities(cells: readonly LeasedCell[]): Map<number, Consis
 
 /**
  * Writes the findings of leased cells (in one transaction): the queue entries
- * of their keys of the generation computed go, and with them the cells' old
- * findings; the new ones are inserted, dismissed where a dismissal of the same
+ * of their keys of the generation computed go, and with them the keys' old
+ * findings (every cell of a key was read: an override emptied since has none
+ * now); the new ones are inserted, dismissed where a dismissal of the same
  * check holds for the same text. A key queued again meanwhile keeps its entry
- * and its cells their old findings until the updater reaches it again.
+ * and its cells their old findings until the updater reaches it again. The
+ * cells with findings are held (FOR KEY SHARE, as a foreign key's check would)
+ * until the commit, so a deletion of one (its key, language or customer) waits
+ * and its trigger then takes the findings written here; a cell deleted before
+ * gets none.
  */
 export async function writeFindings(cells: readonly LeasedCell[], findings: readonly StoredFinding[][]): Promise<void> {
-  const rows: { keyId: number; languageId: number; hash: string; f: StoredFinding; n: number }[] = [];
+  const rows: { cell: LeasedCell; f: StoredFinding; n: number }[] = [];
   cells.forEach((cell, i) => {
     const seen = new Map<string, number>();
     for (const f of findings[i] ?? []) {
       const n = seen.get(f[0]) ?? 0;
       seen.set(f[0], n + 1);
-      rows.push({ keyId: cell.keyId, languageId: cell.languageId, hash: cell.hash, f, n });
+      rows.push({ cell, f, n });
     }
   });
-  const keys = arrayLiteral(cells, (c) => c.keyId);
-  const languages = arrayLiteral(cells, (c) => c.languageId);
+  const withFindings = [...new Set(rows.map((r) => r.cell))];
+  const base = withFindings.filter((c) => c.customerId === 0);
+  const overrides = withFindings.filter((c) => c.customerId !== 0);
   const leased = [...new Map(cells.map((c) => [c.keyId, c.generation])).entries()];
+  const keys = arrayLiteral(leased, ([keyId]) => keyId);
   await prisma().$transaction([
     // A key that a write holds is being queued again (a new generation): it stays, and the updater does not
     // wait for that write. Waiting made a cycle with a write that queues several of the batch's keys (an
@@ -312,26 +359,42 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
     prisma().$executeRaw(Prisma.sql`/* findings:dequeue */
       DELETE FROM "FindingQueue" q WHERE q.ctid = ANY(ARRAY(
         SELECT e.ctid FROM "FindingQueue" e
-          JOIN unnest(${arrayLiteral(leased, ([keyId]) => keyId)}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS d(key_id, generation)
+          JOIN unnest(${keys}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS d(key_id, generation)
             ON e."keyId" = d.key_id AND e.generation = d.generation
            FOR UPDATE OF e SKIP LOCKED))`),
     prisma().$executeRaw(Prisma.sql`/* findings:clear */
-      DELETE FROM "Finding" f USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
-       WHERE f."keyId" = d.key_id AND f."languageId" = d.language_id
+      DELETE FROM "Finding" f USING unnest(${keys}::int[]) AS d(key_id)
+       WHERE f."keyId" = d.key_id
          -- The consistency checks' findings are updateConsistency's (consistency.ts).
          AND f."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
          AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id)`),
+    prisma().$queryRaw(Prisma.sql`/* findings:hold-cells */
+      SELECT (SELECT count(*)::int FROM (SELECT 1 FROM "Translation" t
+                JOIN unnest(${arrayLiteral(base, (c) => c.keyId)}::int[], ${arrayLiteral(base, (c) => c.languageId)}::int[]) AS d(key_id, language_id)
+                  ON t."keyId" = d.key_id AND t."languageId" = d.language_id
+                FOR KEY SHARE OF t) b) AS base,
+             (SELECT count(*)::int FROM (SELECT 1 FROM "CustomerTranslation" o
+                JOIN unnest(${arrayLiteral(overrides, (c) => c.keyId)}::int[], ${arrayLiteral(overrides, (c) => c.languageId)}::int[],
+                            ${arrayLiteral(overrides, (c) => c.customerId)}::int[]) AS d(key_id, language_id, customer_id)
+                  ON o."keyId" = d.key_id AND o."languageId" = d.language_id AND o."customerId" = d.customer_id
+                FOR KEY SHARE OF o) c) AS overrides`),
     prisma().$executeRaw(Prisma.sql`/* findings:insert */
-      INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
-      SELECT x.key_id, x.language_id, x.check, x.n, t."projectId", x.severity, x.message, x.message_text, x.span_start, x.span_end, d."keyId" IS NOT NULL
-        FROM unnest(${arrayLiteral(rows, (r) => r.keyId)}::int[], ${arrayLiteral(rows, (r) => r.languageId)}::int[], ${arrayLiteral(rows, (r) => r.f[0])}::text[],
-                    ${arrayLiteral(rows, (r) => r.n)}::int[], ${arrayLiteral(rows, (r) => r.f[1])}::text[], ${arrayLiteral(rows, (r) => r.f[2])}::text[],
-                    ${arrayLiteral(rows, (r) => (r.f[5] ? JSON.stringify(r.f[5]) : null))}::jsonb[],
-                    ${arrayLiteral(rows, (r) => r.f[3])}::int[], ${arrayLiteral(rows, (r) => r.f[4])}::int[], ${arrayLiteral(rows, (r) => r.hash)}::text[])
-             AS x(key_id, language_id, "check", n, severity, message, message_text, span_start, span_end, hash)
-        JOIN "Translation" t ON t."keyId" = x.key_id AND t."languageId" = x.language_id
-        LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."check" = x.check AND d."textHash" = x.hash
+      INSERT INTO "Finding" ("keyId", "languageId", "customerId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
+      SELECT x.key_id, x.language_id, x.customer_id, x.check, x.n, x.project_id, x.severity, x.message, x.message_text, x.span_start, x.span_end, d."keyId" IS NOT NULL
+        FROM unnest(${arrayLiteral(rows, (r) => r.cell.keyId)}::int[], ${arrayLiteral(rows, (r) => r.cell.languageId)}::int[],
+                    ${arrayLiteral(rows, (r) => r.cell.customerId)}::int[], ${arrayLiteral(rows, (r) => r.cell.projectId)}::int[],
+                    ${arrayLiteral(rows, (r) => r.f[0])}::text[], ${arrayLiteral(rows, (r) => r.n)}::int[], ${arrayLiteral(rows, (r) => r.f[1])}::text[],
+                    ${arrayLiteral(rows, (r) => r.f[2])}::text[], ${arrayLiteral(rows, (r) => (r.f[5] ? JSON.stringify(r.f[5]) : null))}::jsonb[],
+                    ${arrayLiteral(rows, (r) => r.f[3])}::int[], ${arrayLiteral(rows, (r) => r.f[4])}::int[], ${arrayLiteral(rows, (r) => r.cell.hash)}::text[])
+             AS x(key_id, language_id, customer_id, project_id, "check", n, severity, message, message_text, span_start, span_end, hash)
+        LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."customerId" = x.customer_id
+                                      AND d."check" = x.check AND d."textHash" = x.hash
        WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id)
+         -- The cell is still there (held above): one deleted since it was leased gets no findings.
+         AND CASE WHEN x.customer_id = 0
+                  THEN EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = x.key_id AND t."languageId" = x.language_id)
+                  ELSE EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = x.key_id AND o."languageId" = x.language_id AND o."customerId" = x.customer_id)
+             END
       ON CONFLICT DO NOTHING`),
   ]);
 }

@@ -18,6 +18,10 @@ const FindingType = builder.objectRef<FindingRow>('QualityFinding').implement({
     key: t.exposeString('key'),
     namespace: t.exposeString('namespace'),
     languageCode: t.string({ resolve: (f) => f.language }),
+    customerKey: t.exposeString('customerKey', {
+      nullable: true,
+      description: 'The customer whose override was checked; null for the base translation.',
+    }),
     check: t.exposeString('check', { description: 'The check id (qualityChecks lists them).' }),
     severity: t.exposeString('severity', {
       description: 'error, warning or info, as the project sets it for the check.',
@@ -35,7 +39,7 @@ const FindingType = builder.objectRef<FindingRow>('QualityFinding').implement({
     }),
     spanEnd: t.exposeInt('spanEnd', { nullable: true }),
     dismissed: t.exposeBoolean('dismissed', { description: 'Dismissed with a reason for the current text.' }),
-    text: t.exposeString('text', { description: 'The translation as it is now.' }),
+    text: t.exposeString('text', { description: 'The translation (or override) as it is now.' }),
   }),
 });
 
@@ -147,6 +151,11 @@ builder.queryFields((t) => ({
       languageCode: t.arg.string({ required: false }),
       severity: t.arg.string({ required: false, description: 'error, warning or info.' }),
       check: t.arg.string({ required: false, description: 'A check id.' }),
+      customerKey: t.arg.string({
+        required: false,
+        description:
+          "Only the findings of this customer's overrides. Without it: every finding, the base translations' and every customer's overrides' (customerKey says whose).",
+      }),
       includeDismissed: t.arg.boolean({ required: false }),
       first: t.arg.int({ required: false, description: '0–1000, default 100.' }),
       offset: t.arg.int({ required: false }),
@@ -172,6 +181,7 @@ const findingCellArgs = builder.args((t) => ({
   namespace: t.string({ required: false }),
   languageCode: t.string({ required: true }),
   check: t.string({ required: true }),
+  customerKey: t.string({ required: false, description: "That customer's override; none: the base translation." }),
 }));
 
 builder.mutationFields((t) => ({

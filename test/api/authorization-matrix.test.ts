@@ -1170,9 +1170,13 @@ async function setFinding(w: World, dismissed: boolean): Promise<boolean> {
     where: { projectId: w.project.id, key: { key: 'victim.key' }, language: { key: 'de' } },
     select: { keyId: true, languageId: true, text: true },
   });
-  const id = { keyId: cell.keyId, languageId: cell.languageId, check: 'placeholders-missing' };
-  const finding = await service.db.prisma.finding.findUnique({ where: { keyId_languageId_check_n: { ...id, n: 0 } } });
-  const dismissal = await service.db.prisma.findingDismissal.findUnique({ where: { keyId_languageId_check: id } });
+  const id = { keyId: cell.keyId, languageId: cell.languageId, customerId: 0, check: 'placeholders-missing' };
+  const finding = await service.db.prisma.finding.findUnique({
+    where: { keyId_languageId_customerId_check_n: { ...id, n: 0 } },
+  });
+  const dismissal = await service.db.prisma.findingDismissal.findUnique({
+    where: { keyId_languageId_customerId_check: id },
+  });
   if (finding && finding.dismissed === dismissed && !!dismissal === dismissed) return false;
   await service.db.prisma.findingDismissal.deleteMany({ where: id });
   await service.db.prisma.finding.deleteMany({ where: id });

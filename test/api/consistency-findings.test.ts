@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
+import { namedFindings } from '../support/findings.js';
 import { CHECK_MESSAGES } from '../../src/checks/messages.js';
 import { wordInEnglish } from '../../src/message-text.js';
 
@@ -28,14 +29,12 @@ async function settled(): Promise<void> {
 
 /** The consistency findings of a language: "key check[:severity][:dismissed] message". */
 async function consistency(language: string): Promise<string[]> {
-  const rows = await service.db.prisma.finding.findMany({
-    where: { projectId, check: { in: [INCONSISTENT, AMBIGUOUS] }, translation: { language: { key: language } } },
-    include: { translation: { include: { key: true } } },
-  });
+  const rows = await namedFindings(service.db.prisma, { projectId, check: { in: [INCONSISTENT, AMBIGUOUS] } });
   return rows
+    .filter((r) => r.language === language)
     .map(
       (r) =>
-        `${r.translation.key.key} ${r.check}${r.severity === 'warning' ? '' : `:${r.severity}`}${r.dismissed ? ':dismissed' : ''} ${r.message}`,
+        `${r.key} ${r.check}${r.severity === 'warning' ? '' : `:${r.severity}`}${r.dismissed ? ':dismissed' : ''} ${r.message}`,
     )
     .sort();
 }
@@ -297,13 +296,20 @@ describe('consistency findings', () => {
   });
 
   it('recomputes only the groups a batch touches', async () => {
-    const before = await service.db.prisma.finding.findFirstOrThrow({
-      where: { projectId, check: AMBIGUOUS, translation: { key: { key: 'close' } } },
-    });
+    const before = (await namedFindings(service.db.prisma, { projectId, check: AMBIGUOUS })).find(
+      (f) => f.key === 'close',
+    )!;
+    expect(before).toBeDefined();
     // Mark the stored finding: a recomputation of its group would write the message again.
     await service.db.prisma.finding.update({
       where: {
-        keyId_languageId_check_n: { keyId: before.keyId, languageId: before.languageId, check: AMBIGUOUS, n: 0 },
+        keyId_languageId_customerId_check_n: {
+          keyId: before.keyId,
+          languageId: before.languageId,
+          customerId: 0,
+          check: AMBIGUOUS,
+          n: 0,
+        },
       },
       data: { message: 'untouched' },
     });
@@ -348,13 +354,9 @@ describe('a new characters limit', () => {
   const LIMIT =
     'mutation($k: String!, $l: Int!) { updateTranslationKey(key: $k, input: { charactersLimit: $l }) { charactersLimit } }';
   const limitFindings = async (key: string) =>
-    (
-      await service.db.prisma.finding.findMany({
-        where: { projectId, check: 'characters-limit', translation: { key: { key } } },
-        include: { translation: { include: { language: true } } },
-      })
-    )
-      .map((f) => `${f.translation.language.key} ${f.message}`)
+    (await namedFindings(service.db.prisma, { projectId, check: 'characters-limit' }))
+      .filter((f) => f.key === key)
+      .map((f) => `${f.language} ${f.message}`)
       .sort();
 
   it("checks the key's cells again (GraphQL, REST)", async () => {
@@ -401,13 +403,8 @@ describe('a new default language', () => {
       .id;
     expect((await other.gql(SET, { checks: [{ check: AMBIGUOUS, severity: 'warning' }] })).errors).toBeUndefined();
     const found = async () =>
-      (
-        await service.db.prisma.finding.findMany({
-          where: { projectId: otherId, check: { in: [INCONSISTENT, AMBIGUOUS] } },
-          include: { translation: { include: { key: true, language: true } } },
-        })
-      )
-        .map((f) => `${f.translation.key.key} ${f.translation.language.key} ${f.check}`)
+      (await namedFindings(service.db.prisma, { projectId: otherId, check: { in: [INCONSISTENT, AMBIGUOUS] } }))
+        .map((f) => `${f.key} ${f.language} ${f.check}`)
         .sort();
     expect(
       (

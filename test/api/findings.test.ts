@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
+import { namedFindings } from '../support/findings.js';
 
 let service: TestService;
 let owner: TestAccount;
@@ -22,11 +23,10 @@ async function settled(): Promise<void> {
 }
 
 async function stored(key: string, language: string) {
-  const rows = await service.db.prisma.finding.findMany({
-    where: { projectId, translation: { key: { key }, language: { key: language } } },
-    orderBy: [{ check: 'asc' }, { n: 'asc' }],
-  });
-  return rows.map((r) => `${r.check}:${r.severity}${r.dismissed ? ':dismissed' : ''}`);
+  const rows = await namedFindings(service.db.prisma, { projectId, customerId: 0 });
+  return rows
+    .filter((r) => r.key === key && r.language === language)
+    .map((r) => `${r.check}:${r.severity}${r.dismissed ? ':dismissed' : ''}`);
 }
 
 beforeAll(async () => {
@@ -57,14 +57,10 @@ describe('findings stored on write', () => {
     await expect
       .poll(async () => (await imported.get('/api/v2/quality-checks')).data.pending, { timeout: 30_000 })
       .toBe(0);
-    const found = await service.db.prisma.finding.findMany({
-      where: { projectId: importedId, translation: { key: { key: { startsWith: 'imported.' } } } },
-      select: {
-        check: true,
-        translation: { select: { key: { select: { key: true } }, language: { select: { key: true } } } },
-      },
-    });
-    const got = found.map((f) => `${f.translation.key.key}:${f.translation.language.key}:${f.check}`).sort();
+    const found = (await namedFindings(service.db.prisma, { projectId: importedId })).filter((f) =>
+      f.key.startsWith('imported.'),
+    );
+    const got = found.map((f) => `${f.key}:${f.language}:${f.check}`).sort();
     const want = [
       ...keys.filter((_, i) => i % 4 === 0).map((k) => `${k}:de:placeholders-missing`),
       ...keys.filter((_, i) => i % 5 === 0).map((k) => `${k}:fr:end-punctuation`),

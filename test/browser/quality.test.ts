@@ -341,3 +341,31 @@ describe('what a member may do', () => {
     await viewer.context().close();
   });
 });
+
+describe("a customer's override", () => {
+  it('lists its finding with its customer, dismisses that one alone, and opens the editor through the customer', async () => {
+    expect((await api.post('/api/v1/customers', { key: 'acme' })).status).toBe(200);
+    const res = await api.post('/api/v1/translations', {
+      content: [{ key: 'greet', language: 'fr', text: 'Salut !', customerId: 'acme' }],
+    });
+    expect(res.status).toBe(200);
+    await settled();
+    await page.goto(`${service.url}/#/projects/${api.projectToken}/quality?language=fr&check=placeholders-missing`);
+    await expect.poll(() => findings().getByRole('row').count()).toBe(3);
+    const row = findings().getByRole('row', { name: /customer acme/ });
+    expect(await row.textContent()).toMatch(/fr, customer acme.*Missing placeholder.*Salut !/);
+    await row.getByRole('button', { name: 'Dismiss Missing placeholder on greet (fr, customer acme)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Dismiss Missing placeholder on greet (fr, customer acme)?' });
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('acme greets no one by name');
+    await dialog.getByRole('button', { name: 'Dismiss finding' }).click();
+    await expect.poll(() => findings().getByRole('row').count()).toBe(2);
+    const open = (await api.get('/api/v2/quality-checks?languageCode=fr&check=placeholders-missing')).data.findings;
+    expect(open.map((f: { customerId: string | null }) => f.customerId)).toEqual([null]);
+
+    await page.getByRole('checkbox', { name: 'Show dismissed' }).check();
+    await findings().getByRole('link', { name: 'Open in editor: greet (fr, customer acme)' }).click();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Customer', includeHidden: true }).inputValue())
+      .toBe('acme');
+  });
+});

@@ -31,6 +31,7 @@ export function DismissDialog({ projectToken, finding, title, onCancel, onDone }
       key: finding.key,
       namespace: finding.namespace,
       languageCode: finding.languageCode,
+      customerKey: finding.customerKey,
       check: finding.check,
       reason: reason.trim(),
     });

@@ -20,16 +20,18 @@ export interface QualityFilters {
 
 /** The filters in the address's query, and the languages it names (null: all). */
 export function filtersFromAddress(): {
-  filters: Partial<QualityFilters> & { namespace?: string };
+  filters: Partial<QualityFilters> & { namespace?: string; customerId?: string };
   languages: string[] | null;
 } {
   const at = location.hash.indexOf('?');
   const params = new URLSearchParams(at < 0 ? '' : location.hash.slice(at + 1));
-  const filters: Partial<QualityFilters> & { namespace?: string } = {};
+  const filters: Partial<QualityFilters> & { namespace?: string; customerId?: string } = {};
   if (params.get('key')) filters.key = params.get('key')!;
   if (params.get('namespace')) filters.namespace = params.get('namespace')!;
   if (params.get('check')) filters.findingCheck = params.get('check')!;
   if (params.get('severity')) filters.findingSeverity = params.get('severity')!;
+  // A finding of a customer's override opens the editor seen through that customer.
+  if (params.get('customer')) filters.customerId = params.get('customer')!;
   const languages = params.get('languages')?.split(',').filter(Boolean) ?? [];
   return { filters, languages: languages.length ? languages : null };
 }

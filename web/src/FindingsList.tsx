@@ -1,7 +1,8 @@
 // The Quality screen's list of findings: filters (language, severity, check,
 // dismissed ones too) kept in the address, a page of findings with the text
-// and the span the check points at, a link opening the key in the editor,
-// and dismissing (with a reason, in a dialog) or restoring a finding.
+// and the span the check points at (a customer's override says whose), a link
+// opening the key in the editor (through that customer), and dismissing (with a
+// reason, in a dialog) or restoring a finding.
 import { useTranslation } from 'react-i18next';
 import { i18n } from './i18n';
 import { useEffect, useState } from 'react';
@@ -72,8 +73,10 @@ export function FindingsList({
   const [failure, setFailure] = useState('');
   const [, restore] = useMutation(RestoreFinding);
   const title = (id: string) => checkTitle(id, checks.find((c) => c.id === id)?.title);
-  const name = (f: QualityFinding) =>
-    t('findings.name', { check: title(f.check), key: f.key, language: f.languageCode });
+  // A customer's override is told apart from the base cell by its customer.
+  const cellOf = (f: QualityFinding) =>
+    f.customerKey ? t('findings.override', { language: f.languageCode, customer: f.customerKey }) : f.languageCode;
+  const name = (f: QualityFinding) => t('findings.name', { check: title(f.check), key: f.key, language: cellOf(f) });
   const page = data?.qualityFindings;
   // The editor opens on the key with the source language beside the finding's.
   const source = languages.find((l) => l.isDefault)?.key;
@@ -83,6 +86,7 @@ export function FindingsList({
       namespace: f.namespace || '(default)',
       check: f.check,
       languages: [...new Set([source, f.languageCode].filter(Boolean))].join(','),
+      customer: f.customerKey,
     });
 
   const doRestore = async (f: QualityFinding) => {
@@ -91,6 +95,7 @@ export function FindingsList({
       key: f.key,
       namespace: f.namespace,
       languageCode: f.languageCode,
+      customerKey: f.customerKey,
       check: f.check,
     });
     if (result.error) return setFailure(messageOf(result.error));
@@ -188,14 +193,14 @@ export function FindingsList({
           <tbody>
             {page.findings.map((f, i) => (
               <tr
-                key={`${f.namespace}\u0000${f.key}\u0000${f.languageCode}\u0000${f.check}\u0000${i}`}
+                key={`${f.namespace}\u0000${f.key}\u0000${f.languageCode}\u0000${f.customerKey}\u0000${f.check}\u0000${i}`}
                 className={f.dismissed ? 'dismissed' : undefined}
               >
                 <th scope="row">
                   {f.namespace && <span className="namespace">{f.namespace}:</span>}
                   {f.key}
                 </th>
-                <td>{f.languageCode}</td>
+                <td>{cellOf(f)}</td>
                 <td>
                   <span className={`severity severity-${f.severity}`}>{severityLabel(f.severity)}</span>{' '}
                   <strong>{title(f.check)}</strong>
@@ -206,10 +211,7 @@ export function FindingsList({
                   <MarkedText text={f.text} start={f.spanStart} end={f.spanEnd} />
                 </td>
                 <td className="finding-actions">
-                  <a
-                    href={editorLink(f)}
-                    aria-label={t('findings.openLabel', { key: f.key, language: f.languageCode })}
-                  >
+                  <a href={editorLink(f)} aria-label={t('findings.openLabel', { key: f.key, language: cellOf(f) })}>
                     {t('findings.open')}
                   </a>
                   {canDismiss &&

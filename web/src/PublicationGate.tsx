@@ -27,6 +27,8 @@ export interface GateRefusal {
     key: string;
     namespace: string;
     languageCode: string;
+    /** The customer of an override; null for a base translation. */
+    customerKey?: string | null;
     check: string;
     message: string;
     messageText?: unknown;
@@ -135,7 +137,11 @@ export function GateRefusalPanel({
                   {f.namespace ? `${f.namespace}:` : ''}
                   {f.key}
                 </strong>{' '}
-                ({f.languageCode}) {checkTitle(f.check)}: {wordMessage('checks', f.messageText, f.message)}
+                (
+                {f.customerKey
+                  ? t('findings.override', { language: f.languageCode, customer: f.customerKey })
+                  : f.languageCode}
+                ) {checkTitle(f.check)}: {wordMessage('checks', f.messageText, f.message)}
               </li>
             ))}
           </ul>

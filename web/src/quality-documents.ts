@@ -30,20 +30,20 @@ export const QualityFindingsQuery = graphql(`
   query QualityFindings($projectToken: String!, $languageCode: String, $severity: String, $check: String, $includeDismissed: Boolean, $first: Int, $offset: Int) {
     qualityFindings(projectToken: $projectToken, languageCode: $languageCode, severity: $severity, check: $check, includeDismissed: $includeDismissed, first: $first, offset: $offset) {
       total pending
-      findings { key namespace languageCode check severity message messageText { id params } spanStart spanEnd dismissed text }
+      findings { key namespace languageCode customerKey check severity message messageText { id params } spanStart spanEnd dismissed text }
     }
   }
 `);
 export type QualityFinding = ResultOf<typeof QualityFindingsQuery>['qualityFindings']['findings'][number];
 
 export const DismissFinding = graphql(`
-  mutation DismissQualityFinding($projectToken: String!, $key: String!, $namespace: String, $languageCode: String!, $check: String!, $reason: String!) {
-    dismissQualityFinding(projectToken: $projectToken, key: $key, namespace: $namespace, languageCode: $languageCode, check: $check, reason: $reason)
+  mutation DismissQualityFinding($projectToken: String!, $key: String!, $namespace: String, $languageCode: String!, $customerKey: String, $check: String!, $reason: String!) {
+    dismissQualityFinding(projectToken: $projectToken, key: $key, namespace: $namespace, languageCode: $languageCode, customerKey: $customerKey, check: $check, reason: $reason)
   }
 `);
 export const RestoreFinding = graphql(`
-  mutation RestoreQualityFinding($projectToken: String!, $key: String!, $namespace: String, $languageCode: String!, $check: String!) {
-    restoreQualityFinding(projectToken: $projectToken, key: $key, namespace: $namespace, languageCode: $languageCode, check: $check)
+  mutation RestoreQualityFinding($projectToken: String!, $key: String!, $namespace: String, $languageCode: String!, $customerKey: String, $check: String!) {
+    restoreQualityFinding(projectToken: $projectToken, key: $key, namespace: $namespace, languageCode: $languageCode, customerKey: $customerKey, check: $check)
   }
 `);
 export const SetQualityChecks = graphql(`

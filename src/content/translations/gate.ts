@@ -164,7 +164,8 @@ const writesEvents = (input: Pick<GateInput, 'opening' | 'parts'>) =>
  */
 function gateSql(table: Table, input: GateInput): Prisma.Sql {
   const events = writesEvents(input);
-  const findings = events && input.parts.findingsQueue && !table.customer;
+  // A customer's override is checked like a base cell: its key is queued the same way.
+  const findings = events && input.parts.findingsQueue;
   const project = Prisma.sql`${input.projectId}::int`;
   const mode = Prisma.sql`${input.mode}::text`;
   const anyStatus = Prisma.sql`${input.anyStatus}::boolean`;
@@ -337,6 +338,7 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
     );
   }
   if (custom.length) {
+    if (writesEvents(common) && common.parts.findingsQueue) noteQueued();
     statements.push(
       db.$queryRaw<Row[]>(
         gateSql(CUSTOM_TABLE, {
