@@ -8,8 +8,9 @@ import { HeapBound } from '../heap-slack.js';
 /**
  * Below this the thread's heap is left to V8. A batch's cells and findings
  * live until it has been checked, long enough to reach the old generation,
- * which V8 let grow to several times what the thread keeps (its modules, the
- * checks' data) before it collected; the bound collects between batches.
+ * which V8 lets grow to a multiple of what the thread keeps (its modules, the
+ * checks' data) before it collects; the bound collects between batches, as
+ * the updater does in the service's thread (updater.ts).
  */
 export const WORKER_HEAP_FLOOR_BYTES = 32 * 2 ** 20;
 const heap = new HeapBound(WORKER_HEAP_FLOOR_BYTES);
