@@ -13,7 +13,8 @@ import { HeapBound } from '../heap-slack.js';
  * the updater does in the service's thread (updater.ts).
  */
 export const WORKER_HEAP_FLOOR_BYTES = 32 * 2 ** 20;
-const heap = new HeapBound(WORKER_HEAP_FLOOR_BYTES);
+/** The thread's bound (exported for its test). */
+export const workerHeap = new HeapBound(WORKER_HEAP_FLOOR_BYTES);
 
 /** One cell: the index of its project's settings, its source text, its text, the two languages, the characters limit. */
 export type CheckCell = [
@@ -44,7 +45,7 @@ export type StoredFinding = [
 /** The findings of each cell, in the order of the batch. */
 export function checkBatch(batch: CheckBatch): StoredFinding[][] {
   const findings = checkCells(batch);
-  heap.check();
+  workerHeap.check();
   return findings;
 }
 
