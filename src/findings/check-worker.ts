@@ -3,6 +3,18 @@
 // tens of thousands of cells are checked after an import.
 import { runChecks, type CheckSettings, type Dialect } from '../checks/index.js';
 import type { MessageText } from '../message-text.js';
+import { HeapBound } from '../heap-slack.js';
+
+/**
+ * Below this the thread's heap is left to V8. A batch's cells and findings
+ * live until it has been checked, long enough to reach the old generation,
+ * which V8 lets grow to a multiple of what the thread keeps (its modules, the
+ * checks' data) before it collects; the bound collects between batches, as
+ * the updater does in the service's thread (updater.ts).
+ */
+export const WORKER_HEAP_FLOOR_BYTES = 32 * 2 ** 20;
+/** The thread's bound (exported for its test). */
+export const workerHeap = new HeapBound(WORKER_HEAP_FLOOR_BYTES);
 
 /** One cell: the index of its project's settings, its source text, its text, the two languages, the characters limit. */
 export type CheckCell = [
@@ -32,6 +44,12 @@ export type StoredFinding = [
 
 /** The findings of each cell, in the order of the batch. */
 export function checkBatch(batch: CheckBatch): StoredFinding[][] {
+  const findings = checkCells(batch);
+  workerHeap.check();
+  return findings;
+}
+
+function checkCells(batch: CheckBatch): StoredFinding[][] {
   return batch.cells.map(([settings, source, target, sourceLanguage, targetLanguage, charactersLimit, dialect]) => {
     if (target === '') return [];
     // A cell with no source (the default language's own, or a key without a source text) is checked alone, as the editor does.

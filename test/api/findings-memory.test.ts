@@ -1,7 +1,9 @@
 // What the findings updater holds (docs/quality-checks.md, "Memory"): the
 // lanes it runs (one on the embedded database), its worker threads ending when
 // idle, and the memory given back once a large run has drained the queue. The
-// findings stay complete with one lane and small batches. And what it does not
+// findings stay complete with one lane and small batches. The garbage of its
+// rounds is collected between them, in the service's thread and in the worker
+// threads, once the heap has grown past a bound. And what it does not
 // wait for: a write holding cells of its batch (a re-import while the last
 // import's findings drain).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { FindingsUpdater, writeFindings } from '../../src/findings/updater.js';
 import { checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
+import { checkBatch, workerHeap } from '../../src/findings/check-worker.js';
 
 let service: TestService;
 let api: ProjectApi;
@@ -81,6 +84,31 @@ describe('findings updater memory', () => {
     await two.stop();
     expect(two.mostInFlight).toBe(2);
     expect(await placeholderErrors()).toBe(KEYS);
+  });
+
+  it('collects between rounds once the heap has grown past its bound, and stores every finding', async () => {
+    // New keys: v1 POST keeps the texts of existing cells, so only new cells are queued.
+    const content = Array.from({ length: KEYS }, (_, i) => [
+      { key: `bound${i}`, language: 'en', text: `Hello {name} ${i}` },
+      { key: `bound${i}`, language: 'de', text: `Hallo ${i}` },
+    ]).flat();
+    const res = await api.post('/api/v1/translations', { content });
+    expect(res.msg + res.status).toBe('OK200');
+    expect(await queued()).toBe(KEYS);
+    // A floor of one byte: the heap is past the bound after the first round (then at a quarter above what it kept).
+    const updater = new FindingsUpdater({ owner: 'bounded', batch: 10, lanes: 1, pollMs: 20, heapFloorBytes: 1 });
+    await drain(updater);
+    await updater.stop();
+    expect(updater.heap.collections).toBeGreaterThanOrEqual(1);
+    expect(await placeholderErrors()).toBe(2 * KEYS);
+  });
+
+  it('collects in a worker thread after a batch once its heap has grown past the bound', () => {
+    // This process's heap (vitest's, the service's) is past the worker's floor, as a worker's is after batches.
+    const before = workerHeap.collections;
+    const findings = checkBatch({ settings: [{}], cells: [[0, 'Hello {name}', 'Hallo', 'en', 'de', null, 'auto']] });
+    expect(findings[0]!.map((f) => f[0])).toContain('placeholders-missing');
+    expect(workerHeap.collections).toBe(before + 1);
   });
 
   it('ends an idle worker thread after its idle timeout, even the last one', async () => {
