@@ -1,6 +1,6 @@
 // An import is one transaction, also when the process dies: the service runs
 // as a real child process (npm start's entry point) and is killed with SIGKILL
-// while an import is in flight, 12 times in a row on PostgreSQL and 8 on PGlite
+// while an import is in flight, 10 times in a row on PostgreSQL and 6 on PGlite
 // in `npm test` (each restart reopens its data folder, 10–15 s on 2 cores;
 // CRASH_ROUNDS=20 runs a longer series), at moments spread over the
 // import's duration; after each restart the project holds every key of the
