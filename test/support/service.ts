@@ -2,6 +2,7 @@
 // template prepared by global-setup.ts: PGlite, or PostgreSQL when the test
 // project is `postgres` (TEST_DB_KIND).
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
@@ -64,8 +65,13 @@ export interface TestAccount {
 export async function startTestService(
   options: { env?: Record<string, string>; listen?: boolean; worker?: false } = {},
 ): Promise<TestService> {
+  // A data folder of its own unless the test names one, removed on close (a test that
+  // restarts on the same data passes its DATA_DIR and removes it itself).
+  const ownDataDir = options.env?.DATA_DIR
+    ? undefined
+    : `.test-data/run-${process.pid}-${randomBytes(4).toString('hex')}`;
   const config: Config = loadConfig({
-    DATA_DIR: `.test-data/run-${process.pid}-${randomBytes(4).toString('hex')}`,
+    DATA_DIR: ownDataDir,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:8080',
     ...options.env,
@@ -79,6 +85,10 @@ export async function startTestService(
     service.app.inject({ method: method as 'GET', url: path, headers, payload: payload as string, query });
   return {
     ...service,
+    async close() {
+      await service.close();
+      if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
+    },
     url,
     request,
     async account({ email, password = 'correct horse battery', plan } = {}) {
