@@ -17,11 +17,9 @@ import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { currentIndex, inProcessIndex, type Candidate } from './ngram-index.js';
 import {
-  codePoints,
   lengthWindow,
   normalise,
-  similarityAtLeast,
-  similarityScore,
+  scorerFor,
   substitute,
   wordsOf,
   type Normalised,
@@ -203,6 +201,9 @@ function sourcesByTerms(
        AND s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s."languageId" = ANY(${languages})`);
 }
 
+/** A normalised stored text's score against the query (normalize.ts, scorerFor). */
+type Scorer = (stored: string) => number;
+
 /** A candidate key with the most its source can score. */
 interface Reaching {
   keyId: number;
@@ -214,16 +215,14 @@ interface Reaching {
  * distinct text), best first: the edit distance's score, or 100 for a text
  * equal to the query once normalised (99 if a token cannot be carried over).
  */
-function reaching(query: Normalised, sources: SourceRow[], minScore: number): Reaching[] {
+function reaching(query: Normalised, score: Scorer, sources: SourceRow[], minScore: number): Reaching[] {
   const bounds = new Map<string, number>();
   const keys: Reaching[] = [];
-  const queryCodes = codePoints(query.text);
   for (const s of sources) {
     let bound = bounds.get(s.text);
     if (bound === undefined) {
       const stored = normalise(s.text).text;
-      // -1: it cannot reach minScore (the edit distance is computed only as far as it matters).
-      bound = stored === query.text ? 100 : Math.min(99, similarityAtLeast(queryCodes, stored, minScore));
+      bound = stored === query.text ? 100 : Math.min(99, score(stored));
       bounds.set(s.text, bound);
     }
     if (bound >= minScore) keys.push({ keyId: s.keyId, bound });
@@ -274,10 +273,11 @@ async function candidates(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
+  query: Normalised,
+  score: Scorer,
   minScore: number,
   limit: number,
 ): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
-  const query = normalise(q.text);
   const length = [...query.text].length;
   const window = lengthWindow(length, minScore);
   // Words and word pairs for a query of two words or more; trigrams for one word (a typo in it shares no word),
@@ -294,6 +294,7 @@ async function candidates(
     const keySources = (found: Candidate[]) =>
       reaching(
         query,
+        score,
         found.filter((c) => c.ref > 0 && c.ref !== q.key?.id).map((c) => ({ keyId: c.ref, text: c.text })),
         minScore,
       );
@@ -316,10 +317,10 @@ async function candidates(
   }
   const keySources = async () => {
     if (byWords) {
-      const reached = reaching(query, await sourcesByTerms(db, scope, q, length, window), minScore);
+      const reached = reaching(query, score, await sourcesByTerms(db, scope, q, length, window), minScore);
       if (reached.length) return reached;
     }
-    return reaching(query, await sourcesByIndex(db, scope, q, window), minScore);
+    return reaching(query, score, await sourcesByIndex(db, scope, q, window), minScore);
   };
   // The two kinds side by side: on a pool, each on its own connection.
   const [keys, segments] = await Promise.all([
@@ -389,15 +390,16 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   if (!Number.isFinite(minScore) || minScore < 0 || minScore > 100) throw badRequest('minScore: between 0 and 100');
   if ([...q.text].length > MAX_QUERY) throw badRequest(`text: at most ${MAX_QUERY} characters`);
   if (!q.text.trim()) return [];
-  const found = await candidates(db, scope, q, minScore, limit);
   const query = normalise(q.text);
+  const score = scorerFor(query.text);
+  const found = await candidates(db, scope, q, query, score, minScore, limit);
   const out: Suggestion[] = [];
   const add = (s: Suggestion | null) => {
     if (s) out.push(s);
   };
   for (const r of found.keys) {
     add(
-      scored(query, q, minScore, r.source, r.target, {
+      scored(query, score, q, minScore, r.source, r.target, {
         kind: 'PROJECT',
         projectId: r.projectId,
         projectName: r.projectName,
@@ -417,7 +419,7 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   }
   for (const r of found.segments) {
     add(
-      scored(query, q, minScore, r.source, r.target, {
+      scored(query, score, q, minScore, r.source, r.target, {
         kind: 'IMPORTED',
         projectId: r.projectId,
         projectName: r.projectName,
@@ -438,14 +440,10 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   return rank(out).slice(0, limit);
 }
 
-/** The score of a stored text differing from the query once normalised: the edit distance's, at most 99. */
-function fuzzyScore(query: Normalised, stored: Normalised): number {
-  return Math.min(99, similarityScore(query.text, stored.text));
-}
-
 /** The suggestion a stored pair makes, or null when it scores under minScore. */
 function scored(
   query: Normalised,
+  score: Scorer,
   q: SuggestionQuery,
   minScore: number,
   source: string,
@@ -459,13 +457,23 @@ function scored(
   const equal = stored.text === query.text;
   // Every candidate is scored; the substitution is worked out only for those that can be kept. An equal normalised
   // text scores 100 or 99 depending on the substitution, so only a differing one can be dropped before it.
-  const fuzzy = equal ? 99 : fuzzyScore(query, stored);
+  // A text differing once normalised scores the edit distance's score, at most 99.
+  const fuzzy = equal ? 99 : Math.min(99, score(stored.text));
   if (!equal && fuzzy < minScore) return null;
   const sub = substitute(query, stored, target);
   // 100 only when the normalised texts are equal and every differing token was carried into the translation.
-  const score = equal && sub.complete ? 100 : fuzzy;
-  if (score < minScore) return null;
-  return { score, exact: false, text: sub.text, source, target, substitutions: sub.substitutions, origin, sameKey };
+  const final = equal && sub.complete ? 100 : fuzzy;
+  if (final < minScore) return null;
+  return {
+    score: final,
+    exact: false,
+    text: sub.text,
+    source,
+    target,
+    substitutions: sub.substitutions,
+    origin,
+    sameKey,
+  };
 }
 
 /** Best first: score, then an exact match from the same key, any exact match, the same key, reviewed, most recent. */
