@@ -179,7 +179,9 @@ function sourcesByIndex(
  * from the primary key alone, at most PER_TERM texts on each side of the
  * query's length. The terms are brought current off the write path
  * (term-updater.ts): the texts of the keys still queued for it, in the length
- * window, are candidates too, so a text is found right after its write.
+ * window, are candidates too, so a text is found right after its write (a
+ * key both queued and indexed comes twice: reaching() keeps it once, where a
+ * UNION cost the statement a hash of the thousand texts).
  */
 function sourcesByTerms(
   db: Db,
@@ -195,7 +197,7 @@ function sourcesByTerms(
       FROM memory_term_candidates(${q.text}, ${languages}, ${length}::int, ${window.min}::int, ${window.max}::int,
              ${exclude}::int, ${PER_TERM}::int, ${QUERY_TERMS}::int, ${CANDIDATES}::int) best
       JOIN "MemorySource" s ON s."keyId" = best."keyId"
-    UNION
+    UNION ALL
     SELECT s."keyId", s.text FROM "MemorySource" s
      WHERE s."keyId" IN (SELECT "keyId" FROM "MemoryTermQueue") AND s."keyId" <> ${exclude}::int
        AND s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s."languageId" = ANY(${languages})`);
@@ -218,7 +220,10 @@ interface Reaching {
 function reaching(query: Normalised, score: Scorer, sources: SourceRow[], minScore: number): Reaching[] {
   const bounds = new Map<string, number>();
   const keys: Reaching[] = [];
+  const seen = new Set<number>();
   for (const s of sources) {
+    if (seen.has(s.keyId)) continue;
+    seen.add(s.keyId);
     let bound = bounds.get(s.text);
     if (bound === undefined) {
       const stored = normalise(s.text).text;
