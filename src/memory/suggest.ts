@@ -21,6 +21,7 @@ import {
   normalise,
   scorerFor,
   substitute,
+  UNBOUNDED,
   wordsOf,
   type Normalised,
   type Substitution,
@@ -235,22 +236,54 @@ function reaching(query: Normalised, score: Scorer, sources: SourceRow[], minSco
   return keys.sort((a, b) => b.bound - a.bound);
 }
 
-/** The kept keys' source and target texts, each target row by its primary key. */
-function keyMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<KeyRow[]> {
+/**
+ * The kept keys' source and target texts, each target row by its primary key;
+ * of the keys of one score under 100, only the `perScore` rows rank() puts
+ * first among them (the same key, reviewed, most recently edited: rows of one
+ * score differ in nothing else when their texts are those scored), so that a
+ * one-letter change of a common word, which ties with a hundred stored texts,
+ * reads ten targets rather than all of them.
+ */
+function keyMatches(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+  keys: Reaching[],
+  perScore: number,
+): Promise<KeyRow[]> {
   const projects = arrayLiteral(scope.projectIds);
+  // The same key ranks first among equals: its name is read for every row only when a key was asked for.
+  const named = q.key
+    ? {
+        join: Prisma.sql`JOIN "TranslationKey" n ON n.id = s."keyId"`,
+        first: Prisma.sql`(n.key = ${q.key.key} AND n.namespace = ${q.key.namespace}) DESC,`,
+      }
+    : { join: Prisma.empty, first: Prisma.empty };
+  const keyIds = arrayLiteral(keys.map((k) => k.keyId));
   return db.$queryRaw<KeyRow[]>(Prisma.sql`/* memory:key-matches */
     WITH tl AS MATERIALIZED (
       SELECT id, key, "projectId" FROM "Language"
        WHERE "projectId" = ANY(${projects}::int[]) AND ${sameLanguage(Prisma.sql`key`, languageCode(q.targetLanguage))}
+    ),
+    b AS (SELECT * FROM unnest(${keyIds}::int[], ${arrayLiteral(keys.map((k) => k.bound))}::int[]) AS b("keyId", bound)),
+    m AS (
+      SELECT s."keyId", s."projectId", s.text AS source, t.text AS target, t."languageId", tl.key AS language,
+             t."lastModifiedAt", t."reviewStatus", b.bound,
+             row_number() OVER (PARTITION BY b.bound ORDER BY ${named.first} t."reviewStatus"::text = 'REVIEWED' DESC,
+               t."lastModifiedAt" DESC, s."keyId", t."languageId") AS place
+        FROM "Translation" s
+        JOIN b ON b."keyId" = s."keyId"
+        JOIN tl ON tl."projectId" = s."projectId" AND tl.id <> s."languageId"
+        JOIN "Translation" t ON t."keyId" = s."keyId" AND t."languageId" = tl.id AND t.text <> ''
+        ${named.join}
+       WHERE s."keyId" = ANY(${keyIds}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
     )
-    SELECT s."keyId", s."projectId", p.name AS "projectName", k.key, k.namespace, s.text AS source, t.text AS target,
-           t."languageId", tl.key AS language, t."lastModifiedAt", t."reviewStatus"::text AS "reviewStatus"
-      FROM "Translation" s
-      JOIN tl ON tl."projectId" = s."projectId" AND tl.id <> s."languageId"
-      JOIN "Translation" t ON t."keyId" = s."keyId" AND t."languageId" = tl.id AND t.text <> ''
-      JOIN "TranslationKey" k ON k.id = s."keyId"
-      JOIN "Project" p ON p.id = s."projectId"
-     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})`);
+    SELECT m."keyId", m."projectId", p.name AS "projectName", k.key, k.namespace, m.source, m.target, m."languageId",
+           m.language, m."lastModifiedAt", m."reviewStatus"::text AS "reviewStatus"
+      FROM m
+      JOIN "TranslationKey" k ON k.id = m."keyId"
+      JOIN "Project" p ON p.id = m."projectId"
+     WHERE m.bound >= 100 OR m.place <= ${perScore}::int`);
 }
 
 function segmentMatches(
@@ -311,7 +344,7 @@ async function candidates(
       reached = keySources(found);
     }
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
-    const keys = await keysReaching(db, scope, q, limit, reached);
+    const keys = await keysReaching(db, scope, q, query, score, limit, reached);
     const segments = segmentIds.length
       ? await segmentMatches(db, scope, q, {
           candidates: Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`,
@@ -329,7 +362,7 @@ async function candidates(
   };
   // The two kinds side by side: on a pool, each on its own connection.
   const [keys, segments] = await Promise.all([
-    keySources().then((reached) => keysReaching(db, scope, q, limit, reached)),
+    keySources().then((reached) => keysReaching(db, scope, q, query, score, limit, reached)),
     (async () =>
       scope.memoryIds.length || (await hasSegments(db, scope))
         ? segmentMatches(db, scope, q, {
@@ -346,12 +379,17 @@ async function candidates(
  * first: reaching()), read best first, `limit` keys at a time (with every key
  * of the same score as the last), until `limit` of the rows read outscore
  * every key not read: most candidates of a loose match are never read with
- * their targets.
+ * their targets, and of the keys of one score under 100 only the first
+ * `limit` rows in rank()'s order (keyMatches). Those stand for the rest only
+ * if their texts still score what their candidates did: a text changed
+ * between the two reads has the batch read whole.
  */
 async function keysReaching(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
+  query: Normalised,
+  score: Scorer,
   limit: number,
   keys: Reaching[],
 ): Promise<KeyRow[]> {
@@ -361,18 +399,20 @@ async function keysReaching(
     const b = bound.get(r.keyId) ?? 0;
     return b === 100 && r.source !== q.text ? 99 : b;
   };
+  // A row's source as scored now: its bound, unless the text changed after its candidate was read.
+  const asScored = (r: KeyRow) => {
+    const stored = normalise(r.source).text;
+    return stored === query.text ? 100 : Math.min(99, score(stored));
+  };
   const rows: KeyRow[] = [];
   for (let from = 0; from < keys.length;) {
     let to = Math.min(keys.length, from + limit);
     while (to < keys.length && keys[to]!.bound === keys[to - 1]!.bound) to++;
-    rows.push(
-      ...(await keyMatches(
-        db,
-        scope,
-        q,
-        keys.slice(from, to).map((k) => k.keyId),
-      )),
-    );
+    const batch = keys.slice(from, to);
+    let read = await keyMatches(db, scope, q, batch, limit);
+    // The first rows of a score stand for all of its keys only if they score it: else all of them are read.
+    if (read.some((r) => asScored(r) !== bound.get(r.keyId))) read = await keyMatches(db, scope, q, batch, UNBOUNDED);
+    rows.push(...read);
     from = to;
     const next = keys[from]?.bound;
     if (next !== undefined && rows.filter((r) => lowest(r) > next).length >= limit) break;
