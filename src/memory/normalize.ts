@@ -111,11 +111,11 @@ export function substitute(
   return { text: out, substitutions, complete };
 }
 
-/** Rows of the edit distance, kept between calls (a lookup scores up to a thousand candidates). */
+/** Rows of editDistance, kept between calls. */
 let previousRow = new Uint32Array(64);
 let currentRow = new Uint32Array(64);
 
-/** Levenshtein distance over code points, two rows. */
+/** Levenshtein distance over code points, two rows: the definition of the score (scorerFor computes the same faster). */
 export function editDistance(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
@@ -138,117 +138,88 @@ export function editDistance(a: string, b: string): number {
   }
   return prev[y.length]!;
 }
-
-/** A text's code points (what the edit distances compare and the lengths count). */
-export function codePoints(text: string): Int32Array {
-  const out = new Int32Array(text.length);
-  let n = 0;
-  for (const ch of text) out[n++] = ch.codePointAt(0)!;
-  return out.subarray(0, n);
-}
-
-/** Per-character counts of two texts being compared (buckets of the code point's low byte). */
-const counts = new Int32Array(256);
-
-/**
- * A lower bound of the edit distance of x and y: the characters one has more
- * of than the other (an edit changes that by at most one on each side).
- * Counted in buckets of the low byte, which only merges differences away.
- */
-function countBound(x: Int32Array, y: Int32Array): number {
-  for (let i = 0; i < x.length; i++) counts[x[i]! & 255]!++;
-  for (let i = 0; i < y.length; i++) counts[y[i]! & 255]!--;
-  let more = 0;
-  let fewer = 0;
-  for (let i = 0; i < x.length; i++) {
-    const k = x[i]! & 255;
-    const c = counts[k]!;
-    if (c > 0) more += c;
-    else if (c < 0) fewer -= c;
-    counts[k] = 0;
-  }
-  for (let i = 0; i < y.length; i++) {
-    const k = y[i]! & 255;
-    const c = counts[k]!;
-    if (c > 0) more += c;
-    else if (c < 0) fewer -= c;
-    counts[k] = 0;
-  }
-  return Math.max(more, fewer);
-}
-
-/**
- * The edit distance of a and b when it is at most `max`, else max + 1: only
- * the band of cells within `max` of the diagonal is computed, and it stops
- * once a row exceeds `max` (a lookup scores up to a thousand candidates, most
- * of which cannot reach the minimum score). A pair whose character counts
- * alone differ by more than `max` is not compared at all.
- */
-export function editDistanceWithin(a: string, b: string, max: number): number {
-  return codesWithin(codePoints(a), codePoints(b), max);
-}
-
-function codesWithin(x: Int32Array, y: Int32Array, max: number): number {
-  const over = max + 1;
-  if (Math.abs(x.length - y.length) > max) return over;
-  if (!x.length || !y.length) return Math.min(over, x.length + y.length);
-  if (countBound(x, y) > max) return over;
-  if (previousRow.length <= y.length + 1) {
-    previousRow = new Uint32Array(y.length * 2 + 2);
-    currentRow = new Uint32Array(y.length * 2 + 2);
-  }
-  let prev = previousRow;
-  let cur = currentRow;
-  for (let j = 0; j <= y.length; j++) prev[j] = Math.min(j, over);
-  for (let i = 1; i <= x.length; i++) {
-    const lo = Math.max(1, i - max);
-    const hi = Math.min(y.length, i + max);
-    cur[0] = Math.min(i, over);
-    cur[lo - 1] = lo === 1 ? cur[0]! : over;
-    let least = cur[lo - 1]!;
-    const xi = x[i - 1];
-    for (let j = lo; j <= hi; j++) {
-      let v = prev[j]! + 1;
-      const left = cur[j - 1]! + 1;
-      if (left < v) v = left;
-      const diagonal = prev[j - 1]! + (xi === y[j - 1] ? 0 : 1);
-      if (diagonal < v) v = diagonal;
-      if (v > over) v = over;
-      cur[j] = v;
-      if (v < least) least = v;
-    }
-    if (hi < y.length) cur[hi + 1] = over;
-    if (least > max) return over;
-    const swap = prev;
-    prev = cur;
-    cur = swap;
-  }
-  return Math.min(prev[y.length]!, over);
-}
-
-/**
- * similarityScore(a, b) when it is at least `minScore`, else -1, computing
- * only the edit distances that can reach it (editDistanceWithin). The texts
- * may come as their code points (a query compared with many texts).
- */
-export function similarityAtLeast(a: string | Int32Array, b: string | Int32Array, minScore: number): number {
-  const x = typeof a === 'string' ? codePoints(a) : a;
-  const y = typeof b === 'string' ? codePoints(b) : b;
-  const longest = Math.max(x.length, y.length);
-  if (!longest) return 100;
-  const max = Math.floor((longest * (100 - Math.ceil(minScore))) / 100);
-  if (max < 0) return -1;
-  const distance = codesWithin(x, y, max);
-  if (distance > max) return -1;
-  const score = Math.floor((100 * (longest - distance)) / longest);
-  return score >= minScore ? score : -1;
-}
-
 /** 0–100: one minus the edit distance over the longer length, on normalised texts. */
 export function similarityScore(a: string, b: string): number {
   const longest = Math.max([...a].length, [...b].length);
   if (!longest) return 100;
   return Math.floor((100 * (longest - editDistance(a, b))) / longest);
+}
+
+/**
+ * similarityScore(query, text) for many texts against one query (a lookup
+ * scores up to a thousand candidates), by Myers' bit-parallel edit distance
+ * (G. Myers, J. ACM 46(3), 1999, in blocks of 32 rows as H. Hyyrö, 2003,
+ * gives it): the query's rows are the bits of 32-bit words, and each
+ * character of the text advances all of them by a dozen word operations,
+ * where the dynamic programme computes each cell. Over code points: an
+ * astral character is one. A 40-character query against 1,000 texts of the
+ * length window: 2.2 ms against 12.4 ms for the banded dynamic programme it
+ * replaced (docs/translation-memory.md, "Measured").
+ */
+export function scorerFor(query: string): (text: string) => number {
+  const codes = Array.from(query, (c) => c.codePointAt(0)!);
+  const m = codes.length;
+  const blocks = Math.max(1, Math.ceil(m / 32));
+  // Per character of the query, per block: the bits of the rows it stands at.
+  const peq = new Map<number, Int32Array>();
+  codes.forEach((c, i) => {
+    let masks = peq.get(c);
+    if (!masks) peq.set(c, (masks = new Int32Array(blocks)));
+    masks[i >> 5]! |= 1 << (i & 31);
+  });
+  const none = new Int32Array(blocks);
+  // The last row's bit in the last block.
+  const lastBit = (m - 1) & 31;
+  // Vertical differences of each block's rows in the current column: +1 (pv) or -1 (mv) from the row above, else 0.
+  const pv = new Int32Array(blocks);
+  const mv = new Int32Array(blocks);
+  return (text: string) => {
+    pv.fill(-1);
+    mv.fill(0);
+    // The distance of the whole query to the text's prefix read so far (the last row of the current column).
+    let distance = m;
+    let length = 0;
+    for (let k = 0; k < text.length; k++) {
+      let c = text.charCodeAt(k);
+      if (c >= 0xd800 && c < 0xdc00 && k + 1 < text.length) {
+        const low = text.charCodeAt(k + 1);
+        if (low >= 0xdc00 && low < 0xe000) {
+          c = ((c - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+          k++;
+        }
+      }
+      length++;
+      const eqs = peq.get(c) ?? none;
+      // The horizontal difference entering a block's first row: +1 for the first block (row 0 is the prefix's length).
+      let hp = 1;
+      let hm = 0;
+      for (let b = 0; b < blocks; b++) {
+        const p = pv[b]!;
+        const n = mv[b]!;
+        const eq = eqs[b]!;
+        const xv = eq | n;
+        const e = eq | hm;
+        // A sum of two 32-bit values: ^ takes it modulo 2^32, as the carry out of the word would be lost in C.
+        const xh = (((e & p) + p) ^ p) | e;
+        let ph = n | ~(xh | p);
+        let mh = p & xh;
+        const bit = b === blocks - 1 ? lastBit : 31;
+        const hpOut = (ph >>> bit) & 1;
+        const hmOut = (mh >>> bit) & 1;
+        ph = (ph << 1) | hp;
+        mh = (mh << 1) | hm;
+        pv[b] = mh | ~(xv | ph);
+        mv[b] = ph & xv;
+        hp = hpOut;
+        hm = hmOut;
+      }
+      distance += hp - hm;
+    }
+    if (!m) distance = length;
+    const longest = Math.max(m, length);
+    if (!longest) return 100;
+    return Math.floor((100 * (longest - distance)) / longest);
+  };
 }
 
 /** Code points of a normalised text: what similarityScore's lengths count (memory_length in SQL, the migration 20261129190000_memory_sources). */

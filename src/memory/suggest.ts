@@ -17,12 +17,11 @@ import { prisma, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { currentIndex, inProcessIndex, type Candidate } from './ngram-index.js';
 import {
-  codePoints,
   lengthWindow,
   normalise,
-  similarityAtLeast,
-  similarityScore,
+  scorerFor,
   substitute,
+  UNBOUNDED,
   wordsOf,
   type Normalised,
   type Substitution,
@@ -181,7 +180,9 @@ function sourcesByIndex(
  * from the primary key alone, at most PER_TERM texts on each side of the
  * query's length. The terms are brought current off the write path
  * (term-updater.ts): the texts of the keys still queued for it, in the length
- * window, are candidates too, so a text is found right after its write.
+ * window, are candidates too, so a text is found right after its write (a
+ * key both queued and indexed comes twice: reaching() keeps it once, where a
+ * UNION cost the statement a hash of the thousand texts).
  */
 function sourcesByTerms(
   db: Db,
@@ -197,11 +198,14 @@ function sourcesByTerms(
       FROM memory_term_candidates(${q.text}, ${languages}, ${length}::int, ${window.min}::int, ${window.max}::int,
              ${exclude}::int, ${PER_TERM}::int, ${QUERY_TERMS}::int, ${CANDIDATES}::int) best
       JOIN "MemorySource" s ON s."keyId" = best."keyId"
-    UNION
+    UNION ALL
     SELECT s."keyId", s.text FROM "MemorySource" s
      WHERE s."keyId" IN (SELECT "keyId" FROM "MemoryTermQueue") AND s."keyId" <> ${exclude}::int
        AND s.length BETWEEN ${window.min}::int AND ${window.max}::int AND s."languageId" = ANY(${languages})`);
 }
+
+/** A normalised stored text's score against the query (normalize.ts, scorerFor). */
+type Scorer = (stored: string) => number;
 
 /** A candidate key with the most its source can score. */
 interface Reaching {
@@ -214,16 +218,17 @@ interface Reaching {
  * distinct text), best first: the edit distance's score, or 100 for a text
  * equal to the query once normalised (99 if a token cannot be carried over).
  */
-function reaching(query: Normalised, sources: SourceRow[], minScore: number): Reaching[] {
+function reaching(query: Normalised, score: Scorer, sources: SourceRow[], minScore: number): Reaching[] {
   const bounds = new Map<string, number>();
   const keys: Reaching[] = [];
-  const queryCodes = codePoints(query.text);
+  const seen = new Set<number>();
   for (const s of sources) {
+    if (seen.has(s.keyId)) continue;
+    seen.add(s.keyId);
     let bound = bounds.get(s.text);
     if (bound === undefined) {
       const stored = normalise(s.text).text;
-      // -1: it cannot reach minScore (the edit distance is computed only as far as it matters).
-      bound = stored === query.text ? 100 : Math.min(99, similarityAtLeast(queryCodes, stored, minScore));
+      bound = stored === query.text ? 100 : Math.min(99, score(stored));
       bounds.set(s.text, bound);
     }
     if (bound >= minScore) keys.push({ keyId: s.keyId, bound });
@@ -231,22 +236,54 @@ function reaching(query: Normalised, sources: SourceRow[], minScore: number): Re
   return keys.sort((a, b) => b.bound - a.bound);
 }
 
-/** The kept keys' source and target texts, each target row by its primary key. */
-function keyMatches(db: Db, scope: MemoryScope, q: SuggestionQuery, keyIds: number[]): Promise<KeyRow[]> {
+/**
+ * The kept keys' source and target texts, each target row by its primary key;
+ * of the keys of one score under 100, only the `perScore` rows rank() puts
+ * first among them (the same key, reviewed, most recently edited: rows of one
+ * score differ in nothing else when their texts are those scored), so that a
+ * one-letter change of a common word, which ties with a hundred stored texts,
+ * reads ten targets rather than all of them.
+ */
+function keyMatches(
+  db: Db,
+  scope: MemoryScope,
+  q: SuggestionQuery,
+  keys: Reaching[],
+  perScore: number,
+): Promise<KeyRow[]> {
   const projects = arrayLiteral(scope.projectIds);
+  // The same key ranks first among equals: its name is read for every row only when a key was asked for.
+  const named = q.key
+    ? {
+        join: Prisma.sql`JOIN "TranslationKey" n ON n.id = s."keyId"`,
+        first: Prisma.sql`(n.key = ${q.key.key} AND n.namespace = ${q.key.namespace}) DESC,`,
+      }
+    : { join: Prisma.empty, first: Prisma.empty };
+  const keyIds = arrayLiteral(keys.map((k) => k.keyId));
   return db.$queryRaw<KeyRow[]>(Prisma.sql`/* memory:key-matches */
     WITH tl AS MATERIALIZED (
       SELECT id, key, "projectId" FROM "Language"
        WHERE "projectId" = ANY(${projects}::int[]) AND ${sameLanguage(Prisma.sql`key`, languageCode(q.targetLanguage))}
+    ),
+    b AS (SELECT * FROM unnest(${keyIds}::int[], ${arrayLiteral(keys.map((k) => k.bound))}::int[]) AS b("keyId", bound)),
+    m AS (
+      SELECT s."keyId", s."projectId", s.text AS source, t.text AS target, t."languageId", tl.key AS language,
+             t."lastModifiedAt", t."reviewStatus", b.bound,
+             row_number() OVER (PARTITION BY b.bound ORDER BY ${named.first} t."reviewStatus"::text = 'REVIEWED' DESC,
+               t."lastModifiedAt" DESC, s."keyId", t."languageId") AS place
+        FROM "Translation" s
+        JOIN b ON b."keyId" = s."keyId"
+        JOIN tl ON tl."projectId" = s."projectId" AND tl.id <> s."languageId"
+        JOIN "Translation" t ON t."keyId" = s."keyId" AND t."languageId" = tl.id AND t.text <> ''
+        ${named.join}
+       WHERE s."keyId" = ANY(${keyIds}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})
     )
-    SELECT s."keyId", s."projectId", p.name AS "projectName", k.key, k.namespace, s.text AS source, t.text AS target,
-           t."languageId", tl.key AS language, t."lastModifiedAt", t."reviewStatus"::text AS "reviewStatus"
-      FROM "Translation" s
-      JOIN tl ON tl."projectId" = s."projectId" AND tl.id <> s."languageId"
-      JOIN "Translation" t ON t."keyId" = s."keyId" AND t."languageId" = tl.id AND t.text <> ''
-      JOIN "TranslationKey" k ON k.id = s."keyId"
-      JOIN "Project" p ON p.id = s."projectId"
-     WHERE s."keyId" = ANY(${arrayLiteral(keyIds)}::int[]) AND s."languageId" = ANY(${sourceLanguageIds(scope, q)})`);
+    SELECT m."keyId", m."projectId", p.name AS "projectName", k.key, k.namespace, m.source, m.target, m."languageId",
+           m.language, m."lastModifiedAt", m."reviewStatus"::text AS "reviewStatus"
+      FROM m
+      JOIN "TranslationKey" k ON k.id = m."keyId"
+      JOIN "Project" p ON p.id = m."projectId"
+     WHERE m.bound >= 100 OR m.place <= ${perScore}::int`);
 }
 
 function segmentMatches(
@@ -274,10 +311,11 @@ async function candidates(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
+  query: Normalised,
+  score: Scorer,
   minScore: number,
   limit: number,
 ): Promise<{ keys: KeyRow[]; segments: SegmentRow[] }> {
-  const query = normalise(q.text);
   const length = [...query.text].length;
   const window = lengthWindow(length, minScore);
   // Words and word pairs for a query of two words or more; trigrams for one word (a typo in it shares no word),
@@ -294,6 +332,7 @@ async function candidates(
     const keySources = (found: Candidate[]) =>
       reaching(
         query,
+        score,
         found.filter((c) => c.ref > 0 && c.ref !== q.key?.id).map((c) => ({ keyId: c.ref, text: c.text })),
         minScore,
       );
@@ -305,7 +344,7 @@ async function candidates(
       reached = keySources(found);
     }
     const segmentIds = found.filter((c) => c.ref < 0).map((c) => -c.ref);
-    const keys = await keysReaching(db, scope, q, limit, reached);
+    const keys = await keysReaching(db, scope, q, query, score, limit, reached);
     const segments = segmentIds.length
       ? await segmentMatches(db, scope, q, {
           candidates: Prisma.sql`g.id = ANY(${arrayLiteral(segmentIds)}::int[])`,
@@ -316,14 +355,14 @@ async function candidates(
   }
   const keySources = async () => {
     if (byWords) {
-      const reached = reaching(query, await sourcesByTerms(db, scope, q, length, window), minScore);
+      const reached = reaching(query, score, await sourcesByTerms(db, scope, q, length, window), minScore);
       if (reached.length) return reached;
     }
-    return reaching(query, await sourcesByIndex(db, scope, q, window), minScore);
+    return reaching(query, score, await sourcesByIndex(db, scope, q, window), minScore);
   };
   // The two kinds side by side: on a pool, each on its own connection.
   const [keys, segments] = await Promise.all([
-    keySources().then((reached) => keysReaching(db, scope, q, limit, reached)),
+    keySources().then((reached) => keysReaching(db, scope, q, query, score, limit, reached)),
     (async () =>
       scope.memoryIds.length || (await hasSegments(db, scope))
         ? segmentMatches(db, scope, q, {
@@ -340,12 +379,17 @@ async function candidates(
  * first: reaching()), read best first, `limit` keys at a time (with every key
  * of the same score as the last), until `limit` of the rows read outscore
  * every key not read: most candidates of a loose match are never read with
- * their targets.
+ * their targets, and of the keys of one score under 100 only the first
+ * `limit` rows in rank()'s order (keyMatches). Those stand for the rest only
+ * if their texts still score what their candidates did: a text changed
+ * between the two reads has the batch read whole.
  */
 async function keysReaching(
   db: Db,
   scope: MemoryScope,
   q: SuggestionQuery,
+  query: Normalised,
+  score: Scorer,
   limit: number,
   keys: Reaching[],
 ): Promise<KeyRow[]> {
@@ -355,18 +399,20 @@ async function keysReaching(
     const b = bound.get(r.keyId) ?? 0;
     return b === 100 && r.source !== q.text ? 99 : b;
   };
+  // A row's source as scored now: its bound, unless the text changed after its candidate was read.
+  const asScored = (r: KeyRow) => {
+    const stored = normalise(r.source).text;
+    return stored === query.text ? 100 : Math.min(99, score(stored));
+  };
   const rows: KeyRow[] = [];
   for (let from = 0; from < keys.length;) {
     let to = Math.min(keys.length, from + limit);
     while (to < keys.length && keys[to]!.bound === keys[to - 1]!.bound) to++;
-    rows.push(
-      ...(await keyMatches(
-        db,
-        scope,
-        q,
-        keys.slice(from, to).map((k) => k.keyId),
-      )),
-    );
+    const batch = keys.slice(from, to);
+    let read = await keyMatches(db, scope, q, batch, limit);
+    // The first rows of a score stand for all of its keys only if they score it: else all of them are read.
+    if (read.some((r) => asScored(r) !== bound.get(r.keyId))) read = await keyMatches(db, scope, q, batch, UNBOUNDED);
+    rows.push(...read);
     from = to;
     const next = keys[from]?.bound;
     if (next !== undefined && rows.filter((r) => lowest(r) > next).length >= limit) break;
@@ -389,15 +435,16 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   if (!Number.isFinite(minScore) || minScore < 0 || minScore > 100) throw badRequest('minScore: between 0 and 100');
   if ([...q.text].length > MAX_QUERY) throw badRequest(`text: at most ${MAX_QUERY} characters`);
   if (!q.text.trim()) return [];
-  const found = await candidates(db, scope, q, minScore, limit);
   const query = normalise(q.text);
+  const score = scorerFor(query.text);
+  const found = await candidates(db, scope, q, query, score, minScore, limit);
   const out: Suggestion[] = [];
   const add = (s: Suggestion | null) => {
     if (s) out.push(s);
   };
   for (const r of found.keys) {
     add(
-      scored(query, q, minScore, r.source, r.target, {
+      scored(query, score, q, minScore, r.source, r.target, {
         kind: 'PROJECT',
         projectId: r.projectId,
         projectName: r.projectName,
@@ -417,7 +464,7 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   }
   for (const r of found.segments) {
     add(
-      scored(query, q, minScore, r.source, r.target, {
+      scored(query, score, q, minScore, r.source, r.target, {
         kind: 'IMPORTED',
         projectId: r.projectId,
         projectName: r.projectName,
@@ -438,14 +485,10 @@ export async function suggest(scope: MemoryScope, q: SuggestionQuery, db: Db = p
   return rank(out).slice(0, limit);
 }
 
-/** The score of a stored text differing from the query once normalised: the edit distance's, at most 99. */
-function fuzzyScore(query: Normalised, stored: Normalised): number {
-  return Math.min(99, similarityScore(query.text, stored.text));
-}
-
 /** The suggestion a stored pair makes, or null when it scores under minScore. */
 function scored(
   query: Normalised,
+  score: Scorer,
   q: SuggestionQuery,
   minScore: number,
   source: string,
@@ -459,13 +502,23 @@ function scored(
   const equal = stored.text === query.text;
   // Every candidate is scored; the substitution is worked out only for those that can be kept. An equal normalised
   // text scores 100 or 99 depending on the substitution, so only a differing one can be dropped before it.
-  const fuzzy = equal ? 99 : fuzzyScore(query, stored);
+  // A text differing once normalised scores the edit distance's score, at most 99.
+  const fuzzy = equal ? 99 : Math.min(99, score(stored.text));
   if (!equal && fuzzy < minScore) return null;
   const sub = substitute(query, stored, target);
   // 100 only when the normalised texts are equal and every differing token was carried into the translation.
-  const score = equal && sub.complete ? 100 : fuzzy;
-  if (score < minScore) return null;
-  return { score, exact: false, text: sub.text, source, target, substitutions: sub.substitutions, origin, sameKey };
+  const final = equal && sub.complete ? 100 : fuzzy;
+  if (final < minScore) return null;
+  return {
+    score: final,
+    exact: false,
+    text: sub.text,
+    source,
+    target,
+    substitutions: sub.substitutions,
+    origin,
+    sameKey,
+  };
 }
 
 /** Best first: score, then an exact match from the same key, any exact match, the same key, reviewed, most recent. */

@@ -3,6 +3,7 @@
 // their origin; and who sees whose texts — the account's other projects, a
 // project API key only its own project and the memories shared with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 
@@ -19,6 +20,12 @@ const SUGGEST = `query($projectToken: String, $sourceText: String, $key: String,
     sourceLanguage sourceText
     suggestions { score exact text source target substituted sameKey substitutions { kind from to }
       origin { kind projectName key namespace language memoryName lastEditedAt lastEditedBy reviewed } }
+  }
+}`;
+
+const LIMITED = `query($projectToken: String, $key: String, $targetLanguage: String!, $limit: Int) {
+  memorySuggestions(projectToken: $projectToken, key: $key, targetLanguage: $targetLanguage, limit: $limit) {
+    suggestions { score sameKey origin { key reviewed } }
   }
 }`;
 
@@ -158,6 +165,72 @@ describe('translation memory suggestions', () => {
       ['Memory A2', 'other', 'Sichern'],
     ]);
     expect(list.map((s: any) => s.text)).not.toContain('Speichern');
+  });
+
+  it('of more matches of one score than the limit, gives those ranked first: the same key, reviewed, most recent', async () => {
+    // 31 stored texts one letter from the query, so all score the same (the lookup reads only the first `limit`
+    // targets of such a score, ranked in SQL as rank() ranks them).
+    const t = await projectApi(service, owner, 'Memory ties');
+    await t.post('/api/v1/languages', { key: 'de' });
+    const ties = Array.from({ length: 30 }, (_, i) => `tie.${String(i).padStart(2, '0')}`);
+    await write(t, [
+      ...ties.flatMap((key, i) => [
+        { key, language: 'en', text: 'Close the window' },
+        { key, language: 'de', text: `Fenster schließen ${i}` },
+      ]),
+      { key: 'pick', language: 'en', text: 'Close the window' },
+      { key: 'pick', language: 'de', text: 'Gewählt' },
+    ]);
+    for (const key of ['tie.07', 'tie.19', 'tie.23'])
+      expect((await t.patch('/api/v2/translations', { key, language: 'de', reviewStatus: 'REVIEWED' })).status).toBe(
+        200,
+      );
+    expect(
+      (await t.patch('/api/v2/translations', { key: 'tie.11', language: 'de', text: 'Fenster schließen, neu' })).status,
+    ).toBe(200);
+    // Asked for a key named 'pick' of another project of the account, whose text is the query.
+    const u = await projectApi(service, owner, 'Memory ties 2');
+    await u.post('/api/v1/languages', { key: 'de' });
+    await write(u, [{ key: 'pick', language: 'en', text: 'Close the windows' }]);
+    const ask = async (limit: number) => {
+      const out = await gqlAs({ authorization: owner.token }, LIMITED, {
+        projectToken: u.projectToken,
+        key: 'pick',
+        targetLanguage: 'de',
+        limit,
+      });
+      expect(out.errors).toBeUndefined();
+      return out.data.memorySuggestions.suggestions as { score: number; sameKey: boolean; origin: any }[];
+    };
+    const five = await ask(5);
+    expect(new Set(five.map((s) => s.score))).toEqual(new Set([94]));
+    expect(five.map((s) => [s.origin.key, s.sameKey])[0]).toEqual(['pick', true]);
+    expect(
+      five
+        .slice(1, 4)
+        .map((s) => [s.origin.key, s.origin.reviewed])
+        .sort(),
+    ).toEqual([
+      ['tie.07', true],
+      ['tie.19', true],
+      ['tie.23', true],
+    ]);
+    expect(five[4]!.origin.key).toBe('tie.11');
+    // Every limit gives the first of the longer list.
+    const keysOf = (list: { origin: any }[]) => list.map((s) => s.origin.key);
+    expect(keysOf(await ask(1))).toEqual(keysOf(five).slice(0, 1));
+    expect(new Set(keysOf(await ask(4)))).toEqual(new Set(keysOf(five).slice(0, 4)));
+    expect(await ask(40)).toHaveLength(31);
+    // A text changed after its candidate was read (here behind the memory's back: PGlite's in-process index keeps the
+    // old text) does not score what the first rows of its score stand for: all of them are read, and the limit is
+    // still filled with the best of the rest.
+    await service.db.prisma.$executeRaw(Prisma.sql`
+      UPDATE "Translation" s SET text = 'Open a new tab' FROM "TranslationKey" k, "Language" l, "Project" p
+       WHERE k.id = s."keyId" AND l.id = s."languageId" AND p.id = k."projectId"
+         AND p.name = 'Memory ties' AND k.key = 'tie.07' AND l.key = 'en'`);
+    const four = await ask(4);
+    expect(four.map((s) => s.score)).toEqual([94, 94, 94, 94]);
+    expect(keysOf(four).sort()).toEqual(['pick', 'tie.11', 'tie.19', 'tie.23']);
   });
 
   it('answers over REST beside the contract, in the envelope', async () => {

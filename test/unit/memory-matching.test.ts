@@ -6,7 +6,7 @@ import {
   editDistance,
   lengthWindow,
   normalise,
-  similarityAtLeast,
+  scorerFor,
   similarityScore,
   substitute,
   trigrams,
@@ -86,19 +86,24 @@ describe('score', () => {
     expect(editDistance(long, 'x')).toBe(299);
   });
 
-  it('similarityAtLeast is the score when it reaches the minimum, else -1, whatever prunes it', () => {
-    // ġ (U+0121) shares its low byte with ! (U+0021): counted in one bucket. Astral characters are one code point.
-    const alphabet = ['a', 'b', 'c', ' ', '!', 'ġ', 'ä', '😀', '𝒳'];
+  it('scorerFor gives similarityScore for texts of any length, astral characters one each', () => {
+    // Myers' algorithm keeps the query's rows in 32-bit words: queries of up to 150 characters cross 1 to 5 words.
+    // ġ (U+0121) shares its low byte with ! (U+0021); 😀 and 𝒳 are two UTF-16 units, one code point.
+    const alphabet = ['a', 'b', 'c', ' ', '!', 'ġ', 'ä', '😀', '𝒳', '\uE003'];
     let seed = 11;
     const random = (n: number) => (seed = (seed * 48_271) % 2_147_483_647) % n;
-    const text = () => Array.from({ length: random(14) }, () => alphabet[random(alphabet.length)]).join('');
-    for (let i = 0; i < 3_000; i++) {
-      const a = text();
-      const b = random(3) ? text() : `${a}${alphabet[random(alphabet.length)]}`;
-      const score = similarityScore(a, b);
-      for (const minScore of [0, 30, 50, 75, 90, 100])
-        expect(similarityAtLeast(a, b, minScore), `${a} / ${b} / ${minScore}`).toBe(score >= minScore ? score : -1);
+    const text = (max: number) => Array.from({ length: random(max) }, () => alphabet[random(alphabet.length)]).join('');
+    for (let i = 0; i < 2_000; i++) {
+      const longest = i % 5 ? 40 : 150;
+      const a = text(longest);
+      const score = scorerFor(a);
+      // Unrelated texts, and the query with an edit or two (the close matches a lookup keeps).
+      const edited = `${a.slice(0, random(a.length + 1))}${text(3)}${a.slice(random(a.length + 1))}`;
+      for (const b of [text(longest), edited, a, '']) expect(score(b), `${a} / ${b}`).toBe(similarityScore(a, b));
     }
+    expect(scorerFor('')('')).toBe(100);
+    expect(scorerFor('')('abc')).toBe(0);
+    expect(scorerFor('kitten')('sitting')).toBe(57);
   });
 
   it('trigrams are of words, lower case, without tokens', () => {
@@ -125,14 +130,19 @@ describe('lengthWindow', () => {
     const word = () => 'abcde'.slice(0, 1 + next(5));
     const texts = Array.from({ length: 120 }, () => Array.from({ length: 1 + next(8) }, word).join(' '));
     let inside = 0;
-    for (const minScore of [1, 30, 50, 67, 80, 99, 100])
-      for (const a of texts)
-        for (const b of texts) {
+    const missed: string[] = [];
+    // Each pair's score once, and one expect at the end (100,000 of them ran past the timeout on a loaded machine).
+    for (const a of texts)
+      for (const b of texts) {
+        const score = similarityScore(a, b);
+        const length = [...b].length;
+        for (const minScore of [1, 30, 50, 67, 80, 99, 100]) {
           const { min, max } = lengthWindow([...a].length, minScore);
-          const length = [...b].length;
-          if (similarityScore(a, b) >= minScore) expect(length >= min && length <= max).toBe(true);
+          if (score >= minScore && !(length >= min && length <= max)) missed.push(`${a} / ${b} / ${minScore}`);
           if (length >= min && length <= max) inside++;
         }
+      }
+    expect(missed).toEqual([]);
     expect(inside).toBeGreaterThan(0);
   });
 });
