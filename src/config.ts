@@ -383,7 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             transfer: int(env, 'ADMISSION_TRANSFERS', 1, 1, 10_000),
           },
       maxQueueMs: int(env, 'ADMISSION_MAX_QUEUE_MS', 500, 0, 600_000),
-      maxLagMs: int(env, 'ADMISSION_MAX_LAG_MS', 50, 1, 600_000),
+      maxLagMs: int(env, 'ADMISSION_MAX_LAG_MS', 200, 1, 600_000),
     },
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
