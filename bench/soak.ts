@@ -93,20 +93,26 @@ async function main() {
   });
   try {
     const base = service.url;
+    // The set-up is sent again while refused (a service just started may still be busy with its own start).
     const created = await (
-      await fetch(`${base}/api/v2/projects`, {
-        method: 'POST',
-        headers: { authorization: TOKEN, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'soak' }),
-      })
+      await admitted(() =>
+        fetch(`${base}/api/v2/projects`, {
+          method: 'POST',
+          headers: { authorization: TOKEN, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'soak' }),
+        }),
+      )
     ).json();
     const { apiKey, projectToken } = created.data as { apiKey: string; projectToken: string };
     const key = { 'x-service-token': apiKey };
-    await fetch(`${base}/api/v1/languages`, {
-      method: 'POST',
-      headers: { ...key, 'content-type': 'application/json' },
-      body: JSON.stringify({ key: 'de', name: 'German' }),
-    });
+    const language = await admitted(() =>
+      fetch(`${base}/api/v1/languages`, {
+        method: 'POST',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'de', name: 'German' }),
+      }),
+    );
+    if (language.status !== 200) throw new Error(`adding a language failed: ${language.status}`);
     // Every client's keys exist before the clock starts (PATCH needs them).
     const seed: Record<string, Record<string, string>> = { en: {}, de: {} };
     for (let c = 0; c < CLIENTS; c++)
@@ -114,7 +120,7 @@ async function main() {
         seed.en![`c${c}.k${k}`] = `seed ${c}.${k}`;
         seed.de![`c${c}.k${k}`] = `saat ${c}.${k}`;
       }
-    const seeded = await importFile(base, key, 'multi-language-json', seed, []);
+    const seeded = await admitted(() => importFile(base, key, 'multi-language-json', seed, []));
     if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.status}`);
 
     /** The last acknowledged text of each cell: `language\0key` → text. */
@@ -366,6 +372,17 @@ async function main() {
     await service.kill('SIGTERM');
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The answer to `call`, sent again after Retry-After while it is refused (503 with Retry-After). */
+async function admitted(call: () => Promise<Response>): Promise<Response> {
+  for (;;) {
+    const res = await call();
+    const retryAfter = res.status === 503 ? Number(res.headers.get('retry-after')) : 0;
+    if (!retryAfter) return res;
+    await res.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
   }
 }
 
