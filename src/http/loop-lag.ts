@@ -6,7 +6,7 @@
 // loop is late, more work only makes every request slower.
 //
 // The delay kept is a mean over time (exponentially weighted, time constant
-// `smoothingMs`), so that one long task — a large import's statement on the
+// `smoothingMs`), so that one task of a few hundred milliseconds — a large statement on the
 // embedded database, which runs in this thread — does not refuse everything
 // behind it, while a loop that stays late (more work than the thread can do)
 // is seen within a few hundred milliseconds. A tick that is overdue right now
