@@ -22,7 +22,7 @@
 // The load generator shares the machine: its own event loop's delay (p99) is
 // printed too, as every latency measured here includes it.
 // PostgreSQL: --db postgres with BENCH_DATABASE_URL or TEST_DATABASE_URL.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -223,11 +223,29 @@ async function main() {
       }
     }
 
+    // The service's CPU time over the counted part: whether it stayed fully used (its JavaScript thread
+    // near one core) while it shed.
+    const pid = service.child.pid!;
+    let cpuFrom = { main: 0, all: 0, at: 0 };
+    let ownFrom = process.cpuUsage();
+    const cpuMark = setTimeout(() => {
+      cpuFrom = serviceCpu(pid);
+      ownFrom = process.cpuUsage();
+    }, WARMUP_MS);
     const started = performance.now();
     const clientLoop = monitorEventLoopDelay({ resolution: 10 });
     clientLoop.enable();
     await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
     clientLoop.disable();
+    clearTimeout(cpuMark);
+    const cpuTo = serviceCpu(pid);
+    const cpuSeconds = (cpuTo.at - cpuFrom.at) / 1000;
+    const own = process.cpuUsage(ownFrom);
+    const cpu = {
+      main: (cpuTo.main - cpuFrom.main) / cpuSeconds,
+      all: (cpuTo.all - cpuFrom.all) / cpuSeconds,
+      generator: (own.user + own.system) / 1e6 / cpuSeconds,
+    };
     const elapsed = (performance.now() - started - WARMUP_MS) / 1000;
     const samples = allSamples.filter((s) => s.at >= WARMUP_MS);
     const warm = allSamples.filter((s) => s.at < WARMUP_MS && s.status >= 200 && s.status < 300).map((s) => s.ms);
@@ -282,6 +300,9 @@ async function main() {
       shed: shedSamples.length,
       shedShare: samples.length ? shedSamples.length / samples.length : 0,
       shedP99: shedSamples.length ? Math.round(percentile(shedSamples, 99)) : 0,
+      serviceCpuMainThread: Number(cpu.main.toFixed(2)),
+      serviceCpuProcess: Number(cpu.all.toFixed(2)),
+      generatorCpu: Number(cpu.generator.toFixed(2)),
       clientLoopDelayP99: Math.round(clientLoop.percentile(99) / 1e6),
       clientLoopDelayMax: Math.round(clientLoop.max / 1e6),
       p50: Math.round(percentile(all, 50)),
@@ -297,6 +318,10 @@ async function main() {
           `${summary.shed} shed (${(100 * summary.shedShare).toFixed(1)} %, answered in p99 ${summary.shedP99} ms)`,
       );
       console.log(`admitted: p50 ${summary.p50} ms, p99 ${summary.p99} ms, max ${summary.max} ms`);
+      console.log(
+        `the service's CPU: its JavaScript thread ${summary.serviceCpuMainThread} of a core, the whole process ${summary.serviceCpuProcess} cores; ` +
+          `the load generator's ${summary.generatorCpu} cores`,
+      );
       if (warm.length)
         console.log(
           `warm-up (${WARMUP_MS / 1000} s, not counted): ${warm.length} admitted, p99 ${Math.round(percentile(warm, 99))} ms`,
@@ -348,6 +373,7 @@ async function main() {
       const note =
         `${summary.requests} requests, ${ok.length} admitted, ${summary.shed} shed; lost writes ${lost}; ` +
         `other errors ${unexpected.length}; ${values['ignore-retry-after'] ? 'Retry-After ignored' : 'Retry-After honoured'}; ` +
+        `service CPU: thread ${summary.serviceCpuMainThread}, process ${summary.serviceCpuProcess} cores, generator ${summary.generatorCpu}; ` +
         `load generator's loop delay p99 ${summary.clientLoopDelayP99} ms; load ${loadavg()[0]!.toFixed(1)}`;
       writeResultsPage(
         save([
@@ -373,6 +399,20 @@ async function main() {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** CPU seconds of a process's main thread and of the whole process (Linux /proc), and when read (ms). */
+function serviceCpu(pid: number): { main: number; all: number; at: number } {
+  const seconds = (stat: string) => {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks of 1/100 s.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  return {
+    main: seconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
+    all: seconds(readFileSync(`/proc/${pid}/stat`, 'utf8')),
+    at: performance.now(),
+  };
 }
 
 /** The answer to `call`, sent again after Retry-After while it is refused (503 with Retry-After). */
