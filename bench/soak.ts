@@ -226,7 +226,7 @@ async function main() {
     // The service's CPU time over the counted part: whether it stayed fully used (its JavaScript thread
     // near one core) while it shed.
     const pid = service.child.pid!;
-    let cpuFrom = { main: 0, all: 0, at: 0 };
+    let cpuFrom = { main: 0, all: 0, runnable: 0, at: 0 };
     let ownFrom = process.cpuUsage();
     const cpuMark = setTimeout(() => {
       cpuFrom = serviceCpu(pid);
@@ -245,6 +245,7 @@ async function main() {
       main: (cpuTo.main - cpuFrom.main) / cpuSeconds,
       all: (cpuTo.all - cpuFrom.all) / cpuSeconds,
       generator: (own.user + own.system) / 1e6 / cpuSeconds,
+      runnable: (cpuTo.runnable - cpuFrom.runnable) / cpuSeconds,
     };
     const elapsed = (performance.now() - started - WARMUP_MS) / 1000;
     const samples = allSamples.filter((s) => s.at >= WARMUP_MS);
@@ -303,6 +304,7 @@ async function main() {
       serviceCpuMainThread: Number(cpu.main.toFixed(2)),
       serviceCpuProcess: Number(cpu.all.toFixed(2)),
       generatorCpu: Number(cpu.generator.toFixed(2)),
+      serviceWaitingForCpu: Number(cpu.runnable.toFixed(2)),
       clientLoopDelayP99: Math.round(clientLoop.percentile(99) / 1e6),
       clientLoopDelayMax: Math.round(clientLoop.max / 1e6),
       p50: Math.round(percentile(all, 50)),
@@ -320,7 +322,8 @@ async function main() {
       console.log(`admitted: p50 ${summary.p50} ms, p99 ${summary.p99} ms, max ${summary.max} ms`);
       console.log(
         `the service's CPU: its JavaScript thread ${summary.serviceCpuMainThread} of a core, the whole process ${summary.serviceCpuProcess} cores; ` +
-          `the load generator's ${summary.generatorCpu} cores`,
+          `the load generator's ${summary.generatorCpu} cores; the service's thread waited for a core ` +
+          `${(100 * summary.serviceWaitingForCpu).toFixed(0)} % of the time (ready to run, another process running)`,
       );
       if (warm.length)
         console.log(
@@ -374,6 +377,7 @@ async function main() {
         `${summary.requests} requests, ${ok.length} admitted, ${summary.shed} shed; lost writes ${lost}; ` +
         `other errors ${unexpected.length}; ${values['ignore-retry-after'] ? 'Retry-After ignored' : 'Retry-After honoured'}; ` +
         `service CPU: thread ${summary.serviceCpuMainThread}, process ${summary.serviceCpuProcess} cores, generator ${summary.generatorCpu}; ` +
+        `service thread waiting for a core ${(100 * summary.serviceWaitingForCpu).toFixed(0)} % of the time; ` +
         `load generator's loop delay p99 ${summary.clientLoopDelayP99} ms; load ${loadavg()[0]!.toFixed(1)}`;
       writeResultsPage(
         save([
@@ -401,8 +405,11 @@ async function main() {
   }
 }
 
-/** CPU seconds of a process's main thread and of the whole process (Linux /proc), and when read (ms). */
-function serviceCpu(pid: number): { main: number; all: number; at: number } {
+/**
+ * CPU seconds of a process's main thread and of the whole process, the seconds its main thread was ready
+ * to run but waited for a core (the scheduler's run queue), all from Linux /proc, and when read (ms).
+ */
+function serviceCpu(pid: number): { main: number; all: number; runnable: number; at: number } {
   const seconds = (stat: string) => {
     // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks of 1/100 s.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -411,6 +418,7 @@ function serviceCpu(pid: number): { main: number; all: number; at: number } {
   return {
     main: seconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
     all: seconds(readFileSync(`/proc/${pid}/stat`, 'utf8')),
+    runnable: Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e9,
     at: performance.now(),
   };
 }
