@@ -1,23 +1,32 @@
-// npm run soak [-- --clients 200] [--seconds 60] [--db pglite|postgres] [--rate-limit 0] [--save]
-// --save: the run's figures (admitted throughput, shed share, p99 of the admitted) into bench/results.json
-// and the table of docs/benchmarks.md, named after ADMISSION (set ADMISSION=true in the environment to turn it on).
+// npm run soak [-- --clients 200] [--seconds 60] [--warmup 5] [--db pglite|postgres] [--rate-limit 0] [--ignore-retry-after] [--save]
+// --save: the run's figures (admitted throughput, shed share, p99 of the admitted and of the sheds, lost
+// writes) into bench/results.json and the table of docs/benchmarks.md, named after ADMISSION (the service
+// inherits this process's environment: ADMISSION=true turns admission on, ADMISSION_* tune it).
 //
 // The soak test: the service as its own process (npm start's entry point),
 // one project, N concurrent clients for S seconds, each looping over a mix of
 // reads (REST v2 translations pages, GraphQL), v2 PATCH of one translation,
-// v1 POST of new keys, file imports (v2 import, replacing texts) and, for one
-// client, publications. Each client writes only its own keys and waits for
+// v1 POST of new keys, file imports (v2 import, replacing texts), exports
+// (v4, the whole project) and, for one client, publications. A client whose
+// request is shed waits its Retry-After (with jitter, as a client honouring
+// the header would) before its next request; --ignore-retry-after sends the
+// next one at once. Each client writes only its own keys and waits for
 // each answer, so the last acknowledged write of every cell is known; at the
 // end the project is exported and every acknowledged write must be in it.
 // Fails (exit 1) on a lost write or on any answer other than 2xx, 429 and the
 // admission's 503 (src/http/admission.ts: refused at once under overload, with
 // Retry-After; counted as shed). The p99 figures are those of the admitted
 // (answered 2xx) requests; the shed share and the admitted throughput are printed.
+// The first --warmup seconds (the clients' first connections, the service's
+// first run of each path) are run but not counted; their p99 is printed apart.
+// The load generator shares the machine: its own event loop's delay (p99) is
+// printed too, as every latency measured here includes it.
 // PostgreSQL: --db postgres with BENCH_DATABASE_URL or TEST_DATABASE_URL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServiceProcess } from '../scripts/lib/service-process.js';
 import { machine, percentile, save } from './lib/report.js';
 import { writeResultsPage } from './lib/results-page.js';
@@ -28,18 +37,21 @@ const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '60' },
+    warmup: { type: 'string', default: '5' },
     db: { type: 'string', default: 'pglite' },
     'rate-limit': { type: 'string', default: '0' },
     json: { type: 'boolean', default: false },
+    'ignore-retry-after': { type: 'boolean', default: false },
     save: { type: 'boolean', default: false },
   },
 });
 const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
+const WARMUP_MS = Number(values.warmup) * 1000;
 const KEYS_PER_CLIENT = 10;
 const TOKEN = 'lms_pat_soak_admin_token_0123456789';
 
-type Kind = 'read-rest' | 'read-graphql' | 'patch-v2' | 'post-v1' | 'import' | 'publish';
+type Kind = 'read-rest' | 'read-graphql' | 'patch-v2' | 'post-v1' | 'import' | 'export' | 'publish';
 
 interface Sample {
   kind: Kind;
@@ -47,17 +59,22 @@ interface Sample {
   status: number;
   /** Refused by admission (503 with Retry-After). */
   shed?: boolean;
+  /** Retry-After of a 429 or 503, s. */
+  retryAfter?: number;
+  /** When it was sent, ms since the clock started. */
+  at: number;
 }
 
 const SHED = 'The service is at capacity';
 
 /** The actions of a client, by weight (publish is client 0's alone, see below). */
 const MIX: [Kind, number][] = [
-  ['read-rest', 30],
-  ['read-graphql', 15],
-  ['patch-v2', 30],
+  ['read-rest', 28],
+  ['read-graphql', 14],
+  ['patch-v2', 28],
   ['post-v1', 20],
   ['import', 5],
+  ['export', 5],
 ];
 const TOTAL = MIX.reduce((n, [, w]) => n + w, 0);
 
@@ -76,20 +93,26 @@ async function main() {
   });
   try {
     const base = service.url;
+    // The set-up is sent again while refused (a service just started may still be busy with its own start).
     const created = await (
-      await fetch(`${base}/api/v2/projects`, {
-        method: 'POST',
-        headers: { authorization: TOKEN, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'soak' }),
-      })
+      await admitted(() =>
+        fetch(`${base}/api/v2/projects`, {
+          method: 'POST',
+          headers: { authorization: TOKEN, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'soak' }),
+        }),
+      )
     ).json();
     const { apiKey, projectToken } = created.data as { apiKey: string; projectToken: string };
     const key = { 'x-service-token': apiKey };
-    await fetch(`${base}/api/v1/languages`, {
-      method: 'POST',
-      headers: { ...key, 'content-type': 'application/json' },
-      body: JSON.stringify({ key: 'de', name: 'German' }),
-    });
+    const language = await admitted(() =>
+      fetch(`${base}/api/v1/languages`, {
+        method: 'POST',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'de', name: 'German' }),
+      }),
+    );
+    if (language.status !== 200) throw new Error(`adding a language failed: ${language.status}`);
     // Every client's keys exist before the clock starts (PATCH needs them).
     const seed: Record<string, Record<string, string>> = { en: {}, de: {} };
     for (let c = 0; c < CLIENTS; c++)
@@ -97,16 +120,17 @@ async function main() {
         seed.en![`c${c}.k${k}`] = `seed ${c}.${k}`;
         seed.de![`c${c}.k${k}`] = `saat ${c}.${k}`;
       }
-    const seeded = await importFile(base, key, 'multi-language-json', seed, []);
+    const seeded = await admitted(() => importFile(base, key, 'multi-language-json', seed, []));
     if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.status}`);
 
     /** The last acknowledged text of each cell: `language\0key` → text. */
     const expected = new Map<string, string>();
     for (const [language, texts] of Object.entries(seed))
       for (const [k, text] of Object.entries(texts)) expected.set(`${language}\u0000${k}`, text);
-    const samples: Sample[] = [];
+    const allSamples: Sample[] = [];
     const unexpected: string[] = [];
-    const deadline = Date.now() + SECONDS * 1000;
+    const deadline = Date.now() + WARMUP_MS + SECONDS * 1000;
+    const t0 = performance.now();
 
     async function timedCall(kind: Kind, call: () => Promise<Response>): Promise<Response | undefined> {
       const start = performance.now();
@@ -114,12 +138,16 @@ async function main() {
         const res = await call();
         const body = await res.text();
         const shed = res.status === 503 && res.headers.has('retry-after') && body.includes(SHED);
-        samples.push({ kind, ms: performance.now() - start, status: res.status, shed });
+        const retryAfter = Number(res.headers.get('retry-after') ?? 0) || undefined;
+        allSamples.push({ kind, ms: performance.now() - start, status: res.status, shed, retryAfter, at: start - t0 });
+        // A refused client comes back after Retry-After, spread over half of it again.
+        if (retryAfter && !values['ignore-retry-after'])
+          await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 * (1 + Math.random() / 2)));
         if ((res.status < 200 || res.status >= 300) && res.status !== 429 && !shed)
           unexpected.push(`${kind}: ${res.status} ${body.slice(0, 200)}`);
         return res.status === 200 ? new Response(body, { status: 200 }) : undefined;
       } catch (error) {
-        samples.push({ kind, ms: performance.now() - start, status: 0 });
+        allSamples.push({ kind, ms: performance.now() - start, status: 0, at: start - t0 });
         unexpected.push(`${kind}: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       }
@@ -179,7 +207,7 @@ async function main() {
           );
           // POST adds: an existing text (own) is kept, the new key gets its text.
           if (ok) expected.set(`en\u0000${fresh}`, text);
-        } else {
+        } else if (kind === 'import') {
           const texts = Object.fromEntries(
             Array.from({ length: KEYS_PER_CLIENT }, (_, k) => [`c${c}.k${k}`, `import ${c}.${seq}.${k}`]),
           );
@@ -187,13 +215,41 @@ async function main() {
             importFile(base, key, 'single-language-json', texts, ['REPLACE_TRANSLATION_IF_FOUND'], 'en'),
           );
           if (ok) for (const [k, text] of Object.entries(texts)) expected.set(`en\u0000${k}`, text);
+        } else {
+          await timedCall(kind, () =>
+            fetch(`${base}/api/v4/export?downloadFormat=multi-language-json`, { headers: key }),
+          );
         }
       }
     }
 
+    // The service's CPU time over the counted part: whether it stayed fully used (its JavaScript thread
+    // near one core) while it shed.
+    const pid = service.child.pid!;
+    let cpuFrom = { main: 0, all: 0, runnable: 0, at: 0 };
+    let ownFrom = process.cpuUsage();
+    const cpuMark = setTimeout(() => {
+      cpuFrom = serviceCpu(pid);
+      ownFrom = process.cpuUsage();
+    }, WARMUP_MS);
     const started = performance.now();
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
     await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
-    const elapsed = (performance.now() - started) / 1000;
+    clientLoop.disable();
+    clearTimeout(cpuMark);
+    const cpuTo = serviceCpu(pid);
+    const cpuSeconds = (cpuTo.at - cpuFrom.at) / 1000;
+    const own = process.cpuUsage(ownFrom);
+    const cpu = {
+      main: (cpuTo.main - cpuFrom.main) / cpuSeconds,
+      all: (cpuTo.all - cpuFrom.all) / cpuSeconds,
+      generator: (own.user + own.system) / 1e6 / cpuSeconds,
+      runnable: (cpuTo.runnable - cpuFrom.runnable) / cpuSeconds,
+    };
+    const elapsed = (performance.now() - started - WARMUP_MS) / 1000;
+    const samples = allSamples.filter((s) => s.at >= WARMUP_MS);
+    const warm = allSamples.filter((s) => s.at < WARMUP_MS && s.status >= 200 && s.status < 300).map((s) => s.ms);
 
     // Every acknowledged write, read back from an export of the project.
     const stored = await exportAll(base, key);
@@ -245,6 +301,12 @@ async function main() {
       shed: shedSamples.length,
       shedShare: samples.length ? shedSamples.length / samples.length : 0,
       shedP99: shedSamples.length ? Math.round(percentile(shedSamples, 99)) : 0,
+      serviceCpuMainThread: Number(cpu.main.toFixed(2)),
+      serviceCpuProcess: Number(cpu.all.toFixed(2)),
+      generatorCpu: Number(cpu.generator.toFixed(2)),
+      serviceWaitingForCpu: Number(cpu.runnable.toFixed(2)),
+      clientLoopDelayP99: Math.round(clientLoop.percentile(99) / 1e6),
+      clientLoopDelayMax: Math.round(clientLoop.max / 1e6),
       p50: Math.round(percentile(all, 50)),
       p99: Math.round(percentile(all, 99)),
       max: Math.round(Math.max(...all)),
@@ -259,6 +321,18 @@ async function main() {
       );
       console.log(`admitted: p50 ${summary.p50} ms, p99 ${summary.p99} ms, max ${summary.max} ms`);
       console.log(
+        `the service's CPU: its JavaScript thread ${summary.serviceCpuMainThread} of a core, the whole process ${summary.serviceCpuProcess} cores; ` +
+          `the load generator's ${summary.generatorCpu} cores; the service's thread waited for a core ` +
+          `${(100 * summary.serviceWaitingForCpu).toFixed(0)} % of the time (ready to run, another process running)`,
+      );
+      if (warm.length)
+        console.log(
+          `warm-up (${WARMUP_MS / 1000} s, not counted): ${warm.length} admitted, p99 ${Math.round(percentile(warm, 99))} ms`,
+        );
+      console.log(
+        `the load generator's own event loop delay: p99 ${summary.clientLoopDelayP99} ms, max ${summary.clientLoopDelayMax} ms`,
+      );
+      console.log(
         `acknowledged writes checked: ${summary.acknowledgedWrites} cells; lost: ${lost}; answers other than 2xx/429: ${unexpected.length}; 429: ${summary.tooMany}`,
       );
       console.log(
@@ -268,6 +342,17 @@ async function main() {
         console.log(
           `| ${r.kind} | ${r.requests} | ${r.ok} | ${r.tooMany} | ${r.shed} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.max.toFixed(0)} |`,
         );
+      // Over time: whether the slow answers are spread or bunched (the start, a publication, an export).
+      const windows = Math.ceil((elapsed * 1000 + WARMUP_MS) / 5000);
+      console.log('by 5 s window (sent in it): 2xx, p99 ms of the 2xx; shed, p99 ms of the sheds');
+      for (let w = 0; w < windows; w++) {
+        const of = allSamples.filter((s) => s.at >= w * 5000 && s.at < (w + 1) * 5000);
+        const good = of.filter((s) => s.status >= 200 && s.status < 300).map((s) => s.ms);
+        const sheds = of.filter((s) => s.shed).map((s) => s.ms);
+        console.log(
+          `  ${w * 5}–${w * 5 + 5} s: ${good.length}, ${Math.round(percentile(good, 99) || 0)}; ${sheds.length}, ${Math.round(percentile(sheds, 99) || 0)}`,
+        );
+      }
       for (const line of [...lostExamples, ...unexpected.slice(0, 10)]) console.log(`  ${line}`);
     }
     // The service's own account of unexpected answers (its error log lines).
@@ -288,11 +373,18 @@ async function main() {
       const admission = process.env.ADMISSION === 'true' ? 'admission on' : 'admission off';
       const scenario = `soak: ${CLIENTS} clients × ${SECONDS} s, mixed (${admission})`;
       const db = values.db as Figure['db'];
-      const note = `${summary.requests} requests, ${ok.length} admitted, ${summary.shed} shed (answered in p99 ${summary.shedP99} ms); lost writes ${lost}; other errors ${unexpected.length}`;
+      const note =
+        `${summary.requests} requests, ${ok.length} admitted, ${summary.shed} shed; lost writes ${lost}; ` +
+        `other errors ${unexpected.length}; ${values['ignore-retry-after'] ? 'Retry-After ignored' : 'Retry-After honoured'}; ` +
+        `service CPU: thread ${summary.serviceCpuMainThread}, process ${summary.serviceCpuProcess} cores, generator ${summary.generatorCpu}; ` +
+        `service thread waiting for a core ${(100 * summary.serviceWaitingForCpu).toFixed(0)} % of the time; ` +
+        `load generator's loop delay p99 ${summary.clientLoopDelayP99} ms; load ${loadavg()[0]!.toFixed(1)}`;
       writeResultsPage(
         save([
           { scenario, db, metric: 'admitted throughput', value: summary.admittedPerSecond, unit: 'req/s', note },
           { scenario, db, metric: 'shed share', value: 100 * summary.shedShare, unit: '%' },
+          { scenario, db, metric: 'latency p99 (shed)', value: summary.shedP99, unit: 'ms' },
+          { scenario, db, metric: 'lost writes', value: lost, unit: 'cells' },
           {
             scenario,
             db,
@@ -310,6 +402,35 @@ async function main() {
     await service.kill('SIGTERM');
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * CPU seconds of a process's main thread and of the whole process, the seconds its main thread was ready
+ * to run but waited for a core (the scheduler's run queue), all from Linux /proc, and when read (ms).
+ */
+function serviceCpu(pid: number): { main: number; all: number; runnable: number; at: number } {
+  const seconds = (stat: string) => {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks of 1/100 s.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  return {
+    main: seconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
+    all: seconds(readFileSync(`/proc/${pid}/stat`, 'utf8')),
+    runnable: Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e9,
+    at: performance.now(),
+  };
+}
+
+/** The answer to `call`, sent again after Retry-After while it is refused (503 with Retry-After). */
+async function admitted(call: () => Promise<Response>): Promise<Response> {
+  for (;;) {
+    const res = await call();
+    const retryAfter = res.status === 503 ? Number(res.headers.get('retry-after')) : 0;
+    if (!retryAfter) return res;
+    await res.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
   }
 }
 

@@ -97,6 +97,8 @@ export interface AdmissionConfig {
   concurrency: Record<AdmissionClass, number>;
   /** Longest wait for a slot of the class; a request whose measured wait is longer is refused at once (ADMISSION_MAX_QUEUE_MS). */
   maxQueueMs: number;
+  /** While the event loop is later than this, ms, every API request is refused at once (ADMISSION_MAX_LAG_MS). */
+  maxLagMs: number;
 }
 
 export interface RequestLimits {
@@ -381,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             transfer: int(env, 'ADMISSION_TRANSFERS', 1, 1, 10_000),
           },
       maxQueueMs: int(env, 'ADMISSION_MAX_QUEUE_MS', 500, 0, 600_000),
+      maxLagMs: int(env, 'ADMISSION_MAX_LAG_MS', 200, 1, 600_000),
     },
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),

@@ -89,14 +89,24 @@ export function releaseFreedMemory(): void {
   trimNativeHeap();
 }
 
-/** The items of `source`, with the heap checked before each next one is read. */
+/**
+ * The items of `source`, with the heap checked before each one after the
+ * first. The heap is the process's: on a busy service it is past the floor
+ * with other requests' garbage, so a check after a one-item source (a small
+ * import, one chunk) would stop the process for a full collection, and a
+ * memory-reducing one at the end, for nothing the source left (the overload
+ * soak, docs/benchmarks.md). A source of several items collects between them
+ * as before; the end's collection follows the last.
+ */
 export async function* withHeapBound<T>(
   source: Iterable<T> | AsyncIterable<T>,
   bound = new HeapBound(),
 ): AsyncIterable<T> {
+  let first = true;
   for await (const item of source) {
+    if (!first) bound.check();
+    first = false;
     yield item;
-    bound.check();
   }
   bound.finish();
 }

@@ -7,10 +7,19 @@
 // in the class's queue, first come first served, but only if its measured
 // wait — the requests ahead of it times the class's recent service time,
 // shared by the class's slots — is under ADMISSION_MAX_QUEUE_MS, and never
-// longer than that: then it is answered 503. Health, readiness, metrics,
-// published files and the console's pages are never queued or refused.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendEnvelope } from './envelope.js';
+// longer than that: then it is answered 503. Whatever its class, a request is
+// also refused while the event loop is late by more than ADMISSION_MAX_LAG_MS
+// (loop-lag.ts): then the process has more work than its thread can do, and
+// every admitted request waits that long at each of its steps. Health,
+// readiness, metrics, published files and the console's pages are never
+// queued or refused.
+//
+// The gate is the HTTP server's own 'request' listener, in front of Fastify's:
+// a refused request costs no routing, no request object, no hook, no body read
+// and no database work; a queued one reaches Fastify when it is admitted.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { LoopLag } from './loop-lag.js';
 
 import type { AdmissionClass, AdmissionConfig } from '../config.js';
 
@@ -68,7 +77,8 @@ export class AdmissionQueue {
    * Resolves with a release function when the request may run, or with
    * undefined when it is refused (its wait would be, or became, too long).
    */
-  enter(): Promise<(() => void) | undefined> | (() => void) | undefined {
+  enter(overloaded = false): Promise<(() => void) | undefined> | (() => void) | undefined {
+    if (overloaded) return this.refuse();
     if (this.running < this.slots && this.queue.length === 0) return this.start();
     if (this.expectedWaitMs() > this.maxQueueMs) return this.refuse();
     return new Promise((resolve) => {
@@ -109,11 +119,26 @@ export class AdmissionQueue {
 
 export interface Admission {
   queues: Record<AdmissionClass, AdmissionQueue>;
+  lag: LoopLag;
 }
 
 /** Seconds a refused client should wait: the time the class needs to work through what it holds, at least 1. */
 function retryAfterSeconds(queue: AdmissionQueue): number {
   return Math.max(1, Math.ceil(((queue.running + queue.waiting) * queue.serviceMs) / queue.slots / 1000));
+}
+
+/** The 503 of a refused request, written on the raw response (the envelope's shape and type). */
+function refuse(res: ServerResponse, kind: AdmissionClass, seconds: number): void {
+  const body = JSON.stringify({
+    msg: `The service is at capacity for ${kind} requests; retry in ${seconds} s`,
+    status: 503,
+  });
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': String(seconds),
+  });
+  res.end(body);
 }
 
 export function registerAdmission(app: FastifyInstance, config: AdmissionConfig): Admission | undefined {
@@ -123,29 +148,31 @@ export function registerAdmission(app: FastifyInstance, config: AdmissionConfig)
     write: new AdmissionQueue(config.concurrency.write, config.maxQueueMs),
     transfer: new AdmissionQueue(config.concurrency.transfer, config.maxQueueMs),
   };
-  const releases = new WeakMap<FastifyRequest, () => void>();
-  // First of the onRequest hooks: a refused request costs no credential check, no rate-limit count, no body read.
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const kind = admissionClass(request.method, request.url, request.headers['content-type']);
-    if (!kind) return;
+  // Measured from when the service listens: start-up's own work is no overload.
+  const lag = new LoopLag();
+  const server = app.server;
+  server.once('listening', () => lag.start());
+  app.addHook('onClose', async () => lag.stop());
+  // Fastify's handler, called for what is admitted (Fastify registers it when it creates the server).
+  const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    for (const handler of handlers) handler.call(server, req, res);
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const kind = admissionClass(req.method ?? 'GET', req.url ?? '/', req.headers['content-type']);
+    if (!kind) return handle(req, res);
     const queue = queues[kind];
-    const entered = queue.enter();
-    const release = entered instanceof Promise ? await entered : entered;
-    if (!release) {
-      const seconds = retryAfterSeconds(queue);
-      return sendEnvelope(
-        reply,
-        503,
-        `The service is at capacity for ${kind} requests; retry in ${seconds} s`,
-        undefined,
-        { 'retry-after': String(seconds) },
-      );
-    }
-    // The slot is given back when the answer is sent, or when the client went away before.
-    releases.set(request, release);
-    reply.raw.once('close', release);
-    if (request.raw.destroyed) release();
+    const entered = queue.enter(lag.delayMs() > config.maxLagMs);
+    const run = (release: (() => void) | undefined) => {
+      if (!release) return refuse(res, kind, retryAfterSeconds(queue));
+      // The slot is given back when the answer is sent, or at once when the client went away while queued.
+      if (req.socket.destroyed) return release();
+      res.once('close', release);
+      handle(req, res);
+    };
+    if (entered instanceof Promise) void entered.then(run);
+    else run(entered);
   });
-  app.addHook('onResponse', async (request) => releases.get(request)?.());
-  return { queues };
+  return { queues, lag };
 }

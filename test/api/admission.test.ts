@@ -4,7 +4,10 @@
 // measured wait is longer are answered at once: 503 in the envelope with
 // Retry-After. Reads, health and readiness are answered meanwhile; once the
 // slot is free, writes go through again, and a queued write is admitted when
-// the slot frees within its wait.
+// the slot frees within its wait. Whatever the slots, requests read while the
+// event loop was starved (the test's own thread kept busy, as a flood of work
+// or a long synchronous task would) are refused at once, health and readiness
+// still answered; once the loop is on time again they are admitted.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
@@ -23,6 +26,8 @@ beforeAll(async () => {
       ADMISSION_WRITES: '1',
       ADMISSION_READS: '4',
       ADMISSION_MAX_QUEUE_MS: String(MAX_QUEUE_MS),
+      // The queue is under test here, not the loop's delay (the last test's service).
+      ADMISSION_MAX_LAG_MS: '60000',
       BODY_IDLE_TIMEOUT_MS: '30000',
     },
   });
@@ -138,5 +143,60 @@ describe('admission by measured capacity', () => {
     const res = await queued;
     expect(res.status).toBe(200);
     expect((await res.json()).data.text).toBe('queued');
+  });
+});
+
+/** A connected socket and the whole of what the server sends on it until it closes. */
+async function openSocket(to: number): Promise<{ socket: Socket; response: Promise<string> }> {
+  const socket = connect(to, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let data = '';
+  socket.on('data', (chunk) => (data += chunk.toString()));
+  const response = new Promise<string>((resolve) => socket.on('close', () => resolve(data)));
+  return { socket, response };
+}
+
+describe("admission by the event loop's delay", () => {
+  let starved: TestService;
+  let key: string;
+
+  beforeAll(async () => {
+    starved = await startTestService({
+      listen: true,
+      worker: false,
+      env: { ADMISSION: 'true', ADMISSION_MAX_LAG_MS: '200' },
+    });
+    ({ apiKey: key } = await (await starved.account()).project('Starved'));
+  });
+  afterAll(() => starved?.close());
+
+  const languages = () => fetch(`${starved.url}/api/v1/languages`, { headers: { 'x-service-token': key } });
+
+  it('refuses what was read while the loop was starved, answers health and readiness, admits again after', async () => {
+    await expect.poll(async () => (await languages()).status, { timeout: 30_000, interval: 100 }).toBe(200);
+    const to = Number(new URL(starved.url).port);
+    const api = await Promise.all(Array.from({ length: 5 }, () => openSocket(to)));
+    const health = await Promise.all(
+      ['/healthz', '/readyz'].map(async (path) => ({ path, ...(await openSocket(to)) })),
+    );
+    // Sent now, read by the service only once this thread (its thread too) has been busy for 1.5 s.
+    for (const { socket } of api)
+      socket.write(
+        `GET /api/v1/languages HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${key}\r\nConnection: close\r\n\r\n`,
+      );
+    for (const { socket, path } of health)
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+    const until = performance.now() + 1500;
+    while (performance.now() < until);
+
+    for (const answer of await Promise.all(api.map((s) => s.response))) {
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+      expect(answer).toMatch(/\r\nretry-after: [1-9]\d*\r\n/i);
+      expect(answer).toContain('"msg":"The service is at capacity for read requests');
+    }
+    for (const { path, response } of health) expect(await response, path).toMatch(/^HTTP\/1\.1 200 /);
+    expect(starved.admission!.queues.read.running).toBe(0);
+    // The loop on time again: admitted.
+    await expect.poll(async () => (await languages()).status, { timeout: 30_000, interval: 100 }).toBe(200);
   });
 });

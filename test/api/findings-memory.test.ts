@@ -70,6 +70,32 @@ describe('findings updater memory', () => {
     expect(await placeholderErrors()).toBe(KEYS);
   });
 
+  it('neither collects nor gives memory back for a trickle of small runs (the one-cell writes of a busy service)', async () => {
+    // A floor of one byte and a release after 5 cells: a run of one cell counts for neither, however many.
+    const updater = new FindingsUpdater({
+      owner: 'trickle',
+      batch: 100,
+      lanes: 1,
+      pollMs: 20,
+      releaseAfterCells: 5,
+      heapFloorBytes: 1,
+    });
+    updater.start();
+    for (let i = 0; i < 8; i++) {
+      const res = await api.post('/api/v1/translations', {
+        content: [{ key: `trickle${i}`, language: 'de', text: `Hallo ${i}` }],
+      });
+      expect(res.msg + res.status).toBe('OK200');
+      updater.wake();
+      await expect.poll(queued, { timeout: 30_000, interval: 20 }).toBe(0);
+    }
+    // Rounds that find the queue empty (where a release would run).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await updater.stop();
+    expect(updater.heap.collections).toBe(0);
+    expect(updater.releases).toBe(0);
+  });
+
   it('runs one round at a time with one lane, two with two, and stores every finding either way', async () => {
     await write(1);
     const one = new FindingsUpdater({ owner: 'one-lane', batch: 7, lanes: 1, pollMs: 20 });

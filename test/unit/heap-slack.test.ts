@@ -42,6 +42,10 @@ describe('HeapBound', () => {
     expect(seen).toEqual([1, 2, 3]);
     expect(atLast).toBeGreaterThanOrEqual(1);
     expect(bound.collections).toBe(atLast + 1);
+    // One item: nothing to collect between, whatever the heap holds (a small import on a busy service).
+    const single = new HeapBound(1);
+    for await (const _ of withHeapBound([1], single)) litter(4);
+    expect(single.collections).toBe(0);
     const idle = new HeapBound(Number.MAX_SAFE_INTEGER);
     for await (const _ of withHeapBound([1, 2], idle)) litter(1);
     expect(idle.collections).toBe(0);
