@@ -2,10 +2,11 @@
 // queue of keys the write gate fills (src/content/findings-queue.ts). Each
 // round leases a batch of keys with FOR UPDATE SKIP LOCKED (two instances never
 // take the same keys; a lease that runs out, its instance dead, is taken
-// again), up to about `batch` cells, reads every cell of them with its source
-// text and project settings in the same statement, computes the checks in the
-// worker pool (pool.ts) and writes the batch's findings set-based: delete and
-// insert, in one transaction, only for the keys whose queue entry is still the
+// again), up to about `batch` cells, reads their cells (every cell of a key, or
+// those of the languages its entry names) with their source text and project
+// settings in the same statement, computes the checks in the worker pool
+// (pool.ts; a handful of cells in this thread) and writes the batch's findings
+// set-based: delete and insert, in one transaction, only for the keys whose queue entry is still the
 // generation it computed. A key's cells are its base translations and its
 // customers' overrides with a text: an override is checked against its
 // customer's source (the customer's own override of the default language, else
@@ -22,7 +23,7 @@ import { registerWaker } from '../content/findings-queue.js';
 import { PollLoop } from '../poll-loop.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import { HeapBound, releaseFreedMemory } from '../heap-slack.js';
-import { closeCheckPool, runInPool } from './pool.js';
+import { checkBatchCells, closeCheckPool } from './pool.js';
 
 export interface UpdaterOptions {
   owner: string;
@@ -43,6 +44,8 @@ interface LeasedCell {
   /** The customer of an override; 0 for the base translation (Finding's customerId). */
   customerId: number;
   generation: number;
+  /** The languages the key's entry names; null: every cell of the key (findings-queue.ts). */
+  languageIds: number[] | null;
   projectId: number;
   text: string;
   source: string;
@@ -72,7 +75,7 @@ export const RELEASE_AFTER_CELLS = 10_000;
 
 /** The summed stats of this process's updaters (bench/scenarios/findings.ts). */
 export function updaterStats(): FindingsUpdater['stats'] {
-  const total = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+  const total = { cells: 0, rounds: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
   for (const u of running) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += u.stats[k];
   return total;
 }
@@ -181,7 +184,7 @@ export class FindingsUpdater {
       const own = c.language === c.sourceLanguage;
       return [index, own ? '' : c.source, c.text, c.sourceLanguage, c.language, c.charactersLimit, dialects[index]!];
     });
-    const findings = await runInPool({ settings, cells: batch });
+    const findings = await checkBatchCells({ settings, cells: batch });
     const checked = performance.now();
     // The consistency checks first: once a cell leaves the queue (writeFindings), its groups are up to date too.
     // They compare base translations only (an override is one customer's exception, not the project's usage).
@@ -200,6 +203,7 @@ export class FindingsUpdater {
     await writeFindings(cells, findings);
     this.sinceRelease += cells.length;
     this.stats.cells += cells.length;
+    this.stats.rounds++;
     this.stats.leaseMs += leased - started;
     this.stats.checkMs += checked - leased;
     this.stats.writeMs += performance.now() - checked;
@@ -236,7 +240,7 @@ export class FindingsUpdater {
   private cellsPerKey = 1;
 
   /** Where this updater's time went (bench/scenarios/findings.ts). */
-  readonly stats = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+  readonly stats = { cells: 0, rounds: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
 
   private lease(): Promise<LeasedRow[]> {
     const after = this.after !== undefined ? Prisma.sql`AND "keyId" > ${this.after}` : Prisma.empty;
@@ -256,9 +260,9 @@ export class FindingsUpdater {
                       ORDER BY "keyId"
                       LIMIT ${candidates} FOR UPDATE SKIP LOCKED) e
            ) c WHERE c.before < ${this.batch}))
-        RETURNING q."keyId", q."projectId", q.generation
+        RETURNING q."keyId", q."projectId", q.generation, q."languageIds"
       )
-      SELECT l."keyId", t."languageId", t."customerId", l.generation, t."projectId", t.text, md5(t.text) AS hash,
+      SELECT l."keyId", t."languageId", t."customerId", l.generation, l."languageIds", t."projectId", t.text, md5(t.text) AS hash,
              coalesce(so.text, s.text, '') AS source, md5(coalesce(so.text, s.text)) AS "sourceHash",
              t.language, coalesce(dl.key, t.language) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
@@ -291,7 +295,12 @@ export class FindingsUpdater {
 function cellsOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
   return Prisma.sql`SELECT ${columns} FROM "Language" lang
     JOIN "Translation" t ON t."keyId" = ${entry}."keyId" AND t."languageId" = lang.id
-   WHERE lang."projectId" = ${entry}."projectId"`;
+   WHERE lang."projectId" = ${entry}."projectId" AND ${ofEntryLanguages(entry)}`;
+}
+
+/** Whether `lang` is one of the languages a queue entry names (all when it names none). */
+function ofEntryLanguages(entry: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${entry}."languageIds" IS NULL OR lang.id = ANY(${entry}."languageIds"))`;
 }
 
 /**
@@ -302,13 +311,14 @@ function cellsOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)
 function overridesOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
   return Prisma.sql`SELECT ${columns} FROM "CustomerTranslation" o
     JOIN "Language" lang ON lang.id = o."languageId"
-   WHERE o."keyId" = ${entry}."keyId" AND o.text <> ''`;
+   WHERE o."keyId" = ${entry}."keyId" AND o.text <> '' AND ${ofEntryLanguages(entry)}`;
 }
 
 /**
  * Removes the leased entries of keys with no cell left to check (of the
- * generation leased), with what findings they had: an override emptied
- * (the customer sees the base again) of a key without base cells.
+ * generation leased; in the languages the entry names), with what findings
+ * they had: an override emptied (the customer sees the base again) where the
+ * key has no base cell.
  */
 async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
   await prisma().$executeRaw(Prisma.sql`/* findings:drop-gone */
@@ -316,11 +326,14 @@ async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
       DELETE FROM "FindingQueue" q
        USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, generation)
        WHERE q."keyId" = d.key_id AND q.generation = d.generation
-         AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id)
-         AND NOT EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = d.key_id AND o.text <> '')
-      RETURNING q."keyId"
+         AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id
+                            AND (q."languageIds" IS NULL OR t."languageId" = ANY(q."languageIds")))
+         AND NOT EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = d.key_id AND o.text <> ''
+                            AND (q."languageIds" IS NULL OR o."languageId" = ANY(q."languageIds")))
+      RETURNING q."keyId", q."languageIds"
     )
-    DELETE FROM "Finding" f USING dropped WHERE f."keyId" = dropped."keyId"`);
+    DELETE FROM "Finding" f USING dropped
+     WHERE f."keyId" = dropped."keyId" AND (dropped."languageIds" IS NULL OR f."languageId" = ANY(dropped."languageIds"))`);
 }
 
 /** The consistency checks' severities of the batch's projects (null: off). */
@@ -341,8 +354,8 @@ function consistencySeverities(cells: readonly LeasedCell[]): Map<number, Consis
 /**
  * Writes the findings of leased cells (in one transaction): the queue entries
  * of their keys of the generation computed go, and with them the keys' old
- * findings (every cell of a key was read: an override emptied since has none
- * now); the new ones are inserted, dismissed where a dismissal of the same
+ * findings in the languages leased (every cell of them was read: an override
+ * emptied since has none now); the new ones are inserted, dismissed where a dismissal of the same
  * check holds for the same text. A key queued again meanwhile keeps its entry
  * and its cells their old findings until the updater reaches it again. The
  * cells with findings are held (FOR KEY SHARE, as a foreign key's check would)
@@ -365,6 +378,10 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
   const overrides = withFindings.filter((c) => c.customerId !== 0);
   const leased = [...new Map(cells.map((c) => [c.keyId, c.generation])).entries()];
   const keys = arrayLiteral(leased, ([keyId]) => keyId);
+  // The findings cleared: (key, language) of the languages each entry names, (key, null) for every cell of a key.
+  const cleared: [number, number | null][] = [];
+  for (const [keyId, languageIds] of new Map(cells.map((c) => [c.keyId, c.languageIds])))
+    for (const languageId of languageIds ?? [null]) cleared.push([keyId, languageId]);
   await prisma().$transaction([
     // A key that a write holds is being queued again (a new generation): it stays, and the updater does not
     // wait for that write. Waiting made a cycle with a write that queues several of the batch's keys (an
@@ -376,8 +393,9 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
             ON e."keyId" = d.key_id AND e.generation = d.generation
            FOR UPDATE OF e SKIP LOCKED))`),
     prisma().$executeRaw(Prisma.sql`/* findings:clear */
-      DELETE FROM "Finding" f USING unnest(${keys}::int[]) AS d(key_id)
-       WHERE f."keyId" = d.key_id
+      DELETE FROM "Finding" f
+       USING unnest(${arrayLiteral(cleared, ([keyId]) => keyId)}::int[], ${arrayLiteral(cleared, ([, languageId]) => languageId)}::int[]) AS d(key_id, language_id)
+       WHERE f."keyId" = d.key_id AND (d.language_id IS NULL OR f."languageId" = d.language_id)
          -- The consistency checks' findings are updateConsistency's (consistency.ts).
          AND f."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
          AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id)`),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { FindingsUpdater, writeFindings } from '../../src/findings/updater.js';
-import { checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
+import { INLINE_CELLS, checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
 import { checkBatch, workerHeap } from '../../src/findings/check-worker.js';
 
 let service: TestService;
@@ -246,5 +246,45 @@ describe('the queue of keys', () => {
     expect((await api.gql(DELETE, { keys: [{ key: 'doomed' }] })).errors).toBeUndefined();
     expect(await queued()).toBe(0);
     expect((await api.get('/api/v2/quality-checks')).data.pending).toBe(0);
+  });
+});
+
+describe('where the checks run', () => {
+  const found = async (prefix: string) =>
+    (
+      await service.db.prisma.$queryRaw<{ key: string; check: string }[]>`
+        SELECT k.key, f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId"
+         WHERE k.key LIKE ${`${prefix}%`} ORDER BY k.key, f."check"`
+    ).map((f) => `${f.key} ${f.check}`);
+
+  it("checks a handful of cells in the service's thread, more in the worker threads", async () => {
+    await closeCheckPool();
+    let res = await api.post('/api/v1/translations', {
+      content: [
+        { key: 'inline', language: 'en', text: 'Hello.' },
+        { key: 'inline', language: 'de', text: 'Hallo' },
+      ],
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    let updater = new FindingsUpdater({ owner: 'inline', lanes: 1, pollMs: 20 });
+    await drain(updater);
+    await updater.stop();
+    expect(await found('inline')).toEqual(['inline end-punctuation']);
+    expect(checkThreadCount()).toBe(0);
+    // More cells than INLINE_CELLS in one round: the pool.
+    const keys = Array.from({ length: INLINE_CELLS }, (_, i) => `pooled${String(i).padStart(2, '0')}`);
+    res = await api.post('/api/v1/translations', {
+      content: keys.flatMap((key) => [
+        { key, language: 'en', text: 'Hello.' },
+        { key, language: 'de', text: 'Hallo' },
+      ]),
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    updater = new FindingsUpdater({ owner: 'pooled', lanes: 1, pollMs: 20 });
+    await drain(updater);
+    await updater.stop();
+    expect(await found('pooled')).toEqual(keys.map((k) => `${k} end-punctuation`));
+    expect(checkThreadCount()).toBe(1);
+    await closeCheckPool();
   });
 });
