@@ -112,11 +112,12 @@ try {
     const database: number[] = [];
     const checkedPerRequest: number[] = [];
     const roundsPerRequest: number[] = [];
+    const leasesPerRequest: number[] = [];
     for (let round = 0; round < Number(values.rounds) + 1; round++) {
       const compiled = !values.ab || round % 2 === 0;
       setCompiledExecution(compiled);
       const dbStart = await databaseCpu();
-      const { cells: cellsStart, rounds: roundsStart } = updaterStats();
+      const { cells: cellsStart, rounds: roundsStart, leases: leasesStart } = updaterStats();
       const start = process.cpuUsage();
       const threadStart = threadCpuUsage();
       let sent = 0;
@@ -144,6 +145,7 @@ try {
           database.push(((await databaseCpu()) - dbStart) / Number(values.n));
           checkedPerRequest.push((updaterStats().cells - cellsStart) / Number(values.n));
           roundsPerRequest.push((updaterStats().rounds - roundsStart) / Number(values.n));
+          leasesPerRequest.push((updaterStats().leases - leasesStart) / Number(values.n));
         }
       }
     }
@@ -151,7 +153,7 @@ try {
     if (values.ab) report(`${r.name} (generic executor)`, generic);
     const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
     console.log(
-      `${values.db} ${r.name}: ${clients} client(s)${values.drain ? ', queue drained' : ''}: main thread median ${median(mainThread).toFixed(0)} µs, database backends ${monitor ? `${median(database).toFixed(0)} µs` : '(in the process)'}, cells checked ${median(checkedPerRequest).toFixed(2)} and findings rounds ${median(roundsPerRequest).toFixed(2)} per request`,
+      `${values.db} ${r.name}: ${clients} client(s)${values.drain ? ', queue drained' : ''}: main thread median ${median(mainThread).toFixed(0)} µs, database backends ${monitor ? `${median(database).toFixed(0)} µs` : '(in the process)'}, cells checked ${median(checkedPerRequest).toFixed(2)} and findings rounds ${median(roundsPerRequest).toFixed(2)} (leases ${median(leasesPerRequest).toFixed(2)}) per request`,
     );
   }
   setCompiledExecution(true);
