@@ -8,12 +8,20 @@
 // noisy on a shared machine than requests/s under load. With --ab, rounds alternate between
 // compiled execution of the REST documents and the generic executor
 // (src/http/compiled-documents.ts), so that the machine's other load falls on both alike.
-// npx tsx bench/request-cost.ts [--db pglite|postgres] [--n 300] [--rounds 7] [--ab]
+// With --clients N, N requests are in flight at once. With --drain, a write's
+// round also waits until the findings updater has drained the queue the writes
+// filled, so that the background work a write triggers is in its CPU; on
+// PostgreSQL the CPU of the database's backends serving this service (from
+// /proc) is printed beside it.
+// npx tsx bench/request-cost.ts [--db pglite|postgres] [--n 300] [--rounds 7] [--ab] [--clients 1] [--drain]
 import '../src/production.js';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { startBenchService } from './lib/service.js';
 import { setCompiledExecution } from '../src/http/compiled-documents.js';
 import { keyName, LANGUAGES, multiLanguageJson } from './lib/data.js';
+import { pendingFindings, updaterStats } from '../src/findings/updater.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,10 +30,20 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '7' },
     only: { type: 'string' },
     ab: { type: 'boolean', default: false },
+    clients: { type: 'string', default: '1' },
+    drain: { type: 'boolean', default: false },
+    // The service's settings (KEY=VALUE, repeated), e.g. FINDINGS_THREADS=0 for no findings updater.
+    env: { type: 'string', multiple: true, default: [] },
   },
 });
 const KEYS = 2_000;
-const bench = await startBenchService(values.db as 'pglite' | 'postgres');
+/** The main thread's CPU time (Node 23.9 and later; the types installed are older). */
+const threadCpuUsage = (previous?: NodeJS.CpuUsage): NodeJS.CpuUsage =>
+  (process as unknown as { threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage }).threadCpuUsage(previous);
+const bench = await startBenchService(
+  values.db as 'pglite' | 'postgres',
+  Object.fromEntries(values.env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])),
+);
 try {
   const project = await bench.project('bench-cost');
   const form = new FormData();
@@ -36,6 +54,31 @@ try {
     body: form,
   });
   if (imported.status !== 200) throw new Error(await imported.text());
+  const drained = async () => {
+    if (!bench.service.config.findings.threads) return;
+    while ((await pendingFindings()) > 0) await new Promise((r) => setTimeout(r, 10));
+  };
+  await drained();
+  // The CPU time (µs) of the database's backends serving this service's database (PostgreSQL only).
+  const monitor = bench.databaseUrl ? new pg.Client({ connectionString: bench.databaseUrl }) : undefined;
+  await monitor?.connect();
+  const ticks = 1e6 / 100;
+  const databaseCpu = async (): Promise<number> => {
+    if (!monitor) return 0;
+    const { rows } = await monitor.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    let total = 0;
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        total += (Number(fields[11]) + Number(fields[12])) * ticks;
+      } catch {
+        // The backend ended in between.
+      }
+    }
+    return total;
+  };
   const headers = { 'x-service-token': project.apiKey, 'content-type': 'application/json' };
   let n = 0;
   const cell = () => ({
@@ -61,32 +104,60 @@ try {
       `${values.db} ${label}: CPU of the service's process: median ${at(0.5).toFixed(0)} µs, p90 ${at(0.9).toFixed(0)} µs per request (${perRequest.map((v) => v.toFixed(0)).join(' ')})`,
     );
   };
+  const clients = Number(values.clients);
   for (const r of requests) {
     const perRequest: number[] = [];
     const generic: number[] = [];
+    const mainThread: number[] = [];
+    const database: number[] = [];
+    const checkedPerRequest: number[] = [];
+    const roundsPerRequest: number[] = [];
+    const leasesPerRequest: number[] = [];
     for (let round = 0; round < Number(values.rounds) + 1; round++) {
       const compiled = !values.ab || round % 2 === 0;
       setCompiledExecution(compiled);
+      const dbStart = await databaseCpu();
+      const { cells: cellsStart, rounds: roundsStart, leases: leasesStart } = updaterStats();
       const start = process.cpuUsage();
-      for (let i = 0; i < Number(values.n); i++) {
-        const res = await bench.service.app.inject({
-          method: r.method,
-          url: r.url,
-          headers: r.payload ? headers : { 'x-service-token': project.apiKey },
-          ...(r.payload ? { payload: r.payload() } : {}),
-        });
-        if (res.statusCode !== 200) throw new Error(`${r.name}: ${res.statusCode} ${res.body}`);
-      }
+      const threadStart = threadCpuUsage();
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (sent++ < Number(values.n)) {
+            const res = await bench.service.app.inject({
+              method: r.method,
+              url: r.url,
+              headers: r.payload ? headers : { 'x-service-token': project.apiKey },
+              ...(r.payload ? { payload: r.payload() } : {}),
+            });
+            if (res.statusCode !== 200) throw new Error(`${r.name}: ${res.statusCode} ${res.body}`);
+          }
+        }),
+      );
+      if (values.drain && r.payload) await drained();
       // The first round warms up.
       if (round > 1 || (round > 0 && !values.ab)) {
         const cpu = process.cpuUsage(start);
+        const thread = threadCpuUsage(threadStart);
         (compiled ? perRequest : generic).push((cpu.user + cpu.system) / Number(values.n));
+        if (compiled) {
+          mainThread.push((thread.user + thread.system) / Number(values.n));
+          database.push(((await databaseCpu()) - dbStart) / Number(values.n));
+          checkedPerRequest.push((updaterStats().cells - cellsStart) / Number(values.n));
+          roundsPerRequest.push((updaterStats().rounds - roundsStart) / Number(values.n));
+          leasesPerRequest.push((updaterStats().leases - leasesStart) / Number(values.n));
+        }
       }
     }
     report(values.ab ? `${r.name} (compiled)` : r.name, perRequest);
     if (values.ab) report(`${r.name} (generic executor)`, generic);
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+    console.log(
+      `${values.db} ${r.name}: ${clients} client(s)${values.drain ? ', queue drained' : ''}: main thread median ${median(mainThread).toFixed(0)} µs, database backends ${monitor ? `${median(database).toFixed(0)} µs` : '(in the process)'}, cells checked ${median(checkedPerRequest).toFixed(2)} and findings rounds ${median(roundsPerRequest).toFixed(2)} (leases ${median(leasesPerRequest).toFixed(2)}) per request`,
+    );
   }
   setCompiledExecution(true);
+  await monitor?.end();
 } finally {
   await bench.close();
 }

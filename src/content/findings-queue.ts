@@ -12,24 +12,40 @@
 // again while the updater holds it gets a new generation and its lease is
 // dropped: the updater removes only the generation it computed, so the newer
 // texts are checked too.
+//
+// A key queued by a write of some of its cells names their languages
+// (`languageIds`): the updater checks those cells only, as a cell's checks read
+// its own text and its key's source. A write that includes the default
+// language's text (the source of the others) queues the whole key (null), as
+// does every other way of queuing; entries merged while queued keep the union.
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { CONSISTENCY_CHECK_IDS } from '../checks/consistency.js';
 import { afterWork } from './origin.js';
 
-/** A queued key again: a new generation, its lease dropped (the updater holding the old one leaves it). */
-const REQUEUE = Prisma.sql`ON CONFLICT ("keyId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL`;
+/**
+ * A queued key again: a new generation, its lease dropped (the updater holding
+ * the old one leaves it), the languages of both entries (null, every cell, if
+ * either is).
+ */
+const REQUEUE = Prisma.sql`ON CONFLICT ("keyId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL,
+        "languageIds" = CASE WHEN q."languageIds" IS NULL OR EXCLUDED."languageIds" IS NULL THEN NULL
+                             ELSE ARRAY(SELECT DISTINCT l FROM unnest(q."languageIds" || EXCLUDED."languageIds") AS l ORDER BY l) END`;
 
 /**
  * The queue's INSERT as a CTE body of the write gate's statement: the keys of
- * the gate's `written` rows (a source text that changed is among them, so its
- * other languages are checked against it again); `project` is the SQL of the
- * project id.
+ * the gate's `written` rows with the languages written, or every language
+ * (null) when the default language's text is among them, since it is the
+ * source the others are checked against; `project` is the SQL of the project
+ * id.
  */
 export function enqueueFindingsSql(project: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`INSERT INTO "FindingQueue" AS q ("keyId", "projectId")
-      SELECT DISTINCT w."keyId", ${project} FROM written w
+  return Prisma.sql`INSERT INTO "FindingQueue" AS q ("keyId", "projectId", "languageIds")
+      SELECT w."keyId", ${project},
+             CASE WHEN bool_or(w."languageId" = (SELECT dl.id FROM "Language" dl WHERE dl."projectId" = ${project} AND dl."isDefault"))
+                  THEN NULL ELSE array_agg(DISTINCT w."languageId" ORDER BY w."languageId") END
+        FROM written w GROUP BY w."keyId"
       ${REQUEUE}`;
 }
 

@@ -18,6 +18,7 @@ import { EMBEDDED_MAX_WAL_SIZE, startCheckpoints } from './pglite-checkpoints.js
 import { startVacuum } from './pglite-vacuum.js';
 import { replayTransactions, retryingFactory } from './connection-loss.js';
 import { releaseHistoryOf } from './statement-history.js';
+import { statementName } from './statement-names.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -191,7 +192,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // A connection lost under a statement: retried, or the transaction replayed, when safe (connection-loss.ts).
   const prisma = replayTransactions(
     new PrismaClient({
-      adapter: observed(retryingFactory(new PrismaPg(pool, schema ? { schema } : undefined))),
+      adapter: observed(
+        retryingFactory(
+          // The adapter's type says a name is always returned; undefined leaves a statement unnamed (pg's default).
+          new PrismaPg(pool, {
+            ...(schema ? { schema } : {}),
+            statementNameGenerator: statementName as (q: { sql: string }) => string,
+          }),
+        ),
+      ),
       transactionOptions: TRANSACTION_DEFAULTS,
       ...compilerFromFile,
     }),

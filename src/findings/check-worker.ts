@@ -49,7 +49,8 @@ export function checkBatch(batch: CheckBatch): StoredFinding[][] {
   return findings;
 }
 
-function checkCells(batch: CheckBatch): StoredFinding[][] {
+/** The findings of each cell, in the order of the batch, without the thread's collection (pool.ts checks a few cells in the service's thread). */
+export function checkCells(batch: CheckBatch): StoredFinding[][] {
   return batch.cells.map(([settings, source, target, sourceLanguage, targetLanguage, charactersLimit, dialect]) => {
     if (target === '') return [];
     // A cell with no source (the default language's own, or a key without a source text) is checked alone, as the editor does.

@@ -9,12 +9,13 @@
 // holds each cell's two hashes as the updater last read them; a batch's
 // cells touch their new groups and the groups they leave (their old member
 // rows). Every member of a touched group gets its finding again: one per cell
-// and check, naming up to three other keys. Runs under one advisory lock, so
+// and check, naming up to three other keys. Runs under one advisory lock (to
+// the end of the updater's round transaction), so
 // two batches (two lanes, two instances) never compute a group from
 // different states. A deleted key's groups are queued again by the content
 // model (queueConsistencyNeighbours, src/content/findings-queue.ts).
 import { Prisma } from '../generated/prisma/client.js';
-import { prisma } from '../db.js';
+import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { CONSISTENCY_CHECK_IDS, PLURAL_KEY_SUFFIX, SOURCE_END_MARKS, SOURCE_MARKUP } from '../checks/consistency.js';
 import type { Severity } from '../checks/index.js';
@@ -52,10 +53,12 @@ const NAMED = 3;
 const QUOTED = 40;
 
 /**
- * Updates the batch's memberships and the findings of every group they touch.
- * One transaction; `severities` has every project of the batch.
+ * Updates the batch's memberships and the findings of every group they touch,
+ * in the caller's transaction (`tx`: the round's, which then writes the
+ * cells' other findings); `severities` has every project of the batch.
  */
 export async function updateConsistency(
+  tx: Db,
   cells: readonly ConsistencyCell[],
   severities: ReadonlyMap<number, ConsistencySeverities>,
 ): Promise<void> {
@@ -63,127 +66,125 @@ export async function updateConsistency(
   const keys = arrayLiteral(cells, (c) => c.keyId);
   const languages = arrayLiteral(cells, (c) => c.languageId);
   const members = cells.filter((c) => c.sourceHash !== null);
-  await prisma().$transaction(async (tx) => {
-    await tx.$executeRaw(
-      Prisma.sql`/* findings:consistency-lock */ SELECT pg_advisory_xact_lock(hashtextextended('findings:consistency', 0))`,
-    );
-    const left = await tx.$queryRaw<
-      { languageId: number; sourceHash: string; textHash: string }[]
-    >(Prisma.sql`/* findings:consistency-old */
-      DELETE FROM "ConsistencyMember" m USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
-       WHERE m."keyId" = d.key_id AND m."languageId" = d.language_id
-      RETURNING m."languageId", m."sourceHash", m."textHash"`);
-    if (members.length) {
-      // Joined with the cell: one deleted since it was leased is no member.
-      await tx.$executeRaw(Prisma.sql`/* findings:consistency-members */
-        INSERT INTO "ConsistencyMember" ("keyId", "languageId", "projectId", "textHash", "sourceHash")
-        SELECT d.key_id, d.language_id, t."projectId", d.text_hash, d.source_hash
-          FROM unnest(${arrayLiteral(members, (c) => c.keyId)}::int[], ${arrayLiteral(members, (c) => c.languageId)}::int[],
-                      ${arrayLiteral(members, (c) => c.textHash)}::text[], ${arrayLiteral(members, (c) => c.sourceHash)}::text[])
-               AS d(key_id, language_id, text_hash, source_hash)
-          JOIN "Translation" t ON t."keyId" = d.key_id AND t."languageId" = d.language_id`);
-    }
-    const groups = new Map<string, Group>();
-    const touch = (g: Group) => groups.set(`${g.languageId}\u0001${g.kind}\u0001${g.hash}`, g);
-    for (const m of left) {
-      touch({ languageId: m.languageId, kind: 'source', hash: m.sourceHash });
-      touch({ languageId: m.languageId, kind: 'text', hash: m.textHash });
-    }
-    for (const c of members) {
-      touch({ languageId: c.languageId, kind: 'source', hash: c.sourceHash! });
-      touch({ languageId: c.languageId, kind: 'text', hash: c.textHash });
-    }
-    const touched = [...groups.values()];
-    const touchedSql = Prisma.sql`SELECT * FROM unnest(${arrayLiteral(touched, (g) => g.languageId)}::int[], ${arrayLiteral(touched, (g) => g.kind)}::text[],
-                                                      ${arrayLiteral(touched, (g) => g.hash)}::text[]) AS g(language_id, kind, hash)`;
-    // The batch's cells lose their findings (a cell that is no member any more keeps none), and so do the groups' members.
-    await tx.$executeRaw(Prisma.sql`/* findings:consistency-clear */
-      WITH touched AS (${touchedSql}), cleared AS (
-        SELECT m."keyId", m."languageId", ${CONSISTENCY_CHECK_IDS[0]}::text AS "check"
-          FROM touched g JOIN "ConsistencyMember" m ON g.kind = 'source' AND m."languageId" = g.language_id AND m."sourceHash" = g.hash
-        UNION
-        SELECT m."keyId", m."languageId", ${CONSISTENCY_CHECK_IDS[1]}::text
-          FROM touched g JOIN "ConsistencyMember" m ON g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
-        UNION
-        SELECT d.key_id, d.language_id, c.id
-          FROM unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id) CROSS JOIN unnest(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AS c(id)
-      )
-      DELETE FROM "Finding" f USING cleared x
-       WHERE f."keyId" = x."keyId" AND f."languageId" = x."languageId" AND f."customerId" = 0 AND f."check" = x."check"`);
-    if (!touched.length) return;
-    const projects = [...severities.entries()].filter(([, s]) => s.inconsistent || s.ambiguous);
-    if (!projects.length) return;
-    await tx.$executeRaw(Prisma.sql`/* findings:consistency-insert */
-      WITH touched AS (${touchedSql}),
-      severity AS (
-        SELECT * FROM unnest(${arrayLiteral(projects, ([id]) => id)}::int[], ${arrayLiteral(projects, ([, s]) => s.inconsistent)}::text[],
-                             ${arrayLiteral(projects, ([, s]) => s.ambiguous)}::text[]) AS s(project_id, inconsistent, ambiguous)
-      ), members AS (
-        -- Same source text: the cells differ by their translation.
-        SELECT ${CONSISTENCY_CHECK_IDS[0]}::text AS "check", g.language_id, g.hash, m."keyId" AS key_id, m."projectId" AS project_id,
-               m."textHash" AS text_hash, m."textHash" AS variant, t.text AS label, k.key, k.namespace, s.inconsistent AS severity
-          FROM touched g
-          JOIN "ConsistencyMember" m ON g.kind = 'source' AND m."languageId" = g.language_id AND m."sourceHash" = g.hash
-          JOIN severity s ON s.project_id = m."projectId" AND s.inconsistent IS NOT NULL
-          JOIN "Translation" t ON t."keyId" = m."keyId" AND t."languageId" = m."languageId"
-          JOIN "TranslationKey" k ON k.id = m."keyId"
-        UNION ALL
-        -- Same translation: the cells differ by their source text (its case and end marks aside).
-        SELECT ${CONSISTENCY_CHECK_IDS[1]}::text, g.language_id, g.hash, m."keyId", m."projectId",
-               m."textHash", md5(${sourceIdentitySql(Prisma.sql`src.text`)}), src.text, k.key, k.namespace, s.ambiguous
-          FROM touched g
-          JOIN "ConsistencyMember" m ON g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
-          JOIN severity s ON s.project_id = m."projectId" AND s.ambiguous IS NOT NULL
-          JOIN "Language" dl ON dl."projectId" = m."projectId" AND dl."isDefault"
-          JOIN "Translation" src ON src."keyId" = m."keyId" AND src."languageId" = dl.id
-          JOIN "TranslationKey" k ON k.id = m."keyId"
-      ), based AS (
-        -- Plural forms of one message (items_one, items_other) are not compared with each other.
-        SELECT x.*, x.namespace || E'\\n' || regexp_replace(x.key, ${PLURAL_KEY_SUFFIX}, '', 'i') AS base FROM members x
-      ), ranked AS (
-        SELECT b.*,
-               count(*) OVER (PARTITION BY "check", language_id, hash) AS group_n,
-               count(*) OVER (PARTITION BY "check", language_id, hash, variant) AS variant_n,
-               count(*) OVER (PARTITION BY "check", language_id, hash, base) AS base_n,
-               count(*) OVER (PARTITION BY "check", language_id, hash, base, variant) AS base_variant_n,
-               row_number() OVER (PARTITION BY "check", language_id, hash, variant ORDER BY namespace, key) AS nth
-          FROM based b
-      ), flagged AS (
-        -- The other keys of the group that differ, plural siblings aside.
-        SELECT r.*, (group_n - variant_n - (base_n - base_variant_n))::int AS others FROM ranked r
-         WHERE group_n - variant_n - (base_n - base_variant_n) > 0
-      ), picked AS (
-        -- The keys named: the first few of each other variant, then the first few of those.
-        SELECT f."check", f.language_id, f.key_id, f.project_id, f.text_hash, f.severity, f.others, o.namespace AS o_namespace, o.key AS o_key, o.label AS o_label,
-               row_number() OVER (PARTITION BY f."check", f.language_id, f.key_id ORDER BY o.namespace, o.key) AS pick
-          FROM flagged f
-          LEFT JOIN ranked o ON o."check" = f."check" AND o.language_id = f.language_id AND o.hash = f.hash AND o.nth <= ${NAMED}::int
-                            AND o.variant <> f.variant AND o.base <> f.base
-      ), messages AS (
-        SELECT "check", language_id, key_id, project_id, text_hash, severity, others,
-               string_agg(format('%s ("%s")', CASE WHEN o_namespace = '' THEN o_key ELSE o_namespace || ':' || o_key END,
-                                 CASE WHEN char_length(o_label) > ${QUOTED}::int THEN left(o_label, ${QUOTED - 1}::int) || '…' ELSE o_label END),
-                          ', ' ORDER BY o_namespace, o_key) FILTER (WHERE pick <= ${NAMED}::int AND o_key IS NOT NULL) AS names,
-               (count(*) FILTER (WHERE pick <= ${NAMED}::int AND o_key IS NOT NULL))::int AS shown
-          FROM picked
-         GROUP BY "check", language_id, key_id, project_id, text_hash, severity, others
-      )
-      INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
-      SELECT x.key_id, x.language_id, x."check", 0, x.project_id, x.severity,
-             CASE x."check" WHEN ${CONSISTENCY_CHECK_IDS[0]} THEN 'The same source text is translated otherwise in ' ELSE 'The same translation stands for another source text in ' END
-             || concat_ws(' and ', x.names, CASE WHEN x.others > x.shown THEN (x.others - x.shown)::text || CASE WHEN x.shown > 0 THEN ' more' ELSE '' END || CASE WHEN x.others - x.shown = 1 THEN ' key' ELSE ' keys' END END)
-             || CASE x."check" WHEN ${CONSISTENCY_CHECK_IDS[0]} THEN ': use one translation, or dismiss if the keys mean different things'
-                ELSE ': translate each source text as it says, or dismiss if they mean the same' END,
-             -- The same message as data (src/checks/messages.ts: <check>.keys, .keys-and-more, .counted).
-             jsonb_build_object(
-               'id', x."check" || CASE WHEN x.shown = 0 THEN '.counted' WHEN x.others > x.shown THEN '.keys-and-more' ELSE '.keys' END,
-               'params', jsonb_strip_nulls(jsonb_build_object(
-                 'keys', x.names,
-                 'count', CASE WHEN x.others > x.shown THEN x.others - x.shown END))),
-             NULL, NULL, d."keyId" IS NOT NULL
-        FROM messages x
-        LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."customerId" = 0
-                                      AND d."check" = x."check" AND d."textHash" = x.text_hash
-      ON CONFLICT ("keyId", "languageId", "customerId", "check", n) DO UPDATE SET severity = EXCLUDED.severity, message = EXCLUDED.message, "messageText" = EXCLUDED."messageText", dismissed = EXCLUDED.dismissed`);
-  });
+  await tx.$executeRaw(
+    Prisma.sql`/* findings:consistency-lock */ SELECT pg_advisory_xact_lock(hashtextextended('findings:consistency', 0))`,
+  );
+  const left = await tx.$queryRaw<
+    { languageId: number; sourceHash: string; textHash: string }[]
+  >(Prisma.sql`/* findings:consistency-old */
+    DELETE FROM "ConsistencyMember" m USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
+     WHERE m."keyId" = d.key_id AND m."languageId" = d.language_id
+    RETURNING m."languageId", m."sourceHash", m."textHash"`);
+  if (members.length) {
+    // Joined with the cell: one deleted since it was leased is no member.
+    await tx.$executeRaw(Prisma.sql`/* findings:consistency-members */
+      INSERT INTO "ConsistencyMember" ("keyId", "languageId", "projectId", "textHash", "sourceHash")
+      SELECT d.key_id, d.language_id, t."projectId", d.text_hash, d.source_hash
+        FROM unnest(${arrayLiteral(members, (c) => c.keyId)}::int[], ${arrayLiteral(members, (c) => c.languageId)}::int[],
+                    ${arrayLiteral(members, (c) => c.textHash)}::text[], ${arrayLiteral(members, (c) => c.sourceHash)}::text[])
+             AS d(key_id, language_id, text_hash, source_hash)
+        JOIN "Translation" t ON t."keyId" = d.key_id AND t."languageId" = d.language_id`);
+  }
+  const groups = new Map<string, Group>();
+  const touch = (g: Group) => groups.set(`${g.languageId}\u0001${g.kind}\u0001${g.hash}`, g);
+  for (const m of left) {
+    touch({ languageId: m.languageId, kind: 'source', hash: m.sourceHash });
+    touch({ languageId: m.languageId, kind: 'text', hash: m.textHash });
+  }
+  for (const c of members) {
+    touch({ languageId: c.languageId, kind: 'source', hash: c.sourceHash! });
+    touch({ languageId: c.languageId, kind: 'text', hash: c.textHash });
+  }
+  const touched = [...groups.values()];
+  const touchedSql = Prisma.sql`SELECT * FROM unnest(${arrayLiteral(touched, (g) => g.languageId)}::int[], ${arrayLiteral(touched, (g) => g.kind)}::text[],
+                                                    ${arrayLiteral(touched, (g) => g.hash)}::text[]) AS g(language_id, kind, hash)`;
+  // The batch's cells lose their findings (a cell that is no member any more keeps none), and so do the groups' members.
+  await tx.$executeRaw(Prisma.sql`/* findings:consistency-clear */
+    WITH touched AS (${touchedSql}), cleared AS (
+      SELECT m."keyId", m."languageId", ${CONSISTENCY_CHECK_IDS[0]}::text AS "check"
+        FROM touched g JOIN "ConsistencyMember" m ON g.kind = 'source' AND m."languageId" = g.language_id AND m."sourceHash" = g.hash
+      UNION
+      SELECT m."keyId", m."languageId", ${CONSISTENCY_CHECK_IDS[1]}::text
+        FROM touched g JOIN "ConsistencyMember" m ON g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
+      UNION
+      SELECT d.key_id, d.language_id, c.id
+        FROM unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id) CROSS JOIN unnest(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AS c(id)
+    )
+    DELETE FROM "Finding" f USING cleared x
+     WHERE f."keyId" = x."keyId" AND f."languageId" = x."languageId" AND f."customerId" = 0 AND f."check" = x."check"`);
+  if (!touched.length) return;
+  const projects = [...severities.entries()].filter(([, s]) => s.inconsistent || s.ambiguous);
+  if (!projects.length) return;
+  await tx.$executeRaw(Prisma.sql`/* findings:consistency-insert */
+    WITH touched AS (${touchedSql}),
+    severity AS (
+      SELECT * FROM unnest(${arrayLiteral(projects, ([id]) => id)}::int[], ${arrayLiteral(projects, ([, s]) => s.inconsistent)}::text[],
+                           ${arrayLiteral(projects, ([, s]) => s.ambiguous)}::text[]) AS s(project_id, inconsistent, ambiguous)
+    ), members AS (
+      -- Same source text: the cells differ by their translation.
+      SELECT ${CONSISTENCY_CHECK_IDS[0]}::text AS "check", g.language_id, g.hash, m."keyId" AS key_id, m."projectId" AS project_id,
+             m."textHash" AS text_hash, m."textHash" AS variant, t.text AS label, k.key, k.namespace, s.inconsistent AS severity
+        FROM touched g
+        JOIN "ConsistencyMember" m ON g.kind = 'source' AND m."languageId" = g.language_id AND m."sourceHash" = g.hash
+        JOIN severity s ON s.project_id = m."projectId" AND s.inconsistent IS NOT NULL
+        JOIN "Translation" t ON t."keyId" = m."keyId" AND t."languageId" = m."languageId"
+        JOIN "TranslationKey" k ON k.id = m."keyId"
+      UNION ALL
+      -- Same translation: the cells differ by their source text (its case and end marks aside).
+      SELECT ${CONSISTENCY_CHECK_IDS[1]}::text, g.language_id, g.hash, m."keyId", m."projectId",
+             m."textHash", md5(${sourceIdentitySql(Prisma.sql`src.text`)}), src.text, k.key, k.namespace, s.ambiguous
+        FROM touched g
+        JOIN "ConsistencyMember" m ON g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
+        JOIN severity s ON s.project_id = m."projectId" AND s.ambiguous IS NOT NULL
+        JOIN "Language" dl ON dl."projectId" = m."projectId" AND dl."isDefault"
+        JOIN "Translation" src ON src."keyId" = m."keyId" AND src."languageId" = dl.id
+        JOIN "TranslationKey" k ON k.id = m."keyId"
+    ), based AS (
+      -- Plural forms of one message (items_one, items_other) are not compared with each other.
+      SELECT x.*, x.namespace || E'\\n' || regexp_replace(x.key, ${PLURAL_KEY_SUFFIX}, '', 'i') AS base FROM members x
+    ), ranked AS (
+      SELECT b.*,
+             count(*) OVER (PARTITION BY "check", language_id, hash) AS group_n,
+             count(*) OVER (PARTITION BY "check", language_id, hash, variant) AS variant_n,
+             count(*) OVER (PARTITION BY "check", language_id, hash, base) AS base_n,
+             count(*) OVER (PARTITION BY "check", language_id, hash, base, variant) AS base_variant_n,
+             row_number() OVER (PARTITION BY "check", language_id, hash, variant ORDER BY namespace, key) AS nth
+        FROM based b
+    ), flagged AS (
+      -- The other keys of the group that differ, plural siblings aside.
+      SELECT r.*, (group_n - variant_n - (base_n - base_variant_n))::int AS others FROM ranked r
+       WHERE group_n - variant_n - (base_n - base_variant_n) > 0
+    ), picked AS (
+      -- The keys named: the first few of each other variant, then the first few of those.
+      SELECT f."check", f.language_id, f.key_id, f.project_id, f.text_hash, f.severity, f.others, o.namespace AS o_namespace, o.key AS o_key, o.label AS o_label,
+             row_number() OVER (PARTITION BY f."check", f.language_id, f.key_id ORDER BY o.namespace, o.key) AS pick
+        FROM flagged f
+        LEFT JOIN ranked o ON o."check" = f."check" AND o.language_id = f.language_id AND o.hash = f.hash AND o.nth <= ${NAMED}::int
+                          AND o.variant <> f.variant AND o.base <> f.base
+    ), messages AS (
+      SELECT "check", language_id, key_id, project_id, text_hash, severity, others,
+             string_agg(format('%s ("%s")', CASE WHEN o_namespace = '' THEN o_key ELSE o_namespace || ':' || o_key END,
+                               CASE WHEN char_length(o_label) > ${QUOTED}::int THEN left(o_label, ${QUOTED - 1}::int) || '…' ELSE o_label END),
+                        ', ' ORDER BY o_namespace, o_key) FILTER (WHERE pick <= ${NAMED}::int AND o_key IS NOT NULL) AS names,
+             (count(*) FILTER (WHERE pick <= ${NAMED}::int AND o_key IS NOT NULL))::int AS shown
+        FROM picked
+       GROUP BY "check", language_id, key_id, project_id, text_hash, severity, others
+    )
+    INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
+    SELECT x.key_id, x.language_id, x."check", 0, x.project_id, x.severity,
+           CASE x."check" WHEN ${CONSISTENCY_CHECK_IDS[0]} THEN 'The same source text is translated otherwise in ' ELSE 'The same translation stands for another source text in ' END
+           || concat_ws(' and ', x.names, CASE WHEN x.others > x.shown THEN (x.others - x.shown)::text || CASE WHEN x.shown > 0 THEN ' more' ELSE '' END || CASE WHEN x.others - x.shown = 1 THEN ' key' ELSE ' keys' END END)
+           || CASE x."check" WHEN ${CONSISTENCY_CHECK_IDS[0]} THEN ': use one translation, or dismiss if the keys mean different things'
+              ELSE ': translate each source text as it says, or dismiss if they mean the same' END,
+           -- The same message as data (src/checks/messages.ts: <check>.keys, .keys-and-more, .counted).
+           jsonb_build_object(
+             'id', x."check" || CASE WHEN x.shown = 0 THEN '.counted' WHEN x.others > x.shown THEN '.keys-and-more' ELSE '.keys' END,
+             'params', jsonb_strip_nulls(jsonb_build_object(
+               'keys', x.names,
+               'count', CASE WHEN x.others > x.shown THEN x.others - x.shown END))),
+           NULL, NULL, d."keyId" IS NOT NULL
+      FROM messages x
+      LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."customerId" = 0
+                                    AND d."check" = x."check" AND d."textHash" = x.text_hash
+    ON CONFLICT ("keyId", "languageId", "customerId", "check", n) DO UPDATE SET severity = EXCLUDED.severity, message = EXCLUDED.message, "messageText" = EXCLUDED."messageText", dismissed = EXCLUDED.dismissed`);
 }

@@ -2,7 +2,15 @@
 // process, started with the first batch. From the sources (tests, tsx) a
 // thread boots through tsx's loader; from the bundle it runs the built worker.
 import { Piscina } from 'piscina';
-import type { CheckBatch, StoredFinding } from './check-worker.js';
+import { checkCells, type CheckBatch, type StoredFinding } from './check-worker.js';
+
+/**
+ * Batches of up to this many cells (a few one-cell writes' worth) are checked
+ * in the calling thread: a cell's checks take tens of microseconds, less than
+ * handing the batch to a worker thread and its findings back, and a write's
+ * round then starts no thread (docs/benchmarks.md, "The per-request path").
+ */
+export const INLINE_CELLS = 16;
 
 let pool: Piscina<CheckBatch, StoredFinding[][]> | undefined;
 let size = 1;
@@ -43,6 +51,11 @@ export function checkPool(): Piscina<CheckBatch, StoredFinding[][]> {
     idleTimeout: idleMs,
   });
   return pool;
+}
+
+/** Checks a batch: a few cells in this thread, more in the pool's threads. */
+export async function checkBatchCells(batch: CheckBatch): Promise<StoredFinding[][]> {
+  return batch.cells.length <= INLINE_CELLS ? checkCells(batch) : runInPool(batch);
 }
 
 /** Checks a batch split across the pool's threads. */

@@ -2,16 +2,17 @@
 // queue of keys the write gate fills (src/content/findings-queue.ts). Each
 // round leases a batch of keys with FOR UPDATE SKIP LOCKED (two instances never
 // take the same keys; a lease that runs out, its instance dead, is taken
-// again), up to about `batch` cells, reads every cell of them with its source
-// text and project settings in the same statement, computes the checks in the
-// worker pool (pool.ts) and writes the batch's findings set-based: delete and
-// insert, in one transaction, only for the keys whose queue entry is still the
+// again), up to about `batch` cells, reads their cells (every cell of a key, or
+// those of the languages its entry names) with their source text and project
+// settings in the same statement, computes the checks in the worker pool
+// (pool.ts; a handful of cells in this thread) and writes the batch's findings
+// set-based: delete and insert, in one transaction, only for the keys whose queue entry is still the
 // generation it computed. A key's cells are its base translations and its
 // customers' overrides with a text: an override is checked against its
 // customer's source (the customer's own override of the default language, else
 // the base one), as the editor checks it while it is typed.
 import { Prisma } from '../generated/prisma/client.js';
-import { prisma } from '../db.js';
+import { prisma, type Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { activeChecks, type CheckSettings, type Dialect, type Severity } from '../checks/index.js';
 import { CONSISTENCY_CHECK_IDS, ambiguousTranslation, inconsistentTranslation } from '../checks/consistency.js';
@@ -22,7 +23,7 @@ import { registerWaker } from '../content/findings-queue.js';
 import { PollLoop } from '../poll-loop.js';
 import { releaseStatementHistory } from '../db/statement-history.js';
 import { HeapBound, releaseFreedMemory } from '../heap-slack.js';
-import { closeCheckPool, runInPool } from './pool.js';
+import { checkBatchCells, closeCheckPool } from './pool.js';
 
 export interface UpdaterOptions {
   owner: string;
@@ -43,6 +44,8 @@ interface LeasedCell {
   /** The customer of an override; 0 for the base translation (Finding's customerId). */
   customerId: number;
   generation: number;
+  /** The languages the key's entry names; null: every cell of the key (findings-queue.ts). */
+  languageIds: number[] | null;
   projectId: number;
   text: string;
   source: string;
@@ -72,7 +75,7 @@ export const RELEASE_AFTER_CELLS = 10_000;
 
 /** The summed stats of this process's updaters (bench/scenarios/findings.ts). */
 export function updaterStats(): FindingsUpdater['stats'] {
-  const total = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+  const total = { cells: 0, rounds: 0, leases: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
   for (const u of running) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += u.stats[k];
   return total;
 }
@@ -120,8 +123,12 @@ export class FindingsUpdater {
       sleepMs: () => this.pollMs,
       round: async () => {
         this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+        const wakes = this.wakes;
+        const out = { drained: false };
         try {
-          return (await this.round()) > 0;
+          // A round that drained the queue is the last until a write wakes the updater (one that woke it
+          // during the round, while no lane slept to hear it, is answered by the next round at once).
+          return (await this.round(out)) > 0 && (!out.drained || this.wakes !== wakes);
         } finally {
           this.inFlight--;
         }
@@ -137,6 +144,7 @@ export class FindingsUpdater {
   }
 
   wake(): void {
+    this.wakes++;
     this.loop.wake();
   }
 
@@ -146,10 +154,16 @@ export class FindingsUpdater {
     await this.loop.stop();
   }
 
-  /** One batch: lease, check, write. Returns the number of cells leased, and keys without cells (0: the queue is empty). */
-  async round(): Promise<number> {
+  /**
+   * One batch: lease, check, write. Returns the number of cells leased, and keys without cells (0: the queue is
+   * empty); `out.drained`: it leased every entry there was from the queue's start.
+   */
+  async round(out?: { drained: boolean }): Promise<number> {
     const started = performance.now();
-    const leasedCells = await this.lease();
+    const from = this.after;
+    // The keys looked at: enough for `batch` cells at the last batch's cells per key, and a quarter more.
+    const candidates = Math.max(1, Math.ceil((this.batch / this.cellsPerKey) * 1.25));
+    const leasedCells = await this.lease(candidates);
     // A key whose cells were deleted after it was queued, its transaction not yet committed when the
     // deletion's trigger ran (the queue has no foreign key: prisma/schema.prisma): it goes now.
     const gone = leasedCells.filter((c) => c.text === null);
@@ -159,13 +173,19 @@ export class FindingsUpdater {
       // Back to the start of the queue: the keys before the cursor may have been queued again.
       if (this.after !== undefined) {
         this.after = undefined;
-        return this.round();
+        return this.round(out);
       }
       await this.releaseAfterWork();
       return 0;
     }
-    this.after = leasedCells[leasedCells.length - 1]!.keyId;
     const keys = new Set(leasedCells.map((c) => c.keyId)).size;
+    // Fewer cells than the batch and fewer keys than looked at: no entry is left after the last one leased
+    // (but those another lane holds). The next round starts from the queue's start; a round that began
+    // there has drained the queue, and the next one would only lease nothing (findings rounds are one
+    // lease, not three, per edit).
+    const exhausted = leasedCells.length < this.batch && keys < candidates;
+    this.after = exhausted ? undefined : leasedCells[leasedCells.length - 1]!.keyId;
+    if (out) out.drained = exhausted && from === undefined;
     this.cellsPerKey = Math.max(1, leasedCells.length / keys);
     if (!cells.length) return leasedCells.length;
     const leased = performance.now();
@@ -183,26 +203,27 @@ export class FindingsUpdater {
       const own = c.language === c.sourceLanguage;
       return [index, own ? '' : c.source, c.text, c.sourceLanguage, c.language, c.charactersLimit, dialects[index]!];
     });
-    const findings = await runInPool({ settings, cells: batch });
+    const findings = await checkBatchCells({ settings, cells: batch });
     const checked = performance.now();
-    // The consistency checks first: once a cell leaves the queue (writeFindings), its groups are up to date too.
-    // They compare base translations only (an override is one customer's exception, not the project's usage).
-    await updateConsistency(
-      cells
-        .filter((c) => c.customerId === 0)
-        .map((c) => ({
-          keyId: c.keyId,
-          languageId: c.languageId,
-          projectId: c.projectId,
-          textHash: c.hash,
-          sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
-        })),
-      consistencySeverities(cells),
-    );
-    await writeFindings(cells, findings);
+    // One transaction. The consistency checks first: once a cell leaves the queue (writeFindings), its groups are up
+    // to date too. They compare base translations only (an override is one customer's exception, not the project's usage).
+    const consistencyCells = cells
+      .filter((c) => c.customerId === 0)
+      .map((c) => ({
+        keyId: c.keyId,
+        languageId: c.languageId,
+        projectId: c.projectId,
+        textHash: c.hash,
+        sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
+      }));
+    await prisma().$transaction(async (tx) => {
+      await updateConsistency(tx, consistencyCells, consistencySeverities(cells));
+      await writeFindings(cells, findings, tx);
+    });
     this.sinceRelease += cells.length;
     this.sinceEmpty += cells.length;
     this.stats.cells += cells.length;
+    this.stats.rounds++;
     this.stats.leaseMs += leased - started;
     this.stats.checkMs += checked - leased;
     this.stats.writeMs += performance.now() - checked;
@@ -243,16 +264,17 @@ export class FindingsUpdater {
    * last vacuumed, which after a large import is most of it.
    */
   private after: number | undefined;
+  /** Times the updater was woken (a round that drained the queue goes on if it was woken meanwhile). */
+  private wakes = 0;
   /** Cells per key of the last batch: how many keys the next lease looks at for `batch` cells. */
   private cellsPerKey = 1;
 
   /** Where this updater's time went (bench/scenarios/findings.ts). */
-  readonly stats = { cells: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
+  readonly stats = { cells: 0, rounds: 0, leases: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
 
-  private lease(): Promise<LeasedRow[]> {
+  private lease(candidates: number): Promise<LeasedRow[]> {
+    this.stats.leases++;
     const after = this.after !== undefined ? Prisma.sql`AND "keyId" > ${this.after}` : Prisma.empty;
-    // The keys looked at: enough for `batch` cells at the last batch's cells per key, and a quarter more.
-    const candidates = Math.max(1, Math.ceil((this.batch / this.cellsPerKey) * 1.25));
     return prisma().$queryRaw<LeasedRow[]>(Prisma.sql`/* findings:lease */
       WITH leased AS (
         -- By row address (a TID scan): a join with the picked keys would read the whole queue each time.
@@ -267,9 +289,9 @@ export class FindingsUpdater {
                       ORDER BY "keyId"
                       LIMIT ${candidates} FOR UPDATE SKIP LOCKED) e
            ) c WHERE c.before < ${this.batch}))
-        RETURNING q."keyId", q."projectId", q.generation
+        RETURNING q."keyId", q."projectId", q.generation, q."languageIds"
       )
-      SELECT l."keyId", t."languageId", t."customerId", l.generation, t."projectId", t.text, md5(t.text) AS hash,
+      SELECT l."keyId", t."languageId", t."customerId", l.generation, l."languageIds", t."projectId", t.text, md5(t.text) AS hash,
              coalesce(so.text, s.text, '') AS source, md5(coalesce(so.text, s.text)) AS "sourceHash",
              t.language, coalesce(dl.key, t.language) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
@@ -302,7 +324,12 @@ export class FindingsUpdater {
 function cellsOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
   return Prisma.sql`SELECT ${columns} FROM "Language" lang
     JOIN "Translation" t ON t."keyId" = ${entry}."keyId" AND t."languageId" = lang.id
-   WHERE lang."projectId" = ${entry}."projectId"`;
+   WHERE lang."projectId" = ${entry}."projectId" AND ${ofEntryLanguages(entry)}`;
+}
+
+/** Whether `lang` is one of the languages a queue entry names (all when it names none). */
+function ofEntryLanguages(entry: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${entry}."languageIds" IS NULL OR lang.id = ANY(${entry}."languageIds"))`;
 }
 
 /**
@@ -313,13 +340,14 @@ function cellsOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)
 function overridesOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
   return Prisma.sql`SELECT ${columns} FROM "CustomerTranslation" o
     JOIN "Language" lang ON lang.id = o."languageId"
-   WHERE o."keyId" = ${entry}."keyId" AND o.text <> ''`;
+   WHERE o."keyId" = ${entry}."keyId" AND o.text <> '' AND ${ofEntryLanguages(entry)}`;
 }
 
 /**
  * Removes the leased entries of keys with no cell left to check (of the
- * generation leased), with what findings they had: an override emptied
- * (the customer sees the base again) of a key without base cells.
+ * generation leased; in the languages the entry names), with what findings
+ * they had: an override emptied (the customer sees the base again) where the
+ * key has no base cell.
  */
 async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
   await prisma().$executeRaw(Prisma.sql`/* findings:drop-gone */
@@ -327,11 +355,14 @@ async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
       DELETE FROM "FindingQueue" q
        USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, generation)
        WHERE q."keyId" = d.key_id AND q.generation = d.generation
-         AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id)
-         AND NOT EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = d.key_id AND o.text <> '')
-      RETURNING q."keyId"
+         AND NOT EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = d.key_id
+                            AND (q."languageIds" IS NULL OR t."languageId" = ANY(q."languageIds")))
+         AND NOT EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = d.key_id AND o.text <> ''
+                            AND (q."languageIds" IS NULL OR o."languageId" = ANY(q."languageIds")))
+      RETURNING q."keyId", q."languageIds"
     )
-    DELETE FROM "Finding" f USING dropped WHERE f."keyId" = dropped."keyId"`);
+    DELETE FROM "Finding" f USING dropped
+     WHERE f."keyId" = dropped."keyId" AND (dropped."languageIds" IS NULL OR f."languageId" = ANY(dropped."languageIds"))`);
 }
 
 /** The consistency checks' severities of the batch's projects (null: off). */
@@ -350,18 +381,24 @@ function consistencySeverities(cells: readonly LeasedCell[]): Map<number, Consis
 }
 
 /**
- * Writes the findings of leased cells (in one transaction): the queue entries
- * of their keys of the generation computed go, and with them the keys' old
- * findings (every cell of a key was read: an override emptied since has none
- * now); the new ones are inserted, dismissed where a dismissal of the same
- * check holds for the same text. A key queued again meanwhile keeps its entry
- * and its cells their old findings until the updater reaches it again. The
- * cells with findings are held (FOR KEY SHARE, as a foreign key's check would)
- * until the commit, so a deletion of one (its key, language or customer) waits
- * and its trigger then takes the findings written here; a cell deleted before
- * gets none.
+ * Writes the findings of leased cells, in the round's transaction (`tx`; its
+ * own without one): the queue entries of their keys of the generation
+ * computed go, and with them the keys' old findings in the languages leased
+ * (every cell of them was read: an override emptied since has none now); the
+ * new ones are inserted, dismissed where a dismissal of the same check holds
+ * for the same text. A key queued again meanwhile keeps its entry and its
+ * cells their old findings until the updater reaches it again. The cells with
+ * findings are held (FOR KEY SHARE, as a foreign key's check would) until the
+ * commit, so a deletion of one (its key, language or customer) waits and its
+ * trigger then takes the findings written here; a cell deleted before gets
+ * none. Two statements; one when no cell has a finding.
  */
-export async function writeFindings(cells: readonly LeasedCell[], findings: readonly StoredFinding[][]): Promise<void> {
+export async function writeFindings(
+  cells: readonly LeasedCell[],
+  findings: readonly StoredFinding[][],
+  tx?: Db,
+): Promise<void> {
+  if (!tx) return prisma().$transaction((own) => writeFindings(cells, findings, own));
   const rows: { cell: LeasedCell; f: StoredFinding; n: number }[] = [];
   cells.forEach((cell, i) => {
     const seen = new Map<string, number>();
@@ -371,56 +408,65 @@ export async function writeFindings(cells: readonly LeasedCell[], findings: read
       rows.push({ cell, f, n });
     }
   });
+  const leased = [...new Map(cells.map((c) => [c.keyId, c.generation])).entries()];
+  // The findings cleared: (key, language) of the languages each entry names, (key, null) for every cell of a key.
+  const cleared: [number, number | null][] = [];
+  for (const [keyId, languageIds] of new Map(cells.map((c) => [c.keyId, c.languageIds])))
+    for (const languageId of languageIds ?? [null]) cleared.push([keyId, languageId]);
+  // A key that a write holds is being queued again (a new generation): it stays, and the updater does not
+  // wait for that write. Waiting made a cycle with a write that queues several of the batch's keys (an
+  // import's REPLACE while the last import's findings drain): PostgreSQL ended one of them as a deadlock.
+  // The old findings go for the keys whose entry this removed (the statement's DELETE is not visible to its
+  // own reads of the queue).
+  await tx.$executeRaw(Prisma.sql`/* findings:dequeue-clear */
+    WITH dequeued AS (
+      DELETE FROM "FindingQueue" q WHERE q.ctid = ANY(ARRAY(
+        SELECT e.ctid FROM "FindingQueue" e
+          JOIN unnest(${arrayLiteral(leased, ([keyId]) => keyId)}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS d(key_id, generation)
+            ON e."keyId" = d.key_id AND e.generation = d.generation
+           FOR UPDATE OF e SKIP LOCKED))
+      RETURNING q."keyId"
+    )
+    DELETE FROM "Finding" f
+     USING unnest(${arrayLiteral(cleared, ([keyId]) => keyId)}::int[], ${arrayLiteral(cleared, ([, languageId]) => languageId)}::int[]) AS d(key_id, language_id)
+     WHERE f."keyId" = d.key_id AND (d.language_id IS NULL OR f."languageId" = d.language_id)
+       -- The consistency checks' findings are updateConsistency's (consistency.ts).
+       AND f."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
+       AND d.key_id IN (SELECT "keyId" FROM dequeued)`);
+  if (!rows.length) return;
   const withFindings = [...new Set(rows.map((r) => r.cell))];
   const base = withFindings.filter((c) => c.customerId === 0);
   const overrides = withFindings.filter((c) => c.customerId !== 0);
-  const leased = [...new Map(cells.map((c) => [c.keyId, c.generation])).entries()];
-  const keys = arrayLiteral(leased, ([keyId]) => keyId);
-  await prisma().$transaction([
-    // A key that a write holds is being queued again (a new generation): it stays, and the updater does not
-    // wait for that write. Waiting made a cycle with a write that queues several of the batch's keys (an
-    // import's REPLACE while the last import's findings drain): PostgreSQL ended one of them as a deadlock.
-    prisma().$executeRaw(Prisma.sql`/* findings:dequeue */
-      DELETE FROM "FindingQueue" q WHERE q.ctid = ANY(ARRAY(
-        SELECT e.ctid FROM "FindingQueue" e
-          JOIN unnest(${keys}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS d(key_id, generation)
-            ON e."keyId" = d.key_id AND e.generation = d.generation
-           FOR UPDATE OF e SKIP LOCKED))`),
-    prisma().$executeRaw(Prisma.sql`/* findings:clear */
-      DELETE FROM "Finding" f USING unnest(${keys}::int[]) AS d(key_id)
-       WHERE f."keyId" = d.key_id
-         -- The consistency checks' findings are updateConsistency's (consistency.ts).
-         AND f."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
-         AND NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = d.key_id)`),
-    prisma().$queryRaw(Prisma.sql`/* findings:hold-cells */
-      SELECT (SELECT count(*)::int FROM (SELECT 1 FROM "Translation" t
-                JOIN unnest(${arrayLiteral(base, (c) => c.keyId)}::int[], ${arrayLiteral(base, (c) => c.languageId)}::int[]) AS d(key_id, language_id)
-                  ON t."keyId" = d.key_id AND t."languageId" = d.language_id
-                FOR KEY SHARE OF t) b) AS base,
-             (SELECT count(*)::int FROM (SELECT 1 FROM "CustomerTranslation" o
-                JOIN unnest(${arrayLiteral(overrides, (c) => c.keyId)}::int[], ${arrayLiteral(overrides, (c) => c.languageId)}::int[],
-                            ${arrayLiteral(overrides, (c) => c.customerId)}::int[]) AS d(key_id, language_id, customer_id)
-                  ON o."keyId" = d.key_id AND o."languageId" = d.language_id AND o."customerId" = d.customer_id
-                FOR KEY SHARE OF o) c) AS overrides`),
-    prisma().$executeRaw(Prisma.sql`/* findings:insert */
-      INSERT INTO "Finding" ("keyId", "languageId", "customerId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
-      SELECT x.key_id, x.language_id, x.customer_id, x.check, x.n, x.project_id, x.severity, x.message, x.message_text, x.span_start, x.span_end, d."keyId" IS NOT NULL
-        FROM unnest(${arrayLiteral(rows, (r) => r.cell.keyId)}::int[], ${arrayLiteral(rows, (r) => r.cell.languageId)}::int[],
-                    ${arrayLiteral(rows, (r) => r.cell.customerId)}::int[], ${arrayLiteral(rows, (r) => r.cell.projectId)}::int[],
-                    ${arrayLiteral(rows, (r) => r.f[0])}::text[], ${arrayLiteral(rows, (r) => r.n)}::int[], ${arrayLiteral(rows, (r) => r.f[1])}::text[],
-                    ${arrayLiteral(rows, (r) => r.f[2])}::text[], ${arrayLiteral(rows, (r) => (r.f[5] ? JSON.stringify(r.f[5]) : null))}::jsonb[],
-                    ${arrayLiteral(rows, (r) => r.f[3])}::int[], ${arrayLiteral(rows, (r) => r.f[4])}::int[], ${arrayLiteral(rows, (r) => r.cell.hash)}::text[])
-             AS x(key_id, language_id, customer_id, project_id, "check", n, severity, message, message_text, span_start, span_end, hash)
-        LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."customerId" = x.customer_id
-                                      AND d."check" = x.check AND d."textHash" = x.hash
-       WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id)
-         -- The cell is still there (held above): one deleted since it was leased gets no findings.
-         AND CASE WHEN x.customer_id = 0
-                  THEN EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = x.key_id AND t."languageId" = x.language_id)
-                  ELSE EXISTS (SELECT 1 FROM "CustomerTranslation" o WHERE o."keyId" = x.key_id AND o."languageId" = x.language_id AND o."customerId" = x.customer_id)
-             END
-      ON CONFLICT DO NOTHING`),
-  ]);
+  await tx.$executeRaw(Prisma.sql`/* findings:insert */
+    WITH held_base AS (
+      SELECT t."keyId", t."languageId" FROM "Translation" t
+        JOIN unnest(${arrayLiteral(base, (c) => c.keyId)}::int[], ${arrayLiteral(base, (c) => c.languageId)}::int[]) AS d(key_id, language_id)
+          ON t."keyId" = d.key_id AND t."languageId" = d.language_id
+       FOR KEY SHARE OF t
+    ), held_overrides AS (
+      SELECT o."keyId", o."languageId", o."customerId" FROM "CustomerTranslation" o
+        JOIN unnest(${arrayLiteral(overrides, (c) => c.keyId)}::int[], ${arrayLiteral(overrides, (c) => c.languageId)}::int[],
+                    ${arrayLiteral(overrides, (c) => c.customerId)}::int[]) AS d(key_id, language_id, customer_id)
+          ON o."keyId" = d.key_id AND o."languageId" = d.language_id AND o."customerId" = d.customer_id
+       FOR KEY SHARE OF o
+    )
+    INSERT INTO "Finding" ("keyId", "languageId", "customerId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
+    SELECT x.key_id, x.language_id, x.customer_id, x.check, x.n, x.project_id, x.severity, x.message, x.message_text, x.span_start, x.span_end, d."keyId" IS NOT NULL
+      FROM unnest(${arrayLiteral(rows, (r) => r.cell.keyId)}::int[], ${arrayLiteral(rows, (r) => r.cell.languageId)}::int[],
+                  ${arrayLiteral(rows, (r) => r.cell.customerId)}::int[], ${arrayLiteral(rows, (r) => r.cell.projectId)}::int[],
+                  ${arrayLiteral(rows, (r) => r.f[0])}::text[], ${arrayLiteral(rows, (r) => r.n)}::int[], ${arrayLiteral(rows, (r) => r.f[1])}::text[],
+                  ${arrayLiteral(rows, (r) => r.f[2])}::text[], ${arrayLiteral(rows, (r) => (r.f[5] ? JSON.stringify(r.f[5]) : null))}::jsonb[],
+                  ${arrayLiteral(rows, (r) => r.f[3])}::int[], ${arrayLiteral(rows, (r) => r.f[4])}::int[], ${arrayLiteral(rows, (r) => r.cell.hash)}::text[])
+           AS x(key_id, language_id, customer_id, project_id, "check", n, severity, message, message_text, span_start, span_end, hash)
+      LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."customerId" = x.customer_id
+                                    AND d."check" = x.check AND d."textHash" = x.hash
+     WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id)
+       -- The cell is still there (held): one deleted since it was leased gets no findings.
+       AND CASE WHEN x.customer_id = 0
+                THEN EXISTS (SELECT 1 FROM held_base h WHERE h."keyId" = x.key_id AND h."languageId" = x.language_id)
+                ELSE EXISTS (SELECT 1 FROM held_overrides h WHERE h."keyId" = x.key_id AND h."languageId" = x.language_id AND h."customerId" = x.customer_id)
+           END
+    ON CONFLICT DO NOTHING`);
 }
 
 /** Keys waiting in the queue (all projects, or one). */

@@ -154,6 +154,18 @@ describe('findings of customer overrides', () => {
     expect(await stored()).toEqual([]);
   });
 
+  it('an override emptied where the key has no base cell of its language leaves no finding and nothing pending', async () => {
+    await write([
+      { key: 'only.override', language: 'en', text: 'Hello {name}!' },
+      { key: 'only.override', language: 'de', text: 'Hallo!', customerId: 'acme' },
+    ]);
+    expect(await stored()).toEqual(['only.override/de/acme placeholders-missing']);
+    // The key's entry names German alone, where it has no cell left: the updater drops it with the finding.
+    await write([{ key: 'only.override', language: 'de', text: '', customerId: 'acme' }]);
+    expect(await stored()).toEqual([]);
+    expect((await api.get('/api/v2/quality-checks')).data.pending).toBe(0);
+  });
+
   it("a dismissal holds for one override's text, not for the base or another customer's", async () => {
     await write([
       { key: 'greet', language: 'de', text: 'Hallo!' },

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { FindingsUpdater, writeFindings } from '../../src/findings/updater.js';
-import { checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
+import { observeSql } from '../../src/db/client.js';
+import { INLINE_CELLS, checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
 import { checkBatch, workerHeap } from '../../src/findings/check-worker.js';
 
 let service: TestService;
@@ -272,5 +273,114 @@ describe('the queue of keys', () => {
     expect((await api.gql(DELETE, { keys: [{ key: 'doomed' }] })).errors).toBeUndefined();
     expect(await queued()).toBe(0);
     expect((await api.get('/api/v2/quality-checks')).data.pending).toBe(0);
+  });
+});
+
+describe('where the checks run', () => {
+  const found = async (prefix: string) =>
+    (
+      await service.db.prisma.$queryRaw<{ key: string; check: string }[]>`
+        SELECT k.key, f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId"
+         WHERE k.key LIKE ${`${prefix}%`} ORDER BY k.key, f."check"`
+    ).map((f) => `${f.key} ${f.check}`);
+
+  it("checks a handful of cells in the service's thread, more in the worker threads", async () => {
+    await closeCheckPool();
+    let res = await api.post('/api/v1/translations', {
+      content: [
+        { key: 'inline', language: 'en', text: 'Hello.' },
+        { key: 'inline', language: 'de', text: 'Hallo' },
+      ],
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    let updater = new FindingsUpdater({ owner: 'inline', lanes: 1, pollMs: 20 });
+    await drain(updater);
+    await updater.stop();
+    expect(await found('inline')).toEqual(['inline end-punctuation']);
+    expect(checkThreadCount()).toBe(0);
+    // More cells than INLINE_CELLS in one round: the pool.
+    const keys = Array.from({ length: INLINE_CELLS }, (_, i) => `pooled${String(i).padStart(2, '0')}`);
+    res = await api.post('/api/v1/translations', {
+      content: keys.flatMap((key) => [
+        { key, language: 'en', text: 'Hello.' },
+        { key, language: 'de', text: 'Hallo' },
+      ]),
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    updater = new FindingsUpdater({ owner: 'pooled', lanes: 1, pollMs: 20 });
+    await drain(updater);
+    await updater.stop();
+    expect(await found('pooled')).toEqual(keys.map((k) => `${k} end-punctuation`));
+    expect(checkThreadCount()).toBe(1);
+    await closeCheckPool();
+  });
+});
+
+describe('the rounds of an edit', () => {
+  it('leases once for an edit: a round that drained the queue is the last until the next write', async () => {
+    const created = await api.post('/api/v1/translations', {
+      content: [{ key: 'edited', language: 'en', text: 'Hello {name}' }],
+    });
+    expect(created.msg + created.status).toBe('OK200');
+    // No poll in between: only wakes start rounds.
+    const updater = new FindingsUpdater({ owner: 'drained', lanes: 1, pollMs: 60_000 });
+    updater.start();
+    try {
+      await expect.poll(() => updater.stats.leases, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      for (let i = 0; i < 3; i++) {
+        const leases = updater.stats.leases;
+        const res = await api.patch('/api/v2/translations', {
+          key: 'edited',
+          language: 'de',
+          text: `Hallo {name} ${i}`,
+        });
+        expect(res.status).toBe(200);
+        await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+        // Time for the rounds that would follow a drained one (a lease from the cursor, then from the start).
+        await new Promise((r) => setTimeout(r, 300));
+        expect(updater.stats.leases - leases).toBe(1);
+      }
+    } finally {
+      await updater.stop();
+    }
+  });
+});
+
+describe("a round's statements", () => {
+  it('checks an edited cell in one lease and one transaction of seven statements', async () => {
+    const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
+      content: [
+        { key: 'counted', language: 'en', text: 'Counted {name}' },
+        { key: 'counted', language: 'de', text: 'Gezählt' },
+      ],
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    const updater = new FindingsUpdater({ owner: 'counted', lanes: 1 });
+    const sql: string[] = [];
+    expect(
+      await observeSql(
+        (s) => sql.push(s),
+        () => updater.round(),
+      ),
+    ).toBe(2);
+    expect(await queued()).toBe(0);
+    const found = await service.db.prisma.$queryRaw<{ check: string }[]>`
+      SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" WHERE k.key = 'counted'`;
+    expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
+    const names = sql.map((s) => /^\/\* ([\w:-]+) \*\//.exec(s)?.[1] ?? s.trim().split(/\s/)[0]);
+    // The lease; then the consistency pass and the findings (their queue entries, old ones and new ones) in one transaction.
+    expect(names).toEqual([
+      'findings:lease',
+      'BEGIN',
+      'findings:consistency-lock',
+      'findings:consistency-old',
+      'findings:consistency-members',
+      'findings:consistency-clear',
+      'findings:consistency-insert',
+      'findings:dequeue-clear',
+      'findings:insert',
+      'COMMIT',
+    ]);
   });
 });

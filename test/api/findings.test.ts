@@ -8,6 +8,8 @@ import { startTestService, type TestAccount, type TestService } from '../support
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
 import { namedFindings } from '../support/findings.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { enqueueFindingsSql } from '../../src/content/findings-queue.js';
 
 let service: TestService;
 let owner: TestAccount;
@@ -95,6 +97,84 @@ describe('findings stored on write', () => {
     await settled();
     expect(await stored('greet', 'de')).toEqual(['placeholders-missing:error']);
     expect(await stored('greet', 'fr')).toEqual(['placeholders-extra:error', 'placeholders-missing:error']);
+  });
+});
+
+describe('the languages a queue entry names', () => {
+  const mark = async (key: string, language: string) => {
+    const [{ n }] = await service.db.prisma.$queryRaw<{ n: number }[]>`
+      UPDATE "Finding" f SET message = 'untouched' FROM "TranslationKey" k, "Language" l
+       WHERE k.id = f."keyId" AND l.id = f."languageId" AND k."projectId" = ${projectId} AND k.key = ${key} AND l.key = ${language}
+      RETURNING 1 AS n`;
+    expect(n).toBe(1);
+  };
+  const messages = async (key: string, language: string) =>
+    (await namedFindings(service.db.prisma, { projectId, customerId: 0 }))
+      .filter((r) => r.key === key && r.language === language)
+      .map((r) => r.message);
+
+  it("a write of a translation checks that cell again, not the key's other ones", async () => {
+    await api.post('/api/v1/translations', {
+      content: [
+        { key: 'langs', language: 'en', text: 'Save {name}.' },
+        { key: 'langs', language: 'de', text: 'Sichern.' },
+        { key: 'langs', language: 'fr', text: 'Enregistrer {name}.' },
+      ],
+    });
+    await settled();
+    await mark('langs', 'de');
+    expect(
+      (await api.patch('/api/v2/translations', { key: 'langs', language: 'fr', text: 'Enregistrer.' })).status,
+    ).toBe(200);
+    await settled();
+    expect(await stored('langs', 'fr')).toEqual(['placeholders-missing:error']);
+    // The German cell was not checked again: its finding is the one stored before.
+    expect(await messages('langs', 'de')).toEqual(['untouched']);
+    // The source text changed: every cell of the key is checked again.
+    await mark('langs', 'fr');
+    expect((await api.patch('/api/v2/translations', { key: 'langs', language: 'en', text: 'Save.' })).status).toBe(200);
+    await settled();
+    expect(await stored('langs', 'de')).toEqual([]);
+    expect(await stored('langs', 'fr')).toEqual([]);
+  });
+
+  it("names the written cells' languages, every language when the default one's is among them, and merges them", async () => {
+    const ids = Object.fromEntries(
+      (await service.db.prisma.language.findMany({ where: { projectId } })).map((l) => [l.key, l.id]),
+    );
+    const keys = await service.db.prisma.$queryRaw<{ id: number }[]>`
+      INSERT INTO "TranslationKey" ("projectId", key) SELECT ${projectId}, 'merge.' || i FROM generate_series(1, 3) i RETURNING id`;
+    const [k1, k2, k3] = keys.map((k) => k.id) as [number, number, number];
+    const queue = (written: [number, number][]) =>
+      Prisma.sql`WITH written AS (
+        SELECT * FROM unnest(${written.map(([k]) => k)}::int[], ${written.map(([, l]) => l)}::int[]) AS w("keyId", "languageId")
+      ) ${enqueueFindingsSql(Prisma.sql`${projectId}::int`)}`;
+    // In a transaction rolled back: the updater never sees these entries.
+    const entries = await service.db.prisma
+      .$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "projectId") VALUES (${k3}, ${projectId})`;
+        await tx.$executeRaw(
+          queue([
+            [k1, ids.fr!],
+            [k2, ids.en!],
+            [k2, ids.de!],
+            [k3, ids.fr!],
+          ]),
+        );
+        await tx.$executeRaw(queue([[k1, ids.de!]]));
+        // Read raw: Prisma's client gives a null list as [].
+        const rows = await tx.$queryRaw`SELECT generation, "languageIds" FROM "FindingQueue"
+          WHERE "keyId" IN (${k1}, ${k2}, ${k3}) ORDER BY "keyId"`;
+        throw Object.assign(new Error('rollback'), { rows });
+      })
+      .catch((e: { rows?: unknown }) => e.rows);
+    expect(entries).toEqual([
+      { generation: 2, languageIds: [ids.de, ids.fr].sort((a, b) => a! - b!) },
+      // The default language's text is the others' source: every cell of the key.
+      { generation: 1, languageIds: null },
+      // An entry for every cell stays one.
+      { generation: 2, languageIds: null },
+    ]);
   });
 });
 
