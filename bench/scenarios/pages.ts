@@ -47,6 +47,20 @@ const SIZE = 500;
 const TEXT = 'welcome';
 const RARE = 'zqxjv';
 
+/**
+ * fetch, again once if the connection was reset: on PGlite the seeding above runs in the service's own
+ * process for minutes, and a keep-alive connection left from before it may be closed by the server's
+ * timeouts just as it is reused. The requests here only read.
+ */
+async function fetchOnce(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+    return fetch(url, init);
+  }
+}
+
 async function median(fn: () => Promise<unknown>): Promise<number> {
   await fn();
   const times: number[] = [];
@@ -187,7 +201,7 @@ export async function pageScenarios(
   const languageIds = languages.map((l) => l.id);
   const headers = { 'x-service-token': apiKey };
   const rest = (query: string) => async () => {
-    const res = await fetch(`${bench.url}/api/v2/translations?size=${SIZE}&${query}`, { headers });
+    const res = await fetchOnce(`${bench.url}/api/v2/translations?size=${SIZE}&${query}`, { headers });
     if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
@@ -197,7 +211,7 @@ export async function pageScenarios(
     languageIds,
   );
   const pagesOf = async (query: string) => {
-    const res = await fetch(`${bench.url}/graphql`, {
+    const res = await fetchOnce(`${bench.url}/graphql`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -256,7 +270,7 @@ export async function pageScenarios(
     { name: `first page, text=${RARE} (rare)`, query: `text=${RARE}&page=0`, baseline: matches(RARE) },
   ];
   const graphql = await median(async () => {
-    const res = await fetch(`${bench.url}/graphql`, {
+    const res = await fetchOnce(`${bench.url}/graphql`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({

@@ -27,6 +27,7 @@ import {
   dropBlocks,
   freshSql,
   storeBlocks,
+  totalOf,
 } from './match-blocks.js';
 import type { ReviewStatus } from './store.js';
 
@@ -198,13 +199,29 @@ export async function queryTranslations(
   // own that stops at RARE_TEXT + 1 cells. A rare text's keys alone are then
   // walked; for a common one every key is, and the page fills soon.
   let keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
+  const blockKey = JSON.stringify([
+    projectId,
+    filter.text ?? null,
+    filter.textStatus ?? null,
+    filter.reviewStatus ?? null,
+    filter.key ?? null,
+    filter.namespace ?? null,
+    filter.language ?? null,
+    customer?.id ?? null,
+  ]);
+  let blocks = cachedBlocks(blockKey);
+  // A text its counts per block say is common needs no look at the trigram
+  // index (were they stale, the page's statement walks every key: the same cells).
+  const common = blocks !== undefined && totalOf(blocks) > RARE_TEXT;
   let rare = false;
-  if (filter.text != null && filter.text !== '' && !customer && databaseIfOpen()?.kind === 'postgres') {
+  if (filter.text != null && filter.text !== '' && !customer && !common && databaseIfOpen()?.kind === 'postgres') {
     const hits = await db.$queryRaw<{ keyId: number }[]>(sql`/* translations:text-hits */
       SELECT h."keyId" FROM "Translation" h WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}`);
     rare = hits.length <= RARE_TEXT;
-    if (rare)
+    if (rare) {
       keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked} AND k.id = ANY(${[...new Set(hits.map((h) => h.keyId))]}::int[]))`;
+      blocks = undefined;
+    }
   }
   const langs = sql`langs AS MATERIALIZED ${languagesWhere(projectId, filter)}`;
   const count = matchCount(filter, customer);
@@ -217,20 +234,7 @@ export async function queryTranslations(
        WHERE w.before + w.n > ${offset}
        ORDER BY w.namespace, w.key
        LIMIT ${size}`;
-  const blockKey = rare
-    ? null
-    : JSON.stringify([
-        projectId,
-        filter.text ?? null,
-        filter.textStatus ?? null,
-        filter.reviewStatus ?? null,
-        filter.key ?? null,
-        filter.namespace ?? null,
-        filter.language ?? null,
-        customer?.id ?? null,
-      ]);
-  let blocks = blockKey === null ? undefined : cachedBlocks(blockKey);
-  if (blockKey !== null && !blocks && offset >= DEEP_CELLS) {
+  if (!rare && !blocks && offset >= DEEP_CELLS) {
     const B = Prisma.raw(String(BLOCK_KEYS));
     blocks = blocksOf(
       await db.$queryRaw<Parameters<typeof blocksOf>[0]>(sql`/* translations:count-blocks */
@@ -282,7 +286,7 @@ export async function queryTranslations(
       UNION ALL
       SELECT * FROM (${pageOf(fromFirst)}) p1 WHERE NOT (SELECT ok FROM fresh)) p
     ORDER BY p.namespace, p.key, p.rank`);
-  if (rows.length > 0 && !rows[0]!.fresh) dropBlocks(blockKey!);
+  if (rows.length > 0 && !rows[0]!.fresh) dropBlocks(blockKey);
   return strip(rows);
 }
 

@@ -88,6 +88,12 @@ export function blocksOf(
   return { snapshot: rows[0]?.snapshot ?? '', blocks, countedAt: Date.now() };
 }
 
+/** The matching cells of every block. */
+export function totalOf(entry: MatchBlocks): number {
+  const last = entry.blocks.at(-1);
+  return last ? last.before + last.cells : 0;
+}
+
 /** The blocks holding cells offset … offset + size - 1 (blocks without a matching cell left out), in order. */
 export function blocksOfPage(entry: MatchBlocks, offset: number, size: number): Block[] {
   const { blocks } = entry;
