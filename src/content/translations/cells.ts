@@ -12,7 +12,9 @@
 // index order, each key's matching cells counted from a (partial) index alone
 // (matchCount), to the key that holds the page's first cell; only the page's
 // own keys are then read with their cells, instead of sorting every cell of
-// the project.
+// the project. A deep page walks only the blocks of keys that hold it, from
+// the number of matching cells in each block, counted once and kept while no
+// change of the project's content commits (match-blocks.ts).
 import { customerIdOf } from '../customers.js';
 import { databaseIfOpen, prisma, type Db } from '../../db.js';
 import { containsPattern } from '../../db/contains.js';
