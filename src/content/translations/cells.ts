@@ -12,12 +12,25 @@
 // index order, each key's matching cells counted from a (partial) index alone
 // (matchCount), to the key that holds the page's first cell; only the page's
 // own keys are then read with their cells, instead of sorting every cell of
-// the project.
+// the project. A deep page walks only the blocks of keys that hold it, from
+// the number of matching cells in each block, counted once and kept while no
+// change of the project's content commits (match-blocks.ts).
 import { customerIdOf } from '../customers.js';
 import { databaseIfOpen, prisma, type Db } from '../../db.js';
 import { containsPattern } from '../../db/contains.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { checkPage } from '../keys/list.js';
+import {
+  BLOCK_KEYS,
+  DEEP_CELLS,
+  blocksOf,
+  blocksOfPage,
+  cachedBlocks,
+  dropBlocks,
+  freshSql,
+  storeBlocks,
+  totalOf,
+} from './match-blocks.js';
 import type { ReviewStatus } from './store.js';
 
 const { sql, join, empty } = Prisma;
@@ -175,8 +188,10 @@ export async function queryTranslations(
   // the key that holds the page's first cell; then only the page's keys are
   // joined to their cells, numbered in language order, and the page starts
   // at the cell whose position (cells before its key + its number) is the
-  // offset. The walk is one index-only probe per key before the page, never
-  // a sort of the project's cells; it stops when the page is full.
+  // offset. The walk is one index-only probe per key walked, never a sort of
+  // the project's cells; it stops when the page is full. A deep page walks
+  // only the blocks of keys that hold it, from the counts of matching cells
+  // per block (match-blocks.ts), when those are still true.
   // At most `size` keys hold the page (each kept key has a matching cell);
   // the keys are pulled one at a time, so a dense filter stops sooner.
   const { columns, joins } = cellColumns(customer);
@@ -186,31 +201,102 @@ export async function queryTranslations(
   // own that stops at RARE_TEXT + 1 cells. A rare text's keys alone are then
   // walked; for a common one every key is, and the page fills soon.
   let keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
-  if (filter.text != null && filter.text !== '' && !customer && databaseIfOpen()?.kind === 'postgres') {
+  const blockKey = JSON.stringify([
+    projectId,
+    filter.text ?? null,
+    filter.textStatus ?? null,
+    filter.reviewStatus ?? null,
+    filter.key ?? null,
+    filter.namespace ?? null,
+    filter.language ?? null,
+    customer?.id ?? null,
+  ]);
+  let blocks = cachedBlocks(blockKey);
+  // A text its counts per block say is common needs no look at the trigram
+  // index (were they stale, the page's statement walks every key: the same cells).
+  const common = blocks !== undefined && totalOf(blocks) > RARE_TEXT;
+  let rare = false;
+  if (filter.text != null && filter.text !== '' && !customer && !common && databaseIfOpen()?.kind === 'postgres') {
     const hits = await db.$queryRaw<{ keyId: number }[]>(sql`/* translations:text-hits */
       SELECT h."keyId" FROM "Translation" h WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}`);
-    if (hits.length <= RARE_TEXT)
+    rare = hits.length <= RARE_TEXT;
+    if (rare) {
       keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked} AND k.id = ANY(${[...new Set(hits.map((h) => h.keyId))]}::int[]))`;
+      blocks = undefined;
+    }
   }
-  return db.$queryRaw<TranslationCell[]>(sql`/* translations:page-filtered */
-    WITH langs AS MATERIALIZED ${languagesWhere(projectId, filter)}
-    SELECT ${CELL} FROM (
-      SELECT w.id, w.key, w.namespace, w.before FROM (
+  const langs = sql`langs AS MATERIALIZED ${languagesWhere(projectId, filter)}`;
+  const count = matchCount(filter, customer);
+  // The walk from the first key: the keys before the page and its own.
+  const fromFirst = sql`SELECT w.id, w.key, w.namespace, w.before FROM (
         SELECT k.id, k.key, k.namespace, m.n, (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
-          FROM ${keys} k CROSS JOIN LATERAL (SELECT ${matchCount(filter, customer)} AS n OFFSET 0) m
+          FROM ${keys} k CROSS JOIN LATERAL (SELECT ${count} AS n OFFSET 0) m
          WHERE m.n > 0
          ORDER BY k.namespace, k.key) w
        WHERE w.before + w.n > ${offset}
        ORDER BY w.namespace, w.key
-       LIMIT ${size}) ks
+       LIMIT ${size}`;
+  if (!rare && !blocks && offset >= DEEP_CELLS) {
+    const B = Prisma.raw(String(BLOCK_KEYS));
+    blocks = blocksOf(
+      await db.$queryRaw<Parameters<typeof blocksOf>[0]>(sql`/* translations:count-blocks */
+      WITH ${langs}
+      SELECT pg_current_snapshot()::text AS snapshot,
+             max(b.namespace) FILTER (WHERE (b.rn - 1) % ${B} = 0) AS ns0, max(b.key) FILTER (WHERE (b.rn - 1) % ${B} = 0) AS k0,
+             max(b.namespace) FILTER (WHERE b.rn % ${B} = 0 OR b.final) AS ns1, max(b.key) FILTER (WHERE b.rn % ${B} = 0 OR b.final) AS k1,
+             sum(b.n)::bigint AS n
+        FROM (SELECT k.namespace, k.key, m.n, row_number() OVER w AS rn, (row_number() OVER w - 1) / ${B} AS block, (lead(k.id) OVER w) IS NULL AS final
+                FROM ${keys} k CROSS JOIN LATERAL (SELECT ${count} AS n OFFSET 0) m
+              WINDOW w AS (ORDER BY k.namespace, k.key)) b
+       GROUP BY b.block
+       ORDER BY b.block`),
+    );
+    storeBlocks(blockKey, blocks);
+  }
+  const pageOf = (walk: Prisma.Sql) => sql`SELECT ${CELL}, c.rank FROM (${walk}) ks
     CROSS JOIN LATERAL (
       SELECT c.*, row_number() OVER (ORDER BY c."languageOrder", c.language) AS rank
         FROM (SELECT ${columns}, l."order" AS "languageOrder" FROM langs l ${joins}) c
        WHERE ${onCells}) c
     WHERE ks.before + c.rank > ${offset}
     ORDER BY ks.namespace, ks.key, c.rank
-    LIMIT ${size}`);
+    LIMIT ${size}`;
+  if (!blocks)
+    return strip(
+      await db.$queryRaw<PageRow[]>(sql`/* translations:page-filtered */
+      WITH ${langs} ${pageOf(fromFirst)}`),
+    );
+  // The blocks that hold the page, each walked from its first key to its last
+  // with the cells of the blocks before it; in the page's statement, used only
+  // if no change committed since they were counted, else the walk from the first key.
+  const held = blocksOfPage(blocks, offset, size);
+  const fromBlocks = sql`SELECT w.id, w.key, w.namespace, w.before
+      FROM unnest(${held.map((b) => b.first[0])}::text[], ${held.map((b) => b.first[1])}::text[],
+                  ${held.map((b) => b.last[0])}::text[], ${held.map((b) => b.last[1])}::text[], ${held.map((b) => b.before)}::bigint[])
+           AS b(ns0, k0, ns1, k1, before)
+      CROSS JOIN LATERAL (
+        SELECT k.id, k.key, k.namespace, m.n, b.before + (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
+          FROM ${keys} k CROSS JOIN LATERAL (SELECT ${count} AS n OFFSET 0) m
+         WHERE (k.namespace, k.key) >= (b.ns0, b.k0) AND (k.namespace, k.key) <= (b.ns1, b.k1) AND m.n > 0) w
+     WHERE w.before + w.n > ${offset}
+     ORDER BY w.namespace, w.key
+     LIMIT ${size}`;
+  const rows = await db.$queryRaw<(PageRow & { fresh: boolean })[]>(sql`/* translations:page-filtered-blocks */
+    WITH ${langs}, fresh AS MATERIALIZED (SELECT ${freshSql(projectId, blocks.snapshot)} AS ok)
+    SELECT p.*, (SELECT ok FROM fresh) AS fresh FROM (
+      SELECT * FROM (${pageOf(fromBlocks)}) p0 WHERE (SELECT ok FROM fresh)
+      UNION ALL
+      SELECT * FROM (${pageOf(fromFirst)}) p1 WHERE NOT (SELECT ok FROM fresh)) p
+    ORDER BY p.namespace, p.key, p.rank`);
+  if (rows.length > 0 && !rows[0]!.fresh) dropBlocks(blockKey);
+  return strip(rows);
 }
+
+type PageRow = TranslationCell & { rank: bigint | number };
+
+/** The page's rows without the columns that ordered them. */
+const strip = (rows: (PageRow & { fresh?: boolean })[]): TranslationCell[] =>
+  rows.map(({ rank: _rank, fresh: _fresh, ...cell }) => cell);
 
 /**
  * How many of key k's cells (in the languages of langs) the cell filters

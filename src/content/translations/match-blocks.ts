@@ -1,0 +1,124 @@
+// How many cells a cell filter keeps in each block of a project's keys
+// (BLOCK_KEYS keys in (namespace, key) order), kept in memory so that a deep
+// filtered page walks only the blocks that hold it instead of every key
+// before it (cells.ts). Counted on the read side, in one statement that also
+// returns the snapshot it counted in; nothing is maintained by writes.
+//
+// An entry is used only inside the page's own statement, and only if no
+// change of the project's content committed that the counting snapshot did
+// not see (freshSql): every write of content writes its change's Activity
+// row in its own transaction, and a trigger stamps the row with that
+// transaction's id (the migration activity_xid). Otherwise that statement
+// walks every key as it would without an entry. So a stale entry is never
+// used, and a write costs nothing more than the stamp.
+import { Prisma } from '../../generated/prisma/client.js';
+
+const { sql } = Prisma;
+
+/** Keys per block. A page walks at most the blocks that hold its cells, each a probe per key. */
+export const BLOCK_KEYS = 256;
+
+/** A page starting before this many cells walks from the first key: its walk is short, no counts needed. */
+export const DEEP_CELLS = 2000;
+
+/** Entries kept (least recently used dropped first). */
+const MAX_ENTRIES = 256;
+
+/**
+ * An entry is recounted after this long even if nothing changed, so that no
+ * entry outlives the history's retention (which deletes Activity rows, the
+ * evidence of a change) nor keeps memory for a project no longer read.
+ */
+const MAX_AGE_MS = 10 * 60_000;
+
+export interface Block {
+  /** The block's first and last key in (namespace, key) order. */
+  first: [string, string];
+  last: [string, string];
+  /** Matching cells in the block, and in the blocks before it. */
+  cells: number;
+  before: number;
+}
+
+export interface MatchBlocks {
+  /** pg_current_snapshot() of the counting statement, as text. */
+  snapshot: string;
+  blocks: Block[];
+  countedAt: number;
+}
+
+const entries = new Map<string, MatchBlocks>();
+
+/** The entry for a project and filter, if there is one young enough. */
+export function cachedBlocks(key: string, now = Date.now()): MatchBlocks | undefined {
+  const entry = entries.get(key);
+  if (!entry) return undefined;
+  entries.delete(key);
+  if (now - entry.countedAt > MAX_AGE_MS) return undefined;
+  entries.set(key, entry);
+  return entry;
+}
+
+export function storeBlocks(key: string, entry: MatchBlocks): void {
+  entries.delete(key);
+  entries.set(key, entry);
+  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+}
+
+/** Forgets an entry found stale. */
+export function dropBlocks(key: string): void {
+  entries.delete(key);
+}
+
+/** Forgets every entry (tests). */
+export function forgetBlocks(): void {
+  entries.clear();
+}
+
+/** The rows of the counting statement (one per block, in order) as an entry. */
+export function blocksOf(
+  rows: { snapshot: string; ns0: string; k0: string; ns1: string; k1: string; n: number | bigint }[],
+): MatchBlocks {
+  let before = 0;
+  const blocks = rows.map((r) => {
+    const block: Block = { first: [r.ns0, r.k0], last: [r.ns1, r.k1], cells: Number(r.n), before };
+    before += block.cells;
+    return block;
+  });
+  return { snapshot: rows[0]?.snapshot ?? '', blocks, countedAt: Date.now() };
+}
+
+/** The matching cells of every block. */
+export function totalOf(entry: MatchBlocks): number {
+  const last = entry.blocks.at(-1);
+  return last ? last.before + last.cells : 0;
+}
+
+/** The blocks holding cells offset … offset + size - 1 (blocks without a matching cell left out), in order. */
+export function blocksOfPage(entry: MatchBlocks, offset: number, size: number): Block[] {
+  const { blocks } = entry;
+  // The first block that ends after the offset (blocks' ends grow: binary search).
+  let lo = 0;
+  let hi = blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (blocks[mid]!.before + blocks[mid]!.cells > offset) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: Block[] = [];
+  for (let i = lo; i < blocks.length && blocks[i]!.before < offset + size; i++)
+    if (blocks[i]!.cells > 0) out.push(blocks[i]!);
+  return out;
+}
+
+/**
+ * True in a statement whose snapshot sees no change of the project that
+ * `snapshot` did not: no Activity row of the project written by a
+ * transaction `snapshot` does not see. Every transaction it does not see has
+ * an id at least its xmin, so the read is a range of (projectId, xid).
+ */
+export function freshSql(projectId: number, snapshot: string): Prisma.Sql {
+  const xmin = BigInt(snapshot.split(':')[0]!);
+  return sql`NOT EXISTS (SELECT 1 FROM "Activity" a WHERE a."projectId" = ${projectId} AND a.xid >= ${xmin}::bigint
+                 AND NOT pg_visible_in_snapshot(a.xid::text::xid8, ${snapshot}::pg_snapshot))`;
+}

@@ -1,0 +1,282 @@
+// Deep filtered pages of GET /api/v2/translations walk only the blocks of keys
+// that hold them, from counts of matching cells per block kept in memory
+// (src/content/translations/match-blocks.ts). Every page equals the plain
+// query (every cell, filtered, sorted, cut); after writes that change the
+// counts — including one that commits after the counts were taken in a
+// snapshot that did not see it — no stale count is used; and a page costs
+// the same statements wherever it is.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observeSql } from '../../src/db/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { openChange } from '../../src/content/changes.js';
+import { queryTranslations, type TranslationFilter } from '../../src/content/translations/cells.js';
+import { BLOCK_KEYS, DEEP_CELLS, forgetBlocks } from '../../src/content/translations/match-blocks.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+
+let service: TestService;
+let api: ProjectApi;
+let projectId: number;
+
+const KEYS = 3000;
+const name = (k: number) => `k.${String(k).padStart(5, '0')}`;
+const namespaceOf = (k: number) => (k % 4 === 0 ? 'app' : '');
+const textOf = (k: number, language: string) => {
+  if (language === 'en') return k % 7 === 3 ? '' : `hello ${k}${k % 13 === 0 ? ' needle' : ''}`;
+  if (language === 'fr') return k % 5 === 1 ? `bonjour ${k}` : '';
+  return k % 3 === 0 ? `hallo ${k}${k % 17 === 0 ? ' NEEDLE' : ''}` : '';
+};
+
+beforeAll(async () => {
+  service = await startTestService();
+  api = await projectApi(service, await service.account(), 'Deep pages');
+  for (const language of ['fr', 'de'])
+    expect((await api.post('/api/v1/languages', { key: language })).status).toBe(200);
+  expect((await api.post('/api/v1/customers', { key: 'acme' })).status).toBe(200);
+  const content = Array.from({ length: KEYS }, (_, k) =>
+    ['en', 'fr', 'de'].map((language) => ({
+      key: name(k),
+      namespace: namespaceOf(k),
+      language,
+      text: textOf(k, language),
+    })),
+  ).flat();
+  const overrides = Array.from({ length: KEYS }, (_, k) => k)
+    .filter((k) => k % 9 === 2)
+    .map((k) => ({ key: name(k), namespace: namespaceOf(k), language: 'de', text: `acme ${k}`, customerId: 'acme' }));
+  expect((await api.post('/api/v1/translations', { content: [...content, ...overrides] })).status).toBe(200);
+  for (let k = 0; k < KEYS; k += 23)
+    expect(
+      (
+        await api.patch('/api/v2/translations', {
+          key: name(k),
+          namespace: namespaceOf(k),
+          language: 'en',
+          reviewStatus: 'REVIEWED',
+        })
+      ).status,
+    ).toBe(200);
+  const project = await service.db.prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } });
+  projectId = project.id;
+}, 180_000);
+afterAll(() => service.close());
+
+interface Cell {
+  key: string;
+  namespace: string;
+  language: string;
+  text: string;
+  reviewStatus: string;
+}
+
+/** The plain query: every cell of the project (a customer's override where it has a text), filtered, sorted, cut. */
+async function reference(filter: TranslationFilter, offset: number, limit: number): Promise<Cell[]> {
+  const conditions: Prisma.Sql[] = [Prisma.sql`true`];
+  if (filter.text) conditions.push(Prisma.sql`strpos(lower(c.text), lower(${filter.text})) > 0`);
+  if (filter.textStatus === 'EMPTY') conditions.push(Prisma.sql`c.text = ''`);
+  if (filter.textStatus === 'NOT_EMPTY') conditions.push(Prisma.sql`c.text <> ''`);
+  if (filter.reviewStatus) conditions.push(Prisma.sql`c."reviewStatus" = ${filter.reviewStatus}`);
+  if (filter.language) conditions.push(Prisma.sql`c.language = ${filter.language}`);
+  if (filter.namespace != null) conditions.push(Prisma.sql`c.namespace = ${filter.namespace}`);
+  const customer = filter.customerKey ?? null;
+  return service.db.prisma.$queryRaw<Cell[]>(Prisma.sql`
+    SELECT c.key, c.namespace, c.language, c.text, c."reviewStatus" FROM (
+      SELECT k.key, k.namespace, l.key AS language, l."order",
+             CASE WHEN ct.text <> '' THEN ct.text ELSE coalesce(t.text, '') END AS text,
+             CASE WHEN ct.text <> '' THEN ct."reviewStatus"::text ELSE coalesce(t."reviewStatus"::text, 'NOT_REVIEWED') END AS "reviewStatus"
+        FROM "TranslationKey" k JOIN "Language" l ON l."projectId" = k."projectId"
+        LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id
+        LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id
+              AND ct."customerId" = (SELECT id FROM "Customer" WHERE "projectId" = ${projectId} AND key = ${customer})
+       WHERE k."projectId" = ${projectId}) c
+     WHERE ${Prisma.join(conditions, ' AND ')}
+     ORDER BY c.namespace, c.key, c."order", c.language
+     OFFSET ${offset} LIMIT ${limit}`);
+}
+
+const total = async (filter: TranslationFilter) => (await reference(filter, 0, 1_000_000)).length;
+
+const FILTERS: TranslationFilter[] = [
+  { textStatus: 'NOT_EMPTY' },
+  { textStatus: 'EMPTY' },
+  { reviewStatus: 'REVIEWED' },
+  { reviewStatus: 'NOT_REVIEWED' },
+  { text: 'needle' },
+  { text: 'hello' },
+  { textStatus: 'NOT_EMPTY', language: 'de' },
+  { namespace: 'app', textStatus: 'EMPTY' },
+  { customerKey: 'acme', textStatus: 'NOT_EMPTY' },
+  { customerKey: 'acme', text: 'acme' },
+];
+
+const strip = (cells: Cell[]) =>
+  cells.map(({ key, namespace, language, text, reviewStatus }) => ({ key, namespace, language, text, reviewStatus }));
+
+/** Pages at the start, around the block size, the middle, the end and past it, each checked against the plain query. */
+async function checkPages(filter: TranslationFilter, size: number) {
+  const cells = await total(filter);
+  const last = Math.max(Math.ceil(cells / size) - 1, 0);
+  const pages = new Set(
+    [0, 1, Math.floor(last / 3), Math.floor(last / 2), last - 1, last, last + 1].filter((p) => p >= 0),
+  );
+  for (let p = 0; p <= last; p += 7) pages.add(p);
+  for (const page of pages) {
+    const got = await queryTranslations(projectId, filter, page, size);
+    expect(strip(got), `${JSON.stringify(filter)} page ${page} of ${size}`).toEqual(
+      await reference(filter, page * size, size),
+    );
+  }
+}
+
+/** The cells of a deep page of the REST contract. */
+async function restPage(query: string) {
+  const res = await api.get(`/api/v2/translations?${query}`);
+  expect(res.status).toBe(200);
+  return res.data as Cell[];
+}
+
+describe('deep filtered pages', () => {
+  it('equal the plain query at every position, for every filter and page size', async () => {
+    expect(await total({ textStatus: 'NOT_EMPTY' })).toBeGreaterThan(2 * DEEP_CELLS);
+    for (const filter of FILTERS) for (const size of [100, 37]) await checkPages(filter, size);
+  });
+
+  it('walk only the blocks that hold them, and cost the same statements wherever they are', async () => {
+    const filter: TranslationFilter = { textStatus: 'NOT_EMPTY' };
+    const cells = await total(filter);
+    const size = 100;
+    const last = Math.ceil(cells / size) - 1;
+    forgetBlocks();
+    const statements = async (page: number, query = 'textStatus=NOT_EMPTY') => {
+      // The page's own statements (not, say, the API key's lookup when its cached principal has expired).
+      const sql: string[] = [];
+      await observeSql(
+        (s) => {
+          const name = s.match(/\/\* (translations:[^ ]+) \*\//)?.[1];
+          if (name) sql.push(name);
+        },
+        () => restPage(`${query}&size=${size}&page=${page}`),
+      );
+      return sql;
+    };
+    // The first deep page counts the blocks, once.
+    expect(await statements(last)).toEqual(['translations:count-blocks', 'translations:page-filtered-blocks']);
+    const deepest = await statements(last);
+    expect(deepest).toEqual(['translations:page-filtered-blocks']);
+    expect(await statements(0)).toEqual(deepest);
+    expect(await statements(Math.floor(last / 2))).toEqual(deepest);
+    // A common text: once its counts are known, not even a look at the trigram index for whether it is rare.
+    const hello = Math.ceil((await total({ text: 'hello' })) / size) - 1;
+    const counted = await statements(hello, 'text=hello');
+    expect(counted.at(-1)).toBe('translations:page-filtered-blocks');
+    expect(counted).toContain('translations:count-blocks');
+    expect(await statements(hello, 'text=hello')).toEqual(deepest);
+    expect(await statements(0, 'text=hello')).toEqual(deepest);
+
+    // The deepest page's statement: the keys walked are those of the blocks that hold the page, not every key before it.
+    const queries: Prisma.Sql[] = [];
+    const recording = {
+      $queryRaw: (query: Prisma.Sql) => {
+        queries.push(query);
+        return service.db.prisma.$queryRaw(query);
+      },
+    };
+    await queryTranslations(projectId, filter, last, size, recording as never);
+    expect(queries).toHaveLength(1);
+    const [{ 'QUERY PLAN': plan }] = await service.db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${queries[0]!}`,
+    );
+    const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
+    const walked = rowsRead(root).get('TranslationKey k') ?? 0;
+    expect(walked).toBeGreaterThan(0);
+    expect(walked).toBeLessThanOrEqual(2 * BLOCK_KEYS + size);
+  });
+
+  it('stay exact after writes that change the counts (cells, new keys before the page, deleted keys, a new language)', async () => {
+    const deep = async () => {
+      for (const filter of FILTERS.slice(0, 6)) {
+        const cells = await total(filter);
+        for (const page of [Math.ceil(cells / 100) - 1, Math.floor(cells / 200)])
+          expect(strip(await queryTranslations(projectId, filter, page, 100)), JSON.stringify(filter)).toEqual(
+            await reference(filter, page * 100, 100),
+          );
+      }
+    };
+    await deep();
+    // A cell near the start emptied, another filled and reviewed.
+    expect((await api.patch('/api/v2/translations', { key: name(1), language: 'en', text: '' })).status).toBe(200);
+    expect(
+      (
+        await api.patch('/api/v2/translations', {
+          key: name(3),
+          language: 'fr',
+          text: 'needle',
+          reviewStatus: 'REVIEWED',
+        })
+      ).status,
+    ).toBe(200);
+    await deep();
+    // Keys sorted before every other.
+    const content = ['a.1', 'a.2', 'a.3'].flatMap((key) =>
+      ['en', 'de'].map((language) => ({ key, namespace: '', language, text: `new ${key} needle` })),
+    );
+    expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+    await deep();
+    expect((await api.delete(`/api/v1/translation-keys?key=${name(2)}`)).status).toBe(200);
+    await deep();
+    // A new language: every key has one more empty cell.
+    expect((await api.post('/api/v1/languages', { key: 'it' })).status).toBe(200);
+    await deep();
+  });
+
+  it('never use counts taken in a snapshot that did not see a write committed since', async (ctx) => {
+    // Two transactions at once: PostgreSQL only (the embedded database has one connection).
+    if (service.db.kind !== 'postgres') ctx.skip();
+    const prisma = service.db.prisma;
+    const filter: TranslationFilter = { textStatus: 'NOT_EMPTY' };
+    const size = 100;
+    const deepest = async () => Math.ceil((await total(filter)) / size) - 1;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    // A write of content as the service makes one (its change opened in its transaction), left uncommitted.
+    const writer = prisma.$transaction(
+      async (tx) => {
+        await openChange(tx, projectId, 'TRANSLATIONS', { test: 'held' });
+        await tx.$executeRaw`UPDATE "Translation" t SET text = '' FROM "TranslationKey" k
+          WHERE k.id = t."keyId" AND k."projectId" = ${projectId} AND k.key IN (${name(5)}, ${name(6)}, ${name(7)}) AND t.text <> ''`;
+        written();
+        await held;
+      },
+      { timeout: 60_000 },
+    );
+    await wrote;
+    // Counts taken now, in a snapshot without the write.
+    forgetBlocks();
+    const before = await deepest();
+    expect(strip(await queryTranslations(projectId, filter, before, size))).toEqual(
+      await reference(filter, before * size, size),
+    );
+    release();
+    await writer;
+    // The write is committed: the counts taken before it are not used.
+    const after = await deepest();
+    for (const page of [after, Math.floor(after / 2)])
+      expect(strip(await queryTranslations(projectId, filter, page, size))).toEqual(
+        await reference(filter, page * size, size),
+      );
+  });
+});
+
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
+/** Rows each scan read over all its loops, by "relation alias". */
+function rowsRead(plan: PlanNode, out = new Map<string, number>()): Map<string, number> {
+  if (plan['Relation Name']) {
+    const key = `${plan['Relation Name'] as string} ${plan['Alias'] as string}`;
+    out.set(key, (out.get(key) ?? 0) + (plan['Actual Rows'] as number) * (plan['Actual Loops'] as number));
+  }
+  for (const child of plan.Plans ?? []) rowsRead(child, out);
+  return out;
+}
