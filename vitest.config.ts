@@ -97,6 +97,10 @@ export default defineConfig({
           setupFiles: ['test/support/file-isolation.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // A screen's answer waits for a GraphQL request, which under the whole suite's load (10+ on two
+          // cores) took longer than expect.poll's default second (the glossary search, 2026-11-30): only a
+          // hang should fail a poll.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

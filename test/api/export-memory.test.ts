@@ -45,6 +45,7 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')(
         headers: { authorization: TOKEN, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'large' }),
       });
+      if (res.status !== 200) throw new Error(`project creation answered ${res.status}: ${await res.text()}`);
       const project = (await res.json()).data as { projectToken: string; apiKey: string };
       apiKey = project.apiKey;
       const projectId = await projectIdOf(db, project.projectToken);
