@@ -41,10 +41,13 @@ const REQUEUE = Prisma.sql`ON CONFLICT ("keyId") DO UPDATE SET generation = q.ge
  * id.
  */
 export function enqueueFindingsSql(project: Prisma.Sql): Prisma.Sql {
+  // `written` holds each cell once; plain aggregates (no DISTINCT, no ORDER BY)
+  // let the keys be grouped by hashing instead of sorting the import's rows.
+  // An entry's languages come out in any order: REQUEUE sorts them when it merges.
   return Prisma.sql`INSERT INTO "FindingQueue" AS q ("keyId", "projectId", "languageIds")
       SELECT w."keyId", ${project},
              CASE WHEN bool_or(w."languageId" = (SELECT dl.id FROM "Language" dl WHERE dl."projectId" = ${project} AND dl."isDefault"))
-                  THEN NULL ELSE array_agg(DISTINCT w."languageId" ORDER BY w."languageId") END
+                  THEN NULL ELSE array_agg(w."languageId") END
         FROM written w GROUP BY w."keyId"
       ${REQUEUE}`;
 }
