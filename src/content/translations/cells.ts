@@ -27,6 +27,7 @@ import {
   blocksOfPage,
   cachedBlocks,
   dropBlocks,
+  databaseNumber,
   freshSql,
   storeBlocks,
   totalOf,
@@ -202,6 +203,7 @@ export async function queryTranslations(
   // walked; for a common one every key is, and the page fills soon.
   let keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
   const blockKey = JSON.stringify([
+    databaseNumber(databaseIfOpen()),
     projectId,
     filter.text ?? null,
     filter.textStatus ?? null,

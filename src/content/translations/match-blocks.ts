@@ -49,6 +49,20 @@ export interface MatchBlocks {
 
 const entries = new Map<string, MatchBlocks>();
 
+// Counts belong to the database they were taken in: the freshness check compares transaction ids, which
+// mean nothing in another database (test files that share a process each open their own, from one
+// template; a filtered page there was answered from another database's counts: the suite, 2026-11-30).
+const databaseNumbers = new WeakMap<object, number>();
+let lastDatabaseNumber = 0;
+
+/** A number of its own for each database object this process opened (part of an entry's key). */
+export function databaseNumber(database: object | undefined): number {
+  if (!database) return 0;
+  let n = databaseNumbers.get(database);
+  if (n === undefined) databaseNumbers.set(database, (n = ++lastDatabaseNumber));
+  return n;
+}
+
 /** The entry for a project and filter, if there is one young enough. */
 export function cachedBlocks(key: string, now = Date.now()): MatchBlocks | undefined {
   const entry = entries.get(key);
