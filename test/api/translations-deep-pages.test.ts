@@ -13,6 +13,7 @@ import { queryTranslations, type TranslationFilter } from '../../src/content/tra
 import { BLOCK_KEYS, DEEP_CELLS, forgetBlocks } from '../../src/content/translations/match-blocks.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { rowsRead, type PlanNode } from '../support/query-plan.js';
 
 let service: TestService;
 let api: ProjectApi;
@@ -268,15 +269,3 @@ describe('deep filtered pages', () => {
       );
   });
 });
-
-type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-
-/** Rows each scan read over all its loops, by "relation alias". */
-function rowsRead(plan: PlanNode, out = new Map<string, number>()): Map<string, number> {
-  if (plan['Relation Name']) {
-    const key = `${plan['Relation Name'] as string} ${plan['Alias'] as string}`;
-    out.set(key, (out.get(key) ?? 0) + (plan['Actual Rows'] as number) * (plan['Actual Loops'] as number));
-  }
-  for (const child of plan.Plans ?? []) rowsRead(child, out);
-  return out;
-}

@@ -10,6 +10,7 @@ import { countTranslations, queryTranslations, type TranslationFilter } from '..
 import { forgetBlocks } from '../../src/content/translations/match-blocks.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { rowsRead, type PlanNode } from '../support/query-plan.js';
 
 let service: TestService;
 let api: ProjectApi;
@@ -301,8 +302,6 @@ describe('what a page costs', () => {
   });
 });
 
-type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-
 function scans(plan: PlanNode, out: { relation: string; alias: string; type: string; index?: string }[] = []) {
   if (plan['Relation Name'])
     out.push({
@@ -312,15 +311,5 @@ function scans(plan: PlanNode, out: { relation: string; alias: string; type: str
       index: plan['Index Name'] as string | undefined,
     });
   for (const child of plan.Plans ?? []) scans(child, out);
-  return out;
-}
-
-/** Rows each scan read over all its loops, by "relation alias". */
-function rowsRead(plan: PlanNode, out = new Map<string, number>()): Map<string, number> {
-  if (plan['Relation Name']) {
-    const name = `${plan['Relation Name'] as string} ${plan['Alias'] as string}`;
-    out.set(name, (out.get(name) ?? 0) + (plan['Actual Rows'] as number) * (plan['Actual Loops'] as number));
-  }
-  for (const child of plan.Plans ?? []) rowsRead(child, out);
   return out;
 }
