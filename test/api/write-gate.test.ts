@@ -6,7 +6,9 @@
 // translationsRefused and warnings, auto-translation in its job summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
-import { DEFAULT_LISTED_REFUSALS, writeTranslations } from '../../src/content/translations/gate.js';
+import { DEFAULT_LISTED_REFUSALS, gateStatements, writeTranslations } from '../../src/content/translations/gate.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { rowsRead, type PlanNode } from '../support/query-plan.js';
 import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
 import { ensureLanguages } from '../../src/content/languages.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
@@ -491,5 +493,42 @@ describe('the gate on a large write inside a transaction', () => {
     });
     const activity = await db.activity.findUniqueOrThrow({ where: { id: always.change.id } });
     expect(activity.cells).toBe(always.result.inserted + always.result.updated);
+  });
+
+  it('reads one key row per cell in the plan the database keeps for it, not every key of the project', async () => {
+    // The service's statements are prepared once per connection (src/db/statement-names.ts), so after a
+    // few executions PostgreSQL may run a generic plan, made without the input's length; before a new
+    // project's first ANALYZE that plan hashed every key of the project for a one-cell write.
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const refs = Array.from({ length: 2000 }, (_, i) => ({ key: `planned.${i}`, namespace: 'plan' }));
+    const { ids } = await ensureKeys(db, projectId, refs, { create: true });
+    const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
+    const change = await openChange(db, projectId, 'TRANSLATIONS');
+    const queries: Prisma.Sql[] = [];
+    const recording = { $queryRaw: (query: Prisma.Sql) => queries.push(query) };
+    const cell = { keyId: ids.get(keyRefId(refs[7]!))!, languageId: de, customerId: null, text: 'Geplant' };
+    gateStatements(recording as never, projectId, [cell], { replace: true, change });
+    expect(queries).toHaveLength(1);
+    const [gate] = queries as [Prisma.Sql];
+    // EXECUTE takes its arguments as SQL literals (a utility statement has no parameters of its own).
+    const literal = (v: unknown) =>
+      v === null || v === undefined
+        ? 'NULL'
+        : `'${String(v as string | number | bigint | boolean).replaceAll("'", "''")}'`;
+    const args = gate.values.map(literal).join(', ');
+    const plan = await db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`PREPARE planned_gate AS ${gate.text}`);
+      await tx.$executeRawUnsafe('SET LOCAL plan_cache_mode = force_generic_plan');
+      const [row] = await tx.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE planned_gate(${args})`,
+      );
+      await tx.$executeRawUnsafe('DEALLOCATE planned_gate');
+      return row!['QUERY PLAN'];
+    });
+    const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
+    expect(rowsRead(root).get('TranslationKey k')).toBe(1);
+    // The plan was run: the cell holds its text.
+    expect(await text('planned.7', 'de')).toBe('Geplant');
   });
 });
