@@ -12,6 +12,7 @@ import type { Figure } from './lib/types.js';
 import { transferScenarios } from './scenarios/transfer.js';
 import { readScenarios } from './scenarios/reads.js';
 import { pageScenarios } from './scenarios/pages.js';
+import { settle } from './lib/settle.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { importMemoryScenario } from './scenarios/import-memory.js';
@@ -77,6 +78,7 @@ for (const db of dbs) {
           body: form,
         });
         if (res.status !== 200) throw new Error(`import for reads failed: ${await res.text()}`);
+        await settle(db);
         figures.push(...(await readScenarios(bench, db, project.apiKey, project.projectToken, only)));
         if (only.has('pages')) figures.push(...(await pageScenarios(bench, db, project.apiKey, project.projectToken)));
       }

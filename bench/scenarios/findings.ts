@@ -24,7 +24,8 @@ import { percentile, timed } from '../lib/report.js';
 import type { Figure } from '../lib/types.js';
 import { ALL_PARTS, type GateParts } from '../../src/content/translations/gate.js';
 import { importDirect } from '../lib/import-direct.js';
-import { pendingFindings, updaterStats } from '../../src/findings/updater.js';
+import { updaterStats } from '../../src/findings/updater.js';
+import { findingsDrained as drained, settle } from '../lib/settle.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { database, prisma } from '../../src/db.js';
 import { SYSTEM, withOrigin } from '../../src/content/origin.js';
@@ -35,27 +36,6 @@ const RUNS = Number(process.env.FINDINGS_BENCH_RUNS ?? 3);
 const progress = (line: string) => {
   if (process.env.FINDINGS_BENCH_PROGRESS) process.stderr.write(`${line}\n`);
 };
-
-async function drained(): Promise<void> {
-  while ((await pendingFindings()) > 0) await new Promise((r) => setTimeout(r, 100));
-}
-
-/** The translation memory's term queue (PostgreSQL only) is empty. */
-async function termsCurrent(): Promise<boolean> {
-  const [{ queued }] = await prisma().$queryRaw<{ queued: boolean }[]>(
-    Prisma.sql`/* bench:memory-terms-queued */ SELECT EXISTS (SELECT 1 FROM "MemoryTermQueue") AS queued`,
-  );
-  return !queued;
-}
-
-/** Background work of earlier imports done, and the database's upkeep (checkpoint, vacuum) behind it. */
-async function settle(db: Figure['db']): Promise<void> {
-  await drained();
-  if (db === 'postgres') {
-    while (!(await termsCurrent())) await new Promise((r) => setTimeout(r, 100));
-    await prisma().$executeRaw(Prisma.sql`CHECKPOINT`);
-  } else await database().settle?.();
-}
 
 const runs = (values: number[]) => values.map(Math.round).join('/');
 /** The machine's load average (1, 5, 15 min): the figures are read beside it. */

@@ -39,6 +39,7 @@ import type { BenchService } from '../lib/service.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { projectIdOf } from '../lib/project-id.js';
 import { seedKeys } from '../lib/seed.js';
+import { settle } from '../lib/settle.js';
 import type { Figure } from '../lib/types.js';
 
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 15);
@@ -198,6 +199,7 @@ export async function pageScenarios(
   const keys = await count();
   await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "TranslationKey"`);
   await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE "Translation"`);
+  await settle(db);
   const languageIds = languages.map((l) => l.id);
   const headers = { 'x-service-token': apiKey };
   const rest = (query: string) => async () => {

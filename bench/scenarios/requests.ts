@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import type { BenchService } from '../lib/service.js';
 import { LANGUAGES, multiLanguageJson } from '../lib/data.js';
 import type { Figure } from '../lib/types.js';
+import { settle } from '../lib/settle.js';
 import { observeSql } from '../../src/db/client.js';
 
 const SECONDS = Number(process.env.BENCH_REQUEST_SECONDS ?? 5);
@@ -126,6 +127,7 @@ export async function requestScenarios(
     body: form,
   });
   if (imported.status !== 200) throw new Error(`import for requests failed: ${await imported.text()}`);
+  await settle(db);
   const auth = { 'x-service-token': project.apiKey };
   const json = { ...auth, 'content-type': 'application/json' };
 
@@ -168,6 +170,8 @@ export async function requestScenarios(
       const sql = await countSql(bench, { method: w.method, url: w.path, headers: json }, w.sample);
       figures.push(...sqlRows(w.name, db, sql));
       for (const clients of CLIENTS) {
+        // Each pair starts settled: the findings of the writes before are not left to the next window.
+        await settle(db);
         const service = await load(`${bench.url}${w.path}`, w.method, auth, w.body, clients, LANGUAGES);
         const baseline = await load(`${bare.url}/write`, 'POST', {}, 'bare', clients, LANGUAGES);
         figures.push(
