@@ -271,8 +271,11 @@ export class FindingsUpdater {
    * last vacuumed, which after a large import is most of it.
    */
   private after: number | undefined;
-  /** Whether the last lease left entries behind: only then does a second lane start a round beside another. */
-  private backlog = false;
+  /**
+   * Whether the last lease left entries behind (or none has run: both lanes start together): only then does a
+   * second lane start a round beside another.
+   */
+  private backlog = true;
   /** Times the updater was woken (a round that drained the queue goes on if it was woken meanwhile). */
   private wakes = 0;
   /** Cells per key of the last batch: how many keys the next lease looks at for `batch` cells. */
