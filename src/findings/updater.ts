@@ -191,6 +191,8 @@ export class FindingsUpdater {
     // lease, not three, per edit).
     const exhausted = leasedCells.length < this.batch && keys < candidates;
     this.after = exhausted ? undefined : leasedCells[leasedCells.length - 1]!.keyId;
+    // A backlog found: the other lane, which stood aside while there was none, starts at once.
+    if (!exhausted && !this.backlog) this.loop.wake();
     this.backlog = !exhausted;
     if (out) out.drained = exhausted && from === undefined;
     this.cellsPerKey = Math.max(1, leasedCells.length / keys);

@@ -380,6 +380,30 @@ describe('the lanes of one-cell writes', () => {
   });
 });
 
+describe('the lanes of a backlog', () => {
+  it('starts the second lane as soon as a round finds a backlog, not at its next poll', async () => {
+    const updater = new FindingsUpdater({ owner: 'backlog', lanes: 2, batch: 7, pollMs: 60_000 });
+    updater.start();
+    try {
+      // An empty queue first: the lanes know of no backlog, and sleep until woken (no poll in this test's time).
+      await expect.poll(() => updater.stats.leases, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      updater.mostInFlight = 0;
+      const content = Array.from({ length: KEYS }, (_, i) => [
+        { key: `backlog${i}`, language: 'en', text: `Backlog {name} ${i}` },
+        { key: `backlog${i}`, language: 'de', text: `Rückstand ${i}` },
+      ]).flat();
+      const res = await api.post('/api/v1/translations', { content });
+      // The write wakes the updater once, after its commit (no other wake here).
+      expect(res.msg + res.status).toBe('OK200');
+      await expect.poll(queued, { timeout: 30_000, interval: 20 }).toBe(0);
+      expect(updater.mostInFlight).toBe(2);
+    } finally {
+      await updater.stop();
+    }
+  });
+});
+
 describe("a round's statements", () => {
   it('checks an edited cell in one lease and one transaction of seven statements', async () => {
     const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
