@@ -85,8 +85,19 @@ export async function updateConsistency(
              AS d(key_id, language_id, text_hash, source_hash)
         JOIN "Translation" t ON t."keyId" = d.key_id AND t."languageId" = d.language_id`);
   }
+  // Only the groups of a check that is on in their language's project: the insert makes no finding for one that is
+  // off, and no member holds one (turning a check off deletes its findings: settings.ts). A check off by default
+  // (ambiguous-translation) thus costs its groups' lookups in neither statement. The batch's own cells lose the
+  // findings of both checks below, whatever the settings.
+  const projectOf = new Map(cells.map((c) => [c.languageId, c.projectId]));
+  const checked = (g: Group) => {
+    const s = severities.get(projectOf.get(g.languageId)!);
+    return Boolean(g.kind === 'source' ? s?.inconsistent : s?.ambiguous);
+  };
   const groups = new Map<string, Group>();
-  const touch = (g: Group) => groups.set(`${g.languageId}\u0001${g.kind}\u0001${g.hash}`, g);
+  const touch = (g: Group) => {
+    if (checked(g)) groups.set(`${g.languageId}\u0001${g.kind}\u0001${g.hash}`, g);
+  };
   for (const m of left) {
     touch({ languageId: m.languageId, kind: 'source', hash: m.sourceHash });
     touch({ languageId: m.languageId, kind: 'text', hash: m.textHash });

@@ -122,6 +122,11 @@ export class FindingsUpdater {
       failure: 'findings update failed',
       sleepMs: () => this.pollMs,
       round: async () => {
+        // A second lane only while a backlog drains. Without one (a busy service's one-cell writes), it leased the
+        // few entries queued since the other lane's lease and then waited for that round's consistency lock
+        // (consistency.ts): twice the rounds, each with the same statements for half the cells. The round under
+        // way goes on once it ends, as it does for any write that woke the updater meanwhile.
+        if (this.inFlight > 0 && !this.backlog) return false;
         this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
         const wakes = this.wakes;
         const out = { drained: false };
@@ -175,6 +180,7 @@ export class FindingsUpdater {
         this.after = undefined;
         return this.round(out);
       }
+      this.backlog = false;
       await this.releaseAfterWork();
       return 0;
     }
@@ -185,6 +191,9 @@ export class FindingsUpdater {
     // lease, not three, per edit).
     const exhausted = leasedCells.length < this.batch && keys < candidates;
     this.after = exhausted ? undefined : leasedCells[leasedCells.length - 1]!.keyId;
+    // A backlog found: the other lane, which stood aside while there was none, starts at once.
+    if (!exhausted && !this.backlog) this.loop.wake();
+    this.backlog = !exhausted;
     if (out) out.drained = exhausted && from === undefined;
     this.cellsPerKey = Math.max(1, leasedCells.length / keys);
     if (!cells.length) return leasedCells.length;
@@ -264,6 +273,11 @@ export class FindingsUpdater {
    * last vacuumed, which after a large import is most of it.
    */
   private after: number | undefined;
+  /**
+   * Whether the last lease left entries behind (or none has run: both lanes start together): only then does a
+   * second lane start a round beside another.
+   */
+  private backlog = true;
   /** Times the updater was woken (a round that drained the queue goes on if it was woken meanwhile). */
   private wakes = 0;
   /** Cells per key of the last batch: how many keys the next lease looks at for `batch` cells. */

@@ -347,6 +347,63 @@ describe('the rounds of an edit', () => {
   });
 });
 
+describe('the lanes of one-cell writes', () => {
+  it('runs no second lane beside a round that drained the queue, and checks every write', async () => {
+    const created = await api.post('/api/v1/translations', {
+      content: [{ key: 'lanes', language: 'en', text: 'Lanes of {name}' }],
+    });
+    expect(created.msg + created.status).toBe('OK200');
+    // Two lanes, only wakes start rounds: each write wakes the updater, mostly while a round is under way. A second
+    // lane there leased the entries queued since and waited for the first round's consistency lock.
+    const updater = new FindingsUpdater({ owner: 'lanes', lanes: 2, pollMs: 60_000 });
+    updater.start();
+    try {
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      // Both lanes start together: at the start the queue may hold a backlog.
+      updater.mostInFlight = 0;
+      const rounds = updater.stats.rounds;
+      for (let i = 0; i < 20; i++) {
+        const res = await api.patch('/api/v2/translations', { key: 'lanes', language: 'de', text: `Hallo ${i}` });
+        expect(res.status).toBe(200);
+      }
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      expect(updater.stats.rounds).toBeGreaterThan(rounds);
+      expect(updater.mostInFlight).toBe(1);
+    } finally {
+      await updater.stop();
+    }
+    // The last text's finding: the placeholder its source has.
+    const found = await service.db.prisma.$queryRaw<{ check: string }[]>`
+      SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
+       WHERE k.key = 'lanes' AND l.key = 'de'`;
+    expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
+  });
+});
+
+describe('the lanes of a backlog', () => {
+  it('starts the second lane as soon as a round finds a backlog, not at its next poll', async () => {
+    const updater = new FindingsUpdater({ owner: 'backlog', lanes: 2, batch: 7, pollMs: 60_000 });
+    updater.start();
+    try {
+      // An empty queue first: the lanes know of no backlog, and sleep until woken (no poll in this test's time).
+      await expect.poll(() => updater.stats.leases, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      updater.mostInFlight = 0;
+      const content = Array.from({ length: KEYS }, (_, i) => [
+        { key: `backlog${i}`, language: 'en', text: `Backlog {name} ${i}` },
+        { key: `backlog${i}`, language: 'de', text: `Rückstand ${i}` },
+      ]).flat();
+      const res = await api.post('/api/v1/translations', { content });
+      // The write wakes the updater once, after its commit (no other wake here).
+      expect(res.msg + res.status).toBe('OK200');
+      await expect.poll(queued, { timeout: 30_000, interval: 20 }).toBe(0);
+      expect(updater.mostInFlight).toBe(2);
+    } finally {
+      await updater.stop();
+    }
+  });
+});
+
 describe("a round's statements", () => {
   it('checks an edited cell in one lease and one transaction of seven statements', async () => {
     const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {

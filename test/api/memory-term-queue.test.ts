@@ -115,4 +115,37 @@ describe('the memory word index brought current off the write path', () => {
     expect(await indexDrift()).toEqual({ stale: 0, missing: 0 });
     expect(await suggest(QUERY)).toEqual(expected);
   });
+  it("keeps a key's source from its default language's text only: another language's write queues nothing", async () => {
+    const source = async () => {
+      const [row] = await service.db.prisma.$queryRaw<{ text: string }[]>(Prisma.sql`
+        SELECT m.text FROM "MemorySource" m JOIN "TranslationKey" k ON k.id = m."keyId" WHERE k.key = 'settings'`);
+      return row?.text;
+    };
+    await write([
+      { key: 'settings', language: 'en', text: 'Open the settings' },
+      { key: 'settings', language: 'de', text: 'Einstellungen öffnen' },
+    ]);
+    if (postgres()) await catchUp();
+    // Another language's text alone (the triggers return at once): no source changes, nothing is queued.
+    await write([{ key: 'settings', language: 'de', text: 'Die Einstellungen öffnen' }], true);
+    if (postgres()) {
+      expect(await queued()).toBe(0);
+      expect(await source()).toBe('Open the settings');
+    }
+    // Both languages in one statement: the default language's text is the new source.
+    await write(
+      [
+        { key: 'settings', language: 'de', text: 'Die Einstellungen jetzt öffnen' },
+        { key: 'settings', language: 'en', text: 'Open the settings now' },
+      ],
+      true,
+    );
+    if (postgres()) {
+      expect(await queued()).toBeGreaterThan(0);
+      expect(await source()).toBe('Open the settings now');
+      await catchUp();
+      expect(await indexDrift()).toEqual({ stale: 0, missing: 0 });
+    }
+    expect((await suggest('Open the settings now'))[0]).toEqual({ score: 100, source: 'Open the settings now' });
+  });
 });
