@@ -234,9 +234,9 @@ export async function setLanguageOrder(projectId: number, keys: readonly string[
 /**
  * The languages of a project in their order (GET /api/v1/languages, the
  * GraphQL `languages` list): one named statement. Through the ORM the same
- * read cost the process about 300 µs of CPU more per request, and PostgreSQL a
- * parse and plan each time (docs/benchmarks.md, "The per-request path").
- * Every column of the model, with the types the ORM gives them.
+ * read cost the process about 300 µs of CPU more per request, and PostgreSQL
+ * a parse and plan each time (docs/benchmarks.md, "The service's own cost of
+ * a small read"). Every column of the model, with the types the ORM gives them.
  */
 export async function projectLanguages(projectId: number): Promise<Language[]> {
   return prisma().$queryRaw<Language[]>(Prisma.sql`/* languages:of-project */
