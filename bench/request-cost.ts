@@ -1,5 +1,5 @@
 // The service's own time per small request, without sockets or a load
-// generator: the four small requests of the per-request benchmark sent one
+// generator: the small requests of the per-request benchmark sent one
 // at a time through Fastify's inject (same routing, hooks, credential,
 // GraphQL execution, SQL and serialisation as over HTTP) on a fresh database
 // with the benchmark project (2,000 keys × 10 languages). Prints the median
@@ -96,6 +96,7 @@ try {
     },
     { name: 'GET /api/v1/languages', method: 'GET' as const, url: '/api/v1/languages' },
     { name: 'GET /api/v2/project', method: 'GET' as const, url: '/api/v2/project' },
+    { name: 'GET /api/v2/translations?size=100', method: 'GET' as const, url: '/api/v2/translations?size=100' },
   ].filter((r) => !values.only || values.only.split(',').some((o) => r.name.includes(o)));
   const report = (label: string, perRequest: number[]) => {
     perRequest.sort((a, b) => a - b);

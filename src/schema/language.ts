@@ -4,6 +4,7 @@ import {
   createLanguage,
   deleteLanguage,
   languageTranslationCount,
+  projectLanguages,
   setLanguageOrder,
   updateLanguage,
 } from '../content/languages.js';
@@ -50,14 +51,13 @@ const UpdateLanguageInput = builder.inputType('UpdateLanguageInput', {
 });
 
 builder.queryFields((t) => ({
-  languages: t.prismaField({
+  // A plain field with whole rows: the type has no relation for the ORM to load with them.
+  languages: t.field({
     type: [LanguageType],
     description: 'The languages of the project, in their order.',
     args: { projectToken: t.arg.string({ required: false }) },
-    resolve: async (query, _root, args, ctx) => {
-      const projectId = await resolveProject(ctx.principal, args.projectToken, need('languages'));
-      return prisma().language.findMany({ ...query, where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
-    },
+    resolve: async (_root, args, ctx) =>
+      projectLanguages(await resolveProject(ctx.principal, args.projectToken, need('languages'))),
   }),
 }));
 
@@ -89,15 +89,15 @@ builder.mutationFields((t) => ({
       return prisma().language.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
-  setLanguageOrder: t.prismaField({
+  setLanguageOrder: t.field({
     type: [LanguageType],
     description:
       'Sets the order of the languages (editor columns, language lists, exports): the keys listed come first, in that order (each once), the others follow in their order so far. Returns the languages in the new order.',
     args: { projectToken: t.arg.string({ required: false }), keys: t.arg.stringList({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('setLanguageOrder'));
       await setLanguageOrder(projectId, args.keys);
-      return prisma().language.findMany({ ...query, where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+      return projectLanguages(projectId);
     },
   }),
   deleteLanguage: t.boolean({

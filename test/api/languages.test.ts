@@ -3,6 +3,8 @@ import { startTestService, type TestAccount, type TestService } from '../support
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
 import { nameUnnamedLanguages } from '../../src/content/language-name.js';
+import { projectLanguages as languageRows } from '../../src/content/languages.js';
+import { prisma } from '../../src/db.js';
 
 let service: TestService;
 let account: TestAccount;
@@ -131,6 +133,16 @@ describe('GET /api/v1/languages', () => {
       { key: 'de', description: 'German' },
       { key: 'fr', description: 'French' },
     ]);
+  });
+
+  it('reads the rows the ORM reads, in the same order and with the same types', async () => {
+    const rows = await projectApi(service, account, 'Rows');
+    expect((await rows.post('/api/v1/languages', { key: 'de' })).status).toBe(200);
+    const { id: projectId } = await prisma().project.findUniqueOrThrow({ where: { projectToken: rows.projectToken } });
+    const orm = await prisma().language.findMany({ where: { projectId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+    // Both kinds of createdByChange (a bigint, and null for the project's first language) are compared.
+    expect(orm.map((l) => typeof l.createdByChange)).toEqual(expect.arrayContaining(['bigint', 'object']));
+    expect(await languageRows(projectId)).toEqual(orm);
   });
 
   it('needs the project API key', async () => {
