@@ -331,3 +331,39 @@ describe('GET /api/v2/project', () => {
     expect(res.data.unpublishedChanges).toBeGreaterThan(0);
   });
 });
+
+describe('the answer of a page, byte for byte', () => {
+  it('REST and GraphQL give each cell its fields in order, the review status by name and the time as ISO 8601 UTC', async () => {
+    await api.post('/api/v1/translation-keys', { key: 'c.title' });
+    const written = await api.patch('/api/v2/translations', {
+      key: 'c.title',
+      language: 'de',
+      text: 'Zeile "C" \\ ü\n👋🏽',
+      reviewStatus: 'REVIEWED',
+    });
+    const at = written.data.lastModifiedAt;
+    expect(at).toMatch(ISO);
+    const raw = async (url: string, payload?: unknown) => {
+      const res = await service.request({
+        method: payload ? 'POST' : 'GET',
+        url,
+        headers: { 'x-service-token': api.apiKey, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        payload,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    // The cell in en was never written: empty, NOT_REVIEWED, no time.
+    const never = `"key":"c.title","namespace":"","language":"en","text":""`;
+    const cell = `"key":"c.title","namespace":"","language":"de","text":"Zeile \\"C\\" \\\\ ü\\n👋🏽"`;
+    expect(await raw('/api/v2/translations?key=c.title')).toBe(
+      `{"msg":"OK","status":200,"data":[{${never},"customerId":null,"reviewStatus":"NOT_REVIEWED","lastModifiedAt":null},` +
+        `{${cell},"customerId":null,"reviewStatus":"REVIEWED","lastModifiedAt":"${at}"}]}`,
+    );
+    const query = `{ translations(filter: {key: "c.title"}) { key namespace language text customerKey isOverride reviewStatus lastModifiedAt } }`;
+    expect(await raw('/graphql', { query })).toBe(
+      `{"data":{"translations":[{${never},"customerKey":null,"isOverride":false,"reviewStatus":"NOT_REVIEWED","lastModifiedAt":null},` +
+        `{${cell},"customerKey":null,"isOverride":false,"reviewStatus":"REVIEWED","lastModifiedAt":"${at}"}]}}`,
+    );
+  });
+});
