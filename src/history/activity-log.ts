@@ -67,9 +67,12 @@ export async function listActivity(
 ): Promise<{ entries: ActivityEntry[]; total: number }> {
   checkActivityPage(page, size);
   const where = whereOf(projectId, filter);
+  // The OFFSET walks the ids alone, along the (projectId, at, id) index read backwards (index-only without
+  // filters other than the time), and only the page's own entries are read from the table.
   const [entries, [count]] = await Promise.all([
     db.$queryRaw<ActivityEntry[]>(Prisma.sql`/* history:activity */
-      SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${page * size}`),
+      SELECT ${ENTRY_COLUMNS} FROM (SELECT a.id FROM "Activity" a WHERE ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${page * size}) p
+        JOIN "Activity" a ON a.id = p.id ${ACCOUNT_JOIN} ORDER BY a.at DESC, a.id DESC`),
     db.$queryRaw<{ n: number }[]>(
       Prisma.sql`/* history:activity-count */ SELECT count(*)::int AS n FROM "Activity" a WHERE ${where}`,
     ),

@@ -71,6 +71,23 @@ const KEY_FILTERS: [string, (k: KeyRow) => boolean][] = [
   ['key=k.007', (k) => k.key === 'k.007'],
 ];
 
+/** A key as the page shows it: its address and its times. */
+const shown = (k: {
+  key: string;
+  namespace: string;
+  lastSeenAt: unknown;
+  modifiedAt: unknown;
+  createdAt: unknown;
+  deprecatedAt: unknown;
+}) =>
+  [
+    k.namespace,
+    k.key,
+    ...[k.lastSeenAt, k.modifiedAt, k.createdAt, k.deprecatedAt].map((t) =>
+      t == null ? null : new Date(t as string).toISOString(),
+    ),
+  ].join(' ');
+
 async function allKeys(): Promise<KeyRow[]> {
   return service.db.prisma.$queryRaw<
     KeyRow[]
@@ -92,10 +109,9 @@ describe('GET /api/v1/translation-keys pages', () => {
             const res = await api.get(`/api/v1/translation-keys?sort=${sort}&${filter}&size=${size}&page=${page}`);
             expect(res.status).toBe(200);
             const label = `sort=${sort} ${filter} size=${size} page=${page}`;
-            expect(
-              res.data.content.map((k: KeyRow) => `${k.namespace}/${k.key}`),
-              label,
-            ).toEqual(expected.slice(page * size, (page + 1) * size).map((k) => `${k.namespace}/${k.key}`));
+            expect(res.data.content.map(shown), label).toEqual(
+              expected.slice(page * size, (page + 1) * size).map(shown),
+            );
             expect(res.data.page, label).toEqual({
               number: page,
               size,
