@@ -5,6 +5,10 @@
 // costs the same statements wherever it is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { keyPageSql, type KeySort } from '../../src/content/keys/list.js';
+import { activityPageSql } from '../../src/history/activity-log.js';
+import { type PlanNode } from '../support/query-plan.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 
@@ -222,5 +226,71 @@ describe('GET /api/v2/activity pages', () => {
     expect(await statements(last)).toEqual(first);
     // The page and the count.
     expect(first).toHaveLength(2);
+  });
+});
+
+describe('what a deep page reads', () => {
+  /** The statement's plan, run. */
+  async function plan(query: Prisma.Sql): Promise<PlanNode> {
+    const [{ 'QUERY PLAN': found }] = await service.db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
+    );
+    return ((typeof found === 'string' ? JSON.parse(found) : found) as { Plan: PlanNode }[])[0]!.Plan;
+  }
+  const scans = (node: PlanNode, out: PlanNode[] = []): PlanNode[] => {
+    if (node['Relation Name']) out.push(node);
+    for (const child of node.Plans ?? []) scans(child, out);
+    return out;
+  };
+
+  it('the first, a middle and the last page walk the ids along an index alone and read only their own rows', async () => {
+    const prisma = service.db.prisma;
+    // 3,000 more keys and entries (once), so that the planner prefers the indexes.
+    await prisma.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace, "lastSeenAt", "modifiedAt")
+      SELECT ${projectId}, 'bulk.' || lpad(n::text, 5, '0'), 'zz', timestamp '2026-01-01' + (n / 4) * interval '1 second',
+             timestamp '2026-01-01' + ((n * 7) % 3000) * interval '1 second' FROM generate_series(1, 3000) n`;
+    await prisma.$executeRaw`INSERT INTO "Activity" ("projectId", kind, "actorKind", source, at)
+      SELECT ${projectId}, 'KEYS', 'SYSTEM', 'SYSTEM', timestamp '2026-06-01' + (n / 3) * interval '1 second' FROM generate_series(1, 3000) n`;
+    await prisma.$executeRaw`VACUUM ANALYZE "TranslationKey"`;
+    await prisma.$executeRaw`VACUUM ANALYZE "Activity"`;
+    const size = 100;
+    const pages = (total: number) => [0, Math.floor(total / size / 2), Math.ceil(total / size) - 1];
+    const keys = await prisma.translationKey.count({ where: { projectId } });
+    for (const sort of [null, 'last_seen_at', 'modified_at', 'created_at'] as (KeySort | null)[]) {
+      for (const page of pages(keys)) {
+        const root = await plan(keyPageSql(projectId, {}, sort, page, size));
+        const label = `sort=${sort} page=${page}`;
+        expect(root['Actual Rows'], label).toBe(Math.min(size, keys - page * size));
+        expect(
+          scans(root)
+            .filter((s) => s['Relation Name'] === 'TranslationKey' && s['Node Type'] !== 'Index Only Scan')
+            .reduce((n, s) => n + (s['Actual Rows'] as number) * (s['Actual Loops'] as number), 0),
+          label,
+        ).toBeLessThanOrEqual(size);
+        expect(
+          scans(root).find((s) => s['Relation Name'] === 'TranslationKey' && s['Node Type'] === 'Index Only Scan'),
+          label,
+        ).toMatchObject({ 'Node Type': 'Index Only Scan' });
+      }
+    }
+    const [{ entries }] = await prisma.$queryRaw<
+      { entries: number }[]
+    >`SELECT count(*)::int AS entries FROM "Activity" WHERE "projectId" = ${projectId}`;
+    for (const page of pages(entries)) {
+      const root = await plan(activityPageSql(projectId, {}, page, size));
+      expect(root['Actual Rows'], `page=${page}`).toBe(Math.min(size, entries - page * size));
+      const tables = scans(root).filter((s) => s['Relation Name'] === 'Activity');
+      // The ids along the index alone; the page's own entries from the table.
+      expect(
+        tables.find((s) => s['Node Type'] === 'Index Only Scan'),
+        `page=${page}`,
+      ).toBeDefined();
+      expect(
+        tables
+          .filter((s) => s['Node Type'] !== 'Index Only Scan')
+          .reduce((n, s) => n + (s['Actual Rows'] as number) * (s['Actual Loops'] as number), 0),
+        `page=${page}`,
+      ).toBeLessThanOrEqual(size);
+    }
   });
 });

@@ -80,6 +80,25 @@ export interface PageMetadata {
   totalPages: number;
 }
 
+/**
+ * The statement of one page: the OFFSET walks the ids alone, along the sort's index (index-only: it holds the
+ * sort column and the id), and only the page's own rows are read from the table, so a deep page does not read
+ * every key before it. The ids are handed over as an array (looked up by primary key), not joined: a join
+ * may be planned as a hash join that scans the table.
+ */
+export function keyPageSql(
+  projectId: number,
+  filter: KeyFilter,
+  sort: KeySort | null | undefined,
+  page: number,
+  size: number,
+): Prisma.Sql {
+  return Prisma.sql`/* keys:page */
+    SELECT * FROM "TranslationKey" WHERE id = ANY(ARRAY(SELECT id FROM "TranslationKey" WHERE ${keyWhereSql(projectId, filter)}
+                                                          ORDER BY ${keyOrderSql(sort)} LIMIT ${size} OFFSET ${page * size}))
+     ORDER BY ${keyOrderSql(sort)}`;
+}
+
 /** One page of keys and the page metadata. */
 export async function listKeyPage(
   projectId: number,
@@ -90,12 +109,7 @@ export async function listKeyPage(
 ) {
   checkPage(page, size, KEY_PAGE.maxSize);
   const [rows, totalElements] = await Promise.all([
-    // The OFFSET walks the ids alone, along the sort's index (index-only: it holds the sort column and the id),
-    // and only the page's own rows are read from the table: a deep page no longer reads every key before it.
-    prisma().$queryRaw<TranslationKey[]>(Prisma.sql`/* keys:page */
-      SELECT k.* FROM (SELECT id FROM "TranslationKey" WHERE ${keyWhereSql(projectId, filter)}
-                        ORDER BY ${keyOrderSql(sort)} LIMIT ${size} OFFSET ${page * size}) p
-        JOIN "TranslationKey" k USING (id) ORDER BY ${keyOrderSql(sort)}`),
+    prisma().$queryRaw<TranslationKey[]>(keyPageSql(projectId, filter, sort, page, size)),
     prisma().translationKey.count({ where: keyWhere(projectId, filter) }),
   ]);
   const metadata: PageMetadata = {
