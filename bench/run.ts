@@ -12,6 +12,7 @@ import type { Figure } from './lib/types.js';
 import { transferScenarios } from './scenarios/transfer.js';
 import { readScenarios } from './scenarios/reads.js';
 import { pageScenarios } from './scenarios/pages.js';
+import { keyPageScenarios } from './scenarios/key-pages.js';
 import { settle } from './lib/settle.js';
 import { subscriptionScenario } from './scenarios/subscriptions.js';
 import { memoryScenario } from './scenarios/memory.js';
@@ -80,7 +81,10 @@ for (const db of dbs) {
         if (res.status !== 200) throw new Error(`import for reads failed: ${await res.text()}`);
         await settle(db);
         figures.push(...(await readScenarios(bench, db, project.apiKey, project.projectToken, only)));
-        if (only.has('pages')) figures.push(...(await pageScenarios(bench, db, project.apiKey, project.projectToken)));
+        if (only.has('pages')) {
+          figures.push(...(await pageScenarios(bench, db, project.apiKey, project.projectToken)));
+          figures.push(...(await keyPageScenarios(bench, db, project.apiKey, project.projectToken)));
+        }
       }
     } finally {
       await bench.close();

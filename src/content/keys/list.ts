@@ -3,7 +3,7 @@
 // these filters and orders.
 import { prisma } from '../../db.js';
 import { badRequest } from '../../errors.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type TranslationKey } from '../../generated/prisma/client.js';
 
 export const KEY_SORTS = ['last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as const;
 export type KeySort = (typeof KEY_SORTS)[number];
@@ -43,6 +43,30 @@ export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByW
   }
 }
 
+/** keyOrderBy as SQL over the key's own column names (the REST page's statement, below). */
+function keyOrderSql(sort?: KeySort | null): Prisma.Sql {
+  switch (sort) {
+    case 'last_seen_at':
+      return Prisma.sql`"lastSeenAt" DESC, id ASC`;
+    case 'modified_at':
+      return Prisma.sql`"modifiedAt" DESC, id ASC`;
+    case 'created_at':
+      return Prisma.sql`"createdAt" DESC, id ASC`;
+    case 'deprecated_at':
+      return Prisma.sql`"deprecatedAt" DESC NULLS LAST, id ASC`;
+    default:
+      return Prisma.sql`"importOrder" ASC, id ASC`;
+  }
+}
+
+/** keyWhere as SQL. */
+function keyWhereSql(projectId: number, filter: KeyFilter): Prisma.Sql {
+  const conditions = [Prisma.sql`"projectId" = ${projectId}`];
+  if (filter.key != null) conditions.push(Prisma.sql`key = ${filter.key}`);
+  if (filter.namespace != null) conditions.push(Prisma.sql`namespace = ${filter.namespace}`);
+  return Prisma.join(conditions, ' AND ');
+}
+
 export function checkPage(page: number, size: number, maxSize: number): void {
   if (!Number.isInteger(page) || page < 0) throw badRequest(`page must be an integer of at least 0; got ${page}`);
   if (!Number.isInteger(size) || size < 0 || size > maxSize)
@@ -56,6 +80,25 @@ export interface PageMetadata {
   totalPages: number;
 }
 
+/**
+ * The statement of one page: the OFFSET walks the ids alone, along the sort's index (index-only: it holds the
+ * sort column and the id), and only the page's own rows are read from the table, so a deep page does not read
+ * every key before it. The ids are handed over as an array (looked up by primary key), not joined: a join
+ * may be planned as a hash join that scans the table.
+ */
+export function keyPageSql(
+  projectId: number,
+  filter: KeyFilter,
+  sort: KeySort | null | undefined,
+  page: number,
+  size: number,
+): Prisma.Sql {
+  return Prisma.sql`/* keys:page */
+    SELECT * FROM "TranslationKey" WHERE id = ANY(ARRAY(SELECT id FROM "TranslationKey" WHERE ${keyWhereSql(projectId, filter)}
+                                                          ORDER BY ${keyOrderSql(sort)} LIMIT ${size} OFFSET ${page * size}))
+     ORDER BY ${keyOrderSql(sort)}`;
+}
+
 /** One page of keys and the page metadata. */
 export async function listKeyPage(
   projectId: number,
@@ -65,10 +108,9 @@ export async function listKeyPage(
   size: number,
 ) {
   checkPage(page, size, KEY_PAGE.maxSize);
-  const where = keyWhere(projectId, filter);
   const [rows, totalElements] = await Promise.all([
-    prisma().translationKey.findMany({ where, orderBy: keyOrderBy(sort), skip: page * size, take: size }),
-    prisma().translationKey.count({ where }),
+    prisma().$queryRaw<TranslationKey[]>(keyPageSql(projectId, filter, sort, page, size)),
+    prisma().translationKey.count({ where: keyWhere(projectId, filter) }),
   ]);
   const metadata: PageMetadata = {
     number: page,

@@ -1,0 +1,296 @@
+// GET /api/v1/translation-keys (every sort, with and without a filter) and
+// GET /api/v2/activity pages: each page is exactly the contract's (every row,
+// sorted here from a plain read of the table, cut at page × size), with many
+// rows tied on the sort column so that the id tie-break decides; and a page
+// costs the same statements wherever it is.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observeSql } from '../../src/db/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { keyPageSql, type KeySort } from '../../src/content/keys/list.js';
+import { activityPageSql } from '../../src/history/activity-log.js';
+import { type PlanNode } from '../support/query-plan.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+
+let service: TestService;
+let api: ProjectApi;
+let projectId: number;
+
+const NAMESPACES = ['', 'app', 'web'];
+const KEYS_PER_NAMESPACE = 25;
+const ACTIVITY_ROWS = 60;
+
+beforeAll(async () => {
+  service = await startTestService();
+  api = await projectApi(service, await service.account(), 'Key paging');
+  const prisma = service.db.prisma;
+  projectId = (await prisma.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+  // Keys written in SQL in a shuffled order (so that id, import order and names disagree), then their times
+  // set to a few values each: most keys share their sort value with others, the id decides among them.
+  await prisma.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace)
+    SELECT ${projectId}, 'k.' || lpad((n % ${KEYS_PER_NAMESPACE})::text, 3, '0'), (${NAMESPACES}::text[])[1 + n / ${KEYS_PER_NAMESPACE}]
+      FROM generate_series(0, ${NAMESPACES.length * KEYS_PER_NAMESPACE - 1}) n ORDER BY (n * 37) % 75`;
+  await prisma.$executeRaw`UPDATE "TranslationKey" SET
+      "lastSeenAt" = timestamp '2026-01-01' + ((id * 7) % 3) * interval '1 hour',
+      "modifiedAt" = timestamp '2026-02-01' + ((id * 5) % 4) * interval '1 minute',
+      "createdAt" = timestamp '2026-03-01' + (id % 2) * interval '1 day',
+      "deprecatedAt" = CASE WHEN id % 3 = 0 THEN timestamp '2026-04-01' + (id % 2) * interval '1 second' END,
+      deprecated = id % 3 = 0,
+      "importOrder" = CASE WHEN id % 4 = 0 THEN "importOrder" + 1000 ELSE "importOrder" END
+    WHERE "projectId" = ${projectId}`;
+  // Activity rows at five instants only; the id (newest first) decides among entries at the same time.
+  await prisma.$executeRaw`INSERT INTO "Activity" ("projectId", kind, "actorKind", source, at, edits)
+    SELECT ${projectId}, CASE WHEN n % 3 = 0 THEN 'KEYS' ELSE 'SETTINGS' END, 'SYSTEM', 'SYSTEM',
+           timestamp '2026-05-01' + ((n * 11) % 5) * interval '1 minute', n
+      FROM generate_series(1, ${ACTIVITY_ROWS}) n`;
+}, 60_000);
+afterAll(() => service.close());
+
+interface KeyRow {
+  id: number;
+  key: string;
+  namespace: string;
+  lastSeenAt: Date;
+  modifiedAt: Date;
+  createdAt: Date;
+  deprecatedAt: Date | null;
+  importOrder: bigint;
+}
+
+/** Newest first (null last), then by id. */
+const desc = (a: Date | null, b: Date | null) =>
+  a === null || b === null ? (a === null ? 1 : 0) - (b === null ? 1 : 0) : b.getTime() - a.getTime();
+
+const ORDERS: Record<string, (a: KeyRow, b: KeyRow) => number> = {
+  '': (a, b) => Number(a.importOrder - b.importOrder) || a.id - b.id,
+  last_seen_at: (a, b) => desc(a.lastSeenAt, b.lastSeenAt) || a.id - b.id,
+  modified_at: (a, b) => desc(a.modifiedAt, b.modifiedAt) || a.id - b.id,
+  created_at: (a, b) => desc(a.createdAt, b.createdAt) || a.id - b.id,
+  deprecated_at: (a, b) => desc(a.deprecatedAt, b.deprecatedAt) || a.id - b.id,
+};
+
+const KEY_FILTERS: [string, (k: KeyRow) => boolean][] = [
+  ['', () => true],
+  ['namespace=app', (k) => k.namespace === 'app'],
+  ['key=k.007', (k) => k.key === 'k.007'],
+];
+
+/** A key as the page shows it: its address and its times. */
+const shown = (k: {
+  key: string;
+  namespace: string;
+  lastSeenAt: unknown;
+  modifiedAt: unknown;
+  createdAt: unknown;
+  deprecatedAt: unknown;
+}) =>
+  [
+    k.namespace,
+    k.key,
+    ...[k.lastSeenAt, k.modifiedAt, k.createdAt, k.deprecatedAt].map((t) =>
+      t == null ? null : new Date(t as string).toISOString(),
+    ),
+  ].join(' ');
+
+async function allKeys(): Promise<KeyRow[]> {
+  return service.db.prisma.$queryRaw<
+    KeyRow[]
+  >`SELECT id, key, namespace, "lastSeenAt", "modifiedAt", "createdAt", "deprecatedAt", "importOrder"
+    FROM "TranslationKey" WHERE "projectId" = ${projectId}`;
+}
+
+describe('GET /api/v1/translation-keys pages', () => {
+  it('every page of every sort and filter is the rows sorted and cut', async () => {
+    const keys = await allKeys();
+    // The ties the sorts meet: enough keys per value that pages split them.
+    expect(new Set(keys.map((k) => k.lastSeenAt.getTime())).size).toBe(3);
+    for (const [sort, order] of Object.entries(ORDERS)) {
+      for (const [filter, keep] of KEY_FILTERS) {
+        const expected = keys.filter(keep).sort(order);
+        for (const size of [7, 100]) {
+          const pages = Math.ceil(expected.length / size);
+          for (let page = 0; page <= pages; page++) {
+            const res = await api.get(`/api/v1/translation-keys?sort=${sort}&${filter}&size=${size}&page=${page}`);
+            expect(res.status).toBe(200);
+            const label = `sort=${sort} ${filter} size=${size} page=${page}`;
+            expect(res.data.content.map(shown), label).toEqual(
+              expected.slice(page * size, (page + 1) * size).map(shown),
+            );
+            expect(res.data.page, label).toEqual({
+              number: page,
+              size,
+              totalElements: expected.length,
+              totalPages: pages,
+            });
+          }
+        }
+      }
+    }
+  });
+
+  it('a page of size 0 has no rows and no pages', async () => {
+    const res = await api.get('/api/v1/translation-keys?size=0&page=3&sort=last_seen_at');
+    expect(res.data).toEqual({
+      content: [],
+      page: { number: 3, size: 0, totalElements: NAMESPACES.length * KEYS_PER_NAMESPACE, totalPages: 0 },
+    });
+  });
+
+  it('the first, a middle and the last page cost the same statements, as many for every sort', async () => {
+    const size = 7;
+    const total = NAMESPACES.length * KEYS_PER_NAMESPACE;
+    const last = Math.ceil(total / size) - 1;
+    const counts = new Set<number>();
+    for (const sort of Object.keys(ORDERS)) {
+      const statements = async (page: number) => {
+        const sql: string[] = [];
+        const res = await observeSql(
+          (s) => sql.push(s),
+          () => api.get(`/api/v1/translation-keys?sort=${sort}&size=${size}&page=${page}`),
+        );
+        expect(res.status).toBe(200);
+        expect(res.data.content.length).toBeGreaterThan(0);
+        return sql;
+      };
+      const first = await statements(0);
+      expect(await statements(Math.floor(last / 2)), sort).toEqual(first);
+      expect(await statements(last), sort).toEqual(first);
+      counts.add(first.length);
+    }
+    // The page and the count.
+    expect([...counts]).toEqual([2]);
+  });
+});
+
+interface ActivityRow {
+  id: bigint;
+  at: Date;
+  kind: string;
+}
+
+describe('GET /api/v2/activity pages', () => {
+  const FILTERS: [string, (a: ActivityRow) => boolean][] = [
+    ['', () => true],
+    ['kind=KEYS', (a) => a.kind === 'KEYS'],
+    [
+      'from=2026-05-01T00:01:00Z&to=2026-05-01T00:04:00Z',
+      (a) => a.at >= new Date('2026-05-01T00:01:00Z') && a.at < new Date('2026-05-01T00:04:00Z'),
+    ],
+  ];
+
+  it('every page is the entries newest first (then the newest id), cut', async () => {
+    const rows = await service.db.prisma.$queryRaw<
+      ActivityRow[]
+    >`SELECT id, at, kind FROM "Activity" WHERE "projectId" = ${projectId}`;
+    expect(rows.length).toBeGreaterThanOrEqual(ACTIVITY_ROWS);
+    const all = rows.sort((a, b) => b.at.getTime() - a.at.getTime() || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0));
+    for (const [filter, keep] of FILTERS) {
+      const expected = all.filter(keep);
+      for (const size of [7, 500]) {
+        const pages = Math.ceil(expected.length / size);
+        for (let page = 0; page <= pages; page++) {
+          const res = await service.request({
+            url: `/api/v2/activity?${filter}&size=${size}&page=${page}`,
+            headers: { 'x-service-token': api.apiKey },
+          });
+          expect(res.statusCode).toBe(200);
+          const label = `${filter} size=${size} page=${page}`;
+          expect(
+            res.json().data.map((e: { id: string }) => String(e.id)),
+            label,
+          ).toEqual(expected.slice(page * size, (page + 1) * size).map((a) => String(a.id)));
+          expect(res.headers['x-total-count'], label).toBe(String(expected.length));
+        }
+      }
+    }
+  });
+
+  it('the first, a middle and the last page cost the same statements', async () => {
+    const size = 7;
+    const [{ n }] = await service.db.prisma.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM "Activity" WHERE "projectId" = ${projectId}`;
+    const last = Math.ceil(n / size) - 1;
+    const statements = async (page: number) => {
+      const sql: string[] = [];
+      const res = await observeSql(
+        (s) => sql.push(s),
+        () => api.get(`/api/v2/activity?size=${size}&page=${page}`),
+      );
+      expect(res.status).toBe(200);
+      expect(res.data.length).toBeGreaterThan(0);
+      return sql;
+    };
+    const first = await statements(0);
+    expect(await statements(Math.floor(last / 2))).toEqual(first);
+    expect(await statements(last)).toEqual(first);
+    // The page and the count.
+    expect(first).toHaveLength(2);
+  });
+});
+
+describe('what a deep page reads', () => {
+  /** The statement's plan, run. */
+  async function plan(query: Prisma.Sql): Promise<PlanNode> {
+    const [{ 'QUERY PLAN': found }] = await service.db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
+    );
+    return ((typeof found === 'string' ? JSON.parse(found) : found) as { Plan: PlanNode }[])[0]!.Plan;
+  }
+  const scans = (node: PlanNode, out: PlanNode[] = []): PlanNode[] => {
+    if (node['Relation Name']) out.push(node);
+    for (const child of node.Plans ?? []) scans(child, out);
+    return out;
+  };
+
+  it('the first, a middle and the last page walk the ids along an index alone and read only their own rows', async () => {
+    const prisma = service.db.prisma;
+    // 3,000 more keys and entries (once), so that the planner prefers the indexes.
+    await prisma.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace, "lastSeenAt", "modifiedAt")
+      SELECT ${projectId}, 'bulk.' || lpad(n::text, 5, '0'), 'zz', timestamp '2026-01-01' + (n / 4) * interval '1 second',
+             timestamp '2026-01-01' + ((n * 7) % 3000) * interval '1 second' FROM generate_series(1, 3000) n`;
+    await prisma.$executeRaw`INSERT INTO "Activity" ("projectId", kind, "actorKind", source, at)
+      SELECT ${projectId}, 'KEYS', 'SYSTEM', 'SYSTEM', timestamp '2026-06-01' + (n / 3) * interval '1 second' FROM generate_series(1, 3000) n`;
+    await prisma.$executeRaw`VACUUM ANALYZE "TranslationKey"`;
+    await prisma.$executeRaw`VACUUM ANALYZE "Activity"`;
+    const size = 100;
+    const pages = (total: number) => [0, Math.floor(total / size / 2), Math.ceil(total / size) - 1];
+    const keys = await prisma.translationKey.count({ where: { projectId } });
+    for (const sort of [null, 'last_seen_at', 'modified_at', 'created_at'] as (KeySort | null)[]) {
+      for (const page of pages(keys)) {
+        const root = await plan(keyPageSql(projectId, {}, sort, page, size));
+        const label = `sort=${sort} page=${page}`;
+        expect(root['Actual Rows'], label).toBe(Math.min(size, keys - page * size));
+        expect(
+          scans(root)
+            .filter((s) => s['Relation Name'] === 'TranslationKey' && s['Node Type'] !== 'Index Only Scan')
+            .reduce((n, s) => n + (s['Actual Rows'] as number) * (s['Actual Loops'] as number), 0),
+          label,
+        ).toBeLessThanOrEqual(size);
+        expect(
+          scans(root).find((s) => s['Relation Name'] === 'TranslationKey' && s['Node Type'] === 'Index Only Scan'),
+          label,
+        ).toMatchObject({ 'Node Type': 'Index Only Scan' });
+      }
+    }
+    const [{ entries }] = await prisma.$queryRaw<
+      { entries: number }[]
+    >`SELECT count(*)::int AS entries FROM "Activity" WHERE "projectId" = ${projectId}`;
+    for (const page of pages(entries)) {
+      const root = await plan(activityPageSql(projectId, {}, page, size));
+      expect(root['Actual Rows'], `page=${page}`).toBe(Math.min(size, entries - page * size));
+      const tables = scans(root).filter((s) => s['Relation Name'] === 'Activity');
+      // The ids along the index alone; the page's own entries from the table.
+      expect(
+        tables.find((s) => s['Node Type'] === 'Index Only Scan'),
+        `page=${page}`,
+      ).toBeDefined();
+      expect(
+        tables
+          .filter((s) => s['Node Type'] !== 'Index Only Scan')
+          .reduce((n, s) => n + (s['Actual Rows'] as number) * (s['Actual Loops'] as number), 0),
+        `page=${page}`,
+      ).toBeLessThanOrEqual(size);
+    }
+  });
+});
