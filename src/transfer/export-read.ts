@@ -5,7 +5,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { database, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
-import type { BundleKey, ReviewStatus } from '../formats/model.js';
+import type { BundleKey, BundleTranslation, ReviewStatus } from '../formats/model.js';
 import type { ExportSort } from './options.js';
 
 export const EXPORT_PAGE_SIZE = 1000;
@@ -218,7 +218,24 @@ async function readKeyPage(db: Db, scope: ExportScope, after: KeyRow | undefined
   return db.$queryRaw<KeyRow[]>(Prisma.sql`/* export:page */ ${keys} ORDER BY p.n`);
 }
 
-function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, string>): BundleKey {
+/** A language of the export: its key and its place in the project's language order. */
+interface RankedLanguage {
+  key: string;
+  rank: number;
+}
+
+/**
+ * The key's texts in the project's language order, whatever order the
+ * database aggregated them in (that of the rows as stored, which a plan may
+ * change): an export is the same bytes for the same content.
+ */
+function inLanguageOrder(texts: ([string, BundleTranslation] | undefined)[]): Record<string, BundleTranslation> {
+  const out: Record<string, BundleTranslation> = {};
+  for (const entry of texts) if (entry) out[entry[0]] = entry[1];
+  return out;
+}
+
+function toBundleKey(row: KeyRow, scope: ExportScope, languages: Map<number, RankedLanguage>): BundleKey {
   const key: BundleKey = { key: row.key, namespace: row.namespace, translations: {} };
   if (row.description) key.description = row.description;
   if (row.codeDescription) key.codeDescription = row.codeDescription;
@@ -227,28 +244,40 @@ function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, s
   if (row.lock) key.lock = true;
   if (row.deprecated) key.deprecated = true;
   // A language added since the export began (everyLanguage reads without a language condition) is not in the files.
+  const texts: ([string, BundleTranslation] | undefined)[] = [];
   if (row.cells) {
     const cells = (typeof row.cells === 'string' ? JSON.parse(row.cells) : row.cells) as Cells;
     for (let i = 0; i < cells.length; i += 3) {
-      const language = languageKey.get(cells[i] as number);
+      const language = languages.get(cells[i] as number);
       if (language !== undefined)
-        key.translations[language] = { text: cells[i + 1] as string, reviewStatus: cells[i + 2] as ReviewStatus };
+        texts[language.rank] = [
+          language.key,
+          { text: cells[i + 1] as string, reviewStatus: cells[i + 2] as ReviewStatus },
+        ];
     }
   }
   if (row.overrides) {
     const overrides = (typeof row.overrides === 'string' ? JSON.parse(row.overrides) : row.overrides) as OverrideCells;
+    const byCustomer = new Map<string, ([string, BundleTranslation] | undefined)[]>();
     for (let i = 0; i < overrides.length; i += 4) {
-      const language = languageKey.get(overrides[i] as number);
+      const language = languages.get(overrides[i] as number);
       if (language === undefined) continue;
       const text = overrides[i + 1] as string;
       const reviewStatus = overrides[i + 2] as ReviewStatus;
       const customer = overrides[i + 3] as string;
       // A customer's non-empty override replaces the base text, or is kept apart (simplelocalize-json).
-      if (scope.customerTranslations)
-        ((key.customerTranslations ??= {})[customer] ??= {})[language] = { text, reviewStatus };
-      else key.translations[language] = { text, reviewStatus };
+      if (scope.customerTranslations) {
+        let own = byCustomer.get(customer);
+        if (!own) byCustomer.set(customer, (own = []));
+        own[language.rank] = [language.key, { text, reviewStatus }];
+      } else texts[language.rank] = [language.key, { text, reviewStatus }];
+    }
+    if (byCustomer.size) {
+      key.customerTranslations = {};
+      for (const [customer, own] of byCustomer) key.customerTranslations[customer] = inLanguageOrder(own);
     }
   }
+  key.translations = inLanguageOrder(texts);
   return key;
 }
 
@@ -258,7 +287,7 @@ function toBundleKey(row: KeyRow, scope: ExportScope, languageKey: Map<number, s
  * cursor is known as soon as a page arrives), so at most two pages are held.
  */
 export async function* readKeyPages(db: Db, scope: ExportScope): AsyncGenerator<BundleKey[]> {
-  const languageKey = new Map(scope.languages.map((l) => [l.id, l.key]));
+  const languages = new Map(scope.languages.map((l, rank) => [l.id, { key: l.key, rank }]));
   const pageSize = scope.pageSize ?? EXPORT_PAGE_SIZE;
   let rows = await readKeyPage(db, scope, undefined);
   while (rows.length > 0) {
@@ -272,7 +301,7 @@ export async function* readKeyPages(db: Db, scope: ExportScope): AsyncGenerator<
       // was read after the current one was written, not while.
       await setImmediate();
     }
-    yield rows.map((r) => toBundleKey(r, scope, languageKey));
+    yield rows.map((r) => toBundleKey(r, scope, languages));
     if (!next) return;
     rows = await next;
   }
