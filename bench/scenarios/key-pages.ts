@@ -27,22 +27,10 @@ import type { BenchService } from '../lib/service.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { projectIdOf } from '../lib/project-id.js';
 import type { Figure } from '../lib/types.js';
+import { median } from './pages.js';
 
-const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 15);
 const ACTIVITY = Number(process.env.BENCH_PAGE_ACTIVITY ?? 200_000);
 const SIZE = 100;
-
-async function median(fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
 
 /** The key sorts measured: the REST value, the GraphQL enum, the column, and the order as SQL. */
 const KEY_SORTS = [

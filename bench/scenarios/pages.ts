@@ -62,7 +62,8 @@ async function fetchOnce(url: string, init?: RequestInit): Promise<Response> {
   }
 }
 
-async function median(fn: () => Promise<unknown>): Promise<number> {
+/** The median time of RUNS runs of `fn` after one warm-up (the key and activity pages use it too). */
+export async function median(fn: () => Promise<unknown>): Promise<number> {
   await fn();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
