@@ -26,37 +26,28 @@ export function keyWhere(projectId: number, filter: KeyFilter = {}): Prisma.Tran
 /**
  * Without a sort: creation order (import order), oldest first. A sort puts
  * the most recent first; keys never deprecated come last for deprecated_at.
- * The id breaks ties so pages never overlap.
+ * The id breaks ties so pages never overlap. One table for both forms below.
  */
+const KEY_ORDERS: Record<KeySort | 'import', { column: string; desc: boolean; nullsLast?: boolean }> = {
+  import: { column: 'importOrder', desc: false },
+  last_seen_at: { column: 'lastSeenAt', desc: true },
+  modified_at: { column: 'modifiedAt', desc: true },
+  created_at: { column: 'createdAt', desc: true },
+  deprecated_at: { column: 'deprecatedAt', desc: true, nullsLast: true },
+};
+
+/** The order as Prisma's orderBy (the GraphQL connection). */
 export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByWithRelationInput[] {
-  switch (sort) {
-    case 'last_seen_at':
-      return [{ lastSeenAt: 'desc' }, { id: 'asc' }];
-    case 'modified_at':
-      return [{ modifiedAt: 'desc' }, { id: 'asc' }];
-    case 'created_at':
-      return [{ createdAt: 'desc' }, { id: 'asc' }];
-    case 'deprecated_at':
-      return [{ deprecatedAt: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }];
-    default:
-      return [{ importOrder: 'asc' }, { id: 'asc' }];
-  }
+  const { column, desc, nullsLast } = KEY_ORDERS[sort ?? 'import'];
+  const direction = desc ? 'desc' : 'asc';
+  const first = nullsLast ? { [column]: { sort: direction, nulls: 'last' } } : { [column]: direction };
+  return [first as Prisma.TranslationKeyOrderByWithRelationInput, { id: 'asc' }];
 }
 
-/** keyOrderBy as SQL over the key's own column names (the REST page's statement, below). */
+/** The same order as SQL over the key's own column names (the REST page's statement, below). */
 function keyOrderSql(sort?: KeySort | null): Prisma.Sql {
-  switch (sort) {
-    case 'last_seen_at':
-      return Prisma.sql`"lastSeenAt" DESC, id ASC`;
-    case 'modified_at':
-      return Prisma.sql`"modifiedAt" DESC, id ASC`;
-    case 'created_at':
-      return Prisma.sql`"createdAt" DESC, id ASC`;
-    case 'deprecated_at':
-      return Prisma.sql`"deprecatedAt" DESC NULLS LAST, id ASC`;
-    default:
-      return Prisma.sql`"importOrder" ASC, id ASC`;
-  }
+  const { column, desc, nullsLast } = KEY_ORDERS[sort ?? 'import'];
+  return Prisma.raw(`"${column}" ${desc ? 'DESC' : 'ASC'}${nullsLast ? ' NULLS LAST' : ''}, id ASC`);
 }
 
 /** keyWhere as SQL. */
