@@ -110,7 +110,12 @@ try {
   const auth = { 'x-service-token': project.apiKey };
   const requests = [
     { name: 'patch', method: 'PATCH', path: '/api/v2/translations', body: 'v2patch' },
-    { name: 'post', method: 'POST', path: '/api/v1/translations', body: 'v1post' },
+    {
+      name: 'post',
+      method: 'POST',
+      path: '/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND',
+      body: 'v1post',
+    },
     { name: 'languages', method: 'GET', path: '/api/v1/languages' },
     { name: 'project', method: 'GET', path: '/api/v2/project' },
   ].filter((r) => !values.only || values.only.split(',').includes(r.name));

@@ -91,7 +91,7 @@ try {
     {
       name: 'POST /api/v1/translations',
       method: 'POST' as const,
-      url: '/api/v1/translations',
+      url: '/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND',
       payload: () => ({ content: [cell()] }),
     },
     { name: 'GET /api/v1/languages', method: 'GET' as const, url: '/api/v1/languages' },

@@ -157,9 +157,10 @@ export async function requestScenarios(
         sample: (i: number) => ({ key: 'screen0.section0.label_1', language: 'de', text: `counted ${i}` }),
       },
       {
+        // REPLACE: every cell of the project exists, and without it a POST keeps the text and writes nothing.
         name: 'POST /api/v1/translations (one cell)',
         method: 'POST' as const,
-        path: '/api/v1/translations',
+        path: '/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND',
         body: 'v1post' as const,
         sample: (i: number) => ({
           content: [{ key: 'screen0.section0.label_2', language: 'de', text: `counted ${i}` }],

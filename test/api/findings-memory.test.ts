@@ -345,6 +345,34 @@ describe('the rounds of an edit', () => {
       await updater.stop();
     }
   });
+
+  it('starts no round for a write that wrote nothing: the same text again, or a cell kept without REPLACE', async () => {
+    const created = await api.post('/api/v1/translations', {
+      content: [{ key: 'unchanged', language: 'en', text: 'Kept {name}' }],
+    });
+    expect(created.msg + created.status).toBe('OK200');
+    const updater = new FindingsUpdater({ owner: 'unchanged', lanes: 1, pollMs: 60_000 });
+    updater.start();
+    try {
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      // Time for the rounds that follow a drained one.
+      await new Promise((r) => setTimeout(r, 300));
+      const leases = updater.stats.leases;
+      for (let i = 0; i < 3; i++) {
+        const kept = await api.post('/api/v1/translations', {
+          content: [{ key: 'unchanged', language: 'en', text: `Other {name} ${i}` }],
+        });
+        expect(kept.msg + kept.status).toBe('OK200');
+        const same = await api.patch('/api/v2/translations', { key: 'unchanged', language: 'en', text: 'Kept {name}' });
+        expect(same.status).toBe(200);
+      }
+      expect(await queued()).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(updater.stats.leases - leases).toBe(0);
+    } finally {
+      await updater.stop();
+    }
+  });
 });
 
 describe('the lanes of one-cell writes', () => {

@@ -6,7 +6,7 @@
 // translationsRefused and warnings, auto-translation in its job summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
-import { DEFAULT_LISTED_REFUSALS, gateStatements, writeTranslations } from '../../src/content/translations/gate.js';
+import { DEFAULT_LISTED_REFUSALS, planGate, writeTranslations } from '../../src/content/translations/gate.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { rowsRead, type PlanNode } from '../support/query-plan.js';
 import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
@@ -508,7 +508,7 @@ describe('the gate on a large write inside a transaction', () => {
     const queries: Prisma.Sql[] = [];
     const recording = { $queryRaw: (query: Prisma.Sql) => queries.push(query) };
     const cell = { keyId: ids.get(keyRefId(refs[7]!))!, languageId: de, customerId: null, text: 'Geplant' };
-    gateStatements(recording as never, projectId, [cell], { replace: true, change });
+    void planGate(projectId, [cell], { replace: true, change }).statements(recording as never);
     expect(queries).toHaveLength(1);
     const [gate] = queries as [Prisma.Sql];
     // EXECUTE takes its arguments as SQL literals (a utility statement has no parameters of its own).

@@ -300,18 +300,20 @@ export async function writeTranslations(
   cells: readonly Cell[],
   options: GateOptions,
 ): Promise<GateResult> {
-  const gate = gateStatements(db, projectId, cells, options);
+  const gate = planGate(projectId, cells, options);
   const rows: Row[][] = [];
-  for (const statement of gate.statements) rows.push(await statement);
+  for (const statement of gate.statements(db)) rows.push(await statement);
   return gate.result(rows);
 }
 
 /**
- * The gate's statements (one per table with cells), not yet sent, and how to
- * read their answers: for a caller that sends them in a batched transaction
- * with the statement opening the change (update-one.ts), in this order.
+ * The gate's statements (one per table with cells), built once, and how to
+ * read their answers: `statements(db)` gives them not yet sent, as often as a
+ * caller asks (a batched transaction that runs a write again alone sends them
+ * anew: batched-writes.ts; update-one.ts sends them after the statement
+ * opening the change), in this order; `result` reads what they answered.
  */
-export function gateStatements(db: Db, projectId: number, cells: readonly Cell[], options: GateOptions) {
+export function planGate(projectId: number, cells: readonly Cell[], options: GateOptions) {
   const mode = options.replace === 'empty' ? 'empty' : options.replace ? 'always' : 'never';
   const listed = options.listRefusals ?? DEFAULT_LISTED_REFUSALS;
   const deduped = new Map<string, Cell>();
@@ -319,7 +321,7 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   const base = [...deduped.values()].filter((c) => c.customerId === null);
   const custom = [...deduped.values()].filter((c) => c.customerId !== null);
   const anyStatus = (list: Cell[]) => list.some((c) => c.reviewStatus !== undefined);
-  const statements = [];
+  const sql: Prisma.Sql[] = [];
   if (options.opening && base.length && custom.length) throw new Error('a change opened by the gate covers one table');
   // A statement's events are one batch (src/content/cell-events.ts); callers write in chunks far below this.
   if (base.length > BATCH_SPAN || custom.length > BATCH_SPAN)
@@ -336,38 +338,32 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
   if (base.length) {
     // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
     if (common.parts.writtenKeyNotes) noteWrittenKeys(base.map((c) => c.keyId));
-    if (writesEvents(common) && common.parts.findingsQueue) noteQueued();
-    statements.push(
-      db.$queryRaw<Row[]>(
-        gateSql(BASE_TABLE, {
-          ...common,
-          keys: arrayLiteral(base, (c) => c.keyId),
-          languages: arrayLiteral(base, (c) => c.languageId),
-          texts: arrayLiteral(base, (c) => c.text),
-          statuses: arrayLiteral(base, (c) => c.reviewStatus ?? null),
-          anyStatus: anyStatus(base),
-        }),
-      ),
+    sql.push(
+      gateSql(BASE_TABLE, {
+        ...common,
+        keys: arrayLiteral(base, (c) => c.keyId),
+        languages: arrayLiteral(base, (c) => c.languageId),
+        texts: arrayLiteral(base, (c) => c.text),
+        statuses: arrayLiteral(base, (c) => c.reviewStatus ?? null),
+        anyStatus: anyStatus(base),
+      }),
     );
   }
   if (custom.length) {
-    if (writesEvents(common) && common.parts.findingsQueue) noteQueued();
-    statements.push(
-      db.$queryRaw<Row[]>(
-        gateSql(CUSTOM_TABLE, {
-          ...common,
-          keys: arrayLiteral(custom, (c) => c.keyId),
-          languages: arrayLiteral(custom, (c) => c.languageId),
-          customers: arrayLiteral(custom, (c) => c.customerId),
-          texts: arrayLiteral(custom, (c) => c.text),
-          statuses: arrayLiteral(custom, (c) => c.reviewStatus ?? null),
-          anyStatus: anyStatus(custom),
-        }),
-      ),
+    sql.push(
+      gateSql(CUSTOM_TABLE, {
+        ...common,
+        keys: arrayLiteral(custom, (c) => c.keyId),
+        languages: arrayLiteral(custom, (c) => c.languageId),
+        customers: arrayLiteral(custom, (c) => c.customerId),
+        texts: arrayLiteral(custom, (c) => c.text),
+        statuses: arrayLiteral(custom, (c) => c.reviewStatus ?? null),
+        anyStatus: anyStatus(custom),
+      }),
     );
   }
   return {
-    statements,
+    statements: (db: Db) => sql.map((statement) => db.$queryRaw<Row[]>(statement)),
     result(rows: Row[][]): GateResult {
       const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };
       for (const [row] of rows) {
@@ -378,6 +374,9 @@ export function gateStatements(db: Db, projectId: number, cells: readonly Cell[]
         const refusals = typeof row!.refusals === 'string' ? (JSON.parse(row!.refusals) as Refusal[]) : row!.refusals;
         result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
       }
+      // The updater is woken for what was queued: a write that wrote nothing (the same text again, cells kept
+      // without REPLACE) queued nothing, and a lease would find nothing.
+      if (result.inserted + result.updated > 0 && writesEvents(common) && common.parts.findingsQueue) noteQueued();
       return result;
     },
   };

@@ -10,7 +10,7 @@ import { describeKey, keyRef } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
 import { NEXT_CHANGE_ID, openChangeParams } from '../changes.js';
 import { runBatched } from './batched-writes.js';
-import { gateStatements, refusalSql, type Refusal, type Row } from './gate.js';
+import { planGate, refusalSql, type Refusal, type Row } from './gate.js';
 import { refusalText } from './rules.js';
 import type { ReviewStatus } from './store.js';
 
@@ -137,9 +137,9 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     reviewStatus: request.reviewStatus,
   };
   const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
-  const gate = () => gateStatements(db, projectId, [cell], { replace: true, change, opening });
-  const rows = (await runBatched(() => gate().statements)) as Row[][];
-  const [refusal] = gate().result(rows).refusals;
+  const gate = planGate(projectId, [cell], { replace: true, change, opening });
+  const rows = (await runBatched(() => gate.statements(db))) as Row[][];
+  const [refusal] = gate.result(rows).refusals;
   if (refusal) throw refuse(refusal);
   const written = rows[0]![0]!;
   // The row the gate wrote is the answer. Read the cell back only when nothing

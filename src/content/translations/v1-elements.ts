@@ -7,7 +7,7 @@ import { prisma, type Db } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { NEXT_CHANGE_ID, openChangeParams, openChangeQuery, type Change } from '../changes.js';
 import { runBatched } from './batched-writes.js';
-import { gateStatements, type Refusal, type Row } from './gate.js';
+import { planGate, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
 import { BULK_TRANSACTION, keyRefId, touchKeysSql, type Cell } from './store.js';
@@ -201,13 +201,12 @@ export function planElementWrite(
   const oneTable = cells.length > 0 && cells.every((c) => (c.customerId === null) === (cells[0]!.customerId === null));
   const touch = options.touchKeyIds ?? [];
   // One table: the gate's statement opens the change and sets last-seen too — the whole write is one statement.
-  const gate = (db: Db) =>
-    gateStatements(db, projectId, cells, {
-      replace: options.replace,
-      listRefusals: cells.length,
-      change,
-      ...(oneTable ? { opening, touchKeyIds: touch } : {}),
-    });
+  const gate = planGate(projectId, cells, {
+    replace: options.replace,
+    listRefusals: cells.length,
+    change,
+    ...(oneTable ? { opening, touchKeyIds: touch } : {}),
+  });
   const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
   return {
     statements: (db: Db) => [
@@ -215,9 +214,9 @@ export function planElementWrite(
         ? [db.$executeRaw(Prisma.sql`/* keys:touch */ ${touchKeysSql(projectId, touch)}`)]
         : []),
       ...(oneTable ? [] : [openChangeQuery(db, opening)]),
-      ...gate(db).statements,
+      ...gate.statements(db),
     ],
-    result: (rows: unknown[]) => gate(prisma()).result(rows.slice(before) as Row[][]),
+    result: (rows: unknown[]) => gate.result(rows.slice(before) as Row[][]),
   };
 }
 
