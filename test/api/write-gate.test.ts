@@ -531,4 +531,48 @@ describe('the gate on a large write inside a transaction', () => {
     // The plan was run: the cell holds its text.
     expect(await text('planned.7', 'de')).toBe('Geplant');
   });
+
+  it("keeps the generic plan of a one-cell write's statement instead of planning it at every execution", async () => {
+    // The service prepares its statements (src/db/statement-names.ts); PostgreSQL plans a prepared statement for
+    // its parameters five times, then keeps the generic plan only if it is estimated no dearer. A one-cell write
+    // whose input was an unnest of one-element arrays was planned again every time (estimated at 100 rows).
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const refs = [{ key: 'replanned', namespace: 'plan' }];
+    const { ids } = await ensureKeys(db, projectId, refs, { create: true });
+    const de = (await ensureLanguages(db, projectId, [{ key: 'de' }], { create: false })).ids.get('de')!;
+    const change = await openChange(db, projectId, 'TRANSLATIONS');
+    const gate = (i: number, customerId: number | null) => {
+      const queries: Prisma.Sql[] = [];
+      const cell = { keyId: ids.get(keyRefId(refs[0]!))!, languageId: de, customerId, text: `Wieder ${i}` };
+      void planGate(projectId, [cell], { replace: true, change }).statements({
+        $queryRaw: (query: Prisma.Sql) => queries.push(query),
+      } as never);
+      return queries[0]!;
+    };
+    expect((await api.post('/api/v1/customers', { key: 'replanned' })).status).toBe(200);
+    const customer = await db.customer.findFirstOrThrow({ where: { projectId, key: 'replanned' } });
+    for (const [name, customerId] of [
+      ['base_gate', null],
+      ['customer_gate', customer.id],
+    ] as const) {
+      const plans = await db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`PREPARE ${name} AS ${gate(0, customerId).text}`);
+        for (let i = 1; i <= 10; i++) {
+          const args = gate(i, customerId)
+            .values.map((v) => (v === null ? 'NULL' : `'${String(v as string | number).replaceAll("'", "''")}'`))
+            .join(', ');
+          await tx.$executeRawUnsafe(`EXECUTE ${name}(${args})`);
+        }
+        const [row] = await tx.$queryRawUnsafe<{ generic: number; custom: number }[]>(
+          `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = '${name}'`,
+        );
+        await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
+        return row!;
+      });
+      expect({ name, ...plans }).toEqual({ name, generic: 5, custom: 5 });
+    }
+    expect(await text('replanned', 'de')).toBe('Wieder 10');
+    expect(await text('replanned', 'de', 'replanned')).toBe('Wieder 10');
+  });
 });

@@ -148,12 +148,8 @@ interface Table {
 /** What one gate statement writes: the input arrays (array literals) and the settings. */
 interface GateInput {
   projectId: number;
-  keys: string;
-  languages: string;
-  /** The customers' column (CustomerTranslation only). */
-  customers?: string;
-  texts: string;
-  statuses: string;
+  /** The cells, deduplicated; customer ids only for CustomerTranslation. */
+  cells: readonly Cell[];
   /** Whether any status is given (otherwise existing rows keep theirs). */
   anyStatus: boolean;
   mode: 'always' | 'empty' | 'never';
@@ -172,7 +168,28 @@ const writesEvents = (input: Pick<GateInput, 'opening' | 'parts'>) =>
   input.parts.cellEvents || input.opening !== undefined;
 
 /**
- * One statement: the input arrays, the rules (refusal per cell), the write of
+ * The cells as rows (key_id, language_id[, customer_id], text, status, ord).
+ * One cell is a row of scalar parameters, not an unnest of one-element
+ * arrays: PostgreSQL estimates an unnest of a parameter at 100 rows, so the
+ * generic plan of a prepared statement looked dearer than a plan made for a
+ * one-element array, and the gate of a one-cell write was planned again at
+ * every execution (about 1 ms of the database's CPU; docs/benchmarks.md, "The
+ * write gate's plans"). With one row in every plan the generic one is kept.
+ */
+function inputSql(table: Table, cells: readonly Cell[]): Prisma.Sql {
+  const customerColumn = table.customer ? Prisma.sql`, customer_id` : Prisma.empty;
+  if (cells.length === 1) {
+    const [c] = cells as [Cell];
+    const customer = table.customer ? Prisma.sql`, ${c.customerId}::int AS customer_id` : Prisma.empty;
+    return Prisma.sql`SELECT ${c.keyId}::int AS key_id, ${c.languageId}::int AS language_id${customer}, ${c.text}::text AS text, ${c.reviewStatus ?? null}::text AS status, 1::bigint AS ord`;
+  }
+  const customers = table.customer ? Prisma.sql`, ${arrayLiteral(cells, (c) => c.customerId)}::int[]` : Prisma.empty;
+  return Prisma.sql`SELECT * FROM unnest(${arrayLiteral(cells, (c) => c.keyId)}::int[], ${arrayLiteral(cells, (c) => c.languageId)}::int[]${customers}, ${arrayLiteral(cells, (c) => c.text)}::text[], ${arrayLiteral(cells, (c) => c.reviewStatus ?? null)}::text[]) WITH ORDINALITY
+        AS t(key_id, language_id${customerColumn}, text, status, ord)`;
+}
+
+/**
+ * One statement: the input rows, the rules (refusal per cell), the write of
  * the accepted cells, and the counts.
  */
 function gateSql(table: Table, input: GateInput): Prisma.Sql {
@@ -183,7 +200,6 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
   const mode = Prisma.sql`${input.mode}::text`;
   const anyStatus = Prisma.sql`${input.anyStatus}::boolean`;
   const change = Prisma.sql`${input.change}::bigint`;
-  const customerInput = table.customer ? Prisma.sql`, ${input.customers}::int[]` : Prisma.empty;
   const customerColumn = table.customer ? Prisma.sql`, customer_id` : Prisma.empty;
   const customerMatch = table.customer ? Prisma.sql` AND x."customerId" = i.customer_id` : Prisma.empty;
   const conflict = table.customer
@@ -191,8 +207,7 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
     : Prisma.sql`("keyId", "languageId")`;
   const customerOut = table.customer ? Prisma.sql`, "customerId"` : Prisma.empty;
   return Prisma.sql`/* translations:gate */ WITH input AS (
-      SELECT * FROM unnest(${input.keys}::int[], ${input.languages}::int[]${customerInput}, ${input.texts}::text[], ${input.statuses}::text[]) WITH ORDINALITY
-        AS t(key_id, language_id${customerColumn}, text, status, ord)
+      ${inputSql(table, input.cells)}
     ), checked AS (${
       events
         ? Prisma.sql`
@@ -341,10 +356,7 @@ export function planGate(projectId: number, cells: readonly Cell[], options: Gat
     sql.push(
       gateSql(BASE_TABLE, {
         ...common,
-        keys: arrayLiteral(base, (c) => c.keyId),
-        languages: arrayLiteral(base, (c) => c.languageId),
-        texts: arrayLiteral(base, (c) => c.text),
-        statuses: arrayLiteral(base, (c) => c.reviewStatus ?? null),
+        cells: base,
         anyStatus: anyStatus(base),
       }),
     );
@@ -353,11 +365,7 @@ export function planGate(projectId: number, cells: readonly Cell[], options: Gat
     sql.push(
       gateSql(CUSTOM_TABLE, {
         ...common,
-        keys: arrayLiteral(custom, (c) => c.keyId),
-        languages: arrayLiteral(custom, (c) => c.languageId),
-        customers: arrayLiteral(custom, (c) => c.customerId),
-        texts: arrayLiteral(custom, (c) => c.text),
-        statuses: arrayLiteral(custom, (c) => c.reviewStatus ?? null),
+        cells: custom,
         anyStatus: anyStatus(custom),
       }),
     );
