@@ -19,6 +19,7 @@ import { startVacuum } from './pglite-vacuum.js';
 import { replayTransactions, retryingFactory } from './connection-loss.js';
 import { releaseHistoryOf } from './statement-history.js';
 import { statementName } from './statement-names.js';
+import { withPreparedStatements } from './pglite-prepared.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -126,10 +127,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.kind === 'pglite') {
     if (options.dataDir && !options.loadDataDir && !options.dataDir.includes('://'))
       await initEmbedded(options.dataDir);
-    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    const [pgliteModule, { PrismaPGlite }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('pglite-prisma-adapter'),
     ]);
+    const { PGlite } = pgliteModule;
     // It logs its queries to a copy of Prisma's debug history of its own.
     await releaseHistoryOf('pglite-prisma-adapter');
     const embeddedStartParams = [
@@ -147,7 +149,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const checkpoints = startCheckpoints(pglite);
     const vacuum = startVacuum(pglite);
     const prisma = new PrismaClient({
-      adapter: observed(new PrismaPGlite(pglite)),
+      // The statements named on PostgreSQL are prepared once in the embedded session too (pglite-prepared.ts).
+      adapter: observed(new PrismaPGlite(withPreparedStatements(pglite, pgliteModule))),
       transactionOptions: TRANSACTION_DEFAULTS,
       ...compilerFromFile,
     });
