@@ -75,10 +75,10 @@ export function activityPageSql(projectId: number, filter: ActivityFilter, page:
     WITH n AS MATERIALIZED (SELECT count(*)::int AS total FROM (SELECT 1 FROM "Activity" a WHERE ${where} OFFSET 0) s)
     SELECT n.total AS "pageTotal", e.* FROM n LEFT JOIN LATERAL (
       SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN}
-       WHERE a.id = ANY(CASE WHEN ${2 * offset + size} <= n.total
+       WHERE a.id = ANY(CASE WHEN ${2 * offset + size}::bigint <= n.total
          THEN ARRAY(SELECT a.id FROM "Activity" a WHERE ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${offset})
          ELSE ARRAY(SELECT a.id FROM "Activity" a WHERE ${where} ORDER BY a.at ASC, a.id ASC
-                     LIMIT greatest(least(${size}, n.total - ${offset}), 0) OFFSET greatest(n.total - ${offset + size}, 0))
+                     LIMIT greatest(least(${size}, n.total - ${offset}::bigint), 0) OFFSET greatest(n.total - ${offset + size}::bigint, 0))
        END)) e ON true
      ORDER BY e.at DESC, e.id DESC`;
 }

@@ -137,6 +137,14 @@ describe('GET /api/v1/translation-keys pages', () => {
     });
   });
 
+  it('a page far past the end has no rows and the count', async () => {
+    // The page's position passes the 32-bit integers the count is compared with.
+    const res = await api.get('/api/v1/translation-keys?size=2500&page=1000000000&sort=deprecated_at');
+    expect(res.status).toBe(200);
+    expect(res.data.content).toEqual([]);
+    expect(res.data.page.totalElements).toBe(NAMESPACES.length * KEYS_PER_NAMESPACE);
+  });
+
   it('the first, a middle and the last page cost the same statements, as many for every sort', async () => {
     const size = 7;
     const total = NAMESPACES.length * KEYS_PER_NAMESPACE;
@@ -204,6 +212,16 @@ describe('GET /api/v2/activity pages', () => {
         }
       }
     }
+  });
+
+  it('a page far past the end has no entries and the count', async () => {
+    const res = await service.request({
+      url: '/api/v2/activity?size=500&page=100000000',
+      headers: { 'x-service-token': api.apiKey },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual([]);
+    expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(ACTIVITY_ROWS);
   });
 
   it('the first, a middle and the last page cost the same statements', async () => {

@@ -100,10 +100,10 @@ export function keyPageSql(
   return Prisma.sql`/* keys:page */
     WITH n AS MATERIALIZED (SELECT count(*)::int AS total FROM (SELECT 1 FROM "TranslationKey" WHERE ${where} OFFSET 0) s)
     SELECT n.total AS "pageTotal", k.* FROM n LEFT JOIN LATERAL (
-      SELECT * FROM "TranslationKey" WHERE id = ANY(CASE WHEN ${2 * offset + size} <= n.total
+      SELECT * FROM "TranslationKey" WHERE id = ANY(CASE WHEN ${2 * offset + size}::bigint <= n.total
         THEN ARRAY(SELECT id FROM "TranslationKey" WHERE ${where} ORDER BY ${keyOrderSql(sort)} LIMIT ${size} OFFSET ${offset})
         ELSE ARRAY(SELECT id FROM "TranslationKey" WHERE ${where} ORDER BY ${keyOrderSql(sort, { reversed: true })}
-                    LIMIT greatest(least(${size}, n.total - ${offset}), 0) OFFSET greatest(n.total - ${offset + size}, 0))
+                    LIMIT greatest(least(${size}, n.total - ${offset}::bigint), 0) OFFSET greatest(n.total - ${offset + size}::bigint, 0))
       END)) k ON true
     ORDER BY ${keyOrderSql(sort, { alias: 'k' })}`;
 }
