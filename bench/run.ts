@@ -1,4 +1,4 @@
-// npm run bench [-- --only import,export,publish,rest,graphql,pages,subscriptions,memory,import-memory,cluster,history,requests,findings,findings-filter,glossary,large,idle,tm] [--db pglite,postgres]
+// npm run bench [-- --only import,export,publish,rest,graphql,pages,key-pages,subscriptions,memory,import-memory,cluster,history,requests,findings,findings-filter,glossary,large,idle,tm] [--db pglite,postgres]
 // `large` (a project grown to 2,000,000 translations, tens of minutes) and `tm` (translation memory at 2,000,000 /
 // 500,000 pairs) run only when named.
 // Prints a table of figures with baselines measured in the same run and
@@ -46,7 +46,8 @@ const ALL = [
 ];
 const { values } = parseArgs({ options: { only: { type: 'string' }, db: { type: 'string' } } });
 // `idle` is the first part of `memory` alone: the restarted idle service, without the 1,000,000-translation import.
-const KNOWN = [...ALL, 'large', 'idle', 'tm'];
+// `key-pages` is the key and activity page rows of `pages` alone (without the translation pages).
+const KNOWN = [...ALL, 'large', 'idle', 'tm', 'key-pages'];
 const only = new Set(values.only ? values.only.split(',') : ALL);
 for (const s of only) if (!KNOWN.includes(s)) throw new Error(`unknown scenario ${s}; known: ${KNOWN.join(', ')}`);
 const dbs = (values.db ? values.db.split(',') : ['pglite', ...(postgresUrl() ? ['postgres'] : [])]) as Exclude<
@@ -61,14 +62,14 @@ if (only.has('glossary')) {
   figures.push(...glossaryScenario());
 }
 for (const db of dbs) {
-  if (['import', 'export', 'publish', 'rest', 'graphql', 'pages'].some((s) => only.has(s))) {
+  if (['import', 'export', 'publish', 'rest', 'graphql', 'pages', 'key-pages'].some((s) => only.has(s))) {
     const bench = await startBenchService(db);
     try {
       if (['import', 'export', 'publish'].some((s) => only.has(s))) {
         console.log(`[${db}] transfer scenarios`);
         figures.push(...(await transferScenarios(bench, db, only)));
       }
-      if (only.has('rest') || only.has('graphql') || only.has('pages')) {
+      if (only.has('rest') || only.has('graphql') || only.has('pages') || only.has('key-pages')) {
         console.log(`[${db}] read scenarios`);
         const project = await bench.project('bench-reads');
         const form = new FormData();
@@ -81,10 +82,9 @@ for (const db of dbs) {
         if (res.status !== 200) throw new Error(`import for reads failed: ${await res.text()}`);
         await settle(db);
         figures.push(...(await readScenarios(bench, db, project.apiKey, project.projectToken, only)));
-        if (only.has('pages')) {
-          figures.push(...(await pageScenarios(bench, db, project.apiKey, project.projectToken)));
+        if (only.has('pages')) figures.push(...(await pageScenarios(bench, db, project.apiKey, project.projectToken)));
+        if (only.has('pages') || only.has('key-pages'))
           figures.push(...(await keyPageScenarios(bench, db, project.apiKey, project.projectToken)));
-        }
       }
     } finally {
       await bench.close();

@@ -59,15 +59,28 @@ export function checkActivityPage(page: number, size: number): void {
 }
 
 /**
- * The statement of one page: the OFFSET walks the ids alone, along the (projectId, at, id) index read backwards
- * (index-only without filters other than the time), and only the page's own entries are read from the table,
- * by primary key (the ids handed over as an array: a join may be planned as a hash join that scans the table).
+ * The statement of one page, with the number of entries the filter keeps: one statement, so both come from one
+ * snapshot. Without filters other than the time the count reads the (projectId, at, id) index alone, and the
+ * page's ids are walked along it alone from the nearer end: a page in the second half is read from the oldest
+ * entry forwards, with the count saying where, so no page walks more than half of the entries and the last
+ * page its own only. Only the page's own entries are read from the table, by primary key (the ids handed over
+ * as an array: a join may be planned as a hash join that scans the table). The count is kept in one process
+ * (the OFFSET 0): its parallel plan, workers started for every page, was slower on a loaded 2-core machine.
+ * A page past the end is one row with the count and no entry (id null).
  */
 export function activityPageSql(projectId: number, filter: ActivityFilter, page: number, size: number): Prisma.Sql {
+  const where = whereOf(projectId, filter);
+  const offset = page * size;
   return Prisma.sql`/* history:activity */
-    SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN}
-     WHERE a.id = ANY(ARRAY(SELECT a.id FROM "Activity" a WHERE ${whereOf(projectId, filter)} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${page * size}))
-     ORDER BY a.at DESC, a.id DESC`;
+    WITH n AS MATERIALIZED (SELECT count(*)::int AS total FROM (SELECT 1 FROM "Activity" a WHERE ${where} OFFSET 0) s)
+    SELECT n.total AS "pageTotal", e.* FROM n LEFT JOIN LATERAL (
+      SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN}
+       WHERE a.id = ANY(CASE WHEN ${2 * offset + size}::bigint <= n.total
+         THEN ARRAY(SELECT a.id FROM "Activity" a WHERE ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${offset})
+         ELSE ARRAY(SELECT a.id FROM "Activity" a WHERE ${where} ORDER BY a.at ASC, a.id ASC
+                     LIMIT greatest(least(${size}, n.total - ${offset}::bigint), 0) OFFSET greatest(n.total - ${offset + size}::bigint, 0))
+       END)) e ON true
+     ORDER BY e.at DESC, e.id DESC`;
 }
 
 export async function listActivity(
@@ -78,14 +91,11 @@ export async function listActivity(
   db: Db = prisma(),
 ): Promise<{ entries: ActivityEntry[]; total: number }> {
   checkActivityPage(page, size);
-  const where = whereOf(projectId, filter);
-  const [entries, [count]] = await Promise.all([
-    db.$queryRaw<ActivityEntry[]>(activityPageSql(projectId, filter, page, size)),
-    db.$queryRaw<{ n: number }[]>(
-      Prisma.sql`/* history:activity-count */ SELECT count(*)::int AS n FROM "Activity" a WHERE ${where}`,
-    ),
-  ]);
-  return { entries, total: count!.n };
+  const found = await db.$queryRaw<(Omit<ActivityEntry, 'id'> & { id: bigint | null; pageTotal: number })[]>(
+    activityPageSql(projectId, filter, page, size),
+  );
+  const entries = found.filter((row) => row.id !== null).map(({ pageTotal: _, ...entry }) => entry as ActivityEntry);
+  return { entries, total: found[0]!.pageTotal };
 }
 
 export async function activityEntry(

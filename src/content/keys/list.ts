@@ -44,10 +44,17 @@ export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByW
   return [first as Prisma.TranslationKeyOrderByWithRelationInput, { id: 'asc' }];
 }
 
-/** The same order as SQL over the key's own column names (the REST page's statement, below). */
-function keyOrderSql(sort?: KeySort | null): Prisma.Sql {
+/**
+ * The same order as SQL over the key's own column names (the REST page's statement, below), under `alias` if
+ * given; `reversed`, the exact opposite order (a page near the end is read backwards from the end).
+ */
+function keyOrderSql(sort: KeySort | null | undefined, { alias = '', reversed = false } = {}): Prisma.Sql {
   const { column, desc, nullsLast } = KEY_ORDERS[sort ?? 'import'];
-  return Prisma.raw(`"${column}" ${desc ? 'DESC' : 'ASC'}${nullsLast ? ' NULLS LAST' : ''}, id ASC`);
+  const prefix = alias ? `${alias}.` : '';
+  const down = desc !== reversed;
+  // Where nulls go, said only for the column that has them (the others keep their index's default).
+  const nulls = nullsLast ? (reversed ? ' NULLS FIRST' : ' NULLS LAST') : '';
+  return Prisma.raw(`${prefix}"${column}" ${down ? 'DESC' : 'ASC'}${nulls}, ${prefix}id ${reversed ? 'DESC' : 'ASC'}`);
 }
 
 /** keyWhere as SQL. */
@@ -72,10 +79,14 @@ export interface PageMetadata {
 }
 
 /**
- * The statement of one page: the OFFSET walks the ids alone, along the sort's index (index-only: it holds the
- * sort column and the id), and only the page's own rows are read from the table, so a deep page does not read
- * every key before it. The ids are handed over as an array (looked up by primary key), not joined: a join
- * may be planned as a hash join that scans the table.
+ * The statement of one page, with the number of keys the filter keeps: one statement, so both come from one
+ * snapshot. The count reads an index alone (every key of the project once). The page's ids are walked along the
+ * sort's index alone (it holds the sort column and the id) from the nearer end: a page in the second half is
+ * read backwards from the last key, with the count saying where, so the deepest page walks its own entries only
+ * and no page walks more than half of them. Only the page's own rows are read from the table, by primary key
+ * (the ids handed over as an array: a join may be planned as a hash join that scans the table). The count is
+ * kept in one process (the OFFSET 0): its parallel plan, workers started for every page, took 3–7× as long on
+ * a loaded 2-core machine. A page past the end is one row with the count and no key (k.id null).
  */
 export function keyPageSql(
   projectId: number,
@@ -84,10 +95,17 @@ export function keyPageSql(
   page: number,
   size: number,
 ): Prisma.Sql {
+  const where = keyWhereSql(projectId, filter);
+  const offset = page * size;
   return Prisma.sql`/* keys:page */
-    SELECT * FROM "TranslationKey" WHERE id = ANY(ARRAY(SELECT id FROM "TranslationKey" WHERE ${keyWhereSql(projectId, filter)}
-                                                          ORDER BY ${keyOrderSql(sort)} LIMIT ${size} OFFSET ${page * size}))
-     ORDER BY ${keyOrderSql(sort)}`;
+    WITH n AS MATERIALIZED (SELECT count(*)::int AS total FROM (SELECT 1 FROM "TranslationKey" WHERE ${where} OFFSET 0) s)
+    SELECT n.total AS "pageTotal", k.* FROM n LEFT JOIN LATERAL (
+      SELECT * FROM "TranslationKey" WHERE id = ANY(CASE WHEN ${2 * offset + size}::bigint <= n.total
+        THEN ARRAY(SELECT id FROM "TranslationKey" WHERE ${where} ORDER BY ${keyOrderSql(sort)} LIMIT ${size} OFFSET ${offset})
+        ELSE ARRAY(SELECT id FROM "TranslationKey" WHERE ${where} ORDER BY ${keyOrderSql(sort, { reversed: true })}
+                    LIMIT greatest(least(${size}, n.total - ${offset}::bigint), 0) OFFSET greatest(n.total - ${offset + size}::bigint, 0))
+      END)) k ON true
+    ORDER BY ${keyOrderSql(sort, { alias: 'k' })}`;
 }
 
 /** One page of keys and the page metadata. */
@@ -99,10 +117,11 @@ export async function listKeyPage(
   size: number,
 ) {
   checkPage(page, size, KEY_PAGE.maxSize);
-  const [rows, totalElements] = await Promise.all([
-    prisma().$queryRaw<TranslationKey[]>(keyPageSql(projectId, filter, sort, page, size)),
-    prisma().translationKey.count({ where: keyWhere(projectId, filter) }),
-  ]);
+  const found = await prisma().$queryRaw<(Omit<TranslationKey, 'id'> & { id: number | null; pageTotal: number })[]>(
+    keyPageSql(projectId, filter, sort, page, size),
+  );
+  const totalElements = found[0]!.pageTotal;
+  const rows = found.filter((row) => row.id !== null).map(({ pageTotal: _, ...key }) => key as TranslationKey);
   const metadata: PageMetadata = {
     number: page,
     size,
