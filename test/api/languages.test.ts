@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
 import { nameUnnamedLanguages } from '../../src/content/language-name.js';
 import { projectLanguages as languageRows } from '../../src/content/languages.js';
 import { prisma } from '../../src/db.js';
+import { observeSql } from '../../src/db/client.js';
 
 let service: TestService;
 let account: TestAccount;
@@ -143,6 +144,25 @@ describe('GET /api/v1/languages', () => {
     // Both kinds of createdByChange (a bigint, and null for the project's first language) are compared.
     expect(orm.map((l) => typeof l.createdByChange)).toEqual(expect.arrayContaining(['bigint', 'object']));
     expect(await languageRows(projectId)).toEqual(orm);
+  });
+
+  it("costs one statement, read through the driver adapter, not the ORM client's $queryRaw", async () => {
+    // The credential is cached after the first request (src/auth/credential-cache.ts).
+    expect((await api.get('/api/v1/languages')).status).toBe(200);
+    const client = vi.spyOn(prisma(), '$queryRaw');
+    const statements: string[] = [];
+    try {
+      const res = await observeSql(
+        (sql) => statements.push(sql),
+        () => api.get('/api/v1/languages'),
+      );
+      expect(res.status).toBe(200);
+      expect(client).not.toHaveBeenCalled();
+    } finally {
+      client.mockRestore();
+    }
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^\/\* languages:of-project \*\//);
   });
 
   it('needs the project API key', async () => {
