@@ -247,6 +247,21 @@ export async function projectLanguages(projectId: number): Promise<Language[]> {
       FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", id`);
 }
 
+/**
+ * The languages of several projects, each list in its order (the GraphQL
+ * `Project.languages`, batched per request by a loader: src/context.ts): one
+ * named statement for a project or a list of them, through the driver adapter
+ * like projectLanguages, instead of one more ORM statement per project read.
+ */
+export async function languagesOfProjects(projectIds: readonly number[]): Promise<Language[][]> {
+  const rows = await readRows<Language>(Prisma.sql`/* languages:of-projects */
+    SELECT id, "projectId", key, name, "isDefault", "order", "createdAt", "createdByChange"
+      FROM "Language" WHERE "projectId" = ANY(${arrayLiteral(projectIds)}::int[]) ORDER BY "projectId", "order", id`);
+  const byProject = new Map<number, Language[]>(projectIds.map((id) => [id, []]));
+  for (const row of rows) byProject.get(row.projectId)?.push(row);
+  return projectIds.map((id) => byProject.get(id)!);
+}
+
 /** Non-empty texts in a language (base and customer-specific): what deleting it removes. */
 export async function languageTranslationCount(projectId: number, languageId: number): Promise<number> {
   const [row] = await prisma().$queryRaw<{ n: number }[]>(Prisma.sql`/* languages:translation-count */
