@@ -7,12 +7,16 @@ import type { Config } from './config.js';
 import { projectStats, type ProjectStats } from './projects/stats.js';
 import { createKeyCellsLoader } from './content/translations/loaders.js';
 import { consistencyFindingsOfKeys, type KeyFinding } from './findings/read.js';
+import { languagesOfProjects } from './content/languages.js';
+import type { Language } from './generated/prisma/client.js';
 
 export interface Loaders {
   projectStats: DataLoader<number, ProjectStats>;
   keyCells: ReturnType<typeof createKeyCellsLoader>;
   /** The open consistency findings of a key (by key id). */
   keyConsistency: DataLoader<number, KeyFinding[]>;
+  /** A project's languages in their order (by project id). */
+  projectLanguages: DataLoader<number, Language[]>;
 }
 
 /** The HTTP exchange behind a GraphQL request over HTTP (absent on WebSocket and REST): what sign-in needs. */
@@ -48,6 +52,7 @@ function createLoaders(): Loaders {
       for (const f of await consistencyFindingsOfKeys(ids)) byKey.get(f.keyId)?.push(f);
       return ids.map((id) => byKey.get(id)!);
     }),
+    projectLanguages: new DataLoader(languagesOfProjects),
   };
 }
 

@@ -76,15 +76,30 @@ function operationLabel(name: string | undefined): string {
   return name;
 }
 
+/**
+ * The labelled children of each operation's counter and histogram, cached: a
+ * lookup by a label object hashes it each time, a few per cent of a small
+ * REST read's CPU (docs/benchmarks.md, "The service's own cost of a small
+ * read"). Bounded like the labels themselves (MAX_OPERATION_NAMES × types × outcomes).
+ */
+const operationChildren = new Map<string, [{ inc(): void }, { observe(value: number): void }]>();
+
 export function recordGraphQLOperation(
   name: string | undefined,
   type: string,
   outcome: 'success' | 'error' | 'invalid',
   seconds: number,
 ): void {
-  const labels = { operation: operationLabel(name), type, outcome };
-  graphqlOperations.inc(labels);
-  graphqlDuration.observe(labels, seconds);
+  const operation = operationLabel(name);
+  const key = `${operation} ${type} ${outcome}`;
+  let children = operationChildren.get(key);
+  if (!children) {
+    const labels = { operation, type, outcome };
+    children = [graphqlOperations.labels(labels), graphqlDuration.labels(labels)];
+    operationChildren.set(key, children);
+  }
+  children[0].inc();
+  children[1].observe(seconds);
 }
 
 export function recordJob(kind: string, outcome: string, seconds: number): void {

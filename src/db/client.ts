@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 // never loads pg, a PostgreSQL one never loads PGlite.
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PROJECT_DIR } from '../paths.js';
 import { compilerFromFile } from './query-compiler.js';
@@ -38,6 +39,12 @@ export type Database = {
   settle?: () => Promise<void>;
   /** PGlite only: the data directory as a tarball (test templates, backups). */
   dumpDataDir?: () => Promise<Blob>;
+  /**
+   * The driver adapter Prisma's client runs on, connected once: the same
+   * pool, statement names, SQL observer and connection-loss retries, without
+   * the client's query interpreter (src/db/read-rows.ts).
+   */
+  adapter: SqlDriverAdapter;
   /** The driver underneath Prisma, for what Prisma cannot express (the benchmark's COPY baselines). */
   driver: { kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; pool: pg.Pool };
 };
@@ -148,15 +155,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // No checkpointer and no autovacuum in a single-user backend: the service runs both itself.
     const checkpoints = startCheckpoints(pglite);
     const vacuum = startVacuum(pglite);
+    // The statements named on PostgreSQL are prepared once in the embedded session too (pglite-prepared.ts).
+    const factory = observed(new PrismaPGlite(withPreparedStatements(pglite, pgliteModule)));
     const prisma = new PrismaClient({
-      // The statements named on PostgreSQL are prepared once in the embedded session too (pglite-prepared.ts).
-      adapter: observed(new PrismaPGlite(withPreparedStatements(pglite, pgliteModule))),
+      adapter: factory,
       transactionOptions: TRANSACTION_DEFAULTS,
       ...compilerFromFile,
     });
     return {
       prisma,
       kind: 'pglite',
+      adapter: await factory.connect(),
       exec: async (sql) => {
         await pglite.exec(sql);
       },
@@ -193,24 +202,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // statement that needed the connection gets the failure itself.
   pool.on('connect', (client) => client.on('error', () => {}));
   // A connection lost under a statement: retried, or the transaction replayed, when safe (connection-loss.ts).
+  const factory = observed(
+    retryingFactory(
+      // The adapter's type says a name is always returned; undefined leaves a statement unnamed (pg's default).
+      new PrismaPg(pool, {
+        ...(schema ? { schema } : {}),
+        statementNameGenerator: statementName as (q: { sql: string }) => string,
+      }),
+    ),
+  );
   const prisma = replayTransactions(
-    new PrismaClient({
-      adapter: observed(
-        retryingFactory(
-          // The adapter's type says a name is always returned; undefined leaves a statement unnamed (pg's default).
-          new PrismaPg(pool, {
-            ...(schema ? { schema } : {}),
-            statementNameGenerator: statementName as (q: { sql: string }) => string,
-          }),
-        ),
-      ),
-      transactionOptions: TRANSACTION_DEFAULTS,
-      ...compilerFromFile,
-    }),
+    new PrismaClient({ adapter: factory, transactionOptions: TRANSACTION_DEFAULTS, ...compilerFromFile }),
   );
   return {
     prisma,
     kind: 'postgres',
+    adapter: await factory.connect(),
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,

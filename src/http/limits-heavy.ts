@@ -23,8 +23,23 @@ function operationOf(document: DocumentNode, name: string | null | undefined): O
   return name ? operations.find((o) => o.name?.value === name) : operations[0];
 }
 
+/**
+ * Each document's answer by operation name: REST documents are parsed once and
+ * Yoga's parser cache gives a repeated query the same document, so the walk
+ * is done once, not on every execution.
+ */
+const heavyByDocument = new WeakMap<DocumentNode, Map<string, boolean>>();
+
 /** Whether the operation asks for a heavy root field (directly or through a fragment). */
 export function isHeavy(document: DocumentNode, operationName?: string | null): boolean {
+  let byName = heavyByDocument.get(document);
+  if (!byName) heavyByDocument.set(document, (byName = new Map()));
+  let heavy = byName.get(operationName ?? '');
+  if (heavy === undefined) byName.set(operationName ?? '', (heavy = walkHeavy(document, operationName)));
+  return heavy;
+}
+
+function walkHeavy(document: DocumentNode, operationName?: string | null): boolean {
   const fragments = new Map(
     document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
   );

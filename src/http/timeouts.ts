@@ -44,6 +44,9 @@ export function registerBodyIdleTimeout(app: FastifyInstance, timeouts: Timeouts
     const socket = raw.socket;
     // Injected requests (app.inject) carry a stand-in socket with no bytes to watch.
     if (raw.complete || !(socket instanceof Socket)) return done();
+    // A request with neither header has no body (RFC 9112, 6.3): nothing to watch, no timer per GET.
+    const length = raw.headers['content-length'];
+    if (raw.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return done();
     let lastBytes = socket.bytesRead;
     let lastAt = Date.now();
     const timer = setInterval(

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestAccount, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importOk } from '../support/transfer.js';
 import { nameUnnamedLanguages } from '../../src/content/language-name.js';
 import { projectLanguages as languageRows } from '../../src/content/languages.js';
 import { prisma } from '../../src/db.js';
+import { observeSql } from '../../src/db/client.js';
 
 let service: TestService;
 let account: TestAccount;
@@ -143,6 +144,53 @@ describe('GET /api/v1/languages', () => {
     // Both kinds of createdByChange (a bigint, and null for the project's first language) are compared.
     expect(orm.map((l) => typeof l.createdByChange)).toEqual(expect.arrayContaining(['bigint', 'object']));
     expect(await languageRows(projectId)).toEqual(orm);
+  });
+
+  it("costs one statement, read through the driver adapter, not the ORM client's $queryRaw", async () => {
+    // The credential is cached after the first request (src/auth/credential-cache.ts).
+    expect((await api.get('/api/v1/languages')).status).toBe(200);
+    const client = vi.spyOn(prisma(), '$queryRaw');
+    const statements: string[] = [];
+    try {
+      const res = await observeSql(
+        (sql) => statements.push(sql),
+        () => api.get('/api/v1/languages'),
+      );
+      expect(res.status).toBe(200);
+      expect(client).not.toHaveBeenCalled();
+    } finally {
+      client.mockRestore();
+    }
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^\/\* languages:of-project \*\//);
+  });
+
+  it("a project's languages (GET /api/v2/project, the project list) in one named statement for every project", async () => {
+    const mine = await projectApi(service, account, 'Languages one');
+    expect((await mine.post('/api/v1/languages', { key: 'de' })).status).toBe(200);
+    const other = await projectApi(service, account, 'Languages too');
+    expect((await other.post('/api/v1/languages', { key: 'it' })).status).toBe(200);
+    const languageReads = async (request: () => Promise<unknown>) => {
+      const statements: string[] = [];
+      await observeSql((sql) => statements.push(sql), request);
+      // The ORM's read of the relation, or a named statement of the languages (the figures' statement joins them too).
+      return statements.filter((sql) => sql.startsWith('/* languages:') || sql.includes('FROM "public"."Language"'));
+    };
+    let own: any;
+    const single = await languageReads(async () => {
+      own = await mine.get('/api/v2/project');
+    });
+    expect(own.data.languages.map((l: { key: string }) => l.key)).toEqual(['en', 'de']);
+    expect(single).toHaveLength(1);
+    expect(single[0]).toMatch(/^\/\* languages:of-projects \*\//);
+    let listed: any;
+    const list = await languageReads(async () => {
+      listed = (await service.request({ url: '/api/v2/projects', headers: { authorization: account.token } })).json();
+    });
+    const byToken = new Map(listed.data.map((p: any) => [p.projectToken, p.languages.map((l: any) => l.key)]));
+    expect(byToken.get(mine.projectToken)).toEqual(['en', 'de']);
+    expect(byToken.get(other.projectToken)).toEqual(['en', 'it']);
+    expect(list).toHaveLength(1);
   });
 
   it('needs the project API key', async () => {

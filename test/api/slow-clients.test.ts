@@ -4,7 +4,7 @@
 // answer can still be sent), while a body sent slowly but steadily goes
 // through. Raw sockets on loopback against small configured timeouts.
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -68,6 +68,38 @@ describe('slow clients are disconnected', () => {
     expect(ms).toBeLessThan(3000);
     const keys = await fetch(`${service.url}/api/v1/translation-keys`, { headers: { 'x-service-token': apiKey } });
     expect(((await keys.json()) as any).data.keys ?? []).toEqual([]);
+  });
+
+  it('a chunked body that stalls (no Content-Length): closed after BODY_IDLE_TIMEOUT_MS with a 408', async () => {
+    const { socket, closed } = open();
+    const chunk = JSON.stringify({ key: 'chunked', description: 'x' });
+    socket.write(
+      `POST /api/v1/translation-keys HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: ${apiKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`,
+    );
+    const { data, ms } = await closed;
+    expect(data).toMatch(/^HTTP\/1\.1 408 /);
+    expect(ms).toBeGreaterThan(500);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('a request without a body gets no body watch (no timer per GET); one with a body does', async () => {
+    // The watch polls every BODY_IDLE_TIMEOUT_MS / 4 (150 ms here).
+    const timers = vi.spyOn(globalThis, 'setInterval');
+    const watches = () => timers.mock.calls.filter(([, ms]) => ms === 150).length;
+    try {
+      const read = await fetch(`${service.url}/api/v1/languages`, { headers: { 'x-service-token': apiKey } });
+      expect(read.status).toBe(200);
+      expect(watches()).toBe(0);
+      const write = await fetch(`${service.url}/api/v1/translation-keys`, {
+        method: 'POST',
+        headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'watched' }),
+      });
+      expect(write.status).toBe(200);
+      expect(watches()).toBe(1);
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it('a body sent slowly but steadily (pauses under BODY_IDLE_TIMEOUT_MS, longer in all) goes through', async () => {

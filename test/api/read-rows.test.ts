@@ -1,0 +1,49 @@
+// readRows (src/db/read-rows.ts): a read statement through the driver adapter
+// answers what `$queryRaw` answers for the same statement (values and types),
+// is seen by the SQL observer, and refuses a column type it does not convert.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { observeSql, type Database } from '../../src/db/client.js';
+import { setDatabase } from '../../src/db.js';
+import { readRows } from '../../src/db/read-rows.js';
+import { openTestDatabase } from '../support/service.js';
+
+describe('readRows', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    setDatabase(db);
+  });
+  afterAll(async () => {
+    setDatabase(undefined);
+    await db?.close();
+  });
+
+  it("answers $queryRaw's rows: the same values with the same types, parameters of each kind included", async () => {
+    const at = new Date('2026-11-30T12:34:56.789Z');
+    const statement = Prisma.sql`/* test:read-rows */
+      SELECT ${7}::int AS i, ${9007199254740993n}::bigint AS big, ${'text'}::text AS t, ${true}::boolean AS b,
+             ${at}::timestamp(3) AS ts, ${at}::timestamptz AS tz, ${1.5}::float8 AS f, NULL::int AS nothing,
+             NULL::bigint AS "noBig", NULL::timestamp AS "noTime", array_length(${[1, 2, 3]}::int[], 1) AS n
+      UNION ALL SELECT 8, 2, '', false, ${at}::timestamp(3) - interval '1 day', ${at}::timestamptz, -2, 1, 3, '2026-01-02 03:04:05.006'::timestamp, 0`;
+    const expected = await db.prisma.$queryRaw<Record<string, unknown>[]>(statement);
+    const rows = await readRows<Record<string, unknown>>(statement);
+    expect(rows).toEqual(expected);
+    expect(rows[0]).toMatchObject({ i: 7, big: 9007199254740993n, t: 'text', b: true, ts: at, tz: at, f: 1.5, n: 3 });
+    expect(rows[0]!.nothing).toBeNull();
+    expect(rows[1]!.noTime).toBeInstanceOf(Date);
+  });
+
+  it('is seen by the SQL observer, one statement', async () => {
+    const seen: string[] = [];
+    await observeSql(
+      (sql) => seen.push(sql),
+      () => readRows(Prisma.sql`/* test:read-rows-observed */ SELECT ${1}::int AS one`),
+    );
+    expect(seen).toEqual(['/* test:read-rows-observed */ SELECT $1::int AS one']);
+  });
+
+  it('refuses a column type it does not convert, rather than answer another type than the ORM', async () => {
+    await expect(readRows(Prisma.sql`SELECT 1.5::numeric AS n`)).rejects.toThrow(/column type .* is not converted/);
+  });
+});
