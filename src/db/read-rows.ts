@@ -55,8 +55,17 @@ function argType(value: unknown): ArgType {
 
 /** The rows of a read statement composed with `Prisma.sql`, as objects typed like `$queryRaw`'s. */
 export async function readRows<T>(statement: Prisma.Sql): Promise<T[]> {
-  const args = statement.values;
-  const result = await database().adapter.queryRaw({ sql: statement.text, args, argTypes: args.map(argType) });
+  // Big integers as text, as the client's $queryRaw hands them to the adapter: the adapter logs its queries
+  // to Prisma's debug history, which is read as JSON (a BigInt there breaks the history's readers).
+  const args = statement.values.map((value) =>
+    typeof value === 'bigint'
+      ? value.toString()
+      : Array.isArray(value) && typeof value[0] === 'bigint'
+        ? (value as bigint[]).map(String)
+        : value,
+  );
+  const types = statement.values.map(argType);
+  const result = await database().adapter.queryRaw({ sql: statement.text, args, argTypes: types });
   const { columnNames: names, rows } = result;
   const convert = result.columnTypes.map(converter);
   return rows.map((row) => {

@@ -34,6 +34,26 @@ describe('readRows', () => {
     expect(rows[1]!.noTime).toBeInstanceOf(Date);
   });
 
+  it('hands the adapter big integers as text, as $queryRaw does (the adapter logs its arguments as JSON)', async () => {
+    const handed: unknown[][] = [];
+    const queryRaw = db.adapter.queryRaw.bind(db.adapter);
+    // An own property in front of the adapter's method, deleted after.
+    db.adapter.queryRaw = (query) => {
+      handed.push(query.args);
+      return queryRaw(query);
+    };
+    try {
+      const rows = await readRows<{ big: bigint; n: number }>(
+        Prisma.sql`/* test:read-rows-bigint */ SELECT ${9007199254740993n}::bigint AS big, array_length(${[1n, 2n]}::bigint[], 1) AS n`,
+      );
+      expect(rows).toEqual([{ big: 9007199254740993n, n: 2 }]);
+    } finally {
+      delete (db.adapter as Partial<typeof db.adapter>).queryRaw;
+    }
+    expect(handed).toHaveLength(1);
+    expect(JSON.stringify(handed[0])).toBe('["9007199254740993",["1","2"]]');
+  });
+
   it('is seen by the SQL observer, one statement', async () => {
     const seen: string[] = [];
     await observeSql(
