@@ -451,7 +451,8 @@ function importFile(
 
 /** language → key → text of the whole project (a multi-language-json export). */
 async function exportAll(base: string, key: Record<string, string>): Promise<Record<string, Record<string, string>>> {
-  const res = await fetch(`${base}/api/v4/export?downloadFormat=multi-language-json`, { headers: key });
+  // Sent again while refused: the clients' last transfers may still hold the class's slots.
+  const res = await admitted(() => fetch(`${base}/api/v4/export?downloadFormat=multi-language-json`, { headers: key }));
   if (res.status !== 200) throw new Error(`export failed: ${res.status} ${await res.text()}`);
   const files = (await res.json()).data.files as { url: string }[];
   // The download url names PUBLIC_URL (localhost:<port>); ask the listener itself.
