@@ -2,6 +2,7 @@
 // filtered in SQL, and the cells of one entry.
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { pageCountCte, pageIdsSql } from '../db/page-ids.js';
 import { badRequest } from '../errors.js';
 import type { ChangeKind } from '../content/changes.js';
 import { cellEventsSql, selectEvents, type EventSelection } from '../content/cell-events.js';
@@ -61,25 +62,18 @@ export function checkActivityPage(page: number, size: number): void {
 /**
  * The statement of one page, with the number of entries the filter keeps: one statement, so both come from one
  * snapshot. Without filters other than the time the count reads the (projectId, at, id) index alone, and the
- * page's ids are walked along it alone from the nearer end: a page in the second half is read from the oldest
- * entry forwards, with the count saying where, so no page walks more than half of the entries and the last
- * page its own only. Only the page's own entries are read from the table, by primary key (the ids handed over
- * as an array: a join may be planned as a hash join that scans the table). The count is kept in one process
- * (the OFFSET 0): its parallel plan, workers started for every page, was slower on a loaded 2-core machine.
- * A page past the end is one row with the count and no entry (id null).
+ * page's ids are walked along it alone from the nearer end (src/db/page-ids.ts; past the middle from the oldest
+ * entry forwards). Only the page's own entries are read from the table, by primary key (the ids handed over
+ * as an array: a join may be planned as a hash join that scans the table). A page past the end is one row with the count and no entry (id null).
  */
 export function activityPageSql(projectId: number, filter: ActivityFilter, page: number, size: number): Prisma.Sql {
   const where = whereOf(projectId, filter);
-  const offset = page * size;
+  const ids = Prisma.sql`SELECT a.id FROM "Activity" a WHERE ${where}`;
   return Prisma.sql`/* history:activity */
-    WITH n AS MATERIALIZED (SELECT count(*)::int AS total FROM (SELECT 1 FROM "Activity" a WHERE ${where} OFFSET 0) s)
+    WITH ${pageCountCte(Prisma.sql`FROM "Activity" a WHERE ${where}`)}
     SELECT n.total AS "pageTotal", e.* FROM n LEFT JOIN LATERAL (
       SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN}
-       WHERE a.id = ANY(CASE WHEN ${2 * offset + size}::bigint <= n.total
-         THEN ARRAY(SELECT a.id FROM "Activity" a WHERE ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${size} OFFSET ${offset})
-         ELSE ARRAY(SELECT a.id FROM "Activity" a WHERE ${where} ORDER BY a.at ASC, a.id ASC
-                     LIMIT greatest(least(${size}, n.total - ${offset}::bigint), 0) OFFSET greatest(n.total - ${offset + size}::bigint, 0))
-       END)) e ON true
+       WHERE a.id = ANY(${pageIdsSql(ids, Prisma.sql`a.at DESC, a.id DESC`, Prisma.sql`a.at ASC, a.id ASC`, page, size)})) e ON true
      ORDER BY e.at DESC, e.id DESC`;
 }
 

@@ -4,6 +4,7 @@
 import { prisma } from '../../db.js';
 import { badRequest } from '../../errors.js';
 import { Prisma, type TranslationKey } from '../../generated/prisma/client.js';
+import { pageCountCte, pageIdsSql } from '../../db/page-ids.js';
 
 export const KEY_SORTS = ['last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as const;
 export type KeySort = (typeof KEY_SORTS)[number];
@@ -81,12 +82,9 @@ export interface PageMetadata {
 /**
  * The statement of one page, with the number of keys the filter keeps: one statement, so both come from one
  * snapshot. The count reads an index alone (every key of the project once). The page's ids are walked along the
- * sort's index alone (it holds the sort column and the id) from the nearer end: a page in the second half is
- * read backwards from the last key, with the count saying where, so the deepest page walks its own entries only
- * and no page walks more than half of them. Only the page's own rows are read from the table, by primary key
- * (the ids handed over as an array: a join may be planned as a hash join that scans the table). The count is
- * kept in one process (the OFFSET 0): its parallel plan, workers started for every page, took 3–7× as long on
- * a loaded 2-core machine. A page past the end is one row with the count and no key (k.id null).
+ * sort's index alone (it holds the sort column and the id) from the nearer end (src/db/page-ids.ts). Only the
+ * page's own rows are read from the table, by primary key (the ids handed over as an array: a join may be
+ * planned as a hash join that scans the table). A page past the end is one row with the count and no key (k.id null).
  */
 export function keyPageSql(
   projectId: number,
@@ -96,15 +94,12 @@ export function keyPageSql(
   size: number,
 ): Prisma.Sql {
   const where = keyWhereSql(projectId, filter);
-  const offset = page * size;
+  const ids = Prisma.sql`SELECT id FROM "TranslationKey" WHERE ${where}`;
   return Prisma.sql`/* keys:page */
-    WITH n AS MATERIALIZED (SELECT count(*)::int AS total FROM (SELECT 1 FROM "TranslationKey" WHERE ${where} OFFSET 0) s)
+    WITH ${pageCountCte(Prisma.sql`FROM "TranslationKey" WHERE ${where}`)}
     SELECT n.total AS "pageTotal", k.* FROM n LEFT JOIN LATERAL (
-      SELECT * FROM "TranslationKey" WHERE id = ANY(CASE WHEN ${2 * offset + size}::bigint <= n.total
-        THEN ARRAY(SELECT id FROM "TranslationKey" WHERE ${where} ORDER BY ${keyOrderSql(sort)} LIMIT ${size} OFFSET ${offset})
-        ELSE ARRAY(SELECT id FROM "TranslationKey" WHERE ${where} ORDER BY ${keyOrderSql(sort, { reversed: true })}
-                    LIMIT greatest(least(${size}, n.total - ${offset}::bigint), 0) OFFSET greatest(n.total - ${offset + size}::bigint, 0))
-      END)) k ON true
+      SELECT * FROM "TranslationKey"
+       WHERE id = ANY(${pageIdsSql(ids, keyOrderSql(sort), keyOrderSql(sort, { reversed: true }), page, size)})) k ON true
     ORDER BY ${keyOrderSql(sort, { alias: 'k' })}`;
 }
 
