@@ -232,6 +232,9 @@ export async function setLanguageOrder(projectId: number, keys: readonly string[
   });
 }
 
+/** Every column of the model, with the types the ORM gives them (read outside the ORM below). */
+const LANGUAGE_COLUMNS = Prisma.sql`id, "projectId", key, name, "isDefault", "order", "createdAt", "createdByChange"`;
+
 /**
  * The languages of a project in their order (GET /api/v1/languages, the
  * GraphQL `languages` list): one named statement, read through the driver
@@ -239,12 +242,11 @@ export async function setLanguageOrder(projectId: number, keys: readonly string[
  * process about 300 µs of CPU more per request, and PostgreSQL a parse and
  * plan each time; through the client's `$queryRaw` the whole request cost
  * about 170 µs of CPU more (docs/benchmarks.md, "The service's own cost of a
- * small read"). Every column of the model, with the types the ORM gives them.
+ * small read").
  */
 export async function projectLanguages(projectId: number): Promise<Language[]> {
   return readRows<Language>(Prisma.sql`/* languages:of-project */
-    SELECT id, "projectId", key, name, "isDefault", "order", "createdAt", "createdByChange"
-      FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", id`);
+    SELECT ${LANGUAGE_COLUMNS} FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", id`);
 }
 
 /**
@@ -255,8 +257,7 @@ export async function projectLanguages(projectId: number): Promise<Language[]> {
  */
 export async function languagesOfProjects(projectIds: readonly number[]): Promise<Language[][]> {
   const rows = await readRows<Language>(Prisma.sql`/* languages:of-projects */
-    SELECT id, "projectId", key, name, "isDefault", "order", "createdAt", "createdByChange"
-      FROM "Language" WHERE "projectId" = ANY(${arrayLiteral(projectIds)}::int[]) ORDER BY "projectId", "order", id`);
+    SELECT ${LANGUAGE_COLUMNS} FROM "Language" WHERE "projectId" = ANY(${arrayLiteral(projectIds)}::int[]) ORDER BY "projectId", "order", id`);
   const byProject = new Map<number, Language[]>(projectIds.map((id) => [id, []]));
   for (const row of rows) byProject.get(row.projectId)?.push(row);
   return projectIds.map((id) => byProject.get(id)!);
