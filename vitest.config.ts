@@ -14,6 +14,7 @@ const postgresOnly = [
   'test/api/instances.test.ts',
   'test/api/export-memory.test.ts',
   'test/api/cluster.test.ts',
+  'test/api/deletion-findings-race.test.ts',
 ];
 const dbProjects = [
   { name: 'pglite', env: { TEST_DB_KIND: 'pglite' }, exclude: postgresOnly },

@@ -6,7 +6,7 @@
 // those a simplelocalize-json file brings, by its import (ensureCustomers).
 // The `customerId` parameter of import and export names an existing customer:
 // it is never created (customerIdOf).
-import { lockProject, prisma, type Db } from '../db.js';
+import { lockProject, lockProjectContent, prisma, type Db } from '../db.js';
 import { conflict, isUniqueViolation, notFound, paymentRequired, said } from '../errors.js';
 import { planOfProject } from '../plans/plans.js';
 import type { PlanLimits } from '../plans/catalogue.js';
@@ -173,6 +173,7 @@ export async function updateCustomer(
  */
 export async function removeCustomers(db: Db, change: Change, customerIds: number[]): Promise<void> {
   if (customerIds.length === 0) return;
+  await lockProjectContent(db, change.projectId);
   await recordDeletedCells(db, change, { customerIds });
   await db.$executeRaw(
     Prisma.sql`/* customers:remove */ DELETE FROM "Customer" WHERE id = ANY(${arrayLiteral(customerIds)}::int[])`,
@@ -181,6 +182,7 @@ export async function removeCustomers(db: Db, change: Change, customerIds: numbe
 
 export async function deleteCustomer(projectId: number, key: string): Promise<void> {
   await prisma().$transaction(async (tx) => {
+    await lockProjectContent(tx, projectId);
     const { count } = await tx.customer.deleteMany({ where: { projectId, key } });
     if (count === 0) throw notFound(said('customer-not-found', { customer: key }));
     await openChange(tx, projectId, 'CUSTOMERS', { action: 'DELETE_CUSTOMER', customer: key }, { edits: 1 });

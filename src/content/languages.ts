@@ -2,7 +2,7 @@
 // renamed language keeps its translations; deleting one deletes its
 // translations (foreign-key cascade). A project always keeps one language,
 // and exactly one default language.
-import { lockProject, prisma, type Db } from '../db.js';
+import { lockProject, lockProjectContent, prisma, type Db } from '../db.js';
 import { Prisma, type Language } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { readRows } from '../db/read-rows.js';
@@ -199,11 +199,12 @@ export async function deleteLanguage(projectId: number, key: string): Promise<vo
  * make another language the default if one of them was, in the same transaction.
  */
 export async function removeLanguages(db: Db, change: Change, languageIds: number[]): Promise<void> {
+  if (languageIds.length === 0) return;
+  await lockProjectContent(db, change.projectId);
   for (const languageId of languageIds) await recordDeletedCells(db, change, { languageId });
-  if (languageIds.length)
-    await db.$executeRaw(
-      Prisma.sql`/* languages:remove */ DELETE FROM "Language" WHERE id = ANY(${arrayLiteral(languageIds)}::int[])`,
-    );
+  await db.$executeRaw(
+    Prisma.sql`/* languages:remove */ DELETE FROM "Language" WHERE id = ANY(${arrayLiteral(languageIds)}::int[])`,
+  );
 }
 
 /**

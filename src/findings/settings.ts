@@ -2,7 +2,7 @@
 // `qualityChecks` maps a check id to its severity or 'off' (a check not named
 // keeps its default), `placeholderDialect` names the placeholder dialect.
 import { Prisma } from '../generated/prisma/client.js';
-import type { Db } from '../db.js';
+import { lockProjectContent, type Db } from '../db.js';
 import {
   CHECK_IDS,
   DIALECTS,
@@ -70,6 +70,8 @@ export async function updateCheckSettings(
   const wasOn = new Set(activeChecks(before.checks).map((c) => c.definition.id));
   const now = activeChecks(checks);
   const off = CHECK_IDS.filter((id) => !now.some((c) => c.definition.id === id));
+  // The project's findings are rewritten: not beside an updater round that writes some of them (src/db.ts).
+  await lockProjectContent(db, projectId);
   if (off.length) {
     await db.$executeRaw(Prisma.sql`/* findings:settings-off */
       DELETE FROM "Finding" WHERE "projectId" = ${projectId} AND "check" = ANY(${off}::text[])`);

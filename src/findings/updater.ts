@@ -12,7 +12,7 @@
 // customer's source (the customer's own override of the default language, else
 // the base one), as the editor checks it while it is typed.
 import { Prisma } from '../generated/prisma/client.js';
-import { prisma, type Db } from '../db.js';
+import { prisma, shareProjectsContent, type Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { activeChecks, type CheckSettings, type Dialect, type Severity } from '../checks/index.js';
 import { CONSISTENCY_CHECK_IDS, ambiguousTranslation, inconsistentTranslation } from '../checks/consistency.js';
@@ -226,6 +226,9 @@ export class FindingsUpdater {
         sourceHash: c.language === c.sourceLanguage || c.text === '' || c.source === '' ? null : c.sourceHash,
       }));
     await prisma().$transaction(async (tx) => {
+      // Before it writes: a deletion in these projects (a purge, keys, a language) waits for the round, or the
+      // round for it, never each for the other (src/db.ts, lockProjectContent).
+      await shareProjectsContent(tx, projects.keys());
       await updateConsistency(tx, consistencyCells, consistencySeverities(cells));
       await writeFindings(cells, findings, tx);
     });
@@ -305,7 +308,7 @@ export class FindingsUpdater {
            ) c WHERE c.before < ${this.batch}))
         RETURNING q."keyId", q."projectId", q.generation, q."languageIds"
       )
-      SELECT l."keyId", t."languageId", t."customerId", l.generation, l."languageIds", t."projectId", t.text, md5(t.text) AS hash,
+      SELECT l."keyId", t."languageId", t."customerId", l.generation, l."languageIds", l."projectId", t.text, md5(t.text) AS hash,
              coalesce(so.text, s.text, '') AS source, md5(coalesce(so.text, s.text)) AS "sourceHash",
              t.language, coalesce(dl.key, t.language) AS "sourceLanguage", k."charactersLimit", p.settings
         FROM leased l
@@ -364,7 +367,12 @@ function overridesOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`coun
  * key has no base cell.
  */
 async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
-  await prisma().$executeRaw(Prisma.sql`/* findings:drop-gone */
+  await prisma().$transaction(async (tx) => {
+    await shareProjectsContent(
+      tx,
+      gone.map((c) => c.projectId),
+    );
+    await tx.$executeRaw(Prisma.sql`/* findings:drop-gone */
     WITH dropped AS (
       DELETE FROM "FindingQueue" q
        USING unnest(${arrayLiteral(gone, (c) => c.keyId)}::int[], ${arrayLiteral(gone, (c) => c.generation)}::int[]) AS d(key_id, generation)
@@ -377,6 +385,7 @@ async function dropGone(gone: readonly LeasedRow[]): Promise<void> {
     )
     DELETE FROM "Finding" f USING dropped
      WHERE f."keyId" = dropped."keyId" AND (dropped."languageIds" IS NULL OR f."languageId" = ANY(dropped."languageIds"))`);
+  });
 }
 
 /** The consistency checks' severities of the batch's projects (null: off). */

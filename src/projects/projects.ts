@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { prisma } from '../db.js';
+import { lockProjectContent, prisma } from '../db.js';
 import { badRequest, paymentRequired, said } from '../errors.js';
 import { randomToken, sha256 } from '../auth/secrets.js';
 import { openChange } from '../content/changes.js';
@@ -137,14 +137,16 @@ export async function rotateApiKey(projectId: number): Promise<string> {
 export async function deleteProject(projectId: number): Promise<void> {
   // Its screenshots' rows go with it (cascade); their folder is queued in the same transaction
   // and removed by the caller's sweep once this has committed (src/screenshots/sweep.ts).
-  const [, project] = await prisma().$transaction([
-    prisma().screenshotDeletion.upsert({
+  const project = await prisma().$transaction(async (tx) => {
+    // Its cells go by cascade: not beside a findings round that holds some of them (src/db.ts).
+    await lockProjectContent(tx, projectId);
+    await tx.screenshotDeletion.upsert({
       where: { folder: projectFolder(projectId) },
       create: { folder: projectFolder(projectId) },
       update: {},
-    }),
-    prisma().project.delete({ where: { id: projectId }, select: { projectToken: true } }),
-  ]);
+    });
+    return tx.project.delete({ where: { id: projectId }, select: { projectToken: true } });
+  });
   // Its API key ends with it, on every instance.
   await forgetCredentials();
   // The rows went first, so the CDN no longer finds a publication to serve from these files.

@@ -433,7 +433,7 @@ describe('the lanes of a backlog', () => {
 });
 
 describe("a round's statements", () => {
-  it('checks an edited cell in one lease and one transaction of seven statements', async () => {
+  it('checks an edited cell in one lease and one transaction of eight statements', async () => {
     const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
       content: [
         { key: 'counted', language: 'en', text: 'Counted {name}' },
@@ -454,10 +454,12 @@ describe("a round's statements", () => {
       SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" WHERE k.key = 'counted'`;
     expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
     const names = sql.map((s) => /^\/\* ([\w:-]+) \*\//.exec(s)?.[1] ?? s.trim().split(/\s/)[0]);
-    // The lease; then the consistency pass and the findings (their queue entries, old ones and new ones) in one transaction.
+    // The lease; then, under the projects' content lock (shared: deletions wait), the consistency pass and the
+    // findings (their queue entries, old ones and new ones) in one transaction.
     expect(names).toEqual([
       'findings:lease',
       'BEGIN',
+      'projects:share-content',
       'findings:consistency-lock',
       'findings:consistency-old',
       'findings:consistency-members',

@@ -4,7 +4,7 @@
 // and deletes nothing) and import's DELETE_NOT_PRESENT_KEYS (locked keys are
 // kept): a locked key is never deleted, and the texts of a deleted key are
 // recorded in the change's history first.
-import { prisma, type Db } from '../../db.js';
+import { lockProjectContent, prisma, type Db } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { openChange, recordDeletedCells, type Change } from '../changes.js';
@@ -92,6 +92,7 @@ export async function removeKeys(
   keyIds: number[],
 ): Promise<{ key: string; namespace: string }[]> {
   if (keyIds.length === 0) return [];
+  await lockProjectContent(db, change.projectId);
   await recordDeletedCells(db, change, { keyIds });
   // Other keys' consistency findings that name these keys are computed again without them.
   if (await queueConsistencyNeighbours(db, keyIds)) noteQueued();

@@ -7,7 +7,7 @@
 // explicitly. Languages, customers, environments and published files stay (a
 // project always keeps at least one language, and jobs and hosting refer to
 // them).
-import { lockProject, prisma } from '../../db.js';
+import { lockProject, lockProjectContent, prisma } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { openChange } from '../changes.js';
 import { BULK_TRANSACTION } from './store.js';
@@ -23,6 +23,7 @@ export async function purgeProjectContent(projectId: number): Promise<PurgeResul
   const result = await prisma().$transaction(async (tx) => {
     // Serializes with the other project-wide changes that lock the project row (languages, customers, publications).
     await lockProject(tx, projectId);
+    await lockProjectContent(tx, projectId);
     const customerTranslationsDeleted = await tx.$executeRaw(
       Prisma.sql`/* purge:customer-translations */ DELETE FROM "CustomerTranslation" WHERE "projectId" = ${projectId}`,
     );
