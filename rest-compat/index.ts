@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
+  GraphQLError,
   Kind,
   parse,
   validate,
@@ -166,10 +167,11 @@ async function handle(
     if (root) return sendRoot(reply, root, extra);
     return sendEnvelope(reply, 200, 'OK', data, extra);
   } catch (error) {
-    if (error instanceof AppError) {
-      const mapped = mapGraphQLError(error);
+    // An AppError; or what the error masking (src/http/graphql.ts) made of a failure while the context was built:
+    // the credential's lookup on a lost database is SERVICE_UNAVAILABLE (503 with Retry-After), as in GraphQL.
+    const mapped = error instanceof GraphQLError ? mapGraphQLError(error) : undefined;
+    if (mapped && (error instanceof AppError || mapped.status === 503))
       return sendEnvelope(reply, mapped.status, mapped.msg, undefined, mapped.headers);
-    }
     request.log.error({ err: error }, 'REST handler failed');
     return sendEnvelope(reply, 500, 'Internal server error');
   }

@@ -23,14 +23,17 @@ const rootArgument = process.argv.indexOf('--root');
 const root = rootArgument > 0 ? resolve(process.argv[rootArgument + 1]) : resolve(import.meta.dirname, '..');
 
 await withBuildLock(root, async () => {
-  const inputs = ['src', 'package.json', 'package-lock.json', 'tsconfig.json'].map((input) => join(root, input));
+  // Every file the bundle reads lies in these (checked after each build, below): a change elsewhere would leave
+  // dist/ as it was, and the service would run the old code.
+  const hashed = ['src', 'rest-compat', 'package.json', 'package-lock.json', 'tsconfig.json'];
+  const inputs = hashed.map((input) => join(root, input));
   // This script's options are an input too.
   const hash = hashInputs(root, [...inputs, import.meta.filename]);
   const { folder, built } = await switchedBuild({
     link: join(root, 'dist'),
     hash,
-    build: (outdir) =>
-      build({
+    build: async (outdir) => {
+      const result = await build({
         // The findings updater's worker threads run their own entry (src/findings/pool.ts): dist/findings/check-worker.js.
         entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'findings', 'check-worker.ts')],
         outdir,
@@ -43,7 +46,18 @@ await withBuildLock(root, async () => {
         // Stack traces name the bundle's lines; the code is not minified, so they read as the sources do.
         sourcemap: false,
         logLevel: 'warning',
-      }),
+        absWorkingDir: root,
+        metafile: true,
+      });
+      const outside = Object.keys(result.metafile.inputs).filter(
+        (file) => !file.startsWith('node_modules/') && !hashed.some((h) => file === h || file.startsWith(`${h}/`)),
+      );
+      if (outside.length)
+        throw new Error(
+          `The bundle reads ${outside.slice(0, 3).join(', ')}, outside what its hash covers (${hashed.join(', ')}): add it to scripts/build.mjs's inputs`,
+        );
+      return result;
+    },
   });
   if (!built) console.log(`dist/ is up to date (${folder.slice(root.length + 1)})`);
 });

@@ -9,7 +9,7 @@
 // and the answer is GraphQL JSON.
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRequest, Upload } from 'graphql-upload-minimal';
 import { saveUpload, type UploadedFile } from '../transfer/uploaded-file.js';
 import { openOperation, requestHeaders, type AnyYoga } from './execute.js';
@@ -50,6 +50,8 @@ const codeOf = (status: number) => (status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_
 interface Answer {
   status: number;
   body: unknown;
+  /** Headers a refusal names in extensions.http (Retry-After of a 503). */
+  headers?: Record<string, string>;
 }
 
 const errors = (status: number, list: { message: string; extensions?: Record<string, unknown> }[]): Answer => ({
@@ -142,6 +144,7 @@ export async function handleMultipart(
     ? await inContextCorsHeaders({ method: request.method, headers: requestHeaders(request.headers) })
     : null;
   if (cors) reply.headers(cors);
+  if (answer.headers) reply.headers(answer.headers);
   return reply
     .status(answer.status)
     .header('content-type', 'application/json; charset=utf-8')
@@ -163,12 +166,20 @@ async function run(
     return errors(error.status, [{ message: error.message, extensions: { code: codeOf(error.status) } }]);
   }
   if (typeof operation.query !== 'string') return errors(400, [{ message: 'The operations field must hold a query' }]);
-  const open = await openOperation(yoga, requestHeaders(request.headers), {
-    req: request,
-    reply,
-    method: request.method,
-    url: request.url,
-  });
+  let open: Awaited<ReturnType<typeof openOperation>>;
+  try {
+    open = await openOperation(yoga, requestHeaders(request.headers), {
+      req: request,
+      reply,
+      method: request.method,
+      url: request.url,
+    });
+  } catch (error) {
+    // What the error masking (graphql.ts) made of a failure while the context was built, such as the credential's
+    // lookup on a lost database: answered as Yoga's handler answers it.
+    if (error instanceof GraphQLError) return answerOf({ errors: [error] });
+    throw error;
+  }
   const document = open.parse(operation.query);
   if (document instanceof Error) return errors(400, [{ message: document.message }]);
   const invalid = open.validate(document);
@@ -192,10 +203,14 @@ async function run(
  */
 function answerOf(result: ExecutionResult): Answer {
   let status = 200;
+  const headers: Record<string, string> = {};
   const errors = result.errors?.map((error) => {
-    const { http, ...extensions } = (error.extensions ?? {}) as { http?: { status?: number } };
+    const { http, ...extensions } = (error.extensions ?? {}) as {
+      http?: { status?: number; headers?: Record<string, string> };
+    };
     if (result.data == null && http?.status) status = Math.max(status, http.status);
+    if (result.data == null && http?.headers) Object.assign(headers, http.headers);
     return http ? { ...error.toJSON(), extensions } : error;
   });
-  return { status, body: errors ? { ...result, errors } : result };
+  return { status, headers, body: errors ? { ...result, errors } : result };
 }

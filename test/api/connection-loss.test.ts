@@ -5,6 +5,8 @@
 // and logged with its cause. Runs in the postgres test project (PGlite has no
 // connections to lose).
 import pg from 'pg';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createPostgresDatabase } from '../support/pg-database.js';
@@ -200,29 +202,71 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a lost database connect
     });
 
     it('answers 503 with Retry-After, and logs the cause, while the database refuses connections', async () => {
+      // A key the service has not looked up yet (its credential cache keeps one for a minute): the lookup itself
+      // meets the refusal. The suite's load once made the test's own key expire there, and REST answered 500.
+      const created = await fetch(`${service.url}/api/v2/projects`, {
+        method: 'POST',
+        headers: { authorization: TOKEN, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'loss, not looked up' }),
+      });
+      const freshKey: string = (await created.json()).data.apiKey;
       await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
       await terminateAll();
       const before = logLines('database connection lost: answered 503').length;
       try {
-        const rest = await fetch(`${service.url}/api/v2/translations`, { headers: { 'x-service-token': apiKey } });
-        expect(rest.status).toBe(503);
-        expect(rest.headers.get('retry-after')).toBe('2');
-        expect(await rest.json()).toEqual({
-          status: 503,
-          msg: 'The database is unavailable (its connection was lost); retry in 2 s',
-        });
-        const graphql = await fetch(`${service.url}/graphql`, {
+        for (const key of [apiKey, freshKey]) {
+          const rest = await fetch(`${service.url}/api/v2/translations`, { headers: { 'x-service-token': key } });
+          // Another answer names the service's last words (where a 500 came from).
+          expect(rest.status, service.output().split('\n').slice(-15).join('\n')).toBe(503);
+          expect(rest.headers.get('retry-after')).toBe('2');
+          expect(await rest.json()).toEqual({
+            status: 503,
+            msg: 'The database is unavailable (its connection was lost); retry in 2 s',
+          });
+        }
+        for (const key of [apiKey, `${freshKey.slice(0, -1)}x`]) {
+          const graphql = await fetch(`${service.url}/graphql`, {
+            method: 'POST',
+            headers: { 'x-service-token': key, 'content-type': 'application/json' },
+            body: JSON.stringify({ query: '{ translationKeyPage(size: 1) { page { totalElements } } }' }),
+          });
+          expect(graphql.status).toBe(503);
+          const body = await graphql.json();
+          expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfter: 2 });
+        }
+        // A GraphQL multipart request (an upload), with the key not looked up.
+        const form = new FormData();
+        form.set('operations', JSON.stringify({ query: '{ project { name } }', variables: {} }));
+        form.set('map', '{}');
+        const multipart = await fetch(`${service.url}/graphql`, {
           method: 'POST',
-          headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify({ query: '{ translationKeyPage(size: 1) { page { totalElements } } }' }),
+          headers: { 'x-service-token': `${freshKey.slice(0, -1)}y`, 'graphql-require-preflight': '1' },
+          body: form,
         });
-        const body = await graphql.json();
-        expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfter: 2 });
+        expect(multipart.status).toBe(503);
+        expect(multipart.headers.get('retry-after')).toBe('2');
+        expect((await multipart.json()).errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+        // GraphQL over WebSocket: the operation's error, the socket kept.
+        const client = createClient({
+          url: `${service.url.replace('http', 'ws')}/graphql`,
+          webSocketImpl: WebSocket,
+          connectionParams: { 'x-service-token': `${freshKey.slice(0, -1)}z` },
+          lazy: true,
+          retryAttempts: 0,
+        });
+        try {
+          const errors = await new Promise<unknown>((resolve) => {
+            client.subscribe({ query: '{ project { name } }' }, { next: resolve, error: resolve, complete: () => {} });
+          });
+          expect((errors as { extensions?: unknown }[])[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+        } finally {
+          await client.dispose();
+        }
       } finally {
         await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
       }
       const lines = logLines('database connection lost: answered 503').slice(before);
-      expect(lines.length).toBeGreaterThanOrEqual(2);
+      expect(lines.length).toBeGreaterThanOrEqual(6);
       expect(lines.join('\n')).toMatch(/not currently accepting connections/);
       // And it serves again once the database is back.
       expect(
