@@ -176,11 +176,9 @@ describe('deep filtered pages', () => {
 
     // The deepest page's statement: the keys walked are those of the blocks that hold the page, not every key before it.
     const queries: Prisma.Sql[] = [];
-    const recording = {
-      $queryRaw: (query: Prisma.Sql) => {
-        queries.push(query);
-        return service.db.prisma.$queryRaw(query);
-      },
+    const recording = (query: Prisma.Sql) => {
+      queries.push(query);
+      return service.db.prisma.$queryRaw(query);
     };
     await queryTranslations(projectId, filter, last, size, recording as never);
     expect(queries).toHaveLength(1);

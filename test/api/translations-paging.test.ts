@@ -208,11 +208,9 @@ describe('what a page costs', () => {
   async function plannedPage(projectId: number, filter: TranslationFilter, page: number, size: number) {
     const prisma = service.db.prisma;
     const queries: Prisma.Sql[] = [];
-    const recording = {
-      $queryRaw: (query: Prisma.Sql) => {
-        queries.push(query);
-        return prisma.$queryRaw(query);
-      },
+    const recording = (query: Prisma.Sql) => {
+      queries.push(query);
+      return prisma.$queryRaw(query);
     };
     const rows = await queryTranslations(projectId, filter, page, size, recording as never);
     // The page; before it, on PostgreSQL, whether a text to contain is rare.
