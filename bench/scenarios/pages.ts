@@ -36,6 +36,7 @@
 // the targets (< 50 ms on PostgreSQL at 2,000,000, < 150 ms on PGlite
 // at 500,000). Alone: npm run bench -- --only pages --db postgres
 import type { BenchService } from '../lib/service.js';
+import { readRows } from '../../src/db/read-rows.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { projectIdOf } from '../lib/project-id.js';
 import { seedKeys } from '../lib/seed.js';
@@ -216,7 +217,8 @@ export async function pageScenarios(
     await res.arrayBuffer();
   };
   const { byPosition, walk, startOf, matches, filled, reviewed, containing } = handWritten(
-    (query) => prisma.$queryRaw(query),
+    // Through the driver adapter, as the service's page reads (readRows): the statement and its rows, no ORM.
+    (query) => readRows(query),
     projectId,
     languageIds,
   );
