@@ -70,9 +70,14 @@ const PROJECT_FIGURES = [
   `SELECT namespace AS name, count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = $1 AND namespace <> '' GROUP BY namespace ORDER BY namespace`,
   `SELECT count(*)::int AS keys FROM "TranslationKey" WHERE "projectId" = $1`,
 ];
+// The first 100 cells at the database's limit: the first keys along the (projectId, namespace, key) index, as many
+// as 100 cells need, crossed with the languages, their cells by primary key. (It was the cross join of every key
+// and language, sorted, then cut: 27x slower than the service's page, a baseline that proved nothing.)
 const PAGE = `SELECT k.key, k.namespace, l.key AS language, coalesce(t.text, '') AS text, coalesce(t."reviewStatus", 'NOT_REVIEWED') AS "reviewStatus", t."lastModifiedAt"
-  FROM "TranslationKey" k CROSS JOIN "Language" l LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id
- WHERE k."projectId" = $1 AND l."projectId" = $1 ORDER BY k.namespace, k.key, l."order", l.key LIMIT 100`;
+  FROM (SELECT id, key, namespace FROM "TranslationKey" WHERE "projectId" = $1 ORDER BY namespace, key
+         LIMIT (SELECT (100 + count(*) - 1) / greatest(count(*), 1) FROM "Language" WHERE "projectId" = $1)) k
+  CROSS JOIN "Language" l LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = l.id
+ WHERE l."projectId" = $1 ORDER BY k.namespace, k.key, l."order", l.key LIMIT 100`;
 
 if (options.mode === 'driver') {
   const rate = async (concurrency: number) => {
