@@ -263,10 +263,17 @@ export async function queryTranslations(
     );
     storeBlocks(blockKey, blocks);
   }
+  // A filter only a cell with a row passes (needsRow; no customer, whose override may stand for a missing row): a
+  // page's key's rows come from one scan of an index, not a probe per language (a first page of 500 cells,
+  // NOT_EMPTY: 680 probes of 3 buffers each; 3,197 -> 930 buffers, execution 1.9 -> 1.5 ms on PostgreSQL).
+  const cellsOfKey =
+    !customer && needsRow(filter)
+      ? sql`FROM "Translation" t JOIN langs l ON l.id = t."languageId" WHERE t."keyId" = ks.id AND ${rowConditions(filter, 't')}`
+      : sql`FROM langs l ${joins}`;
   const pageOf = (walk: Prisma.Sql) => sql`SELECT ${CELL}, c.rank FROM (${walk}) ks
     CROSS JOIN LATERAL (
       SELECT c.*, row_number() OVER (ORDER BY c."languageOrder", c.language) AS rank
-        FROM (SELECT ${columns}, l."order" AS "languageOrder" FROM langs l ${joins}) c
+        FROM (SELECT ${columns}, l."order" AS "languageOrder" ${cellsOfKey}) c
        WHERE ${onCells}) c
     WHERE ks.before + c.rank > ${offset}
     ORDER BY ks.namespace, ks.key, c.rank
@@ -343,26 +350,39 @@ function matchCount(filter: TranslationFilter, customer: Customer): Prisma.Sql {
        WHERE o."keyId" = k.id AND o."customerId" = ${customer.id} AND o.text <> ''
          ${filter.language != null ? sql`AND o."languageId" = ANY(ARRAY(SELECT l.id FROM langs l))` : empty}))`;
   }
-  const text = filter.text != null && filter.text !== '' ? filter.text : null;
-  const reviewed =
-    filter.reviewStatus === 'REVIEWED'
-      ? sql`f."reviewStatus" = 'REVIEWED'`
-      : filter.reviewStatus === 'NOT_REVIEWED'
-        ? sql`f."reviewStatus" = 'NOT_REVIEWED'`
-        : null;
-  if (text === null && filter.textStatus !== 'NOT_EMPTY' && filter.reviewStatus !== 'REVIEWED') {
+  if (!needsRow(filter)) {
     // An empty NOT_REVIEWED cell matches: count the rows that do not.
     const unless: Prisma.Sql[] = [];
     if (filter.textStatus === 'EMPTY') unless.push(sql`f.text <> ''`);
     if (filter.reviewStatus === 'NOT_REVIEWED') unless.push(sql`f."reviewStatus" = 'REVIEWED'`);
     return sql`((SELECT count(*) FROM langs) - ${rows(sql`(${join(unless, ' OR ')})`)})`;
   }
+  return rows(rowConditions(filter, 'f'));
+}
+
+/** Whether only a cell with a Translation row passes the cell filters (a text to contain, NOT_EMPTY, REVIEWED). */
+function needsRow(filter: TranslationFilter): boolean {
+  return (
+    (filter.text != null && filter.text !== '') ||
+    filter.textStatus === 'NOT_EMPTY' ||
+    filter.reviewStatus === 'REVIEWED'
+  );
+}
+
+/**
+ * The cell filters on the Translation rows of alias `alias`, for a filter that
+ * needsRow, with the literals the partial indexes' predicates are proved from.
+ */
+function rowConditions(filter: TranslationFilter, alias: string): Prisma.Sql {
+  const f = Prisma.raw(alias);
+  const text = filter.text != null && filter.text !== '' ? filter.text : null;
   const conditions: Prisma.Sql[] = [];
-  if (text !== null || filter.textStatus === 'NOT_EMPTY') conditions.push(sql`f.text <> ''`);
-  if (text !== null) conditions.push(sql`strpos(lower(f.text), lower(${text}::text)) > 0`);
-  if (filter.textStatus === 'EMPTY') conditions.push(sql`f.text = ''`);
-  if (reviewed) conditions.push(reviewed);
-  return rows(and(conditions));
+  if (text !== null || filter.textStatus === 'NOT_EMPTY') conditions.push(sql`${f}.text <> ''`);
+  if (text !== null) conditions.push(sql`strpos(lower(${f}.text), lower(${text}::text)) > 0`);
+  if (filter.textStatus === 'EMPTY') conditions.push(sql`${f}.text = ''`);
+  if (filter.reviewStatus === 'REVIEWED') conditions.push(sql`${f}."reviewStatus" = 'REVIEWED'`);
+  if (filter.reviewStatus === 'NOT_REVIEWED') conditions.push(sql`${f}."reviewStatus" = 'NOT_REVIEWED'`);
+  return and(conditions);
 }
 
 export async function countTranslations(
