@@ -143,6 +143,7 @@ async function handle(
       raw: request,
     };
     const operation = await openOperation(yoga, headers, { method: request.method, url: request.url, restRequest });
+    if (operation instanceof GraphQLError) throw operation;
     // A wrong credential is refused before the input is read, like a missing one.
     const principal = operation.context.principal;
     if (principal.kind === 'invalid') throw forbidden(principal.reason ?? 'Invalid credentials');
@@ -167,8 +168,8 @@ async function handle(
     if (root) return sendRoot(reply, root, extra);
     return sendEnvelope(reply, 200, 'OK', data, extra);
   } catch (error) {
-    // An AppError; or what the error masking (src/http/graphql.ts) made of a failure while the context was built:
-    // the credential's lookup on a lost database is SERVICE_UNAVAILABLE (503 with Retry-After), as in GraphQL.
+    // An AppError; or what the error masking made of a failure while the context was built (openOperation): the
+    // credential's lookup on a lost database is SERVICE_UNAVAILABLE (503 with Retry-After), as in GraphQL.
     const mapped = error instanceof GraphQLError ? mapGraphQLError(error) : undefined;
     if (mapped && (error instanceof AppError || mapped.status === 503))
       return sendEnvelope(reply, mapped.status, mapped.msg, undefined, mapped.headers);

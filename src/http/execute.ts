@@ -9,7 +9,7 @@
 // Each of them copies the request headers with requestHeaders and opens the
 // operation with openOperation.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
@@ -63,16 +63,25 @@ export interface OpenOperation {
 /**
  * Opens an operation: Yoga's envelope with the given initial context (the
  * request's headers, and what the entry point adds, such as the Fastify
- * request), and the context built by the one context factory.
+ * request), and the context built by the one context factory. When building
+ * the context failed, the error Yoga's masking made of it instead (graphql.ts:
+ * the credential's lookup on a lost database is SERVICE_UNAVAILABLE, a 503),
+ * which each entry point answers as it answers any refusal.
  */
 export async function openOperation(
   yoga: AnyYoga,
   headers: Headers,
   initial: Record<string, unknown> & { method?: string; url?: string } = {},
-): Promise<OpenOperation> {
+): Promise<OpenOperation | GraphQLError> {
   const { method = 'POST', url = yoga.graphqlEndpoint, ...extra } = initial;
   const enveloped = yoga.getEnveloped({ ...extra, request: { headers, method, url } });
-  const context = (await enveloped.contextFactory()) as unknown as Context;
+  let context: Context;
+  try {
+    context = (await enveloped.contextFactory()) as unknown as Context;
+  } catch (error) {
+    if (error instanceof GraphQLError) return error;
+    throw error;
+  }
   const argsOf = ({ document, variables, operationName }: OperationInput) => ({
     schema: enveloped.schema,
     document,

@@ -166,20 +166,14 @@ async function run(
     return errors(error.status, [{ message: error.message, extensions: { code: codeOf(error.status) } }]);
   }
   if (typeof operation.query !== 'string') return errors(400, [{ message: 'The operations field must hold a query' }]);
-  let open: Awaited<ReturnType<typeof openOperation>>;
-  try {
-    open = await openOperation(yoga, requestHeaders(request.headers), {
-      req: request,
-      reply,
-      method: request.method,
-      url: request.url,
-    });
-  } catch (error) {
-    // What the error masking (graphql.ts) made of a failure while the context was built, such as the credential's
-    // lookup on a lost database: answered as Yoga's handler answers it.
-    if (error instanceof GraphQLError) return answerOf({ errors: [error] });
-    throw error;
-  }
+  const open = await openOperation(yoga, requestHeaders(request.headers), {
+    req: request,
+    reply,
+    method: request.method,
+    url: request.url,
+  });
+  // The context could not be built (a lost database): answered as Yoga's handler answers it.
+  if (open instanceof GraphQLError) return answerOf({ errors: [open] });
   const document = open.parse(operation.query);
   if (document instanceof Error) return errors(400, [{ message: document.message }]);
   const invalid = open.validate(document);

@@ -143,19 +143,13 @@ export function attachWebSocket(app: FastifyInstance, yoga: YogaServerInstance<S
         // the upgrade request's own passed the edge rule, connectionParams meet it here.
         const problem = connectionParamsProblem(ctx.connectionParams);
         if (problem) return [graphqlRefusal(problem)];
-        let operation: Awaited<ReturnType<typeof openOperation>>;
-        try {
-          operation = await openOperation(yoga, requestHeaders(ctx.extra.request.headers, ctx.connectionParams), {
-            method: 'GET',
-            socket: ctx.extra.socket,
-            params,
-          });
-        } catch (error) {
-          // What the error masking made of a failure while the context was built (the credential's lookup on a lost
-          // database: SERVICE_UNAVAILABLE): the subscription's error, not the socket closed as an internal error.
-          if (error instanceof GraphQLError) return [error];
-          throw error;
-        }
+        const operation = await openOperation(yoga, requestHeaders(ctx.extra.request.headers, ctx.connectionParams), {
+          method: 'GET',
+          socket: ctx.extra.socket,
+          params,
+        });
+        // The context could not be built (a lost database): the subscription's error, not the socket closed.
+        if (operation instanceof GraphQLError) return [operation];
         const principal = operation.context.principal;
         if (principal.kind === 'account' && principal.scheme === 'session')
           sessions.track(principal.sessionId, ctx.extra.socket);
