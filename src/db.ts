@@ -2,6 +2,7 @@
 // imported by domain code. Tests open one per test file.
 import type { Database } from './db/client.js';
 import { Prisma, type PrismaClient } from './generated/prisma/client.js';
+import { arrayLiteral } from './db/array-literal.js';
 
 let current: Database | undefined;
 
@@ -62,5 +63,5 @@ export async function shareProjectsContent(db: Db, projectIds: Iterable<number>)
   const ids = [...new Set(projectIds)].sort((a, b) => a - b);
   if (!ids.length) return;
   await db.$executeRaw(Prisma.sql`/* projects:share-content */
-    SELECT pg_advisory_xact_lock_shared(${CONTENT_LOCK}::int, p) FROM unnest(${ids}::int[]) WITH ORDINALITY AS u(p, i) ORDER BY i`);
+    SELECT pg_advisory_xact_lock_shared(${CONTENT_LOCK}::int, p) FROM unnest(${arrayLiteral(ids)}::int[]) AS p ORDER BY p`);
 }
