@@ -2,7 +2,7 @@
 // filtered in SQL, and the cells of one entry.
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { pageCountCte, pageIdsSql } from '../db/page-ids.js';
+import { PAGE_IDS, pageCtes, type PageOrder } from '../db/page-ids.js';
 import { badRequest } from '../errors.js';
 import type { ChangeKind } from '../content/changes.js';
 import { cellEventsSql, selectEvents, type EventSelection } from '../content/cell-events.js';
@@ -59,21 +59,22 @@ export function checkActivityPage(page: number, size: number): void {
     throw badRequest(`size must be between 1 and ${ACTIVITY_PAGE.maxSize}`);
 }
 
+/** Newest first, the newest id first among entries at the same time. */
+const ACTIVITY_ORDER: PageOrder = { column: 'at', desc: true, idDesc: true };
+
 /**
  * The statement of one page, with the number of entries the filter keeps: one statement, so both come from one
- * snapshot. Without filters other than the time the count reads the (projectId, at, id) index alone, and the
- * page's ids are walked along it alone from the nearer end (src/db/page-ids.ts; past the middle from the oldest
- * entry forwards). Only the page's own entries are read from the table, by primary key (the ids handed over
- * as an array: a join may be planned as a hash join that scans the table). A page past the end is one row with the count and no entry (id null).
+ * snapshot. The entries are counted first (the planner reads the table: an entry's row is narrow), then the
+ * page's ids are walked along the (projectId, at, id) index alone from the nearer end (src/db/page-ids.ts; past
+ * the middle from the oldest entry forwards). Only the page's own entries are read from the table, by primary
+ * key. A page past the end is one row with the count and no entry (id null).
  */
 export function activityPageSql(projectId: number, filter: ActivityFilter, page: number, size: number): Prisma.Sql {
-  const where = whereOf(projectId, filter);
-  const ids = Prisma.sql`SELECT a.id FROM "Activity" a WHERE ${where}`;
+  const list = { table: '"Activity"', alias: 'a', where: whereOf(projectId, filter), countsTable: true };
   return Prisma.sql`/* history:activity */
-    WITH ${pageCountCte(Prisma.sql`FROM "Activity" a WHERE ${where}`)}
+    WITH ${pageCtes(list, ACTIVITY_ORDER, page, size)}
     SELECT n.total AS "pageTotal", e.* FROM n LEFT JOIN LATERAL (
-      SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN}
-       WHERE a.id = ANY(${pageIdsSql(ids, Prisma.sql`a.at DESC, a.id DESC`, Prisma.sql`a.at ASC, a.id ASC`, page, size)})) e ON true
+      SELECT ${ENTRY_COLUMNS} FROM "Activity" a ${ACCOUNT_JOIN} WHERE a.id = ANY(${PAGE_IDS})) e ON true
      ORDER BY e.at DESC, e.id DESC`;
 }
 

@@ -2,8 +2,10 @@
 // GET /api/v2/activity pages: each page is exactly the contract's (every row,
 // sorted here from a plain read of the table, cut at page × size), with many
 // rows tied on the sort column so that the id tie-break decides; a page
-// costs the same one statement wherever it is, and walks at most half of the
-// list's index (from the nearer end) besides the count.
+// costs the same one statement wherever it is; counted first, a page walks at
+// most half of the list's index (from the nearer end) besides the count;
+// counted on from the page (key pages far from the start), the page and the
+// count together read each entry of the index once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
@@ -123,6 +125,35 @@ describe('GET /api/v1/translation-keys pages', () => {
               totalElements: expected.length,
               totalPages: pages,
             });
+          }
+        }
+      }
+    }
+  });
+
+  it('read either way (counted first, or counted on from the page), every page is the rows sorted and cut', async () => {
+    // The service counts pages near the start first and the others on from the page (src/db/page-ids.ts):
+    // here both ways, at every position, on the statement itself.
+    const keys = await allKeys();
+    const prisma = service.db.prisma;
+    for (const countFirstWithin of [-1, Number.MAX_SAFE_INTEGER]) {
+      for (const [sort, order] of Object.entries(ORDERS)) {
+        for (const [filter, keep] of KEY_FILTERS) {
+          const expected = keys.filter(keep).sort(order);
+          const keyFilter = Object.fromEntries(new URLSearchParams(filter));
+          for (const size of [0, 7, 100]) {
+            const pages = size === 0 ? 1 : Math.ceil(expected.length / size);
+            for (let page = 0; page <= pages; page++) {
+              const label = `countFirstWithin=${countFirstWithin} sort=${sort} ${filter} size=${size} page=${page}`;
+              const rows = await prisma.$queryRaw<{ id: number | null; pageTotal: number }[]>(
+                keyPageSql(projectId, keyFilter, (sort || null) as KeySort | null, page, size, countFirstWithin),
+              );
+              expect(rows[0]!.pageTotal, label).toBe(expected.length);
+              expect(
+                rows.filter((r) => r.id !== null).map((r) => r.id),
+                label,
+              ).toEqual(expected.slice(page * size, (page + 1) * size).map((k) => k.id));
+            }
           }
         }
       }
@@ -272,13 +303,16 @@ describe('what a deep page reads', () => {
     nodes.reduce((n, s) => n + (s['Actual Rows'] as number) * (s['Actual Loops'] as number), 0);
   /** The index entries the page's walk read. */
   const walked = (node: PlanNode): number => read(pageScans(node).filter((s) => s['Node Type'] === 'Index Only Scan'));
+  /** The index entries the whole statement read: the page's walk and the counts. */
+  const indexEntries = (node: PlanNode): number =>
+    read(scans(node).filter((s) => s['Node Type'] === 'Index Only Scan'));
   /** The count reads an index alone. */
   const countedFromIndex = (node: PlanNode): boolean =>
     node['Node Type'] === 'Aggregate'
       ? scans(node).every((s) => s['Node Type'] === 'Index Only Scan')
       : (node.Plans ?? []).some(countedFromIndex);
 
-  it('the first, a middle and the last page walk the ids along an index alone from the nearer end and read only their own rows', async () => {
+  it('a page walks the ids along an index alone and reads only its own rows; counted on from the page, every entry once', async () => {
     const prisma = service.db.prisma;
     // 3,000 more keys and entries (once), so that the planner prefers the indexes.
     await prisma.$executeRaw`INSERT INTO "TranslationKey" ("projectId", key, namespace, "lastSeenAt", "modifiedAt")
@@ -293,11 +327,17 @@ describe('what a deep page reads', () => {
     const keys = await prisma.translationKey.count({ where: { projectId } });
     for (const sort of [null, 'last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as (KeySort | null)[]) {
       for (const page of pages(keys)) {
-        const root = await plan(keyPageSql(projectId, {}, sort, page, size));
         const label = `sort=${sort} page=${page}`;
         const rows = Math.min(size, keys - page * size);
+        // Counted first: the walk from the nearer end passes at most half of the keys.
+        const first = await plan(keyPageSql(projectId, {}, sort, page, size, Number.MAX_SAFE_INTEGER));
+        expect(first['Actual Rows'], label).toBe(rows);
+        expect(walked(first), label).toBeLessThanOrEqual(Math.min(page * size, keys - page * size - rows) + rows);
+        expect(countedFromIndex(first), label).toBe(true);
+        // Counted on from the page: the walk and the counts read each key's index entry once.
+        const root = await plan(keyPageSql(projectId, {}, sort, page, size, -1));
         expect(root['Actual Rows'], label).toBe(rows);
-        expect(walked(root), label).toBeLessThanOrEqual(Math.min(page * size, keys - page * size - rows) + rows);
+        expect(indexEntries(root), label).toBe(keys);
         expect(countedFromIndex(root), label).toBe(true);
         const own = pageScans(root).filter((s) => s['Relation Name'] === 'TranslationKey');
         expect(read(own.filter((s) => s['Node Type'] !== 'Index Only Scan')), label).toBeLessThanOrEqual(size);

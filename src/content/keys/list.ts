@@ -4,7 +4,7 @@
 import { prisma } from '../../db.js';
 import { badRequest } from '../../errors.js';
 import { Prisma, type TranslationKey } from '../../generated/prisma/client.js';
-import { pageCountCte, pageIdsSql } from '../../db/page-ids.js';
+import { PAGE_IDS, pageCtes, pageOrderSql, type PageOrder } from '../../db/page-ids.js';
 
 export const KEY_SORTS = ['last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as const;
 export type KeySort = (typeof KEY_SORTS)[number];
@@ -29,33 +29,21 @@ export function keyWhere(projectId: number, filter: KeyFilter = {}): Prisma.Tran
  * the most recent first; keys never deprecated come last for deprecated_at.
  * The id breaks ties so pages never overlap. One table for both forms below.
  */
-const KEY_ORDERS: Record<KeySort | 'import', { column: string; desc: boolean; nullsLast?: boolean }> = {
-  import: { column: 'importOrder', desc: false },
-  last_seen_at: { column: 'lastSeenAt', desc: true },
-  modified_at: { column: 'modifiedAt', desc: true },
-  created_at: { column: 'createdAt', desc: true },
-  deprecated_at: { column: 'deprecatedAt', desc: true, nullsLast: true },
+const KEY_ORDERS: Record<KeySort | 'import', PageOrder> = {
+  import: { column: '"importOrder"', desc: false, idDesc: false },
+  last_seen_at: { column: '"lastSeenAt"', desc: true, idDesc: false },
+  modified_at: { column: '"modifiedAt"', desc: true, idDesc: false },
+  created_at: { column: '"createdAt"', desc: true, idDesc: false },
+  deprecated_at: { column: '"deprecatedAt"', desc: true, nullsLast: true, idDesc: false },
 };
 
 /** The order as Prisma's orderBy (the GraphQL connection). */
 export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByWithRelationInput[] {
   const { column, desc, nullsLast } = KEY_ORDERS[sort ?? 'import'];
+  const field = column.replaceAll('"', '');
   const direction = desc ? 'desc' : 'asc';
-  const first = nullsLast ? { [column]: { sort: direction, nulls: 'last' } } : { [column]: direction };
+  const first = nullsLast ? { [field]: { sort: direction, nulls: 'last' } } : { [field]: direction };
   return [first as Prisma.TranslationKeyOrderByWithRelationInput, { id: 'asc' }];
-}
-
-/**
- * The same order as SQL over the key's own column names (the REST page's statement, below), under `alias` if
- * given; `reversed`, the exact opposite order (a page near the end is read backwards from the end).
- */
-function keyOrderSql(sort: KeySort | null | undefined, { alias = '', reversed = false } = {}): Prisma.Sql {
-  const { column, desc, nullsLast } = KEY_ORDERS[sort ?? 'import'];
-  const prefix = alias ? `${alias}.` : '';
-  const down = desc !== reversed;
-  // Where nulls go, said only for the column that has them (the others keep their index's default).
-  const nulls = nullsLast ? (reversed ? ' NULLS FIRST' : ' NULLS LAST') : '';
-  return Prisma.raw(`${prefix}"${column}" ${down ? 'DESC' : 'ASC'}${nulls}, ${prefix}id ${reversed ? 'DESC' : 'ASC'}`);
 }
 
 /** keyWhere as SQL. */
@@ -81,10 +69,11 @@ export interface PageMetadata {
 
 /**
  * The statement of one page, with the number of keys the filter keeps: one statement, so both come from one
- * snapshot. The count reads an index alone (every key of the project once). The page's ids are walked along the
- * sort's index alone (it holds the sort column and the id) from the nearer end (src/db/page-ids.ts). Only the
- * page's own rows are read from the table, by primary key (the ids handed over as an array: a join may be
- * planned as a hash join that scans the table). A page past the end is one row with the count and no key (k.id null).
+ * snapshot. The page's ids are walked along the sort's index alone (it holds the sort column and the id); far
+ * from the start the count goes on along it from the page's last key, so every key is read once; near the
+ * start the keys are counted first (src/db/page-ids.ts; `countFirstWithin` says how near).
+ * Only the page's own rows are read from the table, by primary key. A page past the end is one row with the
+ * count and no key (k.id null).
  */
 export function keyPageSql(
   projectId: number,
@@ -92,15 +81,15 @@ export function keyPageSql(
   sort: KeySort | null | undefined,
   page: number,
   size: number,
+  countFirstWithin?: number,
 ): Prisma.Sql {
-  const where = keyWhereSql(projectId, filter);
-  const ids = Prisma.sql`SELECT id FROM "TranslationKey" WHERE ${where}`;
+  const order = KEY_ORDERS[sort ?? 'import'];
+  const list = { table: '"TranslationKey"', alias: 'k', where: keyWhereSql(projectId, filter) };
   return Prisma.sql`/* keys:page */
-    WITH ${pageCountCte(Prisma.sql`FROM "TranslationKey" WHERE ${where}`)}
+    WITH ${pageCtes(list, order, page, size, countFirstWithin)}
     SELECT n.total AS "pageTotal", k.* FROM n LEFT JOIN LATERAL (
-      SELECT * FROM "TranslationKey"
-       WHERE id = ANY(${pageIdsSql(ids, keyOrderSql(sort), keyOrderSql(sort, { reversed: true }), page, size)})) k ON true
-    ORDER BY ${keyOrderSql(sort, { alias: 'k' })}`;
+      SELECT * FROM "TranslationKey" WHERE id = ANY(${PAGE_IDS})) k ON true
+    ORDER BY ${pageOrderSql(order, 'k')}`;
 }
 
 /** One page of keys and the page metadata. */
