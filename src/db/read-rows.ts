@@ -14,6 +14,7 @@ import { database } from '../db.js';
 const same = (value: unknown) => value;
 const bigint = (value: unknown) => (value === null ? null : BigInt(value as string | number | bigint));
 const date = (value: unknown) => (value === null ? null : new Date(value as string));
+const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
 
 /**
  * A column's value as `$queryRaw` gives it, from the adapter's: the types the
@@ -31,11 +32,14 @@ function converter(type: ColumnType): (value: unknown) => unknown {
     case ColumnTypeEnum.Text:
     case ColumnTypeEnum.Enum:
     case ColumnTypeEnum.Uuid:
+    case ColumnTypeEnum.TextArray:
       return same;
     case ColumnTypeEnum.Int64:
       return bigint;
     case ColumnTypeEnum.DateTime:
       return date;
+    case ColumnTypeEnum.Json:
+      return json;
     default:
       throw new Error(`readRows: column type ${type} is not converted (select it through $queryRaw, or add it here)`);
   }

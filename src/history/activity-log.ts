@@ -3,6 +3,7 @@
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PAGE_IDS, pageCtes, type PageOrder } from '../db/page-ids.js';
+import { readRows } from '../db/read-rows.js';
 import { badRequest } from '../errors.js';
 import type { ChangeKind } from '../content/changes.js';
 import { cellEventsSql, selectEvents, type EventSelection } from '../content/cell-events.js';
@@ -83,10 +84,9 @@ export async function listActivity(
   filter: ActivityFilter,
   page: number,
   size: number,
-  db: Db = prisma(),
 ): Promise<{ entries: ActivityEntry[]; total: number }> {
   checkActivityPage(page, size);
-  const found = await db.$queryRaw<(Omit<ActivityEntry, 'id'> & { id: bigint | null; pageTotal: number })[]>(
+  const found = await readRows<Omit<ActivityEntry, 'id'> & { id: bigint | null; pageTotal: number }>(
     activityPageSql(projectId, filter, page, size),
   );
   const entries = found.filter((row) => row.id !== null).map(({ pageTotal: _, ...entry }) => entry as ActivityEntry);

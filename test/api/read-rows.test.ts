@@ -24,12 +24,17 @@ describe('readRows', () => {
     const statement = Prisma.sql`/* test:read-rows */
       SELECT ${7}::int AS i, ${9007199254740993n}::bigint AS big, ${'text'}::text AS t, ${true}::boolean AS b,
              ${at}::timestamp(3) AS ts, ${at}::timestamptz AS tz, ${1.5}::float8 AS f, NULL::int AS nothing,
-             NULL::bigint AS "noBig", NULL::timestamp AS "noTime", array_length(${[1, 2, 3]}::int[], 1) AS n
-      UNION ALL SELECT 8, 2, '', false, ${at}::timestamp(3) - interval '1 day', ${at}::timestamptz, -2, 1, 3, '2026-01-02 03:04:05.006'::timestamp, 0`;
+             NULL::bigint AS "noBig", NULL::timestamp AS "noTime", array_length(${[1, 2, 3]}::int[], 1) AS n,
+             ${['a', 'b,"c"', '']}::text[] AS tags, '{"a": [1, "x", null], "b": {"c": true}}'::jsonb AS details,
+             '"x"'::jsonb AS "jsonText"
+      UNION ALL SELECT 8, 2, '', false, ${at}::timestamp(3) - interval '1 day', ${at}::timestamptz, -2, 1, 3, '2026-01-02 03:04:05.006'::timestamp, 0, '{}'::text[], NULL::jsonb, '3'::jsonb`;
     const expected = await db.prisma.$queryRaw<Record<string, unknown>[]>(statement);
     const rows = await readRows<Record<string, unknown>>(statement);
     expect(rows).toEqual(expected);
     expect(rows[0]).toMatchObject({ i: 7, big: 9007199254740993n, t: 'text', b: true, ts: at, tz: at, f: 1.5, n: 3 });
+    expect(rows.map((r) => r.tags)).toEqual([['a', 'b,"c"', ''], []]);
+    expect(rows.map((r) => r.details)).toEqual([{ a: [1, 'x', null], b: { c: true } }, null]);
+    expect(rows.map((r) => r.jsonText)).toEqual(['x', 3]);
     expect(rows[0]!.nothing).toBeNull();
     expect(rows[1]!.noTime).toBeInstanceOf(Date);
   });

@@ -1,7 +1,7 @@
 // Listing translation keys: exact key / namespace filters and the contract's
 // sorts, paginated in SQL. The REST page and the GraphQL connection share
 // these filters and orders.
-import { prisma } from '../../db.js';
+import { readRows } from '../../db/read-rows.js';
 import { badRequest } from '../../errors.js';
 import { Prisma, type TranslationKey } from '../../generated/prisma/client.js';
 import { PAGE_IDS, pageCtes, pageOrderSql, type PageOrder } from '../../db/page-ids.js';
@@ -101,7 +101,7 @@ export async function listKeyPage(
   size: number,
 ) {
   checkPage(page, size, KEY_PAGE.maxSize);
-  const found = await prisma().$queryRaw<(Omit<TranslationKey, 'id'> & { id: number | null; pageTotal: number })[]>(
+  const found = await readRows<Omit<TranslationKey, 'id'> & { id: number | null; pageTotal: number }>(
     keyPageSql(projectId, filter, sort, page, size),
   );
   const totalElements = found[0]!.pageTotal;
