@@ -1,6 +1,6 @@
 // Paged reads of the contract: GET /api/v2/translations?size=500 at the
 // first, middle and deepest page, unfiltered and with each kind of filter,
-// one request at a time (median of repeated requests), each against a
+// one request at a time (median of repeated requests, timed in turns with its baseline), each against a
 // baseline that is the database's own limit for the same cells, timed in the
 // same run. The baselines are SQL written by hand for the one case, with what
 // the service has to find out handed to them (the project's id, its language
@@ -63,17 +63,28 @@ async function fetchOnce(url: string, init?: RequestInit): Promise<Response> {
   }
 }
 
-/** The median time of RUNS runs of `fn` after one warm-up (the key and activity pages use it too). */
+/** The median time of RUNS runs of `fn` after one warm-up. */
 export async function median(fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const times: number[] = [];
+  return (await medians([fn]))[0]!;
+}
+
+/**
+ * The median times of RUNS runs of each of `fns`, run in turns (one run of each per round, after one warm-up
+ * round), so that a request and its baseline meet the same moments of a shared machine: timed one block after
+ * the other, the baseline of a row varied 15–42 ms between rows on a VM whose neighbours come and go, and so
+ * did its ratio. The key and activity pages use it too.
+ */
+export async function medians(fns: (() => Promise<unknown>)[]): Promise<number[]> {
+  for (const fn of fns) await fn();
+  const times = fns.map((): number[] => []);
   for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+    for (const [j, fn] of fns.entries()) {
+      const start = performance.now();
+      await fn();
+      times[j]!.push(performance.now() - start);
+    }
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]!);
 }
 
 /**
@@ -296,8 +307,7 @@ export async function pageScenarios(
   const absolute = db === 'postgres' ? { cells: 2_000_000, ms: 50 } : { cells: 500_000, ms: 150 };
   const figures: Figure[] = [];
   for (const c of cases) {
-    const baseline = await median(c.baseline);
-    const value = await median(rest(c.query));
+    const [baseline, value] = (await medians([c.baseline, rest(c.query)])) as [number, number];
     const ratio = value / baseline;
     const held = c.name === 'deepest page' && cells >= absolute.cells;
     figures.push({
