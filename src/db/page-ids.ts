@@ -112,3 +112,57 @@ function countOn(list: PageList, order: PageOrder, offset: number, size: number)
       THEN ${offset}::bigint + (SELECT count(*) FROM page_rows) + ${after}
       ELSE ${countSql(list)} END)::int AS total)`;
 }
+
+/** A page of a connection (GraphQL): from a cursor's row, the rows after it (take > 0) or before it (take < 0). */
+export interface SeekRequest {
+  /** The id of the cursor's row; absent: from the list's start (take > 0) or end (take < 0). */
+  cursorId?: number;
+  /** Rows from the cursor's row (itself included) or the list's end, then `skip` of them skipped. */
+  take: number;
+  skip: number;
+}
+
+/**
+ * The ids of a connection's page, in the list's order (`SELECT id, v`, ordered): each side of the cursor's row is
+ * the ordered merge of index ranges, each cut at the page's size (the same value with later ids; later
+ * values; with nulls last, the nulls after a value, or the nulls with later ids after a null), so the page
+ * reads its own entries wherever it is. (Prisma's cursor, `col < v OR (col = v AND id >= w)`, is no index
+ * condition: it walked every key before the page, 30–470 ms at 200,000 keys.) A cursor whose row the list does
+ * not keep gives no rows.
+ */
+export function seekIdsSql(list: PageList, order: PageOrder, { cursorId, take, skip }: SeekRequest): Prisma.Sql {
+  const backward = take < 0;
+  const limit = Math.abs(take) + skip;
+  const from = Prisma.raw(`FROM ${list.table} ${list.alias}`);
+  const column = Prisma.raw(`${list.alias}.${order.column}`);
+  const id = Prisma.raw(`${list.alias}.id`);
+  const direction = pageOrderSql(order, list.alias, { reversed: backward });
+  const outer = pageOrderSql({ ...order, column: 'v' }, 's', { reversed: backward });
+  const select = Prisma.sql`SELECT ${id} AS id, ${column} AS v ${from}`;
+  if (cursorId === undefined)
+    return Prisma.sql`${select} WHERE ${list.where} ORDER BY ${direction} LIMIT ${Math.abs(take)} OFFSET ${skip}`;
+  // The side of the cursor's row the page is on, in the page's direction: "later" forward, "earlier" backward.
+  const beyond = (desc: boolean) => Prisma.raw(desc !== backward ? '<' : '>');
+  const value = Prisma.sql`(SELECT c.${Prisma.raw(order.column)} FROM ${Prisma.raw(`${list.table} c`)} WHERE c.id = ${cursorId})`;
+  const sameOrBeyondId = Prisma.sql`${id} ${beyond(order.idDesc)}= ${cursorId}`;
+  const idOrder = Prisma.raw(`${list.alias}.id ${order.idDesc !== backward ? 'DESC' : 'ASC'}`);
+  const branch = (condition: Prisma.Sql, by: Prisma.Sql) =>
+    Prisma.sql`(${select} WHERE (${list.where}) AND ${condition} ORDER BY ${by} LIMIT ${limit})`;
+  const branches = [
+    branch(Prisma.sql`${column} = ${value} AND ${sameOrBeyondId}`, idOrder),
+    branch(Prisma.sql`${column} ${beyond(order.desc)} ${value}`, direction),
+  ];
+  if (order.nullsLast && !backward)
+    branches.push(
+      branch(Prisma.sql`${column} IS NULL AND ${value} IS NOT NULL`, idOrder),
+      branch(Prisma.sql`${column} IS NULL AND ${value} IS NULL AND ${sameOrBeyondId}`, idOrder),
+    );
+  if (order.nullsLast && backward)
+    branches.push(
+      branch(Prisma.sql`${column} IS NULL AND ${value} IS NULL AND ${sameOrBeyondId}`, idOrder),
+      branch(Prisma.sql`${column} IS NOT NULL AND ${value} IS NULL`, direction),
+    );
+  const kept = Prisma.sql`EXISTS (SELECT FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${id} = ${cursorId} AND (${list.where}))`;
+  return Prisma.sql`SELECT s.id, s.v FROM (${Prisma.join(branches, ' UNION ALL ')}) s WHERE ${kept}
+    ORDER BY ${outer} LIMIT ${Math.abs(take)} OFFSET ${skip}`;
+}

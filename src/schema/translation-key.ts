@@ -4,7 +4,7 @@ import { deleteKeys, keyAddressesOf } from '../content/keys/delete.js';
 import {
   KEY_PAGE,
   KEY_SORTS,
-  keyOrderBy,
+  keyConnectionIds,
   keyWhere,
   listKeyPage,
   type KeySort,
@@ -179,11 +179,18 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
-      return prisma().translationKey.findMany({
-        ...query,
-        where: keyWhere(projectId, args.filter ?? {}),
-        orderBy: keyOrderBy(args.sort),
+      // The page's ids along the sort's index, then those keys with what the query selects (Prisma's own cursor
+      // is no index condition: keyConnectionIds).
+      const { cursor, take, skip, ...selection } = query;
+      const ids = await keyConnectionIds(projectId, args.filter ?? {}, args.sort, {
+        cursorId: (cursor as { id: number } | undefined)?.id,
+        take,
+        skip,
       });
+      if (!ids.length) return [];
+      const keys = await prisma().translationKey.findMany({ ...selection, where: { id: { in: ids } } });
+      const byId = new Map(keys.map((key) => [key.id, key]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     },
     totalCount: async (_root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));

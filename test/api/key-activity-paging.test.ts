@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { keyPageSql, type KeySort } from '../../src/content/keys/list.js';
+import { keyConnectionSql, keyPageSql, type KeySort } from '../../src/content/keys/list.js';
 import { activityPageSql } from '../../src/history/activity-log.js';
 import { type PlanNode } from '../support/query-plan.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -202,6 +202,77 @@ describe('GET /api/v1/translation-keys pages', () => {
   });
 });
 
+describe('the keys connection (GraphQL)', () => {
+  const SORT_ENUM: Record<string, string> = {
+    '': 'null',
+    last_seen_at: 'LAST_SEEN_AT',
+    modified_at: 'MODIFIED_AT',
+    created_at: 'CREATED_AT',
+    deprecated_at: 'DEPRECATED_AT',
+  };
+  const FILTER_INPUT: Record<string, string> = {
+    '': 'null',
+    'namespace=app': '{namespace: "app"}',
+    'key=k.007': '{key: "k.007"}',
+  };
+  async function connection(sort: string, filter: string, page: string) {
+    const res = await service.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-service-token': api.apiKey, 'content-type': 'application/json' },
+      payload: {
+        query: `{ translationKeys(sort: ${SORT_ENUM[sort]}, filter: ${FILTER_INPUT[filter]}, ${page}) {
+          totalCount edges { cursor node { key namespace lastSeenAt modifiedAt createdAt deprecatedAt } }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+      },
+    });
+    const body = res.json();
+    expect(body.errors, page).toBeUndefined();
+    return body.data.translationKeys as {
+      totalCount: number;
+      edges: { cursor: string; node: Parameters<typeof shown>[0] }[];
+      pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+    };
+  }
+
+  it('walked forwards and backwards, every sort and filter gives the rows sorted, ties and nulls included', async () => {
+    const keys = await allKeys();
+    for (const [sort, order] of Object.entries(ORDERS)) {
+      for (const [filter, keep] of KEY_FILTERS) {
+        const expected = keys.filter(keep).sort(order).map(shown);
+        const label = `sort=${sort} ${filter}`;
+        const forwards: string[] = [];
+        let after: string | null = null;
+        for (let guard = 0; guard < 20; guard++) {
+          const page = await connection(sort, filter, `first: 7${after ? `, after: "${after}"` : ''}`);
+          expect(page.totalCount, label).toBe(expected.length);
+          forwards.push(...page.edges.map((e) => shown(e.node)));
+          expect(page.pageInfo.hasNextPage, label).toBe(forwards.length < expected.length);
+          if (!page.pageInfo.hasNextPage) break;
+          after = page.pageInfo.endCursor;
+        }
+        expect(forwards, label).toEqual(expected);
+        const backwards: string[] = [];
+        let before: string | null = null;
+        for (let guard = 0; guard < 20; guard++) {
+          const page = await connection(sort, filter, `last: 7${before ? `, before: "${before}"` : ''}`);
+          backwards.unshift(...page.edges.map((e) => shown(e.node)));
+          expect(page.pageInfo.hasPreviousPage, label).toBe(backwards.length < expected.length);
+          if (!page.pageInfo.hasPreviousPage) break;
+          before = page.pageInfo.startCursor;
+        }
+        expect(backwards, label).toEqual(expected);
+      }
+    }
+  });
+
+  it('a cursor of a key the filter does not keep gives no keys', async () => {
+    const outside = (await connection('', 'namespace=app', 'first: 10')).edges.find((e) => e.node.key !== 'k.007')!;
+    for (const page of ['first: 5, after', 'last: 5, before'])
+      expect((await connection('', 'key=k.007', `${page}: "${outside.cursor}"`)).edges, page).toEqual([]);
+  });
+});
+
 interface ActivityRow {
   id: bigint;
   at: Date;
@@ -339,6 +410,19 @@ describe('what a deep page reads', () => {
         expect(root['Actual Rows'], label).toBe(rows);
         expect(indexEntries(root), label).toBe(keys);
         expect(countedFromIndex(root), label).toBe(true);
+        // The connection's page from the key before it, either way: its own entries along the index, per range.
+        const [cursor] = await prisma.$queryRaw<{ id: number }[]>(
+          Prisma.sql`SELECT id FROM (${keyPageSql(projectId, {}, sort, page, size)}) p WHERE id IS NOT NULL LIMIT 1`,
+        );
+        for (const take of [size + 1, -(size + 1)]) {
+          const seek = await plan(keyConnectionSql(projectId, {}, sort, { cursorId: cursor!.id, take, skip: 1 }));
+          expect(seek['Actual Rows'], `${label} take=${take}`).toBeLessThanOrEqual(size + 1);
+          expect(indexEntries(seek), `${label} take=${take}`).toBeLessThanOrEqual(4 * (size + 2));
+          expect(
+            scans(seek).filter((s) => s['Node Type'] === 'Seq Scan'),
+            `${label} take=${take}`,
+          ).toEqual([]);
+        }
         const own = pageScans(root).filter((s) => s['Relation Name'] === 'TranslationKey');
         expect(read(own.filter((s) => s['Node Type'] !== 'Index Only Scan')), label).toBeLessThanOrEqual(size);
         expect(

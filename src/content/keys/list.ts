@@ -4,7 +4,7 @@
 import { readRows } from '../../db/read-rows.js';
 import { badRequest } from '../../errors.js';
 import { Prisma, type TranslationKey } from '../../generated/prisma/client.js';
-import { PAGE_IDS, pageCtes, pageOrderSql, type PageOrder } from '../../db/page-ids.js';
+import { PAGE_IDS, pageCtes, pageOrderSql, seekIdsSql, type PageOrder, type SeekRequest } from '../../db/page-ids.js';
 
 export const KEY_SORTS = ['last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as const;
 export type KeySort = (typeof KEY_SORTS)[number];
@@ -27,7 +27,7 @@ export function keyWhere(projectId: number, filter: KeyFilter = {}): Prisma.Tran
 /**
  * Without a sort: creation order (import order), oldest first. A sort puts
  * the most recent first; keys never deprecated come last for deprecated_at.
- * The id breaks ties so pages never overlap. One table for both forms below.
+ * The id breaks ties so pages never overlap. The REST page and the GraphQL connection read by it.
  */
 const KEY_ORDERS: Record<KeySort | 'import', PageOrder> = {
   import: { column: '"importOrder"', desc: false, idDesc: false },
@@ -36,15 +36,6 @@ const KEY_ORDERS: Record<KeySort | 'import', PageOrder> = {
   created_at: { column: '"createdAt"', desc: true, idDesc: false },
   deprecated_at: { column: '"deprecatedAt"', desc: true, nullsLast: true, idDesc: false },
 };
-
-/** The order as Prisma's orderBy (the GraphQL connection). */
-export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByWithRelationInput[] {
-  const { column, desc, nullsLast } = KEY_ORDERS[sort ?? 'import'];
-  const field = column.replaceAll('"', '');
-  const direction = desc ? 'desc' : 'asc';
-  const first = nullsLast ? { [field]: { sort: direction, nulls: 'last' } } : { [field]: direction };
-  return [first as Prisma.TranslationKeyOrderByWithRelationInput, { id: 'asc' }];
-}
 
 /** keyWhere as SQL. */
 function keyWhereSql(projectId: number, filter: KeyFilter): Prisma.Sql {
@@ -113,4 +104,31 @@ export async function listKeyPage(
     totalPages: size === 0 ? 0 : Math.ceil(totalElements / size),
   };
   return { content: rows, page: metadata };
+}
+
+/** The statement of keyConnectionIds. */
+export function keyConnectionSql(
+  projectId: number,
+  filter: KeyFilter,
+  sort: KeySort | null | undefined,
+  request: SeekRequest,
+): Prisma.Sql {
+  const list = { table: '"TranslationKey"', alias: 'k', where: keyWhereSql(projectId, filter) };
+  return Prisma.sql`/* keys:connection */ ${seekIdsSql(list, KEY_ORDERS[sort ?? 'import'], request)}`;
+}
+
+/**
+ * The ids of a page of the keys' connection (GraphQL), in the list's order: from the cursor's key (itself
+ * included, then `skip` skipped) forwards, or backwards for a negative `take`, along the sort's index
+ * (src/db/page-ids.ts).
+ */
+export async function keyConnectionIds(
+  projectId: number,
+  filter: KeyFilter,
+  sort: KeySort | null | undefined,
+  request: SeekRequest,
+): Promise<number[]> {
+  const rows = await readRows<{ id: number }>(keyConnectionSql(projectId, filter, sort, request));
+  const ids = rows.map((row) => row.id);
+  return request.take < 0 ? ids.reverse() : ids;
 }
