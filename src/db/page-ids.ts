@@ -115,18 +115,18 @@ function countOn(list: PageList, order: PageOrder, offset: number, size: number)
 
 /** A page of a connection (GraphQL): from a cursor's row, the rows after it (take > 0) or before it (take < 0). */
 export interface SeekRequest {
-  /** The id of the cursor's row; absent: from the list's start (take > 0) or end (take < 0). */
-  cursorId?: number;
-  /** Rows from the cursor's row (itself included) or the list's end, then `skip` of them skipped. */
+  /** The id of the cursor's row. */
+  cursorId: number;
+  /** Rows from the cursor's row (itself included), then `skip` of them skipped. */
   take: number;
   skip: number;
 }
 
 /**
- * The ids of a connection's page, in the list's order (`SELECT id, v`, ordered): each side of the cursor's row is
- * the ordered merge of index ranges, each cut at the page's size (the same value with later ids; later
- * values; with nulls last, the nulls after a value, or the nulls with later ids after a null), so the page
- * reads its own entries wherever it is. (Prisma's cursor, `col < v OR (col = v AND id >= w)`, is no index
+ * The ids of a connection's page (`SELECT id, v`), in the page's direction (backwards: from the cursor towards
+ * the start). Each side of the cursor's row is the ordered merge of index ranges, each cut at the page's size
+ * (the same value with later ids; later values; with nulls last, the nulls after a value, or the nulls with
+ * later ids after a null), so the page reads its own entries wherever it is. (Prisma's cursor, `col < v OR (col = v AND id >= w)`, is no index
  * condition: it walked every key before the page, 30–470 ms at 200,000 keys.) A cursor whose row the list does
  * not keep gives no rows.
  */
@@ -139,8 +139,6 @@ export function seekIdsSql(list: PageList, order: PageOrder, { cursorId, take, s
   const direction = pageOrderSql(order, list.alias, { reversed: backward });
   const outer = pageOrderSql({ ...order, column: 'v' }, 's', { reversed: backward });
   const select = Prisma.sql`SELECT ${id} AS id, ${column} AS v ${from}`;
-  if (cursorId === undefined)
-    return Prisma.sql`${select} WHERE ${list.where} ORDER BY ${direction} LIMIT ${Math.abs(take)} OFFSET ${skip}`;
   // The side of the cursor's row the page is on, in the page's direction: "later" forward, "earlier" backward.
   const beyond = (desc: boolean) => Prisma.raw(desc !== backward ? '<' : '>');
   const value = Prisma.sql`(SELECT c.${Prisma.raw(order.column)} FROM ${Prisma.raw(`${list.table} c`)} WHERE c.id = ${cursorId})`;

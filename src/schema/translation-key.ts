@@ -5,6 +5,7 @@ import {
   KEY_PAGE,
   KEY_SORTS,
   keyConnectionIds,
+  keyOrderBy,
   keyWhere,
   listKeyPage,
   type KeySort,
@@ -179,11 +180,14 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
-      // The page's ids along the sort's index, then those keys with what the query selects (Prisma's own cursor
-      // is no index condition: keyConnectionIds).
+      const where = keyWhere(projectId, args.filter ?? {});
       const { cursor, take, skip, ...selection } = query;
+      // From either end of the list, Prisma's read is one index scan. From a cursor, its condition is no index
+      // condition (it walks every key before the page): the page's ids are read along the sort's index
+      // (keyConnectionIds), then those keys with what the query selects.
+      if (!cursor) return prisma().translationKey.findMany({ ...query, where, orderBy: keyOrderBy(args.sort) });
       const ids = await keyConnectionIds(projectId, args.filter ?? {}, args.sort, {
-        cursorId: (cursor as { id: number } | undefined)?.id,
+        cursorId: (cursor as { id: number }).id,
         take,
         skip,
       });

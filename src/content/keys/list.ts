@@ -37,6 +37,15 @@ const KEY_ORDERS: Record<KeySort | 'import', PageOrder> = {
   deprecated_at: { column: '"deprecatedAt"', desc: true, nullsLast: true, idDesc: false },
 };
 
+/** The order as Prisma's orderBy (the first page of the GraphQL connection). */
+export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByWithRelationInput[] {
+  const { column, desc, nullsLast } = KEY_ORDERS[sort ?? 'import'];
+  const field = column.replaceAll('"', '');
+  const direction = desc ? 'desc' : 'asc';
+  const first = nullsLast ? { [field]: { sort: direction, nulls: 'last' } } : { [field]: direction };
+  return [first as Prisma.TranslationKeyOrderByWithRelationInput, { id: 'asc' }];
+}
+
 /** keyWhere as SQL. */
 function keyWhereSql(projectId: number, filter: KeyFilter): Prisma.Sql {
   const conditions = [Prisma.sql`"projectId" = ${projectId}`];
