@@ -159,7 +159,7 @@ describe('GET /api/v1/languages', () => {
       expect(res.status).toBe(200);
       // The service's background work (findings rounds, job polls) shares the client: only a read of the
       // languages would be this request's.
-      const reads = client.mock.calls.map(([query]) => (query as { text?: string }).text ?? String(query));
+      const reads = client.mock.calls.map(([query]) => (query as { text?: string }).text ?? '');
       expect(reads.filter((sql) => /"Language"/.test(sql))).toEqual([]);
     } finally {
       client.mockRestore();
