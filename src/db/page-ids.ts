@@ -34,6 +34,9 @@ export interface PageList {
   countsTable?: boolean;
 }
 
+/** The list's table under its alias, for FROM. */
+const tableOf = (list: PageList) => Prisma.raw(`${list.table} ${list.alias}`);
+
 /** Pages that start within this many entries of the list's start are counted first. */
 export const COUNT_FIRST_WITHIN = 10_000;
 
@@ -72,11 +75,11 @@ export const PAGE_IDS = Prisma.sql`ARRAY(SELECT id FROM page_rows)`;
  */
 function countSql(list: PageList, condition?: Prisma.Sql): Prisma.Sql {
   const where = condition ? Prisma.sql`(${list.where}) AND ${condition}` : list.where;
-  return Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${where} OFFSET 0) s)`;
+  return Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM ${tableOf(list)} WHERE ${where} OFFSET 0) s)`;
 }
 
 function countFirst(list: PageList, order: PageOrder, offset: number, size: number): Prisma.Sql {
-  const ids = Prisma.sql`SELECT ${Prisma.raw(`${list.alias}.id`)} FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${list.where}`;
+  const ids = Prisma.sql`SELECT ${Prisma.raw(`${list.alias}.id`)} FROM ${tableOf(list)} WHERE ${list.where}`;
   return Prisma.sql`n AS MATERIALIZED (SELECT ${countSql(list)}::int AS total),
     page_rows AS MATERIALIZED (SELECT unnest(CASE WHEN ${2 * offset + size}::bigint <= n.total
       THEN ARRAY(${ids} ORDER BY ${pageOrderSql(order, list.alias)} LIMIT ${size} OFFSET ${offset}::bigint)
@@ -104,7 +107,7 @@ function countOn(list: PageList, order: PageOrder, offset: number, size: number)
     after = Prisma.sql`CASE WHEN ${value} IS NULL THEN ${countSql(list, Prisma.sql`${column} IS NULL AND ${laterId}`)}
       ELSE ${after} + ${countSql(list, Prisma.sql`${column} IS NULL`)} END`;
   return Prisma.sql`page_rows AS MATERIALIZED (
-      SELECT ${id} AS id, ${column} AS v FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${list.where}
+      SELECT ${id} AS id, ${column} AS v FROM ${tableOf(list)} WHERE ${list.where}
        ORDER BY ${pageOrderSql(order, list.alias)} LIMIT ${size} OFFSET ${offset}::bigint),
     page_last AS MATERIALIZED (
       SELECT id, v FROM page_rows p ORDER BY ${pageOrderSql({ ...order, column: 'v' }, 'p', { reversed: true })} LIMIT 1),
@@ -133,7 +136,7 @@ export interface SeekRequest {
 export function seekIdsSql(list: PageList, order: PageOrder, { cursorId, take, skip }: SeekRequest): Prisma.Sql {
   const backward = take < 0;
   const limit = Math.abs(take) + skip;
-  const from = Prisma.raw(`FROM ${list.table} ${list.alias}`);
+  const from = Prisma.sql`FROM ${tableOf(list)}`;
   const column = Prisma.raw(`${list.alias}.${order.column}`);
   const id = Prisma.raw(`${list.alias}.id`);
   const direction = pageOrderSql(order, list.alias, { reversed: backward });
@@ -160,7 +163,7 @@ export function seekIdsSql(list: PageList, order: PageOrder, { cursorId, take, s
       branch(Prisma.sql`${column} IS NULL AND ${value} IS NULL AND ${sameOrBeyondId}`, idOrder),
       branch(Prisma.sql`${column} IS NOT NULL AND ${value} IS NULL`, direction),
     );
-  const kept = Prisma.sql`EXISTS (SELECT FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${id} = ${cursorId} AND (${list.where}))`;
+  const kept = Prisma.sql`EXISTS (SELECT FROM ${tableOf(list)} WHERE ${id} = ${cursorId} AND (${list.where}))`;
   return Prisma.sql`SELECT s.id, s.v FROM (${Prisma.join(branches, ' UNION ALL ')}) s WHERE ${kept}
     ORDER BY ${outer} LIMIT ${Math.abs(take)} OFFSET ${skip}`;
 }

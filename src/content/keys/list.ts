@@ -4,7 +4,15 @@
 import { readRows } from '../../db/read-rows.js';
 import { badRequest } from '../../errors.js';
 import { Prisma, type TranslationKey } from '../../generated/prisma/client.js';
-import { PAGE_IDS, pageCtes, pageOrderSql, seekIdsSql, type PageOrder, type SeekRequest } from '../../db/page-ids.js';
+import {
+  PAGE_IDS,
+  pageCtes,
+  pageOrderSql,
+  seekIdsSql,
+  type PageList,
+  type PageOrder,
+  type SeekRequest,
+} from '../../db/page-ids.js';
 
 export const KEY_SORTS = ['last_seen_at', 'modified_at', 'created_at', 'deprecated_at'] as const;
 export type KeySort = (typeof KEY_SORTS)[number];
@@ -46,6 +54,11 @@ export function keyOrderBy(sort?: KeySort | null): Prisma.TranslationKeyOrderByW
   return [first as Prisma.TranslationKeyOrderByWithRelationInput, { id: 'asc' }];
 }
 
+/** The keys the filter keeps, as a list the paged reads walk (src/db/page-ids.ts). */
+function keyList(projectId: number, filter: KeyFilter): PageList {
+  return { table: '"TranslationKey"', alias: 'k', where: keyWhereSql(projectId, filter) };
+}
+
 /** keyWhere as SQL. */
 function keyWhereSql(projectId: number, filter: KeyFilter): Prisma.Sql {
   const conditions = [Prisma.sql`"projectId" = ${projectId}`];
@@ -84,9 +97,8 @@ export function keyPageSql(
   countFirstWithin?: number,
 ): Prisma.Sql {
   const order = KEY_ORDERS[sort ?? 'import'];
-  const list = { table: '"TranslationKey"', alias: 'k', where: keyWhereSql(projectId, filter) };
   return Prisma.sql`/* keys:page */
-    WITH ${pageCtes(list, order, page, size, countFirstWithin)}
+    WITH ${pageCtes(keyList(projectId, filter), order, page, size, countFirstWithin)}
     SELECT n.total AS "pageTotal", k.* FROM n LEFT JOIN LATERAL (
       SELECT * FROM "TranslationKey" WHERE id = ANY(${PAGE_IDS})) k ON true
     ORDER BY ${pageOrderSql(order, 'k')}`;
@@ -122,8 +134,7 @@ export function keyConnectionSql(
   sort: KeySort | null | undefined,
   request: SeekRequest,
 ): Prisma.Sql {
-  const list = { table: '"TranslationKey"', alias: 'k', where: keyWhereSql(projectId, filter) };
-  return Prisma.sql`/* keys:connection */ ${seekIdsSql(list, KEY_ORDERS[sort ?? 'import'], request)}`;
+  return Prisma.sql`/* keys:connection */ ${seekIdsSql(keyList(projectId, filter), KEY_ORDERS[sort ?? 'import'], request)}`;
 }
 
 /**
