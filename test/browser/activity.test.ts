@@ -62,7 +62,9 @@ describe('the activity log', () => {
     expect(text).toMatch(/Keys created1/);
     expect(text).not.toMatch(/null|\[\]|\{|"|translationsRefused|Customer/);
     // The diff: the changed words marked on each side.
+    // The cells arrive after the details, in their own read: wait for the row.
     const row = page.getByRole('table', { name: /Cells of entry/ }).getByRole('row', { name: /cart\.title/ });
+    await row.waitFor();
     expect(await row.locator('.new-text ins').allTextContents()).toEqual(['shopping']);
     expect(await row.locator('.old-text del').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
