@@ -24,7 +24,8 @@ import { prisma, type Db } from '../db.js';
 import { logger } from '../log.js';
 import { openChange, type Change } from '../content/changes.js';
 import { withOrigin, type Origin } from '../content/origin.js';
-import { announceChanges, onCommittedChanges } from '../history/notify.js';
+import { announceChanges } from '../history/notify.js';
+import { onOutboundQueued } from '../content/outbound-queue.js';
 import { AppError } from '../errors.js';
 import { ACTIONS, actionKey, afterCommit, type ActionLog, type RunContext } from './actions.js';
 import { matchRun } from './match.js';
@@ -93,7 +94,7 @@ export class AutomationRunner {
 
   start(): void {
     runners.add(this);
-    this.unsubscribe = onCommittedChanges(() => this.wake());
+    this.unsubscribe = onOutboundQueued(() => this.wake());
     this.loop.start();
   }
 

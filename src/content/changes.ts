@@ -14,6 +14,7 @@ import { arrayLiteral } from '../db/array-literal.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { insertCellEventsSql } from './cell-events.js';
 import { currentOrigin, noteOpened, type Origin } from './origin.js';
+import { noteOutbound } from './outbound-queue.js';
 
 /** What a change did. */
 export type ChangeKind =
@@ -214,9 +215,10 @@ export async function openChange(
   options: OpenOptions = {},
 ): Promise<Change> {
   const opening = openingValues(NEW_CHANGE_ID, projectId, kind, details, options);
-  const [row] = await db.$queryRaw<{ id: bigint }[]>(Prisma.sql`/* history:open-change */
-    WITH ${openingCtes(openingSql(opening), Prisma.sql`0`)} SELECT id FROM activity`);
+  const [row] = await db.$queryRaw<{ id: bigint; outbound: boolean }[]>(Prisma.sql`/* history:open-change */
+    WITH ${openingCtes(openingSql(opening), Prisma.sql`0`)} SELECT id, ${OUTBOUND_QUEUED} AS outbound FROM activity`);
   noteOpened(projectId, row!.id);
+  noteOpeningRow(row);
   return { id: row!.id, projectId };
 }
 
@@ -289,7 +291,8 @@ const openingSql = (opening: Opening): OpeningSql =>
  * statement text of every way a change is opened. `at` holds the SQL of each
  * of the Opening's values; `cells` is the change's cell count, an SQL
  * expression of the enclosing statement (its events are written by sibling
- * CTEs: the row cannot be updated in the same statement).
+ * CTEs: the row cannot be updated in the same statement). The statement
+ * selects OUTBOUND_QUEUED, for noteOpeningRow.
  */
 function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
   const [id, project, kind, actorKind, actorId, source, details, edits, revertOf, trigger, depth, self] = at;
@@ -300,6 +303,7 @@ function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
                ${cells}) RETURNING id
      ), queued AS (
        ${queueWebhooksSql({ activity: Prisma.sql`activity.id`, project: projectInt, trigger, from: Prisma.sql`activity` })}
+       RETURNING 1
      ), automated AS (
        ${queueRunsSql({
          activity: Prisma.sql`activity.id`,
@@ -310,7 +314,16 @@ function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
          depth: Prisma.sql`${depth}::int`,
          from: Prisma.sql`activity`,
        })}
+       RETURNING 1
      )`;
+}
+
+/** Whether the opening CTEs queued a webhook delivery or an automation run (a boolean SQL expression). */
+export const OUTBOUND_QUEUED = Prisma.sql`(EXISTS (SELECT 1 FROM queued) OR EXISTS (SELECT 1 FROM automated))`;
+
+/** Reads the `outbound` column of a statement that opened a change: its workers are woken once the work ends. */
+export function noteOpeningRow(row: { outbound?: boolean | null } | undefined): void {
+  if (row?.outbound) noteOutbound();
 }
 
 /**
@@ -338,18 +351,20 @@ export function openChangeCtesSql(opening: Opening, counts: { cells: Prisma.Sql 
 /**
  * The statement opening a change by itself, with the values of
  * openChangeParams, not yet sent: for a caller that sends it in one batched
- * transaction with the statements writing the change's content (src/transfer/import-v1.ts).
+ * transaction with the statements writing the change's content
+ * (translations/v1-elements.ts), and hands its row to noteOpeningRow.
  */
 export function openChangeQuery(db: Db, opening: Opening) {
-  return db.$queryRaw<{ id: bigint }[]>(
-    Prisma.sql`/* history:open-change */ WITH ${openChangeCtesSql(opening, { cells: Prisma.sql`0` })} SELECT id FROM activity`,
+  return db.$queryRaw<{ id: bigint; outbound: boolean }[]>(
+    Prisma.sql`/* history:open-change */ WITH ${openChangeCtesSql(opening, { cells: Prisma.sql`0` })} SELECT id, ${OUTBOUND_QUEUED} AS outbound FROM activity`,
   );
 }
 
 /** Queues the project's webhooks that want `trigger` for a change opened earlier (a job's cells, when the job ends). */
 export async function queueWebhooks(db: Db, change: Change, trigger: Trigger): Promise<void> {
-  await db.$executeRaw(Prisma.sql`/* history:queue-webhooks */
+  const queued = await db.$executeRaw(Prisma.sql`/* history:queue-webhooks */
     ${queueWebhooksSql({ activity: Prisma.sql`${change.id}::bigint`, project: Prisma.sql`${change.projectId}::int`, trigger: Prisma.sql`${trigger}` })}`);
+  if (queued > 0) noteOutbound();
 }
 
 /**
@@ -364,7 +379,7 @@ export async function queueAutomations(
   origin: Origin,
 ): Promise<void> {
   if (triggers.length === 0) return;
-  await db.$executeRaw(
+  const queued = await db.$executeRaw(
     Prisma.sql`/* automations:queue */ ${queueRunsSql({
       activity: Prisma.sql`${change.id}::bigint`,
       project: Prisma.sql`${change.projectId}::int`,
@@ -374,6 +389,7 @@ export async function queueAutomations(
       depth: Prisma.sql`${depthOf(origin)}::int`,
     })}`,
   );
+  if (queued > 0) noteOutbound();
 }
 
 /**

@@ -8,15 +8,6 @@
 // is needed to tell them apart.
 import { events } from '../events/pubsub.js';
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-
-/** Called after each announcement (the webhook dispatcher wakes up instead of waiting for its poll). */
-export function onCommittedChanges(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 export async function announceChanges(opened: readonly { projectId: number; id: bigint }[]): Promise<void> {
   try {
     for (const change of opened)
@@ -27,5 +18,4 @@ export async function announceChanges(opened: readonly { projectId: number; id: 
   } catch {
     // Best effort: subscribers catch up from the database on their next event or reconnect.
   }
-  if (opened.length) for (const listener of listeners) listener();
 }

@@ -10,7 +10,7 @@ import { prisma } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { recordWebhookDelivery } from '../metrics.js';
 import type { WebhookConfig } from '../config.js';
-import { onCommittedChanges } from '../history/notify.js';
+import { onOutboundQueued } from '../content/outbound-queue.js';
 import { pruneHistory } from '../history/retention.js';
 import { buildPayload } from './payload.js';
 import { openSecret } from './secret-store.js';
@@ -61,7 +61,7 @@ export class WebhookDispatcher {
 
   start(): void {
     dispatchers.add(this);
-    this.unsubscribe = onCommittedChanges(() => this.wake());
+    this.unsubscribe = onOutboundQueued(() => this.wake());
     this.loop.start();
   }
 

@@ -386,7 +386,8 @@ describe('large projects', () => {
     expect(await cdnJson(`${large.projectToken}/_latest/fr_globex`)).toEqual(
       await cdnJson(`${large.projectToken}/_latest/fr`),
     );
-  });
+    // Seeds 18,000 cells and publishes them: on PGlite in a loaded suite, longer than the default.
+  }, 120_000);
 });
 
 describe('file bytes', () => {

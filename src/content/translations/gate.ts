@@ -25,7 +25,7 @@
 import type { Db } from '../../db.js';
 import { arrayLiteral } from '../../db/array-literal.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { openChangeCtesSql, type Change, type Opening } from '../changes.js';
+import { noteOpeningRow, openChangeCtesSql, OUTBOUND_QUEUED, type Change, type Opening } from '../changes.js';
 import { BATCH_SPAN, insertCellEventsSql } from '../cell-events.js';
 import { touchKeysSql, type Cell } from './store.js';
 import { noteWrittenKeys } from '../written-keys.js';
@@ -284,7 +284,8 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
                    ORDER BY ord), '[]')::text
               FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${input.listed}::int) r) AS refusals,
            -- A one-cell write answers with the row it wrote (update-one.ts): no statement to read it back.
-           w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified
+           w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified,
+           ${input.opening ? OUTBOUND_QUEUED : Prisma.sql`false`} AS outbound
       FROM (SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written) w_counts
       CROSS JOIN (SELECT count(*) FILTER (WHERE refusal = 'LOCKED')::int AS locked, count(*) FILTER (WHERE refusal = 'CHARACTERS_LIMIT')::int AS over_limit FROM checked) c_counts
       LEFT JOIN (SELECT * FROM written LIMIT 1) w ON true`;
@@ -303,6 +304,8 @@ export interface Row {
   written_text: string | null;
   written_status: 'REVIEWED' | 'NOT_REVIEWED' | null;
   written_modified: Date | null;
+  /** The change this statement opened queued a webhook delivery or an automation run. */
+  outbound: boolean;
 }
 
 /**
@@ -375,6 +378,7 @@ export function planGate(projectId: number, cells: readonly Cell[], options: Gat
     result(rows: Row[][]): GateResult {
       const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };
       for (const [row] of rows) {
+        noteOpeningRow(row);
         result.inserted += row!.inserted;
         result.updated += row!.updated;
         result.refused.LOCKED += row!.locked;

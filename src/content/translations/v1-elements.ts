@@ -5,7 +5,7 @@
 // the write gate in one batched transaction when nothing must be created first.
 import { prisma, type Db } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { NEXT_CHANGE_ID, openChangeParams, openChangeQuery, type Change } from '../changes.js';
+import { NEXT_CHANGE_ID, noteOpeningRow, openChangeParams, openChangeQuery, type Change } from '../changes.js';
 import { runBatched } from './batched-writes.js';
 import { planGate, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
@@ -216,7 +216,11 @@ export function planElementWrite(
       ...(oneTable ? [] : [openChangeQuery(db, opening)]),
       ...gate.statements(db),
     ],
-    result: (rows: unknown[]) => gate.result(rows.slice(before) as Row[][]),
+    result: (rows: unknown[]) => {
+      // The change opened by a statement of its own: its row says whether it queued outbound work.
+      if (!oneTable) noteOpeningRow((rows[before - 1] as { outbound: boolean }[])[0]);
+      return gate.result(rows.slice(before) as Row[][]);
+    },
   };
 }
 
