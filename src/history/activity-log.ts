@@ -91,11 +91,11 @@ export function activityPageSql(projectId: number, filter: ActivityFilter, page:
 }
 
 /**
- * On PostgreSQL, the page and the count as two statements run side by side on two connections: the count
- * reads the table (16 ms at 200,000 entries) and the walk to a middle page reads half the index (about as
- * long), so one statement cost their sum (33 ms against 18 for the count and the page's own rows). The two
- * see two snapshots, a moment apart: an entry written in that moment may be counted and not paged, or the
- * reverse, as with any reader that counts and pages in two queries. The page is walked from the start.
+ * On PostgreSQL, a page in the first half of the log as two statements run side by side on two connections:
+ * the count reads the table (16 ms at 200,000 entries) and the walk to a middle page reads half the index
+ * (about as long), so one statement cost their sum (33 ms against 18 for the count and the page's own rows).
+ * The two see two snapshots, a moment apart: an entry written in that moment may be counted and not paged, or
+ * the reverse, as with any reader that counts and pages in two queries. The page is walked from the start.
  */
 export function activityPageApartSql(projectId: number, filter: ActivityFilter, page: number, size: number) {
   const list = listOf(projectId, filter);
@@ -108,6 +108,20 @@ export function activityPageApartSql(projectId: number, filter: ActivityFilter, 
 
 type EntryRow = Omit<ActivityEntry, 'id'> & { id: bigint | null; pageTotal: number | null };
 
+/**
+ * The count each list (project and filter) had when last read in this process: a page starting in its second half is
+ * read in one statement, which walks it from the oldest entry (walked from the start beside the count, the
+ * deepest page cost 27 ms against 22 ms). A list not read yet is read apart, then known.
+ */
+const knownTotals = new Map<string, number>();
+const KNOWN_TOTALS = 1_000;
+
+function rememberTotal(list: string, total: number): void {
+  knownTotals.delete(list);
+  knownTotals.set(list, total);
+  if (knownTotals.size > KNOWN_TOTALS) knownTotals.delete(knownTotals.keys().next().value!);
+}
+
 export async function listActivity(
   projectId: number,
   filter: ActivityFilter,
@@ -117,7 +131,9 @@ export async function listActivity(
   checkActivityPage(page, size);
   let found: EntryRow[];
   let total: number;
-  if (database().kind === 'postgres') {
+  const list = JSON.stringify([projectId, filter]);
+  const known = knownTotals.get(list);
+  if (database().kind === 'postgres' && (known === undefined || 2 * page * size < known)) {
     const apart = activityPageApartSql(projectId, filter, page, size);
     const [rows, [count]] = await Promise.all([
       readRows<EntryRow>(apart.page),
@@ -129,6 +145,7 @@ export async function listActivity(
     found = await readRows<EntryRow>(activityPageSql(projectId, filter, page, size));
     total = found[0]!.pageTotal!;
   }
+  rememberTotal(list, total);
   const entries = found.filter((row) => row.id !== null).map(({ pageTotal: _, ...entry }) => entry as ActivityEntry);
   return { entries, total };
 }
