@@ -21,6 +21,8 @@ export class PollLoop {
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
   private lanes: Promise<void>[] = [];
+  /** Wakes so far: a lane whose round overlapped one runs again instead of sleeping. */
+  private wakes = 0;
 
   constructor(private readonly options: PollLoopOptions) {}
 
@@ -32,8 +34,12 @@ export class PollLoop {
     this.lanes = Array.from({ length: this.options.lanes ?? 1 }, () => this.lane());
   }
 
-  /** Ends the sleep of every idle lane. */
+  /**
+   * Ends the sleep of every idle lane; a lane in a round runs another one after it, since its round may have
+   * looked before the work it is woken for was there (a wake used to be lost then, and the work waited for the poll).
+   */
   wake(): void {
+    this.wakes++;
     for (const wake of [...this.sleepers]) wake();
   }
 
@@ -47,13 +53,14 @@ export class PollLoop {
   private async lane(): Promise<void> {
     while (!this.stopped) {
       let worked = false;
+      const wakes = this.wakes;
       try {
         worked = await this.options.round();
       } catch (error) {
         if (this.stopped) break;
         logger().error({ err: error }, this.options.failure);
       }
-      if (!worked && !this.stopped) await this.sleep(this.options.sleepMs());
+      if (!worked && !this.stopped && this.wakes === wakes) await this.sleep(this.options.sleepMs());
     }
   }
 

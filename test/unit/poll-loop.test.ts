@@ -27,6 +27,36 @@ describe('PollLoop', () => {
     await loop.stop();
   });
 
+  it('a wake during a round is not lost: another round follows instead of the sleep', async () => {
+    let rounds = 0;
+    let release!: () => void;
+    const loop = new PollLoop({
+      failure: 'test',
+      sleepMs: () => 60_000,
+      round: async () => {
+        rounds++;
+        // The second round is held while the wake arrives; it finds nothing, as if it had looked too early.
+        if (rounds === 2)
+          await new Promise<void>((r) => {
+            release = r;
+          });
+        return false;
+      },
+    });
+    loop.start();
+    await until(() => rounds === 1);
+    await new Promise((r) => setTimeout(r, 20));
+    loop.wake();
+    await until(() => rounds === 2);
+    loop.wake();
+    release();
+    await until(() => rounds === 3);
+    // Then asleep for the minute: no wake since the third round began.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rounds).toBe(3);
+    await loop.stop();
+  });
+
   it('goes on after a round fails (logged), and stop waits for the round running', async () => {
     const logged: string[] = [];
     const quiet: Log = {
