@@ -22,7 +22,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db.js';
 import { arrayLiteral } from '../db/array-literal.js';
 import { CONSISTENCY_CHECK_IDS } from '../checks/consistency.js';
-import { afterWork } from './origin.js';
+import { afterWorkWakers } from './origin.js';
 
 /**
  * A queued key again: a new generation, its lease dropped (the updater holding
@@ -96,18 +96,10 @@ export async function queueConsistencyNeighbours(db: Db, keyIds: readonly number
       AND EXISTS (SELECT 1 FROM "Finding" f WHERE f."keyId" = o."keyId" AND f."languageId" = o."languageId" AND f."customerId" = 0 AND f."check" = ANY(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]))`)}`);
 }
 
-const wakers = new Set<() => void>();
-let wakeTimer: NodeJS.Timeout | undefined;
+const updaters = afterWorkWakers();
 
 /** An updater of this process, woken after writes (registerWaker returns its removal). */
-export function registerWaker(wake: () => void): () => void {
-  wakers.add(wake);
-  return () => wakers.delete(wake);
-}
-
-function wakeUpdaters(): void {
-  for (const wake of wakers) wake();
-}
+export const registerWaker = updaters.register;
 
 /**
  * Called by the write gate (and the others that queue keys) as it queues: the
@@ -119,11 +111,5 @@ function wakeUpdaters(): void {
  * (docs/quality-checks.md, "What it costs"). Outside such work: shortly after.
  */
 export function noteQueued(): void {
-  if (!wakers.size || afterWork(wakeUpdaters)) return;
-  if (wakeTimer) return;
-  wakeTimer = setTimeout(() => {
-    wakeTimer = undefined;
-    wakeUpdaters();
-  }, 50);
-  wakeTimer.unref();
+  updaters.note();
 }

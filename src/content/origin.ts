@@ -76,6 +76,34 @@ export function afterWork(fn: () => void): boolean {
 }
 
 /**
+ * Workers of this process woken once the work that queued for them has ended (its transactions committed):
+ * `note()` as it queues, once per piece of work however often; outside such work, shortly after. Woken before
+ * the commit, a worker would pass over the rows the writer has not committed yet.
+ */
+export function afterWorkWakers() {
+  const wakers = new Set<() => void>();
+  let timer: NodeJS.Timeout | undefined;
+  const wakeAll = () => {
+    for (const wake of wakers) wake();
+  };
+  return {
+    /** Adds a worker; returns its removal. */
+    register(wake: () => void): () => void {
+      wakers.add(wake);
+      return () => wakers.delete(wake);
+    },
+    note(): void {
+      if (!wakers.size || afterWork(wakeAll) || timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        wakeAll();
+      }, 50);
+      timer.unref();
+    },
+  };
+}
+
+/**
  * Runs `fn` as the current actor through another source (a Git sync started
  * from GraphQL is the account's, through GIT); its changes are announced with
  * the enclosing scope's. Outside a scope: the system, through that source.
