@@ -13,7 +13,6 @@
 // introspection query passes, a nested one is refused before it runs.
 // A refusal is a 400 whose message names the limit and its setting.
 import {
-  BREAK,
   GraphQLError,
   getNullableType,
   isListType,
@@ -165,52 +164,45 @@ function count(
 }
 
 /**
- * Whether an operation's cost can change with its variables: only a page-size
- * argument (`first`, `last`, `size`) or a directive (@include, @skip) given a
- * variable changes what the estimator counts.
+ * The variables an operation's cost can change with: only those given to a
+ * page-size argument (`first`, `last`, `size`) or a directive (@include,
+ * @skip) change what the estimator counts.
  */
-function dependsOnVariables(document: DocumentNode): boolean {
-  const hasVariable = (node: ASTNode) => {
-    let found = false;
+function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (node: ASTNode) =>
     visit(node, {
-      Variable() {
-        found = true;
-        return BREAK;
+      Variable(variable) {
+        names.add(variable.name.value);
       },
     });
-    return found;
-  };
-  let depends = false;
   visit(document, {
     Field(node) {
-      if (
-        node.arguments?.some(
-          (a) => (PAGE_ARGUMENTS as readonly string[]).includes(a.name.value) && hasVariable(a.value),
-        )
-      ) {
-        depends = true;
-        return BREAK;
-      }
-      return undefined;
+      for (const a of node.arguments ?? [])
+        if ((PAGE_ARGUMENTS as readonly string[]).includes(a.name.value)) collect(a.value);
     },
     Directive(node) {
-      if (node.arguments?.some((a) => hasVariable(a.value))) {
-        depends = true;
-        return BREAK;
-      }
-      return undefined;
+      for (const a of node.arguments ?? []) collect(a.value);
     },
   });
-  return depends;
+  return [...names];
 }
 
+/** Costs kept per document: at most this many (page sizes, operation names) each; then counted afresh. */
+const KEPT_COSTS = 256;
+
 /**
- * Costs of documents that do not depend on their variables, counted once per
- * document: the REST routes' documents are parsed at boot and Yoga reuses the
- * document of a query it has seen, so the usual request costs a lookup. Only
- * a count that succeeded is kept (bad variables are not the document's).
+ * Costs counted once per document and the values of the variables it depends
+ * on (costVariables): the REST routes' documents are parsed at boot and Yoga
+ * reuses the document of a query it has seen, so the usual request costs a
+ * lookup, whatever its page size (a REST page of cells counted its cost on
+ * every request: 3 % of its time). Only a count that succeeded is kept (bad
+ * variables are not the document's).
  */
-const knownCosts = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, number> | 'variables'>>();
+const knownCosts = new WeakMap<
+  GraphQLSchema,
+  WeakMap<DocumentNode, { variables: string[]; costs: Map<string, number> }>
+>();
 
 function operationCost(
   schema: GraphQLSchema,
@@ -221,13 +213,16 @@ function operationCost(
 ): number {
   const ofSchema = knownCosts.get(schema) ?? knownCosts.set(schema, new WeakMap()).get(schema)!;
   let known = ofSchema.get(document);
-  if (known === undefined) ofSchema.set(document, (known = dependsOnVariables(document) ? 'variables' : new Map()));
-  if (known === 'variables') return costOf(schema, document, variables, operationName, listSize);
-  const key = `${listSize}\u0000${operationName ?? ''}`;
-  const cached = known.get(key);
+  if (known === undefined) ofSchema.set(document, (known = { variables: costVariables(document), costs: new Map() }));
+  const values = known.variables.length ? JSON.stringify(known.variables.map((name) => variables?.[name] ?? null)) : '';
+  const key = `${listSize}\u0000${operationName ?? ''}\u0000${values}`;
+  const cached = known.costs.get(key);
   if (cached !== undefined) return cached;
   const { cost, counted } = count(schema, document, variables, operationName, listSize);
-  if (counted) known.set(key, cost);
+  if (counted) {
+    if (known.costs.size >= KEPT_COSTS) known.costs.clear();
+    known.costs.set(key, cost);
+  }
   return cost;
 }
 

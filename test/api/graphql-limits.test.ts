@@ -171,6 +171,11 @@ describe('each limit, named in a 400', () => {
     expect(huge.body.errors![0]!.message).toMatch(
       /exceeds the cost limit: cost 5000001, at most 1000000; ask for smaller pages or fewer fields \(GRAPHQL_MAX_COST\)/,
     );
+    // The cost is kept per document and page size: each size keeps its own, in any order.
+    expect((await post(query, { n: 10 })).status).toBe(200);
+    expect((await post(query, { n: 1_000_000 })).status).toBe(400);
+    expect((await post(query, { n: 199_999 })).status).toBe(200);
+    expect((await post(query, { n: 200_001 })).status).toBe(400);
   });
 
   it('a document counted once is held to its cost every time; one whose directives take variables is counted each time', async () => {
