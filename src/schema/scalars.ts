@@ -1,9 +1,10 @@
 import { GraphQLError, Kind, valueFromASTUntyped } from 'graphql';
 import { builder } from '../builder.js';
+import { isoString } from './iso-string.js';
 
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 UTC timestamp.',
-  serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString()),
+  serialize: (value) => isoString(value instanceof Date ? value : new Date(value as string | number)),
   parseValue: (value) => {
     const date = new Date(value as string);
     if (typeof value !== 'string' || Number.isNaN(date.getTime()))
