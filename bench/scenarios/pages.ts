@@ -26,8 +26,8 @@
 // - a rare text's page (matches): its cells as the database finds them (the
 //   trigram index on PostgreSQL, a scan on PGlite), sorted.
 //
-// Also the GraphQL read of as many cells through the key connection (50 keys
-// × 10 languages).
+// Also the GraphQL read of the same cells, timed in the same turns: the
+// `translations` query with the same filter, page and size, over HTTP.
 //
 // Some cells are emptied, some reviewed and a few given a rare word first (the imported project has
 // every cell written and none reviewed), so that each filter drops cells.
@@ -66,11 +66,6 @@ async function fetchOnce(url: string, init?: RequestInit): Promise<Response> {
     if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
     return fetch(url, init);
   }
-}
-
-/** The median time of RUNS runs of `fn` after one warm-up. */
-export async function median(fn: () => Promise<unknown>): Promise<number> {
-  return (await medians([fn]))[0]!;
 }
 
 /**
@@ -297,22 +292,45 @@ export async function pageScenarios(
     },
     { name: `first page, text=${RARE} (rare)`, query: `text=${RARE}&page=0`, baseline: matches(RARE) },
   ];
-  const graphql = await median(async () => {
-    const res = await fetchOnce(`${bench.url}/graphql`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        query: `{ translationKeys(first: 50) { edges { node { key namespace translations { language text } } } } }`,
-      }),
+  /**
+   * The same cells through GraphQL: the `translations` query with the page's filter, page and size (the query
+   * the REST route runs compiled), sent over HTTP and executed by the generic executor.
+   */
+  const graphql = (query: string) => {
+    const params = new URLSearchParams(query);
+    const filter = Object.fromEntries(
+      [
+        ['text', params.get('text')],
+        ['textStatus', params.get('textStatus')],
+        ['reviewStatus', params.get('reviewsStatus')],
+        ['language', params.get('language')],
+      ].filter(([, value]) => value !== null),
+    );
+    const body = JSON.stringify({
+      query: `query ($filter: TranslationFilter, $page: Int, $size: Int) {
+        translations(filter: $filter, page: $page, size: $size) { key namespace language text customerKey reviewStatus lastModifiedAt }
+      }`,
+      variables: { filter, page: Number(params.get('page') ?? 0), size: SIZE },
     });
-    if (res.status !== 200) throw new Error(`graphql ${res.status}`);
-    await res.arrayBuffer();
-  });
+    return async () => {
+      const res = await fetchOnce(`${bench.url}/graphql`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
+      });
+      if (res.status !== 200) throw new Error(`graphql ${query}: ${res.status}`);
+      await res.arrayBuffer();
+    };
+  };
   // The issue's absolute target for the deepest page: at 2,000,000 translations on PostgreSQL, 500,000 on PGlite.
   const absolute = db === 'postgres' ? { cells: 2_000_000, ms: 50 } : { cells: 500_000, ms: 150 };
   const figures: Figure[] = [];
   for (const c of cases) {
-    const [baseline, value] = (await medians([c.baseline, rest(c.query)])) as [number, number];
+    const [baseline, value, graphqlTime] = (await medians([c.baseline, rest(c.query), graphql(c.query)])) as [
+      number,
+      number,
+      number,
+    ];
     const ratio = value / baseline;
     const held = c.name === 'deepest page' && cells >= absolute.cells;
     figures.push({
@@ -324,8 +342,8 @@ export async function pageScenarios(
       baseline,
       ratio,
       target: `≤ 1.5 × hand-written SQL and ≤ 2 × GraphQL${held ? ` and < ${absolute.ms} ms` : ''}`,
-      met: ratio <= 1.5 && value <= 2 * graphql && (!held || value < absolute.ms),
-      note: `GraphQL 50 keys × ${languages.length} languages ${graphql.toFixed(1)} ms`,
+      met: ratio <= 1.5 && value <= 2 * graphqlTime && (!held || value < absolute.ms),
+      note: `GraphQL translations(filter, page, size), the same cells: ${graphqlTime.toFixed(1)} ms`,
     });
   }
   return figures;
