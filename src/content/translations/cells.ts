@@ -150,8 +150,8 @@ function cellsOf(customer: Customer, keys: Prisma.Sql, languages: Prisma.Sql): P
  * The keys among `keyIds` that the key-level filters keep (columns id, key, namespace), each read by its
  * primary key. Written as `k.id = ANY(ids)` beside `k."projectId" = …`, the plan PostgreSQL keeps for a
  * named statement (made without the array's length), or one made while the project's keys were newer than
- * the table's statistics, walked the project's key index and tested each entry against the ids: 10,000
- * entries (25 ms) for the 50 keys of a GraphQL page. The subquery holds the lookup by id alone (OFFSET 0
+ * the table's statistics, walked the project's key index once per id: 25 ms for the 50 keys of a GraphQL
+ * page at 10,000 keys. The subquery holds the lookup by id alone (OFFSET 0
  * keeps the project's condition out of it), so in any plan it reads one key row per id.
  */
 const keysById = (projectId: number, filter: TranslationFilter, keyIds: number[]) =>
