@@ -3,6 +3,7 @@
 // status are set; with a customer, its override is written and the base
 // translation stays unchanged.
 import { prisma } from '../../db.js';
+import { readRows } from '../../db/read-rows.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { AppError, badRequest, conflict, notFound, said } from '../../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
@@ -90,7 +91,8 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   const request = parse(input);
   const address = { key: request.key, namespace: request.namespace };
   const db = prisma();
-  const [found] = await db.$queryRaw<Lookup[]>(lookupSql(projectId, request));
+  // Through the driver adapter, not the client's query interpreter (as the gate's statement, batched-writes.ts).
+  const [found] = await readRows<Lookup>(lookupSql(projectId, request));
   if (found!.key_id === null) throw notFound(said('key-not-found', { key: keyRef(address) }));
   if (found!.language_id === null) throw notFound(said('language-not-found', { language: request.language }));
   if (request.customerKey && found!.customer_id === null)
@@ -138,7 +140,10 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   };
   const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
   const gate = planGate(projectId, [cell], { replace: true, change, opening });
-  const rows = (await runBatched(() => gate.statements(db))) as Row[][];
+  const rows = (await runBatched(
+    () => gate.statements(db),
+    gate.sql.length === 1 ? gate.sql[0] : undefined,
+  )) as Row[][];
   const [refusal] = gate.result(rows).refusals;
   if (refusal) throw refuse(refusal);
   const written = rows[0]![0]!;
