@@ -1,10 +1,12 @@
-// Rows of one of the service's own read statements, read through the driver
+// Rows of one of the service's own statements, read through the driver
 // adapter Prisma's client runs on (src/db/client.ts) instead of through the
 // client's `$queryRaw`: the same pool, statement names, SQL observer and
-// retries after a lost connection, without the client's query interpreter.
-// For reads on every request, where that interpreter was the largest part of
-// the service's own CPU time (`GET /api/v1/languages`: 630 → 460 µs of CPU per
-// request; docs/benchmarks.md, "The service's own cost of a small read").
+// retries after a lost connection (a write is sent again only when it cannot
+// have run: connection-loss.ts), without the client's query interpreter.
+// For the statements of every request, where that interpreter was the largest
+// part of the service's own CPU time (`GET /api/v1/languages`: 630 → 460 µs of
+// CPU per request; docs/benchmarks.md, "The service's own cost of a small
+// read"): the reads, and a one-cell write's lookup and gate statement.
 // Outside transactions only: it runs on the pool, not on a transaction's
 // connection.
 import { ColumnTypeEnum, type ArgType, type ColumnType } from '@prisma/driver-adapter-utils';
