@@ -6,7 +6,7 @@
 // last-seen, and the gate's statement, which opens the change, writes the
 // cells, their change events and last-modified. Only when something must be
 // created is the transaction interactive: the new ids come first.
-import { database, prisma } from '../db.js';
+import { database } from '../db.js';
 import { growingTable } from '../db/fresh-statistics.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
 import type { Change } from '../content/changes.js';
@@ -51,7 +51,7 @@ export async function importTranslationsV1(
   // Rule 7: the plan is checked before anything is written.
   if (options.publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
   const { valid, problems } = checkElements(content, { languageMustExist: false });
-  const found = await lookupElements(prisma(), projectId, valid);
+  const found = await lookupElements(projectId, valid);
   // Rule 5: an unknown customer is not created; its element is skipped.
   const accepted = valid.filter((e) => {
     if (e.customerKey === null || found.customers.has(e.customerKey)) return true;

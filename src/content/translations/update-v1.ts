@@ -4,7 +4,7 @@
 // elements are written by the gate's statement, which also opens the change
 // (no transaction: one statement is atomic); with CREATE_KEY_IF_NOT_FOUND and
 // a missing key, the keys are created first in one interactive transaction.
-import { database, prisma } from '../../db.js';
+import { database } from '../../db.js';
 import { growingTable } from '../../db/fresh-statistics.js';
 import { describeKey } from '../keys/write.js';
 import { refusalMessage } from './rules.js';
@@ -40,7 +40,7 @@ export async function updateTranslationsV1(
 ): Promise<UpdateV1Result> {
   const { valid, problems } = checkElements(content, { languageMustExist: true });
   // Each element is counted against the state before the request: filling an empty cell is an insert (`filled`).
-  const found = await lookupElements(prisma(), projectId, valid, { filled: true });
+  const found = await lookupElements(projectId, valid, { filled: true });
   const candidates = valid.filter((e) => {
     const problem = !found.languages.has(e.language)
       ? `language '${e.language}' is not in the project`

@@ -7,6 +7,7 @@ import { prisma, type Db } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { NEXT_CHANGE_ID, noteOpeningRow, openChangeParams, openChangeQuery, type Change } from '../changes.js';
 import { runBatched } from './batched-writes.js';
+import { readRows } from '../../db/read-rows.js';
 import { planGate, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
@@ -130,7 +131,6 @@ function lookupSql(projectId: number, at: LookupInput): Prisma.Sql {
  * with `filled` which of their cells hold a text.
  */
 export async function lookupElements(
-  db: Db,
   projectId: number,
   elements: readonly ValidElement[],
   options: { filled?: boolean } = {},
@@ -139,9 +139,14 @@ export async function lookupElements(
   const languages = [...new Set(elements.map((e) => e.language))];
   const customers = [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))];
   const cells = options.filled ? elements : [];
-  const [row] = await db.$queryRaw<
-    { keys: string; languages: string; customers: string; filled: string; change_id: bigint }[]
-  >(
+  // Through the driver adapter, not the client's query interpreter (as the one-cell PATCH's lookup).
+  const [row] = await readRows<{
+    keys: string;
+    languages: string;
+    customers: string;
+    filled: string;
+    change_id: bigint;
+  }>(
     lookupSql(projectId, {
       keyNamespaces: keys.map((k) => k.namespace),
       keyNames: keys.map((k) => k.key),
@@ -209,6 +214,8 @@ export function planElementWrite(
   });
   const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
   return {
+    /** The write as its one statement's SQL when it is one (the gate's, one table): run alone through readRows. */
+    single: oneTable && gate.sql.length === 1 ? gate.sql[0] : undefined,
     statements: (db: Db) => [
       ...(!oneTable && touch.length
         ? [db.$executeRaw(Prisma.sql`/* keys:touch */ ${touchKeysSql(projectId, touch)}`)]
@@ -235,7 +242,7 @@ type Plan = ReturnType<typeof planElementWrite>;
 export async function runElementWrite<P extends Plan>(
   plan: P | ((tx: Db) => Promise<P>),
 ): Promise<{ plan: P; rows: unknown[] }> {
-  if (typeof plan !== 'function') return { plan, rows: await runBatched(() => plan.statements(prisma())) };
+  if (typeof plan !== 'function') return { plan, rows: await runBatched(() => plan.statements(prisma()), plan.single) };
   return prisma().$transaction(async (tx) => {
     const planned = await plan(tx);
     const rows: unknown[] = [];
