@@ -374,8 +374,8 @@ export function planGate(projectId: number, cells: readonly Cell[], options: Gat
     );
   }
   return {
-    /** The statements as SQL (a write run alone reads its one statement through the driver adapter: batched-writes.ts). */
-    sql: sql as readonly Prisma.Sql[],
+    /** The write's one statement, when it is one (run alone, it is read through the driver adapter: batched-writes.ts). */
+    single: sql.length === 1 ? sql[0] : undefined,
     statements: (db: Db) => sql.map((statement) => db.$queryRaw<Row[]>(statement)),
     result(rows: Row[][]): GateResult {
       const result: GateResult = { inserted: 0, updated: 0, refused: { LOCKED: 0, CHARACTERS_LIMIT: 0 }, refusals: [] };

@@ -140,10 +140,7 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   };
   const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
   const gate = planGate(projectId, [cell], { replace: true, change, opening });
-  const rows = (await runBatched(
-    () => gate.statements(db),
-    gate.sql.length === 1 ? gate.sql[0] : undefined,
-  )) as Row[][];
+  const rows = (await runBatched(() => gate.statements(db), gate.single)) as Row[][];
   const [refusal] = gate.result(rows).refusals;
   if (refusal) throw refuse(refusal);
   const written = rows[0]![0]!;

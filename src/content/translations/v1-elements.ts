@@ -215,7 +215,7 @@ export function planElementWrite(
   const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
   return {
     /** The write as its one statement's SQL when it is one (the gate's, one table): run alone through readRows. */
-    single: oneTable && gate.sql.length === 1 ? gate.sql[0] : undefined,
+    single: oneTable ? gate.single : undefined,
     statements: (db: Db) => [
       ...(!oneTable && touch.length
         ? [db.$executeRaw(Prisma.sql`/* keys:touch */ ${touchKeysSql(projectId, touch)}`)]
