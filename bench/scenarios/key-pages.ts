@@ -49,6 +49,7 @@ import { Prisma } from '../../src/generated/prisma/client.js';
 import { projectIdOf } from '../lib/project-id.js';
 import { seedKeys } from '../lib/seed.js';
 import type { Figure } from '../lib/types.js';
+import { json, request } from '../lib/http-client.js';
 import { medians } from './pages.js';
 
 const ACTIVITY = Number(process.env.BENCH_PAGE_ACTIVITY ?? 200_000);
@@ -102,17 +103,16 @@ export async function keyPageScenarios(
   );
   const headers = { 'x-service-token': apiKey };
   const get = (url: string) => async () => {
-    const res = await fetch(`${bench.url}${url}`, { headers });
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
+    const res = await request(`${bench.url}${url}`, { headers });
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${res.body.toString()}`);
   };
   const graphql = (query: string, variables: Record<string, unknown>) => async () => {
-    const res = await fetch(`${bench.url}/graphql`, {
+    const res = await request(`${bench.url}/graphql`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),
     });
-    const body = (await res.json()) as { errors?: unknown[] };
+    const body = json<{ errors?: unknown[] }>(res);
     if (res.status !== 200 || body.errors) throw new Error(`graphql ${res.status} ${JSON.stringify(body.errors)}`);
   };
   const positions = (n: number) => {

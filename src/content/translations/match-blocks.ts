@@ -15,14 +15,27 @@ import { Prisma } from '../../generated/prisma/client.js';
 
 const { sql } = Prisma;
 
-/** Keys per block. A page walks at most the blocks that hold its cells, each a probe per key. */
-export const BLOCK_KEYS = 256;
+/**
+ * Keys per block. A page walks the blocks that hold its cells, each a probe
+ * per key: at most 2 × (BLOCK_KEYS − 1) keys more than its own. At 64 the
+ * deep filtered pages took 0.45–0.7 ms less than at 256 (docs/benchmarks.md,
+ * "Smaller blocks"); an entry then holds 4 × as many blocks (MAX_BLOCKS).
+ */
+export const BLOCK_KEYS = 64;
 
 /** A page starting before this many cells walks from the first key: its walk is short, no counts needed. */
 export const DEEP_CELLS = 2000;
 
 /** Entries kept (least recently used dropped first). */
 const MAX_ENTRIES = 256;
+
+/**
+ * Blocks kept in all entries together, the least recently used entries
+ * dropped first (one entry may hold more). A block is about 300 bytes (its
+ * first and last key, two counts), so about 20 MiB; an entry of a project of
+ * 200,000 keys holds 3,125.
+ */
+const MAX_BLOCKS = 65_536;
 
 /**
  * An entry is recounted after this long even if nothing changed, so that no
@@ -48,6 +61,16 @@ export interface MatchBlocks {
 }
 
 const entries = new Map<string, MatchBlocks>();
+let keptBlocks = 0;
+
+function remove(key: string): MatchBlocks | undefined {
+  const entry = entries.get(key);
+  if (entry) {
+    entries.delete(key);
+    keptBlocks -= entry.blocks.length;
+  }
+  return entry;
+}
 
 // Counts belong to the database they were taken in: the freshness check compares transaction ids, which
 // mean nothing in another database (test files that share a process each open their own, from one
@@ -65,28 +88,36 @@ export function databaseNumber(database: object | undefined): number {
 
 /** The entry for a project and filter, if there is one young enough. */
 export function cachedBlocks(key: string, now = Date.now()): MatchBlocks | undefined {
-  const entry = entries.get(key);
-  if (!entry) return undefined;
-  entries.delete(key);
-  if (now - entry.countedAt > MAX_AGE_MS) return undefined;
+  const entry = remove(key);
+  if (!entry || now - entry.countedAt > MAX_AGE_MS) return undefined;
+  // Again at the end of the map's order: the most recently used.
   entries.set(key, entry);
+  keptBlocks += entry.blocks.length;
   return entry;
 }
 
 export function storeBlocks(key: string, entry: MatchBlocks): void {
-  entries.delete(key);
+  remove(key);
   entries.set(key, entry);
-  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  keptBlocks += entry.blocks.length;
+  while (entries.size > 1 && (entries.size > MAX_ENTRIES || keptBlocks > MAX_BLOCKS))
+    remove(entries.keys().next().value!);
 }
 
 /** Forgets an entry found stale. */
 export function dropBlocks(key: string): void {
-  entries.delete(key);
+  remove(key);
 }
 
 /** Forgets every entry (tests). */
 export function forgetBlocks(): void {
   entries.clear();
+  keptBlocks = 0;
+}
+
+/** Entries and blocks kept (tests). */
+export function keptCounts(): { entries: number; blocks: number } {
+  return { entries: entries.size, blocks: keptBlocks };
 }
 
 /** The rows of the counting statement (one per block, in order) as an entry. */
