@@ -173,6 +173,14 @@ describe('deep filtered pages', () => {
     expect(counted).toContain('translations:count-blocks');
     expect(await statements(hello, 'text=hello')).toEqual(deepest);
     expect(await statements(0, 'text=hello')).toEqual(deepest);
+    // After a write the counts are stale: the page's statement says so, and the page is read again by the walk from
+    // the first key, in a statement of its own; the next deep page counts again.
+    expect((await api.patch('/api/v2/translations', { key: name(1), language: 'de', text: 'changed' })).status).toBe(
+      200,
+    );
+    expect(await statements(last)).toEqual(['translations:page-filtered-blocks', 'translations:page-filtered']);
+    expect(await statements(last)).toEqual(['translations:count-blocks', 'translations:page-filtered-blocks']);
+    expect(await statements(last)).toEqual(deepest);
 
     // The deepest page's statement: the keys walked are those of the blocks that hold the page, not every key before it.
     const queries: Prisma.Sql[] = [];

@@ -292,11 +292,12 @@ export async function queryTranslations(
     WHERE ks.before + c.rank > ${offset}
     ORDER BY ks.namespace, ks.key, c.rank
     LIMIT ${size}`;
-  if (!blocks)
-    return strip(
+  const walkFromFirst = async () =>
+    strip(
       await read<PageRow>(sql`/* translations:page-filtered */
       WITH ${langs} ${pageOf(fromFirst)}`),
     );
+  if (!blocks) return walkFromFirst();
   // The blocks that hold the page, each walked from its first key to its last
   // with the cells of the blocks before it; in the page's statement, used only
   // if no change committed since they were counted, else the walk from the first key.
@@ -312,15 +313,19 @@ export async function queryTranslations(
      WHERE w.before + w.n > ${offset}
      ORDER BY w.namespace, w.key
      LIMIT ${size}`;
+  // One row at least: the page's rows, or one without a cell (key null) that says whether the counts were fresh.
+  // Stale counts are dropped and the page is read again by the walk from the first key, in a statement of its
+  // own (a snapshot of its own: the page of that moment). Carrying that walk in this statement too, for the rare
+  // stale case, cost planning it at every deep page.
   const rows = await read<PageRow & { fresh: boolean }>(sql`/* translations:page-filtered-blocks */
     WITH ${langs}, fresh AS MATERIALIZED (SELECT ${freshSql(projectId, blocks.snapshot)} AS ok)
-    SELECT p.*, (SELECT ok FROM fresh) AS fresh FROM (
-      SELECT * FROM (${pageOf(fromBlocks)}) p0 WHERE (SELECT ok FROM fresh)
-      UNION ALL
-      SELECT * FROM (${pageOf(fromFirst)}) p1 WHERE NOT (SELECT ok FROM fresh)) p
+    SELECT p.*, fr.ok AS fresh FROM fresh fr LEFT JOIN LATERAL (SELECT * FROM (${pageOf(fromBlocks)}) p0 WHERE fr.ok) p ON true
     ORDER BY p.namespace, p.key, p.rank`);
-  if (rows.length > 0 && !rows[0]!.fresh) dropBlocks(blockKey);
-  return strip(rows);
+  if (!rows[0]!.fresh) {
+    dropBlocks(blockKey);
+    return walkFromFirst();
+  }
+  return strip(rows[0]!.key === null ? [] : rows);
 }
 
 type PageRow = TranslationCell & { rank: bigint | number };
