@@ -38,6 +38,8 @@
 // e.g. 200000 for 2,000,000 translations; the deepest page is then held to
 // the issue's targets (< 50 ms on PostgreSQL at 2,000,000, < 150 ms on PGlite
 // at 500,000). Alone: npm run bench -- --only pages --db postgres
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BenchService } from '../lib/service.js';
 import { readRows } from '../../src/db/read-rows.js';
 import { json, request } from '../lib/http-client.js';
@@ -327,13 +329,43 @@ export async function pageScenarios(
   // The issue's absolute target for the deepest page: at 2,000,000 translations on PostgreSQL, 500,000 on PGlite.
   const absolute = db === 'postgres' ? { cells: 2_000_000, ms: 50 } : { cells: 500_000, ms: 150 };
   const figures: Figure[] = [];
-  for (const c of cases) {
-    const [prepared, planned, value, graphqlTime] = (await medians([
+  // The prepared baseline's SQL behind a bare node:http handler in this process, its rows answered in the
+  // contract's envelope by JSON.stringify: what a socket, HTTP and JSON add to a page's SQL with nothing else, shown
+  // beside each row (the rows' baseline stays the SQL alone).
+  const bareRoutes = new Map<string, () => Promise<unknown>>();
+  const bare = createServer((req, res) => {
+    bareRoutes.get(req.url!)!().then(
+      (rows) => {
+        const body = JSON.stringify({ msg: 'OK', status: 200, data: rows });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
+        res.end(body);
+      },
+      (error: unknown) => {
+        res.writeHead(500);
+        res.end(String(error));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  const bareHttp = (path: string, fn: () => Promise<unknown>) => {
+    bareRoutes.set(path, fn);
+    return async () => {
+      const res = await request(`${bareUrl}${path}`);
+      if (res.status !== 200) throw new Error(`bare ${path}: ${res.status} ${res.body.toString()}`);
+    };
+  };
+  for (const [i, c] of cases.entries()) {
+    const [prepared, planned, value, graphqlTime, bareTime] = (await medians([
       c.baseline(named),
       c.baseline(unnamed),
       rest(c.query),
       graphql(c.query),
-    ])) as [number, number, number, number];
+      bareHttp(`/${i}`, c.baseline(named)),
+    ])) as [number, number, number, number, number];
     const baseline = Math.min(prepared, planned);
     const ratio = value / baseline;
     const held = c.name === 'deepest page' && cells >= absolute.cells;
@@ -347,8 +379,10 @@ export async function pageScenarios(
       ratio,
       target: `≤ 1.5 × hand-written SQL and ≤ 2 × GraphQL${held ? ` and < ${absolute.ms} ms` : ''}`,
       met: ratio <= 1.5 && value <= 2 * graphqlTime && (!held || value < absolute.ms),
-      note: `GraphQL translations(filter, page, size), the same cells: ${graphqlTime.toFixed(1)} ms; baseline prepared ${prepared.toFixed(2)} ms, planned each run ${planned.toFixed(2)} ms`,
+      note: `GraphQL translations(filter, page, size), the same cells: ${graphqlTime.toFixed(1)} ms; baseline prepared ${prepared.toFixed(2)} ms, planned each run ${planned.toFixed(2)} ms; the prepared SQL behind a bare node:http handler ${bareTime.toFixed(2)} ms`,
     });
   }
+  bare.closeAllConnections();
+  await new Promise<void>((resolve) => bare.close(() => resolve()));
   return figures;
 }
