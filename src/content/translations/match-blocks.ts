@@ -9,8 +9,9 @@
 // not see (freshSql): every write of content writes its change's Activity
 // row in its own transaction, and a trigger stamps the row with that
 // transaction's id (the migration activity_xid). Otherwise that statement
-// walks every key as it would without an entry. So a stale entry is never
-// used, and a write costs nothing more than the stamp.
+// answers no cell, and a second one walks every key as it would without an
+// entry. So a stale entry is never used, and a write costs nothing more than
+// the stamp.
 import { Prisma } from '../../generated/prisma/client.js';
 
 const { sql } = Prisma;
