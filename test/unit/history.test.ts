@@ -15,6 +15,13 @@ describe('change sources', () => {
     expect(sourceOfRequest({ rest: true, url: '/cli/v2/upload?uploadFormat=x' })).toBe('CLI');
     expect(sourceOfRequest({ rest: true, url: '/api/v1/translations/purge?source=CLI' })).toBe('CLI');
     expect(sourceOfRequest({ rest: true, url: '/api/v2/project', cliVersionHeader: '2.11.0' })).toBe('CLI');
+    // The path as a URL parser reads it: without a query, with dot segments, backslashes or in absolute form.
+    expect(sourceOfRequest({ rest: true, url: '/cli/v2/upload' })).toBe('CLI');
+    expect(sourceOfRequest({ rest: true, url: '/api/v1/../../cli/v2/download' })).toBe('CLI');
+    expect(sourceOfRequest({ rest: true, url: '/api\\..\\cli/v2/download' })).toBe('CLI');
+    expect(sourceOfRequest({ rest: true, url: 'http://localhost:8080/cli/v2/download' })).toBe('CLI');
+    expect(sourceOfRequest({ rest: true, url: '/api/v1/languages' })).toBe('API');
+    expect(sourceOfRequest({ rest: true, url: '/api/v1/translations?source=api' })).toBe('API');
     expect(sourceOfRequest({ rest: false, url: '/graphql' })).toBe('GRAPHQL');
     expect(sourceOfRequest({ rest: false, url: '/graphql', sourceHeader: 'web' })).toBe('WEB');
     expect(sourceOfRequest({ rest: true, url: '/api/v2/translations', principalScheme: 'session' })).toBe('WEB');
