@@ -214,10 +214,15 @@ export async function queryTranslations(
   // the keys are pulled one at a time, so a dense filter stops sooner.
   const { columns, joins } = cellColumns(customer);
   const walked = keyConditions(projectId, filter);
-  // A text to contain, on PostgreSQL: its trigram index tells a rare text
-  // (in at most RARE_TEXT cells) from a common one, in a statement of its
-  // own that stops at RARE_TEXT + 1 cells. A rare text's keys alone are then
-  // walked; for a common one every key is, and the page fills soon.
+  // A text to contain: a statement of its own that stops at RARE_TEXT + 1
+  // cells tells a rare text (in at most RARE_TEXT cells) from a common one.
+  // A rare text's keys alone are then walked; for a common one every key
+  // is, and the page fills soon. PostgreSQL finds the cells by its trigram
+  // index; the embedded database, which has none, scans the cells until the
+  // last one or the limit: for a rare text once, where walking every key
+  // tested each key's cells one probe at a time (573 against 332 ms for a
+  // scan of 500,000 cells, docs/benchmarks.md, "A rare text on the embedded
+  // database").
   let keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
   const blockKey = JSON.stringify([
     databaseNumber(databaseIfOpen()),
@@ -235,7 +240,7 @@ export async function queryTranslations(
   // index (were they stale, the page's statement walks every key: the same cells).
   const common = blocks !== undefined && totalOf(blocks) > RARE_TEXT;
   let rare = false;
-  if (filter.text != null && filter.text !== '' && !customer && !common && databaseIfOpen()?.kind === 'postgres') {
+  if (filter.text != null && filter.text !== '' && !customer && !common) {
     const hits = await read<{ keyId: number }>(sql`/* translations:text-hits */
       SELECT h."keyId" FROM "Translation" h WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}`);
     rare = hits.length <= RARE_TEXT;
