@@ -67,7 +67,7 @@ export interface TranslationFilter {
 
 export const TRANSLATION_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
-/** A text to contain found in at most this many cells is rare: its keys are read from the trigram index, not walked. */
+/** A text to contain found in at most this many cells is rare: its keys are read from its cells (the trigram index on PostgreSQL), not walked. */
 export const RARE_TEXT = 1000;
 
 type Customer = { id: number; key: string } | null;
@@ -352,8 +352,9 @@ const strip = (rows: (PageRow & { fresh?: boolean })[]): TranslationCell[] =>
  *   there (index-only again); both: less the rows in either (a BitmapOr);
  * - text contains (and the combinations with a text): the key's rows in
  *   the filled index, each text tested from the table (rows without text
- *   never contain a non-empty text); on PostgreSQL, a rare text's keys
- *   come from the trigram index (queryTranslations);
+ *   never contain a non-empty text); a rare text's keys come from its
+ *   cells, found by the trigram index on PostgreSQL, by a scan on the
+ *   embedded database (queryTranslations);
  * - seen through a customer, a cell is its override where that has a text,
  *   else its base: the base count above, corrected for the key's overrides
  *   with a text (one probe of CustomerTranslation's primary key per key;
