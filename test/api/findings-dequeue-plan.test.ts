@@ -4,7 +4,7 @@
 // autovacuum), the statement joined with the list of keys scanned every finding in the database, each round.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dequeueClearSql } from '../../src/findings/updater.js';
-import { rowsRead, type PlanNode } from '../support/query-plan.js';
+import { preparedPlan, rowsRead, type PlanNode } from '../support/query-plan.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi } from '../support/project-api.js';
 
@@ -34,41 +34,32 @@ describe('a findings round', () => {
     const prisma = service.db.prisma;
     const key = await prisma.translationKey.findFirstOrThrow({ where: { projectId, key: 'planned' } });
     const languages = await prisma.language.findMany({ where: { projectId }, select: { id: true } });
-    let plan: unknown;
+    let root: PlanNode | undefined;
     await prisma
       .$transaction(async (tx) => {
         // Findings of other keys (no foreign key holds them to a key), and the table as if never analyzed.
         await tx.$executeRaw`INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message)
-          SELECT 1000000000 + g / 10, g % 10, 'placeholders', 0, 999999, 'error', 'elsewhere' FROM generate_series(1, 50000) g`;
+          SELECT 1000000000 + g / 10, g % 10, 'placeholders-missing', 0, 999999, 'error', 'elsewhere' FROM generate_series(1, 50000) g`;
         await tx.$executeRaw`DELETE FROM pg_statistic WHERE starelid = '"Finding"'::regclass`;
         await tx.$executeRaw`UPDATE pg_class SET reltuples = -1 WHERE oid = '"Finding"'::regclass`;
         // The key's own findings, one a language, and its queue entry of the round.
         for (const language of languages)
           await tx.$executeRaw`INSERT INTO "Finding" ("keyId", "languageId", "check", n, "projectId", severity, message)
-            VALUES (${key.id}, ${language.id}, 'placeholders', 0, ${projectId}, 'error', 'old') ON CONFLICT DO NOTHING`;
+            VALUES (${key.id}, ${language.id}, 'placeholders-missing', 0, ${projectId}, 'error', 'old') ON CONFLICT DO NOTHING`;
         await tx.$executeRaw`INSERT INTO "FindingQueue" ("keyId", "projectId", generation) VALUES (${key.id}, ${projectId}, 77)
           ON CONFLICT ("keyId") DO UPDATE SET generation = 77, "leasedUntil" = NULL, "leaseOwner" = NULL`;
         // The plan PostgreSQL may keep for the named statement after five runs: generic, made without the lists'
         // lengths (a plan made for these values read the key's rows either way).
-        const statement = dequeueClearSql([[key.id, 77]], [[key.id, null]]);
-        await tx.$executeRawUnsafe(`PREPARE dequeue_clear AS ${statement.text}`);
-        await tx.$executeRawUnsafe('SET LOCAL plan_cache_mode = force_generic_plan');
-        // EXECUTE takes its arguments as SQL literals (a utility statement has no parameters of its own).
-        const args = statement.values.map((v) => `'${String(v as string | number).replaceAll("'", "''")}'`).join(', ');
-        const [row] = await tx.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE dequeue_clear(${args})`,
-        );
-        plan = row!['QUERY PLAN'];
+        root = await preparedPlan(tx, dequeueClearSql([[key.id, 77]], [[key.id, null]]), 'force_generic_plan');
         const left = await tx.$queryRaw<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM "Finding" WHERE "keyId" = ${key.id} AND "check" = 'placeholders'`;
+          SELECT count(*)::int AS n FROM "Finding" WHERE "keyId" = ${key.id} AND "check" = 'placeholders-missing'`;
         expect(left[0]!.n).toBe(0);
         throw new Rollback();
       })
       .catch((error: unknown) => {
         if (!(error instanceof Rollback)) throw error;
       });
-    const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
-    const read = rowsRead(root);
+    const read = rowsRead(root!);
     // Each Finding scan read the key's rows, not the 50,000 of the other keys.
     const findings = [...read].filter(([name]) => name.startsWith('Finding '));
     expect(findings.length).toBeGreaterThan(0);

@@ -15,7 +15,7 @@ import {
 import { forgetBlocks } from '../../src/content/translations/match-blocks.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { rowsRead, type PlanNode } from '../support/query-plan.js';
+import { preparedPlan, rowsRead, type PlanNode } from '../support/query-plan.js';
 
 let service: TestService;
 let api: ProjectApi;
@@ -346,19 +346,8 @@ describe('what a page costs', () => {
     const cells = await cellsOfKeys(projectId, ids, null, {}, recording as never);
     expect(cells).toHaveLength(50 * languages);
     const [statement] = queries as [Prisma.Sql];
-    const literal = (v: unknown) =>
-      Array.isArray(v) ? `'{${v.join(',')}}'` : `'${String(v as string | number).replaceAll("'", "''")}'`;
-    for (const mode of ['force_generic_plan', 'force_custom_plan']) {
-      const plan = await prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`PREPARE cells_of_keys AS ${statement.text}`);
-        await tx.$executeRawUnsafe(`SET LOCAL plan_cache_mode = ${mode}`);
-        const [row] = await tx.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE cells_of_keys(${statement.values.map(literal).join(', ')})`,
-        );
-        await tx.$executeRawUnsafe('DEALLOCATE cells_of_keys');
-        return row!['QUERY PLAN'];
-      });
-      const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
+    for (const mode of ['force_generic_plan', 'force_custom_plan'] as const) {
+      const root = await prisma.$transaction((tx) => preparedPlan(tx, statement, mode));
       const keyScans = scans(root).filter((s) => s.relation === 'TranslationKey');
       expect(keyScans, mode).toEqual([
         { relation: 'TranslationKey', alias: 'tk', type: 'Index Scan', index: 'TranslationKey_pkey' },

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
 import { DEFAULT_LISTED_REFUSALS, planGate, writeTranslations } from '../../src/content/translations/gate.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { rowsRead, type PlanNode } from '../support/query-plan.js';
+import { preparedPlan, rowsRead } from '../support/query-plan.js';
 import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
 import { ensureLanguages } from '../../src/content/languages.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
@@ -511,22 +511,7 @@ describe('the gate on a large write inside a transaction', () => {
     void planGate(projectId, [cell], { replace: true, change }).statements(recording as never);
     expect(queries).toHaveLength(1);
     const [gate] = queries as [Prisma.Sql];
-    // EXECUTE takes its arguments as SQL literals (a utility statement has no parameters of its own).
-    const literal = (v: unknown) =>
-      v === null || v === undefined
-        ? 'NULL'
-        : `'${String(v as string | number | bigint | boolean).replaceAll("'", "''")}'`;
-    const args = gate.values.map(literal).join(', ');
-    const plan = await db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`PREPARE planned_gate AS ${gate.text}`);
-      await tx.$executeRawUnsafe('SET LOCAL plan_cache_mode = force_generic_plan');
-      const [row] = await tx.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
-        `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE planned_gate(${args})`,
-      );
-      await tx.$executeRawUnsafe('DEALLOCATE planned_gate');
-      return row!['QUERY PLAN'];
-    });
-    const root = ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
+    const root = await db.$transaction((tx) => preparedPlan(tx, gate, 'force_generic_plan'));
     expect(rowsRead(root).get('TranslationKey k')).toBe(1);
     // The plan was run: the cell holds its text.
     expect(await text('planned.7', 'de')).toBe('Geplant');

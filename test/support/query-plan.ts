@@ -11,3 +11,36 @@ export function rowsRead(plan: PlanNode, out = new Map<string, number>()): Map<s
   for (const child of plan.Plans ?? []) rowsRead(child, out);
   return out;
 }
+
+/** What preparedPlan needs of a transaction (Prisma's transaction client). */
+interface RawTx {
+  $executeRawUnsafe(query: string): Promise<number>;
+  $queryRawUnsafe<T>(query: string): Promise<T>;
+}
+
+/** A parameter as an SQL literal: EXECUTE takes its arguments so (a utility statement has no parameters of its own). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (Array.isArray(value)) return `'{${value.join(',')}}'`;
+  return `'${String(value as string | number | bigint | boolean).replaceAll("'", "''")}'`;
+}
+
+/**
+ * The plan PostgreSQL runs a statement with when it is prepared (as the service's named statements are), made in
+ * `mode` (a generic plan: made without the parameters' values, as kept after five runs), and run (EXPLAIN
+ * ANALYZE), in the caller's transaction.
+ */
+export async function preparedPlan(
+  tx: RawTx,
+  statement: { text: string; values: unknown[] },
+  mode: 'force_generic_plan' | 'force_custom_plan',
+): Promise<PlanNode> {
+  await tx.$executeRawUnsafe(`PREPARE planned_statement AS ${statement.text}`);
+  await tx.$executeRawUnsafe(`SET LOCAL plan_cache_mode = ${mode}`);
+  const [row] = await tx.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE planned_statement(${statement.values.map(literal).join(', ')})`,
+  );
+  await tx.$executeRawUnsafe('DEALLOCATE planned_statement');
+  const plan = row!['QUERY PLAN'];
+  return ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
+}
