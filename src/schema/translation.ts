@@ -5,7 +5,7 @@ import {
   countTranslations,
   queryTranslations,
   TRANSLATION_PAGE,
-  type TranslationCell,
+  type CellView,
 } from '../content/translations/cells.js';
 import { importTranslationsV1, type ImportV1Result } from '../transfer/import-v1.js';
 import { updateTranslation } from '../content/translations/update-one.js';
@@ -19,7 +19,7 @@ export const TextStatusEnum = builder.enumType('TextStatus', {
   values: ['EMPTY', 'NOT_EMPTY'] as const,
 });
 
-export const TranslationType = builder.objectRef<TranslationCell>('Translation').implement({
+export const TranslationType = builder.objectRef<CellView>('Translation').implement({
   description:
     'The translation cell of a key in a language: every key has one in every language of its project, possibly empty.',
   fields: (t) => ({

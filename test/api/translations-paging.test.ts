@@ -306,7 +306,7 @@ describe('what a page costs', () => {
           ).toBe(true);
         // The page's own cells: a lookup for each cell of the keys that hold the page (and of the next key,
         // read to see that the last one ended).
-        const keys = new Set(rows.map((r) => r.keyId)).size;
+        const keys = new Set(rows.map((r) => `${r.namespace}\u0000${r.key}`)).size;
         expect(rowsRead(root).get('Translation t') ?? 0, label).toBeLessThanOrEqual(3 * (keys + 1));
         // A rare text: the keys walked are those of its cells (found by the trigram index on PostgreSQL, by a scan
         // on the embedded database), not every key.
