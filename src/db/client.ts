@@ -21,6 +21,7 @@ import { replayTransactions, retryingFactory } from './connection-loss.js';
 import { releaseHistoryOf } from './statement-history.js';
 import { statementName } from './statement-names.js';
 import { withPreparedStatements } from './pglite-prepared.js';
+import { replacePGliteParser } from './pglite-parser.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -139,6 +140,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       import('pglite-prisma-adapter'),
     ]);
     const { PGlite } = pgliteModule;
+    // Before the first answer is parsed (pglite-parser.ts).
+    replacePGliteParser(pgliteModule.protocol);
     // It logs its queries to a copy of Prisma's debug history of its own.
     await releaseHistoryOf('pglite-prisma-adapter');
     const embeddedStartParams = [
