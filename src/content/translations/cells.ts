@@ -52,10 +52,9 @@ export interface CellView {
   isOverride: boolean;
 }
 
-/** A cell with the ids of its key and language, for the callers that group or write cells. */
+/** A cell with the id of its key, for the callers that group cells by key. */
 export interface TranslationCell extends CellView {
   keyId: number;
-  languageId: number;
 }
 
 export interface TranslationFilter {
@@ -96,8 +95,8 @@ function languageConditions(projectId: number, filter: TranslationFilter): Prism
 }
 
 /**
- * The cell of key ks and language l (both in scope), as the columns of a
- * TranslationCell plus the orders; a customer's override where it has text.
+ * The cell of key ks and language l (both in scope): the key's id and the
+ * columns a page shows (pageCell); a customer's override where it has text.
  */
 function cellColumns(customer: Customer): { columns: Prisma.Sql; joins: Prisma.Sql } {
   const overrideJoin = customer
@@ -108,12 +107,15 @@ function cellColumns(customer: Customer): { columns: Prisma.Sql; joins: Prisma.S
   const pick = (overrideColumn: Prisma.Sql, base: Prisma.Sql) =>
     customer ? sql`CASE WHEN ${override} THEN ${overrideColumn} ELSE ${base} END` : base;
   return {
-    columns: sql`ks.id AS "keyId", l.id AS "languageId", ks.key, ks.namespace, l.key AS language,
+    columns: sql`ks.id AS "keyId", ks.key, ks.namespace, l.key AS language,
       ${pick(sql`ct.text`, sql`coalesce(t.text, '')`)} AS text,
       ${pick(sql`ct."reviewStatus"::text`, sql`coalesce(t."reviewStatus"::text, 'NOT_REVIEWED')`)} AS "reviewStatus",
-      ${pick(sql`ct."lastModifiedAt"`, sql`t."lastModifiedAt"`)} AS "lastModifiedAt",
-      ${customer ? sql`${customer.key}::text` : sql`NULL::text`} AS "customerKey",
-      (${override}) IS TRUE AS "isOverride"`,
+      ${pick(sql`ct."lastModifiedAt"`, sql`t."lastModifiedAt"`)} AS "lastModifiedAt"${
+        customer
+          ? sql`,
+      (${override}) IS TRUE AS "isOverride"`
+          : empty
+      }`,
     // LATERAL with LIMIT 1 (never flattened into a join): one primary-key
     // lookup per cell, whatever the planner guesses
     // of how many keys a page has (its bounds are known only at run time).
@@ -134,15 +136,14 @@ function cellConditions(filter: TranslationFilter, alias = 'c'): Prisma.Sql | nu
   return conditions.length ? and(conditions) : null;
 }
 
-const CELL = sql`c."keyId", c."languageId", c.key, c.namespace, c.language, c.text, c."reviewStatus", c."lastModifiedAt", c."customerKey", c."isOverride"`;
-
 /**
  * A page's columns: what the page shows and nothing the service knows
  * without reading it. The ids stay out, and so do the customer's key and,
  * without a customer, "isOverride" (false): viewOf sets them. Each column is a
- * field of every row to send and decode; on the embedded database, whose
- * driver decodes a field in about 0.5 µs, the four took a 500-cell page's
- * statement from 5.2 to 7.0 ms (docs/benchmarks.md, "A page's columns").
+ * field of every row to send and decode: on the embedded database the four
+ * took a 500-cell page's statement from 5.2 to 7.0 ms with PGlite's own parser
+ * of answers, and about 0.25 ms more with pg-protocol's (docs/benchmarks.md,
+ * "A page's columns").
  */
 const pageCell = (customer: Customer, alias = 'c') => {
   const c = Prisma.raw(alias);
@@ -150,8 +151,8 @@ const pageCell = (customer: Customer, alias = 'c') => {
 };
 
 /** A page's rows as cells: the customer's key, and without a customer no override (set in place: no copy of 500 rows). */
-function viewOf(rows: Omit<CellView, 'customerKey' | 'isOverride'>[], customer: Customer): CellView[] {
-  const cells = rows as CellView[];
+function viewOf<T extends CellView>(rows: Omit<T, 'customerKey' | 'isOverride'>[], customer: Customer): T[] {
+  const cells = rows as T[];
   const key = customer?.key ?? null;
   if (customer) for (const cell of cells) cell.customerKey = key;
   else
@@ -472,8 +473,9 @@ export async function cellsOfKeys(
 ): Promise<TranslationCell[]> {
   if (keyIds.length === 0) return [];
   const onCells = cellConditions(filter);
-  return read<TranslationCell>(sql`/* translations:cells-of-keys */
-    SELECT ${CELL} FROM ${cellsOf(customer, keysById(projectId, filter, keyIds), languagesWhere(projectId, filter))} c
+  const rows = await read<TranslationCell>(sql`/* translations:cells-of-keys */
+    SELECT c."keyId", ${pageCell(customer)} FROM ${cellsOf(customer, keysById(projectId, filter, keyIds), languagesWhere(projectId, filter))} c
     ${onCells ? sql`WHERE ${onCells}` : empty}
     ${ORDER}`);
+  return viewOf(rows, customer);
 }

@@ -153,7 +153,6 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   }
   return {
     keyId: found!.key_id,
-    languageId: found!.language_id,
     key: request.key,
     namespace: request.namespace,
     language: request.language,
