@@ -10,8 +10,9 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, protocol } from '@electric-sql/pglite';
 import pg from 'pg';
+import { replacePGliteParser } from '../../src/db/pglite-parser.js';
 
 interface Options {
   db: 'pglite' | 'postgres';
@@ -34,6 +35,8 @@ if (options.db === 'postgres') {
   close = () => pool.end();
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'lms-bare-'));
+  // The driver at its best, as the service runs it: PGlite's answers parsed by pg-protocol (src/db/pglite-parser.ts).
+  replacePGliteParser(protocol);
   const db = new PGlite(join(dir, 'pglite'));
   await db.waitReady;
   query = async (sql, params) => (await db.query(sql, params)).rows;
