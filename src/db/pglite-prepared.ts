@@ -157,19 +157,17 @@ function resultOf(messages: Message[], parsers: Record<number, ValueParser>, opt
       convert = fields.map((f) => own?.[f.dataTypeID] ?? parsers[f.dataTypeID]);
     } else if (message.name === 'dataRow') {
       const values = (message as Extract<Message, { name: 'dataRow' }>).fields;
-      const value = (i: number) => {
+      const row = new Array<unknown>(values.length);
+      for (let i = 0; i < values.length; i++) {
         const text = values[i]!;
         const parser = convert[i];
-        return text === null ? null : parser ? parser(text, fields[i]!.dataTypeID) : text;
-      };
-      if (asArrays) {
-        const row = new Array<unknown>(values.length);
-        for (let i = 0; i < values.length; i++) row[i] = value(i);
-        rows.push(row);
-      } else {
-        const row: Record<string, unknown> = {};
-        for (let i = 0; i < values.length; i++) row[fields[i]!.name] = value(i);
-        rows.push(row);
+        row[i] = text === null ? null : parser ? parser(text, fields[i]!.dataTypeID) : text;
+      }
+      if (asArrays) rows.push(row);
+      else {
+        const object: Record<string, unknown> = {};
+        for (let i = 0; i < row.length; i++) object[fields[i]!.name] = row[i];
+        rows.push(object);
       }
     } else if (message.name === 'commandComplete') {
       return {
