@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceProcess, type ServiceProcess } from '../support/process.js';
+import { seedEmbeddedDatabase, startServiceProcess, type ServiceProcess } from '../support/process.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const ADMIN_TOKEN = 'lms_admin_cli_test_token_0123456789';
@@ -38,6 +38,7 @@ describe.runIf(process.env.TEST_DB_KIND === 'pglite')(
   () => {
     beforeAll(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'cli-admin-'));
+      seedEmbeddedDatabase(dataDir);
       env = {
         DATA_DIR: dataDir,
         ADMIN_EMAIL: 'ops@example.com',
