@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedEmbeddedDatabase, startServiceProcess, type ServiceProcess } from '../support/process.js';
+import { startServiceProcess, type ServiceProcess } from '../support/process.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const ADMIN_TOKEN = 'lms_admin_cli_test_token_0123456789';
@@ -37,8 +37,9 @@ describe.runIf(process.env.TEST_DB_KIND === 'pglite')(
   { timeout: 120_000 },
   () => {
     beforeAll(async () => {
+      // An empty DATA_DIR: the service's first start on the embedded default (initdb, migrations, the
+      // administrator) runs here for real, as `npm start` on a new machine runs it.
       dataDir = await mkdtemp(join(tmpdir(), 'cli-admin-'));
-      seedEmbeddedDatabase(dataDir);
       env = {
         DATA_DIR: dataDir,
         ADMIN_EMAIL: 'ops@example.com',
