@@ -3,7 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config.js';
+import { embeddedDataDir, type Config } from './config.js';
 import { PROJECT_DIR } from './paths.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -67,7 +67,7 @@ export interface Service {
 export function databaseOptions(config: Config): DatabaseOptions {
   if (config.databaseUrl) return { kind: 'postgres', url: config.databaseUrl };
   mkdirSync(config.dataDir, { recursive: true });
-  return { kind: 'pglite', dataDir: join(config.dataDir, 'pglite') };
+  return { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) };
 }
 
 /** Opens the database, migrates and seeds it. Tests pass an already open one. */

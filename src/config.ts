@@ -256,6 +256,11 @@ function secretKey(env: NodeJS.ProcessEnv): Buffer | undefined {
   return key;
 }
 
+/** Where the embedded database keeps its files inside DATA_DIR. */
+export function embeddedDataDir(dataDir: string): string {
+  return resolve(dataDir, 'pglite');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDatabase, withDatabase } from '../../scripts/lib/pg-admin.js';
 import { buildService, type Service } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { embeddedDataDir, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createAccount, createPersonalToken } from '../../src/accounts/accounts.js';
 
@@ -79,7 +79,7 @@ export async function startBenchService(
   const db = await openDatabase(
     databaseUrl
       ? { kind: 'postgres', url: databaseUrl, poolSize: 10 }
-      : { kind: 'pglite', dataDir: join(dataDir, 'pglite') },
+      : { kind: 'pglite', dataDir: embeddedDataDir(dataDir) },
   );
   const service = await buildService(config, { db, logger: false });
   const url = await service.app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,8 +3,8 @@
 // start of every run): it starts in about half the time of the sources through tsx, and it is what users run.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { inject } from 'vitest';
+import { embeddedDataDir } from '../../src/config.js';
 import { startServiceProcess as start, type ServiceProcess } from '../../scripts/lib/service-process.js';
 
 export { freePort, type ServiceProcess } from '../../scripts/lib/service-process.js';
@@ -20,7 +20,7 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
  * what happens after the first start, not about creating the database.
  */
 export function seedEmbeddedDatabase(dataDir: string): void {
-  const target = join(dataDir, 'pglite'); // databaseOptions in src/app.ts
+  const target = embeddedDataDir(dataDir);
   mkdirSync(target, { recursive: true });
   // The template is PGlite's dump of its data folder: a gzipped tar whose members are that folder's files.
   execFileSync('tar', ['-xzf', inject('pgliteTemplate'), '-C', target, '--no-same-owner'], { stdio: 'ignore' });

@@ -45,9 +45,8 @@ export default class LongFirstSequencer extends BaseSequencer {
     // order: the order makes the end predictable, it did not shorten it. Within a block, the long files
     // go first.
     const order = ['unit', 'browser', 'pglite', 'postgres'];
-    const projects = [...new Set(sorted.map((spec) => spec.project.name))].sort(
-      (a, b) => (order.indexOf(a) + 1 || order.length + 1) - (order.indexOf(b) + 1 || order.length + 1),
-    );
+    const place = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+    const projects = [...new Set(sorted.map((spec) => spec.project.name))].sort((a, b) => place(a) - place(b));
     return sorted
       .map((spec, index) => ({ spec, index }))
       .sort(
