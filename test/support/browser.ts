@@ -34,13 +34,21 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 
 /** The serious and critical axe-core violations of the page as it is. */
 export async function axeViolations(target: Page): Promise<string[]> {
-  await target.addScriptTag({ content: AXE });
+  // A page that stayed (no navigation since the last check) still has axe: inject it once.
+  if (!(await target.evaluate(() => 'axe' in window))) await target.addScriptTag({ content: AXE });
+  // Only violations are read: axe then skips building the selectors and nodes of every passing
+  // check (axe-core's resultTypes option). The design test's twenty checks: 39 s → 30 s alone.
   const result = await target.evaluate(async () =>
     (
       window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+        axe: {
+          run(
+            context: Document,
+            options: { resultTypes: string[] },
+          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
       }
-    ).axe.run(),
+    ).axe.run(document, { resultTypes: ['violations'] }),
   );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

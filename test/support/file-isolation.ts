@@ -1,6 +1,6 @@
-// The API and browser projects run their files one after another in the same
-// worker, sharing loaded modules (isolate: false), which saves each file the
-// seconds of loading the service. What a file changes outside its service is
+// Every project runs its files one after another in the same worker, sharing
+// loaded modules (isolate: false), which saves each file the seconds of
+// loading the service. What a file changes outside its service is
 // put back here: process.env (provider URLs and keys some files set) and
 // fake timers.
 import { afterAll, vi } from 'vitest';
