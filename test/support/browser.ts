@@ -6,7 +6,26 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/lib/chromium.js';
 import type { TestService } from './service.js';
 
-export const launchBrowser = launchChromium;
+let shared: Promise<Browser> | undefined;
+
+/**
+ * Chromium for a test file. The files of a worker run one after another and share its modules, so they
+ * share one browser too: each launch cost about a second of CPU. The file's handle closes only the
+ * contexts the file opened (its pages, cookies and storage); the browser goes with the worker's process.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  shared ??= launchChromium().then((browser) => {
+    browser.on('disconnected', () => (shared = undefined));
+    return browser;
+  });
+  const browser = await shared;
+  const closeContexts = async () => {
+    for (const context of browser.contexts()) await context.close();
+  };
+  return new Proxy(browser, {
+    get: (target, name) => (name === 'close' ? closeContexts : Reflect.get(target, name)),
+  });
+}
 
 /** A page in a fresh browser context (its own cookies: signed out). */
 export async function newPage(browser: Browser): Promise<Page> {
