@@ -20,7 +20,6 @@ const LONG_FIRST = [
   'test/api/gitsync.test.ts',
   'test/api/change-subscriptions.test.ts',
   'test/api/console-editor.test.ts',
-  'test/api/export-memory.test.ts',
   'test/api/deletion-findings-race.test.ts',
   'test/unit/formats/xml-stream.test.ts',
   'test/unit/db/pglite-checkpoints.test.ts',
