@@ -150,17 +150,35 @@ describe('the key panel assistant', () => {
       priceOutput: null,
       headerNames: ['X-Org'],
     });
-    // Saving again without touching the headers keeps them; a bad JSON is refused in words.
+    // Saving again without touching the headers keeps them. What is typed while the save is on its way stays
+    // in the form: the answer is held until the headers field has been edited.
+    let arrived!: () => void;
+    const stored = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const isSave = (postData: string | null) => postData?.includes('setLlmProviderSettings') ?? false;
+    await page.route('**/graphql', async (route) => {
+      if (!isSave(route.request().postData())) return route.fallback();
+      const response = await route.fetch();
+      arrived();
+      await released;
+      await route.fulfill({ response });
+    });
     await form.getByLabel('Model', { exact: true }).fill('console-model');
     await form.getByRole('button', { name: 'Save OpenAI-compatible server settings' }).click();
-    await expect
-      .poll(
-        async () =>
-          (await api.gql('{ llmProviderSettings(provider: LLM_OPENAI) { model headerNames } }')).data
-            .llmProviderSettings,
-      )
-      .toEqual({ model: 'console-model', headerNames: ['X-Org'] });
+    await stored;
+    expect((await api.gql('{ llmProviderSettings(provider: LLM_OPENAI) { model headerNames } }')).data).toEqual({
+      llmProviderSettings: { model: 'console-model', headerNames: ['X-Org'] },
+    });
     await form.getByLabel('Extra headers (JSON)').fill('{oops');
+    const answered = page.waitForResponse((response) => isSave(response.request().postData()));
+    release();
+    await (await answered).finished();
+    await page.unroute('**/graphql');
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await form.getByLabel('Extra headers (JSON)').inputValue()).toBe('{oops');
+    expect(await form.getByLabel('Model', { exact: true }).inputValue()).toBe('console-model');
+    // A bad JSON is refused in words.
     await form.getByRole('button', { name: 'Save OpenAI-compatible server settings' }).click();
     await form.getByRole('alert').filter({ hasText: 'Extra headers must be a JSON object' }).waitFor();
     // Back to the instance's settings for the next test.

@@ -4,7 +4,7 @@
 // instance's setting. Header values are write-only (only their names come
 // back), so leaving the headers field empty keeps them.
 import { useTranslation } from 'react-i18next';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
@@ -86,10 +86,15 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
   const name = t(`llmServers.${provider.name}`);
   const [{ data, error }] = useQuery({ query: SettingsQuery, variables: { projectToken, provider: provider.id } });
   const [, save] = useMutation(SaveSettings);
+  // Until the stored settings are shown the fields are read-only: showing them replaces the fields.
+  const loading = !data;
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [headerNames, setHeaderNames] = useState<string[]>([]);
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
+  // What is in the form now, for a save's answer to tell whether the user typed while it was on its way.
+  const current = useRef(draft);
+  current.current = draft;
   const show = (s: NonNullable<typeof data>['llmProviderSettings']) => {
     setDraft({
       ...EMPTY,
@@ -111,6 +116,7 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
   };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const sent = draft;
     let headers: { name: string; value: string }[] | null | undefined;
     if (draft.removeHeaders) headers = null;
     else if (draft.headers.trim()) {
@@ -134,6 +140,8 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
     if (result.error) return setFailure(messageOf(result.error));
     if (!result.data) return;
     setFailure('');
+    // The saved settings replace the form, unless it was edited meanwhile: then the edits stay, unsaved.
+    if (current.current !== sent) return setHeaderNames(result.data.setLlmProviderSettings.headerNames);
     show(result.data.setLlmProviderSettings);
     setStatus(t('llmServers.saved', { name }));
   };
@@ -157,6 +165,7 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
           value={draft.url}
           maxLength={2000}
           placeholder={provider.urlHint}
+          disabled={loading}
           onChange={(e) => set('url', e.target.value)}
         />
       </label>
@@ -166,12 +175,13 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
           value={draft.model}
           maxLength={200}
           placeholder={t('llmServers.modelPlaceholder')}
+          disabled={loading}
           onChange={(e) => set('model', e.target.value)}
         />
       </label>
       <label>
         {t('llmServers.format')}
-        <select value={draft.responseFormat} onChange={(e) => set('responseFormat', e.target.value)}>
+        <select value={draft.responseFormat} disabled={loading} onChange={(e) => set('responseFormat', e.target.value)}>
           <option value="">{t('llmServers.serviceSetting')}</option>
           {provider.formats.map((f) => (
             <option key={f} value={f}>
@@ -182,7 +192,11 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
       </label>
       <label>
         {t('llmServers.screenshots')}
-        <select value={draft.screenshots} onChange={(e) => set('screenshots', e.target.value as Draft['screenshots'])}>
+        <select
+          value={draft.screenshots}
+          disabled={loading}
+          onChange={(e) => set('screenshots', e.target.value as Draft['screenshots'])}
+        >
           <option value="">{t('llmServers.serviceSetting')}</option>
           <option value="yes">{t('llmServers.yes')}</option>
           <option value="no">{t('llmServers.no')}</option>
@@ -195,6 +209,7 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
           min={0}
           step="any"
           value={draft.priceInput}
+          disabled={loading}
           onChange={(e) => set('priceInput', e.target.value)}
         />
       </label>
@@ -205,6 +220,7 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
           min={0}
           step="any"
           value={draft.priceOutput}
+          disabled={loading}
           onChange={(e) => set('priceOutput', e.target.value)}
         />
       </label>
@@ -214,7 +230,7 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
           value={draft.headers}
           maxLength={10000}
           rows={2}
-          disabled={draft.removeHeaders}
+          disabled={loading || draft.removeHeaders}
           placeholder={
             headerNames.length ? t('llmServers.headersSet', { names: headerNames.join(', ') }) : '{"api-key": "…"}'
           }
@@ -231,7 +247,9 @@ function ProviderForm({ projectToken, provider }: { projectToken: string; provid
           {t('llmServers.removeHeaders', { names: headerNames.join(', ') })}
         </label>
       )}
-      <button type="submit">{t('llmServers.save', { name })}</button>
+      <button type="submit" disabled={loading}>
+        {t('llmServers.save', { name })}
+      </button>
       <p role="status" className="status">
         {status}
       </p>
