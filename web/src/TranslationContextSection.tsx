@@ -2,7 +2,7 @@
 // its description and each language's style instructions (formality, tone,
 // terms to keep). Owners and administrators edit them; others read them.
 import { useTranslation } from 'react-i18next';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './graphql';
 import { messageOf } from './feedback';
@@ -18,29 +18,39 @@ const SaveContext =
 
 export function TranslationContextSection({ projectToken }: { projectToken: string }) {
   const { t } = useTranslation();
-  const [{ data, error }, refetch] = useQuery({ query: ContextQuery, variables: { projectToken } });
+  const [{ data, error }] = useQuery({ query: ContextQuery, variables: { projectToken } });
   const [, save] = useMutation(SaveContext);
   const [description, setDescription] = useState('');
   const [styles, setStyles] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
+  type Context = NonNullable<typeof data>['translationContext'];
+  const show = (context: Context) => {
+    setDescription(context.description);
+    setStyles(Object.fromEntries(context.styles.map((s) => [s.languageKey, s.instructions])));
+  };
   useEffect(() => {
-    if (!data) return;
-    setDescription(data.translationContext.description);
-    setStyles(Object.fromEntries(data.translationContext.styles.map((s) => [s.languageKey, s.instructions])));
+    if (data) show(data.translationContext);
   }, [data]);
+  // What is in the form now, for a save's answer to tell whether the user typed while it was on its way.
+  const current = useRef({ description, styles });
+  current.current = { description, styles };
   const targets = (data?.project.languages ?? []).filter((l) => !l.isDefault);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const sent = current.current;
     const result = await save({
       projectToken,
       description,
       styles: targets.map((l) => ({ languageKey: l.key, instructions: styles[l.key] ?? '' })),
     });
     if (result.error) return setFailure(messageOf(result.error));
+    if (!result.data) return;
     setFailure('');
+    // The saved context replaces the form, unless it was edited meanwhile: then the edits stay, unsaved.
+    if (current.current.description === sent.description && current.current.styles === sent.styles)
+      show(result.data.setTranslationContext);
     setStatus(t('llmContext.saved'));
-    refetch({ requestPolicy: 'network-only' });
   };
   return (
     <section aria-labelledby="context-heading">
