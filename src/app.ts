@@ -202,6 +202,7 @@ export async function buildService(
           batch: config.findings.batch,
           lanes: config.findings.lanes,
           pollMs: config.findings.pollMs,
+          gapMs: config.findings.gapMs,
         });
   findings?.start();
   // The translation memory's word index on PostgreSQL, brought current off the write path (src/memory/term-updater.ts);

@@ -34,9 +34,15 @@ export interface Config {
   jobWorkers: number;
   /** Service processes on this machine sharing the port (src/cluster.ts); more than 1 needs PostgreSQL and Redis. */
   processes: number;
-  /** Quality-check findings (src/findings/): worker threads computing them (0: no updater on this instance), cells per batch, batches in flight. */
-  findings: { threads: number; batch: number; lanes: number; pollMs: number };
-  /** The translation memory's word index on PostgreSQL (src/memory/term-updater.ts): queue entries per round, the idle poll. */
+  /**
+   * Quality-check findings (src/findings/): worker threads computing them (0: no updater on this instance), cells per
+   * batch, batches in flight, the idle poll, the least time between two rounds' starts without a backlog.
+   */
+  findings: { threads: number; batch: number; lanes: number; pollMs: number; gapMs: number };
+  /**
+   * The translation memory's word index on PostgreSQL (src/memory/term-updater.ts): queue entries per round, the
+   * poll (the next round follows at once only after a full one).
+   */
   memoryTerms: { batch: number; pollMs: number };
   /** API requests per credential per minute; 0 disables the limit. */
   rateLimitPerMinute: number;
@@ -331,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batch: int(env, 'FINDINGS_BATCH', env.DATABASE_URL ? 2_000 : 1_000, 10, 100_000),
       lanes: int(env, 'FINDINGS_LANES', env.DATABASE_URL ? 2 : 1, 1, 8),
       pollMs: int(env, 'FINDINGS_POLL_MS', 1_000, 20, 600_000),
+      gapMs: int(env, 'FINDINGS_GAP_MS', 250, 0, 60_000),
     },
     memoryTerms: {
       batch: int(env, 'MEMORY_TERMS_BATCH', 2_000, 1, 1_000_000),

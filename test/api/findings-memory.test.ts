@@ -408,6 +408,54 @@ describe('the lanes of one-cell writes', () => {
   });
 });
 
+describe('the pace of one-cell writes', () => {
+  it('starts a round no sooner than the gap after the last one while there is no backlog: the writes between share one', async () => {
+    const created = await api.post('/api/v1/translations', {
+      content: [{ key: 'paced', language: 'en', text: 'Paced {name}' }],
+    });
+    expect(created.msg + created.status).toBe('OK200');
+    const updater = new FindingsUpdater({ owner: 'paced', lanes: 1, pollMs: 60_000, gapMs: 2_000 });
+    updater.start();
+    try {
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      const rounds = updater.stats.rounds;
+      // Ten writes over about a second: without the gap each started a round of its own (rounds take less).
+      for (let i = 0; i < 10; i++) {
+        const res = await api.patch('/api/v2/translations', { key: 'paced', language: 'de', text: `Hallo ${i}` });
+        expect(res.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      expect(updater.stats.rounds - rounds).toBeGreaterThanOrEqual(1);
+      expect(updater.stats.rounds - rounds).toBeLessThanOrEqual(3);
+    } finally {
+      await updater.stop();
+    }
+    const found = await service.db.prisma.$queryRaw<{ check: string }[]>`
+      SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
+       WHERE k.key = 'paced' AND l.key = 'de'`;
+    expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
+  });
+
+  it('stops at once while it waits out the gap', async () => {
+    const updater = new FindingsUpdater({ owner: 'paused', lanes: 1, pollMs: 60_000, gapMs: 60_000 });
+    updater.start();
+    await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+    await expect.poll(() => updater.stats.leases, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
+    const res = await api.patch('/api/v2/translations', { key: 'paced', language: 'de', text: 'Hallo {name}' });
+    expect(res.status).toBe(200);
+    // The write's round waits for the gap: the cell stays queued.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await queued()).toBe(1);
+    const started = performance.now();
+    await updater.stop();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const after = new FindingsUpdater({ owner: 'after-pause', lanes: 1, pollMs: 20 });
+    await drain(after);
+    await after.stop();
+  });
+});
+
 describe('the lanes of a backlog', () => {
   it('starts the second lane as soon as a round finds a backlog, not at its next poll', async () => {
     const updater = new FindingsUpdater({ owner: 'backlog', lanes: 2, batch: 7, pollMs: 60_000 });

@@ -8,7 +8,7 @@
 // On PGlite (an in-process index, no queue) the lookups must give the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { catchUpMemoryTerms } from '../../src/memory/term-updater.js';
+import { catchUpMemoryTerms, MemoryTermUpdater } from '../../src/memory/term-updater.js';
 import { normalise, similarityScore } from '../../src/memory/normalize.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
@@ -147,5 +147,32 @@ describe('the memory word index brought current off the write path', () => {
       expect(await indexDrift()).toEqual({ stale: 0, missing: 0 });
     }
     expect((await suggest('Open the settings now'))[0]).toEqual({ score: 100, source: 'Open the settings now' });
+  });
+
+  it('runs its next round at once only after a full batch; the rest waits for the poll', async () => {
+    if (!postgres()) return;
+    await catchUp();
+    const keys = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, language: 'en', text: `Paced text number ${i}` }));
+    // Five entries, batches of two: 2, 2, then 1 (not full), all before the poll's hour.
+    await write(keys('paced', 5));
+    expect(await queued()).toBe(5);
+    const updater = new MemoryTermUpdater({ batch: 2, pollMs: 3_600_000 });
+    updater.start();
+    try {
+      await expect.poll(queued, { timeout: 10_000, interval: 20 }).toBe(0);
+      // A round after the partial one would have come at once.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(updater.rounds).toBe(3);
+      // A write now waits for the poll.
+      await write(keys('later', 1));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await queued()).toBe(1);
+      expect(updater.rounds).toBe(3);
+    } finally {
+      await updater.stop();
+    }
+    await catchUp();
+    expect(await indexDrift()).toEqual({ stale: 0, missing: 0 });
   });
 });
