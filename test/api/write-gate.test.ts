@@ -15,6 +15,7 @@ import { envelope, startTestService, type TestService } from '../support/service
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
 import { openChange } from '../../src/content/changes.js';
+import { lookupElementsSql, type ValidElement } from '../../src/content/translations/v1-elements.js';
 import { storedCellEvents } from '../support/cell-events.js';
 
 let service: TestService;
@@ -559,5 +560,47 @@ describe('the gate on a large write inside a transaction', () => {
     }
     expect(await text('replanned', 'de')).toBe('Wieder 10');
     expect(await text('replanned', 'de', 'replanned')).toBe('Wieder 10');
+  });
+  it("keeps the generic plan of a one-cell v1 write's lookup, with a customer and without", async () => {
+    // As the gate's above: the lookup of one element, its rows an unnest of one-element arrays, was planned again at
+    // every execution on the embedded database once the project had a couple of thousand keys (each plan reading the
+    // size of every table it names; PostgreSQL kept the generic plan at this size).
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const many = Array.from({ length: 2_000 }, (_, i) => ({ key: `looked.${i}`, language: 'en', text: `Looked ${i}` }));
+    expect((await api.post('/api/v1/translations', { content: many })).status).toBe(200);
+    await db.$executeRawUnsafe('ANALYZE "TranslationKey", "Translation", "Language", "Customer"');
+    const element = (i: number, customerKey: string | null): ValidElement => ({
+      index: 0,
+      key: `looked.${i}`,
+      namespace: '',
+      language: 'de',
+      text: `Gesucht ${i}`,
+      description: null,
+      customerKey,
+    });
+    const literal = (v: unknown): string =>
+      v === null
+        ? 'NULL'
+        : Array.isArray(v)
+          ? `ARRAY[${v.map(literal).join(', ')}]::text[]`
+          : `'${String(v as string | number).replaceAll("'", "''")}'`;
+    for (const [name, customerKey] of [
+      ['base_lookup', null],
+      ['customer_lookup', 'replanned'],
+    ] as const) {
+      const sql = (i: number) => lookupElementsSql(projectId, [element(i, customerKey)], { filled: true });
+      const plans = await db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`PREPARE ${name} AS ${sql(0).text}`);
+        for (let i = 1; i <= 10; i++)
+          await tx.$executeRawUnsafe(`EXECUTE ${name}(${sql(i).values.map(literal).join(', ')})`);
+        const [row] = await tx.$queryRawUnsafe<{ generic: number; custom: number }[]>(
+          `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = '${name}'`,
+        );
+        await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
+        return row!;
+      });
+      expect({ name, ...plans }).toEqual({ name, generic: 5, custom: 5 });
+    }
   });
 });

@@ -105,23 +105,75 @@ interface LookupInput {
   cellCustomers: (string | null)[];
 }
 
+/**
+ * Parallel columns as rows. One row is a row of scalar parameters, not an unnest of one-element arrays:
+ * PostgreSQL estimates an unnest of a parameter at 100 rows, so the generic plan of the prepared statement looked
+ * dearer than one made for the actual arrays, and the lookup of a one-cell write was planned again at every
+ * execution (as the gate's was: gate.ts, inputSql).
+ */
+function rowsSql(columns: readonly [name: string, values: readonly (string | null)[]][]): Prisma.Sql {
+  const names = Prisma.raw(columns.map(([name]) => name).join(', '));
+  if (columns[0]![1].length === 1)
+    return Prisma.sql`SELECT ${Prisma.join(columns.map(([name, [value]]) => Prisma.sql`${value}::text AS ${Prisma.raw(name)}`))}`;
+  return Prisma.sql`SELECT * FROM unnest(${Prisma.join(columns.map(([, values]) => Prisma.sql`${values}::text[]`))}) AS u(${names})`;
+}
+
+/** `column` is one of `values`: an equality for one value, nothing for none (the plan's estimates, as rowsSql). */
+function oneOfSql(column: Prisma.Sql, values: readonly string[]): Prisma.Sql {
+  if (values.length === 0) return Prisma.sql`false`;
+  if (values.length === 1) return Prisma.sql`${column} = ${values[0]}::text`;
+  return Prisma.sql`${column} = ANY(${values}::text[])`;
+}
+
 function lookupSql(projectId: number, at: LookupInput): Prisma.Sql {
-  return Prisma.sql`/* translations:v1-lookup */
-  SELECT (SELECT coalesce(json_agg(json_build_array(k.id, k.namespace, k.key)), '[]')
-            FROM "TranslationKey" k JOIN unnest(${at.keyNamespaces}::text[], ${at.keyNames}::text[]) AS t(ns, name) ON k.namespace = t.ns AND k.key = t.name
-           WHERE k."projectId" = ${projectId})::text AS keys,
-         (SELECT coalesce(json_agg(json_build_array(l.id, l.key)), '[]') FROM "Language" l WHERE l."projectId" = ${projectId} AND l.key = ANY(${at.languages}::text[]))::text AS languages,
-         (SELECT coalesce(json_agg(json_build_array(c.id, c.key)), '[]') FROM "Customer" c WHERE c."projectId" = ${projectId} AND c.key = ANY(${at.customers}::text[]))::text AS customers,
-         (SELECT coalesce(json_agg(json_build_array(k.id, l.id, c.id)), '[]')
-            FROM unnest(${at.cellNamespaces}::text[], ${at.cellKeys}::text[], ${at.cellLanguages}::text[], ${at.cellCustomers}::text[]) AS e(ns, name, language, customer)
+  const keys = rowsSql([
+    ['ns', at.keyNamespaces],
+    ['name', at.keyNames],
+  ]);
+  const filled = at.cellKeys.length
+    ? Prisma.sql`(SELECT coalesce(json_agg(json_build_array(k.id, l.id, c.id)), '[]')
+            FROM (${rowsSql([
+              ['ns', at.cellNamespaces],
+              ['name', at.cellKeys],
+              ['language', at.cellLanguages],
+              ['customer', at.cellCustomers],
+            ])}) AS e
             JOIN "TranslationKey" k ON k."projectId" = ${projectId} AND k.namespace = e.ns AND k.key = e.name
             JOIN "Language" l ON l."projectId" = ${projectId} AND l.key = e.language
             LEFT JOIN "Customer" c ON c."projectId" = ${projectId} AND c.key = e.customer
            WHERE CASE WHEN e.customer IS NULL
                       THEN EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND t."languageId" = l.id AND t.text <> '')
                       ELSE EXISTS (SELECT 1 FROM "CustomerTranslation" t WHERE t."keyId" = k.id AND t."languageId" = l.id AND t."customerId" = c.id AND t.text <> '')
-                 END)::text AS filled,
+                 END)`
+    : Prisma.sql`'[]'`;
+  return Prisma.sql`/* translations:v1-lookup */
+  SELECT (SELECT coalesce(json_agg(json_build_array(k.id, k.namespace, k.key)), '[]')
+            FROM "TranslationKey" k JOIN (${keys}) AS t ON k.namespace = t.ns AND k.key = t.name
+           WHERE k."projectId" = ${projectId})::text AS keys,
+         (SELECT coalesce(json_agg(json_build_array(l.id, l.key)), '[]') FROM "Language" l WHERE l."projectId" = ${projectId} AND ${oneOfSql(Prisma.sql`l.key`, at.languages)})::text AS languages,
+         (SELECT coalesce(json_agg(json_build_array(c.id, c.key)), '[]') FROM "Customer" c WHERE c."projectId" = ${projectId} AND ${oneOfSql(Prisma.sql`c.key`, at.customers)})::text AS customers,
+         ${filled}::text AS filled,
          ${Prisma.raw(NEXT_CHANGE_ID)} AS change_id`;
+}
+
+/** The lookup's statement for these elements (lookupElements; a test checks its plans). */
+export function lookupElementsSql(
+  projectId: number,
+  elements: readonly ValidElement[],
+  options: { filled?: boolean } = {},
+): Prisma.Sql {
+  const keys = [...new Map(elements.map((e) => [keyRefId(e), e])).values()];
+  const cells = options.filled ? elements : [];
+  return lookupSql(projectId, {
+    keyNamespaces: keys.map((k) => k.namespace),
+    keyNames: keys.map((k) => k.key),
+    languages: [...new Set(elements.map((e) => e.language))],
+    customers: [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))],
+    cellNamespaces: cells.map((e) => e.namespace),
+    cellKeys: cells.map((e) => e.key),
+    cellLanguages: cells.map((e) => e.language),
+    cellCustomers: cells.map((e) => e.customerKey),
+  });
 }
 
 /**
@@ -135,10 +187,6 @@ export async function lookupElements(
   elements: readonly ValidElement[],
   options: { filled?: boolean } = {},
 ): Promise<ElementLookup> {
-  const keys = [...new Map(elements.map((e) => [keyRefId(e), e])).values()];
-  const languages = [...new Set(elements.map((e) => e.language))];
-  const customers = [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))];
-  const cells = options.filled ? elements : [];
   // Through the driver adapter, not the client's query interpreter (as the one-cell PATCH's lookup).
   const [row] = await readRows<{
     keys: string;
@@ -146,18 +194,7 @@ export async function lookupElements(
     customers: string;
     filled: string;
     change_id: bigint;
-  }>(
-    lookupSql(projectId, {
-      keyNamespaces: keys.map((k) => k.namespace),
-      keyNames: keys.map((k) => k.key),
-      languages,
-      customers,
-      cellNamespaces: cells.map((e) => e.namespace),
-      cellKeys: cells.map((e) => e.key),
-      cellLanguages: cells.map((e) => e.language),
-      cellCustomers: cells.map((e) => e.customerKey),
-    }),
-  );
+  }>(lookupElementsSql(projectId, elements, options));
   const pairs = (json: string) => (JSON.parse(json) as [number, string][]).map(([id, key]) => [key, id] as const);
   return {
     keys: new Map(
