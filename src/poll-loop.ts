@@ -20,6 +20,8 @@ export interface PollLoopOptions {
 export class PollLoop {
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
+  /** Pauses under way (pause): only stop ends them early. */
+  private readonly pauses = new Set<() => void>();
   private lanes: Promise<void>[] = [];
   /** Wakes so far: a lane whose round overlapped one runs again instead of sleeping. */
   private wakes = 0;
@@ -47,7 +49,13 @@ export class PollLoop {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake();
+    for (const end of [...this.pauses]) end();
     await Promise.all(this.lanes);
+  }
+
+  /** Waits `ms` inside a round (a worker pacing its rounds): a wake does not end it, stop does. */
+  pause(ms: number): Promise<void> {
+    return this.sleep(ms, this.pauses);
   }
 
   private async lane(): Promise<void> {
@@ -64,15 +72,15 @@ export class PollLoop {
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  private sleep(ms: number, waiting = this.sleepers): Promise<void> {
     return new Promise<void>((resolve) => {
-      const wake = () => {
+      const end = () => {
         clearTimeout(timer);
-        this.sleepers.delete(wake);
+        waiting.delete(end);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
-      this.sleepers.add(wake);
+      const timer = setTimeout(end, ms);
+      waiting.add(end);
     });
   }
 }

@@ -141,7 +141,7 @@ export class FindingsUpdater {
           // of the database's time (docs/benchmarks.md, "The findings updater's pace"). A backlog goes on at once.
           const wait = this.lastStart + this.gapMs - performance.now();
           if (!this.backlog && wait > 0) {
-            await this.pause(wait);
+            await this.loop.pause(wait);
             if (this.loop.stopping) return false;
           }
           this.lastStart = performance.now();
@@ -172,21 +172,7 @@ export class FindingsUpdater {
   async stop(): Promise<void> {
     running.delete(this);
     this.unregister?.();
-    const stopped = this.loop.stop();
-    for (const end of [...this.pauses]) end();
-    await stopped;
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.pauses.delete(end);
-        resolve();
-      };
-      const timer = setTimeout(end, ms);
-      this.pauses.add(end);
-    });
+    await this.loop.stop();
   }
 
   /**
@@ -313,8 +299,6 @@ export class FindingsUpdater {
   private backlog = true;
   /** When the last round started (performance.now()). */
   private lastStart = -Infinity;
-  /** Ends the pauses between rounds early (stop). */
-  private readonly pauses = new Set<() => void>();
   /** Times the updater was woken (a round that drained the queue goes on if it was woken meanwhile). */
   private wakes = 0;
   /** Cells per key of the last batch: how many keys the next lease looks at for `batch` cells. */

@@ -38,6 +38,14 @@ async function write(round: number): Promise<void> {
   expect(res.msg + res.status).toBe('OK200');
 }
 
+/** The checks of a cell's findings. */
+async function checksOf(key: string, language: string): Promise<string[]> {
+  const found = await service.db.prisma.$queryRaw<{ check: string }[]>`
+    SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
+     WHERE k.key = ${key} AND l.key = ${language}`;
+  return found.map((f) => f.check);
+}
+
 async function placeholderErrors(): Promise<number> {
   return service.db.prisma.finding.count({ where: { check: 'placeholders-missing', severity: 'error' } });
 }
@@ -401,10 +409,7 @@ describe('the lanes of one-cell writes', () => {
       await updater.stop();
     }
     // The last text's finding: the placeholder its source has.
-    const found = await service.db.prisma.$queryRaw<{ check: string }[]>`
-      SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
-       WHERE k.key = 'lanes' AND l.key = 'de'`;
-    expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
+    expect(await checksOf('lanes', 'de')).toEqual(['placeholders-missing']);
   });
 });
 
@@ -431,10 +436,7 @@ describe('the pace of one-cell writes', () => {
     } finally {
       await updater.stop();
     }
-    const found = await service.db.prisma.$queryRaw<{ check: string }[]>`
-      SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
-       WHERE k.key = 'paced' AND l.key = 'de'`;
-    expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
+    expect(await checksOf('paced', 'de')).toEqual(['placeholders-missing']);
   });
 
   it('stops at once while it waits out the gap', async () => {
