@@ -22,6 +22,7 @@ import { startBenchService } from './lib/service.js';
 import { setCompiledExecution } from '../src/http/compiled-documents.js';
 import { keyName, LANGUAGES, multiLanguageJson } from './lib/data.js';
 import { pendingFindings, updaterStats } from '../src/findings/updater.js';
+import { cellGroupStats } from '../src/content/translations/cell-groups.js';
 
 const { values } = parseArgs({
   options: {
@@ -114,6 +115,7 @@ try {
     const checkedPerRequest: number[] = [];
     const roundsPerRequest: number[] = [];
     const leasesPerRequest: number[] = [];
+    const groupsStart = cellGroupStats();
     for (let round = 0; round < Number(values.rounds) + 1; round++) {
       const compiled = !values.ab || round % 2 === 0;
       setCompiledExecution(compiled);
@@ -153,6 +155,12 @@ try {
     report(values.ab ? `${r.name} (compiled)` : r.name, perRequest);
     if (values.ab) report(`${r.name} (generic executor)`, generic);
     const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+    const groups = cellGroupStats();
+    const written = groups.writes - groupsStart.writes;
+    if (written)
+      console.log(
+        `${values.db} ${r.name}: ${written} one-cell writes in ${groups.statements - groupsStart.statements} statements (${groups.groups - groupsStart.groups} groups, ${groups.retried - groupsStart.retried} retried alone)`,
+      );
     console.log(
       `${values.db} ${r.name}: ${clients} client(s)${values.drain ? ', queue drained' : ''}: main thread median ${median(mainThread).toFixed(0)} µs, database backends ${monitor ? `${median(database).toFixed(0)} µs` : '(in the process)'}, cells checked ${median(checkedPerRequest).toFixed(2)} and findings rounds ${median(roundsPerRequest).toFixed(2)} (leases ${median(leasesPerRequest).toFixed(2)}) per request`,
     );

@@ -25,17 +25,26 @@ export type Expr = Prisma.Sql;
  * `project` (SQL expressions). Returns each batch's id and cell count n.
  * One batch unless `split`: a caller whose cells may number more than
  * BATCH_SPAN splits them (grouping costs a sort; the gate's chunks are far
- * smaller and it checks that they are).
+ * smaller and it checks that they are). `activity: 'per-cell'`: the cells
+ * have a column "activityId", and each change gets its batch (a group of
+ * one-cell writes, each its own change: translations/cell-groups.ts).
  */
-export function insertCellEventsSql(at: { activity: Expr; project: Expr; cells: Expr; split?: boolean }): Prisma.Sql {
+export function insertCellEventsSql(at: {
+  activity: Expr | 'per-cell';
+  project: Expr;
+  cells: Expr;
+  split?: boolean;
+}): Prisma.Sql {
   const agg = (column: string) => Prisma.raw(`array_agg(${column} ORDER BY ord)`);
+  const perCell = at.activity === 'per-cell';
+  const activity = at.activity === 'per-cell' ? Prisma.sql`"activityId"` : at.activity;
   return Prisma.sql`INSERT INTO "CellChangeBatch" (id, "activityId", "projectId", cells, "keyIds", "languageIds", "customerIds", keys, namespaces, "oldTexts", "newTexts", "oldStatuses", "newStatuses")
-      SELECT nextval('"CellChangeBatch_seq"') * ${SPAN}, ${at.activity}, ${at.project}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
+      SELECT nextval('"CellChangeBatch_seq"') * ${SPAN}, ${activity}, ${at.project}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
              CASE WHEN bool_or("customerId" IS NOT NULL) THEN ${agg('"customerId"')} END, ${agg('key')}, ${agg('namespace')},
              ${agg('"oldText"')}, ${agg('"newText"')}, ${agg('"oldStatus"')}, ${agg('"newStatus"')}
         FROM (${at.cells}) cells
-       ${at.split ? Prisma.sql`GROUP BY (ord - 1) / ${SPAN}` : Prisma.sql`HAVING count(*) > 0`}
-      RETURNING id, cells AS n`;
+       ${perCell ? Prisma.sql`GROUP BY "activityId"` : at.split ? Prisma.sql`GROUP BY (ord - 1) / ${SPAN}` : Prisma.sql`HAVING count(*) > 0`}
+      RETURNING id, cells AS n${perCell ? Prisma.sql`, "activityId"` : Prisma.empty}`;
 }
 
 /** Which events to read: batches `b` and, of each, which positions. */

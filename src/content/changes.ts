@@ -349,6 +349,46 @@ export function openChangeCtesSql(opening: Opening, counts: { cells: Prisma.Sql 
 }
 
 /**
+ * The CTEs `opening`, `activity`, `queued` and `automated` opening several
+ * changes in one statement, one per Opening (ids taken earlier, as bigints):
+ * the same INSERTs as openingCtes, over a row per change. `cells(id)` is the
+ * cell count of the change whose id is the SQL `id` (an expression of the
+ * enclosing statement). For the write gate's statement of a group of
+ * one-cell writes (translations/cell-groups.ts).
+ */
+export function openChangesCtesSql(openings: readonly Opening[], cells: (id: Prisma.Sql) => Prisma.Sql): Prisma.Sql {
+  const column = (i: number) => arrayLiteral(openings, (o) => o[i] as string | number | null);
+  const ids = arrayLiteral(openings, (o) => {
+    if (typeof o[0] !== 'bigint') throw new Error('a change opened in a group has its id');
+    return String(o[0]);
+  });
+  const revertOfs = arrayLiteral(openings, (o) => (o[8] === null ? null : String(o[8])));
+  return Prisma.sql`opening AS (
+       SELECT * FROM unnest(${ids}::bigint[], ${column(1)}::int[], ${column(2)}::text[], ${column(3)}::text[], ${column(4)}::text[], ${column(5)}::text[],
+                            ${column(6)}::jsonb[], ${column(7)}::int[], ${revertOfs}::bigint[], ${column(9)}::text[], ${column(10)}::int[], ${column(11)}::int[])
+         AS o(id, project_id, kind, actor_kind, actor_id, source, details, edits, revert_of, trigger, depth, self)
+     ), activity AS (
+       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells)
+       SELECT o.id, o.project_id, o.kind, o.actor_kind, o.actor_id, o.source, o.details, o.edits, o.revert_of, ${cells(Prisma.sql`o.id`)}
+         FROM opening o RETURNING id
+     ), queued AS (
+       ${queueWebhooksSql({ activity: Prisma.sql`o.id`, project: Prisma.sql`o.project_id`, trigger: Prisma.sql`o.trigger`, from: Prisma.sql`activity a JOIN opening o ON o.id = a.id` })}
+       RETURNING 1
+     ), automated AS (
+       ${queueRunsSql({
+         activity: Prisma.sql`o.id`,
+         project: Prisma.sql`o.project_id`,
+         triggers: automationTriggersSql(Prisma.sql`o.kind`),
+         sourceClass: sourceClassSql(Prisma.sql`o.actor_kind`, Prisma.sql`o.source`),
+         self: Prisma.sql`o.self`,
+         depth: Prisma.sql`o.depth`,
+         from: Prisma.sql`activity a JOIN opening o ON o.id = a.id`,
+       })}
+       RETURNING 1
+     )`;
+}
+
+/**
  * The statement opening a change by itself, with the values of
  * openChangeParams, not yet sent: for a caller that sends it in one batched
  * transaction with the statements writing the change's content

@@ -38,9 +38,11 @@ const REQUEUE = Prisma.sql`ON CONFLICT ("keyId") DO UPDATE SET generation = q.ge
  * the gate's `written` rows with the languages written, or every language
  * (null) when the default language's text is among them, since it is the
  * source the others are checked against; `project` is the SQL of the project
- * id.
+ * id. `ordered`: the entries are written in the order of their keys, as
+ * statements that may run side by side with others of their kind must lock
+ * them (a group of one-cell writes: translations/cell-groups.ts).
  */
-export function enqueueFindingsSql(project: Prisma.Sql): Prisma.Sql {
+export function enqueueFindingsSql(project: Prisma.Sql, ordered = false): Prisma.Sql {
   // `written` holds each cell once; plain aggregates (no DISTINCT, no ORDER BY)
   // let the keys be grouped by hashing instead of sorting the import's rows.
   // An entry's languages come out in any order: REQUEUE sorts them when it merges.
@@ -48,7 +50,7 @@ export function enqueueFindingsSql(project: Prisma.Sql): Prisma.Sql {
       SELECT w."keyId", ${project},
              CASE WHEN bool_or(w."languageId" = (SELECT dl.id FROM "Language" dl WHERE dl."projectId" = ${project} AND dl."isDefault"))
                   THEN NULL ELSE array_agg(w."languageId") END
-        FROM written w GROUP BY w."keyId"
+        FROM written w GROUP BY w."keyId"${ordered ? Prisma.sql` ORDER BY w."keyId"` : Prisma.empty}
       ${REQUEUE}`;
 }
 

@@ -1,4 +1,6 @@
-// One-cell writes (update-one.ts: one statement each) and their grouping. On PGlite, which
+// Small writes of a statement or a few (v1-elements.ts, a customer's override
+// in update-one.ts; a base cell's one-cell write is grouped by cell-groups.ts
+// instead, in one statement) and their grouping. On PGlite, which
 // runs one statement at a time and commits one transaction at a time, the
 // writes that arrive while a transaction is running wait in a queue, in
 // arrival order, and go together as the next transaction: one BEGIN/COMMIT

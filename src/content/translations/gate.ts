@@ -25,7 +25,14 @@
 import type { Db } from '../../db.js';
 import { arrayLiteral } from '../../db/array-literal.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { noteOpeningRow, openChangeCtesSql, OUTBOUND_QUEUED, type Change, type Opening } from '../changes.js';
+import {
+  noteOpeningRow,
+  openChangeCtesSql,
+  openChangesCtesSql,
+  OUTBOUND_QUEUED,
+  type Change,
+  type Opening,
+} from '../changes.js';
 import { BATCH_SPAN, insertCellEventsSql } from '../cell-events.js';
 import { touchKeysSql, type Cell } from './store.js';
 import { noteWrittenKeys } from '../written-keys.js';
@@ -158,14 +165,20 @@ interface GateInput {
   change: bigint;
   /** The statement opens the change itself, with these values (openChangeParams). */
   opening?: Opening;
-  /** With `opening`: keys whose last-seen time the statement sets. */
+  /** With `opening` or `openings`: keys whose last-seen time the statement sets. */
   touchKeyIds?: readonly number[];
+  /**
+   * A group of one-cell writes, each its own change (cell-groups.ts): the
+   * change each cell opens, in the order of `cells`. The statement answers a
+   * row per cell, what the cell's write alone would have answered.
+   */
+  openings?: readonly Opening[];
   parts: GateParts;
 }
 
 /** Whether the statement writes the cells' change events (always when it opens the change). */
-const writesEvents = (input: Pick<GateInput, 'opening' | 'parts'>) =>
-  input.parts.cellEvents || input.opening !== undefined;
+const writesEvents = (input: Pick<GateInput, 'opening' | 'openings' | 'parts'>) =>
+  input.parts.cellEvents || input.opening !== undefined || input.openings !== undefined;
 
 /**
  * The cells as rows (key_id, language_id[, customer_id], text, status, ord).
@@ -176,8 +189,14 @@ const writesEvents = (input: Pick<GateInput, 'opening' | 'parts'>) =>
  * every execution (about 1 ms of the database's CPU; docs/benchmarks.md, "The
  * write gate's plans"). With one row in every plan the generic one is kept.
  */
-function inputSql(table: Table, cells: readonly Cell[]): Prisma.Sql {
+function inputSql(table: Table, cells: readonly Cell[], openings?: readonly Opening[]): Prisma.Sql {
   const customerColumn = table.customer ? Prisma.sql`, customer_id` : Prisma.empty;
+  if (openings) {
+    // A group: each cell with the change it opens (its id, taken by the write's lookup).
+    if (table.customer) throw new Error('a group of one-cell writes writes base cells');
+    return Prisma.sql`SELECT * FROM unnest(${arrayLiteral(cells, (c) => c.keyId)}::int[], ${arrayLiteral(cells, (c) => c.languageId)}::int[], ${arrayLiteral(cells, (c) => c.text)}::text[], ${arrayLiteral(cells, (c) => c.reviewStatus ?? null)}::text[], ${arrayLiteral(openings, (o) => String(o[0] as bigint))}::bigint[]) WITH ORDINALITY
+        AS t(key_id, language_id, text, status, change, ord)`;
+  }
   if (cells.length === 1) {
     const [c] = cells as [Cell];
     const customer = table.customer ? Prisma.sql`, ${c.customerId}::int AS customer_id` : Prisma.empty;
@@ -206,8 +225,9 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
     ? Prisma.sql`("keyId", "languageId", "customerId")`
     : Prisma.sql`("keyId", "languageId")`;
   const customerOut = table.customer ? Prisma.sql`, "customerId"` : Prisma.empty;
-  return Prisma.sql`/* translations:gate */ WITH input AS (
-      ${inputSql(table, input.cells)}
+  const group = input.openings;
+  return Prisma.sql`/* ${Prisma.raw(group ? 'translations:gate-group' : 'translations:gate')} */ WITH input AS (
+      ${inputSql(table, input.cells, group)}
     ), checked AS (${
       events
         ? Prisma.sql`
@@ -251,10 +271,10 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
         ? Prisma.sql`, events AS (
       -- The change events of the written cells (src/content/cell-events.ts), in this same statement.
       ${insertCellEventsSql({
-        activity: change,
+        activity: group ? 'per-cell' : change,
         project,
         cells: Prisma.sql`
-        SELECT c.ord, w."keyId", w."languageId", ${table.customer ? Prisma.sql`w."customerId"` : Prisma.sql`NULL::int`} AS "customerId", c.key_name AS key, c.key_namespace AS namespace,
+        SELECT c.ord,${group ? Prisma.sql` c.change AS "activityId",` : Prisma.empty} w."keyId", w."languageId", ${table.customer ? Prisma.sql`w."customerId"` : Prisma.sql`NULL::int`} AS "customerId", c.key_name AS key, c.key_namespace AS namespace,
                c.old_text AS "oldText", w.text AS "newText", c.old_status AS "oldStatus", w."reviewStatus" AS "newStatus"
           FROM written w JOIN checked c ON c.key_id = w."keyId" AND c.language_id = w."languageId"${table.customer ? Prisma.sql` AND c.customer_id = w."customerId"` : Prisma.empty}`,
       })}
@@ -263,32 +283,64 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
     }${
       findings
         ? Prisma.sql`, findings_queued AS (
-      ${enqueueFindingsSql(project)}
+      ${enqueueFindingsSql(project, group !== undefined)}
     )`
         : Prisma.empty
-    }, ${input.opening && input.touchKeyIds?.length ? Prisma.sql`touched AS (${touchKeysSql(input.projectId, input.touchKeyIds)}), ` : Prisma.empty}${
-      input.opening
-        ? openChangeCtesSql(input.opening, {
-            // The change is opened here, with its cell count (its events are written by the CTEs above).
-            cells: Prisma.sql`(SELECT count(*)::int FROM written)`,
-          })
-        : Prisma.sql`counted AS (
+    }, ${(input.opening || group) && input.touchKeyIds?.length ? Prisma.sql`touched AS (${touchKeysSql(input.projectId, input.touchKeyIds)}), ` : Prisma.empty}${
+      group
+        ? openChangesCtesSql(
+            group,
+            // Each change's cell count: its batch of events (none when its cell was not written).
+            (id) => Prisma.sql`coalesce((SELECT e.n FROM events e WHERE e."activityId" = ${id}), 0)::int`,
+          )
+        : input.opening
+          ? openChangeCtesSql(input.opening, {
+              // The change is opened here, with its cell count (its events are written by the CTEs above).
+              cells: Prisma.sql`(SELECT count(*)::int FROM written)`,
+            })
+          : Prisma.sql`counted AS (
       -- The change's cell count.
       UPDATE "Activity" SET cells = cells + (SELECT count(*)::int FROM written) WHERE id = ${change}
     )`
     }
-    SELECT w_counts.inserted, w_counts.updated, c_counts.locked, c_counts.over_limit,
-           (SELECT coalesce(json_agg(json_build_object(
-                     'keyId', key_id, 'languageId', language_id, 'customerId', ${table.customer ? Prisma.sql`customer_id` : Prisma.sql`NULL`},
-                     'key', key_name, 'namespace', key_namespace, 'reason', refusal, 'length', length, 'charactersLimit', chars_limit)
-                   ORDER BY ord), '[]')::text
+    ${
+      group
+        ? groupAnswerSql()
+        : Prisma.sql`SELECT w_counts.inserted, w_counts.updated, c_counts.locked, c_counts.over_limit,
+           (SELECT coalesce(json_agg(${refusalJsonSql(table, 'r')} ORDER BY r.ord), '[]')::text
               FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${input.listed}::int) r) AS refusals,
            -- A one-cell write answers with the row it wrote (update-one.ts): no statement to read it back.
            w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified,
            ${input.opening ? OUTBOUND_QUEUED : Prisma.sql`false`} AS outbound
       FROM (SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written) w_counts
       CROSS JOIN (SELECT count(*) FILTER (WHERE refusal = 'LOCKED')::int AS locked, count(*) FILTER (WHERE refusal = 'CHARACTERS_LIMIT')::int AS over_limit FROM checked) c_counts
-      LEFT JOIN (SELECT * FROM written LIMIT 1) w ON true`;
+      LEFT JOIN (SELECT * FROM written LIMIT 1) w ON true`
+    }`;
+}
+
+/** A refused cell as the JSON object of a Refusal (its columns in `checked`). */
+function refusalJsonSql(table: Table, row: 'r' | 'c'): Prisma.Sql {
+  const r = Prisma.raw(row);
+  return Prisma.sql`json_build_object(
+                     'keyId', ${r}.key_id, 'languageId', ${r}.language_id, 'customerId', ${table.customer ? Prisma.sql`${r}.customer_id` : Prisma.sql`NULL`},
+                     'key', ${r}.key_name, 'namespace', ${r}.key_namespace, 'reason', ${r}.refusal, 'length', ${r}.length, 'charactersLimit', ${r}.chars_limit)`;
+}
+
+/**
+ * The answer of a group's statement: a Row per cell, in input order, as the
+ * cell's write alone would have answered (its counts, its refusal, the row
+ * written).
+ */
+function groupAnswerSql(): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(w.inserted, false)::int AS inserted, coalesce(NOT w.inserted, false)::int AS updated,
+           (c.refusal IS NOT DISTINCT FROM 'LOCKED')::int AS locked, (c.refusal IS NOT DISTINCT FROM 'CHARACTERS_LIMIT')::int AS over_limit,
+           CASE WHEN c.refusal IS NULL THEN '[]' ELSE json_build_array(${refusalJsonSql(BASE_TABLE, 'c')})::text END AS refusals,
+           w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified,
+           ${OUTBOUND_QUEUED} AS outbound
+      FROM input i
+      LEFT JOIN checked c ON c.ord = i.ord
+      LEFT JOIN written w ON w."keyId" = i.key_id AND w."languageId" = i.language_id
+     ORDER BY i.ord`;
 }
 
 const BASE_TABLE: Table = { name: Prisma.sql`"Translation"`, customer: false };
@@ -394,6 +446,47 @@ export function planGate(projectId: number, cells: readonly Cell[], options: Gat
       return result;
     },
   };
+}
+
+/** A one-cell write of a group (cell-groups.ts): its base cell and the change it opens (with its id). */
+export interface GroupedWrite {
+  cell: Cell;
+  opening: Opening;
+  /** planGate's `replace`. */
+  replace: boolean | 'empty';
+  /** The statement also sets the last-seen time of the cell's key (v1 POST's rule 2: touchKeyIds). */
+  touch: boolean;
+}
+
+/**
+ * The one statement of a group of one-cell writes of a project, each its own
+ * change: distinct base cells, all with a review status or all without, all
+ * with the same `replace` and `touch`, each written as planGate writes it
+ * alone with its `opening`. It answers a Row per write, in order: what the
+ * write's own statement would have answered (its planGate's `result` reads it).
+ */
+export function groupGateSql(projectId: number, writes: readonly GroupedWrite[]): Prisma.Sql {
+  const [first] = writes as [GroupedWrite];
+  if (writes.some((w) => w.replace !== first.replace || w.touch !== first.touch))
+    throw new Error('a group of one-cell writes has one replace mode and one touch rule');
+  const cells = writes.map((w) => w.cell);
+  if (cells.some((c) => c.customerId !== null)) throw new Error('a group of one-cell writes writes base cells');
+  if (new Set(cells.map((c) => `${c.keyId}:${c.languageId}`)).size !== cells.length)
+    throw new Error('a group of one-cell writes writes each cell once');
+  const anyStatus = cells.some((c) => c.reviewStatus !== undefined);
+  if (anyStatus && !cells.every((c) => c.reviewStatus !== undefined))
+    throw new Error('a group of one-cell writes sets the review status of all its cells or of none');
+  return gateSql(BASE_TABLE, {
+    projectId,
+    cells,
+    anyStatus,
+    mode: first.replace === 'empty' ? 'empty' : first.replace ? 'always' : 'never',
+    listed: 1,
+    change: first.opening[0] as bigint,
+    openings: writes.map((w) => w.opening),
+    touchKeyIds: first.touch ? [...new Set(cells.map((c) => c.keyId))].sort((a, b) => a - b) : undefined,
+    parts: ALL_PARTS,
+  });
 }
 
 /** Adds the refusals of one gate call to a running total (chunked writes). */

@@ -11,6 +11,7 @@ import { describeKey, keyRef } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
 import { NEXT_CHANGE_ID, openChangeParams } from '../changes.js';
 import { runBatched } from './batched-writes.js';
+import { writeOneCell } from './cell-groups.js';
 import { planGate, refusalSql, type Refusal, type Row } from './gate.js';
 import { refusalText } from './rules.js';
 import type { ReviewStatus } from './store.js';
@@ -82,8 +83,9 @@ function lookupSql(projectId: number, request: ReturnType<typeof parse>): Prisma
  * Two statements and no transaction: the lookup above; the write gate's
  * statement, which also opens the change (its Activity row, webhooks queued,
  * cell count and event range) and returns the written row as the answer — one
- * statement is atomic by itself; on PGlite grouped with the one-cell writes
- * that arrive meanwhile (batched-writes.ts). The gate applies its rules again in its own
+ * statement is atomic by itself; a base cell's in one statement with the
+ * one-cell writes of the project that arrive meanwhile (cell-groups.ts), a
+ * customer's override through batched-writes.ts. The gate applies its rules again in its own
  * statement: a key locked in between is still refused (its change then
  * records no cell).
  */
@@ -140,7 +142,10 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   };
   const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
   const gate = planGate(projectId, [cell], { replace: true, change, opening });
-  const rows = (await runBatched(() => gate.statements(db), gate.single)) as Row[][];
+  // A base cell is written alone or with the one-cell writes of its project that arrive meanwhile (cell-groups.ts).
+  const rows = customer
+    ? ((await runBatched(() => gate.statements(db), gate.single)) as Row[][])
+    : [[await writeOneCell({ projectId, cell, opening, replace: true, touch: false, single: gate.single! })]];
   const [refusal] = gate.result(rows).refusals;
   if (refusal) throw refuse(refusal);
   const written = rows[0]![0]!;

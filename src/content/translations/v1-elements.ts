@@ -7,6 +7,7 @@ import { prisma, type Db } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { NEXT_CHANGE_ID, noteOpeningRow, openChangeParams, openChangeQuery, type Change } from '../changes.js';
 import { runBatched } from './batched-writes.js';
+import { writeOneCell } from './cell-groups.js';
 import { readRows } from '../../db/read-rows.js';
 import { planGate, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
@@ -250,9 +251,22 @@ export function planElementWrite(
     ...(oneTable ? { opening, touchKeyIds: touch } : {}),
   });
   const before = oneTable ? 0 : (touch.length ? 1 : 0) + 1;
+  // One base cell, and last-seen set for its key or for none: a write cell-groups.ts may group with others.
+  const [cell] = cells;
+  const one =
+    cells.length === 1 && cell!.customerId === null && touch.every((k) => k === cell!.keyId) ? cell : undefined;
   return {
     /** The write as its one statement's SQL when it is one (the gate's, one table): run alone through readRows. */
     single: oneTable ? gate.single : undefined,
+    /** A one-cell write of a base cell, for cell-groups.ts (its `single` is the statement it runs alone). */
+    grouped: one && {
+      projectId,
+      cell: one,
+      opening,
+      replace: options.replace,
+      touch: touch.length > 0,
+      single: gate.single!,
+    },
     statements: (db: Db) => [
       ...(!oneTable && touch.length
         ? [db.$executeRaw(Prisma.sql`/* keys:touch */ ${touchKeysSql(projectId, touch)}`)]
@@ -271,15 +285,20 @@ export function planElementWrite(
 type Plan = ReturnType<typeof planElementWrite>;
 
 /**
- * Runs a write planned with the ids the lookup found, in one batched
- * transaction (grouped with other one-cell writes on PGlite); or, when keys or
+ * Runs a write planned with the ids the lookup found: one base cell's in one
+ * statement with the one-cell writes of its project that arrive meanwhile
+ * (cell-groups.ts), any other in one batched transaction (grouped with other
+ * small writes on PGlite: batched-writes.ts); or, when keys or
  * languages must be created first (`prepare` creates them and plans the
  * write with their ids), in one interactive transaction.
  */
 export async function runElementWrite<P extends Plan>(
   plan: P | ((tx: Db) => Promise<P>),
 ): Promise<{ plan: P; rows: unknown[] }> {
-  if (typeof plan !== 'function') return { plan, rows: await runBatched(() => plan.statements(prisma()), plan.single) };
+  if (typeof plan !== 'function') {
+    if (plan.grouped) return { plan, rows: [[await writeOneCell(plan.grouped)]] };
+    return { plan, rows: await runBatched(() => plan.statements(prisma()), plan.single) };
+  }
   return prisma().$transaction(async (tx) => {
     const planned = await plan(tx);
     const rows: unknown[] = [];

@@ -1,0 +1,270 @@
+// One-cell writes that arrive together go as one statement of the write gate
+// (src/content/translations/cell-groups.ts), each still its own change: its
+// Activity row with its cell count, its batch of events, its webhook
+// deliveries, its findings entry and its own answer. A group whose statement
+// fails is written again write by write; the same cell twice in a burst is
+// written by two statements; a group held by a lock does not hold the writes
+// of its project that come after it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prisma } from '../../src/db.js';
+import { cellGroupStats, SLOW_MS } from '../../src/content/translations/cell-groups.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { projectApi, type ProjectApi } from '../support/project-api.js';
+import { storedCellEvents } from '../support/cell-events.js';
+
+const KEYS = 40;
+
+let service: TestService;
+let api: ProjectApi;
+let projectId: number;
+
+/** The UPDATE_TRANSLATION changes of the project since `after` (an activity id), oldest first. */
+async function changesAfter(after: bigint) {
+  return prisma().activity.findMany({
+    where: { projectId, id: { gt: after }, details: { path: ['operation'], equals: 'UPDATE_TRANSLATION' } },
+    select: { id: true, cells: true },
+    orderBy: { id: 'asc' },
+  });
+}
+
+async function lastActivity(): Promise<bigint> {
+  const last = await prisma().activity.findFirst({
+    where: { projectId },
+    orderBy: { id: 'desc' },
+    select: { id: true },
+  });
+  return last?.id ?? 0n;
+}
+
+const patch = (key: string, language: string, text: string) =>
+  api.patch('/api/v2/translations', { key, language, text });
+
+describe('grouped one-cell writes', () => {
+  beforeAll(async () => {
+    service = await startTestService();
+    api = await projectApi(service, await service.account(), 'Groups');
+    const content = Array.from({ length: KEYS }, (_, i) => [
+      { key: `k${i}`, language: 'en', text: `Source ${i}` },
+      { key: `k${i}`, language: 'de', text: `Alt ${i}` },
+    ]).flat();
+    expect((await api.post('/api/v1/translations', { content })).status).toBe(200);
+    projectId = (await prisma().translationKey.findFirstOrThrow({ where: { key: 'k0' } })).projectId;
+    // Every change of the project queues a delivery: each grouped write must queue its own.
+    expect((await api.post('/api/v2/webhooks', { url: 'http://127.0.0.1:9/hook', triggers: ['CHANGE'] })).status).toBe(
+      200,
+    );
+  });
+  afterAll(async () => service?.close());
+
+  it('writes a burst in fewer statements than writes, each write its own change, events, delivery and answer', async () => {
+    const after = await lastActivity();
+    const before = cellGroupStats();
+    // Source and translation cells alike: a source text queues its whole key for the checks.
+    const writes = Array.from({ length: 30 }, (_, i) => ({
+      key: `k${i}`,
+      language: i % 3 === 0 ? 'en' : 'de',
+      text: `Burst ${i}`,
+    }));
+    const answers = await Promise.all(writes.map((w) => patch(w.key, w.language, w.text)));
+    answers.forEach((answer, i) => {
+      expect(answer.status).toBe(200);
+      expect(answer.data).toMatchObject({ ...writes[i], reviewStatus: 'NOT_REVIEWED' });
+      expect(Date.parse(answer.data.lastModifiedAt)).toBeGreaterThan(0);
+    });
+    const stats = cellGroupStats();
+    expect(stats.writes - before.writes).toBe(30);
+    expect(stats.groups - before.groups).toBeGreaterThan(0);
+    expect(stats.statements - before.statements).toBeLessThan(30);
+    expect(stats.retried - before.retried).toBe(0);
+
+    const changes = await changesAfter(after);
+    expect(changes).toHaveLength(30);
+    expect(changes.every((c) => c.cells === 1)).toBe(true);
+    const written = new Set<string>();
+    for (const change of changes) {
+      const events = await storedCellEvents(prisma(), { activityId: change.id });
+      expect(events).toHaveLength(1);
+      const [event] = events;
+      const i = Number(event!.key.slice(1));
+      expect(event).toMatchObject({
+        key: `k${i}`,
+        newText: `Burst ${i}`,
+        oldText: i % 3 === 0 ? `Source ${i}` : `Alt ${i}`,
+      });
+      written.add(event!.key);
+    }
+    expect(written.size).toBe(30);
+    const deliveries = await prisma().webhookDelivery.groupBy({
+      by: ['activityId'],
+      where: { activityId: { in: changes.map((c) => c.id) } },
+      _count: true,
+    });
+    expect(deliveries).toHaveLength(30);
+    expect(deliveries.every((d) => d._count === 1)).toBe(true);
+    const texts = (await api.get('/api/v2/translations?size=200')).data as {
+      key: string;
+      language: string;
+      text: string;
+    }[];
+    for (const w of writes) expect(texts.find((t) => t.key === w.key && t.language === w.language)?.text).toBe(w.text);
+  });
+
+  it('queues each written cell for the quality checks, a source text its whole key', async () => {
+    // The checks of the writes above are done first.
+    for (let i = 0; i < 400 && (await prisma().findingQueue.count()) > 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const keyIds = new Map(
+      (await prisma().translationKey.findMany({ where: { projectId } })).map((k) => [k.id, k.key] as const),
+    );
+    // Two source texts gain a placeholder (their German cells, not written, now miss it); ten German texts gain one.
+    const writes = Array.from({ length: 12 }, (_, i) =>
+      i < 2
+        ? { key: `k${20 + i}`, language: 'en', text: `Source {name} ${i}` }
+        : { key: `k${20 + i}`, language: 'de', text: `Hallo {name} ${i}` },
+    );
+    const answers = await Promise.all(writes.map((w) => patch(w.key, w.language, w.text)));
+    for (const answer of answers) expect(answer.status).toBe(200);
+    const expected = writes.map((w, i) => `${w.key}:${i < 2 ? 'placeholders-missing' : 'placeholders-extra'}`).sort();
+    let found: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const findings = await prisma().finding.findMany({
+        where: { projectId, check: { in: ['placeholders-missing', 'placeholders-extra'] } },
+        select: { keyId: true, check: true },
+      });
+      found = findings.map((f) => `${keyIds.get(f.keyId)}:${f.check}`).sort();
+      if (expected.every((e) => found.includes(e))) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(found).toEqual(expect.arrayContaining(expected));
+  });
+
+  it('writes the same cell twice in a burst by two statements, each its own change', async () => {
+    const after = await lastActivity();
+    const before = cellGroupStats();
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => patch('k5', 'de', `Twice ${i}`)),
+      ...Array.from({ length: 6 }, (_, i) => patch(`k${10 + i}`, 'de', `Once ${i}`)),
+    ]);
+    for (const answer of answers) expect(answer.status).toBe(200);
+    expect(cellGroupStats().retried - before.retried).toBe(0);
+    const changes = await changesAfter(after);
+    expect(changes).toHaveLength(12);
+    expect(changes.every((c) => c.cells === 1)).toBe(true);
+    const final = (await api.get('/api/v2/translations?key=k5&language=de')).data[0].text as string;
+    // The cell holds the text of the last of its changes, and that change's event says so.
+    const events = await storedCellEvents(prisma(), { projectId });
+    const last = events.filter((e) => e.key === 'k5' && e.newText.startsWith('Twice')).at(-1);
+    expect(last?.newText).toBe(final);
+  });
+
+  it('groups one-cell v1 POSTs by their replace rule, each setting its key last-seen', async () => {
+    const after = await lastActivity();
+    const seenBefore = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    const before = cellGroupStats();
+    const post = (key: string, text: string, replace: boolean) =>
+      api.post(`/api/v1/translations${replace ? '?importOptions=REPLACE_TRANSLATION_IF_FOUND' : ''}`, {
+        content: [{ key, language: 'de', text }],
+      });
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => post(`k${30 + i}`, `Replaced ${i}`, true)),
+      ...Array.from({ length: 10 }, (_, i) => post(`k${20 + i}`, `Kept? ${i}`, false)),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.data.processedWithWarnings).toBe(false);
+    }
+    const stats = cellGroupStats();
+    expect(stats.writes - before.writes).toBe(20);
+    expect(stats.groups - before.groups).toBeGreaterThan(0);
+    expect(stats.retried - before.retried).toBe(0);
+    const texts = (await api.get('/api/v2/translations?language=de&size=200')).data as { key: string; text: string }[];
+    const textOf = (key: string) => texts.find((t) => t.key === key)?.text;
+    for (let i = 0; i < 10; i++) {
+      expect(textOf(`k${30 + i}`)).toBe(`Replaced ${i}`);
+      expect(textOf(`k${20 + i}`)).not.toBe(`Kept? ${i}`);
+    }
+    const changes = await prisma().activity.findMany({
+      where: { projectId, id: { gt: after } },
+      select: { cells: true, details: true },
+    });
+    expect(changes).toHaveLength(20);
+    expect(changes.every((c) => (c.details as { operation: string }).operation === 'IMPORT_TRANSLATIONS_V1')).toBe(
+      true,
+    );
+    expect(changes.map((c) => c.cells).sort()).toEqual([...Array(10).fill(0), ...Array(10).fill(1)]);
+    const keys = await prisma().translationKey.findMany({
+      where: { projectId, key: { in: Array.from({ length: 20 }, (_, i) => `k${20 + i}`) } },
+      select: { lastSeenAt: true },
+    });
+    expect(keys).toHaveLength(20);
+    for (const k of keys) expect(k.lastSeenAt!.getTime()).toBeGreaterThan(seenBefore.getTime());
+  });
+
+  it('writes a group again write by write when its statement fails', async () => {
+    // Refuses any statement that opens more than one change: a group's, never a single write's.
+    await prisma().$executeRawUnsafe(`CREATE FUNCTION refuse_groups() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF (SELECT count(*) FROM opened) > 1 THEN RAISE EXCEPTION 'a group'; END IF;
+        RETURN NULL;
+      END $$`);
+    await prisma().$executeRawUnsafe(`CREATE TRIGGER refuse_groups AFTER INSERT ON "Activity"
+      REFERENCING NEW TABLE AS opened FOR EACH STATEMENT EXECUTE FUNCTION refuse_groups()`);
+    try {
+      const after = await lastActivity();
+      const before = cellGroupStats();
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => patch(`k${i}`, 'de', `Retried ${i}`)));
+      answers.forEach((answer, i) => {
+        expect(answer.status).toBe(200);
+        expect(answer.data.text).toBe(`Retried ${i}`);
+      });
+      expect(cellGroupStats().retried - before.retried).toBeGreaterThan(0);
+      const changes = await changesAfter(after);
+      expect(changes).toHaveLength(20);
+      expect(changes.every((c) => c.cells === 1)).toBe(true);
+    } finally {
+      await prisma().$executeRawUnsafe(`DROP TRIGGER refuse_groups ON "Activity"`);
+      await prisma().$executeRawUnsafe(`DROP FUNCTION refuse_groups()`);
+    }
+  });
+
+  it.runIf(process.env.TEST_DB_KIND === 'postgres')(
+    'a write held by a lock does not hold the writes after it',
+    async () => {
+      const key = await prisma().translationKey.findFirstOrThrow({ where: { projectId, key: 'k1' } });
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      // Another transaction holds the cell k1/de (as a long import would) until the writes behind it are answered.
+      const holder = prisma().$transaction(
+        async (tx) => {
+          await tx.$queryRawUnsafe(
+            `SELECT 1 FROM "Translation" t JOIN "Language" l ON l.id = t."languageId" WHERE t."keyId" = $1 AND l.key = 'de' FOR UPDATE OF t`,
+            key.id,
+          );
+          locked();
+          await held;
+        },
+        { timeout: 30_000 },
+      );
+      await isLocked;
+      const blocked = patch('k1', 'de', 'After the lock');
+      await new Promise((r) => setTimeout(r, 20));
+      const others = Promise.all(Array.from({ length: 5 }, (_, i) => patch(`k${2 + i}`, 'de', `Meanwhile ${i}`)));
+      // Answered while k1 is still locked, or not within 5 s: then they waited for it (the lock is let go either way).
+      const first = await Promise.race([
+        others.then(() => 'answered'),
+        new Promise((r) => setTimeout(() => r('waited'), 5_000)),
+      ]);
+      release();
+      await holder;
+      expect(first).toBe('answered');
+      for (const answer of await others) expect(answer.status).toBe(200);
+      const answer = await blocked;
+      expect(answer.status).toBe(200);
+      expect(answer.data.text).toBe('After the lock');
+      expect(SLOW_MS).toBeLessThan(5_000);
+    },
+  );
+});
