@@ -23,6 +23,7 @@ import { setCompiledExecution } from '../src/http/compiled-documents.js';
 import { keyName, LANGUAGES, multiLanguageJson } from './lib/data.js';
 import { pendingFindings, updaterStats } from '../src/findings/updater.js';
 import { cellGroupStats } from '../src/content/translations/cell-groups.js';
+import { lookupGroupStats } from '../src/content/translations/update-one.js';
 
 const { values } = parseArgs({
   options: {
@@ -116,6 +117,7 @@ try {
     const roundsPerRequest: number[] = [];
     const leasesPerRequest: number[] = [];
     const groupsStart = cellGroupStats();
+    const lookupsStart = lookupGroupStats();
     for (let round = 0; round < Number(values.rounds) + 1; round++) {
       const compiled = !values.ab || round % 2 === 0;
       setCompiledExecution(compiled);
@@ -156,10 +158,10 @@ try {
     if (values.ab) report(`${r.name} (generic executor)`, generic);
     const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
     const groups = cellGroupStats();
-    const written = groups.writes - groupsStart.writes;
+    const written = groups.items - groupsStart.items;
     if (written)
       console.log(
-        `${values.db} ${r.name}: ${written} one-cell writes in ${groups.statements - groupsStart.statements} statements (${groups.groups - groupsStart.groups} groups, ${groups.retried - groupsStart.retried} retried alone)`,
+        `${values.db} ${r.name}: ${written} one-cell writes in ${groups.statements - groupsStart.statements} statements (${groups.groups - groupsStart.groups} groups, ${groups.retried - groupsStart.retried} retried alone); ${lookupGroupStats().items - lookupsStart.items} one-cell lookups in ${lookupGroupStats().statements - lookupsStart.statements} statements`,
       );
     console.log(
       `${values.db} ${r.name}: ${clients} client(s)${values.drain ? ', queue drained' : ''}: main thread median ${median(mainThread).toFixed(0)} µs, database backends ${monitor ? `${median(database).toFixed(0)} µs` : '(in the process)'}, cells checked ${median(checkedPerRequest).toFixed(2)} and findings rounds ${median(roundsPerRequest).toFixed(2)} (leases ${median(leasesPerRequest).toFixed(2)}) per request`,

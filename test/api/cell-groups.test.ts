@@ -7,7 +7,9 @@
 // of its project that come after it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db.js';
-import { cellGroupStats, SLOW_MS } from '../../src/content/translations/cell-groups.js';
+import { cellGroupStats } from '../../src/content/translations/cell-groups.js';
+import { lookupGroupStats } from '../../src/content/translations/update-one.js';
+import { SLOW_MS } from '../../src/db/statement-groups.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { storedCellEvents } from '../support/cell-events.js';
@@ -72,7 +74,7 @@ describe('grouped one-cell writes', () => {
       expect(Date.parse(answer.data.lastModifiedAt)).toBeGreaterThan(0);
     });
     const stats = cellGroupStats();
-    expect(stats.writes - before.writes).toBe(30);
+    expect(stats.items - before.items).toBe(30);
     expect(stats.groups - before.groups).toBeGreaterThan(0);
     expect(stats.statements - before.statements).toBeLessThan(30);
     expect(stats.retried - before.retried).toBe(0);
@@ -107,6 +109,45 @@ describe('grouped one-cell writes', () => {
       text: string;
     }[];
     for (const w of writes) expect(texts.find((t) => t.key === w.key && t.language === w.language)?.text).toBe(w.text);
+  });
+
+  it('looks up a burst of PATCHes together, each answered as alone: written, unknown key or language, locked, a customer', async () => {
+    expect((await api.post('/api/v1/customers', { key: 'acme' })).status).toBe(200);
+    expect((await api.patch('/api/v1/translation-keys?key=k38', { lock: true })).status).toBe(200);
+    const before = lookupGroupStats();
+    const requests = [
+      ...Array.from({ length: 8 }, (_, i) => ({ key: `k${i}`, language: 'de', text: `Looked up ${i}` })),
+      { key: 'no-such-key', language: 'de', text: 'x' },
+      { key: 'k1', language: 'xx', text: 'x' },
+      { key: 'k38', language: 'de', text: 'locked' },
+      { key: 'k2', language: 'de', customerId: 'acme', text: 'Acme 2' },
+      { key: 'k3', language: 'de', customerId: 'nobody', text: 'x' },
+      { key: 'k4', language: 'en', reviewStatus: 'REVIEWED' },
+    ];
+    const answers = await Promise.all(requests.map((r) => api.patch('/api/v2/translations', r)));
+    const after = lookupGroupStats();
+    expect(after.items - before.items).toBe(requests.length);
+    expect(after.groups - before.groups).toBeGreaterThan(0);
+    expect(after.retried - before.retried).toBe(0);
+    answers.slice(0, 8).forEach((answer, i) => {
+      expect(answer.status).toBe(200);
+      expect(answer.data).toMatchObject({ key: `k${i}`, language: 'de', text: `Looked up ${i}` });
+    });
+    expect(answers[8]).toMatchObject({ status: 404 });
+    expect(answers[8]!.msg).toMatch(/no-such-key/);
+    expect(answers[9]).toMatchObject({ status: 404 });
+    expect(answers[9]!.msg).toMatch(/xx/);
+    expect(answers[10]).toMatchObject({ status: 409 });
+    expect(answers[10]!.msg).toMatch(/locked/);
+    expect(answers[11]).toMatchObject({ status: 200, data: { key: 'k2', text: 'Acme 2' } });
+    expect((await api.get('/api/v2/translations?key=k2&language=de&customerId=acme')).data[0].text).toBe('Acme 2');
+    expect((await api.get('/api/v2/translations?key=k2&language=de')).data[0].text).toBe('Looked up 2');
+    expect(answers[12]).toMatchObject({ status: 404 });
+    expect(answers[12]!.msg).toMatch(/nobody/);
+    expect(answers[13]).toMatchObject({ status: 200, data: { key: 'k4', language: 'en', reviewStatus: 'REVIEWED' } });
+    expect(answers[13]!.data.text).toBe((await api.get('/api/v2/translations?key=k4&language=en')).data[0].text);
+    expect((await api.get('/api/v2/translations?key=k38&language=de')).data[0].text).not.toBe('locked');
+    expect((await api.patch('/api/v1/translation-keys?key=k38', { lock: false })).status).toBe(200);
   });
 
   it('queues each written cell for the quality checks, a source text its whole key', async () => {
@@ -175,7 +216,7 @@ describe('grouped one-cell writes', () => {
       expect(answer.data.processedWithWarnings).toBe(false);
     }
     const stats = cellGroupStats();
-    expect(stats.writes - before.writes).toBe(20);
+    expect(stats.items - before.items).toBe(20);
     expect(stats.groups - before.groups).toBeGreaterThan(0);
     expect(stats.retried - before.retried).toBe(0);
     const texts = (await api.get('/api/v2/translations?language=de&size=200')).data as { key: string; text: string }[];

@@ -4,6 +4,8 @@
 // translation stays unchanged.
 import { prisma } from '../../db.js';
 import { readRows } from '../../db/read-rows.js';
+import { arrayLiteral } from '../../db/array-literal.js';
+import { statementGroups } from '../../db/statement-groups.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { AppError, badRequest, conflict, notFound, said } from '../../errors.js';
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
@@ -50,34 +52,82 @@ interface Lookup {
   change_id: bigint | null;
 }
 
+/** What a lookup reads of a request, as SQL: parameters (one lookup) or the columns of a group's row. */
+interface LookupFields {
+  namespace: Prisma.Sql;
+  key: Prisma.Sql;
+  language: Prisma.Sql;
+  /** The customer's key, or NULL for the base translation. */
+  customer: Prisma.Sql;
+  /** The new text, or NULL when only the status is written. */
+  text: Prisma.Sql;
+}
+
 /**
- * One statement: the key, the language, the customer, the cell as it is, what
- * the write gate's rules say about the new text (refusalSql), and the id of
- * the change to open — taken only when the write can go ahead.
+ * One row: the key, the language, the customer, the cell as it is, what the
+ * write gate's rules say about the new text (refusalSql), and the id of the
+ * change to open — taken only when the write can go ahead.
  */
-function lookupSql(projectId: number, request: ReturnType<typeof parse>): Prisma.Sql {
+function lookupRowSql(projectId: number, f: LookupFields): Prisma.Sql {
   // Whether the write is a customer's override (its key, else NULL).
-  const customer = Prisma.sql`${request.customerKey}::text`;
+  const customer = Prisma.sql`${f.customer}::text`;
   const base = Prisma.sql`${customer} IS NULL`;
-  return Prisma.sql`/* translations:update-one-lookup */
-  SELECT k.id AS key_id, l.id AS language_id, c.id AS customer_id,
+  return Prisma.sql`SELECT k.id AS key_id, l.id AS language_id, c.id AS customer_id,
          CASE WHEN ${base} THEN t.text ELSE ct.text END AS current_text,
          CASE WHEN ${base} THEN t."reviewStatus" ELSE ct."reviewStatus" END::text AS current_status,
          CASE WHEN ${base} THEN t."lastModifiedAt" ELSE ct."lastModifiedAt" END AS current_modified,
          r.refusal, char_length(r.text)::int AS length, k."charactersLimit" AS chars_limit,
          CASE WHEN k.id IS NOT NULL AND l.id IS NOT NULL AND (${base} OR c.id IS NOT NULL) AND r.refusal IS NULL THEN ${Prisma.raw(NEXT_CHANGE_ID)} END AS change_id
     FROM (SELECT 1) one
-    LEFT JOIN "TranslationKey" k ON k."projectId" = ${projectId} AND k.namespace = ${request.namespace} AND k.key = ${request.key}
-    LEFT JOIN "Language" l ON l."projectId" = ${projectId} AND l.key = ${request.language}
+    LEFT JOIN "TranslationKey" k ON k."projectId" = ${projectId} AND k.namespace = ${f.namespace} AND k.key = ${f.key}
+    LEFT JOIN "Language" l ON l."projectId" = ${projectId} AND l.key = ${f.language}
     LEFT JOIN "Customer" c ON ${customer} IS NOT NULL AND c."projectId" = ${projectId} AND c.key = ${customer}
     LEFT JOIN "Translation" t ON ${base} AND t."keyId" = k.id AND t."languageId" = l.id
     LEFT JOIN "CustomerTranslation" ct ON ct."keyId" = k.id AND ct."languageId" = l.id AND ct."customerId" = c.id
     CROSS JOIN LATERAL (
       SELECT x.text, ${refusalSql({ key: 'k', text: Prisma.sql`x.text`, existing: 'e', mode: Prisma.sql`'always'` })} AS refusal
-        FROM (SELECT coalesce(${request.text ?? null}::text, CASE WHEN ${base} THEN t.text ELSE ct.text END, '') AS text) x
+        FROM (SELECT coalesce(${f.text}::text, CASE WHEN ${base} THEN t.text ELSE ct.text END, '') AS text) x
         LEFT JOIN (SELECT coalesce(t."keyId", ct."keyId") AS "keyId", CASE WHEN ${base} THEN t.text ELSE ct.text END AS text) e ON true
     ) r`;
 }
+
+type Request = ReturnType<typeof parse> & { projectId: number };
+
+/**
+ * The lookups of one-cell writes, each alone or, when several requests of a
+ * project wait together, in one statement (src/db/statement-groups.ts): its
+ * rows, one per request in order, are what each lookup alone would read.
+ */
+const lookups = statementGroups<Request, Lookup>({
+  lane: (r) => String(r.projectId),
+  max: 32,
+  async alone(r) {
+    const row = lookupRowSql(r.projectId, {
+      namespace: Prisma.sql`${r.namespace}`,
+      key: Prisma.sql`${r.key}`,
+      language: Prisma.sql`${r.language}`,
+      customer: Prisma.sql`${r.customerKey}`,
+      text: Prisma.sql`${r.text ?? null}`,
+    });
+    return (await readRows<Lookup>(Prisma.sql`/* translations:update-one-lookup */ ${row}`))[0]!;
+  },
+  together: (group) =>
+    readRows<Lookup>(Prisma.sql`/* translations:update-one-lookups */
+      SELECT r.* FROM unnest(${arrayLiteral(group, (r) => r.namespace)}::text[], ${arrayLiteral(group, (r) => r.key)}::text[],
+                             ${arrayLiteral(group, (r) => r.language)}::text[], ${arrayLiteral(group, (r) => r.customerKey)}::text[],
+                             ${arrayLiteral(group, (r) => r.text ?? null)}::text[]) WITH ORDINALITY AS i(namespace, key, language, customer, text, ord)
+      CROSS JOIN LATERAL (${lookupRowSql(group[0]!.projectId, {
+        namespace: Prisma.sql`i.namespace`,
+        key: Prisma.sql`i.key`,
+        language: Prisma.sql`i.language`,
+        customer: Prisma.sql`i.customer`,
+        text: Prisma.sql`i.text`,
+      })}) r
+      ORDER BY i.ord`),
+});
+
+/** Lookups sent and the requests they carried (tests, benchmarks). */
+export const lookupGroupStats = lookups.stats;
 
 /**
  * Two statements and no transaction: the lookup above; the write gate's
@@ -94,14 +144,14 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   const address = { key: request.key, namespace: request.namespace };
   const db = prisma();
   // Through the driver adapter, not the client's query interpreter (as the gate's statement, batched-writes.ts).
-  const [found] = await readRows<Lookup>(lookupSql(projectId, request));
-  if (found!.key_id === null) throw notFound(said('key-not-found', { key: keyRef(address) }));
-  if (found!.language_id === null) throw notFound(said('language-not-found', { language: request.language }));
-  if (request.customerKey && found!.customer_id === null)
+  const found = await lookups.run({ ...request, projectId });
+  if (found.key_id === null) throw notFound(said('key-not-found', { key: keyRef(address) }));
+  if (found.language_id === null) throw notFound(said('language-not-found', { language: request.language }));
+  if (request.customerKey && found.customer_id === null)
     throw notFound(said('customer-not-found', { customer: request.customerKey }));
-  const customer = request.customerKey ? { id: found!.customer_id!, key: request.customerKey } : null;
+  const customer = request.customerKey ? { id: found.customer_id!, key: request.customerKey } : null;
   // An empty override means "use the base translation": there is no customer text to review.
-  if (customer && request.text === undefined && !found!.current_text) {
+  if (customer && request.text === undefined && !found.current_text) {
     throw notFound(
       `customer '${customer.key}' has no translation of ${describeKey(address)} in '${request.language}'; send text to create one`,
     );
@@ -109,35 +159,35 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   // Optimistic concurrency (the web console): refuse to overwrite a cell that changed since the writer read it.
   if (
     input.expectedLastModifiedAt &&
-    (found!.current_modified?.getTime() ?? 0) !== input.expectedLastModifiedAt.getTime()
+    (found.current_modified?.getTime() ?? 0) !== input.expectedLastModifiedAt.getTime()
   ) {
     throw new AppError('CONFLICT', said('changed-since-read', { key: keyRef(address), language: request.language }), {
       current: {
-        text: found!.current_text ?? '',
-        reviewStatus: found!.current_status ?? 'NOT_REVIEWED',
-        lastModifiedAt: found!.current_modified?.toISOString() ?? null,
+        text: found.current_text ?? '',
+        reviewStatus: found.current_status ?? 'NOT_REVIEWED',
+        lastModifiedAt: found.current_modified?.toISOString() ?? null,
       },
     });
   }
   const refuse = (refusal: Refusal) =>
     refusal.reason === 'LOCKED' ? conflict(refusalText(refusal)) : badRequest(refusalText(refusal));
-  if (found!.refusal) {
+  if (found.refusal) {
     throw refuse({
-      keyId: found!.key_id,
-      languageId: found!.language_id,
+      keyId: found.key_id,
+      languageId: found.language_id,
       customerId: customer?.id ?? null,
       ...address,
-      reason: found!.refusal,
-      length: found!.length,
-      charactersLimit: found!.chars_limit,
+      reason: found.refusal,
+      length: found.length,
+      charactersLimit: found.chars_limit,
     });
   }
-  const change = { id: BigInt(found!.change_id!), projectId };
+  const change = { id: BigInt(found.change_id!), projectId };
   const cell = {
-    keyId: found!.key_id,
-    languageId: found!.language_id,
+    keyId: found.key_id,
+    languageId: found.language_id,
     customerId: customer?.id ?? null,
-    text: request.text ?? found!.current_text ?? '',
+    text: request.text ?? found.current_text ?? '',
     reviewStatus: request.reviewStatus,
   };
   const opening = openChangeParams(change, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
@@ -153,11 +203,11 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
   // was written (the same text again, or a writer in between) or when an empty
   // customer text lets the base translation show through.
   if (written.written_text === null || (customer && written.written_text === '')) {
-    const [answer] = await cellsOfKeys(projectId, [found!.key_id], customer, { language: request.language });
+    const [answer] = await cellsOfKeys(projectId, [found.key_id], customer, { language: request.language });
     return answer!;
   }
   return {
-    keyId: found!.key_id,
+    keyId: found.key_id,
     key: request.key,
     namespace: request.namespace,
     language: request.language,
