@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db.js';
 import { cellGroupStats } from '../../src/content/translations/cell-groups.js';
 import { lookupGroupStats } from '../../src/content/translations/update-one.js';
+import { v1LookupGroupStats } from '../../src/content/translations/v1-elements.js';
 import { SLOW_MS } from '../../src/db/statement-groups.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
@@ -240,6 +241,45 @@ describe('grouped one-cell writes', () => {
     });
     expect(keys).toHaveLength(20);
     for (const k of keys) expect(k.lastSeenAt!.getTime()).toBeGreaterThan(seenBefore.getTime());
+  });
+
+  it('looks up a burst of v1 writes together, each answered as alone: a new key, unknown names, a customer', async () => {
+    const before = v1LookupGroupStats();
+    const replace = '/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND';
+    const [fresh, ghost, acme, patched, missing, ...plain] = await Promise.all([
+      api.post(replace, { content: [{ key: 'fresh', language: 'de', text: 'Neu' }] }),
+      api.post(replace, { content: [{ key: 'k5', language: 'de', customerId: 'ghost', text: 'x' }] }),
+      api.post(replace, { content: [{ key: 'k6', language: 'de', customerId: 'acme', text: 'Acme 6' }] }),
+      api.patch('/api/v1/translations', { content: [{ key: 'k7', language: 'de', text: 'Patched 7' }] }),
+      api.patch('/api/v1/translations', { content: [{ key: 'nope', language: 'de', text: 'x' }] }),
+      ...Array.from({ length: 8 }, (_, i) =>
+        api.post(replace, { content: [{ key: `k${10 + i}`, language: 'de', text: `Plain ${i}` }] }),
+      ),
+    ]);
+    const after = v1LookupGroupStats();
+    expect(after.items - before.items).toBe(13);
+    expect(after.groups - before.groups).toBeGreaterThan(0);
+    expect(after.retried - before.retried).toBe(0);
+    expect(fresh!.data.processedWithWarnings).toBe(false);
+    expect(ghost!.data.processedWithWarnings).toBe(true);
+    expect(ghost!.data.message).toMatch(/customer 'ghost' not found/);
+    expect(acme!.data.processedWithWarnings).toBe(false);
+    expect(patched!.data).toEqual({ numberOfUpdates: 1, numberOfFailures: 0, numberOfInserts: 0, failures: [] });
+    expect(missing!.data).toEqual({
+      numberOfUpdates: 0,
+      numberOfFailures: 1,
+      numberOfInserts: 0,
+      failures: ["content[0]: key 'nope' is not in the project"],
+    });
+    for (const answer of plain) expect(answer.data.processedWithWarnings).toBe(false);
+    const text = async (query: string) => (await api.get(`/api/v2/translations?language=de&${query}`)).data[0]?.text;
+    expect(await text('key=fresh')).toBe('Neu');
+    expect(await text('key=k6&customerId=acme')).toBe('Acme 6');
+    expect(await text('key=k7')).toBe('Patched 7');
+    for (let i = 0; i < 8; i++) expect(await text(`key=k${10 + i}`)).toBe(`Plain ${i}`);
+    // Each request opened its own change (the request naming only an unknown customer opened one too, with no cell).
+    const ids = await prisma().activity.findMany({ where: { projectId }, orderBy: { id: 'desc' }, take: 13 });
+    expect(new Set(ids.map((a) => a.id)).size).toBe(13);
   });
 
   it('writes a group again write by write when its statement fails', async () => {

@@ -8,6 +8,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { NEXT_CHANGE_ID, noteOpeningRow, openChangeParams, openChangeQuery, type Change } from '../changes.js';
 import { runBatched } from './batched-writes.js';
 import { writeOneCell } from './cell-groups.js';
+import { statementGroups } from '../../db/statement-groups.js';
 import { readRows } from '../../db/read-rows.js';
 import { planGate, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
@@ -80,6 +81,51 @@ export function checkElements(
   return { valid, problems };
 }
 
+interface LookupRow {
+  keys: string;
+  languages: string;
+  customers: string;
+  filled: string;
+  change_id: bigint;
+}
+
+interface LookupRequest {
+  projectId: number;
+  elements: readonly ValidElement[];
+  filled: boolean;
+}
+
+/** Requests of at most this many elements are looked up together with the others waiting meanwhile. */
+const GROUPED_ELEMENTS = 16;
+
+/** Through the driver adapter, not the client's query interpreter (as the one-cell PATCH's lookup). */
+async function lookupAlone(r: LookupRequest): Promise<LookupRow> {
+  return (await readRows<LookupRow>(lookupElementsSql(r.projectId, r.elements, { filled: r.filled })))[0]!;
+}
+
+/**
+ * Lookups of small requests of a project (src/db/statement-groups.ts): a
+ * group reads what all its requests name in one statement, and each request
+ * gets that answer (a map holding more names than its own elements does not
+ * change what it finds of them) with a change id of its own.
+ */
+const lookups = statementGroups<LookupRequest, LookupRow>({
+  lane: (r) => `${r.projectId}:${r.filled}`,
+  max: 32,
+  alone: lookupAlone,
+  async together(group) {
+    const elements = group.flatMap((r) => r.elements);
+    const [row] = await readRows<Omit<LookupRow, 'change_id'> & { change_ids: string }>(
+      lookupElementsSql(group[0]!.projectId, elements, { filled: group[0]!.filled, changes: group.length }),
+    );
+    const ids = JSON.parse(row!.change_ids) as string[];
+    return group.map((_, i) => ({ ...row!, change_id: BigInt(ids[i]!) }));
+  },
+});
+
+/** Lookups sent and the requests they carried (tests, benchmarks). */
+export const v1LookupGroupStats = lookups.stats;
+
 /** What the elements name that exists now, by name, and the id of the change a write opens. */
 export interface ElementLookup {
   /** keyRefId → id */
@@ -126,7 +172,8 @@ function oneOfSql(column: Prisma.Sql, values: readonly string[]): Prisma.Sql {
   return Prisma.sql`${column} = ANY(${values}::text[])`;
 }
 
-function lookupSql(projectId: number, at: LookupInput): Prisma.Sql {
+/** `changes`: how many change ids to take (a group of lookups, one per request: change_ids, a JSON array). */
+function lookupSql(projectId: number, at: LookupInput, changes = 1): Prisma.Sql {
   const keys = rowsSql([
     ['ns', at.keyNamespaces],
     ['name', at.keyNames],
@@ -154,27 +201,35 @@ function lookupSql(projectId: number, at: LookupInput): Prisma.Sql {
          (SELECT coalesce(json_agg(json_build_array(l.id, l.key)), '[]') FROM "Language" l WHERE l."projectId" = ${projectId} AND ${oneOfSql(Prisma.sql`l.key`, at.languages)})::text AS languages,
          (SELECT coalesce(json_agg(json_build_array(c.id, c.key)), '[]') FROM "Customer" c WHERE c."projectId" = ${projectId} AND ${oneOfSql(Prisma.sql`c.key`, at.customers)})::text AS customers,
          ${filled}::text AS filled,
-         ${Prisma.raw(NEXT_CHANGE_ID)} AS change_id`;
+         ${
+           changes === 1
+             ? Prisma.sql`${Prisma.raw(NEXT_CHANGE_ID)} AS change_id`
+             : Prisma.sql`(SELECT json_agg((${Prisma.raw(NEXT_CHANGE_ID)})::text) FROM generate_series(1, ${changes}::int))::text AS change_ids`
+         }`;
 }
 
 /** The lookup's statement for these elements (lookupElements; a test checks its plans). */
 export function lookupElementsSql(
   projectId: number,
   elements: readonly ValidElement[],
-  options: { filled?: boolean } = {},
+  options: { filled?: boolean; changes?: number } = {},
 ): Prisma.Sql {
   const keys = [...new Map(elements.map((e) => [keyRefId(e), e])).values()];
   const cells = options.filled ? elements : [];
-  return lookupSql(projectId, {
-    keyNamespaces: keys.map((k) => k.namespace),
-    keyNames: keys.map((k) => k.key),
-    languages: [...new Set(elements.map((e) => e.language))],
-    customers: [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))],
-    cellNamespaces: cells.map((e) => e.namespace),
-    cellKeys: cells.map((e) => e.key),
-    cellLanguages: cells.map((e) => e.language),
-    cellCustomers: cells.map((e) => e.customerKey),
-  });
+  return lookupSql(
+    projectId,
+    {
+      keyNamespaces: keys.map((k) => k.namespace),
+      keyNames: keys.map((k) => k.key),
+      languages: [...new Set(elements.map((e) => e.language))],
+      customers: [...new Set(elements.map((e) => e.customerKey).filter((k): k is string => k !== null))],
+      cellNamespaces: cells.map((e) => e.namespace),
+      cellKeys: cells.map((e) => e.key),
+      cellLanguages: cells.map((e) => e.language),
+      cellCustomers: cells.map((e) => e.customerKey),
+    },
+    options.changes,
+  );
 }
 
 /**
@@ -188,14 +243,8 @@ export async function lookupElements(
   elements: readonly ValidElement[],
   options: { filled?: boolean } = {},
 ): Promise<ElementLookup> {
-  // Through the driver adapter, not the client's query interpreter (as the one-cell PATCH's lookup).
-  const [row] = await readRows<{
-    keys: string;
-    languages: string;
-    customers: string;
-    filled: string;
-    change_id: bigint;
-  }>(lookupElementsSql(projectId, elements, options));
+  const request = { projectId, elements, filled: options.filled ?? false };
+  const row = elements.length <= GROUPED_ELEMENTS ? await lookups.run(request) : await lookupAlone(request);
   const pairs = (json: string) => (JSON.parse(json) as [number, string][]).map(([id, key]) => [key, id] as const);
   return {
     keys: new Map(
