@@ -2,8 +2,9 @@
 // is running wait, in arrival order, and go together as one statement: the
 // group pays one statement's fixed cost (the round trip, planning, executor
 // start-up, statement triggers, the commit) instead of one per request. Used
-// by one-cell writes (src/content/translations/cell-groups.ts) and their
-// lookups (update-one.ts); docs/benchmarks.md, "Grouped one-cell writes".
+// by one-cell writes (src/content/translations/cell-groups.ts) and the
+// lookups of one-cell and small v1 writes (update-one.ts, v1-elements.ts);
+// docs/benchmarks.md, "Grouped one-cell writes".
 //
 // An item goes at once, alone and through its own statement, while its lane
 // has no statement running: a lone request waits for nothing. Items that
