@@ -21,7 +21,12 @@ interface RawTx {
 /** A parameter as an SQL literal: EXECUTE takes its arguments so (a utility statement has no parameters of its own). */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  if (Array.isArray(value)) return `'{${value.join(',')}}'`;
+  if (Array.isArray(value)) {
+    // An array's elements quoted as PostgreSQL's array syntax wants them (NULL bare).
+    const element = (v: unknown) =>
+      v === null || v === undefined ? 'NULL' : `"${String(v as string | number).replace(/["\\]/g, '\\$&')}"`;
+    return literal(`{${value.map(element).join(',')}}`);
+  }
   return `'${String(value as string | number | bigint | boolean).replaceAll("'", "''")}'`;
 }
 
