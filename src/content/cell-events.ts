@@ -37,7 +37,7 @@ export function insertCellEventsSql(at: {
 }): Prisma.Sql {
   const agg = (column: string) => Prisma.raw(`array_agg(${column} ORDER BY ord)`);
   const perCell = at.activity === 'per-cell';
-  const activity = at.activity === 'per-cell' ? Prisma.sql`"activityId"` : at.activity;
+  const activity = perCell ? Prisma.sql`"activityId"` : (at.activity as Expr);
   return Prisma.sql`INSERT INTO "CellChangeBatch" (id, "activityId", "projectId", cells, "keyIds", "languageIds", "customerIds", keys, namespaces, "oldTexts", "newTexts", "oldStatuses", "newStatuses")
       SELECT nextval('"CellChangeBatch_seq"') * ${SPAN}, ${activity}, ${at.project}, count(*), ${agg('"keyId"')}, ${agg('"languageId"')},
              CASE WHEN bool_or("customerId" IS NOT NULL) THEN ${agg('"customerId"')} END, ${agg('key')}, ${agg('namespace')},

@@ -298,21 +298,54 @@ function openingCtes(at: OpeningSql, cells: Prisma.Sql): Prisma.Sql {
   const [id, project, kind, actorKind, actorId, source, details, edits, revertOf, trigger, depth, self] = at;
   const projectInt = Prisma.sql`${project}::int`;
   return Prisma.sql`activity AS (
-       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells)
+       INSERT INTO "Activity" (${ACTIVITY_COLUMNS})
        VALUES (${id}::bigint, ${projectInt}, ${kind}::text, ${actorKind}::text, ${actorId}::text, ${source}::text, ${details}::jsonb, ${edits}::int, ${revertOf}::bigint,
                ${cells}) RETURNING id
-     ), queued AS (
-       ${queueWebhooksSql({ activity: Prisma.sql`activity.id`, project: projectInt, trigger, from: Prisma.sql`activity` })}
+     ), ${outboundCtesSql({
+       activity: Prisma.sql`activity.id`,
+       project: projectInt,
+       kind,
+       actorKind,
+       source,
+       trigger,
+       depth: Prisma.sql`${depth}::int`,
+       self: Prisma.sql`${self}::int`,
+       from: Prisma.sql`activity`,
+     })}`;
+}
+
+/** The columns of an Activity row its opening writes. */
+const ACTIVITY_COLUMNS = Prisma.raw(
+  `id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells`,
+);
+
+/**
+ * The CTEs `queued` and `automated` of an opening: the webhook deliveries and
+ * automation runs of the change(s) in `from` (all arguments are SQL of it).
+ */
+function outboundCtesSql(at: {
+  activity: Prisma.Sql;
+  project: Prisma.Sql;
+  kind: Prisma.Sql;
+  actorKind: Prisma.Sql;
+  source: Prisma.Sql;
+  trigger: Prisma.Sql;
+  depth: Prisma.Sql;
+  self: Prisma.Sql;
+  from: Prisma.Sql;
+}): Prisma.Sql {
+  return Prisma.sql`queued AS (
+       ${queueWebhooksSql({ activity: at.activity, project: at.project, trigger: at.trigger, from: at.from })}
        RETURNING 1
      ), automated AS (
        ${queueRunsSql({
-         activity: Prisma.sql`activity.id`,
-         project: projectInt,
-         triggers: automationTriggersSql(kind),
-         sourceClass: sourceClassSql(actorKind, source),
-         self: Prisma.sql`${self}::int`,
-         depth: Prisma.sql`${depth}::int`,
-         from: Prisma.sql`activity`,
+         activity: at.activity,
+         project: at.project,
+         triggers: automationTriggersSql(at.kind),
+         sourceClass: sourceClassSql(at.actorKind, at.source),
+         self: at.self,
+         depth: at.depth,
+         from: at.from,
        })}
        RETURNING 1
      )`;
@@ -368,24 +401,20 @@ export function openChangesCtesSql(openings: readonly Opening[], cells: (id: Pri
                             ${column(6)}::jsonb[], ${column(7)}::int[], ${revertOfs}::bigint[], ${column(9)}::text[], ${column(10)}::int[], ${column(11)}::int[])
          AS o(id, project_id, kind, actor_kind, actor_id, source, details, edits, revert_of, trigger, depth, self)
      ), activity AS (
-       INSERT INTO "Activity" (id, "projectId", kind, "actorKind", "actorId", source, details, edits, "revertOf", cells)
+       INSERT INTO "Activity" (${ACTIVITY_COLUMNS})
        SELECT o.id, o.project_id, o.kind, o.actor_kind, o.actor_id, o.source, o.details, o.edits, o.revert_of, ${cells(Prisma.sql`o.id`)}
          FROM opening o RETURNING id
-     ), queued AS (
-       ${queueWebhooksSql({ activity: Prisma.sql`o.id`, project: Prisma.sql`o.project_id`, trigger: Prisma.sql`o.trigger`, from: Prisma.sql`activity a JOIN opening o ON o.id = a.id` })}
-       RETURNING 1
-     ), automated AS (
-       ${queueRunsSql({
-         activity: Prisma.sql`o.id`,
-         project: Prisma.sql`o.project_id`,
-         triggers: automationTriggersSql(Prisma.sql`o.kind`),
-         sourceClass: sourceClassSql(Prisma.sql`o.actor_kind`, Prisma.sql`o.source`),
-         self: Prisma.sql`o.self`,
-         depth: Prisma.sql`o.depth`,
-         from: Prisma.sql`activity a JOIN opening o ON o.id = a.id`,
-       })}
-       RETURNING 1
-     )`;
+     ), ${outboundCtesSql({
+       activity: Prisma.sql`o.id`,
+       project: Prisma.sql`o.project_id`,
+       kind: Prisma.sql`o.kind`,
+       actorKind: Prisma.sql`o.actor_kind`,
+       source: Prisma.sql`o.source`,
+       trigger: Prisma.sql`o.trigger`,
+       depth: Prisma.sql`o.depth`,
+       self: Prisma.sql`o.self`,
+       from: Prisma.sql`activity a JOIN opening o ON o.id = a.id`,
+     })}`;
 }
 
 /**
