@@ -206,6 +206,28 @@ export interface OpenOptions {
   revertOf?: bigint;
 }
 
+/**
+ * When the project's content last changed: its latest change that wrote cells or edited keys, languages or
+ * customers (exports, publications, jobs and settings change no content), else the project's creation. A
+ * file that carries a revision date (PO's header) takes this one, so that the same content exports to the
+ * same bytes: a Git sync push of an unchanged PO file has nothing to commit.
+ */
+export async function contentChangedAt(db: Db, projectId: number): Promise<Date> {
+  const [row] = await db.$queryRaw<{ at: Date }[]>(Prisma.sql`/* history:content-changed-at */
+    SELECT coalesce(${lastContentChangeSql(Prisma.sql`${projectId}::int`)},
+                    (SELECT p."createdAt" FROM "Project" p WHERE p.id = ${projectId})) AS at`);
+  return row?.at ?? new Date(0);
+}
+
+/**
+ * The time of a project's latest change of content (null: none kept), `project` its id: newest first along
+ * the ("projectId", at) index, the first matching entry ends the scan.
+ */
+export function lastContentChangeSql(project: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT a.at FROM "Activity" a WHERE a."projectId" = ${project} AND (a.cells > 0 OR a.edits > 0)
+                      ORDER BY a.at DESC, a.id DESC LIMIT 1)`;
+}
+
 /** Opens a change in the caller's transaction (one statement, webhooks queued with it). */
 export async function openChange(
   db: Db,

@@ -89,6 +89,8 @@ export interface SerializeOptions {
    * project's, serialize the bundle's; undefined: only those the keys use.
    */
   customers?: readonly { key: string; description?: string }[];
+  /** When the exported content last changed (PO's PO-Revision-Date); absent: now. */
+  revisedAt?: Date;
 }
 
 /** An uploaded file's bytes from its start, read anew at each call (FileFormat.parseStream). */

@@ -460,7 +460,7 @@ function writer(options: SerializeOptions): FormatWriter {
   const pluralHeader = pluralFormsHeaderFor(language);
   const cats = indexCategories(parsePluralFormsHeader(pluralHeader)!, language);
   const withDescriptions = options.options.has('INCLUDE_DESCRIPTIONS');
-  const revised = new Date(); // when the export started
+  const revised = options.revisedAt ?? new Date();
 
   const header = (): string => {
     const lines = [

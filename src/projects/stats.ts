@@ -3,6 +3,7 @@
 import { prisma, type Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { arrayLiteral } from '../db/array-literal.js';
+import { lastContentChangeSql } from '../content/changes.js';
 
 export interface ProjectStats {
   keys: number;
@@ -77,8 +78,7 @@ export async function projectStats(
             coalesce(tr.non_empty, 0) AS non_empty,
             coalesce(tr.changed, 0) + coalesce(ctr.changed, 0) AS changed,
             tr.by_language,
-            -- Newest first along the ("projectId", at) index: the first matching entry ends the scan.
-            (SELECT a.at FROM "Activity" a WHERE a."projectId" = p.id AND (a.cells > 0 OR a.edits > 0) ORDER BY a.at DESC LIMIT 1) AS last_edited,
+            ${lastContentChangeSql(Prisma.sql`p.id`)} AS last_edited,
             (SELECT a.at FROM "Activity" a WHERE a."projectId" = p.id ORDER BY a.at DESC LIMIT 1) AS last_activity
        FROM "Project" p
        LEFT JOIN k ON k.id = p.id LEFT JOIN tr ON tr.id = p.id LEFT JOIN ctr ON ctr.id = p.id

@@ -30,7 +30,7 @@ import {
 import { FileSink, tempFilePath, type WrittenFile } from './export-sink.js';
 import { DEFAULT_EXPORT_SORT, formatOf, serializerOptions, type ExportOption, type ExportSort } from './options.js';
 import { DEFAULT_NAMESPACE_FILE_NAME } from './file-names.js';
-import { openChange } from '../content/changes.js';
+import { contentChangedAt, openChange } from '../content/changes.js';
 
 export interface ExportRequest {
   projectId: number;
@@ -197,6 +197,8 @@ interface FileContext {
   defaultLanguage: ExportLanguage | undefined;
   /** The temp folder of the export's files. */
   dir: string;
+  /** When the project's content last changed (a file's revision date). */
+  revisedAt: Date;
 }
 
 type GroupScope = Omit<ExportScope, 'languages' | 'namespace' | 'oneKeyPerName' | 'pathOrderRun'>;
@@ -256,6 +258,7 @@ async function writeGroup(
       namespace,
       namespacesInFile: namespace === undefined ? context.namespaces : [namespace],
       ...(context.customers && { customers: context.customers }),
+      revisedAt: context.revisedAt,
     };
     return new FileWriter(f, options, context, firstIndex + i);
   });
@@ -404,6 +407,7 @@ export async function exportTranslations(request: ExportRequest): Promise<Export
       projectLanguages: all.length,
       defaultLanguage: all.find((l) => l.isDefault) ?? all[0],
       dir,
+      revisedAt: await contentChangedAt(prisma(), projectId),
     };
     const textFilter: Filter = options.has('ONLY_TRANSLATED')
       ? 'translated'
