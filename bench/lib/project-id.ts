@@ -8,3 +8,11 @@ export async function projectIdOf(prisma: PrismaClient, projectToken: string): P
   if (!row) throw new Error(`no project with token ${projectToken}`);
   return row.id;
 }
+
+/** A project's language ids in the order of a page's cells (the languages' order, then key). */
+export async function languageIdsOf(prisma: PrismaClient, projectId: number): Promise<number[]> {
+  const rows = await prisma.$queryRaw<{ id: number }[]>(
+    Prisma.sql`/* bench:languages */ SELECT id FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`,
+  );
+  return rows.map((l) => l.id);
+}

@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { editorRows } from '../../src/console/rows.js';
 import { prisma } from '../../src/db.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { projectIdOf } from '../lib/project-id.js';
+import { languageIdsOf, projectIdOf } from '../lib/project-id.js';
 import { formatIds } from '../../src/formats/registry.js';
 import { LANGUAGES } from '../lib/data.js';
 import { commit, machine, percentile, timed } from '../lib/report.js';
@@ -88,7 +88,6 @@ async function editorPage(bench: BenchService, apiKey: string, projectToken: str
 export async function largeScenario(bench: BenchService, db: Figure['db']): Promise<Figure[]> {
   const project = await bench.project('bench-large');
   const projectId = await projectIdOf(prisma(), project.projectToken);
-
   const formats = formatIds();
   const slow = new Set<string>();
   const rows: GrowthRow[] = [];
@@ -143,12 +142,8 @@ export async function largeScenario(bench: BenchService, db: Figure['db']): Prom
     row.publish = publish.ms;
     row['SQL-rendered publish'] = (await timed(() => sqlExport(bench, projectId, 'publish'))).ms;
     const deepest = Math.floor((size - 1) / 500);
-    // The project's languages (seeded with its keys) in the order of the page's cells.
-    const languageIds = (
-      await prisma().$queryRaw<{ id: number }[]>(
-        Prisma.sql`/* bench:languages */ SELECT id FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`,
-      )
-    ).map((l) => l.id);
+    // The project's languages (seeded with its keys).
+    const languageIds = await languageIdsOf(prisma(), projectId);
     // Timed in turns with the same page read by the page rows' hand-written SQL (pages.ts, byPosition), after
     // their warm-up: one request just after the export and the publication measured their caches, not the page.
     const [v2, sqlPage] = await medians([

@@ -7,8 +7,7 @@ import Fastify from 'fastify';
 import type { BenchService } from '../lib/service.js';
 import type { Figure } from '../lib/types.js';
 import { observeSql } from '../../src/db/client.js';
-import { Prisma } from '../../src/generated/prisma/client.js';
-import { projectIdOf } from '../lib/project-id.js';
+import { languageIdsOf, projectIdOf } from '../lib/project-id.js';
 import { readRows } from '../../src/db/read-rows.js';
 import { handWritten } from './pages.js';
 
@@ -65,10 +64,7 @@ function autocannon(
  */
 async function bareRoute(bench: BenchService, projectId: number): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
-  const languages = await bench.service.db.prisma.$queryRaw<{ id: number }[]>(
-    Prisma.sql`/* bench:languages */ SELECT id FROM "Language" WHERE "projectId" = ${projectId} ORDER BY "order", key`,
-  );
-  const languageIds = languages.map((l) => l.id);
+  const languageIds = await languageIdsOf(bench.service.db.prisma, projectId);
   const firstPage = handWritten((query) => readRows(query), projectId, languageIds).byPosition(languageIds, 0);
   app.get('/bare', async () => ({ msg: 'OK', status: 200, data: await firstPage() }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
