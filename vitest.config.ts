@@ -75,7 +75,7 @@ export default defineConfig({
           // As in the API projects: files share a worker's loaded modules (a fresh module graph per
           // file cost the unit block a fifth of its CPU, 245 s against 190 s on 2026-12-01).
           isolate: false,
-          setupFiles: ['test/support/file-isolation.ts'],
+          setupFiles: ['test/support/file-isolation.ts', 'test/support/file-cpu.ts'],
           // Some unit tests open an embedded database in their set-up: only a hang should fail there.
           hookTimeout: 60_000,
         },
@@ -90,7 +90,7 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           // Files share a worker's loaded modules: each saves seconds of start-up.
           isolate: false,
-          setupFiles: ['test/support/file-isolation.ts'],
+          setupFiles: ['test/support/file-isolation.ts', 'test/support/file-cpu.ts'],
           testTimeout: 30_000,
           // Set-ups that start service processes and databases: generous, since
           // only a hang should fail here, not a slow machine.
@@ -106,7 +106,7 @@ export default defineConfig({
           env: { TEST_DB_KIND: 'pglite' },
           globalSetup: ['test/support/global-setup.ts'],
           isolate: false,
-          setupFiles: ['test/support/file-isolation.ts'],
+          setupFiles: ['test/support/file-isolation.ts', 'test/support/file-cpu.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // A screen's answer waits for a GraphQL request, which under the whole suite's load (10+ on two
