@@ -15,10 +15,10 @@
 // /proc) is printed beside it.
 // npx tsx bench/request-cost.ts [--db pglite|postgres] [--n 300] [--rounds 7] [--ab] [--clients 1] [--drain]
 import '../src/production.js';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startBenchService } from './lib/service.js';
+import { readProcStat } from '../scripts/lib/proc-stat.js';
 import { setCompiledExecution } from '../src/http/compiled-documents.js';
 import { keyName, LANGUAGES, multiLanguageJson } from './lib/data.js';
 import { pendingFindings, updaterStats } from '../src/findings/updater.js';
@@ -64,7 +64,6 @@ try {
   // The CPU time (µs) of the database's backends serving this service's database (PostgreSQL only).
   const monitor = bench.databaseUrl ? new pg.Client({ connectionString: bench.databaseUrl }) : undefined;
   await monitor?.connect();
-  const ticks = 1e6 / 100;
   const databaseCpu = async (): Promise<number> => {
     if (!monitor) return 0;
     const { rows } = await monitor.query<{ pid: number }>(
@@ -73,8 +72,7 @@ try {
     let total = 0;
     for (const { pid } of rows) {
       try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        total += (Number(fields[11]) + Number(fields[12])) * ticks;
+        total += readProcStat(pid).cpuMs * 1000;
       } catch {
         // The backend ended in between.
       }

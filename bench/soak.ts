@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServiceProcess } from '../scripts/lib/service-process.js';
+import { parseProcStat } from '../scripts/lib/proc-stat.js';
 import { machine, percentile, save } from './lib/report.js';
 import { writeResultsPage } from './lib/results-page.js';
 import type { Figure } from './lib/types.js';
@@ -410,11 +411,7 @@ async function main() {
  * to run but waited for a core (the scheduler's run queue), all from Linux /proc, and when read (ms).
  */
 function serviceCpu(pid: number): { main: number; all: number; runnable: number; at: number } {
-  const seconds = (stat: string) => {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks of 1/100 s.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
+  const seconds = (stat: string) => parseProcStat(stat).cpuMs / 1000;
   return {
     main: seconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
     all: seconds(readFileSync(`/proc/${pid}/stat`, 'utf8')),

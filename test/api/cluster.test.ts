@@ -1,27 +1,19 @@
 // PROCESSES: several service processes on one machine sharing its port (src/cluster.ts).
 // Runs in the postgres test project: more than one process needs PostgreSQL and Redis.
-import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from '../support/process.js';
+import { liveProcesses } from '../../scripts/lib/proc-stat.js';
 import { createPostgresDatabase } from '../support/pg-database.js';
 
 const TOKEN = 'lms_pat_cluster_test_token_0123456789';
 
 /** The pids of the processes whose parent is `parent` (from /proc, Linux). */
 function children(parent: number): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The fields after the command's closing parenthesis: state, then the parent's pid.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
-    } catch {
-      // gone in between
-    }
-  }
-  return pids.sort((a, b) => a - b);
+  return [...liveProcesses()]
+    .filter(([, stat]) => stat.parent === parent)
+    .map(([pid]) => pid)
+    .sort((a, b) => a - b);
 }
 
 /**

@@ -4,45 +4,26 @@
 // and those still running), in milliseconds, with its wall time. A worker runs one file at a time, so the
 // figures are the file's own. Wall times of a whole run say little about what a file costs: they stretch
 // with whatever else runs (docs/testing.md, "Where the suite's time goes").
-import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
+import { liveProcesses, readProcStat } from '../../scripts/lib/proc-stat.js';
 
 const log = process.env.TEST_CPU_LOG;
 
-/** utime, stime, cutime and cstime of a process, in clock ticks (/proc/<pid>/stat, fields 14–17). */
-function times(pid: string): number[] {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return fields.slice(11, 15).map(Number);
-}
-
-/** Milliseconds of CPU of this process, and of its children: reaped (cutime, cstime) and alive (their whole tree). */
+/** Milliseconds of CPU of this process, and of its children: reaped, and alive (their whole tree). */
 function cpu(): { self: number; children: number } {
-  const ms = 1000 / 100; // USER_HZ is 100 on Linux
-  const [utime, stime, cutime, cstime] = times('self');
-  const childrenOf = new Map<string, string[]>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const parent = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!;
-      childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), pid]);
-    } catch {
-      // exited while listed
-    }
-  }
+  const self = readProcStat('self');
+  const processes = liveProcesses();
   let alive = 0;
-  const walk = (pid: string) => {
-    for (const child of childrenOf.get(pid) ?? []) {
-      try {
-        const [u, s] = times(child);
-        alive += u! + s!;
-      } catch {
-        // exited while listed
+  const walk = (parent: number) => {
+    for (const [pid, stat] of processes)
+      if (stat.parent === parent) {
+        alive += stat.cpuMs;
+        walk(pid);
       }
-      walk(child);
-    }
   };
-  walk(String(process.pid));
-  return { self: (utime! + stime!) * ms, children: (cutime! + cstime! + alive) * ms };
+  walk(process.pid);
+  return { self: self.cpuMs, children: self.reapedChildrenMs + alive };
 }
 
 if (log) {
