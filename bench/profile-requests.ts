@@ -6,7 +6,7 @@
 // of the benchmark (requests-load.ts, its own process) sends it at 16 clients.
 // Writes <out>/<name>.cpuprofile and prints the top self times, by function
 // and by package.
-// npx tsx bench/profile-requests.ts [--db pglite|postgres] [--seconds 5] [--out /tmp/profiles] [--only patch,post,languages,project,page]
+// npx tsx bench/profile-requests.ts [--db pglite|postgres] [--seconds 5] [--out /tmp/profiles] [--only patch,post,languages,project,page,graphql]
 import '../src/production.js';
 import { Session } from 'node:inspector/promises';
 import { spawn } from 'node:child_process';
@@ -119,6 +119,7 @@ try {
     { name: 'languages', method: 'GET', path: '/api/v1/languages' },
     { name: 'project', method: 'GET', path: '/api/v2/project' },
     { name: 'page', method: 'GET', path: '/api/v2/translations?size=500' },
+    { name: 'graphql', method: 'POST', path: '/graphql', body: 'graphql' },
   ].filter((r) => !values.only || values.only.split(',').includes(r.name));
   mkdirSync(values.out!, { recursive: true });
   const session = new Session();

@@ -1,7 +1,7 @@
 // Child process of the request benchmark: the load generator (autocannon,
 // programmatic, so that every write carries a new text for a random cell —
 // writing the same text again is no change and the write gate skips it).
-// Argument: JSON { url, method, headers, body?: 'v2patch' | 'v1post' | 'bare',
+// Argument: JSON { url, method, headers, body?: 'v2patch' | 'v1post' | 'bare' | 'graphql',
 // keys, languages, connections, seconds }. Prints { rps, p50, p99, errors, non2xx }.
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
@@ -11,12 +11,18 @@ interface Options {
   url: string;
   method: 'GET' | 'POST' | 'PATCH';
   headers: Record<string, string>;
-  body?: 'v2patch' | 'v1post' | 'bare';
+  body?: 'v2patch' | 'v1post' | 'bare' | 'graphql';
   keys: number;
   languages: string[];
   connections: number;
   seconds: number;
 }
+
+/** The read of the bench's GraphQL row (reads.ts): the cells of one REST page, 50 keys × 10 languages. */
+const GRAPHQL_READ = JSON.stringify({
+  query: `query($first: Int!) { translationKeys(first: $first) { edges { node { key namespace translations { language text } } } } }`,
+  variables: { first: 50 },
+});
 
 const options = JSON.parse(process.argv[2]!) as Options;
 let n = 0;
@@ -34,6 +40,8 @@ function body(): string | undefined {
       return JSON.stringify({ content: [{ key: keyName(i), language, text }] });
     case 'bare':
       return JSON.stringify({ key: i + 1, language: l + 1, text });
+    case 'graphql':
+      return GRAPHQL_READ;
     default:
       return undefined;
   }

@@ -5,6 +5,7 @@ import {
   KEY_PAGE,
   KEY_SORTS,
   keyConnectionIds,
+  keyConnectionRows,
   keyOrderBy,
   keyWhere,
   listKeyPage,
@@ -166,6 +167,11 @@ const TranslationKeyRefInput = builder.inputType('TranslationKeyRefInput', {
   }),
 });
 
+/** Whether Pothos's query for a selection of keys loads a relation (an include or select). */
+function loadsRelations(selection: { include?: object; select?: object }): boolean {
+  return Object.keys(selection.include ?? {}).length > 0 || selection.select !== undefined;
+}
+
 builder.queryFields((t) => ({
   translationKeys: t.prismaConnection({
     type: 'TranslationKey',
@@ -180,17 +186,19 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
-      const where = keyWhere(projectId, args.filter ?? {});
+      const filter = args.filter ?? {};
       const { cursor, take, skip, ...selection } = query;
+      const cursorId = cursor ? (cursor as { id: number }).id : undefined;
+      // A selection without relations (the keys' own fields, their translations by the cells loader) is read
+      // in one statement of ours; Prisma reads the relations the selection loads (screenshots).
+      if (!loadsRelations(selection)) return keyConnectionRows(projectId, filter, args.sort, { cursorId, take, skip });
+      const where = keyWhere(projectId, filter);
       // From either end of the list, Prisma's read is one index scan. From a cursor, its condition is no index
       // condition (it walks every key before the page): the page's ids are read along the sort's index
       // (keyConnectionIds), then those keys with what the query selects.
-      if (!cursor) return prisma().translationKey.findMany({ ...query, where, orderBy: keyOrderBy(args.sort) });
-      const ids = await keyConnectionIds(projectId, args.filter ?? {}, args.sort, {
-        cursorId: (cursor as { id: number }).id,
-        take,
-        skip,
-      });
+      if (cursorId === undefined)
+        return prisma().translationKey.findMany({ ...query, where, orderBy: keyOrderBy(args.sort) });
+      const ids = await keyConnectionIds(projectId, filter, args.sort, { cursorId, take, skip });
       if (!ids.length) return [];
       const keys = await prisma().translationKey.findMany({ ...selection, where: { id: { in: ids } } });
       const byId = new Map(keys.map((key) => [key.id, key]));

@@ -216,14 +216,16 @@ describe('the keys connection (GraphQL)', () => {
     'namespace=app': '{namespace: "app"}',
     'key=k.007': '{key: "k.007"}',
   };
-  async function connection(sort: string, filter: string, page: string) {
+  // A selection with a relation (screenshots) is read by the ORM; without one, by the connection's own statement.
+  const READS = { own: '', orm: 'screenshots { id }' };
+  async function connection(sort: string, filter: string, page: string, relation = READS.own) {
     const res = await service.request({
       method: 'POST',
       url: '/graphql',
       headers: { 'x-service-token': api.apiKey, 'content-type': 'application/json' },
       payload: {
         query: `{ translationKeys(sort: ${SORT_ENUM[sort]}, filter: ${FILTER_INPUT[filter]}, ${page}) {
-          totalCount edges { cursor node { key namespace lastSeenAt modifiedAt createdAt deprecatedAt } }
+          totalCount edges { cursor node { key namespace lastSeenAt modifiedAt createdAt deprecatedAt ${relation} } }
           pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
       },
     });
@@ -236,41 +238,67 @@ describe('the keys connection (GraphQL)', () => {
     };
   }
 
-  it('walked forwards and backwards, every sort and filter gives the rows sorted, ties and nulls included', async () => {
-    const keys = await allKeys();
-    for (const [sort, order] of Object.entries(ORDERS)) {
-      for (const [filter, keep] of KEY_FILTERS) {
-        const expected = keys.filter(keep).sort(order).map(shown);
-        const label = `sort=${sort} ${filter}`;
-        const forwards: string[] = [];
-        let after: string | null = null;
-        for (let guard = 0; guard < 20; guard++) {
-          const page = await connection(sort, filter, `first: 7${after ? `, after: "${after}"` : ''}`);
-          expect(page.totalCount, label).toBe(expected.length);
-          forwards.push(...page.edges.map((e) => shown(e.node)));
-          expect(page.pageInfo.hasNextPage, label).toBe(forwards.length < expected.length);
-          if (!page.pageInfo.hasNextPage) break;
-          after = page.pageInfo.endCursor;
+  it.each(Object.entries(READS))(
+    'walked forwards and backwards, every sort and filter gives the rows sorted, ties and nulls included (%s read)',
+    async (_read, relation) => {
+      const keys = await allKeys();
+      for (const [sort, order] of Object.entries(ORDERS)) {
+        for (const [filter, keep] of KEY_FILTERS) {
+          const expected = keys.filter(keep).sort(order).map(shown);
+          const label = `sort=${sort} ${filter}`;
+          const forwards: string[] = [];
+          let after: string | null = null;
+          for (let guard = 0; guard < 20; guard++) {
+            const page = await connection(sort, filter, `first: 7${after ? `, after: "${after}"` : ''}`, relation);
+            expect(page.totalCount, label).toBe(expected.length);
+            forwards.push(...page.edges.map((e) => shown(e.node)));
+            expect(page.pageInfo.hasNextPage, label).toBe(forwards.length < expected.length);
+            if (!page.pageInfo.hasNextPage) break;
+            after = page.pageInfo.endCursor;
+          }
+          expect(forwards, label).toEqual(expected);
+          const backwards: string[] = [];
+          let before: string | null = null;
+          for (let guard = 0; guard < 20; guard++) {
+            const page = await connection(sort, filter, `last: 7${before ? `, before: "${before}"` : ''}`, relation);
+            backwards.unshift(...page.edges.map((e) => shown(e.node)));
+            expect(page.pageInfo.hasPreviousPage, label).toBe(backwards.length < expected.length);
+            if (!page.pageInfo.hasPreviousPage) break;
+            before = page.pageInfo.startCursor;
+          }
+          expect(backwards, label).toEqual(expected);
         }
-        expect(forwards, label).toEqual(expected);
-        const backwards: string[] = [];
-        let before: string | null = null;
-        for (let guard = 0; guard < 20; guard++) {
-          const page = await connection(sort, filter, `last: 7${before ? `, before: "${before}"` : ''}`);
-          backwards.unshift(...page.edges.map((e) => shown(e.node)));
-          expect(page.pageInfo.hasPreviousPage, label).toBe(backwards.length < expected.length);
-          if (!page.pageInfo.hasPreviousPage) break;
-          before = page.pageInfo.startCursor;
-        }
-        expect(backwards, label).toEqual(expected);
       }
-    }
-  });
+    },
+  );
 
   it('a cursor of a key the filter does not keep gives no keys', async () => {
     const outside = (await connection('', 'namespace=app', 'first: 10')).edges.find((e) => e.node.key !== 'k.007')!;
-    for (const page of ['first: 5, after', 'last: 5, before'])
-      expect((await connection('', 'key=k.007', `${page}: "${outside.cursor}"`)).edges, page).toEqual([]);
+    for (const relation of Object.values(READS))
+      for (const page of ['first: 5, after', 'last: 5, before'])
+        expect((await connection('', 'key=k.007', `${page}: "${outside.cursor}"`, relation)).edges, page).toEqual([]);
+  });
+
+  it("a page of keys without relations is one statement of the connection's own, from either end or a cursor", async () => {
+    const middle = (await connection('modified_at', '', 'first: 30')).edges[29]!.cursor;
+    for (const page of ['first: 7', 'last: 7', `first: 7, after: "${middle}"`, `last: 7, before: "${middle}"`]) {
+      const sql: string[] = [];
+      await observeSql(
+        (s) => sql.push(s),
+        // inject() dispatches when awaited: inside the observed context.
+        async () =>
+          await service.request({
+            method: 'POST',
+            url: '/graphql',
+            headers: { 'x-service-token': api.apiKey, 'content-type': 'application/json' },
+            payload: { query: `{ translationKeys(sort: MODIFIED_AT, ${page}) { edges { node { key tags } } } }` },
+          }),
+      );
+      expect(
+        sql.map((s) => /^\/\* ([\w:-]+) \*\//.exec(s)?.[1] ?? s.slice(0, 40)),
+        page,
+      ).toEqual([page.includes(':') && page.includes('"') ? 'keys:connection-rows' : 'keys:connection-end']);
+    }
   });
 });
 
