@@ -1,6 +1,6 @@
 // The service's Prometheus instruments (prom-client), in one registry. Code of
 // any layer records through the functions here (jobs, publication, webhook
-// deliveries, GraphQL operations); src/http/metrics.ts adds the HTTP request
+// deliveries, GraphQL operations and compilations); src/http/metrics.ts adds the HTTP request
 // metrics, the scrape-time gauges (job queue, database pool) and serves
 // /metrics. Recording is a counter increment and a histogram observation:
 // cheap enough for every request.
@@ -27,6 +27,18 @@ const graphqlDuration = new Histogram({
   buckets: DURATION_BUCKETS,
   registers: [registry],
 });
+
+const graphqlCompilations = new Counter({
+  name: 'graphql_compilations_total',
+  help: "GraphQL documents compiled for execution (a REST route's on its first run, a client's on its second), by outcome (compiled; refused: graphql-jit cannot compile it, the generic executor runs it)",
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** A document compiled for execution (src/http/compiled-documents.ts), or refused by the compiler. */
+export function recordGraphQLCompilation(outcome: 'compiled' | 'refused'): void {
+  graphqlCompilations.inc({ outcome });
+}
 
 const jobs = new Counter({
   name: 'jobs_finished_total',
