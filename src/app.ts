@@ -111,8 +111,9 @@ export async function buildService(
   // Slow or stalled clients are disconnected (src/http/timeouts.ts).
   const { http: httpTimeouts, ...timeouts } = serverTimeouts(config.timeouts);
   const app = Fastify({
-    // On close, end idle keep-alive connections at once instead of waiting for their timeout.
-    forceCloseConnections: true,
+    // On close, end idle keep-alive connections at once instead of waiting for their timeout; requests in
+    // flight are answered first (true would destroy their sockets too: test/api/shutdown-drain.test.ts).
+    forceCloseConnections: 'idle',
     // Pretty lines on a terminal, JSON otherwise (src/log.ts).
     ...(options.logger === false ? { logger: false } : { loggerInstance: log as FastifyBaseLogger }),
     bodyLimit: 64 * 1024 * 1024,
@@ -226,7 +227,10 @@ export async function buildService(
       await ws.sessions.stop();
       await ws.server.dispose();
       ws.wss.close();
-      await app.close();
+      // A connection whose request was in flight when the close began is idle once answered: ended then, as
+      // the close ended the connections idle at its start (its keep-alive timeout would hold the close).
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      await app.close().finally(() => clearInterval(sweep));
       // Pulls that forge webhooks started finish before the database closes.
       await settleForgeHooks();
       await stopTakeover();
