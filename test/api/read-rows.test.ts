@@ -39,6 +39,21 @@ describe('readRows', () => {
     expect(rows[1]!.noTime).toBeInstanceOf(Date);
   });
 
+  it('names each value by its column, whatever the name, and keeps one maker per set of columns apart', async () => {
+    // Each set of columns gets an object maker of its own (its names written into its code): names that are
+    // no identifier, and the same names in another order or with another type, stay what the statement says.
+    const odd = Prisma.sql`/* test:read-rows-names */ SELECT 1 AS "a""b", 2 AS "back\\slash", 3 AS "line
+break", 4 AS "\${x}", 5 AS "constructor"`;
+    expect(await readRows(odd)).toEqual(await db.prisma.$queryRaw(odd));
+    expect(await readRows(odd)).toEqual([{ 'a"b': 1, 'back\\slash': 2, 'line\nbreak': 3, '${x}': 4, constructor: 5 }]);
+    const first = Prisma.sql`/* test:read-rows-order */ SELECT 1 AS x, 'y' AS y`;
+    const swapped = Prisma.sql`/* test:read-rows-order */ SELECT 'y' AS y, 1 AS x`;
+    const retyped = Prisma.sql`/* test:read-rows-order */ SELECT 1::bigint AS x, 'y' AS y`;
+    expect(await readRows(first)).toEqual([{ x: 1, y: 'y' }]);
+    expect(await readRows(swapped)).toEqual([{ y: 'y', x: 1 }]);
+    expect(await readRows(retyped)).toEqual([{ x: 1n, y: 'y' }]);
+  });
+
   it('hands the adapter big integers as text, as $queryRaw does (the adapter logs its arguments as JSON)', async () => {
     const handed: unknown[][] = [];
     const queryRaw = db.adapter.queryRaw.bind(db.adapter);
