@@ -104,7 +104,8 @@ export function handWritten(run: (query: Prisma.Sql) => Promise<unknown>, projec
                 ORDER BY namespace, key LIMIT ${Math.ceil(((offset % n) + SIZE) / n)}) k
          CROSS JOIN unnest(${ids}::int[]) WITH ORDINALITY AS o(id, ord)
          JOIN "Language" l ON l.id = o.id
-         LEFT JOIN "Translation" t ON t."keyId" = k.id AND t."languageId" = o.id
+         LEFT JOIN LATERAL (SELECT text, "reviewStatus", "lastModifiedAt" FROM "Translation"
+                             WHERE "keyId" = k.id AND "languageId" = o.id LIMIT 1) t ON true
         ORDER BY k.namespace, k.key, o.ord OFFSET ${offset % n} LIMIT ${SIZE}`);
   };
   /**
