@@ -83,7 +83,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_R
       (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
     )!;
     // Executed compiled (src/http/compiled-documents.ts) when graphql-jit can compile it.
-    compileDocument(schema, document);
+    compileDocument(document);
     return { route, document, operation };
   });
 }

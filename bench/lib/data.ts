@@ -1,6 +1,9 @@
 // Generated content of the benchmark projects.
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja'];
 
+/** The GraphQL read of the bench (reads.ts, and the request profiler's load): keys with their cells. */
+export const GRAPHQL_READ = `query($first: Int!) { translationKeys(first: $first) { edges { node { key namespace translations { language text } } } } }`;
+
 export function keyName(i: number): string {
   return `screen${Math.floor(i / 50)}.section${Math.floor(i / 10) % 5}.label_${i}`;
 }

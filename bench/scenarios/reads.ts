@@ -10,7 +10,8 @@ import { observeSql } from '../../src/db/client.js';
 import { languageIdsOf, projectIdOf } from '../lib/project-id.js';
 import { readRows } from '../../src/db/read-rows.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { handWritten } from './pages.js';
+import { handWritten, medians } from './pages.js';
+import { GRAPHQL_READ } from '../lib/data.js';
 
 const DURATION_S = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 /** Rounds of the GraphQL read alternating with the REST page, when both are measured. */
@@ -63,18 +64,6 @@ function autocannon(
   });
 }
 
-/** The median time of a read, after ten runs to warm it (and a named statement's plan) up. */
-async function medianTime(read: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 10; i++) await read();
-  const times: number[] = [];
-  for (let i = 0; i < 31; i++) {
-    const start = performance.now();
-    await read();
-    times.push(performance.now() - start);
-  }
-  return times.sort((a, b) => a - b)[15]!;
-}
-
 /**
  * The bare route: the first page of 500 key × language cells, read by the hand-written SQL of the page rows
  * (bench/scenarios/pages.ts, `byPosition`: the page's keys along the key index, their cells by primary key,
@@ -89,22 +78,20 @@ async function bareRoute(
   const app = Fastify({ logger: false });
   const languageIds = await languageIdsOf(bench.service.db.prisma, projectId);
   // As a named statement (prepared: PostgreSQL keeps a generic plan after five runs) and unnamed (planned for
-  // its parameters at every run), timed one at a time; the route serves the faster, as the page rows take the
+  // its parameters at every run), timed one at a time in turns; the route serves the faster, as the page rows take the
   // faster (pages.ts). Named only, it served 273–337 requests/s where the service served 412–492 (2026-12-02).
   const named = handWritten((query) => readRows(query), projectId, languageIds).byPosition(languageIds, 0);
   const unnamed = handWritten((query) => readRows(Prisma.sql` ${query}`), projectId, languageIds).byPosition(
     languageIds,
     0,
   );
-  const [prepared, planned] = [await medianTime(named), await medianTime(unnamed)];
+  const [prepared, planned] = (await medians([named, unnamed])) as [number, number];
   const firstPage = prepared <= planned ? named : unnamed;
   const served = `${prepared <= planned ? 'prepared' : 'planned each run'} (one at a time: prepared ${prepared.toFixed(2)} ms, planned ${planned.toFixed(2)} ms)`;
   app.get('/bare', async () => ({ msg: 'OK', status: 200, data: await firstPage() }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: `${url}/bare`, served, close: () => app.close() };
 }
-
-const GRAPHQL_READ = `query($first: Int!) { translationKeys(first: $first) { edges { node { key namespace translations { language text } } } } }`;
 
 export async function readScenarios(
   bench: BenchService,

@@ -29,7 +29,7 @@ export const HOT_RUN = 2;
 // route's document lengthens start-up (docs/benchmarks.md, "Figures behind
 // constants in the code") for what most processes (a test's, a CLI's, a
 // short-lived instance's) would spend on routes they never call.
-const fixed = new WeakMap<DocumentNode, GraphQLSchema>();
+const fixed = new WeakSet<DocumentNode>();
 /** Per document, by operation name ('' for none): its compiled form (null: graphql-jit cannot compile it), or its runs so far. */
 const known = new WeakMap<DocumentNode, Map<string, CompiledQuery | null | number>>();
 let enabled = true;
@@ -39,9 +39,9 @@ export function setCompiledExecution(on: boolean): void {
   enabled = on;
 }
 
-/** Marks a fixed document to be run compiled against the schema from its first run. */
-export function compileDocument(schema: GraphQLSchema, document: DocumentNode): void {
-  fixed.set(document, schema);
+/** Marks a fixed document to be run compiled from its first run. */
+export function compileDocument(document: DocumentNode): void {
+  fixed.add(document);
 }
 
 /**
@@ -64,7 +64,7 @@ function compiledFor(
     operations.set(name, runs);
     return undefined;
   }
-  const result = compileQuery(fixed.get(document) ?? schema, document, operationName ?? undefined, {
+  const result = compileQuery(schema, document, operationName ?? undefined, {
     // The schema's scalars serialise their own values; error stacks are not shown to clients.
     disablingCapturingStackErrors: true,
   });

@@ -43,33 +43,20 @@ async function post(body: Record<string, unknown>): Promise<{ status: number; bo
   return { status: res.statusCode, body: res.json() };
 }
 
+const CELLS = `query Cells($first: Int!, $withCells: Boolean!) {
+        page: translationKeys(first: $first, sort: CREATED_AT) {
+          totalCount edges { cursor node { ...KeyFields translations @include(if: $withCells) { language text reviewStatus } } }
+          pageInfo { hasNextPage endCursor }
+        }
+      }
+      fragment KeyFields on TranslationKey { key namespace tags lock charactersLimit }`;
+
 const DOCUMENTS: [string, Record<string, unknown>][] = [
   [
     'a connection with the cells of its keys, aliases and a fragment',
-    {
-      query: `query Cells($first: Int!, $withCells: Boolean!) {
-        page: translationKeys(first: $first, sort: CREATED_AT) {
-          totalCount edges { cursor node { ...KeyFields translations @include(if: $withCells) { language text reviewStatus } } }
-          pageInfo { hasNextPage endCursor }
-        }
-      }
-      fragment KeyFields on TranslationKey { key namespace tags lock charactersLimit }`,
-      variables: { first: 2, withCells: true },
-    },
+    { query: CELLS, variables: { first: 2, withCells: true } },
   ],
-  [
-    'the same document, its directive the other way',
-    {
-      query: `query Cells($first: Int!, $withCells: Boolean!) {
-        page: translationKeys(first: $first, sort: CREATED_AT) {
-          totalCount edges { cursor node { ...KeyFields translations @include(if: $withCells) { language text reviewStatus } } }
-          pageInfo { hasNextPage endCursor }
-        }
-      }
-      fragment KeyFields on TranslationKey { key namespace tags lock charactersLimit }`,
-      variables: { first: 3, withCells: false },
-    },
-  ],
+  ['the same document, its directive the other way', { query: CELLS, variables: { first: 3, withCells: false } }],
   [
     'a page of cells filtered by text',
     {
