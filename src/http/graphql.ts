@@ -89,6 +89,9 @@ function maskUnexpected(error: unknown, message: string, isDev?: boolean): Error
   });
 }
 
+/** Content types whose answers Yoga writes over time (subscriptions over SSE, incremental delivery). */
+const STREAMED = /^\s*(text\/event-stream|multipart\/)/i;
+
 export function registerGraphQL(
   app: FastifyInstance,
   yoga: YogaServerInstance<ServerContext, object>,
@@ -120,7 +123,11 @@ export function registerGraphQL(
           reply.header(key, value);
         });
         reply.status(response.status);
-        reply.send(response.body);
+        // A whole answer (JSON, GraphiQL's page) is Yoga's string, sent as it is: its `body` would be a stream
+        // made of that string and piped (the bench's 500-cell read: 3.6 → 3.45 ms of CPU per request).
+        // Only event streams and multipart answers arrive over time.
+        if (STREAMED.test(response.headers.get('content-type') ?? '')) reply.send(response.body);
+        else reply.send(await response.text());
         return reply;
       },
     });

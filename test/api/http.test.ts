@@ -69,6 +69,51 @@ describe('GraphQL over HTTP', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/graphiql/i);
   });
+
+  it('sends a JSON answer whole, with its length', async () => {
+    const { apiKey } = await account.project('Whole answers');
+    const res = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-service-token': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ languages { key } }' }),
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
+    expect(res.headers.get('transfer-encoding')).toBeNull();
+    expect(Number(res.headers.get('content-length'))).toBe(body.length);
+    expect(JSON.parse(body.toString())).toEqual({ data: { languages: [{ key: 'en' }] } });
+  });
+
+  it('streams a subscription over server-sent events as its events happen', async () => {
+    const { apiKey } = await account.project('Event stream');
+    const headers = { 'x-service-token': apiKey, 'content-type': 'application/json' };
+    const abort = new AbortController();
+    const res = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { ...headers, accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { translationChanges { key newText } }' }),
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = '';
+    // The first event can only be sent once the stream is open and answered: the write comes after the headers.
+    const written = await fetch(`${service.url}/api/v1/translations`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ content: [{ key: 'streamed.key', language: 'en', text: 'Sent while streaming' }] }),
+    });
+    expect(written.status).toBe(200);
+    while (!received.includes('Sent while streaming')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += value;
+    }
+    abort.abort();
+    expect(received).toMatch(/^event: next\ndata: .*"key":"streamed.key","newText":"Sent while streaming"/m);
+  });
 });
 
 describe('the web console files', () => {
