@@ -1,3 +1,4 @@
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { builder } from '../builder.js';
 import { prisma } from '../db.js';
 import { deleteKeys, keyAddressesOf } from '../content/keys/delete.js';
@@ -16,6 +17,7 @@ import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../content/
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { TranslationType } from './translation.js';
+import { keyConnectionWithCells } from '../content/translations/cells.js';
 import type { KeyFinding } from '../findings/read.js';
 import { MessageTextType } from './message-text.js';
 
@@ -167,6 +169,35 @@ const TranslationKeyRefInput = builder.inputType('TranslationKeyRefInput', {
   }),
 });
 
+/** The fields named `name` of a selection set, through its fragments. */
+function fieldsNamed(set: SelectionSetNode | undefined, name: string, info: GraphQLResolveInfo): FieldNode[] {
+  const fields: FieldNode[] = [];
+  const walk = (within: SelectionSetNode | undefined) => {
+    for (const selection of within?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === name) fields.push(selection);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      else walk(info.fragments[selection.name.value]?.selectionSet);
+    }
+  };
+  walk(set);
+  return fields;
+}
+
+/**
+ * Whether the connection's nodes select their translations without a customer: then the page's keys and all
+ * their cells are read in one statement (keyConnectionWithCells), and the cells loader answers from it.
+ */
+function selectsBaseCells(info: GraphQLResolveInfo): boolean {
+  const within = (fields: readonly FieldNode[], name: string) =>
+    fields.flatMap((field) => fieldsNamed(field.selectionSet, name, info));
+  const translations = within(within(within(info.fieldNodes, 'edges'), 'node'), 'translations');
+  return (
+    translations.length > 0 &&
+    translations.some((field) => !field.arguments?.some((a) => a.name.value === 'customerKey'))
+  );
+}
+
 /** Whether Pothos's query for a selection of keys loads a relation (an include or select). */
 function loadsRelations(selection: { include?: object; select?: object }): boolean {
   return Object.keys(selection.include ?? {}).length > 0 || selection.select !== undefined;
@@ -184,14 +215,21 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: TranslationKeyFilter, required: false }),
       sort: t.arg({ type: TranslationKeySortEnum, required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (query, _root, args, ctx, info) => {
       const projectId = await resolveProject(ctx.principal, args.projectToken, need('translationKeys'));
       const filter = args.filter ?? {};
       const { cursor, take, skip, ...selection } = query;
       const cursorId = cursor ? (cursor as { id: number }).id : undefined;
       // A selection without relations (the keys' own fields, their translations by the cells loader) is read
       // in one statement of ours; Prisma reads the relations the selection loads (screenshots).
-      if (!loadsRelations(selection)) return keyConnectionRows(projectId, filter, args.sort, { cursorId, take, skip });
+      if (!loadsRelations(selection)) {
+        const request = { cursorId, take, skip };
+        if (!selectsBaseCells(info)) return keyConnectionRows(projectId, filter, args.sort, request);
+        const page = await keyConnectionWithCells(projectId, filter, args.sort, request);
+        for (const { key, cells } of page)
+          ctx.loaders.keyCells.prime({ projectId, keyId: key.id, customerKey: null }, cells);
+        return page.map(({ key }) => key);
+      }
       const where = keyWhere(projectId, filter);
       // From either end of the list, Prisma's read is one index scan. From a cursor, its condition is no index
       // condition (it walks every key before the page): the page's ids are read along the sort's index

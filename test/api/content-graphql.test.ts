@@ -292,4 +292,54 @@ describe('reading keys with their translations', () => {
     expect(hundred.edges[5].node.acme[1]).toEqual({ text: 'Acme 5', isOverride: true });
     expect(hundred.edges[99].node.translations[9]).toMatchObject({ language: 'cs', text: 'cs 99' });
   });
+
+  it("reads a page of keys with their cells in one statement, the same cells as each key's own read", async () => {
+    const reader = await projectApi(service, account, 'Keys with cells');
+    for (const key of ['ja', 'de', 'fr'])
+      await reader.gql(`mutation { createLanguage(input: {key: "${key}"}) { key } }`);
+    // Languages out of their creation order, cells written, reviewed, empty and never written.
+    expect((await reader.gql('mutation { setLanguageOrder(keys: ["fr"]) { key } }')).errors).toBeUndefined();
+    const content = Array.from({ length: 12 }, (_, i) => [
+      { key: `cell.${i}`, namespace: i % 3 ? '' : 'ns', language: 'en', text: `en ${i} "quoted" \\ ✓` },
+      ...(i % 2 ? [{ key: `cell.${i}`, namespace: i % 3 ? '' : 'ns', language: 'de', text: `de ${i}` }] : []),
+    ]).flat();
+    expect((await reader.post('/api/v1/translations', { content })).status).toBe(200);
+    await reader.gql(
+      'mutation { updateTranslation(input: {key: "cell.1", language: "de", text: "reviewed", reviewStatus: REVIEWED}) { text } }',
+    );
+    const cells = 'language text reviewStatus lastModifiedAt isOverride customerKey';
+    for (const page of ['first: 5', 'last: 5', 'first: 12, sort: MODIFIED_AT']) {
+      const statements: string[] = [];
+      let listed: any;
+      await observeSql(
+        (sql) => statements.push(/^\/\* ([\w:-]+) \*\//.exec(sql)?.[1] ?? sql.slice(0, 40)),
+        async () => {
+          listed = await reader.gql(
+            `{ translationKeys(${page}) { edges { node { key namespace translations { ${cells} } } } } }`,
+          );
+        },
+      );
+      expect(listed.errors).toBeUndefined();
+      expect(statements, page).toEqual(['keys:connection-end-extra']);
+      for (const { node } of listed.data.translationKeys.edges) {
+        const own = await reader.gql(
+          `query($k: String!, $n: String) { translationKey(key: $k, namespace: $n) { translations { ${cells} } } }`,
+          { k: node.key, n: node.namespace },
+        );
+        expect(node.translations, node.key).toEqual(own.data.translationKey.translations);
+        expect(node.translations.map((c: any) => c.language)).toEqual(['fr', 'en', 'ja', 'de']);
+      }
+    }
+    const reviewed = await reader.gql(
+      '{ translationKeys(first: 2) { edges { node { translations { text reviewStatus lastModifiedAt } } } } }',
+    );
+    const german = reviewed.data.translationKeys.edges[1].node.translations[3];
+    expect(german).toMatchObject({ text: 'reviewed', reviewStatus: 'REVIEWED' });
+    expect(Math.abs(Date.parse(german.lastModifiedAt) - Date.now())).toBeLessThan(60_000);
+    expect(reviewed.data.translationKeys.edges[0].node.translations[2]).toEqual({
+      text: '',
+      reviewStatus: 'NOT_REVIEWED',
+      lastModifiedAt: null,
+    });
+  });
 });

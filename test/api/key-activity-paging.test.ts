@@ -216,8 +216,9 @@ describe('the keys connection (GraphQL)', () => {
     'namespace=app': '{namespace: "app"}',
     'key=k.007': '{key: "k.007"}',
   };
-  // A selection with a relation (screenshots) is read by the ORM; without one, by the connection's own statement.
-  const READS = { own: '', orm: 'screenshots { id }' };
+  // A selection with a relation (screenshots) is read by the ORM; without one, by the connection's own statement,
+  // which also reads the keys' cells when the selection has them.
+  const READS = { own: '', orm: 'screenshots { id }', cells: 'translations { language text }' };
   async function connection(sort: string, filter: string, page: string, relation = READS.own) {
     const res = await service.request({
       method: 'POST',
@@ -279,26 +280,30 @@ describe('the keys connection (GraphQL)', () => {
         expect((await connection('', 'key=k.007', `${page}: "${outside.cursor}"`, relation)).edges, page).toEqual([]);
   });
 
-  it("a page of keys without relations is one statement of the connection's own, from either end or a cursor", async () => {
+  it("a page of keys without relations, their cells or not, is one statement of the connection's own, from either end or a cursor", async () => {
     const middle = (await connection('modified_at', '', 'first: 30')).edges[29]!.cursor;
-    for (const page of ['first: 7', 'last: 7', `first: 7, after: "${middle}"`, `last: 7, before: "${middle}"`]) {
-      const sql: string[] = [];
-      await observeSql(
-        (s) => sql.push(s),
-        // inject() dispatches when awaited: inside the observed context.
-        async () =>
-          await service.request({
-            method: 'POST',
-            url: '/graphql',
-            headers: { 'x-service-token': api.apiKey, 'content-type': 'application/json' },
-            payload: { query: `{ translationKeys(sort: MODIFIED_AT, ${page}) { edges { node { key tags } } } }` },
-          }),
-      );
-      expect(
-        sql.map((s) => /^\/\* ([\w:-]+) \*\//.exec(s)?.[1] ?? s.slice(0, 40)),
-        page,
-      ).toEqual([page.includes(':') && page.includes('"') ? 'keys:connection-rows' : 'keys:connection-end']);
-    }
+    const pages = ['first: 7', 'last: 7', `first: 7, after: "${middle}"`, `last: 7, before: "${middle}"`];
+    for (const cells of ['', 'translations { text }'])
+      for (const page of pages) {
+        const sql: string[] = [];
+        await observeSql(
+          (s) => sql.push(s),
+          // inject() dispatches when awaited: inside the observed context.
+          async () =>
+            await service.request({
+              method: 'POST',
+              url: '/graphql',
+              headers: { 'x-service-token': api.apiKey, 'content-type': 'application/json' },
+              payload: {
+                query: `{ translationKeys(sort: MODIFIED_AT, ${page}) { edges { node { key tags ${cells} } } } }`,
+              },
+            }),
+        );
+        expect(
+          sql.map((s) => /^\/\* ([\w:-]+) \*\//.exec(s)?.[1] ?? s.slice(0, 40)),
+          page,
+        ).toEqual([`keys:connection-${page.includes('"') ? 'rows' : 'end'}${cells ? '-extra' : ''}`]);
+      }
   });
 });
 

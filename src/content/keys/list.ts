@@ -160,22 +160,31 @@ export async function keyConnectionIds(
  * the ORM's query interpreter (src/db/read-rows.ts): for the connection's pages whose selection loads no
  * relation, where the ORM's read of 50 keys cost about as much CPU as the database's (#41).
  */
-export async function keyConnectionRows(
+export async function keyConnectionRows<Extra extends object = object>(
   projectId: number,
   filter: KeyFilter,
   sort: KeySort | null | undefined,
   request: Omit<SeekRequest, 'cursorId'> & { cursorId?: number },
-): Promise<TranslationKey[]> {
+  /** Columns computed per key of the page (over its row, alias p), read in the same statement. */
+  extra: Prisma.Sql = Prisma.empty,
+): Promise<(TranslationKey & Extra)[]> {
   const order = KEY_ORDERS[sort ?? 'import'];
   const backward = request.take < 0;
   const { cursorId } = request;
-  const statement =
+  const page =
     cursorId === undefined
-      ? Prisma.sql`/* keys:connection-end */ SELECT k.* FROM "TranslationKey" k WHERE ${keyWhereSql(projectId, filter)}
+      ? Prisma.sql`SELECT k.* FROM "TranslationKey" k WHERE ${keyWhereSql(projectId, filter)}
           ORDER BY ${pageOrderSql(order, 'k', { reversed: backward })} LIMIT ${Math.abs(request.take)} OFFSET ${request.skip}`
-      : Prisma.sql`/* keys:connection-rows */ SELECT k.* FROM (${keyConnectionSql(projectId, filter, sort, { ...request, cursorId })}) s
+      : Prisma.sql`SELECT k.* FROM (${keyConnectionSql(projectId, filter, sort, { ...request, cursorId })}) s
           JOIN LATERAL (SELECT * FROM "TranslationKey" WHERE id = s.id) k ON true
           ORDER BY ${pageOrderSql({ ...order, column: 'v' }, 's', { reversed: backward })}`;
-  const rows = await readRows<TranslationKey>(statement);
+  const name = cursorId === undefined ? 'connection-end' : 'connection-rows';
+  // The extra columns are computed over the page's rows only (a subquery in the select list of the page's own
+  // statement could be computed for every row its sort reads); a subquery in FROM keeps its order.
+  const statement =
+    extra === Prisma.empty
+      ? Prisma.sql`${Prisma.raw(`/* keys:${name} */ `)}${page}`
+      : Prisma.sql`${Prisma.raw(`/* keys:${name}-extra */ `)}SELECT p.*, ${extra} FROM (${page}) p`;
+  const rows = await readRows<TranslationKey & Extra>(statement);
   return backward ? rows.reverse() : rows;
 }

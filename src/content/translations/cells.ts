@@ -20,7 +20,8 @@ import { databaseIfOpen, prisma, type Db } from '../../db.js';
 import { containsPattern } from '../../db/contains.js';
 import { readRows } from '../../db/read-rows.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { checkPage } from '../keys/list.js';
+import { checkPage, keyConnectionRows, type KeyFilter, type KeySort } from '../keys/list.js';
+import type { TranslationKey } from '../../generated/prisma/client.js';
 import {
   BLOCK_KEYS,
   DEEP_CELLS,
@@ -462,6 +463,44 @@ export async function countTranslations(
          WHERE ${keyConditions(projectId, filter)}`,
   );
   return row!.n;
+}
+
+/** A cell of keyCells's column: language, text, review status, last change (UTC, without its zone), or null. */
+type CellTuple = [string, string, ReviewStatus, string | null];
+
+/**
+ * A page of the keys' connection (keyConnectionRows) with each key's cells, every language of the project
+ * as cellsOfKeys reads them (base translations, in language order), in the page's own statement: the GraphQL
+ * read of keys and their translations in one statement instead of two (#41). The cells of a key are one JSON
+ * column, so that the key's columns are not repeated once per language.
+ */
+export async function keyConnectionWithCells(
+  projectId: number,
+  filter: KeyFilter,
+  sort: KeySort | null | undefined,
+  request: Parameters<typeof keyConnectionRows>[3],
+): Promise<{ key: TranslationKey; cells: TranslationCell[] }[]> {
+  // The project's languages are read once for the statement (an uncorrelated subquery is run once), not once per key.
+  const projectLanguages = sql`unnest((SELECT array_agg(l) FROM "Language" l WHERE ${languageConditions(projectId, {})}))`;
+  const column = sql`(SELECT coalesce(json_agg(json_build_array(c.language, c.text, c."reviewStatus", c."lastModifiedAt")
+      ORDER BY c."languageOrder", c.language), '[]')
+    FROM ${cellsOf(null, sql`(SELECT p.id, p.key, p.namespace)`, projectLanguages)} c) AS "keyCells"`;
+  const rows = await keyConnectionRows<{ keyCells: CellTuple[] }>(projectId, filter, sort, request, column);
+  return rows.map(({ keyCells, ...key }) => ({
+    key,
+    cells: keyCells.map(([language, text, reviewStatus, modified]) => ({
+      keyId: key.id,
+      key: key.key,
+      namespace: key.namespace,
+      language,
+      text,
+      reviewStatus,
+      // JSON writes a timestamp without its zone; the columns hold UTC.
+      lastModifiedAt: modified === null ? null : new Date(`${modified}Z`),
+      customerKey: null,
+      isOverride: false,
+    })),
+  }));
 }
 
 /** Every cell of the given keys (one statement whatever their number), seen through a customer when given. */
