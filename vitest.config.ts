@@ -65,6 +65,10 @@ export default defineConfig({
     // Each API test file gets its own database. Three files at a time on 2 cores: the files mostly wait
     // (on service processes, browsers, timers), and with two the cores sat idle most of a run.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+    // A larger young generation for the workers: fewer scavenges of the services' short-lived objects. Eight
+    // PGlite API files, two workers, runs alternating on 2026-12-02: 88–95 s of the workers' CPU against 91–115 s
+    // with Node's default (64 MiB was no better than 32).
+    execArgv: ['--max-semi-space-size=32'],
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
