@@ -73,7 +73,19 @@ interface CompiledRoute {
   operation: OperationDefinitionNode;
 }
 
+// Per schema and list of routes: a process that builds several services on one schema (a test worker runs one
+// per file) parses and validates the routes' documents once.
+const compiledRoutes = new WeakMap<GraphQLSchema, WeakMap<RestRoute[], CompiledRoute[]>>();
+
 export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[] = ALL_ROUTES): CompiledRoute[] {
+  let ofSchema = compiledRoutes.get(schema);
+  if (!ofSchema) compiledRoutes.set(schema, (ofSchema = new WeakMap()));
+  let compiled = ofSchema.get(routes);
+  if (!compiled) ofSchema.set(routes, (compiled = validateRoutes(schema, routes)));
+  return compiled;
+}
+
+function validateRoutes(schema: GraphQLSchema, routes: RestRoute[]): CompiledRoute[] {
   return routes.map((route) => {
     const document = parse(route.document);
     const errors = validate(schema, document);
