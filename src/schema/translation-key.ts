@@ -185,8 +185,9 @@ function fieldsNamed(set: SelectionSetNode | undefined, name: string, info: Grap
 }
 
 /**
- * Whether the connection's nodes select their translations without a customer: then the page's keys and all
- * their cells are read in one statement (keyConnectionWithCells), and the cells loader answers from it.
+ * Whether the connection's nodes select their translations without a customer (once at least): then the page's
+ * keys and all their cells are read in one statement (keyConnectionWithCells), and the cells loader answers
+ * from it; the cells seen through a customer are still the loader's own read.
  */
 function selectsBaseCells(info: GraphQLResolveInfo): boolean {
   const within = (fields: readonly FieldNode[], name: string) =>
@@ -220,8 +221,8 @@ builder.queryFields((t) => ({
       const filter = args.filter ?? {};
       const { cursor, take, skip, ...selection } = query;
       const cursorId = cursor ? (cursor as { id: number }).id : undefined;
-      // A selection without relations (the keys' own fields, their translations by the cells loader) is read
-      // in one statement of ours; Prisma reads the relations the selection loads (screenshots).
+      // A selection without relations (the keys' own fields, their translations) is read in one statement of
+      // ours, with the keys' cells when it selects them; Prisma reads the relations it loads (screenshots).
       if (!loadsRelations(selection)) {
         const request = { cursorId, take, skip };
         if (!selectsBaseCells(info)) return keyConnectionRows(projectId, filter, args.sort, request);

@@ -19,9 +19,8 @@ import { customerIdOf } from '../customers.js';
 import { databaseIfOpen, prisma, type Db } from '../../db.js';
 import { containsPattern } from '../../db/contains.js';
 import { readRows } from '../../db/read-rows.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type TranslationKey } from '../../generated/prisma/client.js';
 import { checkPage, keyConnectionRows, type KeyFilter, type KeySort } from '../keys/list.js';
-import type { TranslationKey } from '../../generated/prisma/client.js';
 import {
   BLOCK_KEYS,
   DEEP_CELLS,
