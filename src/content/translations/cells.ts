@@ -487,18 +487,19 @@ export async function keyConnectionWithCells(
   const rows = await keyConnectionRows<{ keyCells: CellTuple[] }>(projectId, filter, sort, request, column);
   return rows.map(({ keyCells, ...key }) => ({
     key,
-    cells: keyCells.map(([language, text, reviewStatus, modified]) => ({
-      keyId: key.id,
-      key: key.key,
-      namespace: key.namespace,
-      language,
-      text,
-      reviewStatus,
-      // JSON writes a timestamp without its zone; the columns hold UTC.
-      lastModifiedAt: modified === null ? null : new Date(`${modified}Z`),
-      customerKey: null,
-      isOverride: false,
-    })),
+    cells: viewOf<TranslationCell>(
+      keyCells.map(([language, text, reviewStatus, modified]) => ({
+        keyId: key.id,
+        key: key.key,
+        namespace: key.namespace,
+        language,
+        text,
+        reviewStatus,
+        // JSON writes a timestamp without its zone; the columns hold UTC.
+        lastModifiedAt: modified === null ? null : new Date(`${modified}Z`),
+      })),
+      null,
+    ),
   }));
 }
 
