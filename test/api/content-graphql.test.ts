@@ -303,12 +303,17 @@ describe('reading keys with their translations', () => {
       { key: `cell.${i}`, namespace: i % 3 ? '' : 'ns', language: 'en', text: `en ${i} "quoted" \\ ✓` },
       ...(i % 2 ? [{ key: `cell.${i}`, namespace: i % 3 ? '' : 'ns', language: 'de', text: `de ${i}` }] : []),
     ]).flat();
+    // A key without any translation row, registered last.
+    content.push({ key: 'cell.bare', namespace: '', language: 'en' } as (typeof content)[number]);
     expect((await reader.post('/api/v1/translations', { content })).status).toBe(200);
     await reader.gql(
       'mutation { updateTranslation(input: {key: "cell.1", language: "de", text: "reviewed", reviewStatus: REVIEWED}) { text } }',
     );
+    // A cell emptied: its row stays, with an empty text.
+    await reader.gql('mutation { updateTranslation(input: {key: "cell.4", language: "en", text: ""}) { text } }');
     const cells = 'language text reviewStatus lastModifiedAt isOverride customerKey';
-    for (const page of ['first: 5', 'last: 5', 'first: 12, sort: MODIFIED_AT']) {
+    const seen = new Map<string, any[]>();
+    for (const page of ['first: 5', 'last: 5', 'first: 13, sort: MODIFIED_AT']) {
       const statements: string[] = [];
       let listed: any;
       await observeSql(
@@ -328,8 +333,15 @@ describe('reading keys with their translations', () => {
         );
         expect(node.translations, node.key).toEqual(own.data.translationKey.translations);
         expect(node.translations.map((c: any) => c.language)).toEqual(['fr', 'en', 'ja', 'de']);
+        seen.set(node.key, node.translations);
       }
     }
+    // The pages held the key without rows and the emptied cell.
+    expect(seen.get('cell.bare')!.map((c) => [c.text, c.reviewStatus, c.lastModifiedAt])).toEqual(
+      Array(4).fill(['', 'NOT_REVIEWED', null]),
+    );
+    expect(seen.get('cell.4')![1]).toMatchObject({ language: 'en', text: '' });
+    expect(seen.get('cell.4')![1].lastModifiedAt).not.toBeNull();
     const reviewed = await reader.gql(
       '{ translationKeys(first: 2) { edges { node { translations { text reviewStatus lastModifiedAt } } } } }',
     );
