@@ -17,7 +17,7 @@ import { createKey, keyOfProject, parseKeyAddress, updateKey } from '../content/
 import { resolveProject } from '../projects/access.js';
 import { need } from '../teams/permissions.js';
 import { TranslationType } from './translation.js';
-import { keyConnectionWithCells } from '../content/translations/cells.js';
+import { CELL_COLUMNS, keyConnectionWithCells, type CellColumn, type CellView } from '../content/translations/cells.js';
 import type { KeyFinding } from '../findings/read.js';
 import { MessageTextType } from './message-text.js';
 
@@ -91,11 +91,13 @@ export const TranslationKeyType = builder.prismaObject('TranslationKey', {
         customerKey: t.arg.string({ required: false }),
       },
       resolve: async (key, args, ctx) => {
-        const cells = await ctx.loaders.keyCells.load({
-          projectId: key.projectId,
-          keyId: key.id,
-          customerKey: args.customerKey || null,
-        });
+        const cells =
+          (!args.customerKey && cellsWithPage.get(key)) ||
+          (await ctx.loaders.keyCells.load({
+            projectId: key.projectId,
+            keyId: key.id,
+            customerKey: args.customerKey || null,
+          }));
         return args.languages ? cells.filter((c) => args.languages!.includes(c.language)) : cells;
       },
     }),
@@ -169,14 +171,13 @@ const TranslationKeyRefInput = builder.inputType('TranslationKeyRefInput', {
   }),
 });
 
-/** The fields named `name` of a selection set, through its fragments. */
-function fieldsNamed(set: SelectionSetNode | undefined, name: string, info: GraphQLResolveInfo): FieldNode[] {
+/** The fields of a selection set, through its fragments. */
+function fieldsOf(set: SelectionSetNode | undefined, info: GraphQLResolveInfo): FieldNode[] {
   const fields: FieldNode[] = [];
   const walk = (within: SelectionSetNode | undefined) => {
     for (const selection of within?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value === name) fields.push(selection);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      if (selection.kind === Kind.FIELD) fields.push(selection);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
       else walk(info.fragments[selection.name.value]?.selectionSet);
     }
   };
@@ -185,18 +186,27 @@ function fieldsNamed(set: SelectionSetNode | undefined, name: string, info: Grap
 }
 
 /**
- * Whether the connection's nodes select their translations without a customer (once at least): then the page's
- * keys and all their cells are read in one statement (keyConnectionWithCells), and the cells loader answers
- * from it; the cells seen through a customer are still the loader's own read.
+ * The cells read with a page of the keys connection, for that page's key objects (its nodes) alone: they hold
+ * only the columns the nodes' translations select (baseCellColumns), so they are not the request's cells
+ * loader's, which any other field may read.
  */
-function selectsBaseCells(info: GraphQLResolveInfo): boolean {
+const cellsWithPage = new WeakMap<object, CellView[]>();
+
+/**
+ * The columns of the cells the connection's nodes select through their translations, when they select them
+ * without a customer (once at least): then the page's keys and those columns of their cells are read in one
+ * statement (keyConnectionWithCells). The columns of every translations field count, a customer's too (its
+ * customerKey may be null or empty when the operation runs); null when the cells are not read with the page.
+ */
+function baseCellColumns(info: GraphQLResolveInfo): CellColumn[] | null {
   const within = (fields: readonly FieldNode[], name: string) =>
-    fields.flatMap((field) => fieldsNamed(field.selectionSet, name, info));
+    fields.flatMap((field) => fieldsOf(field.selectionSet, info).filter((f) => f.name.value === name));
   const translations = within(within(within(info.fieldNodes, 'edges'), 'node'), 'translations');
-  return (
-    translations.length > 0 &&
-    translations.some((field) => !field.arguments?.some((a) => a.name.value === 'customerKey'))
+  if (!translations.some((field) => !field.arguments?.some((a) => a.name.value === 'customerKey'))) return null;
+  const selected = new Set(
+    translations.flatMap((field) => fieldsOf(field.selectionSet, info)).map((f) => f.name.value),
   );
+  return CELL_COLUMNS.filter((column) => selected.has(column));
 }
 
 /** Whether Pothos's query for a selection of keys loads a relation (an include or select). */
@@ -225,10 +235,11 @@ builder.queryFields((t) => ({
       // ours, with the keys' cells when it selects them; Prisma reads the relations it loads (screenshots).
       if (!loadsRelations(selection)) {
         const request = { cursorId, take, skip };
-        if (!selectsBaseCells(info)) return keyConnectionRows(projectId, filter, args.sort, request);
-        const page = await keyConnectionWithCells(projectId, filter, args.sort, request);
-        for (const { key, cells } of page)
-          ctx.loaders.keyCells.prime({ projectId, keyId: key.id, customerKey: null }, cells);
+        const columns = baseCellColumns(info);
+        if (!columns) return keyConnectionRows(projectId, filter, args.sort, request);
+        const page = await keyConnectionWithCells(projectId, filter, args.sort, request, columns);
+        // The columns left out are those no field of these nodes reads.
+        for (const { key, cells } of page) cellsWithPage.set(key, cells as CellView[]);
         return page.map(({ key }) => key);
       }
       const where = keyWhere(projectId, filter);

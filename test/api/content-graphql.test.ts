@@ -354,4 +354,73 @@ describe('reading keys with their translations', () => {
       lastModifiedAt: null,
     });
   });
+
+  it("reads only the cells' columns its nodes select, whatever the aliases, fragments and other fields", async () => {
+    const reader = await projectApi(service, account, 'Keys with some columns');
+    await reader.gql('mutation { createLanguage(input: {key: "de"}) { key } }');
+    const content = Array.from({ length: 4 }, (_, i) => [
+      { key: `col.${i}`, language: 'en', text: `en ${i}` },
+      ...(i % 2 ? [{ key: `col.${i}`, language: 'de', text: `de ${i}` }] : []),
+    ]).flat();
+    expect((await reader.post('/api/v1/translations', { content })).status).toBe(200);
+    await reader.gql(
+      'mutation { updateTranslation(input: {key: "col.1", language: "de", text: "checked", reviewStatus: REVIEWED}) { text } }',
+    );
+    const own = async (key: string) =>
+      (
+        await reader.gql(
+          'query($k: String!) { translationKey(key: $k) { translations { language text reviewStatus lastModifiedAt } } }',
+          { k: key },
+        )
+      ).data.translationKey.translations as Record<string, unknown>[];
+    const pick = (cells: Record<string, unknown>[], fields: string[]) =>
+      cells.map((cell) => Object.fromEntries(fields.map((f) => [f, cell[f]])));
+    const cases: { query: string; variables?: object; columns: string[]; check(node: any, cells: any[]): void }[] = [
+      {
+        query: '{ translationKeys(first: 4) { edges { node { key translations { language text } } } } }',
+        columns: ['text'],
+        check: (node, cells) => expect(node.translations).toEqual(pick(cells, ['language', 'text'])),
+      },
+      {
+        // Aliases, a named and an inline fragment, and a customer's view whose customerKey is null when it runs.
+        query: `query($c: String) { translationKeys(first: 4) { edges { node { key
+            a: translations { text }
+            ... on TranslationKey { b: translations { ...status } }
+            c: translations(customerKey: $c) { language lastModifiedAt } } } } }
+          fragment status on Translation { reviewStatus }`,
+        variables: { c: null },
+        columns: ['text', 'reviewStatus', 'lastModifiedAt'],
+        check: (node, cells) => {
+          expect(node.a).toEqual(pick(cells, ['text']));
+          expect(node.b).toEqual(pick(cells, ['reviewStatus']));
+          expect(node.c).toEqual(pick(cells, ['language', 'lastModifiedAt']));
+        },
+      },
+    ];
+    for (const { query, variables, columns, check } of cases) {
+      const statements: string[] = [];
+      let listed: any;
+      await observeSql(
+        (sql) => statements.push(sql),
+        async () => {
+          listed = await reader.gql(query, variables);
+        },
+      );
+      expect(listed.errors).toBeUndefined();
+      expect(statements.map((sql) => /^\/\* ([\w:-]+) \*\//.exec(sql)?.[1])).toEqual(['keys:connection-end-extra']);
+      for (const column of ['text', 'reviewStatus', 'lastModifiedAt'])
+        expect(statements[0]!.includes(`t."${column}"`), column).toBe(columns.includes(column));
+      expect(listed.data.translationKeys.edges).toHaveLength(4);
+      for (const { node } of listed.data.translationKeys.edges) check(node, await own(node.key));
+    }
+    // The same operation reads other columns of the same keys elsewhere: those are read in full, not from the page.
+    const both = await reader.gql(
+      '{ translationKeys(first: 2) { edges { node { translations { text } } } } translationKey(key: "col.1") { translations { language reviewStatus lastModifiedAt } } }',
+    );
+    expect(both.errors).toBeUndefined();
+    expect(both.data.translationKey.translations).toEqual(
+      pick(await own('col.1'), ['language', 'reviewStatus', 'lastModifiedAt']),
+    );
+    expect(both.data.translationKey.translations[1]).toMatchObject({ language: 'de', reviewStatus: 'REVIEWED' });
+  });
 });
