@@ -375,7 +375,12 @@ describe('reading keys with their translations', () => {
       ).data.translationKey.translations as Record<string, unknown>[];
     const pick = (cells: Record<string, unknown>[], fields: string[]) =>
       cells.map((cell) => Object.fromEntries(fields.map((f) => [f, cell[f]])));
-    const cases: { query: string; variables?: object; columns: string[]; check(node: any, cells: any[]): void }[] = [
+    const cases: {
+      query: string;
+      variables?: Record<string, unknown>;
+      columns: string[];
+      check(node: any, cells: any[]): void;
+    }[] = [
       {
         query: '{ translationKeys(first: 4) { edges { node { key translations { language text } } } } }',
         columns: ['text'],
