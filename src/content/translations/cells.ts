@@ -522,7 +522,7 @@ export async function keyConnectionWithCells(
   const has = (column: CellColumn) => read.includes(column);
   return rows.map(({ keyRows, projectLanguages: _, ...key }) => {
     // Every column present in every cell (one shape), undefined where it was not read.
-    const cells = languages.map((language): PartialCell => ({
+    const cells = languages.map((language): Omit<PartialCell, 'customerKey' | 'isOverride'> => ({
       keyId: key.id,
       key: key.key,
       namespace: key.namespace,
@@ -530,8 +530,6 @@ export async function keyConnectionWithCells(
       text: has('text') ? NO_ROW.text : undefined,
       reviewStatus: has('reviewStatus') ? NO_ROW.reviewStatus : undefined,
       lastModifiedAt: has('lastModifiedAt') ? NO_ROW.lastModifiedAt : undefined,
-      customerKey: null,
-      isOverride: false,
     }));
     const [rowLanguages, ...values] = keyRows as [number[] | null, ...unknown[][]];
     rowLanguages?.forEach((languageId, j) => {
