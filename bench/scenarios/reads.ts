@@ -165,7 +165,7 @@ export async function readScenarios(
         { method: 'POST', body: body(50), seconds },
       );
     // Warmed up as the REST page is by its own row above: unwarmed, the first round ran at 0.6 of the third on
-    // PGlite (the JIT's and the embedded database's first minutes) and the median leaned on it.
+    // PGlite and the median leaned on it.
     await graphqlRead(WARM_UP_S);
     const rounds: { graphql: LoadResult; rest?: LoadResult }[] = [];
     for (let round = 0; round < (rest ? COMPARED_ROUNDS : 1); round++)

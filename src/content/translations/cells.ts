@@ -519,17 +519,19 @@ export async function keyConnectionWithCells(
   const [ids, names] = rows[0]!.projectLanguages;
   const languages = names ?? [];
   const position = new Map((ids ?? []).map((id, i) => [id, i]));
-  const has = (column: CellColumn) => read.includes(column);
+  // A cell without a row: every column present (one shape), undefined where it was not read.
+  const text = read.includes('text') ? NO_ROW.text : undefined;
+  const reviewStatus = read.includes('reviewStatus') ? NO_ROW.reviewStatus : undefined;
+  const lastModifiedAt = read.includes('lastModifiedAt') ? NO_ROW.lastModifiedAt : undefined;
   return rows.map(({ keyRows, projectLanguages: _, ...key }) => {
-    // Every column present in every cell (one shape), undefined where it was not read.
     const cells = languages.map((language): Omit<PartialCell, 'customerKey' | 'isOverride'> => ({
       keyId: key.id,
       key: key.key,
       namespace: key.namespace,
       language,
-      text: has('text') ? NO_ROW.text : undefined,
-      reviewStatus: has('reviewStatus') ? NO_ROW.reviewStatus : undefined,
-      lastModifiedAt: has('lastModifiedAt') ? NO_ROW.lastModifiedAt : undefined,
+      text,
+      reviewStatus,
+      lastModifiedAt,
     }));
     const [rowLanguages, ...values] = keyRows as [number[] | null, ...unknown[][]];
     rowLanguages?.forEach((languageId, j) => {
