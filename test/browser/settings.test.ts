@@ -180,7 +180,9 @@ describe('account settings', () => {
     const token = (await page.getByTestId('new-token').textContent())!;
     expect(token).toMatch(/^lms_pat_/);
     expect(await rest('/api/v2/projects', { authorization: token })).toBe(200);
-    const row = page.locator('tr', { hasText: 'CI' });
+    // The row whose name cell is CI: another token's random value may contain the letters too.
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'CI', exact: true }) });
+    await row.waitFor();
     await page.getByRole('button', { name: 'Revoke CI' }).click();
     await page.getByRole('dialog', { name: 'Revoke token CI?' }).getByRole('button', { name: 'Revoke token' }).click();
     await row.waitFor({ state: 'detached' });
