@@ -18,10 +18,6 @@ export const CHROMIUM_FLAGS = [
 export async function chromiumPath(): Promise<string> {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  return sparticuzPath();
-}
-
-async function sparticuzPath(): Promise<string> {
   const { default: sparticuz } = await import('@sparticuz/chromium');
   return sparticuz.executablePath();
 }
@@ -34,7 +30,7 @@ async function sparticuzPath(): Promise<string> {
  * the browser test project took 509 s of the machine's CPU and 262 s with it, 380 s and 198 s with the
  * shell (2026-12-02, docs/testing.md).
  */
-export async function pageChromiumPath(): Promise<string> {
+async function pageChromiumPath(): Promise<string> {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   if (existsSync('/usr/bin/chromium-headless-shell')) return '/usr/bin/chromium-headless-shell';
   return chromiumPath();
