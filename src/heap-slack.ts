@@ -13,7 +13,7 @@
 // (its young generation at the size the burst grew it to, emptied pages
 // pooled for reuse), which stayed resident (docs/benchmarks.md, "The memory
 // an embedded service keeps after a large import's findings").
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { trimNativeHeap } from './native-memory.js';
 
@@ -45,7 +45,24 @@ function collectAndShrink(): void {
   gc()({ type: 'major', flavor: 'last-resort' });
 }
 
-/** Collects garbage when the heap has grown past its bound since the last collection made here. */
+/** The young generation's spaces: garbage there goes at the next scavenge, which a full collection does not speed up. */
+const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
+
+/**
+ * The bytes in use in the old generation: the part that grows until V8's own
+ * full collection, and the only part a full collection is needed for. The
+ * whole heap counted the young generation's garbage too, so in the findings
+ * worker (a floor of 32 MiB, a young generation of up to 32 MiB) nearly
+ * every batch of one-cell writes' findings ran a full collection of 30–100 ms
+ * (docs/benchmarks.md, "The per-request path").
+ */
+export function oldGenerationBytes(): number {
+  let young = 0;
+  for (const space of getHeapSpaceStatistics()) if (YOUNG_SPACES.has(space.space_name)) young += space.space_used_size;
+  return getHeapStatistics().used_heap_size - young;
+}
+
+/** Collects garbage when the old generation has grown past its bound since the last collection made here. */
 export class HeapBound {
   private bound: number;
   collections = 0;
@@ -56,7 +73,7 @@ export class HeapBound {
   }
 
   check(): void {
-    if (getHeapStatistics().used_heap_size >= this.bound) this.collect();
+    if (oldGenerationBytes() >= this.bound) this.collect();
   }
 
   /** At the end of the work: when it was large enough to collect during, what it left goes back to the system. */
@@ -74,7 +91,7 @@ export class HeapBound {
     gc()();
     this.ms += performance.now() - started;
     this.collections++;
-    this.bound = Math.max(this.floor, getHeapStatistics().used_heap_size * GROWTH);
+    this.bound = Math.max(this.floor, oldGenerationBytes() * GROWTH);
   }
 }
 

@@ -334,7 +334,7 @@ export class FindingsUpdater {
         LEFT JOIN LATERAL (
           ${cellsOfKey(Prisma.sql`l`, Prisma.sql`t."languageId", 0 AS "customerId", t."projectId", t.text, lang.key AS language`)}
           UNION ALL
-          ${overridesOfKey(Prisma.sql`l`, Prisma.sql`o."languageId", o."customerId", o."projectId", o.text, lang.key`)}
+          ${overridesOfKey(Prisma.sql`l`, Prisma.sql`o."languageId", o."customerId", o."projectId", o.text, (SELECT lang.key FROM "Language" lang WHERE lang.id = o."languageId")`)}
         ) t ON true
         LEFT JOIN "TranslationKey" k ON k.id = l."keyId"
         LEFT JOIN "Project" p ON p.id = l."projectId"
@@ -370,12 +370,14 @@ function ofEntryLanguages(entry: Prisma.Sql): Prisma.Sql {
 /**
  * The overrides with a text of a queue entry's key (an empty one is no text to
  * check: the customer sees the base), by the key's prefix of
- * CustomerTranslation's primary key: one probe per key.
+ * CustomerTranslation's primary key: one probe per key. No join: a lookup of
+ * the override's language joined here was planned as a memo that depends on
+ * the entry, set up again for every key, overrides or none.
  */
 function overridesOfKey(entry: Prisma.Sql, columns: Prisma.Sql = Prisma.sql`count(*)`): Prisma.Sql {
   return Prisma.sql`SELECT ${columns} FROM "CustomerTranslation" o
-    JOIN "Language" lang ON lang.id = o."languageId"
-   WHERE o."keyId" = ${entry}."keyId" AND o.text <> '' AND ${ofEntryLanguages(entry)}`;
+   WHERE o."keyId" = ${entry}."keyId" AND o.text <> ''
+     AND (${entry}."languageIds" IS NULL OR o."languageId" = ANY(${entry}."languageIds"))`;
 }
 
 /**
@@ -500,17 +502,20 @@ export async function writeFindings(
   const base = withFindings.filter((c) => c.customerId === 0);
   const overrides = withFindings.filter((c) => c.customerId !== 0);
   await tx.$executeRaw(Prisma.sql`/* findings:insert */
+    -- Each held cell by its primary key, in a subquery of its own (a locking one is never flattened): as a join, a
+    -- project of 20,000 cells had the whole table read and hashed for a round's 200 cells.
     WITH held_base AS (
-      SELECT t."keyId", t."languageId" FROM "Translation" t
-        JOIN unnest(${arrayLiteral(base, (c) => c.keyId)}::int[], ${arrayLiteral(base, (c) => c.languageId)}::int[]) AS d(key_id, language_id)
-          ON t."keyId" = d.key_id AND t."languageId" = d.language_id
-       FOR KEY SHARE OF t
+      SELECT t."keyId", t."languageId"
+        FROM unnest(${arrayLiteral(base, (c) => c.keyId)}::int[], ${arrayLiteral(base, (c) => c.languageId)}::int[]) AS d(key_id, language_id)
+        CROSS JOIN LATERAL (SELECT t."keyId", t."languageId" FROM "Translation" t
+                             WHERE t."keyId" = d.key_id AND t."languageId" = d.language_id FOR KEY SHARE OF t) t
     ), held_overrides AS (
-      SELECT o."keyId", o."languageId", o."customerId" FROM "CustomerTranslation" o
-        JOIN unnest(${arrayLiteral(overrides, (c) => c.keyId)}::int[], ${arrayLiteral(overrides, (c) => c.languageId)}::int[],
+      SELECT o."keyId", o."languageId", o."customerId"
+        FROM unnest(${arrayLiteral(overrides, (c) => c.keyId)}::int[], ${arrayLiteral(overrides, (c) => c.languageId)}::int[],
                     ${arrayLiteral(overrides, (c) => c.customerId)}::int[]) AS d(key_id, language_id, customer_id)
-          ON o."keyId" = d.key_id AND o."languageId" = d.language_id AND o."customerId" = d.customer_id
-       FOR KEY SHARE OF o
+        CROSS JOIN LATERAL (SELECT o."keyId", o."languageId", o."customerId" FROM "CustomerTranslation" o
+                             WHERE o."keyId" = d.key_id AND o."languageId" = d.language_id AND o."customerId" = d.customer_id
+                               FOR KEY SHARE OF o) o
     )
     INSERT INTO "Finding" ("keyId", "languageId", "customerId", "check", n, "projectId", severity, message, "messageText", "spanStart", "spanEnd", dismissed)
     SELECT x.key_id, x.language_id, x.customer_id, x.check, x.n, x.project_id, x.severity, x.message, x.message_text, x.span_start, x.span_end, d."keyId" IS NOT NULL

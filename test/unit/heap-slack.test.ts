@@ -2,7 +2,7 @@
 // is collected between chunks; below it nothing runs.
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { HeapBound, releaseFreedMemory, withHeapBound } from '../../src/heap-slack.js';
+import { HeapBound, oldGenerationBytes, releaseFreedMemory, withHeapBound } from '../../src/heap-slack.js';
 
 const used = () => getHeapStatistics().used_heap_size;
 /** Heap committed by V8 beyond what is in use: what a collection may leave resident. */
@@ -27,6 +27,17 @@ describe('HeapBound', () => {
     low.check();
     expect(low.collections).toBe(1);
     expect(used()).toBeLessThan(before);
+  });
+
+  it('leaves the young generation to V8: what sits there is no reason for a full collection', () => {
+    // A large array is allocated in the young generation's large-object space and stays there until the next
+    // scavenge: the heap is past the bound, the old generation below it (a findings batch in its worker thread).
+    const bound = new HeapBound(oldGenerationBytes() + 16 * 2 ** 20);
+    const young = new Array<number>(4_000_000).fill(1);
+    expect(used()).toBeGreaterThan(oldGenerationBytes() + 16 * 2 ** 20);
+    bound.check();
+    expect(bound.collections).toBe(0);
+    expect(young.length).toBe(4_000_000);
   });
 
   it('runs between the items of a stream and once more at its end when it collected at all', async () => {
