@@ -7,7 +7,7 @@
 // settings in the same statement, computes the checks in the worker pool
 // (pool.ts; a handful of cells in this thread) and writes the batch's findings
 // set-based: delete and insert, in one transaction, only for the keys whose queue entry is still the
-// generation it computed. A key's cells are its base translations and its
+// generation it computed; the entries go after the commit, in a statement of their own. A key's cells are its base translations and its
 // customers' overrides with a text: an override is checked against its
 // customer's source (the customer's own override of the default language, else
 // the base one), as the editor checks it while it is typed.
@@ -69,6 +69,14 @@ type LeasedRow = Omit<LeasedCell, 'text' | 'languageId' | 'customerId'> & {
   languageId: number | null;
   customerId: number | null;
 };
+
+/** A queue entry as the lease took it. */
+interface Entry {
+  keyId: number;
+  projectId: number;
+  generation: number;
+  languageIds: number[] | null;
+}
 
 const running = new Set<FindingsUpdater>();
 
@@ -246,8 +254,9 @@ export class FindingsUpdater {
       // round for it, never each for the other (src/db.ts, lockProjectContent).
       await shareProjectsContent(tx, projects.keys());
       await updateConsistency(tx, consistencyCells, consistencySeverities(cells));
-      await writeFindings(cells, findings, tx);
+      await storeFindings(cells, findings, tx);
     });
+    await dequeue(leasedOf(cells));
     this.sinceRelease += cells.length;
     this.sinceEmpty += cells.length;
     this.stats.cells += cells.length;
@@ -307,11 +316,15 @@ export class FindingsUpdater {
   /** Where this updater's time went (bench/scenarios/findings.ts). */
   readonly stats = { cells: 0, rounds: 0, leases: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
 
-  private lease(candidates: number): Promise<LeasedRow[]> {
+  /**
+   * Two statements: the entries leased, then their cells. The entries' rows are locked while the lease runs, and
+   * a write queuing one of the keys again waits for it: read in the same statement, the cells held them 5–13 ms a
+   * round under one-cell writes at 16 clients (docs/benchmarks.md, "The findings round's queue entries").
+   */
+  private async lease(candidates: number): Promise<LeasedRow[]> {
     this.stats.leases++;
     const after = this.after !== undefined ? Prisma.sql`AND "keyId" > ${this.after}` : Prisma.empty;
-    return prisma().$queryRaw<LeasedRow[]>(Prisma.sql`/* findings:lease */
-      WITH leased AS (
+    const entries = await prisma().$queryRaw<Entry[]>(Prisma.sql`/* findings:lease */
         -- By row address (a TID scan): a join with the picked keys would read the whole queue each time.
         UPDATE "FindingQueue" q SET "leasedUntil" = now() + make_interval(secs => ${this.leaseMs / 1000}), "leaseOwner" = ${this.options.owner}
          WHERE q.ctid = ANY(ARRAY(
@@ -324,7 +337,17 @@ export class FindingsUpdater {
                       ORDER BY "keyId"
                       LIMIT ${candidates} FOR UPDATE SKIP LOCKED) e
            ) c WHERE c.before < ${this.batch}))
-        RETURNING q."keyId", q."projectId", q.generation, q."languageIds"
+        RETURNING q."keyId", q."projectId", q.generation, q."languageIds"`);
+    if (!entries.length) return [];
+    // The entries as leased (a write may have queued a key again since: the round's findings of it are then not
+    // stored, storeFindings), their languages as array literals (an array of arrays is no column of unnest).
+    return prisma().$queryRaw<LeasedRow[]>(Prisma.sql`/* findings:lease-cells */
+      WITH leased AS (
+        SELECT e."keyId", e."projectId", e.generation, e.languages::int[] AS "languageIds"
+          FROM unnest(${arrayLiteral(entries, (e) => e.keyId)}::int[], ${arrayLiteral(entries, (e) => e.projectId)}::int[],
+                      ${arrayLiteral(entries, (e) => e.generation)}::int[],
+                      ${arrayLiteral(entries, (e) => (e.languageIds ? arrayLiteral(e.languageIds) : null))}::text[])
+               AS e("keyId", "projectId", generation, languages)
       )
       SELECT l."keyId", t."languageId", t."customerId", l.generation, l."languageIds", l."projectId", t.text, md5(t.text) AS hash,
              coalesce(so.text, s.text, '') AS source, md5(coalesce(so.text, s.text)) AS "sourceHash",
@@ -423,24 +446,28 @@ function consistencySeverities(cells: readonly LeasedCell[]): Map<number, Consis
   return out;
 }
 
+/** The keys leased and the generation of each key's entry read (cells of a key share it). */
+type Leased = readonly [keyId: number, generation: number][];
+
+/** The (key, generation) pairs of a round's cells. */
+const leasedOf = (cells: readonly LeasedCell[]): Leased => [
+  ...new Map(cells.map((c) => [c.keyId, c.generation])).entries(),
+];
+
+/** The keys among `leased` whose queue entry is still the generation leased (no write has queued them since). */
+function stillLeasedSql(leased: Leased): Prisma.Sql {
+  return Prisma.sql`SELECT e."keyId" FROM "FindingQueue" e
+      JOIN unnest(${arrayLiteral(leased, ([keyId]) => keyId)}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS l(key_id, generation)
+        ON e."keyId" = l.key_id AND e.generation = l.generation`;
+}
+
 /**
- * The round's queue entries of the keys leased (key, generation) removed, and
- * the old findings of the cells cleared (key, language; null: every language
- * of the key) of the keys whose entry went (writeFindings).
+ * The old findings of the cells cleared (key, language; null: every language
+ * of the key), of the keys whose entry is still the generation leased: what
+ * the round's new findings replace (storeFindings).
  */
-export function dequeueClearSql(
-  leased: readonly [number, number][],
-  cleared: readonly [number, number | null][],
-): Prisma.Sql {
-  return Prisma.sql`/* findings:dequeue-clear */
-    WITH dequeued AS (
-      DELETE FROM "FindingQueue" q WHERE q.ctid = ANY(ARRAY(
-        SELECT e.ctid FROM "FindingQueue" e
-          JOIN unnest(${arrayLiteral(leased, ([keyId]) => keyId)}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS d(key_id, generation)
-            ON e."keyId" = d.key_id AND e.generation = d.generation
-           FOR UPDATE OF e SKIP LOCKED))
-      RETURNING q."keyId"
-    )
+export function clearFindingsSql(leased: Leased, cleared: readonly [number, number | null][]): Prisma.Sql {
+  return Prisma.sql`/* findings:clear */
     DELETE FROM "Finding" f
      USING (
        -- Each key's findings from the primary key's index, in a subquery that holds that lookup alone (OFFSET 0):
@@ -454,29 +481,62 @@ export function dequeueClearSql(
               -- The consistency checks' findings are updateConsistency's (consistency.ts).
               AND g."check" <> ALL(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[])
            OFFSET 0) x
-        WHERE d.key_id IN (SELECT "keyId" FROM dequeued)) x
+        WHERE d.key_id IN (${stillLeasedSql(leased)})) x
      WHERE (f."keyId", f."languageId", f."customerId", f."check", f.n) = (x."keyId", x."languageId", x."customerId", x."check", x.n)`;
 }
 
 /**
- * Writes the findings of leased cells, in the round's transaction (`tx`; its
- * own without one): the queue entries of their keys of the generation
- * computed go, and with them the keys' old findings in the languages leased
- * (every cell of them was read: an override emptied since has none now); the
- * new ones are inserted, dismissed where a dismissal of the same check holds
- * for the same text. A key queued again meanwhile keeps its entry and its
- * cells their old findings until the updater reaches it again. The cells with
- * findings are held (FOR KEY SHARE, as a foreign key's check would) until the
- * commit, so a deletion of one (its key, language or customer) waits and its
- * trigger then takes the findings written here; a cell deleted before gets
- * none. Two statements; one when no cell has a finding.
+ * Removes the round's queue entries (key, generation), after its findings
+ * have committed, in a statement of its own: an entry's row is locked only
+ * while this statement runs. Removed inside the round's transaction, the
+ * rows stayed locked until its commit, and every one-cell write queuing one
+ * of those keys again waited for it (a statement of a group of writes, and
+ * the group's lane behind it): 73 waits of 5–330 ms, median 11 ms, in 20 s
+ * of one-cell writes at 16 clients, the writes' p99 (docs/benchmarks.md,
+ * "The findings round's queue entries"). An entry a write holds, being
+ * queued again (a new generation), stays, and this statement does not wait
+ * for the write. A round that ends between its commit and this statement
+ * leaves its entries leased: they are leased again once the lease runs out,
+ * and their findings computed again.
  */
-export async function writeFindings(
+async function dequeue(leased: Leased): Promise<void> {
+  await prisma().$executeRaw(Prisma.sql`/* findings:dequeue */
+    DELETE FROM "FindingQueue" q WHERE q.ctid = ANY(ARRAY(
+      SELECT e.ctid FROM "FindingQueue" e
+        JOIN unnest(${arrayLiteral(leased, ([keyId]) => keyId)}::int[], ${arrayLiteral(leased, ([, generation]) => generation)}::int[]) AS d(key_id, generation)
+          ON e."keyId" = d.key_id AND e.generation = d.generation
+         FOR UPDATE OF e SKIP LOCKED))`);
+}
+
+/**
+ * Writes the findings of leased cells and removes their queue entries:
+ * storeFindings in a transaction of its own, then the entries (dequeue).
+ */
+export async function writeFindings(cells: readonly LeasedCell[], findings: readonly StoredFinding[][]): Promise<void> {
+  await prisma().$transaction((tx) => storeFindings(cells, findings, tx));
+  await dequeue(leasedOf(cells));
+}
+
+/**
+ * Writes the findings of leased cells, in the round's transaction `tx`, for
+ * the keys whose queue entry is still the generation computed: their old
+ * findings in the languages leased go (every cell of them was read: an
+ * override emptied since has none now) and the new ones are inserted,
+ * dismissed where a dismissal of the same check holds for the same text. A
+ * key queued again meanwhile keeps its cells' old findings until the updater
+ * reaches it again. Reads the queue without locking it: a write queuing a key
+ * again never waits for the round, nor the round for the write (the entries
+ * go after the commit: dequeue). The cells with findings are held (FOR KEY
+ * SHARE, as a foreign key's check would) until the commit, so a deletion of
+ * one (its key, language or customer) waits and its trigger then takes the
+ * findings written here; a cell deleted before gets none. Two statements; one
+ * when no cell has a finding.
+ */
+export async function storeFindings(
   cells: readonly LeasedCell[],
   findings: readonly StoredFinding[][],
-  tx?: Db,
+  tx: Db,
 ): Promise<void> {
-  if (!tx) return prisma().$transaction((own) => writeFindings(cells, findings, own));
   const rows: { cell: LeasedCell; f: StoredFinding; n: number }[] = [];
   cells.forEach((cell, i) => {
     const seen = new Map<string, number>();
@@ -486,17 +546,12 @@ export async function writeFindings(
       rows.push({ cell, f, n });
     }
   });
-  const leased = [...new Map(cells.map((c) => [c.keyId, c.generation])).entries()];
+  const leased = leasedOf(cells);
   // The findings cleared: (key, language) of the languages each entry names, (key, null) for every cell of a key.
   const cleared: [number, number | null][] = [];
   for (const [keyId, languageIds] of new Map(cells.map((c) => [c.keyId, c.languageIds])))
     for (const languageId of languageIds ?? [null]) cleared.push([keyId, languageId]);
-  // A key that a write holds is being queued again (a new generation): it stays, and the updater does not
-  // wait for that write. Waiting made a cycle with a write that queues several of the batch's keys (an
-  // import's REPLACE while the last import's findings drain): PostgreSQL ended one of them as a deadlock.
-  // The old findings go for the keys whose entry this removed (the statement's DELETE is not visible to its
-  // own reads of the queue).
-  await tx.$executeRaw(dequeueClearSql(leased, cleared));
+  await tx.$executeRaw(clearFindingsSql(leased, cleared));
   if (!rows.length) return;
   const withFindings = [...new Set(rows.map((r) => r.cell))];
   const base = withFindings.filter((c) => c.customerId === 0);
@@ -527,7 +582,7 @@ export async function writeFindings(
            AS x(key_id, language_id, customer_id, project_id, "check", n, severity, message, message_text, span_start, span_end, hash)
       LEFT JOIN "FindingDismissal" d ON d."keyId" = x.key_id AND d."languageId" = x.language_id AND d."customerId" = x.customer_id
                                     AND d."check" = x.check AND d."textHash" = x.hash
-     WHERE NOT EXISTS (SELECT 1 FROM "FindingQueue" q WHERE q."keyId" = x.key_id)
+     WHERE x.key_id IN (${stillLeasedSql(leased)})
        -- The cell is still there (held): one deleted since it was leased gets no findings.
        AND CASE WHEN x.customer_id = 0
                 THEN EXISTS (SELECT 1 FROM held_base h WHERE h."keyId" = x.key_id AND h."languageId" = x.language_id)

@@ -1,9 +1,9 @@
-// The findings updater's statement that removes a round's queue entries and the old findings of their keys
-// (dequeueClearSql, src/findings/updater.ts) reads the keys' own findings, whatever the planner knows of the
+// The findings updater's statement that removes the old findings of a round's keys whose queue entry is still
+// the generation leased (clearFindingsSql, src/findings/updater.ts) reads the keys' own findings, whatever the planner knows of the
 // table: planned without column statistics (a Finding table no ANALYZE has read, as on a server without
 // autovacuum), the statement joined with the list of keys scanned every finding in the database, each round.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dequeueClearSql } from '../../src/findings/updater.js';
+import { clearFindingsSql } from '../../src/findings/updater.js';
 import { preparedPlan, rowsRead, type PlanNode } from '../support/query-plan.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi } from '../support/project-api.js';
@@ -50,7 +50,7 @@ describe('a findings round', () => {
           ON CONFLICT ("keyId") DO UPDATE SET generation = 77, "leasedUntil" = NULL, "leaseOwner" = NULL`;
         // The plan PostgreSQL may keep for the named statement after five runs: generic, made without the lists'
         // lengths (a plan made for these values read the key's rows either way).
-        root = await preparedPlan(tx, dequeueClearSql([[key.id, 77]], [[key.id, null]]), 'force_generic_plan');
+        root = await preparedPlan(tx, clearFindingsSql([[key.id, 77]], [[key.id, null]]), 'force_generic_plan');
         const left = await tx.$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM "Finding" WHERE "keyId" = ${key.id} AND "check" = 'placeholders-missing'`;
         expect(left[0]!.n).toBe(0);

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
-import { FindingsUpdater, writeFindings } from '../../src/findings/updater.js';
+import { FindingsUpdater, storeFindings, writeFindings } from '../../src/findings/updater.js';
 import { observeSql } from '../../src/db/client.js';
 import { INLINE_CELLS, checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
 import { checkBatch, workerHeap } from '../../src/findings/check-worker.js';
@@ -197,6 +197,52 @@ describe('the updater and a write queuing its cells again', () => {
       });
       // The held key is queued again for its new text; the other one is done.
       expect(left).toEqual([{ keyId: held!.keyId, generation: held!.generation + 1 }]);
+    },
+  );
+});
+
+describe("a round's transaction and the writes of its keys", () => {
+  // Only PostgreSQL runs two transactions at once (PGlite queues the second behind the first).
+  it.skipIf(process.env.TEST_DB_KIND !== 'postgres')(
+    'holds no queue entry: a write queuing one of its keys again is answered while the round is still open',
+    async () => {
+      const res = await api.post('/api/v1/translations', {
+        content: [{ key: 'unheld', language: 'de', text: 'Hallo unheld' }],
+      });
+      expect(res.msg + res.status).toBe('OK200');
+      const db = service.db.prisma;
+      const [entry] = await db.$queryRaw<{ keyId: number; languageId: number; generation: number }[]>`
+        SELECT q."keyId", t."languageId", q.generation FROM "FindingQueue" q JOIN "TranslationKey" k ON k.id = q."keyId"
+          JOIN "Translation" t ON t."keyId" = q."keyId" WHERE k.key = 'unheld'`;
+      const cells = [{ ...entry!, customerId: 0, hash: '' }] as unknown as Parameters<typeof storeFindings>[0];
+      let stored!: () => void;
+      const written = new Promise<void>((resolve) => (stored = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // The round's findings written, its transaction left open as while the rest of a round runs.
+      const round = db.$transaction(
+        async (tx) => {
+          await storeFindings(cells, [[]], tx);
+          stored();
+          await released;
+        },
+        { timeout: 30_000 },
+      );
+      await written;
+      try {
+        const outcome = await Promise.race([
+          api
+            .patch('/api/v2/translations', { key: 'unheld', language: 'de', text: 'Hallo wieder' })
+            .then((r) => r.status),
+          new Promise((resolve) => setTimeout(() => resolve('waited for the round'), 5_000)),
+        ]);
+        expect(outcome).toBe(200);
+      } finally {
+        release();
+        await round;
+      }
+      // The write queued the key again: the next round checks the new text.
+      expect((await entryOf('unheld'))!.generation).toBe(entry!.generation + 1);
     },
   );
 });
@@ -483,7 +529,7 @@ describe('the lanes of a backlog', () => {
 });
 
 describe("a round's statements", () => {
-  it('checks an edited cell in one lease and one transaction of eight statements', async () => {
+  it('checks an edited cell in one lease, one transaction of eight statements and the dequeue after it', async () => {
     const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
       content: [
         { key: 'counted', language: 'en', text: 'Counted {name}' },
@@ -504,10 +550,13 @@ describe("a round's statements", () => {
       SELECT f."check" FROM "Finding" f JOIN "TranslationKey" k ON k.id = f."keyId" WHERE k.key = 'counted'`;
     expect(found.map((f) => f.check)).toEqual(['placeholders-missing']);
     const names = sql.map((s) => /^\/\* ([\w:-]+) \*\//.exec(s)?.[1] ?? s.trim().split(/\s/)[0]);
-    // The lease; then, under the projects' content lock (shared: deletions wait), the consistency pass and the
-    // findings (their queue entries, old ones and new ones) in one transaction.
+    // The lease (the entries, then their cells: a write queuing one of the keys again waits only for the first);
+    // then, under the projects' content lock (shared: deletions wait), the consistency pass and the
+    // findings (old ones and new ones) in one transaction; then the queue entries, after the commit, so that a
+    // write queuing one of the keys again never waits for the transaction.
     expect(names).toEqual([
       'findings:lease',
+      'findings:lease-cells',
       'BEGIN',
       'projects:share-content',
       'findings:consistency-lock',
@@ -515,9 +564,10 @@ describe("a round's statements", () => {
       'findings:consistency-members',
       'findings:consistency-clear',
       'findings:consistency-insert',
-      'findings:dequeue-clear',
+      'findings:clear',
       'findings:insert',
       'COMMIT',
+      'findings:dequeue',
     ]);
   });
 });
