@@ -103,10 +103,8 @@ export class FindingsUpdater {
   private readonly lanes: number;
   /** Rounds under way (of this updater's lanes). */
   private inFlight = 0;
-  /** Cells checked since the memory was last given back. */
+  /** Cells checked in backlog rounds (backlogRound) since the memory was last given back. */
   private sinceRelease = 0;
-  /** Cells checked since the queue was last found empty. */
-  private sinceEmpty = 0;
   /** Times the memory was given back after a drained queue (tests, the benchmark). */
   releases = 0;
   /** The most rounds this updater had under way at once (tests: its lanes). */
@@ -257,17 +255,22 @@ export class FindingsUpdater {
       await storeFindings(cells, findings, tx);
     });
     await dequeue(leasedOf(cells));
-    this.sinceRelease += cells.length;
-    this.sinceEmpty += cells.length;
+    // Only a backlog's rounds (about a batch each, an import's cells) count towards giving the memory back: a
+    // service's steady one-cell writes left rounds of a few hundred cells, which added up (on the embedded
+    // database, under writes at 16 clients, the queue was seldom empty between them) and every 10,000 cells of
+    // them stopped the busy process for a memory-reducing collection of 0.2–0.3 s (docs/benchmarks.md, "The
+    // findings round's queue entries").
+    const backlogRound = leasedCells.length >= this.batch / 2;
+    if (backlogRound) this.sinceRelease += cells.length;
     this.stats.cells += cells.length;
     this.stats.rounds++;
     this.stats.leaseMs += leased - started;
     this.stats.checkMs += checked - leased;
     this.stats.writeMs += performance.now() - checked;
-    // Only while a backlog drains (rounds of about a batch, an import's cells): the heap is the process's, and
-    // on a busy service it is past the floor with the requests' garbage, where a full collection after each
-    // round of a few cells stopped the process for 0.2–0.6 s for nothing the round left (the overload soak).
-    if (leasedCells.length >= this.batch / 2) this.heap.check();
+    // Only while a backlog drains: the heap is the process's, and on a busy service it is past the floor with the
+    // requests' garbage, where a full collection after each round of a few cells stopped the process for
+    // 0.2–0.6 s for nothing the round left (the overload soak).
+    if (backlogRound) this.heap.check();
     return cells.length;
   }
 
@@ -278,11 +281,6 @@ export class FindingsUpdater {
    * V8 and glibc give back what the batches freed.
    */
   private async releaseAfterWork(): Promise<void> {
-    // A run of less than a batch between two empty queues (a service's steady one-cell writes) does not count:
-    // such runs added up, and every 10,000 cells of them stopped a busy process for a memory-reducing
-    // collection (1–2 s, the overload soak). An import's cells come in runs of its chunks.
-    if (this.sinceEmpty < this.batch) this.sinceRelease -= this.sinceEmpty;
-    this.sinceEmpty = 0;
     if (this.sinceRelease < (this.options.releaseAfterCells ?? RELEASE_AFTER_CELLS)) return;
     // The threads are the process's: another round's batch (this updater's other lane, another updater's) may be in them.
     let inFlight = 0;

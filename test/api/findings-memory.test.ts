@@ -105,6 +105,22 @@ describe('findings updater memory', () => {
     expect(updater.releases).toBe(0);
   });
 
+  it('gives nothing back for a stream of small rounds that never finds the queue empty', async () => {
+    // Rounds of 3 cells (under half of a batch of 50), each leasing what was written since the last, 60 cells in
+    // all and more than releaseAfterCells, before a round finds the queue empty: a steady stream of one-cell
+    // writes on a busy service, not an import's backlog.
+    const updater = new FindingsUpdater({ owner: 'stream', batch: 50, lanes: 1, pollMs: 20, releaseAfterCells: 40 });
+    for (let i = 0; i < 20; i++) {
+      const content = [0, 1, 2].map((j) => ({ key: `stream${i}-${j}`, language: 'de', text: `Hallo ${i} ${j}` }));
+      const res = await api.post('/api/v1/translations', { content });
+      expect(res.msg + res.status).toBe('OK200');
+      expect(await updater.round()).toBe(3);
+    }
+    expect(await updater.round()).toBe(0);
+    expect(updater.releases).toBe(0);
+    expect(updater.heap.collections).toBe(0);
+  });
+
   it('runs one round at a time with one lane, two with two, and stores every finding either way', async () => {
     await write(1);
     const one = new FindingsUpdater({ owner: 'one-lane', batch: 7, lanes: 1, pollMs: 20 });
