@@ -255,12 +255,12 @@ export class FindingsUpdater {
       await storeFindings(cells, findings, tx);
     });
     await dequeue(leasedOf(cells));
-    // Only a backlog's rounds (about a batch each, an import's cells) count towards giving the memory back: a
-    // service's steady one-cell writes left rounds of a few hundred cells, which added up (on the embedded
-    // database, under writes at 16 clients, the queue was seldom empty between them) and every 10,000 cells of
-    // them stopped the busy process for a memory-reducing collection of 0.2–0.3 s (docs/benchmarks.md, "The
-    // findings round's queue entries").
-    const backlogRound = leasedCells.length >= this.batch / 2;
+    // Only a backlog's rounds (those that left entries behind: an import's cells) count towards giving the memory
+    // back: a service's steady one-cell writes left rounds of a few hundred cells each, which added up (on the
+    // embedded database, under writes at 16 clients, the queue was seldom empty between them; a round there
+    // often held more than half a batch) and every 10,000 cells of them stopped the busy process for a
+    // memory-reducing collection of 0.2–0.3 s (docs/benchmarks.md, "Giving the memory back after an import").
+    const backlogRound = !exhausted;
     if (backlogRound) this.sinceRelease += cells.length;
     this.stats.cells += cells.length;
     this.stats.rounds++;

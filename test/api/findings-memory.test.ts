@@ -106,10 +106,17 @@ describe('findings updater memory', () => {
   });
 
   it('gives nothing back for a stream of small rounds that never finds the queue empty', async () => {
-    // Rounds of 3 cells (under half of a batch of 50), each leasing what was written since the last, 60 cells in
-    // all and more than releaseAfterCells, before a round finds the queue empty: a steady stream of one-cell
-    // writes on a busy service, not an import's backlog.
-    const updater = new FindingsUpdater({ owner: 'stream', batch: 50, lanes: 1, pollMs: 20, releaseAfterCells: 40 });
+    // Rounds of 3 cells (more than half of a batch of 5), each leasing everything written since the last, 60 cells
+    // in all and more than releaseAfterCells, before a round finds the queue empty: a steady stream of one-cell
+    // writes on a busy service, not an import's backlog. A floor of one byte: a collection between rounds would run.
+    const updater = new FindingsUpdater({
+      owner: 'stream',
+      batch: 5,
+      lanes: 1,
+      pollMs: 20,
+      releaseAfterCells: 40,
+      heapFloorBytes: 1,
+    });
     for (let i = 0; i < 20; i++) {
       const content = [0, 1, 2].map((j) => ({ key: `stream${i}-${j}`, language: 'de', text: `Hallo ${i} ${j}` }));
       const res = await api.post('/api/v1/translations', { content });
