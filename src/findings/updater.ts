@@ -86,6 +86,16 @@ const running = new Set<FindingsUpdater>();
  */
 export const RELEASE_AFTER_CELLS = 10_000;
 
+/**
+ * Whether an updater of this process has its memory release due: a backlog's
+ * cells checked, the release not yet run (it runs in the round that finds the
+ * queue empty). The benchmark's settling waits for it (bench/lib/settle.ts).
+ */
+export function memoryReleaseDue(): boolean {
+  for (const u of running) if (u.releaseDue) return true;
+  return false;
+}
+
 /** The summed stats of this process's updaters (bench/scenarios/findings.ts). */
 export function updaterStats(): FindingsUpdater['stats'] {
   const total = { cells: 0, rounds: 0, leases: 0, leaseMs: 0, checkMs: 0, writeMs: 0 };
@@ -107,6 +117,11 @@ export class FindingsUpdater {
   private sinceRelease = 0;
   /** Times the memory was given back after a drained queue (tests, the benchmark). */
   releases = 0;
+
+  /** The memory is to be given back once the queue is found empty (releaseAfterWork). */
+  get releaseDue(): boolean {
+    return this.sinceRelease >= (this.options.releaseAfterCells ?? RELEASE_AFTER_CELLS);
+  }
   /** The most rounds this updater had under way at once (tests: its lanes). */
   mostInFlight = 0;
   /**
@@ -281,7 +296,7 @@ export class FindingsUpdater {
    * V8 and glibc give back what the batches freed.
    */
   private async releaseAfterWork(): Promise<void> {
-    if (this.sinceRelease < (this.options.releaseAfterCells ?? RELEASE_AFTER_CELLS)) return;
+    if (!this.releaseDue) return;
     // The threads are the process's: another round's batch (this updater's other lane, another updater's) may be in them.
     let inFlight = 0;
     for (const u of running) inFlight += u.inFlight;

@@ -105,6 +105,23 @@ describe('findings updater memory', () => {
     expect(updater.releases).toBe(0);
   });
 
+  it('has its release due once a backlog is checked, until the round that finds the queue empty gives back', async () => {
+    const content = Array.from({ length: 30 }, (_, i) => [
+      { key: `due${i}`, language: 'en', text: `Hello {name} ${i}` },
+      { key: `due${i}`, language: 'de', text: `Hallo {name} ${i}` },
+    ]).flat();
+    const res = await api.post('/api/v1/translations', { content });
+    expect(res.msg + res.status).toBe('OK200');
+    // New keys, 60 cells in rounds of 10: five rounds leave entries behind (50 cells, past releaseAfterCells), the sixth
+    // takes the rest, the seventh finds the queue empty.
+    const updater = new FindingsUpdater({ owner: 'due', batch: 10, lanes: 1, pollMs: 20, releaseAfterCells: 40 });
+    const due: boolean[] = [];
+    while ((await updater.round()) > 0) due.push(updater.releaseDue);
+    expect(due.at(-1)).toBe(true);
+    expect(updater.releases).toBe(1);
+    expect(updater.releaseDue).toBe(false);
+  });
+
   it('gives nothing back for a stream of small rounds that never finds the queue empty', async () => {
     // Rounds of 3 cells (more than half of a batch of 5), each leasing everything written since the last, 60 cells
     // in all and more than releaseAfterCells, before a round finds the queue empty: a steady stream of one-cell
