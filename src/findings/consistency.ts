@@ -47,6 +47,12 @@ interface Group {
   hash: string;
 }
 
+/** The groups as a relation (language_id, kind, hash). */
+function groupsSql(groups: readonly Group[]): Prisma.Sql {
+  return Prisma.sql`SELECT * FROM unnest(${arrayLiteral(groups, (g) => g.languageId)}::int[], ${arrayLiteral(groups, (g) => g.kind)}::text[],
+                                         ${arrayLiteral(groups, (g) => g.hash)}::text[]) AS g(language_id, kind, hash)`;
+}
+
 /** Names shown in a message; the rest are counted. */
 const NAMED = 3;
 /** Characters of another key's text quoted in a message. */
@@ -69,25 +75,35 @@ export async function updateConsistency(
   await tx.$executeRaw(
     Prisma.sql`/* findings:consistency-lock */ SELECT pg_advisory_xact_lock(hashtextextended('findings:consistency', 0))`,
   );
+  // One statement: the batch's cells' memberships as they were (the groups they may leave), those of cells that are
+  // no member any more removed, and the members' hashes written in place where they changed (a delete of every
+  // membership and an insert of each again, two statements, took 22 ms of a round of ~450 cells under one-cell
+  // writes; this one 16). A cell deleted since it was leased is no member: it is joined, by the primary key in a
+  // subquery the planner keeps (OFFSET 0; as a join, a project of 20,000 cells had the whole table read and hashed
+  // for a round's 200).
   const left = await tx.$queryRaw<
     { languageId: number; sourceHash: string; textHash: string }[]
-  >(Prisma.sql`/* findings:consistency-old */
-    DELETE FROM "ConsistencyMember" m USING unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)
-     WHERE m."keyId" = d.key_id AND m."languageId" = d.language_id
-    RETURNING m."languageId", m."sourceHash", m."textHash"`);
-  if (members.length) {
-    // Joined with the cell: one deleted since it was leased is no member. Each cell by the primary key, in a
-    // subquery the planner keeps (OFFSET 0): as a join, a project of 20,000 cells had the whole table read and
-    // hashed for a round's 200.
-    await tx.$executeRaw(Prisma.sql`/* findings:consistency-members */
-      INSERT INTO "ConsistencyMember" ("keyId", "languageId", "projectId", "textHash", "sourceHash")
-      SELECT d.key_id, d.language_id, t."projectId", d.text_hash, d.source_hash
-        FROM unnest(${arrayLiteral(members, (c) => c.keyId)}::int[], ${arrayLiteral(members, (c) => c.languageId)}::int[],
-                    ${arrayLiteral(members, (c) => c.textHash)}::text[], ${arrayLiteral(members, (c) => c.sourceHash)}::text[])
-             AS d(key_id, language_id, text_hash, source_hash)
-        CROSS JOIN LATERAL (SELECT t."projectId" FROM "Translation" t
-                             WHERE t."keyId" = d.key_id AND t."languageId" = d.language_id OFFSET 0) t`);
-  }
+  >(Prisma.sql`/* findings:consistency-members */
+    WITH cells AS (
+      SELECT * FROM unnest(${keys}::int[], ${languages}::int[], ${arrayLiteral(cells, (c) => c.textHash)}::text[],
+                           ${arrayLiteral(cells, (c) => c.sourceHash)}::text[]) AS d(key_id, language_id, text_hash, source_hash)
+    ), old AS (
+      SELECT m.* FROM cells d
+       CROSS JOIN LATERAL (SELECT m."languageId", m."sourceHash", m."textHash" FROM "ConsistencyMember" m
+                            WHERE m."keyId" = d.key_id AND m."languageId" = d.language_id OFFSET 0) m
+    ), gone AS (
+      DELETE FROM "ConsistencyMember" m USING cells d
+       WHERE d.source_hash IS NULL AND m."keyId" = d.key_id AND m."languageId" = d.language_id
+    ), joined AS (
+      INSERT INTO "ConsistencyMember" AS m ("keyId", "languageId", "projectId", "textHash", "sourceHash")
+      SELECT d.key_id, d.language_id, t."projectId", d.text_hash, d.source_hash FROM cells d
+       CROSS JOIN LATERAL (SELECT t."projectId" FROM "Translation" t
+                            WHERE t."keyId" = d.key_id AND t."languageId" = d.language_id OFFSET 0) t
+       WHERE d.source_hash IS NOT NULL
+      ON CONFLICT ("keyId", "languageId") DO UPDATE SET "textHash" = EXCLUDED."textHash", "sourceHash" = EXCLUDED."sourceHash"
+       WHERE (m."textHash", m."sourceHash") IS DISTINCT FROM (EXCLUDED."textHash", EXCLUDED."sourceHash")
+    )
+    SELECT * FROM old`);
   // Only the groups of a check that is on in their language's project: the insert makes no finding for one that is
   // off, and no member holds one (turning a check off deletes its findings: settings.ts). A check off by default
   // (ambiguous-translation) thus costs its groups' lookups in neither statement. The batch's own cells lose the
@@ -110,27 +126,51 @@ export async function updateConsistency(
     touch({ languageId: c.languageId, kind: 'text', hash: c.textHash });
   }
   const touched = [...groups.values()];
-  const touchedSql = Prisma.sql`SELECT * FROM unnest(${arrayLiteral(touched, (g) => g.languageId)}::int[], ${arrayLiteral(touched, (g) => g.kind)}::text[],
-                                                    ${arrayLiteral(touched, (g) => g.hash)}::text[]) AS g(language_id, kind, hash)`;
-  // The batch's cells lose their findings (a cell that is no member any more keeps none), and so do the groups' members.
-  await tx.$executeRaw(Prisma.sql`/* findings:consistency-clear */
-    WITH touched AS (${touchedSql}), cleared AS (
+  // The batch's cells lose their findings (a cell that is no member any more keeps none), and so do the members of
+  // its live groups, which the statement returns: a group with another member than a cell of the batch, or with two
+  // (members of groups the batch's cells left, or of groups they joined). Most of a stream of one-cell writes' groups
+  // are one cell's alone, with no finding to clear or make: looked up once here, they cost the insert below nothing.
+  const live = await tx.$queryRaw<
+    { language_id: number; kind: Group['kind']; hash: string }[]
+  >(Prisma.sql`/* findings:consistency-clear */
+    WITH touched AS (${groupsSql(touched)}),
+    batch AS (SELECT * FROM unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)),
+    live AS (
+      SELECT g.* FROM touched g
+       CROSS JOIN LATERAL (
+         SELECT count(*) AS n, bool_or(NOT EXISTS (SELECT 1 FROM batch b WHERE b.key_id = m."keyId" AND b.language_id = m."languageId")) AS other
+           FROM (SELECT m."keyId", m."languageId" FROM "ConsistencyMember" m
+                  WHERE g.kind = 'source' AND m."languageId" = g.language_id AND m."sourceHash" = g.hash
+                 UNION ALL
+                 SELECT m."keyId", m."languageId" FROM "ConsistencyMember" m
+                  WHERE g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
+                 LIMIT 2) m) c
+       WHERE c.n = 2 OR c.other
+    ), cleared AS (
       SELECT m."keyId", m."languageId", ${CONSISTENCY_CHECK_IDS[0]}::text AS "check"
-        FROM touched g JOIN "ConsistencyMember" m ON g.kind = 'source' AND m."languageId" = g.language_id AND m."sourceHash" = g.hash
+        FROM live g JOIN "ConsistencyMember" m ON g.kind = 'source' AND m."languageId" = g.language_id AND m."sourceHash" = g.hash
       UNION
       SELECT m."keyId", m."languageId", ${CONSISTENCY_CHECK_IDS[1]}::text
-        FROM touched g JOIN "ConsistencyMember" m ON g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
+        FROM live g JOIN "ConsistencyMember" m ON g.kind = 'text' AND m."languageId" = g.language_id AND m."textHash" = g.hash
       UNION
-      SELECT d.key_id, d.language_id, c.id
-        FROM unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id) CROSS JOIN unnest(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AS c(id)
+      SELECT d.key_id, d.language_id, c.id FROM batch d CROSS JOIN unnest(${arrayLiteral(CONSISTENCY_CHECK_IDS)}::text[]) AS c(id)
+    ), doomed AS MATERIALIZED (
+      -- The cleared findings there are, each by the primary key, read once (MATERIALIZED: a plan that took the
+      -- table for one row ran the lookups again for each finding it held, 2 s a round).
+      SELECT g.* FROM cleared x
+       CROSS JOIN LATERAL (SELECT g."keyId", g."languageId", g."check" FROM "Finding" g
+                            WHERE g."keyId" = x."keyId" AND g."languageId" = x."languageId" AND g."customerId" = 0
+                              AND g."check" = x."check" AND g.n = 0 OFFSET 0) g
+    ), gone AS (
+      DELETE FROM "Finding" f USING doomed y
+       WHERE (f."keyId", f."languageId", f."customerId", f."check", f.n) = (y."keyId", y."languageId", 0, y."check", 0)
     )
-    DELETE FROM "Finding" f USING cleared x
-     WHERE f."keyId" = x."keyId" AND f."languageId" = x."languageId" AND f."customerId" = 0 AND f."check" = x."check"`);
-  if (!touched.length) return;
+    SELECT language_id, kind, hash FROM live`);
+  if (!live.length) return;
   const projects = [...severities.entries()].filter(([, s]) => s.inconsistent || s.ambiguous);
   if (!projects.length) return;
   await tx.$executeRaw(Prisma.sql`/* findings:consistency-insert */
-    WITH touched AS (${touchedSql}),
+    WITH touched AS (${groupsSql(live.map((g) => ({ languageId: g.language_id, kind: g.kind, hash: g.hash })))}),
     severity AS (
       SELECT * FROM unnest(${arrayLiteral(projects, ([id]) => id)}::int[], ${arrayLiteral(projects, ([, s]) => s.inconsistent)}::text[],
                            ${arrayLiteral(projects, ([, s]) => s.ambiguous)}::text[]) AS s(project_id, inconsistent, ambiguous)

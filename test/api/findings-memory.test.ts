@@ -569,7 +569,7 @@ describe('the lanes of a backlog', () => {
 });
 
 describe("a round's statements", () => {
-  it('checks an edited cell in one lease, one transaction of eight statements and the dequeue after it', async () => {
+  it('checks an edited cell in one lease, one transaction of six statements and the dequeue after it', async () => {
     const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
       content: [
         { key: 'counted', language: 'en', text: 'Counted {name}' },
@@ -592,7 +592,8 @@ describe("a round's statements", () => {
     const names = sql.map((s) => /^\/\* ([\w:-]+) \*\//.exec(s)?.[1] ?? s.trim().split(/\s/)[0]);
     // The lease (the entries, then their cells: a write queuing one of the keys again waits only for the first);
     // then, under the projects' content lock (shared: deletions wait), the consistency pass and the
-    // findings (old ones and new ones) in one transaction; then the queue entries, after the commit, so that a
+    // findings (old ones and new ones) in one transaction — no consistency insert: the cell's groups are its own,
+    // no other key shares its source text or its translation; then the queue entries, after the commit, so that a
     // write queuing one of the keys again never waits for the transaction.
     expect(names).toEqual([
       'findings:lease',
@@ -600,14 +601,71 @@ describe("a round's statements", () => {
       'BEGIN',
       'projects:share-content',
       'findings:consistency-lock',
-      'findings:consistency-old',
       'findings:consistency-members',
       'findings:consistency-clear',
-      'findings:consistency-insert',
       'findings:clear',
       'findings:insert',
       'COMMIT',
       'findings:dequeue',
     ]);
+  });
+
+  it('keeps a finding found again as it is, updates one whose message changed and removes one no longer found', async () => {
+    const stored = async () =>
+      service.db.prisma.$queryRaw<{ check: string; message: string; version: string }[]>`
+        SELECT f."check", f.message, f.ctid::text AS version FROM "Finding" f
+          JOIN "TranslationKey" k ON k.id = f."keyId" JOIN "Language" l ON l.id = f."languageId"
+         WHERE k.key = 'kept' AND l.key = 'de' ORDER BY f."check"`;
+    const round = async () => {
+      const updater = new FindingsUpdater({ owner: 'kept', lanes: 1 });
+      expect(await updater.round()).toBeGreaterThan(0);
+      expect(await queued()).toBe(0);
+    };
+    const res = await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
+      content: [
+        { key: 'kept', language: 'en', text: 'Kept {name}' },
+        { key: 'kept', language: 'de', text: 'Behalten' },
+      ],
+    });
+    expect(res.msg + res.status).toBe('OK200');
+    await round();
+    const [first] = await stored();
+    expect(first).toMatchObject({
+      check: 'placeholders-missing',
+      message: expect.stringContaining('{name}') as string,
+    });
+    // The key queued again, nothing changed: the round writes no new version of the row.
+    const key = await service.db.prisma.translationKey.findFirstOrThrow({ where: { key: 'kept' } });
+    await service.db.prisma.$executeRaw`
+      INSERT INTO "FindingQueue" ("keyId", "projectId", generation) VALUES (${key.id}, ${key.projectId}, 1)
+      ON CONFLICT ("keyId") DO UPDATE SET generation = "FindingQueue".generation + 1, "leasedUntil" = NULL`;
+    await round();
+    expect(await stored()).toEqual([first]);
+    // Another placeholder missing: the same check and number, its message updated in place.
+    expect(
+      (
+        await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
+          content: [{ key: 'kept', language: 'en', text: 'Kept {count}' }],
+        })
+      ).status,
+    ).toBe(200);
+    await round();
+    const [updated, ...more] = await stored();
+    expect(more).toEqual([]);
+    expect(updated).toMatchObject({
+      check: 'placeholders-missing',
+      message: expect.stringContaining('{count}') as string,
+    });
+    expect(updated!.message).not.toContain('{name}');
+    // Fixed: the finding goes.
+    expect(
+      (
+        await api.post('/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND', {
+          content: [{ key: 'kept', language: 'de', text: 'Behalten {count}' }],
+        })
+      ).status,
+    ).toBe(200);
+    await round();
+    expect(await stored()).toEqual([]);
   });
 });
