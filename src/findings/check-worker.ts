@@ -4,6 +4,18 @@
 import { runChecks, type CheckSettings, type Dialect } from '../checks/index.js';
 import type { MessageText } from '../message-text.js';
 import { HeapBound } from '../heap-slack.js';
+import { setPriority } from 'node:os';
+import { isMainThread } from 'node:worker_threads';
+
+/**
+ * The nice value of a check thread: findings are background work, and the
+ * cores are the requests' first (the service's thread and the database's
+ * processes serving them). On Linux a thread's nice value is its own
+ * (setpriority(2), "BUGS"), so only this thread yields; elsewhere it would be
+ * the whole process's, and it is left alone.
+ */
+export const CHECK_THREAD_NICE = 10;
+if (!isMainThread && process.platform === 'linux') setPriority(CHECK_THREAD_NICE);
 
 /**
  * Below this the thread's heap is left to V8. A batch's cells and findings

@@ -12,7 +12,8 @@ import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { FindingsUpdater, storeFindings, writeFindings } from '../../src/findings/updater.js';
 import { observeSql } from '../../src/db/client.js';
 import { INLINE_CELLS, checkThreadCount, closeCheckPool, runInPool, setCheckIdleMs } from '../../src/findings/pool.js';
-import { checkBatch, workerHeap } from '../../src/findings/check-worker.js';
+import { CHECK_THREAD_NICE, checkBatch, workerHeap } from '../../src/findings/check-worker.js';
+import { readFileSync, readdirSync } from 'node:fs';
 
 let service: TestService;
 let api: ProjectApi;
@@ -406,6 +407,21 @@ describe('where the checks run', () => {
     await updater.stop();
     expect(await found('pooled')).toEqual(keys.map((k) => `${k} end-punctuation`));
     expect(checkThreadCount()).toBe(1);
+    await closeCheckPool();
+  });
+
+  it("runs the worker threads at a lower priority than the service's thread (Linux)", async (ctx) => {
+    if (process.platform !== 'linux') ctx.skip();
+    // The nice value of a thread: field 19 of its stat line, counted after the command's closing parenthesis.
+    const nice = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    const threads = () =>
+      readdirSync('/proc/self/task').map((tid) => nice(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')));
+    await closeCheckPool();
+    expect(threads().filter((n) => n === CHECK_THREAD_NICE)).toEqual([]);
+    await runInPool({ settings: [{}], cells: [[0, 'Hello.', 'Hallo', 'en', 'de', null, 'auto']] });
+    expect(checkThreadCount()).toBe(1);
+    expect(threads().filter((n) => n === CHECK_THREAD_NICE)).toHaveLength(1);
+    expect(nice(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(0);
     await closeCheckPool();
   });
 });
