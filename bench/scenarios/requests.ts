@@ -16,6 +16,8 @@ import { settle } from '../lib/settle.js';
 import { observeSql } from '../../src/db/client.js';
 
 const SECONDS = Number(process.env.BENCH_REQUEST_SECONDS ?? 5);
+/** Seconds of each load, service and bare handler alike, before its measured window (requests-load.ts). */
+const WARMUP = Number(process.env.BENCH_REQUEST_WARMUP ?? 3);
 const KEYS = 2_000;
 const CLIENTS = [1, 16] as const;
 const TSX = ['--import', 'tsx'];
@@ -60,6 +62,7 @@ export async function load(
     languages,
     connections,
     seconds: SECONDS,
+    warmup: WARMUP,
   });
   return JSON.parse(out.trim().split('\n').at(-1)!) as Load;
 }
