@@ -130,9 +130,7 @@ export async function updateConsistency(
   // its live groups, which the statement returns: a group with another member than a cell of the batch, or with two
   // (members of groups the batch's cells left, or of groups they joined). Most of a stream of one-cell writes' groups
   // are one cell's alone, with no finding to clear or make: looked up once here, they cost the insert below nothing.
-  const live = await tx.$queryRaw<
-    { language_id: number; kind: Group['kind']; hash: string }[]
-  >(Prisma.sql`/* findings:consistency-clear */
+  const live = await tx.$queryRaw<Group[]>(Prisma.sql`/* findings:consistency-clear */
     WITH touched AS (${groupsSql(touched)}),
     batch AS (SELECT * FROM unnest(${keys}::int[], ${languages}::int[]) AS d(key_id, language_id)),
     live AS (
@@ -165,12 +163,12 @@ export async function updateConsistency(
       DELETE FROM "Finding" f USING doomed y
        WHERE (f."keyId", f."languageId", f."customerId", f."check", f.n) = (y."keyId", y."languageId", 0, y."check", 0)
     )
-    SELECT language_id, kind, hash FROM live`);
+    SELECT language_id AS "languageId", kind, hash FROM live`);
   if (!live.length) return;
   const projects = [...severities.entries()].filter(([, s]) => s.inconsistent || s.ambiguous);
   if (!projects.length) return;
   await tx.$executeRaw(Prisma.sql`/* findings:consistency-insert */
-    WITH touched AS (${groupsSql(live.map((g) => ({ languageId: g.language_id, kind: g.kind, hash: g.hash })))}),
+    WITH touched AS (${groupsSql(live)}),
     severity AS (
       SELECT * FROM unnest(${arrayLiteral(projects, ([id]) => id)}::int[], ${arrayLiteral(projects, ([, s]) => s.inconsistent)}::text[],
                            ${arrayLiteral(projects, ([, s]) => s.ambiguous)}::text[]) AS s(project_id, inconsistent, ambiguous)

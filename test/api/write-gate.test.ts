@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeSql } from '../../src/db/client.js';
 import { DEFAULT_LISTED_REFUSALS, planGate, writeTranslations } from '../../src/content/translations/gate.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { preparedPlan, rowsRead } from '../support/query-plan.js';
+import { planChoices, preparedPlan, rowsRead } from '../support/query-plan.js';
 import { ensureKeys, keyRefId } from '../../src/content/translations/store.js';
 import { ensureLanguages } from '../../src/content/languages.js';
 import { envelope, startTestService, type TestService } from '../support/service.js';
@@ -549,21 +549,13 @@ describe('the gate on a large write inside a transaction', () => {
       ['base_gate', null],
       ['customer_gate', customer.id],
     ] as const) {
-      const plans = await db.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`PREPARE ${name} AS ${gate(0, customerId).text}`);
-        for (let i = 1; i <= 10; i++) {
-          const args = gate(i, customerId)
-            .values.map((v) => (v === null ? 'NULL' : `'${String(v as string | number).replaceAll("'", "''")}'`))
-            .join(', ');
-          await tx.$executeRawUnsafe(`EXECUTE ${name}(${args})`);
-        }
-        const [row] = await tx.$queryRawUnsafe<{ generic: number; custom: number }[]>(
-          `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = '${name}'`,
-        );
-        await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
-        return row!;
-      });
-      expect({ name, ...plans }).toEqual({ name, generic: 5, custom: 5 });
+      const { generic, custom } = await db.$transaction((tx) =>
+        planChoices(
+          tx,
+          Array.from({ length: 10 }, (_, i) => gate(i + 1, customerId)),
+        ),
+      );
+      expect({ name, generic, custom }).toEqual({ name, generic: 5, custom: 5 });
     }
     expect(await text('replanned', 'de')).toBe('Wieder 10');
     expect(await text('replanned', 'de', 'replanned')).toBe('Wieder 10');
@@ -612,28 +604,18 @@ describe('the gate on a large write inside a transaction', () => {
       description: null,
       customerKey,
     });
-    const literal = (v: unknown): string =>
-      v === null
-        ? 'NULL'
-        : Array.isArray(v)
-          ? `ARRAY[${v.map(literal).join(', ')}]::text[]`
-          : `'${String(v as string | number).replaceAll("'", "''")}'`;
     for (const [name, customerKey] of [
       ['base_lookup', null],
       ['customer_lookup', 'replanned'],
     ] as const) {
       const sql = (i: number) => lookupElementsSql(projectId, [element(i, customerKey)], { filled: true });
-      const plans = await db.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`PREPARE ${name} AS ${sql(0).text}`);
-        for (let i = 1; i <= 10; i++)
-          await tx.$executeRawUnsafe(`EXECUTE ${name}(${sql(i).values.map(literal).join(', ')})`);
-        const [row] = await tx.$queryRawUnsafe<{ generic: number; custom: number }[]>(
-          `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = '${name}'`,
-        );
-        await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
-        return row!;
-      });
-      expect({ name, ...plans }).toEqual({ name, generic: 5, custom: 5 });
+      const { generic, custom } = await db.$transaction((tx) =>
+        planChoices(
+          tx,
+          Array.from({ length: 10 }, (_, i) => sql(i + 1)),
+        ),
+      );
+      expect({ name, generic, custom }).toEqual({ name, generic: 5, custom: 5 });
     }
   });
 
@@ -654,23 +636,16 @@ describe('the gate on a large write inside a transaction', () => {
           text: `Gruppe ${n} ${i}`,
         })),
       );
-    const literal = (v: unknown): string =>
-      v === null ? 'NULL' : `'${String(v as string | number).replaceAll("'", "''")}'`;
-    const plans = await db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`PREPARE grouped_lookups AS ${group(2).text}`);
-      for (let i = 1; i <= 10; i++) {
-        const sql = group(2 + (i % 7));
-        const rows = await tx.$queryRawUnsafe<{ key_id: number | null }[]>(
-          `EXECUTE grouped_lookups(${sql.values.map(literal).join(', ')})`,
-        );
-        expect(rows).toHaveLength(2 + (i % 7));
-        expect(rows.every((r) => r.key_id !== null)).toBe(true);
-      }
-      const [row] = await tx.$queryRawUnsafe<{ generic: number; custom: number }[]>(
-        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = 'grouped_lookups'`,
-      );
-      await tx.$executeRawUnsafe('DEALLOCATE grouped_lookups');
-      return row!;
+    const sizes = Array.from({ length: 10 }, (_, i) => 2 + ((i + 1) % 7));
+    const { rows, ...plans } = await db.$transaction((tx) =>
+      planChoices<{ key_id: number | null }>(
+        tx,
+        sizes.map((n) => group(n)),
+      ),
+    );
+    sizes.forEach((n, i) => {
+      expect(rows[i]).toHaveLength(n);
+      expect(rows[i]!.every((r) => r.key_id !== null)).toBe(true);
     });
     expect(plans).toEqual({ generic: 5, custom: 5 });
   });
@@ -694,27 +669,16 @@ describe('the gate on a large write inside a transaction', () => {
         })),
         { filled: true, changes: n },
       );
-    const literal = (v: unknown): string =>
-      v === null
-        ? 'NULL'
-        : Array.isArray(v)
-          ? `ARRAY[${v.map(literal).join(', ')}]::text[]`
-          : `'${String(v as string | number).replaceAll("'", "''")}'`;
-    const plans = await db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`PREPARE grouped_v1_lookups AS ${group(2).text}`);
-      for (let i = 1; i <= 10; i++) {
-        const n = 2 + (i % 7);
-        const [row] = await tx.$queryRawUnsafe<{ keys: string; change_ids: string }[]>(
-          `EXECUTE grouped_v1_lookups(${group(n).values.map(literal).join(', ')})`,
-        );
-        expect(JSON.parse(row!.keys)).toHaveLength(n);
-        expect(JSON.parse(row!.change_ids)).toHaveLength(n);
-      }
-      const [row] = await tx.$queryRawUnsafe<{ generic: number; custom: number }[]>(
-        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = 'grouped_v1_lookups'`,
-      );
-      await tx.$executeRawUnsafe('DEALLOCATE grouped_v1_lookups');
-      return row!;
+    const sizes = Array.from({ length: 10 }, (_, i) => 2 + ((i + 1) % 7));
+    const { rows, ...plans } = await db.$transaction((tx) =>
+      planChoices<{ keys: string; change_ids: string }>(
+        tx,
+        sizes.map((n) => group(n)),
+      ),
+    );
+    sizes.forEach((n, i) => {
+      expect(JSON.parse(rows[i]![0]!.keys)).toHaveLength(n);
+      expect(JSON.parse(rows[i]![0]!.change_ids)).toHaveLength(n);
     });
     expect(plans).toEqual({ generic: 5, custom: 5 });
   });

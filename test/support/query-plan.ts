@@ -49,3 +49,23 @@ export async function preparedPlan(
   const plan = row!['QUERY PLAN'];
   return ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0]!.Plan;
 }
+
+/**
+ * How PostgreSQL planned a prepared statement over several executions: the first statement's text prepared, run
+ * once with each statement's values (the same text, other parameters), in the caller's transaction. Answers the
+ * executions planned for their values (custom) and run on the generic plan, and each execution's rows.
+ */
+export async function planChoices<T>(
+  tx: RawTx,
+  statements: readonly { text: string; values: unknown[] }[],
+): Promise<{ generic: number; custom: number; rows: T[][] }> {
+  await tx.$executeRawUnsafe(`PREPARE counted_statement AS ${statements[0]!.text}`);
+  const rows: T[][] = [];
+  for (const statement of statements)
+    rows.push(await tx.$queryRawUnsafe<T[]>(`EXECUTE counted_statement(${statement.values.map(literal).join(', ')})`));
+  const [row] = await tx.$queryRawUnsafe<{ generic: number; custom: number }[]>(
+    `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = 'counted_statement'`,
+  );
+  await tx.$executeRawUnsafe('DEALLOCATE counted_statement');
+  return { ...row!, rows };
+}
