@@ -398,6 +398,21 @@ export function openChangeParams(
   return openingValues(change.id, change.projectId, kind, details, options);
 }
 
+/**
+ * The values opening a change whose id the statement that opens it takes
+ * itself (openChangesCtesSql's `taken`: translations/update-one.ts): as
+ * openChangeParams, read now; the caller notes the change for its
+ * announcement (noteOpened) once the statement has answered with its id.
+ */
+export function openingParams(
+  projectId: number,
+  kind: ChangeKind,
+  details: Record<string, unknown> = {},
+  options: OpenOptions = {},
+): Opening {
+  return openingValues(NEW_CHANGE_ID, projectId, kind, details, options);
+}
+
 /** The CTEs opening a change (see openingCtes) with the values of openChangeParams. */
 export function openChangeCtesSql(opening: Opening, counts: { cells: Prisma.Sql }): Prisma.Sql {
   return openingCtes(openingSql(opening), counts.cells);
@@ -405,23 +420,36 @@ export function openChangeCtesSql(opening: Opening, counts: { cells: Prisma.Sql 
 
 /**
  * The CTEs `opening`, `activity`, `queued` and `automated` opening several
- * changes in one statement, one per Opening (ids taken earlier, as bigints):
- * the same INSERTs as openingCtes, over a row per change. `cells(id)` is the
- * cell count of the change whose id is the SQL `id` (an expression of the
- * enclosing statement). For the write gate's statement of a group of
- * one-cell writes (translations/cell-groups.ts).
+ * changes in one statement, one per Opening: the same INSERTs as
+ * openingCtes, over a row per change. The ids were taken earlier (as
+ * bigints), or, with `taken`, by the statement itself: `taken` is a relation
+ * of the enclosing statement with a row (`ord`, `change`) for each change to
+ * open, `ord` the position of its Opening (from 1), and an Opening without a
+ * row there opens nothing. `cells(id)` is the cell count of the change whose
+ * id is the SQL `id` (an expression of the enclosing statement). For the write
+ * gate's statement of a group of one-cell writes (translations/cell-groups.ts,
+ * translations/update-one.ts).
  */
-export function openChangesCtesSql(openings: readonly Opening[], cells: (id: Prisma.Sql) => Prisma.Sql): Prisma.Sql {
+export function openChangesCtesSql(
+  openings: readonly Opening[],
+  cells: (id: Prisma.Sql) => Prisma.Sql,
+  taken?: Prisma.Sql,
+): Prisma.Sql {
   const column = (i: number) => arrayLiteral(openings, (o) => o[i] as string | number | null);
-  const ids = arrayLiteral(openings, (o) => {
-    if (typeof o[0] !== 'bigint') throw new Error('a change opened in a group has its id');
-    return String(o[0]);
-  });
   const revertOfs = arrayLiteral(openings, (o) => (o[8] === null ? null : String(o[8])));
+  const values = Prisma.sql`${column(1)}::int[], ${column(2)}::text[], ${column(3)}::text[], ${column(4)}::text[], ${column(5)}::text[],
+                            ${column(6)}::jsonb[], ${column(7)}::int[], ${revertOfs}::bigint[], ${column(9)}::text[], ${column(10)}::int[], ${column(11)}::int[]`;
+  const names = Prisma.raw(
+    'project_id, kind, actor_kind, actor_id, source, details, edits, revert_of, trigger, depth, self',
+  );
+  const rows = taken
+    ? Prisma.sql`SELECT t.change AS id, o.* FROM unnest(${values}) WITH ORDINALITY AS o(${names}, ord) JOIN ${taken} t ON t.ord = o.ord`
+    : Prisma.sql`SELECT * FROM unnest(${arrayLiteral(openings, (o) => {
+        if (typeof o[0] !== 'bigint') throw new Error('a change opened in a group has its id');
+        return String(o[0]);
+      })}::bigint[], ${values}) AS o(id, ${names})`;
   return Prisma.sql`opening AS (
-       SELECT * FROM unnest(${ids}::bigint[], ${column(1)}::int[], ${column(2)}::text[], ${column(3)}::text[], ${column(4)}::text[], ${column(5)}::text[],
-                            ${column(6)}::jsonb[], ${column(7)}::int[], ${revertOfs}::bigint[], ${column(9)}::text[], ${column(10)}::int[], ${column(11)}::int[])
-         AS o(id, project_id, kind, actor_kind, actor_id, source, details, edits, revert_of, trigger, depth, self)
+       ${rows}
      ), activity AS (
        INSERT INTO "Activity" (${ACTIVITY_COLUMNS})
        SELECT o.id, o.project_id, o.kind, o.actor_kind, o.actor_id, o.source, o.details, o.edits, o.revert_of, ${cells(Prisma.sql`o.id`)}

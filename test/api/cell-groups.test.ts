@@ -1,5 +1,7 @@
 // One-cell writes that arrive together go as one statement of the write gate
-// (src/content/translations/cell-groups.ts), each still its own change: its
+// (a base cell's PATCH with its lookup: namedWrites of
+// src/content/translations/update-one.ts; a v1 write after its grouped
+// lookup: src/content/translations/cell-groups.ts), each still its own change: its
 // Activity row with its cell count, its batch of events, its webhook
 // deliveries, its findings entry and its own answer. A group whose statement
 // fails is written again write by write; the same cell twice in a burst is
@@ -8,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db.js';
 import { cellGroupStats } from '../../src/content/translations/cell-groups.js';
-import { lookupGroupStats } from '../../src/content/translations/update-one.js';
+import { lookupGroupStats, namedWriteStats } from '../../src/content/translations/update-one.js';
 import { v1LookupGroupStats } from '../../src/content/translations/v1-elements.js';
 import { SLOW_MS } from '../../src/db/statement-groups.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -61,7 +63,7 @@ describe('grouped one-cell writes', () => {
 
   it('writes a burst in fewer statements than writes, each write its own change, events, delivery and answer', async () => {
     const after = await lastActivity();
-    const before = cellGroupStats();
+    const before = namedWriteStats();
     // Source and translation cells alike: a source text queues its whole key for the checks.
     const writes = Array.from({ length: 30 }, (_, i) => ({
       key: `k${i}`,
@@ -74,7 +76,7 @@ describe('grouped one-cell writes', () => {
       expect(answer.data).toMatchObject({ ...writes[i], reviewStatus: 'NOT_REVIEWED' });
       expect(Date.parse(answer.data.lastModifiedAt)).toBeGreaterThan(0);
     });
-    const stats = cellGroupStats();
+    const stats = namedWriteStats();
     expect(stats.items - before.items).toBe(30);
     expect(stats.groups - before.groups).toBeGreaterThan(0);
     expect(stats.statements - before.statements).toBeLessThan(30);
@@ -112,10 +114,10 @@ describe('grouped one-cell writes', () => {
     for (const w of writes) expect(texts.find((t) => t.key === w.key && t.language === w.language)?.text).toBe(w.text);
   });
 
-  it('looks up a burst of PATCHes together, each answered as alone: written, unknown key or language, locked, a customer', async () => {
+  it('writes a burst of PATCHes together with their lookups, each answered as alone: written, unknown key or language, locked, a customer', async () => {
     expect((await api.post('/api/v1/customers', { key: 'acme' })).status).toBe(200);
     expect((await api.patch('/api/v1/translation-keys?key=k38', { lock: true })).status).toBe(200);
-    const before = lookupGroupStats();
+    const [before, lookupsBefore, changesBefore] = [namedWriteStats(), lookupGroupStats(), await lastActivity()];
     const requests = [
       ...Array.from({ length: 8 }, (_, i) => ({ key: `k${i}`, language: 'de', text: `Looked up ${i}` })),
       { key: 'no-such-key', language: 'de', text: 'x' },
@@ -126,10 +128,15 @@ describe('grouped one-cell writes', () => {
       { key: 'k4', language: 'en', reviewStatus: 'REVIEWED' },
     ];
     const answers = await Promise.all(requests.map((r) => api.patch('/api/v2/translations', r)));
-    const after = lookupGroupStats();
-    expect(after.items - before.items).toBe(requests.length);
+    const after = namedWriteStats();
+    // The base cells' writes each in one statement with its lookup; a customer's override looks up first.
+    expect(after.items - before.items).toBe(requests.length - 2);
     expect(after.groups - before.groups).toBeGreaterThan(0);
     expect(after.retried - before.retried).toBe(0);
+    expect(lookupGroupStats().items - lookupsBefore.items).toBe(2);
+    // A change for each write that went ahead: the eight texts, the override and the review status; none for the
+    // unknown key, language or customer, nor for the locked key refused before its write.
+    expect(await prisma().activity.count({ where: { projectId, id: { gt: changesBefore } } })).toBe(10);
     answers.slice(0, 8).forEach((answer, i) => {
       expect(answer.status).toBe(200);
       expect(answer.data).toMatchObject({ key: `k${i}`, language: 'de', text: `Looked up ${i}` });
@@ -182,13 +189,13 @@ describe('grouped one-cell writes', () => {
 
   it('writes the same cell twice in a burst by two statements, each its own change', async () => {
     const after = await lastActivity();
-    const before = cellGroupStats();
+    const before = namedWriteStats();
     const answers = await Promise.all([
       ...Array.from({ length: 6 }, (_, i) => patch('k5', 'de', `Twice ${i}`)),
       ...Array.from({ length: 6 }, (_, i) => patch(`k${10 + i}`, 'de', `Once ${i}`)),
     ]);
     for (const answer of answers) expect(answer.status).toBe(200);
-    expect(cellGroupStats().retried - before.retried).toBe(0);
+    expect(namedWriteStats().retried - before.retried).toBe(0);
     const changes = await changesAfter(after);
     expect(changes).toHaveLength(12);
     expect(changes.every((c) => c.cells === 1)).toBe(true);
@@ -293,13 +300,13 @@ describe('grouped one-cell writes', () => {
       REFERENCING NEW TABLE AS opened FOR EACH STATEMENT EXECUTE FUNCTION refuse_groups()`);
     try {
       const after = await lastActivity();
-      const before = cellGroupStats();
+      const before = namedWriteStats();
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => patch(`k${i}`, 'de', `Retried ${i}`)));
       answers.forEach((answer, i) => {
         expect(answer.status).toBe(200);
         expect(answer.data.text).toBe(`Retried ${i}`);
       });
-      expect(cellGroupStats().retried - before.retried).toBeGreaterThan(0);
+      expect(namedWriteStats().retried - before.retried).toBeGreaterThan(0);
       const changes = await changesAfter(after);
       expect(changes).toHaveLength(20);
       expect(changes.every((c) => c.cells === 1)).toBe(true);

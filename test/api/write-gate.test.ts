@@ -17,7 +17,8 @@ import { importRequest } from '../support/transfer.js';
 import { openChange } from '../../src/content/changes.js';
 import { lookupElementsSql, type ValidElement } from '../../src/content/translations/v1-elements.js';
 import { storedCellEvents } from '../support/cell-events.js';
-import { lookupsSql } from '../../src/content/translations/update-one.js';
+import { lookupsSql, namedWritesSql } from '../../src/content/translations/update-one.js';
+import { openingParams } from '../../src/content/changes.js';
 
 let service: TestService;
 let api: ProjectApi;
@@ -648,6 +649,44 @@ describe('the gate on a large write inside a transaction', () => {
       expect(rows[i]!.every((r) => r.key_id !== null)).toBe(true);
     });
     expect(plans).toEqual({ generic: 5, custom: 5 });
+  });
+
+  it('keeps the generic plan of a group of one-cell PATCHes with their lookups, alone or in a group of any size', async () => {
+    // A base cell's PATCH is one statement with its lookup (update-one.ts's namedWrites): the same text for any
+    // group's length, its arrays through a subquery the planner keeps, so one generic plan serves them all.
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const group = (n: number, round: number) =>
+      namedWritesSql(
+        projectId,
+        Array.from({ length: n }, (_, i) => ({
+          projectId,
+          namespace: '',
+          key: `looked.${i}`,
+          language: 'de',
+          customerKey: null,
+          text: `Benannt ${round} ${i}`,
+          reviewStatus: undefined,
+          opening: openingParams(projectId, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' }),
+        })),
+      );
+    const sizes = Array.from({ length: 10 }, (_, i) => 1 + ((i + 1) % 8));
+    const { rows, ...plans } = await db.$transaction((tx) =>
+      planChoices<{ key_id: number | null; change: bigint | null; written_text: string | null }>(
+        tx,
+        sizes.map((n, round) => group(n, round)),
+      ),
+    );
+    sizes.forEach((n, round) => {
+      expect(rows[round]).toHaveLength(n);
+      rows[round]!.forEach((r, i) => {
+        expect(r.key_id).not.toBeNull();
+        expect(r.change).not.toBeNull();
+        expect(r.written_text).toBe(`Benannt ${round} ${i}`);
+      });
+    });
+    expect(plans).toEqual({ generic: 5, custom: 5 });
+    expect(new Set(sizes.map((n) => group(n, 0).text)).size).toBe(1);
   });
 
   it("keeps the generic plan of a group of one-cell v1 writes' lookup, whatever the group's size", async () => {

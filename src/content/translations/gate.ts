@@ -173,6 +173,11 @@ interface GateInput {
    * row per cell, what the cell's write alone would have answered.
    */
   openings?: readonly Opening[];
+  /**
+   * With `openings`: the group's writes as the statement looks them up itself
+   * (namedGroupGateSql); `cells` is then unused.
+   */
+  looked?: Prisma.Sql;
   parts: GateParts;
 }
 
@@ -189,8 +194,17 @@ const writesEvents = (input: Pick<GateInput, 'opening' | 'openings' | 'parts'>) 
  * every execution (about 1 ms of the database's CPU; docs/benchmarks.md, "The
  * write gate's plans"). With one row in every plan the generic one is kept.
  */
-function inputSql(table: Table, cells: readonly Cell[], openings?: readonly Opening[]): Prisma.Sql {
+function inputSql(
+  table: Table,
+  cells: readonly Cell[],
+  openings?: readonly Opening[],
+  looked?: Prisma.Sql,
+): Prisma.Sql {
   const customerColumn = table.customer ? Prisma.sql`, customer_id` : Prisma.empty;
+  if (looked) {
+    // The writes that go ahead, in key order (as cell-groups.ts sorts its groups): their rows are locked in one order.
+    return Prisma.sql`SELECT key_id, language_id, text, status, change, ord FROM looked WHERE change IS NOT NULL ORDER BY key_id, language_id`;
+  }
   if (openings) {
     // A group: each cell with the change it opens (its id, taken by the write's lookup).
     if (table.customer) throw new Error('a group of one-cell writes writes base cells');
@@ -226,8 +240,10 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
     : Prisma.sql`("keyId", "languageId")`;
   const customerOut = table.customer ? Prisma.sql`, "customerId"` : Prisma.empty;
   const group = input.openings;
-  return Prisma.sql`/* ${Prisma.raw(group ? 'translations:gate-group' : 'translations:gate')} */ WITH input AS (
-      ${inputSql(table, input.cells, group)}
+  const looked = input.looked;
+  const name = looked ? 'translations:gate-named' : group ? 'translations:gate-group' : 'translations:gate';
+  return Prisma.sql`/* ${Prisma.raw(name)} */ WITH ${looked ? Prisma.sql`looked AS MATERIALIZED (${looked}), ` : Prisma.empty}input AS (
+      ${inputSql(table, input.cells, group, looked)}
     ), checked AS (${
       events
         ? Prisma.sql`
@@ -292,6 +308,7 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
             group,
             // Each change's cell count: its batch of events (none when its cell was not written).
             (id) => Prisma.sql`coalesce((SELECT e.n FROM events e WHERE e."activityId" = ${id}), 0)::int`,
+            looked ? Prisma.sql`input` : undefined,
           )
         : input.opening
           ? openChangeCtesSql(input.opening, {
@@ -305,7 +322,7 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
     }
     ${
       group
-        ? groupAnswerSql()
+        ? groupAnswerSql(looked !== undefined)
         : Prisma.sql`SELECT w_counts.inserted, w_counts.updated, c_counts.locked, c_counts.over_limit,
            (SELECT coalesce(json_agg(${refusalJsonSql(table, 'r')} ORDER BY r.ord), '[]')::text
               FROM (SELECT * FROM checked WHERE refusal IS NOT NULL ORDER BY ord LIMIT ${input.listed}::int) r) AS refusals,
@@ -331,13 +348,18 @@ function refusalJsonSql(table: Table, row: 'r' | 'c'): Prisma.Sql {
  * cell's write alone would have answered (its counts, its refusal, the row
  * written).
  */
-function groupAnswerSql(): Prisma.Sql {
-  return Prisma.sql`SELECT coalesce(w.inserted, false)::int AS inserted, coalesce(NOT w.inserted, false)::int AS updated,
+function groupAnswerSql(looked: boolean): Prisma.Sql {
+  // Looked up by the statement: a row per write, with what the lookup found (NamedRow), whether it went ahead or not.
+  const from = looked ? Prisma.sql`looked i` : Prisma.sql`input i`;
+  const lookup = looked
+    ? Prisma.sql`i.key_id, i.language_id, i.change, i.refusal AS refused, i.length AS refused_length, i.chars_limit AS refused_limit, `
+    : Prisma.empty;
+  return Prisma.sql`SELECT ${lookup}coalesce(w.inserted, false)::int AS inserted, coalesce(NOT w.inserted, false)::int AS updated,
            (c.refusal IS NOT DISTINCT FROM 'LOCKED')::int AS locked, (c.refusal IS NOT DISTINCT FROM 'CHARACTERS_LIMIT')::int AS over_limit,
            CASE WHEN c.refusal IS NULL THEN '[]' ELSE json_build_array(${refusalJsonSql(BASE_TABLE, 'c')})::text END AS refusals,
            w.text AS written_text, w."reviewStatus"::text AS written_status, w."lastModifiedAt" AS written_modified,
            ${OUTBOUND_QUEUED} AS outbound
-      FROM input i
+      FROM ${from}
       LEFT JOIN checked c ON c.ord = i.ord
       LEFT JOIN written w ON w."keyId" = i.key_id AND w."languageId" = i.language_id
      ORDER BY i.ord`;
@@ -485,6 +507,52 @@ export function groupGateSql(projectId: number, writes: readonly GroupedWrite[])
     change: first.opening[0] as bigint,
     openings: writes.map((w) => w.opening),
     touchKeyIds: first.touch ? [...new Set(cells.map((c) => c.keyId))].sort((a, b) => a - b) : undefined,
+    parts: ALL_PARTS,
+  });
+}
+
+/**
+ * A write of a group whose statement looks its cell up itself: the answer's
+ * row (a Row) with what the lookup found.
+ */
+export interface NamedRow extends Row {
+  /** The key and language found (null: none of that name). */
+  key_id: number | null;
+  language_id: number | null;
+  /** The change the write opened (null: it did not go ahead). */
+  change: bigint | string | null;
+  /** What the rules said before the write (refusalSql), with the new text's length and the key's limit. */
+  refused: RefusalReason | null;
+  refused_length: number;
+  refused_limit: number | null;
+}
+
+/**
+ * The one statement of a group of one-cell writes of base cells that name
+ * their cells (update-one.ts): `looked` is a SELECT of the group's writes, a
+ * row per write in the order of `openings` with ord (from 1), key_id,
+ * language_id (NULL: not found), the text and status to write, refusal,
+ * length and chars_limit (refusalSql before the write), and change: the id
+ * of the change the write opens, taken by that SELECT only for a write that
+ * goes ahead (NULL otherwise). The writes with a change are written as
+ * groupGateSql writes them; the statement answers a NamedRow per write, in
+ * order. One statement for a write whose lookup and write were two.
+ */
+export function namedGroupGateSql(
+  projectId: number,
+  looked: Prisma.Sql,
+  openings: readonly Opening[],
+  options: { anyStatus: boolean },
+): Prisma.Sql {
+  return gateSql(BASE_TABLE, {
+    projectId,
+    cells: [],
+    anyStatus: options.anyStatus,
+    mode: 'always',
+    listed: 1,
+    change: 0n,
+    openings,
+    looked,
     parts: ALL_PARTS,
   });
 }

@@ -11,10 +11,13 @@ import { AppError, badRequest, conflict, notFound, said } from '../../errors.js'
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey, keyRef } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
-import { NEXT_CHANGE_ID, openChangeParams } from '../changes.js';
+import { NEXT_CHANGE_ID, noteOpeningRow, openChangeParams, openingParams, type Opening } from '../changes.js';
+import { noteOpened } from '../origin.js';
+import { noteWrittenKeys } from '../written-keys.js';
+import { noteQueued } from '../findings-queue.js';
 import { runBatched } from './batched-writes.js';
-import { writeOneCell } from './cell-groups.js';
-import { planGate, refusalSql, type Refusal, type Row } from './gate.js';
+import { MAX_GROUP, writeOneCell } from './cell-groups.js';
+import { namedGroupGateSql, planGate, refusalSql, type NamedRow, type Refusal, type Row } from './gate.js';
 import { refusalText } from './rules.js';
 import type { ReviewStatus } from './store.js';
 
@@ -72,7 +75,7 @@ function lookupRowSql(projectId: number, f: LookupFields): Prisma.Sql {
   // Whether the write is a customer's override (its key, else NULL).
   const customer = Prisma.sql`${f.customer}::text`;
   const base = Prisma.sql`${customer} IS NULL`;
-  return Prisma.sql`SELECT k.id AS key_id, l.id AS language_id, c.id AS customer_id,
+  return Prisma.sql`SELECT k.id AS key_id, l.id AS language_id, c.id AS customer_id, r.text AS new_text,
          CASE WHEN ${base} THEN t.text ELSE ct.text END AS current_text,
          CASE WHEN ${base} THEN t."reviewStatus" ELSE ct."reviewStatus" END::text AS current_status,
          CASE WHEN ${base} THEN t."lastModifiedAt" ELSE ct."lastModifiedAt" END AS current_modified,
@@ -141,22 +144,77 @@ export function lookupsSql(projectId: number, group: readonly Looked[]): Prisma.
       ORDER BY i.ord`;
 }
 
+/** A base cell's write that its statement looks up itself: the request and the change it opens. */
+type NamedWrite = Request & { opening: Opening };
+
+/**
+ * One statement for a base cell's write, alone or with the writes of its
+ * project that arrive meanwhile (src/db/statement-groups.ts): the lookup
+ * above, for every write of the group, and the write gate's statement over
+ * the writes it lets go ahead (namedGroupGateSql), which take their change
+ * ids there. The lookup and the write were two statements, each a round
+ * trip and a wait in its lane (docs/benchmarks.md, "One statement for a
+ * one-cell write"). A lane is a project and whether the writes set a review
+ * status (one rule for all of a statement's rows); a cell once a statement.
+ */
+const namedWrites = statementGroups<NamedWrite, NamedRow>({
+  lane: (w) => `${w.projectId}:${w.reviewStatus !== undefined}`,
+  slot: (w) => JSON.stringify([w.namespace, w.key, w.language]),
+  max: MAX_GROUP,
+  alone: async (w) => (await readRows<NamedRow>(namedWritesSql(w.projectId, [w])))[0]!,
+  together: (group) => readRows<NamedRow>(namedWritesSql(group[0]!.projectId, group)),
+});
+
+/**
+ * The statement of a group of named writes; the same text whatever the
+ * group's length (its arrays are parameters), so one prepared statement.
+ */
+export function namedWritesSql(projectId: number, group: readonly NamedWrite[]): Prisma.Sql {
+  const looked = Prisma.sql`SELECT i.ord, r.key_id, r.language_id, r.new_text AS text, i.status, r.change_id AS change,
+             r.refusal, r.length, r.chars_limit
+        FROM (SELECT ${arrayLiteral(group, (w) => w.namespace)}::text[] AS namespaces, ${arrayLiteral(group, (w) => w.key)}::text[] AS keys,
+                     ${arrayLiteral(group, (w) => w.language)}::text[] AS languages, ${arrayLiteral(group, (w) => w.text ?? null)}::text[] AS texts,
+                     ${arrayLiteral(group, (w) => w.reviewStatus ?? null)}::text[] AS statuses OFFSET 0) a
+        CROSS JOIN LATERAL unnest(a.namespaces, a.keys, a.languages, a.texts, a.statuses) WITH ORDINALITY AS i(namespace, key, language, text, status, ord)
+        CROSS JOIN LATERAL (${lookupRowSql(projectId, {
+          namespace: Prisma.sql`i.namespace`,
+          key: Prisma.sql`i.key`,
+          language: Prisma.sql`i.language`,
+          customer: Prisma.sql`NULL`,
+          text: Prisma.sql`i.text`,
+        })}) r`;
+  return namedGroupGateSql(
+    projectId,
+    looked,
+    group.map((w) => w.opening),
+    { anyStatus: group[0]!.reviewStatus !== undefined },
+  );
+}
+
+/** Named writes' statements sent and the writes they carried (tests, benchmarks). */
+export const namedWriteStats = namedWrites.stats;
+
 /** Lookups sent and the requests they carried (tests, benchmarks). */
 export const lookupGroupStats = lookups.stats;
 
 /**
- * Two statements and no transaction: the lookup above; the write gate's
- * statement, which also opens the change (its Activity row, webhooks queued,
- * cell count and event range) and returns the written row as the answer — one
- * statement is atomic by itself; a base cell's in one statement with the
- * one-cell writes of the project that arrive meanwhile (cell-groups.ts), a
- * customer's override through batched-writes.ts. The gate applies its rules again in its own
- * statement: a key locked in between is still refused (its change then
- * records no cell).
+ * No transaction: a base cell's write is one statement with its lookup
+ * (namedWrites), which also opens the change (its Activity row, webhooks
+ * queued, cell count and event range) and returns the written row as the
+ * answer — one statement is atomic by itself. A customer's override, and a
+ * write that checks the cell against what its writer read, are two: the
+ * lookup above, whose answer is checked here first; then the write gate's
+ * statement, a base cell's with the one-cell writes of the project that
+ * arrive meanwhile (cell-groups.ts), a customer's override through
+ * batched-writes.ts. The gate applies its rules again in its own statement:
+ * a key locked in between is still refused (its change then records no
+ * cell).
  */
 export async function updateTranslation(projectId: number, input: UpdateTranslationInput): Promise<TranslationCell> {
   const request = parse(input);
   const address = { key: request.key, namespace: request.namespace };
+  // A base cell without a read to check against: its lookup and write are one statement.
+  if (!request.customerKey && !input.expectedLastModifiedAt) return writeNamed({ ...request, projectId });
   const db = prisma();
   // Through the driver adapter, not the client's query interpreter (as the gate's statement, batched-writes.ts).
   const found = await lookups.run({ ...request, projectId });
@@ -231,5 +289,55 @@ export async function updateTranslation(projectId: number, input: UpdateTranslat
     lastModifiedAt: written.written_modified,
     customerKey: customer?.key ?? null,
     isOverride: customer !== null,
+  };
+}
+
+/** A base cell's write in one statement (namedWrites), answered and refused as updateTranslation does. */
+async function writeNamed(request: Request): Promise<TranslationCell> {
+  const { projectId } = request;
+  const address = { key: request.key, namespace: request.namespace };
+  const opening = openingParams(projectId, 'TRANSLATIONS', { operation: 'UPDATE_TRANSLATION' });
+  const row = await namedWrites.run({ ...request, opening });
+  if (row.key_id === null) throw notFound(said('key-not-found', { key: keyRef(address) }));
+  if (row.language_id === null) throw notFound(said('language-not-found', { language: request.language }));
+  const refuse = (refusal: Refusal) =>
+    refusal.reason === 'LOCKED' ? conflict(refusalText(refusal)) : badRequest(refusalText(refusal));
+  if (row.change === null) {
+    // Refused by the rules before the write: no change was opened.
+    throw refuse({
+      keyId: row.key_id,
+      languageId: row.language_id,
+      customerId: null,
+      ...address,
+      reason: row.refused!,
+      length: row.refused_length,
+      charactersLimit: row.refused_limit,
+    });
+  }
+  noteOpened(projectId, BigInt(row.change));
+  noteOpeningRow(row);
+  // A key locked in between is still refused by the gate's own rules (its change then records no cell).
+  const [refusal] = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
+  if (refusal) throw refuse(refusal);
+  if (row.inserted + row.updated > 0) {
+    noteQueued();
+    // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
+    noteWrittenKeys([row.key_id]);
+  }
+  // The row the gate wrote is the answer; read the cell back only when nothing was written (the same text again).
+  if (row.written_text === null) {
+    const [answer] = await cellsOfKeys(projectId, [row.key_id], null, { language: request.language });
+    return answer!;
+  }
+  return {
+    keyId: row.key_id,
+    key: request.key,
+    namespace: request.namespace,
+    language: request.language,
+    text: row.written_text,
+    reviewStatus: row.written_status!,
+    lastModifiedAt: row.written_modified,
+    customerKey: null,
+    isOverride: false,
   };
 }
