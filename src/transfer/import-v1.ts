@@ -1,11 +1,13 @@
 // POST /api/v1/translations (deprecated, still served): adds translations,
 // creating missing keys and languages (behaviour rules 1–7 of the contract).
 // Set-based, whatever the number of elements; visible as soon as the request
-// returns. The usual request names keys and languages that exist: one lookup,
-// then one batched transaction (no round trip waits on another inside it):
-// last-seen, and the gate's statement, which opens the change, writes the
-// cells, their change events and last-modified. Only when something must be
-// created is the transaction interactive: the new ids come first.
+// returns. A request of one base cell of a key and language that exist is one
+// statement, its lookup with the gate's (writeNamedElement). Otherwise, when
+// the elements name keys and languages that exist: one lookup, then one
+// batched transaction (no round trip waits on another inside it): last-seen,
+// and the gate's statement, which opens the change, writes the cells, their
+// change events and last-modified. Only when something must be created is the
+// transaction interactive: the new ids come first.
 import { database } from '../db.js';
 import { growingTable } from '../db/fresh-statistics.js';
 import { assertPublishingAllowed } from '../plans/plans.js';
@@ -23,10 +25,14 @@ import {
   planElementWrite,
   refusalsByElement,
   runElementWrite,
+  writeNamedElement,
   type ElementCell,
   type ElementLookup,
+  type Problem,
   type V1Element,
+  type ValidElement,
 } from '../content/translations/v1-elements.js';
+import type { GateResult, Refusal } from '../content/translations/gate.js';
 
 export interface ImportV1Options {
   /** REPLACE_TRANSLATION_IF_FOUND */
@@ -51,6 +57,32 @@ export async function importTranslationsV1(
   // Rule 7: the plan is checked before anything is written.
   if (options.publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
   const { valid, problems } = checkElements(content, { languageMustExist: false });
+  const [only] = valid;
+  // One base cell with a text to write, of a key and language that exist: its lookup and write are one statement.
+  if (
+    content.length === 1 &&
+    only &&
+    only.customerKey === null &&
+    only.text !== null &&
+    (only.text !== '' || options.replace)
+  ) {
+    const row = await writeNamedElement(projectId, only as ValidElement & { text: string }, {
+      replace: options.replace,
+      details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1 },
+    });
+    if (row) {
+      const refusals = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
+      for (const refusal of refusals) problems.push(at(only.index, refusalMessage(refusal)));
+      return answer(
+        options,
+        [only],
+        { keys: 0, languages: [] },
+        { inserted: row.inserted, updated: row.updated },
+        problems,
+        projectId,
+      );
+    }
+  }
   const found = await lookupElements(projectId, valid);
   // Rule 5: an unknown customer is not created; its element is skipped.
   const accepted = valid.filter((e) => {
@@ -127,13 +159,24 @@ export async function importTranslationsV1(
   const outcome = { created: write.created, written: write.result(rows) };
   for (const [index, refusal] of refusalsByElement(write.cells, outcome.written.refusals))
     problems.push(at(index, refusalMessage(refusal)));
+  return answer(options, accepted, outcome.created, outcome.written, problems, projectId);
+}
 
+/** The answer of a v1 write: its counts and warnings; the publication after it, if asked for. */
+async function answer(
+  options: ImportV1Options,
+  accepted: readonly ValidElement[],
+  created: { keys: number; languages: string[] },
+  written: Pick<GateResult, 'inserted' | 'updated'>,
+  problems: Problem[],
+  projectId: number,
+): Promise<ImportV1Result> {
   const parts = [
     `${plural(new Set(accepted.map(keyRefId)).size, 'unique key')} processed`,
-    `${plural(outcome.created.keys, 'key')} created`,
-    outcome.created.languages.length ? `languages created: ${outcome.created.languages.join(', ')}` : '',
-    `${plural(outcome.written.inserted, 'translation')} added`,
-    `${outcome.written.updated} replaced`,
+    `${plural(created.keys, 'key')} created`,
+    created.languages.length ? `languages created: ${created.languages.join(', ')}` : '',
+    `${plural(written.inserted, 'translation')} added`,
+    `${written.updated} replaced`,
   ].filter(Boolean);
   let message = parts.join(', ');
   if (options.publish) {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db.js';
 import { cellGroupStats } from '../../src/content/translations/cell-groups.js';
 import { lookupGroupStats, namedWriteStats } from '../../src/content/translations/update-one.js';
-import { v1LookupGroupStats } from '../../src/content/translations/v1-elements.js';
+import { namedElementStats, v1LookupGroupStats } from '../../src/content/translations/v1-elements.js';
 import { SLOW_MS } from '../../src/db/statement-groups.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { projectApi, type ProjectApi } from '../support/project-api.js';
@@ -210,7 +210,7 @@ describe('grouped one-cell writes', () => {
     const after = await lastActivity();
     const seenBefore = new Date();
     await new Promise((r) => setTimeout(r, 5));
-    const before = cellGroupStats();
+    const before = namedElementStats();
     const post = (key: string, text: string, replace: boolean) =>
       api.post(`/api/v1/translations${replace ? '?importOptions=REPLACE_TRANSLATION_IF_FOUND' : ''}`, {
         content: [{ key, language: 'de', text }],
@@ -223,7 +223,7 @@ describe('grouped one-cell writes', () => {
       expect(answer.status).toBe(200);
       expect(answer.data.processedWithWarnings).toBe(false);
     }
-    const stats = cellGroupStats();
+    const stats = namedElementStats();
     expect(stats.items - before.items).toBe(20);
     expect(stats.groups - before.groups).toBeGreaterThan(0);
     expect(stats.retried - before.retried).toBe(0);
@@ -250,8 +250,8 @@ describe('grouped one-cell writes', () => {
     for (const k of keys) expect(k.lastSeenAt!.getTime()).toBeGreaterThan(seenBefore.getTime());
   });
 
-  it('looks up a burst of v1 writes together, each answered as alone: a new key, unknown names, a customer', async () => {
-    const before = v1LookupGroupStats();
+  it('writes a burst of v1 writes together, each answered as alone: a new key, unknown names, a customer', async () => {
+    const [before, namedBefore] = [v1LookupGroupStats(), namedElementStats()];
     const replace = '/api/v1/translations?importOptions=REPLACE_TRANSLATION_IF_FOUND';
     const [fresh, ghost, acme, patched, missing, ...plain] = await Promise.all([
       api.post(replace, { content: [{ key: 'fresh', language: 'de', text: 'Neu' }] }),
@@ -264,9 +264,14 @@ describe('grouped one-cell writes', () => {
       ),
     ]);
     const after = v1LookupGroupStats();
-    expect(after.items - before.items).toBe(13);
-    expect(after.groups - before.groups).toBeGreaterThan(0);
+    // Looked up: the new key (after its one-statement write found no key), the two customers' and the PATCHes.
+    expect(after.items - before.items).toBe(5);
     expect(after.retried - before.retried).toBe(0);
+    // One statement with their lookups: the eight plain writes, and the new key's first try.
+    const named = namedElementStats();
+    expect(named.items - namedBefore.items).toBe(9);
+    expect(named.groups - namedBefore.groups).toBeGreaterThan(0);
+    expect(named.retried - namedBefore.retried).toBe(0);
     expect(fresh!.data.processedWithWarnings).toBe(false);
     expect(ghost!.data.processedWithWarnings).toBe(true);
     expect(ghost!.data.message).toMatch(/customer 'ghost' not found/);
@@ -287,6 +292,29 @@ describe('grouped one-cell writes', () => {
     // Each request opened its own change (the request naming only an unknown customer opened one too, with no cell).
     const ids = await prisma().activity.findMany({ where: { projectId }, orderBy: { id: 'desc' }, take: 13 });
     expect(new Set(ids.map((a) => a.id)).size).toBe(13);
+  });
+
+  it('writes a burst of one-cell v1 PATCHes, looked up first, in fewer gate statements than writes', async () => {
+    const after = await lastActivity();
+    const before = cellGroupStats();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        api.patch('/api/v1/translations', { content: [{ key: `k${i}`, language: 'de', text: `V1 patched ${i}` }] }),
+      ),
+    );
+    for (const answer of answers)
+      expect(answer.data).toEqual({ numberOfUpdates: 1, numberOfFailures: 0, numberOfInserts: 0, failures: [] });
+    const stats = cellGroupStats();
+    expect(stats.items - before.items).toBe(12);
+    expect(stats.groups - before.groups).toBeGreaterThan(0);
+    expect(stats.statements - before.statements).toBeLessThan(12);
+    const changes = await prisma().activity.findMany({
+      where: { projectId, id: { gt: after } },
+      select: { cells: true },
+    });
+    expect(changes.map((c) => c.cells)).toEqual(Array(12).fill(1));
+    const texts = (await api.get('/api/v2/translations?language=de&size=200')).data as { key: string; text: string }[];
+    for (let i = 0; i < 12; i++) expect(texts.find((t) => t.key === `k${i}`)?.text).toBe(`V1 patched ${i}`);
   });
 
   it('writes a group again write by write when its statement fails', async () => {

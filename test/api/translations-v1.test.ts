@@ -315,7 +315,7 @@ describe('one element (the per-request path)', () => {
   };
   const lastChange = async () => (await api.get('/api/v2/activity?size=1')).data[0];
 
-  it("of an existing key and language: a lookup, then the gate's statement (which opens the change and sets last-seen), no transaction", async () => {
+  it("of an existing key and language: one statement (its lookup, and the gate's, which opens the change and sets last-seen), no transaction", async () => {
     await api.post('/api/v1/translations', { content: [{ key: 'one.cell', language: 'en', text: 'first' }] });
     const before = await key('one.cell');
     const { res, statements, roundTrips } = await sqlOf(() =>
@@ -328,9 +328,10 @@ describe('one element (the per-request path)', () => {
       processedWithWarnings: false,
       message: '1 unique key processed, 0 keys created, 0 translations added, 1 replaced',
     });
-    // No credential lookup (cached), no transaction: one statement is atomic by itself.
-    expect(statements).toHaveLength(2);
-    expect(roundTrips).toBe(2);
+    // No credential lookup (cached), no separate lookup, no transaction: one statement is atomic by itself.
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^\/\* translations:gate-named-touch \*\//);
+    expect(roundTrips).toBe(1);
     expect((await texts('&key=one.cell&language=en'))['/one.cell/en']).toBe('second');
     expect(Date.parse((await key('one.cell')).lastSeenAt)).toBeGreaterThan(Date.parse(before.lastSeenAt));
     const change = await lastChange();
@@ -354,7 +355,7 @@ describe('one element (the per-request path)', () => {
       processedWithWarnings: true,
       message: expect.stringMatching(/0 translations added, 0 replaced; 1 warning: content\[0\]: .*lock/),
     });
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(1);
     expect(Date.parse((await key('one.locked')).lastSeenAt)).toBeGreaterThan(Date.parse(created.lastSeenAt));
     expect(await lastChange()).toMatchObject({ cellsChanged: 0, details: { operation: 'IMPORT_TRANSLATIONS_V1' } });
   });
@@ -398,8 +399,10 @@ describe('one element (the per-request path)', () => {
     expect(res.data.message).toBe(
       '1 unique key processed, 1 key created, languages created: one-lang, 1 translation added, 0 replaced',
     );
-    // The lookup; the language (its insert returns its id); the keys (insert; last-seen, returning the ids); the gate.
-    expect(statements).toHaveLength(5);
+    // The one-statement write, which finds neither and writes nothing; the lookup; the language (its insert returns
+    // its id); the keys (insert; last-seen, returning the ids); the gate.
+    expect(statements).toHaveLength(6);
+    expect(statements[0]).toMatch(/^\/\* translations:gate-named-touch \*\//);
     expect(await lastChange()).toMatchObject({
       cellsChanged: 1,
       edits: 2,

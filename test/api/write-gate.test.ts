@@ -15,7 +15,7 @@ import { envelope, startTestService, type TestService } from '../support/service
 import { projectApi, type ProjectApi } from '../support/project-api.js';
 import { importRequest } from '../support/transfer.js';
 import { openChange } from '../../src/content/changes.js';
-import { lookupElementsSql, type ValidElement } from '../../src/content/translations/v1-elements.js';
+import { lookupElementsSql, namedElementsSql, type ValidElement } from '../../src/content/translations/v1-elements.js';
 import { storedCellEvents } from '../support/cell-events.js';
 import { lookupsSql, namedWritesSql } from '../../src/content/translations/update-one.js';
 import { openingParams } from '../../src/content/changes.js';
@@ -687,6 +687,41 @@ describe('the gate on a large write inside a transaction', () => {
     });
     expect(plans).toEqual({ generic: 5, custom: 5 });
     expect(new Set(sizes.map((n) => group(n, 0).text)).size).toBe(1);
+  });
+
+  it('keeps the generic plan of a group of one-cell v1 POSTs with their lookups, alone or in a group of any size', async () => {
+    const db = service.db.prisma;
+    const projectId = (await db.project.findUniqueOrThrow({ where: { projectToken: api.projectToken } })).id;
+    const group = (n: number, round: number) =>
+      namedElementsSql(
+        projectId,
+        Array.from({ length: n }, (_, i) => ({
+          projectId,
+          element: {
+            index: 0,
+            key: `looked.${i}`,
+            namespace: '',
+            language: 'de',
+            text: `Gepostet ${round} ${i}`,
+            description: null,
+            customerKey: null,
+          },
+          replace: true,
+          opening: openingParams(projectId, 'TRANSLATIONS', { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1 }),
+        })),
+      );
+    const sizes = Array.from({ length: 10 }, (_, i) => 1 + ((i + 3) % 8));
+    const { rows, ...plans } = await db.$transaction((tx) =>
+      planChoices<{ change: bigint | null; written_text: string | null }>(
+        tx,
+        sizes.map((n, round) => group(n, round)),
+      ),
+    );
+    sizes.forEach((n, round) => {
+      expect(rows[round]).toHaveLength(n);
+      rows[round]!.forEach((r, i) => expect(r).toMatchObject({ written_text: `Gepostet ${round} ${i}` }));
+    });
+    expect(plans).toEqual({ generic: 5, custom: 5 });
   });
 
   it("keeps the generic plan of a group of one-cell v1 writes' lookup, whatever the group's size", async () => {

@@ -178,6 +178,8 @@ interface GateInput {
    * (namedGroupGateSql); `cells` is then unused.
    */
   looked?: Prisma.Sql;
+  /** With `looked`: the statement also sets the last-seen time of the keys it writes (v1 POST's rule 2). */
+  touchLooked?: boolean;
   parts: GateParts;
 }
 
@@ -241,7 +243,13 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
   const customerOut = table.customer ? Prisma.sql`, "customerId"` : Prisma.empty;
   const group = input.openings;
   const looked = input.looked;
-  const name = looked ? 'translations:gate-named' : group ? 'translations:gate-group' : 'translations:gate';
+  const name = looked
+    ? input.touchLooked
+      ? 'translations:gate-named-touch'
+      : 'translations:gate-named'
+    : group
+      ? 'translations:gate-group'
+      : 'translations:gate';
   return Prisma.sql`/* ${Prisma.raw(name)} */ WITH ${looked ? Prisma.sql`looked AS MATERIALIZED (${looked}), ` : Prisma.empty}input AS (
       ${inputSql(table, input.cells, group, looked)}
     ), checked AS (${
@@ -303,6 +311,10 @@ function gateSql(table: Table, input: GateInput): Prisma.Sql {
     )`
         : Prisma.empty
     }, ${(input.opening || group) && input.touchKeyIds?.length ? Prisma.sql`touched AS (${touchKeysSql(input.projectId, input.touchKeyIds)}), ` : Prisma.empty}${
+      looked && input.touchLooked
+        ? Prisma.sql`touched AS (${touchKeysSql(input.projectId, Prisma.sql`(SELECT key_id FROM input)`)}), `
+        : Prisma.empty
+    }${
       group
         ? openChangesCtesSql(
             group,
@@ -535,20 +547,23 @@ export interface NamedRow extends Row {
  * length and chars_limit (refusalSql before the write), and change: the id
  * of the change the write opens, taken by that SELECT only for a write that
  * goes ahead (NULL otherwise). The writes with a change are written as
- * groupGateSql writes them; the statement answers a NamedRow per write, in
- * order. One statement for a write whose lookup and write were two.
+ * groupGateSql writes them (replacing an existing text unless `replace` is
+ * false; with `touch`, setting their keys' last-seen); the statement answers
+ * a NamedRow per write, in order. One statement for a write whose lookup and
+ * write were two.
  */
 export function namedGroupGateSql(
   projectId: number,
   looked: Prisma.Sql,
   openings: readonly Opening[],
-  options: { anyStatus: boolean },
+  options: { anyStatus: boolean; replace?: boolean; touch?: boolean },
 ): Prisma.Sql {
   return gateSql(BASE_TABLE, {
     projectId,
     cells: [],
     anyStatus: options.anyStatus,
-    mode: 'always',
+    mode: options.replace === false ? 'never' : 'always',
+    touchLooked: options.touch,
     listed: 1,
     change: 0n,
     openings,

@@ -103,9 +103,10 @@ export async function ensureKeys(
   return { ids, created: created.length };
 }
 
-/** Sets the last-seen time of the project's keys `ids`. */
-export function touchKeysSql(projectId: number, ids: readonly number[]): Prisma.Sql {
-  return Prisma.sql`UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = ${projectId} AND id = ANY(${ids}::int[])`;
+/** Sets the last-seen time of the project's keys `ids` (or those a subquery of the enclosing statement names). */
+export function touchKeysSql(projectId: number, ids: readonly number[] | Prisma.Sql): Prisma.Sql {
+  const which = Array.isArray(ids) ? Prisma.sql`= ANY(${ids}::int[])` : Prisma.sql`IN ${ids as Prisma.Sql}`;
+  return Prisma.sql`UPDATE "TranslationKey" SET "lastSeenAt" = now() WHERE "projectId" = ${projectId} AND id ${which}`;
 }
 
 /** A key's identity (keyIdentity of keys/input.ts), for the bulk paths' maps of key → id. */

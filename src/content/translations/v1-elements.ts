@@ -5,12 +5,24 @@
 // the write gate in one batched transaction when nothing must be created first.
 import { prisma, type Db } from '../../db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { NEXT_CHANGE_ID, noteOpeningRow, openChangeParams, openChangeQuery, type Change } from '../changes.js';
+import {
+  NEXT_CHANGE_ID,
+  noteOpeningRow,
+  openChangeParams,
+  openChangeQuery,
+  openingParams,
+  type Change,
+  type Opening,
+} from '../changes.js';
+import { noteOpened } from '../origin.js';
+import { noteWrittenKeys } from '../written-keys.js';
+import { noteQueued } from '../findings-queue.js';
 import { runBatched } from './batched-writes.js';
-import { writeOneCell } from './cell-groups.js';
+import { MAX_GROUP, writeOneCell } from './cell-groups.js';
 import { statementGroups } from '../../db/statement-groups.js';
 import { readRows } from '../../db/read-rows.js';
-import { planGate, type Refusal, type Row } from './gate.js';
+import { arrayLiteral } from '../../db/array-literal.js';
+import { namedGroupGateSql, planGate, type NamedRow, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
 import { BULK_TRANSACTION, keyRefId, touchKeysSql, type Cell } from './store.js';
@@ -390,3 +402,81 @@ export function refusalsByElement(cells: readonly ElementCell[], refusals: reado
 }
 
 export const elementKeyId = (ids: Map<string, number>, e: ValidElement) => ids.get(keyRefId(e));
+
+/** A v1 write of one base cell of an existing key and language, looked up by its own statement (writeNamedElement). */
+interface NamedElement {
+  projectId: number;
+  element: ValidElement & { text: string };
+  replace: boolean;
+  /** The change the write opens, its id taken by the statement. */
+  opening: Opening;
+}
+
+/**
+ * One statement for a v1 write of one base cell, alone or with the others of
+ * its project that arrive meanwhile (src/db/statement-groups.ts): the names
+ * looked up, and the write gate's statement over the writes whose key and
+ * language exist (namedGroupGateSql), each opening its change there and
+ * setting its key's last-seen — what the lookup and the gate's statement did
+ * in two (docs/benchmarks.md, "One statement for a one-cell write"). A lane
+ * is a project and the replace rule; a cell once a statement.
+ */
+const namedElements = statementGroups<NamedElement, NamedRow>({
+  lane: (w) => `${w.projectId}:${w.replace}`,
+  slot: (w) => JSON.stringify([w.element.namespace, w.element.key, w.element.language]),
+  max: MAX_GROUP,
+  alone: async (w) => (await readRows<NamedRow>(namedElementsSql(w.projectId, [w])))[0]!,
+  together: (group) => readRows<NamedRow>(namedElementsSql(group[0]!.projectId, group)),
+});
+
+/**
+ * The statement of a group of named v1 writes: the same text whatever the
+ * group's length (its arrays are parameters), so one prepared statement. A
+ * write takes its change id when its key and language exist, whether the
+ * gate then writes its cell or refuses it (as the v1 write opens its change
+ * either way).
+ */
+export function namedElementsSql(projectId: number, group: readonly NamedElement[]): Prisma.Sql {
+  const looked = Prisma.sql`SELECT i.ord, k.id AS key_id, l.id AS language_id, i.text, NULL::text AS status,
+             CASE WHEN k.id IS NOT NULL AND l.id IS NOT NULL THEN ${Prisma.raw(NEXT_CHANGE_ID)} END AS change,
+             NULL::text AS refusal, 0 AS length, NULL::int AS chars_limit
+        FROM (SELECT ${arrayLiteral(group, (w) => w.element.namespace)}::text[] AS namespaces, ${arrayLiteral(group, (w) => w.element.key)}::text[] AS keys,
+                     ${arrayLiteral(group, (w) => w.element.language)}::text[] AS languages, ${arrayLiteral(group, (w) => w.element.text)}::text[] AS texts OFFSET 0) a
+        CROSS JOIN LATERAL unnest(a.namespaces, a.keys, a.languages, a.texts) WITH ORDINALITY AS i(ns, name, language, text, ord)
+        LEFT JOIN LATERAL (SELECT k.id FROM "TranslationKey" k
+                            WHERE k."projectId" = ${projectId} AND k.namespace = i.ns AND k.key = i.name OFFSET 0) k ON true
+        LEFT JOIN "Language" l ON l."projectId" = ${projectId} AND l.key = i.language`;
+  return namedGroupGateSql(
+    projectId,
+    looked,
+    group.map((w) => w.opening),
+    { anyStatus: false, replace: group[0]!.replace, touch: true },
+  );
+}
+
+/** Named v1 writes' statements sent and the writes they carried (tests, benchmarks). */
+export const namedElementStats = namedElements.stats;
+
+/**
+ * Writes one element's base cell in one statement with its lookup when its
+ * key and language exist: the statement's row (the gate's Row, with the ids
+ * found), or undefined when either must be created first — nothing was
+ * written or opened then, and the write goes the long way.
+ */
+export async function writeNamedElement(
+  projectId: number,
+  element: ValidElement & { text: string },
+  options: { replace: boolean; details: Record<string, unknown> },
+): Promise<NamedRow | undefined> {
+  const opening = openingParams(projectId, 'TRANSLATIONS', options.details);
+  const row = await namedElements.run({ projectId, element, replace: options.replace, opening });
+  if (row.change === null) return undefined;
+  noteOpened(projectId, BigInt(row.change));
+  noteOpeningRow(row);
+  if (row.inserted + row.updated > 0) {
+    noteQueued();
+    // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
+    noteWrittenKeys([row.key_id!]);
+  }
+  return row;
+}
