@@ -68,6 +68,7 @@ export async function importTranslationsV1(
   ) {
     const row = await writeNamedElement(projectId, only as ValidElement & { text: string }, {
       replace: options.replace,
+      touch: true,
       details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1 },
     });
     if (row) {

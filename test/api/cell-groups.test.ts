@@ -264,12 +264,12 @@ describe('grouped one-cell writes', () => {
       ),
     ]);
     const after = v1LookupGroupStats();
-    // Looked up: the new key (after its one-statement write found no key), the two customers' and the PATCHes.
-    expect(after.items - before.items).toBe(5);
+    // Looked up: the new key and the unknown key (after their one-statement writes found no key) and the two customers'.
+    expect(after.items - before.items).toBe(4);
     expect(after.retried - before.retried).toBe(0);
-    // One statement with their lookups: the eight plain writes, and the new key's first try.
+    // One statement with their lookups: the eight plain writes, the PATCH, and the first tries of the new and unknown keys.
     const named = namedElementStats();
-    expect(named.items - namedBefore.items).toBe(9);
+    expect(named.items - namedBefore.items).toBe(11);
     expect(named.groups - namedBefore.groups).toBeGreaterThan(0);
     expect(named.retried - namedBefore.retried).toBe(0);
     expect(fresh!.data.processedWithWarnings).toBe(false);
@@ -294,9 +294,9 @@ describe('grouped one-cell writes', () => {
     expect(new Set(ids.map((a) => a.id)).size).toBe(13);
   });
 
-  it('writes a burst of one-cell v1 PATCHes, looked up first, in fewer gate statements than writes', async () => {
+  it('writes a burst of one-cell v1 PATCHes with their lookups in fewer statements than writes', async () => {
     const after = await lastActivity();
-    const before = cellGroupStats();
+    const before = namedElementStats();
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         api.patch('/api/v1/translations', { content: [{ key: `k${i}`, language: 'de', text: `V1 patched ${i}` }] }),
@@ -304,7 +304,7 @@ describe('grouped one-cell writes', () => {
     );
     for (const answer of answers)
       expect(answer.data).toEqual({ numberOfUpdates: 1, numberOfFailures: 0, numberOfInserts: 0, failures: [] });
-    const stats = cellGroupStats();
+    const stats = namedElementStats();
     expect(stats.items - before.items).toBe(12);
     expect(stats.groups - before.groups).toBeGreaterThan(0);
     expect(stats.statements - before.statements).toBeLessThan(12);
@@ -315,6 +315,32 @@ describe('grouped one-cell writes', () => {
     expect(changes.map((c) => c.cells)).toEqual(Array(12).fill(1));
     const texts = (await api.get('/api/v2/translations?language=de&size=200')).data as { key: string; text: string }[];
     for (let i = 0; i < 12; i++) expect(texts.find((t) => t.key === `k${i}`)?.text).toBe(`V1 patched ${i}`);
+  });
+
+  it('writes a burst of saves checked against the cell as read (expectedLastModifiedAt) in fewer gate statements than writes', async () => {
+    const cell = async (key: string) =>
+      (await api.gql(`{ translationKey(key: "${key}") { translations(languages: ["de"]) { lastModifiedAt } } }`)).data
+        .translationKey.translations[0].lastModifiedAt as string;
+    const versions = await Promise.all(Array.from({ length: 12 }, (_, i) => cell(`k${i}`)));
+    const before = cellGroupStats();
+    const answers = await Promise.all(
+      versions.map((version, i) =>
+        api.gql(`mutation ($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`, {
+          input: { key: `k${i}`, language: 'de', text: `Checked ${i}`, expectedLastModifiedAt: version },
+        }),
+      ),
+    );
+    answers.forEach((answer, i) => expect(answer.data?.updateTranslation.text).toBe(`Checked ${i}`));
+    const stats = cellGroupStats();
+    expect(stats.items - before.items).toBe(12);
+    expect(stats.statements - before.statements).toBeLessThan(12);
+    expect(stats.retried - before.retried).toBe(0);
+    // Stale now: refused with the cell as it is, nothing written.
+    const stale = await api.gql(
+      `mutation ($input: UpdateTranslationInput!) { updateTranslation(input: $input) { text } }`,
+      { input: { key: 'k0', language: 'de', text: 'Stale', expectedLastModifiedAt: versions[0] } },
+    );
+    expect(stale.errors![0]).toMatchObject({ extensions: { code: 'CONFLICT', current: { text: 'Checked 0' } } });
   });
 
   it('writes a group again write by write when its statement fails', async () => {

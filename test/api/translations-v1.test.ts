@@ -360,17 +360,69 @@ describe('one element (the per-request path)', () => {
     expect(await lastChange()).toMatchObject({ cellsChanged: 0, details: { operation: 'IMPORT_TRANSLATIONS_V1' } });
   });
 
-  it('PATCH of an existing cell: a lookup (ids, the cells that hold text, the change id), then the gate alone, no transaction', async () => {
+  it('PATCH of an existing cell: one statement (its lookup, whether the cell holds text, and the gate), last-seen left as it is', async () => {
+    const before = await key('one.cell');
     const { res, statements, roundTrips } = await sqlOf(() =>
       api.patch('/api/v1/translations', { content: [{ key: 'one.cell', language: 'en', text: 'third' }] }),
     );
     expect(res.data).toEqual({ numberOfUpdates: 1, numberOfFailures: 0, numberOfInserts: 0, failures: [] });
-    expect(statements).toHaveLength(2);
-    expect(roundTrips).toBe(2);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^\/\* translations:gate-named \*\//);
+    expect(roundTrips).toBe(1);
     expect((await texts('&key=one.cell&language=en'))['/one.cell/en']).toBe('third');
+    expect((await key('one.cell')).lastSeenAt).toBe(before.lastSeenAt);
     expect(await lastChange()).toMatchObject({
       cellsChanged: 1,
       details: { operation: 'UPDATE_TRANSLATIONS_V1', elements: 1 },
+    });
+  });
+
+  it('PATCH filling an empty cell counts an insert, of a cell emptied before an insert too; a refused text is a failure', async () => {
+    await api.post('/api/v1/translation-keys', { key: 'one.empty' });
+    const fill = (text: string) =>
+      api.patch('/api/v1/translations', { content: [{ key: 'one.empty', language: 'en', text }] });
+    expect((await fill('filled')).data).toEqual({
+      numberOfUpdates: 0,
+      numberOfFailures: 0,
+      numberOfInserts: 1,
+      failures: [],
+    });
+    expect((await fill('again')).data).toEqual({
+      numberOfUpdates: 1,
+      numberOfFailures: 0,
+      numberOfInserts: 0,
+      failures: [],
+    });
+    expect((await fill('')).data).toEqual({
+      numberOfUpdates: 1,
+      numberOfFailures: 0,
+      numberOfInserts: 0,
+      failures: [],
+    });
+    expect((await fill('back')).data).toEqual({
+      numberOfUpdates: 0,
+      numberOfFailures: 0,
+      numberOfInserts: 1,
+      failures: [],
+    });
+    expect((await texts('&key=one.empty&language=en'))['/one.empty/en']).toBe('back');
+    expect((await fill('replaced')).data).toMatchObject({ numberOfUpdates: 1, numberOfInserts: 0 });
+    expect(
+      (await api.patch('/api/v1/translations', { content: [{ key: 'one.locked', language: 'en', text: 'no' }] })).data,
+    ).toMatchObject({
+      numberOfUpdates: 0,
+      numberOfInserts: 0,
+      numberOfFailures: 1,
+      failures: [expect.stringMatching(/lock/)],
+    });
+    expect(await lastChange()).toMatchObject({ cellsChanged: 0, details: { operation: 'UPDATE_TRANSLATIONS_V1' } });
+    // A key that is not there goes the long way: a failure, nothing opened.
+    const missing = await api.patch('/api/v1/translations', {
+      content: [{ key: 'one.missing', language: 'en', text: 'x' }],
+    });
+    expect(missing.data).toMatchObject({
+      numberOfFailures: 1,
+      failures: [expect.stringMatching(/not in the project/)],
     });
   });
 

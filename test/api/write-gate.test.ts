@@ -707,6 +707,7 @@ describe('the gate on a large write inside a transaction', () => {
             customerKey: null,
           },
           replace: true,
+          touch: true,
           opening: openingParams(projectId, 'TRANSLATIONS', { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1 }),
         })),
       );

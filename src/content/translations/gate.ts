@@ -364,7 +364,7 @@ function groupAnswerSql(looked: boolean): Prisma.Sql {
   // Looked up by the statement: a row per write, with what the lookup found (NamedRow), whether it went ahead or not.
   const from = looked ? Prisma.sql`looked i` : Prisma.sql`input i`;
   const lookup = looked
-    ? Prisma.sql`i.key_id, i.language_id, i.change, i.refusal AS refused, i.length AS refused_length, i.chars_limit AS refused_limit, `
+    ? Prisma.sql`i.key_id, i.language_id, i.change, i.refusal AS refused, i.length AS refused_length, i.chars_limit AS refused_limit, i.filled, `
     : Prisma.empty;
   return Prisma.sql`SELECT ${lookup}coalesce(w.inserted, false)::int AS inserted, coalesce(NOT w.inserted, false)::int AS updated,
            (c.refusal IS NOT DISTINCT FROM 'LOCKED')::int AS locked, (c.refusal IS NOT DISTINCT FROM 'CHARACTERS_LIMIT')::int AS over_limit,
@@ -537,6 +537,8 @@ export interface NamedRow extends Row {
   refused: RefusalReason | null;
   refused_length: number;
   refused_limit: number | null;
+  /** Whether the cell held a non-empty text before the statement (null: the lookup does not tell). */
+  filled: boolean | null;
 }
 
 /**

@@ -171,7 +171,7 @@ const namedWrites = statementGroups<NamedWrite, NamedRow>({
  */
 export function namedWritesSql(projectId: number, group: readonly NamedWrite[]): Prisma.Sql {
   const looked = Prisma.sql`SELECT i.ord, r.key_id, r.language_id, r.new_text AS text, i.status, r.change_id AS change,
-             r.refusal, r.length, r.chars_limit
+             r.refusal, r.length, r.chars_limit, NULL::boolean AS filled
         FROM (SELECT ${arrayLiteral(group, (w) => w.namespace)}::text[] AS namespaces, ${arrayLiteral(group, (w) => w.key)}::text[] AS keys,
                      ${arrayLiteral(group, (w) => w.language)}::text[] AS languages, ${arrayLiteral(group, (w) => w.text ?? null)}::text[] AS texts,
                      ${arrayLiteral(group, (w) => w.reviewStatus ?? null)}::text[] AS statuses OFFSET 0) a

@@ -1,6 +1,8 @@
 // PATCH /api/v1/translations (deprecated, still served): sets translations of
 // existing keys and languages. Per-element problems are failures in the
-// answer, never a request error. One lookup statement, then the successful
+// answer, never a request error. One element of a base cell whose key and
+// language exist is one statement, its lookup with the gate's
+// (writeNamedElement). Otherwise one lookup statement, then the successful
 // elements are written by the gate's statement, which also opens the change
 // (no transaction: one statement is atomic); with CREATE_KEY_IF_NOT_FOUND and
 // a missing key, the keys are created first in one interactive transaction.
@@ -19,10 +21,13 @@ import {
   planElementWrite,
   refusalsByElement,
   runElementWrite,
+  writeNamedElement,
   type ElementCell,
   type Problem,
   type V1Element,
+  type ValidElement,
 } from './v1-elements.js';
+import type { Refusal } from './gate.js';
 
 export interface UpdateV1Result {
   /** Elements that replaced a non-empty translation. */
@@ -39,6 +44,27 @@ export async function updateTranslationsV1(
   options: { createKeys: boolean },
 ): Promise<UpdateV1Result> {
   const { valid, problems } = checkElements(content, { languageMustExist: true });
+  const [only] = valid;
+  // One base cell with a text, of a key and language that exist: its lookup and write are one statement.
+  if (content.length === 1 && only && only.customerKey === null && only.text !== null) {
+    const row = await writeNamedElement(projectId, only as ValidElement & { text: string }, {
+      replace: true,
+      touch: false,
+      details: { operation: 'UPDATE_TRANSLATIONS_V1', elements: 1 },
+    });
+    if (row) {
+      const refusals = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
+      for (const refusal of refusals) problems.push(at(only.index, refusalMessage(refusal)));
+      const accepted = refusals.length ? 0 : 1;
+      const updates = accepted && row.filled ? 1 : 0;
+      return {
+        numberOfUpdates: updates,
+        numberOfFailures: problems.length,
+        numberOfInserts: accepted - updates,
+        failures: describeProblems(problems, Number.POSITIVE_INFINITY),
+      };
+    }
+  }
   // Each element is counted against the state before the request: filling an empty cell is an insert (`filled`).
   const found = await lookupElements(projectId, valid, { filled: true });
   const candidates = valid.filter((e) => {

@@ -408,6 +408,8 @@ interface NamedElement {
   projectId: number;
   element: ValidElement & { text: string };
   replace: boolean;
+  /** Whether the write sets its key's last-seen (a POST's rule 2; a PATCH does not). */
+  touch: boolean;
   /** The change the write opens, its id taken by the statement. */
   opening: Opening;
 }
@@ -416,13 +418,14 @@ interface NamedElement {
  * One statement for a v1 write of one base cell, alone or with the others of
  * its project that arrive meanwhile (src/db/statement-groups.ts): the names
  * looked up, and the write gate's statement over the writes whose key and
- * language exist (namedGroupGateSql), each opening its change there and
- * setting its key's last-seen — what the lookup and the gate's statement did
- * in two (docs/benchmarks.md, "One statement for a one-cell write"). A lane
- * is a project and the replace rule; a cell once a statement.
+ * language exist (namedGroupGateSql), each opening its change there (a
+ * POST's also setting its key's last-seen) and answering whether its cell
+ * held a text before — what the lookup and the gate's statement did in two
+ * (docs/benchmarks.md, "One statement for a one-cell write"). A lane is a
+ * project, the replace rule and last-seen; a cell once a statement.
  */
 const namedElements = statementGroups<NamedElement, NamedRow>({
-  lane: (w) => `${w.projectId}:${w.replace}`,
+  lane: (w) => `${w.projectId}:${w.replace}:${w.touch}`,
   slot: (w) => JSON.stringify([w.element.namespace, w.element.key, w.element.language]),
   max: MAX_GROUP,
   alone: async (w) => (await readRows<NamedRow>(namedElementsSql(w.projectId, [w])))[0]!,
@@ -439,7 +442,8 @@ const namedElements = statementGroups<NamedElement, NamedRow>({
 export function namedElementsSql(projectId: number, group: readonly NamedElement[]): Prisma.Sql {
   const looked = Prisma.sql`SELECT i.ord, k.id AS key_id, l.id AS language_id, i.text, NULL::text AS status,
              CASE WHEN k.id IS NOT NULL AND l.id IS NOT NULL THEN ${Prisma.raw(NEXT_CHANGE_ID)} END AS change,
-             NULL::text AS refusal, 0 AS length, NULL::int AS chars_limit
+             NULL::text AS refusal, 0 AS length, NULL::int AS chars_limit,
+             EXISTS (SELECT 1 FROM "Translation" t WHERE t."keyId" = k.id AND t."languageId" = l.id AND t.text <> '') AS filled
         FROM (SELECT ${arrayLiteral(group, (w) => w.element.namespace)}::text[] AS namespaces, ${arrayLiteral(group, (w) => w.element.key)}::text[] AS keys,
                      ${arrayLiteral(group, (w) => w.element.language)}::text[] AS languages, ${arrayLiteral(group, (w) => w.element.text)}::text[] AS texts OFFSET 0) a
         CROSS JOIN LATERAL unnest(a.namespaces, a.keys, a.languages, a.texts) WITH ORDINALITY AS i(ns, name, language, text, ord)
@@ -450,7 +454,7 @@ export function namedElementsSql(projectId: number, group: readonly NamedElement
     projectId,
     looked,
     group.map((w) => w.opening),
-    { anyStatus: false, replace: group[0]!.replace, touch: true },
+    { anyStatus: false, replace: group[0]!.replace, touch: group[0]!.touch },
   );
 }
 
@@ -466,10 +470,10 @@ export const namedElementStats = namedElements.stats;
 export async function writeNamedElement(
   projectId: number,
   element: ValidElement & { text: string },
-  options: { replace: boolean; details: Record<string, unknown> },
+  options: { replace: boolean; touch: boolean; details: Record<string, unknown> },
 ): Promise<NamedRow | undefined> {
   const opening = openingParams(projectId, 'TRANSLATIONS', options.details);
-  const row = await namedElements.run({ projectId, element, replace: options.replace, opening });
+  const row = await namedElements.run({ projectId, element, replace: options.replace, touch: options.touch, opening });
   if (row.change === null) return undefined;
   noteOpened(projectId, BigInt(row.change));
   noteOpeningRow(row);
