@@ -25,6 +25,7 @@ import {
   planElementWrite,
   refusalsByElement,
   runElementWrite,
+  namedElementOf,
   writeNamedElement,
   type ElementCell,
   type ElementLookup,
@@ -32,7 +33,7 @@ import {
   type V1Element,
   type ValidElement,
 } from '../content/translations/v1-elements.js';
-import type { GateResult, Refusal } from '../content/translations/gate.js';
+import type { GateResult } from '../content/translations/gate.js';
 
 export interface ImportV1Options {
   /** REPLACE_TRANSLATION_IF_FOUND */
@@ -57,32 +58,19 @@ export async function importTranslationsV1(
   // Rule 7: the plan is checked before anything is written.
   if (options.publish) await assertPublishingAllowed(projectId, 'PUBLISH_AFTER_IMPORT');
   const { valid, problems } = checkElements(content, { languageMustExist: false });
-  const [only] = valid;
   // One base cell with a text to write, of a key and language that exist: its lookup and write are one statement.
-  if (
-    content.length === 1 &&
+  const only = namedElementOf(content, valid);
+  const named =
     only &&
-    only.customerKey === null &&
-    only.text !== null &&
-    (only.text !== '' || options.replace)
-  ) {
-    const row = await writeNamedElement(projectId, only as ValidElement & { text: string }, {
+    (only.text !== '' || options.replace) &&
+    (await writeNamedElement(projectId, only, {
       replace: options.replace,
       touch: true,
       details: { operation: 'IMPORT_TRANSLATIONS_V1', elements: 1 },
-    });
-    if (row) {
-      const refusals = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
-      for (const refusal of refusals) problems.push(at(only.index, refusalMessage(refusal)));
-      return answer(
-        options,
-        [only],
-        { keys: 0, languages: [] },
-        { inserted: row.inserted, updated: row.updated },
-        problems,
-        projectId,
-      );
-    }
+    }));
+  if (named) {
+    problems.push(...named.problems);
+    return answer(options, [only], { keys: 0, languages: [] }, named.row, problems, projectId);
   }
   const found = await lookupElements(projectId, valid);
   // Rule 5: an unknown customer is not created; its element is skipped.

@@ -381,30 +381,16 @@ describe('one element (the per-request path)', () => {
     await api.post('/api/v1/translation-keys', { key: 'one.empty' });
     const fill = (text: string) =>
       api.patch('/api/v1/translations', { content: [{ key: 'one.empty', language: 'en', text }] });
-    expect((await fill('filled')).data).toEqual({
-      numberOfUpdates: 0,
+    const counts = (numberOfUpdates: number, numberOfInserts: number) => ({
+      numberOfUpdates,
       numberOfFailures: 0,
-      numberOfInserts: 1,
+      numberOfInserts,
       failures: [],
     });
-    expect((await fill('again')).data).toEqual({
-      numberOfUpdates: 1,
-      numberOfFailures: 0,
-      numberOfInserts: 0,
-      failures: [],
-    });
-    expect((await fill('')).data).toEqual({
-      numberOfUpdates: 1,
-      numberOfFailures: 0,
-      numberOfInserts: 0,
-      failures: [],
-    });
-    expect((await fill('back')).data).toEqual({
-      numberOfUpdates: 0,
-      numberOfFailures: 0,
-      numberOfInserts: 1,
-      failures: [],
-    });
+    expect((await fill('filled')).data).toEqual(counts(0, 1));
+    expect((await fill('again')).data).toEqual(counts(1, 0));
+    expect((await fill('')).data).toEqual(counts(1, 0));
+    expect((await fill('back')).data).toEqual(counts(0, 1));
     expect((await texts('&key=one.empty&language=en'))['/one.empty/en']).toBe('back');
     expect((await fill('replaced')).data).toMatchObject({ numberOfUpdates: 1, numberOfInserts: 0 });
     expect(

@@ -34,6 +34,7 @@ import {
   type Opening,
 } from '../changes.js';
 import { BATCH_SPAN, insertCellEventsSql } from '../cell-events.js';
+import { noteOpened } from '../origin.js';
 import { touchKeysSql, type Cell } from './store.js';
 import { noteWrittenKeys } from '../written-keys.js';
 import { enqueueFindingsSql, noteQueued } from '../findings-queue.js';
@@ -471,8 +472,7 @@ export function planGate(projectId: number, cells: readonly Cell[], options: Gat
         result.updated += row!.updated;
         result.refused.LOCKED += row!.locked;
         result.refused.CHARACTERS_LIMIT += row!.over_limit;
-        const refusals = typeof row!.refusals === 'string' ? (JSON.parse(row!.refusals) as Refusal[]) : row!.refusals;
-        result.refusals.push(...refusals.slice(0, Math.max(0, listed - result.refusals.length)));
+        result.refusals.push(...rowRefusals(row!).slice(0, Math.max(0, listed - result.refusals.length)));
       }
       // The updater is woken for what was queued: a write that wrote nothing (the same text again, cells kept
       // without REPLACE) queued nothing, and a lease would find nothing.
@@ -572,6 +572,29 @@ export function namedGroupGateSql(
     looked,
     parts: ALL_PARTS,
   });
+}
+
+/**
+ * What follows a named write that opened its change (`row.change` set): the
+ * change noted as this process's own and its opening row's deliveries; when
+ * it wrote its cell, the findings updater woken and the key noted for the
+ * translation memory (whose in-process index, on PGlite, reads it again).
+ * Returns the row's refusals: the gate's own rules refuse a key locked in
+ * between, its change then recording no cell.
+ */
+export function noteNamedWrite(projectId: number, row: NamedRow): Refusal[] {
+  noteOpened(projectId, BigInt(row.change!));
+  noteOpeningRow(row);
+  if (row.inserted + row.updated > 0) {
+    noteQueued();
+    noteWrittenKeys([row.key_id!]);
+  }
+  return rowRefusals(row);
+}
+
+/** A gate row's refusals, parsed when the driver answered them as JSON text. */
+export function rowRefusals(row: Row): Refusal[] {
+  return typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
 }
 
 /** Adds the refusals of one gate call to a running total (chunked writes). */

@@ -11,13 +11,18 @@ import { AppError, badRequest, conflict, notFound, said } from '../../errors.js'
 import { namespaceOrDefault, requireKeyName } from '../keys/input.js';
 import { describeKey, keyRef } from '../keys/write.js';
 import { cellsOfKeys, type TranslationCell } from './cells.js';
-import { NEXT_CHANGE_ID, noteOpeningRow, openChangeParams, openingParams, type Opening } from '../changes.js';
-import { noteOpened } from '../origin.js';
-import { noteWrittenKeys } from '../written-keys.js';
-import { noteQueued } from '../findings-queue.js';
+import { NEXT_CHANGE_ID, openChangeParams, openingParams, type Opening } from '../changes.js';
 import { runBatched } from './batched-writes.js';
 import { MAX_GROUP, writeOneCell } from './cell-groups.js';
-import { namedGroupGateSql, planGate, refusalSql, type NamedRow, type Refusal, type Row } from './gate.js';
+import {
+  namedGroupGateSql,
+  noteNamedWrite,
+  planGate,
+  refusalSql,
+  type NamedRow,
+  type Refusal,
+  type Row,
+} from './gate.js';
 import { refusalText } from './rules.js';
 import type { ReviewStatus } from './store.js';
 
@@ -314,16 +319,8 @@ async function writeNamed(request: Request): Promise<TranslationCell> {
       charactersLimit: row.refused_limit,
     });
   }
-  noteOpened(projectId, BigInt(row.change));
-  noteOpeningRow(row);
-  // A key locked in between is still refused by the gate's own rules (its change then records no cell).
-  const [refusal] = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
+  const [refusal] = noteNamedWrite(projectId, row);
   if (refusal) throw refuse(refusal);
-  if (row.inserted + row.updated > 0) {
-    noteQueued();
-    // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
-    noteWrittenKeys([row.key_id]);
-  }
   // The row the gate wrote is the answer; read the cell back only when nothing was written (the same text again).
   if (row.written_text === null) {
     const [answer] = await cellsOfKeys(projectId, [row.key_id], null, { language: request.language });

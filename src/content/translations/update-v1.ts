@@ -21,13 +21,12 @@ import {
   planElementWrite,
   refusalsByElement,
   runElementWrite,
+  namedElementOf,
   writeNamedElement,
   type ElementCell,
   type Problem,
   type V1Element,
-  type ValidElement,
 } from './v1-elements.js';
-import type { Refusal } from './gate.js';
 
 export interface UpdateV1Result {
   /** Elements that replaced a non-empty translation. */
@@ -44,26 +43,25 @@ export async function updateTranslationsV1(
   options: { createKeys: boolean },
 ): Promise<UpdateV1Result> {
   const { valid, problems } = checkElements(content, { languageMustExist: true });
-  const [only] = valid;
   // One base cell with a text, of a key and language that exist: its lookup and write are one statement.
-  if (content.length === 1 && only && only.customerKey === null && only.text !== null) {
-    const row = await writeNamedElement(projectId, only as ValidElement & { text: string }, {
+  const only = namedElementOf(content, valid);
+  const named =
+    only &&
+    (await writeNamedElement(projectId, only, {
       replace: true,
       touch: false,
       details: { operation: 'UPDATE_TRANSLATIONS_V1', elements: 1 },
-    });
-    if (row) {
-      const refusals = typeof row.refusals === 'string' ? (JSON.parse(row.refusals) as Refusal[]) : row.refusals;
-      for (const refusal of refusals) problems.push(at(only.index, refusalMessage(refusal)));
-      const accepted = refusals.length ? 0 : 1;
-      const updates = accepted && row.filled ? 1 : 0;
-      return {
-        numberOfUpdates: updates,
-        numberOfFailures: problems.length,
-        numberOfInserts: accepted - updates,
-        failures: describeProblems(problems, Number.POSITIVE_INFINITY),
-      };
-    }
+    }));
+  if (named) {
+    problems.push(...named.problems);
+    const accepted = named.problems.length ? 0 : 1;
+    const updates = accepted && named.row.filled ? 1 : 0;
+    return {
+      numberOfUpdates: updates,
+      numberOfFailures: problems.length,
+      numberOfInserts: accepted - updates,
+      failures: describeProblems(problems, Number.POSITIVE_INFINITY),
+    };
   }
   // Each element is counted against the state before the request: filling an empty cell is an insert (`filled`).
   const found = await lookupElements(projectId, valid, { filled: true });

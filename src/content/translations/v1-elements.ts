@@ -14,16 +14,14 @@ import {
   type Change,
   type Opening,
 } from '../changes.js';
-import { noteOpened } from '../origin.js';
-import { noteWrittenKeys } from '../written-keys.js';
-import { noteQueued } from '../findings-queue.js';
 import { runBatched } from './batched-writes.js';
 import { MAX_GROUP, writeOneCell } from './cell-groups.js';
 import { statementGroups } from '../../db/statement-groups.js';
 import { readRows } from '../../db/read-rows.js';
 import { arrayLiteral } from '../../db/array-literal.js';
-import { namedGroupGateSql, planGate, type NamedRow, type Refusal, type Row } from './gate.js';
+import { namedGroupGateSql, noteNamedWrite, planGate, type NamedRow, type Refusal, type Row } from './gate.js';
 import { keyProblem, namespaceProblem } from '../keys/input.js';
+import { refusalMessage } from './rules.js';
 import { identifierProblem, LIMITS, lengthProblem } from './fields.js';
 import { BULK_TRANSACTION, keyRefId, touchKeysSql, type Cell } from './store.js';
 
@@ -464,23 +462,31 @@ export const namedElementStats = namedElements.stats;
 /**
  * Writes one element's base cell in one statement with its lookup when its
  * key and language exist: the statement's row (the gate's Row, with the ids
- * found), or undefined when either must be created first — nothing was
- * written or opened then, and the write goes the long way.
+ * found) and the element's refusals as problems, or undefined when either
+ * must be created first — nothing was written or opened then, and the write
+ * goes the long way.
  */
 export async function writeNamedElement(
   projectId: number,
   element: ValidElement & { text: string },
   options: { replace: boolean; touch: boolean; details: Record<string, unknown> },
-): Promise<NamedRow | undefined> {
+): Promise<{ row: NamedRow; problems: Problem[] } | undefined> {
   const opening = openingParams(projectId, 'TRANSLATIONS', options.details);
   const row = await namedElements.run({ projectId, element, replace: options.replace, touch: options.touch, opening });
   if (row.change === null) return undefined;
-  noteOpened(projectId, BigInt(row.change));
-  noteOpeningRow(row);
-  if (row.inserted + row.updated > 0) {
-    noteQueued();
-    // The translation memory reads its texts from these rows; its in-process index (PGlite) reads these keys again.
-    noteWrittenKeys([row.key_id!]);
-  }
-  return row;
+  return { row, problems: noteNamedWrite(projectId, row).map((refusal) => at(element.index, refusalMessage(refusal))) };
+}
+
+/**
+ * The element a v1 request writes in one statement (writeNamedElement): its
+ * only element, when that is valid and a base cell with a text.
+ */
+export function namedElementOf(
+  content: readonly V1Element[],
+  valid: readonly ValidElement[],
+): (ValidElement & { text: string }) | undefined {
+  const [only] = valid;
+  return content.length === 1 && only && only.customerKey === null && only.text !== null
+    ? (only as ValidElement & { text: string })
+    : undefined;
 }
