@@ -503,4 +503,40 @@ describe('what a deep page reads', () => {
       expect(total).toBe(entries);
     }
   });
+
+  it('a page of the activity log past its first 10,000 entries: on the embedded database counted on from the page, every entry once; on PostgreSQL counted first from the nearer end', async () => {
+    const prisma = service.db.prisma;
+    await prisma.$executeRaw`INSERT INTO "Activity" ("projectId", kind, "actorKind", source, at)
+      SELECT ${projectId}, 'KEYS', 'SYSTEM', 'SYSTEM', timestamp '2027-01-01' + (n / 3) * interval '1 second' FROM generate_series(1, 24000) n`;
+    await prisma.$executeRaw`VACUUM ANALYZE "Activity"`;
+    const [{ entries }] = await prisma.$queryRaw<
+      { entries: number }[]
+    >`SELECT count(*)::int AS entries FROM "Activity" WHERE "projectId" = ${projectId}`;
+    const size = 100;
+    const last = Math.ceil(entries / size) - 1;
+    for (const page of [101, Math.floor(last / 2), last]) {
+      const label = `page=${page} of ${entries}`;
+      const rows = Math.min(size, entries - page * size);
+      const expected = await prisma.$queryRaw<
+        { id: bigint }[]
+      >`SELECT id FROM "Activity" WHERE "projectId" = ${projectId}
+        ORDER BY at DESC, id DESC OFFSET ${page * size} LIMIT ${size}`;
+      const found = await prisma.$queryRaw<{ id: bigint | null; pageTotal: number }[]>(
+        activityPageSql(projectId, {}, page, size),
+      );
+      expect(
+        found.map((r) => String(r.id)),
+        label,
+      ).toEqual(expected.map((r) => String(r.id)));
+      expect(found[0]!.pageTotal, label).toBe(entries);
+      const root = await plan(activityPageSql(projectId, {}, page, size));
+      expect(root['Actual Rows'], label).toBe(rows);
+      if (service.db.kind === 'postgres')
+        expect(walked(root), label).toBeLessThanOrEqual(Math.min(page * size, entries - page * size - rows) + rows);
+      else {
+        expect(indexEntries(root), label).toBe(entries);
+        expect(countedFromIndex(root), label).toBe(true);
+      }
+    }
+  });
 });
