@@ -84,11 +84,12 @@ const entriesSql = (
 
 /**
  * The statement of one page, with the number of entries the filter keeps: one statement, so both come from one
- * snapshot (PGlite, which runs one statement at a time). The entries are counted first (the planner reads the
- * table: an entry's row is narrow), then the page's ids are walked along the (projectId, at, id) index alone
- * from the nearer end (src/db/page-ids.ts; past the middle from the oldest entry forwards). Only the page's
- * own entries are read from the table, by primary key. A page past the end is one row with the count and no
- * entry (id null).
+ * snapshot (PGlite, which runs one statement at a time). On PostgreSQL the entries are counted first (the planner
+ * reads the table: an entry's row is narrow), then the page's ids are walked along the (projectId, at, id) index
+ * alone from the nearer end (src/db/page-ids.ts; past the middle from the oldest entry forwards); on PGlite so
+ * within the first 10,000 entries, and further on the page is walked from the start and the entries after it
+ * counted on along the index (listOf). Only the page's own entries are read from the table, by primary key. A
+ * page past the end is one row with the count and no entry (id null).
  */
 export function activityPageSql(projectId: number, filter: ActivityFilter, page: number, size: number): Prisma.Sql {
   return Prisma.sql`/* history:activity */
