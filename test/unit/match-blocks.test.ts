@@ -3,26 +3,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   blocksOf,
-  blocksOfPage,
   cachedBlocks,
   dropBlocks,
   forgetBlocks,
   keptCounts,
+  pageKeys,
   storeBlocks,
   totalOf,
   type MatchBlocks,
 } from '../../src/content/translations/match-blocks.js';
 
-/** An entry of `blocks` blocks, each holding `cells` matching cells. */
+/** An entry of `blocks` blocks, each holding `cells` matching cells in its first key. */
 function entry(blocks: number, cells = 10): MatchBlocks {
   return blocksOf(
     Array.from({ length: blocks }, (_, i) => ({
       snapshot: '100:100:',
       ns0: '',
       k0: `key-${String(i).padStart(6, '0')}-a`,
-      ns1: '',
-      k1: `key-${String(i).padStart(6, '0')}-z`,
       n: cells,
+      per_key: `${cells},0`,
     })),
   );
 }
@@ -30,20 +29,43 @@ function entry(blocks: number, cells = 10): MatchBlocks {
 afterEach(() => forgetBlocks());
 
 describe('counts per block', () => {
-  it('finds the blocks that hold a page from the cells before each', () => {
+  it("finds a page's keys from the cells before each block and each key", () => {
     const counted = entry(5);
     expect(totalOf(counted)).toBe(50);
     expect(counted.blocks.map((b) => b.before)).toEqual([0, 10, 20, 30, 40]);
-    expect(blocksOfPage(counted, 15, 10).map((b) => b.before)).toEqual([10, 20]);
-    expect(blocksOfPage(counted, 20, 10).map((b) => b.before)).toEqual([20]);
-    expect(blocksOfPage(counted, 50, 10)).toEqual([]);
-    // A block without a matching cell holds no page.
+    const first = (i: number): [string, string] => ['', `key-${String(i).padStart(6, '0')}-a`];
+    expect(pageKeys(counted, 15, 10)).toEqual({
+      runs: [
+        { first: first(1), skip: 0, keys: 1, base: 0 },
+        { first: first(2), skip: 0, keys: 1, base: 1 },
+      ],
+      before: [10, 20],
+    });
+    expect(pageKeys(counted, 20, 10)).toEqual({ runs: [{ first: first(2), skip: 0, keys: 1, base: 0 }], before: [20] });
+    expect(pageKeys(counted, 50, 10)).toEqual({ runs: [], before: [] });
+    // Keys and blocks without a matching cell hold no page: a run starts and ends at a key that holds one, and
+    // a key inside it without one is read but not held (-1).
     const sparse = blocksOf([
-      { snapshot: '1:1:', ns0: '', k0: 'a', ns1: '', k1: 'b', n: 3 },
-      { snapshot: '1:1:', ns0: '', k0: 'c', ns1: '', k1: 'd', n: 0 },
-      { snapshot: '1:1:', ns0: '', k0: 'e', ns1: '', k1: 'f', n: 3 },
+      { snapshot: '1:1:', ns0: '', k0: 'a', n: 3, per_key: '0,2,0,1,0' },
+      { snapshot: '1:1:', ns0: '', k0: 'f', n: 0, per_key: '0,0,0,0' },
+      { snapshot: '1:1:', ns0: 'x', k0: 'j', n: 4, per_key: '0,0,3,1' },
     ]);
-    expect(blocksOfPage(sparse, 2, 2).map((b) => b.first[1])).toEqual(['a', 'e']);
+    expect(pageKeys(sparse, 0, 3)).toEqual({
+      runs: [{ first: ['', 'a'], skip: 1, keys: 3, base: 0 }],
+      before: [0, -1, 2],
+    });
+    expect(pageKeys(sparse, 2, 3)).toEqual({
+      runs: [
+        { first: ['', 'a'], skip: 3, keys: 1, base: 0 },
+        { first: ['x', 'j'], skip: 2, keys: 1, base: 1 },
+      ],
+      before: [2, 3],
+    });
+    expect(pageKeys(sparse, 5, 10)).toEqual({
+      runs: [{ first: ['x', 'j'], skip: 2, keys: 2, base: 0 }],
+      before: [3, 6],
+    });
+    expect(pageKeys(sparse, 7, 1)).toEqual({ runs: [], before: [] });
   });
 
   it('keeps at most 65,536 blocks in all, dropping the least recently used entries first', () => {

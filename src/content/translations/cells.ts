@@ -12,9 +12,9 @@
 // index order, each key's matching cells counted from a (partial) index alone
 // (matchCount), to the key that holds the page's first cell; only the page's
 // own keys are then read with their cells, instead of sorting every cell of
-// the project. A deep page walks only the blocks of keys that hold it, from
-// the number of matching cells in each block, counted once and kept while no
-// change of the project's content commits (match-blocks.ts).
+// the project. A deep page reads only its own keys, found from the number of
+// matching cells in each key, counted once and kept while no change of the
+// project's content commits (match-blocks.ts).
 import { customerIdOf } from '../customers.js';
 import { databaseIfOpen, prisma, type Db } from '../../db.js';
 import { containsPattern } from '../../db/contains.js';
@@ -25,11 +25,11 @@ import {
   BLOCK_KEYS,
   DEEP_CELLS,
   blocksOf,
-  blocksOfPage,
   cachedBlocks,
   dropBlocks,
   databaseNumber,
   freshSql,
+  pageKeys,
   storeBlocks,
   totalOf,
 } from './match-blocks.js';
@@ -71,7 +71,7 @@ export interface TranslationFilter {
 
 export const TRANSLATION_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
-/** A text to contain found in at most this many cells is rare: its keys are read from its cells (the trigram index on PostgreSQL), not walked. */
+/** A text to contain found in at most this many cells is rare: its page is read from its cells (the trigram index on PostgreSQL), no key walked. */
 export const RARE_TEXT = 1000;
 
 type Customer = { id: number; key: string } | null;
@@ -243,23 +243,23 @@ export async function queryTranslations(
   // joined to their cells, numbered in language order, and the page starts
   // at the cell whose position (cells before its key + its number) is the
   // offset. The walk is one index-only probe per key walked, never a sort of
-  // the project's cells; it stops when the page is full. A deep page walks
-  // only the blocks of keys that hold it, from the counts of matching cells
-  // per block (match-blocks.ts), when those are still true.
+  // the project's cells; it stops when the page is full. A deep page reads
+  // only its own keys, from the counts of matching cells per key
+  // (match-blocks.ts), when those are still true.
   // At most `size` keys hold the page (each kept key has a matching cell);
   // the keys are pulled one at a time, so a dense filter stops sooner.
   const { columns, joins } = cellColumns(customer);
   const walked = keyConditions(projectId, filter);
-  // A text to contain: a statement of its own that stops at RARE_TEXT + 1
-  // cells tells a rare text (in at most RARE_TEXT cells) from a common one.
-  // A rare text's keys alone are then walked; for a common one every key
-  // is, and the page fills soon. PostgreSQL finds the cells by its trigram
-  // index; the embedded database, which has none, scans the cells until the
-  // last one or the limit: for a rare text once, where walking every key
-  // tested each key's cells one probe at a time (573 against 332 ms for a
-  // scan of 500,000 cells, docs/benchmarks.md, "A rare text on the embedded
-  // database").
-  let keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
+  // A text to contain: a statement that stops at RARE_TEXT + 1 cells tells a
+  // rare text (in at most RARE_TEXT cells) from a common one, and for a rare
+  // one answers the page from those cells, sorted (no key is walked). For a
+  // common one every key is walked, and the page fills soon. PostgreSQL finds
+  // the cells by its trigram index; the embedded database, which has none,
+  // scans the cells until the last one or the limit: for a rare text once,
+  // where walking every key tested each key's cells one probe at a time (573
+  // against 332 ms for a scan of 500,000 cells, docs/benchmarks.md, "A rare
+  // text on the embedded database").
+  const keys = sql`(SELECT k.id, k.key, k.namespace FROM "TranslationKey" k WHERE ${walked})`;
   const blockKey = JSON.stringify([
     databaseNumber(databaseIfOpen()),
     projectId,
@@ -275,21 +275,33 @@ export async function queryTranslations(
   // A text its counts per block say is common needs no look at the trigram
   // index (were they stale, the page's statement walks every key: the same cells).
   const common = blocks !== undefined && totalOf(blocks) > RARE_TEXT;
-  let rare = false;
-  if (filter.text != null && filter.text !== '' && !customer && !common) {
-    const hits = await read<{ keyId: number }>(sql`/* translations:text-hits */
-      SELECT h."keyId" FROM "Translation" h WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}`);
-    rare = hits.length <= RARE_TEXT;
-    if (rare) {
-      keys = keysById(
-        projectId,
-        filter,
-        hits.map((h) => h.keyId),
-      );
-      blocks = undefined;
-    }
-  }
   const langs = sql`langs AS MATERIALIZED ${languagesWhere(projectId, filter)}`;
+  if (filter.text != null && filter.text !== '' && !customer && !common) {
+    // One row at least: the page's rows, or one without a cell (key null) whose "common" says whether the text
+    // is common (null on the page's rows). The cells ILIKE finds are those strpos(lower(...)) keeps (ILIKE lowers
+    // both sides), so the page is the same as the walk's. Each cell's key is read by its primary key (the
+    // subquery, as in keysById: a plan may otherwise read every key of the project to join them).
+    const rows = await read<CellView & { common: boolean | null }>(sql`/* translations:rare-text-page */
+      WITH ${langs},
+           hits AS MATERIALIZED (SELECT h."keyId", h."languageId", h.text, h."reviewStatus", h."lastModifiedAt" FROM "Translation" h
+                                  WHERE h."projectId" = ${projectId} AND h.text ILIKE ${containsPattern(filter.text)} LIMIT ${RARE_TEXT + 1}),
+           common AS MATERIALIZED (SELECT count(*) > ${RARE_TEXT} AS yes FROM hits)
+      SELECT ${pageCell(customer, 'p')}, CASE WHEN p.key IS NULL THEN cm.yes END AS common
+        FROM common cm LEFT JOIN LATERAL (
+          SELECT k.key, k.namespace, l.key AS language, t.text, t."reviewStatus"::text AS "reviewStatus", t."lastModifiedAt", l."order" AS "languageOrder"
+            FROM hits t JOIN langs l ON l.id = t."languageId"
+            JOIN LATERAL (SELECT tk.key, tk.namespace, tk."projectId" FROM "TranslationKey" tk WHERE tk.id = t."keyId" OFFSET 0) k ON true
+           WHERE NOT cm.yes AND ${keyConditions(projectId, filter)} AND ${rowConditions(filter, 't')}
+           ORDER BY k.namespace, k.key, l."order", l.key
+          OFFSET ${offset} LIMIT ${size}) p ON true
+       ORDER BY p.namespace, p.key, p."languageOrder", p.language`);
+    if (rows[0]!.key !== null) {
+      // "common" is the rows' last column: deleting the last property an object got keeps its fast shape in V8.
+      for (const row of rows) delete (row as { common?: unknown }).common;
+      return viewOf(rows, customer);
+    }
+    if (!rows[0]!.common) return [];
+  }
   const count = matchCount(filter, customer);
   // The walk from the first key: the keys before the page and its own.
   const fromFirst = sql`SELECT w.id, w.key, w.namespace, w.before FROM (
@@ -300,16 +312,15 @@ export async function queryTranslations(
        WHERE w.before + w.n > ${offset}
        ORDER BY w.namespace, w.key
        LIMIT ${size}`;
-  if (!rare && !blocks && offset >= DEEP_CELLS) {
+  if (!blocks && offset >= DEEP_CELLS) {
     const B = Prisma.raw(String(BLOCK_KEYS));
     blocks = blocksOf(
       await read<Parameters<typeof blocksOf>[0][number]>(sql`/* translations:count-blocks */
       WITH ${langs}
       SELECT pg_current_snapshot()::text AS snapshot,
              max(b.namespace) FILTER (WHERE (b.rn - 1) % ${B} = 0) AS ns0, max(b.key) FILTER (WHERE (b.rn - 1) % ${B} = 0) AS k0,
-             max(b.namespace) FILTER (WHERE b.rn % ${B} = 0 OR b.final) AS ns1, max(b.key) FILTER (WHERE b.rn % ${B} = 0 OR b.final) AS k1,
-             sum(b.n)::bigint AS n
-        FROM (SELECT k.namespace, k.key, m.n, row_number() OVER w AS rn, (row_number() OVER w - 1) / ${B} AS block, (lead(k.id) OVER w) IS NULL AS final
+             sum(b.n)::bigint AS n, string_agg(b.n::text, ',' ORDER BY b.rn) AS per_key
+        FROM (SELECT k.namespace, k.key, m.n, row_number() OVER w AS rn, (row_number() OVER w - 1) / ${B} AS block
                 FROM ${keys} k CROSS JOIN LATERAL (SELECT ${count} AS n OFFSET 0) m
               WINDOW w AS (ORDER BY k.namespace, k.key)) b
        GROUP BY b.block
@@ -341,21 +352,21 @@ export async function queryTranslations(
       customer,
     );
   if (!blocks) return walkFromFirst();
-  // The blocks that hold the page, each walked from its first key to its last
-  // with the cells of the blocks before it; in the page's statement, used only
-  // if no change committed since they were counted, else the walk from the first key.
-  const held = blocksOfPage(blocks, offset, size);
-  const fromBlocks = sql`SELECT w.id, w.key, w.namespace, w.before
-      FROM unnest(${held.map((b) => b.first[0])}::text[], ${held.map((b) => b.first[1])}::text[],
-                  ${held.map((b) => b.last[0])}::text[], ${held.map((b) => b.last[1])}::text[], ${held.map((b) => b.before)}::bigint[])
-           AS b(ns0, k0, ns1, k1, before)
+  // The page's keys, from the counts per key: each run of them read along the key index from its block's first key
+  // (skipping the keys before it, the index alone), with the matching cells before each key; no cell before the
+  // page is read. In the page's statement, used only if no change committed since they were counted, else the
+  // walk from the first key.
+  const { runs, before } = pageKeys(blocks, offset, size);
+  const fromCounts = sql`SELECT k.id, k.key, k.namespace, k.before
+      FROM unnest(${runs.map((r) => r.first[0])}::text[], ${runs.map((r) => r.first[1])}::text[],
+                  ${runs.map((r) => r.skip)}::int[], ${runs.map((r) => r.keys)}::int[], ${runs.map((r) => r.base)}::int[])
+           AS r(ns0, k0, skip, keys, base)
       CROSS JOIN LATERAL (
-        SELECT k.id, k.key, k.namespace, m.n, b.before + (sum(m.n) OVER (ORDER BY k.namespace, k.key ROWS UNBOUNDED PRECEDING))::bigint - m.n AS before
-          FROM ${keys} k CROSS JOIN LATERAL (SELECT ${count} AS n OFFSET 0) m
-         WHERE (k.namespace, k.key) >= (b.ns0, b.k0) AND (k.namespace, k.key) <= (b.ns1, b.k1) AND m.n > 0) w
-     WHERE w.before + w.n > ${offset}
-     ORDER BY w.namespace, w.key
-     LIMIT ${size}`;
+        SELECT s.id, s.key, s.namespace, (${before}::bigint[])[r.base + row_number() OVER (ORDER BY s.namespace, s.key)] AS before FROM (
+          SELECT tk.id, tk.key, tk.namespace FROM "TranslationKey" tk
+           WHERE ${keyConditions(projectId, filter, 'tk')} AND (tk.namespace, tk.key) >= (r.ns0, r.k0)
+           ORDER BY tk.namespace, tk.key OFFSET r.skip LIMIT r.keys) s) k
+     WHERE k.before >= 0`;
   // One row at least: the page's rows, or one without a cell (key null) whose "fresh" says whether the counts
   // were fresh (null on the page's rows: a row with a cell was read with fresh counts). Stale counts are dropped
   // and the page is read again by the walk from the first key, in a statement of its own (a snapshot of its own:
@@ -364,7 +375,7 @@ export async function queryTranslations(
   const rows = await read<CellView & { fresh: boolean | null }>(sql`/* translations:page-filtered-blocks */
     WITH ${langs}, fresh AS MATERIALIZED (SELECT ${freshSql(projectId, blocks.snapshot)} AS ok)
     SELECT ${pageCell(customer, 'p')}, CASE WHEN p.key IS NULL THEN fr.ok END AS fresh
-      FROM fresh fr LEFT JOIN LATERAL (SELECT * FROM (${pageOf(fromBlocks)}) p0 WHERE fr.ok) p ON true
+      FROM fresh fr LEFT JOIN LATERAL (SELECT * FROM (${pageOf(fromCounts)}) p0 WHERE fr.ok) p ON true
     ORDER BY p.namespace, p.key, p.rank`);
   if (rows[0]!.key === null) {
     if (rows[0]!.fresh) return [];
@@ -389,7 +400,7 @@ export async function queryTranslations(
  *   there (index-only again); both: less the rows in either (a BitmapOr);
  * - text contains (and the combinations with a text): the key's rows in
  *   the filled index, each text tested from the table (rows without text
- *   never contain a non-empty text); a rare text's keys come from its
+ *   never contain a non-empty text); a rare text's page comes from its
  *   cells, found by the trigram index on PostgreSQL, by a scan on the
  *   embedded database (queryTranslations);
  * - seen through a customer, a cell is its override where that has a text,

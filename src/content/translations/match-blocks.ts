@@ -1,8 +1,9 @@
 // How many cells a cell filter keeps in each block of a project's keys
-// (BLOCK_KEYS keys in (namespace, key) order), kept in memory so that a deep
-// filtered page walks only the blocks that hold it instead of every key
-// before it (cells.ts). Counted on the read side, in one statement that also
-// returns the snapshot it counted in; nothing is maintained by writes.
+// (BLOCK_KEYS keys in (namespace, key) order) and in each key of the block,
+// kept in memory so that a deep filtered page starts its walk at its own
+// first key instead of walking every key before it (cells.ts). Counted on the
+// read side, in one statement that also returns the snapshot it counted in;
+// nothing is maintained by writes.
 //
 // An entry is used only inside the page's own statement, and only if no
 // change of the project's content committed that the counting snapshot did
@@ -17,10 +18,9 @@ import { Prisma } from '../../generated/prisma/client.js';
 const { sql } = Prisma;
 
 /**
- * Keys per block. A page walks the blocks that hold its cells, each a probe
- * per key: at most 2 × (BLOCK_KEYS − 1) keys more than its own. At 64 the
- * deep filtered pages took 0.45–0.7 ms less than at 256 (docs/benchmarks.md,
- * "Smaller blocks"); an entry then holds 4 × as many blocks (MAX_BLOCKS).
+ * Keys per block. A page finds its block by a binary search of the blocks,
+ * then its first key by the block's counts per key, and skips to that key
+ * along the key index (at most BLOCK_KEYS − 1 index entries, no cell read).
  */
 export const BLOCK_KEYS = 64;
 
@@ -33,8 +33,8 @@ const MAX_ENTRIES = 256;
 /**
  * Blocks kept in all entries together, the least recently used entries
  * dropped first (one entry may hold more). A block is about 300 bytes (its
- * first and last key, two counts), so about 20 MiB; an entry of a project of
- * 200,000 keys holds 3,125.
+ * first key, two counts, its keys' counts as text of about 130 bytes), so
+ * about 20 MiB; an entry of a project of 200,000 keys holds 3,125.
  */
 const MAX_BLOCKS = 65_536;
 
@@ -46,12 +46,13 @@ const MAX_BLOCKS = 65_536;
 const MAX_AGE_MS = 10 * 60_000;
 
 export interface Block {
-  /** The block's first and last key in (namespace, key) order. */
+  /** The block's first key in (namespace, key) order. */
   first: [string, string];
-  last: [string, string];
   /** Matching cells in the block, and in the blocks before it. */
   cells: number;
   before: number;
+  /** Matching cells of each key of the block in order, comma-separated (parsed for the one block a page starts in). */
+  perKey: string;
 }
 
 export interface MatchBlocks {
@@ -123,11 +124,11 @@ export function keptCounts(): { entries: number; blocks: number } {
 
 /** The rows of the counting statement (one per block, in order) as an entry. */
 export function blocksOf(
-  rows: { snapshot: string; ns0: string; k0: string; ns1: string; k1: string; n: number | bigint }[],
+  rows: { snapshot: string; ns0: string; k0: string; n: number | bigint; per_key: string }[],
 ): MatchBlocks {
   let before = 0;
   const blocks = rows.map((r) => {
-    const block: Block = { first: [r.ns0, r.k0], last: [r.ns1, r.k1], cells: Number(r.n), before };
+    const block: Block = { first: [r.ns0, r.k0], cells: Number(r.n), before, perKey: r.per_key };
     before += block.cells;
     return block;
   });
@@ -140,8 +141,20 @@ export function totalOf(entry: MatchBlocks): number {
   return last ? last.before + last.cells : 0;
 }
 
-/** The blocks holding cells offset … offset + size - 1 (blocks without a matching cell left out), in order. */
-export function blocksOfPage(entry: MatchBlocks, offset: number, size: number): Block[] {
+/**
+ * The keys holding cells offset … offset + size - 1, from the counts: for
+ * each block that holds some, the run of its keys from the first to the last
+ * that does (the block's first key, the keys to skip from it, the keys to
+ * read, where its keys start in `before`), and for each key of each run the
+ * matching cells before it (-1 for a key without one). A page reads only
+ * those runs of the key index, and no cell before its own.
+ */
+export interface PageKeys {
+  runs: { first: [string, string]; skip: number; keys: number; base: number }[];
+  before: number[];
+}
+
+export function pageKeys(entry: MatchBlocks, offset: number, size: number): PageKeys {
   const { blocks } = entry;
   // The first block that ends after the offset (blocks' ends grow: binary search).
   let lo = 0;
@@ -151,9 +164,30 @@ export function blocksOfPage(entry: MatchBlocks, offset: number, size: number): 
     if (blocks[mid]!.before + blocks[mid]!.cells > offset) hi = mid;
     else lo = mid + 1;
   }
-  const out: Block[] = [];
-  for (let i = lo; i < blocks.length && blocks[i]!.before < offset + size; i++)
-    if (blocks[i]!.cells > 0) out.push(blocks[i]!);
+  const out: PageKeys = { runs: [], before: [] };
+  const end = offset + size;
+  for (let i = lo; i < blocks.length && blocks[i]!.before < end; i++) {
+    const block = blocks[i]!;
+    if (block.cells === 0) continue;
+    let before = block.before;
+    const run: number[] = [];
+    let skip = -1;
+    let kept = 0;
+    const counts = block.perKey.split(',');
+    for (let at = 0; at < counts.length && before < end; at++) {
+      const n = Number(counts[at]);
+      const held = n > 0 && before + n > offset;
+      if (held && skip < 0) skip = at;
+      if (skip >= 0) {
+        run.push(held ? before : -1);
+        if (held) kept = run.length;
+      }
+      before += n;
+    }
+    if (skip < 0) continue;
+    out.runs.push({ first: block.first, skip, keys: kept, base: out.before.length });
+    for (let j = 0; j < kept; j++) out.before.push(run[j]!);
+  }
   return out;
 }
 
