@@ -1,9 +1,9 @@
 // How many cells a cell filter keeps in each block of a project's keys
 // (BLOCK_KEYS keys in (namespace, key) order) and in each key of the block,
-// kept in memory so that a deep filtered page starts its walk at its own
-// first key instead of walking every key before it (cells.ts). Counted on the
-// read side, in one statement that also returns the snapshot it counted in;
-// nothing is maintained by writes.
+// kept in memory so that a deep filtered page reads only its own keys instead
+// of walking every key before it (cells.ts). Counted on the read side, in one
+// statement that also returns the snapshot it counted in; nothing is
+// maintained by writes.
 //
 // An entry is used only inside the page's own statement, and only if no
 // change of the project's content committed that the counting snapshot did
@@ -18,9 +18,10 @@ import { Prisma } from '../../generated/prisma/client.js';
 const { sql } = Prisma;
 
 /**
- * Keys per block. A page finds its block by a binary search of the blocks,
- * then its first key by the block's counts per key, and skips to that key
- * along the key index (at most BLOCK_KEYS − 1 index entries, no cell read).
+ * Keys per block. A page finds its first block by a binary search of the
+ * blocks, then in each block that holds it the run of its keys by the block's
+ * counts per key, read along the key index from the block's first key (fewer
+ * than BLOCK_KEYS index entries skipped per block, no cell read).
  */
 export const BLOCK_KEYS = 64;
 
@@ -51,7 +52,7 @@ export interface Block {
   /** Matching cells in the block, and in the blocks before it. */
   cells: number;
   before: number;
-  /** Matching cells of each key of the block in order, comma-separated (parsed for the one block a page starts in). */
+  /** Matching cells of each key of the block in order, comma-separated (parsed only for the blocks a page reads). */
   perKey: string;
 }
 
