@@ -11,7 +11,13 @@
 // text that changes needs no entry for the key's other languages. A key queued
 // again while the updater holds it gets a new generation and its lease is
 // dropped: the updater removes only the generation it computed, so the newer
-// texts are checked too.
+// texts are checked too. A key queued again while it waits, for languages its
+// entry already names, is left as it is (the conflict still locks it, so a
+// lease waits for the write's commit and then reads its texts): a file laid out
+// by language (multi-language-json) names each key once per language, and
+// rewriting the entry each time cost a PGlite re-import of 10,000 keys × 10
+// languages about 1.3 of its 6 s (docs/benchmarks.md, "The findings queue
+// during an import").
 //
 // A key queued by a write of some of its cells names their languages
 // (`languageIds`): the updater checks those cells only, as a cell's checks read
@@ -27,11 +33,15 @@ import { afterWorkWakers } from './origin.js';
 /**
  * A queued key again: a new generation, its lease dropped (the updater holding
  * the old one leaves it), the languages of both entries (null, every cell, if
- * either is).
+ * either is); an entry not leased that already names the languages is not
+ * rewritten: a lease always sets leasedUntil (updater.ts), so an entry without
+ * one holds a generation no updater has read.
  */
 const REQUEUE = Prisma.sql`ON CONFLICT ("keyId") DO UPDATE SET generation = q.generation + 1, "leasedUntil" = NULL, "leaseOwner" = NULL,
         "languageIds" = CASE WHEN q."languageIds" IS NULL OR EXCLUDED."languageIds" IS NULL THEN NULL
-                             ELSE ARRAY(SELECT DISTINCT l FROM unnest(q."languageIds" || EXCLUDED."languageIds") AS l ORDER BY l) END`;
+                             ELSE ARRAY(SELECT DISTINCT l FROM unnest(q."languageIds" || EXCLUDED."languageIds") AS l ORDER BY l) END
+      WHERE q."leasedUntil" IS NOT NULL
+         OR NOT (q."languageIds" IS NULL OR (EXCLUDED."languageIds" IS NOT NULL AND EXCLUDED."languageIds" <@ q."languageIds"))`;
 
 /**
  * The queue's INSERT as a CTE body of the write gate's statement: the keys of

@@ -162,6 +162,8 @@ describe('the languages a queue entry names', () => {
           ]),
         );
         await tx.$executeRaw(queue([[k1, ids.de!]]));
+        // Waiting, and naming German already: not rewritten.
+        await tx.$executeRaw(queue([[k1, ids.de!]]));
         // Read raw: Prisma's client gives a null list as [].
         const rows = await tx.$queryRaw`SELECT generation, "languageIds" FROM "FindingQueue"
           WHERE "keyId" IN (${k1}, ${k2}, ${k3}) ORDER BY "keyId"`;
@@ -172,8 +174,8 @@ describe('the languages a queue entry names', () => {
       { generation: 2, languageIds: [ids.de, ids.fr].sort((a, b) => a! - b!) },
       // The default language's text is the others' source: every cell of the key.
       { generation: 1, languageIds: null },
-      // An entry for every cell stays one.
-      { generation: 2, languageIds: null },
+      // An entry for every cell stays one, and one waiting that names the languages already is not rewritten.
+      { generation: 1, languageIds: null },
     ]);
   });
 });
