@@ -13,11 +13,11 @@
 // dropped: the updater removes only the generation it computed, so the newer
 // texts are checked too. A key queued again while it waits, for languages its
 // entry already names, is left as it is (the conflict still locks it, so no
-// lease takes it before the write commits, and a lease after reads its texts): a file laid out
-// by language (multi-language-json) names each key once per language, and
-// rewriting the entry each time cost a PGlite re-import of 10,000 keys × 10
-// languages about 1.3 of its 6 s (docs/benchmarks.md, "The findings queue
-// during an import").
+// lease takes it before the write commits, and a lease after reads its
+// texts): a file laid out by language (multi-language-json) names each key
+// once per language, and rewriting the entry each time cost a PGlite re-import
+// of 10,000 keys × 10 languages about 1.3 of its 6 s (docs/benchmarks.md, "The
+// findings queue during an import").
 //
 // A key queued by a write of some of its cells names their languages
 // (`languageIds`): the updater checks those cells only, as a cell's checks read
