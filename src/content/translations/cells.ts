@@ -336,14 +336,18 @@ export async function queryTranslations(
     !customer && needsRow(filter)
       ? sql`FROM "Translation" t JOIN langs l ON l.id = t."languageId" WHERE t."keyId" = ks.id AND ${rowConditions(filter, 't')}`
       : sql`FROM langs l ${joins}`;
-  const pageOf = (walk: Prisma.Sql) => sql`SELECT ${pageCell(customer)}, c.rank FROM (${walk}) ks
+  const pageOf = (
+    walk: Prisma.Sql,
+    from: Prisma.Sql = sql`${offset}`,
+    limit: Prisma.Sql = sql`${size}`,
+  ) => sql`SELECT ${pageCell(customer)}, c.rank FROM (${walk}) ks
     CROSS JOIN LATERAL (
       SELECT c.*, row_number() OVER (ORDER BY c."languageOrder", c.language) AS rank
         FROM (SELECT ${columns}, l."order" AS "languageOrder" ${cellsOfKey}) c
        WHERE ${onCells}) c
-    WHERE ks.before + c.rank > ${offset}
+    WHERE ks.before + c.rank > ${from}
     ORDER BY ks.namespace, ks.key, c.rank
-    LIMIT ${size}`;
+    LIMIT ${limit}`;
   // The rank orders the page's rows; it is not sent.
   const walkFromFirst = async () =>
     viewOf(
@@ -366,7 +370,7 @@ export async function queryTranslations(
                   (SELECT ${runs.map((r) => r.skip)}::int[]), (SELECT ${runs.map((r) => r.keys)}::int[]), (SELECT ${runs.map((r) => r.base)}::int[]))
            AS r(ns0, k0, skip, keys, base)
       CROSS JOIN LATERAL (
-        SELECT s.id, s.key, s.namespace, (${before}::bigint[])[r.base + row_number() OVER (ORDER BY s.namespace, s.key)] AS before FROM (
+        SELECT s.id, s.key, s.namespace, ((SELECT ${before}::bigint[]))[r.base + row_number() OVER (ORDER BY s.namespace, s.key)] AS before FROM (
           SELECT tk.id, tk.key, tk.namespace FROM "TranslationKey" tk
            WHERE ${keyConditions(projectId, filter, 'tk')} AND (tk.namespace, tk.key) >= (r.ns0, r.k0)
            ORDER BY tk.namespace, tk.key OFFSET r.skip LIMIT r.keys) s) k
@@ -379,7 +383,7 @@ export async function queryTranslations(
   const rows = await read<CellView & { fresh: boolean | null }>(sql`/* translations:page-filtered-blocks */
     WITH ${langs}, fresh AS MATERIALIZED (SELECT ${freshSql(projectId, blocks.snapshot)} AS ok)
     SELECT ${pageCell(customer, 'p')}, CASE WHEN p.key IS NULL THEN fr.ok END AS fresh
-      FROM fresh fr LEFT JOIN LATERAL (SELECT * FROM (${pageOf(fromCounts)}) p0 WHERE fr.ok) p ON true
+      FROM fresh fr LEFT JOIN LATERAL (SELECT * FROM (${pageOf(fromCounts, sql`(SELECT ${offset}::bigint)`, sql`(SELECT ${size}::int)`)}) p0 WHERE fr.ok) p ON true
     ORDER BY p.namespace, p.key, p.rank`);
   if (rows[0]!.key === null) {
     if (rows[0]!.fresh) return [];

@@ -201,6 +201,6 @@ export function pageKeys(entry: MatchBlocks, offset: number, size: number): Page
  */
 export function freshSql(projectId: number, snapshot: string): Prisma.Sql {
   const xmin = BigInt(snapshot.split(':')[0]!);
-  return sql`NOT EXISTS (SELECT 1 FROM "Activity" a WHERE a."projectId" = ${projectId} AND a.xid >= ${xmin}::bigint
-                 AND NOT pg_visible_in_snapshot(a.xid::text::xid8, ${snapshot}::pg_snapshot))`;
+  return sql`NOT EXISTS (SELECT 1 FROM "Activity" a WHERE a."projectId" = ${projectId} AND a.xid >= (SELECT ${xmin}::bigint)
+                 AND NOT pg_visible_in_snapshot(a.xid::text::xid8, (SELECT ${snapshot}::pg_snapshot)))`;
 }
