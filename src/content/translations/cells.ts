@@ -363,7 +363,9 @@ export async function queryTranslations(
   // The runs' arrays are each behind a subquery: a plan made for their values (the planner counts a constant
   // array's elements) looked so much cheaper than the generic plan that PostgreSQL planned the NOT_EMPTY page's
   // statement at every run (0.4–0.5 ms); hidden, it keeps the generic plan, and the page took 0.46 ms less on
-  // PostgreSQL, 0.72 on PGlite (docs/benchmarks.md, "Deep filtered pages read only their own keys").
+  // PostgreSQL, 0.72 on PGlite (docs/benchmarks.md, "Deep filtered pages read only their own keys"). At 200,000
+  // keys the page's offset and size, the cells-before array and the counts' snapshot had the same effect on every
+  // filter (0 generic plans of 12 runs), so they are behind subqueries too (freshSql; stop 72).
   const { runs, before } = pageKeys(blocks, offset, size);
   const fromCounts = sql`SELECT k.id, k.key, k.namespace, k.before
       FROM unnest((SELECT ${runs.map((r) => r.first[0])}::text[]), (SELECT ${runs.map((r) => r.first[1])}::text[]),
