@@ -99,7 +99,10 @@ describe('Quality screen', () => {
     await expect
       .poll(() => page.evaluate(() => location.hash))
       .toBe(`#/projects/${api.projectToken}/quality?check=placeholders-missing`);
-    expect(await page.getByRole('combobox', { name: 'Check', exact: true }).inputValue()).toBe('placeholders-missing');
+    // The filter's control shows the check once the screen has read the address (a render after the hash changes).
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Check', exact: true }).inputValue())
+      .toBe('placeholders-missing');
     await expect.poll(() => findings().getByRole('row').count()).toBe(3);
     const fr = findings().getByRole('row', { name: /greet/ }).filter({ hasText: 'fr' });
     expect(await fr.textContent()).toMatch(/Missing placeholder/);
