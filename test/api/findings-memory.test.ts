@@ -252,9 +252,7 @@ describe("a round's transaction and the writes of its keys", () => {
       });
       expect(res.msg + res.status).toBe('OK200');
       const db = service.db.prisma;
-      // Leased as a round leases it.
-      await db.$executeRaw`UPDATE "FindingQueue" q SET "leasedUntil" = now() + interval '1 minute', "leaseOwner" = 'unheld'
-        FROM "TranslationKey" k WHERE k.id = q."keyId" AND k.key = 'unheld'`;
+      await leaseOf('unheld');
       const [entry] = await db.$queryRaw<{ keyId: number; languageId: number; generation: number }[]>`
         SELECT q."keyId", t."languageId", q.generation FROM "FindingQueue" q JOIN "TranslationKey" k ON k.id = q."keyId"
           JOIN "Translation" t ON t."keyId" = q."keyId" WHERE k.key = 'unheld'`;
@@ -291,6 +289,17 @@ describe("a round's transaction and the writes of its keys", () => {
   );
 });
 
+/**
+ * The key's queue entry leased as the updater leases it: its lease time set in the statement that reads its
+ * generation (a write queuing the key again then gives it a new one).
+ */
+async function leaseOf(key: string) {
+  const [row] = await service.db.prisma.$queryRaw<{ keyId: number; generation: number }[]>`
+    UPDATE "FindingQueue" q SET "leasedUntil" = now() + interval '1 minute', "leaseOwner" = ${key}
+      FROM "TranslationKey" k WHERE k.id = q."keyId" AND k.key = ${key} RETURNING q."keyId", q.generation`;
+  return row!;
+}
+
 /** The key's queue entry (null when it is not queued). */
 async function entryOf(key: string) {
   const [row] = await service.db.prisma.$queryRaw<{ keyId: number; generation: number }[]>`
@@ -305,12 +314,7 @@ describe('the queue of keys', () => {
       content: [{ key: 'leased', language: 'en', text: 'Hi {name}' }],
     });
     expect(res.msg + res.status).toBe('OK200');
-    // Leased as the updater leases: its lease time set in the statement that reads the generation.
-    const leased = (
-      await db.$queryRaw<{ keyId: number; generation: number }[]>`
-      UPDATE "FindingQueue" q SET "leasedUntil" = now() + interval '1 minute', "leaseOwner" = 'leased'
-        FROM "TranslationKey" k WHERE k.id = q."keyId" AND k.key = 'leased' RETURNING q."keyId", q.generation`
-    )[0]!;
+    const leased = await leaseOf('leased');
     const [en] = await db.$queryRaw<{ languageId: number }[]>`
       SELECT "languageId" FROM "Translation" WHERE "keyId" = ${leased.keyId}`;
     // While the updater holds the key as it read it (en alone), a German text missing the placeholder is written.

@@ -4,10 +4,8 @@
 // language (src/content/findings-queue.ts). The updater is off here, so the
 // entries stay as the imports left them.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
-import { join } from 'node:path';
 import { startTestService, type TestService } from '../support/service.js';
-import { saveUpload } from '../../src/transfer/uploaded-file.js';
+import { uploadedImport } from '../support/transfer.js';
 import { importFile } from '../../src/transfer/import.js';
 import type { ImportOption } from '../../src/transfer/options.js';
 
@@ -18,23 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-async function importJson(projectId: number, file: object, options: ImportOption[] = []) {
-  const upload = await saveUpload(
-    Readable.from([Buffer.from(JSON.stringify(file))]),
-    join(service.config.dataDir, 'tmp'),
-    'file',
-    'application/octet-stream',
-  );
-  // Two texts per chunk: each chunk holds one language's two keys.
-  return importFile({
-    projectId,
-    uploadFormat: 'multi-language-json',
-    file: upload,
-    options,
-    maxUploadBytes: 1 << 30,
-    chunkCells: 2,
-  });
-}
+// Two texts per chunk: each chunk holds one language's two keys.
+const importJson = async (projectId: number, file: object, options: ImportOption[] = []) =>
+  importFile(await uploadedImport(service, projectId, JSON.stringify(file), 2, { options }));
 
 const texts = (language: string, version: number) => ({
   'queue.a': `${language} A ${version}`,

@@ -5,11 +5,8 @@
 // written leaves the project unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { envelope, startTestService, type TestService } from '../support/service.js';
-import { importRequest, projectSnapshot } from '../support/transfer.js';
-import { saveUpload } from '../../src/transfer/uploaded-file.js';
+import { importRequest, projectSnapshot, uploadedImport } from '../support/transfer.js';
 import { importFile, previewImport, type ImportRequest } from '../../src/transfer/import.js';
 import type { ImportOption } from '../../src/transfer/options.js';
 import { corpusPath } from '../support/corpus.js';
@@ -34,29 +31,9 @@ async function newProject() {
   return { ...project, id };
 }
 
-/** importFile's request for a file, as the HTTP layer builds it (a temp file). */
-async function request(
-  projectId: number,
-  content: string | Buffer,
-  chunkCells: number,
-  extra: Partial<ImportRequest> = {},
-): Promise<ImportRequest> {
-  const file = await saveUpload(
-    Readable.from([Buffer.from(content)]),
-    join(service.config.dataDir, 'tmp'),
-    'file',
-    'application/octet-stream',
-  );
-  return {
-    projectId,
-    uploadFormat: 'multi-language-json',
-    file,
-    options: [],
-    maxUploadBytes: 1 << 30,
-    chunkCells,
-    ...extra,
-  };
-}
+/** importFile's request for a file (test/support/transfer.ts). */
+const request = (projectId: number, content: string | Buffer, chunkCells: number, extra: Partial<ImportRequest> = {}) =>
+  uploadedImport(service, projectId, content, chunkCells, extra);
 
 /** What an import leaves, by names (ids and dates differ between projects). */
 async function state(projectId: number) {

@@ -1,8 +1,12 @@
 // Helpers of the import/export tests: multipart uploads to /api/v2/import,
 // exports through /api/v4 and /api/v3, and downloads of the exported files.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { envelope, type TestService } from './service.js';
+import { saveUpload } from '../../src/transfer/uploaded-file.js';
+import type { ImportRequest } from '../../src/transfer/import.js';
 
 export function multipart(
   fields: { name: string; fileName?: string; content: string | Buffer; contentType?: string }[],
@@ -23,6 +27,31 @@ export function multipart(
 }
 
 export type Query = Record<string, string | string[] | undefined>;
+
+/** importFile's request for a file, as the HTTP layer builds it (a temp file), `chunkCells` texts per chunk. */
+export async function uploadedImport(
+  service: TestService,
+  projectId: number,
+  content: string | Buffer,
+  chunkCells: number,
+  extra: Partial<ImportRequest> = {},
+): Promise<ImportRequest> {
+  const file = await saveUpload(
+    Readable.from([Buffer.from(content)]),
+    join(service.config.dataDir, 'tmp'),
+    'file',
+    'application/octet-stream',
+  );
+  return {
+    projectId,
+    uploadFormat: 'multi-language-json',
+    file,
+    options: [],
+    maxUploadBytes: 1 << 30,
+    chunkCells,
+    ...extra,
+  };
+}
 
 export function queryString(query: Query): string {
   const params = new URLSearchParams();
